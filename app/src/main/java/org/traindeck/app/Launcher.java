@@ -1,0 +1,17 @@
+package org.traindeck.app;
+
+import javafx.application.Application;
+
+/**
+ * Entry point. With JavaFX on the class path (not the module path) the main class must not extend Application,
+ * or the JavaFX runtime refuses to start: hence this launcher.
+ */
+public final class Launcher {
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        Application.launch(TrainDeckApp.class, args);
+    }
+}

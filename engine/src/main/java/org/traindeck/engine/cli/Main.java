@@ -1,0 +1,209 @@
+package org.traindeck.engine.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.traindeck.engine.Version;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code traindeck} on the command line. Exit codes: 0 success, 1 the run failed, 2 invalid input (bad arguments, a
+ * config with errors, unreadable data); errors go to stderr without stack traces.
+ */
+public final class Main {
+
+    public static final int OK = 0;
+    public static final int RUN_FAILED = 1;
+    public static final int INVALID_INPUT = 2;
+
+    private static final String USAGE = """
+            Usage: traindeck <command> [options]
+
+            Commands:
+              validate CONFIG     check a run config and list every problem (path, line, column)
+              train CONFIG        train as the config says; metrics go to <outputDir>/<name>/
+              devices [--json]    list the devices TrainDeck can train on
+              gui [CONFIG]        open the TrainDeck window (only through the ./traindeck script)
+              --help              this help
+              --version           TrainDeck's version
+
+            Exit codes: 0 success, 1 the run failed, 2 invalid input.
+            """;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    Main(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new Main(System.out, System.err).run(args));
+    }
+
+    int run(String[] args) {
+        if (args.length == 0) {
+            err.print(USAGE);
+            return INVALID_INPUT;
+        }
+        List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
+        try {
+            return switch (args[0]) {
+                case "--help", "-h", "help" -> {
+                    out.print(USAGE);
+                    yield OK;
+                }
+                case "--version" -> {
+                    out.println("TrainDeck " + Version.get());
+                    yield OK;
+                }
+                case "validate" -> validate(rest);
+                case "train" -> train(rest);
+                case "devices" -> devices(rest);
+                default -> usageError("unknown command \"" + args[0] + "\"");
+            };
+        } catch (InvalidConfigException e) {
+            e.problems().forEach(p -> err.println("error: " + p));
+            return INVALID_INPUT;
+        }
+    }
+
+    private int usageError(String message) {
+        err.println("traindeck: " + message);
+        err.print(USAGE);
+        return INVALID_INPUT;
+    }
+
+    private String singleConfigArgument(List<String> args, String command) {
+        List<String> positional = args.stream().filter(a -> !a.startsWith("--")).toList();
+        List<String> flags = args.stream().filter(a -> a.startsWith("--")).toList();
+        if (!flags.isEmpty()) {
+            usageError(command + ": unknown option " + flags.get(0));
+            return null;
+        }
+        if (positional.size() != 1) {
+            usageError(command + " takes exactly one CONFIG file");
+            return null;
+        }
+        return positional.get(0);
+    }
+
+    /** Validates a config file, printing its problems; null when it has errors. */
+    private RunConfig load(String file) {
+        ValidationResult result = ConfigParser.load(Path.of(file));
+        for (ConfigProblem p : result.problems()) {
+            err.println((p.isError() ? "error: " : "warning: ") + p);
+        }
+        return result.isValid() ? result.config() : null;
+    }
+
+    private int validate(List<String> args) {
+        String file = singleConfigArgument(args, "validate");
+        if (file == null) {
+            return INVALID_INPUT;
+        }
+        RunConfig config = load(file);
+        if (config == null) {
+            err.println(file + ": invalid");
+            return INVALID_INPUT;
+        }
+        out.println(file + ": valid (" + config.stages().size() + " stage(s), model " + config.model().type() + ")");
+        return OK;
+    }
+
+    private int train(List<String> args) {
+        String file = singleConfigArgument(args, "train");
+        if (file == null) {
+            return INVALID_INPUT;
+        }
+        RunConfig config = load(file);
+        if (config == null) {
+            err.println(file + ": invalid, nothing was run");
+            return INVALID_INPUT;
+        }
+        TrainingRun run;
+        try {
+            run = TrainingRun.prepare(config);
+        } catch (IOException e) {
+            err.println("error: cannot create the run folder under " + config.outputPath() + ": " + e.getMessage());
+            return RUN_FAILED;
+        }
+        out.println("run folder: " + run.runDir());
+        run.subscribe(new ProgressPrinter(out, config, System.console() != null), EventBus.Delivery.LOSSLESS);
+        Thread hook = new Thread(run::requestStop, "traindeck-stop-on-signal");
+        Runtime.getRuntime().addShutdownHook(hook);
+        RunResult result = run.runHere();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down already (Ctrl-C): the run has stopped cleanly
+        }
+        switch (result.status()) {
+            case FINISHED -> out.println(String.format(Locale.ROOT, "finished: %d steps in %.1f s; metrics in %s",
+                    result.steps(), result.elapsedSeconds(), result.runDir()));
+            case STOPPED -> out.println("stopped: " + result.message());
+            case FAILED -> err.println("error: " + result.message());
+        }
+        if (result.status() == RunResult.Status.FAILED && result.message().startsWith("invalid input")) {
+            return INVALID_INPUT;
+        }
+        return result.succeeded() ? OK : RUN_FAILED;
+    }
+
+    private int devices(List<String> args) {
+        boolean json = args.contains("--json");
+        if (args.stream().anyMatch(a -> !a.equals("--json"))) {
+            return usageError("devices: unknown option " + args.stream().filter(a -> !a.equals("--json")).findFirst().orElse(""));
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        long memory = totalMemoryBytes();
+        if (json) {
+            ObjectMapper mapper = new ObjectMapper();
+            ObjectNode root = mapper.createObjectNode();
+            ArrayNode devices = root.putArray("devices");
+            ObjectNode cpu = devices.addObject();
+            cpu.put("id", "cpu");
+            cpu.put("kind", "cpu");
+            cpu.put("name", System.getProperty("os.arch") + " CPU");
+            cpu.put("cores", cores);
+            if (memory > 0) {
+                cpu.put("memoryTotalMiB", memory >> 20);
+            }
+            root.put("gpuReason", "GPU discovery is not part of this build yet: training runs on the CPU");
+            try {
+                out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        } else {
+            out.println(String.format(Locale.ROOT, "%-6s %-24s %6s %12s", "ID", "NAME", "CORES", "MEMORY"));
+            out.println(String.format(Locale.ROOT, "%-6s %-24s %6d %9d MiB", "cpu", System.getProperty("os.arch") + " CPU",
+                    cores, memory >> 20));
+            out.println("(no GPU listed: GPU discovery is not part of this build yet)");
+        }
+        return OK;
+    }
+
+    private static long totalMemoryBytes() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize();
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,290 @@
+package org.traindeck.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads the fields of one JSON object strictly: wrong types and out-of-range values are reported (and a default is
+ * used so that reading can go on and find the next problem), and {@link #finish()} reports keys nobody asked for.
+ */
+final class JsonObjectReader {
+
+    private final Problems problems;
+    private final String path;
+    private final JsonNode node;
+    private final Set<String> known = new LinkedHashSet<>();
+
+    JsonObjectReader(Problems problems, String path, JsonNode node) {
+        this.problems = problems;
+        this.path = path;
+        this.node = node;
+    }
+
+    String path() {
+        return path;
+    }
+
+    String pathOf(String key) {
+        return JsonLocations.child(path, key);
+    }
+
+    boolean has(String key) {
+        known.add(key);
+        JsonNode v = node.get(key);
+        return v != null && !v.isNull();
+    }
+
+    JsonNode raw(String key) {
+        known.add(key);
+        JsonNode v = node.get(key);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    /** Marks a key as allowed without reading it (read elsewhere, or checked with {@link #has}). */
+    void allow(String... keys) {
+        known.addAll(List.of(keys));
+    }
+
+    String requiredString(String key) {
+        JsonNode v = raw(key);
+        if (v == null) {
+            problems.error(pathOf(key), "is required");
+            return null;
+        }
+        return asString(key, v);
+    }
+
+    String string(String key, String fallback) {
+        JsonNode v = raw(key);
+        return v == null ? fallback : asString(key, v);
+    }
+
+    private String asString(String key, JsonNode v) {
+        if (!v.isTextual()) {
+            problems.error(pathOf(key), "must be a string, not " + describe(v));
+            return null;
+        }
+        return v.asText();
+    }
+
+    /** A string that must be one of {@code allowed} (compared case-sensitively, as written in the docs). */
+    String choice(String key, String fallback, List<String> allowed) {
+        String value = string(key, fallback);
+        if (value != null && !allowed.contains(value)) {
+            problems.error(pathOf(key), "must be one of " + quoteAll(allowed) + ", not \"" + value + "\"" + suggestion(value, allowed));
+            return fallback;
+        }
+        return value;
+    }
+
+    String requiredChoice(String key, List<String> allowed) {
+        if (!has(key)) {
+            problems.error(pathOf(key), "is required: one of " + quoteAll(allowed));
+            return null;
+        }
+        return choice(key, null, allowed);
+    }
+
+    Integer requiredInt(String key, long min, long max) {
+        if (!has(key)) {
+            problems.error(pathOf(key), "is required");
+            return null;
+        }
+        return integer(key, null, min, max);
+    }
+
+    Integer integer(String key, Integer fallback, long min, long max) {
+        Long v = longValue(key, fallback == null ? null : fallback.longValue(), min, max);
+        return v == null ? fallback : Integer.valueOf(v.intValue());
+    }
+
+    Long longValue(String key, Long fallback, long min, long max) {
+        JsonNode v = raw(key);
+        if (v == null) {
+            return fallback;
+        }
+        return checkInteger(pathOf(key), v, min, max) ? v.longValue() : fallback;
+    }
+
+    boolean checkInteger(String at, JsonNode v, long min, long max) {
+        if (!v.isIntegralNumber()) {
+            problems.error(at, v.isNumber() ? "must be a whole number, not " + v.asText() : "must be a whole number, not " + describe(v));
+            return false;
+        }
+        if (!v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
+            problems.error(at, rangeMessage(min, max));
+            return false;
+        }
+        return true;
+    }
+
+    private static String rangeMessage(long min, long max) {
+        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
+            return "must be ≥ " + min;
+        }
+        return "must be between " + min + " and " + max;
+    }
+
+    Double requiredNumber(String key, double min, double max, boolean minExclusive) {
+        if (!has(key)) {
+            problems.error(pathOf(key), "is required");
+            return null;
+        }
+        return number(key, null, min, max, minExclusive);
+    }
+
+    /** A number in [min, max], or (min, max] when {@code minExclusive}. */
+    Double number(String key, Double fallback, double min, double max, boolean minExclusive) {
+        JsonNode v = raw(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isNumber()) {
+            problems.error(pathOf(key), "must be a number, not " + describe(v));
+            return fallback;
+        }
+        double d = v.doubleValue();
+        boolean low = minExclusive ? d <= min : d < min;
+        if (Double.isNaN(d) || low || d > max) {
+            String lower = (minExclusive ? "> " : "≥ ") + fmt(min);
+            problems.error(pathOf(key), max == Double.MAX_VALUE ? "must be " + lower
+                    : "must be " + lower + " and ≤ " + fmt(max) + ", not " + fmt(d));
+            return fallback;
+        }
+        return d;
+    }
+
+    boolean bool(String key, boolean fallback) {
+        JsonNode v = raw(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isBoolean()) {
+            problems.error(pathOf(key), "must be true or false, not " + describe(v));
+            return fallback;
+        }
+        return v.booleanValue();
+    }
+
+    /** The nested object at {@code key}, or null when it is absent (or not an object, which is reported). */
+    JsonObjectReader object(String key) {
+        JsonNode v = raw(key);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isObject()) {
+            problems.error(pathOf(key), "must be an object {...}, not " + describe(v));
+            return null;
+        }
+        return new JsonObjectReader(problems, pathOf(key), v);
+    }
+
+    JsonObjectReader requiredObject(String key) {
+        if (!has(key)) {
+            problems.error(pathOf(key), "is required");
+            return null;
+        }
+        return object(key);
+    }
+
+    /** A list of whole numbers each in [min, max]; null when absent or malformed (reported). */
+    List<Integer> intList(String key, long min, long max, int minSize) {
+        JsonNode v = raw(key);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isArray()) {
+            problems.error(pathOf(key), "must be a list of whole numbers, not " + describe(v));
+            return null;
+        }
+        if (v.size() < minSize) {
+            problems.error(pathOf(key), "must have at least " + minSize + " value" + (minSize == 1 ? "" : "s"));
+            return null;
+        }
+        List<Integer> out = new ArrayList<>();
+        boolean ok = true;
+        for (int i = 0; i < v.size(); i++) {
+            if (checkInteger(JsonLocations.element(pathOf(key), i), v.get(i), min, max)) {
+                out.add(v.get(i).intValue());
+            } else {
+                ok = false;
+            }
+        }
+        return ok ? List.copyOf(out) : null;
+    }
+
+    /** Reports every key that no reader asked about, with the closest allowed key when one is near. */
+    void finish() {
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!known.contains(name)) {
+                problems.error(pathOf(name), "unknown key \"" + name + "\"" + suggestion(name, List.copyOf(known))
+                        + " (allowed here: " + String.join(", ", known) + ")");
+            }
+        }
+    }
+
+    static String describe(JsonNode v) {
+        if (v.isTextual()) {
+            return "the string \"" + v.asText() + "\"";
+        }
+        if (v.isBoolean()) {
+            return v.asText();
+        }
+        if (v.isNumber()) {
+            return "the number " + v.asText();
+        }
+        if (v.isArray()) {
+            return "a list";
+        }
+        if (v.isObject()) {
+            return "an object";
+        }
+        return v.getNodeType().toString().toLowerCase();
+    }
+
+    static String fmt(double d) {
+        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+            return Long.toString((long) d);
+        }
+        return Double.toString(d);
+    }
+
+    private static String quoteAll(List<String> values) {
+        return String.join(", ", values.stream().map(v -> "\"" + v + "\"").toList());
+    }
+
+    static String suggestion(String given, List<String> candidates) {
+        return candidates.stream()
+                .min(Comparator.comparingInt(c -> editDistance(given.toLowerCase(), c.toLowerCase())))
+                .filter(c -> editDistance(given.toLowerCase(), c.toLowerCase()) <= Math.max(1, c.length() / 3))
+                .map(c -> ": did you mean \"" + c + "\"?")
+                .orElse("");
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

@@ -1,0 +1,67 @@
+package org.traindeck.engine.config;
+
+import java.util.List;
+
+/** The built-in architectures, each built as a DL4J configuration in code. */
+public sealed interface ModelConfig {
+
+    String type();
+
+    Activation activation();
+
+    enum Activation {
+        RELU("relu"), LEAKYRELU("leakyrelu"), TANH("tanh"), SIGMOID("sigmoid"), GELU("gelu"), SWISH("swish");
+
+        public final String json;
+
+        Activation(String json) {
+            this.json = json;
+        }
+
+        public static List<String> names() {
+            return java.util.Arrays.stream(values()).map(a -> a.json).toList();
+        }
+
+        public static Activation of(String json) {
+            for (Activation a : values()) {
+                if (a.json.equals(json)) {
+                    return a;
+                }
+            }
+            throw new IllegalArgumentException(json);
+        }
+    }
+
+    /** Fully connected layers; works on any data (image data is flattened). */
+    record Mlp(List<Integer> hidden, Activation activation, double dropout) implements ModelConfig {
+        public Mlp {
+            hidden = List.copyOf(hidden);
+        }
+
+        @Override
+        public String type() {
+            return "mlp";
+        }
+    }
+
+    /** LeNet-style: conv/pool blocks with the given channel counts, then one dense layer. Needs image data. */
+    record LeNet(List<Integer> channels, int kernelSize, int dense, Activation activation, double dropout,
+                 boolean batchNorm) implements ModelConfig {
+        public LeNet {
+            channels = List.copyOf(channels);
+        }
+
+        @Override
+        public String type() {
+            return "lenet";
+        }
+    }
+
+    /** A small residual CNN: a stem conv, {@code blocks} residual blocks of two 3×3 convs, global pooling. Needs image data. */
+    record ResNet(int blocks, int channels, Activation activation) implements ModelConfig {
+        @Override
+        public String type() {
+            return "resnet";
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.traindeck.engine.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The optimizer of a stage. Fields that a type does not use are rejected when parsing, so the record's unused
+ * fields simply hold their defaults.
+ */
+public record OptimizerConfig(String type, double learningRate, double momentum, double beta1, double beta2,
+                              double epsilon, double weightDecay) {
+
+    public static final List<String> TYPES = List.of("adam", "adamw", "sgd", "nesterovs", "rmsprop");
+
+    /** Which optional fields each type accepts (besides type, learningRate and weightDecay). */
+    static final Map<String, Set<String>> FIELDS = Map.of(
+            "adam", Set.of("beta1", "beta2", "epsilon"),
+            "adamw", Set.of("beta1", "beta2", "epsilon"),
+            "sgd", Set.of(),
+            "nesterovs", Set.of("momentum"),
+            "rmsprop", Set.of("epsilon"));
+
+    public static final double DEFAULT_MOMENTUM = 0.9;
+    public static final double DEFAULT_BETA1 = 0.9;
+    public static final double DEFAULT_BETA2 = 0.999;
+    public static final double DEFAULT_EPSILON = 1e-8;
+
+    public boolean usesEpsilon() {
+        return FIELDS.get(type).contains("epsilon");
+    }
+
+    /** Same optimizer apart from the learning rate: its state (moments) can carry over from one stage to the next. */
+    public boolean sameStateShapeAs(OptimizerConfig other) {
+        return other != null && type.equals(other.type) && momentum == other.momentum && beta1 == other.beta1
+                && beta2 == other.beta2 && epsilon == other.epsilon && weightDecay == other.weightDecay;
+    }
+}

@@ -1,0 +1,39 @@
+package org.traindeck.engine.config;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A validated TrainDeck run config. Relative paths inside it are resolved against {@link #baseDir()}, the folder of
+ * the config file (so a config and its data can move together).
+ */
+public record RunConfig(
+        String name,
+        String outputDir,
+        long seed,
+        DeviceSelection devices,
+        ModelConfig model,
+        DataConfig data,
+        List<StageConfig> stages,
+        LoggingConfig logging,
+        CheckpointPolicy checkpoint,
+        Path baseDir) {
+
+    public RunConfig {
+        stages = List.copyOf(stages);
+        baseDir = baseDir.toAbsolutePath().normalize();
+    }
+
+    public Path resolve(String path) {
+        return baseDir.resolve(path).normalize();
+    }
+
+    public Path outputPath() {
+        return resolve(outputDir);
+    }
+
+    /** The data a stage trains on: its own, or the run's. */
+    public DataConfig dataFor(StageConfig stage) {
+        return stage.data() != null ? stage.data() : data;
+    }
+}

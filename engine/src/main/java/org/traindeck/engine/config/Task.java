@@ -1,0 +1,16 @@
+package org.traindeck.engine.config;
+
+/** What the labels are: class indices (softmax, cross-entropy) or real values (identity, MSE). */
+public enum Task {
+    CLASSIFICATION("classification"), REGRESSION("regression");
+
+    public final String json;
+
+    Task(String json) {
+        this.json = json;
+    }
+
+    public static Task of(String json) {
+        return json.equals("regression") ? REGRESSION : CLASSIFICATION;
+    }
+}

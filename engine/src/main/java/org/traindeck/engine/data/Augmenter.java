@@ -1,0 +1,67 @@
+package org.traindeck.engine.data;
+
+import org.traindeck.engine.config.AugmentationConfig;
+
+import java.util.SplittableRandom;
+
+/**
+ * Random 90° rotations, flips and brightness/contrast changes of channels-first images, applied in place to one
+ * sample at a time. Brightness and contrast are relative, so they work on any pixel scale.
+ */
+public final class Augmenter {
+
+    private final AugmentationConfig config;
+    private final Dataset.ImageShape shape;
+    private final float[] scratch;
+
+    public Augmenter(AugmentationConfig config, Dataset.ImageShape shape) {
+        this.config = config;
+        this.shape = shape;
+        this.scratch = new float[shape.pixels()];
+    }
+
+    /** Augments the image at {@code offset} in {@code data}, drawing from {@code random}. */
+    public void apply(float[] data, int offset, SplittableRandom random) {
+        int h = shape.height();
+        int w = shape.width();
+        int quarterTurns = config.rotate90() ? random.nextInt(4) : 0;
+        boolean flipH = config.flipHorizontal() && random.nextBoolean();
+        boolean flipV = config.flipVertical() && random.nextBoolean();
+        if (quarterTurns != 0 || flipH || flipV) {
+            System.arraycopy(data, offset, scratch, 0, scratch.length);
+            int plane = h * w;
+            for (int c = 0; c < shape.channels(); c++) {
+                for (int y = 0; y < h; y++) {
+                    for (int x = 0; x < w; x++) {
+                        int sy = flipV ? h - 1 - y : y;
+                        int sx = flipH ? w - 1 - x : x;
+                        // rotating the output by k quarter turns: read the source pixel that lands here
+                        int ry = sy;
+                        int rx = sx;
+                        switch (quarterTurns) {
+                            case 1 -> { ry = w - 1 - sx; rx = sy; }
+                            case 2 -> { ry = h - 1 - sy; rx = w - 1 - sx; }
+                            case 3 -> { ry = sx; rx = h - 1 - sy; }
+                            default -> { }
+                        }
+                        data[offset + c * plane + y * w + x] = scratch[c * plane + ry * w + rx];
+                    }
+                }
+            }
+        }
+        if (config.brightness() > 0 || config.contrast() > 0) {
+            float brightness = (float) (1 + (config.brightness() > 0 ? random.nextDouble(-config.brightness(), config.brightness()) : 0));
+            float contrast = (float) (1 + (config.contrast() > 0 ? random.nextDouble(-config.contrast(), config.contrast()) : 0));
+            int n = shape.pixels();
+            double mean = 0;
+            for (int i = 0; i < n; i++) {
+                mean += data[offset + i];
+            }
+            float m = (float) (mean / n);
+            for (int i = 0; i < n; i++) {
+                float v = data[offset + i];
+                data[offset + i] = (m + (v - m) * contrast) * brightness;
+            }
+        }
+    }
+}

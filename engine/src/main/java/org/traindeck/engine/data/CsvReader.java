@@ -1,0 +1,218 @@
+package org.traindeck.engine.data;
+
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Reads a numeric CSV (optionally .gz) with one sample per row. Class labels may be numbers (0, 1, ...) or names;
+ * names get indices in sorted order, and a validation file reuses the training file's names.
+ */
+public final class CsvReader {
+
+    private CsvReader() {
+    }
+
+    /**
+     * @param knownClassNames the training data's class names when reading validation data with named classes, else null
+     */
+    public static Dataset read(Path file, SourceConfig.Csv config, List<String> knownClassNames) throws IOException {
+        char delimiter = config.delimiter().charAt(0);
+        List<float[]> rows = new ArrayList<>();
+        List<String> labelTexts = new ArrayList<>();
+        int columns = -1;
+        int labelIndex = -1;
+        try (BufferedReader reader = open(file)) {
+            String line;
+            int lineNo = 0;
+            boolean headerPending = config.header();
+            while ((line = reader.readLine()) != null) {
+                lineNo++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                String[] cells = split(line, delimiter);
+                if (columns < 0) {
+                    columns = cells.length;
+                    if (columns < 2) {
+                        throw new IOException(file + " line " + lineNo + ": only one column (is \"delimiter\" right? it is '" + delimiter + "')");
+                    }
+                    labelIndex = config.labelColumn() < 0 ? columns + config.labelColumn() : config.labelColumn();
+                    if (labelIndex < 0 || labelIndex >= columns) {
+                        throw new IOException(file + " has " + columns + " columns, so labelColumn " + config.labelColumn() + " does not exist");
+                    }
+                }
+                if (headerPending) {
+                    headerPending = false;
+                    continue;
+                }
+                if (cells.length != columns) {
+                    throw new IOException(file + " line " + lineNo + ": " + cells.length + " columns, but the first row has " + columns);
+                }
+                float[] row = new float[columns - 1];
+                int k = 0;
+                for (int c = 0; c < columns; c++) {
+                    if (c == labelIndex) {
+                        labelTexts.add(cells[c].trim());
+                        continue;
+                    }
+                    row[k++] = parse(cells[c], file, lineNo, c);
+                }
+                rows.add(row);
+                if (config.limit() > 0 && rows.size() >= config.limit()) {
+                    break;
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new IOException(file + " has no data rows");
+        }
+        int featureCount = columns - 1;
+        float[] features = new float[rows.size() * featureCount];
+        for (int i = 0; i < rows.size(); i++) {
+            System.arraycopy(rows.get(i), 0, features, i * featureCount, featureCount);
+        }
+        Dataset.ImageShape shape = null;
+        if (config.imageShape() != null) {
+            List<Integer> s = config.imageShape();
+            shape = new Dataset.ImageShape(s.get(2), s.get(0), s.get(1));
+            if (shape.pixels() != featureCount) {
+                throw new IOException(file + " has " + featureCount + " feature columns, but imageShape " + s + " needs "
+                        + shape.pixels());
+            }
+            features = hwcToChw(features, rows.size(), shape);
+        }
+        if (config.task() == Task.REGRESSION) {
+            float[] targets = new float[labelTexts.size()];
+            for (int i = 0; i < targets.length; i++) {
+                targets[i] = parse(labelTexts.get(i), file, -1, labelIndex);
+            }
+            Dataset d = Dataset.regression(features, featureCount, targets);
+            return shape == null ? d : d.asImages(shape);
+        }
+        return classify(file, config, features, featureCount, labelTexts, shape, knownClassNames);
+    }
+
+    private static Dataset classify(Path file, SourceConfig.Csv config, float[] features, int featureCount,
+                                    List<String> labelTexts, Dataset.ImageShape shape, List<String> knownClassNames)
+            throws IOException {
+        int[] classes = new int[labelTexts.size()];
+        boolean numeric = knownClassNames == null && labelTexts.stream().allMatch(CsvReader::isClassNumber);
+        if (numeric) {
+            int max = 0;
+            for (int i = 0; i < classes.length; i++) {
+                classes[i] = (int) Double.parseDouble(labelTexts.get(i));
+                max = Math.max(max, classes[i]);
+            }
+            int numClasses = config.numClasses() != null ? config.numClasses() : Math.max(2, max + 1);
+            if (max >= numClasses) {
+                throw new IOException(file + " has class " + max + ", but numClasses is " + numClasses + " (classes are 0.." + (numClasses - 1) + ")");
+            }
+            return Dataset.classification(features, featureCount, classes, numClasses, shape, null);
+        }
+        List<String> names = knownClassNames != null ? knownClassNames : List.copyOf(new TreeSet<>(labelTexts));
+        Map<String, Integer> index = new TreeMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            index.put(names.get(i), i);
+        }
+        for (int i = 0; i < classes.length; i++) {
+            Integer c = index.get(labelTexts.get(i));
+            if (c == null) {
+                throw new IOException(file + ": class \"" + labelTexts.get(i) + "\" does not occur in the training data " + names);
+            }
+            classes[i] = c;
+        }
+        int numClasses = config.numClasses() != null ? config.numClasses() : Math.max(2, names.size());
+        if (names.size() > numClasses) {
+            throw new IOException(file + " has " + names.size() + " class names, but numClasses is " + numClasses);
+        }
+        return Dataset.classification(features, featureCount, classes, numClasses, shape, names);
+    }
+
+    private static boolean isClassNumber(String s) {
+        try {
+            double d = Double.parseDouble(s);
+            return d >= 0 && d == Math.rint(d) && d < 1e6;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static float parse(String cell, Path file, int lineNo, int column) throws IOException {
+        String s = cell.trim();
+        try {
+            float v = Float.parseFloat(s);
+            if (!Float.isFinite(v)) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            String where = lineNo > 0 ? " line " + lineNo + "," : "";
+            throw new IOException(file + where + " column " + (column + 1) + ": \"" + s + "\" is not a finite number");
+        }
+    }
+
+    /** Splits on the delimiter, honouring double quotes around a cell. */
+    static String[] split(String line, char delimiter) {
+        List<String> cells = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (ch == '"') {
+                if (quoted && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cell.append('"');
+                    i++;
+                } else {
+                    quoted = !quoted;
+                }
+            } else if (ch == delimiter && !quoted) {
+                cells.add(cell.toString());
+                cell.setLength(0);
+            } else {
+                cell.append(ch);
+            }
+        }
+        cells.add(cell.toString());
+        return cells.toArray(String[]::new);
+    }
+
+    /** CSV image rows are height × width × channels (as numpy stores them); the networks want channels first. */
+    private static float[] hwcToChw(float[] features, int n, Dataset.ImageShape s) {
+        if (s.channels() == 1) {
+            return features;
+        }
+        float[] out = new float[features.length];
+        int hw = s.height() * s.width();
+        for (int i = 0; i < n; i++) {
+            int base = i * s.pixels();
+            for (int p = 0; p < hw; p++) {
+                for (int c = 0; c < s.channels(); c++) {
+                    out[base + c * hw + p] = features[base + p * s.channels() + c];
+                }
+            }
+        }
+        return out;
+    }
+
+    private static BufferedReader open(Path file) throws IOException {
+        InputStream in = Files.newInputStream(file);
+        if (file.getFileName().toString().endsWith(".gz")) {
+            in = new GZIPInputStream(in, 1 << 16);
+        }
+        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+    }
+}

@@ -1,0 +1,91 @@
+package org.traindeck.engine.data;
+
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Turns a {@link DataConfig} into training and validation {@link Dataset}s. A data problem (unreadable file, wrong
+ * column count, mismatched shapes) becomes an {@link InvalidConfigException} naming the config path to fix.
+ */
+public final class DataLoader {
+
+    /** Training data and (possibly null) validation data. */
+    public record Loaded(Dataset train, Dataset validation) {}
+
+    private DataLoader() {
+    }
+
+    /**
+     * @param jsonPath where this data is in the config ("data" or "stages[1].data"), for messages
+     */
+    public static Loaded load(RunConfig run, DataConfig data, String jsonPath) {
+        Dataset train = read(run, data.train(), jsonPath + ".train", null, 0);
+        Dataset validation = null;
+        if (data.validation() != null) {
+            validation = read(run, data.validation(), jsonPath + ".validation", train.classNames(), 1);
+            String mismatch = train.incompatibilityWith(validation);
+            if (mismatch != null) {
+                throw new InvalidConfigException(jsonPath + ".validation", "does not match the training data: it has " + mismatch);
+            }
+        } else if (data.validationSplit() > 0) {
+            int held = (int) Math.round(train.size() * data.validationSplit());
+            if (held < 1 || held >= train.size()) {
+                throw new InvalidConfigException(jsonPath + ".validationSplit", "leaves " + held + " of " + train.size()
+                        + " samples for validation: use a larger split or more data");
+            }
+            int[] order = permutation(train.size(), new SplittableRandom(run.seed() ^ 0x5EED5EEDL));
+            int[] trainIdx = java.util.Arrays.copyOfRange(order, held, order.length);
+            int[] valIdx = java.util.Arrays.copyOfRange(order, 0, held);
+            java.util.Arrays.sort(trainIdx);
+            java.util.Arrays.sort(valIdx);
+            validation = train.subset(valIdx);
+            train = train.subset(trainIdx);
+        }
+        if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
+            Normalizer normalizer = Normalizer.fit(csv.normalize(), train);
+            train = normalizer.apply(train);
+            validation = validation == null ? null : normalizer.apply(validation);
+        }
+        return new Loaded(train, validation);
+    }
+
+    private static Dataset read(RunConfig run, SourceConfig source, String at, List<String> classNames, int role) {
+        try {
+            if (source instanceof SourceConfig.Idx idx) {
+                return IdxReader.read(run.resolve(idx.path()), idx.split(), idx.limit());
+            }
+            if (source instanceof SourceConfig.Csv csv) {
+                return CsvReader.read(run.resolve(csv.path()), csv, classNames);
+            }
+            if (source instanceof SourceConfig.ImageFolder f) {
+                return ImageFolderReader.read(run.resolve(f.path()), f.width(), f.height(), f.channels(), f.limit(), classNames);
+            }
+            SourceConfig.Synthetic s = (SourceConfig.Synthetic) source;
+            return SyntheticData.generate(s, run.seed(), run.seed() * 31 + role + 1);
+        } catch (IOException | RuntimeException e) {
+            String path = source instanceof SourceConfig.Synthetic ? at : at + ".path";
+            throw new InvalidConfigException(path, e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    /** A uniformly random permutation of 0..n-1 (Fisher-Yates). */
+    public static int[] permutation(int n, SplittableRandom random) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        return order;
+    }
+}

@@ -1,0 +1,84 @@
+package org.traindeck.engine.data;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/** Reads MNIST-format (IDX) image and label files, plain or gzip-compressed. Pixels are scaled to [0, 1]. */
+public final class IdxReader {
+
+    private static final int IMAGES_MAGIC = 0x00000803;
+    private static final int LABELS_MAGIC = 0x00000801;
+
+    private IdxReader() {
+    }
+
+    /** Reads {@code <split>-images-idx3-ubyte[.gz]} and {@code <split>-labels-idx1-ubyte[.gz]} from {@code folder}. */
+    public static Dataset read(Path folder, String split, int limit) throws IOException {
+        Path images = existing(folder, split + "-images-idx3-ubyte");
+        Path labels = existing(folder, split + "-labels-idx1-ubyte");
+        try (DataInputStream in = open(images); DataInputStream lin = open(labels)) {
+            int magic = in.readInt();
+            if (magic != IMAGES_MAGIC) {
+                throw new IOException(images + " is not an IDX image file (magic number 0x" + Integer.toHexString(magic) + ")");
+            }
+            int count = in.readInt();
+            int rows = in.readInt();
+            int cols = in.readInt();
+            int lmagic = lin.readInt();
+            if (lmagic != LABELS_MAGIC) {
+                throw new IOException(labels + " is not an IDX label file (magic number 0x" + Integer.toHexString(lmagic) + ")");
+            }
+            int labelCount = lin.readInt();
+            if (labelCount != count) {
+                throw new IOException(images + " holds " + count + " images but " + labels + " holds " + labelCount + " labels");
+            }
+            if (count < 0 || rows <= 0 || cols <= 0 || (long) rows * cols > 1 << 24) {
+                throw new IOException(images + " has an implausible header: " + count + " images of " + rows + "×" + cols);
+            }
+            int n = limit > 0 ? Math.min(limit, count) : count;
+            int pixels = rows * cols;
+            float[] features = new float[Math.multiplyExact(n, pixels)];
+            byte[] row = new byte[pixels];
+            int[] classes = new int[n];
+            int maxClass = 0;
+            for (int i = 0; i < n; i++) {
+                in.readFully(row);
+                for (int p = 0; p < pixels; p++) {
+                    features[i * pixels + p] = (row[p] & 0xff) / 255f;
+                }
+                classes[i] = lin.readUnsignedByte();
+                maxClass = Math.max(maxClass, classes[i]);
+            }
+            return Dataset.classification(features, pixels, classes, Math.max(2, maxClass + 1),
+                    new Dataset.ImageShape(1, rows, cols), null);
+        } catch (EOFException e) {
+            throw new IOException("IDX files in " + folder + " end early: truncated or damaged", e);
+        }
+    }
+
+    private static Path existing(Path folder, String base) throws IOException {
+        Path plain = folder.resolve(base);
+        if (Files.isRegularFile(plain)) {
+            return plain;
+        }
+        Path gz = folder.resolve(base + ".gz");
+        if (Files.isRegularFile(gz)) {
+            return gz;
+        }
+        throw new IOException("no " + base + " or " + base + ".gz in " + folder);
+    }
+
+    private static DataInputStream open(Path file) throws IOException {
+        InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        if (file.getFileName().toString().endsWith(".gz")) {
+            raw = new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16);
+        }
+        return new DataInputStream(raw);
+    }
+}

@@ -1,0 +1,149 @@
+package org.traindeck.engine.events;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Delivers engine events to listeners without ever making the publisher (the training loop) wait. Each listener has
+ * its own queue and delivery thread. A {@link Delivery#LOSSLESS} listener (a file sink) gets every event; a
+ * {@link Delivery#DROP_WHEN_BEHIND} listener (a UI) drops metric events once it is {@code capacity} behind, but
+ * never a lifecycle event.
+ */
+public final class EventBus implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventBus.class);
+    private static final EngineEvent END = new LifecycleEvent("", "", 0, 0, 0, 0, 0, LifecycleEvent.Kind.WARNING, "end");
+
+    public enum Delivery { LOSSLESS, DROP_WHEN_BEHIND }
+
+    private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    /** A listener's place on the bus. */
+    public static final class Subscription {
+        private final EventListener listener;
+        private final Delivery delivery;
+        private final int capacity;
+        private final LinkedBlockingQueue<EngineEvent> queue = new LinkedBlockingQueue<>();
+        private final AtomicInteger pendingMetrics = new AtomicInteger();
+        private final AtomicLong dropped = new AtomicLong();
+        private final AtomicLong failures = new AtomicLong();
+        private final Thread thread;
+
+        private Subscription(EventListener listener, Delivery delivery, int capacity, String name) {
+            this.listener = listener;
+            this.delivery = delivery;
+            this.capacity = capacity;
+            this.thread = new Thread(this::deliver, "traindeck-events-" + name);
+            this.thread.setDaemon(true);
+        }
+
+        private void offer(EngineEvent event) {
+            if (event instanceof MetricEvent) {
+                if (delivery == Delivery.DROP_WHEN_BEHIND && pendingMetrics.get() >= capacity) {
+                    dropped.incrementAndGet();
+                    return;
+                }
+                pendingMetrics.incrementAndGet();
+            }
+            queue.offer(event);
+        }
+
+        private void deliver() {
+            try {
+                while (true) {
+                    EngineEvent event = queue.take();
+                    if (event == END) {
+                        break;
+                    }
+                    if (event instanceof MetricEvent) {
+                        pendingMetrics.decrementAndGet();
+                    }
+                    try {
+                        listener.onEvent(event);
+                    } catch (RuntimeException e) {
+                        if (failures.getAndIncrement() == 0) {
+                            LOG.warn("event listener {} failed; training goes on", listener, e);
+                        }
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                try {
+                    listener.onClose();
+                } catch (RuntimeException e) {
+                    LOG.warn("event listener {} failed to close", listener, e);
+                }
+            }
+        }
+
+        /** Metric events this listener missed because it was behind. */
+        public long droppedCount() {
+            return dropped.get();
+        }
+
+        /** Events whose delivery threw. */
+        public long failureCount() {
+            return failures.get();
+        }
+    }
+
+    public Subscription subscribe(EventListener listener, Delivery delivery) {
+        return subscribe(listener, delivery, 10_000);
+    }
+
+    public Subscription subscribe(EventListener listener, Delivery delivery, int capacity) {
+        if (closed) {
+            throw new IllegalStateException("the event bus is closed");
+        }
+        Subscription s = new Subscription(listener, delivery, capacity, String.valueOf(subscriptions.size()));
+        subscriptions.add(s);
+        s.thread.start();
+        return s;
+    }
+
+    /** Queues the event for every listener; returns at once. */
+    public void publish(EngineEvent event) {
+        if (closed) {
+            return;
+        }
+        for (Subscription s : subscriptions) {
+            s.offer(event);
+        }
+    }
+
+    /** Delivers what is queued, then ends each listener (at most {@code timeoutMillis} per listener). */
+    public void close(long timeoutMillis) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Subscription s : subscriptions) {
+            s.queue.offer(END);
+        }
+        for (Subscription s : subscriptions) {
+            try {
+                s.thread.join(timeoutMillis);
+                if (s.thread.isAlive()) {
+                    LOG.warn("event listener {} did not finish within {} ms", s.listener, timeoutMillis);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        close(TimeUnit.SECONDS.toMillis(30));
+    }
+}

@@ -1,0 +1,14 @@
+package org.traindeck.engine.events;
+
+/** A change in the run's state, with a message for people (the failure's reason, for example). */
+public record LifecycleEvent(String runName, String stage, int stageIndex, int epoch, long step, long wallTimeMillis,
+                             double elapsedSeconds, Kind kind, String message) implements EngineEvent {
+
+    public enum Kind {
+        RUN_STARTED, STAGE_STARTED, EPOCH_FINISHED, STAGE_FINISHED, RUN_FINISHED, RUN_STOPPED, RUN_FAILED, WARNING
+    }
+
+    public boolean isTerminal() {
+        return kind == Kind.RUN_FINISHED || kind == Kind.RUN_STOPPED || kind == Kind.RUN_FAILED;
+    }
+}

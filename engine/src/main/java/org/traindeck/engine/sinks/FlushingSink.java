@@ -1,0 +1,67 @@
+package org.traindeck.engine.sinks;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.LifecycleEvent;
+
+import java.io.IOException;
+
+/**
+ * A file sink: buffered writes, flushed at most every quarter second and at every lifecycle event, so the files
+ * follow the run closely without a system call per metric. A write error is logged once and the sink stops
+ * writing; training is not interrupted by a full disk here.
+ */
+public abstract class FlushingSink implements EventListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlushingSink.class);
+    private static final long FLUSH_INTERVAL_NANOS = 250_000_000L;
+
+    private long lastFlush = System.nanoTime();
+    private volatile IOException failure;
+
+    @Override
+    public final void onEvent(EngineEvent event) {
+        if (failure != null) {
+            return;
+        }
+        try {
+            write(event);
+            if (event instanceof LifecycleEvent || System.nanoTime() - lastFlush > FLUSH_INTERVAL_NANOS) {
+                flushNow();
+            }
+        } catch (IOException e) {
+            failure = e;
+            LOG.error("{} stopped writing: {}", getClass().getSimpleName(), e.getMessage());
+        }
+    }
+
+    protected final void flushNow() throws IOException {
+        flush();
+        lastFlush = System.nanoTime();
+    }
+
+    @Override
+    public final void onClose() {
+        try {
+            if (failure == null) {
+                flush();
+            }
+            closeOutput();
+        } catch (IOException e) {
+            LOG.error("{} could not close: {}", getClass().getSimpleName(), e.getMessage());
+        }
+    }
+
+    /** The write error that stopped this sink, or null. */
+    public IOException failure() {
+        return failure;
+    }
+
+    protected abstract void write(EngineEvent event) throws IOException;
+
+    protected abstract void flush() throws IOException;
+
+    protected abstract void closeOutput() throws IOException;
+}

@@ -1,0 +1,75 @@
+package org.traindeck.engine.sinks;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * {@code metrics.jsonl}: one JSON object per event. Metrics have {@code name}, {@code value}, {@code step},
+ * {@code stage}, {@code stageIndex}, {@code epoch}, {@code time} (Unix seconds), {@code elapsed} (training seconds)
+ * and, per device, {@code device}. Lifecycle events have {@code event} and {@code message} instead of name/value.
+ * A non-finite value is written as null with {@code "nonFinite": "NaN"} (JSON has no NaN). Appends to an existing file.
+ */
+public final class JsonlSink extends FlushingSink {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final Writer out;
+    private final StringWriter line = new StringWriter(256);
+
+    public JsonlSink(Path file) throws IOException {
+        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    @Override
+    protected void write(EngineEvent event) throws IOException {
+        line.getBuffer().setLength(0);
+        try (JsonGenerator g = JSON.createGenerator(line)) {
+            g.writeStartObject();
+            g.writeNumberField("time", java.math.BigDecimal.valueOf(event.wallTimeMillis(), 3));
+            g.writeNumberField("elapsed", java.math.BigDecimal.valueOf(Math.round(event.elapsedSeconds() * 1000), 3));
+            g.writeStringField("stage", event.stage());
+            g.writeNumberField("stageIndex", event.stageIndex());
+            g.writeNumberField("epoch", event.epoch());
+            g.writeNumberField("step", event.step());
+            if (event instanceof MetricEvent m) {
+                g.writeStringField("name", m.name());
+                if (Double.isFinite(m.value())) {
+                    g.writeNumberField("value", m.value());
+                } else {
+                    g.writeNullField("value");
+                    g.writeStringField("nonFinite", Double.toString(m.value()));
+                }
+                if (m.device() != null) {
+                    g.writeStringField("device", m.device());
+                }
+            } else if (event instanceof LifecycleEvent l) {
+                g.writeStringField("event", l.kind().name());
+                g.writeStringField("message", l.message());
+            }
+            g.writeEndObject();
+        }
+        line.write('\n');
+        out.write(line.getBuffer().toString());
+    }
+
+    @Override
+    protected void flush() throws IOException {
+        out.flush();
+    }
+
+    @Override
+    protected void closeOutput() throws IOException {
+        out.close();
+    }
+}

@@ -1,0 +1,74 @@
+package org.traindeck.engine.sinks;
+
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes metric events as TensorBoard scalars into a new {@code events.out.tfevents.*} file in {@code folder}
+ * (a resumed run adds another file to the same folder). Per-device metrics get the device as the last tag part.
+ */
+public final class TensorBoardSink extends FlushingSink {
+
+    private final Path file;
+    private final OutputStream out;
+    private final TfRecordWriter records;
+
+    public TensorBoardSink(Path folder) throws IOException {
+        Files.createDirectories(folder);
+        long now = System.currentTimeMillis();
+        String host = hostName();
+        long pid = ProcessHandle.current().pid();
+        Path candidate;
+        int n = 0;
+        do {
+            candidate = folder.resolve("events.out.tfevents." + now / 1000 + "." + host + "." + pid + "." + n++);
+        } while (Files.exists(candidate));
+        this.file = candidate;
+        this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE_NEW), 1 << 16);
+        this.records = new TfRecordWriter(out);
+        records.write(TfEventEncoder.fileVersion(now / 1000.0));
+        out.flush();
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    protected void write(EngineEvent event) throws IOException {
+        if (event instanceof MetricEvent m && Double.isFinite(m.value())) {
+            String tag = m.device() == null ? m.name() : m.name() + "/" + m.device();
+            records.write(TfEventEncoder.scalar(m.wallTimeMillis() / 1000.0, m.step(), tag, (float) m.value()));
+        } else if (event instanceof LifecycleEvent) {
+            flushNow();
+        }
+    }
+
+    @Override
+    protected void flush() throws IOException {
+        out.flush();
+    }
+
+    @Override
+    protected void closeOutput() throws IOException {
+        out.close();
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9._-]", "_");
+        } catch (IOException | UncheckedIOException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package org.traindeck.engine.sinks;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Encodes the two kinds of tensorflow.Event protobuf messages TensorBoard needs for scalars, by hand (a protobuf
+ * dependency for three fields is not worth it): the file-version header and a scalar summary.
+ */
+public final class TfEventEncoder {
+
+    private TfEventEncoder() {
+    }
+
+    /** Event{wall_time=1, file_version=3}. */
+    public static byte[] fileVersion(double wallTimeSeconds) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+        writeDouble(out, 1, wallTimeSeconds);
+        writeBytes(out, 3, "brain.Event:2".getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
+    /** Event{wall_time=1, step=2, summary=5 {value=1 {tag=1, simple_value=2}}}. */
+    public static byte[] scalar(double wallTimeSeconds, long step, String tag, float value) {
+        ByteArrayOutputStream summaryValue = new ByteArrayOutputStream(tag.length() + 8);
+        writeBytes(summaryValue, 1, tag.getBytes(StandardCharsets.UTF_8));
+        writeFloat(summaryValue, 2, value);
+        ByteArrayOutputStream summary = new ByteArrayOutputStream(tag.length() + 10);
+        writeBytes(summary, 1, summaryValue.toByteArray());
+        ByteArrayOutputStream event = new ByteArrayOutputStream(tag.length() + 32);
+        writeDouble(event, 1, wallTimeSeconds);
+        writeVarintField(event, 2, step);
+        writeBytes(event, 5, summary.toByteArray());
+        return event.toByteArray();
+    }
+
+    private static void writeTag(ByteArrayOutputStream out, int field, int wireType) {
+        writeVarint(out, ((long) field << 3) | wireType);
+    }
+
+    private static void writeVarintField(ByteArrayOutputStream out, int field, long value) {
+        writeTag(out, field, 0);
+        writeVarint(out, value);
+    }
+
+    private static void writeDouble(ByteArrayOutputStream out, int field, double value) {
+        writeTag(out, field, 1);
+        long bits = Double.doubleToLongBits(value);
+        for (int i = 0; i < 8; i++) {
+            out.write((int) (bits >>> (8 * i)) & 0xff);
+        }
+    }
+
+    private static void writeFloat(ByteArrayOutputStream out, int field, float value) {
+        writeTag(out, field, 5);
+        int bits = Float.floatToIntBits(value);
+        for (int i = 0; i < 4; i++) {
+            out.write((bits >>> (8 * i)) & 0xff);
+        }
+    }
+
+    private static void writeBytes(ByteArrayOutputStream out, int field, byte[] bytes) {
+        writeTag(out, field, 2);
+        writeVarint(out, bytes.length);
+        out.write(bytes, 0, bytes.length);
+    }
+
+    static void writeVarint(ByteArrayOutputStream out, long value) {
+        long v = value;
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+}

@@ -1,0 +1,91 @@
+package org.traindeck.engine.train;
+
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.config.AugmentationConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.Augmenter;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
+
+import java.util.SplittableRandom;
+
+/**
+ * Cuts a dataset into minibatches for one epoch. The sample order and every augmentation draw are functions of
+ * (seed, stage, epoch, batch), so an epoch can be replayed exactly, for example after a resume.
+ */
+final class BatchMaker {
+
+    /** One minibatch: features (flat rows or NCHW images) and labels (one-hot or one target column). */
+    record Batch(INDArray features, INDArray labels, int size) {}
+
+    private final Dataset data;
+    private final boolean images;
+    private final Augmenter augmenter;
+    private final DataType dataType;
+
+    BatchMaker(Dataset data, boolean images, AugmentationConfig augmentation, DataType dataType) {
+        this.data = data;
+        this.images = images;
+        this.augmenter = augmentation != null && augmentation.isActive() && data.isImage()
+                ? new Augmenter(augmentation, data.imageShape()) : null;
+        this.dataType = dataType;
+    }
+
+    int batchesPerEpoch(int batchSize) {
+        return (data.size() + batchSize - 1) / batchSize;
+    }
+
+    static int[] epochOrder(int size, boolean shuffle, long seed, int stageIndex, int epoch) {
+        if (!shuffle) {
+            int[] order = new int[size];
+            for (int i = 0; i < size; i++) {
+                order[i] = i;
+            }
+            return order;
+        }
+        return DataLoader.permutation(size, new SplittableRandom(mix(seed, stageIndex, epoch, -1)));
+    }
+
+    Batch batch(int[] order, int batchIndex, int batchSize, long seed, int stageIndex, int epoch, boolean augment) {
+        int from = batchIndex * batchSize;
+        int n = Math.min(batchSize, order.length - from);
+        int d = data.featureCount();
+        float[] features = new float[n * d];
+        SplittableRandom random = augment && augmenter != null ? new SplittableRandom(mix(seed, stageIndex, epoch, batchIndex)) : null;
+        for (int i = 0; i < n; i++) {
+            data.copyFeatures(order[from + i], features, i * d);
+            if (random != null) {
+                augmenter.apply(features, i * d, random);
+            }
+        }
+        int outputs = data.outputCount();
+        float[] labels = new float[n * outputs];
+        for (int i = 0; i < n; i++) {
+            if (data.task() == Task.CLASSIFICATION) {
+                labels[i * outputs + data.classOf(order[from + i])] = 1f;
+            } else {
+                labels[i] = data.targetOf(order[from + i]);
+            }
+        }
+        long[] shape = images
+                ? new long[] {n, data.imageShape().channels(), data.imageShape().height(), data.imageShape().width()}
+                : new long[] {n, d};
+        INDArray x = Nd4j.create(features, shape, DataType.FLOAT);
+        INDArray y = Nd4j.create(labels, new long[] {n, outputs}, DataType.FLOAT);
+        if (dataType != DataType.FLOAT) {
+            x = x.castTo(dataType);
+            y = y.castTo(dataType);
+        }
+        return new Batch(x, y, n);
+    }
+
+    private static long mix(long seed, int stage, int epoch, int batch) {
+        long h = seed * 0x9E3779B97F4A7C15L;
+        h = (h ^ stage) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ epoch) * 0x94D049BB133111EBL;
+        h = (h ^ batch) * 0x9E3779B97F4A7C15L;
+        return h ^ (h >>> 31);
+    }
+}

@@ -1,0 +1,77 @@
+package org.traindeck.engine.train;
+
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.learning.config.Adam;
+import org.nd4j.linalg.learning.config.IUpdater;
+import org.nd4j.linalg.learning.config.Nesterovs;
+import org.nd4j.linalg.learning.config.RmsProp;
+import org.nd4j.linalg.learning.config.Sgd;
+import org.nd4j.linalg.learning.regularization.L2Regularization;
+import org.nd4j.linalg.learning.regularization.Regularization;
+import org.nd4j.linalg.learning.regularization.WeightDecay;
+import org.nd4j.linalg.schedule.ISchedule;
+import org.traindeck.engine.config.OptimizerConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Installs a stage's optimizer in a network: DL4J updater, learning-rate schedule and weight decay. */
+final class Optimizers {
+
+    private Optimizers() {
+    }
+
+    static IUpdater updater(OptimizerConfig c, ISchedule lr) {
+        return switch (c.type()) {
+            case "adam", "adamw" -> {
+                Adam adam = new Adam(lr);
+                adam.setBeta1(c.beta1());
+                adam.setBeta2(c.beta2());
+                adam.setEpsilon(c.epsilon());
+                yield adam;
+            }
+            case "sgd" -> new Sgd(lr);
+            case "nesterovs" -> new Nesterovs(lr, c.momentum());
+            case "rmsprop" -> {
+                RmsProp rms = new RmsProp(lr);
+                rms.setEpsilon(c.epsilon());
+                yield rms;
+            }
+            default -> throw new IllegalArgumentException("unknown optimizer " + c.type());
+        };
+    }
+
+    /** AdamW's decay is decoupled from the gradient; for the others weight decay is classic L2, as in PyTorch. */
+    static List<Regularization> regularization(OptimizerConfig c) {
+        if (c.weightDecay() <= 0) {
+            return new ArrayList<>();
+        }
+        List<Regularization> r = new ArrayList<>();
+        r.add("adamw".equals(c.type()) ? new WeightDecay(c.weightDecay(), true) : new L2Regularization(c.weightDecay()));
+        return r;
+    }
+
+    /**
+     * Gives every layer the stage's optimizer. With {@code keepState} (same optimizer as the previous stage, only
+     * the learning rate differs) the moments carry over; otherwise the optimizer starts fresh.
+     */
+    static void install(ComputationGraph net, OptimizerConfig config, ISchedule lr, boolean keepState) {
+        if (keepState) {
+            net.setLearningRate(lr);
+            return;
+        }
+        IUpdater updater = updater(config, lr);
+        for (Layer layer : net.getLayers()) {
+            if (layer.conf().getLayer() instanceof BaseLayer base) {
+                base.setIUpdater(updater.clone());
+                base.setBiasUpdater(null);
+                base.setRegularization(regularization(config));
+                base.setRegularizationBias(new ArrayList<>());
+            }
+        }
+        net.setUpdater(null);
+        net.getUpdater();
+    }
+}

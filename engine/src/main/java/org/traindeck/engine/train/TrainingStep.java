@@ -1,0 +1,117 @@
+package org.traindeck.engine.train;
+
+import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One optimizer step over one or more micro-batches, done by hand around DL4J's updater so that gradient
+ * accumulation and global-norm clipping really change the update:
+ * sum the micro-batches' gradients, divide by the number of examples (as DL4J's own fit does), clip the global L2
+ * norm, then let DL4J's updater (Adam, SGD, ...) turn the gradient into the update and subtract it.
+ * BatchNorm running statistics are updates, not gradients: they are averaged over micro-batches and never clipped.
+ */
+final class TrainingStep {
+
+    /** The step's mean loss over its examples, the gradient's L2 norm before clipping, and the examples used. */
+    record Result(double loss, double gradNorm, int examples, boolean clipped) {}
+
+    private final ComputationGraph net;
+    private final boolean dataLossOnly;
+    private INDArray accumulator;
+    private List<INDArray> statViews;
+
+    /** @param dataLossOnly report the loss without the weight-decay penalty (DL4J's score includes it) */
+    TrainingStep(ComputationGraph net, boolean dataLossOnly) {
+        this.net = net;
+        this.dataLossOnly = dataLossOnly;
+    }
+
+    Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm) {
+        int k = microBatches.size();
+        int examples = 0;
+        double lossSum = 0;
+        INDArray flat = null;
+        for (int j = 0; j < k; j++) {
+            BatchMaker.Batch b = microBatches.get(j);
+            net.setInputs(b.features());
+            net.setLabels(b.labels());
+            net.computeGradientAndScore();
+            double score = net.score();
+            if (dataLossOnly) {
+                score -= net.calcRegularizationScore(true);
+            }
+            lossSum += score * b.size();
+            examples += b.size();
+            flat = net.getGradientsViewArray();
+            if (k > 1) {
+                if (accumulator == null || accumulator.length() != flat.length() || accumulator.dataType() != flat.dataType()) {
+                    accumulator = flat.dup();
+                } else if (j == 0) {
+                    accumulator.assign(flat);
+                } else {
+                    accumulator.addi(flat);
+                }
+            }
+        }
+        if (k > 1) {
+            flat.assign(accumulator);
+        }
+        Gradient gradient = net.gradient();
+        List<INDArray> stats = statViews(gradient);
+        double norm;
+        boolean clipped = false;
+        if (stats.isEmpty()) {
+            flat.divi(examples);
+            norm = flat.norm2Number().doubleValue();
+            if (clipNorm > 0 && norm > clipNorm) {
+                flat.muli(clipNorm / norm);
+                clipped = true;
+            }
+        } else {
+            // Set the statistics aside so that division and clipping touch gradients only.
+            List<INDArray> saved = new ArrayList<>(stats.size());
+            for (INDArray s : stats) {
+                saved.add(s.div(k));
+                s.assign(0);
+            }
+            flat.divi(examples);
+            norm = flat.norm2Number().doubleValue();
+            if (clipNorm > 0 && norm > clipNorm) {
+                flat.muli(clipNorm / norm);
+                clipped = true;
+            }
+            for (int i = 0; i < stats.size(); i++) {
+                stats.get(i).assign(saved.get(i));
+            }
+        }
+        // batch size 1: the division by the example count is already done above
+        net.getUpdater().update(gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
+        INDArray params = net.params();
+        params.subi(flat.reshape(params.shape()));
+        net.getConfiguration().setIterationCount(iteration + 1);
+        net.applyConstraints(iteration, epoch);
+        net.clearLayersStates();
+        return new Result(lossSum / examples, norm, examples, clipped);
+    }
+
+    private List<INDArray> statViews(Gradient gradient) {
+        if (statViews == null) {
+            List<INDArray> views = new ArrayList<>();
+            for (Map.Entry<String, INDArray> e : gradient.gradientForVariable().entrySet()) {
+                String key = e.getKey();
+                int cut = key.lastIndexOf('_');
+                if (!net.getLayer(key.substring(0, cut)).updaterDivideByMinibatch(key.substring(cut + 1))) {
+                    views.add(e.getValue());
+                }
+            }
+            statViews = views;
+        }
+        return statViews;
+    }
+}
