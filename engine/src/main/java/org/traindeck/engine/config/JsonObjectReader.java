@@ -100,7 +100,7 @@ final class JsonObjectReader {
     }
 
     Integer integer(String key, Integer fallback, long min, long max) {
-        Long v = longValue(key, fallback == null ? null : fallback.longValue(), min, max);
+        Long v = longValue(key, fallback == null ? null : Long.valueOf(fallback), min, max);
         return v == null ? fallback : Integer.valueOf(v.intValue());
     }
 
@@ -109,7 +109,10 @@ final class JsonObjectReader {
         if (v == null) {
             return fallback;
         }
-        return checkInteger(pathOf(key), v, min, max) ? v.longValue() : fallback;
+        if (checkInteger(pathOf(key), v, min, max)) {
+            return v.longValue();
+        }
+        return fallback;
     }
 
     boolean checkInteger(String at, JsonNode v, long min, long max) {

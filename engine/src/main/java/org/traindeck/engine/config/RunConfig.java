@@ -32,6 +32,11 @@ public record RunConfig(
         return resolve(outputDir);
     }
 
+    /** The same config writing its runs under {@code dir} (absolute, or relative to the config's folder). */
+    public RunConfig withOutputDir(String dir) {
+        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, baseDir);
+    }
+
     /** The data a stage trains on: its own, or the run's. */
     public DataConfig dataFor(StageConfig stage) {
         return stage.data() != null ? stage.data() : data;

@@ -26,6 +26,10 @@ public final class DataLoader {
      */
     public static Loaded load(RunConfig run, DataConfig data, String jsonPath) {
         Dataset train = read(run, data.train(), jsonPath + ".train", null, 0);
+        if (train.task() == org.traindeck.engine.config.Task.CLASSIFICATION && distinctClasses(train) < 2) {
+            throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
+                    + " samples): classification needs at least two (is \"labelColumn\" the right column?)");
+        }
         Dataset validation = null;
         if (data.validation() != null) {
             validation = read(run, data.validation(), jsonPath + ".validation", train.classNames(), 1);
@@ -72,6 +76,14 @@ public final class DataLoader {
             String path = source instanceof SourceConfig.Synthetic ? at : at + ".path";
             throw new InvalidConfigException(path, e.getMessage() == null ? e.toString() : e.getMessage());
         }
+    }
+
+    private static int distinctClasses(Dataset d) {
+        java.util.BitSet seen = new java.util.BitSet(d.numClasses());
+        for (int i = 0; i < d.size(); i++) {
+            seen.set(d.classOf(i));
+        }
+        return seen.cardinality();
     }
 
     /** A uniformly random permutation of 0..n-1 (Fisher-Yates). */

@@ -1,0 +1,147 @@
+package org.traindeck.engine.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.traindeck.engine.TestPaths;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MainTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    static Stream<Path> badConfigs() throws IOException {
+        return Files.list(TestPaths.badConfigs()).sorted();
+    }
+
+    @ParameterizedTest
+    @MethodSource("badConfigs")
+    void validateExitsWithTwoAndNoStackTraceForEveryBadConfig(Path file) {
+        assertThat(run("validate", file.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("error: ").contains("invalid").doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @ParameterizedTest
+    @MethodSource("badConfigs")
+    void trainRefusesEveryBadConfigWithoutRunning(Path file) {
+        assertThat(run("train", file.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("nothing was run").doesNotContain("\tat ");
+        assertThat(stdout()).doesNotContain("run folder");
+    }
+
+    @Test
+    void validateAcceptsASampleConfig() {
+        assertThat(run("validate", TestPaths.sampleConfigs().resolve("digits-mlp.json").toString())).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("valid (1 stage(s), model mlp)");
+    }
+
+    @Test
+    void trainRunsAndPrintsAnEpochLinePerEpoch(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("c.json");
+        Files.writeString(config, """
+                {"name": "cli", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4, "numClasses": 2}, "validationSplit": 0.25},
+                 "stages": [{"name": "only", "epochs": 3, "batchSize": 25}]}
+                """);
+
+        assertThat(run("train", config.toString())).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("run folder: " + dir.resolve("runs/cli"))
+                .contains("[only] epoch 1/3", "[only] epoch 3/3", "val_acc", "finished: 18 steps");
+        assertThat(dir.resolve("runs/cli/metrics.jsonl")).isNotEmptyFile();
+    }
+
+    @Test
+    void unreadableDataIsInvalidInput(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("d.csv"), "a,b,label\n1,2,0\n1,oops,1\n");
+        Path config = dir.resolve("c.json");
+        Files.writeString(config, """
+                {"name": "cli", "model": {"type": "mlp"}, "data": {"train": {"type": "csv", "path": "d.csv", "header": true}},
+                 "stages": [{"epochs": 1}]}
+                """);
+
+        assertThat(run("train", config.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("error: invalid input: data.train.path:").contains("\"oops\" is not a finite number")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
+    void aSingleClassIsInvalidInput(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("d.csv"), "1,2,cat\n3,4,cat\n");
+        Path config = dir.resolve("c.json");
+        Files.writeString(config, """
+                {"name": "cli", "model": {"type": "mlp"}, "data": {"train": {"type": "csv", "path": "d.csv"}},
+                 "stages": [{"epochs": 1}]}
+                """);
+
+        assertThat(run("train", config.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("data.train: holds a single class");
+    }
+
+    @Test
+    void aDivergedRunExitsWithOne(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("c.json");
+        Files.writeString(config, """
+                {"name": "nan", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "task": "regression", "samples": 200, "features": 4}},
+                 "stages": [{"epochs": 20, "optimizer": {"type": "sgd", "learningRate": 10}}]}
+                """);
+
+        assertThat(run("train", config.toString())).isEqualTo(Main.RUN_FAILED);
+        assertThat(stderr()).contains("training diverged");
+    }
+
+    @Test
+    void usageMistakesExitWithTwo() {
+        assertThat(run()).isEqualTo(Main.INVALID_INPUT);
+        assertThat(run("frobnicate")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("unknown command \"frobnicate\"").contains("Usage: traindeck");
+        assertThat(run("train")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(run("validate", "a.json", "b.json")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(run("train", "a.json", "--fast")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("unknown option --fast");
+    }
+
+    @Test
+    void helpAndVersion() {
+        assertThat(run("--help")).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("validate CONFIG", "train CONFIG", "devices");
+        assertThat(run("--version")).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("TrainDeck ");
+    }
+
+    @Test
+    void devicesListsTheCpuWithRealFigures() throws IOException {
+        assertThat(run("devices", "--json")).isEqualTo(Main.OK);
+        JsonNode json = new ObjectMapper().readTree(stdout());
+        JsonNode cpu = json.get("devices").get(0);
+        assertThat(cpu.get("id").asText()).isEqualTo("cpu");
+        assertThat(cpu.get("cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(cpu.get("memoryTotalMiB").asLong()).isGreaterThan(256);
+        assertThat(json.get("gpuReason").asText()).isNotBlank();
+    }
+}

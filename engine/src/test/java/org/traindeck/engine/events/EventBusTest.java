@@ -1,0 +1,111 @@
+package org.traindeck.engine.events;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EventBusTest {
+
+    private static MetricEvent metric(long step) {
+        return new MetricEvent("r", "s", 0, 0, step, 0, 0, "train/loss", step, null);
+    }
+
+    private static LifecycleEvent lifecycle(LifecycleEvent.Kind kind) {
+        return new LifecycleEvent("r", "s", 0, 0, 0, 0, 0, kind, kind.name());
+    }
+
+    @Test
+    void aLosslessListenerGetsEveryEventInOrder() {
+        List<Long> steps = Collections.synchronizedList(new ArrayList<>());
+        EventBus bus = new EventBus();
+        bus.subscribe(e -> steps.add(e.step()), EventBus.Delivery.LOSSLESS);
+        for (long i = 0; i < 50_000; i++) {
+            bus.publish(metric(i));
+        }
+        bus.close();
+
+        assertThat(steps).hasSize(50_000);
+        for (int i = 0; i < steps.size(); i++) {
+            assertThat(steps.get(i)).isEqualTo(i);
+        }
+    }
+
+    @Test
+    void aStuckListenerNeitherBlocksThePublisherNorMissesLifecycleEvents() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        List<EngineEvent> received = Collections.synchronizedList(new ArrayList<>());
+        EventBus bus = new EventBus();
+        EventBus.Subscription slow = bus.subscribe(e -> {
+            try {
+                release.await();
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            received.add(e);
+        }, EventBus.Delivery.DROP_WHEN_BEHIND, 100);
+
+        long start = System.nanoTime();
+        bus.publish(lifecycle(LifecycleEvent.Kind.RUN_STARTED));
+        for (long i = 0; i < 100_000; i++) {
+            bus.publish(metric(i));
+        }
+        bus.publish(lifecycle(LifecycleEvent.Kind.RUN_FINISHED));
+        long publishMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        release.countDown();
+        bus.close();
+
+        // the listener was blocked the whole time: publishing went on regardless
+        assertThat(publishMillis).isLessThan(5_000);
+        assertThat(slow.droppedCount()).isGreaterThan(99_000);
+        assertThat(received).filteredOn(e -> e instanceof MetricEvent).hasSizeLessThanOrEqualTo(101);
+        assertThat(received).filteredOn(e -> e instanceof LifecycleEvent).extracting(e -> ((LifecycleEvent) e).kind())
+                .containsExactly(LifecycleEvent.Kind.RUN_STARTED, LifecycleEvent.Kind.RUN_FINISHED);
+    }
+
+    @Test
+    void aThrowingListenerDoesNotStopDelivery() {
+        List<Long> steps = Collections.synchronizedList(new ArrayList<>());
+        EventBus bus = new EventBus();
+        EventBus.Subscription s = bus.subscribe(e -> {
+            if (e.step() % 2 == 0) {
+                throw new IllegalStateException("boom");
+            }
+            steps.add(e.step());
+        }, EventBus.Delivery.LOSSLESS);
+        for (long i = 0; i < 10; i++) {
+            bus.publish(metric(i));
+        }
+        bus.close();
+
+        assertThat(steps).containsExactly(1L, 3L, 5L, 7L, 9L);
+        assertThat(s.failureCount()).isEqualTo(5);
+    }
+
+    @Test
+    void closeCallsOnCloseAfterTheLastEvent() {
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        EventBus bus = new EventBus();
+        bus.subscribe(new EventListener() {
+            @Override
+            public void onEvent(EngineEvent event) {
+                seen.add("event");
+            }
+
+            @Override
+            public void onClose() {
+                seen.add("close");
+            }
+        }, EventBus.Delivery.LOSSLESS);
+        bus.publish(metric(1));
+        bus.close();
+        bus.publish(metric(2));
+
+        assertThat(seen).containsExactly("event", "close");
+    }
+}
