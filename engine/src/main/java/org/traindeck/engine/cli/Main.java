@@ -1,8 +1,5 @@
 package org.traindeck.engine.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.traindeck.engine.Version;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
@@ -15,7 +12,6 @@ import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +33,9 @@ public final class Main {
             Commands:
               validate CONFIG     check a run config and list every problem (path, line, column)
               train CONFIG        train as the config says; metrics go to <outputDir>/<name>/
-              devices [--json]    list the devices TrainDeck can train on
+              devices [--json]    list the GPUs and the CPU, with live memory, load and temperature
+              devices --watch [--interval MS] [--samples N]
+                                  stream device telemetry until Ctrl-C (or N samples)
               gui [CONFIG]        open the TrainDeck window (only through the ./traindeck script)
               --help              this help
               --version           TrainDeck's version
@@ -48,9 +46,18 @@ public final class Main {
     private final PrintStream out;
     private final PrintStream err;
 
+    private final org.traindeck.engine.devices.NvidiaSmi smi;
+    private final org.traindeck.engine.devices.HostProbe probe;
+
     Main(PrintStream out, PrintStream err) {
+        this(out, err, org.traindeck.engine.devices.NvidiaSmi.system(), new org.traindeck.engine.devices.OshiHostProbe());
+    }
+
+    Main(PrintStream out, PrintStream err, org.traindeck.engine.devices.NvidiaSmi smi, org.traindeck.engine.devices.HostProbe probe) {
         this.out = out;
         this.err = err;
+        this.smi = smi;
+        this.probe = probe;
     }
 
     public static void main(String[] args) {
@@ -139,7 +146,7 @@ public final class Main {
         }
         TrainingRun run;
         try {
-            run = TrainingRun.prepare(config);
+            run = TrainingRun.prepare(config, new org.traindeck.engine.devices.DeviceDiscovery(smi, probe));
         } catch (IOException e) {
             err.println("error: cannot create the run folder under " + config.outputPath() + ": " + e.getMessage());
             return RUN_FAILED;
@@ -167,43 +174,50 @@ public final class Main {
     }
 
     private int devices(List<String> args) {
-        boolean json = args.contains("--json");
-        if (args.stream().anyMatch(a -> !a.equals("--json"))) {
-            return usageError("devices: unknown option " + args.stream().filter(a -> !a.equals("--json")).findFirst().orElse(""));
-        }
-        int cores = Runtime.getRuntime().availableProcessors();
-        long memory = totalMemoryBytes();
-        if (json) {
-            ObjectMapper mapper = new ObjectMapper();
-            ObjectNode root = mapper.createObjectNode();
-            ArrayNode devices = root.putArray("devices");
-            ObjectNode cpu = devices.addObject();
-            cpu.put("id", "cpu");
-            cpu.put("kind", "cpu");
-            cpu.put("name", System.getProperty("os.arch") + " CPU");
-            cpu.put("cores", cores);
-            if (memory > 0) {
-                cpu.put("memoryTotalMiB", memory >> 20);
+        boolean json = false;
+        boolean watch = false;
+        long intervalMillis = 1000;
+        long samples = 0;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--json" -> json = true;
+                case "--watch" -> watch = true;
+                case "--interval", "--samples" -> {
+                    if (i + 1 >= args.size() || !args.get(i + 1).matches("\\d+") || Long.parseLong(args.get(i + 1)) < 1) {
+                        return usageError("devices: " + a + " needs a positive whole number");
+                    }
+                    long v = Long.parseLong(args.get(++i));
+                    if (a.equals("--interval")) {
+                        intervalMillis = Math.max(100, v);
+                    } else {
+                        samples = v;
+                    }
+                }
+                default -> {
+                    return usageError("devices: unknown option " + a);
+                }
             }
-            root.put("gpuReason", "GPU discovery is not part of this build yet: training runs on the CPU");
+        }
+        DevicesCommand command = new DevicesCommand(out, smi, probe);
+        if (watch) {
             try {
-                out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+                command.watch(java.time.Duration.ofMillis(intervalMillis), samples);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return OK;
+        }
+        org.traindeck.engine.devices.DeviceInventory inventory = DevicesCommand.discover(smi, probe);
+        if (json) {
+            try {
+                command.printJson(inventory);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         } else {
-            out.println(String.format(Locale.ROOT, "%-6s %-24s %6s %12s", "ID", "NAME", "CORES", "MEMORY"));
-            out.println(String.format(Locale.ROOT, "%-6s %-24s %6d %9d MiB", "cpu", System.getProperty("os.arch") + " CPU",
-                    cores, memory >> 20));
-            out.println("(no GPU listed: GPU discovery is not part of this build yet)");
+            command.printTable(inventory);
         }
         return OK;
-    }
-
-    private static long totalMemoryBytes() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getTotalMemorySize();
-        }
-        return -1;
     }
 }

@@ -5,7 +5,7 @@ package org.traindeck.engine.events;
  * run it happened: stage (name and 0-based index), epoch (0-based within the stage), global optimizer step and
  * wall time.
  */
-public sealed interface EngineEvent permits MetricEvent, LifecycleEvent {
+public sealed interface EngineEvent permits MetricEvent, LifecycleEvent, TelemetryEvent {
 
     String runName();
 

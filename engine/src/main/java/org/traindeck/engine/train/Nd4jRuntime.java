@@ -28,6 +28,8 @@ public final class Nd4jRuntime {
             // DL4J would otherwise create ~/.deeplearning4j
             System.setProperty("org.deeplearning4j.resources.directory", dataHome().resolve("dl4j-resources").toString());
         }
+        // Its out-of-memory report writes dump files into the working directory and uses an OSHI API that no longer exists.
+        org.deeplearning4j.util.CrashReportingUtil.crashDumpsEnabled(false);
         String omp = System.getenv("OMP_NUM_THREADS");
         if (omp == null || omp.isBlank()) {
             // More threads than cores makes small models several times slower (oversubscription).

@@ -15,6 +15,8 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
@@ -63,6 +65,7 @@ public final class TrainingRun {
     private final Path runDir;
     private final EventBus bus = new EventBus();
     private final RunLogSink log;
+    private final DeviceResolver.Resolved devices;
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
     private volatile boolean stopRequested;
     private volatile Thread thread;
@@ -75,8 +78,9 @@ public final class TrainingRun {
     private long startNanos;
     private final Map<String, Double> lastMetrics = new LinkedHashMap<>();
 
-    private TrainingRun(RunConfig config, Path runDir, RunLogSink log) {
+    private TrainingRun(RunConfig config, Path runDir, RunLogSink log, DeviceResolver.Resolved devices) {
         this.config = config;
+        this.devices = devices;
         this.runDir = runDir;
         this.log = log;
     }
@@ -86,11 +90,16 @@ public final class TrainingRun {
      * the resolved config.json and opens the configured metric files.
      */
     public static TrainingRun prepare(RunConfig config) throws IOException {
-        checkDevices(config.devices());
+        return prepare(config, DeviceDiscovery.system());
+    }
+
+    /** As {@link #prepare(RunConfig)}, discovering devices with {@code discovery}. */
+    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery) throws IOException {
+        DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
         Path dir = RunDirectory.create(config.outputPath(), config.name());
         Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
         RunLogSink log = new RunLogSink(dir.resolve("train.log"));
-        TrainingRun run = new TrainingRun(config, dir, log);
+        TrainingRun run = new TrainingRun(config, dir, log, devices);
         run.bus.subscribe(log, EventBus.Delivery.LOSSLESS);
         if (config.logging().jsonl()) {
             run.bus.subscribe(new JsonlSink(dir.resolve("metrics.jsonl")), EventBus.Delivery.LOSSLESS);
@@ -104,11 +113,25 @@ public final class TrainingRun {
         return run;
     }
 
-    private static void checkDevices(DeviceSelection devices) {
-        if (devices.kind() == DeviceSelection.Kind.GPU_LIST && "cpu".equals(Nd4jRuntime.backendKind())) {
+    /**
+     * Resolves the config's devices against the machine before anything is created. GPU indices that do not exist,
+     * are hidden by CUDA_VISIBLE_DEVICES or need a GPU backend this build lacks are refused with the reason.
+     */
+    static DeviceResolver.Resolved resolveDevices(DeviceSelection devices, DeviceDiscovery discovery) {
+        if (devices.kind() == DeviceSelection.Kind.CPU) {
+            return DeviceResolver.resolve(devices, null, null);
+        }
+        DeviceResolver.Resolved resolved = DeviceResolver.resolve(devices, discovery.discover(), System.getenv("CUDA_VISIBLE_DEVICES"));
+        if (!resolved.isCpu() && "cpu".equals(Nd4jRuntime.backendKind())) {
+            if (devices.kind() == DeviceSelection.Kind.ALL_GPUS) {
+                List<String> warnings = new ArrayList<>(resolved.warnings());
+                warnings.add("devices \"all\": this TrainDeck build uses ND4J's CPU backend, so the GPUs are not used: training on the CPU (build with mvn -Pcuda for GPUs)");
+                return new DeviceResolver.Resolved(List.of(), warnings);
+            }
             throw new InvalidConfigException("devices", "asks for GPU " + devices.gpuIndices()
                     + ", but this TrainDeck build uses ND4J's CPU backend (nd4j-native): use \"cpu\", or build with the cuda profile (mvn -Pcuda)");
         }
+        return resolved;
     }
 
     public Path runDir() {
@@ -181,9 +204,13 @@ public final class TrainingRun {
     private RunResult train() throws RunFailure {
         Nd4jRuntime.init();
         Nd4j.getRandom().setSeed(config.seed());
-        String device = "cpu";
-        if (config.devices().kind() == DeviceSelection.Kind.ALL_GPUS && "cpu".equals(Nd4jRuntime.backendKind())) {
-            publishLifecycle(LifecycleEvent.Kind.WARNING, "devices \"all\": this build has no GPU backend, training on the CPU");
+        devices.warnings().forEach(w -> publishLifecycle(LifecycleEvent.Kind.WARNING, w));
+        String device = devices.deviceIds().get(0);
+        if (!devices.isCpu()) {
+            // Placing the model on a chosen GPU needs CUDA_VISIBLE_DEVICES set before ND4J loads (multi-device work).
+            publishLifecycle(LifecycleEvent.Kind.WARNING, "this version trains on ND4J's current CUDA device (normally the first "
+                    + "visible GPU); choosing " + String.join(", ", devices.deviceIds()) + " specifically comes with multi-device training");
+            device = "cuda";
         }
         logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", device " + device
                 + ", run folder " + runDir);

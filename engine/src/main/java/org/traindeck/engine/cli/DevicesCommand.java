@@ -1,0 +1,179 @@
+package org.traindeck.engine.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.DeviceInventory;
+import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.devices.GpuProcess;
+import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.devices.HostProbe;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.TelemetryMonitor;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** {@code traindeck devices [--json | --watch [--interval MS] [--samples N]]}. */
+final class DevicesCommand {
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    private final PrintStream out;
+    private final NvidiaSmi smi;
+    private final HostProbe probe;
+
+    DevicesCommand(PrintStream out, NvidiaSmi smi, HostProbe probe) {
+        this.out = out;
+        this.smi = smi;
+        this.probe = probe;
+    }
+
+    void printTable(DeviceInventory inventory) {
+        out.println(String.format(Locale.ROOT, "%-5s %-40s %21s %6s %6s %9s", "ID", "NAME", "MEMORY USED / TOTAL", "UTIL", "TEMP", "POWER"));
+        for (GpuInfo g : inventory.gpus()) {
+            out.println(String.format(Locale.ROOT, "%-5s %-40s %21s %6s %6s %9s", g.id(), orDash(g.name()),
+                    orDash(g.memoryUsedMiB()) + " / " + orDash(g.memoryTotalMiB()) + " MiB",
+                    g.utilizationPct() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", g.utilizationPct()),
+                    g.temperatureC() == null ? "-" : String.format(Locale.ROOT, "%.0f°C", g.temperatureC()),
+                    g.powerW() == null ? "-" : String.format(Locale.ROOT, "%.1f W", g.powerW())));
+        }
+        HostInfo h = inventory.host();
+        out.println(String.format(Locale.ROOT, "%-5s %-40s %21s", "cpu",
+                truncate(h.cpuModel(), 40), (h.memoryTotalMiB() - h.memoryAvailableMiB()) + " / " + h.memoryTotalMiB() + " MiB"));
+        out.println(String.format(Locale.ROOT, "      %d cores, %d threads", h.physicalCores(), h.logicalCores()));
+        if (!inventory.hasGpus()) {
+            out.println("No GPU: " + inventory.noGpuReason() + ". Training runs on the CPU.");
+        }
+        inventory.notes().forEach(n -> out.println("note: " + n));
+        String visible = System.getenv("CUDA_VISIBLE_DEVICES");
+        if (visible != null && inventory.hasGpus()) {
+            out.println("CUDA_VISIBLE_DEVICES=" + visible + ": runs may use only the GPUs it lists");
+        }
+    }
+
+    void printJson(DeviceInventory inventory) throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode devices = root.putArray("devices");
+        for (GpuInfo g : inventory.gpus()) {
+            ObjectNode o = devices.addObject();
+            o.put("id", g.id());
+            o.put("kind", "gpu");
+            o.put("index", g.index());
+            o.put("uuid", g.uuid());
+            o.put("name", g.name());
+            o.put("pciBusId", g.pciBusId());
+            o.put("memoryTotalMiB", g.memoryTotalMiB());
+            o.put("memoryUsedMiB", g.memoryUsedMiB());
+            o.put("utilizationPct", g.utilizationPct());
+            o.put("temperatureC", g.temperatureC());
+            o.put("powerW", g.powerW());
+        }
+        HostInfo h = inventory.host();
+        ObjectNode cpu = devices.addObject();
+        cpu.put("id", "cpu");
+        cpu.put("kind", "cpu");
+        cpu.put("name", h.cpuModel());
+        cpu.put("cores", h.physicalCores());
+        cpu.put("threads", h.logicalCores());
+        cpu.put("memoryTotalMiB", h.memoryTotalMiB());
+        cpu.put("memoryAvailableMiB", h.memoryAvailableMiB());
+        root.put("gpuReason", inventory.noGpuReason());
+        root.put("cudaVisibleDevices", System.getenv("CUDA_VISIBLE_DEVICES"));
+        ArrayNode notes = root.putArray("notes");
+        inventory.notes().forEach(notes::add);
+        out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+    }
+
+    /** Streams a line per device every interval until interrupted (Ctrl-C) or {@code samples} lines per device. */
+    void watch(Duration interval, long samples) throws InterruptedException {
+        Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
+        TelemetryMonitor.Settings s = TelemetryMonitor.Settings.DEFAULT;
+        try (TelemetryMonitor monitor = new TelemetryMonitor(smi, probe,
+                new TelemetryMonitor.Settings(interval, s.processInterval(), interval, s.firstRestartDelay(), s.maxRestartDelay()))) {
+            monitor.subscribe(e -> {
+                if (e instanceof MetricEvent m) {
+                    latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>())
+                            .put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
+                } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
+                    out.println(LocalTime.now().format(CLOCK) + " " + t.message());
+                } else if (e instanceof TelemetryEvent t && !t.processes().isEmpty()) {
+                    for (GpuProcess p : t.processes()) {
+                        out.println(LocalTime.now().format(CLOCK) + " process " + orDash(p.pid()) + " " + orDash(p.processName())
+                                + " holds " + orDash(p.usedMemoryMiB()) + " MiB on " + orDash(p.gpuUuid()));
+                    }
+                }
+            }, EventBus.Delivery.LOSSLESS);
+            monitor.start();
+            CountDownLatch never = new CountDownLatch(1);
+            for (long n = 0; samples <= 0 || n < samples; n++) {
+                never.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+                // GPUs in index order, then the CPU
+                Map<String, Map<String, Double>> ordered = new TreeMap<>(java.util.Comparator
+                        .comparing((String d) -> d.equals("cpu")).thenComparing(d -> d.length()).thenComparing(d -> d));
+                ordered.putAll(latest);
+                for (Map.Entry<String, Map<String, Double>> device : ordered.entrySet()) {
+                    out.println(LocalTime.now().format(CLOCK) + " " + line(device.getKey(), device.getValue()));
+                }
+                out.flush();
+            }
+        }
+    }
+
+    private static String line(String device, Map<String, Double> v) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-5s", device));
+        if (device.equals("cpu")) {
+            appendIf(b, v, "load_pct", " load %.0f%%");
+            appendIf(b, v, "process_load_pct", " (TrainDeck %.0f%%)");
+            appendIf(b, v, "heap_used_mib", "  heap %.0f");
+            appendIf(b, v, "heap_max_mib", "/%.0f MiB");
+            appendIf(b, v, "offheap_mib", "  off-heap %.0f MiB");
+            appendIf(b, v, "memory_used_mib", "  system memory used %.0f MiB");
+        } else {
+            appendIf(b, v, "memory_used_mib", " memory %.0f");
+            appendIf(b, v, "memory_total_mib", "/%.0f MiB");
+            appendIf(b, v, "utilization_pct", "  util %.0f%%");
+            appendIf(b, v, "temperature_c", "  %.0f°C");
+            appendIf(b, v, "power_w", "  %.1f W");
+        }
+        return b.toString();
+    }
+
+    private static void appendIf(StringBuilder b, Map<String, Double> v, String key, String format) {
+        Double d = v.get(key);
+        if (d != null) {
+            b.append(String.format(Locale.ROOT, format, d));
+        }
+    }
+
+    private static String orDash(Object o) {
+        return o == null ? "-" : o.toString();
+    }
+
+    private static String truncate(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, n - 1) + "…";
+    }
+
+    static DeviceInventory discover(NvidiaSmi smi, HostProbe probe) {
+        return new DeviceDiscovery(smi, probe).discover();
+    }
+
+    static List<String> options() {
+        return List.of("--json", "--watch", "--interval", "--samples");
+    }
+}

@@ -1,0 +1,5 @@
+package org.traindeck.engine.devices;
+
+/** A process holding memory on a GPU (from nvidia-smi --query-compute-apps). Unknown values are null. */
+public record GpuProcess(Long pid, String processName, Long usedMemoryMiB, String gpuUuid) {
+}

@@ -1,0 +1,259 @@
+package org.traindeck.engine.devices;
+
+import org.bytedeco.javacpp.Pointer;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Live device figures as metric events: one long-running {@code nvidia-smi -lms} process streams every GPU's memory,
+ * utilisation, temperature and power (restarted with back-off when it dies); the processes holding GPU memory are
+ * polled more slowly; the CPU side (system load, this process's heap and off-heap memory, where ND4J's arrays live)
+ * is sampled in-process.
+ *
+ * <p>Metric names: {@code gpu/<index>/memory_used_mib}, {@code gpu/<index>/memory_total_mib},
+ * {@code gpu/<index>/utilization_pct}, {@code gpu/<index>/temperature_c}, {@code gpu/<index>/power_w} (device
+ * {@code gpu<index>}), and {@code cpu/load_pct}, {@code cpu/process_load_pct}, {@code cpu/heap_used_mib},
+ * {@code cpu/heap_max_mib}, {@code cpu/offheap_mib}, {@code cpu/memory_used_mib} (device {@code cpu}). A value the
+ * driver does not report is not published.
+ */
+public final class TelemetryMonitor implements AutoCloseable {
+
+    /** How often each part samples, and how the nvidia-smi restarts back off. */
+    public record Settings(Duration gpuInterval, Duration processInterval, Duration cpuInterval,
+                           Duration firstRestartDelay, Duration maxRestartDelay) {
+        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(5),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30));
+    }
+
+    private final NvidiaSmi smi;
+    private final HostProbe probe;
+    private final Settings settings;
+    private final EventBus bus = new EventBus();
+    private final AtomicLong gpuSamples = new AtomicLong();
+    private final AtomicLong cpuSamples = new AtomicLong();
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "traindeck-telemetry");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean running;
+    private volatile Process stream;
+    private Thread streamThread;
+    private volatile boolean processErrorReported;
+
+    public TelemetryMonitor(NvidiaSmi smi, HostProbe probe, Settings settings) {
+        this.smi = smi;
+        this.probe = probe;
+        this.settings = settings;
+    }
+
+    public EventBus.Subscription subscribe(EventListener listener, EventBus.Delivery delivery) {
+        return bus.subscribe(listener, delivery);
+    }
+
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        scheduler.scheduleAtFixedRate(this::sampleCpu, 0, settings.cpuInterval().toMillis(), TimeUnit.MILLISECONDS);
+        if (smi.locate().isEmpty()) {
+            bus.publish(TelemetryEvent.status("no GPU telemetry: nvidia-smi was not found on PATH"));
+            return;
+        }
+        scheduler.scheduleAtFixedRate(this::sampleProcesses, 0, settings.processInterval().toMillis(), TimeUnit.MILLISECONDS);
+        streamThread = new Thread(this::streamGpus, "traindeck-telemetry-nvidia-smi");
+        streamThread.setDaemon(true);
+        streamThread.start();
+    }
+
+    /** GPU rows delivered so far (all GPUs of one nvidia-smi sample count once per GPU). */
+    public long gpuSampleCount() {
+        return gpuSamples.get();
+    }
+
+    private void streamGpus() {
+        long delay = settings.firstRestartDelay().toMillis();
+        boolean announcedRunning = false;
+        while (running) {
+            long started = System.nanoTime();
+            String problem;
+            try {
+                Process p = smi.startStream(settings.gpuInterval().toMillis());
+                stream = p;
+                StringBuilder lastError = new StringBuilder();
+                Thread errors = drain(p, lastError);
+                NvidiaSmiParser.Header header = null;
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while (running && (line = in.readLine()) != null) {
+                        String t = line.strip();
+                        if (t.isEmpty()) {
+                            continue;
+                        }
+                        if (NvidiaSmiParser.isHeader(t, NvidiaSmiParser.GPU_FIELDS)) {
+                            header = new NvidiaSmiParser.Header(t);
+                            continue;
+                        }
+                        GpuInfo row = header == null ? null : NvidiaSmiParser.parseGpuRow(header, t);
+                        if (row != null) {
+                            if (!announcedRunning) {
+                                bus.publish(TelemetryEvent.status("GPU telemetry running (nvidia-smi every "
+                                        + settings.gpuInterval().toMillis() + " ms)"));
+                                announcedRunning = true;
+                            }
+                            publishGpu(row);
+                        }
+                    }
+                }
+                if (!running) {
+                    return;
+                }
+                int exit = p.waitFor();
+                errors.join(1000);
+                String said;
+                synchronized (lastError) {
+                    said = lastError.toString();
+                }
+                problem = "nvidia-smi stopped (exit code " + exit + (said.isEmpty() ? "" : ": " + said) + ")";
+            } catch (NvidiaSmiException | IOException e) {
+                problem = e.getMessage();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (!running) {
+                return;
+            }
+            if (System.nanoTime() - started > TimeUnit.SECONDS.toNanos(60)) {
+                delay = settings.firstRestartDelay().toMillis();
+            }
+            bus.publish(TelemetryEvent.status(problem + "; restarting in " + formatDelay(delay)));
+            announcedRunning = false;
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            delay = Math.min(delay * 2, settings.maxRestartDelay().toMillis());
+        }
+    }
+
+    private static String formatDelay(long millis) {
+        return millis < 1000 ? millis + " ms" : (millis / 1000.0) + " s";
+    }
+
+    private static Thread drain(Process p, StringBuilder lastLine) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = err.readLine()) != null) {
+                    if (!line.isBlank()) {
+                        synchronized (lastLine) {
+                            lastLine.setLength(0);
+                            lastLine.append(line.strip());
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // the process is gone; what it said so far is kept
+            }
+        }, "traindeck-telemetry-stderr");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private void publishGpu(GpuInfo g) {
+        long step = gpuSamples.incrementAndGet();
+        String prefix = "gpu/" + g.index() + "/";
+        publish(prefix + "memory_used_mib", g.memoryUsedMiB(), g.id(), step);
+        publish(prefix + "memory_total_mib", g.memoryTotalMiB(), g.id(), step);
+        publish(prefix + "utilization_pct", g.utilizationPct(), g.id(), step);
+        publish(prefix + "temperature_c", g.temperatureC(), g.id(), step);
+        publish(prefix + "power_w", g.powerW(), g.id(), step);
+    }
+
+    private void sampleProcesses() {
+        try {
+            List<GpuProcess> processes = smi.queryComputeApps();
+            bus.publish(new TelemetryEvent(System.currentTimeMillis(), TelemetryEvent.Kind.PROCESSES, "", processes));
+            processErrorReported = false;
+        } catch (NvidiaSmiException e) {
+            if (!processErrorReported) {
+                bus.publish(TelemetryEvent.status("GPU process list unavailable: " + e.getMessage()));
+                processErrorReported = true;
+            }
+        } catch (RuntimeException e) {
+            bus.publish(TelemetryEvent.status("GPU process list failed: " + e));
+        }
+    }
+
+    private void sampleCpu() {
+        try {
+            long step = cpuSamples.incrementAndGet();
+            double load = probe.cpuLoad();
+            if (load >= 0) {
+                publish("cpu/load_pct", load * 100, "cpu", step);
+            }
+            if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+                double processLoad = os.getProcessCpuLoad();
+                if (processLoad >= 0) {
+                    publish("cpu/process_load_pct", processLoad * 100, "cpu", step);
+                }
+            }
+            Runtime rt = Runtime.getRuntime();
+            publish("cpu/heap_used_mib", (double) ((rt.totalMemory() - rt.freeMemory()) >> 20), "cpu", step);
+            publish("cpu/heap_max_mib", (double) (rt.maxMemory() >> 20), "cpu", step);
+            // JavaCPP counts the off-heap memory ND4J allocates (arrays, workspaces)
+            publish("cpu/offheap_mib", (double) (Pointer.totalBytes() >> 20), "cpu", step);
+            HostInfo host = probe.host();
+            publish("cpu/memory_used_mib", (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()), "cpu", step);
+        } catch (RuntimeException e) {
+            bus.publish(TelemetryEvent.status("CPU telemetry failed: " + e));
+        }
+    }
+
+    private void publish(String name, Number value, String device, long step) {
+        if (value != null) {
+            bus.publish(new MetricEvent("telemetry", "", 0, 0, step, System.currentTimeMillis(), 0, name,
+                    value.doubleValue(), device));
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        running = false;
+        scheduler.shutdownNow();
+        Process p = stream;
+        if (p != null) {
+            p.destroy();
+            try {
+                if (!p.waitFor(2, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (streamThread != null) {
+            streamThread.interrupt();
+        }
+        bus.close(5000);
+    }
+}

@@ -1,0 +1,25 @@
+package org.traindeck.engine.cli;
+
+import org.traindeck.engine.devices.HostProbe;
+import org.traindeck.engine.devices.NvidiaSmi;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs the CLI in-process with given devices, for tests in other packages. */
+public final class MainAccess {
+
+    public record Result(int exitCode, String stdout, String stderr) {}
+
+    private MainAccess() {
+    }
+
+    public static Result run(NvidiaSmi smi, HostProbe probe, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                smi, probe).run(args);
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}
