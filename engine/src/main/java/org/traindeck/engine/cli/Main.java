@@ -33,6 +33,11 @@ public final class Main {
             Commands:
               validate CONFIG     check a run config and list every problem (path, line, column)
               train CONFIG        train as the config says; metrics go to <outputDir>/<name>/
+              resume RUN_DIR|CHECKPOINT [--epochs N] [--config FILE]
+                                  continue a run from its latest valid checkpoint (or the one given);
+                                  --epochs trains the current stage for N epochs in all,
+                                  --config takes safe changes (learning rate, epochs, devices, ...)
+              checkpoints RUN_DIR list a run's checkpoints: stage, epoch, step, metric, valid or not
               devices [--json]    list the GPUs and the CPU, with live memory, load and temperature
               devices --watch [--interval MS] [--samples N]
                                   stream device telemetry until Ctrl-C (or N samples)
@@ -82,6 +87,8 @@ public final class Main {
                 }
                 case "validate" -> validate(rest);
                 case "train" -> train(rest);
+                case "resume" -> resume(rest);
+                case "checkpoints" -> checkpoints(rest);
                 case "devices" -> devices(rest);
                 default -> usageError("unknown command \"" + args[0] + "\"");
             };
@@ -151,8 +158,62 @@ public final class Main {
             err.println("error: cannot create the run folder under " + config.outputPath() + ": " + e.getMessage());
             return RUN_FAILED;
         }
+        return execute(run);
+    }
+
+    private int resume(List<String> args) {
+        String target = null;
+        Integer epochs = null;
+        Path newConfig = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--epochs") || a.equals("--config")) {
+                if (i + 1 >= args.size()) {
+                    return usageError("resume: " + a + " needs a value");
+                }
+                String v = args.get(++i);
+                if (a.equals("--epochs")) {
+                    if (!v.matches("\\d{1,7}") || Integer.parseInt(v) < 1) {
+                        return usageError("resume: --epochs needs a whole number ≥ 1, not " + v);
+                    }
+                    epochs = Integer.parseInt(v);
+                } else {
+                    newConfig = Path.of(v);
+                    ValidationResult checked = ConfigParser.load(newConfig);
+                    checked.problems().forEach(p -> err.println((p.isError() ? "error: " : "warning: ") + p));
+                    if (!checked.isValid()) {
+                        err.println(v + ": invalid, nothing was resumed");
+                        return INVALID_INPUT;
+                    }
+                }
+            } else if (a.startsWith("--")) {
+                return usageError("resume: unknown option " + a);
+            } else if (target == null) {
+                target = a;
+            } else {
+                return usageError("resume takes one RUN_DIR or CHECKPOINT");
+            }
+        }
+        if (target == null) {
+            return usageError("resume needs a RUN_DIR or CHECKPOINT");
+        }
+        TrainingRun run;
+        try {
+            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs),
+                    new org.traindeck.engine.devices.DeviceDiscovery(smi, probe));
+        } catch (org.traindeck.engine.checkpoint.CheckpointException e) {
+            err.println("error: " + e.getMessage());
+            return INVALID_INPUT;
+        } catch (IOException e) {
+            err.println("error: cannot resume " + target + ": " + e.getMessage());
+            return RUN_FAILED;
+        }
+        return execute(run);
+    }
+
+    private int execute(TrainingRun run) {
         out.println("run folder: " + run.runDir());
-        run.subscribe(new ProgressPrinter(out, config, System.console() != null), EventBus.Delivery.LOSSLESS);
+        run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
         Thread hook = new Thread(run::requestStop, "traindeck-stop-on-signal");
         Runtime.getRuntime().addShutdownHook(hook);
         RunResult result = run.runHere();
@@ -164,13 +225,49 @@ public final class Main {
         switch (result.status()) {
             case FINISHED -> out.println(String.format(Locale.ROOT, "finished: %d steps in %.1f s; metrics in %s",
                     result.steps(), result.elapsedSeconds(), result.runDir()));
-            case STOPPED -> out.println("stopped: " + result.message());
+            case STOPPED -> out.println("stopped: " + result.message()
+                    + (result.lastCheckpoint() == null ? "" : "; resume with: traindeck resume " + result.runDir()));
             case FAILED -> err.println("error: " + result.message());
         }
         if (result.status() == RunResult.Status.FAILED && result.message().startsWith("invalid input")) {
             return INVALID_INPUT;
         }
         return result.succeeded() ? OK : RUN_FAILED;
+    }
+
+    private int checkpoints(List<String> args) {
+        if (args.size() != 1 || args.get(0).startsWith("--")) {
+            return usageError("checkpoints takes one RUN_DIR");
+        }
+        Path runDir = Path.of(args.get(0));
+        if (!java.nio.file.Files.isDirectory(runDir)) {
+            err.println("error: no such run folder: " + runDir);
+            return INVALID_INPUT;
+        }
+        java.util.List<org.traindeck.engine.checkpoint.Checkpoint.Listed> all;
+        try {
+            all = new org.traindeck.engine.checkpoint.CheckpointStore(runDir).list();
+        } catch (IOException e) {
+            err.println("error: cannot list " + runDir + ": " + e.getMessage());
+            return RUN_FAILED;
+        }
+        if (all.isEmpty()) {
+            out.println("no checkpoints in " + runDir);
+            return OK;
+        }
+        out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8s %10s  %-9s %s", "FILE", "STAGE", "EPOCH", "STEP", "BEST", "REASON", "STATUS"));
+        for (org.traindeck.engine.checkpoint.Checkpoint.Listed l : all) {
+            if (!l.isValid()) {
+                out.println(String.format(Locale.ROOT, "%-28s %s", l.file().getFileName(), "INVALID: " + l.problem()));
+                continue;
+            }
+            org.traindeck.engine.checkpoint.Checkpoint c = l.checkpoint();
+            Double best = c.best().get(c.stageName());
+            out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
+                    c.stepInEpoch() > 0 ? (c.epoch() + 1) + "+" + c.stepInEpoch() : String.valueOf(c.epoch()), c.globalStep(),
+                    best == null ? "-" : String.format(Locale.ROOT, "%.4f", best), c.reason(), "valid"));
+        }
+        return OK;
     }
 
     private int devices(List<String> args) {

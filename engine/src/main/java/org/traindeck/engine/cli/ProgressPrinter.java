@@ -68,7 +68,7 @@ final class ProgressPrinter implements EventListener {
                 clearBar();
                 out.println(l.kind() == LifecycleEvent.Kind.WARNING ? "warning: " + l.message() : l.message());
             }
-            case RUN_STARTED -> out.println(l.message());
+            case RUN_STARTED, RUN_RESUMED -> out.println(l.message());
             default -> clearBar();
         }
         out.flush();

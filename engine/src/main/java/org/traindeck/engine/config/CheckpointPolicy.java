@@ -1,11 +1,20 @@
 package org.traindeck.engine.config;
 
+import java.util.List;
+
 /**
- * When checkpoints are written and which are kept. {@code everyMinutes} = 0 means no time-based checkpoints.
- * {@code monitor} names the metric that picks the best checkpoint per stage; {@code mode} is "min" or "max".
+ * When checkpoints are written and which are kept. {@code everyEpochs} = 0 turns off the periodic ones (stage ends,
+ * stops and the run's end are still saved); {@code everyMinutes} = 0 means no time-based ones. {@code monitor} picks
+ * each stage's best checkpoint, lower or higher being better as {@code mode} says. {@code onWriteError}: "continue"
+ * (warn and train on) or "stop" (stop the run cleanly, nothing lost).
  */
 public record CheckpointPolicy(int everyEpochs, double everyMinutes, int keepLast, boolean keepBestPerStage,
-                               String monitor, String mode) {
+                               String monitor, String mode, String onWriteError) {
 
-    public static final CheckpointPolicy DEFAULT = new CheckpointPolicy(1, 0, 3, true, "val/loss", "min");
+    public static final List<String> MONITORS = List.of("val/loss", "val/accuracy", "val/mse", "val/mae", "train/epoch_loss");
+    public static final CheckpointPolicy DEFAULT = new CheckpointPolicy(1, 0, 3, true, "val/loss", "min", "continue");
+
+    public boolean higherIsBetter() {
+        return "max".equals(mode);
+    }
 }

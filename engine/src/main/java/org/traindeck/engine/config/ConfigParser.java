@@ -88,18 +88,15 @@ public final class ConfigParser {
         JsonObjectReader loggingReader = r.object("logging");
         LoggingConfig logging = loggingReader == null ? LoggingConfig.DEFAULT : readLogging(loggingReader);
         JsonObjectReader checkpointReader = r.object("checkpoint");
-        CheckpointPolicy checkpoint = CheckpointPolicy.DEFAULT;
-        if (checkpointReader != null) {
-            checkpoint = readCheckpoint(checkpointReader);
-            problems.warning(r.pathOf("checkpoint"),
-                    "this version does not write checkpoints yet: the policy is kept in the run's config.json only");
-        }
+        CheckpointPolicy checkpoint = checkpointReader == null ? CheckpointPolicy.DEFAULT : readCheckpoint(checkpointReader);
+        String onNonFinite = r.choice("onNonFinite", "stop", List.of("stop", "skip"));
         r.finish();
 
         if (problems.hasErrors()) {
             return null;
         }
-        RunConfig config = new RunConfig(name, outputDir, seed, devices, model, data, stages, logging, checkpoint, baseDir);
+        RunConfig config = new RunConfig(name, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite,
+                baseDir);
         crossCheck(config);
         return config;
     }
@@ -437,13 +434,16 @@ public final class ConfigParser {
 
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         CheckpointPolicy d = CheckpointPolicy.DEFAULT;
+        String monitor = r.choice("monitor", d.monitor(), CheckpointPolicy.MONITORS);
+        String defaultMode = "val/accuracy".equals(monitor) ? "max" : "min";
         CheckpointPolicy c = new CheckpointPolicy(
                 r.integer("everyEpochs", d.everyEpochs(), 0, 1_000_000),
                 r.number("everyMinutes", d.everyMinutes(), 0, 1e6, false),
                 r.integer("keepLast", d.keepLast(), 1, 1000),
                 r.bool("keepBestPerStage", d.keepBestPerStage()),
-                r.string("monitor", d.monitor()),
-                r.choice("mode", d.mode(), List.of("min", "max")));
+                monitor,
+                r.choice("mode", defaultMode, List.of("min", "max")),
+                r.choice("onWriteError", d.onWriteError(), List.of("continue", "stop")));
         r.finish();
         return c;
     }

@@ -25,7 +25,7 @@ public final class ConfigWriter {
 
     private ConfigWriter(RunConfig config, boolean absolutePaths) {
         this.absolutePaths = absolutePaths;
-        this.baseDir = config.baseDir();
+        this.baseDir = config == null ? null : config.baseDir();
     }
 
     /** Paths as written in the config (relative to its folder). */
@@ -71,16 +71,16 @@ public final class ConfigWriter {
         logging.put("csv", l.csv());
         logging.put("tensorboard", l.tensorboard());
         logging.put("everySteps", l.everySteps());
-        if (!c.checkpoint().equals(CheckpointPolicy.DEFAULT)) {
-            CheckpointPolicy p = c.checkpoint();
-            ObjectNode checkpoint = o.putObject("checkpoint");
-            checkpoint.put("everyEpochs", p.everyEpochs());
-            checkpoint.put("everyMinutes", p.everyMinutes());
-            checkpoint.put("keepLast", p.keepLast());
-            checkpoint.put("keepBestPerStage", p.keepBestPerStage());
-            checkpoint.put("monitor", p.monitor());
-            checkpoint.put("mode", p.mode());
-        }
+        CheckpointPolicy p = c.checkpoint();
+        ObjectNode checkpoint = o.putObject("checkpoint");
+        checkpoint.put("everyEpochs", p.everyEpochs());
+        checkpoint.put("everyMinutes", p.everyMinutes());
+        checkpoint.put("keepLast", p.keepLast());
+        checkpoint.put("keepBestPerStage", p.keepBestPerStage());
+        checkpoint.put("monitor", p.monitor());
+        checkpoint.put("mode", p.mode());
+        checkpoint.put("onWriteError", p.onWriteError());
+        o.put("onNonFinite", c.onNonFinite());
         return o;
     }
 
@@ -88,6 +88,15 @@ public final class ConfigWriter {
         ArrayNode a = NODES.arrayNode();
         values.forEach(a::add);
         return a;
+    }
+
+    /** The model section alone, as compact JSON: what a checkpoint's parameters belong to. */
+    public static String modelJson(ModelConfig m) {
+        try {
+            return MAPPER.writeValueAsString(new ConfigWriter(null, false).model(m));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private ObjectNode model(ModelConfig m) {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A validated TrainDeck run config. Relative paths inside it are resolved against {@link #baseDir()}, the folder of
- * the config file (so a config and its data can move together).
+ * the config file (so a config and its data can move together). {@code onNonFinite} is "stop" or "skip".
  */
 public record RunConfig(
         String name,
@@ -17,6 +17,7 @@ public record RunConfig(
         List<StageConfig> stages,
         LoggingConfig logging,
         CheckpointPolicy checkpoint,
+        String onNonFinite,
         Path baseDir) {
 
     public RunConfig {
@@ -34,7 +35,21 @@ public record RunConfig(
 
     /** The same config writing its runs under {@code dir} (absolute, or relative to the config's folder). */
     public RunConfig withOutputDir(String dir) {
-        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, baseDir);
+        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, baseDir);
+    }
+
+    /** The same config with stage {@code index} trained for {@code epochs} epochs. */
+    public RunConfig withStageEpochs(int index, int epochs) {
+        java.util.List<StageConfig> s = new java.util.ArrayList<>(stages);
+        StageConfig o = s.get(index);
+        s.set(index, new StageConfig(o.name(), epochs, o.batchSize(), o.optimizer(), o.schedule(), o.clipNorm(),
+                o.accumulationSteps(), o.precision(), o.augmentation(), o.validationInterval(), o.data()));
+        return new RunConfig(name, outputDir, seed, devices, model, data, s, logging, checkpoint, onNonFinite, baseDir);
+    }
+
+    /** Whether a non-finite loss skips the batch ("skip") or stops the run ("stop"). */
+    public boolean skipNonFinite() {
+        return "skip".equals(onNonFinite);
     }
 
     /** The data a stage trains on: its own, or the run's. */

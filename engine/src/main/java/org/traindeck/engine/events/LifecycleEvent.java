@@ -5,7 +5,8 @@ public record LifecycleEvent(String runName, String stage, int stageIndex, int e
                              double elapsedSeconds, Kind kind, String message) implements EngineEvent {
 
     public enum Kind {
-        RUN_STARTED, STAGE_STARTED, EPOCH_FINISHED, STAGE_FINISHED, RUN_FINISHED, RUN_STOPPED, RUN_FAILED, WARNING
+        RUN_STARTED, RUN_RESUMED, STAGE_STARTED, EPOCH_FINISHED, CHECKPOINT_SAVED, STAGE_FINISHED, RUN_FINISHED,
+        RUN_STOPPED, RUN_FAILED, WARNING
     }
 
     public boolean isTerminal() {

@@ -40,6 +40,12 @@ public final class TensorBoardSink extends FlushingSink {
         out.flush();
     }
 
+    /** Marks a restart at {@code step} (a resumed run) so that TensorBoard discards later points of the last attempt. */
+    public void markRestart(long step) throws IOException {
+        records.write(TfEventEncoder.sessionStart(System.currentTimeMillis() / 1000.0, step));
+        out.flush();
+    }
+
     public Path file() {
         return file;
     }

@@ -34,6 +34,20 @@ public final class TfEventEncoder {
         return event.toByteArray();
     }
 
+    /**
+     * Event{wall_time=1, step=2, session_log=6 {status=1 START}}: tells TensorBoard that the run restarted at
+     * {@code step}, so it drops the points a previous attempt wrote after that step.
+     */
+    public static byte[] sessionStart(double wallTimeSeconds, long step) {
+        ByteArrayOutputStream sessionLog = new ByteArrayOutputStream(4);
+        writeVarintField(sessionLog, 1, 1);
+        ByteArrayOutputStream event = new ByteArrayOutputStream(32);
+        writeDouble(event, 1, wallTimeSeconds);
+        writeVarintField(event, 2, step);
+        writeBytes(event, 6, sessionLog.toByteArray());
+        return event.toByteArray();
+    }
+
     private static void writeTag(ByteArrayOutputStream out, int field, int wireType) {
         writeVarint(out, ((long) field << 3) | wireType);
     }

@@ -2,10 +2,16 @@ package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.Version;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.checkpoint.CheckpointFiles;
+import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.checkpoint.FaultInjection;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.DeviceSelection;
@@ -14,7 +20,6 @@ import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
-import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.EngineEvent;
@@ -48,7 +53,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * One training run: its folder, its event stream and the training loop. The loop drives epochs, the global step and
  * the learning-rate schedule itself (never DL4J's counters), publishes metric events without waiting on any
- * listener, and can be stopped between two steps.
+ * listener, writes crash-safe checkpoints, and can be stopped between two steps. A run can be resumed from any of
+ * its checkpoints and then continues exactly where it was: same data order, same random numbers, same steps.
  *
  * <pre>
  * TrainingRun run = TrainingRun.prepare(config);   // creates the run folder and its files
@@ -60,29 +66,51 @@ import java.util.concurrent.ExecutionException;
 public final class TrainingRun {
 
     private static final Logger LOG = LoggerFactory.getLogger(TrainingRun.class);
+    private static final int MAX_CONSECUTIVE_SKIPS = 20;
+
+    /** What to change when resuming: a new config (checked for safety) and/or the current stage's epochs. */
+    public record ResumeOptions(Path config, Integer epochs) {
+        public static final ResumeOptions NONE = new ResumeOptions(null, null);
+    }
 
     private final RunConfig config;
     private final Path runDir;
     private final EventBus bus = new EventBus();
     private final RunLogSink log;
     private final DeviceResolver.Resolved devices;
+    private final CheckpointStore checkpoints;
+    private final CheckpointFiles.Contents resumeFrom;
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
     private volatile boolean stopRequested;
     private volatile Thread thread;
 
-    // position in the run, for events
+    // position in the run, for events and checkpoints
     private String stageName = "";
     private int stageIndex;
     private int epoch;
     private long globalStep;
     private long startNanos;
+    private double elapsedBefore;
+    private long lastCheckpointNanos;
+    private Path lastCheckpoint;
+    private String modelFingerprint;
+    private final Map<String, Double> best = new HashMap<>();
     private final Map<String, Double> lastMetrics = new LinkedHashMap<>();
 
-    private TrainingRun(RunConfig config, Path runDir, RunLogSink log, DeviceResolver.Resolved devices) {
+    private TrainingRun(RunConfig config, Path runDir, RunLogSink log, DeviceResolver.Resolved devices,
+                        CheckpointFiles.Contents resumeFrom) {
         this.config = config;
-        this.devices = devices;
         this.runDir = runDir;
         this.log = log;
+        this.devices = devices;
+        this.checkpoints = new CheckpointStore(runDir);
+        this.resumeFrom = resumeFrom;
+        if (resumeFrom != null) {
+            Checkpoint c = resumeFrom.checkpoint();
+            globalStep = c.globalStep();
+            elapsedBefore = c.elapsedSeconds();
+            best.putAll(c.best());
+        }
     }
 
     /**
@@ -98,19 +126,91 @@ public final class TrainingRun {
         DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
         Path dir = RunDirectory.create(config.outputPath(), config.name());
         Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
-        RunLogSink log = new RunLogSink(dir.resolve("train.log"));
-        TrainingRun run = new TrainingRun(config, dir, log, devices);
-        run.bus.subscribe(log, EventBus.Delivery.LOSSLESS);
+        TrainingRun run = new TrainingRun(config, dir, new RunLogSink(dir.resolve("train.log")), devices, null);
+        run.openSinks(-1);
+        return run;
+    }
+
+    /**
+     * Continues a run from a checkpoint: {@code target} is a run folder (its latest valid checkpoint is used) or a
+     * checkpoint file. The run's metric files are trimmed to the checkpoint's step and then appended to, so the
+     * curves continue with no overlap or gap. A damaged or foreign checkpoint, or an unsafe change of settings, is
+     * refused with the reason, and nothing is changed on disk.
+     */
+    public static TrainingRun resume(Path target, ResumeOptions options, DeviceDiscovery discovery)
+            throws IOException, CheckpointException {
+        Path file = locateCheckpoint(target);
+        Path runDir = file.toAbsolutePath().getParent().getParent();
+        CheckpointFiles.Contents contents = CheckpointFiles.read(file);
+        Checkpoint c = contents.checkpoint();
+        RunConfig original = org.traindeck.engine.config.ConfigParser.parse(contents.configJson(), runDir).orThrow();
+        RunConfig config = original;
+        if (options.config() != null) {
+            config = org.traindeck.engine.config.ConfigParser.load(options.config()).orThrow();
+        }
+        if (options.epochs() != null) {
+            if (c.stageIndex() >= config.stages().size()) {
+                throw new CheckpointException("--epochs: the checkpoint is past the config's last stage");
+            }
+            config = config.withStageEpochs(Math.min(c.stageIndex(), config.stages().size() - 1), options.epochs());
+        }
+        ResumeCheck.check(original, config, c);
+        // the run keeps its folder and name
+        config = new RunConfig(original.name(), runDir.getParent().toString(), config.seed(), config.devices(), config.model(),
+                config.data(), config.stages(), config.logging(), config.checkpoint(), config.onNonFinite(), config.baseDir());
+        DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
+        int attempt = 1;
+        while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
+            attempt++;
+        }
+        Files.writeString(runDir.resolve("config.resume-" + attempt + ".json"), ConfigWriter.toJsonWithAbsolutePaths(config),
+                StandardCharsets.UTF_8);
+        int dropped = org.traindeck.engine.sinks.MetricFiles.truncateAfter(runDir, c.globalStep());
+        TrainingRun run = new TrainingRun(config, runDir, new RunLogSink(runDir.resolve("train.log")), devices, contents);
+        run.logLine("resuming from " + file + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1) + ", step "
+                + c.globalStep() + "); " + dropped + " metric line(s) after that step were dropped, to be recomputed");
+        run.openSinks(c.globalStep());
+        run.lastCheckpoint = file;
+        return run;
+    }
+
+    /** The checkpoint to resume from: the file itself, or a run folder's latest valid checkpoint. */
+    static Path locateCheckpoint(Path target) throws IOException, CheckpointException {
+        if (Files.isRegularFile(target)) {
+            Path parent = target.toAbsolutePath().getParent();
+            if (parent == null || !parent.getFileName().toString().equals(CheckpointStore.FOLDER)) {
+                throw new CheckpointException(target + " is not inside a run's " + CheckpointStore.FOLDER + "/ folder, so there is no run to continue");
+            }
+            return target;
+        }
+        if (!Files.isDirectory(target)) {
+            throw new CheckpointException("no such run folder or checkpoint: " + target);
+        }
+        Path runDir = target.getFileName() != null && target.getFileName().toString().equals(CheckpointStore.FOLDER)
+                ? target.toAbsolutePath().getParent() : target;
+        CheckpointStore store = new CheckpointStore(runDir);
+        List<Checkpoint.Listed> all = store.list();
+        return store.latestValid().map(Checkpoint.Listed::file).orElseThrow(() -> new CheckpointException(
+                all.isEmpty() ? runDir + " has no checkpoints (" + store.folder() + " is missing or empty)"
+                        : runDir + " has no usable checkpoint: " + String.join("; ", all.stream().map(Checkpoint.Listed::problem).toList())));
+    }
+
+    private void openSinks(long restartStep) throws IOException {
+        checkpoints.removeLeftovers();
+        bus.subscribe(log, EventBus.Delivery.LOSSLESS);
         if (config.logging().jsonl()) {
-            run.bus.subscribe(new JsonlSink(dir.resolve("metrics.jsonl")), EventBus.Delivery.LOSSLESS);
+            bus.subscribe(new JsonlSink(runDir.resolve("metrics.jsonl")), EventBus.Delivery.LOSSLESS);
         }
         if (config.logging().csv()) {
-            run.bus.subscribe(new CsvSink(dir.resolve("metrics.csv")), EventBus.Delivery.LOSSLESS);
+            bus.subscribe(new CsvSink(runDir.resolve("metrics.csv")), EventBus.Delivery.LOSSLESS);
         }
         if (config.logging().tensorboard()) {
-            run.bus.subscribe(new TensorBoardSink(dir.resolve("tensorboard")), EventBus.Delivery.LOSSLESS);
+            TensorBoardSink tb = new TensorBoardSink(runDir.resolve("tensorboard"));
+            if (restartStep >= 0) {
+                tb.markRestart(restartStep);
+            }
+            bus.subscribe(tb, EventBus.Delivery.LOSSLESS);
         }
-        return run;
     }
 
     /**
@@ -156,7 +256,7 @@ public final class TrainingRun {
         thread.start();
     }
 
-    /** Asks the run to stop after the current step; {@link #await()} then returns a STOPPED result. */
+    /** Asks the run to stop after the current step; it saves a checkpoint, and {@link #await()} returns STOPPED. */
     public void requestStop() {
         stopRequested = true;
     }
@@ -176,6 +276,7 @@ public final class TrainingRun {
     /** Trains on the calling thread and returns how the run ended. Never throws for a training problem. */
     public RunResult runHere() {
         startNanos = System.nanoTime();
+        lastCheckpointNanos = startNanos;
         RunResult outcome;
         try {
             outcome = train();
@@ -197,13 +298,21 @@ public final class TrainingRun {
         if (!(cause instanceof InvalidConfigException) && !(cause instanceof RunFailure)) {
             LOG.error("run {} failed", config.name(), cause);
         }
-        publishLifecycle(LifecycleEvent.Kind.RUN_FAILED, message);
-        return new RunResult(RunResult.Status.FAILED, message, runDir, globalStep, elapsed(), lastMetrics);
+        String withCheckpoint = lastCheckpoint == null ? message : message + " (the last checkpoint, " + lastCheckpoint.getFileName()
+                + ", is intact: resume from it after fixing the cause)";
+        publishLifecycle(LifecycleEvent.Kind.RUN_FAILED, withCheckpoint);
+        return outcome(RunResult.Status.FAILED, withCheckpoint);
     }
+
+    private RunResult outcome(RunResult.Status status, String message) {
+        return new RunResult(status, message, runDir, globalStep, elapsed(), lastMetrics, lastCheckpoint);
+    }
+
+    /** Where the loop starts in a stage: from its beginning, or from a checkpoint inside it. */
+    private record StageStart(int epoch, int stepInEpoch, long stageStartStep, double epochLossSum, long epochExamples) {}
 
     private RunResult train() throws RunFailure {
         Nd4jRuntime.init();
-        Nd4j.getRandom().setSeed(config.seed());
         devices.warnings().forEach(w -> publishLifecycle(LifecycleEvent.Kind.WARNING, w));
         String device = devices.deviceIds().get(0);
         if (!devices.isCpu()) {
@@ -221,14 +330,37 @@ public final class TrainingRun {
         ModelFactory.Shape shape = ModelFactory.Shape.of(firstData.train());
         boolean images = ModelFactory.wantsImages(config.model());
         ComputationGraph net = ModelFactory.build(config.model(), shape, config.seed());
+        modelFingerprint = ConfigWriter.modelJson(config.model()) + "|" + shape;
         logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + firstData.train()
                 + (firstData.validation() == null ? ", no validation" : "; validation " + firstData.validation().size() + " samples"));
-        publishLifecycle(LifecycleEvent.Kind.RUN_STARTED, "training " + config.model().type() + " (" + net.numParams()
-                + " parameters) on " + device + ", " + stages.size() + " stage(s); files in " + runDir);
 
-        OptimizerConfig previousOptimizer = null;
-        TrainingStep step = new TrainingStep(net, false);
-        for (stageIndex = 0; stageIndex < stages.size(); stageIndex++) {
+        int firstStage = 0;
+        if (resumeFrom != null) {
+            Checkpoint c = resumeFrom.checkpoint();
+            if (!c.modelFingerprint().equals(modelFingerprint) || c.parameterCount() != net.numParams()) {
+                throw new InvalidConfigException("model", "the checkpoint holds " + c.parameterCount() + " parameters of another "
+                        + "architecture or data shape (" + c.modelFingerprint() + "); this config builds " + net.numParams()
+                        + " (" + modelFingerprint + ")");
+            }
+            firstStage = c.stageIndex();
+            if (c.epoch() >= stages.get(firstStage).epochs() && c.stepInEpoch() == 0) {
+                firstStage++;
+            }
+            if (firstStage >= stages.size()) {
+                String done = "the run already finished at step " + c.globalStep() + ": give more epochs (--epochs N) or a config with more stages";
+                publishLifecycle(LifecycleEvent.Kind.RUN_FINISHED, done);
+                return outcome(RunResult.Status.FINISHED, done);
+            }
+            publishLifecycle(LifecycleEvent.Kind.RUN_RESUMED, "resumed " + config.model().type() + " (" + net.numParams()
+                    + " parameters) at step " + c.globalStep() + " from " + lastCheckpoint.getFileName() + ", on " + device
+                    + "; files in " + runDir);
+        } else {
+            publishLifecycle(LifecycleEvent.Kind.RUN_STARTED, "training " + config.model().type() + " (" + net.numParams()
+                    + " parameters) on " + device + ", " + stages.size() + " stage(s); files in " + runDir);
+        }
+
+        OptimizerConfig previousOptimizer = firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
+        for (stageIndex = firstStage; stageIndex < stages.size(); stageIndex++) {
             StageConfig stage = stages.get(stageIndex);
             stageName = stage.name();
             epoch = 0;
@@ -245,59 +377,82 @@ public final class TrainingRun {
             }
             DataType dataType = stage.precision() == StageConfig.Precision.FLOAT16 ? DataType.HALF : DataType.FLOAT;
             if (net.getConfiguration().getDataType() != dataType) {
+                // DL4J's conversion keeps the optimizer state
                 net = net.convertDataType(dataType);
-                previousOptimizer = null;
-                logLine("stage " + stage.name() + ": network converted to " + dataType + "; optimizer state starts fresh");
+                logLine("stage " + stage.name() + ": network converted to " + dataType);
             }
-            boolean keepState = stage.optimizer().sameStateShapeAs(previousOptimizer);
+            boolean resumingHere = resumeFrom != null && stageIndex == resumeFrom.checkpoint().stageIndex();
+            boolean keepState = !resumingHere && stage.optimizer().sameStateShapeAs(previousOptimizer);
             BatchMaker batches = new BatchMaker(data.train(), images, stage.augmentation(), dataType);
             int batchesPerEpoch = batches.batchesPerEpoch(stage.batchSize());
             int k = stage.accumulationSteps();
             int stepsPerEpoch = (batchesPerEpoch + k - 1) / k;
             LrSchedule schedule = LrSchedule.forStage(stage, stepsPerEpoch);
-            long stageStart = globalStep;
+            StageStart start = resumingHere ? restore(net, stepsPerEpoch) : new StageStart(0, 0, globalStep, 0, 0);
+            long stageStart = start.stageStartStep();
             Optimizers.install(net, stage.optimizer(), new Nd4jStageSchedule(schedule, stageStart), keepState);
-            step = new TrainingStep(net, stage.optimizer().weightDecay() > 0);
+            if (resumingHere) {
+                loadNumbers(net);
+            }
+            TrainingStep step = new TrainingStep(net, stage.optimizer().weightDecay() > 0);
             previousOptimizer = stage.optimizer();
             publishLifecycle(LifecycleEvent.Kind.STAGE_STARTED, String.format(Locale.ROOT,
-                    "stage %d/%d \"%s\": %d epoch(s) × %d step(s), batch %d%s, %s lr %.3g (%s)%s, %s",
+                    "stage %d/%d \"%s\": %d epoch(s) × %d step(s), batch %d%s, %s lr %.3g (%s)%s, %s%s",
                     stageIndex + 1, stages.size(), stage.name(), stage.epochs(), stepsPerEpoch, stage.batchSize(),
                     k > 1 ? " × " + k + " accumulated = " + stage.batchSize() * k : "", stage.optimizer().type(),
                     stage.optimizer().learningRate(), stage.schedule().type(),
-                    keepState ? ", optimizer state carried over" : "", stage.precision().json));
+                    keepState ? ", optimizer state carried over" : "", stage.precision().json,
+                    resumingHere ? String.format(Locale.ROOT, "; resuming at epoch %d, step %d", start.epoch() + 1, start.stepInEpoch()) : ""));
             publishMetric(MetricNames.STEPS_PER_EPOCH, stepsPerEpoch, null);
 
-            for (epoch = 0; epoch < stage.epochs(); epoch++) {
+            int consecutiveSkips = 0;
+            for (epoch = start.epoch(); epoch < stage.epochs(); epoch++) {
+                boolean firstEpoch = epoch == start.epoch();
                 long epochStart = System.nanoTime();
                 int[] order = BatchMaker.epochOrder(data.train().size(), config.dataFor(stage).shuffle(), config.seed(), stageIndex, epoch);
-                double epochLossSum = 0;
-                long epochExamples = 0;
+                double epochLossSum = firstEpoch ? start.epochLossSum() : 0;
+                long epochExamples = firstEpoch ? start.epochExamples() : 0;
                 double windowLoss = 0;
                 long windowExamples = 0;
                 int windowSteps = 0;
                 double windowNorm = 0;
                 long windowStart = System.nanoTime();
-                for (int s = 0; s < stepsPerEpoch; s++) {
+                for (int s = firstEpoch ? start.stepInEpoch() : 0; s < stepsPerEpoch; s++) {
                     if (stopRequested) {
-                        publishLifecycle(LifecycleEvent.Kind.RUN_STOPPED, "stopped by request at step " + globalStep);
-                        return new RunResult(RunResult.Status.STOPPED, "stopped at step " + globalStep, runDir, globalStep,
-                                elapsed(), lastMetrics);
+                        saveCheckpoint(net, checkpoints.regularFile(globalStep), "stop", stageIndex, epoch, s, stageStart,
+                                epochLossSum, epochExamples);
+                        publishLifecycle(LifecycleEvent.Kind.RUN_STOPPED, "stopped by request at step " + globalStep
+                                + (lastCheckpoint != null ? "; resume from " + lastCheckpoint.getFileName() : ""));
+                        return outcome(RunResult.Status.STOPPED, "stopped at step " + globalStep);
                     }
                     List<BatchMaker.Batch> micro = new ArrayList<>(k);
                     for (int b = s * k; b < Math.min((s + 1) * k, batchesPerEpoch); b++) {
                         micro.add(batches.batch(order, b, stage.batchSize(), config.seed(), stageIndex, epoch, true));
                     }
                     double lr = schedule.lrAt(globalStep - stageStart);
-                    TrainingStep.Result r = step.step(micro, (int) globalStep, epoch, stage.clipNorm());
+                    // Random numbers (dropout) as a function of the step, so that a resumed run draws the same ones.
+                    Nd4j.getRandom().setSeed(config.seed() * 0x9E3779B97F4A7C15L + globalStep);
+                    TrainingStep.Result r = step.step(micro, (int) globalStep, epoch, stage.clipNorm(),
+                            globalStep + 1 == FaultInjection.nanAtStep());
                     globalStep++;
-                    if (!Double.isFinite(r.loss())) {
+                    if (!r.applied()) {
                         publishMetric(MetricNames.TRAIN_LOSS, r.loss(), null);
-                        throw new RunFailure(String.format(Locale.ROOT,
-                                "the loss became %s at step %d (stage \"%s\", epoch %d, learning rate %.3g): training diverged. "
-                                        + "Try a lower learning rate, gradient clipping (\"gradientClipping\": 1.0), "
-                                        + "or check the data for extreme or missing values",
-                                r.loss(), globalStep, stage.name(), epoch + 1, lr));
+                        String what = String.format(Locale.ROOT, "the loss became %s at step %d (stage \"%s\", epoch %d, learning rate %.3g)",
+                                Double.isFinite(r.loss()) ? "finite but the gradient " + r.gradNorm() : String.valueOf(r.loss()),
+                                globalStep, stage.name(), epoch + 1, lr);
+                        String advice = "Try a lower learning rate, gradient clipping (\"gradientClipping\": 1.0), "
+                                + "or check the data for extreme or missing values";
+                        if (!config.skipNonFinite()) {
+                            throw new RunFailure(what + ": training diverged and was stopped before the update. " + advice);
+                        }
+                        if (++consecutiveSkips > MAX_CONSECUTIVE_SKIPS) {
+                            throw new RunFailure(what + ", and the " + MAX_CONSECUTIVE_SKIPS + " steps before it were skipped too: "
+                                    + "training diverged. " + advice);
+                        }
+                        publishLifecycle(LifecycleEvent.Kind.WARNING, what + ": batch skipped (onNonFinite: skip)");
+                        continue;
                     }
+                    consecutiveSkips = 0;
                     epochLossSum += r.loss() * r.examples();
                     epochExamples += r.examples();
                     windowLoss += r.loss() * r.examples();
@@ -306,15 +461,24 @@ public final class TrainingRun {
                     windowSteps++;
                     if (globalStep % config.logging().everySteps() == 0 || s == stepsPerEpoch - 1) {
                         long now = System.nanoTime();
-                        publishMetric(MetricNames.TRAIN_LOSS, windowLoss / windowExamples, null);
-                        publishMetric(MetricNames.LR, lr, null);
-                        publishMetric(MetricNames.GRAD_NORM, windowNorm / windowSteps, null);
-                        publishMetric(MetricNames.THROUGHPUT, windowExamples / Math.max(1e-9, (now - windowStart) / 1e9), null);
+                        if (windowExamples > 0) {
+                            publishMetric(MetricNames.TRAIN_LOSS, windowLoss / windowExamples, null);
+                            publishMetric(MetricNames.LR, lr, null);
+                            publishMetric(MetricNames.GRAD_NORM, windowNorm / windowSteps, null);
+                            publishMetric(MetricNames.THROUGHPUT, windowExamples / Math.max(1e-9, (now - windowStart) / 1e9), null);
+                        }
                         windowLoss = 0;
                         windowExamples = 0;
                         windowNorm = 0;
                         windowSteps = 0;
                         windowStart = now;
+                    }
+                    double minutes = config.checkpoint().everyMinutes();
+                    if (minutes > 0 && s < stepsPerEpoch - 1 && System.nanoTime() - lastCheckpointNanos >= minutes * 60e9) {
+                        if (!saveCheckpoint(net, checkpoints.regularFile(globalStep), "time", stageIndex, epoch, s + 1,
+                                stageStart, epochLossSum, epochExamples)) {
+                            return stoppedForCheckpoint();
+                        }
                     }
                 }
                 double epochSeconds = (System.nanoTime() - epochStart) / 1e9;
@@ -322,9 +486,12 @@ public final class TrainingRun {
                 publishMetric(MetricNames.EPOCH_TIME, epochSeconds, null);
                 boolean lastEpoch = epoch == stage.epochs() - 1;
                 int interval = stage.validationInterval();
+                Map<String, Double> epochMetrics = new HashMap<>();
+                epochMetrics.put(MetricNames.TRAIN_EPOCH_LOSS, epochLossSum / Math.max(1, epochExamples));
                 if (data.validation() != null && interval > 0 && ((epoch + 1) % interval == 0 || lastEpoch)) {
                     Map<String, Double> metrics = Evaluator.evaluate(net, data.validation(), images, dataType);
                     metrics.forEach((name, value) -> publishMetric(name, value, null));
+                    epochMetrics.putAll(metrics);
                     if (!Double.isFinite(metrics.get(MetricNames.VAL_LOSS))) {
                         throw new RunFailure("the validation loss is " + metrics.get(MetricNames.VAL_LOSS) + " after epoch "
                                 + (epoch + 1) + " of stage \"" + stage.name() + "\": the model diverged. Try a lower learning rate or gradient clipping");
@@ -332,6 +499,21 @@ public final class TrainingRun {
                 }
                 publishLifecycle(LifecycleEvent.Kind.EPOCH_FINISHED, String.format(Locale.ROOT, "epoch %d/%d of \"%s\" in %.1f s",
                         epoch + 1, stage.epochs(), stage.name(), epochSeconds));
+                Double monitored = epochMetrics.get(config.checkpoint().monitor());
+                if (monitored != null && isBetter(monitored, best.get(stage.name()))) {
+                    best.put(stage.name(), monitored);
+                    if (config.checkpoint().keepBestPerStage()
+                            && !saveCheckpoint(net, checkpoints.bestFile(stage.name()), "best", stageIndex, epoch + 1, 0, stageStart, 0, 0)) {
+                        return stoppedForCheckpoint();
+                    }
+                }
+                int every = config.checkpoint().everyEpochs();
+                if (lastEpoch || (every > 0 && (epoch + 1) % every == 0)) {
+                    if (!saveCheckpoint(net, checkpoints.regularFile(globalStep), lastEpoch ? "stage-end" : "epoch", stageIndex,
+                            epoch + 1, 0, stageStart, 0, 0)) {
+                        return stoppedForCheckpoint();
+                    }
+                }
             }
             epoch = stage.epochs() - 1;
             publishLifecycle(LifecycleEvent.Kind.STAGE_FINISHED, "stage \"" + stage.name() + "\" finished");
@@ -339,7 +521,80 @@ public final class TrainingRun {
         stageIndex = stages.size() - 1;
         publishLifecycle(LifecycleEvent.Kind.RUN_FINISHED, String.format(Locale.ROOT, "finished %d step(s) in %.1f s",
                 globalStep, elapsed()));
-        return new RunResult(RunResult.Status.FINISHED, "finished", runDir, globalStep, elapsed(), lastMetrics);
+        return outcome(RunResult.Status.FINISHED, "finished");
+    }
+
+    private boolean isBetter(double value, Double previous) {
+        if (previous == null) {
+            return true;
+        }
+        return config.checkpoint().higherIsBetter() ? value > previous : value < previous;
+    }
+
+    private RunResult stoppedForCheckpoint() {
+        String message = "stopped at step " + globalStep + " because a checkpoint could not be written (checkpoint.onWriteError: stop)";
+        publishLifecycle(LifecycleEvent.Kind.RUN_STOPPED, message);
+        return outcome(RunResult.Status.STOPPED, message);
+    }
+
+    /** The position and counters of the checkpoint being resumed. */
+    private StageStart restore(ComputationGraph net, int stepsPerEpoch) {
+        Checkpoint c = resumeFrom.checkpoint();
+        if (c.stepInEpoch() > stepsPerEpoch) {
+            throw new InvalidConfigException("stages[" + c.stageIndex() + "]", "the checkpoint is at step " + c.stepInEpoch()
+                    + " of an epoch, but this config's epochs have only " + stepsPerEpoch + " steps");
+        }
+        return new StageStart(c.epoch(), c.stepInEpoch(), c.stageStartStep(), c.epochLossSum(), c.epochExamples());
+    }
+
+    /** Puts the checkpoint's parameters and optimizer state into the freshly built network. */
+    private void loadNumbers(ComputationGraph net) {
+        INDArray params = net.params();
+        params.assign(Nd4j.create(resumeFrom.params(), params.shape(), DataType.FLOAT).castTo(params.dataType()));
+        INDArray state = net.getUpdater().getStateViewArray();
+        int stateLength = state == null ? 0 : (int) state.length();
+        if (stateLength != resumeFrom.updaterState().length) {
+            throw new InvalidConfigException("stages[" + stageIndex + "].optimizer", "the checkpoint's optimizer state has "
+                    + resumeFrom.updaterState().length + " values, but this stage's optimizer needs " + stateLength
+                    + ": the optimizer settings differ from when the checkpoint was made");
+        }
+        if (state != null) {
+            state.assign(Nd4j.create(resumeFrom.updaterState(), state.shape(), DataType.FLOAT).castTo(state.dataType()));
+        }
+        net.getConfiguration().setIterationCount((int) globalStep);
+    }
+
+    /**
+     * Writes a checkpoint whose position is where the run will continue. On failure the previous checkpoint stays,
+     * the user is told, and the return value says whether to go on (false: stop, as the policy asks).
+     */
+    private boolean saveCheckpoint(ComputationGraph net, Path file, String reason, int atStage, int atEpoch, int atStep,
+                                   long stageStart, double epochLossSum, long epochExamples) {
+        try {
+            float[] params = net.params().castTo(DataType.FLOAT).toFloatVector();
+            INDArray state = net.getUpdater().getStateViewArray();
+            float[] updater = state == null ? new float[0] : state.castTo(DataType.FLOAT).toFloatVector();
+            Checkpoint c = new Checkpoint(Checkpoint.FORMAT_VERSION, config.name(), stageName, atStage, atEpoch, atStep,
+                    globalStep, stageStart, elapsed(), epochLossSum, epochExamples, best, modelFingerprint, params.length,
+                    updater.length, net.getConfiguration().getDataType().name(), reason, System.currentTimeMillis());
+            CheckpointFiles.write(file, c, ConfigWriter.toJsonWithAbsolutePaths(config), params, updater);
+            lastCheckpointNanos = System.nanoTime();
+            if (!"best".equals(reason)) {
+                lastCheckpoint = file;
+                checkpoints.prune(config.checkpoint().keepLast());
+            }
+            publishLifecycle(LifecycleEvent.Kind.CHECKPOINT_SAVED, reason + " checkpoint " + runDir.relativize(file));
+            return true;
+        } catch (IOException | RuntimeException e) {
+            String why = e.getMessage() == null ? e.toString() : e.getMessage();
+            if (why.contains("No space left")) {
+                why = "the disk is full (" + why + ")";
+            }
+            publishLifecycle(LifecycleEvent.Kind.WARNING, "the " + reason + " checkpoint at step " + globalStep + " could not be written: "
+                    + why + ". " + (lastCheckpoint == null ? "No earlier checkpoint exists." : "The previous checkpoint, "
+                    + lastCheckpoint.getFileName() + ", is intact."));
+            return !"stop".equals(config.checkpoint().onWriteError());
+        }
     }
 
     private DataLoader.Loaded load(Map<DataConfig, DataLoader.Loaded> cache, int stage) {
@@ -350,7 +605,7 @@ public final class TrainingRun {
     }
 
     private double elapsed() {
-        return startNanos == 0 ? 0 : (System.nanoTime() - startNanos) / 1e9;
+        return elapsedBefore + (startNanos == 0 ? 0 : (System.nanoTime() - startNanos) / 1e9);
     }
 
     private void publishMetric(String name, double value, String device) {

@@ -18,8 +18,11 @@ import java.util.Map;
  */
 final class TrainingStep {
 
-    /** The step's mean loss over its examples, the gradient's L2 norm before clipping, and the examples used. */
-    record Result(double loss, double gradNorm, int examples, boolean clipped) {}
+    /**
+     * The step's mean loss over its examples, the gradient's L2 norm before clipping, the examples used, and whether
+     * the update was applied (it is not when the loss or the gradient is not finite: the parameters stay as they were).
+     */
+    record Result(double loss, double gradNorm, int examples, boolean clipped, boolean applied) {}
 
     private final ComputationGraph net;
     private final boolean dataLossOnly;
@@ -33,6 +36,11 @@ final class TrainingStep {
     }
 
     Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm) {
+        return step(microBatches, iteration, epoch, clipNorm, false);
+    }
+
+    /** @param poison make this step's loss and gradient NaN (fault injection for tests) */
+    Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm, boolean poison) {
         int k = microBatches.size();
         int examples = 0;
         double lossSum = 0;
@@ -62,13 +70,27 @@ final class TrainingStep {
         if (k > 1) {
             flat.assign(accumulator);
         }
+        if (poison) {
+            // what a diverged step looks like: the loss and the gradient are no longer numbers
+            lossSum = Double.NaN;
+            flat.assign(Double.NaN);
+        }
         Gradient gradient = net.gradient();
         List<INDArray> stats = statViews(gradient);
         double norm;
         boolean clipped = false;
+        double loss = lossSum / examples;
+        if (!Double.isFinite(loss)) {
+            net.clearLayersStates();
+            return new Result(loss, Double.NaN, examples, false, false);
+        }
         if (stats.isEmpty()) {
             flat.divi(examples);
             norm = flat.norm2Number().doubleValue();
+            if (!Double.isFinite(norm)) {
+                net.clearLayersStates();
+                return new Result(loss, norm, examples, false, false);
+            }
             if (clipNorm > 0 && norm > clipNorm) {
                 flat.muli(clipNorm / norm);
                 clipped = true;
@@ -82,6 +104,10 @@ final class TrainingStep {
             }
             flat.divi(examples);
             norm = flat.norm2Number().doubleValue();
+            if (!Double.isFinite(norm)) {
+                net.clearLayersStates();
+                return new Result(loss, norm, examples, false, false);
+            }
             if (clipNorm > 0 && norm > clipNorm) {
                 flat.muli(clipNorm / norm);
                 clipped = true;
@@ -97,7 +123,7 @@ final class TrainingStep {
         net.getConfiguration().setIterationCount(iteration + 1);
         net.applyConstraints(iteration, epoch);
         net.clearLayersStates();
-        return new Result(lossSum / examples, norm, examples, clipped);
+        return new Result(loss, norm, examples, clipped, true);
     }
 
     private List<INDArray> statViews(Gradient gradient) {

@@ -138,15 +138,23 @@ class ConfigParserTest {
     }
 
     @Test
-    void checkpointSettingsAreKeptWithAnHonestWarning(@TempDir Path dir) {
+    void checkpointPolicyAndNonFinitePolicyAreRead(@TempDir Path dir) {
         ValidationResult result = ConfigParser.parse("""
                 {"name": "ck", "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}},
-                 "stages": [{"epochs": 1}], "checkpoint": {"everyEpochs": 2, "keepLast": 5}}
+                 "stages": [{"epochs": 1}], "onNonFinite": "skip",
+                 "checkpoint": {"everyEpochs": 2, "keepLast": 5, "monitor": "val/accuracy", "onWriteError": "stop"}}
                 """, dir);
 
-        assertThat(result.isValid()).isTrue();
-        assertThat(result.config().checkpoint().keepLast()).isEqualTo(5);
-        assertThat(result.warnings()).singleElement().satisfies(p -> assertThat(p.message()).contains("does not write checkpoints yet"));
+        assertThat(result.problems()).isEmpty();
+        CheckpointPolicy p = result.config().checkpoint();
+        assertThat(p.keepLast()).isEqualTo(5);
+        assertThat(p.higherIsBetter()).as("accuracy defaults to max").isTrue();
+        assertThat(p.onWriteError()).isEqualTo("stop");
+        assertThat(result.config().skipNonFinite()).isTrue();
+        assertThat(ConfigParser.parse("""
+                {"name": "ck", "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}},
+                 "stages": [{"epochs": 1}], "checkpoint": {"monitor": "val/auc"}}
+                """, dir).errors()).singleElement().satisfies(e -> assertThat(e.path()).isEqualTo("checkpoint.monitor"));
     }
 
     @Test

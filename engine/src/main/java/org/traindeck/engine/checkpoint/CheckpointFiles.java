@@ -1,0 +1,267 @@
+package org.traindeck.engine.checkpoint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * The checkpoint file format: a zip holding {@code manifest.json} (position, sizes and SHA-256 of every other
+ * entry), {@code config.json} (the run config), {@code params.bin} and {@code updater.bin} (little-endian float32).
+ * Reading checks everything before returning anything: known entry names only (nothing is ever extracted to a path),
+ * sizes, checksums, the format marker. No Java or polymorphic deserialization is involved.
+ */
+public final class CheckpointFiles {
+
+    public static final String EXTENSION = ".tdckpt";
+    static final Set<String> ENTRIES = Set.of("manifest.json", "config.json", "params.bin", "updater.bin");
+    private static final long MAX_ARRAY_BYTES = 8L << 30;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The contents of a checkpoint, loaded and verified. */
+    public record Contents(Checkpoint checkpoint, String configJson, float[] params, float[] updaterState) {}
+
+    private CheckpointFiles() {
+    }
+
+    /**
+     * Writes crash-safely: to a temporary file in the same folder, flushed and fsync'd, atomically renamed to
+     * {@code target}, then the folder fsync'd. A failure leaves no partial file under a checkpoint name.
+     */
+    public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState)
+            throws IOException {
+        Path dir = target.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path temp = dir.resolve(".tmp-" + UUID.randomUUID() + EXTENSION + ".part");
+        try {
+            byte[] config = configJson.getBytes(StandardCharsets.UTF_8);
+            byte[] paramBytes = floats(params);
+            byte[] updaterBytes = floats(updaterState);
+            Map<String, byte[]> entries = new LinkedHashMap<>();
+            entries.put("config.json", config);
+            entries.put("params.bin", paramBytes);
+            entries.put("updater.bin", updaterBytes);
+            byte[] manifest = manifest(checkpoint, entries);
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                OutputStream out = Channels.newOutputStream(channel);
+                ZipOutputStream zip = new ZipOutputStream(out);
+                zip.setLevel(1);
+                put(zip, "manifest.json", manifest);
+                FaultInjection.failIfDiskFull(checkpoint.globalStep());
+                for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+                    put(zip, e.getKey(), e.getValue());
+                    FaultInjection.pauseInCheckpointWrite();
+                }
+                zip.finish();
+                zip.flush();
+                channel.force(true);
+            }
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the file system of " + dir + " cannot rename atomically, so checkpoints cannot be written safely there", e);
+            }
+            fsyncDirectory(dir);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    static void fsyncDirectory(Path dir) {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            // Some platforms (Windows) cannot open a folder: the rename is still atomic there.
+        }
+    }
+
+    private static void put(ZipOutputStream zip, String name, byte[] data) throws IOException {
+        zip.putNextEntry(new ZipEntry(name));
+        zip.write(data);
+        zip.closeEntry();
+    }
+
+    private static byte[] manifest(Checkpoint c, Map<String, byte[]> entries) throws IOException {
+        ObjectNode m = JSON.createObjectNode();
+        m.put("format", Checkpoint.FORMAT);
+        m.put("formatVersion", c.formatVersion());
+        m.put("runName", c.runName());
+        m.put("stageName", c.stageName());
+        m.put("stageIndex", c.stageIndex());
+        m.put("epoch", c.epoch());
+        m.put("stepInEpoch", c.stepInEpoch());
+        m.put("globalStep", c.globalStep());
+        m.put("stageStartStep", c.stageStartStep());
+        m.put("elapsedSeconds", c.elapsedSeconds());
+        m.put("epochLossSum", c.epochLossSum());
+        m.put("epochExamples", c.epochExamples());
+        ObjectNode best = m.putObject("best");
+        c.best().forEach(best::put);
+        m.put("modelFingerprint", c.modelFingerprint());
+        m.put("parameterCount", c.parameterCount());
+        m.put("updaterStateCount", c.updaterStateCount());
+        m.put("dataType", c.dataType());
+        m.put("reason", c.reason());
+        m.put("createdMillis", c.createdMillis());
+        ObjectNode files = m.putObject("entries");
+        for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+            ObjectNode f = files.putObject(e.getKey());
+            f.put("size", e.getValue().length);
+            f.put("sha256", sha256(e.getValue()));
+        }
+        return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(m);
+    }
+
+    /** Reads only the manifest, after checking the archive's structure (for listings). */
+    public static Checkpoint readManifest(Path file) throws CheckpointException {
+        try (ZipFile zip = open(file)) {
+            return parseManifest(file, entry(zip, file, "manifest.json", 1 << 20));
+        } catch (IOException e) {
+            throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads and verifies everything: sizes, checksums, array lengths. */
+    public static Contents read(Path file) throws CheckpointException {
+        try (ZipFile zip = open(file)) {
+            Checkpoint c = parseManifest(file, entry(zip, file, "manifest.json", 1 << 20));
+            JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", 1 << 20)).get("entries");
+            Map<String, byte[]> data = new HashMap<>();
+            for (String name : new String[] {"config.json", "params.bin", "updater.bin"}) {
+                JsonNode d = declared == null ? null : declared.get(name);
+                if (d == null || !d.has("size") || !d.has("sha256")) {
+                    throw new CheckpointException(file + ": the manifest does not describe " + name);
+                }
+                long size = d.get("size").asLong();
+                if (size < 0 || size > MAX_ARRAY_BYTES) {
+                    throw new CheckpointException(file + ": implausible size " + size + " for " + name);
+                }
+                byte[] bytes = entry(zip, file, name, size);
+                if (bytes.length != size) {
+                    throw new CheckpointException(file + ": " + name + " holds " + bytes.length + " bytes, the manifest says " + size + " (truncated?)");
+                }
+                if (!sha256(bytes).equals(d.get("sha256").asText())) {
+                    throw new CheckpointException(file + ": " + name + " does not match its checksum (the file is damaged)");
+                }
+                data.put(name, bytes);
+            }
+            float[] params = floats(data.get("params.bin"));
+            float[] updater = floats(data.get("updater.bin"));
+            if (params.length != c.parameterCount() || updater.length != c.updaterStateCount()) {
+                throw new CheckpointException(file + ": the arrays do not have the sizes the manifest gives");
+            }
+            return new Contents(c, new String(data.get("config.json"), StandardCharsets.UTF_8), params, updater);
+        } catch (IOException e) {
+            throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
+        }
+    }
+
+    private static ZipFile open(Path file) throws IOException, CheckpointException {
+        if (!Files.isRegularFile(file)) {
+            throw new CheckpointException("no such checkpoint file: " + file);
+        }
+        ZipFile zip;
+        try {
+            zip = new ZipFile(file.toFile());
+        } catch (IOException e) {
+            throw new CheckpointException(file + " is not a TrainDeck checkpoint (not a zip archive, or truncated)", e);
+        }
+        var names = zip.entries();
+        while (names.hasMoreElements()) {
+            String name = names.nextElement().getName();
+            if (!ENTRIES.contains(name)) {
+                zip.close();
+                throw new CheckpointException(file + " is not a TrainDeck checkpoint: unexpected entry \"" + name + "\"");
+            }
+        }
+        return zip;
+    }
+
+    private static byte[] entry(ZipFile zip, Path file, String name, long maxSize) throws IOException, CheckpointException {
+        ZipEntry e = zip.getEntry(name);
+        if (e == null) {
+            throw new CheckpointException(file + " is not a TrainDeck checkpoint: it has no " + name);
+        }
+        try (InputStream in = zip.getInputStream(e)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Math.max(e.getSize(), 0), 1 << 20));
+            byte[] buf = new byte[1 << 16];
+            long total = 0;
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                total += n;
+                if (total > maxSize) {
+                    throw new CheckpointException(file + ": " + name + " is larger than its manifest allows");
+                }
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        }
+    }
+
+    private static Checkpoint parseManifest(Path file, byte[] bytes) throws IOException, CheckpointException {
+        JsonNode m = JSON.readTree(bytes);
+        if (m == null || !Checkpoint.FORMAT.equals(m.path("format").asText())) {
+            throw new CheckpointException(file + " is not a TrainDeck checkpoint (its manifest has no \"format\": \"" + Checkpoint.FORMAT + "\")");
+        }
+        int version = m.path("formatVersion").asInt(-1);
+        if (version != Checkpoint.FORMAT_VERSION) {
+            throw new CheckpointException(file + " has checkpoint format " + version + "; this TrainDeck reads format " + Checkpoint.FORMAT_VERSION);
+        }
+        Map<String, Double> best = new HashMap<>();
+        m.path("best").fields().forEachRemaining(e -> best.put(e.getKey(), e.getValue().asDouble()));
+        return new Checkpoint(version, m.path("runName").asText(), m.path("stageName").asText(), m.path("stageIndex").asInt(),
+                m.path("epoch").asInt(), m.path("stepInEpoch").asInt(), m.path("globalStep").asLong(),
+                m.path("stageStartStep").asLong(), m.path("elapsedSeconds").asDouble(), m.path("epochLossSum").asDouble(),
+                m.path("epochExamples").asLong(), best, m.path("modelFingerprint").asText(), m.path("parameterCount").asLong(),
+                m.path("updaterStateCount").asLong(), m.path("dataType").asText(), m.path("reason").asText(),
+                m.path("createdMillis").asLong());
+    }
+
+    static byte[] floats(float[] values) {
+        ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        b.asFloatBuffer().put(values);
+        return b.array();
+    }
+
+    static float[] floats(byte[] bytes) throws CheckpointException {
+        if (bytes.length % 4 != 0) {
+            throw new CheckpointException("an array entry is not a whole number of float32 values");
+        }
+        float[] out = new float[bytes.length / 4];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+        return out;
+    }
+
+    static String sha256(byte[] data) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package org.traindeck.engine.checkpoint;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A full disk and a diverging loss, injected at a chosen step. */
+class FailureInjectionTest {
+
+    @AfterEach
+    void clearSwitches() {
+        System.clearProperty("traindeck.inject.checkpointFullDiskFromStep");
+        System.clearProperty("traindeck.inject.nanAtStep");
+    }
+
+    private static RunConfig config(Path dir, String extra) {
+        return ConfigParser.parse("""
+                {"name": "inject", "outputDir": "out", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
+                 "stages": [{"epochs": 4, "batchSize": 20}] %s}
+                """.formatted(extra), dir).orThrow();
+    }
+
+    private static List<String> files(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void aFullDiskKeepsThePreviousCheckpointAndTrainingGoesOn(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.checkpointFullDiskFromStep", "16");
+        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}")).runHere();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(r.steps()).isEqualTo(32);
+        Path folder = r.runDir().resolve("checkpoints");
+        assertThat(files(folder)).containsExactly("step-000000008.tdckpt");
+        assertThat(new CheckpointStore(r.runDir()).latestValid().orElseThrow().checkpoint().globalStep()).isEqualTo(8);
+        assertThat(r.lastCheckpoint()).isEqualTo(folder.resolve("step-000000008.tdckpt"));
+        String log = Files.readString(r.runDir().resolve("train.log"));
+        assertThat(log).contains("could not be written: the disk is full").contains("The previous checkpoint, step-000000008.tdckpt, is intact.");
+    }
+
+    @Test
+    void aFullDiskCanStopTheRunInstead(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.checkpointFullDiskFromStep", "16");
+        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}")).runHere();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.STOPPED);
+        assertThat(r.message()).contains("because a checkpoint could not be written");
+        assertThat(r.steps()).isEqualTo(16);
+        assertThat(files(r.runDir().resolve("checkpoints"))).containsExactly("step-000000008.tdckpt");
+    }
+
+    @Test
+    void aNanLossStopsBeforeTheUpdateWithTheLastCheckpointIntact(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.nanAtStep", "13");
+        RunResult r = TrainingRun.prepare(config(dir, "")).runHere();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
+        assertThat(r.steps()).isEqualTo(13);
+        assertThat(r.message()).contains("the loss became NaN at step 13").contains("stopped before the update")
+                .contains("lower learning rate").contains("step-000000008.tdckpt, is intact");
+        CheckpointFiles.Contents last = CheckpointFiles.read(r.lastCheckpoint());
+        assertThat(last.checkpoint().globalStep()).isEqualTo(8);
+        for (float p : last.params()) {
+            assertThat(Float.isFinite(p)).isTrue();
+        }
+    }
+
+    @Test
+    void skipPolicySkipsTheBadBatchAndFinishes(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.nanAtStep", "13");
+        RunResult r = TrainingRun.prepare(config(dir, ", \"onNonFinite\": \"skip\"")).runHere();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(r.steps()).isEqualTo(32);
+        assertThat(Files.readString(r.runDir().resolve("train.log"))).contains("batch skipped (onNonFinite: skip)");
+        for (float p : CheckpointFiles.read(r.lastCheckpoint()).params()) {
+            assertThat(Float.isFinite(p)).isTrue();
+        }
+    }
+}
