@@ -8,19 +8,21 @@ import java.util.Map;
  *
  * @param stageIndex    the stage to continue in
  * @param epoch         the epoch (within the stage) to continue in
- * @param stepInEpoch   optimizer steps of that epoch already done (0 at an epoch boundary)
+ * @param batchInEpoch  batches of that epoch already trained on (0 at an epoch boundary)
  * @param globalStep    optimizer steps done in the whole run
  * @param stageStartStep the global step at which the stage began (its schedule counts from there)
  * @param elapsedSeconds training time so far
  * @param epochLossSum  the running epoch's loss sum and example count so far (for the epoch's mean)
  * @param best          the best monitored value per stage name so far
  * @param modelFingerprint what the parameters belong to: architecture, data shape and parameter count
- * @param reason        why it was written: "epoch", "time", "stage-end", "stop", "run-end", "best"
+ * @param reason        why it was written: "epoch", "time", "stage-end", "stop", "best"
+ * @param workers       data-parallel workers when it was written (a mid-epoch position depends on it)
  */
-public record Checkpoint(int formatVersion, String runName, String stageName, int stageIndex, int epoch, int stepInEpoch,
+public record Checkpoint(int formatVersion, String runName, String stageName, int stageIndex, int epoch, int batchInEpoch,
                          long globalStep, long stageStartStep, double elapsedSeconds, double epochLossSum,
                          long epochExamples, Map<String, Double> best, String modelFingerprint, long parameterCount,
-                         long updaterStateCount, String dataType, String reason, long createdMillis) {
+                         long updaterStateCount, String dataType, String reason, long createdMillis,
+                         int workers) {
 
     public static final int FORMAT_VERSION = 1;
     public static final String FORMAT = "traindeck-checkpoint";

@@ -114,7 +114,7 @@ public final class CheckpointFiles {
         m.put("stageName", c.stageName());
         m.put("stageIndex", c.stageIndex());
         m.put("epoch", c.epoch());
-        m.put("stepInEpoch", c.stepInEpoch());
+        m.put("batchInEpoch", c.batchInEpoch());
         m.put("globalStep", c.globalStep());
         m.put("stageStartStep", c.stageStartStep());
         m.put("elapsedSeconds", c.elapsedSeconds());
@@ -128,6 +128,7 @@ public final class CheckpointFiles {
         m.put("dataType", c.dataType());
         m.put("reason", c.reason());
         m.put("createdMillis", c.createdMillis());
+        m.put("workers", c.workers());
         ObjectNode files = m.putObject("entries");
         for (Map.Entry<String, byte[]> e : entries.entrySet()) {
             ObjectNode f = files.putObject(e.getKey());
@@ -235,11 +236,11 @@ public final class CheckpointFiles {
         Map<String, Double> best = new HashMap<>();
         m.path("best").fields().forEachRemaining(e -> best.put(e.getKey(), e.getValue().asDouble()));
         return new Checkpoint(version, m.path("runName").asText(), m.path("stageName").asText(), m.path("stageIndex").asInt(),
-                m.path("epoch").asInt(), m.path("stepInEpoch").asInt(), m.path("globalStep").asLong(),
+                m.path("epoch").asInt(), m.path("batchInEpoch").asInt(), m.path("globalStep").asLong(),
                 m.path("stageStartStep").asLong(), m.path("elapsedSeconds").asDouble(), m.path("epochLossSum").asDouble(),
                 m.path("epochExamples").asLong(), best, m.path("modelFingerprint").asText(), m.path("parameterCount").asLong(),
                 m.path("updaterStateCount").asLong(), m.path("dataType").asText(), m.path("reason").asText(),
-                m.path("createdMillis").asLong());
+                m.path("createdMillis").asLong(), m.path("workers").asInt(1));
     }
 
     static byte[] floats(float[] values) {

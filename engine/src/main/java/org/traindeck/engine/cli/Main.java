@@ -3,6 +3,7 @@ package org.traindeck.engine.cli;
 import org.traindeck.engine.Version;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -32,8 +33,10 @@ public final class Main {
 
             Commands:
               validate CONFIG     check a run config and list every problem (path, line, column)
-              train CONFIG        train as the config says; metrics go to <outputDir>/<name>/
-              resume RUN_DIR|CHECKPOINT [--epochs N] [--config FILE]
+              train CONFIG [--devices D]
+                                  train as the config says; metrics go to <outputDir>/<name>/;
+                                  --devices overrides the config's: cpu, cpu:N (N CPU workers), all, or 0,1
+              resume RUN_DIR|CHECKPOINT [--epochs N] [--config FILE] [--devices D]
                                   continue a run from its latest valid checkpoint (or the one given);
                                   --epochs trains the current stage for N epochs in all,
                                   --config takes safe changes (learning rate, epochs, devices, ...)
@@ -141,8 +144,36 @@ public final class Main {
         return OK;
     }
 
+    /** Takes "--devices D" out of the arguments; null when absent, or when D is not valid (reported). */
+    private DeviceSelection devicesOption(List<String> args, String command, boolean[] bad) {
+        int i = args.indexOf("--devices");
+        if (i < 0) {
+            return null;
+        }
+        if (i + 1 >= args.size()) {
+            usageError(command + ": --devices needs a value: cpu, cpu:N, all, or GPU indices such as 0,1");
+            bad[0] = true;
+            return null;
+        }
+        DeviceSelection d = DeviceSelection.parse(args.get(i + 1));
+        if (d == null) {
+            usageError(command + ": --devices " + args.get(i + 1) + " is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
+            bad[0] = true;
+            return null;
+        }
+        args.remove(i + 1);
+        args.remove(i);
+        return d;
+    }
+
     private int train(List<String> args) {
-        String file = singleConfigArgument(args, "train");
+        boolean[] bad = {false};
+        List<String> rest = new java.util.ArrayList<>(args);
+        DeviceSelection devices = devicesOption(rest, "train", bad);
+        if (bad[0]) {
+            return INVALID_INPUT;
+        }
+        String file = singleConfigArgument(rest, "train");
         if (file == null) {
             return INVALID_INPUT;
         }
@@ -150,6 +181,15 @@ public final class Main {
         if (config == null) {
             err.println(file + ": invalid, nothing was run");
             return INVALID_INPUT;
+        }
+        if (devices != null) {
+            config = config.withDevices(devices);
+            ValidationResult again = ConfigParser.parse(org.traindeck.engine.config.ConfigWriter.toJson(config), config.baseDir());
+            if (!again.isValid()) {
+                again.errors().forEach(p -> err.println("error: " + p + " (with --devices " + devices + ")"));
+                return INVALID_INPUT;
+            }
+            again.warnings().forEach(p -> err.println("warning: " + p));
         }
         TrainingRun run;
         try {
@@ -162,6 +202,12 @@ public final class Main {
     }
 
     private int resume(List<String> args) {
+        boolean[] bad = {false};
+        args = new java.util.ArrayList<>(args);
+        DeviceSelection devices = devicesOption(args, "resume", bad);
+        if (bad[0]) {
+            return INVALID_INPUT;
+        }
         String target = null;
         Integer epochs = null;
         Path newConfig = null;
@@ -199,7 +245,7 @@ public final class Main {
         }
         TrainingRun run;
         try {
-            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs),
+            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices),
                     new org.traindeck.engine.devices.DeviceDiscovery(smi, probe));
         } catch (org.traindeck.engine.checkpoint.CheckpointException e) {
             err.println("error: " + e.getMessage());
@@ -216,7 +262,16 @@ public final class Main {
         run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
         Thread hook = new Thread(run::requestStop, "traindeck-stop-on-signal");
         Runtime.getRuntime().addShutdownHook(hook);
-        RunResult result = run.runHere();
+        // on its own thread, so that a run the watchdog gives up cannot keep this command from ending
+        run.start();
+        RunResult result;
+        try {
+            result = run.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            run.requestStop();
+            return RUN_FAILED;
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {
@@ -264,7 +319,7 @@ public final class Main {
             org.traindeck.engine.checkpoint.Checkpoint c = l.checkpoint();
             Double best = c.best().get(c.stageName());
             out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
-                    c.stepInEpoch() > 0 ? (c.epoch() + 1) + "+" + c.stepInEpoch() : String.valueOf(c.epoch()), c.globalStep(),
+                    c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()), c.globalStep(),
                     best == null ? "-" : String.format(Locale.ROOT, "%.4f", best), c.reason(), "valid"));
         }
         return OK;

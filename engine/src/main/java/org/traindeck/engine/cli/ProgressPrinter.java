@@ -47,8 +47,10 @@ final class ProgressPrinter implements EventListener {
                 }
                 case MetricNames.TRAIN_LOSS -> loss = m.value();
                 case MetricNames.THROUGHPUT -> {
-                    throughput = m.value();
-                    drawBar(m);
+                    if (m.device() == null) {
+                        throughput = m.value();
+                        drawBar(m);
+                    }
                 }
                 case MetricNames.TRAIN_EPOCH_LOSS, MetricNames.VAL_LOSS, MetricNames.VAL_ACCURACY, MetricNames.VAL_MSE,
                         MetricNames.VAL_MAE, MetricNames.EPOCH_TIME -> epochMetrics.put(m.name(), m.value());

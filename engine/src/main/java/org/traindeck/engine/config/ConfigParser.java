@@ -90,13 +90,18 @@ public final class ConfigParser {
         JsonObjectReader checkpointReader = r.object("checkpoint");
         CheckpointPolicy checkpoint = checkpointReader == null ? CheckpointPolicy.DEFAULT : readCheckpoint(checkpointReader);
         String onNonFinite = r.choice("onNonFinite", "stop", List.of("stop", "skip"));
+        JsonObjectReader parallelReader = r.object("parallel");
+        ParallelConfig parallel = parallelReader == null ? ParallelConfig.DEFAULT : readParallel(parallelReader);
+        JsonObjectReader ncclReader = r.object("nccl");
+        NcclConfig nccl = ncclReader == null ? NcclConfig.NONE : readNccl(ncclReader);
+        Integer stepTimeout = r.integer("stepTimeoutSeconds", 0, 0, 7 * 24 * 3600);
         r.finish();
 
         if (problems.hasErrors()) {
             return null;
         }
         RunConfig config = new RunConfig(name, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite,
-                baseDir);
+                parallel, nccl, stepTimeout, baseDir);
         crossCheck(config);
         return config;
     }
@@ -108,15 +113,13 @@ public final class ConfigParser {
             return DeviceSelection.CPU;
         }
         if (v.isTextual()) {
-            switch (v.asText()) {
-                case "cpu":
-                    return DeviceSelection.CPU;
-                case "all":
-                    return DeviceSelection.ALL;
-                default:
-                    problems.error(at, "must be \"cpu\", \"all\" or a list of GPU indices such as [0, 1], not \"" + v.asText() + "\"");
-                    return DeviceSelection.CPU;
+            DeviceSelection parsed = DeviceSelection.parse(v.asText());
+            if (parsed == null || parsed.kind() == DeviceSelection.Kind.GPU_LIST) {
+                problems.error(at, "must be \"cpu\", \"cpu:N\" (N CPU workers, 1 to 64), \"all\" or a list of GPU indices such as [0, 1], not \""
+                        + v.asText() + "\"");
+                return DeviceSelection.CPU;
             }
+            return parsed;
         }
         List<Integer> indices = r.intList("devices", 0, 1023, 1);
         if (indices == null) {
@@ -432,6 +435,84 @@ public final class ConfigParser {
         return l;
     }
 
+    private ParallelConfig readParallel(JsonObjectReader r) {
+        ParallelConfig d = ParallelConfig.DEFAULT;
+        ParallelConfig p = new ParallelConfig(
+                r.choice("mode", d.mode(), ParallelConfig.MODES),
+                r.integer("averagingFrequency", d.averagingFrequency(), 1, 1000),
+                r.integer("prefetch", d.prefetch(), 0, 64),
+                r.choice("lrScaling", d.lrScaling(), List.of("none", "linear", "sqrt")),
+                r.bool("fallback", d.fallback()),
+                r.number("baselineSamplesPerSecond", 0.0, 0, 1e12, false));
+        r.finish();
+        return p;
+    }
+
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
+    private NcclConfig readNccl(JsonObjectReader r) {
+        java.util.Map<String, String> toggles = new java.util.LinkedHashMap<>();
+        for (NcclConfig.Toggle t : NcclConfig.KNOWN) {
+            JsonNode v = r.raw(t.name());
+            if (v == null) {
+                continue;
+            }
+            String at = r.pathOf(t.name());
+            if (!v.isTextual() && !v.isIntegralNumber()) {
+                problems.error(at, "must be a string or a whole number, not " + JsonObjectReader.describe(v));
+                continue;
+            }
+            String value = v.asText().strip();
+            String problem = ncclValueProblem(t.name(), value);
+            if (problem != null) {
+                problems.error(at, problem);
+                continue;
+            }
+            toggles.put(t.name(), value);
+        }
+        java.util.Map<String, String> custom = new java.util.LinkedHashMap<>();
+        JsonObjectReader customReader = r.object("custom");
+        if (customReader != null) {
+            JsonNode node = r.raw("custom");
+            node.fieldNames().forEachRemaining(name -> {
+                customReader.allow(name);
+                JsonNode v = node.get(name);
+                String at = customReader.pathOf(name);
+                if (!ENV_NAME.matcher(name).matches()) {
+                    problems.error(at, "is not a valid environment variable name (letters, digits and _, not starting with a digit)");
+                } else if (NcclConfig.known(name) != null) {
+                    problems.error(at, name + " is a known toggle: set it in \"nccl\" itself");
+                } else if (!v.isTextual() && !v.isNumber() && !v.isBoolean()) {
+                    problems.error(at, "must be a string, number or boolean, not " + JsonObjectReader.describe(v));
+                } else {
+                    custom.put(name, v.asText());
+                }
+            });
+            customReader.finish();
+        }
+        r.finish();
+        return new NcclConfig(toggles, custom);
+    }
+
+    static String ncclValueProblem(String name, String value) {
+        switch (name) {
+            case "NCCL_TIMEOUT":
+                return value.matches("\\d{1,7}") && Integer.parseInt(value) >= 1 ? null : "must be a whole number of seconds ≥ 1";
+            case "NCCL_BLOCKING_WAIT", "NCCL_IB_DISABLE", "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE":
+                return value.equals("0") || value.equals("1") ? null : "must be 0 or 1";
+            case "NCCL_DEBUG":
+                return List.of("VERSION", "WARN", "INFO", "TRACE").contains(value) ? null : "must be VERSION, WARN, INFO or TRACE";
+            case "NCCL_NSOCKS_PERTHREAD":
+                return value.matches("\\d{1,2}") && Integer.parseInt(value) >= 1 && Integer.parseInt(value) <= 64 ? null : "must be 1 to 64";
+            case "NCCL_SOCKET_NTHREADS":
+                return value.matches("\\d{1,2}") && Integer.parseInt(value) >= 1 && Integer.parseInt(value) <= 16 ? null : "must be 1 to 16";
+            case "NCCL_SOCKET_IFNAME":
+                return value.matches("[=^]?[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*") ? null : "must be interface names separated by commas, such as eth0,lo";
+            default:
+                return null;
+        }
+    }
+
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         CheckpointPolicy d = CheckpointPolicy.DEFAULT;
         String monitor = r.choice("monitor", d.monitor(), CheckpointPolicy.MONITORS);
@@ -490,6 +571,14 @@ public final class ConfigParser {
                 if (hw != null && hw[0] != hw[1]) {
                     problems.error(stagePath + ".augmentation.rotate90", "needs square images, but they are " + hw[0] + "×" + hw[1]);
                 }
+            }
+            if (config.devices().maybeSeveral() && stage.accumulationSteps() > 1) {
+                problems.error(stagePath + ".accumulationSteps", "is not supported with several devices: ParallelWrapper fits each "
+                        + "batch itself. Use a larger batchSize per device, or one device");
+            }
+            if (config.devices().maybeSeveral() && stage.clipNorm() > 0) {
+                problems.warning(stagePath + ".gradientClipping", "with several devices DL4J clips each layer's gradient norm, "
+                        + "not the global norm (it is global again if the run falls back to one device)");
             }
             if (stage.precision() == StageConfig.Precision.FLOAT16) {
                 OptimizerConfig opt = stage.optimizer();

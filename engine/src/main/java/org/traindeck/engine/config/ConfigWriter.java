@@ -57,7 +57,7 @@ public final class ConfigWriter {
         o.put("outputDir", path(c.outputDir()));
         o.put("seed", c.seed());
         switch (c.devices().kind()) {
-            case CPU -> o.put("devices", "cpu");
+            case CPU -> o.put("devices", c.devices().toString());
             case ALL_GPUS -> o.put("devices", "all");
             case GPU_LIST -> o.set("devices", ints(c.devices().gpuIndices()));
         }
@@ -81,6 +81,23 @@ public final class ConfigWriter {
         checkpoint.put("mode", p.mode());
         checkpoint.put("onWriteError", p.onWriteError());
         o.put("onNonFinite", c.onNonFinite());
+        ParallelConfig par = c.parallel();
+        ObjectNode parallel = o.putObject("parallel");
+        parallel.put("mode", par.mode());
+        parallel.put("averagingFrequency", par.averagingFrequency());
+        parallel.put("prefetch", par.prefetch());
+        parallel.put("lrScaling", par.lrScaling());
+        parallel.put("fallback", par.fallback());
+        parallel.put("baselineSamplesPerSecond", par.baselineSamplesPerSecond());
+        if (!c.nccl().all().isEmpty()) {
+            ObjectNode nccl = o.putObject("nccl");
+            c.nccl().toggles().forEach(nccl::put);
+            if (!c.nccl().custom().isEmpty()) {
+                ObjectNode custom = nccl.putObject("custom");
+                c.nccl().custom().forEach(custom::put);
+            }
+        }
+        o.put("stepTimeoutSeconds", c.stepTimeoutSeconds());
         return o;
     }
 

@@ -18,6 +18,9 @@ public record RunConfig(
         LoggingConfig logging,
         CheckpointPolicy checkpoint,
         String onNonFinite,
+        ParallelConfig parallel,
+        NcclConfig nccl,
+        int stepTimeoutSeconds,
         Path baseDir) {
 
     public RunConfig {
@@ -35,7 +38,7 @@ public record RunConfig(
 
     /** The same config writing its runs under {@code dir} (absolute, or relative to the config's folder). */
     public RunConfig withOutputDir(String dir) {
-        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, baseDir);
+        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, parallel, nccl, stepTimeoutSeconds, baseDir);
     }
 
     /** The same config with stage {@code index} trained for {@code epochs} epochs. */
@@ -44,7 +47,30 @@ public record RunConfig(
         StageConfig o = s.get(index);
         s.set(index, new StageConfig(o.name(), epochs, o.batchSize(), o.optimizer(), o.schedule(), o.clipNorm(),
                 o.accumulationSteps(), o.precision(), o.augmentation(), o.validationInterval(), o.data()));
-        return new RunConfig(name, outputDir, seed, devices, model, data, s, logging, checkpoint, onNonFinite, baseDir);
+        return new RunConfig(name, outputDir, seed, devices, model, data, s, logging, checkpoint, onNonFinite, parallel, nccl, stepTimeoutSeconds, baseDir);
+    }
+
+    /** The same config on other devices (a command-line override). */
+    public RunConfig withDevices(DeviceSelection newDevices) {
+        return new RunConfig(name, outputDir, seed, newDevices, model, data, stages, logging, checkpoint, onNonFinite, parallel,
+                nccl, stepTimeoutSeconds, baseDir);
+    }
+
+    /** Watchdog limit for multi-device runs that set none: NCCL's own recommended timeout. */
+    public static final int DEFAULT_MULTI_DEVICE_TIMEOUT_SECONDS = 1800;
+
+    /**
+     * The watchdog's limit per step in seconds: stepTimeoutSeconds, else NCCL_TIMEOUT, else 1800 s when several
+     * devices may be used (a failed worker can leave the others waiting for ever), else 0 (off).
+     */
+    public int effectiveStepTimeoutSeconds() {
+        if (stepTimeoutSeconds > 0) {
+            return stepTimeoutSeconds;
+        }
+        if (nccl.timeoutSeconds() > 0) {
+            return nccl.timeoutSeconds();
+        }
+        return devices.maybeSeveral() ? DEFAULT_MULTI_DEVICE_TIMEOUT_SECONDS : 0;
     }
 
     /** Whether a non-finite loss skips the batch ("skip") or stops the run ("stop"). */

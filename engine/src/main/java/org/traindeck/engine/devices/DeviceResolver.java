@@ -14,19 +14,37 @@ import java.util.stream.Collectors;
  */
 public final class DeviceResolver {
 
-    /** The chosen GPUs (empty: the CPU) and what the user should know about the choice. */
-    public record Resolved(List<GpuInfo> gpus, List<String> warnings) {
+    /**
+     * The chosen GPUs (empty: the CPU, with {@code cpuWorkers} workers) and what the user should know about the choice.
+     */
+    public record Resolved(List<GpuInfo> gpus, int cpuWorkers, List<String> warnings) {
         public Resolved {
             gpus = List.copyOf(gpus);
             warnings = List.copyOf(warnings);
+        }
+
+        public Resolved(List<GpuInfo> gpus, List<String> warnings) {
+            this(gpus, 1, warnings);
         }
 
         public boolean isCpu() {
             return gpus.isEmpty();
         }
 
+        /** How many data-parallel workers: GPUs, or CPU workers. */
+        public int workers() {
+            return isCpu() ? cpuWorkers : gpus.size();
+        }
+
+        /** "cpu", "cpu0".."cpuN-1" for several CPU workers, or "gpu0", "gpu2", ... */
         public List<String> deviceIds() {
-            return isCpu() ? List.of("cpu") : gpus.stream().map(GpuInfo::id).toList();
+            if (!isCpu()) {
+                return gpus.stream().map(GpuInfo::id).toList();
+            }
+            if (cpuWorkers == 1) {
+                return List.of("cpu");
+            }
+            return java.util.stream.IntStream.range(0, cpuWorkers).mapToObj(i -> "cpu" + i).toList();
         }
     }
 
@@ -35,7 +53,7 @@ public final class DeviceResolver {
 
     public static Resolved resolve(DeviceSelection selection, DeviceInventory inventory, String cudaVisibleDevices) {
         if (selection.kind() == DeviceSelection.Kind.CPU) {
-            return new Resolved(List.of(), List.of());
+            return new Resolved(List.of(), selection.cpuWorkers(), List.of());
         }
         List<GpuInfo> visible = visible(inventory.gpus(), cudaVisibleDevices);
         String hiddenNote = cudaVisibleDevices == null ? "" : " (CUDA_VISIBLE_DEVICES=" + cudaVisibleDevices + ")";

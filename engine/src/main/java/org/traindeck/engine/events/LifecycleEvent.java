@@ -5,8 +5,10 @@ public record LifecycleEvent(String runName, String stage, int stageIndex, int e
                              double elapsedSeconds, Kind kind, String message) implements EngineEvent {
 
     public enum Kind {
-        RUN_STARTED, RUN_RESUMED, STAGE_STARTED, EPOCH_FINISHED, CHECKPOINT_SAVED, STAGE_FINISHED, RUN_FINISHED,
-        RUN_STOPPED, RUN_FAILED, WARNING
+        RUN_STARTED, RUN_RESUMED, STAGE_STARTED, TIER_STARTED, FALLBACK, EPOCH_FINISHED, CHECKPOINT_SAVED, STAGE_FINISHED,
+        RUN_FINISHED, RUN_STOPPED, RUN_FAILED, WARNING,
+        /** Steps after this event's step will be trained again (after a fallback from an inconsistent state): forget them. */
+        REWIND
     }
 
     public boolean isTerminal() {

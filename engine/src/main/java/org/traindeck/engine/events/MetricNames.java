@@ -14,6 +14,11 @@ public final class MetricNames {
     public static final String THROUGHPUT = "throughput/samples_per_s";
     public static final String EPOCH_TIME = "time/epoch_s";
     public static final String EVENTS_DROPPED = "events/dropped";
+    /** Data-parallel workers of the tier now running, and the global batch (per-device batch × workers). */
+    public static final String WORKERS = "parallel/workers";
+    public static final String GLOBAL_BATCH = "parallel/global_batch";
+    /** Total throughput ÷ (workers × one device's throughput), when the one-device figure is known. */
+    public static final String SCALING_EFFICIENCY = "throughput/scaling_efficiency";
     /** Published at each stage start, so progress displays know how long an epoch is. */
     public static final String STEPS_PER_EPOCH = "progress/steps_per_epoch";
 

@@ -15,18 +15,30 @@ public final class CsvSink extends FlushingSink {
 
     public static final String HEADER = "time,elapsed,stage,stage_index,epoch,step,name,value,device";
 
-    private final Writer out;
+    private final Path file;
+    private Writer out;
 
     public CsvSink(Path file) throws IOException {
+        this.file = file;
         boolean fresh = !Files.exists(file) || Files.size(file) == 0;
-        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        this.out = open(file);
         if (fresh) {
             out.write(HEADER + "\n");
         }
     }
 
+    private static Writer open(Path file) throws IOException {
+        return Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
     @Override
     protected void write(EngineEvent event) throws IOException {
+        if (event instanceof org.traindeck.engine.events.LifecycleEvent l && l.kind() == org.traindeck.engine.events.LifecycleEvent.Kind.REWIND) {
+            out.close();
+            MetricFiles.truncateCsv(file, l.step());
+            out = open(file);
+            return;
+        }
         if (!(event instanceof MetricEvent m)) {
             return;
         }

@@ -24,15 +24,26 @@ public final class JsonlSink extends FlushingSink {
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    private final Writer out;
+    private final Path file;
+    private Writer out;
     private final StringWriter line = new StringWriter(256);
 
     public JsonlSink(Path file) throws IOException {
-        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        this.file = file;
+        this.out = open(file);
+    }
+
+    private static Writer open(Path file) throws IOException {
+        return Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     @Override
     protected void write(EngineEvent event) throws IOException {
+        if (event instanceof LifecycleEvent l && l.kind() == LifecycleEvent.Kind.REWIND) {
+            out.close();
+            MetricFiles.truncateJsonl(file, l.step());
+            out = open(file);
+        }
         line.getBuffer().setLength(0);
         try (JsonGenerator g = JSON.createGenerator(line)) {
             g.writeStartObject();

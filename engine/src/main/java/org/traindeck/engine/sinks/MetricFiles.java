@@ -24,32 +24,37 @@ public final class MetricFiles {
     private MetricFiles() {
     }
 
-    /** Keeps the events with step ≤ {@code lastStep}; returns how many lines were dropped. */
+    /** Keeps the events with step ≤ {@code lastStep} in both files; returns how many lines were dropped. */
     public static int truncateAfter(Path runDir, long lastStep) throws IOException {
-        int dropped = 0;
-        Path jsonl = runDir.resolve("metrics.jsonl");
-        if (Files.exists(jsonl)) {
-            dropped += rewrite(jsonl, line -> {
-                try {
-                    JsonNode n = JSON.readTree(line);
-                    return n != null && n.path("step").asLong(Long.MAX_VALUE) <= lastStep;
-                } catch (IOException e) {
-                    return false; // a line cut by a crash
-                }
-            }, 0);
+        return truncateJsonl(runDir.resolve("metrics.jsonl"), lastStep) + truncateCsv(runDir.resolve("metrics.csv"), lastStep);
+    }
+
+    static int truncateJsonl(Path jsonl, long lastStep) throws IOException {
+        if (!Files.exists(jsonl)) {
+            return 0;
         }
-        Path csv = runDir.resolve("metrics.csv");
-        if (Files.exists(csv)) {
-            dropped += rewrite(csv, line -> {
-                String[] cells = line.split(",");
-                try {
-                    return cells.length >= 8 && Long.parseLong(cells[5]) <= lastStep;
-                } catch (NumberFormatException e) {
-                    return false;
-                }
-            }, 1);
+        return rewrite(jsonl, line -> {
+            try {
+                JsonNode n = JSON.readTree(line);
+                return n != null && n.path("step").asLong(Long.MAX_VALUE) <= lastStep;
+            } catch (IOException e) {
+                return false; // a line cut by a crash
+            }
+        }, 0);
+    }
+
+    static int truncateCsv(Path csv, long lastStep) throws IOException {
+        if (!Files.exists(csv)) {
+            return 0;
         }
-        return dropped;
+        return rewrite(csv, line -> {
+            String[] cells = line.split(",");
+            try {
+                return cells.length >= 8 && Long.parseLong(cells[5]) <= lastStep;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }, 1);
     }
 
     private static int rewrite(Path file, java.util.function.Predicate<String> keep, int headerLines) throws IOException {

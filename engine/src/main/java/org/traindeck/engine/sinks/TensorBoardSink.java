@@ -55,7 +55,10 @@ public final class TensorBoardSink extends FlushingSink {
         if (event instanceof MetricEvent m && Double.isFinite(m.value())) {
             String tag = m.device() == null ? m.name() : m.name() + "/" + m.device();
             records.write(TfEventEncoder.scalar(m.wallTimeMillis() / 1000.0, m.step(), tag, (float) m.value()));
-        } else if (event instanceof LifecycleEvent) {
+        } else if (event instanceof LifecycleEvent l) {
+            if (l.kind() == LifecycleEvent.Kind.REWIND) {
+                records.write(TfEventEncoder.sessionStart(l.wallTimeMillis() / 1000.0, l.step()));
+            }
             flushNow();
         }
     }

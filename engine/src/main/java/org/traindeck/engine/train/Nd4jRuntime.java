@@ -20,6 +20,11 @@ public final class Nd4jRuntime {
         return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     }
 
+    /** Whether ND4J (and with it the native backend) has been loaded by TrainDeck in this process. */
+    public static boolean isLoaded() {
+        return initialised;
+    }
+
     public static synchronized void init() {
         if (initialised) {
             return;

@@ -1,6 +1,8 @@
 package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.GradientNormalization;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.learning.config.Adam;
@@ -51,6 +53,32 @@ final class Optimizers {
         List<Regularization> r = new ArrayList<>();
         r.add("adamw".equals(c.type()) ? new WeightDecay(c.weightDecay(), true) : new L2Regularization(c.weightDecay()));
         return r;
+    }
+
+    /**
+     * DL4J's own per-layer L2 clipping, for ParallelWrapper tiers (their workers fit with DL4J's fit, not TrainDeck's
+     * step, which clips the global norm). {@code maxNorm} 0 turns it off. The updater is rebuilt, keeping its state.
+     */
+    static void configureClipping(ComputationGraph net, double maxNorm) {
+        boolean changed = false;
+        for (Layer layer : net.getLayers()) {
+            if (layer.conf().getLayer() instanceof BaseLayer base) {
+                GradientNormalization wanted = maxNorm > 0 ? GradientNormalization.ClipL2PerLayer : GradientNormalization.None;
+                if (base.getGradientNormalization() != wanted || base.getGradientNormalizationThreshold() != maxNorm) {
+                    base.setGradientNormalization(wanted);
+                    base.setGradientNormalizationThreshold(maxNorm);
+                    changed = true;
+                }
+            }
+        }
+        if (changed) {
+            INDArray state = net.getUpdater().getStateViewArray();
+            INDArray saved = state == null ? null : state.dup();
+            net.setUpdater(null);
+            if (saved != null) {
+                net.getUpdater().getStateViewArray().assign(saved);
+            }
+        }
     }
 
     /**

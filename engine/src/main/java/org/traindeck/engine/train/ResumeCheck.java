@@ -53,14 +53,14 @@ final class ResumeCheck {
             if (now.precision() != was.precision()) {
                 problems.add(problem(path + ".precision", "cannot change in the middle of a stage (it was " + was.precision().json + ")"));
             }
-            int done = c.epoch() + (c.stepInEpoch() > 0 ? 1 : 0);
+            int done = c.epoch() + (c.batchInEpoch() > 0 ? 1 : 0);
             if (now.epochs() < Math.min(done, was.epochs())) {
                 problems.add(problem(path + ".epochs", "is " + now.epochs() + ", but the checkpoint has already reached epoch "
                         + done + " of this stage"));
             }
-            if (c.stepInEpoch() > 0 && (now.batchSize() != was.batchSize() || now.accumulationSteps() != was.accumulationSteps())) {
-                problems.add(problem(path + ".batchSize", "cannot change in the middle of an epoch (the checkpoint is at step "
-                        + c.stepInEpoch() + " of it); resume from an end-of-epoch checkpoint to change it"));
+            if (c.batchInEpoch() > 0 && (now.batchSize() != was.batchSize() || now.accumulationSteps() != was.accumulationSteps())) {
+                problems.add(problem(path + ".batchSize", "cannot change in the middle of an epoch (the checkpoint is at batch "
+                        + c.batchInEpoch() + " of it); resume from an end-of-epoch checkpoint to change it"));
             }
         }
         if (!problems.isEmpty()) {

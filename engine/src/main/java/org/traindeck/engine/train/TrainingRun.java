@@ -29,6 +29,12 @@ import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.parallel.CudaPeerAccess;
+import org.traindeck.engine.parallel.NcclEnvironment;
+import org.traindeck.engine.parallel.NcclReport;
+import org.traindeck.engine.parallel.Tier;
+import org.traindeck.engine.parallel.TierFailure;
+import org.traindeck.engine.parallel.Watchdog;
 import org.traindeck.engine.schedule.LrSchedule;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
 import org.traindeck.engine.sinks.CsvSink;
@@ -69,8 +75,12 @@ public final class TrainingRun {
     private static final int MAX_CONSECUTIVE_SKIPS = 20;
 
     /** What to change when resuming: a new config (checked for safety) and/or the current stage's epochs. */
-    public record ResumeOptions(Path config, Integer epochs) {
-        public static final ResumeOptions NONE = new ResumeOptions(null, null);
+    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices) {
+        public static final ResumeOptions NONE = new ResumeOptions(null, null, null);
+
+        public ResumeOptions(Path config, Integer epochs) {
+            this(config, epochs, null);
+        }
     }
 
     private final RunConfig config;
@@ -88,14 +98,14 @@ public final class TrainingRun {
     private String stageName = "";
     private int stageIndex;
     private int epoch;
-    private long globalStep;
+    private volatile long globalStep;
     private long startNanos;
     private double elapsedBefore;
     private long lastCheckpointNanos;
     private Path lastCheckpoint;
     private String modelFingerprint;
     private final Map<String, Double> best = new HashMap<>();
-    private final Map<String, Double> lastMetrics = new LinkedHashMap<>();
+    private final Map<String, Double> lastMetrics = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
 
     private TrainingRun(RunConfig config, Path runDir, RunLogSink log, DeviceResolver.Resolved devices,
                         CheckpointFiles.Contents resumeFrom) {
@@ -123,10 +133,12 @@ public final class TrainingRun {
 
     /** As {@link #prepare(RunConfig)}, discovering devices with {@code discovery}. */
     public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery) throws IOException {
+        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
         Path dir = RunDirectory.create(config.outputPath(), config.name());
         Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
         TrainingRun run = new TrainingRun(config, dir, new RunLogSink(dir.resolve("train.log")), devices, null);
+        run.ncclReport = nccl;
         run.openSinks(-1);
         return run;
     }
@@ -154,11 +166,21 @@ public final class TrainingRun {
             }
             config = config.withStageEpochs(Math.min(c.stageIndex(), config.stages().size() - 1), options.epochs());
         }
+        if (options.devices() != null) {
+            config = config.withDevices(options.devices());
+        }
         ResumeCheck.check(original, config, c);
         // the run keeps its folder and name
         config = new RunConfig(original.name(), runDir.getParent().toString(), config.seed(), config.devices(), config.model(),
-                config.data(), config.stages(), config.logging(), config.checkpoint(), config.onNonFinite(), config.baseDir());
+                config.data(), config.stages(), config.logging(), config.checkpoint(), config.onNonFinite(), config.parallel(),
+                config.nccl(), config.stepTimeoutSeconds(), config.baseDir());
+        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
+        if (c.batchInEpoch() > 0 && c.workers() != devices.workers()) {
+            throw new InvalidConfigException("devices", "the checkpoint is in the middle of an epoch trained on " + c.workers()
+                    + " device(s); continuing that epoch on " + devices.workers() + " would change its batches. Resume from an "
+                    + "end-of-epoch checkpoint (traindeck checkpoints " + runDir + ") to change the devices");
+        }
         int attempt = 1;
         while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
             attempt++;
@@ -169,6 +191,7 @@ public final class TrainingRun {
         TrainingRun run = new TrainingRun(config, runDir, new RunLogSink(runDir.resolve("train.log")), devices, contents);
         run.logLine("resuming from " + file + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1) + ", step "
                 + c.globalStep() + "); " + dropped + " metric line(s) after that step were dropped, to be recomputed");
+        run.ncclReport = nccl;
         run.openSinks(c.globalStep());
         run.lastCheckpoint = file;
         return run;
@@ -277,6 +300,13 @@ public final class TrainingRun {
     public RunResult runHere() {
         startNanos = System.nanoTime();
         lastCheckpointNanos = startNanos;
+        int timeout = config.effectiveStepTimeoutSeconds();
+        if (timeout > 0) {
+            watchdog = new Watchdog(timeout, this::onHang);
+            watchdog.context("the run's start (loading data, building the model)");
+            watchdog.pause(true);
+            watchdog.start();
+        }
         RunResult outcome;
         try {
             outcome = train();
@@ -289,12 +319,26 @@ public final class TrainingRun {
         } catch (RuntimeException e) {
             outcome = fail("training failed: " + e, e);
         }
+        if (watchdog != null) {
+            watchdog.close();
+        }
+        finish(outcome);
+        return result.getNow(outcome);
+    }
+
+    /** Ends the run once: the first outcome (the loop's, or the watchdog's) wins. */
+    private synchronized void finish(RunResult outcome) {
+        if (result.isDone()) {
+            return;
+        }
         bus.close();
         result.complete(outcome);
-        return outcome;
     }
 
     private RunResult fail(String message, Throwable cause) {
+        if (abandoned) {
+            return outcome(RunResult.Status.FAILED, message);
+        }
         if (!(cause instanceof InvalidConfigException) && !(cause instanceof RunFailure)) {
             LOG.error("run {} failed", config.name(), cause);
         }
@@ -305,34 +349,122 @@ public final class TrainingRun {
     }
 
     private RunResult outcome(RunResult.Status status, String message) {
-        return new RunResult(status, message, runDir, globalStep, elapsed(), lastMetrics, lastCheckpoint);
+        Map<String, Double> metrics;
+        synchronized (lastMetrics) {
+            metrics = new LinkedHashMap<>(lastMetrics);
+        }
+        return new RunResult(status, message, runDir, globalStep, elapsed(), metrics, lastCheckpoint);
     }
 
-    /** Where the loop starts in a stage: from its beginning, or from a checkpoint inside it. */
-    private record StageStart(int epoch, int stepInEpoch, long stageStartStep, double epochLossSum, long epochExamples) {}
+    /** The running epoch: where it is (batches done), its loss so far, and the metric window being averaged. */
+    private static final class EpochState {
+        int cursor;
+        double lossSum;
+        long examples;
+        double windowLoss;
+        long windowExamples;
+        int windowSteps;
+        double windowNorm;
+        long windowStart = System.nanoTime();
+        final long[] windowPerDevice;
+
+        EpochState(int devices) {
+            windowPerDevice = new long[devices];
+        }
+    }
+
+    /**
+     * A stage as it is being trained on the current tier: how many batches one step takes, the steps per epoch and
+     * the learning-rate schedule. Re-planned when the tier changes, from the stage's progress, so that the learning
+     * rate follows how far through the stage the run is, whatever the number of devices.
+     */
+    private final class StageRun {
+        final StageConfig stage;
+        final DataLoader.Loaded data;
+        final BatchMaker batches;
+        final int batchesPerEpoch;
+        final DataType dataType;
+        Tier tier;
+        int workers;
+        int batchesPerStep;
+        int stepsPerEpoch;
+        LrSchedule schedule;
+        long stageStart;
+
+        StageRun(StageConfig stage, DataLoader.Loaded data, BatchMaker batches, DataType dataType) {
+            this.stage = stage;
+            this.data = data;
+            this.batches = batches;
+            this.batchesPerEpoch = batches.batchesPerEpoch(stage.batchSize());
+            this.dataType = dataType;
+        }
+
+        /** Plans the stage for {@code newTier}, the run being at (epoch, cursor) of the stage now. */
+        void plan(Tier newTier, int atEpoch, int cursor) {
+            tier = newTier;
+            workers = newTier.parallel() ? devices.workers() : 1;
+            batchesPerStep = newTier.parallel() ? workers : stage.accumulationSteps();
+            stepsPerEpoch = (batchesPerEpoch + batchesPerStep - 1) / batchesPerStep;
+            double factor = config.parallel().lrFactor(workers);
+            LrSchedule base = LrSchedule.forStage(stage, stepsPerEpoch);
+            schedule = new LrSchedule(base.kind(), base.baseLr() * factor, base.totalSteps(), base.warmupSteps(),
+                    base.stepEvery(), base.gamma(), base.minLr() * factor);
+            stageStart = globalStep - ((long) atEpoch * stepsPerEpoch + (cursor + batchesPerStep - 1) / batchesPerStep);
+        }
+
+        String describe() {
+            return tier.description + " on " + (tier.parallel() ? String.join(", ", devices.deviceIds()) : devices.deviceIds().get(0));
+        }
+    }
+
+    private ComputationGraph net;
+    private List<Tier> chain;
+    private int tierIndex;
+    private volatile Watchdog watchdog;
+    private volatile boolean abandoned;
+    private NcclReport ncclReport;
+
+    /** What became of the config's NCCL toggles (set before this run's ND4J use, or needing a restart). */
+    public NcclReport ncclReport() {
+        return ncclReport;
+    }
 
     private RunResult train() throws RunFailure {
         Nd4jRuntime.init();
         devices.warnings().forEach(w -> publishLifecycle(LifecycleEvent.Kind.WARNING, w));
-        String device = devices.deviceIds().get(0);
-        if (!devices.isCpu()) {
-            // Placing the model on a chosen GPU needs CUDA_VISIBLE_DEVICES set before ND4J loads (multi-device work).
-            publishLifecycle(LifecycleEvent.Kind.WARNING, "this version trains on ND4J's current CUDA device (normally the first "
-                    + "visible GPU); choosing " + String.join(", ", devices.deviceIds()) + " specifically comes with multi-device training");
-            device = "cuda";
+        if (ncclReport != null) {
+            for (NcclReport.Entry e : ncclReport.entries()) {
+                logLine("environment " + e.name() + "=" + e.value() + ": " + e.status() + " (" + e.detail() + ")");
+                if (e.status() == NcclReport.Status.NEEDS_RESTART || e.status() == NcclReport.Status.FAILED) {
+                    publishLifecycle(LifecycleEvent.Kind.WARNING, e.name() + ": " + e.detail());
+                }
+            }
         }
-        logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", device " + device
+        if (config.nccl().p2pDisabled()) {
+            // the DL4J equivalent of NCCL_P2P_DISABLE=1
+            Nd4j.getAffinityManager().allowCrossDeviceAccess(false);
+        }
+        String device = String.join(", ", devices.deviceIds());
+        if (!devices.isCpu()) {
+            // Placing replicas on chosen GPUs needs CUDA_VISIBLE_DEVICES set before ND4J loads.
+            publishLifecycle(LifecycleEvent.Kind.WARNING, "this version places work on ND4J's CUDA devices in their own order "
+                    + "(normally the visible GPUs from the first); set CUDA_VISIBLE_DEVICES before starting TrainDeck to choose them");
+        }
+        logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices " + device
                 + ", run folder " + runDir);
 
         Map<DataConfig, DataLoader.Loaded> dataCache = new HashMap<>();
         List<StageConfig> stages = config.stages();
+        pauseWatchdog(true);
         DataLoader.Loaded firstData = load(dataCache, 0);
         ModelFactory.Shape shape = ModelFactory.Shape.of(firstData.train());
         boolean images = ModelFactory.wantsImages(config.model());
-        ComputationGraph net = ModelFactory.build(config.model(), shape, config.seed());
+        net = ModelFactory.build(config.model(), shape, config.seed());
         modelFingerprint = ConfigWriter.modelJson(config.model()) + "|" + shape;
         logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + firstData.train()
                 + (firstData.validation() == null ? ", no validation" : "; validation " + firstData.validation().size() + " samples"));
+        chain = Tier.chain(devices.workers(), config.parallel().mode(), config.nccl().p2pDisabled(), config.parallel().fallback());
+        tierIndex = 0;
 
         int firstStage = 0;
         if (resumeFrom != null) {
@@ -343,7 +475,7 @@ public final class TrainingRun {
                         + " (" + modelFingerprint + ")");
             }
             firstStage = c.stageIndex();
-            if (c.epoch() >= stages.get(firstStage).epochs() && c.stepInEpoch() == 0) {
+            if (c.epoch() >= stages.get(firstStage).epochs() && c.batchInEpoch() == 0) {
                 firstStage++;
             }
             if (firstStage >= stages.size()) {
@@ -364,6 +496,7 @@ public final class TrainingRun {
             StageConfig stage = stages.get(stageIndex);
             stageName = stage.name();
             epoch = 0;
+            pauseWatchdog(true);
             DataLoader.Loaded data = load(dataCache, stageIndex);
             String mismatch = firstData.train().incompatibilityWith(data.train());
             if (mismatch != null) {
@@ -383,111 +516,74 @@ public final class TrainingRun {
             }
             boolean resumingHere = resumeFrom != null && stageIndex == resumeFrom.checkpoint().stageIndex();
             boolean keepState = !resumingHere && stage.optimizer().sameStateShapeAs(previousOptimizer);
-            BatchMaker batches = new BatchMaker(data.train(), images, stage.augmentation(), dataType);
-            int batchesPerEpoch = batches.batchesPerEpoch(stage.batchSize());
-            int k = stage.accumulationSteps();
-            int stepsPerEpoch = (batchesPerEpoch + k - 1) / k;
-            LrSchedule schedule = LrSchedule.forStage(stage, stepsPerEpoch);
-            StageStart start = resumingHere ? restore(net, stepsPerEpoch) : new StageStart(0, 0, globalStep, 0, 0);
-            long stageStart = start.stageStartStep();
-            Optimizers.install(net, stage.optimizer(), new Nd4jStageSchedule(schedule, stageStart), keepState);
+            StageRun run = new StageRun(stage, data, new BatchMaker(data.train(), images, stage.augmentation(), dataType), dataType);
+            int startEpoch = 0;
+            EpochState resumeState = null;
+            if (resumingHere) {
+                Checkpoint c = resumeFrom.checkpoint();
+                startEpoch = c.epoch();
+                resumeState = new EpochState(devices.workers());
+                resumeState.cursor = c.batchInEpoch();
+                resumeState.lossSum = c.epochLossSum();
+                resumeState.examples = c.epochExamples();
+                if (resumeState.cursor > run.batchesPerEpoch) {
+                    throw new InvalidConfigException("stages[" + stageIndex + "]", "the checkpoint is at batch " + resumeState.cursor
+                            + " of an epoch, but this config's epochs have only " + run.batchesPerEpoch + " batches");
+                }
+            }
+            run.plan(chain.get(tierIndex), startEpoch, resumeState == null ? 0 : resumeState.cursor);
+            Optimizers.install(net, stage.optimizer(), new Nd4jStageSchedule(run.schedule, run.stageStart), keepState);
+            Optimizers.configureClipping(net, run.tier.parallel() ? stage.clipNorm() : 0);
             if (resumingHere) {
                 loadNumbers(net);
             }
-            TrainingStep step = new TrainingStep(net, stage.optimizer().weightDecay() > 0);
             previousOptimizer = stage.optimizer();
+            int k = stage.accumulationSteps();
             publishLifecycle(LifecycleEvent.Kind.STAGE_STARTED, String.format(Locale.ROOT,
-                    "stage %d/%d \"%s\": %d epoch(s) × %d step(s), batch %d%s, %s lr %.3g (%s)%s, %s%s",
-                    stageIndex + 1, stages.size(), stage.name(), stage.epochs(), stepsPerEpoch, stage.batchSize(),
-                    k > 1 ? " × " + k + " accumulated = " + stage.batchSize() * k : "", stage.optimizer().type(),
-                    stage.optimizer().learningRate(), stage.schedule().type(),
-                    keepState ? ", optimizer state carried over" : "", stage.precision().json,
-                    resumingHere ? String.format(Locale.ROOT, "; resuming at epoch %d, step %d", start.epoch() + 1, start.stepInEpoch()) : ""));
-            publishMetric(MetricNames.STEPS_PER_EPOCH, stepsPerEpoch, null);
+                    "stage %d/%d \"%s\": %d epoch(s) × %d step(s), batch %d%s, %s lr %.3g%s (%s)%s, %s%s",
+                    stageIndex + 1, stages.size(), stage.name(), stage.epochs(), run.stepsPerEpoch, stage.batchSize(),
+                    run.workers > 1 ? " per device × " + run.workers + " devices = global batch " + stage.batchSize() * run.workers
+                            : k > 1 ? " × " + k + " accumulated = " + stage.batchSize() * k : "",
+                    stage.optimizer().type(), run.schedule.baseLr(),
+                    run.workers > 1 && !"none".equals(config.parallel().lrScaling())
+                            ? String.format(Locale.ROOT, " (scaled ×%.3g, %s rule)", config.parallel().lrFactor(run.workers), config.parallel().lrScaling()) : "",
+                    stage.schedule().type(), keepState ? ", optimizer state carried over" : "", stage.precision().json,
+                    resumingHere ? String.format(Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, resumeState.cursor) : ""));
+            publishTier(run);
 
             int consecutiveSkips = 0;
-            for (epoch = start.epoch(); epoch < stage.epochs(); epoch++) {
-                boolean firstEpoch = epoch == start.epoch();
+            for (epoch = startEpoch; epoch < stage.epochs(); epoch++) {
+                EpochState state = epoch == startEpoch && resumeState != null ? resumeState : new EpochState(devices.workers());
                 long epochStart = System.nanoTime();
                 int[] order = BatchMaker.epochOrder(data.train().size(), config.dataFor(stage).shuffle(), config.seed(), stageIndex, epoch);
-                double epochLossSum = firstEpoch ? start.epochLossSum() : 0;
-                long epochExamples = firstEpoch ? start.epochExamples() : 0;
-                double windowLoss = 0;
-                long windowExamples = 0;
-                int windowSteps = 0;
-                double windowNorm = 0;
-                long windowStart = System.nanoTime();
-                for (int s = firstEpoch ? start.stepInEpoch() : 0; s < stepsPerEpoch; s++) {
+                while (state.cursor < run.batchesPerEpoch) {
                     if (stopRequested) {
-                        saveCheckpoint(net, checkpoints.regularFile(globalStep), "stop", stageIndex, epoch, s, stageStart,
-                                epochLossSum, epochExamples);
+                        saveCheckpoint(net, checkpoints.regularFile(globalStep), "stop", stageIndex, epoch, state.cursor,
+                                run.stageStart, state.lossSum, state.examples, run.workers);
                         publishLifecycle(LifecycleEvent.Kind.RUN_STOPPED, "stopped by request at step " + globalStep
                                 + (lastCheckpoint != null ? "; resume from " + lastCheckpoint.getFileName() : ""));
                         return outcome(RunResult.Status.STOPPED, "stopped at step " + globalStep);
                     }
-                    List<BatchMaker.Batch> micro = new ArrayList<>(k);
-                    for (int b = s * k; b < Math.min((s + 1) * k, batchesPerEpoch); b++) {
-                        micro.add(batches.batch(order, b, stage.batchSize(), config.seed(), stageIndex, epoch, true));
-                    }
-                    double lr = schedule.lrAt(globalStep - stageStart);
-                    // Random numbers (dropout) as a function of the step, so that a resumed run draws the same ones.
-                    Nd4j.getRandom().setSeed(config.seed() * 0x9E3779B97F4A7C15L + globalStep);
-                    TrainingStep.Result r = step.step(micro, (int) globalStep, epoch, stage.clipNorm(),
-                            globalStep + 1 == FaultInjection.nanAtStep());
-                    globalStep++;
-                    if (!r.applied()) {
-                        publishMetric(MetricNames.TRAIN_LOSS, r.loss(), null);
-                        String what = String.format(Locale.ROOT, "the loss became %s at step %d (stage \"%s\", epoch %d, learning rate %.3g)",
-                                Double.isFinite(r.loss()) ? "finite but the gradient " + r.gradNorm() : String.valueOf(r.loss()),
-                                globalStep, stage.name(), epoch + 1, lr);
-                        String advice = "Try a lower learning rate, gradient clipping (\"gradientClipping\": 1.0), "
-                                + "or check the data for extreme or missing values";
-                        if (!config.skipNonFinite()) {
-                            throw new RunFailure(what + ": training diverged and was stopped before the update. " + advice);
+                    try {
+                        if (run.tier.parallel()) {
+                            runParallel(run, order, state);
+                        } else {
+                            consecutiveSkips = runSingle(run, order, state, consecutiveSkips);
                         }
-                        if (++consecutiveSkips > MAX_CONSECUTIVE_SKIPS) {
-                            throw new RunFailure(what + ", and the " + MAX_CONSECUTIVE_SKIPS + " steps before it were skipped too: "
-                                    + "training diverged. " + advice);
-                        }
-                        publishLifecycle(LifecycleEvent.Kind.WARNING, what + ": batch skipped (onNonFinite: skip)");
-                        continue;
-                    }
-                    consecutiveSkips = 0;
-                    epochLossSum += r.loss() * r.examples();
-                    epochExamples += r.examples();
-                    windowLoss += r.loss() * r.examples();
-                    windowExamples += r.examples();
-                    windowNorm += r.gradNorm();
-                    windowSteps++;
-                    if (globalStep % config.logging().everySteps() == 0 || s == stepsPerEpoch - 1) {
-                        long now = System.nanoTime();
-                        if (windowExamples > 0) {
-                            publishMetric(MetricNames.TRAIN_LOSS, windowLoss / windowExamples, null);
-                            publishMetric(MetricNames.LR, lr, null);
-                            publishMetric(MetricNames.GRAD_NORM, windowNorm / windowSteps, null);
-                            publishMetric(MetricNames.THROUGHPUT, windowExamples / Math.max(1e-9, (now - windowStart) / 1e9), null);
-                        }
-                        windowLoss = 0;
-                        windowExamples = 0;
-                        windowNorm = 0;
-                        windowSteps = 0;
-                        windowStart = now;
-                    }
-                    double minutes = config.checkpoint().everyMinutes();
-                    if (minutes > 0 && s < stepsPerEpoch - 1 && System.nanoTime() - lastCheckpointNanos >= minutes * 60e9) {
-                        if (!saveCheckpoint(net, checkpoints.regularFile(globalStep), "time", stageIndex, epoch, s + 1,
-                                stageStart, epochLossSum, epochExamples)) {
-                            return stoppedForCheckpoint();
-                        }
+                    } catch (TierFailure failure) {
+                        fallBack(run, failure, state);
+                    } catch (CheckpointStop stop) {
+                        return stoppedForCheckpoint();
                     }
                 }
                 double epochSeconds = (System.nanoTime() - epochStart) / 1e9;
-                publishMetric(MetricNames.TRAIN_EPOCH_LOSS, epochLossSum / Math.max(1, epochExamples), null);
+                pauseWatchdog(true);
+                publishMetric(MetricNames.TRAIN_EPOCH_LOSS, state.lossSum / Math.max(1, state.examples), null);
                 publishMetric(MetricNames.EPOCH_TIME, epochSeconds, null);
                 boolean lastEpoch = epoch == stage.epochs() - 1;
                 int interval = stage.validationInterval();
                 Map<String, Double> epochMetrics = new HashMap<>();
-                epochMetrics.put(MetricNames.TRAIN_EPOCH_LOSS, epochLossSum / Math.max(1, epochExamples));
+                epochMetrics.put(MetricNames.TRAIN_EPOCH_LOSS, state.lossSum / Math.max(1, state.examples));
                 if (data.validation() != null && interval > 0 && ((epoch + 1) % interval == 0 || lastEpoch)) {
                     Map<String, Double> metrics = Evaluator.evaluate(net, data.validation(), images, dataType);
                     metrics.forEach((name, value) -> publishMetric(name, value, null));
@@ -503,17 +599,18 @@ public final class TrainingRun {
                 if (monitored != null && isBetter(monitored, best.get(stage.name()))) {
                     best.put(stage.name(), monitored);
                     if (config.checkpoint().keepBestPerStage()
-                            && !saveCheckpoint(net, checkpoints.bestFile(stage.name()), "best", stageIndex, epoch + 1, 0, stageStart, 0, 0)) {
+                            && !saveCheckpoint(net, checkpoints.bestFile(stage.name()), "best", stageIndex, epoch + 1, 0, run.stageStart, 0, 0, run.workers)) {
                         return stoppedForCheckpoint();
                     }
                 }
                 int every = config.checkpoint().everyEpochs();
                 if (lastEpoch || (every > 0 && (epoch + 1) % every == 0)) {
                     if (!saveCheckpoint(net, checkpoints.regularFile(globalStep), lastEpoch ? "stage-end" : "epoch", stageIndex,
-                            epoch + 1, 0, stageStart, 0, 0)) {
+                            epoch + 1, 0, run.stageStart, 0, 0, run.workers)) {
                         return stoppedForCheckpoint();
                     }
                 }
+                pauseWatchdog(false);
             }
             epoch = stage.epochs() - 1;
             publishLifecycle(LifecycleEvent.Kind.STAGE_FINISHED, "stage \"" + stage.name() + "\" finished");
@@ -522,6 +619,262 @@ public final class TrainingRun {
         publishLifecycle(LifecycleEvent.Kind.RUN_FINISHED, String.format(Locale.ROOT, "finished %d step(s) in %.1f s",
                 globalStep, elapsed()));
         return outcome(RunResult.Status.FINISHED, "finished");
+    }
+
+    /** Thrown out of a step loop when a checkpoint could not be written and the policy says stop. */
+    private static final class CheckpointStop extends RuntimeException {
+        CheckpointStop() {
+            super(null, null, false, false);
+        }
+    }
+
+    private void publishTier(StageRun run) {
+        String why = run.workers > 1 && devices.isCpu() && run.tier == Tier.AVERAGING_P2P
+                ? " (on the CPU, workers share memory: there is no peer-to-peer copy to use or avoid)" : "";
+        publishLifecycle(LifecycleEvent.Kind.TIER_STARTED, "training with " + run.describe() + why);
+        publishMetric(MetricNames.STEPS_PER_EPOCH, run.stepsPerEpoch, null);
+        publishMetric(MetricNames.WORKERS, run.workers, null);
+        publishMetric(MetricNames.GLOBAL_BATCH, (double) run.stage.batchSize() * (run.tier.parallel() ? run.workers : run.stage.accumulationSteps()), null);
+        if (watchdog != null) {
+            watchdog.context(run.describe() + " (stage \"" + run.stage.name() + "\", step " + globalStep + ")");
+        }
+    }
+
+    /** One device, step by step, from the epoch's cursor to its end (or a stop request). */
+    private int runSingle(StageRun run, int[] order, EpochState state, int consecutiveSkips) throws RunFailure {
+        if (Tier.injectedFailure(run.tier, "failTiers")) {
+            throw new TierFailure("injected failure setting up " + run.tier.description, true, null);
+        }
+        StageConfig stage = run.stage;
+        TrainingStep step = new TrainingStep(net, stage.optimizer().weightDecay() > 0);
+        pauseWatchdog(false);
+        String deviceId = devices.deviceIds().get(0);
+        while (state.cursor < run.batchesPerEpoch && !stopRequested) {
+            List<BatchMaker.Batch> micro = new ArrayList<>(run.batchesPerStep);
+            for (int b = state.cursor; b < Math.min(state.cursor + run.batchesPerStep, run.batchesPerEpoch); b++) {
+                micro.add(run.batches.batch(order, b, stage.batchSize(), config.seed(), stageIndex, epoch, true));
+            }
+            double lr = run.schedule.lrAt(globalStep - run.stageStart);
+            if (globalStep + 1 == Long.getLong("traindeck.inject.stallAtStep", -1)) {
+                stall();
+            }
+            // Random numbers (dropout) as a function of the step, so that a resumed run draws the same ones.
+            Nd4j.getRandom().setSeed(config.seed() * 0x9E3779B97F4A7C15L + globalStep);
+            TrainingStep.Result r = step.step(micro, (int) globalStep, epoch, stage.clipNorm(),
+                    globalStep + 1 == FaultInjection.nanAtStep());
+            globalStep++;
+            state.cursor += micro.size();
+            touchWatchdog();
+            if (!r.applied()) {
+                publishMetric(MetricNames.TRAIN_LOSS, r.loss(), null);
+                String what = String.format(Locale.ROOT, "the loss became %s at step %d (stage \"%s\", epoch %d, learning rate %.3g)",
+                        Double.isFinite(r.loss()) ? "finite but the gradient " + r.gradNorm() : String.valueOf(r.loss()),
+                        globalStep, stage.name(), epoch + 1, lr);
+                String advice = "Try a lower learning rate, gradient clipping (\"gradientClipping\": 1.0), "
+                        + "or check the data for extreme or missing values";
+                if (!config.skipNonFinite()) {
+                    throw new RunFailure(what + ": training diverged and was stopped before the update. " + advice);
+                }
+                if (++consecutiveSkips > MAX_CONSECUTIVE_SKIPS) {
+                    throw new RunFailure(what + ", and the " + MAX_CONSECUTIVE_SKIPS + " steps before it were skipped too: "
+                            + "training diverged. " + advice);
+                }
+                publishLifecycle(LifecycleEvent.Kind.WARNING, what + ": batch skipped (onNonFinite: skip)");
+                continue;
+            }
+            consecutiveSkips = 0;
+            state.lossSum += r.loss() * r.examples();
+            state.examples += r.examples();
+            state.windowLoss += r.loss() * r.examples();
+            state.windowExamples += r.examples();
+            state.windowPerDevice[0] += r.examples();
+            state.windowNorm += r.gradNorm();
+            state.windowSteps++;
+            if (globalStep % config.logging().everySteps() == 0 || state.cursor >= run.batchesPerEpoch) {
+                publishWindow(state, lr, true, List.of(deviceId));
+            }
+            maybeTimedCheckpoint(run, state);
+        }
+        return consecutiveSkips;
+    }
+
+    /** Several devices with ParallelWrapper, from the epoch's cursor to its end (or a stop request). */
+    private void runParallel(StageRun run, int[] order, EpochState state) {
+        if (Tier.injectedFailure(run.tier, "failTiers")) {
+            throw new TierFailure("injected failure setting up " + run.tier.description, true, null);
+        }
+        if (run.tier == Tier.AVERAGING_P2P && "cuda".equals(Nd4jRuntime.backendKind())) {
+            String problem = CudaPeerAccess.selfTestAndConfigure(run.workers);
+            if (problem != null) {
+                throw new TierFailure("peer-to-peer self-test: " + problem, true, null);
+            }
+        } else if (run.tier == Tier.AVERAGING_NO_P2P) {
+            Nd4j.getAffinityManager().allowCrossDeviceAccess(false);
+        }
+        // the last consistent state, to go back to if the workers fail in the middle of a round
+        INDArray paramsBefore = net.params().dup();
+        INDArray stateView = net.getUpdater().getStateViewArray();
+        INDArray updaterBefore = stateView == null ? null : stateView.dup();
+        long stepBefore = globalStep;
+        int cursorBefore = state.cursor;
+        double lossBefore = state.lossSum;
+        long examplesBefore = state.examples;
+        net.getConfiguration().setIterationCount((int) globalStep);
+        pauseWatchdog(false);
+        List<String> ids = devices.deviceIds();
+        double[] lastLr = {0};
+        try {
+            ParallelEpoch.Outcome o = ParallelEpoch.run(net, run.tier, run.workers, config.parallel(), run.batches, order,
+                    state.cursor, run.batchesPerEpoch, run.stage.batchSize(), config.seed(), stageIndex, epoch,
+                    () -> stopRequested, (step, loss, examples, perWorker, nanos) -> {
+                        synchronized (state) {
+                            globalStep = step;
+                            touchWatchdog();
+                            state.lossSum += loss * examples;
+                            state.examples += examples;
+                            state.windowLoss += loss * examples;
+                            state.windowExamples += examples;
+                            for (int w = 0; w < perWorker.length && w < state.windowPerDevice.length; w++) {
+                                state.windowPerDevice[w] += perWorker[w];
+                            }
+                            state.windowSteps++;
+                            lastLr[0] = run.schedule.lrAt(step - 1 - run.stageStart);
+                            boolean endOfEpoch = cursorBefore + (step - stepBefore) * run.workers >= run.batchesPerEpoch;
+                            if (step % config.logging().everySteps() == 0 || endOfEpoch) {
+                                publishWindow(state, lastLr[0], false, ids);
+                            }
+                        }
+                    }, Long.getLong("traindeck.inject.failWorkerAtStep", -1));
+            synchronized (state) {
+                globalStep = stepBefore + o.rounds();
+                state.cursor = cursorBefore + o.batchesConsumed();
+                state.lossSum = lossBefore + o.lossSum();
+                state.examples = examplesBefore + o.examples();
+                if (state.windowSteps > 0) {
+                    publishWindow(state, lastLr[0], false, ids);
+                }
+            }
+        } catch (TierFailure f) {
+            synchronized (state) {
+                if (!f.consistent()) {
+                    net.params().assign(paramsBefore);
+                    if (updaterBefore != null) {
+                        net.getUpdater().getStateViewArray().assign(updaterBefore);
+                    }
+                    globalStep = stepBefore;
+                    state.cursor = cursorBefore;
+                    state.lossSum = lossBefore;
+                    state.examples = examplesBefore;
+                    publishLifecycle(LifecycleEvent.Kind.REWIND, "going back to step " + stepBefore
+                            + ", the last consistent state: the steps after it are trained again");
+                } else {
+                    state.cursor = cursorBefore + (int) (globalStep - stepBefore) * run.workers;
+                }
+                state.windowLoss = 0;
+                state.windowExamples = 0;
+                state.windowSteps = 0;
+                java.util.Arrays.fill(state.windowPerDevice, 0);
+            }
+            throw f;
+        }
+    }
+
+    /** Goes on with the next tier from where the failed one left a consistent model. */
+    private void fallBack(StageRun run, TierFailure failure, EpochState state) throws RunFailure {
+        Tier failed = run.tier;
+        if (tierIndex + 1 >= chain.size()) {
+            throw new RunFailure("every way of training failed; the last, " + failed.description + ": " + failure.getMessage()
+                    + (config.parallel().fallback() ? "" : " (fallback is off: \"parallel\": {\"fallback\": true} lets the run go on with fewer devices)"));
+        }
+        tierIndex++;
+        Tier next = chain.get(tierIndex);
+        LOG.warn("tier {} failed: {}", failed, failure.getMessage(), failure.getCause());
+        run.plan(next, epoch, state.cursor);
+        Optimizers.install(net, run.stage.optimizer(), new Nd4jStageSchedule(run.schedule, run.stageStart), true);
+        Optimizers.configureClipping(net, next.parallel() ? run.stage.clipNorm() : 0);
+        net.getConfiguration().setIterationCount((int) globalStep);
+        publishLifecycle(LifecycleEvent.Kind.FALLBACK, failed.description + " failed (" + failure.getMessage() + "): going on with "
+                + next.description + " from step " + globalStep);
+        publishTier(run);
+    }
+
+    private void publishWindow(EpochState state, double lr, boolean withNorm, List<String> ids) {
+        long now = System.nanoTime();
+        double seconds = Math.max(1e-9, (now - state.windowStart) / 1e9);
+        if (state.windowExamples > 0) {
+            double total = state.windowExamples / seconds;
+            publishMetric(MetricNames.TRAIN_LOSS, state.windowLoss / state.windowExamples, null);
+            publishMetric(MetricNames.LR, lr, null);
+            if (withNorm) {
+                publishMetric(MetricNames.GRAD_NORM, state.windowNorm / state.windowSteps, null);
+            }
+            publishMetric(MetricNames.THROUGHPUT, total, null);
+            int n = Math.min(ids.size(), state.windowPerDevice.length);
+            for (int d = 0; d < n; d++) {
+                if (state.windowPerDevice[d] > 0 || n > 1) {
+                    publishMetric(MetricNames.THROUGHPUT, state.windowPerDevice[d] / seconds, ids.get(d));
+                }
+            }
+            double baseline = config.parallel().baselineSamplesPerSecond();
+            if (n > 1 && baseline > 0) {
+                publishMetric(MetricNames.SCALING_EFFICIENCY, total / (n * baseline), null);
+            }
+        }
+        state.windowLoss = 0;
+        state.windowExamples = 0;
+        state.windowNorm = 0;
+        state.windowSteps = 0;
+        java.util.Arrays.fill(state.windowPerDevice, 0);
+        state.windowStart = now;
+    }
+
+    private void maybeTimedCheckpoint(StageRun run, EpochState state) {
+        double minutes = config.checkpoint().everyMinutes();
+        if (minutes > 0 && state.cursor < run.batchesPerEpoch && System.nanoTime() - lastCheckpointNanos >= minutes * 60e9) {
+            if (!saveCheckpoint(net, checkpoints.regularFile(globalStep), "time", stageIndex, epoch, state.cursor,
+                    run.stageStart, state.lossSum, state.examples, run.workers)) {
+                throw new CheckpointStop();
+            }
+        }
+    }
+
+    /** The injected stall: a step that never finishes, until the watchdog gives the run up. */
+    private void stall() throws RunFailure {
+        while (!abandoned) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new RunFailure("abandoned after the watchdog tripped");
+    }
+
+    private void touchWatchdog() {
+        Watchdog w = watchdog;
+        if (w != null) {
+            w.touch();
+        }
+    }
+
+    private void pauseWatchdog(boolean pause) {
+        Watchdog w = watchdog;
+        if (w != null) {
+            w.pause(pause);
+        }
+    }
+
+    /** The watchdog tripped: the run is given up, with the diagnosis in the run log. */
+    private void onHang(String diagnosis) {
+        logLine("WATCHDOG: " + diagnosis);
+        String message = "the run hung: " + diagnosis.lines().findFirst().orElse("") + " The thread dump is in train.log."
+                + (lastCheckpoint == null ? "" : " Resume from " + lastCheckpoint.getFileName() + " after finding the cause"
+                + " (a stuck device or driver: try fewer devices, or \"NCCL_P2P_DISABLE\": \"1\").");
+        publishLifecycle(LifecycleEvent.Kind.RUN_FAILED, message);
+        finish(outcome(RunResult.Status.FAILED, message));
+        // only now may a stalled thread that wakes up unwind: the watchdog's verdict is the run's result
+        abandoned = true;
     }
 
     private boolean isBetter(double value, Double previous) {
@@ -535,16 +888,6 @@ public final class TrainingRun {
         String message = "stopped at step " + globalStep + " because a checkpoint could not be written (checkpoint.onWriteError: stop)";
         publishLifecycle(LifecycleEvent.Kind.RUN_STOPPED, message);
         return outcome(RunResult.Status.STOPPED, message);
-    }
-
-    /** The position and counters of the checkpoint being resumed. */
-    private StageStart restore(ComputationGraph net, int stepsPerEpoch) {
-        Checkpoint c = resumeFrom.checkpoint();
-        if (c.stepInEpoch() > stepsPerEpoch) {
-            throw new InvalidConfigException("stages[" + c.stageIndex() + "]", "the checkpoint is at step " + c.stepInEpoch()
-                    + " of an epoch, but this config's epochs have only " + stepsPerEpoch + " steps");
-        }
-        return new StageStart(c.epoch(), c.stepInEpoch(), c.stageStartStep(), c.epochLossSum(), c.epochExamples());
     }
 
     /** Puts the checkpoint's parameters and optimizer state into the freshly built network. */
@@ -568,15 +911,16 @@ public final class TrainingRun {
      * Writes a checkpoint whose position is where the run will continue. On failure the previous checkpoint stays,
      * the user is told, and the return value says whether to go on (false: stop, as the policy asks).
      */
-    private boolean saveCheckpoint(ComputationGraph net, Path file, String reason, int atStage, int atEpoch, int atStep,
-                                   long stageStart, double epochLossSum, long epochExamples) {
+    private boolean saveCheckpoint(ComputationGraph net, Path file, String reason, int atStage, int atEpoch, int atBatch,
+                                   long stageStart, double epochLossSum, long epochExamples, int workers) {
+        pauseWatchdog(true);
         try {
             float[] params = net.params().castTo(DataType.FLOAT).toFloatVector();
             INDArray state = net.getUpdater().getStateViewArray();
             float[] updater = state == null ? new float[0] : state.castTo(DataType.FLOAT).toFloatVector();
-            Checkpoint c = new Checkpoint(Checkpoint.FORMAT_VERSION, config.name(), stageName, atStage, atEpoch, atStep,
+            Checkpoint c = new Checkpoint(Checkpoint.FORMAT_VERSION, config.name(), stageName, atStage, atEpoch, atBatch,
                     globalStep, stageStart, elapsed(), epochLossSum, epochExamples, best, modelFingerprint, params.length,
-                    updater.length, net.getConfiguration().getDataType().name(), reason, System.currentTimeMillis());
+                    updater.length, net.getConfiguration().getDataType().name(), reason, System.currentTimeMillis(), workers);
             CheckpointFiles.write(file, c, ConfigWriter.toJsonWithAbsolutePaths(config), params, updater);
             lastCheckpointNanos = System.nanoTime();
             if (!"best".equals(reason)) {
@@ -584,6 +928,7 @@ public final class TrainingRun {
                 checkpoints.prune(config.checkpoint().keepLast());
             }
             publishLifecycle(LifecycleEvent.Kind.CHECKPOINT_SAVED, reason + " checkpoint " + runDir.relativize(file));
+            pauseWatchdog(false);
             return true;
         } catch (IOException | RuntimeException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -593,6 +938,7 @@ public final class TrainingRun {
             publishLifecycle(LifecycleEvent.Kind.WARNING, "the " + reason + " checkpoint at step " + globalStep + " could not be written: "
                     + why + ". " + (lastCheckpoint == null ? "No earlier checkpoint exists." : "The previous checkpoint, "
                     + lastCheckpoint.getFileName() + ", is intact."));
+            pauseWatchdog(false);
             return !"stop".equals(config.checkpoint().onWriteError());
         }
     }

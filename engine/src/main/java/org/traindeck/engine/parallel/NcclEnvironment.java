@@ -1,0 +1,64 @@
+package org.traindeck.engine.parallel;
+
+import org.traindeck.engine.config.NcclConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Puts a config's NCCL toggles and custom variables into the process environment and reports, per variable,
+ * whether it took effect: before ND4J loads it is {@link NcclReport.Status#APPLIED} (or MAPPED where DL4J has an
+ * equivalent); after, it is set but {@link NcclReport.Status#NEEDS_RESTART}, since native libraries read their
+ * settings when they load.
+ */
+public final class NcclEnvironment {
+
+    private NcclEnvironment() {
+    }
+
+    public static NcclReport apply(NcclConfig config, boolean backendAlreadyLoaded) {
+        List<NcclReport.Entry> entries = new ArrayList<>();
+        for (Map.Entry<String, String> v : config.all().entrySet()) {
+            String name = v.getKey();
+            String value = v.getValue();
+            String failure = NativeEnvironment.set(name, value);
+            if (failure == null && !value.equals(NativeEnvironment.get(name))) {
+                failure = "the value read back differs";
+            }
+            if (failure != null) {
+                entries.add(new NcclReport.Entry(name, value, NcclReport.Status.FAILED, failure));
+                continue;
+            }
+            String mapping = mapping(name, value);
+            String ncclNote = mapping == null && name.startsWith("NCCL_")
+                    ? " (DL4J's ParallelWrapper does not use NCCL, so it has no effect on DL4J itself)" : "";
+            NcclReport.Status status;
+            String detail;
+            if (backendAlreadyLoaded) {
+                status = NcclReport.Status.NEEDS_RESTART;
+                detail = "set in the environment, but ND4J is already loaded in this process: restart TrainDeck for native "
+                        + "libraries to read it" + (mapping == null ? ncclNote : "; " + mapping);
+            } else if (mapping != null) {
+                status = NcclReport.Status.MAPPED;
+                detail = "set in the environment; " + mapping;
+            } else {
+                status = NcclReport.Status.APPLIED;
+                detail = "set in the environment before ND4J loaded" + ncclNote;
+            }
+            entries.add(new NcclReport.Entry(name, value, status, detail));
+        }
+        return new NcclReport(entries);
+    }
+
+    /** The DL4J equivalent of a toggle, worded for people; null when there is none. */
+    static String mapping(String name, String value) {
+        return switch (name) {
+            case "NCCL_P2P_DISABLE" -> "1".equals(value)
+                    ? "DL4J equivalent: cross-device (peer-to-peer) access is turned off, and the averaging-with-P2P tier is skipped"
+                    : null;
+            case "NCCL_TIMEOUT" -> "DL4J equivalent: TrainDeck's step watchdog stops a run when no step completes within " + value + " s";
+            default -> null;
+        };
+    }
+}

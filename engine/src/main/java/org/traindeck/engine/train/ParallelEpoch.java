@@ -1,0 +1,356 @@
+package org.traindeck.engine.train;
+
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.optimize.api.BaseTrainingListener;
+import org.deeplearning4j.parallelism.ParallelWrapper;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.dataset.api.DataSetPreProcessor;
+import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
+import org.traindeck.engine.config.ParallelConfig;
+import org.traindeck.engine.parallel.Tier;
+import org.traindeck.engine.parallel.TierFailure;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Trains the rest of one epoch data-parallel with DL4J's ParallelWrapper, a fresh wrapper per call (a wrapper closes
+ * itself at the end of fit, and re-fitting one is where SHARED_GRADIENTS deadlocked). One step is one round: each of
+ * the W workers fits one batch, then the parameters (and optimizer state) are averaged. TrainDeck's own iterator
+ * hands the batches out in its order, stops at a round boundary when asked, and a thread-safe listener turns the
+ * workers' reports into one loss per step.
+ */
+final class ParallelEpoch {
+
+    /** Called once per completed round, from a worker thread, in round order. */
+    interface RoundSink {
+        void onRound(long step, double meanLoss, long examples, long[] examplesPerWorker, long roundNanos);
+    }
+
+    /** How far the epoch got: batches consumed (all in complete rounds) and the rounds' loss sum. */
+    record Outcome(int batchesConsumed, long rounds, double lossSum, long examples) {}
+
+    /** Marks a failure injected for tests between two rounds, so the model is consistent. */
+    static final class InjectedFailure extends RuntimeException {
+        InjectedFailure(String message) {
+            super(message);
+        }
+    }
+
+    private ParallelEpoch() {
+    }
+
+    static Outcome run(ComputationGraph net, Tier tier, int workers, ParallelConfig settings, BatchMaker maker, int[] order,
+                       int cursor, int batchesPerEpoch, int batchSize, long seed, int stageIndex, int epoch,
+                       BooleanSupplier stop, RoundSink sink, long failWorkerAtStep) {
+        long startStep = net.getConfiguration().getIterationCount();
+        RoundListener listener = new RoundListener(workers, startStep, sink, failWorkerAtStep, batchSize);
+        EpochIterator iterator = new EpochIterator(maker, order, cursor, batchesPerEpoch, batchSize, seed, stageIndex, epoch, workers,
+                stop, settings.prefetch() * workers);
+        listener.roundSizes = iterator.roundSizes;
+        ParallelWrapper wrapper;
+        try {
+            wrapper = new ParallelWrapper.Builder<>(net)
+                    .workers(workers)
+                    .prefetchBuffer(0) // TrainDeck's iterator prefetches itself, with failures reaching the wrapper's thread
+                    .averagingFrequency(settings.averagingFrequency())
+                    .averageUpdaters(true)
+                    .reportScoreAfterAveraging(false)
+                    .trainingMode(tier == Tier.SHARED_GRADIENTS ? ParallelWrapper.TrainingMode.SHARED_GRADIENTS
+                            : ParallelWrapper.TrainingMode.AVERAGING)
+                    .build();
+            wrapper.setListeners(listener);
+        } catch (RuntimeException e) {
+            throw new TierFailure("could not set up " + tier.description + ": " + e.getMessage(), true, e);
+        }
+        try {
+            wrapper.fit(iterator);
+        } catch (RuntimeException e) {
+            shutdown(wrapper);
+            boolean consistent = causedBy(e, InjectedFailure.class) && listener.partialRound() == 0;
+            throw new TierFailure(tier.description + " failed at step " + (startStep + listener.completedRounds.get() + 1)
+                    + ": " + rootMessage(e), consistent, e);
+        } finally {
+            iterator.close();
+            // worker 0 trains the model itself, and the wrapper leaves its listener attached to it
+            net.setListeners(java.util.List.of());
+        }
+        net.getConfiguration().setIterationCount((int) (startStep + listener.completedRounds.get()));
+        return new Outcome(listener.consumed.get(), listener.completedRounds.get(), listener.lossSum, listener.examples.get());
+    }
+
+
+    private static void shutdown(ParallelWrapper wrapper) {
+        try {
+            wrapper.shutdown();
+        } catch (RuntimeException e) {
+            // the workers are already gone
+        }
+    }
+
+    static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+
+    /** Collects the workers' per-batch reports into rounds. */
+    static final class RoundListener extends BaseTrainingListener {
+        private final int workers;
+        private final long startIteration;
+        private final RoundSink sink;
+        private final long failAtStep;
+        private final int batchSize;
+        private final Map<Model, Integer> workerIndex = new ConcurrentHashMap<>();
+        private final java.util.concurrent.atomic.AtomicIntegerArray reportsPerWorker;
+        private final Map<Integer, Round> rounds = new ConcurrentHashMap<>();
+        final AtomicLong completedRounds = new AtomicLong();
+        final AtomicInteger consumed = new AtomicInteger();
+        final AtomicLong examples = new AtomicLong();
+        volatile double lossSum;
+        volatile List<Integer> roundSizes;
+        private volatile long lastRoundEnd = System.nanoTime();
+
+        private static final class Round {
+            int reports;
+            double loss;
+            long examples;
+            final long[] perWorker;
+
+            Round(int workers) {
+                perWorker = new long[workers];
+            }
+        }
+
+        RoundListener(int workers, long startIteration, RoundSink sink, long failAtStep, int batchSize) {
+            this.workers = workers;
+            this.startIteration = startIteration;
+            this.sink = sink;
+            this.failAtStep = failAtStep;
+            this.batchSize = batchSize;
+            this.reportsPerWorker = new java.util.concurrent.atomic.AtomicIntegerArray(workers);
+        }
+
+        int partialRound() {
+            return rounds.values().stream().mapToInt(r -> r.reports).sum();
+        }
+
+        /** Each worker fits its rounds in order, so its n-th report belongs to round n (DL4J's counters are not used). */
+        @Override
+        public void iterationDone(Model model, int iteration, int epoch) {
+            int worker = workerIndex.computeIfAbsent(model, m -> workerIndex.size() % workers);
+            int r = reportsPerWorker.getAndIncrement(worker);
+            if (failAtStep > 0 && startIteration + r + 1 == failAtStep) {
+                throw new IllegalStateException("injected worker failure at step " + failAtStep);
+            }
+            int n = model instanceof ComputationGraph g ? (int) g.batchSize() : batchSize;
+            double loss = model.score();
+            Round round = rounds.computeIfAbsent(r, k -> new Round(workers));
+            boolean complete;
+            synchronized (round) {
+                round.reports++;
+                round.loss += loss * n;
+                round.examples += n;
+                round.perWorker[worker] += n;
+                List<Integer> sizes = roundSizes;
+                int expected = sizes != null && r < sizes.size() ? sizes.get(r) : workers;
+                complete = round.reports == expected;
+            }
+            if (complete) {
+                rounds.remove(r);
+                long now = System.nanoTime();
+                long took = now - lastRoundEnd;
+                lastRoundEnd = now;
+                synchronized (this) {
+                    lossSum += round.loss;
+                }
+                examples.addAndGet(round.examples);
+                consumed.addAndGet(round.reports);
+                completedRounds.incrementAndGet();
+                sink.onRound(startIteration + r + 1, round.loss / round.examples, round.examples, round.perWorker, took);
+            }
+        }
+    }
+
+    /**
+     * The epoch's remaining batches, in TrainDeck's order, with its augmentation, in rounds of W. A producer thread
+     * prepares up to {@code prefetch} batches ahead; a failure there is rethrown to the consumer (ParallelWrapper's
+     * own async prefetcher can lose it and hang).
+     */
+    static final class EpochIterator implements DataSetIterator, AutoCloseable {
+        private static final Object END = new Object();
+
+        private final int end;
+        private final int batchSize;
+        private final int workers;
+        private final BooleanSupplier stop;
+        private final int start;
+        private final java.util.concurrent.BlockingQueue<Object> ready;
+        private final Thread producer;
+        private final BatchSource source;
+        private int next;
+        private boolean stopped;
+        private Object peeked;
+        final List<Integer> roundSizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        /** Makes batch {@code index} of the epoch. */
+        interface BatchSource {
+            DataSet make(int index);
+        }
+
+        EpochIterator(BatchMaker maker, int[] order, int start, int end, int batchSize, long seed, int stageIndex, int epoch,
+                      int workers, BooleanSupplier stop, int prefetch) {
+            this.start = start;
+            this.next = start;
+            this.end = end;
+            this.batchSize = batchSize;
+            this.workers = workers;
+            this.stop = stop;
+            this.source = i -> {
+                BatchMaker.Batch b = maker.batch(order, i, batchSize, seed, stageIndex, epoch, true);
+                return new DataSet(b.features(), b.labels());
+            };
+            for (int b = start; b < end; b += workers) {
+                roundSizes.add(Math.min(workers, end - b));
+            }
+            if (prefetch > 0) {
+                ready = new java.util.concurrent.ArrayBlockingQueue<>(prefetch);
+                producer = new Thread(this::produce, "traindeck-prefetch");
+                producer.setDaemon(true);
+                producer.start();
+            } else {
+                ready = null;
+                producer = null;
+            }
+        }
+
+        private void produce() {
+            try {
+                for (int i = start; i < end; i++) {
+                    ready.put(source.make(i));
+                }
+                ready.put(END);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException | Error e) {
+                try {
+                    ready.put(e);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public synchronized boolean hasNext() {
+            if (!stopped && (next - start) % workers == 0 && stop.getAsBoolean()) {
+                stopped = true;
+            }
+            return !stopped && next < end;
+        }
+
+        @Override
+        public synchronized DataSet next() {
+            if ((next - start) % workers == 0) {
+                long failAt = Long.getLong("traindeck.inject.failRoundAtBatch", -1);
+                if (failAt >= 0 && next >= failAt && next - workers < failAt) {
+                    throw new InjectedFailure("injected failure between two rounds at batch " + next);
+                }
+            }
+            if (ready == null) {
+                return source.make(next++);
+            }
+            Object item;
+            try {
+                item = ready.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the next batch", e);
+            }
+            if (item instanceof RuntimeException e) {
+                throw e;
+            }
+            if (item instanceof Error e) {
+                throw e;
+            }
+            if (item == END) {
+                throw new java.util.NoSuchElementException("the epoch has no more batches");
+            }
+            next++;
+            return (DataSet) item;
+        }
+
+        @Override
+        public void close() {
+            if (producer != null) {
+                producer.interrupt();
+            }
+        }
+
+        @Override
+        public DataSet next(int num) {
+            return next();
+        }
+
+        @Override
+        public int inputColumns() {
+            return -1;
+        }
+
+        @Override
+        public int totalOutcomes() {
+            return -1;
+        }
+
+        @Override
+        public boolean resetSupported() {
+            return false;
+        }
+
+        @Override
+        public boolean asyncSupported() {
+            return false;
+        }
+
+        @Override
+        public void reset() {
+            throw new UnsupportedOperationException("an epoch is iterated once");
+        }
+
+        @Override
+        public int batch() {
+            return batchSize;
+        }
+
+        @Override
+        public void setPreProcessor(DataSetPreProcessor preProcessor) {
+            throw new UnsupportedOperationException("TrainDeck prepares its batches itself");
+        }
+
+        @Override
+        public DataSetPreProcessor getPreProcessor() {
+            return null;
+        }
+
+        @Override
+        public List<String> getLabels() {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package org.traindeck.engine.parallel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** Data-parallel training on CPU workers: the same code path as GPUs, run here for real. */
+class ParallelTrainingTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @AfterEach
+    void clearSwitches() {
+        for (String p : List.of("failTiers", "failWorkerAtStep", "failRoundAtBatch", "stallAtStep")) {
+            System.clearProperty("traindeck.inject." + p);
+        }
+    }
+
+    private static List<JsonNode> events(Path runDir) throws IOException {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
+            out.add(JSON.readTree(line));
+        }
+        return out;
+    }
+
+    private static List<String> messages(List<JsonNode> events, String kind) {
+        return events.stream().filter(e -> kind.equals(e.path("event").asText())).map(e -> e.get("message").asText()).toList();
+    }
+
+    private static List<Long> lossSteps(List<JsonNode> events) {
+        return events.stream().filter(e -> "train/loss".equals(e.path("name").asText())).map(e -> e.get("step").asLong()).toList();
+    }
+
+    private static RunConfig synthetic(Path dir, String devices, String extra) {
+        return ConfigParser.parse("""
+                {"name": "par", "outputDir": "out", "seed": 3, "devices": "%s",
+                 "model": {"type": "mlp", "hidden": [32]},
+                 "data": {"train": {"type": "synthetic", "samples": 1280, "features": 8, "numClasses": 4, "noise": 1.0},
+                          "validation": {"type": "synthetic", "samples": 400, "features": 8, "numClasses": 4, "noise": 1.0}},
+                 "stages": [{"name": "main", "epochs": 3, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.01}}]
+                 %s}
+                """.formatted(devices, extra), dir).orThrow();
+    }
+
+    @Test
+    void twoCpuWorkersTrainTheDigitsAsWellAsOne(@TempDir Path dir) throws Exception {
+        RunConfig sample = ConfigParser.load(TestPaths.sampleConfigs().resolve("digits-mlp.json")).orThrow().withOutputDir(dir.toString());
+        RunResult one = TrainingRun.prepare(sample).runHere();
+        RunResult two = TrainingRun.prepare(sample.withDevices(DeviceSelection.cpuWorkers(2))).runHere();
+
+        assertThat(two.status()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(two.lastMetrics().get("val/accuracy")).isGreaterThan(0.9)
+                .isCloseTo(one.lastMetrics().get("val/accuracy"), within(0.04));
+        // one step is one round of two batches: half the steps of the one-device run
+        assertThat(two.steps()).isEqualTo(15 * 23);
+        assertThat(one.steps()).isEqualTo(15 * 45);
+        List<JsonNode> events = events(two.runDir());
+        assertThat(messages(events, "TIER_STARTED")).singleElement().satisfies(m -> assertThat(m).contains("parameter averaging"));
+        assertThat(events).anySatisfy(e -> {
+            assertThat(e.path("name").asText()).isEqualTo("throughput/samples_per_s");
+            assertThat(e.path("device").asText()).isEqualTo("cpu1");
+            assertThat(e.get("value").asDouble()).isPositive();
+        });
+        assertThat(events).anySatisfy(e -> assertThat(e.path("device").asText()).isEqualTo("cpu0"));
+        assertThat(events).anySatisfy(e -> {
+            assertThat(e.path("name").asText()).isEqualTo("parallel/global_batch");
+            assertThat(e.get("value").asDouble()).isEqualTo(64.0);
+        });
+        assertThat(messages(events, "STAGE_STARTED").get(0)).contains("batch 32 per device × 2 devices = global batch 64");
+        List<Long> steps = lossSteps(events);
+        assertThat(steps).hasSize(15 * 23).doesNotHaveDuplicates().isSorted();
+    }
+
+    @Test
+    void aTierThatCannotBeSetUpFallsBackToTheNext(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.failTiers", "SHARED_GRADIENTS,AVERAGING_P2P");
+        RunResult r = TrainingRun.prepare(synthetic(dir, "cpu:2", ", \"parallel\": {\"mode\": \"shared_gradients\"}")).runHere();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
+        List<JsonNode> events = events(r.runDir());
+        assertThat(messages(events, "TIER_STARTED")).hasSize(3).last().satisfies(m -> assertThat(m).contains("without peer-to-peer"));
+        assertThat(messages(events, "FALLBACK")).hasSize(2).allSatisfy(m -> assertThat(m).contains("injected failure setting up"));
+        assertThat(messages(events, "REWIND")).isEmpty();
+        assertThat(lossSteps(events)).doesNotHaveDuplicates().isSorted().hasSize((int) r.steps());
+    }
+
+    @Test
+    void aWorkerFailingMidRoundGoesBackToTheLastConsistentStateAndFallsToOneDevice(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.failWorkerAtStep", "30");
+        RunResult r = TrainingRun.prepare(synthetic(dir, "cpu:2", "")).runHere();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
+        List<JsonNode> events = events(r.runDir());
+        // epoch 1 is 20 rounds; the failure in epoch 2 goes back to its start, on both averaging tiers
+        assertThat(messages(events, "REWIND")).hasSize(2).allSatisfy(m -> assertThat(m).contains("going back to step 20"));
+        assertThat(messages(events, "FALLBACK")).hasSize(2);
+        assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
+        // 20 steps of 2 batches, then 2 epochs of 40 single steps: every step once, in order
+        assertThat(r.steps()).isEqualTo(20 + 40 + 40);
+        assertThat(lossSteps(events)).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 100).boxed().toList());
+        assertThat(r.lastMetrics().get("val/accuracy")).isGreaterThan(0.5);
+    }
+
+    @Test
+    void aFailureBetweenRoundsContinuesFromWhereItWas(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.failRoundAtBatch", "10");
+        RunResult r = TrainingRun.prepare(synthetic(dir, "cpu:2", "")).runHere();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
+        List<JsonNode> events = events(r.runDir());
+        assertThat(messages(events, "REWIND")).isEmpty();
+        assertThat(messages(events, "FALLBACK")).first().satisfies(m -> assertThat(m).contains("from step 5"));
+        // 5 rounds, then the remaining 30 batches of epoch 1 and 2 more epochs on one device
+        assertThat(r.steps()).isEqualTo(5 + 30 + 80);
+        assertThat(lossSteps(events)).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 115).boxed().toList());
+    }
+
+    @Test
+    void whenEveryTierFailsTheRunSaysSo(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.failTiers", "AVERAGING_P2P,AVERAGING_NO_P2P,SINGLE_DEVICE");
+        RunResult all = TrainingRun.prepare(synthetic(dir, "cpu:2", "")).runHere();
+        assertThat(all.status()).isEqualTo(RunResult.Status.FAILED);
+        assertThat(all.message()).contains("every way of training failed").contains("one device");
+
+        System.setProperty("traindeck.inject.failTiers", "AVERAGING_P2P");
+        RunResult noFallback = TrainingRun.prepare(synthetic(dir, "cpu:2", ", \"parallel\": {\"fallback\": false}")).runHere();
+        assertThat(noFallback.status()).isEqualTo(RunResult.Status.FAILED);
+        assertThat(noFallback.message()).contains("fallback is off");
+    }
+
+    @Test
+    void ncclVariablesAreInTheRealEnvironmentAndMapped(@TempDir Path dir) throws Exception {
+        RunConfig config = synthetic(dir, "cpu:2", """
+                , "nccl": {"NCCL_TIMEOUT": 1800, "NCCL_P2P_DISABLE": "1", "NCCL_IB_DISABLE": 1, "NCCL_SOCKET_IFNAME": "eth0,lo",
+                           "NCCL_DEBUG": "WARN", "custom": {"TRAINDECK_TEST_VARIABLE": "hello world"}}
+                """);
+        TrainingRun run = TrainingRun.prepare(config);
+
+        for (String name : List.of("NCCL_TIMEOUT", "NCCL_P2P_DISABLE", "NCCL_IB_DISABLE", "NCCL_SOCKET_IFNAME", "NCCL_DEBUG", "TRAINDECK_TEST_VARIABLE")) {
+            assertThat(NativeEnvironment.get(name)).as(name).isEqualTo(config.nccl().all().get(name));
+        }
+        NcclReport report = run.ncclReport();
+        assertThat(report.entries()).hasSize(6).noneSatisfy(e -> assertThat(e.status()).isEqualTo(NcclReport.Status.FAILED));
+        assertThat(report.get("NCCL_P2P_DISABLE").detail()).contains("cross-device (peer-to-peer) access is turned off");
+        assertThat(report.get("NCCL_TIMEOUT").detail()).contains("step watchdog");
+        assertThat(report.get("NCCL_IB_DISABLE").detail()).contains("does not use NCCL");
+        RunResult r = run.runHere();
+        // the P2P equivalent: the averaging-with-P2P tier is never tried
+        assertThat(messages(events(r.runDir()), "TIER_STARTED")).singleElement()
+                .satisfies(m -> assertThat(m).contains("without peer-to-peer"));
+        assertThat(config.effectiveStepTimeoutSeconds()).isEqualTo(1800);
+    }
+
+    @Test
+    void ncclTogglesSetBeforeNd4jLoadsAreAppliedNotDeferred(@TempDir Path dir) throws Exception {
+        // a fresh JVM, where ND4J has not been loaded yet
+        Path config = dir.resolve("c.json");
+        Files.writeString(config, """
+                {"name": "fresh", "devices": "cpu:2", "model": {"type": "mlp", "hidden": [4]},
+                 "data": {"train": {"type": "synthetic", "samples": 64, "features": 3}}, "stages": [{"epochs": 1}],
+                 "nccl": {"NCCL_P2P_DISABLE": "1", "NCCL_BLOCKING_WAIT": "1"}}
+                """);
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), "org.traindeck.engine.cli.Main", "train", config.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(output).isZero();
+        String log = Files.readString(dir.resolve("runs/fresh/train.log"));
+        assertThat(log).contains("environment NCCL_P2P_DISABLE=1: MAPPED").contains("environment NCCL_BLOCKING_WAIT=1: APPLIED");
+    }
+
+    @Test
+    void aStalledStepTripsTheWatchdog(@TempDir Path dir) throws Exception {
+        System.setProperty("traindeck.inject.stallAtStep", "7");
+        TrainingRun run = TrainingRun.prepare(synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"));
+        run.start();
+        RunResult r = run.await();
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
+        assertThat(r.message()).startsWith("the run hung: no training step completed in").contains("(limit 2 s)")
+                .contains("one device on cpu").contains("thread dump is in train.log");
+        assertThat(r.steps()).isEqualTo(6);
+        String log = Files.readString(r.runDir().resolve("train.log"));
+        assertThat(log).contains("WATCHDOG").contains("Thread dump").contains("\"traindeck-train-par\"");
+    }
+
+    @Test
+    void accumulationWithSeveralDevicesIsRefusedAtValidation(@TempDir Path dir) {
+        var result = ConfigParser.parse("""
+                {"name": "acc", "devices": "cpu:2", "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}},
+                 "stages": [{"epochs": 1, "accumulationSteps": 2, "gradientClipping": 1.0}]}
+                """, dir);
+
+        assertThat(result.errors()).singleElement().satisfies(e -> {
+            assertThat(e.path()).isEqualTo("stages[0].accumulationSteps");
+            assertThat(e.message()).contains("not supported with several devices");
+        });
+        assertThat(result.warnings()).anySatisfy(w -> assertThat(w.message()).contains("clips each layer's gradient norm"));
+    }
+
+    @Test
+    void lrScalingAndTheResumeOfAMidEpochStopOnOtherDevices(@TempDir Path dir) throws Exception {
+        RunConfig config = synthetic(dir, "cpu:2", ", \"parallel\": {\"lrScaling\": \"linear\"}");
+        TrainingRun run = TrainingRun.prepare(config);
+        List<Double> lrs = java.util.Collections.synchronizedList(new ArrayList<>());
+        run.subscribe(e -> {
+            if (e instanceof MetricEvent m && m.name().equals("lr")) {
+                lrs.add(m.value());
+            }
+            if (e instanceof MetricEvent m && m.name().equals("train/loss") && m.step() == 27) {
+                run.requestStop();
+            }
+        }, EventBus.Delivery.LOSSLESS);
+        run.start();
+        RunResult stopped = run.await();
+        assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
+        assertThat(new HashSet<>(lrs)).containsExactly(0.02);
+
+        assertThatThrownBy(() -> TrainingRun.resume(stopped.runDir(), new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
+                DeviceDiscovery.system())).isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("in the middle of an epoch trained on 2 device(s)");
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(resumed.steps()).isEqualTo(60);
+        assertThat(lossSteps(events(resumed.runDir()))).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 60).boxed().toList());
+    }
+}
