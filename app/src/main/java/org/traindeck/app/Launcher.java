@@ -12,6 +12,8 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        // initialise logging before threads race to it (SLF4J would otherwise replay their first messages with a warning)
+        org.slf4j.LoggerFactory.getLogger(Launcher.class);
         Application.launch(TrainDeckApp.class, args);
     }
 }

@@ -1,30 +1,94 @@
 package org.traindeck.app;
 
 import javafx.application.Application;
-import javafx.geometry.Insets;
-import javafx.scene.Scene;
-import javafx.scene.control.Label;
-import javafx.scene.layout.VBox;
+import javafx.application.Platform;
 import javafx.stage.Stage;
-import org.traindeck.engine.Version;
+import org.traindeck.app.ui.FxDialogs;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.devices.TelemetryMonitor;
 
-/** The TrainDeck window. For now a shell that shows which engine it runs; the dashboard comes next. */
+import java.nio.file.Path;
+import java.util.List;
+
+/** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {
 
     public static final String WINDOW_CLASS = "TrainDeck";
 
+    private MainWindow window;
+
+    /** Where TrainDeck's files are (sample configs, data): the launcher passes it, else the working directory. */
+    static Path home() {
+        return Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir"))).toAbsolutePath();
+    }
+
+    /** A tiny run for --smoke-test: synthetic data, trains in seconds anywhere. */
+    static final String SMOKE_CONFIG = """
+            {"name": "smoke-test", "outputDir": "runs", "seed": 1, "devices": "cpu",
+             "model": {"type": "mlp", "hidden": [16]},
+             "data": {"train": {"type": "synthetic", "samples": 600, "features": 8, "numClasses": 3}, "validationSplit": 0.2},
+             "stages": [{"name": "main", "epochs": 3, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.01},
+                         "schedule": {"type": "warmupCosine", "warmupSteps": 5}}]}
+            """;
+
     @Override
-    public void start(Stage stage) {
-        Label title = new Label("TrainDeck");
-        title.setId("title");
-        title.setStyle("-fx-font-size: 22px; -fx-font-weight: bold;");
-        Label version = new Label("Engine " + Version.get());
-        version.setId("engine-version");
-        Label hint = new Label("Headless training works today: ./traindeck train sample-configs/digits-mlp.json");
-        VBox root = new VBox(8, title, version, hint);
-        root.setPadding(new Insets(16));
-        stage.setTitle("TrainDeck " + Version.get());
-        stage.setScene(new Scene(root, 640, 240));
+    public void start(Stage stage) throws Exception {
+        List<String> args = getParameters().getRaw();
+        boolean smoke = args.contains("--smoke-test");
+        boolean autoStart = smoke || args.contains("--start");
+        List<String> files = args.stream().filter(a -> !a.startsWith("--")).toList();
+        Path initial = files.isEmpty() ? null : Path.of(files.get(0)).toAbsolutePath();
+        Path smokeDir = null;
+        if (smoke && initial == null) {
+            smokeDir = java.nio.file.Files.createTempDirectory("traindeck-smoke-");
+            initial = smokeDir.resolve("smoke-test.json");
+            java.nio.file.Files.writeString(initial, SMOKE_CONFIG);
+        }
+        MainWindow.Services services = new MainWindow.Services(new FxDialogs(stage), DeviceDiscovery.system(),
+                () -> new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), TelemetryMonitor.Settings.DEFAULT),
+                AppPreferences.user(), home());
+        window = new MainWindow(stage, services, initial);
         stage.show();
+        if (autoStart) {
+            var result = window.startWhenReady();
+            if (smoke) {
+                Path resultDir = smokeDir;
+                result.whenComplete((r, error) -> Platform.runLater(() -> finishSmokeTest(r, error, resultDir)));
+            }
+        }
+    }
+
+    /** Prints the smoke test's verdict and exits: 0 when a real run finished and the charts showed it. */
+    private void finishSmokeTest(org.traindeck.engine.train.RunResult r, Throwable error, Path dir) {
+        window.dashboard().drain(Integer.MAX_VALUE);
+        window.dashboard().refreshCharts();
+        long points = window.dashboard().charts().stream().mapToLong(c -> c.totalPoints()).sum();
+        boolean ok = error == null && r != null && r.status() == org.traindeck.engine.train.RunResult.Status.FINISHED
+                && window.dashboard().lossChart().totalPoints() > 0;
+        String verdict = ok
+                ? "smoke test passed: " + r.steps() + " steps in " + String.format(java.util.Locale.ROOT, "%.1f", r.elapsedSeconds())
+                  + " s, val/accuracy " + r.lastMetrics().get("val/accuracy") + ", " + points + " chart points; run folder " + r.runDir()
+                : "smoke test FAILED: " + (error != null ? error.getMessage() : r == null ? "no result" : r.message());
+        System.out.println(verdict);
+        try {
+            if (dir != null) {
+                java.nio.file.Files.writeString(dir.resolve("smoke-test-result.txt"), verdict + "\n");
+            }
+        } catch (java.io.IOException e) {
+            System.err.println("could not write the smoke test's result: " + e.getMessage());
+        }
+        window.close();
+        Platform.exit();
+        System.exit(ok ? 0 : 1);
+    }
+
+    @Override
+    public void stop() {
+        if (window != null) {
+            window.close();
+        }
+        Platform.exit();
     }
 }

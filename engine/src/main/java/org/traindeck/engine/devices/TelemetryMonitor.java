@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Metric names: {@code gpu/<index>/memory_used_mib}, {@code gpu/<index>/memory_total_mib},
  * {@code gpu/<index>/utilization_pct}, {@code gpu/<index>/temperature_c}, {@code gpu/<index>/power_w} (device
  * {@code gpu<index>}), and {@code cpu/load_pct}, {@code cpu/process_load_pct}, {@code cpu/heap_used_mib},
- * {@code cpu/heap_max_mib}, {@code cpu/offheap_mib}, {@code cpu/memory_used_mib} (device {@code cpu}). A value the
+ * {@code cpu/heap_max_mib}, {@code cpu/offheap_mib} (resident memory outside the Java heap), {@code cpu/memory_used_mib}
+ * (device {@code cpu}). A value the
  * driver does not report is not published.
  */
 public final class TelemetryMonitor implements AutoCloseable {
@@ -220,8 +221,12 @@ public final class TelemetryMonitor implements AutoCloseable {
             Runtime rt = Runtime.getRuntime();
             publish("cpu/heap_used_mib", (double) ((rt.totalMemory() - rt.freeMemory()) >> 20), "cpu", step);
             publish("cpu/heap_max_mib", (double) (rt.maxMemory() >> 20), "cpu", step);
-            // JavaCPP counts the off-heap memory ND4J allocates (arrays, workspaces)
-            publish("cpu/offheap_mib", (double) (Pointer.totalBytes() >> 20), "cpu", step);
+            // The process's resident memory outside the Java heap: ND4J's arrays and workspaces, BLAS, native libraries
+            // (JavaCPP's own counter misses most of what the CPU backend allocates).
+            long resident = Pointer.physicalBytes();
+            if (resident > 0) {
+                publish("cpu/offheap_mib", (double) (Math.max(0, resident - rt.totalMemory()) >> 20), "cpu", step);
+            }
             HostInfo host = probe.host();
             publish("cpu/memory_used_mib", (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()), "cpu", step);
         } catch (RuntimeException e) {

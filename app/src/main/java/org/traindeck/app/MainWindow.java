@@ -1,0 +1,482 @@
+package org.traindeck.app;
+
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Orientation;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuButton;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Separator;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToolBar;
+import javafx.scene.control.Tooltip;
+import javafx.scene.image.Image;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.stage.Stage;
+import javafx.util.Duration;
+import org.traindeck.app.config.ConfigDocument;
+import org.traindeck.app.config.ConfigForm;
+import org.traindeck.app.config.NcclPanel;
+import org.traindeck.app.devices.DeviceSelector;
+import org.traindeck.app.run.Dashboard;
+import org.traindeck.app.run.RunController;
+import org.traindeck.app.ui.Dialogs;
+import org.traindeck.engine.Version;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.DeviceInventory;
+import org.traindeck.engine.devices.TelemetryMonitor;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
+import org.traindeck.engine.train.RunResult;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),
+ * with a toolbar for New / Open / Save / Save As and Start / Resume / Stop. Every slow call goes to a worker thread;
+ * a 10 Hz timer applies queued engine events and redraws the charts whose data changed.
+ */
+public final class MainWindow {
+
+    /** What the window needs from outside: dialogs, device discovery and telemetry, preferences, where samples are. */
+    public record Services(Dialogs dialogs, DeviceDiscovery discovery, Supplier<TelemetryMonitor> telemetry,
+                           AppPreferences preferences, Path home) {}
+
+    public static final String NEW_CONFIG = """
+            {
+              "name": "my-run",
+              "outputDir": "runs",
+              "seed": 42,
+              "devices": "cpu",
+              "model": { "type": "mlp", "hidden": [64] },
+              "data": { "train": { "type": "synthetic", "samples": 2000, "features": 16, "numClasses": 4 }, "validationSplit": 0.2 },
+              "stages": [ { "name": "main", "epochs": 5, "batchSize": 32, "optimizer": { "type": "adam", "learningRate": 0.001 } } ]
+            }
+            """;
+
+    private final Stage stage;
+    private final Services services;
+    private final ConfigDocument document;
+    private final ConfigForm form;
+    private final TextArea json = new TextArea();
+    private final Label jsonStatus = new Label();
+    private final DeviceSelector devices;
+    private final NcclPanel nccl;
+    private final Dashboard dashboard = new Dashboard();
+    private final RunController controller;
+    private final MenuButton recent = new MenuButton("Recent");
+    private final ToggleButton dark = new ToggleButton("Dark");
+    private final Timeline refresher;
+    private final Scene scene;
+    private TelemetryMonitor telemetry;
+    private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
+
+    public MainWindow(Stage stage, Services services, Path initialConfig) {
+        this.stage = stage;
+        this.services = services;
+        Path samples = services.home().resolve("sample-configs");
+        this.document = new ConfigDocument(Files.isDirectory(samples) ? samples : services.home());
+        this.form = new ConfigForm(document);
+        this.devices = new DeviceSelector(document);
+        this.nccl = new NcclPanel(document);
+        this.controller = new RunController(dashboard, services.discovery());
+        controller.onError(m -> {
+            dashboard.log().getItems().add(m);
+            services.dialogs().showError("TrainDeck", m);
+        });
+
+        json.setId("json-editor");
+        json.getStyleClass().add("json-editor");
+        json.textProperty().bindBidirectional(document.textProperty());
+        jsonStatus.setId("json-status");
+        jsonStatus.setWrapText(true);
+        BorderPane jsonPane = new BorderPane(json);
+        jsonPane.setBottom(jsonStatus);
+        TabPane tabs = new TabPane(
+                tab("Config", form), tab("JSON", jsonPane),
+                tab("Devices", new ScrollPane(devices)), tab("NCCL", new ScrollPane(nccl)));
+        tabs.setId("config-tabs");
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+
+        SplitPane split = new SplitPane(tabs, dashboard);
+        split.setOrientation(Orientation.HORIZONTAL);
+        split.setDividerPositions(0.36);
+        BorderPane root = new BorderPane(split);
+        root.setTop(toolbar());
+        root.setBottom(dashboard.status());
+
+        double[] bounds = services.preferences().windowBounds();
+        scene = new Scene(root, bounds[2], bounds[3]);
+        scene.getStylesheets().add(css("traindeck.css"));
+        applyTheme(services.preferences().dark());
+        stage.setScene(scene);
+        if (!Double.isNaN(bounds[0])) {
+            stage.setX(bounds[0]);
+            stage.setY(bounds[1]);
+        }
+        try (InputStream icon = MainWindow.class.getResourceAsStream("assets/traindeck.png")) {
+            if (icon != null) {
+                stage.getIcons().add(new Image(icon));
+            }
+        } catch (IOException e) {
+            // no icon is not worth failing over
+        }
+        stage.titleProperty().bind(Bindings.createStringBinding(() -> {
+            Path f = document.fileProperty().get();
+            return (document.isDirty() ? "• " : "") + (f == null ? "untitled" : f.getFileName()) + " — TrainDeck " + Version.get();
+        }, document.fileProperty(), document.dirtyProperty()));
+        stage.setOnCloseRequest(e -> {
+            if (!mayClose()) {
+                e.consume();
+            } else {
+                close();
+            }
+        });
+        document.validationProperty().addListener((o, a, b) -> showJsonStatus(b));
+        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(lastFolder(), name)));
+        controller.currentProperty().addListener((o, a, run) -> {
+            if (run != null) {
+                nccl.setReport(run.ncclReport(), false);
+            }
+        });
+        controller.lastResultProperty().addListener((o, a, r) -> showResult(r));
+
+        refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
+        refresher.setCycleCount(Timeline.INDEFINITE);
+        refresher.play();
+        startDevices();
+        openInitial(initialConfig);
+        updateRecent();
+    }
+
+    public Scene scene() {
+        return scene;
+    }
+
+    public ConfigDocument document() {
+        return document;
+    }
+
+    public Dashboard dashboard() {
+        return dashboard;
+    }
+
+    public RunController controller() {
+        return controller;
+    }
+
+    /** The device inventory, once known. */
+    public CompletableFuture<DeviceInventory> inventory() {
+        return inventory;
+    }
+
+    private static Tab tab(String title, javafx.scene.Node content) {
+        Tab t = new Tab(title, content);
+        t.setId("tab-" + title.toLowerCase());
+        return t;
+    }
+
+    private static String css(String name) {
+        return MainWindow.class.getResource("assets/" + name).toExternalForm();
+    }
+
+    private ToolBar toolbar() {
+        Button newButton = button("new", "New", "a new config (Ctrl+N)", this::newConfig);
+        Button open = button("open", "Open…", "open a config (Ctrl+O)", this::openConfig);
+        Button save = button("save", "Save", "save the config (Ctrl+S)", this::save);
+        Button saveAs = button("save-as", "Save As…", "save under another name (Ctrl+Shift+S)", this::saveAs);
+        Button start = button("start", "▶ Start", "train with this config (Ctrl+Enter)", this::start);
+        Button resume = button("resume", "⟳ Resume…", "resume from a checkpoint or a run folder (Ctrl+R)", this::resume);
+        Button stop = button("stop", "■ Stop", "stop after the current step; a checkpoint is saved (Ctrl+Period)", controller::stop);
+        Button openRun = button("open-run", "Open run…", "show a past run's curves from its folder", this::openRun);
+        recent.setId("recent");
+        dark.setId("theme");
+        dark.setSelected(services.preferences().dark());
+        dark.selectedProperty().addListener((o, a, b) -> applyTheme(b));
+        start.disableProperty().bind(Bindings.createBooleanBinding(() -> {
+            ValidationResult v = document.validationProperty().get();
+            return v == null || !v.isValid() || document.validatingProperty().get()
+                    || controller.stateProperty().get() != RunController.State.IDLE;
+        }, document.validationProperty(), document.validatingProperty(), controller.stateProperty()));
+        resume.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.IDLE));
+        openRun.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.IDLE));
+        stop.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.RUNNING));
+        Platform.runLater(() -> {
+            var accelerators = scene.getAccelerators();
+            accelerators.put(new KeyCodeCombination(KeyCode.N, KeyCombination.SHORTCUT_DOWN), newButton::fire);
+            accelerators.put(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN), open::fire);
+            accelerators.put(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN), save::fire);
+            accelerators.put(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN), saveAs::fire);
+            accelerators.put(new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), start::fire);
+            accelerators.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), resume::fire);
+            accelerators.put(new KeyCodeCombination(KeyCode.PERIOD, KeyCombination.SHORTCUT_DOWN), stop::fire);
+        });
+        return new ToolBar(newButton, open, recent, save, saveAs, new Separator(), start, resume, stop, new Separator(), openRun, dark);
+    }
+
+    private static Button button(String id, String text, String tip, Runnable action) {
+        Button b = new Button(text);
+        b.setId(id);
+        b.setTooltip(new Tooltip(tip));
+        b.setOnAction(e -> action.run());
+        return b;
+    }
+
+    private void tick() {
+        dashboard.drain(200_000);
+        devices.refresh();
+        dashboard.refreshCharts();
+    }
+
+    private void startDevices() {
+        CompletableFuture.supplyAsync(() -> services.discovery().discover()).whenComplete((inv, error) -> Platform.runLater(() -> {
+            if (inv != null) {
+                devices.show(inv);
+                inventory.complete(inv);
+            } else {
+                dashboard.log().getItems().add("device discovery failed: " + error);
+                inventory.completeExceptionally(error);
+            }
+        }));
+        telemetry = services.telemetry().get();
+        telemetry.subscribe(e -> {
+            if (e instanceof MetricEvent m) {
+                devices.accept(m);
+                dashboard.offer(m);
+            } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
+                dashboard.offer(t);
+            }
+        }, EventBus.Delivery.DROP_WHEN_BEHIND);
+        telemetry.start();
+    }
+
+    private void openInitial(Path initial) {
+        Path file = initial;
+        if (file == null) {
+            Path sample = services.home().resolve("sample-configs/digits-mlp.json");
+            file = Files.isRegularFile(sample) ? sample : null;
+        }
+        if (file != null) {
+            try {
+                document.open(file);
+                services.preferences().addRecent(file);
+                return;
+            } catch (IOException e) {
+                services.dialogs().showError("Cannot open " + file, e.getMessage());
+            }
+        }
+        document.load(NEW_CONFIG, null);
+    }
+
+    private Path lastFolder() {
+        Path last = services.preferences().lastFolder();
+        return last != null && Files.isDirectory(last) ? last : document.baseDir();
+    }
+
+    private void newConfig() {
+        if (document.isDirty() && !services.dialogs().confirmDiscard("Start a new config?")) {
+            return;
+        }
+        document.load(NEW_CONFIG, null);
+    }
+
+    private void openConfig() {
+        if (document.isDirty() && !services.dialogs().confirmDiscard("Open another config?")) {
+            return;
+        }
+        Path file = services.dialogs().chooseConfigToOpen(lastFolder());
+        if (file != null) {
+            openFile(file);
+        }
+    }
+
+    public void openFile(Path file) {
+        try {
+            document.open(file);
+            services.preferences().lastFolder(file.toAbsolutePath().getParent());
+            services.preferences().addRecent(file);
+            updateRecent();
+        } catch (IOException e) {
+            services.dialogs().showError("Cannot open " + file, e.getMessage());
+        }
+    }
+
+    private void updateRecent() {
+        recent.getItems().clear();
+        for (Path p : services.preferences().recentFiles()) {
+            MenuItem item = new MenuItem(p.toString());
+            item.setOnAction(e -> {
+                if (!document.isDirty() || services.dialogs().confirmDiscard("Open " + p.getFileName() + "?")) {
+                    openFile(p);
+                }
+            });
+            recent.getItems().add(item);
+        }
+        recent.setDisable(recent.getItems().isEmpty());
+    }
+
+    private void save() {
+        if (document.fileProperty().get() == null) {
+            saveAs();
+            return;
+        }
+        saveTo(document.fileProperty().get());
+    }
+
+    private void saveAs() {
+        Path file = services.dialogs().chooseConfigToSave(lastFolder(), suggestedName());
+        if (file != null) {
+            saveTo(file);
+        }
+    }
+
+    private String suggestedName() {
+        ValidationResult v = document.validationProperty().get();
+        return (v != null && v.config() != null ? v.config().name() : "run-config") + ".json";
+    }
+
+    private void saveTo(Path file) {
+        try {
+            document.saveAs(file);
+            services.preferences().lastFolder(file.toAbsolutePath().getParent());
+            services.preferences().addRecent(file);
+            updateRecent();
+        } catch (IOException e) {
+            services.dialogs().showError("Cannot save " + file, e.getMessage() + "\nThe config is still open here, unsaved.");
+        }
+    }
+
+    private void start() {
+        ValidationResult v = document.validationProperty().get();
+        if (v == null || !v.isValid()) {
+            return;
+        }
+        controller.start(v.config());
+    }
+
+    private void resume() {
+        Path target = services.dialogs().chooseResumeTarget(lastFolder());
+        if (target != null) {
+            services.preferences().lastFolder(Files.isDirectory(target) ? target.getParent() : target.getParent().getParent().getParent());
+            controller.resume(target);
+        }
+    }
+
+    private void openRun() {
+        Path dir = services.dialogs().chooseRunFolder(lastFolder());
+        if (dir != null) {
+            controller.openPastRun(dir, n -> dashboard.log().getItems().add("opened " + dir + ": " + n + " events"));
+        }
+    }
+
+    private void showJsonStatus(ValidationResult v) {
+        if (v == null) {
+            jsonStatus.setText("");
+            return;
+        }
+        ConfigProblem first = v.errors().stream().findFirst().orElse(null);
+        jsonStatus.setText(first == null ? "✔ valid" : "✖ " + first + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
+        jsonStatus.getStyleClass().setAll("label", first == null ? "summary-ok" : "summary-error");
+    }
+
+    private void showResult(RunResult r) {
+        if (r == null) {
+            return;
+        }
+        String text = switch (r.status()) {
+            case FINISHED -> "Run finished: " + r.steps() + " steps, files in " + r.runDir();
+            case STOPPED -> "Run stopped at step " + r.steps() + (r.lastCheckpoint() == null ? "" : "; resume from " + r.lastCheckpoint());
+            case FAILED -> "Run failed: " + r.message();
+        };
+        dashboard.log().getItems().add(text);
+    }
+
+    private void applyTheme(boolean darkTheme) {
+        String darkCss = css("dark.css");
+        scene.getStylesheets().remove(darkCss);
+        if (darkTheme) {
+            scene.getStylesheets().add(darkCss);
+        }
+        dashboard.setDark(darkTheme);
+        services.preferences().dark(darkTheme);
+    }
+
+    /**
+     * Starts a run as soon as the config is valid and the devices are known (the --start and --smoke-test options).
+     * Completes with the run's result.
+     */
+    public CompletableFuture<RunResult> startWhenReady() {
+        CompletableFuture<RunResult> done = new CompletableFuture<>();
+        Runnable attempt = new Runnable() {
+            @Override
+            public void run() {
+                ValidationResult v = document.validationProperty().get();
+                boolean ready = v != null && !document.validatingProperty().get() && inventory.isDone();
+                if (!ready) {
+                    javafx.animation.PauseTransition wait = new javafx.animation.PauseTransition(Duration.millis(100));
+                    wait.setOnFinished(e -> run());
+                    wait.play();
+                    return;
+                }
+                if (!v.isValid()) {
+                    done.completeExceptionally(new IllegalStateException("the config is invalid: " + v.errors()));
+                    return;
+                }
+                controller.lastResultProperty().addListener((o, a, r) -> {
+                    if (r != null) {
+                        done.complete(r);
+                    }
+                });
+                start();
+            }
+        };
+        Platform.runLater(attempt);
+        return done;
+    }
+
+    /** Unsaved changes and a running run both ask first. */
+    public boolean mayClose() {
+        if (document.isDirty() && !services.dialogs().confirmDiscard("Quit TrainDeck?")) {
+            return false;
+        }
+        return controller.stateProperty().get() == RunController.State.IDLE
+                || services.dialogs().confirmDiscard("A run is in progress: quitting stops it (a checkpoint is saved first).");
+    }
+
+    private boolean closed;
+
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        services.preferences().windowBounds(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight());
+        services.preferences().flush();
+        refresher.stop();
+        controller.shutdown();
+        if (telemetry != null) {
+            telemetry.close();
+        }
+        document.shutdown();
+    }
+}

@@ -1,0 +1,97 @@
+package org.traindeck.app.charts;
+
+/**
+ * Reduces a series to what a chart can show: for each pixel column, the lowest and the highest value in it (in the
+ * order they occur), so every spike survives and the chart never gets more than about two points per pixel, however
+ * long the series. Needs x values that never decrease.
+ */
+public final class MinMaxReducer {
+
+    private MinMaxReducer() {
+    }
+
+    /**
+     * @param xs      x values (only the first {@code n} are read)
+     * @param ys      y values
+     * @param n       points in the series
+     * @param xFrom   left edge of the visible range
+     * @param xTo     right edge
+     * @param columns pixel columns (buckets)
+     * @param outX    receives the reduced x values (at least 2 × columns + 2 long)
+     * @param outY    receives the reduced y values
+     * @return how many points were written
+     */
+    public static int reduce(double[] xs, double[] ys, int n, double xFrom, double xTo, int columns, double[] outX, double[] outY) {
+        if (n == 0 || columns < 1) {
+            return 0;
+        }
+        int from = lowerBound(xs, n, xFrom);
+        int to = upperBound(xs, n, xTo);
+        if (to - from <= 2L * columns) {
+            int count = 0;
+            for (int i = from; i < to; i++) {
+                outX[count] = xs[i];
+                outY[count++] = ys[i];
+            }
+            return count;
+        }
+        double width = xTo > xFrom ? (xTo - xFrom) / columns : 1;
+        int count = 0;
+        int i = from;
+        while (i < to) {
+            int bucket = (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[i] - xFrom) / width)));
+            int minAt = i;
+            int maxAt = i;
+            int j = i + 1;
+            while (j < to && (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[j] - xFrom) / width))) == bucket) {
+                if (ys[j] < ys[minAt] || Double.isNaN(ys[minAt])) {
+                    minAt = j;
+                }
+                if (ys[j] > ys[maxAt] || Double.isNaN(ys[maxAt])) {
+                    maxAt = j;
+                }
+                j++;
+            }
+            int first = Math.min(minAt, maxAt);
+            int second = Math.max(minAt, maxAt);
+            outX[count] = xs[first];
+            outY[count++] = ys[first];
+            if (second != first) {
+                outX[count] = xs[second];
+                outY[count++] = ys[second];
+            }
+            i = j;
+        }
+        return count;
+    }
+
+    /** First index with x ≥ value. */
+    static int lowerBound(double[] xs, int n, double value) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (xs[mid] < value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** First index with x > value. */
+    static int upperBound(double[] xs, int n, double value) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (xs[mid] <= value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+}

@@ -1,0 +1,159 @@
+package org.traindeck.app.config;
+
+import javafx.application.Platform;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ValidationResult;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The config being edited: its text, its file (null until saved), whether it has unsaved changes, and the engine's
+ * verdict on it. Validation runs off the FX thread (it checks files on disk), 250 ms after the last change, and only
+ * the verdict for the current text is kept.
+ */
+public final class ConfigDocument {
+
+    private final StringProperty text = new SimpleStringProperty("");
+    private final ObjectProperty<Path> file = new SimpleObjectProperty<>();
+    private final BooleanProperty dirty = new SimpleBooleanProperty();
+    private final ObjectProperty<ValidationResult> validation = new SimpleObjectProperty<>();
+    private final BooleanProperty validating = new SimpleBooleanProperty();
+    private final Path defaultFolder;
+    private final ScheduledExecutorService validator = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "traindeck-validate");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicLong generation = new AtomicLong();
+    private ScheduledFuture<?> pending;
+    private boolean loading;
+
+    /** @param defaultFolder where relative paths of an unsaved config point (the sample configs' folder) */
+    public ConfigDocument(Path defaultFolder) {
+        this.defaultFolder = defaultFolder.toAbsolutePath().normalize();
+        text.addListener((o, a, b) -> {
+            if (!loading) {
+                dirty.set(true);
+            }
+            scheduleValidation(250);
+        });
+    }
+
+    public StringProperty textProperty() {
+        return text;
+    }
+
+    public String text() {
+        return text.get();
+    }
+
+    public ObjectProperty<Path> fileProperty() {
+        return file;
+    }
+
+    public ReadOnlyBooleanProperty dirtyProperty() {
+        return dirty;
+    }
+
+    public boolean isDirty() {
+        return dirty.get();
+    }
+
+    public ObjectProperty<ValidationResult> validationProperty() {
+        return validation;
+    }
+
+    public BooleanProperty validatingProperty() {
+        return validating;
+    }
+
+    /** The folder relative paths are resolved against: the file's, or the default. */
+    public Path baseDir() {
+        Path f = file.get();
+        return f == null ? defaultFolder : f.toAbsolutePath().getParent();
+    }
+
+    /** Replaces the text as loaded (not an edit): no unsaved changes afterwards. */
+    public void load(String content, Path from) {
+        loading = true;
+        try {
+            file.set(from);
+            text.set(content);
+            dirty.set(false);
+        } finally {
+            loading = false;
+        }
+        scheduleValidation(0);
+    }
+
+    public void open(Path path) throws IOException {
+        load(Files.readString(path, StandardCharsets.UTF_8), path.toAbsolutePath());
+    }
+
+    /** Writes atomically (temporary file in the same folder, then a rename), then marks the document saved. */
+    public void saveAs(Path target) throws IOException {
+        Path absolute = target.toAbsolutePath();
+        Path temp = absolute.resolveSibling("." + absolute.getFileName() + ".saving");
+        Files.writeString(temp, text.get(), StandardCharsets.UTF_8);
+        try {
+            Files.move(temp, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+        boolean folderChanged = file.get() == null || !absolute.getParent().equals(baseDir());
+        file.set(absolute);
+        dirty.set(false);
+        if (folderChanged) {
+            scheduleValidation(0);
+        }
+    }
+
+    /** Validates now (after the pending edits), for tests and for Start. */
+    public void validateNow() {
+        scheduleValidation(0);
+    }
+
+    private synchronized void scheduleValidation(long delayMillis) {
+        long mine = generation.incrementAndGet();
+        if (pending != null) {
+            pending.cancel(false);
+        }
+        String snapshot = text.get();
+        Path base = baseDir();
+        validating.set(true);
+        pending = validator.schedule(() -> {
+            ValidationResult result = ConfigParser.parse(snapshot, base);
+            Platform.runLater(() -> {
+                if (generation.get() == mine) {
+                    validation.set(result);
+                    validating.set(false);
+                }
+            });
+        }, delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    public void shutdown() {
+        validator.shutdownNow();
+    }
+
+    ExecutorService executor() {
+        return validator;
+    }
+}

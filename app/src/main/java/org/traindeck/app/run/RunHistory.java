@@ -1,0 +1,67 @@
+package org.traindeck.app.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads a run folder's metrics.jsonl back into engine events, to show a past run with the same charts. */
+public final class RunHistory {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RunHistory() {
+    }
+
+    public static List<EngineEvent> read(Path runDir) throws IOException {
+        Path file = runDir.resolve("metrics.jsonl");
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(runDir + " has no metrics.jsonl: is it a TrainDeck run folder?");
+        }
+        String run = runDir.getFileName().toString();
+        List<EngineEvent> events = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                JsonNode e;
+                try {
+                    e = JSON.readTree(line);
+                } catch (IOException cut) {
+                    continue; // a line cut short by a crash
+                }
+                if (e == null) {
+                    continue;
+                }
+                long time = Math.round(e.path("time").asDouble() * 1000);
+                String stage = e.path("stage").asText("");
+                int stageIndex = e.path("stageIndex").asInt();
+                int epoch = e.path("epoch").asInt();
+                long step = e.path("step").asLong();
+                double elapsed = e.path("elapsed").asDouble();
+                if (e.has("name")) {
+                    double value = e.get("value").isNull() ? Double.NaN : e.get("value").asDouble();
+                    String device = e.has("device") ? e.get("device").asText() : null;
+                    events.add(new MetricEvent(run, stage, stageIndex, epoch, step, time, elapsed, e.get("name").asText(), value, device));
+                } else if (e.has("event")) {
+                    LifecycleEvent.Kind kind;
+                    try {
+                        kind = LifecycleEvent.Kind.valueOf(e.get("event").asText());
+                    } catch (IllegalArgumentException unknown) {
+                        continue;
+                    }
+                    events.add(new LifecycleEvent(run, stage, stageIndex, epoch, step, time, elapsed, kind, e.path("message").asText()));
+                }
+            }
+        }
+        return events;
+    }
+}

@@ -1,0 +1,37 @@
+package org.traindeck.app.ui;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Everything that asks the user something through a window of its own. The app uses file choosers and alerts; tests
+ * answer through a double, so the real scene can be driven without native dialogs.
+ */
+public interface Dialogs {
+
+    /** A JSON config to open, or null when cancelled. */
+    Path chooseConfigToOpen(Path folder);
+
+    /** Where to save the config, or null when cancelled. */
+    Path chooseConfigToSave(Path folder, String suggestedName);
+
+    /** A checkpoint file or a run folder to resume, or null when cancelled. */
+    Path chooseResumeTarget(Path folder);
+
+    /** A run folder to open and show, or null when cancelled. */
+    Path chooseRunFolder(Path folder);
+
+    /** Where to export a chart, or null when cancelled. */
+    Path chooseExportFile(Path folder, String suggestedName);
+
+    /** Unsaved changes would be lost: true to go on and discard them. */
+    boolean confirmDiscard(String what);
+
+    /** Tells the user something went wrong (non-blocking where possible). */
+    void showError(String title, String message);
+
+    /** The files a user can pick among as "recent" (for menus). */
+    default List<Path> none() {
+        return List.of();
+    }
+}

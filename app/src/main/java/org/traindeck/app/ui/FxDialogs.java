@@ -1,0 +1,102 @@
+package org.traindeck.app.ui;
+
+import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonType;
+import javafx.stage.DirectoryChooser;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** {@link Dialogs} with JavaFX's file choosers and alerts. */
+public final class FxDialogs implements Dialogs {
+
+    private final Window owner;
+
+    public FxDialogs(Window owner) {
+        this.owner = owner;
+    }
+
+    private static File folder(Path p) {
+        return p != null && Files.isDirectory(p) ? p.toFile() : null;
+    }
+
+    private static Path path(File f) {
+        return f == null ? null : f.toPath();
+    }
+
+    @Override
+    public Path chooseConfigToOpen(Path folder) {
+        FileChooser c = new FileChooser();
+        c.setTitle("Open a run config");
+        c.setInitialDirectory(folder(folder));
+        c.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Run configs (*.json)", "*.json"),
+                new FileChooser.ExtensionFilter("All files", "*"));
+        return path(c.showOpenDialog(owner));
+    }
+
+    @Override
+    public Path chooseConfigToSave(Path folder, String suggestedName) {
+        FileChooser c = new FileChooser();
+        c.setTitle("Save the run config");
+        c.setInitialDirectory(folder(folder));
+        c.setInitialFileName(suggestedName);
+        c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Run configs (*.json)", "*.json"));
+        return path(c.showSaveDialog(owner));
+    }
+
+    @Override
+    public Path chooseResumeTarget(Path folder) {
+        FileChooser c = new FileChooser();
+        c.setTitle("Resume from a checkpoint (cancel to pick a run folder instead)");
+        c.setInitialDirectory(folder(folder));
+        c.getExtensionFilters().add(new FileChooser.ExtensionFilter("TrainDeck checkpoints (*.tdckpt)", "*.tdckpt"));
+        Path file = path(c.showOpenDialog(owner));
+        if (file != null) {
+            return file;
+        }
+        DirectoryChooser d = new DirectoryChooser();
+        d.setTitle("Resume a run: pick its folder (its latest valid checkpoint is used)");
+        d.setInitialDirectory(folder(folder));
+        return path(d.showDialog(owner));
+    }
+
+    @Override
+    public Path chooseRunFolder(Path folder) {
+        DirectoryChooser d = new DirectoryChooser();
+        d.setTitle("Open a run folder");
+        d.setInitialDirectory(folder(folder));
+        return path(d.showDialog(owner));
+    }
+
+    @Override
+    public Path chooseExportFile(Path folder, String suggestedName) {
+        FileChooser c = new FileChooser();
+        c.setTitle("Export");
+        c.setInitialDirectory(folder(folder));
+        c.setInitialFileName(suggestedName);
+        return path(c.showSaveDialog(owner));
+    }
+
+    @Override
+    public boolean confirmDiscard(String what) {
+        Alert a = new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour unsaved changes will be lost.", ButtonType.CANCEL, ButtonType.OK);
+        a.setTitle("Unsaved changes");
+        a.setHeaderText("Discard unsaved changes?");
+        a.initOwner(owner);
+        Optional<ButtonType> r = a.showAndWait();
+        return r.isPresent() && r.get() == ButtonType.OK;
+    }
+
+    @Override
+    public void showError(String title, String message) {
+        Alert a = new Alert(Alert.AlertType.ERROR, message, ButtonType.OK);
+        a.setTitle(title);
+        a.setHeaderText(title);
+        a.initOwner(owner);
+        a.show();
+    }
+}

@@ -1,0 +1,186 @@
+package org.traindeck.app;
+
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.app.charts.LiveChart;
+import org.traindeck.app.run.RunController;
+import org.traindeck.engine.train.RunResult;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+/** The real scene, driven as a user would: edit, break, fix, pick devices, toggle NCCL, Start, Stop, Resume. */
+@ExtendWith(ApplicationExtension.class)
+class DashboardFlowTest {
+
+    private final WindowFixture fixture = new WindowFixture();
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        window = fixture.open(stage, null);
+    }
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    private void selectTab(FxRobot robot, int index) {
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(index));
+    }
+
+    private void typeInto(FxRobot robot, String query, String text) {
+        TextField field = robot.lookup(query).queryAs(TextField.class);
+        robot.clickOn(field);
+        robot.interact(field::selectAll);
+        robot.eraseText(1);
+        robot.write(text);
+    }
+
+    private boolean startEnabled(FxRobot robot) {
+        return !robot.lookup("#start").queryAs(Button.class).isDisabled();
+    }
+
+    @Test
+    void editRunStopAndResumeThroughTheWindow(FxRobot robot, @TempDir Path out) throws Exception {
+        // opening a sample config through Open (the file chooser's double answers)
+        fixture.dialogs.toOpen = WindowFixture.repoRoot().resolve("sample-configs/digits-mlp.json");
+        robot.clickOn("#open");
+        waitUntil("the sample to load and validate", 15, () -> startEnabled(robot));
+        assertThat(window.document().fileProperty().get().getFileName().toString()).isEqualTo("digits-mlp.json");
+
+        // breaking a field: the error names the field's path and line, and Start is disabled
+        typeInto(robot, "#field-epochs", "0");
+        waitUntil("the error to show", 10, () -> robot.lookup("#field-epochs").queryAs(TextField.class).getStyleClass().contains("field-error"));
+        TextField epochs = robot.lookup("#field-epochs").queryAs(TextField.class);
+        assertThat(epochs.getTooltip().getText()).startsWith("stages[0].epochs: must be between 1 and 1000000 (line");
+        assertThat(startEnabled(robot)).isFalse();
+        assertThat(robot.lookup("#validation-summary").queryAs(Label.class).getText()).contains("Start is disabled");
+
+        // fixing it, and sending the run somewhere temporary
+        typeInto(robot, "#field-epochs", "40");
+        typeInto(robot, "#field-output-folder", out.toString());
+        waitUntil("the config to be valid again", 10, () -> startEnabled(robot));
+        assertThat(epochs.getStyleClass()).doesNotContain("field-error");
+
+        // the device selector: the CPU (there is no GPU on the test machines) goes into the JSON
+        selectTab(robot, 2);
+        waitUntil("the devices to be listed", 30, () -> robot.lookup("#device-cpu").tryQuery().isPresent()
+                && robot.lookup("#device-status").queryAs(Label.class).getText().length() > 20);
+        CheckBox cpu = robot.lookup("#device-cpu").queryAs(CheckBox.class);
+        robot.interact(() -> cpu.setSelected(false));
+        robot.clickOn(cpu);
+        assertThat(cpu.isSelected()).isTrue();
+
+        // an NCCL toggle, seen in the JSON tab
+        selectTab(robot, 3);
+        robot.clickOn("#nccl-NCCL_P2P_DISABLE");
+        waitUntil("the badge", 5, () -> !robot.lookup("#nccl-badge-NCCL_P2P_DISABLE").queryAs(Label.class).getText().isEmpty());
+        selectTab(robot, 1);
+        String json = robot.lookup("#json-editor").queryAs(TextArea.class).getText();
+        assertThat(json).contains("\"NCCL_P2P_DISABLE\" : \"1\"").contains("\"devices\" : \"cpu\"").contains("\"epochs\" : 40");
+        waitUntil("the config to be valid", 10, () -> startEnabled(robot));
+
+        // Start: all four charts receive points and the status bar advances
+        robot.clickOn("#start");
+        waitUntil("the run to train", 60, () -> window.dashboard().lossChart().totalPoints() > 40
+                && window.dashboard().throughputChart().totalPoints() > 5);
+        for (LiveChart c : window.dashboard().charts()) {
+            waitUntil(c.getId() + " to get points and draw them", 20, () -> c.totalPoints() > 0 && c.drawnPoints() > 0);
+        }
+        String stepBefore = window.dashboard().status().stepText();
+        waitUntil("the status bar to advance", 20, () -> !window.dashboard().status().stepText().equals(stepBefore));
+        assertThat(window.dashboard().status().progressValue()).isPositive();
+
+        // Stop: the run stops cleanly, with a checkpoint
+        robot.clickOn("#stop");
+        waitUntil("the run to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
+        RunResult stopped = window.controller().lastResultProperty().get();
+        assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
+        assertThat(stopped.lastCheckpoint()).exists();
+        Path runDir = stopped.runDir();
+        assertThat(runDir).startsWith(out);
+
+        // Resume from the run folder chosen in the (double of the) file chooser: it continues at the same step
+        fixture.dialogs.toResume = runDir;
+        robot.clickOn("#resume");
+        waitUntil("the resumed run to train on", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+                && window.dashboard().lossChart().data("train/0") != null
+                && window.dashboard().lossChart().data("train/0").size() > stopped.steps() + 5);
+        assertThat(fixture.dialogs.asked).contains("resume");
+        robot.clickOn("#stop");
+        waitUntil("the resumed run to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
+        RunResult second = window.controller().lastResultProperty().get();
+        assertThat(second.status()).isEqualTo(RunResult.Status.STOPPED);
+        assertThat(second.steps()).isGreaterThan(stopped.steps());
+        assertThat(second.runDir()).isEqualTo(runDir);
+        String metrics = Files.readString(runDir.resolve("metrics.jsonl"));
+        assertThat(metrics).contains("\"RUN_STOPPED\"").contains("\"RUN_RESUMED\"");
+        assertThat(window.dashboard().log().getItems()).anySatisfy(l -> assertThat(l).contains("run resumed"));
+        assertThat(fixture.dialogs.errors).isEmpty();
+    }
+
+    @Test
+    void unsavedChangesAreNeverLostSilently(FxRobot robot, @TempDir Path dir) throws Exception {
+        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        typeInto(robot, "#field-run-name", "renamed");
+        waitUntil("the edit to register", 5, () -> window.document().isDirty());
+
+        fixture.dialogs.discard = false;
+        robot.clickOn("#new");
+        assertThat(fixture.dialogs.asked).anySatisfy(a -> assertThat(a).startsWith("discard:"));
+        assertThat(window.document().text()).contains("\"renamed\"");
+        assertThat(window.mayClose()).isFalse();
+
+        Path target = dir.resolve("renamed.json");
+        fixture.dialogs.toSave = target;
+        robot.push(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.S);
+        waitUntil("the save", 5, () -> Files.exists(target));
+        assertThat(Files.readString(target)).contains("\"renamed\"");
+        assertThat(window.document().isDirty()).isFalse();
+        try (var left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString()).toList()).containsExactly("renamed.json");
+        }
+        assertThat(fixture.dialogs.asked).contains("save:renamed.json");
+    }
+
+    @Test
+    void aPastRunOpensWithTheSameCharts(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("tiny.json");
+        Files.writeString(config, """
+                {"name": "tiny", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
+                 "stages": [{"epochs": 2, "batchSize": 20}]}
+                """);
+        RunResult r = org.traindeck.engine.train.TrainingRun.prepare(
+                org.traindeck.engine.config.ConfigParser.load(config).orThrow()).runHere();
+
+        fixture.dialogs.runFolder = r.runDir();
+        robot.clickOn("#open-run");
+        waitUntil("the past run's curves", 20, () -> window.dashboard().lossChart().totalPoints() >= 16 + 2
+                && window.dashboard().lrChart().totalPoints() == 16);
+        assertThat(window.dashboard().log().getItems()).anySatisfy(l -> assertThat(l).contains("run finished"));
+        List<String> asked = fixture.dialogs.asked;
+        assertThat(asked).contains("run-folder");
+    }
+}

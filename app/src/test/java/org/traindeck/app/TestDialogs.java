@@ -1,0 +1,62 @@
+package org.traindeck.app;
+
+import org.traindeck.app.ui.Dialogs;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Answers the window's questions the way a test says, and records what was asked. */
+final class TestDialogs implements Dialogs {
+
+    volatile Path toOpen;
+    volatile Path toSave;
+    volatile Path toResume;
+    volatile Path runFolder;
+    volatile Path export;
+    volatile boolean discard = true;
+    final List<String> asked = Collections.synchronizedList(new ArrayList<>());
+    final List<String> errors = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public Path chooseConfigToOpen(Path folder) {
+        asked.add("open");
+        return toOpen;
+    }
+
+    @Override
+    public Path chooseConfigToSave(Path folder, String suggestedName) {
+        asked.add("save:" + suggestedName);
+        return toSave;
+    }
+
+    @Override
+    public Path chooseResumeTarget(Path folder) {
+        asked.add("resume");
+        return toResume;
+    }
+
+    @Override
+    public Path chooseRunFolder(Path folder) {
+        asked.add("run-folder");
+        return runFolder;
+    }
+
+    @Override
+    public Path chooseExportFile(Path folder, String suggestedName) {
+        asked.add("export:" + suggestedName);
+        return export;
+    }
+
+    @Override
+    public boolean confirmDiscard(String what) {
+        asked.add("discard:" + what);
+        return discard;
+    }
+
+    @Override
+    public void showError(String title, String message) {
+        errors.add(title + ": " + message);
+    }
+}

@@ -1,0 +1,60 @@
+package org.traindeck.app;
+
+import javafx.stage.Stage;
+import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.devices.TelemetryMonitor;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.prefs.BackingStoreException;
+import java.util.prefs.Preferences;
+
+/** The real window with real engine services, test dialogs and a throw-away preferences node. */
+final class WindowFixture {
+
+    static Path repoRoot() {
+        Path here = Path.of("").toAbsolutePath();
+        return here.resolve("sample-configs").toFile().isDirectory() ? here : here.getParent();
+    }
+
+    final TestDialogs dialogs = new TestDialogs();
+    final Preferences prefsNode = Preferences.userRoot().node("org/traindeck/test-" + UUID.randomUUID());
+    MainWindow window;
+
+    MainWindow open(Stage stage, Path config) {
+        TelemetryMonitor.Settings fast = new TelemetryMonitor.Settings(Duration.ofMillis(200), Duration.ofSeconds(5),
+                Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30));
+        MainWindow.Services services = new MainWindow.Services(dialogs, DeviceDiscovery.system(),
+                () -> new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), fast),
+                new AppPreferences(prefsNode), repoRoot());
+        window = new MainWindow(stage, services, config);
+        stage.show();
+        return window;
+    }
+
+    void close() {
+        if (window != null) {
+            javafx.application.Platform.runLater(window::close);
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+        try {
+            prefsNode.removeNode();
+        } catch (BackingStoreException | IllegalStateException e) {
+            // already gone
+        }
+    }
+
+    static void waitUntil(String what, int seconds, BooleanSupplier condition) {
+        try {
+            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> condition.getAsBoolean());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("timed out after " + seconds + " s waiting for " + what);
+        }
+    }
+}

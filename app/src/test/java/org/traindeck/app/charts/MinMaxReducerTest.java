@@ -1,0 +1,88 @@
+package org.traindeck.app.charts;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class MinMaxReducerTest {
+
+    @Test
+    void everySpikeSurvivesAndThePointCountIsBoundedByThePixels() {
+        int n = 1_000_000;
+        double[] xs = new double[n];
+        double[] ys = new double[n];
+        Random r = new Random(1);
+        for (int i = 0; i < n; i++) {
+            xs[i] = i;
+            ys[i] = Math.sin(i / 5000.0) + 0.01 * r.nextGaussian();
+        }
+        int[] spikes = {12_345, 500_000, 999_998};
+        for (int s : spikes) {
+            ys[s] = 50;
+        }
+        ys[777_777] = -50;
+        double[] outX = new double[2 * 800 + 4];
+        double[] outY = new double[2 * 800 + 4];
+
+        int count = MinMaxReducer.reduce(xs, ys, n, 0, n - 1, 800, outX, outY);
+
+        assertThat(count).isLessThanOrEqualTo(1600).isGreaterThan(800);
+        for (int s : spikes) {
+            boolean found = false;
+            for (int i = 0; i < count; i++) {
+                found |= outX[i] == s && outY[i] == 50;
+            }
+            assertThat(found).as("spike at %d", s).isTrue();
+        }
+        double min = Double.MAX_VALUE;
+        for (int i = 0; i < count; i++) {
+            min = Math.min(min, outY[i]);
+            if (i > 0) {
+                assertThat(outX[i]).isGreaterThan(outX[i - 1]);
+            }
+        }
+        assertThat(min).isEqualTo(-50);
+    }
+
+    @Test
+    void shortSeriesPassThroughAndTheVisibleRangeIsRespected() {
+        double[] xs = {1, 2, 3, 4, 5};
+        double[] ys = {5, 4, 3, 2, 1};
+        double[] outX = new double[20];
+        double[] outY = new double[20];
+        assertThat(MinMaxReducer.reduce(xs, ys, 5, 0, 10, 100, outX, outY)).isEqualTo(5);
+        assertThat(MinMaxReducer.reduce(xs, ys, 5, 2, 4, 100, outX, outY)).isEqualTo(3);
+        assertThat(outX[0]).isEqualTo(2);
+        assertThat(MinMaxReducer.reduce(xs, ys, 0, 0, 10, 100, outX, outY)).isZero();
+    }
+
+    @Test
+    void debiasedEmaStartsAtTheFirstValueNotAtZero() {
+        double[] values = {10, 10, 10, 20};
+        double[] out = new double[4];
+        Smoothing.debiasedEma(values, 4, 0.9, out);
+        assertThat(out[0]).isCloseTo(10, within(1e-12));
+        assertThat(out[2]).isCloseTo(10, within(1e-12));
+        assertThat(out[3]).isBetween(10.0, 20.0);
+        Smoothing.debiasedEma(values, 4, 0, out);
+        assertThat(out).containsExactly(10, 10, 10, 20);
+    }
+
+    @Test
+    void seriesBuffersGrowAndForgetRewoundSteps() {
+        SeriesBuffer s = new SeriesBuffer();
+        for (int i = 1; i <= 5000; i++) {
+            s.add(i, i / 10.0, i * 2);
+        }
+        long v = s.version();
+        s.truncateAfterStep(4000);
+        assertThat(s.size()).isEqualTo(4000);
+        assertThat(s.version()).isGreaterThan(v);
+        assertThat(s.value(3999)).isEqualTo(8000);
+        s.add(4001, 400.1, -1);
+        assertThat(s.step(4000)).isEqualTo(4001);
+    }
+}
