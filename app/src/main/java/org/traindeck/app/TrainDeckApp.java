@@ -15,13 +15,44 @@ import java.util.List;
 /** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {
 
-    public static final String WINDOW_CLASS = "TrainDeck";
+    /** JavaFX names the window's WM_CLASS after the Application class; the desktop entry's StartupWMClass matches it. */
+    public static final String WINDOW_CLASS = "org.traindeck.app.TrainDeckApp";
 
     private MainWindow window;
 
-    /** Where TrainDeck's files are (sample configs, data): the launcher passes it, else the working directory. */
+    /**
+     * Where the sample configs and their data are: the launcher passes it, else the working directory. An installed
+     * package's folder is read-only, so there the samples are first copied to the user's data folder, where their
+     * runs can be written.
+     */
     static Path home() {
-        return Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir"))).toAbsolutePath();
+        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir"))).toAbsolutePath();
+        if (!Boolean.getBoolean("traindeck.packaged")) {
+            return home;
+        }
+        Path user = org.traindeck.engine.train.Nd4jRuntime.dataHome().resolve("samples");
+        try {
+            if (!java.nio.file.Files.isDirectory(user.resolve("sample-configs"))) {
+                copyTree(home, user);
+            }
+            return user;
+        } catch (java.io.IOException e) {
+            System.err.println("could not copy the samples to " + user + ": " + e.getMessage());
+            return home;
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (java.nio.file.Files.isDirectory(p)) {
+                    java.nio.file.Files.createDirectories(target);
+                } else {
+                    java.nio.file.Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
     }
 
     /** A tiny run for --smoke-test: synthetic data, trains in seconds anywhere. */

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds TrainDeck's Linux packages with jpackage: an app-image (packaging/target/TrainDeck) and a .deb, each with a
+# trimmed Java runtime (jlink), the icon, a desktop entry and the GTK/GL packages as dependencies.
+#
+#   packaging/build-linux.sh            CPU build (ND4J's nd4j-native)
+#   packaging/build-linux.sh --cuda     CUDA 11.6 build (the cuda Maven profile)
+#   packaging/build-linux.sh --no-deb   the app-image only
+#
+# Windows (.msi) and macOS (.dmg): see packaging/README.md; the same jpackage steps apply with --type msi / dmg.
+set -euo pipefail
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+out="$root/packaging/target"
+profile=()
+deb=1
+for arg in "$@"; do
+  case "$arg" in
+    --cuda) profile=(-Pcuda) ;;
+    --no-deb) deb=0 ;;
+    *) echo "build-linux.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+command -v jpackage >/dev/null || { echo "build-linux.sh: jpackage (JDK 17+) is needed" >&2; exit 2; }
+version=$(sed -n 's:.*<version>\([0-9][0-9.]*\).*</version>.*:\1:p' "$root/pom.xml" | head -1)
+
+echo "== building TrainDeck $version ${profile[*]:-}"
+(cd "$root" && mvn -q -B -DskipTests "${profile[@]}" -pl app -am package)
+
+rm -rf "$out"
+mkdir -p "$out/input"
+cp "$root"/app/target/traindeck-app-*.jar "$out/input/traindeck-app.jar"
+tr ':' '\n' < "$root/app/target/runtime-classpath.txt" | while read -r jar; do
+  [ -n "$jar" ] && cp "$jar" "$out/input/"
+done
+cp "$root/packaging/logback-app.xml" "$out/input/"
+# the samples and their data, copied to the user's data folder on first launch
+mkdir -p "$out/input/samples"
+cp -r "$root/sample-configs" "$root/data" "$out/input/samples/"
+
+echo "== trimming a Java runtime with jlink"
+modules=java.base,java.compiler,java.datatransfer,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.sql,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.unsupported,jdk.unsupported.desktop,jdk.zipfs
+jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=2 --output "$out/runtime"
+
+java_major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
+java_options=(
+  "-Dtraindeck.home=\$APPDIR/samples"
+  "-Dtraindeck.packaged=true"
+  "-Dlogback.configurationFile=\$APPDIR/logback-app.xml"
+  "-XX:MaxRAMPercentage=60"
+)
+if [ "${java_major:-17}" -ge 23 ]; then
+  java_options+=("--enable-native-access=ALL-UNNAMED" "--sun-misc-unsafe-memory-access=allow")
+fi
+java_args=()
+for o in "${java_options[@]}"; do java_args+=(--java-options "$o"); done
+
+echo "== jpackage: app-image"
+jpackage --type app-image --name TrainDeck --app-version "$version" --vendor "TrainDeck" \
+  --description "Train neural networks on your workstation's GPUs" \
+  --input "$out/input" --main-jar traindeck-app.jar --main-class org.traindeck.app.Launcher \
+  --runtime-image "$out/runtime" --icon "$root/assets/traindeck.png" "${java_args[@]}" --dest "$out"
+
+if [ "$deb" = 1 ]; then
+  command -v fakeroot >/dev/null || { echo "build-linux.sh: building a .deb needs fakeroot (apt-get install fakeroot)" >&2; exit 2; }
+  echo "== jpackage: .deb"
+  jpackage --type deb --app-image "$out/TrainDeck" --name traindeck --app-version "$version" --vendor "TrainDeck" \
+    --description "Train neural networks on your workstation's GPUs" \
+    --linux-shortcut --linux-menu-group "Development;Science" --linux-app-category devel \
+    --linux-package-deps "libgtk-3-0, libgl1, libx11-6, libxtst6" \
+    --resource-dir "$root/packaging/linux" --icon "$root/assets/traindeck.png" --dest "$out"
+fi
+
+echo "== done"
+du -sh "$out/TrainDeck"
+ls -la "$out"/*.deb 2>/dev/null || true
