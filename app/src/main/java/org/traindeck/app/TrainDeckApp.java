@@ -82,6 +82,9 @@ public class TrainDeckApp extends Application {
                 AppPreferences.user(), home());
         window = new MainWindow(stage, services, initial);
         stage.show();
+        if (args.contains("--startup-probe")) {
+            StartupProbe.reportAfterFirstFrame();
+        }
         if (autoStart) {
             var result = window.startWhenReady();
             if (smoke) {

@@ -61,9 +61,11 @@ public final class LiveChart extends BorderPane {
         final SeriesBuffer data = new SeriesBuffer();
         final XYSeries raw;
         final XYSeries smooth;
-        double[] smoothed = new double[0];
-        long smoothedVersion = -1;
-        double smoothedWeight = -1;
+        /** The debiased EMA of data, extended as points arrive (its state: the running average and its count). */
+        final SeriesBuffer smoothed = new SeriesBuffer();
+        long smoothedRewrites = -1;
+        Smoothing ema = new Smoothing(-1);
+        long drawnVersion = -1;
 
         Line(String key, String label, Color color, boolean dashed) {
             this.key = key;
@@ -277,11 +279,23 @@ public final class LiveChart extends BorderPane {
         dirty = true;
     }
 
+    /** Extends (or, after a rewind or a new weight, rebuilds) a line's smoothed series. */
+    private static void smooth(Line l, double weight) {
+        if (l.smoothedRewrites != l.data.rewrites() || l.ema.weight() != weight) {
+            l.smoothed.clear();
+            l.ema = new Smoothing(weight);
+            l.smoothedRewrites = l.data.rewrites();
+        }
+        for (int i = l.smoothed.size(); i < l.data.size(); i++) {
+            l.smoothed.add(l.data.step(i), l.data.time(i), l.ema.next(l.data.value(i)));
+        }
+    }
+
     /** Redraws if anything changed since the last time; returns whether it did. Call on the FX thread. */
     public boolean refresh() {
         boolean changed = dirty;
         for (Line l : lines.values()) {
-            if (l.data.version() != l.smoothedVersion) {
+            if (l.data.version() != l.drawnVersion) {
                 changed = true;
             }
         }
@@ -290,7 +304,8 @@ public final class LiveChart extends BorderPane {
         }
         dirty = false;
         boolean byTime = "time".equals(xAxis.getValue());
-        int columns = Math.max(100, (int) Math.round(viewer.getWidth() > 0 ? viewer.getWidth() : 600));
+        // a column every two pixels: lows and highs are still all drawn, with half the segments to render
+        int columns = Math.max(100, (int) Math.round((viewer.getWidth() > 0 ? viewer.getWidth() : 600) / 2));
         double weight = smoothing.getValue();
         double xFrom = Double.POSITIVE_INFINITY;
         double xTo = Double.NEGATIVE_INFINITY;
@@ -312,13 +327,11 @@ public final class LiveChart extends BorderPane {
             for (Line l : lines.values()) {
                 l.raw.clear();
                 l.smooth.clear();
-                int n = l.data.size();
-                if (n == 0) {
-                    l.smoothedVersion = l.data.version();
+                l.drawnVersion = l.data.version();
+                if (l.data.size() == 0) {
                     continue;
                 }
-                double[] xs = l.data.xs(byTime);
-                int count = MinMaxReducer.reduce(xs, l.data.values(), n, xFrom, xTo, columns, scratchX, scratchY);
+                int count = MinMaxReducer.reduce(l.data, byTime, xFrom, xTo, columns, scratchX, scratchY);
                 XYSeries rawTarget = weight > 0 ? l.raw : l.smooth;
                 for (int i = 0; i < count; i++) {
                     if (!log || scratchY[i] > 0) {
@@ -327,14 +340,8 @@ public final class LiveChart extends BorderPane {
                 }
                 points += count;
                 if (weight > 0) {
-                    if (l.smoothedVersion != l.data.version() || l.smoothedWeight != weight || l.smoothed.length < n) {
-                        if (l.smoothed.length < n) {
-                            l.smoothed = new double[Math.max(n, l.smoothed.length * 2)];
-                        }
-                        Smoothing.debiasedEma(l.data.values(), n, weight, l.smoothed);
-                        l.smoothedWeight = weight;
-                    }
-                    count = MinMaxReducer.reduce(xs, l.smoothed, n, xFrom, xTo, columns, scratchX, scratchY);
+                    smooth(l, weight);
+                    count = MinMaxReducer.reduce(l.smoothed, byTime, xFrom, xTo, columns, scratchX, scratchY);
                     for (int i = 0; i < count; i++) {
                         if (!log || scratchY[i] > 0) {
                             l.smooth.add(scratchX[i], scratchY[i], false);
@@ -342,7 +349,6 @@ public final class LiveChart extends BorderPane {
                     }
                     points += count;
                 }
-                l.smoothedVersion = l.data.version();
                 l.raw.fireSeriesChanged();
                 l.smooth.fireSeriesChanged();
             }
@@ -362,6 +368,11 @@ public final class LiveChart extends BorderPane {
             chart.setNotify(true);
         }
         return true;
+    }
+
+    /** Bytes held by the series' arrays (raw and smoothed). */
+    public long memoryBytes() {
+        return lines.values().stream().mapToLong(l -> l.data.memoryBytes() + l.smoothed.memoryBytes()).sum();
     }
 
     private void showValueAt(double screenX) {

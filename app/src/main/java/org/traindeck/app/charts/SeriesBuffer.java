@@ -8,11 +8,17 @@ import java.util.Arrays;
  */
 public final class SeriesBuffer {
 
+    /** Points per block of the min/max summary that lets a redraw skip whole blocks. */
+    static final int BLOCK = 256;
+
     private double[] steps = new double[1024];
     private double[] times = new double[1024];
     private double[] values = new double[1024];
+    private int[] blockMinAt = new int[8];
+    private int[] blockMaxAt = new int[8];
     private int size;
     private long version;
+    private long rewrites;
 
     public void add(double step, double time, double value) {
         if (size == steps.length) {
@@ -24,8 +30,30 @@ public final class SeriesBuffer {
         steps[size] = step;
         times[size] = time;
         values[size] = value;
+        summarise(size);
         size++;
         version++;
+    }
+
+    /** Keeps the block holding point {@code i} up to date (where its lowest and highest values are). */
+    private void summarise(int i) {
+        int b = i / BLOCK;
+        if (b >= blockMinAt.length) {
+            blockMinAt = Arrays.copyOf(blockMinAt, blockMinAt.length * 2);
+            blockMaxAt = Arrays.copyOf(blockMaxAt, blockMaxAt.length * 2);
+        }
+        if (i % BLOCK == 0) {
+            blockMinAt[b] = i;
+            blockMaxAt[b] = i;
+            return;
+        }
+        double v = values[i];
+        if (v < values[blockMinAt[b]] || Double.isNaN(values[blockMinAt[b]])) {
+            blockMinAt[b] = i;
+        }
+        if (v > values[blockMaxAt[b]] || Double.isNaN(values[blockMaxAt[b]])) {
+            blockMaxAt[b] = i;
+        }
     }
 
     /** Drops the points after {@code step} (a rewound or resumed run trains them again). */
@@ -36,13 +64,34 @@ public final class SeriesBuffer {
         }
         if (keep != size) {
             size = keep;
+            if (size % BLOCK != 0) {
+                for (int i = size - size % BLOCK; i < size; i++) {
+                    summarise(i);
+                }
+            }
             version++;
+            rewrites++;
         }
     }
 
     public void clear() {
         size = 0;
         version++;
+        rewrites++;
+    }
+
+    /** Changes when points are removed (not when they are only added), so derived series know to start over. */
+    public long rewrites() {
+        return rewrites;
+    }
+
+    /** Index of the lowest (or highest) value of block {@code b} (only blocks below size / BLOCK are complete). */
+    int blockMinAt(int b) {
+        return blockMinAt[b];
+    }
+
+    int blockMaxAt(int b) {
+        return blockMaxAt[b];
     }
 
     public int size() {
@@ -75,8 +124,8 @@ public final class SeriesBuffer {
         return values;
     }
 
-    /** Bytes held by the arrays (capacity, not size). */
+    /** Bytes held by the arrays (capacity, not size), block summaries included. */
     public long memoryBytes() {
-        return 3L * 8 * steps.length;
+        return 3L * 8 * steps.length + 2L * 4 * blockMinAt.length;
     }
 }

@@ -48,6 +48,38 @@ class MinMaxReducerTest {
     }
 
     @Test
+    void theBlockSummaryGivesExactlyWhatTheFullScanGives() {
+        Random r = new Random(7);
+        for (int trial = 0; trial < 20; trial++) {
+            SeriesBuffer s = new SeriesBuffer();
+            int n = 1000 + r.nextInt(300_000);
+            double x = 0;
+            for (int i = 0; i < n; i++) {
+                x += r.nextInt(3) == 0 ? 0 : r.nextDouble() * 2;
+                s.add(x, x / 7, r.nextGaussian() + (r.nextInt(5000) == 0 ? 100 : 0));
+            }
+            if (trial % 3 == 0) {
+                s.truncateAfterStep(x * 0.8);
+                s.add(x * 0.9, x, 3.0);
+            }
+            int columns = 100 + r.nextInt(1500);
+            double from = trial % 2 == 0 ? s.step(0) : s.step(s.size() / 4);
+            double to = s.step(s.size() - 1);
+            double[] ax = new double[2 * columns + 4];
+            double[] ay = new double[2 * columns + 4];
+            double[] bx = new double[2 * columns + 4];
+            double[] by = new double[2 * columns + 4];
+            int a = MinMaxReducer.reduce(s.xs(false), s.values(), s.size(), from, to, columns, ax, ay);
+            int b = MinMaxReducer.reduce(s, false, from, to, columns, bx, by);
+            assertThat(b).as("trial %d", trial).isEqualTo(a);
+            for (int i = 0; i < a; i++) {
+                assertThat(bx[i]).isEqualTo(ax[i]);
+                assertThat(by[i]).isEqualTo(ay[i]);
+            }
+        }
+    }
+
+    @Test
     void shortSeriesPassThroughAndTheVisibleRangeIsRespected() {
         double[] xs = {1, 2, 3, 4, 5};
         double[] ys = {5, 4, 3, 2, 1};

@@ -45,6 +45,7 @@ public final class Main {
               devices --watch [--interval MS] [--samples N]
                                   stream device telemetry until Ctrl-C (or N samples)
               gui [CONFIG]        open the TrainDeck window (only through the ./traindeck script)
+              bench               run the benchmarks and print the table (only through the ./traindeck script)
               --help              this help
               --version           TrainDeck's version
 

@@ -660,7 +660,9 @@ public final class TrainingRun {
             }
             // Random numbers (dropout) as a function of the step, so that a resumed run draws the same ones.
             Nd4j.getRandom().setSeed(config.seed() * 0x9E3779B97F4A7C15L + globalStep);
-            TrainingStep.Result r = step.step(micro, (int) globalStep, epoch, stage.clipNorm(),
+            boolean publishes = (globalStep + 1) % config.logging().everySteps() == 0
+                    || state.cursor + micro.size() >= run.batchesPerEpoch;
+            TrainingStep.Result r = step.step(micro, (int) globalStep, epoch, stage.clipNorm(), publishes,
                     globalStep + 1 == FaultInjection.nanAtStep());
             globalStep++;
             state.cursor += micro.size();
@@ -688,7 +690,7 @@ public final class TrainingRun {
             state.windowLoss += r.loss() * r.examples();
             state.windowExamples += r.examples();
             state.windowPerDevice[0] += r.examples();
-            state.windowNorm += r.gradNorm();
+            state.windowNorm = r.gradNorm();
             state.windowSteps++;
             if (globalStep % config.logging().everySteps() == 0 || state.cursor >= run.batchesPerEpoch) {
                 publishWindow(state, lr, true, List.of(deviceId));
@@ -805,8 +807,8 @@ public final class TrainingRun {
             double total = state.windowExamples / seconds;
             publishMetric(MetricNames.TRAIN_LOSS, state.windowLoss / state.windowExamples, null);
             publishMetric(MetricNames.LR, lr, null);
-            if (withNorm) {
-                publishMetric(MetricNames.GRAD_NORM, state.windowNorm / state.windowSteps, null);
+            if (withNorm && Double.isFinite(state.windowNorm)) {
+                publishMetric(MetricNames.GRAD_NORM, state.windowNorm, null);
             }
             publishMetric(MetricNames.THROUGHPUT, total, null);
             int n = Math.min(ids.size(), state.windowPerDevice.length);

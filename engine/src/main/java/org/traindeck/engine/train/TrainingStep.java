@@ -36,11 +36,14 @@ final class TrainingStep {
     }
 
     Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm) {
-        return step(microBatches, iteration, epoch, clipNorm, false);
+        return step(microBatches, iteration, epoch, clipNorm, true, false);
     }
 
-    /** @param poison make this step's loss and gradient NaN (fault injection for tests) */
-    Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm, boolean poison) {
+    /**
+     * @param wantNorm compute the gradient's norm even when nothing needs it (it is reported): one more pass
+     * @param poison   make this step's loss and gradient NaN (fault injection for tests)
+     */
+    Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm, boolean poison) {
         int k = microBatches.size();
         int examples = 0;
         double lossSum = 0;
@@ -84,7 +87,16 @@ final class TrainingStep {
             net.clearLayersStates();
             return new Result(loss, Double.NaN, examples, false, false);
         }
-        if (stats.isEmpty()) {
+        int updaterBatch = 1;
+        if (stats.isEmpty() && clipNorm <= 0) {
+            // nothing to do between division and update: DL4J's updater divides, as in its own fit (one pass, not two)
+            norm = wantNorm ? flat.norm2Number().doubleValue() / examples : Double.NaN;
+            if (wantNorm && !Double.isFinite(norm)) {
+                net.clearLayersStates();
+                return new Result(loss, norm, examples, false, false);
+            }
+            updaterBatch = examples;
+        } else if (stats.isEmpty()) {
             flat.divi(examples);
             norm = flat.norm2Number().doubleValue();
             if (!Double.isFinite(norm)) {
@@ -116,8 +128,8 @@ final class TrainingStep {
                 stats.get(i).assign(saved.get(i));
             }
         }
-        // batch size 1: the division by the example count is already done above
-        net.getUpdater().update(gradient, iteration, epoch, 1, LayerWorkspaceMgr.noWorkspaces());
+        // batch size 1 when the division by the example count is already done above
+        net.getUpdater().update(gradient, iteration, epoch, updaterBatch, LayerWorkspaceMgr.noWorkspaces());
         INDArray params = net.params();
         params.subi(flat.reshape(params.shape()));
         net.getConfiguration().setIterationCount(iteration + 1);

@@ -1,0 +1,60 @@
+package org.traindeck.app;
+
+import javafx.animation.AnimationTimer;
+import javafx.animation.PauseTransition;
+import javafx.application.Platform;
+import javafx.util.Duration;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * For the start-up benchmark (--startup-probe): prints the milliseconds from the JVM's start to the first frame
+ * painted after the window was shown, then, three seconds later, the idle heap and resident memory, and exits.
+ */
+public final class StartupProbe {
+
+    private StartupProbe() {
+    }
+
+    public static void reportAfterFirstFrame() {
+        new AnimationTimer() {
+            private int frames;
+
+            @Override
+            public void handle(long now) {
+                // the first pulse lays out and paints; the second shows it was painted
+                if (++frames < 2) {
+                    return;
+                }
+                stop();
+                long firstFrame = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
+                PauseTransition idle = new PauseTransition(Duration.seconds(3));
+                idle.setOnFinished(e -> {
+                    System.gc();
+                    Runtime rt = Runtime.getRuntime();
+                    long heap = (rt.totalMemory() - rt.freeMemory()) >> 20;
+                    System.out.println("startup-probe first-frame-ms=" + firstFrame + " heap-mib=" + heap + " rss-mib=" + residentMib());
+                    System.out.flush();
+                    Platform.exit();
+                    System.exit(0);
+                });
+                idle.play();
+            }
+        }.start();
+    }
+
+    static long residentMib() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D", "")) >> 10;
+                }
+            }
+        } catch (Exception e) {
+            // not Linux
+        }
+        return -1;
+    }
+}

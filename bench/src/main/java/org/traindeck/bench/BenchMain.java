@@ -1,0 +1,55 @@
+package org.traindeck.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.Locale;
+
+/** Runs every benchmark and prints one table (also written to bench/target/results.md). */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir"))).toAbsolutePath();
+        Path out = Files.createTempDirectory("traindeck-bench-");
+        int threads = Integer.parseInt(System.getenv().getOrDefault("OMP_NUM_THREADS", "1"));
+        Report report = new Report();
+        long start = System.nanoTime();
+        System.out.println("TrainDeck benchmarks: " + Runtime.getRuntime().availableProcessors() + " cores, OMP_NUM_THREADS=" + threads
+                + ", Java " + System.getProperty("java.version") + "; scratch folder " + out);
+
+        System.out.println("engine overhead…");
+        double mlp = EngineBench.overhead(EngineBench.MLP, out.resolve("mlp"), report);
+        double lenet = EngineBench.overhead(EngineBench.LENET, out.resolve("lenet"), report);
+        System.out.println("CPU peer…");
+        Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
+        PeerBench.compare("mlp", EngineBench.MLP.name(), mlp, script, threads, report);
+        PeerBench.compare("lenet", EngineBench.LENET.name(), lenet, script, threads, report);
+        System.out.println("multi-worker scaling…");
+        EngineBench.scaling(EngineBench.MLP, out.resolve("scale-mlp"), report);
+        EngineBench.scaling(EngineBench.LENET, out.resolve("scale-lenet"), report);
+        System.out.println("metric pipeline…");
+        PipelineBench.run(out.resolve("pipeline"), mlp, EngineBench.MLP.batch(), report);
+        System.out.println("chart pipeline…");
+        ChartBench.run(report);
+        System.out.println("start-up…");
+        StartupBench.run(home, report);
+
+        String machine = String.format(Locale.ROOT, "%s, %d cores, %.0f GiB, Java %s, OMP_NUM_THREADS=%d",
+                System.getProperty("os.name") + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
+                ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 1073741824.0,
+                System.getProperty("java.version"), threads);
+        String table = "Measured " + LocalDate.now() + " on " + machine + String.format(Locale.ROOT, " (%.1f min in all).%n%n",
+                (System.nanoTime() - start) / 60e9) + report.markdown();
+        System.out.println();
+        System.out.println(table);
+        Path results = home.resolve("bench/target/results.md");
+        Files.createDirectories(results.getParent());
+        Files.writeString(results, table);
+        System.out.println("(also in " + results + ")");
+        System.exit(0);
+    }
+}

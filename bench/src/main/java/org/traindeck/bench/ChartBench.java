@@ -1,0 +1,123 @@
+package org.traindeck.bench;
+
+import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.traindeck.app.charts.LiveChart;
+import org.traindeck.app.charts.SeriesBuffer;
+
+import java.awt.Color;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The chart pipeline in a real (headless) JavaFX scene: four series of 10k, 100k and 1M points, with 1,000 new points
+ * a second arriving and a redraw every 100 ms, as the dashboard does. Measures the FX thread's time per update and the
+ * time between frames, against the 16 ms frame budget.
+ */
+final class ChartBench {
+
+    private ChartBench() {
+    }
+
+    static void startFx() throws InterruptedException {
+        System.setProperty("glass.platform", "Monocle");
+        System.setProperty("monocle.platform", "Headless");
+        System.setProperty("prism.order", "sw");
+        System.setProperty("headless.geometry", "1920x1200-32");
+        CountDownLatch started = new CountDownLatch(1);
+        Platform.startup(started::countDown);
+        started.await(30, TimeUnit.SECONDS);
+    }
+
+    private static <T> T onFx(java.util.concurrent.Callable<T> work) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            try {
+                f.complete(work.call());
+            } catch (Exception e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f.get(120, TimeUnit.SECONDS);
+    }
+
+    static void run(Report report) throws Exception {
+        startFx();
+        Stage stage = onFx(() -> {
+            Stage s = new Stage();
+            s.setScene(new Scene(new StackPane(), 1200, 700));
+            s.show();
+            return s;
+        });
+        double budget = 16.0;
+        for (int perSeries : new int[] {10_000, 100_000, 1_000_000}) {
+            LiveChart chart = onFx(() -> {
+                LiveChart c = new LiveChart("bench", "value", false);
+                ((StackPane) stage.getScene().getRoot()).getChildren().setAll(c);
+                return c;
+            });
+            onFx(() -> {
+                for (int s = 0; s < 4; s++) {
+                    SeriesBuffer b = chart.series("s" + s, "series " + s, new Color(50 * s, 90, 170), false);
+                    for (int i = 0; i < perSeries; i++) {
+                        b.add(i, i / 1000.0, Math.sin(i / 3000.0 + s) + 0.1 * Math.cos(i * 0.7));
+                    }
+                }
+                chart.refresh();
+                return null;
+            });
+            List<Double> updates = new ArrayList<>();
+            List<Double> frames = new ArrayList<>();
+            long[] last = {0};
+            AnimationTimer timer = new AnimationTimer() {
+                @Override
+                public void handle(long now) {
+                    if (last[0] != 0) {
+                        frames.add((now - last[0]) / 1e6);
+                    }
+                    last[0] = now;
+                }
+            };
+            onFx(() -> {
+                timer.start();
+                return null;
+            });
+            for (int tick = 0; tick < 30; tick++) {
+                Thread.sleep(100);
+                double ms = onFx(() -> {
+                    for (int s = 0; s < 4; s++) {
+                        SeriesBuffer b = chart.data("s" + s);
+                        for (int i = 0; i < 100; i++) {
+                            b.add(b.size(), b.size() / 1000.0, Math.sin(b.size() / 3000.0));
+                        }
+                    }
+                    long t = System.nanoTime();
+                    chart.refresh();
+                    return (System.nanoTime() - t) / 1e6;
+                });
+                updates.add(ms);
+            }
+            onFx(() -> {
+                timer.stop();
+                return null;
+            });
+            System.gc();
+            Runtime rt = Runtime.getRuntime();
+            double heapMib = (rt.totalMemory() - rt.freeMemory()) / 1048576.0;
+            Stats u = Stats.of(updates.stream().mapToDouble(Double::doubleValue).toArray());
+            Stats f = Stats.of(frames.stream().mapToDouble(Double::doubleValue).toArray());
+            report.add("chart pipeline", String.format(Locale.ROOT, "4 × %,d points, FX time per update", perSeries),
+                    u.format("ms", 1), "16 ms frame budget", Report.ratio(u.median() / budget) + String.format(Locale.ROOT,
+                            " (frames %.1f ms median, heap %.0f MiB, %d points drawn)", f.median(), heapMib, chart.drawnPoints()),
+                    "< 16 ms at 1M");
+        }
+        Platform.runLater(stage::close);
+    }
+}
