@@ -243,7 +243,7 @@ public final class MainWindow {
     }
 
     private void tick() {
-        dashboard.drain(200_000);
+        dashboard.drain(50_000); // bounded, so a burst (a past run) cannot hold the FX thread
         devices.refresh();
         dashboard.refreshCharts();
     }

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.train.RunResult;

@@ -444,10 +444,6 @@ public final class LiveChart extends BorderPane {
         }
     }
 
-    JFreeChart chart() {
-        return chart;
-    }
-
     public Slider smoothingSlider() {
         return smoothing;
     }

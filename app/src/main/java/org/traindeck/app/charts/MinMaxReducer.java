@@ -52,14 +52,7 @@ public final class MinMaxReducer {
                 }
                 j++;
             }
-            int first = Math.min(minAt, maxAt);
-            int second = Math.max(minAt, maxAt);
-            outX[count] = xs[first];
-            outY[count++] = ys[first];
-            if (second != first) {
-                outX[count] = xs[second];
-                outY[count++] = ys[second];
-            }
+            count = emit(xs, ys, minAt, maxAt, outX, outY, count);
             i = j;
         }
         return count;
@@ -122,15 +115,21 @@ public final class MinMaxReducer {
                     k++;
                 }
             }
-            int first = Math.min(minAt, maxAt);
-            int second = Math.max(minAt, maxAt);
-            outX[count] = xs[first];
-            outY[count++] = ys[first];
-            if (second != first) {
-                outX[count] = xs[second];
-                outY[count++] = ys[second];
-            }
+            count = emit(xs, ys, minAt, maxAt, outX, outY, count);
             i = j;
+        }
+        return count;
+    }
+
+    /** Writes a column's low and high points in the order they occur; returns the new count. */
+    private static int emit(double[] xs, double[] ys, int minAt, int maxAt, double[] outX, double[] outY, int count) {
+        int first = Math.min(minAt, maxAt);
+        int second = Math.max(minAt, maxAt);
+        outX[count] = xs[first];
+        outY[count++] = ys[first];
+        if (second != first) {
+            outX[count] = xs[second];
+            outY[count++] = ys[second];
         }
         return count;
     }

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -151,9 +150,5 @@ public final class ConfigDocument {
 
     public void shutdown() {
         validator.shutdownNow();
-    }
-
-    ExecutorService executor() {
-        return validator;
     }
 }

@@ -9,6 +9,7 @@ import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -90,7 +91,7 @@ public final class RunController {
         worker.execute(() -> {
             try {
                 TrainingRun run = TrainingRun.resume(target, TrainingRun.ResumeOptions.NONE, discovery);
-                List<EngineEvent> history = RunHistory.read(run.runDir());
+                List<EngineEvent> history = MetricsJsonlReader.read(run.runDir());
                 history.forEach(dashboard::offer);
                 Platform.runLater(() -> dashboard.status().plan(run.config().stages().stream().mapToInt(StageConfig::epochs).toArray()));
                 launch(run);
@@ -108,7 +109,7 @@ public final class RunController {
         dashboard.clearRun();
         worker.execute(() -> {
             try {
-                List<EngineEvent> history = RunHistory.read(runDir);
+                List<EngineEvent> history = MetricsJsonlReader.read(runDir);
                 history.forEach(dashboard::offer);
                 Platform.runLater(() -> done.accept(history.size()));
             } catch (Exception e) {

@@ -1,7 +1,6 @@
 package org.traindeck.app.ui;
 
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Everything that asks the user something through a window of its own. The app uses file choosers and alerts; tests
@@ -29,9 +28,4 @@ public interface Dialogs {
 
     /** Tells the user something went wrong (non-blocking where possible). */
     void showError(String title, String message);
-
-    /** The files a user can pick among as "recent" (for menus). */
-    default List<Path> none() {
-        return List.of();
-    }
 }

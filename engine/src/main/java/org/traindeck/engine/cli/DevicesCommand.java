@@ -20,7 +20,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -171,9 +170,5 @@ final class DevicesCommand {
 
     static DeviceInventory discover(NvidiaSmi smi, HostProbe probe) {
         return new DeviceDiscovery(smi, probe).discover();
-    }
-
-    static List<String> options() {
-        return List.of("--json", "--watch", "--interval", "--samples");
     }
 }

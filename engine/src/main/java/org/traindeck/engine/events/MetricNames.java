@@ -13,7 +13,6 @@ public final class MetricNames {
     public static final String GRAD_NORM = "train/grad_norm";
     public static final String THROUGHPUT = "throughput/samples_per_s";
     public static final String EPOCH_TIME = "time/epoch_s";
-    public static final String EVENTS_DROPPED = "events/dropped";
     /** Data-parallel workers of the tier now running, and the global batch (per-device batch × workers). */
     public static final String WORKERS = "parallel/workers";
     public static final String GLOBAL_BATCH = "parallel/global_batch";

@@ -5,39 +5,32 @@ import org.traindeck.engine.events.MetricEvent;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /** {@code metrics.csv}: one row per metric event (lifecycle events go to the JSONL and the log). Appends. */
-public final class CsvSink extends FlushingSink {
+public final class CsvSink extends AppendingTextSink {
 
     public static final String HEADER = "time,elapsed,stage,stage_index,epoch,step,name,value,device";
 
-    private final Path file;
-    private Writer out;
+    private boolean headerPending;
 
     public CsvSink(Path file) throws IOException {
-        this.file = file;
-        boolean fresh = !Files.exists(file) || Files.size(file) == 0;
-        this.out = open(file);
-        if (fresh) {
-            out.write(HEADER + "\n");
-        }
-    }
-
-    private static Writer open(Path file) throws IOException {
-        return Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        super(file);
+        // the file exists now (opened for appending): a new or empty one gets the header with the first line
+        headerPending = Files.size(file) == 0;
     }
 
     @Override
-    protected void write(EngineEvent event) throws IOException {
-        if (event instanceof org.traindeck.engine.events.LifecycleEvent l && l.kind() == org.traindeck.engine.events.LifecycleEvent.Kind.REWIND) {
-            out.close();
-            MetricFiles.truncateCsv(file, l.step());
-            out = open(file);
-            return;
+    protected void truncateAfter(Path file, long step) throws IOException {
+        MetricFiles.truncateCsv(file, step);
+    }
+
+    @Override
+    protected void append(EngineEvent event, Writer out) throws IOException {
+        if (headerPending) {
+            out.write(HEADER + "\n");
+            headerPending = false;
         }
         if (!(event instanceof MetricEvent m)) {
             return;
@@ -62,13 +55,4 @@ public final class CsvSink extends FlushingSink {
         return '"' + s.replace("\"", "\"\"") + '"';
     }
 
-    @Override
-    protected void flush() throws IOException {
-        out.flush();
-    }
-
-    @Override
-    protected void closeOutput() throws IOException {
-        out.close();
-    }
 }

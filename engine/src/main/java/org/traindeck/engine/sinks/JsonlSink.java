@@ -9,10 +9,7 @@ import org.traindeck.engine.events.MetricEvent;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * {@code metrics.jsonl}: one JSON object per event. Metrics have {@code name}, {@code value}, {@code step},
@@ -20,30 +17,23 @@ import java.nio.file.StandardOpenOption;
  * and, per device, {@code device}. Lifecycle events have {@code event} and {@code message} instead of name/value.
  * A non-finite value is written as null with {@code "nonFinite": "NaN"} (JSON has no NaN). Appends to an existing file.
  */
-public final class JsonlSink extends FlushingSink {
+public final class JsonlSink extends AppendingTextSink {
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    private final Path file;
-    private Writer out;
     private final StringWriter line = new StringWriter(256);
 
     public JsonlSink(Path file) throws IOException {
-        this.file = file;
-        this.out = open(file);
-    }
-
-    private static Writer open(Path file) throws IOException {
-        return Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        super(file);
     }
 
     @Override
-    protected void write(EngineEvent event) throws IOException {
-        if (event instanceof LifecycleEvent l && l.kind() == LifecycleEvent.Kind.REWIND) {
-            out.close();
-            MetricFiles.truncateJsonl(file, l.step());
-            out = open(file);
-        }
+    protected void truncateAfter(Path file, long step) throws IOException {
+        MetricFiles.truncateJsonl(file, step);
+    }
+
+    @Override
+    protected void append(EngineEvent event, Writer out) throws IOException {
         line.getBuffer().setLength(0);
         try (JsonGenerator g = JSON.createGenerator(line)) {
             g.writeStartObject();
@@ -74,13 +64,4 @@ public final class JsonlSink extends FlushingSink {
         out.write(line.getBuffer().toString());
     }
 
-    @Override
-    protected void flush() throws IOException {
-        out.flush();
-    }
-
-    @Override
-    protected void closeOutput() throws IOException {
-        out.close();
-    }
 }

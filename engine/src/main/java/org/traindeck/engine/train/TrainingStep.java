@@ -96,17 +96,6 @@ final class TrainingStep {
                 return new Result(loss, norm, examples, false, false);
             }
             updaterBatch = examples;
-        } else if (stats.isEmpty()) {
-            flat.divi(examples);
-            norm = flat.norm2Number().doubleValue();
-            if (!Double.isFinite(norm)) {
-                net.clearLayersStates();
-                return new Result(loss, norm, examples, false, false);
-            }
-            if (clipNorm > 0 && norm > clipNorm) {
-                flat.muli(clipNorm / norm);
-                clipped = true;
-            }
         } else {
             // Set the statistics aside so that division and clipping touch gradients only.
             List<INDArray> saved = new ArrayList<>(stats.size());
@@ -116,16 +105,16 @@ final class TrainingStep {
             }
             flat.divi(examples);
             norm = flat.norm2Number().doubleValue();
-            if (!Double.isFinite(norm)) {
-                net.clearLayersStates();
-                return new Result(loss, norm, examples, false, false);
-            }
-            if (clipNorm > 0 && norm > clipNorm) {
+            if (Double.isFinite(norm) && clipNorm > 0 && norm > clipNorm) {
                 flat.muli(clipNorm / norm);
                 clipped = true;
             }
             for (int i = 0; i < stats.size(); i++) {
                 stats.get(i).assign(saved.get(i));
+            }
+            if (!Double.isFinite(norm)) {
+                net.clearLayersStates();
+                return new Result(loss, norm, examples, false, false);
             }
         }
         // batch size 1 when the division by the example count is already done above

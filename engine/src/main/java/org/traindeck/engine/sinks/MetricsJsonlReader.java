@@ -1,4 +1,4 @@
-package org.traindeck.app.run;
+package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,12 +14,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads a run folder's metrics.jsonl back into engine events, to show a past run with the same charts. */
-public final class RunHistory {
+/**
+ * Reads a run folder's metrics.jsonl back into engine events (the format {@link JsonlSink} writes), for showing a
+ * past run. A line cut short by a crash is skipped.
+ */
+public final class MetricsJsonlReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RunHistory() {
+    private MetricsJsonlReader() {
     }
 
     public static List<EngineEvent> read(Path runDir) throws IOException {
