@@ -214,8 +214,20 @@ public final class TrainingRun {
         CheckpointStore store = new CheckpointStore(runDir);
         List<Checkpoint.Listed> all = store.list();
         return store.latestValid().map(Checkpoint.Listed::file).orElseThrow(() -> new CheckpointException(
-                all.isEmpty() ? runDir + " has no checkpoints (" + store.folder() + " is missing or empty)"
+                all.isEmpty() ? runDir + " has no checkpoints (" + store.folder() + " is missing or empty)" + runsInside(runDir)
                         : runDir + " has no usable checkpoint: " + String.join("; ", all.stream().map(Checkpoint.Listed::problem).toList())));
+    }
+
+    /** When a user names the output folder instead of a run in it: the runs that could be meant. */
+    private static String runsInside(Path folder) {
+        try (var children = Files.list(folder)) {
+            List<String> runs = children.filter(d -> Files.isDirectory(d.resolve(CheckpointStore.FOLDER)))
+                    .map(d -> d.getFileName().toString()).sorted().limit(5).toList();
+            return runs.isEmpty() ? "" : ". It holds run folders: give one of them, for example " + folder.resolve(runs.get(0))
+                    + (runs.size() > 1 ? " (also: " + String.join(", ", runs.subList(1, runs.size())) + ")" : "");
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private void openSinks(long restartStep) throws IOException {

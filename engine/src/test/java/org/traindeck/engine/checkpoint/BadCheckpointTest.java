@@ -162,6 +162,16 @@ class BadCheckpointTest {
     }
 
     @Test
+    void theOutputFolderInsteadOfARunNamesTheRunsInIt() {
+        MainAccess.Result r = MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "resume",
+                runDir.getParent().toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains("has no checkpoints").contains("It holds run folders: give one of them, for example "
+                + runDir);
+    }
+
+    @Test
     void checkpointsListingMarksTheBadOnes() throws Exception {
         Files.writeString(good.resolveSibling("step-000000001.tdckpt"), "garbage");
         Files.writeString(good.resolveSibling(".tmp-123.tdckpt.part"), "a write that crashed");
