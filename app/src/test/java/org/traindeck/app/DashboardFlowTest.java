@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** The real scene, driven as a user would: edit, break, fix, pick devices, toggle NCCL, Start, Stop, Resume. */
@@ -57,7 +58,11 @@ class DashboardFlowTest {
     }
 
     private boolean startEnabled(FxRobot robot) {
-        return !robot.lookup("#start").queryAs(Button.class).isDisabled();
+        return onFx(() -> !robot.lookup("#start").queryAs(Button.class).isDisabled());
+    }
+
+    private static String tooltipText(TextField field) {
+        return field.getTooltip() == null ? null : field.getTooltip().getText();
     }
 
     @Test
@@ -66,21 +71,23 @@ class DashboardFlowTest {
         fixture.dialogs.toOpen = WindowFixture.repoRoot().resolve("sample-configs/digits-mlp.json");
         robot.clickOn("#open");
         waitUntil("the sample to load and validate", 15, () -> startEnabled(robot));
-        assertThat(window.document().fileProperty().get().getFileName().toString()).isEqualTo("digits-mlp.json");
+        assertThat(onFx(() -> window.document().fileProperty().get().getFileName().toString())).isEqualTo("digits-mlp.json");
 
         // breaking a field: the error names the field's path and line, and Start is disabled
+        // (validation runs in the background and each keystroke gives a result: wait for the one of "0" to settle)
         typeInto(robot, "#field-epochs", "0");
-        waitUntil("the error to show", 10, () -> robot.lookup("#field-epochs").queryAs(TextField.class).getStyleClass().contains("field-error"));
         TextField epochs = robot.lookup("#field-epochs").queryAs(TextField.class);
-        assertThat(epochs.getTooltip().getText()).startsWith("stages[0].epochs: must be between 1 and 1000000 (line");
+        waitUntil("the error of epochs = 0 to show", 10, () -> !window.document().validatingProperty().get()
+                && epochs.getStyleClass().contains("field-error")
+                && String.valueOf(tooltipText(epochs)).startsWith("stages[0].epochs: must be between 1 and 1000000 (line"));
         assertThat(startEnabled(robot)).isFalse();
-        assertThat(robot.lookup("#validation-summary").queryAs(Label.class).getText()).contains("Start is disabled");
+        assertThat(onFx(() -> robot.lookup("#validation-summary").queryAs(Label.class).getText())).contains("Start is disabled");
 
         // fixing it, and sending the run somewhere temporary
         typeInto(robot, "#field-epochs", "40");
         typeInto(robot, "#field-output-folder", out.toString());
         waitUntil("the config to be valid again", 10, () -> startEnabled(robot));
-        assertThat(epochs.getStyleClass()).doesNotContain("field-error");
+        assertThat(onFx(() -> List.copyOf(epochs.getStyleClass()))).doesNotContain("field-error");
 
         // the device selector: the CPU (there is no GPU on the test machines) goes into the JSON
         selectTab(robot, 2);
@@ -89,14 +96,14 @@ class DashboardFlowTest {
         CheckBox cpu = robot.lookup("#device-cpu").queryAs(CheckBox.class);
         robot.interact(() -> cpu.setSelected(false));
         robot.clickOn(cpu);
-        assertThat(cpu.isSelected()).isTrue();
+        assertThat(onFx(cpu::isSelected)).isTrue();
 
         // an NCCL toggle, seen in the JSON tab
         selectTab(robot, 3);
         robot.clickOn("#nccl-NCCL_P2P_DISABLE");
         waitUntil("the badge", 5, () -> !robot.lookup("#nccl-badge-NCCL_P2P_DISABLE").queryAs(Label.class).getText().isEmpty());
         selectTab(robot, 1);
-        String json = robot.lookup("#json-editor").queryAs(TextArea.class).getText();
+        String json = onFx(() -> robot.lookup("#json-editor").queryAs(TextArea.class).getText());
         assertThat(json).contains("\"NCCL_P2P_DISABLE\" : \"1\"").contains("\"devices\" : \"cpu\"").contains("\"epochs\" : 40");
         waitUntil("the config to be valid", 10, () -> startEnabled(robot));
 
@@ -107,14 +114,14 @@ class DashboardFlowTest {
         for (LiveChart c : window.dashboard().charts()) {
             waitUntil(c.getId() + " to get points and draw them", 20, () -> c.totalPoints() > 0 && c.drawnPoints() > 0);
         }
-        String stepBefore = window.dashboard().status().stepText();
+        String stepBefore = onFx(() -> window.dashboard().status().stepText());
         waitUntil("the status bar to advance", 20, () -> !window.dashboard().status().stepText().equals(stepBefore));
-        assertThat(window.dashboard().status().progressValue()).isPositive();
+        assertThat(onFx(() -> window.dashboard().status().progressValue())).isPositive();
 
         // Stop: the run stops cleanly, with a checkpoint
         robot.clickOn("#stop");
         waitUntil("the run to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
-        RunResult stopped = window.controller().lastResultProperty().get();
+        RunResult stopped = onFx(() -> window.controller().lastResultProperty().get());
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(stopped.lastCheckpoint()).exists();
         Path runDir = stopped.runDir();
@@ -126,17 +133,17 @@ class DashboardFlowTest {
         waitUntil("the resumed run to train on", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
                 && window.dashboard().lossChart().data("train/0") != null
                 && window.dashboard().lossChart().data("train/0").size() > stopped.steps() + 5);
-        assertThat(fixture.dialogs.asked).contains("resume");
+        assertThat(List.copyOf(fixture.dialogs.asked)).contains("resume");
         robot.clickOn("#stop");
         waitUntil("the resumed run to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
-        RunResult second = window.controller().lastResultProperty().get();
+        RunResult second = onFx(() -> window.controller().lastResultProperty().get());
         assertThat(second.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(second.steps()).isGreaterThan(stopped.steps());
         assertThat(second.runDir()).isEqualTo(runDir);
         String metrics = Files.readString(runDir.resolve("metrics.jsonl"));
         assertThat(metrics).contains("\"RUN_STOPPED\"").contains("\"RUN_RESUMED\"");
-        assertThat(window.dashboard().log().getItems()).anySatisfy(l -> assertThat(l).contains("run resumed"));
-        assertThat(fixture.dialogs.errors).isEmpty();
+        assertThat(onFx(() -> List.copyOf(window.dashboard().log().getItems()))).anySatisfy(l -> assertThat(l).contains("run resumed"));
+        assertThat(List.copyOf(fixture.dialogs.errors)).isEmpty();
     }
 
     @Test
@@ -147,20 +154,20 @@ class DashboardFlowTest {
 
         fixture.dialogs.discard = false;
         robot.clickOn("#new");
-        assertThat(fixture.dialogs.asked).anySatisfy(a -> assertThat(a).startsWith("discard:"));
-        assertThat(window.document().text()).contains("\"renamed\"");
-        assertThat(window.mayClose()).isFalse();
+        assertThat(List.copyOf(fixture.dialogs.asked)).anySatisfy(a -> assertThat(a).startsWith("discard:"));
+        assertThat(onFx(() -> window.document().text())).contains("\"renamed\"");
+        assertThat(onFx(window::mayClose)).isFalse();
 
         Path target = dir.resolve("renamed.json");
         fixture.dialogs.toSave = target;
         robot.push(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.S);
         waitUntil("the save", 5, () -> Files.exists(target));
         assertThat(Files.readString(target)).contains("\"renamed\"");
-        assertThat(window.document().isDirty()).isFalse();
+        assertThat(onFx(() -> window.document().isDirty())).isFalse();
         try (var left = Files.list(dir)) {
             assertThat(left.map(p -> p.getFileName().toString()).toList()).containsExactly("renamed.json");
         }
-        assertThat(fixture.dialogs.asked).contains("save:renamed.json");
+        assertThat(List.copyOf(fixture.dialogs.asked)).contains("save:renamed.json");
     }
 
     @Test
@@ -178,8 +185,8 @@ class DashboardFlowTest {
         robot.clickOn("#open-run");
         waitUntil("the past run's curves", 20, () -> window.dashboard().lossChart().totalPoints() >= 16 + 2
                 && window.dashboard().lrChart().totalPoints() == 16);
-        assertThat(window.dashboard().log().getItems()).anySatisfy(l -> assertThat(l).contains("run finished"));
-        List<String> asked = fixture.dialogs.asked;
+        assertThat(onFx(() -> List.copyOf(window.dashboard().log().getItems()))).anySatisfy(l -> assertThat(l).contains("run finished"));
+        List<String> asked = List.copyOf(fixture.dialogs.asked);
         assertThat(asked).contains("run-folder");
     }
 }

@@ -1,5 +1,6 @@
 package org.traindeck.app;
 
+import javafx.application.Platform;
 import javafx.stage.Stage;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.engine.devices.DeviceDiscovery;
@@ -10,7 +11,10 @@ import org.traindeck.engine.devices.TelemetryMonitor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
@@ -40,7 +44,7 @@ final class WindowFixture {
 
     void close() {
         if (window != null) {
-            javafx.application.Platform.runLater(window::close);
+            Platform.runLater(window::close);
             WaitForAsyncUtils.waitForFxEvents();
         }
         try {
@@ -50,11 +54,43 @@ final class WindowFixture {
         }
     }
 
+    /**
+     * Polls the condition on the FX thread (FX state read from the test thread can be half-updated or throw
+     * ConcurrentModificationException) until it holds or the time is up.
+     */
     static void waitUntil(String what, int seconds, BooleanSupplier condition) {
         try {
-            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> condition.getAsBoolean());
-        } catch (java.util.concurrent.TimeoutException e) {
+            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> onFx(condition::getAsBoolean));
+        } catch (TimeoutException e) {
             throw new AssertionError("timed out after " + seconds + " s waiting for " + what);
+        }
+    }
+
+    /** Reads FX state on the FX thread, so that the test never sees a half-applied update. */
+    static <T> T onFx(Callable<T> read) {
+        if (Platform.isFxApplicationThread()) {
+            try {
+                return read.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the FX thread did not answer within 30 s");
         }
     }
 }

@@ -28,6 +28,9 @@ public final class StatusBar extends HBox {
     private int currentEpoch;
     private long currentStep;
     private double currentElapsed;
+    // An epoch's own metrics arrive after its end, still labelled with its index: progress must not go back then.
+    private int finishedEpochs;
+    private int finishedStage = -1;
 
     public StatusBar() {
         super(14);
@@ -54,6 +57,8 @@ public final class StatusBar extends HBox {
         eta.setText("");
         progress.setProgress(0);
         currentStep = 0;
+        finishedEpochs = 0;
+        finishedStage = -1;
     }
 
     /** The epochs of each stage of the run being shown (from its config). */
@@ -79,6 +84,8 @@ public final class StatusBar extends HBox {
         currentElapsed = Math.max(currentElapsed, l.elapsedSeconds());
         if (l.kind() == LifecycleEvent.Kind.EPOCH_FINISHED) {
             epochStartStep = l.step();
+            finishedEpochs = l.epoch() + 1;
+            finishedStage = l.stageIndex();
         }
         if (l.isTerminal()) {
             eta.setText(switch (l.kind()) {
@@ -104,7 +111,11 @@ public final class StatusBar extends HBox {
         step.setText("step " + currentStep);
         elapsed.setText("elapsed " + clock(currentElapsed));
         double inEpoch = Math.min(1, (currentStep - epochStartStep) / (double) stepsPerEpoch);
-        double stageProgress = Math.min(1, (currentEpoch + Math.max(0, inEpoch)) / epochs);
+        double epochsDone = currentEpoch + Math.max(0, inEpoch);
+        if (stageIndex == finishedStage) {
+            epochsDone = Math.max(epochsDone, finishedEpochs);
+        }
+        double stageProgress = Math.min(1, epochsDone / epochs);
         double overall = (stageIndex + stageProgress) / stages;
         progress.setProgress(overall);
         if (stageProgress > 0.001 && currentElapsed > 0) {

@@ -8,6 +8,7 @@ import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.dataset.api.DataSetPreProcessor;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
 import org.traindeck.engine.config.ParallelConfig;
+import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.parallel.TierFailure;
 
@@ -45,13 +46,16 @@ final class ParallelEpoch {
     private ParallelEpoch() {
     }
 
-    static Outcome run(ComputationGraph net, Tier tier, int workers, ParallelConfig settings, BatchMaker maker, int[] order,
-                       int cursor, int batchesPerEpoch, int batchSize, long seed, int stageIndex, int epoch,
-                       BooleanSupplier stop, RoundSink sink, long failWorkerAtStep) {
+    /** Trains the rest of the state's epoch on the plan's tier, from its cursor, until the end or a stop request. */
+    static Outcome run(ComputationGraph net, StagePlan plan, TrainingState state, ParallelConfig settings, long seed,
+                       RoundSink sink, FaultPlan faults) {
+        Tier tier = plan.tier;
+        int workers = plan.workers;
+        int batchSize = plan.stage.batchSize();
         long startStep = net.getConfiguration().getIterationCount();
-        RoundListener listener = new RoundListener(workers, startStep, sink, failWorkerAtStep, batchSize);
-        EpochIterator iterator = new EpochIterator(maker, order, cursor, batchesPerEpoch, batchSize, seed, stageIndex, epoch, workers,
-                stop, settings.prefetch() * workers);
+        RoundListener listener = new RoundListener(workers, startStep, sink, faults.failWorkerAtStep(), batchSize);
+        EpochIterator iterator = new EpochIterator(plan.batches, state.order, state.cursor, plan.batchesPerEpoch, batchSize, seed,
+                plan.index, state.epoch, workers, () -> state.stopRequested, settings.prefetch() * workers, faults.failRoundAtBatch());
         listener.roundSizes = iterator.roundSizes;
         ParallelWrapper wrapper;
         try {
@@ -204,6 +208,7 @@ final class ParallelEpoch {
         private final java.util.concurrent.BlockingQueue<Object> ready;
         private final Thread producer;
         private final BatchSource source;
+        private final long failRoundAtBatch;
         private int next;
         private boolean stopped;
         private Object peeked;
@@ -215,8 +220,9 @@ final class ParallelEpoch {
         }
 
         EpochIterator(BatchMaker maker, int[] order, int start, int end, int batchSize, long seed, int stageIndex, int epoch,
-                      int workers, BooleanSupplier stop, int prefetch) {
+                      int workers, BooleanSupplier stop, int prefetch, long failRoundAtBatch) {
             this.start = start;
+            this.failRoundAtBatch = failRoundAtBatch;
             this.next = start;
             this.end = end;
             this.batchSize = batchSize;
@@ -268,7 +274,7 @@ final class ParallelEpoch {
         @Override
         public synchronized DataSet next() {
             if ((next - start) % workers == 0) {
-                long failAt = Long.getLong("traindeck.inject.failRoundAtBatch", -1);
+                long failAt = failRoundAtBatch;
                 if (failAt >= 0 && next >= failAt && next - workers < failAt) {
                     throw new InjectedFailure("injected failure between two rounds at batch " + next);
                 }
