@@ -5,11 +5,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.Locale;
+import java.util.Set;
 
-/** Runs every benchmark and prints one table (also written to bench/target/results.md). */
+/**
+ * Runs the benchmarks and prints one table (also written to bench/target/results.md): all of them, or the groups
+ * named on the command line ({@code ./traindeck bench scaling peer}).
+ */
 public final class BenchMain {
 
     private BenchMain() {
+    }
+
+    /** The groups: overhead, peer, scaling, pipeline, chart, startup; none named runs them all. */
+    private static boolean wanted(Set<String> only, String group) {
+        return only.isEmpty() || only.contains(group);
     }
 
     public static void main(String[] args) throws Exception {
@@ -21,22 +30,36 @@ public final class BenchMain {
         System.out.println("TrainDeck benchmarks: " + Runtime.getRuntime().availableProcessors() + " cores, OMP_NUM_THREADS=" + threads
                 + ", Java " + System.getProperty("java.version") + "; scratch folder " + out);
 
-        System.out.println("engine overhead…");
-        double mlp = EngineBench.overhead(EngineBench.MLP, out.resolve("mlp"), report);
-        double lenet = EngineBench.overhead(EngineBench.LENET, out.resolve("lenet"), report);
-        System.out.println("CPU peer…");
-        Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
-        PeerBench.compare("mlp", EngineBench.MLP.name(), mlp, script, threads, report);
-        PeerBench.compare("lenet", EngineBench.LENET.name(), lenet, script, threads, report);
-        System.out.println("multi-worker scaling…");
-        EngineBench.scaling(EngineBench.MLP, out.resolve("scale-mlp"), report);
-        EngineBench.scaling(EngineBench.LENET, out.resolve("scale-lenet"), report);
-        System.out.println("metric pipeline…");
-        PipelineBench.run(out.resolve("pipeline"), mlp, EngineBench.MLP.batch(), report);
-        System.out.println("chart pipeline…");
-        ChartBench.run(report);
-        System.out.println("start-up…");
-        StartupBench.run(home, report);
+        Set<String> only = Set.of(args);
+        double mlp = Double.NaN;
+        if (wanted(only, "overhead") || wanted(only, "peer") || wanted(only, "pipeline")) {
+            System.out.println("engine overhead…");
+            mlp = EngineBench.overhead(EngineBench.MLP, out.resolve("mlp"), report);
+            double lenet = EngineBench.overhead(EngineBench.LENET, out.resolve("lenet"), report);
+            if (wanted(only, "peer")) {
+                System.out.println("CPU peer…");
+                Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
+                PeerBench.compare("mlp", EngineBench.MLP.name(), mlp, script, threads, report);
+                PeerBench.compare("lenet", EngineBench.LENET.name(), lenet, script, threads, report);
+            }
+        }
+        if (wanted(only, "scaling")) {
+            System.out.println("multi-worker scaling…");
+            EngineBench.scaling(EngineBench.MLP, out.resolve("scale-mlp"), 5, "≥ 1.15×", report);
+            EngineBench.scaling(EngineBench.LENET, out.resolve("scale-lenet"), 5, "≥ 1.5×", report);
+        }
+        if (wanted(only, "pipeline")) {
+            System.out.println("metric pipeline…");
+            PipelineBench.run(out.resolve("pipeline"), mlp, EngineBench.MLP.batch(), report);
+        }
+        if (wanted(only, "chart")) {
+            System.out.println("chart pipeline…");
+            ChartBench.run(report);
+        }
+        if (wanted(only, "startup")) {
+            System.out.println("start-up…");
+            StartupBench.run(home, report);
+        }
 
         String machine = String.format(Locale.ROOT, "%s, %d cores, %.0f GiB, Java %s, OMP_NUM_THREADS=%d",
                 System.getProperty("os.name") + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),

@@ -44,7 +44,7 @@ public final class NcclPanel extends VBox {
         this.document = document;
         setId("nccl-panel");
         setPadding(new Insets(8));
-        Label intro = new Label("DL4J's ParallelWrapper does not use NCCL: these are set in the process environment before "
+        Label intro = new Label("TrainDeck's all-reduce and DL4J's ParallelWrapper do not use NCCL: these are set in the process environment before "
                 + "ND4J loads (for native libraries that read them), and mapped to DL4J where an equivalent exists: "
                 + "P2P off turns off cross-device access, and the timeout becomes the step watchdog.");
         intro.setWrapText(true);

@@ -46,6 +46,7 @@ public final class Dashboard extends BorderPane {
     private final StatusBar status = new StatusBar();
     private final Queue<EngineEvent> queue = new ConcurrentLinkedQueue<>();
     private final long telemetryStartMillis = System.currentTimeMillis();
+    private double lastTotalThroughput;
     private Consumer<String> problemHandler = m -> { };
 
     public Dashboard() {
@@ -191,10 +192,18 @@ public final class Dashboard extends BorderPane {
             case MetricNames.LR -> lr.series("lr", "learning rate", stageColor(0), false).add(step, t, m.value());
             case MetricNames.THROUGHPUT -> {
                 if (m.device() == null) {
+                    lastTotalThroughput = m.value();
                     throughput.series("total", "total", new Color(0x333333), false).add(step, t, m.value());
                 } else {
                     Color c = throughput.hasSeries(m.device()) ? null : stageColor(throughput.seriesCount() - 1);
                     throughput.series(m.device(), m.device(), c, true).add(step, t, m.value());
+                }
+            }
+            case MetricNames.SCALING_EFFICIENCY -> {
+                // the ideal line (devices × one device alone) next to the total shows the scaling efficiency
+                if (m.value() > 0 && lastTotalThroughput > 0) {
+                    throughput.series("ideal", "ideal: devices × one device", new Color(0x999999), true)
+                            .add(step, t, lastTotalThroughput / m.value());
                 }
             }
             case MetricNames.STEPS_PER_EPOCH -> status.stepsPerEpoch((long) m.value());

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.ByteArrayOutputStream;
+import org.traindeck.engine.faults.FaultPlan;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -55,6 +57,12 @@ public final class CheckpointFiles {
      */
     public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState)
             throws IOException {
+        write(target, checkpoint, configJson, params, updaterState, FaultPlan.NONE);
+    }
+
+    /** As {@link #write(Path, Checkpoint, String, float[], float[])}, with the test's injected write faults. */
+    public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState,
+                             FaultPlan faults) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path temp = dir.resolve(".tmp-" + UUID.randomUUID() + EXTENSION + ".part");
@@ -72,10 +80,12 @@ public final class CheckpointFiles {
                 ZipOutputStream zip = new ZipOutputStream(out);
                 zip.setLevel(1);
                 put(zip, "manifest.json", manifest);
-                FaultInjection.failIfDiskFull(checkpoint.globalStep());
+                if (faults.checkpointFullDiskFromStep() >= 0 && checkpoint.globalStep() >= faults.checkpointFullDiskFromStep()) {
+                    throw new IOException("No space left on device (injected)");
+                }
                 for (Map.Entry<String, byte[]> e : entries.entrySet()) {
                     put(zip, e.getKey(), e.getValue());
-                    FaultInjection.pauseInCheckpointWrite();
+                    pause(faults.checkpointWritePauseMs());
                 }
                 zip.finish();
                 zip.flush();
@@ -89,6 +99,16 @@ public final class CheckpointFiles {
             fsyncDirectory(dir);
         } finally {
             Files.deleteIfExists(temp);
+        }
+    }
+
+    private static void pause(long millis) {
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -7,7 +7,12 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.HostProbe;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -55,18 +60,25 @@ public final class Main {
     private final PrintStream out;
     private final PrintStream err;
 
-    private final org.traindeck.engine.devices.NvidiaSmi smi;
-    private final org.traindeck.engine.devices.HostProbe probe;
+    private final NvidiaSmi smi;
+    private final HostProbe probe;
+    private final FaultPlan faults;
 
     Main(PrintStream out, PrintStream err) {
-        this(out, err, org.traindeck.engine.devices.NvidiaSmi.system(), new org.traindeck.engine.devices.OshiHostProbe());
+        this(out, err, NvidiaSmi.system(), new OshiHostProbe());
     }
 
-    Main(PrintStream out, PrintStream err, org.traindeck.engine.devices.NvidiaSmi smi, org.traindeck.engine.devices.HostProbe probe) {
+    Main(PrintStream out, PrintStream err, NvidiaSmi smi, HostProbe probe) {
+        this(out, err, smi, probe, FaultPlan.NONE);
+    }
+
+    /** @param faults failures a test injects into the runs this CLI starts */
+    Main(PrintStream out, PrintStream err, NvidiaSmi smi, HostProbe probe, FaultPlan faults) {
         this.out = out;
         this.err = err;
         this.smi = smi;
         this.probe = probe;
+        this.faults = faults;
     }
 
     public static void main(String[] args) {
@@ -194,7 +206,7 @@ public final class Main {
         }
         TrainingRun run;
         try {
-            run = TrainingRun.prepare(config, new org.traindeck.engine.devices.DeviceDiscovery(smi, probe));
+            run = TrainingRun.prepare(config, new DeviceDiscovery(smi, probe), faults);
         } catch (IOException e) {
             err.println("error: cannot create the run folder under " + config.outputPath() + ": " + e.getMessage());
             return RUN_FAILED;
@@ -247,7 +259,7 @@ public final class Main {
         TrainingRun run;
         try {
             run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices),
-                    new org.traindeck.engine.devices.DeviceDiscovery(smi, probe));
+                    new DeviceDiscovery(smi, probe), faults);
         } catch (org.traindeck.engine.checkpoint.CheckpointException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;

@@ -572,13 +572,15 @@ public final class ConfigParser {
                     problems.error(stagePath + ".augmentation.rotate90", "needs square images, but they are " + hw[0] + "×" + hw[1]);
                 }
             }
-            if (config.devices().maybeSeveral() && stage.accumulationSteps() > 1) {
-                problems.error(stagePath + ".accumulationSteps", "is not supported with several devices: ParallelWrapper fits each "
-                        + "batch itself. Use a larger batchSize per device, or one device");
+            boolean averaging = config.devices().maybeSeveral() && !config.parallel().synchronous();
+            if (averaging && stage.accumulationSteps() > 1) {
+                problems.error(stagePath + ".accumulationSteps", "is not supported with parallel.mode \"" + config.parallel().mode()
+                        + "\": ParallelWrapper fits each batch itself. Use \"mode\": \"sync\" (the default), a larger batchSize "
+                        + "per device, or one device");
             }
-            if (config.devices().maybeSeveral() && stage.clipNorm() > 0) {
-                problems.warning(stagePath + ".gradientClipping", "with several devices DL4J clips each layer's gradient norm, "
-                        + "not the global norm (it is global again if the run falls back to one device)");
+            if (averaging && stage.clipNorm() > 0) {
+                problems.warning(stagePath + ".gradientClipping", "with parallel.mode \"" + config.parallel().mode()
+                        + "\" DL4J clips each layer's gradient norm, not the global norm (\"sync\" clips the global norm)");
             }
             if (stage.precision() == StageConfig.Precision.FLOAT16) {
                 OptimizerConfig opt = stage.optimizer();

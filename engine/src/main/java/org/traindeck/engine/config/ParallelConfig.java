@@ -3,16 +3,23 @@ package org.traindeck.engine.config;
 import java.util.List;
 
 /**
- * Data-parallel settings, used when a run has several devices. {@code mode} is the first tier tried
- * ("shared_gradients" or "averaging"); {@code lrScaling} scales each stage's learning rate with the number of
- * devices ("none", "linear", "sqrt"); {@code baselineSamplesPerSecond} (0 = unknown) is one device's throughput,
- * for the scaling-efficiency metric.
+ * Data-parallel settings, used when a run has several devices. {@code mode} is the first tier tried: "sync" (the
+ * default: TrainDeck's synchronous all-reduce, the same training as one device at the global batch), or DL4J's
+ * ParallelWrapper modes "averaging" and "shared_gradients" (parameter averaging, not equivalent to single-device
+ * training). {@code lrScaling} scales each stage's learning rate with the number of devices in the global batch
+ * ("none", "linear", "sqrt"); {@code baselineSamplesPerSecond} (0 = measure it in the run) is one device's
+ * throughput, for the scaling-efficiency metric.
  */
 public record ParallelConfig(String mode, int averagingFrequency, int prefetch, String lrScaling, boolean fallback,
                              double baselineSamplesPerSecond) {
 
-    public static final List<String> MODES = List.of("shared_gradients", "averaging");
-    public static final ParallelConfig DEFAULT = new ParallelConfig("averaging", 1, 2, "none", true, 0);
+    public static final String SYNC = "sync";
+    public static final List<String> MODES = List.of(SYNC, "averaging", "shared_gradients");
+    public static final ParallelConfig DEFAULT = new ParallelConfig(SYNC, 1, 2, "none", true, 0);
+
+    public boolean synchronous() {
+        return SYNC.equals(mode);
+    }
 
     /** The factor the learning rate is multiplied by on {@code devices} devices. */
     public double lrFactor(int devices) {

@@ -4,8 +4,10 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Turns a config's {@code devices} into the devices a run will use. GPU indices are nvidia-smi's (as
@@ -17,14 +19,19 @@ public final class DeviceResolver {
     /**
      * The chosen GPUs (empty: the CPU, with {@code cpuWorkers} workers) and what the user should know about the choice.
      */
-    public record Resolved(List<GpuInfo> gpus, int cpuWorkers, List<String> warnings) {
+    public record Resolved(List<GpuInfo> gpus, int cpuWorkers, List<String> warnings, List<Integer> cudaOrdinals) {
         public Resolved {
             gpus = List.copyOf(gpus);
             warnings = List.copyOf(warnings);
+            cudaOrdinals = List.copyOf(cudaOrdinals);
+            if (cudaOrdinals.size() != gpus.size()) {
+                throw new IllegalArgumentException("one CUDA ordinal per GPU");
+            }
         }
 
-        public Resolved(List<GpuInfo> gpus, List<String> warnings) {
-            this(gpus, 1, warnings);
+        /** The CPU with {@code cpuWorkers} workers. */
+        public static Resolved cpu(int cpuWorkers, List<String> warnings) {
+            return new Resolved(List.of(), cpuWorkers, warnings, List.of());
         }
 
         public boolean isCpu() {
@@ -44,7 +51,7 @@ public final class DeviceResolver {
             if (cpuWorkers == 1) {
                 return List.of("cpu");
             }
-            return java.util.stream.IntStream.range(0, cpuWorkers).mapToObj(i -> "cpu" + i).toList();
+            return IntStream.range(0, cpuWorkers).mapToObj(i -> "cpu" + i).toList();
         }
     }
 
@@ -53,16 +60,16 @@ public final class DeviceResolver {
 
     public static Resolved resolve(DeviceSelection selection, DeviceInventory inventory, String cudaVisibleDevices) {
         if (selection.kind() == DeviceSelection.Kind.CPU) {
-            return new Resolved(List.of(), selection.cpuWorkers(), List.of());
+            return Resolved.cpu(selection.cpuWorkers(), List.of());
         }
         List<GpuInfo> visible = visible(inventory.gpus(), cudaVisibleDevices);
         String hiddenNote = cudaVisibleDevices == null ? "" : " (CUDA_VISIBLE_DEVICES=" + cudaVisibleDevices + ")";
         if (selection.kind() == DeviceSelection.Kind.ALL_GPUS) {
             if (visible.isEmpty()) {
                 String why = inventory.hasGpus() ? "every GPU is hidden" + hiddenNote : inventory.noGpuReason();
-                return new Resolved(List.of(), List.of("devices \"all\": no GPU to use, training on the CPU (" + why + ")"));
+                return Resolved.cpu(1, List.of("devices \"all\": no GPU to use, training on the CPU (" + why + ")"));
             }
-            return new Resolved(visible, List.of());
+            return new Resolved(visible, 1, List.of(), ordinals(visible, visible));
         }
         if (!inventory.hasGpus()) {
             throw new InvalidConfigException("devices", "asks for GPU " + selection.gpuIndices() + ", but no GPU was found: "
@@ -84,13 +91,22 @@ public final class DeviceResolver {
         if (!problems.isEmpty()) {
             throw new InvalidConfigException("devices", String.join("; ", problems));
         }
-        return new Resolved(chosen, List.of());
+        return new Resolved(chosen, 1, List.of(), ordinals(chosen, visible));
+    }
+
+    /**
+     * The CUDA device ordinal of each chosen GPU: its position among the GPUs CUDA enumerates, which are the visible
+     * ones in CUDA_VISIBLE_DEVICES's order, or else in PCI bus order (nvidia-smi's numbering) when CUDA_DEVICE_ORDER
+     * is PCI_BUS_ID, as TrainDeck sets it before ND4J loads.
+     */
+    static List<Integer> ordinals(List<GpuInfo> chosen, List<GpuInfo> visible) {
+        return chosen.stream().map(visible::indexOf).toList();
     }
 
     /** The GPUs CUDA would show: all, or those CUDA_VISIBLE_DEVICES lists up to its first entry that matches none. */
     static List<GpuInfo> visible(List<GpuInfo> gpus, String cudaVisibleDevices) {
         if (cudaVisibleDevices == null) {
-            return gpus;
+            return gpus.stream().sorted(Comparator.comparingInt(GpuInfo::index)).toList();
         }
         List<GpuInfo> out = new ArrayList<>();
         for (String entry : cudaVisibleDevices.split(",")) {

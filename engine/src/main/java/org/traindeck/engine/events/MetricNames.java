@@ -16,8 +16,13 @@ public final class MetricNames {
     /** Data-parallel workers of the tier now running, and the global batch (per-device batch × workers). */
     public static final String WORKERS = "parallel/workers";
     public static final String GLOBAL_BATCH = "parallel/global_batch";
-    /** Total throughput ÷ (workers × one device's throughput), when the one-device figure is known. */
-    public static final String SCALING_EFFICIENCY = "throughput/scaling_efficiency";
+    /**
+     * Total throughput ÷ (devices × one device's throughput), one device's being configured or measured alone at the
+     * start of the tier.
+     */
+    public static final String SCALING_EFFICIENCY = "parallel/efficiency";
+    /** Milliseconds per step spent summing gradients across devices and copying parameters back (synchronous tiers). */
+    public static final String ALLREDUCE_MS = "parallel/allreduce_ms";
     /** Published at each stage start, so progress displays know how long an epoch is. */
     public static final String STEPS_PER_EPOCH = "progress/steps_per_epoch";
 

@@ -5,6 +5,8 @@ import org.nd4j.linalg.api.concurrency.AffinityManager;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
+import java.util.Arrays;
+
 /**
  * The CUDA-only part of multi-GPU training: a copy-and-compare self-test of peer-to-peer access before it is enabled
  * (broken P2P can silently return zeros on a GPU-to-GPU copy). Only ever called with the CUDA backend loaded.
@@ -15,10 +17,11 @@ public final class CudaPeerAccess {
     }
 
     /**
-     * Copies a known array from device 0 to every other device and compares it on the host. Enables cross-device
-     * access when every copy is exact, else turns it off; returns null on success or what went wrong.
+     * Copies a known array from the first of the placement's devices to each of the others and compares it on the
+     * host. Enables cross-device access when every copy is exact, else turns it off; returns null on success or what
+     * went wrong.
      */
-    public static String selfTestAndConfigure(int devices) {
+    public static String selfTestAndConfigure(DevicePlacement placement) {
         AffinityManager affinity = Nd4j.getAffinityManager();
         if (!affinity.isCrossDeviceAccessSupported()) {
             affinity.allowCrossDeviceAccess(false);
@@ -26,14 +29,15 @@ public final class CudaPeerAccess {
         }
         Integer original = affinity.getDeviceForCurrentThread();
         try {
-            affinity.unsafeSetDevice(0);
+            affinity.unsafeSetDevice(placement.ordinal(0));
             INDArray source = Nd4j.linspace(1, 4096, 4096, DataType.FLOAT);
             float[] expected = source.toFloatVector();
-            for (int d = 1; d < devices; d++) {
-                INDArray copy = affinity.replicateToDevice(d, source);
-                if (!java.util.Arrays.equals(expected, copy.toFloatVector())) {
+            for (int w = 1; w < placement.workers(); w++) {
+                INDArray copy = affinity.replicateToDevice(placement.ordinal(w), source);
+                if (!Arrays.equals(expected, copy.toFloatVector())) {
                     affinity.allowCrossDeviceAccess(false);
-                    return "a copy from GPU 0 to GPU " + d + " came back wrong: peer-to-peer access is broken here";
+                    return "a copy from " + placement.deviceIds().get(0) + " to " + placement.deviceIds().get(w)
+                            + " came back wrong: peer-to-peer access is broken here";
                 }
             }
             affinity.allowCrossDeviceAccess(true);

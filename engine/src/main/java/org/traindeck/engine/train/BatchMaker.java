@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
 
 /**
  * Cuts a dataset into minibatches for one epoch. The sample order and every augmentation draw are functions of
- * (seed, stage, epoch, batch), so an epoch can be replayed exactly, for example after a resume.
+ * (seed, stage, epoch, position in the epoch), so an epoch can be replayed exactly, for example after a resume, and
+ * cut into batches of any size on any number of devices with the same samples and draws.
  */
 final class BatchMaker {
 
@@ -53,11 +54,13 @@ final class BatchMaker {
         int n = Math.min(batchSize, order.length - from);
         int d = data.featureCount();
         float[] features = new float[n * d];
-        SplittableRandom random = augment && augmenter != null ? new SplittableRandom(mix(seed, stageIndex, epoch, batchIndex)) : null;
+        boolean augmenting = augment && augmenter != null;
         for (int i = 0; i < n; i++) {
             data.copyFeatures(order[from + i], features, i * d);
-            if (random != null) {
-                augmenter.apply(features, i * d, random);
+            if (augmenting) {
+                // a function of the sample's position in the epoch, not of the batch: the same draws whatever the
+                // batch size and the number of devices the epoch is cut into
+                augmenter.apply(features, i * d, new SplittableRandom(mix(seed, stageIndex, epoch, from + i)));
             }
         }
         int outputs = data.outputCount();

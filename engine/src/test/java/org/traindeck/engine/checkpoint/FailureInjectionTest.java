@@ -1,10 +1,11 @@
 package org.traindeck.engine.checkpoint;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -18,12 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** A full disk and a diverging loss, injected at a chosen step. */
 class FailureInjectionTest {
-
-    @AfterEach
-    void clearSwitches() {
-        System.clearProperty("traindeck.inject.checkpointFullDiskFromStep");
-        System.clearProperty("traindeck.inject.nanAtStep");
-    }
 
     private static RunConfig config(Path dir, String extra) {
         return ConfigParser.parse("""
@@ -41,8 +36,8 @@ class FailureInjectionTest {
 
     @Test
     void aFullDiskKeepsThePreviousCheckpointAndTrainingGoesOn(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.checkpointFullDiskFromStep", "16");
-        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}")).runHere();
+        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}"), DeviceDiscovery.system(),
+                FaultPlan.NONE.diskFullFromStep(16)).runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(r.steps()).isEqualTo(32);
@@ -56,8 +51,8 @@ class FailureInjectionTest {
 
     @Test
     void aFullDiskCanStopTheRunInstead(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.checkpointFullDiskFromStep", "16");
-        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}")).runHere();
+        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}"),
+                DeviceDiscovery.system(), FaultPlan.NONE.diskFullFromStep(16)).runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(r.message()).contains("because a checkpoint could not be written");
@@ -67,8 +62,7 @@ class FailureInjectionTest {
 
     @Test
     void aNanLossStopsBeforeTheUpdateWithTheLastCheckpointIntact(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.nanAtStep", "13");
-        RunResult r = TrainingRun.prepare(config(dir, "")).runHere();
+        RunResult r = TrainingRun.prepare(config(dir, ""), DeviceDiscovery.system(), FaultPlan.NONE.nanAtStep(13)).runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(r.steps()).isEqualTo(13);
@@ -83,8 +77,8 @@ class FailureInjectionTest {
 
     @Test
     void skipPolicySkipsTheBadBatchAndFinishes(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.nanAtStep", "13");
-        RunResult r = TrainingRun.prepare(config(dir, ", \"onNonFinite\": \"skip\"")).runHere();
+        RunResult r = TrainingRun.prepare(config(dir, ", \"onNonFinite\": \"skip\""), DeviceDiscovery.system(),
+                FaultPlan.NONE.nanAtStep(13)).runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(r.steps()).isEqualTo(32);

@@ -31,10 +31,9 @@ class KillAndResumeTest {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
-                "-Dtraindeck.inject.checkpointWritePauseMs=100",
                 "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
                 "-cp", System.getProperty("java.class.path"),
-                "org.traindeck.engine.cli.Main"));
+                "org.traindeck.engine.cli.FaultInjectingMain", "--pause-checkpoint-writes-ms", "100"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("OMP_NUM_THREADS", "1");

@@ -2,10 +2,10 @@ package org.traindeck.engine.parallel;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.TestRuns;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -13,6 +13,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -32,13 +33,6 @@ class ParallelTrainingTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @AfterEach
-    void clearSwitches() {
-        for (String p : List.of("failTiers", "failWorkerAtStep", "failRoundAtBatch", "stallAtStep")) {
-            System.clearProperty("traindeck.inject." + p);
-        }
-    }
-
     private static List<JsonNode> events(Path runDir) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
@@ -54,6 +48,12 @@ class ParallelTrainingTest {
     private static List<Long> lossSteps(List<JsonNode> events) {
         return events.stream().filter(e -> "train/loss".equals(e.path("name").asText())).map(e -> e.get("step").asLong()).toList();
     }
+
+    private static RunResult run(RunConfig config, FaultPlan faults) throws IOException {
+        return TrainingRun.prepare(config, DeviceDiscovery.system(), faults).runHere();
+    }
+
+    private static final String AVERAGING = ", \"parallel\": {\"mode\": \"averaging\"}";
 
     private static RunConfig synthetic(Path dir, String devices, String extra) {
         return ConfigParser.parse("""
@@ -79,7 +79,15 @@ class ParallelTrainingTest {
         assertThat(two.steps()).isEqualTo(15 * 23);
         assertThat(one.steps()).isEqualTo(15 * 45);
         List<JsonNode> events = events(two.runDir());
-        assertThat(messages(events, "TIER_STARTED")).singleElement().satisfies(m -> assertThat(m).contains("parameter averaging"));
+        assertThat(messages(events, "TIER_STARTED")).singleElement().satisfies(m -> assertThat(m).contains("synchronous all-reduce"));
+        assertThat(events).anySatisfy(e -> {
+            assertThat(e.path("name").asText()).isEqualTo("parallel/efficiency");
+            assertThat(e.get("value").asDouble()).isBetween(0.05, 5.0);
+        });
+        assertThat(events).anySatisfy(e -> {
+            assertThat(e.path("name").asText()).isEqualTo("parallel/allreduce_ms");
+            assertThat(e.get("value").asDouble()).isNotNegative();
+        });
         assertThat(events).anySatisfy(e -> {
             assertThat(e.path("name").asText()).isEqualTo("throughput/samples_per_s");
             assertThat(e.path("device").asText()).isEqualTo("cpu1");
@@ -97,8 +105,8 @@ class ParallelTrainingTest {
 
     @Test
     void aTierThatCannotBeSetUpFallsBackToTheNext(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.failTiers", "SHARED_GRADIENTS,AVERAGING_P2P");
-        RunResult r = TrainingRun.prepare(synthetic(dir, "cpu:2", ", \"parallel\": {\"mode\": \"shared_gradients\"}")).runHere();
+        RunResult r = run(synthetic(dir, "cpu:2", ", \"parallel\": {\"mode\": \"shared_gradients\"}"),
+                FaultPlan.NONE.failingTiers(Tier.SHARED_GRADIENTS, Tier.AVERAGING_P2P));
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(r.runDir());
@@ -110,8 +118,7 @@ class ParallelTrainingTest {
 
     @Test
     void aWorkerFailingMidRoundGoesBackToTheLastConsistentStateAndFallsToOneDevice(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.failWorkerAtStep", "30");
-        RunResult r = TrainingRun.prepare(synthetic(dir, "cpu:2", "")).runHere();
+        RunResult r = run(synthetic(dir, "cpu:2", AVERAGING), FaultPlan.NONE.failingWorkerAtStep(30));
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(r.runDir());
@@ -127,8 +134,7 @@ class ParallelTrainingTest {
 
     @Test
     void aFailureBetweenRoundsContinuesFromWhereItWas(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.failRoundAtBatch", "10");
-        RunResult r = TrainingRun.prepare(synthetic(dir, "cpu:2", "")).runHere();
+        RunResult r = run(synthetic(dir, "cpu:2", AVERAGING), FaultPlan.NONE.failingRoundAtBatch(10));
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(r.runDir());
@@ -141,13 +147,11 @@ class ParallelTrainingTest {
 
     @Test
     void whenEveryTierFailsTheRunSaysSo(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.failTiers", "AVERAGING_P2P,AVERAGING_NO_P2P,SINGLE_DEVICE");
-        RunResult all = TrainingRun.prepare(synthetic(dir, "cpu:2", "")).runHere();
+        RunResult all = run(synthetic(dir, "cpu:2", ""), FaultPlan.NONE.failingTiers(Tier.SYNC_P2P, Tier.SYNC_HOST, Tier.SINGLE_DEVICE));
         assertThat(all.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(all.message()).contains("every way of training failed").contains("one device");
 
-        System.setProperty("traindeck.inject.failTiers", "AVERAGING_P2P");
-        RunResult noFallback = TrainingRun.prepare(synthetic(dir, "cpu:2", ", \"parallel\": {\"fallback\": false}")).runHere();
+        RunResult noFallback = run(synthetic(dir, "cpu:2", ", \"parallel\": {\"fallback\": false}"), FaultPlan.NONE.failingTiers(Tier.SYNC_P2P));
         assertThat(noFallback.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(noFallback.message()).contains("fallback is off");
     }
@@ -169,9 +173,9 @@ class ParallelTrainingTest {
         assertThat(report.get("NCCL_TIMEOUT").detail()).contains("step watchdog");
         assertThat(report.get("NCCL_IB_DISABLE").detail()).contains("does not use NCCL");
         RunResult r = run.runHere();
-        // the P2P equivalent: the averaging-with-P2P tier is never tried
+        // the P2P equivalent: the all-reduce over peer-to-peer copies is never tried
         assertThat(messages(events(r.runDir()), "TIER_STARTED")).singleElement()
-                .satisfies(m -> assertThat(m).contains("without peer-to-peer"));
+                .satisfies(m -> assertThat(m).contains("all-reduce through host memory"));
         assertThat(config.effectiveStepTimeoutSeconds()).isEqualTo(1800);
     }
 
@@ -195,8 +199,8 @@ class ParallelTrainingTest {
 
     @Test
     void aStalledStepTripsTheWatchdog(@TempDir Path dir) throws Exception {
-        System.setProperty("traindeck.inject.stallAtStep", "7");
-        TrainingRun run = TrainingRun.prepare(synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"));
+        TrainingRun run = TrainingRun.prepare(synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"), DeviceDiscovery.system(),
+                FaultPlan.NONE.stallingAtStep(7));
         run.start();
         RunResult r = run.await();
 
@@ -209,43 +213,96 @@ class ParallelTrainingTest {
     }
 
     @Test
-    void accumulationWithSeveralDevicesIsRefusedAtValidation(@TempDir Path dir) {
-        var result = ConfigParser.parse("""
+    void accumulationWithSeveralDevicesIsRefusedOnlyForParameterAveraging(@TempDir Path dir) {
+        String config = """
                 {"name": "acc", "devices": "cpu:2", "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}},
-                 "stages": [{"epochs": 1, "accumulationSteps": 2, "gradientClipping": 1.0}]}
-                """, dir);
-
-        assertThat(result.errors()).singleElement().satisfies(e -> {
+                 "stages": [{"epochs": 1, "accumulationSteps": 2, "gradientClipping": 1.0}] %s}
+                """;
+        var averaging = ConfigParser.parse(config.formatted(AVERAGING), dir);
+        assertThat(averaging.errors()).singleElement().satisfies(e -> {
             assertThat(e.path()).isEqualTo("stages[0].accumulationSteps");
-            assertThat(e.message()).contains("not supported with several devices");
+            assertThat(e.message()).contains("not supported with parallel.mode \"averaging\"").contains("\"sync\"");
         });
-        assertThat(result.warnings()).anySatisfy(w -> assertThat(w.message()).contains("clips each layer's gradient norm"));
+        assertThat(averaging.warnings()).anySatisfy(w -> assertThat(w.message()).contains("clips each layer's gradient norm"));
+
+        var sync = ConfigParser.parse(config.formatted(""), dir);
+        assertThat(sync.errors()).isEmpty();
+        assertThat(sync.warnings()).isEmpty();
     }
 
     @Test
     void lrScalingAndTheResumeOfAMidEpochStopOnOtherDevices(@TempDir Path dir) throws Exception {
         RunConfig config = synthetic(dir, "cpu:2", ", \"parallel\": {\"lrScaling\": \"linear\"}");
-        TrainingRun run = TrainingRun.prepare(config);
         List<Double> lrs = java.util.Collections.synchronizedList(new ArrayList<>());
-        run.subscribe(e -> {
+        RunResult stopped = TestRuns.stopAfterStep(TrainingRun.prepare(config), 27, e -> {
             if (e instanceof MetricEvent m && m.name().equals("lr")) {
                 lrs.add(m.value());
             }
-            if (e instanceof MetricEvent m && m.name().equals("train/loss") && m.step() == 27) {
-                run.requestStop();
-            }
-        }, EventBus.Delivery.LOSSLESS);
-        run.start();
-        RunResult stopped = run.await();
+        });
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(new HashSet<>(lrs)).containsExactly(0.02);
 
+        // events reach listeners asynchronously: the run may have finished a step or two more than asked
+        long s = stopped.steps();
+        assertThat(s).isBetween(27L, 39L);
+
+        // synchronous steps cut the epoch into the same samples on any number of devices: the epoch goes on on one
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
+                DeviceDiscovery.system()).runHere();
+        assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
+        // 20 steps of 2 batches an epoch: epoch 2 had 2 (s - 20) of its 40 batches done; single steps finish it, and
+        // epoch 3 is 40
+        long total = s + (40 - 2 * (s - 20)) + 40;
+        assertThat(resumed.steps()).isEqualTo(total);
+        assertThat(lossSteps(events(resumed.runDir()))).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, total).boxed().toList());
+    }
+
+    @Test
+    void parameterAveragingRefusesToContinueAMidEpochStopOnOtherDevices(@TempDir Path dir) throws Exception {
+        RunResult stopped = TestRuns.stopAfterStep(TrainingRun.prepare(synthetic(dir, "cpu:2", AVERAGING)), 27);
+        assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThatThrownBy(() -> TrainingRun.resume(stopped.runDir(), new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
                 DeviceDiscovery.system())).isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("in the middle of an epoch trained on 2 device(s)");
-        RunResult resumed = TrainingRun.resume(stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
-        assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
-        assertThat(resumed.steps()).isEqualTo(60);
-        assertThat(lossSteps(events(resumed.runDir()))).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 60).boxed().toList());
+                .hasMessageContaining("in the middle of an epoch trained on 2 device(s) with parameter averaging");
+    }
+
+    @Test
+    void aSynchronousTierThatCannotBeSetUpFallsToOneDeviceAtTheSameGlobalBatch(@TempDir Path dir) throws Exception {
+        RunConfig config = synthetic(dir, "cpu:2", "");
+        RunResult twoDevices = run(config, FaultPlan.NONE);
+        RunResult fellBack = run(config.withOutputDir(dir.resolve("fallback").toString()),
+                FaultPlan.NONE.failingTiers(Tier.SYNC_P2P, Tier.SYNC_HOST));
+
+        assertThat(fellBack.status()).isEqualTo(RunResult.Status.FINISHED);
+        List<JsonNode> events = events(fellBack.runDir());
+        assertThat(messages(events, "FALLBACK")).hasSize(2).last().satisfies(m -> assertThat(m)
+                .contains("batch 32 per device × 2 devices (all on one device) = global batch 64"));
+        assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
+        // the same steps, the same training: one device accumulates both shards of each global batch
+        assertThat(fellBack.steps()).isEqualTo(twoDevices.steps()).isEqualTo(60);
+        List<Double> a = losses(events(twoDevices.runDir()));
+        List<Double> b = losses(events);
+        assertThat(b).hasSameSizeAs(a);
+        for (int i = 0; i < a.size(); i++) {
+            assertThat(b.get(i)).as("loss of step %d", i + 1).isCloseTo(a.get(i), within(1e-4 * Math.abs(a.get(i))));
+        }
+    }
+
+    @Test
+    void aWorkerFailingInTheMiddleOfASynchronousStepChangesNothingAndTheStepIsRepeated(@TempDir Path dir) throws Exception {
+        RunResult r = run(synthetic(dir, "cpu:2", ""), FaultPlan.NONE.failingWorkerAtStep(30));
+
+        assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
+        List<JsonNode> events = events(r.runDir());
+        assertThat(messages(events, "REWIND")).isEmpty();
+        assertThat(messages(events, "FALLBACK")).hasSize(2).allSatisfy(m -> assertThat(m).contains("injected worker failure at step 30")
+                .contains("from step 29"));
+        assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
+        assertThat(r.steps()).isEqualTo(60);
+        assertThat(lossSteps(events)).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 60).boxed().toList());
+    }
+
+    private static List<Double> losses(List<JsonNode> events) {
+        return events.stream().filter(e -> "train/loss".equals(e.path("name").asText())).map(e -> e.get("value").asDouble()).toList();
     }
 }

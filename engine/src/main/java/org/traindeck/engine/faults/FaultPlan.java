@@ -1,0 +1,67 @@
+package org.traindeck.engine.faults;
+
+import org.traindeck.engine.parallel.Tier;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Rare failures made to happen on demand, for tests: handed to a run when it is created, never read from the
+ * environment, so production runs cannot be affected by a stray setting. A step number of -1 (or an empty set) means
+ * off.
+ *
+ * @param failTiers                  these tiers fail while being set up
+ * @param failWorkerAtStep           a worker fails while computing global step N (in the middle of the step)
+ * @param failRoundAtBatch           parameter averaging fails between two rounds when it reaches batch N of an epoch
+ * @param stallAtStep                global step N never finishes (for the watchdog)
+ * @param nanAtStep                  the loss and gradient of global step N become NaN
+ * @param checkpointFullDiskFromStep writing a checkpoint at global step N or later fails halfway, as on a full disk
+ * @param checkpointWritePauseMs     a pause between a checkpoint's entries, widening the window for a crash mid-write
+ */
+public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRoundAtBatch, long stallAtStep, long nanAtStep,
+                        long checkpointFullDiskFromStep, long checkpointWritePauseMs) {
+
+    public static final FaultPlan NONE = new FaultPlan(Set.of(), -1, -1, -1, -1, -1, 0);
+
+    public FaultPlan {
+        failTiers = failTiers.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(failTiers));
+    }
+
+    public boolean failsTier(Tier tier) {
+        return failTiers.contains(tier);
+    }
+
+    public FaultPlan failingTiers(Tier... tiers) {
+        return new FaultPlan(Set.of(tiers), failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep,
+                checkpointFullDiskFromStep, checkpointWritePauseMs);
+    }
+
+    public FaultPlan failingWorkerAtStep(long step) {
+        return new FaultPlan(failTiers, step, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
+                checkpointWritePauseMs);
+    }
+
+    public FaultPlan failingRoundAtBatch(long batch) {
+        return new FaultPlan(failTiers, failWorkerAtStep, batch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
+                checkpointWritePauseMs);
+    }
+
+    public FaultPlan stallingAtStep(long step) {
+        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, step, nanAtStep, checkpointFullDiskFromStep,
+                checkpointWritePauseMs);
+    }
+
+    public FaultPlan nanAtStep(long step) {
+        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, step, checkpointFullDiskFromStep,
+                checkpointWritePauseMs);
+    }
+
+    public FaultPlan diskFullFromStep(long step) {
+        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, step, checkpointWritePauseMs);
+    }
+
+    public FaultPlan pausingCheckpointWrites(long millis) {
+        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
+                millis);
+    }
+}

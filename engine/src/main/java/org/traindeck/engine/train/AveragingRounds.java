@@ -1,0 +1,79 @@
+package org.traindeck.engine.train;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.config.ParallelConfig;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.parallel.TierFailure;
+
+/**
+ * DL4J's ParallelWrapper (the opt-in "averaging" and "shared_gradients" modes): one step is one round in which every
+ * device fits one batch with its own optimizer step, then parameters and optimizer state are averaged. Not the same
+ * training as one device. A failure in the middle of a round leaves the replicas inconsistent: the model goes back
+ * to its state at the start of this call and those steps are trained again by the next tier.
+ */
+final class AveragingRounds implements StepStrategy {
+
+    private final ComputationGraph net;
+    private final ParallelConfig settings;
+    private final long seed;
+    private final FaultPlan faults;
+    private final RunEvents events;
+
+    AveragingRounds(ComputationGraph net, ParallelConfig settings, long seed, FaultPlan faults, RunEvents events) {
+        this.net = net;
+        this.settings = settings;
+        this.seed = seed;
+        this.faults = faults;
+        this.events = events;
+    }
+
+    @Override
+    public void advance(TrainingState state, StagePlan plan, StepListener listener) {
+        INDArray paramsBefore = net.params().dup();
+        INDArray stateView = net.getUpdater().getStateViewArray();
+        INDArray updaterBefore = stateView == null ? null : stateView.dup();
+        long stepBefore = state.globalStep;
+        int cursorBefore = state.cursor;
+        double lossBefore = state.epochLossSum;
+        long examplesBefore = state.epochExamples;
+        net.getConfiguration().setIterationCount((int) stepBefore);
+        try {
+            ParallelEpoch.Outcome o = ParallelEpoch.run(net, plan, state, settings, seed, (step, loss, examples, perWorker, nanos) -> {
+                int batches = 0;
+                for (long n : perWorker) {
+                    batches += n > 0 ? 1 : 0;
+                }
+                synchronized (state) {
+                    listener.onStep(new StepReport(step, batches, loss, Double.NaN, (int) examples, perWorker.clone(), true,
+                            plan.lrAfter(step - 1), 0, Double.NaN));
+                }
+            }, faults);
+            synchronized (state) {
+                state.globalStep = stepBefore + o.rounds();
+                state.cursor = cursorBefore + o.batchesConsumed();
+                state.epochLossSum = lossBefore + o.lossSum();
+                state.epochExamples = examplesBefore + o.examples();
+            }
+        } catch (TierFailure f) {
+            synchronized (state) {
+                if (!f.consistent()) {
+                    net.params().assign(paramsBefore);
+                    if (updaterBefore != null) {
+                        net.getUpdater().getStateViewArray().assign(updaterBefore);
+                    }
+                    state.globalStep = stepBefore;
+                    state.cursor = cursorBefore;
+                    state.epochLossSum = lossBefore;
+                    state.epochExamples = examplesBefore;
+                    events.lifecycle(LifecycleEvent.Kind.REWIND, "going back to step " + stepBefore
+                            + ", the last consistent state: the steps after it are trained again");
+                } else {
+                    state.cursor = cursorBefore + (int) (state.globalStep - stepBefore) * plan.workers;
+                }
+            }
+            throw f;
+        }
+    }
+}

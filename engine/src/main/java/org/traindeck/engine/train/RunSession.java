@@ -1,0 +1,164 @@
+package org.traindeck.engine.train;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.traindeck.engine.Version;
+import org.traindeck.engine.checkpoint.CheckpointFiles;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.devices.DeviceResolver;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.parallel.DeviceAffinity;
+import org.traindeck.engine.parallel.DevicePlacement;
+import org.traindeck.engine.parallel.NcclReport;
+import org.traindeck.engine.parallel.TierFailure;
+import org.traindeck.engine.parallel.Watchdog;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One execution of a run on the calling thread: ND4J and the devices, the policies around the loop, the trainer, the
+ * watchdog, and how the run ended. Never throws for a training problem: it becomes the run's FAILED result.
+ */
+final class RunSession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunSession.class);
+
+    private final RunConfig config;
+    private final Path runDir;
+    private final RunEvents events;
+    private final DeviceResolver.Resolved devices;
+    private final CheckpointFiles.Contents resumeFrom;
+    private final FaultPlan faults;
+    private final TrainingState state;
+    private final NcclReport nccl;
+    private final Consumer<RunResult> finishEarly;
+    private volatile Watchdog watchdog;
+
+    /** @param finishEarly ends the run at once when the watchdog gives it up, while the training thread is stuck */
+    RunSession(RunConfig config, Path runDir, RunEvents events, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
+               FaultPlan faults, TrainingState state, NcclReport nccl, Consumer<RunResult> finishEarly) {
+        this.config = config;
+        this.runDir = runDir;
+        this.events = events;
+        this.devices = devices;
+        this.resumeFrom = resumeFrom;
+        this.faults = faults;
+        this.state = state;
+        this.nccl = nccl;
+        this.finishEarly = finishEarly;
+    }
+
+    RunResult run() {
+        state.startClock();
+        int timeout = config.effectiveStepTimeoutSeconds();
+        if (timeout > 0) {
+            watchdog = new Watchdog(timeout, this::onHang);
+            watchdog.context("the run's start (loading data, building the model)");
+            watchdog.pause(true);
+            watchdog.start();
+        }
+        RunResult outcome;
+        try {
+            Trainer.Ending ending = train();
+            outcome = outcome(ending.status(), ending.message());
+        } catch (InvalidConfigException e) {
+            outcome = fail("invalid input: " + e.getMessage(), e);
+        } catch (RunFailure e) {
+            outcome = fail(e.getMessage(), e);
+        } catch (OutOfMemoryError e) {
+            outcome = fail("out of memory: use a smaller batch size or model, or give Java more memory (-Xmx)", e);
+        } catch (RuntimeException e) {
+            outcome = fail("training failed: " + e, e);
+        }
+        if (watchdog != null) {
+            watchdog.close();
+        }
+        return outcome;
+    }
+
+    private Trainer.Ending train() {
+        Nd4jRuntime.init();
+        DevicePlacement placement;
+        try {
+            placement = DevicePlacement.of(devices, DeviceAffinity.nd4j());
+        } catch (TierFailure e) {
+            throw new RunFailure(e.getMessage(), e);
+        }
+        // the master model and its arrays live on the first chosen device
+        placement.attachCurrentThread(0);
+        devices.warnings().forEach(w -> events.lifecycle(LifecycleEvent.Kind.WARNING, w));
+        if (nccl != null) {
+            for (NcclReport.Entry e : nccl.entries()) {
+                events.logLine("environment " + e.name() + "=" + e.value() + ": " + e.status() + " (" + e.detail() + ")");
+                if (e.status() == NcclReport.Status.NEEDS_RESTART || e.status() == NcclReport.Status.FAILED) {
+                    events.lifecycle(LifecycleEvent.Kind.WARNING, e.name() + ": " + e.detail());
+                }
+            }
+        }
+        if (config.nccl().p2pDisabled()) {
+            // the DL4J equivalent of NCCL_P2P_DISABLE=1
+            placement.allowCrossDeviceAccess(false);
+        }
+        events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
+                + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
+        StageSetup setup = new StageSetup(config, events, ModelFactory.wantsImages(config.model()));
+        Trainer trainer = new Trainer(config, state, events, placement, faults, resumeFrom == null ? null : new ResumePoint(resumeFrom),
+                "cuda".equals(Nd4jRuntime.backendKind()), net -> { }, null);
+        trainer.buildModel(setup);
+        CheckpointWriter writer = new CheckpointWriter(config, ConfigWriter.toJsonWithAbsolutePaths(config), runDir, events, faults,
+                trainer.fingerprint());
+        List<TrainingCallback> policies = new ArrayList<>();
+        if (watchdog != null) {
+            policies.add(new WatchdogCallback(watchdog));
+        }
+        policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
+        policies.add(new MetricWindows(events, placement.deviceIds(), config.logging().everySteps(),
+                config.parallel().baselineSamplesPerSecond()));
+        policies.add(new ValidationCallback(events, trainer::net));
+        policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
+        return trainer.train(setup, new Callbacks(policies));
+    }
+
+    private String placementNote() {
+        if (devices.isCpu()) {
+            return "";
+        }
+        return " (CUDA devices " + devices.cudaOrdinals() + ")";
+    }
+
+    /** The watchdog tripped: the run is given up, with the diagnosis in the run log. */
+    private void onHang(String diagnosis) {
+        events.logLine("WATCHDOG: " + diagnosis);
+        String message = "the run hung: " + diagnosis.lines().findFirst().orElse("") + " The thread dump is in train.log."
+                + (state.lastCheckpoint == null ? "" : " Resume from " + state.lastCheckpoint.getFileName() + " after finding the cause"
+                + " (a stuck device or driver: try fewer devices, or \"NCCL_P2P_DISABLE\": \"1\").");
+        events.lifecycle(LifecycleEvent.Kind.RUN_FAILED, message);
+        finishEarly.accept(outcome(RunResult.Status.FAILED, message));
+        // only now may a stalled thread that wakes up unwind: the watchdog's verdict is the run's result
+        state.abandoned = true;
+    }
+
+    private RunResult fail(String message, Throwable cause) {
+        if (state.abandoned) {
+            return outcome(RunResult.Status.FAILED, message);
+        }
+        if (!(cause instanceof InvalidConfigException) && !(cause instanceof RunFailure)) {
+            LOG.error("run {} failed", config.name(), cause);
+        }
+        String withCheckpoint = state.lastCheckpoint == null ? message : message + " (the last checkpoint, "
+                + state.lastCheckpoint.getFileName() + ", is intact: resume from it after fixing the cause)";
+        events.lifecycle(LifecycleEvent.Kind.RUN_FAILED, withCheckpoint);
+        return outcome(RunResult.Status.FAILED, withCheckpoint);
+    }
+
+    private RunResult outcome(RunResult.Status status, String message) {
+        return new RunResult(status, message, runDir, state.globalStep, state.elapsed(), events.lastMetrics(), state.lastCheckpoint);
+    }
+}

@@ -1,0 +1,149 @@
+package org.traindeck.engine.train;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.parallel.CudaPeerAccess;
+import org.traindeck.engine.parallel.DevicePlacement;
+import org.traindeck.engine.parallel.Tier;
+import org.traindeck.engine.parallel.TierFailure;
+import org.traindeck.engine.schedule.Nd4jStageSchedule;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The fallback chain: the tier a stage is trained on, its step strategy, and the move to the next tier when one
+ * fails (all-reduce over P2P → all-reduce through the host → one device), going on from the last consistent state.
+ */
+final class TierChain implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TierChain.class);
+
+    /** Makes the step strategy of a tier: tests give one that drives the policies without training. */
+    interface StrategyFactory {
+        StepStrategy create(Tier tier, ComputationGraph net, StagePlan plan);
+    }
+
+    private final List<Tier> chain;
+    private final RunConfig config;
+    private final DevicePlacement placement;
+    private final FaultPlan faults;
+    private final RunEvents events;
+    private final TrainingCallback callbacks;
+    private final boolean cuda;
+    private final Consumer<ComputationGraph> prepare;
+    private final StrategyFactory strategies;
+    private int index;
+    private StepStrategy strategy;
+
+    /** @param strategies null for the real ones */
+    TierChain(RunConfig config, DevicePlacement placement, FaultPlan faults, RunEvents events, TrainingCallback callbacks,
+              boolean cuda, Consumer<ComputationGraph> prepare, StrategyFactory strategies) {
+        this.chain = Tier.chain(placement.workers(), config.parallel().mode(), config.nccl().p2pDisabled(), config.parallel().fallback());
+        this.config = config;
+        this.placement = placement;
+        this.faults = faults;
+        this.events = events;
+        this.callbacks = callbacks;
+        this.cuda = cuda;
+        this.prepare = prepare;
+        this.strategies = strategies == null ? this::create : strategies;
+    }
+
+    /** Plans the stage on the current tier and installs its optimizer (keeping the optimizer state if asked). */
+    void plan(ComputationGraph net, StagePlan plan, TrainingState state, boolean keepOptimizerState) {
+        Tier tier = chain.get(index);
+        plan.plan(tier, placement.workers(), config.parallel(), state.epoch, state.cursor, state.globalStep);
+        plan.devices = tier.parallel() ? String.join(", ", placement.deviceIds()) : placement.deviceIds().get(0);
+        Optimizers.install(net, plan.stage.optimizer(), new Nd4jStageSchedule(plan.schedule, plan.stageStart), keepOptimizerState);
+        // ParallelWrapper's workers fit with DL4J's own fit, which can only clip per layer; the synchronous tiers clip globally
+        Optimizers.configureClipping(net, tier.synchronous() ? 0 : plan.stage.clipNorm());
+        net.getConfiguration().setIterationCount((int) state.globalStep);
+    }
+
+    /** Starts the planned tier's strategy, falling back along the chain while tiers cannot be set up. */
+    StepStrategy open(ComputationGraph net, StagePlan plan, TrainingState state) {
+        while (true) {
+            Tier tier = plan.tier;
+            String why = plan.workers > 1 && placement.sharedMemory() && (tier == Tier.SYNC_P2P || tier == Tier.AVERAGING_P2P)
+                    ? " (on the CPU, workers share memory: there is no peer-to-peer copy to use or avoid)" : "";
+            events.lifecycle(LifecycleEvent.Kind.TIER_STARTED, "training with " + plan.describeTier() + why);
+            callbacks.onTierStart(state, plan);
+            try {
+                if (faults.failsTier(tier)) {
+                    throw new TierFailure("injected failure setting up " + tier.description, true, null);
+                }
+                strategy = strategies.create(tier, net, plan);
+                return strategy;
+            } catch (TierFailure failure) {
+                callbacks.onTierFailure(state, plan);
+                next(net, plan, state, failure);
+            }
+        }
+    }
+
+    /** The current tier failed while training: go on with the next one from the state as it now is. */
+    StepStrategy fallBack(ComputationGraph net, StagePlan plan, TrainingState state, TierFailure failure) {
+        callbacks.onTierFailure(state, plan);
+        next(net, plan, state, failure);
+        return open(net, plan, state);
+    }
+
+    private void next(ComputationGraph net, StagePlan plan, TrainingState state, TierFailure failure) {
+        close();
+        Tier failed = plan.tier;
+        if (index + 1 >= chain.size()) {
+            throw new RunFailure("every way of training failed; the last, " + failed.description + ": " + failure.getMessage()
+                    + (config.parallel().fallback() ? "" : " (fallback is off: \"parallel\": {\"fallback\": true} lets the run go on with fewer devices)"));
+        }
+        index++;
+        LOG.warn("tier {} failed: {}", failed, failure.getMessage(), failure.getCause());
+        plan(net, plan, state, true);
+        events.lifecycle(LifecycleEvent.Kind.FALLBACK, failed.description + " failed (" + failure.getMessage() + "): going on with "
+                + plan.tier.description + " from step " + state.globalStep + ", " + plan.describeBatch());
+    }
+
+    private StepStrategy create(Tier tier, ComputationGraph net, StagePlan plan) {
+        long seed = config.seed();
+        int every = config.logging().everySteps();
+        return switch (tier) {
+            case SINGLE_DEVICE -> new SingleDeviceStep(net, plan, seed, every, faults);
+            case SYNC_P2P, SYNC_HOST -> {
+                crossDeviceAccess(tier == Tier.SYNC_P2P);
+                yield new AllReduceStep(new ReplicaSet(net, placement, config.name(), prepare), plan, seed, every,
+                        config.parallel().baselineSamplesPerSecond(), faults);
+            }
+            case SHARED_GRADIENTS, AVERAGING_P2P, AVERAGING_NO_P2P -> {
+                crossDeviceAccess(tier == Tier.AVERAGING_P2P);
+                yield new AveragingRounds(net, config.parallel(), seed, faults, events);
+            }
+        };
+    }
+
+    /** Peer-to-peer copies between GPUs, after a self-test (broken P2P can silently return zeros), or through the host. */
+    private void crossDeviceAccess(boolean p2p) {
+        if (!cuda) {
+            return;
+        }
+        if (p2p) {
+            String problem = CudaPeerAccess.selfTestAndConfigure(placement);
+            if (problem != null) {
+                throw new TierFailure("peer-to-peer self-test: " + problem, true, null);
+            }
+        } else {
+            placement.allowCrossDeviceAccess(false);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (strategy != null) {
+            strategy.close();
+            strategy = null;
+        }
+    }
+}

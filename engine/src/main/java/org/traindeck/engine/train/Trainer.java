@@ -1,0 +1,217 @@
+package org.traindeck.engine.train;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.schedule.FixedSchedule;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.OptimizerConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.parallel.DevicePlacement;
+import org.traindeck.engine.parallel.TierFailure;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * Walks a run's stages, epochs and steps over its {@link TrainingState}: builds the model, sets each stage up, asks
+ * the tier's step strategy for steps, and calls the policies ({@link TrainingCallback}) at their hooks. It drives
+ * epochs, the global step and the schedule itself, never DL4J's counters, so a run can be stopped between two steps
+ * and resumed exactly.
+ */
+final class Trainer {
+
+    /** How the loop ended. */
+    record Ending(RunResult.Status status, String message) {}
+
+    private final RunConfig config;
+    private final TrainingState state;
+    private final RunEvents events;
+    private final DevicePlacement placement;
+    private final FaultPlan faults;
+    private final ResumePoint resume;
+    private final boolean cuda;
+    private final Consumer<ComputationGraph> prepareModel;
+    private final TierChain.StrategyFactory strategies;
+    private ComputationGraph net;
+    private String fingerprint;
+
+    /**
+     * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
+     * @param strategies   null for the real step strategies; tests pass fakes
+     */
+    Trainer(RunConfig config, TrainingState state, RunEvents events, DevicePlacement placement, FaultPlan faults, ResumePoint resume,
+            boolean cuda, Consumer<ComputationGraph> prepareModel, TierChain.StrategyFactory strategies) {
+        this.config = config;
+        this.state = state;
+        this.events = events;
+        this.placement = placement;
+        this.faults = faults;
+        this.resume = resume;
+        this.cuda = cuda;
+        this.prepareModel = prepareModel;
+        this.strategies = strategies;
+    }
+
+    ComputationGraph net() {
+        return net;
+    }
+
+    /** The architecture and data shape the parameters belong to (known once the model is built). */
+    String fingerprint() {
+        return fingerprint;
+    }
+
+    /** Builds the model from the first stage's data; call before {@link #train}. */
+    void buildModel(StageSetup setup) {
+        DataLoader.Loaded first = setup.load(0);
+        ModelFactory.Shape shape = ModelFactory.Shape.of(first.train());
+        net = ModelFactory.build(config.model(), shape, config.seed());
+        prepareModel.accept(net);
+        fingerprint = ConfigWriter.modelJson(config.model()) + "|" + shape;
+        events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
+                + (first.validation() == null ? ", no validation" : "; validation " + first.validation().size() + " samples"));
+    }
+
+    Ending train(StageSetup setup, Callbacks callbacks) {
+        List<StageConfig> stages = config.stages();
+        String devices = String.join(", ", placement.deviceIds());
+        int firstStage = 0;
+        if (resume != null) {
+            resume.checkModel(fingerprint, net.numParams());
+            firstStage = resume.firstStage(stages);
+            if (firstStage >= stages.size()) {
+                String done = "the run already finished at step " + state.globalStep + ": give more epochs (--epochs N) or a config with more stages";
+                events.lifecycle(LifecycleEvent.Kind.RUN_FINISHED, done);
+                return new Ending(RunResult.Status.FINISHED, done);
+            }
+            events.lifecycle(LifecycleEvent.Kind.RUN_RESUMED, "resumed " + config.model().type() + " (" + net.numParams()
+                    + " parameters) at step " + state.globalStep + " from " + state.lastCheckpoint.getFileName() + ", on " + devices
+                    + "; files in " + events.runDir());
+        } else {
+            events.lifecycle(LifecycleEvent.Kind.RUN_STARTED, "training " + config.model().type() + " (" + net.numParams()
+                    + " parameters) on " + devices + ", " + stages.size() + " stage(s); files in " + events.runDir());
+        }
+        try (TierChain tiers = new TierChain(config, placement, faults, events, callbacks, cuda, prepareModel, strategies)) {
+            OptimizerConfig previous = firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
+            for (int s = firstStage; s < stages.size(); s++) {
+                Ending stopped = trainStage(setup, callbacks, tiers, s, previous, s == firstStage && resume != null);
+                if (stopped != null) {
+                    return stopped;
+                }
+                previous = stages.get(s).optimizer();
+            }
+        } catch (CheckpointStop stop) {
+            String message = "stopped at step " + state.globalStep + " because a checkpoint could not be written (checkpoint.onWriteError: stop)";
+            events.lifecycle(LifecycleEvent.Kind.RUN_STOPPED, message);
+            return new Ending(RunResult.Status.STOPPED, message);
+        }
+        state.stageIndex = stages.size() - 1;
+        events.lifecycle(LifecycleEvent.Kind.RUN_FINISHED, String.format(Locale.ROOT, "finished %d step(s) in %.1f s",
+                state.globalStep, state.elapsed()));
+        return new Ending(RunResult.Status.FINISHED, "finished");
+    }
+
+    /** Trains one stage; returns the ending when the run stopped in it, null when the stage finished. */
+    private Ending trainStage(StageSetup setup, Callbacks callbacks, TierChain tiers, int index, OptimizerConfig previous,
+                              boolean resuming) {
+        StageConfig stage = config.stages().get(index);
+        state.stageIndex = index;
+        state.stageName = stage.name();
+        state.startEpoch(0, null, 0, 0, 0);
+        StagePlan plan = setup.plan(index);
+        callbacks.onStageStart(state, plan);
+        net = setup.inPrecision(net, stage);
+        boolean inItsStage = resuming && resume.continuesInItsStage(index);
+        int startEpoch = 0;
+        boolean keptState;
+        if (inItsStage) {
+            var c = resume.checkpoint();
+            if (c.batchInEpoch() > plan.batchesPerEpoch) {
+                throw new InvalidConfigException("stages[" + index + "]", "the checkpoint is at batch " + c.batchInEpoch()
+                        + " of an epoch, but this config's epochs have only " + plan.batchesPerEpoch + " batches");
+            }
+            startEpoch = c.epoch();
+            state.startEpoch(startEpoch, null, c.batchInEpoch(), c.epochLossSum(), c.epochExamples());
+            tiers.plan(net, plan, state, false);
+            resume.loadInto(net, state.globalStep);
+            keptState = false;
+        } else if (resuming) {
+            // the checkpoint closed the previous stage: its numbers go in under that stage's optimizer, then the
+            // stage change happens as in the uninterrupted run
+            OptimizerConfig closed = config.stages().get(resume.checkpoint().stageIndex()).optimizer();
+            Optimizers.install(net, closed, new FixedSchedule(closed.learningRate()), false);
+            resume.loadInto(net, state.globalStep);
+            keptState = stage.optimizer().sameStateShapeAs(closed);
+            tiers.plan(net, plan, state, keptState);
+        } else {
+            keptState = stage.optimizer().sameStateShapeAs(previous);
+            tiers.plan(net, plan, state, keptState);
+        }
+        events.lifecycle(LifecycleEvent.Kind.STAGE_STARTED, String.format(Locale.ROOT,
+                "stage %d/%d \"%s\": %d epoch(s) × %d step(s), %s, %s lr %.3g%s (%s)%s, %s%s",
+                index + 1, config.stages().size(), stage.name(), stage.epochs(), plan.stepsPerEpoch, plan.describeBatch(),
+                stage.optimizer().type(), plan.schedule.baseLr(), plan.describeLrScaling(config.parallel()),
+                stage.schedule().type(), keptState ? ", optimizer state carried over" : "", stage.precision().json,
+                inItsStage ? String.format(Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, state.cursor) : ""));
+        StepStrategy strategy = tiers.open(net, plan, state);
+        StepStrategy.StepListener listener = r -> {
+            state.stepDone(r);
+            callbacks.onStep(state, plan, r);
+        };
+        for (int epoch = startEpoch; epoch < stage.epochs(); epoch++) {
+            int[] order = BatchMaker.epochOrder(plan.data.train().size(), config.dataFor(stage).shuffle(), config.seed(), index, epoch);
+            if (epoch == startEpoch && inItsStage) {
+                state.startEpoch(epoch, order, state.cursor, state.epochLossSum, state.epochExamples);
+            } else {
+                state.startEpoch(epoch, order, 0, 0, 0);
+            }
+            callbacks.onEpochStart(state, plan);
+            long epochStart = System.nanoTime();
+            while (state.cursor < plan.batchesPerEpoch) {
+                if (state.stopRequested) {
+                    callbacks.onStop(state, plan);
+                    events.lifecycle(LifecycleEvent.Kind.RUN_STOPPED, "stopped by request at step " + state.globalStep
+                            + (state.lastCheckpoint != null ? "; resume from " + state.lastCheckpoint.getFileName() : ""));
+                    return new Ending(RunResult.Status.STOPPED, "stopped at step " + state.globalStep);
+                }
+                if (state.globalStep + 1 == faults.stallAtStep()) {
+                    stall();
+                }
+                try {
+                    strategy.advance(state, plan, listener);
+                } catch (TierFailure failure) {
+                    strategy = tiers.fallBack(net, plan, state, failure);
+                }
+            }
+            TrainingCallback.EpochSummary summary = new TrainingCallback.EpochSummary((System.nanoTime() - epochStart) / 1e9, new HashMap<>());
+            callbacks.onEpochEnd(state, plan, summary);
+            events.lifecycle(LifecycleEvent.Kind.EPOCH_FINISHED, String.format(Locale.ROOT, "epoch %d/%d of \"%s\" in %.1f s",
+                    epoch + 1, stage.epochs(), stage.name(), summary.seconds()));
+            callbacks.afterEpoch(state, plan, summary);
+        }
+        state.epoch = stage.epochs() - 1;
+        tiers.close();
+        events.lifecycle(LifecycleEvent.Kind.STAGE_FINISHED, "stage \"" + stage.name() + "\" finished");
+        return null;
+    }
+
+    /** The injected stall: a step that never finishes, until the watchdog gives the run up. */
+    private void stall() {
+        while (!state.abandoned) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new RunFailure("abandoned after the watchdog tripped");
+    }
+}

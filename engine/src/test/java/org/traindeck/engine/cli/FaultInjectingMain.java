@@ -1,0 +1,35 @@
+package org.traindeck.engine.cli;
+
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.faults.FaultPlan;
+
+import java.util.Arrays;
+
+/**
+ * The CLI with failures injected, for tests that need a real process (signals, SIGKILL): options before the command
+ * build the fault plan handed to the runs. {@code --pause-checkpoint-writes-ms M}, {@code --nan-at-step N},
+ * {@code --stall-at-step N}.
+ */
+public final class FaultInjectingMain {
+
+    private FaultInjectingMain() {
+    }
+
+    public static void main(String[] args) {
+        FaultPlan faults = FaultPlan.NONE;
+        int i = 0;
+        while (i + 1 < args.length && args[i].startsWith("--")) {
+            long value = Long.parseLong(args[i + 1]);
+            faults = switch (args[i]) {
+                case "--pause-checkpoint-writes-ms" -> faults.pausingCheckpointWrites(value);
+                case "--nan-at-step" -> faults.nanAtStep(value);
+                case "--stall-at-step" -> faults.stallingAtStep(value);
+                default -> throw new IllegalArgumentException("unknown fault option " + args[i]);
+            };
+            i += 2;
+        }
+        System.exit(new Main(System.out, System.err, NvidiaSmi.system(), new OshiHostProbe(), faults)
+                .run(Arrays.copyOfRange(args, i, args.length)));
+    }
+}

@@ -1,0 +1,90 @@
+package org.traindeck.engine.train;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.checkpoint.CheckpointFiles;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.RunConfig;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The synchronous all-reduce is the same training as one device at the global batch: N CPU workers × batch b × k
+ * accumulated micro-batches against one device × batch N·b·k, real DL4J on the digits data, 30 steps, with clipping.
+ * Compared as a user would: the per-step train/loss in metrics.jsonl and the parameters of the final checkpoint.
+ */
+class SynchronousEquivalenceTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static RunConfig config(Path dir, String name, String model, String optimizer, String devices, int batch, int accumulation,
+                                    double clip) {
+        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+        return ConfigParser.parse("""
+                {"name": "%s", "outputDir": "out", "seed": 11, "devices": "%s", "model": %s,
+                 "data": {"train": {"type": "csv", "path": "%s", "numClasses": 10, "imageShape": [8, 8, 1], "normalize": "minmax"},
+                          "validationSplit": 0.2},
+                 "stages": [{"epochs": 1, "batchSize": %d, "accumulationSteps": %d, "gradientClipping": %s, "optimizer": %s,
+                             "schedule": {"type": "warmupCosine", "warmupSteps": 5, "minLearningRate": 0.0001}}],
+                 "checkpoint": {"keepBestPerStage": false}}
+                """.formatted(name, devices, model, digits, batch, accumulation, clip, optimizer), dir).orThrow();
+    }
+
+    static List<Double> losses(Path runDir) throws IOException {
+        List<Double> out = new ArrayList<>();
+        for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
+            JsonNode e = JSON.readTree(line);
+            if ("train/loss".equals(e.path("name").asText())) {
+                out.add(e.get("value").asDouble());
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2} workers × batch {3} × {4} accumulated = one device × {5}")
+    @CsvSource(delimiter = ';', value = {
+            "mlp; adam; 2; 12; 2; 48",
+            "mlp; nesterovs; 3; 16; 1; 48",
+            "lenet; adam; 3; 8; 2; 48",
+            "lenet; nesterovs; 2; 24; 1; 48",
+    })
+    void severalWorkersTrainExactlyAsOneDeviceAtTheGlobalBatch(String modelType, String optimizerType, int workers, int batch,
+                                                                int accumulation, int globalBatch, @TempDir Path dir) throws Exception {
+        String model = modelType.equals("mlp") ? "{\"type\": \"mlp\", \"hidden\": [64], \"dropout\": 0}"
+                : "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 3, \"dense\": 32, \"dropout\": 0}";
+        String optimizer = optimizerType.equals("adam") ? "{\"type\": \"adam\", \"learningRate\": 0.003}"
+                : "{\"type\": \"nesterovs\", \"learningRate\": 0.05, \"momentum\": 0.9}";
+        RunResult one = TrainingRun.prepare(config(dir, "one", model, optimizer, "cpu", globalBatch, 1, 1.0)).runHere();
+        RunResult several = TrainingRun.prepare(config(dir, "several", model, optimizer, "cpu:" + workers, batch, accumulation, 1.0)).runHere();
+
+        assertThat(one.status()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(several.status()).isEqualTo(RunResult.Status.FINISHED);
+        List<Double> a = losses(one.runDir());
+        List<Double> b = losses(several.runDir());
+        assertThat(a).hasSizeGreaterThanOrEqualTo(30).hasSameSizeAs(b);
+        for (int i = 0; i < a.size(); i++) {
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("relative loss difference at step %d", i + 1)
+                    .isLessThan(1e-4);
+        }
+        float[] pa = CheckpointFiles.read(one.lastCheckpoint()).params();
+        float[] pb = CheckpointFiles.read(several.lastCheckpoint()).params();
+        assertThat(pb).hasSameSizeAs(pa);
+        double diff = 0;
+        double norm = 0;
+        for (int i = 0; i < pa.length; i++) {
+            diff += (double) (pa[i] - pb[i]) * (pa[i] - pb[i]);
+            norm += (double) pa[i] * pa[i];
+        }
+        assertThat(Math.sqrt(diff / norm)).as("relative difference of the parameters after %d steps", a.size()).isLessThan(1e-4);
+    }
+}
