@@ -2,7 +2,7 @@
 bench/EngineBench.java, trained by PyTorch on the CPU. Prints one "samples_per_s N" line per repeat (the epochs
 after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet EPOCHS REPEATS THREADS
+usage: pytorch_peer.py mlp|lenet|lenet-large EPOCHS REPEATS THREADS
 """
 import sys
 import time
@@ -17,12 +17,19 @@ def model_and_data(kind):
         net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
         x = torch.randn(8192, 784)
         batch = 128
-    else:
+    elif kind == "lenet":
         net = nn.Sequential(
             nn.Conv2d(1, 8, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(8, 16, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
         x = torch.rand(2048, 1, 28, 28)
+        batch = 64
+    else:
+        net = nn.Sequential(
+            nn.Conv2d(1, 20, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(20, 50, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Flatten(), nn.Linear(50 * 7 * 7, 500), nn.ReLU(), nn.Linear(500, 10))
+        x = torch.rand(1024, 1, 28, 28)
         batch = 64
     y = torch.randint(0, 10, (x.shape[0],))
     return net, x, y, batch

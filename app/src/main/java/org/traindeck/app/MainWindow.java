@@ -406,6 +406,7 @@ public final class MainWindow {
         String text = switch (r.status()) {
             case FINISHED -> "Run finished: " + r.steps() + " steps, files in " + r.runDir();
             case STOPPED -> "Run stopped at step " + r.steps() + (r.lastCheckpoint() == null ? "" : "; resume from " + r.lastCheckpoint());
+            case INCOMPLETE -> "Run finished, but files are incomplete: " + r.message();
             case FAILED -> "Run failed: " + r.message();
         };
         dashboard.log().getItems().add(text);

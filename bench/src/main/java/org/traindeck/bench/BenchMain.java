@@ -1,5 +1,7 @@
 package org.traindeck.bench;
 
+import org.traindeck.engine.train.Nd4jRuntime;
+
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +18,7 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** The groups: overhead, peer, scaling, pipeline, chart, startup; none named runs them all. */
+    /** The groups: overhead, onednn, peer, scaling, pipeline, chart, startup; none named runs them all. */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
     }
@@ -31,17 +33,26 @@ public final class BenchMain {
                 + ", Java " + System.getProperty("java.version") + "; scratch folder " + out);
 
         Set<String> only = Set.of(args);
+        Nd4jRuntime.init();
+        String oneDnn = Nd4jRuntime.oneDnnUnavailableReason();
+        System.out.println("oneDNN: " + (oneDnn == null ? "on" : "off, " + oneDnn));
         double mlp = Double.NaN;
-        if (wanted(only, "overhead") || wanted(only, "peer") || wanted(only, "pipeline")) {
+        if (wanted(only, "overhead") || wanted(only, "pipeline")) {
             System.out.println("engine overhead…");
-            mlp = EngineBench.overhead(EngineBench.MLP, out.resolve("mlp"), report);
-            double lenet = EngineBench.overhead(EngineBench.LENET, out.resolve("lenet"), report);
-            if (wanted(only, "peer")) {
-                System.out.println("CPU peer…");
-                Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
-                PeerBench.compare("mlp", EngineBench.MLP.name(), mlp, script, threads, report);
-                PeerBench.compare("lenet", EngineBench.LENET.name(), lenet, script, threads, report);
-            }
+            mlp = EngineBench.overhead(EngineBench.MLP, out.resolve("mlp"), 9, report);
+            EngineBench.overhead(EngineBench.LENET, out.resolve("lenet"), 7, report);
+        }
+        if (wanted(only, "onednn")) {
+            System.out.println("oneDNN against DL4J's own convolutions…");
+            EngineBench.oneDnn(EngineBench.LENET, out.resolve("onednn-lenet"), 5, report);
+            EngineBench.oneDnn(EngineBench.LENET_LARGE, out.resolve("onednn-large"), 3, report);
+        }
+        if (wanted(only, "peer")) {
+            System.out.println("CPU peer…");
+            Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
+            PeerBench.compare("mlp", EngineBench.MLP, out.resolve("peer"), 5, script, threads, "≥ 4×", report);
+            PeerBench.compare("lenet", EngineBench.LENET, out.resolve("peer"), 5, script, threads, "≥ 0.5×", report);
+            PeerBench.compare("lenet-large", EngineBench.LENET_LARGE, out.resolve("peer"), 5, script, threads, "≥ 0.6×", report);
         }
         if (wanted(only, "scaling")) {
             System.out.println("multi-worker scaling…");

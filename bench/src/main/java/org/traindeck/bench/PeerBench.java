@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,14 +32,10 @@ final class PeerBench {
         return null;
     }
 
-    /** Samples/s per repeat for a model ("mlp" or "lenet"), or null when skipped. */
-    static double[] run(String model, Path script, int threads) throws Exception {
-        String python = python();
-        if (python == null) {
-            return null;
-        }
+    /** Samples/s per repeat for a model ("mlp", "lenet" or "lenet-large"), run by {@code python}. */
+    static double[] run(String python, String model, Path script, int repeats, int threads) throws Exception {
         List<String> command = List.of(python, script.toString(), model, String.valueOf(EngineBench.EPOCHS),
-                String.valueOf(EngineBench.REPEATS), String.valueOf(threads));
+                String.valueOf(repeats), String.valueOf(threads));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         List<Double> rates = new ArrayList<>();
         StringBuilder all = new StringBuilder();
@@ -58,18 +55,41 @@ final class PeerBench {
         return rates.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    static void compare(String model, String name, double trainDeck, Path script, int threads, Report report) throws Exception {
+    /**
+     * PyTorch and TrainDeck alternated (peer, TrainDeck, peer, …), each a fresh run; the ratio is the median of the
+     * pairwise ratios (min–max).
+     */
+    static void compare(String model, EngineBench.Workload w, Path out, int pairs, Path script, int threads, String target,
+                        Report report) throws Exception {
         if (!Files.exists(script)) {
             throw new IllegalStateException("missing " + script);
         }
-        double[] torch = run(model, script, threads);
-        if (torch == null) {
-            report.add("CPU peer", name, String.format(java.util.Locale.ROOT, "%.0f samples/s", trainDeck),
-                    "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)", "—", "—");
+        String python = python();
+        if (python == null) {
+            report.add("CPU peer", w.name(), "—", "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)", "—", target);
             return;
         }
-        Stats t = Stats.of(torch);
-        report.add("CPU peer", name + ", " + threads + " thread(s)", String.format(java.util.Locale.ROOT, "%.0f samples/s", trainDeck),
-                t.format("samples/s", 0) + " PyTorch", Report.ratio(trainDeck / t.median()), "—");
+        double[] torch = new double[pairs];
+        double[] td = new double[pairs];
+        double[] ratios = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            torch[i] = run(python, model, script, 1, threads)[0];
+            td[i] = EngineBench.measure(w, out.resolve(model + i), "cpu").samplesPerSecond();
+            ratios[i] = td[i] / torch[i];
+        }
+        Stats r = Stats.of(ratios);
+        report.add("CPU peer", w.name() + ", " + threads + " thread(s)", Stats.of(td).format("samples/s", 0),
+                Stats.of(torch).format("samples/s", 0) + " PyTorch " + torchVersion(python),
+                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), target);
+    }
+
+    private static String torchVersion(String python) {
+        try {
+            Process p = new ProcessBuilder(python, "-c", "import torch; print(torch.__version__)").redirectErrorStream(true).start();
+            String v = new String(p.getInputStream().readAllBytes()).strip();
+            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 ? v : "";
+        } catch (Exception e) {
+            return "";
+        }
     }
 }

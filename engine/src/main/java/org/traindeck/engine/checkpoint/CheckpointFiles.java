@@ -25,6 +25,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -43,6 +45,9 @@ public final class CheckpointFiles {
     public static final String EXTENSION = ".tdckpt";
     static final Set<String> ENTRIES = Set.of("manifest.json", "config.json", "params.bin", "updater.bin");
     private static final long MAX_ARRAY_BYTES = 8L << 30;
+    private static final long MAX_MANIFEST_BYTES = 1 << 20;
+    private static final long MAX_CONFIG_BYTES = 1 << 20;
+    private static final List<String> DATA_ENTRIES = List.of("config.json", "params.bin", "updater.bin");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The contents of a checkpoint, loaded and verified. */
@@ -161,7 +166,7 @@ public final class CheckpointFiles {
     /** Reads only the manifest, after checking the archive's structure (for listings). */
     public static Checkpoint readManifest(Path file) throws CheckpointException {
         try (ZipFile zip = open(file)) {
-            return parseManifest(file, entry(zip, file, "manifest.json", 1 << 20));
+            return parseManifest(file, entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES));
         } catch (IOException e) {
             throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
         }
@@ -170,36 +175,106 @@ public final class CheckpointFiles {
     /** Reads and verifies everything: sizes, checksums, array lengths. */
     public static Contents read(Path file) throws CheckpointException {
         try (ZipFile zip = open(file)) {
-            Checkpoint c = parseManifest(file, entry(zip, file, "manifest.json", 1 << 20));
-            JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", 1 << 20)).get("entries");
+            Checkpoint c = parseManifest(file, entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES));
+            Map<String, Long> sizes = declaredSizes(file, zip, c);
+            JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES)).get("entries");
             Map<String, byte[]> data = new HashMap<>();
-            for (String name : new String[] {"config.json", "params.bin", "updater.bin"}) {
-                JsonNode d = declared == null ? null : declared.get(name);
-                if (d == null || !d.has("size") || !d.has("sha256")) {
-                    throw new CheckpointException(file + ": the manifest does not describe " + name);
-                }
-                long size = d.get("size").asLong();
-                if (size < 0 || size > MAX_ARRAY_BYTES) {
-                    throw new CheckpointException(file + ": implausible size " + size + " for " + name);
-                }
+            for (String name : DATA_ENTRIES) {
+                long size = sizes.get(name);
                 byte[] bytes = entry(zip, file, name, size);
                 if (bytes.length != size) {
                     throw new CheckpointException(file + ": " + name + " holds " + bytes.length + " bytes, the manifest says " + size + " (truncated?)");
                 }
-                if (!sha256(bytes).equals(d.get("sha256").asText())) {
+                if (!sha256(bytes).equals(declared.get(name).get("sha256").asText())) {
                     throw new CheckpointException(file + ": " + name + " does not match its checksum (the file is damaged)");
                 }
                 data.put(name, bytes);
             }
             float[] params = floats(data.get("params.bin"));
             float[] updater = floats(data.get("updater.bin"));
-            if (params.length != c.parameterCount() || updater.length != c.updaterStateCount()) {
-                throw new CheckpointException(file + ": the arrays do not have the sizes the manifest gives");
-            }
             return new Contents(c, new String(data.get("config.json"), StandardCharsets.UTF_8), params, updater);
         } catch (IOException e) {
             throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Checks a checkpoint completely (structure, sizes, checksums) while holding only a small buffer, whatever its
+     * entries claim to inflate to: for listings, where one hostile or damaged file must not hide the others.
+     */
+    public static Checkpoint verify(Path file) throws CheckpointException {
+        try (ZipFile zip = open(file)) {
+            Checkpoint c = parseManifest(file, entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES));
+            Map<String, Long> sizes = declaredSizes(file, zip, c);
+            JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES)).get("entries");
+            for (String name : DATA_ENTRIES) {
+                MessageDigest digest = MessageDigest.getInstance("SHA-256");
+                long total = 0;
+                try (InputStream in = zip.getInputStream(zip.getEntry(name))) {
+                    byte[] buf = new byte[1 << 16];
+                    int n;
+                    while ((n = in.read(buf)) > 0) {
+                        total += n;
+                        if (total > sizes.get(name)) {
+                            throw new CheckpointException(file + ": " + name + " is larger than its manifest allows");
+                        }
+                        digest.update(buf, 0, n);
+                    }
+                }
+                if (total != sizes.get(name)) {
+                    throw new CheckpointException(file + ": " + name + " holds " + total + " bytes, the manifest says " + sizes.get(name) + " (truncated?)");
+                }
+                if (!HexFormat.of().formatHex(digest.digest()).equals(declared.get(name).get("sha256").asText())) {
+                    throw new CheckpointException(file + ": " + name + " does not match its checksum (the file is damaged)");
+                }
+            }
+            return c;
+        } catch (IOException e) {
+            throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The sizes the entries may have, from the manifest's parameter counts (not from what the archive claims), checked
+     * against an absolute cap and against the memory this Java may use, before anything is inflated.
+     */
+    private static Map<String, Long> declaredSizes(Path file, ZipFile zip, Checkpoint c) throws IOException, CheckpointException {
+        JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES)).get("entries");
+        if (c.parameterCount() < 0 || c.updaterStateCount() < 0 || c.parameterCount() > MAX_ARRAY_BYTES / 4
+                || c.updaterStateCount() > MAX_ARRAY_BYTES / 4) {
+            throw new CheckpointException(file + ": implausible array sizes in the manifest (" + c.parameterCount() + " parameters, "
+                    + c.updaterStateCount() + " optimizer values)");
+        }
+        Map<String, Long> expected = Map.of("config.json", -1L, "params.bin", 4 * c.parameterCount(), "updater.bin", 4 * c.updaterStateCount());
+        Map<String, Long> sizes = new HashMap<>();
+        for (String name : DATA_ENTRIES) {
+            JsonNode d = declared == null ? null : declared.get(name);
+            if (d == null || !d.has("size") || !d.has("sha256")) {
+                throw new CheckpointException(file + ": the manifest does not describe " + name);
+            }
+            long size = d.get("size").asLong();
+            long allowed = expected.get(name) >= 0 ? expected.get(name) : MAX_CONFIG_BYTES;
+            if (size < 0 || (expected.get(name) >= 0 ? size != allowed : size > allowed)) {
+                throw new CheckpointException(file + ": " + name + " is said to hold " + size + " bytes, but the manifest's counts allow "
+                        + (expected.get(name) >= 0 ? "exactly " : "at most ") + allowed);
+            }
+            ZipEntry e = zip.getEntry(name);
+            if (e == null) {
+                throw new CheckpointException(file + " is not a TrainDeck checkpoint: it has no " + name);
+            }
+            if (e.getSize() >= 0 && e.getSize() != size) {
+                throw new CheckpointException(file + ": " + name + " inflates to " + e.getSize() + " bytes, but the manifest says " + size);
+            }
+            sizes.put(name, size);
+        }
+        long needed = 2 * (sizes.get("params.bin") + sizes.get("updater.bin"));
+        if (needed > Runtime.getRuntime().maxMemory()) {
+            throw new CheckpointException(String.format(Locale.ROOT, "%s needs %.1f GB of memory to load, more than this Java may use "
+                    + "(%.1f GB): give it more with -Xmx", file, needed / 1e9, Runtime.getRuntime().maxMemory() / 1e9));
+        }
+        return sizes;
     }
 
     private static ZipFile open(Path file) throws IOException, CheckpointException {

@@ -46,8 +46,7 @@ public final class CheckpointStore {
             for (Path f : files.filter(p -> p.getFileName().toString().endsWith(CheckpointFiles.EXTENSION)
                     && !p.getFileName().toString().startsWith(".")).sorted().toList()) {
                 try {
-                    CheckpointFiles.Contents c = CheckpointFiles.read(f);
-                    out.add(new Checkpoint.Listed(f, c.checkpoint(), null));
+                    out.add(new Checkpoint.Listed(f, CheckpointFiles.verify(f), null));
                 } catch (CheckpointException e) {
                     out.add(new Checkpoint.Listed(f, null, e.getMessage()));
                 }

@@ -5,6 +5,7 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
@@ -13,25 +14,36 @@ import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * {@code traindeck} on the command line. Exit codes: 0 success, 1 the run failed, 2 invalid input (bad arguments, a
- * config with errors, unreadable data); errors go to stderr without stack traces.
+ * {@code traindeck} on the command line. Exit codes: 0 success (finished, or stopped with a checkpoint), 1 the run
+ * failed, 2 invalid input (bad arguments, a config with errors, unreadable data, a run folder in use), 3 finished but
+ * some files could not be written (a full disk), 130 / 143 stopped by Ctrl-C / SIGTERM after saving a checkpoint;
+ * errors go to stderr without stack traces.
  */
 public final class Main {
 
     public static final int OK = 0;
     public static final int RUN_FAILED = 1;
     public static final int INVALID_INPUT = 2;
+    /** Trained to the end, but a metric file, the run log or a checkpoint could not be written. */
+    public static final int FILES_INCOMPLETE = 3;
+    /** How long Ctrl-C or SIGTERM waits for the stop checkpoint before the process exits anyway. */
+    static final int STOP_WAIT_SECONDS = 60;
 
     private static final String USAGE = """
             Usage: traindeck <command> [options]
@@ -110,6 +122,9 @@ public final class Main {
             };
         } catch (InvalidConfigException e) {
             e.problems().forEach(p -> err.println("error: " + p));
+            return INVALID_INPUT;
+        } catch (InvalidPathException e) {
+            err.println("error: " + PathEncoding.advice(e));
             return INVALID_INPUT;
         }
     }
@@ -260,7 +275,7 @@ public final class Main {
         try {
             run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices),
                     new DeviceDiscovery(smi, probe), faults);
-        } catch (org.traindeck.engine.checkpoint.CheckpointException e) {
+        } catch (org.traindeck.engine.checkpoint.CheckpointException | RunLock.BusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;
         } catch (IOException e) {
@@ -273,7 +288,7 @@ public final class Main {
     private int execute(TrainingRun run) {
         out.println("run folder: " + run.runDir());
         run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
-        Thread hook = new Thread(run::requestStop, "traindeck-stop-on-signal");
+        Thread hook = new Thread(() -> stopOnSignal(run), "traindeck-stop-on-signal");
         Runtime.getRuntime().addShutdownHook(hook);
         // on its own thread, so that a run the watchdog gives up cannot keep this command from ending
         run.start();
@@ -295,12 +310,41 @@ public final class Main {
                     result.steps(), result.elapsedSeconds(), result.runDir()));
             case STOPPED -> out.println("stopped: " + result.message()
                     + (result.lastCheckpoint() == null ? "" : "; resume with: traindeck resume " + result.runDir()));
+            case INCOMPLETE -> err.println("error: " + result.message());
             case FAILED -> err.println("error: " + result.message());
+        }
+        if (result.status() == RunResult.Status.INCOMPLETE) {
+            return FILES_INCOMPLETE;
         }
         if (result.status() == RunResult.Status.FAILED && result.message().startsWith("invalid input")) {
             return INVALID_INPUT;
         }
         return result.succeeded() ? OK : RUN_FAILED;
+    }
+
+    /**
+     * Ctrl-C, SIGTERM or a logout: the JVM is shutting down, so the run is asked to stop and this hook waits (at most
+     * {@link #STOP_WAIT_SECONDS} s) for its stop checkpoint; the JVM then exits with 130 (SIGINT) or 143 (SIGTERM).
+     */
+    private void stopOnSignal(TrainingRun run) {
+        if (run.completion().isDone()) {
+            return;
+        }
+        err.println("traindeck: stopping: saving a checkpoint of step " + run.currentStep() + " (up to " + STOP_WAIT_SECONDS + " s)…");
+        err.flush();
+        run.requestStop();
+        try {
+            RunResult r = run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            err.println("traindeck: " + r.status().name().toLowerCase(Locale.ROOT) + " at step " + r.steps()
+                    + (r.lastCheckpoint() == null ? "" : "; resume with: traindeck resume " + r.runDir()));
+        } catch (TimeoutException e) {
+            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; its last checkpoint is intact");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            err.println("traindeck: the run ended with an error while stopping: " + e.getCause());
+        }
+        err.flush();
     }
 
     private int checkpoints(List<String> args) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -32,11 +33,21 @@ public final class ConfigParser {
         this.baseDir = baseDir.toAbsolutePath().normalize();
     }
 
+    /**
+     * The largest config read: real ones are a few kB (every option of a ten-stage run is under 20 kB), and a
+     * multi-megabyte file is the wrong file, whose parse would take minutes and gigabytes.
+     */
+    public static final int MAX_CONFIG_BYTES = 1 << 20;
+
     /** Reads and validates a config file. */
     public static ValidationResult load(Path file) {
         Path dir = file.toAbsolutePath().getParent();
         String text;
         try {
+            long size = Files.size(file);
+            if (size > MAX_CONFIG_BYTES) {
+                return failure(tooLarge(file.toString(), size));
+            }
             byte[] bytes = Files.readAllBytes(file);
             text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
@@ -53,8 +64,16 @@ public final class ConfigParser {
         return new ValidationResult(null, List.of(ConfigProblem.error("", message, null)));
     }
 
+    private static String tooLarge(String what, long size) {
+        return String.format(Locale.ROOT, "%s is %.1f MB, but a run config is at most %d kB: is it the right file?", what,
+                size / 1e6, MAX_CONFIG_BYTES / 1024);
+    }
+
     /** Validates config text; relative paths resolve against {@code baseDir}. */
     public static ValidationResult parse(String text, Path baseDir) {
+        if (text.length() > MAX_CONFIG_BYTES) {
+            return failure(tooLarge("the config", text.length()));
+        }
         LocatedJsonParser.Result parsed = LocatedJsonParser.parse(text);
         if (parsed.syntaxError() != null) {
             return new ValidationResult(null, List.of(parsed.syntaxError()));
@@ -94,6 +113,8 @@ public final class ConfigParser {
         ParallelConfig parallel = parallelReader == null ? ParallelConfig.DEFAULT : readParallel(parallelReader);
         JsonObjectReader ncclReader = r.object("nccl");
         NcclConfig nccl = ncclReader == null ? NcclConfig.NONE : readNccl(ncclReader);
+        JsonObjectReader performanceReader = r.object("performance");
+        PerformanceConfig performance = performanceReader == null ? PerformanceConfig.DEFAULT : readPerformance(performanceReader);
         Integer stepTimeout = r.integer("stepTimeoutSeconds", 0, 0, 7 * 24 * 3600);
         r.finish();
 
@@ -101,7 +122,7 @@ public final class ConfigParser {
             return null;
         }
         RunConfig config = new RunConfig(name, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite,
-                parallel, nccl, stepTimeout, baseDir);
+                parallel, nccl, performance, stepTimeout, baseDir);
         crossCheck(config);
         return config;
     }
@@ -444,6 +465,12 @@ public final class ConfigParser {
                 r.choice("lrScaling", d.lrScaling(), List.of("none", "linear", "sqrt")),
                 r.bool("fallback", d.fallback()),
                 r.number("baselineSamplesPerSecond", 0.0, 0, 1e12, false));
+        r.finish();
+        return p;
+    }
+
+    private PerformanceConfig readPerformance(JsonObjectReader r) {
+        PerformanceConfig p = new PerformanceConfig(r.bool("onednn", PerformanceConfig.DEFAULT.onednn()));
         r.finish();
         return p;
     }

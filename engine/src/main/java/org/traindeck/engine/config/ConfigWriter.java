@@ -97,6 +97,7 @@ public final class ConfigWriter {
                 c.nccl().custom().forEach(custom::put);
             }
         }
+        o.putObject("performance").put("onednn", c.performance().onednn());
         o.put("stepTimeoutSeconds", c.stepTimeoutSeconds());
         return o;
     }

@@ -228,6 +228,10 @@ final class JsonObjectReader {
         while (names.hasNext()) {
             String name = names.next();
             if (!known.contains(name)) {
+                if (problems.full()) {
+                    problems.error(pathOf(name), "unknown key");
+                    continue;
+                }
                 problems.error(pathOf(name), "unknown key \"" + name + "\"" + suggestion(name, List.copyOf(known))
                         + " (allowed here: " + String.join(", ", known) + ")");
             }

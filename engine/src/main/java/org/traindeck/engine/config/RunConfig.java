@@ -1,6 +1,7 @@
 package org.traindeck.engine.config;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,6 +21,7 @@ public record RunConfig(
         String onNonFinite,
         ParallelConfig parallel,
         NcclConfig nccl,
+        PerformanceConfig performance,
         int stepTimeoutSeconds,
         Path baseDir) {
 
@@ -38,22 +40,28 @@ public record RunConfig(
 
     /** The same config writing its runs under {@code dir} (absolute, or relative to the config's folder). */
     public RunConfig withOutputDir(String dir) {
-        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, parallel, nccl, stepTimeoutSeconds, baseDir);
+        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, parallel, nccl, performance, stepTimeoutSeconds, baseDir);
     }
 
     /** The same config with stage {@code index} trained for {@code epochs} epochs. */
     public RunConfig withStageEpochs(int index, int epochs) {
-        java.util.List<StageConfig> s = new java.util.ArrayList<>(stages);
+        List<StageConfig> s = new ArrayList<>(stages);
         StageConfig o = s.get(index);
         s.set(index, new StageConfig(o.name(), epochs, o.batchSize(), o.optimizer(), o.schedule(), o.clipNorm(),
                 o.accumulationSteps(), o.precision(), o.augmentation(), o.validationInterval(), o.data()));
-        return new RunConfig(name, outputDir, seed, devices, model, data, s, logging, checkpoint, onNonFinite, parallel, nccl, stepTimeoutSeconds, baseDir);
+        return new RunConfig(name, outputDir, seed, devices, model, data, s, logging, checkpoint, onNonFinite, parallel, nccl, performance, stepTimeoutSeconds, baseDir);
     }
 
     /** The same config on other devices (a command-line override). */
     public RunConfig withDevices(DeviceSelection newDevices) {
         return new RunConfig(name, outputDir, seed, newDevices, model, data, stages, logging, checkpoint, onNonFinite, parallel,
-                nccl, stepTimeoutSeconds, baseDir);
+                nccl, performance, stepTimeoutSeconds, baseDir);
+    }
+
+    /** The same config under another run name. */
+    public RunConfig withName(String newName) {
+        return new RunConfig(newName, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, parallel,
+                nccl, performance, stepTimeoutSeconds, baseDir);
     }
 
     /** Watchdog limit for multi-device runs that set none: NCCL's own recommended timeout. */

@@ -33,6 +33,7 @@ public final class CsvReader {
         char delimiter = config.delimiter().charAt(0);
         List<float[]> rows = new ArrayList<>();
         List<String> labelTexts = new ArrayList<>();
+        List<Integer> labelLines = new ArrayList<>();
         int columns = -1;
         int labelIndex = -1;
         try (BufferedReader reader = open(file)) {
@@ -66,7 +67,12 @@ public final class CsvReader {
                 int k = 0;
                 for (int c = 0; c < columns; c++) {
                     if (c == labelIndex) {
-                        labelTexts.add(cells[c].trim());
+                        String label = cells[c].trim();
+                        if (label.isEmpty()) {
+                            throw new IOException(file + " line " + lineNo + ", column " + (c + 1) + ": the label is empty");
+                        }
+                        labelTexts.add(label);
+                        labelLines.add(lineNo);
                         continue;
                     }
                     row[k++] = parse(cells[c], file, lineNo, c);
@@ -103,7 +109,41 @@ public final class CsvReader {
             Dataset d = Dataset.regression(features, featureCount, targets);
             return shape == null ? d : d.asImages(shape);
         }
+        checkLabels(file, labelTexts, labelLines, labelIndex);
         return classify(file, config, features, featureCount, labelTexts, shape, knownClassNames);
+    }
+
+    /**
+     * Class labels are whole numbers 0, 1, ... or names, not both, and never fractions: a "1.5" or a stray word among
+     * numbers is a damaged file, not a new class.
+     */
+    private static void checkLabels(Path file, List<String> labels, List<Integer> lines, int labelIndex) throws IOException {
+        int numbers = 0;
+        for (String l : labels) {
+            if (isNumber(l)) {
+                numbers++;
+            }
+        }
+        if (numbers == 0) {
+            return; // named classes
+        }
+        for (int i = 0; i < labels.size(); i++) {
+            String l = labels.get(i);
+            if (!isClassNumber(l)) {
+                throw new IOException(file + " line " + lines.get(i) + ", column " + (labelIndex + 1) + ": the label \"" + l + "\" is "
+                        + (isNumber(l) ? "not a whole number ≥ 0" : "a name among numeric labels")
+                        + ": class labels are whole numbers 0, 1, ... (or names throughout)");
+            }
+        }
+    }
+
+    private static boolean isNumber(String s) {
+        try {
+            Double.parseDouble(s);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private static Dataset classify(Path file, SourceConfig.Csv config, float[] features, int featureCount,

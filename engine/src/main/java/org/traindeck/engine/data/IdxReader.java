@@ -5,8 +5,12 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.zip.GZIPInputStream;
 
 /** Reads MNIST-format (IDX) image and label files, plain or gzip-compressed. Pixels are scaled to [0, 1]. */
@@ -43,22 +47,64 @@ public final class IdxReader {
             }
             int n = limit > 0 ? Math.min(limit, count) : count;
             int pixels = rows * cols;
+            // the header is checked against the data really there before anything is allocated from it
+            long imageBytes = dataBytes(images);
+            if (16 + (long) n * pixels > imageBytes) {
+                throw new IOException(images + " says it holds " + count + " images of " + rows + "×" + cols + " ("
+                        + (16 + (long) count * pixels) + " bytes), but it has " + imageBytes + ": truncated or damaged");
+            }
+            long labelBytes = dataBytes(labels);
+            if (8 + (long) n > labelBytes) {
+                throw new IOException(labels + " says it holds " + labelCount + " labels, but it has " + (labelBytes - 8)
+                        + ": truncated or damaged");
+            }
             float[] features = new float[Math.multiplyExact(n, pixels)];
             byte[] row = new byte[pixels];
             int[] classes = new int[n];
             int maxClass = 0;
+            int maxAt = 0;
+            BitSet seen = new BitSet(256);
             for (int i = 0; i < n; i++) {
                 in.readFully(row);
                 for (int p = 0; p < pixels; p++) {
                     features[i * pixels + p] = (row[p] & 0xff) / 255f;
                 }
                 classes[i] = lin.readUnsignedByte();
-                maxClass = Math.max(maxClass, classes[i]);
+                seen.set(classes[i]);
+                if (classes[i] > maxClass) {
+                    maxClass = classes[i];
+                    maxAt = i;
+                }
+            }
+            if (maxClass >= 2 * seen.cardinality() && maxClass >= 10) {
+                // one stray byte would otherwise silently add hundreds of empty classes
+                seen.clear(maxClass);
+                throw new IOException("label " + maxClass + " at byte offset " + (8 + maxAt) + " of " + labels + " is out of range: "
+                        + "the other labels take " + seen.cardinality() + " values from 0 to " + (seen.length() - 1) + " (damaged file?)");
             }
             return Dataset.classification(features, pixels, classes, Math.max(2, maxClass + 1),
                     new Dataset.ImageShape(1, rows, cols), null);
         } catch (EOFException e) {
             throw new IOException("IDX files in " + folder + " end early: truncated or damaged", e);
+        }
+    }
+
+    /** The bytes of data in the file: its size, or for gzip its uncompressed size (the trailer's, modulo 4 GiB). */
+    static long dataBytes(Path file) throws IOException {
+        long size = Files.size(file);
+        if (!file.getFileName().toString().endsWith(".gz")) {
+            return size;
+        }
+        if (size < 18) {
+            return 0;
+        }
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            ch.position(size - 4);
+            while (trailer.hasRemaining() && ch.read(trailer) >= 0) {
+                // read the 4 bytes
+            }
+            return Integer.toUnsignedLong(trailer.getInt(0));
         }
     }
 

@@ -70,7 +70,14 @@ public final class ImageFolderReader {
         float[] features = new float[n * pixels];
         int[] classes = new int[n];
         for (int i = 0; i < n; i++) {
-            BufferedImage image = ImageIO.read(files.get(i).toFile());
+            BufferedImage image;
+            try {
+                image = ImageIO.read(files.get(i).toFile());
+            } catch (IOException | RuntimeException e) {
+                // ImageIO's own message ("Error reading PNG image data") does not say which of thousands of files
+                throw new IOException(files.get(i) + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
+                        + "): a damaged image; remove or replace it", e);
+            }
             if (image == null) {
                 throw new IOException(files.get(i) + " is not an image ImageIO can decode");
             }

@@ -18,9 +18,13 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs nvidia-smi: found on a given PATH, started directly (no shell, so paths with spaces are safe), output read as
- * UTF-8, and killed when it does not answer within the timeout.
+ * UTF-8 up to {@link #MAX_OUTPUT_BYTES}, and killed with every process it started when it does not answer within the
+ * timeout or says too much.
  */
 public final class NvidiaSmi {
+
+    /** Far more than nvidia-smi prints for a machine full of GPUs and processes. */
+    static final int MAX_OUTPUT_BYTES = 4 << 20;
 
     private final String pathEnv;
     private final Duration timeout;
@@ -65,29 +69,46 @@ public final class NvidiaSmi {
         } catch (IOException e) {
             throw new NvidiaSmiException("nvidia-smi could not be started: " + e.getMessage(), e);
         }
-        CompletableFuture<String> out = readAsync(process.getInputStream());
-        CompletableFuture<String> err = readAsync(process.getErrorStream());
+        CompletableFuture<String> out = readAsync(process.getInputStream(), process);
+        CompletableFuture<String> err = readAsync(process.getErrorStream(), process);
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
+                killTree(process);
                 throw new NvidiaSmiException("nvidia-smi did not answer within " + timeout.toSeconds() + " s (a hung driver?)");
             }
-            return new Output(process.exitValue(), out.get(timeout.toMillis(), TimeUnit.MILLISECONDS),
-                    err.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            String stdout = out.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            String stderr = err.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (stdout == null || stderr == null) {
+                throw new NvidiaSmiException("nvidia-smi printed more than " + MAX_OUTPUT_BYTES / (1 << 20) + " MB: not nvidia-smi's output");
+            }
+            return new Output(process.exitValue(), stdout, stderr);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            killTree(process);
             Thread.currentThread().interrupt();
             throw new NvidiaSmiException("interrupted while waiting for nvidia-smi", e);
         } catch (ExecutionException | TimeoutException e) {
-            process.destroyForcibly();
+            killTree(process);
             throw new NvidiaSmiException("could not read nvidia-smi's output: " + e.getMessage(), e);
         }
     }
 
-    private static CompletableFuture<String> readAsync(InputStream in) {
+    /** Ends the process and everything it started (a child would otherwise be orphaned, holding the pipes open). */
+    static void killTree(Process process) {
+        List<ProcessHandle> children = process.descendants().toList();
+        process.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** The stream's text, or null (and the process killed) when it says more than {@link #MAX_OUTPUT_BYTES}. */
+    private static CompletableFuture<String> readAsync(InputStream in, Process process) {
         return CompletableFuture.supplyAsync(() -> {
             try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                byte[] bytes = in.readNBytes(MAX_OUTPUT_BYTES + 1);
+                if (bytes.length > MAX_OUTPUT_BYTES) {
+                    killTree(process);
+                    return null;
+                }
+                return new String(bytes, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 return "";
             }

@@ -23,6 +23,11 @@ public final class NvidiaSmiParser {
     /** The compute-app fields TrainDeck asks for, by name. */
     public static final List<String> APP_FIELDS = List.of("pid", "process_name", "used_memory", "gpu_uuid");
 
+    /** No machine has more GPUs than this; a larger index is garbage. */
+    static final long MAX_GPU_INDEX = 1023;
+    /** 16 TiB of memory on one GPU: anything above is garbage. */
+    static final long MAX_MEMORY_MIB = 16L << 20;
+
     private static final Pattern NUMBER = Pattern.compile("^[-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?");
 
     private NvidiaSmiParser() {
@@ -81,7 +86,8 @@ public final class NvidiaSmiParser {
                 continue;
             }
             GpuInfo gpu = parseGpuRow(header, line);
-            if (gpu != null) {
+            // the same GPU listed twice (a driver glitch, or a hostile tool on PATH) is one GPU
+            if (gpu != null && gpus.stream().noneMatch(g -> g.index() == gpu.index())) {
                 gpus.add(gpu);
             }
         }
@@ -91,15 +97,17 @@ public final class NvidiaSmiParser {
     /** One data row under {@code header}; null when the row has no readable index. */
     public static GpuInfo parseGpuRow(Header header, String line) {
         String[] cells = cells(header, line, "name");
-        Long index = integer(cell(header, cells, "index"));
+        Long index = within(integer(cell(header, cells, "index")), 0, MAX_GPU_INDEX);
         if (index == null) {
             return null;
         }
+        Long total = within(integer(cell(header, cells, "memory.total")), 0, MAX_MEMORY_MIB);
+        Long used = within(integer(cell(header, cells, "memory.used")), 0, total == null ? MAX_MEMORY_MIB : total);
         return new GpuInfo(index.intValue(), text(cell(header, cells, "uuid")), text(cell(header, cells, "name")),
-                text(cell(header, cells, "pci.bus_id")),
-                integer(cell(header, cells, "memory.total")), integer(cell(header, cells, "memory.used")),
-                decimal(cell(header, cells, "utilization.gpu")), decimal(cell(header, cells, "temperature.gpu")),
-                decimal(cell(header, cells, "power.draw")));
+                text(cell(header, cells, "pci.bus_id")), total, used,
+                within(decimal(cell(header, cells, "utilization.gpu")), 0, 100),
+                within(decimal(cell(header, cells, "temperature.gpu")), -60, 200),
+                within(decimal(cell(header, cells, "power.draw")), 0, 10_000));
     }
 
     public static List<GpuProcess> parseComputeApps(String output) {
@@ -186,6 +194,15 @@ public final class NvidiaSmiParser {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /** An impossible value (a negative size, 300 % load) is unreadable, never a number to show or compute with. */
+    static Long within(Long value, long min, long max) {
+        return value == null || value < min || value > max ? null : value;
+    }
+
+    static Double within(Double value, double min, double max) {
+        return value == null || value < min || value > max ? null : value;
     }
 
     static Long integer(String value) {

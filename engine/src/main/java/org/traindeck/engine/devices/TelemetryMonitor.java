@@ -6,7 +6,6 @@ import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -99,7 +98,7 @@ public final class TelemetryMonitor implements AutoCloseable {
                 StringBuilder lastError = new StringBuilder();
                 Thread errors = drain(p, lastError);
                 NvidiaSmiParser.Header header = null;
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                try (BoundedLineReader in = new BoundedLineReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                     String line;
                     while (running && (line = in.readLine()) != null) {
                         String t = line.strip();
@@ -120,6 +119,9 @@ public final class TelemetryMonitor implements AutoCloseable {
                             publishGpu(row);
                         }
                     }
+                } catch (IOException e) {
+                    NvidiaSmi.killTree(p);
+                    throw e;
                 }
                 if (!running) {
                     return;
@@ -161,7 +163,7 @@ public final class TelemetryMonitor implements AutoCloseable {
 
     private static Thread drain(Process p, StringBuilder lastLine) {
         Thread t = new Thread(() -> {
-            try (BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            try (BoundedLineReader err = new BoundedLineReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = err.readLine()) != null) {
                     if (!line.isBlank()) {
@@ -250,7 +252,7 @@ public final class TelemetryMonitor implements AutoCloseable {
             p.destroy();
             try {
                 if (!p.waitFor(2, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
+                    NvidiaSmi.killTree(p);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

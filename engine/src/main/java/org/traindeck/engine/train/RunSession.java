@@ -1,22 +1,26 @@
 package org.traindeck.engine.train;
 
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +76,8 @@ final class RunSession {
             outcome = fail("invalid input: " + e.getMessage(), e);
         } catch (RunFailure e) {
             outcome = fail(e.getMessage(), e);
+        } catch (InvalidPathException e) {
+            outcome = fail("invalid input: " + PathEncoding.advice(e), new InvalidConfigException("", e.getMessage()));
         } catch (OutOfMemoryError e) {
             outcome = fail("out of memory: use a smaller batch size or model, or give Java more memory (-Xmx)", e);
         } catch (RuntimeException e) {
@@ -109,8 +115,9 @@ final class RunSession {
         events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
         StageSetup setup = new StageSetup(config, events, ModelFactory.wantsImages(config.model()));
+        Consumer<ComputationGraph> prepareModel = layerHelpers();
         Trainer trainer = new Trainer(config, state, events, placement, faults, resumeFrom == null ? null : new ResumePoint(resumeFrom),
-                "cuda".equals(Nd4jRuntime.backendKind()), net -> { }, null);
+                "cuda".equals(Nd4jRuntime.backendKind()), prepareModel, null);
         trainer.buildModel(setup);
         CheckpointWriter writer = new CheckpointWriter(config, ConfigWriter.toJsonWithAbsolutePaths(config), runDir, events, faults,
                 trainer.fingerprint());
@@ -123,7 +130,27 @@ final class RunSession {
                 config.parallel().baselineSamplesPerSecond()));
         policies.add(new ValidationCallback(events, trainer::net));
         policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
+        policies.add(new OneDnnWatch(events, trainer::net));
         return trainer.train(setup, new Callbacks(policies));
+    }
+
+    /** What is done to every model the run trains (replicas and rebuilt models included): oneDNN's layer helpers. */
+    private Consumer<ComputationGraph> layerHelpers() {
+        String unavailable = !config.performance().onednn() ? "off in the config (\"performance\": {\"onednn\": false})"
+                : Nd4jRuntime.oneDnnUnavailableReason() != null ? Nd4jRuntime.oneDnnUnavailableReason()
+                : OneDnnHelpers.unusableReason();
+        if (unavailable != null) {
+            events.logLine("oneDNN: not used, " + unavailable + "; convolutions run on DL4J's own path");
+            return net -> { };
+        }
+        boolean[] logged = {false};
+        return net -> {
+            int layers = OneDnnHelpers.install(net);
+            if (!logged[0] && layers > 0) {
+                logged[0] = true;
+                events.logLine("oneDNN: on for " + layers + " convolution and pooling layer(s)");
+            }
+        };
     }
 
     private String placementNote() {
@@ -159,6 +186,13 @@ final class RunSession {
     }
 
     private RunResult outcome(RunResult.Status status, String message) {
+        var problems = events.fileProblems();
+        if (status == RunResult.Status.FINISHED && !problems.isEmpty()) {
+            status = RunResult.Status.INCOMPLETE;
+            message = "finished, but some files could not be written: " + problems.entrySet().stream()
+                    .map(p -> p.getKey() + " (" + p.getValue() + ")").reduce((a, b) -> a + "; " + b).orElse("");
+            events.lifecycle(LifecycleEvent.Kind.WARNING, message);
+        }
         return new RunResult(status, message, runDir, state.globalStep, state.elapsed(), events.lastMetrics(), state.lastCheckpoint);
     }
 }

@@ -127,7 +127,11 @@ final class Trainer {
         state.startEpoch(0, null, 0, 0, 0);
         StagePlan plan = setup.plan(index);
         callbacks.onStageStart(state, plan);
-        net = setup.inPrecision(net, stage);
+        ComputationGraph converted = setup.inPrecision(net, stage);
+        if (converted != net) {
+            net = converted;
+            prepareModel.accept(net);
+        }
         boolean inItsStage = resuming && resume.continuesInItsStage(index);
         int startEpoch = 0;
         boolean keptState;
@@ -155,8 +159,8 @@ final class Trainer {
             tiers.plan(net, plan, state, keptState);
         }
         events.lifecycle(LifecycleEvent.Kind.STAGE_STARTED, String.format(Locale.ROOT,
-                "stage %d/%d \"%s\": %d epoch(s) × %d step(s), %s, %s lr %.3g%s (%s)%s, %s%s",
-                index + 1, config.stages().size(), stage.name(), stage.epochs(), plan.stepsPerEpoch, plan.describeBatch(),
+                "stage %d/%d \"%s\": %d epoch(s) × %d step(s), %s on %s, %s lr %.3g%s (%s)%s, %s%s",
+                index + 1, config.stages().size(), stage.name(), stage.epochs(), plan.stepsPerEpoch, plan.describeBatch(), plan.devices,
                 stage.optimizer().type(), plan.schedule.baseLr(), plan.describeLrScaling(config.parallel()),
                 stage.schedule().type(), keptState ? ", optimizer state carried over" : "", stage.precision().json,
                 inItsStage ? String.format(Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, state.cursor) : ""));

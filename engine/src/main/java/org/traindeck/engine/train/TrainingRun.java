@@ -17,9 +17,11 @@ import org.traindeck.engine.parallel.CudaDeviceOrder;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.CsvSink;
+import org.traindeck.engine.sinks.FlushingSink;
 import org.traindeck.engine.sinks.JsonlSink;
 import org.traindeck.engine.sinks.MetricFiles;
 import org.traindeck.engine.sinks.RunDirectory;
+import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.sinks.TensorBoardSink;
 
@@ -28,10 +30,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
 
 /**
  * One training run: its folder, its event stream and its lifecycle (start, stop, await). The training itself is the
@@ -65,10 +69,12 @@ public final class TrainingRun {
     private final TrainingState state;
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
     private final NcclReport ncclReport;
+    private final RunLock lock;
     private volatile Thread thread;
 
     private TrainingRun(RunConfig config, Path runDir, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
-                        FaultPlan faults, NcclReport ncclReport) throws IOException {
+                        FaultPlan faults, NcclReport ncclReport, RunLock lock) throws IOException {
+        this.lock = lock;
         this.config = config;
         this.runDir = runDir;
         this.events = new RunEvents(config.name(), runDir, bus, new RunLogSink(runDir.resolve("train.log")));
@@ -99,10 +105,16 @@ public final class TrainingRun {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
         Path dir = RunDirectory.create(config.outputPath(), config.name());
-        Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
-        TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl);
-        run.openSinks(-1);
-        return run;
+        RunLock lock = RunLock.acquire(dir);
+        try {
+            Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock);
+            run.openSinks(-1);
+            return run;
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
     }
 
     /**
@@ -119,6 +131,11 @@ public final class TrainingRun {
     /** As {@link #resume(Path, ResumeOptions, DeviceDiscovery)}, with failures injected by a test. */
     public static TrainingRun resume(Path target, ResumeOptions options, DeviceDiscovery discovery, FaultPlan faults)
             throws IOException, CheckpointException {
+        // one writer per run folder: a folder in use is said so before anything else is looked at
+        Path lockedDir = ResumePlanner.runDirOf(target);
+        if (lockedDir != null && RunLock.isHeld(lockedDir)) {
+            RunLock.acquire(lockedDir).close();
+        }
         ResumePlanner.Plan plan = ResumePlanner.plan(target, options);
         RunConfig config = plan.config();
         Checkpoint c = plan.contents().checkpoint();
@@ -130,19 +147,27 @@ public final class TrainingRun {
                     + "rounds. Resume from an end-of-epoch checkpoint (traindeck checkpoints " + plan.runDir() + ") to change the devices");
         }
         Path runDir = plan.runDir();
-        int attempt = 1;
-        while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
-            attempt++;
+        // one writer per run folder: taken before anything in it changes
+        RunLock lock = RunLock.acquire(runDir);
+        try {
+            int attempt = 1;
+            while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
+                attempt++;
+            }
+            Files.writeString(runDir.resolve("config.resume-" + attempt + ".json"), ConfigWriter.toJsonWithAbsolutePaths(config),
+                    StandardCharsets.UTF_8);
+            int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
+            TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock);
+            run.openSinks(c.globalStep());
+            run.events.logLine("resuming from " + plan.checkpointFile() + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1)
+                    + ", step " + c.globalStep() + "); " + dropped + " metric line(s) after that step were moved to metrics.*.after-step-"
+                    + c.globalStep() + ", to be recomputed");
+            run.state.lastCheckpoint = plan.checkpointFile();
+            return run;
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
         }
-        Files.writeString(runDir.resolve("config.resume-" + attempt + ".json"), ConfigWriter.toJsonWithAbsolutePaths(config),
-                StandardCharsets.UTF_8);
-        int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
-        TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl);
-        run.events.logLine("resuming from " + plan.checkpointFile() + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1)
-                + ", step " + c.globalStep() + "); " + dropped + " metric line(s) after that step were dropped, to be recomputed");
-        run.openSinks(c.globalStep());
-        run.state.lastCheckpoint = plan.checkpointFile();
-        return run;
     }
 
     /** The checkpoint a resume of {@code target} would start from. */
@@ -152,20 +177,25 @@ public final class TrainingRun {
 
     private void openSinks(long restartStep) throws IOException {
         new CheckpointStore(runDir).removeLeftovers();
-        bus.subscribe(events.log(), EventBus.Delivery.LOSSLESS);
+        subscribe(events.log(), "train.log");
         if (config.logging().jsonl()) {
-            bus.subscribe(new JsonlSink(runDir.resolve("metrics.jsonl")), EventBus.Delivery.LOSSLESS);
+            subscribe(new JsonlSink(runDir.resolve("metrics.jsonl")), "metrics.jsonl");
         }
         if (config.logging().csv()) {
-            bus.subscribe(new CsvSink(runDir.resolve("metrics.csv")), EventBus.Delivery.LOSSLESS);
+            subscribe(new CsvSink(runDir.resolve("metrics.csv")), "metrics.csv");
         }
         if (config.logging().tensorboard()) {
             TensorBoardSink tb = new TensorBoardSink(runDir.resolve("tensorboard"));
             if (restartStep >= 0) {
                 tb.markRestart(restartStep);
             }
-            bus.subscribe(tb, EventBus.Delivery.LOSSLESS);
+            subscribe(tb, "the TensorBoard file");
         }
+    }
+
+    private void subscribe(FlushingSink sink, String file) {
+        sink.onFailure(e -> events.fileFailed(file, e));
+        bus.subscribe(sink, EventBus.Delivery.LOSSLESS);
     }
 
     /**
@@ -224,6 +254,11 @@ public final class TrainingRun {
         thread.start();
     }
 
+    /** The global step the run has reached (steps done). */
+    public long currentStep() {
+        return state.globalStep;
+    }
+
     /** Asks the run to stop after the current step; it saves a checkpoint, and {@link #await()} returns STOPPED. */
     public void requestStop() {
         state.stopRequested = true;
@@ -243,17 +278,39 @@ public final class TrainingRun {
 
     /** Trains on the calling thread and returns how the run ended. Never throws for a training problem. */
     public RunResult runHere() {
-        RunResult outcome = new RunSession(config, runDir, events, devices, resumeFrom, faults, state, ncclReport, this::finish).run();
-        finish(outcome);
+        RunResult outcome = new RunSession(config, runDir, events, devices, resumeFrom, faults, state, ncclReport,
+                early -> finish(early, false)).run();
+        finish(outcome, true);
         return result.getNow(outcome);
     }
 
     /** Ends the run once: the first outcome (the loop's, or the watchdog's) wins. */
-    private synchronized void finish(RunResult outcome) {
+    /** @param trainingEnded the training thread is done with the folder (not so when the watchdog gives the run up) */
+    private synchronized void finish(RunResult outcome, boolean trainingEnded) {
         if (result.isDone()) {
             return;
         }
         bus.close();
+        lock.close();
+        if (trainingEnded && resumeFrom == null && outcome.status() == RunResult.Status.FAILED && outcome.steps() == 0 && outcome.lastCheckpoint() == null) {
+            outcome = removeFailedStart(outcome);
+        }
         result.complete(outcome);
+    }
+
+    /**
+     * A new run that failed before its first step (unreadable data, say) leaves nothing behind: its folder held only
+     * what this start created, so it is removed rather than left as an empty run among the user's runs.
+     */
+    private RunResult removeFailedStart(RunResult outcome) {
+        try (Stream<Path> all = Files.walk(runDir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+            return new RunResult(outcome.status(), outcome.message() + " (nothing was trained; the run folder " + runDir
+                    + " was removed)", runDir, 0, outcome.elapsedSeconds(), outcome.lastMetrics(), null);
+        } catch (IOException e) {
+            return outcome;
+        }
     }
 }

@@ -4,13 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -146,5 +150,80 @@ class KillAndResumeTest {
         assertThat(steps).as("every step exactly once, in order").containsExactlyElementsOf(expected);
         assertThat(store.latestValid().orElseThrow().checkpoint().globalStep()).isEqualTo((long) EPOCHS * STEPS_PER_EPOCH);
         assertThat(tempFileIn(store.folder())).as("leftovers of killed writes are cleaned up").isFalse();
+    }
+
+    private static final String THREE_STAGES = """
+            {"name": "%s", "outputDir": "out", "seed": 9,
+             "model": {"type": "mlp", "hidden": [24], "dropout": 0.1},
+             "data": {"train": {"type": "synthetic", "samples": 500, "features": 8, "numClasses": 3}, "validationSplit": 0.2},
+             "stages": [
+               {"name": "a", "epochs": 3, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.01}},
+               {"name": "b", "epochs": 3, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.003},
+                "schedule": {"type": "warmupCosine", "warmupSteps": 5}},
+               {"name": "c", "epochs": 3, "batchSize": 8, "accumulationSteps": 2, "optimizer": {"type": "nesterovs", "learningRate": 0.01}}],
+             "checkpoint": {"everyEpochs": 1, "keepLast": 50}}
+            """;
+
+    private static Map<Long, String> losses(Path runDir) throws IOException {
+        Map<Long, String> out = new TreeMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
+            JsonNode e = json.readTree(line);
+            if ("train/loss".equals(e.path("name").asText())) {
+                assertThat(out.put(e.get("step").asLong(), e.get("value").asText())).as("step %d once", e.get("step").asLong()).isNull();
+            }
+        }
+        return out;
+    }
+
+    /** A stage-end checkpoint of {@code stage} exists: the run has just moved on to the next stage. */
+    private static boolean stageEnded(CheckpointStore store, int stage) {
+        try {
+            return store.list().stream().anyMatch(l -> l.isValid() && l.checkpoint().reason().equals("stage-end")
+                    && l.checkpoint().stageIndex() == stage);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void killsInEveryStageAndJustAfterEachStageEndGiveTheUninterruptedRun(@TempDir Path dir) throws Exception {
+        Path reference = TrainingRun.prepare(ConfigParser.parse(THREE_STAGES.formatted("straight"), dir).orThrow()).runHere().runDir();
+        Path config = dir.resolve("killed.json");
+        Files.writeString(config, THREE_STAGES.formatted("killed"));
+        Path runDir = dir.resolve("out/killed");
+        CheckpointStore store = new CheckpointStore(runDir);
+
+        int kills = 0;
+        Process p = start(dir, dir.resolve("k-0.txt"), "train", config.toString());
+        for (int stage = 0; stage < 3; stage++) {
+            // in the middle of the stage: after its first epoch's checkpoint, a moment later
+            int s = stage;
+            waitUntil(() -> hasEpochCheckpoint(store, s), p, "a checkpoint in stage " + s);
+            kill(p);
+            kills++;
+            p = start(dir, dir.resolve("k-" + kills + ".txt"), "resume", runDir.toString());
+            if (stage < 2) {
+                // just after the stage ends: the next stage starts from the stage-end checkpoint
+                waitUntil(() -> stageEnded(store, s), p, "the end of stage " + s);
+                kill(p);
+                kills++;
+                p = start(dir, dir.resolve("k-" + kills + ".txt"), "resume", runDir.toString());
+            }
+        }
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("k-" + kills + ".txt"))).isZero();
+
+        assertThat(kills).isEqualTo(5);
+        assertThat(losses(runDir)).as("every step once, with the uninterrupted run's loss").isEqualTo(losses(reference));
+    }
+
+    private static boolean hasEpochCheckpoint(CheckpointStore store, int stage) {
+        try {
+            return store.list().stream().anyMatch(l -> l.isValid() && l.checkpoint().stageIndex() == stage
+                    && l.checkpoint().epoch() >= 1 && !l.checkpoint().reason().equals("best"));
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

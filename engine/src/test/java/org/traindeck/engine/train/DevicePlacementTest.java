@@ -9,7 +9,9 @@ import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.TierFailure;
@@ -105,6 +107,17 @@ class DevicePlacementTest {
             master.params().addi(1);
             assertThat(replicas.replica(2).params()).isEqualTo(master.params());
             assertThat(replicas.replica(2).getGradientsViewArray()).isNotSameAs(master.getGradientsViewArray());
+        }
+    }
+
+    @Test
+    void everyReplicaIsPreparedAsTheMasterIs() {
+        DevicePlacement placement = DevicePlacement.of(DeviceResolver.Resolved.cpu(2, List.of()), new RecordingAffinity(1));
+        ComputationGraph master = ModelFactory.build(new ModelConfig.LeNet(List.of(4), 3, 8, ModelConfig.Activation.RELU, 0, false),
+                new ModelFactory.Shape(64, new Dataset.ImageShape(8, 8, 1), 2, Task.CLASSIFICATION), 1);
+        OneDnnHelpers.install(master);
+        try (ReplicaSet replicas = new ReplicaSet(master, placement, "h", OneDnnHelpers::install)) {
+            assertThat(OneDnnHelpers.layersWithHelpers(replicas.replica(1))).containsExactly("conv0", "pool0");
         }
     }
 

@@ -1,0 +1,93 @@
+package org.traindeck.app;
+
+import javafx.application.Platform;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.traindeck.app.run.RunController;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.sinks.RunLock;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+/** Closing the window while a run trains stops it the way Stop does: the steps since the last checkpoint are saved. */
+@ExtendWith(ApplicationExtension.class)
+class CloseDuringRunTest {
+
+    private final WindowFixture fixture = new WindowFixture();
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        window = fixture.open(stage, null);
+    }
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    @Test
+    void closingTheWindowDuringARunSavesAStopCheckpoint(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("long.json");
+        Files.writeString(config, """
+                {"name": "closing", "outputDir": "%s", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "samples": 4000, "features": 8}},
+                 "stages": [{"epochs": 100, "batchSize": 8}], "checkpoint": {"everyEpochs": 0, "keepBestPerStage": false}}
+                """.formatted(dir.resolve("runs").toString().replace("\\", "/")));
+        fixture.dialogs.toOpen = config;
+        robot.clickOn("#open");
+        waitUntil("the config to load and validate", 15, () -> !robot.lookup("#start").query().isDisabled());
+        robot.clickOn("#start");
+        waitUntil("the run to train", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+                && window.dashboard().lossChart().totalPoints() > 20);
+        TrainingRun run = onFx(() -> window.controller().currentProperty().get());
+
+        // what the window's close button does once the user confirmed (the test's dialogs say yes)
+        assertThat(onFx(window::mayClose)).isTrue();
+        Platform.runLater(window::close);
+        RunResult result = run.completion().get(60, TimeUnit.SECONDS);
+
+        assertThat(result.status()).isEqualTo(RunResult.Status.STOPPED);
+        List<Checkpoint.Listed> saved = new CheckpointStore(result.runDir()).list();
+        assertThat(saved).singleElement().satisfies(l -> {
+            assertThat(l.checkpoint().reason()).isEqualTo("stop");
+            assertThat(l.checkpoint().globalStep()).isEqualTo(result.steps()).isPositive();
+        });
+    }
+
+    @Test
+    void resumingARunFolderThatAnotherRunHoldsSaysSoAndStartsNothing(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("tiny.json");
+        Files.writeString(config, """
+                {"name": "held", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 1, "batchSize": 20}]}
+                """);
+        RunResult done = TrainingRun.prepare(ConfigParser.load(config).orThrow()).runHere();
+
+        try (RunLock held = RunLock.acquire(done.runDir())) {
+            fixture.dialogs.toResume = done.runDir();
+            robot.clickOn("#resume");
+            waitUntil("the refusal", 30, () -> !fixture.dialogs.errors.isEmpty());
+        }
+        assertThat(List.copyOf(fixture.dialogs.errors)).singleElement().satisfies(e -> assertThat(e)
+                .contains("is in use by another run in this TrainDeck"));
+        assertThat(onFx(() -> window.controller().stateProperty().get())).isEqualTo(RunController.State.IDLE);
+    }
+}
