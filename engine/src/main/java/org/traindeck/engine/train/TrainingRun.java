@@ -13,7 +13,6 @@ import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.parallel.CudaDeviceOrder;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.CsvSink;
@@ -29,9 +28,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -103,7 +100,7 @@ public final class TrainingRun {
     /** As {@link #prepare(RunConfig, DeviceDiscovery)}, with failures injected by a test. */
     public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, FaultPlan faults) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
-        DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
+        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
         Path dir = RunDirectory.create(config.outputPath(), config.name());
         RunLock lock = RunLock.acquire(dir);
         try {
@@ -140,7 +137,7 @@ public final class TrainingRun {
         RunConfig config = plan.config();
         Checkpoint c = plan.contents().checkpoint();
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
-        DeviceResolver.Resolved devices = resolveDevices(config.devices(), discovery);
+        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
         if (c.batchInEpoch() > 0 && c.workers() != devices.workers() && !config.parallel().synchronous()) {
             throw new InvalidConfigException("devices", "the checkpoint is in the middle of an epoch trained on " + c.workers()
                     + " device(s) with parameter averaging; continuing that epoch on " + devices.workers() + " would change its "
@@ -196,35 +193,6 @@ public final class TrainingRun {
     private void subscribe(FlushingSink sink, String file) {
         sink.onFailure(e -> events.fileFailed(file, e));
         bus.subscribe(sink, EventBus.Delivery.LOSSLESS);
-    }
-
-    /**
-     * Resolves the config's devices against the machine before anything is created. GPU indices that do not exist,
-     * are hidden by CUDA_VISIBLE_DEVICES or need a GPU backend this build lacks are refused with the reason.
-     */
-    static DeviceResolver.Resolved resolveDevices(DeviceSelection devices, DeviceDiscovery discovery) {
-        if (devices.kind() == DeviceSelection.Kind.CPU) {
-            return DeviceResolver.resolve(devices, null, null);
-        }
-        DeviceResolver.Resolved resolved = DeviceResolver.resolve(devices, discovery.discover(), System.getenv("CUDA_VISIBLE_DEVICES"));
-        if (!resolved.isCpu() && "cpu".equals(Nd4jRuntime.backendKind())) {
-            if (devices.kind() == DeviceSelection.Kind.ALL_GPUS) {
-                List<String> warnings = new ArrayList<>(resolved.warnings());
-                warnings.add("devices \"all\": this TrainDeck build uses ND4J's CPU backend, so the GPUs are not used: training on the CPU (build with mvn -Pcuda for GPUs)");
-                return DeviceResolver.Resolved.cpu(1, warnings);
-            }
-            throw new InvalidConfigException("devices", "asks for GPU " + devices.gpuIndices()
-                    + ", but this TrainDeck build uses ND4J's CPU backend (nd4j-native): use \"cpu\", or build with the cuda profile (mvn -Pcuda)");
-        }
-        if (!resolved.isCpu()) {
-            String warning = CudaDeviceOrder.ensurePciBusOrder(Nd4jRuntime.isLoaded());
-            if (warning != null) {
-                List<String> warnings = new ArrayList<>(resolved.warnings());
-                warnings.add(warning);
-                return new DeviceResolver.Resolved(resolved.gpus(), resolved.cpuWorkers(), warnings, resolved.cudaOrdinals());
-            }
-        }
-        return resolved;
     }
 
     public Path runDir() {

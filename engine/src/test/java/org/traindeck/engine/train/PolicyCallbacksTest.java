@@ -68,7 +68,7 @@ class PolicyCallbacksTest {
         state = new TrainingState(0, 0, Map.of());
         runEvents.attach(state);
         state.startClock();
-        DevicePlacement placement = DevicePlacement.of(TrainingRun.resolveDevices(config.devices(), null), DeviceAffinity.nd4j());
+        DevicePlacement placement = DevicePlacement.of(RunDevices.resolve(config.devices(), null), DeviceAffinity.nd4j());
         TierChain.StrategyFactory fake = (tier, net, plan) -> (s, p, listener) -> {
             long step = s.globalStep + 1;
             if (tier == script.failingTier() && step == script.failAtStep()) {
