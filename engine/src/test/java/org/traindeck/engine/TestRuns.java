@@ -1,33 +1,33 @@
 package org.traindeck.engine;
 
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
-import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
-/** Runs a prepared run in the background and presses Stop once it reports {@code step}'s loss, as a user would. */
+import java.io.IOException;
+
+/**
+ * Trains a run in the background and has it stop right after {@code step}, as a user's Stop would. The stop is
+ * part of the run's fault plan, so it lands on that exact step whatever the machine's load (a listener sees events
+ * asynchronously, by which time a fast run may be many steps further).
+ */
 public final class TestRuns {
 
     private TestRuns() {
     }
 
-    /**
-     * Events reach listeners asynchronously, so on a busy machine the run may finish a step or two more before it
-     * sees the request: callers check the steps it really did.
-     */
-    public static RunResult stopAfterStep(TrainingRun run, long step, EventListener alsoListening) throws InterruptedException {
-        run.subscribe(e -> {
-            alsoListening.onEvent(e);
-            if (e instanceof MetricEvent m && m.name().equals("train/loss") && m.step() == step) {
-                run.requestStop();
-            }
-        }, EventBus.Delivery.LOSSLESS);
+    public static RunResult stopAfterStep(RunConfig config, long step, EventListener alsoListening) throws IOException, InterruptedException {
+        TrainingRun run = TrainingRun.prepare(config, DeviceDiscovery.system(), FaultPlan.NONE.stoppingAfterStep(step));
+        run.subscribe(alsoListening, EventBus.Delivery.LOSSLESS);
         run.start();
         return run.await();
     }
 
-    public static RunResult stopAfterStep(TrainingRun run, long step) throws InterruptedException {
-        return stopAfterStep(run, step, e -> { });
+    public static RunResult stopAfterStep(RunConfig config, long step) throws IOException, InterruptedException {
+        return stopAfterStep(config, step, e -> { });
     }
 }

@@ -17,11 +17,13 @@ import java.util.Set;
  * @param nanAtStep                  the loss and gradient of global step N become NaN
  * @param checkpointFullDiskFromStep writing a checkpoint at global step N or later fails halfway, as on a full disk
  * @param checkpointWritePauseMs     a pause between a checkpoint's entries, widening the window for a crash mid-write
+ * @param stopAfterStep              the run is asked to stop right after global step N, as a user's Stop would (tests
+ *                                   that need the stop at an exact step cannot rely on when a listener sees an event)
  */
 public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRoundAtBatch, long stallAtStep, long nanAtStep,
-                        long checkpointFullDiskFromStep, long checkpointWritePauseMs) {
+                        long checkpointFullDiskFromStep, long checkpointWritePauseMs, long stopAfterStep) {
 
-    public static final FaultPlan NONE = new FaultPlan(Set.of(), -1, -1, -1, -1, -1, 0);
+    public static final FaultPlan NONE = new FaultPlan(Set.of(), -1, -1, -1, -1, -1, 0, -1);
 
     public FaultPlan {
         failTiers = failTiers.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(failTiers));
@@ -33,35 +35,41 @@ public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRou
 
     public FaultPlan failingTiers(Tier... tiers) {
         return new FaultPlan(Set.of(tiers), failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep,
-                checkpointFullDiskFromStep, checkpointWritePauseMs);
+                checkpointFullDiskFromStep, checkpointWritePauseMs, stopAfterStep);
     }
 
     public FaultPlan failingWorkerAtStep(long step) {
         return new FaultPlan(failTiers, step, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs);
+                checkpointWritePauseMs, stopAfterStep);
     }
 
     public FaultPlan failingRoundAtBatch(long batch) {
         return new FaultPlan(failTiers, failWorkerAtStep, batch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs);
+                checkpointWritePauseMs, stopAfterStep);
     }
 
     public FaultPlan stallingAtStep(long step) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, step, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs);
+                checkpointWritePauseMs, stopAfterStep);
     }
 
     public FaultPlan nanAtStep(long step) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, step, checkpointFullDiskFromStep,
-                checkpointWritePauseMs);
+                checkpointWritePauseMs, stopAfterStep);
     }
 
     public FaultPlan diskFullFromStep(long step) {
-        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, step, checkpointWritePauseMs);
+        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, step, checkpointWritePauseMs,
+                stopAfterStep);
+    }
+
+    public FaultPlan stoppingAfterStep(long step) {
+        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
+                checkpointWritePauseMs, step);
     }
 
     public FaultPlan pausingCheckpointWrites(long millis) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                millis);
+                millis, stopAfterStep);
     }
 }

@@ -168,6 +168,9 @@ final class Trainer {
         StepStrategy.StepListener listener = r -> {
             state.stepDone(r);
             callbacks.onStep(state, plan, r);
+            if (r.step() == faults.stopAfterStep()) {
+                state.stopRequested = true;
+            }
         };
         for (int epoch = startEpoch; epoch < stage.epochs(); epoch++) {
             int[] order = BatchMaker.epochOrder(plan.data.train().size(), config.dataFor(stage).shuffle(), config.seed(), index, epoch);

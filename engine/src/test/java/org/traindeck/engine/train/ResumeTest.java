@@ -3,14 +3,13 @@ package org.traindeck.engine.train;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestRuns;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -85,14 +84,7 @@ class ResumeTest {
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
         RunResult straight = TrainingRun.prepare(config(dir, LENET_TWO_STAGES, "straight")).runHere();
-        TrainingRun run = TrainingRun.prepare(config(dir, LENET_TWO_STAGES, "stopped"));
-        run.subscribe(e -> {
-            if (e instanceof MetricEvent m && m.name().equals("train/loss") && m.step() == 23) {
-                run.requestStop();
-            }
-        }, EventBus.Delivery.LOSSLESS);
-        run.start();
-        RunResult stopped = run.await();
+        RunResult stopped = TestRuns.stopAfterStep(config(dir, LENET_TWO_STAGES, "stopped"), 23);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         Checkpoint at = CheckpointFiles.read(stopped.lastCheckpoint()).checkpoint();
         assertThat(at.reason()).isEqualTo("stop");
