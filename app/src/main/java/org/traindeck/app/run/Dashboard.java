@@ -243,12 +243,8 @@ public final class Dashboard extends BorderPane {
             }
             case RUN_FAILED -> showBanner("The run failed: " + l.message(), true);
             case FALLBACK -> showBanner("Fell back: " + l.message(), false);
-            case WARNING -> {
-                // a file the user counts on (metrics, the log, a checkpoint) is no longer being written: say so at once
-                if (l.message().contains("could not be written")) {
-                    showBanner(l.message(), true);
-                }
-            }
+            // a file the user counts on (metrics, the log, a checkpoint) is no longer being written: say so at once
+            case FILE_WRITE_FAILED -> showBanner(l.message(), true);
             default -> { }
         }
         status.lifecycle(l);

@@ -66,9 +66,9 @@ final class ProgressPrinter implements EventListener {
                 epochMetrics.clear();
                 epochFirstStep = l.step();
             }
-            case STAGE_STARTED, WARNING -> {
+            case STAGE_STARTED, WARNING, FILE_WRITE_FAILED -> {
                 clearBar();
-                out.println(l.kind() == LifecycleEvent.Kind.WARNING ? "warning: " + l.message() : l.message());
+                out.println(l.kind() == LifecycleEvent.Kind.STAGE_STARTED ? l.message() : "warning: " + l.message());
             }
             case RUN_STARTED, RUN_RESUMED -> out.println(l.message());
             default -> clearBar();

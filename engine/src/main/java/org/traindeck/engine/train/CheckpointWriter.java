@@ -68,10 +68,9 @@ final class CheckpointWriter {
             if (why.contains("No space left")) {
                 why = "the disk is full (" + why + ")";
             }
-            events.checkpointFailed(why);
-            events.lifecycle(LifecycleEvent.Kind.WARNING, "the " + reason + " checkpoint at step " + state.globalStep
+            events.checkpointFailed("the " + reason + " checkpoint at step " + state.globalStep
                     + " could not be written: " + why + ". " + (state.lastCheckpoint == null ? "No earlier checkpoint exists."
-                    : "The previous checkpoint, " + state.lastCheckpoint.getFileName() + ", is intact."));
+                    : "The previous checkpoint, " + state.lastCheckpoint.getFileName() + ", is intact."), why);
             return !"stop".equals(config.checkpoint().onWriteError());
         }
     }

@@ -83,15 +83,16 @@ final class RunEvents {
         if (fileProblems.putIfAbsent(file, why) == null) {
             TrainingState s = state;
             LOG.error("{} could not be written: {}", file, why);
-            lifecycle(LifecycleEvent.Kind.WARNING, file + " could not be written" + (why.contains("No space left") ? " (the disk is full)" : "")
+            lifecycle(LifecycleEvent.Kind.FILE_WRITE_FAILED, file + " could not be written" + (why.contains("No space left") ? " (the disk is full)" : "")
                     + ": " + why + ". Training goes on, but that file is incomplete from step " + (s == null ? 0 : s.globalStep)
                     + "; free some space, then resume from the last checkpoint to have complete files");
         }
     }
 
-    /** A checkpoint that could not be written (the writer has already told the user). */
-    void checkpointFailed(String why) {
+    /** A checkpoint that could not be written: the user is told at once, and the run ends INCOMPLETE. */
+    void checkpointFailed(String message, String why) {
         fileProblems.putIfAbsent("checkpoints", why);
+        lifecycle(LifecycleEvent.Kind.FILE_WRITE_FAILED, message);
     }
 
     /** The files that could not be written, and why. */

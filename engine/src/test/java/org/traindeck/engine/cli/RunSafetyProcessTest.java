@@ -145,7 +145,7 @@ class RunSafetyProcessTest {
         assertThat(resumed.exitCode()).as(resumed.stderr()).isEqualTo(Main.FILES_INCOMPLETE);
         assertThat(resumed.stderr()).contains("finished, but some files could not be written: train.log");
         String metrics = Files.readString(runDir.resolve("metrics.jsonl"));
-        assertThat(metrics).contains("train.log could not be written (the disk is full)");
+        assertThat(metrics).contains("\"FILE_WRITE_FAILED\",\"message\":\"train.log could not be written (the disk is full)");
         assertThat(new CheckpointStore(runDir).latestValid().orElseThrow().checkpoint().globalStep()).isEqualTo(40);
     }
 

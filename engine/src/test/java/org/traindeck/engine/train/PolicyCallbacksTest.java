@@ -166,7 +166,7 @@ class PolicyCallbacksTest {
         Trainer.Ending goesOn = run(dir.resolve("continue"), "cpu", 1, "stop", Script.of(s -> 1.0), FaultPlan.NONE.diskFullFromStep(10), s -> false);
         assertThat(goesOn.status()).isEqualTo(RunResult.Status.FINISHED);
         // every other epoch: the first regular checkpoint would have been step 16's (the best ones do not count)
-        assertThat(lifecycle(LifecycleEvent.Kind.WARNING)).anySatisfy(w -> assertThat(w)
+        assertThat(lifecycle(LifecycleEvent.Kind.FILE_WRITE_FAILED)).anySatisfy(w -> assertThat(w)
                 .contains("the epoch checkpoint at step 16 could not be written: the disk is full").contains("No earlier checkpoint exists"));
 
         onWriteError = "stop";
