@@ -5,6 +5,7 @@ import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
+import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -114,7 +115,7 @@ public final class MainWindow {
         jsonPane.setBottom(jsonStatus);
         TabPane tabs = new TabPane(
                 tab("Config", form), tab("JSON", jsonPane),
-                tab("Devices", new ScrollPane(devices)), tab("NCCL", new ScrollPane(nccl)));
+                tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
@@ -160,6 +161,11 @@ public final class MainWindow {
             }
         });
         controller.lastResultProperty().addListener((o, a, r) -> showResult(r));
+        controller.currentProperty().addListener((o, a, run) -> {
+            if (run != null) {
+                shownRun = run.runDir().toAbsolutePath().normalize();
+            }
+        });
 
         refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
         refresher.setCycleCount(Timeline.INDEFINITE);
@@ -375,16 +381,44 @@ public final class MainWindow {
     }
 
     private void resume() {
-        Path target = services.dialogs().chooseResumeTarget(lastFolder());
-        if (target != null) {
-            services.preferences().lastFolder(Files.isDirectory(target) ? target.getParent() : target.getParent().getParent().getParent());
-            controller.resume(target);
+        // the run on screen (the one just stopped, say) is the likely one to continue: the chooser opens at it
+        Path target = services.dialogs().chooseResumeTarget(shownRun != null ? shownRun : lastFolder());
+        if (target == null) {
+            return;
         }
+        Path runDir = runFolderOf(target);
+        // continuing a run writes into its folder: say which, unless it is the run on screen
+        if (!runDir.equals(shownRun) && !services.dialogs().confirm("Resume " + runDir.getFileName() + "?",
+                "Resume the run in " + runDir + "?\nIt goes on training there from its checkpoint: its checkpoints and metric "
+                        + "files are continued (what was written after that checkpoint is kept aside). The config open here is "
+                        + "not used.")) {
+            return;
+        }
+        services.preferences().lastFolder(runDir.getParent());
+        controller.resume(target);
+    }
+
+    /** Scrolls down only: long texts wrap to the pane's width instead of running off to the right. */
+    private static ScrollPane widthFitting(Node content, String id) {
+        ScrollPane pane = new ScrollPane(content);
+        pane.setFitToWidth(true);
+        pane.setId(id);
+        return pane;
+    }
+
+    /** The run folder a resume target names: the folder, its checkpoints/ folder, or a checkpoint file in it. */
+    private static Path runFolderOf(Path target) {
+        Path t = target.toAbsolutePath().normalize();
+        if (!Files.isDirectory(t)) {
+            t = t.getParent();
+        }
+        return t.getFileName() != null && t.getFileName().toString().equals("checkpoints") ? t.getParent() : t;
     }
 
     private void openRun() {
         Path dir = services.dialogs().chooseRunFolder(lastFolder());
         if (dir != null) {
+            shownRun = dir.toAbsolutePath().normalize();
             controller.openPastRun(dir, n -> dashboard.log().getItems().add("opened " + dir + ": " + n + " events"));
         }
     }
@@ -465,6 +499,8 @@ public final class MainWindow {
     }
 
     private boolean closed;
+    /** The run on the dashboard (started, resumed or opened here), if any. */
+    private Path shownRun;
 
     public void close() {
         if (closed) {

@@ -133,7 +133,8 @@ class DashboardFlowTest {
         waitUntil("the resumed run to train on", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
                 && window.dashboard().lossChart().data("train/0") != null
                 && window.dashboard().lossChart().data("train/0").size() > stopped.steps() + 5);
-        assertThat(List.copyOf(fixture.dialogs.asked)).contains("resume");
+        assertThat(List.copyOf(fixture.dialogs.asked)).contains("resume").noneMatch(a -> a.startsWith("confirm:"));
+        assertThat(fixture.dialogs.resumeFolder).as("the chooser opens at the run just stopped").isEqualTo(runDir.toAbsolutePath().normalize());
         robot.clickOn("#stop");
         waitUntil("the resumed run to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
         RunResult second = onFx(() -> window.controller().lastResultProperty().get());

@@ -16,6 +16,7 @@ final class TestDialogs implements Dialogs {
     volatile Path runFolder;
     volatile Path export;
     volatile boolean discard = true;
+    volatile boolean confirm = true;
     final List<String> asked = Collections.synchronizedList(new ArrayList<>());
     final List<String> errors = Collections.synchronizedList(new ArrayList<>());
 
@@ -31,9 +32,12 @@ final class TestDialogs implements Dialogs {
         return toSave;
     }
 
+    volatile Path resumeFolder;
+
     @Override
     public Path chooseResumeTarget(Path folder) {
         asked.add("resume");
+        resumeFolder = folder;
         return toResume;
     }
 
@@ -53,6 +57,12 @@ final class TestDialogs implements Dialogs {
     public boolean confirmDiscard(String what) {
         asked.add("discard:" + what);
         return discard;
+    }
+
+    @Override
+    public boolean confirm(String title, String message) {
+        asked.add("confirm:" + title + ": " + message);
+        return confirm;
     }
 
     @Override

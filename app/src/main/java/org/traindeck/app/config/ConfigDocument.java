@@ -12,6 +12,8 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ValidationResult;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,8 +104,25 @@ public final class ConfigDocument {
         scheduleValidation(0);
     }
 
+    /**
+     * Opens a run config. A file that cannot be one (an image, a README, a huge file) is refused with what it is,
+     * and the document stays as it was.
+     */
     public void open(Path path) throws IOException {
-        load(Files.readString(path, StandardCharsets.UTF_8), path.toAbsolutePath());
+        if (Files.size(path) > ConfigParser.MAX_CONFIG_BYTES) {
+            throw new IOException(path.getFileName() + " is " + Files.size(path) / (1 << 20) + " MB: a run config is at most "
+                    + ConfigParser.MAX_CONFIG_BYTES / 1024 + " kB, so this is not one");
+        }
+        String content;
+        try {
+            content = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+        } catch (CharacterCodingException e) {
+            throw new IOException(path.getFileName() + " is not text (an image or another binary file?): a run config is a JSON file");
+        }
+        if (!content.stripLeading().startsWith("{")) {
+            throw new IOException(path.getFileName() + " is not a run config: a run config is a JSON object, starting with {");
+        }
+        load(content, path.toAbsolutePath());
     }
 
     /** Writes atomically (temporary file in the same folder, then a rename), then marks the document saved. */

@@ -10,7 +10,10 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.config.NcclConfig;
 import org.traindeck.engine.parallel.NcclReport;
@@ -51,15 +54,23 @@ public final class NcclPanel extends VBox {
         GridPane grid = new GridPane();
         grid.setHgap(8);
         grid.setVgap(4);
+        // each toggle's name and value on one line, its explanation under them, wrapping to the pane's width
+        ColumnConstraints names = unshrinking();
+        ColumnConstraints rest = new ColumnConstraints();
+        rest.setHgrow(Priority.ALWAYS);
+        grid.getColumnConstraints().setAll(names, unshrinking(), rest);
         int r = 0;
         for (NcclConfig.Toggle t : NcclConfig.KNOWN) {
             CheckBox box = new CheckBox(t.name());
+            // NCCL_TIMEOUT, not "NCCLTIMEOUT": the first underscore would otherwise mark a keyboard mnemonic
+            box.setMnemonicParsing(false);
             box.setId("nccl-" + t.name());
             TextField value = new TextField(t.recommended());
             value.setId("nccl-value-" + t.name());
-            value.setPrefColumnCount(8);
+            value.setPrefColumnCount(6);
             Label explanation = new Label(t.explanation());
             explanation.getStyleClass().add("nccl-explanation");
+            explanation.setWrapText(true);
             Label badge = new Label();
             badge.setId("nccl-badge-" + t.name());
             badge.getStyleClass().add("badge");
@@ -74,8 +85,8 @@ public final class NcclPanel extends VBox {
             badges.put(t.name(), badge);
             grid.add(box, 0, r);
             grid.add(value, 1, r);
-            grid.add(badge, 2, r);
-            grid.add(explanation, 3, r++);
+            grid.add(badge, 2, r++);
+            grid.add(explanation, 0, r++, 3, 1);
         }
         Button preset = new Button("Container-safe preset");
         preset.setId("nccl-container-preset");
@@ -219,5 +230,11 @@ public final class NcclPanel extends VBox {
                         : "set in the environment before ND4J loads"));
             }
         });
+    }
+
+    private static ColumnConstraints unshrinking() {
+        ColumnConstraints c = new ColumnConstraints();
+        c.setMinWidth(Region.USE_PREF_SIZE);
+        return c;
     }
 }

@@ -87,14 +87,17 @@ public final class RunController {
             return;
         }
         state.set(State.STARTING);
-        dashboard.clearRun();
         worker.execute(() -> {
             try {
                 TrainingRun run = TrainingRun.resume(target, TrainingRun.ResumeOptions.NONE, discovery);
                 List<EngineEvent> history = MetricsJsonlReader.read(run.runDir());
-                history.forEach(dashboard::offer);
-                Platform.runLater(() -> dashboard.status().plan(run.config().stages().stream().mapToInt(StageConfig::epochs).toArray()));
-                launch(run);
+                // only now that the resume is certain does the dashboard let go of what it showed
+                Platform.runLater(() -> {
+                    dashboard.clearRun();
+                    history.forEach(dashboard::offer);
+                    dashboard.status().plan(run.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
+                    launch(run);
+                });
             } catch (Exception e) {
                 failedToStart("Could not resume from " + target + ": " + message(e));
             }

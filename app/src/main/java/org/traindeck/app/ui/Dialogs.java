@@ -26,6 +26,9 @@ public interface Dialogs {
     /** Unsaved changes would be lost: true to go on and discard them. */
     boolean confirmDiscard(String what);
 
+    /** Asks before doing something that cannot be undone: true to go on. */
+    boolean confirm(String title, String message);
+
     /** Tells the user something went wrong (non-blocking where possible). */
     void showError(String title, String message);
 }

@@ -2,6 +2,7 @@ package org.traindeck.app.ui;
 
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonType;
+import javafx.scene.layout.Region;
 import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
@@ -86,6 +87,17 @@ public final class FxDialogs implements Dialogs {
         Alert a = new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour unsaved changes will be lost.", ButtonType.CANCEL, ButtonType.OK);
         a.setTitle("Unsaved changes");
         a.setHeaderText("Discard unsaved changes?");
+        a.initOwner(owner);
+        Optional<ButtonType> r = a.showAndWait();
+        return r.isPresent() && r.get() == ButtonType.OK;
+    }
+
+    @Override
+    public boolean confirm(String title, String message) {
+        Alert a = new Alert(Alert.AlertType.CONFIRMATION, message, ButtonType.CANCEL, ButtonType.OK);
+        a.setTitle(title);
+        a.setHeaderText(title);
+        a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
         a.initOwner(owner);
         Optional<ButtonType> r = a.showAndWait();
         return r.isPresent() && r.get() == ButtonType.OK;

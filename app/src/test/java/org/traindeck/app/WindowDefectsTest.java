@@ -1,0 +1,135 @@
+package org.traindeck.app;
+
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TabPane;
+import javafx.scene.text.Text;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.traindeck.app.run.RunController;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+/** Defects a new user met in the window, each seen through the real scene. */
+@ExtendWith(ApplicationExtension.class)
+class WindowDefectsTest {
+
+    private final WindowFixture fixture = new WindowFixture();
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        window = fixture.open(stage, null);
+    }
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    @Test
+    void ncclTogglesShowTheirWholeNames(FxRobot robot) {
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(3));
+        waitUntil("the NCCL tab", 10, () -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").tryQuery().isPresent());
+
+        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").queryAs(Text.class).getText())).isEqualTo("NCCL_P2P_DISABLE");
+        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_TIMEOUT .text").queryAs(Text.class).getText())).isEqualTo("NCCL_TIMEOUT");
+    }
+
+    @Test
+    void anImageOrAReadmeIsNotOpenedAsAConfig(FxRobot robot, @TempDir Path dir) throws Exception {
+        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        String before = onFx(() -> window.document().text());
+        Path png = dir.resolve("chart.png");
+        ImageIO.write(new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB), "png", png.toFile());
+        Path readme = dir.resolve("README.md");
+        Files.writeString(readme, "# TrainDeck\nnot a config\n");
+
+        for (Path file : List.of(png, readme)) {
+            fixture.dialogs.toOpen = file;
+            robot.clickOn("#open");
+        }
+
+        assertThat(List.copyOf(fixture.dialogs.errors)).hasSize(2);
+        assertThat(fixture.dialogs.errors.get(0)).contains("chart.png is not text");
+        assertThat(fixture.dialogs.errors.get(1)).contains("README.md is not a run config");
+        assertThat(onFx(() -> window.document().text())).isEqualTo(before);
+        assertThat(fixture.prefsNode.get("recent", "")).doesNotContain("chart.png").doesNotContain("README.md");
+    }
+
+    @Test
+    void resumingAnotherRunAsksFirstAndARefusedCheckpointLeavesTheDashboardAsItWas(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("other.json");
+        Files.writeString(config, """
+                {"name": "other-run", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 2, "batchSize": 20}]}
+                """);
+        RunResult other = TrainingRun.prepare(ConfigParser.load(config).orThrow()).runHere();
+        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        List<String> logBefore = onFx(() -> List.copyOf(window.dashboard().log().getItems()));
+
+        // the user says no: nothing is started and nothing is written
+        fixture.dialogs.confirm = false;
+        fixture.dialogs.toResume = other.runDir();
+        robot.clickOn("#resume");
+        assertThat(List.copyOf(fixture.dialogs.asked)).anySatisfy(a -> assertThat(a).startsWith("confirm:Resume other-run?")
+                .contains(other.runDir().toString()));
+        assertThat(onFx(() -> window.controller().stateProperty().get())).isEqualTo(RunController.State.IDLE);
+        assertThat(Files.readString(other.runDir().resolve("train.log"))).doesNotContain("resuming from");
+
+        // a damaged checkpoint: refused, and the dashboard keeps what it showed
+        fixture.dialogs.confirm = true;
+        Path last = other.lastCheckpoint();
+        byte[] bytes = Files.readAllBytes(last);
+        Files.write(last, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        fixture.dialogs.toResume = last;
+        robot.clickOn("#resume");
+        waitUntil("the refusal", 30, () -> !fixture.dialogs.errors.isEmpty());
+        assertThat(List.copyOf(fixture.dialogs.errors)).singleElement().satisfies(e -> assertThat(e).contains("Could not resume"));
+        // what the log showed is still there, and the refusal is added to it
+        List<String> logAfter = onFx(() -> List.copyOf(window.dashboard().log().getItems()));
+        assertThat(logAfter).startsWith(logBefore.toArray(new String[0])).hasSize(logBefore.size() + 1);
+        assertThat(logAfter.get(logAfter.size() - 1)).contains("Could not resume");
+        assertThat(onFx(() -> window.controller().stateProperty().get())).isEqualTo(RunController.State.IDLE);
+    }
+
+    @Test
+    void longTextsOnTheDevicesAndNcclTabsWrapInsteadOfRunningOffTheWindowAtItsFirstSize(FxRobot robot) {
+        robot.interact(() -> {
+            Stage stage = (Stage) window.scene().getWindow();
+            stage.setWidth(1360);
+            stage.setHeight(860);
+        });
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        for (int tab : new int[] {2, 3}) {
+            String pane = tab == 2 ? "#devices-scroll" : "#nccl-scroll";
+            robot.interact(() -> tabs.getSelectionModel().select(tab));
+            waitUntil("the tab's content", 30, () -> robot.lookup(pane).tryQuery().isPresent()
+                    && robot.lookup(pane).queryAs(ScrollPane.class).getContent().getLayoutBounds().getWidth() > 0
+                    && (tab == 3 || robot.lookup("#device-status").queryAs(Label.class).getText().length() > 20));
+            double[] widths = onFx(() -> {
+                ScrollPane sp = robot.lookup(pane).queryAs(ScrollPane.class);
+                return new double[] {sp.getContent().getLayoutBounds().getWidth(), sp.getViewportBounds().getWidth()};
+            });
+            assertThat(widths[0]).as("content width on tab %d", tab).isLessThanOrEqualTo(widths[1] + 1);
+        }
+    }
+}
