@@ -1,0 +1,31 @@
+package org.traindeck.engine.config;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.TestPaths;
+
+import java.nio.file.Files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The schema the engine bundles is docs/run-config.schema.json, and its choice lists are the validator's. */
+class ConfigSchemaTest {
+
+    @Test
+    void theBundledSchemaIsTheDocumentedOne() throws Exception {
+        assertThat(ConfigSchema.json()).isEqualTo(new ObjectMapper()
+                .readTree(Files.readString(TestPaths.repoRoot().resolve("docs/run-config.schema.json"))));
+    }
+
+    @Test
+    void choiceListsComeFromTheSchemaAndMatchTheValidatorsOwn() {
+        assertThat(ConfigSchema.choices("model.type")).containsExactly("mlp", "lenet", "resnet");
+        assertThat(ConfigSchema.choices("data.train.type")).containsExactlyInAnyOrder("csv", "idx", "images", "synthetic");
+        assertThat(ConfigSchema.choices("stages[].schedule.type")).containsExactly("constant", "step", "warmupCosine");
+        assertThat(ConfigSchema.choices("stages[].optimizer.type")).containsExactlyElementsOf(OptimizerConfig.TYPES);
+        assertThat(ConfigSchema.choices("parallel.mode")).containsExactlyElementsOf(ParallelConfig.MODES);
+        assertThat(ConfigSchema.choices("checkpoint.monitor")).containsExactlyElementsOf(CheckpointPolicy.MONITORS);
+        assertThat(ConfigSchema.choices("model.activation")).containsExactlyElementsOf(ModelConfig.Activation.names());
+        assertThat(ConfigSchema.choices("stages[].precision")).containsExactly("float32", "float16");
+    }
+}
