@@ -189,5 +189,8 @@ class DashboardFlowTest {
         assertThat(onFx(() -> List.copyOf(window.dashboard().log().getItems()))).anySatisfy(l -> assertThat(l).contains("run finished"));
         List<String> asked = List.copyOf(fixture.dialogs.asked);
         assertThat(asked).contains("run-folder");
+        // the past run's own stages and name, not those of the config open in the editor (15 epochs, "digits-mlp")
+        assertThat(onFx(() -> window.dashboard().status().runText())).isEqualTo("run tiny (tiny)");
+        assertThat(onFx(() -> window.dashboard().status().epochText())).endsWith("/2");
     }
 }

@@ -256,6 +256,11 @@ public final class LiveChart extends BorderPane {
         dirty = true;
     }
 
+    /** How many stage boundaries the chart draws. */
+    public int markerCount() {
+        return markers.size();
+    }
+
     /** Drops every point after {@code step} in every series (a rewind or resume). */
     public void truncateAfterStep(double step) {
         lines.values().forEach(l -> l.data.truncateAfterStep(step));

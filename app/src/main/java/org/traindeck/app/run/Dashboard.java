@@ -20,9 +20,11 @@ import java.awt.Color;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
@@ -47,6 +49,10 @@ public final class Dashboard extends BorderPane {
     private final Queue<EngineEvent> queue = new ConcurrentLinkedQueue<>();
     private final long telemetryStartMillis = System.currentTimeMillis();
     private double lastTotalThroughput;
+    /** Stages whose boundary is drawn: a resume announces its stage again, but it is the same boundary. */
+    private final Set<Integer> markedStages = new HashSet<>();
+    /** Where the memory chart's time axis starts: the run's own start once a run is on, else the window's. */
+    private long memoryOriginMillis = telemetryStartMillis;
     private Consumer<String> problemHandler = m -> { };
 
     public Dashboard() {
@@ -158,6 +164,7 @@ public final class Dashboard extends BorderPane {
         lr.clearAll();
         throughput.clearAll();
         log.getItems().clear();
+        markedStages.clear();
         banner.setVisible(false);
         banner.setManaged(false);
         status.reset();
@@ -207,13 +214,18 @@ public final class Dashboard extends BorderPane {
                 }
             }
             case MetricNames.STEPS_PER_EPOCH -> status.stepsPerEpoch((long) m.value());
+            case MetricNames.VAL_ACCURACY -> addLog(m.wallTimeMillis(), String.format(Locale.ROOT,
+                    "validation accuracy %.2f %% after epoch %d of \"%s\"", 100 * m.value(), m.epoch() + 1, m.stage()));
             default -> { }
         }
         status.metric(m);
     }
 
     private void telemetry(MetricEvent m) {
-        double t = (m.wallTimeMillis() - telemetryStartMillis) / 1000.0;
+        double t = (m.wallTimeMillis() - memoryOriginMillis) / 1000.0;
+        if (t < 0) {
+            return;
+        }
         String name = m.name();
         if (name.endsWith("/memory_used_mib") && name.startsWith("gpu/")) {
             Color c = memory.hasSeries(m.device()) ? null : stageColor(memory.seriesCount());
@@ -228,15 +240,19 @@ public final class Dashboard extends BorderPane {
     private void lifecycle(LifecycleEvent l) {
         switch (l.kind()) {
             case STAGE_STARTED -> {
-                loss.addMarker(l.step(), l.elapsedSeconds(), l.stage());
-                lr.addMarker(l.step(), l.elapsedSeconds(), l.stage());
+                if (markedStages.add(l.stageIndex())) {
+                    loss.addMarker(l.step(), l.elapsedSeconds(), l.stage());
+                    lr.addMarker(l.step(), l.elapsedSeconds(), l.stage());
+                }
             }
+            case RUN_STARTED -> startMemoryAxisAt(l);
             case REWIND -> {
                 loss.truncateAfterStep(l.step());
                 lr.truncateAfterStep(l.step());
                 throughput.truncateAfterStep(l.step());
             }
             case RUN_RESUMED -> {
+                startMemoryAxisAt(l);
                 loss.truncateAfterStep(l.step());
                 lr.truncateAfterStep(l.step());
                 throughput.truncateAfterStep(l.step());
@@ -249,6 +265,18 @@ public final class Dashboard extends BorderPane {
         }
         status.lifecycle(l);
         addLog(l.wallTimeMillis(), l.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + l.message());
+    }
+
+    /**
+     * The memory chart follows the run that has just started (its time axis is the run's elapsed time), rather than
+     * counting from the window's launch; a past run's events, read from its files, leave it alone.
+     */
+    private void startMemoryAxisAt(LifecycleEvent l) {
+        long origin = l.wallTimeMillis() - Math.round(l.elapsedSeconds() * 1000);
+        if (Math.abs(System.currentTimeMillis() - l.wallTimeMillis()) < 60_000 && origin != memoryOriginMillis) {
+            memoryOriginMillis = origin;
+            memory.clearAll();
+        }
     }
 
     private void showBanner(String message, boolean error) {

@@ -4,8 +4,10 @@ import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
+import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
@@ -71,6 +73,7 @@ public final class RunController {
         state.set(State.STARTING);
         dashboard.clearRun();
         dashboard.status().plan(config.stages().stream().mapToInt(StageConfig::epochs).toArray());
+        dashboard.status().run(config.name());
         worker.execute(() -> {
             try {
                 TrainingRun run = TrainingRun.prepare(config, discovery);
@@ -96,6 +99,7 @@ public final class RunController {
                     dashboard.clearRun();
                     history.forEach(dashboard::offer);
                     dashboard.status().plan(run.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
+                    dashboard.status().run(run.config().name());
                     launch(run);
                 });
             } catch (Exception e) {
@@ -104,17 +108,26 @@ public final class RunController {
         });
     }
 
-    /** Shows a finished (or crashed) run from its folder. */
+    /** Shows a finished (or crashed) run from its folder, with its own stages and name (not the open config's). */
     public void openPastRun(Path runDir, Consumer<Integer> done) {
         if (state.get() != State.IDLE) {
             return;
         }
-        dashboard.clearRun();
         worker.execute(() -> {
             try {
                 List<EngineEvent> history = MetricsJsonlReader.read(runDir);
-                history.forEach(dashboard::offer);
-                Platform.runLater(() -> done.accept(history.size()));
+                ValidationResult own = ConfigParser.load(runDir.resolve("config.json"));
+                Platform.runLater(() -> {
+                    dashboard.clearRun();
+                    if (own.config() != null) {
+                        dashboard.status().plan(own.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
+                        dashboard.status().run(own.config().name() + " (" + runDir.getFileName() + ")");
+                    } else {
+                        dashboard.status().run(String.valueOf(runDir.getFileName()));
+                    }
+                    history.forEach(dashboard::offer);
+                    done.accept(history.size());
+                });
             } catch (Exception e) {
                 Platform.runLater(() -> onError.accept("Could not open " + runDir + ": " + message(e)));
             }

@@ -16,6 +16,7 @@ import java.util.Locale;
 /** Stage, epoch, step, elapsed time and ETA of the run, with its progress through the current stage. */
 public final class StatusBar extends HBox {
 
+    private final Label run = new Label();
     private final Label stage = new Label("no run");
     private final Label epoch = new Label();
     private final Label step = new Label();
@@ -37,6 +38,8 @@ public final class StatusBar extends HBox {
         setId("status-bar");
         setAlignment(Pos.CENTER_LEFT);
         setPadding(new Insets(3, 6, 3, 6));
+        run.setId("status-run");
+        run.getStyleClass().add("status-run");
         stage.setId("status-stage");
         epoch.setId("status-epoch");
         step.setId("status-step");
@@ -46,10 +49,11 @@ public final class StatusBar extends HBox {
         progress.setPrefWidth(180);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        getChildren().addAll(stage, epoch, step, elapsed, eta, spacer, progress);
+        getChildren().addAll(run, stage, epoch, step, elapsed, eta, spacer, progress);
     }
 
     void reset() {
+        run.setText("");
         stage.setText("no run");
         epoch.setText("");
         step.setText("");
@@ -62,6 +66,19 @@ public final class StatusBar extends HBox {
     }
 
     /** The epochs of each stage of the run being shown (from its config). */
+    /** Names the run on screen (a live one, or one opened from its folder). */
+    public void run(String name) {
+        run.setText(name == null ? "" : "run " + name);
+    }
+
+    public String runText() {
+        return run.getText();
+    }
+
+    public String epochText() {
+        return epoch.getText();
+    }
+
     public void plan(int[] stageEpochs) {
         this.stageEpochs = stageEpochs.length == 0 ? new int[] {1} : stageEpochs.clone();
     }

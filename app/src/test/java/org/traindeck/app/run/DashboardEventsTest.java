@@ -1,0 +1,81 @@
+package org.traindeck.app.run;
+
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The dashboard fed a run's events in the order the engine sends them. */
+@ExtendWith(ApplicationExtension.class)
+class DashboardEventsTest {
+
+    private final AtomicReference<Dashboard> dashboard = new AtomicReference<>();
+
+    @Start
+    void start(Stage stage) {
+        dashboard.set(new Dashboard());
+    }
+
+    private static LifecycleEvent lifecycle(LifecycleEvent.Kind kind, int stage, long step, long wall, double elapsed) {
+        return new LifecycleEvent("r", "s" + stage, stage, 0, step, wall, elapsed, kind, kind.name());
+    }
+
+    private static MetricEvent telemetry(String name, long wall, double value) {
+        return new MetricEvent("telemetry", "", 0, 0, 0, wall, 0, name, value, null);
+    }
+
+    private void feed(FxRobot robot, List<EngineEvent> events) {
+        robot.interact(() -> {
+            events.forEach(dashboard.get()::offer);
+            dashboard.get().drain(1000);
+            dashboard.get().refreshCharts();
+        });
+    }
+
+    @Test
+    void aResumedStageKeepsOneBoundary(FxRobot robot) {
+        long now = System.currentTimeMillis();
+        feed(robot, List.of(lifecycle(LifecycleEvent.Kind.STAGE_STARTED, 0, 0, now, 0),
+                lifecycle(LifecycleEvent.Kind.STAGE_STARTED, 1, 40, now, 4),
+                // a resume in stage 2 announces it again
+                lifecycle(LifecycleEvent.Kind.RUN_RESUMED, 1, 55, now, 6),
+                lifecycle(LifecycleEvent.Kind.STAGE_STARTED, 1, 55, now, 6)));
+
+        assertThat(dashboard.get().lossChart().markerCount()).isEqualTo(2);
+        assertThat(dashboard.get().lrChart().markerCount()).isEqualTo(2);
+    }
+
+    @Test
+    void validationAccuracyIsShownInTheLog(FxRobot robot) {
+        feed(robot, List.of(new MetricEvent("r", "main", 0, 2, 30, System.currentTimeMillis(), 3, MetricNames.VAL_ACCURACY, 0.9734, null)));
+
+        assertThat(List.copyOf(dashboard.get().log().getItems())).anySatisfy(l -> assertThat(l)
+                .contains("validation accuracy 97.34 % after epoch 3 of \"main\""));
+    }
+
+    @Test
+    void theMemoryChartCountsFromTheRunsStartNotTheWindowsLaunch(FxRobot robot) {
+        long now = System.currentTimeMillis();
+        // the window has been open for an hour when the run starts
+        feed(robot, List.of(telemetry("cpu/heap_used_mib", now - 30_000, 100),
+                lifecycle(LifecycleEvent.Kind.RUN_STARTED, 0, 0, now - 10_000, 0),
+                telemetry("cpu/heap_used_mib", now - 5_000, 120),
+                telemetry("cpu/heap_used_mib", now, 130)));
+
+        var heap = dashboard.get().memoryChart().data("heap");
+        assertThat(heap.size()).as("points before the run are dropped").isEqualTo(2);
+        assertThat(heap.time(0)).isBetween(4.9, 5.1);
+        assertThat(heap.time(1)).isBetween(9.9, 10.1);
+    }
+}
