@@ -49,6 +49,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -489,13 +491,29 @@ public final class MainWindow {
         return done;
     }
 
-    /** Unsaved changes and a running run both ask first. */
+    /** Unsaved changes and a running run ask first, in one question that says both and offers to save. */
     public boolean mayClose() {
-        if (document.isDirty() && !services.dialogs().confirmDiscard("Quit TrainDeck?")) {
-            return false;
+        boolean dirty = document.isDirty();
+        boolean running = controller.stateProperty().get() != RunController.State.IDLE;
+        if (!dirty && !running) {
+            return true;
         }
-        return controller.stateProperty().get() == RunController.State.IDLE
-                || services.dialogs().confirmDiscard("A run is in progress: quitting stops it (a checkpoint is saved first).");
+        List<String> what = new ArrayList<>();
+        if (running) {
+            what.add("The run in progress stops; a checkpoint is saved first, so it can be resumed.");
+        }
+        if (dirty) {
+            Path f = document.fileProperty().get();
+            what.add("Your changes to " + (f == null ? "the new config" : f.getFileName()) + " are not saved.");
+        }
+        return switch (services.dialogs().askBeforeQuit(String.join("\n", what), dirty)) {
+            case CANCEL -> false;
+            case QUIT -> true;
+            case SAVE_AND_QUIT -> {
+                save();
+                yield !document.isDirty();
+            }
+        };
     }
 
     private boolean closed;

@@ -59,8 +59,10 @@ class CloseDuringRunTest {
                 && window.dashboard().lossChart().totalPoints() > 20);
         TrainingRun run = onFx(() -> window.controller().currentProperty().get());
 
-        // what the window's close button does once the user confirmed (the test's dialogs say yes)
+        // what the window's close button does once the user confirmed (the test's dialogs say quit): one question
         assertThat(onFx(window::mayClose)).isTrue();
+        assertThat(List.copyOf(fixture.dialogs.asked)).filteredOn(a -> a.startsWith("quit")).singleElement()
+                .satisfies(a -> assertThat(a).contains("The run in progress stops; a checkpoint is saved first"));
         Platform.runLater(window::close);
         RunResult result = run.completion().get(60, TimeUnit.SECONDS);
 

@@ -17,7 +17,10 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
+import org.traindeck.app.ui.Dialogs;
+import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -157,13 +160,19 @@ class DashboardFlowTest {
         robot.clickOn("#new");
         assertThat(List.copyOf(fixture.dialogs.asked)).anySatisfy(a -> assertThat(a).startsWith("discard:"));
         assertThat(onFx(() -> window.document().text())).contains("\"renamed\"");
+        // quitting asks once, offering to save; Cancel keeps the window
+        fixture.dialogs.quit = Dialogs.QuitChoice.CANCEL;
         assertThat(onFx(window::mayClose)).isFalse();
+        assertThat(List.copyOf(fixture.dialogs.asked)).filteredOn(a -> a.startsWith("quit")).singleElement()
+                .satisfies(a -> assertThat(a).startsWith("quit(save offered): ").contains("are not saved"));
 
         Path target = dir.resolve("renamed.json");
         fixture.dialogs.toSave = target;
         robot.push(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.S);
         waitUntil("the save", 5, () -> Files.exists(target));
         assertThat(Files.readString(target)).contains("\"renamed\"");
+        // saved into another folder, the copy's relative data path still reaches the same file, so it stays valid
+        assertThat(ConfigParser.load(target).errors()).isEmpty();
         assertThat(onFx(() -> window.document().isDirty())).isFalse();
         try (var left = Files.list(dir)) {
             assertThat(left.map(p -> p.getFileName().toString()).toList()).containsExactly("renamed.json");
@@ -179,8 +188,8 @@ class DashboardFlowTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
                 """);
-        RunResult r = org.traindeck.engine.train.TrainingRun.prepare(
-                org.traindeck.engine.config.ConfigParser.load(config).orThrow()).runHere();
+        RunResult r = TrainingRun.prepare(
+                ConfigParser.load(config).orThrow()).runHere();
 
         fixture.dialogs.runFolder = r.runDir();
         robot.clickOn("#open-run");

@@ -17,6 +17,7 @@ final class TestDialogs implements Dialogs {
     volatile Path export;
     volatile boolean discard = true;
     volatile boolean confirm = true;
+    volatile QuitChoice quit = QuitChoice.QUIT;
     final List<String> asked = Collections.synchronizedList(new ArrayList<>());
     final List<String> errors = Collections.synchronizedList(new ArrayList<>());
 
@@ -57,6 +58,12 @@ final class TestDialogs implements Dialogs {
     public boolean confirmDiscard(String what) {
         asked.add("discard:" + what);
         return discard;
+    }
+
+    @Override
+    public QuitChoice askBeforeQuit(String message, boolean canSave) {
+        asked.add("quit" + (canSave ? "(save offered)" : "") + ": " + message);
+        return quit;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.traindeck.app.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import javafx.application.Platform;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
@@ -128,6 +130,11 @@ public final class ConfigDocument {
     /** Writes atomically (temporary file in the same folder, then a rename), then marks the document saved. */
     public void saveAs(Path target) throws IOException {
         Path absolute = target.toAbsolutePath();
+        String moved = rebase(text.get(), baseDir(), absolute.getParent());
+        if (!moved.equals(text.get())) {
+            // the copy goes to another folder: its relative paths are rewritten to point at the same files from there
+            text.set(moved);
+        }
         Path temp = absolute.resolveSibling("." + absolute.getFileName() + ".saving");
         Files.writeString(temp, text.get(), StandardCharsets.UTF_8);
         try {
@@ -141,6 +148,62 @@ public final class ConfigDocument {
         if (folderChanged) {
             scheduleValidation(0);
         }
+    }
+
+    /** The config's relative paths (output folder, data files), rewritten from {@code from} to {@code to}. */
+    static String rebase(String json, Path from, Path to) {
+        if (from == null || to == null || from.equals(to)) {
+            return json;
+        }
+        ObjectNode root;
+        try {
+            root = JsonTree.parse(json);
+        } catch (RuntimeException e) {
+            return json; // not valid JSON yet: saved as typed, and validation says what is wrong
+        }
+        boolean changed = rebaseAt(root, "outputDir", from, to);
+        changed |= rebaseData(root.get("data"), from, to);
+        JsonNode stages = root.get("stages");
+        if (stages != null && stages.isArray()) {
+            for (JsonNode stage : stages) {
+                changed |= rebaseData(stage.get("data"), from, to);
+            }
+        }
+        return changed ? JsonTree.write(root) : json;
+    }
+
+    private static boolean rebaseData(JsonNode data, Path from, Path to) {
+        if (data == null || !data.isObject()) {
+            return false;
+        }
+        boolean changed = false;
+        for (String source : new String[] {"train", "validation"}) {
+            JsonNode s = data.get(source);
+            if (s != null && s.isObject()) {
+                changed |= rebaseAt((ObjectNode) s, "path", from, to);
+            }
+        }
+        return changed;
+    }
+
+    private static boolean rebaseAt(ObjectNode node, String key, Path from, Path to) {
+        JsonNode v = node.get(key);
+        if (v == null || !v.isTextual() || v.asText().isBlank()) {
+            return false;
+        }
+        Path p = Path.of(v.asText());
+        if (p.isAbsolute()) {
+            return false;
+        }
+        Path absolute = from.resolve(p).normalize();
+        String rebased;
+        try {
+            rebased = to.relativize(absolute).toString().replace('\\', '/');
+        } catch (IllegalArgumentException e) {
+            rebased = absolute.toString(); // another drive (Windows): only an absolute path can reach it
+        }
+        node.put(key, rebased.isEmpty() ? "." : rebased);
+        return true;
     }
 
     /** Validates now (after the pending edits), for tests and for Start. */

@@ -26,6 +26,15 @@ public interface Dialogs {
     /** Unsaved changes would be lost: true to go on and discard them. */
     boolean confirmDiscard(String what);
 
+    /** What the user chose when quitting would lose something. */
+    enum QuitChoice { SAVE_AND_QUIT, QUIT, CANCEL }
+
+    /**
+     * One question before quitting, saying everything that would be lost or stopped; {@code canSave} offers to save
+     * the config first.
+     */
+    QuitChoice askBeforeQuit(String message, boolean canSave);
+
     /** Asks before doing something that cannot be undone: true to go on. */
     boolean confirm(String title, String message);
 

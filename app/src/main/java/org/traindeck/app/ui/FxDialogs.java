@@ -1,6 +1,7 @@
 package org.traindeck.app.ui;
 
 import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.layout.Region;
 import javafx.stage.DirectoryChooser;
@@ -87,9 +88,28 @@ public final class FxDialogs implements Dialogs {
         Alert a = new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour unsaved changes will be lost.", ButtonType.CANCEL, ButtonType.OK);
         a.setTitle("Unsaved changes");
         a.setHeaderText("Discard unsaved changes?");
+        // the second line was cut: the dialog may grow to its text
+        a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
         a.initOwner(owner);
         Optional<ButtonType> r = a.showAndWait();
         return r.isPresent() && r.get() == ButtonType.OK;
+    }
+
+    @Override
+    public QuitChoice askBeforeQuit(String message, boolean canSave) {
+        ButtonType save = new ButtonType("Save and quit", ButtonBar.ButtonData.YES);
+        ButtonType quit = new ButtonType("Quit", ButtonBar.ButtonData.NO);
+        Alert a = canSave ? new Alert(Alert.AlertType.CONFIRMATION, message, save, quit, ButtonType.CANCEL)
+                : new Alert(Alert.AlertType.CONFIRMATION, message, quit, ButtonType.CANCEL);
+        a.setTitle("Quit TrainDeck");
+        a.setHeaderText("Quit TrainDeck?");
+        a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
+        a.initOwner(owner);
+        Optional<ButtonType> r = a.showAndWait();
+        if (r.isEmpty() || r.get() == ButtonType.CANCEL) {
+            return QuitChoice.CANCEL;
+        }
+        return r.get() == save ? QuitChoice.SAVE_AND_QUIT : QuitChoice.QUIT;
     }
 
     @Override
