@@ -58,6 +58,10 @@ public final class Main {
                                   --epochs trains the current stage for N epochs in all,
                                   --config takes safe changes (learning rate, epochs, devices, ...)
               checkpoints RUN_DIR list a run's checkpoints: stage, epoch, step, metric, valid or not
+              runs [OUTPUT_DIR] [--json]
+                                  the runs in an output folder (default: runs): status, steps, the
+                                  monitored metric's best and last values, duration, start
+              compare RUN RUN...  final and best metrics side by side, and the config keys that differ
               devices [--json]    list the GPUs and the CPU, with live memory, load and temperature
               devices --watch [--interval MS] [--samples N]
                                   stream device telemetry until Ctrl-C (or N samples)
@@ -118,6 +122,8 @@ public final class Main {
                 case "resume" -> resume(rest);
                 case "checkpoints" -> checkpoints(rest);
                 case "devices" -> devices(rest);
+                case "runs" -> RunsCommand.runs(rest, out, err);
+                case "compare" -> RunsCommand.compare(rest, out, err);
                 default -> usageError("unknown command \"" + args[0] + "\"");
             };
         } catch (InvalidConfigException e) {

@@ -44,7 +44,13 @@ final class ReplicaSet implements AutoCloseable {
                 return t;
             }));
         }
-        List<ComputationGraph> built = onReplicas(w -> w == 0 ? master : build(prepare));
+        List<ComputationGraph> built;
+        try {
+            built = onReplicas(w -> w == 0 ? master : build(prepare));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
         replicas.clear();
         replicas.addAll(built);
     }

@@ -22,6 +22,7 @@ import org.traindeck.engine.sinks.MetricFiles;
 import org.traindeck.engine.sinks.RunDirectory;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunLogSink;
+import org.traindeck.engine.sinks.RunStatusSink;
 import org.traindeck.engine.sinks.TensorBoardSink;
 
 import java.io.IOException;
@@ -175,6 +176,7 @@ public final class TrainingRun {
     private void openSinks(long restartStep) throws IOException {
         new CheckpointStore(runDir).removeLeftovers();
         subscribe(events.log(), "train.log");
+        bus.subscribe(new RunStatusSink(runDir, config.name()), EventBus.Delivery.LOSSLESS);
         if (config.logging().jsonl()) {
             subscribe(new JsonlSink(runDir.resolve("metrics.jsonl")), "metrics.jsonl");
         }

@@ -1,0 +1,139 @@
+package org.traindeck.engine.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.traindeck.engine.library.RunComparison;
+import org.traindeck.engine.library.RunLibrary;
+import org.traindeck.engine.library.RunSummary;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN...}. */
+final class RunsCommand {
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
+
+    private RunsCommand() {
+    }
+
+    static int runs(List<String> args, PrintStream out, PrintStream err) {
+        boolean json = args.remove("--json");
+        if (args.size() > 1 || args.stream().anyMatch(a -> a.startsWith("--"))) {
+            err.println("traindeck: runs takes one OUTPUT_DIR (default: runs) and --json");
+            return Main.INVALID_INPUT;
+        }
+        Path dir = Path.of(args.isEmpty() ? "runs" : args.get(0));
+        List<RunSummary> runs;
+        try {
+            runs = RunLibrary.list(dir);
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage());
+            return Main.INVALID_INPUT;
+        }
+        if (json) {
+            ObjectMapper mapper = new ObjectMapper();
+            ArrayNode list = mapper.createArrayNode();
+            for (RunSummary r : runs) {
+                ObjectNode o = list.addObject();
+                o.put("name", r.name());
+                o.put("folder", r.folder().toString());
+                o.put("status", r.status());
+                o.put("steps", r.steps());
+                o.put("monitor", r.monitor());
+                putNumber(o, "best", r.best());
+                putNumber(o, "last", r.last());
+                o.put("durationSeconds", r.elapsedSeconds());
+                o.put("startedMillis", r.startedMillis());
+            }
+            try {
+                out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(list));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return Main.OK;
+        }
+        if (runs.isEmpty()) {
+            out.println("no runs in " + dir);
+            return Main.OK;
+        }
+        out.println(String.format(Locale.ROOT, "%-28s %-12s %8s  %-16s %10s %10s %9s  %s", "RUN", "STATUS", "STEPS", "METRIC", "BEST",
+                "LAST", "DURATION", "STARTED"));
+        for (RunSummary r : runs) {
+            out.println(String.format(Locale.ROOT, "%-28s %-12s %8d  %-16s %10s %10s %9s  %s", r.folder().getFileName(), r.status(),
+                    r.steps(), r.monitor(), number(r.best()), number(r.last()), duration(r.elapsedSeconds()),
+                    r.startedMillis() == 0 ? "-" : WHEN.format(Instant.ofEpochMilli(r.startedMillis()))));
+        }
+        return Main.OK;
+    }
+
+    static int compare(List<String> args, PrintStream out, PrintStream err) {
+        if (args.size() < 2 || args.stream().anyMatch(a -> a.startsWith("--"))) {
+            err.println("traindeck: compare takes two or more run folders");
+            return Main.INVALID_INPUT;
+        }
+        List<Path> dirs = new ArrayList<>();
+        for (String a : args) {
+            Path dir = Path.of(a);
+            if (!Files.isRegularFile(dir.resolve("config.json")) || !Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
+                err.println("error: " + dir + " is not a run folder (it needs config.json and metrics.jsonl)");
+                return Main.INVALID_INPUT;
+            }
+            dirs.add(dir);
+        }
+        RunComparison.Result r;
+        try {
+            r = RunComparison.compare(dirs);
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage());
+            return Main.INVALID_INPUT;
+        }
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-34s", "METRIC (final / best)"));
+        r.runs().forEach(n -> header.append(String.format(Locale.ROOT, " %24s", n)));
+        out.println(header);
+        r.metrics().forEach((name, values) -> {
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-34s", name));
+            values.forEach(v -> row.append(String.format(Locale.ROOT, " %24s", number(v.last()) + " / " + number(v.best()))));
+            out.println(row);
+        });
+        out.println();
+        if (r.differences().isEmpty()) {
+            out.println("the configs do not differ");
+        } else {
+            out.println("config keys that differ:");
+            r.differences().forEach((key, values) -> {
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-34s", key));
+                values.forEach(v -> row.append(String.format(Locale.ROOT, " %24s", v)));
+                out.println(row);
+            });
+        }
+        return Main.OK;
+    }
+
+    private static void putNumber(ObjectNode o, String key, double v) {
+        if (Double.isNaN(v)) {
+            o.putNull(key);
+        } else {
+            o.put(key, v);
+        }
+    }
+
+    private static String number(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    private static String duration(double seconds) {
+        long s = Math.round(seconds);
+        return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+                : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    }
+}

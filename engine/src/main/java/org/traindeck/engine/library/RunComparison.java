@@ -1,0 +1,97 @@
+package org.traindeck.engine.library;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.sinks.MetricsJsonlReader;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Runs side by side: their final and best epoch-level metrics, and the config keys whose values differ. */
+public final class RunComparison {
+
+    /** The epoch-level metrics compared, in this order. */
+    public static final List<String> METRICS = List.of(MetricNames.VAL_ACCURACY, MetricNames.VAL_LOSS, MetricNames.VAL_MSE,
+            MetricNames.VAL_MAE, MetricNames.TRAIN_EPOCH_LOSS);
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A metric's final and best value in one run (NaN when the run never measured it). */
+    public record Value(double last, double best) {}
+
+    /**
+     * @param metrics     metric name → one value per run, in the runs' order (only metrics some run measured)
+     * @param differences JSON path → one value per run ("(absent)" where a run has none), only where they differ
+     */
+    public record Result(List<String> runs, Map<String, List<Value>> metrics, Map<String, List<String>> differences) {}
+
+    private RunComparison() {
+    }
+
+    public static Result compare(List<Path> runDirs) throws IOException {
+        List<String> names = new ArrayList<>();
+        Map<String, List<Value>> metrics = new LinkedHashMap<>();
+        List<Map<String, String>> configs = new ArrayList<>();
+        for (String m : METRICS) {
+            metrics.put(m, new ArrayList<>());
+        }
+        for (Path dir : runDirs) {
+            names.add(dir.getFileName().toString());
+            Map<String, double[]> seen = new TreeMap<>();
+            for (EngineEvent e : MetricsJsonlReader.read(dir)) {
+                if (e instanceof MetricEvent m && metrics.containsKey(m.name()) && m.device() == null && Double.isFinite(m.value())) {
+                    boolean higher = m.name().equals(MetricNames.VAL_ACCURACY);
+                    double[] v = seen.computeIfAbsent(m.name(), k -> new double[] {Double.NaN, Double.NaN});
+                    v[0] = m.value();
+                    v[1] = Double.isNaN(v[1]) || (higher ? m.value() > v[1] : m.value() < v[1]) ? m.value() : v[1];
+                }
+            }
+            for (String m : METRICS) {
+                double[] v = seen.get(m);
+                metrics.get(m).add(v == null ? new Value(Double.NaN, Double.NaN) : new Value(v[0], v[1]));
+            }
+            Map<String, String> flat = new TreeMap<>();
+            flatten(JSON.readTree(dir.resolve("config.json").toFile()), "", flat);
+            configs.add(flat);
+        }
+        metrics.values().removeIf(values -> values.stream().allMatch(v -> Double.isNaN(v.last())));
+        Map<String, List<String>> differences = new LinkedHashMap<>();
+        TreeSet<String> keys = new TreeSet<>();
+        configs.forEach(c -> keys.addAll(c.keySet()));
+        for (String key : keys) {
+            List<String> values = configs.stream().map(c -> c.getOrDefault(key, "(absent)")).toList();
+            if (values.stream().distinct().count() > 1) {
+                differences.put(key, values);
+            }
+        }
+        return new Result(names, metrics, differences);
+    }
+
+    /** "stages[0].optimizer.learningRate" → "0.002", for every leaf of a config. */
+    private static void flatten(JsonNode node, String path, Map<String, String> out) {
+        if (node.isObject()) {
+            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> f = fields.next();
+                flatten(f.getValue(), path.isEmpty() ? f.getKey() : path + "." + f.getKey(), out);
+            }
+        } else if (node.isArray() && node.size() > 0 && node.get(0).isContainerNode()) {
+            for (int i = 0; i < node.size(); i++) {
+                flatten(node.get(i), path + "[" + i + "]", out);
+            }
+        } else {
+            out.put(path, node.isTextual() ? node.asText() : Objects.toString(node));
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package org.traindeck.engine.library;
+
+import java.nio.file.Path;
+
+/**
+ * One run of a run library, read from its own folder.
+ *
+ * @param status       running, finished, incomplete, stopped, failed, or interrupted (said running, but no process
+ *                     holds its folder)
+ * @param monitor      the metric its checkpoints are judged by (val/loss unless the config says otherwise)
+ * @param best         that metric's best value (NaN when never measured)
+ * @param last         its last value (NaN when never measured)
+ */
+public record RunSummary(String name, Path folder, String status, long steps, String monitor, double best, double last,
+                         double elapsedSeconds, long startedMillis) {
+}
