@@ -9,6 +9,8 @@ min_width=1100
 min_height=720
 export HOME="$(mktemp -d)"
 unset XDG_CONFIG_HOME XDG_DATA_HOME
+# Java takes user.home (and so its preferences) from the password database, not from HOME
+export TRAINDECK_JAVA_OPTS="${TRAINDECK_JAVA_OPTS:-} -Duser.home=$HOME"
 openbox > target/window-wm.log 2>&1 &
 wm=$!
 ./traindeck gui > target/window-gui.log 2>&1 &

@@ -1,6 +1,7 @@
 package org.traindeck.app;
 
 import javafx.application.Application;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entry point. With JavaFX on the class path (not the module path) the main class must not extend Application,
@@ -13,7 +14,7 @@ public final class Launcher {
 
     public static void main(String[] args) {
         // initialise logging before threads race to it (SLF4J would otherwise replay their first messages with a warning)
-        org.slf4j.LoggerFactory.getLogger(Launcher.class);
+        LoggerFactory.getLogger(Launcher.class);
         Application.launch(TrainDeckApp.class, args);
     }
 }

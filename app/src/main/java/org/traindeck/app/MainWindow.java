@@ -1,6 +1,7 @@
 package org.traindeck.app;
 
 import javafx.animation.KeyFrame;
+import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
@@ -198,7 +199,7 @@ public final class MainWindow {
         return inventory;
     }
 
-    private static Tab tab(String title, javafx.scene.Node content) {
+    private static Tab tab(String title, Node content) {
         Tab t = new Tab(title, content);
         t.setId("tab-" + title.toLowerCase());
         return t;
@@ -470,7 +471,7 @@ public final class MainWindow {
                 ValidationResult v = document.validationProperty().get();
                 boolean ready = v != null && !document.validatingProperty().get() && inventory.isDone();
                 if (!ready) {
-                    javafx.animation.PauseTransition wait = new javafx.animation.PauseTransition(Duration.millis(100));
+                    PauseTransition wait = new PauseTransition(Duration.millis(100));
                     wait.setOnFinished(e -> run());
                     wait.play();
                     return;

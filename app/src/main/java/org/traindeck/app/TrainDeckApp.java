@@ -1,5 +1,9 @@
 package org.traindeck.app;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -11,6 +15,8 @@ import org.traindeck.engine.devices.TelemetryMonitor;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.RunResult;
 
 /** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {
@@ -30,26 +36,26 @@ public class TrainDeckApp extends Application {
         if (!Boolean.getBoolean("traindeck.packaged")) {
             return home;
         }
-        Path user = org.traindeck.engine.train.Nd4jRuntime.dataHome().resolve("samples");
+        Path user = Nd4jRuntime.dataHome().resolve("samples");
         try {
-            if (!java.nio.file.Files.isDirectory(user.resolve("sample-configs"))) {
+            if (!Files.isDirectory(user.resolve("sample-configs"))) {
                 copyTree(home, user);
             }
             return user;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("could not copy the samples to " + user + ": " + e.getMessage());
             return home;
         }
     }
 
-    private static void copyTree(Path from, Path to) throws java.io.IOException {
-        try (var files = java.nio.file.Files.walk(from)) {
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var files = Files.walk(from)) {
             for (Path p : files.toList()) {
                 Path target = to.resolve(from.relativize(p).toString());
-                if (java.nio.file.Files.isDirectory(p)) {
-                    java.nio.file.Files.createDirectories(target);
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
                 } else {
-                    java.nio.file.Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         }
@@ -73,9 +79,9 @@ public class TrainDeckApp extends Application {
         Path initial = files.isEmpty() ? null : Path.of(files.get(0)).toAbsolutePath();
         Path smokeDir = null;
         if (smoke && initial == null) {
-            smokeDir = java.nio.file.Files.createTempDirectory("traindeck-smoke-");
+            smokeDir = Files.createTempDirectory("traindeck-smoke-");
             initial = smokeDir.resolve("smoke-test.json");
-            java.nio.file.Files.writeString(initial, SMOKE_CONFIG);
+            Files.writeString(initial, SMOKE_CONFIG);
         }
         MainWindow.Services services = new MainWindow.Services(new FxDialogs(stage), DeviceDiscovery.system(),
                 () -> new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), TelemetryMonitor.Settings.DEFAULT),
@@ -95,22 +101,22 @@ public class TrainDeckApp extends Application {
     }
 
     /** Prints the smoke test's verdict and exits: 0 when a real run finished and the charts showed it. */
-    private void finishSmokeTest(org.traindeck.engine.train.RunResult r, Throwable error, Path dir) {
+    private void finishSmokeTest(RunResult r, Throwable error, Path dir) {
         window.dashboard().drain(Integer.MAX_VALUE);
         window.dashboard().refreshCharts();
         long points = window.dashboard().charts().stream().mapToLong(c -> c.totalPoints()).sum();
-        boolean ok = error == null && r != null && r.status() == org.traindeck.engine.train.RunResult.Status.FINISHED
+        boolean ok = error == null && r != null && r.status() == RunResult.Status.FINISHED
                 && window.dashboard().lossChart().totalPoints() > 0;
         String verdict = ok
-                ? "smoke test passed: " + r.steps() + " steps in " + String.format(java.util.Locale.ROOT, "%.1f", r.elapsedSeconds())
+                ? "smoke test passed: " + r.steps() + " steps in " + String.format(Locale.ROOT, "%.1f", r.elapsedSeconds())
                   + " s, val/accuracy " + r.lastMetrics().get("val/accuracy") + ", " + points + " chart points; run folder " + r.runDir()
                 : "smoke test FAILED: " + (error != null ? error.getMessage() : r == null ? "no result" : r.message());
         System.out.println(verdict);
         try {
             if (dir != null) {
-                java.nio.file.Files.writeString(dir.resolve("smoke-test-result.txt"), verdict + "\n");
+                Files.writeString(dir.resolve("smoke-test-result.txt"), verdict + "\n");
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("could not write the smoke test's result: " + e.getMessage());
         }
         window.close();

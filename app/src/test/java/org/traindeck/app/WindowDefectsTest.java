@@ -1,5 +1,6 @@
 package org.traindeck.app;
 
+import java.util.Arrays;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TabPane;
@@ -99,7 +100,7 @@ class WindowDefectsTest {
         fixture.dialogs.confirm = true;
         Path last = other.lastCheckpoint();
         byte[] bytes = Files.readAllBytes(last);
-        Files.write(last, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(last, Arrays.copyOf(bytes, bytes.length / 2));
         fixture.dialogs.toResume = last;
         robot.clickOn("#resume");
         waitUntil("the refusal", 30, () -> !fixture.dialogs.errors.isEmpty());

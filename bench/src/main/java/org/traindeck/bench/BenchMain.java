@@ -1,5 +1,6 @@
 package org.traindeck.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import org.traindeck.engine.train.Nd4jRuntime;
 
 import java.lang.management.ManagementFactory;
@@ -74,7 +75,7 @@ public final class BenchMain {
 
         String machine = String.format(Locale.ROOT, "%s, %d cores, %.0f GiB, Java %s, OMP_NUM_THREADS=%d",
                 System.getProperty("os.name") + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
-                ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 1073741824.0,
+                ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 1073741824.0,
                 System.getProperty("java.version"), threads);
         String table = "Measured " + LocalDate.now() + " on " + machine + String.format(Locale.ROOT, " (%.1f min in all).%n%n",
                 (System.nanoTime() - start) / 60e9) + report.markdown();

@@ -1,5 +1,6 @@
 package org.traindeck.bench;
 
+import java.util.concurrent.Callable;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.scene.Scene;
@@ -36,7 +37,7 @@ final class ChartBench {
         started.await(30, TimeUnit.SECONDS);
     }
 
-    private static <T> T onFx(java.util.concurrent.Callable<T> work) throws Exception {
+    private static <T> T onFx(Callable<T> work) throws Exception {
         CompletableFuture<T> f = new CompletableFuture<>();
         Platform.runLater(() -> {
             try {

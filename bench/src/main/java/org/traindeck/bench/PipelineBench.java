@@ -1,5 +1,6 @@
 package org.traindeck.bench;
 
+import java.util.Locale;
 import org.traindeck.app.charts.SeriesBuffer;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
@@ -47,7 +48,7 @@ final class PipelineBench {
         // per step a run publishes train/loss, lr, grad_norm and throughput (per device adds one more)
         double needed = 4 * fastestSamplesPerSecond / batch;
         report.add("metric pipeline", "events/s into all sinks + UI", s.format("events/s", 0),
-                String.format(java.util.Locale.ROOT, "%.0f events/s produced by the fastest run here", needed),
+                String.format(Locale.ROOT, "%.0f events/s produced by the fastest run here", needed),
                 Report.ratio(s.median() / needed) + " headroom", "≫ 1×");
 
         SeriesBuffer buffer = new SeriesBuffer();
@@ -55,7 +56,7 @@ final class PipelineBench {
             buffer.add(i, i / 1000.0, Math.sin(i));
         }
         double perMillion = buffer.memoryBytes() / 1e6;
-        report.add("metric pipeline", "memory per million stored points (one series)", String.format(java.util.Locale.ROOT, "%.1f MB", perMillion),
+        report.add("metric pipeline", "memory per million stored points (one series)", String.format(Locale.ROOT, "%.1f MB", perMillion),
                 "24.0 MB (3 doubles per point, no slack)", Report.ratio(perMillion / 24.0)
                         + " (array growth by doubling, block summaries; a smoothed line doubles it)", "primitive arrays only");
         if (buffer.size() != 1_000_000) {

@@ -24,8 +24,10 @@ import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -248,8 +250,8 @@ public final class LiveChart extends BorderPane {
         ValueMarker m = new ValueMarker(step);
         m.setLabel(label);
         m.setPaint(new Color(140, 140, 140));
-        m.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_RIGHT);
-        m.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.TOP_LEFT);
+        m.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+        m.setLabelTextAnchor(TextAnchor.TOP_LEFT);
         m.setStroke(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {3f, 3f}, 0f));
         markers.add(m);
         markerSteps.add(new double[] {step, time});
@@ -363,7 +365,7 @@ public final class LiveChart extends BorderPane {
             }
             int i = 0;
             for (Line l : lines.values()) {
-                java.awt.Color c = l.color;
+                Color c = l.color;
                 rawRenderer.setSeriesPaint(i, new Color(c.getRed(), c.getGreen(), c.getBlue(), weight > 0 ? 70 : 255));
                 i++;
             }

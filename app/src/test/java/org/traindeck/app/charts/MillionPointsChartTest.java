@@ -1,5 +1,7 @@
 package org.traindeck.app.charts;
 
+import java.io.IOException;
+import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
@@ -67,7 +69,7 @@ class MillionPointsChartTest {
                 chart.refresh();
             });
             CompletableFuture<Boolean> ping = new CompletableFuture<>();
-            javafx.application.Platform.runLater(() -> ping.complete(true));
+            Platform.runLater(() -> ping.complete(true));
             assertThat(ping.get(10, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(chart.totalPoints()).isEqualTo(4L * (perSeries + 5000));
@@ -87,7 +89,7 @@ class MillionPointsChartTest {
             try {
                 chart.exportCsv(csv);
                 chart.exportPng(png, 800, 500);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         });

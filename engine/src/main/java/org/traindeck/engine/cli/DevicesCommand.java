@@ -3,6 +3,7 @@ package org.traindeck.engine.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Comparator;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
@@ -123,7 +124,7 @@ final class DevicesCommand {
             for (long n = 0; samples <= 0 || n < samples; n++) {
                 never.await(interval.toMillis(), TimeUnit.MILLISECONDS);
                 // GPUs in index order, then the CPU
-                Map<String, Map<String, Double>> ordered = new TreeMap<>(java.util.Comparator
+                Map<String, Map<String, Double>> ordered = new TreeMap<>(Comparator
                         .comparing((String d) -> d.equals("cpu")).thenComparing(d -> d.length()).thenComparing(d -> d));
                 ordered.putAll(latest);
                 for (Map.Entry<String, Map<String, Double>> device : ordered.entrySet()) {

@@ -1,14 +1,21 @@
 package org.traindeck.engine.cli;
 
+import java.nio.file.Files;
+import java.time.Duration;
 import org.traindeck.engine.Version;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
@@ -202,7 +209,7 @@ public final class Main {
 
     private int train(List<String> args) {
         boolean[] bad = {false};
-        List<String> rest = new java.util.ArrayList<>(args);
+        List<String> rest = new ArrayList<>(args);
         DeviceSelection devices = devicesOption(rest, "train", bad);
         if (bad[0]) {
             return INVALID_INPUT;
@@ -218,7 +225,7 @@ public final class Main {
         }
         if (devices != null) {
             config = config.withDevices(devices);
-            ValidationResult again = ConfigParser.parse(org.traindeck.engine.config.ConfigWriter.toJson(config), config.baseDir());
+            ValidationResult again = ConfigParser.parse(ConfigWriter.toJson(config), config.baseDir());
             if (!again.isValid()) {
                 again.errors().forEach(p -> err.println("error: " + p + " (with --devices " + devices + ")"));
                 return INVALID_INPUT;
@@ -237,7 +244,7 @@ public final class Main {
 
     private int resume(List<String> args) {
         boolean[] bad = {false};
-        args = new java.util.ArrayList<>(args);
+        args = new ArrayList<>(args);
         DeviceSelection devices = devicesOption(args, "resume", bad);
         if (bad[0]) {
             return INVALID_INPUT;
@@ -281,7 +288,7 @@ public final class Main {
         try {
             run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices),
                     new DeviceDiscovery(smi, probe), faults);
-        } catch (org.traindeck.engine.checkpoint.CheckpointException | RunLock.BusyException e) {
+        } catch (CheckpointException | RunLock.BusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;
         } catch (IOException e) {
@@ -358,13 +365,13 @@ public final class Main {
             return usageError("checkpoints takes one RUN_DIR");
         }
         Path runDir = Path.of(args.get(0));
-        if (!java.nio.file.Files.isDirectory(runDir)) {
+        if (!Files.isDirectory(runDir)) {
             err.println("error: no such run folder: " + runDir);
             return INVALID_INPUT;
         }
-        java.util.List<org.traindeck.engine.checkpoint.Checkpoint.Listed> all;
+        List<Checkpoint.Listed> all;
         try {
-            all = new org.traindeck.engine.checkpoint.CheckpointStore(runDir).list();
+            all = new CheckpointStore(runDir).list();
         } catch (IOException e) {
             err.println("error: cannot list " + runDir + ": " + e.getMessage());
             return RUN_FAILED;
@@ -374,12 +381,12 @@ public final class Main {
             return OK;
         }
         out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8s %10s  %-9s %s", "FILE", "STAGE", "EPOCH", "STEP", "BEST", "REASON", "STATUS"));
-        for (org.traindeck.engine.checkpoint.Checkpoint.Listed l : all) {
+        for (Checkpoint.Listed l : all) {
             if (!l.isValid()) {
                 out.println(String.format(Locale.ROOT, "%-28s %s", l.file().getFileName(), "INVALID: " + l.problem()));
                 continue;
             }
-            org.traindeck.engine.checkpoint.Checkpoint c = l.checkpoint();
+            Checkpoint c = l.checkpoint();
             Double best = c.best().get(c.stageName());
             out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
                     c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()), c.globalStep(),
@@ -417,13 +424,13 @@ public final class Main {
         DevicesCommand command = new DevicesCommand(out, smi, probe);
         if (watch) {
             try {
-                command.watch(java.time.Duration.ofMillis(intervalMillis), samples);
+                command.watch(Duration.ofMillis(intervalMillis), samples);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             return OK;
         }
-        org.traindeck.engine.devices.DeviceInventory inventory = DevicesCommand.discover(smi, probe);
+        DeviceInventory inventory = DevicesCommand.discover(smi, probe);
         if (json) {
             try {
                 command.printJson(inventory);

@@ -3,6 +3,7 @@ package org.traindeck.engine.config;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,8 +11,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -49,7 +52,7 @@ public final class ConfigParser {
                 return failure(tooLarge(file.toString(), size));
             }
             byte[] bytes = Files.readAllBytes(file);
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
             return failure("no such file: " + file);
         } catch (CharacterCodingException e) {
@@ -478,7 +481,7 @@ public final class ConfigParser {
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
     private NcclConfig readNccl(JsonObjectReader r) {
-        java.util.Map<String, String> toggles = new java.util.LinkedHashMap<>();
+        Map<String, String> toggles = new LinkedHashMap<>();
         for (NcclConfig.Toggle t : NcclConfig.KNOWN) {
             JsonNode v = r.raw(t.name());
             if (v == null) {
@@ -497,7 +500,7 @@ public final class ConfigParser {
             }
             toggles.put(t.name(), value);
         }
-        java.util.Map<String, String> custom = new java.util.LinkedHashMap<>();
+        Map<String, String> custom = new LinkedHashMap<>();
         JsonObjectReader customReader = r.object("custom");
         if (customReader != null) {
             JsonNode node = r.raw("custom");

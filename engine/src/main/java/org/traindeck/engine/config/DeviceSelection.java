@@ -1,5 +1,7 @@
 package org.traindeck.engine.config;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 
 /**
@@ -41,8 +43,8 @@ public record DeviceSelection(Kind kind, List<Integer> gpuIndices, int cpuWorker
             return n >= 1 && n <= 64 ? cpuWorkers(n) : null;
         }
         if (t.matches("\\d{1,4}(,\\d{1,4})*")) {
-            List<Integer> indices = java.util.Arrays.stream(t.split(",")).map(Integer::parseInt).toList();
-            return new java.util.HashSet<>(indices).size() == indices.size() ? gpus(indices) : null;
+            List<Integer> indices = Arrays.stream(t.split(",")).map(Integer::parseInt).toList();
+            return new HashSet<>(indices).size() == indices.size() ? gpus(indices) : null;
         }
         return null;
     }

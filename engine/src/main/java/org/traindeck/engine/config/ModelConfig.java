@@ -1,5 +1,6 @@
 package org.traindeck.engine.config;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** The built-in architectures, each built as a DL4J configuration in code. */
@@ -19,7 +20,7 @@ public sealed interface ModelConfig {
         }
 
         public static List<String> names() {
-            return java.util.Arrays.stream(values()).map(a -> a.json).toList();
+            return Arrays.stream(values()).map(a -> a.json).toList();
         }
 
         public static Activation of(String json) {

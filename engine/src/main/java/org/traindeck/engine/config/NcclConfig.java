@@ -1,5 +1,6 @@
 package org.traindeck.engine.config;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +30,8 @@ public record NcclConfig(Map<String, String> toggles, Map<String, String> custom
     public static final NcclConfig NONE = new NcclConfig(Map.of(), Map.of());
 
     public NcclConfig {
-        toggles = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(toggles));
-        custom = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(custom));
+        toggles = Collections.unmodifiableMap(new LinkedHashMap<>(toggles));
+        custom = Collections.unmodifiableMap(new LinkedHashMap<>(custom));
     }
 
     public static Toggle known(String name) {

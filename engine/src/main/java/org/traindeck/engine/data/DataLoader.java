@@ -1,5 +1,7 @@
 package org.traindeck.engine.data;
 
+import java.util.Arrays;
+import java.util.BitSet;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
@@ -8,6 +10,7 @@ import org.traindeck.engine.config.SourceConfig;
 import java.io.IOException;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.traindeck.engine.config.Task;
 
 /**
  * Turns a {@link DataConfig} into training and validation {@link Dataset}s. A data problem (unreadable file, wrong
@@ -26,7 +29,7 @@ public final class DataLoader {
      */
     public static Loaded load(RunConfig run, DataConfig data, String jsonPath) {
         Dataset train = read(run, data.train(), jsonPath + ".train", null, 0);
-        if (train.task() == org.traindeck.engine.config.Task.CLASSIFICATION && distinctClasses(train) < 2) {
+        if (train.task() == Task.CLASSIFICATION && distinctClasses(train) < 2) {
             throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
                     + " samples): classification needs at least two (is \"labelColumn\" the right column?)");
         }
@@ -44,10 +47,10 @@ public final class DataLoader {
                         + " samples for validation: use a larger split or more data");
             }
             int[] order = permutation(train.size(), new SplittableRandom(run.seed() ^ 0x5EED5EEDL));
-            int[] trainIdx = java.util.Arrays.copyOfRange(order, held, order.length);
-            int[] valIdx = java.util.Arrays.copyOfRange(order, 0, held);
-            java.util.Arrays.sort(trainIdx);
-            java.util.Arrays.sort(valIdx);
+            int[] trainIdx = Arrays.copyOfRange(order, held, order.length);
+            int[] valIdx = Arrays.copyOfRange(order, 0, held);
+            Arrays.sort(trainIdx);
+            Arrays.sort(valIdx);
             validation = train.subset(valIdx);
             train = train.subset(trainIdx);
         }
@@ -79,7 +82,7 @@ public final class DataLoader {
     }
 
     private static int distinctClasses(Dataset d) {
-        java.util.BitSet seen = new java.util.BitSet(d.numClasses());
+        BitSet seen = new BitSet(d.numClasses());
         for (int i = 0; i < d.size(); i++) {
             seen.set(d.classOf(i));
         }

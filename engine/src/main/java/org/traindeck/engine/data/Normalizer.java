@@ -1,5 +1,6 @@
 package org.traindeck.engine.data;
 
+import java.util.Arrays;
 import org.traindeck.engine.config.SourceConfig;
 
 /**
@@ -22,7 +23,7 @@ public final class Normalizer {
         int d = train.featureCount();
         float[] shift = new float[d];
         float[] scale = new float[d];
-        java.util.Arrays.fill(scale, 1f);
+        Arrays.fill(scale, 1f);
         if (kind == SourceConfig.Normalize.NONE) {
             return new Normalizer(kind, shift, scale);
         }

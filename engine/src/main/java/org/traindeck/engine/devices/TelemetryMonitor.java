@@ -1,5 +1,6 @@
 package org.traindeck.engine.devices;
 
+import com.sun.management.OperatingSystemMXBean;
 import org.bytedeco.javacpp.Pointer;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
@@ -214,7 +215,7 @@ public final class TelemetryMonitor implements AutoCloseable {
             if (load >= 0) {
                 publish("cpu/load_pct", load * 100, "cpu", step);
             }
-            if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
                 double processLoad = os.getProcessCpuLoad();
                 if (processLoad >= 0) {
                     publish("cpu/process_load_pct", processLoad * 100, "cpu", step);

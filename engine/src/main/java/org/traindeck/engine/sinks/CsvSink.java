@@ -1,5 +1,6 @@
 package org.traindeck.engine.sinks;
 
+import java.math.BigDecimal;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 
@@ -36,8 +37,8 @@ public final class CsvSink extends AppendingTextSink {
             return;
         }
         StringBuilder row = new StringBuilder(96);
-        row.append(java.math.BigDecimal.valueOf(m.wallTimeMillis(), 3).toPlainString()).append(',')
-                .append(java.math.BigDecimal.valueOf(Math.round(m.elapsedSeconds() * 1000), 3).toPlainString()).append(',')
+        row.append(BigDecimal.valueOf(m.wallTimeMillis(), 3).toPlainString()).append(',')
+                .append(BigDecimal.valueOf(Math.round(m.elapsedSeconds() * 1000), 3).toPlainString()).append(',')
                 .append(quote(m.stage())).append(',')
                 .append(m.stageIndex()).append(',')
                 .append(m.epoch()).append(',')

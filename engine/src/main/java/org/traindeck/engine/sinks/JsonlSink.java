@@ -2,6 +2,7 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import java.math.BigDecimal;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
@@ -37,8 +38,8 @@ public final class JsonlSink extends AppendingTextSink {
         line.getBuffer().setLength(0);
         try (JsonGenerator g = JSON.createGenerator(line)) {
             g.writeStartObject();
-            g.writeNumberField("time", java.math.BigDecimal.valueOf(event.wallTimeMillis(), 3));
-            g.writeNumberField("elapsed", java.math.BigDecimal.valueOf(Math.round(event.elapsedSeconds() * 1000), 3));
+            g.writeNumberField("time", BigDecimal.valueOf(event.wallTimeMillis(), 3));
+            g.writeNumberField("elapsed", BigDecimal.valueOf(Math.round(event.elapsedSeconds() * 1000), 3));
             g.writeStringField("stage", event.stage());
             g.writeNumberField("stageIndex", event.stageIndex());
             g.writeNumberField("epoch", event.epoch());

@@ -1,5 +1,6 @@
 package org.traindeck.engine.train;
 
+import org.deeplearning4j.util.CrashReportingUtil;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.nativeblas.NativeOpsHolder;
 import org.slf4j.Logger;
@@ -38,7 +39,7 @@ public final class Nd4jRuntime {
             System.setProperty("org.deeplearning4j.resources.directory", dataHome().resolve("dl4j-resources").toString());
         }
         // Its out-of-memory report writes dump files into the working directory and uses an OSHI API that no longer exists.
-        org.deeplearning4j.util.CrashReportingUtil.crashDumpsEnabled(false);
+        CrashReportingUtil.crashDumpsEnabled(false);
         String omp = System.getenv("OMP_NUM_THREADS");
         if (omp == null || omp.isBlank()) {
             // More threads than cores makes small models several times slower (oversubscription).

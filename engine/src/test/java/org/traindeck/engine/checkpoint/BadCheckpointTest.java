@@ -1,5 +1,9 @@
 package org.traindeck.engine.checkpoint;
 
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +77,7 @@ class BadCheckpointTest {
     void aTruncatedCheckpointIsRefused() throws Exception {
         Path cut = copy("step-000000099.tdckpt");
         byte[] bytes = Files.readAllBytes(cut);
-        Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(cut, Arrays.copyOf(bytes, bytes.length / 2));
 
         assertThat(refusal(cut)).contains("not a TrainDeck checkpoint (not a zip archive, or truncated)");
         assertThatThrownBy(() -> CheckpointFiles.read(cut)).isInstanceOf(CheckpointException.class);
@@ -192,15 +196,15 @@ class BadCheckpointTest {
     }
 
     private static byte[] entryBytes(Path zip, String name) throws IOException {
-        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(zip.toFile())) {
+        try (ZipFile z = new ZipFile(zip.toFile())) {
             return z.getInputStream(z.getEntry(name)).readAllBytes();
         }
     }
 
     private static void rewriteEntry(Path zipFile, String name, byte[] data) throws IOException {
-        Map<String, byte[]> entries = new java.util.LinkedHashMap<>();
-        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(zipFile.toFile())) {
-            for (var e : java.util.Collections.list(z.entries())) {
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (ZipFile z = new ZipFile(zipFile.toFile())) {
+            for (var e : Collections.list(z.entries())) {
                 entries.put(e.getName(), z.getInputStream(e).readAllBytes());
             }
         }

@@ -1,6 +1,7 @@
 package org.traindeck.engine.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.checkpoint.Checkpoint;
@@ -40,10 +41,10 @@ class RunSafetyProcessTest {
     }
 
     private static Process start(Path dir, String... args) throws IOException {
-        return start(dir, java.util.Map.of(), args);
+        return start(dir, Map.of(), args);
     }
 
-    private static Process start(Path dir, java.util.Map<String, String> env, String... args) throws IOException {
+    private static Process start(Path dir, Map<String, String> env, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
                 "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"), "-cp", System.getProperty("java.class.path"),
                 "org.traindeck.engine.cli.Main"));
@@ -178,7 +179,7 @@ class RunSafetyProcessTest {
                 """);
 
         for (String command : List.of("validate", "train")) {
-            Process p = start(dir, java.util.Map.of("LC_ALL", "C", "LANG", "C"), command, config.toString());
+            Process p = start(dir, Map.of("LC_ALL", "C", "LANG", "C"), command, config.toString());
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             String output = Files.readString(dir.resolve("child.log"));
             assertThat(p.exitValue()).as(output).isEqualTo(2);

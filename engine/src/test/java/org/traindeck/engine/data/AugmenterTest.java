@@ -1,5 +1,7 @@
 package org.traindeck.engine.data;
 
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.config.AugmentationConfig;
 
@@ -22,8 +24,8 @@ class AugmenterTest {
     }
 
     /** Applies the augmenter with seeds until every outcome in {@code want} was seen. */
-    private static java.util.Set<String> outcomes(AugmentationConfig config, float[] image, int tries) {
-        java.util.Set<String> seen = new java.util.HashSet<>();
+    private static Set<String> outcomes(AugmentationConfig config, float[] image, int tries) {
+        Set<String> seen = new HashSet<>();
         Augmenter a = new Augmenter(config, SQUARE);
         for (int seed = 0; seed < tries; seed++) {
             float[] copy = image.clone();

@@ -1,5 +1,6 @@
 package org.traindeck.engine.data;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -71,7 +72,7 @@ class DataReadersTest {
         writeIdx(dir, "train", 10, 4, 5, false);
         Path images = dir.resolve("train-images-idx3-ubyte");
         byte[] bytes = Files.readAllBytes(images);
-        Files.write(images, java.util.Arrays.copyOf(bytes, bytes.length - 30));
+        Files.write(images, Arrays.copyOf(bytes, bytes.length - 30));
 
         assertThatThrownBy(() -> IdxReader.read(dir, "train", 0)).hasMessageContaining("truncated or damaged");
     }

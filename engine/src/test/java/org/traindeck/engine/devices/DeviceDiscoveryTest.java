@@ -1,5 +1,6 @@
 package org.traindeck.engine.devices;
 
+import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.DeviceSelection;
@@ -60,7 +61,7 @@ class DeviceDiscoveryTest {
     @Test
     void aHungNvidiaSmiTimesOut(@TempDir Path dir) throws IOException {
         Path script = dir.resolve("nvidia-smi");
-        java.nio.file.Files.writeString(script, "#!/bin/sh\nsleep 30\n");
+        Files.writeString(script, "#!/bin/sh\nsleep 30\n");
         script.toFile().setExecutable(true);
         NvidiaSmi slow = new NvidiaSmi(dir.toString(), Duration.ofMillis(300));
 

@@ -1,5 +1,6 @@
 package org.traindeck.engine.devices;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +60,7 @@ final class FakeNvidiaSmi {
 
     /** Runner that finds this fake first on PATH, before any real nvidia-smi. */
     NvidiaSmi runner() {
-        return new NvidiaSmi(dir + java.io.File.pathSeparator + System.getenv("PATH"), Duration.ofSeconds(10));
+        return new NvidiaSmi(dir + File.pathSeparator + System.getenv("PATH"), Duration.ofSeconds(10));
     }
 
     void fail() throws IOException {

@@ -2,6 +2,8 @@ package org.traindeck.engine.parallel;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Collections;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -127,7 +129,7 @@ class ParallelTrainingTest {
         assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
         // 20 steps of 2 batches, then 2 epochs of 40 single steps: every step once, in order
         assertThat(r.steps()).isEqualTo(20 + 40 + 40);
-        assertThat(lossSteps(events)).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 100).boxed().toList());
+        assertThat(lossSteps(events)).containsExactlyElementsOf(LongStream.rangeClosed(1, 100).boxed().toList());
         assertThat(r.lastMetrics().get("val/accuracy")).isGreaterThan(0.5);
     }
 
@@ -141,7 +143,7 @@ class ParallelTrainingTest {
         assertThat(messages(events, "FALLBACK")).first().satisfies(m -> assertThat(m).contains("from step 5"));
         // 5 rounds, then the remaining 30 batches of epoch 1 and 2 more epochs on one device
         assertThat(r.steps()).isEqualTo(5 + 30 + 80);
-        assertThat(lossSteps(events)).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 115).boxed().toList());
+        assertThat(lossSteps(events)).containsExactlyElementsOf(LongStream.rangeClosed(1, 115).boxed().toList());
     }
 
     @Test
@@ -232,7 +234,7 @@ class ParallelTrainingTest {
     @Test
     void lrScalingAndTheResumeOfAMidEpochStopOnOtherDevices(@TempDir Path dir) throws Exception {
         RunConfig config = synthetic(dir, "cpu:2", ", \"parallel\": {\"lrScaling\": \"linear\"}");
-        List<Double> lrs = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Double> lrs = Collections.synchronizedList(new ArrayList<>());
         RunResult stopped = TestRuns.stopAfterStep(config, 27, e -> {
             if (e instanceof MetricEvent m && m.name().equals("lr")) {
                 lrs.add(m.value());
@@ -252,7 +254,7 @@ class ParallelTrainingTest {
         // epoch 3 is 40
         long total = s + (40 - 2 * (s - 20)) + 40;
         assertThat(resumed.steps()).isEqualTo(total);
-        assertThat(lossSteps(events(resumed.runDir()))).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, total).boxed().toList());
+        assertThat(lossSteps(events(resumed.runDir()))).containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
     }
 
     @Test
@@ -297,7 +299,7 @@ class ParallelTrainingTest {
                 .contains("from step 29"));
         assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
         assertThat(r.steps()).isEqualTo(60);
-        assertThat(lossSteps(events)).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 60).boxed().toList());
+        assertThat(lossSteps(events)).containsExactlyElementsOf(LongStream.rangeClosed(1, 60).boxed().toList());
     }
 
     private static List<Double> losses(List<JsonNode> events) {

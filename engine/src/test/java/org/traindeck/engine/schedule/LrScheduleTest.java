@@ -2,6 +2,7 @@ package org.traindeck.engine.schedule;
 
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.junit.jupiter.api.Test;
@@ -82,7 +83,7 @@ class LrScheduleTest {
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
 
         Adam adam = (Adam) ((BaseLayer) back.getVertices().values().stream()
-                .map(v -> ((org.deeplearning4j.nn.conf.graph.LayerVertex) v).getLayerConf().getLayer())
+                .map(v -> ((LayerVertex) v).getLayerConf().getLayer())
                 .findFirst().orElseThrow()).getIUpdater();
         assertThat(adam.getLearningRateSchedule()).isEqualTo(new Nd4jStageSchedule(s, 40));
         assertThat(adam.getLearningRate(45, 0)).isEqualTo(s.lrAt(5));

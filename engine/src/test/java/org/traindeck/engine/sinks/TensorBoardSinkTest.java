@@ -1,5 +1,6 @@
 package org.traindeck.engine.sinks;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.events.LifecycleEvent;
@@ -34,8 +35,8 @@ class TensorBoardSinkTest {
 
         assertThat(b).hasSize(8 + 4 + 3 + 4);
         assertThat(b[0]).isEqualTo((byte) 3);
-        assertThat(java.util.Arrays.copyOfRange(b, 1, 8)).containsOnly(0);
-        assertThat(java.util.Arrays.copyOfRange(b, 12, 15)).containsExactly(1, 2, 3);
+        assertThat(Arrays.copyOfRange(b, 1, 8)).containsOnly(0);
+        assertThat(Arrays.copyOfRange(b, 12, 15)).containsExactly(1, 2, 3);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.traindeck.engine.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Comparator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
@@ -112,7 +113,7 @@ class ResumeTest {
     void resumeFromAChosenCheckpointFileDropsTheLaterMetrics(@TempDir Path dir) throws Exception {
         RunResult full = TrainingRun.prepare(config(dir, MLP, "pick", 3)).runHere();
         Path epoch1 = new CheckpointStore(full.runDir()).list().stream().map(Checkpoint.Listed::file)
-                .filter(f -> f.getFileName().toString().startsWith("step-")).min(java.util.Comparator.naturalOrder()).orElseThrow();
+                .filter(f -> f.getFileName().toString().startsWith("step-")).min(Comparator.naturalOrder()).orElseThrow();
         long stepAt = CheckpointFiles.read(epoch1).checkpoint().globalStep();
         Map<Long, Double> before = lossesByStep(full.runDir());
 

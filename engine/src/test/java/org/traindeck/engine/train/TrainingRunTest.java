@@ -1,6 +1,7 @@
 package org.traindeck.engine.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -218,7 +219,7 @@ class TrainingRunTest {
                 {"name": "gpu", "devices": [0], "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}},
                  "stages": [{"epochs": 1}]}
                 """);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TrainingRun.prepare(config))
+        Assertions.assertThatThrownBy(() -> TrainingRun.prepare(config))
                 .hasMessageContaining("devices: asks for GPU [0], but");
         assertThat(dir.resolve("runs")).doesNotExist();
     }

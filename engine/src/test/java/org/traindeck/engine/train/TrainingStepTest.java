@@ -1,5 +1,6 @@
 package org.traindeck.engine.train;
 
+import java.util.stream.IntStream;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -43,7 +44,7 @@ class TrainingStepTest {
     private static List<BatchMaker.Batch> batches(Dataset data, int batchSize, int count, boolean images) {
         BatchMaker maker = new BatchMaker(data, images, null, DataType.FLOAT);
         int[] order = BatchMaker.epochOrder(data.size(), false, 0, 0, 0);
-        return java.util.stream.IntStream.range(0, count).mapToObj(b -> maker.batch(order, b, batchSize, 0, 0, 0, false)).toList();
+        return IntStream.range(0, count).mapToObj(b -> maker.batch(order, b, batchSize, 0, 0, 0, false)).toList();
     }
 
     @Test
