@@ -10,8 +10,6 @@ import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.MenuButton;
-import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Separator;
 import javafx.scene.control.SplitPane;
@@ -66,18 +64,6 @@ public final class MainWindow {
     public record Services(Dialogs dialogs, DeviceDiscovery discovery, Supplier<TelemetryMonitor> telemetry,
                            AppPreferences preferences, Path home) {}
 
-    public static final String NEW_CONFIG = """
-            {
-              "name": "my-run",
-              "outputDir": "runs",
-              "seed": 42,
-              "devices": "cpu",
-              "model": { "type": "mlp", "hidden": [64] },
-              "data": { "train": { "type": "synthetic", "samples": 2000, "features": 16, "numClasses": 4 }, "validationSplit": 0.2 },
-              "stages": [ { "name": "main", "epochs": 5, "batchSize": 32, "optimizer": { "type": "adam", "learningRate": 0.001 } } ]
-            }
-            """;
-
     private final Stage stage;
     private final Services services;
     private final ConfigDocument document;
@@ -88,12 +74,15 @@ public final class MainWindow {
     private final NcclPanel nccl;
     private final Dashboard dashboard = new Dashboard();
     private final RunController controller;
-    private final MenuButton recent = new MenuButton("Recent");
+    private final ConfigFileActions files;
     private final ToggleButton dark = new ToggleButton("Dark");
     private final Timeline refresher;
     private final Scene scene;
     private TelemetryMonitor telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
+    /** The run on the dashboard (started, resumed or opened here), if any. */
+    private Path shownRun;
+    private boolean closed;
 
     public MainWindow(Stage stage, Services services, Path initialConfig) {
         this.stage = stage;
@@ -104,6 +93,7 @@ public final class MainWindow {
         this.devices = new DeviceSelector(document);
         this.nccl = new NcclPanel(document);
         this.controller = new RunController(dashboard, services.discovery());
+        this.files = new ConfigFileActions(document, services.dialogs(), services.preferences());
         controller.onError(m -> {
             dashboard.log().getItems().add(m);
             services.dialogs().showError("TrainDeck", m);
@@ -157,7 +147,7 @@ public final class MainWindow {
             }
         });
         document.validationProperty().addListener((o, a, b) -> showJsonStatus(b));
-        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(lastFolder(), name)));
+        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name)));
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {
                 nccl.setReport(run.ncclReport(), false);
@@ -174,8 +164,7 @@ public final class MainWindow {
         refresher.setCycleCount(Timeline.INDEFINITE);
         refresher.play();
         startDevices();
-        openInitial(initialConfig);
-        updateRecent();
+        files.openInitial(initialConfig, services.home());
     }
 
     public Scene scene() {
@@ -210,15 +199,14 @@ public final class MainWindow {
     }
 
     private ToolBar toolbar() {
-        Button newButton = button("new", "New", "a new config (Ctrl+N)", this::newConfig);
-        Button open = button("open", "Open…", "open a config (Ctrl+O)", this::openConfig);
-        Button save = button("save", "Save", "save the config (Ctrl+S)", this::save);
-        Button saveAs = button("save-as", "Save As…", "save under another name (Ctrl+Shift+S)", this::saveAs);
+        Button newButton = button("new", "New", "a new config (Ctrl+N)", files::newConfig);
+        Button open = button("open", "Open…", "open a config (Ctrl+O)", files::openConfig);
+        Button save = button("save", "Save", "save the config (Ctrl+S)", files::save);
+        Button saveAs = button("save-as", "Save As…", "save under another name (Ctrl+Shift+S)", files::saveAs);
         Button start = button("start", "▶ Start", "train with this config (Ctrl+Enter)", this::start);
         Button resume = button("resume", "⟳ Resume…", "resume from a checkpoint or a run folder (Ctrl+R)", this::resume);
         Button stop = button("stop", "■ Stop", "stop after the current step; a checkpoint is saved (Ctrl+Period)", controller::stop);
         Button openRun = button("open-run", "Open run…", "show a past run's curves from its folder", this::openRun);
-        recent.setId("recent");
         dark.setId("theme");
         dark.setSelected(services.preferences().dark());
         dark.selectedProperty().addListener((o, a, b) -> applyTheme(b));
@@ -240,7 +228,7 @@ public final class MainWindow {
             accelerators.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), resume::fire);
             accelerators.put(new KeyCodeCombination(KeyCode.PERIOD, KeyCombination.SHORTCUT_DOWN), stop::fire);
         });
-        return new ToolBar(newButton, open, recent, save, saveAs, new Separator(), start, resume, stop, new Separator(), openRun, dark);
+        return new ToolBar(newButton, open, files.recentMenu(), save, saveAs, new Separator(), start, resume, stop, new Separator(), openRun, dark);
     }
 
     private static Button button(String id, String text, String tip, Runnable action) {
@@ -279,102 +267,6 @@ public final class MainWindow {
         telemetry.start();
     }
 
-    private void openInitial(Path initial) {
-        Path file = initial;
-        if (file == null) {
-            Path sample = services.home().resolve("sample-configs/digits-mlp.json");
-            file = Files.isRegularFile(sample) ? sample : null;
-        }
-        if (file != null) {
-            try {
-                document.open(file);
-                services.preferences().addRecent(file);
-                return;
-            } catch (IOException e) {
-                services.dialogs().showError("Cannot open " + file, e.getMessage());
-            }
-        }
-        document.load(NEW_CONFIG, null);
-    }
-
-    private Path lastFolder() {
-        Path last = services.preferences().lastFolder();
-        return last != null && Files.isDirectory(last) ? last : document.baseDir();
-    }
-
-    private void newConfig() {
-        if (document.isDirty() && !services.dialogs().confirmDiscard("Start a new config?")) {
-            return;
-        }
-        document.load(NEW_CONFIG, null);
-    }
-
-    private void openConfig() {
-        if (document.isDirty() && !services.dialogs().confirmDiscard("Open another config?")) {
-            return;
-        }
-        Path file = services.dialogs().chooseConfigToOpen(lastFolder());
-        if (file != null) {
-            openFile(file);
-        }
-    }
-
-    public void openFile(Path file) {
-        try {
-            document.open(file);
-            services.preferences().lastFolder(file.toAbsolutePath().getParent());
-            services.preferences().addRecent(file);
-            updateRecent();
-        } catch (IOException e) {
-            services.dialogs().showError("Cannot open " + file, e.getMessage());
-        }
-    }
-
-    private void updateRecent() {
-        recent.getItems().clear();
-        for (Path p : services.preferences().recentFiles()) {
-            MenuItem item = new MenuItem(p.toString());
-            item.setOnAction(e -> {
-                if (!document.isDirty() || services.dialogs().confirmDiscard("Open " + p.getFileName() + "?")) {
-                    openFile(p);
-                }
-            });
-            recent.getItems().add(item);
-        }
-        recent.setDisable(recent.getItems().isEmpty());
-    }
-
-    private void save() {
-        if (document.fileProperty().get() == null) {
-            saveAs();
-            return;
-        }
-        saveTo(document.fileProperty().get());
-    }
-
-    private void saveAs() {
-        Path file = services.dialogs().chooseConfigToSave(lastFolder(), suggestedName());
-        if (file != null) {
-            saveTo(file);
-        }
-    }
-
-    private String suggestedName() {
-        ValidationResult v = document.validationProperty().get();
-        return (v != null && v.config() != null ? v.config().name() : "run-config") + ".json";
-    }
-
-    private void saveTo(Path file) {
-        try {
-            document.saveAs(file);
-            services.preferences().lastFolder(file.toAbsolutePath().getParent());
-            services.preferences().addRecent(file);
-            updateRecent();
-        } catch (IOException e) {
-            services.dialogs().showError("Cannot save " + file, e.getMessage() + "\nThe config is still open here, unsaved.");
-        }
-    }
-
     private void start() {
         ValidationResult v = document.validationProperty().get();
         if (v == null || !v.isValid()) {
@@ -385,7 +277,7 @@ public final class MainWindow {
 
     private void resume() {
         // the run on screen (the one just stopped, say) is the likely one to continue: the chooser opens at it
-        Path target = services.dialogs().chooseResumeTarget(shownRun != null ? shownRun : lastFolder());
+        Path target = services.dialogs().chooseResumeTarget(shownRun != null ? shownRun : files.lastFolder());
         if (target == null) {
             return;
         }
@@ -419,7 +311,7 @@ public final class MainWindow {
     }
 
     private void openRun() {
-        Path dir = services.dialogs().chooseRunFolder(lastFolder());
+        Path dir = services.dialogs().chooseRunFolder(files.lastFolder());
         if (dir != null) {
             shownRun = dir.toAbsolutePath().normalize();
             controller.openPastRun(dir, n -> dashboard.log().getItems().add("opened " + dir + ": " + n + " events"));
@@ -511,15 +403,11 @@ public final class MainWindow {
             case CANCEL -> false;
             case QUIT -> true;
             case SAVE_AND_QUIT -> {
-                save();
+                files.save();
                 yield !document.isDirty();
             }
         };
     }
-
-    private boolean closed;
-    /** The run on the dashboard (started, resumed or opened here), if any. */
-    private Path shownRun;
 
     public void close() {
         if (closed) {

@@ -1,9 +1,5 @@
 package org.traindeck.app;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
-import java.util.Locale;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -12,11 +8,15 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
-
-import java.nio.file.Path;
-import java.util.List;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Locale;
 
 /** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {

@@ -1,6 +1,5 @@
 package org.traindeck.app;
 
-import java.util.Arrays;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TabPane;
@@ -18,6 +17,7 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
+import java.util.Arrays;
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package org.traindeck.bench;
 
-import java.util.Locale;
 import org.traindeck.app.charts.SeriesBuffer;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
@@ -11,6 +10,7 @@ import org.traindeck.engine.sinks.TensorBoardSink;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

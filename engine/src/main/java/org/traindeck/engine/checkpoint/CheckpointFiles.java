@@ -3,8 +3,6 @@ package org.traindeck.engine.checkpoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import java.io.ByteArrayOutputStream;
 import org.traindeck.engine.faults.FaultPlan;
 
 import java.io.IOException;
@@ -25,10 +23,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -43,12 +38,7 @@ import java.util.zip.ZipOutputStream;
 public final class CheckpointFiles {
 
     public static final String EXTENSION = ".tdckpt";
-    static final Set<String> ENTRIES = Set.of("manifest.json", "config.json", "params.bin", "updater.bin");
-    private static final long MAX_ARRAY_BYTES = 8L << 30;
-    private static final long MAX_MANIFEST_BYTES = 1 << 20;
-    private static final long MAX_CONFIG_BYTES = 1 << 20;
-    private static final List<String> DATA_ENTRIES = List.of("config.json", "params.bin", "updater.bin");
-    private static final ObjectMapper JSON = new ObjectMapper();
+        private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The contents of a checkpoint, loaded and verified. */
     public record Contents(Checkpoint checkpoint, String configJson, float[] params, float[] updaterState) {}
@@ -165,8 +155,8 @@ public final class CheckpointFiles {
 
     /** Reads only the manifest, after checking the archive's structure (for listings). */
     public static Checkpoint readManifest(Path file) throws CheckpointException {
-        try (ZipFile zip = open(file)) {
-            return parseManifest(file, entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES));
+        try (ZipFile zip = CheckpointArchive.open(file)) {
+            return parseManifest(file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
         } catch (IOException e) {
             throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
         }
@@ -174,14 +164,14 @@ public final class CheckpointFiles {
 
     /** Reads and verifies everything: sizes, checksums, array lengths. */
     public static Contents read(Path file) throws CheckpointException {
-        try (ZipFile zip = open(file)) {
-            Checkpoint c = parseManifest(file, entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES));
-            Map<String, Long> sizes = declaredSizes(file, zip, c);
-            JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES)).get("entries");
+        try (ZipFile zip = CheckpointArchive.open(file)) {
+            Checkpoint c = parseManifest(file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
+            Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
+            JsonNode declared = JSON.readTree(CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES)).get("entries");
             Map<String, byte[]> data = new HashMap<>();
-            for (String name : DATA_ENTRIES) {
+            for (String name : CheckpointArchive.DATA_ENTRIES) {
                 long size = sizes.get(name);
-                byte[] bytes = entry(zip, file, name, size);
+                byte[] bytes = CheckpointArchive.entry(zip, file, name, size);
                 if (bytes.length != size) {
                     throw new CheckpointException(file + ": " + name + " holds " + bytes.length + " bytes, the manifest says " + size + " (truncated?)");
                 }
@@ -203,11 +193,11 @@ public final class CheckpointFiles {
      * entries claim to inflate to: for listings, where one hostile or damaged file must not hide the others.
      */
     public static Checkpoint verify(Path file) throws CheckpointException {
-        try (ZipFile zip = open(file)) {
-            Checkpoint c = parseManifest(file, entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES));
-            Map<String, Long> sizes = declaredSizes(file, zip, c);
-            JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES)).get("entries");
-            for (String name : DATA_ENTRIES) {
+        try (ZipFile zip = CheckpointArchive.open(file)) {
+            Checkpoint c = parseManifest(file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
+            Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
+            JsonNode declared = JSON.readTree(CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES)).get("entries");
+            for (String name : CheckpointArchive.DATA_ENTRIES) {
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 long total = 0;
                 try (InputStream in = zip.getInputStream(zip.getEntry(name))) {
@@ -233,89 +223,6 @@ public final class CheckpointFiles {
             throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /**
-     * The sizes the entries may have, from the manifest's parameter counts (not from what the archive claims), checked
-     * against an absolute cap and against the memory this Java may use, before anything is inflated.
-     */
-    private static Map<String, Long> declaredSizes(Path file, ZipFile zip, Checkpoint c) throws IOException, CheckpointException {
-        JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES)).get("entries");
-        if (c.parameterCount() < 0 || c.updaterStateCount() < 0 || c.parameterCount() > MAX_ARRAY_BYTES / 4
-                || c.updaterStateCount() > MAX_ARRAY_BYTES / 4) {
-            throw new CheckpointException(file + ": implausible array sizes in the manifest (" + c.parameterCount() + " parameters, "
-                    + c.updaterStateCount() + " optimizer values)");
-        }
-        Map<String, Long> expected = Map.of("config.json", -1L, "params.bin", 4 * c.parameterCount(), "updater.bin", 4 * c.updaterStateCount());
-        Map<String, Long> sizes = new HashMap<>();
-        for (String name : DATA_ENTRIES) {
-            JsonNode d = declared == null ? null : declared.get(name);
-            if (d == null || !d.has("size") || !d.has("sha256")) {
-                throw new CheckpointException(file + ": the manifest does not describe " + name);
-            }
-            long size = d.get("size").asLong();
-            long allowed = expected.get(name) >= 0 ? expected.get(name) : MAX_CONFIG_BYTES;
-            if (size < 0 || (expected.get(name) >= 0 ? size != allowed : size > allowed)) {
-                throw new CheckpointException(file + ": " + name + " is said to hold " + size + " bytes, but the manifest's counts allow "
-                        + (expected.get(name) >= 0 ? "exactly " : "at most ") + allowed);
-            }
-            ZipEntry e = zip.getEntry(name);
-            if (e == null) {
-                throw new CheckpointException(file + " is not a TrainDeck checkpoint: it has no " + name);
-            }
-            if (e.getSize() >= 0 && e.getSize() != size) {
-                throw new CheckpointException(file + ": " + name + " inflates to " + e.getSize() + " bytes, but the manifest says " + size);
-            }
-            sizes.put(name, size);
-        }
-        long needed = 2 * (sizes.get("params.bin") + sizes.get("updater.bin"));
-        if (needed > Runtime.getRuntime().maxMemory()) {
-            throw new CheckpointException(String.format(Locale.ROOT, "%s needs %.1f GB of memory to load, more than this Java may use "
-                    + "(%.1f GB): give it more with -Xmx", file, needed / 1e9, Runtime.getRuntime().maxMemory() / 1e9));
-        }
-        return sizes;
-    }
-
-    private static ZipFile open(Path file) throws IOException, CheckpointException {
-        if (!Files.isRegularFile(file)) {
-            throw new CheckpointException("no such checkpoint file: " + file);
-        }
-        ZipFile zip;
-        try {
-            zip = new ZipFile(file.toFile());
-        } catch (IOException e) {
-            throw new CheckpointException(file + " is not a TrainDeck checkpoint (not a zip archive, or truncated)", e);
-        }
-        var names = zip.entries();
-        while (names.hasMoreElements()) {
-            String name = names.nextElement().getName();
-            if (!ENTRIES.contains(name)) {
-                zip.close();
-                throw new CheckpointException(file + " is not a TrainDeck checkpoint: unexpected entry \"" + name + "\"");
-            }
-        }
-        return zip;
-    }
-
-    private static byte[] entry(ZipFile zip, Path file, String name, long maxSize) throws IOException, CheckpointException {
-        ZipEntry e = zip.getEntry(name);
-        if (e == null) {
-            throw new CheckpointException(file + " is not a TrainDeck checkpoint: it has no " + name);
-        }
-        try (InputStream in = zip.getInputStream(e)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Math.max(e.getSize(), 0), 1 << 20));
-            byte[] buf = new byte[1 << 16];
-            long total = 0;
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                total += n;
-                if (total > maxSize) {
-                    throw new CheckpointException(file + ": " + name + " is larger than its manifest allows");
-                }
-                out.write(buf, 0, n);
-            }
-            return out.toByteArray();
         }
     }
 

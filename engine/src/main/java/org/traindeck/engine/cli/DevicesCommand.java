@@ -3,7 +3,6 @@ package org.traindeck.engine.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Comparator;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
@@ -21,6 +20,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,6 +42,54 @@ final class DevicesCommand {
         this.out = out;
         this.smi = smi;
         this.probe = probe;
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err, NvidiaSmi smi, HostProbe probe) {
+        boolean json = false;
+        boolean watch = false;
+        long intervalMillis = 1000;
+        long samples = 0;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--json" -> json = true;
+                case "--watch" -> watch = true;
+                case "--interval", "--samples" -> {
+                    if (i + 1 >= args.size() || !args.get(i + 1).matches("\\d+") || Long.parseLong(args.get(i + 1)) < 1) {
+                        return Main.usageError(err, "devices: " + a + " needs a positive whole number");
+                    }
+                    long v = Long.parseLong(args.get(++i));
+                    if (a.equals("--interval")) {
+                        intervalMillis = Math.max(100, v);
+                    } else {
+                        samples = v;
+                    }
+                }
+                default -> {
+                    return Main.usageError(err, "devices: unknown option " + a);
+                }
+            }
+        }
+        DevicesCommand command = new DevicesCommand(out, smi, probe);
+        if (watch) {
+            try {
+                command.watch(Duration.ofMillis(intervalMillis), samples);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Main.OK;
+        }
+        DeviceInventory inventory = DevicesCommand.discover(smi, probe);
+        if (json) {
+            try {
+                command.printJson(inventory);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        } else {
+            command.printTable(inventory);
+        }
+        return Main.OK;
     }
 
     void printTable(DeviceInventory inventory) {

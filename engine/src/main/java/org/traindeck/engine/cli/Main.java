@@ -1,11 +1,7 @@
 package org.traindeck.engine.cli;
 
-import java.nio.file.Files;
-import java.time.Duration;
 import org.traindeck.engine.Version;
-import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ConfigWriter;
@@ -15,7 +11,6 @@ import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
@@ -127,8 +122,8 @@ public final class Main {
                 case "validate" -> validate(rest);
                 case "train" -> train(rest);
                 case "resume" -> resume(rest);
-                case "checkpoints" -> checkpoints(rest);
-                case "devices" -> devices(rest);
+                case "checkpoints" -> CheckpointsCommand.list(rest, out, err);
+                case "devices" -> DevicesCommand.run(rest, out, err, smi, probe);
                 case "runs" -> RunsCommand.runs(rest, out, err);
                 case "compare" -> RunsCommand.compare(rest, out, err);
                 default -> usageError("unknown command \"" + args[0] + "\"");
@@ -143,6 +138,10 @@ public final class Main {
     }
 
     private int usageError(String message) {
+        return usageError(err, message);
+    }
+
+    static int usageError(PrintStream err, String message) {
         err.println("traindeck: " + message);
         err.print(USAGE);
         return INVALID_INPUT;
@@ -358,88 +357,5 @@ public final class Main {
             err.println("traindeck: the run ended with an error while stopping: " + e.getCause());
         }
         err.flush();
-    }
-
-    private int checkpoints(List<String> args) {
-        if (args.size() != 1 || args.get(0).startsWith("--")) {
-            return usageError("checkpoints takes one RUN_DIR");
-        }
-        Path runDir = Path.of(args.get(0));
-        if (!Files.isDirectory(runDir)) {
-            err.println("error: no such run folder: " + runDir);
-            return INVALID_INPUT;
-        }
-        List<Checkpoint.Listed> all;
-        try {
-            all = new CheckpointStore(runDir).list();
-        } catch (IOException e) {
-            err.println("error: cannot list " + runDir + ": " + e.getMessage());
-            return RUN_FAILED;
-        }
-        if (all.isEmpty()) {
-            out.println("no checkpoints in " + runDir);
-            return OK;
-        }
-        out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8s %10s  %-9s %s", "FILE", "STAGE", "EPOCH", "STEP", "BEST", "REASON", "STATUS"));
-        for (Checkpoint.Listed l : all) {
-            if (!l.isValid()) {
-                out.println(String.format(Locale.ROOT, "%-28s %s", l.file().getFileName(), "INVALID: " + l.problem()));
-                continue;
-            }
-            Checkpoint c = l.checkpoint();
-            Double best = c.best().get(c.stageName());
-            out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
-                    c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()), c.globalStep(),
-                    best == null ? "-" : String.format(Locale.ROOT, "%.4f", best), c.reason(), "valid"));
-        }
-        return OK;
-    }
-
-    private int devices(List<String> args) {
-        boolean json = false;
-        boolean watch = false;
-        long intervalMillis = 1000;
-        long samples = 0;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--json" -> json = true;
-                case "--watch" -> watch = true;
-                case "--interval", "--samples" -> {
-                    if (i + 1 >= args.size() || !args.get(i + 1).matches("\\d+") || Long.parseLong(args.get(i + 1)) < 1) {
-                        return usageError("devices: " + a + " needs a positive whole number");
-                    }
-                    long v = Long.parseLong(args.get(++i));
-                    if (a.equals("--interval")) {
-                        intervalMillis = Math.max(100, v);
-                    } else {
-                        samples = v;
-                    }
-                }
-                default -> {
-                    return usageError("devices: unknown option " + a);
-                }
-            }
-        }
-        DevicesCommand command = new DevicesCommand(out, smi, probe);
-        if (watch) {
-            try {
-                command.watch(Duration.ofMillis(intervalMillis), samples);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return OK;
-        }
-        DeviceInventory inventory = DevicesCommand.discover(smi, probe);
-        if (json) {
-            try {
-                command.printJson(inventory);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        } else {
-            command.printTable(inventory);
-        }
-        return OK;
     }
 }

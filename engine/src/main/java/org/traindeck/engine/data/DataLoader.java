@@ -1,16 +1,16 @@
 package org.traindeck.engine.data;
 
-import java.util.Arrays;
-import java.util.BitSet;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.traindeck.engine.config.Task;
 
 /**
  * Turns a {@link DataConfig} into training and validation {@link Dataset}s. A data problem (unreadable file, wrong

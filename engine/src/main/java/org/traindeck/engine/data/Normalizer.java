@@ -1,7 +1,8 @@
 package org.traindeck.engine.data;
 
-import java.util.Arrays;
 import org.traindeck.engine.config.SourceConfig;
+
+import java.util.Arrays;
 
 /**
  * Per-feature scaling fitted on training data and applied unchanged to validation data. Constant features (range

@@ -1,11 +1,11 @@
 package org.traindeck.engine.sinks;
 
-import java.math.BigDecimal;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

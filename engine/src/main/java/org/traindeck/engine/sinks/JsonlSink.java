@@ -2,7 +2,6 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import java.math.BigDecimal;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
@@ -10,6 +9,7 @@ import org.traindeck.engine.events.MetricEvent;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 
 /**

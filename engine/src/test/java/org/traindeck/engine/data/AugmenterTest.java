@@ -1,11 +1,11 @@
 package org.traindeck.engine.data;
 
-import java.util.HashSet;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.config.AugmentationConfig;
 
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,12 +1,12 @@
 package org.traindeck.engine.data;
 
-import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
 
+import java.util.Arrays;
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.DataOutputStream;

@@ -1,12 +1,12 @@
 package org.traindeck.engine.devices;
 
-import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

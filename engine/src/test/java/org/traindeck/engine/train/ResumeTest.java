@@ -1,7 +1,6 @@
 package org.traindeck.engine.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Comparator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
@@ -15,6 +14,7 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

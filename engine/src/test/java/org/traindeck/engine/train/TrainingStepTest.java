@@ -1,6 +1,5 @@
 package org.traindeck.engine.train;
 
-import java.util.stream.IntStream;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -18,6 +17,7 @@ import org.traindeck.engine.schedule.LrSchedule;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
 
 import java.util.List;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

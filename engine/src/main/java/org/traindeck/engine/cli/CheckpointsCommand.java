@@ -1,0 +1,53 @@
+package org.traindeck.engine.cli;
+
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointStore;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code traindeck checkpoints RUN_DIR}: every checkpoint of a run, and why an unusable one cannot be resumed. */
+final class CheckpointsCommand {
+
+    private CheckpointsCommand() {
+    }
+
+    static int list(List<String> args, PrintStream out, PrintStream err) {
+        if (args.size() != 1 || args.get(0).startsWith("--")) {
+            return Main.usageError(err, "checkpoints takes one RUN_DIR");
+        }
+        Path runDir = Path.of(args.get(0));
+        if (!Files.isDirectory(runDir)) {
+            err.println("error: no such run folder: " + runDir);
+            return Main.INVALID_INPUT;
+        }
+        List<Checkpoint.Listed> all;
+        try {
+            all = new CheckpointStore(runDir).list();
+        } catch (IOException e) {
+            err.println("error: cannot list " + runDir + ": " + e.getMessage());
+            return Main.RUN_FAILED;
+        }
+        if (all.isEmpty()) {
+            out.println("no checkpoints in " + runDir);
+            return Main.OK;
+        }
+        out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8s %10s  %-9s %s", "FILE", "STAGE", "EPOCH", "STEP", "BEST", "REASON", "STATUS"));
+        for (Checkpoint.Listed l : all) {
+            if (!l.isValid()) {
+                out.println(String.format(Locale.ROOT, "%-28s %s", l.file().getFileName(), "INVALID: " + l.problem()));
+                continue;
+            }
+            Checkpoint c = l.checkpoint();
+            Double best = c.best().get(c.stageName());
+            out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
+                    c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()), c.globalStep(),
+                    best == null ? "-" : String.format(Locale.ROOT, "%.4f", best), c.reason(), "valid"));
+        }
+        return Main.OK;
+    }
+}
