@@ -85,14 +85,8 @@ public final class FxDialogs implements Dialogs {
 
     @Override
     public boolean confirmDiscard(String what) {
-        Alert a = new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour unsaved changes will be lost.", ButtonType.CANCEL, ButtonType.OK);
-        a.setTitle("Unsaved changes");
-        a.setHeaderText("Discard unsaved changes?");
-        // the second line was cut: the dialog may grow to its text
-        a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
-        a.initOwner(owner);
-        Optional<ButtonType> r = a.showAndWait();
-        return r.isPresent() && r.get() == ButtonType.OK;
+        return ask(new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour unsaved changes will be lost.", ButtonType.CANCEL, ButtonType.OK),
+                "Unsaved changes", "Discard unsaved changes?").filter(ButtonType.OK::equals).isPresent();
     }
 
     @Override
@@ -101,11 +95,7 @@ public final class FxDialogs implements Dialogs {
         ButtonType quit = new ButtonType("Quit", ButtonBar.ButtonData.NO);
         Alert a = canSave ? new Alert(Alert.AlertType.CONFIRMATION, message, save, quit, ButtonType.CANCEL)
                 : new Alert(Alert.AlertType.CONFIRMATION, message, quit, ButtonType.CANCEL);
-        a.setTitle("Quit TrainDeck");
-        a.setHeaderText("Quit TrainDeck?");
-        a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
-        a.initOwner(owner);
-        Optional<ButtonType> r = a.showAndWait();
+        Optional<ButtonType> r = ask(a, "Quit TrainDeck", "Quit TrainDeck?");
         if (r.isEmpty() || r.get() == ButtonType.CANCEL) {
             return QuitChoice.CANCEL;
         }
@@ -114,13 +104,17 @@ public final class FxDialogs implements Dialogs {
 
     @Override
     public boolean confirm(String title, String message) {
-        Alert a = new Alert(Alert.AlertType.CONFIRMATION, message, ButtonType.CANCEL, ButtonType.OK);
+        return ask(new Alert(Alert.AlertType.CONFIRMATION, message, ButtonType.CANCEL, ButtonType.OK), title, title)
+                .filter(ButtonType.OK::equals).isPresent();
+    }
+
+    private Optional<ButtonType> ask(Alert a, String title, String header) {
         a.setTitle(title);
-        a.setHeaderText(title);
+        a.setHeaderText(header);
+        // a second line was cut off: the dialog may grow to its text
         a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
         a.initOwner(owner);
-        Optional<ButtonType> r = a.showAndWait();
-        return r.isPresent() && r.get() == ButtonType.OK;
+        return a.showAndWait();
     }
 
     @Override

@@ -72,7 +72,9 @@ public final class Main {
               --help              this help
               --version           TrainDeck's version
 
-            Exit codes: 0 success, 1 the run failed, 2 invalid input.
+            Exit codes: 0 success (or stopped with a checkpoint), 1 the run failed, 2 invalid input
+            (or the run folder is in use), 3 trained but some files could not be written (a full disk),
+            130 / 143 stopped by Ctrl-C / SIGTERM after saving a checkpoint.
             """;
 
     private final PrintStream out;

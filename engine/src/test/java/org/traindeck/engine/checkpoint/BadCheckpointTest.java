@@ -3,6 +3,7 @@ package org.traindeck.engine.checkpoint;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.FolderHashes;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -16,15 +17,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
@@ -49,27 +46,16 @@ class BadCheckpointTest {
         good = r.lastCheckpoint();
     }
 
-    /** Every file of the run with its hash, to prove nothing changed. */
-    private Map<String, String> snapshot() throws Exception {
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> all = Files.walk(runDir)) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                files.put(runDir.relativize(p).toString(), HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p))));
-            }
-        }
-        return files;
-    }
-
     private Path copy(String name) throws IOException {
         return Files.copy(good, good.resolveSibling(name));
     }
 
     private String refusal(Path checkpoint) throws Exception {
-        Map<String, String> before = snapshot();
+        Map<String, String> before = FolderHashes.of(runDir);
         MainAccess.Result r = MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "resume", checkpoint.toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.stderr()).doesNotContain("\tat ");
-        assertThat(snapshot()).as("nothing in the run folder changed").isEqualTo(before);
+        assertThat(FolderHashes.of(runDir)).as("nothing in the run folder changed").isEqualTo(before);
         return r.stderr();
     }
 
@@ -131,12 +117,12 @@ class BadCheckpointTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 4, "batchSize": 20}]}
                 """);
-        Map<String, String> before = snapshot();
+        Map<String, String> before = FolderHashes.of(runDir);
 
         assertThatThrownBy(() -> TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(other, null), DeviceDiscovery.system()))
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("model: differs from the model the checkpoint was trained with");
-        assertThat(snapshot()).isEqualTo(before);
+        assertThat(FolderHashes.of(runDir)).isEqualTo(before);
     }
 
     @Test

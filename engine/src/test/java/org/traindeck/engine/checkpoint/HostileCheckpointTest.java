@@ -3,6 +3,7 @@ package org.traindeck.engine.checkpoint;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.FolderHashes;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.devices.NvidiaSmi;
@@ -15,12 +16,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import java.util.zip.Deflater;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -51,16 +48,6 @@ class HostileCheckpointTest {
         return TrainingRun.prepare(ConfigParser.parse(CONFIG.formatted(name, out, hidden, epochs), dir).orThrow()).runHere();
     }
 
-    private Map<String, String> snapshot() throws Exception {
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> all = Files.walk(runDir)) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                files.put(runDir.relativize(p).toString(), HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p))));
-            }
-        }
-        return files;
-    }
-
     private static MainAccess.Result cli(String... args) {
         return MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), args);
     }
@@ -71,13 +58,13 @@ class HostileCheckpointTest {
         RunResult intruder = run(elsewhere, "intruder", "out", 32, 6);
         Path planted = runDir.resolve("checkpoints").resolve(intruder.lastCheckpoint().getFileName());
         Files.copy(intruder.lastCheckpoint(), planted);
-        Map<String, String> before = snapshot();
+        Map<String, String> before = FolderHashes.of(runDir);
 
         MainAccess.Result named = cli("resume", planted.toString());
         assertThat(named.exitCode()).isEqualTo(2);
         assertThat(named.stderr()).contains("belongs to another run (\"intruder\"").contains("nothing in the run folder was changed")
                 .doesNotContain("\tat ");
-        assertThat(snapshot()).as("nothing in the run folder changed").isEqualTo(before);
+        assertThat(FolderHashes.of(runDir)).as("nothing in the run folder changed").isEqualTo(before);
 
         // resuming the folder skips the foreign file and continues from the run's own latest checkpoint
         MainAccess.Result folder = cli("resume", runDir.toString(), "--epochs", "3");
@@ -92,7 +79,7 @@ class HostileCheckpointTest {
         long inflated = (2L << 30) + (256L << 20);
         writeBomb(good, bomb, inflated);
         assertThat(Files.size(bomb)).isLessThan(16L << 20);
-        Map<String, String> before = snapshot();
+        Map<String, String> before = FolderHashes.of(runDir);
 
         MainAccess.Result listed = cli("checkpoints", runDir.toString());
         assertThat(listed.stdout() + listed.stderr()).contains("step-000099999.tdckpt").contains("step-000000016.tdckpt");
