@@ -3,14 +3,17 @@ package org.traindeck.app;
 import javafx.scene.control.MenuButton;
 import javafx.scene.control.MenuItem;
 import org.traindeck.app.config.ConfigDocument;
+import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.config.ValidationResult;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** New, Open, Recent, Save and Save As on the config open in the window, remembering the folder and recent files. */
+/**
+ * New, Open, Recent, Save and Save As on the config open in the window, remembering the folder and recent files.
+ * Files are read and written by the task executor; the document changes when that is done.
+ */
 final class ConfigFileActions {
 
     static final String NEW_CONFIG = """
@@ -28,12 +31,14 @@ final class ConfigFileActions {
     private final ConfigDocument document;
     private final Dialogs dialogs;
     private final AppPreferences preferences;
+    private final TaskExecutor tasks;
     private final MenuButton recent = new MenuButton("Recent");
 
-    ConfigFileActions(ConfigDocument document, Dialogs dialogs, AppPreferences preferences) {
+    ConfigFileActions(ConfigDocument document, Dialogs dialogs, AppPreferences preferences, TaskExecutor tasks) {
         this.document = document;
         this.dialogs = dialogs;
         this.preferences = preferences;
+        this.tasks = tasks;
         recent.setId("recent");
     }
 
@@ -43,26 +48,29 @@ final class ConfigFileActions {
 
     /** Opens the given config, else the digits sample, else a new config. */
     void openInitial(Path initial, Path home) {
-        openFirst(initial, home);
         updateRecent();
+        Path sample = home.resolve("sample-configs/digits-mlp.json");
+        tasks.execute(() -> {
+            Path file = initial != null ? initial : Files.isRegularFile(sample) ? sample : null;
+            return file == null ? null : new Opened(file, ConfigDocument.read(file));
+        }, opened -> {
+            if (opened == null) {
+                document.load(NEW_CONFIG, null);
+            } else {
+                show(opened);
+            }
+        }, e -> {
+            dialogs.showError("Cannot open " + (initial != null ? initial : sample), e.getMessage());
+            document.load(NEW_CONFIG, null);
+        });
     }
 
-    private void openFirst(Path initial, Path home) {
-        Path file = initial;
-        if (file == null) {
-            Path sample = home.resolve("sample-configs/digits-mlp.json");
-            file = Files.isRegularFile(sample) ? sample : null;
-        }
-        if (file != null) {
-            try {
-                document.open(file);
-                preferences.addRecent(file);
-                return;
-            } catch (IOException e) {
-                dialogs.showError("Cannot open " + file, e.getMessage());
-            }
-        }
-        document.load(NEW_CONFIG, null);
+    private record Opened(Path file, String text) {}
+
+    private void show(Opened opened) {
+        document.load(opened.text(), opened.file().toAbsolutePath());
+        preferences.addRecent(opened.file());
+        updateRecent();
     }
 
     Path lastFolder() {
@@ -88,14 +96,10 @@ final class ConfigFileActions {
     }
 
     void openFile(Path file) {
-        try {
-            document.open(file);
+        tasks.execute(() -> new Opened(file, ConfigDocument.read(file)), opened -> {
             preferences.lastFolder(file.toAbsolutePath().getParent());
-            preferences.addRecent(file);
-            updateRecent();
-        } catch (IOException e) {
-            dialogs.showError("Cannot open " + file, e.getMessage());
-        }
+            show(opened);
+        }, e -> dialogs.showError("Cannot open " + file, e.getMessage()));
     }
 
     private void updateRecent() {
@@ -113,17 +117,26 @@ final class ConfigFileActions {
     }
 
     void save() {
+        save(() -> { });
+    }
+
+    /** Saves (asking where when the config has no file yet), then runs {@code then} once the file is written. */
+    void save(Runnable then) {
         if (document.fileProperty().get() == null) {
-            saveAs();
+            saveAs(then);
             return;
         }
-        saveTo(document.fileProperty().get());
+        saveTo(document.fileProperty().get(), then);
     }
 
     void saveAs() {
+        saveAs(() -> { });
+    }
+
+    private void saveAs(Runnable then) {
         Path file = dialogs.chooseConfigToSave(lastFolder(), suggestedName());
         if (file != null) {
-            saveTo(file);
+            saveTo(file, then);
         }
     }
 
@@ -132,14 +145,14 @@ final class ConfigFileActions {
         return (v != null && v.config() != null ? v.config().name() : "run-config") + ".json";
     }
 
-    private void saveTo(Path file) {
-        try {
-            document.saveAs(file);
-            preferences.lastFolder(file.toAbsolutePath().getParent());
-            preferences.addRecent(file);
+    private void saveTo(Path file, Runnable then) {
+        ConfigDocument.Save save = document.prepareSave(file);
+        tasks.execute(save::write, () -> {
+            document.saved(save);
+            preferences.lastFolder(save.target().getParent());
+            preferences.addRecent(save.target());
             updateRecent();
-        } catch (IOException e) {
-            dialogs.showError("Cannot save " + file, e.getMessage() + "\nThe config is still open here, unsaved.");
-        }
+            then.run();
+        }, e -> dialogs.showError("Cannot save " + file, e.getMessage() + "\nThe config is still open here, unsaved."));
     }
 }

@@ -32,14 +32,13 @@ import org.traindeck.app.config.NcclPanel;
 import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.RunController;
+import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
-import org.traindeck.engine.Version;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.Telemetry;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.devices.TelemetryMonitor;
-import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.train.RunResult;
@@ -51,7 +50,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 /**
  * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),
@@ -60,9 +58,10 @@ import java.util.function.Supplier;
  */
 public final class MainWindow {
 
-    /** What the window needs from outside: dialogs, device discovery and telemetry, preferences, where samples are. */
-    public record Services(Dialogs dialogs, DeviceDiscovery discovery, Supplier<TelemetryMonitor> telemetry,
-                           AppPreferences preferences, Path home) {}
+    /**
+     * What the window needs from outside: dialogs, the engine, where slow work goes, preferences, where samples are.
+     */
+    public record Services(Dialogs dialogs, Engine engine, TaskExecutor tasks, AppPreferences preferences, Path home) {}
 
     private final Stage stage;
     private final Services services;
@@ -78,7 +77,7 @@ public final class MainWindow {
     private final ToggleButton dark = new ToggleButton("Dark");
     private final Timeline refresher;
     private final Scene scene;
-    private TelemetryMonitor telemetry;
+    private Telemetry telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
     /** The run on the dashboard (started, resumed or opened here), if any. */
     private Path shownRun;
@@ -92,8 +91,8 @@ public final class MainWindow {
         this.form = new ConfigForm(document);
         this.devices = new DeviceSelector(document);
         this.nccl = new NcclPanel(document);
-        this.controller = new RunController(dashboard, services.discovery());
-        this.files = new ConfigFileActions(document, services.dialogs(), services.preferences());
+        this.controller = new RunController(dashboard, services.engine(), services.tasks());
+        this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         controller.onError(m -> {
             dashboard.log().getItems().add(m);
             services.dialogs().showError("TrainDeck", m);
@@ -137,7 +136,7 @@ public final class MainWindow {
         }
         stage.titleProperty().bind(Bindings.createStringBinding(() -> {
             Path f = document.fileProperty().get();
-            return (document.isDirty() ? "• " : "") + (f == null ? "untitled" : f.getFileName()) + " — TrainDeck " + Version.get();
+            return (document.isDirty() ? "• " : "") + (f == null ? "untitled" : f.getFileName()) + " — TrainDeck " + Engine.version();
         }, document.fileProperty(), document.dirtyProperty()));
         stage.setOnCloseRequest(e -> {
             if (!mayClose()) {
@@ -147,7 +146,7 @@ public final class MainWindow {
             }
         });
         document.validationProperty().addListener((o, a, b) -> showJsonStatus(b));
-        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name)));
+        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks()));
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {
                 nccl.setReport(run.ncclReport(), false);
@@ -246,16 +245,14 @@ public final class MainWindow {
     }
 
     private void startDevices() {
-        CompletableFuture.supplyAsync(() -> services.discovery().discover()).whenComplete((inv, error) -> Platform.runLater(() -> {
-            if (inv != null) {
-                devices.show(inv);
-                inventory.complete(inv);
-            } else {
-                dashboard.log().getItems().add("device discovery failed: " + error);
-                inventory.completeExceptionally(error);
-            }
-        }));
-        telemetry = services.telemetry().get();
+        services.tasks().execute(services.engine()::discoverDevices, inv -> {
+            devices.show(inv);
+            inventory.complete(inv);
+        }, error -> {
+            dashboard.log().getItems().add("device discovery failed: " + error);
+            inventory.completeExceptionally(error);
+        });
+        telemetry = services.engine().telemetry();
         telemetry.subscribe(e -> {
             if (e instanceof MetricEvent m) {
                 devices.accept(m);
@@ -263,7 +260,7 @@ public final class MainWindow {
             } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
                 dashboard.offer(t);
             }
-        }, EventBus.Delivery.DROP_WHEN_BEHIND);
+        });
         telemetry.start();
     }
 
@@ -403,8 +400,14 @@ public final class MainWindow {
             case CANCEL -> false;
             case QUIT -> true;
             case SAVE_AND_QUIT -> {
-                files.save();
-                yield !document.isDirty();
+                // the window closes once the file is written; a failed save leaves it open, with the error shown
+                files.save(() -> {
+                    if (!document.isDirty()) {
+                        close();
+                        stage.close();
+                    }
+                });
+                yield false;
             }
         };
     }
@@ -418,9 +421,11 @@ public final class MainWindow {
         services.preferences().flush();
         refresher.stop();
         controller.shutdown();
-        if (telemetry != null) {
-            telemetry.close();
+        Telemetry sampling = telemetry;
+        if (sampling != null) {
+            services.tasks().execute(sampling::close, () -> { }, e -> { });
         }
         document.shutdown();
+        services.tasks().shutdown();
     }
 }

@@ -3,12 +3,9 @@ package org.traindeck.app;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
+import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.ui.FxDialogs;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.devices.TelemetryMonitor;
-import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.train.RunResult;
 
 import java.io.IOException;
@@ -36,7 +33,7 @@ public class TrainDeckApp extends Application {
         if (!Boolean.getBoolean("traindeck.packaged")) {
             return home;
         }
-        Path user = Nd4jRuntime.dataHome().resolve("samples");
+        Path user = Engine.dataHome().resolve("samples");
         try {
             if (!Files.isDirectory(user.resolve("sample-configs"))) {
                 copyTree(home, user);
@@ -83,8 +80,7 @@ public class TrainDeckApp extends Application {
             initial = smokeDir.resolve("smoke-test.json");
             Files.writeString(initial, SMOKE_CONFIG);
         }
-        MainWindow.Services services = new MainWindow.Services(new FxDialogs(stage), DeviceDiscovery.system(),
-                () -> new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), TelemetryMonitor.Settings.DEFAULT),
+        MainWindow.Services services = new MainWindow.Services(new FxDialogs(stage), Engine.local(), new FxTaskExecutor(),
                 AppPreferences.user(), home());
         window = new MainWindow(stage, services, initial);
         stage.show();

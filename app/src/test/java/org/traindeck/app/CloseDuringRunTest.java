@@ -10,12 +10,11 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.run.RunController;
+import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointStore;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +56,7 @@ class CloseDuringRunTest {
         robot.clickOn("#start");
         waitUntil("the run to train", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
                 && window.dashboard().lossChart().totalPoints() > 20);
-        TrainingRun run = onFx(() -> window.controller().currentProperty().get());
+        RunHandle run = onFx(() -> window.controller().currentProperty().get());
 
         // what the window's close button does once the user confirmed (the test's dialogs say quit): one question
         assertThat(onFx(window::mayClose)).isTrue();
@@ -81,7 +80,7 @@ class CloseDuringRunTest {
                 {"name": "held", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 1, "batchSize": 20}]}
                 """);
-        RunResult done = TrainingRun.prepare(ConfigParser.load(config).orThrow()).runHere();
+        RunResult done = WindowFixture.train(config);
 
         try (RunLock held = RunLock.acquire(done.runDir())) {
             fixture.dialogs.toResume = done.runDir();

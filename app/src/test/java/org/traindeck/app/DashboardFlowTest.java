@@ -18,9 +18,8 @@ import org.testfx.framework.junit5.Start;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.ui.Dialogs;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -169,10 +168,10 @@ class DashboardFlowTest {
         Path target = dir.resolve("renamed.json");
         fixture.dialogs.toSave = target;
         robot.push(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.S);
-        waitUntil("the save", 5, () -> Files.exists(target));
+        waitUntil("the save", 5, () -> !window.document().isDirty());
         assertThat(Files.readString(target)).contains("\"renamed\"");
         // saved into another folder, the copy's relative data path still reaches the same file, so it stays valid
-        assertThat(ConfigParser.load(target).errors()).isEmpty();
+        assertThat(Engine.load(target).errors()).isEmpty();
         assertThat(onFx(() -> window.document().isDirty())).isFalse();
         try (var left = Files.list(dir)) {
             assertThat(left.map(p -> p.getFileName().toString()).toList()).containsExactly("renamed.json");
@@ -188,8 +187,7 @@ class DashboardFlowTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
                 """);
-        RunResult r = TrainingRun.prepare(
-                ConfigParser.load(config).orThrow()).runHere();
+        RunResult r = WindowFixture.train(config);
 
         fixture.dialogs.runFolder = r.runDir();
         robot.clickOn("#open-run");

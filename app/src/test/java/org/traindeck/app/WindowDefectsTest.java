@@ -13,9 +13,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.run.RunController;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
 
 import java.util.Arrays;
 import javax.imageio.ImageIO;
@@ -83,7 +81,7 @@ class WindowDefectsTest {
                 {"name": "other-run", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 2, "batchSize": 20}]}
                 """);
-        RunResult other = TrainingRun.prepare(ConfigParser.load(config).orThrow()).runHere();
+        RunResult other = WindowFixture.train(config);
         waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
         List<String> logBefore = onFx(() -> List.copyOf(window.dashboard().log().getItems()));
 

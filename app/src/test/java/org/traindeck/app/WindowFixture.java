@@ -3,10 +3,11 @@ package org.traindeck.app;
 import javafx.application.Platform;
 import javafx.stage.Stage;
 import org.testfx.util.WaitForAsyncUtils;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.app.tasks.FxTaskExecutor;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.devices.TelemetryMonitor;
+import org.traindeck.engine.train.RunResult;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,12 +35,18 @@ final class WindowFixture {
     MainWindow open(Stage stage, Path config) {
         TelemetryMonitor.Settings fast = new TelemetryMonitor.Settings(Duration.ofMillis(200), Duration.ofSeconds(5),
                 Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30));
-        MainWindow.Services services = new MainWindow.Services(dialogs, DeviceDiscovery.system(),
-                () -> new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), fast),
+        MainWindow.Services services = new MainWindow.Services(dialogs, Engine.local(fast), new FxTaskExecutor(),
                 new AppPreferences(prefsNode), repoRoot());
         window = new MainWindow(stage, services, config);
         stage.show();
         return window;
+    }
+
+    /** Trains a config to its end through the engine's API, as the window does. */
+    static RunResult train(Path config) throws Exception {
+        RunHandle run = Engine.local().prepare(Engine.load(config).orThrow());
+        run.start();
+        return run.completion().get(5, TimeUnit.MINUTES);
     }
 
     void close() {

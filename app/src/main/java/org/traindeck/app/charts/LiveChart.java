@@ -12,7 +12,6 @@ import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
-import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
@@ -30,11 +29,13 @@ import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
+import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
+import org.traindeck.app.tasks.TaskExecutor;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Rectangle2D;
-import java.io.IOException;
+import java.awt.image.BufferedImage;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,6 +46,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+
+import javax.imageio.ImageIO;
 
 /**
  * A live line chart over full-length series. It draws a min/max-per-pixel reduction of each series (never the raw
@@ -174,11 +177,13 @@ public final class LiveChart extends BorderPane {
         return title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
     }
 
-    /** Asked by the export buttons; the dashboard sets who answers (a file chooser). */
+    /** Asked by the export buttons; the window sets who answers (a file chooser) and where the writing happens. */
     private Function<String, Path> exportTarget = suggested -> null;
+    private TaskExecutor exportTasks = new CurrentThreadTaskExecutor();
 
-    public void setExportTarget(Function<String, Path> chooser) {
+    public void setExportTarget(Function<String, Path> chooser, TaskExecutor tasks) {
         this.exportTarget = chooser;
+        this.exportTasks = tasks;
     }
 
     private void exportRequested(boolean png) {
@@ -187,15 +192,9 @@ public final class LiveChart extends BorderPane {
         if (target == null) {
             return;
         }
-        try {
-            if (png) {
-                exportPng(target, 1200, 700);
-            } else {
-                exportCsv(target);
-            }
-        } catch (IOException e) {
-            hover.setText("export failed: " + e.getMessage());
-        }
+        ChartFile file = png ? pngFile(1200, 700) : csvFile();
+        exportTasks.execute(() -> file.writeTo(target), () -> { },
+                e -> hover.setText("export failed: " + e.getMessage()));
     }
 
     private ValueAxis linearAxis() {
@@ -415,20 +414,38 @@ public final class LiveChart extends BorderPane {
         hover.setText(text.toString());
     }
 
-    public void exportPng(Path file, int width, int height) throws IOException {
-        ChartUtils.saveChartAsPNG(file.toFile(), chart, width, height);
+    /** The chart as drawn now, as a PNG (drawn here, on the FX thread; encoded and written where the file is). */
+    public ChartFile pngFile(int width, int height) {
+        BufferedImage image = chart.createBufferedImage(width, height);
+        return file -> ImageIO.write(image, "png", file.toFile());
     }
 
-    /** Every point of every series, not the reduction. */
-    public void exportCsv(Path file) throws IOException {
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("series,step,time,value\n");
-            for (Line l : lines.values()) {
-                for (int i = 0; i < l.data.size(); i++) {
-                    w.write('"' + l.label.replace("\"", "\"\"") + "\"," + l.data.step(i) + "," + l.data.time(i) + "," + l.data.value(i) + "\n");
+    /** Every point of every series as they are now, not the reduction. */
+    public ChartFile csvFile() {
+        List<String> labels = new ArrayList<>();
+        List<double[][]> columns = new ArrayList<>();
+        for (Line l : lines.values()) {
+            int n = l.data.size();
+            double[][] c = new double[3][n];
+            for (int i = 0; i < n; i++) {
+                c[0][i] = l.data.step(i);
+                c[1][i] = l.data.time(i);
+                c[2][i] = l.data.value(i);
+            }
+            labels.add('"' + l.label.replace("\"", "\"\"") + '"');
+            columns.add(c);
+        }
+        return file -> {
+            try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                w.write("series,step,time,value\n");
+                for (int s = 0; s < labels.size(); s++) {
+                    double[][] c = columns.get(s);
+                    for (int i = 0; i < c[0].length; i++) {
+                        w.write(labels.get(s) + "," + c[0][i] + "," + c[1][i] + "," + c[2][i] + "\n");
+                    }
                 }
             }
-        }
+        };
     }
 
     public void setDark(boolean dark) {

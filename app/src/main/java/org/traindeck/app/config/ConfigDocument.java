@@ -10,7 +10,7 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ValidationResult;
 
 import java.io.IOException;
@@ -107,13 +107,13 @@ public final class ConfigDocument {
     }
 
     /**
-     * Opens a run config. A file that cannot be one (an image, a README, a huge file) is refused with what it is,
-     * and the document stays as it was.
+     * Reads a run config's text (any thread: it does file I/O). A file that cannot be one (an image, a README, a huge
+     * file) is refused with what it is; {@link #load} then shows what was read.
      */
-    public void open(Path path) throws IOException {
-        if (Files.size(path) > ConfigParser.MAX_CONFIG_BYTES) {
+    public static String read(Path path) throws IOException {
+        if (Files.size(path) > Engine.maxConfigBytes()) {
             throw new IOException(path.getFileName() + " is " + Files.size(path) / (1 << 20) + " MB: a run config is at most "
-                    + ConfigParser.MAX_CONFIG_BYTES / 1024 + " kB, so this is not one");
+                    + Engine.maxConfigBytes() / 1024 + " kB, so this is not one");
         }
         String content;
         try {
@@ -124,27 +124,55 @@ public final class ConfigDocument {
         if (!content.stripLeading().startsWith("{")) {
             throw new IOException(path.getFileName() + " is not a run config: a run config is a JSON object, starting with {");
         }
-        load(content, path.toAbsolutePath());
+        return content;
     }
 
-    /** Writes atomically (temporary file in the same folder, then a rename), then marks the document saved. */
-    public void saveAs(Path target) throws IOException {
+    /**
+     * What saving to {@code target} writes: the text, its relative paths rewritten to point at the same files from
+     * the target's folder when that is another folder. The document itself is unchanged until {@link #saved}.
+     */
+    public Save prepareSave(Path target) {
         Path absolute = target.toAbsolutePath();
-        String moved = rebase(text.get(), baseDir(), absolute.getParent());
-        if (!moved.equals(text.get())) {
-            // the copy goes to another folder: its relative paths are rewritten to point at the same files from there
-            text.set(moved);
+        return new Save(absolute, text.get(), rebase(text.get(), baseDir(), absolute.getParent()));
+    }
+
+    /**
+     * A config's text on its way to a file.
+     *
+     * @param source the document's text when the save was asked for
+     * @param text   what is written: the source with its relative paths rebased to the target's folder
+     */
+    public record Save(Path target, String source, String text) {
+
+        /** Writes atomically (a temporary file in the same folder, then a rename): any thread, it does file I/O. */
+        public void write() throws IOException {
+            Path temp = target.resolveSibling("." + target.getFileName() + ".saving");
+            Files.writeString(temp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(temp);
+            }
         }
-        Path temp = absolute.resolveSibling("." + absolute.getFileName() + ".saving");
-        Files.writeString(temp, text.get(), StandardCharsets.UTF_8);
-        try {
-            Files.move(temp, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temp);
+    }
+
+    /**
+     * Marks a written save: the document is now that file, and has no unsaved changes unless it was edited while the
+     * file was written (those edits stay, and stay unsaved).
+     */
+    public void saved(Save save) {
+        boolean folderChanged = file.get() == null || !save.target().getParent().equals(baseDir());
+        boolean editedMeanwhile = !text.get().equals(save.source());
+        if (!editedMeanwhile && !save.text().equals(save.source())) {
+            loading = true;
+            try {
+                text.set(save.text()); // the rebased paths, as written
+            } finally {
+                loading = false;
+            }
         }
-        boolean folderChanged = file.get() == null || !absolute.getParent().equals(baseDir());
-        file.set(absolute);
-        dirty.set(false);
+        file.set(save.target());
+        dirty.set(editedMeanwhile);
         if (folderChanged) {
             scheduleValidation(0);
         }
@@ -220,7 +248,7 @@ public final class ConfigDocument {
         Path base = baseDir();
         validating.set(true);
         pending = validator.schedule(() -> {
-            ValidationResult result = ConfigParser.parse(snapshot, base);
+            ValidationResult result = Engine.parse(snapshot, base);
             Platform.runLater(() -> {
                 if (generation.get() == mine) {
                     validation.set(result);

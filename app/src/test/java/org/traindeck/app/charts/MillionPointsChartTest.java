@@ -85,14 +85,15 @@ class MillionPointsChartTest {
 
         Path csv = dir.resolve("stress.csv");
         Path png = dir.resolve("stress.png");
+        // snapshots on the FX thread, the writing on this one (as the window's task executor does)
+        CompletableFuture<ChartFile> csvFile = new CompletableFuture<>();
+        CompletableFuture<ChartFile> pngFile = new CompletableFuture<>();
         robot.interact(() -> {
-            try {
-                chart.exportCsv(csv);
-                chart.exportPng(png, 800, 500);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            csvFile.complete(chart.csvFile());
+            pngFile.complete(chart.pngFile(800, 500));
         });
+        csvFile.get(5, TimeUnit.SECONDS).writeTo(csv);
+        pngFile.get(5, TimeUnit.SECONDS).writeTo(png);
         try (var lines = Files.lines(csv)) {
             assertThat(lines.count()).isEqualTo(1 + 4L * (perSeries + 5000));
         }

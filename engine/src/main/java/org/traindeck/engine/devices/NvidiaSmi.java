@@ -1,5 +1,7 @@
 package org.traindeck.engine.devices;
 
+import org.traindeck.engine.events.GpuProcess;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,7 @@
 package org.traindeck.engine.devices;
 
+import org.traindeck.engine.events.GpuProcess;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import org.bytedeco.javacpp.Pointer;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 

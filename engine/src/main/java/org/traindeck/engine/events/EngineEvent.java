@@ -1,25 +1,11 @@
 package org.traindeck.engine.events;
 
 /**
- * What the engine publishes while it runs: metric values and lifecycle changes. Every event carries where in the
- * run it happened: stage (name and 0-based index), epoch (0-based within the stage), global optimizer step and
- * wall time.
+ * What the engine publishes: a run's metric values and lifecycle changes ({@link RunEvent}), and device telemetry,
+ * which belongs to no run.
  */
-public sealed interface EngineEvent permits MetricEvent, LifecycleEvent, TelemetryEvent {
-
-    String runName();
-
-    String stage();
-
-    int stageIndex();
-
-    int epoch();
-
-    long step();
+public sealed interface EngineEvent permits RunEvent, TelemetryEvent {
 
     /** Milliseconds since the Unix epoch. */
     long wallTimeMillis();
-
-    /** Seconds of training so far in this run (continues across resumes). */
-    double elapsedSeconds();
 }

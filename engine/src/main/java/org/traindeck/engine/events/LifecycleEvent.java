@@ -2,7 +2,7 @@ package org.traindeck.engine.events;
 
 /** A change in the run's state, with a message for people (the failure's reason, for example). */
 public record LifecycleEvent(String runName, String stage, int stageIndex, int epoch, long step, long wallTimeMillis,
-                             double elapsedSeconds, Kind kind, String message) implements EngineEvent {
+                             double elapsedSeconds, Kind kind, String message) implements RunEvent {
 
     public enum Kind {
         RUN_STARTED, RUN_RESUMED, STAGE_STARTED, TIER_STARTED, FALLBACK, EPOCH_FINISHED, CHECKPOINT_SAVED, STAGE_FINISHED,

@@ -5,5 +5,5 @@ package org.traindeck.engine.events;
  * names the device ("cpu", "gpu0") for per-device ones.
  */
 public record MetricEvent(String runName, String stage, int stageIndex, int epoch, long step, long wallTimeMillis,
-                          double elapsedSeconds, String name, double value, String device) implements EngineEvent {
+                          double elapsedSeconds, String name, double value, String device) implements RunEvent {
 }

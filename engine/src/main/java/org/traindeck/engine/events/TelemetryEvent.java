@@ -1,6 +1,6 @@
 package org.traindeck.engine.events;
 
-import org.traindeck.engine.devices.GpuProcess;
+import org.traindeck.engine.events.GpuProcess;
 
 import java.util.List;
 
@@ -18,35 +18,5 @@ public record TelemetryEvent(long wallTimeMillis, Kind kind, String message, Lis
 
     public static TelemetryEvent status(String message) {
         return new TelemetryEvent(System.currentTimeMillis(), Kind.STATUS, message, List.of());
-    }
-
-    @Override
-    public String runName() {
-        return "telemetry";
-    }
-
-    @Override
-    public String stage() {
-        return "";
-    }
-
-    @Override
-    public int stageIndex() {
-        return 0;
-    }
-
-    @Override
-    public int epoch() {
-        return 0;
-    }
-
-    @Override
-    public long step() {
-        return 0;
-    }
-
-    @Override
-    public double elapsedSeconds() {
-        return 0;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.RunEvent;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -34,7 +35,10 @@ public final class JsonlSink extends AppendingTextSink {
     }
 
     @Override
-    protected void append(EngineEvent event, Writer out) throws IOException {
+    protected void append(EngineEvent e, Writer out) throws IOException {
+        if (!(e instanceof RunEvent event)) {
+            return; // device telemetry belongs to no run
+        }
         line.getBuffer().setLength(0);
         try (JsonGenerator g = JSON.createGenerator(line)) {
             g.writeStartObject();

@@ -1,6 +1,7 @@
 package org.traindeck.engine.devices;
 
 import org.junit.jupiter.api.Test;
+import org.traindeck.engine.events.GpuProcess;
 
 import java.util.List;
 

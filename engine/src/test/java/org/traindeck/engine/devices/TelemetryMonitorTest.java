@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 

@@ -1,0 +1,115 @@
+package org.traindeck.engine.api;
+
+import org.traindeck.engine.Version;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigSchema;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.DeviceInventory;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.devices.TelemetryMonitor;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.sinks.MetricsJsonlReader;
+import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs, read past runs,
+ * find devices and watch them. The app sees only this package and the plain values it returns (configs, events,
+ * results), so the engine's insides can change without the app noticing; the app's layer test keeps it so.
+ * Every method may take time (files, devices, ND4J): call them off the FX thread.
+ */
+public final class Engine {
+
+    private final DeviceDiscovery discovery;
+    private final TelemetryMonitor.Settings telemetry;
+
+    private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
+        this.discovery = discovery;
+        this.telemetry = telemetry;
+    }
+
+    /** This machine's devices (nvidia-smi and the OS), telemetry at the default rates. */
+    public static Engine local() {
+        return local(TelemetryMonitor.Settings.DEFAULT);
+    }
+
+    /** This machine's devices, telemetry at the given rates. */
+    public static Engine local(TelemetryMonitor.Settings telemetry) {
+        return new Engine(DeviceDiscovery.system(), telemetry);
+    }
+
+    /** Checks a config's text; relative paths in it are taken from {@code baseDir}. Every problem in one pass. */
+    public static ValidationResult parse(String json, Path baseDir) {
+        return ConfigParser.parse(json, baseDir);
+    }
+
+    /** Reads and checks a config file. */
+    public static ValidationResult load(Path file) {
+        return ConfigParser.load(file);
+    }
+
+    /** The largest config file the engine reads; anything bigger is not a config. */
+    public static long maxConfigBytes() {
+        return ConfigParser.MAX_CONFIG_BYTES;
+    }
+
+    /** The allowed values of an enumerated config field ({@code "model.type"}, {@code "stages[].precision"}). */
+    public static List<String> choices(String path) {
+        return ConfigSchema.choices(path);
+    }
+
+    /** Checks the devices, creates a new run folder and opens its files; {@link RunHandle#start()} trains. */
+    public RunHandle prepare(RunConfig config) throws IOException {
+        return new RunHandle(TrainingRun.prepare(config, discovery));
+    }
+
+    /**
+     * Prepares to continue a run from a checkpoint file or a run folder (its latest valid checkpoint). A damaged or
+     * foreign checkpoint is refused with the reason before anything on disk changes.
+     */
+    public RunHandle resume(Path checkpointOrRunDir) throws IOException, CheckpointException {
+        return new RunHandle(TrainingRun.resume(checkpointOrRunDir, TrainingRun.ResumeOptions.NONE, discovery));
+    }
+
+    /** A past (or running) run as its folder holds it: its own config and every event in metrics.jsonl. */
+    public PastRun open(Path runDir) throws IOException {
+        List<EngineEvent> history = MetricsJsonlReader.read(runDir);
+        Path config = runDir.resolve("config.json");
+        RunConfig own = Files.isRegularFile(config) ? load(config).config() : null;
+        return new PastRun(runDir, own, history);
+    }
+
+    /** This machine's CPU, memory and GPUs (or why there are none). */
+    public DeviceInventory discoverDevices() {
+        return discovery.discover();
+    }
+
+    /** A new, not yet started, source of device telemetry. */
+    public Telemetry telemetry() {
+        return new Telemetry(new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), telemetry));
+    }
+
+    /** Whether ND4J is already loaded in this process (NCCL settings then need a restart to change). */
+    public static boolean backendLoaded() {
+        return Nd4jRuntime.isLoaded();
+    }
+
+    /** TrainDeck's version, as the CLI's --version prints it. */
+    public static String version() {
+        return Version.get();
+    }
+
+    /** The user's TrainDeck data folder. */
+    public static Path dataHome() {
+        return Nd4jRuntime.dataHome();
+    }
+}

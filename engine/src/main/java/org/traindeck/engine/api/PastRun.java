@@ -1,0 +1,24 @@
+package org.traindeck.engine.api;
+
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.EngineEvent;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A run read back from its folder.
+ *
+ * @param config the run's own config.json, or null when it is missing or no longer valid (moved data files)
+ */
+public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history) {
+
+    public PastRun {
+        history = List.copyOf(history);
+    }
+
+    /** The run's name as the user knows it: the config's name and the folder. */
+    public String displayName() {
+        return config == null ? String.valueOf(runDir.getFileName()) : config.name() + " (" + runDir.getFileName() + ")";
+    }
+}

@@ -1,0 +1,62 @@
+package org.traindeck.engine.api;
+
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.parallel.NcclReport;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+
+/** One prepared run: what it is, its events, start and stop, and how it ended. */
+public final class RunHandle {
+
+    private final TrainingRun run;
+
+    RunHandle(TrainingRun run) {
+        this.run = run;
+    }
+
+    public RunConfig config() {
+        return run.config();
+    }
+
+    public Path runDir() {
+        return run.runDir();
+    }
+
+    /** What became of the config's NCCL settings. */
+    public NcclReport ncclReport() {
+        return run.ncclReport();
+    }
+
+    /** Optimizer steps done so far. */
+    public long currentStep() {
+        return run.currentStep();
+    }
+
+    /**
+     * Adds a listener; call before {@link #start()} to see every event. It never holds training up: a listener that
+     * falls behind misses events (the run's files still get every one).
+     */
+    public void subscribe(EventListener listener) {
+        run.subscribe(listener, EventBus.Delivery.DROP_WHEN_BEHIND);
+    }
+
+    /** Trains on a thread of its own. */
+    public void start() {
+        run.start();
+    }
+
+    /** Asks the run to stop after the current step; it saves a checkpoint to resume from. */
+    public void requestStop() {
+        run.requestStop();
+    }
+
+    /** Completes with how the run ended (it never completes exceptionally for a training problem). */
+    public CompletableFuture<RunResult> completion() {
+        return run.completion().copy();
+    }
+}
