@@ -2,7 +2,10 @@ package org.traindeck.app;
 
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
 import javafx.animation.Timeline;
+import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
@@ -31,6 +34,7 @@ import org.traindeck.app.config.ConfigForm;
 import org.traindeck.app.config.NcclPanel;
 import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.run.Dashboard;
+import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
@@ -145,14 +149,19 @@ public final class MainWindow {
                 close();
             }
         });
-        document.validationProperty().addListener((o, a, b) -> showJsonStatus(b));
-        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks()));
+        document.validationProperty().addListener((o, a, b) -> {
+            showJsonStatus(b);
+            dashboard.setStartHint(startHint(b));
+        });
+        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks(),
+                m -> services.dialogs().showError("Export failed", m)));
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {
                 nccl.setReport(run.ncclReport(), false);
             }
         });
         controller.lastResultProperty().addListener((o, a, r) -> showResult(r));
+        dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {
                 shownRun = run.runDir().toAbsolutePath().normalize();
@@ -315,6 +324,17 @@ public final class MainWindow {
         }
     }
 
+    /** What the empty loss chart says: what Start would do, or what stands in its way. */
+    static String startHint(ValidationResult v) {
+        if (v == null) {
+            return null;
+        }
+        if (!v.isValid()) {
+            return "Fix the config to train: " + v.errors().size() + " problem(s), marked on the Config tab.";
+        }
+        return "Press Start (Ctrl+Enter) to train " + v.config().name() + " on " + v.config().devices().describe() + ".";
+    }
+
     private void showJsonStatus(ValidationResult v) {
         if (v == null) {
             jsonStatus.setText("");
@@ -329,6 +349,10 @@ public final class MainWindow {
         if (r == null) {
             return;
         }
+        String name = dashboard.status().runName();
+        services.tasks().execute(() -> EndOfRunSummary.of(name, r, services.engine().open(r.runDir()).history()),
+                summary -> dashboard.summary().show(summary),
+                e -> dashboard.log().getItems().add("could not read the run's metrics for its summary: " + e.getMessage()));
         String text = switch (r.status()) {
             case FINISHED -> "Run finished: " + r.steps() + " steps, files in " + r.runDir();
             case STOPPED -> "Run stopped at step " + r.steps() + (r.lastCheckpoint() == null ? "" : "; resume from " + r.lastCheckpoint());
@@ -339,11 +363,7 @@ public final class MainWindow {
     }
 
     private void applyTheme(boolean darkTheme) {
-        String darkCss = css("dark.css");
-        scene.getStylesheets().remove(darkCss);
-        if (darkTheme) {
-            scene.getStylesheets().add(darkCss);
-        }
+        Application.setUserAgentStylesheet((darkTheme ? new PrimerDark() : new PrimerLight()).getUserAgentStylesheet());
         dashboard.setDark(darkTheme);
         services.preferences().dark(darkTheme);
     }

@@ -53,6 +53,7 @@ class DashboardFlowTest {
 
     private void typeInto(FxRobot robot, String query, String text) {
         TextField field = robot.lookup(query).queryAs(TextField.class);
+        robot.interact(() -> FxWait.scrollIntoView(field));
         robot.clickOn(field);
         robot.interact(field::selectAll);
         robot.eraseText(1);

@@ -76,4 +76,11 @@ final class TestDialogs implements Dialogs {
     public void showError(String title, String message) {
         errors.add(title + ": " + message);
     }
+
+    final List<Path> foldersShown = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public void showFolder(Path folder) {
+        foldersShown.add(folder);
+    }
 }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.train.RunResult;
 
@@ -41,6 +42,22 @@ class WindowDefectsTest {
     @AfterEach
     void close() {
         fixture.close();
+    }
+
+    @Test
+    void atTheMinimumSizeNoFormLabelIsCut(FxRobot robot) {
+        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        robot.interact(() -> {
+            Stage stage = (Stage) window.scene().getWindow();
+            stage.setWidth(1100);
+            stage.setHeight(720);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> cut = onFx(() -> robot.lookup("#config-form .label").queryAllAs(Label.class).stream()
+                .filter(l -> l.isVisible() && !l.getText().isEmpty() && !l.isWrapText())
+                .filter(l -> l.lookup(".text") instanceof Text t && !t.getText().equals(l.getText()))
+                .map(Label::getText).toList());
+        assertThat(cut).isEmpty();
     }
 
     @Test

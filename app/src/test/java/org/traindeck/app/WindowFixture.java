@@ -61,43 +61,11 @@ final class WindowFixture {
         }
     }
 
-    /**
-     * Polls the condition on the FX thread (FX state read from the test thread can be half-updated or throw
-     * ConcurrentModificationException) until it holds or the time is up.
-     */
     static void waitUntil(String what, int seconds, BooleanSupplier condition) {
-        try {
-            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> onFx(condition::getAsBoolean));
-        } catch (TimeoutException e) {
-            throw new AssertionError("timed out after " + seconds + " s waiting for " + what);
-        }
+        FxWait.waitUntil(what, seconds, condition);
     }
 
-    /** Reads FX state on the FX thread, so that the test never sees a half-applied update. */
     static <T> T onFx(Callable<T> read) {
-        if (Platform.isFxApplicationThread()) {
-            try {
-                return read.call();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        try {
-            return WaitForAsyncUtils.asyncFx(read).get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(cause);
-        } catch (TimeoutException e) {
-            throw new AssertionError("the FX thread did not answer within 30 s");
-        }
+        return FxWait.onFx(read);
     }
 }

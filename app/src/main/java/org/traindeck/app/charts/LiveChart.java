@@ -1,19 +1,23 @@
 package org.traindeck.app.charts;
 
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuButton;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.Slider;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.fx.ChartViewer;
@@ -45,15 +49,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import javax.imageio.ImageIO;
 
 /**
  * A live line chart over full-length series. It draws a min/max-per-pixel reduction of each series (never the raw
- * points), only when something changed and only when asked by {@link #refresh()} (the dashboard asks at most ten
- * times a second). Controls: smoothing (a debiased EMA drawn over the faint raw line), log scale, x by step or by
- * time, a hover read-out, and export to PNG and CSV.
+ * points) of the visible range, only when something changed and only when asked by {@link #refresh()} (the dashboard
+ * asks at most ten times a second). Controls: smoothing (a debiased EMA drawn over the faint raw line, its weight
+ * shown), log scale with 1-2-5 ticks, x by step or by time, drag to zoom and reset, a crosshair with every series'
+ * value at the mouse, a hint while empty, and export to PNG and CSV.
  */
 public final class LiveChart extends BorderPane {
 
@@ -95,7 +101,11 @@ public final class LiveChart extends BorderPane {
     private final Slider smoothing = new Slider(0, 0.99, 0.6);
     private final CheckBox logScale = new CheckBox("log");
     private final ComboBox<String> xAxis = new ComboBox<>();
-    private final Label hover = new Label(" ");
+    private final Label smoothingValue = new Label();
+    private final Button resetZoom = new Button("Reset zoom");
+    private final ReadOnlyBooleanWrapper zoomed = new ReadOnlyBooleanWrapper();
+    private final ChartOverlay overlay;
+    private String emptyHint;
     private final List<ValueMarker> markers = new ArrayList<>();
     private final List<double[]> markerSteps = new ArrayList<>();
     private boolean dirty = true;
@@ -125,23 +135,36 @@ public final class LiveChart extends BorderPane {
         plot.setAxisOffset(RectangleInsets.ZERO_INSETS);
         chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT.deriveFont(13f), plot, true);
         chart.setAntiAlias(true);
+        // drag to zoom is the viewer's own handler; it fixes the axes' ranges, which is how a zoom is recognised
         viewer = new ChartViewer(chart, false);
         viewer.setMinSize(200, 140);
+        overlay = new ChartOverlay(idPart());
         viewer.addChartMouseListener(new ChartMouseListenerFX() {
             @Override
             public void chartMouseClicked(ChartMouseEventFX event) {
+                if (event.getTrigger().getClickCount() == 2) {
+                    resetZoom();
+                }
             }
 
             @Override
             public void chartMouseMoved(ChartMouseEventFX event) {
-                showValueAt(event.getTrigger().getX());
+                hover(event.getTrigger().getX(), event.getTrigger().getY());
             }
         });
-        smoothing.setPrefWidth(90);
+        viewer.setOnMouseExited(e -> overlay.hideHover());
+        x.addChangeListener(e -> axisRangeChanged());
+        y.addChangeListener(e -> axisRangeChanged());
+        smoothing.setPrefWidth(80);
+        smoothing.setMinWidth(50);
         smoothing.setTooltip(new Tooltip("smoothing: a debiased moving average over the faint raw line"));
+        smoothingValue.textProperty().bind(smoothing.valueProperty().asString(Locale.ROOT, "%.2f"));
+        smoothingValue.setMinWidth(Region.USE_PREF_SIZE);
         smoothing.valueProperty().addListener((o, a, b) -> dirty = true);
         logScale.selectedProperty().addListener((o, a, b) -> {
-            plot.setRangeAxis(b ? logAxis() : linearAxis());
+            ValueAxis axis = b ? new DecadeLogAxis(yLabel) : linearAxis();
+            axis.addChangeListener(e -> axisRangeChanged());
+            plot.setRangeAxis(axis);
             applyTheme();
             dirty = true;
         });
@@ -151,39 +174,91 @@ public final class LiveChart extends BorderPane {
             plot.getDomainAxis().setLabel("time".equals(b) ? "time (s)" : "step");
             dirty = true;
         });
-        Button png = new Button("PNG");
-        png.setTooltip(new Tooltip("save this chart as a PNG image"));
+        MenuItem png = new MenuItem("PNG image…");
         png.setOnAction(e -> exportRequested(true));
-        Button csv = new Button("CSV");
-        csv.setTooltip(new Tooltip("save every point of every series as CSV"));
+        MenuItem csv = new MenuItem("CSV, every point…");
         csv.setOnAction(e -> exportRequested(false));
+        MenuButton export = new MenuButton("Export", null, png, csv);
+        export.setMinWidth(Region.USE_PREF_SIZE);
+        resetZoom.setOnAction(e -> resetZoom());
+        resetZoom.setTooltip(new Tooltip("show everything again (or double-click the chart); drag across the chart to zoom"));
+        resetZoom.visibleProperty().bind(zoomed.getReadOnlyProperty());
+        resetZoom.managedProperty().bind(zoomed.getReadOnlyProperty());
+        resetZoom.setMinWidth(Region.USE_PREF_SIZE);
+        logScale.setMinWidth(Region.USE_PREF_SIZE);
+        xAxis.setMinWidth(Region.USE_PREF_SIZE);
+        Label smooth = new Label("smooth");
+        smooth.setMinWidth(Region.USE_PREF_SIZE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox controls = new HBox(6, new Label("smooth"), smoothing, logScale, xAxis, spacer, hover, png, csv);
+        HBox controls = new HBox(6, smooth, smoothing, smoothingValue, logScale, xAxis, spacer, resetZoom, export);
         controls.setAlignment(Pos.CENTER_LEFT);
         controls.setPadding(new Insets(2, 4, 2, 4));
         controls.getStyleClass().add("chart-controls");
-        setCenter(viewer);
+        // at a narrow width the words go first (the slider's own tooltip says what it is), then the slider shrinks
+        controls.widthProperty().addListener((o, a, w) -> {
+            boolean narrow = w.doubleValue() < 400;
+            smooth.setVisible(!narrow);
+            smooth.setManaged(!narrow);
+        });
+        setCenter(new StackPane(viewer, overlay));
         setBottom(controls);
         smoothing.setId(idPart() + "-smoothing");
+        smoothingValue.setId(idPart() + "-smoothing-value");
         logScale.setId(idPart() + "-log");
         xAxis.setId(idPart() + "-x");
-        png.setId(idPart() + "-png");
-        csv.setId(idPart() + "-csv");
-        hover.setId(idPart() + "-hover");
+        export.setId(idPart() + "-export");
+        resetZoom.setId(idPart() + "-reset-zoom");
+    }
+
+    /** Whether the user has zoomed in (dragged across the chart); {@link #resetZoom()} shows everything again. */
+    public ReadOnlyBooleanProperty zoomedProperty() {
+        return zoomed.getReadOnlyProperty();
+    }
+
+    public void resetZoom() {
+        plot.getDomainAxis().setAutoRange(true);
+        plot.getRangeAxis().setAutoRange(true);
+        dirty = true;
+    }
+
+    private void axisRangeChanged() {
+        boolean now = !plot.getDomainAxis().isAutoRange() || !plot.getRangeAxis().isAutoRange();
+        if (now) {
+            dirty = true; // the reduction follows the visible range
+        }
+        zoomed.set(now);
+    }
+
+    /** What the chart says while it has no points (null: nothing). */
+    public void setEmptyHint(String hint) {
+        this.emptyHint = hint;
+        overlay.showEmpty(totalPoints() == 0 ? hint : null);
+    }
+
+    /** The hint shown now, or null when the chart has points. */
+    public String shownEmptyHint() {
+        return overlay.emptyHint();
+    }
+
+    /** The hover read-out shown now (every series at the crosshair), or null when the mouse is not over the chart. */
+    public String shownReadout() {
+        return overlay.hoverShown() ? overlay.readoutText() : null;
     }
 
     private String idPart() {
         return title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
     }
 
-    /** Asked by the export buttons; the window sets who answers (a file chooser) and where the writing happens. */
+    /** Asked by the export menu; the window sets who answers (a file chooser), where the writing happens, who hears of a failure. */
     private Function<String, Path> exportTarget = suggested -> null;
     private TaskExecutor exportTasks = new CurrentThreadTaskExecutor();
+    private Consumer<String> exportFailed = m -> { };
 
-    public void setExportTarget(Function<String, Path> chooser, TaskExecutor tasks) {
+    public void setExportTarget(Function<String, Path> chooser, TaskExecutor tasks, Consumer<String> onFailure) {
         this.exportTarget = chooser;
         this.exportTasks = tasks;
+        this.exportFailed = onFailure;
     }
 
     private void exportRequested(boolean png) {
@@ -194,18 +269,12 @@ public final class LiveChart extends BorderPane {
         }
         ChartFile file = png ? pngFile(1200, 700) : csvFile();
         exportTasks.execute(() -> file.writeTo(target), () -> { },
-                e -> hover.setText("export failed: " + e.getMessage()));
+                e -> exportFailed.accept("Could not export " + title + " to " + target + ": " + e.getMessage()));
     }
 
     private ValueAxis linearAxis() {
         NumberAxis y = new NumberAxis(yLabel);
         y.setAutoRangeIncludesZero(false);
-        return y;
-    }
-
-    private ValueAxis logAxis() {
-        LogAxis y = new LogAxis(yLabel);
-        y.setSmallestValue(1e-12);
         return y;
     }
 
@@ -272,6 +341,8 @@ public final class LiveChart extends BorderPane {
         lines.values().forEach(l -> l.data.clear());
         markers.clear();
         markerSteps.clear();
+        overlay.hideHover();
+        resetZoom();
         dirty = true;
     }
 
@@ -313,6 +384,7 @@ public final class LiveChart extends BorderPane {
             return false;
         }
         dirty = false;
+        overlay.showEmpty(totalPoints() == 0 ? emptyHint : null);
         boolean byTime = "time".equals(xAxis.getValue());
         // a column every two pixels: lows and highs are still all drawn, with half the segments to render
         int columns = Math.max(100, (int) Math.round((viewer.getWidth() > 0 ? viewer.getWidth() : 600) / 2));
@@ -325,6 +397,10 @@ public final class LiveChart extends BorderPane {
                 xFrom = Math.min(xFrom, xs[0]);
                 xTo = Math.max(xTo, xs[l.data.size() - 1]);
             }
+        }
+        if (!plot.getDomainAxis().isAutoRange()) {
+            xFrom = plot.getDomainAxis().getLowerBound();
+            xTo = plot.getDomainAxis().getUpperBound();
         }
         chart.setNotify(false);
         try {
@@ -380,19 +456,40 @@ public final class LiveChart extends BorderPane {
         return true;
     }
 
+    ValueAxis rangeAxisForTest() {
+        return plot.getRangeAxis();
+    }
+
+    /** The highest value drawn for a series at the last redraw (its faint raw line, or the line when unsmoothed). */
+    double drawnMax(String key) {
+        Line l = lines.get(key);
+        XYSeries drawn = smoothing.getValue() > 0 ? l.raw : l.smooth;
+        return drawn.getItemCount() == 0 ? Double.NaN : drawn.getMaxY();
+    }
+
     /** Bytes held by the series' arrays (raw and smoothed). */
     public long memoryBytes() {
         return lines.values().stream().mapToLong(l -> l.data.memoryBytes() + l.smoothed.memoryBytes()).sum();
     }
 
-    private void showValueAt(double screenX) {
+    private void hover(double screenX, double screenY) {
         if (viewer.getRenderingInfo() == null || viewer.getRenderingInfo().getPlotInfo() == null) {
             return;
         }
         Rectangle2D area = viewer.getRenderingInfo().getPlotInfo().getDataArea();
+        if (screenX < area.getMinX() || screenX > area.getMaxX()) {
+            overlay.hideHover();
+            return;
+        }
         double x = plot.getDomainAxis().java2DToValue(screenX, area, RectangleEdge.BOTTOM);
+        overlay.showHover(screenX, screenY, area, readoutAt(x));
+    }
+
+    /** Every series' value at the point nearest {@code x}, headed by where that is; empty when nothing is drawn. */
+    List<String> readoutAt(double x) {
         boolean byTime = "time".equals(xAxis.getValue());
-        StringBuilder text = new StringBuilder();
+        List<String> rows = new ArrayList<>();
+        double at = Double.NaN;
         for (Line l : lines.values()) {
             int n = l.data.size();
             if (n == 0) {
@@ -403,15 +500,15 @@ public final class LiveChart extends BorderPane {
             if (i > 0 && Math.abs(xs[i - 1] - x) < Math.abs(xs[i] - x)) {
                 i--;
             }
-            if (text.length() > 0) {
-                text.append("   ");
+            if (Double.isNaN(at)) {
+                at = xs[i];
             }
-            text.append(String.format(Locale.ROOT, "%s %.4g @ %s %.0f", l.label, l.data.value(i), byTime ? "t" : "step", xs[i]));
-            if (text.length() > 120) {
-                break;
-            }
+            rows.add(String.format(Locale.ROOT, "%s  %.4g", l.label, l.data.value(i)));
         }
-        hover.setText(text.toString());
+        if (!rows.isEmpty()) {
+            rows.add(0, byTime ? String.format(Locale.ROOT, "%.1f s", at) : String.format(Locale.ROOT, "step %.0f", at));
+        }
+        return rows;
     }
 
     /** The chart as drawn now, as a PNG (drawn here, on the FX thread; encoded and written where the file is). */
@@ -454,9 +551,10 @@ public final class LiveChart extends BorderPane {
     }
 
     private void applyTheme() {
-        Color background = dark ? new Color(0x25, 0x28, 0x2e) : Color.WHITE;
-        Color text = dark ? new Color(0xdd, 0xdd, 0xdd) : new Color(0x22, 0x22, 0x22);
-        Color grid = dark ? new Color(0x44, 0x48, 0x50) : new Color(0xdd, 0xdd, 0xdd);
+        // Primer's background, text and border colours, so the charts sit in the AtlantaFX theme
+        Color background = dark ? new Color(0x0d1117) : Color.WHITE;
+        Color text = dark ? new Color(0xc9d1d9) : new Color(0x24292f);
+        Color grid = dark ? new Color(0x30363d) : new Color(0xd0d7de);
         chart.setBackgroundPaint(background);
         chart.getTitle().setPaint(text);
         if (chart.getLegend() != null) {
@@ -469,6 +567,8 @@ public final class LiveChart extends BorderPane {
         for (ValueAxis a : new ValueAxis[] {plot.getDomainAxis(), plot.getRangeAxis()}) {
             a.setLabelPaint(text);
             a.setTickLabelPaint(text);
+            a.setTickLabelFont(a.getTickLabelFont().deriveFont(12f));
+            a.setLabelFont(a.getLabelFont().deriveFont(12f));
         }
     }
 

@@ -16,6 +16,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.TitledPane;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.api.Engine;
@@ -185,7 +186,11 @@ public final class ConfigForm extends ScrollPane {
     }
 
     private void add(GridPane grid, int row, String label, Control control, Binding b) {
-        grid.add(new Label(label), 0, row);
+        // a label is read whole; the field gives up width first (it scrolls its text)
+        Label name = new Label(label);
+        name.setMinWidth(Region.USE_PREF_SIZE);
+        control.setMinWidth(60);
+        grid.add(name, 0, row);
         grid.add(control, 1, row);
         bindings.add(b);
     }

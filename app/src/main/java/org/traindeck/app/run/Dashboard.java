@@ -3,6 +3,8 @@ package org.traindeck.app.run;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
@@ -43,8 +45,11 @@ public final class Dashboard extends BorderPane {
     private final LiveChart lr = new LiveChart("Learning rate", "learning rate", false);
     private final LiveChart memory = new LiveChart("Memory per device", "MiB", true);
     private final LiveChart throughput = new LiveChart("Throughput", "samples/s", false);
+    private final LiveChart validation = new LiveChart("Validation", "metric", false);
+    private final TabPane lossOrValidation = new TabPane();
     private final ListView<String> log = new ListView<>();
     private final Label banner = new Label();
+    private final RunSummaryPane summary = new RunSummaryPane();
     private final StatusBar status = new StatusBar();
     private final Queue<EngineEvent> queue = new ConcurrentLinkedQueue<>();
     private final long telemetryStartMillis = System.currentTimeMillis();
@@ -60,7 +65,15 @@ public final class Dashboard extends BorderPane {
         GridPane charts = new GridPane();
         charts.setHgap(6);
         charts.setVgap(6);
-        charts.add(loss, 0, 0);
+        Tab lossTab = new Tab("Loss", loss);
+        lossTab.setId("tab-loss");
+        Tab validationTab = new Tab("Validation", validation);
+        validationTab.setId("tab-validation");
+        lossOrValidation.getTabs().addAll(lossTab, validationTab);
+        lossOrValidation.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        lossOrValidation.getStyleClass().add("chart-tabs");
+        lossOrValidation.setId("loss-or-validation");
+        charts.add(lossOrValidation, 0, 0);
         charts.add(lr, 1, 0);
         charts.add(memory, 0, 1);
         charts.add(throughput, 1, 1);
@@ -78,6 +91,10 @@ public final class Dashboard extends BorderPane {
         lr.setId("chart-lr");
         memory.setId("chart-memory");
         throughput.setId("chart-throughput");
+        validation.setId("chart-validation");
+        lr.setEmptyHint("The learning rate of every step, with its schedule, appears here.");
+        throughput.setEmptyHint("Samples per second, in total and per device, appear here.");
+        validation.setEmptyHint("Validation accuracy (or error, for regression) after each validation appears here.");
         banner.setId("run-banner");
         banner.setWrapText(true);
         banner.setVisible(false);
@@ -89,7 +106,8 @@ public final class Dashboard extends BorderPane {
         });
         log.setId("run-log");
         log.setPrefHeight(120);
-        setTop(banner);
+        VBox top = new VBox(4, banner, summary);
+        setTop(top);
         setCenter(charts);
         VBox bottom = new VBox(4, log);
         bottom.setPadding(new Insets(4, 0, 0, 0));
@@ -102,7 +120,21 @@ public final class Dashboard extends BorderPane {
     }
 
     public List<LiveChart> charts() {
-        return List.of(loss, lr, memory, throughput);
+        return List.of(loss, lr, memory, throughput, validation);
+    }
+
+    /** What the empty loss chart says before a run (what Start would do), null for nothing. */
+    public void setStartHint(String hint) {
+        loss.setEmptyHint(hint);
+    }
+
+    public LiveChart validationChart() {
+        return validation;
+    }
+
+    /** Brings the validation chart to the front (else the loss chart shares its place). */
+    public void showValidation(boolean shown) {
+        lossOrValidation.getSelectionModel().select(shown ? 1 : 0);
     }
 
     public LiveChart lossChart() {
@@ -163,10 +195,12 @@ public final class Dashboard extends BorderPane {
         loss.clearAll();
         lr.clearAll();
         throughput.clearAll();
+        validation.clearAll();
         log.getItems().clear();
         markedStages.clear();
         banner.setVisible(false);
         banner.setManaged(false);
+        summary.hide();
         status.reset();
     }
 
@@ -214,8 +248,16 @@ public final class Dashboard extends BorderPane {
                 }
             }
             case MetricNames.STEPS_PER_EPOCH -> status.stepsPerEpoch((long) m.value());
-            case MetricNames.VAL_ACCURACY -> addLog(m.wallTimeMillis(), String.format(Locale.ROOT,
-                    "validation accuracy %.2f %% after epoch %d of \"%s\"", 100 * m.value(), m.epoch() + 1, m.stage()));
+            case MetricNames.VAL_ACCURACY -> {
+                validation.series("acc/" + m.stageIndex(), "accuracy · " + m.stage(), stageColor(m.stageIndex()), false)
+                        .add(step, t, m.value());
+                addLog(m.wallTimeMillis(), String.format(Locale.ROOT,
+                        "validation accuracy %.2f %% after epoch %d of \"%s\"", 100 * m.value(), m.epoch() + 1, m.stage()));
+            }
+            case MetricNames.VAL_MSE -> validation.series("mse/" + m.stageIndex(), "mse · " + m.stage(), stageColor(m.stageIndex()), false)
+                    .add(step, t, m.value());
+            case MetricNames.VAL_MAE -> validation.series("mae/" + m.stageIndex(), "mae · " + m.stage(), stageColor(m.stageIndex()), true)
+                    .add(step, t, m.value());
             default -> { }
         }
         status.metric(m);
@@ -243,19 +285,14 @@ public final class Dashboard extends BorderPane {
                 if (markedStages.add(l.stageIndex())) {
                     loss.addMarker(l.step(), l.elapsedSeconds(), l.stage());
                     lr.addMarker(l.step(), l.elapsedSeconds(), l.stage());
+                    validation.addMarker(l.step(), l.elapsedSeconds(), l.stage());
                 }
             }
             case RUN_STARTED -> startMemoryAxisAt(l);
-            case REWIND -> {
-                loss.truncateAfterStep(l.step());
-                lr.truncateAfterStep(l.step());
-                throughput.truncateAfterStep(l.step());
-            }
+            case REWIND -> truncateAfterStep(l.step());
             case RUN_RESUMED -> {
                 startMemoryAxisAt(l);
-                loss.truncateAfterStep(l.step());
-                lr.truncateAfterStep(l.step());
-                throughput.truncateAfterStep(l.step());
+                truncateAfterStep(l.step());
             }
             case RUN_FAILED -> showBanner("The run failed: " + l.message(), true);
             case FALLBACK -> showBanner("Fell back: " + l.message(), false);
@@ -265,6 +302,12 @@ public final class Dashboard extends BorderPane {
         }
         status.lifecycle(l);
         addLog(l.wallTimeMillis(), l.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + l.message());
+    }
+
+    private void truncateAfterStep(long step) {
+        for (LiveChart c : List.of(loss, lr, throughput, validation)) {
+            c.truncateAfterStep(step);
+        }
     }
 
     /**
@@ -293,6 +336,11 @@ public final class Dashboard extends BorderPane {
             log.getItems().remove(0, 500);
         }
         log.scrollTo(log.getItems().size() - 1);
+    }
+
+    /** The end-of-run summary above the charts. */
+    public RunSummaryPane summary() {
+        return summary;
     }
 
     public Label banner() {

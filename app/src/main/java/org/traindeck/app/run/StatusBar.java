@@ -33,6 +33,8 @@ public final class StatusBar extends HBox {
     private int finishedEpochs;
     private int finishedStage = -1;
 
+    private String runName = "";
+
     public StatusBar() {
         super(14);
         setId("status-bar");
@@ -65,10 +67,15 @@ public final class StatusBar extends HBox {
         finishedStage = -1;
     }
 
-    /** The epochs of each stage of the run being shown (from its config). */
     /** Names the run on screen (a live one, or one opened from its folder). */
     public void run(String name) {
+        runName = name == null ? "" : name;
         run.setText(name == null ? "" : "run " + name);
+    }
+
+    /** The name of the run shown, as given to {@link #run(String)}. */
+    public String runName() {
+        return runName;
     }
 
     public String runText() {
@@ -79,6 +86,7 @@ public final class StatusBar extends HBox {
         return epoch.getText();
     }
 
+    /** The epochs of each stage of the run being shown (from its config). */
     public void plan(int[] stageEpochs) {
         this.stageEpochs = stageEpochs.length == 0 ? new int[] {1} : stageEpochs.clone();
     }

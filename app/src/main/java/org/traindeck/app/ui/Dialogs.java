@@ -40,4 +40,7 @@ public interface Dialogs {
 
     /** Tells the user something went wrong (non-blocking where possible). */
     void showError(String title, String message);
+
+    /** Shows a folder in the desktop's file manager (never waits for it). */
+    void showFolder(Path folder);
 }

@@ -1,5 +1,6 @@
 package org.traindeck.app.ui;
 
+import javafx.application.Platform;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -8,9 +9,12 @@ import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
 
+import java.awt.Desktop;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Optional;
 
 /** {@link Dialogs} with JavaFX's file choosers and alerts. */
@@ -124,5 +128,29 @@ public final class FxDialogs implements Dialogs {
         a.setHeaderText(title);
         a.initOwner(owner);
         a.show();
+    }
+
+    @Override
+    public void showFolder(Path folder) {
+        // xdg-open where there is one (Linux desktops), else the JDK's desktop support; off the FX thread either way
+        Thread opener = new Thread(() -> {
+            try {
+                if (isLinux()) {
+                    new ProcessBuilder("xdg-open", folder.toString()).inheritIO().start();
+                } else if (Desktop.isDesktopSupported() && Desktop.getDesktop().isSupported(Desktop.Action.OPEN)) {
+                    Desktop.getDesktop().open(folder.toFile());
+                } else {
+                    throw new IOException("this desktop has no file manager TrainDeck can ask");
+                }
+            } catch (IOException | RuntimeException e) {
+                Platform.runLater(() -> showError("Cannot open the folder", folder + ": " + e.getMessage()));
+            }
+        }, "traindeck-open-folder");
+        opener.setDaemon(true);
+        opener.start();
+    }
+
+    private static boolean isLinux() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
     }
 }

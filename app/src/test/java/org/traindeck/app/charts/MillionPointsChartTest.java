@@ -50,6 +50,11 @@ class MillionPointsChartTest {
             }
         });
         robot.interact(() -> assertThat(chart.refresh()).isTrue());
+        // the one-point spike in each series survives the reduction to about two points per pixel column
+        for (int s = 0; s < 4; s++) {
+            double spike = Math.sin(654_321 / 20000.0 + s) + 9;
+            assertThat(chart.drawnMax("s" + s)).as("series %d's spike", s).isEqualTo(spike);
+        }
 
         assertThat(chart.totalPoints()).isEqualTo(4L * perSeries);
         // raw and smoothed line per series, each at most two points per pixel column

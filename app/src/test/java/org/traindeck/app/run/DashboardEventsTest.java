@@ -57,8 +57,13 @@ class DashboardEventsTest {
     }
 
     @Test
-    void validationAccuracyIsShownInTheLog(FxRobot robot) {
+    void validationAccuracyIsPlottedAndLogged(FxRobot robot) {
         feed(robot, List.of(new MetricEvent("r", "main", 0, 2, 30, System.currentTimeMillis(), 3, MetricNames.VAL_ACCURACY, 0.9734, null)));
+
+        var accuracy = dashboard.get().validationChart().data("acc/0");
+        assertThat(accuracy.size()).isEqualTo(1);
+        assertThat(accuracy.step(0)).isEqualTo(30);
+        assertThat(accuracy.value(0)).isEqualTo(0.9734);
 
         assertThat(List.copyOf(dashboard.get().log().getItems())).anySatisfy(l -> assertThat(l)
                 .contains("validation accuracy 97.34 % after epoch 3 of \"main\""));

@@ -49,6 +49,16 @@ public record DeviceSelection(Kind kind, List<Integer> gpuIndices, int cpuWorker
         return null;
     }
 
+    /** As a person says it: "the CPU", "2 CPU workers", "all GPUs", "GPU 1", "GPUs 0, 1". */
+    public String describe() {
+        return switch (kind) {
+            case CPU -> cpuWorkers == 1 ? "the CPU" : cpuWorkers + " CPU workers";
+            case ALL_GPUS -> "all GPUs";
+            case GPU_LIST -> (gpuIndices.size() == 1 ? "GPU " : "GPUs ")
+                    + String.join(", ", gpuIndices.stream().map(String::valueOf).toList());
+        };
+    }
+
     /** Whether this can mean more than one device: GPU lists of 2+, "all", or several CPU workers. */
     public boolean maybeSeveral() {
         return switch (kind) {

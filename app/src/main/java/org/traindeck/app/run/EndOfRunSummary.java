@@ -1,0 +1,103 @@
+package org.traindeck.app.run;
+
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.RunResult;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a run came to, read from its own metrics file when it ends: how it ended, how long and how many steps, and
+ * per stage the final training loss and the best and final validation figures.
+ */
+public record EndOfRunSummary(RunResult.Status status, String title, String detail, List<String> stages, Path runDir) {
+
+    public EndOfRunSummary {
+        stages = List.copyOf(stages);
+    }
+
+    /** A stage's figures as its events give them (NaN: not measured). */
+    private static final class StageFigures {
+        final String name;
+        double trainLoss = Double.NaN;
+        double bestValLoss = Double.NaN;
+        double lastValLoss = Double.NaN;
+        double bestAccuracy = Double.NaN;
+        double lastAccuracy = Double.NaN;
+
+        StageFigures(String name) {
+            this.name = name;
+        }
+    }
+
+    public static EndOfRunSummary of(String runName, RunResult result, List<EngineEvent> history) {
+        Map<Integer, StageFigures> byStage = new LinkedHashMap<>();
+        for (EngineEvent e : history) {
+            if (!(e instanceof MetricEvent m) || m.device() != null) {
+                continue;
+            }
+            StageFigures s = byStage.computeIfAbsent(m.stageIndex(), i -> new StageFigures(m.stage()));
+            switch (m.name()) {
+                case MetricNames.TRAIN_LOSS -> s.trainLoss = m.value();
+                case MetricNames.VAL_LOSS -> {
+                    s.lastValLoss = m.value();
+                    s.bestValLoss = Double.isNaN(s.bestValLoss) ? m.value() : Math.min(s.bestValLoss, m.value());
+                }
+                case MetricNames.VAL_ACCURACY -> {
+                    s.lastAccuracy = m.value();
+                    s.bestAccuracy = Double.isNaN(s.bestAccuracy) ? m.value() : Math.max(s.bestAccuracy, m.value());
+                }
+                default -> { }
+            }
+        }
+        List<String> stages = new ArrayList<>();
+        for (StageFigures s : byStage.values()) {
+            stages.add(describe(s));
+        }
+        String title = switch (result.status()) {
+            case FINISHED -> "Run finished";
+            case INCOMPLETE -> "Run finished, with files missing";
+            case STOPPED -> "Run stopped";
+            case FAILED -> "Run failed";
+        } + ": " + runName;
+        String detail = String.format(Locale.ROOT, "%,d steps in %s", result.steps(), duration(result.elapsedSeconds()))
+                + switch (result.status()) {
+                    case FINISHED -> "";
+                    case STOPPED -> result.lastCheckpoint() == null ? "; no checkpoint was written"
+                            : "; Resume continues from " + result.lastCheckpoint().getFileName();
+                    case INCOMPLETE, FAILED -> ". " + result.message();
+                };
+        return new EndOfRunSummary(result.status(), title, detail, stages, result.runDir());
+    }
+
+    private static String describe(StageFigures s) {
+        StringBuilder b = new StringBuilder("Stage \"" + s.name + "\":");
+        if (!Double.isNaN(s.trainLoss)) {
+            b.append(String.format(Locale.ROOT, " train loss %.4g", s.trainLoss));
+        }
+        if (!Double.isNaN(s.bestValLoss)) {
+            b.append(String.format(Locale.ROOT, " · val loss best %.4g, final %.4g", s.bestValLoss, s.lastValLoss));
+        }
+        if (!Double.isNaN(s.bestAccuracy)) {
+            b.append(String.format(Locale.ROOT, " · val accuracy best %.2f %%, final %.2f %%", 100 * s.bestAccuracy, 100 * s.lastAccuracy));
+        }
+        return b.toString();
+    }
+
+    static String duration(double seconds) {
+        long s = Math.round(seconds);
+        if (s < 60) {
+            return String.format(Locale.ROOT, "%.1f s", seconds);
+        }
+        if (s < 3600) {
+            return (s / 60) + " min " + (s % 60) + " s";
+        }
+        return (s / 3600) + " h " + (s % 3600 / 60) + " min";
+    }
+}

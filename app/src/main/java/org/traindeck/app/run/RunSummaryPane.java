@@ -1,0 +1,90 @@
+package org.traindeck.app.run;
+
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import org.traindeck.engine.train.RunResult;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/** The end-of-run summary above the charts: how the run ended, its figures per stage, and its folder. */
+public final class RunSummaryPane extends VBox {
+
+    private final Label title = new Label();
+    private final Label detail = new Label();
+    private final VBox stages = new VBox(2);
+    private final Label folder = new Label();
+    private final Button openFolder = new Button("Open folder");
+    private Consumer<Path> folderOpener = p -> { };
+    private EndOfRunSummary shown;
+
+    public RunSummaryPane() {
+        super(4);
+        setId("run-summary");
+        getStyleClass().add("run-summary");
+        title.getStyleClass().add("run-summary-title");
+        title.setId("run-summary-title");
+        detail.setWrapText(true);
+        detail.setId("run-summary-detail");
+        stages.setId("run-summary-stages");
+        folder.setId("run-summary-folder");
+        folder.setMinWidth(0);
+        openFolder.setId("run-summary-open-folder");
+        openFolder.setMinWidth(Region.USE_PREF_SIZE);
+        openFolder.setOnAction(e -> {
+            if (shown != null) {
+                folderOpener.accept(shown.runDir());
+            }
+        });
+        Button close = new Button("✕");
+        close.setId("run-summary-close");
+        close.getStyleClass().add("flat");
+        close.setOnAction(e -> hide());
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox head = new HBox(8, title, spacer, close);
+        head.setAlignment(Pos.CENTER_LEFT);
+        HBox files = new HBox(8, new Label("Files:"), folder, openFolder);
+        files.setAlignment(Pos.CENTER_LEFT);
+        getChildren().addAll(head, detail, stages, files);
+        hide();
+    }
+
+    /** Who opens a run folder in the desktop's file manager. */
+    public void setFolderOpener(Consumer<Path> opener) {
+        this.folderOpener = opener;
+    }
+
+    public void show(EndOfRunSummary summary) {
+        shown = summary;
+        title.setText(summary.title());
+        detail.setText(summary.detail());
+        stages.getChildren().setAll(summary.stages().stream().map(s -> {
+            Label l = new Label(s);
+            l.setWrapText(true);
+            return l;
+        }).toList());
+        folder.setText(String.valueOf(summary.runDir()));
+        getStyleClass().removeAll("run-summary-finished", "run-summary-failed");
+        getStyleClass().add(summary.status() == RunResult.Status.FAILED
+                ? "run-summary-failed" : "run-summary-finished");
+        setVisible(true);
+        setManaged(true);
+    }
+
+    public void hide() {
+        shown = null;
+        setVisible(false);
+        setManaged(false);
+    }
+
+    /** The summary on screen, or null. */
+    public EndOfRunSummary shown() {
+        return shown;
+    }
+}

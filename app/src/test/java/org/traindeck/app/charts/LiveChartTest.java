@@ -1,0 +1,148 @@
+package org.traindeck.app.charts;
+
+import javafx.geometry.Bounds;
+import javafx.geometry.Point2D;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuButton;
+import javafx.scene.input.MouseButton;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.awt.Color;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
+
+/** One chart in a real scene, driven with the mouse: hover read-out, zoom and reset, smoothing value, empty hint. */
+@ExtendWith(ApplicationExtension.class)
+class LiveChartTest {
+
+    private LiveChart chart;
+    private Stage stage;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        chart = new LiveChart("Loss", "loss", false);
+        chart.setEmptyHint("Press Start to train");
+        stage.setScene(new Scene(new StackPane(chart), 800, 500));
+        stage.show();
+    }
+
+    private void fill(FxRobot robot) {
+        robot.interact(() -> {
+            SeriesBuffer train = chart.series("train", "train", new Color(0x1f77b4), false);
+            SeriesBuffer val = chart.series("val", "val", new Color(0xff7f0e), true);
+            for (int i = 0; i <= 1000; i++) {
+                train.add(i, i / 10.0, 2.0 / (1 + i / 100.0));
+                if (i % 100 == 0) {
+                    val.add(i, i / 10.0, 2.2 / (1 + i / 100.0));
+                }
+            }
+            chart.refresh();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private Point2D plotPoint(FxRobot robot, double fx, double fy) {
+        Bounds b = robot.lookup("#loss-crosshair").query().getParent().localToScreen(
+                robot.lookup("#loss-crosshair").query().getParent().getLayoutBounds());
+        return new Point2D(b.getMinX() + fx * b.getWidth(), b.getMinY() + fy * b.getHeight());
+    }
+
+    @Test
+    void theEmptyHintShowsUntilPointsArriveAndAfterAClear(FxRobot robot) {
+        assertThat(robot.lookup("#loss-empty").queryAs(Label.class).isVisible()).isTrue();
+        assertThat(chart.shownEmptyHint()).isEqualTo("Press Start to train");
+        fill(robot);
+        assertThat(chart.shownEmptyHint()).isNull();
+        robot.interact(() -> {
+            chart.clearAll();
+            chart.refresh();
+        });
+        assertThat(chart.shownEmptyHint()).isEqualTo("Press Start to train");
+    }
+
+    @Test
+    void hoveringShowsEverySeriesAtThatStepAndLeavingHidesIt(FxRobot robot) {
+        fill(robot);
+        robot.moveTo(plotPoint(robot, 0.5, 0.5));
+        waitUntil("the read-out", 10, () -> chart.shownReadout() != null);
+        String readout = onFx(chart::shownReadout);
+        assertThat(readout.lines().toList()).hasSize(3).satisfies(rows -> {
+            assertThat(rows.get(0)).startsWith("step ");
+            assertThat(rows.get(1)).startsWith("train  ");
+            assertThat(rows.get(2)).startsWith("val  ");
+        });
+        assertThat(robot.lookup("#loss-crosshair").query().isVisible()).isTrue();
+
+        robot.moveTo(new Point2D(stage.getX() + stage.getWidth() + 50, stage.getY() + 20));
+        waitUntil("the read-out to go", 10, () -> chart.shownReadout() == null);
+        assertThat(robot.lookup("#loss-crosshair").query().isVisible()).isFalse();
+    }
+
+    @Test
+    void theReadoutIsTheNearestPointOfEachSeries() {
+        SeriesBuffer train = chart.series("train", "train", Color.BLUE, false);
+        SeriesBuffer val = chart.series("val", "val", Color.RED, true);
+        train.add(10, 1, 0.5);
+        train.add(20, 2, 0.25);
+        val.add(10, 1, 0.75);
+        assertThat(chart.readoutAt(18)).containsExactly("step 20", "train  0.2500", "val  0.7500");
+    }
+
+    @Test
+    void draggingZoomsInAndResetShowsEverything(FxRobot robot) {
+        fill(robot);
+        assertThat(chart.zoomedProperty().get()).isFalse();
+        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isFalse();
+
+        robot.drag(plotPoint(robot, 0.3, 0.2), MouseButton.PRIMARY).dropTo(plotPoint(robot, 0.6, 0.8));
+        waitUntil("the zoom", 10, () -> chart.zoomedProperty().get());
+        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isTrue();
+        robot.interact(chart::refresh);
+        // the reduction now covers the visible steps only
+        assertThat(chart.drawnPoints()).isLessThan(1000);
+
+        robot.clickOn("#loss-reset-zoom");
+        waitUntil("the reset", 10, () -> !chart.zoomedProperty().get());
+        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isFalse();
+    }
+
+    @Test
+    void theSmoothingWeightIsShownAndFollowsTheSlider(FxRobot robot) {
+        assertThat(robot.lookup("#loss-smoothing-value").queryAs(Label.class).getText()).isEqualTo("0.60");
+        robot.interact(() -> chart.smoothingSlider().setValue(0.9));
+        assertThat(robot.lookup("#loss-smoothing-value").queryAs(Label.class).getText()).isEqualTo("0.90");
+    }
+
+    @Test
+    void logScaleUsesReadableTicks(FxRobot robot) {
+        fill(robot);
+        robot.clickOn("#loss-log");
+        robot.interact(chart::refresh);
+        assertThat(chart.rangeAxisForTest()).isInstanceOf(DecadeLogAxis.class);
+    }
+
+    @Test
+    void atANarrowWidthTheControlsStayWhole(FxRobot robot) {
+        robot.interact(() -> {
+            stage.setWidth(380);
+            stage.getScene().getRoot().requestLayout();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        MenuButton export = robot.lookup("#loss-export").queryAs(MenuButton.class);
+        Label value = robot.lookup("#loss-smoothing-value").queryAs(Label.class);
+        assertThat(export.getWidth()).isGreaterThanOrEqualTo(export.prefWidth(-1) - 0.5);
+        assertThat(value.getWidth()).isGreaterThanOrEqualTo(value.prefWidth(-1) - 0.5);
+    }
+}
