@@ -107,7 +107,7 @@ class DashboardFlowTest {
         waitUntil("the badge", 5, () -> !robot.lookup("#nccl-badge-NCCL_P2P_DISABLE").queryAs(Label.class).getText().isEmpty());
         selectTab(robot, 1);
         String json = onFx(() -> robot.lookup("#json-editor").queryAs(TextArea.class).getText());
-        assertThat(json).contains("\"NCCL_P2P_DISABLE\" : \"1\"").contains("\"devices\" : \"cpu\"").contains("\"epochs\" : 40");
+        assertThat(json).contains("\"NCCL_P2P_DISABLE\": \"1\"").contains("\"devices\": \"cpu\"").contains("\"epochs\": 40");
         waitUntil("the config to be valid", 10, () -> startEnabled(robot));
 
         // Start: all four charts receive points and the status bar advances

@@ -199,15 +199,13 @@ public final class ConfigForm extends ScrollPane {
         if (updating) {
             return;
         }
-        ObjectNode tree = JsonTree.parse(document.text());
-        if (tree == null) {
+        if (JsonTree.parse(document.text()) == null) {
             summary.setText("The JSON tab has a syntax error: fix it there, then the form follows.");
             return;
         }
-        JsonTree.set(tree, b.path().get(), b.fromControl().get());
         updating = true;
         try {
-            document.textProperty().set(JsonTree.write(tree));
+            DocumentEdits.set(document, b.path().get(), b.fromControl().get());
         } finally {
             updating = false;
         }

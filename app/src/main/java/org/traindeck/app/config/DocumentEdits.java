@@ -1,5 +1,6 @@
 package org.traindeck.app.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.function.Consumer;
@@ -8,6 +9,21 @@ import java.util.function.Consumer;
 public final class DocumentEdits {
 
     private DocumentEdits() {
+    }
+
+    /**
+     * Sets (or, with null, removes) one value: only that value's text changes when it is already there, else the
+     * tree is edited and written.
+     */
+    public static boolean set(ConfigDocument document, String path, JsonNode value) {
+        String spliced = value == null ? null : JsonSplice.replace(document.text(), path, value);
+        if (spliced != null) {
+            if (!spliced.equals(document.text())) {
+                document.textProperty().set(spliced);
+            }
+            return true;
+        }
+        return edit(document, tree -> JsonTree.set(tree, path, value));
     }
 
     /** Applies {@code change} to the JSON tree; false when the text is not valid JSON (nothing changes then). */

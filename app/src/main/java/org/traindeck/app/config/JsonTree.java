@@ -1,14 +1,16 @@
 package org.traindeck.app.config;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -20,7 +22,12 @@ import java.util.regex.Pattern;
  */
 public final class JsonTree {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Decimals stay as typed: read exactly, written plain ({@code 0.00005}, never {@code 5.0E-5}). */
+    static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build();
     private static final Pattern PART = Pattern.compile("([^.\\[\\]]+)|\\[(\\d+)]");
 
     private JsonTree() {
@@ -36,16 +43,51 @@ public final class JsonTree {
         }
     }
 
+    /**
+     * The tree as people lay out a config: one member per line, two-space indents, lists of plain values on one line
+     * ({@code "hidden": [128, 64]}), decimals as typed.
+     */
     public static String write(JsonNode tree) {
-        DefaultPrettyPrinter printer = new DefaultPrettyPrinter().withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE);
-        try {
-            return MAPPER.writer(printer).writeValueAsString(tree) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+        StringBuilder out = new StringBuilder();
+        write(tree, 0, out);
+        return out.append('\n').toString();
+    }
+
+    private static void write(JsonNode node, int depth, StringBuilder out) {
+        if (node.isObject() && !node.isEmpty()) {
+            out.append("{\n");
+            var fields = node.fields();
+            while (fields.hasNext()) {
+                var field = fields.next();
+                out.append("  ".repeat(depth + 1)).append(JsonSplice.compact(JsonNodeFactory.instance.textNode(field.getKey())))
+                        .append(": ");
+                write(field.getValue(), depth + 1, out);
+                out.append(fields.hasNext() ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(depth)).append('}');
+        } else if (node.isArray() && !node.isEmpty() && hasContainers(node)) {
+            out.append("[\n");
+            for (int i = 0; i < node.size(); i++) {
+                out.append("  ".repeat(depth + 1));
+                write(node.get(i), depth + 1, out);
+                out.append(i < node.size() - 1 ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(depth)).append(']');
+        } else {
+            out.append(JsonSplice.compact(node));
         }
     }
 
-    private static List<Object> parts(String path) {
+    private static boolean hasContainers(JsonNode array) {
+        for (JsonNode item : array) {
+            if (item.isContainerNode()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static List<Object> parts(String path) {
         List<Object> parts = new ArrayList<>();
         Matcher m = PART.matcher(path);
         while (m.find()) {
@@ -114,7 +156,7 @@ public final class JsonTree {
             return JsonNodeFactory.instance.numberNode(Long.parseLong(t));
         }
         if (t.matches("-?(\\d+\\.\\d*|\\.\\d+|\\d+)([eE][-+]?\\d+)?")) {
-            return JsonNodeFactory.instance.numberNode(Double.parseDouble(t));
+            return JsonNodeFactory.withExactBigDecimals(true).numberNode(new BigDecimal(t));
         }
         if (t.equals("true") || t.equals("false")) {
             return JsonNodeFactory.instance.booleanNode(Boolean.parseBoolean(t));
@@ -129,10 +171,10 @@ public final class JsonTree {
         }
         if (value.isArray()) {
             List<String> items = new ArrayList<>();
-            value.forEach(v -> items.add(v.asText()));
+            value.forEach(v -> items.add(toText(v)));
             return String.join(", ", items);
         }
-        return value.asText();
+        return value.isBigDecimal() ? value.decimalValue().toPlainString() : value.asText();
     }
 
     /** "128, 64" as a JSON list of numbers where they are numbers. */

@@ -155,7 +155,7 @@ public final class DeviceSelector extends VBox {
                 int n = cpuWorkers.getValue() == null ? 1 : cpuWorkers.getValue();
                 value = JsonNodeFactory.instance.textNode(n > 1 ? "cpu:" + n : "cpu");
             }
-            DocumentEdits.edit(document, tree -> tree.set("devices", value));
+            DocumentEdits.set(document, "devices", value);
         } finally {
             updating = false;
         }
