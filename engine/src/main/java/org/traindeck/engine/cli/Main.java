@@ -64,6 +64,16 @@ public final class Main {
                                   the runs in an output folder (default: runs): status, steps, the
                                   monitored metric's best and last values, duration, start
               compare RUN RUN...  final and best metrics side by side, and the config keys that differ
+              queue add CONFIG... [--output DIR]
+                                  queue runs (in DIR/queue.json; default: each config's outputDir)
+              queue run [--output DIR] [--devices D]
+                                  run the queue (default DIR: runs) one run after another; a failed run
+                                  does not stop it; an interrupted run is resumed, not restarted
+              queue list [--output DIR]
+                                  the queued runs and how each stands
+              sweep SWEEP [--devices D]
+                                  run every trial of a sweep file (grid or random) through its queue,
+                                  then print the results, best first; run it again to continue it
               devices [--json]    list the GPUs and the CPU, with live memory, load and temperature
               devices --watch [--interval MS] [--samples N]
                                   stream device telemetry until Ctrl-C (or N samples)
@@ -128,6 +138,8 @@ public final class Main {
                 case "devices" -> DevicesCommand.run(rest, out, err, smi, probe);
                 case "runs" -> RunsCommand.runs(rest, out, err);
                 case "compare" -> RunsCommand.compare(rest, out, err);
+                case "queue" -> QueueCommand.run(rest, out, err, new DeviceDiscovery(smi, probe), faults);
+                case "sweep" -> SweepCommand.run(rest, out, err, new DeviceDiscovery(smi, probe), faults);
                 default -> usageError("unknown command \"" + args[0] + "\"");
             };
         } catch (InvalidConfigException e) {
@@ -135,6 +147,9 @@ public final class Main {
             return INVALID_INPUT;
         } catch (InvalidPathException e) {
             err.println("error: " + PathEncoding.advice(e));
+            return INVALID_INPUT;
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage());
             return INVALID_INPUT;
         }
     }

@@ -1,0 +1,95 @@
+package org.traindeck.engine.cli;
+
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.sweep.SweepParser;
+import org.traindeck.engine.sweep.SweepResults;
+import org.traindeck.engine.sweep.SweepSpec;
+import org.traindeck.engine.sweep.SweepTrials;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * {@code traindeck sweep SWEEP.json [--devices D]}: every trial checked before the first one starts, then run through
+ * the sweep's own queue ({@code sweep-<name>.json} in the output folder), so that running the same file again skips
+ * finished trials and resumes interrupted ones; at the end, the results table, best first.
+ */
+final class SweepCommand {
+
+    private SweepCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err, DeviceDiscovery discovery, FaultPlan faults) throws IOException {
+        List<String> rest = new ArrayList<>(args);
+        String devicesText = QueueCommand.option(rest, "--devices");
+        if (rest.size() != 1 || rest.get(0).startsWith("--")) {
+            return Main.usageError(err, "sweep takes one SWEEP file (and --devices D)");
+        }
+        DeviceSelection devices = null;
+        if (devicesText != null) {
+            devices = DeviceSelection.parse(devicesText);
+            if (devices == null) {
+                return Main.usageError(err, "sweep: --devices " + devicesText + " is not cpu, cpu:N, all, or GPU indices such as 0,1");
+            }
+        }
+        SweepSpec spec = SweepParser.load(Path.of(rest.get(0)));
+        List<SweepTrials.Trial> trials = SweepTrials.expand(spec);
+        Path queue = trials.get(0).config().outputPath().resolve("sweep-" + spec.name() + ".json");
+        if (!enqueue(trials, queue, err)) {
+            return Main.INVALID_INPUT;
+        }
+        out.println("sweep " + spec.name() + ": " + trials.size() + " trial(s), queue " + queue);
+        QueueRunner.Outcome outcome = QueueExecution.run(new QueueRunner(queue, discovery, devices, faults), out, err);
+        List<SweepResults.Row> rows = SweepResults.rows(spec, trials, RunQueue.open(queue).entries());
+        out.println();
+        out.print(SweepResults.table(spec, rows));
+        if (outcome.stopped()) {
+            out.println("stopped: run `traindeck sweep " + rest.get(0) + "` again to continue");
+        }
+        boolean allDone = rows.stream().allMatch(r -> r.status() == QueueEntry.Status.FINISHED);
+        return allDone ? Main.OK : Main.RUN_FAILED;
+    }
+
+    /**
+     * Adds the trials the queue does not have yet. A trial already queued with other values means the sweep file
+     * changed: its finished runs would no longer match it, so nothing is added and the user is told what to do.
+     */
+    private static boolean enqueue(List<SweepTrials.Trial> trials, Path queue, PrintStream err) throws IOException {
+        Map<String, QueueEntry> queued = RunQueue.open(queue).entries().stream()
+                .collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
+        List<SweepTrials.Trial> fresh = new ArrayList<>();
+        for (SweepTrials.Trial t : trials) {
+            QueueEntry e = queued.get(t.label());
+            String config = ConfigWriter.toJsonWithAbsolutePaths(t.config());
+            if (e == null) {
+                fresh.add(t);
+            } else if (!sameConfig(e.config(), config)) {
+                err.println("error: trial " + t.number() + " (" + t.describe() + ") is not the trial queued as " + e.label()
+                        + " in " + queue + ": the sweep file or its base config changed since. Give the sweep another name, "
+                        + "or delete " + queue + " to start it over (its runs stay in their folders)");
+                return false;
+            }
+        }
+        for (SweepTrials.Trial t : fresh) {
+            RunQueue.add(queue, t.label(), null, ConfigWriter.toJsonWithAbsolutePaths(t.config()));
+        }
+        return true;
+    }
+
+    private static boolean sameConfig(String a, String b) {
+        return ConfigParser.parse(a, Path.of("")).config().equals(ConfigParser.parse(b, Path.of("")).config());
+    }
+}

@@ -1,0 +1,226 @@
+package org.traindeck.engine.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a sweep file strictly: every problem in one pass, each naming its key ({@code parameters.
+ * stages[0].optimizer.learningRate: ...}); the base config must exist and be a JSON object (whether each trial's
+ * config is valid is checked by {@link SweepTrials}).
+ */
+public final class SweepParser {
+
+    /** Values stay as written: 0.0005 is tried (and shown) as 0.0005, not 5.0E-4. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build();
+    private static final Set<String> KEYS = Set.of("name", "base", "method", "parameters", "trials", "seed", "metric", "goal", "concurrent");
+
+    private SweepParser() {
+    }
+
+    public static SweepSpec load(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new InvalidConfigException("", file + " does not exist (or is not a file)");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(file));
+        } catch (IOException e) {
+            throw new InvalidConfigException("", file + " is not valid JSON: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidConfigException("", file + ": a sweep file is a JSON object");
+        }
+        List<ConfigProblem> problems = new ArrayList<>();
+        root.fieldNames().forEachRemaining(k -> {
+            if (!KEYS.contains(k)) {
+                problems.add(error(k, "unknown key (a sweep file has " + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
+            }
+        });
+        String name = text(root, "name", problems, true);
+        if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            problems.add(error("name", "letters, digits, '.', '_' and '-' only (it names the trials' run folders), 1 to 64 characters"));
+        }
+        Path baseDir = file.toAbsolutePath().getParent();
+        ObjectNode base = base(root.get("base"), baseDir, problems);
+        if (root.get("base") != null && root.get("base").isTextual()) {
+            baseDir = baseDir.resolve(root.get("base").asText()).getParent();
+        }
+        String methodText = text(root, "method", problems, false);
+        SweepSpec.Method method = SweepSpec.Method.GRID;
+        if (methodText != null) {
+            switch (methodText) {
+                case "grid" -> method = SweepSpec.Method.GRID;
+                case "random" -> method = SweepSpec.Method.RANDOM;
+                default -> problems.add(error("method", "\"" + methodText + "\" is not grid or random"));
+            }
+        }
+        Map<String, SweepSpec.Values> parameters = parameters(root.get("parameters"), method, problems);
+        int trials = integer(root, "trials", method == SweepSpec.Method.RANDOM ? -1 : 0, 1, 10_000, problems);
+        if (method == SweepSpec.Method.GRID && root.has("trials")) {
+            problems.add(error("trials", "a grid tries every combination; trials is for \"method\": \"random\""));
+        }
+        long seed = root.has("seed") && root.get("seed").canConvertToLong() ? root.get("seed").asLong() : 0;
+        if (root.has("seed") && !root.get("seed").canConvertToLong()) {
+            problems.add(error("seed", "must be a whole number"));
+        }
+        String metric = text(root, "metric", problems, true);
+        String goal = text(root, "goal", problems, false);
+        if (goal != null && !goal.equals("max") && !goal.equals("min")) {
+            problems.add(error("goal", "\"" + goal + "\" is not max or min"));
+        }
+        int concurrent = integer(root, "concurrent", 1, 1, 64, problems);
+        if (concurrent > 1) {
+            // said plainly rather than quietly running one at a time
+            problems.add(error("concurrent", "running trials at once is not built yet: trials run one after another "
+                    + "(leave it out, or set 1)"));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(problems);
+        }
+        boolean maximize = goal == null ? metric.contains("accuracy") : goal.equals("max");
+        return new SweepSpec(name, file.toAbsolutePath(), base, baseDir, method, parameters, List.copyOf(parameters.keySet()),
+                trials, seed, metric, maximize, concurrent);
+    }
+
+    private static ObjectNode base(JsonNode base, Path dir, List<ConfigProblem> problems) {
+        if (base == null) {
+            problems.add(error("base", "missing: the config the trials start from (a file next to the sweep, or a config object)"));
+            return null;
+        }
+        if (base.isObject()) {
+            return (ObjectNode) base;
+        }
+        if (!base.isTextual()) {
+            problems.add(error("base", "must be a config file's path or a config object"));
+            return null;
+        }
+        Path file = dir.resolve(base.asText());
+        if (!Files.isRegularFile(file)) {
+            problems.add(error("base", file + " does not exist"));
+            return null;
+        }
+        try {
+            if (Files.size(file) > ConfigParser.MAX_CONFIG_BYTES) {
+                problems.add(error("base", file + " is too large to be a run config"));
+                return null;
+            }
+            JsonNode config = JSON.readTree(Files.readString(file));
+            if (config instanceof ObjectNode o) {
+                return o;
+            }
+            problems.add(error("base", file + " is not a JSON object"));
+        } catch (IOException e) {
+            problems.add(error("base", file + " is not a readable JSON config: " + e.getMessage().lines().findFirst().orElse("")));
+        }
+        return null;
+    }
+
+    private static Map<String, SweepSpec.Values> parameters(JsonNode node, SweepSpec.Method method, List<ConfigProblem> problems) {
+        Map<String, SweepSpec.Values> parameters = new LinkedHashMap<>();
+        if (node == null || !node.isObject() || node.isEmpty()) {
+            problems.add(error("parameters", "needs at least one parameter: {\"stages[0].optimizer.learningRate\": [0.001, 0.01]}"));
+            return parameters;
+        }
+        node.fields().forEachRemaining(f -> {
+            String path = "parameters." + f.getKey();
+            JsonNode v = f.getValue();
+            if (!f.getKey().matches("[A-Za-z]\\w*(\\[\\d+])?(\\.[A-Za-z]\\w*(\\[\\d+])?)*")) {
+                problems.add(error(path, "is not a config path such as stages[0].optimizer.learningRate"));
+            } else if (f.getKey().equals("name")) {
+                problems.add(error(path, "the sweep names its trials itself"));
+            } else if (v.isArray()) {
+                if (v.isEmpty()) {
+                    problems.add(error(path, "needs at least one value"));
+                } else {
+                    List<JsonNode> values = new ArrayList<>();
+                    v.forEach(values::add);
+                    parameters.put(f.getKey(), new SweepSpec.Listed(values));
+                }
+            } else if (v.isObject()) {
+                range(path, v, method, problems).ifPresent(r -> parameters.put(f.getKey(), r));
+            } else {
+                problems.add(error(path, "must be a list of values, or a range {\"min\": ..., \"max\": ..., \"scale\": \"log\"}"));
+            }
+        });
+        return parameters;
+    }
+
+    private static Optional<SweepSpec.Range> range(String path, JsonNode v, SweepSpec.Method method, List<ConfigProblem> problems) {
+        if (method == SweepSpec.Method.GRID) {
+            problems.add(error(path, "a grid needs a list of values; a range is for \"method\": \"random\""));
+            return Optional.empty();
+        }
+        JsonNode min = v.get("min");
+        JsonNode max = v.get("max");
+        String scale = v.path("scale").asText("linear");
+        if (min == null || max == null || !min.isNumber() || !max.isNumber() || min.asDouble() >= max.asDouble()) {
+            problems.add(error(path, "a range needs numbers \"min\" < \"max\""));
+            return Optional.empty();
+        }
+        if (!scale.equals("linear") && !scale.equals("log")) {
+            problems.add(error(path + ".scale", "\"" + scale + "\" is not linear or log"));
+            return Optional.empty();
+        }
+        if (scale.equals("log") && min.asDouble() <= 0) {
+            problems.add(error(path + ".min", "a log range starts above 0"));
+            return Optional.empty();
+        }
+        return Optional.of(new SweepSpec.Range(min.asDouble(), max.asDouble(), scale.equals("log")));
+    }
+
+    private static String text(JsonNode root, String key, List<ConfigProblem> problems, boolean required) {
+        JsonNode v = root.get(key);
+        if (v == null) {
+            if (required) {
+                problems.add(error(key, "missing"));
+            }
+            return null;
+        }
+        if (!v.isTextual() || v.asText().isBlank()) {
+            problems.add(error(key, "must be a non-empty string"));
+            return null;
+        }
+        return v.asText();
+    }
+
+    /** @param absent the value when the key is absent; -1 makes it required */
+    private static int integer(JsonNode root, String key, int absent, int min, int max, List<ConfigProblem> problems) {
+        JsonNode v = root.get(key);
+        if (v == null) {
+            if (absent < 0) {
+                problems.add(error(key, "missing: how many trials to draw"));
+            }
+            return Math.max(absent, 0);
+        }
+        if (!v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < min || v.asInt() > max) {
+            problems.add(error(key, String.format(Locale.ROOT, "must be a whole number between %d and %d", min, max)));
+            return min;
+        }
+        return v.asInt();
+    }
+
+    private static ConfigProblem error(String path, String message) {
+        return new ConfigProblem(ConfigProblem.Severity.ERROR, path, message, 0, 0);
+    }
+}

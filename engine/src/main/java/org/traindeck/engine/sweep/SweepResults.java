@@ -1,0 +1,92 @@
+package org.traindeck.engine.sweep;
+
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.sinks.MetricsJsonlReader;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** A sweep's trials with their status and metric, best first, read from the trials' own run folders. */
+public final class SweepResults {
+
+    /** One trial's line: its values, how its run stands, and the sweep metric's best and last values (NaN: none). */
+    public record Row(SweepTrials.Trial trial, QueueEntry.Status status, double best, double last, Path runDir) {}
+
+    private SweepResults() {
+    }
+
+    public static List<Row> rows(SweepSpec spec, List<SweepTrials.Trial> trials, List<QueueEntry> entries) throws IOException {
+        Map<String, QueueEntry> byLabel = entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
+        List<Row> rows = new ArrayList<>();
+        for (SweepTrials.Trial t : trials) {
+            QueueEntry e = byLabel.get(t.label());
+            double best = Double.NaN;
+            double last = Double.NaN;
+            Path dir = e == null ? null : e.runDir();
+            if (dir != null && Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
+                for (EngineEvent ev : MetricsJsonlReader.read(dir)) {
+                    if (ev instanceof MetricEvent m && m.name().equals(spec.metric()) && m.device() == null && Double.isFinite(m.value())) {
+                        last = m.value();
+                        best = Double.isNaN(best) || (spec.maximize() ? m.value() > best : m.value() < best) ? m.value() : best;
+                    }
+                }
+            }
+            rows.add(new Row(t, e == null ? QueueEntry.Status.PENDING : e.status(), best, last, dir));
+        }
+        Comparator<Row> byMetric = Comparator.comparingDouble(r -> spec.maximize() ? -r.best() : r.best());
+        rows.sort(Comparator.<Row, Boolean>comparing(r -> Double.isNaN(r.best())).thenComparing(byMetric)
+                .thenComparingInt(r -> r.trial().number()));
+        return rows;
+    }
+
+    /** The table printed at the end of a sweep; the best row is marked with *. */
+    public static String table(SweepSpec spec, List<Row> rows) {
+        List<String> params = spec.parameterOrder();
+        List<String[]> cells = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("", "trial"));
+        header.addAll(params);
+        header.addAll(List.of("status", spec.metric() + " (" + (spec.maximize() ? "max" : "min") + ")", "last", "run"));
+        cells.add(header.toArray(String[]::new));
+        boolean first = true;
+        for (Row r : rows) {
+            List<String> line = new ArrayList<>();
+            line.add(first && !Double.isNaN(r.best()) ? "*" : "");
+            first = false;
+            line.add(String.valueOf(r.trial().number()));
+            params.forEach(p -> line.add(SweepTrials.show(r.trial().values().get(p))));
+            line.add(r.status().name().toLowerCase(Locale.ROOT));
+            line.add(number(r.best()));
+            line.add(number(r.last()));
+            line.add(r.runDir() == null ? "" : String.valueOf(r.runDir().getFileName()));
+            cells.add(line.toArray(String[]::new));
+        }
+        int[] widths = new int[header.size()];
+        for (String[] row : cells) {
+            for (int i = 0; i < row.length; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (String[] row : cells) {
+            for (int i = 0; i < row.length; i++) {
+                out.append(i < row.length - 1 ? String.format(Locale.ROOT, "%-" + widths[i] + "s  ", row[i]) : row[i]);
+            }
+            out.append(System.lineSeparator());
+        }
+        return out.toString();
+    }
+
+    private static String number(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
+    }
+}
