@@ -21,6 +21,11 @@ final class QueueExecution {
     }
 
     static QueueRunner.Outcome run(QueueRunner runner, PrintStream out, PrintStream err) throws IOException {
+        return run(runner, out, err, null);
+    }
+
+    /** @param also hears of every run too (a sweep's TensorBoard records), or null */
+    static QueueRunner.Outcome run(QueueRunner runner, PrintStream out, PrintStream err, QueueRunner.Listener also) throws IOException {
         Thread hook = new Thread(() -> stopOnSignal(runner, err), "traindeck-stop-queue-on-signal");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -30,6 +35,9 @@ final class QueueExecution {
                     out.println("== " + entry.label() + (resumed ? ": resuming in " : ": run folder ") + run.runDir()
                             + (entry.message() == null ? "" : " (" + entry.message() + ")"));
                     run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
+                    if (also != null) {
+                        also.starting(entry, run, resumed);
+                    }
                 }
 
                 @Override
@@ -40,6 +48,9 @@ final class QueueExecution {
                         out.println(String.format(Locale.ROOT, "== %s: %s, %d steps in %.1f s%s", entry.label(),
                                 entry.status().name().toLowerCase(Locale.ROOT), result.steps(), result.elapsedSeconds(),
                                 result.status() == RunResult.Status.FINISHED || result.message().isEmpty() ? "" : " (" + result.message() + ")"));
+                    }
+                    if (also != null) {
+                        also.ended(entry, result);
                     }
                 }
             });

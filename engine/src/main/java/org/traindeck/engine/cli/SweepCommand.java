@@ -8,6 +8,7 @@ import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.sweep.SweepHParams;
 import org.traindeck.engine.sweep.SweepParser;
 import org.traindeck.engine.sweep.SweepResults;
 import org.traindeck.engine.sweep.SweepSpec;
@@ -52,7 +53,9 @@ final class SweepCommand {
             return Main.INVALID_INPUT;
         }
         out.println("sweep " + spec.name() + ": " + trials.size() + " trial(s), queue " + queue);
-        QueueRunner.Outcome outcome = QueueExecution.run(new QueueRunner(queue, discovery, devices, faults), out, err);
+        SweepHParams hparams = new SweepHParams(spec, trials, m -> err.println("warning: " + m));
+        hparams.writeExperiment(queue.getParent());
+        QueueRunner.Outcome outcome = QueueExecution.run(new QueueRunner(queue, discovery, devices, faults), out, err, hparams);
         List<SweepResults.Row> rows = SweepResults.rows(spec, trials, RunQueue.open(queue).entries());
         out.println();
         out.print(SweepResults.table(spec, rows));

@@ -48,16 +48,16 @@ public final class TfEventEncoder {
         return event.toByteArray();
     }
 
-    private static void writeTag(ByteArrayOutputStream out, int field, int wireType) {
+    static void writeTag(ByteArrayOutputStream out, int field, int wireType) {
         writeVarint(out, ((long) field << 3) | wireType);
     }
 
-    private static void writeVarintField(ByteArrayOutputStream out, int field, long value) {
+    static void writeVarintField(ByteArrayOutputStream out, int field, long value) {
         writeTag(out, field, 0);
         writeVarint(out, value);
     }
 
-    private static void writeDouble(ByteArrayOutputStream out, int field, double value) {
+    static void writeDouble(ByteArrayOutputStream out, int field, double value) {
         writeTag(out, field, 1);
         long bits = Double.doubleToLongBits(value);
         for (int i = 0; i < 8; i++) {
@@ -65,7 +65,7 @@ public final class TfEventEncoder {
         }
     }
 
-    private static void writeFloat(ByteArrayOutputStream out, int field, float value) {
+    static void writeFloat(ByteArrayOutputStream out, int field, float value) {
         writeTag(out, field, 5);
         int bits = Float.floatToIntBits(value);
         for (int i = 0; i < 4; i++) {
@@ -73,7 +73,7 @@ public final class TfEventEncoder {
         }
     }
 
-    private static void writeBytes(ByteArrayOutputStream out, int field, byte[] bytes) {
+    static void writeBytes(ByteArrayOutputStream out, int field, byte[] bytes) {
         writeTag(out, field, 2);
         writeVarint(out, bytes.length);
         out.write(bytes, 0, bytes.length);

@@ -25,9 +25,18 @@ public final class TfEventFileReader {
     }
 
     public static List<Event> read(Path file) throws IOException {
+        List<Event> events = new ArrayList<>();
+        for (byte[] data : records(file)) {
+            events.add(decodeEvent(data));
+        }
+        return events;
+    }
+
+    /** Every record's data, each with its framing and both CRCs checked. */
+    public static List<byte[]> records(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        List<Event> events = new ArrayList<>();
+        List<byte[]> records = new ArrayList<>();
         while (in.hasRemaining()) {
             if (in.remaining() < 12) {
                 throw new EOFException("truncated record header at byte " + in.position());
@@ -45,9 +54,9 @@ public final class TfEventFileReader {
             if (dataCrc != masked(crc32c(data))) {
                 throw new IOException("bad data CRC at byte " + in.position());
             }
-            events.add(decodeEvent(data));
+            records.add(data);
         }
-        return events;
+        return records;
     }
 
     /** Reference CRC32C (Castagnoli, reflected polynomial 0x82F63B78), one bit at a time. */
