@@ -36,6 +36,8 @@ import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
+import org.traindeck.app.runs.RunsView;
+import org.traindeck.app.runs.RunsViewModel;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.api.Engine;
@@ -77,6 +79,7 @@ public final class MainWindow {
     private final NcclPanel nccl;
     private final Dashboard dashboard = new Dashboard();
     private final RunController controller;
+    private final RunsViewModel runs;
     private final ConfigFileActions files;
     private final ToggleButton dark = new ToggleButton("Dark");
     private final Timeline refresher;
@@ -96,6 +99,7 @@ public final class MainWindow {
         this.devices = new DeviceSelector(document);
         this.nccl = new NcclPanel(document);
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
+        this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         controller.onError(m -> {
             dashboard.log().getItems().add(m);
@@ -111,7 +115,8 @@ public final class MainWindow {
         jsonPane.setBottom(jsonStatus);
         TabPane tabs = new TabPane(
                 tab("Config", form), tab("JSON", jsonPane),
-                tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")));
+                tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
+                tab("Runs", new RunsView(runs)));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
@@ -152,6 +157,9 @@ public final class MainWindow {
         document.validationProperty().addListener((o, a, b) -> {
             showJsonStatus(b);
             dashboard.setStartHint(startHint(b));
+            if (b != null && b.isValid()) {
+                runs.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
+            }
         });
         dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks(),
                 m -> services.dialogs().showError("Export failed", m)));
@@ -160,7 +168,10 @@ public final class MainWindow {
                 nccl.setReport(run.ncclReport(), false);
             }
         });
-        controller.lastResultProperty().addListener((o, a, r) -> showResult(r));
+        controller.lastResultProperty().addListener((o, a, r) -> {
+            showResult(r);
+            runs.refresh();
+        });
         dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {

@@ -51,6 +51,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import javax.imageio.ImageIO;
 
@@ -87,6 +88,11 @@ public final class LiveChart extends BorderPane {
             this.smooth = new XYSeries(label, false, true);
         }
     }
+
+    private static final BasicStroke THIN = new BasicStroke(1f);
+    private static final BasicStroke SOLID = new BasicStroke(1.6f);
+    private static final BasicStroke DASHED = new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
+            new float[] {5f, 4f}, 0f);
 
     private final String title;
     private final String yLabel;
@@ -286,14 +292,6 @@ public final class LiveChart extends BorderPane {
             lines.put(key, line);
             rawSet.addSeries(line.raw);
             smoothSet.addSeries(line.smooth);
-            int i = rawSet.getSeriesCount() - 1;
-            BasicStroke stroke = dashed
-                    ? new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {5f, 4f}, 0f)
-                    : new BasicStroke(1.6f);
-            smoothRenderer.setSeriesPaint(i, color);
-            smoothRenderer.setSeriesStroke(i, stroke);
-            rawRenderer.setSeriesStroke(i, new BasicStroke(1f));
-            rawRenderer.setSeriesVisibleInLegend(i, false);
             dirty = true;
         }
         return line.data;
@@ -334,6 +332,28 @@ public final class LiveChart extends BorderPane {
     /** Drops every point after {@code step} in every series (a rewind or resume). */
     public void truncateAfterStep(double step) {
         lines.values().forEach(l -> l.data.truncateAfterStep(step));
+        dirty = true;
+    }
+
+    /** Drops the series whose keys match, with their lines and legend entries. */
+    public void removeSeries(Predicate<String> keys) {
+        for (Line l : List.copyOf(lines.values())) {
+            if (keys.test(l.key)) {
+                lines.remove(l.key);
+                rawSet.removeSeries(l.raw);
+                smoothSet.removeSeries(l.smooth);
+            }
+        }
+        dirty = true;
+    }
+
+    /** Empties the series whose keys match (they stay, with their colours) and drops the stage boundaries. */
+    public void clearSeries(Predicate<String> keys) {
+        lines.values().stream().filter(l -> keys.test(l.key)).forEach(l -> l.data.clear());
+        markers.clear();
+        markerSteps.clear();
+        overlay.hideHover();
+        resetZoom();
         dirty = true;
     }
 
@@ -438,10 +458,15 @@ public final class LiveChart extends BorderPane {
                 l.raw.fireSeriesChanged();
                 l.smooth.fireSeriesChanged();
             }
+            // by position, every time: removing a series (an overlaid run) moves the ones after it
             int i = 0;
             for (Line l : lines.values()) {
                 Color c = l.color;
                 rawRenderer.setSeriesPaint(i, new Color(c.getRed(), c.getGreen(), c.getBlue(), weight > 0 ? 70 : 255));
+                rawRenderer.setSeriesStroke(i, THIN);
+                rawRenderer.setSeriesVisibleInLegend(i, false);
+                smoothRenderer.setSeriesPaint(i, c);
+                smoothRenderer.setSeriesStroke(i, l.dashed ? DASHED : SOLID);
                 i++;
             }
             plot.clearDomainMarkers();

@@ -47,6 +47,7 @@ public final class Dashboard extends BorderPane {
     private final LiveChart throughput = new LiveChart("Throughput", "samples/s", false);
     private final LiveChart validation = new LiveChart("Validation", "metric", false);
     private final TabPane lossOrValidation = new TabPane();
+    private final RunOverlays overlays = new RunOverlays(loss, validation, lr, throughput);
     private final ListView<String> log = new ListView<>();
     private final Label banner = new Label();
     private final RunSummaryPane summary = new RunSummaryPane();
@@ -189,13 +190,17 @@ public final class Dashboard extends BorderPane {
         return n;
     }
 
-    /** Forgets the run being shown (not the device telemetry). */
+    /** Other runs' curves drawn next to the one shown, for comparison. */
+    public RunOverlays overlays() {
+        return overlays;
+    }
+
+    /** Forgets the run being shown (not the device telemetry, nor the runs overlaid for comparison). */
     public void clearRun() {
         queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals("telemetry"));
-        loss.clearAll();
-        lr.clearAll();
-        throughput.clearAll();
-        validation.clearAll();
+        for (LiveChart c : List.of(loss, lr, throughput, validation)) {
+            c.clearSeries(key -> !RunOverlays.isOverlay(key));
+        }
         log.getItems().clear();
         markedStages.clear();
         banner.setVisible(false);

@@ -12,6 +12,9 @@ import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.library.RunComparison;
+import org.traindeck.engine.library.RunLibrary;
+import org.traindeck.engine.library.RunSummary;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.TrainingRun;
@@ -86,6 +89,16 @@ public final class Engine {
         Path config = runDir.resolve("config.json");
         RunConfig own = Files.isRegularFile(config) ? load(config).config() : null;
         return new PastRun(runDir, own, history);
+    }
+
+    /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */
+    public List<RunSummary> runs(Path outputDir) throws IOException {
+        return Files.isDirectory(outputDir) ? RunLibrary.list(outputDir) : List.of();
+    }
+
+    /** Runs side by side: final and best metrics, and the config keys whose values differ. */
+    public RunComparison.Result compare(List<Path> runDirs) throws IOException {
+        return RunComparison.compare(runDirs);
     }
 
     /** This machine's CPU, memory and GPUs (or why there are none). */

@@ -1,0 +1,72 @@
+package org.traindeck.app.run;
+
+import org.traindeck.app.charts.LiveChart;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+
+import java.awt.Color;
+import java.util.List;
+
+/**
+ * Other runs' curves on the dashboard's charts, next to the run shown (the live one included): training and
+ * validation loss, validation accuracy and learning rate, each run in its own colour and named in the legend. A new
+ * run on the dashboard leaves them; FX thread only.
+ */
+public final class RunOverlays {
+
+    private static final String OVERLAY = "overlay:";
+
+    private final LiveChart loss;
+    private final LiveChart validation;
+    private final LiveChart lr;
+    private final List<LiveChart> all;
+
+    RunOverlays(LiveChart loss, LiveChart validation, LiveChart lr, LiveChart throughput) {
+        this.loss = loss;
+        this.validation = validation;
+        this.lr = lr;
+        this.all = List.of(loss, validation, lr, throughput);
+    }
+
+    static boolean isOverlay(String seriesKey) {
+        return seriesKey.startsWith(OVERLAY);
+    }
+
+    /**
+     * Draws another run's curves next to the one shown (the live run included): training and validation loss,
+     * validation accuracy and learning rate, in the run's own colour, named by the run. FX thread.
+     */
+    public void show(String run, List<EngineEvent> history, Color color) {
+        String key = OVERLAY + run + ":";
+        remove(run);
+        for (EngineEvent e : history) {
+            if (!(e instanceof MetricEvent m) || m.device() != null) {
+                continue;
+            }
+            switch (m.name()) {
+                case MetricNames.TRAIN_LOSS -> loss.series(key + "train", run + " · train", color, false).add(m.step(), m.elapsedSeconds(), m.value());
+                case MetricNames.VAL_LOSS -> loss.series(key + "val", run + " · val", color, true).add(m.step(), m.elapsedSeconds(), m.value());
+                case MetricNames.VAL_ACCURACY -> validation.series(key + "acc", run + " · accuracy", color, false)
+                        .add(m.step(), m.elapsedSeconds(), m.value());
+                case MetricNames.LR -> lr.series(key + "lr", run, color, false).add(m.step(), m.elapsedSeconds(), m.value());
+                default -> { }
+            }
+        }
+    }
+
+    /** Takes one overlaid run off the charts. */
+    public void remove(String run) {
+        String key = OVERLAY + run + ":";
+        for (LiveChart c : all) {
+            c.removeSeries(k -> k.startsWith(key));
+        }
+    }
+
+    /** Takes every overlaid run off the charts. */
+    public void clear() {
+        for (LiveChart c : all) {
+            c.removeSeries(k -> k.startsWith(OVERLAY));
+        }
+    }
+}

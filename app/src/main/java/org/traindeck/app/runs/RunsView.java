@@ -1,0 +1,140 @@
+package org.traindeck.app.runs;
+
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.ListChangeListener;
+import javafx.collections.transformation.SortedList;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.SelectionMode;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import org.traindeck.engine.library.RunComparison;
+import org.traindeck.engine.library.RunSummary;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The runs of the open config's output folder: a sortable table filtered by name and status. Selecting runs draws
+ * their curves on the charts and lists the config keys they differ in.
+ */
+public final class RunsView extends VBox {
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
+
+    private final TableView<RunSummary> table = new TableView<>();
+    private final Label differences = new Label();
+
+    public RunsView(RunsViewModel model) {
+        super(6);
+        setId("runs-view");
+        setPadding(new Insets(8));
+        TextField name = new TextField();
+        name.setId("runs-filter");
+        name.setPromptText("filter by name");
+        name.textProperty().bindBidirectional(model.nameFilterProperty());
+        HBox.setHgrow(name, Priority.ALWAYS);
+        ComboBox<String> status = new ComboBox<>();
+        status.setId("runs-status");
+        status.getItems().setAll(RunsViewModel.STATUSES);
+        status.valueProperty().bindBidirectional(model.statusFilterProperty());
+        Button refresh = new Button("Refresh");
+        refresh.setId("runs-refresh");
+        refresh.setOnAction(e -> model.refresh());
+        HBox filters = new HBox(6, name, status, refresh);
+        filters.setAlignment(Pos.CENTER_LEFT);
+
+        table.setId("runs-table");
+        table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setPlaceholder(new Label("No runs in this output folder yet."));
+        table.getColumns().setAll(List.of(
+                column("Run", r -> r.folder().getFileName().toString()),
+                column("Status", RunSummary::status),
+                column("Steps", RunSummary::steps),
+                column("Best", r -> new Figure(r.best())),
+                column("Last", r -> new Figure(r.last())),
+                column("Started", r -> new When(r.startedMillis()))));
+        SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
+        sorted.comparatorProperty().bind(table.comparatorProperty());
+        table.setItems(sorted);
+        table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<RunSummary>) c ->
+                model.select(List.copyOf(table.getSelectionModel().getSelectedItems())));
+        VBox.setVgrow(table, Priority.ALWAYS);
+
+        Label message = new Label();
+        message.setId("runs-message");
+        message.textProperty().bind(model.messageProperty());
+        message.getStyleClass().add("device-figures");
+        differences.setId("runs-differences");
+        differences.setWrapText(true);
+        model.comparisonProperty().addListener((o, a, b) -> differences.setText(describe(b)));
+        differences.setText(describe(null));
+        getChildren().addAll(filters, table, message, new Label("How the selected runs' configs differ"), differences);
+    }
+
+    public TableView<RunSummary> table() {
+        return table;
+    }
+
+    static String describe(RunComparison.Result result) {
+        if (result == null || result.runs().size() < 2) {
+            return "Select two or more runs (Ctrl+click) to overlay their curves and see how their configs differ.";
+        }
+        if (result.differences().isEmpty()) {
+            return "Their configs are the same.";
+        }
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, List<String>> d : result.differences().entrySet()) {
+            if (d.getKey().equals("name")) {
+                continue;
+            }
+            b.append(d.getKey()).append(": ").append(String.join("  |  ", d.getValue())).append('\n');
+        }
+        return b.length() == 0 ? "Their configs differ only in their names." : b.toString().strip();
+    }
+
+    private static <T extends Comparable<? super T>> TableColumn<RunSummary, T> column(String title, Function<RunSummary, T> value) {
+        TableColumn<RunSummary, T> c = new TableColumn<>(title);
+        c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        return c;
+    }
+
+    /** A metric value that sorts as a number and reads "-" when never measured. */
+    private record Figure(double value) implements Comparable<Figure> {
+        @Override
+        public int compareTo(Figure o) {
+            return Double.compare(Double.isNaN(value) ? Double.MAX_VALUE : value, Double.isNaN(o.value) ? Double.MAX_VALUE : o.value);
+        }
+
+        @Override
+        public String toString() {
+            return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.4g", value);
+        }
+    }
+
+    /** A start time that sorts by time and reads as a date. */
+    private record When(long millis) implements Comparable<When> {
+        @Override
+        public int compareTo(When o) {
+            return Long.compare(millis, o.millis);
+        }
+
+        @Override
+        public String toString() {
+            return millis == 0 ? "" : WHEN.format(Instant.ofEpochMilli(millis));
+        }
+    }
+}
