@@ -36,6 +36,8 @@ import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
+import org.traindeck.app.runs.QueueView;
+import org.traindeck.app.runs.QueueViewModel;
 import org.traindeck.app.runs.RunsView;
 import org.traindeck.app.runs.RunsViewModel;
 import org.traindeck.app.tasks.TaskExecutor;
@@ -80,6 +82,7 @@ public final class MainWindow {
     private final Dashboard dashboard = new Dashboard();
     private final RunController controller;
     private final RunsViewModel runs;
+    private final QueueViewModel queue;
     private final ConfigFileActions files;
     private final ToggleButton dark = new ToggleButton("Dark");
     private final Timeline refresher;
@@ -100,6 +103,7 @@ public final class MainWindow {
         this.nccl = new NcclPanel(document);
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
         this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
+        this.queue = new QueueViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         controller.onError(m -> {
             dashboard.log().getItems().add(m);
@@ -116,7 +120,7 @@ public final class MainWindow {
         TabPane tabs = new TabPane(
                 tab("Config", form), tab("JSON", jsonPane),
                 tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
-                tab("Runs", new RunsView(runs)));
+                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
@@ -157,8 +161,10 @@ public final class MainWindow {
         document.validationProperty().addListener((o, a, b) -> {
             showJsonStatus(b);
             dashboard.setStartHint(startHint(b));
+            queue.configProperty().set(b != null && b.isValid() ? b.config() : null);
             if (b != null && b.isValid()) {
                 runs.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
+                queue.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
             }
         });
         dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks(),

@@ -7,12 +7,20 @@ import javafx.beans.property.SimpleObjectProperty;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PastRun;
+import org.traindeck.engine.api.QueueHandle;
+import org.traindeck.engine.api.QueueListener;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.train.RunResult;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.function.Consumer;
 
 /**
@@ -31,6 +39,8 @@ public final class RunController {
     private final ObjectProperty<RunHandle> current = new SimpleObjectProperty<>();
     private final ObjectProperty<RunResult> lastResult = new SimpleObjectProperty<>();
     private Consumer<String> onError = m -> { };
+    private Runnable queueChanged = () -> { };
+    private QueueHandle queue;
 
     public RunController(Dashboard dashboard, Engine engine, TaskExecutor tasks) {
         this.dashboard = dashboard;
@@ -123,10 +133,94 @@ public final class RunController {
         onError.accept(message);
     }
 
-    /** Asks the run to stop after its current step (it saves a checkpoint to resume from). */
+    /** Who hears that a queued run started or ended (the queue's list refreshes). */
+    public void onQueueChanged(Runnable handler) {
+        this.queueChanged = handler;
+    }
+
+    /**
+     * Runs the queue of an output folder, each run shown on the dashboard as it starts (a resumed one with its
+     * curves so far) and summarised when it ends; Stop stops the run in progress and the queue with it.
+     */
+    public void runQueue(Path outputDir) {
+        if (state.get() != State.IDLE) {
+            return;
+        }
+        state.set(State.STARTING);
+        queue = engine.runQueue(outputDir, new QueueListener() {
+            @Override
+            public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
+                List<EngineEvent> before = List.of();
+                if (resumed) {
+                    try {
+                        before = engine.open(run.runDir()).history();
+                    } catch (IOException e) {
+                        before = List.of(); // its curves so far are missing from the dashboard, not from its files
+                    }
+                }
+                List<EngineEvent> history = before;
+                // the dashboard lets go of the last run before this one's first event can arrive
+                onFxAndWait(() -> {
+                    dashboard.clearRun();
+                    dashboard.status().plan(run.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
+                    dashboard.status().run(entry.label());
+                    history.forEach(dashboard::offer);
+                    current.set(run);
+                    if (state.get() == State.STARTING) {
+                        state.set(State.RUNNING);
+                    }
+                    queueChanged.run();
+                });
+                run.subscribe(dashboard::offer);
+            }
+
+            @Override
+            public void ended(QueueEntry entry, RunResult result) {
+                Platform.runLater(() -> {
+                    if (result != null) {
+                        lastResult.set(result);
+                    } else {
+                        onError.accept("Queued run " + entry.label() + ": " + entry.message());
+                    }
+                    queueChanged.run();
+                });
+            }
+        });
+        queue.completion().whenComplete((outcome, error) -> Platform.runLater(() -> {
+            queue = null;
+            current.set(null);
+            state.set(State.IDLE);
+            queueChanged.run();
+            if (error != null) {
+                onError.accept("The queue could not run: " + message(error.getCause() != null ? error.getCause() : error));
+            }
+        }));
+    }
+
+    /** Whether a queue is running (rather than a single run). */
+    public boolean queueRunning() {
+        return queue != null;
+    }
+
+    private static void onFxAndWait(Runnable r) {
+        FutureTask<Void> task = new FutureTask<>(r, null);
+        Platform.runLater(task);
+        try {
+            task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Asks the run to stop after its current step (it saves a checkpoint to resume from); a queue stops with it. */
     public void stop() {
         RunHandle run = current.get();
-        if (run != null && state.get() == State.RUNNING) {
+        if (queue != null && (state.get() == State.RUNNING || state.get() == State.STARTING)) {
+            state.set(State.STOPPING);
+            queue.requestStop();
+        } else if (run != null && state.get() == State.RUNNING) {
             state.set(State.STOPPING);
             run.requestStop();
         }
@@ -138,6 +232,9 @@ public final class RunController {
 
     /** Asks a running run to stop (it saves its checkpoint on its own thread). */
     public void shutdown() {
+        if (queue != null) {
+            queue.requestStop();
+        }
         RunHandle run = current.get();
         if (run != null) {
             run.requestStop();

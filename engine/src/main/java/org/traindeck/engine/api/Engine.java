@@ -4,6 +4,7 @@ import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigSchema;
+import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
@@ -12,17 +13,23 @@ import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunLibrary;
 import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs, read past runs,
@@ -99,6 +106,46 @@ public final class Engine {
     /** Runs side by side: final and best metrics, and the config keys whose values differ. */
     public RunComparison.Result compare(List<Path> runDirs) throws IOException {
         return RunComparison.compare(runDirs);
+    }
+
+    /** Adds a copy of a config (as it is now) to the queue in its output folder. */
+    public QueueEntry enqueue(RunConfig config) throws IOException {
+        return RunQueue.add(config.outputPath().resolve(RunQueue.DEFAULT_FILE), config.name(), null,
+                ConfigWriter.toJsonWithAbsolutePaths(config));
+    }
+
+    /** The queue in an output folder (empty when it has none). */
+    public List<QueueEntry> queue(Path outputDir) throws IOException {
+        return RunQueue.open(outputDir.resolve(RunQueue.DEFAULT_FILE)).entries();
+    }
+
+    /**
+     * Runs the queue in an output folder on a thread of its own, one run after another, resuming interrupted runs;
+     * only one process runs a queue at a time (the handle completes exceptionally when another does).
+     */
+    public QueueHandle runQueue(Path outputDir, QueueListener listener) {
+        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, null, FaultPlan.NONE);
+        CompletableFuture<QueueRunner.Outcome> done = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                done.complete(runner.runAll(new QueueRunner.Listener() {
+                    @Override
+                    public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+                        listener.starting(entry, new RunHandle(run), resumed);
+                    }
+
+                    @Override
+                    public void ended(QueueEntry entry, RunResult result) {
+                        listener.ended(entry, result);
+                    }
+                }));
+            } catch (IOException | RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }, "traindeck-queue");
+        thread.setDaemon(true);
+        thread.start();
+        return new QueueHandle(runner, done);
     }
 
     /** This machine's CPU, memory and GPUs (or why there are none). */

@@ -1,0 +1,63 @@
+package org.traindeck.app.runs;
+
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import org.traindeck.app.run.RunController;
+import org.traindeck.engine.queue.QueueEntry;
+
+import java.util.Locale;
+
+/** The queue of the open config's output folder: its runs and how each stands; Add, Run queue, Refresh. */
+public final class QueueView extends VBox {
+
+    public QueueView(QueueViewModel model, RunController controller) {
+        super(6);
+        setId("queue-view");
+        setPadding(new Insets(8));
+        Button add = new Button("Add this config");
+        add.setId("queue-add");
+        add.disableProperty().bind(model.configProperty().isNull());
+        add.setOnAction(e -> model.addOpenConfig());
+        Button run = new Button("Run queue");
+        run.setId("queue-run");
+        run.disableProperty().bind(Bindings.createBooleanBinding(
+                () -> controller.stateProperty().get() != RunController.State.IDLE
+                        || model.entries().stream().allMatch(en -> en.status().isDone()),
+                controller.stateProperty(), model.entries()));
+        run.setOnAction(e -> model.run());
+        Button refresh = new Button("Refresh");
+        refresh.setId("queue-refresh");
+        refresh.setOnAction(e -> model.refresh());
+        HBox buttons = new HBox(6, add, run, refresh);
+
+        ListView<QueueEntry> list = new ListView<>(model.entries());
+        list.setId("queue-list");
+        list.setPlaceholder(new Label("Nothing queued. Add puts the open config, as it is now, in the queue."));
+        list.setCellFactory(v -> new ListCell<>() {
+            @Override
+            protected void updateItem(QueueEntry e, boolean empty) {
+                super.updateItem(e, empty);
+                setText(empty || e == null ? null : "#" + e.id() + "  " + e.status().name().toLowerCase(Locale.ROOT) + "  " + e.label()
+                        + (e.message() == null || e.message().isBlank() ? "" : "  (" + e.message() + ")"));
+            }
+        });
+        VBox.setVgrow(list, Priority.ALWAYS);
+        Label message = new Label();
+        message.setId("queue-message");
+        message.setWrapText(true);
+        message.textProperty().bind(model.messageProperty());
+        Label hint = new Label("Queued runs run one after another on the dashboard; a failed run does not stop the queue, "
+                + "and Stop stops the run in progress (with a checkpoint: Run queue continues it). The queue is a file "
+                + "in the output folder, so it outlives TrainDeck; `traindeck queue run` runs it from a terminal.");
+        hint.setWrapText(true);
+        hint.getStyleClass().add("device-figures");
+        getChildren().addAll(buttons, list, message, hint);
+    }
+}

@@ -1,0 +1,119 @@
+package org.traindeck.app;
+
+import javafx.scene.control.ListView;
+import javafx.scene.control.TabPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.traindeck.app.run.RunController;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.train.RunResult;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+/** Queued runs through the window: added, run one after another on the dashboard, stopped and continued. */
+@ExtendWith(ApplicationExtension.class)
+class QueueFlowTest {
+
+    private final WindowFixture fixture = new WindowFixture();
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        window = fixture.open(stage, null);
+    }
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<QueueEntry> listed(FxRobot robot) {
+        return onFx(() -> List.copyOf(robot.lookup("#queue-list").queryAs(ListView.class).getItems()));
+    }
+
+    private void openQueueTab(FxRobot robot, Path config) {
+        fixture.dialogs.toOpen = config;
+        robot.clickOn("#open");
+        waitUntil("the config to load and validate", 15, () -> !robot.lookup("#start").query().isDisabled());
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(5));
+    }
+
+    private static long runFolders(Path runs) throws Exception {
+        try (Stream<Path> s = Files.list(runs)) {
+            return s.filter(Files::isDirectory).count();
+        }
+    }
+
+    @Test
+    void twoQueuedRunsRunOneAfterAnotherOnTheDashboard(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("queued.json");
+        Files.writeString(config, """
+                {"name": "queued", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
+                 "stages": [{"epochs": 2, "batchSize": 20}]}
+                """);
+        openQueueTab(robot, config);
+        robot.clickOn("#queue-add");
+        waitUntil("the first entry", 10, () -> listed(robot).size() == 1);
+        robot.clickOn("#queue-add");
+        waitUntil("the second entry", 10, () -> listed(robot).size() == 2);
+        assertThat(listed(robot)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.PENDING);
+
+        robot.clickOn("#queue-run");
+        waitUntil("both queued runs to finish", 120, () -> listed(robot).stream().allMatch(e -> e.status() == QueueEntry.Status.FINISHED)
+                && window.controller().stateProperty().get() == RunController.State.IDLE);
+        assertThat(runFolders(dir.resolve("runs"))).isEqualTo(2);
+        assertThat(onFx(() -> window.controller().lastResultProperty().get().status())).isEqualTo(RunResult.Status.FINISHED);
+        waitUntil("the last run's summary", 30, () -> window.dashboard().summary().shown() != null);
+        assertThat(onFx(() -> window.dashboard().lossChart().totalPoints())).as("the last run's curves").isPositive();
+        assertThat(onFx(() -> robot.lookup("#queue-run").query().isDisabled())).as("nothing left to run").isTrue();
+    }
+
+    @Test
+    void stoppingTheQueueKeepsTheRunAndRunningItAgainContinuesIt(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("long.json");
+        Files.writeString(config, """
+                {"name": "long", "outputDir": "runs", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "samples": 4000, "features": 8}},
+                 "stages": [{"epochs": 30, "batchSize": 8}], "checkpoint": {"everyEpochs": 0, "keepBestPerStage": false}}
+                """);
+        openQueueTab(robot, config);
+        robot.clickOn("#queue-add");
+        waitUntil("the entry", 10, () -> listed(robot).size() == 1);
+        robot.clickOn("#queue-run");
+        waitUntil("the queued run to train", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+                && window.dashboard().lossChart().totalPoints() > 20);
+        robot.clickOn("#stop");
+        waitUntil("the queue to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE
+                && listed(robot).get(0).status() == QueueEntry.Status.STOPPED);
+        Path runDir = listed(robot).get(0).runDir();
+        long stoppedAt = onFx(() -> window.controller().lastResultProperty().get().steps());
+        assertThat(stoppedAt).isPositive();
+
+        // the queue continues the same run from its stop checkpoint; the test shortens it by stopping again later
+        robot.clickOn("#queue-run");
+        waitUntil("the run to continue past its stop", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+                && window.controller().currentProperty().get() != null
+                && window.controller().currentProperty().get().currentStep() > stoppedAt);
+        assertThat(onFx(() -> window.controller().currentProperty().get().runDir())).isEqualTo(runDir);
+        robot.clickOn("#stop");
+        waitUntil("the queue to stop again", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
+        assertThat(runFolders(dir.resolve("runs"))).as("no second folder").isEqualTo(1);
+        assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from");
+    }
+}
