@@ -16,11 +16,7 @@ final class CheckpointsCommand {
     private CheckpointsCommand() {
     }
 
-    static int list(List<String> args, PrintStream out, PrintStream err) {
-        if (args.size() != 1 || args.get(0).startsWith("--")) {
-            return Main.usageError(err, "checkpoints takes one RUN_DIR");
-        }
-        Path runDir = Path.of(args.get(0));
+    static int list(Path runDir, PrintStream out, PrintStream err) {
         if (!Files.isDirectory(runDir)) {
             err.println("error: no such run folder: " + runDir);
             return Main.INVALID_INPUT;

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -44,36 +43,12 @@ final class DevicesCommand {
         this.probe = probe;
     }
 
-    static int run(List<String> args, PrintStream out, PrintStream err, NvidiaSmi smi, HostProbe probe) {
-        boolean json = false;
-        boolean watch = false;
-        long intervalMillis = 1000;
-        long samples = 0;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--json" -> json = true;
-                case "--watch" -> watch = true;
-                case "--interval", "--samples" -> {
-                    if (i + 1 >= args.size() || !args.get(i + 1).matches("\\d+") || Long.parseLong(args.get(i + 1)) < 1) {
-                        return Main.usageError(err, "devices: " + a + " needs a positive whole number");
-                    }
-                    long v = Long.parseLong(args.get(++i));
-                    if (a.equals("--interval")) {
-                        intervalMillis = Math.max(100, v);
-                    } else {
-                        samples = v;
-                    }
-                }
-                default -> {
-                    return Main.usageError(err, "devices: unknown option " + a);
-                }
-            }
-        }
+    /** @param samples stop watching after this many (0: until Ctrl-C) */
+    static int run(boolean json, boolean watch, long intervalMillis, long samples, PrintStream out, NvidiaSmi smi, HostProbe probe) {
         DevicesCommand command = new DevicesCommand(out, smi, probe);
         if (watch) {
             try {
-                command.watch(Duration.ofMillis(intervalMillis), samples);
+                command.watch(Duration.ofMillis(Math.max(100, intervalMillis)), samples);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

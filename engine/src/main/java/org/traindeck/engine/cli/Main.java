@@ -1,13 +1,10 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
@@ -22,10 +19,7 @@ import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,46 +40,6 @@ public final class Main {
     public static final int FILES_INCOMPLETE = 3;
     /** How long Ctrl-C or SIGTERM waits for the stop checkpoint before the process exits anyway. */
     static final int STOP_WAIT_SECONDS = 60;
-
-    private static final String USAGE = """
-            Usage: traindeck <command> [options]
-
-            Commands:
-              validate CONFIG     check a run config and list every problem (path, line, column)
-              train CONFIG [--devices D]
-                                  train as the config says; metrics go to <outputDir>/<name>/;
-                                  --devices overrides the config's: cpu, cpu:N (N CPU workers), all, or 0,1
-              resume RUN_DIR|CHECKPOINT [--epochs N] [--config FILE] [--devices D]
-                                  continue a run from its latest valid checkpoint (or the one given);
-                                  --epochs trains the current stage for N epochs in all,
-                                  --config takes safe changes (learning rate, epochs, devices, ...)
-              checkpoints RUN_DIR list a run's checkpoints: stage, epoch, step, metric, valid or not
-              runs [OUTPUT_DIR] [--json]
-                                  the runs in an output folder (default: runs): status, steps, the
-                                  monitored metric's best and last values, duration, start
-              compare RUN RUN...  final and best metrics side by side, and the config keys that differ
-              queue add CONFIG... [--output DIR]
-                                  queue runs (in DIR/queue.json; default: each config's outputDir)
-              queue run [--output DIR] [--devices D]
-                                  run the queue (default DIR: runs) one run after another; a failed run
-                                  does not stop it; an interrupted run is resumed, not restarted
-              queue list [--output DIR]
-                                  the queued runs and how each stands
-              sweep SWEEP [--devices D]
-                                  run every trial of a sweep file (grid or random) through its queue,
-                                  then print the results, best first; run it again to continue it
-              devices [--json]    list the GPUs and the CPU, with live memory, load and temperature
-              devices --watch [--interval MS] [--samples N]
-                                  stream device telemetry until Ctrl-C (or N samples)
-              gui [CONFIG]        open the TrainDeck window (only through the ./traindeck script)
-              bench               run the benchmarks and print the table (only through the ./traindeck script)
-              --help              this help
-              --version           TrainDeck's version
-
-            Exit codes: 0 success (or stopped with a checkpoint), 1 the run failed, 2 invalid input
-            (or the run folder is in use), 3 trained but some files could not be written (a full disk),
-            130 / 143 stopped by Ctrl-C / SIGTERM after saving a checkpoint.
-            """;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -116,66 +70,31 @@ public final class Main {
     }
 
     int run(String[] args) {
-        if (args.length == 0) {
-            err.print(USAGE);
-            return INVALID_INPUT;
-        }
-        List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
-        try {
-            return switch (args[0]) {
-                case "--help", "-h", "help" -> {
-                    out.print(USAGE);
-                    yield OK;
-                }
-                case "--version" -> {
-                    out.println("TrainDeck " + Version.get());
-                    yield OK;
-                }
-                case "validate" -> validate(rest);
-                case "train" -> train(rest);
-                case "resume" -> resume(rest);
-                case "checkpoints" -> CheckpointsCommand.list(rest, out, err);
-                case "devices" -> DevicesCommand.run(rest, out, err, smi, probe);
-                case "runs" -> RunsCommand.runs(rest, out, err);
-                case "compare" -> RunsCommand.compare(rest, out, err);
-                case "queue" -> QueueCommand.run(rest, out, err, new DeviceDiscovery(smi, probe), faults);
-                case "sweep" -> SweepCommand.run(rest, out, err, new DeviceDiscovery(smi, probe), faults);
-                default -> usageError("unknown command \"" + args[0] + "\"");
-            };
-        } catch (InvalidConfigException e) {
-            e.problems().forEach(p -> err.println("error: " + p));
-            return INVALID_INPUT;
-        } catch (InvalidPathException e) {
-            err.println("error: " + PathEncoding.advice(e));
-            return INVALID_INPUT;
-        } catch (IOException e) {
-            err.println("error: " + e.getMessage());
-            return INVALID_INPUT;
-        }
+        return Commands.commandLine(this).execute(args);
     }
 
-    private int usageError(String message) {
-        return usageError(err, message);
+    PrintStream out() {
+        return out;
     }
 
-    static int usageError(PrintStream err, String message) {
-        err.println("traindeck: " + message);
-        err.print(USAGE);
-        return INVALID_INPUT;
+    PrintStream err() {
+        return err;
     }
 
-    private String singleConfigArgument(List<String> args, String command) {
-        List<String> positional = args.stream().filter(a -> !a.startsWith("--")).toList();
-        List<String> flags = args.stream().filter(a -> a.startsWith("--")).toList();
-        if (!flags.isEmpty()) {
-            usageError(command + ": unknown option " + flags.get(0));
-            return null;
-        }
-        if (positional.size() != 1) {
-            usageError(command + " takes exactly one CONFIG file");
-            return null;
-        }
-        return positional.get(0);
+    DeviceDiscovery discovery() {
+        return new DeviceDiscovery(smi, probe);
+    }
+
+    NvidiaSmi smi() {
+        return smi;
+    }
+
+    HostProbe probe() {
+        return probe;
+    }
+
+    FaultPlan faults() {
+        return faults;
     }
 
     /** Validates a config file, printing its problems; null when it has errors. */
@@ -187,11 +106,7 @@ public final class Main {
         return result.isValid() ? result.config() : null;
     }
 
-    private int validate(List<String> args) {
-        String file = singleConfigArgument(args, "validate");
-        if (file == null) {
-            return INVALID_INPUT;
-        }
+    int validate(String file) {
         RunConfig config = load(file);
         if (config == null) {
             err.println(file + ": invalid");
@@ -201,39 +116,7 @@ public final class Main {
         return OK;
     }
 
-    /** Takes "--devices D" out of the arguments; null when absent, or when D is not valid (reported). */
-    private DeviceSelection devicesOption(List<String> args, String command, boolean[] bad) {
-        int i = args.indexOf("--devices");
-        if (i < 0) {
-            return null;
-        }
-        if (i + 1 >= args.size()) {
-            usageError(command + ": --devices needs a value: cpu, cpu:N, all, or GPU indices such as 0,1");
-            bad[0] = true;
-            return null;
-        }
-        DeviceSelection d = DeviceSelection.parse(args.get(i + 1));
-        if (d == null) {
-            usageError(command + ": --devices " + args.get(i + 1) + " is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
-            bad[0] = true;
-            return null;
-        }
-        args.remove(i + 1);
-        args.remove(i);
-        return d;
-    }
-
-    private int train(List<String> args) {
-        boolean[] bad = {false};
-        List<String> rest = new ArrayList<>(args);
-        DeviceSelection devices = devicesOption(rest, "train", bad);
-        if (bad[0]) {
-            return INVALID_INPUT;
-        }
-        String file = singleConfigArgument(rest, "train");
-        if (file == null) {
-            return INVALID_INPUT;
-        }
+    int train(String file, DeviceSelection devices) {
         RunConfig config = load(file);
         if (config == null) {
             err.println(file + ": invalid, nothing was run");
@@ -243,14 +126,14 @@ public final class Main {
             config = config.withDevices(devices);
             ValidationResult again = ConfigParser.parse(ConfigWriter.toJson(config), config.baseDir());
             if (!again.isValid()) {
-                again.errors().forEach(p -> err.println("error: " + p + " (with --devices " + devices + ")"));
+                again.errors().forEach(p -> err.println("error: " + p + " (with --devices " + devices.describe() + ")"));
                 return INVALID_INPUT;
             }
             again.warnings().forEach(p -> err.println("warning: " + p));
         }
         TrainingRun run;
         try {
-            run = TrainingRun.prepare(config, new DeviceDiscovery(smi, probe), faults);
+            run = TrainingRun.prepare(config, discovery(), faults);
         } catch (IOException e) {
             err.println("error: cannot create the run folder under " + config.outputPath() + ": " + e.getMessage());
             return RUN_FAILED;
@@ -258,52 +141,18 @@ public final class Main {
         return execute(run);
     }
 
-    private int resume(List<String> args) {
-        boolean[] bad = {false};
-        args = new ArrayList<>(args);
-        DeviceSelection devices = devicesOption(args, "resume", bad);
-        if (bad[0]) {
-            return INVALID_INPUT;
-        }
-        String target = null;
-        Integer epochs = null;
-        Path newConfig = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--epochs") || a.equals("--config")) {
-                if (i + 1 >= args.size()) {
-                    return usageError("resume: " + a + " needs a value");
-                }
-                String v = args.get(++i);
-                if (a.equals("--epochs")) {
-                    if (!v.matches("\\d{1,7}") || Integer.parseInt(v) < 1) {
-                        return usageError("resume: --epochs needs a whole number ≥ 1, not " + v);
-                    }
-                    epochs = Integer.parseInt(v);
-                } else {
-                    newConfig = Path.of(v);
-                    ValidationResult checked = ConfigParser.load(newConfig);
-                    checked.problems().forEach(p -> err.println((p.isError() ? "error: " : "warning: ") + p));
-                    if (!checked.isValid()) {
-                        err.println(v + ": invalid, nothing was resumed");
-                        return INVALID_INPUT;
-                    }
-                }
-            } else if (a.startsWith("--")) {
-                return usageError("resume: unknown option " + a);
-            } else if (target == null) {
-                target = a;
-            } else {
-                return usageError("resume takes one RUN_DIR or CHECKPOINT");
+    int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices) {
+        if (newConfig != null) {
+            ValidationResult checked = ConfigParser.load(newConfig);
+            checked.problems().forEach(p -> err.println((p.isError() ? "error: " : "warning: ") + p));
+            if (!checked.isValid()) {
+                err.println(newConfig + ": invalid, nothing was resumed");
+                return INVALID_INPUT;
             }
-        }
-        if (target == null) {
-            return usageError("resume needs a RUN_DIR or CHECKPOINT");
         }
         TrainingRun run;
         try {
-            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices),
-                    new DeviceDiscovery(smi, probe), faults);
+            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices), discovery(), faults);
         } catch (CheckpointException | RunLock.BusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;

@@ -10,7 +10,6 @@ import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
-import org.traindeck.engine.sinks.RunLock;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,53 +27,12 @@ final class QueueCommand {
     private QueueCommand() {
     }
 
-    static int run(List<String> args, PrintStream out, PrintStream err, DeviceDiscovery discovery, FaultPlan faults) {
-        if (args.isEmpty()) {
-            return Main.usageError(err, "queue needs add, run or list");
-        }
-        List<String> rest = new ArrayList<>(args.subList(1, args.size()));
-        String output = option(rest, "--output");
-        String devicesText = option(rest, "--devices");
-        if (output == null && rest.contains("--output") || devicesText == null && rest.contains("--devices")) {
-            return Main.usageError(err, "queue: --output and --devices need a value");
-        }
-        try {
-            return switch (args.get(0)) {
-                case "add" -> add(rest, output, out, err);
-                case "run" -> runQueue(rest, output, devicesText, out, err, discovery, faults);
-                case "list" -> list(rest, output, out, err);
-                default -> Main.usageError(err, "queue " + args.get(0) + ": the queue commands are add, run and list");
-            };
-        } catch (RunLock.BusyException e) {
-            err.println("error: " + e.getMessage());
-            return Main.INVALID_INPUT;
-        } catch (IOException e) {
-            err.println("error: " + e.getMessage());
-            return Main.INVALID_INPUT;
-        }
-    }
-
-    /** Takes "NAME VALUE" out of the arguments; null when absent. */
-    static String option(List<String> args, String name) {
-        int i = args.indexOf(name);
-        if (i < 0 || i + 1 >= args.size()) {
-            return null;
-        }
-        String value = args.get(i + 1);
-        args.remove(i + 1);
-        args.remove(i);
-        return value;
-    }
-
     private static Path queueFile(String output) {
         return Path.of(output == null ? "runs" : output).resolve(RunQueue.DEFAULT_FILE);
     }
 
     /** Every config is checked first; one with errors adds nothing at all. */
-    private static int add(List<String> files, String output, PrintStream out, PrintStream err) throws IOException {
-        if (files.isEmpty() || files.stream().anyMatch(f -> f.startsWith("--"))) {
-            return Main.usageError(err, "queue add takes one or more CONFIG files (and --output DIR)");
-        }
+    static int add(List<String> files, String output, PrintStream out, PrintStream err) throws IOException {
         List<RunConfig> configs = new ArrayList<>();
         boolean bad = false;
         for (String f : files) {
@@ -101,18 +59,8 @@ final class QueueCommand {
         return Main.OK;
     }
 
-    private static int runQueue(List<String> rest, String output, String devicesText, PrintStream out, PrintStream err,
-                                DeviceDiscovery discovery, FaultPlan faults) throws IOException {
-        if (!rest.isEmpty()) {
-            return Main.usageError(err, "queue run takes --output DIR and --devices D only");
-        }
-        DeviceSelection devices = null;
-        if (devicesText != null) {
-            devices = DeviceSelection.parse(devicesText);
-            if (devices == null) {
-                return Main.usageError(err, "queue run: --devices " + devicesText + " is not cpu, cpu:N, all, or GPU indices such as 0,1");
-            }
-        }
+    static int run(String output, DeviceSelection devices, PrintStream out, PrintStream err, DeviceDiscovery discovery,
+                   FaultPlan faults) throws IOException {
         Path file = queueFile(output);
         long waiting = RunQueue.open(file).entries().stream().filter(e -> !e.status().isDone()).count();
         if (waiting == 0) {
@@ -125,10 +73,7 @@ final class QueueCommand {
         return outcome.failed() > 0 ? Main.RUN_FAILED : Main.OK;
     }
 
-    private static int list(List<String> rest, String output, PrintStream out, PrintStream err) throws IOException {
-        if (!rest.isEmpty()) {
-            return Main.usageError(err, "queue list takes --output DIR only");
-        }
+    static int list(String output, PrintStream out) throws IOException {
         Path file = queueFile(output);
         List<QueueEntry> entries = RunQueue.open(file).entries();
         if (entries.isEmpty()) {

@@ -26,13 +26,7 @@ final class RunsCommand {
     private RunsCommand() {
     }
 
-    static int runs(List<String> args, PrintStream out, PrintStream err) {
-        boolean json = args.remove("--json");
-        if (args.size() > 1 || args.stream().anyMatch(a -> a.startsWith("--"))) {
-            err.println("traindeck: runs takes one OUTPUT_DIR (default: runs) and --json");
-            return Main.INVALID_INPUT;
-        }
-        Path dir = Path.of(args.isEmpty() ? "runs" : args.get(0));
+    static int runs(Path dir, boolean json, PrintStream out, PrintStream err) {
         List<RunSummary> runs;
         try {
             runs = RunLibrary.list(dir);
@@ -76,14 +70,9 @@ final class RunsCommand {
         return Main.OK;
     }
 
-    static int compare(List<String> args, PrintStream out, PrintStream err) {
-        if (args.size() < 2 || args.stream().anyMatch(a -> a.startsWith("--"))) {
-            err.println("traindeck: compare takes two or more run folders");
-            return Main.INVALID_INPUT;
-        }
+    static int compare(List<Path> runDirs, PrintStream out, PrintStream err) {
         List<Path> dirs = new ArrayList<>();
-        for (String a : args) {
-            Path dir = Path.of(a);
+        for (Path dir : runDirs) {
             if (!Files.isRegularFile(dir.resolve("config.json")) || !Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
                 err.println("error: " + dir + " is not a run folder (it needs config.json and metrics.jsonl)");
                 return Main.INVALID_INPUT;

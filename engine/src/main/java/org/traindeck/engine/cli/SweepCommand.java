@@ -33,20 +33,9 @@ final class SweepCommand {
     private SweepCommand() {
     }
 
-    static int run(List<String> args, PrintStream out, PrintStream err, DeviceDiscovery discovery, FaultPlan faults) throws IOException {
-        List<String> rest = new ArrayList<>(args);
-        String devicesText = QueueCommand.option(rest, "--devices");
-        if (rest.size() != 1 || rest.get(0).startsWith("--")) {
-            return Main.usageError(err, "sweep takes one SWEEP file (and --devices D)");
-        }
-        DeviceSelection devices = null;
-        if (devicesText != null) {
-            devices = DeviceSelection.parse(devicesText);
-            if (devices == null) {
-                return Main.usageError(err, "sweep: --devices " + devicesText + " is not cpu, cpu:N, all, or GPU indices such as 0,1");
-            }
-        }
-        SweepSpec spec = SweepParser.load(Path.of(rest.get(0)));
+    static int run(Path file, DeviceSelection devices, PrintStream out, PrintStream err, DeviceDiscovery discovery,
+                   FaultPlan faults) throws IOException {
+        SweepSpec spec = SweepParser.load(file);
         List<SweepTrials.Trial> trials = SweepTrials.expand(spec);
         Path queue = trials.get(0).config().outputPath().resolve("sweep-" + spec.name() + ".json");
         if (!enqueue(trials, queue, err)) {
@@ -60,7 +49,7 @@ final class SweepCommand {
         out.println();
         out.print(SweepResults.table(spec, rows));
         if (outcome.stopped()) {
-            out.println("stopped: run `traindeck sweep " + rest.get(0) + "` again to continue");
+            out.println("stopped: run `traindeck sweep " + file + "` again to continue");
         }
         boolean allDone = rows.stream().allMatch(r -> r.status() == QueueEntry.Status.FINISHED);
         return allDone ? Main.OK : Main.RUN_FAILED;

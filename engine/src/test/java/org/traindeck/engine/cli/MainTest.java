@@ -119,17 +119,33 @@ class MainTest {
     void usageMistakesExitWithTwo() {
         assertThat(run()).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("frobnicate")).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("unknown command \"frobnicate\"").contains("Usage: traindeck");
+        assertThat(stderr()).contains("Unmatched argument at index 0: 'frobnicate'").contains("Usage: traindeck");
         assertThat(run("train")).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("validate", "a.json", "b.json")).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("train", "a.json", "--fast")).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("unknown option --fast");
+        assertThat(stderr()).contains("Unknown option: '--fast'").contains("Usage: traindeck train");
+        assertThat(run("train", "a.json", "--devices", "gpu7")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("'gpu7' is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
+        assertThat(run("queue")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("queue needs add, run or list").contains("Usage: traindeck queue");
+        assertThat(run("compare", "one-run")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(run("resume", "somewhere", "--epochs", "0")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("--epochs needs a whole number of at least 1");
+    }
+
+    @Test
+    void bashCompletionIsGeneratedFromTheCommands() {
+        assertThat(run("generate-completion")).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("complete -F").contains("sweep").contains("--devices");
     }
 
     @Test
     void helpAndVersion() {
         assertThat(run("--help")).isEqualTo(Main.OK);
-        assertThat(stdout()).contains("validate CONFIG", "train CONFIG", "devices");
+        assertThat(stdout()).contains("validate", "train", "resume", "queue", "sweep", "devices", "Exit codes: 0 success",
+                "130 / 143");
+        assertThat(run("queue", "--help")).isEqualTo(Main.OK);
+        assertThat(stdout()).contains("add", "run", "list");
         assertThat(run("--version")).isEqualTo(Main.OK);
         assertThat(stdout()).contains("TrainDeck ");
     }

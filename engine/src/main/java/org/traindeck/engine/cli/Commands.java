@@ -1,0 +1,322 @@
+package org.traindeck.engine.cli;
+
+import org.traindeck.engine.Version;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.PathEncoding;
+import org.traindeck.engine.sinks.RunLock;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * The CLI's commands for picocli: options and arguments, generated help, bash completion. Each command hands typed
+ * values to its implementation; usage mistakes exit 2 with the command's usage, and expected failures (a bad config,
+ * a folder in use, an unreadable file) print "error: ..." and exit 2, never a stack trace.
+ */
+final class Commands {
+
+    private static final String EXIT_CODES = "%nExit codes: 0 success (or stopped with a checkpoint), 1 a run failed, 2 invalid "
+            + "input (or the run folder is in use), 3 trained but some files could not be written (a full disk), 130 / 143 "
+            + "stopped by Ctrl-C / SIGTERM after saving a checkpoint.%n%nThrough the ./traindeck script also: gui [CONFIG] "
+            + "(the window) and bench (the benchmarks). Bash completion: source <(traindeck generate-completion)";
+
+    private Commands() {
+    }
+
+    static CommandLine commandLine(Main main) {
+        CommandLine cli = new CommandLine(new Root(main));
+        cli.addSubcommand("validate", new Validate(main));
+        cli.addSubcommand("train", new Train(main));
+        cli.addSubcommand("resume", new Resume(main));
+        cli.addSubcommand("checkpoints", new Checkpoints(main));
+        cli.addSubcommand("runs", new Runs(main));
+        cli.addSubcommand("compare", new Compare(main));
+        CommandLine queue = new CommandLine(new Queue());
+        queue.addSubcommand("add", new QueueAdd(main));
+        queue.addSubcommand("run", new QueueRun(main));
+        queue.addSubcommand("list", new QueueList(main));
+        cli.addSubcommand("queue", queue);
+        cli.addSubcommand("sweep", new Sweep(main));
+        cli.addSubcommand("devices", new Devices(main));
+        cli.addSubcommand("generate-completion", new AutoComplete.GenerateCompletion());
+        cli.registerConverter(DeviceSelection.class, text -> {
+            DeviceSelection d = DeviceSelection.parse(text);
+            if (d == null) {
+                throw new CommandLine.TypeConversionException("'" + text + "' is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
+            }
+            return d;
+        });
+        cli.setUsageHelpWidth(110);
+        cli.setOut(new PrintWriter(main.out(), true));
+        cli.setErr(new PrintWriter(main.err(), true));
+        cli.setExecutionExceptionHandler((e, command, parsed) -> {
+            if (e instanceof InvalidConfigException invalid) {
+                invalid.problems().forEach(p -> main.err().println("error: " + p));
+            } else if (e instanceof InvalidPathException path) {
+                main.err().println("error: " + PathEncoding.advice(path));
+            } else if (e instanceof RunLock.BusyException || e instanceof IOException) {
+                main.err().println("error: " + e.getMessage());
+            } else {
+                throw e;
+            }
+            return Main.INVALID_INPUT;
+        });
+        return cli;
+    }
+
+    @Command(name = "traindeck", mixinStandardHelpOptions = true, versionProvider = Root.class,
+            description = "Train neural networks on this machine's GPUs or CPU, and keep every run resumable.",
+            footer = EXIT_CODES)
+    static final class Root implements Callable<Integer>, CommandLine.IVersionProvider {
+        private final Main main;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        Root(Main main) {
+            this.main = main;
+        }
+
+        Root() {
+            this(null);
+        }
+
+        @Override
+        public Integer call() {
+            spec.commandLine().usage(main.err());
+            return Main.INVALID_INPUT;
+        }
+
+        @Override
+        public String[] getVersion() {
+            return new String[] {"TrainDeck " + Version.get()};
+        }
+    }
+
+    @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a run config and list every problem (path, line, column).")
+    static final class Validate implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "CONFIG", description = "the run config (JSON)")
+        String config;
+
+        Validate(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return main.validate(config);
+        }
+    }
+
+    @Command(name = "train", mixinStandardHelpOptions = true, description = "Train as the config says; metrics go to <outputDir>/<name>/.")
+    static final class Train implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "CONFIG", description = "the run config (JSON)")
+        String config;
+        @Option(names = "--devices", paramLabel = "D", description = "instead of the config's: cpu, cpu:N (N CPU workers), all, or GPU indices such as 0,1")
+        DeviceSelection devices;
+
+        Train(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return main.train(config, devices);
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true, description = "Continue a run from its latest valid checkpoint (or the one given).")
+    static final class Resume implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "RUN_DIR|CHECKPOINT")
+        String target;
+        @Option(names = "--epochs", paramLabel = "N", description = "train the current stage for N epochs in all")
+        Integer epochs;
+        @Option(names = "--config", paramLabel = "FILE", description = "take safe changes from this config (learning rate, epochs, devices, ...)")
+        Path config;
+        @Option(names = "--devices", paramLabel = "D", description = "cpu, cpu:N, all, or GPU indices such as 0,1")
+        DeviceSelection devices;
+
+        Resume(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            if (epochs != null && epochs < 1) {
+                main.err().println("traindeck resume: --epochs needs a whole number of at least 1, not " + epochs);
+                return Main.INVALID_INPUT;
+            }
+            return main.resume(target, epochs, config, devices);
+        }
+    }
+
+    @Command(name = "checkpoints", mixinStandardHelpOptions = true, description = "List a run's checkpoints: stage, epoch, step, metric, valid or not.")
+    static final class Checkpoints implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "RUN_DIR")
+        Path runDir;
+
+        Checkpoints(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return CheckpointsCommand.list(runDir, main.out(), main.err());
+        }
+    }
+
+    @Command(name = "runs", mixinStandardHelpOptions = true, description = "The runs in an output folder: status, steps, the monitored metric's best and last values, duration, start.")
+    static final class Runs implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "OUTPUT_DIR", arity = "0..1", defaultValue = "runs", description = "default: ${DEFAULT-VALUE}")
+        Path dir;
+        @Option(names = "--json", description = "as JSON, for scripts")
+        boolean json;
+
+        Runs(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return RunsCommand.runs(dir, json, main.out(), main.err());
+        }
+    }
+
+    @Command(name = "compare", mixinStandardHelpOptions = true, description = "Final and best metrics side by side, and the config keys that differ.")
+    static final class Compare implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "RUN", arity = "2..*", description = "two or more run folders")
+        List<Path> runs;
+
+        Compare(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return RunsCommand.compare(runs, main.out(), main.err());
+        }
+    }
+
+    @Command(name = "queue", mixinStandardHelpOptions = true, description = "Queue runs and run them one after another (queue.json in the output folder).",
+            subcommandsRepeatable = false)
+    static final class Queue implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            throw new CommandLine.ParameterException(spec.commandLine(), "queue needs add, run or list");
+        }
+    }
+
+    @Command(name = "add", mixinStandardHelpOptions = true, description = "Queue copies of configs as they are now (every one checked first).")
+    static final class QueueAdd implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "CONFIG", arity = "1..*")
+        List<String> configs;
+        @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: each config's outputDir)")
+        String output;
+
+        QueueAdd(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            return QueueCommand.add(configs, output, main.out(), main.err());
+        }
+    }
+
+    @Command(name = "run", mixinStandardHelpOptions = true, description = "Run the queue; a failed run does not stop it; an interrupted run is resumed.")
+    static final class QueueRun implements Callable<Integer> {
+        private final Main main;
+        @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
+        String output;
+        @Option(names = "--devices", paramLabel = "D", description = "every run on these devices: cpu, cpu:N, all, or 0,1")
+        DeviceSelection devices;
+
+        QueueRun(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            return QueueCommand.run(output, devices, main.out(), main.err(), main.discovery(), main.faults());
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "The queued runs and how each stands.")
+    static final class QueueList implements Callable<Integer> {
+        private final Main main;
+        @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
+        String output;
+
+        QueueList(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            return QueueCommand.list(output, main.out());
+        }
+    }
+
+    @Command(name = "sweep", mixinStandardHelpOptions = true, description = "Run every trial of a sweep file through its queue, then print the results, best first.")
+    static final class Sweep implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "SWEEP")
+        Path file;
+        @Option(names = "--devices", paramLabel = "D", description = "every trial on these devices: cpu, cpu:N, all, or 0,1")
+        DeviceSelection devices;
+
+        Sweep(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            return SweepCommand.run(file, devices, main.out(), main.err(), main.discovery(), main.faults());
+        }
+    }
+
+    @Command(name = "devices", mixinStandardHelpOptions = true, description = "The GPUs and the CPU with live memory, load and temperature; --watch streams them.")
+    static final class Devices implements Callable<Integer> {
+        private final Main main;
+        @Option(names = "--json", description = "as JSON")
+        boolean json;
+        @Option(names = "--watch", description = "stream telemetry until Ctrl-C (or --samples)")
+        boolean watch;
+        @Option(names = "--interval", paramLabel = "MS", defaultValue = "1000", description = "between samples (at least 100)")
+        long interval;
+        @Option(names = "--samples", paramLabel = "N", description = "stop after N samples")
+        Long samples;
+
+        Devices(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            if (interval < 1 || samples != null && samples < 1) {
+                main.err().println("traindeck devices: --interval and --samples need positive whole numbers");
+                return Main.INVALID_INPUT;
+            }
+            return DevicesCommand.run(json, watch, interval, samples == null ? 0 : samples, main.out(), main.smi(), main.probe());
+        }
+    }
+}
