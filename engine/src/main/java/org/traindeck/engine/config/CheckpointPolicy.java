@@ -1,7 +1,5 @@
 package org.traindeck.engine.config;
 
-import java.util.List;
-
 /**
  * When checkpoints are written and which are kept. {@code everyEpochs} = 0 turns off the periodic ones (stage ends,
  * stops and the run's end are still saved); {@code everyMinutes} = 0 means no time-based ones. {@code monitor} picks
@@ -11,7 +9,6 @@ import java.util.List;
 public record CheckpointPolicy(int everyEpochs, double everyMinutes, int keepLast, boolean keepBestPerStage,
                                String monitor, String mode, String onWriteError) {
 
-    public static final List<String> MONITORS = List.of("val/loss", "val/accuracy", "val/mse", "val/mae", "train/epoch_loss");
     public static final CheckpointPolicy DEFAULT = new CheckpointPolicy(1, 0, 3, true, "val/loss", "min", "continue");
 
     public boolean higherIsBetter() {

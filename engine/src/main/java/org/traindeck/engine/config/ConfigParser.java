@@ -74,6 +74,11 @@ public final class ConfigParser {
 
     /** Validates config text; relative paths resolve against {@code baseDir}. */
     public static ValidationResult parse(String text, Path baseDir) {
+        return parse(text, baseDir, ConfigSchema.root());
+    }
+
+    /** As {@link #parse(String, Path)}, with the bounds and choices of the given schema (a test's edited copy). */
+    static ValidationResult parse(String text, Path baseDir, SchemaNode schema) {
         if (text.length() > MAX_CONFIG_BYTES) {
             return failure(tooLarge("the config", text.length()));
         }
@@ -87,7 +92,7 @@ public final class ConfigParser {
             problems.error("", "the config must be a JSON object {...}, not " + JsonObjectReader.describe(root));
             return new ValidationResult(null, problems.all());
         }
-        RunConfig config = new ConfigParser(problems, baseDir).readRun(new JsonObjectReader(problems, "", root));
+        RunConfig config = new ConfigParser(problems, baseDir).readRun(new JsonObjectReader(problems, "", root, schema));
         return new ValidationResult(problems.hasErrors() ? null : config, problems.all());
     }
 
@@ -100,7 +105,7 @@ public final class ConfigParser {
         if (outputDir != null && outputDir.isBlank()) {
             problems.error(r.pathOf("outputDir"), "must not be empty");
         }
-        Long seed = r.longValue("seed", 42L, Long.MIN_VALUE, Long.MAX_VALUE);
+        Long seed = r.longValue("seed", 42L);
         DeviceSelection devices = readDevices(r);
         JsonObjectReader modelReader = r.requiredObject("model");
         ModelConfig model = modelReader == null ? null : readModel(modelReader);
@@ -111,14 +116,14 @@ public final class ConfigParser {
         LoggingConfig logging = loggingReader == null ? LoggingConfig.DEFAULT : readLogging(loggingReader);
         JsonObjectReader checkpointReader = r.object("checkpoint");
         CheckpointPolicy checkpoint = checkpointReader == null ? CheckpointPolicy.DEFAULT : readCheckpoint(checkpointReader);
-        String onNonFinite = r.choice("onNonFinite", "stop", List.of("stop", "skip"));
+        String onNonFinite = r.choice("onNonFinite", "stop");
         JsonObjectReader parallelReader = r.object("parallel");
         ParallelConfig parallel = parallelReader == null ? ParallelConfig.DEFAULT : readParallel(parallelReader);
         JsonObjectReader ncclReader = r.object("nccl");
         NcclConfig nccl = ncclReader == null ? NcclConfig.NONE : readNccl(ncclReader);
         JsonObjectReader performanceReader = r.object("performance");
         PerformanceConfig performance = performanceReader == null ? PerformanceConfig.DEFAULT : readPerformance(performanceReader);
-        Integer stepTimeout = r.integer("stepTimeoutSeconds", 0, 0, 7 * 24 * 3600);
+        Integer stepTimeout = r.integer("stepTimeoutSeconds", 0);
         r.finish();
 
         if (problems.hasErrors()) {
@@ -145,7 +150,7 @@ public final class ConfigParser {
             }
             return parsed;
         }
-        List<Integer> indices = r.intList("devices", 0, 1023, 1);
+        List<Integer> indices = r.intList("devices");
         if (indices == null) {
             return DeviceSelection.CPU;
         }
@@ -156,28 +161,29 @@ public final class ConfigParser {
     }
 
     private ModelConfig readModel(JsonObjectReader r) {
-        String type = r.requiredChoice("type", List.of("mlp", "lenet", "resnet"));
-        String act = r.choice("activation", "relu", ModelConfig.Activation.names());
+        String type = r.requiredChoice("type");
+        r.variant(type);
+        String act = r.choice("activation", "relu");
         ModelConfig.Activation activation = act == null ? ModelConfig.Activation.RELU : ModelConfig.Activation.of(act);
         ModelConfig model = null;
         if ("mlp".equals(type)) {
-            List<Integer> hidden = r.intList("hidden", 1, 65536, 0);
-            Double dropout = r.number("dropout", 0.0, 0, 0.95, false);
+            List<Integer> hidden = r.intList("hidden");
+            Double dropout = r.number("dropout", 0.0);
             model = new ModelConfig.Mlp(hidden == null ? List.of(256, 128) : hidden, activation, dropout);
         } else if ("lenet".equals(type)) {
-            List<Integer> channels = r.intList("channels", 1, 4096, 1);
-            Integer kernel = r.integer("kernelSize", 5, 1, 15);
+            List<Integer> channels = r.intList("channels");
+            Integer kernel = r.integer("kernelSize", 5);
             if (kernel % 2 == 0) {
                 problems.error(r.pathOf("kernelSize"), "must be odd (the convolutions keep the image size)");
             }
-            Integer dense = r.integer("dense", 500, 1, 65536);
-            Double dropout = r.number("dropout", 0.0, 0, 0.95, false);
+            Integer dense = r.integer("dense", 500);
+            Double dropout = r.number("dropout", 0.0);
             boolean batchNorm = r.bool("batchNorm", false);
             model = new ModelConfig.LeNet(channels == null ? List.of(20, 50) : channels, kernel, dense, activation,
                     dropout, batchNorm);
         } else if ("resnet".equals(type)) {
-            Integer blocks = r.integer("blocks", 2, 1, 32);
-            Integer channels = r.integer("channels", 16, 1, 1024);
+            Integer blocks = r.integer("blocks", 2);
+            Integer channels = r.integer("channels", 16);
             model = new ModelConfig.ResNet(blocks, channels, activation);
         } else {
             r.allow("hidden", "dropout", "channels", "kernelSize", "dense", "batchNorm", "blocks");
@@ -191,7 +197,7 @@ public final class ConfigParser {
         SourceConfig train = trainReader == null ? null : readSource(trainReader);
         JsonObjectReader validationReader = r.object("validation");
         SourceConfig validation = validationReader == null ? null : readSource(validationReader);
-        Double split = r.number("validationSplit", null, 0, 0.9, false);
+        Double split = r.number("validationSplit", null);
         if (validation != null && split != null && split > 0) {
             problems.error(r.pathOf("validationSplit"), "give either \"validation\" (a source) or \"validationSplit\", not both");
         }
@@ -201,12 +207,13 @@ public final class ConfigParser {
     }
 
     private SourceConfig readSource(JsonObjectReader r) {
-        String type = r.requiredChoice("type", List.of("idx", "csv", "images", "synthetic"));
-        Integer limit = r.integer("limit", 0, 0, Integer.MAX_VALUE);
+        String type = r.requiredChoice("type");
+        r.variant(type);
+        Integer limit = r.integer("limit", 0);
         SourceConfig source = null;
         if ("idx".equals(type)) {
             String path = r.requiredString("path");
-            String split = r.choice("split", "train", List.of("train", "t10k"));
+            String split = r.choice("split", "train");
             if (path != null && split != null) {
                 checkIdxFiles(r.pathOf("path"), path, split);
             }
@@ -216,19 +223,19 @@ public final class ConfigParser {
             if (path != null) {
                 checkExists(r.pathOf("path"), path, false);
             }
-            Integer labelColumn = r.integer("labelColumn", -1, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            Integer labelColumn = r.integer("labelColumn", -1);
             boolean header = r.bool("header", false);
             String delimiter = r.string("delimiter", ",");
             if (delimiter != null && delimiter.length() != 1) {
                 problems.error(r.pathOf("delimiter"), "must be a single character, such as \",\" or \";\"");
             }
-            String task = r.choice("task", "classification", List.of("classification", "regression"));
-            Integer numClasses = r.integer("numClasses", null, 2, 100000);
+            String task = r.choice("task", "classification");
+            Integer numClasses = r.integer("numClasses", null);
             if ("regression".equals(task) && numClasses != null) {
                 problems.error(r.pathOf("numClasses"), "applies to classification only");
             }
             List<Integer> imageShape = readImageShape(r);
-            String normalize = r.choice("normalize", "none", List.of("none", "minmax", "standardize"));
+            String normalize = r.choice("normalize", "none");
             source = new SourceConfig.Csv(path, labelColumn, header, delimiter, Task.of(task == null ? "classification" : task),
                     numClasses, imageShape, SourceConfig.Normalize.of(normalize == null ? "none" : normalize), limit);
         } else if ("images".equals(type)) {
@@ -236,18 +243,18 @@ public final class ConfigParser {
             if (path != null) {
                 checkExists(r.pathOf("path"), path, true);
             }
-            Integer width = r.requiredInt("width", 1, 4096);
-            Integer height = r.requiredInt("height", 1, 4096);
-            Integer channels = r.integer("channels", 1, 1, 3);
+            Integer width = r.requiredInt("width");
+            Integer height = r.requiredInt("height");
+            Integer channels = r.integer("channels", 1);
             if (channels != null && channels == 2) {
                 problems.error(r.pathOf("channels"), "must be 1 (grey) or 3 (RGB)");
             }
             source = new SourceConfig.ImageFolder(path, width == null ? 1 : width, height == null ? 1 : height,
                     channels, limit);
         } else if ("synthetic".equals(type)) {
-            String task = r.choice("task", "classification", List.of("classification", "regression"));
-            Integer samples = r.integer("samples", 2000, 10, 10_000_000);
-            Integer features = r.integer("features", null, 1, 1_000_000);
+            String task = r.choice("task", "classification");
+            Integer samples = r.integer("samples", 2000);
+            Integer features = r.integer("features", null);
             List<Integer> imageShape = readImageShape(r);
             if (features != null && imageShape != null) {
                 problems.error(r.pathOf("imageShape"), "give either \"features\" or \"imageShape\", not both");
@@ -256,7 +263,7 @@ public final class ConfigParser {
                 features = 20;
             }
             boolean regression = "regression".equals(task);
-            Integer numClasses = r.integer("numClasses", regression ? null : 4, 2, 1000);
+            Integer numClasses = r.integer("numClasses", regression ? null : 4);
             if (regression && r.has("numClasses")) {
                 problems.error(r.pathOf("numClasses"), "applies to classification only");
             }
@@ -267,7 +274,7 @@ public final class ConfigParser {
                 problems.error(r.pathOf("numClasses"), "synthetic images mark the class by a bar position: at most "
                         + Math.max(imageShape.get(0), imageShape.get(1)) + " classes for this image size");
             }
-            Double noise = r.number("noise", 0.5, 0, 100, false);
+            Double noise = r.number("noise", 0.5);
             source = new SourceConfig.Synthetic(Task.of(task == null ? "classification" : task), samples, features,
                     imageShape, numClasses == null ? 0 : numClasses, noise, limit);
         } else {
@@ -341,7 +348,7 @@ public final class ConfigParser {
                 problems.error(stagePath, "must be an object {...}, not " + JsonObjectReader.describe(node));
                 continue;
             }
-            StageConfig stage = readStage(new JsonObjectReader(problems, stagePath, node), i);
+            StageConfig stage = readStage(new JsonObjectReader(problems, stagePath, node, r.schema().property("stages").items()), i);
             if (stage != null) {
                 if (!names.add(stage.name())) {
                     problems.error(JsonLocations.child(stagePath, "name"), "another stage is already named \"" + stage.name() + "\"");
@@ -357,8 +364,8 @@ public final class ConfigParser {
         if (name != null && !RUN_NAME.matcher(name).matches()) {
             problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-'");
         }
-        Integer epochs = r.requiredInt("epochs", 1, 1_000_000);
-        Integer batchSize = r.integer("batchSize", 32, 1, 1_000_000);
+        Integer epochs = r.requiredInt("epochs");
+        Integer batchSize = r.integer("batchSize", 32);
         JsonObjectReader optimizerReader = r.object("optimizer");
         OptimizerConfig optimizer = optimizerReader == null
                 ? new OptimizerConfig("adam", 1e-3, OptimizerConfig.DEFAULT_MOMENTUM, OptimizerConfig.DEFAULT_BETA1,
@@ -366,12 +373,12 @@ public final class ConfigParser {
                 : readOptimizer(optimizerReader);
         JsonObjectReader scheduleReader = r.object("schedule");
         ScheduleConfig schedule = scheduleReader == null ? new ScheduleConfig.Constant() : readSchedule(scheduleReader);
-        Double clipNorm = r.number("gradientClipping", 0.0, 0, 1e6, false);
-        Integer accumulation = r.integer("accumulationSteps", 1, 1, 1024);
-        String precision = r.choice("precision", "float32", List.of("float32", "float16"));
+        Double clipNorm = r.number("gradientClipping", 0.0);
+        Integer accumulation = r.integer("accumulationSteps", 1);
+        String precision = r.choice("precision", "float32");
         JsonObjectReader augmentationReader = r.object("augmentation");
         AugmentationConfig augmentation = augmentationReader == null ? null : readAugmentation(augmentationReader);
-        Integer validationInterval = r.integer("validationInterval", 1, 0, 1_000_000);
+        Integer validationInterval = r.integer("validationInterval", 1);
         JsonObjectReader dataReader = r.object("data");
         DataConfig data = dataReader == null ? null : readData(dataReader);
         r.finish();
@@ -383,9 +390,9 @@ public final class ConfigParser {
     }
 
     private OptimizerConfig readOptimizer(JsonObjectReader r) {
-        String type = r.choice("type", "adam", OptimizerConfig.TYPES);
-        Double lr = r.number("learningRate", 1e-3, 0, 10, true);
-        Double wd = r.number("weightDecay", 0.0, 0, 1, false);
+        String type = r.choice("type", "adam");
+        Double lr = r.number("learningRate", 1e-3);
+        Double wd = r.number("weightDecay", 0.0);
         Set<String> accepted = type == null ? Set.of() : OptimizerConfig.FIELDS.get(type);
         double momentum = OptimizerConfig.DEFAULT_MOMENTUM;
         double beta1 = OptimizerConfig.DEFAULT_BETA1;
@@ -401,10 +408,10 @@ public final class ConfigParser {
                 continue;
             }
             switch (field) {
-                case "momentum" -> momentum = r.number(field, momentum, 0, 1, false);
-                case "beta1" -> beta1 = r.number(field, beta1, 0, 1, false);
-                case "beta2" -> beta2 = r.number(field, beta2, 0, 1, false);
-                default -> epsilon = r.number(field, epsilon, 0, 1, true);
+                case "momentum" -> momentum = r.number(field, momentum);
+                case "beta1" -> beta1 = r.number(field, beta1);
+                case "beta2" -> beta2 = r.number(field, beta2);
+                default -> epsilon = r.number(field, epsilon);
             }
         }
         r.finish();
@@ -412,24 +419,25 @@ public final class ConfigParser {
     }
 
     private ScheduleConfig readSchedule(JsonObjectReader r) {
-        String type = r.requiredChoice("type", List.of("constant", "step", "warmupCosine"));
+        String type = r.requiredChoice("type");
+        r.variant(type);
         ScheduleConfig schedule = null;
         if ("constant".equals(type)) {
             schedule = new ScheduleConfig.Constant();
         } else if ("step".equals(type)) {
-            Double every = r.requiredNumber("everyEpochs", 0, 1e6, true);
-            Double gamma = r.number("gamma", 0.1, 0, 1, true);
+            Double every = r.requiredNumber("everyEpochs");
+            Double gamma = r.number("gamma", 0.1);
             schedule = every == null ? null : new ScheduleConfig.Step(every, gamma);
         } else if ("warmupCosine".equals(type)) {
-            Integer warmupSteps = r.integer("warmupSteps", null, 0, Integer.MAX_VALUE);
-            Double warmupEpochs = r.number("warmupEpochs", null, 0, 1e6, false);
+            Integer warmupSteps = r.integer("warmupSteps", null);
+            Double warmupEpochs = r.number("warmupEpochs", null);
             if (warmupSteps != null && warmupEpochs != null) {
                 problems.error(r.pathOf("warmupEpochs"), "give either \"warmupSteps\" or \"warmupEpochs\", not both");
             }
             if (warmupSteps == null && warmupEpochs == null) {
                 warmupSteps = 0;
             }
-            Double min = r.number("minLearningRate", 0.0, 0, 10, false);
+            Double min = r.number("minLearningRate", 0.0);
             schedule = new ScheduleConfig.WarmupCosine(warmupEpochs == null ? warmupSteps : null, warmupEpochs, min);
         } else {
             r.allow("everyEpochs", "gamma", "warmupSteps", "warmupEpochs", "minLearningRate");
@@ -443,8 +451,8 @@ public final class ConfigParser {
                 r.bool("rotate90", false),
                 r.bool("flipHorizontal", false),
                 r.bool("flipVertical", false),
-                r.number("brightness", 0.0, 0, 1, false),
-                r.number("contrast", 0.0, 0, 1, false));
+                r.number("brightness", 0.0),
+                r.number("contrast", 0.0));
         r.finish();
         return a;
     }
@@ -454,7 +462,7 @@ public final class ConfigParser {
                 r.bool("jsonl", true),
                 r.bool("csv", true),
                 r.bool("tensorboard", true),
-                r.integer("everySteps", 1, 1, 1_000_000));
+                r.integer("everySteps", 1));
         r.finish();
         return l;
     }
@@ -462,12 +470,12 @@ public final class ConfigParser {
     private ParallelConfig readParallel(JsonObjectReader r) {
         ParallelConfig d = ParallelConfig.DEFAULT;
         ParallelConfig p = new ParallelConfig(
-                r.choice("mode", d.mode(), ParallelConfig.MODES),
-                r.integer("averagingFrequency", d.averagingFrequency(), 1, 1000),
-                r.integer("prefetch", d.prefetch(), 0, 64),
-                r.choice("lrScaling", d.lrScaling(), List.of("none", "linear", "sqrt")),
+                r.choice("mode", d.mode()),
+                r.integer("averagingFrequency", d.averagingFrequency()),
+                r.integer("prefetch", d.prefetch()),
+                r.choice("lrScaling", d.lrScaling()),
                 r.bool("fallback", d.fallback()),
-                r.number("baselineSamplesPerSecond", 0.0, 0, 1e12, false));
+                r.number("baselineSamplesPerSecond", 0.0));
         r.finish();
         return p;
     }
@@ -545,16 +553,16 @@ public final class ConfigParser {
 
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         CheckpointPolicy d = CheckpointPolicy.DEFAULT;
-        String monitor = r.choice("monitor", d.monitor(), CheckpointPolicy.MONITORS);
+        String monitor = r.choice("monitor", d.monitor());
         String defaultMode = "val/accuracy".equals(monitor) ? "max" : "min";
         CheckpointPolicy c = new CheckpointPolicy(
-                r.integer("everyEpochs", d.everyEpochs(), 0, 1_000_000),
-                r.number("everyMinutes", d.everyMinutes(), 0, 1e6, false),
-                r.integer("keepLast", d.keepLast(), 1, 1000),
+                r.integer("everyEpochs", d.everyEpochs()),
+                r.number("everyMinutes", d.everyMinutes()),
+                r.integer("keepLast", d.keepLast()),
                 r.bool("keepBestPerStage", d.keepBestPerStage()),
                 monitor,
-                r.choice("mode", defaultMode, List.of("min", "max")),
-                r.choice("onWriteError", d.onWriteError(), List.of("continue", "stop")));
+                r.choice("mode", defaultMode),
+                r.choice("onWriteError", d.onWriteError()));
         r.finish();
         return c;
     }

@@ -35,6 +35,11 @@ public final class ConfigSchema {
         }
     }
 
+    /** The schema's root object, as the validator walks it for bounds and choices. */
+    static SchemaNode root() {
+        return SchemaNode.of(SCHEMA);
+    }
+
     /** The schema itself. */
     public static JsonNode json() {
         return SCHEMA.deepCopy();

@@ -19,11 +19,67 @@ final class JsonObjectReader {
     private final String path;
     private final JsonNode node;
     private final Set<String> known = new LinkedHashSet<>();
+    /** Where this object's bounds and choices come from (its variant once its type is known). */
+    private SchemaNode schema;
 
-    JsonObjectReader(Problems problems, String path, JsonNode node) {
+    JsonObjectReader(Problems problems, String path, JsonNode node, SchemaNode schema) {
         this.problems = problems;
         this.path = path;
         this.node = node;
+        this.schema = schema;
+    }
+
+    SchemaNode schema() {
+        return schema;
+    }
+
+    /** Reads the rest of the object as the variant {@code type} (a model, a data source, a schedule). */
+    void variant(String type) {
+        if (type != null) {
+            schema = schema.variant(type);
+        }
+    }
+
+    /** A choice whose allowed values are the schema's. */
+    String choice(String key, String fallback) {
+        return choice(key, fallback, schema.choices(key));
+    }
+
+    String requiredChoice(String key) {
+        return requiredChoice(key, schema.choices(key));
+    }
+
+    /** A whole number within the schema's bounds. */
+    Integer integer(String key, Integer fallback) {
+        long[] b = schema.integerBounds(key, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        return integer(key, fallback, b[0], b[1]);
+    }
+
+    Integer requiredInt(String key) {
+        long[] b = schema.integerBounds(key, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        return requiredInt(key, b[0], b[1]);
+    }
+
+    Long longValue(String key, Long fallback) {
+        long[] b = schema.integerBounds(key, Long.MIN_VALUE, Long.MAX_VALUE);
+        return longValue(key, fallback, b[0], b[1]);
+    }
+
+    /** A list of whole numbers within the schema's item bounds and length. */
+    List<Integer> intList(String key) {
+        long[] b = schema.intListBounds(key);
+        return intList(key, b[0], b[1], (int) b[2]);
+    }
+
+    /** A number within the schema's bounds. */
+    Double number(String key, Double fallback) {
+        SchemaNode.NumberBounds b = schema.numberBounds(key);
+        return number(key, fallback, b.min(), b.max(), b.minExclusive());
+    }
+
+    Double requiredNumber(String key) {
+        SchemaNode.NumberBounds b = schema.numberBounds(key);
+        return requiredNumber(key, b.min(), b.max(), b.minExclusive());
     }
 
     String path() {
@@ -185,7 +241,7 @@ final class JsonObjectReader {
             problems.error(pathOf(key), "must be an object {...}, not " + describe(v));
             return null;
         }
-        return new JsonObjectReader(problems, pathOf(key), v);
+        return new JsonObjectReader(problems, pathOf(key), v, schema == null ? null : schema.property(key));
     }
 
     JsonObjectReader requiredObject(String key) {

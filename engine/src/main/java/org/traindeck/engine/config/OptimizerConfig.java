@@ -1,6 +1,5 @@
 package org.traindeck.engine.config;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -10,8 +9,6 @@ import java.util.Set;
  */
 public record OptimizerConfig(String type, double learningRate, double momentum, double beta1, double beta2,
                               double epsilon, double weightDecay) {
-
-    public static final List<String> TYPES = List.of("adam", "adamw", "sgd", "nesterovs", "rmsprop");
 
     /** Which optional fields each type accepts (besides type, learningRate and weightDecay). */
     static final Map<String, Set<String>> FIELDS = Map.of(

@@ -1,7 +1,5 @@
 package org.traindeck.engine.config;
 
-import java.util.List;
-
 /**
  * Data-parallel settings, used when a run has several devices. {@code mode} is the first tier tried: "sync" (the
  * default: TrainDeck's synchronous all-reduce, the same training as one device at the global batch), or DL4J's
@@ -14,7 +12,6 @@ public record ParallelConfig(String mode, int averagingFrequency, int prefetch, 
                              double baselineSamplesPerSecond) {
 
     public static final String SYNC = "sync";
-    public static final List<String> MODES = List.of(SYNC, "averaging", "shared_gradients");
     public static final ParallelConfig DEFAULT = new ParallelConfig(SYNC, 1, 2, "none", true, 0);
 
     public boolean synchronous() {

@@ -22,9 +22,10 @@ class ConfigSchemaTest {
         assertThat(ConfigSchema.choices("model.type")).containsExactly("mlp", "lenet", "resnet");
         assertThat(ConfigSchema.choices("data.train.type")).containsExactlyInAnyOrder("csv", "idx", "images", "synthetic");
         assertThat(ConfigSchema.choices("stages[].schedule.type")).containsExactly("constant", "step", "warmupCosine");
-        assertThat(ConfigSchema.choices("stages[].optimizer.type")).containsExactlyElementsOf(OptimizerConfig.TYPES);
-        assertThat(ConfigSchema.choices("parallel.mode")).containsExactlyElementsOf(ParallelConfig.MODES);
-        assertThat(ConfigSchema.choices("checkpoint.monitor")).containsExactlyElementsOf(CheckpointPolicy.MONITORS);
+        assertThat(ConfigSchema.choices("stages[].optimizer.type")).containsExactly("adam", "adamw", "sgd", "nesterovs", "rmsprop");
+        assertThat(ConfigSchema.choices("parallel.mode")).containsExactly("sync", "averaging", "shared_gradients");
+        assertThat(ConfigSchema.choices("checkpoint.monitor")).containsExactly("val/loss", "val/accuracy", "val/mse", "val/mae",
+                "train/epoch_loss");
         assertThat(ConfigSchema.choices("model.activation")).containsExactlyElementsOf(ModelConfig.Activation.names());
         assertThat(ConfigSchema.choices("stages[].precision")).containsExactly("float32", "float16");
     }

@@ -41,7 +41,11 @@ class SchemaBoundsAgreementTest {
     static Path dir;
 
     /** One value tried at one place of a config. */
-    record Case(String path, JsonNode value, ObjectNode config) {}
+    record Case(String path, JsonNode value, ObjectNode config, boolean isDefault) {
+        Case(String path, JsonNode value, ObjectNode config) {
+            this(path, value, config, false);
+        }
+    }
 
     @BeforeAll
     static void load() throws IOException {
@@ -184,6 +188,10 @@ class SchemaBoundsAgreementTest {
             String here = path.isEmpty() ? f.getKey() : path + "." + f.getKey();
             JsonNode p = resolve(f.getValue());
             String type = p.path("type").asText();
+            JsonNode declared = f.getValue().has("default") ? f.getValue().get("default") : p.get("default");
+            if (declared != null) {
+                out.add(new Case(here, declared, config, true));
+            }
             if (p.has("enum")) {
                 for (JsonNode v : p.get("enum")) {
                     out.add(new Case(here, v, config));
@@ -234,7 +242,7 @@ class SchemaBoundsAgreementTest {
         walk(schemaJson, "", base(), cases);
         List<String> disagreements = new ArrayList<>();
         int tried = 0;
-        for (Case c : cases) {
+        for (Case c : cases.stream().filter(c -> !c.isDefault()).toList()) {
             ObjectNode config = c.config().deepCopy();
             set(config, c.path(), c.value());
             fitBaseTo(config, c.path());
@@ -250,5 +258,34 @@ class SchemaBoundsAgreementTest {
         }
         assertThat(tried).as("cases generated from the schema").isGreaterThan(150);
         assertThat(disagreements).as("the schema and the validator disagree").isEmpty();
+    }
+
+    /** Leaving a property out is the same config as writing the default the schema documents for it. */
+    @Test
+    void everyDefaultTheSchemaDocumentsIsTheValidatorsDefault() throws IOException {
+        List<Case> cases = new ArrayList<>();
+        walk(schemaJson, "", base(), cases);
+        List<String> disagreements = new ArrayList<>();
+        int tried = 0;
+        for (Case c : cases.stream().filter(Case::isDefault).toList()) {
+            ObjectNode written = c.config().deepCopy();
+            set(written, c.path(), c.value());
+            fitBaseTo(written, c.path());
+            if (written.path("data").path("train").has("imageShape")) {
+                ((ObjectNode) written.path("data").path("train")).remove("features"); // image data: a whole config
+            }
+            ObjectNode left = written.deepCopy();
+            int dot = c.path().lastIndexOf('.');
+            ((ObjectNode) (dot < 0 ? left : at(left, c.path().substring(0, dot), true))).remove(c.path().substring(dot + 1));
+            ValidationResult a = ConfigParser.parse(JSON.writeValueAsString(written), dir);
+            ValidationResult b = ConfigParser.parse(JSON.writeValueAsString(left), dir);
+            tried++;
+            if (!a.isValid() || !b.isValid() || !a.config().equals(b.config())) {
+                disagreements.add(c.path() + " (schema default " + c.value() + "): written " + (a.isValid() ? "" : a.errors())
+                        + " vs left out " + (b.isValid() ? "" : b.errors()) + (a.isValid() && b.isValid() ? " give different configs" : ""));
+            }
+        }
+        assertThat(tried).as("defaults the schema documents").isGreaterThan(30);
+        assertThat(disagreements).as("the schema's default and the validator's differ").isEmpty();
     }
 }

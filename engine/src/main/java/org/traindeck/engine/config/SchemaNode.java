@@ -1,0 +1,133 @@
+package org.traindeck.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One object of the run-config schema as the validator walks a config: its properties' bounds and choices, its
+ * nested objects, list items and variants. The validator takes every range and every list of choices from here,
+ * so docs/run-config.schema.json is the one place they are written.
+ */
+final class SchemaNode {
+
+    private final JsonNode root;
+    private final JsonNode node;
+
+    private SchemaNode(JsonNode root, JsonNode node) {
+        this.root = root;
+        this.node = resolve(root, node);
+    }
+
+    static SchemaNode of(JsonNode schema) {
+        return new SchemaNode(schema, schema);
+    }
+
+    /** The schema of property {@code key}, looking into every variant; null when there is none. */
+    SchemaNode property(String key) {
+        JsonNode p = rawProperty(key);
+        return p == null ? null : new SchemaNode(root, p);
+    }
+
+    private JsonNode rawProperty(String key) {
+        if (node.path("properties").has(key)) {
+            return node.get("properties").get(key);
+        }
+        for (JsonNode branch : node.path("oneOf")) {
+            if (branch.path("properties").has(key)) {
+                return branch.get("properties").get(key);
+            }
+        }
+        return null;
+    }
+
+    /** An array's item schema. */
+    SchemaNode items() {
+        return new SchemaNode(root, node.get("items"));
+    }
+
+    /** The variant whose "type" is {@code type} (a model, a data source, a schedule); itself when it has none. */
+    SchemaNode variant(String type) {
+        for (JsonNode branch : node.path("oneOf")) {
+            if (type.equals(branch.path("properties").path("type").path("const").asText(null))) {
+                return new SchemaNode(root, branch);
+            }
+        }
+        return this;
+    }
+
+    /** The values property {@code key} may take: its enum, or for a variant's "type", the variants' names. */
+    List<String> choices(String key) {
+        List<String> out = new ArrayList<>();
+        if (key.equals("type") && node.has("oneOf")) {
+            node.get("oneOf").forEach(b -> out.add(b.path("properties").path("type").path("const").asText()));
+            return out;
+        }
+        JsonNode p = resolve(root, required(key));
+        p.path("enum").forEach(v -> out.add(v.asText()));
+        if (out.isEmpty()) {
+            throw new IllegalStateException("the schema gives no choices for " + key);
+        }
+        return out;
+    }
+
+    /** [minimum, maximum] of an integer property; an absent bound is the type's own limit. */
+    long[] integerBounds(String key, long lowest, long highest) {
+        JsonNode p = resolve(root, required(key));
+        long min = p.has("minimum") ? p.get("minimum").asLong() : p.has("exclusiveMinimum") ? p.get("exclusiveMinimum").asLong() + 1 : lowest;
+        long max = p.has("maximum") ? p.get("maximum").asLong() : p.has("exclusiveMaximum") ? p.get("exclusiveMaximum").asLong() - 1 : highest;
+        return new long[] {min, max};
+    }
+
+    /** The range of a number property: minimum (or exclusiveMinimum), maximum. */
+    NumberBounds numberBounds(String key) {
+        JsonNode p = resolve(root, required(key));
+        if (p.has("exclusiveMaximum")) {
+            throw new IllegalStateException(key + ": the validator does not take an exclusive maximum");
+        }
+        double max = p.has("maximum") ? p.get("maximum").asDouble() : Double.MAX_VALUE;
+        if (p.has("exclusiveMinimum")) {
+            return new NumberBounds(p.get("exclusiveMinimum").asDouble(), max, true);
+        }
+        return new NumberBounds(p.has("minimum") ? p.get("minimum").asDouble() : -Double.MAX_VALUE, max, false);
+    }
+
+    record NumberBounds(double min, double max, boolean minExclusive) {}
+
+    /** A list of whole numbers (the property, or its list variant): [item minimum, item maximum, minItems]. */
+    long[] intListBounds(String key) {
+        JsonNode p = resolve(root, required(key));
+        JsonNode list = p;
+        for (JsonNode branch : p.path("oneOf")) {
+            if ("array".equals(branch.path("type").asText())) {
+                list = branch;
+            }
+        }
+        JsonNode items = resolve(root, list.get("items"));
+        if (items == null) {
+            throw new IllegalStateException(key + ": the schema gives no list items");
+        }
+        return new long[] {items.path("minimum").asLong(Long.MIN_VALUE), items.path("maximum").asLong(Long.MAX_VALUE),
+                list.path("minItems").asLong(0)};
+    }
+
+    private JsonNode required(String key) {
+        JsonNode p = rawProperty(key);
+        if (p == null) {
+            throw new IllegalStateException("the run-config schema has no property " + key + " here");
+        }
+        return p;
+    }
+
+    private static JsonNode resolve(JsonNode root, JsonNode node) {
+        while (node != null && node.has("$ref")) {
+            JsonNode target = root;
+            for (String part : node.get("$ref").asText().substring(2).split("/")) {
+                target = target.get(part);
+            }
+            node = target;
+        }
+        return node;
+    }
+}

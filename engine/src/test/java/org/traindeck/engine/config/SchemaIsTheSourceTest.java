@@ -1,0 +1,46 @@
+package org.traindeck.engine.config;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The validator takes its ranges and choices from the schema, not from a copy of its own: edit a bound or an enum in
+ * the schema and the validator follows, with its usual messages.
+ */
+class SchemaIsTheSourceTest {
+
+    private static final String CONFIG = """
+            {"name": "s", "model": {"type": "lenet", "channels": [8, 300], "kernelSize": 3},
+             "data": {"train": {"type": "synthetic", "samples": 200, "imageShape": [8, 8, 1]}},
+             "stages": [{"epochs": 6, "precision": "float16", "optimizer": {"type": "sgd", "learningRate": 0.5}}]}
+            """;
+
+    @Test
+    void editingTheSchemaChangesWhatTheValidatorAccepts(@TempDir Path dir) {
+        assertThat(ConfigParser.parse(CONFIG, dir).errors()).isEmpty();
+
+        ObjectNode schema = (ObjectNode) ConfigSchema.json();
+        ObjectNode stage = (ObjectNode) schema.at("/$defs/stage/properties");
+        ((ObjectNode) stage.get("epochs")).put("maximum", 5);
+        ArrayNode precisions = ((ObjectNode) stage.get("precision")).putArray("enum");
+        precisions.add("float32");
+        ((ObjectNode) schema.at("/$defs/optimizer/properties/learningRate")).put("maximum", 0.1);
+        ((ObjectNode) schema.at("/$defs/model/oneOf/1/properties/channels/items")).put("maximum", 256);
+
+        ValidationResult edited = ConfigParser.parse(CONFIG, dir, SchemaNode.of(schema));
+        assertThat(edited.errors()).extracting(p -> p.path() + ": " + p.message()).contains(
+                "stages[0].epochs: must be between 1 and 5",
+                "stages[0].optimizer.learningRate: must be > 0 and ≤ 0.1, not 0.5",
+                "model.channels[1]: must be between 1 and 256");
+        assertThat(edited.errors()).anySatisfy(p -> {
+            assertThat(p.path()).isEqualTo("stages[0].precision");
+            assertThat(p.message()).startsWith("must be one of \"float32\", not \"float16\"");
+        });
+    }
+}
