@@ -260,6 +260,50 @@ class SchemaBoundsAgreementTest {
         assertThat(disagreements).as("the schema and the validator disagree").isEmpty();
     }
 
+    /**
+     * Every config the schema walk produces that the validator accepts (every choice, every bound, every variant, every
+     * default), and every sample: written by ConfigWriter and read again, it is the same config.
+     */
+    @Test
+    void everyValidConfigSurvivesAWriteAndARead() throws IOException {
+        List<Case> cases = new ArrayList<>();
+        walk(schemaJson, "", base(), cases);
+        List<String> lost = new ArrayList<>();
+        int tried = 0;
+        for (Case c : cases) {
+            ObjectNode config = c.config().deepCopy();
+            set(config, c.path(), c.value());
+            fitBaseTo(config, c.path());
+            if (config.path("data").path("train").has("imageShape")) {
+                ((ObjectNode) config.path("data").path("train")).remove("features");
+            }
+            ValidationResult first = ConfigParser.parse(JSON.writeValueAsString(config), dir);
+            if (!first.isValid()) {
+                continue;
+            }
+            tried++;
+            String written = ConfigWriter.toJson(first.config());
+            ValidationResult again = ConfigParser.parse(written, dir);
+            if (!again.isValid() || !again.config().equals(first.config())) {
+                lost.add(c.path() + " = " + c.value() + ": " + (again.isValid() ? "read back differently" : again.errors()));
+            }
+        }
+        try (var samples = Files.list(TestPaths.sampleConfigs())) {
+            for (Path file : samples.filter(p -> p.toString().endsWith(".json")).toList()) {
+                ValidationResult first = ConfigParser.load(file);
+                if (first.isValid()) {
+                    tried++;
+                    ValidationResult again = ConfigParser.parse(ConfigWriter.toJson(first.config()), file.getParent());
+                    if (!again.isValid() || !again.config().equals(first.config())) {
+                        lost.add(file.getFileName() + ": " + (again.isValid() ? "read back differently" : again.errors()));
+                    }
+                }
+            }
+        }
+        assertThat(tried).as("valid configs written and read").isGreaterThan(100);
+        assertThat(lost).as("configs the writer does not write back whole").isEmpty();
+    }
+
     /** Leaving a property out is the same config as writing the default the schema documents for it. */
     @Test
     void everyDefaultTheSchemaDocumentsIsTheValidatorsDefault() throws IOException {
