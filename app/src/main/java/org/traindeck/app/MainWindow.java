@@ -33,6 +33,7 @@ import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ConfigForm;
 import org.traindeck.app.config.NcclPanel;
 import org.traindeck.app.devices.DeviceSelector;
+import org.traindeck.app.devices.DevicesViewModel;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
@@ -77,6 +78,7 @@ public final class MainWindow {
     private final ConfigForm form;
     private final TextArea json = new TextArea();
     private final Label jsonStatus = new Label();
+    private final DevicesViewModel deviceModel;
     private final DeviceSelector devices;
     private final NcclPanel nccl;
     private final Dashboard dashboard = new Dashboard();
@@ -99,7 +101,8 @@ public final class MainWindow {
         Path samples = services.home().resolve("sample-configs");
         this.document = new ConfigDocument(Files.isDirectory(samples) ? samples : services.home());
         this.form = new ConfigForm(document);
-        this.devices = new DeviceSelector(document);
+        this.deviceModel = new DevicesViewModel(document);
+        this.devices = new DeviceSelector(deviceModel);
         this.nccl = new NcclPanel(document);
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
         this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
@@ -129,7 +132,7 @@ public final class MainWindow {
         split.setDividerPositions(0.36);
         BorderPane root = new BorderPane(split);
         root.setTop(toolbar());
-        root.setBottom(dashboard.status());
+        root.setBottom(dashboard.statusBar());
 
         double[] bounds = services.preferences().windowBounds();
         scene = new Scene(root, bounds[2], bounds[3]);
@@ -266,13 +269,13 @@ public final class MainWindow {
 
     private void tick() {
         dashboard.drain(50_000); // bounded, so a burst (a past run) cannot hold the FX thread
-        devices.refresh();
+        deviceModel.refresh();
         dashboard.refreshCharts();
     }
 
     private void startDevices() {
         services.tasks().execute(services.engine()::discoverDevices, inv -> {
-            devices.show(inv);
+            deviceModel.show(inv);
             inventory.complete(inv);
         }, error -> {
             dashboard.log().getItems().add("device discovery failed: " + error);
@@ -281,7 +284,7 @@ public final class MainWindow {
         telemetry = services.engine().telemetry();
         telemetry.subscribe(e -> {
             if (e instanceof MetricEvent m) {
-                devices.accept(m);
+                deviceModel.accept(m);
                 dashboard.offer(m);
             } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
                 dashboard.offer(t);

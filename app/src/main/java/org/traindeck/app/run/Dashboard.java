@@ -51,7 +51,8 @@ public final class Dashboard extends BorderPane {
     private final ListView<String> log = new ListView<>();
     private final Label banner = new Label();
     private final RunSummaryPane summary = new RunSummaryPane();
-    private final StatusBar status = new StatusBar();
+    private final StatusViewModel status = new StatusViewModel();
+    private final StatusBar statusBar = new StatusBar(status);
     private final Queue<EngineEvent> queue = new ConcurrentLinkedQueue<>();
     private final long telemetryStartMillis = System.currentTimeMillis();
     private double lastTotalThroughput;
@@ -115,9 +116,14 @@ public final class Dashboard extends BorderPane {
         setBottom(bottom);
     }
 
-    /** The status bar; the window places it. */
-    public StatusBar status() {
+    /** The run's status: name, stage, epoch, step, times, progress. */
+    public StatusViewModel status() {
         return status;
+    }
+
+    /** The status bar; the window places it. */
+    public StatusBar statusBar() {
+        return statusBar;
     }
 
     public List<LiveChart> charts() {

@@ -1,5 +1,7 @@
 package org.traindeck.app.run;
 
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,11 +21,11 @@ import static org.assertj.core.api.Assertions.within;
 @ExtendWith(ApplicationExtension.class)
 class StatusBarTest {
 
-    private final AtomicReference<StatusBar> bar = new AtomicReference<>();
+    private final AtomicReference<StatusViewModel> bar = new AtomicReference<>();
 
     @Start
     void start(Stage stage) {
-        bar.set(new StatusBar());
+        bar.set(new StatusViewModel());
     }
 
     private static MetricEvent metric(int epoch, long step, String name, double value) {
@@ -34,7 +36,7 @@ class StatusBarTest {
     void theEpochMetricsPublishedAfterAnEpochEndDoNotSendProgressBackToTheEpochStart(FxRobot robot) {
         double[] progress = new double[3];
         robot.interact(() -> {
-            StatusBar b = bar.get();
+            StatusViewModel b = bar.get();
             b.plan(new int[] {4});
             b.stepsPerEpoch(10);
             b.metric(metric(0, 0, MetricNames.STEPS_PER_EPOCH, 10));
@@ -50,5 +52,25 @@ class StatusBarTest {
         assertThat(progress[0]).isCloseTo(0.5 / 4, within(1e-9));
         assertThat(progress[1]).isCloseTo(1.0 / 4, within(1e-9));
         assertThat(progress[2]).isCloseTo(1.2 / 4, within(1e-9));
+    }
+
+    @Test
+    void theBarShowsWhatItsModelSays(FxRobot robot) {
+        StatusViewModel model = new StatusViewModel();
+        AtomicReference<StatusBar> shown = new AtomicReference<>();
+        robot.interact(() -> {
+            shown.set(new StatusBar(model));
+            model.run("digits");
+            model.plan(new int[] {2});
+            model.stepsPerEpoch(10);
+            model.metric(metric(1, 10, MetricNames.STEPS_PER_EPOCH, 10));
+            model.metric(metric(1, 15, MetricNames.TRAIN_LOSS, 1));
+        });
+        assertThat(((Label) shown.get().lookup("#status-run")).getText()).isEqualTo("run digits");
+        assertThat(((Label) shown.get().lookup("#status-epoch")).getText()).isEqualTo("epoch 2/2");
+        assertThat(((Label) shown.get().lookup("#status-step")).getText()).isEqualTo("step 15");
+        assertThat(((ProgressBar) shown.get().lookup("#status-progress")).getProgress()).isCloseTo(0.75, within(1e-9));
+        robot.interact(model::reset);
+        assertThat(((Label) shown.get().lookup("#status-stage")).getText()).isEqualTo("no run");
     }
 }

@@ -1,0 +1,188 @@
+package org.traindeck.app.devices;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableMap;
+import org.traindeck.app.config.ConfigDocument;
+import org.traindeck.app.config.DocumentEdits;
+import org.traindeck.app.config.JsonTree;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.devices.DeviceInventory;
+import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.events.MetricEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Devices view's state: the inventory, the selection (GPUs, or the CPU with a number of data-parallel workers)
+ * kept equal to the config's "devices" both ways, and each device's live figures from the telemetry.
+ */
+public final class DevicesViewModel {
+
+    private final ConfigDocument document;
+    private final ReadOnlyObjectWrapper<DeviceInventory> inventory = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("looking for devices…");
+    private final ObjectProperty<DeviceSelection> selection = new SimpleObjectProperty<>(DeviceSelection.CPU);
+    private final IntegerProperty cpuWorkers = new SimpleIntegerProperty(1);
+    private final ObservableMap<String, String> figures = FXCollections.observableHashMap();
+    private final Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
+    private boolean following;
+
+    public DevicesViewModel(ConfigDocument document) {
+        this.document = document;
+        document.textProperty().addListener((o, a, b) -> follow());
+        selection.addListener((o, a, b) -> {
+            if (!following && b != null) {
+                write(b);
+            }
+        });
+        cpuWorkers.addListener((o, a, b) -> {
+            if (!following && selection.get() != null && selection.get().kind() == DeviceSelection.Kind.CPU) {
+                selection.set(DeviceSelection.cpuWorkers(Math.max(1, b.intValue())));
+            }
+        });
+    }
+
+    public ReadOnlyObjectProperty<DeviceInventory> inventoryProperty() {
+        return inventory.getReadOnlyProperty();
+    }
+
+    /** "2 GPU(s) found", or why there is none. */
+    public ReadOnlyStringProperty statusProperty() {
+        return status.getReadOnlyProperty();
+    }
+
+    /** The devices chosen; setting it writes the config's "devices". */
+    public ObjectProperty<DeviceSelection> selectionProperty() {
+        return selection;
+    }
+
+    /** Data-parallel CPU workers, when the CPU is chosen. */
+    public IntegerProperty cpuWorkersProperty() {
+        return cpuWorkers;
+    }
+
+    /** Each device's live figures ("cpu", "gpu0", ...), as text. */
+    public ObservableMap<String, String> figures() {
+        return FXCollections.unmodifiableObservableMap(figures);
+    }
+
+    /** The inventory, once known (FX thread). */
+    public void show(DeviceInventory found) {
+        for (GpuInfo g : found.gpus()) {
+            figures.put(g.id(), String.format(Locale.ROOT, "%s / %s MiB · util %s · %s", or(g.memoryUsedMiB()), or(g.memoryTotalMiB()),
+                    g.utilizationPct() == null ? "-" : Math.round(g.utilizationPct()) + "%",
+                    g.temperatureC() == null ? "-" : Math.round(g.temperatureC()) + "°C"));
+        }
+        figures.put("cpu", found.host().memoryTotalMiB() + " MiB memory");
+        status.set(found.hasGpus() ? found.gpus().size() + " GPU(s) found" : "No GPU: " + found.noGpuReason() + ". Training runs on the CPU.");
+        inventory.set(found);
+        follow();
+    }
+
+    /** Chooses or drops one GPU; none left means the CPU. */
+    public void chooseGpu(int index, boolean chosen) {
+        DeviceSelection now = selection.get();
+        List<Integer> gpus = now != null && now.kind() == DeviceSelection.Kind.GPU_LIST ? new ArrayList<>(now.gpuIndices())
+                : now != null && now.kind() == DeviceSelection.Kind.ALL_GPUS && inventory.get() != null
+                ? new ArrayList<>(inventory.get().gpus().stream().map(GpuInfo::index).toList()) : new ArrayList<>();
+        gpus.remove(Integer.valueOf(index));
+        if (chosen) {
+            gpus.add(index);
+            gpus.sort(null);
+        }
+        selection.set(gpus.isEmpty() ? DeviceSelection.cpuWorkers(Math.max(1, cpuWorkers.get())) : DeviceSelection.gpus(List.copyOf(gpus)));
+    }
+
+    /** Chooses the CPU (with the workers set). */
+    public void chooseCpu() {
+        selection.set(DeviceSelection.cpuWorkers(Math.max(1, cpuWorkers.get())));
+    }
+
+    /** A telemetry figure (any thread); shown at the next {@link #refresh()}. */
+    public void accept(MetricEvent m) {
+        if (m.device() != null) {
+            latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>()).put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
+        }
+    }
+
+    /** Turns the latest telemetry into the figures shown (FX thread). */
+    public void refresh() {
+        latest.forEach((device, v) -> {
+            if (!figures.containsKey(device)) {
+                return;
+            }
+            figures.put(device, device.equals("cpu")
+                    ? String.format(Locale.ROOT, "load %s · heap %s MiB · off-heap %s MiB · system %s MiB used", fmt(v.get("load_pct"), "%.0f%%"),
+                            fmt(v.get("heap_used_mib"), "%.0f"), fmt(v.get("offheap_mib"), "%.0f"), fmt(v.get("memory_used_mib"), "%.0f"))
+                    : String.format(Locale.ROOT, "%s / %s MiB · util %s · %s", fmt(v.get("memory_used_mib"), "%.0f"),
+                            fmt(v.get("memory_total_mib"), "%.0f"), fmt(v.get("utilization_pct"), "%.0f%%"), fmt(v.get("temperature_c"), "%.0f°C")));
+        });
+    }
+
+    private void write(DeviceSelection s) {
+        JsonNode value;
+        if (s.kind() == DeviceSelection.Kind.GPU_LIST) {
+            ArrayNode a = JsonNodeFactory.instance.arrayNode();
+            s.gpuIndices().forEach(a::add);
+            value = a;
+        } else {
+            value = JsonNodeFactory.instance.textNode(s.kind() == DeviceSelection.Kind.ALL_GPUS ? "all"
+                    : s.cpuWorkers() > 1 ? "cpu:" + s.cpuWorkers() : "cpu");
+        }
+        following = true;
+        try {
+            DocumentEdits.set(document, "devices", value);
+        } finally {
+            following = false;
+        }
+    }
+
+    /** The config's "devices" as the selection (when the JSON changes, by hand or otherwise). */
+    private void follow() {
+        if (following) {
+            return;
+        }
+        var tree = JsonTree.parse(document.text());
+        if (tree == null) {
+            return;
+        }
+        JsonNode d = JsonTree.get(tree, "devices");
+        DeviceSelection sel = d == null ? DeviceSelection.CPU
+                : d.isArray() ? DeviceSelection.parse(JsonTree.toText(d).replace(" ", "")) : DeviceSelection.parse(d.asText());
+        if (sel == null) {
+            return;
+        }
+        following = true;
+        try {
+            selection.set(sel);
+            if (sel.kind() == DeviceSelection.Kind.CPU) {
+                cpuWorkers.set(sel.cpuWorkers());
+            }
+        } finally {
+            following = false;
+        }
+    }
+
+    private static String or(Object o) {
+        return o == null ? "-" : o.toString();
+    }
+
+    private static String fmt(Double d, String format) {
+        return d == null ? "-" : String.format(Locale.ROOT, format, d);
+    }
+}

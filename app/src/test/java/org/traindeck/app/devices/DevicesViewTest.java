@@ -1,0 +1,87 @@
+package org.traindeck.app.devices;
+
+import javafx.scene.Scene;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.traindeck.app.config.ConfigDocument;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.devices.DeviceInventory;
+import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.events.MetricEvent;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+
+/** The devices view model and view with a two-GPU inventory: input → config, config → view, telemetry → figures. */
+@ExtendWith(ApplicationExtension.class)
+class DevicesViewTest {
+
+    private static final DeviceInventory TWO_GPUS = new DeviceInventory(new HostInfo("Test CPU", 8, 16, 64000, 32000),
+            List.of(new GpuInfo(0, "GPU-0", "Card A", null, 24000L, 100L, 3.0, 40.0, 60.0),
+                    new GpuInfo(1, "GPU-1", "Card B", null, 24000L, 200L, 5.0, 42.0, 61.0)), null, List.of());
+
+    private ConfigDocument document;
+    private DevicesViewModel model;
+
+    @Start
+    void start(Stage stage) {
+        document = new ConfigDocument(Path.of("").toAbsolutePath());
+        document.load("{\"name\": \"d\", \"devices\": \"cpu\", \"seed\": 1}", null);
+        model = new DevicesViewModel(document);
+        stage.setScene(new Scene(new DeviceSelector(model), 600, 400));
+        stage.show();
+        model.show(TWO_GPUS);
+    }
+
+    @AfterEach
+    void tearDown() {
+        document.shutdown();
+    }
+
+    @Test
+    void tickingGpusWritesTheConfigAndUntickingThemAllMeansTheCpu(FxRobot robot) {
+        assertThat(onFx(() -> robot.lookup("#device-status").queryAs(Label.class).getText())).isEqualTo("2 GPU(s) found");
+        robot.clickOn("#device-gpu1");
+        assertThat(onFx(document::text)).isEqualTo("{\"name\": \"d\", \"devices\": [1], \"seed\": 1}");
+        robot.clickOn("#device-gpu0");
+        assertThat(onFx(document::text)).contains("\"devices\": [0, 1]");
+        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isFalse();
+        robot.clickOn("#device-gpu0").clickOn("#device-gpu1");
+        assertThat(onFx(document::text)).contains("\"devices\": \"cpu\"");
+        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isTrue();
+    }
+
+    @Test
+    void theViewFollowsTheConfigWhenTheJsonIsEdited(FxRobot robot) {
+        robot.interact(() -> document.textProperty().set("{\"name\": \"d\", \"devices\": [0], \"seed\": 1}"));
+        assertThat(onFx(() -> robot.lookup("#device-gpu0").queryAs(CheckBox.class).isSelected())).isTrue();
+        assertThat(onFx(() -> robot.lookup("#device-gpu1").queryAs(CheckBox.class).isSelected())).isFalse();
+        robot.interact(() -> document.textProperty().set("{\"name\": \"d\", \"devices\": \"cpu:3\", \"seed\": 1}"));
+        assertThat(onFx(() -> model.selectionProperty().get())).isEqualTo(DeviceSelection.cpuWorkers(3));
+        assertThat(onFx(() -> model.cpuWorkersProperty().get())).isEqualTo(3);
+        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isTrue();
+        // more workers from the view go to the config
+        robot.interact(() -> model.cpuWorkersProperty().set(4));
+        assertThat(onFx(document::text)).contains("\"devices\": \"cpu:4\"");
+    }
+
+    @Test
+    void telemetryReachesTheFiguresAtTheNextRefresh(FxRobot robot) {
+        model.accept(new MetricEvent("telemetry", "", 0, 0, 0, 0, 0, "gpu/memory_used_mib", 5000, "gpu1"));
+        model.accept(new MetricEvent("telemetry", "", 0, 0, 0, 0, 0, "gpu/memory_total_mib", 24000, "gpu1"));
+        assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("200 / 24000 MiB");
+        robot.interact(model::refresh);
+        assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("5000 / 24000 MiB");
+    }
+}
