@@ -2,20 +2,10 @@ package org.traindeck.app.charts;
 
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
-import javafx.scene.control.Label;
-import javafx.scene.control.MenuButton;
-import javafx.scene.control.MenuItem;
 import javafx.scene.control.Slider;
-import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
@@ -39,10 +29,6 @@ import org.traindeck.app.tasks.TaskExecutor;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Rectangle2D;
-import java.awt.image.BufferedImage;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,8 +39,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-import javax.imageio.ImageIO;
-
 /**
  * A live line chart over full-length series. It draws a min/max-per-pixel reduction of each series (never the raw
  * points) of the visible range, only when something changed and only when asked by {@link #refresh()} (the dashboard
@@ -64,31 +48,6 @@ import javax.imageio.ImageIO;
  */
 public final class LiveChart extends BorderPane {
 
-    /** A series: its full data and how it is drawn. */
-    private static final class Line {
-        final String key;
-        final String label;
-        final Color color;
-        final boolean dashed;
-        final SeriesBuffer data = new SeriesBuffer();
-        final XYSeries raw;
-        final XYSeries smooth;
-        /** The debiased EMA of data, extended as points arrive (its state: the running average and its count). */
-        final SeriesBuffer smoothed = new SeriesBuffer();
-        long smoothedRewrites = -1;
-        Smoothing ema = new Smoothing(-1);
-        long drawnVersion = -1;
-
-        Line(String key, String label, Color color, boolean dashed) {
-            this.key = key;
-            this.label = label;
-            this.color = color;
-            this.dashed = dashed;
-            this.raw = new XYSeries(label + " (raw)", false, true);
-            this.smooth = new XYSeries(label, false, true);
-        }
-    }
-
     private static final BasicStroke THIN = new BasicStroke(1f);
     private static final BasicStroke SOLID = new BasicStroke(1.6f);
     private static final BasicStroke DASHED = new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
@@ -96,7 +55,7 @@ public final class LiveChart extends BorderPane {
 
     private final String title;
     private final String yLabel;
-    private final Map<String, Line> lines = new LinkedHashMap<>();
+    private final Map<String, ChartLine> lines = new LinkedHashMap<>();
     private final XYSeriesCollection rawSet = new XYSeriesCollection();
     private final XYSeriesCollection smoothSet = new XYSeriesCollection();
     private final XYLineAndShapeRenderer rawRenderer = new XYLineAndShapeRenderer(true, false);
@@ -104,11 +63,10 @@ public final class LiveChart extends BorderPane {
     private final XYPlot plot;
     private final JFreeChart chart;
     private final ChartViewer viewer;
-    private final Slider smoothing = new Slider(0, 0.99, 0.6);
-    private final CheckBox logScale = new CheckBox("log");
-    private final ComboBox<String> xAxis = new ComboBox<>();
-    private final Label smoothingValue = new Label();
-    private final Button resetZoom = new Button("Reset zoom");
+    private final ChartControls controls;
+    private final Slider smoothing;
+    private final CheckBox logScale;
+    private final ComboBox<String> xAxis;
     private final ReadOnlyBooleanWrapper zoomed = new ReadOnlyBooleanWrapper();
     private final ChartOverlay overlay;
     private String emptyHint;
@@ -161,11 +119,10 @@ public final class LiveChart extends BorderPane {
         viewer.setOnMouseExited(e -> overlay.hideHover());
         x.addChangeListener(e -> axisRangeChanged());
         y.addChangeListener(e -> axisRangeChanged());
-        smoothing.setPrefWidth(80);
-        smoothing.setMinWidth(50);
-        smoothing.setTooltip(new Tooltip("smoothing: a debiased moving average over the faint raw line"));
-        smoothingValue.textProperty().bind(smoothing.valueProperty().asString(Locale.ROOT, "%.2f"));
-        smoothingValue.setMinWidth(Region.USE_PREF_SIZE);
+        controls = new ChartControls(idPart(), byTimeDefault, zoomed.getReadOnlyProperty(), this::resetZoom, this::exportRequested);
+        smoothing = controls.smoothing;
+        logScale = controls.logScale;
+        xAxis = controls.xAxis;
         smoothing.valueProperty().addListener((o, a, b) -> dirty = true);
         logScale.selectedProperty().addListener((o, a, b) -> {
             ValueAxis axis = b ? new DecadeLogAxis(yLabel) : linearAxis();
@@ -174,47 +131,12 @@ public final class LiveChart extends BorderPane {
             applyTheme();
             dirty = true;
         });
-        xAxis.getItems().addAll("step", "time");
-        xAxis.setValue(byTimeDefault ? "time" : "step");
         xAxis.valueProperty().addListener((o, a, b) -> {
             plot.getDomainAxis().setLabel("time".equals(b) ? "time (s)" : "step");
             dirty = true;
         });
-        MenuItem png = new MenuItem("PNG image…");
-        png.setOnAction(e -> exportRequested(true));
-        MenuItem csv = new MenuItem("CSV, every point…");
-        csv.setOnAction(e -> exportRequested(false));
-        MenuButton export = new MenuButton("Export", null, png, csv);
-        export.setMinWidth(Region.USE_PREF_SIZE);
-        resetZoom.setOnAction(e -> resetZoom());
-        resetZoom.setTooltip(new Tooltip("show everything again (or double-click the chart); drag across the chart to zoom"));
-        resetZoom.visibleProperty().bind(zoomed.getReadOnlyProperty());
-        resetZoom.managedProperty().bind(zoomed.getReadOnlyProperty());
-        resetZoom.setMinWidth(Region.USE_PREF_SIZE);
-        logScale.setMinWidth(Region.USE_PREF_SIZE);
-        xAxis.setMinWidth(Region.USE_PREF_SIZE);
-        Label smooth = new Label("smooth");
-        smooth.setMinWidth(Region.USE_PREF_SIZE);
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox controls = new HBox(6, smooth, smoothing, smoothingValue, logScale, xAxis, spacer, resetZoom, export);
-        controls.setAlignment(Pos.CENTER_LEFT);
-        controls.setPadding(new Insets(2, 4, 2, 4));
-        controls.getStyleClass().add("chart-controls");
-        // at a narrow width the words go first (the slider's own tooltip says what it is), then the slider shrinks
-        controls.widthProperty().addListener((o, a, w) -> {
-            boolean narrow = w.doubleValue() < 400;
-            smooth.setVisible(!narrow);
-            smooth.setManaged(!narrow);
-        });
         setCenter(new StackPane(viewer, overlay));
         setBottom(controls);
-        smoothing.setId(idPart() + "-smoothing");
-        smoothingValue.setId(idPart() + "-smoothing-value");
-        logScale.setId(idPart() + "-log");
-        xAxis.setId(idPart() + "-x");
-        export.setId(idPart() + "-export");
-        resetZoom.setId(idPart() + "-reset-zoom");
     }
 
     /** Whether the user has zoomed in (dragged across the chart); {@link #resetZoom()} shows everything again. */
@@ -286,9 +208,9 @@ public final class LiveChart extends BorderPane {
 
     /** The series for {@code key}, created on first use. */
     public SeriesBuffer series(String key, String label, Color color, boolean dashed) {
-        Line line = lines.get(key);
+        ChartLine line = lines.get(key);
         if (line == null) {
-            line = new Line(key, label, color, dashed);
+            line = new ChartLine(key, label, color, dashed);
             lines.put(key, line);
             rawSet.addSeries(line.raw);
             smoothSet.addSeries(line.smooth);
@@ -307,7 +229,7 @@ public final class LiveChart extends BorderPane {
     }
 
     public SeriesBuffer data(String key) {
-        Line line = lines.get(key);
+        ChartLine line = lines.get(key);
         return line == null ? null : line.data;
     }
 
@@ -337,7 +259,7 @@ public final class LiveChart extends BorderPane {
 
     /** Drops the series whose keys match, with their lines and legend entries. */
     public void removeSeries(Predicate<String> keys) {
-        for (Line l : List.copyOf(lines.values())) {
+        for (ChartLine l : List.copyOf(lines.values())) {
             if (keys.test(l.key)) {
                 lines.remove(l.key);
                 rawSet.removeSeries(l.raw);
@@ -381,7 +303,7 @@ public final class LiveChart extends BorderPane {
     }
 
     /** Extends (or, after a rewind or a new weight, rebuilds) a line's smoothed series. */
-    private static void smooth(Line l, double weight) {
+    private static void smooth(ChartLine l, double weight) {
         if (l.smoothedRewrites != l.data.rewrites() || l.ema.weight() != weight) {
             l.smoothed.clear();
             l.ema = new Smoothing(weight);
@@ -395,7 +317,7 @@ public final class LiveChart extends BorderPane {
     /** Redraws if anything changed since the last time; returns whether it did. Call on the FX thread. */
     public boolean refresh() {
         boolean changed = dirty;
-        for (Line l : lines.values()) {
+        for (ChartLine l : lines.values()) {
             if (l.data.version() != l.drawnVersion) {
                 changed = true;
             }
@@ -411,7 +333,7 @@ public final class LiveChart extends BorderPane {
         double weight = smoothing.getValue();
         double xFrom = Double.POSITIVE_INFINITY;
         double xTo = Double.NEGATIVE_INFINITY;
-        for (Line l : lines.values()) {
+        for (ChartLine l : lines.values()) {
             if (l.data.size() > 0) {
                 double[] xs = l.data.xs(byTime);
                 xFrom = Math.min(xFrom, xs[0]);
@@ -430,7 +352,7 @@ public final class LiveChart extends BorderPane {
                 scratchY = new double[2 * columns + 4];
             }
             boolean log = logScale.isSelected();
-            for (Line l : lines.values()) {
+            for (ChartLine l : lines.values()) {
                 l.raw.clear();
                 l.smooth.clear();
                 l.drawnVersion = l.data.version();
@@ -460,7 +382,7 @@ public final class LiveChart extends BorderPane {
             }
             // by position, every time: removing a series (an overlaid run) moves the ones after it
             int i = 0;
-            for (Line l : lines.values()) {
+            for (ChartLine l : lines.values()) {
                 Color c = l.color;
                 rawRenderer.setSeriesPaint(i, new Color(c.getRed(), c.getGreen(), c.getBlue(), weight > 0 ? 70 : 255));
                 rawRenderer.setSeriesStroke(i, THIN);
@@ -487,7 +409,7 @@ public final class LiveChart extends BorderPane {
 
     /** The highest value drawn for a series at the last redraw (its faint raw line, or the line when unsmoothed). */
     double drawnMax(String key) {
-        Line l = lines.get(key);
+        ChartLine l = lines.get(key);
         XYSeries drawn = smoothing.getValue() > 0 ? l.raw : l.smooth;
         return drawn.getItemCount() == 0 ? Double.NaN : drawn.getMaxY();
     }
@@ -515,7 +437,7 @@ public final class LiveChart extends BorderPane {
         boolean byTime = "time".equals(xAxis.getValue());
         List<String> rows = new ArrayList<>();
         double at = Double.NaN;
-        for (Line l : lines.values()) {
+        for (ChartLine l : lines.values()) {
             int n = l.data.size();
             if (n == 0) {
                 continue;
@@ -538,36 +460,12 @@ public final class LiveChart extends BorderPane {
 
     /** The chart as drawn now, as a PNG (drawn here, on the FX thread; encoded and written where the file is). */
     public ChartFile pngFile(int width, int height) {
-        BufferedImage image = chart.createBufferedImage(width, height);
-        return file -> ImageIO.write(image, "png", file.toFile());
+        return ChartExport.png(chart, width, height);
     }
 
     /** Every point of every series as they are now, not the reduction. */
     public ChartFile csvFile() {
-        List<String> labels = new ArrayList<>();
-        List<double[][]> columns = new ArrayList<>();
-        for (Line l : lines.values()) {
-            int n = l.data.size();
-            double[][] c = new double[3][n];
-            for (int i = 0; i < n; i++) {
-                c[0][i] = l.data.step(i);
-                c[1][i] = l.data.time(i);
-                c[2][i] = l.data.value(i);
-            }
-            labels.add('"' + l.label.replace("\"", "\"\"") + '"');
-            columns.add(c);
-        }
-        return file -> {
-            try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                w.write("series,step,time,value\n");
-                for (int s = 0; s < labels.size(); s++) {
-                    double[][] c = columns.get(s);
-                    for (int i = 0; i < c[0].length; i++) {
-                        w.write(labels.get(s) + "," + c[0][i] + "," + c[1][i] + "," + c[2][i] + "\n");
-                    }
-                }
-            }
-        };
+        return ChartExport.csv(lines.values());
     }
 
     public void setDark(boolean dark) {
@@ -576,25 +474,7 @@ public final class LiveChart extends BorderPane {
     }
 
     private void applyTheme() {
-        // Primer's background, text and border colours, so the charts sit in the AtlantaFX theme
-        Color background = dark ? new Color(0x0d1117) : Color.WHITE;
-        Color text = dark ? new Color(0xc9d1d9) : new Color(0x24292f);
-        Color grid = dark ? new Color(0x30363d) : new Color(0xd0d7de);
-        chart.setBackgroundPaint(background);
-        chart.getTitle().setPaint(text);
-        if (chart.getLegend() != null) {
-            chart.getLegend().setBackgroundPaint(background);
-            chart.getLegend().setItemPaint(text);
-        }
-        plot.setBackgroundPaint(background);
-        plot.setDomainGridlinePaint(grid);
-        plot.setRangeGridlinePaint(grid);
-        for (ValueAxis a : new ValueAxis[] {plot.getDomainAxis(), plot.getRangeAxis()}) {
-            a.setLabelPaint(text);
-            a.setTickLabelPaint(text);
-            a.setTickLabelFont(a.getTickLabelFont().deriveFont(12f));
-            a.setLabelFont(a.getLabelFont().deriveFont(12f));
-        }
+        ChartTheme.apply(chart, plot, dark);
     }
 
     public Slider smoothingSlider() {

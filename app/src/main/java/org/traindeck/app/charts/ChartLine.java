@@ -1,0 +1,31 @@
+package org.traindeck.app.charts;
+
+import org.jfree.data.xy.XYSeries;
+
+import java.awt.Color;
+
+/** One series of a {@link LiveChart}: its full data, its smoothed copy, and the two lines it is drawn as. */
+final class ChartLine {
+
+    final String key;
+    final String label;
+    final Color color;
+    final boolean dashed;
+    final SeriesBuffer data = new SeriesBuffer();
+    final XYSeries raw;
+    final XYSeries smooth;
+    /** The debiased EMA of data, extended as points arrive (its state: the running average and its count). */
+    final SeriesBuffer smoothed = new SeriesBuffer();
+    long smoothedRewrites = -1;
+    Smoothing ema = new Smoothing(-1);
+    long drawnVersion = -1;
+
+    ChartLine(String key, String label, Color color, boolean dashed) {
+        this.key = key;
+        this.label = label;
+        this.color = color;
+        this.dashed = dashed;
+        this.raw = new XYSeries(label + " (raw)", false, true);
+        this.smooth = new XYSeries(label, false, true);
+    }
+}

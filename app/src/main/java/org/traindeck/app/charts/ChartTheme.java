@@ -1,0 +1,35 @@
+package org.traindeck.app.charts;
+
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.XYPlot;
+
+import java.awt.Color;
+
+/** A chart's background, grid and text in Primer's colours, so the charts sit in the AtlantaFX theme. */
+final class ChartTheme {
+
+    private ChartTheme() {
+    }
+
+    static void apply(JFreeChart chart, XYPlot plot, boolean dark) {
+        Color background = dark ? new Color(0x0d1117) : Color.WHITE;
+        Color text = dark ? new Color(0xc9d1d9) : new Color(0x24292f);
+        Color grid = dark ? new Color(0x30363d) : new Color(0xd0d7de);
+        chart.setBackgroundPaint(background);
+        chart.getTitle().setPaint(text);
+        if (chart.getLegend() != null) {
+            chart.getLegend().setBackgroundPaint(background);
+            chart.getLegend().setItemPaint(text);
+        }
+        plot.setBackgroundPaint(background);
+        plot.setDomainGridlinePaint(grid);
+        plot.setRangeGridlinePaint(grid);
+        for (ValueAxis a : new ValueAxis[] {plot.getDomainAxis(), plot.getRangeAxis()}) {
+            a.setLabelPaint(text);
+            a.setTickLabelPaint(text);
+            a.setTickLabelFont(a.getTickLabelFont().deriveFont(12f));
+            a.setLabelFont(a.getLabelFont().deriveFont(12f));
+        }
+    }
+}
