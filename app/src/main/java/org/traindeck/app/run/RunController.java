@@ -40,6 +40,11 @@ public final class RunController {
     private final ObjectProperty<RunResult> lastResult = new SimpleObjectProperty<>();
     private Consumer<String> onError = m -> { };
     private Runnable queueChanged = () -> { };
+    /**
+     * The run whose events the dashboard takes. A run's events reach its listener on a thread of their own, so the
+     * last ones of a queued run can arrive after the next run has taken the dashboard: those are dropped.
+     */
+    private volatile RunHandle shown;
     private QueueHandle queue;
 
     public RunController(Dashboard dashboard, Engine engine, TaskExecutor tasks) {
@@ -72,6 +77,7 @@ public final class RunController {
         }
         state.set(State.STARTING);
         dashboard.clearRun();
+        shown = null; // late events of the run shown before are not this one's
         dashboard.status().plan(config.stages().stream().mapToInt(StageConfig::epochs).toArray());
         dashboard.status().run(config.name());
         tasks.execute(() -> engine.prepare(config), this::launch,
@@ -109,6 +115,7 @@ public final class RunController {
 
     private void show(PastRun past) {
         dashboard.clearRun();
+        shown = null; // late events of the run shown before are not this one's
         if (past.config() != null) {
             dashboard.status().plan(past.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
         }
@@ -117,7 +124,8 @@ public final class RunController {
     }
 
     private void launch(RunHandle run) {
-        run.subscribe(dashboard::offer);
+        shown = run;
+        run.subscribe(e -> offerIfShown(run, e));
         run.completion().thenAccept(result -> Platform.runLater(() -> {
             lastResult.set(result);
             current.set(null);
@@ -166,12 +174,13 @@ public final class RunController {
                     dashboard.status().run(entry.label());
                     history.forEach(dashboard::offer);
                     current.set(run);
+                    shown = run;
                     if (state.get() == State.STARTING) {
                         state.set(State.RUNNING);
                     }
                     queueChanged.run();
                 });
-                run.subscribe(dashboard::offer);
+                run.subscribe(e -> offerIfShown(run, e));
             }
 
             @Override
@@ -200,6 +209,12 @@ public final class RunController {
     /** Whether a queue is running (rather than a single run). */
     public boolean queueRunning() {
         return queue != null;
+    }
+
+    private void offerIfShown(RunHandle run, EngineEvent e) {
+        if (shown == run) {
+            dashboard.offer(e);
+        }
     }
 
     private static void onFxAndWait(Runnable r) {
