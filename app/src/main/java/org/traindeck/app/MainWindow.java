@@ -41,6 +41,8 @@ import org.traindeck.app.runs.QueueView;
 import org.traindeck.app.runs.QueueViewModel;
 import org.traindeck.app.runs.RunsView;
 import org.traindeck.app.runs.RunsViewModel;
+import org.traindeck.app.runs.SweepsView;
+import org.traindeck.app.runs.SweepsViewModel;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.api.Engine;
@@ -85,6 +87,7 @@ public final class MainWindow {
     private final RunController controller;
     private final RunsViewModel runs;
     private final QueueViewModel queue;
+    private final SweepsViewModel sweeps;
     private final ConfigFileActions files;
     private final ToggleButton dark = new ToggleButton("Dark");
     private final Timeline refresher;
@@ -107,6 +110,7 @@ public final class MainWindow {
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
         this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
         this.queue = new QueueViewModel(services.engine(), services.tasks(), controller);
+        this.sweeps = new SweepsViewModel(services.engine(), services.tasks());
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         controller.onError(m -> {
             dashboard.log().getItems().add(m);
@@ -123,7 +127,7 @@ public final class MainWindow {
         TabPane tabs = new TabPane(
                 tab("Config", form), tab("JSON", jsonPane),
                 tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
-                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)));
+                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)), tab("Sweeps", new SweepsView(sweeps)));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
@@ -168,6 +172,7 @@ public final class MainWindow {
             if (b != null && b.isValid()) {
                 runs.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
                 queue.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
+                sweeps.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
             }
         });
         dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks(),
@@ -180,6 +185,7 @@ public final class MainWindow {
         controller.lastResultProperty().addListener((o, a, r) -> {
             showResult(r);
             runs.refresh();
+            sweeps.refresh();
         });
         dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
         controller.currentProperty().addListener((o, a, run) -> {

@@ -21,6 +21,7 @@ import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
+import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -106,6 +107,11 @@ public final class Engine {
     /** Runs side by side: final and best metrics, and the config keys whose values differ. */
     public RunComparison.Result compare(List<Path> runDirs) throws IOException {
         return RunComparison.compare(runDirs);
+    }
+
+    /** The sweeps run in an output folder (by traindeck sweep), each with its trials' values, status and metric. */
+    public List<SweepBoard.Sweep> sweeps(Path outputDir) throws IOException {
+        return SweepBoard.list(outputDir);
     }
 
     /** Adds a copy of a config (as it is now) to the queue in its output folder. */

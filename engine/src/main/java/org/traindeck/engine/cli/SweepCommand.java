@@ -41,6 +41,7 @@ final class SweepCommand {
         if (!enqueue(trials, queue, err)) {
             return Main.INVALID_INPUT;
         }
+        RunQueue.describeSweep(queue, SweepResults.describe(spec));
         out.println("sweep " + spec.name() + ": " + trials.size() + " trial(s), queue " + queue);
         SweepHParams hparams = new SweepHParams(spec, trials, m -> err.println("warning: " + m));
         hparams.writeExperiment(queue.getParent());

@@ -30,6 +30,8 @@ public final class RunQueue {
 
     private final Path file;
     private final List<QueueEntry> entries;
+    /** What the queue is for, when it runs a sweep (its name, metric, goal and parameters); null otherwise. */
+    private JsonNode sweep;
 
     private RunQueue(Path file, List<QueueEntry> entries) {
         this.file = file;
@@ -61,7 +63,23 @@ public final class RunQueue {
                 throw new IOException(file + ": entry " + entries.size() + " is damaged (" + bad.getMessage() + "); the queue was left as it is", bad);
             }
         }
-        return new RunQueue(file, entries);
+        RunQueue queue = new RunQueue(file, entries);
+        queue.sweep = root.get("sweep");
+        return queue;
+    }
+
+    /** The sweep this queue runs, as its file describes it (name, metric, goal, parameters); null for a plain queue. */
+    public JsonNode sweep() {
+        return sweep == null ? null : sweep.deepCopy();
+    }
+
+    /** Records which sweep the queue in {@code file} runs (creating the file). */
+    public static void describeSweep(Path file, JsonNode description) throws IOException {
+        try (QueueLock ignored = QueueLock.forWriting(file)) {
+            RunQueue queue = open(file);
+            queue.sweep = description.deepCopy();
+            queue.save();
+        }
     }
 
     private static String text(JsonNode e, String key) {
@@ -107,6 +125,9 @@ public final class RunQueue {
     private void save() throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("version", VERSION);
+        if (sweep != null) {
+            root.set("sweep", sweep);
+        }
         ArrayNode list = root.putArray("entries");
         for (QueueEntry e : entries) {
             ObjectNode n = list.addObject();

@@ -17,6 +17,16 @@ final class JsonPaths {
     private JsonPaths() {
     }
 
+    /** The value at {@code path}, or null. */
+    static JsonNode get(JsonNode root, String path) {
+        JsonNode node = root;
+        Matcher m = PART.matcher(path);
+        while (m.find() && node != null) {
+            node = m.group(1) != null ? node.get(m.group(1)) : node.get(Integer.parseInt(m.group(2)));
+        }
+        return node;
+    }
+
     /**
      * Sets the value, creating objects on the way; returns why it cannot (a list element the base does not have),
      * else null.

@@ -1,12 +1,12 @@
 package org.traindeck.engine.sweep;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.MetricEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.sinks.MetricsJsonlReader;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,23 +30,26 @@ public final class SweepResults {
         List<Row> rows = new ArrayList<>();
         for (SweepTrials.Trial t : trials) {
             QueueEntry e = byLabel.get(t.label());
-            double best = Double.NaN;
-            double last = Double.NaN;
             Path dir = e == null ? null : e.runDir();
-            if (dir != null && Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
-                for (EngineEvent ev : MetricsJsonlReader.read(dir)) {
-                    if (ev instanceof MetricEvent m && m.name().equals(spec.metric()) && m.device() == null && Double.isFinite(m.value())) {
-                        last = m.value();
-                        best = Double.isNaN(best) || (spec.maximize() ? m.value() > best : m.value() < best) ? m.value() : best;
-                    }
-                }
-            }
-            rows.add(new Row(t, e == null ? QueueEntry.Status.PENDING : e.status(), best, last, dir));
+            double[] bestLast = SweepBoard.metric(dir, spec.metric(), spec.maximize());
+            rows.add(new Row(t, e == null ? QueueEntry.Status.PENDING : e.status(), bestLast[0], bestLast[1], dir));
         }
         Comparator<Row> byMetric = Comparator.comparingDouble(r -> spec.maximize() ? -r.best() : r.best());
         rows.sort(Comparator.<Row, Boolean>comparing(r -> Double.isNaN(r.best())).thenComparing(byMetric)
                 .thenComparingInt(r -> r.trial().number()));
         return rows;
+    }
+
+    /** What the sweep's queue records about it, so the app can show the sweep without its file. */
+    public static JsonNode describe(SweepSpec spec) {
+        ObjectNode d = JsonNodeFactory.instance.objectNode();
+        d.put("name", spec.name());
+        d.put("file", spec.file().toString());
+        d.put("metric", spec.metric());
+        d.put("goal", spec.maximize() ? "max" : "min");
+        ArrayNode params = d.putArray("parameters");
+        spec.parameterOrder().forEach(params::add);
+        return d;
     }
 
     /** The table printed at the end of a sweep; the best row is marked with *. */

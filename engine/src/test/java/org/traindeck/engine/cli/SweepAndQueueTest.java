@@ -122,6 +122,12 @@ class SweepAndQueueTest {
         assertThat(run("sweep", sweep.toString())).as(err.toString()).isEqualTo(Main.OK);
         List<QueueEntry> first = RunQueue.open(dir.resolve("runs/sweep-rnd.json")).entries();
         assertThat(first).hasSize(2).allSatisfy(e -> assertThat(e.status()).isEqualTo(QueueEntry.Status.FINISHED));
+        // the queue says which sweep it runs, so the app can show it without the sweep file
+        JsonNode described = RunQueue.open(dir.resolve("runs/sweep-rnd.json")).sweep();
+        assertThat(described.get("metric").asText()).isEqualTo("val/loss");
+        assertThat(described.get("goal").asText()).isEqualTo("min");
+        assertThat(described.get("parameters")).extracting(JsonNode::asText)
+                .containsExactly("stages[0].optimizer.learningRate", "model.activation");
         for (QueueEntry e : first) {
             double lr = JSON.readTree(e.config()).at("/stages/0/optimizer/learningRate").asDouble();
             assertThat(lr).isBetween(0.0001, 0.01);

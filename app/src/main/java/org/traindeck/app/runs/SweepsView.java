@@ -1,0 +1,144 @@
+package org.traindeck.app.runs;
+
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.ScatterChart;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+import org.traindeck.engine.sweep.SweepBoard;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * A sweep as a table (each trial's values, status and metric, best first and marked ★) and a chart of the metric
+ * against one parameter (on a log scale when its values span more than a decade).
+ */
+public final class SweepsView extends VBox {
+
+    private final TableView<SweepBoard.Trial> table = new TableView<>();
+    private final ScatterChart<Number, Number> chart = new ScatterChart<>(new NumberAxis(), new NumberAxis());
+
+    public SweepsView(SweepsViewModel model) {
+        super(6);
+        setId("sweeps-view");
+        setPadding(new Insets(8));
+        ComboBox<SweepBoard.Sweep> pick = new ComboBox<>(model.sweeps());
+        pick.setId("sweeps-pick");
+        pick.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(SweepBoard.Sweep s) {
+                return s == null ? "" : s.name() + " (" + s.trials().size() + " trials)";
+            }
+
+            @Override
+            public SweepBoard.Sweep fromString(String s) {
+                return null;
+            }
+        });
+        pick.valueProperty().bindBidirectional(model.shownProperty());
+        Button refresh = new Button("Refresh");
+        refresh.setId("sweeps-refresh");
+        refresh.setOnAction(e -> model.refresh());
+        HBox top = new HBox(6, new Label("Sweep"), pick, refresh);
+        top.setAlignment(Pos.CENTER_LEFT);
+        table.setId("sweeps-table");
+        table.setPlaceholder(new Label("No sweep shown."));
+        VBox.setVgrow(table, Priority.ALWAYS);
+        ComboBox<String> against = new ComboBox<>();
+        against.setId("sweeps-parameter");
+        against.valueProperty().bindBidirectional(model.parameterProperty());
+        chart.setId("sweeps-chart");
+        chart.setLegendVisible(false);
+        chart.setAnimated(false);
+        chart.setPrefHeight(240);
+        Label message = new Label();
+        message.setId("sweeps-message");
+        message.setWrapText(true);
+        message.textProperty().bind(model.messageProperty());
+        model.shownProperty().addListener((o, a, s) -> {
+            show(s);
+            against.getItems().setAll(s == null ? List.of() : s.parameters());
+            plot(s, model.parameterProperty().get());
+        });
+        model.parameterProperty().addListener((o, a, p) -> plot(model.shownProperty().get(), p));
+        getChildren().addAll(top, table, new HBox(6, new Label("Metric against"), against), chart, message);
+    }
+
+    private void show(SweepBoard.Sweep s) {
+        table.getColumns().clear();
+        if (s == null) {
+            table.getItems().clear();
+            return;
+        }
+        SweepBoard.Trial best = s.trials().isEmpty() || Double.isNaN(s.trials().get(0).best()) ? null : s.trials().get(0);
+        table.getColumns().add(column("", t -> t == best ? "★" : ""));
+        table.getColumns().add(column("Trial", SweepBoard.Trial::label));
+        for (String p : s.parameters()) {
+            table.getColumns().add(column(p, t -> t.values().get(p)));
+        }
+        table.getColumns().add(column("Status", t -> t.status().name().toLowerCase(Locale.ROOT)));
+        table.getColumns().add(column(s.metric() + (s.maximize() ? " (max)" : " (min)"), t -> number(t.best())));
+        table.getColumns().add(column("last", t -> number(t.last())));
+        table.getItems().setAll(s.trials());
+    }
+
+    private void plot(SweepBoard.Sweep s, String parameter) {
+        chart.getData().clear();
+        if (s == null || parameter == null) {
+            return;
+        }
+        List<double[]> points = new ArrayList<>();
+        for (SweepBoard.Trial t : s.trials()) {
+            try {
+                double x = Double.parseDouble(t.values().get(parameter));
+                if (!Double.isNaN(t.best())) {
+                    points.add(new double[] {x, t.best()});
+                }
+            } catch (NumberFormatException e) {
+                // a value that is not a number (an activation's name) is not plotted
+            }
+        }
+        double min = points.stream().mapToDouble(p -> p[0]).min().orElse(1);
+        double max = points.stream().mapToDouble(p -> p[0]).max().orElse(1);
+        boolean log = min > 0 && max / min > 10;
+        XYChart.Series<Number, Number> series = new XYChart.Series<>();
+        points.forEach(p -> series.getData().add(new XYChart.Data<>(log ? Math.log10(p[0]) : p[0], p[1])));
+        chart.getXAxis().setLabel(log ? "log10(" + parameter + ")" : parameter);
+        chart.getYAxis().setLabel(s.metric());
+        chart.getData().add(series);
+    }
+
+    /** The chart's points (x as plotted, metric), for tests. */
+    List<double[]> plotted() {
+        List<double[]> out = new ArrayList<>();
+        chart.getData().forEach(series -> series.getData().forEach(d -> out.add(new double[] {d.getXValue().doubleValue(), d.getYValue().doubleValue()})));
+        return out;
+    }
+
+    TableView<SweepBoard.Trial> table() {
+        return table;
+    }
+
+    private static String number(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
+    }
+
+    private static TableColumn<SweepBoard.Trial, String> column(String title, Function<SweepBoard.Trial, String> value) {
+        TableColumn<SweepBoard.Trial, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        return c;
+    }
+}

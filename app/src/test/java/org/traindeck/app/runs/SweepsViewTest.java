@@ -1,0 +1,103 @@
+package org.traindeck.app.runs;
+
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.sweep.SweepBoard;
+import org.traindeck.engine.sweep.SweepParser;
+import org.traindeck.engine.sweep.SweepResults;
+import org.traindeck.engine.sweep.SweepSpec;
+import org.traindeck.engine.sweep.SweepTrials;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+
+/** A real three-trial sweep as the Sweeps view shows it: the table best first and marked, the metric plotted. */
+@ExtendWith(ApplicationExtension.class)
+class SweepsViewTest {
+
+    @TempDir
+    static Path dir;
+
+    private SweepsViewModel model;
+    private SweepsView view;
+
+    /** What `traindeck sweep` does, through the engine's own classes. */
+    @BeforeAll
+    static void runASweep() throws Exception {
+        Files.writeString(dir.resolve("base.json"), """
+                {"name": "base", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
+                 "stages": [{"epochs": 2, "batchSize": 20, "optimizer": {"type": "adam", "learningRate": 0.001}}]}
+                """);
+        Path file = dir.resolve("sweep.json");
+        Files.writeString(file, """
+                {"name": "lr", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.0001, 0.003, 0.03]},
+                 "metric": "val/accuracy", "goal": "max"}
+                """);
+        SweepSpec spec = SweepParser.load(file);
+        Path queue = dir.resolve("runs/sweep-lr.json");
+        for (SweepTrials.Trial t : SweepTrials.expand(spec)) {
+            RunQueue.add(queue, t.label(), null, ConfigWriter.toJsonWithAbsolutePaths(t.config()));
+        }
+        RunQueue.describeSweep(queue, SweepResults.describe(spec));
+        new QueueRunner(queue, DeviceDiscovery.system(), null, FaultPlan.NONE).runAll(new QueueRunner.Listener() {
+            @Override
+            public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+            }
+
+            @Override
+            public void ended(QueueEntry entry, RunResult result) {
+            }
+        });
+    }
+
+    @Start
+    void start(Stage stage) {
+        model = new SweepsViewModel(Engine.local(), new CurrentThreadTaskExecutor());
+        view = new SweepsView(model);
+        stage.setScene(new Scene(view, 900, 700));
+        stage.show();
+        model.folderProperty().set(dir.resolve("runs"));
+    }
+
+    @Test
+    void theSweepIsATableBestFirstAndAChartOfTheMetricAgainstItsParameter(FxRobot robot) {
+        SweepBoard.Sweep sweep = onFx(() -> model.shownProperty().get());
+        assertThat(sweep.name()).isEqualTo("lr");
+        assertThat(sweep.trials()).hasSize(3).allSatisfy(t -> assertThat(t.status()).isEqualTo(QueueEntry.Status.FINISHED));
+        List<SweepBoard.Trial> rows = onFx(() -> List.copyOf(view.table().getItems()));
+        assertThat(rows).extracting(SweepBoard.Trial::best).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+        assertThat(onFx(() -> view.table().getColumns().get(0).getCellData(0))).isEqualTo("★");
+        assertThat(onFx(() -> view.table().getColumns().get(0).getCellData(1))).isEqualTo("");
+        assertThat(onFx(() -> view.table().getColumns().get(2).getText())).isEqualTo("stages[0].optimizer.learningRate");
+        assertThat(rows).extracting(t -> t.values().get("stages[0].optimizer.learningRate"))
+                .containsExactlyInAnyOrder("1.0E-4", "0.003", "0.03");
+
+        // three points, the learning rate on a log scale (it spans more than a decade)
+        List<double[]> points = onFx(view::plotted);
+        assertThat(points).hasSize(3);
+        assertThat(points).extracting(p -> Math.round(p[0] * 100) / 100.0).containsExactlyInAnyOrder(-4.0, -2.52, -1.52);
+        assertThat(points).allSatisfy(p -> assertThat(p[1]).isBetween(0.0, 1.0));
+    }
+}

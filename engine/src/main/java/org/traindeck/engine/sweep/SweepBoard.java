@@ -1,0 +1,91 @@
+package org.traindeck.engine.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.sinks.MetricsJsonlReader;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The sweeps of an output folder as their queues and runs record them, for a front end: each trial's values, status
+ * and metric, best first. Read from the sweep's queue file and the trials' own folders, never from a second store.
+ */
+public final class SweepBoard {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One trial: its values (parameter → value as written), how it stands, and the metric's best and last (NaN: none). */
+    public record Trial(String label, Map<String, String> values, QueueEntry.Status status, double best, double last, Path runDir) {}
+
+    /** A sweep: its name, metric and goal, its parameters in order, and its trials, best first. */
+    public record Sweep(String name, String metric, boolean maximize, List<String> parameters, List<Trial> trials, Path queueFile) {}
+
+    private SweepBoard() {
+    }
+
+    /** Every sweep whose queue is in {@code outputDir} (sweep-NAME.json), by name. */
+    public static List<Sweep> list(Path outputDir) throws IOException {
+        if (!Files.isDirectory(outputDir)) {
+            return List.of();
+        }
+        List<Sweep> sweeps = new ArrayList<>();
+        try (Stream<Path> files = Files.list(outputDir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("sweep-.+\\.json")).sorted().toList()) {
+                RunQueue queue = RunQueue.open(f);
+                if (queue.sweep() != null) {
+                    sweeps.add(read(queue));
+                }
+            }
+        }
+        return sweeps;
+    }
+
+    static Sweep read(RunQueue queue) throws IOException {
+        JsonNode d = queue.sweep();
+        String metric = d.path("metric").asText();
+        boolean maximize = "max".equals(d.path("goal").asText());
+        List<String> parameters = new ArrayList<>();
+        d.path("parameters").forEach(p -> parameters.add(p.asText()));
+        List<Trial> trials = new ArrayList<>();
+        for (QueueEntry e : queue.entries()) {
+            JsonNode config = JSON.readTree(e.config());
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String p : parameters) {
+                JsonNode v = JsonPaths.get(config, p);
+                values.put(p, v == null ? "" : v.isTextual() ? v.asText() : v.toString());
+            }
+            double[] bestLast = metric(e.runDir(), metric, maximize);
+            trials.add(new Trial(e.label(), values, e.status(), bestLast[0], bestLast[1], e.runDir()));
+        }
+        trials.sort(Comparator.<Trial, Boolean>comparing(t -> Double.isNaN(t.best()))
+                .thenComparingDouble(t -> maximize ? -t.best() : t.best()));
+        return new Sweep(d.path("name").asText(), metric, maximize, parameters, trials, queue.file());
+    }
+
+    /** The metric's best and last value in a run folder's metrics.jsonl. */
+    static double[] metric(Path runDir, String metric, boolean maximize) throws IOException {
+        double best = Double.NaN;
+        double last = Double.NaN;
+        if (runDir != null && Files.isRegularFile(runDir.resolve("metrics.jsonl"))) {
+            for (EngineEvent ev : MetricsJsonlReader.read(runDir)) {
+                if (ev instanceof MetricEvent m && m.name().equals(metric) && m.device() == null && Double.isFinite(m.value())) {
+                    last = m.value();
+                    best = Double.isNaN(best) || (maximize ? m.value() > best : m.value() < best) ? m.value() : best;
+                }
+            }
+        }
+        return new double[] {best, last};
+    }
+}
