@@ -40,7 +40,8 @@ class SweepKillProcessTest {
 
     private static boolean hasCheckpoint(Path runDir) {
         try (Stream<Path> s = Files.list(runDir.resolve("checkpoints"))) {
-            return s.anyMatch(p -> p.getFileName().toString().endsWith(".tdckpt"));
+            // a regular (step-) checkpoint: the best-of-stage one, written first, is not what a resume continues from
+            return s.anyMatch(p -> p.getFileName().toString().startsWith("step-") && p.getFileName().toString().endsWith(".tdckpt"));
         } catch (IOException e) {
             return false;
         }
@@ -82,7 +83,7 @@ class SweepKillProcessTest {
 
         List<QueueEntry> done = entries(queue);
         assertThat(done).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
-        assertThat(done.get(1).runDir()).as("trial 2 continued in its own folder").isEqualTo(trial2);
+        assertThat(done.get(1).runDir()).as("trial 2 continued in its own folder: " + log).isEqualTo(trial2);
         assertThat(FolderHashes.of(trial1)).as("trial 1 was not touched").isEqualTo(trial1Files);
         assertThat(log).doesNotContain("== kill-1").contains("== kill-2: resuming in " + trial2).contains("== kill-3: run folder");
         try (Stream<Path> s = Files.list(dir.resolve("runs"))) {
