@@ -12,6 +12,7 @@ import org.testfx.framework.junit5.Start;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
@@ -61,7 +62,7 @@ class SweepsViewTest {
             RunQueue.add(queue, t.label(), null, ConfigWriter.toJsonWithAbsolutePaths(t.config()));
         }
         RunQueue.describeSweep(queue, SweepResults.describe(spec));
-        new QueueRunner(queue, DeviceDiscovery.system(), null, FaultPlan.NONE).runAll(new QueueRunner.Listener() {
+        new QueueRunner(queue, DeviceDiscovery.system(), (DeviceSelection) null, FaultPlan.NONE).runAll(new QueueRunner.Listener() {
             @Override
             public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
             }

@@ -5,6 +5,7 @@ import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigSchema;
 import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
@@ -130,7 +131,7 @@ public final class Engine {
      * only one process runs a queue at a time (the handle completes exceptionally when another does).
      */
     public QueueHandle runQueue(Path outputDir, QueueListener listener) {
-        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, null, FaultPlan.NONE);
+        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, (DeviceSelection) null, FaultPlan.NONE);
         CompletableFuture<QueueRunner.Outcome> done = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
             try {

@@ -8,6 +8,7 @@ import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -33,8 +34,11 @@ final class QueueExecution {
                 @Override
                 public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
                     out.println("== " + entry.label() + (resumed ? ": resuming in " : ": run folder ") + run.runDir()
-                            + (entry.message() == null ? "" : " (" + entry.message() + ")"));
-                    run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
+                            + " on " + run.config().devices().describe() + (entry.message() == null ? "" : " (" + entry.message() + ")"));
+                    if (runner.concurrency() == 1) {
+                        // runs trained at once would interleave their epoch lines: then only their starts and ends show
+                        run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
+                    }
                     if (also != null) {
                         also.starting(entry, run, resumed);
                     }
@@ -64,20 +68,22 @@ final class QueueExecution {
     }
 
     private static void stopOnSignal(QueueRunner runner, PrintStream err) {
-        TrainingRun run = runner.current();
+        List<TrainingRun> runs = runner.running();
         runner.requestStop();
-        if (run == null || run.completion().isDone()) {
-            return;
-        }
-        err.println("traindeck: stopping the queue: saving a checkpoint of step " + run.currentStep() + " (up to "
-                + Main.STOP_WAIT_SECONDS + " s); run the queue again to continue");
-        err.flush();
-        try {
-            run.completion().get(Main.STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            err.println("traindeck: the run did not stop cleanly (" + e + "); its last checkpoint is intact");
+        for (TrainingRun run : runs) {
+            if (run.completion().isDone()) {
+                continue;
+            }
+            err.println("traindeck: stopping the queue: saving a checkpoint of " + run.config().name() + " at step "
+                    + run.currentStep() + " (up to " + Main.STOP_WAIT_SECONDS + " s); run the queue again to continue");
+            err.flush();
+            try {
+                run.completion().get(Main.STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                err.println("traindeck: the run did not stop cleanly (" + e + "); its last checkpoint is intact");
+            }
         }
         err.flush();
     }

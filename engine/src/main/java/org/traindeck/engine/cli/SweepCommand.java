@@ -5,6 +5,7 @@ import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.queue.DeviceShares;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
@@ -45,7 +46,16 @@ final class SweepCommand {
         out.println("sweep " + spec.name() + ": " + trials.size() + " trial(s), queue " + queue);
         SweepHParams hparams = new SweepHParams(spec, trials, m -> err.println("warning: " + m));
         hparams.writeExperiment(queue.getParent());
-        QueueRunner.Outcome outcome = QueueExecution.run(new QueueRunner(queue, discovery, devices, faults), out, err, hparams);
+        QueueRunner runner;
+        if (spec.concurrent() > 1) {
+            DeviceSelection all = devices != null ? devices : trials.get(0).config().devices();
+            List<DeviceSelection> shares = DeviceShares.split(all, spec.concurrent(), discovery);
+            out.println("trials at once: " + shares.size() + ", on " + String.join(" | ", shares.stream().map(DeviceSelection::describe).toList()));
+            runner = new QueueRunner(queue, discovery, shares, faults);
+        } else {
+            runner = new QueueRunner(queue, discovery, devices, faults);
+        }
+        QueueRunner.Outcome outcome = QueueExecution.run(runner, out, err, hparams);
         List<SweepResults.Row> rows = SweepResults.rows(spec, trials, RunQueue.open(queue).entries());
         out.println();
         out.print(SweepResults.table(spec, rows));

@@ -14,8 +14,17 @@ import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -40,60 +49,109 @@ public final class QueueRunner {
 
     private final Path file;
     private final DeviceDiscovery discovery;
-    private final DeviceSelection devices;
+    private final List<DeviceSelection> slots;
     private final FaultPlan faults;
+    private final Set<Integer> tried = new HashSet<>();
+    private final Set<TrainingRun> running = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
-    private volatile TrainingRun current;
 
     /** @param devices the devices every run uses instead of its config's, or null for the config's own */
     public QueueRunner(Path file, DeviceDiscovery discovery, DeviceSelection devices, FaultPlan faults) {
+        this(file, discovery, Collections.singletonList(devices), faults);
+    }
+
+    /**
+     * Runs as many runs at once as there are {@code slots}, each slot's runs on its own devices (disjoint sets, from
+     * {@link DeviceShares}); a null slot means each run's own config's devices.
+     */
+    public QueueRunner(Path file, DeviceDiscovery discovery, List<DeviceSelection> slots, FaultPlan faults) {
+        if (slots.isEmpty()) {
+            throw new IllegalArgumentException("a queue runs at least one run at a time");
+        }
         this.file = file;
         this.discovery = discovery;
-        this.devices = devices;
+        this.slots = new ArrayList<>(slots);
         this.faults = faults;
     }
 
-    /** Stops the run in progress after its step (it saves a checkpoint) and starts no other. */
+    /** Stops the runs in progress after their step (each saves a checkpoint) and starts no other. */
     public void requestStop() {
         stopRequested = true;
-        TrainingRun run = current;
-        if (run != null) {
-            run.requestStop();
-        }
+        running.forEach(TrainingRun::requestStop);
     }
 
-    public TrainingRun current() {
-        return current;
+    /** The runs training now. */
+    public List<TrainingRun> running() {
+        return List.copyOf(running);
+    }
+
+    /** How many runs it trains at once. */
+    public int concurrency() {
+        return slots.size();
     }
 
     public Outcome runAll(Listener listener) throws IOException {
-        int finished = 0;
-        int failed = 0;
-        Set<Integer> tried = new HashSet<>();
+        AtomicInteger finished = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
         try (QueueLock ignored = QueueLock.forRunning(file)) {
-            while (!stopRequested) {
-                QueueEntry next = RunQueue.open(file).entries().stream()
-                        .filter(e -> !e.status().isDone() && !tried.contains(e.id()))
-                        .findFirst().orElse(null);
-                if (next == null) {
-                    break;
-                }
-                tried.add(next.id());
-                RunResult result = runOne(next, listener);
-                if (result != null && result.status() == RunResult.Status.STOPPED && stopRequested) {
-                    return new Outcome(finished, failed, true);
-                }
-                if (result != null && result.succeeded() && result.status() != RunResult.Status.STOPPED) {
-                    finished++;
-                } else {
-                    failed++;
+            if (slots.size() == 1) {
+                runSlot(slots.get(0), listener, finished, failed);
+            } else {
+                ExecutorService pool = Executors.newFixedThreadPool(slots.size(), r -> new Thread(r, "traindeck-queue-slot"));
+                try {
+                    List<Future<Void>> done = new ArrayList<>();
+                    for (DeviceSelection slot : slots) {
+                        done.add(pool.submit(() -> {
+                            runSlot(slot, listener, finished, failed);
+                            return null;
+                        }));
+                    }
+                    for (Future<Void> f : done) {
+                        f.get();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    requestStop();
+                    throw new IOException("interrupted while the queue ran", e);
+                } catch (ExecutionException e) {
+                    requestStop();
+                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                } finally {
+                    pool.shutdown();
                 }
             }
         }
-        return new Outcome(finished, failed, stopRequested);
+        return new Outcome(finished.get(), failed.get(), stopRequested);
     }
 
-    private RunResult runOne(QueueEntry entry, Listener listener) throws IOException {
+    /** One slot: takes the next waiting run, trains it on the slot's devices, and again, until none waits. */
+    private void runSlot(DeviceSelection devices, Listener listener, AtomicInteger finished, AtomicInteger failed) throws IOException {
+        QueueEntry next;
+        while (!stopRequested && (next = take()) != null) {
+            RunResult result = runOne(next, listener, devices);
+            if (result != null && result.status() == RunResult.Status.STOPPED && stopRequested) {
+                return;
+            }
+            if (result != null && result.succeeded() && result.status() != RunResult.Status.STOPPED) {
+                finished.incrementAndGet();
+            } else {
+                failed.incrementAndGet();
+            }
+        }
+    }
+
+    /** The first waiting run no slot has taken yet (runs added meanwhile included), or null. */
+    private synchronized QueueEntry take() throws IOException {
+        QueueEntry next = RunQueue.open(file).entries().stream()
+                .filter(e -> !e.status().isDone() && !tried.contains(e.id()))
+                .findFirst().orElse(null);
+        if (next != null) {
+            tried.add(next.id());
+        }
+        return next;
+    }
+
+    private RunResult runOne(QueueEntry entry, Listener listener, DeviceSelection devices) throws IOException {
         TrainingRun run;
         boolean resumed = false;
         String note = null;
@@ -105,10 +163,10 @@ public final class QueueRunner {
                 } catch (CheckpointException e) {
                     // killed before its first checkpoint: nothing to continue, so it starts again in a new folder
                     note = "started again: " + entry.runDir().getFileName() + " had no checkpoint to resume (" + e.getMessage() + ")";
-                    run = TrainingRun.prepare(config(entry), discovery, faults);
+                    run = TrainingRun.prepare(config(entry, devices), discovery, faults);
                 }
             } else {
-                run = TrainingRun.prepare(config(entry), discovery, faults);
+                run = TrainingRun.prepare(config(entry, devices), discovery, faults);
             }
         } catch (RunLock.BusyException e) {
             QueueEntry skipped = entry.with(entry.status(), entry.runDir(), "skipped: " + e.getMessage());
@@ -123,7 +181,7 @@ public final class QueueRunner {
         }
         QueueEntry running = entry.with(QueueEntry.Status.RUNNING, run.runDir(), note);
         RunQueue.update(file, running);
-        current = run;
+        this.running.add(run);
         listener.starting(running, run, resumed);
         if (stopRequested) {
             run.requestStop();
@@ -137,7 +195,7 @@ public final class QueueRunner {
             run.requestStop();
             throw new IOException("interrupted while " + entry.label() + " ran", e);
         } finally {
-            current = null;
+            this.running.remove(run);
         }
         QueueEntry.Status status = switch (result.status()) {
             case FINISHED -> QueueEntry.Status.FINISHED;
@@ -152,7 +210,7 @@ public final class QueueRunner {
     }
 
     /** The entry's config as it was added, on the devices asked for; still checked (its data may have gone since). */
-    private RunConfig config(QueueEntry entry) {
+    private RunConfig config(QueueEntry entry, DeviceSelection devices) {
         ValidationResult v = ConfigParser.parse(entry.config(), file.toAbsolutePath().getParent());
         RunConfig config = v.orThrow();
         if (devices == null) {

@@ -90,11 +90,6 @@ public final class SweepParser {
             problems.add(error("goal", "\"" + goal + "\" is not max or min"));
         }
         int concurrent = integer(root, "concurrent", 1, 1, 64, problems);
-        if (concurrent > 1) {
-            // said plainly rather than quietly running one at a time
-            problems.add(error("concurrent", "running trials at once is not built yet: trials run one after another "
-                    + "(leave it out, or set 1)"));
-        }
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(problems);
         }

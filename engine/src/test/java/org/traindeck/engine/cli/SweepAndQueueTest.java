@@ -194,4 +194,38 @@ class SweepAndQueueTest {
         assertThat(err.toString()).contains("is not a TrainDeck queue").contains("left as it is");
         assertThat(Files.readString(runs.resolve("queue.json"))).isEqualTo("{ not a queue");
     }
+
+    @Test
+    void concurrentTrialsRunAtOnceOnDisjointSharesOfTheDevices(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("base.json"), """
+                {"name": "base", "outputDir": "runs", "devices": "cpu:2", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "samples": 2000, "features": 8}, "validationSplit": 0.1},
+                 "stages": [{"epochs": 5, "batchSize": 8}]}
+                """);
+        Path sweep = dir.resolve("sweep.json");
+        Files.writeString(sweep, """
+                {"name": "both", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.001, 0.003, 0.01]},
+                 "metric": "val/loss", "concurrent": 2}
+                """);
+        assertThat(run("sweep", sweep.toString())).as(err.toString()).isEqualTo(Main.OK);
+        assertThat(out.toString()).contains("trials at once: 2, on the CPU | the CPU");
+        List<QueueEntry> entries = RunQueue.open(dir.resolve("runs/sweep-both.json")).entries();
+        assertThat(entries).hasSize(3).allSatisfy(e -> assertThat(e.status()).isEqualTo(QueueEntry.Status.FINISHED));
+        // each trial on one worker (its share of cpu:2), and the first two trained at the same time
+        long[][] spans = new long[3][];
+        for (int i = 0; i < 3; i++) {
+            Path runDir = entries.get(i).runDir();
+            assertThat(JSON.readTree(runDir.resolve("config.json").toFile()).get("devices").asText()).isEqualTo("cpu");
+            List<String> lines = Files.readAllLines(runDir.resolve("metrics.jsonl"));
+            spans[i] = new long[] {Math.round(JSON.readTree(lines.get(0)).get("time").asDouble() * 1000),
+                    Math.round(JSON.readTree(lines.get(lines.size() - 1)).get("time").asDouble() * 1000)};
+        }
+        assertThat(spans[1][0]).as("trial 2 started before trial 1 ended").isLessThan(spans[0][1]);
+        assertThat(spans[0][0]).as("trial 1 started before trial 2 ended").isLessThan(spans[1][1]);
+
+        // one device cannot be cut in two
+        Files.writeString(sweep, Files.readString(sweep).replace("\"both\"", "\"single\""));
+        assertThat(run("sweep", sweep.toString(), "--devices", "cpu")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString()).contains("2 trials at once need 2 disjoint device sets");
+    }
 }

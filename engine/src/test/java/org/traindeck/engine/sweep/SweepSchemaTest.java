@@ -48,7 +48,7 @@ class SweepSchemaTest {
                 "{\"name\": \"s\", \"base\": \"base.json\", \"method\": \"random\", \"trials\": 2,"
                         + " \"parameters\": {\"model.dropout\": {\"min\": 0.1}}, \"metric\": \"val/loss\"}",
                 "{\"name\": \"s p\", \"base\": \"base.json\", \"parameters\": {\"seed\": [1]}, \"metric\": \"val/loss\"}",
-                "{\"name\": \"s\", \"base\": \"base.json\", \"parameters\": {\"seed\": [1]}, \"metric\": \"val/loss\", \"concurrent\": 2}");
+                "{\"name\": \"s\", \"base\": \"base.json\", \"parameters\": {\"seed\": [1]}, \"metric\": \"val/loss\", \"concurrent\": 0}");
         for (String text : bad) {
             Path file = dir.resolve("sweep.json");
             Files.writeString(file, text);
