@@ -32,6 +32,7 @@ import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ConfigForm;
 import org.traindeck.app.config.NcclPanel;
+import org.traindeck.app.config.NcclViewModel;
 import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.devices.DevicesViewModel;
 import org.traindeck.app.run.Dashboard;
@@ -82,6 +83,7 @@ public final class MainWindow {
     private final Label jsonStatus = new Label();
     private final DevicesViewModel deviceModel;
     private final DeviceSelector devices;
+    private final NcclViewModel ncclModel;
     private final NcclPanel nccl;
     private final Dashboard dashboard = new Dashboard();
     private final RunController controller;
@@ -106,14 +108,15 @@ public final class MainWindow {
         this.form = new ConfigForm(document);
         this.deviceModel = new DevicesViewModel(document);
         this.devices = new DeviceSelector(deviceModel);
-        this.nccl = new NcclPanel(document);
+        this.ncclModel = new NcclViewModel(document);
+        this.nccl = new NcclPanel(ncclModel);
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
         this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
         this.queue = new QueueViewModel(services.engine(), services.tasks(), controller);
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks());
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         controller.onError(m -> {
-            dashboard.log().getItems().add(m);
+            dashboard.messages().add(m);
             services.dialogs().showError("TrainDeck", m);
         });
 
@@ -179,7 +182,7 @@ public final class MainWindow {
                 m -> services.dialogs().showError("Export failed", m)));
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {
-                nccl.setReport(run.ncclReport(), false);
+                ncclModel.setReport(run.ncclReport(), false);
             }
         });
         controller.lastResultProperty().addListener((o, a, r) -> {
@@ -284,7 +287,7 @@ public final class MainWindow {
             deviceModel.show(inv);
             inventory.complete(inv);
         }, error -> {
-            dashboard.log().getItems().add("device discovery failed: " + error);
+            dashboard.messages().add("device discovery failed: " + error);
             inventory.completeExceptionally(error);
         });
         telemetry = services.engine().telemetry();
@@ -346,7 +349,7 @@ public final class MainWindow {
         Path dir = services.dialogs().chooseRunFolder(files.lastFolder());
         if (dir != null) {
             shownRun = dir.toAbsolutePath().normalize();
-            controller.openPastRun(dir, n -> dashboard.log().getItems().add("opened " + dir + ": " + n + " events"));
+            controller.openPastRun(dir, n -> dashboard.messages().add("opened " + dir + ": " + n + " events"));
         }
     }
 
@@ -378,14 +381,14 @@ public final class MainWindow {
         String name = dashboard.status().runName();
         services.tasks().execute(() -> EndOfRunSummary.of(name, r, services.engine().open(r.runDir()).history()),
                 summary -> dashboard.summary().show(summary),
-                e -> dashboard.log().getItems().add("could not read the run's metrics for its summary: " + e.getMessage()));
+                e -> dashboard.messages().add("could not read the run's metrics for its summary: " + e.getMessage()));
         String text = switch (r.status()) {
             case FINISHED -> "Run finished: " + r.steps() + " steps, files in " + r.runDir();
             case STOPPED -> "Run stopped at step " + r.steps() + (r.lastCheckpoint() == null ? "" : "; resume from " + r.lastCheckpoint());
             case INCOMPLETE -> "Run finished, but files are incomplete: " + r.message();
             case FAILED -> "Run failed: " + r.message();
         };
-        dashboard.log().getItems().add(text);
+        dashboard.messages().add(text);
     }
 
     private void applyTheme(boolean darkTheme) {

@@ -1,5 +1,6 @@
 package org.traindeck.app.run;
 
+import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
@@ -19,9 +20,6 @@ import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TelemetryEvent;
 
 import java.awt.Color;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +37,6 @@ public final class Dashboard extends BorderPane {
 
     private static final Color[] STAGE_COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
             new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf)};
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final LiveChart loss = new LiveChart("Loss", "loss", false);
     private final LiveChart lr = new LiveChart("Learning rate", "learning rate", false);
@@ -48,7 +45,8 @@ public final class Dashboard extends BorderPane {
     private final LiveChart validation = new LiveChart("Validation", "metric", false);
     private final TabPane lossOrValidation = new TabPane();
     private final RunOverlays overlays = new RunOverlays(loss, validation, lr, throughput);
-    private final ListView<String> log = new ListView<>();
+    private final MessagesViewModel messages = new MessagesViewModel();
+    private final ListView<String> log = new ListView<>(messages.messages());
     private final Label banner = new Label();
     private final RunSummaryPane summary = new RunSummaryPane();
     private final StatusViewModel status = new StatusViewModel();
@@ -108,6 +106,8 @@ public final class Dashboard extends BorderPane {
         });
         log.setId("run-log");
         log.setPrefHeight(120);
+        // the newest message in view as it comes
+        messages.messages().addListener((ListChangeListener<String>) c -> log.scrollTo(log.getItems().size() - 1));
         VBox top = new VBox(4, banner, summary);
         setTop(top);
         setCenter(charts);
@@ -160,6 +160,11 @@ public final class Dashboard extends BorderPane {
         return throughput;
     }
 
+    /** The run's messages, listed under the charts. */
+    public MessagesViewModel messages() {
+        return messages;
+    }
+
     public ListView<String> log() {
         return log;
     }
@@ -207,7 +212,7 @@ public final class Dashboard extends BorderPane {
         for (LiveChart c : List.of(loss, lr, throughput, validation)) {
             c.clearSeries(key -> !RunOverlays.isOverlay(key));
         }
-        log.getItems().clear();
+        messages.clear();
         markedStages.clear();
         banner.setVisible(false);
         banner.setManaged(false);
@@ -342,11 +347,7 @@ public final class Dashboard extends BorderPane {
     }
 
     private void addLog(long millis, String text) {
-        log.getItems().add(CLOCK.format(Instant.ofEpochMilli(millis)) + "  " + text);
-        if (log.getItems().size() > 2000) {
-            log.getItems().remove(0, 500);
-        }
-        log.scrollTo(log.getItems().size() - 1);
+        messages.add(millis, text);
     }
 
     /** The end-of-run summary above the charts. */
