@@ -136,7 +136,7 @@ public final class MainWindow {
 
         SplitPane split = new SplitPane(tabs, dashboard);
         split.setOrientation(Orientation.HORIZONTAL);
-        split.setDividerPositions(0.36);
+        split.setDividerPositions(0.42);
         BorderPane root = new BorderPane(split);
         root.setTop(toolbar());
         root.setBottom(dashboard.statusBar());

@@ -84,13 +84,14 @@ final class DecadeLogAxis extends LogAxis {
         return ticks;
     }
 
-    /** "0.02", "500", "2e-5", "1e+06": plain where that is short, else the exponent. */
+    /** "0.02", "0.0005", "500", "2e-5", "1e+6": plain where that is short, else the exponent. */
     static String label(double v) {
         double a = Math.abs(v);
-        if (a >= 1e-3 && a < 1e5) {
+        if (a >= 1e-4 && a < 1e5) {
             return new BigDecimal(String.format(Locale.ROOT, "%.4g", v)).stripTrailingZeros().toPlainString();
         }
-        String s = String.format(Locale.ROOT, "%.3g", v);
+        // %e always has an exponent (%g gives none from 1e-4 on, and the cut above moves)
+        String s = String.format(Locale.ROOT, "%.2e", v);
         int e = s.indexOf('e');
         String mantissa = new BigDecimal(s.substring(0, e)).stripTrailingZeros().toPlainString();
         int exponent = Integer.parseInt(s.substring(e + 1));

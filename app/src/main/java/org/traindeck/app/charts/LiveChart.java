@@ -92,6 +92,7 @@ public final class LiveChart extends BorderPane {
         x.setAutoRangeIncludesZero(false);
         NumberAxis y = new NumberAxis(yLabel);
         y.setAutoRangeIncludesZero(false);
+        y.setNumberFormatOverride(new TickFormat());
         plot = new XYPlot(rawSet, x, y, rawRenderer);
         plot.setDataset(1, smoothSet);
         plot.setRenderer(1, smoothRenderer);
@@ -203,6 +204,7 @@ public final class LiveChart extends BorderPane {
     private ValueAxis linearAxis() {
         NumberAxis y = new NumberAxis(yLabel);
         y.setAutoRangeIncludesZero(false);
+        y.setNumberFormatOverride(new TickFormat());
         return y;
     }
 

@@ -60,8 +60,10 @@ public final class RunsView extends VBox {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setPlaceholder(new Label("No runs in this output folder yet."));
+        TableColumn<RunSummary, String> run = column("Run", r -> r.folder().getFileName().toString());
+        run.setPrefWidth(170);
         table.getColumns().setAll(List.of(
-                column("Run", r -> r.folder().getFileName().toString()),
+                run,
                 column("Status", RunSummary::status),
                 column("Steps", RunSummary::steps),
                 column("Best", r -> new Figure(r.best())),

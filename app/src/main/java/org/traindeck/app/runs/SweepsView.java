@@ -29,7 +29,7 @@ import java.util.function.Function;
 public final class SweepsView extends VBox {
 
     private final TableView<SweepBoard.Trial> table = new TableView<>();
-    private final ScatterChart<Number, Number> chart = new ScatterChart<>(new NumberAxis(), new NumberAxis());
+    private final ScatterChart<Number, Number> chart = new ScatterChart<>(axis(), axis());
 
     public SweepsView(SweepsViewModel model) {
         super(6);
@@ -119,6 +119,13 @@ public final class SweepsView extends VBox {
         chart.getXAxis().setLabel(log ? "log10(" + parameter + ")" : parameter);
         chart.getYAxis().setLabel(s.metric());
         chart.getData().add(series);
+    }
+
+    /** An axis that spans the values, not zero to them: the trials' metrics are often close together. */
+    private static NumberAxis axis() {
+        NumberAxis a = new NumberAxis();
+        a.setForceZeroInRange(false);
+        return a;
     }
 
     /** The chart's points (x as plotted, metric), for tests. */

@@ -34,4 +34,13 @@ class DecadeLogAxisTest {
         assertThat(DecadeLogAxis.label(1e6)).isEqualTo("1e+6");
         assertThat(DecadeLogAxis.label(0.35)).isEqualTo("0.35");
     }
+
+    @Test
+    void linearAxesLabelTheirTicksTheSameWay() {
+        TickFormat f = new TickFormat();
+        assertThat(f.format(0.0005)).isEqualTo("0.0005");
+        assertThat(f.format(0.0)).isEqualTo("0");
+        assertThat(f.format(5e-5)).isEqualTo("5e-5");
+        assertThat(f.format(2500)).isEqualTo("2500");
+    }
 }

@@ -93,7 +93,7 @@ class SweepsViewTest {
         assertThat(onFx(() -> view.table().getColumns().get(0).getCellData(1))).isEqualTo("");
         assertThat(onFx(() -> view.table().getColumns().get(2).getText())).isEqualTo("stages[0].optimizer.learningRate");
         assertThat(rows).extracting(t -> t.values().get("stages[0].optimizer.learningRate"))
-                .containsExactlyInAnyOrder("1.0E-4", "0.003", "0.03");
+                .containsExactlyInAnyOrder("0.0001", "0.003", "0.03");
 
         // three points, the learning rate on a log scale (it spans more than a decade)
         List<double[]> points = onFx(view::plotted);

@@ -9,6 +9,7 @@ import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,7 +65,8 @@ public final class SweepBoard {
             Map<String, String> values = new LinkedHashMap<>();
             for (String p : parameters) {
                 JsonNode v = JsonPaths.get(config, p);
-                values.put(p, v == null ? "" : v.isTextual() ? v.asText() : v.toString());
+                values.put(p, v == null ? "" : v.isNumber() ? new BigDecimal(v.asText()).stripTrailingZeros().toPlainString()
+                        : v.isTextual() ? v.asText() : v.toString());
             }
             double[] bestLast = metric(e.runDir(), metric, maximize);
             trials.add(new Trial(e.label(), values, e.status(), bestLast[0], bestLast[1], e.runDir()));
