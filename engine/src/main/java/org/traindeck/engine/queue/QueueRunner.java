@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * Runs a queue's runs one after another until none is left: pending ones from the start, interrupted ones (the
- * process was killed, or the queue was stopped) from their latest checkpoint. A run that fails is recorded and the
+ * Runs a queue's runs until none is left, one after another (or several at once on disjoint device shares):
+ * pending ones from the start, interrupted ones (the process was killed, or the queue was stopped) from their latest
+ * checkpoint. A run that fails is recorded and the
  * queue goes on. Runs added while it runs (by another process) are picked up. Only one runner per queue file.
  */
 public final class QueueRunner {
