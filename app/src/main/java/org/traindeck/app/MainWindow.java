@@ -173,9 +173,10 @@ public final class MainWindow {
             dashboard.setStartHint(startHint(b));
             queue.configProperty().set(b != null && b.isValid() ? b.config() : null);
             if (b != null && b.isValid()) {
-                runs.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
-                queue.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
-                sweeps.folderProperty().set(b.config().outputPath().toAbsolutePath().normalize());
+                Path output = b.config().outputPath().toAbsolutePath().normalize();
+                runs.folderProperty().set(output);
+                queue.folderProperty().set(output);
+                sweeps.folderProperty().set(output);
             }
         });
         dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks(),

@@ -206,11 +206,6 @@ public final class RunController {
         }));
     }
 
-    /** Whether a queue is running (rather than a single run). */
-    public boolean queueRunning() {
-        return queue != null;
-    }
-
     private void offerIfShown(RunHandle run, EngineEvent e) {
         if (shown == run) {
             dashboard.offer(e);

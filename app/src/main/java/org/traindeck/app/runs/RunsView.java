@@ -15,7 +15,6 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
-import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunSummary;
 
 import java.time.Instant;
@@ -82,7 +81,7 @@ public final class RunsView extends VBox {
         message.getStyleClass().add("device-figures");
         differences.setId("runs-differences");
         differences.setWrapText(true);
-        model.comparisonProperty().addListener((o, a, b) -> differences.setText(describe(b)));
+        model.differencesProperty().addListener((o, a, b) -> differences.setText(describe(b)));
         differences.setText(describe(null));
         getChildren().addAll(filters, table, message, new Label("How the selected runs' configs differ"), differences);
     }
@@ -91,15 +90,16 @@ public final class RunsView extends VBox {
         return table;
     }
 
-    static String describe(RunComparison.Result result) {
-        if (result == null || result.runs().size() < 2) {
+    /** @param differences null when fewer than two runs are selected */
+    static String describe(Map<String, List<String>> differences) {
+        if (differences == null) {
             return "Select two or more runs (Ctrl+click) to overlay their curves and see how their configs differ.";
         }
-        if (result.differences().isEmpty()) {
+        if (differences.isEmpty()) {
             return "Their configs are the same.";
         }
         StringBuilder b = new StringBuilder();
-        for (Map.Entry<String, List<String>> d : result.differences().entrySet()) {
+        for (Map.Entry<String, List<String>> d : differences.entrySet()) {
             if (d.getKey().equals("name")) {
                 continue;
             }

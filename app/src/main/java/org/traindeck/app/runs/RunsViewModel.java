@@ -17,7 +17,6 @@ import org.traindeck.app.run.RunOverlays;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunSummary;
 
 import java.awt.Color;
@@ -25,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The Runs view's state and commands: the runs of an output folder (read by the task executor), filtered by name and
@@ -45,7 +45,7 @@ public final class RunsViewModel {
     private final FilteredList<RunSummary> shown = new FilteredList<>(runs);
     private final StringProperty nameFilter = new SimpleStringProperty("");
     private final StringProperty statusFilter = new SimpleStringProperty("all");
-    private final ReadOnlyObjectWrapper<RunComparison.Result> comparison = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Map<String, List<String>>> differences = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private long selection;
@@ -77,9 +77,9 @@ public final class RunsViewModel {
         return statusFilter;
     }
 
-    /** The selected runs side by side, or null when fewer than one is selected. */
-    public ReadOnlyObjectProperty<RunComparison.Result> comparisonProperty() {
-        return comparison.getReadOnlyProperty();
+    /** The config keys the selected runs differ in (one value per run), or null when fewer than two are selected. */
+    public ReadOnlyObjectProperty<Map<String, List<String>>> differencesProperty() {
+        return differences.getReadOnlyProperty();
     }
 
     /** What the view says under the list: how many runs, or what went wrong. */
@@ -118,7 +118,7 @@ public final class RunsViewModel {
         List<RunSummary> chosen = List.copyOf(selected);
         if (chosen.isEmpty()) {
             overlays.clear();
-            comparison.set(null);
+            differences.set(null);
             return;
         }
         tasks.execute(() -> {
@@ -126,7 +126,9 @@ public final class RunsViewModel {
             for (RunSummary r : chosen) {
                 histories.add(engine.open(r.folder()).history());
             }
-            return new Selected(engine.compare(chosen.stream().map(RunSummary::folder).toList()), histories);
+            // the histories are read once, for the charts; the comparison needs only the configs
+            return new Selected(chosen.size() < 2 ? null : engine.configDifferences(chosen.stream().map(RunSummary::folder).toList()),
+                    histories);
         }, s -> {
             if (mine != selection) {
                 return; // the user has chosen again meanwhile
@@ -135,11 +137,11 @@ public final class RunsViewModel {
             for (int i = 0; i < chosen.size(); i++) {
                 overlays.show(chosen.get(i).folder().getFileName().toString(), s.histories().get(i), COLORS[i % COLORS.length]);
             }
-            comparison.set(s.comparison());
+            differences.set(s.differences());
         }, e -> message.set("Could not read the selected runs: " + e.getMessage()));
     }
 
-    private record Selected(RunComparison.Result comparison, List<List<EngineEvent>> histories) {}
+    private record Selected(Map<String, List<String>> differences, List<List<EngineEvent>> histories) {}
 
     private void filter() {
         String name = nameFilter.get() == null ? "" : nameFilter.get().strip().toLowerCase(Locale.ROOT);

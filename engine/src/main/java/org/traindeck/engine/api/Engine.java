@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -105,9 +106,9 @@ public final class Engine {
         return Files.isDirectory(outputDir) ? RunLibrary.list(outputDir) : List.of();
     }
 
-    /** Runs side by side: final and best metrics, and the config keys whose values differ. */
-    public RunComparison.Result compare(List<Path> runDirs) throws IOException {
-        return RunComparison.compare(runDirs);
+    /** The config keys (JSON paths) whose values differ between runs, one value per run. */
+    public Map<String, List<String>> configDifferences(List<Path> runDirs) throws IOException {
+        return RunComparison.configDifferences(runDirs);
     }
 
     /** The sweeps run in an output folder (by traindeck sweep), each with its trials' values, status and metric. */

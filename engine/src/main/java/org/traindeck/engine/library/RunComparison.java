@@ -42,7 +42,6 @@ public final class RunComparison {
     public static Result compare(List<Path> runDirs) throws IOException {
         List<String> names = new ArrayList<>();
         Map<String, List<Value>> metrics = new LinkedHashMap<>();
-        List<Map<String, String>> configs = new ArrayList<>();
         for (String m : METRICS) {
             metrics.put(m, new ArrayList<>());
         }
@@ -61,11 +60,19 @@ public final class RunComparison {
                 double[] v = seen.get(m);
                 metrics.get(m).add(v == null ? new Value(Double.NaN, Double.NaN) : new Value(v[0], v[1]));
             }
+        }
+        metrics.values().removeIf(values -> values.stream().allMatch(v -> Double.isNaN(v.last())));
+        return new Result(names, metrics, configDifferences(runDirs));
+    }
+
+    /** The config keys (JSON paths) whose values differ between the runs, from their config.json alone. */
+    public static Map<String, List<String>> configDifferences(List<Path> runDirs) throws IOException {
+        List<Map<String, String>> configs = new ArrayList<>();
+        for (Path dir : runDirs) {
             Map<String, String> flat = new TreeMap<>();
             flatten(JSON.readTree(dir.resolve("config.json").toFile()), "", flat);
             configs.add(flat);
         }
-        metrics.values().removeIf(values -> values.stream().allMatch(v -> Double.isNaN(v.last())));
         Map<String, List<String>> differences = new LinkedHashMap<>();
         TreeSet<String> keys = new TreeSet<>();
         configs.forEach(c -> keys.addAll(c.keySet()));
@@ -75,7 +82,7 @@ public final class RunComparison {
                 differences.put(key, values);
             }
         }
-        return new Result(names, metrics, differences);
+        return differences;
     }
 
     /** "stages[0].optimizer.learningRate" → "0.002", for every leaf of a config. */
