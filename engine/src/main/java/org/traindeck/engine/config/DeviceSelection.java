@@ -1,5 +1,7 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -47,6 +49,12 @@ public record DeviceSelection(Kind kind, List<Integer> gpuIndices, int cpuWorker
             return new HashSet<>(indices).size() == indices.size() ? gpus(indices) : null;
         }
         return null;
+    }
+
+    /** As a config writes it: "cpu", "cpu:2", "all", or the list of GPU indices. */
+    @JsonValue
+    Object json() {
+        return kind == Kind.GPU_LIST ? gpuIndices : toString();
     }
 
     /** As a person says it: "the CPU", "2 CPU workers", "all GPUs", "GPU 1", "GPUs 0, 1". */

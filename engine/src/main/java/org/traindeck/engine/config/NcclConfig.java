@@ -1,5 +1,7 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +45,16 @@ public record NcclConfig(Map<String, String> toggles, Map<String, String> custom
         Map<String, String> all = new LinkedHashMap<>(toggles);
         all.putAll(custom);
         return all;
+    }
+
+    /** As a config writes it: the toggles, then the custom variables under "custom" when there are any. */
+    @JsonValue
+    Map<String, Object> json() {
+        Map<String, Object> json = new LinkedHashMap<>(toggles);
+        if (!custom.isEmpty()) {
+            json.put("custom", custom);
+        }
+        return json;
     }
 
     public boolean p2pDisabled() {

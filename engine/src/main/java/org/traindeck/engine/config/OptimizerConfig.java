@@ -1,5 +1,9 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -7,8 +11,8 @@ import java.util.Set;
  * The optimizer of a stage. Fields that a type does not use are rejected when parsing, so the record's unused
  * fields simply hold their defaults.
  */
-public record OptimizerConfig(String type, double learningRate, double momentum, double beta1, double beta2,
-                              double epsilon, double weightDecay) {
+public record OptimizerConfig(String type, double learningRate, @JsonIgnore double momentum, @JsonIgnore double beta1,
+                              @JsonIgnore double beta2, @JsonIgnore double epsilon, @JsonIgnore double weightDecay) {
 
     /** Which optional fields each type accepts (besides type, learningRate and weightDecay). */
     static final Map<String, Set<String>> FIELDS = Map.of(
@@ -22,6 +26,16 @@ public record OptimizerConfig(String type, double learningRate, double momentum,
     public static final double DEFAULT_BETA1 = 0.9;
     public static final double DEFAULT_BETA2 = 0.999;
     public static final double DEFAULT_EPSILON = 1e-8;
+
+    /** The options this type takes, then weightDecay: a config written back names only what its type reads. */
+    @JsonAnyGetter
+    Map<String, Double> typeOptions() {
+        Map<String, Double> all = Map.of("momentum", momentum, "beta1", beta1, "beta2", beta2, "epsilon", epsilon);
+        Map<String, Double> options = new LinkedHashMap<>();
+        FIELDS.get(type).stream().sorted().forEach(field -> options.put(field, all.get(field)));
+        options.put("weightDecay", weightDecay);
+        return options;
+    }
 
     public boolean usesEpsilon() {
         return FIELDS.get(type).contains("epsilon");

@@ -1,5 +1,9 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +14,7 @@ import java.util.List;
  */
 public record RunConfig(
         String name,
-        String outputDir,
+        @JsonSerialize(using = ConfigPathSerializer.class) String outputDir,
         long seed,
         DeviceSelection devices,
         ModelConfig model,
@@ -20,10 +24,10 @@ public record RunConfig(
         CheckpointPolicy checkpoint,
         String onNonFinite,
         ParallelConfig parallel,
-        NcclConfig nccl,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) NcclConfig nccl,
         PerformanceConfig performance,
         int stepTimeoutSeconds,
-        Path baseDir) {
+        @JsonIgnore Path baseDir) {
 
     public RunConfig {
         stages = List.copyOf(stages);

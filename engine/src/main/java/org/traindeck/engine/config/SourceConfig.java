@@ -1,8 +1,21 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+
 import java.util.List;
 
 /** One data source. {@code limit} (0 = all) caps the number of samples read, for quick runs. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = SourceConfig.Idx.class, name = "idx"),
+        @JsonSubTypes.Type(value = SourceConfig.Csv.class, name = "csv"),
+        @JsonSubTypes.Type(value = SourceConfig.ImageFolder.class, name = "images"),
+        @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic")})
 public sealed interface SourceConfig {
 
     String type();
@@ -10,11 +23,13 @@ public sealed interface SourceConfig {
     int limit();
 
     /** Whether the samples are images (so CNNs and augmentation apply). */
+    @JsonIgnore
     boolean isImage();
 
     enum Normalize {
         NONE("none"), MINMAX("minmax"), STANDARDIZE("standardize");
 
+        @JsonValue
         public final String json;
 
         Normalize(String json) {
@@ -32,7 +47,8 @@ public sealed interface SourceConfig {
     }
 
     /** MNIST-format files ({@code <split>-images-idx3-ubyte[.gz]}, {@code <split>-labels-idx1-ubyte[.gz]}) in a folder. */
-    record Idx(String path, String split, int limit) implements SourceConfig {
+    record Idx(@JsonSerialize(using = ConfigPathSerializer.class) String path, String split,
+               @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
         @Override
         public String type() {
             return "idx";
@@ -48,8 +64,10 @@ public sealed interface SourceConfig {
      * A CSV file (optionally gzip-compressed) with one sample per row. {@code labelColumn} counts from 0; negative
      * counts from the end (-1 = last). With {@code imageShape} [height, width, channels] the features are an image.
      */
-    record Csv(String path, int labelColumn, boolean header, String delimiter, Task task, Integer numClasses,
-               List<Integer> imageShape, Normalize normalize, int limit) implements SourceConfig {
+    record Csv(@JsonSerialize(using = ConfigPathSerializer.class) String path, int labelColumn, boolean header,
+               String delimiter, Task task, @JsonInclude(JsonInclude.Include.NON_NULL) Integer numClasses,
+               @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> imageShape, Normalize normalize,
+               @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
         public Csv {
             imageShape = imageShape == null ? null : List.copyOf(imageShape);
         }
@@ -66,7 +84,8 @@ public sealed interface SourceConfig {
     }
 
     /** A folder with one sub-folder per class, holding PNG/JPEG/BMP/GIF images, resized to width × height. */
-    record ImageFolder(String path, int width, int height, int channels, int limit) implements SourceConfig {
+    record ImageFolder(@JsonSerialize(using = ConfigPathSerializer.class) String path, int width, int height, int channels,
+                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
         @Override
         public String type() {
             return "images";
@@ -82,8 +101,10 @@ public sealed interface SourceConfig {
      * Generated data for demos and tests: Gaussian class clusters (classification), a noisy non-linear function
      * (regression), or, with {@code imageShape}, images whose class is a bright bar's position.
      */
-    record Synthetic(Task task, int samples, Integer features, List<Integer> imageShape, int numClasses, double noise,
-                     int limit) implements SourceConfig {
+    record Synthetic(Task task, int samples, @JsonInclude(JsonInclude.Include.NON_NULL) Integer features,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> imageShape,
+                     @JsonInclude(JsonInclude.Include.NON_DEFAULT) int numClasses, double noise,
+                     @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
         public Synthetic {
             imageShape = imageShape == null ? null : List.copyOf(imageShape);
         }

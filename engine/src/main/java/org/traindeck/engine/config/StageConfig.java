@@ -1,25 +1,33 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * One stage of a run. {@code batchSize} is per device. {@code clipNorm} = 0 turns clipping off; otherwise the
  * gradient's global L2 norm is scaled down to it. {@code data} (nullable) replaces the run's data for this stage.
  */
+@JsonPropertyOrder({"name", "epochs", "batchSize", "optimizer", "schedule", "gradientClipping", "accumulationSteps", "precision",
+        "augmentation", "validationInterval", "data"})
 public record StageConfig(
         String name,
         int epochs,
         int batchSize,
         OptimizerConfig optimizer,
         ScheduleConfig schedule,
-        double clipNorm,
+        @JsonProperty("gradientClipping") double clipNorm,
         int accumulationSteps,
         Precision precision,
-        AugmentationConfig augmentation,
+        @JsonInclude(JsonInclude.Include.NON_NULL) AugmentationConfig augmentation,
         int validationInterval,
-        DataConfig data) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) DataConfig data) {
 
     public enum Precision {
         FLOAT32("float32"), FLOAT16("float16");
 
+        @JsonValue
         public final String json;
 
         Precision(String json) {
