@@ -9,8 +9,6 @@ package org.traindeck.engine.config;
 public record CheckpointPolicy(int everyEpochs, double everyMinutes, int keepLast, boolean keepBestPerStage,
                                String monitor, String mode, String onWriteError) {
 
-    public static final CheckpointPolicy DEFAULT = new CheckpointPolicy(1, 0, 3, true, "val/loss", "min", "continue");
-
     public boolean higherIsBetter() {
         return "max".equals(mode);
     }

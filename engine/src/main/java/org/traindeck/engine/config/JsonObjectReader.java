@@ -1,6 +1,7 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,6 +46,44 @@ final class JsonObjectReader {
         return choice(key, fallback, schema.choices(key));
     }
 
+    /** A choice whose allowed values and default are the schema's. */
+    String choice(String key) {
+        JsonNode d = schema.defaultOf(key);
+        return choice(key, d == null ? null : d.asText());
+    }
+
+    /** A string, by default the schema's default. */
+    String string(String key) {
+        JsonNode d = schema.defaultOf(key);
+        return string(key, d == null ? null : d.asText());
+    }
+
+    /** A whole number within the schema's bounds, by default the schema's default (null when it has none). */
+    Integer integer(String key) {
+        JsonNode d = schema.defaultOf(key);
+        return integer(key, d == null ? null : d.intValue());
+    }
+
+    Long longValue(String key) {
+        JsonNode d = schema.defaultOf(key);
+        return longValue(key, d == null ? null : d.longValue());
+    }
+
+    /** A number within the schema's bounds, by default the schema's default (null when it has none). */
+    Double number(String key) {
+        JsonNode d = schema.defaultOf(key);
+        return number(key, d == null ? null : d.doubleValue());
+    }
+
+    /** true or false, by default the schema's default (which every boolean of the format has). */
+    boolean bool(String key) {
+        JsonNode d = schema.defaultOf(key);
+        if (d == null || !d.isBoolean()) {
+            throw new IllegalStateException("the run-config schema gives no default for " + pathOf(key));
+        }
+        return bool(key, d.booleanValue());
+    }
+
     String requiredChoice(String key) {
         return requiredChoice(key, schema.choices(key));
     }
@@ -65,10 +104,17 @@ final class JsonObjectReader {
         return longValue(key, fallback, b[0], b[1]);
     }
 
-    /** A list of whole numbers within the schema's item bounds and length. */
+    /** A list of whole numbers within the schema's item bounds and length; when absent, the schema's default or null. */
     List<Integer> intList(String key) {
         long[] b = schema.intListBounds(key);
-        return intList(key, b[0], b[1], (int) b[2]);
+        List<Integer> list = intList(key, b[0], b[1], (int) b[2]);
+        JsonNode d = schema.defaultOf(key);
+        if (list == null && !has(key) && d != null && d.isArray()) {
+            List<Integer> fallback = new ArrayList<>();
+            d.forEach(v -> fallback.add(v.intValue()));
+            return List.copyOf(fallback);
+        }
+        return list;
     }
 
     /** A number within the schema's bounds. */
@@ -242,6 +288,20 @@ final class JsonObjectReader {
             return null;
         }
         return new JsonObjectReader(problems, pathOf(key), v, schema == null ? null : schema.property(key));
+    }
+
+    /**
+     * The nested object at {@code key}; when absent, the schema's default object for it, else an empty one, so that
+     * every value is the schema's default.
+     */
+    JsonObjectReader section(String key) {
+        JsonObjectReader present = object(key);
+        if (present != null) {
+            return present;
+        }
+        JsonNode d = schema.defaultOf(key);
+        JsonNode fill = d != null && d.isObject() ? d.deepCopy() : JsonNodeFactory.instance.objectNode();
+        return new JsonObjectReader(problems, pathOf(key), fill, schema.property(key));
     }
 
     JsonObjectReader requiredObject(String key) {

@@ -2,6 +2,4 @@ package org.traindeck.engine.config;
 
 /** Which metric files a run writes, and how often per-step metrics are published. */
 public record LoggingConfig(boolean jsonl, boolean csv, boolean tensorboard, int everySteps) {
-
-    public static final LoggingConfig DEFAULT = new LoggingConfig(true, true, true, 1);
 }

@@ -29,8 +29,6 @@ public record NcclConfig(Map<String, String> toggles, Map<String, String> custom
             new Toggle("NCCL_NSOCKS_PERTHREAD", "4", "sockets per helper thread"),
             new Toggle("NCCL_SOCKET_NTHREADS", "2", "helper threads per connection"));
 
-    public static final NcclConfig NONE = new NcclConfig(Map.of(), Map.of());
-
     public NcclConfig {
         toggles = Collections.unmodifiableMap(new LinkedHashMap<>(toggles));
         custom = Collections.unmodifiableMap(new LinkedHashMap<>(custom));

@@ -22,11 +22,6 @@ public record OptimizerConfig(String type, double learningRate, @JsonIgnore doub
             "nesterovs", Set.of("momentum"),
             "rmsprop", Set.of("epsilon"));
 
-    public static final double DEFAULT_MOMENTUM = 0.9;
-    public static final double DEFAULT_BETA1 = 0.9;
-    public static final double DEFAULT_BETA2 = 0.999;
-    public static final double DEFAULT_EPSILON = 1e-8;
-
     /** The options this type takes, then weightDecay: a config written back names only what its type reads. */
     @JsonAnyGetter
     Map<String, Double> typeOptions() {

@@ -12,7 +12,6 @@ public record ParallelConfig(String mode, int averagingFrequency, int prefetch, 
                              double baselineSamplesPerSecond) {
 
     public static final String SYNC = "sync";
-    public static final ParallelConfig DEFAULT = new ParallelConfig(SYNC, 1, 2, "none", true, 0);
 
     public boolean synchronous() {
         return SYNC.equals(mode);

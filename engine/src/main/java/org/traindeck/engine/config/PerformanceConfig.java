@@ -5,6 +5,4 @@ package org.traindeck.engine.config;
  * where ND4J's natives have it (Linux x86-64), several times faster than DL4J's own path; off only to compare.
  */
 public record PerformanceConfig(boolean onednn) {
-
-    public static final PerformanceConfig DEFAULT = new PerformanceConfig(true);
 }

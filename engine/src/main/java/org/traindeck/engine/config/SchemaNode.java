@@ -72,6 +72,15 @@ final class SchemaNode {
         return out;
     }
 
+    /** The default the schema documents for property {@code key} (next to a $ref, or in what it names); null when none. */
+    JsonNode defaultOf(String key) {
+        JsonNode p = required(key);
+        if (p.has("default")) {
+            return p.get("default");
+        }
+        return resolve(root, p).get("default");
+    }
+
     /** [minimum, maximum] of an integer property; an absent bound is the type's own limit. */
     long[] integerBounds(String key, long lowest, long highest) {
         JsonNode p = resolve(root, required(key));

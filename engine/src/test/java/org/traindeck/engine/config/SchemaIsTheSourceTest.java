@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The validator takes its ranges and choices from the schema, not from a copy of its own: edit a bound or an enum in
- * the schema and the validator follows, with its usual messages.
+ * The validator takes its ranges, choices and defaults from the schema, not from a copy of its own: edit a bound, an
+ * enum or a default in the schema and the validator follows, with its usual messages.
  */
 class SchemaIsTheSourceTest {
 
@@ -42,5 +42,31 @@ class SchemaIsTheSourceTest {
             assertThat(p.path()).isEqualTo("stages[0].precision");
             assertThat(p.message()).startsWith("must be one of \"float32\", not \"float16\"");
         });
+    }
+
+    @Test
+    void editingADefaultInTheSchemaChangesWhatALeftOutValueMeans(@TempDir Path dir) {
+        String bare = """
+                {"name": "d", "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}
+                """;
+        ObjectNode schema = (ObjectNode) ConfigSchema.json();
+        ((ObjectNode) schema.at("/$defs/stage/properties/batchSize")).put("default", 48);
+        ((ObjectNode) schema.at("/$defs/optimizer/properties/type")).put("default", "sgd");
+        ((ObjectNode) schema.at("/$defs/model/oneOf/0/properties/hidden")).putArray("default").add(7);
+        ((ObjectNode) schema.at("/$defs/stage/properties/schedule")).putObject("default").put("type", "step").put("everyEpochs", 2);
+        ((ObjectNode) schema.at("/properties/logging/properties/csv")).put("default", false);
+        ((ObjectNode) schema.at("/properties/parallel/properties/prefetch")).put("default", 9);
+        ((ObjectNode) schema.at("/properties/seed")).put("default", 7);
+
+        RunConfig config = ConfigParser.parse(bare, dir, SchemaNode.of(schema)).orThrow();
+
+        StageConfig stage = config.stages().get(0);
+        assertThat(stage.batchSize()).isEqualTo(48);
+        assertThat(stage.optimizer().type()).isEqualTo("sgd");
+        assertThat(stage.schedule()).isEqualTo(new ScheduleConfig.Step(2, 0.1));
+        assertThat(((ModelConfig.Mlp) config.model()).hidden()).containsExactly(7);
+        assertThat(config.logging().csv()).isFalse();
+        assertThat(config.parallel().prefetch()).isEqualTo(9);
+        assertThat(config.seed()).isEqualTo(7);
     }
 }

@@ -1,0 +1,105 @@
+package org.traindeck.engine.config;
+
+/** Checks that need the whole config: the data's shape against the model, the stages against each other and the devices. */
+final class CrossChecks {
+
+    private final Problems problems;
+
+    CrossChecks(Problems problems) {
+        this.problems = problems;
+    }
+
+    /** Reports every cross-field problem of a config whose sections each read cleanly. */
+    void check(RunConfig config) {
+        ModelConfig model = config.model();
+        Task firstTask = null;
+        for (int i = 0; i < config.stages().size(); i++) {
+            StageConfig stage = config.stages().get(i);
+            String stagePath = "stages[" + i + "]";
+            DataConfig data = config.dataFor(stage);
+            String dataPath = stage.data() != null ? stagePath + ".data" : "data";
+            Task task = taskOf(data.train());
+            if (firstTask == null) {
+                firstTask = task;
+            } else if (task != firstTask) {
+                problems.error(dataPath + ".train", "is " + task.json + " data, but stage 1 trains " + firstTask.json
+                        + ": every stage of a run must train the same kind of output");
+            }
+            if (data.validation() != null && taskOf(data.validation()) != task) {
+                problems.error(dataPath + ".validation", "is " + taskOf(data.validation()).json
+                        + " data, but the training data is " + task.json);
+            }
+            if (!(model instanceof ModelConfig.Mlp)) {
+                if (!data.train().isImage()) {
+                    problems.error(dataPath + ".train", "the " + model.type()
+                            + " model needs image data (idx, images, or csv/synthetic with \"imageShape\"); use \"mlp\" for flat features");
+                } else if (model instanceof ModelConfig.LeNet lenet) {
+                    int side = minSide(data.train());
+                    int pools = lenet.channels().size();
+                    if (side > 0 && side >> pools < 1) {
+                        problems.error("model.channels", pools + " conv/pool blocks halve the image " + pools
+                                + " times, but the images are only " + side + " pixels on their short side: use at most "
+                                + (31 - Integer.numberOfLeadingZeros(side)) + " blocks");
+                    }
+                }
+            }
+            if (stage.augmentation() != null && stage.augmentation().isActive() && !data.train().isImage()) {
+                problems.error(stagePath + ".augmentation", "applies to image data only, but this stage's training data is flat features");
+            }
+            if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()) {
+                int[] hw = heightWidth(data.train());
+                if (hw != null && hw[0] != hw[1]) {
+                    problems.error(stagePath + ".augmentation.rotate90", "needs square images, but they are " + hw[0] + "×" + hw[1]);
+                }
+            }
+            boolean averaging = config.devices().maybeSeveral() && !config.parallel().synchronous();
+            if (averaging && stage.accumulationSteps() > 1) {
+                problems.error(stagePath + ".accumulationSteps", "is not supported with parallel.mode \"" + config.parallel().mode()
+                        + "\": ParallelWrapper fits each batch itself. Use \"mode\": \"sync\" (the default), a larger batchSize "
+                        + "per device, or one device");
+            }
+            if (averaging && stage.clipNorm() > 0) {
+                problems.warning(stagePath + ".gradientClipping", "with parallel.mode \"" + config.parallel().mode()
+                        + "\" DL4J clips each layer's gradient norm, not the global norm (\"sync\" clips the global norm)");
+            }
+            if (stage.precision() == StageConfig.Precision.FLOAT16) {
+                OptimizerConfig opt = stage.optimizer();
+                if (opt.usesEpsilon() && opt.epsilon() < 1e-4) {
+                    problems.error(stagePath + ".optimizer.epsilon", "float16 training is pure fp16 in DL4J (no loss scaling): "
+                            + "an epsilon of " + opt.epsilon() + " underflows and the run diverges. Set \"epsilon\": 1e-4 or larger, "
+                            + "or use float32");
+                }
+                problems.warning(stagePath + ".precision", "float16 on the CPU backend is emulated and usually slower than float32");
+            }
+        }
+    }
+
+    private static Task taskOf(SourceConfig source) {
+        if (source instanceof SourceConfig.Csv csv) {
+            return csv.task();
+        }
+        if (source instanceof SourceConfig.Synthetic s) {
+            return s.task();
+        }
+        return Task.CLASSIFICATION;
+    }
+
+    /** Height and width when the config alone says them (IDX files say theirs only when read). */
+    private static int[] heightWidth(SourceConfig source) {
+        if (source instanceof SourceConfig.ImageFolder f) {
+            return new int[] {f.height(), f.width()};
+        }
+        if (source instanceof SourceConfig.Csv c && c.imageShape() != null) {
+            return new int[] {c.imageShape().get(0), c.imageShape().get(1)};
+        }
+        if (source instanceof SourceConfig.Synthetic s && s.imageShape() != null) {
+            return new int[] {s.imageShape().get(0), s.imageShape().get(1)};
+        }
+        return null;
+    }
+
+    private static int minSide(SourceConfig source) {
+        int[] hw = heightWidth(source);
+        return hw == null ? 0 : Math.min(hw[0], hw[1]);
+    }
+}
