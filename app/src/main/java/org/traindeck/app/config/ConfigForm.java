@@ -36,9 +36,9 @@ import java.util.function.Supplier;
  */
 public final class ConfigForm extends ScrollPane {
 
-    /** A control bound to a JSON path (which may depend on the selected stage). */
+    /** A control bound to a JSON path (which may depend on the selected stage), with the schema's word on it. */
     private record Binding(Supplier<String> path, Control control, Function<JsonNode, Object> toControl,
-                           Supplier<JsonNode> fromControl, Consumer<Object> setter) {}
+                           Supplier<JsonNode> fromControl, Consumer<Object> setter, Tooltip hint) {}
 
     private final ConfigDocument document;
     private final List<Binding> bindings = new ArrayList<>();
@@ -58,14 +58,14 @@ public final class ConfigForm extends ScrollPane {
         text(run, r++, "Seed", () -> "seed", false);
         GridPane model = grid();
         r = 0;
-        choice(model, r++, "Model", () -> "model.type", Engine.choices("model.type"), "mlp");
+        choice(model, r++, "Model", () -> "model.type");
         text(model, r++, "Hidden layers (mlp)", () -> "model.hidden", true);
         text(model, r++, "Conv channels (lenet)", () -> "model.channels", true);
-        choice(model, r++, "Activation", () -> "model.activation", Engine.choices("model.activation"), "relu");
+        choice(model, r++, "Activation", () -> "model.activation");
         text(model, r++, "Dropout", () -> "model.dropout", false);
         GridPane data = grid();
         r = 0;
-        choice(data, r++, "Training data", () -> "data.train.type", Engine.choices("data.train.type"), "csv");
+        choice(data, r++, "Training data", () -> "data.train.type");
         text(data, r++, "Path", () -> "data.train.path", false);
         text(data, r++, "Validation split", () -> "data.validationSplit", false);
         GridPane stage = grid();
@@ -99,13 +99,13 @@ public final class ConfigForm extends ScrollPane {
         text(stage, r++, "Stage name", () -> s.formatted(selectedStage()) + "name", false);
         text(stage, r++, "Epochs", () -> s.formatted(selectedStage()) + "epochs", false);
         text(stage, r++, "Batch size (per device)", () -> s.formatted(selectedStage()) + "batchSize", false);
-        choice(stage, r++, "Optimizer", () -> s.formatted(selectedStage()) + "optimizer.type", Engine.choices("stages[].optimizer.type"), "adam");
+        choice(stage, r++, "Optimizer", () -> s.formatted(selectedStage()) + "optimizer.type");
         text(stage, r++, "Learning rate", () -> s.formatted(selectedStage()) + "optimizer.learningRate", false);
-        choice(stage, r++, "Schedule", () -> s.formatted(selectedStage()) + "schedule.type", Engine.choices("stages[].schedule.type"), "constant");
+        choice(stage, r++, "Schedule", () -> s.formatted(selectedStage()) + "schedule.type");
         text(stage, r++, "Warmup steps", () -> s.formatted(selectedStage()) + "schedule.warmupSteps", false);
         text(stage, r++, "Gradient clipping (max norm)", () -> s.formatted(selectedStage()) + "gradientClipping", false);
         text(stage, r++, "Accumulation steps", () -> s.formatted(selectedStage()) + "accumulationSteps", false);
-        choice(stage, r++, "Precision", () -> s.formatted(selectedStage()) + "precision", Engine.choices("stages[].precision"), "float32");
+        choice(stage, r++, "Precision", () -> s.formatted(selectedStage()) + "precision");
         check(stage, r++, "Random 90° rotations", () -> s.formatted(selectedStage()) + "augmentation.rotate90");
         check(stage, r++, "Horizontal flips", () -> s.formatted(selectedStage()) + "augmentation.flipHorizontal");
         check(stage, r++, "Vertical flips", () -> s.formatted(selectedStage()) + "augmentation.flipVertical");
@@ -157,20 +157,23 @@ public final class ConfigForm extends ScrollPane {
         TextField field = new TextField();
         field.setId(id(label));
         field.setPrefColumnCount(18);
+        // a field left empty takes the schema's default, shown greyed
+        field.setPromptText(Engine.defaultText(path.get()));
         Binding b = new Binding(path, field, v -> JsonTree.toText(v),
                 () -> list ? JsonTree.listFromText(field.getText()) : JsonTree.fromText(field.getText()),
-                v -> field.setText((String) v));
+                v -> field.setText((String) v), hint(path));
         field.textProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, field, b);
     }
 
-    private void choice(GridPane grid, int row, String label, Supplier<String> path, List<String> options, String fallback) {
+    private void choice(GridPane grid, int row, String label, Supplier<String> path) {
+        String fallback = Engine.defaultText(path.get());
         ComboBox<String> box = new ComboBox<>();
-        box.getItems().addAll(options);
+        box.getItems().addAll(Engine.choices(path.get()));
         box.setId(id(label));
         Binding b = new Binding(path, box, v -> v == null ? fallback : v.asText(),
                 () -> box.getValue() == null ? null : JsonNodeFactory.instance.textNode(box.getValue()),
-                v -> box.setValue((String) v));
+                v -> box.setValue((String) v), hint(path));
         box.valueProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, box, b);
     }
@@ -180,12 +183,24 @@ public final class ConfigForm extends ScrollPane {
         box.setId(id(label));
         Binding b = new Binding(path, box, v -> v != null && v.asBoolean(),
                 () -> box.isSelected() ? JsonNodeFactory.instance.booleanNode(true) : null,
-                v -> box.setSelected((Boolean) v));
+                v -> box.setSelected((Boolean) v), hint(path));
         box.selectedProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, box, b);
     }
 
+    private static Tooltip hint(Supplier<String> path) {
+        String hint = Engine.fieldHint(path.get());
+        if (hint == null) {
+            return null;
+        }
+        Tooltip t = new Tooltip(hint);
+        t.setWrapText(true);
+        t.setMaxWidth(420);
+        return t;
+    }
+
     private void add(GridPane grid, int row, String label, Control control, Binding b) {
+        control.setTooltip(b.hint());
         // a label is read whole; the field gives up width first (it scrolls its text)
         Label name = new Label(label);
         name.setMinWidth(Region.USE_PREF_SIZE);
@@ -256,7 +271,7 @@ public final class ConfigForm extends ScrollPane {
         problems.getChildren().clear();
         for (Binding b : bindings) {
             b.control().getStyleClass().remove("field-error");
-            b.control().setTooltip(null);
+            b.control().setTooltip(b.hint());
         }
         if (result == null) {
             summary.setText("");

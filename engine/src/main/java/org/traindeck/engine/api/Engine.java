@@ -75,9 +75,19 @@ public final class Engine {
         return ConfigParser.MAX_CONFIG_BYTES;
     }
 
-    /** The allowed values of an enumerated config field ({@code "model.type"}, {@code "stages[].precision"}). */
+    /** The allowed values of an enumerated config field ({@code "model.type"}, {@code "stages[0].precision"}). */
     public static List<String> choices(String path) {
         return ConfigSchema.choices(path);
+    }
+
+    /** A config field's documented default as text ("0.001"), or null when it has none. */
+    public static String defaultText(String path) {
+        return ConfigSchema.defaultText(path);
+    }
+
+    /** What a config field is for, its range and its default, for a tooltip; null when the schema says nothing. */
+    public static String fieldHint(String path) {
+        return ConfigSchema.hint(path);
     }
 
     /** Checks the devices, creates a new run folder and opens its files; {@link RunHandle#start()} trains. */

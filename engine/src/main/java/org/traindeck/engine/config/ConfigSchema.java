@@ -11,6 +11,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The run-config JSON Schema (docs/run-config.schema.json, bundled with the engine), read by whatever must agree with
@@ -51,7 +53,75 @@ public final class ConfigSchema {
      * array's items: "model.type", "stages[].optimizer.type".
      */
     public static List<String> choices(String path) {
+        JsonNode node = at(path);
+        List<String> out = new ArrayList<>();
+        if (node.has("enum")) {
+            node.get("enum").forEach(v -> out.add(v.asText()));
+        } else if (node.has("const")) {
+            out.add(node.get("const").asText());
+        }
+        return out;
+    }
+
+    /**
+     * The default of a property as the form shows it ("0.001", "[256, 128]"), or null when it has none (required, or
+     * one that depends on other fields). Indices in {@code path} are ignored: "stages[1].batchSize" is "stages[].batchSize".
+     */
+    public static String defaultText(String path) {
+        JsonNode d = defaultNode(path);
+        if (d == null) {
+            return null;
+        }
+        return d.isTextual() ? d.asText() : d.toString().replace(",", ", ");
+    }
+
+    /** The schema of the property at {@code path} (its $ref followed; indices ignored), to read its bounds from. */
+    public static JsonNode property(String path) {
+        return at(path).deepCopy();
+    }
+
+    /** What a property is for, its range and its default, in a sentence or two; null when the schema says nothing. */
+    public static String hint(String path) {
+        JsonNode p = at(path);
+        List<String> parts = new ArrayList<>();
+        if (p.has("description")) {
+            parts.add(p.get("description").asText());
+        }
+        String low = p.has("minimum") ? "≥ " + p.get("minimum").asText() : p.has("exclusiveMinimum") ? "> " + p.get("exclusiveMinimum").asText() : null;
+        String high = p.has("maximum") ? "≤ " + p.get("maximum").asText() : null;
+        if (low != null || high != null) {
+            parts.add((p.path("type").asText().equals("integer") ? "A whole number " : "A number ")
+                    + String.join(" and ", Stream.of(low, high).filter(Objects::nonNull).toList()) + ".");
+        }
+        String d = defaultText(path);
+        if (d != null) {
+            parts.add("Default: " + d + ".");
+        }
+        return parts.isEmpty() ? null : String.join(" ", parts);
+    }
+
+    private static JsonNode defaultNode(String path) {
+        String plain = path.replaceAll("\\[\\d+]", "[]");
+        int dot = plain.lastIndexOf('.');
+        String key = plain.substring(dot + 1);
+        JsonNode parent = dot < 0 ? SCHEMA : at(plain.substring(0, dot));
+        JsonNode raw = property(parent, key, false);
+        if (raw == null) {
+            return null;
+        }
+        JsonNode own = raw.has("default") ? raw.get("default") : resolve(raw).get("default");
+        if (own == null && dot > 0) {
+            // a section's default object gives its keys' defaults: a stage's schedule is {"type": "constant"}
+            JsonNode section = defaultNode(plain.substring(0, dot));
+            return section == null ? null : section.get(key);
+        }
+        return own;
+    }
+
+    /** The resolved schema of the property at {@code path} (indices ignored). */
+    private static JsonNode at(String path) {
         JsonNode node = SCHEMA;
+        path = path.replaceAll("\\[\\d+]", "[]");
         String[] parts = path.split("\\.");
         for (int i = 0; i < parts.length; i++) {
             boolean items = parts[i].endsWith("[]");
@@ -64,14 +134,7 @@ public final class ConfigSchema {
                 node = resolve(node).get("items");
             }
         }
-        node = resolve(node);
-        List<String> out = new ArrayList<>();
-        if (node.has("enum")) {
-            node.get("enum").forEach(v -> out.add(v.asText()));
-        } else if (node.has("const")) {
-            out.add(node.get("const").asText());
-        }
-        return out;
+        return resolve(node);
     }
 
     /** A property of an object schema; a "type" of a oneOf collects every variant's name. */
