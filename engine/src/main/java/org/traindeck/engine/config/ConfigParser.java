@@ -9,13 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -97,36 +95,39 @@ public final class ConfigParser {
     }
 
     private RunConfig readRun(JsonObjectReader r) {
-        String name = r.requiredString("name");
-        if (name != null && !RUN_NAME.matcher(name).matches()) {
-            problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
-        }
-        String outputDir = r.string("outputDir");
-        if (outputDir != null && outputDir.isBlank()) {
-            problems.error(r.pathOf("outputDir"), "must not be empty");
-        }
-        Long seed = r.longValue("seed");
-        DeviceSelection devices = readDevices(r);
-        JsonObjectReader modelReader = r.requiredObject("model");
-        ModelConfig model = modelReader == null ? null : readModel(modelReader);
-        JsonObjectReader dataReader = r.requiredObject("data");
         SourceReader sources = new SourceReader(problems, baseDir);
-        DataConfig data = dataReader == null ? null : sources.readData(dataReader);
-        List<StageConfig> stages = new StageReader(problems, sources).readStages(r);
-        LoggingConfig logging = readLogging(r.section("logging"));
-        CheckpointPolicy checkpoint = readCheckpoint(r.section("checkpoint"));
-        String onNonFinite = r.choice("onNonFinite");
-        ParallelConfig parallel = readParallel(r.section("parallel"));
-        NcclConfig nccl = new NcclReader(problems).readNccl(r.section("nccl"));
-        PerformanceConfig performance = readPerformance(r.section("performance"));
-        Integer stepTimeout = r.integer("stepTimeoutSeconds");
-        r.finish();
-
-        if (problems.hasErrors()) {
+        Map<String, RecordReader.FieldReader> own = new HashMap<>();
+        own.put("name", soFar -> {
+            String name = r.requiredString("name");
+            if (name != null && !RUN_NAME.matcher(name).matches()) {
+                problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+            }
+            return name;
+        });
+        own.put("outputDir", soFar -> {
+            String outputDir = r.string("outputDir");
+            if (outputDir != null && outputDir.isBlank()) {
+                problems.error(r.pathOf("outputDir"), "must not be empty");
+            }
+            return outputDir;
+        });
+        own.put("devices", soFar -> readDevices(r));
+        own.put("model", soFar -> {
+            JsonObjectReader model = r.requiredObject("model");
+            return model == null ? null : readModel(model);
+        });
+        own.put("data", soFar -> {
+            JsonObjectReader data = r.requiredObject("data");
+            return data == null ? null : sources.readData(data);
+        });
+        own.put("stages", soFar -> new StageReader(problems, sources).readStages(r));
+        own.put("checkpoint", soFar -> readCheckpoint(r.section("checkpoint")));
+        own.put("nccl", soFar -> new NcclReader(problems).readNccl(r.section("nccl")));
+        own.put("baseDir", soFar -> baseDir);
+        RunConfig config = RecordReader.read(r, RunConfig.class, own);
+        if (config == null || problems.hasErrors()) {
             return null;
         }
-        RunConfig config = new RunConfig(name, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite,
-                parallel, nccl, performance, stepTimeout, baseDir);
         new CrossChecks(problems).check(config);
         return config;
     }
@@ -157,63 +158,20 @@ public final class ConfigParser {
     }
 
     private ModelConfig readModel(JsonObjectReader r) {
-        String type = r.requiredChoice("type");
-        r.variant(type);
-        String act = r.choice("activation");
-        ModelConfig.Activation activation = act == null ? null : ModelConfig.Activation.of(act);
-        ModelConfig model = null;
-        if ("mlp".equals(type)) {
-            List<Integer> hidden = r.intList("hidden");
-            Double dropout = r.number("dropout");
-            model = hidden == null ? null : new ModelConfig.Mlp(hidden, activation, dropout);
-        } else if ("lenet".equals(type)) {
-            List<Integer> channels = r.intList("channels");
-            Integer kernel = r.integer("kernelSize");
-            if (kernel % 2 == 0) {
-                problems.error(r.pathOf("kernelSize"), "must be odd (the convolutions keep the image size)");
-            }
-            Integer dense = r.integer("dense");
-            Double dropout = r.number("dropout");
-            boolean batchNorm = r.bool("batchNorm");
-            model = channels == null ? null : new ModelConfig.LeNet(channels, kernel, dense, activation, dropout, batchNorm);
-        } else if ("resnet".equals(type)) {
-            model = new ModelConfig.ResNet(r.integer("blocks"), r.integer("channels"), activation);
-        } else {
-            r.allow("hidden", "dropout", "channels", "kernelSize", "dense", "batchNorm", "blocks");
+        Class<? extends ModelConfig> variant = RecordReader.variant(r, ModelConfig.class);
+        if (variant == null) {
+            return null;
         }
-        r.finish();
+        ModelConfig model = RecordReader.read(r, variant);
+        if (model instanceof ModelConfig.LeNet lenet && lenet.kernelSize() % 2 == 0) {
+            problems.error(r.pathOf("kernelSize"), "must be odd (the convolutions keep the image size)");
+        }
         return model;
     }
 
-    private LoggingConfig readLogging(JsonObjectReader r) {
-        LoggingConfig l = new LoggingConfig(r.bool("jsonl"), r.bool("csv"), r.bool("tensorboard"), r.integer("everySteps"));
-        r.finish();
-        return l;
-    }
-
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
-        String monitor = r.choice("monitor");
-        int everyEpochs = r.integer("everyEpochs");
-        double everyMinutes = r.number("everyMinutes");
-        int keepLast = r.integer("keepLast");
-        boolean keepBest = r.bool("keepBestPerStage");
-        // the better direction follows the metric unless it is given
-        String mode = r.choice("mode", "val/accuracy".equals(monitor) ? "max" : "min");
-        CheckpointPolicy c = new CheckpointPolicy(everyEpochs, everyMinutes, keepLast, keepBest, monitor, mode, r.choice("onWriteError"));
-        r.finish();
-        return c;
-    }
-
-    private ParallelConfig readParallel(JsonObjectReader r) {
-        ParallelConfig p = new ParallelConfig(r.choice("mode"), r.integer("averagingFrequency"), r.integer("prefetch"),
-                r.choice("lrScaling"), r.bool("fallback"), r.number("baselineSamplesPerSecond"));
-        r.finish();
-        return p;
-    }
-
-    private PerformanceConfig readPerformance(JsonObjectReader r) {
-        PerformanceConfig p = new PerformanceConfig(r.bool("onednn"));
-        r.finish();
-        return p;
+        // the better direction follows the monitored metric unless it is given
+        return RecordReader.read(r, CheckpointPolicy.class, Map.of("mode",
+                soFar -> r.choice("mode", "val/accuracy".equals(soFar.get("monitor")) ? "max" : "min")));
     }
 }

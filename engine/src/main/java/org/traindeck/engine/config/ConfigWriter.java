@@ -5,8 +5,6 @@ import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * Writes a {@link RunConfig} back as TrainDeck JSON through Jackson databind, every default spelled out, so that what
@@ -15,10 +13,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class ConfigWriter {
 
-    // a schedule without options ("constant") is still written, as its type
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .build();
+    private static final ObjectMapper MAPPER = ConfigMapper.MAPPER;
     private static final ObjectWriter PRETTY =
             MAPPER.writer(new DefaultPrettyPrinter().withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE));
 

@@ -94,6 +94,19 @@ final class JsonObjectReader {
         return integer(key, fallback, b[0], b[1]);
     }
 
+    /** A whole number that must be one of the schema's enum (channels: 1 or 3), by default the schema's default. */
+    Integer integerChoice(String key) {
+        List<Long> allowed = schema.integerChoices(key);
+        JsonNode d = schema.defaultOf(key);
+        Integer fallback = d == null ? null : d.intValue();
+        Integer v = integer(key, fallback, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        if (v != null && !allowed.contains(v.longValue())) {
+            problems.error(pathOf(key), "must be " + String.join(" or ", allowed.stream().map(String::valueOf).toList()) + ", not " + v);
+            return fallback;
+        }
+        return v;
+    }
+
     Integer requiredInt(String key) {
         long[] b = schema.integerBounds(key, Integer.MIN_VALUE, Integer.MAX_VALUE);
         return requiredInt(key, b[0], b[1]);
@@ -146,6 +159,11 @@ final class JsonObjectReader {
         known.add(key);
         JsonNode v = node.get(key);
         return v == null || v.isNull() ? null : v;
+    }
+
+    /** Allows every key any variant has: the variant is unknown (and reported), so its keys cannot be judged. */
+    void allowAnyVariantKey() {
+        known.addAll(schema.allKeys());
     }
 
     /** Marks a key as allowed without reading it (read elsewhere, or checked with {@link #has}). */

@@ -64,7 +64,7 @@ final class SchemaNode {
             node.get("oneOf").forEach(b -> out.add(b.path("properties").path("type").path("const").asText()));
             return out;
         }
-        JsonNode p = resolve(root, required(key));
+        JsonNode p = resolve(root, declared(key));
         p.path("enum").forEach(v -> out.add(v.asText()));
         if (out.isEmpty()) {
             throw new IllegalStateException("the schema gives no choices for " + key);
@@ -72,9 +72,62 @@ final class SchemaNode {
         return out;
     }
 
+    /** How a property's value is written, as far as reading it goes. */
+    enum Kind { BOOLEAN, INTEGER, INTEGER_CHOICE, NUMBER, CHOICE, STRING, INT_LIST, OTHER }
+
+    Kind kind(String key) {
+        JsonNode p = resolve(root, declared(key));
+        if (p.has("enum")) {
+            boolean numbers = true;
+            for (JsonNode v : p.get("enum")) {
+                numbers &= v.isIntegralNumber();
+            }
+            return numbers ? Kind.INTEGER_CHOICE : Kind.CHOICE;
+        }
+        return switch (p.path("type").asText()) {
+            case "boolean" -> Kind.BOOLEAN;
+            case "integer" -> Kind.INTEGER;
+            case "number" -> Kind.NUMBER;
+            case "string" -> Kind.STRING;
+            case "array" -> "integer".equals(resolve(root, p.path("items")).path("type").asText()) ? Kind.INT_LIST : Kind.OTHER;
+            default -> Kind.OTHER;
+        };
+    }
+
+    /** The whole numbers an integer enum allows. */
+    List<Long> integerChoices(String key) {
+        List<Long> out = new ArrayList<>();
+        resolve(root, declared(key)).path("enum").forEach(v -> out.add(v.longValue()));
+        return out;
+    }
+
+    /** Whether this object (or the variant it is) lists {@code key} as required. */
+    boolean isRequired(String key) {
+        for (JsonNode k : node.path("required")) {
+            if (k.asText().equals(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every key of this object or of any of its variants (for an object whose variant is unknown). */
+    List<String> allKeys() {
+        List<String> keys = new ArrayList<>();
+        node.path("properties").fieldNames().forEachRemaining(keys::add);
+        for (JsonNode branch : node.path("oneOf")) {
+            branch.path("properties").fieldNames().forEachRemaining(k -> {
+                if (!keys.contains(k)) {
+                    keys.add(k);
+                }
+            });
+        }
+        return keys;
+    }
+
     /** The default the schema documents for property {@code key} (next to a $ref, or in what it names); null when none. */
     JsonNode defaultOf(String key) {
-        JsonNode p = required(key);
+        JsonNode p = declared(key);
         if (p.has("default")) {
             return p.get("default");
         }
@@ -83,7 +136,7 @@ final class SchemaNode {
 
     /** [minimum, maximum] of an integer property; an absent bound is the type's own limit. */
     long[] integerBounds(String key, long lowest, long highest) {
-        JsonNode p = resolve(root, required(key));
+        JsonNode p = resolve(root, declared(key));
         long min = p.has("minimum") ? p.get("minimum").asLong() : p.has("exclusiveMinimum") ? p.get("exclusiveMinimum").asLong() + 1 : lowest;
         long max = p.has("maximum") ? p.get("maximum").asLong() : p.has("exclusiveMaximum") ? p.get("exclusiveMaximum").asLong() - 1 : highest;
         return new long[] {min, max};
@@ -91,7 +144,7 @@ final class SchemaNode {
 
     /** The range of a number property: minimum (or exclusiveMinimum), maximum. */
     NumberBounds numberBounds(String key) {
-        JsonNode p = resolve(root, required(key));
+        JsonNode p = resolve(root, declared(key));
         if (p.has("exclusiveMaximum")) {
             throw new IllegalStateException(key + ": the validator does not take an exclusive maximum");
         }
@@ -106,7 +159,7 @@ final class SchemaNode {
 
     /** A list of whole numbers (the property, or its list variant): [item minimum, item maximum, minItems]. */
     long[] intListBounds(String key) {
-        JsonNode p = resolve(root, required(key));
+        JsonNode p = resolve(root, declared(key));
         JsonNode list = p;
         for (JsonNode branch : p.path("oneOf")) {
             if ("array".equals(branch.path("type").asText())) {
@@ -121,7 +174,7 @@ final class SchemaNode {
                 list.path("minItems").asLong(0)};
     }
 
-    private JsonNode required(String key) {
+    private JsonNode declared(String key) {
         JsonNode p = rawProperty(key);
         if (p == null) {
             throw new IllegalStateException("the run-config schema has no property " + key + " here");

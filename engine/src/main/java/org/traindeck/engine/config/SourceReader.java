@@ -3,6 +3,7 @@ package org.traindeck.engine.config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a "data" section and its sources. Values and defaults come from the schema; what is written here is what a
@@ -22,113 +23,85 @@ final class SourceReader {
     }
 
     DataConfig readData(JsonObjectReader r) {
-        JsonObjectReader trainReader = r.requiredObject("train");
-        SourceConfig train = trainReader == null ? null : readSource(trainReader);
-        JsonObjectReader validationReader = r.object("validation");
-        SourceConfig validation = validationReader == null ? null : readSource(validationReader);
-        Double split = r.number("validationSplit");
-        if (validation != null && split != null && split > 0) {
-            problems.error(r.pathOf("validationSplit"), "give either \"validation\" (a source) or \"validationSplit\", not both");
-        }
-        boolean shuffle = r.bool("shuffle");
-        r.finish();
-        return new DataConfig(train, validation, split == null ? 0 : split, shuffle);
+        return RecordReader.read(r, DataConfig.class, Map.of(
+                "train", soFar -> {
+                    JsonObjectReader train = r.requiredObject("train");
+                    return train == null ? null : readSource(train);
+                },
+                "validation", soFar -> {
+                    JsonObjectReader validation = r.object("validation");
+                    return validation == null ? null : readSource(validation);
+                },
+                "validationSplit", soFar -> {
+                    Double split = r.number("validationSplit");
+                    if (soFar.get("validation") != null && split != null && split > 0) {
+                        problems.error(r.pathOf("validationSplit"), "give either \"validation\" (a source) or \"validationSplit\", not both");
+                    }
+                    return split;
+                }));
     }
 
     private SourceConfig readSource(JsonObjectReader r) {
-        String type = r.requiredChoice("type");
-        r.variant(type);
-        int limit = r.integer("limit");
-        SourceConfig source = null;
-        if ("idx".equals(type)) {
-            source = readIdx(r, limit);
-        } else if ("csv".equals(type)) {
-            source = readCsv(r, limit);
-        } else if ("images".equals(type)) {
-            source = readImages(r, limit);
-        } else if ("synthetic".equals(type)) {
-            source = readSynthetic(r, limit);
-        } else {
-            r.allow("path", "split", "labelColumn", "header", "delimiter", "task", "numClasses", "imageShape",
-                    "normalize", "width", "height", "channels", "samples", "features", "noise");
+        Class<? extends SourceConfig> variant = RecordReader.variant(r, SourceConfig.class);
+        if (variant == null) {
+            return null;
         }
-        r.finish();
+        SourceConfig source;
+        if (variant == SourceConfig.Csv.class) {
+            source = readCsv(r);
+        } else if (variant == SourceConfig.Synthetic.class) {
+            source = readSynthetic(r);
+        } else {
+            source = RecordReader.read(r, variant);
+        }
+        if (source instanceof SourceConfig.Idx idx) {
+            checkIdxFiles(r.pathOf("path"), idx.path(), idx.split());
+        } else if (source instanceof SourceConfig.ImageFolder f) {
+            checkExists(r.pathOf("path"), f.path(), true);
+        }
         return source;
     }
 
-    private SourceConfig readIdx(JsonObjectReader r, int limit) {
-        String path = r.requiredString("path");
-        String split = r.choice("split");
-        if (path != null && split != null) {
-            checkIdxFiles(r.pathOf("path"), path, split);
+    private SourceConfig readCsv(JsonObjectReader r) {
+        SourceConfig.Csv csv = RecordReader.read(r, SourceConfig.Csv.class, Map.of("imageShape", soFar -> readImageShape(r)));
+        if (csv == null) {
+            return null;
         }
-        return new SourceConfig.Idx(path, split, limit);
-    }
-
-    private SourceConfig readCsv(JsonObjectReader r, int limit) {
-        String path = r.requiredString("path");
-        if (path != null) {
-            checkExists(r.pathOf("path"), path, false);
-        }
-        Integer labelColumn = r.integer("labelColumn");
-        boolean header = r.bool("header");
-        String delimiter = r.string("delimiter");
-        if (delimiter != null && delimiter.length() != 1) {
+        checkExists(r.pathOf("path"), csv.path(), false);
+        if (csv.delimiter().length() != 1) {
             problems.error(r.pathOf("delimiter"), "must be a single character, such as \",\" or \";\"");
         }
-        String task = r.choice("task");
-        Integer numClasses = r.integer("numClasses");
-        if ("regression".equals(task) && numClasses != null) {
+        if (csv.task() == Task.REGRESSION && csv.numClasses() != null) {
             problems.error(r.pathOf("numClasses"), "applies to classification only");
         }
-        List<Integer> imageShape = readImageShape(r);
-        String normalize = r.choice("normalize");
-        return new SourceConfig.Csv(path, labelColumn, header, delimiter, Task.of(task == null ? "classification" : task),
-                numClasses, imageShape, SourceConfig.Normalize.of(normalize == null ? "none" : normalize), limit);
+        return csv;
     }
 
-    private SourceConfig readImages(JsonObjectReader r, int limit) {
-        String path = r.requiredString("path");
-        if (path != null) {
-            checkExists(r.pathOf("path"), path, true);
+    private SourceConfig readSynthetic(JsonObjectReader r) {
+        // the schema's defaults are for flat classification data: images have no features, regression no classes
+        SourceConfig.Synthetic s = RecordReader.read(r, SourceConfig.Synthetic.class, Map.of(
+                "features", soFar -> r.has("imageShape") ? r.integer("features", null) : r.integer("features"),
+                "imageShape", soFar -> readImageShape(r),
+                "numClasses", soFar -> soFar.get("task") == Task.REGRESSION ? r.integer("numClasses", 0) : r.integer("numClasses")));
+        if (s == null) {
+            return null;
         }
-        Integer width = r.requiredInt("width");
-        Integer height = r.requiredInt("height");
-        Integer channels = r.integer("channels");
-        if (channels != null && channels == 2) {
-            problems.error(r.pathOf("channels"), "must be 1 (grey) or 3 (RGB)");
-        }
-        return new SourceConfig.ImageFolder(path, width == null ? 1 : width, height == null ? 1 : height, channels,
-                limit);
-    }
-
-    private SourceConfig readSynthetic(JsonObjectReader r, int limit) {
-        String task = r.choice("task");
-        Integer samples = r.integer("samples");
-        Integer features = r.integer("features", null);
-        List<Integer> imageShape = readImageShape(r);
-        if (features != null && imageShape != null) {
+        if (s.features() != null && s.imageShape() != null) {
             problems.error(r.pathOf("imageShape"), "give either \"features\" or \"imageShape\", not both");
         }
-        // the schema's defaults are for flat classification data: images have no features, regression no classes
-        if (imageShape == null && !r.has("features")) {
-            features = r.integer("features");
-        }
-        boolean regression = "regression".equals(task);
-        Integer numClasses = regression ? r.integer("numClasses", null) : r.integer("numClasses");
+        boolean regression = s.task() == Task.REGRESSION;
         if (regression && r.has("numClasses")) {
             problems.error(r.pathOf("numClasses"), "applies to classification only");
         }
-        if (regression && imageShape != null) {
+        if (regression && s.imageShape() != null) {
             problems.error(r.pathOf("imageShape"), "synthetic images are for classification; use \"features\" for regression");
         }
-        if (imageShape != null && numClasses != null && numClasses > Math.max(imageShape.get(0), imageShape.get(1))) {
+        List<Integer> shape = s.imageShape();
+        if (shape != null && !regression && s.numClasses() > Math.max(shape.get(0), shape.get(1))) {
             problems.error(r.pathOf("numClasses"), "synthetic images mark the class by a bar position: at most "
-                    + Math.max(imageShape.get(0), imageShape.get(1)) + " classes for this image size");
+                    + Math.max(shape.get(0), shape.get(1)) + " classes for this image size");
         }
-        return new SourceConfig.Synthetic(Task.of(task == null ? "classification" : task), samples,
-                features, imageShape, numClasses == null ? 0 : numClasses, r.number("noise"),
-                limit);
+        return s;
     }
 
     private List<Integer> readImageShape(JsonObjectReader r) {

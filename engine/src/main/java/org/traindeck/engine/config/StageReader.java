@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -53,28 +54,24 @@ final class StageReader {
     }
 
     private StageConfig readStage(JsonObjectReader r, int index) {
-        String name = r.string("name", "stage" + (index + 1));
-        if (name != null && !ConfigParser.RUN_NAME.matcher(name).matches()) {
-            problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-'");
-        }
-        Integer epochs = r.requiredInt("epochs");
-        Integer batchSize = r.integer("batchSize");
-        OptimizerConfig optimizer = readOptimizer(r.section("optimizer"));
-        ScheduleConfig schedule = readSchedule(r.section("schedule"));
-        Double clipNorm = r.number("gradientClipping");
-        Integer accumulation = r.integer("accumulationSteps");
-        String precision = r.choice("precision");
-        JsonObjectReader augmentationReader = r.object("augmentation");
-        AugmentationConfig augmentation = augmentationReader == null ? null : readAugmentation(augmentationReader);
-        Integer validationInterval = r.integer("validationInterval");
-        JsonObjectReader dataReader = r.object("data");
-        DataConfig data = dataReader == null ? null : sources.readData(dataReader);
-        r.finish();
-        if (epochs == null || optimizer == null || schedule == null || precision == null) {
-            return null;
-        }
-        return new StageConfig(name, epochs, batchSize, optimizer, schedule, clipNorm, accumulation,
-                StageConfig.Precision.of(precision), augmentation, validationInterval, data);
+        return RecordReader.read(r, StageConfig.class, Map.of(
+                "name", soFar -> {
+                    String name = r.string("name", "stage" + (index + 1));
+                    if (name != null && !ConfigParser.RUN_NAME.matcher(name).matches()) {
+                        problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-'");
+                    }
+                    return name;
+                },
+                "optimizer", soFar -> readOptimizer(r.section("optimizer")),
+                "schedule", soFar -> readSchedule(r.section("schedule")),
+                "augmentation", soFar -> {
+                    JsonObjectReader a = r.object("augmentation");
+                    return a == null ? null : RecordReader.read(a, AugmentationConfig.class);
+                },
+                "data", soFar -> {
+                    JsonObjectReader d = r.object("data");
+                    return d == null ? null : sources.readData(d);
+                }));
     }
 
     private OptimizerConfig readOptimizer(JsonObjectReader r) {
@@ -102,37 +99,22 @@ final class StageReader {
     }
 
     private ScheduleConfig readSchedule(JsonObjectReader r) {
-        String type = r.requiredChoice("type");
-        r.variant(type);
-        ScheduleConfig schedule = null;
-        if ("constant".equals(type)) {
-            schedule = new ScheduleConfig.Constant();
-        } else if ("step".equals(type)) {
-            Double every = r.requiredNumber("everyEpochs");
-            Double gamma = r.number("gamma");
-            schedule = every == null ? null : new ScheduleConfig.Step(every, gamma);
-        } else if ("warmupCosine".equals(type)) {
-            Integer warmupSteps = r.integer("warmupSteps", null);
-            Double warmupEpochs = r.number("warmupEpochs", null);
-            if (warmupSteps != null && warmupEpochs != null) {
-                problems.error(r.pathOf("warmupEpochs"), "give either \"warmupSteps\" or \"warmupEpochs\", not both");
-            }
-            if (warmupSteps == null && warmupEpochs == null) {
-                warmupSteps = 0;
-            }
-            Double min = r.number("minLearningRate");
-            schedule = new ScheduleConfig.WarmupCosine(warmupEpochs == null ? warmupSteps : null, warmupEpochs, min);
-        } else {
-            r.allow("everyEpochs", "gamma", "warmupSteps", "warmupEpochs", "minLearningRate");
+        Class<? extends ScheduleConfig> variant = RecordReader.variant(r, ScheduleConfig.class);
+        if (variant == null) {
+            return null;
         }
-        r.finish();
-        return schedule;
-    }
-
-    private AugmentationConfig readAugmentation(JsonObjectReader r) {
-        AugmentationConfig a = new AugmentationConfig(r.bool("rotate90"), r.bool("flipHorizontal"), r.bool("flipVertical"),
-                r.number("brightness"), r.number("contrast"));
-        r.finish();
-        return a;
+        if (variant != ScheduleConfig.WarmupCosine.class) {
+            return RecordReader.read(r, variant);
+        }
+        // warmup is given in steps or in epochs, never both; none is no warmup
+        return RecordReader.read(r, ScheduleConfig.WarmupCosine.class, Map.of(
+                "warmupSteps", soFar -> r.integer("warmupSteps", r.has("warmupEpochs") ? null : 0),
+                "warmupEpochs", soFar -> {
+                    Double epochs = r.number("warmupEpochs", null);
+                    if (epochs != null && r.has("warmupSteps")) {
+                        problems.error(r.pathOf("warmupEpochs"), "give either \"warmupSteps\" or \"warmupEpochs\", not both");
+                    }
+                    return epochs;
+                }));
     }
 }

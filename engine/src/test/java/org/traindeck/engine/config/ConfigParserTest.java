@@ -157,6 +157,24 @@ class ConfigParserTest {
                 """, dir).errors()).singleElement().satisfies(e -> assertThat(e.path()).isEqualTo("checkpoint.monitor"));
     }
 
+    /** The schema allows 1 or 3 channels; the validator once refused only 2 and let 5 through to the image reader. */
+    @Test
+    void anImageFolderTakesOneOrThreeChannelsOnly(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("pictures/a"));
+        String config = """
+                {"name": "img", "model": {"type": "mlp"}, "stages": [{"epochs": 1}],
+                 "data": {"train": {"type": "images", "path": "pictures", "width": 4, "height": 4, "channels": %d}}}
+                """;
+        for (int channels : new int[] {0, 2, 4, 5}) {
+            assertThat(ConfigParser.parse(config.formatted(channels), dir).errors()).as("%d channels", channels)
+                    .singleElement().satisfies(e -> {
+                        assertThat(e.path()).isEqualTo("data.train.channels");
+                        assertThat(e.message()).isEqualTo("must be 1 or 3, not " + channels);
+                    });
+        }
+        assertThat(ConfigParser.parse(config.formatted(3), dir).errors()).isEmpty();
+    }
+
     @Test
     void everySampleConfigIsValidOrNamesTheMissingDebianPackage() throws IOException {
         try (Stream<Path> files = Files.list(TestPaths.sampleConfigs())) {

@@ -196,6 +196,18 @@ class SchemaBoundsAgreementTest {
                     out.add(new Case(here, v, config));
                 }
                 out.add(new Case(here, JSON.getNodeFactory().textNode("surely-not-a-choice"), config));
+                // a whole-number enum (channels: 1 or 3) is also tried with the numbers between and beyond its values
+                List<Long> numbers = new ArrayList<>();
+                p.get("enum").forEach(v -> numbers.add(v.isIntegralNumber() ? v.longValue() : null));
+                if (!numbers.contains(null)) {
+                    long low = numbers.stream().mapToLong(Long::longValue).min().orElseThrow();
+                    long high = numbers.stream().mapToLong(Long::longValue).max().orElseThrow();
+                    for (long n = low - 1; n <= high + 1; n++) {
+                        if (!numbers.contains(n)) {
+                            out.add(new Case(here, JSON.getNodeFactory().numberNode(n), config));
+                        }
+                    }
+                }
             } else if (type.equals("integer") || type.equals("number")) {
                 bounds(here, p, config, out);
             } else if (type.equals("array") && p.has("items")) {
