@@ -2,9 +2,6 @@ package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,22 +47,16 @@ public final class ConfigSchema {
     /**
      * The values a property may take, in the schema's order: its enum, or for a "type" that selects among variants
      * (model, data source, schedule) the variants' names. {@code path} names properties with dots, {@code []} for an
-     * array's items: "model.type", "stages[].optimizer.type".
+     * array's items: "model.type", "stages[].optimizer.type"; indices are ignored ("stages[1].precision").
      */
     public static List<String> choices(String path) {
-        JsonNode node = at(path);
-        List<String> out = new ArrayList<>();
-        if (node.has("enum")) {
-            node.get("enum").forEach(v -> out.add(v.asText()));
-        } else if (node.has("const")) {
-            out.add(node.get("const").asText());
-        }
-        return out;
+        Place p = place(path);
+        return p.parent().choices(p.key());
     }
 
     /**
      * The default of a property as the form shows it ("0.001", "[256, 128]"), or null when it has none (required, or
-     * one that depends on other fields). Indices in {@code path} are ignored: "stages[1].batchSize" is "stages[].batchSize".
+     * one that depends on other fields).
      */
     public static String defaultText(String path) {
         JsonNode d = defaultNode(path);
@@ -75,14 +66,16 @@ public final class ConfigSchema {
         return d.isTextual() ? d.asText() : d.toString().replace(",", ", ");
     }
 
-    /** The schema of the property at {@code path} (its $ref followed; indices ignored), to read its bounds from. */
+    /** The schema of the property at {@code path} (its $ref followed), to read its bounds from. */
     public static JsonNode property(String path) {
-        return at(path).deepCopy();
+        Place p = place(path);
+        return p.parent().resolved(p.key()).deepCopy();
     }
 
     /** What a property is for, its range and its default, in a sentence or two; null when the schema says nothing. */
     public static String hint(String path) {
-        JsonNode p = at(path);
+        Place place = place(path);
+        JsonNode p = place.parent().resolved(place.key());
         List<String> parts = new ArrayList<>();
         if (p.has("description")) {
             parts.add(p.get("description").asText());
@@ -101,71 +94,37 @@ public final class ConfigSchema {
     }
 
     private static JsonNode defaultNode(String path) {
-        String plain = path.replaceAll("\\[\\d+]", "[]");
-        int dot = plain.lastIndexOf('.');
-        String key = plain.substring(dot + 1);
-        JsonNode parent = dot < 0 ? SCHEMA : at(plain.substring(0, dot));
-        JsonNode raw = property(parent, key, false);
-        if (raw == null) {
-            return null;
-        }
-        JsonNode own = raw.has("default") ? raw.get("default") : resolve(raw).get("default");
-        if (own == null && dot > 0) {
+        Place p = place(path);
+        JsonNode own = p.parent().defaultOf(p.key());
+        int dot = path.lastIndexOf('.');
+        if (own == null && dot > 0 && !path.substring(0, dot).endsWith("]")) {
             // a section's default object gives its keys' defaults: a stage's schedule is {"type": "constant"}
-            JsonNode section = defaultNode(plain.substring(0, dot));
-            return section == null ? null : section.get(key);
+            JsonNode section = defaultNode(path.substring(0, dot));
+            return section == null ? null : section.get(p.key());
         }
         return own;
     }
 
-    /** The resolved schema of the property at {@code path} (indices ignored). */
-    private static JsonNode at(String path) {
-        JsonNode node = SCHEMA;
-        path = path.replaceAll("\\[\\d+]", "[]");
-        String[] parts = path.split("\\.");
-        for (int i = 0; i < parts.length; i++) {
+    /** Where a path's last property is: the object schema that holds it, and its key. */
+    private record Place(SchemaNode parent, String key) {}
+
+    private static Place place(String path) {
+        String[] parts = path.replaceAll("\\[\\d*]", "[]").split("\\.");
+        SchemaNode node = root();
+        for (int i = 0; i < parts.length - 1; i++) {
             boolean items = parts[i].endsWith("[]");
-            String key = items ? parts[i].substring(0, parts[i].length() - 2) : parts[i];
-            node = property(resolve(node), key, i == parts.length - 1);
+            node = node.property(items ? parts[i].substring(0, parts[i].length() - 2) : parts[i]);
             if (node == null) {
                 throw new IllegalArgumentException("the run-config schema has no " + path);
             }
             if (items) {
-                node = resolve(node).get("items");
+                node = node.items();
             }
         }
-        return resolve(node);
-    }
-
-    /** A property of an object schema; a "type" of a oneOf collects every variant's name. */
-    private static JsonNode property(JsonNode object, String key, boolean last) {
-        if (object.path("properties").has(key)) {
-            return object.get("properties").get(key);
+        String key = parts[parts.length - 1];
+        if (!node.has(key)) {
+            throw new IllegalArgumentException("the run-config schema has no " + path);
         }
-        if (object.has("oneOf")) {
-            if (key.equals("type") && last) {
-                ObjectNode variants = JsonNodeFactory.instance.objectNode();
-                ArrayNode names = variants.putArray("enum");
-                object.get("oneOf").forEach(b -> names.add(b.path("properties").path("type").path("const").asText()));
-                return variants;
-            }
-            for (JsonNode branch : object.get("oneOf")) {
-                if (branch.path("properties").has(key)) {
-                    return branch.get("properties").get(key);
-                }
-            }
-        }
-        return null;
-    }
-
-    private static JsonNode resolve(JsonNode node) {
-        while (node != null && node.has("$ref")) {
-            JsonNode target = SCHEMA;
-            for (String part : node.get("$ref").asText().substring(2).split("/")) {
-                target = target.get(part);
-            }
-            node = target;
-        }
-        return node;
+        return new Place(node, key);
     }
 }

@@ -42,6 +42,16 @@ final class SchemaNode {
         return null;
     }
 
+    /** Whether this object (or one of its variants) has property {@code key}; every variant has "type". */
+    boolean has(String key) {
+        return rawProperty(key) != null || key.equals("type") && node.has("oneOf");
+    }
+
+    /** Property {@code key}'s own schema, its $ref followed. */
+    JsonNode resolved(String key) {
+        return resolve(root, declared(key));
+    }
+
     /** An array's item schema. */
     SchemaNode items() {
         return new SchemaNode(root, node.get("items"));

@@ -7,6 +7,7 @@ import org.traindeck.engine.TestPaths;
 import java.nio.file.Files;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The schema the engine bundles is docs/run-config.schema.json, and its choice lists are the validator's. */
 class ConfigSchemaTest {
@@ -28,5 +29,16 @@ class ConfigSchemaTest {
                 "train/epoch_loss");
         assertThat(ConfigSchema.choices("model.activation")).containsExactlyElementsOf(ModelConfig.Activation.names());
         assertThat(ConfigSchema.choices("stages[].precision")).containsExactly("float32", "float16");
+    }
+
+    @Test
+    void defaultsAndHintsAreReadForAnyStageAndFromASectionsDefault() {
+        assertThat(ConfigSchema.defaultText("stages[3].batchSize")).isEqualTo("32");
+        assertThat(ConfigSchema.defaultText("stages[0].schedule.type")).as("from the schedule's default object").isEqualTo("constant");
+        assertThat(ConfigSchema.defaultText("model.hidden")).isEqualTo("[256, 128]");
+        assertThat(ConfigSchema.defaultText("stages[0].name")).as("computed from the stage's place").isNull();
+        assertThat(ConfigSchema.defaultText("model.type")).as("required").isNull();
+        assertThat(ConfigSchema.hint("stages[0].optimizer.learningRate")).isEqualTo("A number > 0 and ≤ 10. Default: 0.001.");
+        assertThatThrownBy(() -> ConfigSchema.defaultText("stages[0].nope")).hasMessageContaining("no stages[0].nope");
     }
 }
