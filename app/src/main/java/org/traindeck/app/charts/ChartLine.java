@@ -28,4 +28,16 @@ final class ChartLine {
         this.raw = new XYSeries(label + " (raw)", false, true);
         this.smooth = new XYSeries(label, false, true);
     }
+
+    /** Extends (or, after a rewind or a new weight, rebuilds) the smoothed series. */
+    void extendSmoothed(double weight) {
+        if (smoothedRewrites != data.rewrites() || ema.weight() != weight) {
+            smoothed.clear();
+            ema = new Smoothing(weight);
+            smoothedRewrites = data.rewrites();
+        }
+        for (int i = smoothed.size(); i < data.size(); i++) {
+            smoothed.add(data.step(i), data.time(i), ema.next(data.value(i)));
+        }
+    }
 }

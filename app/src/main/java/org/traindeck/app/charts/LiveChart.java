@@ -14,23 +14,18 @@ import org.jfree.chart.fx.ChartViewer;
 import org.jfree.chart.fx.interaction.ChartMouseEventFX;
 import org.jfree.chart.fx.interaction.ChartMouseListenerFX;
 import org.jfree.chart.plot.PlotOrientation;
-import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
-import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
 
-import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Rectangle2D;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,11 +42,6 @@ import java.util.function.Predicate;
  * value at the mouse, a hint while empty, and export to PNG and CSV.
  */
 public final class LiveChart extends BorderPane {
-
-    private static final BasicStroke THIN = new BasicStroke(1f);
-    private static final BasicStroke SOLID = new BasicStroke(1.6f);
-    private static final BasicStroke DASHED = new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
-            new float[] {5f, 4f}, 0f);
 
     private final String title;
     private final String yLabel;
@@ -70,12 +60,10 @@ public final class LiveChart extends BorderPane {
     private final ReadOnlyBooleanWrapper zoomed = new ReadOnlyBooleanWrapper();
     private final ChartOverlay overlay;
     private String emptyHint;
-    private final List<ValueMarker> markers = new ArrayList<>();
-    private final List<double[]> markerSteps = new ArrayList<>();
+    private final StageMarkers markers = new StageMarkers();
     private boolean dirty = true;
     private long drawnPoints;
-    private double[] scratchX = new double[0];
-    private double[] scratchY = new double[0];
+    private final LineDrawer drawer = new LineDrawer(rawRenderer, smoothRenderer);
     private boolean dark;
 
     public LiveChart(String title, String yLabel, boolean byTimeDefault) {
@@ -237,14 +225,7 @@ public final class LiveChart extends BorderPane {
 
     /** A vertical line at {@code step} (a stage boundary). */
     public void addMarker(double step, double time, String label) {
-        ValueMarker m = new ValueMarker(step);
-        m.setLabel(label);
-        m.setPaint(new Color(140, 140, 140));
-        m.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
-        m.setLabelTextAnchor(TextAnchor.TOP_LEFT);
-        m.setStroke(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {3f, 3f}, 0f));
-        markers.add(m);
-        markerSteps.add(new double[] {step, time});
+        markers.add(step, time, label);
         dirty = true;
     }
 
@@ -275,7 +256,6 @@ public final class LiveChart extends BorderPane {
     public void clearSeries(Predicate<String> keys) {
         lines.values().stream().filter(l -> keys.test(l.key)).forEach(l -> l.data.clear());
         markers.clear();
-        markerSteps.clear();
         overlay.hideHover();
         resetZoom();
         dirty = true;
@@ -284,7 +264,6 @@ public final class LiveChart extends BorderPane {
     public void clearAll() {
         lines.values().forEach(l -> l.data.clear());
         markers.clear();
-        markerSteps.clear();
         overlay.hideHover();
         resetZoom();
         dirty = true;
@@ -302,18 +281,6 @@ public final class LiveChart extends BorderPane {
 
     public void markDirty() {
         dirty = true;
-    }
-
-    /** Extends (or, after a rewind or a new weight, rebuilds) a line's smoothed series. */
-    private static void smooth(ChartLine l, double weight) {
-        if (l.smoothedRewrites != l.data.rewrites() || l.ema.weight() != weight) {
-            l.smoothed.clear();
-            l.ema = new Smoothing(weight);
-            l.smoothedRewrites = l.data.rewrites();
-        }
-        for (int i = l.smoothed.size(); i < l.data.size(); i++) {
-            l.smoothed.add(l.data.step(i), l.data.time(i), l.ema.next(l.data.value(i)));
-        }
     }
 
     /** Redraws if anything changed since the last time; returns whether it did. Call on the FX thread. */
@@ -348,57 +315,8 @@ public final class LiveChart extends BorderPane {
         }
         chart.setNotify(false);
         try {
-            long points = 0;
-            if (scratchX.length < 2 * columns + 4) {
-                scratchX = new double[2 * columns + 4];
-                scratchY = new double[2 * columns + 4];
-            }
-            boolean log = logScale.isSelected();
-            for (ChartLine l : lines.values()) {
-                l.raw.clear();
-                l.smooth.clear();
-                l.drawnVersion = l.data.version();
-                if (l.data.size() == 0) {
-                    continue;
-                }
-                int count = MinMaxReducer.reduce(l.data, byTime, xFrom, xTo, columns, scratchX, scratchY);
-                XYSeries rawTarget = weight > 0 ? l.raw : l.smooth;
-                for (int i = 0; i < count; i++) {
-                    if (!log || scratchY[i] > 0) {
-                        rawTarget.add(scratchX[i], scratchY[i], false);
-                    }
-                }
-                points += count;
-                if (weight > 0) {
-                    smooth(l, weight);
-                    count = MinMaxReducer.reduce(l.smoothed, byTime, xFrom, xTo, columns, scratchX, scratchY);
-                    for (int i = 0; i < count; i++) {
-                        if (!log || scratchY[i] > 0) {
-                            l.smooth.add(scratchX[i], scratchY[i], false);
-                        }
-                    }
-                    points += count;
-                }
-                l.raw.fireSeriesChanged();
-                l.smooth.fireSeriesChanged();
-            }
-            // by position, every time: removing a series (an overlaid run) moves the ones after it
-            int i = 0;
-            for (ChartLine l : lines.values()) {
-                Color c = l.color;
-                rawRenderer.setSeriesPaint(i, new Color(c.getRed(), c.getGreen(), c.getBlue(), weight > 0 ? 70 : 255));
-                rawRenderer.setSeriesStroke(i, THIN);
-                rawRenderer.setSeriesVisibleInLegend(i, false);
-                smoothRenderer.setSeriesPaint(i, c);
-                smoothRenderer.setSeriesStroke(i, l.dashed ? DASHED : SOLID);
-                i++;
-            }
-            plot.clearDomainMarkers();
-            for (int m = 0; m < markers.size(); m++) {
-                markers.get(m).setValue(markerSteps.get(m)[byTime ? 1 : 0]);
-                plot.addDomainMarker(markers.get(m));
-            }
-            drawnPoints = points;
+            drawnPoints = drawer.draw(lines.values(), byTime, xFrom, xTo, columns, weight, logScale.isSelected());
+            markers.placeOn(plot, byTime);
         } finally {
             chart.setNotify(true);
         }
@@ -436,28 +354,7 @@ public final class LiveChart extends BorderPane {
 
     /** Every series' value at the point nearest {@code x}, headed by where that is; empty when nothing is drawn. */
     List<String> readoutAt(double x) {
-        boolean byTime = "time".equals(xAxis.getValue());
-        List<String> rows = new ArrayList<>();
-        double at = Double.NaN;
-        for (ChartLine l : lines.values()) {
-            int n = l.data.size();
-            if (n == 0) {
-                continue;
-            }
-            double[] xs = l.data.xs(byTime);
-            int i = Math.min(n - 1, MinMaxReducer.lowerBound(xs, n, x));
-            if (i > 0 && Math.abs(xs[i - 1] - x) < Math.abs(xs[i] - x)) {
-                i--;
-            }
-            if (Double.isNaN(at)) {
-                at = xs[i];
-            }
-            rows.add(String.format(Locale.ROOT, "%s  %.4g", l.label, l.data.value(i)));
-        }
-        if (!rows.isEmpty()) {
-            rows.add(0, byTime ? String.format(Locale.ROOT, "%.1f s", at) : String.format(Locale.ROOT, "step %.0f", at));
-        }
-        return rows;
+        return LineReadout.at(lines.values(), "time".equals(xAxis.getValue()), x);
     }
 
     /** The chart as drawn now, as a PNG (drawn here, on the FX thread; encoded and written where the file is). */
