@@ -11,21 +11,11 @@ import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.Scene;
-import javafx.scene.control.Button;
-import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.Separator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
-import javafx.scene.control.TextArea;
-import javafx.scene.control.ToggleButton;
-import javafx.scene.control.ToolBar;
-import javafx.scene.control.Tooltip;
 import javafx.scene.image.Image;
-import javafx.scene.input.KeyCode;
-import javafx.scene.input.KeyCodeCombination;
-import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
 import javafx.util.Duration;
@@ -36,7 +26,6 @@ import org.traindeck.app.config.NcclViewModel;
 import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.devices.DevicesViewModel;
 import org.traindeck.app.run.Dashboard;
-import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.runs.QueueView;
 import org.traindeck.app.runs.QueueViewModel;
@@ -48,7 +37,6 @@ import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
-import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.events.MetricEvent;
@@ -79,8 +67,6 @@ public final class MainWindow {
     private final Services services;
     private final ConfigDocument document;
     private final ConfigForm form;
-    private final TextArea json = new TextArea();
-    private final Label jsonStatus = new Label();
     private final DevicesViewModel deviceModel;
     private final DeviceSelector devices;
     private final NcclViewModel ncclModel;
@@ -91,13 +77,11 @@ public final class MainWindow {
     private final QueueViewModel queue;
     private final SweepsViewModel sweeps;
     private final ConfigFileActions files;
-    private final ToggleButton dark = new ToggleButton("Dark");
+    private final RunActions runActions;
     private final Timeline refresher;
     private final Scene scene;
     private Telemetry telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
-    /** The run on the dashboard (started, resumed or opened here), if any. */
-    private Path shownRun;
     private boolean closed;
 
     public MainWindow(Stage stage, Services services, Path initialConfig) {
@@ -115,20 +99,14 @@ public final class MainWindow {
         this.queue = new QueueViewModel(services.engine(), services.tasks(), controller);
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks());
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
+        this.runActions = new RunActions(services, document, controller, dashboard, files);
         controller.onError(m -> {
             dashboard.messages().add(m);
             services.dialogs().showError("TrainDeck", m);
         });
 
-        json.setId("json-editor");
-        json.getStyleClass().add("json-editor");
-        json.textProperty().bindBidirectional(document.textProperty());
-        jsonStatus.setId("json-status");
-        jsonStatus.setWrapText(true);
-        BorderPane jsonPane = new BorderPane(json);
-        jsonPane.setBottom(jsonStatus);
         TabPane tabs = new TabPane(
-                tab("Config", form), tab("JSON", jsonPane),
+                tab("Config", form), tab("JSON", new JsonEditorPane(document)),
                 tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
                 tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)), tab("Sweeps", new SweepsView(sweeps)));
         tabs.setId("config-tabs");
@@ -138,11 +116,14 @@ public final class MainWindow {
         split.setOrientation(Orientation.HORIZONTAL);
         split.setDividerPositions(0.42);
         BorderPane root = new BorderPane(split);
-        root.setTop(toolbar());
+        MainToolbar toolbar = new MainToolbar(files, runActions, controller, document, services.preferences().dark());
+        toolbar.darkToggle().selectedProperty().addListener((o, a, b) -> applyTheme(b));
+        root.setTop(toolbar);
         root.setBottom(dashboard.statusBar());
 
         double[] bounds = services.preferences().windowBounds();
         scene = new Scene(root, bounds[2], bounds[3]);
+        toolbar.installShortcuts(scene);
         scene.getStylesheets().add(css("traindeck.css"));
         applyTheme(services.preferences().dark());
         stage.setScene(scene);
@@ -169,7 +150,6 @@ public final class MainWindow {
             }
         });
         document.validationProperty().addListener((o, a, b) -> {
-            showJsonStatus(b);
             dashboard.setStartHint(startHint(b));
             queue.configProperty().set(b != null && b.isValid() ? b.config() : null);
             if (b != null && b.isValid()) {
@@ -187,16 +167,10 @@ public final class MainWindow {
             }
         });
         controller.lastResultProperty().addListener((o, a, r) -> {
-            showResult(r);
             runs.refresh();
             sweeps.refresh();
         });
         dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
-        controller.currentProperty().addListener((o, a, run) -> {
-            if (run != null) {
-                shownRun = run.runDir().toAbsolutePath().normalize();
-            }
-        });
 
         refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
         refresher.setCycleCount(Timeline.INDEFINITE);
@@ -236,47 +210,6 @@ public final class MainWindow {
         return MainWindow.class.getResource("assets/" + name).toExternalForm();
     }
 
-    private ToolBar toolbar() {
-        Button newButton = button("new", "New", "a new config (Ctrl+N)", files::newConfig);
-        Button open = button("open", "Open…", "open a config (Ctrl+O)", files::openConfig);
-        Button save = button("save", "Save", "save the config (Ctrl+S)", files::save);
-        Button saveAs = button("save-as", "Save As…", "save under another name (Ctrl+Shift+S)", files::saveAs);
-        Button start = button("start", "▶ Start", "train with this config (Ctrl+Enter)", this::start);
-        Button resume = button("resume", "⟳ Resume…", "resume from a checkpoint or a run folder (Ctrl+R)", this::resume);
-        Button stop = button("stop", "■ Stop", "stop after the current step; a checkpoint is saved (Ctrl+Period)", controller::stop);
-        Button openRun = button("open-run", "Open run…", "show a past run's curves from its folder", this::openRun);
-        dark.setId("theme");
-        dark.setSelected(services.preferences().dark());
-        dark.selectedProperty().addListener((o, a, b) -> applyTheme(b));
-        start.disableProperty().bind(Bindings.createBooleanBinding(() -> {
-            ValidationResult v = document.validationProperty().get();
-            return v == null || !v.isValid() || document.validatingProperty().get()
-                    || controller.stateProperty().get() != RunController.State.IDLE;
-        }, document.validationProperty(), document.validatingProperty(), controller.stateProperty()));
-        resume.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.IDLE));
-        openRun.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.IDLE));
-        stop.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.RUNNING));
-        Platform.runLater(() -> {
-            var accelerators = scene.getAccelerators();
-            accelerators.put(new KeyCodeCombination(KeyCode.N, KeyCombination.SHORTCUT_DOWN), newButton::fire);
-            accelerators.put(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN), open::fire);
-            accelerators.put(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN), save::fire);
-            accelerators.put(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN), saveAs::fire);
-            accelerators.put(new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), start::fire);
-            accelerators.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), resume::fire);
-            accelerators.put(new KeyCodeCombination(KeyCode.PERIOD, KeyCombination.SHORTCUT_DOWN), stop::fire);
-        });
-        return new ToolBar(newButton, open, files.recentMenu(), save, saveAs, new Separator(), start, resume, stop, new Separator(), openRun, dark);
-    }
-
-    private static Button button(String id, String text, String tip, Runnable action) {
-        Button b = new Button(text);
-        b.setId(id);
-        b.setTooltip(new Tooltip(tip));
-        b.setOnAction(e -> action.run());
-        return b;
-    }
-
     private void tick() {
         dashboard.drain(50_000); // bounded, so a burst (a past run) cannot hold the FX thread
         deviceModel.refresh();
@@ -303,55 +236,12 @@ public final class MainWindow {
         telemetry.start();
     }
 
-    private void start() {
-        ValidationResult v = document.validationProperty().get();
-        if (v == null || !v.isValid()) {
-            return;
-        }
-        controller.start(v.config());
-    }
-
-    private void resume() {
-        // the run on screen (the one just stopped, say) is the likely one to continue: the chooser opens at it
-        Path target = services.dialogs().chooseResumeTarget(shownRun != null ? shownRun : files.lastFolder());
-        if (target == null) {
-            return;
-        }
-        Path runDir = runFolderOf(target);
-        // continuing a run writes into its folder: say which, unless it is the run on screen
-        if (!runDir.equals(shownRun) && !services.dialogs().confirm("Resume " + runDir.getFileName() + "?",
-                "Resume the run in " + runDir + "?\nIt goes on training there from its checkpoint: its checkpoints and metric "
-                        + "files are continued (what was written after that checkpoint is kept aside). The config open here is "
-                        + "not used.")) {
-            return;
-        }
-        services.preferences().lastFolder(runDir.getParent());
-        controller.resume(target);
-    }
-
     /** Scrolls down only: long texts wrap to the pane's width instead of running off to the right. */
     private static ScrollPane widthFitting(Node content, String id) {
         ScrollPane pane = new ScrollPane(content);
         pane.setFitToWidth(true);
         pane.setId(id);
         return pane;
-    }
-
-    /** The run folder a resume target names: the folder, its checkpoints/ folder, or a checkpoint file in it. */
-    private static Path runFolderOf(Path target) {
-        Path t = target.toAbsolutePath().normalize();
-        if (!Files.isDirectory(t)) {
-            t = t.getParent();
-        }
-        return t.getFileName() != null && t.getFileName().toString().equals("checkpoints") ? t.getParent() : t;
-    }
-
-    private void openRun() {
-        Path dir = services.dialogs().chooseRunFolder(files.lastFolder());
-        if (dir != null) {
-            shownRun = dir.toAbsolutePath().normalize();
-            controller.openPastRun(dir, n -> dashboard.messages().add("opened " + dir + ": " + n + " events"));
-        }
     }
 
     /** What the empty loss chart says: what Start would do, or what stands in its way. */
@@ -363,33 +253,6 @@ public final class MainWindow {
             return "Fix the config to train: " + v.errors().size() + " problem(s), marked on the Config tab.";
         }
         return "Press Start (Ctrl+Enter) to train " + v.config().name() + " on " + v.config().devices().describe() + ".";
-    }
-
-    private void showJsonStatus(ValidationResult v) {
-        if (v == null) {
-            jsonStatus.setText("");
-            return;
-        }
-        ConfigProblem first = v.errors().stream().findFirst().orElse(null);
-        jsonStatus.setText(first == null ? "✔ valid" : "✖ " + first + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
-        jsonStatus.getStyleClass().setAll("label", first == null ? "summary-ok" : "summary-error");
-    }
-
-    private void showResult(RunResult r) {
-        if (r == null) {
-            return;
-        }
-        String name = dashboard.status().runName();
-        services.tasks().execute(() -> EndOfRunSummary.of(name, r, services.engine().open(r.runDir()).history()),
-                summary -> dashboard.summary().show(summary),
-                e -> dashboard.messages().add("could not read the run's metrics for its summary: " + e.getMessage()));
-        String text = switch (r.status()) {
-            case FINISHED -> "Run finished: " + r.steps() + " steps, files in " + r.runDir();
-            case STOPPED -> "Run stopped at step " + r.steps() + (r.lastCheckpoint() == null ? "" : "; resume from " + r.lastCheckpoint());
-            case INCOMPLETE -> "Run finished, but files are incomplete: " + r.message();
-            case FAILED -> "Run failed: " + r.message();
-        };
-        dashboard.messages().add(text);
     }
 
     private void applyTheme(boolean darkTheme) {
@@ -424,7 +287,7 @@ public final class MainWindow {
                         done.complete(r);
                     }
                 });
-                start();
+                runActions.start();
             }
         };
         Platform.runLater(attempt);
