@@ -15,6 +15,7 @@ import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunLibrary;
 import org.traindeck.engine.library.RunSummary;
@@ -44,6 +45,8 @@ public final class Engine {
 
     private final DeviceDiscovery discovery;
     private final TelemetryMonitor.Settings telemetry;
+    /** Finished runs are read once: the Runs and Sweeps views list the library again after every run. */
+    private final MetricsDigests digests = new MetricsDigests();
 
     private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
         this.discovery = discovery;
@@ -113,7 +116,7 @@ public final class Engine {
 
     /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */
     public List<RunSummary> runs(Path outputDir) throws IOException {
-        return Files.isDirectory(outputDir) ? RunLibrary.list(outputDir) : List.of();
+        return Files.isDirectory(outputDir) ? RunLibrary.list(outputDir, digests) : List.of();
     }
 
     /** The config keys (JSON paths) whose values differ between runs, one value per run. */
@@ -123,7 +126,7 @@ public final class Engine {
 
     /** The sweeps run in an output folder (by traindeck sweep), each with its trials' values, status and metric. */
     public List<SweepBoard.Sweep> sweeps(Path outputDir) throws IOException {
-        return SweepBoard.list(outputDir);
+        return SweepBoard.list(outputDir, digests);
     }
 
     /** Adds a copy of a config (as it is now) to the queue in its output folder. */

@@ -2,10 +2,6 @@ package org.traindeck.engine.library;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunStatusSink;
 
@@ -30,6 +26,11 @@ public final class RunLibrary {
 
     /** The runs in {@code outputDir}, oldest first; folders that are not runs are left out. */
     public static List<RunSummary> list(Path outputDir) throws IOException {
+        return list(outputDir, new MetricsDigests());
+    }
+
+    /** As {@link #list(Path)}, reading metrics only where they changed since {@code digests} last read them. */
+    public static List<RunSummary> list(Path outputDir, MetricsDigests digests) throws IOException {
         if (!Files.isDirectory(outputDir)) {
             throw new IOException("no such output folder: " + outputDir);
         }
@@ -37,7 +38,7 @@ public final class RunLibrary {
         try (Stream<Path> children = Files.list(outputDir)) {
             for (Path dir : children.filter(Files::isDirectory).sorted().toList()) {
                 if (Files.isRegularFile(dir.resolve("config.json")) && Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
-                    runs.add(read(dir));
+                    runs.add(read(dir, digests));
                 }
             }
         }
@@ -46,38 +47,13 @@ public final class RunLibrary {
     }
 
     /** One run folder, summarised. */
-    public static RunSummary read(Path runDir) throws IOException {
+    static RunSummary read(Path runDir, MetricsDigests digests) throws IOException {
         JsonNode config = JSON.readTree(runDir.resolve("config.json").toFile());
         String monitor = config.path("checkpoint").path("monitor").asText("val/loss");
         String mode = config.path("checkpoint").path("mode").asText(monitor.endsWith("accuracy") ? "max" : "min");
-        boolean higher = mode.equals("max");
-        double best = Double.NaN;
-        double last = Double.NaN;
-        long steps = 0;
-        double elapsed = 0;
-        long started = 0;
-        String ended = null;
-        for (EngineEvent e : MetricsJsonlReader.read(runDir)) {
-            steps = Math.max(steps, e instanceof MetricEvent m ? m.step() : ((LifecycleEvent) e).step());
-            if (e instanceof MetricEvent m && m.name().equals(monitor) && Double.isFinite(m.value())) {
-                last = m.value();
-                best = Double.isNaN(best) || (higher ? m.value() > best : m.value() < best) ? m.value() : best;
-            }
-            if (e instanceof LifecycleEvent l) {
-                elapsed = Math.max(elapsed, l.elapsedSeconds());
-                if (l.kind() == LifecycleEvent.Kind.RUN_STARTED) {
-                    started = l.wallTimeMillis();
-                }
-                ended = switch (l.kind()) {
-                    case RUN_FINISHED -> "finished";
-                    case RUN_STOPPED -> "stopped";
-                    case RUN_FAILED -> "failed";
-                    case RUN_RESUMED, RUN_STARTED -> null;
-                    default -> ended;
-                };
-            }
-        }
-        String status = ended == null ? "running" : ended;
+        MetricsDigest d = digests.of(runDir);
+        String status = d.ended() == null ? "running" : d.ended();
+        long started = d.startedMillis();
         Path statusFile = runDir.resolve(RunStatusSink.FILE);
         if (Files.isRegularFile(statusFile)) {
             JsonNode s = JSON.readTree(statusFile.toFile());
@@ -87,7 +63,7 @@ public final class RunLibrary {
         if (status.equals("running") && !RunLock.isHeld(runDir)) {
             status = "interrupted";
         }
-        return new RunSummary(config.path("name").asText(runDir.getFileName().toString()), runDir, status, steps, monitor, best, last,
-                elapsed, started);
+        return new RunSummary(config.path("name").asText(runDir.getFileName().toString()), runDir, status, d.steps(), monitor,
+                d.best(monitor, mode.equals("max")), d.last(monitor), d.elapsedSeconds(), started);
     }
 }

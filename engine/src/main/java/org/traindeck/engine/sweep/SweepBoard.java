@@ -2,11 +2,10 @@ package org.traindeck.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.library.MetricsDigest;
+import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
-import org.traindeck.engine.sinks.MetricsJsonlReader;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -38,6 +37,11 @@ public final class SweepBoard {
 
     /** Every sweep whose queue is in {@code outputDir} (sweep-NAME.json), by name. */
     public static List<Sweep> list(Path outputDir) throws IOException {
+        return list(outputDir, new MetricsDigests());
+    }
+
+    /** As {@link #list(Path)}, reading trials' metrics only where they changed since {@code digests} last read them. */
+    public static List<Sweep> list(Path outputDir, MetricsDigests digests) throws IOException {
         if (!Files.isDirectory(outputDir)) {
             return List.of();
         }
@@ -46,14 +50,14 @@ public final class SweepBoard {
             for (Path f : files.filter(p -> p.getFileName().toString().matches("sweep-.+\\.json")).sorted().toList()) {
                 RunQueue queue = RunQueue.open(f);
                 if (queue.sweep() != null) {
-                    sweeps.add(read(queue));
+                    sweeps.add(read(queue, digests));
                 }
             }
         }
         return sweeps;
     }
 
-    static Sweep read(RunQueue queue) throws IOException {
+    static Sweep read(RunQueue queue, MetricsDigests digests) throws IOException {
         JsonNode d = queue.sweep();
         String metric = d.path("metric").asText();
         boolean maximize = "max".equals(d.path("goal").asText());
@@ -68,7 +72,7 @@ public final class SweepBoard {
                 values.put(p, v == null ? "" : v.isNumber() ? new BigDecimal(v.asText()).stripTrailingZeros().toPlainString()
                         : v.isTextual() ? v.asText() : v.toString());
             }
-            double[] bestLast = metric(e.runDir(), metric, maximize);
+            double[] bestLast = metric(e.runDir(), metric, maximize, digests);
             trials.add(new Trial(e.label(), values, e.status(), bestLast[0], bestLast[1], e.runDir()));
         }
         trials.sort(Comparator.<Trial, Boolean>comparing(t -> Double.isNaN(t.best()))
@@ -76,18 +80,12 @@ public final class SweepBoard {
         return new Sweep(d.path("name").asText(), metric, maximize, parameters, trials, queue.file());
     }
 
-    /** The metric's best and last value in a run folder's metrics.jsonl. */
-    static double[] metric(Path runDir, String metric, boolean maximize) throws IOException {
-        double best = Double.NaN;
-        double last = Double.NaN;
-        if (runDir != null && Files.isRegularFile(runDir.resolve("metrics.jsonl"))) {
-            for (EngineEvent ev : MetricsJsonlReader.read(runDir)) {
-                if (ev instanceof MetricEvent m && m.name().equals(metric) && m.device() == null && Double.isFinite(m.value())) {
-                    last = m.value();
-                    best = Double.isNaN(best) || (maximize ? m.value() > best : m.value() < best) ? m.value() : best;
-                }
-            }
+    /** The metric's best and last value in a run folder's metrics.jsonl; NaN, NaN when it has none. */
+    static double[] metric(Path runDir, String metric, boolean maximize, MetricsDigests digests) throws IOException {
+        if (runDir == null || !Files.isRegularFile(runDir.resolve("metrics.jsonl"))) {
+            return new double[] {Double.NaN, Double.NaN};
         }
-        return new double[] {best, last};
+        MetricsDigest d = digests.of(runDir);
+        return new double[] {d.best(metric, maximize), d.last(metric)};
     }
 }

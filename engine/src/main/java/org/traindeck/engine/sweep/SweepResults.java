@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.queue.QueueEntry;
 
 import java.io.IOException;
@@ -26,12 +27,13 @@ public final class SweepResults {
     }
 
     public static List<Row> rows(SweepSpec spec, List<SweepTrials.Trial> trials, List<QueueEntry> entries) throws IOException {
+        MetricsDigests digests = new MetricsDigests();
         Map<String, QueueEntry> byLabel = entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
         List<Row> rows = new ArrayList<>();
         for (SweepTrials.Trial t : trials) {
             QueueEntry e = byLabel.get(t.label());
             Path dir = e == null ? null : e.runDir();
-            double[] bestLast = SweepBoard.metric(dir, spec.metric(), spec.maximize());
+            double[] bestLast = SweepBoard.metric(dir, spec.metric(), spec.maximize(), digests);
             rows.add(new Row(t, e == null ? QueueEntry.Status.PENDING : e.status(), bestLast[0], bestLast[1], dir));
         }
         Comparator<Row> byMetric = Comparator.comparingDouble(r -> spec.maximize() ? -r.best() : r.best());

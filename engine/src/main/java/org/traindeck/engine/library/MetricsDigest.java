@@ -1,0 +1,72 @@
+package org.traindeck.engine.library;
+
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one pass over a run's metrics.jsonl says: how far it got, when it started, how it ended, and for every
+ * run-level metric its lowest, highest and last finite value. Listings and sweep tables read this, not the events.
+ */
+public record MetricsDigest(long steps, double elapsedSeconds, long startedMillis, String ended, Map<String, Values> metrics) {
+
+    /** A metric's lowest, highest and last finite value. */
+    public record Values(double low, double high, double last) {
+
+        static final Values NONE = new Values(Double.NaN, Double.NaN, Double.NaN);
+
+        Values and(double v) {
+            return Double.isNaN(last) ? new Values(v, v, v) : new Values(Math.min(low, v), Math.max(high, v), v);
+        }
+    }
+
+    public MetricsDigest {
+        metrics = Map.copyOf(metrics);
+    }
+
+    /** Folds a run's events; {@code ended} is "finished", "stopped", "failed", or null while it runs (or was cut off). */
+    public static MetricsDigest of(List<EngineEvent> events) {
+        long steps = 0;
+        double elapsed = 0;
+        long started = 0;
+        String ended = null;
+        Map<String, Values> metrics = new HashMap<>();
+        for (EngineEvent e : events) {
+            if (e instanceof MetricEvent m) {
+                steps = Math.max(steps, m.step());
+                if (m.device() == null && Double.isFinite(m.value())) {
+                    metrics.put(m.name(), metrics.getOrDefault(m.name(), Values.NONE).and(m.value()));
+                }
+            } else if (e instanceof LifecycleEvent l) {
+                steps = Math.max(steps, l.step());
+                elapsed = Math.max(elapsed, l.elapsedSeconds());
+                if (l.kind() == LifecycleEvent.Kind.RUN_STARTED) {
+                    started = l.wallTimeMillis();
+                }
+                ended = switch (l.kind()) {
+                    case RUN_FINISHED -> "finished";
+                    case RUN_STOPPED -> "stopped";
+                    case RUN_FAILED -> "failed";
+                    case RUN_RESUMED, RUN_STARTED -> null;
+                    default -> ended;
+                };
+            }
+        }
+        return new MetricsDigest(steps, elapsed, started, ended, metrics);
+    }
+
+    /** The metric's best value (its highest when higher is better, else its lowest); NaN when it was never logged. */
+    public double best(String metric, boolean higherIsBetter) {
+        Values v = metrics.getOrDefault(metric, Values.NONE);
+        return higherIsBetter ? v.high() : v.low();
+    }
+
+    /** The metric's last value; NaN when it was never logged. */
+    public double last(String metric) {
+        return metrics.getOrDefault(metric, Values.NONE).last();
+    }
+}
