@@ -33,15 +33,6 @@ public sealed interface ModelConfig {
         public static List<String> names() {
             return Arrays.stream(values()).map(a -> a.json).toList();
         }
-
-        public static Activation of(String json) {
-            for (Activation a : values()) {
-                if (a.json.equals(json)) {
-                    return a;
-                }
-            }
-            throw new IllegalArgumentException(json);
-        }
     }
 
     /** Fully connected layers; works on any data (image data is flattened). */

@@ -35,15 +35,6 @@ public sealed interface SourceConfig {
         Normalize(String json) {
             this.json = json;
         }
-
-        public static Normalize of(String json) {
-            for (Normalize n : values()) {
-                if (n.json.equals(json)) {
-                    return n;
-                }
-            }
-            throw new IllegalArgumentException(json);
-        }
     }
 
     /** MNIST-format files ({@code <split>-images-idx3-ubyte[.gz]}, {@code <split>-labels-idx1-ubyte[.gz]}) in a folder. */

@@ -33,9 +33,5 @@ public record StageConfig(
         Precision(String json) {
             this.json = json;
         }
-
-        public static Precision of(String json) {
-            return json.equals("float16") ? FLOAT16 : FLOAT32;
-        }
     }
 }

@@ -12,8 +12,4 @@ public enum Task {
     Task(String json) {
         this.json = json;
     }
-
-    public static Task of(String json) {
-        return json.equals("regression") ? REGRESSION : CLASSIFICATION;
-    }
 }
