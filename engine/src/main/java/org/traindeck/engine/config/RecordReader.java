@@ -40,7 +40,7 @@ final class RecordReader {
             RecordComponent c = component(components, p.getInternalName(), type);
             Object v = own.containsKey(key) ? own.get(key).read(values) : bySchema(r, key, c.getType());
             if (v instanceof String s && c.getType().isEnum()) {
-                v = ConfigMapper.MAPPER.convertValue(s, c.getType());
+                v = ConfigMapper.enumConstant(c.getType(), s);
             }
             // a wrong value is reported and read as null: the record cannot be built, and need not be
             if (v == null && (c.getType().isPrimitive() || r.has(key))) {
@@ -62,8 +62,7 @@ final class RecordReader {
         }
         Object[] args = Arrays.stream(components).map(c -> values.get(c.getName())).toArray();
         try {
-            return type.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new))
-                    .newInstance(args);
+            return type.cast(ConfigMapper.canonicalConstructor(type).newInstance(args));
         } catch (ReflectiveOperationException | IllegalArgumentException e) {
             throw new IllegalStateException("cannot build " + type.getSimpleName() + " from " + values, e);
         }
