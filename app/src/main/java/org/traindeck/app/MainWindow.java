@@ -97,7 +97,7 @@ public final class MainWindow {
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
         this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
         this.queue = new QueueViewModel(services.engine(), services.tasks(), controller);
-        this.sweeps = new SweepsViewModel(services.engine(), services.tasks());
+        this.sweeps = new SweepsViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         this.runActions = new RunActions(services, document, controller, dashboard, files);
         controller.onError(m -> {
@@ -108,7 +108,7 @@ public final class MainWindow {
         TabPane tabs = new TabPane(
                 tab("Config", form), tab("JSON", new JsonEditorPane(document)),
                 tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
-                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)), tab("Sweeps", new SweepsView(sweeps)));
+                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)), tab("Sweeps", new SweepsView(sweeps, controller, services.dialogs())));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 

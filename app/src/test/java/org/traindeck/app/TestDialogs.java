@@ -8,7 +8,7 @@ import java.util.Collections;
 import java.util.List;
 
 /** Answers the window's questions the way a test says, and records what was asked. */
-final class TestDialogs implements Dialogs {
+public final class TestDialogs implements Dialogs {
 
     volatile Path toOpen;
     volatile Path toSave;
@@ -25,6 +25,14 @@ final class TestDialogs implements Dialogs {
     public Path chooseConfigToOpen(Path folder) {
         asked.add("open");
         return toOpen;
+    }
+
+    volatile Path sweep;
+
+    @Override
+    public Path chooseSweepToRun(Path folder) {
+        asked.add("sweep");
+        return sweep;
     }
 
     @Override

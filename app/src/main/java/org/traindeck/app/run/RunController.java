@@ -7,6 +7,7 @@ import javafx.beans.property.SimpleObjectProperty;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PastRun;
+import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.QueueHandle;
 import org.traindeck.engine.api.QueueListener;
 import org.traindeck.engine.api.RunHandle;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Start, Resume and Stop. Everything that can take time (finding devices, preparing the run folder, loading a
@@ -151,11 +153,24 @@ public final class RunController {
      * curves so far) and summarised when it ends; Stop stops the run in progress and the queue with it.
      */
     public void runQueue(Path outputDir) {
+        follow(listener -> engine.runQueue(outputDir, listener));
+    }
+
+    /**
+     * Runs a sweep as {@code traindeck sweep} does, each trial shown on the dashboard as it starts (with several at
+     * once, the one started last); Stop stops it, and running it again continues it.
+     */
+    public void runSweep(PreparedSweep sweep) {
+        follow(listener -> engine.runSweep(sweep, listener));
+    }
+
+    /** Runs a queue (through {@code start}), following its runs on the dashboard until it ends. */
+    private void follow(Function<QueueListener, QueueHandle> start) {
         if (state.get() != State.IDLE) {
             return;
         }
         state.set(State.STARTING);
-        queue = engine.runQueue(outputDir, new QueueListener() {
+        QueueListener listener = new QueueListener() {
             @Override
             public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
                 List<EngineEvent> before = List.of();
@@ -194,7 +209,8 @@ public final class RunController {
                     queueChanged.run();
                 });
             }
-        });
+        };
+        queue = start.apply(listener);
         queue.completion().whenComplete((outcome, error) -> Platform.runLater(() -> {
             queue = null;
             current.set(null);

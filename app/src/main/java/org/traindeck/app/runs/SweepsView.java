@@ -11,12 +11,16 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
+import org.traindeck.app.run.RunController;
+import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.sweep.SweepBoard;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,14 +28,14 @@ import java.util.function.Function;
 
 /**
  * A sweep as a table (each trial's values, status and metric, best first and marked ★) and a chart of the metric
- * against one parameter (on a log scale when its values span more than a decade).
+ * against one parameter (on a log scale when its values span more than a decade); Run sweep… runs a sweep file.
  */
 public final class SweepsView extends VBox {
 
     private final TableView<SweepBoard.Trial> table = new TableView<>();
     private final ScatterChart<Number, Number> chart = new ScatterChart<>(axis(), axis());
 
-    public SweepsView(SweepsViewModel model) {
+    public SweepsView(SweepsViewModel model, RunController controller, Dialogs dialogs) {
         super(6);
         setId("sweeps-view");
         setPadding(new Insets(8));
@@ -52,7 +56,17 @@ public final class SweepsView extends VBox {
         Button refresh = new Button("Refresh");
         refresh.setId("sweeps-refresh");
         refresh.setOnAction(e -> model.refresh());
-        HBox top = new HBox(6, new Label("Sweep"), pick, refresh);
+        Button run = new Button("Run sweep…");
+        run.setId("sweeps-run");
+        run.setTooltip(new Tooltip("check a sweep file and run its trials (running it again continues it)"));
+        run.setOnAction(e -> {
+            Path file = dialogs.chooseSweepToRun(model.folderProperty().get());
+            if (file != null) {
+                model.run(file);
+            }
+        });
+        run.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.IDLE));
+        HBox top = new HBox(6, new Label("Sweep"), pick, refresh, run);
         top.setAlignment(Pos.CENTER_LEFT);
         table.setId("sweeps-table");
         table.setPlaceholder(new Label("No sweep shown."));

@@ -14,6 +14,9 @@ public interface Dialogs {
     /** Where to save the config, or null when cancelled. */
     Path chooseConfigToSave(Path folder, String suggestedName);
 
+    /** A sweep file to run, or null when cancelled. */
+    Path chooseSweepToRun(Path folder);
+
     /** A checkpoint file or a run folder to resume, or null when cancelled. */
     Path chooseResumeTarget(Path folder);
 

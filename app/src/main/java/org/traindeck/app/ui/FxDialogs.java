@@ -45,6 +45,16 @@ public final class FxDialogs implements Dialogs {
     }
 
     @Override
+    public Path chooseSweepToRun(Path folder) {
+        FileChooser c = new FileChooser();
+        c.setTitle("Run a sweep");
+        c.setInitialDirectory(folder(folder));
+        c.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Sweep files (*.json)", "*.json"),
+                new FileChooser.ExtensionFilter("All files", "*"));
+        return path(c.showOpenDialog(owner));
+    }
+
+    @Override
     public Path chooseConfigToSave(Path folder, String suggestedName) {
         FileChooser c = new FileChooser();
         c.setTitle("Save the run config");

@@ -9,6 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.traindeck.app.TestDialogs;
+import org.traindeck.app.run.Dashboard;
+import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigWriter;
@@ -75,8 +78,11 @@ class SweepsViewTest {
 
     @Start
     void start(Stage stage) {
-        model = new SweepsViewModel(Engine.local(), new CurrentThreadTaskExecutor());
-        view = new SweepsView(model);
+        Engine engine = Engine.local();
+        CurrentThreadTaskExecutor tasks = new CurrentThreadTaskExecutor();
+        RunController controller = new RunController(new Dashboard(), engine, tasks);
+        model = new SweepsViewModel(engine, tasks, controller);
+        view = new SweepsView(model, controller, new TestDialogs());
         stage.setScene(new Scene(view, 900, 700));
         stage.show();
         model.folderProperty().set(dir.resolve("runs"));

@@ -1,11 +1,14 @@
 package org.traindeck.engine.api;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigSchema;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
@@ -24,6 +27,7 @@ import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sweep.SweepBoard;
+import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -42,6 +46,8 @@ import java.util.concurrent.CompletableFuture;
  * Every method may take time (files, devices, ND4J): call them off the FX thread.
  */
 public final class Engine {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
     private final DeviceDiscovery discovery;
     private final TelemetryMonitor.Settings telemetry;
@@ -146,17 +152,44 @@ public final class Engine {
      */
     public QueueHandle runQueue(Path outputDir, QueueListener listener) {
         QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, (DeviceSelection) null, FaultPlan.NONE);
+        return inBackground(runner, listener, null);
+    }
+
+    /**
+     * Checks a sweep file and every trial of it, and queues the trials its queue lacks (as {@code traindeck sweep}
+     * does); when it cannot run, an {@link InvalidConfigException} says every problem, a line each.
+     */
+    public PreparedSweep prepareSweep(Path sweepFile) throws IOException, InvalidConfigException {
+        SweepLaunch sweep = SweepLaunch.prepare(sweepFile, m -> LOG.warn("{}", m));
+        return new PreparedSweep(sweep, sweep.runner(null, discovery, FaultPlan.NONE));
+    }
+
+    /**
+     * Runs a prepared sweep's queue on a thread of its own, as many trials at once as the sweep says, each on its own
+     * share of the base config's devices; preparing and running the file again skips finished trials.
+     */
+    public QueueHandle runSweep(PreparedSweep sweep, QueueListener listener) {
+        return inBackground(sweep.runner(), listener, sweep.launch().hparams());
+    }
+
+    private static QueueHandle inBackground(QueueRunner runner, QueueListener listener, QueueRunner.Listener also) {
         CompletableFuture<QueueRunner.Outcome> done = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
             try {
                 done.complete(runner.runAll(new QueueRunner.Listener() {
                     @Override
                     public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+                        if (also != null) {
+                            also.starting(entry, run, resumed);
+                        }
                         listener.starting(entry, new RunHandle(run), resumed);
                     }
 
                     @Override
                     public void ended(QueueEntry entry, RunResult result) {
+                        if (also != null) {
+                            also.ended(entry, result);
+                        }
                         listener.ended(entry, result);
                     }
                 }));

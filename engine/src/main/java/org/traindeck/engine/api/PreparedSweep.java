@@ -1,0 +1,51 @@
+package org.traindeck.engine.api;
+
+import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.sweep.SweepLaunch;
+
+import java.nio.file.Path;
+
+/**
+ * A sweep checked and queued, with its runner ready ({@link Engine#prepareSweep}), so that starting it
+ * ({@link Engine#runSweep}) touches no file: its name, how many trials it has, how many run at once, where its queue is.
+ */
+public final class PreparedSweep {
+
+    private final SweepLaunch launch;
+    private final QueueRunner runner;
+
+    PreparedSweep(SweepLaunch launch, QueueRunner runner) {
+        this.launch = launch;
+        this.runner = runner;
+    }
+
+    public String name() {
+        return launch.spec().name();
+    }
+
+    public int trials() {
+        return launch.trials().size();
+    }
+
+    /** Trials trained at once. */
+    public int concurrent() {
+        return launch.spec().concurrent();
+    }
+
+    public Path queueFile() {
+        return launch.queueFile();
+    }
+
+    /** The output folder its trials' runs go to. */
+    public Path outputDir() {
+        return launch.queueFile().getParent();
+    }
+
+    SweepLaunch launch() {
+        return launch;
+    }
+
+    QueueRunner runner() {
+        return runner;
+    }
+}
