@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -197,7 +196,7 @@ final class JsonObjectReader {
     String choice(String key, String fallback, List<String> allowed) {
         String value = string(key, fallback);
         if (value != null && !allowed.contains(value)) {
-            problems.error(pathOf(key), "must be one of " + quoteAll(allowed) + ", not \"" + value + "\"" + suggestion(value, allowed));
+            problems.error(pathOf(key), "must be one of " + quoteAll(allowed) + ", not \"" + value + "\"" + Suggestions.didYouMean(value, allowed));
             return fallback;
         }
         return value;
@@ -366,7 +365,7 @@ final class JsonObjectReader {
                     problems.error(pathOf(name), "unknown key");
                     continue;
                 }
-                problems.error(pathOf(name), "unknown key \"" + name + "\"" + suggestion(name, List.copyOf(known))
+                problems.error(pathOf(name), "unknown key \"" + name + "\"" + Suggestions.didYouMean(name, List.copyOf(known))
                         + " (allowed here: " + String.join(", ", known) + ")");
             }
         }
@@ -400,32 +399,5 @@ final class JsonObjectReader {
 
     private static String quoteAll(List<String> values) {
         return String.join(", ", values.stream().map(v -> "\"" + v + "\"").toList());
-    }
-
-    static String suggestion(String given, List<String> candidates) {
-        return candidates.stream()
-                .min(Comparator.comparingInt(c -> editDistance(given.toLowerCase(), c.toLowerCase())))
-                .filter(c -> editDistance(given.toLowerCase(), c.toLowerCase()) <= Math.max(1, c.length() / 3))
-                .map(c -> ": did you mean \"" + c + "\"?")
-                .orElse("");
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

@@ -17,9 +17,10 @@ import java.io.IOException;
  * Parses JSON into a Jackson tree while recording where every value starts, so that validation messages can name
  * the line and column. Duplicate keys are rejected: silently keeping the last one hides mistakes.
  */
-final class LocatedJsonParser {
+public final class LocatedJsonParser {
 
-    record Result(JsonNode root, JsonLocations locations, ConfigProblem syntaxError) {}
+    /** The tree and where its values are; or, for text that is not JSON, where it breaks and why. */
+    public record Result(JsonNode root, JsonLocations locations, ConfigProblem syntaxError) {}
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -28,7 +29,7 @@ final class LocatedJsonParser {
 
     private final JsonLocations locations = new JsonLocations();
 
-    static Result parse(String text) {
+    public static Result parse(String text) {
         if (text == null || text.isBlank()) {
             return new Result(null, new JsonLocations(),
                     ConfigProblem.error("", "the file is empty: expected a JSON object such as {\"name\": \"my-run\", ...}", null));

@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.LocatedJsonParser;
+import org.traindeck.engine.config.Suggestions;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,19 +45,23 @@ public final class SweepParser {
         if (!Files.isRegularFile(file)) {
             throw new InvalidConfigException("", file + " does not exist (or is not a file)");
         }
-        JsonNode root;
-        try {
-            root = JSON.readTree(Files.readString(file));
-        } catch (IOException e) {
-            throw new InvalidConfigException("", file + " is not valid JSON: " + e.getMessage().lines().findFirst().orElse(""));
+        String text = Files.readString(file);
+        // positions and duplicate keys from the config's own parser; the values from a reader that keeps 0.0005 as written
+        LocatedJsonParser.Result located = LocatedJsonParser.parse(text);
+        if (located.syntaxError() != null) {
+            ConfigProblem e = located.syntaxError();
+            throw new InvalidConfigException(List.of(new ConfigProblem(ConfigProblem.Severity.ERROR, "",
+                    file + " is not valid JSON: " + e.message(), e.line(), e.column())));
         }
+        JsonNode root = JSON.readTree(text);
         if (root == null || !root.isObject()) {
             throw new InvalidConfigException("", file + ": a sweep file is a JSON object");
         }
         List<ConfigProblem> problems = new ArrayList<>();
         root.fieldNames().forEachRemaining(k -> {
             if (!KEYS.contains(k)) {
-                problems.add(error(k, "unknown key (a sweep file has " + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
+                problems.add(error(k, "unknown key" + Suggestions.didYouMean(k, KEYS) + " (a sweep file has "
+                        + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
             }
         });
         String name = text(root, "name", problems, true);
@@ -91,7 +98,7 @@ public final class SweepParser {
         }
         int concurrent = integer(root, "concurrent", 1, 1, 64, problems);
         if (!problems.isEmpty()) {
-            throw new InvalidConfigException(problems);
+            throw new InvalidConfigException(problems.stream().map(p -> located(p, located.locations())).toList());
         }
         boolean maximize = goal == null ? metric.contains("accuracy") : goal.equals("max");
         return new SweepSpec(name, file.toAbsolutePath(), base, baseDir, method, parameters, List.copyOf(parameters.keySet()),
@@ -213,6 +220,11 @@ public final class SweepParser {
             return min;
         }
         return v.asInt();
+    }
+
+    private static ConfigProblem located(ConfigProblem p, JsonLocations locations) {
+        JsonLocations.Position at = locations.of(p.path());
+        return at == null ? p : new ConfigProblem(p.severity(), p.path(), p.message(), at.line(), at.column());
     }
 
     private static ConfigProblem error(String path, String message) {
