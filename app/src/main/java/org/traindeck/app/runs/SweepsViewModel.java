@@ -79,6 +79,12 @@ public final class SweepsViewModel {
             } else {
                 folder.set(sweep.outputDir());
             }
+            if (controller.stateProperty().get() != RunController.State.IDLE) {
+                // another run began while the file was checked: the trials wait in the sweep's queue
+                started += ". Another run is in progress: Run sweep… again when it ends";
+                message.set(started);
+                return;
+            }
             controller.runSweep(sweep);
         }, e -> message.set("Cannot run " + sweepFile.getFileName() + ": " + problems(e)));
     }

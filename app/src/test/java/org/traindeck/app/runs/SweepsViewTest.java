@@ -15,6 +15,7 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
@@ -35,6 +36,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
 
 /** A real three-trial sweep as the Sweeps view shows it: the table best first and marked, the metric plotted. */
 @ExtendWith(ApplicationExtension.class)
@@ -45,6 +47,7 @@ class SweepsViewTest {
 
     private SweepsViewModel model;
     private SweepsView view;
+    private RunController controller;
 
     /** What `traindeck sweep` does, through the engine's own classes. */
     @BeforeAll
@@ -80,12 +83,29 @@ class SweepsViewTest {
     void start(Stage stage) {
         Engine engine = Engine.local();
         CurrentThreadTaskExecutor tasks = new CurrentThreadTaskExecutor();
-        RunController controller = new RunController(new Dashboard(), engine, tasks);
+        controller = new RunController(new Dashboard(), engine, tasks);
         model = new SweepsViewModel(engine, tasks, controller);
         view = new SweepsView(model, controller, new TestDialogs());
         stage.setScene(new Scene(view, 900, 700));
         stage.show();
         model.folderProperty().set(dir.resolve("runs"));
+    }
+
+    /** Run sweep… is disabled while a run goes on; a run begun while the file was being checked keeps its place. */
+    @Test
+    void aSweepCheckedWhileAnotherRunGoesOnWaitsInItsQueue(FxRobot robot) throws Exception {
+        Path busy = dir.resolve("busy.json");
+        Files.writeString(busy, Files.readString(dir.resolve("base.json")).replace("\"base\"", "\"busy\"").replace("\"epochs\": 2", "\"epochs\": 500"));
+        RunConfig config = Engine.load(busy).orThrow();
+        robot.interact(() -> controller.start(config));
+        waitUntil("the other run to train", 30, () -> controller.stateProperty().get() == RunController.State.RUNNING);
+
+        robot.interact(() -> model.run(dir.resolve("sweep.json")));
+
+        assertThat(onFx(() -> model.messageProperty().get())).startsWith("Sweep lr: 3 trial(s)").contains("Another run is in progress");
+        assertThat(onFx(() -> controller.currentProperty().get().config().name())).isEqualTo("busy");
+        robot.interact(controller::stop);
+        waitUntil("the other run to stop", 60, () -> controller.stateProperty().get() == RunController.State.IDLE);
     }
 
     @Test
