@@ -14,6 +14,9 @@ import org.traindeck.engine.config.LocatedJsonParser;
 import org.traindeck.engine.config.Suggestions;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +48,17 @@ public final class SweepParser {
         if (!Files.isRegularFile(file)) {
             throw new InvalidConfigException("", file + " does not exist (or is not a file)");
         }
-        String text = Files.readString(file);
+        long size = Files.size(file);
+        if (size > ConfigParser.MAX_CONFIG_BYTES) {
+            throw new InvalidConfigException("", String.format(Locale.ROOT, "%s is %.1f MB, but a sweep file is at most %d kB: is it the "
+                    + "right file?", file, size / 1e6, ConfigParser.MAX_CONFIG_BYTES / 1024));
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+        } catch (CharacterCodingException e) {
+            throw new InvalidConfigException("", file + " is not UTF-8 text");
+        }
         // positions and duplicate keys from the config's own parser; the values from a reader that keeps 0.0005 as written
         LocatedJsonParser.Result located = LocatedJsonParser.parse(text);
         if (located.syntaxError() != null) {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,6 +45,17 @@ class SweepParserTest {
             assertThat(p.path()).isEqualTo("base");
             assertThat(p.line()).isEqualTo(1);
         });
+    }
+
+    @Test
+    void aFileThatCannotBeASweepIsRefusedBeforeItIsRead(@TempDir Path dir) throws Exception {
+        Path huge = dir.resolve("huge.json");
+        Files.write(huge, new byte[3 << 20]);
+        assertThat(problems(huge)).singleElement().satisfies(p -> assertThat(p.message()).contains("3.1 MB").contains("at most 1024 kB"));
+
+        Path latin1 = dir.resolve("latin1.json");
+        Files.write(latin1, "{\"name\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(problems(latin1)).singleElement().satisfies(p -> assertThat(p.message()).endsWith("is not UTF-8 text"));
     }
 
     @Test
