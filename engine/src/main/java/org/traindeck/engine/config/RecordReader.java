@@ -42,8 +42,8 @@ final class RecordReader {
             if (v instanceof String s && c.getType().isEnum()) {
                 v = ConfigMapper.enumConstant(c.getType(), s);
             }
-            // a wrong value is reported and read as null: the record cannot be built, and need not be
-            if (v == null && (c.getType().isPrimitive() || r.has(key))) {
+            // a wrong or missing required value is reported and read as null: the record cannot be built, and need not be
+            if (v == null && (c.getType().isPrimitive() || r.has(key) || r.schema().isRequired(key))) {
                 complete = false;
             }
             values.put(c.getName(), v);

@@ -157,6 +157,19 @@ class ConfigParserTest {
                 """, dir).errors()).singleElement().satisfies(e -> assertThat(e.path()).isEqualTo("checkpoint.monitor"));
     }
 
+    @Test
+    void aSourceWithoutItsPathSaysSoAndNothingElse(@TempDir Path dir) {
+        for (String source : new String[] {"{\"type\": \"csv\"}", "{\"type\": \"idx\"}", "{\"type\": \"images\", \"width\": 4, \"height\": 4}"}) {
+            String config = """
+                    {"name": "nopath", "model": {"type": "mlp"}, "stages": [{"epochs": 1}], "data": {"train": %s}}
+                    """.formatted(source);
+            assertThat(ConfigParser.parse(config, dir).errors()).as(source).singleElement().satisfies(e -> {
+                assertThat(e.path()).isEqualTo("data.train.path");
+                assertThat(e.message()).isEqualTo("is required");
+            });
+        }
+    }
+
     /** The schema allows 1 or 3 channels; the validator once refused only 2 and let 5 through to the image reader. */
     @Test
     void anImageFolderTakesOneOrThreeChannelsOnly(@TempDir Path dir) throws IOException {
