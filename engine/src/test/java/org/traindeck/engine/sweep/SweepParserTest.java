@@ -1,5 +1,14 @@
 package org.traindeck.engine.sweep;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
@@ -8,6 +17,7 @@ import org.traindeck.engine.config.InvalidConfigException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,6 +25,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** A sweep file's problems are located as a run config's are: line, column, and the key that was probably meant. */
 class SweepParserTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static List<ConfigProblem> problems(Path file) {
         return catchThrowableOfType(() -> SweepParser.load(file), InvalidConfigException.class).problems();
@@ -45,6 +57,51 @@ class SweepParserTest {
             assertThat(p.path()).isEqualTo("base");
             assertThat(p.line()).isEqualTo(1);
         });
+    }
+
+    /** Each value of a full sweep file left out or given another kind: refused with a reason or accepted, never a crash. */
+    @Test
+    void everyValueLeftOutOrOfAnotherKindIsAProblemNotACrash(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("base.json"), """
+                {"name": "base", "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}
+                """);
+        ObjectNode full = (ObjectNode) JSON.readTree("""
+                {"name": "s", "base": "base.json", "method": "random", "trials": 2, "seed": 3, "metric": "val/loss", "goal": "min",
+                 "concurrent": 1, "parameters": {"stages[0].optimizer.learningRate": {"min": 0.0001, "max": 0.1, "scale": "log"},
+                                                 "stages[0].batchSize": [16, 32]}}
+                """);
+        List<JsonNode> spoilt = List.of(TextNode.valueOf("x"), DoubleNode.valueOf(1.5), IntNode.valueOf(-1), JSON.createObjectNode(),
+                JSON.createArrayNode(), NullNode.getInstance(), BooleanNode.TRUE, MissingNode.getInstance());
+        List<String> pointers = new ArrayList<>();
+        full.fields().forEachRemaining(f -> pointers.add("/" + f.getKey()));
+        full.get("parameters").fields().forEachRemaining(f -> pointers.add("/parameters/" + f.getKey()));
+        full.at("/parameters/stages[0].optimizer.learningRate").fieldNames()
+                .forEachRemaining(k -> pointers.add("/parameters/stages[0].optimizer.learningRate/" + k));
+        List<String> crashes = new ArrayList<>();
+        Path file = dir.resolve("sweep.json");
+        for (String pointer : pointers) {
+            for (JsonNode value : spoilt) {
+                ObjectNode copy = full.deepCopy();
+                int cut = pointer.lastIndexOf('/');
+                ObjectNode parent = (ObjectNode) copy.at(pointer.substring(0, cut));
+                if (value.isMissingNode()) {
+                    parent.remove(pointer.substring(cut + 1));
+                } else {
+                    parent.set(pointer.substring(cut + 1), value);
+                }
+                Files.writeString(file, JSON.writeValueAsString(copy));
+                try {
+                    SweepTrials.expand(SweepParser.load(file));
+                } catch (InvalidConfigException e) {
+                    if (e.problems().isEmpty()) {
+                        crashes.add(pointer + " = " + value + ": refused without a reason");
+                    }
+                } catch (RuntimeException e) {
+                    crashes.add(pointer + " = " + (value.isMissingNode() ? "(left out)" : value) + ": " + e);
+                }
+            }
+        }
+        assertThat(crashes).isEmpty();
     }
 
     @Test
