@@ -108,7 +108,8 @@ public final class MainWindow {
         TabPane tabs = new TabPane(
                 tab("Config", form), tab("JSON", new JsonEditorPane(document)),
                 tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
-                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)), tab("Sweeps", new SweepsView(sweeps, controller, services.dialogs())));
+                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)),
+                tab("Sweeps", new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A sweep as a table (each trial's values, status and metric, best first and marked ★) and a chart of the metric
@@ -35,7 +36,8 @@ public final class SweepsView extends VBox {
     private final TableView<SweepBoard.Trial> table = new TableView<>();
     private final ScatterChart<Number, Number> chart = new ScatterChart<>(axis(), axis());
 
-    public SweepsView(SweepsViewModel model, RunController controller, Dialogs dialogs) {
+    /** @param startFolder where the sweep chooser opens (the folder configs were last opened from) */
+    public SweepsView(SweepsViewModel model, RunController controller, Dialogs dialogs, Supplier<Path> startFolder) {
         super(6);
         setId("sweeps-view");
         setPadding(new Insets(8));
@@ -60,7 +62,7 @@ public final class SweepsView extends VBox {
         run.setId("sweeps-run");
         run.setTooltip(new Tooltip("check a sweep file and run its trials (running it again continues it)"));
         run.setOnAction(e -> {
-            Path file = dialogs.chooseSweepToRun(model.folderProperty().get());
+            Path file = dialogs.chooseSweepToRun(startFolder.get());
             if (file != null) {
                 model.run(file);
             }

@@ -85,7 +85,7 @@ class SweepsViewTest {
         CurrentThreadTaskExecutor tasks = new CurrentThreadTaskExecutor();
         controller = new RunController(new Dashboard(), engine, tasks);
         model = new SweepsViewModel(engine, tasks, controller);
-        view = new SweepsView(model, controller, new TestDialogs());
+        view = new SweepsView(model, controller, new TestDialogs(), () -> dir);
         stage.setScene(new Scene(view, 900, 700));
         stage.show();
         model.folderProperty().set(dir.resolve("runs"));
