@@ -36,21 +36,19 @@ public final class FxDialogs implements Dialogs {
 
     @Override
     public Path chooseConfigToOpen(Path folder) {
-        FileChooser c = new FileChooser();
-        c.setTitle("Open a run config");
-        c.setInitialDirectory(folder(folder));
-        c.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Run configs (*.json)", "*.json"),
-                new FileChooser.ExtensionFilter("All files", "*"));
-        return path(c.showOpenDialog(owner));
+        return openJson("Open a run config", "Run configs (*.json)", folder);
     }
 
     @Override
     public Path chooseSweepToRun(Path folder) {
+        return openJson("Run a sweep", "Sweep files (*.json)", folder);
+    }
+
+    private Path openJson(String title, String kind, Path folder) {
         FileChooser c = new FileChooser();
-        c.setTitle("Run a sweep");
+        c.setTitle(title);
         c.setInitialDirectory(folder(folder));
-        c.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Sweep files (*.json)", "*.json"),
-                new FileChooser.ExtensionFilter("All files", "*"));
+        c.getExtensionFilters().addAll(new FileChooser.ExtensionFilter(kind, "*.json"), new FileChooser.ExtensionFilter("All files", "*"));
         return path(c.showOpenDialog(owner));
     }
 
