@@ -3,7 +3,6 @@ package org.traindeck.engine.cli;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -124,7 +123,7 @@ public final class Main {
         }
         if (devices != null) {
             config = config.withDevices(devices);
-            ValidationResult again = ConfigParser.parse(ConfigWriter.toJson(config), config.baseDir());
+            ValidationResult again = ConfigParser.revalidate(config);
             if (!again.isValid()) {
                 again.errors().forEach(p -> err.println("error: " + p + " (with --devices " + devices.describe() + ")"));
                 return INVALID_INPUT;

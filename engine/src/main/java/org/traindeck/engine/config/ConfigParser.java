@@ -70,6 +70,14 @@ public final class ConfigParser {
                 size / 1e6, MAX_CONFIG_BYTES / 1024);
     }
 
+    /**
+     * Checks a config again after a change made in code (other devices from the command line or a queue's slot): its
+     * cross-field rules may no longer hold, as accumulation does not with parameter averaging on several devices.
+     */
+    public static ValidationResult revalidate(RunConfig config) {
+        return parse(ConfigWriter.toJson(config), config.baseDir());
+    }
+
     /** Validates config text; relative paths resolve against {@code baseDir}. */
     public static ValidationResult parse(String text, Path baseDir) {
         return parse(text, baseDir, ConfigSchema.root());

@@ -2,7 +2,6 @@ package org.traindeck.engine.queue;
 
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -217,7 +216,7 @@ public final class QueueRunner {
         if (devices == null) {
             return config;
         }
-        ValidationResult again = ConfigParser.parse(ConfigWriter.toJson(config.withDevices(devices)), config.baseDir());
+        ValidationResult again = ConfigParser.revalidate(config.withDevices(devices));
         if (!again.isValid()) {
             throw new IllegalArgumentException(again.errors().stream().map(Object::toString)
                     .collect(Collectors.joining("; ")) + " (with --devices " + devices.describe() + ")");

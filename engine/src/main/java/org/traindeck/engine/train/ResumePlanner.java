@@ -7,12 +7,14 @@ import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Plans a resume before anything on disk is touched: finds the checkpoint (a file, or a run folder's latest valid
@@ -46,6 +48,11 @@ final class ResumePlanner {
         }
         if (options.devices() != null) {
             config = config.withDevices(options.devices());
+            ValidationResult again = ConfigParser.revalidate(config);
+            if (!again.isValid()) {
+                throw new CheckpointException(again.errors().stream().map(Object::toString).collect(Collectors.joining("; "))
+                        + " (with --devices " + options.devices() + "): nothing was resumed, and nothing in the run folder changed");
+            }
         }
         ResumeCheck.check(original, config, c);
         config = config.withName(original.name()).withOutputDir(runDir.getParent().toString());

@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,6 +74,33 @@ class MainTest {
         assertThat(stdout()).contains("run folder: " + dir.resolve("runs/cli"))
                 .contains("[only] epoch 1/3", "[only] epoch 3/3", "val_acc", "finished: 18 steps");
         assertThat(dir.resolve("runs/cli/metrics.jsonl")).isNotEmptyFile();
+    }
+
+    /** Other devices on resume are checked against the config's rules, as train --devices is, before anything changes. */
+    @Test
+    void resumeOnDevicesTheConfigCannotUseIsRefused(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("c.json");
+        Files.writeString(config, """
+                {"name": "acc", "model": {"type": "mlp", "hidden": [8]}, "parallel": {"mode": "averaging"},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4, "numClasses": 2}},
+                 "stages": [{"epochs": 1, "batchSize": 25, "accumulationSteps": 2}]}
+                """);
+        assertThat(run("train", config.toString())).isEqualTo(Main.OK);
+        Path runDir = dir.resolve("runs/acc");
+        List<String> before;
+        try (Stream<Path> files = Files.walk(runDir)) {
+            before = files.map(Path::toString).sorted().toList();
+        }
+
+        assertThat(run("train", config.toString(), "--devices", "cpu:2")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("stages[0].accumulationSteps: is not supported with parallel.mode \"averaging\"");
+        err.reset();
+        assertThat(run("resume", runDir.toString(), "--epochs", "2", "--devices", "cpu:2")).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("stages[0].accumulationSteps: is not supported with parallel.mode \"averaging\"")
+                .contains("cpu:2").doesNotContain("\tat ");
+        try (Stream<Path> files = Files.walk(runDir)) {
+            assertThat(files.map(Path::toString).sorted().toList()).as("nothing in the run folder changed").isEqualTo(before);
+        }
     }
 
     @Test
