@@ -1,14 +1,9 @@
 package org.traindeck.app;
 
 import javafx.application.Platform;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.Checkpoint;
@@ -26,21 +21,7 @@ import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** Closing the window while a run trains stops it the way Stop does: the steps since the last checkpoint are saved. */
-@ExtendWith(ApplicationExtension.class)
-class CloseDuringRunTest {
-
-    private final WindowFixture fixture = new WindowFixture();
-    private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        window = fixture.open(stage, null);
-    }
-
-    @AfterEach
-    void close() {
-        fixture.close();
-    }
+class CloseDuringRunTest extends WindowTest {
 
     @Test
     void closingTheWindowDuringARunSavesAStopCheckpoint(FxRobot robot, @TempDir Path dir) throws Exception {

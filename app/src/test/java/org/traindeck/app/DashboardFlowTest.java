@@ -7,13 +7,9 @@ import javafx.scene.control.TabPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
@@ -30,21 +26,7 @@ import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** The real scene, driven as a user would: edit, break, fix, pick devices, toggle NCCL, Start, Stop, Resume. */
-@ExtendWith(ApplicationExtension.class)
-class DashboardFlowTest {
-
-    private final WindowFixture fixture = new WindowFixture();
-    private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        window = fixture.open(stage, null);
-    }
-
-    @AfterEach
-    void close() {
-        fixture.close();
-    }
+class DashboardFlowTest extends WindowTest {
 
     private void selectTab(FxRobot robot, int index) {
         TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);

@@ -2,14 +2,9 @@ package org.traindeck.app;
 
 import javafx.scene.control.ListView;
 import javafx.scene.control.TabPane;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.train.RunResult;
@@ -24,21 +19,7 @@ import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** Queued runs through the window: added, run one after another on the dashboard, stopped and continued. */
-@ExtendWith(ApplicationExtension.class)
-class QueueFlowTest {
-
-    private final WindowFixture fixture = new WindowFixture();
-    private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        window = fixture.open(stage, null);
-    }
-
-    @AfterEach
-    void close() {
-        fixture.close();
-    }
+class QueueFlowTest extends WindowTest {
 
     @SuppressWarnings("unchecked")
     private List<QueueEntry> listed(FxRobot robot) {

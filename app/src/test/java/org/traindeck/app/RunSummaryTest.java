@@ -1,12 +1,9 @@
 package org.traindeck.app;
 
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.engine.train.RunResult;
@@ -20,21 +17,7 @@ import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** Before a run the charts say what Start will do; after it, a summary says what the run came to and where it is. */
-@ExtendWith(ApplicationExtension.class)
-class RunSummaryTest {
-
-    private final WindowFixture fixture = new WindowFixture();
-    private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        window = fixture.open(stage, null);
-    }
-
-    @AfterEach
-    void close() {
-        fixture.close();
-    }
+class RunSummaryTest extends WindowTest {
 
     @Test
     void theEmptyLossChartSaysWhatStartWillDo(FxRobot robot) {

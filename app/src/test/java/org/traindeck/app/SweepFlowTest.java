@@ -3,14 +3,9 @@ package org.traindeck.app;
 import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.sweep.SweepBoard;
@@ -26,21 +21,7 @@ import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** A sweep run from the window's Sweeps tab: checked first, its trials trained on the dashboard, the table filled in. */
-@ExtendWith(ApplicationExtension.class)
-class SweepFlowTest {
-
-    private final WindowFixture fixture = new WindowFixture();
-    private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        window = fixture.open(stage, null);
-    }
-
-    @AfterEach
-    void close() {
-        fixture.close();
-    }
+class SweepFlowTest extends WindowTest {
 
     @SuppressWarnings("unchecked")
     private static List<SweepBoard.Trial> rows(FxRobot robot) {

@@ -5,13 +5,9 @@ import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TabPane;
 import javafx.scene.text.Text;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.train.RunResult;
@@ -28,21 +24,7 @@ import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** Defects a new user met in the window, each seen through the real scene. */
-@ExtendWith(ApplicationExtension.class)
-class WindowDefectsTest {
-
-    private final WindowFixture fixture = new WindowFixture();
-    private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        window = fixture.open(stage, null);
-    }
-
-    @AfterEach
-    void close() {
-        fixture.close();
-    }
+class WindowDefectsTest extends WindowTest {
 
     @Test
     void atTheMinimumSizeNoFormLabelIsCut(FxRobot robot) {
