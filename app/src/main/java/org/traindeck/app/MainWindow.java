@@ -164,7 +164,9 @@ public final class MainWindow {
                 m -> services.dialogs().showError("Export failed", m)));
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {
-                ncclModel.setReport(run.ncclReport(), false);
+                // a run loads ND4J before its first step, and ND4J reads the environment once: from now on a changed
+                // toggle needs a restart
+                ncclModel.setReport(run.ncclReport(), true);
             }
         });
         controller.lastResultProperty().addListener((o, a, r) -> {

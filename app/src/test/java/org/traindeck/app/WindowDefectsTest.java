@@ -1,5 +1,6 @@
 package org.traindeck.app;
 
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TabPane;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.scrollIntoView;
 import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
@@ -107,6 +109,30 @@ class WindowDefectsTest extends WindowTest {
         assertThat(logAfter).startsWith(logBefore.toArray(new String[0])).hasSize(logBefore.size() + 1);
         assertThat(logAfter.get(logAfter.size() - 1)).contains("Could not resume");
         assertThat(onFx(() -> window.controller().stateProperty().get())).isEqualTo(RunController.State.IDLE);
+    }
+
+    /** NCCL settings are read when ND4J loads: after a run, a changed toggle takes effect only after a restart. */
+    @Test
+    void afterARunAChangedNcclToggleSaysItNeedsARestart(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("small.json");
+        Files.writeString(config, """
+                {"name": "small", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 1, "batchSize": 20}]}
+                """);
+        fixture.dialogs.toOpen = config;
+        robot.clickOn("#open");
+        waitUntil("the config to load and validate", 15, () -> !robot.lookup("#start").query().isDisabled());
+        robot.clickOn("#start");
+        waitUntil("the run to end", 60, () -> window.controller().lastResultProperty().get() != null
+                && window.controller().stateProperty().get() == RunController.State.IDLE);
+
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(3));
+        CheckBox p2p = robot.lookup("#nccl-NCCL_P2P_DISABLE").queryAs(CheckBox.class);
+        robot.interact(() -> scrollIntoView(p2p));
+        robot.clickOn(p2p);
+
+        assertThat(onFx(() -> robot.lookup("#nccl-badge-NCCL_P2P_DISABLE").queryAs(Label.class).getText())).isEqualTo("needs restart");
     }
 
     @Test

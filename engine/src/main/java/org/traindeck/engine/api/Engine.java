@@ -212,11 +212,6 @@ public final class Engine {
         return new Telemetry(new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), telemetry));
     }
 
-    /** Whether ND4J is already loaded in this process (NCCL settings then need a restart to change). */
-    public static boolean backendLoaded() {
-        return Nd4jRuntime.isLoaded();
-    }
-
     /** TrainDeck's version, as the CLI's --version prints it. */
     public static String version() {
         return Version.get();

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-import java.util.Arrays;
 import java.util.List;
 
 /** The built-in architectures, each built as a DL4J configuration in code. */
@@ -28,10 +27,6 @@ public sealed interface ModelConfig {
 
         Activation(String json) {
             this.json = json;
-        }
-
-        public static List<String> names() {
-            return Arrays.stream(values()).map(a -> a.json).toList();
         }
     }
 

@@ -35,12 +35,10 @@ public final class SweepBoard {
     private SweepBoard() {
     }
 
-    /** Every sweep whose queue is in {@code outputDir} (sweep-NAME.json), by name. */
-    public static List<Sweep> list(Path outputDir) throws IOException {
-        return list(outputDir, new MetricsDigests());
-    }
-
-    /** As {@link #list(Path)}, reading trials' metrics only where they changed since {@code digests} last read them. */
+    /**
+     * Every sweep whose queue is in {@code outputDir} (sweep-NAME.json), by name; trials' metrics are read only where
+     * they changed since {@code digests} last read them.
+     */
     public static List<Sweep> list(Path outputDir, MetricsDigests digests) throws IOException {
         if (!Files.isDirectory(outputDir)) {
             return List.of();

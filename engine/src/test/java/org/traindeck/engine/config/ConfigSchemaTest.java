@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.traindeck.engine.TestPaths;
 
 import java.nio.file.Files;
+import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,7 +28,8 @@ class ConfigSchemaTest {
         assertThat(ConfigSchema.choices("parallel.mode")).containsExactly("sync", "averaging", "shared_gradients");
         assertThat(ConfigSchema.choices("checkpoint.monitor")).containsExactly("val/loss", "val/accuracy", "val/mse", "val/mae",
                 "train/epoch_loss");
-        assertThat(ConfigSchema.choices("model.activation")).containsExactlyElementsOf(ModelConfig.Activation.names());
+        assertThat(ConfigSchema.choices("model.activation")).containsExactlyElementsOf(
+                Arrays.stream(ModelConfig.Activation.values()).map(a -> a.json).toList());
         assertThat(ConfigSchema.choices("stages[].precision")).containsExactly("float32", "float16");
     }
 
