@@ -99,7 +99,7 @@ public final class ConfigParser {
             return new ValidationResult(null, problems.all());
         }
         RunConfig config = new ConfigParser(problems, baseDir).readRun(new JsonObjectReader(problems, "", root, schema));
-        return new ValidationResult(problems.hasErrors() ? null : config, problems.all());
+        return new ValidationResult(problems.hasErrors() ? null : config, problems.all(), parsed.locations());
     }
 
     private RunConfig readRun(JsonObjectReader r) {
@@ -170,11 +170,34 @@ public final class ConfigParser {
         if (variant == null) {
             return null;
         }
-        ModelConfig model = RecordReader.read(r, variant);
+        ModelConfig model = variant == ModelConfig.Graph.class
+                ? RecordReader.read(r, variant, Map.of("layers", soFar -> new GraphReader(problems).readLayers(r)))
+                : RecordReader.read(r, variant);
+        if (model instanceof ModelConfig.Vit vit) {
+            checkHeads(r, vit.width(), vit.heads());
+        } else if (model instanceof ModelConfig.Gpt gpt) {
+            checkHeads(r, gpt.width(), gpt.heads());
+        }
         if (model instanceof ModelConfig.LeNet lenet && lenet.kernelSize() % 2 == 0) {
             problems.error(r.pathOf("kernelSize"), "must be odd (the convolutions keep the image size)");
         }
         return model;
+    }
+
+    private void checkHeads(JsonObjectReader r, int width, int heads) {
+        if (width % heads != 0) {
+            problems.error(r.pathOf("heads"), heads + " heads do not divide the width " + width + ": each head gets width / heads features"
+                    + " (for example " + largestDivisorAtMost(width, heads) + " heads)");
+        }
+    }
+
+    private static int largestDivisorAtMost(int n, int limit) {
+        for (int d = Math.min(n, limit); d > 1; d--) {
+            if (n % d == 0) {
+                return d;
+            }
+        }
+        return 1;
     }
 
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {

@@ -1,5 +1,6 @@
 package org.traindeck.engine.data;
 
+import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.config.Task;
 
 import java.util.List;
@@ -91,6 +92,17 @@ public final class Dataset {
 
     public boolean isImage() {
         return imageShape != null;
+    }
+
+    /** One sample as a network takes it: its own shape (an image channels-first). */
+    public InputType inputType() {
+        return isImage() ? InputType.convolutional(imageShape.height(), imageShape.width(), imageShape.channels())
+                : InputType.feedForward(featureCount);
+    }
+
+    /** One sample as a flat row of features, for models that take rows. */
+    public InputType flatInputType() {
+        return InputType.feedForward(featureCount);
     }
 
     public List<String> classNames() {

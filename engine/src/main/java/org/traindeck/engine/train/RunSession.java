@@ -12,7 +12,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
@@ -114,7 +114,7 @@ final class RunSession {
         }
         events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
-        StageSetup setup = new StageSetup(config, events, ModelFactory.wantsImages(config.model()));
+        StageSetup setup = new StageSetup(config, events, ModelCompiler.wantsImages(config.model()));
         Consumer<ComputationGraph> prepareModel = layerHelpers();
         Trainer trainer = new Trainer(config, state, events, placement, faults, resumeFrom == null ? null : new ResumePoint(resumeFrom),
                 "cuda".equals(Nd4jRuntime.backendKind()), prepareModel, null);

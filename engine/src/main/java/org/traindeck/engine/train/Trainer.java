@@ -8,9 +8,11 @@ import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.TierFailure;
 
@@ -71,12 +73,18 @@ final class Trainer {
     /** Builds the model from the first stage's data; call before {@link #train}. */
     void buildModel(StageSetup setup) {
         DataLoader.Loaded first = setup.load(0);
-        ModelFactory.Shape shape = ModelFactory.Shape.of(first.train());
-        net = ModelFactory.build(config.model(), shape, config.seed());
+        ModelInput shape = ModelCompiler.inputOf(config.model(), first.train());
+        net = ModelCompiler.build(config.model(), shape, config.seed());
         prepareModel.accept(net);
-        fingerprint = ConfigWriter.modelJson(config.model()) + "|" + shape;
+        fingerprint = ConfigWriter.modelJson(config.model()) + "|" + dataShape(first.train());
         events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
                 + (first.validation() == null ? ", no validation" : "; validation " + first.validation().size() + " samples"));
+    }
+
+    /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
+    private static String dataShape(Dataset d) {
+        return "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs=" + d.outputCount()
+                + ", task=" + d.task().name() + "]";
     }
 
     Ending train(StageSetup setup, Callbacks callbacks) {

@@ -135,8 +135,37 @@ class SchemaBoundsAgreementTest {
         ObjectNode target = (ObjectNode) at(config, path, true);
         target.removeAll();
         target.put("type", type);
+        if (path.endsWith("layers[0]")) {
+            fillRequired(target, type);
+        }
+        if (path.equals("model") && type.equals("graph")) {
+            target.putArray("layers").addObject().put("type", "dense").put("units", 2);
+        }
         if (path.endsWith("schedule") && type.equals("step")) {
             target.put("everyEpochs", 1);
+        }
+    }
+
+    /** A layer's required options at their lowest valid values, so that the one option tried is the only question. */
+    private static void fillRequired(ObjectNode layer, String type) {
+        for (JsonNode branch : resolve(schemaJson.path("$defs").path("layer")).path("oneOf")) {
+            if (!branch.path("properties").path("type").path("const").asText().equals(type)) {
+                continue;
+            }
+            for (JsonNode required : branch.path("required")) {
+                JsonNode p = resolve(branch.path("properties").path(required.asText()));
+                switch (p.path("type").asText()) {
+                    case "integer", "number" -> layer.put(required.asText(), p.path("minimum").asDouble(1) > 0 ? p.path("minimum").asInt() : 1);
+                    case "array" -> layer.putArray(required.asText()).add(1);
+                    default -> layer.put(required.asText(), p.has("enum") ? p.get("enum").get(1).asText() : "x");
+                }
+                if (p.has("oneOf")) {
+                    layer.put(required.asText(), 1);
+                }
+                if (p.path("type").asText().equals("number")) {
+                    layer.put(required.asText(), 0.5);
+                }
+            }
         }
     }
 
@@ -147,7 +176,12 @@ class SchemaBoundsAgreementTest {
             String key = indexed ? part.substring(0, part.length() - 3) : part;
             JsonNode next = node.get(key);
             if (next == null && create) {
-                next = indexed ? ((ObjectNode) node).putArray(key).addObject() : ((ObjectNode) node).putObject(key);
+                if (indexed) {
+                    ((ObjectNode) node).putArray(key).addObject();
+                    next = node.get(key);
+                } else {
+                    next = ((ObjectNode) node).putObject(key);
+                }
             }
             node = indexed ? next.get(0) : next;
         }
