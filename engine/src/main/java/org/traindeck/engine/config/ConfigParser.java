@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
  */
 public final class ConfigParser {
 
+    private static final List<String> HIGHER_IS_BETTER = List.of("val/accuracy", "val/pixel_accuracy", "val/mean_iou", "val/psnr");
+
     static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
     private final Problems problems;
@@ -203,6 +205,6 @@ public final class ConfigParser {
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         // the better direction follows the monitored metric unless it is given
         return RecordReader.read(r, CheckpointPolicy.class, Map.of("mode",
-                soFar -> r.choice("mode", "val/accuracy".equals(soFar.get("monitor")) ? "max" : "min")));
+                soFar -> r.choice("mode", HIGHER_IS_BETTER.contains(soFar.get("monitor")) ? "max" : "min")));
     }
 }

@@ -29,7 +29,11 @@ final class CrossChecks {
                 problems.error(dataPath + ".validation", "is " + taskOf(data.validation()).json
                         + " data, but the training data is " + task.json);
             }
-            if (!(model instanceof ModelConfig.Mlp)) {
+            boolean classic = model instanceof ModelConfig.Mlp || model instanceof ModelConfig.LeNet || model instanceof ModelConfig.ResNet;
+            if (classic && task != Task.CLASSIFICATION && task != Task.REGRESSION) {
+                problems.error("model.type", "the " + model.type() + " shorthand trains classification and regression only, but the data is "
+                        + task.json + ": write the model as a \"graph\" (or use \"vit\" for images, \"gpt\" for text)");
+            } else if (model instanceof ModelConfig.LeNet || model instanceof ModelConfig.ResNet) {
                 if (!data.train().isImage()) {
                     problems.error(dataPath + ".train", "the " + model.type()
                             + " model needs image data (idx, images, or csv/synthetic with \"imageShape\"); use \"mlp\" for flat features");
@@ -74,7 +78,10 @@ final class CrossChecks {
         }
     }
 
-    private static Task taskOf(SourceConfig source) {
+    static Task taskOf(SourceConfig source) {
+        if (source instanceof SourceConfig.Text) {
+            return Task.SEQUENCE;
+        }
         if (source instanceof SourceConfig.Csv csv) {
             return csv.task();
         }

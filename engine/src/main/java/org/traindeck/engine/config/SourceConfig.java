@@ -15,7 +15,8 @@ import java.util.List;
         @JsonSubTypes.Type(value = SourceConfig.Idx.class, name = "idx"),
         @JsonSubTypes.Type(value = SourceConfig.Csv.class, name = "csv"),
         @JsonSubTypes.Type(value = SourceConfig.ImageFolder.class, name = "images"),
-        @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic")})
+        @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic"),
+        @JsonSubTypes.Type(value = SourceConfig.Text.class, name = "text")})
 public sealed interface SourceConfig {
 
     String type();
@@ -108,6 +109,28 @@ public sealed interface SourceConfig {
         @Override
         public boolean isImage() {
             return imageShape != null;
+        }
+    }
+
+    /**
+     * A UTF-8 text read as characters for next-token prediction: windows of {@code context} characters every
+     * {@code stride} (default: the context), each predicting the same window one character later.
+     */
+    record Text(@JsonSerialize(using = ConfigPathSerializer.class) String path, int context,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Integer stride,
+                @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+        @Override
+        public String type() {
+            return "text";
+        }
+
+        @Override
+        public boolean isImage() {
+            return false;
+        }
+
+        public int strideOrContext() {
+            return stride == null ? context : stride;
         }
     }
 }

@@ -58,6 +58,8 @@ final class SourceReader {
             checkIdxFiles(r.pathOf("path"), idx.path(), idx.split());
         } else if (source instanceof SourceConfig.ImageFolder f) {
             checkExists(r.pathOf("path"), f.path(), true);
+        } else if (source instanceof SourceConfig.Text t) {
+            checkExists(r.pathOf("path"), t.path(), false);
         }
         return source;
     }

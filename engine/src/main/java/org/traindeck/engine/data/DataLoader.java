@@ -35,7 +35,7 @@ public final class DataLoader {
         }
         Dataset validation = null;
         if (data.validation() != null) {
-            validation = read(run, data.validation(), jsonPath + ".validation", train.classNames(), 1);
+            validation = read(run, data.validation(), jsonPath + ".validation", train, 1);
             String mismatch = train.incompatibilityWith(validation);
             if (mismatch != null) {
                 throw new InvalidConfigException(jsonPath + ".validation", "does not match the training data: it has " + mismatch);
@@ -46,9 +46,13 @@ public final class DataLoader {
                 throw new InvalidConfigException(jsonPath + ".validationSplit", "leaves " + held + " of " + train.size()
                         + " samples for validation: use a larger split or more data");
             }
-            int[] order = permutation(train.size(), new SplittableRandom(run.seed() ^ 0x5EED5EEDL));
-            int[] trainIdx = Arrays.copyOfRange(order, held, order.length);
-            int[] valIdx = Arrays.copyOfRange(order, 0, held);
+            // windows of one text overlap their neighbours: a random split would validate on training text
+            int[] order = train.task() == Task.SEQUENCE ? identity(train.size())
+                    : permutation(train.size(), new SplittableRandom(run.seed() ^ 0x5EED5EEDL));
+            int[] trainIdx = train.task() == Task.SEQUENCE ? Arrays.copyOfRange(order, 0, order.length - held)
+                    : Arrays.copyOfRange(order, held, order.length);
+            int[] valIdx = train.task() == Task.SEQUENCE ? Arrays.copyOfRange(order, order.length - held, order.length)
+                    : Arrays.copyOfRange(order, 0, held);
             Arrays.sort(trainIdx);
             Arrays.sort(valIdx);
             validation = train.subset(valIdx);
@@ -62,8 +66,13 @@ public final class DataLoader {
         return new Loaded(train, validation);
     }
 
-    private static Dataset read(RunConfig run, SourceConfig source, String at, List<String> classNames, int role) {
+    private static Dataset read(RunConfig run, SourceConfig source, String at, Dataset training, int role) {
+        List<String> classNames = training == null ? null : training.classNames();
         try {
+            if (source instanceof SourceConfig.Text t) {
+                return TextReader.read(run.resolve(t.path()), t.context(), t.strideOrContext(), t.limit(),
+                        training == null ? null : training.vocabulary());
+            }
             if (source instanceof SourceConfig.Idx idx) {
                 return IdxReader.read(run.resolve(idx.path()), idx.split(), idx.limit());
             }
@@ -87,6 +96,14 @@ public final class DataLoader {
             seen.set(d.classOf(i));
         }
         return seen.cardinality();
+    }
+
+    private static int[] identity(int n) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        return order;
     }
 
     /** A uniformly random permutation of 0..n-1 (Fisher-Yates). */

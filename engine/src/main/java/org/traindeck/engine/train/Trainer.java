@@ -9,6 +9,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.model.ModelCompiler;
@@ -82,9 +83,13 @@ final class Trainer {
     }
 
     /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
-    private static String dataShape(Dataset d) {
-        return "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs=" + d.outputCount()
+    static String dataShape(Dataset d) {
+        String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs=" + d.outputCount()
                 + ", task=" + d.task().name() + "]";
+        if (!(d.shape() instanceof SampleShape.Flat) && !(d.shape() instanceof SampleShape.Image)) {
+            shape += "[shape=" + d.shape() + ", targets=" + d.targetLength() + "]";
+        }
+        return d.vocabulary() == null ? shape : shape + ResumePoint.VOCABULARY + String.join("\u0000", d.vocabulary().tokens());
     }
 
     Ending train(StageSetup setup, Callbacks callbacks) {

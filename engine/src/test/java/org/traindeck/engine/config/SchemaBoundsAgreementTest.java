@@ -65,6 +65,7 @@ class SchemaBoundsAgreementTest {
                 out.write(i % 2);
             }
         }
+        Files.writeString(dir.resolve("text.txt"), "a small text to read as characters, long enough for windows");
         for (String c : List.of("a", "b")) {
             Files.createDirectories(dir.resolve("images/" + c));
             ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB), "png", dir.resolve("images/" + c + "/0.png").toFile());
@@ -109,6 +110,18 @@ class SchemaBoundsAgreementTest {
         if (stageData.isObject() && !stageData.has("train")) {
             ((ObjectNode) stageData).set("train", config.path("data").path("train").deepCopy());
         }
+        JsonNode text = stageData.path("train").path("type").asText().equals("text") ? stageData.path("train")
+                : config.path("data").path("train").path("type").asText().equals("text") ? config.path("data").path("train") : null;
+        if (text != null) {
+            // text trains next-token prediction: every stage's data and the model must be for sequences
+            ((ObjectNode) config.path("data")).set("train", text.deepCopy());
+            if (stageData.isObject()) {
+                ((ObjectNode) stageData).set("train", text.deepCopy());
+            }
+            if (config.path("model").path("type").asText().equals("mlp")) {
+                config.set("model", JSON.createObjectNode().put("type", "gpt").put("width", 8).put("heads", 2));
+            }
+        }
         boolean images = path.startsWith("model.") && !config.path("model").path("type").asText().equals("mlp")
                 || path.contains(".augmentation.");
         if (images && config.path("data").path("train").path("type").asText().equals("synthetic")) {
@@ -123,6 +136,7 @@ class SchemaBoundsAgreementTest {
                 case "csv" -> source.put("path", TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString());
                 case "idx" -> source.put("path", dir.resolve("idx").toString()).put("split", "train");
                 case "images" -> source.put("path", dir.resolve("images").toString()).put("width", 4).put("height", 4);
+                case "text" -> source.put("path", dir.resolve("text.txt").toString()).put("context", 4);
                 default -> source.put("samples", 200).put("features", 4);
             }
             ObjectNode data = (ObjectNode) at(config, path.substring(0, path.lastIndexOf('.')), true);
