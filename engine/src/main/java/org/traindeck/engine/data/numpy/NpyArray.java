@@ -192,6 +192,10 @@ public final class NpyArray implements AutoCloseable {
         }
     }
 
+    boolean isClosed() {
+        return closed;
+    }
+
     private boolean isStrided() {
         return header.fortranOrder() && header.rank() > 1;
     }
