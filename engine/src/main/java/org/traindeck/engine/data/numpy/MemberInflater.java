@@ -32,7 +32,7 @@ final class MemberInflater {
                 if (inflater.needsInput()) {
                     if (read < m.compressedSize()) {
                         int n = (int) Math.min(CHUNK, m.compressedSize() - read);
-                        ByteBuffer in = NpyHeaderReader.readFully(zip, m.dataOffset() + read, n);
+                        ByteBuffer in = NpyHeaderReader.readFully(zip, m.dataOffset() + read, n, source);
                         System.arraycopy(in.array(), 0, input, 0, n);
                         inflater.setInput(input, 0, n);
                         read += n;

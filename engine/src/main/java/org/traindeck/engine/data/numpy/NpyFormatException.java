@@ -5,6 +5,8 @@ import java.io.IOException;
 /**
  * A NumPy file (or an {@code .npz} member) that is damaged, hostile or in a form this reader refuses. The message always
  * names the file, and the byte offset where one applies, so that a user can find the problem without a debugger.
+ * For a member of an {@code .npz}, the source names the archive and the member, and offsets count from the member's
+ * first byte; problems of the zip itself give offsets in the archive file.
  */
 public final class NpyFormatException extends IOException {
 

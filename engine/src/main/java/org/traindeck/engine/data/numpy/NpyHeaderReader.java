@@ -32,7 +32,7 @@ final class NpyHeaderReader {
         if (length < 10) {
             throw new NpyFormatException(source, "only " + length + " bytes long: too short to be an .npy file (truncated?)");
         }
-        ByteBuffer prefix = readFully(channel, start, (int) Math.min(12, length));
+        ByteBuffer prefix = readFully(channel, start, (int) Math.min(12, length), source);
         for (int i = 0; i < MAGIC.length; i++) {
             if (prefix.get(i) != MAGIC[i]) {
                 throw new NpyFormatException(source, i, "not an .npy file: the magic string \\x93NUMPY is missing");
@@ -63,7 +63,7 @@ final class NpyHeaderReader {
             throw new NpyFormatException(source, prefixLength, "the header says it is " + headerLength
                     + " bytes long but the file ends after " + (length - prefixLength) + ": truncated");
         }
-        ByteBuffer raw = readFully(channel, start + prefixLength, (int) headerLength);
+        ByteBuffer raw = readFully(channel, start + prefixLength, (int) headerLength, source);
         String text = new String(raw.array(), major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
         NpyHeader header = interpret(PyLiteralParser.parseDict(text, source, prefixLength), source, prefixLength,
                 prefixLength + headerLength);
@@ -162,12 +162,13 @@ final class NpyHeaderReader {
         return shape;
     }
 
-    static ByteBuffer readFully(FileChannel channel, long position, int count) throws IOException {
+    /** Reads exactly {@code count} bytes at {@code position}; the file shrinking underneath is reported, not looped on. */
+    static ByteBuffer readFully(FileChannel channel, long position, int count, String source) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(count);
         while (buf.hasRemaining()) {
-            int n = channel.read(buf, position + buf.position());
-            if (n < 0) {
-                throw new java.io.EOFException("unexpected end of file at byte " + (position + buf.position()));
+            if (channel.read(buf, position + buf.position()) < 0) {
+                throw new NpyFormatException(source, position + buf.position(), "unexpected end of file (did it shrink"
+                        + " while being read?)");
             }
         }
         return buf.flip();

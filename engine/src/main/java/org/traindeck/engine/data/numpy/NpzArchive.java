@@ -72,7 +72,7 @@ public final class NpzArchive implements AutoCloseable {
         }
     }
 
-    /** The arrays' names, as given to np.savez (without {@code .npy}), in archive order. */
+    /** The arrays' names, as given to np.savez (without {@code .npy}), in archive order; other members are left out. */
     public List<String> names() {
         return new ArrayList<>(members.keySet());
     }

@@ -55,11 +55,13 @@ final class PyLiteralParser {
                 throw new NpyFormatException(source, baseOffset + keyAt, "the header dict names '" + key + "' twice");
             }
             p.skipSpace();
-            if (!p.peekIs(',')) {
-                break;
+            if (!p.peekIs(',') && !p.peekIs('}')) {
+                throw p.error("expected ',' or '}' after the value of '" + key + "'");
             }
-            p.pos++;
-            p.skipSpace();
+            if (p.peekIs(',')) {
+                p.pos++;
+                p.skipSpace();
+            }
         }
         p.expect('}');
         p.skipSpace();

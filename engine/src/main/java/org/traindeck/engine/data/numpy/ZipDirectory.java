@@ -36,7 +36,7 @@ final class ZipDirectory {
         }
         int tailLength = (int) Math.min(fileSize, 22 + 0xffff);
         long tailStart = fileSize - tailLength;
-        ByteBuffer tail = le(NpyHeaderReader.readFully(channel, tailStart, tailLength));
+        ByteBuffer tail = le(NpyHeaderReader.readFully(channel, tailStart, tailLength, source));
         int at = -1;
         for (int p = tailLength - 22; p >= 0; p--) {
             if (tail.getInt(p) == EOCD && p + 22 + (tail.getShort(p + 20) & 0xffff) == tailLength) {
@@ -56,15 +56,16 @@ final class ZipDirectory {
         long directoryOffset = tail.getInt(at + 16) & 0xffffffffL;
         long directoryEnd = eocdOffset;
         if (entries == 0xffff || directorySize == 0xffffffffL || directoryOffset == 0xffffffffL) {
-            if (eocdOffset < 20 || le(NpyHeaderReader.readFully(channel, eocdOffset - 20, 20)).getInt(0) != ZIP64_LOCATOR) {
+            ByteBuffer locator = eocdOffset < 20 ? null : le(NpyHeaderReader.readFully(channel, eocdOffset - 20, 20, source));
+            if (locator == null || locator.getInt(0) != ZIP64_LOCATOR) {
                 throw new NpyFormatException(source, eocdOffset, "zip64 sizes without a zip64 locator");
             }
-            long zip64At = le(NpyHeaderReader.readFully(channel, eocdOffset - 20, 20)).getLong(8);
+            long zip64At = locator.getLong(8);
             if (zip64At < 0 || zip64At > eocdOffset - 20 - 56) {
                 throw new NpyFormatException(source, eocdOffset - 20, "zip64 record offset " + zip64At
                         + " lies outside the file (" + fileSize + " bytes)");
             }
-            ByteBuffer z = le(NpyHeaderReader.readFully(channel, zip64At, 56));
+            ByteBuffer z = le(NpyHeaderReader.readFully(channel, zip64At, 56, source));
             if (z.getInt(0) != ZIP64_EOCD) {
                 throw new NpyFormatException(source, zip64At, "no zip64 end-of-central-directory record where promised");
             }
@@ -81,7 +82,7 @@ final class ZipDirectory {
             throw new NpyFormatException(source, eocdOffset, "implausible central directory: " + entries
                     + " entries in " + directorySize + " bytes");
         }
-        ByteBuffer dir = le(NpyHeaderReader.readFully(channel, directoryOffset, (int) directorySize));
+        ByteBuffer dir = le(NpyHeaderReader.readFully(channel, directoryOffset, (int) directorySize, source));
         List<Member> members = new ArrayList<>();
         int p = 0;
         for (long e = 0; e < entries; e++) {
@@ -154,7 +155,7 @@ final class ZipDirectory {
             throw new NpyFormatException(source, localAt, "member " + name + "'s local header offset " + localAt
                     + " lies outside the members' area (" + directoryOffset + " bytes)");
         }
-        ByteBuffer local = le(NpyHeaderReader.readFully(channel, localAt, 30));
+        ByteBuffer local = le(NpyHeaderReader.readFully(channel, localAt, 30, source));
         if (local.getInt(0) != LOCAL) {
             throw new NpyFormatException(source, localAt, "no local header for member " + name + " where the directory says");
         }
