@@ -3,7 +3,8 @@
 
 Every numeric fixture holds, at C-order position c, the value given by value(kind, c) below; the Java tests check
 every element against the same formula (NpyFixtures.expected). Re-running writes the same values (zip members carry
-the time of writing). Written with NumPy 2.4.6; nothing here needs a 2.x-only API (1.24 writes the same headers).
+the time of writing). Committed outputs written with NumPy 2.4.6; NumPy 1.24.2 (Debian's python3-numpy) writes
+byte-identical .npy files and members, except object.npy's pickle payload, which no test reads.
 Nothing here ever loads a pickle: the object-array fixture is only written.
 """
 import os
