@@ -148,6 +148,38 @@ class NpzArchiveTest {
         }
     }
 
+    @Test
+    void unknownCompressionEncryptionAndDuplicateNamesAreRefused() throws IOException {
+        byte[] zip = Files.readAllBytes(NpyFixtures.file("arrays.npz"));
+        int central = centralEntry(zip, 0);
+        byte[] bzip2 = zip.clone();
+        bzip2[central + 10] = 12;
+        try (NpzArchive npz = NpzArchive.open(Files.write(temp.resolve("bzip2.npz"), bzip2))) {
+            assertThatThrownBy(() -> npz.array("x")).isInstanceOf(NpyFormatException.class)
+                    .hasMessageContaining("bzip2.npz").hasMessageContaining("compression method 12");
+        }
+        byte[] encrypted = zip.clone();
+        encrypted[central + 8] |= 1;
+        assertThatThrownBy(() -> NpzArchive.open(Files.write(temp.resolve("encrypted.npz"), encrypted)))
+                .isInstanceOf(NpyFormatException.class).hasMessageContaining("member x.npy is encrypted");
+        byte[] twice = zip.clone();
+        int second = centralEntry(zip, 1);
+        twice[second + 46] = 'x'; // y.npy becomes a second x.npy in the directory
+        assertThatThrownBy(() -> NpzArchive.open(Files.write(temp.resolve("twice.npz"), twice)))
+                .isInstanceOf(NpyFormatException.class).hasMessageContaining("two members named x.npy");
+    }
+
+    /** Offset of the {@code n}th central directory entry (signature PK\1\2). */
+    private static int centralEntry(byte[] zip, int n) {
+        int seen = 0;
+        for (int p = 0; p + 4 <= zip.length; p++) {
+            if (zip[p] == 'P' && zip[p + 1] == 'K' && zip[p + 2] == 1 && zip[p + 3] == 2 && seen++ == n) {
+                return p;
+            }
+        }
+        throw new AssertionError("no central entry " + n);
+    }
+
     private long tempFiles() throws IOException {
         try (Stream<Path> s = Files.list(temp)) {
             return s.filter(p -> p.getFileName().toString().startsWith("traindeck-npz-")).count();
