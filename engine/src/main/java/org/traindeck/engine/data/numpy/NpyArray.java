@@ -114,6 +114,7 @@ public final class NpyArray implements AutoCloseable {
         readSamplesLongs(i, 1, out, offset);
     }
 
+    /** As {@link #readSamples}, as exact longs; a uint64 above Long.MAX_VALUE throws ArithmeticException naming it. */
     public void readSamplesLongs(long first, int count, long[] out, int offset) {
         requireIntegral("readSampleLongs");
         int length = checkRead(first, count, out.length, offset);
