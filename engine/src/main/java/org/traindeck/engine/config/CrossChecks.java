@@ -82,6 +82,9 @@ final class CrossChecks {
         if (source instanceof SourceConfig.Text) {
             return Task.SEQUENCE;
         }
+        if (source instanceof SourceConfig.Numpy n) {
+            return n.task();
+        }
         if (source instanceof SourceConfig.Csv csv) {
             return csv.task();
         }

@@ -18,8 +18,21 @@ import java.util.SplittableRandom;
  */
 public final class DataLoader {
 
-    /** Training data and (possibly null) validation data. */
-    public record Loaded(Dataset train, Dataset validation) {}
+    /** Training data and (possibly null) validation data, with the files they read from kept open until closed. */
+    public record Loaded(Dataset train, Dataset validation, AutoCloseable files) implements AutoCloseable {
+        public Loaded(Dataset train, Dataset validation) {
+            this(train, validation, () -> { });
+        }
+
+        @Override
+        public void close() {
+            try {
+                files.close();
+            } catch (Exception e) {
+                // read-only files: nothing of the user's is lost
+            }
+        }
+    }
 
     private DataLoader() {
     }
@@ -28,14 +41,24 @@ public final class DataLoader {
      * @param jsonPath where this data is in the config ("data" or "stages[1].data"), for messages
      */
     public static Loaded load(RunConfig run, DataConfig data, String jsonPath) {
-        Dataset train = read(run, data.train(), jsonPath + ".train", null, 0);
+        NumpyFiles files = new NumpyFiles(run.baseDir());
+        try {
+            return load(run, data, jsonPath, files);
+        } catch (RuntimeException e) {
+            files.close();
+            throw e;
+        }
+    }
+
+    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files) {
+        Dataset train = read(run, data.train(), jsonPath + ".train", null, 0, files);
         if (train.task() == Task.CLASSIFICATION && distinctClasses(train) < 2) {
             throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
                     + " samples): classification needs at least two (is \"labelColumn\" the right column?)");
         }
         Dataset validation = null;
         if (data.validation() != null) {
-            validation = read(run, data.validation(), jsonPath + ".validation", train, 1);
+            validation = read(run, data.validation(), jsonPath + ".validation", train, 1, files);
             String mismatch = train.incompatibilityWith(validation);
             if (mismatch != null) {
                 throw new InvalidConfigException(jsonPath + ".validation", "does not match the training data: it has " + mismatch);
@@ -63,11 +86,14 @@ public final class DataLoader {
             train = normalizer.apply(train);
             validation = validation == null ? null : normalizer.apply(validation);
         }
-        return new Loaded(train, validation);
+        return new Loaded(train, validation, files);
     }
 
-    private static Dataset read(RunConfig run, SourceConfig source, String at, Dataset training, int role) {
+    private static Dataset read(RunConfig run, SourceConfig source, String at, Dataset training, int role, NumpyFiles files) {
         List<String> classNames = training == null ? null : training.classNames();
+        if (source instanceof SourceConfig.Numpy n) {
+            return NumpyReader.read(run.baseDir(), n, at, training, files);
+        }
         try {
             if (source instanceof SourceConfig.Text t) {
                 return TextReader.read(run.resolve(t.path()), t.context(), t.strideOrContext(), t.limit(),

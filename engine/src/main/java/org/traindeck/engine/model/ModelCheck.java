@@ -38,6 +38,12 @@ public final class ModelCheck {
         } catch (InvalidConfigException e) {
             return new Checked(parsed.with(e.problems()), null);
         }
+        try (data) {
+            return compile(parsed, config, data);
+        }
+    }
+
+    private static Checked compile(ValidationResult parsed, RunConfig config, DataLoader.Loaded data) {
         ModelInput input = ModelCompiler.inputOf(config.model(), data.train());
         try {
             var conf = ModelCompiler.configuration(config.model(), input, config.seed());

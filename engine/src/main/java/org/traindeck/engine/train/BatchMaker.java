@@ -25,8 +25,15 @@ final class BatchMaker {
     private final boolean images;
     private final Augmenter augmenter;
     private final DataType dataType;
+    private final double noise;
 
     BatchMaker(Dataset data, boolean images, AugmentationConfig augmentation, DataType dataType) {
+        this(data, images, augmentation, dataType, 0);
+    }
+
+    /** @param noise the standard deviation of Gaussian noise on a reconstruction's training inputs (0: none) */
+    BatchMaker(Dataset data, boolean images, AugmentationConfig augmentation, DataType dataType, double noise) {
+        this.noise = data.task() == Task.RECONSTRUCTION ? noise : 0;
         this.data = data;
         this.images = images;
         this.augmenter = augmentation != null && augmentation.isActive() && data.isImage()
@@ -72,12 +79,26 @@ final class BatchMaker {
         }
         long[] shape = images ? data.shape().batchShape(n) : new long[] {n, d};
         INDArray y = TargetEncoder.encode(data, targets, features, n, shape);
+        if (augment && noise > 0) {
+            // the target stays the clean input: a denoising autoencoder
+            for (int i = 0; i < n; i++) {
+                SplittableRandom r = new SplittableRandom(mix(seed, stageIndex, epoch, from + i) ^ 0x6E6F697365L);
+                for (int j = 0; j < d; j++) {
+                    features[i * d + j] += (float) (gaussian(r) * noise);
+                }
+            }
+        }
         INDArray x = Nd4j.create(features, shape, DataType.FLOAT);
         if (dataType != DataType.FLOAT) {
             x = x.castTo(dataType);
             y = y.castTo(dataType);
         }
         return new Batch(x, y, n);
+    }
+
+    private static double gaussian(SplittableRandom r) {
+        double u = 1 - r.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.nextDouble());
     }
 
     private static long mix(long seed, int stage, int epoch, int batch) {

@@ -5,6 +5,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
@@ -16,7 +17,7 @@ import java.util.Map;
  * Gets a stage ready to train: its data (loaded once per distinct data config, and checked against the model built
  * for the first stage), the network in the stage's precision, and its batches.
  */
-final class StageSetup {
+final class StageSetup implements AutoCloseable {
 
     private final RunConfig config;
     private final RunEvents events;
@@ -39,6 +40,13 @@ final class StageSetup {
             firstTrain = loaded.train();
         }
         return loaded;
+    }
+
+    /** Closes the data files the stages read. */
+    @Override
+    public void close() {
+        cache.values().forEach(DataLoader.Loaded::close);
+        cache.clear();
     }
 
     /** The network in the stage's precision (DL4J's conversion keeps the optimizer state). */
@@ -69,6 +77,7 @@ final class StageSetup {
                     "needs square images, but they are " + data.train().imageShape());
         }
         DataType dataType = dataType(stage);
-        return new StagePlan(index, stage, data, new BatchMaker(data.train(), images, stage.augmentation(), dataType), dataType, images);
+        return new StagePlan(index, stage, data, new BatchMaker(data.train(), images, stage.augmentation(), dataType,
+                config.dataFor(stage).train() instanceof SourceConfig.Numpy n ? n.noise() : 0), dataType, images);
     }
 }

@@ -110,6 +110,17 @@ class SchemaBoundsAgreementTest {
         if (stageData.isObject() && !stageData.has("train")) {
             ((ObjectNode) stageData).set("train", config.path("data").path("train").deepCopy());
         }
+        for (JsonNode source : List.of(config.path("data").path("train"), config.path("data").path("validation"),
+                stageData.path("train"), stageData.path("validation"))) {
+            if (source.path("type").asText().equals("numpy") && (path.endsWith(".context") || path.endsWith(".noise"))) {
+                // context is for sequences, noise for reconstruction: neither has a targets file
+                ((ObjectNode) source).put("task", path.endsWith(".context") ? "sequence" : "reconstruction").remove("targets");
+                if (config.path("model").path("type").asText().equals("mlp")) {
+                    config.set("model", JSON.createObjectNode().put("type", "graph").set("layers",
+                            JSON.createArrayNode().add(JSON.createObjectNode().put("type", "dense").put("units", 2))));
+                }
+            }
+        }
         JsonNode text = stageData.path("train").path("type").asText().equals("text") ? stageData.path("train")
                 : config.path("data").path("train").path("type").asText().equals("text") ? config.path("data").path("train") : null;
         if (text != null) {
@@ -137,6 +148,8 @@ class SchemaBoundsAgreementTest {
                 case "idx" -> source.put("path", dir.resolve("idx").toString()).put("split", "train");
                 case "images" -> source.put("path", dir.resolve("images").toString()).put("width", 4).put("height", 4);
                 case "text" -> source.put("path", dir.resolve("text.txt").toString()).put("context", 4);
+                case "numpy" -> source.put("inputs", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/x_f4_le_C.npy").toString())
+                        .put("targets", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/y.npy").toString());
                 default -> source.put("samples", 200).put("features", 4);
             }
             ObjectNode data = (ObjectNode) at(config, path.substring(0, path.lastIndexOf('.')), true);
