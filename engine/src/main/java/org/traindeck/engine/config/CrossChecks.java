@@ -47,7 +47,9 @@ final class CrossChecks {
                     }
                 }
             }
-            if (stage.augmentation() != null && stage.augmentation().isActive() && !data.train().isImage()) {
+            // a numpy source's shape is known once its header is read: the stage's data check says it
+            if (stage.augmentation() != null && stage.augmentation().isActive() && !data.train().isImage()
+                    && !(data.train() instanceof SourceConfig.Numpy)) {
                 problems.error(stagePath + ".augmentation", "applies to image data only, but this stage's training data is flat features");
             }
             if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()) {

@@ -21,6 +21,15 @@ public final class Augmenter {
         this.scratch = new float[shape.pixels()];
     }
 
+    /** Why {@code augmentation} cannot apply to {@code train}, or null: it turns and flips images (and their masks). */
+    public static String misfit(AugmentationConfig augmentation, Dataset train) {
+        if (augmentation == null || !augmentation.isActive() || train.isImage()) {
+            return null;
+        }
+        return "applies to images only, but this stage's training data is " + (train.shape() instanceof SampleShape.Volume
+                ? "volumes (" + train.shape() + ")" : train.shape().toString());
+    }
+
     /** Augments the image at {@code offset} in {@code data}, drawing from {@code random}. */
     public void apply(float[] data, int offset, SplittableRandom random) {
         apply(data, offset, null, 0, random);

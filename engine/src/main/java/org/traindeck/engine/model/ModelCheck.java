@@ -3,7 +3,9 @@ package org.traindeck.engine.model;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.model.graph.GraphProblemsException;
 import org.traindeck.engine.model.graph.NodeProblem;
@@ -44,6 +46,17 @@ public final class ModelCheck {
     }
 
     private static Checked compile(ValidationResult parsed, RunConfig config, DataLoader.Loaded data) {
+        List<ConfigProblem> stages = new ArrayList<>();
+        for (int i = 0; i < config.stages().size(); i++) {
+            StageConfig stage = config.stages().get(i);
+            String misfit = stage.data() == null ? Augmenter.misfit(stage.augmentation(), data.train()) : null;
+            if (misfit != null) {
+                stages.add(new ConfigProblem(ConfigProblem.Severity.ERROR, "stages[" + i + "].augmentation", misfit, 0, 0));
+            }
+        }
+        if (!stages.isEmpty()) {
+            return new Checked(parsed.with(stages), null);
+        }
         ModelInput input = ModelCompiler.inputOf(config.model(), data.train());
         try {
             var conf = ModelCompiler.configuration(config.model(), input, config.seed());

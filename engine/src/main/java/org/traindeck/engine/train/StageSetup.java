@@ -7,6 +7,7 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 
@@ -70,6 +71,10 @@ final class StageSetup implements AutoCloseable {
         if (mismatch != null) {
             throw new InvalidConfigException("stages[" + index + "].data.train",
                     "does not fit the model built for stage 1's data: it has " + mismatch);
+        }
+        String misfit = Augmenter.misfit(stage.augmentation(), data.train());
+        if (misfit != null) {
+            throw new InvalidConfigException("stages[" + index + "].augmentation", misfit);
         }
         if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()
                 && data.train().imageShape().height() != data.train().imageShape().width()) {

@@ -44,6 +44,7 @@ final class Trainer {
     private final TierChain.StrategyFactory strategies;
     private ComputationGraph net;
     private String fingerprint;
+    private int lossPositions = 1;
 
     /**
      * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
@@ -78,11 +79,28 @@ final class Trainer {
         net = ModelCompiler.build(config.model(), shape, config.seed());
         prepareModel.accept(net);
         fingerprint = ConfigWriter.modelJson(config.model()) + "|" + dataShape(first.train());
+        lossPositions = lossPositions(first.train());
         events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
                 + (first.validation() == null ? ", no validation" : "; validation " + first.validation().size() + " samples"));
     }
 
     /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
+    /**
+     * DL4J sums a per-position head's loss over the positions (pixels, voxels, steps) of each sample; the run reports
+     * it per position, as validation does, so that training and validation losses compare.
+     */
+    private static int lossPositions(Dataset d) {
+        return switch (d.task()) {
+            case SEGMENTATION, SEQUENCE -> d.targetLength();
+            case RECONSTRUCTION -> d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
+            default -> 1;
+        };
+    }
+
+    private static int channelsOf(SampleShape shape) {
+        return shape instanceof SampleShape.Image i ? i.channels() : shape instanceof SampleShape.Volume v ? v.channels() : 1;
+    }
+
     static String dataShape(Dataset d) {
         String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs=" + d.outputCount()
                 + ", task=" + d.task().name() + "]";
@@ -178,7 +196,8 @@ final class Trainer {
                 stage.schedule().type(), keptState ? ", optimizer state carried over" : "", stage.precision().json,
                 inItsStage ? String.format(Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, state.cursor) : ""));
         StepStrategy strategy = tiers.open(net, plan, state);
-        StepStrategy.StepListener listener = r -> {
+        StepStrategy.StepListener listener = raw -> {
+            StepReport r = raw.perPosition(lossPositions);
             state.stepDone(r);
             callbacks.onStep(state, plan, r);
             if (r.step() == faults.stopAfterStep()) {
