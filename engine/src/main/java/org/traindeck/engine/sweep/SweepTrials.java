@@ -49,8 +49,10 @@ public final class SweepTrials {
     /** Every trial, checked; a sweep above its maxTrials is refused before one is made. */
     public static List<Trial> expand(SweepSpec spec) {
         long count = count(spec);
-        if (count > spec.maxTrials()) {
-            throw new InvalidConfigException("parameters", tooMany(count, TrialSpace.factors(spec.parameters()), spec.maxTrials()));
+        if (count > spec.maxTrials()) { // SweepParser refuses it first, located; this holds for a spec made otherwise
+            throw spec.method() == SweepSpec.Method.GRID
+                    ? new InvalidConfigException("parameters", tooMany(count, TrialSpace.factors(spec.parameters()), spec.maxTrials()))
+                    : new InvalidConfigException("trials", count + " draws, above maxTrials " + spec.maxTrials());
         }
         List<Trial> trials = new ArrayList<>();
         List<ConfigProblem> problems = new ArrayList<>();
