@@ -30,6 +30,12 @@ final class TinyGraphs {
                 .setInputTypes(input);
     }
 
+    /** One layer, then the output layer its output type calls for. */
+    static ComputationGraph withOutput(DataType type, IUpdater updater, InputType input, Layer layer) {
+        boolean sequence = layer.getOutputType(0, input) instanceof InputType.InputTypeRecurrent;
+        return chain(type, updater, input, sequence, 2, layer);
+    }
+
     /** The layers in order, then a softmax output: per time step when {@code sequenceOutput}. */
     static ComputationGraph chain(DataType type, IUpdater updater, InputType input, boolean sequenceOutput,
                                   int classes, Layer... layers) {
