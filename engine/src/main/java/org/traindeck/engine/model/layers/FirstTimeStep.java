@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.layers;
 
 import java.util.Map;
+import java.util.Objects;
 import org.deeplearning4j.nn.api.MaskState;
 import org.deeplearning4j.nn.conf.RNNFormat;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -57,7 +58,7 @@ public class FirstTimeStep extends SameDiffBackedLayer {
 
     @Override
     public int hashCode() {
-        return super.hashCode();
+        return Objects.hash(getClass(), getLayerName());
     }
 
     @Override

@@ -133,7 +133,7 @@ public class LayerNorm extends SameDiffBackedLayer {
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), nIn, epsilon);
+        return Objects.hash(getClass(), getLayerName(), nIn, epsilon);
     }
 
     @Override

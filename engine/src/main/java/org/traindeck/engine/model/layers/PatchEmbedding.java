@@ -154,7 +154,7 @@ public class PatchEmbedding extends SameDiffBackedLayer {
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), patchSize, width, classToken, channels, imageHeight, imageWidth);
+        return Objects.hash(getClass(), getLayerName(), patchSize, width, classToken, channels, imageHeight, imageWidth);
     }
 
     @Override

@@ -125,7 +125,7 @@ public class PositionEmbedding extends SameDiffBackedLayer {
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), maxLength, width);
+        return Objects.hash(getClass(), getLayerName(), maxLength, width);
     }
 
     @Override

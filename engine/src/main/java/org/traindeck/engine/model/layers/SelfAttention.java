@@ -174,7 +174,7 @@ public class SelfAttention extends SameDiffBackedLayer {
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), nIn, nOut, heads, causal);
+        return Objects.hash(getClass(), getLayerName(), nIn, nOut, heads, causal);
     }
 
     @Override
