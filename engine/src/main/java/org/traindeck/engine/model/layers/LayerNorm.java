@@ -1,6 +1,5 @@
 package org.traindeck.engine.model.layers;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
@@ -113,16 +112,30 @@ public class LayerNorm extends SameDiffBackedLayer {
     @Override
     public SDVariable defineLayer(SameDiff sd, SDVariable input, Map<String, SDVariable> params, SDVariable mask) {
         int rank = input.getShape().length;
-        SDVariable mean = input.mean(true, 1);
-        SDVariable centred = input.sub(mean);
-        SDVariable variance = sd.math.square(centred).mean(true, 1);
-        SDVariable normalised = centred.mul(sd.math.rsqrt(variance.add(epsilon)));
-        long[] featureAxis = new long[rank];
-        Arrays.fill(featureAxis, 1);
-        featureAxis[1] = nIn;
-        SDVariable gain = rank == 2 ? params.get(GAIN) : params.get(GAIN).reshape(featureAxis);
-        SDVariable bias = rank == 2 ? params.get(BIAS) : params.get(BIAS).reshape(featureAxis);
-        return normalised.mul(gain).add(bias);
+        if (rank == 2) {
+            return normaliseRows(sd, input, params);
+        }
+        // one row per position, features last: see normaliseRows
+        int[] featuresLast = rank == 3 ? new int[] {0, 2, 1} : new int[] {0, 2, 3, 1};
+        int[] featuresBack = rank == 3 ? new int[] {0, 2, 1} : new int[] {0, 3, 1, 2};
+        SDVariable permuted = sd.permute(input, featuresLast);
+        SDVariable rows = normaliseRows(sd, permuted.reshape(-1, nIn), params);
+        return sd.permute(sd.reshape(rows, sd.shape(permuted)), featuresBack);
+    }
+
+    /**
+     * Normalises each row of [rows, nIn]. The per-row scale and the gain are spread to the full [rows, nIn] by outer
+     * products with ones instead of broadcast multiplies: in M2.1 the backward pass of a broadcast multiply
+     * (multiply_bp) took about 80 % of this layer's time, and a matrix product's backward pass sums far faster.
+     */
+    private SDVariable normaliseRows(SameDiff sd, SDVariable rows, Map<String, SDVariable> params) {
+        SDVariable centred = rows.sub(rows.mean(true, 1));
+        SDVariable variance = centred.mul(centred).mean(true, 1); // square's backward (pow derivative) is slower
+        SDVariable scale = sd.math.rsqrt(variance.add(epsilon));                        // [rows, 1]
+        SDVariable onesRow = sd.onesLike(params.get(GAIN));                              // [1, nIn]
+        SDVariable onesColumn = sd.onesLike(scale);                                      // [rows, 1]
+        SDVariable normalised = centred.mul(sd.mmul(scale, onesRow));
+        return normalised.mul(sd.mmul(onesColumn, params.get(GAIN))).add(params.get(BIAS));
     }
 
     @Override
