@@ -18,10 +18,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * DL4J's SameDiff layer runtime with two changes. DL4J fixes every placeholder dimension but the minibatch from
+ * DL4J's SameDiff layer runtime with these changes. DL4J fixes every placeholder dimension but the minibatch from
  * the first input it sees, so a layer built at one sequence length would refuse another (generation, a shorter
  * last batch of a corpus); here every dimension is free and the layers read sizes from the data. And the
- * gradient function is built with SameDiff's per-op stdout chatter filtered out.
+ * gradient function is built with SameDiff's per-op stdout chatter filtered out. The incoming gradient is halved
+ * (see {@link #EXTERNAL_ERRORS_COUNTED_TWICE}), and {@link #setParam} sets the parameter.
  */
 class SameDiffLayerRuntime extends org.deeplearning4j.nn.layers.samediff.SameDiffLayer {
 
@@ -61,6 +62,13 @@ class SameDiffLayerRuntime extends org.deeplearning4j.nn.layers.samediff.SameDif
             fn.outputVariable();
             outputKey = outputVar.name();
         }
+    }
+
+    /** DL4J's version checks the shape and then drops the value, so {@code ComputationGraph.setParam} did nothing. */
+    @Override
+    public void setParam(String key, INDArray val) {
+        super.setParam(key, val);
+        getParam(key).assign(val);
     }
 
     @Override
