@@ -135,7 +135,7 @@ public class SelfAttention extends SameDiffBackedLayer {
         SDVariable length = sd.sizeAt(input, 2).reshape(1);
         // one row per (example, time step), so that each projection is a single 2-D matrix product
         SDVariable rows = sd.permute(input, 0, 2, 1).reshape(-1, nIn);
-        SDVariable qkv = sd.mmul(rows, params.get(QKV_WEIGHTS)).add(params.get(QKV_BIAS)); // [mb * T, 3 nOut]
+        SDVariable qkv = withBias(sd, sd.mmul(rows, params.get(QKV_WEIGHTS)), params.get(QKV_BIAS), 3 * nOut);
         SDVariable perHead = sd.reshape(qkv, sd.concat(0, batch, length, sd.constant(Nd4j.createFromArray(3L, heads, headSize))));
         SDVariable[] split = sd.unstack(sd.permute(perHead, 2, 0, 3, 4, 1), 0, 3); // each [mb, heads, headSize, T]
         SDVariable queries = split[0].mul(1.0 / Math.sqrt(headSize));
@@ -147,9 +147,14 @@ public class SelfAttention extends SameDiffBackedLayer {
         SDVariable weights = sd.nn.softmax(scores, 3);
         SDVariable attended = sd.mmul(weights, split[2], false, true, false); // [mb, heads, T, headSize]
         SDVariable joined = sd.permute(attended, 0, 2, 1, 3).reshape(-1, nOut); // heads side by side, [mb * T, nOut]
-        SDVariable out = sd.mmul(joined, params.get(OUT_WEIGHTS)).add(params.get(OUT_BIAS));
+        SDVariable out = withBias(sd, sd.mmul(joined, params.get(OUT_WEIGHTS)), params.get(OUT_BIAS), nOut);
         SDVariable sequence = sd.reshape(out, sd.concat(0, batch, length, sd.constant(Nd4j.createFromArray(nOut))));
         return sd.permute(sequence, 0, 2, 1);
+    }
+
+    /** bias_add, whose gradient op sums the rows directly, rather than a broadcast add. */
+    private static SDVariable withBias(SameDiff sd, SDVariable rows, SDVariable bias, long width) {
+        return sd.nn.biasAdd(rows, bias.reshape(width), false);
     }
 
     /**
