@@ -14,9 +14,9 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
 /**
  * The ViT input stem: images [mb, C, H, W] cut into p x p patches, each projected to {@code width} features,
  * plus a learned position embedding, optionally after a learned class token, giving sequences [mb, width, N]
- * or [mb, width, N + 1] (class token first), N = (H/p)(W/p). The patches are cut with a reshape and projected
- * with one tensor product, not an im2col convolution. Position embedding and class token are biases (no weight
- * decay), drawn from N(0, 0.02^2).
+ * or [mb, width, N + 1] (class token first), N = (H/p)(W/p), patches in row-major order. The patches are cut
+ * with a reshape and a permute and projected with one matrix product, not an im2col convolution (DL4J's slow path
+ * on the CPU). Position embedding and class token are biases (no weight decay), drawn from N(0, 0.02^2).
  */
 public class PatchEmbedding extends SameDiffBackedLayer {
 

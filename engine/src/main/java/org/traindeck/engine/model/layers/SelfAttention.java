@@ -10,6 +10,7 @@ import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.shade.jackson.annotation.JsonIgnore;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
 
 /**
@@ -52,10 +53,12 @@ public class SelfAttention extends SameDiffBackedLayer {
         checkSizes();
     }
 
+    @JsonIgnore // the field is the JSON property; Jackson would also write this getter as "nin"
     public long getNIn() {
         return nIn;
     }
 
+    @JsonIgnore
     public long getNOut() {
         return nOut;
     }

@@ -41,6 +41,8 @@ class JsonRoundTripTest {
         assertThat(restored).isEqualTo(original);
         assertThat(restored.hashCode()).isEqualTo(original.hashCode());
         assertThat(restored.toJson()).isEqualTo(json);
+        String attentionJson = json.substring(json.indexOf("layers.SelfAttention"), json.indexOf("layers.FirstTimeStep"));
+        assertThat(attentionJson).contains("\"nIn\" : 8", "\"heads\" : 3").doesNotContain("\"nin\"");
         for (String name : new String[] {"patches", "pos", "norm", "attn", "first"}) {
             Object before = ((LayerVertex) original.getVertices().get(name)).getLayerConf().getLayer();
             Object after = ((LayerVertex) restored.getVertices().get(name)).getLayerConf().getLayer();
