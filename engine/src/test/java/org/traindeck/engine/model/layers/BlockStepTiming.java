@@ -52,6 +52,12 @@ class BlockStepTiming {
         report("SelfAttention alone", single(new SelfAttention(WIDTH, HEADS, false)), x, y);
         report("SelfAttention causal", single(new SelfAttention(WIDTH, HEADS, true)), x, y);
         report("output layer alone", single(null), x, y);
+        // one example of one step: what is left is the per-op cost of SameDiff and DL4J, not arithmetic
+        INDArray tinyX = Nd4j.rand(DataType.FLOAT, 1, WIDTH, 1);
+        INDArray tinyY = Nd4j.rand(DataType.FLOAT, 1, WIDTH, 1);
+        report("LayerNorm, 1x1 input", single(new LayerNorm()), tinyX, tinyY);
+        report("SelfAttention, 1x1", single(new SelfAttention(WIDTH, HEADS, true)), tinyX, tinyY);
+        report("output layer, 1x1", single(null), tinyX, tinyY);
         opBreakdown("SelfAttention causal ops", single(new SelfAttention(WIDTH, HEADS, true)), x, y);
         opBreakdown("LayerNorm ops", single(new LayerNorm()), x, y);
     }
