@@ -128,7 +128,8 @@ public class LayerNorm extends SameDiffBackedLayer {
     /**
      * Normalises each row of [rows, nIn]. The per-row scale and the gain are spread to the full [rows, nIn] by outer
      * products with ones instead of broadcast multiplies: in M2.1 the backward pass of a broadcast multiply
-     * (multiply_bp) took about 80 % of this layer's time, and a matrix product's backward pass sums far faster.
+     * (multiply_bp) was most of this layer's op time, and a matrix product's backward pass sums far faster
+     * (measured: 14.5 to 10.4 ms CPU per step on [64, 64, 50], see BlockStepTiming).
      */
     private SDVariable normaliseRows(SameDiff sd, SDVariable rows, Map<String, SDVariable> params) {
         SDVariable centred = rows.sub(rows.mean(true, 1));

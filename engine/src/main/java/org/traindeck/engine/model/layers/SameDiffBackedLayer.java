@@ -9,17 +9,14 @@ import org.deeplearning4j.nn.conf.layers.samediff.SameDiffLayer;
 import org.deeplearning4j.nn.weights.IWeightInit;
 import org.deeplearning4j.nn.weights.WeightInitXavier;
 import org.deeplearning4j.optimize.api.TrainingListener;
-import org.nd4j.autodiff.samediff.SDVariable;
-import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.ops.impl.reduce.TensorMmul;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * What TrainDeck's SameDiff layers share: they run on {@link SameDiffLayerRuntime} (any sequence length, no
- * "Added differentiated op" lines on stdout), and their parameters are drawn from ND4J's global RNG, which
- * {@code ComputationGraph.init()} seeds with the network's seed.
+ * What TrainDeck's SameDiff layers share: they run on {@link SameDiffLayerRuntime} (any sequence length, true
+ * gradients where DL4J M2.1 doubles them, no "Added differentiated op" lines on stdout), and their parameters are
+ * drawn from ND4J's global RNG, which {@code ComputationGraph.init()} seeds with the network's seed.
  *
  * <p>Subclasses hash only their class, name and options: DL4J's {@code SDLayerParams.hashCode} hashes its shape
  * arrays by identity, so the inherited hash differs between a configuration and its JSON copy although they are
@@ -41,15 +38,6 @@ public abstract class SameDiffBackedLayer extends SameDiffLayer {
         layer.setParamTable(paramTable);
         layer.setConf(conf);
         return layer;
-    }
-
-    /**
-     * Tensor contraction over several axes. {@code sd.tensorMmul(x, y, int[], int[])} in M2.1 passes only the first
-     * axis of each list to the native op (TensorMmul's boolean-flag constructor), so it is built here through the
-     * constructor that passes them all.
-     */
-    protected static SDVariable tensorDot(SameDiff sd, SDVariable x, SDVariable y, int[] axesX, int[] axesY) {
-        return new TensorMmul(sd, x, y, new int[][] {axesX, axesY}).outputVariable();
     }
 
     /** The layer's weight init if one was set, else Xavier (DL4J's default). */

@@ -17,7 +17,8 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
  * Multi-head scaled dot-product self-attention on sequences [mb, nIn, T] to [mb, nOut, T], optionally causal
  * (position t sees only positions up to t). The query, key and value projections are one matrix [nIn, 3 nOut]
  * (queries, keys, values; within each, head after head), so one product computes all three for every head, and
- * the heads run as one batched product, with no per-head loop.
+ * the heads run as one batched product, with no per-head loop. A DL4J padding mask is passed on to the next layer
+ * but not applied here: every position attends to every position (every earlier one, when causal).
  */
 public class SelfAttention extends SameDiffBackedLayer {
 
@@ -139,7 +140,8 @@ public class SelfAttention extends SameDiffBackedLayer {
         // one row per (example, time step), so that each projection is a single 2-D matrix product
         SDVariable rows = sd.permute(input, 0, 2, 1).reshape(-1, nIn);
         SDVariable qkv = withBias(sd, sd.mmul(rows, params.get(QKV_WEIGHTS)), params.get(QKV_BIAS), 3 * nOut);
-        SDVariable perHead = sd.reshape(qkv, sd.concat(0, batch, length, sd.constant(Nd4j.createFromArray(3L, heads, headSize))));
+        SDVariable perHeadShape = sd.concat(0, batch, length, sd.constant(Nd4j.createFromArray(3L, heads, headSize)));
+        SDVariable perHead = sd.reshape(qkv, perHeadShape);                  // [mb, T, 3, heads, headSize]
         SDVariable[] split = sd.unstack(sd.permute(perHead, 2, 0, 3, 4, 1), 0, 3); // each [mb, heads, headSize, T]
         SDVariable queries = split[0].mul(1.0 / Math.sqrt(headSize));
 
