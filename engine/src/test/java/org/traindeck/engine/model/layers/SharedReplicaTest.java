@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.deeplearning4j.nn.conf.CacheMode;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.WorkspaceMode;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -15,7 +18,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.learning.config.NoOp;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
-/** TrainDeck's synchronous step: replicas built from the JSON share the master's parameters and sum gradients. */
+/** As TrainDeck trains: replicas sharing the master's parameters, its workspace and cache settings, setParam. */
 class SharedReplicaTest {
 
     @Test
@@ -39,6 +42,25 @@ class SharedReplicaTest {
         } finally {
             other.shutdownNow();
         }
+    }
+
+    @Test
+    void trainDecksGraphSettingsGiveTheSameGradients() {
+        INDArray x = Nd4j.rand(DataType.DOUBLE, 4, 1, 8, 8);
+        INDArray y = Nd4j.eye(3).repeat(0, 2).get(NDArrayIndex.interval(0, 4), NDArrayIndex.all()).castTo(DataType.DOUBLE);
+        INDArray[] gradients = new INDArray[2];
+        for (int variant = 0; variant < 2; variant++) {
+            ComputationGraphConfiguration conf = TinyVit.configuration(DataType.DOUBLE, new NoOp(), 8, 1, 4, 8, 2, 1, 3);
+            // as ModelFactory builds TrainDeck's graphs, against no caching and no workspaces
+            conf.setCacheMode(variant == 0 ? CacheMode.DEVICE : CacheMode.NONE);
+            conf.setTrainingWorkspaceMode(variant == 0 ? WorkspaceMode.ENABLED : WorkspaceMode.NONE);
+            conf.setInferenceWorkspaceMode(variant == 0 ? WorkspaceMode.ENABLED : WorkspaceMode.NONE);
+            ComputationGraph graph = new ComputationGraph(conf);
+            graph.init();
+            gradients[variant] = gradient(graph, x, y);
+            gradients[variant] = gradient(graph, x, y); // a second step reuses the workspaces
+        }
+        assertThat(Transforms.abs(gradients[0].sub(gradients[1])).maxNumber().doubleValue()).isLessThan(1e-12);
     }
 
     @Test
