@@ -14,9 +14,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * What TrainDeck's SameDiff layers share: they run on {@link SameDiffLayerRuntime} (any sequence length, true
- * gradients where DL4J M2.1 doubles them, no "Added differentiated op" lines on stdout), and their parameters are
- * drawn from ND4J's global RNG, which {@code ComputationGraph.init()} seeds with the network's seed.
+ * What TrainDeck's SameDiff layers share: they run on {@link SameDiffLayerRuntime} (true gradients where DL4J M2.1
+ * doubles them, no "Added differentiated op" lines on stdout, a working setParam), they read sizes that vary
+ * (minibatch, sequence length) from the data, never from the graph built for the first batch, and their
+ * parameters are drawn from ND4J's global RNG, which {@code ComputationGraph.init()} seeds with the network's seed.
  *
  * <p>Subclasses hash only their class, name and options: DL4J's {@code SDLayerParams.hashCode} hashes its shape
  * arrays by identity, so the inherited hash differs between a configuration and its JSON copy although they are
