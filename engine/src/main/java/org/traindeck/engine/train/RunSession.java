@@ -85,7 +85,12 @@ final class RunSession {
             outcome = fail("invalid input: " + PathEncoding.advice(e), new InvalidConfigException("", e.getMessage()));
         } catch (OutOfMemoryError e) {
             outcome = fail("out of memory: use a smaller batch size or model, or give Java more memory (-Xmx)", e);
-        } catch (RuntimeException e) {
+        } catch (InternalError e) {
+            // how the JVM reports a read from a memory-mapped file that has since shrunk (SIGBUS)
+            outcome = fail("the data could not be read: a memory-mapped data file was truncated or replaced while training ("
+                    + e.getMessage() + ")", e);
+        } catch (RuntimeException | Error e) {
+            // an Error must end the run too: a training thread that dies silently leaves everyone waiting for ever
             outcome = fail("training failed: " + e, e);
         }
         if (watchdog != null) {
