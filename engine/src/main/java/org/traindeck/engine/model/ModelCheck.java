@@ -6,6 +6,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.model.graph.GraphProblemsException;
+import org.traindeck.engine.model.graph.LayerKinds;
 import org.traindeck.engine.model.graph.NodeProblem;
 
 import java.util.ArrayList;
@@ -28,6 +29,11 @@ public final class ModelCheck {
     }
 
     public static Checked checkWithSummary(ValidationResult parsed) {
+        return checkWithSummary(parsed, LayerKinds.standard());
+    }
+
+    /** As {@link #checkWithSummary(ValidationResult)}, with the layer types {@code kinds}. */
+    public static Checked checkWithSummary(ValidationResult parsed, LayerKinds kinds) {
         if (!parsed.isValid()) {
             return new Checked(parsed, null);
         }
@@ -40,7 +46,7 @@ public final class ModelCheck {
         }
         ModelInput input = ModelCompiler.inputOf(config.model(), data.train());
         try {
-            var conf = ModelCompiler.configuration(config.model(), input, config.seed());
+            var conf = ModelCompiler.configuration(config.model(), input, config.seed(), kinds);
             return new Checked(parsed, ModelSummary.of(conf, input, config.model()));
         } catch (GraphProblemsException e) {
             List<ConfigProblem> found = new ArrayList<>();

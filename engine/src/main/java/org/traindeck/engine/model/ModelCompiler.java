@@ -45,6 +45,11 @@ public final class ModelCompiler {
      * @throws org.traindeck.engine.model.graph.GraphProblemsException when a layer graph does not fit the data
      */
     public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed) {
+        return configuration(model, input, seed, LayerKinds.standard());
+    }
+
+    /** As {@link #configuration(ModelConfig, ModelInput, long)}, with the layer types {@code kinds} (a test's or a plug-in's). */
+    public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed, LayerKinds kinds) {
         return model.accept(new ModelConfig.Visitor<>() {
             @Override
             public ComputationGraphConfiguration mlp(ModelConfig.Mlp m) {
@@ -63,17 +68,17 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration graph(ModelConfig.Graph m) {
-                return compileGraph(m.layers(), m.head(), input, seed);
+                return compileGraph(m.layers(), m.head(), input, seed, kinds);
             }
 
             @Override
             public ComputationGraphConfiguration vit(ModelConfig.Vit m) {
-                return compileGraph(Expansions.vit(m), null, input, seed);
+                return compileGraph(Expansions.vit(m), null, input, seed, kinds);
             }
 
             @Override
             public ComputationGraphConfiguration gpt(ModelConfig.Gpt m) {
-                return compileGraph(Expansions.gpt(m), null, input, seed);
+                return compileGraph(Expansions.gpt(m), null, input, seed, kinds);
             }
         });
     }
@@ -92,8 +97,9 @@ public final class ModelCompiler {
         return null;
     }
 
-    private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed) {
+    private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed,
+                                                              LayerKinds kinds) {
         ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
-        return new GraphCompiler(LayerKinds.standard()).compile(g, layers, head, input);
+        return new GraphCompiler(kinds).compile(g, layers, head, input);
     }
 }
