@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * Turns any model section into one DL4J computation graph (one graph type for all, so the training step has one code
  * path): the classic shorthands as they always were, a layer graph through {@link GraphCompiler}, and the vit and gpt
- * shorthands by expanding them into the layer graph a user could have written ({@link Expansions}).
+ * shorthands by expanding them into the layer graph a user could have written ({@link Expansions}), and DL4J's zoo
+ * architectures with the task's head ({@link ZooModels}).
  */
 public final class ModelCompiler {
 
@@ -79,6 +80,11 @@ public final class ModelCompiler {
             @Override
             public ComputationGraphConfiguration gpt(ModelConfig.Gpt m) {
                 return compileGraph(Expansions.gpt(m), null, input, seed, kinds);
+            }
+
+            @Override
+            public ComputationGraphConfiguration zoo(ModelConfig.Zoo m) {
+                return ZooModels.configuration(m, input, seed);
             }
         });
     }
