@@ -30,10 +30,10 @@ public final class Embedding implements LayerKind {
                 .outputDataFormat(RNNFormat.NCW).hasBias(false);
         // a fixed length is checked against every batch; an unknown one is taken from each batch
         if (tokens.steps() > 0) {
-            b.inputLength(Math.toIntExact(tokens.steps())).inferInputLength(false);
-        } else {
-            b.inferInputLength(true);
+            return Built.layer(b.inputLength(Math.toIntExact(tokens.steps())).inferInputLength(false).build());
         }
-        return Built.layer(b.build());
+        int units = o.integer("units");
+        // DL4J would report its default length, 1, for a length it only learns from the data
+        return new Built(b.inferInputLength(true).build(), null, in -> InputType.recurrent(units, -1, RNNFormat.NCW));
     }
 }
