@@ -25,6 +25,7 @@ final class ZooModels {
     private static final String AT = "model.architecture";
     /** Smallest square side per architecture and channel count, found once by building (the search builds ~10 configs). */
     private static final Map<String, Integer> SMALLEST = new ConcurrentHashMap<>();
+    private static final int MAX_SIDE = 1024;
 
     private ZooModels() {
     }
@@ -47,6 +48,10 @@ final class ZooModels {
         ComputationGraphConfiguration conf = build(arch, h, w, c, input, seed);
         if (conf == null) {
             int side = smallest(arch, c, input, seed);
+            if (side < 0) {
+                throw problem("DL4J cannot build " + arch.json + " for images " + h + "×" + w + "×" + c + " at any size up to "
+                        + MAX_SIDE + ": choose another architecture or a graph");
+            }
             throw problem(arch.json + " needs images of at least " + side + "×" + side + " (it down-samples them on the way), but the "
                     + "data's are " + h + "×" + w + "×" + c + ": resize them, or choose a smaller architecture (simplecnn, lenet) or a graph");
         }
@@ -120,7 +125,10 @@ final class ZooModels {
         return SMALLEST.computeIfAbsent(arch.json + "/" + channels, k -> {
             int step = Math.max(1, arch.multiple);
             int lo = 1;
-            int hi = 1024 / step;
+            int hi = MAX_SIDE / step;
+            if (build(arch, hi * step, hi * step, channels, input, seed) == null) {
+                return -1;
+            }
             while (lo < hi) {
                 int mid = (lo + hi) / 2;
                 if (build(arch, mid * step, mid * step, channels, input, seed) != null) {
