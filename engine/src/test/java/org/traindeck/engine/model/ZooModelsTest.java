@@ -8,7 +8,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.graph.GraphProblemsException;
@@ -42,6 +44,20 @@ class ZooModelsTest {
 
     private ModelCheck.Checked check(String architecture, int side, int channels) {
         return ModelCheck.checkWithSummary(ConfigParser.parse(config(architecture, side, channels), dir));
+    }
+
+    @Test
+    void aZooConfigWrittenBackReadsAsTheSameConfig() {
+        RunConfig read = ConfigParser.parse(config("squeezenet", 32, 3), dir).orThrow();
+        assertThat(ConfigWriter.modelJson(read.model())).isEqualTo("{\"type\":\"zoo\",\"architecture\":\"squeezenet\"}");
+        assertThat(ConfigParser.parse(ConfigWriter.toJson(read), dir).orThrow()).isEqualTo(read);
+    }
+
+    @Test
+    void anUnknownArchitectureIsRefusedByTheSchema() {
+        ConfigProblem p = ConfigParser.parse(config("resnet18", 32, 3), dir).errors().get(0);
+        assertThat(p.path()).isEqualTo("model.architecture");
+        assertThat(p.message()).contains("\"resnet50\"");
     }
 
     @Test
