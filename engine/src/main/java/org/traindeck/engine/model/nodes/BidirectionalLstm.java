@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * bidirectional: an LSTM read forwards and one read backwards, joined by {@code mode} ("concat" doubles the features).
  * With {@code returnSequences: false} the output is the joined output at the last step, as DL4J's LastTimeStep gives
- * it: there the backward LSTM has read only that one step (Keras would take its state after the whole sequence).
+ * it: there the backward LSTM has read only that one step (Keras would take its state after the whole sequence). The
+ * Keras form, Bidirectional(LastTimeStep(LSTM)), builds in M2.1 but its backprop fails on the rank-2 output ("cannot
+ * get size of dimension 2 for rank 2 NDArray"), and the global defaults never reach a layer wrapped twice.
  */
 public final class BidirectionalLstm implements LayerKind {
 
