@@ -85,6 +85,11 @@ public final class ConfigParser {
         return parse(text, baseDir, ConfigSchema.root());
     }
 
+    /** As {@link #parse(String, Path)}, against an edited copy of the schema's JSON (one with a plug-in's layer type). */
+    public static ValidationResult parse(String text, Path baseDir, JsonNode schemaJson) {
+        return parse(text, baseDir, SchemaNode.of(schemaJson));
+    }
+
     /** As {@link #parse(String, Path)}, with the bounds and choices of the given schema (a test's edited copy). */
     static ValidationResult parse(String text, Path baseDir, SchemaNode schema) {
         if (text.length() > MAX_CONFIG_BYTES) {

@@ -18,7 +18,8 @@ import java.util.List;
         @JsonSubTypes.Type(value = ModelConfig.ResNet.class, name = "resnet"),
         @JsonSubTypes.Type(value = ModelConfig.Graph.class, name = "graph"),
         @JsonSubTypes.Type(value = ModelConfig.Vit.class, name = "vit"),
-        @JsonSubTypes.Type(value = ModelConfig.Gpt.class, name = "gpt")})
+        @JsonSubTypes.Type(value = ModelConfig.Gpt.class, name = "gpt"),
+        @JsonSubTypes.Type(value = ModelConfig.Zoo.class, name = "zoo")})
 public sealed interface ModelConfig {
 
     String type();
@@ -39,6 +40,8 @@ public sealed interface ModelConfig {
         R vit(Vit m);
 
         R gpt(Gpt m);
+
+        R zoo(Zoo m);
     }
 
     enum Activation {
@@ -162,6 +165,23 @@ public sealed interface ModelConfig {
         @Override
         public <R> R accept(Visitor<R> visitor) {
             return visitor.gpt(this);
+        }
+    }
+
+    /**
+     * A named architecture of DL4J's model zoo (deeplearning4j-zoo), built for the data's image size and channels, its
+     * own output replaced by the task's head: classes or values for the classifiers, a class per pixel for unet.
+     */
+    @JsonPropertyOrder({"architecture"})
+    record Zoo(String architecture) implements ModelConfig {
+        @Override
+        public String type() {
+            return "zoo";
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.zoo(this);
         }
     }
 }

@@ -8,6 +8,7 @@ import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.model.graph.GraphProblemsException;
+import org.traindeck.engine.model.graph.LayerKinds;
 import org.traindeck.engine.model.graph.NodeProblem;
 
 import java.util.ArrayList;
@@ -30,6 +31,11 @@ public final class ModelCheck {
     }
 
     public static Checked checkWithSummary(ValidationResult parsed) {
+        return checkWithSummary(parsed, LayerKinds.standard());
+    }
+
+    /** As {@link #checkWithSummary(ValidationResult)}, with the layer types {@code kinds}. */
+    public static Checked checkWithSummary(ValidationResult parsed, LayerKinds kinds) {
         if (!parsed.isValid()) {
             return new Checked(parsed, null);
         }
@@ -41,11 +47,11 @@ public final class ModelCheck {
             return new Checked(parsed.with(e.problems()), null);
         }
         try (data) {
-            return compile(parsed, config, data);
+            return compile(parsed, config, data, kinds);
         }
     }
 
-    private static Checked compile(ValidationResult parsed, RunConfig config, DataLoader.Loaded data) {
+    private static Checked compile(ValidationResult parsed, RunConfig config, DataLoader.Loaded data, LayerKinds kinds) {
         List<ConfigProblem> stages = new ArrayList<>();
         for (int i = 0; i < config.stages().size(); i++) {
             StageConfig stage = config.stages().get(i);
@@ -59,7 +65,7 @@ public final class ModelCheck {
         }
         ModelInput input = ModelCompiler.inputOf(config.model(), data.train());
         try {
-            var conf = ModelCompiler.configuration(config.model(), input, config.seed());
+            var conf = ModelCompiler.configuration(config.model(), input, config.seed(), kinds);
             return new Checked(parsed, ModelSummary.of(conf, input, config.model()));
         } catch (GraphProblemsException e) {
             List<ConfigProblem> found = new ArrayList<>();

@@ -6,6 +6,7 @@ import org.deeplearning4j.nn.weights.WeightInit;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.graph.GraphCompiler;
 import org.traindeck.engine.model.graph.Heads;
 import org.traindeck.engine.model.graph.LayerKinds;
@@ -15,7 +16,8 @@ import java.util.List;
 /**
  * Turns any model section into one DL4J computation graph (one graph type for all, so the training step has one code
  * path): the classic shorthands as they always were, a layer graph through {@link GraphCompiler}, and the vit and gpt
- * shorthands by expanding them into the layer graph a user could have written ({@link Expansions}).
+ * shorthands by expanding them into the layer graph a user could have written ({@link Expansions}), and DL4J's zoo
+ * architectures with the task's head ({@link ZooModels}).
  */
 public final class ModelCompiler {
 
@@ -32,7 +34,9 @@ public final class ModelCompiler {
 
     /** What the network sees of the data. */
     public static ModelInput inputOf(ModelConfig model, Dataset data) {
-        return new ModelInput(wantsImages(model) ? data.inputType() : data.flatInputType(), data.task(), data.outputCount());
+        boolean tokens = data.shape() instanceof SampleShape.Tokens;
+        return new ModelInput(wantsImages(model) ? data.inputType() : data.flatInputType(), data.task(), data.outputCount(),
+                tokens && wantsImages(model));
     }
 
     public static ComputationGraph build(ModelConfig model, ModelInput input, long seed) {
@@ -45,6 +49,11 @@ public final class ModelCompiler {
      * @throws org.traindeck.engine.model.graph.GraphProblemsException when a layer graph does not fit the data
      */
     public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed) {
+        return configuration(model, input, seed, LayerKinds.standard());
+    }
+
+    /** As {@link #configuration(ModelConfig, ModelInput, long)}, with the layer types {@code kinds} (a test's or a plug-in's). */
+    public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed, LayerKinds kinds) {
         return model.accept(new ModelConfig.Visitor<>() {
             @Override
             public ComputationGraphConfiguration mlp(ModelConfig.Mlp m) {
@@ -63,17 +72,22 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration graph(ModelConfig.Graph m) {
-                return compileGraph(m.layers(), m.head(), input, seed);
+                return compileGraph(m.layers(), m.head(), input, seed, kinds);
             }
 
             @Override
             public ComputationGraphConfiguration vit(ModelConfig.Vit m) {
-                return compileGraph(Expansions.vit(m), null, input, seed);
+                return compileGraph(Expansions.vit(m), null, input, seed, kinds);
             }
 
             @Override
             public ComputationGraphConfiguration gpt(ModelConfig.Gpt m) {
-                return compileGraph(Expansions.gpt(m), null, input, seed);
+                return compileGraph(Expansions.gpt(m), null, input, seed, kinds);
+            }
+
+            @Override
+            public ComputationGraphConfiguration zoo(ModelConfig.Zoo m) {
+                return ZooModels.configuration(m, input, seed);
             }
         });
     }
@@ -92,8 +106,9 @@ public final class ModelCompiler {
         return null;
     }
 
-    private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed) {
+    private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed,
+                                                              LayerKinds kinds) {
         ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
-        return new GraphCompiler(LayerKinds.standard()).compile(g, layers, head, input);
+        return new GraphCompiler(kinds).compile(g, layers, head, input);
     }
 }

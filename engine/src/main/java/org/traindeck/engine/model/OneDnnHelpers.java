@@ -3,6 +3,8 @@ package org.traindeck.engine.model;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.layers.convolution.ConvolutionLayer;
+import org.deeplearning4j.nn.layers.convolution.DepthwiseConvolution2DLayer;
+import org.deeplearning4j.nn.layers.convolution.SeparableConvolution2DLayer;
 import org.deeplearning4j.nn.layers.convolution.subsampling.SubsamplingLayer;
 import org.deeplearning4j.nn.layers.mkldnn.MKLDNNConvHelper;
 import org.deeplearning4j.nn.layers.mkldnn.MKLDNNSubsamplingHelper;
@@ -53,7 +55,7 @@ public final class OneDnnHelpers {
         int installed = 0;
         try {
             for (Layer layer : net.getLayers()) {
-                if (layer instanceof ConvolutionLayer conv && CONV_HELPER.get(conv) == null) {
+                if (layer instanceof ConvolutionLayer conv && usesHelper(conv) && CONV_HELPER.get(conv) == null) {
                     CONV_HELPER.set(conv, new MKLDNNConvHelper(DataType.FLOAT));
                     installed++;
                 } else if (layer instanceof SubsamplingLayer pool && POOL_HELPER.get(pool) == null) {
@@ -65,6 +67,11 @@ public final class OneDnnHelpers {
             throw new IllegalStateException("cannot install the oneDNN helpers", e);
         }
         return installed;
+    }
+
+    /** Separable and depthwise convolutions run their own ops and never call the helper: installing one would only miscount. */
+    private static boolean usesHelper(ConvolutionLayer conv) {
+        return !(conv instanceof SeparableConvolution2DLayer) && !(conv instanceof DepthwiseConvolution2DLayer);
     }
 
     /** The layers whose oneDNN helper is installed. */

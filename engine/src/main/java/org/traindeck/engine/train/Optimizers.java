@@ -4,6 +4,8 @@ import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
+import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.learning.config.IUpdater;
@@ -61,14 +63,12 @@ final class Optimizers {
      */
     static void configureClipping(ComputationGraph net, double maxNorm) {
         boolean changed = false;
-        for (Layer layer : net.getLayers()) {
-            if (layer.conf().getLayer() instanceof BaseLayer base) {
-                GradientNormalization wanted = maxNorm > 0 ? GradientNormalization.ClipL2PerLayer : GradientNormalization.None;
-                if (base.getGradientNormalization() != wanted || base.getGradientNormalizationThreshold() != maxNorm) {
-                    base.setGradientNormalization(wanted);
-                    base.setGradientNormalizationThreshold(maxNorm);
-                    changed = true;
-                }
+        for (BaseLayer base : trainable(net)) {
+            GradientNormalization wanted = maxNorm > 0 ? GradientNormalization.ClipL2PerLayer : GradientNormalization.None;
+            if (base.getGradientNormalization() != wanted || base.getGradientNormalizationThreshold() != maxNorm) {
+                base.setGradientNormalization(wanted);
+                base.setGradientNormalizationThreshold(maxNorm);
+                changed = true;
             }
         }
         if (changed) {
@@ -91,15 +91,36 @@ final class Optimizers {
             return;
         }
         IUpdater updater = updater(config, lr);
-        for (Layer layer : net.getLayers()) {
-            if (layer.conf().getLayer() instanceof BaseLayer base) {
-                base.setIUpdater(updater.clone());
-                base.setBiasUpdater(null);
-                base.setRegularization(regularization(config));
-                base.setRegularizationBias(new ArrayList<>());
-            }
+        for (BaseLayer base : trainable(net)) {
+            base.setIUpdater(updater.clone());
+            base.setBiasUpdater(null);
+            base.setRegularization(regularization(config));
+            base.setRegularizationBias(new ArrayList<>());
         }
         net.setUpdater(null);
         net.getUpdater();
+    }
+
+    /**
+     * The configurations that hold updaters, wrappers opened: a Bidirectional's two directions, the layer inside
+     * LastTimeStep or TimeDistributed. The wrappers are no BaseLayer, so their layers would keep the placeholder optimizer.
+     */
+    static List<BaseLayer> trainable(ComputationGraph net) {
+        List<BaseLayer> out = new ArrayList<>();
+        for (Layer layer : net.getLayers()) {
+            collect(layer.conf().getLayer(), out);
+        }
+        return out;
+    }
+
+    private static void collect(org.deeplearning4j.nn.conf.layers.Layer conf, List<BaseLayer> out) {
+        if (conf instanceof BaseLayer base) {
+            out.add(base);
+        } else if (conf instanceof BaseWrapperLayer wrapper) {
+            collect(wrapper.getUnderlying(), out);
+        } else if (conf instanceof Bidirectional both) {
+            collect(both.getFwd(), out);
+            collect(both.getBwd(), out);
+        }
     }
 }

@@ -142,14 +142,26 @@ class GraphConfigTest {
 
     @Test
     void knownDl4jFailuresAreRefusedWithTheReason() {
-        assertThat(firstError("{\"type\": \"conv1d\", \"filters\": 4, \"kernel\": 3, \"inputs\": \"r\"},"
-                + "{\"name\": \"r\", \"type\": \"reshape\", \"shape\": [8, 8], \"inputs\": \"input\"}").message()).isNotBlank();
+        ConfigProblem afterConv1d = firstError("""
+                {"name": "r", "type": "reshape", "shape": [8, 8]},
+                {"type": "conv1d", "filters": 4, "kernel": 3},
+                {"name": "bn", "type": "batchNorm"},
+                {"type": "globalPool"}""");
+        assertThat(afterConv1d.path()).isEqualTo("model.layers[2]");
+        assertThat(afterConv1d.message()).contains("layers[2] 'bn' cannot take a sequence: DL4J 1.0.0-M2.1's BatchNormalization "
+                + "fails in backprop after a 1D convolution");
+
         String volumes = """
-                {"name": "a", "type": "conv2d", "filters": 4, "kernel": 3},
-                {"name": "b", "type": "conv2d", "filters": 4, "kernel": 3},
-                {"type": "concat", "inputs": ["a", "b"]},
+                {"type": "reshape", "shape": [1, 4, 4, 4]},
+                {"name": "a", "type": "conv3d", "filters": 4, "kernel": 3},
+                {"name": "b", "type": "conv3d", "filters": 4, "kernel": 3, "inputs": "reshape0"},
+                {"name": "joined", "type": "concat", "inputs": ["a", "b"]},
                 {"type": "globalPool"}""";
-        assertThat(check(volumes).errors()).isEmpty();
+        ConfigProblem concat = firstError(volumes);
+        assertThat(concat.path()).isEqualTo("model.layers[3]");
+        assertThat(concat.message()).contains("layers[3] 'joined' cannot join volumes: DL4J 1.0.0-M2.1's MergeVertex fails in "
+                + "backprop on 3D feature maps");
+        assertThat(check(volumes.replace("\"concat\"", "\"add\"")).errors()).isEmpty();
     }
 
     @Test
@@ -186,8 +198,10 @@ class GraphConfigTest {
 
     @Test
     void theHeadMustSeeAVectorForClasses() {
-        ConfigProblem p = firstError("{\"type\": \"conv2d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"reshape\", \"shape\": [4, 128]}");
-        assertThat(p.message()).isNotBlank();
+        ConfigProblem p = firstError("{\"type\": \"conv2d\", \"filters\": 4, \"kernel\": 3}, {\"name\": \"seq\", \"type\": \"reshape\", \"shape\": [4, 64]}");
+        assertThat(p.path()).isEqualTo("model.layers[1]");
+        assertThat(p.message()).isEqualTo("the head takes the output of 'seq': a classification head takes a vector per sample but gets "
+                + "a sequence [4 features, 64 steps]: end with \"globalPool\" or \"firstToken\"");
     }
 
     @Test

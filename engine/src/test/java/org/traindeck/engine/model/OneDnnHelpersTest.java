@@ -93,6 +93,19 @@ class OneDnnHelpersTest {
     }
 
     @Test
+    void separableAndDepthwiseConvolutionsGetNoHelperTheyWouldNotUse(@TempDir Path dir) {
+        Nd4jRuntime.init();
+        ComputationGraph net = ModelCompiler.build(GraphFixture.model("""
+                {"name": "plain", "type": "conv2d", "filters": 3, "kernel": 3},
+                {"type": "depthwiseConv2d", "kernel": 3},
+                {"type": "separableConv2d", "filters": 4, "kernel": 3},
+                {"type": "globalPool"}""", dir), GraphFixture.IMAGES, 1);
+
+        assertThat(OneDnnHelpers.install(net)).isEqualTo(1);
+        assertThat(OneDnnHelpers.layersWithHelpers(net)).containsExactly("plain");
+    }
+
+    @Test
     void aRunUsesThemOnEveryReplicaUnlessTheConfigTurnsThemOff(@TempDir Path dir) throws Exception {
         String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
         String config = """

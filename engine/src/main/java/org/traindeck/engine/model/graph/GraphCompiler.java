@@ -39,7 +39,7 @@ public final class GraphCompiler {
     public ComputationGraphConfiguration compile(ComputationGraphConfiguration.GraphBuilder g, List<LayerSpec> layers,
                                                  ModelConfig.Head head, ModelInput input) {
         Map<String, InputType> types = new HashMap<>();
-        types.put(Heads.INPUT, input.input());
+        types.put(Heads.INPUT, input.tokens() ? tokens(input.input()) : input.input());
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < layers.size(); i++) {
             index.put(layers.get(i).name(), i);
@@ -101,6 +101,11 @@ public final class GraphCompiler {
         } catch (RuntimeException e) {
             throw problem("model", "DL4J cannot build this graph: " + rootMessage(e));
         }
+    }
+
+    private static TokenSequence tokens(InputType in) {
+        InputType.InputTypeRecurrent r = (InputType.InputTypeRecurrent) in;
+        return new TokenSequence(r.getSize(), r.getTimeSeriesLength());
     }
 
     /** A layer's output for one input, as DL4J infers it when it builds the graph (preprocessor included). */

@@ -31,7 +31,7 @@ public final class Heads {
     private Heads() {
     }
 
-    static void add(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelConfig.Head head, ModelInput input) {
+    public static void add(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelConfig.Head head, ModelInput input) {
         Task task = input.task();
         LossFunction loss = loss(head, task);
         Activation act = activation(head, task);
@@ -85,7 +85,7 @@ public final class Heads {
         }
     }
 
-    static LossFunction loss(ModelConfig.Head head, Task task) {
+    public static LossFunction loss(ModelConfig.Head head, Task task) {
         String chosen = head == null ? "auto" : head.loss();
         return switch (chosen) {
             case "mse" -> LossFunction.MSE;
@@ -95,7 +95,7 @@ public final class Heads {
         };
     }
 
-    static Activation activation(ModelConfig.Head head, Task task) {
+    public static Activation activation(ModelConfig.Head head, Task task) {
         String chosen = head == null ? "auto" : head.activation();
         return switch (chosen) {
             case "identity" -> Activation.IDENTITY;

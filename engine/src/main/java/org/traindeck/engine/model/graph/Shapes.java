@@ -12,6 +12,10 @@ public final class Shapes {
 
     /** An input type as the messages say it: height×width×channels for images, as the data section writes them. */
     public static String describe(InputType t) {
+        if (t instanceof TokenSequence tokens) {
+            return "token ids [" + (tokens.steps() > 0 ? tokens.steps() + " steps" : "any length") + "] from a vocabulary of "
+                    + tokens.vocabulary();
+        }
         return switch (t.getType()) {
             case FF -> "a vector of " + ((InputType.InputTypeFeedForward) t).getSize() + " features";
             case RNN -> {

@@ -5,6 +5,7 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.graph.TokenSequence;
 
 import java.util.List;
 
@@ -16,6 +17,9 @@ final class Spatial {
 
     static InputType require(NodeOptions o, List<InputType> inputs, int dims) {
         InputType in = inputs.get(0);
+        if (in instanceof TokenSequence) {
+            throw new ShapeError("takes features but gets " + Shapes.describe(in) + ": add an \"embedding\" first to turn each id into a vector");
+        }
         InputType.Type wanted = switch (dims) {
             case 1 -> InputType.Type.RNN;
             case 2 -> InputType.Type.CNN;
