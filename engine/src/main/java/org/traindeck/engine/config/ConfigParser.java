@@ -210,6 +210,6 @@ public final class ConfigParser {
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         // the better direction follows the monitored metric unless it is given
         return RecordReader.read(r, CheckpointPolicy.class, Map.of("mode",
-                soFar -> r.choice("mode", HIGHER_IS_BETTER.contains(soFar.get("monitor")) ? "max" : "min")));
+                soFar -> r.choice("mode", soFar.get("monitor") instanceof String m && HIGHER_IS_BETTER.contains(m) ? "max" : "min")));
     }
 }

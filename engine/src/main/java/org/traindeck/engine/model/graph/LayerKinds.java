@@ -2,6 +2,7 @@ package org.traindeck.engine.model.graph;
 
 import org.traindeck.engine.model.nodes.ActivationNode;
 import org.traindeck.engine.model.nodes.Add;
+import org.traindeck.engine.model.nodes.Attention;
 import org.traindeck.engine.model.nodes.BatchNorm;
 import org.traindeck.engine.model.nodes.BidirectionalLstm;
 import org.traindeck.engine.model.nodes.Concat;
@@ -11,11 +12,15 @@ import org.traindeck.engine.model.nodes.Dense;
 import org.traindeck.engine.model.nodes.DepthwiseConvolution;
 import org.traindeck.engine.model.nodes.Dropout;
 import org.traindeck.engine.model.nodes.Embedding;
+import org.traindeck.engine.model.nodes.FirstToken;
 import org.traindeck.engine.model.nodes.Flatten;
 import org.traindeck.engine.model.nodes.GlobalPool;
+import org.traindeck.engine.model.nodes.LayerNormNode;
 import org.traindeck.engine.model.nodes.Lstm;
 import org.traindeck.engine.model.nodes.PRelu;
+import org.traindeck.engine.model.nodes.Patches;
 import org.traindeck.engine.model.nodes.Pooling;
+import org.traindeck.engine.model.nodes.PositionEmbeddingNode;
 import org.traindeck.engine.model.nodes.Reshape;
 import org.traindeck.engine.model.nodes.SeparableConvolution;
 import org.traindeck.engine.model.nodes.Upsampling;
@@ -34,7 +39,8 @@ public final class LayerKinds {
             new Pooling(true, 1), new Pooling(false, 1), new Pooling(true, 2), new Pooling(false, 2), new Pooling(true, 3),
             new Pooling(false, 3), new GlobalPool(), new BatchNorm(), new Dropout(false), new Dropout(true), new ActivationNode(),
             new Flatten(), new Add(), new Concat(), new SeparableConvolution(), new DepthwiseConvolution(), new PRelu(), new Reshape(),
-            new Embedding(), new Lstm(), new BidirectionalLstm()));
+            new Embedding(), new Lstm(), new BidirectionalLstm(), new LayerNormNode(), new Attention(), new Patches(),
+            new PositionEmbeddingNode(), new FirstToken()));
 
     private final Map<String, LayerKind> byType = new LinkedHashMap<>();
 

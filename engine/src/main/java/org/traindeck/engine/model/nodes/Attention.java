@@ -1,0 +1,37 @@
+package org.traindeck.engine.model.nodes;
+
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.traindeck.engine.model.graph.Built;
+import org.traindeck.engine.model.graph.LayerKind;
+import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.graph.ShapeError;
+import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.layers.SelfAttention;
+
+import java.util.List;
+
+/** attention: multi-head self-attention over a sequence, causal (each step sees the steps before it) when asked. */
+public final class Attention implements LayerKind {
+
+    @Override
+    public String type() {
+        return "attention";
+    }
+
+    @Override
+    public Built build(NodeOptions o, List<InputType> inputs) {
+        InputType in = inputs.get(0);
+        if (in instanceof TokenSequence) {
+            throw new ShapeError("takes a sequence of vectors but gets token ids: add an \"embedding\" first");
+        }
+        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", Shapes.toSequence(in));
+        long width = o.has("units") ? o.integer("units") : ((InputType.InputTypeRecurrent) in).getSize();
+        int heads = o.integer("heads");
+        if (width % heads != 0) {
+            throw new ShapeError("splits its " + width + " features into " + heads + " heads, but " + heads + " does not divide "
+                    + width + ": use a number of heads that divides the width");
+        }
+        return Built.layer(new SelfAttention(width, heads, o.bool("causal")));
+    }
+}

@@ -1,0 +1,29 @@
+package org.traindeck.engine.model.nodes;
+
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.traindeck.engine.model.graph.Built;
+import org.traindeck.engine.model.graph.LayerKind;
+import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.graph.ShapeError;
+import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.layers.LayerNorm;
+
+import java.util.List;
+
+/** layerNorm: normalises each sample's features (each step of a sequence, each pixel's channels), with a gain and a bias. */
+public final class LayerNormNode implements LayerKind {
+
+    @Override
+    public String type() {
+        return "layerNorm";
+    }
+
+    @Override
+    public Built build(NodeOptions o, List<InputType> inputs) {
+        InputType in = inputs.get(0);
+        if (in.getType() == InputType.Type.CNN3D || in.getType() == InputType.Type.CNNFlat) {
+            throw new ShapeError("normalises vectors, sequences and images, but gets " + Shapes.describe(in));
+        }
+        return Built.layer(new LayerNorm(o.number("epsilon")));
+    }
+}

@@ -1,0 +1,35 @@
+package org.traindeck.engine.model.nodes;
+
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.traindeck.engine.model.graph.Built;
+import org.traindeck.engine.model.graph.LayerKind;
+import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.graph.ShapeError;
+import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.layers.PositionEmbedding;
+
+import java.util.List;
+
+/** positionEmbedding: adds a learned vector per position of a sequence of known length (GPT's, after its token embedding). */
+public final class PositionEmbeddingNode implements LayerKind {
+
+    @Override
+    public String type() {
+        return "positionEmbedding";
+    }
+
+    @Override
+    public Built build(NodeOptions o, List<InputType> inputs) {
+        InputType in = inputs.get(0);
+        if (in instanceof TokenSequence) {
+            throw new ShapeError("adds vectors to a sequence of vectors but gets token ids: add an \"embedding\" first");
+        }
+        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", Shapes.toSequence(in));
+        long steps = ((InputType.InputTypeRecurrent) in).getTimeSeriesLength();
+        if (steps <= 0) {
+            throw new ShapeError("needs the sequence's length, but it is not known here: give the data a fixed context");
+        }
+        return Built.layer(new PositionEmbedding(steps));
+    }
+}
