@@ -62,6 +62,9 @@ final class DistributedStep implements StepStrategy {
                     + ". Resume it on the cluster (traindeck resume RUN --cluster spark://HOST:7077) or on one machine"
                     + " (traindeck resume RUN --devices cpu:" + executors + ": the same training)", failure);
         }
+        if (master.gradient() == null) {
+            bindGradient(plan.batches.batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true));
+        }
         master.getGradientsViewArray().assign(ExecutorReplica.read(sum.gradientSum()).reshape(master.getGradientsViewArray().shape()));
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
@@ -69,6 +72,17 @@ final class DistributedStep implements StepStrategy {
                 plan.stage.clipNorm(), publishes, before + 1 == faults.nanAtStep());
         listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), sum.examplesPerShard(),
                 r.applied(), lr, sum.exchangeNanos(), Double.NaN));
+    }
+
+    /**
+     * DL4J's updater takes the gradient as the per-variable views that only a backward pass creates: the driver,
+     * which computes none itself, makes them once with one micro-batch, whose values the step then overwrites.
+     */
+    private void bindGradient(BatchMaker.Batch batch) {
+        master.setInputs(batch.features());
+        master.setLabels(batch.labels());
+        master.computeGradientAndScore();
+        master.clearLayersStates();
     }
 
     @Override
