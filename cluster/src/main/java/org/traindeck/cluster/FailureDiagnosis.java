@@ -16,6 +16,10 @@ final class FailureDiagnosis {
     static String of(Throwable failure, ClusterEvents events) {
         String message = failure == null ? "unknown failure" : String.valueOf(failure.getMessage());
         String firstLines = message.lines().limit(2).reduce((a, b) -> a + " " + b).orElse(message);
+        int trace = firstLines.indexOf(" Driver stacktrace:");
+        if (trace >= 0) {
+            firstLines = firstLines.substring(0, trace);
+        }
         Matcher m = LOST_TASK.matcher(firstLines);
         if (m.find()) {
             String host = m.group(1);

@@ -146,6 +146,13 @@ final class SparkStepSession implements DistributedSession {
 
     @Override
     public StepSum step(long step, byte[] params, List<ShardWork> shards) {
+        // Spark would quietly move a lost executor's shard to another or a replacement; the run stops instead, so
+        // that a machine that died is said, and the cluster a run resumes on is the one its user chose
+        Map<String, String> lost = events.removed();
+        if (!lost.isEmpty()) {
+            Map.Entry<String, String> e = lost.entrySet().iterator().next();
+            throw new TierFailure(events.name(e.getKey()) + " was lost (" + e.getValue() + ")", true, null);
+        }
         long t0 = System.nanoTime();
         Broadcast<byte[]> parameters = sc.broadcast(params);
         String runId = spec.runId();

@@ -69,10 +69,18 @@ final class LocalCluster implements AutoCloseable {
     List<ProcessHandle> executors() {
         List<ProcessHandle> out = new ArrayList<>();
         for (Process w : workers) {
-            w.toHandle().children().filter(c -> c.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
-                    .forEach(out::add);
+            w.toHandle().descendants().filter(p -> commandLine(p).contains("CoarseGrainedExecutorBackend")).forEach(out::add);
         }
         return out;
+    }
+
+    // ProcessHandle.Info leaves out long command lines; /proc has them whole
+    private static String commandLine(ProcessHandle p) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline")), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return p.info().commandLine().orElse("");
+        }
     }
 
     static String read(Path log) {
