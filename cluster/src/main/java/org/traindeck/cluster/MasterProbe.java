@@ -51,7 +51,8 @@ final class MasterProbe {
         RpcEnv rpc = RpcEnv.create("traindeck-probe", localIp, 0, conf, security, true);
         try {
             rpc.setupEndpointRef(new RpcAddress(host, port), "Master");
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            // Scala's SparkException is checked in Java's eyes, and undeclared
             String why = rootMessage(e);
             throw new TierFailure("the master at " + host + ":" + port + " refused this driver (" + why + "): a wrong cluster secret?"
                     + " Use a copy of the master's secret file (--secret-file, or parallel.clusterSecretFile)", true, e);
