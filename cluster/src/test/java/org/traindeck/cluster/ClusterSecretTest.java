@@ -27,7 +27,8 @@ class ClusterSecretTest {
 
     @BeforeAll
     static void startMaster() throws IOException {
-        cluster = new LocalCluster(dir).startMaster();
+        cluster = new LocalCluster(dir);
+        cluster.startMaster();
     }
 
     @AfterAll

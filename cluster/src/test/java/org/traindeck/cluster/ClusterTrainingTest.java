@@ -38,7 +38,8 @@ class ClusterTrainingTest {
 
     @BeforeAll
     static void startCluster() throws IOException {
-        cluster = new LocalCluster(dir).startMaster().startWorkers(2);
+        cluster = new LocalCluster(dir);
+        cluster.startMaster().startWorkers(2);
     }
 
     @AfterAll

@@ -31,6 +31,8 @@ final class LocalCluster implements AutoCloseable {
         this.secretFile = dir.resolve("secret");
         this.secret = ClusterSecret.generate(secretFile);
         this.port = freePort();
+        // a test JVM that dies mid-test still takes its daemons with it
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "local-cluster-stop"));
     }
 
     String url() {
