@@ -14,6 +14,7 @@ import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 import org.traindeck.engine.parallel.TierFailure;
+import scala.Tuple2;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,12 +37,15 @@ import java.util.concurrent.TimeoutException;
 final class SparkStepSession implements DistributedSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(SparkStepSession.class);
+    /** How the parameters reach the executors: "broadcast" (the default) or "tasks" (in each task). */
+    static final String PARAMETERS_SETTING = "traindeck.parameters";
 
     private final DistributedSpec spec;
     private final JavaSparkContext sc;
     private final ClusterEvents events;
     private final Broadcast<String> model;
     private final List<String> executors;
+    private final boolean parametersInTasks;
 
     private SparkStepSession(DistributedSpec spec, JavaSparkContext sc, ClusterEvents events, List<String> executors) {
         this.spec = spec;
@@ -49,6 +53,7 @@ final class SparkStepSession implements DistributedSession {
         this.events = events;
         this.executors = executors;
         this.model = sc.broadcast(spec.modelJson());
+        this.parametersInTasks = "tasks".equals(spec.settings().get(PARAMETERS_SETTING));
     }
 
     static SparkStepSession open(DistributedSpec spec) {
@@ -109,7 +114,9 @@ final class SparkStepSession implements DistributedSession {
             conf.set("spark.executor.extraJavaOptions", "-Dorg.bytedeco.javacpp.platform.extension=" + natives);
         }
         for (Map.Entry<String, String> e : spec.settings().entrySet()) {
-            conf.set(e.getKey(), e.getValue());
+            if (e.getKey().startsWith("spark.")) {
+                conf.set(e.getKey(), e.getValue());
+            }
         }
         return conf;
     }
@@ -154,14 +161,26 @@ final class SparkStepSession implements DistributedSession {
             throw new TierFailure(events.name(e.getKey()) + " was lost (" + e.getValue() + ")", true, null);
         }
         long t0 = System.nanoTime();
-        Broadcast<byte[]> parameters = sc.broadcast(params);
         String runId = spec.runId();
         Broadcast<String> json = model;
         boolean dataLossOnly = spec.dataLossOnly();
         boolean oneDnn = spec.oneDnn();
-        JavaFutureAction<List<ShardResult>> job = sc.parallelize(shards, shards.size())
-                .map(w -> ExecutorReplicas.of(runId, json.value(), dataLossOnly, oneDnn).compute(parameters.value(), w))
-                .collectAsync();
+        Broadcast<byte[]> parameters;
+        JavaFutureAction<List<ShardResult>> job;
+        if (parametersInTasks) {
+            // measured against the broadcast (README): each task carries its own copy, one message instead of a fetch
+            parameters = null;
+            List<Tuple2<byte[], ShardWork>> tasks = shards.stream().map(w -> new Tuple2<>(params, w)).toList();
+            job = sc.parallelize(tasks, tasks.size())
+                    .map(t -> ExecutorReplicas.of(runId, json.value(), dataLossOnly, oneDnn).compute(t._1(), t._2()))
+                    .collectAsync();
+        } else {
+            Broadcast<byte[]> broadcast = sc.broadcast(params);
+            parameters = broadcast;
+            job = sc.parallelize(shards, shards.size())
+                    .map(w -> ExecutorReplicas.of(runId, json.value(), dataLossOnly, oneDnn).compute(broadcast.value(), w))
+                    .collectAsync();
+        }
         List<ShardResult> results;
         try {
             results = job.get(spec.stepTimeoutSeconds(), TimeUnit.SECONDS);
@@ -176,7 +195,9 @@ final class SparkStepSession implements DistributedSession {
             job.cancel(true);
             throw new TierFailure("interrupted during step " + step, true, e);
         } finally {
-            parameters.destroy();
+            if (parameters != null) {
+                parameters.destroy();
+            }
         }
         return sum(results, System.nanoTime() - t0);
     }
