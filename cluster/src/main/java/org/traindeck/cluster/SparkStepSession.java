@@ -18,6 +18,8 @@ import scala.Tuple2;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -160,6 +162,7 @@ final class SparkStepSession implements DistributedSession {
             Map.Entry<String, String> e = lost.entrySet().iterator().next();
             throw new TierFailure(events.name(e.getKey()) + " was lost (" + e.getValue() + ")", true, null);
         }
+        masterAnswers(step);
         long t0 = System.nanoTime();
         String runId = spec.runId();
         Broadcast<String> json = model;
@@ -200,6 +203,20 @@ final class SparkStepSession implements DistributedSession {
             }
         }
         return sum(results, System.nanoTime() - t0);
+    }
+
+    /**
+     * Running executors go on without their master, but nothing could replace one that dies, and the workers that
+     * launched them are orphaned: a run whose master is gone stops, with the master named.
+     */
+    private void masterAnswers(long step) {
+        URI master = URI.create(spec.address());
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(master.getHost(), master.getPort()), 5000);
+        } catch (IOException e) {
+            throw new TierFailure("the master at " + master.getHost() + ":" + master.getPort() + " stopped answering before step " + step
+                    + " (" + e.getMessage() + ")", true, e);
+        }
     }
 
     private static StepSum sum(List<ShardResult> results, long wall) {

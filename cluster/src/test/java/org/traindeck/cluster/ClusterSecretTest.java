@@ -74,4 +74,12 @@ class ClusterSecretTest {
         assertThatThrownBy(() -> new SparkBackend().open(spec)).isInstanceOf(TierFailure.class)
                 .hasMessageContaining("nothing answers at 127.0.0.1:1");
     }
+
+    @Test
+    void executorsThatNeverJoinAreSaidSoWithinTheJoinTimeout() throws IOException {
+        DistributedSpec spec = new DistributedSpec(cluster.url(), 1, "no-workers", "{}", false, false, cluster.secretFile, 5, 30, Map.of());
+        assertThatThrownBy(() -> new SparkBackend().open(spec)).isInstanceOf(TierFailure.class)
+                .hasMessageContaining("only 0 of 1 executor(s) joined within 5 s")
+                .hasMessageContaining("traindeck cluster worker " + cluster.url());
+    }
 }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
@@ -25,9 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two executors on a real master and two workers (127.0.0.1) train the digits LeNet exactly as one device at the
- * global batch: per-step losses within 1e-4.
+ * On a real master and two workers (127.0.0.1): two executors train the digits LeNet exactly as one device at the
+ * global batch (per-step losses within 1e-4); a killed executor ends the run with the machine named, and it resumes
+ * exactly on one machine; a master that dies ends the run (last: it takes the cluster down).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterTrainingTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,6 +59,10 @@ class ClusterTrainingTest {
     }
 
     static RunConfig config(String name, int batch, int epochs, String parallel) {
+        return config(dir, name, batch, epochs, parallel);
+    }
+
+    static RunConfig config(Path dir, String name, int batch, int epochs, String parallel) {
         String digits = Path.of("..", "data", "digits", "digits.csv.gz").toAbsolutePath().normalize().toString();
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 11, "devices": "cpu",
@@ -97,6 +106,7 @@ class ClusterTrainingTest {
     }
 
     @Test
+    @Order(1)
     void twoExecutorsTrainExactlyAsOneDeviceAtTheGlobalBatch() throws Exception {
         RunResult one = TrainingRun.prepare(config("one", 48, "{}")).runHere();
         RunResult two = TrainingRun.prepare(config("two", 24, clusterParallel())).runHere();
@@ -116,6 +126,7 @@ class ClusterTrainingTest {
     }
 
     @Test
+    @Order(2)
     void anExecutorKilledMidRunEndsTheRunWithTheMachineNamedAndItResumesExactlyOnOneMachine() throws Exception {
         RunResult reference = TrainingRun.prepare(config("reference", 128, 2, "{}")).runHere();
         TrainingRun run = TrainingRun.prepare(config("killed", 64, 2, clusterParallel()));
@@ -138,5 +149,20 @@ class ClusterTrainingTest {
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
         assertSameLosses(losses(reference.runDir()), losses(failed.runDir()));
         System.out.printf("killed executor pid %d: the run ended %.1f s later: %s%n", executors.get(1).pid(), seconds, failed.message());
+    }
+
+    @Test
+    @Order(3)
+    void aMasterThatDiesEndsTheRunWithTheMasterNamed() throws Exception {
+        TrainingRun run = TrainingRun.prepare(config("master-lost", 64, 2, clusterParallel()));
+        run.start();
+        await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
+        long killedAt = System.nanoTime();
+        cluster.killMaster();
+        RunResult failed = run.completion().get(120, TimeUnit.SECONDS);
+
+        assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
+        assertThat(failed.message()).contains("the master at 127.0.0.1:" + cluster.port + " stopped answering").contains("is intact");
+        assertThat((System.nanoTime() - killedAt) / 1e9).as("seconds from the kill to the run's end").isLessThan(60);
     }
 }

@@ -67,6 +67,11 @@ final class LocalCluster implements AutoCloseable {
         return this;
     }
 
+    /** Kills the master (as a machine that dies would: no goodbye). */
+    void killMaster() {
+        master.destroyForcibly();
+    }
+
     /** The executor processes the workers started (children of the worker JVMs). */
     List<ProcessHandle> executors() {
         List<ProcessHandle> out = new ArrayList<>();
