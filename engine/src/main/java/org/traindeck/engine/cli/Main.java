@@ -127,6 +127,15 @@ public final class Main {
         }
         if (cluster != null || executors != null) {
             String address = cluster != null ? cluster : config.parallel().cluster();
+            if (address.isEmpty()) {
+                err.println("error: --executors needs a cluster: --cluster spark://HOST:7077, or parallel.cluster in the config");
+                return INVALID_INPUT;
+            }
+            if (!address.matches("[a-z][a-z0-9+.-]*://[^\\s/]+:\\d{1,5}")) {
+                err.println("error: parallel.cluster: \"" + address + "\" is not a cluster address such as spark://HOST:7077 (with --cluster "
+                        + address + ")");
+                return INVALID_INPUT;
+            }
             config = config.withParallel(config.parallel().withCluster(address, executors != null ? executors : config.parallel().executors()));
             ValidationResult again = ConfigParser.revalidate(config);
             if (!again.isValid()) {
