@@ -56,6 +56,7 @@ public final class SparkDaemons {
         Map<String, String> env = pb.environment();
         env.put("SPARK_HOME", sparkHome().toString());
         env.put("SPARK_SCALA_VERSION", "2.12");
+        // the class path a worker gives its executors: TrainDeck's, as installed on that machine
         env.put("SPARK_DIST_CLASSPATH", System.getProperty("java.class.path"));
         // Spark binds its web UIs to SPARK_LOCAL_IP (otherwise every interface)
         env.put("SPARK_LOCAL_IP", host);

@@ -107,8 +107,6 @@ final class SparkStepSession implements DistributedSession {
                 .set("spark.task.maxFailures", "1")
                 .set("spark.stage.maxConsecutiveAttempts", "1")
                 .set("spark.extraListeners", ClusterEvents.class.getName())
-                // executors run TrainDeck's classes from the same install path as the driver's
-                .set("spark.executor.extraClassPath", System.getProperty("java.class.path"))
                 .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.12")
                 .set("spark.executorEnv.OMP_NUM_THREADS", System.getenv().getOrDefault("OMP_NUM_THREADS", "1"));
         String natives = System.getProperty("org.bytedeco.javacpp.platform.extension");
