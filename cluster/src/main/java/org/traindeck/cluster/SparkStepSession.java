@@ -41,6 +41,7 @@ final class SparkStepSession implements DistributedSession {
     private static final Logger LOG = LoggerFactory.getLogger(SparkStepSession.class);
     /** How the parameters reach the executors: "broadcast" (the default) or "tasks" (in each task). */
     static final String PARAMETERS_SETTING = "traindeck.parameters";
+    private static final int STOP_SECONDS = 5;
 
     private final DistributedSpec spec;
     private final JavaSparkContext sc;
@@ -245,13 +246,30 @@ final class SparkStepSession implements DistributedSession {
         }
     }
 
+    /**
+     * Stops the driver, waiting at most {@link #STOP_SECONDS}: Spark's stop asks every executor to exit, and a stuck
+     * one would hold a failed run's end for the RPC timeout (two minutes). The daemon thread finishes it meanwhile.
+     */
     @Override
     public void close() {
+        String app = sc.getConf().get("spark.app.name");
+        Thread stopper = new Thread(() -> {
+            try {
+                sc.stop();
+            } catch (RuntimeException e) {
+                LOG.warn("stopping the Spark driver: {}", e.toString());
+            }
+        }, "traindeck-spark-stop");
+        stopper.setDaemon(true);
+        stopper.start();
         try {
-            sc.stop();
-        } catch (RuntimeException e) {
-            LOG.warn("stopping the Spark driver: {}", e.toString());
+            stopper.join(TimeUnit.SECONDS.toMillis(STOP_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        ClusterEvents.forget(sc.getConf().get("spark.app.name"));
+        if (stopper.isAlive()) {
+            LOG.warn("the Spark driver for {} is still stopping after {} s; the run goes on ending", app, STOP_SECONDS);
+        }
+        ClusterEvents.forget(app);
     }
 }

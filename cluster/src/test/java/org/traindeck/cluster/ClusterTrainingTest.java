@@ -69,7 +69,7 @@ class ClusterTrainingTest {
                  "model": {"type": "lenet", "channels": [8, 16], "kernelSize": 3, "dense": 32, "dropout": 0},
                  "data": {"train": {"type": "csv", "path": "%s", "numClasses": 10, "imageShape": [8, 8, 1], "normalize": "minmax"},
                           "validationSplit": 0.2},
-                 "stepTimeoutSeconds": 60,
+                 "stepTimeoutSeconds": 45,
                  "stages": [{"epochs": %d, "batchSize": %d, "gradientClipping": 1.0, "optimizer": {"type": "adam", "learningRate": 0.003},
                              "schedule": {"type": "warmupCosine", "warmupSteps": 5, "minLearningRate": 0.0001}}],
                  "checkpoint": {"keepBestPerStage": false, "everyEpochs": 1},
@@ -153,6 +153,34 @@ class ClusterTrainingTest {
 
     @Test
     @Order(3)
+    void aStuckExecutorEndsTheRunAtTheStepDeadlineWithTheMachineNamed() throws Exception {
+        // stepTimeoutSeconds 45: the step's own deadline is 30 s (the first step, which loads ND4J, fits in it)
+        TrainingRun run = TrainingRun.prepare(config("stuck", 64, 2, clusterParallel()));
+        run.start();
+        await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
+        List<ProcessHandle> executors = cluster.executors();
+        assertThat(executors).hasSize(2);
+        long stoppedAt = System.nanoTime();
+        signal("STOP", executors.get(0));
+        try {
+            RunResult failed = run.completion().get(120, TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - stoppedAt) / 1e9;
+            assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
+            assertThat(failed.message()).contains("did not finish within its 30 s").contains("executor").contains("127.0.0.1")
+                    .contains("is intact");
+            assertThat(seconds).as("seconds from the stop to the run's end").isLessThan(45);
+        } finally {
+            executors.get(0).destroyForcibly();
+            signal("CONT", executors.get(0));
+        }
+    }
+
+    private static void signal(String name, ProcessHandle p) throws Exception {
+        new ProcessBuilder("kill", "-" + name, String.valueOf(p.pid())).inheritIO().start().waitFor();
+    }
+
+    @Test
+    @Order(4)
     void aMasterThatDiesEndsTheRunWithTheMasterNamed() throws Exception {
         TrainingRun run = TrainingRun.prepare(config("master-lost", 64, 2, clusterParallel()));
         run.start();

@@ -27,8 +27,9 @@ final class ClusterSessions {
                 "no cluster backend for " + address + " on the class path: run through ./traindeck, which adds the cluster"
                         + " module when --cluster is given, or build it (mvn -pl cluster -am package)"));
         int configured = config.effectiveStepTimeoutSeconds();
-        // under the watchdog's limit, so that the step's own diagnosis (which machine) is the one the user reads
-        int stepTimeout = configured > 0 ? Math.max(1, configured * 4 / 5) : DEFAULT_STEP_TIMEOUT_SECONDS;
+        // well under the watchdog's limit (the failed session still has to stop), so that the step's own diagnosis,
+        // which names the machine, is the one the user reads
+        int stepTimeout = configured > 0 ? Math.max(1, configured * 2 / 3) : DEFAULT_STEP_TIMEOUT_SECONDS;
         String secret = config.parallel().clusterSecretFile();
         DistributedSpec spec = new DistributedSpec(address, config.parallel().executors(),
                 config.name() + "-" + plan.index + "-" + UUID.randomUUID(), net.getConfiguration().toJson(),
