@@ -46,6 +46,8 @@ java_options=(
   "-Dtraindeck.packaged=true"
   "-Dlogback.configurationFile=\$APPDIR/logback-app.xml"
   "-XX:MaxRAMPercentage=60"
+  # a crash log never in the user's working folder; JDK 17's launcher expands only $APPDIR-like tokens, not $HOME
+  "-XX:ErrorFile=/tmp/traindeck-hs_err_pid%p.log"
 )
 if [ "${java_major:-17}" -ge 23 ]; then
   java_options+=("--enable-native-access=ALL-UNNAMED" "--sun-misc-unsafe-memory-access=allow")

@@ -198,11 +198,6 @@ public final class MainWindow {
         return controller;
     }
 
-    /** The device inventory, once known. */
-    public CompletableFuture<DeviceInventory> inventory() {
-        return inventory;
-    }
-
     private static Tab tab(String title, Node content) {
         Tab t = new Tab(title, content);
         t.setId("tab-" + title.toLowerCase());

@@ -33,9 +33,9 @@ class CloseDuringRunTest extends WindowTest {
                 """.formatted(dir.resolve("runs").toString().replace("\\", "/")));
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", 15, () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
-        waitUntil("the run to train", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+        waitUntil("the run to train", () -> window.controller().stateProperty().get() == RunController.State.RUNNING
                 && window.dashboard().lossChart().totalPoints() > 20);
         RunHandle run = onFx(() -> window.controller().currentProperty().get());
 
@@ -66,7 +66,7 @@ class CloseDuringRunTest extends WindowTest {
         try (RunLock held = RunLock.acquire(done.runDir())) {
             fixture.dialogs.toResume = done.runDir();
             robot.clickOn("#resume");
-            waitUntil("the refusal", 30, () -> !fixture.dialogs.errors.isEmpty());
+            waitUntil("the refusal", () -> !fixture.dialogs.errors.isEmpty());
         }
         assertThat(List.copyOf(fixture.dialogs.errors)).singleElement().satisfies(e -> assertThat(e)
                 .contains("is in use by another run in this TrainDeck"));

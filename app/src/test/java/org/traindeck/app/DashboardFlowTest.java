@@ -55,14 +55,14 @@ class DashboardFlowTest extends WindowTest {
         // opening a sample config through Open (the file chooser's double answers)
         fixture.dialogs.toOpen = WindowFixture.repoRoot().resolve("sample-configs/digits-mlp.json");
         robot.clickOn("#open");
-        waitUntil("the sample to load and validate", 15, () -> startEnabled(robot));
+        waitUntil("the sample to load and validate", () -> startEnabled(robot));
         assertThat(onFx(() -> window.document().fileProperty().get().getFileName().toString())).isEqualTo("digits-mlp.json");
 
         // breaking a field: the error names the field's path and line, and Start is disabled
         // (validation runs in the background and each keystroke gives a result: wait for the one of "0" to settle)
         typeInto(robot, "#field-epochs", "0");
         TextField epochs = robot.lookup("#field-epochs").queryAs(TextField.class);
-        waitUntil("the error of epochs = 0 to show", 10, () -> !window.document().validatingProperty().get()
+        waitUntil("the error of epochs = 0 to show", () -> !window.document().validatingProperty().get()
                 && epochs.getStyleClass().contains("field-error")
                 && String.valueOf(tooltipText(epochs)).startsWith("stages[0].epochs: must be between 1 and 1000000 (line"));
         assertThat(startEnabled(robot)).isFalse();
@@ -71,12 +71,12 @@ class DashboardFlowTest extends WindowTest {
         // fixing it, and sending the run somewhere temporary
         typeInto(robot, "#field-epochs", "40");
         typeInto(robot, "#field-output-folder", out.toString());
-        waitUntil("the config to be valid again", 10, () -> startEnabled(robot));
+        waitUntil("the config to be valid again", () -> startEnabled(robot));
         assertThat(onFx(() -> List.copyOf(epochs.getStyleClass()))).doesNotContain("field-error");
 
         // the device selector: the CPU (there is no GPU on the test machines) goes into the JSON
         selectTab(robot, 2);
-        waitUntil("the devices to be listed", 30, () -> robot.lookup("#device-cpu").tryQuery().isPresent()
+        waitUntil("the devices to be listed", () -> robot.lookup("#device-cpu").tryQuery().isPresent()
                 && robot.lookup("#device-status").queryAs(Label.class).getText().length() > 20);
         CheckBox cpu = robot.lookup("#device-cpu").queryAs(CheckBox.class);
         robot.interact(() -> cpu.setSelected(false));
@@ -86,26 +86,26 @@ class DashboardFlowTest extends WindowTest {
         // an NCCL toggle, seen in the JSON tab
         selectTab(robot, 3);
         robot.clickOn("#nccl-NCCL_P2P_DISABLE");
-        waitUntil("the badge", 5, () -> !robot.lookup("#nccl-badge-NCCL_P2P_DISABLE").queryAs(Label.class).getText().isEmpty());
+        waitUntil("the badge", () -> !robot.lookup("#nccl-badge-NCCL_P2P_DISABLE").queryAs(Label.class).getText().isEmpty());
         selectTab(robot, 1);
         String json = onFx(() -> robot.lookup("#json-editor").queryAs(TextArea.class).getText());
         assertThat(json).contains("\"NCCL_P2P_DISABLE\": \"1\"").contains("\"devices\": \"cpu\"").contains("\"epochs\": 40");
-        waitUntil("the config to be valid", 10, () -> startEnabled(robot));
+        waitUntil("the config to be valid", () -> startEnabled(robot));
 
         // Start: all four charts receive points and the status bar advances
         robot.clickOn("#start");
-        waitUntil("the run to train", 60, () -> window.dashboard().lossChart().totalPoints() > 40
+        waitUntil("the run to train", () -> window.dashboard().lossChart().totalPoints() > 40
                 && window.dashboard().throughputChart().totalPoints() > 5);
         for (LiveChart c : window.dashboard().charts()) {
-            waitUntil(c.getId() + " to get points and draw them", 20, () -> c.totalPoints() > 0 && c.drawnPoints() > 0);
+            waitUntil(c.getId() + " to get points and draw them", () -> c.totalPoints() > 0 && c.drawnPoints() > 0);
         }
         String stepBefore = onFx(() -> window.dashboard().status().stepText());
-        waitUntil("the status bar to advance", 20, () -> !window.dashboard().status().stepText().equals(stepBefore));
+        waitUntil("the status bar to advance", () -> !window.dashboard().status().stepText().equals(stepBefore));
         assertThat(onFx(() -> window.dashboard().status().progressValue())).isPositive();
 
         // Stop: the run stops cleanly, with a checkpoint
         robot.clickOn("#stop");
-        waitUntil("the run to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
+        waitUntil("the run to stop", () -> window.controller().stateProperty().get() == RunController.State.IDLE);
         RunResult stopped = onFx(() -> window.controller().lastResultProperty().get());
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(stopped.lastCheckpoint()).exists();
@@ -115,13 +115,13 @@ class DashboardFlowTest extends WindowTest {
         // Resume from the run folder chosen in the (double of the) file chooser: it continues at the same step
         fixture.dialogs.toResume = runDir;
         robot.clickOn("#resume");
-        waitUntil("the resumed run to train on", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+        waitUntil("the resumed run to train on", () -> window.controller().stateProperty().get() == RunController.State.RUNNING
                 && window.dashboard().lossChart().data("train/0") != null
                 && window.dashboard().lossChart().data("train/0").size() > stopped.steps() + 5);
         assertThat(List.copyOf(fixture.dialogs.asked)).contains("resume").noneMatch(a -> a.startsWith("confirm:"));
         assertThat(fixture.dialogs.resumeFolder).as("the chooser opens at the run just stopped").isEqualTo(runDir.toAbsolutePath().normalize());
         robot.clickOn("#stop");
-        waitUntil("the resumed run to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
+        waitUntil("the resumed run to stop", () -> window.controller().stateProperty().get() == RunController.State.IDLE);
         RunResult second = onFx(() -> window.controller().lastResultProperty().get());
         assertThat(second.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(second.steps()).isGreaterThan(stopped.steps());
@@ -134,9 +134,9 @@ class DashboardFlowTest extends WindowTest {
 
     @Test
     void unsavedChangesAreNeverLostSilently(FxRobot robot, @TempDir Path dir) throws Exception {
-        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
         typeInto(robot, "#field-run-name", "renamed");
-        waitUntil("the edit to register", 5, () -> window.document().isDirty());
+        waitUntil("the edit to register", () -> window.document().isDirty());
 
         fixture.dialogs.discard = false;
         robot.clickOn("#new");
@@ -151,7 +151,7 @@ class DashboardFlowTest extends WindowTest {
         Path target = dir.resolve("renamed.json");
         fixture.dialogs.toSave = target;
         robot.push(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.S);
-        waitUntil("the save", 5, () -> !window.document().isDirty());
+        waitUntil("the save", () -> !window.document().isDirty());
         assertThat(Files.readString(target)).contains("\"renamed\"");
         // saved into another folder, the copy's relative data path still reaches the same file, so it stays valid
         assertThat(Engine.load(target).errors()).isEmpty();
@@ -174,7 +174,7 @@ class DashboardFlowTest extends WindowTest {
 
         fixture.dialogs.runFolder = r.runDir();
         robot.clickOn("#open-run");
-        waitUntil("the past run's curves", 20, () -> window.dashboard().lossChart().totalPoints() >= 16 + 2
+        waitUntil("the past run's curves", () -> window.dashboard().lossChart().totalPoints() >= 16 + 2
                 && window.dashboard().lrChart().totalPoints() == 16);
         assertThat(onFx(() -> List.copyOf(window.dashboard().log().getItems()))).anySatisfy(l -> assertThat(l).contains("run finished"));
         List<String> asked = List.copyOf(fixture.dialogs.asked);

@@ -19,14 +19,20 @@ public final class FxWait {
     }
 
     /**
-     * Polls the condition on the FX thread (FX state read from the test thread can be half-updated or throw
-     * ConcurrentModificationException) until it holds or the time is up.
+     * How long a wait may last before the test fails: only a guard against a hang. A tighter bound (they were 5 to
+     * 15 s) is a timing assumption that a busy two-core machine breaks.
      */
-    public static void waitUntil(String what, int seconds, BooleanSupplier condition) {
+    static final int HANG_SECONDS = 180;
+
+    /**
+     * Polls the condition on the FX thread (FX state read from the test thread can be half-updated or throw
+     * ConcurrentModificationException) until it holds, or fails after {@link #HANG_SECONDS}.
+     */
+    public static void waitUntil(String what, BooleanSupplier condition) {
         try {
-            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> onFx(condition::getAsBoolean));
+            WaitForAsyncUtils.waitFor(HANG_SECONDS, TimeUnit.SECONDS, () -> onFx(condition::getAsBoolean));
         } catch (TimeoutException e) {
-            throw new AssertionError("timed out after " + seconds + " s waiting for " + what);
+            throw new AssertionError("timed out after " + HANG_SECONDS + " s waiting for " + what);
         }
     }
 
@@ -40,7 +46,7 @@ public final class FxWait {
             }
         }
         try {
-            return WaitForAsyncUtils.asyncFx(read).get(30, TimeUnit.SECONDS);
+            return WaitForAsyncUtils.asyncFx(read).get(HANG_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -54,7 +60,7 @@ public final class FxWait {
             }
             throw new IllegalStateException(cause);
         } catch (TimeoutException e) {
-            throw new AssertionError("the FX thread did not answer within 30 s");
+            throw new AssertionError("the FX thread did not answer within " + HANG_SECONDS + " s");
         }
     }
 

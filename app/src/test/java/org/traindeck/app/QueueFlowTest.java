@@ -29,7 +29,7 @@ class QueueFlowTest extends WindowTest {
     private void openQueueTab(FxRobot robot, Path config) {
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", 15, () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
         TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
         robot.interact(() -> tabs.getSelectionModel().select(5));
     }
@@ -50,19 +50,19 @@ class QueueFlowTest extends WindowTest {
                 """);
         openQueueTab(robot, config);
         robot.clickOn("#queue-add");
-        waitUntil("the first entry", 10, () -> listed(robot).size() == 1);
+        waitUntil("the first entry", () -> listed(robot).size() == 1);
         robot.clickOn("#queue-add");
-        waitUntil("the second entry", 10, () -> listed(robot).size() == 2);
+        waitUntil("the second entry", () -> listed(robot).size() == 2);
         assertThat(listed(robot)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.PENDING);
 
         robot.clickOn("#queue-run");
-        waitUntil("both queued runs to finish", 120, () -> listed(robot).stream().allMatch(e -> e.status() == QueueEntry.Status.FINISHED)
+        waitUntil("both queued runs to finish", () -> listed(robot).stream().allMatch(e -> e.status() == QueueEntry.Status.FINISHED)
                 && window.controller().stateProperty().get() == RunController.State.IDLE);
         assertThat(runFolders(dir.resolve("runs"))).isEqualTo(2);
         assertThat(onFx(() -> window.controller().lastResultProperty().get().status())).isEqualTo(RunResult.Status.FINISHED);
-        waitUntil("the last run's summary", 30, () -> window.dashboard().summary().shown() != null);
+        waitUntil("the last run's summary", () -> window.dashboard().summary().shown() != null);
         // a run's events reach the dashboard on a thread of their own: the last ones may come just after its end
-        waitUntil("the last run's curves", 30, () -> window.dashboard().lossChart().totalPoints() > 0);
+        waitUntil("the last run's curves", () -> window.dashboard().lossChart().totalPoints() > 0);
         assertThat(onFx(() -> robot.lookup("#queue-run").query().isDisabled())).as("nothing left to run").isTrue();
     }
 
@@ -76,12 +76,12 @@ class QueueFlowTest extends WindowTest {
                 """);
         openQueueTab(robot, config);
         robot.clickOn("#queue-add");
-        waitUntil("the entry", 10, () -> listed(robot).size() == 1);
+        waitUntil("the entry", () -> listed(robot).size() == 1);
         robot.clickOn("#queue-run");
-        waitUntil("the queued run to train", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+        waitUntil("the queued run to train", () -> window.controller().stateProperty().get() == RunController.State.RUNNING
                 && window.dashboard().lossChart().totalPoints() > 20);
         robot.clickOn("#stop");
-        waitUntil("the queue to stop", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE
+        waitUntil("the queue to stop", () -> window.controller().stateProperty().get() == RunController.State.IDLE
                 && listed(robot).get(0).status() == QueueEntry.Status.STOPPED);
         Path runDir = listed(robot).get(0).runDir();
         long stoppedAt = onFx(() -> window.controller().lastResultProperty().get().steps());
@@ -89,12 +89,12 @@ class QueueFlowTest extends WindowTest {
 
         // the queue continues the same run from its stop checkpoint; the test shortens it by stopping again later
         robot.clickOn("#queue-run");
-        waitUntil("the run to continue past its stop", 60, () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+        waitUntil("the run to continue past its stop", () -> window.controller().stateProperty().get() == RunController.State.RUNNING
                 && window.controller().currentProperty().get() != null
                 && window.controller().currentProperty().get().currentStep() > stoppedAt);
         assertThat(onFx(() -> window.controller().currentProperty().get().runDir())).isEqualTo(runDir);
         robot.clickOn("#stop");
-        waitUntil("the queue to stop again", 60, () -> window.controller().stateProperty().get() == RunController.State.IDLE);
+        waitUntil("the queue to stop again", () -> window.controller().stateProperty().get() == RunController.State.IDLE);
         assertThat(runFolders(dir.resolve("runs"))).as("no second folder").isEqualTo(1);
         assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from");
     }

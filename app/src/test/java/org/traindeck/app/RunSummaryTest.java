@@ -21,13 +21,13 @@ class RunSummaryTest extends WindowTest {
 
     @Test
     void theEmptyLossChartSaysWhatStartWillDo(FxRobot robot) {
-        waitUntil("the sample to validate", 15, () -> window.document().validationProperty().get() != null
+        waitUntil("the sample to validate", () -> window.document().validationProperty().get() != null
                 && !window.document().validatingProperty().get());
         assertThat(onFx(() -> window.dashboard().lossChart().shownEmptyHint()))
                 .isEqualTo("Press Start (Ctrl+Enter) to train digits-mlp on the CPU.");
 
         robot.interact(() -> window.document().textProperty().set("{\"name\": \"broken\"}"));
-        waitUntil("the edit to validate", 15, () -> !window.document().validationProperty().get().isValid());
+        waitUntil("the edit to validate", () -> !window.document().validationProperty().get().isValid());
         assertThat(onFx(() -> window.dashboard().lossChart().shownEmptyHint())).startsWith("Fix the config to train: ");
     }
 
@@ -41,9 +41,9 @@ class RunSummaryTest extends WindowTest {
                 """);
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", 15, () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
-        waitUntil("the run's summary", 120, () -> window.dashboard().summary().shown() != null);
+        waitUntil("the run's summary", () -> window.dashboard().summary().shown() != null);
 
         EndOfRunSummary summary = onFx(() -> window.dashboard().summary().shown());
         assertThat(summary.status()).isEqualTo(RunResult.Status.FINISHED);

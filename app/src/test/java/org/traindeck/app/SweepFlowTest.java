@@ -59,7 +59,7 @@ class SweepFlowTest extends WindowTest {
         fixture.dialogs.sweep = sweep;
         robot.clickOn("#sweeps-run");
 
-        waitUntil("both trials to finish", 120, () -> window.controller().stateProperty().get() == RunController.State.IDLE
+        waitUntil("both trials to finish", () -> window.controller().stateProperty().get() == RunController.State.IDLE
                 && rows(robot).size() == 2 && rows(robot).stream().allMatch(t -> t.status() == QueueEntry.Status.FINISHED));
         assertThat(rows(robot)).extracting(t -> t.values().get("stages[0].optimizer.learningRate"))
                 .containsExactlyInAnyOrder("0.0003", "0.01");
@@ -84,7 +84,7 @@ class SweepFlowTest extends WindowTest {
         robot.interact(() -> window.controller().stateProperty().addListener((o, a, b) -> states.add(b)));
         Object lastResult = onFx(() -> window.controller().lastResultProperty().get());
         robot.clickOn("#sweeps-run");
-        waitUntil("the second run to start and end", 60, () -> states.contains(RunController.State.STARTING)
+        waitUntil("the second run to start and end", () -> states.contains(RunController.State.STARTING)
                 && window.controller().stateProperty().get() == RunController.State.IDLE);
         assertThat(onFx(() -> window.controller().lastResultProperty().get())).as("no run ended").isSameAs(lastResult);
         try (var folders = Files.list(dir.resolve("runs"))) {
@@ -102,7 +102,7 @@ class SweepFlowTest extends WindowTest {
         fixture.dialogs.sweep = sweep;
         robot.clickOn("#sweeps-run");
 
-        waitUntil("the reason", 30, () -> message(robot).startsWith("Cannot run broken.json"));
+        waitUntil("the reason", () -> message(robot).startsWith("Cannot run broken.json"));
         assertThat(message(robot)).contains("base").contains("missing.json").contains("does not exist");
         assertThat(window.controller().stateProperty().get()).isEqualTo(RunController.State.IDLE);
         assertThat(window.controller().currentProperty().get()).isNull();

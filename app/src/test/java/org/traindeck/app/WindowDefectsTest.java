@@ -30,7 +30,7 @@ class WindowDefectsTest extends WindowTest {
 
     @Test
     void atTheMinimumSizeNoFormLabelIsCut(FxRobot robot) {
-        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
         robot.interact(() -> {
             Stage stage = (Stage) window.scene().getWindow();
             stage.setWidth(1100);
@@ -48,7 +48,7 @@ class WindowDefectsTest extends WindowTest {
     void ncclTogglesShowTheirWholeNames(FxRobot robot) {
         TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
         robot.interact(() -> tabs.getSelectionModel().select(3));
-        waitUntil("the NCCL tab", 10, () -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").tryQuery().isPresent());
+        waitUntil("the NCCL tab", () -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").tryQuery().isPresent());
 
         assertThat(onFx(() -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").queryAs(Text.class).getText())).isEqualTo("NCCL_P2P_DISABLE");
         assertThat(onFx(() -> robot.lookup("#nccl-NCCL_TIMEOUT .text").queryAs(Text.class).getText())).isEqualTo("NCCL_TIMEOUT");
@@ -56,7 +56,7 @@ class WindowDefectsTest extends WindowTest {
 
     @Test
     void anImageOrAReadmeIsNotOpenedAsAConfig(FxRobot robot, @TempDir Path dir) throws Exception {
-        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
         String before = onFx(() -> window.document().text());
         Path png = dir.resolve("chart.png");
         ImageIO.write(new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB), "png", png.toFile());
@@ -83,7 +83,7 @@ class WindowDefectsTest extends WindowTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 2, "batchSize": 20}]}
                 """);
         RunResult other = WindowFixture.train(config);
-        waitUntil("the sample to load", 15, () -> window.document().validationProperty().get() != null);
+        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
         List<String> logBefore = onFx(() -> List.copyOf(window.dashboard().log().getItems()));
 
         // the user says no: nothing is started and nothing is written
@@ -102,7 +102,7 @@ class WindowDefectsTest extends WindowTest {
         Files.write(last, Arrays.copyOf(bytes, bytes.length / 2));
         fixture.dialogs.toResume = last;
         robot.clickOn("#resume");
-        waitUntil("the refusal", 30, () -> !fixture.dialogs.errors.isEmpty());
+        waitUntil("the refusal", () -> !fixture.dialogs.errors.isEmpty());
         assertThat(List.copyOf(fixture.dialogs.errors)).singleElement().satisfies(e -> assertThat(e).contains("Could not resume"));
         // what the log showed is still there, and the refusal is added to it
         List<String> logAfter = onFx(() -> List.copyOf(window.dashboard().log().getItems()));
@@ -121,9 +121,9 @@ class WindowDefectsTest extends WindowTest {
                 """);
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", 15, () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
-        waitUntil("the run to end", 60, () -> window.controller().lastResultProperty().get() != null
+        waitUntil("the run to end", () -> window.controller().lastResultProperty().get() != null
                 && window.controller().stateProperty().get() == RunController.State.IDLE);
 
         TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
@@ -146,7 +146,7 @@ class WindowDefectsTest extends WindowTest {
         for (int tab : new int[] {2, 3}) {
             String pane = tab == 2 ? "#devices-scroll" : "#nccl-scroll";
             robot.interact(() -> tabs.getSelectionModel().select(tab));
-            waitUntil("the tab's content", 30, () -> robot.lookup(pane).tryQuery().isPresent()
+            waitUntil("the tab's content", () -> robot.lookup(pane).tryQuery().isPresent()
                     && robot.lookup(pane).queryAs(ScrollPane.class).getContent().getLayoutBounds().getWidth() > 0
                     && (tab == 3 || robot.lookup("#device-status").queryAs(Label.class).getText().length() > 20));
             double[] widths = onFx(() -> {

@@ -59,8 +59,8 @@ final class WindowFixture {
         }
     }
 
-    static void waitUntil(String what, int seconds, BooleanSupplier condition) {
-        FxWait.waitUntil(what, seconds, condition);
+    static void waitUntil(String what, BooleanSupplier condition) {
+        FxWait.waitUntil(what, condition);
     }
 
     static <T> T onFx(Callable<T> read) {

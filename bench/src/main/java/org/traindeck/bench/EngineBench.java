@@ -12,7 +12,7 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
@@ -114,11 +114,11 @@ final class EngineBench {
     static double bareDl4j(Workload w, Path out) {
         RunConfig config = config(w, out, "cpu");
         Dataset data = DataLoader.load(config, config.data(), "data").train();
-        ComputationGraph net = ModelFactory.build(config.model(), ModelFactory.Shape.of(data), 1);
+        ComputationGraph net = ModelCompiler.build(config.model(), ModelCompiler.inputOf(config.model(), data), 1);
         if (Nd4jRuntime.oneDnnUnavailableReason() == null) {
             OneDnnHelpers.install(net);
         }
-        boolean images = ModelFactory.wantsImages(config.model());
+        boolean images = ModelCompiler.wantsImages(config.model());
         double measured = 0;
         for (int epoch = 0; epoch < EPOCHS; epoch++) {
             long start = System.nanoTime();

@@ -279,10 +279,6 @@ public final class LiveChart extends BorderPane {
         return drawnPoints;
     }
 
-    public void markDirty() {
-        dirty = true;
-    }
-
     /** Redraws if anything changed since the last time; returns whether it did. Call on the FX thread. */
     public boolean refresh() {
         boolean changed = dirty;

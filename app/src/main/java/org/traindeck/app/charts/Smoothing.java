@@ -28,11 +28,4 @@ public final class Smoothing {
         count++;
         return weight == 0 ? last : last / (1 - Math.pow(weight, count));
     }
-
-    public static void debiasedEma(double[] values, int n, double weight, double[] out) {
-        Smoothing s = new Smoothing(weight);
-        for (int i = 0; i < n; i++) {
-            out[i] = s.next(values[i]);
-        }
-    }
 }

@@ -234,11 +234,6 @@ public final class ConfigDocument {
         return true;
     }
 
-    /** Validates now (after the pending edits), for tests and for Start. */
-    public void validateNow() {
-        scheduleValidation(0);
-    }
-
     private synchronized void scheduleValidation(long delayMillis) {
         long mine = generation.incrementAndGet();
         if (pending != null) {

@@ -39,6 +39,11 @@ public final class DevicesViewModel {
     private final ObjectProperty<DeviceSelection> selection = new SimpleObjectProperty<>(DeviceSelection.CPU);
     private final IntegerProperty cpuWorkers = new SimpleIntegerProperty(1);
     private final ObservableMap<String, String> figures = FXCollections.observableHashMap();
+    /**
+     * One wrapper, held here: the wrapper hears the map through a weak listener, so one made per call and held by no
+     * one is collected with the first GC, and the view listening to it stops hearing the figures.
+     */
+    private final ObservableMap<String, String> readOnlyFigures = FXCollections.unmodifiableObservableMap(figures);
     private final Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
     private boolean following;
 
@@ -78,7 +83,7 @@ public final class DevicesViewModel {
 
     /** Each device's live figures ("cpu", "gpu0", ...), as text. */
     public ObservableMap<String, String> figures() {
-        return FXCollections.unmodifiableObservableMap(figures);
+        return readOnlyFigures;
     }
 
     /** The inventory, once known (FX thread). */

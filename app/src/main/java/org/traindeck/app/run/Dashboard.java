@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.Consumer;
 
 /**
  * The run side of the window: loss per stage (train and validation), learning rate, memory per device and throughput
@@ -42,7 +41,6 @@ public final class Dashboard extends BorderPane {
     private final StatusViewModel status = new StatusViewModel();
     private final StatusBar statusBar = new StatusBar(status);
     private final Queue<EngineEvent> queue = new ConcurrentLinkedQueue<>();
-    private Consumer<String> problemHandler = m -> { };
 
     public Dashboard() {
         setId("dashboard");
@@ -115,11 +113,6 @@ public final class Dashboard extends BorderPane {
         return charts.validation;
     }
 
-    /** Brings the validation chart to the front (else the loss chart shares its place). */
-    public void showValidation(boolean shown) {
-        lossOrValidation.getSelectionModel().select(shown ? 1 : 0);
-    }
-
     public LiveChart lossChart() {
         return charts.loss;
     }
@@ -143,11 +136,6 @@ public final class Dashboard extends BorderPane {
 
     public ListView<String> log() {
         return log;
-    }
-
-    /** Who hears about run failures and fallbacks (besides the banner). */
-    public void onProblem(Consumer<String> handler) {
-        this.problemHandler = handler;
     }
 
     /** Any thread: queue an event for the next drain. */
@@ -236,7 +224,6 @@ public final class Dashboard extends BorderPane {
         banner.getStyleClass().setAll("label", error ? "banner-error" : "banner-warning");
         banner.setVisible(true);
         banner.setManaged(true);
-        problemHandler.accept(message);
     }
 
     private void addLog(long millis, String text) {

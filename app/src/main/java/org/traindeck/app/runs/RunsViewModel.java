@@ -1,8 +1,6 @@
 package org.traindeck.app.runs;
 
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -47,7 +45,6 @@ public final class RunsViewModel {
     private final StringProperty statusFilter = new SimpleStringProperty("all");
     private final ReadOnlyObjectWrapper<Map<String, List<String>>> differences = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private long selection;
 
     public RunsViewModel(Engine engine, TaskExecutor tasks, RunOverlays overlays) {
@@ -87,10 +84,6 @@ public final class RunsViewModel {
         return message.getReadOnlyProperty();
     }
 
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
-    }
-
     /** Reads the folder's runs again (after a run ends, or when asked). */
     public void refresh() {
         Path dir = folder.get();
@@ -99,15 +92,12 @@ public final class RunsViewModel {
             message.set("");
             return;
         }
-        loading.set(true);
         tasks.execute(() -> engine.runs(dir), list -> {
-            loading.set(false);
             if (dir.equals(folder.get())) {
                 runs.setAll(list);
                 message.set(list.isEmpty() ? "No runs in " + dir + " yet." : list.size() + " run(s) in " + dir);
             }
         }, e -> {
-            loading.set(false);
             message.set("Could not read the runs in " + dir + ": " + e.getMessage());
         });
     }

@@ -76,7 +76,7 @@ class LiveChartTest {
     void hoveringShowsEverySeriesAtThatStepAndLeavingHidesIt(FxRobot robot) {
         fill(robot);
         robot.moveTo(plotPoint(robot, 0.5, 0.5));
-        waitUntil("the read-out", 10, () -> chart.shownReadout() != null);
+        waitUntil("the read-out", () -> chart.shownReadout() != null);
         String readout = onFx(chart::shownReadout);
         assertThat(readout.lines().toList()).hasSize(3).satisfies(rows -> {
             assertThat(rows.get(0)).startsWith("step ");
@@ -86,7 +86,7 @@ class LiveChartTest {
         assertThat(robot.lookup("#loss-crosshair").query().isVisible()).isTrue();
 
         robot.moveTo(new Point2D(stage.getX() + stage.getWidth() + 50, stage.getY() + 20));
-        waitUntil("the read-out to go", 10, () -> chart.shownReadout() == null);
+        waitUntil("the read-out to go", () -> chart.shownReadout() == null);
         assertThat(robot.lookup("#loss-crosshair").query().isVisible()).isFalse();
     }
 
@@ -107,14 +107,14 @@ class LiveChartTest {
         assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isFalse();
 
         robot.drag(plotPoint(robot, 0.3, 0.2), MouseButton.PRIMARY).dropTo(plotPoint(robot, 0.6, 0.8));
-        waitUntil("the zoom", 10, () -> chart.zoomedProperty().get());
+        waitUntil("the zoom", () -> chart.zoomedProperty().get());
         assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isTrue();
         robot.interact(chart::refresh);
         // the reduction now covers the visible steps only
         assertThat(chart.drawnPoints()).isLessThan(1000);
 
         robot.clickOn("#loss-reset-zoom");
-        waitUntil("the reset", 10, () -> !chart.zoomedProperty().get());
+        waitUntil("the reset", () -> !chart.zoomedProperty().get());
         assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isFalse();
     }
 

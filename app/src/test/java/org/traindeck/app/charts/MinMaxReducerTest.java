@@ -94,13 +94,20 @@ class MinMaxReducerTest {
     @Test
     void debiasedEmaStartsAtTheFirstValueNotAtZero() {
         double[] values = {10, 10, 10, 20};
-        double[] out = new double[4];
-        Smoothing.debiasedEma(values, 4, 0.9, out);
+        double[] out = smoothed(values, 0.9);
         assertThat(out[0]).isCloseTo(10, within(1e-12));
         assertThat(out[2]).isCloseTo(10, within(1e-12));
         assertThat(out[3]).isBetween(10.0, 20.0);
-        Smoothing.debiasedEma(values, 4, 0, out);
-        assertThat(out).containsExactly(10, 10, 10, 20);
+        assertThat(smoothed(values, 0)).containsExactly(10, 10, 10, 20);
+    }
+
+    private static double[] smoothed(double[] values, double weight) {
+        Smoothing s = new Smoothing(weight);
+        double[] out = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = s.next(values[i]);
+        }
+        return out;
     }
 
     @Test

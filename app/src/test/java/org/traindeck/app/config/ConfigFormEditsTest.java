@@ -58,19 +58,19 @@ class ConfigFormEditsTest {
     void editingOneFieldKeepsTheRestOfTheTextAsTyped(FxRobot robot) {
         assertThat(onFx(() -> robot.lookup("#field-learning-rate").queryAs(TextField.class).getText())).isEqualTo("0.00005");
         typeInto(robot, "#field-run-name", "yours");
-        waitUntil("the name in the text", 5, () -> document.text().contains("\"yours\""));
+        waitUntil("the name in the text", () -> document.text().contains("\"yours\""));
         assertThat(onFx(document::text)).isEqualTo(TEXT.replace("\"mine\"", "\"yours\""));
         assertThat(onFx(document::isDirty)).isTrue();
 
         typeInto(robot, "#field-learning-rate", "0.0002");
-        waitUntil("the rate in the text", 5, () -> document.text().contains("0.0002 "));
+        waitUntil("the rate in the text", () -> document.text().contains("0.0002 "));
         assertThat(onFx(document::text)).isEqualTo(TEXT.replace("\"mine\"", "\"yours\"").replace("0.00005", "0.0002"));
     }
 
     @Test
     void aValueTheTextLacksIsAddedToIt(FxRobot robot) {
         typeInto(robot, "#field-seed", "11");
-        waitUntil("the seed in the text", 5, () -> document.text().contains("\"seed\": 11"));
+        waitUntil("the seed in the text", () -> document.text().contains("\"seed\": 11"));
         assertThat(onFx(() -> JsonTree.get(JsonTree.parse(document.text()), "stages[0].optimizer.learningRate").decimalValue()))
                 .isEqualByComparingTo("0.00005");
     }
@@ -78,7 +78,7 @@ class ConfigFormEditsTest {
     @Test
     void theRawTextReachesTheForm(FxRobot robot) {
         robot.interact(() -> document.textProperty().set(TEXT.replace("\"batchSize\": 20", "\"batchSize\": 64")));
-        waitUntil("the batch size in the form", 5,
+        waitUntil("the batch size in the form",
                 () -> robot.lookup("#field-batch-size-per-device").queryAs(TextField.class).getText().equals("64"));
     }
 }

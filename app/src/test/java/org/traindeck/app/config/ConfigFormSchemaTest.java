@@ -139,7 +139,7 @@ class ConfigFormSchemaTest {
     private boolean typeAndValidate(FxRobot robot, String id, String text) {
         TextField field = robot.lookup(id).queryAs(TextField.class);
         robot.interact(() -> field.setText(text));
-        waitUntil("validation of " + id + " = " + text, 10, () -> !document.validatingProperty().get() && document.validationProperty().get() != null);
+        waitUntil("validation of " + id + " = " + text, () -> !document.validatingProperty().get() && document.validationProperty().get() != null);
         return onFx(() -> field.getStyleClass().contains("field-error"));
     }
 }

@@ -98,14 +98,14 @@ class SweepsViewTest {
         Files.writeString(busy, Files.readString(dir.resolve("base.json")).replace("\"base\"", "\"busy\"").replace("\"epochs\": 2", "\"epochs\": 500"));
         RunConfig config = Engine.load(busy).orThrow();
         robot.interact(() -> controller.start(config));
-        waitUntil("the other run to train", 30, () -> controller.stateProperty().get() == RunController.State.RUNNING);
+        waitUntil("the other run to train", () -> controller.stateProperty().get() == RunController.State.RUNNING);
 
         robot.interact(() -> model.run(dir.resolve("sweep.json")));
 
         assertThat(onFx(() -> model.messageProperty().get())).startsWith("Sweep lr: 3 trial(s)").contains("Another run is in progress");
         assertThat(onFx(() -> controller.currentProperty().get().config().name())).isEqualTo("busy");
         robot.interact(controller::stop);
-        waitUntil("the other run to stop", 60, () -> controller.stateProperty().get() == RunController.State.IDLE);
+        waitUntil("the other run to stop", () -> controller.stateProperty().get() == RunController.State.IDLE);
     }
 
     @Test

@@ -16,8 +16,8 @@ import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
-import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.library.HistoryReduction;
 import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunLibrary;
@@ -112,12 +112,17 @@ public final class Engine {
         return new RunHandle(TrainingRun.resume(checkpointOrRunDir, TrainingRun.ResumeOptions.NONE, discovery));
     }
 
-    /** A past (or running) run as its folder holds it: its own config and every event in metrics.jsonl. */
+    /**
+     * A past (or running) run as its folder holds it: its own config and its metrics.jsonl, read line by line and
+     * reduced to what a chart shows (each series' lowest and highest point per step range, every spike kept), so a
+     * file of any size opens in bounded memory.
+     */
     public PastRun open(Path runDir) throws IOException {
-        List<EngineEvent> history = MetricsJsonlReader.read(runDir);
+        HistoryReduction history = new HistoryReduction();
+        MetricsJsonlReader.forEach(runDir, history::add);
         Path config = runDir.resolve("config.json");
         RunConfig own = Files.isRegularFile(config) ? load(config).config() : null;
-        return new PastRun(runDir, own, history);
+        return new PastRun(runDir, own, history.events());
     }
 
     /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * A run read back from its folder.
  *
- * @param config the run's own config.json, or null when it is missing or no longer valid (moved data files)
+ * @param config  the run's own config.json, or null when it is missing or no longer valid (moved data files)
+ * @param history its events in order, each series reduced to its lows and highs per step range (every spike kept)
  */
 public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history) {
 

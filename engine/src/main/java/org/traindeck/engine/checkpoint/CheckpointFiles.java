@@ -153,15 +153,6 @@ public final class CheckpointFiles {
         return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(m);
     }
 
-    /** Reads only the manifest, after checking the archive's structure (for listings). */
-    public static Checkpoint readManifest(Path file) throws CheckpointException {
-        try (ZipFile zip = CheckpointArchive.open(file)) {
-            return parseManifest(file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
-        } catch (IOException e) {
-            throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
-        }
-    }
-
     /** Reads and verifies everything: sizes, checksums, array lengths. */
     public static Contents read(Path file) throws CheckpointException {
         try (ZipFile zip = CheckpointArchive.open(file)) {

@@ -107,6 +107,10 @@ final class Commands {
         private final Main main;
         @Parameters(paramLabel = "CONFIG", description = "the run config (JSON)")
         String config;
+        @Option(names = "--summary", description = "print the model's table: each node, its type, inputs, output shape and parameters")
+        boolean summary;
+        @Option(names = "--expand", description = "print the layer graph a vit or gpt shorthand stands for, to copy into a config")
+        boolean expand;
 
         Validate(Main main) {
             this.main = main;
@@ -114,7 +118,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            return main.validate(config);
+            return main.validate(config, summary, expand);
         }
     }
 

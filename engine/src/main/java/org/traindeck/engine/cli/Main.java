@@ -3,6 +3,8 @@ package org.traindeck.engine.cli;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -12,6 +14,8 @@ import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.model.ModelCheck;
+import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -98,20 +102,33 @@ public final class Main {
 
     /** Validates a config file, printing its problems; null when it has errors. */
     private RunConfig load(String file) {
-        ValidationResult result = ConfigParser.load(Path.of(file));
+        return report(ModelCheck.checkWithSummary(ConfigParser.load(Path.of(file))).result());
+    }
+
+    private RunConfig report(ValidationResult result) {
         for (ConfigProblem p : result.problems()) {
             err.println((p.isError() ? "error: " : "warning: ") + p);
         }
         return result.isValid() ? result.config() : null;
     }
 
-    int validate(String file) {
-        RunConfig config = load(file);
+    int validate(String file, boolean summary, boolean expand) {
+        ModelCheck.Checked checked = ModelCheck.checkWithSummary(ConfigParser.load(Path.of(file)));
+        RunConfig config = report(checked.result());
         if (config == null) {
             err.println(file + ": invalid");
             return INVALID_INPUT;
         }
-        out.println(file + ": valid (" + config.stages().size() + " stage(s), model " + config.model().type() + ")");
+        if (expand) {
+            ModelConfig.Graph graph = ModelCompiler.expanded(config.model());
+            out.println(graph == null ? "the " + config.model().type() + " shorthand has no layer graph to expand"
+                    : ConfigWriter.modelJsonPretty(graph));
+        }
+        if (summary && checked.summary() != null) {
+            out.print(checked.summary().toText());
+        }
+        out.println(file + ": valid (" + config.stages().size() + " stage(s), model " + config.model().type()
+                + (checked.summary() == null ? "" : String.format(Locale.ROOT, ", %,d parameters", checked.summary().parameters())) + ")");
         return OK;
     }
 

@@ -87,6 +87,11 @@ final class ProgressPrinter implements EventListener {
             b.append(String.format(Locale.ROOT, "  val_acc %.2f%%", acc * 100));
         }
         append(b, "val_mae", epochMetrics.get(MetricNames.VAL_MAE), "%.4f");
+        append(b, "val_pixel_acc", epochMetrics.get(MetricNames.VAL_PIXEL_ACCURACY), "%.4f");
+        append(b, "val_mean_iou", epochMetrics.get(MetricNames.VAL_MEAN_IOU), "%.4f");
+        append(b, "val_mse", epochMetrics.containsKey(MetricNames.VAL_PSNR) ? epochMetrics.get(MetricNames.VAL_MSE) : null, "%.5f");
+        append(b, "val_psnr", epochMetrics.get(MetricNames.VAL_PSNR), "%.2f dB");
+        append(b, "val_ppl", epochMetrics.get(MetricNames.VAL_PERPLEXITY), "%.3f");
         append(b, "samples/s", throughput, "%.0f");
         Double time = epochMetrics.get(MetricNames.EPOCH_TIME);
         if (time != null) {

@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
  */
 public final class ConfigParser {
 
+    private static final List<String> HIGHER_IS_BETTER = List.of("val/accuracy", "val/pixel_accuracy", "val/mean_iou", "val/psnr");
+
     static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
     private final Problems problems;
@@ -99,7 +101,7 @@ public final class ConfigParser {
             return new ValidationResult(null, problems.all());
         }
         RunConfig config = new ConfigParser(problems, baseDir).readRun(new JsonObjectReader(problems, "", root, schema));
-        return new ValidationResult(problems.hasErrors() ? null : config, problems.all());
+        return new ValidationResult(problems.hasErrors() ? null : config, problems.all(), parsed.locations());
     }
 
     private RunConfig readRun(JsonObjectReader r) {
@@ -170,16 +172,39 @@ public final class ConfigParser {
         if (variant == null) {
             return null;
         }
-        ModelConfig model = RecordReader.read(r, variant);
+        ModelConfig model = variant == ModelConfig.Graph.class
+                ? RecordReader.read(r, variant, Map.of("layers", soFar -> new GraphReader(problems).readLayers(r)))
+                : RecordReader.read(r, variant);
+        if (model instanceof ModelConfig.Vit vit) {
+            checkHeads(r, vit.width(), vit.heads());
+        } else if (model instanceof ModelConfig.Gpt gpt) {
+            checkHeads(r, gpt.width(), gpt.heads());
+        }
         if (model instanceof ModelConfig.LeNet lenet && lenet.kernelSize() % 2 == 0) {
             problems.error(r.pathOf("kernelSize"), "must be odd (the convolutions keep the image size)");
         }
         return model;
     }
 
+    private void checkHeads(JsonObjectReader r, int width, int heads) {
+        if (width % heads != 0) {
+            problems.error(r.pathOf("heads"), heads + " heads do not divide the width " + width + ": each head gets width / heads features"
+                    + " (for example " + largestDivisorAtMost(width, heads) + " heads)");
+        }
+    }
+
+    private static int largestDivisorAtMost(int n, int limit) {
+        for (int d = Math.min(n, limit); d > 1; d--) {
+            if (n % d == 0) {
+                return d;
+            }
+        }
+        return 1;
+    }
+
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         // the better direction follows the monitored metric unless it is given
         return RecordReader.read(r, CheckpointPolicy.class, Map.of("mode",
-                soFar -> r.choice("mode", "val/accuracy".equals(soFar.get("monitor")) ? "max" : "min")));
+                soFar -> r.choice("mode", HIGHER_IS_BETTER.contains(soFar.get("monitor")) ? "max" : "min")));
     }
 }

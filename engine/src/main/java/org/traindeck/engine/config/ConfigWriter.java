@@ -42,6 +42,15 @@ public final class ConfigWriter {
         }
     }
 
+    /** A model section as the config would have it, indented, for a user to copy. */
+    public static String modelJsonPretty(ModelConfig m) {
+        try {
+            return PRETTY.forType(ModelConfig.class).writeValueAsString(m);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static String write(ObjectWriter writer, RunConfig config) {
         try {
             return writer.writeValueAsString(config) + "\n";

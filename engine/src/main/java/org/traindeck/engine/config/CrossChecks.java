@@ -33,7 +33,11 @@ final class CrossChecks {
                 problems.error(dataPath + ".validation", "is " + taskOf(data.validation()).json
                         + " data, but the training data is " + task.json);
             }
-            if (!(model instanceof ModelConfig.Mlp)) {
+            boolean classic = model instanceof ModelConfig.Mlp || model instanceof ModelConfig.LeNet || model instanceof ModelConfig.ResNet;
+            if (classic && task != Task.CLASSIFICATION && task != Task.REGRESSION) {
+                problems.error("model.type", "the " + model.type() + " shorthand trains classification and regression only, but the data is "
+                        + task.json + ": write the model as a \"graph\" (or use \"vit\" for images, \"gpt\" for text)");
+            } else if (model instanceof ModelConfig.LeNet || model instanceof ModelConfig.ResNet) {
                 if (!data.train().isImage()) {
                     problems.error(dataPath + ".train", "the " + model.type()
                             + " model needs image data (idx, images, or csv/synthetic with \"imageShape\"); use \"mlp\" for flat features");
@@ -47,7 +51,9 @@ final class CrossChecks {
                     }
                 }
             }
-            if (stage.augmentation() != null && stage.augmentation().isActive() && !data.train().isImage()) {
+            // a numpy source's shape is known once its header is read: the stage's data check says it
+            if (stage.augmentation() != null && stage.augmentation().isActive() && !data.train().isImage()
+                    && !(data.train() instanceof SourceConfig.Numpy)) {
                 problems.error(stagePath + ".augmentation", "applies to image data only, but this stage's training data is flat features");
             }
             if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()) {
@@ -78,7 +84,13 @@ final class CrossChecks {
         }
     }
 
-    private static Task taskOf(SourceConfig source) {
+    static Task taskOf(SourceConfig source) {
+        if (source instanceof SourceConfig.Text) {
+            return Task.SEQUENCE;
+        }
+        if (source instanceof SourceConfig.Numpy n) {
+            return n.task();
+        }
         if (source instanceof SourceConfig.Csv csv) {
             return csv.task();
         }

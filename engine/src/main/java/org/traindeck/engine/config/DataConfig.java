@@ -8,8 +8,4 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 public record DataConfig(SourceConfig train, @JsonInclude(JsonInclude.Include.NON_NULL) SourceConfig validation,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) double validationSplit, boolean shuffle) {
-
-    public boolean hasValidation() {
-        return validation != null || validationSplit > 0;
-    }
 }

@@ -129,6 +129,37 @@ final class JsonObjectReader {
         return list;
     }
 
+    /**
+     * A size written as one whole number (the same for every dimension) or one per dimension, within the schema's
+     * bounds: 3 or [3, 3]. Read as written (an Integer or a list), so it is written back the same; absent, the schema's
+     * default or null.
+     */
+    Object intOrList(String key) {
+        long[] b = schema.intOrListBounds(key);
+        JsonNode v = raw(key);
+        if (v == null) {
+            JsonNode d = schema.defaultOf(key);
+            if (d == null) {
+                return null;
+            }
+            if (!d.isArray()) {
+                return d.intValue();
+            }
+            List<Integer> fallback = new ArrayList<>();
+            d.forEach(e -> fallback.add(e.intValue()));
+            return List.copyOf(fallback);
+        }
+        if (!v.isArray()) {
+            return checkInteger(pathOf(key), v, b[0], b[1]) ? v.intValue() : null;
+        }
+        if (v.size() < b[2] || v.size() > b[3]) {
+            problems.error(pathOf(key), "must be one whole number or a list of " + (b[2] == b[3] ? b[2] : b[2] + " to " + b[3])
+                    + " (one per dimension), not a list of " + v.size());
+            return null;
+        }
+        return intList(key, b[0], b[1], (int) b[2]);
+    }
+
     /** A number within the schema's bounds. */
     Double number(String key, Double fallback) {
         SchemaNode.NumberBounds b = schema.numberBounds(key);

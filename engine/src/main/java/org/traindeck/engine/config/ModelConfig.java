@@ -7,17 +7,39 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.List;
 
-/** The built-in architectures, each built as a DL4J configuration in code. */
+/**
+ * The model section: a layer graph the user writes ({@code graph}), or a named architecture. Every one compiles to one
+ * DL4J computation graph (org.traindeck.engine.model).
+ */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = ModelConfig.Mlp.class, name = "mlp"),
         @JsonSubTypes.Type(value = ModelConfig.LeNet.class, name = "lenet"),
-        @JsonSubTypes.Type(value = ModelConfig.ResNet.class, name = "resnet")})
+        @JsonSubTypes.Type(value = ModelConfig.ResNet.class, name = "resnet"),
+        @JsonSubTypes.Type(value = ModelConfig.Graph.class, name = "graph"),
+        @JsonSubTypes.Type(value = ModelConfig.Vit.class, name = "vit"),
+        @JsonSubTypes.Type(value = ModelConfig.Gpt.class, name = "gpt")})
 public sealed interface ModelConfig {
 
     String type();
 
-    Activation activation();
+    /** Hands this model to the visitor's method for its variant: a new variant fails to compile until every visitor takes it. */
+    <R> R accept(Visitor<R> visitor);
+
+    /** Something done to each kind of model, one method per variant. */
+    interface Visitor<R> {
+        R mlp(Mlp m);
+
+        R lenet(LeNet m);
+
+        R resnet(ResNet m);
+
+        R graph(Graph m);
+
+        R vit(Vit m);
+
+        R gpt(Gpt m);
+    }
 
     enum Activation {
         RELU("relu"), LEAKYRELU("leakyrelu"), TANH("tanh"), SIGMOID("sigmoid"), GELU("gelu"), SWISH("swish");
@@ -41,6 +63,11 @@ public sealed interface ModelConfig {
         public String type() {
             return "mlp";
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.mlp(this);
+        }
     }
 
     /** LeNet-style: conv/pool blocks with the given channel counts, then one dense layer. Needs image data. */
@@ -55,6 +82,11 @@ public sealed interface ModelConfig {
         public String type() {
             return "lenet";
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.lenet(this);
+        }
     }
 
     /** A small residual CNN: a stem conv, {@code blocks} residual blocks of two 3×3 convs, global pooling. Needs image data. */
@@ -63,6 +95,73 @@ public sealed interface ModelConfig {
         @Override
         public String type() {
             return "resnet";
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.resnet(this);
+        }
+    }
+
+    /**
+     * A layer graph: named nodes, each taking the outputs of {@code inputs} (by default the node before it, so a plain
+     * list is a sequential model); the last node feeds the head, which the task decides (classes, values, a mask, the
+     * input again, the next token).
+     */
+    @JsonPropertyOrder({"layers", "head"})
+    record Graph(List<LayerSpec> layers, Head head) implements ModelConfig {
+        public Graph {
+            layers = List.copyOf(layers);
+        }
+
+        @Override
+        public String type() {
+            return "graph";
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.graph(this);
+        }
+    }
+
+    /** How the graph's output is trained: the loss and the output function, "auto" meaning the task's own. */
+    @JsonPropertyOrder({"loss", "activation"})
+    record Head(String loss, String activation) {
+    }
+
+    /**
+     * A Vision Transformer: patches with learned position embeddings and a class token, {@code depth} pre-norm blocks
+     * of multi-head self-attention and an MLP, a layer norm, and the class token into the head.
+     */
+    @JsonPropertyOrder({"patch", "width", "depth", "heads", "mlpRatio", "classToken", "dropout"})
+    record Vit(int patch, int width, int depth, int heads, double mlpRatio, boolean classToken, double dropout)
+            implements ModelConfig {
+        @Override
+        public String type() {
+            return "vit";
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.vit(this);
+        }
+    }
+
+    /**
+     * A GPT-style decoder: token and learned position embeddings, {@code depth} pre-norm blocks of causal multi-head
+     * self-attention and an MLP, a layer norm, and a next-token head. The vocabulary and context come from the data.
+     */
+    @JsonPropertyOrder({"width", "depth", "heads", "mlpRatio", "dropout"})
+    record Gpt(int width, int depth, int heads, double mlpRatio, double dropout) implements ModelConfig {
+        @Override
+        public String type() {
+            return "gpt";
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.gpt(this);
         }
     }
 }

@@ -93,7 +93,7 @@ final class RecordReader {
         return null;
     }
 
-    private static Object bySchema(JsonObjectReader r, String key, Class<?> javaType) {
+    static Object bySchema(JsonObjectReader r, String key, Class<?> javaType) {
         SchemaNode schema = r.schema();
         boolean required = schema.isRequired(key);
         return switch (schema.kind(key)) {
@@ -104,6 +104,7 @@ final class RecordReader {
             case CHOICE -> required ? r.requiredChoice(key) : r.choice(key);
             case STRING -> required ? r.requiredString(key) : r.string(key);
             case INT_LIST -> r.intList(key);
+            case INT_OR_LIST -> r.intOrList(key);
             // a section of plain fields (logging, parallel): read the same way, absent meaning every default
             case OTHER -> {
                 if (!javaType.isRecord() || javaType.isAnnotationPresent(JsonSubTypes.class)) {

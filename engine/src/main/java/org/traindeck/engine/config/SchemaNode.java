@@ -83,7 +83,7 @@ final class SchemaNode {
     }
 
     /** How a property's value is written, as far as reading it goes. */
-    enum Kind { BOOLEAN, INTEGER, INTEGER_CHOICE, NUMBER, CHOICE, STRING, INT_LIST, OTHER }
+    enum Kind { BOOLEAN, INTEGER, INTEGER_CHOICE, NUMBER, CHOICE, STRING, INT_LIST, INT_OR_LIST, OTHER }
 
     Kind kind(String key) {
         JsonNode p = resolve(root, declared(key));
@@ -94,6 +94,9 @@ final class SchemaNode {
             }
             return numbers ? Kind.INTEGER_CHOICE : Kind.CHOICE;
         }
+        if (isIntOrList(p)) {
+            return Kind.INT_OR_LIST;
+        }
         return switch (p.path("type").asText()) {
             case "boolean" -> Kind.BOOLEAN;
             case "integer" -> Kind.INTEGER;
@@ -102,6 +105,35 @@ final class SchemaNode {
             case "array" -> "integer".equals(resolve(root, p.path("items")).path("type").asText()) ? Kind.INT_LIST : Kind.OTHER;
             default -> Kind.OTHER;
         };
+    }
+
+    /** A size written as one whole number or one per dimension: 3 or [3, 3]. */
+    private boolean isIntOrList(JsonNode p) {
+        boolean integer = false;
+        boolean list = false;
+        for (JsonNode branch : p.path("oneOf")) {
+            JsonNode b = resolve(root, branch);
+            integer |= "integer".equals(b.path("type").asText());
+            list |= "array".equals(b.path("type").asText());
+        }
+        return integer && list && p.path("oneOf").size() == 2;
+    }
+
+    /** [minimum, maximum, minItems, maxItems] of a size written as 3 or [3, 3]. */
+    long[] intOrListBounds(String key) {
+        JsonNode p = resolve(root, declared(key));
+        long[] b = {Long.MIN_VALUE, Long.MAX_VALUE, 1, Long.MAX_VALUE};
+        for (JsonNode branch : p.path("oneOf")) {
+            JsonNode r = resolve(root, branch);
+            if ("array".equals(r.path("type").asText())) {
+                b[2] = r.path("minItems").asLong(1);
+                b[3] = r.path("maxItems").asLong(Long.MAX_VALUE);
+                r = resolve(root, r.get("items"));
+            }
+            b[0] = r.path("minimum").asLong(b[0]);
+            b[1] = r.path("maximum").asLong(b[1]);
+        }
+        return b;
     }
 
     /** The whole numbers an integer enum allows. */
@@ -119,6 +151,18 @@ final class SchemaNode {
             }
         }
         return false;
+    }
+
+    /** This node's own schema, its $ref followed (for keywords such as maxItems). */
+    JsonNode resolvedSelf() {
+        return node;
+    }
+
+    /** The keys this object (or the variant it is) declares, in the schema's order. */
+    List<String> ownKeys() {
+        List<String> keys = new ArrayList<>();
+        node.path("properties").fieldNames().forEachRemaining(keys::add);
+        return keys;
     }
 
     /** Every key of this object or of any of its variants (for an object whose variant is unknown). */

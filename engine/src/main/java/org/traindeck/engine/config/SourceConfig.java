@@ -2,6 +2,7 @@ package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -15,7 +16,9 @@ import java.util.List;
         @JsonSubTypes.Type(value = SourceConfig.Idx.class, name = "idx"),
         @JsonSubTypes.Type(value = SourceConfig.Csv.class, name = "csv"),
         @JsonSubTypes.Type(value = SourceConfig.ImageFolder.class, name = "images"),
-        @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic")})
+        @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic"),
+        @JsonSubTypes.Type(value = SourceConfig.Text.class, name = "text"),
+        @JsonSubTypes.Type(value = SourceConfig.Numpy.class, name = "numpy")})
 public sealed interface SourceConfig {
 
     String type();
@@ -108,6 +111,58 @@ public sealed interface SourceConfig {
         @Override
         public boolean isImage() {
             return imageShape != null;
+        }
+    }
+
+    /**
+     * A UTF-8 text read as characters for next-token prediction: windows of {@code context} characters every
+     * {@code stride} (default: the context), each predicting the same window one character later.
+     */
+    record Text(@JsonSerialize(using = ConfigPathSerializer.class) String path, int context,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Integer stride,
+                @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+        @Override
+        public String type() {
+            return "text";
+        }
+
+        @Override
+        public boolean isImage() {
+            return false;
+        }
+
+        public int strideOrContext() {
+            return stride == null ? context : stride;
+        }
+    }
+
+    /**
+     * NumPy arrays: {@code inputs} and {@code targets} each a {@code .npy} file or {@code file.npz:name}, samples along
+     * the first axis; images and volumes channels-last ([N, H, W, C], as NumPy and Keras) or channels-first ([N, C, H,
+     * W], as PyTorch). {@code scale} multiplies the inputs (1/255 for bytes); {@code noise} adds Gaussian noise to a
+     * reconstruction's training inputs (a denoising autoencoder). For next-token prediction the inputs are one stream of
+     * token ids cut into windows of {@code context}.
+     */
+    @JsonPropertyOrder({"inputs", "targets", "task", "layout", "numClasses", "context", "scale", "noise", "limit"})
+    record Numpy(@JsonSerialize(using = ConfigPathSerializer.class) String inputs,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSerialize(using = ConfigPathSerializer.class) String targets,
+                 Task task, String layout,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer numClasses,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer context,
+                 double scale, double noise,
+                 @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+        @Override
+        public String type() {
+            return "numpy";
+        }
+
+        @Override
+        public boolean isImage() {
+            return false;
+        }
+
+        public boolean channelsLast() {
+            return "channelsLast".equals(layout);
         }
     }
 }

@@ -51,6 +51,8 @@ final class SourceReader {
             source = readCsv(r);
         } else if (variant == SourceConfig.Synthetic.class) {
             source = readSynthetic(r);
+        } else if (variant == SourceConfig.Numpy.class) {
+            source = readNumpy(r);
         } else {
             source = RecordReader.read(r, variant);
         }
@@ -58,6 +60,8 @@ final class SourceReader {
             checkIdxFiles(r.pathOf("path"), idx.path(), idx.split());
         } else if (source instanceof SourceConfig.ImageFolder f) {
             checkExists(r.pathOf("path"), f.path(), true);
+        } else if (source instanceof SourceConfig.Text t) {
+            checkExists(r.pathOf("path"), t.path(), false);
         }
         return source;
     }
@@ -75,6 +79,33 @@ final class SourceReader {
             problems.error(r.pathOf("numClasses"), "applies to classification only");
         }
         return csv;
+    }
+
+    private SourceConfig readNumpy(JsonObjectReader r) {
+        SourceConfig.Numpy n = RecordReader.read(r, SourceConfig.Numpy.class);
+        if (n == null) {
+            return null;
+        }
+        checkExists(r.pathOf("inputs"), fileOf(n.inputs()), false);
+        if (n.targets() != null) {
+            checkExists(r.pathOf("targets"), fileOf(n.targets()), false);
+        }
+        if (n.context() != null && n.task() != Task.SEQUENCE) {
+            problems.error(r.pathOf("context"), "applies to task \"sequence\" only");
+        }
+        if (n.noise() > 0 && n.task() != Task.RECONSTRUCTION) {
+            problems.error(r.pathOf("noise"), "applies to task \"reconstruction\" only (noise on the inputs, the clean input as target)");
+        }
+        if (n.numClasses() != null && (n.task() == Task.REGRESSION || n.task() == Task.RECONSTRUCTION)) {
+            problems.error(r.pathOf("numClasses"), "applies to classification, segmentation and sequence only");
+        }
+        return n;
+    }
+
+    /** The file of "x.npy" or "data.npz:x". */
+    private static String fileOf(String spec) {
+        int colon = spec.lastIndexOf(':');
+        return colon > 0 && spec.substring(0, colon).endsWith(".npz") ? spec.substring(0, colon) : spec;
     }
 
     private SourceConfig readSynthetic(JsonObjectReader r) {

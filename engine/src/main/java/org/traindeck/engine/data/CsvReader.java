@@ -91,10 +91,10 @@ public final class CsvReader {
         for (int i = 0; i < rows.size(); i++) {
             System.arraycopy(rows.get(i), 0, features, i * featureCount, featureCount);
         }
-        Dataset.ImageShape shape = null;
+        SampleShape.Image shape = null;
         if (config.imageShape() != null) {
             List<Integer> s = config.imageShape();
-            shape = new Dataset.ImageShape(s.get(2), s.get(0), s.get(1));
+            shape = new SampleShape.Image(s.get(2), s.get(0), s.get(1));
             if (shape.pixels() != featureCount) {
                 throw new IOException(file + " has " + featureCount + " feature columns, but imageShape " + s + " needs "
                         + shape.pixels());
@@ -147,7 +147,7 @@ public final class CsvReader {
     }
 
     private static Dataset classify(Path file, SourceConfig.Csv config, float[] features, int featureCount,
-                                    List<String> labelTexts, Dataset.ImageShape shape, List<String> knownClassNames)
+                                    List<String> labelTexts, SampleShape.Image shape, List<String> knownClassNames)
             throws IOException {
         int[] classes = new int[labelTexts.size()];
         boolean numeric = knownClassNames == null && labelTexts.stream().allMatch(CsvReader::isClassNumber);
@@ -231,7 +231,7 @@ public final class CsvReader {
     }
 
     /** CSV image rows are height × width × channels (as numpy stores them); the networks want channels first. */
-    private static float[] hwcToChw(float[] features, int n, Dataset.ImageShape s) {
+    private static float[] hwcToChw(float[] features, int n, SampleShape.Image s) {
         if (s.channels() == 1) {
             return features;
         }

@@ -18,8 +18,21 @@ import java.util.SplittableRandom;
  */
 public final class DataLoader {
 
-    /** Training data and (possibly null) validation data. */
-    public record Loaded(Dataset train, Dataset validation) {}
+    /** Training data and (possibly null) validation data, with the files they read from kept open until closed. */
+    public record Loaded(Dataset train, Dataset validation, AutoCloseable files) implements AutoCloseable {
+        public Loaded(Dataset train, Dataset validation) {
+            this(train, validation, () -> { });
+        }
+
+        @Override
+        public void close() {
+            try {
+                files.close();
+            } catch (Exception e) {
+                // read-only files: nothing of the user's is lost
+            }
+        }
+    }
 
     private DataLoader() {
     }
@@ -28,14 +41,24 @@ public final class DataLoader {
      * @param jsonPath where this data is in the config ("data" or "stages[1].data"), for messages
      */
     public static Loaded load(RunConfig run, DataConfig data, String jsonPath) {
-        Dataset train = read(run, data.train(), jsonPath + ".train", null, 0);
+        NumpyFiles files = new NumpyFiles(run.baseDir());
+        try {
+            return load(run, data, jsonPath, files);
+        } catch (RuntimeException e) {
+            files.close();
+            throw e;
+        }
+    }
+
+    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files) {
+        Dataset train = read(run, data.train(), jsonPath + ".train", null, 0, files);
         if (train.task() == Task.CLASSIFICATION && distinctClasses(train) < 2) {
             throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
                     + " samples): classification needs at least two (is \"labelColumn\" the right column?)");
         }
         Dataset validation = null;
         if (data.validation() != null) {
-            validation = read(run, data.validation(), jsonPath + ".validation", train.classNames(), 1);
+            validation = read(run, data.validation(), jsonPath + ".validation", train, 1, files);
             String mismatch = train.incompatibilityWith(validation);
             if (mismatch != null) {
                 throw new InvalidConfigException(jsonPath + ".validation", "does not match the training data: it has " + mismatch);
@@ -46,9 +69,13 @@ public final class DataLoader {
                 throw new InvalidConfigException(jsonPath + ".validationSplit", "leaves " + held + " of " + train.size()
                         + " samples for validation: use a larger split or more data");
             }
-            int[] order = permutation(train.size(), new SplittableRandom(run.seed() ^ 0x5EED5EEDL));
-            int[] trainIdx = Arrays.copyOfRange(order, held, order.length);
-            int[] valIdx = Arrays.copyOfRange(order, 0, held);
+            // windows of one text overlap their neighbours: a random split would validate on training text
+            int[] order = train.task() == Task.SEQUENCE ? identity(train.size())
+                    : permutation(train.size(), new SplittableRandom(run.seed() ^ 0x5EED5EEDL));
+            int[] trainIdx = train.task() == Task.SEQUENCE ? Arrays.copyOfRange(order, 0, order.length - held)
+                    : Arrays.copyOfRange(order, held, order.length);
+            int[] valIdx = train.task() == Task.SEQUENCE ? Arrays.copyOfRange(order, order.length - held, order.length)
+                    : Arrays.copyOfRange(order, 0, held);
             Arrays.sort(trainIdx);
             Arrays.sort(valIdx);
             validation = train.subset(valIdx);
@@ -59,11 +86,19 @@ public final class DataLoader {
             train = normalizer.apply(train);
             validation = validation == null ? null : normalizer.apply(validation);
         }
-        return new Loaded(train, validation);
+        return new Loaded(train, validation, files);
     }
 
-    private static Dataset read(RunConfig run, SourceConfig source, String at, List<String> classNames, int role) {
+    private static Dataset read(RunConfig run, SourceConfig source, String at, Dataset training, int role, NumpyFiles files) {
+        List<String> classNames = training == null ? null : training.classNames();
+        if (source instanceof SourceConfig.Numpy n) {
+            return NumpyReader.read(run.baseDir(), n, at, training, files);
+        }
         try {
+            if (source instanceof SourceConfig.Text t) {
+                return TextReader.read(run.resolve(t.path()), t.context(), t.strideOrContext(), t.limit(),
+                        training == null ? null : training.vocabulary());
+            }
             if (source instanceof SourceConfig.Idx idx) {
                 return IdxReader.read(run.resolve(idx.path()), idx.split(), idx.limit());
             }
@@ -87,6 +122,14 @@ public final class DataLoader {
             seen.set(d.classOf(i));
         }
         return seen.cardinality();
+    }
+
+    private static int[] identity(int n) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        return order;
     }
 
     /** A uniformly random permutation of 0..n-1 (Fisher-Yates). */

@@ -1,169 +1,214 @@
 package org.traindeck.engine.data;
 
+import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.config.Task;
 
 import java.util.List;
 
 /**
- * Samples held in memory as primitive arrays. Features are {@code size × featureCount} floats, row by row; an
- * image is stored channels-first (C, H, W), as DL4J's convolutions expect. Classification has a class index per
- * sample, regression a target value per sample.
+ * Samples as a network trains on them: each sample's input (of one {@link SampleShape}) and its target, read one
+ * sample at a time from memory or from a mapped file. What the target is depends on the task: a class id
+ * (classification), values (regression), a class id per pixel or voxel (segmentation), the input itself
+ * (reconstruction, no target array), or the id of the next token at every step (sequence).
  */
 public final class Dataset {
 
-    private final float[] features;
-    private final int size;
-    private final int featureCount;
-    private final int[] classes;
-    private final float[] targets;
-    private final int numClasses;
-    private final ImageShape imageShape;
+    private final SampleArray inputs;
+    private final SampleArray targets;
+    private final SampleShape shape;
+    private final Task task;
+    private final int outputs;
     private final List<String> classNames;
+    private final Vocabulary vocabulary;
 
-    /** (channels, height, width) of an image sample. */
-    public record ImageShape(int channels, int height, int width) {
-        public int pixels() {
-            return channels * height * width;
+    private Dataset(SampleArray inputs, SampleShape shape, Task task, SampleArray targets, int outputs, List<String> classNames,
+                    Vocabulary vocabulary) {
+        if (inputs.length() != shape.values()) {
+            throw new IllegalArgumentException("samples of " + inputs.length() + " values do not have the shape " + shape);
         }
-
-        @Override
-        public String toString() {
-            return height + "×" + width + "×" + channels;
+        if (targets != null && targets.size() != inputs.size()) {
+            throw new IllegalArgumentException(inputs.size() + " inputs but " + targets.size() + " targets");
         }
+        if ((targets == null) != (task == Task.RECONSTRUCTION)) {
+            throw new IllegalArgumentException("reconstruction and only reconstruction has no target array");
+        }
+        this.inputs = inputs;
+        this.targets = targets;
+        this.shape = shape;
+        this.task = task;
+        this.outputs = outputs;
+        this.classNames = classNames == null ? null : List.copyOf(classNames);
+        this.vocabulary = vocabulary;
     }
 
-    private Dataset(float[] features, int size, int featureCount, int[] classes, float[] targets, int numClasses,
-                    ImageShape imageShape, List<String> classNames) {
-        if ((long) size * featureCount != features.length) {
-            throw new IllegalArgumentException("features hold " + features.length + " values, expected " + size + " × " + featureCount);
-        }
-        if (imageShape != null && imageShape.pixels() != featureCount) {
-            throw new IllegalArgumentException("image shape " + imageShape + " does not match " + featureCount + " features");
-        }
-        this.features = features;
-        this.size = size;
-        this.featureCount = featureCount;
-        this.classes = classes;
-        this.targets = targets;
-        this.numClasses = numClasses;
-        this.imageShape = imageShape;
-        this.classNames = classNames == null ? null : List.copyOf(classNames);
+    /** Any task: the target array holds what the task says (null for reconstruction). */
+    public static Dataset of(SampleArray inputs, SampleShape shape, Task task, SampleArray targets, int outputs,
+                             List<String> classNames, Vocabulary vocabulary) {
+        return new Dataset(inputs, shape, task, targets, outputs, classNames, vocabulary);
     }
 
     public static Dataset classification(float[] features, int featureCount, int[] classes, int numClasses,
-                                         ImageShape imageShape, List<String> classNames) {
-        for (int c : classes) {
-            if (c < 0 || c >= numClasses) {
-                throw new IllegalArgumentException("class " + c + " outside 0.." + (numClasses - 1));
+                                         SampleShape.Image imageShape, List<String> classNames) {
+        float[] ids = new float[classes.length];
+        for (int i = 0; i < classes.length; i++) {
+            if (classes[i] < 0 || classes[i] >= numClasses) {
+                throw new IllegalArgumentException("class " + classes[i] + " outside 0.." + (numClasses - 1));
             }
+            ids[i] = classes[i];
         }
-        return new Dataset(features, classes.length, featureCount, classes, null, numClasses, imageShape, classNames);
+        SampleShape shape = imageShape != null ? imageShape : new SampleShape.Flat(featureCount);
+        return new Dataset(new FloatSamples(features, featureCount), shape, Task.CLASSIFICATION, new FloatSamples(ids, 1),
+                numClasses, classNames, null);
     }
 
     public static Dataset regression(float[] features, int featureCount, float[] targets) {
-        return new Dataset(features, targets.length, featureCount, null, targets, 0, null, null);
+        return new Dataset(new FloatSamples(features, featureCount), new SampleShape.Flat(featureCount), Task.REGRESSION,
+                new FloatSamples(targets, 1), 1, null, null);
     }
 
     public Task task() {
-        return classes != null ? Task.CLASSIFICATION : Task.REGRESSION;
+        return task;
     }
 
     public int size() {
-        return size;
+        return inputs.size();
     }
 
+    public SampleShape shape() {
+        return shape;
+    }
+
+    /** Values per sample's input. */
     public int featureCount() {
-        return featureCount;
+        return shape.values();
     }
 
-    /** Number of classes (classification), or 1 output (regression). */
+    /** The head's outputs: classes (classification, segmentation), targets (regression), channels (reconstruction), vocabulary (sequence). */
     public int outputCount() {
-        return classes != null ? numClasses : 1;
+        return outputs;
     }
 
+    /** Number of classes for classification and segmentation; 0 otherwise. */
     public int numClasses() {
-        return numClasses;
+        return task == Task.CLASSIFICATION || task == Task.SEGMENTATION ? outputs : 0;
     }
 
-    public ImageShape imageShape() {
-        return imageShape;
+    public SampleShape.Image imageShape() {
+        return shape instanceof SampleShape.Image i ? i : null;
     }
 
     public boolean isImage() {
-        return imageShape != null;
+        return shape instanceof SampleShape.Image;
     }
 
     public List<String> classNames() {
         return classNames;
     }
 
+    /** The token vocabulary of a sequence dataset read from text; null otherwise. */
+    public Vocabulary vocabulary() {
+        return vocabulary;
+    }
+
+    /** Values per sample's target (0 for reconstruction, whose target is the input). */
+    public int targetLength() {
+        return targets == null ? 0 : targets.length();
+    }
+
     public int classOf(int sample) {
-        return classes[sample];
+        float[] one = new float[targets.length()];
+        targets.read(sample, one, 0);
+        return (int) one[0];
     }
 
     public float targetOf(int sample) {
-        return targets[sample];
+        float[] one = new float[targets.length()];
+        targets.read(sample, one, 0);
+        return one[0];
     }
 
-    /** Copies sample {@code sample}'s features into {@code out} at {@code offset}. */
+    /** Copies sample {@code sample}'s input into {@code out} at {@code offset}. */
     public void copyFeatures(int sample, float[] out, int offset) {
-        System.arraycopy(features, sample * featureCount, out, offset, featureCount);
+        inputs.read(sample, out, offset);
     }
 
+    /** Copies sample {@code sample}'s target (class id, values, mask or next tokens) into {@code out} at {@code offset}. */
+    public void copyTargets(int sample, float[] out, int offset) {
+        targets.read(sample, out, offset);
+    }
+
+    /** The inputs as one array, for fitting a normalisation; only for data held in memory. */
     float[] rawFeatures() {
-        return features;
+        if (inputs instanceof FloatSamples f) {
+            return f.values();
+        }
+        throw new IllegalStateException("the samples are not held in memory");
     }
 
     /** The samples at {@code indices}, in that order. */
     public Dataset subset(int[] indices) {
-        float[] f = new float[indices.length * featureCount];
-        for (int i = 0; i < indices.length; i++) {
-            System.arraycopy(features, indices[i] * featureCount, f, i * featureCount, featureCount);
-        }
-        if (classes != null) {
-            int[] c = new int[indices.length];
-            for (int i = 0; i < indices.length; i++) {
-                c[i] = classes[indices[i]];
-            }
-            return new Dataset(f, indices.length, featureCount, c, null, numClasses, imageShape, classNames);
-        }
-        float[] t = new float[indices.length];
-        for (int i = 0; i < indices.length; i++) {
-            t[i] = targets[indices[i]];
-        }
-        return new Dataset(f, indices.length, featureCount, null, t, 0, imageShape, null);
+        return new Dataset(inputs.select(indices), shape, task, targets == null ? null : targets.select(indices), outputs, classNames,
+                vocabulary);
     }
 
     /** The same samples with features replaced (normalisation), shape and labels unchanged. */
     Dataset withFeatures(float[] newFeatures) {
-        return new Dataset(newFeatures, size, featureCount, classes, targets, numClasses, imageShape, classNames);
+        return new Dataset(new FloatSamples(newFeatures, shape.values()), shape, task, targets, outputs, classNames, vocabulary);
     }
 
-    /** The same samples seen as images of {@code shape}. */
-    Dataset asImages(ImageShape shape) {
-        return new Dataset(features, size, featureCount, classes, targets, numClasses, shape, classNames);
+    /** The same samples seen as images of {@code image}. */
+    Dataset asImages(SampleShape.Image image) {
+        return new Dataset(inputs, image, task, targets, outputs, classNames, vocabulary);
+    }
+
+    /** One sample as a network takes it: its own shape (an image channels-first). */
+    public InputType inputType() {
+        return shape.inputType(outputs);
+    }
+
+    /** One sample as a flat row of features, for models that take rows. */
+    public InputType flatInputType() {
+        return InputType.feedForward(shape.values());
     }
 
     /** Whether two datasets can feed the same network: same inputs, same outputs. */
     public String incompatibilityWith(Dataset other) {
-        if (featureCount != other.featureCount) {
-            return other.featureCount + " features per sample instead of " + featureCount;
+        if (!shape.equals(other.shape)) {
+            return (other.shape instanceof SampleShape.Flat ? "flat features (" + other.shape + ")" : other.describeShape())
+                    + " instead of " + (shape instanceof SampleShape.Flat ? "flat features (" + shape + ")" : describeShape());
         }
-        if (task() != other.task()) {
-            return other.task().json + " labels instead of " + task().json;
+        if (task != other.task) {
+            return other.task.json + " labels instead of " + task.json;
         }
-        if (outputCount() != other.outputCount()) {
-            return other.outputCount() + " classes instead of " + outputCount();
+        if (outputs != other.outputs) {
+            return other.outputs + (task == Task.SEQUENCE ? " tokens in its vocabulary" : task == Task.REGRESSION ? " targets" : " classes")
+                    + " instead of " + outputs;
         }
-        if (isImage() != other.isImage() || (isImage() && !imageShape.equals(other.imageShape))) {
-            return "images of " + other.imageShape + " instead of " + (isImage() ? imageShape : "flat features");
+        if (targetLength() != other.targetLength()) {
+            return "targets of " + other.targetLength() + " values instead of " + targetLength();
         }
         return null;
     }
 
+    private String describeShape() {
+        if (shape instanceof SampleShape.Image i) {
+            return "images of " + i;
+        }
+        if (shape instanceof SampleShape.Volume v) {
+            return "volumes of " + v;
+        }
+        return shape.toString();
+    }
+
     @Override
     public String toString() {
-        return size + " samples, " + (isImage() ? "images " + imageShape : featureCount + " features") + ", "
-                + (classes != null ? numClasses + " classes" : "regression");
+        String what = switch (task) {
+            case CLASSIFICATION -> outputs + " classes";
+            case SEGMENTATION -> "masks of " + outputs + " classes";
+            case RECONSTRUCTION -> "reconstruction";
+            case SEQUENCE -> "next tokens of " + outputs;
+            case REGRESSION -> outputs == 1 ? "regression" : "regression of " + outputs + " targets";
+        };
+        return size() + " samples, " + (shape instanceof SampleShape.Flat ? shape : describeShape()) + ", " + what;
     }
 }

@@ -85,7 +85,7 @@ public final class ImageFolderReader {
             classes[i] = labels.get(i);
         }
         return Dataset.classification(features, pixels, classes, names.size(),
-                new Dataset.ImageShape(channels, height, width), names);
+                new SampleShape.Image(channels, height, width), names);
     }
 
     private static List<String> classFolders(Path folder) throws IOException {

@@ -61,7 +61,7 @@ public final class SyntheticData {
         int h = config.imageShape().get(0);
         int w = config.imageShape().get(1);
         int ch = config.imageShape().get(2);
-        Dataset.ImageShape shape = new Dataset.ImageShape(ch, h, w);
+        SampleShape.Image shape = new SampleShape.Image(ch, h, w);
         int k = config.numClasses();
         boolean rows = k <= h;
         int lines = rows ? h : w;

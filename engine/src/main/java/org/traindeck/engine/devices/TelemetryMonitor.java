@@ -83,11 +83,6 @@ public final class TelemetryMonitor implements AutoCloseable {
         streamThread.start();
     }
 
-    /** GPU rows delivered so far (all GPUs of one nvidia-smi sample count once per GPU). */
-    public long gpuSampleCount() {
-        return gpuSamples.get();
-    }
-
     private void streamGpus() {
         long delay = settings.firstRestartDelay().toMillis();
         boolean announcedRunning = false;

@@ -8,6 +8,13 @@ public final class MetricNames {
     public static final String VAL_ACCURACY = "val/accuracy";
     public static final String VAL_MSE = "val/mse";
     public static final String VAL_MAE = "val/mae";
+    /** Segmentation: the fraction of pixels (voxels) given their class, and the mean over classes of intersection / union. */
+    public static final String VAL_PIXEL_ACCURACY = "val/pixel_accuracy";
+    public static final String VAL_MEAN_IOU = "val/mean_iou";
+    /** Reconstruction: peak signal-to-noise ratio in dB, the peak being the validation data's range. */
+    public static final String VAL_PSNR = "val/psnr";
+    /** Sequence: e to the loss per token. */
+    public static final String VAL_PERPLEXITY = "val/perplexity";
     public static final String TRAIN_EPOCH_LOSS = "train/epoch_loss";
     public static final String LR = "lr";
     public static final String GRAD_NORM = "train/grad_norm";

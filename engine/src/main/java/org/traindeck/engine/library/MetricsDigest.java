@@ -4,8 +4,11 @@ import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 
+import org.traindeck.engine.sinks.MetricsJsonlReader;
+
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,14 +31,22 @@ public record MetricsDigest(long steps, double elapsedSeconds, long startedMilli
         metrics = Map.copyOf(metrics);
     }
 
-    /** Folds a run's events; {@code ended} is "finished", "stopped", "failed", or null while it runs (or was cut off). */
-    public static MetricsDigest of(List<EngineEvent> events) {
-        long steps = 0;
-        double elapsed = 0;
-        long started = 0;
-        String ended = null;
-        Map<String, Values> metrics = new HashMap<>();
-        for (EngineEvent e : events) {
+    /** Reads {@code runDir}'s metrics.jsonl line by line; memory stays the size of the digest, whatever the file's. */
+    public static MetricsDigest read(Path runDir) throws IOException {
+        Fold fold = new Fold();
+        MetricsJsonlReader.forEach(runDir, fold::add);
+        return fold.digest();
+    }
+
+    /** A digest made one event at a time; {@code ended} is "finished", "stopped", "failed", or null while it runs (or was cut off). */
+    static final class Fold {
+        private long steps;
+        private double elapsed;
+        private long started;
+        private String ended;
+        private final Map<String, Values> metrics = new HashMap<>();
+
+        void add(EngineEvent e) {
             if (e instanceof MetricEvent m) {
                 steps = Math.max(steps, m.step());
                 if (m.device() == null && Double.isFinite(m.value())) {
@@ -56,7 +67,10 @@ public record MetricsDigest(long steps, double elapsedSeconds, long startedMilli
                 };
             }
         }
-        return new MetricsDigest(steps, elapsed, started, ended, metrics);
+
+        MetricsDigest digest() {
+            return new MetricsDigest(steps, elapsed, started, ended, metrics);
+        }
     }
 
     /** The metric's best value (its highest when higher is better, else its lowest); NaN when it was never logged. */

@@ -1,14 +1,10 @@
 package org.traindeck.engine.library;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.sinks.MetricsJsonlReader;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,21 +15,21 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class MetricsDigests {
 
-    /** Reads a run folder's events (MetricsJsonlReader; a test counts its calls). */
-    interface EventSource {
-        List<EngineEvent> read(Path runDir) throws IOException;
+    /** Reads a run folder's digest (MetricsDigest.read; a test counts its calls). */
+    interface DigestSource {
+        MetricsDigest read(Path runDir) throws IOException;
     }
 
     private record Cached(long size, FileTime modified, MetricsDigest digest) {}
 
     private final Map<Path, Cached> cache = new ConcurrentHashMap<>();
-    private final EventSource source;
+    private final DigestSource source;
 
     public MetricsDigests() {
-        this(MetricsJsonlReader::read);
+        this(MetricsDigest::read);
     }
 
-    MetricsDigests(EventSource source) {
+    MetricsDigests(DigestSource source) {
         this.source = source;
     }
 
@@ -46,7 +42,7 @@ public final class MetricsDigests {
         if (c != null && c.size() == a.size() && c.modified().equals(a.lastModifiedTime())) {
             return c.digest();
         }
-        MetricsDigest digest = MetricsDigest.of(source.read(runDir));
+        MetricsDigest digest = source.read(runDir);
         cache.put(key, new Cached(a.size(), a.lastModifiedTime(), digest));
         return digest;
     }

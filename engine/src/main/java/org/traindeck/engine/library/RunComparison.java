@@ -2,7 +2,6 @@ package org.traindeck.engine.library;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
@@ -48,14 +47,14 @@ public final class RunComparison {
         for (Path dir : runDirs) {
             names.add(dir.getFileName().toString());
             Map<String, double[]> seen = new TreeMap<>();
-            for (EngineEvent e : MetricsJsonlReader.read(dir)) {
+            MetricsJsonlReader.forEach(dir, e -> {
                 if (e instanceof MetricEvent m && metrics.containsKey(m.name()) && m.device() == null && Double.isFinite(m.value())) {
                     boolean higher = m.name().equals(MetricNames.VAL_ACCURACY);
                     double[] v = seen.computeIfAbsent(m.name(), k -> new double[] {Double.NaN, Double.NaN});
                     v[0] = m.value();
                     v[1] = Double.isNaN(v[1]) || (higher ? m.value() > v[1] : m.value() < v[1]) ? m.value() : v[1];
                 }
-            }
+            });
             for (String m : METRICS) {
                 double[] v = seen.get(m);
                 metrics.get(m).add(v == null ? new Value(Double.NaN, Double.NaN) : new Value(v[0], v[1]));

@@ -3,17 +3,13 @@ package org.traindeck.engine.sinks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.ByteBuffer;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -64,42 +60,33 @@ public final class MetricFiles {
     }
 
     private static int rewrite(Path file, Predicate<String> keep, int headerLines, long lastStep) throws IOException {
-        List<String> lines = completeLines(file);
         Path temp = file.resolveSibling("." + file.getFileName() + ".trim");
-        List<String> cut = new ArrayList<>();
-        try (Writer w = Files.newBufferedWriter(temp, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            for (int i = 0; i < lines.size(); i++) {
-                String line = lines.get(i);
-                if (i < headerLines || keep.test(line)) {
-                    w.write(line);
-                    w.write('\n');
-                } else {
-                    cut.add(line);
+        Path side = file.resolveSibling(file.getFileName() + ".after-step-" + lastStep);
+        int[] seen = {0, 0}; // lines read, lines cut
+        OutputStream[] cut = {null};
+        try (OutputStream kept = new BufferedOutputStream(Files.newOutputStream(temp, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING))) {
+            // streamed: a resume of a run with gigabytes of metrics does not hold them
+            MetricLines.forEach(file, (bytes, offset, length) -> {
+                boolean header = seen[0]++ < headerLines;
+                OutputStream to = kept;
+                if (!header && !keep.test(MetricLines.decode(bytes, offset, length))) {
+                    if (cut[0] == null) {
+                        // what a later attempt wrote is the user's too: kept beside the file, not deleted
+                        cut[0] = new BufferedOutputStream(Files.newOutputStream(side, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
+                    }
+                    to = cut[0];
+                    seen[1]++;
                 }
+                to.write(bytes, offset, length);
+                to.write('\n');
+            });
+        } finally {
+            if (cut[0] != null) {
+                cut[0].close();
             }
         }
-        if (!cut.isEmpty()) {
-            // what a later attempt wrote is the user's too: kept beside the file, not deleted
-            Path side = file.resolveSibling(file.getFileName() + ".after-step-" + lastStep);
-            Files.write(side, cut, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        }
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        return cut.size();
-    }
-
-    /**
-     * The file's lines that end with a newline, decoded leniently: a crash can cut the last line anywhere, even
-     * inside a multi-byte character, and that line is not data.
-     */
-    public static List<String> completeLines(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        int end = bytes.length;
-        while (end > 0 && bytes[end - 1] != '\n') {
-            end--;
-        }
-        String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(bytes, 0, end)).toString();
-        List<String> lines = new ArrayList<>(text.lines().toList());
-        return lines;
+        return seen[1];
     }
 }

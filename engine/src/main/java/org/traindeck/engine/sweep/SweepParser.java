@@ -39,7 +39,8 @@ public final class SweepParser {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
-    private static final Set<String> KEYS = Set.of("name", "base", "method", "parameters", "trials", "seed", "metric", "goal", "concurrent");
+    private static final Set<String> KEYS = Set.of("name", "base", "method", "parameters", "trials", "seed", "metric", "goal", "concurrent",
+            "maxTrials");
 
     private SweepParser() {
     }
@@ -96,7 +97,7 @@ public final class SweepParser {
             }
         }
         Map<String, SweepSpec.Values> parameters = parameters(root.get("parameters"), method, problems);
-        int trials = integer(root, "trials", method == SweepSpec.Method.RANDOM ? -1 : 0, 1, 10_000, problems);
+        int trials = integer(root, "trials", method == SweepSpec.Method.RANDOM ? -1 : 0, 1, Integer.MAX_VALUE, problems);
         if (method == SweepSpec.Method.GRID && root.has("trials")) {
             problems.add(error("trials", "a grid tries every combination; trials is for \"method\": \"random\""));
         }
@@ -110,12 +111,28 @@ public final class SweepParser {
             problems.add(error("goal", "\"" + goal + "\" is not max or min"));
         }
         int concurrent = integer(root, "concurrent", 1, 1, 64, problems);
+        int maxTrials = integer(root, "maxTrials", SweepSpec.DEFAULT_MAX_TRIALS, 1, SweepSpec.MAX_TRIALS_LIMIT, problems);
+        if (problems.isEmpty()) {
+            tooManyTrials(method, parameters, trials, maxTrials).ifPresent(problems::add);
+        }
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(problems.stream().map(p -> located(p, located.locations())).toList());
         }
         boolean maximize = goal == null ? metric.contains("accuracy") : goal.equals("max");
         return new SweepSpec(name, file.toAbsolutePath(), base, baseDir, method, parameters, List.copyOf(parameters.keySet()),
-                trials, seed, metric, maximize, concurrent);
+                trials, seed, metric, maximize, concurrent, maxTrials);
+    }
+
+    /** Counted, not expanded: a grid of 10^9 trials is refused at once rather than listed until memory runs out. */
+    private static Optional<ConfigProblem> tooManyTrials(SweepSpec.Method method, Map<String, SweepSpec.Values> parameters,
+                                                         int trials, int maxTrials) {
+        if (method == SweepSpec.Method.RANDOM) {
+            return trials <= maxTrials ? Optional.empty() : Optional.of(error("trials", trials + " draws, above maxTrials " + maxTrials
+                    + ": draw fewer, or raise \"maxTrials\" (at most " + SweepSpec.MAX_TRIALS_LIMIT + ")"));
+        }
+        long count = TrialSpace.count(method, parameters, trials);
+        return count <= maxTrials ? Optional.empty()
+                : Optional.of(error("parameters", SweepTrials.tooMany(count, TrialSpace.factors(parameters), maxTrials)));
     }
 
     private static ObjectNode base(JsonNode base, Path dir, List<ConfigProblem> problems) {

@@ -12,10 +12,16 @@ import java.util.Map;
  * chosen, the values of each parameter (a JSON path into the config), and the metric that ranks the trials.
  *
  * @param concurrent trials at once, each on its own share of the devices
+ * @param maxTrials  the most trials the sweep may have (a grid's combinations or the random draws)
  */
 public record SweepSpec(String name, Path file, ObjectNode base, Path baseDir, Method method,
                         Map<String, Values> parameters, List<String> parameterOrder, int trials, long seed, String metric,
-                        boolean maximize, int concurrent) {
+                        boolean maximize, int concurrent, int maxTrials) {
+
+    /** Trials a sweep may have when its file does not say: a slip such as a list pasted three times is caught. */
+    public static final int DEFAULT_MAX_TRIALS = 1_000;
+    /** The most a file may raise it to: every trial is checked and queued before the first one runs. */
+    public static final int MAX_TRIALS_LIMIT = 100_000;
 
     public enum Method { GRID, RANDOM }
 

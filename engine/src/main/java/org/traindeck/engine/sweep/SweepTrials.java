@@ -1,7 +1,6 @@
 package org.traindeck.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import org.traindeck.engine.config.ConfigParser;
@@ -12,11 +11,10 @@ import org.traindeck.engine.config.ValidationResult;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.Collectors;
 
 /**
@@ -43,14 +41,25 @@ public final class SweepTrials {
     private SweepTrials() {
     }
 
+    /** How many trials the sweep has, counted without making them ({@link Long#MAX_VALUE} when a long cannot hold it). */
+    public static long count(SweepSpec spec) {
+        return TrialSpace.count(spec.method(), spec.parameters(), spec.trials());
+    }
+
+    /** Every trial, checked; a sweep above its maxTrials is refused before one is made. */
     public static List<Trial> expand(SweepSpec spec) {
-        List<Map<String, JsonNode>> combos = spec.method() == SweepSpec.Method.GRID ? grid(spec) : random(spec);
+        long count = count(spec);
+        if (count > spec.maxTrials()) { // SweepParser refuses it first, located; this holds for a spec made otherwise
+            throw spec.method() == SweepSpec.Method.GRID
+                    ? new InvalidConfigException("parameters", tooMany(count, TrialSpace.factors(spec.parameters()), spec.maxTrials()))
+                    : new InvalidConfigException("trials", count + " draws, above maxTrials " + spec.maxTrials());
+        }
         List<Trial> trials = new ArrayList<>();
         List<ConfigProblem> problems = new ArrayList<>();
-        for (int i = 0; i < combos.size(); i++) {
-            int number = i + 1;
+        Iterator<Map<String, JsonNode>> combos = TrialSpace.values(spec);
+        for (int number = 1; combos.hasNext(); number++) {
             String label = spec.name() + "-" + number;
-            Map<String, JsonNode> values = combos.get(i);
+            Map<String, JsonNode> values = combos.next();
             String where = "trial " + number + " (" + values.entrySet().stream().map(e -> e.getKey() + "=" + show(e.getValue()))
                     .collect(Collectors.joining(", ")) + ")";
             ObjectNode config = spec.base().deepCopy();
@@ -80,57 +89,11 @@ public final class SweepTrials {
         return trials;
     }
 
-    private static List<Map<String, JsonNode>> grid(SweepSpec spec) {
-        List<Map<String, JsonNode>> combos = new ArrayList<>();
-        combos.add(new LinkedHashMap<>());
-        for (Map.Entry<String, SweepSpec.Values> p : ordered(spec).entrySet()) {
-            List<Map<String, JsonNode>> next = new ArrayList<>();
-            for (Map<String, JsonNode> c : combos) {
-                for (JsonNode v : ((SweepSpec.Listed) p.getValue()).values()) {
-                    Map<String, JsonNode> m = new LinkedHashMap<>(c);
-                    m.put(p.getKey(), v);
-                    next.add(m);
-                }
-            }
-            combos = next;
-        }
-        if (combos.size() > 10_000) {
-            throw new InvalidConfigException("parameters", "the grid has " + combos.size() + " combinations; at most 10000 "
-                    + "(use \"method\": \"random\" with \"trials\")");
-        }
-        return combos;
-    }
-
-    private static List<Map<String, JsonNode>> random(SweepSpec spec) {
-        Random random = new Random(spec.seed());
-        List<Map<String, JsonNode>> combos = new ArrayList<>();
-        for (int t = 0; t < spec.trials(); t++) {
-            Map<String, JsonNode> m = new LinkedHashMap<>();
-            for (Map.Entry<String, SweepSpec.Values> p : ordered(spec).entrySet()) {
-                if (p.getValue() instanceof SweepSpec.Listed l) {
-                    m.put(p.getKey(), l.values().get(random.nextInt(l.values().size())));
-                } else if (p.getValue() instanceof SweepSpec.Range r) {
-                    double u = random.nextDouble();
-                    m.put(p.getKey(), DoubleNode.valueOf(round(r.log()
-                            ? Math.exp(Math.log(r.min()) + u * (Math.log(r.max()) - Math.log(r.min())))
-                            : r.min() + u * (r.max() - r.min()))));
-                }
-            }
-            combos.add(m);
-        }
-        return combos;
-    }
-
-    /** The parameters in the file's order (the parsed map does not keep it). */
-    private static Map<String, SweepSpec.Values> ordered(SweepSpec spec) {
-        Map<String, SweepSpec.Values> ordered = new LinkedHashMap<>();
-        spec.parameterOrder().forEach(k -> ordered.put(k, spec.parameters().get(k)));
-        return ordered;
-    }
-
-    /** Four significant digits: a drawn learning rate reads 0.003162, not 0.0031622776601683794. */
-    private static double round(double v) {
-        return Double.parseDouble(String.format(Locale.ROOT, "%.4g", v));
+    /** The message refusing a grid of {@code count} trials; {@code factors} is "1000 × 1000 × 1000". */
+    static String tooMany(long count, String factors, int maxTrials) {
+        String counted = count == Long.MAX_VALUE ? "more than " + Long.MAX_VALUE : Long.toString(count);
+        return "the grid makes " + counted + " trials (" + factors + "), above maxTrials " + maxTrials + ": try fewer values, "
+                + "use \"method\": \"random\" with \"trials\", or raise \"maxTrials\" (at most " + SweepSpec.MAX_TRIALS_LIMIT + ")";
     }
 
     static String show(JsonNode v) {

@@ -18,15 +18,22 @@ import java.util.SplittableRandom;
  */
 final class BatchMaker {
 
-    /** One minibatch: features (flat rows or NCHW images) and labels (one-hot or one target column). */
+    /** One minibatch: inputs (flat rows, or the samples' own shape) and targets as the task's head takes them. */
     record Batch(INDArray features, INDArray labels, int size) {}
 
     private final Dataset data;
     private final boolean images;
     private final Augmenter augmenter;
     private final DataType dataType;
+    private final double noise;
 
     BatchMaker(Dataset data, boolean images, AugmentationConfig augmentation, DataType dataType) {
+        this(data, images, augmentation, dataType, 0);
+    }
+
+    /** @param noise the standard deviation of Gaussian noise on a reconstruction's training inputs (0: none) */
+    BatchMaker(Dataset data, boolean images, AugmentationConfig augmentation, DataType dataType, double noise) {
+        this.noise = data.task() == Task.RECONSTRUCTION ? noise : 0;
         this.data = data;
         this.images = images;
         this.augmenter = augmentation != null && augmentation.isActive() && data.isImage()
@@ -53,35 +60,45 @@ final class BatchMaker {
         int from = batchIndex * batchSize;
         int n = Math.min(batchSize, order.length - from);
         int d = data.featureCount();
+        int t = data.targetLength();
         float[] features = new float[n * d];
+        float[] targets = new float[n * t];
         boolean augmenting = augment && augmenter != null;
+        boolean masks = data.task() == Task.SEGMENTATION;
         for (int i = 0; i < n; i++) {
-            data.copyFeatures(order[from + i], features, i * d);
+            int sample = order[from + i];
+            data.copyFeatures(sample, features, i * d);
+            if (t > 0) {
+                data.copyTargets(sample, targets, i * t);
+            }
             if (augmenting) {
                 // a function of the sample's position in the epoch, not of the batch: the same draws whatever the
                 // batch size and the number of devices the epoch is cut into
-                augmenter.apply(features, i * d, new SplittableRandom(mix(seed, stageIndex, epoch, from + i)));
+                augmenter.apply(features, i * d, masks ? targets : null, i * t, new SplittableRandom(mix(seed, stageIndex, epoch, from + i)));
             }
         }
-        int outputs = data.outputCount();
-        float[] labels = new float[n * outputs];
-        for (int i = 0; i < n; i++) {
-            if (data.task() == Task.CLASSIFICATION) {
-                labels[i * outputs + data.classOf(order[from + i])] = 1f;
-            } else {
-                labels[i] = data.targetOf(order[from + i]);
+        long[] shape = images ? data.shape().batchShape(n) : new long[] {n, d};
+        INDArray y = TargetEncoder.encode(data, targets, features, n, shape);
+        if (augment && noise > 0) {
+            // the target stays the clean input: a denoising autoencoder
+            for (int i = 0; i < n; i++) {
+                SplittableRandom r = new SplittableRandom(mix(seed, stageIndex, epoch, from + i) ^ 0x6E6F697365L);
+                for (int j = 0; j < d; j++) {
+                    features[i * d + j] += (float) (gaussian(r) * noise);
+                }
             }
         }
-        long[] shape = images
-                ? new long[] {n, data.imageShape().channels(), data.imageShape().height(), data.imageShape().width()}
-                : new long[] {n, d};
         INDArray x = Nd4j.create(features, shape, DataType.FLOAT);
-        INDArray y = Nd4j.create(labels, new long[] {n, outputs}, DataType.FLOAT);
         if (dataType != DataType.FLOAT) {
             x = x.castTo(dataType);
             y = y.castTo(dataType);
         }
         return new Batch(x, y, n);
+    }
+
+    private static double gaussian(SplittableRandom r) {
+        double u = 1 - r.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.nextDouble());
     }
 
     private static long mix(long seed, int stage, int epoch, int batch) {

@@ -40,10 +40,6 @@ final class CheckpointWriter {
         this.modelFingerprint = modelFingerprint;
     }
 
-    CheckpointStore store() {
-        return store;
-    }
-
     /** @return false when it failed and the policy says stop */
     boolean save(ComputationGraph net, TrainingState state, String reason, Position at) {
         Path file = "best".equals(reason) ? store.bestFile(state.stageName) : store.regularFile(state.globalStep);

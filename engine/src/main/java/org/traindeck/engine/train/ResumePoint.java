@@ -44,8 +44,23 @@ final class ResumePoint {
         return stageIndex == checkpoint.stageIndex();
     }
 
+    /** Where a fingerprint's vocabulary begins: the tokens follow, separated by NUL. */
+    static final String VOCABULARY = "|vocabulary=";
+
+    private static String tokens(String part) {
+        String[] t = part.substring(VOCABULARY.length()).split("\u0000", -1);
+        return t.length + " characters";
+    }
+
     /** Checks that the checkpoint's model is the one this config builds. */
     void checkModel(String fingerprint, long parameters) {
+        int mine = fingerprint.indexOf(VOCABULARY);
+        int theirs = checkpoint.modelFingerprint().indexOf(VOCABULARY);
+        if (mine >= 0 && theirs >= 0 && !fingerprint.substring(mine).equals(checkpoint.modelFingerprint().substring(theirs))) {
+            throw new InvalidConfigException("data.train", "the text's vocabulary (" + tokens(fingerprint.substring(mine)) + ") differs from"
+                    + " the one the checkpoint was trained with (" + tokens(checkpoint.modelFingerprint().substring(theirs))
+                    + "): a token's id would mean another character. Resume with the run's own training text");
+        }
         if (!checkpoint.modelFingerprint().equals(fingerprint) || checkpoint.parameterCount() != parameters) {
             throw new InvalidConfigException("model", "the checkpoint holds " + checkpoint.parameterCount() + " parameters of another "
                     + "architecture or data shape (" + checkpoint.modelFingerprint() + "); this config builds " + parameters

@@ -9,10 +9,11 @@ import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
@@ -20,6 +21,10 @@ import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -115,28 +120,42 @@ final class RunSession {
         }
         events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
-        StageSetup setup = new StageSetup(config, events, ModelFactory.wantsImages(config.model()));
-        Consumer<ComputationGraph> prepareModel = layerHelpers();
-        Trainer trainer = new Trainer(config, state, events, placement, faults, resumeFrom == null ? null : new ResumePoint(resumeFrom),
-                "cuda".equals(Nd4jRuntime.backendKind()), prepareModel, null);
-        trainer.buildModel(setup);
-        CheckpointWriter writer = new CheckpointWriter(config, ConfigWriter.toJsonWithAbsolutePaths(config), runDir, events, faults,
-                trainer.fingerprint());
-        List<TrainingCallback> policies = new ArrayList<>();
-        if (watchdog != null) {
-            policies.add(new WatchdogCallback(watchdog));
+        try (StageSetup setup = new StageSetup(config, events, ModelCompiler.wantsImages(config.model()))) {
+            Consumer<ComputationGraph> prepareModel = layerHelpers();
+            Trainer trainer = new Trainer(config, state, events, placement, faults, resumeFrom == null ? null : new ResumePoint(resumeFrom),
+                    "cuda".equals(Nd4jRuntime.backendKind()), prepareModel, null);
+            trainer.buildModel(setup);
+            writeVocabulary(setup.load(0).train().vocabulary());
+            CheckpointWriter writer = new CheckpointWriter(config, ConfigWriter.toJsonWithAbsolutePaths(config), runDir, events, faults,
+                    trainer.fingerprint());
+            List<TrainingCallback> policies = new ArrayList<>();
+            if (watchdog != null) {
+                policies.add(new WatchdogCallback(watchdog));
+            }
+            policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
+            // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
+            List<String> deviceIds = config.parallel().onCluster()
+                    ? IntStream.range(0, config.parallel().executors()).mapToObj(i -> "executor" + i).toList()
+                    : placement.deviceIds();
+            policies.add(new MetricWindows(events, deviceIds, config.logging().everySteps(),
+                    config.parallel().baselineSamplesPerSecond()));
+            policies.add(new ValidationCallback(events, trainer::net));
+            policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
+            policies.add(new OneDnnWatch(events, trainer::net));
+            return trainer.train(setup, new Callbacks(policies));
         }
-        policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
-        // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
-        List<String> deviceIds = config.parallel().onCluster()
-                ? IntStream.range(0, config.parallel().executors()).mapToObj(i -> "executor" + i).toList()
-                : placement.deviceIds();
-        policies.add(new MetricWindows(events, deviceIds, config.logging().everySteps(),
-                config.parallel().baselineSamplesPerSecond()));
-        policies.add(new ValidationCallback(events, trainer::net));
-        policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
-        policies.add(new OneDnnWatch(events, trainer::net));
-        return trainer.train(setup, new Callbacks(policies));
+    }
+
+    /** The text's tokens in id order, beside the run's config: what the model's outputs mean. */
+    private void writeVocabulary(Vocabulary vocabulary) {
+        if (vocabulary == null) {
+            return;
+        }
+        try {
+            Files.writeString(runDir.resolve("vocabulary.json"), new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
+        } catch (IOException e) {
+            events.logLine("could not write vocabulary.json: " + e.getMessage() + " (the checkpoints hold the vocabulary too)");
+        }
     }
 
     /** What is done to every model the run trains (replicas and rebuilt models included): oneDNN's layer helpers. */

@@ -5,7 +5,9 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 
@@ -16,7 +18,7 @@ import java.util.Map;
  * Gets a stage ready to train: its data (loaded once per distinct data config, and checked against the model built
  * for the first stage), the network in the stage's precision, and its batches.
  */
-final class StageSetup {
+final class StageSetup implements AutoCloseable {
 
     private final RunConfig config;
     private final RunEvents events;
@@ -41,6 +43,13 @@ final class StageSetup {
         return loaded;
     }
 
+    /** Closes the data files the stages read. */
+    @Override
+    public void close() {
+        cache.values().forEach(DataLoader.Loaded::close);
+        cache.clear();
+    }
+
     /** The network in the stage's precision (DL4J's conversion keeps the optimizer state). */
     ComputationGraph inPrecision(ComputationGraph net, StageConfig stage) {
         DataType dataType = dataType(stage);
@@ -63,12 +72,17 @@ final class StageSetup {
             throw new InvalidConfigException("stages[" + index + "].data.train",
                     "does not fit the model built for stage 1's data: it has " + mismatch);
         }
+        String misfit = Augmenter.misfit(stage.augmentation(), data.train());
+        if (misfit != null) {
+            throw new InvalidConfigException("stages[" + index + "].augmentation", misfit);
+        }
         if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()
                 && data.train().imageShape().height() != data.train().imageShape().width()) {
             throw new InvalidConfigException("stages[" + index + "].augmentation.rotate90",
                     "needs square images, but they are " + data.train().imageShape());
         }
         DataType dataType = dataType(stage);
-        return new StagePlan(index, stage, data, new BatchMaker(data.train(), images, stage.augmentation(), dataType), dataType, images);
+        return new StagePlan(index, stage, data, new BatchMaker(data.train(), images, stage.augmentation(), dataType,
+                config.dataFor(stage).train() instanceof SourceConfig.Numpy n ? n.noise() : 0), dataType, images);
     }
 }

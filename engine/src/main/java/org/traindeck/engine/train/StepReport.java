@@ -16,4 +16,10 @@ package org.traindeck.engine.train;
  */
 record StepReport(long step, int batches, double loss, double gradNorm, int examples, long[] examplesPerDevice, boolean applied,
                   double lr, long exchangeNanos, double baselinePerDevice) {
+
+    /** The same step with its loss per position of a per-position head (pixels, voxels, steps). */
+    StepReport perPosition(int positions) {
+        return positions == 1 ? this : new StepReport(step, batches, loss / positions, gradNorm, examples, examplesPerDevice, applied,
+                lr, exchangeNanos, baselinePerDevice);
+    }
 }

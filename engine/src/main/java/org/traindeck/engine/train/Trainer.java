@@ -8,9 +8,12 @@ import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.TierFailure;
 
@@ -41,6 +44,7 @@ final class Trainer {
     private final TierChain.StrategyFactory strategies;
     private ComputationGraph net;
     private String fingerprint;
+    private int lossPositions = 1;
 
     /**
      * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
@@ -71,12 +75,39 @@ final class Trainer {
     /** Builds the model from the first stage's data; call before {@link #train}. */
     void buildModel(StageSetup setup) {
         DataLoader.Loaded first = setup.load(0);
-        ModelFactory.Shape shape = ModelFactory.Shape.of(first.train());
-        net = ModelFactory.build(config.model(), shape, config.seed());
+        ModelInput shape = ModelCompiler.inputOf(config.model(), first.train());
+        net = ModelCompiler.build(config.model(), shape, config.seed());
         prepareModel.accept(net);
-        fingerprint = ConfigWriter.modelJson(config.model()) + "|" + shape;
+        fingerprint = ConfigWriter.modelJson(config.model()) + "|" + dataShape(first.train());
+        lossPositions = lossPositions(first.train());
         events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
                 + (first.validation() == null ? ", no validation" : "; validation " + first.validation().size() + " samples"));
+    }
+
+    /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
+    /**
+     * DL4J sums a per-position head's loss over the positions (pixels, voxels, steps) of each sample; the run reports
+     * it per position, as validation does, so that training and validation losses compare.
+     */
+    private static int lossPositions(Dataset d) {
+        return switch (d.task()) {
+            case SEGMENTATION, SEQUENCE -> d.targetLength();
+            case RECONSTRUCTION -> d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
+            default -> 1;
+        };
+    }
+
+    private static int channelsOf(SampleShape shape) {
+        return shape instanceof SampleShape.Image i ? i.channels() : shape instanceof SampleShape.Volume v ? v.channels() : 1;
+    }
+
+    static String dataShape(Dataset d) {
+        String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs=" + d.outputCount()
+                + ", task=" + d.task().name() + "]";
+        if (!(d.shape() instanceof SampleShape.Flat) && !(d.shape() instanceof SampleShape.Image)) {
+            shape += "[shape=" + d.shape() + ", targets=" + d.targetLength() + "]";
+        }
+        return d.vocabulary() == null ? shape : shape + ResumePoint.VOCABULARY + String.join("\u0000", d.vocabulary().tokens());
     }
 
     Ending train(StageSetup setup, Callbacks callbacks) {
@@ -165,7 +196,8 @@ final class Trainer {
                 stage.schedule().type(), keptState ? ", optimizer state carried over" : "", stage.precision().json,
                 inItsStage ? String.format(Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, state.cursor) : ""));
         StepStrategy strategy = tiers.open(net, plan, state);
-        StepStrategy.StepListener listener = r -> {
+        StepStrategy.StepListener listener = raw -> {
+            StepReport r = raw.perPosition(lossPositions);
             state.stepDone(r);
             callbacks.onStep(state, plan, r);
             if (r.step() == faults.stopAfterStep()) {

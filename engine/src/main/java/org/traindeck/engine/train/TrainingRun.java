@@ -176,11 +176,6 @@ public final class TrainingRun {
         }
     }
 
-    /** The checkpoint a resume of {@code target} would start from. */
-    static Path locateCheckpoint(Path target) throws IOException, CheckpointException {
-        return ResumePlanner.locateCheckpoint(target);
-    }
-
     private void openSinks(long restartStep) throws IOException {
         new CheckpointStore(runDir).removeLeftovers();
         subscribe(events.log(), "train.log");

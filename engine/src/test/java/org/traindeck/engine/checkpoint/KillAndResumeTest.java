@@ -10,6 +10,7 @@ import org.traindeck.engine.train.TrainingRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Kills a real training process (SIGKILL of a child JVM) at random moments, once on purpose in the middle of a
@@ -44,13 +46,15 @@ class KillAndResumeTest {
         return pb.start();
     }
 
-    private static void waitUntil(BooleanSupplier condition, Process p, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+    /** Polls until the condition holds; fails at once if the child died, and after minutes only as a guard against a hang. */
+    private static void waitUntil(BooleanSupplier condition, Process p, String what) {
+        await(what).atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(10)).until(() -> {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
             assertThat(p.isAlive()).as("the child is still running while waiting for " + what).isTrue();
-            Thread.sleep(10);
-        }
+            return false;
+        });
     }
 
     private static boolean tempFileIn(Path folder) {

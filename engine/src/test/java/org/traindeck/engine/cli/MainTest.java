@@ -58,7 +58,7 @@ class MainTest {
     @Test
     void validateAcceptsASampleConfig() {
         assertThat(run("validate", TestPaths.sampleConfigs().resolve("digits-mlp.json").toString())).isEqualTo(Main.OK);
-        assertThat(stdout()).contains("valid (1 stage(s), model mlp)");
+        assertThat(stdout()).contains("valid (1 stage(s), model mlp, 17,226 parameters)");
     }
 
     @Test
@@ -113,8 +113,9 @@ class MainTest {
                 """);
 
         assertThat(run("train", config.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("error: invalid input: data.train.path:").contains("\"oops\" is not a finite number")
-                .doesNotContain("\tat ");
+        // found while the config is checked, before a run folder is made
+        assertThat(stderr()).contains("error: data.train.path:").contains("\"oops\" is not a finite number")
+                .contains("nothing was run").doesNotContain("\tat ");
     }
 
     @Test

@@ -82,6 +82,22 @@ class SweepAndQueueTest {
         assertThat(out.toString()).contains("stages[0].optimizer.learningRate");
     }
 
+    /** 10^9 trials used to be expanded whole and end in OutOfMemoryError; now they are counted and refused at once. */
+    @Test
+    void aBillionTrialGridIsRefusedWithExitTwoAndItsCount(@TempDir Path dir) throws Exception {
+        base(dir, "base");
+        String thousand = java.util.stream.IntStream.rangeClosed(1, 1000).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+        Path sweep = dir.resolve("sweep.json");
+        Files.writeString(sweep, "{\"name\": \"huge\", \"base\": \"base.json\", \"metric\": \"val/loss\", \"parameters\": {"
+                + "\"stages[0].epochs\": " + thousand + ", \"stages[0].batchSize\": " + thousand + ", \"seed\": " + thousand + "}}");
+
+        assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString()).contains("1000000000 trials").contains("maxTrials").contains("(line 1, column")
+                .doesNotContain("Exception").doesNotContain("Error");
+        assertThat(dir.resolve("runs")).doesNotExist();
+    }
+
     @Test
     void everyTrialIsCheckedBeforeAnyRunsAndABadValueNamesItsParameter(@TempDir Path dir) throws Exception {
         base(dir, "base");

@@ -21,13 +21,13 @@ class ConfigSchemaTest {
 
     @Test
     void choiceListsComeFromTheSchemaAndMatchTheValidatorsOwn() {
-        assertThat(ConfigSchema.choices("model.type")).containsExactly("mlp", "lenet", "resnet");
-        assertThat(ConfigSchema.choices("data.train.type")).containsExactlyInAnyOrder("csv", "idx", "images", "synthetic");
+        assertThat(ConfigSchema.choices("model.type")).containsExactly("mlp", "lenet", "resnet", "graph", "vit", "gpt");
+        assertThat(ConfigSchema.choices("data.train.type")).containsExactlyInAnyOrder("csv", "idx", "images", "numpy", "text", "synthetic");
         assertThat(ConfigSchema.choices("stages[].schedule.type")).containsExactly("constant", "step", "warmupCosine");
         assertThat(ConfigSchema.choices("stages[].optimizer.type")).containsExactly("adam", "adamw", "sgd", "nesterovs", "rmsprop");
         assertThat(ConfigSchema.choices("parallel.mode")).containsExactly("sync", "averaging", "shared_gradients");
         assertThat(ConfigSchema.choices("checkpoint.monitor")).containsExactly("val/loss", "val/accuracy", "val/mse", "val/mae",
-                "train/epoch_loss");
+                "val/pixel_accuracy", "val/mean_iou", "val/psnr", "val/perplexity", "train/epoch_loss");
         assertThat(ConfigSchema.choices("model.activation")).containsExactlyElementsOf(
                 Arrays.stream(ModelConfig.Activation.values()).map(a -> a.json).toList());
         assertThat(ConfigSchema.choices("stages[].precision")).containsExactly("float32", "float16");

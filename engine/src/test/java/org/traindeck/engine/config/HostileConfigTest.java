@@ -140,12 +140,11 @@ class HostileConfigTest {
     @Test
     void aMultiMegabyteFileIsRefusedBeforeItIsParsed(@TempDir Path dir) throws Exception {
         Path big = dir.resolve("big.json");
-        Files.writeString(big, "{\"name\": \"x\", \"junk\": \"" + "a".repeat(50 << 20) + "\"}");
-        long start = System.nanoTime();
+        // never closed: had the file been parsed, its syntax error would be among the problems (no stopwatch needed)
+        Files.writeString(big, "{\"name\": \"x\", \"junk\": \"" + "a".repeat(50 << 20));
 
         ValidationResult r = ConfigParser.load(big);
 
-        assertThat((System.nanoTime() - start) / 1e9).as("seconds").isLessThan(5);
         assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.message())
                 .contains("is 52.4 MB, but a run config is at most 1024 kB: is it the right file?"));
     }

@@ -65,6 +65,7 @@ class SchemaBoundsAgreementTest {
                 out.write(i % 2);
             }
         }
+        Files.writeString(dir.resolve("text.txt"), "a small text to read as characters, long enough for windows");
         for (String c : List.of("a", "b")) {
             Files.createDirectories(dir.resolve("images/" + c));
             ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB), "png", dir.resolve("images/" + c + "/0.png").toFile());
@@ -109,6 +110,29 @@ class SchemaBoundsAgreementTest {
         if (stageData.isObject() && !stageData.has("train")) {
             ((ObjectNode) stageData).set("train", config.path("data").path("train").deepCopy());
         }
+        for (JsonNode source : List.of(config.path("data").path("train"), config.path("data").path("validation"),
+                stageData.path("train"), stageData.path("validation"))) {
+            if (source.path("type").asText().equals("numpy") && (path.endsWith(".context") || path.endsWith(".noise"))) {
+                // context is for sequences, noise for reconstruction: neither has a targets file
+                ((ObjectNode) source).put("task", path.endsWith(".context") ? "sequence" : "reconstruction").remove("targets");
+                if (config.path("model").path("type").asText().equals("mlp")) {
+                    config.set("model", JSON.createObjectNode().put("type", "graph").set("layers",
+                            JSON.createArrayNode().add(JSON.createObjectNode().put("type", "dense").put("units", 2))));
+                }
+            }
+        }
+        JsonNode text = stageData.path("train").path("type").asText().equals("text") ? stageData.path("train")
+                : config.path("data").path("train").path("type").asText().equals("text") ? config.path("data").path("train") : null;
+        if (text != null) {
+            // text trains next-token prediction: every stage's data and the model must be for sequences
+            ((ObjectNode) config.path("data")).set("train", text.deepCopy());
+            if (stageData.isObject()) {
+                ((ObjectNode) stageData).set("train", text.deepCopy());
+            }
+            if (config.path("model").path("type").asText().equals("mlp")) {
+                config.set("model", JSON.createObjectNode().put("type", "gpt").put("width", 8).put("heads", 2));
+            }
+        }
         boolean images = path.startsWith("model.") && !config.path("model").path("type").asText().equals("mlp")
                 || path.contains(".augmentation.");
         if (images && config.path("data").path("train").path("type").asText().equals("synthetic")) {
@@ -123,6 +147,9 @@ class SchemaBoundsAgreementTest {
                 case "csv" -> source.put("path", TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString());
                 case "idx" -> source.put("path", dir.resolve("idx").toString()).put("split", "train");
                 case "images" -> source.put("path", dir.resolve("images").toString()).put("width", 4).put("height", 4);
+                case "text" -> source.put("path", dir.resolve("text.txt").toString()).put("context", 4);
+                case "numpy" -> source.put("inputs", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/x_f4_le_C.npy").toString())
+                        .put("targets", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/y.npy").toString());
                 default -> source.put("samples", 200).put("features", 4);
             }
             ObjectNode data = (ObjectNode) at(config, path.substring(0, path.lastIndexOf('.')), true);
@@ -135,8 +162,37 @@ class SchemaBoundsAgreementTest {
         ObjectNode target = (ObjectNode) at(config, path, true);
         target.removeAll();
         target.put("type", type);
+        if (path.endsWith("layers[0]")) {
+            fillRequired(target, type);
+        }
+        if (path.equals("model") && type.equals("graph")) {
+            target.putArray("layers").addObject().put("type", "dense").put("units", 2);
+        }
         if (path.endsWith("schedule") && type.equals("step")) {
             target.put("everyEpochs", 1);
+        }
+    }
+
+    /** A layer's required options at their lowest valid values, so that the one option tried is the only question. */
+    private static void fillRequired(ObjectNode layer, String type) {
+        for (JsonNode branch : resolve(schemaJson.path("$defs").path("layer")).path("oneOf")) {
+            if (!branch.path("properties").path("type").path("const").asText().equals(type)) {
+                continue;
+            }
+            for (JsonNode required : branch.path("required")) {
+                JsonNode p = resolve(branch.path("properties").path(required.asText()));
+                switch (p.path("type").asText()) {
+                    case "integer", "number" -> layer.put(required.asText(), p.path("minimum").asDouble(1) > 0 ? p.path("minimum").asInt() : 1);
+                    case "array" -> layer.putArray(required.asText()).add(1);
+                    default -> layer.put(required.asText(), p.has("enum") ? p.get("enum").get(1).asText() : "x");
+                }
+                if (p.has("oneOf")) {
+                    layer.put(required.asText(), 1);
+                }
+                if (p.path("type").asText().equals("number")) {
+                    layer.put(required.asText(), 0.5);
+                }
+            }
         }
     }
 
@@ -147,7 +203,12 @@ class SchemaBoundsAgreementTest {
             String key = indexed ? part.substring(0, part.length() - 3) : part;
             JsonNode next = node.get(key);
             if (next == null && create) {
-                next = indexed ? ((ObjectNode) node).putArray(key).addObject() : ((ObjectNode) node).putObject(key);
+                if (indexed) {
+                    ((ObjectNode) node).putArray(key).addObject();
+                    next = node.get(key);
+                } else {
+                    next = ((ObjectNode) node).putObject(key);
+                }
             }
             node = indexed ? next.get(0) : next;
         }

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.within;
 
 class AugmenterTest {
 
-    private static final Dataset.ImageShape SQUARE = new Dataset.ImageShape(1, 3, 3);
+    private static final SampleShape.Image SQUARE = new SampleShape.Image(1, 3, 3);
 
     private static float[] ramp() {
         float[] img = new float[9];

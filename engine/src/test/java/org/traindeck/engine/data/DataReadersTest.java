@@ -58,7 +58,7 @@ class DataReadersTest {
         Dataset test = IdxReader.read(dir, "t10k", 2);
 
         assertThat(train.size()).isEqualTo(10);
-        assertThat(train.imageShape()).isEqualTo(new Dataset.ImageShape(1, 4, 5));
+        assertThat(train.imageShape()).isEqualTo(new SampleShape.Image(1, 4, 5));
         assertThat(train.classOf(4)).isEqualTo(1);
         float[] f = new float[20];
         train.copyFeatures(3, f, 0);
@@ -85,7 +85,7 @@ class DataReadersTest {
 
         assertThat(d.size()).isEqualTo(1797);
         assertThat(d.numClasses()).isEqualTo(10);
-        assertThat(d.imageShape()).isEqualTo(new Dataset.ImageShape(1, 8, 8));
+        assertThat(d.imageShape()).isEqualTo(new SampleShape.Image(1, 8, 8));
         assertThat(d.classOf(0)).isEqualTo(0);
         assertThat(d.classOf(1)).isEqualTo(1);
     }
@@ -164,7 +164,7 @@ class DataReadersTest {
 
         assertThat(d.size()).isEqualTo(6);
         assertThat(d.classNames()).containsExactly("cat", "dog");
-        assertThat(d.imageShape()).isEqualTo(new Dataset.ImageShape(3, 3, 5));
+        assertThat(d.imageShape()).isEqualTo(new SampleShape.Image(3, 3, 5));
         assertThat(d.classOf(0)).isEqualTo(0);
         assertThat(d.classOf(5)).isEqualTo(1);
     }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The monitor against a fake nvidia-smi first on PATH: real processes, real restarts. */
 class TelemetryMonitorTest {
@@ -23,16 +24,13 @@ class TelemetryMonitorTest {
     private static final TelemetryMonitor.Settings FAST = new TelemetryMonitor.Settings(Duration.ofMillis(50),
             Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(400));
 
-    private static void waitFor(List<EngineEvent> events, Predicate<List<EngineEvent>> done) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
+    /** Waits until the events say it is done; the bound only guards against a hang (it used to give up silently after 20 s). */
+    private static void waitFor(List<EngineEvent> events, Predicate<List<EngineEvent>> done) {
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20)).until(() -> {
             synchronized (events) {
-                if (done.test(events)) {
-                    return;
-                }
+                return done.test(events);
             }
-            Thread.sleep(20);
-        }
+        });
     }
 
     private static List<MetricEvent> metrics(List<EngineEvent> events, String name) {

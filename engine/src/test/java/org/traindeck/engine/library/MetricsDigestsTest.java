@@ -3,7 +3,6 @@ package org.traindeck.engine.library;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -28,7 +27,7 @@ class MetricsDigestsTest {
         AtomicInteger reads = new AtomicInteger();
         MetricsDigests digests = new MetricsDigests(runDir -> {
             reads.incrementAndGet();
-            return MetricsJsonlReader.read(runDir);
+            return MetricsDigest.read(runDir);
         });
 
         List<RunSummary> first = RunLibrary.list(dir.resolve("runs"), digests);
@@ -42,7 +41,7 @@ class MetricsDigestsTest {
             assertThat(s.last()).isEqualTo(run.lastMetrics().get("val/loss"));
             assertThat(s.best()).isLessThanOrEqualTo(s.last());
         });
-        assertThat(digests.of(run.runDir())).isEqualTo(MetricsDigest.of(MetricsJsonlReader.read(run.runDir())));
+        assertThat(digests.of(run.runDir())).isEqualTo(MetricsDigest.read(run.runDir()));
 
         // the run goes on (a resume appends): the next listing reads it again and sees the new value
         Path metrics = run.runDir().resolve("metrics.jsonl");

@@ -64,8 +64,8 @@ class OneDnnHelpersTest {
     void theHelpersGiveDl4jsGradientsAndAreReallyUsed(String type) {
         Nd4jRuntime.init();
         assertThat(Nd4jRuntime.oneDnnUnavailableReason()).as("the test JVM runs on the -onednn natives").isNull();
-        ComputationGraph stock = ModelFactory.build(model(type), ModelFactory.Shape.of(IMAGES), 3);
-        ComputationGraph helped = ModelFactory.build(model(type), ModelFactory.Shape.of(IMAGES), 3);
+        ComputationGraph stock = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
+        ComputationGraph helped = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
         int installed = OneDnnHelpers.install(helped);
         assertThat(installed).isEqualTo(type.equals("lenet") ? 4 : 5);
         assertThat(OneDnnHelpers.layersWithHelpers(stock)).isEmpty();

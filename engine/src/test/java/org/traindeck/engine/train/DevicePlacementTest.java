@@ -10,7 +10,9 @@ import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.model.ModelInput;
+import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
@@ -80,8 +82,8 @@ class DevicePlacementTest {
         RecordingAffinity affinity = new RecordingAffinity(4);
         DevicePlacement placement = DevicePlacement.of(picked, affinity);
         assertThat(placement.sharedMemory()).isFalse();
-        ComputationGraph master = ModelFactory.build(new ModelConfig.Mlp(List.of(4), ModelConfig.Activation.RELU, 0),
-                new ModelFactory.Shape(3, null, 2, Task.CLASSIFICATION), 1);
+        ComputationGraph master = ModelCompiler.build(new ModelConfig.Mlp(List.of(4), ModelConfig.Activation.RELU, 0),
+                new ModelInput(InputType.feedForward(3), Task.CLASSIFICATION, 2), 1);
 
         placement.attachCurrentThread(0);
         try (ReplicaSet replicas = new ReplicaSet(master, placement, "t", net -> { })) {
@@ -100,8 +102,8 @@ class DevicePlacementTest {
     @Test
     void cpuWorkersShareTheMastersParameters() {
         DevicePlacement placement = DevicePlacement.of(DeviceResolver.Resolved.cpu(3, List.of()), new RecordingAffinity(1));
-        ComputationGraph master = ModelFactory.build(new ModelConfig.Mlp(List.of(4), ModelConfig.Activation.RELU, 0),
-                new ModelFactory.Shape(3, null, 2, Task.CLASSIFICATION), 1);
+        ComputationGraph master = ModelCompiler.build(new ModelConfig.Mlp(List.of(4), ModelConfig.Activation.RELU, 0),
+                new ModelInput(InputType.feedForward(3), Task.CLASSIFICATION, 2), 1);
         try (ReplicaSet replicas = new ReplicaSet(master, placement, "c", net -> { })) {
             assertThat(placement.deviceIds()).containsExactly("cpu0", "cpu1", "cpu2");
             master.params().addi(1);
@@ -113,8 +115,8 @@ class DevicePlacementTest {
     @Test
     void everyReplicaIsPreparedAsTheMasterIs() {
         DevicePlacement placement = DevicePlacement.of(DeviceResolver.Resolved.cpu(2, List.of()), new RecordingAffinity(1));
-        ComputationGraph master = ModelFactory.build(new ModelConfig.LeNet(List.of(4), 3, 8, ModelConfig.Activation.RELU, 0, false),
-                new ModelFactory.Shape(64, new Dataset.ImageShape(8, 8, 1), 2, Task.CLASSIFICATION), 1);
+        ComputationGraph master = ModelCompiler.build(new ModelConfig.LeNet(List.of(4), 3, 8, ModelConfig.Activation.RELU, 0, false),
+                new ModelInput(InputType.convolutional(8, 8, 1), Task.CLASSIFICATION, 2), 1);
         OneDnnHelpers.install(master);
         try (ReplicaSet replicas = new ReplicaSet(master, placement, "h", OneDnnHelpers::install)) {
             assertThat(OneDnnHelpers.layersWithHelpers(replicas.replica(1))).containsExactly("conv0", "pool0");

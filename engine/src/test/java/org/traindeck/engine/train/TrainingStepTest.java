@@ -12,7 +12,7 @@ import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
-import org.traindeck.engine.model.ModelFactory;
+import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.schedule.LrSchedule;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
 
@@ -29,7 +29,7 @@ class TrainingStepTest {
             new SourceConfig.Synthetic(Task.CLASSIFICATION, 64, 6, null, 3, 0.5, 0), 1, 2);
 
     private static ComputationGraph sgdNet(double lr, ModelConfig model, Dataset data) {
-        ComputationGraph net = ModelFactory.build(model, ModelFactory.Shape.of(data), 11);
+        ComputationGraph net = ModelCompiler.build(model, ModelCompiler.inputOf(model, data), 11);
         OptimizerConfig sgd = new OptimizerConfig("sgd", lr, 0.9, 0.9, 0.999, 1e-8, 0);
         StageConfig stage = new StageConfig("s", 1, 16, sgd, new ScheduleConfig.Constant(), 0, 1,
                 StageConfig.Precision.FLOAT32, null, 1, null);

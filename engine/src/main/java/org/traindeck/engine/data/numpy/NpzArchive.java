@@ -1,0 +1,172 @@
+package org.traindeck.engine.data.numpy;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An {@code .npz} archive: a zip of {@code .npy} members, as np.savez (stored) and np.savez_compressed (deflated) write
+ * them. Stored members are mapped in place; deflated ones are inflated once to a temporary file that is deleted on
+ * close (and at JVM exit), within limits that stop zip bombs. Arrays belong to the archive: closing it closes them.
+ */
+public final class NpzArchive implements AutoCloseable {
+
+    /** Deflate cannot compress better than about 1032:1, so a member declaring more than this is lying. */
+    static final long MAX_RATIO = 1100;
+    public static final long DEFAULT_MAX_INFLATED_BYTES = 16L << 30;
+
+    private final Path file;
+    private final FileChannel channel;
+    private final Map<String, ZipDirectory.Member> members;
+    private final long maxInflatedBytes;
+    private final long windowBytes;
+    private final Path tempDir;
+    private final Map<String, NpyArray> opened = new HashMap<>();
+    private boolean closed;
+
+    private NpzArchive(Path file, FileChannel channel, Map<String, ZipDirectory.Member> members, long maxInflatedBytes,
+            long windowBytes, Path tempDir) {
+        this.file = file;
+        this.channel = channel;
+        this.members = members;
+        this.maxInflatedBytes = maxInflatedBytes;
+        this.windowBytes = windowBytes;
+        this.tempDir = tempDir;
+    }
+
+    public static NpzArchive open(Path npzFile) throws IOException {
+        return open(npzFile, DEFAULT_MAX_INFLATED_BYTES);
+    }
+
+    /** {@code maxInflatedBytes}: the most one deflated member may inflate to (its temporary file's size). */
+    public static NpzArchive open(Path npzFile, long maxInflatedBytes) throws IOException {
+        return open(npzFile, maxInflatedBytes, NpyArray.DEFAULT_WINDOW_BYTES, null);
+    }
+
+    /** {@code tempDir} null: the system's temporary folder. */
+    static NpzArchive open(Path npzFile, long maxInflatedBytes, long windowBytes, Path tempDir) throws IOException {
+        FileChannel channel = FileChannel.open(npzFile, StandardOpenOption.READ);
+        try {
+            Map<String, ZipDirectory.Member> members = new LinkedHashMap<>();
+            for (ZipDirectory.Member m : ZipDirectory.read(channel, npzFile.toString())) {
+                if (!m.name().endsWith(".npy")) {
+                    continue;
+                }
+                String name = m.name().substring(0, m.name().length() - 4);
+                if (members.put(name, m) != null) {
+                    throw new NpyFormatException(npzFile.toString(), m.dataOffset(), "holds two members named "
+                            + m.name() + ": ambiguous");
+                }
+            }
+            return new NpzArchive(npzFile, channel, members, maxInflatedBytes, windowBytes, tempDir);
+        } catch (IOException | RuntimeException | Error e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** The arrays' names, as given to np.savez (without {@code .npy}), in archive order; other members are left out. */
+    public List<String> names() {
+        return new ArrayList<>(members.keySet());
+    }
+
+    /** The array saved under {@code name}; opened once and shared, valid until the archive is closed. */
+    public synchronized NpyArray array(String name) throws IOException {
+        if (closed) {
+            throw new IllegalStateException(file + " is closed");
+        }
+        NpyArray a = opened.get(name);
+        if (a != null && !a.isClosed()) {
+            return a;
+        }
+        ZipDirectory.Member m = members.get(name);
+        if (m == null) {
+            throw new IllegalArgumentException(file + " has no array named '" + name + "' (it has " + names() + ")");
+        }
+        a = open(m);
+        opened.put(name, a);
+        return a;
+    }
+
+    private NpyArray open(ZipDirectory.Member m) throws IOException {
+        String source = file + " member " + m.name();
+        if (m.method() == 0) {
+            if (m.compressedSize() != m.size()) {
+                throw new NpyFormatException(file.toString(), m.dataOffset(), "stored member " + m.name()
+                        + " declares " + m.compressedSize() + " bytes stored but " + m.size() + " bytes of content");
+            }
+            return NpyArray.open(channel, m.dataOffset(), m.size(), source, windowBytes, null);
+        }
+        if (m.method() != 8) {
+            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " uses zip compression"
+                    + " method " + m.method() + "; only stored (np.savez) and deflated (np.savez_compressed) are read");
+        }
+        checkDeclaredSize(m);
+        Path temp = MemberInflater.tempFile(tempDir);
+        FileChannel out = null;
+        try {
+            out = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            MemberInflater.inflate(channel, m, out, file.toString());
+            FileChannel inflated = out;
+            return NpyArray.open(out, 0, m.size(), source, windowBytes, () -> {
+                inflated.close();
+                Files.deleteIfExists(temp);
+            });
+        } catch (IOException | RuntimeException | Error e) {
+            if (out != null) {
+                out.close();
+            }
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+    }
+
+    private void checkDeclaredSize(ZipDirectory.Member m) throws IOException {
+        if (m.size() > maxInflatedBytes) {
+            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " declares "
+                    + m.size() + " bytes when inflated, over the limit of " + maxInflatedBytes
+                    + " bytes (NpzArchive.open(path, maxInflatedBytes) sets it; np.savez without compression is mapped"
+                    + " in place instead)");
+        }
+        if (m.size() / MAX_RATIO > Math.max(m.compressedSize(), 1)) {
+            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " declares "
+                    + m.size() + " bytes inflated from " + m.compressedSize() + " compressed, a ratio over "
+                    + MAX_RATIO + ":1 that deflate cannot reach: refused as a zip bomb");
+        }
+        Path where = tempDir != null ? tempDir : Path.of(System.getProperty("java.io.tmpdir"));
+        long free = Files.getFileStore(where).getUsableSpace();
+        if (m.size() > free) {
+            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " inflates to "
+                    + m.size() + " bytes but " + where + " has only " + free + " bytes free");
+        }
+    }
+
+    /** Closes every array taken from the archive, deletes their temporary files and closes the zip. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        IOException first = null;
+        for (NpyArray a : opened.values()) {
+            try {
+                a.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        opened.clear();
+        channel.close();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package org.traindeck.engine.model;
+
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.graph.ElementWiseVertex;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ActivationLayer;
+import org.deeplearning4j.nn.conf.layers.BatchNormalization;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.PoolingType;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
+import org.deeplearning4j.nn.weights.WeightInit;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.lossfunctions.LossFunctions;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.graph.Heads;
+
+/**
+ * The shorthands TrainDeck started with, built as before (the same layer names, so their checkpoints keep loading):
+ * mlp, lenet and resnet. They train classification and regression only.
+ */
+final class ClassicModels {
+
+    private static final String INPUT = Heads.INPUT;
+    private static final String OUTPUT = Heads.OUTPUT;
+
+    private ClassicModels() {
+    }
+
+    static ComputationGraphConfiguration mlp(ModelConfig.Mlp mlp, ModelInput shape, long seed) {
+        Activation act = activation(mlp.activation());
+        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
+        g.setInputTypes(InputType.feedForward(shape.input().arrayElementsPerExample()));
+        String last = INPUT;
+        for (int i = 0; i < mlp.hidden().size(); i++) {
+            DenseLayer.Builder dense = new DenseLayer.Builder().nOut(mlp.hidden().get(i)).activation(act);
+            if (i > 0 && mlp.dropout() > 0) {
+                dense.dropOut(1 - mlp.dropout()); // DL4J takes the probability of keeping a unit
+            }
+            g.addLayer("dense" + i, dense.build(), last);
+            last = "dense" + i;
+        }
+        last = addOutput(g, shape, last, mlp.hidden().isEmpty() ? 0 : mlp.dropout());
+        return g.setOutputs(last).build();
+    }
+
+    static ComputationGraphConfiguration lenet(ModelConfig.LeNet lenet, ModelInput shape, long seed) {
+        Activation act = activation(lenet.activation());
+        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
+        g.setInputTypes(shape.input());
+        String last = INPUT;
+        for (int i = 0; i < lenet.channels().size(); i++) {
+            g.addLayer("conv" + i, new ConvolutionLayer.Builder(lenet.kernelSize(), lenet.kernelSize())
+                    .nOut(lenet.channels().get(i)).stride(1, 1).convolutionMode(ConvolutionMode.Same)
+                    .activation(lenet.batchNorm() ? Activation.IDENTITY : act).build(), last);
+            last = "conv" + i;
+            if (lenet.batchNorm()) {
+                g.addLayer("bn" + i, new BatchNormalization.Builder().activation(act).build(), last);
+                last = "bn" + i;
+            }
+            g.addLayer("pool" + i, new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(2, 2)
+                    .build(), last);
+            last = "pool" + i;
+        }
+        g.addLayer("dense", new DenseLayer.Builder().nOut(lenet.dense()).activation(act).build(), last);
+        last = addOutput(g, shape, "dense", lenet.dropout());
+        return g.setOutputs(last).build();
+    }
+
+    static ComputationGraphConfiguration resnet(ModelConfig.ResNet resnet, ModelInput shape, long seed) {
+        Activation act = activation(resnet.activation());
+        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
+        g.setInputTypes(shape.input());
+        int ch = resnet.channels();
+        g.addLayer("stem", conv3(ch), INPUT);
+        g.addLayer("stem_bn", new BatchNormalization.Builder().activation(act).build(), "stem");
+        String last = "stem_bn";
+        for (int b = 0; b < resnet.blocks(); b++) {
+            String p = "block" + b + "_";
+            g.addLayer(p + "conv1", conv3(ch), last);
+            g.addLayer(p + "bn1", new BatchNormalization.Builder().activation(act).build(), p + "conv1");
+            g.addLayer(p + "conv2", conv3(ch), p + "bn1");
+            g.addLayer(p + "bn2", new BatchNormalization.Builder().activation(Activation.IDENTITY).build(), p + "conv2");
+            g.addVertex(p + "add", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "bn2", last);
+            g.addLayer(p + "out", new ActivationLayer.Builder().activation(act).build(), p + "add");
+            last = p + "out";
+        }
+        g.addLayer("pool", new GlobalPoolingLayer.Builder(PoolingType.AVG).build(), last);
+        last = addOutput(g, shape, "pool", 0);
+        return g.setOutputs(last).build();
+    }
+
+    private static ConvolutionLayer conv3(int channels) {
+        return new ConvolutionLayer.Builder(3, 3).nOut(channels).stride(1, 1).convolutionMode(ConvolutionMode.Same)
+                .activation(Activation.IDENTITY).build();
+    }
+
+    private static String addOutput(ComputationGraphConfiguration.GraphBuilder g, ModelInput shape, String from, double dropout) {
+        OutputLayer.Builder out = shape.task() == Task.CLASSIFICATION
+                ? new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).activation(Activation.SOFTMAX).nOut(shape.outputs())
+                : new OutputLayer.Builder(LossFunctions.LossFunction.MSE).activation(Activation.IDENTITY).nOut(shape.outputs());
+        if (dropout > 0) {
+            out.dropOut(1 - dropout);
+        }
+        g.addLayer(OUTPUT, out.build(), from);
+        return OUTPUT;
+    }
+
+    private static WeightInit init(Activation act) {
+        return act == Activation.TANH || act == Activation.SIGMOID ? WeightInit.XAVIER : WeightInit.RELU;
+    }
+
+    static Activation activation(ModelConfig.Activation a) {
+        return switch (a) {
+            case RELU -> Activation.RELU;
+            case LEAKYRELU -> Activation.LEAKYRELU;
+            case TANH -> Activation.TANH;
+            case SIGMOID -> Activation.SIGMOID;
+            case GELU -> Activation.GELU;
+            case SWISH -> Activation.SWISH;
+        };
+    }
+}

@@ -1,0 +1,75 @@
+package org.traindeck.engine.model;
+
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The vit and gpt shorthands as the layer graphs they stand for, every option spelled out, so that
+ * {@code traindeck model --expand} prints a graph a user can copy into a config and edit.
+ */
+final class Expansions {
+
+    private Expansions() {
+    }
+
+    static List<LayerSpec> vit(ModelConfig.Vit v) {
+        List<LayerSpec> out = new ArrayList<>();
+        out.add(spec("patches", "patches", null, "size", v.patch(), "units", v.width(), "classToken", v.classToken()));
+        String last = dropout(out, "patches", v.dropout());
+        last = blocks(out, last, v.depth(), v.width(), v.heads(), v.mlpRatio(), false, v.dropout());
+        out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
+        out.add(v.classToken() ? spec("token", "firstToken", null) : spec("pool", "globalPool", null, "mode", "avg"));
+        return out;
+    }
+
+    static List<LayerSpec> gpt(ModelConfig.Gpt g) {
+        List<LayerSpec> out = new ArrayList<>();
+        out.add(spec("tokens", "embedding", null, "units", g.width()));
+        out.add(spec("positions", "positionEmbedding", null));
+        String last = dropout(out, "positions", g.dropout());
+        last = blocks(out, last, g.depth(), g.width(), g.heads(), g.mlpRatio(), true, g.dropout());
+        out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
+        return out;
+    }
+
+    /** Pre-norm transformer blocks: x + attention(norm(x)), then x + mlp(norm(x)). */
+    private static String blocks(List<LayerSpec> out, String last, int depth, int width, int heads, double mlpRatio, boolean causal,
+                                 double dropout) {
+        int hidden = Math.max(1, (int) Math.round(width * mlpRatio));
+        for (int b = 1; b <= depth; b++) {
+            String p = "block" + b + "_";
+            out.add(spec(p + "norm1", "layerNorm", List.of(last), "epsilon", 1e-5));
+            out.add(spec(p + "attention", "attention", null, "heads", heads, "causal", causal));
+            String attn = dropout(out, p + "attention", dropout);
+            out.add(spec(p + "residual1", "add", List.of(attn, last)));
+            out.add(spec(p + "norm2", "layerNorm", null, "epsilon", 1e-5));
+            out.add(spec(p + "mlp1", "dense", null, "units", hidden, "activation", "gelu", "bias", true));
+            out.add(spec(p + "mlp2", "dense", null, "units", width, "activation", "identity", "bias", true));
+            String mlp = dropout(out, p + "mlp2", dropout);
+            out.add(spec(p + "residual2", "add", List.of(mlp, p + "residual1")));
+            last = p + "residual2";
+        }
+        return last;
+    }
+
+    private static String dropout(List<LayerSpec> out, String after, double rate) {
+        if (rate <= 0) {
+            return after;
+        }
+        out.add(spec(after + "_dropout", "dropout", List.of(after), "rate", rate));
+        return after + "_dropout";
+    }
+
+    private static LayerSpec spec(String name, String type, List<String> inputs, Object... options) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        for (int i = 0; i < options.length; i += 2) {
+            o.put((String) options[i], options[i + 1]);
+        }
+        return new LayerSpec(name, type, inputs, o);
+    }
+}

@@ -1,0 +1,99 @@
+package org.traindeck.engine.model;
+
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.weights.WeightInit;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.model.graph.GraphCompiler;
+import org.traindeck.engine.model.graph.Heads;
+import org.traindeck.engine.model.graph.LayerKinds;
+
+import java.util.List;
+
+/**
+ * Turns any model section into one DL4J computation graph (one graph type for all, so the training step has one code
+ * path): the classic shorthands as they always were, a layer graph through {@link GraphCompiler}, and the vit and gpt
+ * shorthands by expanding them into the layer graph a user could have written ({@link Expansions}).
+ */
+public final class ModelCompiler {
+
+    public static final String INPUT = Heads.INPUT;
+    public static final String OUTPUT = Heads.OUTPUT;
+
+    private ModelCompiler() {
+    }
+
+    /** Whether a model takes the data's own shape (images, volumes, sequences) or flat rows (the mlp shorthand). */
+    public static boolean wantsImages(ModelConfig model) {
+        return !(model instanceof ModelConfig.Mlp);
+    }
+
+    /** What the network sees of the data. */
+    public static ModelInput inputOf(ModelConfig model, Dataset data) {
+        return new ModelInput(wantsImages(model) ? data.inputType() : data.flatInputType(), data.task(), data.outputCount());
+    }
+
+    public static ComputationGraph build(ModelConfig model, ModelInput input, long seed) {
+        ComputationGraph graph = new ComputationGraph(configuration(model, input, seed));
+        graph.init();
+        return graph;
+    }
+
+    /**
+     * @throws org.traindeck.engine.model.graph.GraphProblemsException when a layer graph does not fit the data
+     */
+    public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed) {
+        return model.accept(new ModelConfig.Visitor<>() {
+            @Override
+            public ComputationGraphConfiguration mlp(ModelConfig.Mlp m) {
+                return ClassicModels.mlp(m, input, seed);
+            }
+
+            @Override
+            public ComputationGraphConfiguration lenet(ModelConfig.LeNet m) {
+                return ClassicModels.lenet(m, input, seed);
+            }
+
+            @Override
+            public ComputationGraphConfiguration resnet(ModelConfig.ResNet m) {
+                return ClassicModels.resnet(m, input, seed);
+            }
+
+            @Override
+            public ComputationGraphConfiguration graph(ModelConfig.Graph m) {
+                return compileGraph(m.layers(), m.head(), input, seed);
+            }
+
+            @Override
+            public ComputationGraphConfiguration vit(ModelConfig.Vit m) {
+                return compileGraph(Expansions.vit(m), null, input, seed);
+            }
+
+            @Override
+            public ComputationGraphConfiguration gpt(ModelConfig.Gpt m) {
+                return compileGraph(Expansions.gpt(m), null, input, seed);
+            }
+        });
+    }
+
+    /** The layer graph a shorthand stands for (the graph itself for a graph), or null for the classic shorthands. */
+    public static ModelConfig.Graph expanded(ModelConfig model) {
+        if (model instanceof ModelConfig.Graph g) {
+            return g;
+        }
+        if (model instanceof ModelConfig.Vit v) {
+            return new ModelConfig.Graph(Expansions.vit(v), new ModelConfig.Head("auto", "auto"));
+        }
+        if (model instanceof ModelConfig.Gpt g) {
+            return new ModelConfig.Graph(Expansions.gpt(g), new ModelConfig.Head("auto", "auto"));
+        }
+        return null;
+    }
+
+    private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed) {
+        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
+        return new GraphCompiler(LayerKinds.standard()).compile(g, layers, head, input);
+    }
+}

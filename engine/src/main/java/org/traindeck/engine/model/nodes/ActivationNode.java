@@ -1,0 +1,23 @@
+package org.traindeck.engine.model.nodes;
+
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ActivationLayer;
+import org.traindeck.engine.model.graph.Built;
+import org.traindeck.engine.model.graph.LayerKind;
+import org.traindeck.engine.model.graph.NodeOptions;
+
+import java.util.List;
+
+/** A function applied element by element. */
+public final class ActivationNode implements LayerKind {
+
+    @Override
+    public String type() {
+        return "activation";
+    }
+
+    @Override
+    public Built build(NodeOptions o, List<InputType> inputs) {
+        return Built.layer(new ActivationLayer.Builder().activation(o.activation("function")).build());
+    }
+}

@@ -1,0 +1,44 @@
+package org.traindeck.engine.model.nodes;
+
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.conf.layers.Deconvolution2D;
+import org.deeplearning4j.nn.conf.layers.Deconvolution3D;
+import org.nd4j.linalg.activations.Activation;
+import org.traindeck.engine.model.graph.Activations;
+import org.traindeck.engine.model.graph.Built;
+import org.traindeck.engine.model.graph.LayerKind;
+import org.traindeck.engine.model.graph.NodeOptions;
+
+import java.util.List;
+
+/** deconv2d and deconv3d: transposed convolutions, a learned up-sampling by the stride. */
+public final class Deconvolution implements LayerKind {
+
+    private final int dims;
+
+    public Deconvolution(int dims) {
+        this.dims = dims;
+    }
+
+    @Override
+    public String type() {
+        return "deconv" + dims + "d";
+    }
+
+    @Override
+    public Built build(NodeOptions o, List<InputType> inputs) {
+        Spatial.require(o, inputs, dims);
+        int[] kernel = o.size("kernel", dims);
+        int[] stride = o.size("stride", dims);
+        Activation act = o.activation("activation");
+        if (dims == 2) {
+            return Built.layer(new Deconvolution2D.Builder(kernel, stride).nOut(o.integer("filters"))
+                    .convolutionMode(Spatial.mode(o.string("padding"))).activation(act).weightInit(Activations.initFor(act))
+                    .hasBias(o.bool("bias")).build());
+        }
+        return Built.layer(new Deconvolution3D.Builder().kernelSize(kernel).stride(stride).nOut(o.integer("filters"))
+                .convolutionMode(Spatial.mode(o.string("padding"))).dataFormat(Convolution3D.DataFormat.NCDHW).activation(act)
+                .weightInit(Activations.initFor(act)).hasBias(o.bool("bias")).build());
+    }
+}

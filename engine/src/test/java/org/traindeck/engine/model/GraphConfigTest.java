@@ -1,0 +1,199 @@
+package org.traindeck.engine.model;
+
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A layer graph in the config: read strictly, located problems, and a graph that DL4J builds and that round-trips. */
+class GraphConfigTest {
+
+    @TempDir
+    Path dir;
+
+    private static String config(String layers) {
+        return """
+                {"name": "g", "model": {"type": "graph", "layers": [%s]},
+                 "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [8, 8, 1], "numClasses": 2}},
+                 "stages": [{"epochs": 1, "batchSize": 16}]}
+                """.formatted(layers);
+    }
+
+    private ValidationResult check(String layers) {
+        return ModelCheck.check(ConfigParser.parse(config(layers), dir));
+    }
+
+    private ConfigProblem firstError(String layers) {
+        ValidationResult r = check(layers);
+        assertThat(r.isValid()).as("expected a problem in %s", layers).isFalse();
+        return r.errors().get(0);
+    }
+
+    @Test
+    void aSkipConnectionGraphBuildsAndEveryNodeShowsInTheSummary() {
+        ModelCheck.Checked c = ModelCheck.checkWithSummary(ConfigParser.parse(config("""
+                {"name": "c1", "type": "conv2d", "filters": 4, "kernel": 3, "activation": "relu"},
+                {"name": "c2", "type": "conv2d", "filters": 4, "kernel": [3, 3]},
+                {"name": "sum", "type": "add", "inputs": ["c1", "c2"]},
+                {"type": "maxPool2d"},
+                {"type": "flatten"},
+                {"name": "fc", "type": "dense", "units": 8}"""), dir));
+
+        assertThat(c.result().errors()).isEmpty();
+        assertThat(c.summary().rows()).extracting(ModelSummary.Row::name)
+                .containsExactly("input", "c1", "c2", "sum", "maxPool2d3", "flatten4", "fc", "output");
+        assertThat(c.summary().rows().get(3).outputShape()).isEqualTo("[8, 8, 4]");
+        assertThat(c.summary().rows().get(4).outputShape()).isEqualTo("[4, 4, 4]");
+        assertThat(c.summary().parameters()).isEqualTo(40 + 148 + (64 * 8 + 8) + (8 * 2 + 2));
+    }
+
+    @Test
+    void theConfigWrittenBackReadsAsTheSameConfig() {
+        RunConfig read = ConfigParser.parse(config("""
+                {"name": "c1", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"type": "globalPool", "mode": "max"}"""), dir).orThrow();
+        RunConfig again = ConfigParser.parse(ConfigWriter.toJson(read), dir).orThrow();
+
+        assertThat(again).isEqualTo(read);
+        assertThat(ConfigWriter.modelJson(again.model())).contains("\"kernel\":3", "\"padding\":\"same\"", "\"mode\":\"max\"");
+    }
+
+    @Test
+    void theGraphRoundTripsThroughDl4jsJson() {
+        RunConfig read = ConfigParser.parse(config("""
+                {"type": "conv2d", "filters": 4, "kernel": 3}, {"type": "batchNorm"}, {"type": "globalPool"}"""), dir).orThrow();
+        ModelInput input = new ModelInput(org.deeplearning4j.nn.conf.inputs.InputType.convolutional(8, 8, 1),
+                org.traindeck.engine.config.Task.CLASSIFICATION, 2);
+        ComputationGraphConfiguration conf = ModelCompiler.configuration(read.model(), input, 1);
+
+        assertThat(ComputationGraphConfiguration.fromJson(conf.toJson())).isEqualTo(conf);
+    }
+
+    @Test
+    void anUnknownTypeNamesTheNearestOne() {
+        ConfigProblem p = firstError("{\"type\": \"conv2\", \"filters\": 4, \"kernel\": 3}");
+        assertThat(p.path()).isEqualTo("model.layers[0].type");
+        assertThat(p.message()).contains("did you mean \"conv2d\"");
+        assertThat(p.line()).isPositive();
+    }
+
+    @Test
+    void anOptionTheTypeDoesNotTakeIsRefused() {
+        ConfigProblem p = firstError("{\"type\": \"dense\", \"units\": 4, \"filters\": 3}");
+        assertThat(p.path()).isEqualTo("model.layers[0].filters");
+        assertThat(p.message()).contains("unknown key \"filters\"");
+    }
+
+    @Test
+    void aDanglingInputSaysWhichNameWasMeant() {
+        ConfigProblem p = firstError("""
+                {"name": "conv", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"type": "globalPool", "inputs": ["cnv"]}""");
+        assertThat(p.path()).isEqualTo("model.layers[1].inputs[0]");
+        assertThat(p.message()).contains("no layer is named \"cnv\"").contains("did you mean \"conv\"");
+    }
+
+    @Test
+    void aNodeThatTakesItselfOrACycleIsRefused() {
+        assertThat(firstError("{\"name\": \"a\", \"type\": \"dense\", \"units\": 2, \"inputs\": \"a\"}").message())
+                .contains("takes its own output");
+        ConfigProblem cycle = firstError("""
+                {"name": "a", "type": "dense", "units": 2, "inputs": ["b"]},
+                {"name": "b", "type": "dense", "units": 2, "inputs": ["a"]}""");
+        assertThat(cycle.path()).isEqualTo("model.layers");
+        assertThat(cycle.message()).contains("cycle").contains("a → b → a");
+    }
+
+    @Test
+    void aNodeWhoseOutputNobodyTakesIsNamed() {
+        ConfigProblem p = firstError("""
+                {"name": "lost", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"name": "used", "type": "conv2d", "filters": 4, "kernel": 3, "inputs": "input"},
+                {"type": "globalPool"}""");
+        assertThat(p.path()).isEqualTo("model.layers[0]");
+        assertThat(p.message()).contains("\"lost\" is not used");
+    }
+
+    @Test
+    void aKernelLargerThanItsInputIsAShapeErrorAtItsNode() {
+        ConfigProblem p = firstError("""
+                {"type": "conv2d", "filters": 4, "kernel": 3},
+                {"name": "big", "type": "conv2d", "filters": 4, "kernel": 9, "padding": "valid"},
+                {"type": "globalPool"}""");
+        assertThat(p.path()).isEqualTo("model.layers[1]");
+        assertThat(p.message()).contains("layers[1] 'big'").contains("kernel covers 9 rows but the input has only 8");
+        assertThat(p.line()).isPositive();
+    }
+
+    @Test
+    void aSequenceLayerOnAnImageSaysWhatToAdd() {
+        ConfigProblem p = firstError("{\"name\": \"c\", \"type\": \"conv1d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"globalPool\"}");
+        assertThat(p.message()).contains("layers[0] 'c' takes a sequence [features, steps] but gets an image 8×8×1");
+    }
+
+    @Test
+    void knownDl4jFailuresAreRefusedWithTheReason() {
+        assertThat(firstError("{\"type\": \"conv1d\", \"filters\": 4, \"kernel\": 3, \"inputs\": \"r\"},"
+                + "{\"name\": \"r\", \"type\": \"reshape\", \"shape\": [8, 8], \"inputs\": \"input\"}").message()).isNotBlank();
+        String volumes = """
+                {"name": "a", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"name": "b", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"type": "concat", "inputs": ["a", "b"]},
+                {"type": "globalPool"}""";
+        assertThat(check(volumes).errors()).isEmpty();
+    }
+
+    @Test
+    void aHugeGraphIsRefusedAtOnce() {
+        StringBuilder layers = new StringBuilder();
+        for (int i = 0; i < 100_000; i++) {
+            layers.append(i == 0 ? "" : ",").append("{\"type\": \"dense\", \"units\": 2}");
+        }
+        long start = System.nanoTime();
+        ValidationResult r = ConfigParser.parse(config(layers.toString()), dir);
+        assertThat(r.isValid()).isFalse();
+        assertThat(r.errors().get(0).message()).contains("at most");
+        assertThat((System.nanoTime() - start) / 1e9).as("seconds to refuse").isLessThan(30);
+    }
+
+    @Test
+    void anAbsurdWidthIsRefusedByTheSchemaBound() {
+        ConfigProblem p = firstError("{\"type\": \"dense\", \"units\": 1000000000}");
+        assertThat(p.path()).isEqualTo("model.layers[0].units");
+        assertThat(p.message()).contains("between 1 and 65536");
+    }
+
+    @Test
+    void headsThatDoNotDivideTheWidthAreRefused() {
+        ValidationResult r = ConfigParser.parse("""
+                {"name": "v", "model": {"type": "vit", "width": 64, "heads": 5},
+                 "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [8, 8, 1], "numClasses": 2}},
+                 "stages": [{"epochs": 1}]}""", dir);
+        assertThat(r.errors()).singleElement().satisfies(p -> {
+            assertThat(p.path()).isEqualTo("model.heads");
+            assertThat(p.message()).contains("5 heads do not divide the width 64");
+        });
+    }
+
+    @Test
+    void theHeadMustSeeAVectorForClasses() {
+        ConfigProblem p = firstError("{\"type\": \"conv2d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"reshape\", \"shape\": [4, 128]}");
+        assertThat(p.message()).isNotBlank();
+    }
+
+    @Test
+    void expandedShorthandsAreGraphs() {
+        ModelConfig.Graph g = ModelCompiler.expanded(new ModelConfig.Vit(4, 32, 2, 4, 2, true, 0));
+        assertThat(g.layers()).extracting(l -> l.type()).startsWith("patches", "layerNorm", "attention", "add");
+        assertThat(g.layers().get(g.layers().size() - 1).type()).isEqualTo("firstToken");
+    }
+}
