@@ -129,6 +129,10 @@ final class Commands {
         String config;
         @Option(names = "--devices", paramLabel = "D", description = "instead of the config's: cpu, cpu:N (N CPU workers), all, or GPU indices such as 0,1")
         DeviceSelection devices;
+        @Option(names = "--cluster", paramLabel = "spark://HOST:7077", description = "train on this Spark cluster's executors (see traindeck cluster master)")
+        String cluster;
+        @Option(names = "--executors", paramLabel = "N", description = "with --cluster: how many executors (default: the config's, else 2)")
+        Integer executors;
 
         Train(Main main) {
             this.main = main;
@@ -136,7 +140,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            return main.train(config, devices);
+            return main.train(config, devices, cluster, executors);
         }
     }
 
@@ -149,8 +153,10 @@ final class Commands {
         Integer epochs;
         @Option(names = "--config", paramLabel = "FILE", description = "take safe changes from this config (learning rate, epochs, devices, ...)")
         Path config;
-        @Option(names = "--devices", paramLabel = "D", description = "cpu, cpu:N, all, or GPU indices such as 0,1")
+        @Option(names = "--devices", paramLabel = "D", description = "cpu, cpu:N, all, or GPU indices such as 0,1 (a cluster run then continues on this machine)")
         DeviceSelection devices;
+        @Option(names = "--cluster", paramLabel = "spark://HOST:7077", description = "continue on this Spark cluster")
+        String cluster;
 
         Resume(Main main) {
             this.main = main;
@@ -162,7 +168,7 @@ final class Commands {
                 main.err().println("traindeck resume: --epochs needs a whole number of at least 1, not " + epochs);
                 return Main.INVALID_INPUT;
             }
-            return main.resume(target, epochs, config, devices);
+            return main.resume(target, epochs, config, devices, cluster);
         }
     }
 

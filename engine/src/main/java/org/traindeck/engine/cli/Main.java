@@ -133,10 +133,32 @@ public final class Main {
     }
 
     int train(String file, DeviceSelection devices) {
+        return train(file, devices, null, null);
+    }
+
+    int train(String file, DeviceSelection devices, String cluster, Integer executors) {
         RunConfig config = load(file);
         if (config == null) {
             err.println(file + ": invalid, nothing was run");
             return INVALID_INPUT;
+        }
+        if (cluster != null || executors != null) {
+            String address = cluster != null ? cluster : config.parallel().cluster();
+            if (address.isEmpty()) {
+                err.println("error: --executors needs a cluster: --cluster spark://HOST:7077, or parallel.cluster in the config");
+                return INVALID_INPUT;
+            }
+            if (!address.matches("[a-z][a-z0-9+.-]*://[^\\s/]+:\\d{1,5}")) {
+                err.println("error: parallel.cluster: \"" + address + "\" is not a cluster address such as spark://HOST:7077 (with --cluster "
+                        + address + ")");
+                return INVALID_INPUT;
+            }
+            config = config.withParallel(config.parallel().withCluster(address, executors != null ? executors : config.parallel().executors()));
+            ValidationResult again = ConfigParser.revalidate(config);
+            if (!again.isValid()) {
+                again.errors().forEach(p -> err.println("error: " + p + " (with --cluster " + address + ")"));
+                return INVALID_INPUT;
+            }
         }
         if (devices != null) {
             config = config.withDevices(devices);
@@ -158,6 +180,10 @@ public final class Main {
     }
 
     int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices) {
+        return resume(target, epochs, newConfig, devices, null);
+    }
+
+    int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices, String cluster) {
         if (newConfig != null) {
             ValidationResult checked = ConfigParser.load(newConfig);
             checked.problems().forEach(p -> err.println((p.isError() ? "error: " : "warning: ") + p));
@@ -168,7 +194,7 @@ public final class Main {
         }
         TrainingRun run;
         try {
-            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices), discovery(), faults);
+            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster), discovery(), faults);
         } catch (CheckpointException | RunLock.BusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;

@@ -11,6 +11,10 @@ final class CrossChecks {
 
     /** Reports every cross-field problem of a config whose sections each read cleanly. */
     void check(RunConfig config) {
+        if (config.parallel().onCluster() && !config.parallel().synchronous()) {
+            problems.error("parallel.mode", "a cluster (parallel.cluster) trains synchronously only; \"" + config.parallel().mode()
+                    + "\" is for this machine's devices");
+        }
         ModelConfig model = config.model();
         Task firstTask = null;
         for (int i = 0; i < config.stages().size(); i++) {

@@ -62,6 +62,12 @@ public record RunConfig(
                 nccl, performance, stepTimeoutSeconds, baseDir);
     }
 
+    /** The same config with other data-parallel settings (a cluster given on the command line). */
+    public RunConfig withParallel(ParallelConfig newParallel) {
+        return new RunConfig(name, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, newParallel,
+                nccl, performance, stepTimeoutSeconds, baseDir);
+    }
+
     /** The same config under another run name. */
     public RunConfig withName(String newName) {
         return new RunConfig(newName, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, parallel,

@@ -21,6 +21,7 @@ public enum Tier {
     SHARED_GRADIENTS("shared gradients (DL4J ParallelWrapper)", true, false),
     AVERAGING_P2P("parameter averaging with peer-to-peer copies (DL4J ParallelWrapper)", true, false),
     AVERAGING_NO_P2P("parameter averaging without peer-to-peer copies (DL4J ParallelWrapper)", true, false),
+    DISTRIBUTED("synchronous all-reduce across a cluster's executors", true, true),
     SINGLE_DEVICE("one device", false, true);
 
     public final String description;
@@ -40,6 +41,14 @@ public enum Tier {
     /** One optimizer step per global batch (the all-reduce tiers and one device), as opposed to ParallelWrapper's. */
     public boolean synchronous() {
         return synchronous;
+    }
+
+    /**
+     * A cluster run has one tier: when it fails the run stops with its checkpoint (resumable on the cluster or on
+     * one machine) rather than going on with the driver alone, which may be a laptop.
+     */
+    public static List<Tier> clusterChain() {
+        return List.of(DISTRIBUTED);
     }
 
     /** The tiers to try, in order, for a run of {@code devices} devices starting at {@code mode}. */

@@ -46,6 +46,11 @@ final class ResumePlanner {
             }
             config = config.withStageEpochs(Math.min(c.stageIndex(), config.stages().size() - 1), options.epochs());
         }
+        if (options.cluster() != null) {
+            config = config.withParallel(config.parallel().withCluster(options.cluster(), config.parallel().executors()));
+        } else if (options.devices() != null && config.parallel().onCluster()) {
+            config = config.withParallel(config.parallel().withCluster("", config.parallel().executors()));
+        }
         if (options.devices() != null) {
             config = config.withDevices(options.devices());
             ValidationResult again = ConfigParser.revalidate(config);

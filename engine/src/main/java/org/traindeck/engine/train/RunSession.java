@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * One execution of a run on the calling thread: ND4J and the devices, the policies around the loop, the trainer, the
@@ -137,7 +138,11 @@ final class RunSession {
                 policies.add(new WatchdogCallback(watchdog));
             }
             policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
-            policies.add(new MetricWindows(events, placement.deviceIds(), config.logging().everySteps(),
+            // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
+            List<String> deviceIds = config.parallel().onCluster()
+                    ? IntStream.range(0, config.parallel().executors()).mapToObj(i -> "executor" + i).toList()
+                    : placement.deviceIds();
+            policies.add(new MetricWindows(events, deviceIds, config.logging().everySteps(),
                     config.parallel().baselineSamplesPerSecond()));
             policies.add(new ValidationCallback(events, trainer::net));
             policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));

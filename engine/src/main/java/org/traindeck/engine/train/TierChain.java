@@ -43,7 +43,8 @@ final class TierChain implements AutoCloseable {
     /** @param strategies null for the real ones */
     TierChain(RunConfig config, DevicePlacement placement, FaultPlan faults, RunEvents events, TrainingCallback callbacks,
               boolean cuda, Consumer<ComputationGraph> prepare, StrategyFactory strategies) {
-        this.chain = Tier.chain(placement.workers(), config.parallel().mode(), config.nccl().p2pDisabled(), config.parallel().fallback());
+        this.chain = config.parallel().onCluster() ? Tier.clusterChain()
+                : Tier.chain(placement.workers(), config.parallel().mode(), config.nccl().p2pDisabled(), config.parallel().fallback());
         this.config = config;
         this.placement = placement;
         this.faults = faults;
@@ -57,8 +58,13 @@ final class TierChain implements AutoCloseable {
     /** Plans the stage on the current tier and installs its optimizer (keeping the optimizer state if asked). */
     void plan(ComputationGraph net, StagePlan plan, TrainingState state, boolean keepOptimizerState) {
         Tier tier = chain.get(index);
-        plan.plan(tier, placement.workers(), config.parallel(), state.epoch, state.cursor, state.globalStep);
-        plan.devices = tier.parallel() ? String.join(", ", placement.deviceIds()) : placement.deviceIds().get(0);
+        if (tier == Tier.DISTRIBUTED) {
+            plan.plan(tier, config.parallel().executors(), config.parallel(), state.epoch, state.cursor, state.globalStep);
+            plan.devices = config.parallel().executors() + " executors of " + config.parallel().cluster();
+        } else {
+            plan.plan(tier, placement.workers(), config.parallel(), state.epoch, state.cursor, state.globalStep);
+            plan.devices = tier.parallel() ? String.join(", ", placement.deviceIds()) : placement.deviceIds().get(0);
+        }
         Optimizers.install(net, plan.stage.optimizer(), new Nd4jStageSchedule(plan.schedule, plan.stageStart), keepOptimizerState);
         // ParallelWrapper's workers fit with DL4J's own fit, which can only clip per layer; the synchronous tiers clip globally
         Optimizers.configureClipping(net, tier.synchronous() ? 0 : plan.stage.clipNorm());
@@ -121,6 +127,7 @@ final class TierChain implements AutoCloseable {
                 crossDeviceAccess(tier == Tier.AVERAGING_P2P);
                 yield new AveragingRounds(net, config.parallel(), seed, faults, events);
             }
+            case DISTRIBUTED -> new DistributedStep(ClusterSessions.open(config, net, plan, events), net, seed, every, faults);
         };
     }
 

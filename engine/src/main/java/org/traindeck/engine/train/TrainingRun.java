@@ -48,12 +48,20 @@ import java.util.stream.Stream;
  */
 public final class TrainingRun {
 
-    /** What to change when resuming: a new config (checked for safety) and/or the current stage's epochs. */
-    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices) {
+    /**
+     * What to change when resuming: a new config (checked for safety), the current stage's epochs, the devices (which
+     * also moves a cluster run onto this machine) or the cluster ("spark://HOST:7077").
+     */
+    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster) {
         public static final ResumeOptions NONE = new ResumeOptions(null, null, null);
 
         public ResumeOptions(Path config, Integer epochs) {
             this(config, epochs, null);
+        }
+
+        /** Devices given without a cluster: a cluster run continues on this machine. */
+        public ResumeOptions(Path config, Integer epochs, DeviceSelection devices) {
+            this(config, epochs, devices, null);
         }
     }
 

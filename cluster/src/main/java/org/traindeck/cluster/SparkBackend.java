@@ -1,0 +1,19 @@
+package org.traindeck.cluster;
+
+import org.traindeck.engine.parallel.DistributedBackend;
+import org.traindeck.engine.parallel.DistributedSession;
+import org.traindeck.engine.parallel.DistributedSpec;
+
+/** TrainDeck's synchronous step on a Spark standalone cluster ("spark://HOST:PORT"). */
+public final class SparkBackend implements DistributedBackend {
+
+    @Override
+    public boolean accepts(String address) {
+        return address != null && address.startsWith("spark://");
+    }
+
+    @Override
+    public DistributedSession open(DistributedSpec spec) {
+        return SparkStepSession.open(spec);
+    }
+}

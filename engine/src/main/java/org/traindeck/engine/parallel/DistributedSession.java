@@ -1,0 +1,27 @@
+package org.traindeck.engine.parallel;
+
+import java.util.List;
+
+/**
+ * A run's connection to a cluster: one model replica per executor. Each {@link #step} hands executor {@code i} the
+ * parameters and shard {@code i}, and returns the shards' gradients summed. A step either completes on every
+ * executor or fails as a whole.
+ */
+public interface DistributedSession extends AutoCloseable {
+
+    /** The executors, in shard order, as a person reads them: "executor 1 on 10.0.0.7". */
+    List<String> executors();
+
+    /**
+     * One step's gradients.
+     *
+     * @param params the master's parameters ({@code Nd4j.toByteArray}), the same for every shard
+     * @param shards one per executor, in order
+     * @throws TierFailure when an executor dies, the cluster goes away, or the step outlasts the step timeout; the
+     *                     message names the machine. The driver's model is untouched: the step can be repeated.
+     */
+    StepSum step(long step, byte[] params, List<ShardWork> shards);
+
+    @Override
+    void close();
+}

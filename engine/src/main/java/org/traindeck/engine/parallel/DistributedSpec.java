@@ -1,0 +1,26 @@
+package org.traindeck.engine.parallel;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * What a distributed backend needs to start a run's session.
+ *
+ * @param address             the cluster ("spark://HOST:PORT")
+ * @param executors           how many executors (shards) every step uses
+ * @param runId               unique per session: executors cache their replica under it
+ * @param modelJson           the model's architecture (DL4J ComputationGraph JSON); parameters come with each step
+ * @param dataLossOnly        report the loss without the weight-decay penalty
+ * @param oneDnn              install oneDNN's layer helpers on the replicas, as on the driver
+ * @param secretFile          the cluster's shared secret (written by "traindeck cluster master"); null: the default
+ * @param joinTimeoutSeconds  how long to wait for every executor to join
+ * @param stepTimeoutSeconds  how long one step may take before the run is stopped
+ * @param settings            backend settings added or overridden (tests; "spark.*" keys for Spark)
+ */
+public record DistributedSpec(String address, int executors, String runId, String modelJson, boolean dataLossOnly, boolean oneDnn,
+                              Path secretFile, int joinTimeoutSeconds, int stepTimeoutSeconds, Map<String, String> settings) {
+
+    public DistributedSpec {
+        settings = Map.copyOf(settings);
+    }
+}

@@ -1,0 +1,64 @@
+package org.traindeck.engine.train;
+
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.model.OneDnnHelpers;
+import org.traindeck.engine.parallel.ShardResult;
+import org.traindeck.engine.parallel.ShardWork;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An executor's side of a distributed step: a replica of the run's model, built once from its architecture, that
+ * takes the driver's parameters and computes its shard's gradient with the same {@link ShardGradient} as the local
+ * devices. A cluster backend keeps one per run in each executor. Not thread-safe.
+ */
+public final class ExecutorReplica {
+
+    private final ComputationGraph net;
+    private final ShardGradient shard;
+    private final String executor;
+
+    /** @param executor how this executor names itself in results and errors ("executor 1 on 10.0.0.7") */
+    public ExecutorReplica(String modelJson, boolean dataLossOnly, boolean oneDnn, String executor) {
+        Nd4jRuntime.init();
+        this.net = new ComputationGraph(ComputationGraphConfiguration.fromJson(modelJson));
+        net.init();
+        net.initGradientsView();
+        if (oneDnn && Nd4jRuntime.oneDnnUnavailableReason() == null && OneDnnHelpers.unusableReason() == null) {
+            // the driver's replicas have them: the same kernels give the same gradients
+            OneDnnHelpers.install(net);
+        }
+        this.shard = new ShardGradient(net, dataLossOnly);
+        this.executor = executor + " (pid " + ProcessHandle.current().pid() + ")";
+    }
+
+    public ShardResult compute(byte[] params, ShardWork work) {
+        long t0 = System.nanoTime();
+        net.params().assign(read(params).reshape(net.params().shape()));
+        List<BatchMaker.Batch> batches = new ArrayList<>(work.batches().size());
+        for (ShardWork.MicroBatch b : work.batches()) {
+            batches.add(new BatchMaker.Batch(read(b.features()), read(b.labels()), b.size()));
+        }
+        ShardGradient.Shard s = shard.compute(batches, j -> work.batches().get(j).seed());
+        byte[] gradient = s.examples() == 0 ? null : write(net.getGradientsViewArray());
+        return new ShardResult(s.lossSum(), s.examples(), s.microBatches(), gradient, System.nanoTime() - t0, executor);
+    }
+
+    static INDArray read(byte[] bytes) {
+        return Nd4j.fromByteArray(bytes);
+    }
+
+    static byte[] write(INDArray array) {
+        try {
+            return Nd4j.toByteArray(array);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
