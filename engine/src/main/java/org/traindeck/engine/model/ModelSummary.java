@@ -35,7 +35,9 @@ public record ModelSummary(List<Row> rows, long parameters) {
         }
         Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
         List<Row> rows = new ArrayList<>();
-        rows.add(new Row(ModelCompiler.INPUT, "input", List.of(), Shapes.dims(input.input()), 0));
+        String inputShape = input.tokens() && input.input() instanceof InputType.InputTypeRecurrent r
+                ? "[" + r.getTimeSeriesLength() + " token ids < " + r.getSize() + "]" : Shapes.dims(input.input());
+        rows.add(new Row(ModelCompiler.INPUT, "input", List.of(), inputShape, 0));
         long total = 0;
         for (String name : order(conf)) {
             GraphVertex v = conf.getVertices().get(name);
