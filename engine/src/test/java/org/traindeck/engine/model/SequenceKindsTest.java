@@ -88,7 +88,7 @@ class SequenceKindsTest {
         ComputationGraphConfiguration conf = ModelCompiler.configuration(model, TOKENS, 1);
         ModelSummary s = ModelSummary.of(conf, TOKENS, model);
 
-        assertThat(shapeOf(s, "input")).isEqualTo("[20, 6]");
+        assertThat(shapeOf(s, "input")).isEqualTo("[6 token ids < 20]");
         assertThat(row(s, "tokens").type()).isEqualTo("embedding");
         assertThat(shapeOf(s, "tokens")).isEqualTo("[8, 6]");
         assertThat(row(s, "tokens").parameters()).isEqualTo(20 * 8);
