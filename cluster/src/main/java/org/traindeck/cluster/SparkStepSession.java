@@ -42,6 +42,10 @@ final class SparkStepSession implements DistributedSession {
     /** How the parameters reach the executors: "broadcast" (the default) or "tasks" (in each task). */
     static final String PARAMETERS_SETTING = "traindeck.parameters";
     private static final int STOP_SECONDS = 5;
+    /** How long a new run waits for the previous run's driver to finish stopping: Spark allows one per JVM. */
+    private static final int PREVIOUS_STOP_SECONDS = 150;
+    /** The previous driver's stop, still going on after its run ended (a stuck executor holds it). */
+    private static volatile Thread stopping;
 
     private final DistributedSpec spec;
     private final JavaSparkContext sc;
@@ -75,6 +79,7 @@ final class SparkStepSession implements DistributedSession {
         }
         String localIp = MasterProbe.localAddressTowards(host, port);
         MasterProbe.check(host, port, secret, localIp, 15);
+        awaitPreviousStop();
         SparkConf conf = conf(spec, secret, localIp);
         JavaSparkContext sc;
         try {
@@ -89,6 +94,23 @@ final class SparkStepSession implements DistributedSession {
         } catch (RuntimeException e) {
             sc.stop();
             throw e;
+        }
+    }
+
+    private static void awaitPreviousStop() {
+        Thread previous = stopping;
+        if (previous == null) {
+            return;
+        }
+        try {
+            previous.join(TimeUnit.SECONDS.toMillis(PREVIOUS_STOP_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (previous.isAlive()) {
+            throw new TierFailure("the previous cluster run's Spark driver is still stopping after " + PREVIOUS_STOP_SECONDS
+                    + " s (an executor that does not answer holds it); Spark allows one driver per process: try again once it has"
+                    + " stopped, or restart TrainDeck", true, null);
         }
     }
 
@@ -261,6 +283,7 @@ final class SparkStepSession implements DistributedSession {
             }
         }, "traindeck-spark-stop");
         stopper.setDaemon(true);
+        stopping = stopper;
         stopper.start();
         try {
             stopper.join(TimeUnit.SECONDS.toMillis(STOP_SECONDS));
