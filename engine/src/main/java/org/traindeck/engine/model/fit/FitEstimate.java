@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.layers.SelfAttention;
 
 import java.util.Map;
 
@@ -85,9 +86,24 @@ public record FitEstimate(long weights, long gradients, long optimizerState, lon
     private static long elementsPerExample(ComputationGraphConfiguration conf, ModelInput input) {
         Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
         long sum = input.input().arrayElementsPerExample();
-        for (InputType t : types.values()) {
-            sum += t.arrayElementsPerExample();
+        for (Map.Entry<String, InputType> e : types.entrySet()) {
+            GraphVertex v = conf.getVertices().get(e.getKey());
+            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof SelfAttention a
+                    && e.getValue() instanceof InputType.InputTypeRecurrent r && r.getTimeSeriesLength() > 0) {
+                sum += attentionElements(a, r.getTimeSeriesLength());
+            } else {
+                sum += e.getValue().arrayElementsPerExample();
+            }
         }
         return sum;
+    }
+
+    /**
+     * SameDiff keeps every op's output of a layer for its backward pass, and attention's outputs are mostly its
+     * intermediates: about 14 [T, width] arrays (rows, q/k/v and their reshapes and permutes, the attended values, the
+     * projection) and 3 [heads, T, T] ones (scores, masked scores, softmax) per example.
+     */
+    static long attentionElements(SelfAttention a, long steps) {
+        return 14 * steps * a.getNOut() + 3L * a.getHeads() * steps * steps;
     }
 }
