@@ -11,7 +11,11 @@ import java.util.List;
  * Memory one device offers a run, and how many model replicas share it: the CPU's workers all live in this one
  * process, so {@code cpu:N} puts N replicas on the CPU's memory; each GPU holds one.
  */
-public record DeviceMemory(String device, long availableBytes, int replicas) {
+public record DeviceMemory(String device, long availableBytes, int replicas, String limitedBy) {
+
+    public DeviceMemory(String device, long availableBytes, int replicas) {
+        this(device, availableBytes, replicas, device.equals("cpu") ? "available RAM" : "free");
+    }
 
     /**
      * The selected devices' memory: each GPU's free memory as nvidia-smi gives it (a GPU whose figures are missing
@@ -22,7 +26,9 @@ public record DeviceMemory(String device, long availableBytes, int replicas) {
         List<DeviceMemory> found = new ArrayList<>();
         if (selection.kind() == DeviceSelection.Kind.CPU) {
             long ram = host.memoryAvailableMiB() << 20;
-            found.add(new DeviceMemory("cpu", offHeapLimit > 0 ? Math.min(ram, offHeapLimit) : ram, selection.cpuWorkers()));
+            boolean capped = offHeapLimit > 0 && offHeapLimit < ram;
+            found.add(new DeviceMemory("cpu", capped ? offHeapLimit : ram, selection.cpuWorkers(),
+                    capped ? "ND4J's off-heap limit, org.bytedeco.javacpp.maxbytes" : "available RAM"));
             return found;
         }
         for (GpuInfo gpu : gpus) {

@@ -28,7 +28,7 @@ public final class FitCheck {
             if (d.replicas() > 1) {
                 s.append(" (").append(d.replicas()).append(" replicas, ").append(size(need)).append(")");
             }
-            s.append(": ").append(size(d.availableBytes())).append(" available: ").append(need <= d.availableBytes() ? "fits" : "does NOT fit");
+            s.append(": ").append(size(d.availableBytes())).append(" available (").append(d.limitedBy()).append("): ").append(need <= d.availableBytes() ? "fits" : "does NOT fit");
         }
         return s.toString();
     }
@@ -43,8 +43,8 @@ public final class FitCheck {
             }
             String path = "stages[" + index + "].batchSize";
             int largest = largestFitting(model, d, batch);
-            String head = String.format(Locale.ROOT, "batch %d needs about %s of training memory on %s, which has %s available",
-                    batch, size(need), d.device(), size(d.availableBytes()));
+            String head = String.format(Locale.ROOT, "batch %d needs about %s of training memory on %s, which has %s available (%s)",
+                    batch, size(need), d.device(), size(d.availableBytes()), d.limitedBy());
             if (largest < 1) {
                 return new ConfigProblem(ConfigProblem.Severity.ERROR, path, head + ": even batch 1 needs "
                         + size(d.replicas() * model.at(1).total()) + ", the model is too large for " + d.device(), 0, 0);

@@ -102,7 +102,7 @@ class FitCheckTest {
     void cpuWorkersAreReplicasInOneProcessAndTheOffHeapLimitCaps(@TempDir Path dir) throws IOException {
         List<DeviceMemory> devices = DeviceMemory.of(DeviceSelection.cpuWorkers(3), HOST, List.of(), 1L << 30);
 
-        assertThat(devices).containsExactly(new DeviceMemory("cpu", 1L << 30, 3));
+        assertThat(devices).containsExactly(new DeviceMemory("cpu", 1L << 30, 3, "ND4J's off-heap limit, org.bytedeco.javacpp.maxbytes"));
         assertThat(DeviceMemory.of(DeviceSelection.CPU, HOST, List.of(), 0)).containsExactly(new DeviceMemory("cpu", 8192L << 20, 1));
     }
 }
