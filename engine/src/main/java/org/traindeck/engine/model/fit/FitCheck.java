@@ -22,6 +22,9 @@ public final class FitCheck {
                 "training memory per device: %s (weights %s, gradients %s, %s state %s, activations at batch %d ~%s%s)",
                 size(e.total()), mb(e.weights()), mb(e.gradients()), optimizerName(e.optimizer()), mb(e.optimizerState()),
                 e.batch(), mb(e.activations()), e.fromReport() ? "" : ", counted from the layer shapes"));
+        if (devices.isEmpty()) {
+            s.append("; the selected devices' memory is not known, nothing to hold it against");
+        }
         for (DeviceMemory d : devices) {
             long need = d.replicas() * e.total();
             s.append("; ").append(d.device());
