@@ -9,6 +9,7 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
@@ -16,6 +17,8 @@ import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.model.ModelCheck;
 import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.model.fit.DeviceMemory;
+import org.traindeck.engine.model.fit.StageFits;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -23,6 +26,7 @@ import org.traindeck.engine.train.TrainingRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -100,9 +104,13 @@ public final class Main {
         return faults;
     }
 
-    /** Validates a config file, printing its problems; null when it has errors. */
-    private RunConfig load(String file) {
-        return report(ModelCheck.checkWithSummary(ConfigParser.load(Path.of(file))).result());
+    /** The selected devices' memory; only GPUs need nvidia-smi. */
+    private List<DeviceMemory> memoryOf(DeviceSelection selection) {
+        if (selection.kind() == DeviceSelection.Kind.CPU) {
+            return DeviceMemory.of(selection, probe.host(), List.of(), StageFits.offHeapLimit());
+        }
+        DeviceInventory inventory = discovery().discover();
+        return DeviceMemory.of(selection, inventory.host(), inventory.gpus(), StageFits.offHeapLimit());
     }
 
     private RunConfig report(ValidationResult result) {
@@ -127,6 +135,14 @@ public final class Main {
         if (summary && checked.summary() != null) {
             out.print(checked.summary().toText());
         }
+        StageFits fits = StageFits.of(config, checked, memoryOf(config.devices()));
+        if (summary) {
+            fits.lines().forEach(out::println);
+        }
+        if (report(checked.result().with(fits.problems())) == null) {
+            err.println(file + ": does not fit the devices' memory");
+            return INVALID_INPUT;
+        }
         out.println(file + ": valid (" + config.stages().size() + " stage(s), model " + config.model().type()
                 + (checked.summary() == null ? "" : String.format(Locale.ROOT, ", %,d parameters", checked.summary().parameters())) + ")");
         return OK;
@@ -137,7 +153,8 @@ public final class Main {
     }
 
     int train(String file, DeviceSelection devices, String cluster, Integer executors) {
-        RunConfig config = load(file);
+        ModelCheck.Checked checked = ModelCheck.checkWithSummary(ConfigParser.load(Path.of(file)));
+        RunConfig config = report(checked.result());
         if (config == null) {
             err.println(file + ": invalid, nothing was run");
             return INVALID_INPUT;
@@ -168,6 +185,15 @@ public final class Main {
                 return INVALID_INPUT;
             }
             again.warnings().forEach(p -> err.println("warning: " + p));
+        }
+        // a cluster's executors have their own memory, which this machine cannot see
+        if (cluster == null && executors == null && config.parallel().cluster().isEmpty()) {
+            StageFits fits = StageFits.of(config, checked, memoryOf(config.devices()));
+            if (!fits.problems().isEmpty()) {
+                checked.result().with(fits.problems()).errors().forEach(p -> err.println("error: " + p));
+                err.println(file + ": does not fit the devices' memory, nothing was run");
+                return INVALID_INPUT;
+            }
         }
         TrainingRun run;
         try {

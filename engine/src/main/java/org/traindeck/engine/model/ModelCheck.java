@@ -1,5 +1,6 @@
 package org.traindeck.engine.model;
 
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
@@ -24,7 +25,12 @@ public final class ModelCheck {
     }
 
     /** What the check found: the result (with the model's problems), and the compiled model's summary when it built. */
-    public record Checked(ValidationResult result, ModelSummary summary) {}
+    public record Checked(ValidationResult result, ModelSummary summary, ComputationGraphConfiguration conf, ModelInput input) {
+
+        public Checked(ValidationResult result, ModelSummary summary) {
+            this(result, summary, null, null);
+        }
+    }
 
     public static ValidationResult check(ValidationResult parsed) {
         return checkWithSummary(parsed).result();
@@ -66,7 +72,7 @@ public final class ModelCheck {
         ModelInput input = ModelCompiler.inputOf(config.model(), data.train());
         try {
             var conf = ModelCompiler.configuration(config.model(), input, config.seed(), kinds);
-            return new Checked(parsed, ModelSummary.of(conf, input, config.model()));
+            return new Checked(parsed, ModelSummary.of(conf, input, config.model()), conf, input);
         } catch (GraphProblemsException e) {
             List<ConfigProblem> found = new ArrayList<>();
             for (NodeProblem p : e.problems()) {

@@ -1,0 +1,109 @@
+package org.traindeck.engine.model.fit;
+
+import org.deeplearning4j.nn.conf.CacheMode;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.graph.GraphVertex;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
+import org.deeplearning4j.nn.conf.memory.MemoryUseMode;
+import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.layers.SelfAttention;
+
+import java.util.Map;
+
+/**
+ * Training memory of one model replica at one stage's batch, in bytes: weights, their gradients, the optimizer's
+ * state and the activations (with their gradients and working memory) of {@code batch} examples.
+ * {@code fromReport} tells whether the activations are DL4J's memory report or TrainDeck's own fallback.
+ */
+public record FitEstimate(long weights, long gradients, long optimizerState, long activations, int batch,
+                          String optimizer, boolean fromReport) {
+
+    /**
+     * Activations kept for backprop, their gradients, and one working copy: DL4J's report cannot see inside
+     * SameDiff layers (it answers an empty report), so for them each activation is counted this many times.
+     */
+    static final int FALLBACK_ACTIVATION_FACTOR = 3;
+
+    public long total() {
+        return weights + gradients + optimizerState + activations;
+    }
+
+    /** Moments per parameter: Adam's two, one for momentum or a running square, none for plain SGD. */
+    public static int stateSlots(String optimizer) {
+        return switch (optimizer) {
+            case "adam", "adamw" -> 2;
+            case "nesterovs", "rmsprop" -> 1;
+            default -> 0;
+        };
+    }
+
+    /** The shape that does not change with the batch, worked out once; {@link #at(int)} scales it to a batch. */
+    public record Model(long parameters, int bytesPerValue, String optimizer, long activationBytesPerExample,
+                        boolean fromReport) {
+
+        public FitEstimate at(int batch) {
+            long params = parameters * bytesPerValue;
+            return new FitEstimate(params, params, params * stateSlots(optimizer),
+                    activationBytesPerExample * batch, batch, optimizer, fromReport);
+        }
+    }
+
+    public static Model model(ComputationGraphConfiguration conf, ModelInput input, long parameters, StageConfig stage) {
+        boolean half = stage.precision() == StageConfig.Precision.FLOAT16;
+        DataType type = half ? DataType.HALF : DataType.FLOAT;
+        int bytes = half ? 2 : 4;
+        String optimizer = stage.optimizer().type();
+        if (!hasSameDiffLayers(conf)) {
+            try {
+                NetworkMemoryReport report = (NetworkMemoryReport) conf.clone().getMemoryReport(input.input());
+                // The report's parameter, gradient and updater parts (its updater is not the stage's) do not grow with
+                // the batch: the difference between two batches is what each example adds, working memory included.
+                long at1 = report.getTotalMemoryBytes(1, MemoryUseMode.TRAINING, CacheMode.DEVICE, type);
+                long at2 = report.getTotalMemoryBytes(2, MemoryUseMode.TRAINING, CacheMode.DEVICE, type);
+                long perExample = Math.max(0, at2 - at1);
+                return new Model(parameters, bytes, optimizer, perExample, true);
+            } catch (RuntimeException e) {
+                // some vertex has no report: count the activations ourselves
+            }
+        }
+        return new Model(parameters, bytes, optimizer, FALLBACK_ACTIVATION_FACTOR * bytes * elementsPerExample(conf, input), false);
+    }
+
+    private static boolean hasSameDiffLayers(ComputationGraphConfiguration conf) {
+        for (GraphVertex v : conf.getVertices().values()) {
+            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof AbstractSameDiffLayer) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long elementsPerExample(ComputationGraphConfiguration conf, ModelInput input) {
+        Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
+        long sum = input.input().arrayElementsPerExample();
+        for (Map.Entry<String, InputType> e : types.entrySet()) {
+            GraphVertex v = conf.getVertices().get(e.getKey());
+            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof SelfAttention a
+                    && e.getValue() instanceof InputType.InputTypeRecurrent r && r.getTimeSeriesLength() > 0) {
+                sum += attentionElements(a, r.getTimeSeriesLength());
+            } else {
+                sum += e.getValue().arrayElementsPerExample();
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * SameDiff keeps every op's output of a layer for its backward pass, and attention's outputs are mostly its
+     * intermediates: about 14 [T, width] arrays (rows, q/k/v and their reshapes and permutes, the attended values, the
+     * projection) and 3 [heads, T, T] ones (scores, masked scores, softmax) per example.
+     */
+    static long attentionElements(SelfAttention a, long steps) {
+        return 14 * steps * a.getNOut() + 3L * a.getHeads() * steps * steps;
+    }
+}

@@ -1,0 +1,108 @@
+package org.traindeck.engine.model.fit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.model.ModelCheck;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The training-memory estimate and the verdict it gives against a device's memory. */
+class FitCheckTest {
+
+    private static final HostInfo HOST = new HostInfo("Test CPU", 2, 2, 16384, 8192);
+
+    private static ModelCheck.Checked compiled(Path dir, String layers, int batch) throws IOException {
+        Path config = Files.writeString(dir.resolve("m.json"), """
+                {"name": "m", "model": {"type": "graph", "layers": [%s]},
+                 "data": {"train": {"type": "synthetic", "samples": 16, "imageShape": [64, 64, 3], "numClasses": 4}},
+                 "stages": [{"epochs": 1, "batchSize": %d, "optimizer": {"type": "adam", "learningRate": 0.001}}]}
+                """.formatted(layers, batch));
+        ModelCheck.Checked checked = ModelCheck.checkWithSummary(ConfigParser.load(config));
+        assertThat(checked.result().errors()).isEmpty();
+        return checked;
+    }
+
+    private static FitEstimate.Model model(ModelCheck.Checked checked) {
+        StageConfig stage = checked.result().config().stages().get(0);
+        return FitEstimate.model(checked.conf(), checked.input(), checked.summary().parameters(), stage);
+    }
+
+    @Test
+    void theEstimateGrowsLinearlyWithTheBatch(@TempDir Path dir) throws IOException {
+        ModelCheck.Checked checked = compiled(dir, """
+                {"name": "c", "type": "conv2d", "filters": 8, "kernel": 3, "activation": "relu"},
+                {"name": "fc", "type": "dense", "units": 32, "activation": "relu"}""", 16);
+        FitEstimate.Model model = model(checked);
+
+        FitEstimate at8 = model.at(8);
+        assertThat(at8.fromReport()).isTrue();
+        assertThat(at8.activations()).isPositive();
+        assertThat(model.at(16).activations()).isEqualTo(2 * at8.activations());
+        assertThat(model.at(24).total() - model.at(16).total()).isEqualTo(model.at(16).total() - at8.total());
+        long params = checked.summary().parameters() * 4;
+        assertThat(at8.weights()).isEqualTo(params);
+        assertThat(at8.gradients()).isEqualTo(params);
+        assertThat(at8.optimizerState()).as("Adam keeps two moments").isEqualTo(2 * params);
+    }
+
+    @Test
+    void aBatchTooLargeForASmallGpuIsRefusedWithABatchThatFits(@TempDir Path dir) throws IOException {
+        ModelCheck.Checked checked = compiled(dir, """
+                {"name": "c", "type": "conv2d", "filters": 32, "kernel": 3, "activation": "relu"},
+                {"name": "fc", "type": "dense", "units": 16, "activation": "relu"}""", 256);
+        RunConfig config = checked.result().config();
+        FitEstimate.Model model = model(checked);
+        // a 1 GiB card with 900 MiB taken: about 100 MiB free
+        GpuInfo small = new GpuInfo(0, "GPU-x", "Tiny", "0:1", 1024L, 900L, null, null, null);
+        List<DeviceMemory> devices = DeviceMemory.of(DeviceSelection.gpus(List.of(0)), HOST, List.of(small), 0);
+        assertThat(devices).containsExactly(new DeviceMemory("gpu0", 124L << 20, 1));
+
+        StageFits fits = StageFits.of(config, checked, devices);
+
+        assertThat(fits.lines()).singleElement().asString().startsWith("training memory per device: ").contains("gpu0: ", "does NOT fit");
+        ConfigProblem p = fits.problems().get(0);
+        assertThat(p.path()).isEqualTo("stages[0].batchSize");
+        Matcher m = Pattern.compile("use batchSize (\\d+) with accumulationSteps (\\d+)").matcher(p.message());
+        assertThat(m.find()).as(p.message()).isTrue();
+        int batch = Integer.parseInt(m.group(1));
+        int steps = Integer.parseInt(m.group(2));
+        assertThat(batch * steps).as("the same global batch").isEqualTo(256);
+        assertThat(model.at(batch).total()).isLessThanOrEqualTo(124L << 20);
+        assertThat(model.at(2 * batch).total()).as("the largest power-of-two divisor that fits").isGreaterThan(124L << 20);
+    }
+
+    @Test
+    void aModelTooLargeEvenAtBatchOneSaysSo(@TempDir Path dir) throws IOException {
+        ModelCheck.Checked checked = compiled(dir, """
+                {"name": "fc", "type": "dense", "units": 4096, "activation": "relu"}""", 32);
+        GpuInfo small = new GpuInfo(0, "GPU-x", "Tiny", "0:1", 1024L, 900L, null, null, null);
+        List<DeviceMemory> devices = DeviceMemory.of(DeviceSelection.ALL, HOST, List.of(small), 0);
+
+        StageFits fits = StageFits.of(checked.result().config(), checked, devices);
+
+        assertThat(fits.problems()).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("even batch 1 needs", "the model is too large for gpu0"));
+    }
+
+    @Test
+    void cpuWorkersAreReplicasInOneProcessAndTheOffHeapLimitCaps(@TempDir Path dir) throws IOException {
+        List<DeviceMemory> devices = DeviceMemory.of(DeviceSelection.cpuWorkers(3), HOST, List.of(), 1L << 30);
+
+        assertThat(devices).containsExactly(new DeviceMemory("cpu", 1L << 30, 3, "ND4J's off-heap limit, org.bytedeco.javacpp.maxbytes"));
+        assertThat(DeviceMemory.of(DeviceSelection.CPU, HOST, List.of(), 0)).containsExactly(new DeviceMemory("cpu", 8192L << 20, 1));
+    }
+}
