@@ -9,7 +9,7 @@ rng = np.random.default_rng(2026)
 zz, yy, xx = np.mgrid[0:SIZE, 0:SIZE, 0:SIZE]
 volumes = np.zeros((COUNT, SIZE, SIZE, SIZE, 1), dtype=np.uint8)
 for i in range(COUNT):
-    v = rng.uniform(10, 40) + rng.normal(0, 6, (SIZE, SIZE, SIZE))
+    v = rng.uniform(10, 40) + rng.normal(0, 3, (SIZE, SIZE, SIZE))
     r = rng.uniform(2.5, 5)
     c = rng.uniform(r, SIZE - r, 3)
     if rng.integers(0, 2) == 0:
