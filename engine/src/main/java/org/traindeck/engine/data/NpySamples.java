@@ -4,15 +4,10 @@ import org.traindeck.engine.data.numpy.NpyArray;
 
 /**
  * The samples of a memory-mapped NumPy array, as floats: channels-last images and volumes are turned channels-first
- * on the way, and the inputs scaled. Reads of different samples may come from several threads.
+ * on the way ({@code channels} to move from last to first; 0 reads a sample as it is stored), and the inputs scaled.
+ * Reads of different samples may come from several threads.
  */
 record NpySamples(NpyArray array, int size, int length, int channels, float scale) implements SampleArray {
-
-    /**
-     * @param channels the channels to move from last to first (0: the sample is read as it is stored)
-     */
-    NpySamples {
-    }
 
     @Override
     public void read(int sample, float[] out, int offset) {
