@@ -89,4 +89,38 @@ class SynchronousEquivalenceTest {
         }
         assertThat(Math.sqrt(diff / norm)).as("relative difference of the parameters after %d steps", a.size()).isLessThan(1e-4);
     }
+
+    private static RunConfig transformer(Path dir, String name, String type, String devices, int batch) {
+        String data = type.equals("vit")
+                ? "{\"type\": \"csv\", \"path\": \"" + TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/")
+                        + "\", \"numClasses\": 10, \"imageShape\": [8, 8, 1], \"normalize\": \"minmax\", \"limit\": 480}"
+                : "{\"type\": \"text\", \"path\": \"" + TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/")
+                        + "\", \"context\": 16, \"limit\": 480}";
+        String model = type.equals("vit") ? "{\"type\": \"vit\", \"patch\": 2, \"width\": 16, \"depth\": 1, \"heads\": 2}"
+                : "{\"type\": \"gpt\", \"width\": 16, \"depth\": 1, \"heads\": 2}";
+        return ConfigParser.parse("""
+                {"name": "%s", "outputDir": "out", "seed": 11, "devices": "%s", "model": %s,
+                 "data": {"train": %s, "validationSplit": 0.2},
+                 "stages": [{"epochs": 2, "batchSize": %d, "gradientClipping": 1.0, "optimizer": {"type": "adam", "learningRate": 0.003}}],
+                 "checkpoint": {"keepBestPerStage": false}}
+                """.formatted(name, devices, model, data, batch), dir).orThrow();
+    }
+
+    /** The SameDiff transformer layers (attention, layer norm, patches, positions) through the same all-reduce. */
+    @ParameterizedTest(name = "{0}: 2 workers × batch {1} = one device × {2}")
+    @CsvSource(delimiter = ';', value = {"vit; 16; 32", "gpt; 16; 32"})
+    void transformersOnTwoWorkersTrainExactlyAsOneDevice(String type, int batch, int globalBatch, @TempDir Path dir) throws Exception {
+        RunResult one = TrainingRun.prepare(transformer(dir, "one", type, "cpu", globalBatch)).runHere();
+        RunResult two = TrainingRun.prepare(transformer(dir, "two", type, "cpu:2", batch)).runHere();
+
+        assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
+        List<Double> a = losses(one.runDir());
+        List<Double> b = losses(two.runDir());
+        assertThat(a).hasSizeGreaterThanOrEqualTo(20).hasSameSizeAs(b);
+        for (int i = 0; i < a.size(); i++) {
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("relative loss difference at step %d", i + 1)
+                    .isLessThan(1e-4);
+        }
+    }
 }
