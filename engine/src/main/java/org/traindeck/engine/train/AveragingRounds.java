@@ -53,7 +53,8 @@ final class AveragingRounds implements StepStrategy {
             synchronized (state) {
                 state.globalStep = stepBefore + o.rounds();
                 state.cursor = cursorBefore + o.batchesConsumed();
-                state.epochLossSum = lossBefore + o.lossSum();
+                // DL4J's sum over a per-position head's positions, per position as every other tier reports it
+                state.epochLossSum = lossBefore + o.lossSum() / LossPositions.of(plan.data.train());
                 state.epochExamples = examplesBefore + o.examples();
             }
         } catch (TierFailure f) {

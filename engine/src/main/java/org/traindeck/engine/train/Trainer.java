@@ -79,28 +79,12 @@ final class Trainer {
         net = ModelCompiler.build(config.model(), shape, config.seed());
         prepareModel.accept(net);
         fingerprint = ConfigWriter.modelJson(config.model()) + "|" + dataShape(first.train());
-        lossPositions = lossPositions(first.train());
+        lossPositions = LossPositions.of(first.train());
         events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
                 + (first.validation() == null ? ", no validation" : "; validation " + first.validation().size() + " samples"));
     }
 
     /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
-    /**
-     * DL4J sums a per-position head's loss over the positions (pixels, voxels, steps) of each sample; the run reports
-     * it per position, as validation does, so that training and validation losses compare.
-     */
-    private static int lossPositions(Dataset d) {
-        return switch (d.task()) {
-            case SEGMENTATION, SEQUENCE -> d.targetLength();
-            case RECONSTRUCTION -> d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
-            default -> 1;
-        };
-    }
-
-    private static int channelsOf(SampleShape shape) {
-        return shape instanceof SampleShape.Image i ? i.channels() : shape instanceof SampleShape.Volume v ? v.channels() : 1;
-    }
-
     static String dataShape(Dataset d) {
         String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs=" + d.outputCount()
                 + ", task=" + d.task().name() + "]";
