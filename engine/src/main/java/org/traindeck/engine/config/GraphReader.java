@@ -88,13 +88,15 @@ final class GraphReader {
             if (OWN_KEYS.contains(key)) {
                 continue;
             }
-            Object value = RecordReader.bySchema(r, key, Object.class);
-            if (value == null && r.schema().isRequired(key)) {
-                if (!r.has(key)) {
-                    problems.error(r.pathOf(key), "is required for a \"" + type + "\" layer");
-                }
+            boolean missing = !r.has(key);
+            if (missing && r.schema().isRequired(key)) {
+                // said here, with the layer type, rather than by the plain reader's "is required"
+                problems.error(r.pathOf(key), "is required for a \"" + type + "\" layer");
                 ok = false;
-            } else if (value == null && r.has(key)) {
+                continue;
+            }
+            Object value = RecordReader.bySchema(r, key, Object.class);
+            if (value == null && !missing) {
                 ok = false;
             }
             if (value != null) {

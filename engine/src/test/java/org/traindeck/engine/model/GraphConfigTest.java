@@ -88,6 +88,15 @@ class GraphConfigTest {
     }
 
     @Test
+    void aMissingRequiredOptionIsSaidOnceWithTheLayerType() {
+        ValidationResult r = ConfigParser.parse(config("{\"type\": \"dense\"}"), dir);
+        assertThat(r.errors()).singleElement().satisfies(p -> {
+            assertThat(p.path()).isEqualTo("model.layers[0].units");
+            assertThat(p.message()).isEqualTo("is required for a \"dense\" layer");
+        });
+    }
+
+    @Test
     void anOptionTheTypeDoesNotTakeIsRefused() {
         ConfigProblem p = firstError("{\"type\": \"dense\", \"units\": 4, \"filters\": 3}");
         assertThat(p.path()).isEqualTo("model.layers[0].filters");
