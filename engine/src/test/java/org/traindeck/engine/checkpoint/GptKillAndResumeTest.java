@@ -1,7 +1,5 @@
 package org.traindeck.engine.checkpoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -13,8 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,18 +38,6 @@ class GptKillAndResumeTest {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("OMP_NUM_THREADS", "1");
         return pb.start();
-    }
-
-    private static Map<Long, String> losses(Path runDir) throws IOException {
-        Map<Long, String> out = new TreeMap<>();
-        ObjectMapper json = new ObjectMapper();
-        for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
-            JsonNode e = json.readTree(line);
-            if ("train/loss".equals(e.path("name").asText())) {
-                assertThat(out.put(e.get("step").asLong(), e.get("value").asText())).as("step %d once", e.get("step").asLong()).isNull();
-            }
-        }
-        return out;
     }
 
     private static boolean hasEpochCheckpoint(CheckpointStore store) {
@@ -92,6 +76,7 @@ class GptKillAndResumeTest {
         Process resumed = start(dir, dir.resolve("resumed.txt"), "resume", runDir.toString());
         assertThat(resumed.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(resumed.exitValue()).as(Files.readString(dir.resolve("resumed.txt"))).isZero();
-        assertThat(losses(runDir)).as("every step once, with the uninterrupted run's loss").isEqualTo(losses(reference));
+        assertThat(KillAndResumeTest.losses(runDir)).as("every step once, with the uninterrupted run's loss")
+                .isEqualTo(KillAndResumeTest.losses(reference));
     }
 }

@@ -168,7 +168,8 @@ class KillAndResumeTest {
              "checkpoint": {"everyEpochs": 1, "keepLast": 50}}
             """;
 
-    private static Map<Long, String> losses(Path runDir) throws IOException {
+    /** Each step's train/loss as written, checking every step appears once. */
+    static Map<Long, String> losses(Path runDir) throws IOException {
         Map<Long, String> out = new TreeMap<>();
         ObjectMapper json = new ObjectMapper();
         for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
