@@ -44,7 +44,7 @@ import java.util.function.Predicate;
 public final class LiveChart extends BorderPane {
 
     private final String title;
-    private final String yLabel;
+    private String yLabel;
     private final Map<String, ChartLine> lines = new LinkedHashMap<>();
     private final XYSeriesCollection rawSet = new XYSeriesCollection();
     private final XYSeriesCollection smoothSet = new XYSeriesCollection();
@@ -148,6 +148,16 @@ public final class LiveChart extends BorderPane {
     }
 
     /** What the chart says while it has no points (null: nothing). */
+    /** What the values are ("fraction", "dB"): a chart whose metric depends on the run names it when the run says. */
+    public void setYLabel(String label) {
+        yLabel = label;
+        plot.getRangeAxis().setLabel(label);
+    }
+
+    public String yLabel() {
+        return yLabel;
+    }
+
     public void setEmptyHint(String hint) {
         this.emptyHint = hint;
         overlay.showEmpty(totalPoints() == 0 ? hint : null);

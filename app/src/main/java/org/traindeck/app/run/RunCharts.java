@@ -26,6 +26,8 @@ final class RunCharts {
     final LiveChart throughput = new LiveChart("Throughput", "samples/s", false);
     final LiveChart validation = new LiveChart("Validation", "metric", false);
     private double lastTotalThroughput;
+    /** The unit of the validation metrics drawn for the run shown; null until its first validation. */
+    private ValidationSeries.Unit shownUnit;
     /** Stages whose boundary is drawn: a resume announces its stage again, but it is the same boundary. */
     private final Set<Integer> markedStages = new HashSet<>();
     /** Where the memory chart's time axis starts: the run's own start once a run is on, else the window's. */
@@ -39,7 +41,7 @@ final class RunCharts {
         validation.setId("chart-validation");
         lr.setEmptyHint("The learning rate of every step, with its schedule, appears here.");
         throughput.setEmptyHint("Samples per second, in total and per device, appear here.");
-        validation.setEmptyHint("Validation accuracy (or error, for regression) after each validation appears here.");
+        validation.setEmptyHint("The task's validation metric after each validation appears here: accuracy, pixel accuracy and mean IoU, PSNR, perplexity, or error for regression.");
     }
 
     List<LiveChart> all() {
@@ -81,14 +83,27 @@ final class RunCharts {
                             .add(step, t, lastTotalThroughput / m.value());
                 }
             }
-            case MetricNames.VAL_ACCURACY -> validation.series("acc/" + m.stageIndex(), "accuracy · " + m.stage(),
-                    stageColor(m.stageIndex()), false).add(step, t, m.value());
-            case MetricNames.VAL_MSE -> validation.series("mse/" + m.stageIndex(), "mse · " + m.stage(), stageColor(m.stageIndex()), false)
-                    .add(step, t, m.value());
-            case MetricNames.VAL_MAE -> validation.series("mae/" + m.stageIndex(), "mae · " + m.stage(), stageColor(m.stageIndex()), true)
-                    .add(step, t, m.value());
-            default -> { }
+            default -> ValidationSeries.of(m.name()).ifPresent(v -> validation(v, m));
         }
+    }
+
+    /**
+     * A task's validation metric. The chart holds one unit: the first the run publishes, unless a more telling one
+     * follows (an autoencoder's PSNR after its MSE, which the loss chart already shows).
+     */
+    private void validation(ValidationSeries v, MetricEvent m) {
+        if (shownUnit == null || v.replaces(shownUnit)) {
+            ValidationSeries.Unit dropped = shownUnit;
+            if (dropped != null) {
+                validation.removeSeries(key -> !RunOverlays.isOverlay(key) && ValidationSeries.isKeyOf(dropped, key));
+            }
+            shownUnit = v.unit();
+            validation.setYLabel(shownUnit.axisLabel);
+        } else if (v.unit() != shownUnit) {
+            return;
+        }
+        validation.series(v.key() + "/" + m.stageIndex(), v.label() + " · " + m.stage(), stageColor(m.stageIndex()), v.dashed())
+                .add(m.step(), m.elapsedSeconds(), m.value());
     }
 
     /** A device sample (the "telemetry" run): memory per device, on the time axis of the run shown. */
@@ -133,7 +148,10 @@ final class RunCharts {
         for (LiveChart c : runCharts()) {
             c.clearSeries(key -> !RunOverlays.isOverlay(key));
         }
+        // the next run may be of another task, with metrics in another unit
+        validation.removeSeries(key -> !RunOverlays.isOverlay(key));
         markedStages.clear();
+        shownUnit = null;
     }
 
     private void truncateAfterStep(long step) {

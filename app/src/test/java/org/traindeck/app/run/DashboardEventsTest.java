@@ -69,6 +69,48 @@ class DashboardEventsTest {
                 .contains("validation accuracy 97.34 % after epoch 3 of \"main\""));
     }
 
+    private static MetricEvent validation(String name, long step, double value) {
+        return new MetricEvent("r", "main", 0, 0, step, System.currentTimeMillis(), step / 10.0, name, value, null);
+    }
+
+    @Test
+    void segmentationShowsPixelAccuracyAndMeanIou(FxRobot robot) {
+        feed(robot, List.of(validation(MetricNames.VAL_LOSS, 30, 0.4), validation(MetricNames.VAL_PIXEL_ACCURACY, 30, 0.91),
+                validation(MetricNames.VAL_MEAN_IOU, 30, 0.72)));
+
+        assertThat(dashboard.get().validationChart().data("pixel_accuracy/0").value(0)).isEqualTo(0.91);
+        assertThat(dashboard.get().validationChart().data("mean_iou/0").value(0)).isEqualTo(0.72);
+        assertThat(dashboard.get().validationChart().yLabel()).isEqualTo("fraction");
+    }
+
+    @Test
+    void reconstructionShowsPsnrInDecibelsRatherThanTheErrorTheLossChartAlreadyShows(FxRobot robot) {
+        // the engine publishes val/mse before val/psnr for an autoencoder
+        feed(robot, List.of(validation(MetricNames.VAL_MSE, 30, 0.008), validation(MetricNames.VAL_PSNR, 30, 20.3),
+                validation(MetricNames.VAL_MSE, 60, 0.004), validation(MetricNames.VAL_PSNR, 60, 23.4)));
+
+        assertThat(dashboard.get().validationChart().hasSeries("mse/0")).isFalse();
+        assertThat(dashboard.get().validationChart().data("psnr/0").size()).isEqualTo(2);
+        assertThat(dashboard.get().validationChart().yLabel()).isEqualTo("dB");
+    }
+
+    @Test
+    void sequenceShowsPerplexity(FxRobot robot) {
+        feed(robot, List.of(validation(MetricNames.VAL_LOSS, 30, 2.35), validation(MetricNames.VAL_PERPLEXITY, 30, 10.5)));
+
+        assertThat(dashboard.get().validationChart().data("perplexity/0").value(0)).isEqualTo(10.5);
+        assertThat(dashboard.get().validationChart().yLabel()).isEqualTo("perplexity");
+    }
+
+    @Test
+    void regressionStillShowsMseAndMae(FxRobot robot) {
+        feed(robot, List.of(validation(MetricNames.VAL_MSE, 30, 0.5), validation(MetricNames.VAL_MAE, 30, 0.6)));
+
+        assertThat(dashboard.get().validationChart().data("mse/0").value(0)).isEqualTo(0.5);
+        assertThat(dashboard.get().validationChart().data("mae/0").value(0)).isEqualTo(0.6);
+        assertThat(dashboard.get().validationChart().yLabel()).isEqualTo("error");
+    }
+
     @Test
     void theMemoryChartCountsFromTheRunsStartNotTheWindowsLaunch(FxRobot robot) {
         long now = System.currentTimeMillis();

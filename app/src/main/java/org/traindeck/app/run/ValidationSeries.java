@@ -1,0 +1,48 @@
+package org.traindeck.app.run;
+
+import org.traindeck.engine.events.MetricNames;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The validation metrics the dashboard draws, each task's own: accuracy for classification, pixel accuracy and mean IoU
+ * for segmentation, PSNR for reconstruction, perplexity for sequences, MSE and MAE for regression. One chart holds one
+ * unit, so each metric belongs to a unit.
+ */
+record ValidationSeries(String metric, String key, String label, Unit unit, boolean dashed) {
+
+    /** What a metric's values are; an error is drawn only when the run publishes nothing more telling. */
+    enum Unit {
+        FRACTION("fraction"), DECIBEL("dB"), PERPLEXITY("perplexity"), ERROR("error");
+
+        final String axisLabel;
+
+        Unit(String axisLabel) {
+            this.axisLabel = axisLabel;
+        }
+    }
+
+    private static final Map<String, ValidationSeries> BY_METRIC = Map.of(
+            MetricNames.VAL_ACCURACY, new ValidationSeries(MetricNames.VAL_ACCURACY, "acc", "accuracy", Unit.FRACTION, false),
+            MetricNames.VAL_PIXEL_ACCURACY, new ValidationSeries(MetricNames.VAL_PIXEL_ACCURACY, "pixel_accuracy", "pixel accuracy",
+                    Unit.FRACTION, false),
+            MetricNames.VAL_MEAN_IOU, new ValidationSeries(MetricNames.VAL_MEAN_IOU, "mean_iou", "mean IoU", Unit.FRACTION, true),
+            MetricNames.VAL_PSNR, new ValidationSeries(MetricNames.VAL_PSNR, "psnr", "PSNR", Unit.DECIBEL, false),
+            MetricNames.VAL_PERPLEXITY, new ValidationSeries(MetricNames.VAL_PERPLEXITY, "perplexity", "perplexity", Unit.PERPLEXITY, false),
+            MetricNames.VAL_MSE, new ValidationSeries(MetricNames.VAL_MSE, "mse", "mse", Unit.ERROR, false),
+            MetricNames.VAL_MAE, new ValidationSeries(MetricNames.VAL_MAE, "mae", "mae", Unit.ERROR, true));
+
+    static Optional<ValidationSeries> of(String metricName) {
+        return Optional.ofNullable(BY_METRIC.get(metricName));
+    }
+
+    /** Whether a chart showing {@code shown} should switch to this metric's unit. */
+    boolean replaces(Unit shown) {
+        return shown == Unit.ERROR && unit != Unit.ERROR;
+    }
+
+    static boolean isKeyOf(Unit unit, String seriesKey) {
+        return BY_METRIC.values().stream().anyMatch(v -> v.unit == unit && seriesKey.startsWith(v.key + "/"));
+    }
+}
