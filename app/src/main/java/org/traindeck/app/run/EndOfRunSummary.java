@@ -28,13 +28,23 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
         double trainLoss = Double.NaN;
         double bestValLoss = Double.NaN;
         double lastValLoss = Double.NaN;
-        double bestAccuracy = Double.NaN;
-        double lastAccuracy = Double.NaN;
+        /** Best and final value of each task metric the stage published, in the order of {@link #TASK_FIGURES}. */
+        final Map<TaskFigure, double[]> taskFigures = new LinkedHashMap<>();
 
         StageFigures(String name) {
             this.name = name;
         }
     }
+
+    /** A task's validation metric as the summary says it: "val mean IoU best 0.8712, final 0.8650". */
+    private record TaskFigure(String metric, String label, boolean higherIsBetter, double scale, String format) {
+    }
+
+    private static final List<TaskFigure> TASK_FIGURES = List.of(
+            new TaskFigure(MetricNames.VAL_ACCURACY, "val accuracy", true, 100, "%.2f %%"),
+            new TaskFigure(MetricNames.VAL_MEAN_IOU, "val mean IoU", true, 1, "%.4f"),
+            new TaskFigure(MetricNames.VAL_PSNR, "val PSNR", true, 1, "%.2f dB"),
+            new TaskFigure(MetricNames.VAL_PERPLEXITY, "val perplexity", false, 1, "%.3f"));
 
     public static EndOfRunSummary of(String runName, RunResult result, List<EngineEvent> history) {
         Map<Integer, StageFigures> byStage = new LinkedHashMap<>();
@@ -49,11 +59,7 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
                     s.lastValLoss = m.value();
                     s.bestValLoss = Double.isNaN(s.bestValLoss) ? m.value() : Math.min(s.bestValLoss, m.value());
                 }
-                case MetricNames.VAL_ACCURACY -> {
-                    s.lastAccuracy = m.value();
-                    s.bestAccuracy = Double.isNaN(s.bestAccuracy) ? m.value() : Math.max(s.bestAccuracy, m.value());
-                }
-                default -> { }
+                default -> taskFigure(s, m);
             }
         }
         List<String> stages = new ArrayList<>();
@@ -76,6 +82,16 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
         return new EndOfRunSummary(result.status(), title, detail, stages, result.runDir());
     }
 
+    private static void taskFigure(StageFigures s, MetricEvent m) {
+        for (TaskFigure f : TASK_FIGURES) {
+            if (f.metric().equals(m.name())) {
+                double[] bestLast = s.taskFigures.computeIfAbsent(f, k -> new double[] {m.value(), m.value()});
+                bestLast[0] = f.higherIsBetter() ? Math.max(bestLast[0], m.value()) : Math.min(bestLast[0], m.value());
+                bestLast[1] = m.value();
+            }
+        }
+    }
+
     private static String describe(StageFigures s) {
         StringBuilder b = new StringBuilder("Stage \"" + s.name + "\":");
         if (!Double.isNaN(s.trainLoss)) {
@@ -84,9 +100,8 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
         if (!Double.isNaN(s.bestValLoss)) {
             b.append(String.format(Locale.ROOT, " · val loss best %.4g, final %.4g", s.bestValLoss, s.lastValLoss));
         }
-        if (!Double.isNaN(s.bestAccuracy)) {
-            b.append(String.format(Locale.ROOT, " · val accuracy best %.2f %%, final %.2f %%", 100 * s.bestAccuracy, 100 * s.lastAccuracy));
-        }
+        s.taskFigures.forEach((f, bestLast) -> b.append(" · ").append(f.label()).append(String.format(Locale.ROOT,
+                " best " + f.format() + ", final " + f.format(), f.scale() * bestLast[0], f.scale() * bestLast[1])));
         return b.toString();
     }
 

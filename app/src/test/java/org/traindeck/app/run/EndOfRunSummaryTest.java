@@ -41,6 +41,23 @@ class EndOfRunSummaryTest {
     }
 
     @Test
+    void eachTaskSaysItsOwnFigure() {
+        List<EngineEvent> history = List.of(
+                new MetricEvent("r", "seg", 0, 0, 10, 0, 10, MetricNames.VAL_MEAN_IOU, 0.62, null),
+                new MetricEvent("r", "seg", 0, 0, 20, 0, 20, MetricNames.VAL_MEAN_IOU, 0.87, null),
+                new MetricEvent("r", "seg", 0, 0, 30, 0, 30, MetricNames.VAL_MEAN_IOU, 0.86, null),
+                new MetricEvent("r", "lm", 1, 0, 40, 0, 40, MetricNames.VAL_PERPLEXITY, 11.2, null),
+                new MetricEvent("r", "lm", 1, 0, 50, 0, 50, MetricNames.VAL_PERPLEXITY, 10.5, null),
+                new MetricEvent("r", "ae", 2, 0, 60, 0, 60, MetricNames.VAL_PSNR, 30.84, null));
+        RunResult result = new RunResult(RunResult.Status.FINISHED, "", Path.of("/runs/r"), 60, 10, Map.of(), null);
+
+        assertThat(EndOfRunSummary.of("r", result, history).stages()).containsExactly(
+                "Stage \"seg\": · val mean IoU best 0.8700, final 0.8600",
+                "Stage \"lm\": · val perplexity best 10.500, final 10.500",
+                "Stage \"ae\": · val PSNR best 30.84 dB, final 30.84 dB");
+    }
+
+    @Test
     void aFailedRunSaysWhy() {
         RunResult failed = new RunResult(RunResult.Status.FAILED, "the loss became NaN at step 7", Path.of("/runs/x"), 7, 3.25,
                 Map.of(), null);
