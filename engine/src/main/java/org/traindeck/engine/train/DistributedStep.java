@@ -48,11 +48,10 @@ final class DistributedStep implements StepStrategy {
             int to = Math.min(from + k, end);
             List<ShardWork.MicroBatch> micro = new ArrayList<>(to - from);
             for (int b = from; b < to; b++) {
-                BatchMaker.Batch batch = plan.batches.batch(state.order, b, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
-                micro.add(new ShardWork.MicroBatch(ExecutorReplica.write(batch.features()), ExecutorReplica.write(batch.labels()),
-                        batch.size(), StepSeeds.of(seed, before, w * k + (b - from))));
+                // executors read the samples themselves: a step sends their positions
+                micro.add(new ShardWork.MicroBatch(b, StepSeeds.of(seed, before, w * k + (b - from))));
             }
-            shards.add(new ShardWork(micro));
+            shards.add(new ShardWork(state.epoch, plan.stage.batchSize(), micro));
         }
         StepSum sum;
         try {
