@@ -191,11 +191,13 @@ final class SparkStepSession implements DistributedSession {
                 .map(i -> ExecutorReplicas.prepare(runId, json.value(), shardData.value(), dataLossOnly, oneDnn))
                 .collectAsync();
         List<Tuple2<String, String>> ready;
+        // a start-up cost (ND4J's native libraries, the data), like joining: it has the join's limit, not a step's
+        int limit = Math.max(spec.joinTimeoutSeconds(), spec.stepTimeoutSeconds());
         try {
-            ready = job.get(spec.stepTimeoutSeconds(), TimeUnit.SECONDS);
+            ready = job.get(limit, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             job.cancel(true);
-            throw new TierFailure("the executors did not load the data and the model within " + spec.stepTimeoutSeconds()
+            throw new TierFailure("the executors did not load the data and the model within " + limit
                     + " s; still loading: " + (events.busy().isEmpty() ? "none" : describe(events.busy(), events)), true, e);
         } catch (ExecutionException e) {
             throw new TierFailure("while the executors loaded the data: " + FailureDiagnosis.of(e.getCause(), events), true, e.getCause());

@@ -14,7 +14,7 @@ import java.util.Map;
  * @param dataLossOnly        report the loss without the weight-decay penalty
  * @param oneDnn              install oneDNN's layer helpers on the replicas, as on the driver
  * @param secretFile          the cluster's shared secret (written by "traindeck cluster master"); null: the default
- * @param joinTimeoutSeconds  how long to wait for every executor to join
+ * @param joinTimeoutSeconds  how long to wait for every executor to join, and then for each to load the data and model
  * @param stepTimeoutSeconds  how long one step may take before the run is stopped
  * @param settings            backend settings added or overridden (tests; "spark.*" keys for Spark)
  */

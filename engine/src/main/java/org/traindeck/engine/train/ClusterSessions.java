@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -45,14 +46,15 @@ final class ClusterSessions {
                 secret == null || secret.isBlank() ? null : Path.of(secret).toAbsolutePath(), JOIN_TIMEOUT_SECONDS, stepTimeout, Map.of());
         events.logLine("cluster: connecting to " + address + " for " + spec.executors() + " executor(s), step timeout " + stepTimeout + " s");
         DistributedSession session;
+        long t0 = System.nanoTime();
         try {
             session = backend.open(spec);
         } catch (TierFailure e) {
             throw new RunFailure("cannot train on the cluster " + address + ": " + e.getMessage(), e);
         }
-        events.logLine("cluster: training on " + String.join(", ", session.executors()) + "; each read "
-                + (spec.data().files().isEmpty() ? "the generated data"
-                : String.join(", ", spec.data().files().stream().map(DataFile::path).toList())) + " as the driver did");
+        events.logLine(String.format(Locale.ROOT, "cluster: training on %s; each read %s as the driver did (ready in %.1f s)",
+                String.join(", ", session.executors()), spec.data().files().isEmpty() ? "the generated data"
+                        : String.join(", ", spec.data().files().stream().map(DataFile::path).toList()), (System.nanoTime() - t0) / 1e9));
         return session;
     }
 
