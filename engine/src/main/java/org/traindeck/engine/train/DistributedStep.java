@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * The synchronous step across a cluster: the same global batch and shards as {@link AllReduceStep} (executor i takes
- * the i-th run of accumulationSteps per-device batches), the executors compute their shards' gradients on replicas
- * that receive the driver's parameters each step, the backend sums them, and the driver takes the one optimizer step.
+ * the i-th run of accumulationSteps per-device batches), the executors read their shards' samples themselves (a step
+ * sends positions) and compute their gradients on replicas that receive the driver's parameters each step, the
+ * backend sums them, and the driver takes the one optimizer step.
  * The driver holds the only optimizer state, writes the checkpoints and metrics; a failed step changes nothing, and
  * stops the run with the machine named (a cluster run has no fallback: its checkpoint resumes anywhere).
  */

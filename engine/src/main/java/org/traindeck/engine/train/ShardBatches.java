@@ -23,6 +23,7 @@ final class ShardBatches {
         // the paths are absolute: the folder the config is read against plays no part
         this.config = ConfigParser.parse(data.configJson(), Path.of("").toAbsolutePath()).orThrow();
         // the data stays loaded for the session (memory-mapped NumPy files included): executors end with it
+        // the driver's own way to a stage's batches; no events: an executor reports through its results only
         StageSetup setup = new StageSetup(config, null, ModelCompiler.wantsImages(config.model()));
         this.plan = setup.plan(data.stage());
         this.shuffle = config.dataFor(plan.stage).shuffle();
