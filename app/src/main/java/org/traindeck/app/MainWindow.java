@@ -222,6 +222,8 @@ public final class MainWindow {
             dashboard.messages().add("device discovery failed: " + error);
             inventory.completeExceptionally(error);
         });
+        services.tasks().execute(Engine::clusterModulePresent, deviceModel::showClusterModule,
+                error -> dashboard.messages().add("could not tell whether the cluster module is here: " + error));
         telemetry = services.engine().telemetry();
         telemetry.subscribe(e -> {
             if (e instanceof MetricEvent m) {

@@ -1,7 +1,9 @@
 package org.traindeck.cluster;
 
 import org.apache.spark.SparkEnv;
+import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.train.ExecutorReplica;
+import scala.Tuple2;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -17,8 +19,24 @@ final class ExecutorReplicas {
     private ExecutorReplicas() {
     }
 
-    static ExecutorReplica of(String runId, String modelJson, boolean dataLossOnly, boolean oneDnn) {
-        return REPLICAS.computeIfAbsent(runId, id -> new ExecutorReplica(modelJson, dataLossOnly, oneDnn, self()));
+    static ExecutorReplica of(String runId, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
+        return REPLICAS.computeIfAbsent(runId, id -> new ExecutorReplica(modelJson, dataLossOnly, oneDnn, data, self()));
+    }
+
+    /**
+     * At the session's start: this executor's name and what keeps it from training ("" when nothing): data files it
+     * does not see as the driver does, or data it cannot load.
+     */
+    static Tuple2<String, String> prepare(String runId, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
+        String problem = data.problemHere();
+        if (problem == null) {
+            try {
+                of(runId, modelJson, data, dataLossOnly, oneDnn);
+            } catch (RuntimeException e) {
+                problem = "cannot load the training data: " + (e.getMessage() == null ? e.toString() : e.getMessage());
+            }
+        }
+        return new Tuple2<>(self(), problem == null ? "" : problem);
     }
 
     /** "executor 1 on 10.0.0.7" */

@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.DistributedSpec;
+import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
 
 /**
  * A run's session on a Spark standalone cluster: one Spark job per step. The parameters go out as a broadcast, each
@@ -51,6 +53,7 @@ final class SparkStepSession implements DistributedSession {
     private final JavaSparkContext sc;
     private final ClusterEvents events;
     private final Broadcast<String> model;
+    private final Broadcast<ShardData> data;
     private final List<String> executors;
     private final boolean parametersInTasks;
 
@@ -60,6 +63,7 @@ final class SparkStepSession implements DistributedSession {
         this.events = events;
         this.executors = executors;
         this.model = sc.broadcast(spec.modelJson());
+        this.data = sc.broadcast(spec.data());
         this.parametersInTasks = "tasks".equals(spec.settings().get(PARAMETERS_SETTING));
     }
 
@@ -90,7 +94,9 @@ final class SparkStepSession implements DistributedSession {
         try {
             ClusterEvents events = ClusterEvents.of(conf.get("spark.app.name"));
             List<String> joined = awaitExecutors(spec, events);
-            return new SparkStepSession(spec, sc, events, joined);
+            SparkStepSession session = new SparkStepSession(spec, sc, events, joined);
+            session.prepareExecutors();
+            return session;
         } catch (RuntimeException e) {
             sc.stop();
             throw e;
@@ -169,6 +175,45 @@ final class SparkStepSession implements DistributedSession {
         return String.join(", ", ids.stream().map(events::name).toList());
     }
 
+    /**
+     * Before step 1, one task on every executor checks that it sees the data files as the driver does (same size and
+     * fingerprint), loads the stage's data and builds its replica: a machine that cannot read the data is named now,
+     * with the path, rather than failing step 1 (and the executors' start-up cost leaves the first step).
+     */
+    private void prepareExecutors() {
+        String runId = spec.runId();
+        Broadcast<String> json = model;
+        Broadcast<ShardData> shardData = data;
+        boolean dataLossOnly = spec.dataLossOnly();
+        boolean oneDnn = spec.oneDnn();
+        List<Integer> slots = IntStream.range(0, spec.executors()).boxed().toList();
+        JavaFutureAction<List<Tuple2<String, String>>> job = sc.parallelize(slots, slots.size())
+                .map(i -> ExecutorReplicas.prepare(runId, json.value(), shardData.value(), dataLossOnly, oneDnn))
+                .collectAsync();
+        List<Tuple2<String, String>> ready;
+        // a start-up cost (ND4J's native libraries, the data), like joining: it has the join's limit, not a step's
+        int limit = Math.max(spec.joinTimeoutSeconds(), spec.stepTimeoutSeconds());
+        try {
+            ready = job.get(limit, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            job.cancel(true);
+            throw new TierFailure("the executors did not load the data and the model within " + limit
+                    + " s; still loading: " + (events.busy().isEmpty() ? "none" : describe(events.busy(), events)), true, e);
+        } catch (ExecutionException e) {
+            throw new TierFailure("while the executors loaded the data: " + FailureDiagnosis.of(e.getCause(), events), true, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            job.cancel(true);
+            throw new TierFailure("interrupted while the executors loaded the data", true, e);
+        }
+        List<String> problems = ready.stream().filter(t -> !t._2().isEmpty()).map(t -> t._1() + " " + t._2()).toList();
+        if (!problems.isEmpty()) {
+            throw new TierFailure(String.join("; ", problems) + ". Every executor reads the training data from the driver's"
+                    + " paths: put the data on storage every machine reaches at the same path (a shared or network file system,"
+                    + " or the same copy on each), then start again", true, null);
+        }
+    }
+
     @Override
     public List<String> executors() {
         return executors;
@@ -187,6 +232,7 @@ final class SparkStepSession implements DistributedSession {
         long t0 = System.nanoTime();
         String runId = spec.runId();
         Broadcast<String> json = model;
+        Broadcast<ShardData> shardData = data;
         boolean dataLossOnly = spec.dataLossOnly();
         boolean oneDnn = spec.oneDnn();
         Broadcast<byte[]> parameters;
@@ -196,13 +242,13 @@ final class SparkStepSession implements DistributedSession {
             parameters = null;
             List<Tuple2<byte[], ShardWork>> tasks = shards.stream().map(w -> new Tuple2<>(params, w)).toList();
             job = sc.parallelize(tasks, tasks.size())
-                    .map(t -> ExecutorReplicas.of(runId, json.value(), dataLossOnly, oneDnn).compute(t._1(), t._2()))
+                    .map(t -> ExecutorReplicas.of(runId, json.value(), shardData.value(), dataLossOnly, oneDnn).compute(t._1(), t._2()))
                     .collectAsync();
         } else {
             Broadcast<byte[]> broadcast = sc.broadcast(params);
             parameters = broadcast;
             job = sc.parallelize(shards, shards.size())
-                    .map(w -> ExecutorReplicas.of(runId, json.value(), dataLossOnly, oneDnn).compute(broadcast.value(), w))
+                    .map(w -> ExecutorReplicas.of(runId, json.value(), shardData.value(), dataLossOnly, oneDnn).compute(broadcast.value(), w))
                     .collectAsync();
         }
         List<ShardResult> results;

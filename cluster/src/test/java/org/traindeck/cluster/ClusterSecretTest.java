@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.parallel.DistributedSpec;
+import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.TierFailure;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +22,9 @@ import static org.awaitility.Awaitility.await;
 
 /** The master refuses a worker and a driver that hold the wrong secret; a secret others can read is refused too. */
 class ClusterSecretTest {
+
+    /** These sessions end before any executor reads data. */
+    private static final ShardData NO_DATA = new ShardData("{}", 0, 0, List.of());
 
     @TempDir
     static Path dir;
@@ -60,7 +65,7 @@ class ClusterSecretTest {
     void aDriverWithTheWrongSecretIsRefusedAtOnceWithTheMasterNamed() throws IOException {
         Path wrong = dir.resolve("wrong-secret");
         ClusterSecret.generate(wrong);
-        DistributedSpec spec = new DistributedSpec(cluster.url(), 2, "wrong-secret", "{}", false, false, wrong, 30, 30, Map.of());
+        DistributedSpec spec = new DistributedSpec(cluster.url(), 2, "wrong-secret", "{}", NO_DATA, false, false, wrong, 30, 30, Map.of());
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> new SparkBackend().open(spec)).isInstanceOf(TierFailure.class)
                 .hasMessageContaining("127.0.0.1:" + cluster.port).hasMessageContaining("refused this driver");
@@ -69,7 +74,7 @@ class ClusterSecretTest {
 
     @Test
     void aDriverFacingNoMasterIsToldSo() throws IOException {
-        DistributedSpec spec = new DistributedSpec("spark://127.0.0.1:1", 2, "nothing", "{}", false, false, cluster.secretFile, 30, 30,
+        DistributedSpec spec = new DistributedSpec("spark://127.0.0.1:1", 2, "nothing", "{}", NO_DATA, false, false, cluster.secretFile, 30, 30,
                 Map.of());
         assertThatThrownBy(() -> new SparkBackend().open(spec)).isInstanceOf(TierFailure.class)
                 .hasMessageContaining("nothing answers at 127.0.0.1:1");
@@ -77,7 +82,7 @@ class ClusterSecretTest {
 
     @Test
     void executorsThatNeverJoinAreSaidSoWithinTheJoinTimeout() throws IOException {
-        DistributedSpec spec = new DistributedSpec(cluster.url(), 1, "no-workers", "{}", false, false, cluster.secretFile, 5, 30, Map.of());
+        DistributedSpec spec = new DistributedSpec(cluster.url(), 1, "no-workers", "{}", NO_DATA, false, false, cluster.secretFile, 5, 30, Map.of());
         assertThatThrownBy(() -> new SparkBackend().open(spec)).isInstanceOf(TierFailure.class)
                 .hasMessageContaining("only 0 of 1 executor(s) joined within 5 s")
                 .hasMessageContaining("traindeck cluster worker " + cluster.url());

@@ -19,8 +19,11 @@ import org.traindeck.engine.train.TrainingRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 
@@ -63,7 +66,12 @@ class ClusterTrainingTest {
     }
 
     static RunConfig config(Path dir, String name, int batch, int epochs, String parallel) {
-        String digits = Path.of("..", "data", "digits", "digits.csv.gz").toAbsolutePath().normalize().toString();
+        return config(dir, name, batch, epochs, parallel, DIGITS.toString());
+    }
+
+    private static final Path DIGITS = Path.of("..", "data", "digits", "digits.csv.gz").toAbsolutePath().normalize();
+
+    static RunConfig config(Path dir, String name, int batch, int epochs, String parallel, String digits) {
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 11, "devices": "cpu",
                  "model": {"type": "lenet", "channels": [8, 16], "kernelSize": 3, "dense": 32, "dropout": 0},
@@ -87,6 +95,18 @@ class ClusterTrainingTest {
             JsonNode e = JSON.readTree(line);
             if (name.equals(e.path("name").asText()) && !e.hasNonNull("device")) {
                 out.add(e.get("value").asDouble());
+            }
+        }
+        return out;
+    }
+
+    /** The devices that have a per-device value of metric {@code name}, in order of first appearance. */
+    static Set<String> devices(Path runDir, String name) throws IOException {
+        Set<String> out = new LinkedHashSet<>();
+        for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
+            JsonNode e = JSON.readTree(line);
+            if (name.equals(e.path("name").asText()) && e.hasNonNull("device")) {
+                out.add(e.get("device").asText());
             }
         }
         return out;
@@ -120,6 +140,8 @@ class ClusterTrainingTest {
         assertThat(Files.readString(two.runDir().resolve("train.log"))).contains("cluster: training on executor");
         List<Double> exchange = metric(two.runDir(), "parallel/allreduce_ms");
         assertThat(exchange).isNotEmpty();
+        // each executor's throughput reaches the same metric file (and charts) as a local device's
+        assertThat(devices(two.runDir(), "throughput/samples_per_s")).containsExactly("executor0", "executor1");
         System.out.printf("one device: %.1f s, two executors: %.1f s for %d steps; exchange ms per step: %s%n", one.elapsedSeconds(),
                 two.elapsedSeconds(), a.size(), exchange);
         System.out.println(Files.readString(two.runDir().resolve("train.log")));
@@ -179,8 +201,31 @@ class ClusterTrainingTest {
         new ProcessBuilder("kill", "-" + name, String.valueOf(p.pid())).inheritIO().start().waitFor();
     }
 
+    /**
+     * /proc/self/cwd is a path that each process resolves to its own working folder: the driver (this JVM) finds the
+     * data there, the executors (working in their worker's folder) do not, as on machines without a shared mount.
+     */
     @Test
     @Order(4)
+    void executorsThatCannotReadTheDriversDataPathAreNamedBeforeStepOne() throws Exception {
+        Path relative = Path.of("target", "driver-only-data", "digits.csv.gz");
+        Files.createDirectories(relative.getParent());
+        Files.copy(DIGITS, relative, StandardCopyOption.REPLACE_EXISTING);
+        String driverOnly = "/proc/self/cwd/" + relative.toString().replace('\\', '/');
+        assertThat(Path.of(driverOnly)).as("the driver's view").exists();
+
+        RunResult failed = TrainingRun.prepare(config(dir, "driver-only", 24, 1, clusterParallel(), driverOnly)).runHere();
+
+        assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
+        assertThat(failed.message()).contains("executor").contains("on 127.0.0.1").contains("cannot read " + driverOnly)
+                .contains("same path");
+        Path metrics = failed.runDir().resolve("metrics.jsonl");
+        assertThat(Files.exists(metrics) ? losses(failed.runDir()) : List.of()).as("steps trained").isEmpty();
+        System.out.println("driver-only data: " + failed.message());
+    }
+
+    @Test
+    @Order(5)
     void aMasterThatDiesEndsTheRunWithTheMasterNamed() throws Exception {
         TrainingRun run = TrainingRun.prepare(config("master-lost", 64, 2, clusterParallel()));
         run.start();

@@ -10,8 +10,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.DistributedSpec;
+import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 
@@ -54,11 +58,16 @@ class StepOverheadMeasurement {
         byte[] params = Nd4j.toByteArray(net.params());
         List<ShardWork> shards = new ArrayList<>();
         for (int w = 0; w < 2; w++) {
-            byte[] x = Nd4j.toByteArray(Nd4j.rand(32, 64));
-            byte[] y = Nd4j.toByteArray(Nd4j.eye(10).getRows(java.util.stream.IntStream.range(0, 32).map(i -> i % 10).toArray()));
-            shards.add(new ShardWork(List.of(new ShardWork.MicroBatch(x, y, 32, w))));
+            shards.add(new ShardWork(0, 32, List.of(new ShardWork.MicroBatch(w, w))));
         }
-        DistributedSpec spec = new DistributedSpec(cluster.url(), 2, "measure-" + hidden + "-" + mode, net.getConfiguration().toJson(), false,
+        // the executors generate the same 64-feature data themselves
+        RunConfig data = ConfigParser.parse("""
+                {"name": "measure", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "task": "classification", "samples": 256, "features": 64, "numClasses": 10}},
+                 "stages": [{"epochs": 1, "batchSize": 32}]}
+                """, cluster.dir).orThrow();
+        ShardData shardData = new ShardData(ConfigWriter.toJsonWithAbsolutePaths(data), 0, 256, List.of());
+        DistributedSpec spec = new DistributedSpec(cluster.url(), 2, "measure-" + hidden + "-" + mode, net.getConfiguration().toJson(), shardData, false,
                 false, cluster.secretFile, 90, 120, Map.of(SparkStepSession.PARAMETERS_SETTING, mode));
         int steps = 23;
         double[] wall = new double[steps - 3];

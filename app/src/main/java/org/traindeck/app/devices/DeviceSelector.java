@@ -5,6 +5,7 @@ import javafx.geometry.Insets;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.Spinner;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.config.DeviceSelection;
@@ -15,8 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The device selector, a view of {@link DevicesViewModel}: every GPU the inventory found with its live figures, and
- * the CPU with its data-parallel workers; ticking a box chooses, and the boxes follow the config's "devices".
+ * The device selector, a view of {@link DevicesViewModel}: every GPU the inventory found with its live figures, the
+ * CPU with its data-parallel workers, and a cluster (its master's address and executors); ticking a box chooses,
+ * and the boxes follow the config's "devices" and "parallel.cluster".
  */
 public final class DeviceSelector extends VBox {
 
@@ -25,6 +27,8 @@ public final class DeviceSelector extends VBox {
     private final Map<String, Label> live = new LinkedHashMap<>();
     private final CheckBox cpuBox = new CheckBox();
     private final Spinner<Integer> cpuWorkers = new Spinner<>(1, 64, 1);
+    private final CheckBox clusterBox = new CheckBox("Spark cluster · the same training as one device at the global batch");
+    private final VBox clusterPane;
     private boolean showing;
 
     public DeviceSelector(DevicesViewModel model) {
@@ -40,7 +44,8 @@ public final class DeviceSelector extends VBox {
         cpuWorkers.setId("cpu-workers");
         cpuWorkers.setEditable(true);
         cpuWorkers.setPrefWidth(70);
-        getChildren().add(status);
+        clusterPane = cluster();
+        getChildren().addAll(status, clusterPane);
         model.inventoryProperty().addListener((o, a, inventory) -> build(inventory));
         model.selectionProperty().addListener((o, a, b) -> showSelection(b));
         model.cpuWorkersProperty().addListener((o, a, b) -> cpuWorkers.getValueFactory().setValue(b.intValue()));
@@ -64,6 +69,36 @@ public final class DeviceSelector extends VBox {
         });
     }
 
+    private VBox cluster() {
+        clusterBox.setId("device-cluster");
+        TextField address = new TextField(model.clusterAddressProperty().get());
+        address.setId("cluster-address");
+        address.setPromptText("spark://HOST:7077");
+        address.setPrefColumnCount(24);
+        address.textProperty().bindBidirectional(model.clusterAddressProperty());
+        Spinner<Integer> executors = new Spinner<>(1, 256, Math.max(1, model.executorsProperty().get()));
+        executors.setId("cluster-executors");
+        executors.setEditable(true);
+        executors.setPrefWidth(70);
+        model.executorsProperty().addListener((o, a, b) -> executors.getValueFactory().setValue(Math.max(1, b.intValue())));
+        executors.valueProperty().addListener((o, a, b) -> {
+            if (b != null) {
+                model.executorsProperty().set(b);
+            }
+        });
+        clusterBox.selectedProperty().addListener((o, a, chosen) -> {
+            if (!showing) {
+                model.clusterChosenProperty().set(chosen);
+            }
+        });
+        model.clusterChosenProperty().addListener((o, a, b) -> showSelection(model.selectionProperty().get()));
+        Label note = new Label();
+        note.setId("cluster-note");
+        note.setWrapText(true);
+        note.textProperty().bind(model.clusterNoteProperty());
+        return new VBox(3, clusterBox, new HBox(6, new Label("master"), address, new Label("executors"), executors), note);
+    }
+
     private void build(DeviceInventory inventory) {
         getChildren().remove(1, getChildren().size());
         gpuBoxes.clear();
@@ -83,6 +118,7 @@ public final class DeviceSelector extends VBox {
         cpuBox.setText("CPU · " + h.cpuModel() + " (" + h.physicalCores() + " cores, " + h.logicalCores() + " threads)");
         getChildren().add(new VBox(1, cpuBox, figures("cpu"), new HBox(6, new Label("data-parallel workers"), cpuWorkers)));
         inventory.notes().forEach(n -> getChildren().add(new Label("note: " + n)));
+        getChildren().add(clusterPane);
         showSelection(model.selectionProperty().get());
     }
 
@@ -100,6 +136,14 @@ public final class DeviceSelector extends VBox {
         }
         showing = true;
         try {
+            boolean cluster = model.clusterChosenProperty().get();
+            clusterBox.setSelected(cluster);
+            if (cluster) {
+                // this machine only drives: the executors train
+                cpuBox.setSelected(false);
+                gpuBoxes.values().forEach(b -> b.setSelected(false));
+                return;
+            }
             switch (s.kind()) {
                 case CPU -> {
                     cpuBox.setSelected(true);

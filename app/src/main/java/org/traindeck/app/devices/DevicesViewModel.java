@@ -3,14 +3,18 @@ package org.traindeck.app.devices;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableMap;
 import org.traindeck.app.config.ConfigDocument;
@@ -26,12 +30,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * The Devices view's state: the inventory, the selection (GPUs, or the CPU with a number of data-parallel workers)
- * kept equal to the config's "devices" both ways, and each device's live figures from the telemetry.
+ * kept equal to the config's "devices" both ways, or a cluster (the config's "parallel.cluster" and
+ * "parallel.executors"), and each device's live figures from the telemetry.
  */
 public final class DevicesViewModel {
+
+    /** What the schema's "parallel.cluster" takes, less the empty string. */
+    private static final Pattern ADDRESS = Pattern.compile("[a-z][a-z0-9+.-]*://[^\\s/]+:[0-9]{1,5}");
 
     private final ConfigDocument document;
     private final ReadOnlyObjectWrapper<DeviceInventory> inventory = new ReadOnlyObjectWrapper<>();
@@ -45,6 +54,12 @@ public final class DevicesViewModel {
      */
     private final ObservableMap<String, String> readOnlyFigures = FXCollections.unmodifiableObservableMap(figures);
     private final Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
+    private final BooleanProperty clusterChosen = new SimpleBooleanProperty(false);
+    private final StringProperty clusterAddress = new SimpleStringProperty("");
+    private final IntegerProperty executors = new SimpleIntegerProperty(2);
+    private final ReadOnlyStringWrapper clusterNote = new ReadOnlyStringWrapper("");
+    /** Null until known: whether this app's class path has the cluster module. */
+    private Boolean clusterModule;
     private boolean following;
 
     public DevicesViewModel(ConfigDocument document) {
@@ -60,6 +75,35 @@ public final class DevicesViewModel {
                 selection.set(DeviceSelection.cpuWorkers(Math.max(1, b.intValue())));
             }
         });
+        clusterChosen.addListener((o, a, b) -> writeCluster());
+        clusterAddress.addListener((o, a, b) -> writeCluster());
+        executors.addListener((o, a, b) -> writeCluster());
+    }
+
+    /** Training on a cluster instead of this machine's devices; choosing a device drops it. */
+    public BooleanProperty clusterChosenProperty() {
+        return clusterChosen;
+    }
+
+    /** The cluster's master ("spark://HOST:7077"). */
+    public StringProperty clusterAddressProperty() {
+        return clusterAddress;
+    }
+
+    /** How many executors every step uses. */
+    public IntegerProperty executorsProperty() {
+        return executors;
+    }
+
+    /** What stands in the way of the cluster choice ("" when nothing): no cluster module, an address to enter. */
+    public ReadOnlyStringProperty clusterNoteProperty() {
+        return clusterNote.getReadOnlyProperty();
+    }
+
+    /** Whether the cluster module is on this app's class path (FX thread; found off it by {@code Engine.clusterModulePresent}). */
+    public void showClusterModule(boolean present) {
+        clusterModule = present;
+        updateClusterNote();
     }
 
     public ReadOnlyObjectProperty<DeviceInventory> inventoryProperty() {
@@ -110,11 +154,13 @@ public final class DevicesViewModel {
             gpus.add(index);
             gpus.sort(null);
         }
+        clusterChosen.set(false);
         selection.set(gpus.isEmpty() ? DeviceSelection.cpuWorkers(Math.max(1, cpuWorkers.get())) : DeviceSelection.gpus(List.copyOf(gpus)));
     }
 
     /** Chooses the CPU (with the workers set). */
     public void chooseCpu() {
+        clusterChosen.set(false);
         selection.set(DeviceSelection.cpuWorkers(Math.max(1, cpuWorkers.get())));
     }
 
@@ -157,6 +203,44 @@ public final class DevicesViewModel {
         }
     }
 
+    /**
+     * The cluster choice into "parallel.cluster" and "parallel.executors": an address that is not one yet (being
+     * typed) leaves the config as it is; dropping the choice removes the address.
+     */
+    private void writeCluster() {
+        updateClusterNote();
+        if (following) {
+            return;
+        }
+        String address = clusterAddress.get() == null ? "" : clusterAddress.get().strip();
+        if (clusterChosen.get() && !ADDRESS.matcher(address).matches()) {
+            return;
+        }
+        following = true;
+        try {
+            if (clusterChosen.get()) {
+                DocumentEdits.set(document, "parallel.cluster", JsonNodeFactory.instance.textNode(address));
+                DocumentEdits.set(document, "parallel.executors", JsonNodeFactory.instance.numberNode(Math.max(1, executors.get())));
+            } else {
+                DocumentEdits.set(document, "parallel.cluster", null);
+            }
+        } finally {
+            following = false;
+        }
+    }
+
+    private void updateClusterNote() {
+        String address = clusterAddress.get() == null ? "" : clusterAddress.get().strip();
+        if (Boolean.FALSE.equals(clusterModule)) {
+            clusterNote.set("This app was started without TrainDeck's cluster module, so it cannot train on a cluster: a run of this"
+                    + " config here fails at its start. Train it with ./traindeck train CONFIG, which adds the module.");
+        } else if (clusterChosen.get() && !ADDRESS.matcher(address).matches()) {
+            clusterNote.set("Enter the master's address, as spark://HOST:7077 (traindeck cluster master prints it).");
+        } else {
+            clusterNote.set("");
+        }
+    }
+
     /** The config's "devices" as the selection (when the JSON changes, by hand or otherwise). */
     private void follow() {
         if (following) {
@@ -166,6 +250,22 @@ public final class DevicesViewModel {
         if (tree == null) {
             return;
         }
+        JsonNode cluster = JsonTree.get(tree, "parallel.cluster");
+        JsonNode n = JsonTree.get(tree, "parallel.executors");
+        following = true;
+        try {
+            boolean on = cluster != null && !cluster.asText().isBlank();
+            if (on) {
+                clusterAddress.set(cluster.asText());
+            }
+            clusterChosen.set(on);
+            if (n != null && n.canConvertToInt()) {
+                executors.set(n.asInt());
+            }
+        } finally {
+            following = false;
+        }
+        updateClusterNote();
         JsonNode d = JsonTree.get(tree, "devices");
         DeviceSelection sel = d == null ? DeviceSelection.CPU
                 : d.isArray() ? DeviceSelection.parse(JsonTree.toText(d).replace(" ", "")) : DeviceSelection.parse(d.asText());

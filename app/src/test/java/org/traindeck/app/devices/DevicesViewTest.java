@@ -3,6 +3,7 @@ package org.traindeck.app.devices;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.TextField;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.config.ConfigDocument;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
@@ -43,7 +45,7 @@ class DevicesViewTest {
         document = new ConfigDocument(Path.of("").toAbsolutePath());
         document.load("{\"name\": \"d\", \"devices\": \"cpu\", \"seed\": 1}", null);
         model = new DevicesViewModel(document);
-        stage.setScene(new Scene(new DeviceSelector(model), 600, 400));
+        stage.setScene(new Scene(new DeviceSelector(model), 700, 500));
         stage.show();
         model.show(TWO_GPUS);
     }
@@ -78,6 +80,37 @@ class DevicesViewTest {
         // more workers from the view go to the config
         robot.interact(() -> model.cpuWorkersProperty().set(4));
         assertThat(onFx(document::text)).contains("\"devices\": \"cpu:4\"");
+    }
+
+    @Test
+    void theClusterChoiceWritesTheMasterAndExecutorsAndSaysWhenTheClusterModuleIsMissing(FxRobot robot) {
+        // the app's own class path, as the desktop package has it: without the cluster module
+        boolean present = Engine.clusterModulePresent();
+        assertThat(present).isFalse();
+        robot.interact(() -> model.showClusterModule(present));
+        assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText()))
+                .contains("without TrainDeck's cluster module").contains("./traindeck train CONFIG");
+
+        robot.clickOn("#device-cluster");
+        assertThat(onFx(document::text)).as("no address yet").isEqualTo("{\"name\": \"d\", \"devices\": \"cpu\", \"seed\": 1}");
+        robot.clickOn("#cluster-address").write("spark://10.0.0.7:7077");
+        robot.interact(() -> model.executorsProperty().set(3));
+        assertThat(onFx(document::text)).contains("\"cluster\": \"spark://10.0.0.7:7077\"").contains("\"executors\": 3");
+        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isFalse();
+
+        // choosing this machine's CPU drops the cluster
+        robot.clickOn("#device-cpu");
+        assertThat(onFx(document::text)).doesNotContain("cluster").contains("\"devices\": \"cpu\"");
+        assertThat(onFx(() -> robot.lookup("#device-cluster").queryAs(CheckBox.class).isSelected())).isFalse();
+
+        // and the view follows a config that names a cluster
+        robot.interact(() -> document.textProperty().set("{\"name\": \"d\", \"parallel\": {\"cluster\": \"spark://m:7077\", \"executors\": 4}}"));
+        assertThat(onFx(() -> robot.lookup("#device-cluster").queryAs(CheckBox.class).isSelected())).isTrue();
+        assertThat(onFx(() -> robot.lookup("#cluster-address").queryAs(TextField.class).getText())).isEqualTo("spark://m:7077");
+        assertThat(onFx(() -> model.executorsProperty().get())).isEqualTo(4);
+
+        robot.interact(() -> model.showClusterModule(true));
+        assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText())).isEmpty();
     }
 
     /**

@@ -22,6 +22,7 @@ import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunLibrary;
 import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
@@ -37,6 +38,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -215,6 +217,14 @@ public final class Engine {
     /** A new, not yet started, source of device telemetry. */
     public Telemetry telemetry() {
         return new Telemetry(new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), telemetry));
+    }
+
+    /**
+     * Whether this process can train on a cluster: the cluster module, which brings the backend ("spark://…"), is
+     * optional and not in the desktop package. Reads the class path: not on the FX thread.
+     */
+    public static boolean clusterModulePresent() {
+        return ServiceLoader.load(DistributedBackend.class).findFirst().isPresent();
     }
 
     /** TrainDeck's version, as the CLI's --version prints it. */

@@ -15,10 +15,12 @@ public interface DistributedBackend {
     boolean accepts(String address);
 
     /**
-     * Connects to the cluster and waits until every executor the spec asks for has joined.
+     * Connects to the cluster, waits until every executor the spec asks for has joined, and has each check its view
+     * of the data files ({@link ShardData#problemHere()}) and build its {@code ExecutorReplica} before step 1.
      *
-     * @throws TierFailure (never a hang) when the cluster cannot be reached, refuses this driver, or too few
-     *                     executors join within the spec's join timeout; the message names the address and the machines
+     * @throws TierFailure (never a hang) when the cluster cannot be reached, refuses this driver, too few executors
+     *                     join within the spec's join timeout, or an executor cannot read the data as the driver does;
+     *                     the message names the address, the machines and the paths
      */
     DistributedSession open(DistributedSpec spec);
 

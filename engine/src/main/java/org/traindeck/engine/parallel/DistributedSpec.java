@@ -10,14 +10,15 @@ import java.util.Map;
  * @param executors           how many executors (shards) every step uses
  * @param runId               unique per session: executors cache their replica under it
  * @param modelJson           the model's architecture (DL4J ComputationGraph JSON); parameters come with each step
+ * @param data                where the executors read their shards, and the files they must see as the driver does
  * @param dataLossOnly        report the loss without the weight-decay penalty
  * @param oneDnn              install oneDNN's layer helpers on the replicas, as on the driver
  * @param secretFile          the cluster's shared secret (written by "traindeck cluster master"); null: the default
- * @param joinTimeoutSeconds  how long to wait for every executor to join
+ * @param joinTimeoutSeconds  how long to wait for every executor to join, and then for each to load the data and model
  * @param stepTimeoutSeconds  how long one step may take before the run is stopped
  * @param settings            backend settings added or overridden (tests; "spark.*" keys for Spark)
  */
-public record DistributedSpec(String address, int executors, String runId, String modelJson, boolean dataLossOnly, boolean oneDnn,
+public record DistributedSpec(String address, int executors, String runId, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn,
                               Path secretFile, int joinTimeoutSeconds, int stepTimeoutSeconds, Map<String, String> settings) {
 
     public DistributedSpec {

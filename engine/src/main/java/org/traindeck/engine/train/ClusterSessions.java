@@ -1,13 +1,22 @@
 package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.parallel.DataFile;
+import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.DistributedSpec;
 import org.traindeck.engine.parallel.TierFailure;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -32,17 +41,72 @@ final class ClusterSessions {
         int stepTimeout = configured > 0 ? Math.max(1, configured * 2 / 3) : DEFAULT_STEP_TIMEOUT_SECONDS;
         String secret = config.parallel().clusterSecretFile();
         DistributedSpec spec = new DistributedSpec(address, config.parallel().executors(),
-                config.name() + "-" + plan.index + "-" + UUID.randomUUID(), net.getConfiguration().toJson(),
+                config.name() + "-" + plan.index + "-" + UUID.randomUUID(), net.getConfiguration().toJson(), shardData(config, plan),
                 plan.stage.optimizer().weightDecay() > 0, config.performance().onednn(),
                 secret == null || secret.isBlank() ? null : Path.of(secret).toAbsolutePath(), JOIN_TIMEOUT_SECONDS, stepTimeout, Map.of());
         events.logLine("cluster: connecting to " + address + " for " + spec.executors() + " executor(s), step timeout " + stepTimeout + " s");
         DistributedSession session;
+        long t0 = System.nanoTime();
         try {
             session = backend.open(spec);
         } catch (TierFailure e) {
             throw new RunFailure("cannot train on the cluster " + address + ": " + e.getMessage(), e);
         }
-        events.logLine("cluster: training on " + String.join(", ", session.executors()));
+        events.logLine(String.format(Locale.ROOT, "cluster: training on %s; each read %s as the driver did (ready in %.1f s)",
+                String.join(", ", session.executors()), spec.data().files().isEmpty() ? "the generated data"
+                        : String.join(", ", spec.data().files().stream().map(DataFile::path).toList()), (System.nanoTime() - t0) / 1e9));
         return session;
+    }
+
+    /** What the executors read their shards from: the driver's view of the stage's files, for them to match. */
+    static ShardData shardData(RunConfig config, StagePlan plan) {
+        DataConfig data = config.dataFor(plan.stage);
+        List<DataFile> files = new ArrayList<>();
+        for (Path p : paths(config, data.train())) {
+            files.add(driverView(p));
+        }
+        if (data.validation() != null) {
+            // executors load the whole data config, so they read the validation files as well
+            for (Path p : paths(config, data.validation())) {
+                files.add(driverView(p));
+            }
+        }
+        return new ShardData(ConfigWriter.toJsonWithAbsolutePaths(config), plan.index, plan.data.train().size(), files);
+    }
+
+    private static DataFile driverView(Path p) {
+        try {
+            return DataFile.read(p);
+        } catch (IOException e) {
+            throw new RunFailure("cannot read " + p + " on the driver, which loaded it moments ago: " + e.getMessage());
+        }
+    }
+
+    private static List<Path> paths(RunConfig config, SourceConfig source) {
+        if (source instanceof SourceConfig.Csv c) {
+            return List.of(config.resolve(c.path()));
+        }
+        if (source instanceof SourceConfig.Idx c) {
+            return List.of(config.resolve(c.path()));
+        }
+        if (source instanceof SourceConfig.Text c) {
+            return List.of(config.resolve(c.path()));
+        }
+        if (source instanceof SourceConfig.ImageFolder c) {
+            return List.of(config.resolve(c.path()));
+        }
+        if (source instanceof SourceConfig.Numpy n) {
+            List<Path> out = new ArrayList<>();
+            for (String spec : n.targets() == null ? List.of(n.inputs()) : List.of(n.inputs(), n.targets())) {
+                // "file.npz:array" names an array inside the file
+                int colon = spec.lastIndexOf(':');
+                Path file = config.resolve(colon > 0 && spec.substring(0, colon).endsWith(".npz") ? spec.substring(0, colon) : spec);
+                if (!out.contains(file)) {
+                    out.add(file);
+                }
+            }
+            return out;
+        }
+        return List.of();
     }
 }

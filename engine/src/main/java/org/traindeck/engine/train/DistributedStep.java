@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * The synchronous step across a cluster: the same global batch and shards as {@link AllReduceStep} (executor i takes
- * the i-th run of accumulationSteps per-device batches), the executors compute their shards' gradients on replicas
- * that receive the driver's parameters each step, the backend sums them, and the driver takes the one optimizer step.
+ * the i-th run of accumulationSteps per-device batches), the executors read their shards' samples themselves (a step
+ * sends positions) and compute their gradients on replicas that receive the driver's parameters each step, the
+ * backend sums them, and the driver takes the one optimizer step.
  * The driver holds the only optimizer state, writes the checkpoints and metrics; a failed step changes nothing, and
  * stops the run with the machine named (a cluster run has no fallback: its checkpoint resumes anywhere).
  */
@@ -48,11 +49,10 @@ final class DistributedStep implements StepStrategy {
             int to = Math.min(from + k, end);
             List<ShardWork.MicroBatch> micro = new ArrayList<>(to - from);
             for (int b = from; b < to; b++) {
-                BatchMaker.Batch batch = plan.batches.batch(state.order, b, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
-                micro.add(new ShardWork.MicroBatch(ExecutorReplica.write(batch.features()), ExecutorReplica.write(batch.labels()),
-                        batch.size(), StepSeeds.of(seed, before, w * k + (b - from))));
+                // executors read the samples themselves: a step sends their positions
+                micro.add(new ShardWork.MicroBatch(b, StepSeeds.of(seed, before, w * k + (b - from))));
             }
-            shards.add(new ShardWork(micro));
+            shards.add(new ShardWork(state.epoch, plan.stage.batchSize(), micro));
         }
         StepSum sum;
         try {

@@ -5,6 +5,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.model.OneDnnHelpers;
+import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 
@@ -14,19 +15,28 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An executor's side of a distributed step: a replica of the run's model, built once from its architecture, that
- * takes the driver's parameters and computes its shard's gradient with the same {@link ShardGradient} as the local
- * devices. A cluster backend keeps one per run in each executor. Not thread-safe.
+ * An executor's side of a distributed step: a replica of the run's model, built once from its architecture, and the
+ * stage's training data, read from the same paths as the driver; it takes the driver's parameters and computes its
+ * shard's gradient with the same {@link ShardGradient} as the local devices. A cluster backend keeps one per run in
+ * each executor. Not thread-safe.
  */
 public final class ExecutorReplica {
 
     private final ComputationGraph net;
     private final ShardGradient shard;
+    private final ShardBatches data;
     private final String executor;
 
-    /** @param executor how this executor names itself in results and errors ("executor 1 on 10.0.0.7") */
-    public ExecutorReplica(String modelJson, boolean dataLossOnly, boolean oneDnn, String executor) {
+    /**
+     * Loads the data and builds the replica: a backend does it on every executor before the first step, after
+     * {@link ShardData#problemHere()}, so that a machine that cannot train is said at the start.
+     *
+     * @param executor how this executor names itself in results and errors ("executor 1 on 10.0.0.7")
+     * @throws RuntimeException when the data cannot be loaded here as on the driver (the message says why)
+     */
+    public ExecutorReplica(String modelJson, boolean dataLossOnly, boolean oneDnn, ShardData data, String executor) {
         Nd4jRuntime.init();
+        this.data = new ShardBatches(data);
         this.net = new ComputationGraph(ComputationGraphConfiguration.fromJson(modelJson));
         net.init();
         net.initGradientsView();
@@ -43,7 +53,7 @@ public final class ExecutorReplica {
         net.params().assign(read(params).reshape(net.params().shape()));
         List<BatchMaker.Batch> batches = new ArrayList<>(work.batches().size());
         for (ShardWork.MicroBatch b : work.batches()) {
-            batches.add(new BatchMaker.Batch(read(b.features()), read(b.labels()), b.size()));
+            batches.add(data.batch(work.epoch(), b.index(), work.batchSize()));
         }
         ShardGradient.Shard s = shard.compute(batches, j -> work.batches().get(j).seed());
         byte[] gradient = s.examples() == 0 ? null : write(net.getGradientsViewArray());

@@ -34,7 +34,11 @@ public final class InProcessBackend implements DistributedBackend {
         long failAt = host.startsWith("fail-at-") ? Long.parseLong(host.substring("fail-at-".length())) : -1;
         List<ExecutorReplica> replicas = new ArrayList<>();
         for (int i = 0; i < spec.executors(); i++) {
-            replicas.add(new ExecutorReplica(spec.modelJson(), spec.dataLossOnly(), spec.oneDnn(), "executor " + i + " on in-process"));
+            String problem = spec.data().problemHere();
+            if (problem != null) {
+                throw new TierFailure("executor " + i + " on in-process " + problem, true, null);
+            }
+            replicas.add(new ExecutorReplica(spec.modelJson(), spec.dataLossOnly(), spec.oneDnn(), spec.data(), "executor " + i + " on in-process"));
         }
         return new DistributedSession() {
             @Override
