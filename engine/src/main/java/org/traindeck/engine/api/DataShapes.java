@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What a config's training data looks like to a model, read once per data config: a summary follows every edit of a
@@ -33,6 +34,7 @@ final class DataShapes {
 
     private record Entry(Shape shape, InvalidConfigException problem) {}
 
+    private final AtomicInteger reads = new AtomicInteger();
     private final Map<Key, Entry> read = new LinkedHashMap<>(8, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
@@ -48,6 +50,7 @@ final class DataShapes {
             e = read.get(key);
         }
         if (e == null) {
+            reads.incrementAndGet();
             e = load(config);
             synchronized (read) {
                 read.put(key, e);
@@ -57,6 +60,11 @@ final class DataShapes {
             throw e.problem();
         }
         return e.shape();
+    }
+
+    /** How many times data was read (not taken from what was read before). */
+    int reads() {
+        return reads.get();
     }
 
     private static Entry load(RunConfig config) {

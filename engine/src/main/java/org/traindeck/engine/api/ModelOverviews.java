@@ -45,6 +45,11 @@ final class ModelOverviews {
         this.discovery = discovery;
     }
 
+    /** How many times data was read for a summary or a check. */
+    int dataReads() {
+        return shapes.reads();
+    }
+
     ModelOverview of(String json, Path baseDir) {
         ValidationResult parsed = ConfigParser.parse(json, baseDir);
         if (!parsed.isValid()) {
