@@ -17,6 +17,7 @@ import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.parallel.NcclReport;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -146,7 +147,11 @@ public final class ModelSummaryViewModel {
             totals.set(o.nodes().isEmpty() && o.problems().isEmpty() ? "" : "The model does not build.");
         }
         fit.set(String.join("\n", o.fit()));
-        problems.set(String.join("\n", lines(o.problems())));
+        // a row's cell is narrow: each node's problem is said in full below the table too
+        List<String> lines = new ArrayList<>();
+        o.nodes().stream().filter(n -> n.problem() != null).forEach(n -> lines.add("✖ " + n.name() + ": " + n.problem()));
+        lines.addAll(lines(o.problems()));
+        problems.set(String.join("\n", lines));
         if (o.nccl() != null) {
             onNd4jLoaded.accept(o.nccl());
         }

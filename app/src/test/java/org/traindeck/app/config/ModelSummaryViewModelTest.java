@@ -109,6 +109,7 @@ class ModelSummaryViewModelTest {
         assertThat(model.nodes().get(0).problem()).isNull();
         assertThat(model.totalsProperty().get()).isEqualTo("The model does not build: 1 node(s) with a problem, marked in the table.");
         assertThat(model.fitProperty().get()).isEmpty();
+        assertThat(model.problemsProperty().get()).isEqualTo("✖ pool: " + pool.problem());
     }
 
     @Test
