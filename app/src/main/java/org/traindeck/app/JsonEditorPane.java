@@ -1,25 +1,34 @@
 package org.traindeck.app;
 
+import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.BorderPane;
 import org.traindeck.app.config.ConfigDocument;
+import org.traindeck.app.config.ModelSummaryPane;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
 
-/** The JSON tab: the config's raw text, two-way with the document, and below it the first problem the engine found. */
+/**
+ * The JSON tab: the config's raw text, two-way with the document, under it the model's table as it compiles, and at
+ * the bottom the first problem the engine found.
+ */
 final class JsonEditorPane extends BorderPane {
 
     private final TextArea json = new TextArea();
     private final Label status = new Label();
 
-    JsonEditorPane(ConfigDocument document) {
+    JsonEditorPane(ConfigDocument document, ModelSummaryPane summary) {
         json.setId("json-editor");
         json.getStyleClass().add("json-editor");
         json.textProperty().bindBidirectional(document.textProperty());
         status.setId("json-status");
         status.setWrapText(true);
-        setCenter(json);
+        SplitPane split = new SplitPane(json, summary);
+        split.setOrientation(Orientation.VERTICAL);
+        split.setDividerPositions(0.55);
+        setCenter(split);
         setBottom(status);
         document.validationProperty().addListener((o, a, b) -> show(b));
     }

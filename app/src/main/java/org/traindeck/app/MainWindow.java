@@ -21,6 +21,8 @@ import javafx.stage.Stage;
 import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ConfigForm;
+import org.traindeck.app.config.ModelSummaryPane;
+import org.traindeck.app.config.ModelSummaryViewModel;
 import org.traindeck.app.config.NcclPanel;
 import org.traindeck.app.config.NcclViewModel;
 import org.traindeck.app.devices.DeviceSelector;
@@ -33,6 +35,7 @@ import org.traindeck.app.runs.RunsView;
 import org.traindeck.app.runs.RunsViewModel;
 import org.traindeck.app.runs.SweepsView;
 import org.traindeck.app.runs.SweepsViewModel;
+import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.api.Engine;
@@ -71,6 +74,9 @@ public final class MainWindow {
     private final DeviceSelector devices;
     private final NcclViewModel ncclModel;
     private final NcclPanel nccl;
+    private final ModelSummaryViewModel modelSummary;
+    /** Summaries compile models (100 ms and more each): on a thread of their own, so that saves never wait behind them. */
+    private final TaskExecutor summaryTasks = new FxTaskExecutor();
     private final Dashboard dashboard = new Dashboard();
     private final RunController controller;
     private final RunsViewModel runs;
@@ -94,6 +100,9 @@ public final class MainWindow {
         this.devices = new DeviceSelector(deviceModel);
         this.ncclModel = new NcclViewModel(document);
         this.nccl = new NcclPanel(ncclModel);
+        this.modelSummary = new ModelSummaryViewModel(document, services.engine()::summarize, summaryTasks);
+        // ND4J reads the environment once, when it loads: a summary may load it before any run
+        modelSummary.onNd4jLoaded(report -> ncclModel.setReport(report, true));
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
         this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
         this.queue = new QueueViewModel(services.engine(), services.tasks(), controller);
@@ -105,8 +114,10 @@ public final class MainWindow {
             services.dialogs().showError("TrainDeck", m);
         });
 
+        Tab json = tab("JSON", new JsonEditorPane(document, new ModelSummaryPane(modelSummary)));
+        modelSummary.showingProperty().bind(json.selectedProperty());
         TabPane tabs = new TabPane(
-                tab("Config", form), tab("JSON", new JsonEditorPane(document)),
+                tab("Config", form), json,
                 tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
                 tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)),
                 tab("Sweeps", new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
@@ -339,6 +350,7 @@ public final class MainWindow {
             services.tasks().execute(sampling::close, () -> { }, e -> { });
         }
         document.shutdown();
+        summaryTasks.shutdown();
         services.tasks().shutdown();
     }
 }

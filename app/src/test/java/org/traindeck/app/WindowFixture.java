@@ -6,6 +6,7 @@ import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.train.RunResult;
 
@@ -29,11 +30,14 @@ final class WindowFixture {
     final TestDialogs dialogs = new TestDialogs();
     final Preferences prefsNode = Preferences.userRoot().node("org/traindeck/test-" + UUID.randomUUID());
     MainWindow window;
+    /** The devices the window's engine finds; null for this machine's. */
+    DeviceDiscovery devices;
 
     MainWindow open(Stage stage, Path config) {
         TelemetryMonitor.Settings fast = new TelemetryMonitor.Settings(Duration.ofMillis(200), Duration.ofSeconds(5),
                 Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30));
-        MainWindow.Services services = new MainWindow.Services(dialogs, Engine.local(fast), new FxTaskExecutor(),
+        Engine engine = devices == null ? Engine.local(fast) : Engine.withDevices(devices, fast);
+        MainWindow.Services services = new MainWindow.Services(dialogs, engine, new FxTaskExecutor(),
                 new AppPreferences(prefsNode), repoRoot());
         window = new MainWindow(stage, services, config);
         stage.show();

@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ConfigSchema;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
@@ -55,10 +56,12 @@ public final class Engine {
     private final TelemetryMonitor.Settings telemetry;
     /** Finished runs are read once: the Runs and Sweeps views list the library again after every run. */
     private final MetricsDigests digests = new MetricsDigests();
+    private final ModelOverviews models;
 
     private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
         this.discovery = discovery;
         this.telemetry = telemetry;
+        this.models = new ModelOverviews(discovery);
     }
 
     /** This machine's devices (nvidia-smi and the OS), telemetry at the default rates. */
@@ -69,6 +72,11 @@ public final class Engine {
     /** This machine's devices, telemetry at the given rates. */
     public static Engine local(TelemetryMonitor.Settings telemetry) {
         return new Engine(DeviceDiscovery.system(), telemetry);
+    }
+
+    /** The devices {@code discovery} finds (a test's, with a small memory), telemetry at the given rates. */
+    public static Engine withDevices(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
+        return new Engine(discovery, telemetry);
     }
 
     /** Checks a config's text; relative paths in it are taken from {@code baseDir}. Every problem in one pass. */
@@ -101,8 +109,28 @@ public final class Engine {
         return ConfigSchema.hint(path);
     }
 
-    /** Checks the devices, creates a new run folder and opens its files; {@link RunHandle#start()} trains. */
+    /**
+     * The model of a config's text as a table (node, type, inputs, output shape, parameters), its total, and the fit
+     * check of each stage on the config's devices, with each problem on its node; what {@code traindeck validate
+     * --summary} prints. The data is read once per data config (and again when a data file changes), so this can
+     * follow every edit. It loads ND4J the first time (seconds): never on the FX thread.
+     */
+    public ModelOverview summarize(String json, Path baseDir) {
+        return models.of(json, baseDir);
+    }
+
+    /**
+     * Checks the model against the data and each stage's batch against the devices' memory, then the devices, then
+     * creates a new run folder and opens its files; {@link RunHandle#start()} trains. A model that does not build or
+     * a stage that does not fit is refused before anything is written, with the batch and accumulation that fit.
+     *
+     * @throws InvalidConfigException every problem that stops the run, a line each
+     */
     public RunHandle prepare(RunConfig config) throws IOException {
+        List<ConfigProblem> refused = models.refusals(config);
+        if (!refused.isEmpty()) {
+            throw new InvalidConfigException(refused);
+        }
         return new RunHandle(TrainingRun.prepare(config, discovery));
     }
 

@@ -23,6 +23,11 @@ public final class DeviceDiscovery {
         return new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe());
     }
 
+    /** This host alone (no nvidia-smi): what a CPU run has. */
+    public HostInfo host() {
+        return probe.host();
+    }
+
     public DeviceInventory discover() {
         HostInfo host = probe.host();
         List<HostProbe.GraphicsCard> cards = probe.graphicsCards();

@@ -8,6 +8,7 @@ import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.graph.GraphProblemsException;
 import org.traindeck.engine.model.graph.LayerKinds;
 import org.traindeck.engine.model.graph.NodeProblem;
@@ -53,15 +54,26 @@ public final class ModelCheck {
             return new Checked(parsed.with(e.problems()), null);
         }
         try (data) {
-            return compile(parsed, config, data, kinds);
+            return compile(parsed, config, data.train(), data.train().toString(), kinds);
         }
     }
 
-    private static Checked compile(ValidationResult parsed, RunConfig config, DataLoader.Loaded data, LayerKinds kinds) {
+    /**
+     * As {@link #checkWithSummary(ValidationResult)}, against training data read before (or a stand-in of its shape,
+     * described as {@code described}): reads no file, so a summary can follow every edit of the model.
+     */
+    public static Checked checkAgainst(ValidationResult parsed, Dataset train, String described) {
+        if (!parsed.isValid()) {
+            return new Checked(parsed, null);
+        }
+        return compile(parsed, parsed.config(), train, described, LayerKinds.standard());
+    }
+
+    private static Checked compile(ValidationResult parsed, RunConfig config, Dataset train, String described, LayerKinds kinds) {
         List<ConfigProblem> stages = new ArrayList<>();
         for (int i = 0; i < config.stages().size(); i++) {
             StageConfig stage = config.stages().get(i);
-            String misfit = stage.data() == null ? Augmenter.misfit(stage.augmentation(), data.train()) : null;
+            String misfit = stage.data() == null ? Augmenter.misfit(stage.augmentation(), train) : null;
             if (misfit != null) {
                 stages.add(new ConfigProblem(ConfigProblem.Severity.ERROR, "stages[" + i + "].augmentation", misfit, 0, 0));
             }
@@ -69,7 +81,7 @@ public final class ModelCheck {
         if (!stages.isEmpty()) {
             return new Checked(parsed.with(stages), null);
         }
-        ModelInput input = ModelCompiler.inputOf(config.model(), data.train());
+        ModelInput input = ModelCompiler.inputOf(config.model(), train);
         try {
             var conf = ModelCompiler.configuration(config.model(), input, config.seed(), kinds);
             return new Checked(parsed, ModelSummary.of(conf, input, config.model()), conf, input);
@@ -81,7 +93,7 @@ public final class ModelCheck {
             return new Checked(parsed.with(found), null);
         } catch (RuntimeException e) {
             return new Checked(parsed.with(List.of(new ConfigProblem(ConfigProblem.Severity.ERROR, "model",
-                    "the " + config.model().type() + " model does not fit the data (" + data.train() + "): " + e.getMessage(), 0, 0))), null);
+                    "the " + config.model().type() + " model does not fit the data (" + described + "): " + e.getMessage(), 0, 0))), null);
         }
     }
 }

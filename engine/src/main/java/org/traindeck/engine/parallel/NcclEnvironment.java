@@ -5,6 +5,7 @@ import org.traindeck.engine.config.NcclConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Puts a config's NCCL toggles and custom variables into the process environment and reports, per variable,
@@ -14,6 +15,12 @@ import java.util.Map;
  */
 public final class NcclEnvironment {
 
+    /**
+     * What was set while ND4J was not yet loaded: the values its native libraries read when it loaded. A later run
+     * with the same value finds it in effect (the app loads ND4J to show a model's summary before the first run).
+     */
+    private static final Map<String, String> SET_BEFORE_LOAD = new ConcurrentHashMap<>();
+
     private NcclEnvironment() {
     }
 
@@ -22,11 +29,15 @@ public final class NcclEnvironment {
         for (Map.Entry<String, String> v : config.all().entrySet()) {
             String name = v.getKey();
             String value = v.getValue();
+            boolean inEffect = !backendAlreadyLoaded || value.equals(SET_BEFORE_LOAD.get(name));
             String failure = NativeEnvironment.set(name, value);
             if (failure == null && !value.equals(NativeEnvironment.get(name))) {
                 failure = "the value read back differs";
             }
             if (failure != null) {
+                if (!backendAlreadyLoaded) {
+                    SET_BEFORE_LOAD.remove(name);
+                }
                 entries.add(new NcclReport.Entry(name, value, NcclReport.Status.FAILED, failure));
                 continue;
             }
@@ -35,7 +46,10 @@ public final class NcclEnvironment {
                     ? " (DL4J's ParallelWrapper does not use NCCL, so it has no effect on DL4J itself)" : "";
             NcclReport.Status status;
             String detail;
-            if (backendAlreadyLoaded) {
+            if (!backendAlreadyLoaded) {
+                SET_BEFORE_LOAD.put(name, value);
+            }
+            if (!inEffect) {
                 status = NcclReport.Status.NEEDS_RESTART;
                 detail = "set in the environment, but ND4J is already loaded in this process: restart TrainDeck for native "
                         + "libraries to read it" + (mapping == null ? ncclNote : "; " + mapping);

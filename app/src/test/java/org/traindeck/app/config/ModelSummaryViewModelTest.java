@@ -1,0 +1,152 @@
+package org.traindeck.app.config;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.traindeck.app.tasks.QueuedTaskExecutor;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.ModelOverview;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
+
+/** The model table's state, with the real engine's summaries run when the test says (a queued executor). */
+@ExtendWith(ApplicationExtension.class)
+class ModelSummaryViewModelTest {
+
+    private static final String GRAPH = """
+            {"name": "g", "model": {"type": "graph", "layers": [
+              {"name": "conv1", "type": "conv2d", "filters": 4, "kernel": 3, "activation": "relu"},
+              {"name": "pool", "type": "maxPool2d", "size": %d},
+              {"name": "fc", "type": "dense", "units": %d, "activation": "relu"}]},
+             "data": {"train": {"type": "synthetic", "samples": 16, "imageShape": [8, 8, 1], "numClasses": 2}},
+             "stages": [{"epochs": 1, "batchSize": 8}]}
+            """;
+
+    private static final Engine ENGINE = Engine.local();
+
+    @TempDir
+    Path dir;
+    private ConfigDocument document;
+    private final QueuedTaskExecutor tasks = new QueuedTaskExecutor();
+    private final List<String> summarized = new ArrayList<>();
+    private ModelSummaryViewModel model;
+
+    private ModelSummaryViewModel model() {
+        document = new ConfigDocument(dir);
+        model = new ModelSummaryViewModel(document, (text, base) -> {
+            summarized.add(text);
+            return ENGINE.summarize(text, base);
+        }, tasks);
+        return model;
+    }
+
+    @AfterEach
+    void tearDown() {
+        document.shutdown();
+    }
+
+    private void type(String text) {
+        document.textProperty().set(text);
+    }
+
+    @Test
+    void aGraphShowsItsNodesShapesAndTotals() {
+        model();
+        type(GRAPH.formatted(2, 16));
+        model.refresh();
+        assertThat(model.workingProperty().get()).isTrue();
+        assertThat(model.nodes()).as("nothing is shown before the background work is done").isEmpty();
+
+        tasks.runAll();
+
+        assertThat(model.workingProperty().get()).isFalse();
+        assertThat(model.nodes()).extracting(ModelOverview.Node::name).containsExactly("input", "conv1", "pool", "fc", "output");
+        assertThat(model.nodes()).extracting(ModelOverview.Node::outputShape)
+                .containsExactly("[8, 8, 1]", "[8, 8, 4]", "[4, 4, 4]", "[16]", "[2]");
+        assertThat(model.nodes()).allSatisfy(n -> assertThat(n.problem()).isNull());
+        long sum = model.nodes().stream().mapToLong(ModelOverview.Node::parameters).sum();
+        assertThat(model.totalsProperty().get()).isEqualTo(String.format("total: %,d parameters", sum));
+        assertThat(model.fitProperty().get()).startsWith("training memory per device: ").contains("cpu: ");
+        assertThat(model.problemsProperty().get()).isEmpty();
+    }
+
+    @Test
+    void onlyTheNewestTextIsSummarizedAndTheSameTextIsNotAskedTwice() {
+        model();
+        type(GRAPH.formatted(2, 16));
+        model.refresh();
+        type(GRAPH.formatted(2, 32));
+        model.refresh();
+        model.refresh();
+
+        tasks.runAll();
+
+        assertThat(summarized).as("the first text changed before its turn came").containsExactly(GRAPH.formatted(2, 32));
+        assertThat(model.nodes()).filteredOn(n -> n.name().equals("fc")).singleElement()
+                .satisfies(n -> assertThat(n.outputShape()).isEqualTo("[32]"));
+        model.refresh();
+        assertThat(tasks.pending()).isZero();
+    }
+
+    @Test
+    void aShapeErrorIsOnItsNode() {
+        model();
+        type(GRAPH.formatted(16, 16));
+        model.refresh();
+        tasks.runAll();
+
+        assertThat(model.nodes()).extracting(ModelOverview.Node::name).containsExactly("conv1", "pool", "fc");
+        ModelOverview.Node pool = model.nodes().get(1);
+        assertThat(pool.problem()).contains("'pool'", "(line 3, column");
+        assertThat(model.nodes().get(0).problem()).isNull();
+        assertThat(model.totalsProperty().get()).isEqualTo("The model does not build: 1 node(s) with a problem, marked in the table.");
+        assertThat(model.fitProperty().get()).isEmpty();
+        assertThat(model.problemsProperty().get()).isEqualTo("✖ pool: " + pool.problem());
+    }
+
+    @Test
+    void theSummaryIsWorkedOutOnlyWhileTheTableShows() {
+        model();
+        type(GRAPH.formatted(2, 16));
+        model.refresh();
+        tasks.runAll();
+        type(GRAPH.formatted(2, 8));
+        // the edit's validation arrives while the table is hidden: no work
+        waitUntil("the edit's validation", () -> !document.validatingProperty().get()
+                && document.validationProperty().get() != null && document.validationProperty().get().isValid());
+        assertThat(tasks.pending()).isZero();
+
+        onFx(() -> {
+            model.showingProperty().set(true);
+            return null;
+        });
+        assertThat(tasks.pending()).isEqualTo(1);
+        tasks.runAll();
+        assertThat(model.nodes()).filteredOn(n -> n.name().equals("fc")).singleElement()
+                .satisfies(n -> assertThat(n.outputShape()).isEqualTo("[8]"));
+    }
+
+    @Test
+    void aFailedSummarySaysWhyAndMayBeAskedAgain() {
+        document = new ConfigDocument(dir);
+        model = new ModelSummaryViewModel(document, (text, base) -> {
+            throw new IllegalStateException("no engine");
+        }, tasks);
+        type(GRAPH.formatted(2, 16));
+        model.refresh();
+        tasks.runAll();
+
+        assertThat(model.problemsProperty().get()).isEqualTo("The summary could not be worked out: no engine");
+        assertThat(model.workingProperty().get()).isFalse();
+        model.refresh();
+        assertThat(tasks.pending()).isEqualTo(1);
+    }
+}

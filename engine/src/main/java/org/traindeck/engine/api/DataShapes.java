@@ -1,0 +1,129 @@
+package org.traindeck.engine.api;
+
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.FloatSamples;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What a config's training data looks like to a model, read once per data config: a summary follows every edit of a
+ * model, and reading a large dataset on each keystroke would take seconds. The data is read again when its config or
+ * one of its files (size, modification time) changes.
+ */
+final class DataShapes {
+
+    private static final int KEPT = 4;
+
+    /** One sample of the data's shape (zeros), with what the real data is, for messages. */
+    record Shape(Dataset standIn, String described) {}
+
+    private record Key(DataConfig data, Path baseDir, long seed, List<String> files) {}
+
+    private record Entry(Shape shape, InvalidConfigException problem) {}
+
+    private final AtomicInteger reads = new AtomicInteger();
+    private final Map<Key, Entry> read = new LinkedHashMap<>(8, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
+            return size() > KEPT;
+        }
+    };
+
+    /** @throws InvalidConfigException when the data cannot be read, at its config path */
+    Shape of(RunConfig config) {
+        Key key = new Key(config.data(), config.baseDir(), config.seed(), stamps(config));
+        Entry e;
+        synchronized (read) {
+            e = read.get(key);
+        }
+        if (e == null) {
+            reads.incrementAndGet();
+            e = load(config);
+            synchronized (read) {
+                read.put(key, e);
+            }
+        }
+        if (e.problem() != null) {
+            throw e.problem();
+        }
+        return e.shape();
+    }
+
+    /** How many times data was read (not taken from what was read before). */
+    int reads() {
+        return reads.get();
+    }
+
+    private static Entry load(RunConfig config) {
+        try (DataLoader.Loaded data = DataLoader.load(config, config.data(), "data")) {
+            return new Entry(new Shape(standIn(data.train()), data.train().toString()), null);
+        } catch (InvalidConfigException e) {
+            return new Entry(null, e);
+        }
+    }
+
+    /** A one-sample dataset of zeros with the same shape, task, outputs, class names and vocabulary. */
+    private static Dataset standIn(Dataset d) {
+        int values = d.shape().values();
+        FloatSamples targets = d.task() == Task.RECONSTRUCTION ? null
+                : new FloatSamples(new float[d.targetLength()], d.targetLength());
+        return Dataset.of(new FloatSamples(new float[values], values), d.shape(), d.task(), targets, d.outputCount(),
+                d.classNames(), d.vocabulary());
+    }
+
+    /** Each data file's path, size and modification time. */
+    private static List<String> stamps(RunConfig config) {
+        List<String> stamps = new ArrayList<>();
+        for (SourceConfig s : new SourceConfig[] {config.data().train(), config.data().validation()}) {
+            for (String path : pathsOf(s)) {
+                stamps.add(stamp(config, path));
+            }
+        }
+        return stamps;
+    }
+
+    private static List<String> pathsOf(SourceConfig s) {
+        if (s instanceof SourceConfig.Idx i) {
+            return List.of(i.path());
+        }
+        if (s instanceof SourceConfig.Csv c) {
+            return List.of(c.path());
+        }
+        if (s instanceof SourceConfig.ImageFolder f) {
+            return List.of(f.path());
+        }
+        if (s instanceof SourceConfig.Text t) {
+            return List.of(t.path());
+        }
+        if (s instanceof SourceConfig.Numpy n) {
+            return n.targets() == null ? List.of(n.inputs()) : List.of(n.inputs(), n.targets());
+        }
+        return List.of();
+    }
+
+    private static String stamp(RunConfig config, String path) {
+        try {
+            Path p = config.resolve(path);
+            int colon = path.lastIndexOf(':');
+            if (!Files.exists(p) && colon > 1) {
+                p = config.resolve(path.substring(0, colon)); // an array in an archive: "file.npz:name"
+            }
+            return p + " " + Files.size(p) + " " + Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException | RuntimeException e) {
+            return path + " unreadable";
+        }
+    }
+}
