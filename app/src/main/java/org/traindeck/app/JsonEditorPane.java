@@ -7,19 +7,28 @@ import javafx.scene.control.TextArea;
 import javafx.scene.layout.BorderPane;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ModelSummaryPane;
+import org.traindeck.app.config.ModelSummaryViewModel;
+import org.traindeck.engine.api.ModelOverview;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
 
 /**
  * The JSON tab: the config's raw text, two-way with the document, under it the model's table as it compiles, and at
- * the bottom the first problem the engine found.
+ * the bottom the first problem the engine found: in the config, else in the model as the table last found it (a
+ * config can be valid JSON for a model that does not build).
  */
 final class JsonEditorPane extends BorderPane {
 
     private final TextArea json = new TextArea();
     private final Label status = new Label();
 
-    JsonEditorPane(ConfigDocument document, ModelSummaryPane summary) {
+    private final ConfigDocument document;
+    private final ModelSummaryViewModel model;
+
+    JsonEditorPane(ConfigDocument document, ModelSummaryViewModel model) {
+        this.document = document;
+        this.model = model;
+        ModelSummaryPane summary = new ModelSummaryPane(model);
         json.setId("json-editor");
         json.getStyleClass().add("json-editor");
         json.textProperty().bindBidirectional(document.textProperty());
@@ -30,17 +39,33 @@ final class JsonEditorPane extends BorderPane {
         split.setDividerPositions(0.55);
         setCenter(split);
         setBottom(status);
-        document.validationProperty().addListener((o, a, b) -> show(b));
+        document.validationProperty().addListener((o, a, b) -> show());
+        model.overviewProperty().addListener((o, a, b) -> show());
     }
 
-    private void show(ValidationResult v) {
+    private void show() {
+        ValidationResult v = document.validationProperty().get();
         if (v == null) {
             status.setText("");
             return;
         }
         ConfigProblem first = v.errors().stream().findFirst().orElse(null);
-        status.setText(first == null ? "✔ valid"
-                : "✖ " + first + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
-        status.getStyleClass().setAll("label", first == null ? "summary-ok" : "summary-error");
+        String modelProblem = first == null ? modelProblem(model.overviewProperty().get()) : null;
+        if (first != null) {
+            status.setText("✖ " + first + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
+        } else {
+            status.setText(modelProblem == null ? "✔ valid" : "✖ " + modelProblem);
+        }
+        status.getStyleClass().setAll("label", first == null && modelProblem == null ? "summary-ok" : "summary-error");
+    }
+
+    /** The first thing that stops the model from running, or null (no table yet counts as nothing wrong). */
+    private static String modelProblem(ModelOverview o) {
+        if (o == null || o.ok()) {
+            return null;
+        }
+        return o.nodes().stream().filter(n -> n.problem() != null).findFirst().map(n -> "the model does not build: " + n.problem())
+                .or(() -> o.problems().stream().filter(ConfigProblem::isError).findFirst().map(ConfigProblem::toString))
+                .orElse("the model does not build (see the table)");
     }
 }

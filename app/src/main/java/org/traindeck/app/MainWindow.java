@@ -21,7 +21,6 @@ import javafx.stage.Stage;
 import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ConfigForm;
-import org.traindeck.app.config.ModelSummaryPane;
 import org.traindeck.app.config.ModelSummaryViewModel;
 import org.traindeck.app.config.NcclPanel;
 import org.traindeck.app.config.NcclViewModel;
@@ -114,7 +113,7 @@ public final class MainWindow {
             services.dialogs().showError("TrainDeck", m);
         });
 
-        Tab json = tab("JSON", new JsonEditorPane(document, new ModelSummaryPane(modelSummary)));
+        Tab json = tab("JSON", new JsonEditorPane(document, modelSummary));
         modelSummary.showingProperty().bind(json.selectedProperty());
         TabPane tabs = new TabPane(
                 tab("Config", form), json,

@@ -73,12 +73,18 @@ class ModelSummaryFlowTest extends WindowTest {
         waitUntil("the pool's row to be marked", () -> robot.lookup("." + ModelSummaryPane.ROW_ERROR).queryAll().stream()
                 .anyMatch(r -> r instanceof TableRow<?> row && row.getItem() instanceof ModelOverview.Node n && n.name().equals("pool")));
         assertThat(onFx(() -> robot.lookup("#model-totals").queryAs(Label.class).getText())).startsWith("The model does not build: 1 node(s)");
+        // the config itself is valid JSON for the schema, but the status line must not say "valid" for it
+        waitUntil("the status line to name the node", () -> onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText())
+                .startsWith("✖ the model does not build: "));
+        assertThat(onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText())).contains("'pool'");
 
         // fixed, and sent to a temporary folder: Start trains the sample live
         replaceInJson(robot, "\"maxPool2d\", \"size\": 16", "\"maxPool2d\", \"size\": 2");
         replaceInJson(robot, "\"outputDir\": \"../runs\"", "\"outputDir\": \"" + out.toString().replace("\\", "/") + "\"");
         waitUntil("the table without errors", () -> node(robot, "pool").map(n -> n.problem() == null && "[4, 4, 16]".equals(n.outputShape()))
                 .orElse(false) && robot.lookup("." + ModelSummaryPane.ROW_ERROR).queryAll().isEmpty());
+        waitUntil("the status line to say valid again", () -> onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText())
+                .equals("✔ valid"));
         waitUntil("Start to be enabled", () -> !robot.lookup("#start").queryAs(Button.class).isDisabled());
         robot.clickOn("#start");
         waitUntil("the graph to train: steps arrive", () -> window.dashboard().lossChart().totalPoints() > 30);
