@@ -210,16 +210,20 @@ final class HeatMap extends Region {
         g.setFont(FONT);
         g.setTextAlign(TextAlignment.RIGHT);
         g.setTextBaseline(VPos.CENTER);
+        // the rows whose names must show (hovered, selected, warned) win over their neighbours in the stride
+        boolean[] forced = new boolean[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            forced[i] = i == hovered || i == selected || rows.get(i).warning() != null;
+        }
         for (int i = 0; i < rows.size(); i++) {
             LayerRow row = rows.get(i);
             double y = plotY() + i * rowHeight;
             if (row.warning() != null) {
                 g.setFill(Figures.warning(dark));
-                g.fillRect(0, y, MARK, Math.max(1, rowHeight));
+                g.fillRect(0, y, MARK, Math.max(2, rowHeight));
             }
-            boolean marked = i == hovered || i == selected;
-            if (marked || i % every == 0 && !nearMarked(i, every)) {
-                g.setFill(row.warning() != null ? Figures.warning(dark) : marked ? Figures.accent(dark) : Figures.text(dark));
+            if (forced[i] || i % every == 0 && !nearForced(forced, i, every)) {
+                g.setFill(row.warning() != null ? Figures.warning(dark) : forced[i] ? Figures.accent(dark) : Figures.text(dark));
                 g.fillText(clip(row.node()), gutter - 4, y + rowHeight / 2, gutter - MARK - 6);
             }
         }
@@ -232,9 +236,14 @@ final class HeatMap extends Region {
         }
     }
 
-    /** Whether a hovered or selected row's name is drawn close enough to {@code i} that the two would overlap. */
-    private boolean nearMarked(int i, int every) {
-        return every > 1 && (hovered >= 0 && Math.abs(hovered - i) < every || selected >= 0 && Math.abs(selected - i) < every);
+    /** Whether a row whose name must show lies close enough to {@code i} that the two names would overlap. */
+    private static boolean nearForced(boolean[] forced, int i, int every) {
+        for (int k = Math.max(0, i - every + 1); k < Math.min(forced.length, i + every); k++) {
+            if (forced[k] && k != i) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String clip(String name) {
@@ -246,7 +255,7 @@ final class HeatMap extends Region {
             return;
         }
         long first = grid.columnStart(0);
-        long last = grid.columnStart(grid.columns()) - 1;
+        long last = grid.lastStep();
         double y = plotY() + plotHeight() + 3;
         g.setFill(Figures.text(dark));
         g.setTextBaseline(VPos.TOP);

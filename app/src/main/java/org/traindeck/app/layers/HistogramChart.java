@@ -74,10 +74,10 @@ final class HistogramChart extends Region {
             g.fillText(title + ": none yet", 4, 2);
             return;
         }
-        g.fillText(String.format(Locale.ROOT, "%s at step %s: n=%s, mean %s, std %s", title, Figures.step(shown.step()),
-                Figures.step(shown.count()), Figures.format(HistogramBins.mean(shown)),
-                Figures.format(HistogramBins.std(shown))), 4, 2, w - 8);
-        double top = 20;
+        g.fillText(title + " at step " + Figures.step(shown.step()), 4, 2, w - 8);
+        g.fillText(String.format(Locale.ROOT, "n %s · mean %s · std %s", Figures.step(shown.count()),
+                Figures.format(HistogramBins.mean(shown)), Figures.format(HistogramBins.std(shown))), 4, 16, w - 8);
+        double top = 32;
         double bottom = h - 16;
         double left = 4;
         double width = w - 8;

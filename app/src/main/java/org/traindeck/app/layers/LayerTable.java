@@ -1,5 +1,6 @@
 package org.traindeck.app.layers;
 
+import atlantafx.base.theme.Styles;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.scene.control.Label;
@@ -19,11 +20,12 @@ final class LayerTable extends TableView<LayerRow> {
 
     LayerTable() {
         setId("layers-table");
+        getStyleClass().add(Styles.DENSE);
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         TableColumn<LayerRow, String> name = new TableColumn<>("Layer");
         name.setId("layers-col-layer");
         name.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().node()));
-        name.setPrefWidth(130);
+        name.setPrefWidth(150);
         getColumns().add(name);
         getColumns().add(figure("Update ratio", Figure.UPDATE_RATIO));
         getColumns().add(figure("Param norm", Figure.PARAM_NORM));
@@ -64,7 +66,7 @@ final class LayerTable extends TableView<LayerRow> {
         c.setComparator(Comparator.nullsLast(Comparator.naturalOrder()));
         c.setCellFactory(t -> text(v -> v == null ? "" : f == Figure.ACT_ZERO_FRACTION && !Double.isNaN(v)
                 ? String.format(Locale.ROOT, "%.1f %%", 100 * v) : Figures.format(v)));
-        c.setPrefWidth(82);
+        c.setPrefWidth(104);
         c.getStyleClass().add("layers-number");
         return c;
     }

@@ -18,6 +18,7 @@ public final class UpdateRatioGrid {
     private long origin = -1;
     private long stepsPerColumn = 1;
     private int columns;
+    private long lastStep = -1;
 
     /** @param capacity the most columns kept (even, at least 2) */
     public UpdateRatioGrid(int capacity) {
@@ -63,6 +64,7 @@ public final class UpdateRatioGrid {
             hi[c] = Math.max(hi[c], v);
         }
         columns = Math.max(columns, c + 1);
+        lastStep = Math.max(lastStep, step);
     }
 
     private void mergePairs() {
@@ -105,6 +107,7 @@ public final class UpdateRatioGrid {
             Arrays.fill(highs.get(r), keep, capacity, Float.NEGATIVE_INFINITY);
         }
         columns = keep;
+        lastStep = Math.min(lastStep, step);
     }
 
     private void clearCells() {
@@ -115,6 +118,7 @@ public final class UpdateRatioGrid {
         origin = -1;
         stepsPerColumn = 1;
         columns = 0;
+        lastStep = -1;
     }
 
     public void clear() {
@@ -123,6 +127,7 @@ public final class UpdateRatioGrid {
         origin = -1;
         stepsPerColumn = 1;
         columns = 0;
+        lastStep = -1;
     }
 
     /** Columns in use (at most the capacity). */
@@ -132,6 +137,11 @@ public final class UpdateRatioGrid {
 
     public int capacity() {
         return capacity;
+    }
+
+    /** The latest step with a value, -1 before any. */
+    public long lastStep() {
+        return lastStep;
     }
 
     public long stepsPerColumn() {
