@@ -190,10 +190,11 @@ final class HeatMap extends Region {
         if (pixels.length != width * rows) {
             pixels = new int[width * rows];
         }
-        for (int r = 0; r < rows; r++) {
-            for (int p = 0; p < width; p++) {
-                int[] c = columnsOf(p);
-                pixels[r * width + p] = grid.isEmpty(r, c[0], c[1]) ? 0 : LogColorScale.argb(grid.extreme(r, c[0], c[1]));
+        for (int p = 0; p < width; p++) {
+            int from = (int) ((long) p * columns / width);
+            int to = Math.max(from + 1, (int) ((long) (p + 1) * columns / width));
+            for (int r = 0; r < rows; r++) {
+                pixels[r * width + p] = grid.isEmpty(r, from, to) ? 0 : LogColorScale.argb(grid.extreme(r, from, to));
             }
         }
         if (image == null || image.getWidth() != width || image.getHeight() != rows) {

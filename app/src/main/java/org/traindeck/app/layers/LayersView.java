@@ -12,13 +12,14 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.paint.Color;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The Layers view: the update ratio of every layer over the run as a heat map, the latest weight and gradient
  * histograms of the layer under the mouse (or else the one selected), and every layer's latest figures in a table.
  * It reads its {@link LayersViewModel} on {@link #refresh()}, which the window's timer calls ten times a second, and
- * redraws only when the model changed; the table's cells are rebuilt at most twice a second.
+ * redraws only when the model changed; the table's figures are updated at most twice a second.
  */
 public final class LayersView extends BorderPane {
 
@@ -27,7 +28,9 @@ public final class LayersView extends BorderPane {
     private final LayersViewModel model;
     private final HeatMap heatMap;
     private final LayerTable table = new LayerTable();
-    private final ObservableList<LayerRow> items = FXCollections.observableArrayList();
+    private final ObservableList<LayerItem> items = FXCollections.observableArrayList();
+    /** The table's items in heat-map order (the table sorts {@link #items} in place). */
+    private final List<LayerItem> byIndex = new ArrayList<>();
     private final HistogramChart weights = new HistogramChart("layers-weights", "weights", Color.web("#1f77b4"));
     private final HistogramChart gradients = new HistogramChart("layers-gradients", "gradients", Color.web("#ff7f0e"));
     private final Label shownLayer = new Label();
@@ -44,18 +47,18 @@ public final class LayersView extends BorderPane {
         this.heatMap = new HeatMap(model);
         setId("layers-view");
         table.setItems(items);
-        table.getSelectionModel().selectedItemProperty().addListener((o, a, row) -> {
-            selected = row;
-            heatMap.setSelected(row == null ? -1 : row.index());
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, item) -> {
+            selected = item == null ? null : item.row();
+            heatMap.setSelected(selected == null ? -1 : selected.index());
             showHistograms();
         });
         heatMap.setListeners(row -> {
             describe(row);
             showHistograms();
         }, row -> {
-            LayerRow r = model.rows().get(row);
-            table.getSelectionModel().select(r);
-            table.scrollTo(r);
+            LayerItem item = byIndex.get(row);
+            table.getSelectionModel().select(item);
+            table.scrollTo(item);
         });
 
         empty.setId("layers-empty");
@@ -92,7 +95,7 @@ public final class LayersView extends BorderPane {
         if (changed) {
             drawnVersion = model.version();
             List<LayerRow> rows = model.rows();
-            if (items.size() != rows.size() || !items.isEmpty() && items.get(0) != rows.get(0)) {
+            if (byIndex.size() != rows.size() || !byIndex.isEmpty() && byIndex.get(0).row() != rows.get(0)) {
                 syncItems(rows);
             }
             empty.setVisible(rows.isEmpty());
@@ -104,25 +107,29 @@ public final class LayersView extends BorderPane {
         if (tableStale && now - tableDrawnAt >= TABLE_EVERY_NANOS) {
             tableStale = false;
             tableDrawnAt = now;
+            byIndex.forEach(LayerItem::update);
             if (!table.getSortOrder().isEmpty()) {
                 table.sort();
             }
-            table.refresh();
         }
         return changed;
     }
 
     private void syncItems(List<LayerRow> rows) {
-        boolean sameRun = items.size() < rows.size() && (items.isEmpty() || rows.contains(items.get(0)));
-        if (sameRun) {
-            items.addAll(rows.subList(items.size(), rows.size()));
-            heatMap.fitGutter(rows);
-            return;
+        boolean sameRun = byIndex.size() < rows.size() && (byIndex.isEmpty() || byIndex.get(0).row() == rows.get(0));
+        if (!sameRun) {
+            // another run (or none): what was selected belongs to the last one
+            byIndex.clear();
+            items.clear();
+            selected = null;
+            table.getSelectionModel().clearSelection();
         }
-        // another run (or none): what was selected belongs to the last one
-        items.setAll(rows);
-        selected = null;
-        table.getSelectionModel().clearSelection();
+        List<LayerItem> added = new ArrayList<>();
+        for (LayerRow r : rows.subList(byIndex.size(), rows.size())) {
+            added.add(new LayerItem(r));
+        }
+        byIndex.addAll(added);
+        items.addAll(added);
         heatMap.fitGutter(rows);
     }
 

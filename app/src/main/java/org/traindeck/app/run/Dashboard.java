@@ -48,6 +48,7 @@ public final class Dashboard extends BorderPane {
     private final LayersViewModel layersModel = new LayersViewModel();
     private final LayersView layers = new LayersView(layersModel);
     private final TabPane chartsOrLayers = new TabPane();
+    private final Tab layersTab = new Tab("Layers", layers);
 
     public Dashboard() {
         setId("dashboard");
@@ -93,8 +94,13 @@ public final class Dashboard extends BorderPane {
         setTop(top);
         Tab chartsTab = new Tab("Charts", grid);
         chartsTab.setId("tab-charts");
-        Tab layersTab = new Tab("Layers", layers);
         layersTab.setId("tab-layers");
+        // the view is drawn only while it is shown; its model follows the run all along
+        layersTab.selectedProperty().addListener((o, was, shown) -> {
+            if (shown) {
+                layers.refresh();
+            }
+        });
         chartsOrLayers.getTabs().addAll(chartsTab, layersTab);
         chartsOrLayers.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         chartsOrLayers.setId("charts-or-layers");
@@ -180,7 +186,7 @@ public final class Dashboard extends BorderPane {
 
     /** FX thread: redraws the charts whose data changed; returns how many were redrawn (the Layers view too). */
     public int refreshCharts() {
-        int n = layers.refresh() ? 1 : 0;
+        int n = layersTab.isSelected() && layers.refresh() ? 1 : 0;
         for (LiveChart c : charts()) {
             if (c.refresh()) {
                 n++;

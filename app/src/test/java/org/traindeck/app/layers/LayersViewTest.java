@@ -172,7 +172,7 @@ class LayersViewTest {
         int clicked = 5;
         robot.clickOn(cell(robot, clicked, 0.3));
         waitUntil("the selection", () -> robot.lookup("#layers-table").queryTableView().getSelectionModel()
-                .getSelectedItem() == model().rows().get(clicked));
+                .getSelectedItem() instanceof LayerItem item && item.row() == model().rows().get(clicked));
         // off the heat map, the histograms are the selected layer's
         robot.moveTo((Node) robot.lookup("#layers-table").query());
         waitUntil("the selected layer's histograms", () ->
@@ -196,7 +196,7 @@ class LayersViewTest {
                 + " lower its learning rate";
         dashboard.offer(LayerEvents.lifecycle(LifecycleEvent.Kind.WARNING, STEPS, message));
         LayerRow warned = onFx(() -> model().find(run.tooFast()));
-        robot.interact(() -> robot.lookup("#layers-table").queryTableView().scrollTo(warned));
+        robot.interact(() -> robot.lookup("#layers-table").queryTableView().scrollTo(warned.index()));
         waitUntil("the warned row marked", () -> row(robot, warned).map(r -> r.getStyleClass().contains("layer-warned"))
                 .orElse(false) && cellText(robot, warned, "layers-col-warning").equals(Optional.of(message)));
         assertThat(onFx(() -> dashboard.banner().isVisible())).isTrue();
@@ -206,7 +206,7 @@ class LayersViewTest {
 
     private static Optional<TableRow<?>> row(FxRobot robot, LayerRow item) {
         for (Node n : robot.lookup("#layers-table").queryTableView().lookupAll(".table-row-cell")) {
-            if (n instanceof TableRow<?> r && r.getItem() == item && r.isVisible()) {
+            if (n instanceof TableRow<?> r && r.getItem() instanceof LayerItem i && i.row() == item && r.isVisible()) {
                 return Optional.of(r);
             }
         }
@@ -229,7 +229,7 @@ class LayersViewTest {
         dashboard.offer(LayerEvents.lifecycle(LifecycleEvent.Kind.WARNING, STEPS, message));
         LayerRow shown = onFx(() -> model().find(run.names().get(12)));
         robot.interact(() -> {
-            robot.lookup("#layers-table").queryTableView().getSelectionModel().select(shown);
+            robot.lookup("#layers-table").queryTableView().getSelectionModel().select(shown.index());
             robot.lookup("#layers-table").queryTableView().scrollTo(Math.max(0, shown.index() - 3));
         });
         waitUntil("the warning and the selection drawn", () -> dashboard.banner().isVisible()
