@@ -28,7 +28,7 @@ final class LayerTable extends TableView<LayerItem> {
         TableColumn<LayerItem, String> name = new TableColumn<>("Layer");
         name.setId("layers-col-layer");
         name.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().row().node()));
-        name.setPrefWidth(140);
+        name.setPrefWidth(150);
         getColumns().add(name);
         getColumns().add(figure("Update ratio", Figure.UPDATE_RATIO));
         getColumns().add(figure("Param norm", Figure.PARAM_NORM));
@@ -46,7 +46,7 @@ final class LayerTable extends TableView<LayerItem> {
         warning.setId("layers-col-warning");
         warning.setCellValueFactory(c -> c.getValue().warning());
         warning.setCellFactory(c -> warningCell());
-        warning.setPrefWidth(220);
+        warning.setPrefWidth(100);
         getColumns().add(warning);
         setRowFactory(t -> new WarnedRow());
         setPlaceholder(new Label("No per-layer figures yet."));
@@ -89,7 +89,7 @@ final class LayerTable extends TableView<LayerItem> {
         c.setComparator(Comparator.nullsLast(Comparator.naturalOrder()));
         c.setCellFactory(t -> text(v -> v == null ? "" : f == Figure.ACT_ZERO_FRACTION && !Double.isNaN(v)
                 ? String.format(Locale.ROOT, "%.1f %%", 100 * v) : Figures.format(v)));
-        c.setPrefWidth(112);
+        c.setPrefWidth(108);
         return c;
     }
 
