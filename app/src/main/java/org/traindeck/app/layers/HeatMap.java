@@ -7,7 +7,6 @@ import javafx.scene.image.PixelFormat;
 import javafx.scene.image.WritableImage;
 import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.Region;
-import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 import javafx.scene.text.Text;
 import javafx.scene.text.TextAlignment;
@@ -174,7 +173,7 @@ final class HeatMap extends Region {
         drawCells(g, grid);
         drawNames(g, rows);
         drawStepAxis(g, grid);
-        drawLegend(g);
+        HeatMapLegend.draw(g, plotX() + plotWidth() + 8, plotY(), Math.max(1, plotHeight() - 16), dark);
     }
 
     private void drawCells(GraphicsContext g, UpdateRatioGrid grid) {
@@ -266,33 +265,6 @@ final class HeatMap extends Region {
         g.fillText(Figures.step(last), plotX() + plotWidth(), y);
         g.setTextAlign(TextAlignment.CENTER);
         g.fillText("update ratio per layer", plotX() + plotWidth() / 2, y);
-    }
-
-    private void drawLegend(GraphicsContext g) {
-        double x = plotX() + plotWidth() + 8;
-        double top = plotY();
-        double height = Math.max(1, plotHeight() - 16);
-        int decades = LogColorScale.HIGH_DECADE - LogColorScale.LOW_DECADE;
-        for (int i = 0; i < (int) height; i++) {
-            double exponent = LogColorScale.HIGH_DECADE - decades * (i / height);
-            int argb = LogColorScale.argb(Math.pow(10, exponent));
-            g.setFill(Color.rgb(argb >> 16 & 0xff, argb >> 8 & 0xff, argb & 0xff));
-            g.fillRect(x, top + i, 10, 1);
-        }
-        g.setFill(Figures.text(dark));
-        g.setFont(FONT);
-        g.setTextAlign(TextAlignment.LEFT);
-        g.setTextBaseline(VPos.CENTER);
-        double spacing = height / decades;
-        int every = spacing < 12 ? 2 : 1;
-        for (int d = 0; d <= decades; d += every) {
-            int exponent = LogColorScale.HIGH_DECADE - d;
-            g.fillText(exponent == 0 ? "1" : "1e" + exponent, x + 13, top + d * spacing);
-        }
-        g.setFill(Color.rgb(0xff, 0, 0xff));
-        g.fillRect(x, top + height + 6, 10, 8);
-        g.setFill(Figures.text(dark));
-        g.fillText("NaN", x + 13, top + height + 10);
     }
 
     /** The image the cells were last drawn from (for tests): one pixel per drawn column and per layer. */

@@ -1,5 +1,6 @@
 package org.traindeck.app.layers;
 
+import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LayerMetrics.Figure;
@@ -235,6 +237,19 @@ class LayersViewTest {
         waitUntil("the warning and the selection drawn", () -> dashboard.banner().isVisible()
                 && robot.lookup("#layers-shown").queryAs(Label.class).getText().equals(shown.node())
                 && cellText(robot, shown, "layers-col-update_ratio").map(t -> !t.isEmpty()).orElse(false));
+        Path light = snapshot("layers-view.png");
+        assertThat(Files.size(light)).isGreaterThan(10_000);
+        // the same in Primer Dark, to look at (the canvases draw their own colours for each theme)
+        robot.interact(() -> {
+            Application.setUserAgentStylesheet(new PrimerDark().getUserAgentStylesheet());
+            dashboard.setDark(true);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(Files.size(snapshot("layers-view-dark.png"))).isGreaterThan(10_000);
+    }
+
+    /** The scene as a PNG in target/. */
+    private Path snapshot(String name) throws Exception {
         WritableImage image = onFx(() -> dashboard.getScene().snapshot(null));
         int w = (int) image.getWidth();
         int h = (int) image.getHeight();
@@ -242,9 +257,9 @@ class LayersViewTest {
         int[] argb = new int[w * h];
         image.getPixelReader().getPixels(0, 0, w, h, PixelFormat.getIntArgbInstance(), argb, 0, w);
         png.setRGB(0, 0, w, h, argb, 0, w);
-        Path file = Path.of("target", "layers-view.png");
+        Path file = Path.of("target", name);
         Files.createDirectories(file.getParent());
         ImageIO.write(png, "png", file.toFile());
-        assertThat(Files.size(file)).isGreaterThan(10_000);
+        return file;
     }
 }
