@@ -19,7 +19,7 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** The groups: overhead, onednn, peer, scaling, pipeline, chart, library, startup; none named runs them all. */
+    /** The groups: overhead, onednn, peer, scaling, pipeline, chart, layers, library, startup; none named runs them all. */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
     }
@@ -67,6 +67,10 @@ public final class BenchMain {
         if (wanted(only, "chart")) {
             System.out.println("chart pipeline…");
             ChartBench.run(report);
+        }
+        if (wanted(only, "layers")) {
+            System.out.println("layers view…");
+            LayersBench.run(report);
         }
         if (wanted(only, "library")) {
             System.out.println("run library on a 1 GB metrics.jsonl…");

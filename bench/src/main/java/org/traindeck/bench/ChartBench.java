@@ -27,7 +27,14 @@ final class ChartBench {
     private ChartBench() {
     }
 
-    static void startFx() throws InterruptedException {
+    private static boolean fxStarted;
+
+    /** Starts headless JavaFX once (the chart and layers groups both need it). */
+    static synchronized void startFx() throws InterruptedException {
+        if (fxStarted) {
+            return;
+        }
+        fxStarted = true;
         System.setProperty("glass.platform", "Monocle");
         System.setProperty("monocle.platform", "Headless");
         System.setProperty("prism.order", "sw");

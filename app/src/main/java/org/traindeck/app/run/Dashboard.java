@@ -13,7 +13,10 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.RowConstraints;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.charts.LiveChart;
+import org.traindeck.app.layers.LayersView;
+import org.traindeck.app.layers.LayersViewModel;
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
@@ -26,7 +29,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The run side of the window: loss per stage (train and validation), learning rate, memory per device and throughput
- * (total and per device), the run's messages, an error banner and the status bar. Events arrive on any thread into
+ * (total and per device) on the Charts tab, every layer's figures and histograms on the Layers tab, the run's
+ * messages, an error banner and the status bar. Events arrive on any thread into
  * a queue; {@link #drain(int)} applies them on the FX thread, and {@link #refreshCharts()} redraws what changed.
  */
 public final class Dashboard extends BorderPane {
@@ -41,6 +45,10 @@ public final class Dashboard extends BorderPane {
     private final StatusViewModel status = new StatusViewModel();
     private final StatusBar statusBar = new StatusBar(status);
     private final Queue<EngineEvent> queue = new ConcurrentLinkedQueue<>();
+    private final LayersViewModel layersModel = new LayersViewModel();
+    private final LayersView layers = new LayersView(layersModel);
+    private final TabPane chartsOrLayers = new TabPane();
+    private final Tab layersTab = new Tab("Layers", layers);
 
     public Dashboard() {
         setId("dashboard");
@@ -84,7 +92,19 @@ public final class Dashboard extends BorderPane {
         messages.messages().addListener((ListChangeListener<String>) c -> log.scrollTo(log.getItems().size() - 1));
         VBox top = new VBox(4, banner, summary);
         setTop(top);
-        setCenter(grid);
+        Tab chartsTab = new Tab("Charts", grid);
+        chartsTab.setId("tab-charts");
+        layersTab.setId("tab-layers");
+        // the view is drawn only while it is shown; its model follows the run all along
+        layersTab.selectedProperty().addListener((o, was, shown) -> {
+            if (shown) {
+                layers.refresh();
+            }
+        });
+        chartsOrLayers.getTabs().addAll(chartsTab, layersTab);
+        chartsOrLayers.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        chartsOrLayers.setId("charts-or-layers");
+        setCenter(chartsOrLayers);
         VBox bottom = new VBox(4, log);
         bottom.setPadding(new Insets(4, 0, 0, 0));
         setBottom(bottom);
@@ -129,6 +149,16 @@ public final class Dashboard extends BorderPane {
         return charts.throughput;
     }
 
+    /** Every layer's figures and histograms, on the Layers tab. */
+    public LayersView layers() {
+        return layers;
+    }
+
+    /** The tabs that hold the charts and the Layers view. */
+    public TabPane chartsOrLayers() {
+        return chartsOrLayers;
+    }
+
     /** The run's messages, listed under the charts. */
     public MessagesViewModel messages() {
         return messages;
@@ -154,9 +184,9 @@ public final class Dashboard extends BorderPane {
         return n;
     }
 
-    /** FX thread: redraws the charts whose data changed; returns how many were redrawn. */
+    /** FX thread: redraws the charts whose data changed; returns how many were redrawn (the Layers view too). */
     public int refreshCharts() {
-        int n = 0;
+        int n = layersTab.isSelected() && layers.refresh() ? 1 : 0;
         for (LiveChart c : charts()) {
             if (c.refresh()) {
                 n++;
@@ -174,6 +204,7 @@ public final class Dashboard extends BorderPane {
     public void clearRun() {
         queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals("telemetry"));
         charts.clearRun();
+        layersModel.clear();
         messages.clear();
         banner.setVisible(false);
         banner.setManaged(false);
@@ -185,11 +216,17 @@ public final class Dashboard extends BorderPane {
         if (event instanceof MetricEvent m) {
             if ("telemetry".equals(m.runName())) {
                 charts.telemetry(m);
-            } else {
+            } else if (!layersModel.accept(m)) {
                 metric(m);
             }
+        } else if (event instanceof HistogramEvent h) {
+            layersModel.accept(h);
         } else if (event instanceof LifecycleEvent l) {
+            boolean aboutLayers = layersModel.accept(l);
             lifecycle(l);
+            if (aboutLayers && l.kind() == LifecycleEvent.Kind.WARNING) {
+                showBanner(l.message() + " (see the Layers tab)", false);
+            }
         } else if (event instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
             addLog(t.wallTimeMillis(), "devices: " + t.message());
         }
@@ -241,5 +278,6 @@ public final class Dashboard extends BorderPane {
 
     public void setDark(boolean dark) {
         charts().forEach(c -> c.setDark(dark));
+        layers.setDark(dark);
     }
 }
