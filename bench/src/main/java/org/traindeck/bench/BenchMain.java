@@ -19,7 +19,7 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** The groups: overhead, onednn, peer, scaling, pipeline, chart, layers, library, startup; none named runs them all. */
+    /** The groups: overhead, onednn, peer, scaling, loader, pipeline, chart, layers, library, startup; none named runs them all. */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
     }
@@ -59,6 +59,11 @@ public final class BenchMain {
             System.out.println("multi-worker scaling…");
             EngineBench.scaling(EngineBench.MLP, out.resolve("scale-mlp"), 5, "≥ 1.15×", report);
             EngineBench.scaling(EngineBench.LENET, out.resolve("scale-lenet"), 5, "≥ 1.5×", report);
+        }
+        if (wanted(only, "loader")) {
+            System.out.println("data loading against the ViT sample's training…");
+            int samples = Integer.parseInt(System.getProperty("traindeck.bench.loaderSamples", "4096"));
+            LoaderBench.run(home, out.resolve("loader"), samples, Integer.parseInt(System.getProperty("traindeck.bench.loaderPairs", "5")), report);
         }
         if (wanted(only, "pipeline")) {
             System.out.println("metric pipeline…");

@@ -91,6 +91,9 @@ final class CrossChecks {
         if (source instanceof SourceConfig.Numpy n) {
             return n.task();
         }
+        if (source instanceof SourceConfig.MaskFolders) {
+            return Task.SEGMENTATION;
+        }
         if (source instanceof SourceConfig.Csv csv) {
             return csv.task();
         }
@@ -104,6 +107,9 @@ final class CrossChecks {
     private static int[] heightWidth(SourceConfig source) {
         if (source instanceof SourceConfig.ImageFolder f) {
             return new int[] {f.height(), f.width()};
+        }
+        if (source instanceof SourceConfig.MaskFolders m) {
+            return new int[] {m.height(), m.width()};
         }
         if (source instanceof SourceConfig.Csv c && c.imageShape() != null) {
             return new int[] {c.imageShape().get(0), c.imageShape().get(1)};

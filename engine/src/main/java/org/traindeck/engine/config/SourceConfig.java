@@ -16,6 +16,7 @@ import java.util.List;
         @JsonSubTypes.Type(value = SourceConfig.Idx.class, name = "idx"),
         @JsonSubTypes.Type(value = SourceConfig.Csv.class, name = "csv"),
         @JsonSubTypes.Type(value = SourceConfig.ImageFolder.class, name = "images"),
+        @JsonSubTypes.Type(value = SourceConfig.MaskFolders.class, name = "masks"),
         @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic"),
         @JsonSubTypes.Type(value = SourceConfig.Text.class, name = "text"),
         @JsonSubTypes.Type(value = SourceConfig.Numpy.class, name = "numpy")})
@@ -83,6 +84,25 @@ public sealed interface SourceConfig {
         @Override
         public String type() {
             return "images";
+        }
+
+        @Override
+        public boolean isImage() {
+            return true;
+        }
+    }
+
+    /**
+     * Segmentation from two folders: images, and mask PNGs of class ids paired with them by file name (without the
+     * extension); both resized to width × height, the masks by nearest neighbour.
+     */
+    @JsonPropertyOrder({"images", "masks", "width", "height", "channels", "numClasses", "limit"})
+    record MaskFolders(@JsonSerialize(using = ConfigPathSerializer.class) String images,
+                       @JsonSerialize(using = ConfigPathSerializer.class) String masks, int width, int height, int channels,
+                       int numClasses, @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+        @Override
+        public String type() {
+            return "masks";
         }
 
         @Override

@@ -62,6 +62,9 @@ final class SourceReader {
             checkExists(r.pathOf("path"), f.path(), true);
         } else if (source instanceof SourceConfig.Text t) {
             checkExists(r.pathOf("path"), t.path(), false);
+        } else if (source instanceof SourceConfig.MaskFolders m) {
+            checkExists(r.pathOf("images"), m.images(), true);
+            checkExists(r.pathOf("masks"), m.masks(), true);
         }
         return source;
     }

@@ -2,6 +2,7 @@ package org.traindeck.engine.data;
 
 import org.traindeck.engine.config.AugmentationConfig;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -13,12 +14,10 @@ public final class Augmenter {
 
     private final AugmentationConfig config;
     private final SampleShape.Image shape;
-    private final float[] scratch;
 
     public Augmenter(AugmentationConfig config, SampleShape.Image shape) {
         this.config = config;
         this.shape = shape;
-        this.scratch = new float[shape.pixels()];
     }
 
     /** Why {@code augmentation} cannot apply to {@code train}, or null: it turns and flips images (and their masks). */
@@ -65,7 +64,8 @@ public final class Augmenter {
     private void turn(float[] data, int offset, int channels, int quarterTurns, boolean flipH, boolean flipV) {
         int h = shape.height();
         int w = shape.width();
-        System.arraycopy(data, offset, scratch, 0, channels * h * w);
+        // a copy per call: samples are augmented on several threads at once (replicas, the batch loader)
+        float[] scratch = Arrays.copyOfRange(data, offset, offset + channels * h * w);
         int plane = h * w;
         for (int c = 0; c < channels; c++) {
             for (int y = 0; y < h; y++) {

@@ -94,6 +94,9 @@ public final class DataLoader {
         if (source instanceof SourceConfig.Numpy n) {
             return NumpyReader.read(run.baseDir(), n, at, training, files);
         }
+        if (source instanceof SourceConfig.MaskFolders m) {
+            return MaskFolderReader.read(run.baseDir(), m, at);
+        }
         try {
             if (source instanceof SourceConfig.Text t) {
                 return TextReader.read(run.resolve(t.path()), t.context(), t.strideOrContext(), t.limit(),

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 public final class ImageFolderReader {
 
-    private static final List<String> EXTENSIONS = List.of(".png", ".jpg", ".jpeg", ".bmp", ".gif");
+    static final List<String> EXTENSIONS = List.of(".png", ".jpg", ".jpeg", ".bmp", ".gif");
 
     private ImageFolderReader() {
     }
@@ -100,7 +100,7 @@ public final class ImageFolderReader {
         return Files.isRegularFile(p) && EXTENSIONS.stream().anyMatch(name::endsWith);
     }
 
-    private static BufferedImage resize(BufferedImage image, int width, int height) {
+    static BufferedImage resize(BufferedImage image, int width, int height) {
         BufferedImage out = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = out.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
@@ -109,7 +109,7 @@ public final class ImageFolderReader {
         return out;
     }
 
-    private static void writePixels(BufferedImage image, int channels, float[] out, int offset) {
+    static void writePixels(BufferedImage image, int channels, float[] out, int offset) {
         int w = image.getWidth();
         int h = image.getHeight();
         int plane = w * h;

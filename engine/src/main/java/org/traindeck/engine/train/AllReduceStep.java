@@ -31,10 +31,15 @@ final class AllReduceStep implements StepStrategy {
     private final long seed;
     private final int everySteps;
     private final FaultPlan faults;
+    private final BatchPrefetcher prefetcher;
     private double baseline;
 
-    /** @param baseline one device's samples/s for the efficiency metric; 0 measures it before the first step */
-    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, FaultPlan faults) {
+    /**
+     * @param baseline   one device's samples/s for the efficiency metric; 0 measures it before the first step
+     * @param stepsAhead steps whose batches are prepared ahead on a background thread (0: on the replicas' threads);
+     *                   only where the replicas share memory (CPU workers), as the thread makes them on one device
+     */
+    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, FaultPlan faults, int stepsAhead) {
         this.replicas = replicas;
         boolean dataLossOnly = plan.stage.optimizer().weightDecay() > 0;
         for (int w = 0; w < replicas.size(); w++) {
@@ -45,6 +50,7 @@ final class AllReduceStep implements StepStrategy {
         this.everySteps = everySteps;
         this.baseline = baseline > 0 ? baseline : Double.NaN;
         this.faults = faults;
+        this.prefetcher = stepsAhead > 0 ? BatchPrefetcher.of(plan, seed, stepsAhead, () -> { }) : null;
     }
 
     @Override
@@ -56,6 +62,7 @@ final class AllReduceStep implements StepStrategy {
         if (Double.isNaN(baseline)) {
             baseline = measureOneDevice(state, plan, start, Math.min(start + k, end));
         }
+        List<BatchMaker.Batch> prepared = prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
         int last = replicas.size() - 1;
         List<ShardGradient.Shard> done = replicas.onReplicas(w -> {
             if (w == last && before + 1 == faults.failWorkerAtStep()) {
@@ -63,7 +70,8 @@ final class AllReduceStep implements StepStrategy {
             }
             int from = Math.min(start + w * k, end);
             int to = Math.min(from + k, end);
-            return shards.get(w).compute(batches(state, plan, from, to), j -> StepSeeds.of(seed, before, w * k + j));
+            List<BatchMaker.Batch> mine = prepared == null ? batches(state, plan, from, to) : prepared.subList(from - start, to - start);
+            return shards.get(w).compute(mine, j -> StepSeeds.of(seed, before, w * k + j));
         });
         double lossSum = 0;
         int examples = 0;
@@ -132,6 +140,12 @@ final class AllReduceStep implements StepStrategy {
 
     @Override
     public void close() {
-        replicas.close();
+        try {
+            if (prefetcher != null) {
+                prefetcher.close();
+            }
+        } finally {
+            replicas.close();
+        }
     }
 }

@@ -3,7 +3,6 @@ package org.traindeck.engine.train;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.faults.FaultPlan;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** One device: each step sums the gradients of its micro-batches (the whole global batch) and takes one optimizer step. */
@@ -13,21 +12,25 @@ final class SingleDeviceStep implements StepStrategy {
     private final long seed;
     private final int everySteps;
     private final FaultPlan faults;
+    private final BatchPrefetcher prefetcher;
 
-    SingleDeviceStep(ComputationGraph net, StagePlan plan, long seed, int everySteps, FaultPlan faults) {
+    /**
+     * @param stepsAhead     steps whose batches are prepared ahead on a background thread (0: on the training thread)
+     * @param onLoaderThread places that thread on the training device
+     */
+    SingleDeviceStep(ComputationGraph net, StagePlan plan, long seed, int everySteps, FaultPlan faults, int stepsAhead,
+                     Runnable onLoaderThread) {
         this.step = new TrainingStep(net, plan.stage.optimizer().weightDecay() > 0);
         this.seed = seed;
         this.everySteps = everySteps;
         this.faults = faults;
+        this.prefetcher = BatchPrefetcher.of(plan, seed, stepsAhead, onLoaderThread);
     }
 
     @Override
     public void advance(TrainingState state, StagePlan plan, StepListener listener) {
         int end = Math.min(state.cursor + plan.batchesPerStep, plan.batchesPerEpoch);
-        List<BatchMaker.Batch> micro = new ArrayList<>(end - state.cursor);
-        for (int b = state.cursor; b < end; b++) {
-            micro.add(plan.batches.batch(state.order, b, plan.stage.batchSize(), seed, plan.index, state.epoch, true));
-        }
+        List<BatchMaker.Batch> micro = prefetcher.take(state.order, state.epoch, state.cursor, end);
         long before = state.globalStep;
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
@@ -35,5 +38,10 @@ final class SingleDeviceStep implements StepStrategy {
                 before + 1 == faults.nanAtStep(), j -> StepSeeds.of(seed, before, j));
         listener.onStep(new StepReport(before + 1, micro.size(), r.loss(), r.gradNorm(), r.examples(), new long[] {r.examples()},
                 r.applied(), lr, 0, Double.NaN));
+    }
+
+    @Override
+    public void close() {
+        prefetcher.close();
     }
 }

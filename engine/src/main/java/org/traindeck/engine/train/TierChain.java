@@ -117,11 +117,14 @@ final class TierChain implements AutoCloseable {
         long seed = config.seed();
         int every = config.logging().everySteps();
         return switch (tier) {
-            case SINGLE_DEVICE -> new SingleDeviceStep(net, plan, seed, every, faults);
+            case SINGLE_DEVICE -> new SingleDeviceStep(net, plan, seed, every, faults, config.parallel().prefetch(),
+                    () -> placement.attachCurrentThread(0));
             case SYNC_P2P, SYNC_HOST -> {
                 crossDeviceAccess(tier == Tier.SYNC_P2P);
                 yield new AllReduceStep(new ReplicaSet(net, placement, config.name(), prepare), plan, seed, every,
-                        config.parallel().baselineSamplesPerSecond(), faults);
+                        config.parallel().baselineSamplesPerSecond(), faults,
+                        // each GPU replica makes its own batches on its device; CPU workers can share one loader
+                        placement.sharedMemory() ? config.parallel().prefetch() : 0);
             }
             case SHARED_GRADIENTS, AVERAGING_P2P, AVERAGING_NO_P2P -> {
                 crossDeviceAccess(tier == Tier.AVERAGING_P2P);

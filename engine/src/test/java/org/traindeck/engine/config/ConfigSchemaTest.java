@@ -22,7 +22,7 @@ class ConfigSchemaTest {
     @Test
     void choiceListsComeFromTheSchemaAndMatchTheValidatorsOwn() {
         assertThat(ConfigSchema.choices("model.type")).containsExactly("mlp", "lenet", "resnet", "graph", "vit", "gpt", "zoo");
-        assertThat(ConfigSchema.choices("data.train.type")).containsExactlyInAnyOrder("csv", "idx", "images", "numpy", "text", "synthetic");
+        assertThat(ConfigSchema.choices("data.train.type")).containsExactlyInAnyOrder("csv", "idx", "images", "masks", "numpy", "text", "synthetic");
         assertThat(ConfigSchema.choices("stages[].schedule.type")).containsExactly("constant", "step", "warmupCosine");
         assertThat(ConfigSchema.choices("stages[].optimizer.type")).containsExactly("adam", "adamw", "sgd", "nesterovs", "rmsprop");
         assertThat(ConfigSchema.choices("parallel.mode")).containsExactly("sync", "averaging", "shared_gradients");

@@ -70,6 +70,10 @@ class SchemaBoundsAgreementTest {
             Files.createDirectories(dir.resolve("images/" + c));
             ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB), "png", dir.resolve("images/" + c + "/0.png").toFile());
         }
+        Files.createDirectories(dir.resolve("pairs/images"));
+        Files.createDirectories(dir.resolve("pairs/masks"));
+        ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB), "png", dir.resolve("pairs/images/0.png").toFile());
+        ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_BYTE_GRAY), "png", dir.resolve("pairs/masks/0.png").toFile());
     }
 
     private static ObjectNode base() throws IOException {
@@ -147,6 +151,13 @@ class SchemaBoundsAgreementTest {
                 case "csv" -> source.put("path", TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString());
                 case "idx" -> source.put("path", dir.resolve("idx").toString()).put("split", "train");
                 case "images" -> source.put("path", dir.resolve("images").toString()).put("width", 4).put("height", 4);
+                case "masks" -> {
+                    source.put("images", dir.resolve("pairs/images").toString()).put("masks", dir.resolve("pairs/masks").toString())
+                            .put("width", 4).put("height", 4).put("numClasses", 2);
+                    // segmentation data: the mlp shorthand cannot train it
+                    config.set("model", JSON.createObjectNode().put("type", "graph").set("layers",
+                            JSON.createArrayNode().add(JSON.createObjectNode().put("type", "conv2d").put("filters", 2).put("kernel", 1))));
+                }
                 case "text" -> source.put("path", dir.resolve("text.txt").toString()).put("context", 4);
                 case "numpy" -> source.put("inputs", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/x_f4_le_C.npy").toString())
                         .put("targets", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/y.npy").toString());

@@ -3,10 +3,15 @@ package org.traindeck.engine.data;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.config.AugmentationConfig;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -99,5 +104,49 @@ class AugmenterTest {
             a.apply(copy, 9, new SplittableRandom(seed));
             assertThat(Arrays.copyOfRange(copy, 0, 9)).containsOnly(0f);
         }
+    }
+
+    /** One augmenter serves the batch loader and every replica at once: each sample's result must be its own. */
+    @Test
+    void threadsAugmentingAtOnceGetWhatOneThreadGets() throws Exception {
+        SampleShape.Image shape = new SampleShape.Image(3, 32, 32);
+        Augmenter a = new Augmenter(new AugmentationConfig(true, true, true, 0, 0), shape);
+        int samples = 400;
+        float[] images = new float[samples * shape.pixels()];
+        SplittableRandom values = new SplittableRandom(5);
+        for (int i = 0; i < images.length; i++) {
+            images[i] = (float) values.nextDouble();
+        }
+        float[] alone = images.clone();
+        for (int s = 0; s < samples; s++) {
+            a.apply(alone, s * shape.pixels(), new SplittableRandom(s));
+        }
+        int threads = 4;
+        float[] together = images.clone();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    for (int s = first; s < samples; s += threads) {
+                        a.apply(together, s * shape.pixels(), new SplittableRandom(s));
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        int differing = 0;
+        for (int s = 0; s < samples; s++) {
+            int from = s * shape.pixels();
+            if (!Arrays.equals(together, from, from + shape.pixels(), alone, from, from + shape.pixels())) {
+                differing++;
+            }
+        }
+        assertThat(differing).as("samples augmented differently on several threads").isZero();
     }
 }

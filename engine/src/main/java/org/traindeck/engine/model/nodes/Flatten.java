@@ -3,7 +3,6 @@ package org.traindeck.engine.model.nodes;
 import org.deeplearning4j.nn.conf.graph.PreprocessorVertex;
 import org.deeplearning4j.nn.conf.graph.ReshapeVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
-import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.preprocessor.Cnn3DToFeedForwardPreProcessor;
 import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
 import org.traindeck.engine.model.graph.Built;
@@ -31,8 +30,9 @@ public final class Flatten implements LayerKind {
             }
             case CNN3D -> {
                 InputType.InputTypeConvolutional3D c = (InputType.InputTypeConvolutional3D) in;
+                // every volume here is channels first; DL4J's 3D pooling reports its output as NDHWC all the same
                 yield Built.vertex(new PreprocessorVertex(new Cnn3DToFeedForwardPreProcessor(c.getDepth(), c.getHeight(), c.getWidth(),
-                        c.getChannels(), c.getDataFormat() == Convolution3D.DataFormat.NCDHW)));
+                        c.getChannels(), true)));
             }
             case RNN -> {
                 InputType.InputTypeRecurrent r = (InputType.InputTypeRecurrent) in;
