@@ -2,6 +2,7 @@ package org.traindeck.app.layers;
 
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.LayerMetrics;
 import org.traindeck.engine.events.LayerMetrics.Figure;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
@@ -27,8 +28,6 @@ public final class LayersViewModel {
     public static final int COLUMNS = 512;
     /** How a warning names a layer: {@code layer 'attn1'}. */
     private static final Pattern NAMED_LAYER = Pattern.compile("layer '([^']+)'");
-    /** The prefix of per-layer metric names ({@code LayerMetrics.PREFIX}, a constant). */
-    private static final String PREFIX = "layer/";
 
     private final Map<String, LayerRow> rows = new LinkedHashMap<>();
     private final List<LayerRow> ordered = new ArrayList<>();
@@ -82,23 +81,9 @@ public final class LayersViewModel {
         return true;
     }
 
-    /**
-     * The row and figure of a per-layer metric name ({@code layer/<node>/<figure>}, the node itself may hold '/'),
-     * null for any other name. The same reading as {@code LayerMetrics.parse}, which the app may not call (it keeps
-     * to the engine's API and value types).
-     */
+    /** The row and figure of a per-layer metric name, null for any other name. */
     private Slot parse(String name) {
-        int slash = name.lastIndexOf('/');
-        if (!name.startsWith(PREFIX) || slash <= PREFIX.length()) {
-            return null;
-        }
-        String suffix = name.substring(slash + 1);
-        for (Figure f : Figure.values()) {
-            if (f.suffix().equals(suffix)) {
-                return new Slot(row(name.substring(PREFIX.length(), slash)), f);
-            }
-        }
-        return null;
+        return LayerMetrics.parse(name).map(f -> new Slot(row(f.node()), f.figure())).orElse(null);
     }
 
     private boolean lifecycle(LifecycleEvent l) {

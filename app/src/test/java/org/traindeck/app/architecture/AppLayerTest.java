@@ -27,7 +27,7 @@ class AppLayerTest {
     private static final DescribedPredicate<JavaClass> VALUE_TYPE = DescribedPredicate.describe("a value type",
             c -> c.isRecord() || c.isEnum()
                     || c.isInterface() && resideInAnyPackage("org.traindeck.engine.config..", "org.traindeck.engine.events..").test(c)
-                    || holdsOnlyConstants(c));
+                    || holdsOnlyConstants(c) || namesEvents(c));
 
     private static final DescribedPredicate<JavaClass> ENGINE_INTERNALS = resideInAPackage("org.traindeck.engine..")
             .and(not(resideInAPackage("org.traindeck.engine.api..")))
@@ -54,6 +54,14 @@ class AppLayerTest {
         return !c.getFields().isEmpty()
                 && c.getFields().stream().allMatch(AppLayerTest::isConstant)
                 && c.getMethods().isEmpty()
+                && c.getConstructors().stream().allMatch(k -> k.getModifiers().contains(JavaModifier.PRIVATE));
+    }
+
+    /** A stateless helper of the event family (how a metric's name is built and read): part of the events' contract. */
+    private static boolean namesEvents(JavaClass c) {
+        return resideInAPackage("org.traindeck.engine.events..").test(c)
+                && c.getFields().stream().allMatch(AppLayerTest::isConstant)
+                && c.getMethods().stream().allMatch(m -> m.getModifiers().contains(JavaModifier.STATIC))
                 && c.getConstructors().stream().allMatch(k -> k.getModifiers().contains(JavaModifier.PRIVATE));
     }
 
