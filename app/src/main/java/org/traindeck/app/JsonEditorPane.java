@@ -22,6 +22,7 @@ final class JsonEditorPane extends BorderPane {
         setCenter(json);
         setBottom(status);
         document.validationProperty().addListener((o, a, b) -> show(b));
+        show(document.validationProperty().get());
     }
 
     private void show(ValidationResult v) {

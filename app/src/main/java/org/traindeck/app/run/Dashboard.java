@@ -16,6 +16,7 @@ import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryNames;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TelemetryEvent;
 
@@ -172,7 +173,7 @@ public final class Dashboard extends BorderPane {
 
     /** Forgets the run being shown (not the device telemetry, nor the runs overlaid for comparison). */
     public void clearRun() {
-        queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals("telemetry"));
+        queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals(TelemetryNames.RUN));
         charts.clearRun();
         messages.clear();
         banner.setVisible(false);
@@ -183,7 +184,7 @@ public final class Dashboard extends BorderPane {
 
     private void apply(EngineEvent event) {
         if (event instanceof MetricEvent m) {
-            if ("telemetry".equals(m.runName())) {
+            if (TelemetryNames.RUN.equals(m.runName())) {
                 charts.telemetry(m);
             } else {
                 metric(m);
