@@ -130,7 +130,7 @@ public final class DevicesViewModel {
     /** A telemetry figure (any thread); shown at the next {@link #refresh()}. */
     public void accept(MetricEvent m) {
         if (m.device() != null) {
-            latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>()).put(TelemetryNames.figure(m.name()), m.value());
+            latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>()).put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
         }
     }
 

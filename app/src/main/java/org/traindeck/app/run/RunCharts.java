@@ -99,12 +99,12 @@ final class RunCharts {
             return;
         }
         String name = m.name();
-        if (TelemetryNames.isGpu(name) && TelemetryNames.figure(name).equals(TelemetryNames.MEMORY_USED_MIB)) {
+        if (name.startsWith(TelemetryNames.GPU_PREFIX) && name.endsWith("/" + TelemetryNames.MEMORY_USED_MIB)) {
             Color c = memory.hasSeries(m.device()) ? null : stageColor(memory.seriesCount());
             memory.series(m.device(), m.device() + " used", c, false).add(t, t, m.value());
-        } else if (name.equals(TelemetryNames.cpu(TelemetryNames.HEAP_USED_MIB))) {
+        } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB)) {
             memory.series("heap", "cpu · Java heap", new Color(0x555555), false).add(t, t, m.value());
-        } else if (name.equals(TelemetryNames.cpu(TelemetryNames.OFFHEAP_MIB))) {
+        } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB)) {
             memory.series("offheap", "cpu · outside the heap (ND4J, native)", new Color(0x2ca02c), false).add(t, t, m.value());
         }
     }

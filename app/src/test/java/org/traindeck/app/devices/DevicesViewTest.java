@@ -90,9 +90,9 @@ class DevicesViewTest {
     void telemetryReachesTheFiguresAtTheNextRefresh(FxRobot robot) throws Exception {
         collectGarbage();
         model.accept(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, 0, 0,
-                TelemetryNames.gpu(1, TelemetryNames.MEMORY_USED_MIB), 5000, "gpu1"));
+                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_USED_MIB, 5000, "gpu1"));
         model.accept(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, 0, 0,
-                TelemetryNames.gpu(1, TelemetryNames.MEMORY_TOTAL_MIB), 24000, "gpu1"));
+                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_TOTAL_MIB, 24000, "gpu1"));
         assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("200 / 24000 MiB");
         robot.interact(model::refresh);
         assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("5000 / 24000 MiB");

@@ -134,7 +134,7 @@ final class DevicesCommand {
             monitor.subscribe(e -> {
                 if (e instanceof MetricEvent m) {
                     latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>())
-                            .put(TelemetryNames.figure(m.name()), m.value());
+                            .put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
                 } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
                     out.println(LocalTime.now().format(CLOCK) + " " + t.message());
                 } else if (e instanceof TelemetryEvent t && !t.processes().isEmpty()) {

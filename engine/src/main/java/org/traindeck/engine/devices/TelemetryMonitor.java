@@ -177,11 +177,11 @@ public final class TelemetryMonitor implements AutoCloseable {
     private void publishGpu(GpuInfo g) {
         long step = gpuSamples.incrementAndGet();
         int i = g.index();
-        publish(TelemetryNames.gpu(i, TelemetryNames.MEMORY_USED_MIB), g.memoryUsedMiB(), g.id(), step);
-        publish(TelemetryNames.gpu(i, TelemetryNames.MEMORY_TOTAL_MIB), g.memoryTotalMiB(), g.id(), step);
-        publish(TelemetryNames.gpu(i, TelemetryNames.UTILIZATION_PCT), g.utilizationPct(), g.id(), step);
-        publish(TelemetryNames.gpu(i, TelemetryNames.TEMPERATURE_C), g.temperatureC(), g.id(), step);
-        publish(TelemetryNames.gpu(i, TelemetryNames.POWER_W), g.powerW(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.MEMORY_USED_MIB), g.memoryUsedMiB(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.MEMORY_TOTAL_MIB), g.memoryTotalMiB(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.UTILIZATION_PCT), g.utilizationPct(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.TEMPERATURE_C), g.temperatureC(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.POWER_W), g.powerW(), g.id(), step);
     }
 
     private void sampleProcesses() {
@@ -229,7 +229,11 @@ public final class TelemetryMonitor implements AutoCloseable {
     }
 
     private void publishCpu(String figure, Number value, long step) {
-        publish(TelemetryNames.cpu(figure), value, TelemetryNames.CPU_DEVICE, step);
+        publish(TelemetryNames.CPU_PREFIX + figure, value, TelemetryNames.CPU_DEVICE, step);
+    }
+
+    static String gpuName(int index, String figure) {
+        return TelemetryNames.GPU_PREFIX + index + "/" + figure;
     }
 
     private void publish(String name, Number value, String device, long step) {

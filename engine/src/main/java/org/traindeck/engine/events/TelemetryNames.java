@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The names of the device figures the telemetry publishes, as {@link MetricEvent}s of the run {@link #RUN}: a GPU's
  * are {@code gpu/<index>/<figure>} (device {@code gpu<index>}), the CPU side's {@code cpu/<figure>} (device
- * {@code cpu}). Readers that show one device's figures go by {@link #figure(String)}.
+ * {@code cpu}). Readers that show one device's figures go by the name's last part, the figure.
  */
 public final class TelemetryNames {
 
@@ -32,28 +32,11 @@ public final class TelemetryNames {
     public static final String OFFHEAP_MIB = "offheap_mib";
     public static final List<String> CPU_FIGURES = List.of(LOAD_PCT, PROCESS_LOAD_PCT, HEAP_USED_MIB, HEAP_MAX_MIB, OFFHEAP_MIB, MEMORY_USED_MIB);
 
-    private static final String GPU_PREFIX = "gpu/";
+    /** A GPU's figures are named {@code gpu/<index>/<figure>}, the CPU side's {@code cpu/<figure>}. */
+    public static final String GPU_PREFIX = "gpu/";
+    public static final String CPU_PREFIX = CPU_DEVICE + "/";
 
+    // only constants, no methods: the app's layer rule counts it among the plain values it may use
     private TelemetryNames() {
-    }
-
-    /** A GPU's figure: {@code gpu/<index>/<figure>}. */
-    public static String gpu(int index, String figure) {
-        return GPU_PREFIX + index + "/" + figure;
-    }
-
-    /** The CPU side's figure: {@code cpu/<figure>}. */
-    public static String cpu(String figure) {
-        return CPU_DEVICE + "/" + figure;
-    }
-
-    /** Whether a telemetry metric is a GPU's. */
-    public static boolean isGpu(String name) {
-        return name.startsWith(GPU_PREFIX);
-    }
-
-    /** The figure a telemetry metric's name ends in: {@code memory_used_mib} of {@code gpu/0/memory_used_mib}. */
-    public static String figure(String name) {
-        return name.substring(name.lastIndexOf('/') + 1);
     }
 }

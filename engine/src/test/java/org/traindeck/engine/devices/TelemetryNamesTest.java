@@ -38,9 +38,9 @@ class TelemetryNamesTest {
     void theMonitorPublishesEveryFigureUnderTheNamesReadersUse(@TempDir Path dir) throws Exception {
         FakeNvidiaSmi fake = new FakeNvidiaSmi(dir);
         List<EngineEvent> events = Collections.synchronizedList(new ArrayList<>());
-        Set<String> cpu = TelemetryNames.CPU_FIGURES.stream().map(TelemetryNames::cpu).collect(Collectors.toSet());
+        Set<String> cpu = TelemetryNames.CPU_FIGURES.stream().map(f -> TelemetryNames.CPU_PREFIX + f).collect(Collectors.toSet());
         // the fake's GPU 0 reports every figure; GPU 1 has no utilisation or power
-        Set<String> gpu0 = TelemetryNames.GPU_FIGURES.stream().map(f -> TelemetryNames.gpu(0, f)).collect(Collectors.toSet());
+        Set<String> gpu0 = TelemetryNames.GPU_FIGURES.stream().map(f -> TelemetryNames.GPU_PREFIX + "0/" + f).collect(Collectors.toSet());
         try (TelemetryMonitor monitor = new TelemetryMonitor(fake.runner(), FakeNvidiaSmi.host(List.of()), FAST)) {
             monitor.subscribe(events::add, EventBus.Delivery.LOSSLESS);
             monitor.start();
@@ -49,16 +49,15 @@ class TelemetryNamesTest {
         }
 
         Set<String> known = Stream.concat(cpu.stream(), Stream.of(0, 1).flatMap(i -> TelemetryNames.GPU_FIGURES.stream()
-                .map(f -> TelemetryNames.gpu(i, f)))).collect(Collectors.toSet());
+                .map(f -> TelemetryNames.GPU_PREFIX + i + "/" + f))).collect(Collectors.toSet());
         assertThat(known).containsAll(names(events));
         synchronized (events) {
             assertThat(events).filteredOn(e -> e instanceof MetricEvent).allSatisfy(e -> {
                 MetricEvent m = (MetricEvent) e;
                 assertThat(m.runName()).isEqualTo(TelemetryNames.RUN);
-                assertThat(m.device()).isEqualTo(TelemetryNames.isGpu(m.name())
+                assertThat(m.device()).isEqualTo(m.name().startsWith(TelemetryNames.GPU_PREFIX)
                         ? "gpu" + m.name().split("/")[1] : TelemetryNames.CPU_DEVICE);
             });
         }
-        assertThat(TelemetryNames.figure(TelemetryNames.gpu(1, TelemetryNames.POWER_W))).isEqualTo(TelemetryNames.POWER_W);
     }
 }
