@@ -38,7 +38,8 @@ public final class StartupProbe {
                     System.gc();
                     Runtime rt = Runtime.getRuntime();
                     long heap = (rt.totalMemory() - rt.freeMemory()) >> 20;
-                    System.out.println("startup-probe first-frame-ms=" + firstFrame + " cpu-ms=" + cpu + " heap-mib=" + heap + " rss-mib=" + residentMib());
+                    System.out.println("startup-probe first-frame-ms=" + firstFrame + " cpu-ms=" + cpu + " heap-mib=" + heap
+                            + " rss-mib=" + residentMib());
                     System.out.flush();
                     Platform.exit();
                     System.exit(0);

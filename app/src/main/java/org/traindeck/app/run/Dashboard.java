@@ -16,9 +16,9 @@ import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.TelemetryNames;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TelemetryEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 import java.util.List;
 import java.util.Locale;
