@@ -38,7 +38,9 @@ cp -r "$root/sample-configs" "$root/data" "$out/input/samples/"
 
 echo "== trimming a Java runtime with jlink"
 modules=java.base,java.compiler,java.datatransfer,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.sql,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.unsupported,jdk.unsupported.desktop,jdk.zipfs
-jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=2 --output "$out/runtime"
+# --generate-cds-archive: without it a jlinked runtime has no class-data archive for the JDK's own classes, and every
+# launch loads and verifies them one by one
+jlink --add-modules "$modules" --generate-cds-archive --strip-debug --no-header-files --no-man-pages --compress=2 --output "$out/runtime"
 
 java_major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
 java_options=(

@@ -41,6 +41,7 @@ final class JsonEditorPane extends BorderPane {
         setBottom(status);
         document.validationProperty().addListener((o, a, b) -> show());
         model.overviewProperty().addListener((o, a, b) -> show());
+        show();
     }
 
     private void show() {

@@ -52,6 +52,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),
@@ -70,9 +71,7 @@ public final class MainWindow {
     private final ConfigDocument document;
     private final ConfigForm form;
     private final DevicesViewModel deviceModel;
-    private final DeviceSelector devices;
     private final NcclViewModel ncclModel;
-    private final NcclPanel nccl;
     private final ModelSummaryViewModel modelSummary;
     /** Summaries compile models (100 ms and more each): on a thread of their own, so that saves never wait behind them. */
     private final TaskExecutor summaryTasks = new FxTaskExecutor();
@@ -96,9 +95,7 @@ public final class MainWindow {
         this.document = new ConfigDocument(Files.isDirectory(samples) ? samples : services.home());
         this.form = new ConfigForm(document);
         this.deviceModel = new DevicesViewModel(document);
-        this.devices = new DeviceSelector(deviceModel);
         this.ncclModel = new NcclViewModel(document);
-        this.nccl = new NcclPanel(ncclModel);
         this.modelSummary = new ModelSummaryViewModel(document, services.engine()::summarize, summaryTasks);
         // ND4J reads the environment once, when it loads: a summary may load it before any run
         modelSummary.onNd4jLoaded(report -> ncclModel.setReport(report, true));
@@ -113,13 +110,14 @@ public final class MainWindow {
             services.dialogs().showError("TrainDeck", m);
         });
 
-        Tab json = tab("JSON", new JsonEditorPane(document, modelSummary));
+        Tab json = lazyTab("JSON", () -> new JsonEditorPane(document, modelSummary));
         modelSummary.showingProperty().bind(json.selectedProperty());
         TabPane tabs = new TabPane(
                 tab("Config", form), json,
-                tab("Devices", widthFitting(devices, "devices-scroll")), tab("NCCL", widthFitting(nccl, "nccl-scroll")),
-                tab("Runs", new RunsView(runs)), tab("Queue", new QueueView(queue, controller)),
-                tab("Sweeps", new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
+                lazyTab("Devices", () -> widthFitting(new DeviceSelector(deviceModel), "devices-scroll")),
+                lazyTab("NCCL", () -> widthFitting(new NcclPanel(ncclModel), "nccl-scroll")),
+                lazyTab("Runs", () -> new RunsView(runs)), lazyTab("Queue", () -> new QueueView(queue, controller)),
+                lazyTab("Sweeps", () -> new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
@@ -188,7 +186,7 @@ public final class MainWindow {
         refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
         refresher.setCycleCount(Timeline.INDEFINITE);
         refresher.play();
-        startDevices();
+        startDevicesAfterFirstLayout();
         files.openInitial(initialConfig, services.home());
     }
 
@@ -214,6 +212,17 @@ public final class MainWindow {
         return t;
     }
 
+    /** A tab whose content is built when it is first shown: the first window paints sooner without it. */
+    private static Tab lazyTab(String title, Supplier<Node> content) {
+        Tab t = tab(title, null);
+        t.selectedProperty().addListener((o, was, selected) -> {
+            if (selected && t.getContent() == null) {
+                t.setContent(content.get());
+            }
+        });
+        return t;
+    }
+
     private static String css(String name) {
         return MainWindow.class.getResource("assets/" + name).toExternalForm();
     }
@@ -224,7 +233,25 @@ public final class MainWindow {
         dashboard.refreshCharts();
     }
 
+    /**
+     * Device discovery and telemetry (OSHI, nvidia-smi, JavaCPP) wait until the window is laid out: on two busy cores
+     * they would otherwise slow down the first paint, which needs none of them.
+     */
+    private void startDevicesAfterFirstLayout() {
+        Runnable once = new Runnable() {
+            @Override
+            public void run() {
+                scene.removePostLayoutPulseListener(this);
+                startDevices();
+            }
+        };
+        scene.addPostLayoutPulseListener(once);
+    }
+
     private void startDevices() {
+        if (closed) {
+            return;
+        }
         services.tasks().execute(services.engine()::discoverDevices, inv -> {
             deviceModel.show(inv);
             inventory.complete(inv);
@@ -234,8 +261,22 @@ public final class MainWindow {
         });
         services.tasks().execute(Engine::clusterModulePresent, deviceModel::showClusterModule,
                 error -> dashboard.messages().add("could not tell whether the cluster module is here: " + error));
-        telemetry = services.engine().telemetry();
-        telemetry.subscribe(e -> {
+        services.tasks().execute(this::startTelemetry, started -> {
+            if (closed) {
+                // the window closed while it started; its executor takes no more work
+                Thread stop = new Thread(started::close, "traindeck-telemetry-close");
+                stop.setDaemon(true);
+                stop.start();
+            } else {
+                telemetry = started;
+            }
+        }, error -> dashboard.messages().add("device telemetry failed to start: " + error));
+    }
+
+    /** Off the FX thread: it looks for nvidia-smi on the PATH and starts the samplers. */
+    private Telemetry startTelemetry() {
+        Telemetry sampling = services.engine().telemetry();
+        sampling.subscribe(e -> {
             if (e instanceof MetricEvent m) {
                 deviceModel.accept(m);
                 dashboard.offer(m);
@@ -243,7 +284,8 @@ public final class MainWindow {
                 dashboard.offer(t);
             }
         });
-        telemetry.start();
+        sampling.start();
+        return sampling;
     }
 
     /** Scrolls down only: long texts wrap to the pane's width instead of running off to the right. */

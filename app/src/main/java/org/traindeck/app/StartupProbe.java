@@ -1,5 +1,6 @@
 package org.traindeck.app;
 
+import com.sun.management.OperatingSystemMXBean;
 import javafx.animation.AnimationTimer;
 import javafx.animation.PauseTransition;
 import javafx.application.Platform;
@@ -11,7 +12,8 @@ import java.nio.file.Path;
 
 /**
  * For the start-up benchmark (--startup-probe): prints the milliseconds from the JVM's start to the first frame
- * painted after the window was shown, then, three seconds later, the idle heap and resident memory, and exits.
+ * painted after the window was shown and the CPU time used until then, then, three seconds later, the idle heap and
+ * resident memory, and exits.
  */
 public final class StartupProbe {
 
@@ -30,12 +32,14 @@ public final class StartupProbe {
                 }
                 stop();
                 long firstFrame = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
+                long cpu = processCpuMillis();
                 PauseTransition idle = new PauseTransition(Duration.seconds(3));
                 idle.setOnFinished(e -> {
                     System.gc();
                     Runtime rt = Runtime.getRuntime();
                     long heap = (rt.totalMemory() - rt.freeMemory()) >> 20;
-                    System.out.println("startup-probe first-frame-ms=" + firstFrame + " heap-mib=" + heap + " rss-mib=" + residentMib());
+                    System.out.println("startup-probe first-frame-ms=" + firstFrame + " cpu-ms=" + cpu + " heap-mib=" + heap
+                            + " rss-mib=" + residentMib());
                     System.out.flush();
                     Platform.exit();
                     System.exit(0);
@@ -43,6 +47,14 @@ public final class StartupProbe {
                 idle.play();
             }
         }.start();
+    }
+
+    /** CPU time the process used so far, all threads: on a machine shared with other work it varies less than wall time. */
+    static long processCpuMillis() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
+            return os.getProcessCpuTime() / 1_000_000;
+        }
+        return -1;
     }
 
     static long residentMib() {

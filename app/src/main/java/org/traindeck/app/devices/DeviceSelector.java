@@ -67,6 +67,11 @@ public final class DeviceSelector extends VBox {
                 l.setText(c.getValueAdded());
             }
         });
+        // the window builds this view when its tab is first shown, by when the devices may be known
+        cpuWorkers.getValueFactory().setValue(Math.max(1, model.cpuWorkersProperty().get()));
+        if (model.inventoryProperty().get() != null) {
+            build(model.inventoryProperty().get());
+        }
     }
 
     private VBox cluster() {

@@ -24,6 +24,7 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+
+import static org.traindeck.engine.events.TelemetryNames.HEAP_USED_MIB;
+import static org.traindeck.engine.events.TelemetryNames.LOAD_PCT;
+import static org.traindeck.engine.events.TelemetryNames.MEMORY_TOTAL_MIB;
+import static org.traindeck.engine.events.TelemetryNames.MEMORY_USED_MIB;
+import static org.traindeck.engine.events.TelemetryNames.OFFHEAP_MIB;
+import static org.traindeck.engine.events.TelemetryNames.TEMPERATURE_C;
+import static org.traindeck.engine.events.TelemetryNames.UTILIZATION_PCT;
 
 /**
  * The Devices view's state: the inventory, the selection (GPUs, or the CPU with a number of data-parallel workers)
@@ -137,7 +146,7 @@ public final class DevicesViewModel {
                     g.utilizationPct() == null ? "-" : Math.round(g.utilizationPct()) + "%",
                     g.temperatureC() == null ? "-" : Math.round(g.temperatureC()) + "°C"));
         }
-        figures.put("cpu", found.host().memoryTotalMiB() + " MiB memory");
+        figures.put(TelemetryNames.CPU_DEVICE, found.host().memoryTotalMiB() + " MiB memory");
         status.set(found.hasGpus() ? found.gpus().size() + " GPU(s) found" : "No GPU: " + found.noGpuReason() + ". Training runs on the CPU.");
         inventory.set(found);
         follow();
@@ -177,11 +186,12 @@ public final class DevicesViewModel {
             if (!figures.containsKey(device)) {
                 return;
             }
-            figures.put(device, device.equals("cpu")
-                    ? String.format(Locale.ROOT, "load %s · heap %s MiB · off-heap %s MiB · system %s MiB used", fmt(v.get("load_pct"), "%.0f%%"),
-                            fmt(v.get("heap_used_mib"), "%.0f"), fmt(v.get("offheap_mib"), "%.0f"), fmt(v.get("memory_used_mib"), "%.0f"))
-                    : String.format(Locale.ROOT, "%s / %s MiB · util %s · %s", fmt(v.get("memory_used_mib"), "%.0f"),
-                            fmt(v.get("memory_total_mib"), "%.0f"), fmt(v.get("utilization_pct"), "%.0f%%"), fmt(v.get("temperature_c"), "%.0f°C")));
+            figures.put(device, device.equals(TelemetryNames.CPU_DEVICE)
+                    ? String.format(Locale.ROOT, "load %s · heap %s MiB · off-heap %s MiB · system %s MiB used",
+                            fmt(v.get(LOAD_PCT), "%.0f%%"), fmt(v.get(HEAP_USED_MIB), "%.0f"), fmt(v.get(OFFHEAP_MIB), "%.0f"),
+                            fmt(v.get(MEMORY_USED_MIB), "%.0f"))
+                    : String.format(Locale.ROOT, "%s / %s MiB · util %s · %s", fmt(v.get(MEMORY_USED_MIB), "%.0f"),
+                            fmt(v.get(MEMORY_TOTAL_MIB), "%.0f"), fmt(v.get(UTILIZATION_PCT), "%.0f%%"), fmt(v.get(TEMPERATURE_C), "%.0f°C")));
         });
     }
 

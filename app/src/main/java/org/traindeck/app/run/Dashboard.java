@@ -21,6 +21,7 @@ import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TelemetryEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 import java.util.List;
 import java.util.Locale;
@@ -202,7 +203,7 @@ public final class Dashboard extends BorderPane {
 
     /** Forgets the run being shown (not the device telemetry, nor the runs overlaid for comparison). */
     public void clearRun() {
-        queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals("telemetry"));
+        queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals(TelemetryNames.RUN));
         charts.clearRun();
         layersModel.clear();
         messages.clear();
@@ -214,7 +215,7 @@ public final class Dashboard extends BorderPane {
 
     private void apply(EngineEvent event) {
         if (event instanceof MetricEvent m) {
-            if ("telemetry".equals(m.runName())) {
+            if (TelemetryNames.RUN.equals(m.runName())) {
                 charts.telemetry(m);
             } else if (!layersModel.accept(m)) {
                 metric(m);

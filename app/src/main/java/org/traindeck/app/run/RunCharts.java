@@ -4,6 +4,7 @@ import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.TelemetryNames;
 
 import java.awt.Color;
 import java.util.HashSet;
@@ -113,12 +114,12 @@ final class RunCharts {
             return;
         }
         String name = m.name();
-        if (name.endsWith("/memory_used_mib") && name.startsWith("gpu/")) {
+        if (name.startsWith(TelemetryNames.GPU_PREFIX) && name.endsWith("/" + TelemetryNames.MEMORY_USED_MIB)) {
             Color c = memory.hasSeries(m.device()) ? null : stageColor(memory.seriesCount());
             memory.series(m.device(), m.device() + " used", c, false).add(t, t, m.value());
-        } else if (name.equals("cpu/heap_used_mib")) {
+        } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB)) {
             memory.series("heap", "cpu · Java heap", new Color(0x555555), false).add(t, t, m.value());
-        } else if (name.equals("cpu/offheap_mib")) {
+        } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB)) {
             memory.series("offheap", "cpu · outside the heap (ND4J, native)", new Color(0x2ca02c), false).add(t, t, m.value());
         }
     }

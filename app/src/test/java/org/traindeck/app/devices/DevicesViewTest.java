@@ -19,6 +19,7 @@ import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 import java.lang.ref.WeakReference;
 import java.nio.file.Path;
@@ -121,8 +122,10 @@ class DevicesViewTest {
     @Test
     void telemetryReachesTheFiguresAtTheNextRefresh(FxRobot robot) throws Exception {
         collectGarbage();
-        model.accept(new MetricEvent("telemetry", "", 0, 0, 0, 0, 0, "gpu/memory_used_mib", 5000, "gpu1"));
-        model.accept(new MetricEvent("telemetry", "", 0, 0, 0, 0, 0, "gpu/memory_total_mib", 24000, "gpu1"));
+        model.accept(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, 0, 0,
+                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_USED_MIB, 5000, "gpu1"));
+        model.accept(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, 0, 0,
+                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_TOTAL_MIB, 24000, "gpu1"));
         assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("200 / 24000 MiB");
         robot.interact(model::refresh);
         assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("5000 / 24000 MiB");

@@ -28,6 +28,7 @@ import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
+import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
@@ -54,14 +55,16 @@ public final class Engine {
 
     private final DeviceDiscovery discovery;
     private final TelemetryMonitor.Settings telemetry;
+    private final FaultPlan faults;
     /** Finished runs are read once: the Runs and Sweeps views list the library again after every run. */
     private final MetricsDigests digests = new MetricsDigests();
     private final ModelOverviews models;
 
-    private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
+    private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry, FaultPlan faults) {
         this.discovery = discovery;
         this.telemetry = telemetry;
         this.models = new ModelOverviews(discovery);
+        this.faults = faults;
     }
 
     /** This machine's devices (nvidia-smi and the OS), telemetry at the default rates. */
@@ -71,12 +74,20 @@ public final class Engine {
 
     /** This machine's devices, telemetry at the given rates. */
     public static Engine local(TelemetryMonitor.Settings telemetry) {
-        return new Engine(DeviceDiscovery.system(), telemetry);
+        return new Engine(DeviceDiscovery.system(), telemetry, FaultPlan.NONE);
+    }
+
+    /**
+     * Devices found through {@code discovery} (the command line's, which tests replace with fakes), and the failures
+     * a test injects into the runs and queues it starts ({@link FaultPlan#NONE} otherwise).
+     */
+    public static Engine using(DeviceDiscovery discovery, FaultPlan faults) {
+        return new Engine(discovery, TelemetryMonitor.Settings.DEFAULT, faults);
     }
 
     /** The devices {@code discovery} finds (a test's, with a small memory), telemetry at the given rates. */
     public static Engine withDevices(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
-        return new Engine(discovery, telemetry);
+        return new Engine(discovery, telemetry, FaultPlan.NONE);
     }
 
     /** Checks a config's text; relative paths in it are taken from {@code baseDir}. Every problem in one pass. */
@@ -131,7 +142,7 @@ public final class Engine {
         if (!refused.isEmpty()) {
             throw new InvalidConfigException(refused);
         }
-        return new RunHandle(TrainingRun.prepare(config, discovery));
+        return new RunHandle(TrainingRun.prepare(config, discovery, faults));
     }
 
     /**
@@ -139,7 +150,19 @@ public final class Engine {
      * foreign checkpoint is refused with the reason before anything on disk changes.
      */
     public RunHandle resume(Path checkpointOrRunDir) throws IOException, CheckpointException {
-        return new RunHandle(TrainingRun.resume(checkpointOrRunDir, TrainingRun.ResumeOptions.NONE, discovery));
+        return resume(checkpointOrRunDir, TrainingRun.ResumeOptions.NONE);
+    }
+
+    /**
+     * As {@link #resume(Path)}, with another config, more epochs, other devices or a cluster; a folder another process
+     * is writing is refused with a {@link RunBusyException}.
+     */
+    public RunHandle resume(Path checkpointOrRunDir, TrainingRun.ResumeOptions options) throws IOException, CheckpointException {
+        try {
+            return new RunHandle(TrainingRun.resume(checkpointOrRunDir, options, discovery, faults));
+        } catch (RunLock.BusyException e) {
+            throw new RunBusyException(e.getMessage(), e);
+        }
     }
 
     /**
@@ -186,7 +209,7 @@ public final class Engine {
      * only one process runs a queue at a time (the handle completes exceptionally when another does).
      */
     public QueueHandle runQueue(Path outputDir, QueueListener listener) {
-        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, (DeviceSelection) null, FaultPlan.NONE);
+        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, (DeviceSelection) null, faults);
         return inBackground(runner, listener, null);
     }
 
@@ -196,7 +219,7 @@ public final class Engine {
      */
     public PreparedSweep prepareSweep(Path sweepFile) throws IOException, InvalidConfigException {
         SweepLaunch sweep = SweepLaunch.prepare(sweepFile, m -> LOG.warn("{}", m));
-        return new PreparedSweep(sweep, sweep.runner(null, discovery, FaultPlan.NONE));
+        return new PreparedSweep(sweep, sweep.runner(null, discovery, faults));
     }
 
     /**

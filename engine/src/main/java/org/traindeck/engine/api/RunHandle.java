@@ -45,6 +45,14 @@ public final class RunHandle {
         run.subscribe(listener, EventBus.Delivery.DROP_WHEN_BEHIND);
     }
 
+    /**
+     * Adds a listener that hears every event, in order, even when it is slow (training waits for it): for a front end
+     * that prints the run, such as the command line. Call before {@link #start()}.
+     */
+    public void subscribeLossless(EventListener listener) {
+        run.subscribe(listener, EventBus.Delivery.LOSSLESS);
+    }
+
     /** Trains on a thread of its own. */
     public void start() {
         run.start();

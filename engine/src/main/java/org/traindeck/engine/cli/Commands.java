@@ -4,7 +4,6 @@ import org.traindeck.engine.Version;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.PathEncoding;
-import org.traindeck.engine.sinks.RunLock;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,7 +63,7 @@ final class Commands {
                 invalid.problems().forEach(p -> main.err().println("error: " + p));
             } else if (e instanceof InvalidPathException path) {
                 main.err().println("error: " + PathEncoding.advice(path));
-            } else if (e instanceof RunLock.BusyException || e instanceof IOException) {
+            } else if (e instanceof IOException) {
                 main.err().println("error: " + e.getMessage());
             } else {
                 throw e;

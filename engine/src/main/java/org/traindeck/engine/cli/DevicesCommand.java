@@ -14,6 +14,7 @@ import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -149,7 +150,7 @@ final class DevicesCommand {
                 never.await(interval.toMillis(), TimeUnit.MILLISECONDS);
                 // GPUs in index order, then the CPU
                 Map<String, Map<String, Double>> ordered = new TreeMap<>(Comparator
-                        .comparing((String d) -> d.equals("cpu")).thenComparing(d -> d.length()).thenComparing(d -> d));
+                        .comparing((String d) -> d.equals(TelemetryNames.CPU_DEVICE)).thenComparing(d -> d.length()).thenComparing(d -> d));
                 ordered.putAll(latest);
                 for (Map.Entry<String, Map<String, Double>> device : ordered.entrySet()) {
                     out.println(LocalTime.now().format(CLOCK) + " " + line(device.getKey(), device.getValue()));
@@ -161,19 +162,19 @@ final class DevicesCommand {
 
     private static String line(String device, Map<String, Double> v) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-5s", device));
-        if (device.equals("cpu")) {
-            appendIf(b, v, "load_pct", " load %.0f%%");
-            appendIf(b, v, "process_load_pct", " (TrainDeck %.0f%%)");
-            appendIf(b, v, "heap_used_mib", "  heap %.0f");
-            appendIf(b, v, "heap_max_mib", "/%.0f MiB");
-            appendIf(b, v, "offheap_mib", "  off-heap %.0f MiB");
-            appendIf(b, v, "memory_used_mib", "  system memory used %.0f MiB");
+        if (device.equals(TelemetryNames.CPU_DEVICE)) {
+            appendIf(b, v, TelemetryNames.LOAD_PCT, " load %.0f%%");
+            appendIf(b, v, TelemetryNames.PROCESS_LOAD_PCT, " (TrainDeck %.0f%%)");
+            appendIf(b, v, TelemetryNames.HEAP_USED_MIB, "  heap %.0f");
+            appendIf(b, v, TelemetryNames.HEAP_MAX_MIB, "/%.0f MiB");
+            appendIf(b, v, TelemetryNames.OFFHEAP_MIB, "  off-heap %.0f MiB");
+            appendIf(b, v, TelemetryNames.MEMORY_USED_MIB, "  system memory used %.0f MiB");
         } else {
-            appendIf(b, v, "memory_used_mib", " memory %.0f");
-            appendIf(b, v, "memory_total_mib", "/%.0f MiB");
-            appendIf(b, v, "utilization_pct", "  util %.0f%%");
-            appendIf(b, v, "temperature_c", "  %.0f°C");
-            appendIf(b, v, "power_w", "  %.1f W");
+            appendIf(b, v, TelemetryNames.MEMORY_USED_MIB, " memory %.0f");
+            appendIf(b, v, TelemetryNames.MEMORY_TOTAL_MIB, "/%.0f MiB");
+            appendIf(b, v, TelemetryNames.UTILIZATION_PCT, "  util %.0f%%");
+            appendIf(b, v, TelemetryNames.TEMPERATURE_C, "  %.0f°C");
+            appendIf(b, v, TelemetryNames.POWER_W, "  %.1f W");
         }
         return b.toString();
     }

@@ -1,5 +1,8 @@
 package org.traindeck.engine.cli;
 
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.RunBusyException;
+import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
@@ -13,13 +16,11 @@ import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.model.ModelCheck;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.fit.DeviceMemory;
 import org.traindeck.engine.model.fit.StageFits;
-import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -102,6 +103,11 @@ public final class Main {
 
     FaultPlan faults() {
         return faults;
+    }
+
+    /** The engine the run commands go through, as the app's does: this CLI's devices and a test's faults. */
+    Engine engine() {
+        return Engine.using(discovery(), faults);
     }
 
     /** The selected devices' memory; only GPUs need nvidia-smi. */
@@ -195,9 +201,9 @@ public final class Main {
                 return INVALID_INPUT;
             }
         }
-        TrainingRun run;
+        RunHandle run;
         try {
-            run = TrainingRun.prepare(config, discovery(), faults);
+            run = engine().prepare(config);
         } catch (IOException e) {
             err.println("error: cannot create the run folder under " + config.outputPath() + ": " + e.getMessage());
             return RUN_FAILED;
@@ -218,10 +224,10 @@ public final class Main {
                 return INVALID_INPUT;
             }
         }
-        TrainingRun run;
+        RunHandle run;
         try {
-            run = TrainingRun.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster), discovery(), faults);
-        } catch (CheckpointException | RunLock.BusyException e) {
+            run = engine().resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster));
+        } catch (CheckpointException | RunBusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;
         } catch (IOException e) {
@@ -231,20 +237,23 @@ public final class Main {
         return execute(run);
     }
 
-    private int execute(TrainingRun run) {
+    private int execute(RunHandle run) {
         out.println("run folder: " + run.runDir());
-        run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
+        run.subscribeLossless(new ProgressPrinter(out, run.config(), System.console() != null));
         Thread hook = new Thread(() -> stopOnSignal(run), "traindeck-stop-on-signal");
         Runtime.getRuntime().addShutdownHook(hook);
         // on its own thread, so that a run the watchdog gives up cannot keep this command from ending
         run.start();
         RunResult result;
         try {
-            result = run.await();
+            result = run.completion().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             run.requestStop();
             return RUN_FAILED;
+        } catch (ExecutionException e) {
+            // a run reports its own failures in its result; this is a bug, said as one
+            throw new IllegalStateException("the run ended without a result", e.getCause());
         }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
@@ -272,7 +281,7 @@ public final class Main {
      * Ctrl-C, SIGTERM or a logout: the JVM is shutting down, so the run is asked to stop and this hook waits (at most
      * {@link #STOP_WAIT_SECONDS} s) for its stop checkpoint; the JVM then exits with 130 (SIGINT) or 143 (SIGTERM).
      */
-    private void stopOnSignal(TrainingRun run) {
+    private void stopOnSignal(RunHandle run) {
         if (run.completion().isDone()) {
             return;
         }

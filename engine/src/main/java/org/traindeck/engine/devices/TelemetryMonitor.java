@@ -1,12 +1,12 @@
 package org.traindeck.engine.devices;
 
 import com.sun.management.OperatingSystemMXBean;
-import org.bytedeco.javacpp.Pointer;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,12 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * polled more slowly; the CPU side (system load, this process's heap and off-heap memory, where ND4J's arrays live)
  * is sampled in-process.
  *
- * <p>Metric names: {@code gpu/<index>/memory_used_mib}, {@code gpu/<index>/memory_total_mib},
- * {@code gpu/<index>/utilization_pct}, {@code gpu/<index>/temperature_c}, {@code gpu/<index>/power_w} (device
- * {@code gpu<index>}), and {@code cpu/load_pct}, {@code cpu/process_load_pct}, {@code cpu/heap_used_mib},
- * {@code cpu/heap_max_mib}, {@code cpu/offheap_mib} (resident memory outside the Java heap), {@code cpu/memory_used_mib}
- * (device {@code cpu}). A value the
- * driver does not report is not published.
+ * <p>The figures and their names: {@link TelemetryNames}. A value the driver does not report is not published.
  */
 public final class TelemetryMonitor implements AutoCloseable {
 
@@ -181,12 +176,12 @@ public final class TelemetryMonitor implements AutoCloseable {
 
     private void publishGpu(GpuInfo g) {
         long step = gpuSamples.incrementAndGet();
-        String prefix = "gpu/" + g.index() + "/";
-        publish(prefix + "memory_used_mib", g.memoryUsedMiB(), g.id(), step);
-        publish(prefix + "memory_total_mib", g.memoryTotalMiB(), g.id(), step);
-        publish(prefix + "utilization_pct", g.utilizationPct(), g.id(), step);
-        publish(prefix + "temperature_c", g.temperatureC(), g.id(), step);
-        publish(prefix + "power_w", g.powerW(), g.id(), step);
+        int i = g.index();
+        publish(gpuName(i, TelemetryNames.MEMORY_USED_MIB), g.memoryUsedMiB(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.MEMORY_TOTAL_MIB), g.memoryTotalMiB(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.UTILIZATION_PCT), g.utilizationPct(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.TEMPERATURE_C), g.temperatureC(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.POWER_W), g.powerW(), g.id(), step);
     }
 
     private void sampleProcesses() {
@@ -209,33 +204,41 @@ public final class TelemetryMonitor implements AutoCloseable {
             long step = cpuSamples.incrementAndGet();
             double load = probe.cpuLoad();
             if (load >= 0) {
-                publish("cpu/load_pct", load * 100, "cpu", step);
+                publishCpu(TelemetryNames.LOAD_PCT, load * 100, step);
             }
             if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
                 double processLoad = os.getProcessCpuLoad();
                 if (processLoad >= 0) {
-                    publish("cpu/process_load_pct", processLoad * 100, "cpu", step);
+                    publishCpu(TelemetryNames.PROCESS_LOAD_PCT, processLoad * 100, step);
                 }
             }
             Runtime rt = Runtime.getRuntime();
-            publish("cpu/heap_used_mib", (double) ((rt.totalMemory() - rt.freeMemory()) >> 20), "cpu", step);
-            publish("cpu/heap_max_mib", (double) (rt.maxMemory() >> 20), "cpu", step);
+            publishCpu(TelemetryNames.HEAP_USED_MIB, (double) ((rt.totalMemory() - rt.freeMemory()) >> 20), step);
+            publishCpu(TelemetryNames.HEAP_MAX_MIB, (double) (rt.maxMemory() >> 20), step);
             // The process's resident memory outside the Java heap: ND4J's arrays and workspaces, BLAS, native libraries
             // (JavaCPP's own counter misses most of what the CPU backend allocates).
-            long resident = Pointer.physicalBytes();
+            long resident = ResidentMemory.bytes();
             if (resident > 0) {
-                publish("cpu/offheap_mib", (double) (Math.max(0, resident - rt.totalMemory()) >> 20), "cpu", step);
+                publishCpu(TelemetryNames.OFFHEAP_MIB, (double) (Math.max(0, resident - rt.totalMemory()) >> 20), step);
             }
             HostInfo host = probe.host();
-            publish("cpu/memory_used_mib", (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()), "cpu", step);
+            publishCpu(TelemetryNames.MEMORY_USED_MIB, (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()), step);
         } catch (RuntimeException e) {
             bus.publish(TelemetryEvent.status("CPU telemetry failed: " + e));
         }
     }
 
+    private void publishCpu(String figure, Number value, long step) {
+        publish(TelemetryNames.CPU_PREFIX + figure, value, TelemetryNames.CPU_DEVICE, step);
+    }
+
+    static String gpuName(int index, String figure) {
+        return TelemetryNames.GPU_PREFIX + index + "/" + figure;
+    }
+
     private void publish(String name, Number value, String device, long step) {
         if (value != null) {
-            bus.publish(new MetricEvent("telemetry", "", 0, 0, step, System.currentTimeMillis(), 0, name,
+            bus.publish(new MetricEvent(TelemetryNames.RUN, "", 0, 0, step, System.currentTimeMillis(), 0, name,
                     value.doubleValue(), device));
         }
     }

@@ -40,10 +40,6 @@ public enum NpyDType {
         return kind != 'f';
     }
 
-    public boolean isUnsigned() {
-        return kind == 'u' || kind == 'b';
-    }
-
     /** NumPy's own name, as users know it from {@code arr.dtype}. */
     public String numpyName() {
         return numpyName;
