@@ -6,6 +6,7 @@ import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.DeviceSelection;
@@ -159,8 +160,7 @@ public final class Main {
     }
 
     int train(String file, DeviceSelection devices, String cluster, Integer executors) {
-        ModelCheck.Checked checked = ModelCheck.checkWithSummary(ConfigParser.load(Path.of(file)));
-        RunConfig config = report(checked.result());
+        RunConfig config = report(ConfigParser.load(Path.of(file)));
         if (config == null) {
             err.println(file + ": invalid, nothing was run");
             return INVALID_INPUT;
@@ -192,18 +192,14 @@ public final class Main {
             }
             again.warnings().forEach(p -> err.println("warning: " + p));
         }
-        // a cluster's executors have their own memory, which this machine cannot see
-        if (cluster == null && executors == null && config.parallel().cluster().isEmpty()) {
-            StageFits fits = StageFits.of(config, checked, memoryOf(config.devices()));
-            if (!fits.problems().isEmpty()) {
-                checked.result().with(fits.problems()).errors().forEach(p -> err.println("error: " + p));
-                err.println(file + ": does not fit the devices' memory, nothing was run");
-                return INVALID_INPUT;
-            }
-        }
         RunHandle run;
         try {
+            // the model is checked against the data and the devices' memory there, once, after ND4J is set up as for the run
             run = engine().prepare(config);
+        } catch (InvalidConfigException e) {
+            e.problems().forEach(p -> err.println("error: " + p));
+            err.println(file + ": nothing was run");
+            return INVALID_INPUT;
         } catch (IOException e) {
             err.println("error: cannot create the run folder under " + config.outputPath() + ": " + e.getMessage());
             return RUN_FAILED;
