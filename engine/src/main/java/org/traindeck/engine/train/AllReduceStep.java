@@ -4,6 +4,9 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.GradientExchange;
+import org.traindeck.engine.train.health.LayerProbe;
+import org.traindeck.engine.train.health.LayerSnapshot;
+import org.traindeck.engine.train.health.LayerWatch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,10 +34,12 @@ final class AllReduceStep implements StepStrategy {
     private final long seed;
     private final int everySteps;
     private final FaultPlan faults;
+    private final LayerWatch watch;
     private double baseline;
 
     /** @param baseline one device's samples/s for the efficiency metric; 0 measures it before the first step */
-    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, FaultPlan faults) {
+    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, FaultPlan faults, LayerWatch watch) {
+        this.watch = watch;
         this.replicas = replicas;
         boolean dataLossOnly = plan.stage.optimizer().weightDecay() > 0;
         for (int w = 0; w < replicas.size(); w++) {
@@ -86,15 +91,23 @@ final class AllReduceStep implements StepStrategy {
         long reduced = System.nanoTime() - t0;
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
+        // the master holds the summed gradient: its per-layer figures are the same for any device count
+        LayerProbe probe = watch.probeFor(master, before + 1);
         GradientUpdate.Result r = update.apply(lossSum, examples, micro, (int) before, state.epoch, plan.stage.clipNorm(), publishes,
-                before + 1 == faults.nanAtStep());
+                before + 1 == faults.nanAtStep(), probe);
         long t1 = System.nanoTime();
         if (r.applied()) {
             replicas.broadcastParameters();
         }
         long exchange = reduced + System.nanoTime() - t1;
+        LayerSnapshot layers = probe == null ? null
+                : watch.finish(probe, r.applied(), master, firstBatch(state, plan, start).features(), before + 1);
         listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), perDevice, r.applied(), lr,
-                exchange, baseline));
+                exchange, baseline, layers));
+    }
+
+    private BatchMaker.Batch firstBatch(TrainingState state, StagePlan plan, int at) {
+        return plan.batches.batch(state.order, at, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
     }
 
     private List<BatchMaker.Batch> batches(TrainingState state, StagePlan plan, int from, int to) {
