@@ -1,6 +1,7 @@
 package org.traindeck.engine.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -119,6 +120,46 @@ class LayerHealthTest {
         TfHistogramReader.Histogram tw = tb.stream().filter(h -> h.tag().equals("layer/a/weights") && h.step() == 24).findFirst().orElseThrow();
         assertThat(tw.num()).isEqualTo(w.count());
         assertThat(tw.sumSquares()).isCloseTo(w.sumSquares(), within(1e-9));
+    }
+
+    /** The ViT and U-Net samples' networks (their model sections as written), on a little of their kind of data. */
+    @Test
+    void theVitAndUnetSamplesHaveTheirFiguresAndHistograms(@TempDir Path dir) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Path samples = TestPaths.repoRoot().resolve("sample-configs");
+        String vit = json.readTree(samples.resolve("fashion-vit.json").toFile()).get("model").toString();
+        String unet = json.readTree(samples.resolve("shapes-unet.json").toFile()).get("model").toString();
+        String shapes = TestPaths.repoRoot().resolve("data/shapes/shapes.npz").toString().replace("\\", "/");
+        String layers = "{\"everySteps\": 2, \"histogramsEverySteps\": 4}";
+        RunResult v = TrainingRun.prepare(config(dir, "vit", vit, "cpu", 32, layers)).runHere();
+        RunResult u = TrainingRun.prepare(ConfigParser.parse("""
+                {"name": "unet", "outputDir": "out", "seed": 3, "model": %s,
+                 "data": {"train": {"type": "numpy", "task": "segmentation", "inputs": "%s:x", "targets": "%s:y", "numClasses": 3,
+                                    "scale": 0.00392156862745098, "limit": 48}},
+                 "stages": [{"epochs": 1, "batchSize": 8, "optimizer": {"type": "adam", "learningRate": 0.003}, "validationInterval": 0}],
+                 "logging": {"layers": %s}, "checkpoint": {"keepBestPerStage": false}}
+                """.formatted(unet, shapes, shapes, layers), dir).orThrow()).runHere();
+
+        assertThat(v.status()).as(v.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(u.status()).as(u.message()).isEqualTo(RunResult.Status.FINISHED);
+        Map<String, Map<Long, Double>> vm = layerMetrics(v.runDir());
+        Map<String, Map<Long, Double>> um = layerMetrics(u.runDir());
+        assertThat(um).containsKeys(LayerMetrics.name("enc1a", LayerMetrics.Figure.UPDATE_RATIO),
+                LayerMetrics.name("bottom2", LayerMetrics.Figure.GRAD_NORM), LayerMetrics.name("dec1b", LayerMetrics.Figure.ACT_ZERO_FRACTION),
+                LayerMetrics.name("head", LayerMetrics.Figure.PARAM_NORM));
+        long vitNodes = vm.keySet().stream().filter(k -> k.endsWith("/" + LayerMetrics.Figure.GRAD_NORM.suffix())).count();
+        assertThat(vitNodes).as("ViT nodes with a gradient: %s", vm.keySet()).isGreaterThanOrEqualTo(8);
+        assertThat(vm.values()).allSatisfy(series -> assertThat(series.values()).allSatisfy(x -> assertThat(x).isFinite()));
+        for (RunResult r : List.of(v, u)) {
+            List<HistogramEvent> h = Engine.local().open(r.runDir()).histograms();
+            assertThat(h).as(r.runDir().toString()).isNotEmpty()
+                    .anyMatch(e -> e.quantity().equals(HistogramEvent.GRADIENTS)).anyMatch(e -> e.quantity().equals(HistogramEvent.WEIGHTS));
+            Path events;
+            try (Stream<Path> files = Files.list(r.runDir().resolve("tensorboard"))) {
+                events = files.findFirst().orElseThrow();
+            }
+            assertThat(TfHistogramReader.read(events)).hasSize(Files.readAllLines(r.runDir().resolve(HistogramsJsonlSink.FILE)).size());
+        }
     }
 
     @Test
