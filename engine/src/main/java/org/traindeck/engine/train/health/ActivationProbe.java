@@ -18,7 +18,7 @@ import java.util.Map;
 public final class ActivationProbe {
 
     /** Examples of the batch that are passed forward: enough for stable fractions, cheap next to a step. */
-    public static final int MAX_EXAMPLES = 64;
+    public static final int MAX_EXAMPLES = 32;
 
     private ActivationProbe() {
     }
