@@ -89,11 +89,7 @@ public final class LayerProbe {
         }
     }
 
-    /** The step's figures per node with parameters (activation figures NaN: {@link ActivationProbe} adds them). */
-    public Map<String, double[]> norms() {
-        return norms;
-    }
-
+    /** The step's figures, node by node (activation figures NaN: {@link ActivationProbe} adds them). */
     public List<LayerFigures> figures() {
         List<LayerFigures> out = new ArrayList<>(norms.size());
         for (LayerNodes.Node n : nodes.all()) {
