@@ -224,5 +224,11 @@ class LayerHealthTest {
                 """.formatted(digits), dir);
         assertThat(bad.errors()).extracting(ConfigProblem::path)
                 .contains("logging.layers.everySteps", "logging.layers.patience");
+
+        ValidationResult crossed = ConfigParser.parse("""
+                {"name": "crossed", "model": {"type": "mlp"}, "data": {"train": {"type": "csv", "path": "%s", "numClasses": 10}},
+                 "stages": [{"epochs": 1}], "logging": {"layers": {"minUpdateRatio": 0.5, "maxUpdateRatio": 0.1}}}
+                """.formatted(digits), dir);
+        assertThat(crossed.errors()).extracting(ConfigProblem::path).containsExactly("logging.layers.minUpdateRatio");
     }
 }
