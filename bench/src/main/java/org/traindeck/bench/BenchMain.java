@@ -19,7 +19,10 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** The groups: overhead, onednn, peer, scaling, loader, pipeline, chart, layers, library, startup; none named runs them all. */
+    /**
+     * The groups: overhead, onednn, layers (the per-layer figures' cost and the Layers view's drawing), peer, scaling,
+     * loader, pipeline, chart, library, startup; none named runs them all.
+     */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
     }
@@ -47,6 +50,12 @@ public final class BenchMain {
             System.out.println("oneDNN against DL4J's own convolutions…");
             EngineBench.oneDnn(EngineBench.LENET, out.resolve("onednn-lenet"), 5, report);
             EngineBench.oneDnn(EngineBench.LENET_LARGE, out.resolve("onednn-large"), 3, report);
+        }
+        if (wanted(only, "layers")) {
+            System.out.println("per-layer health figures…");
+            // -Dtraindeck.bench.quick=true: two shorter pairs (25 steps an epoch, figures at steps 50 and 100)
+            boolean quick = Boolean.getBoolean("traindeck.bench.quick");
+            LayerHealthBench.run(home, out.resolve("layers"), quick ? 2 : 3, quick ? 1600 : 3200, report);
         }
         if (wanted(only, "peer")) {
             System.out.println("CPU peer…");

@@ -80,7 +80,12 @@ final class EngineBench {
     }
 
     static Measured measure(Workload w, Path out, String devices, boolean onednn) throws Exception {
-        RunConfig config = config(w, out, devices, onednn);
+        return measure(config(w, out, devices, onednn), w.samples());
+    }
+
+    /** A run of {@code config} (its epochs all of {@code samples} examples), as {@link #measure(Workload, Path, String)}. */
+    static Measured measure(RunConfig config, int samples) throws Exception {
+        int epochs = config.stages().get(0).epochs();
         long t0 = System.nanoTime();
         TrainingRun run = TrainingRun.prepare(config);
         long t1 = System.nanoTime();
@@ -104,7 +109,7 @@ final class EngineBench {
         }
         double seconds = epochSeconds.subList(1, epochSeconds.size()).stream().mapToDouble(Double::doubleValue).sum();
         double allEpochs = epochSeconds.stream().mapToDouble(Double::doubleValue).sum();
-        return new Measured(w.samples() * (EPOCHS - 1) / seconds, lastLoss[0], (t1 - t0) / 1e9, (t2 - t1) / 1e9 - allEpochs);
+        return new Measured(samples * (epochs - 1) / seconds, lastLoss[0], (t1 - t0) / 1e9, (t2 - t1) / 1e9 - allEpochs);
     }
 
     /**

@@ -27,6 +27,7 @@ import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.sinks.HistogramsJsonlReader;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
@@ -168,14 +169,14 @@ public final class Engine {
     /**
      * A past (or running) run as its folder holds it: its own config and its metrics.jsonl, read line by line and
      * reduced to what a chart shows (each series' lowest and highest point per step range, every spike kept), so a
-     * file of any size opens in bounded memory.
+     * file of any size opens in bounded memory; and the last histograms of each layer from histograms.jsonl.
      */
     public PastRun open(Path runDir) throws IOException {
         HistoryReduction history = new HistoryReduction();
         MetricsJsonlReader.forEach(runDir, history::add);
         Path config = runDir.resolve("config.json");
         RunConfig own = Files.isRegularFile(config) ? load(config).config() : null;
-        return new PastRun(runDir, own, history.events());
+        return new PastRun(runDir, own, history.events(), HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS));
     }
 
     /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */

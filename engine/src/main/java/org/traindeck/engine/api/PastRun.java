@@ -2,6 +2,7 @@ package org.traindeck.engine.api;
 
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -10,12 +11,19 @@ import java.util.List;
  * A run read back from its folder.
  *
  * @param config  the run's own config.json, or null when it is missing or no longer valid (moved data files)
- * @param history its events in order, each series reduced to its lows and highs per step range (every spike kept)
+ * @param history    its events in order, each series reduced to its lows and highs per step range (every spike kept)
+ * @param histograms the last histograms of each layer's weights and gradients (a few steps per layer and quantity), by
+ *                   step; empty when the run took none
  */
-public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history) {
+public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history, List<HistogramEvent> histograms) {
 
     public PastRun {
         history = List.copyOf(history);
+        histograms = List.copyOf(histograms);
+    }
+
+    public PastRun(Path runDir, RunConfig config, List<EngineEvent> history) {
+        this(runDir, config, history, List.of());
     }
 
     /** The run's name as the user knows it: the config's name and the folder. */

@@ -15,6 +15,11 @@ final class CrossChecks {
             problems.error("parallel.mode", "a cluster (parallel.cluster) trains synchronously only; \"" + config.parallel().mode()
                     + "\" is for this machine's devices");
         }
+        LayerHealthConfig layers = config.logging().layers();
+        if (layers.minUpdateRatio() >= layers.maxUpdateRatio()) {
+            problems.error("logging.layers.minUpdateRatio", "is " + layers.minUpdateRatio() + ", not below maxUpdateRatio ("
+                    + layers.maxUpdateRatio() + "): every layer would be warned about. Make it smaller, e.g. 1e-5");
+        }
         ModelConfig model = config.model();
         Task firstTask = null;
         for (int i = 0; i < config.stages().size(); i++) {

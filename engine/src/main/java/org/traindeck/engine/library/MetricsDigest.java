@@ -1,6 +1,7 @@
 package org.traindeck.engine.library;
 
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LayerMetrics;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 
@@ -49,7 +50,8 @@ public record MetricsDigest(long steps, double elapsedSeconds, long startedMilli
         void add(EngineEvent e) {
             if (e instanceof MetricEvent m) {
                 steps = Math.max(steps, m.step());
-                if (m.device() == null && Double.isFinite(m.value())) {
+                // per-layer figures are the Layers view's, not the run's: a listing or sweep table gets no column per layer
+                if (m.device() == null && Double.isFinite(m.value()) && !LayerMetrics.isLayerMetric(m.name())) {
                     metrics.put(m.name(), metrics.getOrDefault(m.name(), Values.NONE).and(m.value()));
                 }
             } else if (e instanceof LifecycleEvent l) {

@@ -3,6 +3,7 @@ package org.traindeck.engine.sinks;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.RunEvent;
@@ -36,8 +37,8 @@ public final class JsonlSink extends AppendingTextSink {
 
     @Override
     protected void append(EngineEvent e, Writer out) throws IOException {
-        if (!(e instanceof RunEvent event)) {
-            return; // device telemetry belongs to no run
+        if (!(e instanceof RunEvent event) || e instanceof HistogramEvent) {
+            return; // device telemetry belongs to no run; histograms have their own file
         }
         line.getBuffer().setLength(0);
         try (JsonGenerator g = JSON.createGenerator(line)) {

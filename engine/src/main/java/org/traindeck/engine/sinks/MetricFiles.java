@@ -26,9 +26,10 @@ public final class MetricFiles {
     private MetricFiles() {
     }
 
-    /** Keeps the events with step ≤ {@code lastStep} in both files; returns how many lines were dropped. */
+    /** Keeps the events with step ≤ {@code lastStep} in the metric and histogram files; returns how many lines were dropped. */
     public static int truncateAfter(Path runDir, long lastStep) throws IOException {
-        return truncateJsonl(runDir.resolve("metrics.jsonl"), lastStep) + truncateCsv(runDir.resolve("metrics.csv"), lastStep);
+        return truncateJsonl(runDir.resolve("metrics.jsonl"), lastStep) + truncateCsv(runDir.resolve("metrics.csv"), lastStep)
+                + truncateJsonl(runDir.resolve(HistogramsJsonlSink.FILE), lastStep);
     }
 
     static int truncateJsonl(Path jsonl, long lastStep) throws IOException {

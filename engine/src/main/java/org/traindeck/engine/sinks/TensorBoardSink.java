@@ -1,6 +1,7 @@
 package org.traindeck.engine.sinks;
 
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 
@@ -14,7 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writes metric events as TensorBoard scalars into a new {@code events.out.tfevents.*} file in {@code folder}
+ * Writes metric events as TensorBoard scalars and histogram events as TensorBoard histograms into a new {@code events.out.tfevents.*} file in {@code folder}
  * (a resumed run adds another file to the same folder). Per-device metrics get the device as the last tag part.
  */
 public final class TensorBoardSink extends FlushingSink {
@@ -55,6 +56,9 @@ public final class TensorBoardSink extends FlushingSink {
         if (event instanceof MetricEvent m && Double.isFinite(m.value())) {
             String tag = m.device() == null ? m.name() : m.name() + "/" + m.device();
             records.write(TfEventEncoder.scalar(m.wallTimeMillis() / 1000.0, m.step(), tag, (float) m.value()));
+        } else if (event instanceof HistogramEvent h) {
+            records.write(TfEventEncoder.histogram(h.wallTimeMillis() / 1000.0, h.step(), h.tag(), h.min(), h.max(), h.count(), h.sum(),
+                    h.sumSquares(), h.bucketLimits(), h.bucketCounts()));
         } else if (event instanceof LifecycleEvent l) {
             if (l.kind() == LifecycleEvent.Kind.REWIND) {
                 records.write(TfEventEncoder.sessionStart(l.wallTimeMillis() / 1000.0, l.step()));

@@ -4,6 +4,9 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.GradientExchange;
+import org.traindeck.engine.train.health.LayerProbe;
+import org.traindeck.engine.train.health.LayerSnapshot;
+import org.traindeck.engine.train.health.LayerWatch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +35,7 @@ final class AllReduceStep implements StepStrategy {
     private final int everySteps;
     private final FaultPlan faults;
     private final BatchPrefetcher prefetcher;
+    private final LayerWatch watch;
     private double baseline;
 
     /**
@@ -39,7 +43,9 @@ final class AllReduceStep implements StepStrategy {
      * @param stepsAhead steps whose batches are prepared ahead on a background thread (0: on the replicas' threads);
      *                   only where the replicas share memory (CPU workers), as the thread makes them on one device
      */
-    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, FaultPlan faults, int stepsAhead) {
+    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, FaultPlan faults, int stepsAhead,
+                  LayerWatch watch) {
+        this.watch = watch;
         this.replicas = replicas;
         boolean dataLossOnly = plan.stage.optimizer().weightDecay() > 0;
         for (int w = 0; w < replicas.size(); w++) {
@@ -94,15 +100,23 @@ final class AllReduceStep implements StepStrategy {
         long reduced = System.nanoTime() - t0;
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
+        // the master holds the summed gradient: its per-layer figures are the same for any device count
+        LayerProbe probe = watch.probeFor(master, before + 1);
         GradientUpdate.Result r = update.apply(lossSum, examples, micro, (int) before, state.epoch, plan.stage.clipNorm(), publishes,
-                before + 1 == faults.nanAtStep());
+                before + 1 == faults.nanAtStep(), probe);
         long t1 = System.nanoTime();
         if (r.applied()) {
             replicas.broadcastParameters();
         }
         long exchange = reduced + System.nanoTime() - t1;
+        LayerSnapshot layers = probe == null ? null
+                : watch.finish(probe, r.applied(), master, firstBatch(state, plan, start).features(), before + 1);
         listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), perDevice, r.applied(), lr,
-                exchange, baseline));
+                exchange, baseline, layers));
+    }
+
+    private BatchMaker.Batch firstBatch(TrainingState state, StagePlan plan, int at) {
+        return plan.batches.batch(state.order, at, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
     }
 
     private List<BatchMaker.Batch> batches(TrainingState state, StagePlan plan, int from, int to) {

@@ -6,6 +6,9 @@ import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 import org.traindeck.engine.parallel.TierFailure;
+import org.traindeck.engine.train.health.LayerProbe;
+import org.traindeck.engine.train.health.LayerSnapshot;
+import org.traindeck.engine.train.health.LayerWatch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +29,10 @@ final class DistributedStep implements StepStrategy {
     private final long seed;
     private final int everySteps;
     private final FaultPlan faults;
+    private final LayerWatch watch;
 
-    DistributedStep(DistributedSession session, ComputationGraph master, long seed, int everySteps, FaultPlan faults) {
+    DistributedStep(DistributedSession session, ComputationGraph master, long seed, int everySteps, FaultPlan faults, LayerWatch watch) {
+        this.watch = watch;
         this.session = session;
         this.master = master;
         this.update = new GradientUpdate(master);
@@ -68,10 +73,13 @@ final class DistributedStep implements StepStrategy {
         master.getGradientsViewArray().assign(ExecutorReplica.read(sum.gradientSum()).reshape(master.getGradientsViewArray().shape()));
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
+        LayerProbe probe = watch.probeFor(master, before + 1);
         GradientUpdate.Result r = update.apply(sum.lossSum(), sum.examples(), sum.microBatches(), (int) before, state.epoch,
-                plan.stage.clipNorm(), publishes, before + 1 == faults.nanAtStep());
+                plan.stage.clipNorm(), publishes, before + 1 == faults.nanAtStep(), probe);
+        LayerSnapshot layers = probe == null ? null : watch.finish(probe, r.applied(), master,
+                plan.batches.batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true).features(), before + 1);
         listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), sum.examplesPerShard(),
-                r.applied(), lr, sum.exchangeNanos(), Double.NaN));
+                r.applied(), lr, sum.exchangeNanos(), Double.NaN, layers));
     }
 
     /**

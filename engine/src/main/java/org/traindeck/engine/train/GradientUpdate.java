@@ -4,6 +4,7 @@ import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.train.health.LayerProbe;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,12 @@ final class GradientUpdate {
      */
     Result apply(double lossSum, int examples, int microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm,
                  boolean poison) {
+        return apply(lossSum, examples, microBatches, iteration, epoch, clipNorm, wantNorm, poison, null);
+    }
+
+    /** @param probe takes per-layer figures of this step (null: none) */
+    Result apply(double lossSum, int examples, int microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm,
+                 boolean poison, LayerProbe probe) {
         INDArray flat = net.getGradientsViewArray();
         if (poison) {
             // what a diverged step looks like: the loss and the gradient are no longer numbers
@@ -60,6 +67,9 @@ final class GradientUpdate {
                 return new Result(loss, norm, examples, false, false);
             }
             updaterBatch = examples;
+            if (probe != null) {
+                probe.gradient(1.0 / examples);
+            }
         } else {
             // Set the statistics aside so that division and clipping touch gradients only.
             List<INDArray> saved = new ArrayList<>(stats.size());
@@ -69,6 +79,9 @@ final class GradientUpdate {
             }
             flat.divi(examples);
             norm = flat.norm2Number().doubleValue();
+            if (probe != null && Double.isFinite(norm)) {
+                probe.gradient(1);
+            }
             if (Double.isFinite(norm) && clipNorm > 0 && norm > clipNorm) {
                 flat.muli(clipNorm / norm);
                 clipped = true;
@@ -83,10 +96,16 @@ final class GradientUpdate {
         }
         // batch size 1 when the division by the example count is already done above
         net.getUpdater().update(gradient, iteration, epoch, updaterBatch, LayerWorkspaceMgr.noWorkspaces());
+        if (probe != null) {
+            probe.update();
+        }
         INDArray params = net.params();
         params.subi(flat.reshape(params.shape()));
         net.getConfiguration().setIterationCount(iteration + 1);
         net.applyConstraints(iteration, epoch);
+        if (probe != null) {
+            probe.after();
+        }
         net.clearLayersStates();
         return new Result(loss, norm, examples, clipped, true);
     }

@@ -17,9 +17,11 @@ import org.nd4j.linalg.learning.regularization.Regularization;
 import org.nd4j.linalg.learning.regularization.WeightDecay;
 import org.nd4j.linalg.schedule.ISchedule;
 import org.traindeck.engine.config.OptimizerConfig;
+import org.traindeck.engine.schedule.ScaledSchedule;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Installs a stage's optimizer in a network: DL4J updater, learning-rate schedule and weight decay. */
 final class Optimizers {
@@ -84,21 +86,38 @@ final class Optimizers {
     /**
      * Gives every layer the stage's optimizer. With {@code keepState} (same optimizer as the previous stage, only
      * the learning rate differs) the moments carry over; otherwise the optimizer starts fresh.
+     *
+     * @param lrScales nodes whose learning rate is the stage's times their scale (the others: the stage's)
      */
-    static void install(ComputationGraph net, OptimizerConfig config, ISchedule lr, boolean keepState) {
+    static void install(ComputationGraph net, OptimizerConfig config, ISchedule lr, boolean keepState, Map<String, Double> lrScales) {
         if (keepState) {
             net.setLearningRate(lr);
+            lrScales.forEach((node, scale) -> {
+                if (net.getLayer(node) != null) {
+                    net.setLearningRate(node, new ScaledSchedule(lr, scale));
+                }
+            });
             return;
         }
-        IUpdater updater = updater(config, lr);
-        for (BaseLayer base : trainable(net)) {
-            base.setIUpdater(updater.clone());
-            base.setBiasUpdater(null);
-            base.setRegularization(regularization(config));
-            base.setRegularizationBias(new ArrayList<>());
+        IUpdater stage = updater(config, lr);
+        for (Layer layer : net.getLayers()) {
+            Double scale = lrScales.get(layer.conf().getLayer().getLayerName());
+            IUpdater updater = scale == null ? stage : updater(config, new ScaledSchedule(lr, scale));
+            List<BaseLayer> confs = new ArrayList<>();
+            collect(layer.conf().getLayer(), confs);
+            for (BaseLayer base : confs) {
+                base.setIUpdater(updater.clone());
+                base.setBiasUpdater(null);
+                base.setRegularization(regularization(config));
+                base.setRegularizationBias(new ArrayList<>());
+            }
         }
         net.setUpdater(null);
         net.getUpdater();
+    }
+
+    static void install(ComputationGraph net, OptimizerConfig config, ISchedule lr, boolean keepState) {
+        install(net, config, lr, keepState, Map.of());
     }
 
     /**

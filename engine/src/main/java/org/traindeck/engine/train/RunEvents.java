@@ -3,10 +3,13 @@ package org.traindeck.engine.train;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.LayerMetrics;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.sinks.RunLogSink;
+import org.traindeck.engine.train.health.HistogramData;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -51,12 +54,19 @@ final class RunEvents {
 
     void metric(String name, double value, String device) {
         if (!name.equals(MetricNames.TRAIN_LOSS) && !name.equals(MetricNames.LR) && !name.equals(MetricNames.GRAD_NORM)
-                && device == null) {
+                && device == null && !LayerMetrics.isLayerMetric(name)) {
             lastMetrics.put(name, value);
         }
         TrainingState s = state;
         bus.publish(new MetricEvent(runName, s == null ? "" : s.stageName, s == null ? 0 : s.stageIndex, s == null ? 0 : s.epoch,
                 s == null ? 0 : s.globalStep, System.currentTimeMillis(), s == null ? 0 : s.elapsed(), name, value, device));
+    }
+
+    void histogram(String node, String quantity, HistogramData h) {
+        TrainingState s = state;
+        bus.publish(new HistogramEvent(runName, s == null ? "" : s.stageName, s == null ? 0 : s.stageIndex, s == null ? 0 : s.epoch,
+                s == null ? 0 : s.globalStep, System.currentTimeMillis(), s == null ? 0 : s.elapsed(), node, quantity, h.min(), h.max(),
+                h.count(), h.sum(), h.sumSquares(), h.limits(), h.counts()));
     }
 
     void lifecycle(LifecycleEvent.Kind kind, String message) {

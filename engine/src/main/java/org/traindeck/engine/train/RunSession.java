@@ -7,6 +7,7 @@ import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.Vocabulary;
@@ -144,6 +145,10 @@ final class RunSession {
                     : placement.deviceIds();
             policies.add(new MetricWindows(events, deviceIds, config.logging().everySteps(),
                     config.parallel().baselineSamplesPerSecond()));
+            LayerHealthConfig layers = config.logging().layers();
+            if (layers.figuresOn() || layers.histogramsOn()) {
+                policies.add(new LayerHealthCallback(events, layers));
+            }
             policies.add(new ValidationCallback(events, trainer::net));
             policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
             policies.add(new OneDnnWatch(events, trainer::net));

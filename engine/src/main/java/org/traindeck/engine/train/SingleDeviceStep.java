@@ -2,6 +2,9 @@ package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.train.health.LayerProbe;
+import org.traindeck.engine.train.health.LayerSnapshot;
+import org.traindeck.engine.train.health.LayerWatch;
 
 import java.util.List;
 
@@ -13,13 +16,17 @@ final class SingleDeviceStep implements StepStrategy {
     private final int everySteps;
     private final FaultPlan faults;
     private final BatchPrefetcher prefetcher;
+    private final ComputationGraph net;
+    private final LayerWatch watch;
 
     /**
      * @param stepsAhead     steps whose batches are prepared ahead on a background thread (0: on the training thread)
      * @param onLoaderThread places that thread on the training device
      */
     SingleDeviceStep(ComputationGraph net, StagePlan plan, long seed, int everySteps, FaultPlan faults, int stepsAhead,
-                     Runnable onLoaderThread) {
+                     Runnable onLoaderThread, LayerWatch watch) {
+        this.net = net;
+        this.watch = watch;
         this.step = new TrainingStep(net, plan.stage.optimizer().weightDecay() > 0);
         this.seed = seed;
         this.everySteps = everySteps;
@@ -34,10 +41,12 @@ final class SingleDeviceStep implements StepStrategy {
         long before = state.globalStep;
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
+        LayerProbe probe = watch.probeFor(net, before + 1);
         TrainingStep.Result r = step.step(micro, (int) before, state.epoch, plan.stage.clipNorm(), publishes,
-                before + 1 == faults.nanAtStep(), j -> StepSeeds.of(seed, before, j));
+                before + 1 == faults.nanAtStep(), j -> StepSeeds.of(seed, before, j), probe);
+        LayerSnapshot layers = watch.finish(probe, r.applied(), net, micro.get(0).features(), before + 1);
         listener.onStep(new StepReport(before + 1, micro.size(), r.loss(), r.gradNorm(), r.examples(), new long[] {r.examples()},
-                r.applied(), lr, 0, Double.NaN));
+                r.applied(), lr, 0, Double.NaN, layers));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.traindeck.engine.train;
 
+import org.traindeck.engine.train.health.LayerSnapshot;
+
 /**
  * What one optimizer step did.
  *
@@ -13,13 +15,19 @@ package org.traindeck.engine.train;
  * @param lr                 the learning rate it used
  * @param exchangeNanos      time spent summing gradients across devices and copying parameters back (0 on one device)
  * @param baselinePerDevice  one device's throughput measured alone in this run, samples/s (NaN when not measured)
+ * @param layers             what the step measured inside the model (null on steps that do not look)
  */
 record StepReport(long step, int batches, double loss, double gradNorm, int examples, long[] examplesPerDevice, boolean applied,
-                  double lr, long exchangeNanos, double baselinePerDevice) {
+                  double lr, long exchangeNanos, double baselinePerDevice, LayerSnapshot layers) {
+
+    StepReport(long step, int batches, double loss, double gradNorm, int examples, long[] examplesPerDevice, boolean applied,
+               double lr, long exchangeNanos, double baselinePerDevice) {
+        this(step, batches, loss, gradNorm, examples, examplesPerDevice, applied, lr, exchangeNanos, baselinePerDevice, null);
+    }
 
     /** The same step with its loss per position of a per-position head (pixels, voxels, steps). */
     StepReport perPosition(int positions) {
         return positions == 1 ? this : new StepReport(step, batches, loss / positions, gradNorm, examples, examplesPerDevice, applied,
-                lr, exchangeNanos, baselinePerDevice);
+                lr, exchangeNanos, baselinePerDevice, layers);
     }
 }

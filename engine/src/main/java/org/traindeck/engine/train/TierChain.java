@@ -11,6 +11,7 @@ import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
+import org.traindeck.engine.train.health.LayerWatch;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -37,6 +38,7 @@ final class TierChain implements AutoCloseable {
     private final boolean cuda;
     private final Consumer<ComputationGraph> prepare;
     private final StrategyFactory strategies;
+    private final LayerWatch layerWatch;
     private int index;
     private StepStrategy strategy;
 
@@ -53,6 +55,7 @@ final class TierChain implements AutoCloseable {
         this.cuda = cuda;
         this.prepare = prepare;
         this.strategies = strategies == null ? this::create : strategies;
+        this.layerWatch = new LayerWatch(config.logging().layers());
     }
 
     /** Plans the stage on the current tier and installs its optimizer (keeping the optimizer state if asked). */
@@ -65,7 +68,8 @@ final class TierChain implements AutoCloseable {
             plan.plan(tier, placement.workers(), config.parallel(), state.epoch, state.cursor, state.globalStep);
             plan.devices = tier.parallel() ? String.join(", ", placement.deviceIds()) : placement.deviceIds().get(0);
         }
-        Optimizers.install(net, plan.stage.optimizer(), new Nd4jStageSchedule(plan.schedule, plan.stageStart), keepOptimizerState);
+        Optimizers.install(net, plan.stage.optimizer(), new Nd4jStageSchedule(plan.schedule, plan.stageStart), keepOptimizerState,
+                LrScales.of(config.model()));
         // ParallelWrapper's workers fit with DL4J's own fit, which can only clip per layer; the synchronous tiers clip globally
         Optimizers.configureClipping(net, tier.synchronous() ? 0 : plan.stage.clipNorm());
         net.getConfiguration().setIterationCount((int) state.globalStep);
@@ -118,19 +122,24 @@ final class TierChain implements AutoCloseable {
         int every = config.logging().everySteps();
         return switch (tier) {
             case SINGLE_DEVICE -> new SingleDeviceStep(net, plan, seed, every, faults, config.parallel().prefetch(),
-                    () -> placement.attachCurrentThread(0));
+                    () -> placement.attachCurrentThread(0), layerWatch);
             case SYNC_P2P, SYNC_HOST -> {
                 crossDeviceAccess(tier == Tier.SYNC_P2P);
                 yield new AllReduceStep(new ReplicaSet(net, placement, config.name(), prepare), plan, seed, every,
                         config.parallel().baselineSamplesPerSecond(), faults,
                         // each GPU replica makes its own batches on its device; CPU workers can share one loader
-                        placement.sharedMemory() ? config.parallel().prefetch() : 0);
+                        placement.sharedMemory() ? config.parallel().prefetch() : 0, layerWatch);
             }
             case SHARED_GRADIENTS, AVERAGING_P2P, AVERAGING_NO_P2P -> {
                 crossDeviceAccess(tier == Tier.AVERAGING_P2P);
+                if (layerWatch.config().figuresOn() || layerWatch.config().histogramsOn()) {
+                    // each worker steps on its own gradient: there is no one gradient or update per step to look at
+                    events.logLine("per-layer figures and histograms are not taken on " + tier.description
+                            + " (ParallelWrapper has no summed gradient); the synchronous tiers and one device take them");
+                }
                 yield new AveragingRounds(net, config.parallel(), seed, faults, events);
             }
-            case DISTRIBUTED -> new DistributedStep(ClusterSessions.open(config, net, plan, events), net, seed, every, faults);
+            case DISTRIBUTED -> new DistributedStep(ClusterSessions.open(config, net, plan, events), net, seed, every, faults, layerWatch);
         };
     }
 

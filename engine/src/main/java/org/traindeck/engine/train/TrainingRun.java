@@ -17,6 +17,7 @@ import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.CsvSink;
 import org.traindeck.engine.sinks.FlushingSink;
+import org.traindeck.engine.sinks.HistogramsJsonlSink;
 import org.traindeck.engine.sinks.JsonlSink;
 import org.traindeck.engine.sinks.MetricFiles;
 import org.traindeck.engine.sinks.RunDirectory;
@@ -185,6 +186,9 @@ public final class TrainingRun {
         }
         if (config.logging().csv()) {
             subscribe(new CsvSink(runDir.resolve("metrics.csv")), "metrics.csv");
+        }
+        if (config.logging().layers().histogramsOn()) {
+            subscribe(new HistogramsJsonlSink(runDir.resolve(HistogramsJsonlSink.FILE)), HistogramsJsonlSink.FILE);
         }
         if (config.logging().tensorboard()) {
             TensorBoardSink tb = new TensorBoardSink(runDir.resolve("tensorboard"));

@@ -2,6 +2,8 @@ package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 
+import org.traindeck.engine.train.health.LayerProbe;
+
 import java.util.List;
 import java.util.function.IntToLongFunction;
 
@@ -17,11 +19,14 @@ final class TrainingStep {
      */
     record Result(double loss, double gradNorm, int examples, boolean clipped, boolean applied) {}
 
+    private final ComputationGraph net;
+
     private final ShardGradient shard;
     private final GradientUpdate update;
 
     /** @param dataLossOnly report the loss without the weight-decay penalty (DL4J's score includes it) */
     TrainingStep(ComputationGraph net, boolean dataLossOnly) {
+        this.net = net;
         this.shard = new ShardGradient(net, dataLossOnly);
         this.update = new GradientUpdate(net);
     }
@@ -32,8 +37,15 @@ final class TrainingStep {
 
     Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm, boolean poison,
                 IntToLongFunction seeds) {
+        return step(microBatches, iteration, epoch, clipNorm, wantNorm, poison, seeds, null);
+    }
+
+    /** @param probe takes per-layer figures of this step (null: none) */
+    Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm, boolean poison,
+                IntToLongFunction seeds, LayerProbe probe) {
         ShardGradient.Shard s = shard.compute(microBatches, seeds);
-        GradientUpdate.Result r = update.apply(s.lossSum(), s.examples(), s.microBatches(), iteration, epoch, clipNorm, wantNorm, poison);
+        GradientUpdate.Result r = update.apply(s.lossSum(), s.examples(), s.microBatches(), iteration, epoch, clipNorm, wantNorm, poison,
+                probe);
         return new Result(r.loss(), r.gradNorm(), r.examples(), r.clipped(), r.applied());
     }
 }

@@ -81,7 +81,7 @@ class ConfigParserTest {
         assertThat(stage.schedule()).isEqualTo(new ScheduleConfig.Constant());
         assertThat(stage.accumulationSteps()).isEqualTo(1);
         assertThat(stage.precision()).isEqualTo(StageConfig.Precision.FLOAT32);
-        assertThat(config.logging()).isEqualTo(new LoggingConfig(true, true, true, 1));
+        assertThat(config.logging()).isEqualTo(new LoggingConfig(true, true, true, 1, LayerHealthConfig.DEFAULTS));
         assertThat(config.outputPath()).isEqualTo(dir.toAbsolutePath().resolve("runs"));
     }
 

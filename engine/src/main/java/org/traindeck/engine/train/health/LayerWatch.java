@@ -1,0 +1,64 @@
+package org.traindeck.engine.train.health;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.config.LayerHealthConfig;
+
+import java.util.List;
+
+/**
+ * Decides which steps look inside the model, and gathers what they saw: a {@link LayerProbe} for the optimizer step,
+ * then the activations of the logged batch. Off (every interval 0), it is never asked for anything and costs nothing.
+ */
+public final class LayerWatch {
+
+    public static final LayerWatch OFF = new LayerWatch(LayerHealthConfig.OFF);
+
+    private final LayerHealthConfig config;
+    private ComputationGraph known;
+    private LayerNodes nodes;
+
+    public LayerWatch(LayerHealthConfig config) {
+        this.config = config;
+    }
+
+    public LayerHealthConfig config() {
+        return config;
+    }
+
+    /** A probe for the step after which the global step is {@code step}, or null when that step is not looked into. */
+    public LayerProbe probeFor(ComputationGraph net, long step) {
+        boolean figures = config.figuresAt(step);
+        boolean histograms = config.histogramsAt(step);
+        if (!figures && !histograms) {
+            return null;
+        }
+        return new LayerProbe(net, nodes(net), histograms);
+    }
+
+    /**
+     * What the step saw, activations of {@code features} (the start of the logged batch) included, or null when the
+     * probe was not used or the step was not applied.
+     */
+    public LayerSnapshot finish(LayerProbe probe, boolean applied, ComputationGraph net, INDArray features, long step) {
+        if (probe == null || !applied) {
+            return null;
+        }
+        List<LayerFigures> figures = List.of();
+        if (config.figuresAt(step)) {
+            figures = probe.figures();
+            if (features != null) {
+                figures = ActivationProbe.measure(net, features, figures);
+            }
+        }
+        return new LayerSnapshot(figures, probe.histograms());
+    }
+
+    private synchronized LayerNodes nodes(ComputationGraph net) {
+        if (net != known) {
+            nodes = LayerNodes.of(net);
+            known = net;
+        }
+        return nodes;
+    }
+}
