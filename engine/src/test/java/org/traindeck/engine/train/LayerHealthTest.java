@@ -192,7 +192,7 @@ class LayerHealthTest {
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
         List<String> warnings = warnings(r.runDir());
         assertThat(warnings).hasSize(1);
-        assertThat(warnings.get(0)).startsWith("layer \"b\" hardly learns").contains("lrScale");
+        assertThat(warnings.get(0)).startsWith("layer 'b' hardly learns").contains("lrScale");
         Map<String, Map<Long, Double>> m = layerMetrics(r.runDir());
         assertThat(m.get(LayerMetrics.name("b", LayerMetrics.Figure.UPDATE_RATIO)).values()).allSatisfy(v -> assertThat(v).isLessThan(1e-5));
         assertThat(m.get(LayerMetrics.name("a", LayerMetrics.Figure.UPDATE_RATIO)).values()).allSatisfy(v -> assertThat(v).isGreaterThan(1e-4));

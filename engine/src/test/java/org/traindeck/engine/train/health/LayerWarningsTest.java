@@ -42,7 +42,7 @@ class LayerWarningsTest {
         assertThat(feed(w, 2, fast)).as("the streak starts again after a calm step").isEmpty();
         List<String> said = feed(w, 10, fast);
         assertThat(said).hasSize(1);
-        assertThat(said.get(0)).startsWith("layer \"a\" learns too fast").contains("Lower the learning rate");
+        assertThat(said.get(0)).startsWith("layer 'a' learns too fast").contains("Lower the learning rate");
     }
 
     @Test
@@ -50,7 +50,7 @@ class LayerWarningsTest {
         LayerWarnings w = new LayerWarnings(CONFIG);
         List<String> said = feed(w, 3, List.of(layer("r", 1, 1e-3, 0.97, true), layer("t", 1, 1e-3, 0.97, false)));
         assertThat(said).hasSize(1);
-        assertThat(said.get(0)).startsWith("layer \"r\" is dying: 97%");
+        assertThat(said.get(0)).startsWith("layer 'r' is dying: 97%");
     }
 
     @Test
@@ -59,7 +59,7 @@ class LayerWarningsTest {
         List<String> v = feed(vanishing, 3, List.of(layer("first", 1e-6, 1e-3, 0, false), layer("mid", 1e-3, 1e-3, 0, false),
                 layer("last", 1, 1e-3, 0, false)));
         assertThat(v).hasSize(1);
-        assertThat(v.get(0)).startsWith("gradients vanish along the depth: the first layer \"first\"").contains("\"last\"");
+        assertThat(v.get(0)).startsWith("gradients vanish along the depth: the first layer 'first'").contains("the last, layer 'last'");
 
         LayerWarnings exploding = new LayerWarnings(CONFIG);
         List<String> e = feed(exploding, 3, List.of(layer("first", 5e3, 1e-3, 0, false), layer("last", 1, 1e-3, 0, false)));
