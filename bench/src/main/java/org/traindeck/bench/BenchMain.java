@@ -19,7 +19,10 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** The groups: overhead, onednn, peer, scaling, pipeline, chart, library, startup; none named runs them all. */
+    /**
+     * The groups: overhead, onednn, peer, scaling, pipeline, chart, library, startup; none named runs them all.
+     * "transformers" is the part of "peer" that compares the ViT and GPT samples.
+     */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
     }
@@ -54,6 +57,11 @@ public final class BenchMain {
             PeerBench.compare("mlp", EngineBench.MLP, out.resolve("peer"), 5, script, threads, "≥ 4×", report);
             PeerBench.compare("lenet", EngineBench.LENET, out.resolve("peer"), 5, script, threads, "≥ 0.5×", report);
             PeerBench.compare("lenet-large", EngineBench.LENET_LARGE, out.resolve("peer"), 5, script, threads, "≥ 0.6×", report);
+        }
+        if (wanted(only, "peer") || only.contains("transformers")) {
+            System.out.println("the ViT and GPT samples against PyTorch, 1 thread and the whole machine…");
+            TransformerPeers.compare(TransformerPeers.vit(home), home, out.resolve("peer-vit"), 3, report);
+            TransformerPeers.compare(TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), 3, report);
         }
         if (wanted(only, "scaling")) {
             System.out.println("multi-worker scaling…");
