@@ -13,6 +13,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.profiler.OpProfiler;
+import org.nd4j.linalg.profiler.ProfilerConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
@@ -66,8 +68,22 @@ final class LayerTimes {
         System.out.printf(Locale.ROOT, "=== time per layer, %s: %.1f ms per step (wall, %d steps) ===%n", peer.name(), stepMs, steps);
         timers.forEach((name, t) -> System.out.printf(Locale.ROOT, "  %-22s %7.1f ms  %4.1f %%   top ops: %s%n", name,
                 t.totalMs() / steps, 100 * t.totalMs() / steps / stepMs, t.top(3, steps)));
-        System.out.printf(Locale.ROOT, "  %-22s %7.1f ms  %4.1f %%%n", "rest (dense, dropout, add, output, Adam)",
+        System.out.printf(Locale.ROOT, "  %-22s %7.1f ms  %4.1f %%%n", "rest (DL4J's own layers, Adam, SameDiff's bookkeeping)",
                 stepMs - inSameDiff, 100 * (stepMs - inSameDiff) / stepMs);
+        Map<String, Double> inside = new LinkedHashMap<>();
+        timers.values().forEach(t -> t.ms.forEach((op, ms) -> inside.merge(op, ms / steps, Double::sum)));
+        System.out.println("  native time per op inside the SameDiff layers (ms per step): " + inside.entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(12)
+                .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue())).toList());
+        // the same steps with every native op timed: per op name minus the above is what runs outside them
+        OpProfiler.getInstance().reset();
+        Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().checkElapsedTime(true).build());
+        for (int i = 0; i < steps; i++) {
+            net.fit(new INDArray[] {batch[0]}, new INDArray[] {batch[1]});
+        }
+        Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
+        System.out.println("  every native op of " + steps + " steps (ND4J's op profiler):");
+        OpProfiler.getInstance().printOutDashboard();
     }
 
     /** Images [b, 1, 28, 28] with one-hot labels, or token ids [b, 64] with one-hot next tokens [b, V, 64]. */
