@@ -69,7 +69,11 @@ final class TransformerPeers {
         long ours = parameters(peer.workload(), out.resolve(peer.kind() + "-params"));
         int cores = Runtime.getRuntime().availableProcessors();
         EngineBench.Workload w = peer.workload();
-        EngineBench.Workload perWorker = new EngineBench.Workload(w.name(), w.model(), w.data(), w.samples(), w.batch() / cores);
+        int workers = Math.min(cores, w.batch());
+        while (w.batch() % workers != 0) {
+            workers--; // the same global batch on every setting
+        }
+        EngineBench.Workload perWorker = new EngineBench.Workload(w.name(), w.model(), w.data(), w.samples(), w.batch() / workers);
 
         double[] torch1 = new double[pairs];
         double[] td1 = new double[pairs];
@@ -89,16 +93,16 @@ final class TransformerPeers {
             td1[i] = child(w, "cpu", 1, out.resolve(peer.kind() + "-1t-" + i));
             torchAll[i] = peerRun(python, script, peer, cores).samplesPerSecond()[0];
             tdOmp[i] = child(w, "cpu", cores, out.resolve(peer.kind() + "-omp-" + i));
-            tdWorkers[i] = child(perWorker, "cpu:" + cores, 1, out.resolve(peer.kind() + "-workers-" + i));
+            tdWorkers[i] = child(perWorker, "cpu:" + workers, 1, out.resolve(peer.kind() + "-workers-" + i));
             System.out.printf(Locale.ROOT, "    pair %d: 1 thread %.0f vs %.0f; whole machine %.0f (cpu, OMP %d), %.0f (cpu:%d) vs %.0f samples/s%n",
-                    i + 1, td1[i], torch1[i], tdOmp[i], cores, tdWorkers[i], cores, torchAll[i]);
+                    i + 1, td1[i], torch1[i], tdOmp[i], cores, tdWorkers[i], workers, torchAll[i]);
         }
         String torchName = PeerBench.describe(python);
         String params = String.format(Locale.ROOT, ", %,d parameters in both", ours);
         row(report, peer.name() + ", 1 thread" + params, td1, torch1, 1, torchName, peer.workload().batch());
         row(report, peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + cores, tdOmp, torchAll, cores, torchName,
                 peer.workload().batch());
-        row(report, peer.name() + ", whole machine: cpu:" + cores + " (sync all-reduce, " + cores + " × batch "
+        row(report, peer.name() + ", whole machine: cpu:" + workers + " (sync all-reduce, " + workers + " × batch "
                 + perWorker.batch() + ", OMP_NUM_THREADS=1)", tdWorkers, torchAll, cores, torchName, peer.workload().batch());
     }
 
