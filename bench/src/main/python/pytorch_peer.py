@@ -1,17 +1,127 @@
 """The CPU peer for TrainDeck's benchmark: the same networks, data shapes, batch and optimizer as
-bench/EngineBench.java, trained by PyTorch on the CPU. Prints one "samples_per_s N" line per repeat (the epochs
-after the first, as TrainDeck's figure is measured).
+bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
+and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large EPOCHS REPEATS THREADS
+usage: pytorch_peer.py mlp|lenet|lenet-large|vit|gpt EPOCHS REPEATS THREADS [BATCH] [TEXT]
+  BATCH overrides the model's batch; TEXT is the gpt's UTF-8 text (the GPT sample's, data/text/gpl-3.txt)
 """
+import math
 import sys
 import time
 
 import torch
 from torch import nn
 
+# The transformer peers: sample-configs/fashion-vit.json's and text-gpt.json's networks, node for node as
+# `traindeck validate --expand --summary` prints them (72,074 and 113,996 parameters).
+VIT_SAMPLES = 512
+GPT_WINDOWS = 512
+GPT_CONTEXT = 64
+GPT_STRIDE = 16
 
-def model_and_data(kind):
+
+class DeepLearning4jGelu(nn.Module):
+    """DL4J's Activation.GELU is the sigmoid approximation x * sigmoid(1.702 x), not erf's GELU."""
+
+    def forward(self, x):
+        return x * torch.sigmoid(1.702 * x)
+
+
+class SelfAttention(nn.Module):
+    """As TrainDeck's SelfAttention: one [width, 3 width] projection, heads as one batched product, optional causal mask."""
+
+    def __init__(self, width, heads, causal):
+        super().__init__()
+        self.heads, self.causal = heads, causal
+        self.qkv = nn.Linear(width, 3 * width)
+        self.out = nn.Linear(width, width)
+
+    def forward(self, x):  # [mb, T, width]
+        mb, t, width = x.shape
+        q, k, v = self.qkv(x).reshape(mb, t, 3, self.heads, width // self.heads).permute(2, 0, 3, 1, 4)
+        scores = (q / math.sqrt(width // self.heads)) @ k.transpose(-2, -1)  # [mb, heads, T, T]
+        if self.causal:
+            scores = scores.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
+        attended = torch.softmax(scores, dim=-1) @ v  # [mb, heads, T, headSize]
+        return self.out(attended.transpose(1, 2).reshape(mb, t, width))
+
+
+class Block(nn.Module):
+    """Pre-norm: x + dropout(attention(norm(x))), then x + dropout(mlp(norm(x)))."""
+
+    def __init__(self, width, heads, mlp_ratio, causal, dropout):
+        super().__init__()
+        self.norm1, self.norm2 = nn.LayerNorm(width, eps=1e-5), nn.LayerNorm(width, eps=1e-5)
+        self.attention = SelfAttention(width, heads, causal)
+        hidden = round(width * mlp_ratio)
+        self.mlp = nn.Sequential(nn.Linear(width, hidden), DeepLearning4jGelu(), nn.Linear(hidden, width))
+        self.drop1, self.drop2 = nn.Dropout(dropout), nn.Dropout(dropout)
+
+    def forward(self, x):
+        x = x + self.drop1(self.attention(self.norm1(x)))
+        return x + self.drop2(self.mlp(self.norm2(x)))
+
+
+class Vit(nn.Module):
+    """fashion-vit.json: 4x4 patches projected to 64 (cut with a reshape, as TrainDeck's PatchEmbedding), a class
+    token, position embeddings, 2 blocks (4 heads, MLP ratio 2), a final norm, the class token's features, a dense head."""
+
+    def __init__(self, patch=4, width=64, depth=2, heads=4, mlp_ratio=2, image=28, classes=10):
+        super().__init__()
+        self.patch, self.width = patch, width
+        tokens = (image // patch) ** 2 + 1
+        self.project = nn.Linear(patch * patch, width)
+        self.cls = nn.Parameter(torch.randn(1, 1, width) * 0.02)
+        self.positions = nn.Parameter(torch.randn(1, tokens, width) * 0.02)
+        self.blocks = nn.Sequential(*[Block(width, heads, mlp_ratio, False, 0.0) for _ in range(depth)])
+        self.norm = nn.LayerNorm(width, eps=1e-5)
+        self.head = nn.Linear(width, classes)
+
+    def forward(self, x):  # [mb, 1, 28, 28]
+        mb, c, h, w = x.shape
+        p = self.patch
+        cut = x.reshape(mb, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5).reshape(mb, -1, c * p * p)
+        tokens = torch.cat([self.cls.expand(mb, -1, -1), self.project(cut)], dim=1) + self.positions
+        return self.head(self.norm(self.blocks(tokens))[:, 0])
+
+
+class Gpt(nn.Module):
+    """text-gpt.json: token and position embeddings (64 wide, context 64), dropout 0.1, 2 causal blocks (4 heads, MLP
+    ratio 4), a final norm and a per-step dense head over the vocabulary."""
+
+    def __init__(self, vocabulary, context=GPT_CONTEXT, width=64, depth=2, heads=4, mlp_ratio=4, dropout=0.1):
+        super().__init__()
+        self.tokens = nn.Embedding(vocabulary, width)
+        self.positions = nn.Parameter(torch.randn(1, context, width) * 0.02)
+        self.drop = nn.Dropout(dropout)
+        self.blocks = nn.Sequential(*[Block(width, heads, mlp_ratio, True, dropout) for _ in range(depth)])
+        self.norm = nn.LayerNorm(width, eps=1e-5)
+        self.head = nn.Linear(width, vocabulary)
+
+    def forward(self, ids):  # [mb, T]
+        x = self.drop(self.tokens(ids) + self.positions[:, :ids.shape[1]])
+        return self.head(self.norm(self.blocks(x)))  # [mb, T, vocabulary]
+
+
+def text_windows(path):
+    """As TrainDeck's TextReader: the distinct characters sorted by code point, windows of the context every stride
+    characters (the first GPT_WINDOWS of them), targets one character later."""
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    vocabulary = sorted(set(text))
+    index = {ch: i for i, ch in enumerate(vocabulary)}
+    ids = torch.tensor([index[ch] for ch in text])
+    windows = min(GPT_WINDOWS, (len(ids) - GPT_CONTEXT - 1) // GPT_STRIDE + 1)
+    starts = torch.arange(windows) * GPT_STRIDE
+    offsets = torch.arange(GPT_CONTEXT)
+    x = ids[starts[:, None] + offsets]
+    y = ids[starts[:, None] + offsets + 1]
+    return len(vocabulary), x, y
+
+
+def model_and_data(kind, text=None):
     torch.manual_seed(1)
     if kind == "mlp":
         net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
@@ -24,22 +134,37 @@ def model_and_data(kind):
             nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
         x = torch.rand(2048, 1, 28, 28)
         batch = 64
-    else:
+    elif kind == "lenet-large":
         net = nn.Sequential(
             nn.Conv2d(1, 20, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(20, 50, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Flatten(), nn.Linear(50 * 7 * 7, 500), nn.ReLU(), nn.Linear(500, 10))
         x = torch.rand(1024, 1, 28, 28)
         batch = 64
+    elif kind == "vit":
+        net = Vit()
+        x = torch.rand(VIT_SAMPLES, 1, 28, 28)
+        batch = 64
+    elif kind == "gpt":
+        vocabulary, x, y = text_windows(text)
+        return Gpt(vocabulary), x, y, 32
+    else:
+        raise SystemExit("unknown model " + kind)
     y = torch.randint(0, 10, (x.shape[0],))
     return net, x, y, batch
 
 
 def main():
     kind, epochs, repeats, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    batch_override = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    text = sys.argv[6] if len(sys.argv) > 6 else None
     torch.set_num_threads(threads)
-    for _ in range(repeats):
-        net, x, y, batch = model_and_data(kind)
+    for repeat in range(repeats):
+        net, x, y, batch = model_and_data(kind, text)
+        batch = batch_override or batch
+        if repeat == 0:
+            print("parameters %d" % sum(p.numel() for p in net.parameters()), flush=True)
+        net.train()
         opt = torch.optim.Adam(net.parameters(), lr=1e-3)
         loss_fn = nn.CrossEntropyLoss()
         measured = 0.0
@@ -49,7 +174,8 @@ def main():
             for i in range(0, x.shape[0], batch):
                 idx = order[i:i + batch]
                 opt.zero_grad()
-                loss = loss_fn(net(x[idx]), y[idx])
+                out = net(x[idx])
+                loss = loss_fn(out.reshape(-1, out.shape[-1]), y[idx].reshape(-1))
                 loss.backward()
                 opt.step()
             if epoch > 0:

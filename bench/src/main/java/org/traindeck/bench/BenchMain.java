@@ -21,7 +21,9 @@ public final class BenchMain {
 
     /**
      * The groups: overhead, onednn, layers (the per-layer figures' cost and the Layers view's drawing), peer, scaling,
-     * loader, pipeline, chart, library, startup; none named runs them all.
+     * loader, pipeline, chart, library, startup; none named runs them all. "transformers" is the part of "peer" that
+     * compares the ViT and GPT samples ("vit" or "gpt": one of them); "profile" (only when named) prints ND4J's op
+     * profile of a ViT and a GPT step.
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -63,6 +65,22 @@ public final class BenchMain {
             PeerBench.compare("mlp", EngineBench.MLP, out.resolve("peer"), 5, script, threads, "≥ 4×", report);
             PeerBench.compare("lenet", EngineBench.LENET, out.resolve("peer"), 5, script, threads, "≥ 0.5×", report);
             PeerBench.compare("lenet-large", EngineBench.LENET_LARGE, out.resolve("peer"), 5, script, threads, "≥ 0.6×", report);
+        }
+        boolean transformers = wanted(only, "peer") || only.contains("transformers");
+        if (transformers || only.contains("vit")) {
+            System.out.println("the ViT sample against PyTorch, 1 thread and the whole machine…");
+            TransformerPeers.compare(TransformerPeers.vit(home), home, out.resolve("peer-vit"), 3, report);
+        }
+        if (transformers || only.contains("gpt")) {
+            System.out.println("the GPT sample against PyTorch, 1 thread and the whole machine…");
+            TransformerPeers.compare(TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), 3, report);
+        }
+        if (only.contains("profile")) {
+            System.out.println("op profiles of the ViT and GPT samples (one CPU device)…");
+            TransformerProfile.run(TransformerPeers.vit(home), out.resolve("profile-vit"));
+            TransformerProfile.run(TransformerPeers.gpt(home), out.resolve("profile-gpt"));
+            LayerTimes.run(TransformerPeers.vit(home), out.resolve("layers-vit"), 10);
+            LayerTimes.run(TransformerPeers.gpt(home), out.resolve("layers-gpt"), 10);
         }
         if (wanted(only, "scaling")) {
             System.out.println("multi-worker scaling…");

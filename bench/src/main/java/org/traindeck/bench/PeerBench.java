@@ -1,17 +1,27 @@
 package org.traindeck.bench;
 
+import org.bytedeco.javacpp.Loader;
+
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The CPU peer: the same MLP and LeNet-style CNN, data shapes, batch and optimizer, trained by PyTorch on the CPU
  * with the same number of threads. Skipped, with the reason, when PyTorch is not installed (Debian: python3-torch).
+ * Debian's PyTorch does its matrix products through whatever libblas.so.3 is installed; the reference BLAS (the
+ * default without libopenblas0) made the ViT peer 5.5× slower, so the peer runs with the OpenBLAS that ND4J ships
+ * preloaded, as if libopenblas0 were installed, whenever that library is found.
  */
 final class PeerBench {
 
@@ -32,12 +42,28 @@ final class PeerBench {
         return null;
     }
 
+    /** What one run of the peer script printed: the model's parameter count and samples/s per repeat. */
+    record PeerRun(long parameters, double[] samplesPerSecond) {}
+
     /** Samples/s per repeat for a model ("mlp", "lenet" or "lenet-large"), run by {@code python}. */
     static double[] run(String python, String model, Path script, int repeats, int threads) throws Exception {
-        List<String> command = List.of(python, script.toString(), model, String.valueOf(EngineBench.EPOCHS),
-                String.valueOf(repeats), String.valueOf(threads));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return run(python, script, List.of(model, String.valueOf(EngineBench.EPOCHS), String.valueOf(repeats),
+                String.valueOf(threads)), threads).samplesPerSecond();
+    }
+
+    /** Runs the peer script with {@code args} (see its usage) and {@code threads} BLAS threads. */
+    static PeerRun run(String python, Path script, List<String> args, int threads) throws Exception {
+        List<String> command = new ArrayList<>(List.of(python, script.toString()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        Path blas = openBlas();
+        if (blas != null) {
+            builder.environment().put("LD_PRELOAD", blas.toString());
+            builder.environment().put("OPENBLAS_NUM_THREADS", String.valueOf(threads));
+        }
+        Process p = builder.start();
         List<Double> rates = new ArrayList<>();
+        long parameters = -1;
         StringBuilder all = new StringBuilder();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
             String line;
@@ -45,6 +71,8 @@ final class PeerBench {
                 all.append(line).append('\n');
                 if (line.startsWith("samples_per_s ")) {
                     rates.add(Double.parseDouble(line.substring(14).trim()));
+                } else if (line.startsWith("parameters ")) {
+                    parameters = Long.parseLong(line.substring(11).trim());
                 }
             }
         }
@@ -52,7 +80,31 @@ final class PeerBench {
         if (rates.isEmpty()) {
             throw new IllegalStateException("the PyTorch script reported nothing:\n" + all);
         }
-        return rates.stream().mapToDouble(Double::doubleValue).toArray();
+        return new PeerRun(parameters, rates.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    private static Path openBlas;
+    private static boolean openBlasLooked;
+
+    /** ND4J's own OpenBLAS (javacpp's cache, unpacked when ND4J loaded), or null off Linux or when it is not there. */
+    static synchronized Path openBlas() {
+        if (!openBlasLooked) {
+            openBlasLooked = true;
+            if (System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux")) {
+                try (Stream<Path> files = Files.walk(Loader.getCacheDir().toPath())) {
+                    openBlas = files.filter(f -> f.getFileName().toString().equals("libopenblas.so.0"))
+                            .min(Comparator.comparing(f -> f.toString().contains("org/bytedeco/openblas") ? 0 : 1)).orElse(null);
+                } catch (IOException e) {
+                    openBlas = null;
+                }
+            }
+        }
+        return openBlas;
+    }
+
+    /** How the peer's row names it: version and BLAS. */
+    static String describe(String python) {
+        return "PyTorch " + torchVersion(python) + (openBlas() != null ? " + OpenBLAS" : " (its own libblas)");
     }
 
     /**
@@ -79,17 +131,21 @@ final class PeerBench {
         }
         Stats r = Stats.of(ratios);
         report.add("CPU peer", w.name() + ", " + threads + " thread(s)", Stats.of(td).format("samples/s", 0),
-                Stats.of(torch).format("samples/s", 0) + " PyTorch " + torchVersion(python),
+                Stats.of(torch).format("samples/s", 0) + " " + describe(python),
                 String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), target);
     }
 
-    private static String torchVersion(String python) {
-        try {
-            Process p = new ProcessBuilder(python, "-c", "import torch; print(torch.__version__)").redirectErrorStream(true).start();
-            String v = new String(p.getInputStream().readAllBytes()).strip();
-            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 ? v : "";
-        } catch (Exception e) {
-            return "";
-        }
+    private static final Map<String, String> VERSIONS = new HashMap<>();
+
+    static synchronized String torchVersion(String python) {
+        return VERSIONS.computeIfAbsent(python, p -> {
+            try {
+                Process proc = new ProcessBuilder(p, "-c", "import torch; print(torch.__version__)").redirectErrorStream(true).start();
+                String v = new String(proc.getInputStream().readAllBytes()).strip();
+                return proc.waitFor(60, TimeUnit.SECONDS) && proc.exitValue() == 0 ? v : "";
+            } catch (Exception e) {
+                return "";
+            }
+        });
     }
 }
