@@ -42,7 +42,7 @@ if [ "$cluster" = 1 ]; then
   "$root/packaging/cluster-classpath.sh" "$root/app/target/runtime-classpath.txt" "$root/cluster/target/runtime-classpath.txt"
 else
   tr ':' '\n' < "$root/app/target/runtime-classpath.txt"
-fi | while read -r jar; do
+fi | while read -r jar || [ -n "$jar" ]; do
   [ -n "$jar" ] && cp "$jar" "$out/input/"
 done
 cp "$root/packaging/logback-app.xml" "$out/input/"

@@ -19,11 +19,11 @@ library() {
   esac
 }
 declare -A cluster_jar=()
-while read -r jar; do
+while read -r jar || [ -n "$jar" ]; do
   [ -n "$jar" ] && cluster_jar[$(library "$jar")]="$jar"
 done < <(tr ':' '\n' < "$2")
 declare -A printed=()
-while read -r jar; do
+while read -r jar || [ -n "$jar" ]; do
   [ -n "$jar" ] || continue
   lib=$(library "$jar")
   theirs="${cluster_jar[$lib]:-}"
@@ -34,7 +34,7 @@ while read -r jar; do
   echo "$jar"
   printed[$lib]=1
 done < <(tr ':' '\n' < "$1")
-while read -r jar; do
+while read -r jar || [ -n "$jar" ]; do
   [ -n "$jar" ] && [ -z "${printed[$(library "$jar")]:-}" ] && echo "$jar"
 done < <(tr ':' '\n' < "$2")
 exit 0
