@@ -4,6 +4,9 @@
 #
 #   packaging/build-linux.sh            CPU build (ND4J's nd4j-native)
 #   packaging/build-linux.sh --cuda     CUDA 11.6 build (the cuda Maven profile)
+#   packaging/build-linux.sh --with-cluster
+#                                       adds the cluster module (Apache Spark, ~170 MB of jars), so that the app's
+#                                       Devices tab can train on a Spark cluster; without it the package has no Spark
 #   packaging/build-linux.sh --no-deb   the app-image only
 #
 # Windows (.msi) and macOS (.dmg): see packaging/README.md; the same jpackage steps apply with --type msi / dmg.
@@ -12,9 +15,11 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 out="$root/packaging/target"
 profile=()
 deb=1
+cluster=0
 for arg in "$@"; do
   case "$arg" in
     --cuda) profile=(-Pcuda) ;;
+    --with-cluster) cluster=1 ;;
     --no-deb) deb=0 ;;
     *) echo "build-linux.sh: unknown option $arg" >&2; exit 2 ;;
   esac
@@ -22,13 +27,22 @@ done
 command -v jpackage >/dev/null || { echo "build-linux.sh: jpackage (JDK 17+) is needed" >&2; exit 2; }
 version=$(sed -n 's:.*<version>\([0-9][0-9.]*\).*</version>.*:\1:p' "$root/pom.xml" | head -1)
 
-echo "== building TrainDeck $version ${profile[*]:-}"
-(cd "$root" && mvn -q -B -DskipTests "${profile[@]}" -pl app -am package)
+modules_built=app
+[ "$cluster" = 1 ] && modules_built=app,cluster
+echo "== building TrainDeck $version ${profile[*]:-} ($modules_built)"
+(cd "$root" && mvn -q -B -DskipTests "${profile[@]}" -pl "$modules_built" -am package)
 
 rm -rf "$out"
 mkdir -p "$out/input"
 cp "$root"/app/target/traindeck-app-*.jar "$out/input/traindeck-app.jar"
-tr ':' '\n' < "$root/app/target/runtime-classpath.txt" | while read -r jar; do
+if [ "$cluster" = 1 ]; then
+  # the cluster module with the app's jars and the ones it adds (Spark, Scala, Hadoop's client API, ...); where both
+  # need one library, the cluster's version, as ./traindeck train --cluster runs the engine
+  cp "$root"/cluster/target/traindeck-cluster-*.jar "$out/input/traindeck-cluster.jar"
+  "$root/packaging/cluster-classpath.sh" "$root/app/target/runtime-classpath.txt" "$root/cluster/target/runtime-classpath.txt"
+else
+  tr ':' '\n' < "$root/app/target/runtime-classpath.txt"
+fi | while read -r jar || [ -n "$jar" ]; do
   [ -n "$jar" ] && cp "$jar" "$out/input/"
 done
 cp "$root/packaging/logback-app.xml" "$out/input/"
@@ -38,6 +52,10 @@ cp -r "$root/sample-configs" "$root/data" "$out/input/samples/"
 
 echo "== trimming a Java runtime with jlink"
 modules=java.base,java.compiler,java.datatransfer,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.sql,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.unsupported,jdk.unsupported.desktop,jdk.zipfs
+if [ "$cluster" = 1 ]; then
+  # Spark's driver asks Hadoop's UserGroupInformation for the user (JAAS, Kerberos classes) and its RPC has SASL
+  modules="$modules,java.security.jgss,java.security.sasl,jdk.security.auth,jdk.security.jgss"
+fi
 # --generate-cds-archive: without it a jlinked runtime has no class-data archive for the JDK's own classes, and every
 # launch loads and verifies them one by one
 jlink --add-modules "$modules" --generate-cds-archive --strip-debug --no-header-files --no-man-pages --compress=2 --output "$out/runtime"
@@ -53,6 +71,11 @@ java_options=(
 )
 if [ "${java_major:-17}" -ge 23 ]; then
   java_options+=("--enable-native-access=ALL-UNNAMED" "--sun-misc-unsafe-memory-access=allow")
+fi
+if [ "$cluster" = 1 ]; then
+  # the Spark driver's Netty transport, as ./traindeck gives it
+  java_options+=("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED" "--add-opens=java.base/java.nio=ALL-UNNAMED"
+    "--add-opens=java.base/java.lang=ALL-UNNAMED" "--add-opens=java.base/java.util=ALL-UNNAMED")
 fi
 java_args=()
 for o in "${java_options[@]}"; do java_args+=(--java-options "$o"); done

@@ -9,29 +9,48 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * In each executor JVM: the model replica of each run's session, built on the session's first step and reused
- * (Spark has no per-executor state of its own). An executor serves one session; the map is for the odd case of two.
+ * In each executor JVM: the model replica of each run's session, built at the session's start and reused for the
+ * whole run (Spark has no per-executor state of its own), moved to each next stage the driver sends. An executor
+ * serves one session; the map is for the odd case of two.
  */
 final class ExecutorReplicas {
 
-    private static final ConcurrentMap<String, ExecutorReplica> REPLICAS = new ConcurrentHashMap<>();
+    /** A replica and the stage change (0: the session's start, then 1, 2, … per stage the session moved to) it is at. */
+    private record Held(int stageChange, ExecutorReplica replica) {
+    }
+
+    private static final ConcurrentMap<String, Held> REPLICAS = new ConcurrentHashMap<>();
 
     private ExecutorReplicas() {
     }
 
-    static ExecutorReplica of(String runId, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
-        return REPLICAS.computeIfAbsent(runId, id -> new ExecutorReplica(modelJson, dataLossOnly, oneDnn, data, self()));
+    /**
+     * The run's replica at the session's {@code stageChange}: built if this executor has none, moved to the stage if
+     * it is at an earlier one (so a step is right even on an executor that the stage change's own tasks missed).
+     */
+    static ExecutorReplica of(String runId, int stageChange, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
+        return REPLICAS.compute(runId, (id, held) -> {
+            if (held == null) {
+                return new Held(stageChange, new ExecutorReplica(modelJson, dataLossOnly, oneDnn, data, self()));
+            }
+            if (held.stageChange() != stageChange) {
+                held.replica().moveTo(modelJson, dataLossOnly, data);
+                return new Held(stageChange, held.replica());
+            }
+            return held;
+        }).replica();
     }
 
     /**
-     * At the session's start: this executor's name and what keeps it from training ("" when nothing): data files it
-     * does not see as the driver does, or data it cannot load.
+     * At the session's start and at each stage change: this executor's name and what keeps it from training ("" when
+     * nothing): data files it does not see as the driver does, or data it cannot load.
      */
-    static Tuple2<String, String> prepare(String runId, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
+    static Tuple2<String, String> prepare(String runId, int stageChange, String modelJson, ShardData data, boolean dataLossOnly,
+                                          boolean oneDnn) {
         String problem = data.problemHere();
         if (problem == null) {
             try {
-                of(runId, modelJson, data, dataLossOnly, oneDnn);
+                of(runId, stageChange, modelJson, data, dataLossOnly, oneDnn);
             } catch (RuntimeException e) {
                 problem = "cannot load the training data: " + (e.getMessage() == null ? e.toString() : e.getMessage());
             }

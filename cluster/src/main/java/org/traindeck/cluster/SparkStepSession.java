@@ -36,7 +36,9 @@ import java.util.stream.IntStream;
  * of the N tasks (one per executor, one core each) computes its shard on the executor's cached replica, and the
  * shards' gradients come back to the driver, which sums them in shard order (so a run is reproducible) for the one
  * optimizer step. {@code spark.task.maxFailures=1}: a task that dies fails the step at once, and the step has a
- * deadline, so a dead or stuck machine ends the run with its name instead of a hang.
+ * deadline, so a dead or stuck machine ends the run with its name instead of a hang. One session (one Spark driver,
+ * its executors started once) serves the whole run: each next stage's model and data go out as new broadcasts, and
+ * the executors move their replicas to it ({@link #nextStage}).
  */
 final class SparkStepSession implements DistributedSession {
 
@@ -52,10 +54,13 @@ final class SparkStepSession implements DistributedSession {
     private final DistributedSpec spec;
     private final JavaSparkContext sc;
     private final ClusterEvents events;
-    private final Broadcast<String> model;
-    private final Broadcast<ShardData> data;
     private final List<String> executors;
     private final boolean parametersInTasks;
+    /** The current stage's model, data and loss setting, and how many times the session moved to a next stage. */
+    private Broadcast<String> model;
+    private Broadcast<ShardData> data;
+    private boolean dataLossOnly;
+    private int stageChange;
 
     private SparkStepSession(DistributedSpec spec, JavaSparkContext sc, ClusterEvents events, List<String> executors) {
         this.spec = spec;
@@ -64,6 +69,7 @@ final class SparkStepSession implements DistributedSession {
         this.executors = executors;
         this.model = sc.broadcast(spec.modelJson());
         this.data = sc.broadcast(spec.data());
+        this.dataLossOnly = spec.dataLossOnly();
         this.parametersInTasks = "tasks".equals(spec.settings().get(PARAMETERS_SETTING));
     }
 
@@ -176,19 +182,21 @@ final class SparkStepSession implements DistributedSession {
     }
 
     /**
-     * Before step 1, one task on every executor checks that it sees the data files as the driver does (same size and
-     * fingerprint), loads the stage's data and builds its replica: a machine that cannot read the data is named now,
-     * with the path, rather than failing step 1 (and the executors' start-up cost leaves the first step).
+     * Before step 1 and before each next stage's first step, one task on every executor checks that it sees the data
+     * files as the driver does (same size and fingerprint), loads the stage's data (at a stage change, only when its
+     * data config is new to the executor) and builds or moves its replica: a machine that cannot read the data is
+     * named now, with the path, rather than failing the stage's first step (which then carries no start-up cost).
      */
     private void prepareExecutors() {
         String runId = spec.runId();
+        int change = stageChange;
         Broadcast<String> json = model;
         Broadcast<ShardData> shardData = data;
-        boolean dataLossOnly = spec.dataLossOnly();
+        boolean lossOnly = dataLossOnly;
         boolean oneDnn = spec.oneDnn();
         List<Integer> slots = IntStream.range(0, spec.executors()).boxed().toList();
         JavaFutureAction<List<Tuple2<String, String>>> job = sc.parallelize(slots, slots.size())
-                .map(i -> ExecutorReplicas.prepare(runId, json.value(), shardData.value(), dataLossOnly, oneDnn))
+                .map(i -> ExecutorReplicas.prepare(runId, change, json.value(), shardData.value(), lossOnly, oneDnn))
                 .collectAsync();
         List<Tuple2<String, String>> ready;
         // a start-up cost (ND4J's native libraries, the data), like joining: it has the join's limit, not a step's
@@ -220,20 +228,42 @@ final class SparkStepSession implements DistributedSession {
     }
 
     @Override
-    public StepSum step(long step, byte[] params, List<ShardWork> shards) {
-        // Spark would quietly move a lost executor's shard to another or a replacement; the run stops instead, so
-        // that a machine that died is said, and the cluster a run resumes on is the one its user chose
+    public void nextStage(String modelJson, ShardData stage, boolean lossOnly) {
+        noExecutorLost();
+        masterAnswers("stage " + (stage.stage() + 1));
+        Broadcast<String> oldModel = model;
+        Broadcast<ShardData> oldData = data;
+        model = sc.broadcast(modelJson);
+        data = sc.broadcast(stage);
+        dataLossOnly = lossOnly;
+        stageChange++;
+        oldModel.destroy();
+        oldData.destroy();
+        prepareExecutors();
+    }
+
+    /**
+     * Spark would quietly move a lost executor's shard to another or a replacement; the run stops instead, so that a
+     * machine that died is said, and the cluster a run resumes on is the one its user chose.
+     */
+    private void noExecutorLost() {
         Map<String, String> lost = events.removed();
         if (!lost.isEmpty()) {
             Map.Entry<String, String> e = lost.entrySet().iterator().next();
             throw new TierFailure(events.name(e.getKey()) + " was lost (" + e.getValue() + ")", true, null);
         }
-        masterAnswers(step);
+    }
+
+    @Override
+    public StepSum step(long step, byte[] params, List<ShardWork> shards) {
+        noExecutorLost();
+        masterAnswers("step " + step);
         long t0 = System.nanoTime();
         String runId = spec.runId();
+        int change = stageChange;
         Broadcast<String> json = model;
         Broadcast<ShardData> shardData = data;
-        boolean dataLossOnly = spec.dataLossOnly();
+        boolean lossOnly = dataLossOnly;
         boolean oneDnn = spec.oneDnn();
         Broadcast<byte[]> parameters;
         JavaFutureAction<List<ShardResult>> job;
@@ -242,13 +272,13 @@ final class SparkStepSession implements DistributedSession {
             parameters = null;
             List<Tuple2<byte[], ShardWork>> tasks = shards.stream().map(w -> new Tuple2<>(params, w)).toList();
             job = sc.parallelize(tasks, tasks.size())
-                    .map(t -> ExecutorReplicas.of(runId, json.value(), shardData.value(), dataLossOnly, oneDnn).compute(t._1(), t._2()))
+                    .map(t -> ExecutorReplicas.of(runId, change, json.value(), shardData.value(), lossOnly, oneDnn).compute(t._1(), t._2()))
                     .collectAsync();
         } else {
             Broadcast<byte[]> broadcast = sc.broadcast(params);
             parameters = broadcast;
             job = sc.parallelize(shards, shards.size())
-                    .map(w -> ExecutorReplicas.of(runId, json.value(), shardData.value(), dataLossOnly, oneDnn).compute(broadcast.value(), w))
+                    .map(w -> ExecutorReplicas.of(runId, change, json.value(), shardData.value(), lossOnly, oneDnn).compute(broadcast.value(), w))
                     .collectAsync();
         }
         List<ShardResult> results;
@@ -276,12 +306,12 @@ final class SparkStepSession implements DistributedSession {
      * Running executors go on without their master, but nothing could replace one that dies, and the workers that
      * launched them are orphaned: a run whose master is gone stops, with the master named.
      */
-    private void masterAnswers(long step) {
+    private void masterAnswers(String before) {
         URI master = URI.create(spec.address());
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(master.getHost(), master.getPort()), 5000);
         } catch (IOException e) {
-            throw new TierFailure("the master at " + master.getHost() + ":" + master.getPort() + " stopped answering before step " + step
+            throw new TierFailure("the master at " + master.getHost() + ":" + master.getPort() + " stopped answering before " + before
                     + " (" + e.getMessage() + ")", true, e);
         }
     }

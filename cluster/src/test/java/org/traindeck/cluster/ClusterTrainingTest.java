@@ -147,6 +147,43 @@ class ClusterTrainingTest {
         System.out.println(Files.readString(two.runDir().resolve("train.log")));
     }
 
+    /** Stage 2 has another batch, optimizer and data (another split), trained by the executors of stage 1. */
+    static RunConfig twoStages(String name, int batch, String parallel) {
+        String data = "{\"train\": {\"type\": \"csv\", \"path\": \"" + DIGITS.toString().replace("\\", "/")
+                + "\", \"numClasses\": 10, \"imageShape\": [8, 8, 1], \"normalize\": \"minmax\"}, \"validationSplit\": %s}";
+        return ConfigParser.parse("""
+                {"name": "%s", "outputDir": "out", "seed": 11, "devices": "cpu",
+                 "model": {"type": "lenet", "channels": [8, 16], "kernelSize": 3, "dense": 32, "dropout": 0},
+                 "data": %s,
+                 "stepTimeoutSeconds": 45,
+                 "stages": [{"name": "first", "epochs": 1, "batchSize": %d, "gradientClipping": 1.0,
+                             "optimizer": {"type": "adam", "learningRate": 0.003}},
+                            {"name": "second", "epochs": 1, "batchSize": %d, "optimizer": {"type": "sgd", "learningRate": 0.01},
+                             "data": %s}],
+                 "checkpoint": {"keepBestPerStage": false, "everyEpochs": 1},
+                 "parallel": %s}
+                """.formatted(name, data.formatted("0.2"), batch, batch / 2, data.formatted("0.1"), parallel), dir).orThrow();
+    }
+
+    @Test
+    @Order(1)
+    void aTwoStageRunStartsItsExecutorsOnceAndTrainsExactlyAsOneDevice() throws Exception {
+        RunResult one = TrainingRun.prepare(twoStages("one-2s", 96, "{}")).runHere();
+        RunResult two = TrainingRun.prepare(twoStages("two-2s", 48, clusterParallel())).runHere();
+
+        assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
+        List<Double> a = losses(one.runDir());
+        assertThat(a).as("steps of both stages").hasSize(15 + 34);
+        assertSameLosses(a, losses(two.runDir()));
+        String log = Files.readString(two.runDir().resolve("train.log"));
+        // one Spark driver, whose executors started once, for both stages
+        assertThat(log).containsOnlyOnce("cluster: connecting").containsOnlyOnce("cluster: training on executor")
+                .containsOnlyOnce("cluster: stage 2 on the same executors (executor");
+        assertThat(devices(two.runDir(), "throughput/samples_per_s")).containsExactly("executor0", "executor1");
+        System.out.println(log);
+    }
+
     @Test
     @Order(2)
     void anExecutorKilledMidRunEndsTheRunWithTheMachineNamedAndItResumesExactlyOnOneMachine() throws Exception {

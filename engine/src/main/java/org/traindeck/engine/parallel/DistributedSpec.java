@@ -9,9 +9,9 @@ import java.util.Map;
  * @param address             the cluster ("spark://HOST:PORT")
  * @param executors           how many executors (shards) every step uses
  * @param runId               unique per session: executors cache their replica under it
- * @param modelJson           the model's architecture (DL4J ComputationGraph JSON); parameters come with each step
- * @param data                where the executors read their shards, and the files they must see as the driver does
- * @param dataLossOnly        report the loss without the weight-decay penalty
+ * @param modelJson           the first stage's model architecture (DL4J ComputationGraph JSON); parameters come with each step
+ * @param data                where the executors read the first stage's shards, and the files they must see as the driver does
+ * @param dataLossOnly        report the first stage's loss without the weight-decay penalty
  * @param oneDnn              install oneDNN's layer helpers on the replicas, as on the driver
  * @param secretFile          the cluster's shared secret (written by "traindeck cluster master"); null: the default
  * @param joinTimeoutSeconds  how long to wait for every executor to join, and then for each to load the data and model

@@ -10,7 +10,8 @@ import java.util.List;
  * @param configJson     the run's config with absolute paths: executors load the stage's data exactly as the driver
  * @param stage          the stage (0-based) whose data a step's positions refer to
  * @param trainSamples   the training samples the driver loaded, which an executor's own loading must match
- * @param files          the files the stage's data reads, as the driver saw them
+ * @param files          the files the stage's training data reads, as the driver saw them (validation runs on the
+ *                       driver: executors never read a validation source)
  */
 public record ShardData(String configJson, int stage, int trainSamples, List<DataFile> files) implements Serializable {
 

@@ -5,6 +5,7 @@ import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.parallel.DataFile;
 import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.DistributedBackend;
@@ -20,7 +21,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
-/** Opens a run's session on the cluster its config names, through the backend on the class path. */
+/**
+ * Opens a run's session on the cluster its config names, through the backend on the class path, and moves it from
+ * stage to stage: one session, and so one start of the executors, per run.
+ */
 final class ClusterSessions {
 
     /** A step's limit when the config sets none: a cluster step that takes longer is a dead or stuck machine. */
@@ -41,7 +45,7 @@ final class ClusterSessions {
         int stepTimeout = configured > 0 ? Math.max(1, configured * 2 / 3) : DEFAULT_STEP_TIMEOUT_SECONDS;
         String secret = config.parallel().clusterSecretFile();
         DistributedSpec spec = new DistributedSpec(address, config.parallel().executors(),
-                config.name() + "-" + plan.index + "-" + UUID.randomUUID(), net.getConfiguration().toJson(), shardData(config, plan),
+                config.name() + "-" + UUID.randomUUID(), net.getConfiguration().toJson(), shardData(config, plan),
                 plan.stage.optimizer().weightDecay() > 0, config.performance().onednn(),
                 secret == null || secret.isBlank() ? null : Path.of(secret).toAbsolutePath(), JOIN_TIMEOUT_SECONDS, stepTimeout, Map.of());
         events.logLine("cluster: connecting to " + address + " for " + spec.executors() + " executor(s), step timeout " + stepTimeout + " s");
@@ -58,20 +62,48 @@ final class ClusterSessions {
         return session;
     }
 
-    /** What the executors read their shards from: the driver's view of the stage's files, for them to match. */
+    /** Sends the next stage's data and model to the session's executors, which stay up. */
+    static void nextStage(DistributedSession session, RunConfig config, ComputationGraph net, StagePlan plan, RunEvents events) {
+        long t0 = System.nanoTime();
+        try {
+            session.nextStage(net.getConfiguration().toJson(), shardData(config, plan), plan.stage.optimizer().weightDecay() > 0);
+        } catch (TierFailure e) {
+            throw new RunFailure("cannot go on to stage " + (plan.index + 1) + " on the cluster " + config.parallel().cluster() + ": "
+                    + e.getMessage(), e);
+        }
+        events.logLine(String.format(Locale.ROOT, "cluster: stage %d on the same executors (%s), ready in %.1f s",
+                plan.index + 1, String.join(", ", session.executors()), (System.nanoTime() - t0) / 1e9));
+    }
+
+    /**
+     * What the executors read their shards from: the driver's view of the stage's training files, for them to match.
+     * Validation runs on the driver alone: executors neither load nor check a validation source.
+     */
     static ShardData shardData(RunConfig config, StagePlan plan) {
         DataConfig data = config.dataFor(plan.stage);
         List<DataFile> files = new ArrayList<>();
         for (Path p : paths(config, data.train())) {
             files.add(driverView(p));
         }
-        if (data.validation() != null) {
-            // executors load the whole data config, so they read the validation files as well
-            for (Path p : paths(config, data.validation())) {
-                files.add(driverView(p));
-            }
+        return new ShardData(ConfigWriter.toJsonWithAbsolutePaths(trainingOnly(config)), plan.index, plan.data.train().size(), files);
+    }
+
+    /**
+     * The config without its validation sources, for the executors (a validation split stays: it decides which
+     * samples train). The training data never depends on them: they are read after it, and checked against it.
+     */
+    static RunConfig trainingOnly(RunConfig c) {
+        List<StageConfig> stages = new ArrayList<>(c.stages().size());
+        for (StageConfig s : c.stages()) {
+            stages.add(s.data() == null ? s : new StageConfig(s.name(), s.epochs(), s.batchSize(), s.optimizer(), s.schedule(),
+                    s.clipNorm(), s.accumulationSteps(), s.precision(), s.augmentation(), s.validationInterval(), trainingOnly(s.data())));
         }
-        return new ShardData(ConfigWriter.toJsonWithAbsolutePaths(config), plan.index, plan.data.train().size(), files);
+        return new RunConfig(c.name(), c.outputDir(), c.seed(), c.devices(), c.model(), trainingOnly(c.data()), stages, c.logging(),
+                c.checkpoint(), c.onNonFinite(), c.parallel(), c.nccl(), c.performance(), c.stepTimeoutSeconds(), c.baseDir());
+    }
+
+    private static DataConfig trainingOnly(DataConfig d) {
+        return d == null || d.validation() == null ? d : new DataConfig(d.train(), null, d.validationSplit(), d.shuffle());
     }
 
     private static DataFile driverView(Path p) {

@@ -19,7 +19,8 @@ import java.util.List;
  * sends positions) and compute their gradients on replicas that receive the driver's parameters each step, the
  * backend sums them, and the driver takes the one optimizer step.
  * The driver holds the only optimizer state, writes the checkpoints and metrics; a failed step changes nothing, and
- * stops the run with the machine named (a cluster run has no fallback: its checkpoint resumes anywhere).
+ * stops the run with the machine named (a cluster run has no fallback: its checkpoint resumes anywhere). The session
+ * outlives the step strategy: {@link TierChain} keeps it for the run's next stages and closes it at the run's end.
  */
 final class DistributedStep implements StepStrategy {
 
@@ -95,6 +96,6 @@ final class DistributedStep implements StepStrategy {
 
     @Override
     public void close() {
-        session.close();
+        // the session is the run's (TierChain's): the next stage goes on with the same executors
     }
 }

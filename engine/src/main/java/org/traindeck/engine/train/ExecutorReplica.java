@@ -18,14 +18,16 @@ import java.util.List;
  * An executor's side of a distributed step: a replica of the run's model, built once from its architecture, and the
  * stage's training data, read from the same paths as the driver; it takes the driver's parameters and computes its
  * shard's gradient with the same {@link ShardGradient} as the local devices. A cluster backend keeps one per run in
- * each executor. Not thread-safe.
+ * each executor, and moves it from stage to stage ({@link #moveTo}). Not thread-safe.
  */
 public final class ExecutorReplica {
 
-    private final ComputationGraph net;
-    private final ShardGradient shard;
-    private final ShardBatches data;
+    private final boolean oneDnn;
     private final String executor;
+    private String modelJson;
+    private ComputationGraph net;
+    private ShardGradient shard;
+    private ShardBatches data;
 
     /**
      * Loads the data and builds the replica: a backend does it on every executor before the first step, after
@@ -36,16 +38,39 @@ public final class ExecutorReplica {
      */
     public ExecutorReplica(String modelJson, boolean dataLossOnly, boolean oneDnn, ShardData data, String executor) {
         Nd4jRuntime.init();
+        this.oneDnn = oneDnn;
+        this.executor = executor + " (pid " + ProcessHandle.current().pid() + ")";
         this.data = new ShardBatches(data);
-        this.net = new ComputationGraph(ComputationGraphConfiguration.fromJson(modelJson));
-        net.init();
-        net.initGradientsView();
+        build(modelJson, dataLossOnly);
+    }
+
+    /**
+     * Takes the replica to another stage of its run without a new executor: the stage's data is loaded only when its
+     * data config differs from the ones already loaded, and the model is built again only when it changed (another
+     * precision); the parameters come with each step.
+     *
+     * @throws RuntimeException when the stage's data cannot be loaded here as on the driver
+     */
+    public void moveTo(String modelJson, boolean dataLossOnly, ShardData stage) {
+        this.data = data.forStage(stage);
+        if (modelJson.equals(this.modelJson)) {
+            this.shard = new ShardGradient(net, dataLossOnly);
+        } else {
+            build(modelJson, dataLossOnly);
+        }
+    }
+
+    private void build(String json, boolean dataLossOnly) {
+        ComputationGraph graph = new ComputationGraph(ComputationGraphConfiguration.fromJson(json));
+        graph.init();
+        graph.initGradientsView();
         if (oneDnn && Nd4jRuntime.oneDnnUnavailableReason() == null && OneDnnHelpers.unusableReason() == null) {
             // the driver's replicas have them: the same kernels give the same gradients
-            OneDnnHelpers.install(net);
+            OneDnnHelpers.install(graph);
         }
-        this.shard = new ShardGradient(net, dataLossOnly);
-        this.executor = executor + " (pid " + ProcessHandle.current().pid() + ")";
+        this.net = graph;
+        this.modelJson = json;
+        this.shard = new ShardGradient(graph, dataLossOnly);
     }
 
     public ShardResult compute(byte[] params, ShardWork work) {

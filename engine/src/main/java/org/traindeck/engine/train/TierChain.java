@@ -8,6 +8,7 @@ import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.CudaPeerAccess;
 import org.traindeck.engine.parallel.DevicePlacement;
+import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
@@ -19,6 +20,8 @@ import java.util.function.Consumer;
 /**
  * The fallback chain: the tier a stage is trained on, its step strategy, and the move to the next tier when one
  * fails (all-reduce over P2P → all-reduce through the host → one device), going on from the last consistent state.
+ * A cluster run's session lives here for the whole run: its executors start once, and each stage after the first
+ * is sent to them; it is closed when the run ends (finished, stopped or failed) or its tier fails.
  */
 final class TierChain implements AutoCloseable {
 
@@ -41,6 +44,7 @@ final class TierChain implements AutoCloseable {
     private final LayerWatch layerWatch;
     private int index;
     private StepStrategy strategy;
+    private DistributedSession cluster;
 
     /** @param strategies null for the real ones */
     TierChain(RunConfig config, DevicePlacement placement, FaultPlan faults, RunEvents events, TrainingCallback callbacks,
@@ -139,8 +143,18 @@ final class TierChain implements AutoCloseable {
                 }
                 yield new AveragingRounds(net, config.parallel(), seed, faults, events);
             }
-            case DISTRIBUTED -> new DistributedStep(ClusterSessions.open(config, net, plan, events), net, seed, every, faults, layerWatch);
+            case DISTRIBUTED -> new DistributedStep(clusterFor(net, plan), net, seed, every, faults, layerWatch);
         };
+    }
+
+    /** The run's cluster session: opened for its first stage, then given each next stage. */
+    private DistributedSession clusterFor(ComputationGraph net, StagePlan plan) {
+        if (cluster == null) {
+            cluster = ClusterSessions.open(config, net, plan, events);
+        } else {
+            ClusterSessions.nextStage(cluster, config, net, plan, events);
+        }
+        return cluster;
     }
 
     /** Peer-to-peer copies between GPUs, after a self-test (broken P2P can silently return zeros), or through the host. */
@@ -158,11 +172,22 @@ final class TierChain implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /** The stage is done: its strategy ends, a cluster session stays for the next stage. */
+    void endStage() {
         if (strategy != null) {
             strategy.close();
             strategy = null;
+        }
+    }
+
+    /** The run ends, or the tier failed: the strategy and a cluster session end. */
+    @Override
+    public void close() {
+        endStage();
+        if (cluster != null) {
+            DistributedSession session = cluster;
+            cluster = null;
+            session.close();
         }
     }
 }

@@ -220,7 +220,7 @@ final class Trainer {
             callbacks.afterEpoch(state, plan, summary);
         }
         state.epoch = stage.epochs() - 1;
-        tiers.close();
+        tiers.endStage();
         events.lifecycle(LifecycleEvent.Kind.STAGE_FINISHED, "stage \"" + stage.name() + "\" finished");
         return null;
     }

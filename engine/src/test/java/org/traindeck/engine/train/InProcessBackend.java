@@ -5,6 +5,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.DistributedSpec;
+import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
@@ -71,6 +72,17 @@ public final class InProcessBackend implements DistributedBackend {
                     return new StepSum(loss, examples, micro, Nd4j.toByteArray(sum), perShard, new long[shards.size()], 0);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
+                }
+            }
+
+            @Override
+            public void nextStage(String modelJson, ShardData data, boolean dataLossOnly) {
+                for (int i = 0; i < replicas.size(); i++) {
+                    String problem = data.problemHere();
+                    if (problem != null) {
+                        throw new TierFailure("executor " + i + " on in-process " + problem, true, null);
+                    }
+                    replicas.get(i).moveTo(modelJson, dataLossOnly, data);
                 }
             }
 
