@@ -243,8 +243,8 @@ public final class DevicesViewModel {
         String address = clusterAddress.get() == null ? "" : clusterAddress.get().strip();
         if (Boolean.FALSE.equals(clusterModule)) {
             clusterNote.set("This app was started without TrainDeck's cluster module, so it cannot train on a cluster: a run of this"
-                    + " config here fails at its start. Train it with ./traindeck train CONFIG or ./traindeck gui from a checkout,"
-                    + " which add the module, or install the package built with packaging/build-linux.sh --with-cluster.");
+                    + " config here fails at its start. Train it with ./traindeck train CONFIG, which adds the module,"
+                    + " or install the package built with packaging/build-linux.sh --with-cluster.");
         } else if (clusterChosen.get() && !ADDRESS.matcher(address).matches()) {
             clusterNote.set("Enter the master's address, as spark://HOST:7077 (traindeck cluster master prints it).");
         } else {
