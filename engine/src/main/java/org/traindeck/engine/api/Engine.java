@@ -28,6 +28,7 @@ import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
+import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -183,7 +184,7 @@ public final class Engine {
             try {
                 done.complete(runner.runAll(new QueueRunner.Listener() {
                     @Override
-                    public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+                    public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
                         if (also != null) {
                             also.starting(entry, run, resumed);
                         }

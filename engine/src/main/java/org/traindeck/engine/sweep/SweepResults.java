@@ -54,6 +54,22 @@ public final class SweepResults {
         return d;
     }
 
+    /**
+     * What the queue says about trials that did not simply finish (a crash of a trial's process, with its crash log;
+     * why one failed), a line each, in the table's order: "trial 2 (lr-2): MESSAGE".
+     */
+    public static List<String> notes(List<Row> rows, List<QueueEntry> entries) {
+        Map<String, QueueEntry> byLabel = entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
+        List<String> notes = new ArrayList<>();
+        for (Row r : rows) {
+            QueueEntry e = byLabel.get(r.trial().label());
+            if (e != null && e.message() != null && !e.message().isBlank()) {
+                notes.add("trial " + r.trial().number() + " (" + e.label() + "): " + e.message());
+            }
+        }
+        return notes;
+    }
+
     /** The table printed at the end of a sweep; the best row is marked with *. */
     public static String table(SweepSpec spec, List<Row> rows) {
         List<String> params = spec.parameterOrder();
