@@ -25,10 +25,12 @@ import java.util.function.Function;
  * started once more from the run's latest checkpoint (from scratch, in a new folder, when it had none); a second such
  * end fails the trial. The other trials never notice.
  */
-final class SupervisedTrial implements LiveRun {
+public final class SupervisedTrial implements LiveRun {
 
     /** Processes a trial may use up: the first, and one retry after a crash. */
     static final int ATTEMPTS = 2;
+    /** How the message of a trial whose process crashed begins. */
+    public static final String CRASHED = "crashed: ";
 
     private final TrialProcesses processes;
     private final RunConfig config;
@@ -163,7 +165,7 @@ final class SupervisedTrial implements LiveRun {
     }
 
     private String crashNotes() {
-        return "crashed: " + String.join("; then ", crashes);
+        return CRASHED + String.join("; then ", crashes);
     }
 
     private RunResult outcome(RunResult.Status status, String message) {

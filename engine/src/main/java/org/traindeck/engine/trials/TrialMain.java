@@ -19,6 +19,9 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -28,8 +31,12 @@ import java.util.function.Consumer;
  */
 public final class TrialMain {
 
+    /** How long a trial stopped by a signal may take for its checkpoint (as {@code traindeck train} waits). */
+    private static final long STOP_WAIT_SECONDS = 60;
+
     private final PrintStream protocol;
     private final Consumer<TrainingRun> prepared;
+    private boolean reported;
 
     private TrialMain(PrintStream protocol, Consumer<TrainingRun> prepared) {
         this.protocol = protocol;
@@ -93,13 +100,42 @@ public final class TrialMain {
         Thread stopper = new Thread(() -> stopWhenAsked(run), "traindeck-trial-stdin");
         stopper.setDaemon(true);
         stopper.start();
+        // Ctrl-C in a terminal reaches the sweep's whole process group, this process too: it stops with a checkpoint
+        Thread onSignal = new Thread(() -> {
+            run.requestStop();
+            try {
+                report(run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // no result: the sweep records the process as ended without one
+            }
+        }, "traindeck-trial-stop-on-signal");
+        Runtime.getRuntime().addShutdownHook(onSignal);
         run.start();
         try {
-            RunResult result = run.await();
-            say(TrialProtocol.RESULT, TrialProtocol.encode(result));
+            report(run.await());
             return 0;
-        } catch (InterruptedException | IOException e) {
+        } catch (InterruptedException e) {
             return 4;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook reports the result
+            }
+        }
+    }
+
+    private synchronized void report(RunResult result) {
+        if (reported) {
+            return;
+        }
+        reported = true;
+        try {
+            say(TrialProtocol.RESULT, TrialProtocol.encode(result));
+        } catch (IOException e) {
+            // a result that cannot be encoded reads as a process that ended without one
         }
     }
 
