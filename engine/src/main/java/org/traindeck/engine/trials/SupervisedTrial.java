@@ -4,6 +4,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.RunEvent;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
@@ -130,6 +131,10 @@ public final class SupervisedTrial implements LiveRun {
                 }
                 child = restart.child();
                 runDir = restart.runDir();
+                // whoever follows the trial forgets the steps after the checkpoint: they are trained again
+                step = child.step();
+                bus.publish(new LifecycleEvent(config.name(), "", 0, 0, step, System.currentTimeMillis(), 0,
+                        LifecycleEvent.Kind.REWIND, "continued after a crash of its process, from step " + step));
                 if (!restart.message().isEmpty()) {
                     crashes.add(restart.message());
                 }

@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * One process of a trial, seen from the sweep: started, read line by line ({@link TrialProtocol}), asked to stop,
@@ -35,13 +37,14 @@ final class TrialChild {
      * How a process ended: with a result, or without one (crashed, killed): then the exit code and its crash log (null
      * when the JVM wrote none, as after SIGKILL).
      */
-    record Ended(RunResult result, long pid, int exitCode, Path crashLog, long lastStep) {
+    record Ended(RunResult result, long pid, int exitCode, Path crashLog, String crash, long lastStep) {
 
         String describe() {
             int signal = exitCode > 128 ? exitCode - 128 : 0;
-            String how = signal > 0 ? "killed by " + signalName(signal) + " (exit " + exitCode + ")" : "exit " + exitCode;
+            String how = signal > 0 ? "killed by " + signalName(signal) + ", exit " + exitCode : "exit " + exitCode;
             return String.format(Locale.ROOT, "process %d ended without a result at step %d (%s); %s", pid, lastStep, how,
-                    crashLog != null ? "crash log: " + crashLog : "no crash log (the JVM was killed before it could write one)");
+                    crashLog == null ? "no crash log (the JVM was killed before it could write one)"
+                            : (crash.isEmpty() ? "" : crash + "; ") + "crash log: " + crashLog);
         }
     }
 
@@ -64,6 +67,11 @@ final class TrialChild {
                 .redirectError(Redirect.appendTo(crashDir.resolve(PROCESS_LOG).toFile())).start();
         LOG.debug("trial process {}: {}", p.pid(), args);
         return new TrialChild(p, crashDir);
+    }
+
+    /** The step it continues from (0 for a new run); the step of its latest event once it trains. */
+    long step() {
+        return lastStep;
     }
 
     long pid() {
@@ -124,7 +132,22 @@ final class TrialChild {
     private Ended ended() {
         int code = awaitExit();
         Path log = crashDir.resolve("hs_err_pid" + process.pid() + ".log");
-        return new Ended(result, process.pid(), code, Files.isRegularFile(log) ? log : null, lastStep);
+        boolean written = Files.isRegularFile(log);
+        return new Ended(result, process.pid(), code, written ? log : null, written ? summary(log) : "", lastStep);
+    }
+
+    /** The signal and the frame it hit, from the head of a JVM crash log ("SIGSEGV in [libnd4jcpu.so+0x1d2e4f] ..."). */
+    static String summary(Path crashLog) {
+        try (Stream<String> lines = Files.lines(crashLog, StandardCharsets.ISO_8859_1)) {
+            List<String> head = lines.limit(40).toList();
+            String signal = head.stream().filter(l -> l.matches("#\\s+(SIG\\w+|EXCEPTION_\\w+).*"))
+                    .map(l -> l.replaceFirst("#\\s+", "").split(" ")[0]).findFirst().orElse("");
+            int problem = head.indexOf("# Problematic frame:");
+            String frame = problem >= 0 && problem + 1 < head.size() ? head.get(problem + 1).replaceFirst("#\\s+\\w\\s+", "").trim() : "";
+            return (signal + (frame.isEmpty() ? "" : " in " + frame)).trim();
+        } catch (IOException | UncheckedIOException e) {
+            return "";
+        }
     }
 
     private int awaitExit() {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -52,18 +55,25 @@ class TrialCrashProcessTest {
     }
 
     /** The sweep run on a thread of this JVM (the sweep's process); its trials in processes of their own. */
-    private record Running(SweepLaunch launch, CompletableFuture<QueueRunner.Outcome> outcome, Map<String, Long> pids) {}
+    private record Running(SweepLaunch launch, CompletableFuture<QueueRunner.Outcome> outcome, Map<String, Long> pids,
+                           List<LifecycleEvent> rewinds) {}
 
     private static Running run(Path sweepFile, TrialProcesses processes) throws IOException {
         SweepLaunch launch = SweepLaunch.prepare(sweepFile, m -> { });
         QueueRunner runner = launch.runner(null, DeviceDiscovery.system(), FaultPlan.NONE, processes);
         Map<String, Long> pids = new ConcurrentHashMap<>();
+        List<LifecycleEvent> rewinds = new CopyOnWriteArrayList<>();
         CompletableFuture<QueueRunner.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
             try {
                 return runner.runAll(new QueueRunner.Listener() {
                     @Override
                     public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
                         pids.put(entry.label(), ((SupervisedTrial) run).pid());
+                        run.subscribe(e -> {
+                            if (e instanceof LifecycleEvent l && l.kind() == LifecycleEvent.Kind.REWIND) {
+                                rewinds.add(l);
+                            }
+                        }, EventBus.Delivery.LOSSLESS);
                     }
 
                     @Override
@@ -74,7 +84,7 @@ class TrialCrashProcessTest {
                 throw new IllegalStateException(e);
             }
         });
-        return new Running(launch, outcome, pids);
+        return new Running(launch, outcome, pids, rewinds);
     }
 
     private static List<QueueEntry> entries(Path queue) {
@@ -141,6 +151,8 @@ class TrialCrashProcessTest {
         assertThat(killed.runDir()).isEqualTo(dir.resolve("runs/kill-1"));
         assertThat(killed.runDir().resolve("config.resume-1.json")).exists();
         assertThat(lastStep(killed.runDir())).isEqualTo(lastStep(done.get(1).runDir())).isGreaterThan(0);
+        // who follows the trial (the app's charts) is told to forget the steps after the checkpoint it continued from
+        assertThat(sweep.rewinds()).singleElement().satisfies(l -> assertThat(l.step()).isPositive());
         // the sweep's summary says what happened
         List<SweepResults.Row> rows = SweepResults.rows(sweep.launch().spec(), sweep.launch().trials(), done);
         assertThat(SweepResults.notes(rows, done)).singleElement().asString().startsWith("trial 1 (kill-1): crashed: process " + pid);
@@ -168,7 +180,7 @@ class TrialCrashProcessTest {
         List<Path> logs = crashLogs(failed);
         assertThat(logs).as("a crash log per crash, in the run folder").hasSize(2);
         assertThat(Files.readString(logs.get(0))).contains("SIGSEGV");
-        assertThat(done.get(0).message()).contains("crashed 2 times").contains("crash log: " + logs.get(0))
+        assertThat(done.get(0).message()).contains("crashed 2 times").contains("SIGSEGV in ").contains("crash log: " + logs.get(0))
                 .contains("crash log: " + logs.get(1));
 
         Path recovered = done.get(1).runDir();
