@@ -22,17 +22,28 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the native race that crashed two sweep trials sharing a JVM (SIGSEGV in libnd4jcpu's TadDescriptor, from
  * execBroadcast in an output layer's backprop)? Many short cpu:2 runs, in batches, each batch in a JVM of its own with
  * its crash log in this test's folder; any crash fails the test with the frames of its log. Long, so not in the default
- * build: -Dtraindeck.stressMinutes=20 (how long to keep starting batches). The figures go to
- * target/replica-stress.txt.
+ * build: -Dtraindeck.stressMinutes=20 (how long to keep starting batches). The control, two single-device runs at once
+ * in one JVM (how sweep trials crashed): -Dtraindeck.stressPairsMinutes=20. The figures go to
+ * target/replica-stress-MODE.txt.
  */
-@EnabledIfSystemProperty(named = "traindeck.stressMinutes", matches = "\\d+(\\.\\d+)?")
 class ReplicaStressTest {
 
     private static final int RUNS_PER_PROCESS = 20;
 
     @Test
+    @EnabledIfSystemProperty(named = "traindeck.stressMinutes", matches = "\\d+(\\.\\d+)?")
     void manyShortCpu2RunsNeverCrashTheirJvm(@TempDir Path dir) throws Exception {
-        long deadline = System.nanoTime() + Math.round(Double.parseDouble(System.getProperty("traindeck.stressMinutes")) * 60e9);
+        stress(dir, "replicas", Double.parseDouble(System.getProperty("traindeck.stressMinutes")));
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "traindeck.stressPairsMinutes", matches = "\\d+(\\.\\d+)?")
+    void manyPairsOfShortRunsInOneJvmNeverCrashIt(@TempDir Path dir) throws Exception {
+        stress(dir, "pairs", Double.parseDouble(System.getProperty("traindeck.stressPairsMinutes")));
+    }
+
+    private static void stress(Path dir, String mode, double minutes) throws Exception {
+        long deadline = System.nanoTime() + Math.round(minutes * 60e9);
         int processes = 0;
         int runs = 0;
         long steps = 0;
@@ -44,7 +55,7 @@ class ReplicaStressTest {
             Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
                     "-XX:ErrorFile=" + out.resolve("hs_err_pid%p.log"), "-XX:-CreateCoredumpOnCrash",
                     "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"), "-cp", System.getProperty("java.class.path"),
-                    ShortReplicaRunsMain.class.getName(), out.toString(), String.valueOf(RUNS_PER_PROCESS))
+                    ShortReplicaRunsMain.class.getName(), out.toString(), String.valueOf(RUNS_PER_PROCESS), mode)
                     .directory(out.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             boolean ended = p.waitFor(20, TimeUnit.MINUTES);
             if (!ended) {
@@ -65,10 +76,10 @@ class ReplicaStressTest {
             }
             clean(out);
         }
-        String report = String.format(Locale.ROOT, "replica stress: %d process(es), %d cpu:2 run(s), %d steps in %.1f min; crashes: %d%n%s",
-                processes, runs, steps, (System.nanoTime() - started) / 60e9, crashes.size(), String.join(System.lineSeparator(), crashes));
+        String report = String.format(Locale.ROOT, "stress (%s): %d process(es), %d run(s), %d steps in %.1f min; crashes: %d%n%s",
+                mode, processes, runs, steps, (System.nanoTime() - started) / 60e9, crashes.size(), String.join(System.lineSeparator(), crashes));
         System.out.println(report);
-        Files.writeString(Path.of("target", "replica-stress.txt"), report);
+        Files.writeString(Path.of("target", "replica-stress-" + mode + ".txt"), report);
         assertThat(crashes).as(report).isEmpty();
     }
 
