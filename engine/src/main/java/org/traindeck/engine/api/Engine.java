@@ -172,7 +172,9 @@ public final class Engine {
 
     /**
      * Runs a prepared sweep's queue on a thread of its own, as many trials at once as the sweep says, each on its own
-     * share of the base config's devices; preparing and running the file again skips finished trials.
+     * share of the base config's devices; preparing and running the file again skips finished trials. Trials run at
+     * once train each in a process of its own (their events still reach {@code listener}'s run handles), so a native
+     * crash takes down one trial, which is continued once from its latest checkpoint.
      */
     public QueueHandle runSweep(PreparedSweep sweep, QueueListener listener) {
         return inBackground(sweep.runner(), listener, sweep.launch().hparams());
