@@ -128,7 +128,7 @@ class TrialCrashProcessTest {
             assertThat(sweep.outcome()).isNotDone();
             List<QueueEntry> e = entries(queue);
             return e.size() == 2 && e.get(0).status() == QueueEntry.Status.RUNNING && sweep.pids().containsKey("kill-1")
-                    && hasStepCheckpoint(e.get(0).runDir());
+                    && sweep.pids().containsKey("kill-2") && hasStepCheckpoint(e.get(0).runDir());
         });
         long pid = sweep.pids().get("kill-1");
         ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
