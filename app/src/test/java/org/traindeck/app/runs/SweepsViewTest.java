@@ -28,7 +28,7 @@ import org.traindeck.engine.sweep.SweepResults;
 import org.traindeck.engine.sweep.SweepSpec;
 import org.traindeck.engine.sweep.SweepTrials;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.train.LiveRun;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +70,7 @@ class SweepsViewTest {
         RunQueue.describeSweep(queue, SweepResults.describe(spec));
         new QueueRunner(queue, DeviceDiscovery.system(), (DeviceSelection) null, FaultPlan.NONE).runAll(new QueueRunner.Listener() {
             @Override
-            public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+            public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
             }
 
             @Override

@@ -32,6 +32,7 @@ import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
+import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -225,7 +226,9 @@ public final class Engine {
 
     /**
      * Runs a prepared sweep's queue on a thread of its own, as many trials at once as the sweep says, each on its own
-     * share of the base config's devices; preparing and running the file again skips finished trials.
+     * share of the base config's devices; preparing and running the file again skips finished trials. Trials run at
+     * once train each in a process of its own (their events still reach {@code listener}'s run handles), so a native
+     * crash takes down one trial, which is continued once from its latest checkpoint.
      */
     public QueueHandle runSweep(PreparedSweep sweep, QueueListener listener) {
         return inBackground(sweep.runner(), listener, sweep.launch().hparams());
@@ -237,7 +240,7 @@ public final class Engine {
             try {
                 done.complete(runner.runAll(new QueueRunner.Listener() {
                     @Override
-                    public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+                    public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
                         if (also != null) {
                             also.starting(entry, run, resumed);
                         }

@@ -5,7 +5,7 @@ import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.train.LiveRun;
 
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -13,9 +13,9 @@ import java.util.concurrent.CompletableFuture;
 /** One prepared run: what it is, its events, start and stop, and how it ended. */
 public final class RunHandle {
 
-    private final TrainingRun run;
+    private final LiveRun run;
 
-    RunHandle(TrainingRun run) {
+    RunHandle(LiveRun run) {
         this.run = run;
     }
 

@@ -3,8 +3,8 @@ package org.traindeck.engine.cli;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,7 +32,7 @@ final class QueueExecution {
         try {
             return runner.runAll(new QueueRunner.Listener() {
                 @Override
-                public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+                public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
                     out.println("== " + entry.label() + (resumed ? ": resuming in " : ": run folder ") + run.runDir()
                             + " on " + run.config().devices().describe() + (entry.message() == null ? "" : " (" + entry.message() + ")"));
                     if (runner.concurrency() == 1) {
@@ -68,9 +68,9 @@ final class QueueExecution {
     }
 
     private static void stopOnSignal(QueueRunner runner, PrintStream err) {
-        List<TrainingRun> runs = runner.running();
+        List<LiveRun> runs = runner.running();
         runner.requestStop();
-        for (TrainingRun run : runs) {
+        for (LiveRun run : runs) {
             if (run.completion().isDone()) {
                 continue;
             }

@@ -38,6 +38,7 @@ final class SweepCommand {
         List<SweepResults.Row> rows = SweepResults.rows(spec, sweep.trials(), RunQueue.open(sweep.queueFile()).entries());
         out.println();
         out.print(SweepResults.table(spec, rows));
+        SweepResults.notes(rows, RunQueue.open(sweep.queueFile()).entries()).forEach(out::println);
         if (outcome.stopped()) {
             out.println("stopped: run `traindeck sweep " + file + "` again to continue");
         }

@@ -8,8 +8,8 @@ import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.sinks.RunLock;
+import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ public final class QueueRunner {
     public interface Listener {
 
         /** A run is about to train ({@code resumed}: it continues from a checkpoint). */
-        void starting(QueueEntry entry, TrainingRun run, boolean resumed);
+        void starting(QueueEntry entry, LiveRun run, boolean resumed);
 
         /** A run ended, or could not start (then {@code result} is null and the entry's message says why). */
         void ended(QueueEntry entry, RunResult result);
@@ -48,11 +48,10 @@ public final class QueueRunner {
     public record Outcome(int finished, int failed, boolean stopped) {}
 
     private final Path file;
-    private final DeviceDiscovery discovery;
     private final List<DeviceSelection> slots;
-    private final FaultPlan faults;
+    private final RunStarter starter;
     private final Set<Integer> tried = new HashSet<>();
-    private final Set<TrainingRun> running = ConcurrentHashMap.newKeySet();
+    private final Set<LiveRun> running = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
 
     /** @param devices the devices every run uses instead of its config's, or null for the config's own */
@@ -65,23 +64,27 @@ public final class QueueRunner {
      * {@link DeviceShares}); a null slot means each run's own config's devices.
      */
     public QueueRunner(Path file, DeviceDiscovery discovery, List<DeviceSelection> slots, FaultPlan faults) {
+        this(file, slots, RunStarter.inProcess(discovery, faults));
+    }
+
+    /** As many runs at once as there are {@code slots}, each started by {@code starter} (in this JVM, or a process). */
+    public QueueRunner(Path file, List<DeviceSelection> slots, RunStarter starter) {
         if (slots.isEmpty()) {
             throw new IllegalArgumentException("a queue runs at least one run at a time");
         }
         this.file = file;
-        this.discovery = discovery;
         this.slots = new ArrayList<>(slots);
-        this.faults = faults;
+        this.starter = starter;
     }
 
     /** Stops the runs in progress after their step (each saves a checkpoint) and starts no other. */
     public void requestStop() {
         stopRequested = true;
-        running.forEach(TrainingRun::requestStop);
+        running.forEach(LiveRun::requestStop);
     }
 
     /** The runs training now. */
-    public List<TrainingRun> running() {
+    public List<LiveRun> running() {
         return List.copyOf(running);
     }
 
@@ -152,21 +155,21 @@ public final class QueueRunner {
     }
 
     private RunResult runOne(QueueEntry entry, Listener listener, DeviceSelection devices) throws IOException {
-        TrainingRun run;
+        LiveRun run;
         boolean resumed = false;
         String note = null;
         try {
             if (entry.runDir() != null) {
                 try {
-                    run = TrainingRun.resume(entry.runDir(), new TrainingRun.ResumeOptions(null, null, devices), discovery, faults);
+                    run = starter.resume(entry.runDir(), devices);
                     resumed = true;
                 } catch (CheckpointException e) {
                     // killed before its first checkpoint: nothing to continue, so it starts again in a new folder
                     note = "started again: " + entry.runDir().getFileName() + " had no checkpoint to resume (" + e.getMessage() + ")";
-                    run = TrainingRun.prepare(config(entry, devices), discovery, faults);
+                    run = starter.prepare(config(entry, devices));
                 }
             } else {
-                run = TrainingRun.prepare(config(entry, devices), discovery, faults);
+                run = starter.prepare(config(entry, devices));
             }
         } catch (RunLock.BusyException e) {
             QueueEntry skipped = entry.with(entry.status(), entry.runDir(), "skipped: " + e.getMessage());

@@ -24,7 +24,6 @@ public final class JsonlSink extends AppendingTextSink {
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    private final StringWriter line = new StringWriter(256);
 
     public JsonlSink(Path file) throws IOException {
         super(file);
@@ -40,7 +39,13 @@ public final class JsonlSink extends AppendingTextSink {
         if (!(e instanceof RunEvent event) || e instanceof HistogramEvent) {
             return; // device telemetry belongs to no run; histograms have their own file
         }
-        line.getBuffer().setLength(0);
+        out.write(line(event));
+        out.write('\n');
+    }
+
+    /** The event as one line of the file, without its line break (a trial's process sends its events so, too). */
+    public static String line(RunEvent event) throws IOException {
+        StringWriter line = new StringWriter(256);
         try (JsonGenerator g = JSON.createGenerator(line)) {
             g.writeStartObject();
             g.writeNumberField("time", BigDecimal.valueOf(event.wallTimeMillis(), 3));
@@ -66,8 +71,7 @@ public final class JsonlSink extends AppendingTextSink {
             }
             g.writeEndObject();
         }
-        line.write('\n');
-        out.write(line.getBuffer().toString());
+        return line.toString();
     }
 
 }

@@ -8,11 +8,13 @@ import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Reads a run folder's metrics.jsonl back into engine events (the format {@link JsonlSink} writes), one line at a
@@ -44,6 +46,15 @@ public final class MetricsJsonlReader {
                 events.accept(e);
             }
         });
+    }
+
+    /** Reads single lines of the file's format (a trial process's events), naming their run {@code run}. */
+    public static Function<String, EngineEvent> lines(String run) {
+        MetricsJsonlReader reader = new MetricsJsonlReader(run);
+        return line -> {
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            return reader.parse(bytes, 0, bytes.length);
+        };
     }
 
     private EngineEvent parse(byte[] bytes, int offset, int length) {

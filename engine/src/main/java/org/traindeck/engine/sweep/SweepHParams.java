@@ -4,8 +4,8 @@ import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.sinks.HParamsFiles;
 import org.traindeck.engine.sinks.TfHParams;
+import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,7 +58,7 @@ public final class SweepHParams implements QueueRunner.Listener {
     }
 
     @Override
-    public void starting(QueueEntry entry, TrainingRun run, boolean resumed) {
+    public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
         SweepTrials.Trial trial = byLabel.get(entry.label());
         if (trial == null || !run.config().logging().tensorboard()) {
             return;

@@ -10,6 +10,8 @@ import org.traindeck.engine.queue.DeviceShares;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.trials.TrialLaunch;
+import org.traindeck.engine.trials.TrialProcesses;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -84,10 +86,19 @@ public final class SweepLaunch {
         return DeviceShares.split(all, spec.concurrent(), discovery);
     }
 
-    /** The runner of the sweep's queue, several trials at once when the sweep says so. */
+    /**
+     * The runner of the sweep's queue. Trials one at a time train in this JVM ({@code faults} injected); several at
+     * once each train in a process of their own (this JVM's class path), supervised: a crashed one is retried once
+     * from its latest checkpoint, and a native crash in one never takes the others down.
+     */
     public QueueRunner runner(DeviceSelection devices, DeviceDiscovery discovery, FaultPlan faults) {
+        return runner(devices, discovery, faults, new TrialProcesses(TrialLaunch.sameAsThisJvm()));
+    }
+
+    /** As {@link #runner(DeviceSelection, DeviceDiscovery, FaultPlan)}, concurrent trials started by {@code processes}. */
+    public QueueRunner runner(DeviceSelection devices, DeviceDiscovery discovery, FaultPlan faults, TrialProcesses processes) {
         if (spec.concurrent() > 1) {
-            return new QueueRunner(queueFile, discovery, shares(devices, discovery), faults);
+            return new QueueRunner(queueFile, shares(devices, discovery), processes);
         }
         return new QueueRunner(queueFile, discovery, devices, faults);
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.trials.SupervisedTrial;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -52,6 +53,24 @@ public final class SweepResults {
         ArrayNode params = d.putArray("parameters");
         spec.parameterOrder().forEach(params::add);
         return d;
+    }
+
+    /**
+     * What the queue says about trials that did not simply finish (why one failed; a crash of a trial's process, with
+     * its crash log, even when it was continued and finished), a line each, in the table's order:
+     * "trial 2 (lr-2): MESSAGE".
+     */
+    public static List<String> notes(List<Row> rows, List<QueueEntry> entries) {
+        Map<String, QueueEntry> byLabel = entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
+        List<String> notes = new ArrayList<>();
+        for (Row r : rows) {
+            QueueEntry e = byLabel.get(r.trial().label());
+            if (e != null && e.message() != null && !e.message().isBlank()
+                    && (e.status() != QueueEntry.Status.FINISHED || e.message().contains(SupervisedTrial.CRASHED))) {
+                notes.add("trial " + r.trial().number() + " (" + e.label() + "): " + e.message());
+            }
+        }
+        return notes;
     }
 
     /** The table printed at the end of a sweep; the best row is marked with *. */

@@ -33,7 +33,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 
 /**
@@ -47,7 +46,7 @@ import java.util.stream.Stream;
  * RunResult result = run.await();
  * </pre>
  */
-public final class TrainingRun {
+public final class TrainingRun implements LiveRun {
 
     /**
      * What to change when resuming: a new config (checked for safety), the current stage's epochs, the devices (which
@@ -111,7 +110,21 @@ public final class TrainingRun {
     public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, FaultPlan faults) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        Path dir = RunDirectory.create(config.outputPath(), config.name());
+        return prepare(config, RunDirectory.create(config.outputPath(), config.name()), devices, nccl, faults);
+    }
+
+    /**
+     * As {@link #prepare(RunConfig, DeviceDiscovery)}, in a run folder made for it already by {@link RunDirectory}
+     * (a sweep's trial process, whose crash log must go into the folder from the process's first instant).
+     */
+    public static TrainingRun prepareIn(Path dir, RunConfig config, DeviceDiscovery discovery) throws IOException {
+        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
+        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
+        return prepare(config, dir, devices, nccl, FaultPlan.NONE);
+    }
+
+    private static TrainingRun prepare(RunConfig config, Path dir, DeviceResolver.Resolved devices, NcclReport nccl,
+                                       FaultPlan faults) throws IOException {
         RunLock lock = RunLock.acquire(dir);
         try {
             Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
@@ -204,25 +217,30 @@ public final class TrainingRun {
         bus.subscribe(sink, EventBus.Delivery.LOSSLESS);
     }
 
+    @Override
     public Path runDir() {
         return runDir;
     }
 
+    @Override
     public RunConfig config() {
         return config;
     }
 
     /** What became of the config's NCCL toggles (set before this run's ND4J use, or needing a restart). */
+    @Override
     public NcclReport ncclReport() {
         return ncclReport;
     }
 
     /** Adds a listener; call before {@link #start()} to see every event. */
+    @Override
     public EventBus.Subscription subscribe(EventListener listener, EventBus.Delivery delivery) {
         return bus.subscribe(listener, delivery);
     }
 
     /** Trains on a new background thread. */
+    @Override
     public synchronized void start() {
         if (thread != null) {
             throw new IllegalStateException("this run has already been started");
@@ -232,23 +250,18 @@ public final class TrainingRun {
     }
 
     /** The global step the run has reached (steps done). */
+    @Override
     public long currentStep() {
         return state.globalStep;
     }
 
     /** Asks the run to stop after the current step; it saves a checkpoint, and {@link #await()} returns STOPPED. */
+    @Override
     public void requestStop() {
         state.stopRequested = true;
     }
 
-    public RunResult await() throws InterruptedException {
-        try {
-            return result.get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        }
-    }
-
+    @Override
     public CompletableFuture<RunResult> completion() {
         return result;
     }

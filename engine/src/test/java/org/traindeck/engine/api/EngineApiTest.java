@@ -1,5 +1,6 @@
 package org.traindeck.engine.api;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.checkpoint.CheckpointException;
@@ -8,6 +9,8 @@ import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.train.RunResult;
 
 import java.nio.file.Files;
@@ -21,6 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the app does through the API, on real runs: start, watch, finish, read back, resume, and a refused resume. */
 class EngineApiTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Engine engine = Engine.local();
 
@@ -56,6 +61,51 @@ class EngineApiTest {
                 .hasSize(24);
         assertThat(past.history()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(LifecycleEvent.class,
                 l -> assertThat(l.kind()).isEqualTo(LifecycleEvent.Kind.RUN_FINISHED)));
+    }
+
+    @Test
+    void aConcurrentSweepsTrialsTrainInTheirOwnProcessesAndTheAppHearsEachStartEndAndMetric(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("base.json"), """
+                {"name": "base", "outputDir": "runs", "devices": "cpu:2", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
+                 "stages": [{"name": "main", "epochs": 2, "batchSize": 20}]}
+                """);
+        Files.writeString(dir.resolve("sweep.json"), """
+                {"name": "app", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.001, 0.01]},
+                 "metric": "val/loss", "concurrent": 2}
+                """);
+        PreparedSweep sweep = engine.prepareSweep(dir.resolve("sweep.json"));
+        List<String> started = new CopyOnWriteArrayList<>();
+        List<String> ended = new CopyOnWriteArrayList<>();
+        List<MetricEvent> losses = new CopyOnWriteArrayList<>();
+        QueueHandle handle = engine.runSweep(sweep, new QueueListener() {
+            @Override
+            public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
+                started.add(entry.label());
+                run.subscribe(e -> {
+                    if (e instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_LOSS)) {
+                        losses.add(m);
+                    }
+                });
+            }
+
+            @Override
+            public void ended(QueueEntry entry, RunResult result) {
+                ended.add(entry.label() + " " + result.status());
+            }
+        });
+        QueueRunner.Outcome outcome = handle.completion().get(5, TimeUnit.MINUTES);
+
+        assertThat(outcome.finished()).isEqualTo(2);
+        assertThat(started).containsExactlyInAnyOrder("app-1", "app-2");
+        assertThat(ended).containsExactlyInAnyOrder("app-1 FINISHED", "app-2 FINISHED");
+        for (String trial : List.of("app-1", "app-2")) {
+            // status.json names the process that trained the run
+            assertThat(JSON.readTree(dir.resolve("runs").resolve(trial).resolve("status.json").toFile()).get("pid").asLong())
+                    .as(trial + " trained outside this JVM").isNotEqualTo(ProcessHandle.current().pid());
+        }
+        // each trial's 2 epochs of 12 steps, read from its process as it trained
+        assertThat(losses).hasSize(2 * 24);
     }
 
     @Test

@@ -92,4 +92,53 @@ class SweepKillProcessTest {
         }
         assertThat(log.lines().filter(l -> l.contains("finished") && l.matches("^[* ] +\\d .*"))).hasSize(3);
     }
+
+    /** The trial processes of a sweep, found by the crash-log folder in their command line (it names their run folder). */
+    private static List<ProcessHandle> trialProcesses(Path runs) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().orElse("").contains("-XX:ErrorFile=" + runs))
+                .toList();
+    }
+
+    @Test
+    void trialProcessesOfAKilledSweepStopWithACheckpointAndTheSweepContinuesThem(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("base.json"), """
+                {"name": "base", "outputDir": "runs", "devices": "cpu:2", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "samples": 2000, "features": 8}, "validationSplit": 0.1},
+                 "stages": [{"epochs": 4, "batchSize": 8, "optimizer": {"type": "adam", "learningRate": 0.001}}]}
+                """);
+        Path sweep = dir.resolve("sweep.json");
+        Files.writeString(sweep, """
+                {"name": "orphans", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.0005, 0.002]},
+                 "metric": "val/loss", "goal": "min", "concurrent": 2}
+                """);
+        Path queue = dir.resolve("runs/sweep-orphans.json");
+        Path runs = dir.resolve("runs");
+
+        Process first = start(dir, "sweep", sweep.toString());
+        await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            assertThat(first.isAlive()).as("the sweep is still running: " + Files.readString(dir.resolve("child.log"))).isTrue();
+            List<QueueEntry> e = entries(queue);
+            return e.size() == 2 && e.stream().allMatch(q -> q.status() == QueueEntry.Status.RUNNING && hasCheckpoint(q.runDir()));
+        });
+        List<ProcessHandle> trials = trialProcesses(runs);
+        assertThat(trials).as("a process per trial").hasSize(2);
+        first.destroyForcibly();
+        assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        // with the sweep gone, each trial's process stops by itself, with a checkpoint
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(100))
+                .until(() -> trials.stream().noneMatch(ProcessHandle::isAlive));
+        for (QueueEntry e : entries(queue)) {
+            assertThat(Files.readString(e.runDir().resolve("status.json"))).contains("\"stopped\"");
+        }
+
+        Process second = start(dir, "sweep", sweep.toString());
+        assertThat(second.waitFor(240, TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(dir.resolve("child.log"));
+        assertThat(second.exitValue()).as(log).isEqualTo(Main.OK);
+        assertThat(entries(queue)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
+        assertThat(log).contains("== orphans-1: resuming in").contains("== orphans-2: resuming in");
+        assertThat(trialProcesses(runs)).isEmpty();
+    }
 }

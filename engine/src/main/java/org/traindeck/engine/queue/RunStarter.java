@@ -1,0 +1,40 @@
+package org.traindeck.engine.queue;
+
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.train.LiveRun;
+import org.traindeck.engine.train.TrainingRun;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Where a queue's runs train: on threads of this JVM, or each in a process of its own (a concurrent sweep's trials). */
+public interface RunStarter {
+
+    /** A new run of {@code config}, in a new folder, prepared but not started. */
+    LiveRun prepare(RunConfig config) throws IOException;
+
+    /**
+     * The run in {@code runDir} continued from its latest checkpoint ({@code devices}: instead of its own, or null);
+     * a {@link CheckpointException} when it has none to continue from.
+     */
+    LiveRun resume(Path runDir, DeviceSelection devices) throws IOException, CheckpointException;
+
+    /** Runs on threads of this JVM. */
+    static RunStarter inProcess(DeviceDiscovery discovery, FaultPlan faults) {
+        return new RunStarter() {
+            @Override
+            public LiveRun prepare(RunConfig config) throws IOException {
+                return TrainingRun.prepare(config, discovery, faults);
+            }
+
+            @Override
+            public LiveRun resume(Path runDir, DeviceSelection devices) throws IOException, CheckpointException {
+                return TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(null, null, devices), discovery, faults);
+            }
+        };
+    }
+}
