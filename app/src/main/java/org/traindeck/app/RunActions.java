@@ -44,7 +44,7 @@ final class RunActions {
         if (v == null || !v.isValid()) {
             return;
         }
-        controller.start(v.config());
+        controller.start(v);
     }
 
     void resume() {

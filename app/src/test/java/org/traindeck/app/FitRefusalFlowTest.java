@@ -63,6 +63,7 @@ class FitRefusalFlowTest extends WindowTest {
         assertThat(List.copyOf(fixture.dialogs.errors)).singleElement().asString()
                 .startsWith("TrainDeck: The run could not start: stages[0].batchSize: batch 4096 needs about ")
                 .contains("on cpu, which has 17 MB available")
+                .contains("(line 5, column")
                 .containsPattern("use batchSize \\d+ with accumulationSteps \\d+ \\(the same batch of 4096 per device per update\\)");
         assertThat(onFx(() -> List.copyOf(window.dashboard().log().getItems()))).anySatisfy(l -> assertThat(l).contains("use batchSize"));
         assertThat(dir.resolve("runs")).as("nothing ran, no run folder").doesNotExist();

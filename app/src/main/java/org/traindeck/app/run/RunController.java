@@ -13,6 +13,7 @@ import org.traindeck.engine.api.QueueListener;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.train.RunResult;
@@ -74,6 +75,12 @@ public final class RunController {
 
     /** Starts a run of a validated config. */
     public void start(RunConfig config) {
+        start(new ValidationResult(config, List.of()));
+    }
+
+    /** Starts a run of a config validated from its text: a refusal then names the line of what it is about. */
+    public void start(ValidationResult parsed) {
+        RunConfig config = parsed.config();
         if (state.get() != State.IDLE) {
             return;
         }
@@ -82,7 +89,7 @@ public final class RunController {
         shown = null; // late events of the run shown before are not this one's
         dashboard.status().plan(config.stages().stream().mapToInt(StageConfig::epochs).toArray());
         dashboard.status().run(config.name());
-        tasks.execute(() -> engine.prepare(config), this::launch,
+        tasks.execute(() -> engine.prepare(parsed), this::launch,
                 e -> failedToStart("The run could not start: " + message(e)));
     }
 

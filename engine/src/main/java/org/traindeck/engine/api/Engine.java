@@ -140,7 +140,16 @@ public final class Engine {
      * @throws InvalidConfigException every problem that stops the run, a line each
      */
     public RunHandle prepare(RunConfig config) throws IOException {
-        List<ConfigProblem> refused = models.refusals(config);
+        return prepare(new ValidationResult(config, List.of()));
+    }
+
+    /**
+     * The same, for a config read from its text ({@link #load}, {@link #parse}): a refusal also gives the line and
+     * column of the node or field it is about.
+     */
+    public RunHandle prepare(ValidationResult parsed) throws IOException {
+        RunConfig config = parsed.orThrow();
+        List<ConfigProblem> refused = models.refusals(parsed);
         if (!refused.isEmpty()) {
             throw new InvalidConfigException(refused);
         }

@@ -73,15 +73,15 @@ final class ModelOverviews {
     }
 
     /** Every error that stops a run of {@code config}: the model's (as it compiles), then stages that do not fit. */
-    List<ConfigProblem> refusals(RunConfig config) {
+    List<ConfigProblem> refusals(ValidationResult parsed) {
+        RunConfig config = parsed.config();
         loadNd4j(config);
-        ModelCheck.Checked checked = check(new ValidationResult(config, List.of()));
-        List<ConfigProblem> errors = new ArrayList<>(checked.result().errors());
+        ModelCheck.Checked checked = check(new ValidationResult(config, List.of(), parsed.locations()));
         // a cluster's executors have their own memory, which this machine cannot see
-        if (errors.isEmpty() && config.parallel().cluster().isEmpty()) {
-            errors.addAll(StageFits.of(config, checked, memoryOf(config.devices())).problems());
+        if (checked.result().errors().isEmpty() && config.parallel().cluster().isEmpty()) {
+            return checked.result().with(StageFits.of(config, checked, memoryOf(config.devices())).problems()).errors();
         }
-        return errors;
+        return checked.result().errors();
     }
 
     private ModelCheck.Checked check(ValidationResult parsed) {

@@ -160,7 +160,8 @@ public final class Main {
     }
 
     int train(String file, DeviceSelection devices, String cluster, Integer executors) {
-        RunConfig config = report(ConfigParser.load(Path.of(file)));
+        ValidationResult parsed = ConfigParser.load(Path.of(file));
+        RunConfig config = report(parsed);
         if (config == null) {
             err.println(file + ": invalid, nothing was run");
             return INVALID_INPUT;
@@ -195,7 +196,8 @@ public final class Main {
         RunHandle run;
         try {
             // the model is checked against the data and the devices' memory there, once, after ND4J is set up as for the run
-            run = engine().prepare(config);
+            // the overrides change devices and the cluster only: the file's lines still locate everything else
+            run = engine().prepare(new ValidationResult(config, List.of(), parsed.locations()));
         } catch (InvalidConfigException e) {
             e.problems().forEach(p -> err.println("error: " + p));
             err.println(file + ": nothing was run");

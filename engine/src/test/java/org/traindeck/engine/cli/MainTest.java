@@ -56,6 +56,27 @@ class MainTest {
     }
 
     @Test
+    void trainSaysTheLineOfALayerThatDoesNotFit(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("shape.json");
+        Files.writeString(config, """
+                {
+                  "name": "shape",
+                  "outputDir": "runs",
+                  "model": { "type": "graph", "layers": [
+                    { "name": "a", "type": "dense", "units": 8 },
+                    { "name": "b", "type": "attention", "heads": 2 }
+                  ] },
+                  "data": { "train": { "type": "synthetic" } },
+                  "stages": [ { "epochs": 1 } ]
+                }
+                """);
+
+        assertThat(run("train", config.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr()).contains("layers[1] 'b'", "(line 6, column").contains("nothing was run");
+        assertThat(dir.resolve("runs")).doesNotExist();
+    }
+
+    @Test
     void validateAcceptsASampleConfig() {
         assertThat(run("validate", TestPaths.sampleConfigs().resolve("digits-mlp.json").toString())).isEqualTo(Main.OK);
         assertThat(stdout()).contains("valid (1 stage(s), model mlp, 17,226 parameters)");
