@@ -1,6 +1,5 @@
 package org.traindeck.bench;
 
-import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.scene.layout.StackPane;
@@ -12,8 +11,6 @@ import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -44,33 +41,21 @@ final class ChartBench {
         started.await(30, TimeUnit.SECONDS);
     }
 
-    private static <T> T onFx(Callable<T> work) throws Exception {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                f.complete(work.call());
-            } catch (Exception e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.get(120, TimeUnit.SECONDS);
-    }
-
     static void run(Report report) throws Exception {
         startFx();
-        Stage stage = onFx(() -> {
+        Stage stage = FxFrames.onFx(() -> {
             Stage s = new Stage();
             s.setScene(new Scene(new StackPane(), 1200, 700));
             s.show();
             return s;
         });
         for (int perSeries : new int[] {10_000, 100_000, 1_000_000}) {
-            LiveChart chart = onFx(() -> {
+            LiveChart chart = FxFrames.onFx(() -> {
                 LiveChart c = new LiveChart("bench", "value", false);
                 ((StackPane) stage.getScene().getRoot()).getChildren().setAll(c);
                 return c;
             });
-            onFx(() -> {
+            FxFrames.onFx(() -> {
                 for (int s = 0; s < 4; s++) {
                     SeriesBuffer b = chart.series("s" + s, "series " + s, new Color(50 * s, 90, 170), false);
                     for (int i = 0; i < perSeries; i++) {
@@ -81,24 +66,10 @@ final class ChartBench {
                 return null;
             });
             List<Double> updates = new ArrayList<>();
-            List<Double> frames = new ArrayList<>();
-            long[] last = {0};
-            AnimationTimer timer = new AnimationTimer() {
-                @Override
-                public void handle(long now) {
-                    if (last[0] != 0) {
-                        frames.add((now - last[0]) / 1e6);
-                    }
-                    last[0] = now;
-                }
-            };
-            onFx(() -> {
-                timer.start();
-                return null;
-            });
+            FxFrames frames = FxFrames.count();
             for (int tick = 0; tick < 30; tick++) {
                 Thread.sleep(100);
-                double ms = onFx(() -> {
+                double ms = FxFrames.onFx(() -> {
                     for (int s = 0; s < 4; s++) {
                         SeriesBuffer b = chart.data("s" + s);
                         for (int i = 0; i < 100; i++) {
@@ -111,16 +82,12 @@ final class ChartBench {
                 });
                 updates.add(ms);
             }
-            onFx(() -> {
-                timer.stop();
-                return null;
-            });
+            Stats f = frames.stop();
             System.gc();
             Runtime rt = Runtime.getRuntime();
             double heapMib = (rt.totalMemory() - rt.freeMemory()) / 1048576.0;
             Stats u = Stats.of(updates.stream().mapToDouble(Double::doubleValue).toArray());
-            Stats f = Stats.of(frames.stream().mapToDouble(Double::doubleValue).toArray());
-            // what the user sees: the interval between painted frames (Prism's software pipeline, as on CI and on
+                // what the user sees: the interval between painted frames (Prism's software pipeline, as on CI and on
             // Linux desktops without GPU drivers), with the FX thread's time per chart update beside it
             report.add("chart pipeline", String.format(Locale.ROOT, "4 × %,d points, interval between painted frames", perSeries),
                     f.format("ms", 1), "33 ms (30 frames a second)", Report.ratio(f.median() / 33.0) + String.format(Locale.ROOT,

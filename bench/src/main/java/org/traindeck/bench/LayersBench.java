@@ -1,6 +1,5 @@
 package org.traindeck.bench;
 
-import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
@@ -15,9 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Layers view in a real (headless) scene on a 100-layer network whose run has logged 100,000 steps: every layer's
@@ -31,18 +27,6 @@ final class LayersBench {
     private static final long LOGGED = 100_000;
 
     private LayersBench() {
-    }
-
-    private static <T> T onFx(Callable<T> work) throws Exception {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                f.complete(work.call());
-            } catch (Exception e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.get(300, TimeUnit.SECONDS);
     }
 
     private static final String[][] NAMES = new String[LAYERS][Figure.values().length];
@@ -76,7 +60,7 @@ final class LayersBench {
 
     static void run(Report report) throws Exception {
         ChartBench.startFx();
-        Dashboard dashboard = onFx(() -> {
+        Dashboard dashboard = FxFrames.onFx(() -> {
             Dashboard d = new Dashboard();
             Stage s = new Stage();
             s.setScene(new Scene(d, 1200, 800));
@@ -87,7 +71,7 @@ final class LayersBench {
         Random random = new Random(1);
         LayersViewModel model = dashboard.layers().model();
         // the run so far, straight into the model (the dashboard's queue takes at most 50,000 events a tick)
-        onFx(() -> {
+        FxFrames.onFx(() -> {
             for (long step = 0; step < LOGGED; step++) {
                 for (int i = 0; i < LAYERS; i++) {
                     model.accept(metric(i, Figure.UPDATE_RATIO, step, 1e-3 * Math.exp(random.nextGaussian())));
@@ -97,21 +81,7 @@ final class LayersBench {
             return null;
         });
         List<Double> updates = new ArrayList<>();
-        List<Double> frames = new ArrayList<>();
-        long[] last = {0};
-        AnimationTimer timer = new AnimationTimer() {
-            @Override
-            public void handle(long now) {
-                if (last[0] != 0) {
-                    frames.add((now - last[0]) / 1e6);
-                }
-                last[0] = now;
-            }
-        };
-        onFx(() -> {
-            timer.start();
-            return null;
-        });
+        FxFrames frames = FxFrames.count();
         long step = LOGGED;
         for (int tick = 0; tick < 40; tick++) {
             Thread.sleep(100);
@@ -129,7 +99,7 @@ final class LayersBench {
                     dashboard.offer(histogram(i, HistogramEvent.GRADIENTS, step, random));
                 }
             }
-            double ms = onFx(() -> {
+            double ms = FxFrames.onFx(() -> {
                 long t = System.nanoTime();
                 dashboard.drain(50_000);
                 dashboard.refreshCharts();
@@ -137,12 +107,8 @@ final class LayersBench {
             });
             updates.add(ms);
         }
-        onFx(() -> {
-            timer.stop();
-            return null;
-        });
+        Stats f = frames.stop();
         Stats u = Stats.of(updates.stream().mapToDouble(Double::doubleValue).toArray());
-        Stats f = Stats.of(frames.stream().mapToDouble(Double::doubleValue).toArray());
         report.add("layers view", String.format(Locale.ROOT, "%d layers, %,d steps logged, 6,000 events a tick; interval between"
                         + " painted frames", LAYERS, step), f.format("ms", 1), "33 ms (30 frames a second)",
                 Report.ratio(f.median() / 33.0) + String.format(Locale.ROOT, " (FX tick %.1f ms median, %.1f max; heat map %d"
