@@ -58,7 +58,9 @@ final class ProgressPrinter implements EventListener {
             }
             return;
         }
-        LifecycleEvent l = (LifecycleEvent) event;
+        if (!(event instanceof LifecycleEvent l)) {
+            return; // layer histograms: the files and the app show them
+        }
         switch (l.kind()) {
             case EPOCH_FINISHED -> {
                 clearBar();

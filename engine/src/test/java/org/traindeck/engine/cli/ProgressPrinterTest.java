@@ -1,0 +1,38 @@
+package org.traindeck.engine.cli;
+
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.api.Configs;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+class ProgressPrinterTest {
+
+    private static final String CONFIG = """
+            {"name": "p", "model": {"type": "mlp", "hidden": [4]},
+             "data": {"train": {"type": "synthetic", "samples": 16, "features": 4, "numClasses": 2}},
+             "stages": [{"epochs": 1, "batchSize": 4}]}
+            """;
+
+    @Test
+    void aRunWithLayerHistogramsPrintsItsProgressWithoutFailing() {
+        RunConfig config = Configs.parse(CONFIG, Path.of(".")).orThrow();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter printer = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8), config, false);
+
+        // histograms reach every subscriber of a run with logging.layers on, the progress printer included
+        assertThatCode(() -> printer.onEvent(new HistogramEvent("p", "main", 0, 0, 500, 1_700_000_000_000L, 1.0, "dense0",
+                HistogramEvent.WEIGHTS, -1, 1, 4, 0, 2, new double[] {0, 1}, new double[] {2, 2}))).doesNotThrowAnyException();
+        printer.onEvent(new LifecycleEvent("p", "main", 0, 0, 0, 1_700_000_000_000L, 0, LifecycleEvent.Kind.RUN_STARTED, "run p started"));
+
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("run p started");
+    }
+}
