@@ -14,7 +14,7 @@ import org.testfx.framework.junit5.Start;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.ui.Dialogs;
-import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.train.RunResult;
 
 import java.nio.file.Files;
@@ -154,7 +154,7 @@ class DashboardFlowTest extends WindowTest {
         waitUntil("the save", () -> !window.document().isDirty());
         assertThat(Files.readString(target)).contains("\"renamed\"");
         // saved into another folder, the copy's relative data path still reaches the same file, so it stays valid
-        assertThat(Engine.load(target).errors()).isEmpty();
+        assertThat(Configs.load(target).errors()).isEmpty();
         assertThat(onFx(() -> window.document().isDirty())).isFalse();
         try (var left = Files.list(dir)) {
             assertThat(left.map(p -> p.getFileName().toString()).toList()).containsExactly("renamed.json");

@@ -4,6 +4,7 @@ import javafx.application.Platform;
 import javafx.stage.Stage;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.tasks.FxTaskExecutor;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.devices.DeviceDiscovery;
@@ -46,7 +47,7 @@ final class WindowFixture {
 
     /** Trains a config to its end through the engine's API, as the window does. */
     static RunResult train(Path config) throws Exception {
-        RunHandle run = Engine.local().prepare(Engine.load(config).orThrow());
+        RunHandle run = Engine.local().prepare(Configs.load(config).orThrow());
         run.start();
         return run.completion().get(5, TimeUnit.MINUTES);
     }

@@ -10,7 +10,7 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.ValidationResult;
 
 import java.io.IOException;
@@ -111,9 +111,9 @@ public final class ConfigDocument {
      * file) is refused with what it is; {@link #load} then shows what was read.
      */
     public static String read(Path path) throws IOException {
-        if (Files.size(path) > Engine.maxConfigBytes()) {
+        if (Files.size(path) > Configs.maxConfigBytes()) {
             throw new IOException(path.getFileName() + " is " + Files.size(path) / (1 << 20) + " MB: a run config is at most "
-                    + Engine.maxConfigBytes() / 1024 + " kB, so this is not one");
+                    + Configs.maxConfigBytes() / 1024 + " kB, so this is not one");
         }
         String content;
         try {
@@ -243,7 +243,7 @@ public final class ConfigDocument {
         Path base = baseDir();
         validating.set(true);
         pending = validator.schedule(() -> {
-            ValidationResult result = Engine.parse(snapshot, base);
+            ValidationResult result = Configs.parse(snapshot, base);
             Platform.runLater(() -> {
                 if (generation.get() == mine) {
                     validation.set(result);

@@ -19,7 +19,7 @@ import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
-import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
 
@@ -158,7 +158,7 @@ public final class ConfigForm extends ScrollPane {
         field.setId(id(label));
         field.setPrefColumnCount(18);
         // a field left empty takes the schema's default, shown greyed
-        field.setPromptText(Engine.defaultText(path.get()));
+        field.setPromptText(Configs.defaultText(path.get()));
         Binding b = new Binding(path, field, v -> JsonTree.toText(v),
                 () -> list ? JsonTree.listFromText(field.getText()) : JsonTree.fromText(field.getText()),
                 v -> field.setText((String) v), hint(path));
@@ -167,9 +167,9 @@ public final class ConfigForm extends ScrollPane {
     }
 
     private void choice(GridPane grid, int row, String label, Supplier<String> path) {
-        String fallback = Engine.defaultText(path.get());
+        String fallback = Configs.defaultText(path.get());
         ComboBox<String> box = new ComboBox<>();
-        box.getItems().addAll(Engine.choices(path.get()));
+        box.getItems().addAll(Configs.choices(path.get()));
         box.setId(id(label));
         Binding b = new Binding(path, box, v -> v == null ? fallback : v.asText(),
                 () -> box.getValue() == null ? null : JsonNodeFactory.instance.textNode(box.getValue()),
@@ -189,7 +189,7 @@ public final class ConfigForm extends ScrollPane {
     }
 
     private static Tooltip hint(Supplier<String> path) {
-        String hint = Engine.fieldHint(path.get());
+        String hint = Configs.fieldHint(path.get());
         if (hint == null) {
             return null;
         }

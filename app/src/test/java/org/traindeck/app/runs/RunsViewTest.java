@@ -17,6 +17,7 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.library.RunSummary;
@@ -50,7 +51,7 @@ class RunsViewTest {
                  "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"name": "main", "epochs": 2, "batchSize": 20, "optimizer": {"type": "adam", "learningRate": %s}}]}
                 """.formatted(name, learningRate);
-        RunHandle run = Engine.local().prepare(Engine.parse(json, dir).orThrow());
+        RunHandle run = Engine.local().prepare(Configs.parse(json, dir).orThrow());
         run.start();
         RunResult result = run.completion().get(2, TimeUnit.MINUTES);
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);

@@ -13,6 +13,7 @@ import org.traindeck.app.TestDialogs;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
@@ -96,7 +97,7 @@ class SweepsViewTest {
     void aSweepCheckedWhileAnotherRunGoesOnWaitsInItsQueue(FxRobot robot) throws Exception {
         Path busy = dir.resolve("busy.json");
         Files.writeString(busy, Files.readString(dir.resolve("base.json")).replace("\"base\"", "\"busy\"").replace("\"epochs\": 2", "\"epochs\": 500"));
-        RunConfig config = Engine.load(busy).orThrow();
+        RunConfig config = Configs.load(busy).orThrow();
         robot.interact(() -> controller.start(config));
         waitUntil("the other run to train", () -> controller.stateProperty().get() == RunController.State.RUNNING);
 

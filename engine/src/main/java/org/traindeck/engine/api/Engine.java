@@ -3,10 +3,10 @@ package org.traindeck.engine.api;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.Version;
+import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.ConfigSchema;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -14,6 +14,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceInventory;
+import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
@@ -32,18 +33,17 @@ import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
-import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.Nd4jRuntime;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs, read past runs,
@@ -57,14 +57,20 @@ public final class Engine {
 
     private final DeviceDiscovery discovery;
     private final TelemetryMonitor.Settings telemetry;
+    /** Where telemetry comes from: a test's fakes given to the command line, or null for this machine's. */
+    private final NvidiaSmi telemetrySmi;
+    private final HostProbe telemetryProbe;
     private final FaultPlan faults;
     /** Finished runs are read once: the Runs and Sweeps views list the library again after every run. */
     private final MetricsDigests digests = new MetricsDigests();
     private final ModelOverviews models;
 
-    private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry, FaultPlan faults) {
+    private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry, NvidiaSmi telemetrySmi, HostProbe telemetryProbe,
+                   FaultPlan faults) {
         this.discovery = discovery;
         this.telemetry = telemetry;
+        this.telemetrySmi = telemetrySmi;
+        this.telemetryProbe = telemetryProbe;
         this.models = new ModelOverviews(discovery);
         this.faults = faults;
     }
@@ -76,50 +82,20 @@ public final class Engine {
 
     /** This machine's devices, telemetry at the given rates. */
     public static Engine local(TelemetryMonitor.Settings telemetry) {
-        return new Engine(DeviceDiscovery.system(), telemetry, FaultPlan.NONE);
+        return new Engine(DeviceDiscovery.system(), telemetry, null, null, FaultPlan.NONE);
     }
 
     /**
-     * Devices found through {@code discovery} (the command line's, which tests replace with fakes), and the failures
-     * a test injects into the runs and queues it starts ({@link FaultPlan#NONE} otherwise).
+     * Devices and telemetry from {@code smi} and {@code probe} (a test's fakes), and the failures a test injects into
+     * the runs and queues it starts ({@link FaultPlan#NONE} otherwise).
      */
-    public static Engine using(DeviceDiscovery discovery, FaultPlan faults) {
-        return new Engine(discovery, TelemetryMonitor.Settings.DEFAULT, faults);
+    public static Engine using(NvidiaSmi smi, HostProbe probe, FaultPlan faults) {
+        return new Engine(new DeviceDiscovery(smi, probe), TelemetryMonitor.Settings.DEFAULT, smi, probe, faults);
     }
 
     /** The devices {@code discovery} finds (a test's, with a small memory), telemetry at the given rates. */
     public static Engine withDevices(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
-        return new Engine(discovery, telemetry, FaultPlan.NONE);
-    }
-
-    /** Checks a config's text; relative paths in it are taken from {@code baseDir}. Every problem in one pass. */
-    public static ValidationResult parse(String json, Path baseDir) {
-        return ConfigParser.parse(json, baseDir);
-    }
-
-    /** Reads and checks a config file. */
-    public static ValidationResult load(Path file) {
-        return ConfigParser.load(file);
-    }
-
-    /** The largest config file the engine reads; anything bigger is not a config. */
-    public static long maxConfigBytes() {
-        return ConfigParser.MAX_CONFIG_BYTES;
-    }
-
-    /** The allowed values of an enumerated config field ({@code "model.type"}, {@code "stages[0].precision"}). */
-    public static List<String> choices(String path) {
-        return ConfigSchema.choices(path);
-    }
-
-    /** A config field's documented default as text ("0.001"), or null when it has none. */
-    public static String defaultText(String path) {
-        return ConfigSchema.defaultText(path);
-    }
-
-    /** What a config field is for, its range and its default, for a tooltip; null when the schema says nothing. */
-    public static String fieldHint(String path) {
-        return ConfigSchema.hint(path);
+        return new Engine(discovery, telemetry, null, null, FaultPlan.NONE);
     }
 
     /**
@@ -130,6 +106,14 @@ public final class Engine {
      */
     public ModelOverview summarize(String json, Path baseDir) {
         return models.of(json, baseDir);
+    }
+
+    /**
+     * What {@code traindeck validate} says of a parsed config: its problems and the model's (compiled against the
+     * data), the model's table, and whether each stage fits the devices' memory. Loads ND4J as a run would.
+     */
+    public ConfigCheck check(ValidationResult parsed) {
+        return models.check(parsed);
     }
 
     /**
@@ -185,13 +169,23 @@ public final class Engine {
         HistoryReduction history = new HistoryReduction();
         MetricsJsonlReader.forEach(runDir, history::add);
         Path config = runDir.resolve("config.json");
-        RunConfig own = Files.isRegularFile(config) ? load(config).config() : null;
+        RunConfig own = Files.isRegularFile(config) ? Configs.load(config).config() : null;
         return new PastRun(runDir, own, history.events(), HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS));
     }
 
     /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */
     public List<RunSummary> runs(Path outputDir) throws IOException {
         return Files.isDirectory(outputDir) ? RunLibrary.list(outputDir, digests) : List.of();
+    }
+
+    /** Final and best metrics of runs side by side, and the config keys whose values differ. */
+    public RunComparison.Result compare(List<Path> runDirs) throws IOException {
+        return RunComparison.compare(runDirs);
+    }
+
+    /** Every checkpoint in a run folder, oldest first, each valid or with the reason it cannot be resumed. */
+    public List<Checkpoint.Listed> checkpoints(Path runDir) throws IOException {
+        return new CheckpointStore(runDir).list();
     }
 
     /** The config keys (JSON paths) whose values differ between runs, one value per run. */
@@ -206,8 +200,18 @@ public final class Engine {
 
     /** Adds a copy of a config (as it is now) to the queue in its output folder. */
     public QueueEntry enqueue(RunConfig config) throws IOException {
-        return RunQueue.add(config.outputPath().resolve(RunQueue.DEFAULT_FILE), config.name(), null,
+        return enqueue(config, null);
+    }
+
+    /** The same, noting the file it was read from ({@code traindeck queue add}). */
+    public QueueEntry enqueue(RunConfig config, Path source) throws IOException {
+        return RunQueue.add(queueFile(config.outputPath()), config.name(), source == null ? null : source.toAbsolutePath().toString(),
                 ConfigWriter.toJsonWithAbsolutePaths(config));
+    }
+
+    /** The file that holds the queue of an output folder. */
+    public static Path queueFile(Path outputDir) {
+        return outputDir.resolve(RunQueue.DEFAULT_FILE);
     }
 
     /** The queue in an output folder (empty when it has none). */
@@ -220,8 +224,12 @@ public final class Engine {
      * only one process runs a queue at a time (the handle completes exceptionally when another does).
      */
     public QueueHandle runQueue(Path outputDir, QueueListener listener) {
-        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, (DeviceSelection) null, faults);
-        return inBackground(runner, listener, null);
+        return runQueue(outputDir, null, listener);
+    }
+
+    /** As {@link #runQueue(Path, QueueListener)}, every run on {@code devices} (null: each run's own). */
+    public QueueHandle runQueue(Path outputDir, DeviceSelection devices, QueueListener listener) {
+        return QueueHandle.start(new QueueRunner(queueFile(outputDir), discovery, devices, faults), listener, null);
     }
 
     /**
@@ -229,8 +237,23 @@ public final class Engine {
      * does); when it cannot run, an {@link InvalidConfigException} says every problem, a line each.
      */
     public PreparedSweep prepareSweep(Path sweepFile) throws IOException, InvalidConfigException {
-        SweepLaunch sweep = SweepLaunch.prepare(sweepFile, m -> LOG.warn("{}", m));
-        return new PreparedSweep(sweep, sweep.runner(null, discovery, faults));
+        return prepareSweep(sweepFile, null, m -> LOG.warn("{}", m));
+    }
+
+    /**
+     * As {@link #prepareSweep(Path)}, every trial on {@code devices} (null: the base config's), telling {@code warnings}
+     * what is doubtful but does not stop the sweep.
+     */
+    public PreparedSweep prepareSweep(Path sweepFile, DeviceSelection devices, Consumer<String> warnings)
+            throws IOException, InvalidConfigException {
+        SweepLaunch sweep = SweepLaunch.prepare(sweepFile, warnings);
+        List<DeviceSelection> shares = sweep.spec().concurrent() > 1 ? sweep.shares(devices, discovery) : List.of();
+        return new PreparedSweep(sweep, sweep.runner(devices, discovery, faults), shares);
+    }
+
+    /** How a sweep's trials stand now, as its queue says: the results table (best first) and notes on the others. */
+    public SweepReport sweepReport(PreparedSweep sweep) throws IOException {
+        return SweepReport.of(sweep.launch());
     }
 
     /**
@@ -240,37 +263,7 @@ public final class Engine {
      * crash takes down one trial, which is continued once from its latest checkpoint.
      */
     public QueueHandle runSweep(PreparedSweep sweep, QueueListener listener) {
-        return inBackground(sweep.runner(), listener, sweep.launch().hparams());
-    }
-
-    private static QueueHandle inBackground(QueueRunner runner, QueueListener listener, QueueRunner.Listener also) {
-        CompletableFuture<QueueRunner.Outcome> done = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                done.complete(runner.runAll(new QueueRunner.Listener() {
-                    @Override
-                    public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
-                        if (also != null) {
-                            also.starting(entry, run, resumed);
-                        }
-                        listener.starting(entry, new RunHandle(run), resumed);
-                    }
-
-                    @Override
-                    public void ended(QueueEntry entry, RunResult result) {
-                        if (also != null) {
-                            also.ended(entry, result);
-                        }
-                        listener.ended(entry, result);
-                    }
-                }));
-            } catch (IOException | RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        }, "traindeck-queue");
-        thread.setDaemon(true);
-        thread.start();
-        return new QueueHandle(runner, done);
+        return QueueHandle.start(sweep.runner(), listener, sweep.launch().hparams());
     }
 
     /** This machine's CPU, memory and GPUs (or why there are none). */
@@ -280,7 +273,18 @@ public final class Engine {
 
     /** A new, not yet started, source of device telemetry. */
     public Telemetry telemetry() {
-        return new Telemetry(new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), telemetry));
+        return telemetry(telemetry);
+    }
+
+    /** The same, sampling GPUs and the host every {@code interval} ({@code traindeck devices --watch}). */
+    public Telemetry telemetry(Duration interval) {
+        return telemetry(new TelemetryMonitor.Settings(interval, telemetry.processInterval(), interval, telemetry.firstRestartDelay(),
+                telemetry.maxRestartDelay()));
+    }
+
+    private Telemetry telemetry(TelemetryMonitor.Settings settings) {
+        return new Telemetry(telemetrySmi == null ? new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), settings)
+                : new TelemetryMonitor(telemetrySmi, telemetryProbe, settings));
     }
 
     /**

@@ -58,7 +58,7 @@ final class ModelOverviews {
         }
         RunConfig config = parsed.config();
         NcclReport nccl = loadNd4j(config);
-        ModelCheck.Checked checked = check(parsed);
+        ModelCheck.Checked checked = checkModel(parsed);
         List<ModelOverview.Node> declared = nodesOf(config.model());
         if (checked.summary() == null) {
             return overview(declared, names(declared), false, 0, List.of(), checked.result().problems(), nccl);
@@ -76,7 +76,7 @@ final class ModelOverviews {
     List<ConfigProblem> refusals(ValidationResult parsed) {
         RunConfig config = parsed.config();
         loadNd4j(config);
-        ModelCheck.Checked checked = check(new ValidationResult(config, List.of(), parsed.locations()));
+        ModelCheck.Checked checked = checkModel(new ValidationResult(config, List.of(), parsed.locations()));
         // a cluster's executors have their own memory, which this machine cannot see
         if (checked.result().errors().isEmpty() && config.parallel().cluster().isEmpty()) {
             return checked.result().with(StageFits.of(config, checked, memoryOf(config.devices())).problems()).errors();
@@ -84,7 +84,20 @@ final class ModelOverviews {
         return checked.result().errors();
     }
 
-    private ModelCheck.Checked check(ValidationResult parsed) {
+    /** A parsed config, its model and the fit of each stage, for {@code traindeck validate}. */
+    ConfigCheck check(ValidationResult parsed) {
+        if (!parsed.isValid()) {
+            return new ConfigCheck(parsed, null, null);
+        }
+        loadNd4j(parsed.config());
+        ModelCheck.Checked checked = checkModel(parsed);
+        if (!checked.result().isValid()) {
+            return new ConfigCheck(checked.result(), checked.summary(), null);
+        }
+        return new ConfigCheck(checked.result(), checked.summary(), StageFits.of(parsed.config(), checked, memoryOf(parsed.config().devices())));
+    }
+
+    private ModelCheck.Checked checkModel(ValidationResult parsed) {
         DataShapes.Shape data;
         try {
             data = shapes.of(parsed.config());

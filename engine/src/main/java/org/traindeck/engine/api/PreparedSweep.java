@@ -1,9 +1,11 @@
 package org.traindeck.engine.api;
 
+import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.sweep.SweepLaunch;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A sweep checked and queued, with its runner ready ({@link Engine#prepareSweep}), so that starting it
@@ -13,10 +15,12 @@ public final class PreparedSweep {
 
     private final SweepLaunch launch;
     private final QueueRunner runner;
+    private final List<DeviceSelection> shares;
 
-    PreparedSweep(SweepLaunch launch, QueueRunner runner) {
+    PreparedSweep(SweepLaunch launch, QueueRunner runner, List<DeviceSelection> shares) {
         this.launch = launch;
         this.runner = runner;
+        this.shares = List.copyOf(shares);
     }
 
     public String name() {
@@ -30,6 +34,11 @@ public final class PreparedSweep {
     /** Trials trained at once. */
     public int concurrent() {
         return launch.spec().concurrent();
+    }
+
+    /** The devices each of the trials trained at once gets; empty when they train one after another. */
+    public List<DeviceSelection> shares() {
+        return shares;
     }
 
     public Path queueFile() {

@@ -18,6 +18,11 @@ public final class Telemetry implements AutoCloseable {
         monitor.subscribe(listener, EventBus.Delivery.DROP_WHEN_BEHIND);
     }
 
+    /** Adds a listener that hears every sample, in order (a printer that must not miss a status line). */
+    public void subscribeLossless(EventListener listener) {
+        monitor.subscribe(listener, EventBus.Delivery.LOSSLESS);
+    }
+
     public void start() {
         monitor.start();
     }

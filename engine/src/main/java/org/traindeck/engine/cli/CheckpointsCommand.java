@@ -1,7 +1,7 @@
 package org.traindeck.engine.cli;
 
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.checkpoint.Checkpoint;
-import org.traindeck.engine.checkpoint.CheckpointStore;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,14 +16,14 @@ final class CheckpointsCommand {
     private CheckpointsCommand() {
     }
 
-    static int list(Path runDir, PrintStream out, PrintStream err) {
+    static int list(Engine engine, Path runDir, PrintStream out, PrintStream err) {
         if (!Files.isDirectory(runDir)) {
             err.println("error: no such run folder: " + runDir);
             return Main.INVALID_INPUT;
         }
         List<Checkpoint.Listed> all;
         try {
-            all = new CheckpointStore(runDir).list();
+            all = engine.checkpoints(runDir);
         } catch (IOException e) {
             err.println("error: cannot list " + runDir + ": " + e.getMessage());
             return Main.RUN_FAILED;

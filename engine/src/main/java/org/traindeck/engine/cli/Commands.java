@@ -1,9 +1,9 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.Version;
+import org.traindeck.engine.api.Configs;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.PathEncoding;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -62,7 +62,7 @@ final class Commands {
             if (e instanceof InvalidConfigException invalid) {
                 invalid.problems().forEach(p -> main.err().println("error: " + p));
             } else if (e instanceof InvalidPathException path) {
-                main.err().println("error: " + PathEncoding.advice(path));
+                main.err().println("error: " + Configs.pathAdvice(path));
             } else if (e instanceof IOException) {
                 main.err().println("error: " + e.getMessage());
             } else {
@@ -97,7 +97,7 @@ final class Commands {
 
         @Override
         public String[] getVersion() {
-            return new String[] {"TrainDeck " + Version.get()};
+            return new String[] {"TrainDeck " + Engine.version()};
         }
     }
 
@@ -183,7 +183,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            return CheckpointsCommand.list(runDir, main.out(), main.err());
+            return CheckpointsCommand.list(main.engine(), runDir, main.out(), main.err());
         }
     }
 
@@ -201,7 +201,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            return RunsCommand.runs(dir, json, main.out(), main.err());
+            return RunsCommand.runs(main.engine(), dir, json, main.out(), main.err());
         }
     }
 
@@ -217,7 +217,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            return RunsCommand.compare(runs, main.out(), main.err());
+            return RunsCommand.compare(main.engine(), runs, main.out(), main.err());
         }
     }
 
@@ -247,7 +247,7 @@ final class Commands {
 
         @Override
         public Integer call() throws IOException {
-            return QueueCommand.add(configs, output, main.out(), main.err());
+            return QueueCommand.add(main.engine(), configs, output, main.out(), main.err());
         }
     }
 
@@ -265,7 +265,7 @@ final class Commands {
 
         @Override
         public Integer call() throws IOException {
-            return QueueCommand.run(output, devices, main.out(), main.err(), main.discovery(), main.faults());
+            return QueueCommand.run(main.engine(), output, devices, main.out(), main.err());
         }
     }
 
@@ -281,7 +281,7 @@ final class Commands {
 
         @Override
         public Integer call() throws IOException {
-            return QueueCommand.list(output, main.out());
+            return QueueCommand.list(main.engine(), output, main.out());
         }
     }
 
@@ -299,7 +299,7 @@ final class Commands {
 
         @Override
         public Integer call() throws IOException {
-            return SweepCommand.run(file, devices, main.out(), main.err(), main.discovery(), main.faults());
+            return SweepCommand.run(main.engine(), file, devices, main.out(), main.err());
         }
     }
 
@@ -325,7 +325,7 @@ final class Commands {
                 main.err().println("traindeck devices: --interval and --samples need positive whole numbers");
                 return Main.INVALID_INPUT;
             }
-            return DevicesCommand.run(json, watch, interval, samples == null ? 0 : samples, main.out(), main.smi(), main.probe());
+            return DevicesCommand.run(main.engine(), json, watch, interval, samples == null ? 0 : samples, main.out());
         }
     }
 }

@@ -3,15 +3,12 @@ package org.traindeck.engine.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.Telemetry;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
-import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.devices.HostInfo;
-import org.traindeck.engine.devices.HostProbe;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.TelemetryMonitor;
-import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
@@ -35,18 +32,16 @@ final class DevicesCommand {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final PrintStream out;
-    private final NvidiaSmi smi;
-    private final HostProbe probe;
+    private final Engine engine;
 
-    DevicesCommand(PrintStream out, NvidiaSmi smi, HostProbe probe) {
+    DevicesCommand(PrintStream out, Engine engine) {
         this.out = out;
-        this.smi = smi;
-        this.probe = probe;
+        this.engine = engine;
     }
 
     /** @param samples stop watching after this many (0: until Ctrl-C) */
-    static int run(boolean json, boolean watch, long intervalMillis, long samples, PrintStream out, NvidiaSmi smi, HostProbe probe) {
-        DevicesCommand command = new DevicesCommand(out, smi, probe);
+    static int run(Engine engine, boolean json, boolean watch, long intervalMillis, long samples, PrintStream out) {
+        DevicesCommand command = new DevicesCommand(out, engine);
         if (watch) {
             try {
                 command.watch(Duration.ofMillis(Math.max(100, intervalMillis)), samples);
@@ -55,7 +50,7 @@ final class DevicesCommand {
             }
             return Main.OK;
         }
-        DeviceInventory inventory = DevicesCommand.discover(smi, probe);
+        DeviceInventory inventory = engine.discoverDevices();
         if (json) {
             try {
                 command.printJson(inventory);
@@ -128,10 +123,8 @@ final class DevicesCommand {
     /** Streams a line per device every interval until interrupted (Ctrl-C) or {@code samples} lines per device. */
     void watch(Duration interval, long samples) throws InterruptedException {
         Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
-        TelemetryMonitor.Settings s = TelemetryMonitor.Settings.DEFAULT;
-        try (TelemetryMonitor monitor = new TelemetryMonitor(smi, probe,
-                new TelemetryMonitor.Settings(interval, s.processInterval(), interval, s.firstRestartDelay(), s.maxRestartDelay()))) {
-            monitor.subscribe(e -> {
+        try (Telemetry monitor = engine.telemetry(interval)) {
+            monitor.subscribeLossless(e -> {
                 if (e instanceof MetricEvent m) {
                     latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>())
                             .put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
@@ -143,7 +136,7 @@ final class DevicesCommand {
                                 + " holds " + orDash(p.usedMemoryMiB()) + " MiB on " + orDash(p.gpuUuid()));
                     }
                 }
-            }, EventBus.Delivery.LOSSLESS);
+            });
             monitor.start();
             CountDownLatch never = new CountDownLatch(1);
             for (long n = 0; samples <= 0 || n < samples; n++) {
@@ -192,9 +185,5 @@ final class DevicesCommand {
 
     private static String truncate(String s, int n) {
         return s.length() <= n ? s : s.substring(0, n - 1) + "…";
-    }
-
-    static DeviceInventory discover(NvidiaSmi smi, HostProbe probe) {
-        return new DeviceDiscovery(smi, probe).discover();
     }
 }

@@ -1,27 +1,16 @@
 package org.traindeck.engine.cli;
 
+import org.traindeck.engine.api.ConfigCheck;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunBusyException;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.ConfigWriter;
-import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.devices.HostProbe;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.model.ModelCheck;
-import org.traindeck.engine.model.ModelCompiler;
-import org.traindeck.engine.model.fit.DeviceMemory;
-import org.traindeck.engine.model.fit.StageFits;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -53,25 +42,17 @@ public final class Main {
     private final PrintStream out;
     private final PrintStream err;
 
-    private final NvidiaSmi smi;
-    private final HostProbe probe;
-    private final FaultPlan faults;
+    private final Engine engine;
 
     Main(PrintStream out, PrintStream err) {
-        this(out, err, NvidiaSmi.system(), new OshiHostProbe());
+        this(out, err, Engine.local());
     }
 
-    Main(PrintStream out, PrintStream err, NvidiaSmi smi, HostProbe probe) {
-        this(out, err, smi, probe, FaultPlan.NONE);
-    }
-
-    /** @param faults failures a test injects into the runs this CLI starts */
-    Main(PrintStream out, PrintStream err, NvidiaSmi smi, HostProbe probe, FaultPlan faults) {
+    /** @param engine the engine every command goes through, as the app's do (a test's has fake devices or faults) */
+    Main(PrintStream out, PrintStream err, Engine engine) {
         this.out = out;
         this.err = err;
-        this.smi = smi;
-        this.probe = probe;
-        this.faults = faults;
+        this.engine = engine;
     }
 
     public static void main(String[] args) {
@@ -90,34 +71,8 @@ public final class Main {
         return err;
     }
 
-    DeviceDiscovery discovery() {
-        return new DeviceDiscovery(smi, probe);
-    }
-
-    NvidiaSmi smi() {
-        return smi;
-    }
-
-    HostProbe probe() {
-        return probe;
-    }
-
-    FaultPlan faults() {
-        return faults;
-    }
-
-    /** The engine the run commands go through, as the app's does: this CLI's devices and a test's faults. */
     Engine engine() {
-        return Engine.using(discovery(), faults);
-    }
-
-    /** The selected devices' memory; only GPUs need nvidia-smi. */
-    private List<DeviceMemory> memoryOf(DeviceSelection selection) {
-        if (selection.kind() == DeviceSelection.Kind.CPU) {
-            return DeviceMemory.of(selection, probe.host(), List.of(), StageFits.offHeapLimit());
-        }
-        DeviceInventory inventory = discovery().discover();
-        return DeviceMemory.of(selection, inventory.host(), inventory.gpus(), StageFits.offHeapLimit());
+        return engine;
     }
 
     private RunConfig report(ValidationResult result) {
@@ -128,39 +83,33 @@ public final class Main {
     }
 
     int validate(String file, boolean summary, boolean expand) {
-        ModelCheck.Checked checked = ModelCheck.checkWithSummary(ConfigParser.load(Path.of(file)));
-        RunConfig config = report(checked.result());
+        ConfigCheck check = engine.check(Configs.load(Path.of(file)));
+        RunConfig config = report(check.checked());
         if (config == null) {
             err.println(file + ": invalid");
             return INVALID_INPUT;
         }
         if (expand) {
-            ModelConfig.Graph graph = ModelCompiler.expanded(config.model());
-            out.println(graph == null ? "the " + config.model().type() + " shorthand has no layer graph to expand"
-                    : ConfigWriter.modelJsonPretty(graph));
+            String graph = Configs.expandedModel(config.model());
+            out.println(graph == null ? "the " + config.model().type() + " shorthand has no layer graph to expand" : graph);
         }
-        if (summary && checked.summary() != null) {
-            out.print(checked.summary().toText());
+        if (summary && check.summary() != null) {
+            out.print(check.summary().toText());
         }
-        StageFits fits = StageFits.of(config, checked, memoryOf(config.devices()));
         if (summary) {
-            fits.lines().forEach(out::println);
+            check.fits().lines().forEach(out::println);
         }
-        if (report(checked.result().with(fits.problems())) == null) {
+        if (report(new ValidationResult(config, check.fits().problems())) == null) {
             err.println(file + ": does not fit the devices' memory");
             return INVALID_INPUT;
         }
         out.println(file + ": valid (" + config.stages().size() + " stage(s), model " + config.model().type()
-                + (checked.summary() == null ? "" : String.format(Locale.ROOT, ", %,d parameters", checked.summary().parameters())) + ")");
+                + (check.summary() == null ? "" : String.format(Locale.ROOT, ", %,d parameters", check.summary().parameters())) + ")");
         return OK;
     }
 
-    int train(String file, DeviceSelection devices) {
-        return train(file, devices, null, null);
-    }
-
     int train(String file, DeviceSelection devices, String cluster, Integer executors) {
-        ValidationResult parsed = ConfigParser.load(Path.of(file));
+        ValidationResult parsed = Configs.load(Path.of(file));
         RunConfig config = report(parsed);
         if (config == null) {
             err.println(file + ": invalid, nothing was run");
@@ -178,7 +127,7 @@ public final class Main {
                 return INVALID_INPUT;
             }
             config = config.withParallel(config.parallel().withCluster(address, executors != null ? executors : config.parallel().executors()));
-            ValidationResult again = ConfigParser.revalidate(config);
+            ValidationResult again = Configs.revalidate(config);
             if (!again.isValid()) {
                 again.errors().forEach(p -> err.println("error: " + p + " (with --cluster " + address + ")"));
                 return INVALID_INPUT;
@@ -186,7 +135,7 @@ public final class Main {
         }
         if (devices != null) {
             config = config.withDevices(devices);
-            ValidationResult again = ConfigParser.revalidate(config);
+            ValidationResult again = Configs.revalidate(config);
             if (!again.isValid()) {
                 again.errors().forEach(p -> err.println("error: " + p + " (with --devices " + devices.describe() + ")"));
                 return INVALID_INPUT;
@@ -197,7 +146,7 @@ public final class Main {
         try {
             // the model is checked against the data and the devices' memory there, once, after ND4J is set up as for the run
             // the overrides change devices and the cluster only: the file's lines still locate everything else
-            run = engine().prepare(new ValidationResult(config, List.of(), parsed.locations()));
+            run = engine.prepare(new ValidationResult(config, List.of(), parsed.locations()));
         } catch (InvalidConfigException e) {
             e.problems().forEach(p -> err.println("error: " + p));
             err.println(file + ": nothing was run");
@@ -209,13 +158,9 @@ public final class Main {
         return execute(run);
     }
 
-    int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices) {
-        return resume(target, epochs, newConfig, devices, null);
-    }
-
     int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices, String cluster) {
         if (newConfig != null) {
-            ValidationResult checked = ConfigParser.load(newConfig);
+            ValidationResult checked = Configs.load(newConfig);
             checked.problems().forEach(p -> err.println((p.isError() ? "error: " : "warning: ") + p));
             if (!checked.isValid()) {
                 err.println(newConfig + ": invalid, nothing was resumed");
@@ -224,7 +169,7 @@ public final class Main {
         }
         RunHandle run;
         try {
-            run = engine().resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster));
+            run = engine.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster));
         } catch (CheckpointException | RunBusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;

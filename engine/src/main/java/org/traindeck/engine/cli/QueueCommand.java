@@ -1,15 +1,12 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.api.Configs;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.queue.RunQueue;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,16 +24,16 @@ final class QueueCommand {
     private QueueCommand() {
     }
 
-    private static Path queueFile(String output) {
-        return Path.of(output == null ? "runs" : output).resolve(RunQueue.DEFAULT_FILE);
+    private static Path outputDir(String output) {
+        return Path.of(output == null ? "runs" : output);
     }
 
     /** Every config is checked first; one with errors adds nothing at all. */
-    static int add(List<String> files, String output, PrintStream out, PrintStream err) throws IOException {
+    static int add(Engine engine, List<String> files, String output, PrintStream out, PrintStream err) throws IOException {
         List<RunConfig> configs = new ArrayList<>();
         boolean bad = false;
         for (String f : files) {
-            ValidationResult v = ConfigParser.load(Path.of(f));
+            ValidationResult v = Configs.load(Path.of(f));
             v.problems().forEach(p -> err.println(f + ": " + (p.isError() ? "error: " : "warning: ") + p));
             if (!v.isValid()) {
                 bad = true;
@@ -51,33 +48,30 @@ final class QueueCommand {
         }
         for (int i = 0; i < configs.size(); i++) {
             RunConfig c = configs.get(i);
-            Path file = output == null ? c.outputPath().resolve(RunQueue.DEFAULT_FILE) : queueFile(output);
-            QueueEntry e = RunQueue.add(file, c.name(), Path.of(files.get(i)).toAbsolutePath().toString(),
-                    ConfigWriter.toJsonWithAbsolutePaths(c));
-            out.println("queued #" + e.id() + " " + e.label() + " in " + file);
+            QueueEntry e = engine.enqueue(c, Path.of(files.get(i)));
+            out.println("queued #" + e.id() + " " + e.label() + " in " + Engine.queueFile(output == null ? c.outputPath() : outputDir(output)));
         }
         return Main.OK;
     }
 
-    static int run(String output, DeviceSelection devices, PrintStream out, PrintStream err, DeviceDiscovery discovery,
-                   FaultPlan faults) throws IOException {
-        Path file = queueFile(output);
-        long waiting = RunQueue.open(file).entries().stream().filter(e -> !e.status().isDone()).count();
+    static int run(Engine engine, String output, DeviceSelection devices, PrintStream out, PrintStream err) throws IOException {
+        Path dir = outputDir(output);
+        long waiting = engine.queue(dir).stream().filter(e -> !e.status().isDone()).count();
         if (waiting == 0) {
-            out.println("nothing to run in " + file + " (traindeck queue add CONFIG... to add runs)");
+            out.println("nothing to run in " + Engine.queueFile(dir) + " (traindeck queue add CONFIG... to add runs)");
             return Main.OK;
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(new QueueRunner(file, discovery, devices, faults), out, err);
+        QueueRunner.Outcome outcome = QueueExecution.run(listener -> engine.runQueue(dir, devices, listener), true, out, err);
         out.println("queue: " + outcome.finished() + " finished, " + outcome.failed() + " failed"
                 + (outcome.stopped() ? "; stopped (run it again to continue)" : ""));
         return outcome.failed() > 0 ? Main.RUN_FAILED : Main.OK;
     }
 
-    static int list(String output, PrintStream out) throws IOException {
-        Path file = queueFile(output);
-        List<QueueEntry> entries = RunQueue.open(file).entries();
+    static int list(Engine engine, String output, PrintStream out) throws IOException {
+        Path dir = outputDir(output);
+        List<QueueEntry> entries = engine.queue(dir);
         if (entries.isEmpty()) {
-            out.println("the queue in " + file + " is empty");
+            out.println("the queue in " + Engine.queueFile(dir) + " is empty");
         }
         for (QueueEntry e : entries) {
             out.println(String.format(Locale.ROOT, "#%-3d %-9s %-24s %s%s", e.id(), e.status().name().toLowerCase(Locale.ROOT),

@@ -1,63 +1,66 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.api.QueueHandle;
+import org.traindeck.engine.api.QueueListener;
+import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Runs a queue in the foreground as {@code traindeck train} runs one config: progress of each run, a line when each
  * ends, and Ctrl-C or SIGTERM stopping the run in progress with a checkpoint (the queue then resumes it next time).
  */
-final class QueueExecution {
+final class QueueExecution implements QueueListener {
 
-    private QueueExecution() {
+    private final PrintStream out;
+    private final PrintStream err;
+    /** The runs training now, by queue entry, for the stop on a signal. */
+    private final Map<Integer, RunHandle> running = new ConcurrentHashMap<>();
+    /** Runs trained at once would interleave their epoch lines: then only their starts and ends show. */
+    private final boolean oneAtATime;
+    private volatile QueueHandle queue;
+
+    private QueueExecution(PrintStream out, PrintStream err, boolean oneAtATime) {
+        this.out = out;
+        this.err = err;
+        this.oneAtATime = oneAtATime;
     }
 
-    static QueueRunner.Outcome run(QueueRunner runner, PrintStream out, PrintStream err) throws IOException {
-        return run(runner, out, err, null);
-    }
-
-    /** @param also hears of every run too (a sweep's TensorBoard records), or null */
-    static QueueRunner.Outcome run(QueueRunner runner, PrintStream out, PrintStream err, QueueRunner.Listener also) throws IOException {
-        Thread hook = new Thread(() -> stopOnSignal(runner, err), "traindeck-stop-queue-on-signal");
+    /**
+     * @param start      starts the queue (the engine's queue or sweep) with the listener it is given
+     * @param oneAtATime whether the queue trains one run at a time (then each run's progress is printed)
+     */
+    static QueueRunner.Outcome run(Function<QueueListener, QueueHandle> start, boolean oneAtATime, PrintStream out, PrintStream err)
+            throws IOException {
+        QueueExecution execution = new QueueExecution(out, err, oneAtATime);
+        Thread hook = new Thread(execution::stopOnSignal, "traindeck-stop-queue-on-signal");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return runner.runAll(new QueueRunner.Listener() {
-                @Override
-                public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
-                    out.println("== " + entry.label() + (resumed ? ": resuming in " : ": run folder ") + run.runDir()
-                            + " on " + run.config().devices().describe() + (entry.message() == null ? "" : " (" + entry.message() + ")"));
-                    if (runner.concurrency() == 1) {
-                        // runs trained at once would interleave their epoch lines: then only their starts and ends show
-                        run.subscribe(new ProgressPrinter(out, run.config(), System.console() != null), EventBus.Delivery.LOSSLESS);
-                    }
-                    if (also != null) {
-                        also.starting(entry, run, resumed);
-                    }
-                }
-
-                @Override
-                public void ended(QueueEntry entry, RunResult result) {
-                    if (result == null) {
-                        err.println("== " + entry.label() + ": " + entry.message());
-                    } else {
-                        out.println(String.format(Locale.ROOT, "== %s: %s, %d steps in %.1f s%s", entry.label(),
-                                entry.status().name().toLowerCase(Locale.ROOT), result.steps(), result.elapsedSeconds(),
-                                result.status() == RunResult.Status.FINISHED || result.message().isEmpty() ? "" : " (" + result.message() + ")"));
-                    }
-                    if (also != null) {
-                        also.ended(entry, result);
-                    }
-                }
-            });
+            execution.queue = start.apply(execution);
+            return execution.queue.completion().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            execution.queue.requestStop();
+            throw new IOException("interrupted while the queue ran; the run in progress stops with a checkpoint", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("the queue ended without an outcome", e.getCause());
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -67,10 +70,36 @@ final class QueueExecution {
         }
     }
 
-    private static void stopOnSignal(QueueRunner runner, PrintStream err) {
-        List<LiveRun> runs = runner.running();
-        runner.requestStop();
-        for (LiveRun run : runs) {
+    @Override
+    public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
+        running.put(entry.id(), run);
+        out.println("== " + entry.label() + (resumed ? ": resuming in " : ": run folder ") + run.runDir()
+                + " on " + run.config().devices().describe() + (entry.message() == null ? "" : " (" + entry.message() + ")"));
+        if (oneAtATime) {
+            run.subscribeLossless(new ProgressPrinter(out, run.config(), System.console() != null));
+        }
+    }
+
+    @Override
+    public void ended(QueueEntry entry, RunResult result) {
+        running.remove(entry.id());
+        if (result == null) {
+            err.println("== " + entry.label() + ": " + entry.message());
+        } else {
+            out.println(String.format(Locale.ROOT, "== %s: %s, %d steps in %.1f s%s", entry.label(),
+                    entry.status().name().toLowerCase(Locale.ROOT), result.steps(), result.elapsedSeconds(),
+                    result.status() == RunResult.Status.FINISHED || result.message().isEmpty() ? "" : " (" + result.message() + ")"));
+        }
+    }
+
+    private void stopOnSignal() {
+        QueueHandle q = queue;
+        if (q == null) {
+            return;
+        }
+        List<RunHandle> runs = List.copyOf(running.values());
+        q.requestStop();
+        for (RunHandle run : runs) {
             if (run.completion().isDone()) {
                 continue;
             }

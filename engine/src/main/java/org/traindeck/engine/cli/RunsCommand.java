@@ -3,8 +3,8 @@ package org.traindeck.engine.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.library.RunComparison;
-import org.traindeck.engine.library.RunLibrary;
 import org.traindeck.engine.library.RunSummary;
 
 import java.io.IOException;
@@ -26,10 +26,14 @@ final class RunsCommand {
     private RunsCommand() {
     }
 
-    static int runs(Path dir, boolean json, PrintStream out, PrintStream err) {
+    static int runs(Engine engine, Path dir, boolean json, PrintStream out, PrintStream err) {
+        if (!Files.isDirectory(dir)) {
+            err.println("error: no such output folder: " + dir);
+            return Main.INVALID_INPUT;
+        }
         List<RunSummary> runs;
         try {
-            runs = RunLibrary.list(dir);
+            runs = engine.runs(dir);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return Main.INVALID_INPUT;
@@ -70,7 +74,7 @@ final class RunsCommand {
         return Main.OK;
     }
 
-    static int compare(List<Path> runDirs, PrintStream out, PrintStream err) {
+    static int compare(Engine engine, List<Path> runDirs, PrintStream out, PrintStream err) {
         List<Path> dirs = new ArrayList<>();
         for (Path dir : runDirs) {
             if (!Files.isRegularFile(dir.resolve("config.json")) || !Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
@@ -81,7 +85,7 @@ final class RunsCommand {
         }
         RunComparison.Result r;
         try {
-            r = RunComparison.compare(dirs);
+            r = engine.compare(dirs);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return Main.INVALID_INPUT;

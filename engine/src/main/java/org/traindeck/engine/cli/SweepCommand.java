@@ -1,19 +1,14 @@
 package org.traindeck.engine.cli;
 
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.PreparedSweep;
+import org.traindeck.engine.api.SweepReport;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.queue.RunQueue;
-import org.traindeck.engine.sweep.SweepLaunch;
-import org.traindeck.engine.sweep.SweepResults;
-import org.traindeck.engine.sweep.SweepSpec;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * {@code traindeck sweep SWEEP.json [--devices D]}: every trial checked before the first one starts, then run through
@@ -25,24 +20,21 @@ final class SweepCommand {
     private SweepCommand() {
     }
 
-    static int run(Path file, DeviceSelection devices, PrintStream out, PrintStream err, DeviceDiscovery discovery,
-                   FaultPlan faults) throws IOException {
-        SweepLaunch sweep = SweepLaunch.prepare(file, m -> err.println("warning: " + m));
-        SweepSpec spec = sweep.spec();
-        out.println("sweep " + spec.name() + ": " + sweep.trials().size() + " trial(s), queue " + sweep.queueFile());
-        if (spec.concurrent() > 1) {
-            List<DeviceSelection> shares = sweep.shares(devices, discovery);
-            out.println("trials at once: " + shares.size() + ", on " + String.join(" | ", shares.stream().map(DeviceSelection::describe).toList()));
+    static int run(Engine engine, Path file, DeviceSelection devices, PrintStream out, PrintStream err) throws IOException {
+        PreparedSweep sweep = engine.prepareSweep(file, devices, m -> err.println("warning: " + m));
+        out.println("sweep " + sweep.name() + ": " + sweep.trials() + " trial(s), queue " + sweep.queueFile());
+        if (!sweep.shares().isEmpty()) {
+            out.println("trials at once: " + sweep.shares().size() + ", on "
+                    + String.join(" | ", sweep.shares().stream().map(DeviceSelection::describe).toList()));
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(sweep.runner(devices, discovery, faults), out, err, sweep.hparams());
-        List<SweepResults.Row> rows = SweepResults.rows(spec, sweep.trials(), RunQueue.open(sweep.queueFile()).entries());
+        QueueRunner.Outcome outcome = QueueExecution.run(listener -> engine.runSweep(sweep, listener), sweep.shares().size() <= 1, out, err);
+        SweepReport report = engine.sweepReport(sweep);
         out.println();
-        out.print(SweepResults.table(spec, rows));
-        SweepResults.notes(rows, RunQueue.open(sweep.queueFile()).entries()).forEach(out::println);
+        out.print(report.table());
+        report.notes().forEach(out::println);
         if (outcome.stopped()) {
             out.println("stopped: run `traindeck sweep " + file + "` again to continue");
         }
-        boolean allDone = rows.stream().allMatch(r -> r.status() == QueueEntry.Status.FINISHED);
-        return allDone ? Main.OK : Main.RUN_FAILED;
+        return report.allFinished() ? Main.OK : Main.RUN_FAILED;
     }
 }

@@ -35,7 +35,7 @@ class EngineApiTest {
                  "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"name": "main", "epochs": %d, "batchSize": 20}]}
                 """.formatted(epochs);
-        return Engine.parse(json, dir).orThrow();
+        return Configs.parse(json, dir).orThrow();
     }
 
     @Test
@@ -135,8 +135,8 @@ class EngineApiTest {
 
     @Test
     void choicesAndBoundsComeFromTheBundledSchema() {
-        assertThat(Engine.choices("stages[].optimizer.type")).contains("adam", "sgd");
-        assertThat(Engine.maxConfigBytes()).isEqualTo(1 << 20);
+        assertThat(Configs.choices("stages[].optimizer.type")).contains("adam", "sgd");
+        assertThat(Configs.maxConfigBytes()).isEqualTo(1 << 20);
         assertThat(Engine.version()).isNotBlank();
     }
 }

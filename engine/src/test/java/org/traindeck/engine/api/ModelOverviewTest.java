@@ -124,7 +124,7 @@ class ModelOverviewTest {
             assertThat(p.line()).isPositive();
         });
 
-        assertThatThrownBy(() -> engine.prepare(Engine.parse(huge, dir).orThrow()))
+        assertThatThrownBy(() -> engine.prepare(Configs.parse(huge, dir).orThrow()))
                 .isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.problems())
                         .extracting(ConfigProblem::path).containsExactly("stages[0].batchSize"))
                 .hasMessageContaining("use batchSize ");

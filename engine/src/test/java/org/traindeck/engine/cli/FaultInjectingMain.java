@@ -1,5 +1,6 @@
 package org.traindeck.engine.cli;
 
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.faults.FaultPlan;
@@ -29,7 +30,7 @@ public final class FaultInjectingMain {
             };
             i += 2;
         }
-        System.exit(new Main(System.out, System.err, NvidiaSmi.system(), new OshiHostProbe(), faults)
+        System.exit(new Main(System.out, System.err, Engine.using(NvidiaSmi.system(), new OshiHostProbe(), faults))
                 .run(Arrays.copyOfRange(args, i, args.length)));
     }
 }

@@ -1,5 +1,7 @@
 package org.traindeck.engine.cli;
 
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 
@@ -27,7 +29,7 @@ public final class MainAccess {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                smi, probe).run(args);
+                Engine.using(smi, probe, FaultPlan.NONE)).run(args);
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

@@ -1,5 +1,7 @@
 package org.traindeck.engine.cli;
 
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.api.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.devices.HostInfo;
@@ -33,7 +35,7 @@ class ValidateFitTest {
 
     private int run(long availableMiB, String... args) {
         return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                new NvidiaSmi("", Duration.ofSeconds(1)), host(availableMiB)).run(args);
+                Engine.using(new NvidiaSmi("", Duration.ofSeconds(1)), host(availableMiB), FaultPlan.NONE)).run(args);
     }
 
     @Test
