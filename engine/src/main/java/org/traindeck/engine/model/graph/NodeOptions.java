@@ -19,10 +19,6 @@ public record NodeOptions(String name, String type, Map<String, Object> values) 
         return ((Number) require(key)).intValue();
     }
 
-    public int integer(String key, int fallback) {
-        return has(key) ? integer(key) : fallback;
-    }
-
     public double number(String key) {
         return ((Number) require(key)).doubleValue();
     }
