@@ -18,9 +18,6 @@ import java.util.Locale;
 /** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {
 
-    /** JavaFX names the window's WM_CLASS after the Application class; the desktop entry's StartupWMClass matches it. */
-    public static final String WINDOW_CLASS = "org.traindeck.app.TrainDeckApp";
-
     private MainWindow window;
 
     /**

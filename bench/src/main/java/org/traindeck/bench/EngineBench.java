@@ -70,11 +70,6 @@ final class EngineBench {
      */
     record Measured(double samplesPerSecond, double finalLoss, double prepareSeconds, double outsideEpochsSeconds) {}
 
-    /** Samples/s of a TrainDeck run (all sinks on, one UI subscriber), from its epoch times after the first. */
-    static double trainDeck(Workload w, Path out, String devices) throws Exception {
-        return measure(w, out, devices).samplesPerSecond();
-    }
-
     static Measured measure(Workload w, Path out, String devices) throws Exception {
         return measure(w, out, devices, true);
     }

@@ -340,11 +340,6 @@ public final class LiveChart extends BorderPane {
         return drawn.getItemCount() == 0 ? Double.NaN : drawn.getMaxY();
     }
 
-    /** Bytes held by the series' arrays (raw and smoothed). */
-    public long memoryBytes() {
-        return lines.values().stream().mapToLong(l -> l.data.memoryBytes() + l.smoothed.memoryBytes()).sum();
-    }
-
     private void hover(double screenX, double screenY) {
         if (viewer.getRenderingInfo() == null || viewer.getRenderingInfo().getPlotInfo() == null) {
             return;

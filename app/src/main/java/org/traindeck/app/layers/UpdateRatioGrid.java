@@ -135,10 +135,6 @@ public final class UpdateRatioGrid {
         return columns;
     }
 
-    public int capacity() {
-        return capacity;
-    }
-
     /** The latest step with a value, -1 before any. */
     public long lastStep() {
         return lastStep;

@@ -73,11 +73,6 @@ public final class RunController {
         this.onError = handler;
     }
 
-    /** Starts a run of a validated config. */
-    public void start(RunConfig config) {
-        start(new ValidationResult(config, List.of()));
-    }
-
     /** Starts a run of a config validated from its text: a refusal then names the line of what it is about. */
     public void start(ValidationResult parsed) {
         RunConfig config = parsed.config();

@@ -10,7 +10,7 @@ import java.util.Optional;
  * for segmentation, PSNR for reconstruction, perplexity for sequences, MSE and MAE for regression. One chart holds one
  * unit, so each metric belongs to a unit.
  */
-record ValidationSeries(String metric, String key, String label, Unit unit, boolean dashed) {
+record ValidationSeries(String key, String label, Unit unit, boolean dashed) {
 
     /** What a metric's values are; an error is drawn only when the run publishes nothing more telling. */
     enum Unit {
@@ -24,14 +24,13 @@ record ValidationSeries(String metric, String key, String label, Unit unit, bool
     }
 
     private static final Map<String, ValidationSeries> BY_METRIC = Map.of(
-            MetricNames.VAL_ACCURACY, new ValidationSeries(MetricNames.VAL_ACCURACY, "acc", "accuracy", Unit.FRACTION, false),
-            MetricNames.VAL_PIXEL_ACCURACY, new ValidationSeries(MetricNames.VAL_PIXEL_ACCURACY, "pixel_accuracy", "pixel accuracy",
-                    Unit.FRACTION, false),
-            MetricNames.VAL_MEAN_IOU, new ValidationSeries(MetricNames.VAL_MEAN_IOU, "mean_iou", "mean IoU", Unit.FRACTION, true),
-            MetricNames.VAL_PSNR, new ValidationSeries(MetricNames.VAL_PSNR, "psnr", "PSNR", Unit.DECIBEL, false),
-            MetricNames.VAL_PERPLEXITY, new ValidationSeries(MetricNames.VAL_PERPLEXITY, "perplexity", "perplexity", Unit.PERPLEXITY, false),
-            MetricNames.VAL_MSE, new ValidationSeries(MetricNames.VAL_MSE, "mse", "mse", Unit.ERROR, false),
-            MetricNames.VAL_MAE, new ValidationSeries(MetricNames.VAL_MAE, "mae", "mae", Unit.ERROR, true));
+            MetricNames.VAL_ACCURACY, new ValidationSeries("acc", "accuracy", Unit.FRACTION, false),
+            MetricNames.VAL_PIXEL_ACCURACY, new ValidationSeries("pixel_accuracy", "pixel accuracy", Unit.FRACTION, false),
+            MetricNames.VAL_MEAN_IOU, new ValidationSeries("mean_iou", "mean IoU", Unit.FRACTION, true),
+            MetricNames.VAL_PSNR, new ValidationSeries("psnr", "PSNR", Unit.DECIBEL, false),
+            MetricNames.VAL_PERPLEXITY, new ValidationSeries("perplexity", "perplexity", Unit.PERPLEXITY, false),
+            MetricNames.VAL_MSE, new ValidationSeries("mse", "mse", Unit.ERROR, false),
+            MetricNames.VAL_MAE, new ValidationSeries("mae", "mae", Unit.ERROR, true));
 
     static Optional<ValidationSeries> of(String metricName) {
         return Optional.ofNullable(BY_METRIC.get(metricName));

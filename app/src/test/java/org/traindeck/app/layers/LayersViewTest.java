@@ -24,7 +24,6 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.Dashboard;
-import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LayerMetrics.Figure;
 import org.traindeck.engine.events.LifecycleEvent;
 

@@ -16,7 +16,7 @@ import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigWriter;
-import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
@@ -97,8 +97,9 @@ class SweepsViewTest {
     void aSweepCheckedWhileAnotherRunGoesOnWaitsInItsQueue(FxRobot robot) throws Exception {
         Path busy = dir.resolve("busy.json");
         Files.writeString(busy, Files.readString(dir.resolve("base.json")).replace("\"base\"", "\"busy\"").replace("\"epochs\": 2", "\"epochs\": 500"));
-        RunConfig config = Configs.load(busy).orThrow();
-        robot.interact(() -> controller.start(config));
+        ValidationResult parsed = Configs.load(busy);
+        assertThat(parsed.errors()).isEmpty();
+        robot.interact(() -> controller.start(parsed));
         waitUntil("the other run to train", () -> controller.stateProperty().get() == RunController.State.RUNNING);
 
         robot.interact(() -> model.run(dir.resolve("sweep.json")));

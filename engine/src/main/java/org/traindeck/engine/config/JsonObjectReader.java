@@ -171,10 +171,6 @@ final class JsonObjectReader {
         return requiredNumber(key, b.min(), b.max(), b.minExclusive());
     }
 
-    String path() {
-        return path;
-    }
-
     String pathOf(String key) {
         return JsonLocations.child(path, key);
     }

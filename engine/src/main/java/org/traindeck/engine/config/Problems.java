@@ -36,18 +36,6 @@ final class Problems {
         list.add(ConfigProblem.warning(path, message, locations.of(path)));
     }
 
-    void add(ConfigProblem problem) {
-        if (list.size() >= MAX_SHOWN) {
-            if (problem.isError()) {
-                moreErrors++;
-            } else {
-                moreWarnings++;
-            }
-            return;
-        }
-        list.add(problem);
-    }
-
     /** Whether more problems are being counted than shown (callers can skip costly advice such as "did you mean"). */
     boolean full() {
         return list.size() >= MAX_SHOWN;

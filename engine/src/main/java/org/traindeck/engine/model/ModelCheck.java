@@ -33,10 +33,6 @@ public final class ModelCheck {
         }
     }
 
-    public static ValidationResult check(ValidationResult parsed) {
-        return checkWithSummary(parsed).result();
-    }
-
     public static Checked checkWithSummary(ValidationResult parsed) {
         return checkWithSummary(parsed, LayerKinds.standard());
     }

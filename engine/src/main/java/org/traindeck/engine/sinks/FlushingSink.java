@@ -62,11 +62,6 @@ public abstract class FlushingSink implements EventListener {
         }
     }
 
-    /** The write error that stopped this sink, or null. */
-    public IOException failure() {
-        return failure;
-    }
-
     protected abstract void write(EngineEvent event) throws IOException;
 
     protected abstract void flush() throws IOException;

@@ -31,7 +31,7 @@ class GraphConfigTest {
     }
 
     private ValidationResult check(String layers) {
-        return ModelCheck.check(ConfigParser.parse(config(layers), dir));
+        return ModelCheck.checkWithSummary(ConfigParser.parse(config(layers), dir)).result();
     }
 
     private ConfigProblem firstError(String layers) {

@@ -44,7 +44,7 @@ final class GraphFixture {
     }
 
     static ConfigProblem firstError(String layers, Path dir) {
-        ValidationResult r = ModelCheck.check(ConfigParser.parse(config(layers), dir));
+        ValidationResult r = ModelCheck.checkWithSummary(ConfigParser.parse(config(layers), dir)).result();
         assertThat(r.isValid()).as("expected a problem in %s", layers).isFalse();
         return r.errors().get(0);
     }

@@ -97,7 +97,7 @@ class OneSchemaEntryPlusOneClassTest {
 
     @Test
     void withoutTheClassTheCheckSaysNoLayerClassBuildsIt() {
-        ValidationResult checked = ModelCheck.check(ConfigParser.parse(config(LAYERS), dir, schemaWithScale()));
+        ValidationResult checked = ModelCheck.checkWithSummary(ConfigParser.parse(config(LAYERS), dir, schemaWithScale())).result();
         assertThat(checked.errors()).first().satisfies(p -> assertThat(p.message())
                 .contains("the schema allows layer type scale but no layer class builds it"));
     }

@@ -10,22 +10,16 @@ import java.io.IOException;
  */
 public final class NpyFormatException extends IOException {
 
-    private final String source;
     private final long offset;
 
     /** {@code offset} is a byte offset within {@code source}, or -1 where no single offset is to blame. */
     public NpyFormatException(String source, long offset, String problem) {
         super(source + ": " + problem + (offset >= 0 ? " (at byte offset " + offset + ")" : ""));
-        this.source = source;
         this.offset = offset;
     }
 
     public NpyFormatException(String source, String problem) {
         this(source, -1, problem);
-    }
-
-    public String source() {
-        return source;
     }
 
     /** -1 where the problem has no single offset. */

@@ -64,7 +64,7 @@ public final class GraphCompiler {
             inputNames.forEach(n -> in.add(types.get(n)));
             InputType out;
             try {
-                Built built = kind.build(new NodeOptions(spec.name(), spec.type(), spec.options()), in);
+                Built built = kind.build(new NodeOptions(spec.type(), spec.options()), in);
                 if (built.layer() != null) {
                     out = outputOf(built.layer(), in.get(0));
                     parameters += built.layer().initializer().numParams(built.layer());

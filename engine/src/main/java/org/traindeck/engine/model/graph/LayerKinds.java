@@ -67,8 +67,4 @@ public final class LayerKinds {
     public LayerKind get(String type) {
         return byType.get(type);
     }
-
-    public List<String> types() {
-        return List.copyOf(byType.keySet());
-    }
 }

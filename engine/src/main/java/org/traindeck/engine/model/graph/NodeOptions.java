@@ -9,7 +9,7 @@ import java.util.Map;
  * A node's options as the config holds them (bounded and defaulted by the schema), read by type. A size written as
  * one number stands for every dimension.
  */
-public record NodeOptions(String name, String type, Map<String, Object> values) {
+public record NodeOptions(String type, Map<String, Object> values) {
 
     public boolean has(String key) {
         return values.containsKey(key);
@@ -17,10 +17,6 @@ public record NodeOptions(String name, String type, Map<String, Object> values) 
 
     public int integer(String key) {
         return ((Number) require(key)).intValue();
-    }
-
-    public int integer(String key, int fallback) {
-        return has(key) ? integer(key) : fallback;
     }
 
     public double number(String key) {

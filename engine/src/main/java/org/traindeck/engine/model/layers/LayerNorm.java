@@ -9,7 +9,6 @@ import org.deeplearning4j.nn.conf.layers.samediff.SDLayerParams;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.shade.jackson.annotation.JsonIgnore;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
 
 /**
@@ -47,15 +46,6 @@ public class LayerNorm extends SameDiffBackedLayer {
         }
         this.nIn = nIn;
         this.epsilon = epsilon;
-    }
-
-    @JsonIgnore // the field is the JSON property; Jackson would also write this getter as "nin"
-    public long getNIn() {
-        return nIn;
-    }
-
-    public double getEpsilon() {
-        return epsilon;
     }
 
     @Override

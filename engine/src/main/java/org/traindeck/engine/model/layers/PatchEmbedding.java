@@ -54,18 +54,6 @@ public class PatchEmbedding extends SameDiffBackedLayer {
         this.classToken = classToken;
     }
 
-    public int getPatchSize() {
-        return patchSize;
-    }
-
-    public long getWidth() {
-        return width;
-    }
-
-    public boolean isClassToken() {
-        return classToken;
-    }
-
     /** Patches per image plus the class token: the output's sequence length. */
     public long sequenceLength() {
         return (imageHeight / patchSize) * (imageWidth / patchSize) + (classToken ? 1 : 0);

@@ -46,14 +46,6 @@ public class PositionEmbedding extends SameDiffBackedLayer {
         this.width = width;
     }
 
-    public long getMaxLength() {
-        return maxLength;
-    }
-
-    public long getWidth() {
-        return width;
-    }
-
     @Override
     public void setNIn(InputType inputType, boolean override) {
         long features = checkedSequence(inputType).getSize();
