@@ -93,6 +93,13 @@ class LayersOfARealRunTest extends WindowTest {
         waitUntil("the run to stop", () -> window.controller().stateProperty().get() == RunController.State.IDLE);
         RunResult r = onFx(() -> window.controller().lastResultProperty().get());
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.STOPPED);
+
+        // the same run opened from its folder later shows its last histograms too, not only its figures
+        robot.interact(() -> window.controller().openPastRun(r.runDir(), n -> { }));
+        waitUntil("the past run's figures and histograms", () -> onFx(() -> {
+            LayerRow enc1a = window.dashboard().layers().model().find("enc1a");
+            return enc1a != null && enc1a.has(Figure.UPDATE_RATIO) && enc1a.weights() != null && enc1a.gradients() != null;
+        }));
         assertThat(List.copyOf(fixture.dialogs.errors)).isEmpty();
     }
 }

@@ -125,6 +125,7 @@ public final class RunController {
         }
         dashboard.status().run(past.displayName());
         past.history().forEach(dashboard::offer);
+        past.histograms().forEach(dashboard::offer);
     }
 
     private void launch(RunHandle run) {
