@@ -22,10 +22,6 @@ public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history, 
         histograms = List.copyOf(histograms);
     }
 
-    public PastRun(Path runDir, RunConfig config, List<EngineEvent> history) {
-        this(runDir, config, history, List.of());
-    }
-
     /** The run's name as the user knows it: the config's name and the folder. */
     public String displayName() {
         return config == null ? String.valueOf(runDir.getFileName()) : config.name() + " (" + runDir.getFileName() + ")";
