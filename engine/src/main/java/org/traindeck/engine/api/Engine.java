@@ -27,6 +27,7 @@ import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.HistogramsJsonlReader;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunLock;
@@ -220,7 +221,8 @@ public final class Engine {
      * only one process runs a queue at a time (the handle completes exceptionally when another does).
      */
     public QueueHandle runQueue(Path outputDir, QueueListener listener) {
-        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), discovery, (DeviceSelection) null, faults);
+        QueueRunner runner = new QueueRunner(outputDir.resolve(RunQueue.DEFAULT_FILE), (DeviceSelection) null,
+                RunStarter.inProcess(discovery, faults));
         return inBackground(runner, listener, null);
     }
 
@@ -230,7 +232,7 @@ public final class Engine {
      */
     public PreparedSweep prepareSweep(Path sweepFile) throws IOException, InvalidConfigException {
         SweepLaunch sweep = SweepLaunch.prepare(sweepFile, m -> LOG.warn("{}", m));
-        return new PreparedSweep(sweep, sweep.runner(null, discovery, faults));
+        return new PreparedSweep(sweep, sweep.runner(null, discovery, RunStarter.inProcess(discovery, faults)));
     }
 
     /**

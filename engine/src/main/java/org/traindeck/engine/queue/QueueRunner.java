@@ -54,20 +54,30 @@ public final class QueueRunner {
     private final Set<LiveRun> running = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
 
-    /** @param devices the devices every run uses instead of its config's, or null for the config's own */
+    /**
+     * The old way in, kept for the command line's queue command until it passes a {@link RunStarter} (issue 24).
+     *
+     * @deprecated use {@link #QueueRunner(Path, DeviceSelection, RunStarter)} with {@link RunStarter#inProcess}
+     */
+    @Deprecated(forRemoval = true)
     public QueueRunner(Path file, DeviceDiscovery discovery, DeviceSelection devices, FaultPlan faults) {
-        this(file, discovery, Collections.singletonList(devices), faults);
+        this(file, devices, RunStarter.inProcess(discovery, faults));
+    }
+
+    /**
+     * One run at a time, started by {@code starter}.
+     *
+     * @param devices the devices every run uses instead of its config's, or null for the config's own
+     */
+    public QueueRunner(Path file, DeviceSelection devices, RunStarter starter) {
+        this(file, Collections.singletonList(devices), starter);
     }
 
     /**
      * Runs as many runs at once as there are {@code slots}, each slot's runs on its own devices (disjoint sets, from
-     * {@link DeviceShares}); a null slot means each run's own config's devices.
+     * {@link DeviceShares}; a null slot means each run's own config's devices), each started by {@code starter} (in
+     * this JVM, or a process).
      */
-    public QueueRunner(Path file, DeviceDiscovery discovery, List<DeviceSelection> slots, FaultPlan faults) {
-        this(file, slots, RunStarter.inProcess(discovery, faults));
-    }
-
-    /** As many runs at once as there are {@code slots}, each started by {@code starter} (in this JVM, or a process). */
     public QueueRunner(Path file, List<DeviceSelection> slots, RunStarter starter) {
         if (slots.isEmpty()) {
             throw new IllegalArgumentException("a queue runs at least one run at a time");
