@@ -45,6 +45,7 @@ final class Trainer {
     private int lossPositions = 1;
 
     /**
+     * @param faults       a test's faults ({@link TrainingFaults#NONE} in production)
      * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
      * @param strategies   null for the real step strategies; tests pass fakes
      */

@@ -24,4 +24,15 @@ class FaultSeamsTest {
             .and().haveNameNotMatching("org\\.traindeck\\.engine\\.sweep\\.SweepLaunch")
             .should().dependOnClassesThat().resideInAPackage("org.traindeck.engine.faults..")
             .because("fault injection is passed in at the few seams that need it (the guide), as narrow hooks");
+
+    /** The training loop's faults travel in the run's state and are read only where each one happens. */
+    @ArchTest
+    static final ArchRule trainingFaultsAreReadWhereTheyHappen = noClasses()
+            .that().resideOutsideOfPackage("org.traindeck.engine.faults..")
+            .and().haveNameNotMatching("org\\.traindeck\\.engine\\.train\\.(TrainingFaults|RunFaults|TrainingState"
+                    // the trainer puts them in the state, stops and stalls; the chain fails a tier's setup
+                    + "|Trainer|TierChain"
+                    // NaN steps, and a worker failing in the middle of a step or between two rounds
+                    + "|SingleDeviceStep|AllReduceStep|DistributedStep|ParallelEpoch)(\\$.*)?")
+            .should().dependOnClassesThat().haveFullyQualifiedName("org.traindeck.engine.train.TrainingFaults");
 }
