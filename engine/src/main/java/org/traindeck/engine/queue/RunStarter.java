@@ -23,12 +23,7 @@ public interface RunStarter {
      */
     LiveRun resume(Path runDir, DeviceSelection devices) throws IOException, CheckpointException;
 
-    /** Runs on threads of this JVM. */
-    static RunStarter inProcess(DeviceDiscovery discovery) {
-        return inProcess(discovery, RunFaults.NONE);
-    }
-
-    /** As {@link #inProcess(DeviceDiscovery)}, with a test's faults injected into every run. */
+    /** Runs on threads of this JVM, with a test's faults injected into every run ({@link RunFaults#NONE} otherwise). */
     static RunStarter inProcess(DeviceDiscovery discovery, RunFaults faults) {
         return new RunStarter() {
             @Override
