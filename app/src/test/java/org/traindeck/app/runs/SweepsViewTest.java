@@ -22,6 +22,7 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepParser;
@@ -69,7 +70,7 @@ class SweepsViewTest {
             RunQueue.add(queue, t.label(), null, ConfigWriter.toJsonWithAbsolutePaths(t.config()));
         }
         RunQueue.describeSweep(queue, SweepResults.describe(spec));
-        new QueueRunner(queue, DeviceDiscovery.system(), (DeviceSelection) null, FaultPlan.NONE).runAll(new QueueRunner.Listener() {
+        new QueueRunner(queue, (DeviceSelection) null, RunStarter.inProcess(DeviceDiscovery.system(), FaultPlan.NONE)).runAll(new QueueRunner.Listener() {
             @Override
             public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
             }

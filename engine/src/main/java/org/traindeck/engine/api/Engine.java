@@ -28,6 +28,7 @@ import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.HistogramsJsonlReader;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunLock;
@@ -229,7 +230,7 @@ public final class Engine {
 
     /** As {@link #runQueue(Path, QueueListener)}, every run on {@code devices} (null: each run's own). */
     public QueueHandle runQueue(Path outputDir, DeviceSelection devices, QueueListener listener) {
-        return QueueHandle.start(new QueueRunner(queueFile(outputDir), discovery, devices, faults), listener, null);
+        return QueueHandle.start(new QueueRunner(queueFile(outputDir), devices, RunStarter.inProcess(discovery, faults)), listener, null);
     }
 
     /**
@@ -248,7 +249,7 @@ public final class Engine {
             throws IOException, InvalidConfigException {
         SweepLaunch sweep = SweepLaunch.prepare(sweepFile, warnings);
         List<DeviceSelection> shares = sweep.spec().concurrent() > 1 ? sweep.shares(devices, discovery) : List.of();
-        return new PreparedSweep(sweep, sweep.runner(devices, discovery, faults), shares);
+        return new PreparedSweep(sweep, sweep.runner(devices, discovery, RunStarter.inProcess(discovery, faults)), shares);
     }
 
     /** How a sweep's trials stand now, as its queue says: the results table (best first) and notes on the others. */

@@ -3,7 +3,6 @@ package org.traindeck.engine.checkpoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.faults.FaultPlan;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,12 +51,12 @@ public final class CheckpointFiles {
      */
     public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState)
             throws IOException {
-        write(target, checkpoint, configJson, params, updaterState, FaultPlan.NONE);
+        write(target, checkpoint, configJson, params, updaterState, CheckpointWriteHook.NONE);
     }
 
-    /** As {@link #write(Path, Checkpoint, String, float[], float[])}, with the test's injected write faults. */
+    /** As {@link #write(Path, Checkpoint, String, float[], float[])}, with a test's write faults. */
     public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState,
-                             FaultPlan faults) throws IOException {
+                             CheckpointWriteHook hook) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path temp = dir.resolve(".tmp-" + UUID.randomUUID() + EXTENSION + ".part");
@@ -75,12 +74,10 @@ public final class CheckpointFiles {
                 ZipOutputStream zip = new ZipOutputStream(out);
                 zip.setLevel(1);
                 put(zip, "manifest.json", manifest);
-                if (faults.checkpointFullDiskFromStep() >= 0 && checkpoint.globalStep() >= faults.checkpointFullDiskFromStep()) {
-                    throw new IOException("No space left on device (injected)");
-                }
+                hook.beforeData(checkpoint);
                 for (Map.Entry<String, byte[]> e : entries.entrySet()) {
                     put(zip, e.getKey(), e.getValue());
-                    pause(faults.checkpointWritePauseMs());
+                    hook.afterEntry(e.getKey());
                 }
                 zip.finish();
                 zip.flush();
@@ -94,16 +91,6 @@ public final class CheckpointFiles {
             fsyncDirectory(dir);
         } finally {
             Files.deleteIfExists(temp);
-        }
-    }
-
-    private static void pause(long millis) {
-        if (millis > 0) {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

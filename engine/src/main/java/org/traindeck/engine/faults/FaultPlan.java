@@ -1,14 +1,18 @@
 package org.traindeck.engine.faults;
 
+import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.parallel.Tier;
+import org.traindeck.engine.train.RunFaults;
 
+import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
  * Rare failures made to happen on demand, for tests: handed to a run when it is created, never read from the
  * environment, so production runs cannot be affected by a stray setting. A step number of -1 (or an empty set) means
- * off.
+ * off. The plan is the tests' front door only: as {@link RunFaults} the run hands each part to the one seam where it
+ * happens (the training loop's faults to the trainer, the write faults to the checkpoint writer).
  *
  * @param failTiers                  these tiers fail while being set up
  * @param failWorkerAtStep           a worker fails while computing global step N (in the middle of the step)
@@ -21,7 +25,7 @@ import java.util.Set;
  *                                   that need the stop at an exact step cannot rely on when a listener sees an event)
  */
 public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRoundAtBatch, long stallAtStep, long nanAtStep,
-                        long checkpointFullDiskFromStep, long checkpointWritePauseMs, long stopAfterStep) {
+                        long checkpointFullDiskFromStep, long checkpointWritePauseMs, long stopAfterStep) implements RunFaults {
 
     public static final FaultPlan NONE = new FaultPlan(Set.of(), -1, -1, -1, -1, -1, 0, -1);
 
@@ -29,8 +33,27 @@ public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRou
         failTiers = failTiers.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(failTiers));
     }
 
+    @Override
     public boolean failsTier(Tier tier) {
         return failTiers.contains(tier);
+    }
+
+    @Override
+    public void beforeData(Checkpoint checkpoint) throws IOException {
+        if (checkpointFullDiskFromStep >= 0 && checkpoint.globalStep() >= checkpointFullDiskFromStep) {
+            throw new IOException("No space left on device (injected)");
+        }
+    }
+
+    @Override
+    public void afterEntry(String entry) {
+        if (checkpointWritePauseMs > 0) {
+            try {
+                Thread.sleep(checkpointWritePauseMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     public FaultPlan failingTiers(Tier... tiers) {

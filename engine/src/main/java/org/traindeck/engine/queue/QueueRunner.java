@@ -5,8 +5,6 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
@@ -54,20 +52,20 @@ public final class QueueRunner {
     private final Set<LiveRun> running = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
 
-    /** @param devices the devices every run uses instead of its config's, or null for the config's own */
-    public QueueRunner(Path file, DeviceDiscovery discovery, DeviceSelection devices, FaultPlan faults) {
-        this(file, discovery, Collections.singletonList(devices), faults);
+    /**
+     * One run at a time, started by {@code starter}.
+     *
+     * @param devices the devices every run uses instead of its config's, or null for the config's own
+     */
+    public QueueRunner(Path file, DeviceSelection devices, RunStarter starter) {
+        this(file, Collections.singletonList(devices), starter);
     }
 
     /**
      * Runs as many runs at once as there are {@code slots}, each slot's runs on its own devices (disjoint sets, from
-     * {@link DeviceShares}); a null slot means each run's own config's devices.
+     * {@link DeviceShares}; a null slot means each run's own config's devices), each started by {@code starter} (in
+     * this JVM, or a process).
      */
-    public QueueRunner(Path file, DeviceDiscovery discovery, List<DeviceSelection> slots, FaultPlan faults) {
-        this(file, slots, RunStarter.inProcess(discovery, faults));
-    }
-
-    /** As many runs at once as there are {@code slots}, each started by {@code starter} (in this JVM, or a process). */
     public QueueRunner(Path file, List<DeviceSelection> slots, RunStarter starter) {
         if (slots.isEmpty()) {
             throw new IllegalArgumentException("a queue runs at least one run at a time");

@@ -4,8 +4,8 @@ import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.LiveRun;
+import org.traindeck.engine.train.RunFaults;
 import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
@@ -23,8 +23,8 @@ public interface RunStarter {
      */
     LiveRun resume(Path runDir, DeviceSelection devices) throws IOException, CheckpointException;
 
-    /** Runs on threads of this JVM. */
-    static RunStarter inProcess(DeviceDiscovery discovery, FaultPlan faults) {
+    /** Runs on threads of this JVM, with a test's faults injected into every run ({@link RunFaults#NONE} otherwise). */
+    static RunStarter inProcess(DeviceDiscovery discovery, RunFaults faults) {
         return new RunStarter() {
             @Override
             public LiveRun prepare(RunConfig config) throws IOException {

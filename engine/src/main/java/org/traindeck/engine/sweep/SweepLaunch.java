@@ -5,11 +5,11 @@ import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.DeviceShares;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.trials.TrialLaunch;
 import org.traindeck.engine.trials.TrialProcesses;
 
@@ -87,20 +87,20 @@ public final class SweepLaunch {
     }
 
     /**
-     * The runner of the sweep's queue. Trials one at a time train in this JVM ({@code faults} injected); several at
-     * once each train in a process of their own (this JVM's class path), supervised: a crashed one is retried once
+     * The runner of the sweep's queue. Trials one at a time train in this JVM, started by {@code inProcess}; several
+     * at once each train in a process of their own (this JVM's class path), supervised: a crashed one is retried once
      * from its latest checkpoint, and a native crash in one never takes the others down.
      */
-    public QueueRunner runner(DeviceSelection devices, DeviceDiscovery discovery, FaultPlan faults) {
-        return runner(devices, discovery, faults, new TrialProcesses(TrialLaunch.sameAsThisJvm()));
+    public QueueRunner runner(DeviceSelection devices, DeviceDiscovery discovery, RunStarter inProcess) {
+        return runner(devices, discovery, inProcess, new TrialProcesses(TrialLaunch.sameAsThisJvm()));
     }
 
-    /** As {@link #runner(DeviceSelection, DeviceDiscovery, FaultPlan)}, concurrent trials started by {@code processes}. */
-    public QueueRunner runner(DeviceSelection devices, DeviceDiscovery discovery, FaultPlan faults, TrialProcesses processes) {
+    /** As {@link #runner(DeviceSelection, DeviceDiscovery, RunStarter)}, concurrent trials started by {@code processes}. */
+    public QueueRunner runner(DeviceSelection devices, DeviceDiscovery discovery, RunStarter inProcess, TrialProcesses processes) {
         if (spec.concurrent() > 1) {
             return new QueueRunner(queueFile, shares(devices, discovery), processes);
         }
-        return new QueueRunner(queueFile, discovery, devices, faults);
+        return new QueueRunner(queueFile, devices, inProcess);
     }
 
     private static void enqueue(List<SweepTrials.Trial> trials, Path queue) throws IOException {

@@ -2,7 +2,6 @@ package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.GradientExchange;
 import org.traindeck.engine.train.health.LayerProbe;
 import org.traindeck.engine.train.health.LayerSnapshot;
@@ -33,7 +32,6 @@ final class AllReduceStep implements StepStrategy {
     private final GradientUpdate update;
     private final long seed;
     private final int everySteps;
-    private final FaultPlan faults;
     private final BatchPrefetcher prefetcher;
     private final LayerWatch watch;
     private double baseline;
@@ -43,7 +41,7 @@ final class AllReduceStep implements StepStrategy {
      * @param stepsAhead steps whose batches are prepared ahead on a background thread (0: on the replicas' threads);
      *                   only where the replicas share memory (CPU workers), as the thread makes them on one device
      */
-    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, FaultPlan faults, int stepsAhead,
+    AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, int stepsAhead,
                   LayerWatch watch) {
         this.watch = watch;
         this.replicas = replicas;
@@ -55,7 +53,6 @@ final class AllReduceStep implements StepStrategy {
         this.seed = seed;
         this.everySteps = everySteps;
         this.baseline = baseline > 0 ? baseline : Double.NaN;
-        this.faults = faults;
         this.prefetcher = stepsAhead > 0 ? BatchPrefetcher.of(plan, seed, stepsAhead, () -> { }) : null;
     }
 
@@ -70,8 +67,9 @@ final class AllReduceStep implements StepStrategy {
         }
         List<BatchMaker.Batch> prepared = prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
         int last = replicas.size() - 1;
+        boolean lastFails = before + 1 == state.faults.failWorkerAtStep();
         List<ShardGradient.Shard> done = replicas.onReplicas(w -> {
-            if (w == last && before + 1 == faults.failWorkerAtStep()) {
+            if (w == last && lastFails) {
                 throw new IllegalStateException("injected worker failure at step " + (before + 1));
             }
             int from = Math.min(start + w * k, end);
@@ -103,7 +101,7 @@ final class AllReduceStep implements StepStrategy {
         // the master holds the summed gradient: its per-layer figures are the same for any device count
         LayerProbe probe = watch.probeFor(master, before + 1);
         GradientUpdate.Result r = update.apply(lossSum, examples, micro, (int) before, state.epoch, plan.stage.clipNorm(), publishes,
-                before + 1 == faults.nanAtStep(), probe);
+                before + 1 == state.faults.nanAtStep(), probe);
         long t1 = System.nanoTime();
         if (r.applied()) {
             replicas.broadcastParameters();

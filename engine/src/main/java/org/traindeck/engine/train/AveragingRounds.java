@@ -4,7 +4,6 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.config.ParallelConfig;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.TierFailure;
 
 /**
@@ -18,14 +17,12 @@ final class AveragingRounds implements StepStrategy {
     private final ComputationGraph net;
     private final ParallelConfig settings;
     private final long seed;
-    private final FaultPlan faults;
     private final RunEvents events;
 
-    AveragingRounds(ComputationGraph net, ParallelConfig settings, long seed, FaultPlan faults, RunEvents events) {
+    AveragingRounds(ComputationGraph net, ParallelConfig settings, long seed, RunEvents events) {
         this.net = net;
         this.settings = settings;
         this.seed = seed;
-        this.faults = faults;
         this.events = events;
     }
 
@@ -49,7 +46,7 @@ final class AveragingRounds implements StepStrategy {
                     listener.onStep(new StepReport(step, batches, loss, Double.NaN, (int) examples, perWorker.clone(), true,
                             plan.lrAfter(step - 1), 0, Double.NaN));
                 }
-            }, faults);
+            });
             synchronized (state) {
                 state.globalStep = stepBefore + o.rounds();
                 state.cursor = cursorBefore + o.batchesConsumed();

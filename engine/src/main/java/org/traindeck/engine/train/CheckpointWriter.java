@@ -6,9 +6,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.checkpoint.CheckpointWriteHook;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.faults.FaultPlan;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,16 +27,17 @@ final class CheckpointWriter {
     private final Path runDir;
     private final CheckpointStore store;
     private final RunEvents events;
-    private final FaultPlan faults;
+    private final CheckpointWriteHook writeHook;
     private final String modelFingerprint;
 
-    CheckpointWriter(RunConfig config, String configJson, Path runDir, RunEvents events, FaultPlan faults, String modelFingerprint) {
+    CheckpointWriter(RunConfig config, String configJson, Path runDir, RunEvents events, CheckpointWriteHook writeHook,
+                     String modelFingerprint) {
         this.config = config;
         this.configJson = configJson;
         this.runDir = runDir;
         this.store = new CheckpointStore(runDir);
         this.events = events;
-        this.faults = faults;
+        this.writeHook = writeHook;
         this.modelFingerprint = modelFingerprint;
     }
 
@@ -51,7 +52,7 @@ final class CheckpointWriter {
                     at.batch(), state.globalStep, at.stageStart(), state.elapsed(), at.epochLossSum(), at.epochExamples(),
                     state.best, modelFingerprint, params.length, updater.length, net.getConfiguration().getDataType().name(),
                     reason, System.currentTimeMillis(), at.workers());
-            CheckpointFiles.write(file, c, configJson, params, updater, faults);
+            CheckpointFiles.write(file, c, configJson, params, updater, writeHook);
             state.lastCheckpointNanos = System.nanoTime();
             if (!"best".equals(reason)) {
                 state.lastCheckpoint = file;

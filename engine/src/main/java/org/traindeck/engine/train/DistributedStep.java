@@ -1,7 +1,6 @@
 package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
@@ -29,17 +28,15 @@ final class DistributedStep implements StepStrategy {
     private final GradientUpdate update;
     private final long seed;
     private final int everySteps;
-    private final FaultPlan faults;
     private final LayerWatch watch;
 
-    DistributedStep(DistributedSession session, ComputationGraph master, long seed, int everySteps, FaultPlan faults, LayerWatch watch) {
+    DistributedStep(DistributedSession session, ComputationGraph master, long seed, int everySteps, LayerWatch watch) {
         this.watch = watch;
         this.session = session;
         this.master = master;
         this.update = new GradientUpdate(master);
         this.seed = seed;
         this.everySteps = everySteps;
-        this.faults = faults;
     }
 
     @Override
@@ -76,7 +73,7 @@ final class DistributedStep implements StepStrategy {
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
         LayerProbe probe = watch.probeFor(master, before + 1);
         GradientUpdate.Result r = update.apply(sum.lossSum(), sum.examples(), sum.microBatches(), (int) before, state.epoch,
-                plan.stage.clipNorm(), publishes, before + 1 == faults.nanAtStep(), probe);
+                plan.stage.clipNorm(), publishes, before + 1 == state.faults.nanAtStep(), probe);
         LayerSnapshot layers = probe == null ? null : watch.finish(probe, r.applied(), master,
                 plan.batches.batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true).features(), before + 1);
         listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), sum.examplesPerShard(),

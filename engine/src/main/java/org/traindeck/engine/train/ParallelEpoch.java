@@ -5,7 +5,6 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.optimize.api.BaseTrainingListener;
 import org.deeplearning4j.parallelism.ParallelWrapper;
 import org.traindeck.engine.config.ParallelConfig;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.parallel.TierFailure;
 
@@ -45,14 +44,15 @@ final class ParallelEpoch {
 
     /** Trains the rest of the state's epoch on the plan's tier, from its cursor, until the end or a stop request. */
     static Outcome run(ComputationGraph net, StagePlan plan, TrainingState state, ParallelConfig settings, long seed,
-                       RoundSink sink, FaultPlan faults) {
+                       RoundSink sink) {
         Tier tier = plan.tier;
         int workers = plan.workers;
         int batchSize = plan.stage.batchSize();
         long startStep = net.getConfiguration().getIterationCount();
-        RoundListener listener = new RoundListener(workers, startStep, sink, faults.failWorkerAtStep(), batchSize);
+        RoundListener listener = new RoundListener(workers, startStep, sink, state.faults.failWorkerAtStep(), batchSize);
         EpochIterator iterator = new EpochIterator(plan.batches, state.order, state.cursor, plan.batchesPerEpoch, batchSize, seed,
-                plan.index, state.epoch, workers, () -> state.stopRequested, settings.prefetch() * workers, faults.failRoundAtBatch());
+                plan.index, state.epoch, workers, () -> state.stopRequested, settings.prefetch() * workers,
+                state.faults.failRoundAtBatch());
         listener.roundSizes = iterator.roundSizes;
         ParallelWrapper wrapper;
         try {

@@ -13,7 +13,6 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
@@ -46,7 +45,7 @@ final class RunSession {
     private final RunEvents events;
     private final DeviceResolver.Resolved devices;
     private final CheckpointFiles.Contents resumeFrom;
-    private final FaultPlan faults;
+    private final RunFaults faults;
     private final TrainingState state;
     private final NcclReport nccl;
     private final Consumer<RunResult> finishEarly;
@@ -54,7 +53,7 @@ final class RunSession {
 
     /** @param finishEarly ends the run at once when the watchdog gives it up, while the training thread is stuck */
     RunSession(RunConfig config, Path runDir, RunEvents events, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
-               FaultPlan faults, TrainingState state, NcclReport nccl, Consumer<RunResult> finishEarly) {
+               RunFaults faults, TrainingState state, NcclReport nccl, Consumer<RunResult> finishEarly) {
         this.config = config;
         this.runDir = runDir;
         this.events = events;

@@ -1,7 +1,6 @@
 package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.health.LayerProbe;
 import org.traindeck.engine.train.health.LayerSnapshot;
 import org.traindeck.engine.train.health.LayerWatch;
@@ -14,7 +13,6 @@ final class SingleDeviceStep implements StepStrategy {
     private final TrainingStep step;
     private final long seed;
     private final int everySteps;
-    private final FaultPlan faults;
     private final BatchPrefetcher prefetcher;
     private final ComputationGraph net;
     private final LayerWatch watch;
@@ -23,14 +21,13 @@ final class SingleDeviceStep implements StepStrategy {
      * @param stepsAhead     steps whose batches are prepared ahead on a background thread (0: on the training thread)
      * @param onLoaderThread places that thread on the training device
      */
-    SingleDeviceStep(ComputationGraph net, StagePlan plan, long seed, int everySteps, FaultPlan faults, int stepsAhead,
+    SingleDeviceStep(ComputationGraph net, StagePlan plan, long seed, int everySteps, int stepsAhead,
                      Runnable onLoaderThread, LayerWatch watch) {
         this.net = net;
         this.watch = watch;
         this.step = new TrainingStep(net, plan.stage.optimizer().weightDecay() > 0);
         this.seed = seed;
         this.everySteps = everySteps;
-        this.faults = faults;
         this.prefetcher = BatchPrefetcher.of(plan, seed, stepsAhead, onLoaderThread);
     }
 
@@ -43,7 +40,7 @@ final class SingleDeviceStep implements StepStrategy {
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
         LayerProbe probe = watch.probeFor(net, before + 1);
         TrainingStep.Result r = step.step(micro, (int) before, state.epoch, plan.stage.clipNorm(), publishes,
-                before + 1 == faults.nanAtStep(), j -> StepSeeds.of(seed, before, j), probe);
+                before + 1 == state.faults.nanAtStep(), j -> StepSeeds.of(seed, before, j), probe);
         LayerSnapshot layers = watch.finish(probe, r.applied(), net, micro.get(0).features(), before + 1);
         listener.onStep(new StepReport(before + 1, micro.size(), r.loss(), r.gradNorm(), r.examples(), new long[] {r.examples()},
                 r.applied(), lr, 0, Double.NaN, layers));

@@ -5,7 +5,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.CudaPeerAccess;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.DistributedSession;
@@ -35,7 +34,6 @@ final class TierChain implements AutoCloseable {
     private final List<Tier> chain;
     private final RunConfig config;
     private final DevicePlacement placement;
-    private final FaultPlan faults;
     private final RunEvents events;
     private final TrainingCallback callbacks;
     private final boolean cuda;
@@ -47,13 +45,12 @@ final class TierChain implements AutoCloseable {
     private DistributedSession cluster;
 
     /** @param strategies null for the real ones */
-    TierChain(RunConfig config, DevicePlacement placement, FaultPlan faults, RunEvents events, TrainingCallback callbacks,
+    TierChain(RunConfig config, DevicePlacement placement, RunEvents events, TrainingCallback callbacks,
               boolean cuda, Consumer<ComputationGraph> prepare, StrategyFactory strategies) {
         this.chain = config.parallel().onCluster() ? Tier.clusterChain()
                 : Tier.chain(placement.workers(), config.parallel().mode(), config.nccl().p2pDisabled(), config.parallel().fallback());
         this.config = config;
         this.placement = placement;
-        this.faults = faults;
         this.events = events;
         this.callbacks = callbacks;
         this.cuda = cuda;
@@ -88,7 +85,7 @@ final class TierChain implements AutoCloseable {
             events.lifecycle(LifecycleEvent.Kind.TIER_STARTED, "training with " + plan.describeTier() + why);
             callbacks.onTierStart(state, plan);
             try {
-                if (faults.failsTier(tier)) {
+                if (state.faults.failsTier(tier)) {
                     throw new TierFailure("injected failure setting up " + tier.description, true, null);
                 }
                 strategy = strategies.create(tier, net, plan);
@@ -125,12 +122,12 @@ final class TierChain implements AutoCloseable {
         long seed = config.seed();
         int every = config.logging().everySteps();
         return switch (tier) {
-            case SINGLE_DEVICE -> new SingleDeviceStep(net, plan, seed, every, faults, config.parallel().prefetch(),
+            case SINGLE_DEVICE -> new SingleDeviceStep(net, plan, seed, every, config.parallel().prefetch(),
                     () -> placement.attachCurrentThread(0), layerWatch);
             case SYNC_P2P, SYNC_HOST -> {
                 crossDeviceAccess(tier == Tier.SYNC_P2P);
                 yield new AllReduceStep(new ReplicaSet(net, placement, config.name(), prepare), plan, seed, every,
-                        config.parallel().baselineSamplesPerSecond(), faults,
+                        config.parallel().baselineSamplesPerSecond(),
                         // each GPU replica makes its own batches on its device; CPU workers can share one loader
                         placement.sharedMemory() ? config.parallel().prefetch() : 0, layerWatch);
             }
@@ -141,9 +138,9 @@ final class TierChain implements AutoCloseable {
                     events.logLine("per-layer figures and histograms are not taken on " + tier.description
                             + " (ParallelWrapper has no summed gradient); the synchronous tiers and one device take them");
                 }
-                yield new AveragingRounds(net, config.parallel(), seed, faults, events);
+                yield new AveragingRounds(net, config.parallel(), seed, events);
             }
-            case DISTRIBUTED -> new DistributedStep(clusterFor(net, plan), net, seed, every, faults, layerWatch);
+            case DISTRIBUTED -> new DistributedStep(clusterFor(net, plan), net, seed, every, layerWatch);
         };
     }
 

@@ -11,7 +11,6 @@ import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.parallel.DevicePlacement;
@@ -37,7 +36,6 @@ final class Trainer {
     private final TrainingState state;
     private final RunEvents events;
     private final DevicePlacement placement;
-    private final FaultPlan faults;
     private final ResumePoint resume;
     private final boolean cuda;
     private final Consumer<ComputationGraph> prepareModel;
@@ -47,16 +45,18 @@ final class Trainer {
     private int lossPositions = 1;
 
     /**
+     * @param faults       a test's faults ({@link TrainingFaults#NONE} in production)
      * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
      * @param strategies   null for the real step strategies; tests pass fakes
      */
-    Trainer(RunConfig config, TrainingState state, RunEvents events, DevicePlacement placement, FaultPlan faults, ResumePoint resume,
+    Trainer(RunConfig config, TrainingState state, RunEvents events, DevicePlacement placement, TrainingFaults faults, ResumePoint resume,
             boolean cuda, Consumer<ComputationGraph> prepareModel, TierChain.StrategyFactory strategies) {
         this.config = config;
         this.state = state;
         this.events = events;
         this.placement = placement;
-        this.faults = faults;
+        // the tier chain and the step strategies find the faults in the state they are handed
+        state.faults = faults;
         this.resume = resume;
         this.cuda = cuda;
         this.prepareModel = prepareModel;
@@ -113,7 +113,7 @@ final class Trainer {
             events.lifecycle(LifecycleEvent.Kind.RUN_STARTED, "training " + config.model().type() + " (" + net.numParams()
                     + " parameters) on " + devices + ", " + stages.size() + " stage(s); files in " + events.runDir());
         }
-        try (TierChain tiers = new TierChain(config, placement, faults, events, callbacks, cuda, prepareModel, strategies)) {
+        try (TierChain tiers = new TierChain(config, placement, events, callbacks, cuda, prepareModel, strategies)) {
             OptimizerConfig previous = firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
             for (int s = firstStage; s < stages.size(); s++) {
                 Ending stopped = trainStage(setup, callbacks, tiers, s, previous, s == firstStage && resume != null);
@@ -184,7 +184,7 @@ final class Trainer {
             StepReport r = raw.perPosition(lossPositions);
             state.stepDone(r);
             callbacks.onStep(state, plan, r);
-            if (r.step() == faults.stopAfterStep()) {
+            if (r.step() == state.faults.stopAfterStep()) {
                 state.stopRequested = true;
             }
         };
@@ -204,7 +204,7 @@ final class Trainer {
                             + (state.lastCheckpoint != null ? "; resume from " + state.lastCheckpoint.getFileName() : ""));
                     return new Ending(RunResult.Status.STOPPED, "stopped at step " + state.globalStep);
                 }
-                if (state.globalStep + 1 == faults.stallAtStep()) {
+                if (state.globalStep + 1 == state.faults.stallAtStep()) {
                     stall();
                 }
                 try {

@@ -12,7 +12,6 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.CsvSink;
@@ -71,7 +70,7 @@ public final class TrainingRun implements LiveRun {
     private final RunEvents events;
     private final DeviceResolver.Resolved devices;
     private final CheckpointFiles.Contents resumeFrom;
-    private final FaultPlan faults;
+    private final RunFaults faults;
     private final TrainingState state;
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
     private final NcclReport ncclReport;
@@ -79,7 +78,7 @@ public final class TrainingRun implements LiveRun {
     private volatile Thread thread;
 
     private TrainingRun(RunConfig config, Path runDir, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
-                        FaultPlan faults, NcclReport ncclReport, RunLock lock) throws IOException {
+                        RunFaults faults, NcclReport ncclReport, RunLock lock) throws IOException {
         this.lock = lock;
         this.config = config;
         this.runDir = runDir;
@@ -103,11 +102,11 @@ public final class TrainingRun implements LiveRun {
 
     /** As {@link #prepare(RunConfig)}, discovering devices with {@code discovery}. */
     public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery) throws IOException {
-        return prepare(config, discovery, FaultPlan.NONE);
+        return prepare(config, discovery, RunFaults.NONE);
     }
 
     /** As {@link #prepare(RunConfig, DeviceDiscovery)}, with failures injected by a test. */
-    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, FaultPlan faults) throws IOException {
+    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
         return prepare(config, RunDirectory.create(config.outputPath(), config.name()), devices, nccl, faults);
@@ -120,11 +119,11 @@ public final class TrainingRun implements LiveRun {
     public static TrainingRun prepareIn(Path dir, RunConfig config, DeviceDiscovery discovery) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, dir, devices, nccl, FaultPlan.NONE);
+        return prepare(config, dir, devices, nccl, RunFaults.NONE);
     }
 
     private static TrainingRun prepare(RunConfig config, Path dir, DeviceResolver.Resolved devices, NcclReport nccl,
-                                       FaultPlan faults) throws IOException {
+                                       RunFaults faults) throws IOException {
         RunLock lock = RunLock.acquire(dir);
         try {
             Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
@@ -145,11 +144,11 @@ public final class TrainingRun implements LiveRun {
      */
     public static TrainingRun resume(Path target, ResumeOptions options, DeviceDiscovery discovery)
             throws IOException, CheckpointException {
-        return resume(target, options, discovery, FaultPlan.NONE);
+        return resume(target, options, discovery, RunFaults.NONE);
     }
 
     /** As {@link #resume(Path, ResumeOptions, DeviceDiscovery)}, with failures injected by a test. */
-    public static TrainingRun resume(Path target, ResumeOptions options, DeviceDiscovery discovery, FaultPlan faults)
+    public static TrainingRun resume(Path target, ResumeOptions options, DeviceDiscovery discovery, RunFaults faults)
             throws IOException, CheckpointException {
         // one writer per run folder: a folder in use is said so before anything else is looked at
         Path lockedDir = ResumePlanner.runDirOf(target);

@@ -25,6 +25,8 @@ final class TrainingState {
     final Map<String, Double> best = new HashMap<>();
     Path lastCheckpoint;
     long lastCheckpointNanos;
+    /** A test's faults, for the tier chain and the step strategies; none in production. */
+    TrainingFaults faults = TrainingFaults.NONE;
     private final double elapsedBefore;
     private long startNanos;
 

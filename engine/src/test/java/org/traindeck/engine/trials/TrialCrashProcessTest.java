@@ -9,6 +9,7 @@ import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.sweep.SweepResults;
@@ -60,7 +61,7 @@ class TrialCrashProcessTest {
 
     private static Running run(Path sweepFile, TrialProcesses processes) throws IOException {
         SweepLaunch launch = SweepLaunch.prepare(sweepFile, m -> { });
-        QueueRunner runner = launch.runner(null, DeviceDiscovery.system(), FaultPlan.NONE, processes);
+        QueueRunner runner = launch.runner(null, DeviceDiscovery.system(), RunStarter.inProcess(DeviceDiscovery.system(), FaultPlan.NONE), processes);
         Map<String, Long> pids = new ConcurrentHashMap<>();
         List<LifecycleEvent> rewinds = new CopyOnWriteArrayList<>();
         CompletableFuture<QueueRunner.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
