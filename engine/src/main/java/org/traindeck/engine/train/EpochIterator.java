@@ -30,7 +30,6 @@ final class EpochIterator implements DataSetIterator, AutoCloseable {
     private final long failRoundAtBatch;
     private int next;
     private boolean stopped;
-    private Object peeked;
     final List<Integer> roundSizes = new CopyOnWriteArrayList<>();
 
     /** Makes batch {@code index} of the epoch. */

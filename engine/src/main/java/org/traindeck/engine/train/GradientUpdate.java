@@ -34,13 +34,8 @@ final class GradientUpdate {
      * @param microBatches how many micro-batches the gradient view sums (BatchNorm statistics are averaged over them)
      * @param wantNorm     compute the gradient's norm even when nothing needs it (it is reported): one more pass
      * @param poison       make this step's loss and gradient NaN (fault injection for tests)
+     * @param probe        takes per-layer figures of this step (null: none)
      */
-    Result apply(double lossSum, int examples, int microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm,
-                 boolean poison) {
-        return apply(lossSum, examples, microBatches, iteration, epoch, clipNorm, wantNorm, poison, null);
-    }
-
-    /** @param probe takes per-layer figures of this step (null: none) */
     Result apply(double lossSum, int examples, int microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm,
                  boolean poison, LayerProbe probe) {
         INDArray flat = net.getGradientsViewArray();

@@ -29,10 +29,6 @@ final class ShardGradient {
         this.dataLossOnly = dataLossOnly;
     }
 
-    ComputationGraph net() {
-        return net;
-    }
-
     /**
      * Computes the shard's gradient into the replica's gradient view.
      *

@@ -19,14 +19,11 @@ final class TrainingStep {
      */
     record Result(double loss, double gradNorm, int examples, boolean clipped, boolean applied) {}
 
-    private final ComputationGraph net;
-
     private final ShardGradient shard;
     private final GradientUpdate update;
 
     /** @param dataLossOnly report the loss without the weight-decay penalty (DL4J's score includes it) */
     TrainingStep(ComputationGraph net, boolean dataLossOnly) {
-        this.net = net;
         this.shard = new ShardGradient(net, dataLossOnly);
         this.update = new GradientUpdate(net);
     }

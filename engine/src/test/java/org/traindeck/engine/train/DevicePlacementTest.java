@@ -9,7 +9,6 @@ import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
-import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.deeplearning4j.nn.conf.inputs.InputType;
