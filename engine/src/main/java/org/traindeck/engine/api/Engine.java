@@ -133,12 +133,24 @@ public final class Engine {
      * column of the node or field it is about.
      */
     public RunHandle prepare(ValidationResult parsed) throws IOException {
+        return new RunHandle(TrainingRun.prepare(runnable(parsed), discovery, faults));
+    }
+
+    /**
+     * Every error that stops a run of a valid config before it starts: the model's as it compiles against the data,
+     * then the stages that do not fit the devices' memory (not checked for a cluster's executors). Loads ND4J.
+     */
+    public List<ConfigProblem> refusals(ValidationResult parsed) {
+        return models.refusals(parsed);
+    }
+
+    private RunConfig runnable(ValidationResult parsed) {
         RunConfig config = parsed.orThrow();
-        List<ConfigProblem> refused = models.refusals(parsed);
+        List<ConfigProblem> refused = refusals(parsed);
         if (!refused.isEmpty()) {
             throw new InvalidConfigException(refused);
         }
-        return new RunHandle(TrainingRun.prepare(config, discovery, faults));
+        return config;
     }
 
     /**
@@ -199,13 +211,19 @@ public final class Engine {
         return SweepBoard.list(outputDir, digests);
     }
 
-    /** Adds a copy of a config (as it is now) to the queue in its output folder. */
+    /**
+     * Adds a copy of a config (as it is now) to the queue in its output folder, after the checks a run's start makes:
+     * a model that does not build or a stage that does not fit is refused now, not when the queue reaches it.
+     *
+     * @throws InvalidConfigException every problem that would stop the run, a line each
+     */
     public QueueEntry enqueue(RunConfig config) throws IOException {
-        return enqueue(config, null);
+        return enqueue(new ValidationResult(config, List.of()), null);
     }
 
-    /** The same, noting the file it was read from ({@code traindeck queue add}). */
-    public QueueEntry enqueue(RunConfig config, Path source) throws IOException {
+    /** The same for a config read from a file ({@code traindeck queue add}): refusals give their line, the entry its source. */
+    public QueueEntry enqueue(ValidationResult parsed, Path source) throws IOException {
+        RunConfig config = runnable(parsed);
         return RunQueue.add(queueFile(config.outputPath()), config.name(), source == null ? null : source.toAbsolutePath().toString(),
                 ConfigWriter.toJsonWithAbsolutePaths(config));
     }

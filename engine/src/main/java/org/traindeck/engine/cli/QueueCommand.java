@@ -2,6 +2,7 @@ package org.traindeck.engine.cli;
 
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -28,18 +29,21 @@ final class QueueCommand {
         return Path.of(output == null ? "runs" : output);
     }
 
-    /** Every config is checked first; one with errors adds nothing at all. */
+    /** Every config is checked first, as train checks it (the model against the data, the fit); one with errors adds nothing at all. */
     static int add(Engine engine, List<String> files, String output, PrintStream out, PrintStream err) throws IOException {
-        List<RunConfig> configs = new ArrayList<>();
+        List<ValidationResult> configs = new ArrayList<>();
         boolean bad = false;
         for (String f : files) {
             ValidationResult v = Configs.load(Path.of(f));
             v.problems().forEach(p -> err.println(f + ": " + (p.isError() ? "error: " : "warning: ") + p));
-            if (!v.isValid()) {
+            List<ConfigProblem> refused = v.isValid() ? engine.refusals(v) : List.of();
+            refused.forEach(p -> err.println(f + ": error: " + p));
+            if (!v.isValid() || !refused.isEmpty()) {
                 bad = true;
             } else {
                 RunConfig c = v.config();
-                configs.add(output == null ? c : c.withOutputDir(Path.of(output).toAbsolutePath().toString()));
+                configs.add(output == null ? v : new ValidationResult(c.withOutputDir(Path.of(output).toAbsolutePath().toString()),
+                        v.problems(), v.locations()));
             }
         }
         if (bad) {
@@ -47,8 +51,8 @@ final class QueueCommand {
             return Main.INVALID_INPUT;
         }
         for (int i = 0; i < configs.size(); i++) {
-            RunConfig c = configs.get(i);
-            QueueEntry e = engine.enqueue(c, Path.of(files.get(i)));
+            RunConfig c = configs.get(i).config();
+            QueueEntry e = engine.enqueue(configs.get(i), Path.of(files.get(i)));
             out.println("queued #" + e.id() + " " + e.label() + " in " + Engine.queueFile(output == null ? c.outputPath() : outputDir(output)));
         }
         return Main.OK;

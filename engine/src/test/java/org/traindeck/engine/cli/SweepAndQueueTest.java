@@ -162,7 +162,7 @@ class SweepAndQueueTest {
     void aQueueRunsInOrderAndAFailedRunDoesNotStopIt(@TempDir Path dir) throws Exception {
         Path first = base(dir, "first");
         Path data = dir.resolve("data.csv");
-        StringBuilder rows = new StringBuilder("a,b,label\n");
+        StringBuilder rows = new StringBuilder();
         for (int i = 0; i < 100; i++) {
             rows.append(i % 7).append(',').append(i % 5).append(',').append(i % 2).append('\n');
         }
@@ -209,6 +209,30 @@ class SweepAndQueueTest {
         assertThat(run("queue", "run", "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
         assertThat(err.toString()).contains("is not a TrainDeck queue").contains("left as it is");
         assertThat(Files.readString(runs.resolve("queue.json"))).isEqualTo("{ not a queue");
+    }
+
+    /** A run queued tonight that cannot build its model should be refused now, as train would, not fail at 3 am. */
+    @Test
+    void aConfigWhoseModelDoesNotBuildAddsNothing(@TempDir Path dir) throws Exception {
+        Path good = base(dir, "good");
+        Path shape = dir.resolve("shape.json");
+        Files.writeString(shape, """
+                {
+                  "name": "shape",
+                  "outputDir": "runs",
+                  "model": { "type": "graph", "layers": [
+                    { "name": "a", "type": "dense", "units": 8 },
+                    { "name": "b", "type": "attention", "heads": 2 }
+                  ] },
+                  "data": { "train": { "type": "synthetic" } },
+                  "stages": [ { "epochs": 1 } ]
+                }
+                """);
+        Path runs = dir.resolve("runs");
+
+        assertThat(run("queue", "add", good.toString(), shape.toString(), "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString()).contains(shape + ": error: ", "layers[1] 'b'", "(line 6, column").contains("nothing was added");
+        assertThat(runs.resolve("queue.json")).doesNotExist();
     }
 
     @Test
