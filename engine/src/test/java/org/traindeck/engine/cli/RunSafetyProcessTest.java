@@ -81,6 +81,21 @@ class RunSafetyProcessTest {
         assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
     }
 
+    /** A transformer's SameDiff layers made ND4J warn on the console about its TensorFlow-import table on every run. */
+    @Test
+    void aTransformerRunSaysNothingTheUserCannotActOn(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("vit.json"), """
+                {"name": "vit", "outputDir": "runs", "model": {"type": "vit", "patch": 4, "width": 16, "depth": 1, "heads": 2},
+                 "data": {"train": {"type": "synthetic", "samples": 32, "imageShape": [8, 8, 1], "numClasses": 2}},
+                 "stages": [{"epochs": 1, "batchSize": 16}]}
+                """);
+        Process p = start(dir, "train", config.toString());
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("trains and exits").isTrue();
+        String log = Files.readString(dir.resolve("child.log"));
+        assertThat(p.exitValue()).as(log).isZero();
+        assertThat(log).contains("finished:").doesNotContain("WARN", "ERROR");
+    }
+
     @Test
     void ctrlCAndSigtermSaveTheStepsSinceTheLastCheckpoint(@TempDir Path dir) throws Exception {
         for (String signal : List.of("TERM", "INT")) {
