@@ -252,7 +252,8 @@ public final class Engine {
     }
 
     /**
-     * Checks a sweep file and every trial of it, and queues the trials its queue lacks (as {@code traindeck sweep}
+     * Checks a sweep file and every trial of it (and, as a run's start would, the model and the fit of one trial per
+     * distinct model, data, devices and batch), and queues the trials its queue lacks (as {@code traindeck sweep}
      * does); when it cannot run, an {@link InvalidConfigException} says every problem, a line each.
      */
     public PreparedSweep prepareSweep(Path sweepFile) throws IOException, InvalidConfigException {
@@ -265,7 +266,7 @@ public final class Engine {
      */
     public PreparedSweep prepareSweep(Path sweepFile, DeviceSelection devices, Consumer<String> warnings)
             throws IOException, InvalidConfigException {
-        SweepLaunch sweep = SweepLaunch.prepare(sweepFile, warnings);
+        SweepLaunch sweep = SweepLaunch.prepare(sweepFile, warnings, c -> refusals(new ValidationResult(c, List.of())));
         List<DeviceSelection> shares = sweep.spec().concurrent() > 1 ? sweep.shares(devices, discovery) : List.of();
         return new PreparedSweep(sweep, sweep.runner(devices, discovery, RunStarter.inProcess(discovery, faults)), shares);
     }

@@ -1,9 +1,11 @@
 package org.traindeck.engine.sweep;
 
 import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.queue.DeviceShares;
 import org.traindeck.engine.queue.QueueEntry;
@@ -45,10 +47,15 @@ public final class SweepLaunch {
     /**
      * Reads and checks the sweep file and its trials and queues the new ones. A trial queued earlier with other values
      * means the sweep file or its base changed: nothing is queued and the exception says what to do.
+     *
+     * @param startChecks the checks a run's start makes (the model, the fit), run before anything is queued on one
+     *                    trial of each distinct model, data, devices and batch; their errors refuse the sweep
      */
-    public static SweepLaunch prepare(Path file, Consumer<String> warn) throws IOException {
+    public static SweepLaunch prepare(Path file, Consumer<String> warn, Function<RunConfig, List<ConfigProblem>> startChecks)
+            throws IOException {
         SweepSpec spec = SweepParser.load(file);
         List<SweepTrials.Trial> trials = SweepTrials.expand(spec);
+        TrialStartChecks.refuseWhatCannotStart(trials, startChecks);
         Path queue = trials.get(0).config().outputPath().resolve("sweep-" + spec.name() + ".json");
         enqueue(trials, queue);
         RunQueue.describeSweep(queue, SweepResults.describe(spec));

@@ -235,6 +235,31 @@ class SweepAndQueueTest {
         assertThat(runs.resolve("queue.json")).doesNotExist();
     }
 
+    /** A trial that could not start (here: its batch does not fit the memory) stops the sweep before any trial runs. */
+    @Test
+    void aSweepWithATrialThatCannotStartRunsNothing(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("fat.json"), """
+                {"name": "fat", "outputDir": "runs",
+                 "model": {"type": "graph", "layers": [
+                   {"name": "c", "type": "conv2d", "filters": 64, "kernel": 3, "activation": "relu"},
+                   {"name": "f", "type": "flatten"},
+                   {"name": "d", "type": "dense", "units": 8, "activation": "relu"}]},
+                 "data": {"train": {"type": "synthetic", "samples": 32, "imageShape": [64, 64, 3], "numClasses": 2}},
+                 "stages": [{"epochs": 1, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.001}}]}
+                """);
+        Path sweep = Files.writeString(dir.resolve("sweep.json"), """
+                {"name": "fit", "base": "fat.json", "method": "grid",
+                 "parameters": {"stages[0].optimizer.learningRate": [0.001, 0.01], "stages[0].batchSize": [16, 65536]},
+                 "metric": "val/loss", "goal": "min"}
+                """);
+
+        assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString()).contains("stages[0].batchSize", "batch 65536", "accumulationSteps");
+        // one check per distinct model, data and batch: the two learning rates of batch 65536 are one refusal
+        assertThat(err.toString().split("batch 65536 needs", -1)).hasSize(2);
+        assertThat(dir.resolve("runs")).doesNotExist();
+    }
+
     @Test
     void concurrentTrialsRunAtOnceOnDisjointSharesOfTheDevices(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("base.json"), """

@@ -60,7 +60,7 @@ class TrialCrashProcessTest {
                            List<LifecycleEvent> rewinds) {}
 
     private static Running run(Path sweepFile, TrialProcesses processes) throws IOException {
-        SweepLaunch launch = SweepLaunch.prepare(sweepFile, m -> { });
+        SweepLaunch launch = SweepLaunch.prepare(sweepFile, m -> { }, c -> List.of());
         QueueRunner runner = launch.runner(null, DeviceDiscovery.system(), RunStarter.inProcess(DeviceDiscovery.system(), FaultPlan.NONE), processes);
         Map<String, Long> pids = new ConcurrentHashMap<>();
         List<LifecycleEvent> rewinds = new CopyOnWriteArrayList<>();
