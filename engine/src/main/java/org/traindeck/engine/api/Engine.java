@@ -235,7 +235,7 @@ public final class Engine {
 
     /** The queue in an output folder (empty when it has none). */
     public List<QueueEntry> queue(Path outputDir) throws IOException {
-        return RunQueue.open(outputDir.resolve(RunQueue.DEFAULT_FILE)).entries();
+        return RunQueue.open(queueFile(outputDir)).entries();
     }
 
     /**
