@@ -89,7 +89,9 @@ if command -v xvfb-run >/dev/null; then
   echo "== recording the classes the app loads up to its first window"
   scratch=$(mktemp -d)
   app_cp="$out/input/traindeck-app.jar"
-  for jar in "$out"/input/*.jar; do [ "$jar" != "$out/input/traindeck-app.jar" ] && app_cp="$app_cp:$jar"; done
+  for jar in "$out"/input/*.jar; do
+    if [ "$jar" != "$out/input/traindeck-app.jar" ]; then app_cp="$app_cp:$jar"; fi
+  done
   if ! XDG_DATA_HOME="$scratch/data" HOME="$scratch/home" timeout 300 xvfb-run -a -s "-screen 0 1600x1000x24" \
       "$out/runtime/bin/java" -Dtraindeck.home="$out/input/samples" -Dtraindeck.packaged=true \
       -Dlogback.configurationFile="$out/input/logback-app.xml" -XX:DumpLoadedClassList="$classlist" \
