@@ -77,6 +77,38 @@ if [ "$cluster" = 1 ]; then
   java_options+=("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED" "--add-opens=java.base/java.nio=ALL-UNNAMED"
     "--add-opens=java.base/java.lang=ALL-UNNAMED" "--add-opens=java.base/java.util=ALL-UNNAMED")
 fi
+
+# Class-data sharing for TrainDeck's own classes: JDK 17 can neither move an archive of application classes nor write
+# one on demand, and the archive holds the jars' absolute paths. So the package carries the list of classes the app
+# loads up to its first painted window (recorded here, under a virtual display), and the archive is written from it
+# where the app lives: by the .deb's postinst (packaging/linux/postinst) and, below, into this app-image. An archive
+# that is missing or no longer matches (the app-image moved) is ignored without a word, and the JVM then starts
+# without any class-data sharing (slower than with the runtime's own archive; see packaging/bench-startup.sh).
+classlist="$out/input/traindeck.classlist"
+if command -v xvfb-run >/dev/null; then
+  echo "== recording the classes the app loads up to its first window"
+  scratch=$(mktemp -d)
+  app_cp="$out/input/traindeck-app.jar"
+  for jar in "$out"/input/*.jar; do
+    if [ "$jar" != "$out/input/traindeck-app.jar" ]; then app_cp="$app_cp:$jar"; fi
+  done
+  if ! XDG_DATA_HOME="$scratch/data" HOME="$scratch/home" timeout 300 xvfb-run -a -s "-screen 0 1600x1000x24" \
+      "$out/runtime/bin/java" -Dtraindeck.home="$out/input/samples" -Dtraindeck.packaged=true \
+      -Dlogback.configurationFile="$out/input/logback-app.xml" -XX:DumpLoadedClassList="$classlist" \
+      -cp "$app_cp" org.traindeck.app.Launcher --startup-probe > "$scratch/record.log" 2>&1 \
+      || ! grep -q "^startup-probe " "$scratch/record.log"; then
+    tail -5 "$scratch/record.log" >&2
+    echo "build-linux.sh: the app did not reach its first window; the package gets no archive of its classes" >&2
+    rm -f "$classlist"
+  fi
+  rm -rf "$scratch"
+else
+  echo "build-linux.sh: no xvfb-run (apt-get install xvfb), so no class list: the package gets no archive of its classes" >&2
+fi
+if [ -s "$classlist" ]; then
+  java_options+=("-XX:SharedArchiveFile=\$APPDIR/traindeck.jsa" "-Xlog:cds*=off")
+fi
+
 java_args=()
 for o in "${java_options[@]}"; do java_args+=(--java-options "$o"); done
 
@@ -94,6 +126,15 @@ if [ "$deb" = 1 ]; then
     --linux-shortcut --linux-menu-group "Development;Science" --linux-app-category devel \
     --linux-package-deps "libgtk-3-0, libgl1, libx11-6, libxtst6" \
     --resource-dir "$root/packaging/linux" --icon "$root/assets/traindeck.png" --dest "$out"
+fi
+
+if [ -s "$out/TrainDeck/lib/app/traindeck.classlist" ]; then
+  # after the .deb, which writes its own at the install path; the launcher's options (heap size, compressed
+  # pointers) and class path are the ones the archive must match
+  echo "== writing the app-image's class-data archive"
+  JAVA_TOOL_OPTIONS="-Xshare:dump -XX:SharedClassListFile=$out/TrainDeck/lib/app/traindeck.classlist" \
+    "$out/TrainDeck/bin/TrainDeck" > "$out/cds-dump.log" 2>&1 \
+    || { tail -5 "$out/cds-dump.log" >&2; echo "build-linux.sh: writing the class-data archive failed" >&2; exit 1; }
 fi
 
 echo "== done"

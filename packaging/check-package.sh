@@ -16,7 +16,8 @@ launcher="$out/TrainDeck/bin/TrainDeck"
 check "app-image launcher exists and is executable" test -x "$launcher"
 
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# puts the class-data archive back if the script stops while a check has moved it away
+trap '[ -f "$scratch/traindeck.jsa" ] && mv "$scratch/traindeck.jsa" "$out/TrainDeck/lib/app/"; rm -rf "$scratch"' EXIT
 smoke() {
   # a fresh data folder, so the first-launch copy of the samples is exercised too
   XDG_DATA_HOME="$scratch/data" HOME="$scratch/home" timeout 300 \
@@ -29,6 +30,26 @@ if command -v xvfb-run >/dev/null; then
   check "packaged app trains a real run in its window (--smoke-test)" smoke
   check "first launch copied the samples to the user's data folder" test -f "$scratch/data/traindeck/samples/sample-configs/digits-mlp.json"
   check "the packaged app logs to the user's data folder" test -s "$scratch/data/traindeck/logs/traindeck.log"
+  # class-data sharing: -Xshare:on makes the JVM fail instead of silently going without the archive
+  probe() {
+    XDG_DATA_HOME="$scratch/data" HOME="$scratch/home" timeout 300 xvfb-run -a -s "-screen 0 1600x1000x24" \
+      env "$@" "$launcher" --startup-probe > "$scratch/probe.log" 2>&1 && grep -q "^startup-probe " "$scratch/probe.log"
+  }
+  shared() {
+    probe JAVA_TOOL_OPTIONS="-Xshare:on -Xlog:class+load=info:file=$scratch/load.txt" \
+      && grep -q "org.traindeck.app.Launcher source: shared objects file" "$scratch/load.txt"
+  }
+  check "the launcher maps TrainDeck's classes from the app-image's class-data archive" shared
+  # a missing archive (or a stale one: the app-image moved) must cost start-up time only, and say nothing
+  without_archive() {
+    mv "$archive" "$scratch/traindeck.jsa"
+    probe
+    local rc=$?
+    mv "$scratch/traindeck.jsa" "$archive"
+    [ $rc -eq 0 ] && ! grep -qi -e "cds" -e "shar" "$scratch/probe.log"
+  }
+  archive="$out/TrainDeck/lib/app/traindeck.jsa"
+  check "without its class-data archive the app still starts, and prints nothing about it" without_archive
 else
   echo "FAIL xvfb-run is missing (apt-get install xvfb)"
   failed=$((failed + 1))
@@ -41,6 +62,10 @@ if [ -f "$deb" ]; then
   check ".deb holds the launcher" grep -q "\./opt/traindeck/bin/TrainDeck$" <<<"$contents"
   check ".deb holds the icon" grep -q "\./opt/traindeck/lib/TrainDeck.png$" <<<"$contents"
   check ".deb holds a trimmed runtime" grep -q "\./opt/traindeck/lib/runtime/bin/java$" <<<"$contents"
+  check ".deb holds the class list its postinst archives" grep -q "\./opt/traindeck/lib/app/traindeck.classlist$" <<<"$contents"
+  check ".deb holds no class-data archive of the build's paths" bash -c '! grep -q "traindeck\.jsa$" <<<"$1"' _ "$contents"
+  check ".deb's postinst writes the class-data archive" grep -q "Xshare:dump" <(dpkg-deb -I "$deb" postinst)
+  check ".deb's prerm removes it" grep -q "rm -f /opt/traindeck/lib/app/traindeck.jsa" <(dpkg-deb -I "$deb" prerm)
   dpkg-deb -x "$deb" "$scratch/deb"
   desktop=$(find "$scratch/deb" -type f -name "*.desktop" -path "*traindeck*" | head -1)
   check ".deb holds a desktop entry" test -n "$desktop"
