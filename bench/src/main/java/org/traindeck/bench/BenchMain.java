@@ -21,9 +21,9 @@ public final class BenchMain {
 
     /**
      * The groups: overhead, onednn, layers (the per-layer figures' cost and the Layers view's drawing), peer, scaling,
-     * loader, pipeline, chart, library, startup; none named runs them all. "transformers" is the part of "peer" that
-     * compares the ViT and GPT samples ("vit" or "gpt": one of them); "profile" (only when named) prints ND4J's op
-     * profile of a ViT and a GPT step.
+     * loader, pipeline, chart, library, startup; none named runs them all. "small-peers" is the part of "peer" that
+     * compares the MLP and LeNets, "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
+     * of them); "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -59,7 +59,7 @@ public final class BenchMain {
             boolean quick = Boolean.getBoolean("traindeck.bench.quick");
             LayerHealthBench.run(home, out.resolve("layers"), quick ? 2 : 3, quick ? 1600 : 3200, report);
         }
-        if (wanted(only, "peer")) {
+        if (wanted(only, "peer") || only.contains("small-peers")) {
             System.out.println("CPU peer…");
             Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
             PeerBench.compare("mlp", EngineBench.MLP, out.resolve("peer"), 5, script, threads, "≥ 4×", report);
