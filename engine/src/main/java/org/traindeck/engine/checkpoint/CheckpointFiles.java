@@ -24,6 +24,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
@@ -72,7 +73,6 @@ public final class CheckpointFiles {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 OutputStream out = Channels.newOutputStream(channel);
                 ZipOutputStream zip = new ZipOutputStream(out);
-                zip.setLevel(1);
                 put(zip, "manifest.json", manifest);
                 hook.beforeData(checkpoint);
                 for (Map.Entry<String, byte[]> e : entries.entrySet()) {
@@ -102,8 +102,19 @@ public final class CheckpointFiles {
         }
     }
 
+    /**
+     * Stored, not deflated: a checkpoint is written on the training thread, and deflating float arrays took about 90 ms
+     * per 2.8 MB (level 1) to save 7 % of the file.
+     */
     private static void put(ZipOutputStream zip, String name, byte[] data) throws IOException {
-        zip.putNextEntry(new ZipEntry(name));
+        ZipEntry entry = new ZipEntry(name);
+        entry.setMethod(ZipEntry.STORED);
+        entry.setSize(data.length);
+        entry.setCompressedSize(data.length);
+        CRC32 crc = new CRC32();
+        crc.update(data);
+        entry.setCrc(crc.getValue());
+        zip.putNextEntry(entry);
         zip.write(data);
         zip.closeEntry();
     }
