@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Before a sweep queues anything, the checks a run makes before its first step (the model against the data, each
@@ -31,8 +32,11 @@ final class TrialStartChecks {
             if (!checked.add(whatACheckReads(c))) {
                 continue;
             }
+            String values = trial.values().entrySet().stream().map(v -> v.getKey() + " = " + v.getValue())
+                    .collect(Collectors.joining(", "));
             for (ConfigProblem p : check.apply(c)) {
-                refused.add(new ConfigProblem(p.severity(), p.path(), "trial " + trial.label() + ": " + p.message(), p.line(), p.column()));
+                refused.add(new ConfigProblem(p.severity(), p.path(), "trial " + trial.label() + " (" + values + "): " + p.message(),
+                        p.line(), p.column()));
             }
         }
         if (!refused.isEmpty()) {

@@ -254,7 +254,7 @@ class SweepAndQueueTest {
                 """);
 
         assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("stages[0].batchSize", "batch 65536", "accumulationSteps");
+        assertThat(err.toString()).contains("stages[0].batchSize", "stages[0].batchSize = 65536", "batch 65536", "accumulationSteps");
         // one check per distinct model, data and batch: the two learning rates of batch 65536 are one refusal
         assertThat(err.toString().split("batch 65536 needs", -1)).hasSize(2);
         assertThat(dir.resolve("runs")).doesNotExist();
