@@ -1,9 +1,9 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.faults.FaultPlan;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

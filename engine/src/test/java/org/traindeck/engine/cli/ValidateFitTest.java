@@ -1,12 +1,12 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.api.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.faults.FaultPlan;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
