@@ -80,13 +80,8 @@ final class TrialChild {
 
     /** Reads until the process is ready to train (or says why it is not, or ends). */
     Start awaitStart() throws IOException {
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (!line.startsWith(TrialProtocol.PREFIX)) {
-                stray(line);
-                continue;
-            }
-            String rest = line.substring(TrialProtocol.PREFIX.length());
+        String rest;
+        while ((rest = nextMessage()) != null) {
             if (rest.startsWith(TrialProtocol.PREPARED + " ")) {
                 lastStep = Long.parseLong(rest.substring(TrialProtocol.PREPARED.length() + 1).trim());
                 return Start.PREPARED;
@@ -109,13 +104,8 @@ final class TrialChild {
 
     /** Hands each event line to {@code events} until the process ends; then how it ended. */
     Ended follow(Consumer<String> events) throws IOException {
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (!line.startsWith(TrialProtocol.PREFIX)) {
-                stray(line);
-                continue;
-            }
-            String rest = line.substring(TrialProtocol.PREFIX.length());
+        String rest;
+        while ((rest = nextMessage()) != null) {
             if (rest.startsWith(TrialProtocol.EVENT + " ")) {
                 events.accept(rest.substring(TrialProtocol.EVENT.length() + 1));
             } else if (rest.startsWith(TrialProtocol.RESULT + " ")) {
@@ -185,6 +175,18 @@ final class TrialChild {
     void kill() {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
+    }
+
+    /** The next protocol message (without its prefix), logging any other line; null when the process closed its output. */
+    private String nextMessage() throws IOException {
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith(TrialProtocol.PREFIX)) {
+                return line.substring(TrialProtocol.PREFIX.length());
+            }
+            stray(line);
+        }
+        return null;
     }
 
     private void stray(String line) {

@@ -60,16 +60,7 @@ public final class TrialProcesses implements RunStarter {
     @Override
     public LiveRun prepare(RunConfig config) throws IOException {
         Path dir = newFolder(config);
-        TrialChild child = TrialChild.launch(launch, dir, List.of("start", dir.toString()));
-        TrialChild.Start start = child.awaitStart();
-        if (start != TrialChild.Start.PREPARED) {
-            String why = child.startMessage();
-            if (start == TrialChild.Start.FAILED) {
-                removeUntrained(dir);
-            }
-            throw new IOException(why);
-        }
-        return live(new SupervisedTrial(this, config, dir, child));
+        return live(new SupervisedTrial(this, config, dir, startIn(dir)));
     }
 
     @Override
@@ -99,19 +90,25 @@ public final class TrialProcesses implements RunStarter {
             }
             String why = child.startMessage();
             Path dir = newFolder(config);
-            TrialChild fresh = TrialChild.launch(launch, dir, List.of("start", dir.toString()));
-            TrialChild.Start freshStart = fresh.awaitStart();
-            if (freshStart != TrialChild.Start.PREPARED) {
-                String message = fresh.startMessage();
-                if (freshStart == TrialChild.Start.FAILED) {
-                    removeUntrained(dir);
-                }
-                return new Restart(null, runDir, message);
-            }
+            TrialChild fresh = startIn(dir);
             return new Restart(fresh, dir, "no checkpoint to resume from (" + why + "), started again in " + dir);
         } catch (IOException e) {
             return new Restart(null, runDir, e.getMessage());
         }
+    }
+
+    /** A new trial process in its new run folder, ready to train; a folder it could not start in is removed. */
+    private TrialChild startIn(Path dir) throws IOException {
+        TrialChild child = TrialChild.launch(launch, dir, List.of("start", dir.toString()));
+        TrialChild.Start start = child.awaitStart();
+        if (start != TrialChild.Start.PREPARED) {
+            String why = child.startMessage();
+            if (start == TrialChild.Start.FAILED) {
+                removeUntrained(dir);
+            }
+            throw new IOException(why);
+        }
+        return child;
     }
 
     void crashed(SupervisedTrial trial, TrialChild.Ended ended) {

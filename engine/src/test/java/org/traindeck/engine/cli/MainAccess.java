@@ -14,6 +14,20 @@ public final class MainAccess {
 
     public record Result(int exitCode, String stdout, String stderr) {}
 
+    /** A valid config whose graph does not build: node "b" (line 6) cannot take node "a"'s output. */
+    public static final String GRAPH_WITH_A_SHAPE_ERROR = """
+            {
+              "name": "shape",
+              "outputDir": "runs",
+              "model": { "type": "graph", "layers": [
+                { "name": "a", "type": "dense", "units": 8 },
+                { "name": "b", "type": "attention", "heads": 2 }
+              ] },
+              "data": { "train": { "type": "synthetic" } },
+              "stages": [ { "epochs": 1 } ]
+            }
+            """;
+
     private MainAccess() {
     }
 

@@ -58,18 +58,7 @@ class MainTest {
     @Test
     void trainSaysTheLineOfALayerThatDoesNotFit(@TempDir Path dir) throws IOException {
         Path config = dir.resolve("shape.json");
-        Files.writeString(config, """
-                {
-                  "name": "shape",
-                  "outputDir": "runs",
-                  "model": { "type": "graph", "layers": [
-                    { "name": "a", "type": "dense", "units": 8 },
-                    { "name": "b", "type": "attention", "heads": 2 }
-                  ] },
-                  "data": { "train": { "type": "synthetic" } },
-                  "stages": [ { "epochs": 1 } ]
-                }
-                """);
+        Files.writeString(config, MainAccess.GRAPH_WITH_A_SHAPE_ERROR);
 
         assertThat(run("train", config.toString())).isEqualTo(Main.INVALID_INPUT);
         assertThat(stderr()).contains("layers[1] 'b'", "(line 6, column").contains("nothing was run");

@@ -216,18 +216,7 @@ class SweepAndQueueTest {
     void aConfigWhoseModelDoesNotBuildAddsNothing(@TempDir Path dir) throws Exception {
         Path good = base(dir, "good");
         Path shape = dir.resolve("shape.json");
-        Files.writeString(shape, """
-                {
-                  "name": "shape",
-                  "outputDir": "runs",
-                  "model": { "type": "graph", "layers": [
-                    { "name": "a", "type": "dense", "units": 8 },
-                    { "name": "b", "type": "attention", "heads": 2 }
-                  ] },
-                  "data": { "train": { "type": "synthetic" } },
-                  "stages": [ { "epochs": 1 } ]
-                }
-                """);
+        Files.writeString(shape, MainAccess.GRAPH_WITH_A_SHAPE_ERROR);
         Path runs = dir.resolve("runs");
 
         assertThat(run("queue", "add", good.toString(), shape.toString(), "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
