@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the user-facing docs show is true: every ```json block that is a whole run config passes {@code traindeck
- * validate} (the model compiled against the data, each stage's fit), every fragment (```json fragment) is at least
- * JSON, and every relative link and anchor resolves. Whole configs are read as if they were in sample-configs/, so
+ * validate} (the model compiled against the data, each stage's fit) and a model table shown right after it is the one
+ * {@code validate --summary} prints, every fragment (```json fragment) is at least JSON, and every relative link and
+ * anchor resolves. Whole configs are read as if they were in sample-configs/, so
  * their data paths are the samples' ("../data/...").
  */
 class DocsTest {
@@ -33,12 +34,20 @@ class DocsTest {
         List<String> failures = new ArrayList<>();
         int configs = 0;
         for (Path file : MarkdownDocs.files()) {
-            for (MarkdownDocs.Block block : MarkdownDocs.blocks(file)) {
+            List<MarkdownDocs.Block> blocks = MarkdownDocs.blocks(file);
+            for (int i = 0; i < blocks.size(); i++) {
+                MarkdownDocs.Block block = blocks.get(i);
                 if (!block.info().equals("json")) {
                     continue;
                 }
                 configs++;
                 ConfigCheck check = engine.check(Configs.parse(block.text(), TestPaths.sampleConfigs()));
+                // a model table shown right after a config is what validate --summary prints for it
+                MarkdownDocs.Block next = i + 1 < blocks.size() ? blocks.get(i + 1) : null;
+                if (check.ok() && next != null && next.info().isEmpty() && next.text().startsWith("node ")
+                        && !next.text().strip().equals(check.summary().toText().strip())) {
+                    failures.add(next.where() + ": the table is not what validate --summary prints:\n" + check.summary().toText());
+                }
                 if (!check.ok()) {
                     List<ConfigProblem> problems = new ArrayList<>(check.checked().problems());
                     if (check.fits() != null) {
