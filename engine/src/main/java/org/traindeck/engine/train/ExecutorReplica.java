@@ -8,6 +8,9 @@ import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.batch.ShardBatches;
+import org.traindeck.engine.train.step.ShardGradient;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -85,11 +88,11 @@ public final class ExecutorReplica {
         return new ShardResult(s.lossSum(), s.examples(), s.microBatches(), gradient, System.nanoTime() - t0, executor);
     }
 
-    static INDArray read(byte[] bytes) {
+    public static INDArray read(byte[] bytes) {
         return Nd4j.fromByteArray(bytes);
     }
 
-    static byte[] write(INDArray array) {
+    public static byte[] write(INDArray array) {
         try {
             return Nd4j.toByteArray(array);
         } catch (IOException e) {

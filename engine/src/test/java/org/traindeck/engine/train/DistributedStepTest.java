@@ -14,6 +14,9 @@ import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.Tier;
+import org.traindeck.engine.train.batch.StagePlan;
+import org.traindeck.engine.train.batch.StageSetup;
+import org.traindeck.engine.train.step.ClusterSessions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
