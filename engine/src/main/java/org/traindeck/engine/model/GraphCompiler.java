@@ -1,4 +1,4 @@
-package org.traindeck.engine.model.graph;
+package org.traindeck.engine.model;
 
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
@@ -6,7 +6,14 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.graph.Built;
+import org.traindeck.engine.model.graph.GraphProblemsException;
+import org.traindeck.engine.model.graph.LayerKind;
+import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.graph.NodeProblem;
+import org.traindeck.engine.model.graph.ShapeError;
+import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.graph.TokenSequence;
 
 import java.util.ArrayList;
 import java.util.HashMap;

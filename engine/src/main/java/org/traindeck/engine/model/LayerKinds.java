@@ -1,5 +1,6 @@
-package org.traindeck.engine.model.graph;
+package org.traindeck.engine.model;
 
+import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.nodes.ActivationNode;
 import org.traindeck.engine.model.nodes.Add;
 import org.traindeck.engine.model.nodes.Attention;

@@ -1,4 +1,4 @@
-package org.traindeck.engine.model.graph;
+package org.traindeck.engine.model;
 
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
@@ -15,7 +15,9 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.graph.Extents;
+import org.traindeck.engine.model.graph.ShapeError;
+import org.traindeck.engine.model.graph.Shapes;
 
 /**
  * The head a task puts after the graph's last node: what the output is (classes, values, a class per pixel or voxel,
