@@ -5,7 +5,6 @@ import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 import org.traindeck.engine.parallel.TierFailure;
-import org.traindeck.engine.train.ExecutorReplica;
 import org.traindeck.engine.train.TierChain;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.StagePlan;
@@ -66,7 +65,7 @@ public final class DistributedStep implements StepStrategy {
         }
         StepSum sum;
         try {
-            sum = session.step(before + 1, ExecutorReplica.write(master.params()), shards);
+            sum = session.step(before + 1, ShardGradient.write(master.params()), shards);
         } catch (TierFailure failure) {
             throw new RunFailure("the cluster step " + (before + 1) + " failed: " + failure.getMessage()
                     + ". Resume it on the cluster (traindeck resume RUN --cluster spark://HOST:7077) or on one machine"
@@ -75,7 +74,7 @@ public final class DistributedStep implements StepStrategy {
         if (master.gradient() == null) {
             bindGradient(plan.batches.batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true));
         }
-        master.getGradientsViewArray().assign(ExecutorReplica.read(sum.gradientSum()).reshape(master.getGradientsViewArray().shape()));
+        master.getGradientsViewArray().assign(ShardGradient.read(sum.gradientSum()).reshape(master.getGradientsViewArray().shape()));
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
         LayerProbe probe = watch.probeFor(master, before + 1);

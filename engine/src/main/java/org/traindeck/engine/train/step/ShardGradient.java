@@ -5,6 +5,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.train.batch.BatchMaker;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.IntToLongFunction;
 
@@ -71,5 +73,18 @@ public final class ShardGradient {
             flat.assign(accumulator);
         }
         return new Shard(lossSum, examples, k);
+    }
+
+    /** Parameters and gradients as they travel between the driver and the executors. */
+    public static INDArray read(byte[] bytes) {
+        return Nd4j.fromByteArray(bytes);
+    }
+
+    public static byte[] write(INDArray array) {
+        try {
+            return Nd4j.toByteArray(array);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
