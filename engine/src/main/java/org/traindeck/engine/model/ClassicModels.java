@@ -17,7 +17,6 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.model.graph.Heads;
 
 /**
  * The shorthands TrainDeck started with, built as before (the same layer names, so their checkpoints keep loading):

@@ -20,6 +20,21 @@ import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
+import org.traindeck.engine.train.batch.StageSetup;
+import org.traindeck.engine.train.callback.Callbacks;
+import org.traindeck.engine.train.callback.CheckpointCallback;
+import org.traindeck.engine.train.callback.CheckpointWriter;
+import org.traindeck.engine.train.callback.LayerHealthCallback;
+import org.traindeck.engine.train.callback.MetricWindows;
+import org.traindeck.engine.train.callback.NonFinitePolicy;
+import org.traindeck.engine.train.callback.OneDnnWatch;
+import org.traindeck.engine.train.callback.TrainingCallback;
+import org.traindeck.engine.train.callback.ValidationCallback;
+import org.traindeck.engine.train.callback.WatchdogCallback;
+import org.traindeck.engine.train.resume.ResumePoint;
+import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.RunFailure;
+import org.traindeck.engine.train.state.TrainingState;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
