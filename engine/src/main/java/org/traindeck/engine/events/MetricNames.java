@@ -19,6 +19,7 @@ public final class MetricNames {
     /** The validation metrics of a stage's weight average ("ema"): val_ema/loss beside val/loss, and so on. */
     public static final String VAL_EMA_PREFIX = "val_ema/";
     public static final String VAL_EMA_LOSS = VAL_EMA_PREFIX + "loss";
+    public static final String VAL_EMA_ACCURACY = VAL_EMA_PREFIX + "accuracy";
     public static final String LR = "lr";
     public static final String GRAD_NORM = "train/grad_norm";
     public static final String THROUGHPUT = "throughput/samples_per_s";

@@ -64,6 +64,7 @@ class EmaCliTest {
         assertThat(run("train", write(dir, "straight", 2, "0.9").toString())).isEqualTo(Main.OK);
         Path split = dir.resolve("runs/split");
         assertThat(names(split)).contains("val/loss", "val_ema/loss", "val_ema/accuracy");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("[only] epoch 1/1", "val_ema_loss", "val_ema_acc");
         assertThat(lastEma(split)).isNotNull();
 
         assertThat(run("resume", split.toString(), "--epochs", "2")).isEqualTo(Main.OK);
