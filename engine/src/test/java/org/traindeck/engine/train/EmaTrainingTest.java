@@ -27,15 +27,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EmaTrainingTest {
 
     private static RunConfig config(Path dir, String name, String devices, int batch, String ema, String monitor) {
+        return config(dir, name, devices, batch, ema, monitor, "float32");
+    }
+
+    private static RunConfig config(Path dir, String name, String devices, int batch, String ema, String monitor, String precision) {
         String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 7, "devices": "%s",
                  "model": {"type": "mlp", "hidden": [32], "dropout": 0},
                  "data": {"train": {"type": "csv", "path": "%s", "numClasses": 10, "normalize": "minmax"}, "validationSplit": 0.2},
-                 "stages": [{"epochs": 2, "batchSize": %d, "optimizer": {"type": "adam", "learningRate": 0.01},
-                             "schedule": {"type": "warmupCosine", "warmupSteps": 5, "minLearningRate": 0.0001}, "ema": %s}],
+                 "stages": [{"epochs": 2, "batchSize": %d, "optimizer": {"type": "adam", "learningRate": 0.01, "epsilon": 1e-4},
+                             "schedule": {"type": "warmupCosine", "warmupSteps": 5, "minLearningRate": 0.0001}, "ema": %s,
+                             "precision": "%s"}],
                  "checkpoint": {"monitor": "%s"}}
-                """.formatted(name, devices, digits, batch, ema, monitor), dir).orThrow();
+                """.formatted(name, devices, digits, batch, ema, precision, monitor), dir).orThrow();
     }
 
     private static Map<Long, Double> byStep(Path runDir, String metric) throws Exception {
@@ -56,15 +61,28 @@ class EmaTrainingTest {
         return Math.sqrt(diff / norm);
     }
 
-    @Test
-    void decayZeroReproducesTheRawWeightsExactly(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(dir, "zero", "cpu", 64, "{\"decay\": 0}", "val/loss")).runHere();
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"float32", "float16"})
+    void decayZeroReproducesTheRawWeightsExactly(String precision, @TempDir Path dir) throws Exception {
+        RunResult r = TrainingRun.prepare(config(dir, "zero", "cpu", 64, "{\"decay\": 0}", "val/loss", precision)).runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         CheckpointFiles.Contents c = CheckpointFiles.read(r.lastCheckpoint());
         assertThat(c.ema()).isNotNull().containsExactly(c.params());
         assertThat(byStep(r.runDir(), "val_ema/loss")).hasSize(2).isEqualTo(byStep(r.runDir(), "val/loss"));
         assertThat(byStep(r.runDir(), "val_ema/accuracy")).isEqualTo(byStep(r.runDir(), "val/accuracy"));
+    }
+
+    @Test
+    void keepingAnAverageLeavesTheTrainingItselfUntouched(@TempDir Path dir) throws Exception {
+        RunResult with = TrainingRun.prepare(config(dir, "with", "cpu", 64, "{\"decay\": 0.9}", "val/loss")).runHere();
+        RunResult without = TrainingRun.prepare(config(dir, "without", "cpu", 64, "null", "val/loss")).runHere();
+
+        assertThat(CheckpointFiles.read(with.lastCheckpoint()).params()).containsExactly(CheckpointFiles.read(without.lastCheckpoint()).params());
+        assertThat(byStep(with.runDir(), "train/loss")).isEqualTo(byStep(without.runDir(), "train/loss"));
+        assertThat(byStep(with.runDir(), "val/loss")).isEqualTo(byStep(without.runDir(), "val/loss"));
+        assertThat(byStep(without.runDir(), "val_ema/loss")).isEmpty();
+        assertThat(CheckpointFiles.read(without.lastCheckpoint()).ema()).isNull();
     }
 
     @ParameterizedTest(name = "devices {0}")
