@@ -146,8 +146,9 @@ final class RunSession {
                     "cuda".equals(Nd4jRuntime.backendKind()), prepareModel, null);
             trainer.buildModel(setup);
             writeVocabulary(setup.load(0).train().vocabulary());
+            WeightEma ema = new WeightEma();
             CheckpointWriter writer = new CheckpointWriter(config, ConfigWriter.toJsonWithAbsolutePaths(config), runDir, events, faults,
-                    trainer.fingerprint());
+                    trainer.fingerprint()).withEma(ema);
             List<TrainingCallback> policies = new ArrayList<>();
             if (watchdog != null) {
                 policies.add(new WatchdogCallback(watchdog));
@@ -164,6 +165,7 @@ final class RunSession {
                 policies.add(new LayerHealthCallback(events, layers));
             }
             policies.add(new ValidationCallback(events, trainer::net));
+            policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
             policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
             policies.add(new OneDnnWatch(events, trainer::net));
             return trainer.train(setup, new Callbacks(policies));

@@ -31,6 +31,7 @@ public final class CheckpointWriter {
     private final RunEvents events;
     private final CheckpointWriteHook writeHook;
     private final String modelFingerprint;
+    private WeightEma ema;
 
     public CheckpointWriter(RunConfig config, String configJson, Path runDir, RunEvents events, CheckpointWriteHook writeHook,
                      String modelFingerprint) {
@@ -41,6 +42,12 @@ public final class CheckpointWriter {
         this.events = events;
         this.writeHook = writeHook;
         this.modelFingerprint = modelFingerprint;
+    }
+
+    /** Checkpoints hold this weight average too, while its stage keeps one. */
+    CheckpointWriter withEma(WeightEma average) {
+        this.ema = average;
+        return this;
     }
 
     /** @return false when it failed and the policy says stop */
@@ -54,7 +61,7 @@ public final class CheckpointWriter {
                     at.batch(), state.globalStep, at.stageStart(), state.elapsed(), at.epochLossSum(), at.epochExamples(),
                     state.best, modelFingerprint, params.length, updater.length, net.getConfiguration().getDataType().name(),
                     reason, System.currentTimeMillis(), at.workers());
-            CheckpointFiles.write(file, c, configJson, params, updater, writeHook);
+            CheckpointFiles.write(file, c, configJson, params, updater, ema == null ? null : ema.values(), writeHook);
             state.lastCheckpointNanos = System.nanoTime();
             if (!"best".equals(reason)) {
                 state.lastCheckpoint = file;

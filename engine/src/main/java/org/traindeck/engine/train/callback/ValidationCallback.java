@@ -26,9 +26,7 @@ public final class ValidationCallback implements TrainingCallback {
 
     @Override
     public void onEpochEnd(TrainingState state, StagePlan plan, EpochSummary summary) {
-        int interval = plan.stage.validationInterval();
-        boolean lastEpoch = state.epoch == plan.stage.epochs() - 1;
-        if (plan.data.validation() == null || interval <= 0 || ((state.epoch + 1) % interval != 0 && !lastEpoch)) {
+        if (!isDue(state, plan)) {
             return;
         }
         Map<String, Double> metrics = Evaluator.evaluate(net.get(), plan.data.validation(), plan.images, plan.dataType);
@@ -39,5 +37,12 @@ public final class ValidationCallback implements TrainingCallback {
             throw new RunFailure("the validation loss is " + loss + " after epoch " + (state.epoch + 1) + " of stage \""
                     + plan.stage.name() + "\": the model diverged. Try a lower learning rate or gradient clipping");
         }
+    }
+
+    /** Whether this epoch's end validates: every validationInterval epochs and the stage's last, when there is data. */
+    static boolean isDue(TrainingState state, StagePlan plan) {
+        int interval = plan.stage.validationInterval();
+        boolean lastEpoch = state.epoch == plan.stage.epochs() - 1;
+        return plan.data.validation() != null && interval > 0 && ((state.epoch + 1) % interval == 0 || lastEpoch);
     }
 }

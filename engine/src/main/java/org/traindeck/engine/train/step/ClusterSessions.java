@@ -99,7 +99,8 @@ public final class ClusterSessions {
         List<StageConfig> stages = new ArrayList<>(c.stages().size());
         for (StageConfig s : c.stages()) {
             stages.add(s.data() == null ? s : new StageConfig(s.name(), s.epochs(), s.batchSize(), s.optimizer(), s.schedule(),
-                    s.clipNorm(), s.accumulationSteps(), s.precision(), s.augmentation(), s.validationInterval(), trainingOnly(s.data())));
+                    s.clipNorm(), s.accumulationSteps(), s.precision(), s.augmentation(), s.validationInterval(), trainingOnly(s.data()),
+                    s.ema()));
         }
         return new RunConfig(c.name(), c.outputDir(), c.seed(), c.devices(), c.model(), trainingOnly(c.data()), stages, c.logging(),
                 c.checkpoint(), c.onNonFinite(), c.parallel(), c.nccl(), c.performance(), c.stepTimeoutSeconds(), c.baseDir());
