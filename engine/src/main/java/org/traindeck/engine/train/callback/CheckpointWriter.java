@@ -45,7 +45,7 @@ public final class CheckpointWriter {
     }
 
     /** Checkpoints hold this weight average too, while its stage keeps one. */
-    CheckpointWriter withEma(WeightEma average) {
+    public CheckpointWriter withEma(WeightEma average) {
         this.ema = average;
         return this;
     }

@@ -1,4 +1,4 @@
-package org.traindeck.engine.train;
+package org.traindeck.engine.train.callback;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
@@ -16,6 +16,9 @@ import org.traindeck.engine.data.SyntheticData;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.schedule.LrSchedule;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.step.Optimizers;
+import org.traindeck.engine.train.step.TrainingStep;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.traindeck.engine.train;
+package org.traindeck.engine.train.callback;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -13,7 +13,7 @@ import org.traindeck.engine.config.EmaConfig;
  * num_updates ramp, which would change the decay the user gave). It is updated on the training thread after each
  * applied optimizer step from the master model, whose weights are the all-reduced ones on every tier.
  */
-final class WeightEma {
+public final class WeightEma {
 
     private EmaConfig config;
     private INDArray average;

@@ -1,9 +1,13 @@
-package org.traindeck.engine.train;
+package org.traindeck.engine.train.callback;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.batch.StagePlan;
+import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.StepReport;
+import org.traindeck.engine.train.state.TrainingState;
 
 import java.util.Map;
 import java.util.function.Supplier;
@@ -14,7 +18,7 @@ import java.util.function.Supplier;
  * average swapped in and the weights swapped back exactly (val_ema/...). Comes after the validation policy and
  * before the checkpoint policy, which saves the average and may judge by it.
  */
-final class EmaCallback implements TrainingCallback {
+public final class EmaCallback implements TrainingCallback {
 
     private final WeightEma ema;
     private final RunEvents events;
@@ -24,7 +28,7 @@ final class EmaCallback implements TrainingCallback {
     private boolean starting;
 
     /** @param resumeFrom the checkpoint a resumed run continues from (null for a new run) */
-    EmaCallback(WeightEma ema, RunEvents events, Supplier<ComputationGraph> net, CheckpointFiles.Contents resumeFrom) {
+    public EmaCallback(WeightEma ema, RunEvents events, Supplier<ComputationGraph> net, CheckpointFiles.Contents resumeFrom) {
         this.ema = ema;
         this.events = events;
         this.net = net;
