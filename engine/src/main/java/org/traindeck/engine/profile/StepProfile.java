@@ -72,9 +72,9 @@ public record StepProfile(String model, String setting, int warmupSteps, int ste
         b.append(String.format(Locale.ROOT, single, "step", partsMs(), percent(partsMs())));
         b.append(String.format(Locale.ROOT, "%n* an output layer's forward is its loss (DL4J runs its forward inside its backward, "
                 + "and again for the loss)%n"));
-        b.append("graph bookkeeping: DL4J's workspaces, handing each node its inputs and gradients; optimizer update: dividing by "
-                + "the batch, clipping, the optimizer's update and its subtraction from the parameters; other: random seeds, "
-                + "summing accumulated micro-batches, clearing the layers' state\n");
+        b.append(String.format("graph bookkeeping: DL4J's workspaces, handing each node its inputs and gradients%n"
+                + "optimizer update: dividing by the batch, clipping, the optimizer's update and its subtraction from the parameters%n"
+                + "other: random seeds, summing accumulated micro-batches, clearing the layers' state%n"));
         if (!ops.isEmpty()) {
             double total = ops.stream().mapToDouble(OpTime::totalMs).sum();
             b.append(String.format(Locale.ROOT, "%nND4J's native ops over %d further step(s), timed one by one (slower than unprofiled "
