@@ -129,7 +129,7 @@ final class TransformerPeers {
             torchAll[i] = peerRun(python, script, peer, cores).samplesPerSecond()[0];
             tdOmp[i] = child(w, "cpu", cores, out.resolve(peer.kind() + "-omp-" + i));
             tdWorkers[i] = child(perWorker, "cpu:" + workers, 1, out.resolve(peer.kind() + "-workers-" + i));
-            System.out.printf(Locale.ROOT, "    pair %d: 1 thread %.0f vs %.0f; whole machine %.0f (cpu, OMP %d), %.0f (cpu:%d) vs %.0f samples/s%n",
+            System.out.printf(Locale.ROOT, "    pair %d: 1 thread %.1f vs %.1f; whole machine %.1f (cpu, OMP %d), %.1f (cpu:%d) vs %.1f samples/s%n",
                     i + 1, td1[i], torch1[i], tdOmp[i], cores, tdWorkers[i], workers, torchAll[i]);
         }
         String torchName = PeerBench.describe(python);
@@ -159,8 +159,10 @@ final class TransformerPeers {
             ratios[i] = td[i] / torch[i];
         }
         Stats r = Stats.of(ratios);
-        report.add("CPU peer", figure, Stats.of(td).format("samples/s", 0) + rate.of(td, threads),
-                Stats.of(torch).format("samples/s", 0) + rate.of(torch, threads) + " " + torchName + ", " + threads + " thread(s)",
+        // a workstation-size row trains a few samples a second: whole numbers would hide its spread
+        int decimals = Stats.of(torch).median() < 100 ? 1 : 0;
+        report.add("CPU peer", figure, Stats.of(td).format("samples/s", decimals) + rate.of(td, threads),
+                Stats.of(torch).format("samples/s", decimals) + rate.of(torch, threads) + " " + torchName + ", " + threads + " thread(s)",
                 String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), td.length), "≥ 1× on the whole machine");
     }
 

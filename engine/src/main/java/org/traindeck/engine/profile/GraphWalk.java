@@ -47,6 +47,7 @@ public final class GraphWalk {
     private final int[] outputIndices;
     private final boolean[] isOutput;
     private final DlWorkspaces ws;
+    private final int[] consumedBy;
     /** Per vertex index: nanoseconds in its forward (for an output layer: its loss) and in its backward. */
     private final long[] forwardNs;
     private final long[] backwardNs;
@@ -66,6 +67,17 @@ public final class GraphWalk {
             isOutput[i] = true;
         }
         this.ws = new DlWorkspaces(conf.getVertices().size());
+        // the step after which a vertex's activation gradients have been consumed: its workspace may close then
+        this.consumedBy = new int[vertices.length];
+        for (GraphVertex gv : vertices) {
+            int min = Integer.MAX_VALUE;
+            if (gv.getInputVertices() != null) {
+                for (VertexIndices vi : gv.getInputVertices()) {
+                    min = Math.min(min, positionOf(vi.getVertexIndex()));
+                }
+            }
+            consumedBy[gv.getVertexIndex()] = min == Integer.MAX_VALUE ? 0 : min;
+        }
         this.forwardNs = new long[vertices.length];
         this.backwardNs = new long[vertices.length];
     }
@@ -135,17 +147,6 @@ public final class GraphWalk {
     private void backward(INDArray[] labels) {
         if (net.getGradientsViewArray() == null) {
             net.initGradientsView();
-        }
-        // the step after which a vertex's activation gradients have been consumed: its workspace may close then
-        int[] consumedBy = new int[vertices.length];
-        for (GraphVertex gv : vertices) {
-            int min = Integer.MAX_VALUE;
-            if (gv.getInputVertices() != null) {
-                for (VertexIndices vi : gv.getInputVertices()) {
-                    min = Math.min(min, positionOf(vi.getVertexIndex()));
-                }
-            }
-            consumedBy[gv.getVertexIndex()] = min == Integer.MAX_VALUE ? 0 : min;
         }
         boolean none = net.getConfiguration().getInferenceWorkspaceMode() == WorkspaceMode.NONE;
         LayerWorkspaceMgr allNone = none ? LayerWorkspaceMgr.noWorkspaces(net.getHelperWorkspaces()) : null;
