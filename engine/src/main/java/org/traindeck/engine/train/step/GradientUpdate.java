@@ -17,15 +17,15 @@ import java.util.Map;
  * are averaged over the step's micro-batches (of every device) and never clipped. A step whose loss or gradient is
  * not finite is not applied: the parameters and the optimizer state stay as they were.
  */
-final class GradientUpdate {
+public final class GradientUpdate {
 
     /** The step's mean loss, the gradient's L2 norm before clipping, the examples used, and whether it was applied. */
-    record Result(double loss, double gradNorm, int examples, boolean clipped, boolean applied) {}
+    public record Result(double loss, double gradNorm, int examples, boolean clipped, boolean applied) {}
 
     private final ComputationGraph net;
     private List<INDArray> statViews;
 
-    GradientUpdate(ComputationGraph net) {
+    public GradientUpdate(ComputationGraph net) {
         this.net = net;
     }
 
@@ -36,7 +36,7 @@ final class GradientUpdate {
      * @param poison       make this step's loss and gradient NaN (fault injection for tests)
      * @param probe        takes per-layer figures of this step (null: none)
      */
-    Result apply(double lossSum, int examples, int microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm,
+    public Result apply(double lossSum, int examples, int microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm,
                  boolean poison, LayerProbe probe) {
         INDArray flat = net.getGradientsViewArray();
         if (poison) {

@@ -22,14 +22,33 @@ public final class ShardGradient {
         static final Shard EMPTY = new Shard(0, 0, 0);
     }
 
+    /** One forward and backward pass of a micro-batch into the network's gradient view; returns DL4J's score. */
+    public interface Pass {
+        Pass DL4J = (net, features, labels) -> {
+            net.setInputs(features);
+            net.setLabels(labels);
+            net.computeGradientAndScore();
+            return net.score();
+        };
+
+        double run(ComputationGraph net, INDArray features, INDArray labels);
+    }
+
     private final ComputationGraph net;
     private final boolean dataLossOnly;
+    private final Pass pass;
     private INDArray accumulator;
 
     /** @param dataLossOnly report the loss without the weight-decay penalty (DL4J's score includes it) */
     public ShardGradient(ComputationGraph net, boolean dataLossOnly) {
+        this(net, dataLossOnly, Pass.DL4J);
+    }
+
+    /** @param pass how each micro-batch's gradient is computed (the profiler's timed walk, or DL4J's own) */
+    public ShardGradient(ComputationGraph net, boolean dataLossOnly, Pass pass) {
         this.net = net;
         this.dataLossOnly = dataLossOnly;
+        this.pass = pass;
     }
 
     /**
@@ -49,10 +68,7 @@ public final class ShardGradient {
         for (int j = 0; j < k; j++) {
             BatchMaker.Batch b = microBatches.get(j);
             Nd4j.getRandom().setSeed(seeds.applyAsLong(j));
-            net.setInputs(b.features());
-            net.setLabels(b.labels());
-            net.computeGradientAndScore();
-            double score = net.score();
+            double score = pass.run(net, b.features(), b.labels());
             if (dataLossOnly) {
                 score -= net.calcRegularizationScore(true);
             }

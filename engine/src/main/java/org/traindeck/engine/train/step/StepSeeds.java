@@ -5,12 +5,12 @@ package org.traindeck.engine.train.step;
  * global step and the micro-batch's position in the global batch, so a resumed run draws the same numbers and the
  * draws do not depend on which device computes the micro-batch.
  */
-final class StepSeeds {
+public final class StepSeeds {
 
     private StepSeeds() {
     }
 
-    static long of(long runSeed, long globalStep, int microBatch) {
+    public static long of(long runSeed, long globalStep, int microBatch) {
         return runSeed * 0x9E3779B97F4A7C15L + globalStep + microBatch * 0xD1B54A32D192ED03L;
     }
 }
