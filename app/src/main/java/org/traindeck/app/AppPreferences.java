@@ -67,6 +67,16 @@ public final class AppPreferences {
         node.put("recent", String.join("\n", list.stream().map(Path::toString).toList()));
     }
 
+    /** Where the named split pane's divider was left, as a fraction of its width or height. */
+    public double divider(String split, double otherwise) {
+        double d = node.getDouble("divider." + split, otherwise);
+        return d > 0 && d < 1 ? d : otherwise;
+    }
+
+    public void saveDivider(String split, double position) {
+        node.putDouble("divider." + split, position);
+    }
+
     public boolean dark() {
         return node.getBoolean("dark", false);
     }

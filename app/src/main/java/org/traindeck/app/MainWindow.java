@@ -84,6 +84,9 @@ public final class MainWindow {
     private final RunActions runActions;
     private final Timeline refresher;
     private final Scene scene;
+    private final SplitPane split;
+    static final String MAIN_SPLIT = "main";
+    static final String DASHBOARD_SPLIT = "dashboard";
     private Telemetry telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
     private boolean closed;
@@ -122,8 +125,15 @@ public final class MainWindow {
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
         SplitPane split = new SplitPane(tabs, dashboard);
+        split.setId("main-split");
         split.setOrientation(Orientation.HORIZONTAL);
-        split.setDividerPositions(0.42);
+        // every tab's title in view: a narrower header would scroll the first ones off to the left
+        tabs.setMinWidth(520);
+        // one column of charts, its controls whole; the divider stops there instead of pushing them off the window
+        dashboard.setMinWidth(420);
+        split.setDividerPositions(services.preferences().divider(MAIN_SPLIT, 0.38));
+        dashboard.split().setDividerPositions(services.preferences().divider(DASHBOARD_SPLIT, 0.82));
+        this.split = split;
         BorderPane root = new BorderPane(split);
         MainToolbar toolbar = new MainToolbar(files, runActions, controller, document, services.preferences().dark());
         toolbar.darkToggle().selectedProperty().addListener((o, a, b) -> applyTheme(b));
@@ -383,6 +393,8 @@ public final class MainWindow {
         }
         closed = true;
         services.preferences().windowBounds(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight());
+        services.preferences().saveDivider(MAIN_SPLIT, split.getDividerPositions()[0]);
+        services.preferences().saveDivider(DASHBOARD_SPLIT, dashboard.split().getDividerPositions()[0]);
         services.preferences().flush();
         refresher.stop();
         controller.shutdown();

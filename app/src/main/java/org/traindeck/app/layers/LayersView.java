@@ -7,6 +7,7 @@ import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -79,8 +80,11 @@ public final class LayersView extends BorderPane {
         histograms.setPadding(new Insets(0, 0, 0, 6));
         histograms.setPrefWidth(270);
         histograms.setMinWidth(160);
-        BorderPane top = new BorderPane(left);
-        top.setRight(histograms);
+        // an HBox gives up the histograms' preferred width before cutting anything off on a narrow pane
+        HBox.setHgrow(left, Priority.ALWAYS);
+        HBox top = new HBox(left, histograms);
+        // a narrow pane scrolls the table sideways rather than pushing the view off the window
+        table.setMinWidth(200);
         SplitPane split = new SplitPane(top, table);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.6);
