@@ -108,6 +108,12 @@ public final class MainWindow {
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         this.runActions = new RunActions(services, document, controller, dashboard, files);
+        // another config: the last run's curves, summary and banner belong to it, not to this one (a run in progress stays)
+        files.onReplaced(() -> {
+            if (controller.stateProperty().get() == RunController.State.IDLE) {
+                dashboard.clearRun();
+            }
+        });
         controller.onError(m -> {
             dashboard.messages().add(m);
             services.dialogs().showError("TrainDeck", m);

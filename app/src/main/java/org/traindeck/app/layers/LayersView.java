@@ -36,6 +36,7 @@ public final class LayersView extends BorderPane {
     private final HistogramChart gradients = new HistogramChart("layers-gradients", "gradients", Color.web("#ff7f0e"));
     private final Label shownLayer = new Label();
     private final Label readout = new Label();
+    static final String HINT = "Hover over a row for its steps and values; click it for its histograms.";
     private final Label empty = new Label("Per-layer figures (update ratio, norms, activations) and histograms"
             + " appear here when the run reports them.");
     private long drawnVersion = -1;
@@ -68,7 +69,7 @@ public final class LayersView extends BorderPane {
         empty.setMouseTransparent(true);
         readout.setId("layers-readout");
         readout.getStyleClass().add("layers-readout");
-        readout.setText("Hover over a row for its steps and values; click it for its histograms.");
+        readout.setText(HINT);
         StackPane map = new StackPane(heatMap, empty);
         VBox.setVgrow(map, Priority.ALWAYS);
         VBox left = new VBox(2, map, readout);
@@ -150,6 +151,8 @@ public final class LayersView extends BorderPane {
 
     private void describe(int hoveredRow) {
         if (hoveredRow < 0 || hoveredRow >= model.rows().size()) {
+            // no row under the mouse (or another run's rows gone): no text of a row that is not there
+            readout.setText(HINT);
             return;
         }
         LayerRow row = model.rows().get(hoveredRow);
