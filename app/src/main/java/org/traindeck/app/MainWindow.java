@@ -17,6 +17,7 @@ import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.image.Image;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
@@ -143,7 +144,13 @@ public final class MainWindow {
         BorderPane root = new BorderPane(split);
         MainToolbar toolbar = new MainToolbar(files, runActions, controller, document, services.preferences().dark());
         toolbar.darkToggle().selectedProperty().addListener((o, a, b) -> applyTheme(b));
-        root.setTop(toolbar);
+        MainMenu menu = new MainMenu(toolbar, services.dialogs(), () -> {
+            if (mayClose()) {
+                close();
+                stage.close();
+            }
+        }, new MainMenu.Where(services.preferences().file(), Engine.dataHome(), services.home().resolve("docs")));
+        root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
 
         double[] bounds = services.preferences().windowBounds();
