@@ -3,6 +3,7 @@ package org.traindeck.app;
 import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
+import javafx.scene.control.ToggleButton;
 import javafx.scene.input.KeyCodeCombination;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,9 +54,9 @@ class MenusAndPreferencesTest extends WindowTest {
     }
 
     @Test
-    void whatTheWindowRemembersIsWrittenToThatFolderAndReadBack(FxRobot robot, @TempDir Path dir) throws Exception {
+    void whatTheWindowRemembersIsWrittenToThatFolderAndReadBack(FxRobot robot) throws Exception {
         waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
-        robot.interact(() -> robot.lookup("#theme").queryAs(javafx.scene.control.ToggleButton.class).setSelected(true));
+        robot.interact(() -> robot.lookup("#theme").queryAs(ToggleButton.class).setSelected(true));
         robot.interact(window::close);
 
         Path file = fixture.configFolder.resolve(AppPreferences.FILE);

@@ -6,6 +6,7 @@ import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.ComboBoxBase;
 import javafx.scene.control.Control;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
@@ -139,7 +140,7 @@ class NothingClippedTest extends WindowTest {
 
     private static String describe(Node n, String where) {
         String id = n.getId() != null ? "#" + n.getId() : "";
-        String text = n instanceof javafx.scene.control.Labeled l && l.getText() != null ? " '" + l.getText() + "'" : "";
+        String text = n instanceof Labeled l && l.getText() != null ? " '" + l.getText() + "'" : "";
         return "[" + where + "] " + n.getClass().getSimpleName() + id + text;
     }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 /** Every series the dashboard draws stands out from the chart's background by at least 3:1 (WCAG), in both themes. */
 @ExtendWith(ApplicationExtension.class)
@@ -80,7 +81,7 @@ class ChartContrastTest {
 
     @Test
     void theContrastRatioIsWcags() {
-        assertThat(ChartPalette.contrast(Color.BLACK, Color.WHITE)).isCloseTo(21.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(ChartPalette.contrast(new Color(0x777777), Color.WHITE)).isCloseTo(4.48, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(ChartPalette.contrast(Color.BLACK, Color.WHITE)).isCloseTo(21.0, offset(1e-9));
+        assertThat(ChartPalette.contrast(new Color(0x777777), Color.WHITE)).isCloseTo(4.48, offset(0.01));
     }
 }
