@@ -78,7 +78,8 @@ public final class Main {
 
     private RunConfig report(ValidationResult result) {
         for (ConfigProblem p : result.problems()) {
-            err.println((p.isError() ? "error: " : "warning: ") + p);
+            // detail lines (a list of choices) indented under the problem they belong to
+            err.println((p.isError() ? "error: " : "warning: ") + p.toString().replace("\n", "\n    "));
         }
         return result.isValid() ? result.config() : null;
     }

@@ -227,7 +227,7 @@ final class JsonObjectReader {
     String choice(String key, String fallback, List<String> allowed) {
         String value = string(key, fallback);
         if (value != null && !allowed.contains(value)) {
-            problems.error(pathOf(key), "must be one of " + quoteAll(allowed) + ", not \"" + value + "\"" + Suggestions.didYouMean(value, allowed));
+            problems.errorNamingItself(pathOf(key), ChoiceMessage.of(pathOf(key), key, value, allowed));
             return fallback;
         }
         return value;
