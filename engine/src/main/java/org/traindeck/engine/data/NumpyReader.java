@@ -176,11 +176,24 @@ final class NumpyReader {
         int classes = training != null ? training.outputCount() : c.numClasses() != null ? c.numClasses()
                 : (int) Math.max(2, Math.min(range[1] + 1, Integer.MAX_VALUE));
         if (range[0] < 0 || range[1] >= classes) {
-            long bad = range[0] < 0 ? range[0] : range[1];
-            throw new InvalidConfigException(where, y.source() + " holds the class id " + bad + ", outside 0.." + (classes - 1)
+            long[] index = y.firstOutside(0, classes - 1);
+            throw new InvalidConfigException(where, y.source() + " holds the class id " + valueAt(y, index) + " at sample " + index[0]
+                    + ", index " + Arrays.toString(index) + ", outside 0.." + (classes - 1)
                     + (c.numClasses() != null ? " (numClasses is " + classes + ")" : training != null ? " (the training data's classes)" : ""));
         }
         return classes;
+    }
+
+    /** The value at a multi-index, read from its sample (C order within the sample). */
+    private static long valueAt(NpyArray y, long[] index) {
+        long[] sample = new long[Math.toIntExact(y.sampleLength())];
+        y.readSampleLongs(index[0], sample, 0);
+        long[] shape = y.shape();
+        long offset = 0;
+        for (int k = 1; k < index.length; k++) {
+            offset = offset * shape[k] + index[k];
+        }
+        return sample[(int) offset];
     }
 
     private static void checkFinite(NpyArray a, String at) {

@@ -23,6 +23,7 @@ final class MetricWindows implements TrainingCallback {
     private long exchangeNanos;
     private double baseline = Double.NaN;
     private long start = System.nanoTime();
+    private long epochExamples;
     private final long[] perDevice;
 
     MetricWindows(RunEvents events, List<String> deviceIds, int everySteps, double configuredBaseline) {
@@ -49,6 +50,7 @@ final class MetricWindows implements TrainingCallback {
     @Override
     public void onEpochStart(TrainingState state, StagePlan plan) {
         start = System.nanoTime();
+        epochExamples = 0;
     }
 
     @Override
@@ -58,6 +60,7 @@ final class MetricWindows implements TrainingCallback {
         }
         loss += r.loss() * r.examples();
         examples += r.examples();
+        epochExamples += r.examples();
         steps++;
         norm = r.gradNorm();
         exchangeNanos += r.exchangeNanos();
@@ -115,6 +118,9 @@ final class MetricWindows implements TrainingCallback {
     public void onEpochEnd(TrainingState state, StagePlan plan, EpochSummary summary) {
         events.metric(MetricNames.TRAIN_EPOCH_LOSS, state.epochMeanLoss(), null);
         events.metric(MetricNames.EPOCH_TIME, summary.seconds(), null);
+        if (epochExamples > 0 && summary.seconds() > 0) {
+            events.metric(MetricNames.EPOCH_THROUGHPUT, epochExamples / summary.seconds(), null);
+        }
         summary.metrics().put(MetricNames.TRAIN_EPOCH_LOSS, state.epochMeanLoss());
     }
 }

@@ -123,6 +123,18 @@ class GraphConfigTest {
         assertThat(cycle.message()).contains("cycle").contains("a → b → a");
     }
 
+    /** Issue 35: the second "a" took the first "a" (its predecessor) and was also called a loop. */
+    @Test
+    void twoNodesOfTheSameNameGiveOneErrorOnly() {
+        ValidationResult r = check("""
+                {"name": "a", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"name": "a", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"type": "globalPool"}""");
+        assertThat(r.errors()).hasSize(1);
+        assertThat(r.errors().get(0).path()).isEqualTo("model.layers[1].name");
+        assertThat(r.errors().get(0).message()).contains("already named \"a\"");
+    }
+
     @Test
     void aNodeWhoseOutputNobodyTakesIsNamed() {
         ConfigProblem p = firstError("""
