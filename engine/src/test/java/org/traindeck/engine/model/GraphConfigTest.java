@@ -11,6 +11,8 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 import java.nio.file.Path;
 
@@ -245,5 +247,32 @@ class GraphConfigTest {
         ModelConfig.Graph g = ModelCompiler.expanded(new ModelConfig.Vit(4, 32, 2, 4, 2, true, 0));
         assertThat(g.layers()).extracting(l -> l.type()).startsWith("patches", "layerNorm", "attention", "add");
         assertThat(g.layers().get(g.layers().size() - 1).type()).isEqualTo("firstToken");
+    }
+
+    /** Issue 35: DL4J makes a pooled sequence a vector; the validator called it a sequence and refused valid graphs. */
+    @Test
+    void aSequencePooledGloballyIsAVector() {
+        ModelCheck.Checked c = ModelCheck.checkWithSummary(ConfigParser.parse("""
+                {"name": "v", "model": {"type": "vit", "patch": 7, "width": 16, "depth": 1, "heads": 2, "classToken": false},
+                 "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [28, 28, 1], "numClasses": 10}},
+                 "stages": [{"epochs": 1, "batchSize": 16}]}""", dir));
+        assertThat(c.result().errors()).isEmpty();
+        ValidationResult patches = check("""
+                {"type": "patches", "size": 4, "units": 8},
+                {"type": "globalPool"}""");
+        assertThat(patches.errors()).isEmpty();
+    }
+
+    @Test
+    void aViTWithoutAClassTokenAndPatchesThenGlobalPoolTrain() throws Exception {
+        for (String model : new String[] {
+                "{\"type\": \"vit\", \"patch\": 7, \"width\": 16, \"depth\": 1, \"heads\": 2, \"classToken\": false}",
+                "{\"type\": \"graph\", \"layers\": [{\"type\": \"patches\", \"size\": 7, \"units\": 8}, {\"type\": \"globalPool\"}]}"}) {
+            RunResult r = TrainingRun.prepare(ConfigParser.parse("""
+                    {"name": "v", "outputDir": "out", "model": %s,
+                     "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [28, 28, 1], "numClasses": 10}},
+                     "stages": [{"epochs": 1, "batchSize": 16}]}""".formatted(model), dir).orThrow()).runHere();
+            assertThat(r.status()).as("%s: %s", model, r.message()).isEqualTo(RunResult.Status.FINISHED);
+        }
     }
 }

@@ -23,6 +23,11 @@ public final class GlobalPool implements LayerKind {
         if (inputs.get(0).getType() == InputType.Type.FF) {
             throw new ShapeError("pools over positions, but its input is already a vector: remove it");
         }
-        return Built.layer(new GlobalPoolingLayer.Builder("max".equals(o.string("mode")) ? PoolingType.MAX : PoolingType.AVG).build());
+        GlobalPoolingLayer layer = new GlobalPoolingLayer.Builder("max".equals(o.string("mode")) ? PoolingType.MAX : PoolingType.AVG).build();
+        if (inputs.get(0) instanceof InputType.InputTypeRecurrent sequence) {
+            // DL4J M2.1 types a pooled sequence as the sequence itself, but its activations are [batch, features]
+            return new Built(layer, null, in -> InputType.feedForward(sequence.getSize()));
+        }
+        return Built.layer(layer);
     }
 }
