@@ -29,6 +29,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -168,13 +169,13 @@ public final class TrainingRun implements LiveRun {
         Path runDir = plan.runDir();
         // one writer per run folder: taken before anything in it changes
         RunLock lock = RunLock.acquire(runDir);
+        Path resumeConfig = null;
         try {
             int attempt = 1;
             while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
                 attempt++;
             }
-            Files.writeString(runDir.resolve("config.resume-" + attempt + ".json"), ConfigWriter.toJsonWithAbsolutePaths(config),
-                    StandardCharsets.UTF_8);
+            resumeConfig = writeResumeConfig(runDir.resolve("config.resume-" + attempt + ".json"), config);
             int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
             TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock);
             run.openSinks(c.globalStep());
@@ -184,8 +185,27 @@ public final class TrainingRun implements LiveRun {
             run.state.lastCheckpoint = plan.checkpointFile();
             return run;
         } catch (IOException | RuntimeException e) {
+            // a resume that did not start leaves no config of its own (a later one would take its number)
+            if (resumeConfig != null) {
+                Files.deleteIfExists(resumeConfig);
+            }
             lock.close();
             throw e;
+        }
+    }
+
+    /** Written beside its name first, so that a full disk leaves no empty or partial config.resume behind. */
+    private static Path writeResumeConfig(Path file, RunConfig config) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.writeString(tmp, ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            return file;
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            String why = String.valueOf(e.getMessage());
+            throw new IOException("cannot write " + file.getFileName() + " in " + file.getParent() + ": "
+                    + (why.contains("No space left") ? "the disk is full" : why) + "; nothing was changed", e);
         }
     }
 
