@@ -4,6 +4,7 @@ import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
@@ -88,10 +89,20 @@ final class ResumePlanner {
                     + c.modelFingerprint().split("\\|")[0] + ") than " + runDir.getFileName() + " (\"" + run.name() + "\", model "
                     + model + "): it was refused, and nothing in the run folder was changed");
         }
+        // same name and model, but another run's (a second run of the same config, say): told apart by the run id
+        String otherRun = RunIdentity.foreignReason(runDir, c);
+        if (otherRun != null) {
+            throw new CheckpointException(file.getFileName() + " is " + otherRun + ", not " + runDir.getFileName()
+                    + "'s: it was refused, and nothing in the run folder was changed");
+        }
     }
 
     /** Why a listed checkpoint is not this folder's run's (null when it is, or when the folder has no readable config). */
     private static String foreignReason(Path runDir, Checkpoint c) {
+        String byId = RunIdentity.foreignReason(runDir, c);
+        if (byId != null) {
+            return byId;
+        }
         try {
             RunConfig run = ConfigParser.parse(Files.readString(runDir.resolve("config.json")), runDir).orThrow();
             String model = ConfigWriter.modelJson(run.model());

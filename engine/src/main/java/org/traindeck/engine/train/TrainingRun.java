@@ -4,6 +4,7 @@ import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -128,6 +129,7 @@ public final class TrainingRun implements LiveRun {
         RunLock lock = RunLock.acquire(dir);
         try {
             Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            RunIdentity.create(dir);
             TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock);
             run.openSinks(-1);
             return run;
