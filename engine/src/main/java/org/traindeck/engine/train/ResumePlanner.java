@@ -36,7 +36,7 @@ final class ResumePlanner {
         CheckpointFiles.Contents contents = CheckpointFiles.read(file);
         Checkpoint c = contents.checkpoint();
         RunConfig original = ConfigParser.parse(contents.configJson(), runDir).orThrow();
-        checkBelongs(file, runDir, c, original);
+        checkBelongs(file, runDir, c, original, options.fromAnotherRun());
         RunConfig config = original;
         if (options.config() != null) {
             config = ConfigParser.load(options.config()).orThrow();
@@ -69,7 +69,8 @@ final class ResumePlanner {
      * Refuses a checkpoint that another run wrote (copied into this run's folder, say): its run name and model must be
      * the ones of the run folder's own config.json. Checked before anything in the folder is touched.
      */
-    static void checkBelongs(Path file, Path runDir, Checkpoint c, RunConfig fromCheckpoint) throws IOException, CheckpointException {
+    static void checkBelongs(Path file, Path runDir, Checkpoint c, RunConfig fromCheckpoint, boolean fromAnotherRun)
+            throws IOException, CheckpointException {
         Path own = runDir.resolve("config.json");
         if (!Files.isRegularFile(own)) {
             throw new CheckpointException(runDir + " has no config.json, so " + file.getFileName() + " cannot be checked against "
@@ -91,9 +92,10 @@ final class ResumePlanner {
         }
         // same name and model, but another run's (a second run of the same config, say): told apart by the run id
         String otherRun = RunIdentity.foreignReason(runDir, c);
-        if (otherRun != null) {
+        if (otherRun != null && !fromAnotherRun) {
             throw new CheckpointException(file.getFileName() + " is " + otherRun + ", not " + runDir.getFileName()
-                    + "'s: it was refused, and nothing in the run folder was changed");
+                    + "'s: it was refused, and nothing in the run folder was changed (to continue from it here all the"
+                    + " same, resume with --from-another-run)");
         }
     }
 

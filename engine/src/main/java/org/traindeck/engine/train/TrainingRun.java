@@ -51,9 +51,10 @@ public final class TrainingRun implements LiveRun {
 
     /**
      * What to change when resuming: a new config (checked for safety), the current stage's epochs, the devices (which
-     * also moves a cluster run onto this machine) or the cluster ("spark://HOST:7077").
+     * also moves a cluster run onto this machine) or the cluster ("spark://HOST:7077"); and whether a checkpoint that
+     * another run of the same name and model wrote may be continued in this run's folder (refused otherwise).
      */
-    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster) {
+    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster, boolean fromAnotherRun) {
         public static final ResumeOptions NONE = new ResumeOptions(null, null, null);
 
         public ResumeOptions(Path config, Integer epochs) {
@@ -63,6 +64,10 @@ public final class TrainingRun implements LiveRun {
         /** Devices given without a cluster: a cluster run continues on this machine. */
         public ResumeOptions(Path config, Integer epochs, DeviceSelection devices) {
             this(config, epochs, devices, null);
+        }
+
+        public ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster) {
+            this(config, epochs, devices, cluster, false);
         }
     }
 

@@ -93,6 +93,11 @@ class HostileCheckpointTest {
         MainAccess.Result folder = cli("resume", runDir.toString(), "--epochs", "3");
         assertThat(folder.exitCode()).as(folder.stderr()).isZero();
         assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from " + runDir.resolve("checkpoints/step-000000016.tdckpt"));
+
+        // said in so many words, it continues from it
+        MainAccess.Result forced = cli("resume", planted.toString(), "--from-another-run", "--epochs", "7");
+        assertThat(forced.exitCode()).as(forced.stderr()).isZero();
+        assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from " + planted);
     }
 
     @Test
