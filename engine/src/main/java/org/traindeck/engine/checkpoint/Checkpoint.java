@@ -33,8 +33,15 @@ public record Checkpoint(int formatVersion, String runName, String stageName, in
         runId = runId == null ? "" : runId;
     }
 
-    /** A checkpoint file together with what it says, or why it cannot be used. */
-    public record Listed(Path file, Checkpoint checkpoint, String problem) {
+    /**
+     * A checkpoint file together with what it says, or why it cannot be used; {@code foreign} says why it is another
+     * run's (null when it is the folder's own, or nothing tells).
+     */
+    public record Listed(Path file, Checkpoint checkpoint, String problem, String foreign) {
+        public Listed(Path file, Checkpoint checkpoint, String problem) {
+            this(file, checkpoint, problem, null);
+        }
+
         public boolean isValid() {
             return problem == null;
         }

@@ -2,7 +2,6 @@ package org.traindeck.engine.cli;
 
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.checkpoint.Checkpoint;
-import org.traindeck.engine.checkpoint.RunIdentity;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,7 +39,7 @@ final class CheckpointsCommand {
                 continue;
             }
             Checkpoint c = l.checkpoint();
-            String foreign = RunIdentity.foreignReason(runDir, c);
+            String foreign = l.foreign();
             Double best = c.best().get(c.stageName());
             out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
                     c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()), c.globalStep(),
