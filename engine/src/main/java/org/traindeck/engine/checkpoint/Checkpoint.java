@@ -17,22 +17,31 @@ import java.util.Map;
  * @param modelFingerprint what the parameters belong to: architecture, data shape and parameter count
  * @param reason        why it was written: "epoch", "time", "stage-end", "stop", "best"
  * @param workers       data-parallel workers when it was written (a mid-epoch position depends on it)
+ * @param runId         the id of the run that wrote it ({@link RunIdentity}); "" in checkpoints from before ids
  */
 public record Checkpoint(int formatVersion, String runName, String stageName, int stageIndex, int epoch, int batchInEpoch,
                          long globalStep, long stageStartStep, double elapsedSeconds, double epochLossSum,
                          long epochExamples, Map<String, Double> best, String modelFingerprint, long parameterCount,
                          long updaterStateCount, String dataType, String reason, long createdMillis,
-                         int workers) {
+                         int workers, String runId) {
 
     public static final int FORMAT_VERSION = 1;
     public static final String FORMAT = "traindeck-checkpoint";
 
     public Checkpoint {
         best = Map.copyOf(best);
+        runId = runId == null ? "" : runId;
     }
 
-    /** A checkpoint file together with what it says, or why it cannot be used. */
-    public record Listed(Path file, Checkpoint checkpoint, String problem) {
+    /**
+     * A checkpoint file together with what it says, or why it cannot be used; {@code foreign} says why it is another
+     * run's (null when it is the folder's own, or nothing tells).
+     */
+    public record Listed(Path file, Checkpoint checkpoint, String problem, String foreign) {
+        public Listed(Path file, Checkpoint checkpoint, String problem) {
+            this(file, checkpoint, problem, null);
+        }
+
         public boolean isValid() {
             return problem == null;
         }

@@ -155,6 +155,7 @@ public final class CheckpointFiles {
         m.put("reason", c.reason());
         m.put("createdMillis", c.createdMillis());
         m.put("workers", c.workers());
+        m.put("runId", c.runId());
         ObjectNode files = m.putObject("entries");
         for (Map.Entry<String, byte[]> e : entries.entrySet()) {
             ObjectNode f = files.putObject(e.getKey());
@@ -245,7 +246,7 @@ public final class CheckpointFiles {
                 m.path("stageStartStep").asLong(), m.path("elapsedSeconds").asDouble(), m.path("epochLossSum").asDouble(),
                 m.path("epochExamples").asLong(), best, m.path("modelFingerprint").asText(), m.path("parameterCount").asLong(),
                 m.path("updaterStateCount").asLong(), m.path("dataType").asText(), m.path("reason").asText(),
-                m.path("createdMillis").asLong(), m.path("workers").asInt(1));
+                m.path("createdMillis").asLong(), m.path("workers").asInt(1), m.path("runId").asText(""));
     }
 
     static byte[] floats(float[] values) {

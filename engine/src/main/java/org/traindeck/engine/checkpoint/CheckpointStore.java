@@ -46,7 +46,8 @@ public final class CheckpointStore {
             for (Path f : files.filter(p -> p.getFileName().toString().endsWith(CheckpointFiles.EXTENSION)
                     && !p.getFileName().toString().startsWith(".")).sorted().toList()) {
                 try {
-                    out.add(new Checkpoint.Listed(f, CheckpointFiles.verify(f), null));
+                    Checkpoint c = CheckpointFiles.verify(f);
+                    out.add(new Checkpoint.Listed(f, c, null, RunIdentity.foreignReason(dir.getParent(), c)));
                 } catch (CheckpointException e) {
                     out.add(new Checkpoint.Listed(f, null, e.getMessage()));
                 }

@@ -39,10 +39,12 @@ final class CheckpointsCommand {
                 continue;
             }
             Checkpoint c = l.checkpoint();
+            String foreign = l.foreign();
             Double best = c.best().get(c.stageName());
             out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
                     c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()), c.globalStep(),
-                    best == null ? "-" : String.format(Locale.ROOT, "%.4f", best), c.reason(), "valid"));
+                    best == null ? "-" : String.format(Locale.ROOT, "%.4f", best), c.reason(),
+                    foreign != null ? "NOT RESUMED: " + foreign : c.runId().isEmpty() ? "valid (no run id: written before ids)" : "valid"));
         }
         return Main.OK;
     }

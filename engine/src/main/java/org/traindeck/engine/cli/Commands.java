@@ -180,6 +180,8 @@ final class Commands {
         DeviceSelection devices;
         @Option(names = "--cluster", paramLabel = "spark://HOST:7077", description = "continue on this Spark cluster")
         String cluster;
+        @Option(names = "--from-another-run", description = "continue from a checkpoint that another run of the same name and model wrote")
+        boolean fromAnotherRun;
 
         Resume(Main main) {
             this.main = main;
@@ -191,7 +193,7 @@ final class Commands {
                 main.err().println("traindeck resume: --epochs needs a whole number of at least 1, not " + epochs);
                 return Main.INVALID_INPUT;
             }
-            return main.resume(target, epochs, config, devices, cluster);
+            return main.resume(target, epochs, config, devices, cluster, fromAnotherRun);
         }
     }
 

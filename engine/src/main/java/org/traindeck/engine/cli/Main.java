@@ -188,7 +188,7 @@ public final class Main {
         return OK;
     }
 
-    int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices, String cluster) {
+    int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices, String cluster, boolean fromAnotherRun) {
         if (newConfig != null) {
             ValidationResult checked = Configs.load(newConfig);
             checked.problems().forEach(p -> err.println((p.isError() ? "error: " : "warning: ") + p));
@@ -199,7 +199,7 @@ public final class Main {
         }
         RunHandle run;
         try {
-            run = engine.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster));
+            run = engine.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster, fromAnotherRun));
         } catch (CheckpointException | RunBusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;

@@ -53,7 +53,7 @@ final class ProgressPrinter implements EventListener {
                     }
                 }
                 case MetricNames.TRAIN_EPOCH_LOSS, MetricNames.VAL_LOSS, MetricNames.VAL_ACCURACY, MetricNames.VAL_MSE,
-                        MetricNames.VAL_MAE, MetricNames.EPOCH_TIME -> epochMetrics.put(m.name(), m.value());
+                        MetricNames.VAL_MAE, MetricNames.EPOCH_TIME, MetricNames.EPOCH_THROUGHPUT -> epochMetrics.put(m.name(), m.value());
                 case MetricNames.VAL_EMA_LOSS, MetricNames.VAL_EMA_ACCURACY -> epochMetrics.put(m.name(), m.value());
                 default -> { }
             }
@@ -100,7 +100,8 @@ final class ProgressPrinter implements EventListener {
         append(b, "val_mse", epochMetrics.containsKey(MetricNames.VAL_PSNR) ? epochMetrics.get(MetricNames.VAL_MSE) : null, "%.5f");
         append(b, "val_psnr", epochMetrics.get(MetricNames.VAL_PSNR), "%.2f dB");
         append(b, "val_ppl", epochMetrics.get(MetricNames.VAL_PERPLEXITY), "%.3f");
-        append(b, "samples/s", throughput, "%.0f");
+        // the epoch's figure: the last window's can be far off (a fast last step after slow ones)
+        append(b, "samples/s", epochMetrics.get(MetricNames.EPOCH_THROUGHPUT), "%.0f");
         Double time = epochMetrics.get(MetricNames.EPOCH_TIME);
         if (time != null) {
             b.append(String.format(Locale.ROOT, "  %.1fs", time));

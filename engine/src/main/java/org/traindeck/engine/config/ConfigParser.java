@@ -53,6 +53,9 @@ public final class ConfigParser {
             }
             byte[] bytes = Files.readAllBytes(file);
             text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            if (text.startsWith("\uFEFF")) {
+                text = text.substring(1); // the byte-order mark Windows editors write
+            }
         } catch (NoSuchFileException e) {
             return failure("no such file: " + file);
         } catch (CharacterCodingException e) {

@@ -25,8 +25,10 @@ final class GraphChecks {
         Map<String, Integer> byName = GraphReader.indexByName(layers);
         boolean ok = true;
         Set<String> seen = new HashSet<>();
+        Set<String> duplicated = new HashSet<>();
         for (int i = 0; i < layers.size(); i++) {
             if (!seen.add(layers.get(i).name())) {
+                duplicated.add(layers.get(i).name());
                 problems.error(JsonLocations.child(path(i), "name"), "another layer (layers[" + byName.get(layers.get(i).name())
                         + "]) is already named \"" + layers.get(i).name() + "\"");
                 ok = false;
@@ -40,7 +42,9 @@ final class GraphChecks {
             for (int k = 0; k < inputs.size(); k++) {
                 String in = inputs.get(k);
                 String where = layers.get(i).inputs() == null ? path(i) : JsonLocations.element(JsonLocations.child(path(i), "inputs"), k);
-                if (in.equals(layers.get(i).name())) {
+                if (in.equals(layers.get(i).name()) && duplicated.contains(in)) {
+                    continue; // the other layer of that name is meant: the duplicate name is the error, said above
+                } else if (in.equals(layers.get(i).name())) {
                     problems.error(where, "the layer \"" + in + "\" takes its own output: a graph cannot loop");
                     ok = false;
                 } else if (GraphReader.INPUT.equals(in)) {

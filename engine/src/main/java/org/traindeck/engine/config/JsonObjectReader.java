@@ -119,6 +119,12 @@ final class JsonObjectReader {
     /** A list of whole numbers within the schema's item bounds and length; when absent, the schema's default or null. */
     List<Integer> intList(String key) {
         long[] b = schema.intListBounds(key);
+        JsonNode given = raw(key);
+        if (given != null && given.isArray() && given.size() > b[3]) {
+            // before any value is read: a generated list of 450,000 layers is refused at once
+            problems.error(pathOf(key), "has " + given.size() + " values; at most " + b[3]);
+            return null;
+        }
         List<Integer> list = intList(key, b[0], b[1], (int) b[2]);
         JsonNode d = schema.defaultOf(key);
         if (list == null && !has(key) && d != null && d.isArray()) {

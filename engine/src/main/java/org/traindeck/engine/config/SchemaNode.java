@@ -223,7 +223,7 @@ final class SchemaNode {
             throw new IllegalStateException(key + ": the schema gives no list items");
         }
         return new long[] {items.path("minimum").asLong(Long.MIN_VALUE), items.path("maximum").asLong(Long.MAX_VALUE),
-                list.path("minItems").asLong(0)};
+                list.path("minItems").asLong(0), list.path("maxItems").asLong(Long.MAX_VALUE)};
     }
 
     private JsonNode declared(String key) {

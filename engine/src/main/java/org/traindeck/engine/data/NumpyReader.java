@@ -39,6 +39,10 @@ final class NumpyReader {
             throw new InvalidConfigException(at + ".targets", y.source() + " holds " + y.sampleCount() + " samples but the inputs, "
                     + x.source() + ", hold " + n + ": they must have one target per input");
         }
+        requireValues(x, at + ".inputs");
+        if (y != null) {
+            requireValues(y, at + ".targets");
+        }
         int count = (int) Math.min(c.limit() > 0 ? c.limit() : n, n);
         if (n > Integer.MAX_VALUE && c.limit() == 0) {
             throw new InvalidConfigException(at + ".inputs", x.source() + " holds " + n + " samples; at most " + Integer.MAX_VALUE + " train");
@@ -85,6 +89,14 @@ final class NumpyReader {
         int vocabulary = classes(x, c, at.endsWith("inputs") ? at : at + ".inputs", training);
         return Dataset.of(new NpyTokenWindows(x, count, context, 0), new SampleShape.Tokens(context), Task.SEQUENCE,
                 new NpyTokenWindows(x, count, context, 1), vocabulary, null, null);
+    }
+
+    /** A shape with a zero in it (no samples, or samples of no values) holds nothing to train on. */
+    private static void requireValues(NpyArray a, String at) {
+        if (a.sampleCount() == 0 || a.sampleLength() == 0) {
+            throw new InvalidConfigException(at, a.source() + " is " + Arrays.toString(a.shape()) + ": it holds no values"
+                    + (a.sampleCount() == 0 ? " (no samples)" : " (each sample is empty)"));
+        }
     }
 
     private static NpyArray open(NumpyFiles files, String spec, String at) {
@@ -176,11 +188,24 @@ final class NumpyReader {
         int classes = training != null ? training.outputCount() : c.numClasses() != null ? c.numClasses()
                 : (int) Math.max(2, Math.min(range[1] + 1, Integer.MAX_VALUE));
         if (range[0] < 0 || range[1] >= classes) {
-            long bad = range[0] < 0 ? range[0] : range[1];
-            throw new InvalidConfigException(where, y.source() + " holds the class id " + bad + ", outside 0.." + (classes - 1)
+            long[] index = y.firstOutside(0, classes - 1);
+            throw new InvalidConfigException(where, y.source() + " holds the class id " + valueAt(y, index) + " at sample " + index[0]
+                    + ", index " + Arrays.toString(index) + ", outside 0.." + (classes - 1)
                     + (c.numClasses() != null ? " (numClasses is " + classes + ")" : training != null ? " (the training data's classes)" : ""));
         }
         return classes;
+    }
+
+    /** The value at a multi-index, read from its sample (C order within the sample). */
+    private static long valueAt(NpyArray y, long[] index) {
+        long[] sample = new long[Math.toIntExact(y.sampleLength())];
+        y.readSampleLongs(index[0], sample, 0);
+        long[] shape = y.shape();
+        long offset = 0;
+        for (int k = 1; k < index.length; k++) {
+            offset = offset * shape[k] + index[k];
+        }
+        return sample[(int) offset];
     }
 
     private static void checkFinite(NpyArray a, String at) {

@@ -24,6 +24,8 @@ public final class MetricNames {
     public static final String GRAD_NORM = "train/grad_norm";
     public static final String THROUGHPUT = "throughput/samples_per_s";
     public static final String EPOCH_TIME = "time/epoch_s";
+    /** The samples trained in the epoch (since the resume, for a resumed one) over its training time. */
+    public static final String EPOCH_THROUGHPUT = "throughput/epoch_samples_per_s";
     /** Data-parallel workers of the tier now running, and the global batch (per-device batch × workers). */
     public static final String WORKERS = "parallel/workers";
     public static final String GLOBAL_BATCH = "parallel/global_batch";

@@ -4,6 +4,7 @@ import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
@@ -36,7 +37,7 @@ final class ResumePlanner {
         CheckpointFiles.Contents contents = CheckpointFiles.read(file);
         Checkpoint c = contents.checkpoint();
         RunConfig original = ConfigParser.parse(contents.configJson(), runDir).orThrow();
-        checkBelongs(file, runDir, c, original);
+        checkBelongs(file, runDir, c, original, options.fromAnotherRun());
         RunConfig config = original;
         if (options.config() != null) {
             config = ConfigParser.load(options.config()).orThrow();
@@ -69,7 +70,8 @@ final class ResumePlanner {
      * Refuses a checkpoint that another run wrote (copied into this run's folder, say): its run name and model must be
      * the ones of the run folder's own config.json. Checked before anything in the folder is touched.
      */
-    static void checkBelongs(Path file, Path runDir, Checkpoint c, RunConfig fromCheckpoint) throws IOException, CheckpointException {
+    static void checkBelongs(Path file, Path runDir, Checkpoint c, RunConfig fromCheckpoint, boolean fromAnotherRun)
+            throws IOException, CheckpointException {
         Path own = runDir.resolve("config.json");
         if (!Files.isRegularFile(own)) {
             throw new CheckpointException(runDir + " has no config.json, so " + file.getFileName() + " cannot be checked against "
@@ -89,10 +91,21 @@ final class ResumePlanner {
                     + c.modelFingerprint().split("\\|")[0] + ") than " + runDir.getFileName() + " (\"" + run.name() + "\", model "
                     + model + "): it was refused, and nothing in the run folder was changed");
         }
+        // same name and model, but another run's (a second run of the same config, say): told apart by the run id
+        String otherRun = RunIdentity.foreignReason(runDir, c);
+        if (otherRun != null && !fromAnotherRun) {
+            throw new CheckpointException(file.getFileName() + " is " + otherRun + ", not " + runDir.getFileName()
+                    + "'s: it was refused, and nothing in the run folder was changed (to continue from it here all the"
+                    + " same, resume with --from-another-run)");
+        }
     }
 
     /** Why a listed checkpoint is not this folder's run's (null when it is, or when the folder has no readable config). */
     private static String foreignReason(Path runDir, Checkpoint c) {
+        String byId = RunIdentity.foreignReason(runDir, c);
+        if (byId != null) {
+            return byId;
+        }
         try {
             RunConfig run = ConfigParser.parse(Files.readString(runDir.resolve("config.json")), runDir).orThrow();
             String model = ConfigWriter.modelJson(run.model());

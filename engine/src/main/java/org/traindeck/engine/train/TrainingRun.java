@@ -4,6 +4,7 @@ import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -31,6 +32,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,9 +53,10 @@ public final class TrainingRun implements LiveRun {
 
     /**
      * What to change when resuming: a new config (checked for safety), the current stage's epochs, the devices (which
-     * also moves a cluster run onto this machine) or the cluster ("spark://HOST:7077").
+     * also moves a cluster run onto this machine) or the cluster ("spark://HOST:7077"); and whether a checkpoint that
+     * another run of the same name and model wrote may be continued in this run's folder (refused otherwise).
      */
-    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster) {
+    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster, boolean fromAnotherRun) {
         public static final ResumeOptions NONE = new ResumeOptions(null, null, null);
 
         public ResumeOptions(Path config, Integer epochs) {
@@ -63,6 +66,10 @@ public final class TrainingRun implements LiveRun {
         /** Devices given without a cluster: a cluster run continues on this machine. */
         public ResumeOptions(Path config, Integer epochs, DeviceSelection devices) {
             this(config, epochs, devices, null);
+        }
+
+        public ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster) {
+            this(config, epochs, devices, cluster, false);
         }
     }
 
@@ -129,6 +136,7 @@ public final class TrainingRun implements LiveRun {
         RunLock lock = RunLock.acquire(dir);
         try {
             Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            RunIdentity.create(dir);
             TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock);
             run.openSinks(-1);
             return run;
@@ -170,13 +178,13 @@ public final class TrainingRun implements LiveRun {
         Path runDir = plan.runDir();
         // one writer per run folder: taken before anything in it changes
         RunLock lock = RunLock.acquire(runDir);
+        Path resumeConfig = null;
         try {
             int attempt = 1;
             while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
                 attempt++;
             }
-            Files.writeString(runDir.resolve("config.resume-" + attempt + ".json"), ConfigWriter.toJsonWithAbsolutePaths(config),
-                    StandardCharsets.UTF_8);
+            resumeConfig = writeResumeConfig(runDir.resolve("config.resume-" + attempt + ".json"), config);
             int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
             TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock);
             run.openSinks(c.globalStep());
@@ -186,8 +194,27 @@ public final class TrainingRun implements LiveRun {
             run.state.lastCheckpoint = plan.checkpointFile();
             return run;
         } catch (IOException | RuntimeException e) {
+            // a resume that did not start leaves no config of its own (a later one would take its number)
+            if (resumeConfig != null) {
+                Files.deleteIfExists(resumeConfig);
+            }
             lock.close();
             throw e;
+        }
+    }
+
+    /** Written beside its name first, so that a full disk leaves no empty or partial config.resume behind. */
+    private static Path writeResumeConfig(Path file, RunConfig config) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.writeString(tmp, ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            return file;
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            String why = String.valueOf(e.getMessage());
+            throw new IOException("cannot write " + file.getFileName() + " in " + file.getParent() + ": "
+                    + (why.contains("No space left") ? "the disk is full" : why) + "; nothing was changed", e);
         }
     }
 

@@ -25,7 +25,7 @@ class EmaCheckpointTest {
 
     private static Checkpoint checkpoint() {
         return new Checkpoint(Checkpoint.FORMAT_VERSION, "r", "s", 0, 1, 2, 3, 0, 1.5, 0.7, 4, Map.of("s", 0.5), "fp", PARAMS.length,
-                UPDATER.length, "FLOAT", "time", 0, 1);
+                UPDATER.length, "FLOAT", "time", 0, 1, "");
     }
 
     @Test

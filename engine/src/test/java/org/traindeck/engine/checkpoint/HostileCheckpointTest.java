@@ -72,6 +72,34 @@ class HostileCheckpointTest {
         assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from " + runDir.resolve("checkpoints/step-000000016.tdckpt"));
     }
 
+    /** Issue 35: a checkpoint of another run of the same config (same name, same model) was listed as "valid". */
+    @Test
+    void aCheckpointOfAnotherRunOfTheSameConfigIsListedAsSuchAndNeverResumed(@TempDir Path elsewhere) throws Exception {
+        RunResult twin = run(elsewhere, "victim", "out", 8, 6);
+        Path planted = runDir.resolve("checkpoints").resolve(twin.lastCheckpoint().getFileName());
+        Files.copy(twin.lastCheckpoint(), planted);
+        assertThat(RunIdentity.of(runDir)).isNotEmpty().isNotEqualTo(RunIdentity.of(twin.runDir()));
+        Map<String, String> before = FolderHashes.of(runDir);
+
+        MainAccess.Result listed = cli("checkpoints", runDir.toString());
+        assertThat(listed.stdout()).containsPattern(planted.getFileName() + ".*NOT RESUMED: from another run \\(run id ")
+                .containsPattern("step-000000016.tdckpt.* valid");
+
+        MainAccess.Result named = cli("resume", planted.toString());
+        assertThat(named.exitCode()).isEqualTo(2);
+        assertThat(named.stderr()).contains("is from another run").contains("nothing in the run folder was changed").doesNotContain("\tat ");
+        assertThat(FolderHashes.of(runDir)).as("nothing in the run folder changed").isEqualTo(before);
+
+        MainAccess.Result folder = cli("resume", runDir.toString(), "--epochs", "3");
+        assertThat(folder.exitCode()).as(folder.stderr()).isZero();
+        assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from " + runDir.resolve("checkpoints/step-000000016.tdckpt"));
+
+        // said in so many words, it continues from it
+        MainAccess.Result forced = cli("resume", planted.toString(), "--from-another-run", "--epochs", "7");
+        assertThat(forced.exitCode()).as(forced.stderr()).isZero();
+        assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from " + planted);
+    }
+
     @Test
     void aZipBombIsRefusedWithoutInflatingItAndTheGoodCheckpointsStayUsable() throws Exception {
         Path good = new CheckpointStore(runDir).latestValid().orElseThrow().file();

@@ -5,6 +5,7 @@ import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -34,5 +35,26 @@ class ProgressPrinterTest {
         printer.onEvent(new LifecycleEvent("p", "main", 0, 0, 0, 1_700_000_000_000L, 0, LifecycleEvent.Kind.RUN_STARTED, "run p started"));
 
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("run p started");
+    }
+
+    /** Issue 35: an epoch of slow steps that ended with a fast one was printed at the last step's rate. */
+    @Test
+    void theEpochLineGivesTheEpochsSamplesPerSecondNotTheLastStepsOne() {
+        RunConfig config = Configs.parse(CONFIG, Path.of(".")).orThrow();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter printer = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8), config, false);
+
+        for (int step = 1; step <= 4; step++) {
+            printer.onEvent(metric(step, "throughput/samples_per_s", step < 4 ? 30 : 199));
+        }
+        printer.onEvent(metric(4, "time/epoch_s", 16 / 34.0));
+        printer.onEvent(metric(4, "throughput/epoch_samples_per_s", 34));
+        printer.onEvent(new LifecycleEvent("p", "main", 0, 0, 4, 1_700_000_000_000L, 1, LifecycleEvent.Kind.EPOCH_FINISHED, "epoch 1/1"));
+
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("samples/s 34 ").doesNotContain("199");
+    }
+
+    private static MetricEvent metric(long step, String name, double value) {
+        return new MetricEvent("p", "main", 0, 0, step, 1_700_000_000_000L, step, name, value, null);
     }
 }

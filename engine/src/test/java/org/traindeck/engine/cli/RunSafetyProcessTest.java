@@ -165,6 +165,35 @@ class RunSafetyProcessTest {
         assertThat(new CheckpointStore(runDir).latestValid().orElseThrow().checkpoint().globalStep()).isEqualTo(40);
     }
 
+    /** Issue 35: a resume on a full disk failed and left an empty config.resume file behind. */
+    @Test
+    void aResumeOnAFullDiskLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        Path devFull = Path.of("/dev/full");
+        assumeThat(Files.exists(devFull)).as("a Linux /dev/full").isTrue();
+        Path config = dir.resolve("full.json");
+        Files.writeString(config, """
+                {"name": "full", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 2, "batchSize": 20}]}
+                """);
+        NvidiaSmi noGpu = new NvidiaSmi("", Duration.ofSeconds(1));
+        assertThat(MainAccess.run(noGpu, new OshiHostProbe(), "train", config.toString()).exitCode()).isZero();
+        Path runDir = dir.resolve("runs/full");
+        List<String> before;
+        try (var files = Files.list(runDir)) {
+            before = files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+        // the resume's config is written beside its final name first: that write now fails with ENOSPC, as on a full disk
+        Files.createSymbolicLink(runDir.resolve("config.resume-1.json.tmp"), devFull);
+
+        MainAccess.Result resumed = MainAccess.run(noGpu, new OshiHostProbe(), "resume", runDir.toString(), "--epochs", "4");
+
+        assertThat(resumed.exitCode()).as(resumed.stderr()).isEqualTo(Main.RUN_FAILED);
+        assertThat(resumed.stderr()).contains("config.resume-1.json").contains("the disk is full").doesNotContain("\tat ");
+        try (var files = Files.list(runDir)) {
+            assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).isEqualTo(before);
+        }
+    }
+
     @Test
     void aRunThatFailsOnBadDataLeavesNoFolderBehind(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("bad.csv"), "0.1,0.2,0\n0.3,0.4,1\n0.5,0.6,\n");

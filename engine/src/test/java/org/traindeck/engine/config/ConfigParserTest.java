@@ -66,6 +66,21 @@ class ConfigParserTest {
         assertThat(result.errors()).singleElement().satisfies(p -> assertThat(p.message()).contains("no such file"));
     }
 
+    /** Issue 35: Windows editors (Notepad among them) start a UTF-8 file with a byte-order mark. */
+    @Test
+    void aConfigThatStartsWithAByteOrderMarkIsRead(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("bom.json");
+        Files.writeString(file, "\uFEFF{\"name\": \"bom\", \"model\": {\"type\": \"mlp\", \"hidden\": [4]},\n"
+                + " \"data\": {\"train\": {\"type\": \"synthetic\", \"samples\": 16, \"features\": 4, \"numClasses\": 2}},\n"
+                + " \"stages\": [{\"epochs\": 1, \"batchSize\": 4}]}\n");
+        assertThat(Files.readAllBytes(file)).startsWith(0xEF, 0xBB, 0xBF);
+
+        ValidationResult result = ConfigParser.load(file);
+
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.config().name()).isEqualTo("bom");
+    }
+
     @Test
     void defaultsAreFilledIn(@TempDir Path dir) {
         RunConfig config = ConfigParser.parse("""

@@ -117,7 +117,7 @@ class NumpySourceTest {
         InvalidConfigException e = refusal("{\"type\": \"numpy\", \"task\": \"segmentation\", \"inputs\": \"images.npy\","
                 + " \"targets\": \"masks_bad.npy\", \"numClasses\": 3}");
         assertThat(e.problems().get(0).path()).isEqualTo("data.train.targets");
-        assertThat(e.getMessage()).contains("class id 7, outside 0..2");
+        assertThat(e.getMessage()).contains("class id 7 at sample 3, index [3, 4, 5], outside 0..2");
     }
 
     @Test

@@ -11,6 +11,8 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 import java.nio.file.Path;
 
@@ -123,6 +125,18 @@ class GraphConfigTest {
         assertThat(cycle.message()).contains("cycle").contains("a → b → a");
     }
 
+    /** Issue 35: the second "a" took the first "a" (its predecessor) and was also called a loop. */
+    @Test
+    void twoNodesOfTheSameNameGiveOneErrorOnly() {
+        ValidationResult r = check("""
+                {"name": "a", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"name": "a", "type": "conv2d", "filters": 4, "kernel": 3},
+                {"type": "globalPool"}""");
+        assertThat(r.errors()).hasSize(1);
+        assertThat(r.errors().get(0).path()).isEqualTo("model.layers[1].name");
+        assertThat(r.errors().get(0).message()).contains("already named \"a\"");
+    }
+
     @Test
     void aNodeWhoseOutputNobodyTakesIsNamed() {
         ConfigProblem p = firstError("""
@@ -233,5 +247,32 @@ class GraphConfigTest {
         ModelConfig.Graph g = ModelCompiler.expanded(new ModelConfig.Vit(4, 32, 2, 4, 2, true, 0));
         assertThat(g.layers()).extracting(l -> l.type()).startsWith("patches", "layerNorm", "attention", "add");
         assertThat(g.layers().get(g.layers().size() - 1).type()).isEqualTo("firstToken");
+    }
+
+    /** Issue 35: DL4J makes a pooled sequence a vector; the validator called it a sequence and refused valid graphs. */
+    @Test
+    void aSequencePooledGloballyIsAVector() {
+        ModelCheck.Checked c = ModelCheck.checkWithSummary(ConfigParser.parse("""
+                {"name": "v", "model": {"type": "vit", "patch": 7, "width": 16, "depth": 1, "heads": 2, "classToken": false},
+                 "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [28, 28, 1], "numClasses": 10}},
+                 "stages": [{"epochs": 1, "batchSize": 16}]}""", dir));
+        assertThat(c.result().errors()).isEmpty();
+        ValidationResult patches = check("""
+                {"type": "patches", "size": 4, "units": 8},
+                {"type": "globalPool"}""");
+        assertThat(patches.errors()).isEmpty();
+    }
+
+    @Test
+    void aViTWithoutAClassTokenAndPatchesThenGlobalPoolTrain() throws Exception {
+        for (String model : new String[] {
+                "{\"type\": \"vit\", \"patch\": 7, \"width\": 16, \"depth\": 1, \"heads\": 2, \"classToken\": false}",
+                "{\"type\": \"graph\", \"layers\": [{\"type\": \"patches\", \"size\": 7, \"units\": 8}, {\"type\": \"globalPool\"}]}"}) {
+            RunResult r = TrainingRun.prepare(ConfigParser.parse("""
+                    {"name": "v", "outputDir": "out", "model": %s,
+                     "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [28, 28, 1], "numClasses": 10}},
+                     "stages": [{"epochs": 1, "batchSize": 16}]}""".formatted(model), dir).orThrow()).runHere();
+            assertThat(r.status()).as("%s: %s", model, r.message()).isEqualTo(RunResult.Status.FINISHED);
+        }
     }
 }

@@ -184,6 +184,30 @@ public final class NpyArray implements AutoCloseable {
         return new long[] {min, max};
     }
 
+    /**
+     * The index (sample first, in C order) of the first value outside {@code [low, high]} of an integer or bool array,
+     * or null when there is none; streamed in bounded memory.
+     */
+    public long[] firstOutside(long low, long high) {
+        requireIntegral("firstOutside");
+        long total = data.count();
+        long[] chunk = new long[(int) Math.min(Math.max(total, 1), 1 << 14)];
+        long first = Long.MAX_VALUE;
+        for (long e = 0; e < total; e += chunk.length) {
+            int n = (int) Math.min(chunk.length, total - e);
+            long bad = data.toLong(e, n, chunk, 0, 1);
+            if (bad >= 0) {
+                throw tooLarge(bad);
+            }
+            for (int k = 0; k < n; k++) {
+                if (chunk[k] < low || chunk[k] > high) {
+                    first = Math.min(first, cOrderIndex(e + k));
+                }
+            }
+        }
+        return first == Long.MAX_VALUE ? null : NpyIndex.multiIndex(first, header.shape());
+    }
+
     /** Drops the mappings (the operating system unmaps them once they are garbage) and closes the file. */
     @Override
     public void close() throws IOException {

@@ -6,6 +6,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.checkpoint.CheckpointWriteHook;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.LifecycleEvent;
@@ -60,7 +61,7 @@ public final class CheckpointWriter {
             Checkpoint c = new Checkpoint(Checkpoint.FORMAT_VERSION, config.name(), state.stageName, at.stage(), at.epoch(),
                     at.batch(), state.globalStep, at.stageStart(), state.elapsed(), at.epochLossSum(), at.epochExamples(),
                     state.best, modelFingerprint, params.length, updater.length, net.getConfiguration().getDataType().name(),
-                    reason, System.currentTimeMillis(), at.workers());
+                    reason, System.currentTimeMillis(), at.workers(), RunIdentity.of(runDir));
             CheckpointFiles.write(file, c, configJson, params, updater, ema == null ? null : ema.values(), writeHook);
             state.lastCheckpointNanos = System.nanoTime();
             if (!"best".equals(reason)) {

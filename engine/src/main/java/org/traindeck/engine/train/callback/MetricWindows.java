@@ -27,6 +27,7 @@ public final class MetricWindows implements TrainingCallback {
     private long exchangeNanos;
     private double baseline = Double.NaN;
     private long start = System.nanoTime();
+    private long epochExamples;
     private final long[] perDevice;
 
     public MetricWindows(RunEvents events, List<String> deviceIds, int everySteps, double configuredBaseline) {
@@ -53,6 +54,7 @@ public final class MetricWindows implements TrainingCallback {
     @Override
     public void onEpochStart(TrainingState state, StagePlan plan) {
         start = System.nanoTime();
+        epochExamples = 0;
     }
 
     @Override
@@ -62,6 +64,7 @@ public final class MetricWindows implements TrainingCallback {
         }
         loss += r.loss() * r.examples();
         examples += r.examples();
+        epochExamples += r.examples();
         steps++;
         norm = r.gradNorm();
         exchangeNanos += r.exchangeNanos();
@@ -119,6 +122,9 @@ public final class MetricWindows implements TrainingCallback {
     public void onEpochEnd(TrainingState state, StagePlan plan, EpochSummary summary) {
         events.metric(MetricNames.TRAIN_EPOCH_LOSS, state.epochMeanLoss(), null);
         events.metric(MetricNames.EPOCH_TIME, summary.seconds(), null);
+        if (epochExamples > 0 && summary.seconds() > 0) {
+            events.metric(MetricNames.EPOCH_THROUGHPUT, epochExamples / summary.seconds(), null);
+        }
         summary.metrics().put(MetricNames.TRAIN_EPOCH_LOSS, state.epochMeanLoss());
     }
 }
