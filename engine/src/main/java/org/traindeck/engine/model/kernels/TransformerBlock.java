@@ -160,13 +160,24 @@ public class TransformerBlock extends BaseLayer {
     public LayerMemoryReport getMemoryReport(InputType inputType) {
         InputType.InputTypeRecurrent rnn = (InputType.InputTypeRecurrent) inputType;
         long length = Math.max(1, rnn.getTimeSeriesLength());
-        long perExample = TransformerBlockBuffers.floatsPerExample(width, hidden, heads, length, recompute);
+        long perExample = keptFloatsPerExample(length);
         long params = initializer().numParams(this);
         return new LayerMemoryReport.Builder(getLayerName(), TransformerBlock.class, inputType, inputType)
                 .standardMemory(params, getIUpdater() == null ? 0 : getIUpdater().stateSize(params))
                 .workingMemory(0, perExample, 0, perExample)
                 .cacheMemory(MemoryReport.CACHE_MODE_ALL_ZEROS, MemoryReport.CACHE_MODE_ALL_ZEROS)
                 .build();
+    }
+
+    /** Floats per example of the kernel's activation and gradient buffers (shared by a thread's blocks with recompute). */
+    public long bufferFloatsPerExample(long length) {
+        return TransformerBlockBuffers.floatsPerExample(width, hidden, heads, length);
+    }
+
+    /** Floats per example this block keeps of its own: its buffers, or with recompute only its dropout masks. */
+    public long keptFloatsPerExample(long length) {
+        long masks = dropout > 0 ? 2 * width * length : 0;
+        return recompute ? masks : masks + bufferFloatsPerExample(length);
     }
 
     private IllegalArgumentException refuse(String message) {

@@ -115,7 +115,7 @@ final class TransformerBlockBuffers {
      * Floats one example adds to the block's buffers (forward and backward), for memory estimates. With recompute
      * they are shared by all blocks of a thread, so a model needs them once, not per block.
      */
-    static long floatsPerExample(long width, long hidden, long heads, long length, boolean recompute) {
+    static long floatsPerExample(long width, long hidden, long heads, long length) {
         long c = width * length;
         long f = hidden * length;
         return 19 * c + 4 * f + heads * length * length + 2 * length;

@@ -14,12 +14,12 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
- * The block's parameters in the order, shapes and memory layouts of the spelled-out block (node names norm1, attention,
- * norm2, mlp1, mlp2 before the parameter's own name): layer norms [1, C] gain then bias; attention as TrainDeck's
+ * The block's parameters in the order, shapes and memory layouts of the spelled-out block, so that the flat parameter
+ * and updater-state vectors (what checkpoints hold) are the same: layer norms [1, C] gain then bias; attention as TrainDeck's
  * SameDiff layer holds it, weights first, row-major (Wqkv [C, 3C], Wo [C, C], bqkv [1, 3C], bo [1, C]); the dense
- * layers as DL4J's DenseLayer, weights column-major (W [in, out] in 'f' order, b [out]). A block named
- * "block1" so has the graph keys "block1_norm1_gain" ... "block1_mlp2_b" that the nodes "block1_norm1" ...
- * "block1_mlp2" had. Initialisation draws from ND4J's RNG in the nodes' order with their schemes (attention: the
+ * layers as DL4J's DenseLayer, weights column-major (W [in, out] in 'f' order, b [out]). The names are the
+ * spelled-out node's suffix and its parameter's name in camel case (block1_norm1 gain: block1 norm1Gain): DL4J splits a
+ * graph key at its last underscore to find the layer, so a parameter's own name cannot hold one. Initialisation draws from ND4J's RNG in the nodes' order with their schemes (attention: the
  * layer's init, Xavier by default; mlp1 He, mlp2 Xavier, as TrainDeck's dense nodes choose before GELU and identity),
  * so a seed gives both layouts the same start.
  */
@@ -27,18 +27,18 @@ public final class TransformerBlockParams implements ParamInitializer {
 
     public static final TransformerBlockParams INSTANCE = new TransformerBlockParams();
 
-    public static final String NORM1_GAIN = "norm1_gain";
-    public static final String NORM1_BIAS = "norm1_bias";
-    public static final String QKV_WEIGHTS = "attention_Wqkv";
-    public static final String OUT_WEIGHTS = "attention_Wo";
-    public static final String QKV_BIAS = "attention_bqkv";
-    public static final String OUT_BIAS = "attention_bo";
-    public static final String NORM2_GAIN = "norm2_gain";
-    public static final String NORM2_BIAS = "norm2_bias";
-    public static final String MLP1_WEIGHTS = "mlp1_W";
-    public static final String MLP1_BIAS = "mlp1_b";
-    public static final String MLP2_WEIGHTS = "mlp2_W";
-    public static final String MLP2_BIAS = "mlp2_b";
+    public static final String NORM1_GAIN = "norm1Gain";
+    public static final String NORM1_BIAS = "norm1Bias";
+    public static final String QKV_WEIGHTS = "attentionWqkv";
+    public static final String OUT_WEIGHTS = "attentionWo";
+    public static final String QKV_BIAS = "attentionBqkv";
+    public static final String OUT_BIAS = "attentionBo";
+    public static final String NORM2_GAIN = "norm2Gain";
+    public static final String NORM2_BIAS = "norm2Bias";
+    public static final String MLP1_WEIGHTS = "mlp1W";
+    public static final String MLP1_BIAS = "mlp1B";
+    public static final String MLP2_WEIGHTS = "mlp2W";
+    public static final String MLP2_BIAS = "mlp2B";
 
     static final List<String> KEYS = List.of(NORM1_GAIN, NORM1_BIAS, QKV_WEIGHTS, OUT_WEIGHTS, QKV_BIAS, OUT_BIAS, NORM2_GAIN,
             NORM2_BIAS, MLP1_WEIGHTS, MLP1_BIAS, MLP2_WEIGHTS, MLP2_BIAS);
