@@ -23,7 +23,7 @@ public final class BenchMain {
      * The groups: overhead, onednn, layers (the per-layer figures' cost and the Layers view's drawing), peer, scaling,
      * loader, pipeline, chart, library, startup; none named runs them all. "small-peers" is the part of "peer" that
      * compares the MLP and LeNets, "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
-     * of them); "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
+     * of them); "kernels" (only when named) the samples on the own transformer kernel against "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -74,6 +74,11 @@ public final class BenchMain {
         if (transformers || only.contains("gpt")) {
             System.out.println("the GPT sample against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), 3, report);
+        }
+        if (only.contains("kernels")) {
+            System.out.println("the samples on the own transformer kernel against kernel dl4j, 1 thread…");
+            TransformerPeers.kernels(TransformerPeers.gpt(home), out.resolve("kernels-gpt"), 3, report);
+            TransformerPeers.kernels(TransformerPeers.vit(home), out.resolve("kernels-vit"), 3, report);
         }
         if (only.contains("profile")) {
             System.out.println("op profiles of the ViT and GPT samples (one CPU device)…");
