@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.graph;
 
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
 
@@ -23,9 +24,12 @@ public final class ReferenceBlock {
     private ReferenceBlock() {
     }
 
-    /** Whether the node is a transformerBlock that asks for the reference layers. */
+    /**
+     * Whether the node is a transformerBlock that runs on the reference layers: it asks for them, or ND4J's backend is
+     * not the CPU's (the own kernel reads and writes host memory).
+     */
     static boolean applies(LayerSpec spec) {
-        return "transformerBlock".equals(spec.type()) && DL4J.equals(spec.options().get("kernel"));
+        return "transformerBlock".equals(spec.type()) && (DL4J.equals(spec.options().get("kernel")) || !Nd4j.getEnvironment().isCPU());
     }
 
     /** The node as reference nodes, its last one named as the node; the node itself when its input is no sequence (it says why). */
