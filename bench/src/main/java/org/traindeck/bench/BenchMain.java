@@ -25,7 +25,8 @@ public final class BenchMain {
      * compares the MLP and LeNets, "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
-     * "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
+     * "kernels" (only when named) the samples on the own transformer kernel against
+     * "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -86,6 +87,11 @@ public final class BenchMain {
         if (workstation || only.contains("vit-ws")) {
             System.out.println("a ViT at workstation size against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(TransformerPeers.vitWorkstation(), home, out.resolve("peer-vit-ws"), workstationPairs, report);
+        }
+        if (only.contains("kernels")) {
+            System.out.println("the samples on the own transformer kernel against kernel dl4j, 1 thread…");
+            TransformerPeers.kernels(TransformerPeers.gpt(home), out.resolve("kernels-gpt"), 3, report);
+            TransformerPeers.kernels(TransformerPeers.vit(home), out.resolve("kernels-vit"), 3, report);
         }
         if (only.contains("profile")) {
             System.out.println("op profiles of the ViT and GPT samples (one CPU device)…");

@@ -2,6 +2,7 @@ package org.traindeck.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
@@ -151,6 +152,32 @@ final class TransformerPeers {
             return String.format(Locale.ROOT, " = %.2f steps/s, %.1f GFLOP/s (%.0f %% of a %.0f GFLOP/s peak est.)", steps, gflops,
                     100 * gflops / peak.gflops(threads), peak.gflops(threads));
         }
+    }
+
+    /**
+     * The sample on TrainDeck's own transformer-block kernel against the same sample with "kernel": "dl4j" (the blocks
+     * on DL4J's layers, as before the kernel), one thread each, alternated in fresh JVMs.
+     */
+    static void kernels(Peer peer, Path out, int pairs, Report report) throws Exception {
+        EngineBench.Workload own = peer.workload();
+        ObjectNode model = (ObjectNode) new ObjectMapper().readTree(own.model());
+        model.put("kernel", "dl4j");
+        EngineBench.Workload reference = new EngineBench.Workload(own.name(), model.toString(), own.data(), own.samples(), own.batch());
+        double[] ours = new double[pairs];
+        double[] dl4j = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            dl4j[i] = child(reference, "cpu", 1, out.resolve(peer.kind() + "-dl4j-" + i));
+            ours[i] = child(own, "cpu", 1, out.resolve(peer.kind() + "-own-" + i));
+            System.out.printf(Locale.ROOT, "    pair %d: own kernel %.0f, dl4j %.0f samples/s%n", i + 1, ours[i], dl4j[i]);
+        }
+        double[] ratios = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            ratios[i] = ours[i] / dl4j[i];
+        }
+        Stats r = Stats.of(ratios);
+        report.add("kernels", peer.name() + ", 1 thread: own transformerBlock kernel against \"kernel\": \"dl4j\"",
+                Stats.of(ours).format("samples/s", 0), Stats.of(dl4j).format("samples/s", 0) + " on DL4J's layers",
+                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), "≥ 3× (PyTorch parity)");
     }
 
     private static void row(Report report, String figure, double[] td, double[] torch, int threads, String torchName, Rate rate) {

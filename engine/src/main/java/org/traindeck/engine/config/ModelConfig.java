@@ -1,5 +1,6 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -137,9 +138,11 @@ public sealed interface ModelConfig {
      * A Vision Transformer: patches with learned position embeddings and a class token, {@code depth} pre-norm blocks
      * of multi-head self-attention and an MLP, a layer norm, and the class token into the head.
      */
-    @JsonPropertyOrder({"patch", "width", "depth", "heads", "mlpRatio", "classToken", "dropout"})
-    record Vit(int patch, int width, int depth, int heads, double mlpRatio, boolean classToken, double dropout)
+    @JsonPropertyOrder({"patch", "width", "depth", "heads", "mlpRatio", "classToken", "dropout", "recompute", "kernel"})
+    record Vit(int patch, int width, int depth, int heads, double mlpRatio, boolean classToken, double dropout,
+               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute, @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
             implements ModelConfig {
+
         @Override
         public String type() {
             return "vit";
@@ -155,8 +158,11 @@ public sealed interface ModelConfig {
      * A GPT-style decoder: token and learned position embeddings, {@code depth} pre-norm blocks of causal multi-head
      * self-attention and an MLP, a layer norm, and a next-token head. The vocabulary and context come from the data.
      */
-    @JsonPropertyOrder({"width", "depth", "heads", "mlpRatio", "dropout"})
-    record Gpt(int width, int depth, int heads, double mlpRatio, double dropout) implements ModelConfig {
+    @JsonPropertyOrder({"width", "depth", "heads", "mlpRatio", "dropout", "recompute", "kernel"})
+    record Gpt(int width, int depth, int heads, double mlpRatio, double dropout,
+               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute, @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
+            implements ModelConfig {
+
         @Override
         public String type() {
             return "gpt";

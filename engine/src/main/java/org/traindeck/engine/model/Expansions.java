@@ -21,7 +21,7 @@ final class Expansions {
         List<LayerSpec> out = new ArrayList<>();
         out.add(spec("patches", "patches", null, "size", v.patch(), "units", v.width(), "classToken", v.classToken()));
         String last = dropout(out, "patches", v.dropout());
-        last = blocks(out, last, v.depth(), v.width(), v.heads(), v.mlpRatio(), false, v.dropout());
+        last = blocks(out, last, v.depth(), v.width(), v.heads(), v.mlpRatio(), false, v.dropout(), v.recompute(), v.kernel());
         out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
         out.add(v.classToken() ? spec("token", "firstToken", null) : spec("pool", "globalPool", null, "mode", "avg"));
         return out;
@@ -32,14 +32,26 @@ final class Expansions {
         out.add(spec("tokens", "embedding", null, "units", g.width()));
         out.add(spec("positions", "positionEmbedding", null));
         String last = dropout(out, "positions", g.dropout());
-        last = blocks(out, last, g.depth(), g.width(), g.heads(), g.mlpRatio(), true, g.dropout());
+        last = blocks(out, last, g.depth(), g.width(), g.heads(), g.mlpRatio(), true, g.dropout(), g.recompute(), g.kernel());
         out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
         return out;
     }
 
-    /** Pre-norm transformer blocks: x + attention(norm(x)), then x + mlp(norm(x)). */
+    /**
+     * Pre-norm transformer blocks: x + attention(norm(x)), then x + mlp(norm(x)); each one transformerBlock node (named
+     * blockN) on the own kernel, or with kernel "dl4j" the nodes it stands for (blockN_norm1 ... blockN_residual2), whose
+     * parameters have the same keys.
+     */
     private static String blocks(List<LayerSpec> out, String last, int depth, int width, int heads, double mlpRatio, boolean causal,
-                                 double dropout) {
+                                 double dropout, boolean recompute, String kernel) {
+        if (!ReferenceBlock.DL4J.equals(kernel)) {
+            for (int b = 1; b <= depth; b++) {
+                out.add(spec("block" + b, "transformerBlock", List.of(last), "heads", heads, "mlpRatio", mlpRatio, "causal", causal,
+                        "dropout", dropout, "recompute", recompute));
+                last = "block" + b;
+            }
+            return last;
+        }
         int hidden = Math.max(1, (int) Math.round(width * mlpRatio));
         for (int b = 1; b <= depth; b++) {
             String p = "block" + b + "_";

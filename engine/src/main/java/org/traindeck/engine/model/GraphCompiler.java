@@ -59,41 +59,15 @@ public final class GraphCompiler {
             if (RESERVED.contains(spec.name())) {
                 throw problem(at + ".name", "\"" + spec.name() + "\" is the name of the head's layer; give this layer another name");
             }
-            LayerKind kind = kinds.get(spec.type());
-            if (kind == null) {
-                throw new IllegalStateException("the schema allows layer type " + spec.type() + " but no layer class builds it");
-            }
-            List<String> inputNames = inputsOf(layers, i);
-            if (inputNames.size() < kind.minInputs() || inputNames.size() > kind.maxInputs()) {
-                throw problem(at, who + "(" + spec.type() + ") takes " + count(kind) + ", not " + inputNames.size());
-            }
-            List<InputType> in = new ArrayList<>();
-            inputNames.forEach(n -> in.add(types.get(n)));
-            InputType out;
-            try {
-                Built built = kind.build(new NodeOptions(spec.type(), spec.options()), in);
-                if (built.layer() != null) {
-                    out = outputOf(built.layer(), in.get(0));
-                    parameters += built.layer().initializer().numParams(built.layer());
-                    g.addLayer(spec.name(), built.layer(), inputNames.toArray(String[]::new));
-                } else {
-                    out = built.vertex().getOutputType(-1, in.toArray(InputType[]::new));
-                    g.addVertex(spec.name(), built.vertex(), inputNames.toArray(String[]::new));
+            List<LayerSpec> nodes = ReferenceBlock.applies(spec) && types.get(inputsOf(layers, i).get(0)) != null
+                    ? ReferenceBlock.spell(spec, inputsOf(layers, i).get(0), types.get(inputsOf(layers, i).get(0))) : List.of(spec);
+            for (LayerSpec node : nodes) {
+                parameters += addNode(g, node, node == spec ? inputsOf(layers, i) : node.inputs(), types, at, who);
+                if (parameters > MAX_PARAMETERS) {
+                    throw problem(at, who + "brings the model to " + parameters + " parameters, more than "
+                            + MAX_PARAMETERS + " can be trained here: use fewer units or filters, or down-sample before it");
                 }
-                if (built.outputRule() != null) {
-                    out = built.outputRule().apply(in.get(0));
-                }
-            } catch (ShapeError e) {
-                throw problem(at, who + e.getMessage());
-            } catch (RuntimeException e) {
-                // DL4J's own shape rules, for what the kind does not check itself
-                throw problem(at, who + "does not fit its input " + describeAll(in) + ": " + rootMessage(e));
             }
-            if (parameters > MAX_PARAMETERS) {
-                throw problem(at, who + "brings the model to " + parameters + " parameters, more than "
-                        + MAX_PARAMETERS + " can be trained here: use fewer units or filters, or down-sample before it");
-            }
-            types.put(spec.name(), out);
         }
         String last = layers.get(layers.size() - 1).name();
         try {
@@ -108,6 +82,43 @@ public final class GraphCompiler {
         } catch (RuntimeException e) {
             throw problem("model", "DL4J cannot build this graph: " + rootMessage(e));
         }
+    }
+
+    /** Checks and adds one node; its output type goes to {@code types}. Returns its parameter count. */
+    private long addNode(ComputationGraphConfiguration.GraphBuilder g, LayerSpec spec, List<String> inputNames,
+                         Map<String, InputType> types, String at, String who) {
+        LayerKind kind = kinds.get(spec.type());
+        if (kind == null) {
+            throw new IllegalStateException("the schema allows layer type " + spec.type() + " but no layer class builds it");
+        }
+        if (inputNames.size() < kind.minInputs() || inputNames.size() > kind.maxInputs()) {
+            throw problem(at, who + "(" + spec.type() + ") takes " + count(kind) + ", not " + inputNames.size());
+        }
+        List<InputType> in = new ArrayList<>();
+        inputNames.forEach(n -> in.add(types.get(n)));
+        InputType out;
+        long parameters = 0;
+        try {
+            Built built = kind.build(new NodeOptions(spec.type(), spec.options()), in);
+            if (built.layer() != null) {
+                out = outputOf(built.layer(), in.get(0));
+                parameters = built.layer().initializer().numParams(built.layer());
+                g.addLayer(spec.name(), built.layer(), inputNames.toArray(String[]::new));
+            } else {
+                out = built.vertex().getOutputType(-1, in.toArray(InputType[]::new));
+                g.addVertex(spec.name(), built.vertex(), inputNames.toArray(String[]::new));
+            }
+            if (built.outputRule() != null) {
+                out = built.outputRule().apply(in.get(0));
+            }
+        } catch (ShapeError e) {
+            throw problem(at, who + e.getMessage());
+        } catch (RuntimeException e) {
+            // DL4J's own shape rules, for what the kind does not check itself
+            throw problem(at, who + "does not fit its input " + describeAll(in) + ": " + rootMessage(e));
+        }
+        types.put(spec.name(), out);
+        return parameters;
     }
 
     private static TokenSequence tokens(InputType in) {

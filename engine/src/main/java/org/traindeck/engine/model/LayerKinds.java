@@ -24,6 +24,7 @@ import org.traindeck.engine.model.nodes.Pooling;
 import org.traindeck.engine.model.nodes.PositionEmbeddingNode;
 import org.traindeck.engine.model.nodes.Reshape;
 import org.traindeck.engine.model.nodes.SeparableConvolution;
+import org.traindeck.engine.model.nodes.TransformerBlockNode;
 import org.traindeck.engine.model.nodes.Upsampling;
 
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public final class LayerKinds {
             new Pooling(false, 3), new GlobalPool(), new BatchNorm(), new Dropout(false), new Dropout(true), new ActivationNode(),
             new Flatten(), new Add(), new Concat(), new SeparableConvolution(), new DepthwiseConvolution(), new PRelu(), new Reshape(),
             new Embedding(), new Lstm(), new BidirectionalLstm(), new LayerNormNode(), new Attention(), new Patches(),
-            new PositionEmbeddingNode(), new FirstToken()));
+            new PositionEmbeddingNode(), new FirstToken(), new TransformerBlockNode()));
 
     private final Map<String, LayerKind> byType = new LinkedHashMap<>();
 

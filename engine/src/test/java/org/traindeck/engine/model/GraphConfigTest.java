@@ -244,7 +244,7 @@ class GraphConfigTest {
 
     @Test
     void expandedShorthandsAreGraphs() {
-        ModelConfig.Graph g = ModelCompiler.expanded(new ModelConfig.Vit(4, 32, 2, 4, 2, true, 0));
+        ModelConfig.Graph g = ModelCompiler.expanded(new ModelConfig.Vit(4, 32, 2, 4, 2, true, 0, false, "dl4j"));
         assertThat(g.layers()).extracting(l -> l.type()).startsWith("patches", "layerNorm", "attention", "add");
         assertThat(g.layers().get(g.layers().size() - 1).type()).isEqualTo("firstToken");
     }

@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
 
 import java.util.Map;
@@ -86,16 +87,25 @@ public record FitEstimate(long weights, long gradients, long optimizerState, lon
     private static long elementsPerExample(ComputationGraphConfiguration conf, ModelInput input) {
         Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
         long sum = input.input().arrayElementsPerExample();
+        long sharedBlockBuffers = 0;
         for (Map.Entry<String, InputType> e : types.entrySet()) {
             GraphVertex v = conf.getVertices().get(e.getKey());
-            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof SelfAttention a
+            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof TransformerBlock b
+                    && e.getValue() instanceof InputType.InputTypeRecurrent r && r.getTimeSeriesLength() > 0) {
+                // the kernel's own buffers; with recompute one set serves every block of a thread
+                long length = r.getTimeSeriesLength();
+                sum += e.getValue().arrayElementsPerExample() + b.keptFloatsPerExample(length);
+                if (b.isRecompute()) {
+                    sharedBlockBuffers = Math.max(sharedBlockBuffers, b.bufferFloatsPerExample(length));
+                }
+            } else if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof SelfAttention a
                     && e.getValue() instanceof InputType.InputTypeRecurrent r && r.getTimeSeriesLength() > 0) {
                 sum += attentionElements(a, r.getTimeSeriesLength());
             } else {
                 sum += e.getValue().arrayElementsPerExample();
             }
         }
-        return sum;
+        return sum + sharedBlockBuffers;
     }
 
     /**

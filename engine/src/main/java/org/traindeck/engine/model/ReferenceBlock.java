@@ -1,0 +1,79 @@
+package org.traindeck.engine.model;
+
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.nodes.TransformerBlockNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pre-norm transformer block spelled out as layerNorm, attention, dropout, add and dense nodes: the reference the
+ * fused transformerBlock kernel is checked against, and what a transformerBlock node with "kernel": "dl4j" becomes.
+ * The nodes are named {@code <prefix>norm1}, {@code <prefix>attention}, {@code <prefix>norm2}, {@code <prefix>mlp1} and
+ * {@code <prefix>mlp2}, so their parameters have the fused block's keys.
+ */
+final class ReferenceBlock {
+
+    public static final String OWN = "own";
+    public static final String DL4J = "dl4j";
+
+    private ReferenceBlock() {
+    }
+
+    /**
+     * Whether the node is a transformerBlock that runs on the reference layers: it asks for them, or ND4J's backend is
+     * not the CPU's (the own kernel reads and writes host memory).
+     */
+    static boolean applies(LayerSpec spec) {
+        return "transformerBlock".equals(spec.type()) && (DL4J.equals(spec.options().get("kernel")) || !Nd4j.getEnvironment().isCPU());
+    }
+
+    /** The node as reference nodes, its last one named as the node; the node itself when its input is no sequence (it says why). */
+    static List<LayerSpec> spell(LayerSpec spec, String input, InputType in) {
+        if (!(in instanceof InputType.InputTypeRecurrent r) || in instanceof TokenSequence) {
+            return List.of(spec);
+        }
+        NodeOptions o = new NodeOptions(spec.type(), spec.options());
+        int width = (int) r.getSize();
+        List<LayerSpec> out = new ArrayList<>();
+        nodes(out, spec.name() + "_", spec.name(), input, width, o.integer("heads"), (int) TransformerBlockNode.hidden(o, width),
+                o.bool("causal"), o.number("dropout"));
+        return out;
+    }
+
+    /** Appends the block's nodes to {@code out}; the last (the second residual add) is named {@code last}. */
+    public static void nodes(List<LayerSpec> out, String prefix, String last, String input, int width, int heads, int hidden,
+                             boolean causal, double dropout) {
+        out.add(spec(prefix + "norm1", "layerNorm", List.of(input), "epsilon", 1e-5));
+        out.add(spec(prefix + "attention", "attention", List.of(prefix + "norm1"), "heads", heads, "causal", causal));
+        String attn = dropout(out, prefix + "attention", dropout);
+        out.add(spec(prefix + "residual1", "add", List.of(attn, input)));
+        out.add(spec(prefix + "norm2", "layerNorm", List.of(prefix + "residual1"), "epsilon", 1e-5));
+        out.add(spec(prefix + "mlp1", "dense", List.of(prefix + "norm2"), "units", hidden, "activation", "gelu", "bias", true));
+        out.add(spec(prefix + "mlp2", "dense", List.of(prefix + "mlp1"), "units", width, "activation", "identity", "bias", true));
+        String mlp = dropout(out, prefix + "mlp2", dropout);
+        out.add(spec(last, "add", List.of(mlp, prefix + "residual1")));
+    }
+
+    private static String dropout(List<LayerSpec> out, String after, double rate) {
+        if (rate <= 0) {
+            return after;
+        }
+        out.add(spec(after + "_dropout", "dropout", List.of(after), "rate", rate));
+        return after + "_dropout";
+    }
+
+    private static LayerSpec spec(String name, String type, List<String> inputs, Object... options) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        for (int i = 0; i < options.length; i += 2) {
+            o.put((String) options[i], options[i + 1]);
+        }
+        return new LayerSpec(name, type, inputs, o);
+    }
+}

@@ -1,0 +1,57 @@
+package org.traindeck.engine.model.kernels;
+
+import static org.bytedeco.openblas.global.openblas.CblasNoTrans;
+import static org.bytedeco.openblas.global.openblas.CblasRowMajor;
+import static org.bytedeco.openblas.global.openblas.CblasTrans;
+import static org.bytedeco.openblas.global.openblas.cblas_sgemm;
+
+import org.bytedeco.javacpp.FloatPointer;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Row-major single-precision matrix products straight on native memory: C = alpha op(A) op(B) + beta C, with each
+ * operand given as a base pointer, an offset in floats and a leading dimension, so that a head's columns or one
+ * example's rows are multiplied in place, with no ND4J op and no copy. ND4J's {@code mmul} at a transformer's shapes
+ * runs at a tenth of OpenBLAS's speed (see /work/shared/README.md); this calls the same OpenBLAS directly.
+ */
+public final class Sgemm {
+
+    private Sgemm() {
+    }
+
+    /**
+     * @param transA use A transposed (A is stored [k, m] with leading dimension lda)
+     * @param transB use B transposed (B is stored [n, k] with leading dimension ldb)
+     */
+    public static void multiply(boolean transA, boolean transB, int m, int n, int k, float alpha,
+                                FloatPointer a, long aOffset, int lda, FloatPointer b, long bOffset, int ldb,
+                                float beta, FloatPointer c, long cOffset, int ldc) {
+        if (m == 0 || n == 0) {
+            return;
+        }
+        cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, m, n, k, alpha,
+                at(a, aOffset), lda, at(b, bOffset), ldb, beta, at(c, cOffset), ldc);
+    }
+
+    /** A pointer to element {@code offset} of {@code base} (JavaCPP passes address + position). */
+    private static FloatPointer at(FloatPointer base, long offset) {
+        return offset == 0 ? base : new FloatPointer(base).position(base.position() + offset);
+    }
+
+    /**
+     * The memory of a float array as a pointer at its first element. The array must be dense in its own order (a
+     * whole array, or a view of one contiguous range of its buffer).
+     */
+    public static FloatPointer pointerTo(INDArray array) {
+        if (array.dataType() != DataType.FLOAT) {
+            throw new IllegalArgumentException("float32 arrays only, got " + array.dataType());
+        }
+        if (array.length() > 0 && array.elementWiseStride() != 1) {
+            throw new IllegalArgumentException("the array is not dense (a strided view): " + array.shapeInfoToString());
+        }
+        // a view's data buffer already starts at the view's first element
+        FloatPointer p = new FloatPointer(array.data().addressPointer());
+        return p.position(0).capacity(array.length()).limit(array.length());
+    }
+}

@@ -1,0 +1,210 @@
+package org.traindeck.engine.model.kernels;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.Objects;
+import org.deeplearning4j.nn.api.ParamInitializer;
+import org.deeplearning4j.nn.conf.InputPreProcessor;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.RNNFormat;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.memory.LayerMemoryReport;
+import org.deeplearning4j.nn.conf.memory.MemoryReport;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.jackson.annotation.JsonIgnore;
+import org.nd4j.shade.jackson.annotation.JsonProperty;
+
+/**
+ * A pre-norm transformer block as one DL4J layer on sequences [mb, width, T]: x + drop(attention(norm1(x))), then
+ * r + drop(mlp2(gelu(mlp1(norm2(r))))). Its parameters have the names, shapes, layouts and order that the same block
+ * spelled out as layerNorm, attention and dense nodes has, so a checkpoint of either loads into the other
+ * ({@link TransformerBlockParams}). It runs on {@link TransformerBlockLayer}: TrainDeck's own CPU kernel.
+ */
+public class TransformerBlock extends BaseLayer {
+
+    public static final double EPSILON = 1e-5;
+
+    @JsonProperty
+    private long width;
+    @JsonProperty
+    private long hidden;
+    @JsonProperty
+    private int heads;
+    @JsonProperty
+    private boolean causal;
+    @JsonProperty
+    private double dropout;
+    @JsonProperty
+    private boolean recompute;
+
+    /** For JSON. */
+    protected TransformerBlock() {
+    }
+
+    /**
+     * @param width   features in and out; 0 to take them from the input type
+     * @param hidden  the MLP's hidden units
+     * @param dropout the rate after the attention and after the MLP (0: none)
+     * @param recompute keep only the input between the forward and the backward pass and compute the rest again
+     */
+    public TransformerBlock(long width, long hidden, int heads, boolean causal, double dropout, boolean recompute) {
+        this.width = width;
+        this.hidden = hidden;
+        this.heads = heads;
+        this.causal = causal;
+        this.dropout = dropout;
+        this.recompute = recompute;
+        if (width < 0 || hidden <= 0 || heads <= 0) {
+            throw refuse("width must be >= 0 (0: from the input), hidden and heads positive; got width=" + width
+                    + ", hidden=" + hidden + ", heads=" + heads);
+        }
+        if (!(dropout >= 0 && dropout < 1)) {
+            throw refuse("dropout must be in [0, 1), got " + dropout);
+        }
+        checkHeads();
+    }
+
+    @JsonIgnore
+    public long getWidth() {
+        return width;
+    }
+
+    @JsonIgnore
+    public long getHidden() {
+        return hidden;
+    }
+
+    @JsonIgnore
+    public int getHeads() {
+        return heads;
+    }
+
+    @JsonIgnore
+    public boolean isCausal() {
+        return causal;
+    }
+
+    @JsonIgnore
+    public double getDropout() {
+        return dropout;
+    }
+
+    @JsonIgnore
+    public boolean isRecompute() {
+        return recompute;
+    }
+
+    private void checkHeads() {
+        if (width > 0 && width % heads != 0) {
+            throw refuse(heads + " heads do not divide the width " + width);
+        }
+    }
+
+    @Override
+    public org.deeplearning4j.nn.api.Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners,
+                                                       int layerIndex, INDArray layerParamsView, boolean initializeParams,
+                                                       DataType networkDataType) {
+        TransformerBlockLayer layer = new TransformerBlockLayer(conf, networkDataType);
+        layer.setListeners(listeners);
+        layer.setIndex(layerIndex);
+        layer.setParamsViewArray(layerParamsView);
+        Map<String, INDArray> paramTable = initializer().init(conf, layerParamsView, initializeParams);
+        layer.setParamTable(paramTable);
+        layer.setConf(conf);
+        return layer;
+    }
+
+    @Override
+    public ParamInitializer initializer() {
+        return TransformerBlockParams.INSTANCE;
+    }
+
+    @Override
+    public InputType getOutputType(int layerIndex, InputType inputType) {
+        long features = features(inputType);
+        if (width > 0 && features != width) {
+            throw refuse("configured for width " + width + " but the input " + inputType + " has " + features + " features");
+        }
+        return inputType;
+    }
+
+    @Override
+    public void setNIn(InputType inputType, boolean override) {
+        if (width <= 0 || override) {
+            width = features(inputType);
+            checkHeads();
+        }
+    }
+
+    private long features(InputType inputType) {
+        if (!(inputType instanceof InputType.InputTypeRecurrent rnn) || rnn.getFormat() != RNNFormat.NCW) {
+            throw refuse("takes sequences [minibatch, features, time] (InputType.recurrent, NCW), got " + inputType);
+        }
+        return rnn.getSize();
+    }
+
+    @Override
+    public InputPreProcessor getPreProcessorForInputType(InputType inputType) {
+        return null;
+    }
+
+    @Override
+    public boolean isPretrainParam(String paramName) {
+        return false;
+    }
+
+    @Override
+    public LayerMemoryReport getMemoryReport(InputType inputType) {
+        InputType.InputTypeRecurrent rnn = (InputType.InputTypeRecurrent) inputType;
+        long length = Math.max(1, rnn.getTimeSeriesLength());
+        long perExample = keptFloatsPerExample(length);
+        long params = initializer().numParams(this);
+        return new LayerMemoryReport.Builder(getLayerName(), TransformerBlock.class, inputType, inputType)
+                .standardMemory(params, getIUpdater() == null ? 0 : getIUpdater().stateSize(params))
+                .workingMemory(0, perExample, 0, perExample)
+                .cacheMemory(MemoryReport.CACHE_MODE_ALL_ZEROS, MemoryReport.CACHE_MODE_ALL_ZEROS)
+                .build();
+    }
+
+    /** Floats per example of the kernel's activation and gradient buffers (shared by a thread's blocks with recompute). */
+    public long bufferFloatsPerExample(long length) {
+        return TransformerBlockBuffers.floatsPerExample(width, hidden, heads, length);
+    }
+
+    /** Floats per example this block keeps of its own: its buffers, or with recompute only its dropout masks. */
+    public long keptFloatsPerExample(long length) {
+        long masks = dropout > 0 ? 2 * width * length : 0;
+        return recompute ? masks : masks + bufferFloatsPerExample(length);
+    }
+
+    private IllegalArgumentException refuse(String message) {
+        String name = getLayerName() == null ? "TransformerBlock" : "TransformerBlock \"" + getLayerName() + "\"";
+        return new IllegalArgumentException(name + ": " + message);
+    }
+
+    @Override
+    public TransformerBlock clone() {
+        return (TransformerBlock) super.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TransformerBlock other && super.equals(o) && width == other.width && hidden == other.hidden
+                && heads == other.heads && causal == other.causal && Double.compare(dropout, other.dropout) == 0
+                && recompute == other.recompute;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(super.hashCode(), width, hidden, heads, causal, dropout, recompute);
+    }
+
+    @Override
+    public String toString() {
+        return "TransformerBlock(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "width=" + width + ", hidden="
+                + hidden + ", heads=" + heads + ", causal=" + causal + ", dropout=" + dropout + ", recompute=" + recompute + ")";
+    }
+}
