@@ -1,5 +1,6 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -56,10 +57,16 @@ public sealed interface ModelConfig {
     }
 
     /** Fully connected layers; works on any data (image data is flattened). */
-    @JsonPropertyOrder({"activation", "hidden", "dropout"})
-    record Mlp(List<Integer> hidden, Activation activation, double dropout) implements ModelConfig {
+    @JsonPropertyOrder({"activation", "hidden", "dropout", "kernel"})
+    record Mlp(List<Integer> hidden, Activation activation, double dropout,
+               @JsonInclude(JsonInclude.Include.NON_NULL) String kernel) implements ModelConfig {
         public Mlp {
             hidden = List.copyOf(hidden);
+        }
+
+        /** Kernel left to TrainDeck (null is not written, so the model's fingerprint keeps its old bytes). */
+        public Mlp(List<Integer> hidden, Activation activation, double dropout) {
+            this(hidden, activation, dropout, null);
         }
 
         @Override

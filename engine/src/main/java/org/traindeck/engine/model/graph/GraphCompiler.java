@@ -7,6 +7,7 @@ import org.deeplearning4j.nn.conf.layers.Layer;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.kernels.KernelUse;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,9 +27,16 @@ public final class GraphCompiler {
     static final List<String> RESERVED = List.of(Heads.PROJECTION, Heads.OUTPUT);
 
     private final LayerKinds kinds;
+    private final KernelUse kernels;
 
     public GraphCompiler(LayerKinds kinds) {
+        this(kinds, KernelUse.OWN);
+    }
+
+    /** @param kernels whether the nodes may use TrainDeck's CPU kernels */
+    public GraphCompiler(LayerKinds kinds, KernelUse kernels) {
         this.kinds = kinds;
+        this.kernels = kernels;
     }
 
     /**
@@ -64,7 +72,7 @@ public final class GraphCompiler {
             inputNames.forEach(n -> in.add(types.get(n)));
             InputType out;
             try {
-                Built built = kind.build(new NodeOptions(spec.type(), spec.options()), in);
+                Built built = kind.build(new NodeOptions(spec.type(), spec.options(), kernels), in);
                 if (built.layer() != null) {
                     out = outputOf(built.layer(), in.get(0));
                     parameters += built.layer().initializer().numParams(built.layer());
