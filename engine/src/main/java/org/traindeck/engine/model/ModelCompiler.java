@@ -10,6 +10,7 @@ import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.graph.GraphCompiler;
 import org.traindeck.engine.model.graph.Heads;
 import org.traindeck.engine.model.graph.LayerKinds;
+import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
 
 import java.util.List;
@@ -67,6 +68,13 @@ public final class ModelCompiler {
     /** As {@link #configuration(ModelConfig, ModelInput, long, LayerKinds)}, with or without TrainDeck's kernels. */
     public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed, LayerKinds kinds,
                                                               KernelUse kernels) {
+        ComputationGraphConfiguration conf = configurationAsWritten(model, input, seed, kinds, kernels);
+        DenseKernel.skipUnusedInputGradients(conf);
+        return conf;
+    }
+
+    private static ComputationGraphConfiguration configurationAsWritten(ModelConfig model, ModelInput input, long seed, LayerKinds kinds,
+                                                                        KernelUse kernels) {
         return model.accept(new ModelConfig.Visitor<>() {
             @Override
             public ComputationGraphConfiguration mlp(ModelConfig.Mlp m) {

@@ -119,8 +119,11 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
             KernelBlas.buffer(bGrad).put(0, sums, 0, out);
             ret.gradientForVariable().put(B, bGrad);
         }
-        INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT,
-                sequence ? new long[] {mb, in, steps} : new long[] {n, in}, 'c');
+        long[] inputShape = sequence ? new long[] {mb, in, steps} : new long[] {n, in};
+        if (!layerConf().inputGradient()) {
+            return new Pair<>(ret, mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c'));
+        }
+        INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
         if (sequence) {
             KernelBlas.gemm(false, false, n, in, out, rows.deltaPointer(), out, KernelBlas.pointer(getParam(W)), in, 0f,
                     rows.dxPointer(), in);

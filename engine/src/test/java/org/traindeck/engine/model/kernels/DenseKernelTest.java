@@ -92,6 +92,23 @@ class DenseKernelTest {
     }
 
     @Test
+    void withoutInputGradientTheParameterGradientsAreTheSameAndTheInputGetsZeros() {
+        DenseKernel skipping = kernel(6, 5, Activation.RELU, true);
+        skipping.setInputGradient(false);
+        Layer k = instantiate(skipping);
+        Layer full = instantiate(kernel(6, 5, Activation.RELU, true));
+        k.params().assign(full.params());
+        INDArray x = Nd4j.randn(DataType.FLOAT, 4, 6);
+        INDArray eps = Nd4j.randn(DataType.FLOAT, 4, 5);
+        INDArray[] out = new INDArray[1];
+        backward(full, x, eps, out);
+        Pair<Gradient, INDArray> g = backward(k, x, eps, out);
+        assertThat(g.getSecond().sumNumber().doubleValue()).isZero();
+        assertThat(g.getSecond().shape()).isEqualTo(new long[] {4, 6});
+        assertThat(k.getGradientsViewArray().equalsWithEps(full.getGradientsViewArray(), 0)).isTrue();
+    }
+
+    @Test
     void aColumnMajorInputIsReadCorrectly() {
         compareRows(kernel(6, 5, Activation.RELU, true), reference(6, 5, Activation.RELU, true),
                 Nd4j.randn(DataType.FLOAT, 9, 6).dup('f'), 9, 5);

@@ -27,6 +27,7 @@ import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.LayerNormKernel;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,11 +37,11 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * TrainDeck's dense kernel and DL4J's DenseLayer are interchangeable: the same training on real data, the CUDA
- * path builds DL4J's layers, and a checkpoint of DenseLayers (every checkpoint written before the kernels) loads
- * into the kernels and trains on identically.
+ * TrainDeck's kernels and the layers they replace (DL4J's DenseLayer, the SameDiff LayerNorm) are interchangeable:
+ * the same training on real data, the CUDA path builds the reference layers, and a checkpoint of the reference layers
+ * (every checkpoint written before the kernels) loads into the kernels and trains on identically.
  */
-class DenseKernelPathsTest {
+class KernelPathsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ModelInput DIGITS = new ModelInput(InputType.feedForward(64), Task.CLASSIFICATION, 10);
@@ -79,6 +80,9 @@ class DenseKernelPathsTest {
         ModelConfig.Mlp mlp = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1);
         assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN))).allMatch(l -> l instanceof DenseKernel).hasSize(2);
         assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.REFERENCE))).allMatch(l -> l instanceof DenseLayer).hasSize(2);
+        List<org.deeplearning4j.nn.conf.layers.Layer> kernels = denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN));
+        assertThat(((DenseKernel) kernels.get(0)).inputGradient()).as("the first layer reads the data: no input gradient").isFalse();
+        assertThat(((DenseKernel) kernels.get(1)).inputGradient()).isTrue();
         ModelConfig.Mlp optOut = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1, "dl4j");
         assertThat(denseLayers(ModelCompiler.build(optOut, DIGITS, 1, KernelUse.OWN))).allMatch(l -> l instanceof DenseLayer);
 
@@ -93,6 +97,34 @@ class DenseKernelPathsTest {
         ComputationGraph cuda = ModelCompiler.build(graph, sequence, 1, KernelUse.REFERENCE);
         assertThat(layerOf(cuda, "own")).isInstanceOf(TimeDistributed.class);
         assertThat(own.params().equalsWithEps(cuda.params(), 0)).as("same parameters from the same seed").isTrue();
+    }
+
+    @Test
+    void aGraphWithDenseAndLayerNormTrainsTheSameOnBothPaths() {
+        ModelInput sequence = new ModelInput(InputType.recurrent(6, 7), Task.CLASSIFICATION, 3);
+        ModelConfig.Graph graph = new ModelConfig.Graph(List.of(
+                new LayerSpec("up", "dense", null, Map.of("units", 12, "activation", "gelu", "bias", true)),
+                new LayerSpec("norm", "layerNorm", null, Map.of("epsilon", 1e-5)),
+                new LayerSpec("down", "dense", null, Map.of("units", 5, "activation", "identity", "bias", true)),
+                new LayerSpec("norm2", "layerNorm", null, Map.of("epsilon", 1e-5, "kernel", "dl4j")),
+                new LayerSpec("last", "lstm", null, Map.of("units", 4, "returnSequences", false))), new ModelConfig.Head("auto", "auto"));
+        ComputationGraph own = ModelCompiler.build(graph, sequence, 3, KernelUse.OWN);
+        ComputationGraph reference = ModelCompiler.build(graph, sequence, 3, KernelUse.REFERENCE);
+        assertThat(layerOf(own, "norm")).isInstanceOf(LayerNormKernel.class);
+        assertThat(layerOf(own, "norm2")).isNotInstanceOf(LayerNormKernel.class);
+        assertThat(layerOf(reference, "norm")).isNotInstanceOf(LayerNormKernel.class);
+        assertThat(own.params().equalsWithEps(reference.params(), 0)).isTrue();
+        INDArray x = Nd4j.randn(DataType.FLOAT, 8, 6, 7);
+        INDArray y = Nd4j.zeros(DataType.FLOAT, 8, 3);
+        for (int i = 0; i < 8; i++) {
+            y.putScalar(i, i % 3, 1);
+        }
+        for (int step = 0; step < 8; step++) {
+            reference.fit(new MultiDataSet(x, y));
+            own.fit(new MultiDataSet(x, y));
+            assertThat(Math.abs(own.score() - reference.score()) / reference.score()).as("loss at step %d", step).isLessThan(1e-5);
+        }
+        assertRelativelyClose(own.params(), reference.params(), 1e-5);
     }
 
     private static org.deeplearning4j.nn.conf.layers.Layer layerOf(ComputationGraph net, String node) {
