@@ -137,6 +137,15 @@ class KernelPathsTest {
     }
 
     @Test
+    void thisCpuBuildUsesTheKernelsUnlessANodeOptsOut() {
+        assertThat(KernelUse.forCurrentBackend()).isEqualTo(KernelUse.OWN);
+        assertThat(KernelUse.OWN.kernelFor(null)).isTrue();
+        assertThat(KernelUse.OWN.kernelFor("own")).isTrue();
+        assertThat(KernelUse.OWN.kernelFor("dl4j")).isFalse();
+        assertThat(KernelUse.REFERENCE.kernelFor("own")).isFalse();
+    }
+
+    @Test
     void theKernelChoiceIsNoPartOfTheModelFingerprint() {
         ModelConfig.Mlp dl4j = new ModelConfig.Mlp(List.of(64, 32), ModelConfig.Activation.RELU, 0.1, "dl4j");
         assertThat(ConfigWriter.modelJson(KernelChoices.withoutChoices(dl4j)))
