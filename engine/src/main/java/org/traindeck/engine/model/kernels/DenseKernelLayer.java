@@ -71,7 +71,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
             }
         }
         float[] a = rows.a();
-        activation.forward(z, a, n * out);
+        activation.forward(z, a, rows.saved(activation), n * out);
         float[] mask = rowMask(n, mb, steps, sequence);
         if (mask != null) {
             scaleRows(a, mask, n, out);
@@ -96,7 +96,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         }
         float[] g = rows.delta();
         rows.loadRows(epsilon, g, sequence, mb, steps, out);
-        activation.backward(rows.z(), g, n * out);
+        activation.backward(rows.z(), rows.saved(activation), g, n * out);
         float[] mask = rowMask(n, mb, steps, sequence);
         if (mask != null) {
             scaleRows(g, mask, n, out);
@@ -188,7 +188,9 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         private float[] z;
         private float[] a;
         private float[] delta;
+        private float[] saved;
         private float[] scratchIn;
+        private float[] scratchNcw;
         /** Whether x points at the layer's input itself (a dense row-major batch of rows) rather than a copy. */
         private INDArray inputItself;
 
@@ -212,6 +214,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
             z = new float[n * out];
             a = new float[n * out];
             delta = new float[n * out];
+            saved = null;
             scratchIn = null;
         }
 
@@ -261,7 +264,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
                 KernelBlas.buffer(target).put(0, rowsOut, 0, n * width);
                 return;
             }
-            float[] tmp = new float[n * width];
+            float[] tmp = scratchNcw(n * width);
             transposeSteps(rowsOut, tmp, mb, width, steps, true);
             KernelBlas.buffer(target).put(0, tmp, 0, n * width);
         }
@@ -293,14 +296,22 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
             }
         }
 
-        private static float[] asRowMajor(INDArray a, int length) {
-            float[] out = new float[length];
+        private float[] asRowMajor(INDArray a, int length) {
+            float[] out = scratchNcw(length);
             if (KernelBlas.isDenseRowMajor(a)) {
                 KernelBlas.buffer(a).get(0, out, 0, length);
             } else {
                 a.castTo(DataType.FLOAT).dup('c').data().asNioFloat().get(out, 0, length);
             }
             return out;
+        }
+
+        /** Sequences as they come ([mb, width, T]), read or written one at a time. */
+        private float[] scratchNcw(int length) {
+            if (scratchNcw == null || scratchNcw.length < length) {
+                scratchNcw = new float[length];
+            }
+            return scratchNcw;
         }
 
         private float[] scratchIn(int length) {
@@ -348,6 +359,17 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
 
         float[] delta() {
             return delta;
+        }
+
+        /** What the activation keeps from the forward pass for the backward pass (none for the piecewise linear ones). */
+        float[] saved(KernelActivation activation) {
+            if (!activation.saves()) {
+                return null;
+            }
+            if (saved == null) {
+                saved = new float[z.length];
+            }
+            return saved;
         }
     }
 }

@@ -39,8 +39,11 @@ enum KernelActivation {
         return null;
     }
 
-    /** out[i] = f(z[i]) for i in [0, n). */
-    void forward(float[] z, float[] out, int n) {
+    /**
+     * out[i] = f(z[i]) for i in [0, n); {@code saved} receives what the backward pass needs beyond z (tanh's and the
+     * sigmoids' values), so that it computes no exponential again.
+     */
+    void forward(float[] z, float[] out, float[] saved, int n) {
         switch (this) {
             case IDENTITY -> System.arraycopy(z, 0, out, 0, n);
             case RELU -> {
@@ -56,24 +59,30 @@ enum KernelActivation {
             }
             case TANH -> {
                 for (int i = 0; i < n; i++) {
-                    out[i] = (float) Math.tanh(z[i]);
+                    float t = (float) Math.tanh(z[i]);
+                    saved[i] = t;
+                    out[i] = t;
                 }
             }
             case SIGMOID -> {
                 for (int i = 0; i < n; i++) {
-                    out[i] = (float) (1.0 / (1.0 + Math.exp(-z[i])));
+                    float sg = (float) (1.0 / (1.0 + Math.exp(-z[i])));
+                    saved[i] = sg;
+                    out[i] = sg;
                 }
             }
             case GELU -> {
                 for (int i = 0; i < n; i++) {
-                    out[i] = (float) (z[i] / (1.0 + Math.exp(-1.702 * z[i])));
+                    float sg = (float) (1.0 / (1.0 + Math.exp(-1.702 * z[i])));
+                    saved[i] = sg;
+                    out[i] = z[i] * sg;
                 }
             }
         }
     }
 
-    /** g[i] *= f'(z[i]) for i in [0, n). */
-    void backward(float[] z, float[] g, int n) {
+    /** g[i] *= f'(z[i]) for i in [0, n), with what {@link #forward} saved. */
+    void backward(float[] z, float[] saved, float[] g, int n) {
         switch (this) {
             case IDENTITY -> {
             }
@@ -90,24 +99,28 @@ enum KernelActivation {
             }
             case TANH -> {
                 for (int i = 0; i < n; i++) {
-                    double t = Math.tanh(z[i]);
-                    g[i] = (float) (g[i] * (1.0 - t * t));
+                    float t = saved[i];
+                    g[i] *= 1f - t * t;
                 }
             }
             case SIGMOID -> {
                 for (int i = 0; i < n; i++) {
-                    double s = 1.0 / (1.0 + Math.exp(-z[i]));
-                    g[i] = (float) (g[i] * s * (1.0 - s));
+                    float sg = saved[i];
+                    g[i] *= sg * (1f - sg);
                 }
             }
             case GELU -> {
                 for (int i = 0; i < n; i++) {
                     // d/dx x·σ(kx) = σ(kx) + kx·σ(kx)(1 − σ(kx))
-                    double kx = 1.702 * z[i];
-                    double s = 1.0 / (1.0 + Math.exp(-kx));
-                    g[i] = (float) (g[i] * (s + kx * s * (1.0 - s)));
+                    float sg = saved[i];
+                    g[i] *= sg + 1.702f * z[i] * sg * (1f - sg);
                 }
             }
         }
+    }
+
+    /** Whether {@link #forward} fills {@code saved}. */
+    boolean saves() {
+        return this == TANH || this == SIGMOID || this == GELU;
     }
 }
