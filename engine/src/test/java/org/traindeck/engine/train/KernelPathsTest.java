@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.recurrent.TimeDistributed;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import org.traindeck.engine.model.kernels.LayerNormKernel;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -80,7 +82,7 @@ class KernelPathsTest {
         ModelConfig.Mlp mlp = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1);
         assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN))).allMatch(l -> l instanceof DenseKernel).hasSize(2);
         assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.REFERENCE))).allMatch(l -> l instanceof DenseLayer).hasSize(2);
-        List<org.deeplearning4j.nn.conf.layers.Layer> kernels = denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN));
+        List<Layer> kernels = denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN));
         assertThat(((DenseKernel) kernels.get(0)).inputGradient()).as("the first layer reads the data: no input gradient").isFalse();
         assertThat(((DenseKernel) kernels.get(1)).inputGradient()).isTrue();
         ModelConfig.Mlp optOut = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1, "dl4j");
@@ -127,12 +129,12 @@ class KernelPathsTest {
         assertRelativelyClose(own.params(), reference.params(), 1e-5);
     }
 
-    private static org.deeplearning4j.nn.conf.layers.Layer layerOf(ComputationGraph net, String node) {
+    private static Layer layerOf(ComputationGraph net, String node) {
         return ((LayerVertex) net.getConfiguration().getVertices().get(node)).getLayerConf().getLayer();
     }
 
-    private static List<org.deeplearning4j.nn.conf.layers.Layer> denseLayers(ComputationGraph net) {
-        return java.util.Arrays.stream(net.getLayers()).map(l -> l.conf().getLayer())
+    private static List<Layer> denseLayers(ComputationGraph net) {
+        return Arrays.stream(net.getLayers()).map(l -> l.conf().getLayer())
                 .filter(l -> l.getLayerName().startsWith("dense")).toList();
     }
 

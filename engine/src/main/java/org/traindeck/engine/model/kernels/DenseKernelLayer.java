@@ -11,6 +11,8 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
+import java.util.Arrays;
+
 /**
  * The dense kernel at run time: one sgemm per product on the arrays' memory, bias, activation and mask as Java loops,
  * and no second forward pass (the pre-activation is kept for the backward pass). Sequences are turned into rows
@@ -51,7 +53,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         int n = mb * steps;
         if (input.size(1) != in) {
             throw new IllegalStateException("DenseKernel" + name() + ": expects " + in + " input features, got input of shape "
-                    + java.util.Arrays.toString(input.shape()));
+                    + Arrays.toString(input.shape()));
         }
         rows.shape(n, in, out);
         rows.loadInput(input, sequence, mb, steps);
@@ -141,7 +143,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         if (maskArray.length() != n) {
             throw new IllegalStateException("DenseKernel" + name() + ": a mask must have one value per "
                     + (sequence ? "time step ([" + mb + ", " + steps + "])" : "row ([" + n + ", 1])") + ", got shape "
-                    + java.util.Arrays.toString(maskArray.shape()));
+                    + Arrays.toString(maskArray.shape()));
         }
         return maskArray.castTo(DataType.FLOAT).dup('c').data().asFloat();
     }

@@ -11,6 +11,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.model.layers.LayerNorm;
 
+import java.util.Arrays;
+
 /**
  * The layer norm kernel at run time: Java loops over [samples, features, positions] (positions: 1 for rows, the time
  * steps of a sequence, the pixels of an image), normalising over the features at each position; the normalised
@@ -50,7 +52,7 @@ public class LayerNormKernelLayer extends SameDiffLayer {
         int p = (int) (input.length() / ((long) s * c));
         if (c != norm().nIn()) {
             throw new IllegalStateException("LayerNormKernel" + name() + ": expects " + norm().nIn() + " features, got input of shape "
-                    + java.util.Arrays.toString(input.shape()));
+                    + Arrays.toString(input.shape()));
         }
         reshape(s, c, p);
         read(input, x);
@@ -63,8 +65,8 @@ public class LayerNormKernelLayer extends SameDiffLayer {
         int block = c * p;
         for (int b = 0; b < s; b++) {
             int base = b * block;
-            java.util.Arrays.fill(mean, 0f);
-            java.util.Arrays.fill(var, 0f);
+            Arrays.fill(mean, 0f);
+            Arrays.fill(var, 0f);
             for (int f = 0; f < c; f++) {
                 int row = base + f * p;
                 for (int t = 0; t < p; t++) {
@@ -120,8 +122,8 @@ public class LayerNormKernelLayer extends SameDiffLayer {
         float[] m2 = new float[p];
         for (int b = 0; b < s; b++) {
             int base = b * block;
-            java.util.Arrays.fill(m1, 0f);
-            java.util.Arrays.fill(m2, 0f);
+            Arrays.fill(m1, 0f);
+            Arrays.fill(m2, 0f);
             for (int f = 0; f < c; f++) {
                 int row = base + f * p;
                 float gf = gain[f];

@@ -17,12 +17,14 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 /** The dense kernel against DL4J's DenseLayer with the same parameters: outputs, every gradient, finite differences. */
 class DenseKernelTest {
@@ -46,11 +48,11 @@ class DenseKernelTest {
     static Layer instantiate(org.deeplearning4j.nn.conf.layers.Layer layerConf) {
         NeuralNetConfiguration conf = conf(layerConf);
         long n = conf.getLayer().initializer().numParams(conf);
-        INDArray params = Nd4j.create(DataType.FLOAT, 1, n + 7).get(org.nd4j.linalg.indexing.NDArrayIndex.point(0),
-                org.nd4j.linalg.indexing.NDArrayIndex.interval(7, n + 7)).reshape(1, n);
+        INDArray params = Nd4j.create(DataType.FLOAT, 1, n + 7).get(NDArrayIndex.point(0),
+                NDArrayIndex.interval(7, n + 7)).reshape(1, n);
         Layer layer = conf.getLayer().instantiate(conf, List.of(), 0, params, true, DataType.FLOAT);
-        INDArray grads = Nd4j.create(DataType.FLOAT, 1, n + 5).get(org.nd4j.linalg.indexing.NDArrayIndex.point(0),
-                org.nd4j.linalg.indexing.NDArrayIndex.interval(5, n + 5)).reshape(1, n);
+        INDArray grads = Nd4j.create(DataType.FLOAT, 1, n + 5).get(NDArrayIndex.point(0),
+                NDArrayIndex.interval(5, n + 5)).reshape(1, n);
         layer.setBackpropGradientsViewArray(grads);
         return layer;
     }
@@ -208,7 +210,7 @@ class DenseKernelTest {
             double minus = loss(k, x, eps);
             params.putScalar(i, keep);
             double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i)).as("parameter %d", i).isCloseTo(numeric, org.assertj.core.api.Assertions.within(2e-3 + 1e-2 * Math.abs(numeric)));
+            assertThat(analytic.getDouble(i)).as("parameter %d", i).isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
         }
         for (int i = 0; i < x.length(); i++) {
             float keep = x.getFloat(i);
@@ -218,7 +220,7 @@ class DenseKernelTest {
             double minus = loss(k, x, eps);
             x.putScalar(i, keep);
             double numeric = (plus - minus) / (2 * h);
-            assertThat(g.getSecond().getDouble(i)).as("input %d", i).isCloseTo(numeric, org.assertj.core.api.Assertions.within(2e-3 + 1e-2 * Math.abs(numeric)));
+            assertThat(g.getSecond().getDouble(i)).as("input %d", i).isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
         }
     }
 
