@@ -2,8 +2,9 @@
 bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|vit|gpt EPOCHS REPEATS THREADS [BATCH] [TEXT]
-  BATCH overrides the model's batch; TEXT is the gpt's UTF-8 text (the GPT sample's, data/text/gpl-3.txt)
+usage: pytorch_peer.py mlp|lenet|lenet-large|vit|gpt|vit-ws|gpt-ws EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES]
+  BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none);
+  SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's)
 """
 import math
 import sys
@@ -66,18 +67,18 @@ class Vit(nn.Module):
     """fashion-vit.json: 4x4 patches projected to 64 (cut with a reshape, as TrainDeck's PatchEmbedding), a class
     token, position embeddings, 2 blocks (4 heads, MLP ratio 2), a final norm, the class token's features, a dense head."""
 
-    def __init__(self, patch=4, width=64, depth=2, heads=4, mlp_ratio=2, image=28, classes=10):
+    def __init__(self, patch=4, width=64, depth=2, heads=4, mlp_ratio=2, image=28, classes=10, channels=1):
         super().__init__()
         self.patch, self.width = patch, width
         tokens = (image // patch) ** 2 + 1
-        self.project = nn.Linear(patch * patch, width)
+        self.project = nn.Linear(channels * patch * patch, width)
         self.cls = nn.Parameter(torch.randn(1, 1, width) * 0.02)
         self.positions = nn.Parameter(torch.randn(1, tokens, width) * 0.02)
         self.blocks = nn.Sequential(*[Block(width, heads, mlp_ratio, False, 0.0) for _ in range(depth)])
         self.norm = nn.LayerNorm(width, eps=1e-5)
         self.head = nn.Linear(width, classes)
 
-    def forward(self, x):  # [mb, 1, 28, 28]
+    def forward(self, x):  # [mb, channels, image, image]
         mb, c, h, w = x.shape
         p = self.patch
         cut = x.reshape(mb, c, h // p, p, w // p, p).permute(0, 2, 4, 1, 3, 5).reshape(mb, -1, c * p * p)
@@ -103,9 +104,9 @@ class Gpt(nn.Module):
         return self.head(self.norm(self.blocks(x)))  # [mb, T, vocabulary]
 
 
-def text_windows(path):
+def text_windows(path, context=GPT_CONTEXT, limit=GPT_WINDOWS):
     """As TrainDeck's TextReader: the distinct characters sorted by code point, windows of the context every stride
-    characters (the first GPT_WINDOWS of them), targets one character later."""
+    characters (the first `limit` of them), targets one character later."""
     with open(path, encoding="utf-8", newline="") as f:
         text = f.read()
     if text.startswith("\ufeff"):
@@ -113,15 +114,15 @@ def text_windows(path):
     vocabulary = sorted(set(text))
     index = {ch: i for i, ch in enumerate(vocabulary)}
     ids = torch.tensor([index[ch] for ch in text])
-    windows = min(GPT_WINDOWS, (len(ids) - GPT_CONTEXT - 1) // GPT_STRIDE + 1)
+    windows = min(limit, (len(ids) - context - 1) // GPT_STRIDE + 1)
     starts = torch.arange(windows) * GPT_STRIDE
-    offsets = torch.arange(GPT_CONTEXT)
+    offsets = torch.arange(context)
     x = ids[starts[:, None] + offsets]
     y = ids[starts[:, None] + offsets + 1]
     return len(vocabulary), x, y
 
 
-def model_and_data(kind, text=None):
+def model_and_data(kind, text=None, samples=0):
     torch.manual_seed(1)
     if kind == "mlp":
         net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
@@ -148,6 +149,15 @@ def model_and_data(kind, text=None):
     elif kind == "gpt":
         vocabulary, x, y = text_windows(text)
         return Gpt(vocabulary), x, y, 32
+    elif kind == "vit-ws":
+        # bench/TransformerPeers.vitWorkstation: width 192, 6 blocks of 3 heads, MLP ratio 4, 32x32x3 in 4x4 patches
+        net = Vit(patch=4, width=192, depth=6, heads=3, mlp_ratio=4, image=32, classes=10, channels=3)
+        x = torch.rand(samples, 3, 32, 32)
+        batch = 64
+    elif kind == "gpt-ws":
+        # bench/TransformerPeers.gptWorkstation: width 256, 4 causal blocks of 8 heads, MLP ratio 4, context 128
+        vocabulary, x, y = text_windows(text, context=128, limit=samples)
+        return Gpt(vocabulary, context=128, width=256, depth=4, heads=8, mlp_ratio=4, dropout=0.1), x, y, 16
     else:
         raise SystemExit("unknown model " + kind)
     y = torch.randint(0, 10, (x.shape[0],))
@@ -157,10 +167,11 @@ def model_and_data(kind, text=None):
 def main():
     kind, epochs, repeats, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     batch_override = int(sys.argv[5]) if len(sys.argv) > 5 else 0
-    text = sys.argv[6] if len(sys.argv) > 6 else None
+    text = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] != "-" else None
+    samples = int(sys.argv[7]) if len(sys.argv) > 7 else 0
     torch.set_num_threads(threads)
     for repeat in range(repeats):
-        net, x, y, batch = model_and_data(kind, text)
+        net, x, y, batch = model_and_data(kind, text, samples)
         batch = batch_override or batch
         if repeat == 0:
             print("parameters %d" % sum(p.numel() for p in net.parameters()), flush=True)

@@ -1,54 +1,115 @@
 package org.traindeck.app;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.prefs.BackingStoreException;
-import java.util.prefs.Preferences;
+import java.util.Map;
+import java.util.Properties;
 
-/** What TrainDeck remembers between launches: window size, the last folder, recent files and the theme. */
+/**
+ * What TrainDeck remembers between launches: window size, dividers, the last folder, recent files and the theme. Kept
+ * in a file of the app's own config folder ({@code $XDG_CONFIG_HOME/traindeck}, else {@code ~/.config/traindeck}), so
+ * that the user's HOME decides where it goes, and removing that folder forgets it.
+ */
 public final class AppPreferences {
 
     private static final int MAX_RECENT = 8;
-    private final Preferences node;
+    static final String FILE = "preferences.properties";
+    private final Path file;
+    private final Properties values = new Properties();
 
-    public AppPreferences(Preferences node) {
-        this.node = node;
+    /** The preferences kept in {@code file}, read now if it is there (an unreadable one counts as none). */
+    public AppPreferences(Path file) {
+        this.file = file;
+        if (Files.isRegularFile(file)) {
+            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                values.load(in);
+            } catch (IOException | IllegalArgumentException e) {
+                values.clear(); // preferences are a convenience: a damaged file starts them afresh
+            }
+        }
     }
 
-    /** The user's preferences node, or another one named by the system property traindeck.prefs (tests). */
+    /** The user's preferences, in the config folder the environment names. */
     public static AppPreferences user() {
-        String name = System.getProperty("traindeck.prefs", "org/traindeck/app");
-        return new AppPreferences(Preferences.userRoot().node(name));
+        return new AppPreferences(configFolder(System.getenv()).resolve(FILE));
+    }
+
+    /** {@code $XDG_CONFIG_HOME/traindeck} when set to an absolute path (the XDG rule), else {@code $HOME/.config/traindeck}. */
+    public static Path configFolder(Map<String, String> env) {
+        String xdg = env.get("XDG_CONFIG_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg, "traindeck");
+        }
+        String home = env.get("HOME");
+        Path base = home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"));
+        return base.resolve(".config").resolve("traindeck");
+    }
+
+    /** The file the preferences are kept in. */
+    public Path file() {
+        return file;
+    }
+
+    private double number(String key, double otherwise) {
+        String v = values.getProperty(key);
+        if (v == null) {
+            return otherwise;
+        }
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+
+    private void putNumber(String key, double value) {
+        values.setProperty(key, Double.toString(value));
     }
 
     public double[] windowBounds() {
-        return new double[] {node.getDouble("x", Double.NaN), node.getDouble("y", Double.NaN),
-                node.getDouble("width", 1360), node.getDouble("height", 860)};
+        return new double[] {number("x", Double.NaN), number("y", Double.NaN), number("width", 1360), number("height", 860)};
     }
 
     public void windowBounds(double x, double y, double width, double height) {
-        node.putDouble("x", x);
-        node.putDouble("y", y);
-        node.putDouble("width", width);
-        node.putDouble("height", height);
+        putNumber("x", x);
+        putNumber("y", y);
+        putNumber("width", width);
+        putNumber("height", height);
+    }
+
+    /** Where the named split pane's divider was left, as a fraction of its width or height. */
+    public double divider(String split, double otherwise) {
+        double d = number("divider." + split, otherwise);
+        return d > 0 && d < 1 ? d : otherwise;
+    }
+
+    public void saveDivider(String split, double position) {
+        putNumber("divider." + split, position);
     }
 
     public Path lastFolder() {
-        String f = node.get("lastFolder", null);
+        String f = values.getProperty("lastFolder");
         return f == null ? null : Path.of(f);
     }
 
     public void lastFolder(Path folder) {
         if (folder != null) {
-            node.put("lastFolder", folder.toAbsolutePath().toString());
+            values.setProperty("lastFolder", folder.toAbsolutePath().toString());
+            flush();
         }
     }
 
     public List<Path> recentFiles() {
         List<Path> out = new ArrayList<>();
-        for (String line : node.get("recent", "").split("\n")) {
+        for (String line : values.getProperty("recent", "").split("\n")) {
             if (!line.isBlank() && Files.exists(Path.of(line))) {
                 out.add(Path.of(line));
             }
@@ -64,21 +125,32 @@ public final class AppPreferences {
         while (list.size() > MAX_RECENT) {
             list.remove(list.size() - 1);
         }
-        node.put("recent", String.join("\n", list.stream().map(Path::toString).toList()));
+        values.setProperty("recent", String.join("\n", list.stream().map(Path::toString).toList()));
+        flush();
     }
 
     public boolean dark() {
-        return node.getBoolean("dark", false);
+        return Boolean.parseBoolean(values.getProperty("dark", "false"));
     }
 
     public void dark(boolean dark) {
-        node.putBoolean("dark", dark);
+        values.setProperty("dark", Boolean.toString(dark));
     }
 
+    /** Writes the file (through a temporary one, so that a crash never leaves half of it). */
     public void flush() {
         try {
-            node.flush();
-        } catch (BackingStoreException e) {
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(FILE + ".tmp");
+            try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                values.store(out, "TrainDeck preferences");
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
             // preferences are a convenience: losing them is not worth an error
         }
     }

@@ -28,6 +28,7 @@ final class ConfigFileActions {
             }
             """;
 
+    private Runnable replaced = () -> { };
     private final ConfigDocument document;
     private final Dialogs dialogs;
     private final AppPreferences preferences;
@@ -67,8 +68,14 @@ final class ConfigFileActions {
 
     private record Opened(Path file, String text) {}
 
+    /** Who hears that another config (opened or new) replaced the one shown. */
+    void onReplaced(Runnable listener) {
+        this.replaced = listener;
+    }
+
     private void show(Opened opened) {
         document.load(opened.text(), opened.file().toAbsolutePath());
+        replaced.run();
         preferences.addRecent(opened.file());
         updateRecent();
     }
@@ -83,6 +90,7 @@ final class ConfigFileActions {
             return;
         }
         document.load(NEW_CONFIG, null);
+        replaced.run();
     }
 
     void openConfig() {

@@ -53,7 +53,7 @@ final class JsonEditorPane extends BorderPane {
         ConfigProblem first = v.errors().stream().findFirst().orElse(null);
         String modelProblem = first == null ? modelProblem(model.overviewProperty().get()) : null;
         if (first != null) {
-            status.setText("✖ " + first + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
+            status.setText("✖ " + first.firstLine() + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
         } else {
             status.setText(modelProblem == null ? "✔ valid" : "✖ " + modelProblem);
         }
@@ -66,7 +66,7 @@ final class JsonEditorPane extends BorderPane {
             return null;
         }
         return o.nodes().stream().filter(n -> n.problem() != null).findFirst().map(n -> "the model does not build: " + n.problem())
-                .or(() -> o.problems().stream().filter(ConfigProblem::isError).findFirst().map(ConfigProblem::toString))
-                .orElse("the model does not build (see the table)");
+                .or(() -> o.problems().stream().filter(ConfigProblem::isError).findFirst().map(ConfigProblem::firstLine))
+                .orElse(null);
     }
 }

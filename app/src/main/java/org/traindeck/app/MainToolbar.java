@@ -3,6 +3,7 @@ package org.traindeck.app;
 import javafx.beans.binding.Bindings;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBase;
 import javafx.scene.control.Separator;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToolBar;
@@ -50,6 +51,12 @@ final class MainToolbar extends ToolBar {
         stop.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.RUNNING));
         getItems().addAll(newButton, open, files.recentMenu(), save, saveAs, new Separator(), start, resume, stop, new Separator(),
                 openRun, dark);
+    }
+
+    /** The toolbar's button with this id (the menu fires it, so that both are enabled alike). */
+    ButtonBase button(String id) {
+        return getItems().stream().filter(n -> n instanceof ButtonBase && id.equals(n.getId())).map(ButtonBase.class::cast)
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no toolbar button " + id));
     }
 
     /** The theme switch: selected is dark. */

@@ -17,6 +17,7 @@ import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.image.Image;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
@@ -84,6 +85,9 @@ public final class MainWindow {
     private final RunActions runActions;
     private final Timeline refresher;
     private final Scene scene;
+    private final SplitPane split;
+    static final String MAIN_SPLIT = "main";
+    static final String DASHBOARD_SPLIT = "dashboard";
     private Telemetry telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
     private boolean closed;
@@ -105,6 +109,12 @@ public final class MainWindow {
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         this.runActions = new RunActions(services, document, controller, dashboard, files);
+        // another config: the last run's curves, summary and banner belong to it, not to this one (a run in progress stays)
+        files.onReplaced(() -> {
+            if (controller.stateProperty().get() == RunController.State.IDLE) {
+                dashboard.clearRun();
+            }
+        });
         controller.onError(m -> {
             dashboard.messages().add(m);
             services.dialogs().showError("TrainDeck", m);
@@ -122,12 +132,25 @@ public final class MainWindow {
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
         SplitPane split = new SplitPane(tabs, dashboard);
+        split.setId("main-split");
         split.setOrientation(Orientation.HORIZONTAL);
-        split.setDividerPositions(0.42);
+        // every tab's title in view: a narrower header would scroll the first ones off to the left
+        tabs.setMinWidth(520);
+        // one column of charts, its controls whole; the divider stops there instead of pushing them off the window
+        dashboard.setMinWidth(420);
+        split.setDividerPositions(services.preferences().divider(MAIN_SPLIT, 0.38));
+        dashboard.split().setDividerPositions(services.preferences().divider(DASHBOARD_SPLIT, 0.82));
+        this.split = split;
         BorderPane root = new BorderPane(split);
         MainToolbar toolbar = new MainToolbar(files, runActions, controller, document, services.preferences().dark());
         toolbar.darkToggle().selectedProperty().addListener((o, a, b) -> applyTheme(b));
-        root.setTop(toolbar);
+        MainMenu menu = new MainMenu(toolbar, services.dialogs(), () -> {
+            if (mayClose()) {
+                close();
+                stage.close();
+            }
+        }, new MainMenu.Where(services.preferences().file(), Engine.dataHome(), services.home().resolve("docs")));
+        root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
 
         double[] bounds = services.preferences().windowBounds();
@@ -383,6 +406,8 @@ public final class MainWindow {
         }
         closed = true;
         services.preferences().windowBounds(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight());
+        services.preferences().saveDivider(MAIN_SPLIT, split.getDividerPositions()[0]);
+        services.preferences().saveDivider(DASHBOARD_SPLIT, dashboard.split().getDividerPositions()[0]);
         services.preferences().flush();
         refresher.stop();
         controller.shutdown();

@@ -86,7 +86,7 @@ final class RunActions {
         if (r == null) {
             return;
         }
-        String name = dashboard.status().runName();
+        String name = String.valueOf(r.runDir().toAbsolutePath().normalize().getFileName());
         services.tasks().execute(() -> EndOfRunSummary.of(name, r, services.engine().open(r.runDir()).history()),
                 summary -> dashboard.summary().show(summary),
                 e -> dashboard.messages().add("could not read the run's metrics for its summary: " + e.getMessage()));

@@ -14,9 +14,6 @@ import org.traindeck.app.tasks.QueuedTaskExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
-import java.util.prefs.BackingStoreException;
-import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.traindeck.app.WindowFixture.onFx;
@@ -28,7 +25,8 @@ import static org.traindeck.app.WindowFixture.onFx;
 @ExtendWith(ApplicationExtension.class)
 class ConfigFileActionsTest {
 
-    private final Preferences node = Preferences.userRoot().node("org/traindeck/test-" + UUID.randomUUID());
+    @TempDir
+    Path configFolder;
     private final TestDialogs dialogs = new TestDialogs();
     private final QueuedTaskExecutor tasks = new QueuedTaskExecutor();
     private ConfigDocument document;
@@ -37,13 +35,12 @@ class ConfigFileActionsTest {
     @Start
     void start(Stage stage) {
         document = new ConfigDocument(Path.of("").toAbsolutePath());
-        files = new ConfigFileActions(document, dialogs, new AppPreferences(node), tasks);
+        files = new ConfigFileActions(document, dialogs, new AppPreferences(configFolder.resolve(AppPreferences.FILE)), tasks);
     }
 
     @AfterEach
-    void tearDown() throws BackingStoreException {
+    void tearDown() {
         document.shutdown();
-        node.removeNode();
     }
 
     @Test

@@ -180,7 +180,7 @@ class DashboardFlowTest extends WindowTest {
         List<String> asked = List.copyOf(fixture.dialogs.asked);
         assertThat(asked).contains("run-folder");
         // the past run's own stages and name, not those of the config open in the editor (15 epochs, "digits-mlp")
-        assertThat(onFx(() -> window.dashboard().status().runText())).isEqualTo("run tiny (tiny)");
+        assertThat(onFx(() -> window.dashboard().status().runText())).isEqualTo("run tiny"); // named by its folder, once
         assertThat(onFx(() -> window.dashboard().status().epochText())).endsWith("/2");
     }
 }

@@ -85,6 +85,13 @@ public final class TestDialogs implements Dialogs {
         errors.add(title + ": " + message);
     }
 
+    final List<String> infos = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public void showInfo(String title, String message) {
+        infos.add(title + ": " + message);
+    }
+
     final List<Path> foldersShown = Collections.synchronizedList(new ArrayList<>());
 
     @Override

@@ -72,7 +72,7 @@ class WindowDefectsTest extends WindowTest {
         assertThat(fixture.dialogs.errors.get(0)).contains("chart.png is not text");
         assertThat(fixture.dialogs.errors.get(1)).contains("README.md is not a run config");
         assertThat(onFx(() -> window.document().text())).isEqualTo(before);
-        assertThat(fixture.prefsNode.get("recent", "")).doesNotContain("chart.png").doesNotContain("README.md");
+        assertThat(fixture.preferences.recentFiles()).noneMatch(f -> f.endsWith("chart.png") || f.endsWith("README.md"));
     }
 
     @Test

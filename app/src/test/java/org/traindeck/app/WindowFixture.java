@@ -11,14 +11,15 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.train.RunResult;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.UUID;
+import java.util.Comparator;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.prefs.BackingStoreException;
-import java.util.prefs.Preferences;
 
 /** The real window with real engine services, test dialogs and a throw-away preferences node. */
 final class WindowFixture {
@@ -29,7 +30,9 @@ final class WindowFixture {
     }
 
     final TestDialogs dialogs = new TestDialogs();
-    final Preferences prefsNode = Preferences.userRoot().node("org/traindeck/test-" + UUID.randomUUID());
+    /** A throw-away config folder of the app's own, as a fresh HOME would give. */
+    final Path configFolder = tempFolder();
+    final AppPreferences preferences = new AppPreferences(configFolder.resolve(AppPreferences.FILE));
     MainWindow window;
     /** The devices the window's engine finds; null for this machine's. */
     DeviceDiscovery devices;
@@ -39,7 +42,7 @@ final class WindowFixture {
                 Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30));
         Engine engine = devices == null ? Engine.local(fast) : Engine.withDevices(devices, fast);
         MainWindow.Services services = new MainWindow.Services(dialogs, engine, new FxTaskExecutor(),
-                new AppPreferences(prefsNode), repoRoot());
+                preferences, repoRoot());
         window = new MainWindow(stage, services, config);
         stage.show();
         return window;
@@ -57,10 +60,18 @@ final class WindowFixture {
             Platform.runLater(window::close);
             WaitForAsyncUtils.waitForFxEvents();
         }
+        try (var files = Files.walk(configFolder)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary folder left behind
+        }
+    }
+
+    private static Path tempFolder() {
         try {
-            prefsNode.removeNode();
-        } catch (BackingStoreException | IllegalStateException e) {
-            // already gone
+            return Files.createTempDirectory("traindeck-config-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

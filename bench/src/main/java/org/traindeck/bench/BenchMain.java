@@ -23,7 +23,9 @@ public final class BenchMain {
      * The groups: overhead, onednn, layers (the per-layer figures' cost and the Layers view's drawing), peer, scaling,
      * loader, pipeline, chart, library, startup; none named runs them all. "small-peers" is the part of "peer" that
      * compares the MLP and LeNets, "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
-     * of them); "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
+     * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
+     * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
+     * "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -75,6 +77,16 @@ public final class BenchMain {
         if (transformers || only.contains("gpt")) {
             System.out.println("the GPT sample against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), 3, report);
+        }
+        boolean workstation = wanted(only, "peer") || only.contains("workstation");
+        int workstationPairs = Integer.getInteger("traindeck.bench.workstationPairs", 3);
+        if (workstation || only.contains("gpt-ws")) {
+            System.out.println("a GPT at workstation size against PyTorch, 1 thread and the whole machine…");
+            TransformerPeers.compare(TransformerPeers.gptWorkstation(home), home, out.resolve("peer-gpt-ws"), workstationPairs, report);
+        }
+        if (workstation || only.contains("vit-ws")) {
+            System.out.println("a ViT at workstation size against PyTorch, 1 thread and the whole machine…");
+            TransformerPeers.compare(TransformerPeers.vitWorkstation(), home, out.resolve("peer-vit-ws"), workstationPairs, report);
         }
         if (only.contains("profile")) {
             System.out.println("op profiles of the ViT and GPT samples (one CPU device)…");

@@ -6,7 +6,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.LoaderProbe;
+import org.traindeck.engine.train.batch.LoaderProbe;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 

@@ -24,6 +24,8 @@ final class StartupBench {
     /** What one launch reported: first-frame ms, CPU ms until then, idle heap MiB, resident MiB. */
     record Probe(double firstFrameMs, double cpuMs, double heapMib, double rssMib) {}
 
+    private static final Path BENCH_CONFIG = Path.of(System.getProperty("java.io.tmpdir"), "traindeck-bench-startup-config");
+
     private StartupBench() {
     }
 
@@ -31,10 +33,13 @@ final class StartupBench {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw",
                 "-Dheadless.geometry=1920x1200-32", "-Dtraindeck.home=" + home,
-                "-Dtraindeck.prefs=org/traindeck/bench-startup", "-Xlog:cds*=off"));
+                "-Xlog:cds*=off"));
         command.addAll(Arrays.asList(jvmOptions));
         command.addAll(List.of("-cp", classPath, mainClass, "--startup-probe"));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        // the app's preferences (window size, recent files) in a folder of the bench's own, not the user's
+        builder.environment().put("XDG_CONFIG_HOME", BENCH_CONFIG.toString());
+        Process p = builder.start();
         double[] out = {Double.NaN, Double.NaN, Double.NaN, Double.NaN};
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
             String line;

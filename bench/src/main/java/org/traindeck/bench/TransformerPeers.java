@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The ViT and GPT samples' networks against the same networks in PyTorch (bench/src/main/python/pytorch_peer.py),
@@ -26,8 +27,16 @@ final class TransformerPeers {
     /** The samples and windows the peer script trains on (its VIT_SAMPLES and GPT_WINDOWS). */
     static final int SAMPLES = 512;
 
-    /** A sample's network with the bench's data and Adam; batch is the sample's (global) batch. */
-    record Peer(String kind, String name, EngineBench.Workload workload, List<String> extraArgs) {}
+    /**
+     * A network with the bench's data and Adam; batch is the (global) batch; {@code stepFlops} gives a step's FLOPs
+     * ({@link TransformerFlops}) from the data's output count (the vocabulary or the classes).
+     */
+    record Peer(String kind, String name, EngineBench.Workload workload, List<String> extraArgs, IntToDoubleFunction stepFlops) {}
+
+    /** The workstation-size rows' samples (GPT windows, ViT images): a property, so that a quick try can take fewer. */
+    static int workstationSamples(String kind) {
+        return Integer.getInteger("traindeck.bench.workstationSamples", kind.startsWith("gpt") ? 256 : 512);
+    }
 
     private TransformerPeers() {
     }
@@ -36,7 +45,28 @@ final class TransformerPeers {
         String model = sampleModel(home, "fashion-vit.json");
         return new Peer("vit", "fashion-vit.json's ViT (synthetic 28×28 images, batch 64)", new EngineBench.Workload("ViT",
                 model, "{\"type\": \"synthetic\", \"samples\": " + SAMPLES + ", \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}",
-                SAMPLES, 64), List.of());
+                SAMPLES, 64), List.of(), classes -> TransformerFlops.vit(64, 28, 1, 4, 64, 2, 2, true, classes));
+    }
+
+    /** A ViT at the size a workstation user trains: width 192, depth 6, 3 heads, 32×32×3 images in 4×4 patches, batch 64. */
+    static Peer vitWorkstation() {
+        int samples = workstationSamples("vit");
+        String model = "{\"type\": \"vit\", \"patch\": 4, \"width\": 192, \"depth\": 6, \"heads\": 3, \"mlpRatio\": 4, \"classToken\": true}";
+        return new Peer("vit-ws", "ViT 192 wide, 6 deep, 3 heads (synthetic 32×32×3 images, 4×4 patches, batch 64)",
+                new EngineBench.Workload("ViT-ws", model, "{\"type\": \"synthetic\", \"samples\": " + samples
+                        + ", \"imageShape\": [32, 32, 3], \"numClasses\": 10, \"noise\": 0.5}", samples, 64),
+                List.of("-", String.valueOf(samples)), classes -> TransformerFlops.vit(64, 32, 3, 4, 192, 6, 4, true, classes));
+    }
+
+    /** A GPT at the size a workstation user trains: width 256, depth 4, 8 heads, context 128, batch 16. */
+    static Peer gptWorkstation(Path home) {
+        int samples = workstationSamples("gpt");
+        Path text = home.resolve("data/text/gpl-3.txt").toAbsolutePath();
+        String model = "{\"type\": \"gpt\", \"width\": 256, \"depth\": 4, \"heads\": 8, \"mlpRatio\": 4, \"dropout\": 0.1}";
+        return new Peer("gpt-ws", "GPT 256 wide, 4 deep, 8 heads (gpl-3.txt, " + samples + " windows of 128, batch 16)",
+                new EngineBench.Workload("GPT-ws", model, "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
+                        + "\", \"context\": 128, \"stride\": 16, \"limit\": " + samples + "}", samples, 16),
+                List.of(text.toString(), String.valueOf(samples)), vocabulary -> TransformerFlops.gpt(16, 128, 256, 4, 4, vocabulary));
     }
 
     static Peer gpt(Path home) throws Exception {
@@ -44,7 +74,8 @@ final class TransformerPeers {
         Path text = home.resolve("data/text/gpl-3.txt").toAbsolutePath();
         return new Peer("gpt", "text-gpt.json's GPT (gpl-3.txt, " + SAMPLES + " windows of 64, batch 32)", new EngineBench.Workload("GPT",
                 model, "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
-                + "\", \"context\": 64, \"stride\": 16, \"limit\": " + SAMPLES + "}", SAMPLES, 32), List.of(text.toString()));
+                + "\", \"context\": 64, \"stride\": 16, \"limit\": " + SAMPLES + "}", SAMPLES, 32), List.of(text.toString()),
+                vocabulary -> TransformerFlops.gpt(32, 64, 64, 2, 4, vocabulary));
     }
 
     /** The sample's "model" object as it stands, so that the bench follows the sample. */
@@ -66,7 +97,11 @@ final class TransformerPeers {
                     "—", "—");
             return;
         }
-        long ours = parameters(peer.workload(), out.resolve(peer.kind() + "-params"));
+        RunConfig sizing = EngineBench.config(peer.workload(), out.resolve(peer.kind() + "-params"), "cpu");
+        Dataset sizingData = DataLoader.load(sizing, sizing.data(), "data").train();
+        long ours = ModelCompiler.build(sizing.model(), ModelCompiler.inputOf(sizing.model(), sizingData), 1).numParams();
+        double stepFlops = peer.stepFlops().applyAsDouble(sizingData.outputCount());
+        MachinePeak peak = MachinePeak.read();
         int cores = Runtime.getRuntime().availableProcessors();
         EngineBench.Workload w = peer.workload();
         int workers = Math.min(cores, w.batch());
@@ -94,31 +129,41 @@ final class TransformerPeers {
             torchAll[i] = peerRun(python, script, peer, cores).samplesPerSecond()[0];
             tdOmp[i] = child(w, "cpu", cores, out.resolve(peer.kind() + "-omp-" + i));
             tdWorkers[i] = child(perWorker, "cpu:" + workers, 1, out.resolve(peer.kind() + "-workers-" + i));
-            System.out.printf(Locale.ROOT, "    pair %d: 1 thread %.0f vs %.0f; whole machine %.0f (cpu, OMP %d), %.0f (cpu:%d) vs %.0f samples/s%n",
+            System.out.printf(Locale.ROOT, "    pair %d: 1 thread %.1f vs %.1f; whole machine %.1f (cpu, OMP %d), %.1f (cpu:%d) vs %.1f samples/s%n",
                     i + 1, td1[i], torch1[i], tdOmp[i], cores, tdWorkers[i], workers, torchAll[i]);
         }
         String torchName = PeerBench.describe(python);
         String params = String.format(Locale.ROOT, ", %,d parameters in both", ours);
-        row(report, peer.name() + ", 1 thread" + params, td1, torch1, 1, torchName, peer.workload().batch());
-        row(report, peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + cores, tdOmp, torchAll, cores, torchName,
-                peer.workload().batch());
+        Rate rate = new Rate(peer.workload().batch(), stepFlops, peak);
+        row(report, peer.name() + ", 1 thread" + params, td1, torch1, 1, torchName, rate);
+        row(report, peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + cores, tdOmp, torchAll, cores, torchName, rate);
         row(report, peer.name() + ", whole machine: cpu:" + workers + " (sync all-reduce, " + workers + " × batch "
-                + perWorker.batch() + ", OMP_NUM_THREADS=1)", tdWorkers, torchAll, cores, torchName, peer.workload().batch());
+                + perWorker.batch() + ", OMP_NUM_THREADS=1)", tdWorkers, torchAll, cores, torchName, rate);
+        System.out.printf(Locale.ROOT, "    %s: %.2f GFLOP per step (matrix products, estimated); %s%n", peer.name(), stepFlops / 1e9,
+                peak.describe());
     }
 
-    private static void row(Report report, String figure, double[] td, double[] torch, int threads, String torchName, int batch) {
+    /** Turns samples/s into steps/s and GFLOP/s against the peak of the threads a row uses. */
+    private record Rate(int batch, double stepFlops, MachinePeak peak) {
+        String of(double[] samples, int threads) {
+            double steps = Stats.of(samples).median() / batch;
+            double gflops = steps * stepFlops / 1e9;
+            return String.format(Locale.ROOT, " = %.2f steps/s, %.1f GFLOP/s (%.0f %% of a %.0f GFLOP/s peak est.)", steps, gflops,
+                    100 * gflops / peak.gflops(threads), peak.gflops(threads));
+        }
+    }
+
+    private static void row(Report report, String figure, double[] td, double[] torch, int threads, String torchName, Rate rate) {
         double[] ratios = new double[td.length];
         for (int i = 0; i < td.length; i++) {
             ratios[i] = td[i] / torch[i];
         }
         Stats r = Stats.of(ratios);
-        report.add("CPU peer", figure, Stats.of(td).format("samples/s", 0) + stepsPerSecond(td, batch),
-                Stats.of(torch).format("samples/s", 0) + stepsPerSecond(torch, batch) + " " + torchName + ", " + threads + " thread(s)",
+        // a workstation-size row trains a few samples a second: whole numbers would hide its spread
+        int decimals = Stats.of(torch).median() < 100 ? 1 : 0;
+        report.add("CPU peer", figure, Stats.of(td).format("samples/s", decimals) + rate.of(td, threads),
+                Stats.of(torch).format("samples/s", decimals) + rate.of(torch, threads) + " " + torchName + ", " + threads + " thread(s)",
                 String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), td.length), "≥ 1× on the whole machine");
-    }
-
-    private static String stepsPerSecond(double[] samples, int batch) {
-        return String.format(Locale.ROOT, " = %.2f steps/s", Stats.of(samples).median() / batch);
     }
 
     private static PeerBench.PeerRun peerRun(String python, Path script, Peer peer, int threads) throws Exception {
@@ -126,13 +171,6 @@ final class TransformerPeers {
                 String.valueOf(peer.workload().batch())));
         args.addAll(peer.extraArgs());
         return PeerBench.run(python, script, args, threads);
-    }
-
-    /** TrainDeck's parameter count for the workload's network and data. */
-    private static long parameters(EngineBench.Workload w, Path out) {
-        RunConfig config = EngineBench.config(w, out, "cpu");
-        Dataset data = DataLoader.load(config, config.data(), "data").train();
-        return ModelCompiler.build(config.model(), ModelCompiler.inputOf(config.model(), data), 1).numParams();
     }
 
     /** Samples/s of one TrainDeck run in a fresh JVM with {@code threads} OMP threads. */

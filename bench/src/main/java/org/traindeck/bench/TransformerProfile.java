@@ -1,17 +1,19 @@
 package org.traindeck.bench;
 
-import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.profiler.OpProfiler;
-import org.nd4j.linalg.profiler.ProfilerConfig;
+import org.traindeck.engine.profile.OpTimes;
+import org.traindeck.engine.profile.StepProfile;
 import org.traindeck.engine.train.Nd4jRuntime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * Where a TrainDeck step of the ViT or GPT sample goes: one run (as the bench's, one CPU device) with ND4J's op
- * profiler timing every native op, then its dashboard (time per op name and per op class). Run it with
- * OMP_NUM_THREADS=1 so that op times are not split across threads: {@code ./traindeck bench profile}. As a program
+ * profiler timing every native op ({@link OpTimes}, the engine's, as {@code traindeck profile --ops}), then the time
+ * per op name. Run it with OMP_NUM_THREADS=1 so that op times are not split across threads: {@code ./traindeck bench
+ * profile}. As a program
  * of its own, its arguments pick the profiles: vit, gpt (op profiles), vit-layers, gpt-layers (time per layer).
  */
 final class TransformerProfile {
@@ -21,15 +23,20 @@ final class TransformerProfile {
 
     static void run(TransformerPeers.Peer peer, Path out) throws Exception {
         System.out.println("=== op profile, " + peer.name() + " (one CPU device, " + EngineBench.EPOCHS + " epochs, warm-up included) ===");
-        OpProfiler.getInstance().reset();
-        Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().checkElapsedTime(true).build());
-        try {
-            double rate = EngineBench.measure(peer.workload(), Files.createDirectories(out), "cpu").samplesPerSecond();
-            System.out.printf("%.0f samples/s while profiled%n", rate);
-        } finally {
-            Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
+        double[] rate = new double[1];
+        List<StepProfile.OpTime> ops = OpTimes.during(() -> {
+            try {
+                rate[0] = EngineBench.measure(peer.workload(), Files.createDirectories(out), "cpu").samplesPerSecond();
+            } catch (Exception e) {
+                throw new IllegalStateException("the profiled run failed", e);
+            }
+        });
+        System.out.printf(Locale.ROOT, "%.0f samples/s while profiled%n", rate[0]);
+        double total = ops.stream().mapToDouble(StepProfile.OpTime::totalMs).sum();
+        System.out.printf(Locale.ROOT, "%-32s %10s %10s %7s%n", "op", "ms", "calls", "%");
+        for (StepProfile.OpTime o : ops) {
+            System.out.printf(Locale.ROOT, "%-32s %10.1f %10d %6.1f%%%n", o.name(), o.totalMs(), o.calls(), 100 * o.totalMs() / total);
         }
-        OpProfiler.getInstance().printOutDashboard();
     }
 
     public static void main(String[] args) throws Exception {

@@ -1,6 +1,6 @@
 package org.traindeck.cluster;
 
-import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.api.Engine;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,7 @@ public final class ClusterSecret {
 
     /** ~/.local/share/traindeck/cluster/secret */
     public static Path defaultFile() {
-        return Nd4jRuntime.dataHome().resolve("cluster").resolve("secret");
+        return Engine.dataHome().resolve("cluster").resolve("secret");
     }
 
     /** Writes a new secret to {@code file}, readable by its owner only (created so, never widened on the way). */

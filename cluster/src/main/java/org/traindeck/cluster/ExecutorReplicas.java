@@ -2,7 +2,7 @@ package org.traindeck.cluster;
 
 import org.apache.spark.SparkEnv;
 import org.traindeck.engine.parallel.ShardData;
-import org.traindeck.engine.train.ExecutorReplica;
+import org.traindeck.engine.parallel.ShardReplica;
 import scala.Tuple2;
 
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentMap;
 final class ExecutorReplicas {
 
     /** A replica and the stage change (0: the session's start, then 1, 2, … per stage the session moved to) it is at. */
-    private record Held(int stageChange, ExecutorReplica replica) {
+    private record Held(int stageChange, ShardReplica replica) {
     }
 
     private static final ConcurrentMap<String, Held> REPLICAS = new ConcurrentHashMap<>();
@@ -28,10 +28,10 @@ final class ExecutorReplicas {
      * The run's replica at the session's {@code stageChange}: built if this executor has none, moved to the stage if
      * it is at an earlier one (so a step is right even on an executor that the stage change's own tasks missed).
      */
-    static ExecutorReplica of(String runId, int stageChange, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
+    static ShardReplica of(String runId, int stageChange, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
         return REPLICAS.compute(runId, (id, held) -> {
             if (held == null) {
-                return new Held(stageChange, new ExecutorReplica(modelJson, dataLossOnly, oneDnn, data, self()));
+                return new Held(stageChange, ShardReplica.create(modelJson, dataLossOnly, oneDnn, data, self()));
             }
             if (held.stageChange() != stageChange) {
                 held.replica().moveTo(modelJson, dataLossOnly, data);

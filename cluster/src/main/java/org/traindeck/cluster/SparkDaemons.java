@@ -1,6 +1,6 @@
 package org.traindeck.cluster;
 
-import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.api.Engine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,7 +71,7 @@ public final class SparkDaemons {
 
     /** A folder Spark accepts as its home: the jars are on the class path, so its jars/ is empty. */
     static Path sparkHome() {
-        Path home = Nd4jRuntime.dataHome().resolve("cluster").resolve("spark-home");
+        Path home = Engine.dataHome().resolve("cluster").resolve("spark-home");
         try {
             Files.createDirectories(home.resolve("jars"));
         } catch (IOException e) {

@@ -13,7 +13,7 @@ final class ChartTheme {
     }
 
     static void apply(JFreeChart chart, XYPlot plot, boolean dark) {
-        Color background = dark ? new Color(0x0d1117) : Color.WHITE;
+        Color background = ChartPalette.background(dark);
         Color text = dark ? new Color(0xc9d1d9) : new Color(0x24292f);
         Color grid = dark ? new Color(0x30363d) : new Color(0xd0d7de);
         chart.setBackgroundPaint(background);

@@ -18,6 +18,9 @@ final class LineDrawer {
     private static final BasicStroke DASHED = new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
             new float[] {5f, 4f}, 0f);
 
+    /** Fewer points than this are not smoothed unless the user asks for it. */
+    static final int SHORT_SERIES = 50;
+
     private final XYLineAndShapeRenderer rawRenderer;
     private final XYLineAndShapeRenderer smoothRenderer;
     private double[] scratchX = new double[0];
@@ -34,6 +37,15 @@ final class LineDrawer {
      * points handed to the library.
      */
     long draw(Collection<ChartLine> lines, boolean byTime, double xFrom, double xTo, int columns, double weight, boolean log) {
+        return draw(lines, byTime, xFrom, xTo, columns, weight, log, false, false);
+    }
+
+    /**
+     * As above; {@code rawWhenShort}: a series of fewer than {@link #SHORT_SERIES} points is drawn as it is (an EMA
+     * over 5 to 8 validations lags far behind the last value); {@code dark}: colours made readable on the dark theme.
+     */
+    long draw(Collection<ChartLine> lines, boolean byTime, double xFrom, double xTo, int columns, double chosenWeight, boolean log,
+              boolean rawWhenShort, boolean dark) {
         if (scratchX.length < 2 * columns + 4) {
             scratchX = new double[2 * columns + 4];
             scratchY = new double[2 * columns + 4];
@@ -46,6 +58,7 @@ final class LineDrawer {
             if (l.data.size() == 0) {
                 continue;
             }
+            double weight = weightOf(l, chosenWeight, rawWhenShort);
             points += reduceInto(weight > 0 ? l.raw : l.smooth, l.data, byTime, xFrom, xTo, columns, log);
             if (weight > 0) {
                 l.extendSmoothed(weight);
@@ -54,8 +67,12 @@ final class LineDrawer {
             l.raw.fireSeriesChanged();
             l.smooth.fireSeriesChanged();
         }
-        style(lines, weight);
+        style(lines, chosenWeight, rawWhenShort, dark);
         return points;
+    }
+
+    static double weightOf(ChartLine l, double chosen, boolean rawWhenShort) {
+        return rawWhenShort && l.data.size() < SHORT_SERIES ? 0 : chosen;
     }
 
     private int reduceInto(XYSeries target, SeriesBuffer data, boolean byTime, double xFrom, double xTo, int columns, boolean log) {
@@ -69,10 +86,11 @@ final class LineDrawer {
     }
 
     // by position, every time: removing a series (an overlaid run) moves the ones after it
-    private void style(Collection<ChartLine> lines, double weight) {
+    private void style(Collection<ChartLine> lines, double chosenWeight, boolean rawWhenShort, boolean dark) {
         int i = 0;
         for (ChartLine l : lines) {
-            Color c = l.color;
+            Color c = ChartPalette.readable(l.color, dark);
+            double weight = weightOf(l, chosenWeight, rawWhenShort);
             rawRenderer.setSeriesPaint(i, new Color(c.getRed(), c.getGreen(), c.getBlue(), weight > 0 ? 70 : 255));
             rawRenderer.setSeriesStroke(i, THIN);
             rawRenderer.setSeriesVisibleInLegend(i, false);

@@ -24,6 +24,7 @@ import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
 
 import java.awt.Color;
+import java.awt.Paint;
 import java.awt.geom.Rectangle2D;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -65,6 +66,8 @@ public final class LiveChart extends BorderPane {
     private long drawnPoints;
     private final LineDrawer drawer = new LineDrawer(rawRenderer, smoothRenderer);
     private boolean dark;
+    /** Whether the user has set the smoothing: until then a short series (a few validations) is drawn unsmoothed. */
+    private boolean smoothingChosen;
 
     public LiveChart(String title, String yLabel, boolean byTimeDefault) {
         this.title = title;
@@ -112,7 +115,11 @@ public final class LiveChart extends BorderPane {
         smoothing = controls.smoothing;
         logScale = controls.logScale;
         xAxis = controls.xAxis;
-        smoothing.valueProperty().addListener((o, a, b) -> dirty = true);
+        smoothing.valueProperty().addListener((o, a, b) -> {
+            dirty = true;
+            // the user's own setting applies to every series, short ones too
+            smoothingChosen = true;
+        });
         logScale.selectedProperty().addListener((o, a, b) -> {
             ValueAxis axis = b ? new DecadeLogAxis(yLabel) : linearAxis();
             axis.addChangeListener(e -> axisRangeChanged());
@@ -321,7 +328,7 @@ public final class LiveChart extends BorderPane {
         }
         chart.setNotify(false);
         try {
-            drawnPoints = drawer.draw(lines.values(), byTime, xFrom, xTo, columns, weight, logScale.isSelected());
+            drawnPoints = drawer.draw(lines.values(), byTime, xFrom, xTo, columns, weight, logScale.isSelected(), !smoothingChosen, dark);
             markers.placeOn(plot, byTime);
         } finally {
             chart.setNotify(true);
@@ -336,8 +343,25 @@ public final class LiveChart extends BorderPane {
     /** The highest value drawn for a series at the last redraw (its faint raw line, or the line when unsmoothed). */
     double drawnMax(String key) {
         ChartLine l = lines.get(key);
-        XYSeries drawn = smoothing.getValue() > 0 ? l.raw : l.smooth;
+        XYSeries drawn = LineDrawer.weightOf(l, smoothing.getValue(), !smoothingChosen) > 0 ? l.raw : l.smooth;
         return drawn.getItemCount() == 0 ? Double.NaN : drawn.getMaxY();
+    }
+
+    /** The last value of a series' prominent line (the smoothed one, or the series itself when unsmoothed). */
+    double drawnLast(String key) {
+        XYSeries drawn = lines.get(key).smooth;
+        return drawn.getItemCount() == 0 ? Double.NaN : drawn.getY(drawn.getItemCount() - 1).doubleValue();
+    }
+
+    /** The keys of the series drawn, in order. */
+    public List<String> seriesKeys() {
+        return List.copyOf(lines.keySet());
+    }
+
+    /** The colour a series' prominent line is drawn in now. */
+    public Paint drawnPaint(String key) {
+        int i = List.copyOf(lines.keySet()).indexOf(key);
+        return smoothRenderer.getSeriesPaint(i);
     }
 
     private void hover(double screenX, double screenY) {
@@ -370,6 +394,7 @@ public final class LiveChart extends BorderPane {
 
     public void setDark(boolean dark) {
         this.dark = dark;
+        dirty = true;
         applyTheme();
     }
 

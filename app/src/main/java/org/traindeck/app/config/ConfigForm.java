@@ -111,6 +111,10 @@ public final class ConfigForm extends ScrollPane {
         check(stage, r++, "Vertical flips", () -> s.formatted(selectedStage()) + "augmentation.flipVertical");
         text(stage, r++, "Brightness (±)", () -> s.formatted(selectedStage()) + "augmentation.brightness", false);
         text(stage, r++, "Contrast (±)", () -> s.formatted(selectedStage()) + "augmentation.contrast", false);
+        // a value in any of these turns the stage's weight average on
+        text(stage, r++, "Weight average (EMA) decay", () -> s.formatted(selectedStage()) + "ema.decay", false);
+        text(stage, r++, "EMA start step", () -> s.formatted(selectedStage()) + "ema.startStep", false);
+        text(stage, r++, "EMA every (steps)", () -> s.formatted(selectedStage()) + "ema.everySteps", false);
         GridPane checkpoint = grid();
         r = 0;
         text(checkpoint, r++, "Checkpoint every (epochs)", () -> "checkpoint.everyEpochs", false);
@@ -220,7 +224,11 @@ public final class ConfigForm extends ScrollPane {
         }
         updating = true;
         try {
-            DocumentEdits.set(document, b.path().get(), b.fromControl().get());
+            JsonNode value = b.fromControl().get();
+            DocumentEdits.set(document, b.path().get(), value);
+            if (value == null) {
+                SwitchingSections.dropIfEmpty(document, b.path().get());
+            }
         } finally {
             updating = false;
         }

@@ -144,7 +144,8 @@ public final class ModelSummaryViewModel {
         } else if (onNodes > 0) {
             totals.set("The model does not build: " + onNodes + " node(s) with a problem, marked in the table.");
         } else {
-            totals.set(o.nodes().isEmpty() && o.problems().isEmpty() ? "" : "The model does not build.");
+            // the config's own problems (a wrong value, a typo) are listed below: the model is not what is wrong
+            totals.set("");
         }
         fit.set(String.join("\n", o.fit()));
         // a row's cell is narrow: each node's problem is said in full below the table too

@@ -7,6 +7,7 @@ import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -35,6 +36,7 @@ public final class LayersView extends BorderPane {
     private final HistogramChart gradients = new HistogramChart("layers-gradients", "gradients", Color.web("#ff7f0e"));
     private final Label shownLayer = new Label();
     private final Label readout = new Label();
+    static final String HINT = "Hover over a row for its steps and values; click it for its histograms.";
     private final Label empty = new Label("Per-layer figures (update ratio, norms, activations) and histograms"
             + " appear here when the run reports them.");
     private long drawnVersion = -1;
@@ -67,7 +69,7 @@ public final class LayersView extends BorderPane {
         empty.setMouseTransparent(true);
         readout.setId("layers-readout");
         readout.getStyleClass().add("layers-readout");
-        readout.setText("Hover over a row for its steps and values; click it for its histograms.");
+        readout.setText(HINT);
         StackPane map = new StackPane(heatMap, empty);
         VBox.setVgrow(map, Priority.ALWAYS);
         VBox left = new VBox(2, map, readout);
@@ -79,8 +81,11 @@ public final class LayersView extends BorderPane {
         histograms.setPadding(new Insets(0, 0, 0, 6));
         histograms.setPrefWidth(270);
         histograms.setMinWidth(160);
-        BorderPane top = new BorderPane(left);
-        top.setRight(histograms);
+        // an HBox gives up the histograms' preferred width before cutting anything off on a narrow pane
+        HBox.setHgrow(left, Priority.ALWAYS);
+        HBox top = new HBox(left, histograms);
+        // a narrow pane scrolls the table sideways rather than pushing the view off the window
+        table.setMinWidth(200);
         SplitPane split = new SplitPane(top, table);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.6);
@@ -146,6 +151,8 @@ public final class LayersView extends BorderPane {
 
     private void describe(int hoveredRow) {
         if (hoveredRow < 0 || hoveredRow >= model.rows().size()) {
+            // no row under the mouse (or another run's rows gone): no text of a row that is not there
+            readout.setText(HINT);
             return;
         }
         LayerRow row = model.rows().get(hoveredRow);

@@ -1,17 +1,16 @@
 package org.traindeck.app.run;
 
 import javafx.collections.ListChangeListener;
-import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.ColumnConstraints;
-import javafx.scene.layout.GridPane;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.RowConstraints;
 import javafx.scene.layout.VBox;
+import org.traindeck.app.charts.ChartGrid;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.layers.LayersView;
 import org.traindeck.app.layers.LayersViewModel;
@@ -50,12 +49,10 @@ public final class Dashboard extends BorderPane {
     private final LayersView layers = new LayersView(layersModel);
     private final TabPane chartsOrLayers = new TabPane();
     private final Tab layersTab = new Tab("Layers", layers);
+    private final SplitPane split = new SplitPane();
 
     public Dashboard() {
         setId("dashboard");
-        GridPane grid = new GridPane();
-        grid.setHgap(6);
-        grid.setVgap(6);
         Tab lossTab = new Tab("Loss", charts.loss);
         lossTab.setId("tab-loss");
         Tab validationTab = new Tab("Validation", charts.validation);
@@ -64,20 +61,13 @@ public final class Dashboard extends BorderPane {
         lossOrValidation.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         lossOrValidation.getStyleClass().add("chart-tabs");
         lossOrValidation.setId("loss-or-validation");
-        grid.add(lossOrValidation, 0, 0);
-        grid.add(charts.lr, 1, 0);
-        grid.add(charts.memory, 0, 1);
-        grid.add(charts.throughput, 1, 1);
-        for (int i = 0; i < 2; i++) {
-            ColumnConstraints c = new ColumnConstraints();
-            c.setPercentWidth(50);
-            c.setHgrow(Priority.ALWAYS);
-            grid.getColumnConstraints().add(c);
-            RowConstraints r = new RowConstraints();
-            r.setPercentHeight(50);
-            r.setVgrow(Priority.ALWAYS);
-            grid.getRowConstraints().add(r);
-        }
+        ChartGrid grid = new ChartGrid(6, lossOrValidation, charts.lr, charts.memory, charts.throughput);
+        grid.setId("chart-grid");
+        ScrollPane gridScroll = new ScrollPane(grid);
+        gridScroll.setFitToWidth(true);
+        gridScroll.setFitToHeight(true);
+        gridScroll.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
+        gridScroll.setId("chart-scroll");
         banner.setId("run-banner");
         banner.setWrapText(true);
         banner.setVisible(false);
@@ -93,7 +83,7 @@ public final class Dashboard extends BorderPane {
         messages.messages().addListener((ListChangeListener<String>) c -> log.scrollTo(log.getItems().size() - 1));
         VBox top = new VBox(4, banner, summary);
         setTop(top);
-        Tab chartsTab = new Tab("Charts", grid);
+        Tab chartsTab = new Tab("Charts", gridScroll);
         chartsTab.setId("tab-charts");
         layersTab.setId("tab-layers");
         // the view is drawn only while it is shown; its model follows the run all along
@@ -105,10 +95,20 @@ public final class Dashboard extends BorderPane {
         chartsOrLayers.getTabs().addAll(chartsTab, layersTab);
         chartsOrLayers.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         chartsOrLayers.setId("charts-or-layers");
-        setCenter(chartsOrLayers);
-        VBox bottom = new VBox(4, log);
-        bottom.setPadding(new Insets(4, 0, 0, 0));
-        setBottom(bottom);
+        // the messages below the charts: as tall as the user drags them
+        chartsOrLayers.setMinHeight(200);
+        log.setMinHeight(48);
+        split.setOrientation(Orientation.VERTICAL);
+        split.getItems().setAll(chartsOrLayers, log);
+        split.setDividerPositions(0.82);
+        SplitPane.setResizableWithParent(log, false);
+        split.setId("dashboard-split");
+        setCenter(split);
+    }
+
+    /** The split between the charts and the messages under them (its divider is remembered). */
+    public SplitPane split() {
+        return split;
     }
 
     /** The run's status: name, stage, epoch, step, times, progress. */

@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The dashboard's five charts and what each event draws on them: loss per stage (train solid, validation dashed),
+ * The dashboard's five charts and what each event draws on them: loss per stage (train solid, validation dashed, the
+ * weight average's validation dashed and darker),
  * learning rate, memory per device, throughput (total, per device and the ideal), and validation accuracy or error;
  * stage boundaries, and the rewinds and resumes that cut curves back.
  */
@@ -67,6 +68,9 @@ final class RunCharts {
                     .add(step, t, m.value());
             case MetricNames.VAL_LOSS -> loss.series("val/" + m.stageIndex(), "val · " + m.stage(), stageColor(m.stageIndex()), true)
                     .add(step, t, m.value());
+            // the weight average's curves beside the weights', in the stage's colour, darker
+            case MetricNames.VAL_EMA_LOSS -> loss.series("val_ema/" + m.stageIndex(), "val EMA · " + m.stage(),
+                    stageColor(m.stageIndex()).darker(), true).add(step, t, m.value());
             case MetricNames.LR -> lr.series("lr", "learning rate", stageColor(0), false).add(step, t, m.value());
             case MetricNames.THROUGHPUT -> {
                 if (m.device() == null) {
@@ -103,7 +107,8 @@ final class RunCharts {
         } else if (v.unit() != shownUnit) {
             return;
         }
-        validation.series(v.key() + "/" + m.stageIndex(), v.label() + " · " + m.stage(), stageColor(m.stageIndex()), v.dashed())
+        Color color = v.ofEma() ? stageColor(m.stageIndex()).darker() : stageColor(m.stageIndex());
+        validation.series(v.key() + "/" + m.stageIndex(), v.label() + " · " + m.stage(), color, v.dashed())
                 .add(m.step(), m.elapsedSeconds(), m.value());
     }
 

@@ -123,13 +123,15 @@ public final class RunController {
         if (past.config() != null) {
             dashboard.status().plan(past.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
         }
-        dashboard.status().run(past.displayName());
+        dashboard.status().run(folderName(past.runDir()));
         past.history().forEach(dashboard::offer);
         past.histograms().forEach(dashboard::offer);
     }
 
     private void launch(RunHandle run) {
         shown = run;
+        // a second run of a config goes to a folder of its own (shapes-unet-2): the run is that folder
+        dashboard.status().run(folderName(run.runDir()));
         run.subscribe(e -> offerIfShown(run, e));
         run.completion().thenAccept(result -> Platform.runLater(() -> {
             lastResult.set(result);
@@ -139,6 +141,10 @@ public final class RunController {
         current.set(run);
         state.set(State.RUNNING);
         run.start();
+    }
+
+    private static String folderName(Path runDir) {
+        return String.valueOf(runDir.toAbsolutePath().normalize().getFileName());
     }
 
     private void failedToStart(String message) {
@@ -189,7 +195,7 @@ public final class RunController {
                 onFxAndWait(() -> {
                     dashboard.clearRun();
                     dashboard.status().plan(run.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
-                    dashboard.status().run(entry.label());
+                    dashboard.status().run(folderName(run.runDir()));
                     history.forEach(dashboard::offer);
                     current.set(run);
                     shown = run;

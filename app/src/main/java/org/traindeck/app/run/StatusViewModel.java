@@ -64,6 +64,7 @@ public final class StatusViewModel {
 
     void reset() {
         run.set("");
+        runName = "";
         stage.set("no run");
         epoch.set("");
         step.set("");

@@ -23,6 +23,8 @@ record ValidationSeries(String key, String label, Unit unit, boolean dashed) {
         }
     }
 
+    private static final String EMA_KEY = "ema_";
+
     private static final Map<String, ValidationSeries> BY_METRIC = Map.of(
             MetricNames.VAL_ACCURACY, new ValidationSeries("acc", "accuracy", Unit.FRACTION, false),
             MetricNames.VAL_PIXEL_ACCURACY, new ValidationSeries("pixel_accuracy", "pixel accuracy", Unit.FRACTION, false),
@@ -32,8 +34,17 @@ record ValidationSeries(String key, String label, Unit unit, boolean dashed) {
             MetricNames.VAL_MSE, new ValidationSeries("mse", "mse", Unit.ERROR, false),
             MetricNames.VAL_MAE, new ValidationSeries("mae", "mae", Unit.ERROR, true));
 
+    /** The series of a validation metric; a weight average's (val_ema/...) is its own series beside the weights'. */
     static Optional<ValidationSeries> of(String metricName) {
+        if (metricName.startsWith(MetricNames.VAL_EMA_PREFIX)) {
+            return Optional.ofNullable(BY_METRIC.get(MetricNames.withoutEma(metricName)))
+                    .map(v -> new ValidationSeries(EMA_KEY + v.key, v.label + " (EMA)", v.unit, v.dashed));
+        }
         return Optional.ofNullable(BY_METRIC.get(metricName));
+    }
+
+    boolean ofEma() {
+        return key.startsWith(EMA_KEY);
     }
 
     /** Whether a chart showing {@code shown} should switch to this metric's unit. */
@@ -42,6 +53,7 @@ record ValidationSeries(String key, String label, Unit unit, boolean dashed) {
     }
 
     static boolean isKeyOf(Unit unit, String seriesKey) {
-        return BY_METRIC.values().stream().anyMatch(v -> v.unit == unit && seriesKey.startsWith(v.key + "/"));
+        String key = seriesKey.startsWith(EMA_KEY) ? seriesKey.substring(EMA_KEY.length()) : seriesKey;
+        return BY_METRIC.values().stream().anyMatch(v -> v.unit == unit && key.startsWith(v.key + "/"));
     }
 }

@@ -44,6 +44,9 @@ public interface Dialogs {
     /** Tells the user something went wrong (non-blocking where possible). */
     void showError(String title, String message);
 
+    /** Tells the user something worth reading (Help): a title and a text of a few lines. */
+    void showInfo(String title, String message);
+
     /** Shows a folder in the desktop's file manager (never waits for it). */
     void showFolder(Path folder);
 }

@@ -139,6 +139,16 @@ public final class FxDialogs implements Dialogs {
     }
 
     @Override
+    public void showInfo(String title, String message) {
+        Alert a = new Alert(Alert.AlertType.INFORMATION, message, ButtonType.OK);
+        a.setTitle(title);
+        a.setHeaderText(title);
+        a.initOwner(owner);
+        a.setResizable(true);
+        a.show();
+    }
+
+    @Override
     public void showFolder(Path folder) {
         // xdg-open where there is one (Linux desktops), else the JDK's desktop support; off the FX thread either way
         Thread opener = new Thread(() -> {

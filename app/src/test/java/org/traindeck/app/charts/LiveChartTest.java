@@ -125,6 +125,27 @@ class LiveChartTest {
         assertThat(robot.lookup("#loss-smoothing-value").queryAs(Label.class).getText()).isEqualTo("0.90");
     }
 
+    /** Five to eight validations smoothed at 0.6 read far below their last value: a short series is drawn as it is. */
+    @Test
+    void aShortSeriesIsNotSmoothedUntilTheUserSetsTheSmoothing(FxRobot robot) {
+        SeriesBuffer val = chart.series("val", "val", Color.RED, true);
+        double[] values = {0.2, 0.45, 0.6, 0.7, 0.76, 0.79, 0.82};
+        for (int i = 0; i < values.length; i++) {
+            val.add(100 * (i + 1), i + 1, values[i]);
+        }
+        SeriesBuffer train = chart.series("train", "train", Color.BLUE, false);
+        for (int i = 0; i < 200; i++) {
+            train.add(i, i, i % 2 == 0 ? 1 : 0);
+        }
+        robot.interact(chart::refresh);
+        assertThat(chart.drawnLast("val")).isEqualTo(0.82);
+        assertThat(chart.drawnLast("train")).as("a long series is smoothed").isStrictlyBetween(0.2, 0.8);
+
+        robot.interact(() -> chart.smoothingSlider().setValue(0.5));
+        robot.interact(chart::refresh);
+        assertThat(chart.drawnLast("val")).as("the user's smoothing applies to all").isLessThan(0.8);
+    }
+
     @Test
     void logScaleUsesReadableTicks(FxRobot robot) {
         fill(robot);

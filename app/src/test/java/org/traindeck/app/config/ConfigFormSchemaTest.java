@@ -44,6 +44,9 @@ class ConfigFormSchemaTest {
             Map.entry("#field-accumulation-steps", "stages[0].accumulationSteps"),
             Map.entry("#field-brightness", "stages[0].augmentation.brightness"),
             Map.entry("#field-contrast", "stages[0].augmentation.contrast"),
+            Map.entry("#field-weight-average-ema-decay", "stages[0].ema.decay"),
+            Map.entry("#field-ema-start-step", "stages[0].ema.startStep"),
+            Map.entry("#field-ema-every-steps", "stages[0].ema.everySteps"),
             Map.entry("#field-checkpoint-every-epochs", "checkpoint.everyEpochs"),
             Map.entry("#field-keep-last", "checkpoint.keepLast"));
     private static final Set<String> TEXTS = Set.of("#field-run-name", "#field-output-folder", "#field-hidden-layers-mlp",
@@ -109,15 +112,15 @@ class ConfigFormSchemaTest {
         for (Map.Entry<String, String> f : NUMBERS.entrySet()) {
             JsonNode p = ConfigSchema.property(f.getValue());
             boolean integer = p.path("type").asText().equals("integer");
-            for (String bound : List.of("minimum", "maximum", "exclusiveMinimum")) {
+            for (String bound : List.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")) {
                 if (!p.has(bound)) {
                     continue;
                 }
                 double b = p.get(bound).asDouble();
-                boolean lower = !bound.equals("maximum");
+                boolean lower = bound.endsWith("inimum");
                 boolean exclusive = bound.startsWith("exclusive");
                 double step = integer ? 1 : 0;
-                double inside = exclusive ? (integer ? b + 1 : Math.nextUp(b)) : b;
+                double inside = exclusive ? (integer ? b + (lower ? 1 : -1) : lower ? Math.nextUp(b) : Math.nextDown(b)) : b;
                 double outside = exclusive ? b : lower ? (integer ? b - step : Math.nextDown(b)) : (integer ? b + step : Math.nextUp(b));
                 for (double v : new double[] {inside, outside}) {
                     String text = integer ? Long.toString((long) v) : Double.toString(v);

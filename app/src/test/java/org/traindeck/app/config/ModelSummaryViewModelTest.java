@@ -112,6 +112,31 @@ class ModelSummaryViewModelTest {
         assertThat(model.problemsProperty().get()).isEqualTo("✖ pool: " + pool.problem());
     }
 
+    /** A wrong value is the config's problem, said once by the validation: the model itself is fine. */
+    @Test
+    void aNegativeLearningRateIsNotAModelThatDoesNotBuild() {
+        model();
+        type(GRAPH.formatted(2, 16).replace("\"batchSize\": 8}", "\"batchSize\": 8, \"optimizer\": {\"learningRate\": -0.01}}"));
+        model.refresh();
+        tasks.runAll();
+
+        assertThat(model.totalsProperty().get()).doesNotContainIgnoringCase("does not build");
+        assertThat(model.problemsProperty().get().lines()).singleElement()
+                .satisfies(l -> assertThat(l).startsWith("✖ stages[0].optimizer.learningRate: must be > 0"));
+    }
+
+    @Test
+    void anUnknownLayerTypeLeadsWithTheFix() {
+        model();
+        type(GRAPH.formatted(2, 16).replace("\"conv2d\"", "\"conv2xd\""));
+        model.refresh();
+        tasks.runAll();
+
+        assertThat(model.problemsProperty().get().lines().findFirst().orElseThrow())
+                .isEqualTo("✖ conv1: unknown layer type 'conv2xd': did you mean 'conv2d'? (line 2, column 29)");
+        assertThat(model.problemsProperty().get()).doesNotContain("separableConv2d");
+    }
+
     @Test
     void theSummaryIsWorkedOutOnlyWhileTheTableShows() {
         model();

@@ -25,6 +25,7 @@ import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunLibrary;
 import org.traindeck.engine.library.RunSummary;
 import org.traindeck.engine.parallel.DistributedBackend;
+import org.traindeck.engine.profile.StepProfile;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
@@ -35,6 +36,7 @@ import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
 
 import java.io.IOException;
@@ -134,6 +136,25 @@ public final class Engine {
      */
     public RunHandle prepare(ValidationResult parsed) throws IOException {
         return new RunHandle(TrainingRun.prepare(runnable(parsed), discovery, faults));
+    }
+
+    /** Untimed steps before a profile's timed ones: the JIT compiles, and DL4J's workspaces learn their sizes. */
+    public static final int PROFILE_WARMUP_STEPS = 4;
+
+    /**
+     * Where a config's training steps go ({@code traindeck profile}): its model, checked and built as {@link #prepare}
+     * does, trains {@code steps} steps of its first stage on one device after {@link #PROFILE_WARMUP_STEPS} warm-up
+     * steps, timed per graph node (forward, backward), optimizer update, data and the rest; with {@code ops}, ND4J's
+     * time per native op over as many more steps. Creates no run folder and writes no files. Takes seconds to minutes:
+     * never on the FX thread.
+     *
+     * @throws InvalidConfigException every problem that stops a run of it, a line each
+     */
+    public StepProfile profile(ValidationResult parsed, int steps, boolean ops) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("steps must be at least 1, not " + steps);
+        }
+        return new ProfiledTraining(runnable(parsed)).run(PROFILE_WARMUP_STEPS, steps, ops);
     }
 
     /**

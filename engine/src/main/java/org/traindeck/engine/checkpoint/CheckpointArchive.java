@@ -8,7 +8,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +23,9 @@ import java.util.zip.ZipFile;
  */
 final class CheckpointArchive {
 
-    static final Set<String> ENTRIES = Set.of("manifest.json", "config.json", "params.bin", "updater.bin");
+    /** The weight average's entry: optional, so checkpoints written before it existed (and without one) still load. */
+    static final String EMA = "ema.bin";
+    static final Set<String> ENTRIES = Set.of("manifest.json", "config.json", "params.bin", "updater.bin", EMA);
     static final List<String> DATA_ENTRIES = List.of("config.json", "params.bin", "updater.bin");
     static final long MAX_MANIFEST_BYTES = 1 << 20;
     private static final long MAX_ARRAY_BYTES = 8L << 30;
@@ -43,9 +46,14 @@ final class CheckpointArchive {
             throw new CheckpointException(file + ": implausible array sizes in the manifest (" + c.parameterCount() + " parameters, "
                     + c.updaterStateCount() + " optimizer values)");
         }
-        Map<String, Long> expected = Map.of("config.json", -1L, "params.bin", 4 * c.parameterCount(), "updater.bin", 4 * c.updaterStateCount());
-        Map<String, Long> sizes = new HashMap<>();
-        for (String name : DATA_ENTRIES) {
+        Map<String, Long> expected = Map.of("config.json", -1L, "params.bin", 4 * c.parameterCount(), "updater.bin", 4 * c.updaterStateCount(),
+                EMA, 4 * c.parameterCount());
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        List<String> names = new ArrayList<>(DATA_ENTRIES);
+        if ((declared != null && declared.has(EMA)) || zip.getEntry(EMA) != null) {
+            names.add(EMA);
+        }
+        for (String name : names) {
             JsonNode d = declared == null ? null : declared.get(name);
             if (d == null || !d.has("size") || !d.has("sha256")) {
                 throw new CheckpointException(file + ": the manifest does not describe " + name);
@@ -65,7 +73,7 @@ final class CheckpointArchive {
             }
             sizes.put(name, size);
         }
-        long needed = 2 * (sizes.get("params.bin") + sizes.get("updater.bin"));
+        long needed = 2 * (sizes.get("params.bin") + sizes.get("updater.bin") + sizes.getOrDefault(EMA, 0L));
         if (needed > Runtime.getRuntime().maxMemory()) {
             throw new CheckpointException(String.format(Locale.ROOT, "%s needs %.1f GB of memory to load, more than this Java may use "
                     + "(%.1f GB): give it more with -Xmx", file, needed / 1e9, Runtime.getRuntime().maxMemory() / 1e9));

@@ -31,7 +31,8 @@ import java.util.zip.ZipOutputStream;
 
 /**
  * The checkpoint file format: a zip holding {@code manifest.json} (position, sizes and SHA-256 of every other
- * entry), {@code config.json} (the run config), {@code params.bin} and {@code updater.bin} (little-endian float32).
+ * entry), {@code config.json} (the run config), {@code params.bin} and {@code updater.bin} (little-endian float32), and
+ * {@code ema.bin} (the stage's weight average, float32 like the parameters) when the stage keeps one.
  * Reading checks everything before returning anything: known entry names only (nothing is ever extracted to a path),
  * sizes, checksums, the format marker. No Java or polymorphic deserialization is involved.
  */
@@ -40,8 +41,8 @@ public final class CheckpointFiles {
     public static final String EXTENSION = ".tdckpt";
         private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The contents of a checkpoint, loaded and verified. */
-    public record Contents(Checkpoint checkpoint, String configJson, float[] params, float[] updaterState) {}
+    /** The contents of a checkpoint, loaded and verified; {@code ema} is null when it holds no weight average. */
+    public record Contents(Checkpoint checkpoint, String configJson, float[] params, float[] updaterState, float[] ema) {}
 
     private CheckpointFiles() {
     }
@@ -58,6 +59,15 @@ public final class CheckpointFiles {
     /** As {@link #write(Path, Checkpoint, String, float[], float[])}, with a test's write faults. */
     public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState,
                              CheckpointWriteHook hook) throws IOException {
+        write(target, checkpoint, configJson, params, updaterState, null, hook);
+    }
+
+    /** As {@link #write(Path, Checkpoint, String, float[], float[], CheckpointWriteHook)}, with a weight average (null: none). */
+    public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState, float[] ema,
+                             CheckpointWriteHook hook) throws IOException {
+        if (ema != null && ema.length != params.length) {
+            throw new IllegalArgumentException("the weight average has " + ema.length + " values, the parameters " + params.length);
+        }
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path temp = dir.resolve(".tmp-" + UUID.randomUUID() + EXTENSION + ".part");
@@ -69,6 +79,9 @@ public final class CheckpointFiles {
             entries.put("config.json", config);
             entries.put("params.bin", paramBytes);
             entries.put("updater.bin", updaterBytes);
+            if (ema != null) {
+                entries.put(CheckpointArchive.EMA, floats(ema));
+            }
             byte[] manifest = manifest(checkpoint, entries);
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 OutputStream out = Channels.newOutputStream(channel);
@@ -158,7 +171,7 @@ public final class CheckpointFiles {
             Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
             JsonNode declared = JSON.readTree(CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES)).get("entries");
             Map<String, byte[]> data = new HashMap<>();
-            for (String name : CheckpointArchive.DATA_ENTRIES) {
+            for (String name : sizes.keySet()) {
                 long size = sizes.get(name);
                 byte[] bytes = CheckpointArchive.entry(zip, file, name, size);
                 if (bytes.length != size) {
@@ -171,7 +184,8 @@ public final class CheckpointFiles {
             }
             float[] params = floats(data.get("params.bin"));
             float[] updater = floats(data.get("updater.bin"));
-            return new Contents(c, new String(data.get("config.json"), StandardCharsets.UTF_8), params, updater);
+            float[] ema = data.containsKey(CheckpointArchive.EMA) ? floats(data.get(CheckpointArchive.EMA)) : null;
+            return new Contents(c, new String(data.get("config.json"), StandardCharsets.UTF_8), params, updater, ema);
         } catch (IOException e) {
             throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
         }
@@ -186,7 +200,7 @@ public final class CheckpointFiles {
             Checkpoint c = parseManifest(file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
             Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
             JsonNode declared = JSON.readTree(CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES)).get("entries");
-            for (String name : CheckpointArchive.DATA_ENTRIES) {
+            for (String name : sizes.keySet()) {
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 long total = 0;
                 try (InputStream in = zip.getInputStream(zip.getEntry(name))) {

@@ -36,6 +36,7 @@ final class Commands {
         CommandLine cli = new CommandLine(new Root(main));
         cli.addSubcommand("validate", new Validate(main));
         cli.addSubcommand("train", new Train(main));
+        cli.addSubcommand("profile", new Profile(main));
         cli.addSubcommand("resume", new Resume(main));
         cli.addSubcommand("checkpoints", new Checkpoints(main));
         cli.addSubcommand("runs", new Runs(main));
@@ -140,6 +141,29 @@ final class Commands {
         @Override
         public Integer call() {
             return main.train(config, devices, cluster, executors);
+        }
+    }
+
+    @Command(name = "profile", mixinStandardHelpOptions = true,
+            description = "Train a few steps of the config's model on its data (first stage, one device, no run folder) and print "
+                    + "where a step goes: each node's forward and backward, the optimizer update, the data and the rest.")
+    static final class Profile implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "CONFIG", description = "the run config (JSON)")
+        String config;
+        @Option(names = "--steps", paramLabel = "N", defaultValue = "20", description = "timed steps, after " + Engine.PROFILE_WARMUP_STEPS
+                + " warm-up steps (default: ${DEFAULT-VALUE})")
+        int steps;
+        @Option(names = "--ops", description = "also ND4J's time per native op over as many more steps (use OMP_NUM_THREADS=1 for exact op times)")
+        boolean ops;
+
+        Profile(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return main.profile(config, steps, ops);
         }
     }
 

@@ -11,6 +11,7 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.profile.StepProfile;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -77,7 +78,8 @@ public final class Main {
 
     private RunConfig report(ValidationResult result) {
         for (ConfigProblem p : result.problems()) {
-            err.println((p.isError() ? "error: " : "warning: ") + p);
+            // detail lines (a list of choices) indented under the problem they belong to
+            err.println((p.isError() ? "error: " : "warning: ") + p.toString().replace("\n", "\n    "));
         }
         return result.isValid() ? result.config() : null;
     }
@@ -156,6 +158,34 @@ public final class Main {
             return RUN_FAILED;
         }
         return execute(run);
+    }
+
+    /** The most steps a profile takes: a profile is minutes at most, not a run. */
+    static final int MAX_PROFILE_STEPS = 10_000;
+
+    int profile(String file, int steps, boolean ops) {
+        if (steps < 1 || steps > MAX_PROFILE_STEPS) {
+            err.println("error: --steps: needs a whole number from 1 to " + MAX_PROFILE_STEPS + ", not " + steps);
+            return INVALID_INPUT;
+        }
+        ValidationResult parsed = Configs.load(Path.of(file));
+        if (report(parsed) == null) {
+            err.println(file + ": invalid, nothing was profiled");
+            return INVALID_INPUT;
+        }
+        StepProfile profile;
+        try {
+            profile = engine.profile(parsed, steps, ops);
+        } catch (InvalidConfigException e) {
+            e.problems().forEach(p -> err.println("error: " + p));
+            err.println(file + ": nothing was profiled");
+            return INVALID_INPUT;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            err.println("error: profiling " + file + " failed: " + e);
+            return RUN_FAILED;
+        }
+        out.print(profile.toText());
+        return OK;
     }
 
     int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices, String cluster) {

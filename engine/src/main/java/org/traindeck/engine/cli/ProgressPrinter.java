@@ -54,6 +54,7 @@ final class ProgressPrinter implements EventListener {
                 }
                 case MetricNames.TRAIN_EPOCH_LOSS, MetricNames.VAL_LOSS, MetricNames.VAL_ACCURACY, MetricNames.VAL_MSE,
                         MetricNames.VAL_MAE, MetricNames.EPOCH_TIME -> epochMetrics.put(m.name(), m.value());
+                case MetricNames.VAL_EMA_LOSS, MetricNames.VAL_EMA_ACCURACY -> epochMetrics.put(m.name(), m.value());
                 default -> { }
             }
             return;
@@ -87,6 +88,11 @@ final class ProgressPrinter implements EventListener {
         Double acc = epochMetrics.get(MetricNames.VAL_ACCURACY);
         if (acc != null) {
             b.append(String.format(Locale.ROOT, "  val_acc %.2f%%", acc * 100));
+        }
+        append(b, "val_ema_loss", epochMetrics.get(MetricNames.VAL_EMA_LOSS), "%.4f");
+        Double emaAcc = epochMetrics.get(MetricNames.VAL_EMA_ACCURACY);
+        if (emaAcc != null) {
+            b.append(String.format(Locale.ROOT, "  val_ema_acc %.2f%%", emaAcc * 100));
         }
         append(b, "val_mae", epochMetrics.get(MetricNames.VAL_MAE), "%.4f");
         append(b, "val_pixel_acc", epochMetrics.get(MetricNames.VAL_PIXEL_ACCURACY), "%.4f");

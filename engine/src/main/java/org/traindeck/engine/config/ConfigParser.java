@@ -210,6 +210,7 @@ public final class ConfigParser {
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         // the better direction follows the monitored metric unless it is given
         return RecordReader.read(r, CheckpointPolicy.class, Map.of("mode",
-                soFar -> r.choice("mode", soFar.get("monitor") instanceof String m && HIGHER_IS_BETTER.contains(m) ? "max" : "min")));
+                soFar -> r.choice("mode", soFar.get("monitor") instanceof String m
+                        && HIGHER_IS_BETTER.contains(m.replace("val_ema/", "val/")) ? "max" : "min")));
     }
 }

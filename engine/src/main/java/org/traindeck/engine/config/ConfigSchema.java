@@ -81,7 +81,7 @@ public final class ConfigSchema {
             parts.add(p.get("description").asText());
         }
         String low = p.has("minimum") ? "≥ " + p.get("minimum").asText() : p.has("exclusiveMinimum") ? "> " + p.get("exclusiveMinimum").asText() : null;
-        String high = p.has("maximum") ? "≤ " + p.get("maximum").asText() : null;
+        String high = p.has("maximum") ? "≤ " + p.get("maximum").asText() : p.has("exclusiveMaximum") ? "< " + p.get("exclusiveMaximum").asText() : null;
         if (low != null || high != null) {
             parts.add((p.path("type").asText().equals("integer") ? "A whole number " : "A number ")
                     + String.join(" and ", Stream.of(low, high).filter(Objects::nonNull).toList()) + ".");

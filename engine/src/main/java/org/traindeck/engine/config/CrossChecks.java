@@ -20,6 +20,7 @@ final class CrossChecks {
             problems.error("logging.layers.minUpdateRatio", "is " + layers.minUpdateRatio() + ", not below maxUpdateRatio ("
                     + layers.maxUpdateRatio() + "): every layer would be warned about. Make it smaller, e.g. 1e-5");
         }
+        new EmaChecks(problems).check(config);
         ModelConfig model = config.model();
         Task firstTask = null;
         for (int i = 0; i < config.stages().size(); i++) {

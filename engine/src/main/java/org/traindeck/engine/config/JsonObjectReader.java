@@ -163,12 +163,16 @@ final class JsonObjectReader {
     /** A number within the schema's bounds. */
     Double number(String key, Double fallback) {
         SchemaNode.NumberBounds b = schema.numberBounds(key);
-        return number(key, fallback, b.min(), b.max(), b.minExclusive());
+        return number(key, fallback, b.min(), b.max(), b.minExclusive(), b.maxExclusive());
     }
 
     Double requiredNumber(String key) {
         SchemaNode.NumberBounds b = schema.numberBounds(key);
-        return requiredNumber(key, b.min(), b.max(), b.minExclusive());
+        if (!has(key)) {
+            problems.error(pathOf(key), "is required");
+            return null;
+        }
+        return number(key, null, b.min(), b.max(), b.minExclusive(), b.maxExclusive());
     }
 
     String pathOf(String key) {
@@ -223,7 +227,7 @@ final class JsonObjectReader {
     String choice(String key, String fallback, List<String> allowed) {
         String value = string(key, fallback);
         if (value != null && !allowed.contains(value)) {
-            problems.error(pathOf(key), "must be one of " + quoteAll(allowed) + ", not \"" + value + "\"" + Suggestions.didYouMean(value, allowed));
+            problems.errorNamingItself(pathOf(key), ChoiceMessage.of(pathOf(key), key, value, allowed));
             return fallback;
         }
         return value;
@@ -290,6 +294,11 @@ final class JsonObjectReader {
 
     /** A number in [min, max], or (min, max] when {@code minExclusive}. */
     Double number(String key, Double fallback, double min, double max, boolean minExclusive) {
+        return number(key, fallback, min, max, minExclusive, false);
+    }
+
+    /** A number between min and max, each bound excluded as asked. */
+    Double number(String key, Double fallback, double min, double max, boolean minExclusive, boolean maxExclusive) {
         JsonNode v = raw(key);
         if (v == null) {
             return fallback;
@@ -300,10 +309,11 @@ final class JsonObjectReader {
         }
         double d = v.doubleValue();
         boolean low = minExclusive ? d <= min : d < min;
-        if (Double.isNaN(d) || low || d > max) {
+        boolean high = maxExclusive ? d >= max : d > max;
+        if (Double.isNaN(d) || low || high) {
             String lower = (minExclusive ? "> " : "≥ ") + fmt(min);
             problems.error(pathOf(key), max == Double.MAX_VALUE ? "must be " + lower
-                    : "must be " + lower + " and ≤ " + fmt(max) + ", not " + fmt(d));
+                    : "must be " + lower + " and " + (maxExclusive ? "< " : "≤ ") + fmt(max) + ", not " + fmt(d));
             return fallback;
         }
         return d;

@@ -28,6 +28,16 @@ final class Problems {
         list.add(ConfigProblem.error(path, message, locations.of(path)));
     }
 
+    /** An error whose message names what it is about ("unknown layer type 'x'"): shown without the path in front. */
+    void errorNamingItself(String path, String message) {
+        if (list.size() >= MAX_SHOWN) {
+            moreErrors++;
+            return;
+        }
+        JsonLocations.Position at = locations.of(path);
+        list.add(new ConfigProblem(ConfigProblem.Severity.ERROR, path, message, at == null ? 0 : at.line(), at == null ? 0 : at.column(), true));
+    }
+
     void warning(String path, String message) {
         if (list.size() >= MAX_SHOWN) {
             moreWarnings++;

@@ -52,7 +52,7 @@ public record RunConfig(
         List<StageConfig> s = new ArrayList<>(stages);
         StageConfig o = s.get(index);
         s.set(index, new StageConfig(o.name(), epochs, o.batchSize(), o.optimizer(), o.schedule(), o.clipNorm(),
-                o.accumulationSteps(), o.precision(), o.augmentation(), o.validationInterval(), o.data()));
+                o.accumulationSteps(), o.precision(), o.augmentation(), o.validationInterval(), o.data(), o.ema()));
         return new RunConfig(name, outputDir, seed, devices, model, data, s, logging, checkpoint, onNonFinite, parallel, nccl, performance, stepTimeoutSeconds, baseDir);
     }
 

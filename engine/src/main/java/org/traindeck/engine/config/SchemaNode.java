@@ -196,20 +196,18 @@ final class SchemaNode {
         return new long[] {min, max};
     }
 
-    /** The range of a number property: minimum (or exclusiveMinimum), maximum. */
+    /** The range of a number property: minimum (or exclusiveMinimum), maximum (or exclusiveMaximum). */
     NumberBounds numberBounds(String key) {
         JsonNode p = resolve(root, declared(key));
-        if (p.has("exclusiveMaximum")) {
-            throw new IllegalStateException(key + ": the validator does not take an exclusive maximum");
-        }
-        double max = p.has("maximum") ? p.get("maximum").asDouble() : Double.MAX_VALUE;
+        boolean maxExclusive = p.has("exclusiveMaximum");
+        double max = p.has("maximum") ? p.get("maximum").asDouble() : maxExclusive ? p.get("exclusiveMaximum").asDouble() : Double.MAX_VALUE;
         if (p.has("exclusiveMinimum")) {
-            return new NumberBounds(p.get("exclusiveMinimum").asDouble(), max, true);
+            return new NumberBounds(p.get("exclusiveMinimum").asDouble(), max, true, maxExclusive);
         }
-        return new NumberBounds(p.has("minimum") ? p.get("minimum").asDouble() : -Double.MAX_VALUE, max, false);
+        return new NumberBounds(p.has("minimum") ? p.get("minimum").asDouble() : -Double.MAX_VALUE, max, false, maxExclusive);
     }
 
-    record NumberBounds(double min, double max, boolean minExclusive) {}
+    record NumberBounds(double min, double max, boolean minExclusive, boolean maxExclusive) {}
 
     /** A list of whole numbers (the property, or its list variant): [item minimum, item maximum, minItems]. */
     long[] intListBounds(String key) {

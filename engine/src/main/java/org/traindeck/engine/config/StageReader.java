@@ -71,6 +71,10 @@ final class StageReader {
                 "data", soFar -> {
                     JsonObjectReader d = r.object("data");
                     return d == null ? null : sources.readData(d);
+                },
+                "ema", soFar -> {
+                    JsonObjectReader e = r.object("ema");
+                    return e == null ? null : RecordReader.read(e, EmaConfig.class);
                 }));
     }
 

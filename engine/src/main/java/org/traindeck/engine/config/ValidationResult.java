@@ -40,7 +40,7 @@ public record ValidationResult(RunConfig config, List<ConfigProblem> problems, J
         for (ConfigProblem p : more) {
             error |= p.isError();
             JsonLocations.Position at = p.hasPosition() ? null : locations.of(p.path());
-            all.add(at == null ? p : new ConfigProblem(p.severity(), p.path(), p.message(), at.line(), at.column()));
+            all.add(at == null ? p : p.at(at.line(), at.column()));
         }
         return new ValidationResult(error ? null : config, all, locations);
     }

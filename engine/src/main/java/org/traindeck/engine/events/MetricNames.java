@@ -16,6 +16,10 @@ public final class MetricNames {
     /** Sequence: e to the loss per token. */
     public static final String VAL_PERPLEXITY = "val/perplexity";
     public static final String TRAIN_EPOCH_LOSS = "train/epoch_loss";
+    /** The validation metrics of a stage's weight average ("ema"): val_ema/loss beside val/loss, and so on. */
+    public static final String VAL_EMA_PREFIX = "val_ema/";
+    public static final String VAL_EMA_LOSS = VAL_EMA_PREFIX + "loss";
+    public static final String VAL_EMA_ACCURACY = VAL_EMA_PREFIX + "accuracy";
     public static final String LR = "lr";
     public static final String GRAD_NORM = "train/grad_norm";
     public static final String THROUGHPUT = "throughput/samples_per_s";
@@ -34,5 +38,15 @@ public final class MetricNames {
     public static final String STEPS_PER_EPOCH = "progress/steps_per_epoch";
 
     private MetricNames() {
+    }
+
+    /** The weight average's name for a validation metric: val/loss → val_ema/loss. */
+    public static String ofEma(String validationMetric) {
+        return VAL_EMA_PREFIX + validationMetric.substring(validationMetric.indexOf('/') + 1);
+    }
+
+    /** The validation metric a weight-average metric stands beside (val_ema/loss → val/loss), or the name itself. */
+    public static String withoutEma(String name) {
+        return name.startsWith(VAL_EMA_PREFIX) ? "val/" + name.substring(VAL_EMA_PREFIX.length()) : name;
     }
 }

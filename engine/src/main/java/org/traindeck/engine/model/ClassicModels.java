@@ -18,7 +18,6 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.model.graph.Heads;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
 

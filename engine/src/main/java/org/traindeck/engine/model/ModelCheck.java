@@ -10,7 +10,6 @@ import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.graph.GraphProblemsException;
-import org.traindeck.engine.model.graph.LayerKinds;
 import org.traindeck.engine.model.graph.NodeProblem;
 
 import java.util.ArrayList;

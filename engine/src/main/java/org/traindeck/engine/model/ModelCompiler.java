@@ -7,9 +7,6 @@ import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
-import org.traindeck.engine.model.graph.GraphCompiler;
-import org.traindeck.engine.model.graph.Heads;
-import org.traindeck.engine.model.graph.LayerKinds;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
 

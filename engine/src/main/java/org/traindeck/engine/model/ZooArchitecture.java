@@ -16,7 +16,6 @@ import org.deeplearning4j.zoo.model.UNet;
 import org.deeplearning4j.zoo.model.VGG16;
 import org.deeplearning4j.zoo.model.VGG19;
 import org.deeplearning4j.zoo.model.Xception;
-import org.traindeck.engine.model.graph.Heads;
 
 import java.util.Arrays;
 import java.util.List;

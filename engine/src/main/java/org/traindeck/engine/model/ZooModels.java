@@ -7,7 +7,6 @@ import org.deeplearning4j.nn.conf.layers.LossLayer;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.graph.GraphProblemsException;
-import org.traindeck.engine.model.graph.Heads;
 import org.traindeck.engine.model.graph.NodeProblem;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;

@@ -254,7 +254,7 @@ public final class SweepParser {
 
     private static ConfigProblem located(ConfigProblem p, JsonLocations locations) {
         JsonLocations.Position at = locations.of(p.path());
-        return at == null ? p : new ConfigProblem(p.severity(), p.path(), p.message(), at.line(), at.column());
+        return at == null ? p : p.at(at.line(), at.column());
     }
 
     private static ConfigProblem error(String path, String message) {

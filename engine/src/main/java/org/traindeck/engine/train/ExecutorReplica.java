@@ -2,25 +2,26 @@ package org.traindeck.engine.train;
 
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.ShardData;
+import org.traindeck.engine.parallel.ShardReplica;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.batch.ShardBatches;
+import org.traindeck.engine.train.step.ShardGradient;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An executor's side of a distributed step: a replica of the run's model, built once from its architecture, and the
- * stage's training data, read from the same paths as the driver; it takes the driver's parameters and computes its
- * shard's gradient with the same {@link ShardGradient} as the local devices. A cluster backend keeps one per run in
- * each executor, and moves it from stage to stage ({@link #moveTo}). Not thread-safe.
+ * The engine's {@link ShardReplica}, an executor's side of a distributed step: a replica of the run's model, built
+ * once from its architecture, and the stage's training data, read from the same paths as the driver; it takes the
+ * driver's parameters and computes its shard's gradient with the same {@link ShardGradient} as the local devices. A
+ * cluster backend keeps one per run in each executor, and moves it from stage to stage ({@link #moveTo}). Not
+ * thread-safe.
  */
-public final class ExecutorReplica {
+public final class ExecutorReplica implements ShardReplica {
 
     private final boolean oneDnn;
     private final String executor;
@@ -51,6 +52,7 @@ public final class ExecutorReplica {
      *
      * @throws RuntimeException when the stage's data cannot be loaded here as on the driver
      */
+    @Override
     public void moveTo(String modelJson, boolean dataLossOnly, ShardData stage) {
         this.data = data.forStage(stage);
         if (modelJson.equals(this.modelJson)) {
@@ -73,27 +75,24 @@ public final class ExecutorReplica {
         this.shard = new ShardGradient(graph, dataLossOnly);
     }
 
+    @Override
     public ShardResult compute(byte[] params, ShardWork work) {
         long t0 = System.nanoTime();
-        net.params().assign(read(params).reshape(net.params().shape()));
+        net.params().assign(ShardGradient.read(params).reshape(net.params().shape()));
         List<BatchMaker.Batch> batches = new ArrayList<>(work.batches().size());
         for (ShardWork.MicroBatch b : work.batches()) {
             batches.add(data.batch(work.epoch(), b.index(), work.batchSize()));
         }
         ShardGradient.Shard s = shard.compute(batches, j -> work.batches().get(j).seed());
-        byte[] gradient = s.examples() == 0 ? null : write(net.getGradientsViewArray());
+        byte[] gradient = s.examples() == 0 ? null : ShardGradient.write(net.getGradientsViewArray());
         return new ShardResult(s.lossSum(), s.examples(), s.microBatches(), gradient, System.nanoTime() - t0, executor);
     }
 
-    static INDArray read(byte[] bytes) {
-        return Nd4j.fromByteArray(bytes);
-    }
-
-    static byte[] write(INDArray array) {
-        try {
-            return Nd4j.toByteArray(array);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** The engine's {@link ShardReplica.Factory}, found by backends through ServiceLoader. */
+    public static final class Factory implements ShardReplica.Factory {
+        @Override
+        public ShardReplica create(String modelJson, boolean dataLossOnly, boolean oneDnn, ShardData data, String executor) {
+            return new ExecutorReplica(modelJson, dataLossOnly, oneDnn, data, executor);
         }
     }
 }

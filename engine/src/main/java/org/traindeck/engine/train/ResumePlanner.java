@@ -8,6 +8,7 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.train.resume.ResumeCheck;
 
 import java.io.IOException;
 import java.nio.file.Files;

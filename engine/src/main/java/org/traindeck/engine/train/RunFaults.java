@@ -1,6 +1,7 @@
 package org.traindeck.engine.train;
 
 import org.traindeck.engine.checkpoint.CheckpointWriteHook;
+import org.traindeck.engine.train.state.TrainingFaults;
 
 /**
  * What a test can make a run fail at: the training loop's faults and its checkpoint writes. A run hands each part to

@@ -20,6 +20,23 @@ import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
+import org.traindeck.engine.train.batch.StageSetup;
+import org.traindeck.engine.train.callback.Callbacks;
+import org.traindeck.engine.train.callback.CheckpointCallback;
+import org.traindeck.engine.train.callback.CheckpointWriter;
+import org.traindeck.engine.train.callback.EmaCallback;
+import org.traindeck.engine.train.callback.LayerHealthCallback;
+import org.traindeck.engine.train.callback.MetricWindows;
+import org.traindeck.engine.train.callback.NonFinitePolicy;
+import org.traindeck.engine.train.callback.OneDnnWatch;
+import org.traindeck.engine.train.callback.TrainingCallback;
+import org.traindeck.engine.train.callback.ValidationCallback;
+import org.traindeck.engine.train.callback.WatchdogCallback;
+import org.traindeck.engine.train.callback.WeightEma;
+import org.traindeck.engine.train.resume.ResumePoint;
+import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.RunFailure;
+import org.traindeck.engine.train.state.TrainingState;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -131,8 +148,9 @@ final class RunSession {
                     "cuda".equals(Nd4jRuntime.backendKind()), prepareModel, null);
             trainer.buildModel(setup);
             writeVocabulary(setup.load(0).train().vocabulary());
+            WeightEma ema = new WeightEma();
             CheckpointWriter writer = new CheckpointWriter(config, ConfigWriter.toJsonWithAbsolutePaths(config), runDir, events, faults,
-                    trainer.fingerprint());
+                    trainer.fingerprint()).withEma(ema);
             List<TrainingCallback> policies = new ArrayList<>();
             if (watchdog != null) {
                 policies.add(new WatchdogCallback(watchdog));
@@ -149,6 +167,7 @@ final class RunSession {
                 policies.add(new LayerHealthCallback(events, layers));
             }
             policies.add(new ValidationCallback(events, trainer::net));
+            policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
             policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
             policies.add(new OneDnnWatch(events, trainer::net));
             return trainer.train(setup, new Callbacks(policies));

@@ -11,7 +11,21 @@ import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
+import org.traindeck.engine.train.batch.StagePlan;
+import org.traindeck.engine.train.callback.TrainingCallback;
 import org.traindeck.engine.train.health.LayerWatch;
+import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.RunFailure;
+import org.traindeck.engine.train.state.TrainingState;
+import org.traindeck.engine.train.step.AllReduceStep;
+import org.traindeck.engine.train.step.AveragingRounds;
+import org.traindeck.engine.train.step.ClusterSessions;
+import org.traindeck.engine.train.step.DistributedStep;
+import org.traindeck.engine.train.step.LrScales;
+import org.traindeck.engine.train.step.Optimizers;
+import org.traindeck.engine.train.step.ReplicaSet;
+import org.traindeck.engine.train.step.SingleDeviceStep;
+import org.traindeck.engine.train.step.StepStrategy;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -22,7 +36,7 @@ import java.util.function.Consumer;
  * A cluster run's session lives here for the whole run: its executors start once, and each stage after the first
  * is sent to them; it is closed when the run ends (finished, stopped or failed) or its tier fails.
  */
-final class TierChain implements AutoCloseable {
+public final class TierChain implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TierChain.class);
 

@@ -24,6 +24,8 @@ import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.sinks.RunStatusSink;
 import org.traindeck.engine.sinks.TensorBoardSink;
+import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.TrainingState;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -27,10 +27,10 @@ class FaultSeamsTest {
     @ArchTest
     static final ArchRule trainingFaultsAreReadWhereTheyHappen = noClasses()
             .that().resideOutsideOfPackage("org.traindeck.engine.faults..")
-            .and().haveNameNotMatching("org\\.traindeck\\.engine\\.train\\.(TrainingFaults|RunFaults|TrainingState"
+            .and().haveNameNotMatching("org\\.traindeck\\.engine\\.train\\.(state\\.TrainingFaults|RunFaults|state\\.TrainingState"
                     // the trainer puts them in the state, stops and stalls; the chain fails a tier's setup
                     + "|Trainer|TierChain"
                     // NaN steps, and a worker failing in the middle of a step or between two rounds
-                    + "|SingleDeviceStep|AllReduceStep|DistributedStep|ParallelEpoch)(\\$.*)?")
-            .should().dependOnClassesThat().haveFullyQualifiedName("org.traindeck.engine.train.TrainingFaults");
+                    + "|step\\.SingleDeviceStep|step\\.AllReduceStep|step\\.DistributedStep|step\\.ParallelEpoch)(\\$.*)?")
+            .should().dependOnClassesThat().haveFullyQualifiedName("org.traindeck.engine.train.state.TrainingFaults");
 }

@@ -27,7 +27,8 @@ class ConfigSchemaTest {
         assertThat(ConfigSchema.choices("stages[].optimizer.type")).containsExactly("adam", "adamw", "sgd", "nesterovs", "rmsprop");
         assertThat(ConfigSchema.choices("parallel.mode")).containsExactly("sync", "averaging", "shared_gradients");
         assertThat(ConfigSchema.choices("checkpoint.monitor")).containsExactly("val/loss", "val/accuracy", "val/mse", "val/mae",
-                "val/pixel_accuracy", "val/mean_iou", "val/psnr", "val/perplexity", "train/epoch_loss");
+                "val/pixel_accuracy", "val/mean_iou", "val/psnr", "val/perplexity", "train/epoch_loss", "val_ema/loss", "val_ema/accuracy",
+                "val_ema/mse", "val_ema/mae", "val_ema/pixel_accuracy", "val_ema/mean_iou", "val_ema/psnr", "val_ema/perplexity");
         assertThat(ConfigSchema.choices("model.activation")).containsExactlyElementsOf(
                 Arrays.stream(ModelConfig.Activation.values()).map(a -> a.json).toList());
         assertThat(ConfigSchema.choices("stages[].precision")).containsExactly("float32", "float16");

@@ -82,7 +82,7 @@ class RecordReaderTest {
                 "section.count: must be between 1 and 10",
                 "section.rate: must be > 0",
                 "section.on: must be true or false, not the string \"yes\"",
-                "section.level: must be one of \"low\", \"high\", not \"hgh\": did you mean \"high\"?",
+                "section.level: unknown level 'hgh': did you mean 'high'?\nchoices: 'low', 'high'",
                 "section.sizes[0]: must be ≥ 1",
                 "section.renamed: unknown key \"renamed\": did you mean \"renamedKey\"? (allowed here: count, rate, on, level, label, "
                         + "sizes, big, renamedKey)");

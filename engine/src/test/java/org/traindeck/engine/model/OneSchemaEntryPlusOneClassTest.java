@@ -12,7 +12,6 @@ import org.traindeck.engine.config.ConfigSchema;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
-import org.traindeck.engine.model.graph.LayerKinds;
 import org.traindeck.engine.model.graph.NodeOptions;
 
 import java.nio.file.Path;

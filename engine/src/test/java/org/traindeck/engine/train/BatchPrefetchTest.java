@@ -12,6 +12,8 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.batch.BatchPrefetcher;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -14,6 +14,10 @@ import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.Tier;
+import org.traindeck.engine.train.batch.StagePlan;
+import org.traindeck.engine.train.batch.StageSetup;
+import org.traindeck.engine.train.step.ClusterSessions;
+import org.traindeck.engine.train.step.ShardGradient;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,7 +147,7 @@ class DistributedStepTest {
         assertThat(data.problemHere()).isNull();
         assertThat(data.configJson()).doesNotContain("validation.csv.gz");
         ExecutorReplica replica = new ExecutorReplica(net.getConfiguration().toJson(), false, false, data, "executor 0 on this machine");
-        ShardResult r = replica.compute(ExecutorReplica.write(net.params()), new ShardWork(0, 32, List.of(new ShardWork.MicroBatch(0, 1L))));
+        ShardResult r = replica.compute(ShardGradient.write(net.params()), new ShardWork(0, 32, List.of(new ShardWork.MicroBatch(0, 1L))));
         assertThat(r.examples()).isEqualTo(32);
     }
 

@@ -6,6 +6,7 @@ import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.DistributedSpec;
 import org.traindeck.engine.parallel.ShardData;
+import org.traindeck.engine.parallel.ShardReplica;
 import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
@@ -19,8 +20,8 @@ import java.util.List;
 
 /**
  * A distributed backend without a cluster, for the engine's tests: "inprocess://HOST:PORT" runs each shard on its
- * own {@link ExecutorReplica} in this JVM, through the same bytes a cluster moves. "inprocess://fail-at-K:1" fails
- * step K as a lost executor would.
+ * own {@link ShardReplica} in this JVM (the engine's, found as a cluster finds it), through the same bytes a cluster
+ * moves. "inprocess://fail-at-K:1" fails step K as a lost executor would.
  */
 public final class InProcessBackend implements DistributedBackend {
 
@@ -33,13 +34,13 @@ public final class InProcessBackend implements DistributedBackend {
     public DistributedSession open(DistributedSpec spec) {
         String host = URI.create(spec.address()).getHost();
         long failAt = host.startsWith("fail-at-") ? Long.parseLong(host.substring("fail-at-".length())) : -1;
-        List<ExecutorReplica> replicas = new ArrayList<>();
+        List<ShardReplica> replicas = new ArrayList<>();
         for (int i = 0; i < spec.executors(); i++) {
             String problem = spec.data().problemHere();
             if (problem != null) {
                 throw new TierFailure("executor " + i + " on in-process " + problem, true, null);
             }
-            replicas.add(new ExecutorReplica(spec.modelJson(), spec.dataLossOnly(), spec.oneDnn(), spec.data(), "executor " + i + " on in-process"));
+            replicas.add(ShardReplica.create(spec.modelJson(), spec.dataLossOnly(), spec.oneDnn(), spec.data(), "executor " + i + " on in-process"));
         }
         return new DistributedSession() {
             @Override

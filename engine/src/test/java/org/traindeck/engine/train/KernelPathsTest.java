@@ -29,6 +29,8 @@ import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
+import org.traindeck.engine.train.resume.ResumePoint;
+import org.traindeck.engine.train.step.Optimizers;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

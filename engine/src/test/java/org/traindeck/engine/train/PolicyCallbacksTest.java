@@ -16,6 +16,16 @@ import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.sinks.RunLogSink;
+import org.traindeck.engine.train.batch.StageSetup;
+import org.traindeck.engine.train.callback.Callbacks;
+import org.traindeck.engine.train.callback.CheckpointCallback;
+import org.traindeck.engine.train.callback.CheckpointWriter;
+import org.traindeck.engine.train.callback.MetricWindows;
+import org.traindeck.engine.train.callback.NonFinitePolicy;
+import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.RunFailure;
+import org.traindeck.engine.train.state.StepReport;
+import org.traindeck.engine.train.state.TrainingState;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

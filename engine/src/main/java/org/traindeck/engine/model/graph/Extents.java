@@ -3,16 +3,16 @@ package org.traindeck.engine.model.graph;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 
 /** Spatial extents of images and volumes, for heads that output one value per position. */
-final class Extents {
+public final class Extents {
 
     private Extents() {
     }
 
-    static boolean sameExtent(InputType a, InputType b) {
+    public static boolean sameExtent(InputType a, InputType b) {
         return extentText(a).equals(extentText(b));
     }
 
-    static String extentText(InputType t) {
+    public static String extentText(InputType t) {
         return switch (t.getType()) {
             case CNN -> {
                 InputType.InputTypeConvolutional c = (InputType.InputTypeConvolutional) t;

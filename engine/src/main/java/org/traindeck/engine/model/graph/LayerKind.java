@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * One layer type of the graph config: the name its schema entry gives it, what inputs it takes, and how it builds.
  * Adding a layer type is one schema entry (docs/run-config.schema.json, {@code $defs.layer}) plus one class like
- * this, listed in {@link LayerKinds}. The options are already bounded by the schema; a kind checks what depends on
- * its inputs' shapes and says so in the user's words ({@link ShapeError}); DL4J infers the rest (nIn, the output).
+ * this, listed in {@link org.traindeck.engine.model.LayerKinds}. The options are already bounded by the schema; a kind
+ * checks what depends on its inputs' shapes and says so in the user's words ({@link ShapeError}); DL4J infers the rest (nIn, the output).
  */
 public interface LayerKind {
 

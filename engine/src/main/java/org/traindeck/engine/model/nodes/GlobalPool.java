@@ -23,6 +23,28 @@ public final class GlobalPool implements LayerKind {
         if (inputs.get(0).getType() == InputType.Type.FF) {
             throw new ShapeError("pools over positions, but its input is already a vector: remove it");
         }
-        return Built.layer(new GlobalPoolingLayer.Builder("max".equals(o.string("mode")) ? PoolingType.MAX : PoolingType.AVG).build());
+        return Built.layer(new Layer("max".equals(o.string("mode")) ? PoolingType.MAX : PoolingType.AVG));
+    }
+
+    /**
+     * DL4J's global pooling with the output type it should report: its own says a pooled sequence is still a
+     * sequence, so the layers after it were sized for one and a class head was refused, while it computes a vector.
+     */
+    public static final class Layer extends GlobalPoolingLayer {
+
+        public Layer() {
+        }
+
+        public Layer(PoolingType poolingType) {
+            super(poolingType);
+        }
+
+        @Override
+        public InputType getOutputType(int layerIndex, InputType inputType) {
+            if (inputType instanceof InputType.InputTypeRecurrent sequence && isCollapseDimensions()) {
+                return InputType.feedForward(sequence.getSize());
+            }
+            return super.getOutputType(layerIndex, inputType);
+        }
     }
 }

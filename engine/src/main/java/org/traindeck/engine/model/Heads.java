@@ -1,0 +1,110 @@
+package org.traindeck.engine.model;
+
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.RNNFormat;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.CnnLossLayer;
+import org.deeplearning4j.nn.conf.layers.Cnn3DLossLayer;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.deeplearning4j.nn.weights.WeightInit;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.graph.Extents;
+import org.traindeck.engine.model.graph.ShapeError;
+import org.traindeck.engine.model.graph.Shapes;
+
+/**
+ * The head a task puts after the graph's last node: what the output is (classes, values, a class per pixel or voxel,
+ * the input again, the next token at every step) and its loss. Per-position outputs get a 1×1 projection to the
+ * task's outputs, so the graph's last node can have any number of channels.
+ */
+public final class Heads {
+
+    public static final String INPUT = "input";
+    public static final String PROJECTION = "head";
+    public static final String OUTPUT = "output";
+
+    private Heads() {
+    }
+
+    public static void add(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelConfig.Head head, ModelInput input) {
+        Task task = input.task();
+        LossFunction loss = loss(head, task);
+        Activation act = activation(head, task);
+        int n = input.outputs();
+        switch (task) {
+            case CLASSIFICATION, REGRESSION -> {
+                if (out.getType() == InputType.Type.RNN) {
+                    throw new ShapeError("a " + task.json + " head takes a vector per sample but gets " + Shapes.describe(out)
+                            + ": end with \"globalPool\" or \"firstToken\"");
+                }
+                g.addLayer(OUTPUT, new OutputLayer.Builder(loss).activation(act).nOut(n).weightInit(WeightInit.XAVIER).build(), last);
+            }
+            case SEQUENCE -> {
+                if (out.getType() != InputType.Type.RNN) {
+                    throw new ShapeError("a sequence head predicts a token at every step, so it takes a sequence, but gets "
+                            + Shapes.describe(out));
+                }
+                g.addLayer(OUTPUT, new RnnOutputLayer.Builder(loss).activation(act).nOut(n).dataFormat(RNNFormat.NCW)
+                        .weightInit(WeightInit.XAVIER).build(), last);
+            }
+            case SEGMENTATION, RECONSTRUCTION -> perPosition(g, last, out, input, loss, act);
+        }
+    }
+
+    private static void perPosition(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelInput input,
+                                    LossFunction loss, Activation act) {
+        InputType in = input.input();
+        String what = input.task() == Task.SEGMENTATION ? "a class for every pixel" : "the input again";
+        if (in.getType() == InputType.Type.FF && input.task() == Task.RECONSTRUCTION) {
+            if (out.getType() == InputType.Type.RNN) {
+                throw new ShapeError("a reconstruction head takes a vector per sample but gets " + Shapes.describe(out));
+            }
+            g.addLayer(OUTPUT, new OutputLayer.Builder(loss).activation(act).nOut(input.outputs()).build(), last);
+            return;
+        }
+        if (out.getType() != in.getType() || !Extents.sameExtent(in, out)) {
+            throw new ShapeError("the head outputs " + what + ", so the last layer must keep the input's size ("
+                    + Shapes.describe(in) + " has " + Extents.extentText(in) + "), but it gives " + Shapes.describe(out)
+                    + ": up-sample back (upsample/deconv layers) to the input's size");
+        }
+        int n = input.outputs();
+        if (out.getType() == InputType.Type.CNN) {
+            g.addLayer(PROJECTION, new ConvolutionLayer.Builder(1, 1).nOut(n).convolutionMode(ConvolutionMode.Same)
+                    .activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build(), last);
+            g.addLayer(OUTPUT, new CnnLossLayer.Builder(loss).activation(act).build(), PROJECTION);
+        } else {
+            g.addLayer(PROJECTION, new Convolution3D.Builder(1, 1, 1).nOut(n).convolutionMode(ConvolutionMode.Same)
+                    .dataFormat(Convolution3D.DataFormat.NCDHW).activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build(), last);
+            g.addLayer(OUTPUT, new Cnn3DLossLayer.Builder(Convolution3D.DataFormat.NCDHW).lossFunction(loss).activation(act).build(),
+                    PROJECTION);
+        }
+    }
+
+    public static LossFunction loss(ModelConfig.Head head, Task task) {
+        String chosen = head == null ? "auto" : head.loss();
+        return switch (chosen) {
+            case "mse" -> LossFunction.MSE;
+            case "l1" -> LossFunction.L1;
+            case "crossEntropy" -> LossFunction.MCXENT;
+            default -> task == Task.REGRESSION || task == Task.RECONSTRUCTION ? LossFunction.MSE : LossFunction.MCXENT;
+        };
+    }
+
+    public static Activation activation(ModelConfig.Head head, Task task) {
+        String chosen = head == null ? "auto" : head.activation();
+        return switch (chosen) {
+            case "identity" -> Activation.IDENTITY;
+            case "sigmoid" -> Activation.SIGMOID;
+            case "tanh" -> Activation.TANH;
+            case "softmax" -> Activation.SOFTMAX;
+            default -> task == Task.REGRESSION || task == Task.RECONSTRUCTION ? Activation.IDENTITY : Activation.SOFTMAX;
+        };
+    }
+}

@@ -1,0 +1,375 @@
+package org.traindeck.engine.profile;
+
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.api.layers.IOutputLayer;
+import org.deeplearning4j.nn.conf.BackpropType;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.WorkspaceMode;
+import org.deeplearning4j.nn.gradient.DefaultGradient;
+import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.graph.vertex.GraphVertex;
+import org.deeplearning4j.nn.graph.vertex.VertexIndices;
+import org.deeplearning4j.nn.graph.vertex.impl.FrozenVertex;
+import org.deeplearning4j.nn.graph.vertex.impl.LayerVertex;
+import org.deeplearning4j.nn.layers.FrozenLayer;
+import org.deeplearning4j.nn.layers.FrozenLayerWithBackprop;
+import org.deeplearning4j.nn.workspace.ArrayType;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.nd4j.common.primitives.Pair;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+import java.lang.reflect.Field;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * DL4J's {@code ComputationGraph.computeGradientAndScore()} (M2.1) walked here, vertex by vertex, so that each
+ * vertex's forward and backward can be timed: the forward in topological order (output layers excluded, as DL4J
+ * does: their forward runs inside their backward and again in the loss), the backward in reverse, then the loss of
+ * each output. The same workspaces (names and policies), the same epsilon sums where a vertex feeds several, the same
+ * gradient order; the gradient lands in the network's own gradient view, and {@link ComputationGraph#gradient()}
+ * returns it, as after DL4J's own pass (its test checks both give the same gradient and loss). Not thread-safe.
+ */
+public final class GraphWalk {
+
+    private final ComputationGraph net;
+    private final GraphVertex[] vertices;
+    private final int[] order;
+    private final int[] outputIndices;
+    private final boolean[] isOutput;
+    private final DlWorkspaces ws;
+    private final int[] consumedBy;
+    /** Per vertex index: nanoseconds in its forward (for an output layer: its loss) and in its backward. */
+    private final long[] forwardNs;
+    private final long[] backwardNs;
+    private long branchSumNs;
+    private long walkNs;
+    private int passes;
+
+    public GraphWalk(ComputationGraph net) {
+        this.net = net;
+        this.vertices = net.getVertices();
+        this.order = net.topologicalSortOrder();
+        ComputationGraphConfiguration conf = net.getConfiguration();
+        List<String> outputs = conf.getNetworkOutputs();
+        this.outputIndices = outputs.stream().mapToInt(s -> net.getVertex(s).getVertexIndex()).toArray();
+        this.isOutput = new boolean[vertices.length];
+        for (int i : outputIndices) {
+            isOutput[i] = true;
+        }
+        this.ws = new DlWorkspaces(conf.getVertices().size());
+        // the step after which a vertex's activation gradients have been consumed: its workspace may close then
+        this.consumedBy = new int[vertices.length];
+        for (GraphVertex gv : vertices) {
+            int min = Integer.MAX_VALUE;
+            if (gv.getInputVertices() != null) {
+                for (VertexIndices vi : gv.getInputVertices()) {
+                    min = Math.min(min, positionOf(vi.getVertexIndex()));
+                }
+            }
+            consumedBy[gv.getVertexIndex()] = min == Integer.MAX_VALUE ? 0 : min;
+        }
+        this.forwardNs = new long[vertices.length];
+        this.backwardNs = new long[vertices.length];
+    }
+
+    /**
+     * One forward and backward pass of {@code inputs} against {@code labels}, timed. Returns the loss (the score DL4J's
+     * pass gives, regularization included); the gradient is in {@link ComputationGraph#getGradientsViewArray()}.
+     */
+    public double gradientAndScore(INDArray[] inputs, INDArray[] labels) {
+        long start = System.nanoTime();
+        net.setInputs(inputs);
+        net.setLabels(labels);
+        ComputationGraphConfiguration conf = net.getConfiguration();
+        if (conf.getBackpropType() == BackpropType.TruncatedBPTT) {
+            throw new UnsupportedOperationException("truncated backpropagation through time is not profiled");
+        }
+        for (Layer l : net.getLayers()) {
+            l.setIterationCount(conf.getIterationCount());
+            l.setEpochCount(conf.getEpochCount());
+        }
+        boolean none = conf.getTrainingWorkspaceMode() == WorkspaceMode.NONE;
+        LayerWorkspaceMgr mgr = none ? LayerWorkspaceMgr.noWorkspaces() : ws.step();
+        mgr.setHelperWorkspacePointers(net.getHelperWorkspaces());
+        double score;
+        try (MemoryWorkspace all = mgr.notifyScopeEntered(ArrayType.ACTIVATIONS)) {
+            forward(inputs, none);
+            backward(labels);
+            score = loss(mgr);
+        }
+        for (GraphVertex gv : vertices) {
+            gv.clear();
+        }
+        walkNs += System.nanoTime() - start;
+        passes++;
+        return score;
+    }
+
+    private void forward(INDArray[] inputs, boolean none) {
+        net.setLayerMaskArrays(net.getInputMaskArrays(), net.getLabelMaskArrays());
+        LayerWorkspaceMgr mgr = none ? LayerWorkspaceMgr.noWorkspaces() : ws.forward(inputs[0], net.getConfiguration().getCacheMode());
+        mgr.setHelperWorkspacePointers(net.getHelperWorkspaces());
+        for (int index : order) {
+            GraphVertex current = vertices[index];
+            if (isOutput[index]) {
+                continue;
+            }
+            try (MemoryWorkspace working = mgr.notifyScopeEntered(ArrayType.FF_WORKING_MEM)) {
+                INDArray out;
+                if (current.isInputVertex()) {
+                    out = inputs[index];
+                } else {
+                    long t = System.nanoTime();
+                    out = current.doForward(true, mgr);
+                    Nd4j.getExecutioner().commit();
+                    forwardNs[index] += System.nanoTime() - t;
+                }
+                VertexIndices[] to = current.getOutputVertices();
+                if (to != null) {
+                    for (VertexIndices v : to) {
+                        vertices[v.getVertexIndex()].setInput(v.getVertexEdgeNumber(), out, mgr);
+                    }
+                }
+            }
+        }
+    }
+
+    private void backward(INDArray[] labels) {
+        if (net.getGradientsViewArray() == null) {
+            net.initGradientsView();
+        }
+        boolean none = net.getConfiguration().getInferenceWorkspaceMode() == WorkspaceMode.NONE;
+        LayerWorkspaceMgr allNone = none ? LayerWorkspaceMgr.noWorkspaces(net.getHelperWorkspaces()) : null;
+        Deque<LayerWorkspaceMgr> free = new ArrayDeque<>();
+        int created = 0;
+        Map<MemoryWorkspace, LayerWorkspaceMgr> open = new IdentityHashMap<>();
+        List<List<MemoryWorkspace>> closeAt = new ArrayList<>();
+        for (int i = 0; i < order.length; i++) {
+            closeAt.add(null);
+        }
+        LinkedList<GradientEntry> gradients = new LinkedList<>();
+        boolean[] epsilonSet = new boolean[vertices.length];
+        MemoryWorkspace initial = Nd4j.getMemoryManager().getCurrentWorkspace();
+        try {
+            for (int i = order.length - 1; i >= 0; i--) {
+                GraphVertex current = vertices[order[i]];
+                boolean frozen = current.hasLayer() && current.getLayer() instanceof FrozenLayer || current instanceof FrozenVertex;
+                if (current.isInputVertex() || frozen) {
+                    closeConsumed(closeAt, i, open, free);
+                    continue;
+                }
+                LayerWorkspaceMgr mgr;
+                if (none) {
+                    mgr = allNone;
+                } else if (!free.isEmpty()) {
+                    mgr = free.pop();
+                } else {
+                    mgr = ws.activationGradients(created++);
+                }
+                mgr.setHelperWorkspacePointers(net.getHelperWorkspaces());
+                if (current.isOutputVertex()) {
+                    int output = net.getConfiguration().getNetworkOutputs().indexOf(current.getVertexName());
+                    Layer layer = current.getLayer();
+                    if (layer instanceof FrozenLayerWithBackprop f) {
+                        layer = f.getInsideLayer();
+                    }
+                    if (!(layer instanceof IOutputLayer out)) {
+                        throw new UnsupportedOperationException("output \"" + current.getVertexName() + "\" is not an output layer");
+                    }
+                    out.setLabels(labels[output]);
+                }
+                MemoryWorkspace grads = mgr.notifyScopeEntered(ArrayType.ACTIVATION_GRAD);
+                open.put(grads, mgr);
+                // activation-gradient workspaces do not nest: each closes back to the workspace outside the pass
+                grads.setPreviousWorkspace(initial);
+                int closeable = consumedBy[current.getVertexIndex()];
+                if (closeable >= 0) {
+                    if (closeAt.get(closeable) == null) {
+                        closeAt.set(closeable, new ArrayList<>());
+                    }
+                    closeAt.get(closeable).add(grads);
+                }
+                Pair<Gradient, INDArray[]> pair;
+                try (MemoryWorkspace working = mgr.notifyScopeEntered(ArrayType.BP_WORKING_MEM)) {
+                    long t = System.nanoTime();
+                    pair = current.doBackward(false, mgr);
+                    Nd4j.getExecutioner().commit();
+                    backwardNs[current.getVertexIndex()] += System.nanoTime() - t;
+                }
+                INDArray[] epsilons = pair.getSecond();
+                if (current.getInputVertices() != null) {
+                    int j = 0;
+                    for (VertexIndices v : current.getInputVertices()) {
+                        GraphVertex gv = vertices[v.getVertexIndex()];
+                        if (epsilonSet[gv.getVertexIndex()]) {
+                            INDArray eps = gv.getEpsilon();
+                            if (eps == null) {
+                                gv.setEpsilon(null);
+                            } else {
+                                long t = System.nanoTime();
+                                gv.setEpsilon(eps.addi(epsilons[j++]));
+                                Nd4j.getExecutioner().commit();
+                                branchSumNs += System.nanoTime() - t;
+                            }
+                        } else {
+                            gv.setEpsilon(epsilons[j++]);
+                        }
+                        epsilonSet[gv.getVertexIndex()] = true;
+                    }
+                }
+                if (pair.getFirst() != null) {
+                    Gradient g = pair.getFirst();
+                    LinkedList<GradientEntry> mine = new LinkedList<>();
+                    for (Map.Entry<String, INDArray> e : g.gradientForVariable().entrySet()) {
+                        mine.addFirst(new GradientEntry(current.getVertexName() + "_" + e.getKey(), e.getValue(),
+                                g.flatteningOrderForVariable(e.getKey())));
+                    }
+                    for (GradientEntry e : mine) {
+                        gradients.addFirst(e);
+                    }
+                }
+                closeConsumed(closeAt, i, open, free);
+            }
+        } finally {
+            for (MemoryWorkspace w : open.keySet()) {
+                w.close();
+            }
+            Nd4j.getMemoryManager().setCurrentWorkspace(initial);
+        }
+        Gradient gradient = new DefaultGradient(net.getGradientsViewArray());
+        for (GradientEntry e : gradients) {
+            gradient.setGradientFor(e.name(), e.gradient(), e.order());
+        }
+        setGradient(gradient);
+    }
+
+    private double loss(LayerWorkspaceMgr mgr) {
+        double r = net.calcRegularizationScore(true);
+        double score = 0;
+        List<String> outputs = net.getConfiguration().getNetworkOutputs();
+        for (int o = 0; o < outputs.size(); o++) {
+            GraphVertex gv = net.getVertex(outputs.get(o));
+            long t = System.nanoTime();
+            if (gv instanceof LayerVertex lv && !lv.isSetLayerInput()) {
+                lv.applyPreprocessorAndSetInput(mgr);
+            }
+            Layer layer = gv.getLayer();
+            if (layer instanceof FrozenLayerWithBackprop f) {
+                layer = f.getInsideLayer();
+            }
+            INDArray[] masks = net.getLabelMaskArrays();
+            layer.setMaskArray(masks == null ? null : masks[o]);
+            try (MemoryWorkspace working = mgr.notifyScopeEntered(ArrayType.FF_WORKING_MEM)) {
+                score += ((IOutputLayer) layer).computeScore(r, true, mgr);
+            }
+            Nd4j.getExecutioner().commit();
+            forwardNs[gv.getVertexIndex()] += System.nanoTime() - t;
+            // the regularization term counts once
+            r = 0;
+        }
+        return score;
+    }
+
+    private void closeConsumed(List<List<MemoryWorkspace>> closeAt, int step, Map<MemoryWorkspace, LayerWorkspaceMgr> open,
+                               Deque<LayerWorkspaceMgr> free) {
+        if (closeAt.get(step) != null) {
+            for (MemoryWorkspace w : closeAt.get(step)) {
+                w.close();
+                free.push(open.remove(w));
+            }
+            closeAt.set(step, null);
+        }
+    }
+
+    private int positionOf(int vertexIndex) {
+        for (int i = 0; i < order.length; i++) {
+            if (order[i] == vertexIndex) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("vertex " + vertexIndex + " is not in the topological order");
+    }
+
+    /** DL4J keeps the gradient of the last pass in a field with no setter; its updater step reads it from there. */
+    private void setGradient(Gradient gradient) {
+        try {
+            Field field = ComputationGraph.class.getDeclaredField("gradient");
+            field.setAccessible(true);
+            field.set(net, gradient);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("this DL4J version's ComputationGraph has no gradient field", e);
+        }
+    }
+
+    /** The vertices' names in topological order, input vertices left out: the nodes the times are for. */
+    public List<String> nodeNames() {
+        List<String> names = new ArrayList<>();
+        for (int index : order) {
+            if (!vertices[index].isInputVertex()) {
+                names.add(vertices[index].getVertexName());
+            }
+        }
+        return names;
+    }
+
+    /** Nanoseconds in the forward of each node of {@link #nodeNames()}, summed over the passes (an output's: its loss). */
+    public long[] forwardNs() {
+        return perNode(forwardNs);
+    }
+
+    /** Nanoseconds in the backward of each node of {@link #nodeNames()}, summed over the passes. */
+    public long[] backwardNs() {
+        return perNode(backwardNs);
+    }
+
+    /** Nanoseconds summing the gradients that flow back into a vertex from several consumers (residual branches). */
+    public long branchSumNs() {
+        return branchSumNs;
+    }
+
+    /** Nanoseconds in whole passes: the vertices, the branch sums and the graph's bookkeeping (workspaces, inputs). */
+    public long walkNs() {
+        return walkNs;
+    }
+
+    public int passes() {
+        return passes;
+    }
+
+    /** Forgets the times so far (after warm-up). */
+    public void reset() {
+        Arrays.fill(forwardNs, 0);
+        Arrays.fill(backwardNs, 0);
+        branchSumNs = 0;
+        walkNs = 0;
+        passes = 0;
+    }
+
+    /** Whether a vertex is one of the network's outputs (its forward time is its loss). */
+    public boolean isOutput(String node) {
+        return isOutput[net.getVertex(node).getVertexIndex()];
+    }
+
+    private long[] perNode(long[] byIndex) {
+        long[] out = new long[(int) Arrays.stream(order).filter(i -> !vertices[i].isInputVertex()).count()];
+        int k = 0;
+        for (int index : order) {
+            if (!vertices[index].isInputVertex()) {
+                out[k++] = byIndex[index];
+            }
+        }
+        return out;
+    }
+
+    private record GradientEntry(String name, INDArray gradient, Character order) {}
+}

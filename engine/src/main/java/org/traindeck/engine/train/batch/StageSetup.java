@@ -1,0 +1,89 @@
+package org.traindeck.engine.train.batch;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.data.Augmenter;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.train.state.RunEvents;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Gets a stage ready to train: its data (loaded once per distinct data config, and checked against the model built
+ * for the first stage), the network in the stage's precision, and its batches.
+ */
+public final class StageSetup implements AutoCloseable {
+
+    private final RunConfig config;
+    private final RunEvents events;
+    private final boolean images;
+    private final Map<DataConfig, DataLoader.Loaded> cache = new HashMap<>();
+    private Dataset firstTrain;
+
+    public StageSetup(RunConfig config, RunEvents events, boolean images) {
+        this.config = config;
+        this.events = events;
+        this.images = images;
+    }
+
+    public DataLoader.Loaded load(int stage) {
+        StageConfig s = config.stages().get(stage);
+        DataConfig data = config.dataFor(s);
+        String at = s.data() != null ? "stages[" + stage + "].data" : "data";
+        DataLoader.Loaded loaded = cache.computeIfAbsent(data, d -> DataLoader.load(config, d, at));
+        if (firstTrain == null) {
+            firstTrain = loaded.train();
+        }
+        return loaded;
+    }
+
+    /** Closes the data files the stages read. */
+    @Override
+    public void close() {
+        cache.values().forEach(DataLoader.Loaded::close);
+        cache.clear();
+    }
+
+    /** The network in the stage's precision (DL4J's conversion keeps the optimizer state). */
+    public ComputationGraph inPrecision(ComputationGraph net, StageConfig stage) {
+        DataType dataType = dataType(stage);
+        if (net.getConfiguration().getDataType() == dataType) {
+            return net;
+        }
+        events.logLine("stage " + stage.name() + ": network converted to " + dataType);
+        return net.convertDataType(dataType);
+    }
+
+    static DataType dataType(StageConfig stage) {
+        return stage.precision() == StageConfig.Precision.FLOAT16 ? DataType.HALF : DataType.FLOAT;
+    }
+
+    public StagePlan plan(int index) {
+        StageConfig stage = config.stages().get(index);
+        DataLoader.Loaded data = load(index);
+        String mismatch = firstTrain.incompatibilityWith(data.train());
+        if (mismatch != null) {
+            throw new InvalidConfigException("stages[" + index + "].data.train",
+                    "does not fit the model built for stage 1's data: it has " + mismatch);
+        }
+        String misfit = Augmenter.misfit(stage.augmentation(), data.train());
+        if (misfit != null) {
+            throw new InvalidConfigException("stages[" + index + "].augmentation", misfit);
+        }
+        if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()
+                && data.train().imageShape().height() != data.train().imageShape().width()) {
+            throw new InvalidConfigException("stages[" + index + "].augmentation.rotate90",
+                    "needs square images, but they are " + data.train().imageShape());
+        }
+        DataType dataType = dataType(stage);
+        return new StagePlan(index, stage, data, new BatchMaker(data.train(), images, stage.augmentation(), dataType,
+                config.dataFor(stage).train() instanceof SourceConfig.Numpy n ? n.noise() : 0), dataType, images);
+    }
+}

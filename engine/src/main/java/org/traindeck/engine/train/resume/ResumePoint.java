@@ -1,0 +1,90 @@
+package org.traindeck.engine.train.resume;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointFiles;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.StageConfig;
+
+import java.util.List;
+
+/**
+ * Where a resumed run continues, and the checkpoint's numbers to put into the freshly built network. A checkpoint
+ * written at the end of a stage continues with the next stage, whose optimizer state is carried over (or not)
+ * exactly as an uninterrupted run carries it across that stage change.
+ */
+public final class ResumePoint {
+
+    private final CheckpointFiles.Contents contents;
+    private final Checkpoint checkpoint;
+
+    public ResumePoint(CheckpointFiles.Contents contents) {
+        this.contents = contents;
+        this.checkpoint = contents.checkpoint();
+    }
+
+    public Checkpoint checkpoint() {
+        return checkpoint;
+    }
+
+    /** The stage to continue in: the checkpoint's, or the next one when the checkpoint closed its stage. */
+    public int firstStage(List<StageConfig> stages) {
+        int first = checkpoint.stageIndex();
+        if (first < stages.size() && checkpoint.epoch() >= stages.get(first).epochs() && checkpoint.batchInEpoch() == 0) {
+            first++;
+        }
+        return first;
+    }
+
+    /** Whether the run continues inside the checkpoint's own stage (rather than at the start of the next). */
+    public boolean continuesInItsStage(int stageIndex) {
+        return stageIndex == checkpoint.stageIndex();
+    }
+
+    /** Where a fingerprint's vocabulary begins: the tokens follow, separated by NUL. */
+    public static final String VOCABULARY = "|vocabulary=";
+
+    private static String tokens(String part) {
+        String[] t = part.substring(VOCABULARY.length()).split("\u0000", -1);
+        return t.length + " characters";
+    }
+
+    /** Checks that the checkpoint's model is the one this config builds. */
+    public void checkModel(String fingerprint, long parameters) {
+        int mine = fingerprint.indexOf(VOCABULARY);
+        int theirs = checkpoint.modelFingerprint().indexOf(VOCABULARY);
+        if (mine >= 0 && theirs >= 0 && !fingerprint.substring(mine).equals(checkpoint.modelFingerprint().substring(theirs))) {
+            throw new InvalidConfigException("data.train", "the text's vocabulary (" + tokens(fingerprint.substring(mine)) + ") differs from"
+                    + " the one the checkpoint was trained with (" + tokens(checkpoint.modelFingerprint().substring(theirs))
+                    + "): a token's id would mean another character. Resume with the run's own training text");
+        }
+        if (!checkpoint.modelFingerprint().equals(fingerprint) || checkpoint.parameterCount() != parameters) {
+            throw new InvalidConfigException("model", "the checkpoint holds " + checkpoint.parameterCount() + " parameters of another "
+                    + "architecture or data shape (" + checkpoint.modelFingerprint() + "); this config builds " + parameters
+                    + " (" + fingerprint + ")");
+        }
+    }
+
+    /**
+     * Puts the checkpoint's parameters and optimizer state into {@code net}, whose optimizer must be the one of the
+     * checkpoint's stage (same state layout).
+     */
+    public void loadInto(ComputationGraph net, long globalStep) {
+        INDArray params = net.params();
+        params.assign(Nd4j.create(contents.params(), params.shape(), DataType.FLOAT).castTo(params.dataType()));
+        INDArray state = net.getUpdater().getStateViewArray();
+        int stateLength = state == null ? 0 : (int) state.length();
+        if (stateLength != contents.updaterState().length) {
+            throw new InvalidConfigException("stages[" + checkpoint.stageIndex() + "].optimizer", "the checkpoint's optimizer state has "
+                    + contents.updaterState().length + " values, but this stage's optimizer needs " + stateLength
+                    + ": the optimizer settings differ from when the checkpoint was made");
+        }
+        if (state != null) {
+            state.assign(Nd4j.create(contents.updaterState(), state.shape(), DataType.FLOAT).castTo(state.dataType()));
+        }
+        net.getConfiguration().setIterationCount((int) globalStep);
+    }
+}

@@ -1,0 +1,168 @@
+package org.traindeck.engine.train.step;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.parallel.GradientExchange;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.batch.BatchPrefetcher;
+import org.traindeck.engine.train.batch.StagePlan;
+import org.traindeck.engine.train.health.LayerProbe;
+import org.traindeck.engine.train.health.LayerSnapshot;
+import org.traindeck.engine.train.health.LayerWatch;
+import org.traindeck.engine.train.state.StepReport;
+import org.traindeck.engine.train.state.TrainingState;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * TrainDeck's synchronous data-parallel step: the global batch (devices × accumulationSteps per-device batches, in
+ * the epoch's order) is cut into contiguous shards, one per device; each replica computes its shard's gradient on its
+ * own thread; the gradients are summed into the master's, and one optimizer step is taken (global-norm clipping
+ * included), whose parameters every replica then holds. N devices × batch b × k accumulated is the same step as one
+ * device × batch N·b·k, up to float rounding.
+ * <p>
+ * BatchNorm running statistics are averaged over every micro-batch of every device (not taken from device 0 as in
+ * PyTorch DDP's broadcast_buffers): that makes N devices exactly the same as one device accumulating the N shards,
+ * which is what the one-device fallback and a resume on another device count do. The batch statistics used in the
+ * forward pass are per micro-batch, as with DDP (there is no synchronized BatchNorm).
+ * <p>
+ * A step either completes on every replica or changes nothing: a failing replica fails the tier before the update, so
+ * the next tier repeats the same step from the same parameters.
+ */
+public final class AllReduceStep implements StepStrategy {
+
+    private final ReplicaSet replicas;
+    private final List<ShardGradient> shards = new ArrayList<>();
+    private final GradientUpdate update;
+    private final long seed;
+    private final int everySteps;
+    private final BatchPrefetcher prefetcher;
+    private final LayerWatch watch;
+    private double baseline;
+
+    /**
+     * @param baseline   one device's samples/s for the efficiency metric; 0 measures it before the first step
+     * @param stepsAhead steps whose batches are prepared ahead on a background thread (0: on the replicas' threads);
+     *                   only where the replicas share memory (CPU workers), as the thread makes them on one device
+     */
+    public AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, int stepsAhead,
+                  LayerWatch watch) {
+        this.watch = watch;
+        this.replicas = replicas;
+        boolean dataLossOnly = plan.stage.optimizer().weightDecay() > 0;
+        for (int w = 0; w < replicas.size(); w++) {
+            shards.add(new ShardGradient(replicas.replica(w), dataLossOnly));
+        }
+        this.update = new GradientUpdate(replicas.replica(0));
+        this.seed = seed;
+        this.everySteps = everySteps;
+        this.baseline = baseline > 0 ? baseline : Double.NaN;
+        this.prefetcher = stepsAhead > 0 ? BatchPrefetcher.of(plan, seed, stepsAhead, () -> { }) : null;
+    }
+
+    @Override
+    public void advance(TrainingState state, StagePlan plan, StepListener listener) {
+        int start = state.cursor;
+        int end = Math.min(start + plan.batchesPerStep, plan.batchesPerEpoch);
+        int k = plan.stage.accumulationSteps();
+        long before = state.globalStep;
+        if (Double.isNaN(baseline)) {
+            baseline = measureOneDevice(state, plan, start, Math.min(start + k, end));
+        }
+        List<BatchMaker.Batch> prepared = prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
+        int last = replicas.size() - 1;
+        boolean lastFails = before + 1 == state.faults.failWorkerAtStep();
+        List<ShardGradient.Shard> done = replicas.onReplicas(w -> {
+            if (w == last && lastFails) {
+                throw new IllegalStateException("injected worker failure at step " + (before + 1));
+            }
+            int from = Math.min(start + w * k, end);
+            int to = Math.min(from + k, end);
+            List<BatchMaker.Batch> mine = prepared == null ? batches(state, plan, from, to) : prepared.subList(from - start, to - start);
+            return shards.get(w).compute(mine, j -> StepSeeds.of(seed, before, w * k + j));
+        });
+        double lossSum = 0;
+        int examples = 0;
+        int micro = 0;
+        long[] perDevice = new long[done.size()];
+        List<INDArray> others = new ArrayList<>(done.size());
+        for (int w = 0; w < done.size(); w++) {
+            ShardGradient.Shard s = done.get(w);
+            lossSum += s.lossSum();
+            examples += s.examples();
+            micro += s.microBatches();
+            perDevice[w] = s.examples();
+            if (w > 0 && s.examples() > 0) {
+                others.add(replicas.replica(w).getGradientsViewArray());
+            }
+        }
+        ComputationGraph master = replicas.replica(0);
+        long t0 = System.nanoTime();
+        GradientExchange.reduceInto(master.getGradientsViewArray(), others);
+        long reduced = System.nanoTime() - t0;
+        double lr = plan.lrAfter(before);
+        boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
+        // the master holds the summed gradient: its per-layer figures are the same for any device count
+        LayerProbe probe = watch.probeFor(master, before + 1);
+        GradientUpdate.Result r = update.apply(lossSum, examples, micro, (int) before, state.epoch, plan.stage.clipNorm(), publishes,
+                before + 1 == state.faults.nanAtStep(), probe);
+        long t1 = System.nanoTime();
+        if (r.applied()) {
+            replicas.broadcastParameters();
+        }
+        long exchange = reduced + System.nanoTime() - t1;
+        LayerSnapshot layers = probe == null ? null
+                : watch.finish(probe, r.applied(), master, firstBatch(state, plan, start).features(), before + 1);
+        listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), perDevice, r.applied(), lr,
+                exchange, baseline, layers));
+    }
+
+    private BatchMaker.Batch firstBatch(TrainingState state, StagePlan plan, int at) {
+        return plan.batches.batch(state.order, at, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
+    }
+
+    private List<BatchMaker.Batch> batches(TrainingState state, StagePlan plan, int from, int to) {
+        List<BatchMaker.Batch> out = new ArrayList<>(Math.max(0, to - from));
+        for (int b = from; b < to; b++) {
+            out.add(plan.batches.batch(state.order, b, plan.stage.batchSize(), seed, plan.index, state.epoch, true));
+        }
+        return out;
+    }
+
+    /**
+     * One device's throughput, measured in this run for the scaling-efficiency metric: the last replica computes the
+     * first shard's gradient alone (once to warm up, then twice timed) while the others wait. It changes nothing:
+     * the gradient is written to that replica's own buffer, which the next step overwrites.
+     */
+    private double measureOneDevice(TrainingState state, StagePlan plan, int from, int to) {
+        int last = replicas.size() - 1;
+        long before = state.globalStep;
+        List<BatchMaker.Batch> micro = batches(state, plan, from, to);
+        double[] seconds = new double[1];
+        int[] examples = new int[1];
+        replicas.onReplicas(w -> {
+            if (w == last) {
+                shards.get(w).compute(micro, j -> StepSeeds.of(seed, before, j));
+                long t = System.nanoTime();
+                for (int i = 0; i < 2; i++) {
+                    examples[0] += shards.get(w).compute(micro, j -> StepSeeds.of(seed, before, j)).examples();
+                }
+                seconds[0] = (System.nanoTime() - t) / 1e9;
+            }
+            return null;
+        });
+        return seconds[0] > 0 ? examples[0] / seconds[0] : Double.NaN;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (prefetcher != null) {
+                prefetcher.close();
+            }
+        } finally {
+            replicas.close();
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package org.traindeck.engine.train.step;
+
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.traindeck.engine.parallel.DevicePlacement;
+import org.traindeck.engine.parallel.GradientExchange;
+import org.traindeck.engine.parallel.TierFailure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+
+/**
+ * One model replica per device and one thread per replica, bound to its device. Replica 0 is the master model itself,
+ * computed on the training thread (bound to the first device); the others are built from the master's configuration
+ * (a copy in memory, not a JSON round trip) and, on CPU workers, share the master's parameter array.
+ */
+public final class ReplicaSet implements AutoCloseable {
+
+    private final ComputationGraph master;
+    private final DevicePlacement placement;
+    private final List<ComputationGraph> replicas = new ArrayList<>();
+    private final List<ExecutorService> threads = new ArrayList<>();
+
+    /**
+     * @param prepare what TrainDeck does to every model it trains (layer helpers), applied to each new replica
+     */
+    public ReplicaSet(ComputationGraph master, DevicePlacement placement, String runName, Consumer<ComputationGraph> prepare) {
+        this.master = master;
+        this.placement = placement;
+        replicas.add(master);
+        for (int w = 1; w < placement.workers(); w++) {
+            int worker = w;
+            threads.add(Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(() -> {
+                    placement.attachCurrentThread(worker);
+                    r.run();
+                }, "traindeck-replica-" + worker + "-" + runName);
+                t.setDaemon(true);
+                return t;
+            }));
+        }
+        List<ComputationGraph> built;
+        try {
+            built = onReplicas(w -> w == 0 ? master : build(prepare));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        replicas.clear();
+        replicas.addAll(built);
+    }
+
+    private ComputationGraph build(Consumer<ComputationGraph> prepare) {
+        ComputationGraph replica = new ComputationGraph(master.getConfiguration().clone());
+        if (placement.sharedMemory()) {
+            replica.init(master.params(), false);
+        } else {
+            replica.init();
+            GradientExchange.copyParameters(master.params(), replica.params());
+        }
+        replica.initGradientsView();
+        prepare.accept(replica);
+        return replica;
+    }
+
+    int size() {
+        return replicas.size();
+    }
+
+    ComputationGraph replica(int w) {
+        return replicas.get(w);
+    }
+
+    /**
+     * Runs {@code task(w)} for every replica at once, each on its own thread (replica 0 on the calling thread), and
+     * returns the results in replica order. A failure of any replica is a failure of the tier.
+     */
+    <T> List<T> onReplicas(IntFunction<T> task) {
+        List<Future<T>> pending = new ArrayList<>(threads.size());
+        for (int w = 1; w <= threads.size(); w++) {
+            int worker = w;
+            pending.add(threads.get(w - 1).submit(() -> task.apply(worker)));
+        }
+        List<T> results = new ArrayList<>(threads.size() + 1);
+        RuntimeException failure = null;
+        try {
+            results.add(task.apply(0));
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        for (int w = 1; w <= pending.size(); w++) {
+            try {
+                results.add(pending.get(w - 1).get());
+            } catch (ExecutionException e) {
+                if (failure == null) {
+                    Throwable cause = e.getCause();
+                    failure = cause instanceof TierFailure tf ? tf : new TierFailure("the replica on "
+                            + placement.deviceIds().get(w) + " failed: " + cause, true, cause);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TierFailure("interrupted while waiting for the replicas", true, e);
+            }
+        }
+        if (failure != null) {
+            throw failure instanceof TierFailure ? failure
+                    : new TierFailure("the replica on " + placement.deviceIds().get(0) + " failed: " + failure, true, failure);
+        }
+        return results;
+    }
+
+    /** Copies the master's new parameters to the replicas that hold their own (none on CPU workers). */
+    void broadcastParameters() {
+        if (placement.sharedMemory()) {
+            return;
+        }
+        onReplicas(w -> {
+            GradientExchange.copyParameters(master.params(), replicas.get(w).params());
+            return null;
+        });
+    }
+
+    @Override
+    public void close() {
+        threads.forEach(ExecutorService::shutdownNow);
+    }
+}
