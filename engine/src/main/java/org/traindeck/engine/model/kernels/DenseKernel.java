@@ -73,10 +73,6 @@ public class DenseKernel extends FeedForwardLayer {
     @Override
     public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
                              INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
-        if (networkDataType != DataType.FLOAT) {
-            throw new IllegalArgumentException("DenseKernel computes in float32; the network is " + networkDataType
-                    + ": use DL4J's DenseLayer (\"kernel\": \"dl4j\")");
-        }
         DenseKernelLayer layer = new DenseKernelLayer(conf, networkDataType);
         layer.setListeners(listeners);
         layer.setIndex(layerIndex);

@@ -44,6 +44,9 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
     @Override
     public INDArray activate(boolean training, LayerWorkspaceMgr mgr) {
         assertInputSet(false);
+        if (dataType != DataType.FLOAT) {
+            return activateWithNd4j(training, mgr);
+        }
         applyDropOutIfNecessary(training, mgr);
         int in = (int) layerConf().getNIn();
         int out = (int) layerConf().getNOut();
@@ -84,6 +87,9 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
     @Override
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
         assertInputSet(true);
+        if (dataType != DataType.FLOAT) {
+            return backpropWithNd4j(epsilon, mgr);
+        }
         int in = (int) layerConf().getNIn();
         int out = (int) layerConf().getNOut();
         boolean sequence = input.rank() == 3;
@@ -133,6 +139,44 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         }
         epsNext = backpropDropOutIfPresent(epsNext);
         return new Pair<>(ret, epsNext);
+    }
+
+    /**
+     * Float16 training: DL4J's own dense computation (BaseLayer's, which DenseLayer uses), a sequence turned into rows
+     * and back with ND4J ops. The kernel itself computes in float32 only.
+     */
+    private INDArray activateWithNd4j(boolean training, LayerWorkspaceMgr mgr) {
+        if (input.rank() != 3) {
+            return super.activate(training, mgr);
+        }
+        INDArray sequence = input;
+        long mb = sequence.size(0);
+        long steps = sequence.size(2);
+        input = sequence.permute(0, 2, 1).dup('c').reshape('c', mb * steps, sequence.size(1));
+        try {
+            INDArray rowsOut = super.activate(training, mgr);
+            return mgr.leverageTo(ArrayType.ACTIVATIONS, rowsOut.reshape('c', mb, steps, rowsOut.size(1)).permute(0, 2, 1).dup('c'));
+        } finally {
+            input = sequence;
+        }
+    }
+
+    private Pair<Gradient, INDArray> backpropWithNd4j(INDArray epsilon, LayerWorkspaceMgr mgr) {
+        if (input.rank() != 3) {
+            return super.backpropGradient(epsilon, mgr);
+        }
+        INDArray sequence = input;
+        long mb = sequence.size(0);
+        long steps = sequence.size(2);
+        input = sequence.permute(0, 2, 1).dup('c').reshape('c', mb * steps, sequence.size(1));
+        try {
+            INDArray eps = epsilon.permute(0, 2, 1).dup('c').reshape('c', mb * steps, epsilon.size(1));
+            Pair<Gradient, INDArray> p = super.backpropGradient(eps, mgr);
+            INDArray dx = p.getSecond().reshape('c', mb, steps, sequence.size(1)).permute(0, 2, 1).dup('c');
+            return new Pair<>(p.getFirst(), mgr.leverageTo(ArrayType.ACTIVATION_GRAD, dx));
+        } finally {
+            input = sequence;
+        }
     }
 
     /** One factor per row from the mask ([n, 1] for rows, [mb, T] for a sequence), or null without a mask. */

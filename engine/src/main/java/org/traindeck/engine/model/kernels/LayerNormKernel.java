@@ -34,8 +34,8 @@ public class LayerNormKernel extends LayerNorm {
     public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
                              INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
         if (networkDataType != DataType.FLOAT) {
-            throw new IllegalArgumentException("LayerNormKernel computes in float32; the network is " + networkDataType
-                    + ": use the SameDiff layer norm (\"kernel\": \"dl4j\")");
+            // the kernel computes in float32; float16 training gets the SameDiff layer, with the same parameters
+            return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
         }
         LayerNormKernelLayer layer = new LayerNormKernelLayer(conf, networkDataType);
         layer.setIndex(layerIndex);

@@ -40,18 +40,18 @@ class DenseKernelTest {
         }
     }
 
-    private static NeuralNetConfiguration conf(org.deeplearning4j.nn.conf.layers.Layer layer) {
-        return new NeuralNetConfiguration.Builder().seed(3).dataType(DataType.FLOAT).layer(layer).build();
-    }
-
     /** The layer as DL4J instantiates it, with its parameters and gradients in flat views at an offset (as in a network). */
     static Layer instantiate(org.deeplearning4j.nn.conf.layers.Layer layerConf) {
-        NeuralNetConfiguration conf = conf(layerConf);
+        return instantiate(layerConf, DataType.FLOAT);
+    }
+
+    static Layer instantiate(org.deeplearning4j.nn.conf.layers.Layer layerConf, DataType type) {
+        NeuralNetConfiguration conf = new NeuralNetConfiguration.Builder().seed(3).dataType(type).layer(layerConf).build();
         long n = conf.getLayer().initializer().numParams(conf);
-        INDArray params = Nd4j.create(DataType.FLOAT, 1, n + 7).get(NDArrayIndex.point(0),
+        INDArray params = Nd4j.create(type, 1, n + 7).get(NDArrayIndex.point(0),
                 NDArrayIndex.interval(7, n + 7)).reshape(1, n);
-        Layer layer = conf.getLayer().instantiate(conf, List.of(), 0, params, true, DataType.FLOAT);
-        INDArray grads = Nd4j.create(DataType.FLOAT, 1, n + 5).get(NDArrayIndex.point(0),
+        Layer layer = conf.getLayer().instantiate(conf, List.of(), 0, params, true, type);
+        INDArray grads = Nd4j.create(type, 1, n + 5).get(NDArrayIndex.point(0),
                 NDArrayIndex.interval(5, n + 5)).reshape(1, n);
         layer.setBackpropGradientsViewArray(grads);
         return layer;
@@ -228,6 +228,23 @@ class DenseKernelTest {
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
         k.setInput(x, ws);
         return k.activate(false, ws).castTo(DataType.DOUBLE).mul(eps.castTo(DataType.DOUBLE)).sumNumber().doubleValue();
+    }
+
+    /** Float16 networks (a stage's "precision": "float16") compute with DL4J's dense math: same results as TimeDistributed. */
+    @Test
+    void inAFloat16NetworkASequenceMatchesTimeDistributedDenseLayer() {
+        Layer ref = instantiate(new TimeDistributed(reference(5, 4, Activation.TANH, true), RNNFormat.NCW), DataType.HALF);
+        Layer k = instantiate(kernel(5, 4, Activation.TANH, true), DataType.HALF);
+        k.params().assign(ref.params());
+        INDArray x = Nd4j.randn(DataType.FLOAT, 3, 5, 6).castTo(DataType.HALF);
+        INDArray eps = Nd4j.randn(DataType.FLOAT, 3, 4, 6).castTo(DataType.HALF);
+        INDArray[] refOut = new INDArray[1];
+        INDArray[] kOut = new INDArray[1];
+        Pair<Gradient, INDArray> r = backward(ref, x, eps, refOut);
+        Pair<Gradient, INDArray> g = backward(k, x, eps, kOut);
+        assertRelativelyClose(kOut[0], refOut[0], 1e-3, "output");
+        assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-3, "input gradient");
+        assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-3, "parameter gradients");
     }
 
     @Test
