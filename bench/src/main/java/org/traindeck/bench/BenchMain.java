@@ -65,7 +65,8 @@ public final class BenchMain {
         if (wanted(only, "peer") || only.contains("small-peers")) {
             System.out.println("CPU peer…");
             Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
-            PeerBench.compare("mlp", EngineBench.MLP, out.resolve("peer"), 5, script, threads, "≥ 4×", report);
+            PeerBench.compareWithReference("mlp", EngineBench.MLP, EngineBench.MLP_DL4J, out.resolve("peer"), 5, script, threads, "≥ 1×",
+                    report);
             PeerBench.compare("lenet", EngineBench.LENET, out.resolve("peer"), 5, script, threads, "≥ 0.5×", report);
             PeerBench.compare("lenet-large", EngineBench.LENET_LARGE, out.resolve("peer"), 5, script, threads, "≥ 0.6×", report);
         }

@@ -41,6 +41,9 @@ final class EngineBench {
     static final Workload MLP = new Workload("MLP 784-256-128-10",
             "{\"type\": \"mlp\", \"hidden\": [256, 128]}",
             "{\"type\": \"synthetic\", \"samples\": 8192, \"features\": 784, \"numClasses\": 10, \"noise\": 1.0}", 8192, 128);
+    /** The MLP with DL4J's DenseLayer instead of TrainDeck's dense kernel: the "before" of the kernel. */
+    static final Workload MLP_DL4J = new Workload("MLP 784-256-128-10, DL4J's DenseLayer",
+            "{\"type\": \"mlp\", \"hidden\": [256, 128], \"kernel\": \"dl4j\"}", MLP.data(), MLP.samples(), MLP.batch());
     static final Workload LENET = new Workload("LeNet 28×28 (8, 16 channels)",
             "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 5, \"dense\": 64}",
             "{\"type\": \"synthetic\", \"samples\": 2048, \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}", 2048, 64);

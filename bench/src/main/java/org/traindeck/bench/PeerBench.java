@@ -135,6 +135,44 @@ final class PeerBench {
                 String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), target);
     }
 
+    /**
+     * As {@link #compare}, with a second TrainDeck variant of the same network ({@code reference}: DL4J's layers where
+     * {@code w} has TrainDeck's kernels) in each round: peer, w, reference. Rows for both against the peer and the
+     * pairwise ratio w / reference.
+     */
+    static void compareWithReference(String model, EngineBench.Workload w, EngineBench.Workload reference, Path out, int pairs,
+                                     Path script, int threads, String target, Report report) throws Exception {
+        String python = python();
+        if (python == null) {
+            report.add("CPU peer", w.name(), "—", "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)", "—", target);
+            return;
+        }
+        double[] torch = new double[pairs];
+        double[] td = new double[pairs];
+        double[] ref = new double[pairs];
+        double[] ratios = new double[pairs];
+        double[] refRatios = new double[pairs];
+        double[] speedups = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            torch[i] = run(python, model, script, 1, threads)[0];
+            td[i] = EngineBench.measure(w, out.resolve(model + i), "cpu").samplesPerSecond();
+            ref[i] = EngineBench.measure(reference, out.resolve(model + "-reference" + i), "cpu").samplesPerSecond();
+            ratios[i] = td[i] / torch[i];
+            refRatios[i] = ref[i] / torch[i];
+            speedups[i] = td[i] / ref[i];
+        }
+        String peer = Stats.of(torch).format("samples/s", 0) + " " + describe(python);
+        report.add("CPU peer", w.name() + ", " + threads + " thread(s)", Stats.of(td).format("samples/s", 0), peer, ratio(ratios, pairs), target);
+        report.add("CPU peer", reference.name() + ", " + threads + " thread(s)", Stats.of(ref).format("samples/s", 0), peer,
+                ratio(refRatios, pairs), "(the kernel's before)");
+        report.add("CPU peer", w.name() + ": kernel / DL4J's layer", "—", "—", ratio(speedups, pairs), "> 1×");
+    }
+
+    private static String ratio(double[] ratios, int pairs) {
+        Stats r = Stats.of(ratios);
+        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs);
+    }
+
     private static final Map<String, String> VERSIONS = new HashMap<>();
 
     static synchronized String torchVersion(String python) {

@@ -57,10 +57,16 @@ public sealed interface ModelConfig {
     }
 
     /** Fully connected layers; works on any data (image data is flattened). */
-    @JsonPropertyOrder({"activation", "hidden", "dropout"})
-    record Mlp(List<Integer> hidden, Activation activation, double dropout) implements ModelConfig {
+    @JsonPropertyOrder({"activation", "hidden", "dropout", "kernel"})
+    record Mlp(List<Integer> hidden, Activation activation, double dropout,
+               @JsonInclude(JsonInclude.Include.NON_NULL) String kernel) implements ModelConfig {
         public Mlp {
             hidden = List.copyOf(hidden);
+        }
+
+        /** Kernel left to TrainDeck (null is not written, so the model's fingerprint keeps its old bytes). */
+        public Mlp(List<Integer> hidden, Activation activation, double dropout) {
+            this(hidden, activation, dropout, null);
         }
 
         @Override

@@ -8,6 +8,7 @@ import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
 import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.PoolingType;
@@ -17,6 +18,8 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.kernels.DenseKernel;
+import org.traindeck.engine.model.kernels.KernelUse;
 
 /**
  * The shorthands TrainDeck started with, built as before (the same layer names, so their checkpoints keep loading):
@@ -30,13 +33,15 @@ final class ClassicModels {
     private ClassicModels() {
     }
 
-    static ComputationGraphConfiguration mlp(ModelConfig.Mlp mlp, ModelInput shape, long seed) {
+    static ComputationGraphConfiguration mlp(ModelConfig.Mlp mlp, ModelInput shape, long seed, KernelUse kernels) {
         Activation act = activation(mlp.activation());
         ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
         g.setInputTypes(InputType.feedForward(shape.input().arrayElementsPerExample()));
+        boolean kernel = kernels.kernelFor(mlp.kernel()) && DenseKernel.supports(act);
         String last = INPUT;
         for (int i = 0; i < mlp.hidden().size(); i++) {
-            DenseLayer.Builder dense = new DenseLayer.Builder().nOut(mlp.hidden().get(i)).activation(act);
+            FeedForwardLayer.Builder<?> dense = kernel ? new DenseKernel.Builder() : new DenseLayer.Builder();
+            dense.nOut(mlp.hidden().get(i)).activation(act);
             if (i > 0 && mlp.dropout() > 0) {
                 dense.dropOut(1 - mlp.dropout()); // DL4J takes the probability of keeping a unit
             }

@@ -14,6 +14,7 @@ import org.traindeck.engine.model.graph.NodeProblem;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.kernels.KernelUse;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,9 +34,16 @@ public final class GraphCompiler {
     static final List<String> RESERVED = List.of(Heads.PROJECTION, Heads.OUTPUT);
 
     private final LayerKinds kinds;
+    private final KernelUse kernels;
 
     public GraphCompiler(LayerKinds kinds) {
+        this(kinds, KernelUse.OWN);
+    }
+
+    /** @param kernels whether the nodes may use TrainDeck's CPU kernels */
+    public GraphCompiler(LayerKinds kinds, KernelUse kernels) {
         this.kinds = kinds;
+        this.kernels = kernels;
     }
 
     /**
@@ -59,7 +67,7 @@ public final class GraphCompiler {
             if (RESERVED.contains(spec.name())) {
                 throw problem(at + ".name", "\"" + spec.name() + "\" is the name of the head's layer; give this layer another name");
             }
-            List<LayerSpec> nodes = ReferenceBlock.applies(spec) && types.get(inputsOf(layers, i).get(0)) != null
+            List<LayerSpec> nodes = ReferenceBlock.applies(spec, kernels) && types.get(inputsOf(layers, i).get(0)) != null
                     ? ReferenceBlock.spell(spec, inputsOf(layers, i).get(0), types.get(inputsOf(layers, i).get(0))) : List.of(spec);
             for (LayerSpec node : nodes) {
                 parameters += addNode(g, node, node == spec ? inputsOf(layers, i) : node.inputs(), types, at, who);
@@ -99,7 +107,7 @@ public final class GraphCompiler {
         InputType out;
         long parameters = 0;
         try {
-            Built built = kind.build(new NodeOptions(spec.type(), spec.options()), in);
+            Built built = kind.build(new NodeOptions(spec.type(), spec.options(), kernels), in);
             if (built.layer() != null) {
                 out = outputOf(built.layer(), in.get(0));
                 parameters = built.layer().initializer().numParams(built.layer());

@@ -7,6 +7,8 @@ import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.model.kernels.DenseKernel;
+import org.traindeck.engine.model.kernels.KernelUse;
 
 import java.util.List;
 
@@ -36,8 +38,14 @@ public final class ModelCompiler {
                 tokens && wantsImages(model));
     }
 
+    /** The network, with TrainDeck's kernels where the ND4J backend allows them. */
     public static ComputationGraph build(ModelConfig model, ModelInput input, long seed) {
-        ComputationGraph graph = new ComputationGraph(configuration(model, input, seed));
+        return build(model, input, seed, KernelUse.forCurrentBackend());
+    }
+
+    /** @param kernels REFERENCE on the CUDA backend: the kernels read host memory */
+    public static ComputationGraph build(ModelConfig model, ModelInput input, long seed, KernelUse kernels) {
+        ComputationGraph graph = new ComputationGraph(configuration(model, input, seed, LayerKinds.standard(), kernels));
         graph.init();
         return graph;
     }
@@ -51,10 +59,23 @@ public final class ModelCompiler {
 
     /** As {@link #configuration(ModelConfig, ModelInput, long)}, with the layer types {@code kinds} (a test's or a plug-in's). */
     public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed, LayerKinds kinds) {
+        return configuration(model, input, seed, kinds, KernelUse.forCurrentBackend());
+    }
+
+    /** As {@link #configuration(ModelConfig, ModelInput, long, LayerKinds)}, with or without TrainDeck's kernels. */
+    public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed, LayerKinds kinds,
+                                                              KernelUse kernels) {
+        ComputationGraphConfiguration conf = configurationAsWritten(model, input, seed, kinds, kernels);
+        DenseKernel.skipUnusedInputGradients(conf);
+        return conf;
+    }
+
+    private static ComputationGraphConfiguration configurationAsWritten(ModelConfig model, ModelInput input, long seed, LayerKinds kinds,
+                                                                        KernelUse kernels) {
         return model.accept(new ModelConfig.Visitor<>() {
             @Override
             public ComputationGraphConfiguration mlp(ModelConfig.Mlp m) {
-                return ClassicModels.mlp(m, input, seed);
+                return ClassicModels.mlp(m, input, seed, kernels);
             }
 
             @Override
@@ -69,17 +90,17 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration graph(ModelConfig.Graph m) {
-                return compileGraph(m.layers(), m.head(), input, seed, kinds);
+                return compileGraph(m.layers(), m.head(), input, seed, kinds, kernels);
             }
 
             @Override
             public ComputationGraphConfiguration vit(ModelConfig.Vit m) {
-                return compileGraph(Expansions.vit(m), null, input, seed, kinds);
+                return compileGraph(Expansions.vit(m), null, input, seed, kinds, kernels);
             }
 
             @Override
             public ComputationGraphConfiguration gpt(ModelConfig.Gpt m) {
-                return compileGraph(Expansions.gpt(m), null, input, seed, kinds);
+                return compileGraph(Expansions.gpt(m), null, input, seed, kinds, kernels);
             }
 
             @Override
@@ -104,8 +125,8 @@ public final class ModelCompiler {
     }
 
     private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed,
-                                                              LayerKinds kinds) {
+                                                              LayerKinds kinds, KernelUse kernels) {
         ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
-        return new GraphCompiler(kinds).compile(g, layers, head, input);
+        return new GraphCompiler(kinds, kernels).compile(g, layers, head, input);
     }
 }

@@ -4,6 +4,7 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.graph.TokenSequence;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
 
@@ -27,11 +28,13 @@ final class ReferenceBlock {
     }
 
     /**
-     * Whether the node is a transformerBlock that runs on the reference layers: it asks for them, or ND4J's backend is
-     * not the CPU's (the own kernel reads and writes host memory).
+     * Whether the node is a transformerBlock that runs on the reference layers: it or the model asks for them, or ND4J's
+     * backend is not the CPU's (the own kernel reads and writes host memory).
      */
-    static boolean applies(LayerSpec spec) {
-        return "transformerBlock".equals(spec.type()) && (DL4J.equals(spec.options().get("kernel")) || !Nd4j.getEnvironment().isCPU());
+    static boolean applies(LayerSpec spec, KernelUse kernels) {
+        Object option = spec.options().get("kernel");
+        return "transformerBlock".equals(spec.type())
+                && (!kernels.kernelFor(option == null ? null : option.toString()) || !Nd4j.getEnvironment().isCPU());
     }
 
     /** The node as reference nodes, its last one named as the node; the node itself when its input is no sequence (it says why). */

@@ -13,6 +13,8 @@ import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.kernels.KernelChoices;
+import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.train.batch.BatchMaker;
@@ -91,9 +93,10 @@ final class Trainer {
     void buildModel(StageSetup setup) {
         DataLoader.Loaded first = setup.load(0);
         ModelInput shape = ModelCompiler.inputOf(config.model(), first.train());
-        net = ModelCompiler.build(config.model(), shape, config.seed());
+        // the kernels read host memory: on CUDA the DL4J layers they replace (same parameters)
+        net = ModelCompiler.build(config.model(), shape, config.seed(), cuda ? KernelUse.REFERENCE : KernelUse.OWN);
         prepareModel.accept(net);
-        fingerprint = ConfigWriter.modelJson(config.model()) + "|" + dataShape(first.train());
+        fingerprint = ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model())) + "|" + dataShape(first.train());
         lossPositions = LossPositions.of(first.train());
         events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
                 + (first.validation() == null ? ", no validation" : "; validation " + first.validation().size() + " samples"));

@@ -90,7 +90,7 @@ class OneSchemaEntryPlusOneClassTest {
         ValidationResult parsed = ConfigParser.parse(config(LAYERS), dir);
         assertThat(parsed.errors()).first().satisfies(p -> {
             assertThat(p.path()).isEqualTo("model.layers[1].type");
-            assertThat(p.message()).contains("\"scale\"");
+            assertThat(p.message()).contains("'scale'");
         });
     }
 

@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.graph;
 
 import org.nd4j.linalg.activations.Activation;
+import org.traindeck.engine.model.kernels.KernelUse;
 
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,19 @@ import java.util.Map;
  * A node's options as the config holds them (bounded and defaulted by the schema), read by type. A size written as
  * one number stands for every dimension.
  */
-public record NodeOptions(String type, Map<String, Object> values) {
+public record NodeOptions(String type, Map<String, Object> values, KernelUse kernels) {
+
+    /** The option by which a node picks who computes it ({@link KernelUse}). */
+    public static final String KERNEL = "kernel";
+
+    public NodeOptions(String type, Map<String, Object> values) {
+        this(type, values, KernelUse.OWN);
+    }
+
+    /** Whether this node is computed by TrainDeck's kernel: the model's kernels allow it and the node does not opt out. */
+    public boolean ownKernel() {
+        return kernels.kernelFor(has(KERNEL) ? string(KERNEL) : null);
+    }
 
     public boolean has(String key) {
         return values.containsKey(key);

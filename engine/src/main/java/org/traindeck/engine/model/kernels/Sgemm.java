@@ -5,9 +5,11 @@ import static org.bytedeco.openblas.global.openblas.CblasRowMajor;
 import static org.bytedeco.openblas.global.openblas.CblasTrans;
 import static org.bytedeco.openblas.global.openblas.cblas_sgemm;
 
+import java.nio.FloatBuffer;
 import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * Row-major single-precision matrix products straight on native memory: C = alpha op(A) op(B) + beta C, with each
@@ -53,5 +55,15 @@ public final class Sgemm {
         // a view's data buffer already starts at the view's first element
         FloatPointer p = new FloatPointer(array.data().addressPointer());
         return p.position(0).capacity(array.length()).limit(array.length());
+    }
+
+    /** Whether {@code a} is float, row-major and dense, so that its memory can be handed to BLAS as it is. */
+    public static boolean isDenseRowMajor(INDArray a) {
+        return a.dataType() == DataType.FLOAT && a.ordering() == 'c' && Shape.hasDefaultStridesForShape(a);
+    }
+
+    /** The array's memory as a buffer, for bulk copies to and from Java arrays. */
+    public static FloatBuffer buffer(INDArray a) {
+        return pointerTo(a).asBuffer();
     }
 }

@@ -20,8 +20,8 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
 public class LayerNorm extends SameDiffBackedLayer {
 
     public static final double DEFAULT_EPSILON = 1e-5;
-    static final String GAIN = "gain";
-    static final String BIAS = "bias";
+    public static final String GAIN = "gain";
+    public static final String BIAS = "bias";
 
     @JsonProperty
     private long nIn;
@@ -46,6 +46,15 @@ public class LayerNorm extends SameDiffBackedLayer {
         }
         this.nIn = nIn;
         this.epsilon = epsilon;
+    }
+
+    /** Features normalised (0 until the input type sets it). */
+    public long nIn() {
+        return nIn;
+    }
+
+    public double epsilon() {
+        return epsilon;
     }
 
     @Override

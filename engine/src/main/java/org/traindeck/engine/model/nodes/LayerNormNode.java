@@ -6,11 +6,15 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.LayerNormKernel;
 import org.traindeck.engine.model.layers.LayerNorm;
 
 import java.util.List;
 
-/** layerNorm: normalises each sample's features (each step of a sequence, each pixel's channels), with a gain and a bias. */
+/**
+ * layerNorm: normalises each sample's features (each step of a sequence, each pixel's channels), with a gain and a bias.
+ * TrainDeck's kernel ({@link LayerNormKernel}) unless the node or the backend asks for the SameDiff layer.
+ */
 public final class LayerNormNode implements LayerKind {
 
     @Override
@@ -24,6 +28,7 @@ public final class LayerNormNode implements LayerKind {
         if (in.getType() == InputType.Type.CNN3D || in.getType() == InputType.Type.CNNFlat) {
             throw new ShapeError("normalises vectors, sequences and images, but gets " + Shapes.describe(in));
         }
-        return Built.layer(new LayerNorm(o.number("epsilon")));
+        double epsilon = o.number("epsilon");
+        return Built.layer(o.ownKernel() ? new LayerNormKernel(epsilon) : new LayerNorm(epsilon));
     }
 }

@@ -25,7 +25,7 @@ class WrappedLayersOptimizerTest {
     void everyWrappedLayerGetsTheStagesOptimizer() {
         ModelConfig.Graph graph = new ModelConfig.Graph(List.of(
                 new LayerSpec("both", "bidirectional", null, Map.of("units", 3, "mode", "concat", "returnSequences", true)),
-                new LayerSpec("perStep", "dense", null, Map.of("units", 4, "activation", "tanh", "bias", true)),
+                new LayerSpec("perStep", "dense", null, Map.of("units", 4, "activation", "tanh", "bias", true, "kernel", "dl4j")),
                 new LayerSpec("last", "lstm", null, Map.of("units", 2, "returnSequences", false))), new ModelConfig.Head("auto", "auto"));
         ModelInput input = new ModelInput(InputType.recurrent(5, 6), Task.CLASSIFICATION, 2);
         ComputationGraph net = ModelCompiler.build(graph, input, 1);

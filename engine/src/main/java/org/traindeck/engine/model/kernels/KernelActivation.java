@@ -1,0 +1,126 @@
+package org.traindeck.engine.model.kernels;
+
+import org.nd4j.linalg.activations.IActivation;
+import org.nd4j.linalg.activations.impl.ActivationGELU;
+import org.nd4j.linalg.activations.impl.ActivationIdentity;
+import org.nd4j.linalg.activations.impl.ActivationLReLU;
+import org.nd4j.linalg.activations.impl.ActivationReLU;
+import org.nd4j.linalg.activations.impl.ActivationSigmoid;
+import org.nd4j.linalg.activations.impl.ActivationTanH;
+
+/**
+ * The activations the kernels compute themselves, with ND4J's own formulas (so a kernel and DL4J's layer agree):
+ * GELU is ND4J's default, the sigmoid approximation x·σ(1.702x), not the erf form. Derivatives are taken from the
+ * pre-activation, as DL4J's layers do.
+ */
+enum KernelActivation {
+    IDENTITY, RELU, LEAKYRELU, TANH, SIGMOID, GELU;
+
+    /** The kernel's version of {@code fn}, or null when the kernels leave it to DL4J's layers. */
+    static KernelActivation of(IActivation fn) {
+        if (fn == null || fn instanceof ActivationIdentity) {
+            return IDENTITY;
+        }
+        if (fn instanceof ActivationReLU) {
+            return fn.equals(new ActivationReLU()) ? RELU : null; // a capped or thresholded ReLU is DL4J's
+        }
+        if (fn instanceof ActivationLReLU l) {
+            return l.getAlpha() == ActivationLReLU.DEFAULT_ALPHA ? LEAKYRELU : null;
+        }
+        if (fn instanceof ActivationTanH) {
+            return TANH;
+        }
+        if (fn instanceof ActivationSigmoid) {
+            return SIGMOID;
+        }
+        if (fn instanceof ActivationGELU g) {
+            return g.isPrecise() ? null : GELU;
+        }
+        return null;
+    }
+
+    /**
+     * out[i] = f(z[i]) for i in [0, n); {@code saved} receives what the backward pass needs beyond z (tanh's and the
+     * sigmoids' values), so that it computes no exponential again.
+     */
+    void forward(float[] z, float[] out, float[] saved, int n) {
+        switch (this) {
+            case IDENTITY -> System.arraycopy(z, 0, out, 0, n);
+            case RELU -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = z[i] > 0f ? z[i] : 0f;
+                }
+            }
+            case LEAKYRELU -> {
+                float alpha = (float) ActivationLReLU.DEFAULT_ALPHA;
+                for (int i = 0; i < n; i++) {
+                    out[i] = z[i] > 0f ? z[i] : alpha * z[i];
+                }
+            }
+            case TANH -> {
+                for (int i = 0; i < n; i++) {
+                    float t = (float) Math.tanh(z[i]);
+                    saved[i] = t;
+                    out[i] = t;
+                }
+            }
+            case SIGMOID -> {
+                for (int i = 0; i < n; i++) {
+                    float sg = (float) (1.0 / (1.0 + Math.exp(-z[i])));
+                    saved[i] = sg;
+                    out[i] = sg;
+                }
+            }
+            case GELU -> {
+                for (int i = 0; i < n; i++) {
+                    float sg = (float) (1.0 / (1.0 + Math.exp(-1.702 * z[i])));
+                    saved[i] = sg;
+                    out[i] = z[i] * sg;
+                }
+            }
+        }
+    }
+
+    /** g[i] *= f'(z[i]) for i in [0, n), with what {@link #forward} saved. */
+    void backward(float[] z, float[] saved, float[] g, int n) {
+        switch (this) {
+            case IDENTITY -> {
+            }
+            case RELU -> {
+                for (int i = 0; i < n; i++) {
+                    g[i] = z[i] > 0f ? g[i] : 0f;
+                }
+            }
+            case LEAKYRELU -> {
+                float alpha = (float) ActivationLReLU.DEFAULT_ALPHA;
+                for (int i = 0; i < n; i++) {
+                    g[i] = z[i] > 0f ? g[i] : alpha * g[i];
+                }
+            }
+            case TANH -> {
+                for (int i = 0; i < n; i++) {
+                    float t = saved[i];
+                    g[i] *= 1f - t * t;
+                }
+            }
+            case SIGMOID -> {
+                for (int i = 0; i < n; i++) {
+                    float sg = saved[i];
+                    g[i] *= sg * (1f - sg);
+                }
+            }
+            case GELU -> {
+                for (int i = 0; i < n; i++) {
+                    // d/dx x·σ(kx) = σ(kx) + kx·σ(kx)(1 − σ(kx))
+                    float sg = saved[i];
+                    g[i] *= sg + 1.702f * z[i] * sg * (1f - sg);
+                }
+            }
+        }
+    }
+
+    /** Whether {@link #forward} fills {@code saved}. */
+    boolean saves() {
+        return this == TANH || this == SIGMOID || this == GELU;
+    }
+}

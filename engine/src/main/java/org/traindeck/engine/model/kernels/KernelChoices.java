@@ -1,0 +1,44 @@
+package org.traindeck.engine.model.kernels;
+
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The config's kernel choices ({@code "kernel": "own" | "dl4j"}) change who computes a layer, never its parameters:
+ * a checkpoint's model fingerprint leaves them out, so a run resumes with either choice.
+ */
+public final class KernelChoices {
+
+    /** Node types whose "kernel" option picks who computes them (elsewhere "kernel" is a window size). */
+    public static final Set<String> NODE_TYPES = Set.of("dense", "layerNorm");
+    private static final String OPTION = "kernel";
+
+    private KernelChoices() {
+    }
+
+    /** The model with its kernel choices removed. */
+    public static ModelConfig withoutChoices(ModelConfig model) {
+        if (model instanceof ModelConfig.Mlp m) {
+            return new ModelConfig.Mlp(m.hidden(), m.activation(), m.dropout());
+        }
+        if (model instanceof ModelConfig.Graph g) {
+            List<LayerSpec> layers = g.layers().stream().map(KernelChoices::withoutChoice).toList();
+            return new ModelConfig.Graph(layers, g.head());
+        }
+        return model;
+    }
+
+    private static LayerSpec withoutChoice(LayerSpec spec) {
+        if (!NODE_TYPES.contains(spec.type()) || !spec.options().containsKey(OPTION)) {
+            return spec;
+        }
+        Map<String, Object> options = new LinkedHashMap<>(spec.options());
+        options.remove(OPTION);
+        return new LayerSpec(spec.name(), spec.type(), spec.inputs(), options);
+    }
+}
