@@ -9,14 +9,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The config's kernel choices ({@code "kernel": "own" | "dl4j"}) change who computes a layer, never its parameters:
- * a checkpoint's model fingerprint leaves them out, so a run resumes with either choice.
+ * The config's kernel choices ({@code "kernel": "own" | "dl4j"}, and a transformer block's {@code recompute}) change
+ * who computes a layer and what it keeps, never its parameters: a checkpoint's model fingerprint leaves them out, so a
+ * run resumes with either choice.
  */
 public final class KernelChoices {
 
     /** Node types whose "kernel" option picks who computes them (elsewhere "kernel" is a window size). */
-    public static final Set<String> NODE_TYPES = Set.of("dense", "layerNorm");
+    public static final Set<String> NODE_TYPES = Set.of("dense", "layerNorm", "transformerBlock");
     private static final String OPTION = "kernel";
+    private static final String RECOMPUTE = "recompute";
 
     private KernelChoices() {
     }
@@ -26,6 +28,12 @@ public final class KernelChoices {
         if (model instanceof ModelConfig.Mlp m) {
             return new ModelConfig.Mlp(m.hidden(), m.activation(), m.dropout());
         }
+        if (model instanceof ModelConfig.Vit v) {
+            return new ModelConfig.Vit(v.patch(), v.width(), v.depth(), v.heads(), v.mlpRatio(), v.classToken(), v.dropout(), false, null);
+        }
+        if (model instanceof ModelConfig.Gpt g) {
+            return new ModelConfig.Gpt(g.width(), g.depth(), g.heads(), g.mlpRatio(), g.dropout(), false, null);
+        }
         if (model instanceof ModelConfig.Graph g) {
             List<LayerSpec> layers = g.layers().stream().map(KernelChoices::withoutChoice).toList();
             return new ModelConfig.Graph(layers, g.head());
@@ -34,11 +42,12 @@ public final class KernelChoices {
     }
 
     private static LayerSpec withoutChoice(LayerSpec spec) {
-        if (!NODE_TYPES.contains(spec.type()) || !spec.options().containsKey(OPTION)) {
+        if (!NODE_TYPES.contains(spec.type()) || !spec.options().containsKey(OPTION) && !spec.options().containsKey(RECOMPUTE)) {
             return spec;
         }
         Map<String, Object> options = new LinkedHashMap<>(spec.options());
         options.remove(OPTION);
+        options.remove(RECOMPUTE);
         return new LayerSpec(spec.name(), spec.type(), spec.inputs(), options);
     }
 }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.train.resume;
 
+import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -8,6 +9,7 @@ import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.model.kernels.TransformerBlock;
 
 import java.util.List;
 
@@ -73,6 +75,7 @@ public final class ResumePoint {
      * checkpoint's stage (same state layout).
      */
     public void loadInto(ComputationGraph net, long globalStep) {
+        refuseSpelledOutBlocksIntoFusedOnes(net);
         INDArray params = net.params();
         params.assign(Nd4j.create(contents.params(), params.shape(), DataType.FLOAT).castTo(params.dataType()));
         INDArray state = net.getUpdater().getStateViewArray();
@@ -86,5 +89,23 @@ public final class ResumePoint {
             state.assign(Nd4j.create(contents.updaterState(), state.shape(), DataType.FLOAT).castTo(state.dataType()));
         }
         net.getConfiguration().setIterationCount((int) globalStep);
+    }
+
+    /**
+     * A checkpoint from before the fused transformer block (those have no run id) holds the blocks' Adam moments
+     * grouped as DL4J grouped them for its layers: the attention and layer norms with their own optimizer, apart from the
+     * MLP's. The fused block has one optimizer, so the same number of values would load into the wrong places.
+     */
+    private void refuseSpelledOutBlocksIntoFusedOnes(ComputationGraph net) {
+        if (!checkpoint.runId().isEmpty() || contents.updaterState().length == 0) {
+            return;
+        }
+        for (Layer layer : net.getLayers()) {
+            if (layer.conf().getLayer() instanceof TransformerBlock) {
+                throw new InvalidConfigException("model", "the checkpoint was written before TrainDeck computed transformer blocks with its "
+                        + "own kernel, and its optimizer state is laid out for the blocks on DL4J's layers: resume it with \"kernel\": "
+                        + "\"dl4j\" in the model (the same blocks as when it was written); a new run can use the faster kernel");
+            }
+        }
     }
 }
