@@ -6,6 +6,7 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunBusyException;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -264,14 +265,27 @@ public final class Main {
         try {
             RunResult r = run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
             err.println("traindeck: " + r.status().name().toLowerCase(Locale.ROOT) + " at step " + r.steps()
-                    + (r.lastCheckpoint() == null ? "" : "; resume with: traindeck resume " + r.runDir()));
+                    + (r.lastCheckpoint() == null ? "; no checkpoint was written"
+                    : "; saved " + r.lastCheckpoint().getFileName() + "; resume with: traindeck resume " + r.runDir()));
         } catch (TimeoutException e) {
-            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; its last checkpoint is intact");
+            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; " + newestCheckpoint(run.runDir()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
             err.println("traindeck: the run ended with an error while stopping: " + e.getCause());
         }
         err.flush();
+    }
+
+    /** What a run that could not save on time still has, read from its folder: never a checkpoint that is not there. */
+    static String newestCheckpoint(Path runDir) {
+        try {
+            return new CheckpointStore(runDir).latestValid()
+                    .map(l -> "its newest checkpoint is " + l.file().getFileName() + " (step " + l.checkpoint().globalStep()
+                            + "); resume with: traindeck resume " + runDir)
+                    .orElse("it has no checkpoint: the steps trained are lost");
+        } catch (IOException e) {
+            return "its checkpoints cannot be listed: " + e.getMessage();
+        }
     }
 }
