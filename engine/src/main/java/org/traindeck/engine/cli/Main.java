@@ -6,7 +6,6 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunBusyException;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -19,6 +18,7 @@ import org.traindeck.engine.train.TrainingRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
@@ -278,9 +278,11 @@ public final class Main {
     }
 
     /** What a run that could not save on time still has, read from its folder: never a checkpoint that is not there. */
-    static String newestCheckpoint(Path runDir) {
+    private String newestCheckpoint(Path runDir) {
         try {
-            return new CheckpointStore(runDir).latestValid()
+            return engine.checkpoints(runDir).stream()
+                    .filter(l -> l.isValid() && l.file().getFileName().toString().startsWith("step-"))
+                    .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()))
                     .map(l -> "its newest checkpoint is " + l.file().getFileName() + " (step " + l.checkpoint().globalStep()
                             + "); resume with: traindeck resume " + runDir)
                     .orElse("it has no checkpoint: the steps trained are lost");

@@ -111,8 +111,8 @@ final class QueueExecution implements QueueListener {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
-                err.println("traindeck: " + run.config().name() + " did not stop cleanly (" + e + "); "
-                        + Main.newestCheckpoint(run.runDir()));
+                err.println("traindeck: " + run.config().name() + " did not stop cleanly (" + e + "); its checkpoints: traindeck checkpoints "
+                        + run.runDir());
             }
         }
         err.flush();
