@@ -18,6 +18,7 @@ import org.traindeck.engine.train.TrainingRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
@@ -264,14 +265,29 @@ public final class Main {
         try {
             RunResult r = run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
             err.println("traindeck: " + r.status().name().toLowerCase(Locale.ROOT) + " at step " + r.steps()
-                    + (r.lastCheckpoint() == null ? "" : "; resume with: traindeck resume " + r.runDir()));
+                    + (r.lastCheckpoint() == null ? "; no checkpoint was written"
+                    : "; saved " + r.lastCheckpoint().getFileName() + "; resume with: traindeck resume " + r.runDir()));
         } catch (TimeoutException e) {
-            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; its last checkpoint is intact");
+            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; " + newestCheckpoint(run.runDir()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
             err.println("traindeck: the run ended with an error while stopping: " + e.getCause());
         }
         err.flush();
+    }
+
+    /** What a run that could not save on time still has, read from its folder: never a checkpoint that is not there. */
+    private String newestCheckpoint(Path runDir) {
+        try {
+            return engine.checkpoints(runDir).stream()
+                    .filter(l -> l.isValid() && l.file().getFileName().toString().startsWith("step-"))
+                    .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()))
+                    .map(l -> "its newest checkpoint is " + l.file().getFileName() + " (step " + l.checkpoint().globalStep()
+                            + "); resume with: traindeck resume " + runDir)
+                    .orElse("it has no checkpoint: the steps trained are lost");
+        } catch (IOException e) {
+            return "its checkpoints cannot be listed: " + e.getMessage();
+        }
     }
 }

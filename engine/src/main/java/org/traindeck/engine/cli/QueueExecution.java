@@ -111,7 +111,8 @@ final class QueueExecution implements QueueListener {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
-                err.println("traindeck: the run did not stop cleanly (" + e + "); its last checkpoint is intact");
+                err.println("traindeck: " + run.config().name() + " did not stop cleanly (" + e + "); its checkpoints: traindeck checkpoints "
+                        + run.runDir());
             }
         }
         err.flush();

@@ -23,11 +23,12 @@ import java.util.Set;
  * @param checkpointWritePauseMs     a pause between a checkpoint's entries, widening the window for a crash mid-write
  * @param stopAfterStep              the run is asked to stop right after global step N, as a user's Stop would (tests
  *                                   that need the stop at an exact step cannot rely on when a listener sees an event)
+ * @param validationBatchPauseMs     a pause in each validation batch, so that a signal lands in the middle of validation
  */
 public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRoundAtBatch, long stallAtStep, long nanAtStep,
-                        long checkpointFullDiskFromStep, long checkpointWritePauseMs, long stopAfterStep) implements RunFaults {
+                        long checkpointFullDiskFromStep, long checkpointWritePauseMs, long stopAfterStep, long validationBatchPauseMs) implements RunFaults {
 
-    public static final FaultPlan NONE = new FaultPlan(Set.of(), -1, -1, -1, -1, -1, 0, -1);
+    public static final FaultPlan NONE = new FaultPlan(Set.of(), -1, -1, -1, -1, -1, 0, -1, 0);
 
     public FaultPlan {
         failTiers = failTiers.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(failTiers));
@@ -58,41 +59,46 @@ public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRou
 
     public FaultPlan failingTiers(Tier... tiers) {
         return new FaultPlan(Set.of(tiers), failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep,
-                checkpointFullDiskFromStep, checkpointWritePauseMs, stopAfterStep);
+                checkpointFullDiskFromStep, checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
     }
 
     public FaultPlan failingWorkerAtStep(long step) {
         return new FaultPlan(failTiers, step, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep);
+                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
     }
 
     public FaultPlan failingRoundAtBatch(long batch) {
         return new FaultPlan(failTiers, failWorkerAtStep, batch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep);
+                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
     }
 
     public FaultPlan stallingAtStep(long step) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, step, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep);
+                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
     }
 
     public FaultPlan nanAtStep(long step) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, step, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep);
+                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
     }
 
     public FaultPlan diskFullFromStep(long step) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, step, checkpointWritePauseMs,
-                stopAfterStep);
+                stopAfterStep, validationBatchPauseMs);
     }
 
     public FaultPlan stoppingAfterStep(long step) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, step);
+                checkpointWritePauseMs, step, validationBatchPauseMs);
     }
 
     public FaultPlan pausingCheckpointWrites(long millis) {
         return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                millis, stopAfterStep);
+                millis, stopAfterStep, validationBatchPauseMs);
+    }
+
+    public FaultPlan pausingValidationBatches(long millis) {
+        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
+                checkpointWritePauseMs, stopAfterStep, millis);
     }
 }

@@ -23,6 +23,7 @@ import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
 import org.traindeck.engine.train.callback.CheckpointStop;
 import org.traindeck.engine.train.callback.TrainingCallback;
+import org.traindeck.engine.train.callback.ValidationStopped;
 import org.traindeck.engine.train.resume.ResumePoint;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
@@ -217,10 +218,7 @@ final class Trainer {
             long epochStart = System.nanoTime();
             while (state.cursor < plan.batchesPerEpoch) {
                 if (state.stopRequested) {
-                    callbacks.onStop(state, plan);
-                    events.lifecycle(LifecycleEvent.Kind.RUN_STOPPED, "stopped by request at step " + state.globalStep
-                            + (state.lastCheckpoint != null ? "; resume from " + state.lastCheckpoint.getFileName() : ""));
-                    return new Ending(RunResult.Status.STOPPED, "stopped at step " + state.globalStep);
+                    return stop(callbacks, plan, "");
                 }
                 if (state.globalStep + 1 == state.faults.stallAtStep()) {
                     stall();
@@ -232,7 +230,12 @@ final class Trainer {
                 }
             }
             TrainingCallback.EpochSummary summary = new TrainingCallback.EpochSummary((System.nanoTime() - epochStart) / 1e9, new HashMap<>());
-            callbacks.onEpochEnd(state, plan, summary);
+            try {
+                callbacks.onEpochEnd(state, plan, summary);
+            } catch (ValidationStopped cut) {
+                // the checkpoint sits at the epoch's end before its validation, which the resume runs again
+                return stop(callbacks, plan, " during validation");
+            }
             events.lifecycle(LifecycleEvent.Kind.EPOCH_FINISHED, String.format(Locale.ROOT, "epoch %d/%d of \"%s\" in %.1f s",
                     epoch + 1, stage.epochs(), stage.name(), summary.seconds()));
             callbacks.afterEpoch(state, plan, summary);
@@ -241,6 +244,14 @@ final class Trainer {
         tiers.endStage();
         events.lifecycle(LifecycleEvent.Kind.STAGE_FINISHED, "stage \"" + stage.name() + "\" finished");
         return null;
+    }
+
+    /** Saves the stop checkpoint of the last finished step and ends the run there. */
+    private Ending stop(Callbacks callbacks, StagePlan plan, String where) {
+        callbacks.onStop(state, plan);
+        events.lifecycle(LifecycleEvent.Kind.RUN_STOPPED, "stopped by request" + where + " at step " + state.globalStep
+                + (state.lastCheckpoint != null ? "; resume from " + state.lastCheckpoint.getFileName() : ""));
+        return new Ending(RunResult.Status.STOPPED, "stopped at step " + state.globalStep);
     }
 
     /** The injected stall: a step that never finishes, until the watchdog gives the run up. */

@@ -31,6 +31,8 @@ class FaultSeamsTest {
                     // the trainer puts them in the state, stops and stalls; the chain fails a tier's setup
                     + "|Trainer|TierChain"
                     // NaN steps, and a worker failing in the middle of a step or between two rounds
-                    + "|step\\.SingleDeviceStep|step\\.AllReduceStep|step\\.DistributedStep|step\\.ParallelEpoch)(\\$.*)?")
+                    + "|step\\.SingleDeviceStep|step\\.AllReduceStep|step\\.DistributedStep|step\\.ParallelEpoch"
+                    // a long validation, for a signal to land in
+                    + "|callback\\.Evaluator)(\\$.*)?")
             .should().dependOnClassesThat().haveFullyQualifiedName("org.traindeck.engine.train.state.TrainingFaults");
 }

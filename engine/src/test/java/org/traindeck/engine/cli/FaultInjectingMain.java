@@ -10,7 +10,7 @@ import java.util.Arrays;
 /**
  * The CLI with failures injected, for tests that need a real process (signals, SIGKILL): options before the command
  * build the fault plan handed to the runs. {@code --pause-checkpoint-writes-ms M}, {@code --nan-at-step N},
- * {@code --stall-at-step N}.
+ * {@code --stall-at-step N}, {@code --pause-validation-batches-ms M}.
  */
 public final class FaultInjectingMain {
 
@@ -26,6 +26,7 @@ public final class FaultInjectingMain {
                 case "--pause-checkpoint-writes-ms" -> faults.pausingCheckpointWrites(value);
                 case "--nan-at-step" -> faults.nanAtStep(value);
                 case "--stall-at-step" -> faults.stallingAtStep(value);
+                case "--pause-validation-batches-ms" -> faults.pausingValidationBatches(value);
                 default -> throw new IllegalArgumentException("unknown fault option " + args[i]);
             };
             i += 2;

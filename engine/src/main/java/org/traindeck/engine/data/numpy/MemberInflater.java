@@ -81,8 +81,8 @@ final class MemberInflater {
     }
 
     static Path tempFile(Path dir) throws IOException {
-        Path file = dir == null ? java.nio.file.Files.createTempFile("traindeck-npz-", ".npy")
-                : java.nio.file.Files.createTempFile(dir, "traindeck-npz-", ".npy");
+        Path file = java.nio.file.Files.createTempFile(dir == null ? InflateFolders.ofThisProcess(InflateFolders.systemTemp()) : dir,
+                "traindeck-npz-", ".npy");
         file.toFile().deleteOnExit();
         return file;
     }

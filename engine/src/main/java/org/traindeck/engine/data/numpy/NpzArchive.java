@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * An {@code .npz} archive: a zip of {@code .npy} members, as np.savez (stored) and np.savez_compressed (deflated) write
  * them. Stored members are mapped in place; deflated ones are inflated once to a temporary file that is deleted on
- * close (and at JVM exit), within limits that stop zip bombs. Arrays belong to the archive: closing it closes them.
+ * close (and at JVM exit; after a SIGKILL, by the next start: {@link InflateFolders}), within limits that stop zip bombs. Arrays belong to the archive: closing it closes them.
  */
 public final class NpzArchive implements AutoCloseable {
 
@@ -50,7 +50,7 @@ public final class NpzArchive implements AutoCloseable {
         return open(npzFile, maxInflatedBytes, NpyArray.DEFAULT_WINDOW_BYTES, null);
     }
 
-    /** {@code tempDir} null: the system's temporary folder. */
+    /** {@code tempDir} null: this process's folder in the system's temporary folder ({@link InflateFolders}). */
     static NpzArchive open(Path npzFile, long maxInflatedBytes, long windowBytes, Path tempDir) throws IOException {
         FileChannel channel = FileChannel.open(npzFile, StandardOpenOption.READ);
         try {
@@ -140,7 +140,7 @@ public final class NpzArchive implements AutoCloseable {
                     + m.size() + " bytes inflated from " + m.compressedSize() + " compressed, a ratio over "
                     + MAX_RATIO + ":1 that deflate cannot reach: refused as a zip bomb");
         }
-        Path where = tempDir != null ? tempDir : Path.of(System.getProperty("java.io.tmpdir"));
+        Path where = tempDir != null ? tempDir : InflateFolders.systemTemp();
         long free = Files.getFileStore(where).getUsableSpace();
         if (m.size() > free) {
             throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " inflates to "

@@ -83,7 +83,7 @@ public final class EmaCallback implements TrainingCallback {
         INDArray raw = ema.swapIn(model);
         Map<String, Double> metrics;
         try {
-            metrics = Evaluator.evaluate(model, plan.data.validation(), plan.images, plan.dataType);
+            metrics = Evaluator.evaluate(model, plan.data.validation(), plan.images, plan.dataType, state);
         } finally {
             ema.swapBack(model, raw);
         }

@@ -29,7 +29,10 @@ public final class ValidationCallback implements TrainingCallback {
         if (!isDue(state, plan)) {
             return;
         }
-        Map<String, Double> metrics = Evaluator.evaluate(net.get(), plan.data.validation(), plan.images, plan.dataType);
+        // written at once: a long validation shows in train.log while it runs
+        events.logLine("validating after epoch " + (state.epoch + 1) + " of \"" + plan.stage.name() + "\" (step "
+                + state.globalStep + "): " + plan.data.validation().size() + " samples");
+        Map<String, Double> metrics = Evaluator.evaluate(net.get(), plan.data.validation(), plan.images, plan.dataType, state);
         metrics.forEach((name, value) -> events.metric(name, value, null));
         summary.metrics().putAll(metrics);
         Double loss = metrics.get(MetricNames.VAL_LOSS);

@@ -42,4 +42,9 @@ public interface TrainingFaults {
     default long stopAfterStep() {
         return -1;
     }
+
+    /** Each validation batch takes this many milliseconds longer (a long validation, for a signal to land in). */
+    default long validationBatchPauseMs() {
+        return 0;
+    }
 }
