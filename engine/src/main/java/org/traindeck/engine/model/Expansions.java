@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The vit and gpt shorthands as the layer graphs they stand for, every option spelled out, so that
- * {@code traindeck model --expand} prints a graph a user can copy into a config and edit.
+ * {@code traindeck validate --expand} prints a graph a user can copy into a config and edit.
  */
 final class Expansions {
 

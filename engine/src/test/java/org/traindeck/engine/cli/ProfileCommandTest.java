@@ -34,7 +34,8 @@ class ProfileCommandTest {
         assertThat(r.stdout()).contains("2 step(s) timed after 4 warm-up step(s)", "node (type)", "optimizer update", "data (batch making)")
                 .containsPattern("(?m)^c1 \\(ConvolutionLayer\\) +\\d+\\.\\d{3} +\\d+\\.\\d% +\\d+\\.\\d{3}")
                 .containsPattern("(?m)^sum \\(ElementWiseVertex\\) ")
-                .containsPattern("(?m)^fc \\(DenseLayer\\) ")
+                .containsPattern("(?m)^fc \\(DenseKernel\\) ")
+                .containsPattern("(?m)^pool \\(GlobalPoolLayer\\) ")
                 .containsPattern("(?m)^step +\\d+\\.\\d{3} +100\\.0%")
                 .doesNotContain("ND4J's native ops");
         try (Stream<Path> left = Files.list(dir)) {

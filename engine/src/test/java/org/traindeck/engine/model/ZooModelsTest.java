@@ -57,7 +57,7 @@ class ZooModelsTest {
     void anUnknownArchitectureIsRefusedByTheSchema() {
         ConfigProblem p = ConfigParser.parse(config("resnet18", 32, 3), dir).errors().get(0);
         assertThat(p.path()).isEqualTo("model.architecture");
-        assertThat(p.message()).contains("\"resnet50\"");
+        assertThat(p.message()).contains("'resnet50'");
     }
 
     @Test

@@ -147,8 +147,11 @@ class LayerHealthTest {
         assertThat(um).containsKeys(LayerMetrics.name("enc1a", LayerMetrics.Figure.UPDATE_RATIO),
                 LayerMetrics.name("bottom2", LayerMetrics.Figure.GRAD_NORM), LayerMetrics.name("dec1b", LayerMetrics.Figure.ACT_ZERO_FRACTION),
                 LayerMetrics.name("head", LayerMetrics.Figure.PARAM_NORM));
+        // each fused transformer block reports as one node, like any layer
+        assertThat(vm).containsKeys(LayerMetrics.name("block1", LayerMetrics.Figure.GRAD_NORM),
+                LayerMetrics.name("block2", LayerMetrics.Figure.UPDATE_RATIO), LayerMetrics.name("block1", LayerMetrics.Figure.ACT_STD));
         long vitNodes = vm.keySet().stream().filter(k -> k.endsWith("/" + LayerMetrics.Figure.GRAD_NORM.suffix())).count();
-        assertThat(vitNodes).as("ViT nodes with a gradient: %s", vm.keySet()).isGreaterThanOrEqualTo(8);
+        assertThat(vitNodes).as("ViT nodes with a gradient: %s", vm.keySet()).isGreaterThanOrEqualTo(5);
         assertThat(vm.values()).allSatisfy(series -> assertThat(series.values()).allSatisfy(x -> assertThat(x).isFinite()));
         for (RunResult r : List.of(v, u)) {
             List<HistogramEvent> h = Engine.local().open(r.runDir()).histograms();

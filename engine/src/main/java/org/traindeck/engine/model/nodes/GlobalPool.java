@@ -23,19 +23,19 @@ public final class GlobalPool implements LayerKind {
         if (inputs.get(0).getType() == InputType.Type.FF) {
             throw new ShapeError("pools over positions, but its input is already a vector: remove it");
         }
-        return Built.layer(new Layer("max".equals(o.string("mode")) ? PoolingType.MAX : PoolingType.AVG));
+        return Built.layer(new GlobalPoolLayer("max".equals(o.string("mode")) ? PoolingType.MAX : PoolingType.AVG));
     }
 
     /**
      * DL4J's global pooling with the output type it should report: its own says a pooled sequence is still a
      * sequence, so the layers after it were sized for one and a class head was refused, while it computes a vector.
      */
-    public static final class Layer extends GlobalPoolingLayer {
+    public static final class GlobalPoolLayer extends GlobalPoolingLayer {
 
-        public Layer() {
+        public GlobalPoolLayer() {
         }
 
-        public Layer(PoolingType poolingType) {
+        public GlobalPoolLayer(PoolingType poolingType) {
             super(poolingType);
         }
 
