@@ -55,15 +55,7 @@ final class Expansions {
         int hidden = Math.max(1, (int) Math.round(width * mlpRatio));
         for (int b = 1; b <= depth; b++) {
             String p = "block" + b + "_";
-            out.add(spec(p + "norm1", "layerNorm", List.of(last), "epsilon", 1e-5));
-            out.add(spec(p + "attention", "attention", null, "heads", heads, "causal", causal));
-            String attn = dropout(out, p + "attention", dropout);
-            out.add(spec(p + "residual1", "add", List.of(attn, last)));
-            out.add(spec(p + "norm2", "layerNorm", null, "epsilon", 1e-5));
-            out.add(spec(p + "mlp1", "dense", null, "units", hidden, "activation", "gelu", "bias", true));
-            out.add(spec(p + "mlp2", "dense", null, "units", width, "activation", "identity", "bias", true));
-            String mlp = dropout(out, p + "mlp2", dropout);
-            out.add(spec(p + "residual2", "add", List.of(mlp, p + "residual1")));
+            ReferenceBlock.nodes(out, p, p + "residual2", last, width, heads, hidden, causal, dropout);
             last = p + "residual2";
         }
         return last;

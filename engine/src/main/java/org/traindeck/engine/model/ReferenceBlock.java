@@ -21,8 +21,8 @@ import java.util.Map;
  */
 final class ReferenceBlock {
 
-    public static final String OWN = "own";
-    public static final String DL4J = "dl4j";
+    static final String OWN = "own";
+    static final String DL4J = "dl4j";
 
     private ReferenceBlock() {
     }
@@ -51,7 +51,7 @@ final class ReferenceBlock {
     }
 
     /** Appends the block's nodes to {@code out}; the last (the second residual add) is named {@code last}. */
-    public static void nodes(List<LayerSpec> out, String prefix, String last, String input, int width, int heads, int hidden,
+    static void nodes(List<LayerSpec> out, String prefix, String last, String input, int width, int heads, int hidden,
                              boolean causal, double dropout) {
         out.add(spec(prefix + "norm1", "layerNorm", List.of(input), "epsilon", 1e-5));
         out.add(spec(prefix + "attention", "attention", List.of(prefix + "norm1"), "heads", heads, "causal", causal));
