@@ -49,7 +49,12 @@ class RunStateTest extends WindowTest {
         waitUntil("the summary", () -> window.dashboard().summary().shown() != null);
         assertThat(onFx(() -> window.dashboard().summary().shown().title())).isEqualTo("Run finished: " + folder);
         assertThat(onFx(() -> window.dashboard().status().runName())).isEqualTo(folder);
-        assertThat(onFx(() -> window.dashboard().lossChart().totalPoints())).isPositive();
+        // the charts take the run's events on their next refresh, which may come after the summary
+        waitUntil("alpha's points on the loss chart", () -> onFx(() -> {
+            window.dashboard().drain(Integer.MAX_VALUE);
+            window.dashboard().refreshCharts();
+            return window.dashboard().lossChart().totalPoints() > 0;
+        }));
 
         fixture.dialogs.toOpen = b;
         robot.clickOn("#open");
