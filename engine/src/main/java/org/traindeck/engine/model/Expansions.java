@@ -61,7 +61,7 @@ final class Expansions {
         return last;
     }
 
-    private static String dropout(List<LayerSpec> out, String after, double rate) {
+    static String dropout(List<LayerSpec> out, String after, double rate) {
         if (rate <= 0) {
             return after;
         }
@@ -69,7 +69,7 @@ final class Expansions {
         return after + "_dropout";
     }
 
-    private static LayerSpec spec(String name, String type, List<String> inputs, Object... options) {
+    static LayerSpec spec(String name, String type, List<String> inputs, Object... options) {
         Map<String, Object> o = new LinkedHashMap<>();
         for (int i = 0; i < options.length; i += 2) {
             o.put((String) options[i], options[i + 1]);

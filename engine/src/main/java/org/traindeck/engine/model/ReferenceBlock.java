@@ -4,14 +4,12 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.model.graph.NodeOptions;
-import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A pre-norm transformer block spelled out as layerNorm, attention, dropout, add and dense nodes: the reference the
@@ -53,30 +51,14 @@ final class ReferenceBlock {
     /** Appends the block's nodes to {@code out}; the last (the second residual add) is named {@code last}. */
     static void nodes(List<LayerSpec> out, String prefix, String last, String input, int width, int heads, int hidden,
                              boolean causal, double dropout) {
-        out.add(spec(prefix + "norm1", "layerNorm", List.of(input), "epsilon", 1e-5));
-        out.add(spec(prefix + "attention", "attention", List.of(prefix + "norm1"), "heads", heads, "causal", causal));
-        String attn = dropout(out, prefix + "attention", dropout);
-        out.add(spec(prefix + "residual1", "add", List.of(attn, input)));
-        out.add(spec(prefix + "norm2", "layerNorm", List.of(prefix + "residual1"), "epsilon", 1e-5));
-        out.add(spec(prefix + "mlp1", "dense", List.of(prefix + "norm2"), "units", hidden, "activation", "gelu", "bias", true));
-        out.add(spec(prefix + "mlp2", "dense", List.of(prefix + "mlp1"), "units", width, "activation", "identity", "bias", true));
-        String mlp = dropout(out, prefix + "mlp2", dropout);
-        out.add(spec(last, "add", List.of(mlp, prefix + "residual1")));
-    }
-
-    private static String dropout(List<LayerSpec> out, String after, double rate) {
-        if (rate <= 0) {
-            return after;
-        }
-        out.add(spec(after + "_dropout", "dropout", List.of(after), "rate", rate));
-        return after + "_dropout";
-    }
-
-    private static LayerSpec spec(String name, String type, List<String> inputs, Object... options) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        for (int i = 0; i < options.length; i += 2) {
-            o.put((String) options[i], options[i + 1]);
-        }
-        return new LayerSpec(name, type, inputs, o);
+        out.add(Expansions.spec(prefix + "norm1", "layerNorm", List.of(input), "epsilon", 1e-5));
+        out.add(Expansions.spec(prefix + "attention", "attention", List.of(prefix + "norm1"), "heads", heads, "causal", causal));
+        String attn = Expansions.dropout(out, prefix + "attention", dropout);
+        out.add(Expansions.spec(prefix + "residual1", "add", List.of(attn, input)));
+        out.add(Expansions.spec(prefix + "norm2", "layerNorm", List.of(prefix + "residual1"), "epsilon", 1e-5));
+        out.add(Expansions.spec(prefix + "mlp1", "dense", List.of(prefix + "norm2"), "units", hidden, "activation", "gelu", "bias", true));
+        out.add(Expansions.spec(prefix + "mlp2", "dense", List.of(prefix + "mlp1"), "units", width, "activation", "identity", "bias", true));
+        String mlp = Expansions.dropout(out, prefix + "mlp2", dropout);
+        out.add(Expansions.spec(last, "add", List.of(mlp, prefix + "residual1")));
     }
 }
