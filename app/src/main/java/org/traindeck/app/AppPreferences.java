@@ -12,11 +12,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What TrainDeck remembers between launches: window size, dividers, the last folder, recent files and the theme. Kept
  * in a file of the app's own config folder ({@code $XDG_CONFIG_HOME/traindeck}, else {@code ~/.config/traindeck}), so
- * that the user's HOME decides where it goes, and removing that folder forgets it.
+ * that the user's HOME decides where it goes, and removing that folder forgets it. Changes are written by a writer
+ * thread, in order, never on the caller's (the FX) thread.
  */
 public final class AppPreferences {
 
@@ -24,10 +29,17 @@ public final class AppPreferences {
     static final String FILE = "preferences.properties";
     private final Path file;
     private final Properties values = new Properties();
+    private final Executor writer;
 
     /** The preferences kept in {@code file}, read now if it is there (an unreadable one counts as none). */
     public AppPreferences(Path file) {
+        this(file, serialWriter());
+    }
+
+    /** @param writer runs each write of the file, in the order given (tests pass one that runs them when told) */
+    public AppPreferences(Path file, Executor writer) {
         this.file = file;
+        this.writer = writer;
         if (Files.isRegularFile(file)) {
             try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 values.load(in);
@@ -137,13 +149,31 @@ public final class AppPreferences {
         values.setProperty("dark", Boolean.toString(dark));
     }
 
-    /** Writes the file (through a temporary one, so that a crash never leaves half of it). */
+    /**
+     * One writer thread that ends when idle; not a daemon, so that the last write (on quit) finishes before the JVM
+     * exits.
+     */
+    private static Executor serialWriter() {
+        return new ThreadPoolExecutor(0, 1, 2, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "traindeck-preferences");
+            t.setDaemon(false);
+            return t;
+        });
+    }
+
+    /** Hands the current values to the writer, which writes the file through a temporary one (a crash never leaves half). */
     public void flush() {
+        Properties snapshot = new Properties();
+        snapshot.putAll(values);
+        writer.execute(() -> write(snapshot));
+    }
+
+    private void write(Properties snapshot) {
         try {
             Files.createDirectories(file.getParent());
             Path tmp = file.resolveSibling(FILE + ".tmp");
             try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                values.store(out, "TrainDeck preferences");
+                snapshot.store(out, "TrainDeck preferences");
             }
             try {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

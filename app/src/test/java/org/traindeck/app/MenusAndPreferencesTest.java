@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -60,10 +62,37 @@ class MenusAndPreferencesTest extends WindowTest {
         robot.interact(window::close);
 
         Path file = fixture.configFolder.resolve(AppPreferences.FILE);
-        assertThat(file).isRegularFile();
-        assertThat(Files.readString(file)).contains("dark=true").contains("divider.main=");
+        waitUntil("the writer to write the preferences", () -> text(file).contains("dark=true") && text(file).contains("divider.main="));
         AppPreferences again = new AppPreferences(file);
         assertThat(again.dark()).isTrue();
         assertThat(again.recentFiles()).anySatisfy(f -> assertThat(f.getFileName().toString()).isEqualTo("digits-mlp.json"));
+    }
+
+    @Test
+    void changesAreWrittenByTheWriterNotOnTheCallersThread(@TempDir Path dir) throws Exception {
+        List<Runnable> pending = new ArrayList<>();
+        Path file = dir.resolve("cfg").resolve(AppPreferences.FILE);
+        Path config = Files.writeString(dir.resolve("a.json"), "{}");
+        AppPreferences preferences = new AppPreferences(file, pending::add);
+        preferences.addRecent(config);
+        preferences.lastFolder(dir);
+        preferences.dark(true);
+        preferences.flush();
+
+        assertThat(file.getParent()).doesNotExist();
+        assertThat(pending).hasSize(3);
+        pending.forEach(Runnable::run);
+        AppPreferences again = new AppPreferences(file);
+        assertThat(again.dark()).isTrue();
+        assertThat(again.recentFiles()).containsExactly(config.toAbsolutePath());
+        assertThat(again.lastFolder()).isEqualTo(dir.toAbsolutePath());
+    }
+
+    private static String text(Path file) {
+        try {
+            return Files.isRegularFile(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 }
