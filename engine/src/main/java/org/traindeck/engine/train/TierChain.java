@@ -88,6 +88,7 @@ public final class TierChain implements AutoCloseable {
         // ParallelWrapper's workers fit with DL4J's own fit, which can only clip per layer; the synchronous tiers clip globally
         Optimizers.configureClipping(net, tier.synchronous() ? 0 : plan.stage.clipNorm());
         net.getConfiguration().setIterationCount((int) state.globalStep);
+        layerWatch.stageEndsAt(plan.stageStart + plan.schedule.totalSteps());
     }
 
     /** Starts the planned tier's strategy, falling back along the chain while tiers cannot be set up. */

@@ -202,6 +202,19 @@ class LayerHealthTest {
         assertThat(Files.exists(r.runDir().resolve(HistogramsJsonlSink.FILE))).isFalse();
     }
 
+    /** A run shorter than the intervals (the samples' case with the defaults 50 and 500) still shows its layers once. */
+    @Test
+    void aRunShorterThanTheIntervalsTakesFiguresAndHistogramsAtItsStagesLastStep(@TempDir Path dir) throws Exception {
+        RunResult r = TrainingRun.prepare(config(dir, "short", GRAPH.formatted(""), "cpu", 32,
+                "{\"everySteps\": 50, \"histogramsEverySteps\": 500}")).runHere();
+
+        assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(r.steps()).isEqualTo(24);
+        assertThat(layerMetrics(r.runDir()).get(LayerMetrics.name("a", LayerMetrics.Figure.UPDATE_RATIO))).containsOnlyKeys(24L);
+        assertThat(Engine.local().open(r.runDir()).histograms()).isNotEmpty()
+                .allSatisfy(h -> assertThat(h.step()).isEqualTo(24));
+    }
+
     @Test
     void offTakesNothing(@TempDir Path dir) throws Exception {
         RunResult r = TrainingRun.prepare(config(dir, "off", GRAPH.formatted(""), "cpu", 32,

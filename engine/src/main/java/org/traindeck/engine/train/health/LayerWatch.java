@@ -17,6 +17,8 @@ public final class LayerWatch {
     private final LayerHealthConfig config;
     private ComputationGraph known;
     private LayerNodes nodes;
+    /** The global step after a stage's last step: looked into whatever the intervals, so a short run shows its layers. */
+    private volatile long stageEnd = -1;
 
     public LayerWatch(LayerHealthConfig config) {
         this.config = config;
@@ -26,10 +28,23 @@ public final class LayerWatch {
         return config;
     }
 
+    /** The global step after the current stage's last step. */
+    public void stageEndsAt(long step) {
+        stageEnd = step;
+    }
+
+    private boolean figuresAt(long step) {
+        return config.figuresAt(step) || config.figuresOn() && step == stageEnd;
+    }
+
+    private boolean histogramsAt(long step) {
+        return config.histogramsAt(step) || config.histogramsOn() && step == stageEnd;
+    }
+
     /** A probe for the step after which the global step is {@code step}, or null when that step is not looked into. */
     public LayerProbe probeFor(ComputationGraph net, long step) {
-        boolean figures = config.figuresAt(step);
-        boolean histograms = config.histogramsAt(step);
+        boolean figures = figuresAt(step);
+        boolean histograms = histogramsAt(step);
         if (!figures && !histograms) {
             return null;
         }
@@ -45,7 +60,7 @@ public final class LayerWatch {
             return null;
         }
         List<LayerFigures> figures = List.of();
-        if (config.figuresAt(step)) {
+        if (figuresAt(step)) {
             figures = probe.figures();
             if (features != null) {
                 figures = ActivationProbe.measure(net, features, figures);
