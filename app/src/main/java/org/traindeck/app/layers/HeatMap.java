@@ -124,6 +124,15 @@ final class HeatMap extends Region {
         return Math.max(1, canvas.getWidth() - gutter - LEGEND);
     }
 
+    /** At most this wide a grid column: a short run's few columns keep their width instead of stretching into bars. */
+    static final double MAX_COLUMN_WIDTH = 12;
+
+    /** The width the drawn columns cover, from {@link #plotX()}: the plot's, or less while the run has few columns. */
+    double cellsWidth() {
+        int columns = model.grid().columns();
+        return columns == 0 ? plotWidth() : Math.min(plotWidth(), columns * MAX_COLUMN_WIDTH);
+    }
+
     double plotY() {
         return TOP;
     }
@@ -143,10 +152,10 @@ final class HeatMap extends Region {
 
     /** The grid columns drawn at {@code x} of the canvas, from (inclusive) and to (exclusive); null outside. */
     int[] columnsAt(double x) {
-        if (shownPixels == 0 || x < plotX() || x >= plotX() + plotWidth()) {
+        if (shownPixels == 0 || x < plotX() || x >= plotX() + cellsWidth()) {
             return null;
         }
-        int p = Math.min(shownPixels - 1, (int) ((x - plotX()) / plotWidth() * shownPixels));
+        int p = Math.min(shownPixels - 1, (int) ((x - plotX()) / cellsWidth() * shownPixels));
         return columnsOf(p);
     }
 
@@ -193,7 +202,9 @@ final class HeatMap extends Region {
             int from = (int) ((long) p * columns / width);
             int to = Math.max(from + 1, (int) ((long) (p + 1) * columns / width));
             for (int r = 0; r < rows; r++) {
-                pixels[r * width + p] = grid.isEmpty(r, from, to) ? 0 : LogColorScale.argb(grid.extreme(r, from, to));
+                // a layer's value holds until its next logged step: figures every 50 steps are bands, not lines with gaps
+                pixels[r * width + p] = grid.isEmpty(r, from, to) ? (p == 0 ? 0 : pixels[r * width + p - 1])
+                        : LogColorScale.argb(grid.extreme(r, from, to));
             }
         }
         if (image == null || image.getWidth() != width || image.getHeight() != rows) {
@@ -201,7 +212,7 @@ final class HeatMap extends Region {
         }
         image.getPixelWriter().setPixels(0, 0, width, rows, PixelFormat.getIntArgbInstance(), pixels, 0, width);
         g.setImageSmoothing(false);
-        g.drawImage(image, 0, 0, width, rows, plotX(), plotY(), plotWidth(), plotHeight());
+        g.drawImage(image, 0, 0, width, rows, plotX(), plotY(), cellsWidth(), plotHeight());
     }
 
     private void drawNames(GraphicsContext g, List<LayerRow> rows) {
@@ -262,7 +273,7 @@ final class HeatMap extends Region {
         g.setTextAlign(TextAlignment.LEFT);
         g.fillText("step " + Figures.step(first), plotX(), y);
         g.setTextAlign(TextAlignment.RIGHT);
-        g.fillText(Figures.step(last), plotX() + plotWidth(), y);
+        g.fillText(Figures.step(last), plotX() + Math.max(cellsWidth(), 60), y);
         g.setTextAlign(TextAlignment.CENTER);
         g.fillText("update ratio per layer", plotX() + plotWidth() / 2, y);
     }

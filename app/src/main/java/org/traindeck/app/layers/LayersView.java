@@ -37,8 +37,10 @@ public final class LayersView extends BorderPane {
     private final Label shownLayer = new Label();
     private final Label readout = new Label();
     static final String HINT = "Hover over a row for its steps and values; click it for its histograms.";
-    private final Label empty = new Label("Per-layer figures (update ratio, norms, activations) and histograms"
-            + " appear here when the run reports them.");
+    static final String EMPTY = "Per-layer figures (update ratio, norms, activations) and histograms appear here when the"
+            + " run reports them: by default every 50 steps (histograms every 500) and at the end of each stage. To take them"
+            + " more often: \"logging\": {\"layers\": {\"everySteps\": 10, \"histogramsEverySteps\": 50}}.";
+    private final Label empty = new Label(EMPTY);
     private long drawnVersion = -1;
     private long tableDrawnAt;
     private boolean tableStale;

@@ -155,6 +155,29 @@ class LayersViewTest {
     }
 
     @Test
+    void aShortRunsLoggedStepsHoldTheirColourUntilTheNextAndTheEmptyViewSaysHowToTakeThemMoreOften(FxRobot robot) {
+        assertThat(robot.lookup("#layers-empty").queryAs(Label.class).getText()).contains("\"everySteps\"")
+                .contains("end of each stage");
+        for (long step = 50; step <= 200; step += 50) {
+            run.figures(step, 200).forEach(dashboard::offer);
+        }
+        waitUntil("the four logged steps applied", () -> model().rows().size() == LAYERS
+                && model().find(run.names().get(LAYERS - 1)).step() == 200);
+        HeatMap map = heatMap(robot);
+        waitUntil("the cells drawn", () -> map.cells() != null && map.cells().getHeight() == LAYERS && map.shownPixels() > 4);
+        onFx(() -> {
+            // one grid column a step: 151 columns, 4 of them logged; the steps between show the last logged value
+            PixelReader pixels = map.cells().getPixelReader();
+            for (int r = 0; r < LAYERS; r++) {
+                for (int x = 0; x < (int) map.cells().getWidth(); x++) {
+                    assertThat(pixels.getArgb(x, r) >>> 24).as("cell %d of row %d", x, r).isEqualTo(0xff);
+                }
+            }
+            return null;
+        });
+    }
+
+    @Test
     void theRowUnderTheMouseOrSelectedShowsItsHistograms(FxRobot robot) {
         train();
         int hovered = 37;
