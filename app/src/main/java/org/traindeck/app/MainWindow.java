@@ -126,7 +126,7 @@ public final class MainWindow {
                 tab("Config", form), json,
                 lazyTab("Devices", () -> widthFitting(new DeviceSelector(deviceModel), "devices-scroll")),
                 lazyTab("NCCL", () -> widthFitting(new NcclPanel(ncclModel), "nccl-scroll")),
-                lazyTab("Runs", () -> new RunsView(runs)), lazyTab("Queue", () -> new QueueView(queue, controller)),
+                lazyTab("Runs", () -> new RunsView(runs)), lazyTab("Queue", () -> new QueueView(queue, controller, runActions::openRun)),
                 lazyTab("Sweeps", () -> new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);

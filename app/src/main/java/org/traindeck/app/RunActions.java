@@ -68,9 +68,14 @@ final class RunActions {
     void openRun() {
         Path dir = services.dialogs().chooseRunFolder(files.lastFolder());
         if (dir != null) {
-            shownRun = dir.toAbsolutePath().normalize();
-            controller.openPastRun(dir, n -> dashboard.messages().add("opened " + dir + ": " + n + " events"));
+            openRun(dir);
         }
+    }
+
+    /** Shows the run in {@code dir} on the dashboard (nothing while a run is in progress). */
+    void openRun(Path dir) {
+        shownRun = dir.toAbsolutePath().normalize();
+        controller.openPastRun(dir, n -> dashboard.messages().add("opened " + dir + ": " + n + " events"));
     }
 
     /** The run folder a resume target names: the folder, its checkpoints/ folder, or a checkpoint file in it. */

@@ -67,6 +67,43 @@ class QueueFlowTest extends WindowTest {
     }
 
     @Test
+    void theSelectedEntryMovesUpIsRemovedAndAFinishedOneOpensItsRun(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path config = dir.resolve("q.json");
+        Files.writeString(config, """
+                {"name": "q", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
+                 "stages": [{"epochs": 2, "batchSize": 20}]}
+                """);
+        openQueueTab(robot, config);
+        for (int n = 1; n <= 3; n++) {
+            robot.clickOn("#queue-add");
+            int expected = n;
+            waitUntil("entry " + n, () -> listed(robot).size() == expected);
+        }
+        assertThat(onFx(() -> robot.lookup("#queue-up").query().isDisabled())).as("nothing selected").isTrue();
+        ListView<?> list = robot.lookup("#queue-list").queryAs(ListView.class);
+        robot.interact(() -> list.getSelectionModel().select(2));
+        robot.clickOn("#queue-up");
+        waitUntil("#3 second", () -> listed(robot).stream().map(QueueEntry::id).toList().equals(List.of(1, 3, 2)));
+        robot.interact(() -> list.getSelectionModel().select(0));
+        robot.clickOn("#queue-remove");
+        waitUntil("#1 gone", () -> listed(robot).stream().map(QueueEntry::id).toList().equals(List.of(3, 2)));
+        assertThat(onFx(() -> robot.lookup("#queue-message").queryLabeled().getText())).contains("Removed #1");
+
+        robot.clickOn("#queue-run");
+        waitUntil("both runs to finish", () -> listed(robot).stream().allMatch(e -> e.status() == QueueEntry.Status.FINISHED)
+                && window.controller().stateProperty().get() == RunController.State.IDLE);
+        robot.interact(() -> list.getSelectionModel().select(0));
+        assertThat(onFx(() -> robot.lookup("#queue-up").query().isDisabled())).as("a finished run does not move").isTrue();
+        Path first = listed(robot).get(0).runDir();
+        robot.interact(() -> window.dashboard().clearRun());
+        robot.clickOn("#queue-open");
+        waitUntil("its run on the dashboard", () -> window.dashboard().lossChart().totalPoints() > 0);
+        waitUntil("the opened message", () -> onFx(() -> List.copyOf(window.dashboard().messages().messages())).stream()
+                .anyMatch(m -> m.contains("opened " + first)));
+    }
+
+    @Test
     void stoppingTheQueueKeepsTheRunAndRunningItAgainContinuesIt(FxRobot robot, @TempDir Path dir) throws Exception {
         Path config = dir.resolve("long.json");
         Files.writeString(config, """

@@ -1,23 +1,33 @@
 package org.traindeck.app.runs;
 
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.geometry.Orientation;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.Separator;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.queue.QueueEntry;
 
+import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
-/** The queue of the open config's output folder: its runs and how each stands; Add, Run queue, Refresh. */
+/**
+ * The queue of the open config's output folder: its runs and how each stands; Add, Run queue, Refresh, and for the
+ * selected entry Up and Down (waiting runs run in list order), Remove and Open run (its dashboard, once it has a folder).
+ */
 public final class QueueView extends VBox {
 
-    public QueueView(QueueViewModel model, RunController controller) {
+    /** @param openRun shows a run folder on the dashboard */
+    public QueueView(QueueViewModel model, RunController controller, Consumer<Path> openRun) {
         super(6);
         setId("queue-view");
         setPadding(new Insets(8));
@@ -35,10 +45,16 @@ public final class QueueView extends VBox {
         Button refresh = new Button("Refresh");
         refresh.setId("queue-refresh");
         refresh.setOnAction(e -> model.refresh());
-        HBox buttons = new HBox(6, add, run, refresh);
-
         ListView<QueueEntry> list = new ListView<>(model.entries());
         list.setId("queue-list");
+        var selected = list.getSelectionModel().selectedItemProperty();
+        Button up = entryButton("Up", "queue-up", selected, e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
+                e -> model.move(e, -1));
+        Button down = entryButton("Down", "queue-down", selected, e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
+                e -> model.move(e, 1));
+        Button remove = entryButton("Remove", "queue-remove", selected, e -> e.status() != QueueEntry.Status.RUNNING, model::remove);
+        Button open = entryButton("Open run", "queue-open", selected, e -> e.runDir() != null, e -> openRun.accept(e.runDir()));
+        HBox buttons = new HBox(6, add, run, refresh, new Separator(Orientation.VERTICAL), up, down, remove, open);
         list.setPlaceholder(new Label("Nothing queued. Add puts the open config, as it is now, in the queue."));
         list.setCellFactory(v -> new ListCell<>() {
             @Override
@@ -59,5 +75,14 @@ public final class QueueView extends VBox {
         hint.setWrapText(true);
         hint.getStyleClass().add("device-figures");
         getChildren().addAll(buttons, list, message, hint);
+    }
+
+    private static Button entryButton(String text, String id, ReadOnlyObjectProperty<QueueEntry> selected, Predicate<QueueEntry> applies,
+                                      Consumer<QueueEntry> action) {
+        Button b = new Button(text);
+        b.setId(id);
+        b.disableProperty().bind(Bindings.createBooleanBinding(() -> selected.get() == null || !applies.test(selected.get()), selected));
+        b.setOnAction(e -> action.accept(selected.get()));
+        return b;
     }
 }

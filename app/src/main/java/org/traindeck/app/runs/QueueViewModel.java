@@ -56,6 +56,11 @@ public final class QueueViewModel {
     }
 
     public void refresh() {
+        refresh("");
+    }
+
+    /** Reads the queue again; {@code done} (what was just done, or "") leads the message. */
+    private void refresh(String done) {
         Path dir = folder.get();
         if (dir == null) {
             entries.clear();
@@ -65,8 +70,8 @@ public final class QueueViewModel {
             if (dir.equals(folder.get())) {
                 entries.setAll(list);
                 long waiting = list.stream().filter(e -> !e.status().isDone()).count();
-                message.set(list.isEmpty() ? "The queue is empty: Add puts the open config in it."
-                        : waiting + " of " + list.size() + " queued run(s) waiting, in " + dir.resolve("queue.json"));
+                message.set(done + (list.isEmpty() ? "The queue is empty: Add puts the open config in it."
+                        : waiting + " of " + list.size() + " queued run(s) waiting, in " + dir.resolve("queue.json")));
             }
         }, e -> message.set("Could not read the queue in " + dir + ": " + e.getMessage()));
     }
@@ -82,6 +87,30 @@ public final class QueueViewModel {
             message.set("Queued #" + entry.id() + " " + entry.label() + ".");
             refresh();
         }, e -> message.set("Could not queue " + c.name() + ": " + e.getMessage()));
+    }
+
+    /** Takes an entry out of the queue (the engine refuses the one running). */
+    public void remove(QueueEntry entry) {
+        Path dir = folder.get();
+        if (dir == null || entry == null) {
+            return;
+        }
+        tasks.execute(() -> engine.removeFromQueue(dir, entry.id()), removed -> refresh("Removed #" + removed.id() + " "
+                + removed.label() + (removed.runDir() == null ? ". " : " (its run folder stays). ")),
+                e -> message.set("Could not remove #" + entry.id() + ": " + e.getMessage()));
+    }
+
+    /** Moves a waiting entry {@code by} places (negative: earlier, so it runs sooner). */
+    public void move(QueueEntry entry, int by) {
+        Path dir = folder.get();
+        int at = entries.indexOf(entry);
+        if (dir == null || at < 0) {
+            return;
+        }
+        tasks.execute(() -> {
+            engine.moveInQueue(dir, entry.id(), Math.max(0, at + by));
+            return entry;
+        }, moved -> refresh(), e -> message.set("Could not move #" + entry.id() + ": " + e.getMessage()));
     }
 
     /** Runs what is waiting, one run after another, on the dashboard. */

@@ -262,6 +262,16 @@ public final class Engine {
         return RunQueue.open(queueFile(outputDir)).entries();
     }
 
+    /** Takes entry {@code id} out of an output folder's queue (refused while it runs); its run folder, if any, stays. */
+    public QueueEntry removeFromQueue(Path outputDir, int id) throws IOException {
+        return RunQueue.remove(queueFile(outputDir), id);
+    }
+
+    /** Moves waiting entry {@code id} of an output folder's queue to {@code position} (0 = first, clamped to the ends). */
+    public void moveInQueue(Path outputDir, int id, int position) throws IOException {
+        RunQueue.move(queueFile(outputDir), id, position);
+    }
+
     /**
      * Runs the queue in an output folder on a thread of its own, one run after another, resuming interrupted runs;
      * only one process runs a queue at a time (the handle completes exceptionally when another does).

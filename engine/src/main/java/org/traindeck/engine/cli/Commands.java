@@ -45,6 +45,8 @@ final class Commands {
         queue.addSubcommand("add", new QueueAdd(main));
         queue.addSubcommand("run", new QueueRun(main));
         queue.addSubcommand("list", new QueueList(main));
+        queue.addSubcommand("remove", new QueueRemove(main));
+        queue.addSubcommand("move", new QueueMove(main));
         cli.addSubcommand("queue", queue);
         cli.addSubcommand("sweep", new Sweep(main));
         cli.addSubcommand("devices", new Devices(main));
@@ -255,7 +257,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "queue needs add, run or list");
+            throw new CommandLine.ParameterException(spec.commandLine(), "queue needs add, run, list, remove or move");
         }
     }
 
@@ -308,6 +310,46 @@ final class Commands {
         @Override
         public Integer call() throws IOException {
             return QueueCommand.list(main.engine(), output, main.out());
+        }
+    }
+
+    @Command(name = "remove", mixinStandardHelpOptions = true,
+            description = "Take an entry out of the queue (not the one running); its run folder, if any, stays.")
+    static final class QueueRemove implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "ID", description = "the entry's number, as queue list shows it")
+        int id;
+        @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
+        String output;
+
+        QueueRemove(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            return QueueCommand.remove(main.engine(), id, output, main.out());
+        }
+    }
+
+    @Command(name = "move", mixinStandardHelpOptions = true,
+            description = "Move a waiting entry to another place in the queue (waiting entries run in list order).")
+    static final class QueueMove implements Callable<Integer> {
+        private final Main main;
+        @Parameters(index = "0", paramLabel = "ID", description = "the entry's number, as queue list shows it")
+        int id;
+        @Option(names = "--to", paramLabel = "N", required = true, description = "its new place, 1 = first")
+        int position;
+        @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
+        String output;
+
+        QueueMove(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            return QueueCommand.move(main.engine(), id, position, output, main.out());
         }
     }
 

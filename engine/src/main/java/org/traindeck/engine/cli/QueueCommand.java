@@ -83,4 +83,17 @@ final class QueueCommand {
         }
         return Main.OK;
     }
+
+    static int remove(Engine engine, int id, String output, PrintStream out) throws IOException {
+        QueueEntry e = engine.removeFromQueue(outputDir(output), id);
+        out.println("removed #" + e.id() + " " + e.label() + " from " + Engine.queueFile(outputDir(output))
+                + (e.runDir() == null ? "" : " (its run folder " + e.runDir() + " stays)"));
+        return Main.OK;
+    }
+
+    static int move(Engine engine, int id, int position, String output, PrintStream out) throws IOException {
+        Path dir = outputDir(output);
+        engine.moveInQueue(dir, id, position - 1);
+        return list(engine, output, out);
+    }
 }

@@ -122,6 +122,46 @@ public final class RunQueue {
         }
     }
 
+    /**
+     * Takes an entry out of the queue in {@code file}: a waiting one is not run, a finished one leaves the list (its
+     * run folder stays). The one running now is refused: stop the queue first.
+     */
+    public static QueueEntry remove(Path file, int id) throws IOException {
+        try (QueueLock ignored = QueueLock.forWriting(file)) {
+            RunQueue queue = open(file);
+            QueueEntry entry = queue.find(id);
+            if (entry.status() == QueueEntry.Status.RUNNING) {
+                throw new IOException("#" + id + " " + entry.label() + " is running: stop the queue first, then remove it");
+            }
+            queue.entries.remove(entry);
+            queue.save();
+            return entry;
+        }
+    }
+
+    /**
+     * Moves a waiting (or stopped) entry to {@code position} (0 = first) of the queue in {@code file}, a position past
+     * either end meaning that end; the queue runs waiting entries in list order.
+     */
+    public static void move(Path file, int id, int position) throws IOException {
+        try (QueueLock ignored = QueueLock.forWriting(file)) {
+            RunQueue queue = open(file);
+            QueueEntry entry = queue.find(id);
+            if (entry.status() != QueueEntry.Status.PENDING && entry.status() != QueueEntry.Status.STOPPED) {
+                throw new IOException("#" + id + " " + entry.label() + " is " + entry.status().name().toLowerCase(Locale.ROOT)
+                        + ": only waiting runs can be moved");
+            }
+            queue.entries.remove(entry);
+            queue.entries.add(Math.max(0, Math.min(position, queue.entries.size())), entry);
+            queue.save();
+        }
+    }
+
+    private QueueEntry find(int id) throws IOException {
+        return entries.stream().filter(e -> e.id() == id).findFirst()
+                .orElseThrow(() -> new IOException("there is no #" + id + " in " + file + " (traindeck queue list shows its entries)"));
+    }
+
     private void save() throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("version", VERSION);

@@ -195,6 +195,30 @@ class SweepAndQueueTest {
     }
 
     @Test
+    void aWaitingEntryCanBeMovedOrRemovedAndTheQueueRunsWhatIsLeftInItsNewOrder(@TempDir Path dir) throws Exception {
+        Path runs = dir.resolve("runs");
+        assertThat(run("queue", "add", base(dir, "a").toString(), base(dir, "b").toString(), base(dir, "c").toString(),
+                "--output", runs.toString())).as(err.toString()).isEqualTo(Main.OK);
+
+        assertThat(run("queue", "move", "3", "--to", "1", "--output", runs.toString())).as(err.toString()).isEqualTo(Main.OK);
+        assertThat(run("queue", "remove", "2", "--output", runs.toString())).as(err.toString()).isEqualTo(Main.OK);
+        assertThat(out.toString()).contains("removed #2 b");
+        assertThat(run("queue", "remove", "7", "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString()).contains("error: there is no #7 in").contains("queue list");
+        assertThat(RunQueue.open(runs.resolve("queue.json")).entries()).extracting(QueueEntry::label).containsExactly("c", "a");
+
+        assertThat(run("queue", "run", "--output", runs.toString())).isEqualTo(Main.OK);
+        List<QueueEntry> done = RunQueue.open(runs.resolve("queue.json")).entries();
+        assertThat(done).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
+        // c ran first: its run folder is the older one
+        assertThat(Files.getLastModifiedTime(done.get(0).runDir().resolve("config.json")).toMillis())
+                .isLessThanOrEqualTo(Files.getLastModifiedTime(done.get(1).runDir().resolve("config.json")).toMillis());
+        assertThat(run("queue", "move", "1", "--to", "2", "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString()).contains("#1 a is finished: only waiting runs can be moved");
+        assertThat(runFolders(runs)).hasSize(2);
+    }
+
+    @Test
     void anInvalidConfigAddsNothingAndADamagedQueueIsLeftAlone(@TempDir Path dir) throws Exception {
         Path good = base(dir, "good");
         Path bad = dir.resolve("bad.json");
