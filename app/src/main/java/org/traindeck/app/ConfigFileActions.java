@@ -86,20 +86,35 @@ final class ConfigFileActions {
     }
 
     void newConfig() {
-        if (document.isDirty() && !dialogs.confirmDiscard("Start a new config?")) {
-            return;
-        }
-        document.load(NEW_CONFIG, null);
-        replaced.run();
+        afterUnsavedEdits("Start a new config?", () -> {
+            document.load(NEW_CONFIG, null);
+            replaced.run();
+        });
     }
 
     void openConfig() {
-        if (document.isDirty() && !dialogs.confirmDiscard("Open another config?")) {
+        afterUnsavedEdits("Open another config?", () -> {
+            Path file = dialogs.chooseConfigToOpen(lastFolder());
+            if (file != null) {
+                openFile(file);
+            }
+        });
+    }
+
+    /** Runs {@code then} once unsaved edits are saved or given up, as the user chooses (the same three answers as Quit). */
+    private void afterUnsavedEdits(String what, Runnable then) {
+        if (!document.isDirty()) {
+            then.run();
             return;
         }
-        Path file = dialogs.chooseConfigToOpen(lastFolder());
-        if (file != null) {
-            openFile(file);
+        switch (dialogs.askAboutUnsaved(what)) {
+            case SAVE -> save(() -> {
+                if (!document.isDirty()) {
+                    then.run();
+                }
+            });
+            case DISCARD -> then.run();
+            case CANCEL -> { }
         }
     }
 
@@ -114,11 +129,7 @@ final class ConfigFileActions {
         recent.getItems().clear();
         for (Path p : preferences.recentFiles()) {
             MenuItem item = new MenuItem(p.toString());
-            item.setOnAction(e -> {
-                if (!document.isDirty() || dialogs.confirmDiscard("Open " + p.getFileName() + "?")) {
-                    openFile(p);
-                }
-            });
+            item.setOnAction(e -> afterUnsavedEdits("Open " + p.getFileName() + "?", () -> openFile(p)));
             recent.getItems().add(item);
         }
         recent.setDisable(recent.getItems().isEmpty());

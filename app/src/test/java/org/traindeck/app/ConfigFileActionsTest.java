@@ -9,6 +9,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.config.ConfigDocument;
+import org.traindeck.app.ui.Dialogs;
 import org.traindeck.app.tasks.QueuedTaskExecutor;
 
 import java.nio.file.Files;
@@ -59,6 +60,37 @@ class ConfigFileActionsTest {
         assertThat(onFx(() -> document.isDirty())).isFalse();
         assertThat(onFx(() -> List.copyOf(files.recentMenu().getItems()))).singleElement()
                 .satisfies(i -> assertThat(i.getText()).isEqualTo(config.toAbsolutePath().toString()));
+    }
+
+    @Test
+    void theUnsavedMarkerFollowsTheTextNotItsHistory(FxRobot robot) {
+        robot.interact(() -> document.load("{\"name\": \"a\"}", null));
+        robot.interact(() -> document.textProperty().set("{\"name\": \"ab\"}"));
+        assertThat(onFx(() -> document.isDirty())).isTrue();
+        // an undo brings back the loaded text: nothing is unsaved
+        robot.interact(() -> document.textProperty().set("{\"name\": \"a\"}"));
+        assertThat(onFx(() -> document.isDirty())).isFalse();
+    }
+
+    @Test
+    void openWithUnsavedEditsOffersToSaveThemFirstThenOpens(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path mine = dir.resolve("mine.json");
+        Path other = dir.resolve("other.json");
+        Files.writeString(mine, "{\"name\": \"mine\"}");
+        Files.writeString(other, "{\"name\": \"other\"}");
+        robot.interact(() -> files.openFile(mine));
+        robot.interact(tasks::runAll);
+        robot.interact(() -> document.textProperty().set("{\"name\": \"edited\"}"));
+
+        dialogs.unsaved = Dialogs.UnsavedChoice.SAVE;
+        dialogs.toOpen = other;
+        robot.interact(() -> files.openConfig());
+        assertThat(List.copyOf(dialogs.asked)).contains("unsaved:Open another config?");
+        robot.interact(tasks::runAll); // the save, then the open it allowed
+        robot.interact(tasks::runAll);
+        assertThat(Files.readString(mine)).isEqualTo("{\"name\": \"edited\"}");
+        assertThat(onFx(() -> document.text())).isEqualTo("{\"name\": \"other\"}");
+        assertThat(onFx(() -> document.isDirty())).isFalse();
     }
 
     @Test

@@ -138,9 +138,9 @@ class DashboardFlowTest extends WindowTest {
         typeInto(robot, "#field-run-name", "renamed");
         waitUntil("the edit to register", () -> window.document().isDirty());
 
-        fixture.dialogs.discard = false;
+        fixture.dialogs.unsaved = Dialogs.UnsavedChoice.CANCEL;
         robot.clickOn("#new");
-        assertThat(List.copyOf(fixture.dialogs.asked)).anySatisfy(a -> assertThat(a).startsWith("discard:"));
+        assertThat(List.copyOf(fixture.dialogs.asked)).anySatisfy(a -> assertThat(a).startsWith("unsaved:"));
         assertThat(onFx(() -> window.document().text())).contains("\"renamed\"");
         // quitting asks once, offering to save; Cancel keeps the window
         fixture.dialogs.quit = Dialogs.QuitChoice.CANCEL;

@@ -15,7 +15,7 @@ public final class TestDialogs implements Dialogs {
     volatile Path toResume;
     volatile Path runFolder;
     volatile Path export;
-    volatile boolean discard = true;
+    volatile UnsavedChoice unsaved = UnsavedChoice.DISCARD;
     volatile boolean confirm = true;
     volatile QuitChoice quit = QuitChoice.QUIT;
     final List<String> asked = Collections.synchronizedList(new ArrayList<>());
@@ -63,9 +63,9 @@ public final class TestDialogs implements Dialogs {
     }
 
     @Override
-    public boolean confirmDiscard(String what) {
-        asked.add("discard:" + what);
-        return discard;
+    public UnsavedChoice askAboutUnsaved(String what) {
+        asked.add("unsaved:" + what);
+        return unsaved;
     }
 
     @Override

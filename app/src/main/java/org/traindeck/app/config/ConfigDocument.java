@@ -36,6 +36,8 @@ public final class ConfigDocument {
     private final StringProperty text = new SimpleStringProperty("");
     private final ObjectProperty<Path> file = new SimpleObjectProperty<>();
     private final BooleanProperty dirty = new SimpleBooleanProperty();
+    /** The text as loaded or last saved: the document is dirty while its text differs, whatever edits led there. */
+    private String clean = "";
     private final ObjectProperty<ValidationResult> validation = new SimpleObjectProperty<>();
     private final BooleanProperty validating = new SimpleBooleanProperty();
     private final Path defaultFolder;
@@ -53,7 +55,7 @@ public final class ConfigDocument {
         this.defaultFolder = defaultFolder.toAbsolutePath().normalize();
         text.addListener((o, a, b) -> {
             if (!loading) {
-                dirty.set(true);
+                dirty.set(!clean.equals(b));
             }
             scheduleValidation(250);
         });
@@ -99,6 +101,7 @@ public final class ConfigDocument {
         try {
             file.set(from);
             text.set(content);
+            clean = content;
             dirty.set(false);
         } finally {
             loading = false;
@@ -172,6 +175,8 @@ public final class ConfigDocument {
             }
         }
         file.set(save.target());
+        // edited while it was written: the file holds what the save started from, so undoing those edits is clean
+        clean = editedMeanwhile ? save.source() : save.text();
         dirty.set(editedMeanwhile);
         if (folderChanged) {
             scheduleValidation(0);

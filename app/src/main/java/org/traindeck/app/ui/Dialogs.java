@@ -26,8 +26,11 @@ public interface Dialogs {
     /** Where to export a chart, or null when cancelled. */
     Path chooseExportFile(Path folder, String suggestedName);
 
-    /** Unsaved changes would be lost: true to go on and discard them. */
-    boolean confirmDiscard(String what);
+    /** What the user chose when going on would lose unsaved edits. */
+    enum UnsavedChoice { SAVE, DISCARD, CANCEL }
+
+    /** Unsaved edits would be lost by {@code what} ("Open another config?"): save them first, discard them, or cancel. */
+    UnsavedChoice askAboutUnsaved(String what);
 
     /** What the user chose when quitting would lose something. */
     enum QuitChoice { SAVE_AND_QUIT, QUIT, CANCEL }

@@ -96,9 +96,15 @@ public final class FxDialogs implements Dialogs {
     }
 
     @Override
-    public boolean confirmDiscard(String what) {
-        return ask(new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour unsaved changes will be lost.", ButtonType.CANCEL, ButtonType.OK),
-                "Unsaved changes", "Discard unsaved changes?").filter(ButtonType.OK::equals).isPresent();
+    public UnsavedChoice askAboutUnsaved(String what) {
+        ButtonType save = new ButtonType("Save", ButtonBar.ButtonData.YES);
+        ButtonType discard = new ButtonType("Don't save", ButtonBar.ButtonData.NO);
+        Optional<ButtonType> r = ask(new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour changes to the config are not saved.",
+                save, discard, ButtonType.CANCEL), "Unsaved changes", "Save your changes first?");
+        if (r.isEmpty() || r.get() == ButtonType.CANCEL) {
+            return UnsavedChoice.CANCEL;
+        }
+        return r.get() == save ? UnsavedChoice.SAVE : UnsavedChoice.DISCARD;
     }
 
     @Override
