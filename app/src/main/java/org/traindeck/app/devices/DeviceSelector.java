@@ -76,6 +76,8 @@ public final class DeviceSelector extends VBox {
 
     private VBox cluster() {
         clusterBox.setId("device-cluster");
+        // without the module the cluster cannot be chosen; a config that already names one can still be unticked
+        clusterBox.disableProperty().bind(model.clusterUnavailableProperty().and(clusterBox.selectedProperty().not()));
         TextField address = new TextField(model.clusterAddressProperty().get());
         address.setId("cluster-address");
         address.setPromptText("spark://HOST:7077");

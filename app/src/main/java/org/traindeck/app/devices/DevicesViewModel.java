@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -67,6 +69,7 @@ public final class DevicesViewModel {
     private final StringProperty clusterAddress = new SimpleStringProperty("");
     private final IntegerProperty executors = new SimpleIntegerProperty(2);
     private final ReadOnlyStringWrapper clusterNote = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper clusterUnavailable = new ReadOnlyBooleanWrapper(false);
     /** Null until known: whether this app's class path has the cluster module. */
     private Boolean clusterModule;
     private boolean following;
@@ -112,7 +115,13 @@ public final class DevicesViewModel {
     /** Whether the cluster module is on this app's class path (FX thread; found off it by {@code Engine.clusterModulePresent}). */
     public void showClusterModule(boolean present) {
         clusterModule = present;
+        clusterUnavailable.set(!present);
         updateClusterNote();
+    }
+
+    /** True once it is known that this app has no cluster module: the cluster cannot be chosen (the note says why). */
+    public ReadOnlyBooleanProperty clusterUnavailableProperty() {
+        return clusterUnavailable.getReadOnlyProperty();
     }
 
     public ReadOnlyObjectProperty<DeviceInventory> inventoryProperty() {

@@ -84,14 +84,17 @@ class DevicesViewTest {
     }
 
     @Test
-    void theClusterChoiceWritesTheMasterAndExecutorsAndSaysWhenTheClusterModuleIsMissing(FxRobot robot) {
+    void theClusterChoiceWritesTheMasterAndExecutorsAndIsDisabledWithItsReasonWhenTheClusterModuleIsMissing(FxRobot robot) {
         // the app's own class path, as the desktop package has it: without the cluster module
         boolean present = Engine.clusterModulePresent();
         assertThat(present).isFalse();
         robot.interact(() -> model.showClusterModule(present));
         assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText()))
                 .contains("without TrainDeck's cluster module").contains("./traindeck train CONFIG");
+        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled())).as("cannot be chosen here").isTrue();
 
+        robot.interact(() -> model.showClusterModule(true));
+        assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText())).isEmpty();
         robot.clickOn("#device-cluster");
         assertThat(onFx(document::text)).as("no address yet").isEqualTo("{\"name\": \"d\", \"devices\": \"cpu\", \"seed\": 1}");
         robot.clickOn("#cluster-address").write("spark://10.0.0.7:7077");
@@ -110,8 +113,12 @@ class DevicesViewTest {
         assertThat(onFx(() -> robot.lookup("#cluster-address").queryAs(TextField.class).getText())).isEqualTo("spark://m:7077");
         assertThat(onFx(() -> model.executorsProperty().get())).isEqualTo(4);
 
-        robot.interact(() -> model.showClusterModule(true));
-        assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText())).isEmpty();
+        // without the module, a config that names a cluster still shows it chosen, and it can be unticked
+        robot.interact(() -> model.showClusterModule(false));
+        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled())).isFalse();
+        robot.clickOn("#device-cluster");
+        assertThat(onFx(document::text)).doesNotContain("cluster");
+        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled())).isTrue();
     }
 
     /**
