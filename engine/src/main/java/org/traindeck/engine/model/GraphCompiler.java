@@ -108,6 +108,11 @@ public final class GraphCompiler {
         long parameters = 0;
         try {
             Built built = kind.build(new NodeOptions(spec.type(), spec.options(), kernels), in);
+            // after the kind's own check, which may say it in its words: ids are no features (DL4J would take them for one)
+            if (!kind.readsTokenIds() && in.stream().anyMatch(t -> t instanceof TokenSequence)) {
+                throw new ShapeError("takes features but gets " + Shapes.describe(in.get(0))
+                        + ": add an \"embedding\" before it to turn each token id into a vector");
+            }
             if (built.layer() != null) {
                 out = outputOf(built.layer(), in.get(0));
                 parameters = built.layer().initializer().numParams(built.layer());

@@ -51,6 +51,12 @@ public final class Heads {
                     throw new ShapeError("a sequence head predicts a token at every step, so it takes a sequence, but gets "
                             + Shapes.describe(out));
                 }
+                long steps = ((InputType.InputTypeRecurrent) input.input()).getTimeSeriesLength();
+                long outSteps = ((InputType.InputTypeRecurrent) out).getTimeSeriesLength();
+                if (steps > 0 && outSteps > 0 && steps != outSteps) {
+                    throw new ShapeError("a sequence head predicts a token at each of the data's " + steps + " steps, but gets "
+                            + Shapes.describe(out) + ": keep the sequence's length (no pooling or striding along the steps)");
+                }
                 g.addLayer(OUTPUT, new RnnOutputLayer.Builder(loss).activation(act).nOut(n).dataFormat(RNNFormat.NCW)
                         .weightInit(WeightInit.XAVIER).build(), last);
             }

@@ -89,4 +89,34 @@ class HostileInputsTest {
         assertLocatedRefusal(MainAccess.run("validate", config.toString()), "model.layers[1]", "sequence");
         assertLocatedRefusal(MainAccess.run("train", config.toString()), "model.layers[1]", "sequence");
     }
+
+    /** Found by GeneratedInputsTest: a dense, layer norm or dropout on a text source's ids validated, then failed to train. */
+    @Test
+    void aNodeOtherThanAnEmbeddingOnTokenIdsIsALocatedError(@TempDir Path dir) throws IOException {
+        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        for (String first : new String[] {"{\"type\": \"dense\", \"units\": 4}", "{\"type\": \"layerNorm\"}",
+                "{\"type\": \"spatialDropout\", \"rate\": 0.1}"}) {
+            Path config = dir.resolve("c.json");
+            Files.writeString(config, """
+                    {"name": "t", "outputDir": "out", "model": {"type": "graph", "layers": [%s, {"type": "dense", "units": 4}]},
+                     "data": {"train": {"type": "text", "path": "%s", "context": 8, "limit": 24}},
+                     "stages": [{"epochs": 1, "batchSize": 4}]}""".formatted(first, text));
+
+            assertLocatedRefusal(MainAccess.run("validate", config.toString()), "model.layers[0]", "add an \"embedding\" before it");
+        }
+    }
+
+    /** Found by GeneratedInputsTest: pooling along a text's steps validated, then the per-step labels did not match. */
+    @Test
+    void aSequenceHeadAfterTheStepsWereHalvedIsALocatedError(@TempDir Path dir) throws IOException {
+        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        Path config = dir.resolve("c.json");
+        Files.writeString(config, """
+                {"name": "p", "outputDir": "out",
+                 "model": {"type": "graph", "layers": [{"type": "embedding", "units": 8}, {"type": "maxPool1d"}]},
+                 "data": {"train": {"type": "text", "path": "%s", "context": 8, "limit": 24}},
+                 "stages": [{"epochs": 1, "batchSize": 4}]}""".formatted(text));
+
+        assertLocatedRefusal(MainAccess.run("validate", config.toString()), "model.layers[1]", "each of the data's 8 steps");
+    }
 }

@@ -26,6 +26,14 @@ public interface LayerKind {
     }
 
     /**
+     * Whether the node reads token ids (one id a step) as they come from a text or token source; every other node
+     * needs them turned into vectors first, and the compiler refuses it on them.
+     */
+    default boolean readsTokenIds() {
+        return false;
+    }
+
+    /**
      * Checks the inputs against the options and builds the DL4J layer or vertex.
      *
      * @throws ShapeError when the inputs do not fit, with what would

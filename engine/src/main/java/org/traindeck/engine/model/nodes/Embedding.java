@@ -21,6 +21,11 @@ public final class Embedding implements LayerKind {
     }
 
     @Override
+    public boolean readsTokenIds() {
+        return true;
+    }
+
+    @Override
     public Built build(NodeOptions o, List<InputType> inputs) {
         if (!(inputs.get(0) instanceof TokenSequence tokens)) {
             throw new ShapeError("looks up a vector per token id, so it takes token ids (a text or token source), but gets "
