@@ -43,14 +43,15 @@ public final class DataLoader {
     public static Loaded load(RunConfig run, DataConfig data, String jsonPath) {
         NumpyFiles files = new NumpyFiles(run.baseDir());
         try {
-            return load(run, data, jsonPath, files);
+            return load(run, data, jsonPath, files, null);
         } catch (RuntimeException e) {
             files.close();
             throw e;
         }
     }
 
-    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files) {
+    /** @param fittedOnly when given, receives the normaliser and the data is left unnormalised */
+    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files, Normalizer[] fittedOnly) {
         Dataset train = read(run, data.train(), jsonPath + ".train", null, 0, files);
         if (train.task() == Task.CLASSIFICATION && distinctClasses(train) < 2) {
             throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
@@ -83,10 +84,28 @@ public final class DataLoader {
         }
         if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
             Normalizer normalizer = Normalizer.fit(csv.normalize(), train);
+            if (fittedOnly != null) {
+                fittedOnly[0] = normalizer;
+                return new Loaded(train, validation, files);
+            }
             train = normalizer.apply(train);
             validation = validation == null ? null : normalizer.apply(validation);
         }
         return new Loaded(train, validation, files);
+    }
+
+    /**
+     * The scaling a run's training applies to its inputs (a CSV source's {@code normalize}), fitted on the same
+     * training rows as training fits it, for new inputs to get the same; null when the inputs are not normalised.
+     */
+    public static Normalizer trainingNormalizer(RunConfig run) {
+        if (!(run.data().train() instanceof SourceConfig.Csv csv) || csv.normalize() == SourceConfig.Normalize.NONE) {
+            return null;
+        }
+        Normalizer[] fitted = new Normalizer[1];
+        try (Loaded ignored = load(run, run.data(), "data", new NumpyFiles(run.baseDir()), fitted)) {
+            return fitted[0];
+        }
     }
 
     private static Dataset read(RunConfig run, SourceConfig source, String at, Dataset training, int role, NumpyFiles files) {

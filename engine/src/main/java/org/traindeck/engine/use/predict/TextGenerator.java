@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  */
 public final class TextGenerator {
 
-    private final ComputationGraph graph;
+    private final PredictionModel.Forward forward;
     private final Vocabulary vocabulary;
     private final Map<String, Integer> ids;
     private final int context;
@@ -31,10 +31,15 @@ public final class TextGenerator {
      * @param context the longest window the model was trained on
      */
     public TextGenerator(ComputationGraph graph, Vocabulary vocabulary, int context) {
+        this(input -> graph.output(input.castTo(graph.params().dataType()))[0], vocabulary, context);
+    }
+
+    /** @param forward the network's forward pass in inference mode, as {@link #TextGenerator(ComputationGraph, Vocabulary, int)} */
+    public TextGenerator(PredictionModel.Forward forward, Vocabulary vocabulary, int context) {
         if (context < 1) {
             throw new IllegalArgumentException("context " + context);
         }
-        this.graph = graph;
+        this.forward = forward;
         this.vocabulary = vocabulary;
         this.ids = vocabulary.ids();
         this.context = context;
@@ -85,9 +90,7 @@ public final class TextGenerator {
         for (int i = 0; i < window.length; i++) {
             x[i] = window[i];
         }
-        DataType type = graph.params().dataType();
-        INDArray input = Nd4j.create(x, new long[] {1, 1, context}, DataType.FLOAT).castTo(type);
-        INDArray output = graph.output(input)[0];
+        INDArray output = forward.output(Nd4j.create(x, new long[] {1, 1, context}, DataType.FLOAT));
         if (output.rank() != 3 || output.size(1) != vocabulary.size()) {
             throw new IllegalStateException("the model's output is " + Arrays.toString(output.shape()) + ", not [1, "
                     + vocabulary.size() + ", steps]: not a next-character model for this vocabulary");
