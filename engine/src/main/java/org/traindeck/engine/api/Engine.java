@@ -41,6 +41,11 @@ import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.ModelCard;
 import org.traindeck.engine.use.TrainedModel;
+import org.traindeck.engine.use.predict.PredictionInputException;
+import org.traindeck.engine.use.predict.PredictionJob;
+import org.traindeck.engine.use.predict.PredictionModel;
+import org.traindeck.engine.use.predict.PredictionReport;
+import org.traindeck.engine.use.predict.PredictionRequest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -233,6 +238,16 @@ public final class Engine {
      */
     public ModelCard trainedModel(Path runOrCheckpoint, boolean ema) throws CheckpointException {
         return TrainedModel.open(runOrCheckpoint, ema).card();
+    }
+
+    /**
+     * {@code traindeck predict}: a trained model's predictions on inputs, written whole or not at all, or a text
+     * model's continuation of a prompt (each character handed to {@code eachCharacter} as it is drawn).
+     *
+     * @throws PredictionInputException an input or output the model cannot take, naming it and what is expected
+     */
+    public PredictionReport predict(PredictionRequest request, Consumer<String> eachCharacter) throws CheckpointException, IOException {
+        return PredictionJob.run(PredictionModel.of(TrainedModel.open(request.model(), request.ema())), request, eachCharacter);
     }
 
     /** The config keys (JSON paths) whose values differ between runs, one value per run. */

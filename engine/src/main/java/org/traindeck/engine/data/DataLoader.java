@@ -98,12 +98,12 @@ public final class DataLoader {
      * The scaling a run's training applies to its inputs (a CSV source's {@code normalize}), fitted on the same
      * training rows as training fits it, for new inputs to get the same; null when the inputs are not normalised.
      */
-    public static Normalizer trainingNormalizer(RunConfig run) {
-        if (!(run.data().train() instanceof SourceConfig.Csv csv) || csv.normalize() == SourceConfig.Normalize.NONE) {
+    public static Normalizer trainingNormalizer(RunConfig run, DataConfig data, String jsonPath) {
+        if (!(data.train() instanceof SourceConfig.Csv csv) || csv.normalize() == SourceConfig.Normalize.NONE) {
             return null;
         }
         Normalizer[] fitted = new Normalizer[1];
-        try (Loaded ignored = load(run, run.data(), "data", new NumpyFiles(run.baseDir()), fitted)) {
+        try (Loaded ignored = load(run, data, jsonPath, new NumpyFiles(run.baseDir()), fitted)) {
             return fitted[0];
         }
     }

@@ -1,11 +1,17 @@
 package org.traindeck.engine.use.predict;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Normalizer;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.Vocabulary;
+import org.traindeck.engine.use.TrainedModel;
 
 import java.util.List;
 
@@ -26,6 +32,32 @@ public record PredictionModel(Task task, SampleShape shape, boolean takesRows, i
 
     public PredictionModel {
         classNames = classNames == null ? null : List.copyOf(classNames);
+    }
+
+    /**
+     * The view of an opened model, with the data the checkpoint's stage trained on (a stage's own, else the run's);
+     * a CSV source's normaliser is refitted on its training rows, so that file must still be readable.
+     */
+    public static PredictionModel of(TrainedModel model) {
+        RunConfig config = model.config();
+        DataConfig data = config.data();
+        String at = "data";
+        for (int i = 0; i < config.stages().size(); i++) {
+            StageConfig stage = config.stages().get(i);
+            if (stage.name().equals(model.checkpoint().stageName()) && stage.data() != null) {
+                data = stage.data();
+                at = "stages[" + i + "].data";
+            }
+        }
+        Normalizer normalizer;
+        try {
+            normalizer = DataLoader.trainingNormalizer(config, data, at);
+        } catch (InvalidConfigException e) {
+            throw new PredictionInputException("the model's inputs are normalised with figures fitted on its training data, which "
+                    + "cannot be read now: " + e.getMessage(), e);
+        }
+        return new PredictionModel(model.task(), model.sampleShape(), model.takesRows(), model.outputs(), data.train(), normalizer,
+                model.vocabulary(), model.classNames(), input -> model.output(input)[0]);
     }
 
     /** The batch shape the network takes for {@code n} samples. */
