@@ -44,22 +44,27 @@ final class NumpyInputs {
             if (!Files.isRegularFile(file)) {
                 throw new PredictionInputException("no such file: " + file);
             }
-            if (file.toString().endsWith(".npz")) {
-                try (NpzArchive archive = NpzArchive.open(file)) {
-                    String name = member ? spec.substring(colon + 1) : only(archive, file);
-                    if (!archive.names().contains(name)) {
-                        throw new PredictionInputException(file + " has no array \"" + name + "\" (it has " + String.join(", ", archive.names()) + ")");
+            try {
+                if (file.toString().endsWith(".npz")) {
+                    try (NpzArchive archive = NpzArchive.open(file)) {
+                        String name = member ? spec.substring(colon + 1) : only(archive, file);
+                        if (!archive.names().contains(name)) {
+                            throw new PredictionInputException(file + " has no array \"" + name + "\" (it has " + String.join(", ", archive.names()) + ")");
+                        }
+                        try (NpyArray array = archive.array(name)) {
+                            float[] values = convert(array, model);
+                            total = add(parts, names, values, array, total);
+                        }
                     }
-                    try (NpyArray array = archive.array(name)) {
+                } else {
+                    try (NpyArray array = NpyArray.open(file)) {
                         float[] values = convert(array, model);
                         total = add(parts, names, values, array, total);
                     }
                 }
-            } else {
-                try (NpyArray array = NpyArray.open(file)) {
-                    float[] values = convert(array, model);
-                    total = add(parts, names, values, array, total);
-                }
+            } catch (IOException e) {
+                // the reader names the file and what is wrong with it (an object array, a truncated file, a bad header)
+                throw new PredictionInputException(e.getMessage() == null ? "cannot read " + file + ": " + e : e.getMessage(), e);
             }
         }
         int length = model.shape().values();

@@ -42,6 +42,7 @@ class PredictionJobTest {
     private static Path segmentation;
     private static Path reconstruction;
     private static Path regression;
+    private static Path volumes;
     private static Path images;
     private static Path imageFolder;
 
@@ -66,6 +67,13 @@ class PredictionJobTest {
         shapes = TestPaths.repoRoot().resolve("data/shapes/shapes.npz");
         segmentation = train(numpyRun("seg", "segmentation", "\"targets\": \"" + shapes + ":y\","));
         reconstruction = train(numpyRun("rec", "reconstruction", ""));
+        volumes = train("""
+                {"name": "vol", "outputDir": "out", "seed": 3,
+                 "model": {"type": "graph", "layers": [{"name": "c1", "type": "conv3d", "filters": 2, "kernel": 3, "activation": "relu"}]},
+                 "data": {"train": {"type": "numpy", "task": "reconstruction", "inputs": "%s:x", "scale": %s, "limit": 24},
+                          "validationSplit": 0.25},
+                 "stages": [{"epochs": 1, "batchSize": 6}]}
+                """.formatted(TestPaths.repoRoot().resolve("data/volumes/volumes.npz"), SCALE));
         regression = train("""
                 {"name": "reg", "outputDir": "out", "seed": 3, "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "task": "regression", "samples": 200, "features": 6}, "validationSplit": 0.25},
@@ -186,6 +194,26 @@ class PredictionJobTest {
     }
 
     @Test
+    void volumesGiveTheirReconstructionsChannelsFirst() throws Exception {
+        Path npz = TestPaths.repoRoot().resolve("data/volumes/volumes.npz");
+        float[] raw = TestNpy.firstSamples(npz, "x", 3);
+        byte[] bytes = new byte[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+            bytes[i] = (byte) raw[i];
+        }
+        Path in = dir.resolve("vol-in.npy");
+        TestNpy.uint8(in, new long[] {3, 16, 16, 16, 1}, bytes);
+        Path out = dir.resolve("vol.npy");
+        predict(volumes, List.of(in), out, false, false);
+        INDArray want = expected(volumes, scaled(raw), 3, 1, 16, 16, 16);
+        assertThat(TestNpy.shape(out)).containsExactly(3, 1, 16, 16, 16);
+        assertThat(TestNpy.floats(out)).containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
+        assertThatThrownBy(() -> predict(volumes, List.of(in), dir.resolve("vol-pngs"), false, false)).hasMessageContaining("neither a .npy");
+        assertThatThrownBy(() -> predict(volumes, List.of(imageFolder), out.resolveSibling("v2.npy"), false, false))
+                .hasMessageContaining("[N, 16, 16, 16, 1]");
+    }
+
+    @Test
     void aFolderOfImagesGivesACsvOfClassesAsTheImageSourceReadsThem() throws Exception {
         Path out = dir.resolve("classes.csv");
         PredictionReport report = predict(images, List.of(imageFolder), out, false, false);
@@ -242,6 +270,13 @@ class PredictionJobTest {
         assertThatThrownBy(() -> predict(regression, List.of(imageFolder), out, false, false))
                 .hasMessageContaining("is an image, but the model takes [N, 6]");
         assertThatThrownBy(() -> predict(segmentation, List.of(rgb, imageFolder), out, false, false)).hasMessageContaining("mix");
+        Path numpyFixtures = TestPaths.repoRoot().resolve("engine/src/test/resources/numpy");
+        assertThatThrownBy(() -> predict(regression, List.of(numpyFixtures.resolve("object.npy")), out, false, false))
+                .isInstanceOf(PredictionInputException.class).hasMessageContaining("object.npy");
+        assertThatThrownBy(() -> predict(regression, List.of(numpyFixtures.resolve("arrays.npz")), out, false, false))
+                .hasMessageContaining("holds 3 arrays").hasMessageContaining("arrays.npz:x");
+        assertThatThrownBy(() -> predict(regression, List.of(Path.of(numpyFixtures.resolve("arrays.npz") + ":z")), out, false, false))
+                .hasMessageContaining("no array \"z\"");
         assertThat(dir.resolve("refused")).doesNotExist();
     }
 
