@@ -36,16 +36,18 @@ final class PredictCommand {
                 throw new PredictionInputException("give either --prompt or inputs, not both");
             }
             boolean prompting = o.prompt() != null;
-            if (prompting) {
-                out.print(o.prompt());
-                out.flush();
-            }
+            // the prompt is printed with the first character drawn, so that a refused prompt prints nothing on stdout
+            boolean[] started = {false};
             PredictionReport report = engine.predict(request, piece -> {
+                if (!started[0]) {
+                    out.print(o.prompt());
+                    started[0] = true;
+                }
                 out.print(piece);
                 out.flush();
             });
             if (prompting) {
-                out.println();
+                out.println(started[0] ? "" : o.prompt());
             }
             report.lines().forEach(out::println);
             for (Path file : report.written()) {

@@ -70,6 +70,7 @@ class TextPredictionTest {
         MainAccess.Result bad = MainAccess.run("predict", run.toString(), "--prompt", "Lizenz für", "--tokens", "5");
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.stderr()).contains("'ü' (U+00FC) at position 8").contains("vocabulary");
+        assertThat(bad.stdout()).isEmpty();
 
         MainAccess.Result temperature = MainAccess.run("predict", run.toString(), "--prompt", "a", "--temperature", "-1");
         assertThat(temperature.exitCode()).isEqualTo(2);
