@@ -39,7 +39,9 @@ import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.use.Evaluation;
 import org.traindeck.engine.use.ModelCard;
+import org.traindeck.engine.use.ModelEvaluation;
 import org.traindeck.engine.use.TrainedModel;
 import org.traindeck.engine.use.predict.PredictionInputException;
 import org.traindeck.engine.use.predict.PredictionJob;
@@ -55,6 +57,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
+import java.util.function.DoubleConsumer;
 
 /**
  * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs, read past runs,
@@ -238,6 +241,20 @@ public final class Engine {
      */
     public ModelCard trainedModel(Path runOrCheckpoint, boolean ema) throws CheckpointException {
         return TrainedModel.open(runOrCheckpoint, ema).card();
+    }
+
+    /**
+     * Evaluates a trained model (a run folder's best checkpoint, else its newest valid one, or a checkpoint file) on
+     * {@code data} (a run config with data.test, or a source as a JSON file or text; null for the run's own data.test,
+     * else its validation data), and writes the figures to the run folder's evaluation.json (evaluation-ema.json
+     * for the weight average).
+     *
+     * @param progress told the fraction done after each batch, on the calling thread
+     * @throws InvalidConfigException located, when the data cannot be used
+     */
+    public Evaluation evaluate(Path runOrCheckpoint, String data, boolean ema, DoubleConsumer progress)
+            throws CheckpointException, IOException {
+        return ModelEvaluation.run(runOrCheckpoint, data, ema, progress);
     }
 
     /**

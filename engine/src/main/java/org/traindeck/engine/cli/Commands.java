@@ -39,6 +39,7 @@ final class Commands {
         cli.addSubcommand("profile", new Profile(main));
         cli.addSubcommand("resume", new Resume(main));
         cli.addSubcommand("checkpoints", new Checkpoints(main));
+        cli.addSubcommand("evaluate", new Evaluate(main));
         cli.addSubcommand("runs", new Runs(main));
         cli.addSubcommand("compare", new Compare(main));
         CommandLine queue = new CommandLine(new Queue());
@@ -250,6 +251,28 @@ final class Commands {
         @Override
         public Integer call() {
             return CheckpointsCommand.list(main.engine(), runDir, main.out(), main.err());
+        }
+    }
+
+    @Command(name = "evaluate", mixinStandardHelpOptions = true, description = "A trained model's figures on test data (the config's "
+            + "data.test, else its validation data): printed, and written to the run folder's evaluation.json.")
+    static final class Evaluate implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "RUN_OR_CHECKPOINT", description = "a run folder (its best checkpoint, else its newest) or a .tdckpt file")
+        Path target;
+        @Option(names = "--data", paramLabel = "CONFIG_OR_SOURCE",
+                description = "a run config whose data.test to use, or one source as a .json file or JSON text, like data.train")
+        String data;
+        @Option(names = "--ema", description = "evaluate the stage's weight average (ema.bin) instead of its last weights")
+        boolean ema;
+
+        Evaluate(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return EvaluateCommand.evaluate(main.engine(), target, data, ema, main.out(), main.err());
         }
     }
 

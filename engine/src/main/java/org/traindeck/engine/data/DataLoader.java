@@ -43,15 +43,45 @@ public final class DataLoader {
     public static Loaded load(RunConfig run, DataConfig data, String jsonPath) {
         NumpyFiles files = new NumpyFiles(run.baseDir());
         try {
-            return load(run, data, jsonPath, files, null);
+            return load(run, data, jsonPath, files);
         } catch (RuntimeException e) {
             files.close();
             throw e;
         }
     }
 
-    /** @param fittedOnly when given, receives the normaliser and the data is left unnormalised */
-    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files, Normalizer[] fittedOnly) {
+    /**
+     * A test source read as a validation source is: against the run's training data (its classes, vocabulary and
+     * shape) and normalised with the normaliser fitted on the training split. The returned {@code validation()} is
+     * the test data.
+     *
+     * @param at where the test source is named, for messages ("data.test", or "--data")
+     */
+    public static Loaded loadTest(RunConfig run, DataConfig data, SourceConfig test, String at) {
+        NumpyFiles files = new NumpyFiles(run.baseDir());
+        try {
+            Loaded training = load(run, new DataConfig(data.train(), null, data.validationSplit(), data.shuffle()), "data", files, false);
+            Dataset tested = read(run, test, at, training.train(), 2, files);
+            String mismatch = training.train().incompatibilityWith(tested);
+            if (mismatch != null) {
+                throw new InvalidConfigException(at, "does not match the data the model was trained on: it has " + mismatch);
+            }
+            if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
+                tested = Normalizer.fit(csv.normalize(), training.train()).apply(tested);
+            }
+            return new Loaded(training.train(), tested, files);
+        } catch (RuntimeException e) {
+            files.close();
+            throw e;
+        }
+    }
+
+    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files) {
+        return load(run, data, jsonPath, files, true);
+    }
+
+    /** @param normalize false: the training split as read, for fitting a test source's normaliser */
+    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files, boolean normalize) {
         Dataset train = read(run, data.train(), jsonPath + ".train", null, 0, files);
         if (train.task() == Task.CLASSIFICATION && distinctClasses(train) < 2) {
             throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
@@ -82,12 +112,8 @@ public final class DataLoader {
             validation = train.subset(valIdx);
             train = train.subset(trainIdx);
         }
-        if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
+        if (normalize && data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
             Normalizer normalizer = Normalizer.fit(csv.normalize(), train);
-            if (fittedOnly != null) {
-                fittedOnly[0] = normalizer;
-                return new Loaded(train, validation, files);
-            }
             train = normalizer.apply(train);
             validation = validation == null ? null : normalizer.apply(validation);
         }
@@ -102,9 +128,8 @@ public final class DataLoader {
         if (!(data.train() instanceof SourceConfig.Csv csv) || csv.normalize() == SourceConfig.Normalize.NONE) {
             return null;
         }
-        Normalizer[] fitted = new Normalizer[1];
-        try (Loaded ignored = load(run, data, jsonPath, new NumpyFiles(run.baseDir()), fitted)) {
-            return fitted[0];
+        try (Loaded training = load(run, data, jsonPath, new NumpyFiles(run.baseDir()), false)) {
+            return Normalizer.fit(csv.normalize(), training.train());
         }
     }
 
