@@ -76,6 +76,7 @@ final class AtomicOutput {
             }
             for (Map.Entry<Path, Path> e : temps.entrySet()) {
                 move(e.getKey(), e.getValue());
+                syncFolder(e.getValue().getParent());
             }
         } finally {
             for (Path temp : temps.keySet()) {
@@ -99,6 +100,7 @@ final class AtomicOutput {
                 Files.move(absolute, old, StandardCopyOption.ATOMIC_MOVE);
             }
             Files.move(temp, absolute, StandardCopyOption.ATOMIC_MOVE);
+            syncFolder(absolute.getParent());
         } catch (IOException | RuntimeException e) {
             if (old != null && !Files.exists(absolute)) {
                 Files.move(old, absolute, StandardCopyOption.ATOMIC_MOVE);
@@ -118,6 +120,15 @@ final class AtomicOutput {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** The rename itself made durable; a file system that cannot sync a folder is left to its own ordering. */
+    private static void syncFolder(Path folder) {
+        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            // not possible on every platform (Windows); the data itself was synced before the move
         }
     }
 
