@@ -210,7 +210,7 @@ public final class ConfigDocument {
             return false;
         }
         boolean changed = false;
-        for (String source : new String[] {"train", "validation"}) {
+        for (String source : new String[] {"train", "validation", "test"}) {
             JsonNode s = data.get(source);
             if (s != null && s.isObject()) {
                 changed |= rebaseAt((ObjectNode) s, "path", from, to);

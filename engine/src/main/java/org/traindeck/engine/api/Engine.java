@@ -39,6 +39,15 @@ import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.use.Evaluation;
+import org.traindeck.engine.use.ModelCard;
+import org.traindeck.engine.use.ModelEvaluation;
+import org.traindeck.engine.use.TrainedModel;
+import org.traindeck.engine.use.predict.PredictionInputException;
+import org.traindeck.engine.use.predict.PredictionJob;
+import org.traindeck.engine.use.predict.PredictionModel;
+import org.traindeck.engine.use.predict.PredictionReport;
+import org.traindeck.engine.use.predict.PredictionRequest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +57,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
+import java.util.function.DoubleConsumer;
 
 /**
  * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs, read past runs,
@@ -223,6 +233,38 @@ public final class Engine {
     /** Every checkpoint in a run folder, oldest first, each valid or with the reason it cannot be resumed. */
     public List<Checkpoint.Listed> checkpoints(Path runDir) throws IOException {
         return new CheckpointStore(runDir).list();
+    }
+
+    /**
+     * What a trained model is (task, input shapes, classes or vocabulary, which checkpoint): a run folder's best
+     * checkpoint (else its newest valid one) or a checkpoint file, with its weight average when {@code ema}.
+     */
+    public ModelCard trainedModel(Path runOrCheckpoint, boolean ema) throws CheckpointException {
+        return TrainedModel.open(runOrCheckpoint, ema).card();
+    }
+
+    /**
+     * Evaluates a trained model (a run folder's best checkpoint, else its newest valid one, or a checkpoint file) on
+     * {@code data} (a run config with data.test, or a source as a JSON file or text; null for the run's own data.test,
+     * else its validation data), and writes the figures to the run folder's evaluation.json (evaluation-ema.json
+     * for the weight average).
+     *
+     * @param progress told the fraction done after each batch, on the calling thread
+     * @throws InvalidConfigException located, when the data cannot be used
+     */
+    public Evaluation evaluate(Path runOrCheckpoint, String data, boolean ema, DoubleConsumer progress)
+            throws CheckpointException, IOException {
+        return ModelEvaluation.run(runOrCheckpoint, data, ema, progress);
+    }
+
+    /**
+     * {@code traindeck predict}: a trained model's predictions on inputs, written whole or not at all, or a text
+     * model's continuation of a prompt (each character handed to {@code eachCharacter} as it is drawn).
+     *
+     * @throws PredictionInputException an input or output the model cannot take, naming it and what is expected
+     */
+    public PredictionReport predict(PredictionRequest request, Consumer<String> eachCharacter) throws CheckpointException, IOException {
+        return PredictionJob.run(PredictionModel.of(TrainedModel.open(request.model(), request.ema())), request, eachCharacter);
     }
 
     /** The config keys (JSON paths) whose values differ between runs, one value per run. */

@@ -39,6 +39,7 @@ final class Commands {
         cli.addSubcommand("profile", new Profile(main));
         cli.addSubcommand("resume", new Resume(main));
         cli.addSubcommand("checkpoints", new Checkpoints(main));
+        cli.addSubcommand("evaluate", new Evaluate(main));
         cli.addSubcommand("runs", new Runs(main));
         cli.addSubcommand("compare", new Compare(main));
         CommandLine queue = new CommandLine(new Queue());
@@ -50,6 +51,7 @@ final class Commands {
         cli.addSubcommand("queue", queue);
         cli.addSubcommand("sweep", new Sweep(main));
         cli.addSubcommand("devices", new Devices(main));
+        cli.addSubcommand("predict", new Predict(main));
         cli.addSubcommand("generate-completion", new AutoComplete.GenerateCompletion());
         cli.registerConverter(DeviceSelection.class, text -> {
             DeviceSelection d = DeviceSelection.parse(text);
@@ -199,6 +201,45 @@ final class Commands {
         }
     }
 
+    @Command(name = "predict", mixinStandardHelpOptions = true, description = "A trained model's predictions on new inputs "
+            + "(.npy/.npz, image files or folders) to a .npy, a .csv of classes or a folder of PNG masks; for a text model, "
+            + "a continuation of --prompt. See docs/cli.md.")
+    static final class Predict implements Callable<Integer> {
+        private final Main main;
+        @Parameters(index = "0", paramLabel = "RUN_DIR|CHECKPOINT")
+        Path model;
+        @Parameters(index = "1..*", paramLabel = "INPUT", arity = "0..*", description = "x.npy, data.npz[:name], images or folders of images")
+        List<Path> inputs = List.of();
+        @Option(names = "--out", paramLabel = "PATH", description = "predictions.npy (and .classes.npy), classes.csv, or a folder for PNG masks")
+        Path out;
+        @Option(names = "--ema", description = "use the stage's weight average instead of its last weights")
+        boolean ema;
+        @Option(names = "--force", description = "replace an existing --out")
+        boolean force;
+        @Option(names = "--overlay", description = "with a folder of masks: also each input with its mask over it (<name>.overlay.png)")
+        boolean overlay;
+        @Option(names = "--prompt", paramLabel = "TEXT", description = "a text model: continue this text")
+        String prompt;
+        @Option(names = "--tokens", paramLabel = "N", defaultValue = "200", description = "characters to generate (default: ${DEFAULT-VALUE})")
+        int tokens;
+        @Option(names = "--temperature", paramLabel = "T", defaultValue = "1.0", description = "0: always the most likely; 1: the model's distribution (default: ${DEFAULT-VALUE})")
+        double temperature;
+        @Option(names = "--top-k", paramLabel = "K", defaultValue = "0", description = "draw among the K most likely characters; 0: all (default: ${DEFAULT-VALUE})")
+        int topK;
+        @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "the same seed gives the same text (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        Predict(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return PredictCommand.predict(main.engine(), new PredictCommand.Options(model, inputs, out, ema, force, overlay, prompt, tokens,
+                    temperature, topK, seed), main.out(), main.err());
+        }
+    }
+
     @Command(name = "checkpoints", mixinStandardHelpOptions = true, description = "List a run's checkpoints: stage, epoch, step, metric, valid or not.")
     static final class Checkpoints implements Callable<Integer> {
         private final Main main;
@@ -212,6 +253,28 @@ final class Commands {
         @Override
         public Integer call() {
             return CheckpointsCommand.list(main.engine(), runDir, main.out(), main.err());
+        }
+    }
+
+    @Command(name = "evaluate", mixinStandardHelpOptions = true, description = "A trained model's figures on test data (the config's "
+            + "data.test, else its validation data): printed, and written to the run folder's evaluation.json.")
+    static final class Evaluate implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "RUN_OR_CHECKPOINT", description = "a run folder (its best checkpoint, else its newest) or a .tdckpt file")
+        Path target;
+        @Option(names = "--data", paramLabel = "CONFIG_OR_SOURCE",
+                description = "a run config whose data.test to use, or one source as a .json file or JSON text, like data.train")
+        String data;
+        @Option(names = "--ema", description = "evaluate the stage's weight average (ema.bin) instead of its last weights")
+        boolean ema;
+
+        Evaluate(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return EvaluateCommand.evaluate(main.engine(), target, data, ema, main.out(), main.err());
         }
     }
 

@@ -39,6 +39,9 @@ final class CrossChecks {
                 problems.error(dataPath + ".validation", "is " + taskOf(data.validation()).json
                         + " data, but the training data is " + task.json);
             }
+            if (data.test() != null && taskOf(data.test()) != task) {
+                problems.error(dataPath + ".test", "is " + taskOf(data.test()).json + " data, but the training data is " + task.json);
+            }
             boolean classic = model instanceof ModelConfig.Mlp || model instanceof ModelConfig.LeNet || model instanceof ModelConfig.ResNet;
             if (classic && task != Task.CLASSIFICATION && task != Task.REGRESSION) {
                 problems.error("model.type", "the " + model.type() + " shorthand trains classification and regression only, but the data is "

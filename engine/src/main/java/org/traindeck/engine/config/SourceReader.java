@@ -32,6 +32,10 @@ final class SourceReader {
                     JsonObjectReader validation = r.object("validation");
                     return validation == null ? null : readSource(validation);
                 },
+                "test", soFar -> {
+                    JsonObjectReader test = r.object("test");
+                    return test == null ? null : readSource(test);
+                },
                 "validationSplit", soFar -> {
                     Double split = r.number("validationSplit");
                     if (soFar.get("validation") != null && split != null && split > 0) {

@@ -50,7 +50,38 @@ public final class DataLoader {
         }
     }
 
+    /**
+     * A test source read as a validation source is: against the run's training data (its classes, vocabulary and
+     * shape) and normalised with the normaliser fitted on the training split. The returned {@code validation()} is
+     * the test data.
+     *
+     * @param at where the test source is named, for messages ("data.test", or "--data")
+     */
+    public static Loaded loadTest(RunConfig run, DataConfig data, SourceConfig test, String at) {
+        NumpyFiles files = new NumpyFiles(run.baseDir());
+        try {
+            Loaded training = load(run, new DataConfig(data.train(), null, data.validationSplit(), data.shuffle()), "data", files, false);
+            Dataset tested = read(run, test, at, training.train(), 2, files);
+            String mismatch = training.train().incompatibilityWith(tested);
+            if (mismatch != null) {
+                throw new InvalidConfigException(at, "does not match the data the model was trained on: it has " + mismatch);
+            }
+            if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
+                tested = Normalizer.fit(csv.normalize(), training.train()).apply(tested);
+            }
+            return new Loaded(training.train(), tested, files);
+        } catch (RuntimeException e) {
+            files.close();
+            throw e;
+        }
+    }
+
     private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files) {
+        return load(run, data, jsonPath, files, true);
+    }
+
+    /** @param normalize false: the training split as read, for fitting a test source's normaliser */
+    private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files, boolean normalize) {
         Dataset train = read(run, data.train(), jsonPath + ".train", null, 0, files);
         if (train.task() == Task.CLASSIFICATION && distinctClasses(train) < 2) {
             throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
@@ -81,12 +112,25 @@ public final class DataLoader {
             validation = train.subset(valIdx);
             train = train.subset(trainIdx);
         }
-        if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
+        if (normalize && data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
             Normalizer normalizer = Normalizer.fit(csv.normalize(), train);
             train = normalizer.apply(train);
             validation = validation == null ? null : normalizer.apply(validation);
         }
         return new Loaded(train, validation, files);
+    }
+
+    /**
+     * The scaling a run's training applies to its inputs (a CSV source's {@code normalize}), fitted on the same
+     * training rows as training fits it, for new inputs to get the same; null when the inputs are not normalised.
+     */
+    public static Normalizer trainingNormalizer(RunConfig run, DataConfig data, String jsonPath) {
+        if (!(data.train() instanceof SourceConfig.Csv csv) || csv.normalize() == SourceConfig.Normalize.NONE) {
+            return null;
+        }
+        try (Loaded training = load(run, data, jsonPath, new NumpyFiles(run.baseDir()), false)) {
+            return Normalizer.fit(csv.normalize(), training.train());
+        }
     }
 
     private static Dataset read(RunConfig run, SourceConfig source, String at, Dataset training, int role, NumpyFiles files) {

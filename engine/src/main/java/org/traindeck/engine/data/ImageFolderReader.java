@@ -100,7 +100,7 @@ public final class ImageFolderReader {
         return Files.isRegularFile(p) && EXTENSIONS.stream().anyMatch(name::endsWith);
     }
 
-    static BufferedImage resize(BufferedImage image, int width, int height) {
+    public static BufferedImage resize(BufferedImage image, int width, int height) {
         BufferedImage out = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = out.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
@@ -109,7 +109,7 @@ public final class ImageFolderReader {
         return out;
     }
 
-    static void writePixels(BufferedImage image, int channels, float[] out, int offset) {
+    public static void writePixels(BufferedImage image, int channels, float[] out, int offset) {
         int w = image.getWidth();
         int h = image.getHeight();
         int plane = w * h;

@@ -59,6 +59,23 @@ public final class Normalizer {
         return new Normalizer(kind, shift, scale);
     }
 
+    /** Normalises {@code count} samples of {@link #featureCount()} values in place, from {@code offset}. */
+    public void applyInPlace(float[] values, int offset, int count) {
+        int d = shift.length;
+        for (int i = 0; i < count * d; i++) {
+            int j = i % d;
+            values[offset + i] = (values[offset + i] - shift[j]) * scale[j];
+        }
+    }
+
+    public int featureCount() {
+        return shift.length;
+    }
+
+    public SourceConfig.Normalize kind() {
+        return kind;
+    }
+
     public Dataset apply(Dataset data) {
         if (kind == SourceConfig.Normalize.NONE) {
             return data;

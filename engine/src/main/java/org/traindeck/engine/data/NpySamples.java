@@ -7,7 +7,7 @@ import org.traindeck.engine.data.numpy.NpyArray;
  * on the way ({@code channels} to move from last to first; 0 reads a sample as it is stored), and the inputs scaled.
  * Reads of different samples may come from several threads.
  */
-record NpySamples(NpyArray array, int size, int length, int channels, float scale) implements SampleArray {
+public record NpySamples(NpyArray array, int size, int length, int channels, float scale) implements SampleArray {
 
     @Override
     public void read(int sample, float[] out, int offset) {

@@ -15,6 +15,10 @@ public final class MetricNames {
     public static final String VAL_PSNR = "val/psnr";
     /** Sequence: e to the loss per token. */
     public static final String VAL_PERPLEXITY = "val/perplexity";
+    /** Evaluation only (traindeck evaluate): the true class among the five most probable, with more than five classes. */
+    public static final String VAL_TOP5_ACCURACY = "val/top5_accuracy";
+    /** Evaluation only: regression's coefficient of determination, averaged over the targets. */
+    public static final String VAL_R2 = "val/r2";
     public static final String TRAIN_EPOCH_LOSS = "train/epoch_loss";
     /** The validation metrics of a stage's weight average ("ema"): val_ema/loss beside val/loss, and so on. */
     public static final String VAL_EMA_PREFIX = "val_ema/";

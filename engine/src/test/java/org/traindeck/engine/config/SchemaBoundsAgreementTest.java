@@ -123,7 +123,7 @@ class SchemaBoundsAgreementTest {
             ((ObjectNode) stageData).set("train", config.path("data").path("train").deepCopy());
         }
         for (JsonNode source : List.of(config.path("data").path("train"), config.path("data").path("validation"),
-                stageData.path("train"), stageData.path("validation"))) {
+                config.path("data").path("test"), stageData.path("train"), stageData.path("validation"), stageData.path("test"))) {
             if (source.path("type").asText().equals("numpy") && (path.endsWith(".context") || path.endsWith(".noise"))) {
                 // context is for sequences, noise for reconstruction: neither has a targets file
                 ((ObjectNode) source).put("task", path.endsWith(".context") ? "sequence" : "reconstruction").remove("targets");
@@ -153,7 +153,7 @@ class SchemaBoundsAgreementTest {
     }
 
     private static void branchBase(ObjectNode config, String path, String type) {
-        if (path.endsWith("data.train") || path.endsWith("data.validation")) {
+        if (path.endsWith("data.train") || path.endsWith("data.validation") || path.endsWith("data.test")) {
             ObjectNode source = JSON.createObjectNode().put("type", type);
             switch (type) {
                 case "csv" -> source.put("path", TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString());
@@ -173,8 +173,8 @@ class SchemaBoundsAgreementTest {
             }
             ObjectNode data = (ObjectNode) at(config, path.substring(0, path.lastIndexOf('.')), true);
             data.set("train", source);
-            if (path.endsWith("validation")) {
-                data.set("validation", source.deepCopy());
+            if (path.endsWith("validation") || path.endsWith("test")) {
+                data.set(path.substring(path.lastIndexOf('.') + 1), source.deepCopy());
             }
             return;
         }

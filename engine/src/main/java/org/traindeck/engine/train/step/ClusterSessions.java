@@ -107,7 +107,7 @@ public final class ClusterSessions {
     }
 
     private static DataConfig trainingOnly(DataConfig d) {
-        return d == null || d.validation() == null ? d : new DataConfig(d.train(), null, d.validationSplit(), d.shuffle());
+        return d == null || d.validation() == null ? d : new DataConfig(d.train(), null, d.validationSplit(), d.shuffle(), d.test());
     }
 
     private static DataFile driverView(Path p) {

@@ -1,0 +1,71 @@
+package org.traindeck.engine.use;
+
+import org.traindeck.engine.events.MetricNames;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Real values over batches: MSE, MAE and R² (per target, averaged) for regression; MSE, MAE and PSNR for
+ * reconstruction, the peak being the data's range as validation takes it.
+ */
+final class ValueFigures {
+
+    private final boolean reconstruction;
+    private final int targets;
+    private final double[] sum;
+    private final double[] sumSquares;
+    private final double[] residualSquares;
+    private double squared;
+    private double absolute;
+    private long count;
+    private double min = Double.POSITIVE_INFINITY;
+    private double max = Double.NEGATIVE_INFINITY;
+
+    /** @param targets values per sample, each its own column for R² */
+    ValueFigures(boolean reconstruction, int targets) {
+        this.reconstruction = reconstruction;
+        this.targets = Math.max(1, targets);
+        this.sum = new double[this.targets];
+        this.sumSquares = new double[this.targets];
+        this.residualSquares = new double[this.targets];
+    }
+
+    void add(float[] out, float[] labels, int n) {
+        for (int i = 0; i < labels.length; i++) {
+            double err = out[i] - labels[i];
+            squared += err * err;
+            absolute += Math.abs(err);
+            min = Math.min(min, labels[i]);
+            max = Math.max(max, labels[i]);
+            int column = i % targets;
+            sum[column] += labels[i];
+            sumSquares[column] += (double) labels[i] * labels[i];
+            residualSquares[column] += err * err;
+        }
+        count += labels.length;
+    }
+
+    Map<String, Double> figures() {
+        double mse = squared / count;
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(MetricNames.VAL_LOSS, mse);
+        m.put(MetricNames.VAL_MSE, mse);
+        m.put(MetricNames.VAL_MAE, absolute / count);
+        if (reconstruction) {
+            double range = max > min ? max - min : 1;
+            m.put(MetricNames.VAL_PSNR, 10 * Math.log10(range * range / Math.max(mse, 1e-12)));
+        } else {
+            long rows = count / targets;
+            double r2 = 0;
+            for (int j = 0; j < targets; j++) {
+                double mean = sum[j] / rows;
+                double total = sumSquares[j] - rows * mean * mean;
+                // a constant target: R² is 1 for a perfect fit and undefined otherwise (sklearn gives 0 there)
+                r2 += total <= 0 ? (residualSquares[j] == 0 ? 1 : 0) : 1 - residualSquares[j] / total;
+            }
+            m.put(MetricNames.VAL_R2, r2 / targets);
+        }
+        return m;
+    }
+}

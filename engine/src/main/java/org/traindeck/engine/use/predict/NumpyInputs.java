@@ -1,0 +1,198 @@
+package org.traindeck.engine.use.predict;
+
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.data.NpySamples;
+import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.data.numpy.NonFinite;
+import org.traindeck.engine.data.numpy.NpyArray;
+import org.traindeck.engine.data.numpy.NpyDType;
+import org.traindeck.engine.data.numpy.NpzArchive;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Reads NumPy inputs for a model ({@code x.npy}, {@code data.npz} holding one array, or {@code data.npz:x}) with
+ * TrainDeck's own reader (never a pickle), one sample per row, and converts them as training converted its data: a
+ * numpy source's layout and scale, bytes of an image source to [0, 1], a CSV source's normalisation. A file of the
+ * wrong shape or type, a NaN, or a token id outside the vocabulary is refused with the file and where.
+ */
+final class NumpyInputs {
+
+    private NumpyInputs() {
+    }
+
+    static boolean isNumpy(Path input) {
+        String name = input.getFileName() == null ? "" : input.getFileName().toString();
+        return name.endsWith(".npy") || name.endsWith(".npz") || name.matches(".*\\.npz:[^/]+");
+    }
+
+    static InputRows read(List<Path> inputs, PredictionModel model) throws IOException {
+        List<float[]> parts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        int total = 0;
+        for (Path input : inputs) {
+            String spec = input.toString();
+            int colon = spec.lastIndexOf(':');
+            boolean member = colon > 0 && spec.substring(0, colon).endsWith(".npz");
+            Path file = Path.of(member ? spec.substring(0, colon) : spec);
+            if (!Files.isRegularFile(file)) {
+                throw new PredictionInputException("no such file: " + file);
+            }
+            try {
+                if (file.toString().endsWith(".npz")) {
+                    try (NpzArchive archive = NpzArchive.open(file)) {
+                        String name = member ? spec.substring(colon + 1) : only(archive, file);
+                        if (!archive.names().contains(name)) {
+                            throw new PredictionInputException(file + " has no array \"" + name + "\" (it has " + String.join(", ", archive.names()) + ")");
+                        }
+                        try (NpyArray array = archive.array(name)) {
+                            float[] values = convert(array, model);
+                            total = add(parts, names, values, array, total);
+                        }
+                    }
+                } else {
+                    try (NpyArray array = NpyArray.open(file)) {
+                        float[] values = convert(array, model);
+                        total = add(parts, names, values, array, total);
+                    }
+                }
+            } catch (IOException e) {
+                // the reader names the file and what is wrong with it (an object array, a truncated file, a bad header)
+                throw new PredictionInputException(e.getMessage() == null ? "cannot read " + file + ": " + e : e.getMessage(), e);
+            }
+        }
+        int length = model.shape().values();
+        float[] all = new float[Math.multiplyExact(total, length)];
+        int at = 0;
+        for (float[] p : parts) {
+            System.arraycopy(p, 0, all, at, p.length);
+            at += p.length;
+        }
+        return new InputRows(all, total, names);
+    }
+
+    private static int add(List<float[]> parts, List<String> names, float[] values, NpyArray array, int total) {
+        long n = array.sampleCount();
+        parts.add(values);
+        for (long i = 0; i < n; i++) {
+            names.add(array.source() + "[" + i + "]");
+        }
+        return Math.addExact(total, Math.toIntExact(n));
+    }
+
+    private static String only(NpzArchive archive, Path file) {
+        if (archive.names().size() != 1) {
+            throw new PredictionInputException(file + " holds " + archive.names().size() + " arrays (" + String.join(", ", archive.names())
+                    + "): name the one to predict on, as " + file + ":" + (archive.names().isEmpty() ? "x" : archive.names().get(0)));
+        }
+        return archive.names().get(0);
+    }
+
+    /** The array's samples as the model's values, every check first. */
+    static float[] convert(NpyArray array, PredictionModel model) {
+        SampleShape shape = model.shape();
+        long[] s = array.shape();
+        if (array.dtype() == NpyDType.BOOL) {
+            throw new PredictionInputException(array.source() + " holds booleans (" + array.describe() + "): the model takes numbers");
+        }
+        if (s.length == 0) {
+            throw new PredictionInputException(array.source() + " is a single value: inputs are one sample per row, " + expected(model));
+        }
+        long[] sample = Arrays.copyOfRange(s, 1, s.length);
+        boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
+        if (!accepted(model, channelsLast).stream().anyMatch(a -> Arrays.equals(a, sample))) {
+            throw new PredictionInputException(array.source() + " is " + array.describe() + ", one sample per row of "
+                    + Arrays.toString(sample) + ", but the model takes " + expected(model));
+        }
+        if (array.sampleCount() == 0) {
+            throw new PredictionInputException(array.source() + " is " + Arrays.toString(s) + ": it holds no samples");
+        }
+        int n = Math.toIntExact(array.sampleCount());
+        int length = shape.values();
+        if (shape instanceof SampleShape.Tokens) {
+            if (!array.dtype().isIntegral()) {
+                throw new PredictionInputException(array.source() + " holds " + array.dtype().numpyName() + " values, but token ids are "
+                        + "whole numbers: save it with .astype(np.int64)");
+            }
+            long[] outside = array.firstOutside(0, model.outputs() - 1);
+            if (outside != null) {
+                long[] row = new long[length];
+                array.readSampleLongs(outside[0], row, 0);
+                throw new PredictionInputException(array.source() + " holds the token id " + row[(int) outside[1]] + " at sample " + outside[0]
+                        + ", index " + Arrays.toString(outside) + ", outside the model's vocabulary 0.." + (model.outputs() - 1));
+            }
+        }
+        NonFinite bad = array.dtype().isFloat() ? array.firstNonFinite() : null;
+        if (bad != null) {
+            throw new PredictionInputException(bad.describe() + ": the model cannot predict on it; clean the input (np.nan_to_num, or drop "
+                    + "those samples)");
+        }
+        int channels = channelsLast && sample.length > 1 ? channels(shape) : 0;
+        float[] out = new float[Math.multiplyExact(n, length)];
+        NpySamples samples = new NpySamples(array, n, length, channels, scale(model, array.dtype()));
+        for (int i = 0; i < n; i++) {
+            samples.read(i, out, i * length);
+        }
+        if (model.normalizer() != null) {
+            model.normalizer().applyInPlace(out, 0, n);
+        }
+        return out;
+    }
+
+    /** What one raw value becomes: a numpy source's scale; a byte of an image source, as its reader scales it. */
+    private static float scale(PredictionModel model, NpyDType dtype) {
+        SourceConfig source = model.source();
+        if (source instanceof SourceConfig.Numpy n) {
+            return (float) n.scale();
+        }
+        boolean pixelBytes = source instanceof SourceConfig.Idx || source instanceof SourceConfig.ImageFolder
+                || source instanceof SourceConfig.MaskFolders;
+        return pixelBytes && dtype == NpyDType.UINT8 ? 1 / 255f : 1f;
+    }
+
+    /** The per-sample shapes a file may have for this model, the training layout first. */
+    static List<long[]> accepted(PredictionModel model, boolean channelsLast) {
+        List<long[]> out = new ArrayList<>();
+        SampleShape shape = model.shape();
+        if (shape instanceof SampleShape.Flat f) {
+            out.add(new long[] {f.features()});
+            if (f.features() == 1) {
+                out.add(new long[0]);
+            }
+        } else if (shape instanceof SampleShape.Tokens t) {
+            out.add(new long[] {t.length()});
+        } else if (shape instanceof SampleShape.Image i) {
+            out.add(channelsLast ? new long[] {i.height(), i.width(), i.channels()} : new long[] {i.channels(), i.height(), i.width()});
+            if (i.channels() == 1) {
+                out.add(new long[] {i.height(), i.width()});
+            }
+        } else if (shape instanceof SampleShape.Volume v) {
+            out.add(channelsLast ? new long[] {v.depth(), v.height(), v.width(), v.channels()}
+                    : new long[] {v.channels(), v.depth(), v.height(), v.width()});
+        }
+        if (model.takesRows() && !(shape instanceof SampleShape.Flat)) {
+            out.add(new long[] {shape.values()});
+        }
+        return out;
+    }
+
+    /** e.g. "[N, 1, 28, 28] or [N, 28, 28] (N samples of 28×28×1)". */
+    static String expected(PredictionModel model) {
+        boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
+        String shapes = accepted(model, channelsLast).stream()
+                .map(a -> Arrays.stream(a).mapToObj(Long::toString).collect(Collectors.joining(", ", "[N" + (a.length > 0 ? ", " : ""), "]")))
+                .collect(Collectors.joining(" or "));
+        String what = model.shape() instanceof SampleShape.Tokens ? "integer token ids" : "numbers";
+        return shapes + " (N samples of " + model.shape() + ", " + what + ")";
+    }
+
+    private static int channels(SampleShape shape) {
+        return shape instanceof SampleShape.Image i ? i.channels() : shape instanceof SampleShape.Volume v ? v.channels() : 0;
+    }
+}

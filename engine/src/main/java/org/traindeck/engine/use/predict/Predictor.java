@@ -1,0 +1,85 @@
+package org.traindeck.engine.use.predict;
+
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.config.Task;
+
+import java.util.Arrays;
+
+/**
+ * Runs a model on inputs in batches and gathers its outputs, one row per input, with the most likely class along
+ * the class axis for classification, segmentation and next-token models. The outputs are the network's own
+ * (inference mode), unchanged.
+ */
+public final class Predictor {
+
+    /** Rows per forward pass: bounded memory, whatever the number of inputs. */
+    static final int BATCH = 64;
+
+    private Predictor() {
+    }
+
+    public static Predictions predict(PredictionModel model, InputRows rows) {
+        if (rows.count() == 0) {
+            throw new PredictionInputException("no inputs to predict on");
+        }
+        int length = rows.length();
+        if (length != model.shape().values()) {
+            throw new IllegalArgumentException(length + " values per row, the model takes " + model.shape().values());
+        }
+        float[] out = null;
+        long[] shape = null;
+        int rowLength = 0;
+        for (int from = 0; from < rows.count(); from += BATCH) {
+            int n = Math.min(BATCH, rows.count() - from);
+            float[] batch = Arrays.copyOfRange(rows.values(), from * length, (from + n) * length);
+            INDArray y = model.forward().output(Nd4j.create(batch, model.batchShape(n), DataType.FLOAT));
+            if (out == null) {
+                shape = y.shape().clone();
+                shape[0] = rows.count();
+                rowLength = (int) (y.length() / n);
+                out = new float[Math.multiplyExact(rows.count(), rowLength)];
+            }
+            float[] values = y.castTo(DataType.FLOAT).dup('c').reshape(y.length()).toFloatVector();
+            System.arraycopy(values, 0, out, from * rowLength, n * rowLength);
+        }
+        boolean classes = model.task() == Task.CLASSIFICATION || model.task() == Task.SEGMENTATION || model.task() == Task.SEQUENCE;
+        long[] classShape = classes ? withoutAxis1(shape) : null;
+        return new Predictions(out, shape, classes ? argmaxAxis1(out, shape) : null, classShape, rows.names());
+    }
+
+    /** The index of the largest value along axis 1 (the lowest on a tie), for every other position. */
+    static long[] argmaxAxis1(float[] values, long[] shape) {
+        int n = (int) shape[0];
+        int c = (int) shape[1];
+        int inner = 1;
+        for (int d = 2; d < shape.length; d++) {
+            inner = Math.multiplyExact(inner, (int) shape[d]);
+        }
+        long[] out = new long[n * inner];
+        for (int i = 0; i < n; i++) {
+            int base = i * c * inner;
+            for (int p = 0; p < inner; p++) {
+                int best = 0;
+                float bestValue = values[base + p];
+                for (int k = 1; k < c; k++) {
+                    float v = values[base + k * inner + p];
+                    if (v > bestValue) {
+                        best = k;
+                        bestValue = v;
+                    }
+                }
+                out[i * inner + p] = best;
+            }
+        }
+        return out;
+    }
+
+    private static long[] withoutAxis1(long[] shape) {
+        long[] out = new long[shape.length - 1];
+        out[0] = shape[0];
+        System.arraycopy(shape, 2, out, 1, shape.length - 2);
+        return out;
+    }
+}
