@@ -1,6 +1,7 @@
 package org.traindeck.engine.train.callback;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.SamplesConfig;
 import org.traindeck.engine.events.SamplesEvent;
@@ -12,17 +13,17 @@ import org.traindeck.engine.train.state.TrainingState;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Sample predictions ({@code logging.samples}): at each interval the training thread copies the weights into a replica
- * of the model (a copy of the parameters, no forward pass), and a worker thread predicts the stage's fixed examples
- * with it in inference mode and publishes them ({@link SamplesEvent}) while training goes on. An interval whose
- * predecessor is still being predicted is skipped, so a slow prediction never holds the training back nor piles up.
+ * Sample predictions ({@code logging.samples}): at each interval the training thread copies the weights (no forward
+ * pass), and a worker thread loads them into a replica of the model, predicts the stage's fixed examples with it in
+ * inference mode and publishes them ({@link SamplesEvent}) while training goes on. At most one interval waits behind
+ * the one being predicted; a newer one takes its place, so a slow prediction never holds the training back nor piles
+ * up, and the last interval of a stage is always predicted.
  */
 public final class SamplePredictionsCallback implements TrainingCallback, AutoCloseable {
 
@@ -31,17 +32,12 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
     private final RunEvents events;
     private final Supplier<ComputationGraph> net;
     private final SamplePredictor predictor;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "traindeck-samples");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ThreadPoolExecutor worker;
     private SampleSet set;
     private ComputationGraph replica;
     private ComputationGraph replicaOf;
-    private Future<?> running;
     private int interval;
-    private boolean toldSkipped;
+    private volatile boolean toldSkipped;
 
     public SamplePredictionsCallback(SamplesConfig config, long seed, RunEvents events, Supplier<ComputationGraph> net,
                                      SamplePredictor predictor) {
@@ -50,6 +46,11 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
         this.events = events;
         this.net = net;
         this.predictor = predictor;
+        this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1), r -> {
+            Thread t = new Thread(r, "traindeck-samples");
+            t.setDaemon(true);
+            return t;
+        }, this::replaced);
     }
 
     @Override
@@ -69,30 +70,22 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
         if (set == null || !config.dueAfter(state.epoch, plan.stage.epochs())) {
             return;
         }
-        if (running != null && !running.isDone()) {
-            if (!toldSkipped) {
-                toldSkipped = true;
-                events.logLine("sample predictions: the last ones are still being made; this interval is skipped"
-                        + " (raise logging.samples.everyEpochs to predict less often)");
-            }
-            return;
-        }
         ComputationGraph model = net.get();
         if (replica == null || replicaOf != model) {
             // a new stage or tier may have built a new model
             replica = model.clone();
             replicaOf = model;
-        } else {
-            replica.setParams(model.params());
         }
+        INDArray weights = model.params().dup();
         int device = Nd4j.getAffinityManager().getDeviceForCurrentThread();
         SamplesEvent where = new SamplesEvent(events.runName(), state.stageName, state.stageIndex, state.epoch, state.globalStep,
                 System.currentTimeMillis(), state.elapsed(), set.data().task().json, interval++, List.of());
         SampleSet examples = set;
         ComputationGraph copy = replica;
-        running = worker.submit(() -> {
+        worker.execute(() -> {
             Nd4j.getAffinityManager().unsafeSetDevice(device);
             try {
+                copy.setParams(weights);
                 List<SamplesEvent.Sample> samples = predictor.predict(copy, examples, where.interval());
                 events.publish(new SamplesEvent(where.runName(), where.stage(), where.stageIndex(), where.epoch(), where.step(),
                         System.currentTimeMillis(), where.elapsedSeconds(), where.task(), where.interval(), samples));
@@ -100,6 +93,20 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
                 events.logLine("sample predictions failed after epoch " + (where.epoch() + 1) + ": " + e);
             }
         });
+    }
+
+    /** A newer interval came while one was waiting: the waiting one is dropped for it. */
+    private void replaced(Runnable newer, ThreadPoolExecutor executor) {
+        if (executor.isShutdown()) {
+            return;
+        }
+        executor.getQueue().poll();
+        executor.execute(newer);
+        if (!toldSkipped) {
+            toldSkipped = true;
+            events.logLine("sample predictions: an interval was skipped, the one before it still being predicted"
+                    + " (raise logging.samples.everyEpochs to predict less often)");
+        }
     }
 
     /** Waits for the last predictions (at most a minute), so that they are published before the run's events end. */

@@ -7,6 +7,9 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.SamplesEvent;
+import org.traindeck.engine.use.predict.MaskImages;
+
+import java.awt.image.BufferedImage;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -95,15 +98,13 @@ public final class SamplePredictor {
         }
         String mse = String.format(Locale.ROOT, "MSE %.4g", se / d);
         List<SamplesEvent.Picture> pictures = new ArrayList<>();
-        // the reconstruction in its input's range: the same grey means the same value
-        float[] range = InputPictures.range(x, i * d, d);
         if (data.shape() instanceof SampleShape.Image im) {
-            pictures.add(InputPictures.of("input", x, i * d, im.channels(), im.height(), im.width(), range[0], range[1]));
-            pictures.add(InputPictures.of("reconstruction", y, i * d, im.channels(), im.height(), im.width(), range[0], range[1]));
+            pictures.add(picture("input", MaskImages.picture(x, i * d, im.channels(), im.height(), im.width())));
+            pictures.add(picture("reconstruction", MaskImages.picture(y, i * d, im.channels(), im.height(), im.width())));
         } else if (data.shape() instanceof SampleShape.Volume v) {
             for (VolumeSlices.Axis axis : VolumeSlices.Axis.values()) {
-                pictures.add(slice("input-" + name(axis), x, i * d, v, axis, range));
-                pictures.add(slice("reconstruction-" + name(axis), y, i * d, v, axis, range));
+                pictures.add(slice("input-" + name(axis), x, i * d, v, axis));
+                pictures.add(slice("reconstruction-" + name(axis), y, i * d, v, axis));
             }
         }
         return new SamplesEvent.Sample(set.indices()[i], pictures.isEmpty() ? values(x, i * d, d) : null,
@@ -111,14 +112,16 @@ public final class SamplePredictor {
     }
 
     static SamplesEvent.Picture input(float[] x, int i, SampleShape.Image im) {
-        int d = im.values();
-        float[] range = InputPictures.range(x, i * d, d);
-        return InputPictures.of("input", x, i * d, im.channels(), im.height(), im.width(), range[0], range[1]);
+        return picture("input", MaskImages.picture(x, i * im.values(), im.channels(), im.height(), im.width()));
     }
 
-    static SamplesEvent.Picture slice(String label, float[] values, int offset, SampleShape.Volume v, VolumeSlices.Axis axis, float[] range) {
+    static SamplesEvent.Picture slice(String label, float[] values, int offset, SampleShape.Volume v, VolumeSlices.Axis axis) {
         VolumeSlices.Plane p = VolumeSlices.middle(values, offset, v.channels(), v.depth(), v.height(), v.width(), axis);
-        return InputPictures.of(label, p.values(), 0, p.channels(), p.rows(), p.columns(), range[0], range[1]);
+        return picture(label, MaskImages.picture(p.values(), 0, p.channels(), p.rows(), p.columns()));
+    }
+
+    static SamplesEvent.Picture picture(String label, BufferedImage image) {
+        return new SamplesEvent.Picture(label, image.getWidth(), image.getHeight(), 3, MaskImages.png(image));
     }
 
     static String name(VolumeSlices.Axis axis) {
