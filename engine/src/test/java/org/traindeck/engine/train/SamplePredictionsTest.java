@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
@@ -72,6 +73,12 @@ class SamplePredictionsTest {
             }
         }
         assertThat(tags).hasSize(8).contains("samples/" + first.get("index").asInt() + "/input");
+
+        // the run opened from its folder later shows the same predictions, pictures and all
+        List<SamplesEvent> past = Engine.local().open(run.dir).samples();
+        assertThat(past).hasSize(2);
+        assertThat(past.get(1).step()).isEqualTo(run.samples.get(1).step());
+        assertThat(past.get(1).samples()).isEqualTo(run.samples.get(1).samples());
     }
 
     @Test
