@@ -129,6 +129,26 @@ class SamplePredictionsTest {
     }
 
     @Test
+    void theVolumeAutoencoderShowsItsMiddleSlicesBesideTheirReconstructions(@TempDir Path dir) throws IOException {
+        String model = new ObjectMapper().readTree(TestPaths.repoRoot().resolve("sample-configs/volumes-autoencoder.json").toFile())
+                .get("model").toString();
+        String volumes = TestPaths.repoRoot().resolve("data/volumes/volumes.npz").toString().replace("\\", "/");
+        Run run = run(dir, """
+                {"name": "vol", "outputDir": "out", "seed": 7, "model": %s,
+                 "data": {"train": {"type": "numpy", "task": "reconstruction", "inputs": "%s:x", "scale": 0.00392156862745098,
+                                    "limit": 20}, "validationSplit": 0.2},
+                 "stages": [{"epochs": 1, "batchSize": 8}],
+                 "logging": {"samples": {"count": 2}}, "checkpoint": {"keepBestPerStage": false}}
+                """.formatted(model, volumes));
+
+        assertThat(run.samples).singleElement().satisfies(e -> assertThat(e.samples()).hasSize(2).allSatisfy(s -> {
+            assertThat(s.pictures()).extracting(SamplesEvent.Picture::label).containsExactly("input-axial", "reconstruction-axial",
+                    "input-coronal", "reconstruction-coronal", "input-sagittal", "reconstruction-sagittal");
+            assertThat(s.predicted()).startsWith("MSE ");
+        }));
+    }
+
+    @Test
     void withoutTheSectionNothingIsPredicted(@TempDir Path dir) throws IOException {
         Run run = run(dir, """
                 {"name": "off", "outputDir": "out", "model": {"type": "mlp", "hidden": [4]},
