@@ -61,6 +61,10 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
             return;
         }
         set = SampleSet.choose(plan.data.validation(), config.count(), seed, plan.images, plan.dataType);
+        if (set.size() == 0) {
+            set = null;
+            return;
+        }
         events.logLine("sample predictions: validation examples " + Arrays.toString(set.indices()) + " every "
                 + config.everyEpochs() + " epoch(s)");
     }

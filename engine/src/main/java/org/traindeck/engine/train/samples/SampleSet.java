@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  *
  * @param indices  the examples' positions in the validation data, ascending
  * @param data     the examples themselves, in that order, held in memory
- * @param batch    the examples as the network takes them
+ * @param batch    the examples as the network takes them (null when there are none)
  */
 public record SampleSet(int[] indices, Dataset data, BatchMaker.Batch batch) {
 
@@ -30,11 +30,14 @@ public record SampleSet(int[] indices, Dataset data, BatchMaker.Batch batch) {
         int[] picked = Arrays.copyOf(DataLoader.permutation(validation.size(), new SplittableRandom(seed ^ 0x53414D504C45L)), n);
         Arrays.sort(picked);
         Dataset held = copy(validation, picked);
+        if (n == 0) {
+            return new SampleSet(picked, held, null);
+        }
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        BatchMaker.Batch batch = new BatchMaker(held, images, null, dataType).batch(order, 0, Math.max(1, n), 0, 0, 0, false);
+        BatchMaker.Batch batch = new BatchMaker(held, images, null, dataType).batch(order, 0, n, 0, 0, 0, false);
         return new SampleSet(picked, held, batch);
     }
 
