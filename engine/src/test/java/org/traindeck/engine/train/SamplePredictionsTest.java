@@ -73,6 +73,8 @@ class SamplePredictionsTest {
             }
         }
         assertThat(tags).hasSize(8).contains("samples/" + first.get("index").asInt() + "/input");
+        assertThat(Files.readString(run.dir.resolve("train.log"))).contains("sample predictions: validation examples [",
+                "sample predictions: 4 example(s) predicted in ");
 
         // the run opened from its folder later shows the same predictions, pictures and all
         List<SamplesEvent> past = Engine.local().open(run.dir).samples();

@@ -13,6 +13,7 @@ import org.traindeck.engine.train.state.TrainingState;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +75,7 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
         if (set == null || !config.dueAfter(state.epoch, plan.stage.epochs())) {
             return;
         }
+        long copyStart = System.nanoTime();
         ComputationGraph model = net.get();
         if (replica == null || replicaOf != model) {
             // a new stage or tier may have built a new model
@@ -81,6 +83,7 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
             replicaOf = model;
         }
         INDArray weights = model.params().dup();
+        double copyMs = (System.nanoTime() - copyStart) / 1e6;
         int device = Nd4j.getAffinityManager().getDeviceForCurrentThread();
         SamplesEvent where = new SamplesEvent(events.runName(), state.stageName, state.stageIndex, state.epoch, state.globalStep,
                 System.currentTimeMillis(), state.elapsed(), set.data().task().json, interval++, List.of());
@@ -89,8 +92,13 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
         worker.execute(() -> {
             Nd4j.getAffinityManager().unsafeSetDevice(device);
             try {
+                long start = System.nanoTime();
                 copy.setParams(weights);
                 List<SamplesEvent.Sample> samples = predictor.predict(copy, examples, where.interval());
+                if (where.interval() == 0) {
+                    events.logLine(String.format(Locale.ROOT, "sample predictions: %d example(s) predicted in %.2f s on their own thread;"
+                            + " the training thread copied the weights in %.1f ms", samples.size(), (System.nanoTime() - start) / 1e9, copyMs));
+                }
                 events.publish(new SamplesEvent(where.runName(), where.stage(), where.stageIndex(), where.epoch(), where.step(),
                         System.currentTimeMillis(), where.elapsedSeconds(), where.task(), where.interval(), samples));
             } catch (RuntimeException e) {
