@@ -51,7 +51,7 @@ class LayersOfARealRunTest extends WindowTest {
         TextArea json = robot.lookup("#json-editor").queryAs(TextArea.class);
         waitUntil("the sample to load", () -> json.getText().contains("\"name\": \"shapes-unet\""));
         replace(robot, json, "\"outputDir\": \"../runs\"", "\"outputDir\": \"" + out.toString().replace("\\", "/") + "\"");
-        replace(robot, json, "\"stages\": [", "\"logging\": { \"layers\": { \"everySteps\": 1, \"histogramsEverySteps\": 2 } },\n  \"stages\": [");
+        replace(robot, json, "\"logging\": { \"samples\"", "\"logging\": { \"layers\": { \"everySteps\": 1, \"histogramsEverySteps\": 2 }, \"samples\"");
 
         @SuppressWarnings("unchecked")
         TableView<ModelOverview.Node> table = robot.lookup("#model-table").queryAs(TableView.class);

@@ -14,11 +14,14 @@ import org.traindeck.app.charts.ChartGrid;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.layers.LayersView;
 import org.traindeck.app.layers.LayersViewModel;
+import org.traindeck.app.predictions.PredictionsView;
+import org.traindeck.app.predictions.PredictionsViewModel;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
@@ -29,7 +32,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The run side of the window: loss per stage (train and validation), learning rate, memory per device and throughput
- * (total and per device) on the Charts tab, every layer's figures and histograms on the Layers tab, the run's
+ * (total and per device) on the Charts tab, every layer's figures and histograms on the Layers tab, the model's
+ * predictions on a few examples on the Predictions tab, the run's
  * messages, an error banner and the status bar. Events arrive on any thread into
  * a queue; {@link #drain(int)} applies them on the FX thread, and {@link #refreshCharts()} redraws what changed.
  */
@@ -49,6 +53,7 @@ public final class Dashboard extends BorderPane {
     private final LayersView layers = new LayersView(layersModel);
     private final TabPane chartsOrLayers = new TabPane();
     private final Tab layersTab = new Tab("Layers", layers);
+    private final PredictionsView predictions = new PredictionsView(new PredictionsViewModel());
     private final SplitPane split = new SplitPane();
 
     public Dashboard() {
@@ -92,7 +97,9 @@ public final class Dashboard extends BorderPane {
                 layers.refresh();
             }
         });
-        chartsOrLayers.getTabs().addAll(chartsTab, layersTab);
+        Tab predictionsTab = new Tab("Predictions", predictions);
+        predictionsTab.setId("tab-predictions");
+        chartsOrLayers.getTabs().addAll(chartsTab, layersTab, predictionsTab);
         chartsOrLayers.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         chartsOrLayers.setId("charts-or-layers");
         // the messages below the charts: as tall as the user drags them
@@ -155,7 +162,12 @@ public final class Dashboard extends BorderPane {
         return layers;
     }
 
-    /** The tabs that hold the charts and the Layers view. */
+    /** The model's predictions on the run's sample examples, on the Predictions tab. */
+    public PredictionsView predictions() {
+        return predictions;
+    }
+
+    /** The tabs that hold the charts, the Layers view and the Predictions view. */
     public TabPane chartsOrLayers() {
         return chartsOrLayers;
     }
@@ -206,6 +218,7 @@ public final class Dashboard extends BorderPane {
         queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals(TelemetryNames.RUN));
         charts.clearRun();
         layersModel.clear();
+        predictions.model().clear();
         messages.clear();
         banner.setVisible(false);
         banner.setManaged(false);
@@ -222,6 +235,8 @@ public final class Dashboard extends BorderPane {
             }
         } else if (event instanceof HistogramEvent h) {
             layersModel.accept(h);
+        } else if (event instanceof SamplesEvent s) {
+            predictions.model().accept(s);
         } else if (event instanceof LifecycleEvent l) {
             boolean aboutLayers = layersModel.accept(l);
             lifecycle(l);

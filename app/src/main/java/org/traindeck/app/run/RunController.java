@@ -126,6 +126,7 @@ public final class RunController {
         dashboard.status().run(folderName(past.runDir()));
         past.history().forEach(dashboard::offer);
         past.histograms().forEach(dashboard::offer);
+        past.samples().forEach(dashboard::offer);
     }
 
     private void launch(RunHandle run) {

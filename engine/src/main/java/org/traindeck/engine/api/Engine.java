@@ -32,6 +32,7 @@ import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.HistogramsJsonlReader;
+import org.traindeck.engine.sinks.SamplesFileReader;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
@@ -217,7 +218,8 @@ public final class Engine {
         MetricsJsonlReader.forEach(runDir, history::add);
         Path config = runDir.resolve("config.json");
         RunConfig own = Files.isRegularFile(config) ? Configs.load(config).config() : null;
-        return new PastRun(runDir, own, history.events(), HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS));
+        return new PastRun(runDir, own, history.events(), HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS),
+                SamplesFileReader.read(runDir, own == null ? String.valueOf(runDir.getFileName()) : own.name()));
     }
 
     /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */

@@ -3,6 +3,7 @@ package org.traindeck.engine.api;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.SamplesEvent;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -14,12 +15,20 @@ import java.util.List;
  * @param history    its events in order, each series reduced to its lows and highs per step range (every spike kept)
  * @param histograms the last histograms of each layer's weights and gradients (a few steps per layer and quantity), by
  *                   step; empty when the run took none
+ * @param samples    the sample predictions its folder keeps (samples/), in order; empty when it made none
  */
-public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history, List<HistogramEvent> histograms) {
+public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history, List<HistogramEvent> histograms,
+                      List<SamplesEvent> samples) {
 
     public PastRun {
         history = List.copyOf(history);
         histograms = List.copyOf(histograms);
+        samples = samples == null ? List.of() : List.copyOf(samples);
+    }
+
+    /** A run without sample predictions. */
+    public PastRun(Path runDir, RunConfig config, List<EngineEvent> history, List<HistogramEvent> histograms) {
+        this(runDir, config, history, histograms, List.of());
     }
 
     /** The run's name as the user knows it: the config's name and the folder. */

@@ -4,6 +4,7 @@ import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.SamplesEvent;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -15,7 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writes metric events as TensorBoard scalars and histogram events as TensorBoard histograms into a new {@code events.out.tfevents.*} file in {@code folder}
+ * Writes metric events as TensorBoard scalars, histogram events as TensorBoard histograms and sample predictions as
+ * images and text into a new {@code events.out.tfevents.*} file in {@code folder}
  * (a resumed run adds another file to the same folder). Per-device metrics get the device as the last tag part.
  */
 public final class TensorBoardSink extends FlushingSink {
@@ -59,12 +61,30 @@ public final class TensorBoardSink extends FlushingSink {
         } else if (event instanceof HistogramEvent h) {
             records.write(TfEventEncoder.histogram(h.wallTimeMillis() / 1000.0, h.step(), h.tag(), h.min(), h.max(), h.count(), h.sum(),
                     h.sumSquares(), h.bucketLimits(), h.bucketCounts()));
+        } else if (event instanceof SamplesEvent s) {
+            writeSamples(s);
         } else if (event instanceof LifecycleEvent l) {
             if (l.kind() == LifecycleEvent.Kind.REWIND) {
                 records.write(TfEventEncoder.sessionStart(l.wallTimeMillis() / 1000.0, l.step()));
             }
             flushNow();
         }
+    }
+
+    /** Each example's pictures on the Images tab and its labels or text on the Text tab, at the interval's step. */
+    private void writeSamples(SamplesEvent s) throws IOException {
+        double wall = s.wallTimeMillis() / 1000.0;
+        for (SamplesEvent.Sample sample : s.samples()) {
+            for (SamplesEvent.Picture p : sample.pictures()) {
+                records.write(TfEventEncoder.image(wall, s.step(), SamplesEvent.pictureTag(sample, p), p.height(), p.width(),
+                        p.channels(), p.png()));
+            }
+            String text = sample.markdown();
+            if (!text.isEmpty()) {
+                records.write(TfEventEncoder.text(wall, s.step(), SamplesEvent.textTag(sample), text));
+            }
+        }
+        flushNow();
     }
 
     @Override

@@ -62,6 +62,54 @@ public final class TfEventEncoder {
     }
 
     /**
+     * Event{wall_time=1, step=2, summary=5 {value=1 {tag=1, image=4 Image{height=1, width=2, colorspace=3,
+     * encoded_image_string=4}}}}: a picture on TensorBoard's Images tab ({@code colorspace} 1 grey, 3 RGB, 4 RGBA).
+     */
+    public static byte[] image(double wallTimeSeconds, long step, String tag, int height, int width, int colorspace, byte[] png) {
+        ByteArrayOutputStream image = new ByteArrayOutputStream(png.length + 16);
+        writeVarintField(image, 1, height);
+        writeVarintField(image, 2, width);
+        writeVarintField(image, 3, colorspace);
+        writeBytes(image, 4, png);
+        ByteArrayOutputStream summaryValue = new ByteArrayOutputStream(image.size() + tag.length() + 8);
+        writeBytes(summaryValue, 1, tag.getBytes(StandardCharsets.UTF_8));
+        writeBytes(summaryValue, 4, image.toByteArray());
+        return event(wallTimeSeconds, step, summaryValue);
+    }
+
+    /**
+     * Event{wall_time=1, step=2, summary=5 {value=1 {tag=1, metadata=9 {plugin_data=1 {plugin_name=1 "text"}},
+     * tensor=8 TensorProto{dtype=1 DT_STRING (7), tensor_shape=2 {} (a scalar), string_val=8}}}}: what the text
+     * plugin's summary writes (its TextPluginData content is version 0, which proto3 leaves out), shown as Markdown.
+     */
+    public static byte[] text(double wallTimeSeconds, long step, String tag, String text) {
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream tensor = new ByteArrayOutputStream(utf8.length + 16);
+        writeVarintField(tensor, 1, 7);
+        writeBytes(tensor, 2, new byte[0]);
+        writeBytes(tensor, 8, utf8);
+        ByteArrayOutputStream pluginData = new ByteArrayOutputStream(8);
+        writeBytes(pluginData, 1, "text".getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream metadata = new ByteArrayOutputStream(12);
+        writeBytes(metadata, 1, pluginData.toByteArray());
+        ByteArrayOutputStream summaryValue = new ByteArrayOutputStream(tensor.size() + tag.length() + 24);
+        writeBytes(summaryValue, 1, tag.getBytes(StandardCharsets.UTF_8));
+        writeBytes(summaryValue, 9, metadata.toByteArray());
+        writeBytes(summaryValue, 8, tensor.toByteArray());
+        return event(wallTimeSeconds, step, summaryValue);
+    }
+
+    private static byte[] event(double wallTimeSeconds, long step, ByteArrayOutputStream summaryValue) {
+        ByteArrayOutputStream summary = new ByteArrayOutputStream(summaryValue.size() + 8);
+        writeBytes(summary, 1, summaryValue.toByteArray());
+        ByteArrayOutputStream event = new ByteArrayOutputStream(summary.size() + 32);
+        writeDouble(event, 1, wallTimeSeconds);
+        writeVarintField(event, 2, step);
+        writeBytes(event, 5, summary.toByteArray());
+        return event.toByteArray();
+    }
+
+    /**
      * Event{wall_time=1, step=2, session_log=6 {status=1 START}}: tells TensorBoard that the run restarted at
      * {@code step}, so it drops the points a previous attempt wrote after that step.
      */

@@ -29,11 +29,15 @@ import org.traindeck.engine.train.callback.LayerHealthCallback;
 import org.traindeck.engine.train.callback.MetricWindows;
 import org.traindeck.engine.train.callback.NonFinitePolicy;
 import org.traindeck.engine.train.callback.OneDnnWatch;
+import org.traindeck.engine.train.callback.SamplePredictionsCallback;
 import org.traindeck.engine.train.callback.TrainingCallback;
 import org.traindeck.engine.train.callback.ValidationCallback;
 import org.traindeck.engine.train.callback.WatchdogCallback;
 import org.traindeck.engine.train.callback.WeightEma;
 import org.traindeck.engine.train.resume.ResumePoint;
+import org.traindeck.engine.train.samples.GeneratedText;
+import org.traindeck.engine.train.samples.SamplePredictor;
+import org.traindeck.engine.train.samples.SegmentationPictures;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.TrainingState;
@@ -170,7 +174,20 @@ final class RunSession {
             policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
             policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
             policies.add(new OneDnnWatch(events, trainer::net));
-            return trainer.train(setup, new Callbacks(policies));
+            SamplePredictionsCallback samples = config.logging().samples().on()
+                    ? new SamplePredictionsCallback(config.logging().samples(), config.seed(), events, trainer::net,
+                    new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
+                    : null;
+            if (samples != null) {
+                policies.add(samples);
+            }
+            try {
+                return trainer.train(setup, new Callbacks(policies));
+            } finally {
+                if (samples != null) {
+                    samples.close();
+                }
+            }
         }
     }
 

@@ -24,6 +24,7 @@ import org.traindeck.engine.sinks.RunDirectory;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.sinks.RunStatusSink;
+import org.traindeck.engine.sinks.SamplesFileSink;
 import org.traindeck.engine.sinks.TensorBoardSink;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.TrainingState;
@@ -230,6 +231,9 @@ public final class TrainingRun implements LiveRun {
         }
         if (config.logging().layers().histogramsOn()) {
             subscribe(new HistogramsJsonlSink(runDir.resolve(HistogramsJsonlSink.FILE)), HistogramsJsonlSink.FILE);
+        }
+        if (config.logging().samples().on()) {
+            subscribe(new SamplesFileSink(runDir, restartStep), SamplesFileSink.FOLDER + "/");
         }
         if (config.logging().tensorboard()) {
             TensorBoardSink tb = new TensorBoardSink(runDir.resolve("tensorboard"));

@@ -8,6 +8,7 @@ import org.traindeck.engine.events.LayerMetrics;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.RunEvent;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.train.health.HistogramData;
 
@@ -67,6 +68,15 @@ public final class RunEvents {
         bus.publish(new HistogramEvent(runName, s == null ? "" : s.stageName, s == null ? 0 : s.stageIndex, s == null ? 0 : s.epoch,
                 s == null ? 0 : s.globalStep, System.currentTimeMillis(), s == null ? 0 : s.elapsed(), node, quantity, h.min(), h.max(),
                 h.count(), h.sum(), h.sumSquares(), h.limits(), h.counts()));
+    }
+
+    public String runName() {
+        return runName;
+    }
+
+    /** An event stamped by its maker (sample predictions made on another thread, for the step they were taken at). */
+    public void publish(RunEvent event) {
+        bus.publish(event);
     }
 
     public void lifecycle(LifecycleEvent.Kind kind, String message) {
