@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -52,7 +53,10 @@ public record ModelTensors(List<NamedTensor> tensors, ObjectNode graph) {
                 Layer layer = v.getLayer().conf().getLayer();
                 node.put("layer", layer.getClass().getSimpleName());
                 Layer inner = layer instanceof BaseWrapperLayer w ? w.getUnderlying() : layer;
-                if (inner instanceof BaseLayer b && b.getActivationFn() != null) {
+                if (inner instanceof BatchNormalization b && b.getActivationFn() != null) {
+                    // DL4J 1.0.0-M2.1's BatchNormalization never applies the activation it is configured with
+                    node.put("activation", "identity").put("configuredActivation", b.getActivationFn().toString());
+                } else if (inner instanceof BaseLayer b && b.getActivationFn() != null) {
                     node.put("activation", b.getActivationFn().toString());
                 }
                 for (NamedTensor t : table.tensors(name, layer, v.getLayer().paramTable())) {
