@@ -39,6 +39,8 @@ import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.use.ModelCard;
+import org.traindeck.engine.use.TrainedModel;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -223,6 +225,14 @@ public final class Engine {
     /** Every checkpoint in a run folder, oldest first, each valid or with the reason it cannot be resumed. */
     public List<Checkpoint.Listed> checkpoints(Path runDir) throws IOException {
         return new CheckpointStore(runDir).list();
+    }
+
+    /**
+     * What a trained model is (task, input shapes, classes or vocabulary, which checkpoint): a run folder's best
+     * checkpoint (else its newest valid one) or a checkpoint file, with its weight average when {@code ema}.
+     */
+    public ModelCard trainedModel(Path runOrCheckpoint, boolean ema) throws CheckpointException {
+        return TrainedModel.open(runOrCheckpoint, ema).card();
     }
 
     /** The config keys (JSON paths) whose values differ between runs, one value per run. */

@@ -1,0 +1,113 @@
+package org.traindeck.engine.use;
+
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.data.Vocabulary;
+import org.traindeck.engine.train.resume.ResumePoint;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The data shape a checkpoint's model was built for, read back from its fingerprint ({@code model json|Shape[...]},
+ * and a text's vocabulary), so that a trained model opens without its training data. The parse is checked by writing
+ * the shape back exactly as training wrote it.
+ */
+record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, Vocabulary vocabulary) {
+
+    private static final Pattern SHAPE = Pattern.compile(
+            "Shape\\[featureCount=(\\d+), image=([^,]+), outputs=(\\d+), task=([A-Z]+)](?:\\[shape=([^,]+), targets=(\\d+)])?");
+    private static final Pattern IMAGE = Pattern.compile("(\\d+)×(\\d+)×(\\d+)");
+    private static final Pattern VOLUME = Pattern.compile("(\\d+)×(\\d+)×(\\d+)×(\\d+)");
+    private static final Pattern TOKENS = Pattern.compile("(\\d+) tokens");
+
+    /** The fingerprint's model part: the model section as training wrote it. */
+    static String modelPart(String fingerprint) {
+        int at = fingerprint.indexOf("|Shape[");
+        return at < 0 ? fingerprint : fingerprint.substring(0, at);
+    }
+
+    static StoredShape parse(Path file, String fingerprint) throws CheckpointException {
+        int at = fingerprint.indexOf("|Shape[");
+        if (at < 0) {
+            throw unreadable(file, fingerprint);
+        }
+        String rest = fingerprint.substring(at + 1);
+        int v = rest.indexOf(ResumePoint.VOCABULARY);
+        String shapePart = v < 0 ? rest : rest.substring(0, v);
+        Vocabulary vocabulary = v < 0 ? null
+                : new Vocabulary(Arrays.asList(rest.substring(v + ResumePoint.VOCABULARY.length()).split("\u0000", -1)));
+        Matcher m = SHAPE.matcher(shapePart);
+        if (!m.matches()) {
+            throw unreadable(file, fingerprint);
+        }
+        int features = Integer.parseInt(m.group(1));
+        int outputs = Integer.parseInt(m.group(3));
+        Task task;
+        try {
+            task = Task.valueOf(m.group(4));
+        } catch (IllegalArgumentException e) {
+            throw unreadable(file, fingerprint);
+        }
+        SampleShape shape;
+        int targets;
+        if (m.group(5) != null) {
+            targets = Integer.parseInt(m.group(6));
+            Matcher volume = VOLUME.matcher(m.group(5));
+            Matcher tokens = TOKENS.matcher(m.group(5));
+            if (volume.matches()) {
+                shape = new SampleShape.Volume(Integer.parseInt(volume.group(4)), Integer.parseInt(volume.group(1)),
+                        Integer.parseInt(volume.group(2)), Integer.parseInt(volume.group(3)));
+            } else if (tokens.matches()) {
+                shape = new SampleShape.Tokens(Integer.parseInt(tokens.group(1)));
+            } else {
+                throw unreadable(file, fingerprint);
+            }
+        } else {
+            Matcher image = IMAGE.matcher(m.group(2));
+            if (image.matches()) {
+                shape = new SampleShape.Image(Integer.parseInt(image.group(3)), Integer.parseInt(image.group(1)),
+                        Integer.parseInt(image.group(2)));
+            } else if ("null".equals(m.group(2))) {
+                shape = new SampleShape.Flat(features);
+            } else {
+                throw unreadable(file, fingerprint);
+            }
+            targets = switch (task) {
+                case RECONSTRUCTION -> 0;
+                case REGRESSION -> outputs;
+                case SEGMENTATION -> shape.values() / Math.max(1, shape instanceof SampleShape.Image i ? i.channels() : 1);
+                default -> 1;
+            };
+        }
+        StoredShape stored = new StoredShape(shape, task, outputs, targets, vocabulary);
+        if (!stored.describe().equals(rest) || shape.values() != features) {
+            throw unreadable(file, fingerprint);
+        }
+        return stored;
+    }
+
+    /** The shape as training writes it into a fingerprint (Trainer.dataShape). */
+    String describe() {
+        SampleShape.Image image = shape instanceof SampleShape.Image i ? i : null;
+        String s = "Shape[featureCount=" + shape.values() + ", image=" + image + ", outputs=" + outputs + ", task=" + task.name() + "]";
+        if (!(shape instanceof SampleShape.Flat) && !(shape instanceof SampleShape.Image)) {
+            s += "[shape=" + shape + ", targets=" + targetLength + "]";
+        }
+        return vocabulary == null ? s : s + ResumePoint.VOCABULARY + String.join("\u0000", vocabulary.tokens());
+    }
+
+    List<String> tokens() {
+        return vocabulary == null ? null : vocabulary.tokens();
+    }
+
+    private static CheckpointException unreadable(Path file, String fingerprint) {
+        String shown = fingerprint.length() > 200 ? fingerprint.substring(0, 200) + "…" : fingerprint;
+        return new CheckpointException(file + ": its model fingerprint does not say what data the model was built for (\"" + shown
+                + "\"): it was written by another TrainDeck version, and cannot be opened for use");
+    }
+}
