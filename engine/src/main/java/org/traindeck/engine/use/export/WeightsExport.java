@@ -44,7 +44,7 @@ public final class WeightsExport {
         String name = out.getFileName() == null ? "" : out.getFileName().toString();
         String suffix = "." + format.json;
         if (!name.endsWith(suffix) || name.length() == suffix.length()) {
-            throw new ExportException("--out " + out + ": a " + format.json + " file's name ends in " + suffix
+            throw new ExportException("--out " + out + ": a " + format.json + " file must be named *" + suffix
                     + " (for example model" + suffix + ")");
         }
         Path graphFile = format == ExportFormat.NPZ ? out.resolveSibling(name.substring(0, name.length() - suffix.length()) + ".json") : null;
