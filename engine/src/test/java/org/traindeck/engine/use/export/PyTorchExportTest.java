@@ -23,6 +23,7 @@ import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -101,6 +102,17 @@ class PyTorchExportTest {
         WeightsExport.write(tensors, ExportFormat.SAFETENSORS, safetensors, false);
         WeightsExport.write(tensors, ExportFormat.NPZ, npz, false);
         assertSameInPyTorch(net.outputSingle(x), x, script, List.of(safetensors, npz), env);
+    }
+
+    @Test
+    void docsShowTheScriptsThisTestRuns() throws Exception {
+        String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
+        for (String script : List.of("traindeck_weights.py", "mlp.py", "cnn.py", "gpt.py")) {
+            try (var in = getClass().getResourceAsStream("/export/" + script)) {
+                assertThat(docs).as("docs/export.md shows %s as it is", script)
+                        .contains("```python\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8) + "```");
+            }
+        }
     }
 
     /** {@code inputs} as the script reads them; the outputs TrainDeck gave for them. */
