@@ -28,7 +28,6 @@ public final class EnergyMeter implements AutoCloseable {
 
     /** Where the figures come from: nvidia-smi and the host probe (the telemetry's), and the powercap folder. */
     public record Sources(NvidiaSmi smi, HostProbe probe, Path powercapRoot) {
-        public static final Path SYSTEM_POWERCAP = Path.of("/sys/class/powercap");
     }
 
     private final List<Integer> gpus;

@@ -38,6 +38,32 @@ public record EnergyReport(Map<String, Double> wattHours, List<String> notes) {
         return "energy: " + figures + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
     }
 
+    /**
+     * The end-of-run line from a run's last metrics (the energy/<device>_wh ones); where there are none, that it could
+     * not be measured, the run log giving each device's reason.
+     */
+    public static String lineFromMetrics(Map<String, Double> lastMetrics) {
+        Map<String, Double> wh = new LinkedHashMap<>();
+        lastMetrics.forEach((name, value) -> {
+            String device = deviceOf(name);
+            if (device != null && value != null) {
+                wh.put(device, value);
+            }
+        });
+        return wh.isEmpty() ? "energy: cannot be measured here (train.log says why)" : new EnergyReport(wh, List.of()).line();
+    }
+
+    /** The watt-hours of all devices together from a run's last metrics; NaN when none was measured. */
+    public static double totalFromMetrics(Map<String, Double> lastMetrics) {
+        double total = Double.NaN;
+        for (Map.Entry<String, Double> e : lastMetrics.entrySet()) {
+            if (deviceOf(e.getKey()) != null && e.getValue() != null) {
+                total = (Double.isNaN(total) ? 0 : total) + e.getValue();
+            }
+        }
+        return total;
+    }
+
     public static String format(double wattHours) {
         return wattHours >= 1000 ? String.format(Locale.ROOT, "%.2f kWh", wattHours / 1000)
                 : wattHours >= 1 ? String.format(Locale.ROOT, "%.1f Wh", wattHours) : String.format(Locale.ROOT, "%.3f Wh", wattHours);
