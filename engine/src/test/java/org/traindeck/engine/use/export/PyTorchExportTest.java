@@ -73,6 +73,15 @@ class PyTorchExportTest {
     }
 
     @Test
+    void aVitGivesTheSameOutputsInPyTorch() throws Exception {
+        ModelInput input = new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 3);
+        ComputationGraph net = ModelCompiler.build(new ModelConfig.Vit(4, 16, 2, 2, 2, true, 0, false, null), input, 7);
+        INDArray x = Nd4j.rand(DataType.FLOAT, 8, 1, 12, 12);
+        train(net, x, oneHot(Nd4j.createFromArray(new int[] {0, 1, 2, 0, 1, 2, 0, 1}), 3));
+        assertSameInPyTorch(net, x, "vit.py", Map.of());
+    }
+
+    @Test
     void theGptSampleAfterAShortRunGivesTheSameOutputsInPyTorch() throws Exception {
         Path sample = TestPaths.sampleConfigs().resolve("text-gpt.json");
         ObjectNode config = (ObjectNode) JSON.readTree(Files.readString(sample));
@@ -107,7 +116,7 @@ class PyTorchExportTest {
     @Test
     void docsShowTheScriptsThisTestRuns() throws Exception {
         String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
-        for (String script : List.of("traindeck_weights.py", "mlp.py", "cnn.py", "gpt.py")) {
+        for (String script : List.of("traindeck_weights.py", "mlp.py", "cnn.py", "blocks.py", "gpt.py", "vit.py")) {
             try (var in = getClass().getResourceAsStream("/export/" + script)) {
                 assertThat(docs).as("docs/export.md shows %s as it is", script)
                         .contains("```python\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8) + "```");

@@ -47,7 +47,7 @@ final class TorchScripts {
     /** Runs {@code script} in {@code dir} on {@code inputs}; returns the output file for each weights file. */
     static List<Path> run(Path dir, String script, Path inputs, List<Path> weights, Map<String, String> env)
             throws IOException, InterruptedException {
-        for (String name : List.of("traindeck_weights.py", script)) {
+        for (String name : List.of("traindeck_weights.py", "blocks.py", script)) {
             try (InputStream in = TorchScripts.class.getResourceAsStream("/export/" + name)) {
                 Files.copy(in, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }
