@@ -141,6 +141,10 @@ final class RunSession {
         if (energy == null) {
             return null;
         }
+        if (config.parallel().onCluster()) {
+            events.logLine("energy: not measured: a cluster run trains on its executors' machines, which this process does not meter");
+            return null;
+        }
         try {
             return new EnergyMeter(energy, devices.gpus().stream().map(GpuInfo::index).toList(), ENERGY_GPU_INTERVAL, ENERGY_CPU_INTERVAL);
         } catch (RuntimeException e) {
