@@ -1,5 +1,6 @@
 package org.traindeck.app.run;
 
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
@@ -78,7 +79,9 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
                     case STOPPED -> result.lastCheckpoint() == null ? "; no checkpoint was written"
                             : "; Resume continues from " + result.lastCheckpoint().getFileName();
                     case INCOMPLETE, FAILED -> ". " + result.message();
-                };
+                }
+                + (Double.isNaN(EnergyReport.totalFromMetrics(result.lastMetrics())) ? ""
+                : " · " + EnergyReport.lineFromMetrics(result.lastMetrics()));
         return new EndOfRunSummary(result.status(), title, detail, stages, result.runDir());
     }
 

@@ -67,6 +67,7 @@ public final class RunsView extends VBox {
                 column("Steps", RunSummary::steps),
                 column("Best", r -> new Figure(r.best())),
                 column("Last", r -> new Figure(r.last())),
+                column("Energy (Wh)", r -> new Figure(r.energyWh())),
                 column("Started", r -> new When(r.startedMillis()))));
         SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
         sorted.comparatorProperty().bind(table.comparatorProperty());

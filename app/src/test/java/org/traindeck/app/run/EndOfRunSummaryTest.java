@@ -41,6 +41,14 @@ class EndOfRunSummaryTest {
     }
 
     @Test
+    void theEnergyTheRunUsedFollowsItsSteps() {
+        RunResult result = new RunResult(RunResult.Status.FINISHED, "", Path.of("/runs/r"), 60, 10,
+                Map.of("energy/gpu0_wh", 12.34, "val/loss", 0.5), null);
+
+        assertThat(EndOfRunSummary.of("r", result, List.of()).detail()).isEqualTo("60 steps in 10.0 s · energy: gpu0 12.3 Wh");
+    }
+
+    @Test
     void eachTaskSaysItsOwnFigure() {
         List<EngineEvent> history = List.of(
                 new MetricEvent("r", "seg", 0, 0, 10, 0, 10, MetricNames.VAL_MEAN_IOU, 0.62, null),

@@ -49,6 +49,10 @@ import org.traindeck.engine.use.predict.PredictionJob;
 import org.traindeck.engine.use.predict.PredictionModel;
 import org.traindeck.engine.use.predict.PredictionReport;
 import org.traindeck.engine.use.predict.PredictionRequest;
+import org.traindeck.engine.use.export.ExportException;
+import org.traindeck.engine.use.export.ExportFormat;
+import org.traindeck.engine.use.export.ModelExport;
+import org.traindeck.engine.use.export.WeightsExport;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -267,6 +271,18 @@ public final class Engine {
      */
     public PredictionReport predict(PredictionRequest request, Consumer<String> eachCharacter) throws CheckpointException, IOException {
         return PredictionJob.run(PredictionModel.of(TrainedModel.open(request.model(), request.ema())), request, eachCharacter);
+    }
+
+    /**
+     * Writes a trained model's weights (its weight average when {@code ema}) as safetensors or npz under PyTorch's names
+     * and layouts, with the graph as JSON (docs/export.md). Nothing is written half-way; an existing file is kept unless
+     * {@code force}.
+     *
+     * @throws ExportException for a node export cannot name, a file name that does not fit the format, or a failed write
+     */
+    public WeightsExport.Written export(Path runOrCheckpoint, ExportFormat format, boolean ema, Path out, boolean force)
+            throws CheckpointException {
+        return ModelExport.write(TrainedModel.open(runOrCheckpoint, ema), format, out, force);
     }
 
     /** The config keys (JSON paths) whose values differ between runs, one value per run. */

@@ -41,6 +41,7 @@ final class Commands {
         cli.addSubcommand("checkpoints", new Checkpoints(main));
         cli.addSubcommand("evaluate", new Evaluate(main));
         cli.addSubcommand("runs", new Runs(main));
+        cli.addSubcommand("export", new Export(main));
         cli.addSubcommand("compare", new Compare(main));
         CommandLine queue = new CommandLine(new Queue());
         queue.addSubcommand("add", new QueueAdd(main));
@@ -275,6 +276,31 @@ final class Commands {
         @Override
         public Integer call() {
             return EvaluateCommand.evaluate(main.engine(), target, data, ema, main.out(), main.err());
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true, description = "Write a trained model's weights for PyTorch and "
+            + "NumPy: names such as fc1.weight in PyTorch's layouts, the graph as JSON (docs/export.md).")
+    static final class Export implements Callable<Integer> {
+        private final Main main;
+        @Parameters(paramLabel = "RUN_OR_CHECKPOINT", description = "a run folder (its best checkpoint) or a .tdckpt file")
+        Path source;
+        @Option(names = "--format", paramLabel = "F", required = true, description = "safetensors or npz (npz: the graph in a .json beside it)")
+        String format;
+        @Option(names = "--out", paramLabel = "FILE", required = true, description = "the file to write, ending in .safetensors or .npz")
+        Path out;
+        @Option(names = "--ema", description = "the stage's weight average instead of its last weights")
+        boolean ema;
+        @Option(names = "--force", description = "replace an existing file")
+        boolean force;
+
+        Export(Main main) {
+            this.main = main;
+        }
+
+        @Override
+        public Integer call() {
+            return ExportCommand.run(main.engine(), source, format, ema, out, force, main.out(), main.err());
         }
     }
 

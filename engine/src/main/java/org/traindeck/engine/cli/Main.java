@@ -11,6 +11,7 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.profile.StepProfile;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -235,8 +236,11 @@ public final class Main {
             // shutting down already (Ctrl-C): the run has stopped cleanly
         }
         switch (result.status()) {
-            case FINISHED -> out.println(String.format(Locale.ROOT, "finished: %d steps in %.1f s; metrics in %s",
-                    result.steps(), result.elapsedSeconds(), result.runDir()));
+            case FINISHED -> {
+                out.println(String.format(Locale.ROOT, "finished: %d steps in %.1f s; metrics in %s",
+                        result.steps(), result.elapsedSeconds(), result.runDir()));
+                out.println(EnergyReport.lineFromMetrics(result.lastMetrics()));
+            }
             case STOPPED -> out.println("stopped: " + result.message()
                     + (result.lastCheckpoint() == null ? "" : "; resume with: traindeck resume " + result.runDir()));
             case INCOMPLETE -> err.println("error: " + result.message());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunSummary;
 
@@ -52,6 +53,7 @@ final class RunsCommand {
                 putNumber(o, "last", r.last());
                 o.put("durationSeconds", r.elapsedSeconds());
                 o.put("startedMillis", r.startedMillis());
+                putNumber(o, "energyWh", r.energyWh());
             }
             try {
                 out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(list));
@@ -64,11 +66,12 @@ final class RunsCommand {
             out.println("no runs in " + dir);
             return Main.OK;
         }
-        out.println(String.format(Locale.ROOT, "%-28s %-12s %8s  %-16s %10s %10s %9s  %s", "RUN", "STATUS", "STEPS", "METRIC", "BEST",
-                "LAST", "DURATION", "STARTED"));
+        out.println(String.format(Locale.ROOT, "%-28s %-12s %8s  %-16s %10s %10s %9s %10s  %s", "RUN", "STATUS", "STEPS", "METRIC", "BEST",
+                "LAST", "DURATION", "ENERGY", "STARTED"));
         for (RunSummary r : runs) {
-            out.println(String.format(Locale.ROOT, "%-28s %-12s %8d  %-16s %10s %10s %9s  %s", r.folder().getFileName(), r.status(),
+            out.println(String.format(Locale.ROOT, "%-28s %-12s %8d  %-16s %10s %10s %9s %10s  %s", r.folder().getFileName(), r.status(),
                     r.steps(), r.monitor(), number(r.best()), number(r.last()), duration(r.elapsedSeconds()),
+                    Double.isNaN(r.energyWh()) ? "-" : EnergyReport.format(r.energyWh()),
                     r.startedMillis() == 0 ? "-" : WHEN.format(Instant.ofEpochMilli(r.startedMillis()))));
         }
         return Main.OK;

@@ -1,5 +1,6 @@
 package org.traindeck.engine.devices;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,12 +12,35 @@ import java.util.Locale;
  */
 public final class DeviceDiscovery {
 
+    /** Where Linux shows the CPU packages' RAPL energy counters. */
+    public static final Path SYSTEM_POWERCAP = Path.of("/sys/class/powercap");
+
     private final NvidiaSmi smi;
     private final HostProbe probe;
+    private final Path powercapRoot;
 
     public DeviceDiscovery(NvidiaSmi smi, HostProbe probe) {
+        this(smi, probe, SYSTEM_POWERCAP);
+    }
+
+    /** @param powercapRoot where a run reads the CPU's energy counters (a test's fake folder) */
+    public DeviceDiscovery(NvidiaSmi smi, HostProbe probe, Path powercapRoot) {
         this.smi = smi;
         this.probe = probe;
+        this.powercapRoot = powercapRoot;
+    }
+
+    /** The nvidia-smi a run's telemetry and energy meter use. */
+    public NvidiaSmi smi() {
+        return smi;
+    }
+
+    public HostProbe probe() {
+        return probe;
+    }
+
+    public Path powercapRoot() {
+        return powercapRoot;
     }
 
     public static DeviceDiscovery system() {

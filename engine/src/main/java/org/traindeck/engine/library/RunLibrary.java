@@ -2,6 +2,7 @@ package org.traindeck.engine.library;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunStatusSink;
 
@@ -10,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -64,6 +67,12 @@ public final class RunLibrary {
             status = "interrupted";
         }
         return new RunSummary(config.path("name").asText(runDir.getFileName().toString()), runDir, status, d.steps(), monitor,
-                d.best(monitor, mode.equals("max")), d.last(monitor), d.elapsedSeconds(), started);
+                d.best(monitor, mode.equals("max")), d.last(monitor), d.elapsedSeconds(), started, energy(d));
+    }
+
+    private static double energy(MetricsDigest d) {
+        Map<String, Double> last = new HashMap<>();
+        d.metrics().forEach((name, v) -> last.put(name, v.last()));
+        return EnergyReport.totalFromMetrics(last);
     }
 }

@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * @param monitor      the metric its checkpoints are judged by (val/loss unless the config says otherwise)
  * @param best         that metric's best value (NaN when never measured)
  * @param last         its last value (NaN when never measured)
+ * @param energyWh     the energy its devices used, all together (the energy/<device>_wh metrics; NaN when not measured)
  */
 public record RunSummary(String name, Path folder, String status, long steps, String monitor, double best, double last,
-                         double elapsedSeconds, long startedMillis) {
+                         double elapsedSeconds, long startedMillis, double energyWh) {
 }

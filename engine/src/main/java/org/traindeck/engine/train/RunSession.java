@@ -3,6 +3,9 @@ package org.traindeck.engine.train;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.devices.energy.EnergyMeter;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigWriter;
@@ -44,6 +47,7 @@ import org.traindeck.engine.train.state.TrainingState;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.time.Duration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -60,6 +64,9 @@ import java.util.stream.IntStream;
 final class RunSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunSession.class);
+    private static final Duration ENERGY_GPU_INTERVAL = Duration.ofSeconds(1);
+    /** Far more often than a RAPL counter wraps (minutes at full load). */
+    private static final Duration ENERGY_CPU_INTERVAL = Duration.ofSeconds(10);
 
     private final RunConfig config;
     private final Path runDir;
@@ -71,6 +78,7 @@ final class RunSession {
     private final NcclReport nccl;
     private final Consumer<RunResult> finishEarly;
     private volatile Watchdog watchdog;
+    private EnergyMeter.Sources energy;
 
     /** @param finishEarly ends the run at once when the watchdog gives it up, while the training thread is stuck */
     RunSession(RunConfig config, Path runDir, RunEvents events, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
@@ -86,8 +94,15 @@ final class RunSession {
         this.finishEarly = finishEarly;
     }
 
+    /** @param sources where the run's energy is read from; null: not measured */
+    RunSession withEnergy(EnergyMeter.Sources sources) {
+        this.energy = sources;
+        return this;
+    }
+
     RunResult run() {
         state.startClock();
+        EnergyMeter meter = startEnergyMeter();
         int timeout = config.effectiveStepTimeoutSeconds();
         if (timeout > 0) {
             watchdog = new Watchdog(timeout, this::onHang);
@@ -97,7 +112,12 @@ final class RunSession {
         }
         RunResult outcome;
         try {
-            Trainer.Ending ending = train();
+            Trainer.Ending ending;
+            try {
+                ending = train();
+            } finally {
+                reportEnergy(meter);
+            }
             outcome = outcome(ending.status(), ending.message());
         } catch (InvalidConfigException e) {
             outcome = fail("invalid input: " + e.getMessage(), e);
@@ -119,6 +139,33 @@ final class RunSession {
             watchdog.close();
         }
         return outcome;
+    }
+
+    private EnergyMeter startEnergyMeter() {
+        if (energy == null) {
+            return null;
+        }
+        if (config.parallel().onCluster()) {
+            events.logLine("energy: not measured: a cluster run trains on its executors' machines, which this process does not meter");
+            return null;
+        }
+        try {
+            return new EnergyMeter(energy, devices.gpus().stream().map(GpuInfo::index).toList(), ENERGY_GPU_INTERVAL, ENERGY_CPU_INTERVAL);
+        } catch (RuntimeException e) {
+            events.logLine("energy: not measured (" + e + ")");
+            return null;
+        }
+    }
+
+    /** The run's energy as metrics energy/<device>_wh and one line of the run log; a device that cannot be measured says why. */
+    private void reportEnergy(EnergyMeter meter) {
+        if (meter == null) {
+            return;
+        }
+        EnergyReport report = meter.stop();
+        // run-wide figures (the name says the device), so that they are among the run's last metrics
+        report.wattHours().forEach((device, wh) -> events.metric(EnergyReport.metricName(device), wh, null));
+        events.logLine(report.line());
     }
 
     private Trainer.Ending train() {

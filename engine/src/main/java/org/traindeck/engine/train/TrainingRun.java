@@ -11,6 +11,7 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceResolver;
+import org.traindeck.engine.devices.energy.EnergyMeter;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.parallel.NcclEnvironment;
@@ -81,6 +82,7 @@ public final class TrainingRun implements LiveRun {
     private final DeviceResolver.Resolved devices;
     private final CheckpointFiles.Contents resumeFrom;
     private final RunFaults faults;
+    private volatile EnergyMeter.Sources energySources;
     private final TrainingState state;
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
     private final NcclReport ncclReport;
@@ -119,7 +121,7 @@ public final class TrainingRun implements LiveRun {
     public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, RunDirectory.create(config.outputPath(), config.name()), devices, nccl, faults);
+        return prepare(config, RunDirectory.create(config.outputPath(), config.name()), devices, nccl, faults).measuredBy(discovery);
     }
 
     /**
@@ -129,7 +131,7 @@ public final class TrainingRun implements LiveRun {
     public static TrainingRun prepareIn(Path dir, RunConfig config, DeviceDiscovery discovery) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, dir, devices, nccl, RunFaults.NONE);
+        return prepare(config, dir, devices, nccl, RunFaults.NONE).measuredBy(discovery);
     }
 
     private static TrainingRun prepare(RunConfig config, Path dir, DeviceResolver.Resolved devices, NcclReport nccl,
@@ -193,7 +195,7 @@ public final class TrainingRun implements LiveRun {
                     + ", step " + c.globalStep() + "); " + dropped + " metric line(s) after that step were moved to metrics.*.after-step-"
                     + c.globalStep() + ", to be recomputed");
             run.state.lastCheckpoint = plan.checkpointFile();
-            return run;
+            return run.measuredBy(discovery);
         } catch (IOException | RuntimeException e) {
             // a resume that did not start leaves no config of its own (a later one would take its number)
             if (resumeConfig != null) {
@@ -298,10 +300,16 @@ public final class TrainingRun implements LiveRun {
         return result;
     }
 
+    /** The energy meter reads the GPUs through {@code discovery}'s nvidia-smi and the CPU through its powercap folder. */
+    private TrainingRun measuredBy(DeviceDiscovery discovery) {
+        energySources = new EnergyMeter.Sources(discovery.smi(), discovery.probe(), discovery.powercapRoot());
+        return this;
+    }
+
     /** Trains on the calling thread and returns how the run ended. Never throws for a training problem. */
     public RunResult runHere() {
         RunResult outcome = new RunSession(config, runDir, events, devices, resumeFrom, faults, state, ncclReport,
-                early -> finish(early, false)).run();
+                early -> finish(early, false)).withEnergy(energySources).run();
         finish(outcome, true);
         return result.getNow(outcome);
     }

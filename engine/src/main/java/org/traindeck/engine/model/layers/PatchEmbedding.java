@@ -9,6 +9,7 @@ import org.nd4j.autodiff.samediff.SDIndex;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.jackson.annotation.JsonIgnore;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
 
 /**
@@ -20,10 +21,10 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
  */
 public class PatchEmbedding extends SameDiffBackedLayer {
 
-    static final String WEIGHTS = "W";
-    static final String BIAS = "b";
-    static final String POSITIONS = "pos";
-    static final String CLASS_TOKEN = "cls";
+    public static final String WEIGHTS = "W";
+    public static final String BIAS = "b";
+    public static final String POSITIONS = "pos";
+    public static final String CLASS_TOKEN = "cls";
     private static final double EMBEDDING_STD = 0.02;
 
     @JsonProperty
@@ -52,6 +53,11 @@ public class PatchEmbedding extends SameDiffBackedLayer {
         this.patchSize = patchSize;
         this.width = width;
         this.classToken = classToken;
+    }
+
+    @JsonIgnore // the field is the JSON property
+    public int getPatchSize() {
+        return patchSize;
     }
 
     /** Patches per image plus the class token: the output's sequence length. */

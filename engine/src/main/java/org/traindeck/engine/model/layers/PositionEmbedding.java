@@ -19,7 +19,7 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
  */
 public class PositionEmbedding extends SameDiffBackedLayer {
 
-    static final String POSITIONS = "pos";
+    public static final String POSITIONS = "pos";
     private static final double EMBEDDING_STD = 0.02;
 
     @JsonProperty

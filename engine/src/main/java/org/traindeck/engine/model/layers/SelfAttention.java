@@ -22,10 +22,10 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
  */
 public class SelfAttention extends SameDiffBackedLayer {
 
-    static final String QKV_WEIGHTS = "Wqkv";
-    static final String QKV_BIAS = "bqkv";
-    static final String OUT_WEIGHTS = "Wo";
-    static final String OUT_BIAS = "bo";
+    public static final String QKV_WEIGHTS = "Wqkv";
+    public static final String QKV_BIAS = "bqkv";
+    public static final String OUT_WEIGHTS = "Wo";
+    public static final String OUT_BIAS = "bo";
 
     @JsonProperty
     private long nIn;

@@ -1,0 +1,57 @@
+package org.traindeck.engine.use.export;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.use.ModelCard;
+import org.traindeck.engine.use.TrainedModel;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code traindeck export}: a trained model's weights (or weight average) in PyTorch's names and layouts, with its graph,
+ * its model section and where the weights come from in the graph JSON.
+ */
+public final class ModelExport {
+
+    private ModelExport() {
+    }
+
+    /** @throws ExportException naming the node or the file that stops the export */
+    public static WeightsExport.Written write(TrainedModel model, ExportFormat format, Path out, boolean force) {
+        ModelTensors tensors;
+        try {
+            tensors = ModelTensors.of(model.network(), NamingTable.standard(),
+                    ModelTensors.JSON.readTree(ConfigWriter.modelJson(model.config().model())));
+        } catch (JsonProcessingException e) {
+            throw new ExportException("cannot write the model section as JSON: " + e.getMessage(), e);
+        }
+        tensors.graph().set("source", source(model.card()));
+        return WeightsExport.write(tensors, format, out, force);
+    }
+
+    private static ObjectNode source(ModelCard card) {
+        ObjectNode s = ModelTensors.JSON.createObjectNode();
+        s.put("checkpoint", card.checkpointFile().toAbsolutePath().toString());
+        s.put("run", card.runName());
+        s.put("stage", card.stageName());
+        s.put("globalStep", card.globalStep());
+        s.put("weights", card.ema() ? "ema" : "last");
+        s.put("task", card.task().json);
+        ArrayNode shapes = s.putArray("inputShapes");
+        for (List<Long> shape : card.inputShapes()) {
+            ArrayNode a = shapes.addArray();
+            shape.forEach(a::add);
+        }
+        s.put("outputs", card.outputs());
+        if (card.classNames() != null) {
+            card.classNames().forEach(s.putArray("classNames")::add);
+        }
+        if (card.vocabulary() != null) {
+            card.vocabulary().forEach(s.putArray("vocabulary")::add);
+        }
+        return s;
+    }
+}

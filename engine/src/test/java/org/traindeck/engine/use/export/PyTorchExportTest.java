@@ -1,0 +1,155 @@
+package org.traindeck.engine.use.export;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.use.TrainedModel;
+import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.model.ModelInput;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The exported weights, loaded into the PyTorch module of the same network by the scripts docs/export.md shows, give
+ * TrainDeck's outputs on the same inputs (within 1e-4), from both file formats.
+ */
+class PyTorchExportTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void torchIsThere() {
+        String why = TorchScripts.whyNotAvailable();
+        assumeTrue(why == null, () -> "PyTorch export check skipped: " + why);
+    }
+
+    @Test
+    void anMlpGivesTheSameOutputsInPyTorch() throws Exception {
+        ModelInput input = new ModelInput(InputType.feedForward(12), Task.CLASSIFICATION, 3);
+        ComputationGraph net = ModelCompiler.build(new ModelConfig.Mlp(List.of(32, 16), ModelConfig.Activation.RELU, 0.1, null), input, 7);
+        INDArray x = Nd4j.randn(DataType.FLOAT, 16, 12);
+        train(net, x, oneHot(Nd4j.createFromArray(new int[16]).addi(1), 3));
+        assertSameInPyTorch(net, x, "mlp.py", Map.of());
+    }
+
+    @Test
+    void aCnnWithBatchNormGivesTheSameOutputsInPyTorch() throws Exception {
+        ModelInput input = new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 3);
+        ComputationGraph net = ModelCompiler.build(new ModelConfig.LeNet(List.of(4, 8), 5, 16, ModelConfig.Activation.RELU, 0, true),
+                input, 7);
+        INDArray x = Nd4j.rand(DataType.FLOAT, 16, 1, 12, 12);
+        INDArray classes = Nd4j.createFromArray(new int[] {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0});
+        // several steps so that BatchNorm's running mean and variance are far from their start
+        for (int i = 0; i < 4; i++) {
+            train(net, x, oneHot(classes, 3));
+        }
+        assertSameInPyTorch(net, x, "cnn.py", Map.of());
+    }
+
+    @Test
+    void aVitGivesTheSameOutputsInPyTorch() throws Exception {
+        ModelInput input = new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 3);
+        ComputationGraph net = ModelCompiler.build(new ModelConfig.Vit(4, 16, 2, 2, 2, true, 0, false, null), input, 7);
+        INDArray x = Nd4j.rand(DataType.FLOAT, 8, 1, 12, 12);
+        train(net, x, oneHot(Nd4j.createFromArray(new int[] {0, 1, 2, 0, 1, 2, 0, 1}), 3));
+        assertSameInPyTorch(net, x, "vit.py", Map.of());
+    }
+
+    @Test
+    void theGptSampleAfterAShortRunGivesTheSameOutputsInPyTorch() throws Exception {
+        Path sample = TestPaths.sampleConfigs().resolve("text-gpt.json");
+        ObjectNode config = (ObjectNode) JSON.readTree(Files.readString(sample));
+        config.put("outputDir", dir.resolve("runs").toString());
+        ((ObjectNode) config.get("stages").get(0)).put("epochs", 1);
+        RunConfig run = ConfigParser.parse(JSON.writeValueAsString(config), sample.getParent()).orThrow();
+        RunResult result = TrainingRun.prepare(run).runHere();
+        assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
+        TrainedModel model = TrainedModel.open(result.runDir(), false);
+
+        int vocabulary = model.outputs();
+        int context = (int) model.inputShapes().get(0)[2];
+        Nd4j.getRandom().setSeed(3);
+        INDArray ids = Nd4j.rand(DataType.FLOAT, 4, 1, context).muli(vocabulary).castTo(DataType.INT32).castTo(DataType.FLOAT);
+        Path safetensors = dir.resolve("model.safetensors");
+        Path npz = dir.resolve("model.npz");
+        ModelExport.write(model, ExportFormat.SAFETENSORS, safetensors, false);
+        ModelExport.write(model, ExportFormat.NPZ, npz, false);
+        assertSameInPyTorch(model.output(ids)[0], ids.reshape(4, context), "gpt.py", List.of(safetensors, npz),
+                Map.of("VOCABULARY", Integer.toString(vocabulary), "CONTEXT", Integer.toString(context)));
+    }
+
+    private void assertSameInPyTorch(ComputationGraph net, INDArray x, String script, Map<String, String> env) throws Exception {
+        ModelTensors tensors = ModelTensors.of(net, NamingTable.standard(), null);
+        Path safetensors = dir.resolve("model.safetensors");
+        Path npz = dir.resolve("model.npz");
+        WeightsExport.write(tensors, ExportFormat.SAFETENSORS, safetensors, false);
+        WeightsExport.write(tensors, ExportFormat.NPZ, npz, false);
+        assertSameInPyTorch(net.outputSingle(x), x, script, List.of(safetensors, npz), env);
+    }
+
+    @Test
+    void docsShowTheScriptsThisTestRuns() throws Exception {
+        String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
+        for (String script : List.of("traindeck_weights.py", "mlp.py", "cnn.py", "blocks.py", "gpt.py", "vit.py")) {
+            try (var in = getClass().getResourceAsStream("/export/" + script)) {
+                assertThat(docs).as("docs/export.md shows %s as it is", script)
+                        .contains("```python\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8) + "```");
+            }
+        }
+    }
+
+    /** {@code inputs} as the script reads them; the outputs TrainDeck gave for them. */
+    private void assertSameInPyTorch(INDArray expected, INDArray inputs, String script, List<Path> weights, Map<String, String> env)
+            throws Exception {
+        Path file = dir.resolve("inputs.npy");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            NpyWriter.write(new NamedTensor("inputs", inputs.shape(), inputs.dup('c').reshape(inputs.length()).toFloatVector()), out);
+        }
+        for (Path out : TorchScripts.run(dir, script, file, weights, env)) {
+            INDArray actual = Nd4j.createFromNpyFile(out.toFile()).castTo(DataType.FLOAT);
+            assertThat(actual.shape()).isEqualTo(expected.shape());
+            double maxDifference = actual.sub(expected.castTo(DataType.FLOAT)).amaxNumber().doubleValue();
+            assertThat(maxDifference).as("largest difference to TrainDeck's outputs, %s from %s", script, out).isLessThan(1e-4);
+        }
+    }
+
+    private static void train(ComputationGraph net, INDArray x, INDArray y) {
+        for (int i = 0; i < 3; i++) {
+            net.fit(new DataSet(x, y));
+        }
+    }
+
+    private static INDArray oneHot(INDArray classes, int count) {
+        INDArray out = Nd4j.zeros(DataType.FLOAT, classes.length(), count);
+        for (int i = 0; i < classes.length(); i++) {
+            out.putScalar(i, classes.getInt(i), 1f);
+        }
+        return out;
+    }
+}
