@@ -1,6 +1,7 @@
 package org.traindeck.engine.use.predict;
 
 import org.traindeck.engine.data.numpy.NpyArray;
+import org.traindeck.engine.data.numpy.NpyHeaderWriter;
 import org.traindeck.engine.data.numpy.NpzArchive;
 
 import java.io.IOException;
@@ -17,7 +18,7 @@ final class TestNpy {
 
     static void uint8(Path file, long[] shape, byte[] values) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
-            String dict = "{'descr': '|u1', 'fortran_order': False, 'shape': " + NpyOutput.tuple(shape) + ", }";
+            String dict = "{'descr': '|u1', 'fortran_order': False, 'shape': " + NpyHeaderWriter.tuple(shape) + ", }";
             int unpadded = 10 + dict.length() + 1;
             String header = dict + " ".repeat((unpadded + 63) / 64 * 64 - unpadded) + "\n";
             out.write(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (byte) header.length(), (byte) (header.length() >> 8)});
