@@ -39,6 +39,7 @@ final class FusedUpdate {
     private final FloatBuffer params;
     private final FloatBuffer grads;
     private final FloatBuffer state;
+    private final AdamMath.Scratch scratch = new AdamMath.Scratch();
 
     private FusedUpdate(List<Block> blocks, FloatBuffer params, FloatBuffer grads, FloatBuffer state) {
         this.blocks = blocks;
@@ -136,7 +137,7 @@ final class FusedUpdate {
                 if (config instanceof Adam adam) {
                     int first = b.segments().get(0).start();
                     int m = b.stateStart() + (s.start() - first);
-                    AdamMath.step(params, grads, state, s.start(), s.end(), m, m + b.values(), div, scale, l2, decay, adam, lr, iteration);
+                    AdamMath.step(params, grads, state, s.start(), s.end(), m, m + b.values(), div, scale, l2, decay, adam, lr, iteration, scratch);
                 } else {
                     float rate = config instanceof Sgd ? (float) lr : 1f;
                     plain(s.start(), s.end(), div, scale, l2, decay, rate, config instanceof Sgd);
@@ -146,15 +147,21 @@ final class FusedUpdate {
     }
 
     private void plain(int from, int to, float div, float scale, float l2, float decay, float rate, boolean sgd) {
-        FloatBuffer p = params;
-        FloatBuffer g = grads;
-        for (int i = from; i < to; i++) {
-            float pi = p.get(i);
-            float gi = g.get(i) / div * scale;
-            gi = l2 * pi + gi;
-            float up = sgd ? gi * rate : gi;
-            up = decay * pi + up;
-            p.put(i, pi - up);
+        float[] ps = scratch.params;
+        float[] gs = scratch.grads;
+        for (int c = from; c < to; c += AdamMath.Scratch.CHUNK) {
+            int n = Math.min(AdamMath.Scratch.CHUNK, to - c);
+            params.get(c, ps, 0, n);
+            grads.get(c, gs, 0, n);
+            for (int i = 0; i < n; i++) {
+                float pi = ps[i];
+                float gi = gs[i] / div * scale;
+                gi = l2 * pi + gi;
+                float up = sgd ? gi * rate : gi;
+                up = decay * pi + up;
+                ps[i] = pi - up;
+            }
+            params.put(c, ps, 0, n);
         }
     }
 }
