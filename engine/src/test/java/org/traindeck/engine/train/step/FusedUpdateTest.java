@@ -41,7 +41,7 @@ class FusedUpdateTest {
 
     static Stream<Arguments> cases() {
         Model mlp = new Model("mlp", new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.TANH, 0),
-                new ModelInput(InputType.feedForward(10), Task.CLASSIFICATION, 3), "layer1");
+                new ModelInput(InputType.feedForward(10), Task.CLASSIFICATION, 3), "dense1");
         Model cnn = new Model("lenet+batchNorm", new ModelConfig.LeNet(List.of(4, 6), 3, 16, ModelConfig.Activation.RELU, 0, true),
                 new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 3), "output");
         ModelInput tokens = ModelInput.tokens(20, 6, Task.SEQUENCE, 20);
@@ -56,6 +56,7 @@ class FusedUpdateTest {
 
     private static ComputationGraph net(Model m, OptimizerConfig optimizer) {
         ComputationGraph net = ModelCompiler.build(m.config(), m.input(), 5);
+        assertThat(net.getLayer(m.scaledNode())).as("the node whose lr is scaled").isNotNull();
         ISchedule lr = new ExponentialSchedule(ScheduleType.ITERATION, optimizer.learningRate(), 0.9);
         Optimizers.install(net, optimizer, lr, false, Map.of(m.scaledNode(), 0.5));
         backward(net, m.input());
@@ -119,6 +120,27 @@ class FusedUpdateTest {
         }
         assertClose(fused.params(), reference.params());
         assertClose(fused.getUpdater().getStateViewArray(), reference.getUpdater().getStateViewArray());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("beyondIt")
+    void whatItDoesNotCoverStaysWithDl4jsUpdater(String what, OptimizerConfig optimizer, double perLayerClip) {
+        Model mlp = new Model("mlp", new ModelConfig.Mlp(List.of(8), ModelConfig.Activation.TANH, 0),
+                new ModelInput(InputType.feedForward(5), Task.CLASSIFICATION, 2), "dense0");
+        ComputationGraph net = net(mlp, optimizer);
+        Optimizers.configureClipping(net, perLayerClip);
+        assertThat(FusedUpdate.plan(net)).isNull();
+        INDArray before = net.params().dup();
+        GradientUpdate.Result r = new GradientUpdate(net, true).apply(1.0, 4, 1, 0, 0, 0, true, false, null);
+        assertThat(r.applied()).isTrue();
+        assertThat(net.params()).isNotEqualTo(before);
+    }
+
+    static Stream<Arguments> beyondIt() {
+        return Stream.of(
+                Arguments.of("nesterovs", new OptimizerConfig("nesterovs", 0.01, 0.9, 0, 0, 0, 0), 0.0),
+                Arguments.of("rmsprop", new OptimizerConfig("rmsprop", 0.01, 0, 0, 0, 1e-8, 0), 0.0),
+                Arguments.of("per-layer clipping", new OptimizerConfig("adam", 0.01, 0, 0.9, 0.999, 1e-8, 0), 1.0));
     }
 
     private static void assertClose(INDArray actual, INDArray expected) {
