@@ -18,15 +18,30 @@ import java.util.Map;
  * @param reason        why it was written: "epoch", "time", "stage-end", "stop", "best"
  * @param workers       data-parallel workers when it was written (a mid-epoch position depends on it)
  * @param runId         the id of the run that wrote it ({@link RunIdentity}); "" in checkpoints from before ids
+ * @param optimizerLayout how the optimizer state is laid out: {@link #OPTIMIZER_LAYOUT} now; 1 in checkpoints from
+ *                      before SameDiff layers (layer norm, attention, positions, patches) had the stage's optimizer,
+ *                      whose state DL4J then grouped in blocks of their own
  */
 public record Checkpoint(int formatVersion, String runName, String stageName, int stageIndex, int epoch, int batchInEpoch,
                          long globalStep, long stageStartStep, double elapsedSeconds, double epochLossSum,
                          long epochExamples, Map<String, Double> best, String modelFingerprint, long parameterCount,
                          long updaterStateCount, String dataType, String reason, long createdMillis,
-                         int workers, String runId) {
+                         int workers, String runId, int optimizerLayout) {
 
     public static final int FORMAT_VERSION = 1;
     public static final String FORMAT = "traindeck-checkpoint";
+    public static final int OPTIMIZER_LAYOUT = 2;
+
+    /** A checkpoint of today's optimizer layout. */
+    public Checkpoint(int formatVersion, String runName, String stageName, int stageIndex, int epoch, int batchInEpoch,
+                      long globalStep, long stageStartStep, double elapsedSeconds, double epochLossSum,
+                      long epochExamples, Map<String, Double> best, String modelFingerprint, long parameterCount,
+                      long updaterStateCount, String dataType, String reason, long createdMillis,
+                      int workers, String runId) {
+        this(formatVersion, runName, stageName, stageIndex, epoch, batchInEpoch, globalStep, stageStartStep, elapsedSeconds, epochLossSum,
+                epochExamples, best, modelFingerprint, parameterCount, updaterStateCount, dataType, reason, createdMillis, workers, runId,
+                OPTIMIZER_LAYOUT);
+    }
 
     public Checkpoint {
         best = Map.copyOf(best);

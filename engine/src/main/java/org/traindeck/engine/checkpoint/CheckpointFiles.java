@@ -156,6 +156,7 @@ public final class CheckpointFiles {
         m.put("createdMillis", c.createdMillis());
         m.put("workers", c.workers());
         m.put("runId", c.runId());
+        m.put("optimizerLayout", c.optimizerLayout());
         ObjectNode files = m.putObject("entries");
         for (Map.Entry<String, byte[]> e : entries.entrySet()) {
             ObjectNode f = files.putObject(e.getKey());
@@ -246,7 +247,8 @@ public final class CheckpointFiles {
                 m.path("stageStartStep").asLong(), m.path("elapsedSeconds").asDouble(), m.path("epochLossSum").asDouble(),
                 m.path("epochExamples").asLong(), best, m.path("modelFingerprint").asText(), m.path("parameterCount").asLong(),
                 m.path("updaterStateCount").asLong(), m.path("dataType").asText(), m.path("reason").asText(),
-                m.path("createdMillis").asLong(), m.path("workers").asInt(1), m.path("runId").asText(""));
+                m.path("createdMillis").asLong(), m.path("workers").asInt(1), m.path("runId").asText(""),
+                m.path("optimizerLayout").asInt(1));
     }
 
     static byte[] floats(float[] values) {

@@ -9,6 +9,7 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.train.resume.ResumeCheck;
 
 import java.io.IOException;
@@ -84,9 +85,10 @@ final class ResumePlanner {
             throw new CheckpointException(own + " is not a valid run config (" + e.getMessage() + "), so " + file.getFileName()
                     + " cannot be checked against the run it would continue; nothing was changed");
         }
-        String model = ConfigWriter.modelJson(run.model());
+        // the fingerprint leaves the kernel choices out (a run resumes with either)
+        String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(run.model()));
         if (!c.runName().equals(run.name()) || !c.modelFingerprint().startsWith(model + "|")
-                || !ConfigWriter.modelJson(fromCheckpoint.model()).equals(model)) {
+                || !ConfigWriter.modelJson(KernelChoices.withoutChoices(fromCheckpoint.model())).equals(model)) {
             throw new CheckpointException(file.getFileName() + " belongs to another run (\"" + c.runName() + "\", model "
                     + c.modelFingerprint().split("\\|")[0] + ") than " + runDir.getFileName() + " (\"" + run.name() + "\", model "
                     + model + "): it was refused, and nothing in the run folder was changed");
@@ -108,7 +110,8 @@ final class ResumePlanner {
         }
         try {
             RunConfig run = ConfigParser.parse(Files.readString(runDir.resolve("config.json")), runDir).orThrow();
-            String model = ConfigWriter.modelJson(run.model());
+            // the fingerprint leaves the kernel choices out (a run resumes with either)
+            String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(run.model()));
             return c.runName().equals(run.name()) && c.modelFingerprint().startsWith(model + "|") ? null
                     : "written by run \"" + c.runName() + "\", not this one";
         } catch (IOException | RuntimeException e) {

@@ -10,6 +10,7 @@ import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.kernels.TransformerBlock;
+import org.traindeck.engine.train.step.UpdaterStateLayout;
 
 import java.util.List;
 
@@ -80,15 +81,46 @@ public final class ResumePoint {
         params.assign(Nd4j.create(contents.params(), params.shape(), DataType.FLOAT).castTo(params.dataType()));
         INDArray state = net.getUpdater().getStateViewArray();
         int stateLength = state == null ? 0 : (int) state.length();
-        if (stateLength != contents.updaterState().length) {
+        float[] saved = laidOutFor(net, contents.updaterState());
+        if (stateLength != saved.length) {
             throw new InvalidConfigException("stages[" + checkpoint.stageIndex() + "].optimizer", "the checkpoint's optimizer state has "
                     + contents.updaterState().length + " values, but this stage's optimizer needs " + stateLength
                     + ": the optimizer settings differ from when the checkpoint was made");
         }
         if (state != null) {
-            state.assign(Nd4j.create(contents.updaterState(), state.shape(), DataType.FLOAT).castTo(state.dataType()));
+            state.assign(Nd4j.create(saved, state.shape(), DataType.FLOAT).castTo(state.dataType()));
         }
         net.getConfiguration().setIterationCount((int) globalStep);
+    }
+
+    /**
+     * The checkpoint's optimizer state in today's layout. Before SameDiff layers (layer norm, attention, positions,
+     * patches) had the stage's optimizer, they kept DL4J's placeholder Adam and DL4J grouped their moments in blocks of
+     * their own: those moments move to where today's blocks keep them (Adam's m and v carry over; an optimizer without
+     * state drops them; one with a single state cannot use them and the checkpoint is refused).
+     */
+    private float[] laidOutFor(ComputationGraph net, float[] saved) {
+        if (checkpoint.optimizerLayout() >= Checkpoint.OPTIMIZER_LAYOUT || saved.length == 0 || net.getUpdater().getStateViewArray() == null) {
+            return saved;
+        }
+        UpdaterStateLayout now = UpdaterStateLayout.of(net);
+        UpdaterStateLayout then = now.beforeSameDiffOptimizer();
+        if (!then.differsFrom(now)) {
+            return saved;
+        }
+        String where = "stages[" + checkpoint.stageIndex() + "].optimizer";
+        if (then.length() != saved.length) {
+            throw new InvalidConfigException(where, "the checkpoint's optimizer state has " + saved.length + " values, but this stage's "
+                    + "optimizer, with the placeholder Adam TrainDeck gave its SameDiff layers (layer norm, attention, positions, "
+                    + "patches) before they had the stage's optimizer, needs " + then.length() + ": the optimizer settings differ from "
+                    + "when the checkpoint was made");
+        }
+        if (now.sameDiffStatesPerWeight() == 1) {
+            throw new InvalidConfigException(where, "the checkpoint was written when TrainDeck's SameDiff layers (layer norm, attention, "
+                    + "positions, patches) kept a placeholder Adam; its moments cannot become this optimizer's single state: resume "
+                    + "with \"adam\" or \"adamw\", or start a new run");
+        }
+        return then.moveTo(saved, now);
     }
 
     /**

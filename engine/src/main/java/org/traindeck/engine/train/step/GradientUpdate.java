@@ -23,10 +23,20 @@ public final class GradientUpdate {
     public record Result(double loss, double gradNorm, int examples, boolean clipped, boolean applied) {}
 
     private final ComputationGraph net;
+    private final boolean fuse;
     private List<INDArray> statViews;
+    private FusedUpdate fused;
+    private Object fusedFor;
+    private Object fusedState;
 
     public GradientUpdate(ComputationGraph net) {
+        this(net, true);
+    }
+
+    /** @param fuse whether the step may run as one fused pass ({@link FusedUpdate}); false: always DL4J's updater */
+    GradientUpdate(ComputationGraph net, boolean fuse) {
         this.net = net;
+        this.fuse = fuse;
     }
 
     /**
@@ -50,6 +60,10 @@ public final class GradientUpdate {
         if (!Double.isFinite(loss)) {
             net.clearLayersStates();
             return new Result(loss, Double.NaN, examples, false, false);
+        }
+        FusedUpdate one = probe == null ? fused() : null;
+        if (one != null) {
+            return fusedStep(one, flat, stats, loss, examples, microBatches, iteration, epoch, clipNorm, wantNorm || !stats.isEmpty());
         }
         double norm;
         boolean clipped = false;
@@ -103,6 +117,57 @@ public final class GradientUpdate {
         }
         net.clearLayersStates();
         return new Result(loss, norm, examples, clipped, true);
+    }
+
+    /** The same step as one pass per updater block; the gradient view keeps the gradient (the update is not stored). */
+    private Result fusedStep(FusedUpdate one, INDArray flat, List<INDArray> stats, double loss, int examples, int microBatches, int iteration,
+                             int epoch, double clipNorm, boolean wantNorm) {
+        double norm = wantNorm || clipNorm > 0 ? norm(flat, stats) / examples : Double.NaN;
+        if ((wantNorm || clipNorm > 0) && !Double.isFinite(norm)) {
+            net.clearLayersStates();
+            return new Result(loss, norm, examples, false, false);
+        }
+        boolean clipped = clipNorm > 0 && norm > clipNorm;
+        one.apply(iteration, epoch, examples, microBatches, clipped ? clipNorm / norm : 1.0);
+        net.getConfiguration().setIterationCount(iteration + 1);
+        net.applyConstraints(iteration, epoch);
+        net.clearLayersStates();
+        return new Result(loss, norm, examples, clipped, true);
+    }
+
+    /**
+     * ND4J's norm of the summed gradient, BatchNorm statistics set aside: the figure DL4J's path clips with (its float
+     * sum differs from an exact one in the last digits, and clipping passes that on to every parameter).
+     */
+    private static double norm(INDArray flat, List<INDArray> stats) {
+        if (stats.isEmpty()) {
+            return flat.norm2Number().doubleValue();
+        }
+        List<INDArray> saved = new ArrayList<>(stats.size());
+        for (INDArray s : stats) {
+            saved.add(s.dup());
+            s.assign(0);
+        }
+        double norm = flat.norm2Number().doubleValue();
+        for (int i = 0; i < stats.size(); i++) {
+            stats.get(i).assign(saved.get(i));
+        }
+        return norm;
+    }
+
+    /** The fused step for the network's updater as it is now (a stage or a tier may have rebuilt it), or null. */
+    private FusedUpdate fused() {
+        if (!fuse) {
+            return null;
+        }
+        Object updater = net.getUpdater();
+        Object state = net.getUpdater().getStateViewArray();
+        if (updater != fusedFor || state != fusedState) {
+            fused = FusedUpdate.plan(net);
+            fusedFor = updater;
+            fusedState = state;
+        }
+        return fused;
     }
 
     private List<INDArray> statViews(Gradient gradient) {

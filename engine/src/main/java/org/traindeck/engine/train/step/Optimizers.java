@@ -1,11 +1,9 @@
 package org.traindeck.engine.train.step;
 
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
-import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
-import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.learning.config.IUpdater;
@@ -65,12 +63,9 @@ public final class Optimizers {
      */
     public static void configureClipping(ComputationGraph net, double maxNorm) {
         boolean changed = false;
-        for (BaseLayer base : trainable(net)) {
-            GradientNormalization wanted = maxNorm > 0 ? GradientNormalization.ClipL2PerLayer : GradientNormalization.None;
-            if (base.getGradientNormalization() != wanted || base.getGradientNormalizationThreshold() != maxNorm) {
-                base.setGradientNormalization(wanted);
-                base.setGradientNormalizationThreshold(maxNorm);
-                changed = true;
+        for (Layer layer : net.getLayers()) {
+            for (LayerOptimizer conf : LayerOptimizer.of(layer)) {
+                changed |= conf.clipPerLayer(maxNorm);
             }
         }
         if (changed) {
@@ -84,32 +79,38 @@ public final class Optimizers {
     }
 
     /**
-     * Gives every layer the stage's optimizer. With {@code keepState} (same optimizer as the previous stage, only
-     * the learning rate differs) the moments carry over; otherwise the optimizer starts fresh.
+     * Gives every layer the stage's optimizer, SameDiff layers (layer norm, attention, positions, patches) included. With
+     * {@code keepState} (same optimizer as the previous stage, only the learning rate differs) the moments carry over,
+     * moved wherever the new learning rates regroup DL4J's updater blocks; otherwise the optimizer starts fresh.
      *
      * @param lrScales nodes whose learning rate is the stage's times their scale (the others: the stage's)
      */
     public static void install(ComputationGraph net, OptimizerConfig config, ISchedule lr, boolean keepState, Map<String, Double> lrScales) {
         if (keepState) {
-            net.setLearningRate(lr);
-            lrScales.forEach((node, scale) -> {
-                if (net.getLayer(node) != null) {
-                    net.setLearningRate(node, new ScaledSchedule(lr, scale));
+            UpdaterStateLayout before = UpdaterStateLayout.of(net);
+            INDArray state = net.getUpdater().getStateViewArray();
+            float[] saved = state == null ? null : state.dup().data().asFloat();
+            for (Layer layer : net.getLayers()) {
+                Double scale = lrScales.get(layer.conf().getLayer().getLayerName());
+                ISchedule schedule = scale == null ? lr : new ScaledSchedule(lr, scale);
+                for (LayerOptimizer conf : LayerOptimizer.of(layer)) {
+                    conf.setLearningRate(schedule);
                 }
-            });
+            }
+            net.setUpdater(null);
+            INDArray fresh = net.getUpdater().getStateViewArray();
+            if (saved != null && fresh != null) {
+                float[] moved = before.moveTo(saved, UpdaterStateLayout.of(net));
+                fresh.assign(Nd4j.createFromArray(moved).castTo(fresh.dataType()));
+            }
             return;
         }
         IUpdater stage = updater(config, lr);
         for (Layer layer : net.getLayers()) {
             Double scale = lrScales.get(layer.conf().getLayer().getLayerName());
             IUpdater updater = scale == null ? stage : updater(config, new ScaledSchedule(lr, scale));
-            List<BaseLayer> confs = new ArrayList<>();
-            collect(layer.conf().getLayer(), confs);
-            for (BaseLayer base : confs) {
-                base.setIUpdater(updater.clone());
-                base.setBiasUpdater(null);
-                base.setRegularization(regularization(config));
-                base.setRegularizationBias(new ArrayList<>());
+            for (LayerOptimizer conf : LayerOptimizer.of(layer)) {
+                conf.set(updater.clone(), regularization(config));
             }
         }
         net.setUpdater(null);
@@ -120,26 +121,16 @@ public final class Optimizers {
         install(net, config, lr, keepState, Map.of());
     }
 
-    /**
-     * The configurations that hold updaters, wrappers opened: a Bidirectional's two directions, the layer inside
-     * LastTimeStep or TimeDistributed. The wrappers are no BaseLayer, so their layers would keep the placeholder optimizer.
-     */
+    /** The DL4J layer configurations among {@link LayerOptimizer}'s (wrappers opened), for tests. */
     static List<BaseLayer> trainable(ComputationGraph net) {
         List<BaseLayer> out = new ArrayList<>();
         for (Layer layer : net.getLayers()) {
-            collect(layer.conf().getLayer(), out);
+            for (LayerOptimizer conf : LayerOptimizer.of(layer)) {
+                if (conf.conf() instanceof BaseLayer base) {
+                    out.add(base);
+                }
+            }
         }
         return out;
-    }
-
-    private static void collect(org.deeplearning4j.nn.conf.layers.Layer conf, List<BaseLayer> out) {
-        if (conf instanceof BaseLayer base) {
-            out.add(base);
-        } else if (conf instanceof BaseWrapperLayer wrapper) {
-            collect(wrapper.getUnderlying(), out);
-        } else if (conf instanceof Bidirectional both) {
-            collect(both.getFwd(), out);
-            collect(both.getBwd(), out);
-        }
     }
 }
