@@ -39,7 +39,8 @@ public final class EvaluationPane extends ScrollPane {
         message.textProperty().bind(model.messageProperty());
         ProgressIndicator working = new ProgressIndicator();
         working.setId("evaluation-busy");
-        working.setPrefSize(18, 18);
+        working.setPrefSize(24, 24);
+        working.progressProperty().bind(model.progressProperty());
         working.visibleProperty().bind(model.busyProperty());
         working.managedProperty().bind(model.busyProperty());
         figures.setId("evaluation-figures");

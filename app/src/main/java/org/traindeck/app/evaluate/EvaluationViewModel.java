@@ -1,7 +1,10 @@
 package org.traindeck.app.evaluate;
 
+import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -24,6 +27,7 @@ public final class EvaluationViewModel {
     private final ReadOnlyObjectWrapper<Evaluation> evaluation = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(false);
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(0);
     private long request;
 
     public EvaluationViewModel(Engine engine, TaskExecutor tasks) {
@@ -37,7 +41,20 @@ public final class EvaluationViewModel {
         busy.set(true);
         evaluation.set(null);
         message.set("Evaluating " + runDir.getFileName() + "…");
-        tasks.execute(() -> engine.evaluate(runDir, null, false, done -> { }), e -> {
+        progress.set(0);
+        // whole percents only: a large test set has thousands of batches, and the FX thread needs to hear of few
+        int[] shown = {0};
+        tasks.execute(() -> engine.evaluate(runDir, null, false, done -> {
+            int percent = (int) (done * 100);
+            if (percent > shown[0]) {
+                shown[0] = percent;
+                Platform.runLater(() -> {
+                    if (mine == request) {
+                        progress.set(percent / 100.0);
+                    }
+                });
+            }
+        }), e -> {
             if (mine != request) {
                 return; // another run was asked for meanwhile
             }
@@ -67,6 +84,11 @@ public final class EvaluationViewModel {
     /** What is happening, what was written, or what went wrong. */
     public ReadOnlyStringProperty messageProperty() {
         return message.getReadOnlyProperty();
+    }
+
+    /** The fraction of the data evaluated so far. */
+    public ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty busyProperty() {

@@ -119,6 +119,8 @@ class EvaluationViewTest {
 
         waitUntil("the evaluation", () -> evaluations.evaluationProperty().get() != null);
         assertThat(workOnFxThread).containsOnly(false).isNotEmpty();
+        waitUntil("the progress to reach the end", () -> evaluations.progressProperty().get() == 1.0);
+        assertThat(onFx(() -> evaluations.busyProperty().get())).isFalse();
         JsonNode written = new ObjectMapper().readTree(run.resolve("evaluation.json").toFile());
         String accuracy = String.format(Locale.ROOT, "%.4f", written.path("figures").path("val/accuracy").asDouble());
         assertThat(onFx(() -> robot.lookup("#evaluation-figure-val-accuracy").queryAs(Label.class).getText())).isEqualTo(accuracy);
