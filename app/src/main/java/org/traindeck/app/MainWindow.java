@@ -27,6 +27,7 @@ import org.traindeck.app.config.NcclPanel;
 import org.traindeck.app.config.NcclViewModel;
 import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.devices.DevicesViewModel;
+import org.traindeck.app.evaluate.Evaluations;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.runs.QueueView;
@@ -79,6 +80,7 @@ public final class MainWindow {
     private final Dashboard dashboard = new Dashboard();
     private final RunController controller;
     private final RunsViewModel runs;
+    private final Evaluations evaluations;
     private final QueueViewModel queue;
     private final SweepsViewModel sweeps;
     private final ConfigFileActions files;
@@ -105,6 +107,7 @@ public final class MainWindow {
         modelSummary.onNd4jLoaded(report -> ncclModel.setReport(report, true));
         this.controller = new RunController(dashboard, services.engine(), services.tasks());
         this.runs = new RunsViewModel(services.engine(), services.tasks(), dashboard.overlays());
+        this.evaluations = new Evaluations(stage, services.engine());
         this.queue = new QueueViewModel(services.engine(), services.tasks(), controller);
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
@@ -126,7 +129,8 @@ public final class MainWindow {
                 tab("Config", form), json,
                 lazyTab("Devices", () -> widthFitting(new DeviceSelector(deviceModel), "devices-scroll")),
                 lazyTab("NCCL", () -> widthFitting(new NcclPanel(ncclModel), "nccl-scroll")),
-                lazyTab("Runs", () -> new RunsView(runs)), lazyTab("Queue", () -> new QueueView(queue, controller, runActions::openRun)),
+                lazyTab("Runs", () -> new RunsView(runs, evaluations::evaluate)),
+                lazyTab("Queue", () -> new QueueView(queue, controller, runActions::openRun)),
                 lazyTab("Sweeps", () -> new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
         tabs.setId("config-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
@@ -205,6 +209,7 @@ public final class MainWindow {
             sweeps.refresh();
         });
         dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
+        dashboard.summary().setEvaluator(evaluations::evaluate);
 
         refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
         refresher.setCycleCount(Timeline.INDEFINITE);
@@ -417,6 +422,7 @@ public final class MainWindow {
         }
         document.shutdown();
         summaryTasks.shutdown();
+        evaluations.shutdown();
         services.tasks().shutdown();
     }
 }

@@ -21,6 +21,7 @@ public final class RunSummaryPane extends VBox {
     private final Label folder = new Label();
     private final Button openFolder = new Button("Open folder");
     private Consumer<Path> folderOpener = p -> { };
+    private Consumer<Path> evaluator = p -> { };
     private EndOfRunSummary shown;
 
     public RunSummaryPane() {
@@ -49,7 +50,15 @@ public final class RunSummaryPane extends VBox {
         HBox.setHgrow(spacer, Priority.ALWAYS);
         HBox head = new HBox(8, title, spacer, close);
         head.setAlignment(Pos.CENTER_LEFT);
-        HBox files = new HBox(8, new Label("Files:"), folder, openFolder);
+        Button evaluate = new Button("Evaluate");
+        evaluate.setId("run-summary-evaluate");
+        evaluate.setMinWidth(Region.USE_PREF_SIZE);
+        evaluate.setOnAction(e -> {
+            if (shown != null) {
+                evaluator.accept(shown.runDir());
+            }
+        });
+        HBox files = new HBox(8, new Label("Files:"), folder, openFolder, evaluate);
         files.setAlignment(Pos.CENTER_LEFT);
         getChildren().addAll(head, detail, stages, files);
         hide();
@@ -58,6 +67,11 @@ public final class RunSummaryPane extends VBox {
     /** Who opens a run folder in the desktop's file manager. */
     public void setFolderOpener(Consumer<Path> opener) {
         this.folderOpener = opener;
+    }
+
+    /** What Evaluate does with the run's folder: the app's evaluation window. */
+    public void setEvaluator(Consumer<Path> evaluate) {
+        this.evaluator = evaluate;
     }
 
     public void show(EndOfRunSummary summary) {

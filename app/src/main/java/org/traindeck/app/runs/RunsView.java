@@ -1,5 +1,6 @@
 package org.traindeck.app.runs;
 
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.collections.transformation.SortedList;
@@ -12,17 +13,20 @@ import javafx.scene.control.SelectionMode;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.library.RunSummary;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -37,6 +41,11 @@ public final class RunsView extends VBox {
     private final Label differences = new Label();
 
     public RunsView(RunsViewModel model) {
+        this(model, runDir -> { });
+    }
+
+    /** @param evaluator what the Evaluate button does with the selected run's folder */
+    public RunsView(RunsViewModel model, Consumer<Path> evaluator) {
         super(6);
         setId("runs-view");
         setPadding(new Insets(8));
@@ -52,7 +61,13 @@ public final class RunsView extends VBox {
         Button refresh = new Button("Refresh");
         refresh.setId("runs-refresh");
         refresh.setOnAction(e -> model.refresh());
-        HBox filters = new HBox(6, name, status, refresh);
+        Button evaluate = new Button("Evaluate");
+        evaluate.setId("runs-evaluate");
+        evaluate.setTooltip(new Tooltip("The selected run's figures on its test data (else its validation data): "
+                + "confusion matrix, per-class table; written to its evaluation.json"));
+        evaluate.disableProperty().bind(Bindings.size(table.getSelectionModel().getSelectedItems()).isNotEqualTo(1));
+        evaluate.setOnAction(e -> evaluator.accept(table.getSelectionModel().getSelectedItem().folder()));
+        HBox filters = new HBox(6, name, status, refresh, evaluate);
         filters.setAlignment(Pos.CENTER_LEFT);
 
         table.setId("runs-table");

@@ -30,10 +30,12 @@ public final class ConfigParser {
 
     private final Problems problems;
     private final Path baseDir;
+    private final boolean checkFiles;
 
-    private ConfigParser(Problems problems, Path baseDir) {
+    private ConfigParser(Problems problems, Path baseDir, boolean checkFiles) {
         this.problems = problems;
         this.baseDir = baseDir.toAbsolutePath().normalize();
+        this.checkFiles = checkFiles;
     }
 
     /**
@@ -95,6 +97,10 @@ public final class ConfigParser {
 
     /** As {@link #parse(String, Path)}, with the bounds and choices of the given schema (a test's edited copy). */
     static ValidationResult parse(String text, Path baseDir, SchemaNode schema) {
+        return parse(text, baseDir, schema, true);
+    }
+
+    private static ValidationResult parse(String text, Path baseDir, SchemaNode schema, boolean checkFiles) {
         if (text.length() > MAX_CONFIG_BYTES) {
             return failure(tooLarge("the config", text.length()));
         }
@@ -108,12 +114,21 @@ public final class ConfigParser {
             problems.error("", "the config must be a JSON object {...}, not " + JsonObjectReader.describe(root));
             return new ValidationResult(null, problems.all());
         }
-        RunConfig config = new ConfigParser(problems, baseDir).readRun(new JsonObjectReader(problems, "", root, schema));
+        RunConfig config = new ConfigParser(problems, baseDir, checkFiles).readRun(new JsonObjectReader(problems, "", root, schema));
         return new ValidationResult(problems.hasErrors() ? null : config, problems.all(), parsed.locations());
     }
 
+    /**
+     * A config as a run folder or a checkpoint stored it, checked like any other except that its data files need not
+     * be there: a trained model is used (evaluated on other data, predicted with, exported) where its training data
+     * may not be.
+     */
+    public static ValidationResult parseStored(String text, Path baseDir) {
+        return parse(text, baseDir, ConfigSchema.root(), false);
+    }
+
     private RunConfig readRun(JsonObjectReader r) {
-        SourceReader sources = new SourceReader(problems, baseDir);
+        SourceReader sources = new SourceReader(problems, baseDir, checkFiles);
         Map<String, RecordReader.FieldReader> own = new HashMap<>();
         own.put("name", soFar -> {
             String name = r.requiredString("name");

@@ -16,10 +16,17 @@ final class SourceReader {
 
     private final Problems problems;
     private final Path baseDir;
+    private final boolean checkFiles;
 
     SourceReader(Problems problems, Path baseDir) {
+        this(problems, baseDir, true);
+    }
+
+    /** @param checkFiles false: the data files need not be there (a stored config, for using its trained model) */
+    SourceReader(Problems problems, Path baseDir, boolean checkFiles) {
         this.problems = problems;
         this.baseDir = baseDir;
+        this.checkFiles = checkFiles;
     }
 
     DataConfig readData(JsonObjectReader r) {
@@ -160,6 +167,9 @@ final class SourceReader {
     }
 
     private void checkExists(String at, String path, boolean directory) {
+        if (!checkFiles) {
+            return;
+        }
         Path p = baseDir.resolve(path).normalize();
         if (directory ? !Files.isDirectory(p) : !Files.isRegularFile(p)) {
             String what = directory ? "folder" : "file";
@@ -171,6 +181,9 @@ final class SourceReader {
     }
 
     private void checkIdxFiles(String at, String path, String split) {
+        if (!checkFiles) {
+            return;
+        }
         Path dir = baseDir.resolve(path).normalize();
         boolean fashion = dir.toString().contains("fashion-mnist");
         if (!Files.isDirectory(dir)) {

@@ -138,6 +138,24 @@ class ModelEvaluationTest {
                 + "\", \"numClasses\": 10}", false, done -> { });
         assertThat(given.figures()).isEqualTo(own.figures());
 
+        // a source in a .json file, its path relative to that file's folder
+        Path sources = Files.createDirectories(dir.resolve("sources"));
+        Files.writeString(sources.resolve("test-source.json"), "{\"type\": \"csv\", \"path\": \"../test.csv\", \"numClasses\": 10}");
+        assertThat(ModelEvaluation.run(r.runDir(), sources.resolve("test-source.json").toString(), false, d -> { }).figures())
+                .isEqualTo(own.figures());
+        // a run config whose data.test names it, and one that has none
+        Path config = dir.resolve("with-test.json");
+        Files.writeString(config, Files.readString(r.runDir().resolve("config.json")));
+        Evaluation fromConfig = ModelEvaluation.run(r.runDir(), config.toString(), false, d -> { });
+        assertThat(fromConfig.figures()).isEqualTo(own.figures());
+        assertThat(fromConfig.data()).isEqualTo("--data " + config);
+        Path noTest = dir.resolve("no-test.json");
+        Files.writeString(noTest, Files.readString(config).replaceAll("(?s),\\s*\"test\"\\s*:\\s*\\{[^}]*}", ""));
+        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), noTest.toString(), false, d -> { }))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("has no data.test");
+        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), "{\"type\": 3", false, d -> { }))
+                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("not valid JSON");
+
         assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), "{\"type\": \"csv\", \"path\": \"missing.csv\"}", false, d -> { }))
                 .isInstanceOf(InvalidConfigException.class).hasMessageContaining("--data.path").hasMessageContaining("missing.csv");
         assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), "{\"type\": \"text\", \"path\": \"" + test.toString().replace("\\", "/")

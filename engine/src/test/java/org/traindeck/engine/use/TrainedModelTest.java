@@ -104,6 +104,22 @@ class TrainedModelTest {
     }
 
     @Test
+    void aModelOpensWhereItsTrainingDataIsNoLonger() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("moved")).resolve("digits.csv.gz");
+        Files.copy(TestPaths.repoRoot().resolve("data/digits/digits.csv.gz"), data);
+        RunConfig config = ConfigParser.parse(Files.readString(withoutEma.runDir().resolve("config.json"))
+                .replace(TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/"),
+                        data.toString().replace("\\", "/")).replace("\"plain\"", "\"moved\""), dir).orThrow();
+        RunResult r = TrainingRun.prepare(config).runHere();
+        Files.delete(data);
+
+        TrainedModel m = TrainedModel.open(r.runDir(), false);
+
+        assertThat(m.config().name()).isEqualTo("moved");
+        assertThat(m.output(Nd4j.rand(2, 64))[0].shape()).containsExactly(2, 10);
+    }
+
+    @Test
     void emaOnARunWithoutOneIsRefusedSayingSo() {
         assertThatThrownBy(() -> TrainedModel.open(withoutEma.runDir(), true)).isInstanceOf(CheckpointException.class)
                 .hasMessageContaining("--ema").hasMessageContaining("holds no weight average").hasMessageContaining("best-stage1.tdckpt");
