@@ -15,9 +15,8 @@ class LeNet(nn.Module):
         self.output = nn.Linear(16, 3)
 
     def forward(self, x):
-        # no ReLU after the batch norms: DL4J 1.0.0-M2.1's BatchNormalization ignores its activation
-        x = nn.functional.max_pool2d(self.bn0(self.conv0(x)), 2)
-        x = nn.functional.max_pool2d(self.bn1(self.conv1(x)), 2)
+        x = nn.functional.max_pool2d(torch.relu(self.bn0(self.conv0(x))), 2)
+        x = nn.functional.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
         x = torch.relu(self.dense(torch.flatten(x, 1)))   # channels, rows, columns: DL4J's order too
         return torch.softmax(self.output(x), dim=1)
 

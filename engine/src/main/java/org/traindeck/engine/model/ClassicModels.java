@@ -63,8 +63,7 @@ final class ClassicModels {
                     .activation(lenet.batchNorm() ? Activation.IDENTITY : act).build(), last);
             last = "conv" + i;
             if (lenet.batchNorm()) {
-                g.addLayer("bn" + i, new BatchNormalization.Builder().activation(act).build(), last);
-                last = "bn" + i;
+                last = batchNorm(g, "bn" + i, last, act);
             }
             g.addLayer("pool" + i, new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(2, 2)
                     .build(), last);
@@ -75,19 +74,30 @@ final class ClassicModels {
         return g.setOutputs(last).build();
     }
 
+    /**
+     * A batch norm, then the activation as a layer of its own: DL4J 1.0.0-M2.1's BatchNormalization takes an activation
+     * and never applies it. Returns the last node's name.
+     */
+    private static String batchNorm(ComputationGraphConfiguration.GraphBuilder g, String name, String in, Activation act) {
+        g.addLayer(name, new BatchNormalization.Builder().activation(Activation.IDENTITY).build(), in);
+        if (act == Activation.IDENTITY) {
+            return name;
+        }
+        g.addLayer(name + "_act", new ActivationLayer.Builder().activation(act).build(), name);
+        return name + "_act";
+    }
+
     static ComputationGraphConfiguration resnet(ModelConfig.ResNet resnet, ModelInput shape, long seed) {
         Activation act = activation(resnet.activation());
         ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
         g.setInputTypes(shape.input());
         int ch = resnet.channels();
         g.addLayer("stem", conv3(ch), INPUT);
-        g.addLayer("stem_bn", new BatchNormalization.Builder().activation(act).build(), "stem");
-        String last = "stem_bn";
+        String last = batchNorm(g, "stem_bn", "stem", act);
         for (int b = 0; b < resnet.blocks(); b++) {
             String p = "block" + b + "_";
             g.addLayer(p + "conv1", conv3(ch), last);
-            g.addLayer(p + "bn1", new BatchNormalization.Builder().activation(act).build(), p + "conv1");
-            g.addLayer(p + "conv2", conv3(ch), p + "bn1");
+            g.addLayer(p + "conv2", conv3(ch), batchNorm(g, p + "bn1", p + "conv1", act));
             g.addLayer(p + "bn2", new BatchNormalization.Builder().activation(Activation.IDENTITY).build(), p + "conv2");
             g.addVertex(p + "add", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "bn2", last);
             g.addLayer(p + "out", new ActivationLayer.Builder().activation(act).build(), p + "add");

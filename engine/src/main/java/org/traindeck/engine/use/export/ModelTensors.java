@@ -10,6 +10,7 @@ import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.graph.vertex.GraphVertex;
+import org.nd4j.linalg.activations.impl.ActivationIdentity;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -53,7 +54,7 @@ public record ModelTensors(List<NamedTensor> tensors, ObjectNode graph) {
                 Layer layer = v.getLayer().conf().getLayer();
                 node.put("layer", layer.getClass().getSimpleName());
                 Layer inner = layer instanceof BaseWrapperLayer w ? w.getUnderlying() : layer;
-                if (inner instanceof BatchNormalization b && b.getActivationFn() != null) {
+                if (inner instanceof BatchNormalization b && b.getActivationFn() != null && !(b.getActivationFn() instanceof ActivationIdentity)) {
                     // DL4J 1.0.0-M2.1's BatchNormalization never applies the activation it is configured with
                     node.put("activation", "identity").put("configuredActivation", b.getActivationFn().toString());
                 } else if (inner instanceof BaseLayer b && b.getActivationFn() != null) {
