@@ -20,10 +20,10 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
  */
 public class PatchEmbedding extends SameDiffBackedLayer {
 
-    static final String WEIGHTS = "W";
-    static final String BIAS = "b";
-    static final String POSITIONS = "pos";
-    static final String CLASS_TOKEN = "cls";
+    public static final String WEIGHTS = "W";
+    public static final String BIAS = "b";
+    public static final String POSITIONS = "pos";
+    public static final String CLASS_TOKEN = "cls";
     private static final double EMBEDDING_STD = 0.02;
 
     @JsonProperty
@@ -57,6 +57,32 @@ public class PatchEmbedding extends SameDiffBackedLayer {
     /** Patches per image plus the class token: the output's sequence length. */
     public long sequenceLength() {
         return (imageHeight / patchSize) * (imageWidth / patchSize) + (classToken ? 1 : 0);
+    }
+
+    public int patchSize() {
+        return patchSize;
+    }
+
+    /** Features per patch. */
+    public long width() {
+        return width;
+    }
+
+    public boolean classToken() {
+        return classToken;
+    }
+
+    /** The images' channels, height and width (0 until the input type is known). */
+    public long channels() {
+        return channels;
+    }
+
+    public long imageHeight() {
+        return imageHeight;
+    }
+
+    public long imageWidth() {
+        return imageWidth;
     }
 
     @Override

@@ -19,7 +19,7 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
  */
 public class PositionEmbedding extends SameDiffBackedLayer {
 
-    static final String POSITIONS = "pos";
+    public static final String POSITIONS = "pos";
     private static final double EMBEDDING_STD = 0.02;
 
     @JsonProperty
@@ -44,6 +44,16 @@ public class PositionEmbedding extends SameDiffBackedLayer {
         }
         this.maxLength = maxLength;
         this.width = width;
+    }
+
+    /** The longest sequence it has positions for. */
+    public long maxLength() {
+        return maxLength;
+    }
+
+    /** Features per position (0 until the input type is known). */
+    public long width() {
+        return width;
     }
 
     @Override
