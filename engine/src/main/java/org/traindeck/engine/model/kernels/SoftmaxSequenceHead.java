@@ -30,23 +30,7 @@ public class SoftmaxSequenceHead extends RnnOutputLayer {
             throw new IllegalArgumentException("SoftmaxSequenceHead computes a softmax with unweighted cross-entropy on [minibatch,"
                     + " features, time] sequences, not " + head);
         }
-        layerName = head.getLayerName();
-        iDropout = head.getIDropout();
-        constraints = head.getConstraints();
-        activationFn = head.getActivationFn();
-        weightInitFn = head.getWeightInitFn();
-        biasInit = head.getBiasInit();
-        gainInit = head.getGainInit();
-        regularization = head.getRegularization();
-        regularizationBias = head.getRegularizationBias();
-        iUpdater = head.getIUpdater();
-        biasUpdater = head.getBiasUpdater();
-        weightNoise = head.getWeightNoise();
-        gradientNormalization = head.getGradientNormalization();
-        gradientNormalizationThreshold = head.getGradientNormalizationThreshold();
-        nIn = head.getNIn();
-        nOut = head.getNOut();
-        timeDistributedFormat = head.getTimeDistributedFormat();
+        LayerSettings.copy(head, this);
         lossFn = head.getLossFn();
         hasBias = head.hasBias();
         setRnnDataFormat(head.getRnnDataFormat());

@@ -3,6 +3,8 @@ package org.traindeck.engine.model.kernels;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.RNNFormat;
+import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
@@ -16,13 +18,15 @@ import org.traindeck.engine.model.layers.PatchEmbedding;
 import org.traindeck.engine.model.layers.PositionEmbedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.traindeck.engine.model.kernels.DenseKernelTest.assertRelativelyClose;
 import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
 
 /**
  * The position and patch embedding kernels against TrainDeck's SameDiff layers with the same parameters (output, every
- * parameter's gradient, the input's gradient), and central finite differences.
+ * parameter's gradient, the input's gradient), and central finite differences; the token embedding kernel against
+ * DL4J's EmbeddingSequenceLayer (a sum of one-hot lookups: its gradient is exact, compared directly).
  */
 class EmbeddingKernelsTest {
 
@@ -126,6 +130,66 @@ class EmbeddingKernelsTest {
         assertRelativelyClose(k.activate(false, ws), sum, 1e-6, "inference output (no dropout)");
     }
 
+    private static EmbeddingSequenceLayer tokens(int vocabulary, int units, int length) {
+        return new EmbeddingSequenceLayer.Builder().nIn(vocabulary).nOut(units).outputDataFormat(RNNFormat.NCW).hasBias(false)
+                .inputLength(length).inferInputLength(false).build();
+    }
+
+    private static INDArray ids(int mb, int length, int vocabulary) {
+        INDArray x = Nd4j.create(DataType.FLOAT, mb, length);
+        for (int i = 0; i < mb * length; i++) {
+            // repeated ids: their gradients must add up
+            x.putScalar(i, (i * 5) % vocabulary);
+        }
+        return x;
+    }
+
+    private static void compareTokens(INDArray x, INDArray mask) {
+        Layer ref = instantiate(tokens(7, 4, (int) x.size(x.rank() - 1)));
+        Layer k = instantiate(new TokenEmbedding(tokens(7, 4, (int) x.size(x.rank() - 1))));
+        assertThat(k).isInstanceOf(TokenEmbeddingLayer.class);
+        assertThat(k.paramTable().keySet()).containsExactlyElementsOf(ref.paramTable().keySet()).containsExactly("W");
+        assertThat(k.getParam("W").ordering()).isEqualTo(ref.getParam("W").ordering());
+        assertThat(k.params()).isEqualTo(ref.params());
+        ref.params().assign(Nd4j.randn(DataType.FLOAT, ref.params().shape()));
+        k.params().assign(ref.params());
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        INDArray eps = Nd4j.randn(DataType.FLOAT, x.size(0), 4, x.size(x.rank() - 1));
+        INDArray[] out = new INDArray[2];
+        Gradient[] grads = new Gradient[2];
+        Layer[] layers = {ref, k};
+        for (int i = 0; i < 2; i++) {
+            layers[i].setInput(x, ws);
+            layers[i].setMaskArray(mask);
+            out[i] = layers[i].activate(true, ws).dup();
+            Pair<Gradient, INDArray> p = layers[i].backpropGradient(eps, ws);
+            assertThat(p.getSecond()).isNull();
+            grads[i] = p.getFirst();
+        }
+        assertRelativelyClose(out[1], out[0], 1e-6, "output");
+        assertRelativelyClose(grads[1].getGradientFor("W"), grads[0].getGradientFor("W"), 1e-5, "gradient of W");
+        assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-5, "flat gradient view");
+    }
+
+    @Test
+    void tokensMatchEmbeddingSequenceLayer() {
+        compareTokens(ids(3, 5, 7), null);
+        compareTokens(ids(2, 4, 7).reshape(2, 1, 4), null);
+    }
+
+    @Test
+    void tokensHonourASequenceMaskAsEmbeddingSequenceLayerDoes() {
+        compareTokens(ids(3, 5, 7), Nd4j.createFromArray(new float[][] {{1, 1, 1, 0, 0}, {1, 1, 1, 1, 1}, {1, 0, 0, 0, 0}}));
+    }
+
+    @Test
+    void anIdOutsideTheVocabularyIsRefused() {
+        Layer k = instantiate(new TokenEmbedding(tokens(7, 4, 2)));
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        k.setInput(Nd4j.createFromArray(new float[][] {{1, 7}}), ws);
+        assertThatThrownBy(() -> k.activate(true, ws)).hasMessageContaining("token id 7.0").hasMessageContaining("0..6");
+    }
+
     @Test
     void positionGradientsMatchFiniteDifferences() {
         Layer k = instantiate(positions(true, 5, 3));
@@ -174,6 +238,11 @@ class EmbeddingKernelsTest {
                 .addLayer("p", new PatchEmbeddingKernel(2, 6, true), "in")
                 .addLayer("q", new PositionEmbeddingKernel(5, 0, 0.25), "p")
                 .setOutputs("q").build();
+        ComputationGraphConfiguration tokens = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).graphBuilder()
+                .addInputs("in").setInputTypes(InputType.recurrent(7, 5))
+                .addLayer("t", new TokenEmbedding(tokens(7, 4, 5)), "in")
+                .setOutputs("t").build();
+        assertThat(ComputationGraphConfiguration.fromJson(tokens.toJson())).isEqualTo(tokens);
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(back).isEqualTo(conf);
         assertThat(back.getVertices().get("p").toString()).contains("PatchEmbeddingKernel");
