@@ -14,11 +14,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The reference spelling of nodes whose kernel fuses several layers. A pre-norm transformer block spelled out as layerNorm, attention, dropout, add and dense nodes: the reference the
- * fused transformerBlock kernel is checked against, and what a transformerBlock node with "kernel": "dl4j" becomes; a
- * positionEmbedding with dropout becomes a positionEmbedding node ({@code <name>_sum}) and a dropout node.
- * The nodes are named {@code <prefix>norm1}, {@code <prefix>attention}, {@code <prefix>norm2}, {@code <prefix>mlp1} and
- * {@code <prefix>mlp2}, so their parameters have the fused block's keys.
+ * The reference spelling of nodes whose kernel fuses several layers. A pre-norm transformer block spelled out as
+ * layerNorm, attention, dropout, add and dense nodes: the reference the fused transformerBlock kernel is checked
+ * against, and what a transformerBlock node with "kernel": "dl4j" becomes (a positionEmbedding with dropout becomes a
+ * positionEmbedding node {@code <name>_sum} and a dropout node). The block's nodes are named {@code <prefix>norm1},
+ * {@code <prefix>attention}, {@code <prefix>norm2}, {@code <prefix>mlp1} and {@code <prefix>mlp2}, so their parameters
+ * have the fused block's keys.
  */
 final class ReferenceBlock {
 
