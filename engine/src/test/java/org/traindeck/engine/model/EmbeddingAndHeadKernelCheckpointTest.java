@@ -1,5 +1,6 @@
 package org.traindeck.engine.model;
 
+import org.deeplearning4j.nn.conf.layers.DropoutLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.updater.UpdaterBlock;
 import org.deeplearning4j.nn.weights.WeightInit;
@@ -131,5 +132,19 @@ class EmbeddingAndHeadKernelCheckpointTest {
         double moved = before.params().sub(start).norm2Number().doubleValue();
         double apart = now.params().sub(before.params()).norm2Number().doubleValue();
         assertThat(apart / moved).isLessThan(1e-2);
+    }
+
+    @Test
+    void theReferencePathSpellsThePositionDropoutOutAndKeepsTheLayout() {
+        ModelConfig.Gpt dropping = new ModelConfig.Gpt(16, 1, 2, 2, 0.1, false, null);
+        ComputationGraph reference = install(ModelCompiler.build(dropping, TOKENS, 7, KernelUse.REFERENCE));
+        ComputationGraph own = install(ModelCompiler.build(dropping, TOKENS, 7, KernelUse.OWN));
+        assertThat(reference.getLayer("positions_sum").conf().getLayer().getClass()).isEqualTo(PositionEmbedding.class);
+        assertThat(reference.getLayer("positions").conf().getLayer()).isInstanceOf(DropoutLayer.class);
+        assertThat(reference.getLayer("tokens").conf().getLayer()).isNotInstanceOf(TokenEmbedding.class);
+        assertThat(reference.getLayer("output").conf().getLayer()).isNotInstanceOf(SoftmaxSequenceHead.class);
+        assertThat(((PositionEmbeddingKernel) own.getLayer("positions").conf().getLayer()).dropout()).isEqualTo(0.1);
+        assertThat(own.params()).isEqualTo(reference.params());
+        assertThat(own.getUpdater().getStateViewArray().length()).isEqualTo(reference.getUpdater().getStateViewArray().length());
     }
 }
