@@ -19,7 +19,8 @@ final class Expansions {
 
     static List<LayerSpec> vit(ModelConfig.Vit v) {
         List<LayerSpec> out = new ArrayList<>();
-        out.add(spec("patches", "patches", null, "size", v.patch(), "units", v.width(), "classToken", v.classToken()));
+        out.add(reference(spec("patches", "patches", null, "size", v.patch(), "units", v.width(), "classToken", v.classToken()),
+                v.kernel()));
         String last = dropout(out, "patches", v.dropout());
         last = blocks(out, last, v.depth(), v.width(), v.heads(), v.mlpRatio(), false, v.dropout(), v.recompute(), v.kernel());
         out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
@@ -29,9 +30,17 @@ final class Expansions {
 
     static List<LayerSpec> gpt(ModelConfig.Gpt g) {
         List<LayerSpec> out = new ArrayList<>();
-        out.add(spec("tokens", "embedding", null, "units", g.width()));
-        out.add(spec("positions", "positionEmbedding", null));
-        String last = dropout(out, "positions", g.dropout());
+        String last = "positions";
+        if (ReferenceBlock.DL4J.equals(g.kernel())) {
+            out.add(reference(spec("tokens", "embedding", null, "units", g.width()), g.kernel()));
+            out.add(reference(spec("positions", "positionEmbedding", null), g.kernel()));
+            last = dropout(out, "positions", g.dropout());
+        } else {
+            out.add(spec("tokens", "embedding", null, "units", g.width()));
+            // the position kernel applies the dropout itself
+            out.add(g.dropout() > 0 ? spec("positions", "positionEmbedding", null, "dropout", g.dropout())
+                    : spec("positions", "positionEmbedding", null));
+        }
         last = blocks(out, last, g.depth(), g.width(), g.heads(), g.mlpRatio(), true, g.dropout(), g.recompute(), g.kernel());
         out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
         return out;
@@ -59,6 +68,16 @@ final class Expansions {
             last = p + "residual2";
         }
         return last;
+    }
+
+    /** The node with "kernel": "dl4j" when the model asks for DL4J's layers, else as it is. */
+    private static LayerSpec reference(LayerSpec spec, String kernel) {
+        if (!ReferenceBlock.DL4J.equals(kernel)) {
+            return spec;
+        }
+        Map<String, Object> options = new LinkedHashMap<>(spec.options());
+        options.put("kernel", ReferenceBlock.DL4J);
+        return new LayerSpec(spec.name(), spec.type(), spec.inputs(), options);
     }
 
     static String dropout(List<LayerSpec> out, String after, double rate) {

@@ -4,6 +4,7 @@ import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Layer;
+import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.model.graph.Built;
@@ -53,6 +54,16 @@ public final class GraphCompiler {
      */
     public ComputationGraphConfiguration compile(ComputationGraphConfiguration.GraphBuilder g, List<LayerSpec> layers,
                                                  ModelConfig.Head head, ModelInput input) {
+        return compile(g, layers, head, input, true);
+    }
+
+    /**
+     * As {@link #compile(ComputationGraphConfiguration.GraphBuilder, List, ModelConfig.Head, ModelInput)}.
+     *
+     * @param ownHead whether the head may run on TrainDeck's kernel (where the kernels are used at all)
+     */
+    public ComputationGraphConfiguration compile(ComputationGraphConfiguration.GraphBuilder g, List<LayerSpec> layers,
+                                                 ModelConfig.Head head, ModelInput input, boolean ownHead) {
         Map<String, InputType> types = new HashMap<>();
         types.put(Heads.INPUT, input.tokens() ? tokens(input.input()) : input.input());
         Map<String, Integer> index = new HashMap<>();
@@ -79,7 +90,7 @@ public final class GraphCompiler {
         }
         String last = layers.get(layers.size() - 1).name();
         try {
-            Heads.add(g, last, types.get(last), head, input);
+            Heads.add(g, last, types.get(last), head, input, ownHead && kernels.kernelFor(null) && Nd4j.getEnvironment().isCPU());
         } catch (ShapeError e) {
             throw problem("model.layers[" + (layers.size() - 1) + "]", "the head takes the output of '" + last + "': " + e.getMessage());
         }

@@ -10,6 +10,7 @@ import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
 import org.deeplearning4j.nn.weights.WeightInit;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
@@ -34,6 +35,12 @@ public final class Heads {
     }
 
     public static void add(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelConfig.Head head, ModelInput input) {
+        add(g, last, out, head, input, false);
+    }
+
+    /** @param ownKernel whether a softmax sequence head runs on TrainDeck's kernel ({@link SoftmaxSequenceHead}) */
+    public static void add(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelConfig.Head head, ModelInput input,
+                           boolean ownKernel) {
         Task task = input.task();
         LossFunction loss = loss(head, task);
         Activation act = activation(head, task);
@@ -57,8 +64,9 @@ public final class Heads {
                     throw new ShapeError("a sequence head predicts a token at each of the data's " + steps + " steps, but gets "
                             + Shapes.describe(out) + ": keep the sequence's length (no pooling or striding along the steps)");
                 }
-                g.addLayer(OUTPUT, new RnnOutputLayer.Builder(loss).activation(act).nOut(n).dataFormat(RNNFormat.NCW)
-                        .weightInit(WeightInit.XAVIER).build(), last);
+                RnnOutputLayer layer = new RnnOutputLayer.Builder(loss).activation(act).nOut(n).dataFormat(RNNFormat.NCW)
+                        .weightInit(WeightInit.XAVIER).build();
+                g.addLayer(OUTPUT, ownKernel && SoftmaxSequenceHead.computes(layer) ? new SoftmaxSequenceHead(layer) : layer, last);
             }
             case SEGMENTATION, RECONSTRUCTION -> perPosition(g, last, out, input, loss, act);
         }

@@ -90,17 +90,17 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration graph(ModelConfig.Graph m) {
-                return compileGraph(m.layers(), m.head(), input, seed, kinds, kernels);
+                return compileGraph(m.layers(), m.head(), input, seed, kinds, kernels, true);
             }
 
             @Override
             public ComputationGraphConfiguration vit(ModelConfig.Vit m) {
-                return compileGraph(Expansions.vit(m), null, input, seed, kinds, kernels);
+                return compileGraph(Expansions.vit(m), null, input, seed, kinds, kernels, !ReferenceBlock.DL4J.equals(m.kernel()));
             }
 
             @Override
             public ComputationGraphConfiguration gpt(ModelConfig.Gpt m) {
-                return compileGraph(Expansions.gpt(m), null, input, seed, kinds, kernels);
+                return compileGraph(Expansions.gpt(m), null, input, seed, kinds, kernels, !ReferenceBlock.DL4J.equals(m.kernel()));
             }
 
             @Override
@@ -125,8 +125,9 @@ public final class ModelCompiler {
     }
 
     private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed,
-                                                              LayerKinds kinds, KernelUse kernels) {
+                                                              LayerKinds kinds, KernelUse kernels, boolean ownHead) {
         ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
-        return new GraphCompiler(kinds, kernels).compile(g, layers, head, input);
+        // a shorthand with "kernel": "dl4j" keeps DL4J's head as well
+        return new GraphCompiler(kinds, kernels).compile(g, layers, head, input, ownHead);
     }
 }

@@ -9,13 +9,17 @@ import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A pre-norm transformer block spelled out as layerNorm, attention, dropout, add and dense nodes: the reference the
- * fused transformerBlock kernel is checked against, and what a transformerBlock node with "kernel": "dl4j" becomes.
- * The nodes are named {@code <prefix>norm1}, {@code <prefix>attention}, {@code <prefix>norm2}, {@code <prefix>mlp1} and
- * {@code <prefix>mlp2}, so their parameters have the fused block's keys.
+ * The reference spelling of nodes whose kernel fuses several layers. A pre-norm transformer block spelled out as
+ * layerNorm, attention, dropout, add and dense nodes: the reference the fused transformerBlock kernel is checked
+ * against, and what a transformerBlock node with "kernel": "dl4j" becomes (a positionEmbedding with dropout becomes a
+ * positionEmbedding node {@code <name>_sum} and a dropout node). The block's nodes are named {@code <prefix>norm1},
+ * {@code <prefix>attention}, {@code <prefix>norm2}, {@code <prefix>mlp1} and {@code <prefix>mlp2}, so their parameters
+ * have the fused block's keys.
  */
 final class ReferenceBlock {
 
@@ -31,8 +35,13 @@ final class ReferenceBlock {
      */
     static boolean applies(LayerSpec spec, KernelUse kernels) {
         Object option = spec.options().get("kernel");
-        return "transformerBlock".equals(spec.type())
-                && (!kernels.kernelFor(option == null ? null : option.toString()) || !Nd4j.getEnvironment().isCPU());
+        boolean reference = !kernels.kernelFor(option == null ? null : option.toString()) || !Nd4j.getEnvironment().isCPU();
+        return reference && ("transformerBlock".equals(spec.type()) || droppingPositions(spec));
+    }
+
+    /** A positionEmbedding with dropout: the kernel fuses the dropout in, the reference is a positionEmbedding and a dropout node. */
+    private static boolean droppingPositions(LayerSpec spec) {
+        return "positionEmbedding".equals(spec.type()) && spec.options().get("dropout") instanceof Number rate && rate.doubleValue() > 0;
     }
 
     /** The node as reference nodes, its last one named as the node; the node itself when its input is no sequence (it says why). */
@@ -41,6 +50,13 @@ final class ReferenceBlock {
             return List.of(spec);
         }
         NodeOptions o = new NodeOptions(spec.type(), spec.options());
+        if (droppingPositions(spec)) {
+            Map<String, Object> options = new LinkedHashMap<>(spec.options());
+            options.remove("dropout");
+            String sum = spec.name() + "_sum";
+            return List.of(new LayerSpec(sum, spec.type(), List.of(input), options),
+                    Expansions.spec(spec.name(), "dropout", List.of(sum), "rate", o.number("dropout")));
+        }
         int width = (int) r.getSize();
         List<LayerSpec> out = new ArrayList<>();
         nodes(out, spec.name() + "_", spec.name(), input, width, o.integer("heads"), (int) TransformerBlockNode.hidden(o, width),

@@ -72,13 +72,20 @@ class TransformerBlockNodeTest {
     @Test
     void shorthandsEmitOneBlockNodePerBlockUnlessKernelDl4j() {
         ModelConfig.Graph own = ModelCompiler.expanded(new ModelConfig.Gpt(16, 2, 2, 4, 0.1, true, null));
+        // the position kernel applies the dropout itself
         assertThat(own.layers()).extracting(l -> l.type())
-                .containsExactly("embedding", "positionEmbedding", "dropout", "transformerBlock", "transformerBlock", "layerNorm");
-        assertThat(own.layers().get(3).name()).isEqualTo("block1");
-        assertThat(own.layers().get(3).options()).containsEntry("recompute", true).containsEntry("causal", true)
+                .containsExactly("embedding", "positionEmbedding", "transformerBlock", "transformerBlock", "layerNorm");
+        assertThat(own.layers().get(1).options()).containsEntry("dropout", 0.1).doesNotContainKey("kernel");
+        assertThat(own.layers().get(2).name()).isEqualTo("block1");
+        assertThat(own.layers().get(2).options()).containsEntry("recompute", true).containsEntry("causal", true)
                 .containsEntry("dropout", 0.1);
         ModelConfig.Graph reference = ModelCompiler.expanded(new ModelConfig.Gpt(16, 2, 2, 4, 0.1, true, "dl4j"));
-        assertThat(reference.layers()).extracting(l -> l.name()).contains("block1_norm1", "block1_attention", "block2_residual2");
+        assertThat(reference.layers()).extracting(l -> l.name()).contains("positions_dropout", "block1_norm1", "block1_attention",
+                "block2_residual2");
+        assertThat(reference.layers().get(0).options()).containsEntry("kernel", "dl4j");
+        assertThat(reference.layers().get(1).options()).containsEntry("kernel", "dl4j").doesNotContainKey("dropout");
+        ModelConfig.Graph vit = ModelCompiler.expanded(new ModelConfig.Vit(2, 16, 1, 2, 2, true, 0, false, "dl4j"));
+        assertThat(vit.layers().get(0).options()).containsEntry("kernel", "dl4j");
     }
 
     @Test

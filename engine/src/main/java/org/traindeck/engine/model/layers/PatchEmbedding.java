@@ -65,6 +65,32 @@ public class PatchEmbedding extends SameDiffBackedLayer {
         return (imageHeight / patchSize) * (imageWidth / patchSize) + (classToken ? 1 : 0);
     }
 
+    public int patchSize() {
+        return patchSize;
+    }
+
+    /** Features per patch. */
+    public long width() {
+        return width;
+    }
+
+    public boolean classToken() {
+        return classToken;
+    }
+
+    /** The images' channels, height and width (0 until the input type is known). */
+    public long channels() {
+        return channels;
+    }
+
+    public long imageHeight() {
+        return imageHeight;
+    }
+
+    public long imageWidth() {
+        return imageWidth;
+    }
+
     @Override
     public void setNIn(InputType inputType, boolean override) {
         InputType.InputTypeConvolutional image = checkedImage(inputType);

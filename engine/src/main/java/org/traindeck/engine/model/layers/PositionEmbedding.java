@@ -46,6 +46,16 @@ public class PositionEmbedding extends SameDiffBackedLayer {
         this.width = width;
     }
 
+    /** The longest sequence it has positions for. */
+    public long maxLength() {
+        return maxLength;
+    }
+
+    /** Features per position (0 until the input type is known). */
+    public long width() {
+        return width;
+    }
+
     @Override
     public void setNIn(InputType inputType, boolean override) {
         long features = checkedSequence(inputType).getSize();

@@ -9,10 +9,14 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.kernels.TokenEmbedding;
 
 import java.util.List;
 
-/** embedding: a learned vector per token id; token ids [steps] in, a sequence [units, steps] out. */
+/**
+ * embedding: a learned vector per token id; token ids [steps] in, a sequence [units, steps] out. TrainDeck's kernel
+ * ({@link TokenEmbedding}) unless the node or the backend asks for DL4J's EmbeddingSequenceLayer.
+ */
 public final class Embedding implements LayerKind {
 
     @Override
@@ -35,10 +39,14 @@ public final class Embedding implements LayerKind {
                 .outputDataFormat(RNNFormat.NCW).hasBias(false);
         // a fixed length is checked against every batch; an unknown one is taken from each batch
         if (tokens.steps() > 0) {
-            return Built.layer(b.inputLength(Math.toIntExact(tokens.steps())).inferInputLength(false).build());
+            return Built.layer(kernel(o, b.inputLength(Math.toIntExact(tokens.steps())).inferInputLength(false).build()));
         }
         int units = o.integer("units");
         // DL4J would report its default length, 1, for a length it only learns from the data
-        return new Built(b.inferInputLength(true).build(), null, in -> InputType.recurrent(units, -1, RNNFormat.NCW));
+        return new Built(kernel(o, b.inferInputLength(true).build()), null, in -> InputType.recurrent(units, -1, RNNFormat.NCW));
+    }
+
+    private static EmbeddingSequenceLayer kernel(NodeOptions o, EmbeddingSequenceLayer layer) {
+        return o.ownKernel() && TokenEmbedding.computes(layer) ? new TokenEmbedding(layer) : layer;
     }
 }

@@ -6,11 +6,15 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.PatchEmbeddingKernel;
 import org.traindeck.engine.model.layers.PatchEmbedding;
 
 import java.util.List;
 
-/** patches: an image cut into size×size patches, each projected to a vector, with learned positions (and a class token). */
+/**
+ * patches: an image cut into size×size patches, each projected to a vector, with learned positions (and a class token).
+ * TrainDeck's kernel ({@link PatchEmbeddingKernel}) unless the node or the backend asks for the SameDiff layer.
+ */
 public final class Patches implements LayerKind {
 
     @Override
@@ -27,6 +31,7 @@ public final class Patches implements LayerKind {
             throw new ShapeError("cuts " + size + "×" + size + " patches, but " + size + " does not divide the image's "
                     + image.getHeight() + "×" + image.getWidth() + ": use a size that divides both, or crop or pad the images");
         }
-        return Built.layer(new PatchEmbedding(size, o.integer("units"), o.bool("classToken")));
+        return Built.layer(o.ownKernel() ? new PatchEmbeddingKernel(size, o.integer("units"), o.bool("classToken"))
+                : new PatchEmbedding(size, o.integer("units"), o.bool("classToken")));
     }
 }

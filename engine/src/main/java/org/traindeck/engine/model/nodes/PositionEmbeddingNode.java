@@ -7,11 +7,16 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.kernels.PositionEmbeddingKernel;
 import org.traindeck.engine.model.layers.PositionEmbedding;
 
 import java.util.List;
 
-/** positionEmbedding: adds a learned vector per position of a sequence of known length (GPT's, after its token embedding). */
+/**
+ * positionEmbedding: adds a learned vector per position of a sequence of known length (GPT's, after its token embedding),
+ * optionally followed by dropout. TrainDeck's kernel ({@link PositionEmbeddingKernel}, the dropout fused in) unless the
+ * node or the backend asks for the SameDiff layer.
+ */
 public final class PositionEmbeddingNode implements LayerKind {
 
     @Override
@@ -29,6 +34,13 @@ public final class PositionEmbeddingNode implements LayerKind {
         long steps = ((InputType.InputTypeRecurrent) in).getTimeSeriesLength();
         if (steps <= 0) {
             throw new ShapeError("needs the sequence's length, but it is not known here: give the data a fixed context");
+        }
+        double dropout = o.has("dropout") ? o.number("dropout") : 0;
+        if (o.ownKernel()) {
+            return Built.layer(new PositionEmbeddingKernel(steps, 0, dropout));
+        }
+        if (dropout > 0) {
+            throw new IllegalStateException("a positionEmbedding with dropout is spelled out before its layer is built");
         }
         return Built.layer(new PositionEmbedding(steps));
     }
