@@ -74,23 +74,13 @@ public final class ConfigForm extends ScrollPane {
         Button addStage = new Button("+");
         addStage.setId("add-stage");
         addStage.setTooltip(new Tooltip("add a stage (a copy of the selected one)"));
-        addStage.setOnAction(e -> edit(tree -> {
-            ArrayNode stages = (ArrayNode) tree.withArray("stages");
-            JsonNode copy = stages.size() > 0 ? stages.get(selectedStage()).deepCopy() : JsonNodeFactory.instance.objectNode().put("epochs", 1);
-            if (copy instanceof ObjectNode o) {
-                o.put("name", "stage" + (stages.size() + 1));
-            }
-            stages.add(copy);
-        }, () -> stageChoice.getSelectionModel().selectLast()));
+        addStage.setOnAction(e -> structural(() -> StageEdits.addCopy(document, selectedStage()),
+                () -> stageChoice.getSelectionModel().selectLast()));
         Button removeStage = new Button("−");
         removeStage.setId("remove-stage");
         removeStage.setTooltip(new Tooltip("remove the selected stage"));
-        removeStage.setOnAction(e -> edit(tree -> {
-            ArrayNode stages = (ArrayNode) tree.withArray("stages");
-            if (stages.size() > 1) {
-                stages.remove(selectedStage());
-            }
-        }, () -> stageChoice.getSelectionModel().selectFirst()));
+        removeStage.setOnAction(e -> structural(() -> StageEdits.remove(document, selectedStage()),
+                () -> stageChoice.getSelectionModel().selectFirst()));
         HBox stageRow = new HBox(4, stageChoice, addStage, removeStage);
         stage.add(new Label("Stage"), 0, r);
         stage.add(stageRow, 1, r++);
@@ -286,14 +276,12 @@ public final class ConfigForm extends ScrollPane {
         }
     }
 
-    /** Applies a structural edit to the JSON, then refreshes the form. */
-    private void edit(Consumer<ObjectNode> change, Runnable after) {
-        ObjectNode tree = JsonTree.parse(document.text());
-        if (tree == null) {
+    /** Applies a structural edit (a stage added or removed), then selects the stage {@code after} names. */
+    private void structural(Runnable change, Runnable after) {
+        if (JsonTree.parse(document.text()) == null) {
             return;
         }
-        change.accept(tree);
-        document.textProperty().set(JsonTree.write(tree));
+        change.run();
         after.run();
     }
 

@@ -125,6 +125,87 @@ final class JsonSplice {
         return text.substring(0, object.open() + 1) + text.substring(object.close());
     }
 
+    /**
+     * The text with {@code element} (JSON text, kept as given) added after the last element of the array at
+     * {@code path}, spaced from it as that element is from the one before; null when the text has no array there.
+     */
+    static String append(String text, String path, String element) {
+        Members array = elements(text, pointer(path));
+        if (array == null) {
+            return null;
+        }
+        List<Member> items = array.members();
+        if (items.isEmpty()) {
+            return text.substring(0, array.open() + 1) + element + text.substring(array.close());
+        }
+        Member last = items.get(items.size() - 1);
+        int before = items.size() > 1 ? items.get(items.size() - 2).valueEnd() : array.open() + 1;
+        String gap = text.substring(before, last.nameStart()).replaceFirst("^\\s*,", "");
+        if (items.size() == 1 && gap.isEmpty()) {
+            gap = " ";
+        }
+        return text.substring(0, last.valueEnd()) + "," + gap + element + text.substring(last.valueEnd());
+    }
+
+    /** The text without element {@code index} of the array at {@code path} and its comma; null when there is none. */
+    static String removeElement(String text, String path, int index) {
+        Members array = elements(text, pointer(path));
+        if (array == null || index < 0 || index >= array.members().size()) {
+            return null;
+        }
+        List<Member> items = array.members();
+        Member m = items.get(index);
+        if (index > 0) {
+            return text.substring(0, items.get(index - 1).valueEnd()) + text.substring(m.valueEnd());
+        }
+        if (items.size() > 1) {
+            return text.substring(0, m.nameStart()) + text.substring(items.get(1).nameStart());
+        }
+        return text.substring(0, array.open() + 1) + text.substring(array.close());
+    }
+
+    /** The text of element {@code index} of the array at {@code path} as typed, or null. */
+    static String element(String text, String path, int index) {
+        Members array = elements(text, pointer(path));
+        if (array == null || index < 0 || index >= array.members().size()) {
+            return null;
+        }
+        Member m = array.members().get(index);
+        return text.substring(m.nameStart(), m.valueEnd());
+    }
+
+    /** The array at {@code at}: its brackets, and its elements as members named by their index. */
+    private static Members elements(String text, JsonPointer at) {
+        try (JsonParser p = FACTORY.createParser(text)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t != JsonToken.START_ARRAY || !p.getParsingContext().getParent().pathAsPointer().equals(at)) {
+                    continue;
+                }
+                int open = (int) p.currentTokenLocation().getCharOffset();
+                List<Member> items = new ArrayList<>();
+                JsonToken v;
+                while ((v = p.nextToken()) != JsonToken.END_ARRAY) {
+                    int start = (int) p.currentTokenLocation().getCharOffset();
+                    if (v.isStructStart()) {
+                        p.skipChildren();
+                    } else {
+                        p.getText();
+                    }
+                    items.add(new Member(String.valueOf(items.size()), start, (int) p.currentLocation().getCharOffset()));
+                }
+                int close = (int) p.currentTokenLocation().getCharOffset();
+                while (p.nextToken() != null) {
+                    p.skipChildren();
+                }
+                return new Members(open, close, items);
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** A member's key and where its name starts and its value ends. */
     private record Member(String key, int nameStart, int valueEnd) {}
 

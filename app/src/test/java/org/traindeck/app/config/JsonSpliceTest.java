@@ -118,4 +118,18 @@ class JsonSpliceTest {
         assertThat(JsonSplice.remove(COMPACT, "model.depth")).isNull();
         assertThat(JsonSplice.insert("{\"a\": {} ", "a.b", JsonNodeFactory.instance.numberNode(1))).isNull();
     }
+
+    @Test
+    void anElementIsCopiedAppendedAndRemovedAsTyped() {
+        String first = "{ \"epochs\": 3, \"optimizer\": { \"type\": \"adam\", \"learningRate\": 0.00005 } }";
+        assertThat(JsonSplice.element(TEXT, "stages", 0)).isEqualTo(first);
+        assertThat(JsonSplice.append(TEXT, "stages", first))
+                .isEqualTo(TEXT.replace("\"fine\" }\n", "\"fine\" },\n    " + first + "\n"));
+        assertThat(JsonSplice.append(TEXT, "model.hidden", "32")).isEqualTo(TEXT.replace("[128,64]", "[128,64,32]"));
+        assertThat(JsonSplice.removeElement(TEXT, "stages", 0))
+                .isEqualTo(TEXT.replace("    " + first + ",\n", ""));
+        assertThat(JsonSplice.removeElement(TEXT, "stages", 1)).isEqualTo(TEXT.replace(",\n    { \"epochs\": 2, \"name\": \"fine\" }", ""));
+        assertThat(JsonSplice.removeElement(TEXT, "stages", 2)).isNull();
+        assertThat(JsonSplice.append(TEXT, "model", "1")).isNull();
+    }
 }
