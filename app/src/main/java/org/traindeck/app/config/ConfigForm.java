@@ -1,7 +1,6 @@
 package org.traindeck.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import javafx.geometry.Insets;
@@ -30,9 +29,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The form side of the config editor: the common fields, each bound to its JSON path. Editing a field rewrites the
- * document's JSON; editing the JSON refreshes the fields; the engine's validation marks the field its message names
- * (path and line), and lists every problem below.
+ * The form side of the config editor: the common fields and the model type's own (ModelFields), each bound to its
+ * JSON path. Editing a field changes that value's text in the document's JSON and nothing else; editing the JSON
+ * refreshes the fields; the engine's validation marks the field its message names (path and line), and lists every
+ * problem below.
  */
 public final class ConfigForm extends ScrollPane {
 
