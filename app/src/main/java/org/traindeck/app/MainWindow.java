@@ -133,6 +133,7 @@ public final class MainWindow {
                 lazyTab("Queue", () -> new QueueView(queue, controller, runActions::openRun)),
                 lazyTab("Sweeps", () -> new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
         tabs.setId("config-tabs");
+        form.onEditInJson(() -> tabs.getSelectionModel().select(json));
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
         SplitPane split = new SplitPane(tabs, dashboard);

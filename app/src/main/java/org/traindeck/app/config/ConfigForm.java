@@ -1,7 +1,6 @@
 package org.traindeck.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import javafx.geometry.Insets;
@@ -30,9 +29,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The form side of the config editor: the common fields, each bound to its JSON path. Editing a field rewrites the
- * document's JSON; editing the JSON refreshes the fields; the engine's validation marks the field its message names
- * (path and line), and lists every problem below.
+ * The form side of the config editor: the common fields and the model type's own (ModelFields), each bound to its
+ * JSON path. Editing a field changes that value's text in the document's JSON and nothing else; editing the JSON
+ * refreshes the fields; the engine's validation marks the field its message names (path and line), and lists every
+ * problem below.
  */
 public final class ConfigForm extends ScrollPane {
 
@@ -42,6 +42,9 @@ public final class ConfigForm extends ScrollPane {
 
     private final ConfigDocument document;
     private final List<Binding> bindings = new ArrayList<>();
+    private final GridPane model = grid();
+    private final ModelFields modelFields;
+    private Runnable editInJson = () -> { };
     private final ComboBox<String> stageChoice = new ComboBox<>();
     private final VBox problems = new VBox(2);
     private final Label summary = new Label();
@@ -49,6 +52,7 @@ public final class ConfigForm extends ScrollPane {
 
     public ConfigForm(ConfigDocument document) {
         this.document = document;
+        this.modelFields = new ModelFields(this, model);
         setFitToWidth(true);
         setId("config-form");
         GridPane run = grid();
@@ -56,13 +60,8 @@ public final class ConfigForm extends ScrollPane {
         text(run, r++, "Run name", () -> "name", false);
         text(run, r++, "Output folder", () -> "outputDir", false);
         text(run, r++, "Seed", () -> "seed", false);
-        GridPane model = grid();
-        r = 0;
-        choice(model, r++, "Model", () -> "model.type");
-        text(model, r++, "Hidden layers (mlp)", () -> "model.hidden", true);
-        text(model, r++, "Conv channels (lenet)", () -> "model.channels", true);
-        choice(model, r++, "Activation", () -> "model.activation");
-        text(model, r++, "Dropout", () -> "model.dropout", false);
+        // the rows below the type are the chosen type's properties in the schema (ModelFields), rebuilt when it changes
+        choice(model, 0, "Model", () -> "model.type");
         GridPane data = grid();
         r = 0;
         choice(data, r++, "Training data", () -> "data.train.type");
@@ -75,23 +74,13 @@ public final class ConfigForm extends ScrollPane {
         Button addStage = new Button("+");
         addStage.setId("add-stage");
         addStage.setTooltip(new Tooltip("add a stage (a copy of the selected one)"));
-        addStage.setOnAction(e -> edit(tree -> {
-            ArrayNode stages = (ArrayNode) tree.withArray("stages");
-            JsonNode copy = stages.size() > 0 ? stages.get(selectedStage()).deepCopy() : JsonNodeFactory.instance.objectNode().put("epochs", 1);
-            if (copy instanceof ObjectNode o) {
-                o.put("name", "stage" + (stages.size() + 1));
-            }
-            stages.add(copy);
-        }, () -> stageChoice.getSelectionModel().selectLast()));
+        addStage.setOnAction(e -> structural(() -> StageEdits.addCopy(document, selectedStage()),
+                () -> stageChoice.getSelectionModel().selectLast()));
         Button removeStage = new Button("−");
         removeStage.setId("remove-stage");
         removeStage.setTooltip(new Tooltip("remove the selected stage"));
-        removeStage.setOnAction(e -> edit(tree -> {
-            ArrayNode stages = (ArrayNode) tree.withArray("stages");
-            if (stages.size() > 1) {
-                stages.remove(selectedStage());
-            }
-        }, () -> stageChoice.getSelectionModel().selectFirst()));
+        removeStage.setOnAction(e -> structural(() -> StageEdits.remove(document, selectedStage()),
+                () -> stageChoice.getSelectionModel().selectFirst()));
         HBox stageRow = new HBox(4, stageChoice, addStage, removeStage);
         stage.add(new Label("Stage"), 0, r);
         stage.add(stageRow, 1, r++);
@@ -103,6 +92,7 @@ public final class ConfigForm extends ScrollPane {
         text(stage, r++, "Learning rate", () -> s.formatted(selectedStage()) + "optimizer.learningRate", false);
         choice(stage, r++, "Schedule", () -> s.formatted(selectedStage()) + "schedule.type");
         text(stage, r++, "Warmup steps", () -> s.formatted(selectedStage()) + "schedule.warmupSteps", false);
+        text(stage, r++, "Warmup epochs", () -> s.formatted(selectedStage()) + "schedule.warmupEpochs", false);
         text(stage, r++, "Gradient clipping (max norm)", () -> s.formatted(selectedStage()) + "gradientClipping", false);
         text(stage, r++, "Accumulation steps", () -> s.formatted(selectedStage()) + "accumulationSteps", false);
         choice(stage, r++, "Precision", () -> s.formatted(selectedStage()) + "precision");
@@ -153,33 +143,89 @@ public final class ConfigForm extends ScrollPane {
         return Math.max(0, i);
     }
 
-    private static String id(String label) {
+    static String id(String label) {
         return "field-" + label.toLowerCase().replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "");
     }
 
     private void text(GridPane grid, int row, String label, Supplier<String> path, boolean list) {
+        text(grid, row, label, id(label), path, list, Configs.defaultText(path.get()), hint(path));
+    }
+
+    /** Also the model type's fields, whose default and hint come from its own variant of the schema. */
+    Control text(GridPane grid, int row, String label, String id, Supplier<String> path, boolean list, String fallback, Tooltip hint) {
         TextField field = new TextField();
-        field.setId(id(label));
+        field.setId(id);
         field.setPrefColumnCount(18);
         // a field left empty takes the schema's default, shown greyed
-        field.setPromptText(Configs.defaultText(path.get()));
+        field.setPromptText(fallback);
         Binding b = new Binding(path, field, v -> JsonTree.toText(v),
                 () -> list ? JsonTree.listFromText(field.getText()) : JsonTree.fromText(field.getText()),
-                v -> field.setText((String) v), hint(path));
+                v -> field.setText((String) v), hint);
         field.textProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, field, b);
+        return field;
     }
 
     private void choice(GridPane grid, int row, String label, Supplier<String> path) {
-        String fallback = Configs.defaultText(path.get());
+        choice(grid, row, label, id(label), path, Configs.choices(path.get()), Configs.defaultText(path.get()), hint(path));
+    }
+
+    Control choice(GridPane grid, int row, String label, String id, Supplier<String> path, List<String> choices,
+                   String fallback, Tooltip hint) {
         ComboBox<String> box = new ComboBox<>();
-        box.getItems().addAll(Configs.choices(path.get()));
-        box.setId(id(label));
+        box.getItems().addAll(choices);
+        box.setId(id);
         Binding b = new Binding(path, box, v -> v == null ? fallback : v.asText(),
                 () -> box.getValue() == null ? null : JsonNodeFactory.instance.textNode(box.getValue()),
-                v -> box.setValue((String) v), hint(path));
+                v -> box.setValue((String) v), hint);
         box.valueProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, box, b);
+        return box;
+    }
+
+    /** A model type's switch: the value is written as the box shows it, its default when the file leaves it out. */
+    Control flag(GridPane grid, int row, String label, String id, Supplier<String> path, boolean fallback, Tooltip hint) {
+        CheckBox box = new CheckBox();
+        box.setId(id);
+        Binding b = new Binding(path, box, v -> v == null ? fallback : v.asBoolean(),
+                () -> JsonNodeFactory.instance.booleanNode(box.isSelected()), v -> box.setSelected((Boolean) v), hint);
+        box.selectedProperty().addListener((o, a, v) -> userEdit(b));
+        add(grid, row, label, box, b);
+        return box;
+    }
+
+    /** A value the form does not edit (a graph's layers), summarised; the JSON tab edits it. */
+    Control summary(GridPane grid, int row, String label, String id, Supplier<String> path, Function<JsonNode, String> text) {
+        Label shown = new Label();
+        shown.setId(id);
+        shown.setWrapText(true);
+        Binding b = new Binding(path, shown, text::apply, () -> null, v -> shown.setText((String) v), null);
+        add(grid, row, label, shown, b);
+        return shown;
+    }
+
+    /** Shows the JSON tab: how the window does it is passed in, so the form needs nothing of the window. */
+    public void onEditInJson(Runnable action) {
+        this.editInJson = action;
+    }
+
+    void editInJson() {
+        editInJson.run();
+    }
+
+    /** Drops the given controls' bindings (the previous model type's fields). */
+    void unbind(List<Control> controls) {
+        bindings.removeIf(b -> controls.contains(b.control()));
+    }
+
+    static Tooltip tooltip(String hint) {
+        if (hint == null) {
+            return null;
+        }
+        Tooltip t = new Tooltip(hint);
+        t.setWrapText(true);
+        t.setMaxWidth(420);
+        return t;
     }
 
     private void check(GridPane grid, int row, String label, Supplier<String> path) {
@@ -193,14 +239,7 @@ public final class ConfigForm extends ScrollPane {
     }
 
     private static Tooltip hint(Supplier<String> path) {
-        String hint = Configs.fieldHint(path.get());
-        if (hint == null) {
-            return null;
-        }
-        Tooltip t = new Tooltip(hint);
-        t.setWrapText(true);
-        t.setMaxWidth(420);
-        return t;
+        return tooltip(Configs.fieldHint(path.get()));
     }
 
     private void add(GridPane grid, int row, String label, Control control, Binding b) {
@@ -232,16 +271,17 @@ public final class ConfigForm extends ScrollPane {
         } finally {
             updating = false;
         }
+        if (b.path().get().equals("model.type")) {
+            refreshFields();
+        }
     }
 
-    /** Applies a structural edit to the JSON, then refreshes the form. */
-    private void edit(Consumer<ObjectNode> change, Runnable after) {
-        ObjectNode tree = JsonTree.parse(document.text());
-        if (tree == null) {
+    /** Applies a structural edit (a stage added or removed), then selects the stage {@code after} names. */
+    private void structural(Runnable change, Runnable after) {
+        if (JsonTree.parse(document.text()) == null) {
             return;
         }
-        change.accept(tree);
-        document.textProperty().set(JsonTree.write(tree));
+        change.run();
         after.run();
     }
 
@@ -258,6 +298,9 @@ public final class ConfigForm extends ScrollPane {
                 for (int i = 0; i < count; i++) {
                     JsonNode name = stages.get(i).get("name");
                     names.add((i + 1) + ": " + (name == null ? "stage" + (i + 1) : name.asText()));
+                }
+                if (modelFields.show(JsonTree.toText(JsonTree.get(tree, "model.type")))) {
+                    showProblems(document.validationProperty().get());
                 }
                 if (!names.equals(stageChoice.getItems())) {
                     stageChoice.getItems().setAll(names);

@@ -81,4 +81,16 @@ class ConfigFormEditsTest {
         waitUntil("the batch size in the form",
                 () -> robot.lookup("#field-batch-size-per-device").queryAs(TextField.class).getText().equals("64"));
     }
+
+    @Test
+    void aStageIsAddedAndRemovedAsTextTheRestStayingAsTyped(FxRobot robot) {
+        String stage = "{ \"epochs\": 3, \"batchSize\": 20, \"optimizer\": { \"type\": \"adam\", \"learningRate\": 0.00005 } }";
+        String copy = stage.substring(0, stage.length() - 2) + ", \"name\": \"stage2\" }";
+        robot.clickOn("#add-stage");
+        waitUntil("the second stage in the text", () -> document.text().contains("stage2"));
+        assertThat(onFx(document::text)).isEqualTo(TEXT.replace(stage + " ]", stage + ", " + copy + " ]"));
+        robot.clickOn("#remove-stage");
+        waitUntil("the second stage out of the text", () -> !document.text().contains("stage2"));
+        assertThat(onFx(document::text)).isEqualTo(TEXT);
+    }
 }

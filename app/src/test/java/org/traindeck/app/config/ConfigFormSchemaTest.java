@@ -40,6 +40,7 @@ class ConfigFormSchemaTest {
             Map.entry("#field-batch-size-per-device", "stages[0].batchSize"),
             Map.entry("#field-learning-rate", "stages[0].optimizer.learningRate"),
             Map.entry("#field-warmup-steps", "stages[0].schedule.warmupSteps"),
+            Map.entry("#field-warmup-epochs", "stages[0].schedule.warmupEpochs"),
             Map.entry("#field-gradient-clipping-max-norm", "stages[0].gradientClipping"),
             Map.entry("#field-accumulation-steps", "stages[0].accumulationSteps"),
             Map.entry("#field-brightness", "stages[0].augmentation.brightness"),
@@ -49,8 +50,9 @@ class ConfigFormSchemaTest {
             Map.entry("#field-ema-every-steps", "stages[0].ema.everySteps"),
             Map.entry("#field-checkpoint-every-epochs", "checkpoint.everyEpochs"),
             Map.entry("#field-keep-last", "checkpoint.keepLast"));
+    /** The config below is an MLP's: the Model section shows the MLP's fields only. */
     private static final Set<String> TEXTS = Set.of("#field-run-name", "#field-output-folder", "#field-hidden-layers-mlp",
-            "#field-conv-channels-lenet", "#field-path", "#field-stage-name");
+            "#field-path", "#field-stage-name");
     private static final Map<String, String> CHOICES = Map.of("#field-model", "model.type", "#field-activation", "model.activation",
             "#field-training-data", "data.train.type", "#field-optimizer", "stages[0].optimizer.type",
             "#field-schedule", "stages[0].schedule.type", "#field-precision", "stages[0].precision");
