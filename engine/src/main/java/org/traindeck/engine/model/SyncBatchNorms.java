@@ -1,12 +1,15 @@
 package org.traindeck.engine.model;
 
+import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.model.kernels.SyncBatchNorm;
+import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,6 +50,17 @@ public final class SyncBatchNorms {
     /** Whether any BatchNorm of the model would be synchronized (the node options, then the run's switch). */
     public static boolean requested(ModelConfig model, boolean runLevel) {
         return runLevel || nodeChoices(model).containsValue(true);
+    }
+
+    /** The synchronized BatchNorm layers of a built network, by name. */
+    public static List<String> in(ComputationGraph net) {
+        List<String> out = new ArrayList<>();
+        for (Layer layer : net.getLayers()) {
+            if (layer instanceof SyncBatchNormLayer) {
+                out.add(layer.getConfig().getLayerName());
+            }
+        }
+        return out;
     }
 
     private static Map<String, Boolean> nodeChoices(ModelConfig model) {

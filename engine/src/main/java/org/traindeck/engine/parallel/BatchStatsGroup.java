@@ -4,6 +4,8 @@ import org.traindeck.engine.model.kernels.BatchStatsExchange;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,6 +22,16 @@ public final class BatchStatsGroup {
 
     private record Part(Phase phase, String layer, long count, double[] a, double[] b) {}
 
+    private static final class Result {
+        final double[] values;
+        int readers;
+
+        Result(double[] values, int readers) {
+            this.values = values;
+            this.readers = readers;
+        }
+    }
+
     private final int size;
     private final long timeoutNanos;
     private final Part[] parts;
@@ -27,7 +39,8 @@ public final class BatchStatsGroup {
     private int[] parties;
     private int arrived;
     private long generation;
-    private double[] result;
+    // each exchange's result until all its waiters took it: one that has no part in the next rounds may wake late
+    private final Map<Long, Result> results = new HashMap<>();
     private RuntimeException aborted;
 
     /** @param timeout how long a replica waits for the others at one exchange before the step fails */
@@ -85,6 +98,7 @@ public final class BatchStatsGroup {
         Arrays.fill(parts, null);
         arrived = 0;
         aborted = null;
+        results.clear();
     }
 
     /** Replica {@code rank} starts its micro-batch {@code j} of the step. */
@@ -119,8 +133,10 @@ public final class BatchStatsGroup {
             double[] combined = combine(expected);
             arrived = 0;
             Arrays.fill(parts, null);
-            result = combined;
             generation++;
+            if (expected > 1) {
+                results.put(generation, new Result(combined, expected - 1));
+            }
             notifyAll();
             return combined;
         }
@@ -146,7 +162,11 @@ public final class BatchStatsGroup {
         if (generation == gen) {
             throw aborted;
         }
-        return result;
+        Result r = results.get(gen + 1);
+        if (--r.readers == 0) {
+            results.remove(gen + 1);
+        }
+        return r.values;
     }
 
     private String missing(int expected) {

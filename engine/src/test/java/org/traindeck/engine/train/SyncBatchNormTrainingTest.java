@@ -15,10 +15,12 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.KernelUse;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,6 +118,20 @@ class SyncBatchNormTrainingTest {
                         .isLessThanOrEqualTo(1e-4 * Math.max(Math.abs(e[i]), 1e-2));
             }
         }
+    }
+
+    @Test
+    void aWorkerFailingInASynchronizedStepFailsItsTierWithoutAHangAndOneDeviceSaysTheOptionIsANoOp(@TempDir Path dir)
+            throws Exception {
+        RunConfig config = config(dir, "failing", LENET, "cpu:2", 32, 1, true, 1);
+        // the last worker fails before its forward pass: the first waits for it at bn0's exchange until the abort
+        RunResult r = TrainingRun.prepare(config, DeviceDiscovery.system(), FaultPlan.NONE.failingWorkerAtStep(5)).runHere();
+
+        assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(SynchronousEquivalenceTest.losses(r.runDir())).hasSize((int) r.steps());
+        String log = Files.readString(r.runDir().resolve("train.log"));
+        assertThat(log).contains("injected worker failure at step 5");
+        assertThat(log.split("has no effect on one device", -1)).as(log).hasSize(2);
     }
 
     @Test

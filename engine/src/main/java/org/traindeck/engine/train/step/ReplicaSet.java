@@ -2,6 +2,7 @@ package org.traindeck.engine.train.step;
 
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.traindeck.engine.model.SyncBatchNorms;
 import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
 import org.traindeck.engine.parallel.BatchStatsGroup;
 import org.traindeck.engine.parallel.DevicePlacement;
@@ -69,7 +70,7 @@ public final class ReplicaSet implements AutoCloseable {
         }
         replicas.clear();
         replicas.addAll(built);
-        statsGroup = hasSyncBatchNorm(master) && replicas.size() > 1 ? new BatchStatsGroup(replicas.size(), exchangeTimeout) : null;
+        statsGroup = !SyncBatchNorms.in(master).isEmpty() && replicas.size() > 1 ? new BatchStatsGroup(replicas.size(), exchangeTimeout) : null;
         for (int w = 0; w < replicas.size(); w++) {
             for (Layer layer : replicas.get(w).getLayers()) {
                 if (layer instanceof SyncBatchNormLayer sync) {
@@ -77,15 +78,6 @@ public final class ReplicaSet implements AutoCloseable {
                 }
             }
         }
-    }
-
-    static boolean hasSyncBatchNorm(ComputationGraph net) {
-        for (Layer layer : net.getLayers()) {
-            if (layer instanceof SyncBatchNormLayer) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Where the replicas' synchronized BatchNorm layers meet; null when the model has none. */
