@@ -63,6 +63,7 @@ public final class ConfigForm extends ScrollPane {
         text(model, r++, "Conv channels (lenet)", () -> "model.channels", true);
         choice(model, r++, "Activation", () -> "model.activation");
         text(model, r++, "Dropout", () -> "model.dropout", false);
+        check(model, r++, "Synchronized BatchNorm (across devices)", () -> "parallel.syncBatchNorm");
         GridPane data = grid();
         r = 0;
         choice(data, r++, "Training data", () -> "data.train.type");
