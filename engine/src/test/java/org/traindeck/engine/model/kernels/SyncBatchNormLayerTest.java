@@ -61,6 +61,25 @@ class SyncBatchNormLayerTest {
         return c;
     }
 
+    @Test
+    void theSynchronizedConfigurationRoundTripsThroughDl4jsJsonAndHasBatchNormsParameters() {
+        ComputationGraphConfiguration c = synced();
+        ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(c.toJson());
+        assertThat(back).isEqualTo(c);
+        assertThat(((LayerVertex) back.getVertices().get("bn1")).getLayerConf().getLayer()).isInstanceOf(SyncBatchNorm.class)
+                .satisfies(l -> assertThat(((SyncBatchNorm) l).getDecay()).isEqualTo(0.8));
+        // a plain and a synchronized BatchNorm are different layers, either way round
+        assertThat(conf()).isNotEqualTo(c);
+        assertThat(c).isNotEqualTo(conf());
+        ComputationGraph plain = new ComputationGraph(conf());
+        plain.init();
+        ComputationGraph sync = new ComputationGraph(c);
+        sync.init();
+        assertThat(sync.getLayer("bn0")).isInstanceOf(SyncBatchNormLayer.class);
+        assertThat(sync.paramTable().keySet()).containsExactlyElementsOf(plain.paramTable().keySet());
+        assertThat(sync.params().equalsWithEps(plain.params(), 0)).isTrue();
+    }
+
     private static INDArray gradient(ComputationGraph net, INDArray x, INDArray y) {
         net.setInputs(x);
         net.setLabels(y);
