@@ -230,7 +230,7 @@ final class EngineBench {
 
     /**
      * Synchronized BatchNorm's cost on 2 CPU workers: the same run without and with {@code parallel.syncBatchNorm},
-     * alternated (without, with, …); the cost is the median of the pairwise step-time ratios (with/without), min–max.
+     * alternated (without, with, with, without, …); the cost is the median of the pairwise step-time ratios (with/without), min–max.
      */
     static void syncBatchNorm(Workload w, Path out, int pairs, Report report) throws Exception {
         double[] plain = new double[pairs];
@@ -238,8 +238,15 @@ final class EngineBench {
         double[] ratios = new double[pairs];
         String two = DeviceSelection.cpuWorkers(2).toString();
         for (int i = 0; i < pairs; i++) {
+            // each pair in the other order than the last, so that a load that rises or falls favours neither
+            boolean syncFirst = i % 2 == 1;
+            if (syncFirst) {
+                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples()).samplesPerSecond();
+            }
             plain[i] = measure(config(w, out.resolve("plain" + i), two, true, false), w.samples()).samplesPerSecond();
-            synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples()).samplesPerSecond();
+            if (!syncFirst) {
+                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples()).samplesPerSecond();
+            }
             ratios[i] = plain[i] / synced[i];
         }
         Stats r = Stats.of(ratios);
