@@ -26,7 +26,8 @@ public final class BenchMain {
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "kernels" (only when named) the samples on the own transformer kernel against
-     * "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step.
+     * "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step; "syncbn" the scaling group's
+     * synchronized BatchNorm row alone (-Dtraindeck.bench.syncbnPairs=N).
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -105,6 +106,11 @@ public final class BenchMain {
             System.out.println("multi-worker scaling…");
             EngineBench.scaling(EngineBench.MLP, out.resolve("scale-mlp"), 5, "≥ 1.15×", report);
             EngineBench.scaling(EngineBench.LENET, out.resolve("scale-lenet"), 5, "≥ 1.5×", report);
+        }
+        if (wanted(only, "scaling") || only.contains("syncbn")) {
+            System.out.println("synchronized BatchNorm on 2 workers…");
+            EngineBench.syncBatchNorm(EngineBench.LENET_BN, out.resolve("scale-syncbn"),
+                    Integer.parseInt(System.getProperty("traindeck.bench.syncbnPairs", "5")), report);
         }
         if (wanted(only, "loader")) {
             System.out.println("data loading against the ViT sample's training…");

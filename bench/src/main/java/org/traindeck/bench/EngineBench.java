@@ -51,18 +51,27 @@ final class EngineBench {
             "{\"type\": \"lenet\", \"channels\": [20, 50], \"kernelSize\": 5, \"dense\": 500}",
             "{\"type\": \"synthetic\", \"samples\": 1024, \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}", 1024, 64);
 
+    /** LeNet with a BatchNorm after each convolution: the synchronized BatchNorm row's model. */
+    static final Workload LENET_BN = new Workload("LeNet 28×28 (8, 16 channels) with batchNorm",
+            "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 5, \"dense\": 64, \"batchNorm\": true}", LENET.data(),
+            LENET.samples(), 32);
+
     static RunConfig config(Workload w, Path out, String devices) {
         return config(w, out, devices, true);
     }
 
     static RunConfig config(Workload w, Path out, String devices, boolean onednn) {
+        return config(w, out, devices, onednn, false);
+    }
+
+    static RunConfig config(Workload w, Path out, String devices, boolean onednn, boolean syncBatchNorm) {
         String json = """
-                {"name": "bench", "outputDir": "%s", "seed": 1, "devices": "%s",
+                {"name": "bench", "outputDir": "%s", "seed": 1, "devices": "%s", "parallel": {"syncBatchNorm": %s},
                  "model": %s, "data": {"train": %s},
                  "stages": [{"epochs": %d, "batchSize": %d, "optimizer": {"type": "adam", "learningRate": 0.001},
                              "validationInterval": 0}],
                  "checkpoint": {"everyEpochs": 0, "keepBestPerStage": false}, "performance": {"onednn": %s}}
-                """.formatted(out.toString().replace("\\", "/"), devices, w.model(), w.data(), EPOCHS, w.batch(), onednn);
+                """.formatted(out.toString().replace("\\", "/"), devices, syncBatchNorm, w.model(), w.data(), EPOCHS, w.batch(), onednn);
         return ConfigParser.parse(json, out).orThrow();
     }
 
@@ -217,5 +226,33 @@ final class EngineBench {
                 Stats.of(two).format("samples/s", 0) + String.format(Locale.ROOT, ", final loss %.3g", Stats.of(loss2).median()),
                 Stats.of(one).format("samples/s", 0) + String.format(Locale.ROOT, " 1 worker, final loss %.3g", Stats.of(loss1).median()),
                 String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), target);
+    }
+
+    /**
+     * Synchronized BatchNorm's cost on 2 CPU workers: the same run without and with {@code parallel.syncBatchNorm},
+     * alternated (without, with, with, without, …); the cost is the median of the pairwise step-time ratios (with/without), min–max.
+     */
+    static void syncBatchNorm(Workload w, Path out, int pairs, Report report) throws Exception {
+        double[] plain = new double[pairs];
+        double[] synced = new double[pairs];
+        double[] ratios = new double[pairs];
+        String two = DeviceSelection.cpuWorkers(2).toString();
+        for (int i = 0; i < pairs; i++) {
+            // each pair in the other order than the last, so that a load that rises or falls favours neither
+            boolean syncFirst = i % 2 == 1;
+            if (syncFirst) {
+                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples()).samplesPerSecond();
+            }
+            plain[i] = measure(config(w, out.resolve("plain" + i), two, true, false), w.samples()).samplesPerSecond();
+            if (!syncFirst) {
+                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples()).samplesPerSecond();
+            }
+            ratios[i] = plain[i] / synced[i];
+        }
+        Stats r = Stats.of(ratios);
+        report.add("multi-worker scaling", w.name() + ", 2 CPU workers × batch " + w.batch() + ": synchronized BatchNorm's step time",
+                Stats.of(synced).format("samples/s", 0) + " with parallel.syncBatchNorm",
+                Stats.of(plain).format("samples/s", 0) + " without (per-device statistics)",
+                String.format(Locale.ROOT, "%.3f× step time (%.3f–%.3f, %d pairs)", r.median(), r.min(), r.max(), pairs), "≤ 1.10×");
     }
 }

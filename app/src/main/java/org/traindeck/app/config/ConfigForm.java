@@ -60,6 +60,7 @@ public final class ConfigForm extends ScrollPane {
         text(run, r++, "Run name", () -> "name", false);
         text(run, r++, "Output folder", () -> "outputDir", false);
         text(run, r++, "Seed", () -> "seed", false);
+        check(run, r++, "Synchronized BatchNorm (across devices)", () -> "parallel.syncBatchNorm");
         // the rows below the type are the chosen type's properties in the schema (ModelFields), rebuilt when it changes
         choice(model, 0, "Model", () -> "model.type");
         GridPane data = grid();

@@ -15,6 +15,22 @@ final class CrossChecks {
             problems.error("parallel.mode", "a cluster (parallel.cluster) trains synchronously only; \"" + config.parallel().mode()
                     + "\" is for this machine's devices");
         }
+        if (config.parallel().onCluster()) {
+            // the executors exchange once per step (the summed gradient), never inside a forward or backward pass
+            String why = "synchronized BatchNorm is not available on a cluster: its executors exchange the step's gradient once, "
+                    + "not batch statistics inside each layer's forward and backward pass. Train on this machine's devices "
+                    + "(several CPU workers or GPUs), or leave it off (each executor's batch then has its own statistics, as with DDP)";
+            if (config.parallel().syncBatchNorm()) {
+                problems.error("parallel.syncBatchNorm", why);
+            }
+            if (config.model() instanceof ModelConfig.Graph g) {
+                for (int i = 0; i < g.layers().size(); i++) {
+                    if (Boolean.TRUE.equals(g.layers().get(i).options().get("sync"))) {
+                        problems.error("model.layers[" + i + "].sync", why);
+                    }
+                }
+            }
+        }
         LayerHealthConfig layers = config.logging().layers();
         if (layers.minUpdateRatio() >= layers.maxUpdateRatio()) {
             problems.error("logging.layers.minUpdateRatio", "is " + layers.minUpdateRatio() + ", not below maxUpdateRatio ("

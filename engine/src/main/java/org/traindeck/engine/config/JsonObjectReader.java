@@ -325,6 +325,19 @@ final class JsonObjectReader {
         return d;
     }
 
+    /** true or false when written; null when left out (a node option whose absence means "as the run says"). */
+    Boolean optionalBool(String key) {
+        JsonNode v = raw(key);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isBoolean()) {
+            problems.error(pathOf(key), "must be true or false, not " + describe(v));
+            return null;
+        }
+        return v.booleanValue();
+    }
+
     boolean bool(String key, boolean fallback) {
         JsonNode v = raw(key);
         if (v == null) {

@@ -8,10 +8,12 @@ package org.traindeck.engine.config;
  * ("none", "linear", "sqrt"); {@code baselineSamplesPerSecond} (0 = measure it in the run) is one device's
  * throughput, for the scaling-efficiency metric. {@code cluster} ("spark://HOST:7077", empty: none) trains on a
  * cluster's {@code executors} executors instead of this machine's devices, with the shared secret in
- * {@code clusterSecretFile} (empty: where "traindeck cluster master" writes it).
+ * {@code clusterSecretFile} (empty: where "traindeck cluster master" writes it). {@code syncBatchNorm} computes every
+ * BatchNorm node's batch statistics over all devices of a synchronous step (a node's own "sync" overrides it).
  */
 public record ParallelConfig(String mode, int averagingFrequency, int prefetch, String lrScaling, boolean fallback,
-                             double baselineSamplesPerSecond, String cluster, int executors, String clusterSecretFile) {
+                             double baselineSamplesPerSecond, String cluster, int executors, String clusterSecretFile,
+                             boolean syncBatchNorm) {
 
     public static final String SYNC = "sync";
 
@@ -22,7 +24,7 @@ public record ParallelConfig(String mode, int averagingFrequency, int prefetch, 
     /** The same settings training on {@code address} with {@code executorCount} executors. */
     public ParallelConfig withCluster(String address, int executorCount) {
         return new ParallelConfig(mode, averagingFrequency, prefetch, lrScaling, fallback, baselineSamplesPerSecond, address,
-                executorCount, clusterSecretFile);
+                executorCount, clusterSecretFile, syncBatchNorm);
     }
 
     public boolean synchronous() {

@@ -97,7 +97,13 @@ final class RecordReader {
         SchemaNode schema = r.schema();
         boolean required = schema.isRequired(key);
         return switch (schema.kind(key)) {
-            case BOOLEAN -> r.bool(key);
+            case BOOLEAN -> {
+                // not a conditional expression: it would unbox an absent value
+                if (schema.defaultOf(key) == null && !required) {
+                    yield r.optionalBool(key);
+                }
+                yield r.bool(key);
+            }
             case INTEGER -> integer(r, key, required, javaType);
             case INTEGER_CHOICE -> r.integerChoice(key);
             case NUMBER -> required ? r.requiredNumber(key) : r.number(key);

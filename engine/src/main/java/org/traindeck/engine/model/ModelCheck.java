@@ -79,6 +79,7 @@ public final class ModelCheck {
         ModelInput input = ModelCompiler.inputOf(config.model(), train);
         try {
             var conf = ModelCompiler.configuration(config.model(), input, config.seed(), kinds);
+            SyncBatchNorms.apply(conf, config.model(), config.parallel().syncBatchNorm());
             return new Checked(parsed, ModelSummary.of(conf, input, config.model()), conf, input);
         } catch (GraphProblemsException e) {
             List<ConfigProblem> found = new ArrayList<>();

@@ -45,7 +45,14 @@ public final class ModelCompiler {
 
     /** @param kernels REFERENCE on the CUDA backend: the kernels read host memory */
     public static ComputationGraph build(ModelConfig model, ModelInput input, long seed, KernelUse kernels) {
-        ComputationGraph graph = new ComputationGraph(configuration(model, input, seed, LayerKinds.standard(), kernels));
+        return build(model, input, seed, kernels, false);
+    }
+
+    /** @param syncBatchNorm the run's {@code parallel.syncBatchNorm} ({@link SyncBatchNorms}) */
+    public static ComputationGraph build(ModelConfig model, ModelInput input, long seed, KernelUse kernels, boolean syncBatchNorm) {
+        ComputationGraphConfiguration conf = configuration(model, input, seed, LayerKinds.standard(), kernels);
+        SyncBatchNorms.apply(conf, model, syncBatchNorm);
+        ComputationGraph graph = new ComputationGraph(conf);
         graph.init();
         return graph;
     }

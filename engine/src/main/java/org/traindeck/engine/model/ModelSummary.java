@@ -5,6 +5,7 @@ import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.model.kernels.SyncBatchNorm;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.model.graph.Shapes;
 
@@ -44,6 +45,10 @@ public record ModelSummary(List<Row> rows, long parameters) {
             long params = v.numParams(true);
             total += params;
             String type = configTypes.getOrDefault(name, typeOf(v));
+            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof SyncBatchNorm) {
+                // synchronized across devices: the layer is DL4J's BatchNormalization otherwise
+                type = configTypes.getOrDefault(name, "BatchNormalization") + " (sync)";
+            }
             InputType out = types.get(name);
             rows.add(new Row(name, type, conf.getVertexInputs().getOrDefault(name, List.of()), out == null ? "?" : Shapes.dims(out), params));
         }

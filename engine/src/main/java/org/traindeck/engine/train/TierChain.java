@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.model.SyncBatchNorms;
 import org.traindeck.engine.parallel.CudaPeerAccess;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.DistributedSession;
@@ -57,6 +58,7 @@ public final class TierChain implements AutoCloseable {
     private int index;
     private StepStrategy strategy;
     private DistributedSession cluster;
+    private boolean syncNoted;
 
     /** @param strategies null for the real ones */
     TierChain(RunConfig config, DevicePlacement placement, RunEvents events, TrainingCallback callbacks,
@@ -104,12 +106,30 @@ public final class TierChain implements AutoCloseable {
                     throw new TierFailure("injected failure setting up " + tier.description, true, null);
                 }
                 strategy = strategies.create(tier, net, plan);
+                noteUnsynchronizedBatchNorm(tier, net, plan);
                 return strategy;
             } catch (TierFailure failure) {
                 callbacks.onTierFailure(state, plan);
                 next(net, plan, state, failure);
             }
         }
+    }
+
+    /** Synchronized BatchNorm applies to the synchronous tiers on several devices: said once a run where it does not. */
+    private void noteUnsynchronizedBatchNorm(Tier tier, ComputationGraph net, StagePlan plan) {
+        if (syncNoted || tier == Tier.DISTRIBUTED || (tier.synchronous() && tier.parallel() && plan.workers > 1)) {
+            return;
+        }
+        List<String> synced = SyncBatchNorms.in(net);
+        if (synced.isEmpty()) {
+            return;
+        }
+        syncNoted = true;
+        events.logLine(tier.parallel()
+                ? "synchronized BatchNorm (" + String.join(", ", synced) + ") does not apply to " + tier.description
+                        + ": each worker steps on its own batch statistics (use parallel.mode \"sync\" for synchronized statistics)"
+                : "synchronized BatchNorm (" + String.join(", ", synced) + ") has no effect on one device: its batch already holds "
+                        + "every example of the step's round");
     }
 
     /** The current tier failed while training: go on with the next one from the state as it now is. */

@@ -95,7 +95,8 @@ final class Trainer {
         DataLoader.Loaded first = setup.load(0);
         ModelInput shape = ModelCompiler.inputOf(config.model(), first.train());
         // the kernels read host memory: on CUDA the DL4J layers they replace (same parameters)
-        net = ModelCompiler.build(config.model(), shape, config.seed(), cuda ? KernelUse.REFERENCE : KernelUse.OWN);
+        net = ModelCompiler.build(config.model(), shape, config.seed(), cuda ? KernelUse.REFERENCE : KernelUse.OWN,
+                config.parallel().syncBatchNorm());
         prepareModel.accept(net);
         fingerprint = ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model())) + "|" + dataShape(first.train());
         lossPositions = LossPositions.of(first.train());

@@ -2,6 +2,7 @@ package org.traindeck.engine.train.step;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.parallel.BatchStatsGroup;
 import org.traindeck.engine.parallel.GradientExchange;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.BatchPrefetcher;
@@ -25,7 +26,10 @@ import java.util.List;
  * BatchNorm running statistics are averaged over every micro-batch of every device (not taken from device 0 as in
  * PyTorch DDP's broadcast_buffers): that makes N devices exactly the same as one device accumulating the N shards,
  * which is what the one-device fallback and a resume on another device count do. The batch statistics used in the
- * forward pass are per micro-batch, as with DDP (there is no synchronized BatchNorm).
+ * forward pass are per micro-batch, as with DDP, unless the layer is synchronized ({@code parallel.syncBatchNorm}, a
+ * node's {@code sync}): then each round (every device's j-th micro-batch of the step) is normalised with the statistics
+ * of all its devices' examples, forward and backward ({@link org.traindeck.engine.model.kernels.SyncBatchNormLayer}), so
+ * N devices × batch b × k accumulated trains as one device × batch N·b × k accumulated.
  * <p>
  * A step either completes on every replica or changes nothing: a failing replica fails the tier before the update, so
  * the next tier repeats the same step from the same parameters.
@@ -73,15 +77,34 @@ public final class AllReduceStep implements StepStrategy {
         List<BatchMaker.Batch> prepared = prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
         int last = replicas.size() - 1;
         boolean lastFails = before + 1 == state.faults.failWorkerAtStep();
-        List<ShardGradient.Shard> done = replicas.onReplicas(w -> {
-            if (w == last && lastFails) {
-                throw new IllegalStateException("injected worker failure at step " + (before + 1));
+        BatchStatsGroup stats = replicas.statsGroup();
+        int devices = replicas.size();
+        if (stats != null) {
+            int[] counts = new int[devices];
+            for (int w = 0; w < devices; w++) {
+                counts[w] = positions(w, devices, k, end - start, true).length;
             }
-            int from = Math.min(start + w * k, end);
-            int to = Math.min(from + k, end);
-            List<BatchMaker.Batch> mine = prepared == null ? batches(state, plan, from, to) : prepared.subList(from - start, to - start);
-            return shards.get(w).compute(mine, j -> StepSeeds.of(seed, before, w * k + j));
-        });
+            stats.beginStep(counts);
+        }
+        List<ShardGradient.Shard> done;
+        try {
+            done = replicas.onReplicas(w -> {
+                if (w == last && lastFails) {
+                    throw new IllegalStateException("injected worker failure at step " + (before + 1));
+                }
+                int[] at = positions(w, devices, k, end - start, stats != null);
+                List<BatchMaker.Batch> mine = new ArrayList<>(at.length);
+                for (int p : at) {
+                    mine.add(prepared == null ? batch(state, plan, start + p) : prepared.get(p));
+                }
+                return shards.get(w).compute(mine, j -> StepSeeds.of(seed, before, at[j]),
+                        stats == null ? j -> { } : j -> stats.enterRound(w, j));
+            });
+        } finally {
+            if (stats != null) {
+                stats.endStep();
+            }
+        }
         double lossSum = 0;
         int examples = 0;
         int micro = 0;
@@ -116,6 +139,33 @@ public final class AllReduceStep implements StepStrategy {
                 : watch.finish(probe, r.applied(), master, firstBatch(state, plan, start).features(), before + 1);
         listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), perDevice, r.applied(), lr,
                 exchange, baseline, layers));
+    }
+
+    /**
+     * The positions in the step's global batch of replica w's micro-batches: a contiguous run of k; or, with
+     * synchronized BatchNorm, every devices-th from w (round j is then the global batch's j-th run of N micro-batches,
+     * the very examples one device at batch N·b normalises together in its j-th accumulated micro-batch).
+     */
+    static int[] positions(int w, int devices, int k, int count, boolean interleaved) {
+        if (!interleaved) {
+            int from = Math.min(w * k, count);
+            int to = Math.min(from + k, count);
+            int[] out = new int[to - from];
+            for (int j = 0; j < out.length; j++) {
+                out[j] = from + j;
+            }
+            return out;
+        }
+        int n = w >= count ? 0 : (count - w + devices - 1) / devices;
+        int[] out = new int[Math.min(n, k)];
+        for (int j = 0; j < out.length; j++) {
+            out[j] = w + j * devices;
+        }
+        return out;
+    }
+
+    private BatchMaker.Batch batch(TrainingState state, StagePlan plan, int at) {
+        return plan.batches.batch(state.order, at, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
     }
 
     private BatchMaker.Batch firstBatch(TrainingState state, StagePlan plan, int at) {

@@ -1,10 +1,15 @@
 package org.traindeck.engine.train.step;
 
+import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.traindeck.engine.model.SyncBatchNorms;
+import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
+import org.traindeck.engine.parallel.BatchStatsGroup;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.GradientExchange;
 import org.traindeck.engine.parallel.TierFailure;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -17,7 +22,9 @@ import java.util.function.IntFunction;
 /**
  * One model replica per device and one thread per replica, bound to its device. Replica 0 is the master model itself,
  * computed on the training thread (bound to the first device); the others are built from the master's configuration
- * (a copy in memory, not a JSON round trip) and, on CPU workers, share the master's parameter array.
+ * (a copy in memory, not a JSON round trip) and, on CPU workers, share the master's parameter array. When the model
+ * has synchronized BatchNorm layers, the replicas' layers meet in one {@link BatchStatsGroup}; a replica that fails
+ * aborts it, so that the others do not wait for it.
  */
 public final class ReplicaSet implements AutoCloseable {
 
@@ -25,11 +32,21 @@ public final class ReplicaSet implements AutoCloseable {
     private final DevicePlacement placement;
     private final List<ComputationGraph> replicas = new ArrayList<>();
     private final List<ExecutorService> threads = new ArrayList<>();
+    private final BatchStatsGroup statsGroup;
 
     /**
      * @param prepare what TrainDeck does to every model it trains (layer helpers), applied to each new replica
      */
     public ReplicaSet(ComputationGraph master, DevicePlacement placement, String runName, Consumer<ComputationGraph> prepare) {
+        this(master, placement, runName, prepare, EXCHANGE_TIMEOUT);
+    }
+
+    /** How long a replica waits for the others at one synchronized BatchNorm exchange: far more than any one layer takes. */
+    static final Duration EXCHANGE_TIMEOUT = Duration.ofMinutes(5);
+
+    /** @param exchangeTimeout how long a replica waits at a synchronized BatchNorm exchange before the step fails */
+    ReplicaSet(ComputationGraph master, DevicePlacement placement, String runName, Consumer<ComputationGraph> prepare,
+               Duration exchangeTimeout) {
         this.master = master;
         this.placement = placement;
         replicas.add(master);
@@ -53,6 +70,19 @@ public final class ReplicaSet implements AutoCloseable {
         }
         replicas.clear();
         replicas.addAll(built);
+        statsGroup = !SyncBatchNorms.in(master).isEmpty() && replicas.size() > 1 ? new BatchStatsGroup(replicas.size(), exchangeTimeout) : null;
+        for (int w = 0; w < replicas.size(); w++) {
+            for (Layer layer : replicas.get(w).getLayers()) {
+                if (layer instanceof SyncBatchNormLayer sync) {
+                    sync.exchange(statsGroup == null ? null : statsGroup.member(w));
+                }
+            }
+        }
+    }
+
+    /** Where the replicas' synchronized BatchNorm layers meet; null when the model has none. */
+    BatchStatsGroup statsGroup() {
+        return statsGroup;
     }
 
     private ComputationGraph build(Consumer<ComputationGraph> prepare) {
@@ -80,7 +110,15 @@ public final class ReplicaSet implements AutoCloseable {
      * Runs {@code task(w)} for every replica at once, each on its own thread (replica 0 on the calling thread), and
      * returns the results in replica order. A failure of any replica is a failure of the tier.
      */
-    <T> List<T> onReplicas(IntFunction<T> task) {
+    <T> List<T> onReplicas(IntFunction<T> body) {
+        IntFunction<T> task = statsGroup == null ? body : w -> {
+            try {
+                return body.apply(w);
+            } catch (RuntimeException | Error e) {
+                statsGroup.abort(e);
+                throw e;
+            }
+        };
         List<Future<T>> pending = new ArrayList<>(threads.size());
         for (int w = 1; w <= threads.size(); w++) {
             int worker = w;

@@ -8,6 +8,7 @@ import org.traindeck.engine.train.batch.BatchMaker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.IntConsumer;
 import java.util.function.IntToLongFunction;
 
 /**
@@ -58,6 +59,11 @@ public final class ShardGradient {
      *              micro-batch's position in the global batch, so the draws do not depend on which device runs it
      */
     public Shard compute(List<BatchMaker.Batch> microBatches, IntToLongFunction seeds) {
+        return compute(microBatches, seeds, j -> { });
+    }
+
+    /** @param beforeEach told the index of each micro-batch before it is computed (a synchronized BatchNorm round) */
+    public Shard compute(List<BatchMaker.Batch> microBatches, IntToLongFunction seeds, IntConsumer beforeEach) {
         int k = microBatches.size();
         if (k == 0) {
             return Shard.EMPTY;
@@ -67,6 +73,7 @@ public final class ShardGradient {
         INDArray flat = null;
         for (int j = 0; j < k; j++) {
             BatchMaker.Batch b = microBatches.get(j);
+            beforeEach.accept(j);
             Nd4j.getRandom().setSeed(seeds.applyAsLong(j));
             double score = pass.run(net, b.features(), b.labels());
             if (dataLossOnly) {

@@ -1,0 +1,91 @@
+package org.traindeck.engine.model.kernels;
+
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.layers.BatchNormalization;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * A BatchNorm node whose batch statistics are synchronized across the replicas of a synchronous data-parallel step
+ * ({@link SyncBatchNormLayer}). It is DL4J's BatchNormalization configuration unchanged (options, JSON fields,
+ * parameters gamma, beta, mean and the variance or log10 deviation, their updaters), so a network or checkpoint of
+ * either loads into the other; only the training-time computation differs, and only while a step has several replicas.
+ */
+public class SyncBatchNorm extends BatchNormalization {
+
+    /** For JSON. */
+    public SyncBatchNorm() {
+    }
+
+    /** Whether {@link #of} can make this layer synchronous (DL4J's fixed gamma and beta are not supported). */
+    public static boolean convertible(BatchNormalization bn) {
+        return bn.getClass() == BatchNormalization.class && !bn.isLockGammaBeta();
+    }
+
+    /** The same layer configuration, synchronized. */
+    public static SyncBatchNorm of(BatchNormalization bn) {
+        if (!convertible(bn)) {
+            throw new IllegalArgumentException("only a plain BatchNormalization with learned gamma and beta can be synchronized: " + bn);
+        }
+        BatchNormalization copy = bn.clone();
+        SyncBatchNorm sync = new SyncBatchNorm();
+        try {
+            for (Class<?> c = BatchNormalization.class; c != Object.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (!Modifier.isStatic(f.getModifiers())) {
+                        f.setAccessible(true);
+                        f.set(sync, f.get(copy));
+                    }
+                }
+            }
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new IllegalStateException("cannot copy DL4J's BatchNormalization configuration", e);
+        }
+        return sync;
+    }
+
+    @Override
+    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
+                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+        SyncBatchNormLayer layer = new SyncBatchNormLayer(conf, networkDataType);
+        layer.setListeners(listeners);
+        layer.setIndex(layerIndex);
+        layer.setParamsViewArray(layerParamsView);
+        Map<String, INDArray> params = initializer().init(conf, layerParamsView, initializeParams);
+        layer.setParamTable(params);
+        layer.setConf(conf);
+        return layer;
+    }
+
+    @Override
+    public SyncBatchNorm clone() {
+        return (SyncBatchNorm) super.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SyncBatchNorm && super.equals(o);
+    }
+
+    @Override
+    protected boolean canEqual(Object other) {
+        return other instanceof SyncBatchNorm;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * super.hashCode() + 1;
+    }
+
+    @Override
+    public String toString() {
+        return "Sync" + super.toString();
+    }
+}
