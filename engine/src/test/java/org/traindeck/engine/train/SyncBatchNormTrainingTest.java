@@ -110,12 +110,20 @@ class SyncBatchNormTrainingTest {
 
         List<float[]> expected = runningStatistics(oneConfig, one);
         List<float[]> actual = runningStatistics(syncConfig, sync);
+        // relative to each array's largest value: a channel whose mean is near 0 carries the others' float32 noise.
+        // The ResNet (three norms, each now followed by its ReLU, and skip connections) carries more: measured 1.4e-4
+        // of its arrays' largest values after 20 steps (its losses 2.8e-6), LeNet's within 1e-4 (losses 5e-7)
+        double bound = type.equals("resnet") ? 5e-4 : 1e-4;
         for (int l = 0; l < expected.size(); l++) {
             float[] e = expected.get(l);
             float[] g = actual.get(l);
+            double scale = 1e-2;
+            for (float v : e) {
+                scale = Math.max(scale, Math.abs(v));
+            }
             for (int i = 0; i < e.length; i++) {
                 assertThat((double) Math.abs(g[i] - e[i])).as("running statistic %d of array %d", i, l)
-                        .isLessThanOrEqualTo(1e-4 * Math.max(Math.abs(e[i]), 1e-2));
+                        .isLessThanOrEqualTo(bound * scale);
             }
         }
     }
