@@ -166,7 +166,7 @@ class MainTest {
         assertThat(run("train", "a.json", "--devices", "gpu7")).isEqualTo(Main.INVALID_INPUT);
         assertThat(stderr()).contains("'gpu7' is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
         assertThat(run("queue")).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("queue needs add, run or list").contains("Usage: traindeck queue");
+        assertThat(stderr()).contains("queue needs add, run, list, remove or move").contains("Usage: traindeck queue");
         assertThat(run("compare", "one-run")).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("resume", "somewhere", "--epochs", "0")).isEqualTo(Main.INVALID_INPUT);
         assertThat(stderr()).contains("--epochs needs a whole number of at least 1");

@@ -18,7 +18,7 @@ import java.util.List;
  */
 public final class TfEventFileReader {
 
-    /** A decoded event: a file_version header or a scalar. */
+    /** A decoded event: a file_version header or a scalar (histograms, images and texts are left out). */
     public record Event(double wallTime, long step, String fileVersion, String tag, Float value) {}
 
     private TfEventFileReader() {
@@ -27,7 +27,10 @@ public final class TfEventFileReader {
     public static List<Event> read(Path file) throws IOException {
         List<Event> events = new ArrayList<>();
         for (byte[] data : records(file)) {
-            events.add(decodeEvent(data));
+            Event e = decodeEvent(data);
+            if (e != null) {
+                events.add(e);
+            }
         }
         return events;
     }
@@ -105,6 +108,9 @@ public final class TfEventFileReader {
                         tag = new String(bytes(v), StandardCharsets.UTF_8);
                     } else if (vk == ((2 << 3) | 5)) {
                         value = Float.intBitsToFloat(Integer.reverseBytes(v.readInt()));
+                    } else if ((vk & 7) == 2 && (vk >>> 3) >= 4 && (vk >>> 3) <= 9) {
+                        bytes(v); // a histogram, image, audio, tensor or its metadata: read by their own tests
+                        return null;
                     } else {
                         throw new IOException("unexpected summary value field " + vk);
                     }
