@@ -41,7 +41,6 @@ final class JsonEditorGutter extends Region {
     private int lineCount = 1;
     private Text followed;
     private Font measuredFont;
-    private double lineHeight;
     private double digitWidth;
     private double markWidth;
 
@@ -98,6 +97,12 @@ final class JsonEditorGutter extends Region {
         }
         Bounds view = sceneToLocal(viewport.localToScene(viewport.getLayoutBounds()));
         Point2D top = sceneToLocal(areaText.localToScene(0, areaText.getLayoutBounds().getMinY()));
+        // the skin's text snaps its lines: their height is its own, not the font's nominal one
+        double lineHeight = areaText.getLayoutBounds().getHeight() / countLines(areaText.getText());
+        if (!(lineHeight > 0)) {
+            hideFrom(0);
+            return;
+        }
         clip.setX(0);
         clip.setY(view.getMinY());
         clip.setWidth(getWidth());
@@ -165,7 +170,7 @@ final class JsonEditorGutter extends Region {
         return tip;
     }
 
-    /** Line height and glyph widths of the area's font, measured as a {@link Text} lays them out. */
+    /** Glyph widths of the area's font, measured as a {@link Text} lays them out. */
     private void measure() {
         Font font = area.getFont();
         if (font.equals(measuredFont)) {
@@ -173,10 +178,7 @@ final class JsonEditorGutter extends Region {
         }
         Text probe = new Text("0");
         probe.setFont(font);
-        double one = probe.getLayoutBounds().getHeight();
         digitWidth = probe.getLayoutBounds().getWidth();
-        probe.setText("0\n0");
-        lineHeight = Math.max(1, probe.getLayoutBounds().getHeight() - one);
         probe.setText("✖");
         markWidth = probe.getLayoutBounds().getWidth();
         measuredFont = font;

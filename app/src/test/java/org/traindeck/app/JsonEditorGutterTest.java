@@ -1,9 +1,11 @@
 package org.traindeck.app;
 
 import javafx.scene.Node;
+import javafx.scene.Parent;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.Tooltip;
+import javafx.scene.shape.MoveTo;
 import javafx.scene.text.Text;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
@@ -31,6 +34,18 @@ class JsonEditorGutterTest extends WindowTest {
 
     private static Node visibleMark(FxRobot robot, int line) {
         return onFx(() -> robot.lookup("#json-gutter-mark-" + line).tryQuery().filter(Node::isVisible).orElse(null));
+    }
+
+    private static Text textShowing(Parent p, String text) {
+        for (Node n : p.getChildrenUnmodifiable()) {
+            if (n instanceof Text t && text.equals(t.getText())) {
+                return t;
+            }
+            if (n instanceof Parent child && textShowing(child, text) != null) {
+                return textShowing(child, text);
+            }
+        }
+        return null;
     }
 
     @Test
@@ -60,6 +75,14 @@ class JsonEditorGutterTest extends WindowTest {
         Node number = onFx(() -> robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).getChildrenUnmodifiable().stream()
                 .filter(n -> n.isVisible() && n instanceof Text t && t.getText().equals(String.valueOf(EPOCHS_LINE))).findFirst().orElseThrow());
         assertThat(onFx(number::getLayoutY)).as("the mark sits on its number's line").isEqualTo(onFx(mark::getLayoutY));
+        double[] tops = onFx(() -> {
+            // where the area itself draws the mistake's line: the top of its caret there
+            Text areaText = textShowing(json, json.getText());
+            MoveTo caretTop = (MoveTo) areaText.caretShape(json.getText().indexOf("\"epochs\": 0"), true)[0];
+            return new double[] {areaText.localToScene(0, caretTop.getY()).getY(),
+                    number.localToScene(0, number.getLayoutBounds().getMinY()).getY()};
+        });
+        assertThat(tops[1]).as("the number's top against its line's top").isCloseTo(tops[0], within(2.0));
         Tooltip tip = onFx(() -> (Tooltip) mark.getProperties().get(Tooltip.class));
         assertThat(onFx(tip::getText)).contains("stages[0].epochs", "line " + EPOCHS_LINE);
         assertThat(onFx(() -> robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).markedLines())).containsExactly(EPOCHS_LINE);
