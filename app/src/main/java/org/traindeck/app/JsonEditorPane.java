@@ -5,6 +5,8 @@ import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ModelSummaryPane;
 import org.traindeck.app.config.ModelSummaryViewModel;
@@ -12,14 +14,18 @@ import org.traindeck.engine.api.ModelOverview;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
 
+import java.util.List;
+
 /**
- * The JSON tab: the config's raw text, two-way with the document, under it the model's table as it compiles, and at
+ * The JSON tab: the config's raw text, two-way with the document, with line numbers and a mark on each line a problem
+ * is on; under it the model's table as it compiles, and at
  * the bottom the first problem the engine found: in the config, else in the model as the table last found it (a
  * config can be valid JSON for a model that does not build).
  */
 final class JsonEditorPane extends BorderPane {
 
     private final TextArea json = new TextArea();
+    private final JsonEditorGutter gutter = new JsonEditorGutter(json);
     private final Label status = new Label();
 
     private final ConfigDocument document;
@@ -34,7 +40,8 @@ final class JsonEditorPane extends BorderPane {
         json.textProperty().bindBidirectional(document.textProperty());
         status.setId("json-status");
         status.setWrapText(true);
-        SplitPane split = new SplitPane(json, summary);
+        HBox.setHgrow(json, Priority.ALWAYS);
+        SplitPane split = new SplitPane(new HBox(gutter, json), summary);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.55);
         setCenter(split);
@@ -46,6 +53,7 @@ final class JsonEditorPane extends BorderPane {
 
     private void show() {
         ValidationResult v = document.validationProperty().get();
+        gutter.showProblems(v == null ? List.of() : v.problems());
         if (v == null) {
             status.setText("");
             return;
