@@ -44,7 +44,7 @@ import org.traindeck.engine.use.Evaluation;
 import org.traindeck.engine.use.ModelCard;
 import org.traindeck.engine.use.ModelEvaluation;
 import org.traindeck.engine.use.TrainedModel;
-import org.traindeck.engine.use.predict.PredictionInputException;
+import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.use.predict.PredictionJob;
 import org.traindeck.engine.use.predict.PredictionModel;
 import org.traindeck.engine.use.predict.PredictionReport;

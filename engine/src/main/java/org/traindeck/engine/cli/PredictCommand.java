@@ -2,10 +2,10 @@ package org.traindeck.engine.cli;
 
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.use.predict.PredictionInputException;
+import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.use.predict.PredictionReport;
 import org.traindeck.engine.use.predict.PredictionRequest;
-import org.traindeck.engine.use.predict.Sampling;
+import org.traindeck.engine.outputs.Sampling;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -4,8 +4,8 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.events.SamplesEvent;
-import org.traindeck.engine.use.predict.Sampling;
-import org.traindeck.engine.use.predict.TextGenerator;
+import org.traindeck.engine.outputs.Sampling;
+import org.traindeck.engine.outputs.TextGenerator;
 
 import java.util.ArrayList;
 import java.util.List;

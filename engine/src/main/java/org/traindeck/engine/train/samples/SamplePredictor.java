@@ -7,7 +7,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.SamplesEvent;
-import org.traindeck.engine.use.predict.MaskImages;
+import org.traindeck.engine.outputs.MaskImages;
 
 import java.awt.image.BufferedImage;
 

@@ -18,6 +18,10 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
+import org.traindeck.engine.model.kernels.PatchEmbeddingKernel;
+import org.traindeck.engine.model.kernels.PositionEmbeddingKernel;
+import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
+import org.traindeck.engine.model.kernels.TokenEmbedding;
 import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.model.kernels.TransformerBlockParams;
 import org.traindeck.engine.model.layers.LayerNorm;
@@ -89,6 +93,7 @@ public final class NamingTable {
         t.put(DenseKernel.class, dense);
         t.put(OutputLayer.class, dense);
         t.put(RnnOutputLayer.class, dense);
+        t.put(SoftmaxSequenceHead.class, dense);
         TensorNaming conv = NamingTable::convolution;
         t.put(ConvolutionLayer.class, conv);
         t.put(Convolution1DLayer.class, conv);
@@ -107,14 +112,18 @@ public final class NamingTable {
         };
         t.put(EmbeddingSequenceLayer.class, embedding);
         t.put(EmbeddingLayer.class, embedding);
+        t.put(TokenEmbedding.class, embedding);
         // [width, maxLength] as nn.Embedding(maxLength, width).weight: a row per position
-        t.put(PositionEmbedding.class, (node, layer, p) -> List.of(Layouts.transposed(node + ".weight",
-                param(node, p, PositionEmbedding.POSITIONS))));
+        TensorNaming positions = (node, layer, p) -> List.of(Layouts.transposed(node + ".weight",
+                param(node, p, PositionEmbedding.POSITIONS)));
+        t.put(PositionEmbedding.class, positions);
+        t.put(PositionEmbeddingKernel.class, positions);
         t.put(SelfAttention.class, (node, layer, p) -> attention(node, ((SelfAttention) layer).getNOut(),
                 param(node, p, SelfAttention.QKV_WEIGHTS), param(node, p, SelfAttention.QKV_BIAS),
                 param(node, p, SelfAttention.OUT_WEIGHTS), param(node, p, SelfAttention.OUT_BIAS)));
         t.put(TransformerBlock.class, NamingTable::transformerBlock);
         t.put(PatchEmbedding.class, NamingTable::patches);
+        t.put(PatchEmbeddingKernel.class, NamingTable::patches);
         t.put(TimeDistributed.class, (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));
         return new NamingTable(t);
     }

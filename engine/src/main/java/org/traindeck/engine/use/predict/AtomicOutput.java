@@ -1,5 +1,7 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.PredictionInputException;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;

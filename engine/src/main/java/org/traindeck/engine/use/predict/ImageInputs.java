@@ -1,5 +1,7 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.PredictionInputException;
+
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.data.ImageFolderReader;
 import org.traindeck.engine.data.SampleShape;

@@ -1,5 +1,7 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.MaskImages;
+
 import org.traindeck.engine.data.SampleShape;
 
 import java.awt.image.BufferedImage;

@@ -1,5 +1,9 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.PredictionInputException;
+import org.traindeck.engine.outputs.TextGenerator;
+import org.traindeck.engine.outputs.Sampling;
+
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.SampleShape;
 
@@ -127,7 +131,7 @@ public final class PredictionJob {
         if (request.out() != null) {
             AtomicOutput.checkFree(request.out(), request.force(), false);
         }
-        String text = new TextGenerator(model.forward(), model.vocabulary(), tokens.length()).generate(request.prompt(), sampling, eachCharacter);
+        String text = new TextGenerator(model.forward()::output, model.vocabulary(), tokens.length()).generate(request.prompt(), sampling, eachCharacter);
         List<Path> written = new ArrayList<>();
         if (request.out() != null) {
             AtomicOutput.writeFiles(Map.of(request.out(), stream -> stream.write(text.getBytes(StandardCharsets.UTF_8))), request.force());

@@ -1,5 +1,7 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.PredictionInputException;
+
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;

@@ -1,5 +1,7 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.Sampling;
+
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.PredictionInputException;
+
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;

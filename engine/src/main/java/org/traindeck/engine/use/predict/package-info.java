@@ -1,6 +1,9 @@
 /**
  * Predictions of a trained model on new inputs: a continuation of a prompt ({@link
- * org.traindeck.engine.use.predict.TextGenerator}), masks and overlays as pictures ({@link
- * org.traindeck.engine.use.predict.MaskImages}), and the files {@code traindeck predict} writes.
+ * org.traindeck.engine.outputs.TextGenerator}), masks and overlays as pictures ({@link
+ * org.traindeck.engine.outputs.MaskImages}), and the files {@code traindeck predict} writes.
  */
 package org.traindeck.engine.use.predict;
+
+import org.traindeck.engine.outputs.MaskImages;
+import org.traindeck.engine.outputs.TextGenerator;

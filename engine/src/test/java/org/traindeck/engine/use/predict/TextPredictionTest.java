@@ -1,5 +1,8 @@
 package org.traindeck.engine.use.predict;
 
+import org.traindeck.engine.outputs.TextGenerator;
+import org.traindeck.engine.outputs.Sampling;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package org.traindeck.engine.use.predict;
+package org.traindeck.engine.outputs;
 
 import java.awt.image.IndexColorModel;
 

@@ -1,4 +1,4 @@
-package org.traindeck.engine.use.predict;
+package org.traindeck.engine.outputs;
 
 /**
  * An input a model cannot take: the wrong shape or type, a character outside the vocabulary, an unreadable image. The

@@ -1,4 +1,4 @@
-package org.traindeck.engine.use.predict;
+package org.traindeck.engine.outputs;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -6,6 +6,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.traindeck.engine.data.Vocabulary;
+
+import java.util.function.UnaryOperator;
 
 import java.util.Arrays;
 import java.util.Map;
@@ -20,7 +22,7 @@ import java.util.function.Consumer;
  */
 public final class TextGenerator {
 
-    private final PredictionModel.Forward forward;
+    private final UnaryOperator<INDArray> forward;
     private final Vocabulary vocabulary;
     private final Map<String, Integer> ids;
     private final int context;
@@ -35,7 +37,7 @@ public final class TextGenerator {
     }
 
     /** @param forward the network's forward pass in inference mode, as {@link #TextGenerator(ComputationGraph, Vocabulary, int)} */
-    public TextGenerator(PredictionModel.Forward forward, Vocabulary vocabulary, int context) {
+    public TextGenerator(UnaryOperator<INDArray> forward, Vocabulary vocabulary, int context) {
         if (context < 1) {
             throw new IllegalArgumentException("context " + context);
         }
@@ -90,7 +92,7 @@ public final class TextGenerator {
         for (int i = 0; i < window.length; i++) {
             x[i] = window[i];
         }
-        INDArray output = forward.output(Nd4j.create(x, new long[] {1, 1, context}, DataType.FLOAT));
+        INDArray output = forward.apply(Nd4j.create(x, new long[] {1, 1, context}, DataType.FLOAT));
         if (output.rank() != 3 || output.size(1) != vocabulary.size()) {
             throw new IllegalStateException("the model's output is " + Arrays.toString(output.shape()) + ", not [1, "
                     + vocabulary.size() + ", steps]: not a next-character model for this vocabulary");

@@ -1,4 +1,4 @@
-package org.traindeck.engine.use.predict;
+package org.traindeck.engine.outputs;
 
 /**
  * How a continuation is drawn: {@code tokens} new characters, each drawn from the model's next-character

@@ -1,4 +1,4 @@
-package org.traindeck.engine.use.predict;
+package org.traindeck.engine.outputs;
 
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.BeforeAll;
