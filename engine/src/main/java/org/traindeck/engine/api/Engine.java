@@ -53,6 +53,7 @@ import org.traindeck.engine.use.export.ExportException;
 import org.traindeck.engine.use.export.ExportFormat;
 import org.traindeck.engine.use.export.ModelExport;
 import org.traindeck.engine.use.export.WeightsExport;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -220,7 +221,7 @@ public final class Engine {
     public PastRun open(Path runDir) throws IOException {
         HistoryReduction history = new HistoryReduction();
         MetricsJsonlReader.forEach(runDir, history::add);
-        Path config = runDir.resolve("config.json");
+        Path config = RunFolder.of(runDir).config();
         RunConfig own = Files.isRegularFile(config) ? Configs.load(config).config() : null;
         return new PastRun(runDir, own, history.events(), HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS),
                 SamplesFileReader.read(runDir, own == null ? String.valueOf(runDir.getFileName()) : own.name()));

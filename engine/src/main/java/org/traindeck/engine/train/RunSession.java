@@ -46,6 +46,7 @@ import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.TrainingState;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.time.Duration;
 import java.io.IOException;
@@ -244,7 +245,7 @@ final class RunSession {
             return;
         }
         try {
-            Files.writeString(runDir.resolve("vocabulary.json"), new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
+            Files.writeString(RunFolder.of(runDir).vocabulary(), new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
         } catch (IOException e) {
             events.logLine("could not write vocabulary.json: " + e.getMessage() + " (the checkpoints hold the vocabulary too)");
         }

@@ -29,6 +29,7 @@ import org.traindeck.engine.sinks.SamplesFileSink;
 import org.traindeck.engine.sinks.TensorBoardSink;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.TrainingState;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -94,7 +95,7 @@ public final class TrainingRun implements LiveRun {
         this.lock = lock;
         this.config = config;
         this.runDir = runDir;
-        this.events = new RunEvents(config.name(), runDir, bus, new RunLogSink(runDir.resolve("train.log")));
+        this.events = new RunEvents(config.name(), runDir, bus, new RunLogSink(RunFolder.of(runDir).log()));
         this.devices = devices;
         this.resumeFrom = resumeFrom;
         this.faults = faults;
@@ -138,7 +139,7 @@ public final class TrainingRun implements LiveRun {
                                        RunFaults faults) throws IOException {
         RunLock lock = RunLock.acquire(dir);
         try {
-            Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            Files.writeString(RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
             RunIdentity.create(dir);
             TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock);
             run.openSinks(-1);
@@ -184,10 +185,10 @@ public final class TrainingRun implements LiveRun {
         Path resumeConfig = null;
         try {
             int attempt = 1;
-            while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
+            while (Files.exists(RunFolder.of(runDir).resumeConfig(attempt))) {
                 attempt++;
             }
-            resumeConfig = writeResumeConfig(runDir.resolve("config.resume-" + attempt + ".json"), config);
+            resumeConfig = writeResumeConfig(RunFolder.of(runDir).resumeConfig(attempt), config);
             int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
             TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock);
             run.openSinks(c.globalStep());
@@ -226,10 +227,10 @@ public final class TrainingRun implements LiveRun {
         subscribe(events.log(), "train.log");
         bus.subscribe(new RunStatusSink(runDir, config.name()), EventBus.Delivery.LOSSLESS);
         if (config.logging().jsonl()) {
-            subscribe(new JsonlSink(runDir.resolve("metrics.jsonl")), "metrics.jsonl");
+            subscribe(new JsonlSink(RunFolder.of(runDir).metricsJsonl()), "metrics.jsonl");
         }
         if (config.logging().csv()) {
-            subscribe(new CsvSink(runDir.resolve("metrics.csv")), "metrics.csv");
+            subscribe(new CsvSink(RunFolder.of(runDir).metricsCsv()), "metrics.csv");
         }
         if (config.logging().layers().histogramsOn()) {
             subscribe(new HistogramsJsonlSink(runDir.resolve(HistogramsJsonlSink.FILE)), HistogramsJsonlSink.FILE);
@@ -238,7 +239,7 @@ public final class TrainingRun implements LiveRun {
             subscribe(new SamplesFileSink(runDir, restartStep), SamplesFileSink.FOLDER + "/");
         }
         if (config.logging().tensorboard()) {
-            TensorBoardSink tb = new TensorBoardSink(runDir.resolve("tensorboard"));
+            TensorBoardSink tb = new TensorBoardSink(RunFolder.of(runDir).tensorboard());
             if (restartStep >= 0) {
                 tb.markRestart(restartStep);
             }
