@@ -415,6 +415,15 @@ public final class Engine {
         return Version.get();
     }
 
+    /** The run folder a resume target names: the folder, its checkpoints/ folder, or a checkpoint file in it. */
+    public static Path runFolderOf(Path target) {
+        Path t = target.toAbsolutePath().normalize();
+        if (!Files.isDirectory(t)) {
+            t = t.getParent();
+        }
+        return RunFolder.isCheckpointsFolder(t) ? t.getParent() : t;
+    }
+
     /** The user's TrainDeck data folder. */
     public static Path dataHome() {
         return Nd4jRuntime.dataHome();
