@@ -34,6 +34,7 @@ import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.HistogramsJsonlReader;
 import org.traindeck.engine.sinks.SamplesFileReader;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
@@ -53,7 +54,6 @@ import org.traindeck.engine.use.export.ExportException;
 import org.traindeck.engine.use.export.ExportFormat;
 import org.traindeck.engine.use.export.ModelExport;
 import org.traindeck.engine.use.export.WeightsExport;
-import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,9 +3,9 @@ package org.traindeck.engine.library;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunStatusSink;
-import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.file.Files;

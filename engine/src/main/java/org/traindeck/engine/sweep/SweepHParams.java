@@ -3,10 +3,10 @@ package org.traindeck.engine.sweep;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.sinks.HParamsFiles;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.TfHParams;
 import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -10,8 +10,8 @@ import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.kernels.KernelChoices;
-import org.traindeck.engine.train.resume.ResumeCheck;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.resume.ResumeCheck;
 
 import java.io.IOException;
 import java.nio.file.Files;

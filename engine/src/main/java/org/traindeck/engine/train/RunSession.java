@@ -23,6 +23,7 @@ import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
 import org.traindeck.engine.train.callback.CheckpointCallback;
@@ -46,7 +47,6 @@ import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.TrainingState;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.sinks.RunFolder;
 
 import java.time.Duration;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package org.traindeck.engine.trials;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.RunResult;
 
 import java.io.BufferedReader;
 import java.io.IOException;

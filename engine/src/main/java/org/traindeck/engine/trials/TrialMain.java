@@ -8,9 +8,9 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.RunEvent;
 import org.traindeck.engine.sinks.JsonlSink;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.BufferedReader;
 import java.io.FileDescriptor;

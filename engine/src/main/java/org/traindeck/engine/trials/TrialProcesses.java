@@ -9,8 +9,8 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.RunDirectory;
-import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.LiveRun;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

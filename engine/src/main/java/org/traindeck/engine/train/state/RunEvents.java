@@ -9,9 +9,9 @@ import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.RunEvent;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.train.health.HistogramData;
-import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.file.Path;
