@@ -4,10 +4,10 @@ import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.train.RunResult;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -53,7 +53,7 @@ final class RunActions {
         if (target == null) {
             return;
         }
-        Path runDir = runFolderOf(target);
+        Path runDir = Engine.runFolderOf(target);
         // continuing a run writes into its folder: say which, unless it is the run on screen
         if (!runDir.equals(shownRun) && !services.dialogs().confirm("Resume " + runDir.getFileName() + "?",
                 "Resume the run in " + runDir + "?\nIt goes on training there from its checkpoint: its checkpoints and metric "
@@ -76,15 +76,6 @@ final class RunActions {
     void openRun(Path dir) {
         shownRun = dir.toAbsolutePath().normalize();
         controller.openPastRun(dir, n -> dashboard.messages().add("opened " + dir + ": " + n + " events"));
-    }
-
-    /** The run folder a resume target names: the folder, its checkpoints/ folder, or a checkpoint file in it. */
-    private static Path runFolderOf(Path target) {
-        Path t = target.toAbsolutePath().normalize();
-        if (!Files.isDirectory(t)) {
-            t = t.getParent();
-        }
-        return t.getFileName() != null && t.getFileName().toString().equals("checkpoints") ? t.getParent() : t;
     }
 
     private void showResult(RunResult r) {

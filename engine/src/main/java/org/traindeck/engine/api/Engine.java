@@ -34,6 +34,7 @@ import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.HistogramsJsonlReader;
 import org.traindeck.engine.sinks.SamplesFileReader;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
@@ -220,7 +221,7 @@ public final class Engine {
     public PastRun open(Path runDir) throws IOException {
         HistoryReduction history = new HistoryReduction();
         MetricsJsonlReader.forEach(runDir, history::add);
-        Path config = runDir.resolve("config.json");
+        Path config = RunFolder.of(runDir).config();
         RunConfig own = Files.isRegularFile(config) ? Configs.load(config).config() : null;
         return new PastRun(runDir, own, history.events(), HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS),
                 SamplesFileReader.read(runDir, own == null ? String.valueOf(runDir.getFileName()) : own.name()));
@@ -412,6 +413,15 @@ public final class Engine {
     /** TrainDeck's version, as the CLI's --version prints it. */
     public static String version() {
         return Version.get();
+    }
+
+    /** The run folder a resume target names: the folder, its checkpoints/ folder, or a checkpoint file in it. */
+    public static Path runFolderOf(Path target) {
+        Path t = target.toAbsolutePath().normalize();
+        if (!Files.isDirectory(t)) {
+            t = t.getParent();
+        }
+        return RunFolder.isCheckpointsFolder(t) ? t.getParent() : t;
     }
 
     /** The user's TrainDeck data folder. */

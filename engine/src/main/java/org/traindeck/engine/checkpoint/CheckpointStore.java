@@ -1,5 +1,7 @@
 package org.traindeck.engine.checkpoint;
 
+import org.traindeck.engine.sinks.RunFolder;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +18,7 @@ import java.util.stream.Stream;
  */
 public final class CheckpointStore {
 
-    public static final String FOLDER = "checkpoints";
+    public static final String FOLDER = RunFolder.CHECKPOINTS;
 
     private final Path dir;
 

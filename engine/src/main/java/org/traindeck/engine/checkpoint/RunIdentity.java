@@ -1,6 +1,7 @@
 package org.traindeck.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import java.util.UUID;
  */
 public final class RunIdentity {
 
-    public static final String FILE = "run-id";
+    public static final String FILE = RunFolder.RUN_ID;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RunIdentity() {
@@ -51,7 +52,7 @@ public final class RunIdentity {
             return id.equals(c.runId()) ? null : "from another run (run id " + c.runId() + "; this run's is " + id + ")";
         }
         try {
-            String name = JSON.readTree(runDir.resolve("config.json").toFile()).path("name").asText();
+            String name = JSON.readTree(RunFolder.of(runDir).config().toFile()).path("name").asText();
             return name.isEmpty() || name.equals(c.runName()) ? null : "from another run (\"" + c.runName() + "\"; this run is \"" + name + "\")";
         } catch (IOException | RuntimeException e) {
             return null;

@@ -7,6 +7,7 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -80,7 +81,7 @@ final class RunsCommand {
     static int compare(Engine engine, List<Path> runDirs, PrintStream out, PrintStream err) {
         List<Path> dirs = new ArrayList<>();
         for (Path dir : runDirs) {
-            if (!Files.isRegularFile(dir.resolve("config.json")) || !Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
+            if (!Files.isRegularFile(RunFolder.of(dir).config()) || !Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
                 err.println("error: " + dir + " is not a run folder (it needs config.json and metrics.jsonl)");
                 return Main.INVALID_INPUT;
             }

@@ -1,5 +1,7 @@
 package org.traindeck.engine.library;
 
+import org.traindeck.engine.sinks.RunFolder;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +37,7 @@ public final class MetricsDigests {
 
     /** The digest of {@code runDir}'s metrics.jsonl as it is now. */
     public MetricsDigest of(Path runDir) throws IOException {
-        Path file = runDir.resolve("metrics.jsonl");
+        Path file = RunFolder.of(runDir).metricsJsonl();
         BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
         Path key = runDir.toAbsolutePath().normalize();
         Cached c = cache.get(key);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ public final class RunComparison {
         List<Map<String, String>> configs = new ArrayList<>();
         for (Path dir : runDirs) {
             Map<String, String> flat = new TreeMap<>();
-            flatten(JSON.readTree(dir.resolve("config.json").toFile()), "", flat);
+            flatten(JSON.readTree(RunFolder.of(dir).config().toFile()), "", flat);
             configs.add(flat);
         }
         Map<String, List<String>> differences = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package org.traindeck.engine.library;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunStatusSink;
 
@@ -40,7 +41,7 @@ public final class RunLibrary {
         List<RunSummary> runs = new ArrayList<>();
         try (Stream<Path> children = Files.list(outputDir)) {
             for (Path dir : children.filter(Files::isDirectory).sorted().toList()) {
-                if (Files.isRegularFile(dir.resolve("config.json")) && Files.isRegularFile(dir.resolve("metrics.jsonl"))) {
+                if (Files.isRegularFile(RunFolder.of(dir).config()) && Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
                     runs.add(read(dir, digests));
                 }
             }
@@ -51,7 +52,7 @@ public final class RunLibrary {
 
     /** One run folder, summarised. */
     static RunSummary read(Path runDir, MetricsDigests digests) throws IOException {
-        JsonNode config = JSON.readTree(runDir.resolve("config.json").toFile());
+        JsonNode config = JSON.readTree(RunFolder.of(runDir).config().toFile());
         String monitor = config.path("checkpoint").path("monitor").asText("val/loss");
         String mode = config.path("checkpoint").path("mode").asText(monitor.endsWith("accuracy") ? "max" : "min");
         MetricsDigest d = digests.of(runDir);

@@ -19,7 +19,7 @@ import java.nio.file.Path;
  */
 public final class HistogramsJsonlSink extends AppendingTextSink {
 
-    public static final String FILE = "histograms.jsonl";
+    public static final String FILE = RunFolder.HISTOGRAMS;
 
     private static final JsonFactory JSON = new JsonFactory();
 

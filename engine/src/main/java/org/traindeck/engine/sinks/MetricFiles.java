@@ -28,7 +28,7 @@ public final class MetricFiles {
 
     /** Keeps the events with step ≤ {@code lastStep} in the metric and histogram files; returns how many lines were dropped. */
     public static int truncateAfter(Path runDir, long lastStep) throws IOException {
-        return truncateJsonl(runDir.resolve("metrics.jsonl"), lastStep) + truncateCsv(runDir.resolve("metrics.csv"), lastStep)
+        return truncateJsonl(RunFolder.of(runDir).metricsJsonl(), lastStep) + truncateCsv(RunFolder.of(runDir).metricsCsv(), lastStep)
                 + truncateJsonl(runDir.resolve(HistogramsJsonlSink.FILE), lastStep);
     }
 

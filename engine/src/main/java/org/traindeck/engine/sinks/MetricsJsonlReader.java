@@ -35,7 +35,7 @@ public final class MetricsJsonlReader {
 
     /** Hands every event of {@code runDir}'s metrics.jsonl to {@code events}, in the file's order. */
     public static void forEach(Path runDir, Consumer<? super EngineEvent> events) throws IOException {
-        Path file = runDir.resolve("metrics.jsonl");
+        Path file = RunFolder.of(runDir).metricsJsonl();
         if (!Files.isRegularFile(file)) {
             throw new IOException(runDir + " has no metrics.jsonl: is it a TrainDeck run folder?");
         }

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RunLock implements AutoCloseable {
 
-    public static final String FILE = ".traindeck.lock";
+    public static final String FILE = RunFolder.LOCK;
 
     /** The run folder is in use by another run (in this process or another). */
     public static final class BusyException extends IOException {

@@ -18,7 +18,7 @@ import java.nio.file.StandardCopyOption;
  */
 public final class RunStatusSink implements EventListener {
 
-    public static final String FILE = "status.json";
+    public static final String FILE = RunFolder.STATUS;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;

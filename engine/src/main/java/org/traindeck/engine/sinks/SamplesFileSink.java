@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  */
 public final class SamplesFileSink extends FlushingSink {
 
-    public static final String FOLDER = SamplesEvent.PREFIX;
+    public static final String FOLDER = RunFolder.SAMPLES;
     public static final String INDEX = "index.jsonl";
 
     private static final ObjectMapper JSON = new ObjectMapper();

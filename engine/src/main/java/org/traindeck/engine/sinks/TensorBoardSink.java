@@ -1,5 +1,6 @@
 package org.traindeck.engine.sinks;
 
+import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
@@ -41,6 +42,15 @@ public final class TensorBoardSink extends FlushingSink {
         this.records = new TfRecordWriter(out);
         records.write(TfEventEncoder.fileVersion(now / 1000.0));
         out.flush();
+    }
+
+    /** Opens a new event file in the run's tensorboard/ folder, marking a restart when the run resumes at {@code restartStep} >= 0. */
+    static TensorBoardSink openIn(RunFolder folder, RunConfig config, long restartStep) throws IOException {
+        TensorBoardSink sink = new TensorBoardSink(folder.tensorboard());
+        if (restartStep >= 0) {
+            sink.markRestart(restartStep);
+        }
+        return sink;
     }
 
     /** Marks a restart at {@code step} (a resumed run) so that TensorBoard discards later points of the last attempt. */

@@ -6,6 +6,7 @@ import org.traindeck.engine.library.MetricsDigest;
 import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -80,7 +81,7 @@ public final class SweepBoard {
 
     /** The metric's best and last value in a run folder's metrics.jsonl; NaN, NaN when it has none. */
     static double[] metric(Path runDir, String metric, boolean maximize, MetricsDigests digests) throws IOException {
-        if (runDir == null || !Files.isRegularFile(runDir.resolve("metrics.jsonl"))) {
+        if (runDir == null || !Files.isRegularFile(RunFolder.of(runDir).metricsJsonl())) {
             return new double[] {Double.NaN, Double.NaN};
         }
         MetricsDigest d = digests.of(runDir);

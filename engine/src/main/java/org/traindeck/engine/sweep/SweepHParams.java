@@ -3,6 +3,7 @@ package org.traindeck.engine.sweep;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.sinks.HParamsFiles;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.TfHParams;
 import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
@@ -63,7 +64,7 @@ public final class SweepHParams implements QueueRunner.Listener {
         if (trial == null || !run.config().logging().tensorboard()) {
             return;
         }
-        Path folder = run.runDir().resolve("tensorboard");
+        Path folder = RunFolder.of(run.runDir()).tensorboard();
         try {
             if (!HParamsFiles.exists(folder, "session.hparams")) {
                 HParamsFiles.write(folder, "session.hparams", List.of(TfHParams.sessionStart(
@@ -79,7 +80,7 @@ public final class SweepHParams implements QueueRunner.Listener {
         if (result == null || result.status() == RunResult.Status.STOPPED || !byLabel.containsKey(entry.label())) {
             return;
         }
-        Path folder = result.runDir().resolve("tensorboard");
+        Path folder = RunFolder.of(result.runDir()).tensorboard();
         try {
             if (HParamsFiles.exists(folder, "session.hparams") && !HParamsFiles.exists(folder, "end.hparams")) {
                 HParamsFiles.write(folder, "end.hparams", List.of(TfHParams.sessionEnd(System.currentTimeMillis() / 1000.0,

@@ -10,6 +10,7 @@ import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.kernels.KernelChoices;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.resume.ResumeCheck;
 
 import java.io.IOException;
@@ -73,7 +74,7 @@ final class ResumePlanner {
      */
     static void checkBelongs(Path file, Path runDir, Checkpoint c, RunConfig fromCheckpoint, boolean fromAnotherRun)
             throws IOException, CheckpointException {
-        Path own = runDir.resolve("config.json");
+        Path own = RunFolder.of(runDir).config();
         if (!Files.isRegularFile(own)) {
             throw new CheckpointException(runDir + " has no config.json, so " + file.getFileName() + " cannot be checked against "
                     + "the run it would continue; nothing was changed");
@@ -109,7 +110,7 @@ final class ResumePlanner {
             return byId;
         }
         try {
-            RunConfig run = ConfigParser.parse(Files.readString(runDir.resolve("config.json")), runDir).orThrow();
+            RunConfig run = ConfigParser.parse(Files.readString(RunFolder.of(runDir).config()), runDir).orThrow();
             // the fingerprint leaves the kernel choices out (a run resumes with either)
             String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(run.model()));
             return c.runName().equals(run.name()) && c.modelFingerprint().startsWith(model + "|") ? null

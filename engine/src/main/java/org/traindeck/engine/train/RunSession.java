@@ -23,6 +23,7 @@ import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
 import org.traindeck.engine.train.callback.CheckpointCallback;
@@ -244,7 +245,7 @@ final class RunSession {
             return;
         }
         try {
-            Files.writeString(runDir.resolve("vocabulary.json"), new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
+            Files.writeString(RunFolder.of(runDir).vocabulary(), new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
         } catch (IOException e) {
             events.logLine("could not write vocabulary.json: " + e.getMessage() + " (the checkpoints hold the vocabulary too)");
         }

@@ -16,17 +16,14 @@ import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
-import org.traindeck.engine.sinks.CsvSink;
 import org.traindeck.engine.sinks.FlushingSink;
-import org.traindeck.engine.sinks.HistogramsJsonlSink;
-import org.traindeck.engine.sinks.JsonlSink;
 import org.traindeck.engine.sinks.MetricFiles;
 import org.traindeck.engine.sinks.RunDirectory;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunLogSink;
-import org.traindeck.engine.sinks.RunStatusSink;
-import org.traindeck.engine.sinks.SamplesFileSink;
-import org.traindeck.engine.sinks.TensorBoardSink;
+import org.traindeck.engine.sinks.SinkKind;
+import org.traindeck.engine.sinks.SinkKinds;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.TrainingState;
 
@@ -36,6 +33,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -87,14 +85,16 @@ public final class TrainingRun implements LiveRun {
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
     private final NcclReport ncclReport;
     private final RunLock lock;
+    private final List<SinkKind> sinkKinds;
     private volatile Thread thread;
 
     private TrainingRun(RunConfig config, Path runDir, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
-                        RunFaults faults, NcclReport ncclReport, RunLock lock) throws IOException {
+                        RunFaults faults, NcclReport ncclReport, RunLock lock, List<SinkKind> sinkKinds) throws IOException {
         this.lock = lock;
+        this.sinkKinds = sinkKinds;
         this.config = config;
         this.runDir = runDir;
-        this.events = new RunEvents(config.name(), runDir, bus, new RunLogSink(runDir.resolve("train.log")));
+        this.events = new RunEvents(config.name(), runDir, bus, new RunLogSink(RunFolder.of(runDir).log()));
         this.devices = devices;
         this.resumeFrom = resumeFrom;
         this.faults = faults;
@@ -119,9 +119,15 @@ public final class TrainingRun implements LiveRun {
 
     /** As {@link #prepare(RunConfig, DeviceDiscovery)}, with failures injected by a test. */
     public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults) throws IOException {
+        return prepare(config, discovery, faults, SinkKinds.ALL);
+    }
+
+    /** As {@link #prepare(RunConfig, DeviceDiscovery, RunFaults)}, opening {@code sinkKinds} instead of {@link SinkKinds#ALL}. */
+    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults, List<SinkKind> sinkKinds)
+            throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, RunDirectory.create(config.outputPath(), config.name()), devices, nccl, faults).measuredBy(discovery);
+        return prepare(config, RunDirectory.create(config.outputPath(), config.name()), devices, nccl, faults, sinkKinds).measuredBy(discovery);
     }
 
     /**
@@ -131,16 +137,16 @@ public final class TrainingRun implements LiveRun {
     public static TrainingRun prepareIn(Path dir, RunConfig config, DeviceDiscovery discovery) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, dir, devices, nccl, RunFaults.NONE).measuredBy(discovery);
+        return prepare(config, dir, devices, nccl, RunFaults.NONE, SinkKinds.ALL).measuredBy(discovery);
     }
 
     private static TrainingRun prepare(RunConfig config, Path dir, DeviceResolver.Resolved devices, NcclReport nccl,
-                                       RunFaults faults) throws IOException {
+                                       RunFaults faults, List<SinkKind> sinkKinds) throws IOException {
         RunLock lock = RunLock.acquire(dir);
         try {
-            Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            Files.writeString(RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
             RunIdentity.create(dir);
-            TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock);
+            TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock, sinkKinds);
             run.openSinks(-1);
             return run;
         } catch (IOException | RuntimeException e) {
@@ -184,12 +190,12 @@ public final class TrainingRun implements LiveRun {
         Path resumeConfig = null;
         try {
             int attempt = 1;
-            while (Files.exists(runDir.resolve("config.resume-" + attempt + ".json"))) {
+            while (Files.exists(RunFolder.of(runDir).resumeConfig(attempt))) {
                 attempt++;
             }
-            resumeConfig = writeResumeConfig(runDir.resolve("config.resume-" + attempt + ".json"), config);
+            resumeConfig = writeResumeConfig(RunFolder.of(runDir).resumeConfig(attempt), config);
             int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
-            TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock);
+            TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock, SinkKinds.ALL);
             run.openSinks(c.globalStep());
             run.events.logLine("resuming from " + plan.checkpointFile() + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1)
                     + ", step " + c.globalStep() + "); " + dropped + " metric line(s) after that step were moved to metrics.*.after-step-"
@@ -223,26 +229,17 @@ public final class TrainingRun implements LiveRun {
 
     private void openSinks(long restartStep) throws IOException {
         new CheckpointStore(runDir).removeLeftovers();
-        subscribe(events.log(), "train.log");
-        bus.subscribe(new RunStatusSink(runDir, config.name()), EventBus.Delivery.LOSSLESS);
-        if (config.logging().jsonl()) {
-            subscribe(new JsonlSink(runDir.resolve("metrics.jsonl")), "metrics.jsonl");
-        }
-        if (config.logging().csv()) {
-            subscribe(new CsvSink(runDir.resolve("metrics.csv")), "metrics.csv");
-        }
-        if (config.logging().layers().histogramsOn()) {
-            subscribe(new HistogramsJsonlSink(runDir.resolve(HistogramsJsonlSink.FILE)), HistogramsJsonlSink.FILE);
-        }
-        if (config.logging().samples().on()) {
-            subscribe(new SamplesFileSink(runDir, restartStep), SamplesFileSink.FOLDER + "/");
-        }
-        if (config.logging().tensorboard()) {
-            TensorBoardSink tb = new TensorBoardSink(runDir.resolve("tensorboard"));
-            if (restartStep >= 0) {
-                tb.markRestart(restartStep);
+        subscribe(events.log(), RunFolder.LOG);
+        RunFolder folder = RunFolder.of(runDir);
+        for (SinkKind kind : sinkKinds) {
+            if (kind.on(config)) {
+                EventListener sink = kind.open(folder, config, restartStep);
+                if (sink instanceof FlushingSink flushing) {
+                    subscribe(flushing, kind.file());
+                } else {
+                    bus.subscribe(sink, EventBus.Delivery.LOSSLESS);
+                }
             }
-            subscribe(tb, "the TensorBoard file");
         }
     }
 

@@ -2,6 +2,7 @@ package org.traindeck.engine.trials;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.RunResult;
 
 import java.io.BufferedReader;
@@ -26,7 +27,7 @@ import java.util.stream.Stream;
  */
 final class TrialChild {
 
-    static final String CRASH_DIR = "crash";
+    static final String CRASH_DIR = RunFolder.CRASH;
     static final String PROCESS_LOG = "trial-process.log";
     private static final Logger LOG = LoggerFactory.getLogger(TrialChild.class);
 

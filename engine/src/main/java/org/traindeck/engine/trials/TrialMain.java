@@ -8,6 +8,7 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.RunEvent;
 import org.traindeck.engine.sinks.JsonlSink;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -73,7 +74,7 @@ public final class TrialMain {
         TrainingRun run;
         try {
             if (args[0].equals("start")) {
-                RunConfig config = ConfigParser.load(dir.resolve("config.json")).orThrow();
+                RunConfig config = ConfigParser.load(RunFolder.of(dir).config()).orThrow();
                 run = TrainingRun.prepareIn(dir, config, DeviceDiscovery.system());
             } else {
                 DeviceSelection devices = args.length > 2 ? DeviceSelection.parse(args[2]) : null;

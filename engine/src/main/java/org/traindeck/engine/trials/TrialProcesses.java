@@ -9,6 +9,7 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.RunDirectory;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.LiveRun;
 
 import java.io.IOException;
@@ -146,15 +147,15 @@ public final class TrialProcesses implements RunStarter {
     /** A new run folder with the trial's config in it, made here so that the process's crash log can go in it. */
     private static Path newFolder(RunConfig config) throws IOException {
         Path dir = RunDirectory.create(config.outputPath(), config.name());
-        Files.writeString(dir.resolve("config.json"), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+        Files.writeString(RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
         return dir;
     }
 
     /** The config the run's latest resume wrote (config.resume-N.json), else its config.json. */
     private static Path latestConfig(Path runDir) {
-        Path latest = runDir.resolve("config.json");
-        for (int n = 1; Files.exists(runDir.resolve("config.resume-" + n + ".json")); n++) {
-            latest = runDir.resolve("config.resume-" + n + ".json");
+        Path latest = RunFolder.of(runDir).config();
+        for (int n = 1; Files.exists(RunFolder.of(runDir).resumeConfig(n)); n++) {
+            latest = RunFolder.of(runDir).resumeConfig(n);
         }
         return latest;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.sinks.RunFolder;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,8 +26,8 @@ import java.util.UUID;
  */
 final class EvaluationFile {
 
-    static final String NAME = "evaluation.json";
-    static final String EMA_NAME = "evaluation-ema.json";
+    static final String NAME = RunFolder.EVALUATION;
+    static final String EMA_NAME = RunFolder.EVALUATION_EMA;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private EvaluationFile() {

@@ -9,6 +9,7 @@ import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.RunEvent;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.train.health.HistogramData;
 
@@ -90,7 +91,7 @@ public final class RunEvents {
             log.line(text);
         } catch (IOException e) {
             LOG.warn("cannot write the run log: {}", e.getMessage());
-            fileFailed("train.log", e);
+            fileFailed(RunFolder.LOG, e);
         }
     }
 
@@ -111,7 +112,7 @@ public final class RunEvents {
 
     /** A checkpoint that could not be written: the user is told at once, and the run ends INCOMPLETE. */
     public void checkpointFailed(String message, String why) {
-        fileProblems.putIfAbsent("checkpoints", why);
+        fileProblems.putIfAbsent(RunFolder.CHECKPOINTS, why);
         lifecycle(LifecycleEvent.Kind.FILE_WRITE_FAILED, message);
     }
 
