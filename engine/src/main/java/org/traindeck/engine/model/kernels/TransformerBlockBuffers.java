@@ -87,6 +87,8 @@ final class TransformerBlockBuffers {
     final float[] block;
     final float[] dblock;
     final float[] expScratch;
+    /** Four chunk-sized arrays for the loops that work a chunk of rows at a time (see TransformerBlockMath.tile). */
+    final float[][] local;
 
     TransformerBlockBuffers(int mb, int length, int width, int hidden, int heads) {
         this.mb = mb;
@@ -126,7 +128,10 @@ final class TransformerBlockBuffers {
         rows2 = new float[Math.max(nf, nc)];
         block = new float[tt];
         dblock = new float[tt];
-        expScratch = new float[Math.max(nf, tt)];
+        expScratch = new float[tt];
+        int chunk = Math.max(TransformerBlockMath.tile(new float[width], width).length,
+                TransformerBlockMath.tile(new float[hidden], hidden).length);
+        local = new float[4][chunk];
     }
 
     boolean fits(int mb, int length) {

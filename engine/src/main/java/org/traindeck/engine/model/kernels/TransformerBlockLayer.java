@@ -164,7 +164,8 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         int nc = n * c;
         Sgemm.buffer(in).get(0, b.rows1, 0, nc);
         TransformerBlockMath.toRows(b.rows1, b.x, b.mb, c, b.length);
-        TransformerBlockMath.layerNorm(b.x, b.xhat1, b.rstd1, b.rows2, vector(NORM1_GAIN), vector(NORM1_BIAS), n, c, TransformerBlock.EPSILON);
+        TransformerBlockMath.layerNorm(b.x, b.xhat1, b.rstd1, b.rows2, vector(NORM1_GAIN), vector(NORM1_BIAS), n, c, TransformerBlock.EPSILON,
+                b.local[0]);
         b.h1.write(b.rows2, nc);
         // the bias as a product with a column of ones, then the projection added to it
         Sgemm.multiply(false, false, n, 3 * c, 1, 1, b.ones.pointer, 0, 1, ptr(QKV_BIAS), 0, 3 * c, 0, b.qkv.pointer, 0, 3 * c);
@@ -172,17 +173,16 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         TransformerBlockAttention.forward(b, c, heads(), layerConf().isCausal());
         Sgemm.multiply(false, false, n, c, c, 1, b.attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c);
-        TransformerBlockMath.layerNorm(b.r1, b.xhat2, b.rstd2, b.rows2, vector(NORM2_GAIN), vector(NORM2_BIAS), n, c, TransformerBlock.EPSILON);
+        TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c, b.local);
+        TransformerBlockMath.layerNorm(b.r1, b.xhat2, b.rstd2, b.rows2, vector(NORM2_GAIN), vector(NORM2_BIAS), n, c, TransformerBlock.EPSILON,
+                b.local[0]);
         b.h2.write(b.rows2, nc);
         // W1 is [C, F] column-major: row-major [F, C], used transposed
         Sgemm.multiply(false, true, n, f, c, 1, b.h2.pointer, 0, c, ptr(MLP1_WEIGHTS), 0, c, 0, b.u.pointer, 0, f);
-        b.u.read(b.uRows, n * f);
-        TransformerBlockMath.biasGelu(b.uRows, vector(MLP1_BIAS), b.sigmoid, b.rows2, b.expScratch, n, f);
-        b.z.write(b.rows2, n * f);
+        TransformerBlockGelu.forward(b, vector(MLP1_BIAS), f);
         Sgemm.multiply(false, true, n, c, f, 1, b.z.pointer, 0, f, ptr(MLP2_WEIGHTS), 0, f, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        TransformerBlockMath.residual(b.r1, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, c);
+        TransformerBlockMath.residual(b.r1, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, c, b.local);
     }
 
     @Override
@@ -221,27 +221,24 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         // MLP branch: y = r1 + mask2 (z W2 + b2)
         TransformerBlockMath.masked(b.dy, masks, nc, b.rows1, nc);
         b.dm.write(b.rows1, nc);
-        TransformerBlockMath.columnSums(b.rows1, n, c, cs);
+        TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(MLP2_BIAS, cs, c);
         Sgemm.multiply(true, false, c, f, n, 1, b.dm.pointer, 0, c, b.z.pointer, 0, f, 0, gptr(MLP2_WEIGHTS), 0, f);
         Sgemm.multiply(false, false, n, f, c, 1, b.dm.pointer, 0, c, ptr(MLP2_WEIGHTS), 0, f, 0, b.dz.pointer, 0, f);
-        b.dz.read(b.rows1, n * f);
-        TransformerBlockMath.geluBackward(b.rows1, b.uRows, b.sigmoid, n * f);
-        b.dz.write(b.rows1, n * f);
-        TransformerBlockMath.columnSums(b.rows1, n, f, cs);
+        TransformerBlockGelu.backward(b, f, cs);
         setGradient(MLP1_BIAS, cs, f);
         Sgemm.multiply(true, false, f, c, n, 1, b.dz.pointer, 0, f, b.h2.pointer, 0, c, 0, gptr(MLP1_WEIGHTS), 0, c);
         Sgemm.multiply(false, false, n, c, f, 1, b.dz.pointer, 0, f, ptr(MLP1_WEIGHTS), 0, c, 0, b.dh.pointer, 0, c);
         // dr1 = dy + norm2's backward
         b.dh.read(b.rows1, nc);
         System.arraycopy(b.dy, 0, b.dr1, 0, nc);
-        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dr1, cs, cs2, b.rows2, n, c);
+        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM2_GAIN, cs, c);
         setGradient(NORM2_BIAS, cs2, c);
         // attention branch: r1 = x + mask1 (attended Wo + bo)
         TransformerBlockMath.masked(b.dr1, masks, 0, b.rows1, nc);
         b.dm.write(b.rows1, nc);
-        TransformerBlockMath.columnSums(b.rows1, n, c, cs);
+        TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(OUT_BIAS, cs, c);
         Sgemm.multiply(true, false, c, c, n, 1, b.attended.pointer, 0, c, b.dm.pointer, 0, c, 0, gptr(OUT_WEIGHTS), 0, c);
         Sgemm.multiply(false, true, n, c, c, 1, b.dm.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.datt.pointer, 0, c);
@@ -251,7 +248,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         Sgemm.multiply(false, true, n, c, 3 * c, 1, b.dqkv.pointer, 0, 3 * c, ptr(QKV_WEIGHTS), 0, 3 * c, 0, b.dh.pointer, 0, c);
         // dx = dr1 + norm1's backward, in dr1
         b.dh.read(b.rows1, nc);
-        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, cs, cs2, b.rows2, n, c);
+        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM1_GAIN, cs, c);
         setGradient(NORM1_BIAS, cs2, c);
     }

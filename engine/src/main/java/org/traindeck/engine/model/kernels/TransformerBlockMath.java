@@ -22,6 +22,8 @@ final class TransformerBlockMath {
     /** Below this exp's 2^n would leave the normal range; exp of anything lower is this one's value, 2.7e-38. */
     static final float EXP_FLOOR = -86.5f;
     private static final float EXP_CEILING = 88f;
+    /** Floats in a chunk of rows (rounded down to whole rows of the width, at least one row). */
+    static final int CHUNK = 2048;
 
     private TransformerBlockMath() {
     }
@@ -130,64 +132,108 @@ final class TransformerBlockMath {
         return (s0 + s1) + (s2 + s3);
     }
 
+    /**
+     * {@code v} (one row of width c) repeated over a chunk of whole rows, {@link #CHUNK} floats or one row. C2 (Java 17)
+     * vectorises a loop only where every array is read at the same index (a[i], b[i]; not a[at + i], b[i]: the arrays
+     * might be one), so a row's vector is tiled and the rows are worked on a chunk at a time in chunk-sized arrays.
+     */
+    static float[] tile(float[] v, int c) {
+        int rows = Math.max(1, CHUNK / c);
+        float[] t = new float[rows * c];
+        for (int r = 0; r < rows; r++) {
+            System.arraycopy(v, 0, t, r * c, c);
+        }
+        return t;
+    }
+
     /** y = (x - mean) / sqrt(var + eps) * gain + bias per row; keeps the normalised rows and 1/std for the backward pass. */
-    static void layerNorm(float[] x, float[] xhat, float[] rstd, float[] y, float[] gain, float[] bias, int rows, int c, double eps) {
+    static void layerNorm(float[] x, float[] xhat, float[] rstd, float[] y, float[] gain, float[] bias, int rows, int c, double eps,
+                          float[] local) {
         for (int r = 0; r < rows; r++) {
             int o = r * c;
             float mean = (float) (sum(x, o, c) / c);
-            for (int j = 0; j < c; j++) {
-                xhat[o + j] = x[o + j] - mean;
+            for (int j = o; j < o + c; j++) {
+                xhat[j] = x[j] - mean;
             }
             float inv = (float) (1.0 / Math.sqrt(dot(xhat, o, xhat, o, c) / c + eps));
             rstd[r] = inv;
-            for (int j = 0; j < c; j++) {
-                float n = xhat[o + j] * inv;
-                xhat[o + j] = n;
-                y[o + j] = n * gain[j] + bias[j];
+            for (int j = o; j < o + c; j++) {
+                xhat[j] *= inv;
             }
+        }
+        float[] g = tile(gain, c);
+        float[] b = tile(bias, c);
+        int total = rows * c;
+        for (int s = 0; s < total; s += g.length) {
+            int len = Math.min(g.length, total - s);
+            System.arraycopy(xhat, s, local, 0, len);
+            for (int i = 0; i < len; i++) {
+                local[i] = local[i] * g[i] + b[i];
+            }
+            System.arraycopy(local, 0, y, s, len);
         }
     }
 
     /**
      * The layer norm's backward pass: gain and bias gradients (written, not added) and dx = rstd (dxhat - mean(dxhat)
      * - xhat mean(dxhat xhat)) with dxhat = dy gain, added to {@code dx} which holds the residual's gradient.
-     * {@code scratch} holds a row.
+     * {@code scratch} is as long as dy, {@code local} three chunk-sized arrays.
      */
     static void layerNormBackward(float[] dy, float[] xhat, float[] rstd, float[] gain, float[] dx, float[] dGain, float[] dBias,
-                                  float[] scratch, int rows, int c) {
-        Arrays.fill(dGain, 0, c, 0f);
-        Arrays.fill(dBias, 0, c, 0f);
+                                  float[] scratch, int rows, int c, float[][] local) {
+        float[] g = tile(gain, c);
+        float[] accGain = new float[g.length];
+        float[] accBias = new float[g.length];
+        float[] d = local[0];
+        float[] n = local[1];
+        int total = rows * c;
+        for (int s = 0; s < total; s += g.length) {
+            int len = Math.min(g.length, total - s);
+            System.arraycopy(dy, s, d, 0, len);
+            System.arraycopy(xhat, s, n, 0, len);
+            for (int i = 0; i < len; i++) {
+                accGain[i] += d[i] * n[i];
+                accBias[i] += d[i];
+                d[i] *= g[i];
+            }
+            System.arraycopy(d, 0, scratch, s, len);
+        }
+        fold(accGain, c, dGain);
+        fold(accBias, c, dBias);
         for (int r = 0; r < rows; r++) {
             int o = r * c;
-            for (int j = 0; j < c; j++) {
-                float g = dy[o + j];
-                dGain[j] += g * xhat[o + j];
-                dBias[j] += g;
-                scratch[j] = g * gain[j];
-            }
-            float meanD = (float) (sum(scratch, 0, c) / c);
-            float meanDX = (float) (dot(scratch, 0, xhat, o, c) / c);
+            float meanD = (float) (sum(scratch, o, c) / c);
+            float meanDX = (float) (dot(scratch, o, xhat, o, c) / c);
             float inv = rstd[r];
-            for (int j = 0; j < c; j++) {
-                dx[o + j] += inv * (scratch[j] - meanD - xhat[o + j] * meanDX);
+            for (int j = o; j < o + c; j++) {
+                dx[j] += inv * (scratch[j] - meanD - xhat[j] * meanDX);
             }
         }
     }
 
-    /** out = residual + mask (branch + bias) per element; mask null: no dropout. */
-    static void residual(float[] residual, float[] branch, float[] bias, float[] mask, int maskAt, float[] out, int n, int c) {
-        for (int r = 0; r < n; r++) {
-            int o = r * c;
+    /** out = residual + mask (branch + bias) per element; mask null: no dropout. {@code local}: three chunk-sized arrays. */
+    static void residual(float[] residual, float[] branch, float[] bias, float[] mask, int maskAt, float[] out, int n, int c,
+                         float[][] local) {
+        float[] b = tile(bias, c);
+        float[] res = local[0];
+        float[] br = local[1];
+        float[] m = local[2];
+        int total = n * c;
+        for (int s = 0; s < total; s += b.length) {
+            int len = Math.min(b.length, total - s);
+            System.arraycopy(residual, s, res, 0, len);
+            System.arraycopy(branch, s, br, 0, len);
             if (mask == null) {
-                for (int j = 0; j < c; j++) {
-                    out[o + j] = residual[o + j] + (branch[o + j] + bias[j]);
+                for (int i = 0; i < len; i++) {
+                    res[i] += br[i] + b[i];
                 }
             } else {
-                int m = maskAt + o;
-                for (int j = 0; j < c; j++) {
-                    out[o + j] = residual[o + j] + (branch[o + j] + bias[j]) * mask[m + j];
+                System.arraycopy(mask, maskAt + s, m, 0, len);
+                for (int i = 0; i < len; i++) {
+                    res[i] += (br[i] + b[i]) * m[i];
                 }
             }
+            System.arraycopy(res, 0, out, s, len);
         }
     }
 
@@ -197,46 +243,72 @@ final class TransformerBlockMath {
             System.arraycopy(in, 0, out, 0, n);
             return;
         }
+        if (maskAt != 0) {
+            // the second mask moved to index 0 of out first, so that the loop reads every array at the same index
+            System.arraycopy(mask, maskAt, out, 0, n);
+            for (int i = 0; i < n; i++) {
+                out[i] *= in[i];
+            }
+            return;
+        }
         for (int i = 0; i < n; i++) {
-            out[i] = in[i] * mask[maskAt + i];
+            out[i] = in[i] * mask[i];
         }
     }
 
-    /** Column sums of rows [n, c] written to {@code out}. */
-    static void columnSums(float[] rows, int n, int c, float[] out) {
-        Arrays.fill(out, 0, c, 0f);
-        for (int r = 0; r < n; r++) {
-            int o = r * c;
-            for (int j = 0; j < c; j++) {
-                out[j] += rows[o + j];
-            }
+    /** Column sums of rows [n, c] written to {@code out}; {@code local} a chunk-sized array. */
+    static void columnSums(float[] rows, int n, int c, float[] out, float[] local) {
+        float[] acc = new float[c * Math.max(1, CHUNK / c)];
+        int total = n * c;
+        for (int s = 0; s < total; s += acc.length) {
+            int len = Math.min(acc.length, total - s);
+            System.arraycopy(rows, s, local, 0, len);
+            accumulate(acc, local, len);
         }
+        fold(acc, c, out);
     }
 
-    /** u += bias; s = sigmoid(1.702 u); z = u s ({@code scratch} as long as u). */
-    static void biasGelu(float[] u, float[] bias, float[] s, float[] z, float[] scratch, int n, int f) {
-        for (int r = 0; r < n; r++) {
-            int o = r * f;
-            for (int j = 0; j < f; j++) {
-                float v = u[o + j] + bias[j];
-                u[o + j] = v;
-                s[o + j] = -GELU_SCALE * v;
-            }
+    /**
+     * On one chunk (every array from index 0, len at most the tile's length): u += bias; s = sigmoid(1.702 u);
+     * z = u s. {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound
+     * by memory bandwidth.
+     */
+    static void biasGelu(float[] u, float[] biasTile, float[] s, float[] z, float[] scratch, int len) {
+        for (int i = 0; i < len; i++) {
+            float v = u[i] + biasTile[i];
+            u[i] = v;
+            s[i] = -GELU_SCALE * v;
         }
-        int count = n * f;
-        expInPlace(s, scratch, 0, count);
-        for (int i = 0; i < count; i++) {
+        expInPlace(s, scratch, 0, len);
+        for (int i = 0; i < len; i++) {
             float sg = 1 / (1 + s[i]);
             s[i] = sg;
             z[i] = u[i] * sg;
         }
     }
 
-    /** dz *= gelu'(u) = s (1 + 1.702 u (1 - s)). */
-    static void geluBackward(float[] dz, float[] u, float[] s, int count) {
-        for (int i = 0; i < count; i++) {
+    /** On one chunk (every array from index 0): dz *= gelu'(u) = s (1 + 1.702 u (1 - s)). */
+    static void geluBackward(float[] dz, float[] u, float[] s, int len) {
+        for (int i = 0; i < len; i++) {
             float sg = s[i];
             dz[i] = dz[i] * sg * (1 + GELU_SCALE * u[i] * (1 - sg));
+        }
+    }
+
+    /** acc[i] += rows[i] for i in [0, len): column sums a chunk at a time into a {@link #tile}-shaped accumulator. */
+    static void accumulate(float[] acc, float[] rows, int len) {
+        for (int i = 0; i < len; i++) {
+            acc[i] += rows[i];
+        }
+    }
+
+    /** Folds a tile-shaped accumulator (rows of c) into its column sums, written to {@code out}. */
+    static void fold(float[] acc, int c, float[] out) {
+        Arrays.fill(out, 0, c, 0f);
+        for (int o = 0; o < acc.length; o += c) {
+            for (int j = 0; j < c; j++) {
+                out[j] += acc[o + j];
+            }
         }
     }
 
