@@ -113,6 +113,25 @@ final class TransformerBlockMath {
         return (s0 + s1) + (s2 + s3);
     }
 
+    /** Maximum of a[from, from + n), four running maxima (one chain waits on each comparison's latency). */
+    static float max(float[] a, int from, int n) {
+        float m0 = Float.NEGATIVE_INFINITY;
+        float m1 = m0;
+        float m2 = m0;
+        float m3 = m0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            m0 = Math.max(m0, a[from + j]);
+            m1 = Math.max(m1, a[from + j + 1]);
+            m2 = Math.max(m2, a[from + j + 2]);
+            m3 = Math.max(m3, a[from + j + 3]);
+        }
+        for (; j < n; j++) {
+            m0 = Math.max(m0, a[from + j]);
+        }
+        return Math.max(Math.max(m0, m1), Math.max(m2, m3));
+    }
+
     /** Sum of a[aAt + j] b[bAt + j] for j in [0, n), in double with four partial sums. */
     static double dot(float[] a, int aAt, float[] b, int bAt, int n) {
         double s0 = 0;
@@ -320,10 +339,7 @@ final class TransformerBlockMath {
         for (int i = 0; i < t; i++) {
             int o = at + i * t;
             int end = causal ? i + 1 : t;
-            float max = Float.NEGATIVE_INFINITY;
-            for (int j = 0; j < end; j++) {
-                max = Math.max(max, p[o + j]);
-            }
+            float max = max(p, o, end);
             for (int j = 0; j < end; j++) {
                 p[o + j] -= max;
             }
