@@ -231,8 +231,8 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         Sgemm.multiply(false, false, n, c, f, 1, b.dz.pointer, 0, f, ptr(MLP1_WEIGHTS), 0, c, 0, b.dh.pointer, 0, c);
         // dr1 = dy + norm2's backward
         b.dh.read(b.rows1, nc);
-        System.arraycopy(b.dy, 0, b.dr1, 0, nc);
-        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dr1, cs, cs2, b.rows2, n, c, b.local);
+        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dy, b.dr1, cs, cs2, b.rows2, n, c,
+                b.local);
         setGradient(NORM2_GAIN, cs, c);
         setGradient(NORM2_BIAS, cs2, c);
         // attention branch: r1 = x + mask1 (attended Wo + bo)
@@ -248,7 +248,8 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         Sgemm.multiply(false, true, n, c, 3 * c, 1, b.dqkv.pointer, 0, 3 * c, ptr(QKV_WEIGHTS), 0, 3 * c, 0, b.dh.pointer, 0, c);
         // dx = dr1 + norm1's backward, in dr1
         b.dh.read(b.rows1, nc);
-        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, cs, cs2, b.rows2, n, c, b.local);
+        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c,
+                b.local);
         setGradient(NORM1_GAIN, cs, c);
         setGradient(NORM1_BIAS, cs2, c);
     }

@@ -195,11 +195,11 @@ final class TransformerBlockMath {
 
     /**
      * The layer norm's backward pass: gain and bias gradients (written, not added) and dx = rstd (dxhat - mean(dxhat)
-     * - xhat mean(dxhat xhat)) with dxhat = dy gain, added to {@code dx} which holds the residual's gradient.
-     * {@code scratch} is as long as dy, {@code local} three chunk-sized arrays.
+     * - xhat mean(dxhat xhat)) with dxhat = dy gain, plus the residual's gradient {@code dr} (which may be dx
+     * itself), into {@code dx}. {@code scratch} is as long as dy, {@code local} three chunk-sized arrays.
      */
-    static void layerNormBackward(float[] dy, float[] xhat, float[] rstd, float[] gain, float[] dx, float[] dGain, float[] dBias,
-                                  float[] scratch, int rows, int c, float[][] local) {
+    static void layerNormBackward(float[] dy, float[] xhat, float[] rstd, float[] gain, float[] dr, float[] dx, float[] dGain,
+                                  float[] dBias, float[] scratch, int rows, int c, float[][] local) {
         float[] g = tile(gain, c);
         float[] accGain = new float[g.length];
         float[] accBias = new float[g.length];
@@ -225,7 +225,7 @@ final class TransformerBlockMath {
             float meanDX = (float) (dot(scratch, o, xhat, o, c) / c);
             float inv = rstd[r];
             for (int j = o; j < o + c; j++) {
-                dx[j] += inv * (scratch[j] - meanD - xhat[j] * meanDX);
+                dx[j] = dr[j] + inv * (scratch[j] - meanD - xhat[j] * meanDX);
             }
         }
     }
