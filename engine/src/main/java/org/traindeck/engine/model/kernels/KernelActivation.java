@@ -64,20 +64,29 @@ enum KernelActivation {
                     out[i] = t;
                 }
             }
-            case SIGMOID -> {
-                for (int i = 0; i < n; i++) {
-                    float sg = (float) (1.0 / (1.0 + Math.exp(-z[i])));
-                    saved[i] = sg;
-                    out[i] = sg;
-                }
-            }
+            case SIGMOID -> sigmoid(z, 1f, out, saved, n);
             case GELU -> {
+                sigmoid(z, TransformerBlockMath.GELU_SCALE, out, saved, n);
                 for (int i = 0; i < n; i++) {
-                    float sg = (float) (1.0 / (1.0 + Math.exp(-1.702 * z[i])));
-                    saved[i] = sg;
-                    out[i] = z[i] * sg;
+                    out[i] = z[i] * saved[i];
                 }
             }
+        }
+    }
+
+    /**
+     * saved[i] = out[i] = sigmoid(k z[i]), with the vectorised float exp of the transformer kernel (Math.exp in double
+     * is scalar and 10-25 ns a call); out serves as the exponentials' scratch.
+     */
+    private static void sigmoid(float[] z, float k, float[] out, float[] saved, int n) {
+        for (int i = 0; i < n; i++) {
+            saved[i] = -k * z[i];
+        }
+        TransformerBlockMath.expInPlace(saved, out, 0, n);
+        for (int i = 0; i < n; i++) {
+            float sg = 1 / (1 + saved[i]);
+            saved[i] = sg;
+            out[i] = sg;
         }
     }
 

@@ -4,6 +4,7 @@ import static org.bytedeco.openblas.global.openblas.CblasNoTrans;
 import static org.bytedeco.openblas.global.openblas.CblasRowMajor;
 import static org.bytedeco.openblas.global.openblas.CblasTrans;
 import static org.bytedeco.openblas.global.openblas.cblas_sgemm;
+import static org.bytedeco.openblas.global.openblas.cblas_sgemv;
 
 import java.nio.FloatBuffer;
 import org.bytedeco.javacpp.FloatPointer;
@@ -34,6 +35,14 @@ public final class Sgemm {
         }
         cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, m, n, k, alpha,
                 at(a, aOffset), lda, at(b, bOffset), ldb, beta, at(c, cOffset), ldc);
+    }
+
+    /** y = the column sums of row-major A [m, n] (from {@code aOffset}, leading dimension lda), as A^T ones. */
+    public static void columnSums(int m, int n, FloatPointer a, long aOffset, int lda, FloatPointer ones, FloatPointer y, long yOffset) {
+        if (n == 0) {
+            return;
+        }
+        cblas_sgemv(CblasRowMajor, CblasTrans, m, n, 1, at(a, aOffset), lda, ones, 1, 0, at(y, yOffset), 1);
     }
 
     /** A pointer to element {@code offset} of {@code base} (JavaCPP passes address + position). */

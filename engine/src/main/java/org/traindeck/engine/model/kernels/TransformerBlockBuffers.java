@@ -5,9 +5,9 @@ import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Every activation and gradient buffer of one block for one (minibatch, length), allocated once in native memory
- * (the matrix products read and write it in place; the elementwise loops go through a {@link FloatBuffer} on the same
- * memory) and reused while the sizes stay. Rows are (example, time step): [rows = mb T, features].
+ * Every activation and gradient buffer of one block for one (minibatch, length), allocated once and reused while the
+ * sizes stay: what the matrix products read or write in native memory, what only the Java loops read on the heap
+ * (where C2 vectorises them), copied between the two in bulk. Rows are (example, time step): [rows = mb T, features].
  */
 final class TransformerBlockBuffers {
 
@@ -33,6 +33,16 @@ final class TransformerBlockBuffers {
             return new Region(p.limit(p.capacity()), false);
         }
 
+        /** The first {@code n} floats into {@code into}, in bulk. */
+        void read(float[] into, int n) {
+            buffer.get(0, into, 0, n);
+        }
+
+        /** {@code n} floats of {@code from} into the region, in bulk. */
+        void write(float[] from, int n) {
+            buffer.put(0, from, 0, n);
+        }
+
         void free() {
             if (owned) {
                 pointer.close();
@@ -43,61 +53,85 @@ final class TransformerBlockBuffers {
     final int mb;
     final int length;
     final int rows;
-    // forward: kept for the backward pass (or recomputed)
-    final Region x;
-    final Region xhat1;
-    final Region rstd1;
+    // native, for the matrix products
     final Region h1;
     final Region qkv;
     final Region probabilities;
     final Region attended;
-    final Region r1;
-    final Region xhat2;
-    final Region rstd2;
     final Region h2;
     final Region u;
-    final Region sigmoid;
     final Region z;
-    final Region out;
-    // backward
-    final Region dy;
     final Region dm;
     final Region dz;
     final Region dh;
-    final Region dr1;
     final Region datt;
     final Region dscores;
     final Region dqkv;
+    final Region ones;
+    // heap, for the Java loops; kept from the forward pass for the backward pass (or recomputed)
+    final float[] x;
+    final float[] xhat1;
+    final float[] rstd1;
+    final float[] r1;
+    final float[] xhat2;
+    final float[] rstd2;
+    final float[] uRows;
+    final float[] sigmoid;
+    // heap, backward
+    final float[] dy;
+    final float[] dr1;
+    /** Transient rows: a product's result read back, or rows on their way to native memory or to the output. */
+    final float[] rows1;
+    final float[] rows2;
+    /** One [t, t] block of probabilities and of their gradient, and the exponentials' scratch. */
+    final float[] block;
+    final float[] dblock;
+    final float[] expScratch;
+    /** Four chunk-sized arrays for the loops that work a chunk of rows at a time (see TransformerBlockMath.tile). */
+    final float[][] local;
 
     TransformerBlockBuffers(int mb, int length, int width, int hidden, int heads) {
         this.mb = mb;
         this.length = length;
         this.rows = mb * length;
-        long nc = (long) rows * width;
-        long nf = (long) rows * hidden;
-        x = Region.allocate(nc);
-        xhat1 = Region.allocate(nc);
-        rstd1 = Region.allocate(rows);
+        int nc = rows * width;
+        int nf = rows * hidden;
+        int tt = length * length;
         h1 = Region.allocate(nc);
-        qkv = Region.allocate(3 * nc);
-        probabilities = Region.allocate((long) mb * heads * length * length);
+        qkv = Region.allocate(3L * nc);
+        probabilities = Region.allocate((long) mb * heads * tt);
         attended = Region.allocate(nc);
-        r1 = Region.allocate(nc);
-        xhat2 = Region.allocate(nc);
-        rstd2 = Region.allocate(rows);
         h2 = Region.allocate(nc);
         u = Region.allocate(nf);
-        sigmoid = Region.allocate(nf);
         z = Region.allocate(nf);
-        out = Region.allocate(nc);
-        dy = Region.allocate(nc);
         dm = Region.allocate(nc);
         dz = Region.allocate(nf);
         dh = Region.allocate(nc);
-        dr1 = Region.allocate(nc);
         datt = Region.allocate(nc);
-        dscores = Region.allocate((long) length * length);
-        dqkv = Region.allocate(3 * nc);
+        dscores = Region.allocate(tt);
+        dqkv = Region.allocate(3L * nc);
+        ones = Region.allocate(rows);
+        for (int i = 0; i < rows; i++) {
+            ones.buffer.put(i, 1f);
+        }
+        x = new float[nc];
+        xhat1 = new float[nc];
+        rstd1 = new float[rows];
+        r1 = new float[nc];
+        xhat2 = new float[nc];
+        rstd2 = new float[rows];
+        uRows = new float[nf];
+        sigmoid = new float[nf];
+        dy = new float[nc];
+        dr1 = new float[nc];
+        rows1 = new float[Math.max(nf, nc)];
+        rows2 = new float[Math.max(nf, nc)];
+        block = new float[tt];
+        dblock = new float[tt];
+        expScratch = new float[tt];
+        int chunk = Math.max(TransformerBlockMath.tile(new float[width], width).length,
+                TransformerBlockMath.tile(new float[hidden], hidden).length);
+        local = new float[4][chunk];
     }
 
     boolean fits(int mb, int length) {
@@ -105,8 +139,7 @@ final class TransformerBlockBuffers {
     }
 
     void free() {
-        for (Region r : new Region[] {x, xhat1, rstd1, h1, qkv, probabilities, attended, r1, xhat2, rstd2, h2, u, sigmoid, z, out,
-                dy, dm, dz, dh, dr1, datt, dscores, dqkv}) {
+        for (Region r : new Region[] {h1, qkv, probabilities, attended, h2, u, z, dm, dz, dh, datt, dscores, dqkv, ones}) {
             r.free();
         }
     }
@@ -118,6 +151,8 @@ final class TransformerBlockBuffers {
     static long floatsPerExample(long width, long hidden, long heads, long length) {
         long c = width * length;
         long f = hidden * length;
-        return 19 * c + 4 * f + heads * length * length + 2 * length;
+        // native: 12 c (qkv and dqkv count 3 each) + 3 f + heads t^2 + t (ones); heap: 8 c + 4 f (two of them the
+        // transient rows, at least c each) + 2 t (row statistics); the [t, t] blocks are per batch, not per example
+        return 20 * c + 7 * f + heads * length * length + 3 * length;
     }
 }

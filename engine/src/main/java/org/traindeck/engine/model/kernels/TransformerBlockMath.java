@@ -1,10 +1,12 @@
 package org.traindeck.engine.model.kernels;
 
-import java.nio.FloatBuffer;
+import java.util.Arrays;
 
 /**
- * The block's elementwise work as plain loops over rows [rows, width] in native memory: layer norm, softmax, GELU,
- * bias, residual, column sums and the layout changes. Everything accumulates in float except the row statistics.
+ * The block's elementwise work as plain loops over heap rows [rows, width]: layer norm, softmax, GELU, bias, residual,
+ * column sums and the layout changes. Heap arrays rather than buffers on native memory, because C2 (Java 17)
+ * vectorises loops over {@code float[]} but not a buffer's absolute get/put; the matrix products' operands are copied
+ * to and from native memory in bulk. Row statistics accumulate in double, everything else in float.
  */
 final class TransformerBlockMath {
 
@@ -14,6 +16,14 @@ final class TransformerBlockMath {
     private static final float LOG2E = 1.4426950408889634f;
     private static final float LN2_HIGH = 0.693145751953125f;
     private static final float LN2_LOW = 1.428606765330187e-06f;
+    /** 1.5 * 2^23: adding it rounds a float below 2^22 to an integer, kept in the low mantissa bits. */
+    private static final float ROUNDER = 12582912f;
+    private static final int ROUNDER_BITS = 0x4B400000;
+    /** Below this exp's 2^n would leave the normal range; exp of anything lower is this one's value, 2.7e-38. */
+    static final float EXP_FLOOR = -86.5f;
+    private static final float EXP_CEILING = 88f;
+    /** Floats in a chunk of rows (rounded down to whole rows of the width, at least one row). */
+    static final int CHUNK = 2048;
 
     private TransformerBlockMath() {
     }
@@ -36,200 +46,337 @@ final class TransformerBlockMath {
         return p * Float.intBitsToFloat(((int) n + 127) << 23);
     }
 
-    /** [mb, c, t] (c order, from {@code inOffset}) to rows [mb t, c]. */
-    static void toRows(FloatBuffer in, int inOffset, FloatBuffer rows, int mb, int c, int t) {
+    /**
+     * a[i] = e^a[i] for i in [from, to), as {@link #exp} (arguments clamped to [-86.5, 88]: below, 2.7e-38, not 0), in
+     * two loops that C2 vectorises: the polynomial in float (n rounded by adding 1.5 2^23, kept in {@code scratch}),
+     * then 2^n added to the exponent bits. One loop mixing float arithmetic with the bit moves stays scalar (4 ns an
+     * element here, against under 1 ns).
+     */
+    static void expInPlace(float[] a, float[] scratch, int from, int to) {
+        for (int i = from; i < to; i++) {
+            float x = Math.max(EXP_FLOOR, Math.min(EXP_CEILING, a[i]));
+            float t = x * LOG2E + ROUNDER;
+            float n = t - ROUNDER;
+            float r = x - n * LN2_HIGH - n * LN2_LOW;
+            a[i] = 1 + r * (1 + r * (0.5f + r * (1 / 6f + r * (1 / 24f + r * (1 / 120f + r * (1 / 720f))))));
+            scratch[i] = t;
+        }
+        for (int i = from; i < to; i++) {
+            a[i] = Float.intBitsToFloat(Float.floatToRawIntBits(a[i]) + ((Float.floatToRawIntBits(scratch[i]) - ROUNDER_BITS) << 23));
+        }
+    }
+
+    /** [mb, c, t] (c order) to rows [mb t, c]. */
+    static void toRows(float[] in, float[] rows, int mb, int c, int t) {
         for (int b = 0; b < mb; b++) {
+            int base = b * c * t;
             for (int f = 0; f < c; f++) {
-                int src = inOffset + (b * c + f) * t;
-                int dst = b * t * c + f;
+                int src = base + f * t;
+                int dst = base + f;
                 for (int s = 0; s < t; s++) {
-                    rows.put(dst + s * c, in.get(src + s));
+                    rows[dst + s * c] = in[src + s];
                 }
             }
         }
     }
 
-    /** Rows [mb t, c] to [mb, c, t] (c order, from {@code outOffset}). */
-    static void fromRows(FloatBuffer rows, FloatBuffer out, int outOffset, int mb, int c, int t) {
+    /** Rows [mb t, c] to [mb, c, t] (c order). */
+    static void fromRows(float[] rows, float[] out, int mb, int c, int t) {
         for (int b = 0; b < mb; b++) {
+            int base = b * c * t;
             for (int f = 0; f < c; f++) {
-                int dst = outOffset + (b * c + f) * t;
-                int src = b * t * c + f;
+                int dst = base + f * t;
+                int src = base + f;
                 for (int s = 0; s < t; s++) {
-                    out.put(dst + s, rows.get(src + s * c));
+                    out[dst + s] = rows[src + s * c];
                 }
             }
         }
+    }
+
+    /** Sum of a[from, from + n) in double, four partial sums (a single chain waits on each add's latency). */
+    static double sum(float[] a, int from, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            s0 += a[from + j];
+            s1 += a[from + j + 1];
+            s2 += a[from + j + 2];
+            s3 += a[from + j + 3];
+        }
+        for (; j < n; j++) {
+            s0 += a[from + j];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /** Maximum of a[from, from + n), four running maxima (one chain waits on each comparison's latency). */
+    static float max(float[] a, int from, int n) {
+        float m0 = Float.NEGATIVE_INFINITY;
+        float m1 = m0;
+        float m2 = m0;
+        float m3 = m0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            m0 = Math.max(m0, a[from + j]);
+            m1 = Math.max(m1, a[from + j + 1]);
+            m2 = Math.max(m2, a[from + j + 2]);
+            m3 = Math.max(m3, a[from + j + 3]);
+        }
+        for (; j < n; j++) {
+            m0 = Math.max(m0, a[from + j]);
+        }
+        return Math.max(Math.max(m0, m1), Math.max(m2, m3));
+    }
+
+    /** Sum of a[aAt + j] b[bAt + j] for j in [0, n), in double with four partial sums. */
+    static double dot(float[] a, int aAt, float[] b, int bAt, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            s0 += a[aAt + j] * b[bAt + j];
+            s1 += a[aAt + j + 1] * b[bAt + j + 1];
+            s2 += a[aAt + j + 2] * b[bAt + j + 2];
+            s3 += a[aAt + j + 3] * b[bAt + j + 3];
+        }
+        for (; j < n; j++) {
+            s0 += a[aAt + j] * b[bAt + j];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /**
+     * {@code v} (one row of width c) repeated over a chunk of whole rows, {@link #CHUNK} floats or one row. C2 (Java 17)
+     * vectorises a loop only where every array is read at the same index (a[i], b[i]; not a[at + i], b[i]: the arrays
+     * might be one), so a row's vector is tiled and the rows are worked on a chunk at a time in chunk-sized arrays.
+     */
+    static float[] tile(float[] v, int c) {
+        int rows = Math.max(1, CHUNK / c);
+        float[] t = new float[rows * c];
+        for (int r = 0; r < rows; r++) {
+            System.arraycopy(v, 0, t, r * c, c);
+        }
+        return t;
     }
 
     /** y = (x - mean) / sqrt(var + eps) * gain + bias per row; keeps the normalised rows and 1/std for the backward pass. */
-    static void layerNorm(FloatBuffer x, FloatBuffer xhat, FloatBuffer rstd, FloatBuffer y, FloatBuffer gain, FloatBuffer bias,
-                          int rows, int c, double eps) {
+    static void layerNorm(float[] x, float[] xhat, float[] rstd, float[] y, float[] gain, float[] bias, int rows, int c, double eps,
+                          float[] local) {
         for (int r = 0; r < rows; r++) {
             int o = r * c;
-            double sum = 0;
-            for (int j = 0; j < c; j++) {
-                sum += x.get(o + j);
+            float mean = (float) (sum(x, o, c) / c);
+            for (int j = o; j < o + c; j++) {
+                xhat[j] = x[j] - mean;
             }
-            float mean = (float) (sum / c);
-            double sq = 0;
-            for (int j = 0; j < c; j++) {
-                float d = x.get(o + j) - mean;
-                sq += d * d;
+            float inv = (float) (1.0 / Math.sqrt(dot(xhat, o, xhat, o, c) / c + eps));
+            rstd[r] = inv;
+            for (int j = o; j < o + c; j++) {
+                xhat[j] *= inv;
             }
-            float inv = (float) (1.0 / Math.sqrt(sq / c + eps));
-            rstd.put(r, inv);
-            for (int j = 0; j < c; j++) {
-                float n = (x.get(o + j) - mean) * inv;
-                xhat.put(o + j, n);
-                y.put(o + j, n * gain.get(j) + bias.get(j));
+        }
+        float[] g = tile(gain, c);
+        float[] b = tile(bias, c);
+        int total = rows * c;
+        for (int s = 0; s < total; s += g.length) {
+            int len = Math.min(g.length, total - s);
+            System.arraycopy(xhat, s, local, 0, len);
+            for (int i = 0; i < len; i++) {
+                local[i] = local[i] * g[i] + b[i];
             }
+            System.arraycopy(local, 0, y, s, len);
         }
     }
 
     /**
      * The layer norm's backward pass: gain and bias gradients (written, not added) and dx = rstd (dxhat - mean(dxhat)
-     * - xhat mean(dxhat xhat)) with dxhat = dy gain, added to {@code dx} which holds the residual's gradient.
+     * - xhat mean(dxhat xhat)) with dxhat = dy gain, plus the residual's gradient {@code dr} (which may be dx
+     * itself), into {@code dx}. {@code scratch} is as long as dy, {@code local} three chunk-sized arrays.
      */
-    static void layerNormBackward(FloatBuffer dy, FloatBuffer xhat, FloatBuffer rstd, FloatBuffer gain, FloatBuffer dx,
-                                  FloatBuffer dGain, int dGainAt, FloatBuffer dBias, int dBiasAt, int rows, int c) {
-        float[] gGain = new float[c];
-        float[] gBias = new float[c];
+    static void layerNormBackward(float[] dy, float[] xhat, float[] rstd, float[] gain, float[] dr, float[] dx, float[] dGain,
+                                  float[] dBias, float[] scratch, int rows, int c, float[][] local) {
+        float[] g = tile(gain, c);
+        float[] accGain = new float[g.length];
+        float[] accBias = new float[g.length];
+        float[] d = local[0];
+        float[] n = local[1];
+        int total = rows * c;
+        for (int s = 0; s < total; s += g.length) {
+            int len = Math.min(g.length, total - s);
+            System.arraycopy(dy, s, d, 0, len);
+            System.arraycopy(xhat, s, n, 0, len);
+            for (int i = 0; i < len; i++) {
+                accGain[i] += d[i] * n[i];
+                accBias[i] += d[i];
+                d[i] *= g[i];
+            }
+            System.arraycopy(d, 0, scratch, s, len);
+        }
+        fold(accGain, c, dGain);
+        fold(accBias, c, dBias);
         for (int r = 0; r < rows; r++) {
             int o = r * c;
-            double sumD = 0;
-            double sumDX = 0;
-            for (int j = 0; j < c; j++) {
-                float g = dy.get(o + j);
-                float n = xhat.get(o + j);
-                gGain[j] += g * n;
-                gBias[j] += g;
-                float d = g * gain.get(j);
-                sumD += d;
-                sumDX += d * n;
-            }
-            float meanD = (float) (sumD / c);
-            float meanDX = (float) (sumDX / c);
-            float inv = rstd.get(r);
-            for (int j = 0; j < c; j++) {
-                float d = dy.get(o + j) * gain.get(j);
-                dx.put(o + j, dx.get(o + j) + inv * (d - meanD - xhat.get(o + j) * meanDX));
-            }
-        }
-        for (int j = 0; j < c; j++) {
-            dGain.put(dGainAt + j, gGain[j]);
-            dBias.put(dBiasAt + j, gBias[j]);
-        }
-    }
-
-    /** Adds the bias (from {@code biasAt}) to every row. */
-    static void addBias(FloatBuffer rows, FloatBuffer bias, int biasAt, int n, int c) {
-        for (int r = 0; r < n; r++) {
-            int o = r * c;
-            for (int j = 0; j < c; j++) {
-                rows.put(o + j, rows.get(o + j) + bias.get(biasAt + j));
+            float meanD = (float) (sum(scratch, o, c) / c);
+            float meanDX = (float) (dot(scratch, o, xhat, o, c) / c);
+            float inv = rstd[r];
+            for (int j = o; j < o + c; j++) {
+                dx[j] = dr[j] + inv * (scratch[j] - meanD - xhat[j] * meanDX);
             }
         }
     }
 
-    /** out = residual + mask (branch + bias) per element; mask null: no dropout. */
-    static void residual(FloatBuffer residual, FloatBuffer branch, FloatBuffer bias, int biasAt, FloatBuffer mask, FloatBuffer out,
-                         int n, int c) {
-        for (int r = 0; r < n; r++) {
-            int o = r * c;
-            for (int j = 0; j < c; j++) {
-                float v = branch.get(o + j) + bias.get(biasAt + j);
-                if (mask != null) {
-                    v *= mask.get(o + j);
+    /** out = residual + mask (branch + bias) per element; mask null: no dropout. {@code local}: three chunk-sized arrays. */
+    static void residual(float[] residual, float[] branch, float[] bias, float[] mask, int maskAt, float[] out, int n, int c,
+                         float[][] local) {
+        float[] b = tile(bias, c);
+        float[] res = local[0];
+        float[] br = local[1];
+        float[] m = local[2];
+        int total = n * c;
+        for (int s = 0; s < total; s += b.length) {
+            int len = Math.min(b.length, total - s);
+            System.arraycopy(residual, s, res, 0, len);
+            System.arraycopy(branch, s, br, 0, len);
+            if (mask == null) {
+                for (int i = 0; i < len; i++) {
+                    res[i] += br[i] + b[i];
                 }
-                out.put(o + j, residual.get(o + j) + v);
+            } else {
+                System.arraycopy(mask, maskAt + s, m, 0, len);
+                for (int i = 0; i < len; i++) {
+                    res[i] += (br[i] + b[i]) * m[i];
+                }
             }
+            System.arraycopy(res, 0, out, s, len);
         }
     }
 
-    /** out = in * mask, or a copy without a mask. */
-    static void masked(FloatBuffer in, FloatBuffer mask, FloatBuffer out, int n) {
+    /** out = in * mask (from {@code maskAt}), or a copy without a mask. */
+    static void masked(float[] in, float[] mask, int maskAt, float[] out, int n) {
+        if (mask == null) {
+            System.arraycopy(in, 0, out, 0, n);
+            return;
+        }
+        if (maskAt != 0) {
+            // the second mask moved to index 0 of out first, so that the loop reads every array at the same index
+            System.arraycopy(mask, maskAt, out, 0, n);
+            for (int i = 0; i < n; i++) {
+                out[i] *= in[i];
+            }
+            return;
+        }
         for (int i = 0; i < n; i++) {
-            out.put(i, mask == null ? in.get(i) : in.get(i) * mask.get(i));
+            out[i] = in[i] * mask[i];
         }
     }
 
-    /** Column sums of rows [n, c] written to {@code out} from {@code at}. */
-    static void columnSums(FloatBuffer rows, int n, int c, FloatBuffer out, int at) {
-        float[] s = new float[c];
-        for (int r = 0; r < n; r++) {
-            int o = r * c;
+    /** Column sums of rows [n, c] written to {@code out}; {@code local} a chunk-sized array. */
+    static void columnSums(float[] rows, int n, int c, float[] out, float[] local) {
+        float[] acc = new float[c * Math.max(1, CHUNK / c)];
+        int total = n * c;
+        for (int s = 0; s < total; s += acc.length) {
+            int len = Math.min(acc.length, total - s);
+            System.arraycopy(rows, s, local, 0, len);
+            accumulate(acc, local, len);
+        }
+        fold(acc, c, out);
+    }
+
+    /**
+     * On one chunk (every array from index 0, len at most the tile's length): u += bias; s = sigmoid(1.702 u);
+     * z = u s. {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound
+     * by memory bandwidth.
+     */
+    static void biasGelu(float[] u, float[] biasTile, float[] s, float[] z, float[] scratch, int len) {
+        for (int i = 0; i < len; i++) {
+            float v = u[i] + biasTile[i];
+            u[i] = v;
+            s[i] = -GELU_SCALE * v;
+        }
+        expInPlace(s, scratch, 0, len);
+        for (int i = 0; i < len; i++) {
+            float sg = 1 / (1 + s[i]);
+            s[i] = sg;
+            z[i] = u[i] * sg;
+        }
+    }
+
+    /** On one chunk (every array from index 0): dz *= gelu'(u) = s (1 + 1.702 u (1 - s)). */
+    static void geluBackward(float[] dz, float[] u, float[] s, int len) {
+        for (int i = 0; i < len; i++) {
+            float sg = s[i];
+            dz[i] = dz[i] * sg * (1 + GELU_SCALE * u[i] * (1 - sg));
+        }
+    }
+
+    /** acc[i] += rows[i] for i in [0, len): column sums a chunk at a time into a {@link #tile}-shaped accumulator. */
+    static void accumulate(float[] acc, float[] rows, int len) {
+        for (int i = 0; i < len; i++) {
+            acc[i] += rows[i];
+        }
+    }
+
+    /** Folds a tile-shaped accumulator (rows of c) into its column sums, written to {@code out}. */
+    static void fold(float[] acc, int c, float[] out) {
+        Arrays.fill(out, 0, c, 0f);
+        for (int o = 0; o < acc.length; o += c) {
             for (int j = 0; j < c; j++) {
-                s[j] += rows.get(o + j);
-            }
-        }
-        for (int j = 0; j < c; j++) {
-            out.put(at + j, s[j]);
-        }
-    }
-
-    /** u += bias; s = sigmoid(1.702 u); z = u s. */
-    static void biasGelu(FloatBuffer u, FloatBuffer bias, int biasAt, FloatBuffer s, FloatBuffer z, int n, int f) {
-        for (int r = 0; r < n; r++) {
-            int o = r * f;
-            for (int j = 0; j < f; j++) {
-                float v = u.get(o + j) + bias.get(biasAt + j);
-                float sg = 1 / (1 + exp(-GELU_SCALE * v));
-                u.put(o + j, v);
-                s.put(o + j, sg);
-                z.put(o + j, v * sg);
+                out[j] += acc[o + j];
             }
         }
     }
 
-    /** dz *= gelu'(u) = s (1 + 1.702 u (1 - s)). */
-    static void geluBackward(FloatBuffer dz, FloatBuffer u, FloatBuffer s, int count) {
-        for (int i = 0; i < count; i++) {
-            float sg = s.get(i);
-            dz.put(i, dz.get(i) * sg * (1 + GELU_SCALE * u.get(i) * (1 - sg)));
-        }
-    }
-
-    /** Row softmax of a [t, t] score block from {@code at}; causal: row i keeps columns 0..i, the rest become 0. */
-    static void softmax(FloatBuffer p, int at, int t, boolean causal) {
+    /**
+     * Row softmax of a [t, t] score block from {@code at}; causal: row i keeps columns 0..i, the rest become 0. The
+     * exponentials of the whole block in one {@link #expInPlace} ({@code scratch} as long as p).
+     */
+    static void softmax(float[] p, int at, int t, boolean causal, float[] scratch) {
         for (int i = 0; i < t; i++) {
             int o = at + i * t;
             int end = causal ? i + 1 : t;
-            float max = Float.NEGATIVE_INFINITY;
+            float max = max(p, o, end);
             for (int j = 0; j < end; j++) {
-                max = Math.max(max, p.get(o + j));
+                p[o + j] -= max;
             }
-            float sum = 0;
+        }
+        expInPlace(p, scratch, at, at + t * t);
+        for (int i = 0; i < t; i++) {
+            int o = at + i * t;
+            int end = causal ? i + 1 : t;
+            float inv = (float) (1 / sum(p, o, end));
             for (int j = 0; j < end; j++) {
-                float e = exp(p.get(o + j) - max);
-                p.put(o + j, e);
-                sum += e;
-            }
-            float inv = 1 / sum;
-            for (int j = 0; j < end; j++) {
-                p.put(o + j, p.get(o + j) * inv);
+                p[o + j] *= inv;
             }
             for (int j = end; j < t; j++) {
-                p.put(o + j, 0);
+                p[o + j] = 0;
             }
         }
     }
 
-    /** In place in {@code dp}: dS = scale P (dP - rowsum(dP P)), for a [t, t] block; P from {@code pAt}. */
-    static void softmaxBackward(FloatBuffer p, int pAt, FloatBuffer dp, int t, float scale, boolean causal) {
+    /** In place in {@code dp} (from {@code dpAt}): dS = scale P (dP - rowsum(dP P)), for a [t, t] block; P from {@code pAt}. */
+    static void softmaxBackward(float[] p, int pAt, float[] dp, int dpAt, int t, float scale, boolean causal) {
         for (int i = 0; i < t; i++) {
             int o = i * t;
             int end = causal ? i + 1 : t;
-            float dot = 0;
+            float dot = (float) dot(dp, dpAt + o, p, pAt + o, end);
             for (int j = 0; j < end; j++) {
-                dot += dp.get(o + j) * p.get(pAt + o + j);
-            }
-            for (int j = 0; j < end; j++) {
-                dp.put(o + j, scale * p.get(pAt + o + j) * (dp.get(o + j) - dot));
+                dp[dpAt + o + j] = scale * p[pAt + o + j] * (dp[dpAt + o + j] - dot);
             }
             for (int j = end; j < t; j++) {
-                dp.put(o + j, 0);
+                dp[dpAt + o + j] = 0;
             }
+        }
+    }
+
+    /** a[i] *= factor. */
+    static void scale(float[] a, int n, float factor) {
+        for (int i = 0; i < n; i++) {
+            a[i] *= factor;
         }
     }
 }

@@ -31,4 +31,50 @@ class TransformerBlockMathTest {
             assertThat((double) gelu).as("gelu(%s)", v).isCloseTo(expected.getDouble(i), Offset.offset(2e-6));
         }
     }
+
+    @Test
+    void vectorisedExpIsWithinAFewUlpsOfMathExpAndFloorsAt2e38() {
+        int n = 174_500;
+        float[] x = new float[n + 3];
+        for (int i = 0; i < n; i++) {
+            x[i] = -86.5f + i * 0.001f;
+        }
+        x[n] = -1000f;
+        x[n + 1] = Float.NEGATIVE_INFINITY;
+        x[n + 2] = 0f;
+        float[] e = x.clone();
+        TransformerBlockMath.expInPlace(e, new float[e.length], 0, e.length);
+        for (int i = 0; i < n; i++) {
+            double expected = Math.exp(x[i]);
+            assertThat(Math.abs(e[i] - expected) / expected).as("exp(%s)", x[i]).isLessThan(5e-7);
+        }
+        assertThat(e[n]).isPositive().isLessThan(3e-38f);
+        assertThat(e[n + 1]).isEqualTo(e[n]);
+        assertThat(e[n + 2]).isEqualTo(1f);
+    }
+
+    @Test
+    void causalSoftmaxMatchesDoublePrecisionAndZeroesTheFuture() {
+        int t = 7;
+        float[] p = new float[t * t];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = (float) Math.sin(i * 1.7) * 30;
+        }
+        float[] scores = p.clone();
+        TransformerBlockMath.softmax(p, 0, t, true, new float[p.length]);
+        for (int i = 0; i < t; i++) {
+            double max = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j <= i; j++) {
+                max = Math.max(max, scores[i * t + j]);
+            }
+            double sum = 0;
+            for (int j = 0; j <= i; j++) {
+                sum += Math.exp(scores[i * t + j] - max);
+            }
+            for (int j = 0; j < t; j++) {
+                double expected = j <= i ? Math.exp(scores[i * t + j] - max) / sum : 0;
+                assertThat((double) p[i * t + j]).as("p[%s][%s]", i, j).isCloseTo(expected, Offset.offset(1e-6));
+            }
+        }
+    }
 }
