@@ -125,7 +125,8 @@ final class SparkStepSession implements DistributedSession {
         }
     }
 
-    private static SparkConf conf(DistributedSpec spec, String secret, String localIp) {
+    /** The driver's settings; the user's "spark.*" settings come last, so they can turn the driver's web UI on. */
+    static SparkConf conf(DistributedSpec spec, String secret, String localIp) {
         SparkConf conf = new SparkConf(false)
                 .setMaster(spec.address())
                 .setAppName("traindeck-" + spec.runId())
@@ -135,6 +136,7 @@ final class SparkStepSession implements DistributedSession {
                 .set("spark.driver.host", localIp)
                 .set("spark.driver.bindAddress", localIp)
                 .set("spark.ui.enabled", "false")
+                .set("spark.ui.killEnabled", "false")
                 .set("spark.executor.cores", "1")
                 .set("spark.cores.max", String.valueOf(spec.executors()))
                 .set("spark.executor.memory", "1g")
