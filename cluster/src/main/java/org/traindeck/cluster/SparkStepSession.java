@@ -125,7 +125,7 @@ final class SparkStepSession implements DistributedSession {
         }
     }
 
-    /** The driver's settings; the user's "spark.*" settings come last, so they can turn the driver's web UI on. */
+    /** The driver's settings; the session's own "spark.*" settings (measurements) come last and win. */
     static SparkConf conf(DistributedSpec spec, String secret, String localIp) {
         SparkConf conf = new SparkConf(false)
                 .setMaster(spec.address())

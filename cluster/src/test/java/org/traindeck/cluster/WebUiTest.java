@@ -81,7 +81,7 @@ class WebUiTest {
     }
 
     @Test
-    void theDriversUiIsOffAndCannotKillUnlessTheUserTurnsItOn() {
+    void theDriversUiIsOffAndCannotKill() {
         ShardData none = new ShardData("{}", 0, 0, List.of());
         DistributedSpec spec = new DistributedSpec("spark://127.0.0.1:7077", 1, "ui", "{}", none, false, false, dir.resolve("secret"), 30, 30,
                 Map.of());
