@@ -40,7 +40,10 @@ public final class ClusterMain implements Callable<Integer> {
         String host;
         @Option(names = "--port", defaultValue = "7077", description = "RPC port (default ${DEFAULT-VALUE})")
         int port;
-        @Option(names = "--webui-port", defaultValue = "8080", description = "web UI port, on the same interface (default ${DEFAULT-VALUE})")
+        @Option(names = "--webui-host", defaultValue = SparkDaemons.LOOPBACK, description = "the interface of the web UI (default ${DEFAULT-VALUE}:"
+                + " this machine only; it is not authenticated)")
+        String webUiHost;
+        @Option(names = "--webui-port", defaultValue = "8080", description = "web UI port (default ${DEFAULT-VALUE})")
         int webUiPort;
         @Option(names = "--secret-file", description = "where the secret is kept (default ~/.local/share/traindeck/cluster/secret)")
         Path secretFile;
@@ -59,7 +62,7 @@ public final class ClusterMain implements Callable<Integer> {
                 return INVALID_INPUT;
             }
             Path log = logFile("master");
-            Process daemon = SparkDaemons.master(host, port, webUiPort, secret, log).start();
+            Process daemon = SparkDaemons.master(host, port, webUiHost, webUiPort, secret, log).start();
             String url = "spark://" + host + ":" + port;
             if (!listening(daemon, host, port)) {
                 System.err.println("traindeck cluster master: the master did not start listening on " + host + ":" + port
@@ -68,7 +71,8 @@ public final class ClusterMain implements Callable<Integer> {
                 return 1;
             }
             System.out.println("master listening on " + url + " (RPC: authenticated with the shared secret, encrypted)");
-            System.out.println("web UI on http://" + host + ":" + webUiPort + " (the same interface; not authenticated: keep it off untrusted networks)");
+            System.out.println("web UI on http://" + webUiHost + ":" + webUiPort + " (read-only: its kill links are off; not authenticated:"
+                    + " keep it off untrusted networks)");
             System.out.println("secret " + (generated ? "generated in " : "read from ") + file + " (readable by you only); copy it to each worker and"
                     + " driver machine, readable by that user only");
             System.out.println("workers:  traindeck cluster worker " + url + " --secret-file " + file);
@@ -88,6 +92,9 @@ public final class ClusterMain implements Callable<Integer> {
         int cores;
         @Option(names = "--memory", defaultValue = "2g", description = "memory to offer (default ${DEFAULT-VALUE}; each executor takes 1g)")
         String memory;
+        @Option(names = "--webui-host", defaultValue = SparkDaemons.LOOPBACK, description = "the interface of the web UI (default ${DEFAULT-VALUE}:"
+                + " this machine only; it is not authenticated)")
+        String webUiHost;
         @Option(names = "--webui-port", defaultValue = "8081", description = "web UI port (default ${DEFAULT-VALUE})")
         int webUiPort;
         @Option(names = "--secret-file", description = "a copy of the master's secret (default ~/.local/share/traindeck/cluster/secret)")
@@ -108,7 +115,7 @@ public final class ClusterMain implements Callable<Integer> {
             }
             Path log = logFile("worker");
             Path work = Files.createDirectories(log.getParent().resolve("work"));
-            Process daemon = SparkDaemons.worker(master, host, cores, memory, webUiPort, secret, work, log).start();
+            Process daemon = SparkDaemons.worker(master, host, cores, memory, webUiHost, webUiPort, secret, work, log).start();
             System.out.println("worker on " + host + " (" + cores + " core(s), " + memory + ") joining " + master + "; log: " + log);
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (daemon.isAlive() && System.nanoTime() < deadline) {

@@ -3,7 +3,7 @@ package org.traindeck.cluster;
 import org.apache.spark.SparkEnv;
 import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardReplica;
-import scala.Tuple2;
+import scala.Tuple3;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -42,11 +42,16 @@ final class ExecutorReplicas {
     }
 
     /**
-     * At the session's start and at each stage change: this executor's name and what keeps it from training ("" when
-     * nothing): data files it does not see as the driver does, or data it cannot load.
+     * At the session's start and at each stage change: this executor's name, a build it runs that is not the driver's
+     * ("" when the same), and what keeps it from training ("" when nothing): data files it does not see as the driver
+     * does, or data it cannot load. A foreign build is said before anything is loaded with it.
      */
-    static Tuple2<String, String> prepare(String runId, int stageChange, String modelJson, ShardData data, boolean dataLossOnly,
-                                          boolean oneDnn) {
+    static Tuple3<String, String, String> prepare(String driverBuild, BuildIdentity.Source ownBuild, String runId, int stageChange,
+                                                  String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn) {
+        String build = ownBuild.identity();
+        if (!build.equals(driverBuild)) {
+            return new Tuple3<>(self(), build, "");
+        }
         String problem = data.problemHere();
         if (problem == null) {
             try {
@@ -55,7 +60,7 @@ final class ExecutorReplicas {
                 problem = "cannot load the training data: " + (e.getMessage() == null ? e.toString() : e.getMessage());
             }
         }
-        return new Tuple2<>(self(), problem == null ? "" : problem);
+        return new Tuple3<>(self(), "", problem == null ? "" : problem);
     }
 
     /** "executor 1 on 10.0.0.7" */

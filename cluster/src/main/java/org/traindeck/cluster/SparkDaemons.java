@@ -29,26 +29,34 @@ public final class SparkDaemons {
         return List.of("-Dspark.authenticate=true", "-Dspark.network.crypto.enabled=true");
     }
 
-    /** A master bound to {@code host} (RPC and web UI). */
-    public static ProcessBuilder master(String host, int port, int webUiPort, String secret, Path logFile) {
-        return daemon(MASTER_CLASS, host, secret, logFile, List.of("--host", host, "--port", String.valueOf(port),
+    /** The web UIs' interface unless the user names another: this machine only, as they are not authenticated. */
+    public static final String LOOPBACK = "127.0.0.1";
+
+    /** A master whose RPC listens on {@code host} and its web UI on {@code webUiHost}. */
+    public static ProcessBuilder master(String host, int port, String webUiHost, int webUiPort, String secret, Path logFile) {
+        return daemon(MASTER_CLASS, webUiHost, secret, logFile, List.of("--host", host, "--port", String.valueOf(port),
                 "--webui-port", String.valueOf(webUiPort)));
     }
 
-    /** A worker bound to {@code host}, offering {@code cores} cores and {@code memory} ("2g") to the master at {@code masterUrl}. */
-    public static ProcessBuilder worker(String masterUrl, String host, int cores, String memory, int webUiPort, String secret,
+    /**
+     * A worker whose RPC listens on {@code host} and its web UI on {@code webUiHost}, offering {@code cores} cores and
+     * {@code memory} ("2g") to the master at {@code masterUrl}.
+     */
+    public static ProcessBuilder worker(String masterUrl, String host, int cores, String memory, String webUiHost, int webUiPort, String secret,
                                        Path workDir, Path logFile) {
-        return daemon(WORKER_CLASS, host, secret, logFile, List.of("--host", host, "--cores", String.valueOf(cores), "--memory", memory,
+        return daemon(WORKER_CLASS, webUiHost, secret, logFile, List.of("--host", host, "--cores", String.valueOf(cores), "--memory", memory,
                 "--webui-port", String.valueOf(webUiPort), "--work-dir", workDir.toString(), masterUrl));
     }
 
-    private static ProcessBuilder daemon(String mainClass, String host, String secret, Path logFile, List<String> args) {
+    private static ProcessBuilder daemon(String mainClass, String webUiHost, String secret, Path logFile, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.addAll(securityProperties());
+        // the master's UI would otherwise take a POST to /app/kill from anyone who reaches it and end a training run
+        command.add("-Dspark.ui.killEnabled=false");
         command.add("-Dlogback.configurationFile=traindeck-cluster-daemon.xml");
         command.add(mainClass);
         command.addAll(args);
@@ -58,8 +66,8 @@ public final class SparkDaemons {
         env.put("SPARK_SCALA_VERSION", "2.12");
         // the class path a worker gives its executors: TrainDeck's, as installed on that machine
         env.put("SPARK_DIST_CLASSPATH", System.getProperty("java.class.path"));
-        // Spark binds its web UIs to SPARK_LOCAL_IP (otherwise every interface)
-        env.put("SPARK_LOCAL_IP", host);
+        // Spark 3.5 binds a daemon's web UI to SPARK_LOCAL_IP (otherwise every interface); the RPC takes --host
+        env.put("SPARK_LOCAL_IP", webUiHost);
         env.put("_SPARK_AUTH_SECRET", secret);
         env.putIfAbsent("OMP_NUM_THREADS", "1");
         pb.redirectErrorStream(true);

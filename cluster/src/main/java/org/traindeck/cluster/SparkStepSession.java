@@ -16,6 +16,7 @@ import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 import org.traindeck.engine.parallel.TierFailure;
 import scala.Tuple2;
+import scala.Tuple3;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,14 +56,20 @@ final class SparkStepSession implements DistributedSession {
     private final ClusterEvents events;
     private final List<String> executors;
     private final boolean parametersInTasks;
+    /** This driver's build, and where each executor reads its own (a test's seam). */
+    private final String driverBuild;
+    private final BuildIdentity.Source executorBuild;
     /** The current stage's model, data and loss setting, and how many times the session moved to a next stage. */
     private Broadcast<String> model;
     private Broadcast<ShardData> data;
     private boolean dataLossOnly;
     private int stageChange;
 
-    private SparkStepSession(DistributedSpec spec, JavaSparkContext sc, ClusterEvents events, List<String> executors) {
+    private SparkStepSession(DistributedSpec spec, JavaSparkContext sc, ClusterEvents events, List<String> executors,
+                             BuildIdentity.Source executorBuild) {
         this.spec = spec;
+        this.driverBuild = BuildIdentity.local();
+        this.executorBuild = executorBuild;
         this.sc = sc;
         this.events = events;
         this.executors = executors;
@@ -72,7 +79,7 @@ final class SparkStepSession implements DistributedSession {
         this.parametersInTasks = "tasks".equals(spec.settings().get(PARAMETERS_SETTING));
     }
 
-    static SparkStepSession open(DistributedSpec spec) {
+    static SparkStepSession open(DistributedSpec spec, BuildIdentity.Source executorBuild) {
         URI master = URI.create(spec.address());
         String host = master.getHost();
         int port = master.getPort();
@@ -99,7 +106,7 @@ final class SparkStepSession implements DistributedSession {
         try {
             ClusterEvents events = ClusterEvents.of(conf.get("spark.app.name"));
             List<String> joined = awaitExecutors(spec, events);
-            SparkStepSession session = new SparkStepSession(spec, sc, events, joined);
+            SparkStepSession session = new SparkStepSession(spec, sc, events, joined, executorBuild);
             session.prepareExecutors();
             return session;
         } catch (RuntimeException e) {
@@ -125,7 +132,8 @@ final class SparkStepSession implements DistributedSession {
         }
     }
 
-    private static SparkConf conf(DistributedSpec spec, String secret, String localIp) {
+    /** The driver's settings; the session's own "spark.*" settings (measurements) come last and win. */
+    static SparkConf conf(DistributedSpec spec, String secret, String localIp) {
         SparkConf conf = new SparkConf(false)
                 .setMaster(spec.address())
                 .setAppName("traindeck-" + spec.runId())
@@ -135,6 +143,7 @@ final class SparkStepSession implements DistributedSession {
                 .set("spark.driver.host", localIp)
                 .set("spark.driver.bindAddress", localIp)
                 .set("spark.ui.enabled", "false")
+                .set("spark.ui.killEnabled", "false")
                 .set("spark.executor.cores", "1")
                 .set("spark.cores.max", String.valueOf(spec.executors()))
                 .set("spark.executor.memory", "1g")
@@ -193,11 +202,13 @@ final class SparkStepSession implements DistributedSession {
         Broadcast<ShardData> shardData = data;
         boolean lossOnly = dataLossOnly;
         boolean oneDnn = spec.oneDnn();
+        String expected = driverBuild;
+        BuildIdentity.Source own = executorBuild;
         List<Integer> slots = IntStream.range(0, spec.executors()).boxed().toList();
-        JavaFutureAction<List<Tuple2<String, String>>> job = sc.parallelize(slots, slots.size())
-                .map(i -> ExecutorReplicas.prepare(runId, change, json.value(), shardData.value(), lossOnly, oneDnn))
+        JavaFutureAction<List<Tuple3<String, String, String>>> job = sc.parallelize(slots, slots.size())
+                .map(i -> ExecutorReplicas.prepare(expected, own, runId, change, json.value(), shardData.value(), lossOnly, oneDnn))
                 .collectAsync();
-        List<Tuple2<String, String>> ready;
+        List<Tuple3<String, String, String>> ready;
         // a start-up cost (ND4J's native libraries, the data), like joining: it has the join's limit, not a step's
         int limit = Math.max(spec.joinTimeoutSeconds(), spec.stepTimeoutSeconds());
         try {
@@ -213,7 +224,13 @@ final class SparkStepSession implements DistributedSession {
             job.cancel(true);
             throw new TierFailure("interrupted while the executors loaded the data", true, e);
         }
-        List<String> problems = ready.stream().filter(t -> !t._2().isEmpty()).map(t -> t._1() + " " + t._2()).toList();
+        List<String> foreign = ready.stream().filter(t -> !t._2().isEmpty()).map(t -> t._1() + " runs " + t._2()).toList();
+        if (!foreign.isEmpty()) {
+            throw new TierFailure(String.join("; ", foreign) + ", but this driver runs " + driverBuild + ": replicas built from"
+                    + " different code can differ silently, so every machine must run the same TrainDeck build; install this one"
+                    + " there and start its worker again", true, null);
+        }
+        List<String> problems = ready.stream().filter(t -> !t._3().isEmpty()).map(t -> t._1() + " " + t._3()).toList();
         if (!problems.isEmpty()) {
             throw new TierFailure(String.join("; ", problems) + ". Every executor reads the training data from the driver's"
                     + " paths: put the data on storage every machine reaches at the same path (a shared or network file system,"

@@ -40,7 +40,7 @@ final class LocalCluster implements AutoCloseable {
     }
 
     LocalCluster startMaster() throws IOException {
-        master = SparkDaemons.master(HOST, port, 0, secret, dir.resolve("master.log")).start();
+        master = SparkDaemons.master(HOST, port, SparkDaemons.LOOPBACK, 0, secret, dir.resolve("master.log")).start();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(this::masterListens);
         return this;
     }
@@ -50,7 +50,7 @@ final class LocalCluster implements AutoCloseable {
         int n = workers.size();
         Path log = dir.resolve("worker-" + n + ".log");
         Path work = Files.createDirectories(dir.resolve("work-" + n));
-        workers.add(SparkDaemons.worker(url(), HOST, 1, "1200m", 0, workerSecret, work, log).start());
+        workers.add(SparkDaemons.worker(url(), HOST, 1, "1200m", SparkDaemons.LOOPBACK, 0, workerSecret, work, log).start());
         return log;
     }
 

@@ -1,7 +1,6 @@
 package org.traindeck.engine.parallel;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,9 +14,9 @@ import java.util.stream.Stream;
 
 /**
  * A data file (or an image folder) as one machine sees it: its size and a fingerprint of its content, so that a node
- * whose copy differs from the driver's is caught before training rather than training on other data. The fingerprint
- * hashes the size and the first and last MiB (a folder: every file's name and size): cheap on files larger than
- * memory, and it catches a truncated, stale or different file.
+ * whose copy differs from the driver's is caught before training rather than training on other data. A file's
+ * fingerprint covers all of its bytes ({@link FileFingerprints}: fast, and cached by size and modification time); a
+ * folder's, every file's name and size.
  *
  * @param path        absolute, as every node must reach it
  * @param bytes       the file's size (a folder: its files' total)
@@ -25,28 +24,20 @@ import java.util.stream.Stream;
  */
 public record DataFile(String path, long bytes, String fingerprint) implements Serializable {
 
-    private static final int EDGE = 1 << 20;
-
-    /** Reads {@code path} as this machine sees it. */
+    /** Reads {@code path} as this machine sees it, its fingerprint from the user's cache when the file is unchanged. */
     public static DataFile read(Path path) throws IOException {
+        return read(path, FileFingerprints.standard());
+    }
+
+    /** Reads {@code path} as this machine sees it, with {@code fingerprints}. */
+    public static DataFile read(Path path, FileFingerprints fingerprints) throws IOException {
         if (Files.isDirectory(path)) {
             return folder(path);
         }
         if (!Files.exists(path)) {
             throw new NoSuchFileException(path.toString(), null, "no such file");
         }
-        MessageDigest digest = sha256();
-        long size;
-        try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "r")) {
-            size = f.length();
-            digest.update(Long.toString(size).getBytes(StandardCharsets.US_ASCII));
-            digest(f, 0, Math.min(EDGE, size), digest);
-            if (size > EDGE) {
-                long from = Math.max(EDGE, size - EDGE);
-                digest(f, from, size - from, digest);
-            }
-        }
-        return new DataFile(path.toString(), size, HexFormat.of().formatHex(digest.digest(), 0, 12));
+        return new DataFile(path.toString(), Files.size(path), fingerprints.of(path));
     }
 
     private static DataFile folder(Path dir) throws IOException {
@@ -84,20 +75,6 @@ public record DataFile(String path, long bytes, String fingerprint) implements S
             return "sees " + path + " with other content than the driver (same size, " + bytes + " bytes)";
         }
         return null;
-    }
-
-    private static void digest(RandomAccessFile f, long from, long length, MessageDigest digest) throws IOException {
-        byte[] buffer = new byte[(int) Math.min(length, 64 * 1024)];
-        f.seek(from);
-        long left = length;
-        while (left > 0) {
-            int n = f.read(buffer, 0, (int) Math.min(buffer.length, left));
-            if (n < 0) {
-                throw new IOException(f + " ended early");
-            }
-            digest.update(buffer, 0, n);
-            left -= n;
-        }
     }
 
     private static MessageDigest sha256() {

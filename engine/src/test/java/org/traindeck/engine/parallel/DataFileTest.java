@@ -6,6 +6,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Random;
 
@@ -63,5 +66,47 @@ class DataFileTest {
         assertThat(data.problemHere()).isNull();
         Files.write(images.resolve("2.png"), random(50, 3));
         assertThat(data.problemHere()).contains("sees " + dir.resolve("images") + " with 100 bytes, the driver with 50");
+    }
+
+    @Test
+    void aFileThatDiffersOnlyInTheMiddleIsNamed() throws IOException {
+        int size = (int) (2.6 * (1 << 20));
+        Path f = file("a.csv", random(size, 4));
+        DataFile driver = DataFile.read(f, new FileFingerprints(dir.resolve("cache")));
+        // bytes 1.03-1.55 MiB: between the first and the last MiB, which were all a fingerprint covered before
+        byte[] changed = random(size, 4);
+        for (int i = (int) (1.03 * (1 << 20)); i < (int) (1.55 * (1 << 20)); i++) {
+            changed[i] ^= 0x5a;
+        }
+        Files.write(f, changed);
+        assertThat(driver.problemHere()).isEqualTo("sees " + f + " with other content than the driver (same size, " + size + " bytes)");
+    }
+
+    @Test
+    void aSettledFileIsReadOnceThenItsFingerprintComesFromTheCacheUntilItsSizeOrTimeChanges() throws IOException {
+        Path cache = dir.resolve("cache").resolve("fingerprints.properties");
+        Path f = file("a.csv", random(3 << 20, 5));
+        FileTime anHourAgo = FileTime.from(Instant.now().minus(Duration.ofHours(1)));
+        Files.setLastModifiedTime(f, anHourAgo);
+        String first = new FileFingerprints(cache).of(f);
+        assertThat(Files.readString(cache)).contains(first);
+
+        // same size and time, other bytes: a new process (a new FileFingerprints) takes the cached value, no full read
+        byte[] changed = random(3 << 20, 5);
+        changed[3 << 19] ^= 1;
+        Files.write(f, changed);
+        Files.setLastModifiedTime(f, anHourAgo);
+        assertThat(new FileFingerprints(cache).of(f)).isEqualTo(first);
+
+        Files.setLastModifiedTime(f, FileTime.from(Instant.now().minus(Duration.ofMinutes(30))));
+        assertThat(new FileFingerprints(cache).of(f)).isNotEqualTo(first).isEqualTo(FileFingerprints.hash(f, 3 << 20));
+    }
+
+    @Test
+    void aFileJustWrittenIsNeverCached() throws IOException {
+        Path cache = dir.resolve("cache").resolve("fingerprints.properties");
+        Path f = file("a.csv", random(1000, 6));
+        new FileFingerprints(cache).of(f);
+        assertThat(cache).doesNotExist();
     }
 }
