@@ -87,7 +87,9 @@ public final class AppPreferences {
     }
 
     public double[] windowBounds() {
-        return new double[] {number("x", Double.NaN), number("y", Double.NaN), number("width", 1360), number("height", 860)};
+        return new double[] {
+            number("x", Double.NaN), number("y", Double.NaN), number("width", 1360), number("height", 860)
+        };
     }
 
     public void windowBounds(double x, double y, double width, double height) {
@@ -137,7 +139,8 @@ public final class AppPreferences {
         while (list.size() > MAX_RECENT) {
             list.remove(list.size() - 1);
         }
-        values.setProperty("recent", String.join("\n", list.stream().map(Path::toString).toList()));
+        values.setProperty(
+                "recent", String.join("\n", list.stream().map(Path::toString).toList()));
         flush();
     }
 

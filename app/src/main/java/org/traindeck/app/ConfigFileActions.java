@@ -1,14 +1,13 @@
 package org.traindeck.app;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import javafx.scene.control.MenuButton;
 import javafx.scene.control.MenuItem;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.config.ValidationResult;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * New, Open, Recent, Save and Save As on the config open in the window, remembering the folder and recent files.
@@ -28,7 +27,7 @@ final class ConfigFileActions {
             }
             """;
 
-    private Runnable replaced = () -> { };
+    private Runnable replaced = () -> {};
     private final ConfigDocument document;
     private final Dialogs dialogs;
     private final AppPreferences preferences;
@@ -51,19 +50,22 @@ final class ConfigFileActions {
     void openInitial(Path initial, Path home) {
         updateRecent();
         Path sample = home.resolve("sample-configs/digits-mlp.json");
-        tasks.execute(() -> {
-            Path file = initial != null ? initial : Files.isRegularFile(sample) ? sample : null;
-            return file == null ? null : new Opened(file, ConfigDocument.read(file));
-        }, opened -> {
-            if (opened == null) {
-                document.load(NEW_CONFIG, null);
-            } else {
-                show(opened);
-            }
-        }, e -> {
-            dialogs.showError("Cannot open " + (initial != null ? initial : sample), e.getMessage());
-            document.load(NEW_CONFIG, null);
-        });
+        tasks.execute(
+                () -> {
+                    Path file = initial != null ? initial : Files.isRegularFile(sample) ? sample : null;
+                    return file == null ? null : new Opened(file, ConfigDocument.read(file));
+                },
+                opened -> {
+                    if (opened == null) {
+                        document.load(NEW_CONFIG, null);
+                    } else {
+                        show(opened);
+                    }
+                },
+                e -> {
+                    dialogs.showError("Cannot open " + (initial != null ? initial : sample), e.getMessage());
+                    document.load(NEW_CONFIG, null);
+                });
     }
 
     private record Opened(Path file, String text) {}
@@ -108,21 +110,25 @@ final class ConfigFileActions {
             return;
         }
         switch (dialogs.askAboutUnsaved(what)) {
-            case SAVE -> save(() -> {
-                if (!document.isDirty()) {
-                    then.run();
-                }
-            });
+            case SAVE ->
+                save(() -> {
+                    if (!document.isDirty()) {
+                        then.run();
+                    }
+                });
             case DISCARD -> then.run();
-            case CANCEL -> { }
+            case CANCEL -> {}
         }
     }
 
     void openFile(Path file) {
-        tasks.execute(() -> new Opened(file, ConfigDocument.read(file)), opened -> {
-            preferences.lastFolder(file.toAbsolutePath().getParent());
-            show(opened);
-        }, e -> dialogs.showError("Cannot open " + file, e.getMessage()));
+        tasks.execute(
+                () -> new Opened(file, ConfigDocument.read(file)),
+                opened -> {
+                    preferences.lastFolder(file.toAbsolutePath().getParent());
+                    show(opened);
+                },
+                e -> dialogs.showError("Cannot open " + file, e.getMessage()));
     }
 
     private void updateRecent() {
@@ -136,7 +142,7 @@ final class ConfigFileActions {
     }
 
     void save() {
-        save(() -> { });
+        save(() -> {});
     }
 
     /** Saves (asking where when the config has no file yet), then runs {@code then} once the file is written. */
@@ -149,7 +155,7 @@ final class ConfigFileActions {
     }
 
     void saveAs() {
-        saveAs(() -> { });
+        saveAs(() -> {});
     }
 
     private void saveAs(Runnable then) {
@@ -166,12 +172,16 @@ final class ConfigFileActions {
 
     private void saveTo(Path file, Runnable then) {
         ConfigDocument.Save save = document.prepareSave(file);
-        tasks.execute(save::write, () -> {
-            document.saved(save);
-            preferences.lastFolder(save.target().getParent());
-            preferences.addRecent(save.target());
-            updateRecent();
-            then.run();
-        }, e -> dialogs.showError("Cannot save " + file, e.getMessage() + "\nThe config is still open here, unsaved."));
+        tasks.execute(
+                save::write,
+                () -> {
+                    document.saved(save);
+                    preferences.lastFolder(save.target().getParent());
+                    preferences.addRecent(save.target());
+                    updateRecent();
+                    then.run();
+                },
+                e -> dialogs.showError(
+                        "Cannot save " + file, e.getMessage() + "\nThe config is still open here, unsaved."));
     }
 }

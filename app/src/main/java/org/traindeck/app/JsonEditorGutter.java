@@ -1,5 +1,10 @@
 package org.traindeck.app;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import javafx.geometry.Bounds;
 import javafx.geometry.Point2D;
 import javafx.geometry.VPos;
@@ -15,12 +20,6 @@ import javafx.scene.text.Font;
 import javafx.scene.text.Text;
 import javafx.util.Duration;
 import org.traindeck.engine.config.ConfigProblem;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * Line numbers beside a {@link TextArea}, with a mark on each line a problem is on (its message as the mark's tooltip).
@@ -64,7 +63,8 @@ final class JsonEditorGutter extends Region {
 
     /** Marks the lines these problems are on; problems without a line are left to the status line. */
     void showProblems(List<ConfigProblem> problems) {
-        problemsByLine = problems.stream().filter(ConfigProblem::hasPosition)
+        problemsByLine = problems.stream()
+                .filter(ConfigProblem::hasPosition)
                 .collect(Collectors.groupingBy(ConfigProblem::line, TreeMap::new, Collectors.toList()));
         requestLayout();
     }
@@ -96,7 +96,8 @@ final class JsonEditorGutter extends Region {
             return;
         }
         Bounds view = sceneToLocal(viewport.localToScene(viewport.getLayoutBounds()));
-        Point2D top = sceneToLocal(areaText.localToScene(0, areaText.getLayoutBounds().getMinY()));
+        Point2D top =
+                sceneToLocal(areaText.localToScene(0, areaText.getLayoutBounds().getMinY()));
         // the skin's text snaps its lines: their height is its own, not the font's nominal one
         double lineHeight = areaText.getLayoutBounds().getHeight() / countLines(areaText.getText());
         if (!(lineHeight > 0)) {
@@ -114,7 +115,10 @@ final class JsonEditorGutter extends Region {
             double y = top.getY() + line * lineHeight;
             Text number = pooled(numbers, shown, "json-gutter-number");
             number.setText(Integer.toString(line + 1));
-            number.setLayoutX(getWidth() - snappedRightInset() - PAD - number.getLayoutBounds().getWidth());
+            number.setLayoutX(getWidth()
+                    - snappedRightInset()
+                    - PAD
+                    - number.getLayoutBounds().getWidth());
             number.setLayoutY(y);
             number.setVisible(true);
             Text mark = pooled(marks, shown, "json-gutter-mark");
@@ -127,7 +131,8 @@ final class JsonEditorGutter extends Region {
                 mark.setText(error ? "✖" : "⚠");
                 mark.getStyleClass().setAll("json-gutter-mark", error ? MARK_ERROR : MARK_WARNING);
                 mark.setId("json-gutter-mark-" + (line + 1));
-                tooltipOf(mark).setText(here.stream().map(ConfigProblem::toString).collect(Collectors.joining("\n")));
+                tooltipOf(mark)
+                        .setText(here.stream().map(ConfigProblem::toString).collect(Collectors.joining("\n")));
                 mark.setLayoutX(snappedLeftInset() + PAD);
                 mark.setLayoutY(y);
                 mark.setVisible(true);

@@ -1,5 +1,6 @@
 package org.traindeck.app;
 
+import java.util.List;
 import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
@@ -13,8 +14,6 @@ import org.traindeck.app.config.ModelSummaryViewModel;
 import org.traindeck.engine.api.ModelOverview;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
-
-import java.util.List;
 
 /**
  * The JSON tab: the config's raw text, two-way with the document, with line numbers and a mark on each line a problem
@@ -59,9 +58,11 @@ final class JsonEditorPane extends BorderPane {
             return;
         }
         ConfigProblem first = v.errors().stream().findFirst().orElse(null);
-        String modelProblem = first == null ? modelProblem(model.overviewProperty().get()) : null;
+        String modelProblem =
+                first == null ? modelProblem(model.overviewProperty().get()) : null;
         if (first != null) {
-            status.setText("✖ " + first.firstLine() + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
+            status.setText("✖ " + first.firstLine()
+                    + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
         } else {
             status.setText(modelProblem == null ? "✔ valid" : "✖ " + modelProblem);
         }
@@ -73,8 +74,14 @@ final class JsonEditorPane extends BorderPane {
         if (o == null || o.ok()) {
             return null;
         }
-        return o.nodes().stream().filter(n -> n.problem() != null).findFirst().map(n -> "the model does not build: " + n.problem())
-                .or(() -> o.problems().stream().filter(ConfigProblem::isError).findFirst().map(ConfigProblem::firstLine))
+        return o.nodes().stream()
+                .filter(n -> n.problem() != null)
+                .findFirst()
+                .map(n -> "the model does not build: " + n.problem())
+                .or(() -> o.problems().stream()
+                        .filter(ConfigProblem::isError)
+                        .findFirst()
+                        .map(ConfigProblem::firstLine))
                 .orElse(null);
     }
 }

@@ -9,11 +9,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class Launcher {
 
-    private Launcher() {
-    }
+    private Launcher() {}
 
     public static void main(String[] args) {
-        // initialise logging before threads race to it (SLF4J would otherwise replay their first messages with a warning)
+        // initialise logging before threads race to it (SLF4J would otherwise replay their first messages with a
+        // warning)
         LoggerFactory.getLogger(Launcher.class);
         Application.launch(TrainDeckApp.class, args);
     }

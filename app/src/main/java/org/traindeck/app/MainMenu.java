@@ -1,5 +1,7 @@
 package org.traindeck.app;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import javafx.scene.control.ButtonBase;
 import javafx.scene.control.CheckMenuItem;
 import javafx.scene.control.Menu;
@@ -11,9 +13,6 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 import org.traindeck.app.ui.Dialogs;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The window's menus: File, Run, View and Help, each item with its shortcut. The File and Run items fire the toolbar's
@@ -38,15 +37,22 @@ final class MainMenu extends MenuBar {
      */
     MainMenu(MainToolbar toolbar, Dialogs dialogs, Runnable quit, Where where) {
         setId("menu-bar");
-        Menu file = new Menu("_File", null,
+        Menu file = new Menu(
+                "_File",
+                null,
                 fires("menu-new", "_New", toolbar.button("new"), shortcut(KeyCode.N)),
                 fires("menu-open", "_Open…", toolbar.button("open"), shortcut(KeyCode.O)),
                 fires("menu-save", "_Save", toolbar.button("save"), shortcut(KeyCode.S)),
-                fires("menu-save-as", "Save _As…", toolbar.button("save-as"),
+                fires(
+                        "menu-save-as",
+                        "Save _As…",
+                        toolbar.button("save-as"),
                         new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN)),
                 new SeparatorMenuItem(),
                 item("menu-quit", "_Quit", quit, shortcut(KeyCode.Q)));
-        Menu run = new Menu("_Run", null,
+        Menu run = new Menu(
+                "_Run",
+                null,
                 fires("menu-start", "_Start", toolbar.button("start"), shortcut(KeyCode.ENTER)),
                 fires("menu-resume", "_Resume…", toolbar.button("resume"), shortcut(KeyCode.R)),
                 fires("menu-stop", "S_top", toolbar.button("stop"), shortcut(KeyCode.PERIOD)),
@@ -57,16 +63,32 @@ final class MainMenu extends MenuBar {
         dark.setId("menu-dark");
         dark.selectedProperty().bindBidirectional(darkToggle.selectedProperty());
         Menu view = new Menu("_View", null, dark);
-        Menu help = new Menu("_Help", null,
-                item("menu-shortcuts", "_Keyboard shortcuts", () -> dialogs.showInfo("Keyboard shortcuts", SHORTCUTS), null),
-                item("menu-where-files-go", "_Where files go", () -> dialogs.showInfo("Where files go", where.describe()), null),
-                item("menu-docs", "_Documentation", () -> {
-                    if (Files.isDirectory(where.docs())) {
-                        dialogs.showFolder(where.docs());
-                    } else {
-                        dialogs.showInfo("Documentation", "The documentation is in the docs folder of TrainDeck's sources.");
-                    }
-                }, null));
+        Menu help = new Menu(
+                "_Help",
+                null,
+                item(
+                        "menu-shortcuts",
+                        "_Keyboard shortcuts",
+                        () -> dialogs.showInfo("Keyboard shortcuts", SHORTCUTS),
+                        null),
+                item(
+                        "menu-where-files-go",
+                        "_Where files go",
+                        () -> dialogs.showInfo("Where files go", where.describe()),
+                        null),
+                item(
+                        "menu-docs",
+                        "_Documentation",
+                        () -> {
+                            if (Files.isDirectory(where.docs())) {
+                                dialogs.showFolder(where.docs());
+                            } else {
+                                dialogs.showInfo(
+                                        "Documentation",
+                                        "The documentation is in the docs folder of TrainDeck's sources.");
+                            }
+                        },
+                        null));
         getMenus().addAll(file, run, view, help);
     }
 

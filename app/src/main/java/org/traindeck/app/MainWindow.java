@@ -1,9 +1,17 @@
 package org.traindeck.app;
 
-import javafx.animation.KeyFrame;
-import javafx.animation.PauseTransition;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import javafx.animation.KeyFrame;
+import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
 import javafx.application.Application;
 import javafx.application.Platform;
@@ -47,15 +55,6 @@ import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.train.RunResult;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
-
 /**
  * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),
  * with a toolbar for New / Open / Save / Save As and Start / Resume / Stop. Every slow call goes to a worker thread;
@@ -77,6 +76,7 @@ public final class MainWindow {
     private final ModelSummaryViewModel modelSummary;
     /** Summaries compile models (100 ms and more each): on a thread of their own, so that saves never wait behind them. */
     private final TaskExecutor summaryTasks = new FxTaskExecutor();
+
     private final Dashboard dashboard = new Dashboard();
     private final RunController controller;
     private final RunsViewModel runs;
@@ -112,7 +112,8 @@ public final class MainWindow {
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         this.runActions = new RunActions(services, document, controller, dashboard, files);
-        // another config: the last run's curves, summary and banner belong to it, not to this one (a run in progress stays)
+        // another config: the last run's curves, summary and banner belong to it, not to this one (a run in progress
+        // stays)
         files.onReplaced(() -> {
             if (controller.stateProperty().get() == RunController.State.IDLE) {
                 dashboard.clearRun();
@@ -126,7 +127,8 @@ public final class MainWindow {
         Tab json = lazyTab("JSON", () -> new JsonEditorPane(document, modelSummary));
         modelSummary.showingProperty().bind(json.selectedProperty());
         TabPane tabs = new TabPane(
-                tab("Config", form), json,
+                tab("Config", form),
+                json,
                 lazyTab("Devices", () -> widthFitting(new DeviceSelector(deviceModel), "devices-scroll")),
                 lazyTab("NCCL", () -> widthFitting(new NcclPanel(ncclModel), "nccl-scroll")),
                 lazyTab("Runs", () -> new RunsView(runs, evaluations::evaluate)),
@@ -147,14 +149,22 @@ public final class MainWindow {
         dashboard.split().setDividerPositions(services.preferences().divider(DASHBOARD_SPLIT, 0.82));
         this.split = split;
         BorderPane root = new BorderPane(split);
-        MainToolbar toolbar = new MainToolbar(files, runActions, controller, document, services.preferences().dark());
+        MainToolbar toolbar = new MainToolbar(
+                files, runActions, controller, document, services.preferences().dark());
         toolbar.darkToggle().selectedProperty().addListener((o, a, b) -> applyTheme(b));
-        MainMenu menu = new MainMenu(toolbar, services.dialogs(), () -> {
-            if (mayClose()) {
-                close();
-                stage.close();
-            }
-        }, new MainMenu.Where(services.preferences().file(), Engine.dataHome(), services.home().resolve("docs")));
+        MainMenu menu = new MainMenu(
+                toolbar,
+                services.dialogs(),
+                () -> {
+                    if (mayClose()) {
+                        close();
+                        stage.close();
+                    }
+                },
+                new MainMenu.Where(
+                        services.preferences().file(),
+                        Engine.dataHome(),
+                        services.home().resolve("docs")));
         root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
 
@@ -175,10 +185,15 @@ public final class MainWindow {
         } catch (IOException e) {
             // no icon is not worth failing over
         }
-        stage.titleProperty().bind(Bindings.createStringBinding(() -> {
-            Path f = document.fileProperty().get();
-            return (document.isDirty() ? "• " : "") + (f == null ? "untitled" : f.getFileName()) + " — TrainDeck " + Engine.version();
-        }, document.fileProperty(), document.dirtyProperty()));
+        stage.titleProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> {
+                            Path f = document.fileProperty().get();
+                            return (document.isDirty() ? "• " : "") + (f == null ? "untitled" : f.getFileName())
+                                    + " — TrainDeck " + Engine.version();
+                        },
+                        document.fileProperty(),
+                        document.dirtyProperty()));
         stage.setOnCloseRequest(e -> {
             if (!mayClose()) {
                 e.consume();
@@ -196,8 +211,12 @@ public final class MainWindow {
                 sweeps.folderProperty().set(output);
             }
         });
-        dashboard.charts().forEach(c -> c.setExportTarget(name -> services.dialogs().chooseExportFile(files.lastFolder(), name), services.tasks(),
-                m -> services.dialogs().showError("Export failed", m)));
+        dashboard
+                .charts()
+                .forEach(c -> c.setExportTarget(
+                        name -> services.dialogs().chooseExportFile(files.lastFolder(), name),
+                        services.tasks(),
+                        m -> services.dialogs().showError("Export failed", m)));
         controller.currentProperty().addListener((o, a, run) -> {
             if (run != null) {
                 // a run loads ND4J before its first step, and ND4J reads the environment once: from now on a changed
@@ -281,25 +300,38 @@ public final class MainWindow {
         if (closed) {
             return;
         }
-        services.tasks().execute(services.engine()::discoverDevices, inv -> {
-            deviceModel.show(inv);
-            inventory.complete(inv);
-        }, error -> {
-            dashboard.messages().add("device discovery failed: " + error);
-            inventory.completeExceptionally(error);
-        });
-        services.tasks().execute(Engine::clusterModulePresent, deviceModel::showClusterModule,
-                error -> dashboard.messages().add("could not tell whether the cluster module is here: " + error));
-        services.tasks().execute(this::startTelemetry, started -> {
-            if (closed) {
-                // the window closed while it started; its executor takes no more work
-                Thread stop = new Thread(started::close, "traindeck-telemetry-close");
-                stop.setDaemon(true);
-                stop.start();
-            } else {
-                telemetry = started;
-            }
-        }, error -> dashboard.messages().add("device telemetry failed to start: " + error));
+        services.tasks()
+                .execute(
+                        services.engine()::discoverDevices,
+                        inv -> {
+                            deviceModel.show(inv);
+                            inventory.complete(inv);
+                        },
+                        error -> {
+                            dashboard.messages().add("device discovery failed: " + error);
+                            inventory.completeExceptionally(error);
+                        });
+        services.tasks()
+                .execute(
+                        Engine::clusterModulePresent,
+                        deviceModel::showClusterModule,
+                        error -> dashboard
+                                .messages()
+                                .add("could not tell whether the cluster module is here: " + error));
+        services.tasks()
+                .execute(
+                        this::startTelemetry,
+                        started -> {
+                            if (closed) {
+                                // the window closed while it started; its executor takes no more work
+                                Thread stop = new Thread(started::close, "traindeck-telemetry-close");
+                                stop.setDaemon(true);
+                                stop.start();
+                            } else {
+                                telemetry = started;
+                            }
+                        },
+                        error -> dashboard.messages().add("device telemetry failed to start: " + error));
     }
 
     /** Off the FX thread: it looks for nvidia-smi on the PATH and starts the samplers. */
@@ -333,7 +365,8 @@ public final class MainWindow {
         if (!v.isValid()) {
             return "Fix the config to train: " + v.errors().size() + " problem(s), marked on the Config tab.";
         }
-        return "Press Start (Ctrl+Enter) to train " + v.config().name() + " on " + v.config().devices().describe() + ".";
+        return "Press Start (Ctrl+Enter) to train " + v.config().name() + " on "
+                + v.config().devices().describe() + ".";
     }
 
     private void applyTheme(boolean darkTheme) {
@@ -419,7 +452,7 @@ public final class MainWindow {
         controller.shutdown();
         Telemetry sampling = telemetry;
         if (sampling != null) {
-            services.tasks().execute(sampling::close, () -> { }, e -> { });
+            services.tasks().execute(sampling::close, () -> {}, e -> {});
         }
         document.shutdown();
         summaryTasks.shutdown();

@@ -1,5 +1,6 @@
 package org.traindeck.app;
 
+import java.nio.file.Path;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.EndOfRunSummary;
@@ -7,8 +8,6 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.train.RunResult;
-
-import java.nio.file.Path;
 
 /**
  * What the window's run buttons do: Start the config, Resume a run (asking first when it is not the one on screen),
@@ -24,8 +23,12 @@ final class RunActions {
     /** The run on the dashboard (started, resumed or opened here), if any. */
     private Path shownRun;
 
-    RunActions(MainWindow.Services services, ConfigDocument document, RunController controller, Dashboard dashboard,
-               ConfigFileActions files) {
+    RunActions(
+            MainWindow.Services services,
+            ConfigDocument document,
+            RunController controller,
+            Dashboard dashboard,
+            ConfigFileActions files) {
         this.services = services;
         this.document = document;
         this.controller = controller;
@@ -55,10 +58,14 @@ final class RunActions {
         }
         Path runDir = Engine.runFolderOf(target);
         // continuing a run writes into its folder: say which, unless it is the run on screen
-        if (!runDir.equals(shownRun) && !services.dialogs().confirm("Resume " + runDir.getFileName() + "?",
-                "Resume the run in " + runDir + "?\nIt goes on training there from its checkpoint: its checkpoints and metric "
-                        + "files are continued (what was written after that checkpoint is kept aside). The config open here is "
-                        + "not used.")) {
+        if (!runDir.equals(shownRun)
+                && !services.dialogs()
+                        .confirm(
+                                "Resume " + runDir.getFileName() + "?",
+                                "Resume the run in " + runDir
+                                        + "?\nIt goes on training there from its checkpoint: its checkpoints and metric "
+                                        + "files are continued (what was written after that checkpoint is kept aside). The config open here is "
+                                        + "not used.")) {
             return;
         }
         services.preferences().lastFolder(runDir.getParent());
@@ -83,12 +90,19 @@ final class RunActions {
             return;
         }
         String name = String.valueOf(r.runDir().toAbsolutePath().normalize().getFileName());
-        services.tasks().execute(() -> EndOfRunSummary.of(name, r, services.engine().open(r.runDir()).history()),
-                summary -> dashboard.summary().show(summary),
-                e -> dashboard.messages().add("could not read the run's metrics for its summary: " + e.getMessage()));
+        services.tasks()
+                .execute(
+                        () -> EndOfRunSummary.of(
+                                name, r, services.engine().open(r.runDir()).history()),
+                        summary -> dashboard.summary().show(summary),
+                        e -> dashboard
+                                .messages()
+                                .add("could not read the run's metrics for its summary: " + e.getMessage()));
         String text = switch (r.status()) {
             case FINISHED -> "Run finished: " + r.steps() + " steps, files in " + r.runDir();
-            case STOPPED -> "Run stopped at step " + r.steps() + (r.lastCheckpoint() == null ? "" : "; resume from " + r.lastCheckpoint());
+            case STOPPED ->
+                "Run stopped at step " + r.steps()
+                        + (r.lastCheckpoint() == null ? "" : "; resume from " + r.lastCheckpoint());
             case INCOMPLETE -> "Run finished, but files are incomplete: " + r.message();
             case FAILED -> "Run failed: " + r.message();
         };

@@ -1,14 +1,13 @@
 package org.traindeck.app;
 
 import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import javafx.animation.AnimationTimer;
 import javafx.animation.PauseTransition;
 import javafx.application.Platform;
 import javafx.util.Duration;
-
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * For the start-up benchmark (--startup-probe): prints the milliseconds from the JVM's start to the first frame
@@ -17,8 +16,7 @@ import java.nio.file.Path;
  */
 public final class StartupProbe {
 
-    private StartupProbe() {
-    }
+    private StartupProbe() {}
 
     public static void reportAfterFirstFrame() {
         new AnimationTimer() {
@@ -31,15 +29,16 @@ public final class StartupProbe {
                     return;
                 }
                 stop();
-                long firstFrame = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
+                long firstFrame = System.currentTimeMillis()
+                        - ManagementFactory.getRuntimeMXBean().getStartTime();
                 long cpu = processCpuMillis();
                 PauseTransition idle = new PauseTransition(Duration.seconds(3));
                 idle.setOnFinished(e -> {
                     System.gc();
                     Runtime rt = Runtime.getRuntime();
                     long heap = (rt.totalMemory() - rt.freeMemory()) >> 20;
-                    System.out.println("startup-probe first-frame-ms=" + firstFrame + " cpu-ms=" + cpu + " heap-mib=" + heap
-                            + " rss-mib=" + residentMib());
+                    System.out.println("startup-probe first-frame-ms=" + firstFrame + " cpu-ms=" + cpu + " heap-mib="
+                            + heap + " rss-mib=" + residentMib());
                     System.out.flush();
                     Platform.exit();
                     System.exit(0);

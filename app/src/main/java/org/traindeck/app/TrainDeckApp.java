@@ -1,5 +1,11 @@
 package org.traindeck.app;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Locale;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -7,13 +13,6 @@ import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.train.RunResult;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.List;
-import java.util.Locale;
 
 /** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {
@@ -26,7 +25,8 @@ public class TrainDeckApp extends Application {
      * runs can be written.
      */
     static Path home() {
-        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir"))).toAbsolutePath();
+        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir")))
+                .toAbsolutePath();
         if (!Boolean.getBoolean("traindeck.packaged")) {
             return home;
         }
@@ -77,8 +77,8 @@ public class TrainDeckApp extends Application {
             initial = smokeDir.resolve("smoke-test.json");
             Files.writeString(initial, SMOKE_CONFIG);
         }
-        MainWindow.Services services = new MainWindow.Services(new FxDialogs(stage), Engine.local(), new FxTaskExecutor(),
-                AppPreferences.user(), home());
+        MainWindow.Services services = new MainWindow.Services(
+                new FxDialogs(stage), Engine.local(), new FxTaskExecutor(), AppPreferences.user(), home());
         window = new MainWindow(stage, services, initial);
         stage.show();
         if (args.contains("--startup-probe")) {
@@ -97,12 +97,18 @@ public class TrainDeckApp extends Application {
     private void finishSmokeTest(RunResult r, Throwable error, Path dir) {
         window.dashboard().drain(Integer.MAX_VALUE);
         window.dashboard().refreshCharts();
-        long points = window.dashboard().charts().stream().mapToLong(c -> c.totalPoints()).sum();
-        boolean ok = error == null && r != null && r.status() == RunResult.Status.FINISHED
+        long points = window.dashboard().charts().stream()
+                .mapToLong(c -> c.totalPoints())
+                .sum();
+        boolean ok = error == null
+                && r != null
+                && r.status() == RunResult.Status.FINISHED
                 && window.dashboard().lossChart().totalPoints() > 0;
         String verdict = ok
-                ? "smoke test passed: " + r.steps() + " steps in " + String.format(Locale.ROOT, "%.1f", r.elapsedSeconds())
-                  + " s, val/accuracy " + r.lastMetrics().get("val/accuracy") + ", " + points + " chart points; run folder " + r.runDir()
+                ? "smoke test passed: " + r.steps() + " steps in "
+                        + String.format(Locale.ROOT, "%.1f", r.elapsedSeconds()) + " s, val/accuracy "
+                        + r.lastMetrics().get("val/accuracy") + ", " + points + " chart points; run folder "
+                        + r.runDir()
                 : "smoke test FAILED: " + (error != null ? error.getMessage() : r == null ? "no result" : r.message());
         System.out.println(verdict);
         try {

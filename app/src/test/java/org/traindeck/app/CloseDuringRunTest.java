@@ -1,5 +1,13 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import javafx.application.Platform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,15 +18,6 @@ import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.RunResult;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** Closing the window while a run trains stops it the way Stop does: the steps since the last checkpoint are saved. */
 class CloseDuringRunTest extends WindowTest {
@@ -33,15 +32,21 @@ class CloseDuringRunTest extends WindowTest {
                 """.formatted(dir.resolve("runs").toString().replace("\\", "/")));
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil(
+                "the config to load and validate",
+                () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
-        waitUntil("the run to train", () -> window.controller().stateProperty().get() == RunController.State.RUNNING
-                && window.dashboard().lossChart().totalPoints() > 20);
+        waitUntil(
+                "the run to train",
+                () -> window.controller().stateProperty().get() == RunController.State.RUNNING
+                        && window.dashboard().lossChart().totalPoints() > 20);
         RunHandle run = onFx(() -> window.controller().currentProperty().get());
 
         // what the window's close button does once the user confirmed (the test's dialogs say quit): one question
         assertThat(onFx(window::mayClose)).isTrue();
-        assertThat(List.copyOf(fixture.dialogs.asked)).filteredOn(a -> a.startsWith("quit")).singleElement()
+        assertThat(List.copyOf(fixture.dialogs.asked))
+                .filteredOn(a -> a.startsWith("quit"))
+                .singleElement()
                 .satisfies(a -> assertThat(a).contains("The run in progress stops; a checkpoint is saved first"));
         Platform.runLater(window::close);
         RunResult result = run.completion().get(60, TimeUnit.SECONDS);
@@ -55,7 +60,8 @@ class CloseDuringRunTest extends WindowTest {
     }
 
     @Test
-    void resumingARunFolderThatAnotherRunHoldsSaysSoAndStartsNothing(FxRobot robot, @TempDir Path dir) throws Exception {
+    void resumingARunFolderThatAnotherRunHoldsSaysSoAndStartsNothing(FxRobot robot, @TempDir Path dir)
+            throws Exception {
         Path config = dir.resolve("tiny.json");
         Files.writeString(config, """
                 {"name": "held", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
@@ -68,8 +74,9 @@ class CloseDuringRunTest extends WindowTest {
             robot.clickOn("#resume");
             waitUntil("the refusal", () -> !fixture.dialogs.errors.isEmpty());
         }
-        assertThat(List.copyOf(fixture.dialogs.errors)).singleElement().satisfies(e -> assertThat(e)
-                .contains("is in use by another run in this TrainDeck"));
+        assertThat(List.copyOf(fixture.dialogs.errors))
+                .singleElement()
+                .satisfies(e -> assertThat(e).contains("is in use by another run in this TrainDeck"));
         assertThat(onFx(() -> window.controller().stateProperty().get())).isEqualTo(RunController.State.IDLE);
     }
 }

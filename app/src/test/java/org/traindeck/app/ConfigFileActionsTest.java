@@ -1,5 +1,11 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -9,15 +15,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.config.ConfigDocument;
-import org.traindeck.app.ui.Dialogs;
 import org.traindeck.app.tasks.QueuedTaskExecutor;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
+import org.traindeck.app.ui.Dialogs;
 
 /**
  * Open and Save read and write files through the task executor, never on the FX thread: until the executor has run
@@ -28,6 +27,7 @@ class ConfigFileActionsTest {
 
     @TempDir
     Path configFolder;
+
     private final TestDialogs dialogs = new TestDialogs();
     private final QueuedTaskExecutor tasks = new QueuedTaskExecutor();
     private ConfigDocument document;
@@ -36,7 +36,8 @@ class ConfigFileActionsTest {
     @Start
     void start(Stage stage) {
         document = new ConfigDocument(Path.of("").toAbsolutePath());
-        files = new ConfigFileActions(document, dialogs, new AppPreferences(configFolder.resolve(AppPreferences.FILE)), tasks);
+        files = new ConfigFileActions(
+                document, dialogs, new AppPreferences(configFolder.resolve(AppPreferences.FILE)), tasks);
     }
 
     @AfterEach
@@ -58,8 +59,10 @@ class ConfigFileActionsTest {
         assertThat(onFx(() -> document.text())).isEqualTo("{\"name\": \"mine\"}");
         assertThat(onFx(() -> document.fileProperty().get())).isEqualTo(config.toAbsolutePath());
         assertThat(onFx(() -> document.isDirty())).isFalse();
-        assertThat(onFx(() -> List.copyOf(files.recentMenu().getItems()))).singleElement()
-                .satisfies(i -> assertThat(i.getText()).isEqualTo(config.toAbsolutePath().toString()));
+        assertThat(onFx(() -> List.copyOf(files.recentMenu().getItems())))
+                .singleElement()
+                .satisfies(i -> assertThat(i.getText())
+                        .isEqualTo(config.toAbsolutePath().toString()));
     }
 
     @Test
@@ -101,7 +104,8 @@ class ConfigFileActionsTest {
         robot.interact(() -> files.openFile(image));
         robot.interact(tasks::runAll);
 
-        assertThat(List.copyOf(dialogs.errors)).singleElement()
+        assertThat(List.copyOf(dialogs.errors))
+                .singleElement()
                 .satisfies(e -> assertThat(e).contains("picture.png is not text"));
         assertThat(onFx(() -> document.text())).isEqualTo("{\"name\": \"kept\"}");
         assertThat(onFx(() -> files.recentMenu().getItems().isEmpty())).isTrue();
@@ -154,7 +158,8 @@ class ConfigFileActionsTest {
         robot.interact(files::saveAs);
         robot.interact(tasks::runAll);
 
-        assertThat(List.copyOf(dialogs.errors)).singleElement()
+        assertThat(List.copyOf(dialogs.errors))
+                .singleElement()
                 .satisfies(e -> assertThat(e).contains("still open here, unsaved"));
         assertThat(onFx(() -> document.isDirty())).isTrue();
         assertThat(onFx(() -> document.fileProperty().get())).isNull();

@@ -1,16 +1,15 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 import javafx.scene.control.Label;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** The window's own wiring: Evaluate in the end-of-run summary opens the evaluation window on that run. */
 class EvaluateInTheWindowTest extends WindowTest {
@@ -25,15 +24,22 @@ class EvaluateInTheWindowTest extends WindowTest {
                 """);
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil(
+                "the config to load and validate",
+                () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
         waitUntil("the run's summary", () -> window.dashboard().summary().shown() != null);
 
         robot.clickOn("#run-summary-evaluate");
 
-        waitUntil("the evaluation's figures", () -> robot.lookup("#evaluation-figure-val-accuracy").tryQuery().isPresent());
-        assertThat(onFx(() -> robot.lookup("#evaluation-title").queryAs(Label.class).getText())).contains("short");
-        assertThat(onFx(() -> robot.lookup(".confusion-cell").queryAll().size())).isEqualTo(16);
+        waitUntil(
+                "the evaluation's figures",
+                () -> robot.lookup("#evaluation-figure-val-accuracy").tryQuery().isPresent());
+        assertThat(onFx(() ->
+                        robot.lookup("#evaluation-title").queryAs(Label.class).getText()))
+                .contains("short");
+        assertThat(onFx(() -> robot.lookup(".confusion-cell").queryAll().size()))
+                .isEqualTo(16);
         assertThat(dir.resolve("runs/short/evaluation.json")).exists();
     }
 }

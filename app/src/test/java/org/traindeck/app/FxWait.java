@@ -1,22 +1,20 @@
 package org.traindeck.app;
 
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import javafx.application.Platform;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.control.ScrollPane;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
-
 /** Waiting on and reading FX state from a test, always on the FX thread. */
 public final class FxWait {
 
-    private FxWait() {
-    }
+    private FxWait() {}
 
     /**
      * How long a wait may last before the test fails: only a guard against a hang. A tighter bound (they were 5 to
@@ -70,9 +68,11 @@ public final class FxWait {
             if (n instanceof ScrollPane pane && pane.getContent() != null) {
                 Node content = pane.getContent();
                 Bounds inContent = content.sceneToLocal(node.localToScene(node.getBoundsInLocal()));
-                double extra = content.getBoundsInLocal().getHeight() - pane.getViewportBounds().getHeight();
+                double extra = content.getBoundsInLocal().getHeight()
+                        - pane.getViewportBounds().getHeight();
                 if (extra > 0) {
-                    double top = Math.max(0, inContent.getMinY() - pane.getViewportBounds().getHeight() / 3);
+                    double top = Math.max(
+                            0, inContent.getMinY() - pane.getViewportBounds().getHeight() / 3);
                     pane.setVvalue(pane.getVmin() + Math.min(1, top / extra) * (pane.getVmax() - pane.getVmin()));
                 }
                 pane.layout();

@@ -1,5 +1,13 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;
@@ -13,15 +21,6 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.ModelOverview;
 import org.traindeck.engine.train.RunResult;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
-
 /** Each of the four model samples, opened in the window: its table shows with no problem, and Start trains it live. */
 class GraphSamplesInTheAppTest extends WindowTest {
 
@@ -29,7 +28,8 @@ class GraphSamplesInTheAppTest extends WindowTest {
     @ValueSource(strings = {"shapes-unet", "volumes-autoencoder", "text-gpt", "fashion-vit"})
     void theSampleShowsItsTableAndTrainsLive(String sample, FxRobot robot, @TempDir Path out) {
         // the Fashion-MNIST sample reads Debian's dataset-fashion-mnist, which .ci/run installs
-        assumeTrue(!sample.startsWith("fashion") || Files.isDirectory(Path.of("/usr/share/datasets/fashion-mnist")),
+        assumeTrue(
+                !sample.startsWith("fashion") || Files.isDirectory(Path.of("/usr/share/datasets/fashion-mnist")),
                 "needs Debian's dataset-fashion-mnist (apt-get install dataset-fashion-mnist)");
         fixture.dialogs.toOpen = WindowFixture.repoRoot().resolve("sample-configs/" + sample + ".json");
         robot.clickOn("#open");
@@ -40,25 +40,36 @@ class GraphSamplesInTheAppTest extends WindowTest {
         robot.interact(() -> {
             String from = "\"outputDir\": \"../runs\"";
             int at = json.getText().indexOf(from);
-            json.replaceText(at, at + from.length(), "\"outputDir\": \"" + out.toString().replace("\\", "/") + "\"");
+            json.replaceText(
+                    at, at + from.length(), "\"outputDir\": \"" + out.toString().replace("\\", "/") + "\"");
         });
 
         @SuppressWarnings("unchecked")
         TableView<ModelOverview.Node> table = robot.lookup("#model-table").queryAs(TableView.class);
         // the window opened with digits-mlp (4 nodes): its table stays until this sample's is worked out
-        waitUntil("the sample's table", () -> robot.lookup("#model-totals").queryAs(Label.class).getText().startsWith("total: ")
-                && onFx(() -> table.getItems().size()) > 5);
+        waitUntil(
+                "the sample's table",
+                () -> robot.lookup("#model-totals")
+                                .queryAs(Label.class)
+                                .getText()
+                                .startsWith("total: ")
+                        && onFx(() -> table.getItems().size()) > 5);
         List<ModelOverview.Node> nodes = onFx(() -> List.copyOf(table.getItems()));
         assertThat(nodes).hasSizeGreaterThan(5).allSatisfy(n -> {
             assertThat(n.problem()).isNull();
             assertThat(n.outputShape()).startsWith("[");
         });
-        assertThat(onFx(() -> robot.lookup("#model-fit").queryAs(Label.class).getText())).endsWith(": fits");
+        assertThat(onFx(() -> robot.lookup("#model-fit").queryAs(Label.class).getText()))
+                .endsWith(": fits");
 
-        waitUntil("Start to be enabled", () -> !robot.lookup("#start").queryAs(Button.class).isDisabled());
+        waitUntil(
+                "Start to be enabled",
+                () -> !robot.lookup("#start").queryAs(Button.class).isDisabled());
         robot.clickOn("#start");
-        waitUntil("training steps (or the run's end)", () -> window.dashboard().lossChart().totalPoints() >= 3
-                || window.controller().lastResultProperty().get() != null);
+        waitUntil(
+                "training steps (or the run's end)",
+                () -> window.dashboard().lossChart().totalPoints() >= 3
+                        || window.controller().lastResultProperty().get() != null);
         robot.clickOn("#stop");
         waitUntil("the run to stop", () -> window.controller().stateProperty().get() == RunController.State.IDLE);
         RunResult r = onFx(() -> window.controller().lastResultProperty().get());

@@ -1,5 +1,14 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.TabPane;
@@ -11,29 +20,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
-
 /** The JSON tab numbers its lines and marks the line a problem is on, with the message; fixing it clears the mark. */
 class JsonEditorGutterTest extends WindowTest {
 
     private static final int EPOCHS_LINE = 26;
 
     private static List<String> shownNumbers(FxRobot robot) {
-        return onFx(() -> robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).getChildrenUnmodifiable().stream()
-                .filter(n -> n.isVisible() && n.getStyleClass().contains("json-gutter-number"))
-                .map(n -> ((Text) n).getText()).toList());
+        return onFx(
+                () -> robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).getChildrenUnmodifiable().stream()
+                        .filter(n -> n.isVisible() && n.getStyleClass().contains("json-gutter-number"))
+                        .map(n -> ((Text) n).getText())
+                        .toList());
     }
 
     private static Node visibleMark(FxRobot robot, int line) {
-        return onFx(() -> robot.lookup("#json-gutter-mark-" + line).tryQuery().filter(Node::isVisible).orElse(null));
+        return onFx(() -> robot.lookup("#json-gutter-mark-" + line)
+                .tryQuery()
+                .filter(Node::isVisible)
+                .orElse(null));
     }
 
     private static Text textShowing(Parent p, String text) {
@@ -49,8 +53,10 @@ class JsonEditorGutterTest extends WindowTest {
     }
 
     @Test
-    void aMistakeIsMarkedOnItsLineWithItsMessageAndFixingItClearsTheMark(FxRobot robot, @TempDir Path dir) throws IOException {
-        Path data = WindowFixture.repoRoot().resolve("data/digits/digits.csv.gz").toAbsolutePath();
+    void aMistakeIsMarkedOnItsLineWithItsMessageAndFixingItClearsTheMark(FxRobot robot, @TempDir Path dir)
+            throws IOException {
+        Path data =
+                WindowFixture.repoRoot().resolve("data/digits/digits.csv.gz").toAbsolutePath();
         String config = Files.readString(WindowFixture.repoRoot().resolve("sample-configs/digits-mlp.json"))
                 .replace("../data/digits/digits.csv.gz", data.toString().replace("\\", "/"))
                 .replace("\"epochs\": 15", "\"epochs\": 0");
@@ -72,28 +78,45 @@ class JsonEditorGutterTest extends WindowTest {
         assertThat(shownNumbers(robot)).contains("33", String.valueOf(EPOCHS_LINE));
         Node mark = visibleMark(robot, EPOCHS_LINE);
         assertThat(mark.getStyleClass()).contains(JsonEditorGutter.MARK_ERROR);
-        Node number = onFx(() -> robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).getChildrenUnmodifiable().stream()
-                .filter(n -> n.isVisible() && n instanceof Text t && t.getText().equals(String.valueOf(EPOCHS_LINE))).findFirst().orElseThrow());
-        assertThat(onFx(number::getLayoutY)).as("the mark sits on its number's line").isEqualTo(onFx(mark::getLayoutY));
+        Node number = onFx(() ->
+                robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).getChildrenUnmodifiable().stream()
+                        .filter(n -> n.isVisible()
+                                && n instanceof Text t
+                                && t.getText().equals(String.valueOf(EPOCHS_LINE)))
+                        .findFirst()
+                        .orElseThrow());
+        assertThat(onFx(number::getLayoutY))
+                .as("the mark sits on its number's line")
+                .isEqualTo(onFx(mark::getLayoutY));
         double[] tops = onFx(() -> {
             // where the area itself draws the mistake's line: the top of its caret there
             Text areaText = textShowing(json, json.getText());
             MoveTo caretTop = (MoveTo) areaText.caretShape(json.getText().indexOf("\"epochs\": 0"), true)[0];
-            return new double[] {areaText.localToScene(0, caretTop.getY()).getY(),
-                    number.localToScene(0, number.getLayoutBounds().getMinY()).getY()};
+            return new double[] {
+                areaText.localToScene(0, caretTop.getY()).getY(),
+                number.localToScene(0, number.getLayoutBounds().getMinY()).getY()
+            };
         });
         assertThat(tops[1]).as("the number's top against its line's top").isCloseTo(tops[0], within(2.0));
         Tooltip tip = onFx(() -> (Tooltip) mark.getProperties().get(Tooltip.class));
         assertThat(onFx(tip::getText)).contains("stages[0].epochs", "line " + EPOCHS_LINE);
-        assertThat(onFx(() -> robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).markedLines())).containsExactly(EPOCHS_LINE);
+        assertThat(onFx(() -> robot.lookup("#json-gutter")
+                        .queryAs(JsonEditorGutter.class)
+                        .markedLines()))
+                .containsExactly(EPOCHS_LINE);
 
         // fixed: the mark goes
         robot.interact(() -> {
             int at = json.getText().indexOf("\"epochs\": 0");
             json.replaceText(at, at + "\"epochs\": 0".length(), "\"epochs\": 15");
         });
-        waitUntil("the mark to go", () -> visibleMark(robot, EPOCHS_LINE) == null
-                && onFx(() -> robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class).markedLines()).isEmpty());
+        waitUntil(
+                "the mark to go",
+                () -> visibleMark(robot, EPOCHS_LINE) == null
+                        && onFx(() -> robot.lookup("#json-gutter")
+                                        .queryAs(JsonEditorGutter.class)
+                                        .markedLines())
+                                .isEmpty());
         assertThat(shownNumbers(robot)).contains(String.valueOf(EPOCHS_LINE));
     }
 }

@@ -1,5 +1,15 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
@@ -9,44 +19,46 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
-
 /** A menu bar with the shortcuts and Help; preferences in the app's own config folder, which the environment names. */
 class MenusAndPreferencesTest extends WindowTest {
 
     @Test
     void theMenusOfferEveryActionWithItsShortcutAndHelpSaysWhereFilesGo(FxRobot robot) {
         MenuBar bar = robot.lookup("#menu-bar").queryAs(MenuBar.class);
-        assertThat(onFx(() -> bar.getMenus().stream().map(Menu::getText).toList())).containsExactly("_File", "_Run", "_View", "_Help");
-        List<String> shortcuts = onFx(() -> bar.getMenus().stream().flatMap(m -> m.getItems().stream())
-                .map(MenuItem::getAccelerator).filter(k -> k instanceof KeyCodeCombination).map(k -> k.getDisplayText()).toList());
+        assertThat(onFx(() -> bar.getMenus().stream().map(Menu::getText).toList()))
+                .containsExactly("_File", "_Run", "_View", "_Help");
+        List<String> shortcuts = onFx(() -> bar.getMenus().stream()
+                .flatMap(m -> m.getItems().stream())
+                .map(MenuItem::getAccelerator)
+                .filter(k -> k instanceof KeyCodeCombination)
+                .map(k -> k.getDisplayText())
+                .toList());
         assertThat(shortcuts).hasSize(8);
-        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
         MenuItem start = onFx(() -> bar.getMenus().get(1).getItems().get(0));
-        assertThat(onFx(start::isDisable)).isEqualTo(onFx(() -> robot.lookup("#start").query().isDisabled()));
+        assertThat(onFx(start::isDisable))
+                .isEqualTo(onFx(() -> robot.lookup("#start").query().isDisabled()));
 
         MenuItem keys = onFx(() -> bar.getMenus().get(3).getItems().get(0));
         MenuItem where = onFx(() -> bar.getMenus().get(3).getItems().get(1));
         robot.interact(keys::fire);
         robot.interact(where::fire);
         assertThat(List.copyOf(fixture.dialogs.infos)).hasSize(2);
-        assertThat(fixture.dialogs.infos.get(0)).startsWith("Keyboard shortcuts").contains("Ctrl+Enter");
-        assertThat(fixture.dialogs.infos.get(1)).startsWith("Where files go").contains(fixture.configFolder.toString())
+        assertThat(fixture.dialogs.infos.get(0))
+                .startsWith("Keyboard shortcuts")
+                .contains("Ctrl+Enter");
+        assertThat(fixture.dialogs.infos.get(1))
+                .startsWith("Where files go")
+                .contains(fixture.configFolder.toString())
                 .contains("checkpoints");
     }
 
     @Test
     void thePreferencesFollowXdgConfigHomeElseHome(@TempDir Path dir) {
-        assertThat(AppPreferences.configFolder(Map.of("XDG_CONFIG_HOME", dir.resolve("xdg").toString(), "HOME", dir.toString())))
+        assertThat(AppPreferences.configFolder(
+                        Map.of("XDG_CONFIG_HOME", dir.resolve("xdg").toString(), "HOME", dir.toString())))
                 .isEqualTo(dir.resolve("xdg").resolve("traindeck"));
         assertThat(AppPreferences.configFolder(Map.of("HOME", dir.toString())))
                 .isEqualTo(dir.resolve(".config").resolve("traindeck"));
@@ -57,15 +69,20 @@ class MenusAndPreferencesTest extends WindowTest {
 
     @Test
     void whatTheWindowRemembersIsWrittenToThatFolderAndReadBack(FxRobot robot) throws Exception {
-        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
         robot.interact(() -> robot.lookup("#theme").queryAs(ToggleButton.class).setSelected(true));
         robot.interact(window::close);
 
         Path file = fixture.configFolder.resolve(AppPreferences.FILE);
-        waitUntil("the writer to write the preferences", () -> text(file).contains("dark=true") && text(file).contains("divider.main="));
+        waitUntil(
+                "the writer to write the preferences",
+                () -> text(file).contains("dark=true") && text(file).contains("divider.main="));
         AppPreferences again = new AppPreferences(file);
         assertThat(again.dark()).isTrue();
-        assertThat(again.recentFiles()).anySatisfy(f -> assertThat(f.getFileName().toString()).isEqualTo("digits-mlp.json"));
+        assertThat(again.recentFiles())
+                .anySatisfy(f -> assertThat(f.getFileName().toString()).isEqualTo("digits-mlp.json"));
     }
 
     @Test

@@ -1,5 +1,12 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;
@@ -14,14 +21,6 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.ModelOverview;
 import org.traindeck.engine.train.RunResult;
 
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
-
 /**
  * The model's table in the real window, on a graph sample: it follows the JSON as it is edited, marks the node a
  * shape error is on, and the sample then trains live from Start.
@@ -34,7 +33,9 @@ class ModelSummaryFlowTest extends WindowTest {
     }
 
     private static Optional<ModelOverview.Node> node(FxRobot robot, String name) {
-        return onFx(() -> table(robot).getItems().stream().filter(n -> n.name().equals(name)).findFirst());
+        return onFx(() -> table(robot).getItems().stream()
+                .filter(n -> n.name().equals(name))
+                .findFirst());
     }
 
     private static void replaceInJson(FxRobot robot, String what, String with) {
@@ -54,40 +55,81 @@ class ModelSummaryFlowTest extends WindowTest {
         robot.interact(() -> tabs.getSelectionModel().select(1));
 
         // the table as validate --summary prints it: 8×8 digits, a residual add, a pool that halves them
-        waitUntil("the sample's table", () -> node(robot, "conv3").map(ModelOverview.Node::outputShape).orElse("").equals("[4, 4, 32]"));
-        assertThat(onFx(() -> table(robot).getItems().stream().map(ModelOverview.Node::name).toList()))
+        waitUntil(
+                "the sample's table",
+                () -> node(robot, "conv3")
+                        .map(ModelOverview.Node::outputShape)
+                        .orElse("")
+                        .equals("[4, 4, 32]"));
+        assertThat(onFx(() -> table(robot).getItems().stream()
+                        .map(ModelOverview.Node::name)
+                        .toList()))
                 .containsExactly("input", "conv1", "conv2", "skip", "pool", "conv3", "gap", "drop", "fc", "output");
         assertThat(node(robot, "skip")).get().satisfies(n -> {
             assertThat(n.inputs()).containsExactly("conv1", "conv2");
             assertThat(n.outputShape()).isEqualTo("[8, 8, 16]");
         });
         assertThat(node(robot, "conv1").get().parameters()).isEqualTo(160L);
-        assertThat(onFx(() -> robot.lookup("#model-totals").queryAs(Label.class).getText())).isEqualTo("total: 9,882 parameters");
-        assertThat(onFx(() -> robot.lookup("#model-fit").queryAs(Label.class).getText())).contains("activations at batch 32", ": fits");
+        assertThat(onFx(() -> robot.lookup("#model-totals").queryAs(Label.class).getText()))
+                .isEqualTo("total: 9,882 parameters");
+        assertThat(onFx(() -> robot.lookup("#model-fit").queryAs(Label.class).getText()))
+                .contains("activations at batch 32", ": fits");
 
         // a pool window larger than its 8×8 input: the error is on the pool's row, highlighted
         replaceInJson(robot, "\"maxPool2d\", \"size\": 2", "\"maxPool2d\", \"size\": 16");
-        waitUntil("the error on the pool's row", () -> node(robot, "pool").map(ModelOverview.Node::problem).orElse("").contains("'pool'"));
+        waitUntil(
+                "the error on the pool's row",
+                () -> node(robot, "pool")
+                        .map(ModelOverview.Node::problem)
+                        .orElse("")
+                        .contains("'pool'"));
         assertThat(node(robot, "pool").get().problem()).contains("layers[3] 'pool'", "(line 11, column");
         assertThat(node(robot, "conv1").get().problem()).isNull();
-        waitUntil("the pool's row to be marked", () -> robot.lookup("." + ModelSummaryPane.ROW_ERROR).queryAll().stream()
-                .anyMatch(r -> r instanceof TableRow<?> row && row.getItem() instanceof ModelOverview.Node n && n.name().equals("pool")));
-        assertThat(onFx(() -> robot.lookup("#model-totals").queryAs(Label.class).getText())).startsWith("The model does not build: 1 node(s)");
+        waitUntil(
+                "the pool's row to be marked",
+                () -> robot.lookup("." + ModelSummaryPane.ROW_ERROR).queryAll().stream()
+                        .anyMatch(r -> r instanceof TableRow<?> row
+                                && row.getItem() instanceof ModelOverview.Node n
+                                && n.name().equals("pool")));
+        assertThat(onFx(() -> robot.lookup("#model-totals").queryAs(Label.class).getText()))
+                .startsWith("The model does not build: 1 node(s)");
         // the config itself is valid JSON for the schema, but the status line must not say "valid" for it
-        waitUntil("the status line to name the node", () -> onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText())
-                .startsWith("✖ the model does not build: "));
-        assertThat(onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText())).contains("'pool'");
+        waitUntil(
+                "the status line to name the node",
+                () -> onFx(() -> robot.lookup("#json-status")
+                                .queryAs(Label.class)
+                                .getText())
+                        .startsWith("✖ the model does not build: "));
+        assertThat(onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText()))
+                .contains("'pool'");
 
         // fixed, and sent to a temporary folder: Start trains the sample live
         replaceInJson(robot, "\"maxPool2d\", \"size\": 16", "\"maxPool2d\", \"size\": 2");
-        replaceInJson(robot, "\"outputDir\": \"../runs\"", "\"outputDir\": \"" + out.toString().replace("\\", "/") + "\"");
-        waitUntil("the table without errors", () -> node(robot, "pool").map(n -> n.problem() == null && "[4, 4, 16]".equals(n.outputShape()))
-                .orElse(false) && robot.lookup("." + ModelSummaryPane.ROW_ERROR).queryAll().isEmpty());
-        waitUntil("the status line to say valid again", () -> onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText())
-                .equals("✔ valid"));
-        waitUntil("Start to be enabled", () -> !robot.lookup("#start").queryAs(Button.class).isDisabled());
+        replaceInJson(
+                robot,
+                "\"outputDir\": \"../runs\"",
+                "\"outputDir\": \"" + out.toString().replace("\\", "/") + "\"");
+        waitUntil(
+                "the table without errors",
+                () -> node(robot, "pool")
+                                .map(n -> n.problem() == null && "[4, 4, 16]".equals(n.outputShape()))
+                                .orElse(false)
+                        && robot.lookup("." + ModelSummaryPane.ROW_ERROR)
+                                .queryAll()
+                                .isEmpty());
+        waitUntil(
+                "the status line to say valid again",
+                () -> onFx(() -> robot.lookup("#json-status")
+                                .queryAs(Label.class)
+                                .getText())
+                        .equals("✔ valid"));
+        waitUntil(
+                "Start to be enabled",
+                () -> !robot.lookup("#start").queryAs(Button.class).isDisabled());
         robot.clickOn("#start");
-        waitUntil("the graph to train: steps arrive", () -> window.dashboard().lossChart().totalPoints() > 30);
+        waitUntil(
+                "the graph to train: steps arrive",
+                () -> window.dashboard().lossChart().totalPoints() > 30);
         robot.clickOn("#stop");
         waitUntil("the run to stop", () -> window.controller().stateProperty().get() == RunController.State.IDLE);
         RunResult r = onFx(() -> window.controller().lastResultProperty().get());

@@ -1,5 +1,13 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import javafx.geometry.BoundingBox;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
@@ -25,15 +33,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
-
 /**
  * Nothing is cut off at the usual laptop sizes: on every tab of both sides, every visible control lies inside its
  * parent and inside the window. Content that scrolls (scroll panes, lists, tables, text areas) is the one place where
@@ -46,9 +45,18 @@ class NothingClippedTest extends WindowTest {
 
     /** At the window's first layout, and with the divider dragged as far to either side as it goes. */
     @ParameterizedTest(name = "{0}x{1}, divider at {2}")
-    @CsvSource({"1280, 800, -1", "1280, 800, 0.05", "1280, 800, 0.95", "1360, 860, -1", "1360, 860, 0.05", "1360, 860, 0.95"})
+    @CsvSource({
+        "1280, 800, -1",
+        "1280, 800, 0.05",
+        "1280, 800, 0.95",
+        "1360, 860, -1",
+        "1360, 860, 0.05",
+        "1360, 860, 0.95"
+    })
     void everyTabFitsTheWindow(double width, double height, double divider, FxRobot robot) {
-        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
         robot.interact(() -> {
             Stage stage = (Stage) window.scene().getWindow();
             stage.setWidth(width);
@@ -79,7 +87,9 @@ class NothingClippedTest extends WindowTest {
     /** A dragged divider stays where the user left it, in the next window too. */
     @Test
     void theDividersAreWhereTheUserLeftThem(FxRobot robot) throws Exception {
-        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
         SplitPane main = robot.lookup("#main-split").queryAs(SplitPane.class);
         SplitPane messages = robot.lookup("#dashboard-split").queryAs(SplitPane.class);
         robot.interact(() -> {
@@ -101,7 +111,8 @@ class NothingClippedTest extends WindowTest {
 
     static List<String> clippedControls(Parent root, String where) {
         List<String> out = new ArrayList<>();
-        Bounds windowBounds = new BoundingBox(0, 0, root.getScene().getWidth(), root.getScene().getHeight());
+        Bounds windowBounds = new BoundingBox(
+                0, 0, root.getScene().getWidth(), root.getScene().getHeight());
         walk(root, windowBounds, where, out);
         return out;
     }
@@ -115,7 +126,8 @@ class NothingClippedTest extends WindowTest {
             Bounds b = child.localToScene(child.getLayoutBounds());
             if (child instanceof Control && b.getWidth() > 0 && b.getHeight() > 0) {
                 if (!inside(b, parentBounds)) {
-                    out.add(describe(child, where) + " leaves its parent " + describe(parent, where) + ": " + box(b) + " outside " + box(parentBounds));
+                    out.add(describe(child, where) + " leaves its parent " + describe(parent, where) + ": " + box(b)
+                            + " outside " + box(parentBounds));
                 } else if (!inside(b, windowBounds)) {
                     out.add(describe(child, where) + " leaves the window: " + box(b));
                 }
@@ -128,14 +140,21 @@ class NothingClippedTest extends WindowTest {
 
     /** Containers whose content is meant to be larger than they are (or drawn by their own code). */
     private static boolean scrolls(Node n) {
-        return n instanceof ScrollPane || n instanceof ListView || n instanceof TableView || n instanceof TreeView
-                || n instanceof TreeTableView || n instanceof TextInputControl || n instanceof ChartViewer
+        return n instanceof ScrollPane
+                || n instanceof ListView
+                || n instanceof TableView
+                || n instanceof TreeView
+                || n instanceof TreeTableView
+                || n instanceof TextInputControl
+                || n instanceof ChartViewer
                 || n instanceof ComboBoxBase;
     }
 
     private static boolean inside(Bounds b, Bounds outer) {
-        return b.getMinX() >= outer.getMinX() - SLACK && b.getMinY() >= outer.getMinY() - SLACK
-                && b.getMaxX() <= outer.getMaxX() + SLACK && b.getMaxY() <= outer.getMaxY() + SLACK;
+        return b.getMinX() >= outer.getMinX() - SLACK
+                && b.getMinY() >= outer.getMinY() - SLACK
+                && b.getMaxX() <= outer.getMaxX() + SLACK
+                && b.getMaxY() <= outer.getMaxY() + SLACK;
     }
 
     private static String describe(Node n, String where) {
@@ -145,6 +164,7 @@ class NothingClippedTest extends WindowTest {
     }
 
     private static String box(Bounds b) {
-        return String.format(Locale.ROOT, "(%.0f,%.0f)-(%.0f,%.0f)", b.getMinX(), b.getMinY(), b.getMaxX(), b.getMaxY());
+        return String.format(
+                Locale.ROOT, "(%.0f,%.0f)-(%.0f,%.0f)", b.getMinX(), b.getMinY(), b.getMaxX(), b.getMaxY());
     }
 }

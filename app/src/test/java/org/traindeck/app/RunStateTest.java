@@ -1,5 +1,11 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 import javafx.scene.control.Label;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -7,13 +13,6 @@ import org.testfx.api.FxRobot;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.train.RunResult;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
 
 /** One run on the dashboard at a time, named by its folder: opening another config leaves nothing of the last run. */
 class RunStateTest extends WindowTest {
@@ -26,21 +25,27 @@ class RunStateTest extends WindowTest {
 
     private RunResult trainInWindow(FxRobot robot) {
         RunResult before = onFx(() -> window.controller().lastResultProperty().get());
-        waitUntil("the config to validate", () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil(
+                "the config to validate", () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
-        waitUntil("the run to end", () -> window.controller().lastResultProperty().get() != before
-                && window.controller().stateProperty().get() == RunController.State.IDLE);
+        waitUntil(
+                "the run to end",
+                () -> window.controller().lastResultProperty().get() != before
+                        && window.controller().stateProperty().get() == RunController.State.IDLE);
         return onFx(() -> window.controller().lastResultProperty().get());
     }
 
     @Test
-    void openingAnotherConfigLeavesNothingOfTheLastRunAndRunsAreNamedByTheirFolders(FxRobot robot, @TempDir Path dir) throws Exception {
+    void openingAnotherConfigLeavesNothingOfTheLastRunAndRunsAreNamedByTheirFolders(FxRobot robot, @TempDir Path dir)
+            throws Exception {
         Path a = Files.writeString(dir.resolve("alpha.json"), CONFIG.formatted("alpha"));
         Path b = Files.writeString(dir.resolve("beta.json"), CONFIG.formatted("beta"));
         fixture.dialogs.toOpen = a;
         robot.clickOn("#open");
-        waitUntil("alpha to load", () -> window.document().fileProperty().get() != null
-                && window.document().fileProperty().get().endsWith("alpha.json"));
+        waitUntil(
+                "alpha to load",
+                () -> window.document().fileProperty().get() != null
+                        && window.document().fileProperty().get().endsWith("alpha.json"));
         trainInWindow(robot);
         // a second run of the same config gets a folder of its own: it is named by that folder, not by the config
         RunResult second = trainInWindow(robot);
@@ -50,11 +55,13 @@ class RunStateTest extends WindowTest {
         assertThat(onFx(() -> window.dashboard().summary().shown().title())).isEqualTo("Run finished: " + folder);
         assertThat(onFx(() -> window.dashboard().status().runName())).isEqualTo(folder);
         // the charts take the run's events on their next refresh, which may come after the summary
-        waitUntil("alpha's points on the loss chart", () -> onFx(() -> {
-            window.dashboard().drain(Integer.MAX_VALUE);
-            window.dashboard().refreshCharts();
-            return window.dashboard().lossChart().totalPoints() > 0;
-        }));
+        waitUntil(
+                "alpha's points on the loss chart",
+                () -> onFx(() -> {
+                    window.dashboard().drain(Integer.MAX_VALUE);
+                    window.dashboard().refreshCharts();
+                    return window.dashboard().lossChart().totalPoints() > 0;
+                }));
 
         fixture.dialogs.toOpen = b;
         robot.clickOn("#open");
@@ -64,14 +71,27 @@ class RunStateTest extends WindowTest {
             window.dashboard().refreshCharts();
         });
 
-        assertThat(onFx(() -> window.dashboard().charts().stream().filter(c -> c != window.dashboard().memoryChart())
-                .mapToLong(LiveChart::totalPoints).sum())).as("points of alpha's run on the charts").isZero();
-        assertThat(onFx(() -> window.dashboard().summary().isVisible())).as("alpha's summary").isFalse();
-        assertThat(onFx(() -> window.dashboard().banner().isVisible())).as("a banner about alpha").isFalse();
+        assertThat(onFx(() -> window.dashboard().charts().stream()
+                        .filter(c -> c != window.dashboard().memoryChart())
+                        .mapToLong(LiveChart::totalPoints)
+                        .sum()))
+                .as("points of alpha's run on the charts")
+                .isZero();
+        assertThat(onFx(() -> window.dashboard().summary().isVisible()))
+                .as("alpha's summary")
+                .isFalse();
+        assertThat(onFx(() -> window.dashboard().banner().isVisible()))
+                .as("a banner about alpha")
+                .isFalse();
         assertThat(onFx(() -> window.dashboard().status().runName())).isEmpty();
-        assertThat(onFx(() -> window.dashboard().layers().model().rows())).as("alpha's layers").isEmpty();
-        assertThat(onFx(() -> window.dashboard().log().getItems())).noneSatisfy(l -> assertThat(l).contains("alpha"));
-        assertThat(onFx(() -> robot.lookup("#layers-readout").queryAs(Label.class).getText())).doesNotContain("dense");
+        assertThat(onFx(() -> window.dashboard().layers().model().rows()))
+                .as("alpha's layers")
+                .isEmpty();
+        assertThat(onFx(() -> window.dashboard().log().getItems()))
+                .noneSatisfy(l -> assertThat(l).contains("alpha"));
+        assertThat(onFx(() ->
+                        robot.lookup("#layers-readout").queryAs(Label.class).getText()))
+                .doesNotContain("dense");
         assertThat(onFx(() -> window.dashboard().lossChart().shownEmptyHint())).contains("beta");
     }
 }

@@ -1,33 +1,34 @@
 package org.traindeck.app;
 
-import javafx.stage.Stage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.Start;
-import org.traindeck.app.run.EndOfRunSummary;
-import org.traindeck.engine.train.RunResult;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.traindeck.app.run.EndOfRunSummary;
+import org.traindeck.engine.train.RunResult;
 
 /** Before a run the charts say what Start will do; after it, a summary says what the run came to and where it is. */
 class RunSummaryTest extends WindowTest {
 
     @Test
     void theEmptyLossChartSaysWhatStartWillDo(FxRobot robot) {
-        waitUntil("the sample to validate", () -> window.document().validationProperty().get() != null
-                && !window.document().validatingProperty().get());
+        waitUntil(
+                "the sample to validate",
+                () -> window.document().validationProperty().get() != null
+                        && !window.document().validatingProperty().get());
         assertThat(onFx(() -> window.dashboard().lossChart().shownEmptyHint()))
                 .isEqualTo("Press Start (Ctrl+Enter) to train digits-mlp on the CPU.");
 
         robot.interact(() -> window.document().textProperty().set("{\"name\": \"broken\"}"));
-        waitUntil("the edit to validate", () -> !window.document().validationProperty().get().isValid());
+        waitUntil(
+                "the edit to validate",
+                () -> !window.document().validationProperty().get().isValid());
         assertThat(onFx(() -> window.dashboard().lossChart().shownEmptyHint())).startsWith("Fix the config to train: ");
     }
 
@@ -41,7 +42,9 @@ class RunSummaryTest extends WindowTest {
                 """);
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil(
+                "the config to load and validate",
+                () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
         waitUntil("the run's summary", () -> window.dashboard().summary().shown() != null);
 
@@ -49,8 +52,12 @@ class RunSummaryTest extends WindowTest {
         assertThat(summary.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(summary.title()).isEqualTo("Run finished: short");
         assertThat(summary.detail()).startsWith("24 steps in ");
-        assertThat(summary.stages()).singleElement().satisfies(s -> assertThat(s)
-                .startsWith("Stage \"only\": train loss ").contains("val loss best ").contains("val accuracy best "));
+        assertThat(summary.stages())
+                .singleElement()
+                .satisfies(s -> assertThat(s)
+                        .startsWith("Stage \"only\": train loss ")
+                        .contains("val loss best ")
+                        .contains("val accuracy best "));
         assertThat(onFx(() -> robot.lookup("#run-summary").query().isVisible())).isTrue();
 
         robot.clickOn("#run-summary-open-folder");

@@ -1,5 +1,14 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
@@ -10,22 +19,13 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.sweep.SweepBoard;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
-
 /** A sweep run from the window's Sweeps tab: checked first, its trials trained on the dashboard, the table filled in. */
 class SweepFlowTest extends WindowTest {
 
     @SuppressWarnings("unchecked")
     private static List<SweepBoard.Trial> rows(FxRobot robot) {
-        return onFx(() -> List.copyOf(robot.lookup("#sweeps-table").queryAs(TableView.class).getItems()));
+        return onFx(() -> List.copyOf(
+                robot.lookup("#sweeps-table").queryAs(TableView.class).getItems()));
     }
 
     private static String message(FxRobot robot) {
@@ -34,7 +34,8 @@ class SweepFlowTest extends WindowTest {
 
     private static long hparamsFiles(Path folder, String suffix) throws Exception {
         try (var files = Files.list(folder)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(suffix)).count();
+            return files.filter(p -> p.getFileName().toString().endsWith(suffix))
+                    .count();
         }
     }
 
@@ -59,9 +60,13 @@ class SweepFlowTest extends WindowTest {
         fixture.dialogs.sweep = sweep;
         robot.clickOn("#sweeps-run");
 
-        waitUntil("both trials to finish", () -> window.controller().stateProperty().get() == RunController.State.IDLE
-                && rows(robot).size() == 2 && rows(robot).stream().allMatch(t -> t.status() == QueueEntry.Status.FINISHED));
-        assertThat(rows(robot)).extracting(t -> t.values().get("stages[0].optimizer.learningRate"))
+        waitUntil(
+                "both trials to finish",
+                () -> window.controller().stateProperty().get() == RunController.State.IDLE
+                        && rows(robot).size() == 2
+                        && rows(robot).stream().allMatch(t -> t.status() == QueueEntry.Status.FINISHED));
+        assertThat(rows(robot))
+                .extracting(t -> t.values().get("stages[0].optimizer.learningRate"))
                 .containsExactlyInAnyOrder("0.0003", "0.01");
         assertThat(rows(robot)).allSatisfy(t -> {
             assertThat(t.best()).isBetween(0.0, 1.0);
@@ -75,8 +80,12 @@ class SweepFlowTest extends WindowTest {
         // TensorBoard's HParams records, as `traindeck sweep` writes them: the experiment, and each trial's session
         assertThat(hparamsFiles(dir.resolve("runs"), ".sweep-lr.hparams")).isOne();
         for (SweepBoard.Trial t : rows(robot)) {
-            assertThat(hparamsFiles(t.runDir().resolve("tensorboard"), ".session.hparams")).as(t.label()).isOne();
-            assertThat(hparamsFiles(t.runDir().resolve("tensorboard"), ".end.hparams")).as(t.label()).isOne();
+            assertThat(hparamsFiles(t.runDir().resolve("tensorboard"), ".session.hparams"))
+                    .as(t.label())
+                    .isOne();
+            assertThat(hparamsFiles(t.runDir().resolve("tensorboard"), ".end.hparams"))
+                    .as(t.label())
+                    .isOne();
         }
 
         // run again: every trial is done, so the queue starts, trains nothing and ends
@@ -84,9 +93,13 @@ class SweepFlowTest extends WindowTest {
         robot.interact(() -> window.controller().stateProperty().addListener((o, a, b) -> states.add(b)));
         Object lastResult = onFx(() -> window.controller().lastResultProperty().get());
         robot.clickOn("#sweeps-run");
-        waitUntil("the second run to start and end", () -> states.contains(RunController.State.STARTING)
-                && window.controller().stateProperty().get() == RunController.State.IDLE);
-        assertThat(onFx(() -> window.controller().lastResultProperty().get())).as("no run ended").isSameAs(lastResult);
+        waitUntil(
+                "the second run to start and end",
+                () -> states.contains(RunController.State.STARTING)
+                        && window.controller().stateProperty().get() == RunController.State.IDLE);
+        assertThat(onFx(() -> window.controller().lastResultProperty().get()))
+                .as("no run ended")
+                .isSameAs(lastResult);
         try (var folders = Files.list(dir.resolve("runs"))) {
             assertThat(folders.filter(Files::isDirectory).count()).isEqualTo(2);
         }

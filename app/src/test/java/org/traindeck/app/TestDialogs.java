@@ -1,11 +1,10 @@
 package org.traindeck.app;
 
-import org.traindeck.app.ui.Dialogs;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.traindeck.app.ui.Dialogs;
 
 /** Answers the window's questions the way a test says, and records what was asked. */
 public final class TestDialogs implements Dialogs {

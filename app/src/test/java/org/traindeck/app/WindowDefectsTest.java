@@ -1,11 +1,22 @@
 package org.traindeck.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.scrollIntoView;
+import static org.traindeck.app.WindowFixture.onFx;
+import static org.traindeck.app.WindowFixture.waitUntil;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TabPane;
 import javafx.scene.text.Text;
 import javafx.stage.Stage;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
@@ -13,24 +24,14 @@ import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.train.RunResult;
 
-import java.util.Arrays;
-import javax.imageio.ImageIO;
-import java.awt.image.BufferedImage;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.scrollIntoView;
-import static org.traindeck.app.WindowFixture.onFx;
-import static org.traindeck.app.WindowFixture.waitUntil;
-
 /** Defects a new user met in the window, each seen through the real scene. */
 class WindowDefectsTest extends WindowTest {
 
     @Test
     void atTheMinimumSizeNoFormLabelIsCut(FxRobot robot) {
-        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
         robot.interact(() -> {
             Stage stage = (Stage) window.scene().getWindow();
             stage.setWidth(1100);
@@ -40,7 +41,8 @@ class WindowDefectsTest extends WindowTest {
         List<String> cut = onFx(() -> robot.lookup("#config-form .label").queryAllAs(Label.class).stream()
                 .filter(l -> l.isVisible() && !l.getText().isEmpty() && !l.isWrapText())
                 .filter(l -> l.lookup(".text") instanceof Text t && !t.getText().equals(l.getText()))
-                .map(Label::getText).toList());
+                .map(Label::getText)
+                .toList());
         assertThat(cut).isEmpty();
     }
 
@@ -48,15 +50,25 @@ class WindowDefectsTest extends WindowTest {
     void ncclTogglesShowTheirWholeNames(FxRobot robot) {
         TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
         robot.interact(() -> tabs.getSelectionModel().select(3));
-        waitUntil("the NCCL tab", () -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").tryQuery().isPresent());
+        waitUntil(
+                "the NCCL tab",
+                () -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").tryQuery().isPresent());
 
-        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text").queryAs(Text.class).getText())).isEqualTo("NCCL_P2P_DISABLE");
-        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_TIMEOUT .text").queryAs(Text.class).getText())).isEqualTo("NCCL_TIMEOUT");
+        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_P2P_DISABLE .text")
+                        .queryAs(Text.class)
+                        .getText()))
+                .isEqualTo("NCCL_P2P_DISABLE");
+        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_TIMEOUT .text")
+                        .queryAs(Text.class)
+                        .getText()))
+                .isEqualTo("NCCL_TIMEOUT");
     }
 
     @Test
     void anImageOrAReadmeIsNotOpenedAsAConfig(FxRobot robot, @TempDir Path dir) throws Exception {
-        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
         String before = onFx(() -> window.document().text());
         Path png = dir.resolve("chart.png");
         ImageIO.write(new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB), "png", png.toFile());
@@ -72,26 +84,32 @@ class WindowDefectsTest extends WindowTest {
         assertThat(fixture.dialogs.errors.get(0)).contains("chart.png is not text");
         assertThat(fixture.dialogs.errors.get(1)).contains("README.md is not a run config");
         assertThat(onFx(() -> window.document().text())).isEqualTo(before);
-        assertThat(fixture.preferences.recentFiles()).noneMatch(f -> f.endsWith("chart.png") || f.endsWith("README.md"));
+        assertThat(fixture.preferences.recentFiles())
+                .noneMatch(f -> f.endsWith("chart.png") || f.endsWith("README.md"));
     }
 
     @Test
-    void resumingAnotherRunAsksFirstAndARefusedCheckpointLeavesTheDashboardAsItWas(FxRobot robot, @TempDir Path dir) throws Exception {
+    void resumingAnotherRunAsksFirstAndARefusedCheckpointLeavesTheDashboardAsItWas(FxRobot robot, @TempDir Path dir)
+            throws Exception {
         Path config = dir.resolve("other.json");
         Files.writeString(config, """
                 {"name": "other-run", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 2, "batchSize": 20}]}
                 """);
         RunResult other = WindowFixture.train(config);
-        waitUntil("the sample to load", () -> window.document().validationProperty().get() != null);
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
         List<String> logBefore = onFx(() -> List.copyOf(window.dashboard().log().getItems()));
 
         // the user says no: nothing is started and nothing is written
         fixture.dialogs.confirm = false;
         fixture.dialogs.toResume = other.runDir();
         robot.clickOn("#resume");
-        assertThat(List.copyOf(fixture.dialogs.asked)).anySatisfy(a -> assertThat(a).startsWith("confirm:Resume other-run?")
-                .contains(other.runDir().toString()));
+        assertThat(List.copyOf(fixture.dialogs.asked))
+                .anySatisfy(a -> assertThat(a)
+                        .startsWith("confirm:Resume other-run?")
+                        .contains(other.runDir().toString()));
         assertThat(onFx(() -> window.controller().stateProperty().get())).isEqualTo(RunController.State.IDLE);
         assertThat(Files.readString(other.runDir().resolve("train.log"))).doesNotContain("resuming from");
 
@@ -103,7 +121,9 @@ class WindowDefectsTest extends WindowTest {
         fixture.dialogs.toResume = last;
         robot.clickOn("#resume");
         waitUntil("the refusal", () -> !fixture.dialogs.errors.isEmpty());
-        assertThat(List.copyOf(fixture.dialogs.errors)).singleElement().satisfies(e -> assertThat(e).contains("Could not resume"));
+        assertThat(List.copyOf(fixture.dialogs.errors))
+                .singleElement()
+                .satisfies(e -> assertThat(e).contains("Could not resume"));
         // what the log showed is still there, and the refusal is added to it
         List<String> logAfter = onFx(() -> List.copyOf(window.dashboard().log().getItems()));
         assertThat(logAfter).startsWith(logBefore.toArray(new String[0])).hasSize(logBefore.size() + 1);
@@ -121,10 +141,14 @@ class WindowDefectsTest extends WindowTest {
                 """);
         fixture.dialogs.toOpen = config;
         robot.clickOn("#open");
-        waitUntil("the config to load and validate", () -> !robot.lookup("#start").query().isDisabled());
+        waitUntil(
+                "the config to load and validate",
+                () -> !robot.lookup("#start").query().isDisabled());
         robot.clickOn("#start");
-        waitUntil("the run to end", () -> window.controller().lastResultProperty().get() != null
-                && window.controller().stateProperty().get() == RunController.State.IDLE);
+        waitUntil(
+                "the run to end",
+                () -> window.controller().lastResultProperty().get() != null
+                        && window.controller().stateProperty().get() == RunController.State.IDLE);
 
         TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
         robot.interact(() -> tabs.getSelectionModel().select(3));
@@ -132,7 +156,10 @@ class WindowDefectsTest extends WindowTest {
         robot.interact(() -> scrollIntoView(p2p));
         robot.clickOn(p2p);
 
-        assertThat(onFx(() -> robot.lookup("#nccl-badge-NCCL_P2P_DISABLE").queryAs(Label.class).getText())).isEqualTo("needs restart");
+        assertThat(onFx(() -> robot.lookup("#nccl-badge-NCCL_P2P_DISABLE")
+                        .queryAs(Label.class)
+                        .getText()))
+                .isEqualTo("needs restart");
     }
 
     @Test
@@ -146,12 +173,27 @@ class WindowDefectsTest extends WindowTest {
         for (int tab : new int[] {2, 3}) {
             String pane = tab == 2 ? "#devices-scroll" : "#nccl-scroll";
             robot.interact(() -> tabs.getSelectionModel().select(tab));
-            waitUntil("the tab's content", () -> robot.lookup(pane).tryQuery().isPresent()
-                    && robot.lookup(pane).queryAs(ScrollPane.class).getContent().getLayoutBounds().getWidth() > 0
-                    && (tab == 3 || robot.lookup("#device-status").queryAs(Label.class).getText().length() > 20));
+            waitUntil(
+                    "the tab's content",
+                    () -> robot.lookup(pane).tryQuery().isPresent()
+                            && robot.lookup(pane)
+                                            .queryAs(ScrollPane.class)
+                                            .getContent()
+                                            .getLayoutBounds()
+                                            .getWidth()
+                                    > 0
+                            && (tab == 3
+                                    || robot.lookup("#device-status")
+                                                    .queryAs(Label.class)
+                                                    .getText()
+                                                    .length()
+                                            > 20));
             double[] widths = onFx(() -> {
                 ScrollPane sp = robot.lookup(pane).queryAs(ScrollPane.class);
-                return new double[] {sp.getContent().getLayoutBounds().getWidth(), sp.getViewportBounds().getWidth()};
+                return new double[] {
+                    sp.getContent().getLayoutBounds().getWidth(),
+                    sp.getViewportBounds().getWidth()
+                };
             });
             assertThat(widths[0]).as("content width on tab %d", tab).isLessThanOrEqualTo(widths[1] + 1);
         }

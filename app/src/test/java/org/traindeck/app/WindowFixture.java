@@ -1,5 +1,14 @@
 package org.traindeck.app;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import javafx.application.Platform;
 import javafx.stage.Stage;
 import org.testfx.util.WaitForAsyncUtils;
@@ -10,16 +19,6 @@ import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.train.RunResult;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /** The real window with real engine services, test dialogs and a throw-away preferences node. */
 final class WindowFixture {
@@ -32,17 +31,22 @@ final class WindowFixture {
     final TestDialogs dialogs = new TestDialogs();
     /** A throw-away config folder of the app's own, as a fresh HOME would give. */
     final Path configFolder = tempFolder();
+
     final AppPreferences preferences = new AppPreferences(configFolder.resolve(AppPreferences.FILE));
     MainWindow window;
     /** The devices the window's engine finds; null for this machine's. */
     DeviceDiscovery devices;
 
     MainWindow open(Stage stage, Path config) {
-        TelemetryMonitor.Settings fast = new TelemetryMonitor.Settings(Duration.ofMillis(200), Duration.ofSeconds(5),
-                Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30));
+        TelemetryMonitor.Settings fast = new TelemetryMonitor.Settings(
+                Duration.ofMillis(200),
+                Duration.ofSeconds(5),
+                Duration.ofMillis(200),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30));
         Engine engine = devices == null ? Engine.local(fast) : Engine.withDevices(devices, fast);
-        MainWindow.Services services = new MainWindow.Services(dialogs, engine, new FxTaskExecutor(),
-                preferences, repoRoot());
+        MainWindow.Services services =
+                new MainWindow.Services(dialogs, engine, new FxTaskExecutor(), preferences, repoRoot());
         window = new MainWindow(stage, services, config);
         stage.show();
         return window;

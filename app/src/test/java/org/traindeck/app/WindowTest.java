@@ -1,12 +1,11 @@
 package org.traindeck.app;
 
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxToolkit;
 import org.testfx.framework.junit5.ApplicationExtension;
-
-import java.util.concurrent.TimeoutException;
 
 /**
  * A test of the real window: opened before each test with the test's dialogs, closed after it. (TestFX calls only

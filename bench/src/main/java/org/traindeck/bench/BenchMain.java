@@ -1,14 +1,13 @@
 package org.traindeck.bench;
 
 import com.sun.management.OperatingSystemMXBean;
-import org.traindeck.engine.train.Nd4jRuntime;
-
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.Locale;
 import java.util.Set;
+import org.traindeck.engine.train.Nd4jRuntime;
 
 /**
  * Runs the benchmarks and prints one table (also written to bench/target/results.md): all of them, or the groups
@@ -16,8 +15,7 @@ import java.util.Set;
  */
 public final class BenchMain {
 
-    private BenchMain() {
-    }
+    private BenchMain() {}
 
     /**
      * The groups: overhead, onednn, layers (the per-layer figures' cost and the Layers view's drawing), peer, scaling,
@@ -34,13 +32,15 @@ public final class BenchMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir"))).toAbsolutePath();
+        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir")))
+                .toAbsolutePath();
         Path out = Files.createTempDirectory("traindeck-bench-");
         int threads = Integer.parseInt(System.getenv().getOrDefault("OMP_NUM_THREADS", "1"));
         Report report = new Report();
         long start = System.nanoTime();
-        System.out.println("TrainDeck benchmarks: " + Runtime.getRuntime().availableProcessors() + " cores, OMP_NUM_THREADS=" + threads
-                + ", Java " + System.getProperty("java.version") + "; scratch folder " + out);
+        System.out.println(
+                "TrainDeck benchmarks: " + Runtime.getRuntime().availableProcessors() + " cores, OMP_NUM_THREADS="
+                        + threads + ", Java " + System.getProperty("java.version") + "; scratch folder " + out);
 
         Set<String> only = Set.of(args);
         Nd4jRuntime.init();
@@ -66,10 +66,19 @@ public final class BenchMain {
         if (wanted(only, "peer") || only.contains("small-peers")) {
             System.out.println("CPU peer…");
             Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
-            PeerBench.compareWithReference("mlp", EngineBench.MLP, EngineBench.MLP_DL4J, out.resolve("peer"), 5, script, threads, "≥ 1×",
+            PeerBench.compareWithReference(
+                    "mlp",
+                    EngineBench.MLP,
+                    EngineBench.MLP_DL4J,
+                    out.resolve("peer"),
+                    5,
+                    script,
+                    threads,
+                    "≥ 1×",
                     report);
             PeerBench.compare("lenet", EngineBench.LENET, out.resolve("peer"), 5, script, threads, "≥ 0.5×", report);
-            PeerBench.compare("lenet-large", EngineBench.LENET_LARGE, out.resolve("peer"), 5, script, threads, "≥ 0.6×", report);
+            PeerBench.compare(
+                    "lenet-large", EngineBench.LENET_LARGE, out.resolve("peer"), 5, script, threads, "≥ 0.6×", report);
         }
         boolean transformers = wanted(only, "peer") || only.contains("transformers");
         if (transformers || only.contains("vit")) {
@@ -84,11 +93,13 @@ public final class BenchMain {
         int workstationPairs = Integer.getInteger("traindeck.bench.workstationPairs", 3);
         if (workstation || only.contains("gpt-ws")) {
             System.out.println("a GPT at workstation size against PyTorch, 1 thread and the whole machine…");
-            TransformerPeers.compare(TransformerPeers.gptWorkstation(home), home, out.resolve("peer-gpt-ws"), workstationPairs, report);
+            TransformerPeers.compare(
+                    TransformerPeers.gptWorkstation(home), home, out.resolve("peer-gpt-ws"), workstationPairs, report);
         }
         if (workstation || only.contains("vit-ws")) {
             System.out.println("a ViT at workstation size against PyTorch, 1 thread and the whole machine…");
-            TransformerPeers.compare(TransformerPeers.vitWorkstation(), home, out.resolve("peer-vit-ws"), workstationPairs, report);
+            TransformerPeers.compare(
+                    TransformerPeers.vitWorkstation(), home, out.resolve("peer-vit-ws"), workstationPairs, report);
         }
         if (only.contains("kernels")) {
             System.out.println("the samples on the own transformer kernel against kernel dl4j, 1 thread…");
@@ -109,13 +120,21 @@ public final class BenchMain {
         }
         if (wanted(only, "scaling") || only.contains("syncbn")) {
             System.out.println("synchronized BatchNorm on 2 workers…");
-            EngineBench.syncBatchNorm(EngineBench.LENET_BN, out.resolve("scale-syncbn"),
-                    Integer.parseInt(System.getProperty("traindeck.bench.syncbnPairs", "5")), report);
+            EngineBench.syncBatchNorm(
+                    EngineBench.LENET_BN,
+                    out.resolve("scale-syncbn"),
+                    Integer.parseInt(System.getProperty("traindeck.bench.syncbnPairs", "5")),
+                    report);
         }
         if (wanted(only, "loader")) {
             System.out.println("data loading against the ViT sample's training…");
             int samples = Integer.parseInt(System.getProperty("traindeck.bench.loaderSamples", "4096"));
-            LoaderBench.run(home, out.resolve("loader"), samples, Integer.parseInt(System.getProperty("traindeck.bench.loaderPairs", "5")), report);
+            LoaderBench.run(
+                    home,
+                    out.resolve("loader"),
+                    samples,
+                    Integer.parseInt(System.getProperty("traindeck.bench.loaderPairs", "5")),
+                    report);
         }
         if (wanted(only, "pipeline")) {
             System.out.println("metric pipeline…");
@@ -138,12 +157,18 @@ public final class BenchMain {
             StartupBench.run(home, report);
         }
 
-        String machine = String.format(Locale.ROOT, "%s, %d cores, %.0f GiB, Java %s, OMP_NUM_THREADS=%d",
-                System.getProperty("os.name") + " " + System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
-                ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 1073741824.0,
-                System.getProperty("java.version"), threads);
-        String table = "Measured " + LocalDate.now() + " on " + machine + String.format(Locale.ROOT, " (%.1f min in all).%n%n",
-                (System.nanoTime() - start) / 60e9) + report.markdown();
+        String machine = String.format(
+                Locale.ROOT,
+                "%s, %d cores, %.0f GiB, Java %s, OMP_NUM_THREADS=%d",
+                System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+                Runtime.getRuntime().availableProcessors(),
+                ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize()
+                        / 1073741824.0,
+                System.getProperty("java.version"),
+                threads);
+        String table = "Measured " + LocalDate.now() + " on " + machine
+                + String.format(Locale.ROOT, " (%.1f min in all).%n%n", (System.nanoTime() - start) / 60e9)
+                + report.markdown();
         System.out.println();
         System.out.println(table);
         Path results = home.resolve("bench/target/results.md");

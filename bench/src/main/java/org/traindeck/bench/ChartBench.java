@@ -1,18 +1,17 @@
 package org.traindeck.bench;
 
-import javafx.application.Platform;
-import javafx.scene.Scene;
-import javafx.scene.layout.StackPane;
-import javafx.stage.Stage;
-import org.traindeck.app.charts.LiveChart;
-import org.traindeck.app.charts.SeriesBuffer;
-
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.traindeck.app.charts.LiveChart;
+import org.traindeck.app.charts.SeriesBuffer;
 
 /**
  * The chart pipeline in a real (headless) JavaFX scene: four series of 10k, 100k and 1M points, with 1,000 new points
@@ -21,8 +20,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChartBench {
 
-    private ChartBench() {
-    }
+    private ChartBench() {}
 
     private static boolean fxStarted;
 
@@ -87,11 +85,20 @@ final class ChartBench {
             Runtime rt = Runtime.getRuntime();
             double heapMib = (rt.totalMemory() - rt.freeMemory()) / 1048576.0;
             Stats u = Stats.of(updates.stream().mapToDouble(Double::doubleValue).toArray());
-                // what the user sees: the interval between painted frames (Prism's software pipeline, as on CI and on
+            // what the user sees: the interval between painted frames (Prism's software pipeline, as on CI and on
             // Linux desktops without GPU drivers), with the FX thread's time per chart update beside it
-            report.add("chart pipeline", String.format(Locale.ROOT, "4 × %,d points, interval between painted frames", perSeries),
-                    f.format("ms", 1), "33 ms (30 frames a second)", Report.ratio(f.median() / 33.0) + String.format(Locale.ROOT,
-                            " (FX update %.1f ms median, heap %.0f MiB, %d points drawn)", u.median(), heapMib, chart.drawnPoints()),
+            report.add(
+                    "chart pipeline",
+                    String.format(Locale.ROOT, "4 × %,d points, interval between painted frames", perSeries),
+                    f.format("ms", 1),
+                    "33 ms (30 frames a second)",
+                    Report.ratio(f.median() / 33.0)
+                            + String.format(
+                                    Locale.ROOT,
+                                    " (FX update %.1f ms median, heap %.0f MiB, %d points drawn)",
+                                    u.median(),
+                                    heapMib,
+                                    chart.drawnPoints()),
                     "≤ 33 ms at 1M");
         }
         Platform.runLater(stage::close);

@@ -1,5 +1,12 @@
 package org.traindeck.bench;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.dataset.DataSet;
@@ -18,14 +25,6 @@ import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Locale;
-import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
  * Training throughput: a TrainDeck run with every sink and a UI-like subscriber, against a bare DL4J fit loop on the
  * same network, data and batch; and one CPU worker against two. Throughput is samples per second over the epochs after
@@ -38,23 +37,40 @@ final class EngineBench {
     /** A benchmark model: its TrainDeck model and data JSON, and its batch size. */
     record Workload(String name, String model, String data, int samples, int batch) {}
 
-    static final Workload MLP = new Workload("MLP 784-256-128-10",
+    static final Workload MLP = new Workload(
+            "MLP 784-256-128-10",
             "{\"type\": \"mlp\", \"hidden\": [256, 128]}",
-            "{\"type\": \"synthetic\", \"samples\": 8192, \"features\": 784, \"numClasses\": 10, \"noise\": 1.0}", 8192, 128);
+            "{\"type\": \"synthetic\", \"samples\": 8192, \"features\": 784, \"numClasses\": 10, \"noise\": 1.0}",
+            8192,
+            128);
     /** The MLP with DL4J's DenseLayer instead of TrainDeck's dense kernel: the "before" of the kernel. */
-    static final Workload MLP_DL4J = new Workload("MLP 784-256-128-10, DL4J's DenseLayer",
-            "{\"type\": \"mlp\", \"hidden\": [256, 128], \"kernel\": \"dl4j\"}", MLP.data(), MLP.samples(), MLP.batch());
-    static final Workload LENET = new Workload("LeNet 28×28 (8, 16 channels)",
+    static final Workload MLP_DL4J = new Workload(
+            "MLP 784-256-128-10, DL4J's DenseLayer",
+            "{\"type\": \"mlp\", \"hidden\": [256, 128], \"kernel\": \"dl4j\"}",
+            MLP.data(),
+            MLP.samples(),
+            MLP.batch());
+
+    static final Workload LENET = new Workload(
+            "LeNet 28×28 (8, 16 channels)",
             "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 5, \"dense\": 64}",
-            "{\"type\": \"synthetic\", \"samples\": 2048, \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}", 2048, 64);
-    static final Workload LENET_LARGE = new Workload("LeNet 28×28 (20, 50 channels, dense 500)",
+            "{\"type\": \"synthetic\", \"samples\": 2048, \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}",
+            2048,
+            64);
+    static final Workload LENET_LARGE = new Workload(
+            "LeNet 28×28 (20, 50 channels, dense 500)",
             "{\"type\": \"lenet\", \"channels\": [20, 50], \"kernelSize\": 5, \"dense\": 500}",
-            "{\"type\": \"synthetic\", \"samples\": 1024, \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}", 1024, 64);
+            "{\"type\": \"synthetic\", \"samples\": 1024, \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}",
+            1024,
+            64);
 
     /** LeNet with a BatchNorm after each convolution: the synchronized BatchNorm row's model. */
-    static final Workload LENET_BN = new Workload("LeNet 28×28 (8, 16 channels) with batchNorm",
-            "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 5, \"dense\": 64, \"batchNorm\": true}", LENET.data(),
-            LENET.samples(), 32);
+    static final Workload LENET_BN = new Workload(
+            "LeNet 28×28 (8, 16 channels) with batchNorm",
+            "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 5, \"dense\": 64, \"batchNorm\": true}",
+            LENET.data(),
+            LENET.samples(),
+            32);
 
     static RunConfig config(Workload w, Path out, String devices) {
         return config(w, out, devices, true);
@@ -71,7 +87,15 @@ final class EngineBench {
                  "stages": [{"epochs": %d, "batchSize": %d, "optimizer": {"type": "adam", "learningRate": 0.001},
                              "validationInterval": 0}],
                  "checkpoint": {"everyEpochs": 0, "keepBestPerStage": false}, "performance": {"onednn": %s}}
-                """.formatted(out.toString().replace("\\", "/"), devices, syncBatchNorm, w.model(), w.data(), EPOCHS, w.batch(), onednn);
+                """.formatted(
+                        out.toString().replace("\\", "/"),
+                        devices,
+                        syncBatchNorm,
+                        w.model(),
+                        w.data(),
+                        EPOCHS,
+                        w.batch(),
+                        onednn);
         return ConfigParser.parse(json, out).orThrow();
     }
 
@@ -99,24 +123,30 @@ final class EngineBench {
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         double[] lastLoss = {Double.NaN};
         AtomicLong uiEvents = new AtomicLong();
-        run.subscribe(e -> {
-            uiEvents.incrementAndGet();
-            if (e instanceof MetricEvent m && m.name().equals(MetricNames.EPOCH_TIME)) {
-                epochSeconds.add(m.value());
-            }
-            if (e instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_EPOCH_LOSS)) {
-                lastLoss[0] = m.value();
-            }
-        }, EventBus.Delivery.LOSSLESS);
+        run.subscribe(
+                e -> {
+                    uiEvents.incrementAndGet();
+                    if (e instanceof MetricEvent m && m.name().equals(MetricNames.EPOCH_TIME)) {
+                        epochSeconds.add(m.value());
+                    }
+                    if (e instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_EPOCH_LOSS)) {
+                        lastLoss[0] = m.value();
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         run.subscribe(e -> uiEvents.incrementAndGet(), EventBus.Delivery.DROP_WHEN_BEHIND);
         RunResult r = run.runHere();
         long t2 = System.nanoTime();
         if (r.status() != RunResult.Status.FINISHED) {
             throw new IllegalStateException("benchmark run failed: " + r.message());
         }
-        double seconds = epochSeconds.subList(1, epochSeconds.size()).stream().mapToDouble(Double::doubleValue).sum();
-        double allEpochs = epochSeconds.stream().mapToDouble(Double::doubleValue).sum();
-        return new Measured(samples * (epochs - 1) / seconds, lastLoss[0], (t1 - t0) / 1e9, (t2 - t1) / 1e9 - allEpochs);
+        double seconds = epochSeconds.subList(1, epochSeconds.size()).stream()
+                .mapToDouble(Double::doubleValue)
+                .sum();
+        double allEpochs =
+                epochSeconds.stream().mapToDouble(Double::doubleValue).sum();
+        return new Measured(
+                samples * (epochs - 1) / seconds, lastLoss[0], (t1 - t0) / 1e9, (t2 - t1) / 1e9 - allEpochs);
     }
 
     /**
@@ -155,8 +185,16 @@ final class EngineBench {
             d.copyFeatures(order[from + i], x, i * f);
             y[i * d.outputCount() + d.classOf(order[from + i])] = 1;
         }
-        long[] shape = images ? new long[] {n, d.imageShape().channels(), d.imageShape().height(), d.imageShape().width()} : new long[] {n, f};
-        return new DataSet(Nd4j.create(x, shape, DataType.FLOAT), Nd4j.create(y, new long[] {n, d.outputCount()}, DataType.FLOAT));
+        long[] shape = images
+                ? new long[] {
+                    n,
+                    d.imageShape().channels(),
+                    d.imageShape().height(),
+                    d.imageShape().width()
+                }
+                : new long[] {n, f};
+        return new DataSet(
+                Nd4j.create(x, shape, DataType.FLOAT), Nd4j.create(y, new long[] {n, d.outputCount()}, DataType.FLOAT));
     }
 
     /**
@@ -178,11 +216,21 @@ final class EngineBench {
             outside[i] = m.outsideEpochsSeconds() * 1000;
         }
         Stats r = Stats.of(ratios);
-        report.add("engine overhead", w.name(), Stats.of(td).format("samples/s", 0), Stats.of(bare).format("samples/s", 0)
-                + " bare DL4J fit", String.format(Locale.ROOT, "%.3f× (%.3f–%.3f, %d pairs)", r.median(), r.min(), r.max(), pairs),
+        report.add(
+                "engine overhead",
+                w.name(),
+                Stats.of(td).format("samples/s", 0),
+                Stats.of(bare).format("samples/s", 0) + " bare DL4J fit",
+                String.format(Locale.ROOT, "%.3f× (%.3f–%.3f, %d pairs)", r.median(), r.min(), r.max(), pairs),
                 "≥ 0.98×");
-        report.add("engine overhead", w.name() + ", fixed costs per run", "prepare " + Stats.of(prepare).format("ms", 0)
-                + "; data, model and final checkpoint " + Stats.of(outside).format("ms", 0), "not in the ratio above", "—", "—");
+        report.add(
+                "engine overhead",
+                w.name() + ", fixed costs per run",
+                "prepare " + Stats.of(prepare).format("ms", 0) + "; data, model and final checkpoint "
+                        + Stats.of(outside).format("ms", 0),
+                "not in the ratio above",
+                "—",
+                "—");
         return Stats.of(td).median();
     }
 
@@ -197,8 +245,13 @@ final class EngineBench {
             ratios[i] = on[i] / off[i];
         }
         Stats r = Stats.of(ratios);
-        report.add("oneDNN", w.name(), Stats.of(on).format("samples/s", 0), Stats.of(off).format("samples/s", 0)
-                + " DL4J's own path", String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), "—");
+        report.add(
+                "oneDNN",
+                w.name(),
+                Stats.of(on).format("samples/s", 0),
+                Stats.of(off).format("samples/s", 0) + " DL4J's own path",
+                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs),
+                "—");
     }
 
     /**
@@ -214,7 +267,8 @@ final class EngineBench {
         double[] loss2 = new double[pairs];
         for (int i = 0; i < pairs; i++) {
             Measured a = measure(w, out.resolve("one" + i), "cpu");
-            Measured b = measure(w, out.resolve("two" + i), DeviceSelection.cpuWorkers(2).toString());
+            Measured b = measure(
+                    w, out.resolve("two" + i), DeviceSelection.cpuWorkers(2).toString());
             one[i] = a.samplesPerSecond();
             two[i] = b.samplesPerSecond();
             ratios[i] = two[i] / one[i];
@@ -222,10 +276,21 @@ final class EngineBench {
             loss2[i] = b.finalLoss();
         }
         Stats r = Stats.of(ratios);
-        report.add("multi-worker scaling", w.name() + ", 2 CPU workers × batch " + w.batch() + " (sync all-reduce)",
-                Stats.of(two).format("samples/s", 0) + String.format(Locale.ROOT, ", final loss %.3g", Stats.of(loss2).median()),
-                Stats.of(one).format("samples/s", 0) + String.format(Locale.ROOT, " 1 worker, final loss %.3g", Stats.of(loss1).median()),
-                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), target);
+        report.add(
+                "multi-worker scaling",
+                w.name() + ", 2 CPU workers × batch " + w.batch() + " (sync all-reduce)",
+                Stats.of(two).format("samples/s", 0)
+                        + String.format(
+                                Locale.ROOT,
+                                ", final loss %.3g",
+                                Stats.of(loss2).median()),
+                Stats.of(one).format("samples/s", 0)
+                        + String.format(
+                                Locale.ROOT,
+                                " 1 worker, final loss %.3g",
+                                Stats.of(loss1).median()),
+                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs),
+                target);
     }
 
     /**
@@ -241,18 +306,25 @@ final class EngineBench {
             // each pair in the other order than the last, so that a load that rises or falls favours neither
             boolean syncFirst = i % 2 == 1;
             if (syncFirst) {
-                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples()).samplesPerSecond();
+                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples())
+                        .samplesPerSecond();
             }
-            plain[i] = measure(config(w, out.resolve("plain" + i), two, true, false), w.samples()).samplesPerSecond();
+            plain[i] = measure(config(w, out.resolve("plain" + i), two, true, false), w.samples())
+                    .samplesPerSecond();
             if (!syncFirst) {
-                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples()).samplesPerSecond();
+                synced[i] = measure(config(w, out.resolve("sync" + i), two, true, true), w.samples())
+                        .samplesPerSecond();
             }
             ratios[i] = plain[i] / synced[i];
         }
         Stats r = Stats.of(ratios);
-        report.add("multi-worker scaling", w.name() + ", 2 CPU workers × batch " + w.batch() + ": synchronized BatchNorm's step time",
+        report.add(
+                "multi-worker scaling",
+                w.name() + ", 2 CPU workers × batch " + w.batch() + ": synchronized BatchNorm's step time",
                 Stats.of(synced).format("samples/s", 0) + " with parallel.syncBatchNorm",
                 Stats.of(plain).format("samples/s", 0) + " without (per-device statistics)",
-                String.format(Locale.ROOT, "%.3f× step time (%.3f–%.3f, %d pairs)", r.median(), r.min(), r.max(), pairs), "≤ 1.10×");
+                String.format(
+                        Locale.ROOT, "%.3f× step time (%.3f–%.3f, %d pairs)", r.median(), r.min(), r.max(), pairs),
+                "≤ 1.10×");
     }
 }

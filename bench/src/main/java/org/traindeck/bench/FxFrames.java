@@ -1,13 +1,12 @@
 package org.traindeck.bench;
 
-import javafx.animation.AnimationTimer;
-import javafx.application.Platform;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
 
 /**
  * What the UI benches share: work run on the FX thread and waited for, and the intervals between painted frames (an
@@ -27,8 +26,7 @@ final class FxFrames {
         }
     };
 
-    private FxFrames() {
-    }
+    private FxFrames() {}
 
     /** Runs {@code work} on the FX thread and waits up to five minutes for its result. */
     static <T> T onFx(Callable<T> work) throws Exception {

@@ -1,12 +1,11 @@
 package org.traindeck.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.Locale;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.RunConfig;
-
-import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * What per-layer health costs: the ViT sample's network (its model section, on synthetic 28×28 images of its batch
@@ -15,29 +14,47 @@ import java.util.Locale;
  */
 final class LayerHealthBench {
 
-    private LayerHealthBench() {
-    }
+    private LayerHealthBench() {}
 
     static void run(Path home, Path out, int pairs, int samples, Report report) throws Exception {
         // the sample's model only: its data (Fashion-MNIST) need not be installed for the bench
-        String model = new ObjectMapper().readTree(home.resolve("sample-configs/fashion-vit.json").toFile()).get("model").toString();
+        String model = new ObjectMapper()
+                .readTree(home.resolve("sample-configs/fashion-vit.json").toFile())
+                .get("model")
+                .toString();
         LayerHealthConfig defaults = LayerHealthConfig.DEFAULTS;
         double[] on = new double[pairs];
         double[] off = new double[pairs];
         double[] ratios = new double[pairs];
         for (int i = 0; i < pairs; i++) {
-            off[i] = EngineBench.measure(config(out.resolve("off" + i), model, samples, "{\"everySteps\": 0, \"histogramsEverySteps\": 0}"),
-                    samples).samplesPerSecond();
-            on[i] = EngineBench.measure(config(out.resolve("on" + i), model, samples, "{}"), samples).samplesPerSecond();
+            off[i] = EngineBench.measure(
+                            config(
+                                    out.resolve("off" + i),
+                                    model,
+                                    samples,
+                                    "{\"everySteps\": 0, \"histogramsEverySteps\": 0}"),
+                            samples)
+                    .samplesPerSecond();
+            on[i] = EngineBench.measure(config(out.resolve("on" + i), model, samples, "{}"), samples)
+                    .samplesPerSecond();
             // step time with the figures over step time without
             ratios[i] = off[i] / on[i];
         }
         Stats r = Stats.of(ratios);
         int steps = samples / 64;
-        report.add("per-layer health", String.format(Locale.ROOT, "ViT sample network, batch 64, step time with figures every %d and"
-                        + " histograms every %d steps (%d steps per epoch)", defaults.everySteps(), defaults.histogramsEverySteps(), steps),
-                Stats.of(on).format("samples/s", 0), Stats.of(off).format("samples/s", 0) + " figures off",
-                String.format(Locale.ROOT, "%.3f× (%.3f–%.3f, %d pairs)", r.median(), r.min(), r.max(), pairs), "≤ 1.02×");
+        report.add(
+                "per-layer health",
+                String.format(
+                        Locale.ROOT,
+                        "ViT sample network, batch 64, step time with figures every %d and"
+                                + " histograms every %d steps (%d steps per epoch)",
+                        defaults.everySteps(),
+                        defaults.histogramsEverySteps(),
+                        steps),
+                Stats.of(on).format("samples/s", 0),
+                Stats.of(off).format("samples/s", 0) + " figures off",
+                String.format(Locale.ROOT, "%.3f× (%.3f–%.3f, %d pairs)", r.median(), r.min(), r.max(), pairs),
+                "≤ 1.02×");
     }
 
     private static RunConfig config(Path out, String model, int samples, String layers) {

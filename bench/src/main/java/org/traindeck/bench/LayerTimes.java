@@ -1,5 +1,10 @@
 package org.traindeck.bench;
 
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.layers.samediff.SameDiffLayer;
@@ -20,12 +25,6 @@ import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.ModelCompiler;
 
-import java.lang.reflect.Field;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
-
 /**
  * Time per layer of a training step: the native time of every op inside each SameDiff layer (patches, layer norm,
  * attention, position embedding), timed by a SameDiff listener on the layer's forward and gradient graphs; what is
@@ -33,8 +32,7 @@ import java.util.Map;
  */
 final class LayerTimes {
 
-    private LayerTimes() {
-    }
+    private LayerTimes() {}
 
     static void run(TransformerPeers.Peer peer, Path out, int steps) {
         EngineBench.Workload w = peer.workload();
@@ -64,20 +62,40 @@ final class LayerTimes {
             net.fit(new INDArray[] {batch[0]}, new INDArray[] {batch[1]});
         }
         double stepMs = (System.nanoTime() - start) / 1e6 / steps;
-        double inSameDiff = timers.values().stream().mapToDouble(OpTimer::totalMs).sum() / steps;
-        System.out.printf(Locale.ROOT, "=== time per layer, %s: %.1f ms per step (wall, %d steps) ===%n", peer.name(), stepMs, steps);
-        timers.forEach((name, t) -> System.out.printf(Locale.ROOT, "  %-22s %7.1f ms  %4.1f %%   top ops: %s%n", name,
-                t.totalMs() / steps, 100 * t.totalMs() / steps / stepMs, t.top(3, steps)));
-        System.out.printf(Locale.ROOT, "  %-22s %7.1f ms  %4.1f %%%n", "rest (DL4J's own layers, Adam, SameDiff's bookkeeping)",
-                stepMs - inSameDiff, 100 * (stepMs - inSameDiff) / stepMs);
+        double inSameDiff =
+                timers.values().stream().mapToDouble(OpTimer::totalMs).sum() / steps;
+        System.out.printf(
+                Locale.ROOT,
+                "=== time per layer, %s: %.1f ms per step (wall, %d steps) ===%n",
+                peer.name(),
+                stepMs,
+                steps);
+        timers.forEach((name, t) -> System.out.printf(
+                Locale.ROOT,
+                "  %-22s %7.1f ms  %4.1f %%   top ops: %s%n",
+                name,
+                t.totalMs() / steps,
+                100 * t.totalMs() / steps / stepMs,
+                t.top(3, steps)));
+        System.out.printf(
+                Locale.ROOT,
+                "  %-22s %7.1f ms  %4.1f %%%n",
+                "rest (DL4J's own layers, Adam, SameDiff's bookkeeping)",
+                stepMs - inSameDiff,
+                100 * (stepMs - inSameDiff) / stepMs);
         Map<String, Double> inside = new LinkedHashMap<>();
         timers.values().forEach(t -> t.ms.forEach((op, ms) -> inside.merge(op, ms / steps, Double::sum)));
-        System.out.println("  native time per op inside the SameDiff layers (ms per step): " + inside.entrySet().stream()
-                .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(12)
-                .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue())).toList());
+        System.out.println("  native time per op inside the SameDiff layers (ms per step): "
+                + inside.entrySet().stream()
+                        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                        .limit(12)
+                        .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue()))
+                        .toList());
         // the same steps with every native op timed: per op name minus the above is what runs outside them
         OpProfiler.getInstance().reset();
-        Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().checkElapsedTime(true).build());
+        Nd4j.getExecutioner()
+                .setProfilingConfig(
+                        ProfilerConfig.builder().checkElapsedTime(true).build());
         for (int i = 0; i < steps; i++) {
             net.fit(new INDArray[] {batch[0]}, new INDArray[] {batch[1]});
         }
@@ -133,7 +151,8 @@ final class LayerTimes {
         }
 
         @Override
-        public void opExecution(SameDiff sd, At at, MultiDataSet batch, SameDiffOp op, OpContext opContext, INDArray[] outputs) {
+        public void opExecution(
+                SameDiff sd, At at, MultiDataSet batch, SameDiffOp op, OpContext opContext, INDArray[] outputs) {
             ms.merge(op.getOp().opName(), (System.nanoTime() - started) / 1e6, Double::sum);
         }
 
@@ -143,7 +162,9 @@ final class LayerTimes {
 
         String top(int n, int steps) {
             StringBuilder b = new StringBuilder();
-            ms.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(n)
+            ms.entrySet().stream()
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .limit(n)
                     .forEach(e -> b.append(String.format(Locale.ROOT, "%s %.1f, ", e.getKey(), e.getValue() / steps)));
             return b.length() == 0 ? "" : b.substring(0, b.length() - 2);
         }

@@ -1,5 +1,9 @@
 package org.traindeck.bench;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
@@ -9,11 +13,6 @@ import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LayerMetrics;
 import org.traindeck.engine.events.LayerMetrics.Figure;
 import org.traindeck.engine.events.MetricEvent;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Random;
 
 /**
  * The Layers view in a real (headless) scene on a 100-layer network whose run has logged 100,000 steps: every layer's
@@ -26,8 +25,7 @@ final class LayersBench {
     private static final int LAYERS = 100;
     private static final long LOGGED = 100_000;
 
-    private LayersBench() {
-    }
+    private LayersBench() {}
 
     private static final String[][] NAMES = new String[LAYERS][Figure.values().length];
 
@@ -54,8 +52,23 @@ final class LayersBench {
             limits[b] = -0.32 + 0.01 * (b + 1);
             counts[b] = Math.round(4096 * Math.exp(-Math.pow((b - 31.5) / 10, 2) / 2) / 25 + random.nextInt(3));
         }
-        return new HistogramEvent("bench", "main", 0, 0, step, step, step * 0.01, node(layer), quantity, -0.32, 0.32,
-                4096, 0, 4096 * 0.01, limits, counts);
+        return new HistogramEvent(
+                "bench",
+                "main",
+                0,
+                0,
+                step,
+                step,
+                step * 0.01,
+                node(layer),
+                quantity,
+                -0.32,
+                0.32,
+                4096,
+                0,
+                4096 * 0.01,
+                limits,
+                counts);
     }
 
     static void run(Report report) throws Exception {
@@ -88,8 +101,13 @@ final class LayersBench {
             for (int k = 0; k < 10; k++, step++) {
                 for (int i = 0; i < LAYERS; i++) {
                     for (Figure f : Figure.values()) {
-                        dashboard.offer(metric(i, f, step, f == Figure.UPDATE_RATIO ? 1e-3 * Math.exp(random.nextGaussian())
-                                : random.nextDouble()));
+                        dashboard.offer(metric(
+                                i,
+                                f,
+                                step,
+                                f == Figure.UPDATE_RATIO
+                                        ? 1e-3 * Math.exp(random.nextGaussian())
+                                        : random.nextDouble()));
                     }
                 }
             }
@@ -109,10 +127,23 @@ final class LayersBench {
         }
         Stats f = frames.stop();
         Stats u = Stats.of(updates.stream().mapToDouble(Double::doubleValue).toArray());
-        report.add("layers view", String.format(Locale.ROOT, "%d layers, %,d steps logged, 6,000 events a tick; interval between"
-                        + " painted frames", LAYERS, step), f.format("ms", 1), "33 ms (30 frames a second)",
-                Report.ratio(f.median() / 33.0) + String.format(Locale.ROOT, " (FX tick %.1f ms median, %.1f max; heat map %d"
-                        + " columns, %d KiB)", u.median(), u.max(), model.grid().columns(), model.grid().memoryBytes() / 1024),
+        report.add(
+                "layers view",
+                String.format(
+                        Locale.ROOT,
+                        "%d layers, %,d steps logged, 6,000 events a tick; interval between" + " painted frames",
+                        LAYERS,
+                        step),
+                f.format("ms", 1),
+                "33 ms (30 frames a second)",
+                Report.ratio(f.median() / 33.0)
+                        + String.format(
+                                Locale.ROOT,
+                                " (FX tick %.1f ms median, %.1f max; heat map %d" + " columns, %d KiB)",
+                                u.median(),
+                                u.max(),
+                                model.grid().columns(),
+                                model.grid().memoryBytes() / 1024),
                 "≤ 33 ms");
         Platform.runLater(() -> dashboard.getScene().getWindow().hide());
     }

@@ -1,8 +1,5 @@
 package org.traindeck.bench;
 
-import org.traindeck.engine.library.RunLibrary;
-import org.traindeck.engine.library.RunSummary;
-
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.InputStream;
@@ -17,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.library.RunLibrary;
+import org.traindeck.engine.library.RunSummary;
 
 /**
  * The run library on a run with a 1 GB metrics.jsonl: how long {@code traindeck runs} takes to list it and the heap it
@@ -27,8 +26,7 @@ final class LibraryBench {
     static final String HEAP = "-Xmx256m";
     private static final long SIZE = 1L << 30;
 
-    private LibraryBench() {
-    }
+    private LibraryBench() {}
 
     static void run(Path out, Report report) throws Exception {
         Path runs = out.resolve("runs");
@@ -51,25 +49,41 @@ final class LibraryBench {
         }
         Stats s = Stats.of(seconds);
         Stats r = Stats.of(read);
-        report.add("run library", String.format(Locale.ROOT, "runs, one run with a %.2f GB metrics.jsonl (%d lines), %s",
-                        size / 1e9, lines, HEAP),
-                s.format("s", 1) + ", peak heap " + Stats.of(heap).format("MiB", 0), r.format("s", 1) + " reading its bytes alone",
-                Report.ratio(s.median() / r.median()), "listed within 256 MiB of heap");
+        report.add(
+                "run library",
+                String.format(
+                        Locale.ROOT,
+                        "runs, one run with a %.2f GB metrics.jsonl (%d lines), %s",
+                        size / 1e9,
+                        lines,
+                        HEAP),
+                s.format("s", 1) + ", peak heap " + Stats.of(heap).format("MiB", 0),
+                r.format("s", 1) + " reading its bytes alone",
+                Report.ratio(s.median() / r.median()),
+                "listed within 256 MiB of heap");
     }
 
     /** A finished run whose metrics.jsonl is about 1 GB: train/loss every step, val/loss every 1,000. */
     private static long write(Path run) throws Exception {
         Files.createDirectories(run);
-        Files.writeString(run.resolve("config.json"), "{\"name\": \"big\", \"checkpoint\": {\"monitor\": \"val/loss\"}}");
+        Files.writeString(
+                run.resolve("config.json"), "{\"name\": \"big\", \"checkpoint\": {\"monitor\": \"val/loss\"}}");
         long lines = 0;
         long written = 0;
         try (BufferedWriter w = Files.newBufferedWriter(run.resolve("metrics.jsonl"), StandardCharsets.UTF_8)) {
             long step = 0;
             while (written < SIZE) {
                 step++;
-                String line = String.format(Locale.ROOT, "{\"time\":%d.000,\"elapsed\":%d.%03d,\"stage\":\"main\",\"stageIndex\":0,"
+                String line = String.format(
+                        Locale.ROOT,
+                        "{\"time\":%d.000,\"elapsed\":%d.%03d,\"stage\":\"main\",\"stageIndex\":0,"
                                 + "\"epoch\":%d,\"step\":%d,\"name\":\"train/loss\",\"value\":%.9f}%n",
-                        1_700_000_000L + step / 1000, step / 1000, step % 1000, step / 10_000, step, 1.0 / step);
+                        1_700_000_000L + step / 1000,
+                        step / 1000,
+                        step % 1000,
+                        step / 10_000,
+                        step,
+                        1.0 / step);
                 w.write(line);
                 written += line.length();
                 lines++;
@@ -79,8 +93,11 @@ final class LibraryBench {
                     lines++;
                 }
             }
-            w.write(String.format(Locale.ROOT, "{\"time\":1.0,\"elapsed\":1.0,\"stage\":\"main\",\"stageIndex\":0,\"epoch\":0,"
-                    + "\"step\":%d,\"event\":\"RUN_FINISHED\",\"message\":\"\"}%n", step));
+            w.write(String.format(
+                    Locale.ROOT,
+                    "{\"time\":1.0,\"elapsed\":1.0,\"stage\":\"main\",\"stageIndex\":0,\"epoch\":0,"
+                            + "\"step\":%d,\"event\":\"RUN_FINISHED\",\"message\":\"\"}%n",
+                    step));
         }
         return lines + 1;
     }
@@ -98,12 +115,18 @@ final class LibraryBench {
 
     /** seconds to list, peak heap MiB (the heap pools' peaks summed), as the child printed them. */
     private static double[] listInChild(Path runs) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP,
-                "-cp", System.getProperty("java.class.path"), Child.class.getName(), runs.toString()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                HEAP,
+                "-cp",
+                System.getProperty("java.class.path"),
+                Child.class.getName(),
+                runs.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         double[] result = {Double.NaN, Double.NaN};
         StringBuilder all = new StringBuilder();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 all.append(line).append('\n');

@@ -1,15 +1,6 @@
 package org.traindeck.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.batch.LoaderProbe;
-import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +10,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.train.batch.LoaderProbe;
 
 /**
  * Whether loading keeps up with training: samples/s the NumPy loader prepares (read from a memory-mapped uint8
@@ -30,13 +29,15 @@ final class LoaderBench {
 
     private static final int BATCH = 64;
 
-    private LoaderBench() {
-    }
+    private LoaderBench() {}
 
     static void run(Path home, Path out, int samples, int pairs, Report report) throws Exception {
         Files.createDirectories(out);
         writeImages(out.resolve("x.npy"), out.resolve("y.npy"), samples);
-        String vit = new ObjectMapper().readTree(home.resolve("sample-configs/fashion-vit.json").toFile()).get("model").toString();
+        String vit = new ObjectMapper()
+                .readTree(home.resolve("sample-configs/fashion-vit.json").toFile())
+                .get("model")
+                .toString();
         double[] loader = new double[pairs];
         double[] trains = new double[pairs];
         double[] headroom = new double[pairs];
@@ -54,13 +55,21 @@ final class LoaderBench {
             stepRatio[i] = inline[1] / ahead[1];
         }
         Stats h = Stats.of(headroom);
-        report.add("data loading", "NumPy uint8 28×28 → batches of " + BATCH + " (" + samples + " samples, memory-mapped), one thread",
-                Stats.of(loader).format("samples/s", 0), Stats.of(trains).format("samples/s", 0) + " the ViT sample's network trains",
-                String.format(Locale.ROOT, "%.1f× headroom (%.1f–%.1f, %d pairs)", h.median(), h.min(), h.max(), pairs), "≫ 1×");
+        report.add(
+                "data loading",
+                "NumPy uint8 28×28 → batches of " + BATCH + " (" + samples + " samples, memory-mapped), one thread",
+                Stats.of(loader).format("samples/s", 0),
+                Stats.of(trains).format("samples/s", 0) + " the ViT sample's network trains",
+                String.format(Locale.ROOT, "%.1f× headroom (%.1f–%.1f, %d pairs)", h.median(), h.min(), h.max(), pairs),
+                "≫ 1×");
         Stats s = Stats.of(stepRatio);
-        report.add("data loading", "ViT sample's step time, batch " + BATCH + ", batches prepared ahead (prefetch 2)",
-                Stats.of(aheadMs).format("ms", 1), Stats.of(inlineMs).format("ms", 1) + " prepared on the training thread (prefetch 0)",
-                String.format(Locale.ROOT, "%.3f× faster (%.3f–%.3f, %d pairs)", s.median(), s.min(), s.max(), pairs), "≥ 1×");
+        report.add(
+                "data loading",
+                "ViT sample's step time, batch " + BATCH + ", batches prepared ahead (prefetch 2)",
+                Stats.of(aheadMs).format("ms", 1),
+                Stats.of(inlineMs).format("ms", 1) + " prepared on the training thread (prefetch 0)",
+                String.format(Locale.ROOT, "%.3f× faster (%.3f–%.3f, %d pairs)", s.median(), s.min(), s.max(), pairs),
+                "≥ 1×");
     }
 
     private static RunConfig config(Path out, String model, int prefetch) {
@@ -79,11 +88,13 @@ final class LoaderBench {
     private static double[] train(RunConfig config, int samples) throws Exception {
         TrainingRun run = TrainingRun.prepare(config);
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
-        run.subscribe(e -> {
-            if (e instanceof MetricEvent m && m.name().equals(MetricNames.EPOCH_TIME)) {
-                epochSeconds.add(m.value());
-            }
-        }, EventBus.Delivery.LOSSLESS);
+        run.subscribe(
+                e -> {
+                    if (e instanceof MetricEvent m && m.name().equals(MetricNames.EPOCH_TIME)) {
+                        epochSeconds.add(m.value());
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         RunResult r = run.runHere();
         if (r.status() != RunResult.Status.FINISHED) {
             throw new IllegalStateException("benchmark run failed: " + r.message());

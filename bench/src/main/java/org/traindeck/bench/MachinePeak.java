@@ -19,11 +19,21 @@ record MachinePeak(int cores, double ghz, int flopsPerCycle, String basis) {
         int cores = Runtime.getRuntime().availableProcessors();
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/cpuinfo"));
-            double mhz = lines.stream().filter(l -> l.startsWith("cpu MHz")).mapToDouble(l -> Double.parseDouble(l.split(":")[1].trim()))
-                    .max().orElse(Double.NaN);
-            String vendor = lines.stream().filter(l -> l.startsWith("vendor_id")).map(l -> l.split(":")[1].trim()).findFirst().orElse("");
-            Set<String> flags = lines.stream().filter(l -> l.startsWith("flags")).findFirst()
-                    .map(l -> Set.of(l.split(":")[1].trim().split("\\s+"))).orElse(Set.of());
+            double mhz = lines.stream()
+                    .filter(l -> l.startsWith("cpu MHz"))
+                    .mapToDouble(l -> Double.parseDouble(l.split(":")[1].trim()))
+                    .max()
+                    .orElse(Double.NaN);
+            String vendor = lines.stream()
+                    .filter(l -> l.startsWith("vendor_id"))
+                    .map(l -> l.split(":")[1].trim())
+                    .findFirst()
+                    .orElse("");
+            Set<String> flags = lines.stream()
+                    .filter(l -> l.startsWith("flags"))
+                    .findFirst()
+                    .map(l -> Set.of(l.split(":")[1].trim().split("\\s+")))
+                    .orElse(Set.of());
             int perCycle;
             String unit;
             if (flags.contains("avx512f") && !vendor.contains("AMD")) {
@@ -51,7 +61,13 @@ record MachinePeak(int cores, double ghz, int flopsPerCycle, String basis) {
     }
 
     String describe() {
-        return String.format(Locale.ROOT, "peak estimate %.0f GFLOP/s float32 = %d cores × %.2f GHz × %d FLOP/cycle (%s)", gflops(cores),
-                cores, ghz, flopsPerCycle, basis);
+        return String.format(
+                Locale.ROOT,
+                "peak estimate %.0f GFLOP/s float32 = %d cores × %.2f GHz × %d FLOP/cycle (%s)",
+                gflops(cores),
+                cores,
+                ghz,
+                flopsPerCycle,
+                basis);
     }
 }

@@ -1,7 +1,5 @@
 package org.traindeck.bench;
 
-import org.bytedeco.javacpp.Loader;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -15,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.bytedeco.javacpp.Loader;
 
 /**
  * The CPU peer: the same MLP and LeNet-style CNN, data shapes, batch and optimizer, trained by PyTorch on the CPU
@@ -25,13 +24,14 @@ import java.util.stream.Stream;
  */
 final class PeerBench {
 
-    private PeerBench() {
-    }
+    private PeerBench() {}
 
     static String python() {
         for (String candidate : List.of("/usr/bin/python3", "python3")) {
             try {
-                Process p = new ProcessBuilder(candidate, "-c", "import torch").redirectErrorStream(true).start();
+                Process p = new ProcessBuilder(candidate, "-c", "import torch")
+                        .redirectErrorStream(true)
+                        .start();
                 if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
                     return candidate;
                 }
@@ -47,8 +47,16 @@ final class PeerBench {
 
     /** Samples/s per repeat for a model ("mlp", "lenet" or "lenet-large"), run by {@code python}. */
     static double[] run(String python, String model, Path script, int repeats, int threads) throws Exception {
-        return run(python, script, List.of(model, String.valueOf(EngineBench.EPOCHS), String.valueOf(repeats),
-                String.valueOf(threads)), threads).samplesPerSecond();
+        return run(
+                        python,
+                        script,
+                        List.of(
+                                model,
+                                String.valueOf(EngineBench.EPOCHS),
+                                String.valueOf(repeats),
+                                String.valueOf(threads)),
+                        threads)
+                .samplesPerSecond();
     }
 
     /** Runs the peer script with {@code args} (see its usage) and {@code threads} BLAS threads. */
@@ -80,7 +88,8 @@ final class PeerBench {
         if (rates.isEmpty()) {
             throw new IllegalStateException("the PyTorch script reported nothing:\n" + all);
         }
-        return new PeerRun(parameters, rates.stream().mapToDouble(Double::doubleValue).toArray());
+        return new PeerRun(
+                parameters, rates.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private static Path openBlas;
@@ -93,7 +102,8 @@ final class PeerBench {
             if (System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux")) {
                 try (Stream<Path> files = Files.walk(Loader.getCacheDir().toPath())) {
                     openBlas = files.filter(f -> f.getFileName().toString().equals("libopenblas.so.0"))
-                            .min(Comparator.comparing(f -> f.toString().contains("org/bytedeco/openblas") ? 0 : 1)).orElse(null);
+                            .min(Comparator.comparing(f -> f.toString().contains("org/bytedeco/openblas") ? 0 : 1))
+                            .orElse(null);
                 } catch (IOException e) {
                     openBlas = null;
                 }
@@ -111,14 +121,28 @@ final class PeerBench {
      * PyTorch and TrainDeck alternated (peer, TrainDeck, peer, …), each a fresh run; the ratio is the median of the
      * pairwise ratios (min–max).
      */
-    static void compare(String model, EngineBench.Workload w, Path out, int pairs, Path script, int threads, String target,
-                        Report report) throws Exception {
+    static void compare(
+            String model,
+            EngineBench.Workload w,
+            Path out,
+            int pairs,
+            Path script,
+            int threads,
+            String target,
+            Report report)
+            throws Exception {
         if (!Files.exists(script)) {
             throw new IllegalStateException("missing " + script);
         }
         String python = python();
         if (python == null) {
-            report.add("CPU peer", w.name(), "—", "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)", "—", target);
+            report.add(
+                    "CPU peer",
+                    w.name(),
+                    "—",
+                    "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)",
+                    "—",
+                    target);
             return;
         }
         double[] torch = new double[pairs];
@@ -130,9 +154,13 @@ final class PeerBench {
             ratios[i] = td[i] / torch[i];
         }
         Stats r = Stats.of(ratios);
-        report.add("CPU peer", w.name() + ", " + threads + " thread(s)", Stats.of(td).format("samples/s", 0),
+        report.add(
+                "CPU peer",
+                w.name() + ", " + threads + " thread(s)",
+                Stats.of(td).format("samples/s", 0),
                 Stats.of(torch).format("samples/s", 0) + " " + describe(python),
-                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), target);
+                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs),
+                target);
     }
 
     /**
@@ -140,11 +168,26 @@ final class PeerBench {
      * {@code w} has TrainDeck's kernels) in each round: peer, w, reference. Rows for both against the peer and the
      * pairwise ratio w / reference.
      */
-    static void compareWithReference(String model, EngineBench.Workload w, EngineBench.Workload reference, Path out, int pairs,
-                                     Path script, int threads, String target, Report report) throws Exception {
+    static void compareWithReference(
+            String model,
+            EngineBench.Workload w,
+            EngineBench.Workload reference,
+            Path out,
+            int pairs,
+            Path script,
+            int threads,
+            String target,
+            Report report)
+            throws Exception {
         String python = python();
         if (python == null) {
-            report.add("CPU peer", w.name(), "—", "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)", "—", target);
+            report.add(
+                    "CPU peer",
+                    w.name(),
+                    "—",
+                    "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)",
+                    "—",
+                    target);
             return;
         }
         double[] torch = new double[pairs];
@@ -156,15 +199,27 @@ final class PeerBench {
         for (int i = 0; i < pairs; i++) {
             torch[i] = run(python, model, script, 1, threads)[0];
             td[i] = EngineBench.measure(w, out.resolve(model + i), "cpu").samplesPerSecond();
-            ref[i] = EngineBench.measure(reference, out.resolve(model + "-reference" + i), "cpu").samplesPerSecond();
+            ref[i] = EngineBench.measure(reference, out.resolve(model + "-reference" + i), "cpu")
+                    .samplesPerSecond();
             ratios[i] = td[i] / torch[i];
             refRatios[i] = ref[i] / torch[i];
             speedups[i] = td[i] / ref[i];
         }
         String peer = Stats.of(torch).format("samples/s", 0) + " " + describe(python);
-        report.add("CPU peer", w.name() + ", " + threads + " thread(s)", Stats.of(td).format("samples/s", 0), peer, ratio(ratios, pairs), target);
-        report.add("CPU peer", reference.name() + ", " + threads + " thread(s)", Stats.of(ref).format("samples/s", 0), peer,
-                ratio(refRatios, pairs), "(the kernel's before)");
+        report.add(
+                "CPU peer",
+                w.name() + ", " + threads + " thread(s)",
+                Stats.of(td).format("samples/s", 0),
+                peer,
+                ratio(ratios, pairs),
+                target);
+        report.add(
+                "CPU peer",
+                reference.name() + ", " + threads + " thread(s)",
+                Stats.of(ref).format("samples/s", 0),
+                peer,
+                ratio(refRatios, pairs),
+                "(the kernel's before)");
         report.add("CPU peer", w.name() + ": kernel / DL4J's layer", "—", "—", ratio(speedups, pairs), "> 1×");
     }
 
@@ -178,7 +233,9 @@ final class PeerBench {
     static synchronized String torchVersion(String python) {
         return VERSIONS.computeIfAbsent(python, p -> {
             try {
-                Process proc = new ProcessBuilder(p, "-c", "import torch; print(torch.__version__)").redirectErrorStream(true).start();
+                Process proc = new ProcessBuilder(p, "-c", "import torch; print(torch.__version__)")
+                        .redirectErrorStream(true)
+                        .start();
                 String v = new String(proc.getInputStream().readAllBytes()).strip();
                 return proc.waitFor(60, TimeUnit.SECONDS) && proc.exitValue() == 0 ? v : "";
             } catch (Exception e) {

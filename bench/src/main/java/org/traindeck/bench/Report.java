@@ -25,8 +25,19 @@ final class Report {
         b.append("| benchmark | figure | TrainDeck (median, min–max) | baseline (same run) | ratio | target |\n");
         b.append("|---|---|---|---|---|---|\n");
         for (Row r : rows) {
-            b.append("| ").append(r.benchmark()).append(" | ").append(r.figure()).append(" | ").append(r.value()).append(" | ")
-                    .append(r.baseline()).append(" | ").append(r.ratio()).append(" | ").append(r.target()).append(" |\n");
+            b.append("| ")
+                    .append(r.benchmark())
+                    .append(" | ")
+                    .append(r.figure())
+                    .append(" | ")
+                    .append(r.value())
+                    .append(" | ")
+                    .append(r.baseline())
+                    .append(" | ")
+                    .append(r.ratio())
+                    .append(" | ")
+                    .append(r.target())
+                    .append(" |\n");
         }
         return b.toString();
     }

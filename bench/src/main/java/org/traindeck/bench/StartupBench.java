@@ -24,15 +24,19 @@ final class StartupBench {
     /** What one launch reported: first-frame ms, CPU ms until then, idle heap MiB, resident MiB. */
     record Probe(double firstFrameMs, double cpuMs, double heapMib, double rssMib) {}
 
-    private static final Path BENCH_CONFIG = Path.of(System.getProperty("java.io.tmpdir"), "traindeck-bench-startup-config");
+    private static final Path BENCH_CONFIG =
+            Path.of(System.getProperty("java.io.tmpdir"), "traindeck-bench-startup-config");
 
-    private StartupBench() {
-    }
+    private StartupBench() {}
 
     static Probe probe(String mainClass, String classPath, Path home, String... jvmOptions) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw",
-                "-Dheadless.geometry=1920x1200-32", "-Dtraindeck.home=" + home,
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dglass.platform=Monocle",
+                "-Dmonocle.platform=Headless",
+                "-Dprism.order=sw",
+                "-Dheadless.geometry=1920x1200-32",
+                "-Dtraindeck.home=" + home,
                 "-Xlog:cds*=off"));
         command.addAll(Arrays.asList(jvmOptions));
         command.addAll(List.of("-cp", classPath, mainClass, "--startup-probe"));
@@ -52,7 +56,7 @@ final class StartupBench {
                             case "cpu-ms" -> out[1] = Double.parseDouble(kv[1]);
                             case "heap-mib" -> out[2] = Double.parseDouble(kv[1]);
                             case "rss-mib" -> out[3] = Double.parseDouble(kv[1]);
-                            default -> { }
+                            default -> {}
                         }
                     }
                 }
@@ -71,7 +75,8 @@ final class StartupBench {
     /** The app's class path as the launcher gives it: jars only, which class-data sharing needs (no classes folders). */
     static String appClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> !Files.isDirectory(Path.of(e))).collect(Collectors.joining(File.pathSeparator));
+                .filter(e -> !Files.isDirectory(Path.of(e)))
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     static void run(Path home, Report report) throws Exception {
@@ -113,18 +118,34 @@ final class StartupBench {
             Stats a = Stats.of(shared);
             Stats m = Stats.of(minimal);
             Stats r = Stats.of(sharedVsPlain);
-            report.add("start-up", "launch to first painted window (with the class-data archive, as from the second launch)",
+            report.add(
+                    "start-up",
+                    "launch to first painted window (with the class-data archive, as from the second launch)",
                     a.format("ms", 0) + ", CPU " + Stats.of(sharedCpu).format("ms", 0)
                             + String.format(Locale.ROOT, "; load average %.1f, then %.1f", loadBefore, loadAfter),
-                    m.format("ms", 0) + " minimal JavaFX window", Report.ratio(a.median() / m.median()), "≤ 2000 ms");
-            report.add("start-up", "the same, first launch after a build (no archive yet)",
-                    Stats.of(plain).format("ms", 0) + ", CPU " + Stats.of(plainCpu).format("ms", 0),
-                    "the row above", String.format(Locale.ROOT, "archive %.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), r.n()),
+                    m.format("ms", 0) + " minimal JavaFX window",
+                    Report.ratio(a.median() / m.median()),
+                    "≤ 2000 ms");
+            report.add(
+                    "start-up",
+                    "the same, first launch after a build (no archive yet)",
+                    Stats.of(plain).format("ms", 0) + ", CPU "
+                            + Stats.of(plainCpu).format("ms", 0),
+                    "the row above",
+                    String.format(
+                            Locale.ROOT, "archive %.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), r.n()),
                     "—");
             Stats rss = Stats.of(sharedRss);
             Stats mrss = Stats.of(minimalRss);
-            report.add("start-up", "idle memory (resident; heap " + String.format(Locale.ROOT, "%.0f", Stats.of(sharedHeap).median()) + " MiB)",
-                    rss.format("MiB", 0), mrss.format("MiB", 0) + " minimal JavaFX window", Report.ratio(rss.median() / mrss.median()), "—");
+            report.add(
+                    "start-up",
+                    "idle memory (resident; heap "
+                            + String.format(
+                                    Locale.ROOT, "%.0f", Stats.of(sharedHeap).median()) + " MiB)",
+                    rss.format("MiB", 0),
+                    mrss.format("MiB", 0) + " minimal JavaFX window",
+                    Report.ratio(rss.median() / mrss.median()),
+                    "—");
         } finally {
             Files.deleteIfExists(archive);
             Files.deleteIfExists(archive.getParent());

@@ -1,9 +1,8 @@
 package org.traindeck.bench;
 
-import org.traindeck.engine.train.Nd4jRuntime;
-
 import java.nio.file.Path;
 import java.util.Locale;
+import org.traindeck.engine.train.Nd4jRuntime;
 
 /**
  * One TrainDeck bench run in a JVM of its own, so that its OMP_NUM_THREADS is its own: prints its samples/s.
@@ -13,12 +12,12 @@ public final class TrainDeckChildRun {
 
     static final String RESULT = "traindeck_samples_per_s ";
 
-    private TrainDeckChildRun() {
-    }
+    private TrainDeckChildRun() {}
 
     public static void main(String[] args) throws Exception {
         Nd4jRuntime.init();
-        EngineBench.Workload w = new EngineBench.Workload(args[0], args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+        EngineBench.Workload w = new EngineBench.Workload(
+                args[0], args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
         double rate = EngineBench.measure(w, Path.of(args[6]), args[5]).samplesPerSecond();
         System.out.println(String.format(Locale.ROOT, "%s%.1f", RESULT, rate));
         System.exit(0);

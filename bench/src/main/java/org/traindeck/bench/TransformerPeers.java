@@ -3,11 +3,6 @@ package org.traindeck.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.data.DataLoader;
-import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.model.ModelCompiler;
-
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -17,6 +12,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntToDoubleFunction;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.model.ModelCompiler;
 
 /**
  * The ViT and GPT samples' networks against the same networks in PyTorch (bench/src/main/python/pytorch_peer.py),
@@ -32,56 +31,96 @@ final class TransformerPeers {
      * A network with the bench's data and Adam; batch is the (global) batch; {@code stepFlops} gives a step's FLOPs
      * ({@link TransformerFlops}) from the data's output count (the vocabulary or the classes).
      */
-    record Peer(String kind, String name, EngineBench.Workload workload, List<String> extraArgs, IntToDoubleFunction stepFlops) {}
+    record Peer(
+            String kind,
+            String name,
+            EngineBench.Workload workload,
+            List<String> extraArgs,
+            IntToDoubleFunction stepFlops) {}
 
     /** The workstation-size rows' samples (GPT windows, ViT images): a property, so that a quick try can take fewer. */
     static int workstationSamples(String kind) {
         return Integer.getInteger("traindeck.bench.workstationSamples", kind.startsWith("gpt") ? 256 : 512);
     }
 
-    private TransformerPeers() {
-    }
+    private TransformerPeers() {}
 
     static Peer vit(Path home) throws Exception {
         String model = sampleModel(home, "fashion-vit.json");
-        return new Peer("vit", "fashion-vit.json's ViT (synthetic 28×28 images, batch 64)", new EngineBench.Workload("ViT",
-                model, "{\"type\": \"synthetic\", \"samples\": " + SAMPLES + ", \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}",
-                SAMPLES, 64), List.of(), classes -> TransformerFlops.vit(64, 28, 1, 4, 64, 2, 2, true, classes));
+        return new Peer(
+                "vit",
+                "fashion-vit.json's ViT (synthetic 28×28 images, batch 64)",
+                new EngineBench.Workload(
+                        "ViT",
+                        model,
+                        "{\"type\": \"synthetic\", \"samples\": " + SAMPLES
+                                + ", \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}",
+                        SAMPLES,
+                        64),
+                List.of(),
+                classes -> TransformerFlops.vit(64, 28, 1, 4, 64, 2, 2, true, classes));
     }
 
     /** A ViT at the size a workstation user trains: width 192, depth 6, 3 heads, 32×32×3 images in 4×4 patches, batch 64. */
     static Peer vitWorkstation() {
         int samples = workstationSamples("vit");
-        String model = "{\"type\": \"vit\", \"patch\": 4, \"width\": 192, \"depth\": 6, \"heads\": 3, \"mlpRatio\": 4, \"classToken\": true}";
-        return new Peer("vit-ws", "ViT 192 wide, 6 deep, 3 heads (synthetic 32×32×3 images, 4×4 patches, batch 64)",
-                new EngineBench.Workload("ViT-ws", model, "{\"type\": \"synthetic\", \"samples\": " + samples
-                        + ", \"imageShape\": [32, 32, 3], \"numClasses\": 10, \"noise\": 0.5}", samples, 64),
-                List.of("-", String.valueOf(samples)), classes -> TransformerFlops.vit(64, 32, 3, 4, 192, 6, 4, true, classes));
+        String model =
+                "{\"type\": \"vit\", \"patch\": 4, \"width\": 192, \"depth\": 6, \"heads\": 3, \"mlpRatio\": 4, \"classToken\": true}";
+        return new Peer(
+                "vit-ws",
+                "ViT 192 wide, 6 deep, 3 heads (synthetic 32×32×3 images, 4×4 patches, batch 64)",
+                new EngineBench.Workload(
+                        "ViT-ws",
+                        model,
+                        "{\"type\": \"synthetic\", \"samples\": " + samples
+                                + ", \"imageShape\": [32, 32, 3], \"numClasses\": 10, \"noise\": 0.5}",
+                        samples,
+                        64),
+                List.of("-", String.valueOf(samples)),
+                classes -> TransformerFlops.vit(64, 32, 3, 4, 192, 6, 4, true, classes));
     }
 
     /** A GPT at the size a workstation user trains: width 256, depth 4, 8 heads, context 128, batch 16. */
     static Peer gptWorkstation(Path home) {
         int samples = workstationSamples("gpt");
         Path text = home.resolve("data/text/gpl-3.txt").toAbsolutePath();
-        String model = "{\"type\": \"gpt\", \"width\": 256, \"depth\": 4, \"heads\": 8, \"mlpRatio\": 4, \"dropout\": 0.1}";
-        return new Peer("gpt-ws", "GPT 256 wide, 4 deep, 8 heads (gpl-3.txt, " + samples + " windows of 128, batch 16)",
-                new EngineBench.Workload("GPT-ws", model, "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
-                        + "\", \"context\": 128, \"stride\": 16, \"limit\": " + samples + "}", samples, 16),
-                List.of(text.toString(), String.valueOf(samples)), vocabulary -> TransformerFlops.gpt(16, 128, 256, 4, 4, vocabulary));
+        String model =
+                "{\"type\": \"gpt\", \"width\": 256, \"depth\": 4, \"heads\": 8, \"mlpRatio\": 4, \"dropout\": 0.1}";
+        return new Peer(
+                "gpt-ws",
+                "GPT 256 wide, 4 deep, 8 heads (gpl-3.txt, " + samples + " windows of 128, batch 16)",
+                new EngineBench.Workload(
+                        "GPT-ws",
+                        model,
+                        "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
+                                + "\", \"context\": 128, \"stride\": 16, \"limit\": " + samples + "}",
+                        samples,
+                        16),
+                List.of(text.toString(), String.valueOf(samples)),
+                vocabulary -> TransformerFlops.gpt(16, 128, 256, 4, 4, vocabulary));
     }
 
     static Peer gpt(Path home) throws Exception {
         String model = sampleModel(home, "text-gpt.json");
         Path text = home.resolve("data/text/gpl-3.txt").toAbsolutePath();
-        return new Peer("gpt", "text-gpt.json's GPT (gpl-3.txt, " + SAMPLES + " windows of 64, batch 32)", new EngineBench.Workload("GPT",
-                model, "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
-                + "\", \"context\": 64, \"stride\": 16, \"limit\": " + SAMPLES + "}", SAMPLES, 32), List.of(text.toString()),
+        return new Peer(
+                "gpt",
+                "text-gpt.json's GPT (gpl-3.txt, " + SAMPLES + " windows of 64, batch 32)",
+                new EngineBench.Workload(
+                        "GPT",
+                        model,
+                        "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
+                                + "\", \"context\": 64, \"stride\": 16, \"limit\": " + SAMPLES + "}",
+                        SAMPLES,
+                        32),
+                List.of(text.toString()),
                 vocabulary -> TransformerFlops.gpt(32, 64, 64, 2, 4, vocabulary));
     }
 
     /** The sample's "model" object as it stands, so that the bench follows the sample. */
     private static String sampleModel(Path home, String sample) throws Exception {
-        JsonNode config = new ObjectMapper().readTree(home.resolve("sample-configs").resolve(sample).toFile());
+        JsonNode config = new ObjectMapper()
+                .readTree(home.resolve("sample-configs").resolve(sample).toFile());
         return config.get("model").toString();
     }
 
@@ -94,13 +133,19 @@ final class TransformerPeers {
         Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
         String python = PeerBench.python();
         if (python == null) {
-            report.add("CPU peer", peer.name(), "—", "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)",
-                    "—", "—");
+            report.add(
+                    "CPU peer",
+                    peer.name(),
+                    "—",
+                    "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)",
+                    "—",
+                    "—");
             return;
         }
         RunConfig sizing = EngineBench.config(peer.workload(), out.resolve(peer.kind() + "-params"), "cpu");
         Dataset sizingData = DataLoader.load(sizing, sizing.data(), "data").train();
-        long ours = ModelCompiler.build(sizing.model(), ModelCompiler.inputOf(sizing.model(), sizingData), 1).numParams();
+        long ours = ModelCompiler.build(sizing.model(), ModelCompiler.inputOf(sizing.model(), sizingData), 1)
+                .numParams();
         double stepFlops = peer.stepFlops().applyAsDouble(sizingData.outputCount());
         MachinePeak peak = MachinePeak.read();
         int cores = Runtime.getRuntime().availableProcessors();
@@ -109,7 +154,8 @@ final class TransformerPeers {
         while (w.batch() % workers != 0) {
             workers--; // the same global batch on every setting
         }
-        EngineBench.Workload perWorker = new EngineBench.Workload(w.name(), w.model(), w.data(), w.samples(), w.batch() / workers);
+        EngineBench.Workload perWorker =
+                new EngineBench.Workload(w.name(), w.model(), w.data(), w.samples(), w.batch() / workers);
 
         double[] torch1 = new double[pairs];
         double[] td1 = new double[pairs];
@@ -121,8 +167,14 @@ final class TransformerPeers {
             PeerBench.PeerRun t = peerRun(python, script, peer, 1);
             theirs = t.parameters();
             if (theirs != ours) {
-                report.add("CPU peer", peer.name(), "—", "skipped: the PyTorch network has " + theirs
-                        + " parameters, TrainDeck's " + ours + " (pytorch_peer.py no longer matches the sample)", "—", "—");
+                report.add(
+                        "CPU peer",
+                        peer.name(),
+                        "—",
+                        "skipped: the PyTorch network has " + theirs + " parameters, TrainDeck's " + ours
+                                + " (pytorch_peer.py no longer matches the sample)",
+                        "—",
+                        "—");
                 return;
             }
             torch1[i] = t.samplesPerSecond()[0];
@@ -130,17 +182,44 @@ final class TransformerPeers {
             torchAll[i] = peerRun(python, script, peer, cores).samplesPerSecond()[0];
             tdOmp[i] = child(w, "cpu", cores, out.resolve(peer.kind() + "-omp-" + i));
             tdWorkers[i] = child(perWorker, "cpu:" + workers, 1, out.resolve(peer.kind() + "-workers-" + i));
-            System.out.printf(Locale.ROOT, "    pair %d: 1 thread %.1f vs %.1f; whole machine %.1f (cpu, OMP %d), %.1f (cpu:%d) vs %.1f samples/s%n",
-                    i + 1, td1[i], torch1[i], tdOmp[i], cores, tdWorkers[i], workers, torchAll[i]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "    pair %d: 1 thread %.1f vs %.1f; whole machine %.1f (cpu, OMP %d), %.1f (cpu:%d) vs %.1f samples/s%n",
+                    i + 1,
+                    td1[i],
+                    torch1[i],
+                    tdOmp[i],
+                    cores,
+                    tdWorkers[i],
+                    workers,
+                    torchAll[i]);
         }
         String torchName = PeerBench.describe(python);
         String params = String.format(Locale.ROOT, ", %,d parameters in both", ours);
         Rate rate = new Rate(peer.workload().batch(), stepFlops, peak);
         row(report, peer.name() + ", 1 thread" + params, td1, torch1, 1, torchName, rate);
-        row(report, peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + cores, tdOmp, torchAll, cores, torchName, rate);
-        row(report, peer.name() + ", whole machine: cpu:" + workers + " (sync all-reduce, " + workers + " × batch "
-                + perWorker.batch() + ", OMP_NUM_THREADS=1)", tdWorkers, torchAll, cores, torchName, rate);
-        System.out.printf(Locale.ROOT, "    %s: %.2f GFLOP per step (matrix products, estimated); %s%n", peer.name(), stepFlops / 1e9,
+        row(
+                report,
+                peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + cores,
+                tdOmp,
+                torchAll,
+                cores,
+                torchName,
+                rate);
+        row(
+                report,
+                peer.name() + ", whole machine: cpu:" + workers + " (sync all-reduce, " + workers + " × batch "
+                        + perWorker.batch() + ", OMP_NUM_THREADS=1)",
+                tdWorkers,
+                torchAll,
+                cores,
+                torchName,
+                rate);
+        System.out.printf(
+                Locale.ROOT,
+                "    %s: %.2f GFLOP per step (matrix products, estimated); %s%n",
+                peer.name(),
+                stepFlops / 1e9,
                 peak.describe());
     }
 
@@ -149,8 +228,13 @@ final class TransformerPeers {
         String of(double[] samples, int threads) {
             double steps = Stats.of(samples).median() / batch;
             double gflops = steps * stepFlops / 1e9;
-            return String.format(Locale.ROOT, " = %.2f steps/s, %.1f GFLOP/s (%.0f %% of a %.0f GFLOP/s peak est.)", steps, gflops,
-                    100 * gflops / peak.gflops(threads), peak.gflops(threads));
+            return String.format(
+                    Locale.ROOT,
+                    " = %.2f steps/s, %.1f GFLOP/s (%.0f %% of a %.0f GFLOP/s peak est.)",
+                    steps,
+                    gflops,
+                    100 * gflops / peak.gflops(threads),
+                    peak.gflops(threads));
         }
     }
 
@@ -162,25 +246,32 @@ final class TransformerPeers {
         EngineBench.Workload own = peer.workload();
         ObjectNode model = (ObjectNode) new ObjectMapper().readTree(own.model());
         model.put("kernel", "dl4j");
-        EngineBench.Workload reference = new EngineBench.Workload(own.name(), model.toString(), own.data(), own.samples(), own.batch());
+        EngineBench.Workload reference =
+                new EngineBench.Workload(own.name(), model.toString(), own.data(), own.samples(), own.batch());
         double[] ours = new double[pairs];
         double[] dl4j = new double[pairs];
         for (int i = 0; i < pairs; i++) {
             dl4j[i] = child(reference, "cpu", 1, out.resolve(peer.kind() + "-dl4j-" + i));
             ours[i] = child(own, "cpu", 1, out.resolve(peer.kind() + "-own-" + i));
-            System.out.printf(Locale.ROOT, "    pair %d: own kernel %.0f, dl4j %.0f samples/s%n", i + 1, ours[i], dl4j[i]);
+            System.out.printf(
+                    Locale.ROOT, "    pair %d: own kernel %.0f, dl4j %.0f samples/s%n", i + 1, ours[i], dl4j[i]);
         }
         double[] ratios = new double[pairs];
         for (int i = 0; i < pairs; i++) {
             ratios[i] = ours[i] / dl4j[i];
         }
         Stats r = Stats.of(ratios);
-        report.add("kernels", peer.name() + ", 1 thread: own transformerBlock kernel against \"kernel\": \"dl4j\"",
-                Stats.of(ours).format("samples/s", 0), Stats.of(dl4j).format("samples/s", 0) + " on DL4J's layers",
-                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs), "≥ 3× (PyTorch parity)");
+        report.add(
+                "kernels",
+                peer.name() + ", 1 thread: own transformerBlock kernel against \"kernel\": \"dl4j\"",
+                Stats.of(ours).format("samples/s", 0),
+                Stats.of(dl4j).format("samples/s", 0) + " on DL4J's layers",
+                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs),
+                "≥ 3× (PyTorch parity)");
     }
 
-    private static void row(Report report, String figure, double[] td, double[] torch, int threads, String torchName, Rate rate) {
+    private static void row(
+            Report report, String figure, double[] td, double[] torch, int threads, String torchName, Rate rate) {
         double[] ratios = new double[td.length];
         for (int i = 0; i < td.length; i++) {
             ratios[i] = td[i] / torch[i];
@@ -188,13 +279,22 @@ final class TransformerPeers {
         Stats r = Stats.of(ratios);
         // a workstation-size row trains a few samples a second: whole numbers would hide its spread
         int decimals = Stats.of(torch).median() < 100 ? 1 : 0;
-        report.add("CPU peer", figure, Stats.of(td).format("samples/s", decimals) + rate.of(td, threads),
-                Stats.of(torch).format("samples/s", decimals) + rate.of(torch, threads) + " " + torchName + ", " + threads + " thread(s)",
-                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), td.length), "≥ 1× on the whole machine");
+        report.add(
+                "CPU peer",
+                figure,
+                Stats.of(td).format("samples/s", decimals) + rate.of(td, threads),
+                Stats.of(torch).format("samples/s", decimals) + rate.of(torch, threads) + " " + torchName + ", "
+                        + threads + " thread(s)",
+                String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), td.length),
+                "≥ 1× on the whole machine");
     }
 
     private static PeerBench.PeerRun peerRun(String python, Path script, Peer peer, int threads) throws Exception {
-        List<String> args = new ArrayList<>(List.of(peer.kind(), String.valueOf(EngineBench.EPOCHS), "1", String.valueOf(threads),
+        List<String> args = new ArrayList<>(List.of(
+                peer.kind(),
+                String.valueOf(EngineBench.EPOCHS),
+                "1",
+                String.valueOf(threads),
                 String.valueOf(peer.workload().batch())));
         args.addAll(peer.extraArgs());
         return PeerBench.run(python, script, args, threads);
@@ -205,8 +305,17 @@ final class TransformerPeers {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), TrainDeckChildRun.class.getName(),
-                w.name(), w.model(), w.data(), String.valueOf(w.samples()), String.valueOf(w.batch()), devices, out.toString()));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                TrainDeckChildRun.class.getName(),
+                w.name(),
+                w.model(),
+                w.data(),
+                String.valueOf(w.samples()),
+                String.valueOf(w.batch()),
+                devices,
+                out.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("OMP_NUM_THREADS", String.valueOf(threads));
         Process p = builder.start();
@@ -217,12 +326,14 @@ final class TransformerPeers {
             while ((line = in.readLine()) != null) {
                 all.append(line).append('\n');
                 if (line.startsWith(TrainDeckChildRun.RESULT)) {
-                    rate = Double.parseDouble(line.substring(TrainDeckChildRun.RESULT.length()).trim());
+                    rate = Double.parseDouble(
+                            line.substring(TrainDeckChildRun.RESULT.length()).trim());
                 }
             }
         }
         if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0 || Double.isNaN(rate)) {
-            throw new IllegalStateException("the TrainDeck run (" + devices + ", OMP_NUM_THREADS=" + threads + ") failed:\n" + all);
+            throw new IllegalStateException(
+                    "the TrainDeck run (" + devices + ", OMP_NUM_THREADS=" + threads + ") failed:\n" + all);
         }
         return rate;
     }

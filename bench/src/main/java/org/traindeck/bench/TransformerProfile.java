@@ -1,13 +1,12 @@
 package org.traindeck.bench;
 
-import org.traindeck.engine.profile.OpTimes;
-import org.traindeck.engine.profile.StepProfile;
-import org.traindeck.engine.train.Nd4jRuntime;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.traindeck.engine.profile.OpTimes;
+import org.traindeck.engine.profile.StepProfile;
+import org.traindeck.engine.train.Nd4jRuntime;
 
 /**
  * Where a TrainDeck step of the ViT or GPT sample goes: one run (as the bench's, one CPU device) with ND4J's op
@@ -18,15 +17,16 @@ import java.util.Locale;
  */
 final class TransformerProfile {
 
-    private TransformerProfile() {
-    }
+    private TransformerProfile() {}
 
     static void run(TransformerPeers.Peer peer, Path out) throws Exception {
-        System.out.println("=== op profile, " + peer.name() + " (one CPU device, " + EngineBench.EPOCHS + " epochs, warm-up included) ===");
+        System.out.println("=== op profile, " + peer.name() + " (one CPU device, " + EngineBench.EPOCHS
+                + " epochs, warm-up included) ===");
         double[] rate = new double[1];
         List<StepProfile.OpTime> ops = OpTimes.during(() -> {
             try {
-                rate[0] = EngineBench.measure(peer.workload(), Files.createDirectories(out), "cpu").samplesPerSecond();
+                rate[0] = EngineBench.measure(peer.workload(), Files.createDirectories(out), "cpu")
+                        .samplesPerSecond();
             } catch (Exception e) {
                 throw new IllegalStateException("the profiled run failed", e);
             }
@@ -35,16 +35,24 @@ final class TransformerProfile {
         double total = ops.stream().mapToDouble(StepProfile.OpTime::totalMs).sum();
         System.out.printf(Locale.ROOT, "%-32s %10s %10s %7s%n", "op", "ms", "calls", "%");
         for (StepProfile.OpTime o : ops) {
-            System.out.printf(Locale.ROOT, "%-32s %10.1f %10d %6.1f%%%n", o.name(), o.totalMs(), o.calls(), 100 * o.totalMs() / total);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-32s %10.1f %10d %6.1f%%%n",
+                    o.name(),
+                    o.totalMs(),
+                    o.calls(),
+                    100 * o.totalMs() / total);
         }
     }
 
     public static void main(String[] args) throws Exception {
         Nd4jRuntime.init();
-        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir"))).toAbsolutePath();
+        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir")))
+                .toAbsolutePath();
         Path out = Files.createTempDirectory("traindeck-profile-");
         for (String kind : args.length == 0 ? new String[] {"vit", "gpt"} : args) {
-            TransformerPeers.Peer peer = kind.startsWith("gpt") ? TransformerPeers.gpt(home) : TransformerPeers.vit(home);
+            TransformerPeers.Peer peer =
+                    kind.startsWith("gpt") ? TransformerPeers.gpt(home) : TransformerPeers.vit(home);
             if (kind.endsWith("-layers")) {
                 LayerTimes.run(peer, out.resolve(kind), 10);
             } else {

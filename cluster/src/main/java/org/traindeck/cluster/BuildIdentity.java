@@ -1,8 +1,5 @@
 package org.traindeck.cluster;
 
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.parallel.ShardReplica;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,6 +15,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.parallel.ShardReplica;
 
 /**
  * Which TrainDeck build a JVM runs: the version and a hash of the engine's classes (the engine jar's bytes, or the
@@ -36,8 +35,7 @@ final class BuildIdentity {
         static final String LOCAL = compute();
     }
 
-    private BuildIdentity() {
-    }
+    private BuildIdentity() {}
 
     /** "TrainDeck 0.1.0-SNAPSHOT (engine 3f2a…)" for this JVM. */
     static String local() {
@@ -47,7 +45,11 @@ final class BuildIdentity {
     private static String compute() {
         Path engine;
         try {
-            engine = Path.of(ShardReplica.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            engine = Path.of(ShardReplica.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException | RuntimeException e) {
             return "TrainDeck " + Engine.version() + " (engine of unknown origin)";
         }
@@ -56,7 +58,10 @@ final class BuildIdentity {
             if (Files.isDirectory(engine)) {
                 List<Path> classes;
                 try (Stream<Path> files = Files.walk(engine)) {
-                    classes = files.filter(Files::isRegularFile).map(engine::relativize).sorted().toList();
+                    classes = files.filter(Files::isRegularFile)
+                            .map(engine::relativize)
+                            .sorted()
+                            .toList();
                 }
                 for (Path file : classes) {
                     digest.update(file.toString().getBytes(StandardCharsets.UTF_8));

@@ -1,7 +1,5 @@
 package org.traindeck.cluster;
 
-import org.traindeck.engine.api.Engine;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -12,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Set;
+import org.traindeck.engine.api.Engine;
 
 /**
  * The cluster's shared secret (Spark's {@code spark.authenticate}): 256 random bits, in a file only its owner can
@@ -21,8 +20,7 @@ public final class ClusterSecret {
 
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
-    private ClusterSecret() {
-    }
+    private ClusterSecret() {}
 
     /** ~/.local/share/traindeck/cluster/secret */
     public static Path defaultFile() {
@@ -52,12 +50,14 @@ public final class ClusterSecret {
      */
     public static String read(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("no cluster secret at " + file + ": copy the master's secret file there (the master"
-                    + " printed its path), readable by you only (chmod 600), or name it with --secret-file");
+            throw new IllegalArgumentException(
+                    "no cluster secret at " + file + ": copy the master's secret file there (the master"
+                            + " printed its path), readable by you only (chmod 600), or name it with --secret-file");
         }
         try {
             if (posix() && !OWNER_ONLY.containsAll(Files.getPosixFilePermissions(file))) {
-                throw new IllegalArgumentException("the cluster secret " + file + " can be read by other users: chmod 600 " + file);
+                throw new IllegalArgumentException(
+                        "the cluster secret " + file + " can be read by other users: chmod 600 " + file);
             }
             String secret = Files.readString(file, StandardCharsets.US_ASCII).strip();
             if (secret.isEmpty()) {

@@ -10,12 +10,12 @@ final class FailureDiagnosis {
     // "... most recent failure: Lost task 1.0 in stage 3.0 (TID 7) (10.0.0.7 executor 1): ExecutorLostFailure (...)"
     private static final Pattern LOST_TASK = Pattern.compile("\\(([^()\\s]+) executor ([^()\\s]+)\\): (.*)");
 
-    private FailureDiagnosis() {
-    }
+    private FailureDiagnosis() {}
 
     static String of(Throwable failure, ClusterEvents events) {
         String message = failure == null ? "unknown failure" : String.valueOf(failure.getMessage());
-        String firstLines = message.lines().limit(2).reduce((a, b) -> a + " " + b).orElse(message);
+        String firstLines =
+                message.lines().limit(2).reduce((a, b) -> a + " " + b).orElse(message);
         int trace = firstLines.indexOf(" Driver stacktrace:");
         if (trace >= 0) {
             firstLines = firstLines.substring(0, trace);
@@ -25,7 +25,9 @@ final class FailureDiagnosis {
             String host = m.group(1);
             String executor = m.group(2);
             String what = m.group(3).strip();
-            String cause = what.startsWith("ExecutorLostFailure") ? "was lost (" + shorten(what) + ")" : "failed: " + shorten(what);
+            String cause = what.startsWith("ExecutorLostFailure")
+                    ? "was lost (" + shorten(what) + ")"
+                    : "failed: " + shorten(what);
             return "executor " + executor + " on " + host + " " + cause;
         }
         Map<String, String> removed = events.removed();

@@ -1,5 +1,10 @@
 package org.traindeck.cluster;
 
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import org.apache.spark.SecurityManager;
 import org.apache.spark.SparkConf;
 import org.apache.spark.internal.config.package$;
@@ -7,27 +12,22 @@ import org.apache.spark.rpc.RpcAddress;
 import org.apache.spark.rpc.RpcEnv;
 import org.traindeck.engine.parallel.TierFailure;
 
-import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-
 /**
  * Asks the master, before a driver starts, whether it is there and takes this secret: Spark's own driver would only
  * retry for a minute and give up with "All masters are unresponsive".
  */
 final class MasterProbe {
 
-    private MasterProbe() {
-    }
+    private MasterProbe() {}
 
     /** The local address a connection to the master leaves from: the interface the executors can call back. */
     static String localAddressTowards(String host, int port) {
         try (DatagramSocket s = new DatagramSocket()) {
             s.connect(InetAddress.getByName(host), port);
             InetAddress local = s.getLocalAddress();
-            return local == null || local.isAnyLocalAddress() ? InetAddress.getLocalHost().getHostAddress() : local.getHostAddress();
+            return local == null || local.isAnyLocalAddress()
+                    ? InetAddress.getLocalHost().getHostAddress()
+                    : local.getHostAddress();
         } catch (IOException e) {
             throw new TierFailure("cannot resolve the master's host " + host + ": " + e.getMessage(), true, e);
         }
@@ -38,8 +38,11 @@ final class MasterProbe {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), timeoutSeconds * 1000);
         } catch (IOException e) {
-            throw new TierFailure("nothing answers at " + host + ":" + port + " (" + e.getMessage() + "): is \"traindeck cluster master\""
-                    + " running there, bound to that interface?", true, e);
+            throw new TierFailure(
+                    "nothing answers at " + host + ":" + port + " (" + e.getMessage()
+                            + "): is \"traindeck cluster master\"" + " running there, bound to that interface?",
+                    true,
+                    e);
         }
         SparkConf conf = new SparkConf(false)
                 .set("spark.authenticate", "true")
@@ -47,15 +50,19 @@ final class MasterProbe {
                 .set("spark.network.crypto.enabled", "true")
                 .set("spark.rpc.lookupTimeout", timeoutSeconds + "s")
                 .set("spark.rpc.askTimeout", timeoutSeconds + "s");
-        SecurityManager security = new SecurityManager(conf, scala.Option.empty(), package$.MODULE$.AUTH_SECRET_FILE_DRIVER());
+        SecurityManager security =
+                new SecurityManager(conf, scala.Option.empty(), package$.MODULE$.AUTH_SECRET_FILE_DRIVER());
         RpcEnv rpc = RpcEnv.create("traindeck-probe", localIp, 0, conf, security, true);
         try {
             rpc.setupEndpointRef(new RpcAddress(host, port), "Master");
         } catch (Exception e) {
             // Scala's SparkException is checked in Java's eyes, and undeclared
             String why = rootMessage(e);
-            throw new TierFailure("the master at " + host + ":" + port + " refused this driver (" + why + "): a wrong cluster secret?"
-                    + " Use a copy of the master's secret file (--secret-file, or parallel.clusterSecretFile)", true, e);
+            throw new TierFailure(
+                    "the master at " + host + ":" + port + " refused this driver (" + why + "): a wrong cluster secret?"
+                            + " Use a copy of the master's secret file (--secret-file, or parallel.clusterSecretFile)",
+                    true,
+                    e);
         } finally {
             rpc.shutdown();
         }

@@ -1,7 +1,5 @@
 package org.traindeck.cluster;
 
-import org.traindeck.engine.api.Engine;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.api.Engine;
 
 /**
  * Starts Spark's own standalone master and workers from TrainDeck's class path (no Spark download), each in a child
@@ -21,8 +20,7 @@ public final class SparkDaemons {
     public static final String MASTER_CLASS = "org.apache.spark.deploy.master.Master";
     public static final String WORKER_CLASS = "org.apache.spark.deploy.worker.Worker";
 
-    private SparkDaemons() {
-    }
+    private SparkDaemons() {}
 
     /** Authentication and RPC encryption on, for daemons and drivers alike. */
     static List<String> securityProperties() {
@@ -33,22 +31,51 @@ public final class SparkDaemons {
     public static final String LOOPBACK = "127.0.0.1";
 
     /** A master whose RPC listens on {@code host} and its web UI on {@code webUiHost}. */
-    public static ProcessBuilder master(String host, int port, String webUiHost, int webUiPort, String secret, Path logFile) {
-        return daemon(MASTER_CLASS, webUiHost, secret, logFile, List.of("--host", host, "--port", String.valueOf(port),
-                "--webui-port", String.valueOf(webUiPort)));
+    public static ProcessBuilder master(
+            String host, int port, String webUiHost, int webUiPort, String secret, Path logFile) {
+        return daemon(
+                MASTER_CLASS,
+                webUiHost,
+                secret,
+                logFile,
+                List.of("--host", host, "--port", String.valueOf(port), "--webui-port", String.valueOf(webUiPort)));
     }
 
     /**
      * A worker whose RPC listens on {@code host} and its web UI on {@code webUiHost}, offering {@code cores} cores and
      * {@code memory} ("2g") to the master at {@code masterUrl}.
      */
-    public static ProcessBuilder worker(String masterUrl, String host, int cores, String memory, String webUiHost, int webUiPort, String secret,
-                                       Path workDir, Path logFile) {
-        return daemon(WORKER_CLASS, webUiHost, secret, logFile, List.of("--host", host, "--cores", String.valueOf(cores), "--memory", memory,
-                "--webui-port", String.valueOf(webUiPort), "--work-dir", workDir.toString(), masterUrl));
+    public static ProcessBuilder worker(
+            String masterUrl,
+            String host,
+            int cores,
+            String memory,
+            String webUiHost,
+            int webUiPort,
+            String secret,
+            Path workDir,
+            Path logFile) {
+        return daemon(
+                WORKER_CLASS,
+                webUiHost,
+                secret,
+                logFile,
+                List.of(
+                        "--host",
+                        host,
+                        "--cores",
+                        String.valueOf(cores),
+                        "--memory",
+                        memory,
+                        "--webui-port",
+                        String.valueOf(webUiPort),
+                        "--work-dir",
+                        workDir.toString(),
+                        masterUrl));
     }
 
-    private static ProcessBuilder daemon(String mainClass, String webUiHost, String secret, Path logFile, List<String> args) {
+    private static ProcessBuilder daemon(
+            String mainClass, String webUiHost, String secret, Path logFile, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");

@@ -1,5 +1,17 @@
 package org.traindeck.cluster;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -18,19 +30,6 @@ import org.traindeck.engine.parallel.TierFailure;
 import scala.Tuple2;
 import scala.Tuple3;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.IntStream;
-
 /**
  * A run's session on a Spark standalone cluster: one Spark job per step. The parameters go out as a broadcast, each
  * of the N tasks (one per executor, one core each) computes its shard on the executor's cached replica, and the
@@ -45,6 +44,7 @@ final class SparkStepSession implements DistributedSession {
     private static final Logger LOG = LoggerFactory.getLogger(SparkStepSession.class);
     /** How the parameters reach the executors: "broadcast" (the default) or "tasks" (in each task). */
     static final String PARAMETERS_SETTING = "traindeck.parameters";
+
     private static final int STOP_SECONDS = 5;
     /** How long a new run waits for the previous run's driver to finish stopping: Spark allows one per JVM. */
     private static final int PREVIOUS_STOP_SECONDS = 150;
@@ -58,15 +58,21 @@ final class SparkStepSession implements DistributedSession {
     private final boolean parametersInTasks;
     /** This driver's build, and where each executor reads its own (a test's seam). */
     private final String driverBuild;
+
     private final BuildIdentity.Source executorBuild;
     /** The current stage's model, data and loss setting, and how many times the session moved to a next stage. */
     private Broadcast<String> model;
+
     private Broadcast<ShardData> data;
     private boolean dataLossOnly;
     private int stageChange;
 
-    private SparkStepSession(DistributedSpec spec, JavaSparkContext sc, ClusterEvents events, List<String> executors,
-                             BuildIdentity.Source executorBuild) {
+    private SparkStepSession(
+            DistributedSpec spec,
+            JavaSparkContext sc,
+            ClusterEvents events,
+            List<String> executors,
+            BuildIdentity.Source executorBuild) {
         this.spec = spec;
         this.driverBuild = BuildIdentity.local();
         this.executorBuild = executorBuild;
@@ -84,7 +90,8 @@ final class SparkStepSession implements DistributedSession {
         String host = master.getHost();
         int port = master.getPort();
         if (host == null || port < 0) {
-            throw new TierFailure("\"" + spec.address() + "\" is not a Spark master address (spark://HOST:PORT)", true, null);
+            throw new TierFailure(
+                    "\"" + spec.address() + "\" is not a Spark master address (spark://HOST:PORT)", true, null);
         }
         Path secretFile = spec.secretFile() != null ? spec.secretFile() : ClusterSecret.defaultFile();
         String secret;
@@ -101,7 +108,8 @@ final class SparkStepSession implements DistributedSession {
         try {
             sc = new JavaSparkContext(conf);
         } catch (RuntimeException e) {
-            throw new TierFailure("cannot start a Spark driver for " + spec.address() + ": " + MasterProbe.rootMessage(e), true, e);
+            throw new TierFailure(
+                    "cannot start a Spark driver for " + spec.address() + ": " + MasterProbe.rootMessage(e), true, e);
         }
         try {
             ClusterEvents events = ClusterEvents.of(conf.get("spark.app.name"));
@@ -126,9 +134,12 @@ final class SparkStepSession implements DistributedSession {
             Thread.currentThread().interrupt();
         }
         if (previous.isAlive()) {
-            throw new TierFailure("the previous cluster run's Spark driver is still stopping after " + PREVIOUS_STOP_SECONDS
-                    + " s (an executor that does not answer holds it); Spark allows one driver per process: try again once it has"
-                    + " stopped, or restart TrainDeck", true, null);
+            throw new TierFailure(
+                    "the previous cluster run's Spark driver is still stopping after " + PREVIOUS_STOP_SECONDS
+                            + " s (an executor that does not answer holds it); Spark allows one driver per process: try again once it has"
+                            + " stopped, or restart TrainDeck",
+                    true,
+                    null);
         }
     }
 
@@ -170,10 +181,18 @@ final class SparkStepSession implements DistributedSession {
         while (events.live().size() < spec.executors()) {
             if (System.nanoTime() > deadline) {
                 Map<String, String> live = events.live();
-                throw new TierFailure("only " + live.size() + " of " + spec.executors() + " executor(s) joined within "
-                        + spec.joinTimeoutSeconds() + " s" + (live.isEmpty() ? "" : " (" + describe(live.keySet(), events) + ")")
-                        + ": start more workers (traindeck cluster worker " + spec.address() + "), free the busy ones, or ask for fewer"
-                        + " (--executors)" + (events.removed().isEmpty() ? "" : "; executors that failed to start: " + events.removed()), true, null);
+                throw new TierFailure(
+                        "only " + live.size() + " of " + spec.executors() + " executor(s) joined within "
+                                + spec.joinTimeoutSeconds() + " s"
+                                + (live.isEmpty() ? "" : " (" + describe(live.keySet(), events) + ")")
+                                + ": start more workers (traindeck cluster worker " + spec.address()
+                                + "), free the busy ones, or ask for fewer"
+                                + " (--executors)"
+                                + (events.removed().isEmpty()
+                                        ? ""
+                                        : "; executors that failed to start: " + events.removed()),
+                        true,
+                        null);
             }
             try {
                 Thread.sleep(100);
@@ -182,7 +201,10 @@ final class SparkStepSession implements DistributedSession {
                 throw new TierFailure("interrupted while waiting for the executors", true, e);
             }
         }
-        return events.live().keySet().stream().limit(spec.executors()).map(events::name).toList();
+        return events.live().keySet().stream()
+                .limit(spec.executors())
+                .map(events::name)
+                .toList();
     }
 
     private static String describe(java.util.Collection<String> ids, ClusterEvents events) {
@@ -206,7 +228,8 @@ final class SparkStepSession implements DistributedSession {
         BuildIdentity.Source own = executorBuild;
         List<Integer> slots = IntStream.range(0, spec.executors()).boxed().toList();
         JavaFutureAction<List<Tuple3<String, String, String>>> job = sc.parallelize(slots, slots.size())
-                .map(i -> ExecutorReplicas.prepare(expected, own, runId, change, json.value(), shardData.value(), lossOnly, oneDnn))
+                .map(i -> ExecutorReplicas.prepare(
+                        expected, own, runId, change, json.value(), shardData.value(), lossOnly, oneDnn))
                 .collectAsync();
         List<Tuple3<String, String, String>> ready;
         // a start-up cost (ND4J's native libraries, the data), like joining: it has the join's limit, not a step's
@@ -215,26 +238,44 @@ final class SparkStepSession implements DistributedSession {
             ready = job.get(limit, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             job.cancel(true);
-            throw new TierFailure("the executors did not load the data and the model within " + limit
-                    + " s; still loading: " + (events.busy().isEmpty() ? "none" : describe(events.busy(), events)), true, e);
+            throw new TierFailure(
+                    "the executors did not load the data and the model within " + limit + " s; still loading: "
+                            + (events.busy().isEmpty() ? "none" : describe(events.busy(), events)),
+                    true,
+                    e);
         } catch (ExecutionException e) {
-            throw new TierFailure("while the executors loaded the data: " + FailureDiagnosis.of(e.getCause(), events), true, e.getCause());
+            throw new TierFailure(
+                    "while the executors loaded the data: " + FailureDiagnosis.of(e.getCause(), events),
+                    true,
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             job.cancel(true);
             throw new TierFailure("interrupted while the executors loaded the data", true, e);
         }
-        List<String> foreign = ready.stream().filter(t -> !t._2().isEmpty()).map(t -> t._1() + " runs " + t._2()).toList();
+        List<String> foreign = ready.stream()
+                .filter(t -> !t._2().isEmpty())
+                .map(t -> t._1() + " runs " + t._2())
+                .toList();
         if (!foreign.isEmpty()) {
-            throw new TierFailure(String.join("; ", foreign) + ", but this driver runs " + driverBuild + ": replicas built from"
-                    + " different code can differ silently, so every machine must run the same TrainDeck build; install this one"
-                    + " there and start its worker again", true, null);
+            throw new TierFailure(
+                    String.join("; ", foreign) + ", but this driver runs " + driverBuild + ": replicas built from"
+                            + " different code can differ silently, so every machine must run the same TrainDeck build; install this one"
+                            + " there and start its worker again",
+                    true,
+                    null);
         }
-        List<String> problems = ready.stream().filter(t -> !t._3().isEmpty()).map(t -> t._1() + " " + t._3()).toList();
+        List<String> problems = ready.stream()
+                .filter(t -> !t._3().isEmpty())
+                .map(t -> t._1() + " " + t._3())
+                .toList();
         if (!problems.isEmpty()) {
-            throw new TierFailure(String.join("; ", problems) + ". Every executor reads the training data from the driver's"
-                    + " paths: put the data on storage every machine reaches at the same path (a shared or network file system,"
-                    + " or the same copy on each), then start again", true, null);
+            throw new TierFailure(
+                    String.join("; ", problems) + ". Every executor reads the training data from the driver's"
+                            + " paths: put the data on storage every machine reaches at the same path (a shared or network file system,"
+                            + " or the same copy on each), then start again",
+                    true,
+                    null);
         }
     }
 
@@ -286,15 +327,18 @@ final class SparkStepSession implements DistributedSession {
         if (parametersInTasks) {
             // measured against the broadcast (README): each task carries its own copy, one message instead of a fetch
             parameters = null;
-            List<Tuple2<byte[], ShardWork>> tasks = shards.stream().map(w -> new Tuple2<>(params, w)).toList();
+            List<Tuple2<byte[], ShardWork>> tasks =
+                    shards.stream().map(w -> new Tuple2<>(params, w)).toList();
             job = sc.parallelize(tasks, tasks.size())
-                    .map(t -> ExecutorReplicas.of(runId, change, json.value(), shardData.value(), lossOnly, oneDnn).compute(t._1(), t._2()))
+                    .map(t -> ExecutorReplicas.of(runId, change, json.value(), shardData.value(), lossOnly, oneDnn)
+                            .compute(t._1(), t._2()))
                     .collectAsync();
         } else {
             Broadcast<byte[]> broadcast = sc.broadcast(params);
             parameters = broadcast;
             job = sc.parallelize(shards, shards.size())
-                    .map(w -> ExecutorReplicas.of(runId, change, json.value(), shardData.value(), lossOnly, oneDnn).compute(broadcast.value(), w))
+                    .map(w -> ExecutorReplicas.of(runId, change, json.value(), shardData.value(), lossOnly, oneDnn)
+                            .compute(broadcast.value(), w))
                     .collectAsync();
         }
         List<ShardResult> results;
@@ -302,8 +346,13 @@ final class SparkStepSession implements DistributedSession {
             results = job.get(spec.stepTimeoutSeconds(), TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             job.cancel(true);
-            throw new TierFailure("step " + step + " did not finish within its " + spec.stepTimeoutSeconds() + " s; still computing: "
-                    + (events.busy().isEmpty() ? "none (the cluster may have lost its executors)" : describe(events.busy(), events)), true, e);
+            throw new TierFailure(
+                    "step " + step + " did not finish within its " + spec.stepTimeoutSeconds() + " s; still computing: "
+                            + (events.busy().isEmpty()
+                                    ? "none (the cluster may have lost its executors)"
+                                    : describe(events.busy(), events)),
+                    true,
+                    e);
         } catch (ExecutionException e) {
             throw new TierFailure(FailureDiagnosis.of(e.getCause(), events), true, e.getCause());
         } catch (InterruptedException e) {
@@ -327,8 +376,11 @@ final class SparkStepSession implements DistributedSession {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(master.getHost(), master.getPort()), 5000);
         } catch (IOException e) {
-            throw new TierFailure("the master at " + master.getHost() + ":" + master.getPort() + " stopped answering before " + before
-                    + " (" + e.getMessage() + ")", true, e);
+            throw new TierFailure(
+                    "the master at " + master.getHost() + ":" + master.getPort() + " stopped answering before " + before
+                            + " (" + e.getMessage() + ")",
+                    true,
+                    e);
         }
     }
 
@@ -354,7 +406,8 @@ final class SparkStepSession implements DistributedSession {
             }
         }
         try {
-            return new StepSum(lossSum, examples, micro, Nd4j.toByteArray(sum), perShard, compute, Math.max(0, wall - slowest));
+            return new StepSum(
+                    lossSum, examples, micro, Nd4j.toByteArray(sum), perShard, compute, Math.max(0, wall - slowest));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -367,13 +420,15 @@ final class SparkStepSession implements DistributedSession {
     @Override
     public void close() {
         String app = sc.getConf().get("spark.app.name");
-        Thread stopper = new Thread(() -> {
-            try {
-                sc.stop();
-            } catch (RuntimeException e) {
-                LOG.warn("stopping the Spark driver: {}", e.toString());
-            }
-        }, "traindeck-spark-stop");
+        Thread stopper = new Thread(
+                () -> {
+                    try {
+                        sc.stop();
+                    } catch (RuntimeException e) {
+                        LOG.warn("stopping the Spark driver: {}", e.toString());
+                    }
+                },
+                "traindeck-spark-stop");
         stopper.setDaemon(true);
         stopping = stopper;
         stopper.start();

@@ -1,7 +1,20 @@
 package org.traindeck.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -11,24 +24,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * On a real master and two workers (127.0.0.1): two executors train the digits LeNet exactly as one device at the
@@ -42,6 +41,7 @@ class ClusterTrainingTest {
 
     @TempDir
     static Path dir;
+
     private static LocalCluster cluster;
 
     @BeforeAll
@@ -69,7 +69,8 @@ class ClusterTrainingTest {
         return config(dir, name, batch, epochs, parallel, DIGITS.toString());
     }
 
-    private static final Path DIGITS = Path.of("..", "data", "digits", "digits.csv.gz").toAbsolutePath().normalize();
+    private static final Path DIGITS =
+            Path.of("..", "data", "digits", "digits.csv.gz").toAbsolutePath().normalize();
 
     static RunConfig config(Path dir, String name, int batch, int epochs, String parallel, String digits) {
         return ConfigParser.parse("""
@@ -82,7 +83,8 @@ class ClusterTrainingTest {
                              "schedule": {"type": "warmupCosine", "warmupSteps": 5, "minLearningRate": 0.0001}}],
                  "checkpoint": {"keepBestPerStage": false, "everyEpochs": 1},
                  "parallel": %s}
-                """.formatted(name, digits, epochs, batch, parallel), dir).orThrow();
+                """.formatted(name, digits, epochs, batch, parallel), dir)
+                .orThrow();
     }
 
     static List<Double> losses(Path runDir) throws IOException {
@@ -115,7 +117,8 @@ class ClusterTrainingTest {
     static void assertSameLosses(List<Double> a, List<Double> b) {
         assertThat(b).hasSameSizeAs(a);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("relative loss difference at step %d", i + 1)
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("relative loss difference at step %d", i + 1)
                     .isLessThan(1e-4);
         }
     }
@@ -129,7 +132,8 @@ class ClusterTrainingTest {
     @Order(1)
     void twoExecutorsTrainExactlyAsOneDeviceAtTheGlobalBatch() throws Exception {
         RunResult one = TrainingRun.prepare(config("one", 48, "{}")).runHere();
-        RunResult two = TrainingRun.prepare(config("two", 24, clusterParallel())).runHere();
+        RunResult two =
+                TrainingRun.prepare(config("two", 24, clusterParallel())).runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -142,16 +146,19 @@ class ClusterTrainingTest {
         assertThat(exchange).isNotEmpty();
         // each executor's throughput reaches the same metric file (and charts) as a local device's
         assertThat(devices(two.runDir(), "throughput/samples_per_s")).containsExactly("executor0", "executor1");
-        System.out.printf("one device: %.1f s, two executors: %.1f s for %d steps; exchange ms per step: %s%n", one.elapsedSeconds(),
-                two.elapsedSeconds(), a.size(), exchange);
+        System.out.printf(
+                "one device: %.1f s, two executors: %.1f s for %d steps; exchange ms per step: %s%n",
+                one.elapsedSeconds(), two.elapsedSeconds(), a.size(), exchange);
         System.out.println(Files.readString(two.runDir().resolve("train.log")));
     }
 
     /** Stage 2 has another batch, optimizer and data (another split), trained by the executors of stage 1. */
     static RunConfig twoStages(String name, int batch, String parallel) {
-        String data = "{\"train\": {\"type\": \"csv\", \"path\": \"" + DIGITS.toString().replace("\\", "/")
+        String data = "{\"train\": {\"type\": \"csv\", \"path\": \""
+                + DIGITS.toString().replace("\\", "/")
                 + "\", \"numClasses\": 10, \"imageShape\": [8, 8, 1], \"normalize\": \"minmax\"}, \"validationSplit\": %s}";
-        return ConfigParser.parse("""
+        return ConfigParser.parse(
+                        """
                 {"name": "%s", "outputDir": "out", "seed": 11, "devices": "cpu",
                  "model": {"type": "lenet", "channels": [8, 16], "kernelSize": 3, "dense": 32, "dropout": 0},
                  "data": %s,
@@ -162,14 +169,17 @@ class ClusterTrainingTest {
                              "data": %s}],
                  "checkpoint": {"keepBestPerStage": false, "everyEpochs": 1},
                  "parallel": %s}
-                """.formatted(name, data.formatted("0.2"), batch, batch / 2, data.formatted("0.1"), parallel), dir).orThrow();
+                """.formatted(name, data.formatted("0.2"), batch, batch / 2, data.formatted("0.1"), parallel),
+                        dir)
+                .orThrow();
     }
 
     @Test
     @Order(1)
     void aTwoStageRunStartsItsExecutorsOnceAndTrainsExactlyAsOneDevice() throws Exception {
         RunResult one = TrainingRun.prepare(twoStages("one-2s", 96, "{}")).runHere();
-        RunResult two = TrainingRun.prepare(twoStages("two-2s", 48, clusterParallel())).runHere();
+        RunResult two =
+                TrainingRun.prepare(twoStages("two-2s", 48, clusterParallel())).runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -178,7 +188,9 @@ class ClusterTrainingTest {
         assertSameLosses(a, losses(two.runDir()));
         String log = Files.readString(two.runDir().resolve("train.log"));
         // one Spark driver, whose executors started once, for both stages
-        assertThat(log).containsOnlyOnce("cluster: connecting").containsOnlyOnce("cluster: training on executor")
+        assertThat(log)
+                .containsOnlyOnce("cluster: connecting")
+                .containsOnlyOnce("cluster: training on executor")
                 .containsOnlyOnce("cluster: stage 2 on the same executors (executor");
         assertThat(devices(two.runDir(), "throughput/samples_per_s")).containsExactly("executor0", "executor1");
         System.out.println(log);
@@ -187,7 +199,8 @@ class ClusterTrainingTest {
     @Test
     @Order(2)
     void anExecutorKilledMidRunEndsTheRunWithTheMachineNamedAndItResumesExactlyOnOneMachine() throws Exception {
-        RunResult reference = TrainingRun.prepare(config("reference", 128, 2, "{}")).runHere();
+        RunResult reference =
+                TrainingRun.prepare(config("reference", 128, 2, "{}")).runHere();
         TrainingRun run = TrainingRun.prepare(config("killed", 64, 2, clusterParallel()));
         run.start();
         await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
@@ -203,11 +216,16 @@ class ClusterTrainingTest {
         assertThat(seconds).as("seconds from the kill to the run's end").isLessThan(60);
         assertThat(failed.lastCheckpoint()).isNotNull();
 
-        RunResult resumed = TrainingRun.resume(failed.runDir(), new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(2)),
-                DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        failed.runDir(),
+                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(2)),
+                        DeviceDiscovery.system())
+                .runHere();
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
         assertSameLosses(losses(reference.runDir()), losses(failed.runDir()));
-        System.out.printf("killed executor pid %d: the run ended %.1f s later: %s%n", executors.get(1).pid(), seconds, failed.message());
+        System.out.printf(
+                "killed executor pid %d: the run ended %.1f s later: %s%n",
+                executors.get(1).pid(), seconds, failed.message());
     }
 
     @Test
@@ -225,7 +243,10 @@ class ClusterTrainingTest {
             RunResult failed = run.completion().get(120, TimeUnit.SECONDS);
             double seconds = (System.nanoTime() - stoppedAt) / 1e9;
             assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
-            assertThat(failed.message()).contains("did not finish within its 30 s").contains("executor").contains("127.0.0.1")
+            assertThat(failed.message())
+                    .contains("did not finish within its 30 s")
+                    .contains("executor")
+                    .contains("127.0.0.1")
                     .contains("is intact");
             assertThat(seconds).as("seconds from the stop to the run's end").isLessThan(45);
         } finally {
@@ -235,7 +256,10 @@ class ClusterTrainingTest {
     }
 
     private static void signal(String name, ProcessHandle p) throws Exception {
-        new ProcessBuilder("kill", "-" + name, String.valueOf(p.pid())).inheritIO().start().waitFor();
+        new ProcessBuilder("kill", "-" + name, String.valueOf(p.pid()))
+                .inheritIO()
+                .start()
+                .waitFor();
     }
 
     /**
@@ -251,13 +275,19 @@ class ClusterTrainingTest {
         String driverOnly = "/proc/self/cwd/" + relative.toString().replace('\\', '/');
         assertThat(Path.of(driverOnly)).as("the driver's view").exists();
 
-        RunResult failed = TrainingRun.prepare(config(dir, "driver-only", 24, 1, clusterParallel(), driverOnly)).runHere();
+        RunResult failed = TrainingRun.prepare(config(dir, "driver-only", 24, 1, clusterParallel(), driverOnly))
+                .runHere();
 
         assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
-        assertThat(failed.message()).contains("executor").contains("on 127.0.0.1").contains("cannot read " + driverOnly)
+        assertThat(failed.message())
+                .contains("executor")
+                .contains("on 127.0.0.1")
+                .contains("cannot read " + driverOnly)
                 .contains("same path");
         Path metrics = failed.runDir().resolve("metrics.jsonl");
-        assertThat(Files.exists(metrics) ? losses(failed.runDir()) : List.of()).as("steps trained").isEmpty();
+        assertThat(Files.exists(metrics) ? losses(failed.runDir()) : List.of())
+                .as("steps trained")
+                .isEmpty();
         System.out.println("driver-only data: " + failed.message());
     }
 
@@ -272,7 +302,11 @@ class ClusterTrainingTest {
         RunResult failed = run.completion().get(120, TimeUnit.SECONDS);
 
         assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
-        assertThat(failed.message()).contains("the master at 127.0.0.1:" + cluster.port + " stopped answering").contains("is intact");
-        assertThat((System.nanoTime() - killedAt) / 1e9).as("seconds from the kill to the run's end").isLessThan(60);
+        assertThat(failed.message())
+                .contains("the master at 127.0.0.1:" + cluster.port + " stopped answering")
+                .contains("is intact");
+        assertThat((System.nanoTime() - killedAt) / 1e9)
+                .as("seconds from the kill to the run's end")
+                .isLessThan(60);
     }
 }

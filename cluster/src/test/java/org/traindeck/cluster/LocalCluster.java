@@ -1,5 +1,7 @@
 package org.traindeck.cluster;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -11,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.awaitility.Awaitility.await;
 
 /** A real standalone master and workers on 127.0.0.1, each its own JVM, started and stopped by a test. */
 final class LocalCluster implements AutoCloseable {
@@ -40,8 +40,11 @@ final class LocalCluster implements AutoCloseable {
     }
 
     LocalCluster startMaster() throws IOException {
-        master = SparkDaemons.master(HOST, port, SparkDaemons.LOOPBACK, 0, secret, dir.resolve("master.log")).start();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(this::masterListens);
+        master = SparkDaemons.master(HOST, port, SparkDaemons.LOOPBACK, 0, secret, dir.resolve("master.log"))
+                .start();
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(this::masterListens);
         return this;
     }
 
@@ -50,7 +53,8 @@ final class LocalCluster implements AutoCloseable {
         int n = workers.size();
         Path log = dir.resolve("worker-" + n + ".log");
         Path work = Files.createDirectories(dir.resolve("work-" + n));
-        workers.add(SparkDaemons.worker(url(), HOST, 1, "1200m", SparkDaemons.LOOPBACK, 0, workerSecret, work, log).start());
+        workers.add(SparkDaemons.worker(url(), HOST, 1, "1200m", SparkDaemons.LOOPBACK, 0, workerSecret, work, log)
+                .start());
         return log;
     }
 
@@ -61,7 +65,8 @@ final class LocalCluster implements AutoCloseable {
             logs.add(startWorker(secret));
         }
         for (Path log : logs) {
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> read(log).contains("Successfully registered with master"));
         }
         return this;
@@ -76,7 +81,10 @@ final class LocalCluster implements AutoCloseable {
     List<ProcessHandle> executors() {
         List<ProcessHandle> out = new ArrayList<>();
         for (Process w : workers) {
-            w.toHandle().descendants().filter(p -> commandLine(p).contains("CoarseGrainedExecutorBackend")).forEach(out::add);
+            w.toHandle()
+                    .descendants()
+                    .filter(p -> commandLine(p).contains("CoarseGrainedExecutorBackend"))
+                    .forEach(out::add);
         }
         return out;
     }
@@ -84,7 +92,8 @@ final class LocalCluster implements AutoCloseable {
     // ProcessHandle.Info leaves out long command lines; /proc has them whole
     private static String commandLine(ProcessHandle p) {
         try {
-            return new String(Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline")), StandardCharsets.UTF_8);
+            return new String(
+                    Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline")), StandardCharsets.UTF_8);
         } catch (IOException e) {
             return p.info().commandLine().orElse("");
         }

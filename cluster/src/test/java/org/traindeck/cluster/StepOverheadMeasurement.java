@@ -1,5 +1,10 @@
 package org.traindeck.cluster;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
@@ -18,12 +23,6 @@ import org.traindeck.engine.parallel.DistributedSpec;
 import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The per-step cost of the Spark step on two executors, for the README: wall time against the executors' compute,
@@ -49,11 +48,28 @@ class StepOverheadMeasurement {
     }
 
     private void measure(LocalCluster cluster, int hidden, String mode) throws Exception {
-        ComputationGraph net = new ComputationGraph(new NeuralNetConfiguration.Builder().seed(1).graphBuilder().addInputs("in")
-                .addLayer("h", new DenseLayer.Builder().nIn(64).nOut(hidden).activation(Activation.RELU).build(), "in")
-                .addLayer("out", new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(hidden).nOut(10)
-                        .activation(Activation.SOFTMAX).build(), "h")
-                .setOutputs("out").build());
+        ComputationGraph net = new ComputationGraph(new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .graphBuilder()
+                .addInputs("in")
+                .addLayer(
+                        "h",
+                        new DenseLayer.Builder()
+                                .nIn(64)
+                                .nOut(hidden)
+                                .activation(Activation.RELU)
+                                .build(),
+                        "in")
+                .addLayer(
+                        "out",
+                        new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                                .nIn(hidden)
+                                .nOut(10)
+                                .activation(Activation.SOFTMAX)
+                                .build(),
+                        "h")
+                .setOutputs("out")
+                .build());
         net.init();
         byte[] params = Nd4j.toByteArray(net.params());
         List<ShardWork> shards = new ArrayList<>();
@@ -67,8 +83,18 @@ class StepOverheadMeasurement {
                  "stages": [{"epochs": 1, "batchSize": 32}]}
                 """, cluster.dir).orThrow();
         ShardData shardData = new ShardData(ConfigWriter.toJsonWithAbsolutePaths(data), 0, 256, List.of());
-        DistributedSpec spec = new DistributedSpec(cluster.url(), 2, "measure-" + hidden + "-" + mode, net.getConfiguration().toJson(), shardData, false,
-                false, cluster.secretFile, 90, 120, Map.of(SparkStepSession.PARAMETERS_SETTING, mode));
+        DistributedSpec spec = new DistributedSpec(
+                cluster.url(),
+                2,
+                "measure-" + hidden + "-" + mode,
+                net.getConfiguration().toJson(),
+                shardData,
+                false,
+                false,
+                cluster.secretFile,
+                90,
+                120,
+                Map.of(SparkStepSession.PARAMETERS_SETTING, mode));
         int steps = 23;
         double[] wall = new double[steps - 3];
         double[] exchange = new double[steps - 3];
@@ -84,9 +110,17 @@ class StepOverheadMeasurement {
                 }
             }
         }
-        System.out.printf("MEASURED %d parameters (%.2f MB), parameters by %s: step median %.0f ms (p10 %.0f, p90 %.0f),"
-                        + " exchange median %.0f ms, slowest executor's compute median %.0f ms%n", net.numParams(), params.length / 1e6, mode,
-                median(wall), pct(wall, 0.1), pct(wall, 0.9), median(exchange), median(compute));
+        System.out.printf(
+                "MEASURED %d parameters (%.2f MB), parameters by %s: step median %.0f ms (p10 %.0f, p90 %.0f),"
+                        + " exchange median %.0f ms, slowest executor's compute median %.0f ms%n",
+                net.numParams(),
+                params.length / 1e6,
+                mode,
+                median(wall),
+                pct(wall, 0.1),
+                pct(wall, 0.9),
+                median(exchange),
+                median(compute));
     }
 
     private static double median(double[] v) {

@@ -1,10 +1,9 @@
 package org.traindeck.cluster;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.parallel.DistributedSpec;
-import org.traindeck.engine.parallel.ShardData;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -22,14 +21,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.parallel.DistributedSpec;
+import org.traindeck.engine.parallel.ShardData;
 
 /**
  * Spark's web UIs are not authenticated: a master's UI listens on the loopback address even when its RPC listens on
@@ -39,6 +37,7 @@ class WebUiTest {
 
     @TempDir
     Path dir;
+
     private Process master;
 
     @AfterEach
@@ -54,43 +53,72 @@ class WebUiTest {
         int port = freePort();
         int uiPort = freePort();
         String secret = ClusterSecret.generate(dir.resolve("secret"));
-        master = SparkDaemons.master(rpcHost, port, SparkDaemons.LOOPBACK, uiPort, secret, dir.resolve("master.log")).start();
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> listens(SparkDaemons.LOOPBACK, uiPort));
+        master = SparkDaemons.master(rpcHost, port, SparkDaemons.LOOPBACK, uiPort, secret, dir.resolve("master.log"))
+                .start();
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> listens(SparkDaemons.LOOPBACK, uiPort));
         assertThat(listens(rpcHost, port)).as("the RPC on " + rpcHost).isTrue();
 
         ShardData none = new ShardData("{}", 0, 0, List.of());
-        DistributedSpec spec = new DistributedSpec("spark://" + rpcHost + ":" + port, 1, "ui-kill", "{}", none, false, false, dir.resolve("secret"),
-                30, 30, Map.of());
+        DistributedSpec spec = new DistributedSpec(
+                "spark://" + rpcHost + ":" + port,
+                1,
+                "ui-kill",
+                "{}",
+                none,
+                false,
+                false,
+                dir.resolve("secret"),
+                30,
+                30,
+                Map.of());
         SparkConf conf = SparkStepSession.conf(spec, secret, MasterProbe.localAddressTowards(rpcHost, port));
         JavaSparkContext driver = new JavaSparkContext(conf);
         try {
-            HttpURLConnection kill = (HttpURLConnection) new URL("http://127.0.0.1:" + uiPort + "/app/kill/?id=" + driver.sc().applicationId()
-                    + "&terminate=true").openConnection();
+            HttpURLConnection kill = (HttpURLConnection) new URL("http://127.0.0.1:" + uiPort + "/app/kill/?id="
+                            + driver.sc().applicationId() + "&terminate=true")
+                    .openConnection();
             kill.setRequestMethod("POST");
             kill.setInstanceFollowRedirects(false);
             kill.getResponseCode();
             // an enabled kill link ends the application within milliseconds; this one must not
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> !driver.sc().isStopped());
+            await().during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !driver.sc().isStopped());
         } finally {
             driver.stop();
             ClusterEvents.forget(conf.get("spark.app.name"));
         }
 
-        assumeThat(rpcHost).as("a non-loopback interface to check that the UI is not on it").isNotEqualTo(LocalCluster.HOST);
+        assumeThat(rpcHost)
+                .as("a non-loopback interface to check that the UI is not on it")
+                .isNotEqualTo(LocalCluster.HOST);
         assertThatThrownBy(() -> new Socket(rpcHost, uiPort).close()).isInstanceOf(ConnectException.class);
     }
 
     @Test
     void theDriversUiIsOffAndCannotKill() {
         ShardData none = new ShardData("{}", 0, 0, List.of());
-        DistributedSpec spec = new DistributedSpec("spark://127.0.0.1:7077", 1, "ui", "{}", none, false, false, dir.resolve("secret"), 30, 30,
-                Map.of());
+        DistributedSpec spec = new DistributedSpec(
+                "spark://127.0.0.1:7077", 1, "ui", "{}", none, false, false, dir.resolve("secret"), 30, 30, Map.of());
         SparkConf conf = SparkStepSession.conf(spec, "s", LocalCluster.HOST);
         assertThat(conf.get("spark.ui.enabled")).isEqualTo("false");
         assertThat(conf.get("spark.ui.killEnabled")).isEqualTo("false");
-        DistributedSpec asked = new DistributedSpec("spark://127.0.0.1:7077", 1, "ui", "{}", none, false, false, dir.resolve("secret"), 30, 30,
+        DistributedSpec asked = new DistributedSpec(
+                "spark://127.0.0.1:7077",
+                1,
+                "ui",
+                "{}",
+                none,
+                false,
+                false,
+                dir.resolve("secret"),
+                30,
+                30,
                 Map.of("spark.ui.enabled", "true"));
-        assertThat(SparkStepSession.conf(asked, "s", LocalCluster.HOST).get("spark.ui.enabled")).isEqualTo("true");
+        assertThat(SparkStepSession.conf(asked, "s", LocalCluster.HOST).get("spark.ui.enabled"))
+                .isEqualTo("true");
     }
 
     private static Optional<String> nonLoopbackAddress() throws SocketException {

@@ -9,8 +9,7 @@ public final class Version {
 
     private static final String VERSION = load();
 
-    private Version() {
-    }
+    private Version() {}
 
     public static String get() {
         return VERSION;

@@ -13,14 +13,16 @@ import java.util.stream.Stream;
 /** Every file below a folder with its SHA-256, to prove that an operation changed nothing there. */
 public final class FolderHashes {
 
-    private FolderHashes() {
-    }
+    private FolderHashes() {}
 
     public static Map<String, String> of(Path dir) throws IOException, NoSuchAlgorithmException {
         Map<String, String> files = new TreeMap<>();
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.filter(Files::isRegularFile).toList()) {
-                files.put(dir.relativize(p).toString(), HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p))));
+                files.put(
+                        dir.relativize(p).toString(),
+                        HexFormat.of()
+                                .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p))));
             }
         }
         return files;

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 /** Locations in the repository that tests read (tests run with the module folder as working directory). */
 public final class TestPaths {
 
-    private TestPaths() {
-    }
+    private TestPaths() {}
 
     public static Path repoRoot() {
         Path here = Path.of("").toAbsolutePath();

@@ -1,5 +1,6 @@
 package org.traindeck.engine;
 
+import java.io.IOException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
@@ -8,8 +9,6 @@ import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
-import java.io.IOException;
-
 /**
  * Trains a run in the background and has it stop right after {@code step}, as a user's Stop would. The stop is
  * part of the run's fault plan, so it lands on that exact step whatever the machine's load (a listener sees events
@@ -17,10 +16,10 @@ import java.io.IOException;
  */
 public final class TestRuns {
 
-    private TestRuns() {
-    }
+    private TestRuns() {}
 
-    public static RunResult stopAfterStep(RunConfig config, long step, EventListener alsoListening) throws IOException, InterruptedException {
+    public static RunResult stopAfterStep(RunConfig config, long step, EventListener alsoListening)
+            throws IOException, InterruptedException {
         TrainingRun run = TrainingRun.prepare(config, DeviceDiscovery.system(), FaultPlan.NONE.stoppingAfterStep(step));
         run.subscribe(alsoListening, EventBus.Delivery.LOSSLESS);
         run.start();
@@ -28,6 +27,6 @@ public final class TestRuns {
     }
 
     public static RunResult stopAfterStep(RunConfig config, long step) throws IOException, InterruptedException {
-        return stopAfterStep(config, step, e -> { });
+        return stopAfterStep(config, step, e -> {});
     }
 }

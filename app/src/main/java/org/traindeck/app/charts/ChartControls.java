@@ -1,5 +1,7 @@
 package org.traindeck.app.charts;
 
+import java.util.Locale;
+import java.util.function.Consumer;
 import javafx.beans.value.ObservableBooleanValue;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -15,9 +17,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 
-import java.util.Locale;
-import java.util.function.Consumer;
-
 /**
  * A chart's control row: smoothing with its weight, log scale, x by step or time, Reset zoom (while zoomed) and the
  * export menu. At a narrow width the words go first, and nothing is cut to "…".
@@ -31,7 +30,12 @@ final class ChartControls extends HBox {
     final Button resetZoom = new Button("Reset zoom");
 
     /** @param export told true for PNG, false for CSV */
-    ChartControls(String idPart, boolean byTimeDefault, ObservableBooleanValue zoomed, Runnable onResetZoom, Consumer<Boolean> export) {
+    ChartControls(
+            String idPart,
+            boolean byTimeDefault,
+            ObservableBooleanValue zoomed,
+            Runnable onResetZoom,
+            Consumer<Boolean> export) {
         super(6);
         smoothing.setPrefWidth(80);
         smoothing.setMinWidth(50);
@@ -47,7 +51,8 @@ final class ChartControls extends HBox {
         MenuButton exportMenu = new MenuButton("Export", null, png, csv);
         exportMenu.setMinWidth(Region.USE_PREF_SIZE);
         resetZoom.setOnAction(e -> onResetZoom.run());
-        resetZoom.setTooltip(new Tooltip("show everything again (or double-click the chart); drag across the chart to zoom"));
+        resetZoom.setTooltip(
+                new Tooltip("show everything again (or double-click the chart); drag across the chart to zoom"));
         resetZoom.visibleProperty().bind(zoomed);
         resetZoom.managedProperty().bind(zoomed);
         resetZoom.setMinWidth(Region.USE_PREF_SIZE);

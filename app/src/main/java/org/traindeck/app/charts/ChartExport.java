@@ -1,7 +1,5 @@
 package org.traindeck.app.charts;
 
-import org.jfree.chart.JFreeChart;
-
 import java.awt.image.BufferedImage;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -9,14 +7,13 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-
 import javax.imageio.ImageIO;
+import org.jfree.chart.JFreeChart;
 
 /** A chart's exports: taken as a snapshot on the FX thread, written to a file on any thread. */
 final class ChartExport {
 
-    private ChartExport() {
-    }
+    private ChartExport() {}
 
     static ChartFile png(JFreeChart chart, int width, int height) {
         BufferedImage image = chart.createBufferedImage(width, height);

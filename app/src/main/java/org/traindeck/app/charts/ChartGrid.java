@@ -1,11 +1,10 @@
 package org.traindeck.app.charts;
 
+import java.util.List;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.layout.Pane;
-
-import java.util.List;
 
 /**
  * Charts in as many columns as fit side by side at their minimum width (two on a wide pane, one on a narrow one),
@@ -16,6 +15,7 @@ public final class ChartGrid extends Pane {
 
     /** Below this a chart's axes and legend crowd out its plot. */
     static final double MIN_CELL_WIDTH = 340;
+
     static final double MIN_ROW_HEIGHT = 240;
     private final double gap;
 

@@ -1,8 +1,7 @@
 package org.traindeck.app.charts;
 
-import org.jfree.data.xy.XYSeries;
-
 import java.awt.Color;
+import org.jfree.data.xy.XYSeries;
 
 /** One series of a {@link LiveChart}: its full data, its smoothed copy, and the two lines it is drawn as. */
 final class ChartLine {
@@ -16,6 +15,7 @@ final class ChartLine {
     final XYSeries smooth;
     /** The debiased EMA of data, extended as points arrive (its state: the running average and its count). */
     final SeriesBuffer smoothed = new SeriesBuffer();
+
     long smoothedRewrites = -1;
     Smoothing ema = new Smoothing(-1);
     long drawnVersion = -1;

@@ -1,14 +1,13 @@
 package org.traindeck.app.charts;
 
+import java.awt.geom.Rectangle2D;
+import java.util.List;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.StackPane;
 import javafx.scene.shape.Line;
-
-import java.awt.geom.Rectangle2D;
-import java.util.List;
 
 /**
  * Drawn over a chart, never taking the mouse: the hover crosshair with a floating read-out of every series at that

@@ -13,8 +13,7 @@ public final class ChartPalette {
     public static final Color LIGHT_BACKGROUND = Color.WHITE;
     public static final Color DARK_BACKGROUND = new Color(0x0d1117);
 
-    private ChartPalette() {
-    }
+    private ChartPalette() {}
 
     public static Color background(boolean dark) {
         return dark ? DARK_BACKGROUND : LIGHT_BACKGROUND;
@@ -31,7 +30,8 @@ public final class ChartPalette {
     }
 
     private static Color mix(Color a, Color b, double t) {
-        return new Color((int) Math.round(a.getRed() + (b.getRed() - a.getRed()) * t),
+        return new Color(
+                (int) Math.round(a.getRed() + (b.getRed() - a.getRed()) * t),
                 (int) Math.round(a.getGreen() + (b.getGreen() - a.getGreen()) * t),
                 (int) Math.round(a.getBlue() + (b.getBlue() - a.getBlue()) * t));
     }

@@ -1,16 +1,14 @@
 package org.traindeck.app.charts;
 
+import java.awt.Color;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.XYPlot;
 
-import java.awt.Color;
-
 /** A chart's background, grid and text in Primer's colours, so the charts sit in the AtlantaFX theme. */
 final class ChartTheme {
 
-    private ChartTheme() {
-    }
+    private ChartTheme() {}
 
     static void apply(JFreeChart chart, XYPlot plot, boolean dark) {
         Color background = ChartPalette.background(dark);

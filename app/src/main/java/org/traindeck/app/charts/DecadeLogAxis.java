@@ -1,16 +1,15 @@
 package org.traindeck.app.charts;
 
-import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.axis.NumberTick;
-import org.jfree.chart.ui.RectangleEdge;
-import org.jfree.chart.ui.TextAnchor;
-
 import java.awt.Graphics2D;
 import java.awt.geom.Rectangle2D;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTick;
+import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.chart.ui.TextAnchor;
 
 /**
  * A log axis whose ticks read as people write them: 1, 2 and 5 × 10^n ("0.02", "5", "2e-5") when the range spans a
@@ -88,7 +87,9 @@ final class DecadeLogAxis extends LogAxis {
     static String label(double v) {
         double a = Math.abs(v);
         if (a >= 1e-4 && a < 1e5) {
-            return new BigDecimal(String.format(Locale.ROOT, "%.4g", v)).stripTrailingZeros().toPlainString();
+            return new BigDecimal(String.format(Locale.ROOT, "%.4g", v))
+                    .stripTrailingZeros()
+                    .toPlainString();
         }
         // %e always has an exponent (%g gives none from 1e-4 on, and the cut above moves)
         String s = String.format(Locale.ROOT, "%.2e", v);

@@ -1,11 +1,10 @@
 package org.traindeck.app.charts;
 
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.data.xy.XYSeries;
-
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.util.Collection;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYSeries;
 
 /**
  * Draws a chart's lines as the library sees them: each series reduced to its lows and highs per column of the visible
@@ -15,8 +14,8 @@ final class LineDrawer {
 
     private static final BasicStroke THIN = new BasicStroke(1f);
     private static final BasicStroke SOLID = new BasicStroke(1.6f);
-    private static final BasicStroke DASHED = new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
-            new float[] {5f, 4f}, 0f);
+    private static final BasicStroke DASHED =
+            new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {5f, 4f}, 0f);
 
     /** Fewer points than this are not smoothed unless the user asks for it. */
     static final int SHORT_SERIES = 50;
@@ -36,7 +35,14 @@ final class LineDrawer {
      * weight the raw line is drawn faint under the smoothed one. On a log scale, values ≤ 0 are left out. Returns the
      * points handed to the library.
      */
-    long draw(Collection<ChartLine> lines, boolean byTime, double xFrom, double xTo, int columns, double weight, boolean log) {
+    long draw(
+            Collection<ChartLine> lines,
+            boolean byTime,
+            double xFrom,
+            double xTo,
+            int columns,
+            double weight,
+            boolean log) {
         return draw(lines, byTime, xFrom, xTo, columns, weight, log, false, false);
     }
 
@@ -44,8 +50,16 @@ final class LineDrawer {
      * As above; {@code rawWhenShort}: a series of fewer than {@link #SHORT_SERIES} points is drawn as it is (an EMA
      * over 5 to 8 validations lags far behind the last value); {@code dark}: colours made readable on the dark theme.
      */
-    long draw(Collection<ChartLine> lines, boolean byTime, double xFrom, double xTo, int columns, double chosenWeight, boolean log,
-              boolean rawWhenShort, boolean dark) {
+    long draw(
+            Collection<ChartLine> lines,
+            boolean byTime,
+            double xFrom,
+            double xTo,
+            int columns,
+            double chosenWeight,
+            boolean log,
+            boolean rawWhenShort,
+            boolean dark) {
         if (scratchX.length < 2 * columns + 4) {
             scratchX = new double[2 * columns + 4];
             scratchY = new double[2 * columns + 4];
@@ -75,7 +89,8 @@ final class LineDrawer {
         return rawWhenShort && l.data.size() < SHORT_SERIES ? 0 : chosen;
     }
 
-    private int reduceInto(XYSeries target, SeriesBuffer data, boolean byTime, double xFrom, double xTo, int columns, boolean log) {
+    private int reduceInto(
+            XYSeries target, SeriesBuffer data, boolean byTime, double xFrom, double xTo, int columns, boolean log) {
         int count = MinMaxReducer.reduce(data, byTime, xFrom, xTo, columns, scratchX, scratchY);
         for (int i = 0; i < count; i++) {
             if (!log || scratchY[i] > 0) {

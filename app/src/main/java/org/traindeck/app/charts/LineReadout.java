@@ -8,8 +8,7 @@ import java.util.Locale;
 /** What the crosshair reads out: every series' value at the point nearest the mouse. */
 final class LineReadout {
 
-    private LineReadout() {
-    }
+    private LineReadout() {}
 
     /** Rows headed by where the point is ("step 120", "31.5 s"); empty when nothing is drawn. */
     static List<String> at(Collection<ChartLine> lines, boolean byTime, double x) {
@@ -31,7 +30,8 @@ final class LineReadout {
             rows.add(String.format(Locale.ROOT, "%s  %.4g", l.label, l.data.value(i)));
         }
         if (!rows.isEmpty()) {
-            rows.add(0, byTime ? String.format(Locale.ROOT, "%.1f s", at) : String.format(Locale.ROOT, "step %.0f", at));
+            rows.add(
+                    0, byTime ? String.format(Locale.ROOT, "%.1f s", at) : String.format(Locale.ROOT, "step %.0f", at));
         }
         return rows;
     }

@@ -1,5 +1,16 @@
 package org.traindeck.app.charts;
 
+import java.awt.Color;
+import java.awt.Paint;
+import java.awt.geom.Rectangle2D;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.scene.control.CheckBox;
@@ -22,18 +33,6 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
-
-import java.awt.Color;
-import java.awt.Paint;
-import java.awt.geom.Rectangle2D;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * A live line chart over full-length series. It draws a min/max-per-pixel reduction of each series (never the raw
@@ -111,7 +110,8 @@ public final class LiveChart extends BorderPane {
         viewer.setOnMouseExited(e -> overlay.hideHover());
         x.addChangeListener(e -> axisRangeChanged());
         y.addChangeListener(e -> axisRangeChanged());
-        controls = new ChartControls(idPart(), byTimeDefault, zoomed.getReadOnlyProperty(), this::resetZoom, this::exportRequested);
+        controls = new ChartControls(
+                idPart(), byTimeDefault, zoomed.getReadOnlyProperty(), this::resetZoom, this::exportRequested);
         smoothing = controls.smoothing;
         logScale = controls.logScale;
         xAxis = controls.xAxis;
@@ -147,7 +147,8 @@ public final class LiveChart extends BorderPane {
     }
 
     private void axisRangeChanged() {
-        boolean now = !plot.getDomainAxis().isAutoRange() || !plot.getRangeAxis().isAutoRange();
+        boolean now =
+                !plot.getDomainAxis().isAutoRange() || !plot.getRangeAxis().isAutoRange();
         if (now) {
             dirty = true; // the reduction follows the visible range
         }
@@ -186,8 +187,9 @@ public final class LiveChart extends BorderPane {
 
     /** Asked by the export menu; the window sets who answers (a file chooser), where the writing happens, who hears of a failure. */
     private Function<String, Path> exportTarget = suggested -> null;
+
     private TaskExecutor exportTasks = new CurrentThreadTaskExecutor();
-    private Consumer<String> exportFailed = m -> { };
+    private Consumer<String> exportFailed = m -> {};
 
     public void setExportTarget(Function<String, Path> chooser, TaskExecutor tasks, Consumer<String> onFailure) {
         this.exportTarget = chooser;
@@ -202,7 +204,9 @@ public final class LiveChart extends BorderPane {
             return;
         }
         ChartFile file = png ? pngFile(1200, 700) : csvFile();
-        exportTasks.execute(() -> file.writeTo(target), () -> { },
+        exportTasks.execute(
+                () -> file.writeTo(target),
+                () -> {},
                 e -> exportFailed.accept("Could not export " + title + " to " + target + ": " + e.getMessage()));
     }
 
@@ -328,7 +332,8 @@ public final class LiveChart extends BorderPane {
         }
         chart.setNotify(false);
         try {
-            drawnPoints = drawer.draw(lines.values(), byTime, xFrom, xTo, columns, weight, logScale.isSelected(), !smoothingChosen, dark);
+            drawnPoints = drawer.draw(
+                    lines.values(), byTime, xFrom, xTo, columns, weight, logScale.isSelected(), !smoothingChosen, dark);
             markers.placeOn(plot, byTime);
         } finally {
             chart.setNotify(true);
@@ -350,7 +355,9 @@ public final class LiveChart extends BorderPane {
     /** The last value of a series' prominent line (the smoothed one, or the series itself when unsmoothed). */
     double drawnLast(String key) {
         XYSeries drawn = lines.get(key).smooth;
-        return drawn.getItemCount() == 0 ? Double.NaN : drawn.getY(drawn.getItemCount() - 1).doubleValue();
+        return drawn.getItemCount() == 0
+                ? Double.NaN
+                : drawn.getY(drawn.getItemCount() - 1).doubleValue();
     }
 
     /** The keys of the series drawn, in order. */

@@ -7,8 +7,7 @@ package org.traindeck.app.charts;
  */
 public final class MinMaxReducer {
 
-    private MinMaxReducer() {
-    }
+    private MinMaxReducer() {}
 
     /**
      * @param xs      x values (only the first {@code n} are read)
@@ -21,7 +20,8 @@ public final class MinMaxReducer {
      * @param outY    receives the reduced y values
      * @return how many points were written
      */
-    public static int reduce(double[] xs, double[] ys, int n, double xFrom, double xTo, int columns, double[] outX, double[] outY) {
+    public static int reduce(
+            double[] xs, double[] ys, int n, double xFrom, double xTo, int columns, double[] outX, double[] outY) {
         if (n == 0 || columns < 1) {
             return 0;
         }
@@ -64,7 +64,8 @@ public final class MinMaxReducer {
      * operations however long the series. Gives exactly what {@link #reduce(double[], double[], int, double, double,
      * int, double[], double[])} gives.
      */
-    public static int reduce(SeriesBuffer series, boolean byTime, double xFrom, double xTo, int columns, double[] outX, double[] outY) {
+    public static int reduce(
+            SeriesBuffer series, boolean byTime, double xFrom, double xTo, int columns, double[] outX, double[] outY) {
         int n = series.size();
         double[] xs = series.xs(byTime);
         double[] ys = series.values();
@@ -83,8 +84,11 @@ public final class MinMaxReducer {
         while (i < to) {
             int bucket = (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[i] - xFrom) / width)));
             // the column's last point: the first index whose column is greater
-            int j = bucket == columns - 1 ? to : Math.min(to, Math.max(i + 1, lowerBound(xs, n, xFrom + (bucket + 1) * width)));
-            while (j > i + 1 && (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[j - 1] - xFrom) / width))) != bucket) {
+            int j = bucket == columns - 1
+                    ? to
+                    : Math.min(to, Math.max(i + 1, lowerBound(xs, n, xFrom + (bucket + 1) * width)));
+            while (j > i + 1
+                    && (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[j - 1] - xFrom) / width))) != bucket) {
                 j--;
             }
             while (j < to && (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[j] - xFrom) / width))) == bucket) {

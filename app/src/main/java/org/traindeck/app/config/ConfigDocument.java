@@ -2,17 +2,6 @@ package org.traindeck.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import javafx.application.Platform;
-import javafx.beans.property.BooleanProperty;
-import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.SimpleBooleanProperty;
-import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
-import javafx.beans.property.StringProperty;
-import org.traindeck.engine.api.Configs;
-import org.traindeck.engine.config.ValidationResult;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -25,6 +14,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javafx.application.Platform;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import org.traindeck.engine.api.Configs;
+import org.traindeck.engine.config.ValidationResult;
 
 /**
  * The config being edited: its text, its file (null until saved), whether it has unsaved changes, and the engine's
@@ -38,6 +37,7 @@ public final class ConfigDocument {
     private final BooleanProperty dirty = new SimpleBooleanProperty();
     /** The text as loaded or last saved: the document is dirty while its text differs, whatever edits led there. */
     private String clean = "";
+
     private final ObjectProperty<ValidationResult> validation = new SimpleObjectProperty<>();
     private final BooleanProperty validating = new SimpleBooleanProperty();
     private final Path defaultFolder;
@@ -115,17 +115,22 @@ public final class ConfigDocument {
      */
     public static String read(Path path) throws IOException {
         if (Files.size(path) > Configs.maxConfigBytes()) {
-            throw new IOException(path.getFileName() + " is " + Files.size(path) / (1 << 20) + " MB: a run config is at most "
-                    + Configs.maxConfigBytes() / 1024 + " kB, so this is not one");
+            throw new IOException(path.getFileName() + " is " + Files.size(path) / (1 << 20)
+                    + " MB: a run config is at most " + Configs.maxConfigBytes() / 1024 + " kB, so this is not one");
         }
         String content;
         try {
-            content = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+            content = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(path)))
+                    .toString();
         } catch (CharacterCodingException e) {
-            throw new IOException(path.getFileName() + " is not text (an image or another binary file?): a run config is a JSON file");
+            throw new IOException(path.getFileName()
+                    + " is not text (an image or another binary file?): a run config is a JSON file");
         }
         if (!content.stripLeading().startsWith("{")) {
-            throw new IOException(path.getFileName() + " is not a run config: a run config is a JSON object, starting with {");
+            throw new IOException(
+                    path.getFileName() + " is not a run config: a run config is a JSON object, starting with {");
         }
         return content;
     }
@@ -247,15 +252,18 @@ public final class ConfigDocument {
         String snapshot = text.get();
         Path base = baseDir();
         validating.set(true);
-        pending = validator.schedule(() -> {
-            ValidationResult result = Configs.parse(snapshot, base);
-            Platform.runLater(() -> {
-                if (generation.get() == mine) {
-                    validation.set(result);
-                    validating.set(false);
-                }
-            });
-        }, delayMillis, TimeUnit.MILLISECONDS);
+        pending = validator.schedule(
+                () -> {
+                    ValidationResult result = Configs.parse(snapshot, base);
+                    Platform.runLater(() -> {
+                        if (generation.get() == mine) {
+                            validation.set(result);
+                            validating.set(false);
+                        }
+                    });
+                },
+                delayMillis,
+                TimeUnit.MILLISECONDS);
     }
 
     public void shutdown() {

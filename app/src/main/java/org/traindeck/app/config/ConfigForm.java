@@ -3,6 +3,11 @@ package org.traindeck.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
@@ -15,18 +20,12 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.TitledPane;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ValidationResult;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The form side of the config editor: the common fields and the model type's own (ModelFields), each bound to its
@@ -37,14 +36,19 @@ import java.util.function.Supplier;
 public final class ConfigForm extends ScrollPane {
 
     /** A control bound to a JSON path (which may depend on the selected stage), with the schema's word on it. */
-    private record Binding(Supplier<String> path, Control control, Function<JsonNode, Object> toControl,
-                           Supplier<JsonNode> fromControl, Consumer<Object> setter, Tooltip hint) {}
+    private record Binding(
+            Supplier<String> path,
+            Control control,
+            Function<JsonNode, Object> toControl,
+            Supplier<JsonNode> fromControl,
+            Consumer<Object> setter,
+            Tooltip hint) {}
 
     private final ConfigDocument document;
     private final List<Binding> bindings = new ArrayList<>();
     private final GridPane model = grid();
     private final ModelFields modelFields;
-    private Runnable editInJson = () -> { };
+    private Runnable editInJson = () -> {};
     private final ComboBox<String> stageChoice = new ComboBox<>();
     private final VBox problems = new VBox(2);
     private final Label summary = new Label();
@@ -75,12 +79,14 @@ public final class ConfigForm extends ScrollPane {
         Button addStage = new Button("+");
         addStage.setId("add-stage");
         addStage.setTooltip(new Tooltip("add a stage (a copy of the selected one)"));
-        addStage.setOnAction(e -> structural(() -> StageEdits.addCopy(document, selectedStage()),
+        addStage.setOnAction(e -> structural(
+                () -> StageEdits.addCopy(document, selectedStage()),
                 () -> stageChoice.getSelectionModel().selectLast()));
         Button removeStage = new Button("−");
         removeStage.setId("remove-stage");
         removeStage.setTooltip(new Tooltip("remove the selected stage"));
-        removeStage.setOnAction(e -> structural(() -> StageEdits.remove(document, selectedStage()),
+        removeStage.setOnAction(e -> structural(
+                () -> StageEdits.remove(document, selectedStage()),
                 () -> stageChoice.getSelectionModel().selectFirst()));
         HBox stageRow = new HBox(4, stageChoice, addStage, removeStage);
         stage.add(new Label("Stage"), 0, r);
@@ -94,7 +100,12 @@ public final class ConfigForm extends ScrollPane {
         choice(stage, r++, "Schedule", () -> s.formatted(selectedStage()) + "schedule.type");
         text(stage, r++, "Warmup steps", () -> s.formatted(selectedStage()) + "schedule.warmupSteps", false);
         text(stage, r++, "Warmup epochs", () -> s.formatted(selectedStage()) + "schedule.warmupEpochs", false);
-        text(stage, r++, "Gradient clipping (max norm)", () -> s.formatted(selectedStage()) + "gradientClipping", false);
+        text(
+                stage,
+                r++,
+                "Gradient clipping (max norm)",
+                () -> s.formatted(selectedStage()) + "gradientClipping",
+                false);
         text(stage, r++, "Accumulation steps", () -> s.formatted(selectedStage()) + "accumulationSteps", false);
         choice(stage, r++, "Precision", () -> s.formatted(selectedStage()) + "precision");
         check(stage, r++, "Random 90° rotations", () -> s.formatted(selectedStage()) + "augmentation.rotate90");
@@ -112,9 +123,15 @@ public final class ConfigForm extends ScrollPane {
         text(checkpoint, r++, "Keep last", () -> "checkpoint.keepLast", false);
         summary.setId("validation-summary");
         problems.setId("problem-list");
-        VBox content = new VBox(6,
-                section("Run", run), section("Model", model), section("Data", data), section("Stages", stage),
-                section("Checkpoints", checkpoint), summary, problems);
+        VBox content = new VBox(
+                6,
+                section("Run", run),
+                section("Model", model),
+                section("Data", data),
+                section("Stages", stage),
+                section("Checkpoints", checkpoint),
+                summary,
+                problems);
         content.setPadding(new Insets(8));
         setContent(content);
         document.textProperty().addListener((o, a, b) -> {
@@ -153,50 +170,88 @@ public final class ConfigForm extends ScrollPane {
     }
 
     /** Also the model type's fields, whose default and hint come from its own variant of the schema. */
-    Control text(GridPane grid, int row, String label, String id, Supplier<String> path, boolean list, String fallback, Tooltip hint) {
+    Control text(
+            GridPane grid,
+            int row,
+            String label,
+            String id,
+            Supplier<String> path,
+            boolean list,
+            String fallback,
+            Tooltip hint) {
         TextField field = new TextField();
         field.setId(id);
         field.setPrefColumnCount(18);
         // a field left empty takes the schema's default, shown greyed
         field.setPromptText(fallback);
-        Binding b = new Binding(path, field, v -> JsonTree.toText(v),
+        Binding b = new Binding(
+                path,
+                field,
+                v -> JsonTree.toText(v),
                 () -> list ? JsonTree.listFromText(field.getText()) : JsonTree.fromText(field.getText()),
-                v -> field.setText((String) v), hint);
+                v -> field.setText((String) v),
+                hint);
         field.textProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, field, b);
         return field;
     }
 
     private void choice(GridPane grid, int row, String label, Supplier<String> path) {
-        choice(grid, row, label, id(label), path, Configs.choices(path.get()), Configs.defaultText(path.get()), hint(path));
+        choice(
+                grid,
+                row,
+                label,
+                id(label),
+                path,
+                Configs.choices(path.get()),
+                Configs.defaultText(path.get()),
+                hint(path));
     }
 
-    Control choice(GridPane grid, int row, String label, String id, Supplier<String> path, List<String> choices,
-                   String fallback, Tooltip hint) {
+    Control choice(
+            GridPane grid,
+            int row,
+            String label,
+            String id,
+            Supplier<String> path,
+            List<String> choices,
+            String fallback,
+            Tooltip hint) {
         ComboBox<String> box = new ComboBox<>();
         box.getItems().addAll(choices);
         box.setId(id);
-        Binding b = new Binding(path, box, v -> v == null ? fallback : v.asText(),
+        Binding b = new Binding(
+                path,
+                box,
+                v -> v == null ? fallback : v.asText(),
                 () -> box.getValue() == null ? null : JsonNodeFactory.instance.textNode(box.getValue()),
-                v -> box.setValue((String) v), hint);
+                v -> box.setValue((String) v),
+                hint);
         box.valueProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, box, b);
         return box;
     }
 
     /** A model type's switch: the value is written as the box shows it, its default when the file leaves it out. */
-    Control flag(GridPane grid, int row, String label, String id, Supplier<String> path, boolean fallback, Tooltip hint) {
+    Control flag(
+            GridPane grid, int row, String label, String id, Supplier<String> path, boolean fallback, Tooltip hint) {
         CheckBox box = new CheckBox();
         box.setId(id);
-        Binding b = new Binding(path, box, v -> v == null ? fallback : v.asBoolean(),
-                () -> JsonNodeFactory.instance.booleanNode(box.isSelected()), v -> box.setSelected((Boolean) v), hint);
+        Binding b = new Binding(
+                path,
+                box,
+                v -> v == null ? fallback : v.asBoolean(),
+                () -> JsonNodeFactory.instance.booleanNode(box.isSelected()),
+                v -> box.setSelected((Boolean) v),
+                hint);
         box.selectedProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, box, b);
         return box;
     }
 
     /** A value the form does not edit (a graph's layers), summarised; the JSON tab edits it. */
-    Control summary(GridPane grid, int row, String label, String id, Supplier<String> path, Function<JsonNode, String> text) {
+    Control summary(
+            GridPane grid, int row, String label, String id, Supplier<String> path, Function<JsonNode, String> text) {
         Label shown = new Label();
         shown.setId(id);
         shown.setWrapText(true);
@@ -232,9 +287,13 @@ public final class ConfigForm extends ScrollPane {
     private void check(GridPane grid, int row, String label, Supplier<String> path) {
         CheckBox box = new CheckBox();
         box.setId(id(label));
-        Binding b = new Binding(path, box, v -> v != null && v.asBoolean(),
+        Binding b = new Binding(
+                path,
+                box,
+                v -> v != null && v.asBoolean(),
                 () -> box.isSelected() ? JsonNodeFactory.instance.booleanNode(true) : null,
-                v -> box.setSelected((Boolean) v), hint(path));
+                v -> box.setSelected((Boolean) v),
+                hint(path));
         box.selectedProperty().addListener((o, a, v) -> userEdit(b));
         add(grid, row, label, box, b);
     }
@@ -308,7 +367,9 @@ public final class ConfigForm extends ScrollPane {
                     stageChoice.getSelectionModel().select(Math.min(keep, Math.max(0, count - 1)));
                 }
                 for (Binding b : bindings) {
-                    b.setter().accept(b.toControl().apply(JsonTree.get(tree, b.path().get())));
+                    b.setter()
+                            .accept(b.toControl()
+                                    .apply(JsonTree.get(tree, b.path().get())));
                 }
             }
             for (Binding b : bindings) {
@@ -336,7 +397,10 @@ public final class ConfigForm extends ScrollPane {
             problems.getChildren().add(line);
             for (Binding b : bindings) {
                 String path = b.path().get();
-                if (p.isError() && (path.equals(p.path()) || p.path().startsWith(path + ".") || p.path().startsWith(path + "["))) {
+                if (p.isError()
+                        && (path.equals(p.path())
+                                || p.path().startsWith(path + ".")
+                                || p.path().startsWith(path + "["))) {
                     if (!b.control().getStyleClass().contains("field-error")) {
                         b.control().getStyleClass().add("field-error");
                     }
@@ -344,9 +408,12 @@ public final class ConfigForm extends ScrollPane {
                 }
             }
         }
-        summary.setText(result.isValid()
-                ? (result.warnings().isEmpty() ? "✔ valid" : "✔ valid, with " + result.warnings().size() + " warning(s)")
-                : "✖ " + result.errors().size() + " problem(s): Start is disabled until they are fixed");
+        summary.setText(
+                result.isValid()
+                        ? (result.warnings().isEmpty()
+                                ? "✔ valid"
+                                : "✔ valid, with " + result.warnings().size() + " warning(s)")
+                        : "✖ " + result.errors().size() + " problem(s): Start is disabled until they are fixed");
         summary.getStyleClass().setAll("label", result.isValid() ? "summary-ok" : "summary-error");
     }
 }

@@ -3,15 +3,13 @@ package org.traindeck.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 import java.util.function.Consumer;
 
 /** Edits of the config's JSON made by the form and the other panels (devices, NCCL), each keeping the user's layout. */
 public final class DocumentEdits {
 
-    private DocumentEdits() {
-    }
+    private DocumentEdits() {}
 
     /**
      * Sets (or, with null, removes) one value, changing only that value's text: replaced in place, added to the

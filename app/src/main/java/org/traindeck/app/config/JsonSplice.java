@@ -9,7 +9,6 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,16 +24,15 @@ final class JsonSplice {
     private static final JsonFactory FACTORY = new JsonFactory();
     /** One line, as people type it: {@code [256, 128, 64]}, {@code {"epochs": 1}}. */
     private static final DefaultPrettyPrinter COMPACT = new DefaultPrettyPrinter(Separators.createDefaultInstance()
-            .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-            .withObjectEntrySpacing(Separators.Spacing.AFTER)
-            .withArrayValueSpacing(Separators.Spacing.AFTER)
-            .withObjectEmptySeparator("")
-            .withArrayEmptySeparator(""))
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                    .withObjectEntrySpacing(Separators.Spacing.AFTER)
+                    .withArrayValueSpacing(Separators.Spacing.AFTER)
+                    .withObjectEmptySeparator("")
+                    .withArrayEmptySeparator(""))
             .withArrayIndenter(DefaultPrettyPrinter.NopIndenter.instance)
             .withObjectIndenter(DefaultPrettyPrinter.NopIndenter.instance);
 
-    private JsonSplice() {
-    }
+    private JsonSplice() {}
 
     /**
      * The text with the value at {@code path} ({@code stages[0].optimizer.learningRate}) replaced by {@code value},
@@ -93,7 +91,8 @@ final class JsonSplice {
         Member last = object.members().get(object.members().size() - 1);
         // the gap between the last member and what precedes it: "\n    " in a laid-out object, " " in a compact one
         int before = object.members().size() > 1
-                ? object.members().get(object.members().size() - 2).valueEnd() : object.open() + 1;
+                ? object.members().get(object.members().size() - 2).valueEnd()
+                : object.open() + 1;
         String gap = text.substring(before, last.nameStart()).replaceFirst("^\\s*,", "");
         if (object.members().size() == 1 && gap.isEmpty()) {
             gap = " ";
@@ -120,7 +119,8 @@ final class JsonSplice {
             return text.substring(0, object.members().get(i - 1).valueEnd()) + text.substring(m.valueEnd());
         }
         if (object.members().size() > 1) {
-            return text.substring(0, m.nameStart()) + text.substring(object.members().get(1).nameStart());
+            return text.substring(0, m.nameStart())
+                    + text.substring(object.members().get(1).nameStart());
         }
         return text.substring(0, object.open() + 1) + text.substring(object.close());
     }
@@ -159,7 +159,8 @@ final class JsonSplice {
             return text.substring(0, items.get(index - 1).valueEnd()) + text.substring(m.valueEnd());
         }
         if (items.size() > 1) {
-            return text.substring(0, m.nameStart()) + text.substring(items.get(1).nameStart());
+            return text.substring(0, m.nameStart())
+                    + text.substring(items.get(1).nameStart());
         }
         return text.substring(0, array.open() + 1) + text.substring(array.close());
     }
@@ -179,7 +180,8 @@ final class JsonSplice {
         try (JsonParser p = FACTORY.createParser(text)) {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
-                if (t != JsonToken.START_ARRAY || !p.getParsingContext().getParent().pathAsPointer().equals(at)) {
+                if (t != JsonToken.START_ARRAY
+                        || !p.getParsingContext().getParent().pathAsPointer().equals(at)) {
                     continue;
                 }
                 int open = (int) p.currentTokenLocation().getCharOffset();
@@ -192,7 +194,8 @@ final class JsonSplice {
                     } else {
                         p.getText();
                     }
-                    items.add(new Member(String.valueOf(items.size()), start, (int) p.currentLocation().getCharOffset()));
+                    items.add(new Member(String.valueOf(items.size()), start, (int)
+                            p.currentLocation().getCharOffset()));
                 }
                 int close = (int) p.currentTokenLocation().getCharOffset();
                 while (p.nextToken() != null) {
@@ -251,7 +254,8 @@ final class JsonSplice {
                     } else {
                         p.getText();
                     }
-                    members.add(new Member(key, nameStart, (int) p.currentLocation().getCharOffset()));
+                    members.add(
+                            new Member(key, nameStart, (int) p.currentLocation().getCharOffset()));
                 }
                 int close = (int) p.currentTokenLocation().getCharOffset();
                 // the parser stops at the first broken token: only a whole document is edited

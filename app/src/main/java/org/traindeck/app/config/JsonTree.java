@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,10 +27,10 @@ public final class JsonTree {
             .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
+
     private static final Pattern PART = Pattern.compile("([^.\\[\\]]+)|\\[(\\d+)]");
 
-    private JsonTree() {
-    }
+    private JsonTree() {}
 
     /** The document as a tree, or null when the text is not a JSON object. */
     public static ObjectNode parse(String text) {
@@ -59,7 +58,8 @@ public final class JsonTree {
             var fields = node.fields();
             while (fields.hasNext()) {
                 var field = fields.next();
-                out.append("  ".repeat(depth + 1)).append(JsonSplice.compact(JsonNodeFactory.instance.textNode(field.getKey())))
+                out.append("  ".repeat(depth + 1))
+                        .append(JsonSplice.compact(JsonNodeFactory.instance.textNode(field.getKey())))
                         .append(": ");
                 write(field.getValue(), depth + 1, out);
                 out.append(fields.hasNext() ? ",\n" : "\n");
@@ -119,7 +119,9 @@ public final class JsonTree {
                 if (value == null) {
                     return;
                 }
-                child = parts.get(i + 1) instanceof Integer ? JsonNodeFactory.instance.arrayNode() : JsonNodeFactory.instance.objectNode();
+                child = parts.get(i + 1) instanceof Integer
+                        ? JsonNodeFactory.instance.arrayNode()
+                        : JsonNodeFactory.instance.objectNode();
                 if (p instanceof Integer idx && n instanceof ArrayNode a) {
                     while (a.size() <= idx) {
                         a.addObject();

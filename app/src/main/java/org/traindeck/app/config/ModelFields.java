@@ -1,17 +1,15 @@
 package org.traindeck.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import javafx.scene.Node;
-import javafx.scene.control.Button;
-import javafx.scene.control.Control;
-import javafx.scene.control.Label;
-import javafx.scene.layout.GridPane;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Control;
+import javafx.scene.layout.GridPane;
 
 /**
  * The Model section's rows below the type: the chosen type's properties as the schema lists them, each edited by the
@@ -22,12 +20,24 @@ final class ModelFields {
 
     /** Labels that read better than the key spelled out; keyed "type.key" or "key". */
     private static final Map<String, String> LABELS = Map.of(
-            "mlp.hidden", "Hidden layers", "lenet.channels", "Conv channels", "mlpRatio", "MLP ratio",
-            "dense", "Dense units", "blocks", "Residual blocks", "batchNorm", "Batch normalization",
-            "recompute", "Recompute activations");
+            "mlp.hidden",
+            "Hidden layers",
+            "lenet.channels",
+            "Conv channels",
+            "mlpRatio",
+            "MLP ratio",
+            "dense",
+            "Dense units",
+            "blocks",
+            "Residual blocks",
+            "batchNorm",
+            "Batch normalization",
+            "recompute",
+            "Recompute activations");
     /** Ids kept from the form's first, fixed rows, which tests and users' scripts look up. */
-    private static final Map<String, String> IDS = Map.of(
-            "mlp.hidden", "field-hidden-layers-mlp", "lenet.channels", "field-conv-channels-lenet");
+    private static final Map<String, String> IDS =
+            Map.of("mlp.hidden", "field-hidden-layers-mlp", "lenet.channels", "field-conv-channels-lenet");
+
     private static final int SHOWN_ENTRIES = 5;
 
     private final ConfigForm form;
@@ -56,13 +66,16 @@ final class ModelFields {
             String id = IDS.getOrDefault(type + "." + p.key(), ConfigForm.id(label));
             Supplier<String> path = () -> "model." + p.key();
             var hint = ConfigForm.tooltip(p.hint());
-            controls.add(switch (p.kind()) {
-                case CHOICE -> form.choice(grid, row, label, id, path, p.choices(), p.defaultText(), hint);
-                case BOOLEAN -> form.flag(grid, row, label, id, path, Boolean.parseBoolean(p.defaultText()), hint);
-                case INT_LIST -> form.text(grid, row, label, id, path, true, p.defaultText(), hint);
-                case INTEGER, NUMBER, STRING -> form.text(grid, row, label, id, path, false, p.defaultText(), hint);
-                case OTHER -> form.summary(grid, row, label, id, path, ModelFields::summarise);
-            });
+            controls.add(
+                    switch (p.kind()) {
+                        case CHOICE -> form.choice(grid, row, label, id, path, p.choices(), p.defaultText(), hint);
+                        case BOOLEAN ->
+                            form.flag(grid, row, label, id, path, Boolean.parseBoolean(p.defaultText()), hint);
+                        case INT_LIST -> form.text(grid, row, label, id, path, true, p.defaultText(), hint);
+                        case INTEGER, NUMBER, STRING ->
+                            form.text(grid, row, label, id, path, false, p.defaultText(), hint);
+                        case OTHER -> form.summary(grid, row, label, id, path, ModelFields::summarise);
+                    });
             summarised |= p.kind() == ModelSchema.Kind.OTHER;
             row++;
         }
@@ -105,7 +118,9 @@ final class ModelFields {
             String type = e.path("type").asText("");
             first.add(name.isEmpty() ? type : type.isEmpty() ? name : name + " (" + type + ")");
         }
-        return value.size() + (value.size() == 1 ? " entry: " : " entries: ") + String.join(", ", first)
+        return value.size()
+                + (value.size() == 1 ? " entry: " : " entries: ")
+                + String.join(", ", first)
                 + (value.size() > SHOWN_ENTRIES ? ", …" : "");
     }
 }

@@ -3,7 +3,6 @@ package org.traindeck.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,7 +20,15 @@ import java.util.stream.Stream;
 final class ModelSchema {
 
     /** How a property is edited. */
-    enum Kind { CHOICE, INTEGER, NUMBER, BOOLEAN, INT_LIST, STRING, OTHER }
+    enum Kind {
+        CHOICE,
+        INTEGER,
+        NUMBER,
+        BOOLEAN,
+        INT_LIST,
+        STRING,
+        OTHER
+    }
 
     /** One property of a model type: its key, how it is edited, what it is for, its default as shown, its choices. */
     record Property(String key, Kind kind, String hint, String defaultText, List<String> choices) {}
@@ -29,8 +36,7 @@ final class ModelSchema {
     private static final String RESOURCE = "/org/traindeck/engine/config/run-config.schema.json";
     private static final JsonNode SCHEMA = load();
 
-    private ModelSchema() {
-    }
+    private ModelSchema() {}
 
     private static JsonNode load() {
         try (InputStream in = ModelSchema.class.getResourceAsStream(RESOURCE)) {
@@ -61,7 +67,9 @@ final class ModelSchema {
     /** What model type {@code type} is, from the schema; null when it says nothing. */
     static String description(String type) {
         JsonNode variant = variant(type);
-        return variant == null || !variant.has("description") ? null : variant.get("description").asText();
+        return variant == null || !variant.has("description")
+                ? null
+                : variant.get("description").asText();
     }
 
     private static JsonNode variant(String type) {
@@ -76,16 +84,20 @@ final class ModelSchema {
     private static Property property(String key, JsonNode p) {
         List<String> choices = new ArrayList<>();
         p.path("enum").forEach(v -> choices.add(v.asText()));
-        Kind kind = !choices.isEmpty() ? Kind.CHOICE : switch (p.path("type").asText()) {
-            case "integer" -> Kind.INTEGER;
-            case "number" -> Kind.NUMBER;
-            case "boolean" -> Kind.BOOLEAN;
-            case "string" -> Kind.STRING;
-            case "array" -> "integer".equals(resolve(p.path("items")).path("type").asText()) ? Kind.INT_LIST : Kind.OTHER;
-            default -> Kind.OTHER;
-        };
+        Kind kind = !choices.isEmpty()
+                ? Kind.CHOICE
+                : switch (p.path("type").asText()) {
+                    case "integer" -> Kind.INTEGER;
+                    case "number" -> Kind.NUMBER;
+                    case "boolean" -> Kind.BOOLEAN;
+                    case "string" -> Kind.STRING;
+                    case "array" ->
+                        "integer".equals(resolve(p.path("items")).path("type").asText()) ? Kind.INT_LIST : Kind.OTHER;
+                    default -> Kind.OTHER;
+                };
         JsonNode d = p.get("default");
-        String defaultText = d == null ? null : d.isTextual() ? d.asText() : d.toString().replace(",", ", ");
+        String defaultText =
+                d == null ? null : d.isTextual() ? d.asText() : d.toString().replace(",", ", ");
         return new Property(key, kind, hint(p, defaultText), defaultText, choices);
     }
 
@@ -95,11 +107,17 @@ final class ModelSchema {
         if (p.has("description")) {
             parts.add(p.get("description").asText());
         }
-        String low = p.has("minimum") ? "≥ " + p.get("minimum").asText() : p.has("exclusiveMinimum") ? "> " + p.get("exclusiveMinimum").asText() : null;
-        String high = p.has("maximum") ? "≤ " + p.get("maximum").asText() : p.has("exclusiveMaximum") ? "< " + p.get("exclusiveMaximum").asText() : null;
+        String low = p.has("minimum")
+                ? "≥ " + p.get("minimum").asText()
+                : p.has("exclusiveMinimum") ? "> " + p.get("exclusiveMinimum").asText() : null;
+        String high = p.has("maximum")
+                ? "≤ " + p.get("maximum").asText()
+                : p.has("exclusiveMaximum") ? "< " + p.get("exclusiveMaximum").asText() : null;
         if (low != null || high != null) {
             parts.add((p.path("type").asText().equals("integer") ? "A whole number " : "A number ")
-                    + String.join(" and ", Stream.of(low, high).filter(Objects::nonNull).toList()) + ".");
+                    + String.join(
+                            " and ",
+                            Stream.of(low, high).filter(Objects::nonNull).toList()) + ".");
         }
         if (defaultText != null) {
             parts.add("Default: " + defaultText + ".");

@@ -1,5 +1,7 @@
 package org.traindeck.app.config;
 
+import java.util.Locale;
+import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.control.Label;
@@ -10,9 +12,6 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.api.ModelOverview;
-
-import java.util.Locale;
-import java.util.function.Function;
 
 /**
  * The model's table (node, type, inputs, output shape, parameters), as {@code traindeck validate --summary} prints it,
@@ -35,8 +34,8 @@ public final class ModelSummaryPane extends VBox {
         table.getColumns().add(column("type", ModelOverview.Node::type));
         table.getColumns().add(column("inputs", n -> String.join(", ", n.inputs())));
         table.getColumns().add(column("output", n -> n.outputShape() == null ? "" : n.outputShape()));
-        TableColumn<ModelOverview.Node, String> params = column("parameters",
-                n -> n.parameters() == null ? "" : String.format(Locale.ROOT, "%,d", n.parameters()));
+        TableColumn<ModelOverview.Node, String> params = column(
+                "parameters", n -> n.parameters() == null ? "" : String.format(Locale.ROOT, "%,d", n.parameters()));
         params.setStyle("-fx-alignment: CENTER-RIGHT;");
         table.getColumns().add(params);
         table.getColumns().add(column("problem", n -> n.problem() == null ? "" : n.problem()));
@@ -55,8 +54,10 @@ public final class ModelSummaryPane extends VBox {
         VBox.setVgrow(table, Priority.ALWAYS);
 
         Label totals = label("model-totals", "summary-figure");
-        totals.textProperty().bind(Bindings.when(model.workingProperty())
-                .then(Bindings.concat(model.totalsProperty(), "  (updating…)")).otherwise(model.totalsProperty()));
+        totals.textProperty()
+                .bind(Bindings.when(model.workingProperty())
+                        .then(Bindings.concat(model.totalsProperty(), "  (updating…)"))
+                        .otherwise(model.totalsProperty()));
         Label fit = label("model-fit", "summary-figure");
         fit.textProperty().bind(model.fitProperty());
         Label problems = label("model-problems", "problem-error");
@@ -74,7 +75,8 @@ public final class ModelSummaryPane extends VBox {
         return l;
     }
 
-    private static TableColumn<ModelOverview.Node, String> column(String title, Function<ModelOverview.Node, String> value) {
+    private static TableColumn<ModelOverview.Node, String> column(
+            String title, Function<ModelOverview.Node, String> value) {
         TableColumn<ModelOverview.Node, String> c = new TableColumn<>(title);
         c.setId("model-col-" + title);
         c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));

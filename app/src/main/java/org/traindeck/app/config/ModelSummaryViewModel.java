@@ -1,21 +1,5 @@
 package org.traindeck.app.config;
 
-import javafx.beans.property.BooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyObjectProperty;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.SimpleBooleanProperty;
-import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
-import javafx.beans.property.StringProperty;
-import javafx.beans.property.ObjectProperty;
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
-import org.traindeck.app.tasks.TaskExecutor;
-import org.traindeck.engine.api.ModelOverview;
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.parallel.NcclReport;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +8,21 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.traindeck.app.tasks.TaskExecutor;
+import org.traindeck.engine.api.ModelOverview;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.parallel.NcclReport;
 
 /**
  * The model's table beside the config: the engine's summary of the document's text (nodes, shapes, parameters, the
@@ -44,16 +43,18 @@ public final class ModelSummaryViewModel {
     private final BooleanProperty showing = new SimpleBooleanProperty();
     private final BooleanProperty working = new SimpleBooleanProperty();
     private final AtomicLong latest = new AtomicLong();
-    private Consumer<NcclReport> onNd4jLoaded = r -> { };
+    private Consumer<NcclReport> onNd4jLoaded = r -> {};
     /** The text (and folder) of the newest request: the same again needs no new work. */
     private String requestedText;
+
     private Path requestedBase;
 
     /**
      * @param summarize the engine's summary of a config's text ({@code Engine::summarize}), called on the executor
      * @param tasks     a background executor of the summary's own, so that file saves never wait behind it
      */
-    public ModelSummaryViewModel(ConfigDocument document, BiFunction<String, Path, ModelOverview> summarize, TaskExecutor tasks) {
+    public ModelSummaryViewModel(
+            ConfigDocument document, BiFunction<String, Path, ModelOverview> summarize, TaskExecutor tasks) {
         this.document = document;
         this.summarize = summarize;
         this.tasks = tasks;
@@ -118,21 +119,25 @@ public final class ModelSummaryViewModel {
         requestedBase = base;
         long mine = latest.incrementAndGet();
         working.set(true);
-        tasks.execute(() -> latest.get() == mine ? summarize.apply(text, base) : null, result -> {
-            if (result != null && latest.get() == mine) {
-                show(result);
-                working.set(false);
-            }
-        }, e -> {
-            if (latest.get() == mine) {
-                requestedText = null; // the same text may be asked for again
-                nodes.clear();
-                totals.set("");
-                fit.set("");
-                problems.set("The summary could not be worked out: " + (e.getMessage() == null ? e : e.getMessage()));
-                working.set(false);
-            }
-        });
+        tasks.execute(
+                () -> latest.get() == mine ? summarize.apply(text, base) : null,
+                result -> {
+                    if (result != null && latest.get() == mine) {
+                        show(result);
+                        working.set(false);
+                    }
+                },
+                e -> {
+                    if (latest.get() == mine) {
+                        requestedText = null; // the same text may be asked for again
+                        nodes.clear();
+                        totals.set("");
+                        fit.set("");
+                        problems.set("The summary could not be worked out: "
+                                + (e.getMessage() == null ? e : e.getMessage()));
+                        working.set(false);
+                    }
+                });
     }
 
     private void show(ModelOverview o) {
@@ -150,7 +155,9 @@ public final class ModelSummaryViewModel {
         fit.set(String.join("\n", o.fit()));
         // a row's cell is narrow: each node's problem is said in full below the table too
         List<String> lines = new ArrayList<>();
-        o.nodes().stream().filter(n -> n.problem() != null).forEach(n -> lines.add("✖ " + n.name() + ": " + n.problem()));
+        o.nodes().stream()
+                .filter(n -> n.problem() != null)
+                .forEach(n -> lines.add("✖ " + n.name() + ": " + n.problem()));
         lines.addAll(lines(o.problems()));
         problems.set(String.join("\n", lines));
         if (o.nccl() != null) {

@@ -25,9 +25,10 @@ public final class NcclPanel extends VBox {
         super(8);
         setId("nccl-panel");
         setPadding(new Insets(8));
-        Label intro = new Label("TrainDeck's all-reduce and DL4J's ParallelWrapper do not use NCCL: these are set in the process environment before "
-                + "ND4J loads (for native libraries that read them), and mapped to DL4J where an equivalent exists: "
-                + "P2P off turns off cross-device access, and the timeout becomes the step watchdog.");
+        Label intro = new Label(
+                "TrainDeck's all-reduce and DL4J's ParallelWrapper do not use NCCL: these are set in the process environment before "
+                        + "ND4J loads (for native libraries that read them), and mapped to DL4J where an equivalent exists: "
+                        + "P2P off turns off cross-device access, and the timeout becomes the step watchdog.");
         intro.setWrapText(true);
         GridPane grid = new GridPane();
         grid.setHgap(8);
@@ -62,7 +63,8 @@ public final class NcclPanel extends VBox {
         }
         Button preset = new Button("Container-safe preset");
         preset.setId("nccl-container-preset");
-        preset.setTooltip(new Tooltip("turn on the toggles the guides recommend inside containers, with their recommended values"));
+        preset.setTooltip(new Tooltip(
+                "turn on the toggles the guides recommend inside containers, with their recommended values"));
         preset.setOnAction(e -> model.applyContainerPreset());
         TextArea custom = new TextArea();
         custom.setId("nccl-custom");

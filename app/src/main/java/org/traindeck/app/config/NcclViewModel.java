@@ -3,6 +3,9 @@ package org.traindeck.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -12,10 +15,6 @@ import javafx.beans.property.StringProperty;
 import org.traindeck.engine.config.NcclConfig;
 import org.traindeck.engine.parallel.NcclReport;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Set;
-
 /**
  * The NCCL tab's state: each known toggle (on or off, its value, its badge) and the custom variables, kept equal to
  * the config's "nccl" both ways; the badges say what the engine did with each at the last Start, or will do.
@@ -23,8 +22,14 @@ import java.util.Set;
 public final class NcclViewModel {
 
     /** The toggles that help in containers (no InfiniBand, no peer-to-peer, sockets on eth0/lo, a timeout). */
-    public static final Set<String> CONTAINER_SAFE = Set.of("NCCL_TIMEOUT", "NCCL_BLOCKING_WAIT", "NCCL_IB_DISABLE",
-            "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_SOCKET_IFNAME", "NCCL_DEBUG");
+    public static final Set<String> CONTAINER_SAFE = Set.of(
+            "NCCL_TIMEOUT",
+            "NCCL_BLOCKING_WAIT",
+            "NCCL_IB_DISABLE",
+            "NCCL_P2P_DISABLE",
+            "NCCL_SHM_DISABLE",
+            "NCCL_SOCKET_IFNAME",
+            "NCCL_DEBUG");
 
     /** A toggle's badge: its text, its style class ("badge-ok", ...), and the explanation in its tooltip. */
     public record Badge(String text, String style, String detail) {
@@ -125,14 +130,21 @@ public final class NcclViewModel {
                 ObjectNode nccl = JsonNodeFactory.instance.objectNode();
                 toggles.forEach((name, t) -> {
                     if (t.enabled.get()) {
-                        nccl.set(name, JsonNodeFactory.instance.textNode(t.value.get() == null ? "" : t.value.get().strip()));
+                        nccl.set(
+                                name,
+                                JsonNodeFactory.instance.textNode(
+                                        t.value.get() == null
+                                                ? ""
+                                                : t.value.get().strip()));
                     }
                 });
                 ObjectNode extra = JsonNodeFactory.instance.objectNode();
                 for (String line : custom.get().split("\\R")) {
                     int eq = line.indexOf('=');
                     if (eq > 0) {
-                        extra.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+                        extra.put(
+                                line.substring(0, eq).strip(),
+                                line.substring(eq + 1).strip());
                     }
                 }
                 if (!extra.isEmpty()) {
@@ -168,7 +180,11 @@ public final class NcclViewModel {
             JsonNode c = nccl == null ? null : nccl.get("custom");
             StringBuilder b = new StringBuilder();
             if (c != null) {
-                c.fields().forEachRemaining(e -> b.append(e.getKey()).append('=').append(e.getValue().asText()).append('\n'));
+                c.fields()
+                        .forEachRemaining(e -> b.append(e.getKey())
+                                .append('=')
+                                .append(e.getValue().asText())
+                                .append('\n'));
             }
             if (!b.toString().strip().equals(custom.get().strip())) {
                 custom.set(b.toString().strip());
@@ -198,13 +214,20 @@ public final class NcclViewModel {
             };
         }
         if (backendLoaded) {
-            return new Badge("needs restart", "badge-restart", "ND4J is already loaded in this process: native libraries read the "
-                    + "environment when they load, so this takes full effect after restarting TrainDeck");
+            return new Badge(
+                    "needs restart",
+                    "badge-restart",
+                    "ND4J is already loaded in this process: native libraries read the "
+                            + "environment when they load, so this takes full effect after restarting TrainDeck");
         }
         boolean mapped = name.equals("NCCL_TIMEOUT") || (name.equals("NCCL_P2P_DISABLE") && value.equals("1"));
         return mapped
-                ? new Badge("mapped at Start", "badge-mapped",
-                        name.equals("NCCL_TIMEOUT") ? "becomes TrainDeck's step watchdog" : "turns off DL4J's cross-device access")
+                ? new Badge(
+                        "mapped at Start",
+                        "badge-mapped",
+                        name.equals("NCCL_TIMEOUT")
+                                ? "becomes TrainDeck's step watchdog"
+                                : "turns off DL4J's cross-device access")
                 : new Badge("applied at Start", "badge-ok", "set in the environment before ND4J loads");
     }
 }

@@ -12,8 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class StageEdits {
 
-    private StageEdits() {
-    }
+    private StageEdits() {}
 
     /** Adds a copy of stage {@code from}, named "stageN"; false when the text is not valid JSON. */
     static boolean addCopy(ConfigDocument document, int from) {
@@ -35,7 +34,9 @@ final class StageEdits {
         }
         return DocumentEdits.edit(document, t -> {
             ArrayNode list = t.withArray("stages");
-            JsonNode stage = list.size() > 0 ? list.get(from).deepCopy() : JsonNodeFactory.instance.objectNode().put("epochs", 1);
+            JsonNode stage = list.size() > 0
+                    ? list.get(from).deepCopy()
+                    : JsonNodeFactory.instance.objectNode().put("epochs", 1);
             if (stage instanceof ObjectNode o) {
                 o.put("name", "stage" + (list.size() + 1));
             }

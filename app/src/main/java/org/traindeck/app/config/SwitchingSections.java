@@ -10,8 +10,7 @@ final class SwitchingSections {
 
     private static final String EMA = ".ema.";
 
-    private SwitchingSections() {
-    }
+    private SwitchingSections() {}
 
     /** After {@code path} was cleared: removes its section when that switches something on and is now empty. */
     static void dropIfEmpty(ConfigDocument document, String path) {

@@ -1,5 +1,7 @@
 package org.traindeck.app.devices;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import javafx.collections.MapChangeListener;
 import javafx.geometry.Insets;
 import javafx.scene.control.CheckBox;
@@ -11,9 +13,6 @@ import javafx.scene.layout.VBox;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The device selector, a view of {@link DevicesViewModel}: every GPU the inventory found with its live figures, the
@@ -27,7 +26,8 @@ public final class DeviceSelector extends VBox {
     private final Map<String, Label> live = new LinkedHashMap<>();
     private final CheckBox cpuBox = new CheckBox();
     private final Spinner<Integer> cpuWorkers = new Spinner<>(1, 64, 1);
-    private final CheckBox clusterBox = new CheckBox("Spark cluster · the same training as one device at the global batch");
+    private final CheckBox clusterBox =
+            new CheckBox("Spark cluster · the same training as one device at the global batch");
     private final VBox clusterPane;
     private boolean showing;
 
@@ -48,7 +48,8 @@ public final class DeviceSelector extends VBox {
         getChildren().addAll(status, clusterPane);
         model.inventoryProperty().addListener((o, a, inventory) -> build(inventory));
         model.selectionProperty().addListener((o, a, b) -> showSelection(b));
-        model.cpuWorkersProperty().addListener((o, a, b) -> cpuWorkers.getValueFactory().setValue(b.intValue()));
+        model.cpuWorkersProperty()
+                .addListener((o, a, b) -> cpuWorkers.getValueFactory().setValue(b.intValue()));
         cpuWorkers.valueProperty().addListener((o, a, b) -> {
             if (b != null) {
                 model.cpuWorkersProperty().set(b);
@@ -68,7 +69,9 @@ public final class DeviceSelector extends VBox {
             }
         });
         // the window builds this view when its tab is first shown, by when the devices may be known
-        cpuWorkers.getValueFactory().setValue(Math.max(1, model.cpuWorkersProperty().get()));
+        cpuWorkers
+                .getValueFactory()
+                .setValue(Math.max(1, model.cpuWorkersProperty().get()));
         if (model.inventoryProperty().get() != null) {
             build(model.inventoryProperty().get());
         }
@@ -77,17 +80,22 @@ public final class DeviceSelector extends VBox {
     private VBox cluster() {
         clusterBox.setId("device-cluster");
         // without the module the cluster cannot be chosen; a config that already names one can still be unticked
-        clusterBox.disableProperty().bind(model.clusterUnavailableProperty().and(clusterBox.selectedProperty().not()));
+        clusterBox
+                .disableProperty()
+                .bind(model.clusterUnavailableProperty()
+                        .and(clusterBox.selectedProperty().not()));
         TextField address = new TextField(model.clusterAddressProperty().get());
         address.setId("cluster-address");
         address.setPromptText("spark://HOST:7077");
         address.setPrefColumnCount(24);
         address.textProperty().bindBidirectional(model.clusterAddressProperty());
-        Spinner<Integer> executors = new Spinner<>(1, 256, Math.max(1, model.executorsProperty().get()));
+        Spinner<Integer> executors =
+                new Spinner<>(1, 256, Math.max(1, model.executorsProperty().get()));
         executors.setId("cluster-executors");
         executors.setEditable(true);
         executors.setPrefWidth(70);
-        model.executorsProperty().addListener((o, a, b) -> executors.getValueFactory().setValue(Math.max(1, b.intValue())));
+        model.executorsProperty()
+                .addListener((o, a, b) -> executors.getValueFactory().setValue(Math.max(1, b.intValue())));
         executors.valueProperty().addListener((o, a, b) -> {
             if (b != null) {
                 model.executorsProperty().set(b);
@@ -98,12 +106,15 @@ public final class DeviceSelector extends VBox {
                 model.clusterChosenProperty().set(chosen);
             }
         });
-        model.clusterChosenProperty().addListener((o, a, b) -> showSelection(model.selectionProperty().get()));
+        model.clusterChosenProperty()
+                .addListener(
+                        (o, a, b) -> showSelection(model.selectionProperty().get()));
         Label note = new Label();
         note.setId("cluster-note");
         note.setWrapText(true);
         note.textProperty().bind(model.clusterNoteProperty());
-        return new VBox(3, clusterBox, new HBox(6, new Label("master"), address, new Label("executors"), executors), note);
+        return new VBox(
+                3, clusterBox, new HBox(6, new Label("master"), address, new Label("executors"), executors), note);
     }
 
     private void build(DeviceInventory inventory) {
@@ -122,8 +133,10 @@ public final class DeviceSelector extends VBox {
             getChildren().add(new VBox(1, box, figures(g.id())));
         }
         var h = inventory.host();
-        cpuBox.setText("CPU · " + h.cpuModel() + " (" + h.physicalCores() + " cores, " + h.logicalCores() + " threads)");
-        getChildren().add(new VBox(1, cpuBox, figures("cpu"), new HBox(6, new Label("data-parallel workers"), cpuWorkers)));
+        cpuBox.setText(
+                "CPU · " + h.cpuModel() + " (" + h.physicalCores() + " cores, " + h.logicalCores() + " threads)");
+        getChildren()
+                .add(new VBox(1, cpuBox, figures("cpu"), new HBox(6, new Label("data-parallel workers"), cpuWorkers)));
         inventory.notes().forEach(n -> getChildren().add(new Label("note: " + n)));
         getChildren().add(clusterPane);
         showSelection(model.selectionProperty().get());

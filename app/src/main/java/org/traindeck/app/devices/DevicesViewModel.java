@@ -1,8 +1,22 @@
 package org.traindeck.app.devices;
 
+import static org.traindeck.engine.events.TelemetryNames.HEAP_USED_MIB;
+import static org.traindeck.engine.events.TelemetryNames.LOAD_PCT;
+import static org.traindeck.engine.events.TelemetryNames.MEMORY_TOTAL_MIB;
+import static org.traindeck.engine.events.TelemetryNames.MEMORY_USED_MIB;
+import static org.traindeck.engine.events.TelemetryNames.OFFHEAP_MIB;
+import static org.traindeck.engine.events.TelemetryNames.TEMPERATURE_C;
+import static org.traindeck.engine.events.TelemetryNames.UTILIZATION_PCT;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
@@ -28,21 +42,6 @@ import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
-
-import static org.traindeck.engine.events.TelemetryNames.HEAP_USED_MIB;
-import static org.traindeck.engine.events.TelemetryNames.LOAD_PCT;
-import static org.traindeck.engine.events.TelemetryNames.MEMORY_TOTAL_MIB;
-import static org.traindeck.engine.events.TelemetryNames.MEMORY_USED_MIB;
-import static org.traindeck.engine.events.TelemetryNames.OFFHEAP_MIB;
-import static org.traindeck.engine.events.TelemetryNames.TEMPERATURE_C;
-import static org.traindeck.engine.events.TelemetryNames.UTILIZATION_PCT;
-
 /**
  * The Devices view's state: the inventory, the selection (GPUs, or the CPU with a number of data-parallel workers)
  * kept equal to the config's "devices" both ways, or a cluster (the config's "parallel.cluster" and
@@ -64,6 +63,7 @@ public final class DevicesViewModel {
      * one is collected with the first GC, and the view listening to it stops hearing the figures.
      */
     private final ObservableMap<String, String> readOnlyFigures = FXCollections.unmodifiableObservableMap(figures);
+
     private final Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
     private final BooleanProperty clusterChosen = new SimpleBooleanProperty(false);
     private final StringProperty clusterAddress = new SimpleStringProperty("");
@@ -72,6 +72,7 @@ public final class DevicesViewModel {
     private final ReadOnlyBooleanWrapper clusterUnavailable = new ReadOnlyBooleanWrapper(false);
     /** Null until known: whether this app's class path has the cluster module. */
     private Boolean clusterModule;
+
     private boolean following;
 
     public DevicesViewModel(ConfigDocument document) {
@@ -151,12 +152,21 @@ public final class DevicesViewModel {
     /** The inventory, once known (FX thread). */
     public void show(DeviceInventory found) {
         for (GpuInfo g : found.gpus()) {
-            figures.put(g.id(), String.format(Locale.ROOT, "%s / %s MiB · util %s · %s", or(g.memoryUsedMiB()), or(g.memoryTotalMiB()),
-                    g.utilizationPct() == null ? "-" : Math.round(g.utilizationPct()) + "%",
-                    g.temperatureC() == null ? "-" : Math.round(g.temperatureC()) + "°C"));
+            figures.put(
+                    g.id(),
+                    String.format(
+                            Locale.ROOT,
+                            "%s / %s MiB · util %s · %s",
+                            or(g.memoryUsedMiB()),
+                            or(g.memoryTotalMiB()),
+                            g.utilizationPct() == null ? "-" : Math.round(g.utilizationPct()) + "%",
+                            g.temperatureC() == null ? "-" : Math.round(g.temperatureC()) + "°C"));
         }
         figures.put(TelemetryNames.CPU_DEVICE, found.host().memoryTotalMiB() + " MiB memory");
-        status.set(found.hasGpus() ? found.gpus().size() + " GPU(s) found" : "No GPU: " + found.noGpuReason() + ". Training runs on the CPU.");
+        status.set(
+                found.hasGpus()
+                        ? found.gpus().size() + " GPU(s) found"
+                        : "No GPU: " + found.noGpuReason() + ". Training runs on the CPU.");
         inventory.set(found);
         follow();
     }
@@ -164,16 +174,23 @@ public final class DevicesViewModel {
     /** Chooses or drops one GPU; none left means the CPU. */
     public void chooseGpu(int index, boolean chosen) {
         DeviceSelection now = selection.get();
-        List<Integer> gpus = now != null && now.kind() == DeviceSelection.Kind.GPU_LIST ? new ArrayList<>(now.gpuIndices())
+        List<Integer> gpus = now != null && now.kind() == DeviceSelection.Kind.GPU_LIST
+                ? new ArrayList<>(now.gpuIndices())
                 : now != null && now.kind() == DeviceSelection.Kind.ALL_GPUS && inventory.get() != null
-                ? new ArrayList<>(inventory.get().gpus().stream().map(GpuInfo::index).toList()) : new ArrayList<>();
+                        ? new ArrayList<>(inventory.get().gpus().stream()
+                                .map(GpuInfo::index)
+                                .toList())
+                        : new ArrayList<>();
         gpus.remove(Integer.valueOf(index));
         if (chosen) {
             gpus.add(index);
             gpus.sort(null);
         }
         clusterChosen.set(false);
-        selection.set(gpus.isEmpty() ? DeviceSelection.cpuWorkers(Math.max(1, cpuWorkers.get())) : DeviceSelection.gpus(List.copyOf(gpus)));
+        selection.set(
+                gpus.isEmpty()
+                        ? DeviceSelection.cpuWorkers(Math.max(1, cpuWorkers.get()))
+                        : DeviceSelection.gpus(List.copyOf(gpus)));
     }
 
     /** Chooses the CPU (with the workers set). */
@@ -185,7 +202,8 @@ public final class DevicesViewModel {
     /** A telemetry figure (any thread); shown at the next {@link #refresh()}. */
     public void accept(MetricEvent m) {
         if (m.device() != null) {
-            latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>()).put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
+            latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>())
+                    .put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
         }
     }
 
@@ -195,12 +213,23 @@ public final class DevicesViewModel {
             if (!figures.containsKey(device)) {
                 return;
             }
-            figures.put(device, device.equals(TelemetryNames.CPU_DEVICE)
-                    ? String.format(Locale.ROOT, "load %s · heap %s MiB · off-heap %s MiB · system %s MiB used",
-                            fmt(v.get(LOAD_PCT), "%.0f%%"), fmt(v.get(HEAP_USED_MIB), "%.0f"), fmt(v.get(OFFHEAP_MIB), "%.0f"),
-                            fmt(v.get(MEMORY_USED_MIB), "%.0f"))
-                    : String.format(Locale.ROOT, "%s / %s MiB · util %s · %s", fmt(v.get(MEMORY_USED_MIB), "%.0f"),
-                            fmt(v.get(MEMORY_TOTAL_MIB), "%.0f"), fmt(v.get(UTILIZATION_PCT), "%.0f%%"), fmt(v.get(TEMPERATURE_C), "%.0f°C")));
+            figures.put(
+                    device,
+                    device.equals(TelemetryNames.CPU_DEVICE)
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "load %s · heap %s MiB · off-heap %s MiB · system %s MiB used",
+                                    fmt(v.get(LOAD_PCT), "%.0f%%"),
+                                    fmt(v.get(HEAP_USED_MIB), "%.0f"),
+                                    fmt(v.get(OFFHEAP_MIB), "%.0f"),
+                                    fmt(v.get(MEMORY_USED_MIB), "%.0f"))
+                            : String.format(
+                                    Locale.ROOT,
+                                    "%s / %s MiB · util %s · %s",
+                                    fmt(v.get(MEMORY_USED_MIB), "%.0f"),
+                                    fmt(v.get(MEMORY_TOTAL_MIB), "%.0f"),
+                                    fmt(v.get(UTILIZATION_PCT), "%.0f%%"),
+                                    fmt(v.get(TEMPERATURE_C), "%.0f°C")));
         });
     }
 
@@ -211,8 +240,10 @@ public final class DevicesViewModel {
             s.gpuIndices().forEach(a::add);
             value = a;
         } else {
-            value = JsonNodeFactory.instance.textNode(s.kind() == DeviceSelection.Kind.ALL_GPUS ? "all"
-                    : s.cpuWorkers() > 1 ? "cpu:" + s.cpuWorkers() : "cpu");
+            value = JsonNodeFactory.instance.textNode(
+                    s.kind() == DeviceSelection.Kind.ALL_GPUS
+                            ? "all"
+                            : s.cpuWorkers() > 1 ? "cpu:" + s.cpuWorkers() : "cpu");
         }
         following = true;
         try {
@@ -231,7 +262,8 @@ public final class DevicesViewModel {
         if (following) {
             return;
         }
-        String address = clusterAddress.get() == null ? "" : clusterAddress.get().strip();
+        String address =
+                clusterAddress.get() == null ? "" : clusterAddress.get().strip();
         if (clusterChosen.get() && !ADDRESS.matcher(address).matches()) {
             return;
         }
@@ -239,7 +271,10 @@ public final class DevicesViewModel {
         try {
             if (clusterChosen.get()) {
                 DocumentEdits.set(document, "parallel.cluster", JsonNodeFactory.instance.textNode(address));
-                DocumentEdits.set(document, "parallel.executors", JsonNodeFactory.instance.numberNode(Math.max(1, executors.get())));
+                DocumentEdits.set(
+                        document,
+                        "parallel.executors",
+                        JsonNodeFactory.instance.numberNode(Math.max(1, executors.get())));
             } else {
                 DocumentEdits.set(document, "parallel.cluster", null);
             }
@@ -249,11 +284,13 @@ public final class DevicesViewModel {
     }
 
     private void updateClusterNote() {
-        String address = clusterAddress.get() == null ? "" : clusterAddress.get().strip();
+        String address =
+                clusterAddress.get() == null ? "" : clusterAddress.get().strip();
         if (Boolean.FALSE.equals(clusterModule)) {
-            clusterNote.set("This app was started without TrainDeck's cluster module, so it cannot train on a cluster: a run of this"
-                    + " config here fails at its start. Train it with ./traindeck train CONFIG, which adds the module,"
-                    + " or install the package built with packaging/build-linux.sh --with-cluster.");
+            clusterNote.set(
+                    "This app was started without TrainDeck's cluster module, so it cannot train on a cluster: a run of this"
+                            + " config here fails at its start. Train it with ./traindeck train CONFIG, which adds the module,"
+                            + " or install the package built with packaging/build-linux.sh --with-cluster.");
         } else if (clusterChosen.get() && !ADDRESS.matcher(address).matches()) {
             clusterNote.set("Enter the master's address, as spark://HOST:7077 (traindeck cluster master prints it).");
         } else {
@@ -287,8 +324,11 @@ public final class DevicesViewModel {
         }
         updateClusterNote();
         JsonNode d = JsonTree.get(tree, "devices");
-        DeviceSelection sel = d == null ? DeviceSelection.CPU
-                : d.isArray() ? DeviceSelection.parse(JsonTree.toText(d).replace(" ", "")) : DeviceSelection.parse(d.asText());
+        DeviceSelection sel = d == null
+                ? DeviceSelection.CPU
+                : d.isArray()
+                        ? DeviceSelection.parse(JsonTree.toText(d).replace(" ", ""))
+                        : DeviceSelection.parse(d.asText());
         if (sel == null) {
             return;
         }

@@ -1,5 +1,7 @@
 package org.traindeck.app.evaluate;
 
+import java.util.List;
+import java.util.Locale;
 import javafx.geometry.HPos;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
@@ -7,9 +9,6 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.text.Text;
-
-import java.util.List;
-import java.util.Locale;
 
 /**
  * The confusion matrix as a heat map with its counts: rows the true class, columns the predicted one, each cell
@@ -46,10 +45,12 @@ final class ConfusionHeatMap extends VBox {
         setVisible(true);
         setManaged(true);
         if (matrix.size() > MAX_CLASSES) {
-            note.setText("Confusion matrix: " + matrix.size() + " classes, too many to draw; their counts are in evaluation.json.");
+            note.setText("Confusion matrix: " + matrix.size()
+                    + " classes, too many to draw; their counts are in evaluation.json.");
             return;
         }
-        note.setText("Confusion matrix: rows are the true class, columns the predicted one; shade is the share of the row.");
+        note.setText(
+                "Confusion matrix: rows are the true class, columns the predicted one; shade is the share of the row.");
         Label corner = new Label("true \\ predicted");
         corner.getStyleClass().add("confusion-axis");
         grid.add(corner, 0, 0);
@@ -78,17 +79,29 @@ final class ConfusionHeatMap extends VBox {
         c.getStyleClass().add("confusion-cell");
         c.setId("confusion-" + row + "-" + column);
         c.setAlignment(Pos.CENTER);
-        double width = Math.max(34, new Text(String.valueOf(count)).getLayoutBounds().getWidth() + 10);
+        double width =
+                Math.max(34, new Text(String.valueOf(count)).getLayoutBounds().getWidth() + 10);
         c.setMinSize(width, 24);
         c.setPrefSize(width, 24);
         // a diagonal cell is a right answer: blue; elsewhere mistakes: orange, both deeper with the share
         int r = diagonal ? (int) Math.round(255 - share * (255 - 31)) : (int) Math.round(255 - share * (255 - 230));
         int g = diagonal ? (int) Math.round(255 - share * (255 - 119)) : (int) Math.round(255 - share * (255 - 85));
         int b = diagonal ? (int) Math.round(255 - share * (255 - 180)) : (int) Math.round(255 - share * (255 - 13));
-        c.setStyle(String.format(Locale.ROOT, "-fx-background-color: rgb(%d,%d,%d); -fx-text-fill: %s;", r, g, b,
+        c.setStyle(String.format(
+                Locale.ROOT,
+                "-fx-background-color: rgb(%d,%d,%d); -fx-text-fill: %s;",
+                r,
+                g,
+                b,
                 share > 0.55 ? "white" : "black"));
-        c.setTooltip(new Tooltip(String.format(Locale.ROOT, "true %s, predicted %s: %,d (%.1f %% of %s)", truth, predicted, count,
-                100 * share, truth)));
+        c.setTooltip(new Tooltip(String.format(
+                Locale.ROOT,
+                "true %s, predicted %s: %,d (%.1f %% of %s)",
+                truth,
+                predicted,
+                count,
+                100 * share,
+                truth)));
         return c;
     }
 }

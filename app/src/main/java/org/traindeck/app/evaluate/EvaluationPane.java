@@ -1,5 +1,10 @@
 package org.traindeck.app.evaluate;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
@@ -13,12 +18,6 @@ import javafx.scene.layout.VBox;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.use.ClassFigures;
 import org.traindeck.engine.use.Evaluation;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.Function;
 
 /** A trained model's evaluation: the task's figures, the confusion matrix as a heat map, and the per-class table. */
 public final class EvaluationPane extends ScrollPane {
@@ -83,8 +82,10 @@ public final class EvaluationPane extends ScrollPane {
 
     private static List<TableColumn<ClassFigures, ?>> columns(boolean iou) {
         List<TableColumn<ClassFigures, ?>> c = new ArrayList<>(List.of(
-                column("Class", ClassFigures::name), column("Support", ClassFigures::support),
-                column("Precision", f -> new Figure(f.precision())), column("Recall", f -> new Figure(f.recall())),
+                column("Class", ClassFigures::name),
+                column("Support", ClassFigures::support),
+                column("Precision", f -> new Figure(f.precision())),
+                column("Recall", f -> new Figure(f.recall())),
                 column("F1", f -> new Figure(f.f1()))));
         if (iou) {
             c.add(column("IoU", f -> new Figure(f.iou())));
@@ -92,7 +93,8 @@ public final class EvaluationPane extends ScrollPane {
         return c;
     }
 
-    private static <T extends Comparable<? super T>> TableColumn<ClassFigures, T> column(String title, Function<ClassFigures, T> value) {
+    private static <T extends Comparable<? super T>> TableColumn<ClassFigures, T> column(
+            String title, Function<ClassFigures, T> value) {
         TableColumn<ClassFigures, T> c = new TableColumn<>(title);
         c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
         return c;

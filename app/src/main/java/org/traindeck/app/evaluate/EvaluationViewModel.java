@@ -1,5 +1,7 @@
 package org.traindeck.app.evaluate;
 
+import java.nio.file.Path;
+import java.util.Locale;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -12,9 +14,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.use.Evaluation;
-
-import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * The Evaluate action's state: which run is being evaluated, its figures once the task executor has worked them out
@@ -44,31 +43,40 @@ public final class EvaluationViewModel {
         progress.set(0);
         // whole percents only: a large test set has thousands of batches, and the FX thread needs to hear of few
         int[] shown = {0};
-        tasks.execute(() -> engine.evaluate(runDir, null, false, done -> {
-            int percent = (int) (done * 100);
-            if (percent > shown[0]) {
-                shown[0] = percent;
-                Platform.runLater(() -> {
-                    if (mine == request) {
-                        progress.set(percent / 100.0);
+        tasks.execute(
+                () -> engine.evaluate(runDir, null, false, done -> {
+                    int percent = (int) (done * 100);
+                    if (percent > shown[0]) {
+                        shown[0] = percent;
+                        Platform.runLater(() -> {
+                            if (mine == request) {
+                                progress.set(percent / 100.0);
+                            }
+                        });
                     }
+                }),
+                e -> {
+                    if (mine != request) {
+                        return; // another run was asked for meanwhile
+                    }
+                    busy.set(false);
+                    evaluation.set(e);
+                    message.set(String.format(
+                            Locale.ROOT,
+                            "%s on %s: %,d samples in %.1f s; written to %s",
+                            e.checkpointFile().getFileName(),
+                            e.data(),
+                            e.samples(),
+                            e.seconds(),
+                            e.file()));
+                },
+                ex -> {
+                    if (mine != request) {
+                        return;
+                    }
+                    busy.set(false);
+                    message.set("Could not evaluate " + runDir.getFileName() + ": " + describe(ex));
                 });
-            }
-        }), e -> {
-            if (mine != request) {
-                return; // another run was asked for meanwhile
-            }
-            busy.set(false);
-            evaluation.set(e);
-            message.set(String.format(Locale.ROOT, "%s on %s: %,d samples in %.1f s; written to %s", e.checkpointFile().getFileName(),
-                    e.data(), e.samples(), e.seconds(), e.file()));
-        }, ex -> {
-            if (mine != request) {
-                return;
-            }
-            busy.set(false);
-            message.set("Could not evaluate " + runDir.getFileName() + ": " + describe(ex));
-        });
     }
 
     /** The engine's message (a data problem's message has one located problem per line). */

@@ -1,13 +1,12 @@
 package org.traindeck.app.evaluate;
 
+import java.nio.file.Path;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
-
-import java.nio.file.Path;
 
 /**
  * The Evaluate action of the Runs tab and the end-of-run summary: one window that shows the latest evaluation, worked

@@ -1,14 +1,12 @@
 package org.traindeck.app.layers;
 
-import javafx.scene.paint.Color;
-
 import java.util.Locale;
+import javafx.scene.paint.Color;
 
 /** How the view writes numbers, and the colours its canvases take from the theme (Primer Light or Dark). */
 final class Figures {
 
-    private Figures() {
-    }
+    private Figures() {}
 
     /** "0.0123", "4.2e-6", "1.5e+7": four significant digits, an exponent only where plain digits would run long. */
     static String format(double v) {
@@ -20,7 +18,9 @@ final class Figures {
         }
         double a = Math.abs(v);
         if (a == 0 || a >= 1e-3 && a < 1e5) {
-            return String.format(Locale.ROOT, "%.4g", v).replaceFirst("(\\.\\d*?)0+$", "$1").replaceFirst("\\.$", "");
+            return String.format(Locale.ROOT, "%.4g", v)
+                    .replaceFirst("(\\.\\d*?)0+$", "$1")
+                    .replaceFirst("\\.$", "");
         }
         return String.format(Locale.ROOT, "%.2e", v).replace("e-0", "e-").replace("e+0", "e+");
     }

@@ -1,5 +1,7 @@
 package org.traindeck.app.layers;
 
+import java.util.List;
+import java.util.function.IntConsumer;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
@@ -10,9 +12,6 @@ import javafx.scene.layout.Region;
 import javafx.scene.text.Font;
 import javafx.scene.text.Text;
 import javafx.scene.text.TextAlignment;
-
-import java.util.List;
-import java.util.function.IntConsumer;
 
 /**
  * The update ratio of every layer over the run: one row per layer, steps left to right, on a log colour scale with
@@ -33,14 +32,15 @@ final class HeatMap extends Region {
     private int[] pixels = new int[0];
     /** Pixel columns of the last drawing, and the grid columns they covered. */
     private int shownPixels;
+
     private int shownColumns;
     private double gutter = 60;
     private int hovered = -1;
     private double mouseX = Double.NaN;
     private int selected = -1;
     private boolean dark;
-    private IntConsumer onHover = r -> { };
-    private IntConsumer onSelect = r -> { };
+    private IntConsumer onHover = r -> {};
+    private IntConsumer onSelect = r -> {};
 
     HeatMap(LayersViewModel model) {
         this.model = model;
@@ -202,8 +202,10 @@ final class HeatMap extends Region {
             int from = (int) ((long) p * columns / width);
             int to = Math.max(from + 1, (int) ((long) (p + 1) * columns / width));
             for (int r = 0; r < rows; r++) {
-                // a layer's value holds until its next logged step: figures every 50 steps are bands, not lines with gaps
-                pixels[r * width + p] = grid.isEmpty(r, from, to) ? (p == 0 ? 0 : pixels[r * width + p - 1])
+                // a layer's value holds until its next logged step: figures every 50 steps are bands, not lines with
+                // gaps
+                pixels[r * width + p] = grid.isEmpty(r, from, to)
+                        ? (p == 0 ? 0 : pixels[r * width + p - 1])
                         : LogColorScale.argb(grid.extreme(r, from, to));
             }
         }
@@ -234,7 +236,10 @@ final class HeatMap extends Region {
                 g.fillRect(0, y, MARK, Math.max(2, rowHeight));
             }
             if (forced[i] || i % every == 0 && !nearForced(forced, i, every)) {
-                g.setFill(row.warning() != null ? Figures.warning(dark) : forced[i] ? Figures.accent(dark) : Figures.text(dark));
+                g.setFill(
+                        row.warning() != null
+                                ? Figures.warning(dark)
+                                : forced[i] ? Figures.accent(dark) : Figures.text(dark));
                 g.fillText(clip(row.node()), gutter - 4, y + rowHeight / 2, gutter - MARK - 6);
             }
         }

@@ -11,8 +11,7 @@ final class HeatMapLegend {
 
     private static final Font FONT = Font.font(11);
 
-    private HeatMapLegend() {
-    }
+    private HeatMapLegend() {}
 
     /** Draws the bar at {@code x}, from {@code top} down {@code height} pixels, the swatch below it. */
     static void draw(GraphicsContext g, double x, double top, double height, boolean dark) {

@@ -9,8 +9,7 @@ import org.traindeck.engine.events.HistogramEvent;
  */
 public final class HistogramBins {
 
-    private HistogramBins() {
-    }
+    private HistogramBins() {}
 
     /** Counts per bin, {@code bins} of them over [min, max] of {@code h}; all in the first bin when min = max. */
     public static double[] spread(HistogramEvent h, int bins) {

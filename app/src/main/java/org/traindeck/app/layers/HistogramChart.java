@@ -1,5 +1,6 @@
 package org.traindeck.app.layers;
 
+import java.util.Locale;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
@@ -8,8 +9,6 @@ import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 import javafx.scene.text.TextAlignment;
 import org.traindeck.engine.events.HistogramEvent;
-
-import java.util.Locale;
 
 /** One histogram (a layer's weights or gradients at a step) as bars over even bins, with its range and figures. */
 final class HistogramChart extends Region {
@@ -75,8 +74,16 @@ final class HistogramChart extends Region {
             return;
         }
         g.fillText(title + " at step " + Figures.step(shown.step()), 4, 2, w - 8);
-        g.fillText(String.format(Locale.ROOT, "n %s · mean %s · std %s", Figures.step(shown.count()),
-                Figures.format(HistogramBins.mean(shown)), Figures.format(HistogramBins.std(shown))), 4, 16, w - 8);
+        g.fillText(
+                String.format(
+                        Locale.ROOT,
+                        "n %s · mean %s · std %s",
+                        Figures.step(shown.count()),
+                        Figures.format(HistogramBins.mean(shown)),
+                        Figures.format(HistogramBins.std(shown))),
+                4,
+                16,
+                w - 8);
         double top = 32;
         double bottom = h - 16;
         double left = 4;

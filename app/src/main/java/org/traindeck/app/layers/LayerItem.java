@@ -1,10 +1,9 @@
 package org.traindeck.app.layers;
 
+import java.util.Objects;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import org.traindeck.engine.events.LayerMetrics.Figure;
-
-import java.util.Objects;
 
 /**
  * One table row: a layer's figures as properties, copied from its {@link LayerRow} when the view refreshes, so the
@@ -14,8 +13,10 @@ import java.util.Objects;
 final class LayerItem {
 
     private final LayerRow row;
+
     @SuppressWarnings("unchecked")
     private final ReadOnlyObjectWrapper<Double>[] figures = new ReadOnlyObjectWrapper[Figure.values().length];
+
     private final ReadOnlyObjectWrapper<Long> step = new ReadOnlyObjectWrapper<>(-1L);
     private final ReadOnlyObjectWrapper<String> warning = new ReadOnlyObjectWrapper<>("");
 

@@ -1,9 +1,8 @@
 package org.traindeck.app.layers;
 
+import java.util.Arrays;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LayerMetrics.Figure;
-
-import java.util.Arrays;
 
 /** One layer as the view shows it: its latest figures, its latest histograms and the warning about it, if any. */
 public final class LayerRow {

@@ -1,6 +1,9 @@
 package org.traindeck.app.layers;
 
 import atlantafx.base.theme.Styles;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.function.Function;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.value.ChangeListener;
 import javafx.css.PseudoClass;
@@ -11,10 +14,6 @@ import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
 import org.traindeck.engine.events.LayerMetrics.Figure;
-
-import java.util.Comparator;
-import java.util.Locale;
-import java.util.function.Function;
 
 /** The layers' latest figures, one row per layer, sortable by any column; a layer with a warning is marked. */
 final class LayerTable extends TableView<LayerItem> {
@@ -27,7 +26,8 @@ final class LayerTable extends TableView<LayerItem> {
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         TableColumn<LayerItem, String> name = new TableColumn<>("Layer");
         name.setId("layers-col-layer");
-        name.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().row().node()));
+        name.setCellValueFactory(
+                c -> new ReadOnlyStringWrapper(c.getValue().row().node()));
         name.setPrefWidth(150);
         getColumns().add(name);
         getColumns().add(figure("Update ratio", Figure.UPDATE_RATIO));
@@ -87,8 +87,11 @@ final class LayerTable extends TableView<LayerItem> {
         c.setCellValueFactory(v -> v.getValue().figure(f));
         // a figure not reported yet sorts after every value
         c.setComparator(Comparator.nullsLast(Comparator.naturalOrder()));
-        c.setCellFactory(t -> text(v -> v == null ? "" : f == Figure.ACT_ZERO_FRACTION && !Double.isNaN(v)
-                ? String.format(Locale.ROOT, "%.1f %%", 100 * v) : Figures.format(v)));
+        c.setCellFactory(t -> text(v -> v == null
+                ? ""
+                : f == Figure.ACT_ZERO_FRACTION && !Double.isNaN(v)
+                        ? String.format(Locale.ROOT, "%.1f %%", 100 * v)
+                        : Figures.format(v)));
         c.setPrefWidth(108);
         return c;
     }

@@ -1,5 +1,7 @@
 package org.traindeck.app.layers;
 
+import java.util.ArrayList;
+import java.util.List;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
@@ -12,9 +14,6 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.paint.Color;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The Layers view: the update ratio of every layer over the run as a heat map, the latest weight and gradient
@@ -32,14 +31,16 @@ public final class LayersView extends BorderPane {
     private final ObservableList<LayerItem> items = FXCollections.observableArrayList();
     /** The table's items in heat-map order (the table sorts {@link #items} in place). */
     private final List<LayerItem> byIndex = new ArrayList<>();
+
     private final HistogramChart weights = new HistogramChart("layers-weights", "weights", Color.web("#1f77b4"));
     private final HistogramChart gradients = new HistogramChart("layers-gradients", "gradients", Color.web("#ff7f0e"));
     private final Label shownLayer = new Label();
     private final Label readout = new Label();
     static final String HINT = "Hover over a row for its steps and values; click it for its histograms.";
-    static final String EMPTY = "Per-layer figures (update ratio, norms, activations) and histograms appear here when the"
-            + " run reports them: by default every 50 steps (histograms every 500) and at the end of each stage. To take them"
-            + " more often: \"logging\": {\"layers\": {\"everySteps\": 10, \"histogramsEverySteps\": 50}}.";
+    static final String EMPTY =
+            "Per-layer figures (update ratio, norms, activations) and histograms appear here when the"
+                    + " run reports them: by default every 50 steps (histograms every 500) and at the end of each stage. To take them"
+                    + " more often: \"logging\": {\"layers\": {\"everySteps\": 10, \"histogramsEverySteps\": 50}}.";
     private final Label empty = new Label(EMPTY);
     private long drawnVersion = -1;
     private long tableDrawnAt;
@@ -56,14 +57,16 @@ public final class LayersView extends BorderPane {
             heatMap.setSelected(selected == null ? -1 : selected.index());
             showHistograms();
         });
-        heatMap.setListeners(row -> {
-            describe(row);
-            showHistograms();
-        }, row -> {
-            LayerItem item = byIndex.get(row);
-            table.getSelectionModel().select(item);
-            table.scrollTo(item);
-        });
+        heatMap.setListeners(
+                row -> {
+                    describe(row);
+                    showHistograms();
+                },
+                row -> {
+                    LayerItem item = byIndex.get(row);
+                    table.getSelectionModel().select(item);
+                    table.scrollTo(item);
+                });
 
         empty.setId("layers-empty");
         empty.getStyleClass().add("chart-empty");
@@ -102,7 +105,8 @@ public final class LayersView extends BorderPane {
         if (changed) {
             drawnVersion = model.version();
             List<LayerRow> rows = model.rows();
-            if (byIndex.size() != rows.size() || !byIndex.isEmpty() && byIndex.get(0).row() != rows.get(0)) {
+            if (byIndex.size() != rows.size()
+                    || !byIndex.isEmpty() && byIndex.get(0).row() != rows.get(0)) {
                 syncItems(rows);
             }
             empty.setVisible(rows.isEmpty());
@@ -123,7 +127,8 @@ public final class LayersView extends BorderPane {
     }
 
     private void syncItems(List<LayerRow> rows) {
-        boolean sameRun = byIndex.size() < rows.size() && (byIndex.isEmpty() || byIndex.get(0).row() == rows.get(0));
+        boolean sameRun = byIndex.size() < rows.size()
+                && (byIndex.isEmpty() || byIndex.get(0).row() == rows.get(0));
         if (!sameRun) {
             // another run (or none): what was selected belongs to the last one
             byIndex.clear();
@@ -144,7 +149,8 @@ public final class LayersView extends BorderPane {
     private void showHistograms() {
         List<LayerRow> rows = model.rows();
         int hovered = heatMap.hovered();
-        LayerRow row = hovered >= 0 && hovered < rows.size() ? rows.get(hovered)
+        LayerRow row = hovered >= 0 && hovered < rows.size()
+                ? rows.get(hovered)
                 : selected != null ? selected : rows.isEmpty() ? null : rows.get(0);
         shownLayer.setText(row == null ? "Histograms" : row.node());
         weights.show(row == null ? null : row.weights());
@@ -168,8 +174,11 @@ public final class LayersView extends BorderPane {
                 low = Math.min(low, grid.low(row.index(), c));
                 high = Math.max(high, grid.high(row.index(), c));
             }
-            text.append(" · steps ").append(Figures.step(grid.columnStart(columns[0]))).append('–')
-                    .append(Figures.step(grid.columnStart(columns[1]) - 1)).append(" · update ratio ")
+            text.append(" · steps ")
+                    .append(Figures.step(grid.columnStart(columns[0])))
+                    .append('–')
+                    .append(Figures.step(grid.columnStart(columns[1]) - 1))
+                    .append(" · update ratio ")
                     .append(Figures.format(low));
             if (high != low) {
                 text.append(" to ").append(Figures.format(high));

@@ -1,12 +1,5 @@
 package org.traindeck.app.layers;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.HistogramEvent;
-import org.traindeck.engine.events.LayerMetrics;
-import org.traindeck.engine.events.LayerMetrics.Figure;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -15,6 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.LayerMetrics;
+import org.traindeck.engine.events.LayerMetrics.Figure;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 /**
  * What the Layers view shows, worked out from a run's events: one row per layer in the order the run first reports
@@ -34,6 +33,7 @@ public final class LayersViewModel {
     private final Map<String, String> warnings = new HashMap<>();
     /** Metric name to its row and figure, so a name is parsed once, not on every step. */
     private final Map<String, Slot> slots = new HashMap<>();
+
     private final UpdateRatioGrid grid;
     private long version;
 
@@ -83,7 +83,9 @@ public final class LayersViewModel {
 
     /** The row and figure of a per-layer metric name, null for any other name. */
     private Slot parse(String name) {
-        return LayerMetrics.parse(name).map(f -> new Slot(row(f.node()), f.figure())).orElse(null);
+        return LayerMetrics.parse(name)
+                .map(f -> new Slot(row(f.node()), f.figure()))
+                .orElse(null);
     }
 
     private boolean lifecycle(LifecycleEvent l) {

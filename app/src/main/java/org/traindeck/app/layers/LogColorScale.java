@@ -10,16 +10,17 @@ public final class LogColorScale {
 
     /** Lowest and highest decade of the scale (1e-6 and 1e0). */
     public static final int LOW_DECADE = -6;
+
     public static final int HIGH_DECADE = 0;
     /** The healthy centre of the scale (1e-3), from which a cell's most extreme value is chosen. */
     public static final double CENTRE = 1e-3;
+
     public static final int NOT_A_NUMBER = 0xffff00ff;
 
     // ColorBrewer's RdYlBu, blue at the low end, one stop per decade
     private static final int[] STOPS = {0x313695, 0x4575b4, 0xabd9e9, 0xffffbf, 0xfdae61, 0xd73027, 0xa50026};
 
-    private LogColorScale() {
-    }
+    private LogColorScale() {}
 
     /** Where {@code value} lies on the scale, from 0 (1e-6 or less, zero included) to 1 (1 or more). */
     public static double position(double value) {

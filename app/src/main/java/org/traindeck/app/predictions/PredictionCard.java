@@ -1,5 +1,9 @@
 package org.traindeck.app.predictions;
 
+import java.io.ByteArrayInputStream;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import javafx.application.Platform;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
@@ -12,11 +16,6 @@ import javafx.scene.layout.VBox;
 import javafx.scene.text.Text;
 import javafx.scene.text.TextFlow;
 import org.traindeck.engine.events.SamplesEvent;
-
-import java.io.ByteArrayInputStream;
-import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * One example's prediction: its pictures (input, masks over it, slices, reconstruction) scaled up with crisp pixels,
@@ -33,6 +32,7 @@ final class PredictionCard extends VBox {
 
     /** The longer side of a picture on screen. */
     static final double PICTURE_SIZE = 112;
+
     static final double TEXT_WIDTH = 380;
 
     PredictionCard(SamplesEvent.Sample sample) {
@@ -56,8 +56,10 @@ final class PredictionCard extends VBox {
         if (sample.predicted() != null) {
             boolean right = sample.truth() != null && sample.truth().equals(sample.predicted());
             boolean wrong = sample.truth() != null && !right && !sample.top().isEmpty();
-            getChildren().add(line("predicted: " + sample.predicted(),
-                    right ? "prediction-right" : wrong ? "prediction-wrong" : "prediction-value"));
+            getChildren()
+                    .add(line(
+                            "predicted: " + sample.predicted(),
+                            right ? "prediction-right" : wrong ? "prediction-wrong" : "prediction-value"));
         }
         for (SamplesEvent.Score s : sample.top()) {
             Label name = new Label(s.label());

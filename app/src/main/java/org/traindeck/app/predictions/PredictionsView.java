@@ -1,5 +1,6 @@
 package org.traindeck.app.predictions;
 
+import java.util.Locale;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -12,8 +13,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import org.traindeck.engine.events.SamplesEvent;
 
-import java.util.Locale;
-
 /**
  * The Predictions view: the run's fixed validation examples as the model saw them at one interval (an image with its
  * true and predicted mask, its label and top classes, a prompt and its continuation), and a slider to go back through
@@ -21,8 +20,9 @@ import java.util.Locale;
  */
 public final class PredictionsView extends BorderPane {
 
-    static final String EMPTY = "The model's predictions on a few fixed validation examples appear here after each epoch"
-            + " when the config asks for them: \"logging\": { \"samples\": { \"count\": 8, \"everyEpochs\": 1 } }.";
+    static final String EMPTY =
+            "The model's predictions on a few fixed validation examples appear here after each epoch"
+                    + " when the config asks for them: \"logging\": { \"samples\": { \"count\": 8, \"everyEpochs\": 1 } }.";
 
     private final PredictionsViewModel model;
     private final Slider slider = new Slider(0, 0, 0);
@@ -84,8 +84,14 @@ public final class PredictionsView extends BorderPane {
             drawn = null;
             return;
         }
-        where.setText(String.format(Locale.ROOT, "%d of %d · epoch %d of \"%s\", step %d", model.selectedProperty().get() + 1, n,
-                e.epoch() + 1, e.stage(), e.step()));
+        where.setText(String.format(
+                Locale.ROOT,
+                "%d of %d · epoch %d of \"%s\", step %d",
+                model.selectedProperty().get() + 1,
+                n,
+                e.epoch() + 1,
+                e.stage(),
+                e.step()));
         if (e == drawn) {
             return;
         }
@@ -95,7 +101,9 @@ public final class PredictionsView extends BorderPane {
             cards.getChildren().add(new PredictionCard(s));
         }
         if (e.samples().isEmpty()) {
-            cards.getChildren().add(new Label("This interval has no examples to show (a text model needs a text source's vocabulary)."));
+            cards.getChildren()
+                    .add(new Label(
+                            "This interval has no examples to show (a text model needs a text source's vocabulary)."));
         }
         setCenter(scroll);
     }

@@ -1,14 +1,13 @@
 package org.traindeck.app.predictions;
 
+import java.util.ArrayList;
+import java.util.List;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.traindeck.engine.events.SampleHistory;
 import org.traindeck.engine.events.SamplesEvent;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The sample predictions of the run being shown, interval by interval, for the Predictions view: the last intervals

@@ -1,11 +1,15 @@
 package org.traindeck.app.run;
 
+import java.util.List;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
-import javafx.scene.control.ListView;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.layout.BorderPane;
@@ -24,11 +28,6 @@ import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
-
-import java.util.List;
-import java.util.Locale;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The run side of the window: loss per stage (train and validation), learning rate, memory per device and throughput
@@ -85,7 +84,8 @@ public final class Dashboard extends BorderPane {
         log.setId("run-log");
         log.setPrefHeight(120);
         // the newest message in view as it comes
-        messages.messages().addListener((ListChangeListener<String>) c -> log.scrollTo(log.getItems().size() - 1));
+        messages.messages().addListener((ListChangeListener<String>)
+                c -> log.scrollTo(log.getItems().size() - 1));
         VBox top = new VBox(4, banner, summary);
         setTop(top);
         Tab chartsTab = new Tab("Charts", gridScroll);
@@ -251,8 +251,14 @@ public final class Dashboard extends BorderPane {
     private void metric(MetricEvent m) {
         charts.metric(m);
         if (m.name().equals(MetricNames.VAL_ACCURACY)) {
-            addLog(m.wallTimeMillis(), String.format(Locale.ROOT,
-                    "validation accuracy %.2f %% after epoch %d of \"%s\"", 100 * m.value(), m.epoch() + 1, m.stage()));
+            addLog(
+                    m.wallTimeMillis(),
+                    String.format(
+                            Locale.ROOT,
+                            "validation accuracy %.2f %% after epoch %d of \"%s\"",
+                            100 * m.value(),
+                            m.epoch() + 1,
+                            m.stage()));
         } else if (m.name().equals(MetricNames.STEPS_PER_EPOCH)) {
             status.stepsPerEpoch((long) m.value());
         }
@@ -266,7 +272,7 @@ public final class Dashboard extends BorderPane {
             case FALLBACK -> showBanner("Fell back: " + l.message(), false);
             // a file the user counts on (metrics, the log, a checkpoint) is no longer being written: say so at once
             case FILE_WRITE_FAILED -> showBanner(l.message(), true);
-            default -> { }
+            default -> {}
         }
         status.lifecycle(l);
         addLog(l.wallTimeMillis(), l.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + l.message());

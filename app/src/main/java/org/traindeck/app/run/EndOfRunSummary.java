@@ -1,17 +1,16 @@
 package org.traindeck.app.run;
 
-import org.traindeck.engine.devices.energy.EnergyReport;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.RunResult;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.RunResult;
 
 /**
  * What a run came to, read from its own metrics file when it ends: how it ended, how long and how many steps, and
@@ -38,8 +37,7 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
     }
 
     /** A task's validation metric as the summary says it: "val mean IoU best 0.8712, final 0.8650". */
-    private record TaskFigure(String metric, String label, boolean higherIsBetter, double scale, String format) {
-    }
+    private record TaskFigure(String metric, String label, boolean higherIsBetter, double scale, String format) {}
 
     private static final List<TaskFigure> TASK_FIGURES = List.of(
             new TaskFigure(MetricNames.VAL_ACCURACY, "val accuracy", true, 100, "%.2f %%"),
@@ -68,20 +66,25 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
             stages.add(describe(s));
         }
         String title = switch (result.status()) {
-            case FINISHED -> "Run finished";
-            case INCOMPLETE -> "Run finished, with files missing";
-            case STOPPED -> "Run stopped";
-            case FAILED -> "Run failed";
-        } + ": " + runName;
+                    case FINISHED -> "Run finished";
+                    case INCOMPLETE -> "Run finished, with files missing";
+                    case STOPPED -> "Run stopped";
+                    case FAILED -> "Run failed";
+                }
+                + ": " + runName;
         String detail = String.format(Locale.ROOT, "%,d steps in %s", result.steps(), duration(result.elapsedSeconds()))
                 + switch (result.status()) {
                     case FINISHED -> "";
-                    case STOPPED -> result.lastCheckpoint() == null ? "; no checkpoint was written"
-                            : "; Resume continues from " + result.lastCheckpoint().getFileName();
+                    case STOPPED ->
+                        result.lastCheckpoint() == null
+                                ? "; no checkpoint was written"
+                                : "; Resume continues from "
+                                        + result.lastCheckpoint().getFileName();
                     case INCOMPLETE, FAILED -> ". " + result.message();
                 }
-                + (Double.isNaN(EnergyReport.totalFromMetrics(result.lastMetrics())) ? ""
-                : " · " + EnergyReport.lineFromMetrics(result.lastMetrics()));
+                + (Double.isNaN(EnergyReport.totalFromMetrics(result.lastMetrics()))
+                        ? ""
+                        : " · " + EnergyReport.lineFromMetrics(result.lastMetrics()));
         return new EndOfRunSummary(result.status(), title, detail, stages, result.runDir());
     }
 
@@ -103,8 +106,13 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
         if (!Double.isNaN(s.bestValLoss)) {
             b.append(String.format(Locale.ROOT, " · val loss best %.4g, final %.4g", s.bestValLoss, s.lastValLoss));
         }
-        s.taskFigures.forEach((f, bestLast) -> b.append(" · ").append(f.label()).append(String.format(Locale.ROOT,
-                " best " + f.format() + ", final " + f.format(), f.scale() * bestLast[0], f.scale() * bestLast[1])));
+        s.taskFigures.forEach((f, bestLast) -> b.append(" · ")
+                .append(f.label())
+                .append(String.format(
+                        Locale.ROOT,
+                        " best " + f.format() + ", final " + f.format(),
+                        f.scale() * bestLast[0],
+                        f.scale() * bestLast[1])));
         return b.toString();
     }
 

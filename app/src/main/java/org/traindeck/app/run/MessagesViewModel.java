@@ -1,11 +1,10 @@
 package org.traindeck.app.run;
 
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
-
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 /**
  * The run's messages as the window lists them: each with the time it happened, the newest last, the oldest dropped
@@ -13,7 +12,8 @@ import java.time.format.DateTimeFormatter;
  */
 public final class MessagesViewModel {
 
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
     private static final int MOST = 2000;
 
     private final ObservableList<String> messages = FXCollections.observableArrayList();

@@ -1,15 +1,14 @@
 package org.traindeck.app.run;
 
+import java.awt.Color;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TelemetryNames;
-
-import java.awt.Color;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * The dashboard's five charts and what each event draws on them: loss per stage (train solid, validation dashed, the
@@ -19,8 +18,16 @@ import java.util.Set;
  */
 final class RunCharts {
 
-    private static final Color[] STAGE_COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-            new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf)};
+    private static final Color[] STAGE_COLORS = {
+        new Color(0x1f77b4),
+        new Color(0xd62728),
+        new Color(0x2ca02c),
+        new Color(0x9467bd),
+        new Color(0xff7f0e),
+        new Color(0x8c564b),
+        new Color(0xe377c2),
+        new Color(0x17becf)
+    };
 
     final LiveChart loss = new LiveChart("Loss", "loss", false);
     final LiveChart lr = new LiveChart("Learning rate", "learning rate", false);
@@ -43,7 +50,8 @@ final class RunCharts {
         validation.setId("chart-validation");
         lr.setEmptyHint("The learning rate of every step, with its schedule, appears here.");
         throughput.setEmptyHint("Samples per second, in total and per device, appear here.");
-        validation.setEmptyHint("The task's validation metric after each validation appears here: accuracy, pixel accuracy and mean IoU, PSNR, perplexity, or error for regression.");
+        validation.setEmptyHint(
+                "The task's validation metric after each validation appears here: accuracy, pixel accuracy and mean IoU, PSNR, perplexity, or error for regression.");
     }
 
     List<LiveChart> all() {
@@ -64,18 +72,28 @@ final class RunCharts {
         double step = m.step();
         double t = m.elapsedSeconds();
         switch (m.name()) {
-            case MetricNames.TRAIN_LOSS -> loss.series("train/" + m.stageIndex(), "train · " + m.stage(), stageColor(m.stageIndex()), false)
-                    .add(step, t, m.value());
-            case MetricNames.VAL_LOSS -> loss.series("val/" + m.stageIndex(), "val · " + m.stage(), stageColor(m.stageIndex()), true)
-                    .add(step, t, m.value());
+            case MetricNames.TRAIN_LOSS ->
+                loss.series("train/" + m.stageIndex(), "train · " + m.stage(), stageColor(m.stageIndex()), false)
+                        .add(step, t, m.value());
+            case MetricNames.VAL_LOSS ->
+                loss.series("val/" + m.stageIndex(), "val · " + m.stage(), stageColor(m.stageIndex()), true)
+                        .add(step, t, m.value());
             // the weight average's curves beside the weights', in the stage's colour, darker
-            case MetricNames.VAL_EMA_LOSS -> loss.series("val_ema/" + m.stageIndex(), "val EMA · " + m.stage(),
-                    stageColor(m.stageIndex()).darker(), true).add(step, t, m.value());
-            case MetricNames.LR -> lr.series("lr", "learning rate", stageColor(0), false).add(step, t, m.value());
+            case MetricNames.VAL_EMA_LOSS ->
+                loss.series(
+                                "val_ema/" + m.stageIndex(),
+                                "val EMA · " + m.stage(),
+                                stageColor(m.stageIndex()).darker(),
+                                true)
+                        .add(step, t, m.value());
+            case MetricNames.LR ->
+                lr.series("lr", "learning rate", stageColor(0), false).add(step, t, m.value());
             case MetricNames.THROUGHPUT -> {
                 if (m.device() == null) {
                     lastTotalThroughput = m.value();
-                    throughput.series("total", "total", new Color(0x333333), false).add(step, t, m.value());
+                    throughput
+                            .series("total", "total", new Color(0x333333), false)
+                            .add(step, t, m.value());
                 } else {
                     Color c = throughput.hasSeries(m.device()) ? null : stageColor(throughput.seriesCount() - 1);
                     throughput.series(m.device(), m.device(), c, true).add(step, t, m.value());
@@ -84,7 +102,8 @@ final class RunCharts {
             case MetricNames.SCALING_EFFICIENCY -> {
                 // the ideal line (devices × one device alone) next to the total shows the scaling efficiency
                 if (m.value() > 0 && lastTotalThroughput > 0) {
-                    throughput.series("ideal", "ideal: devices × one device", new Color(0x999999), true)
+                    throughput
+                            .series("ideal", "ideal: devices × one device", new Color(0x999999), true)
                             .add(step, t, lastTotalThroughput / m.value());
                 }
             }
@@ -108,7 +127,8 @@ final class RunCharts {
             return;
         }
         Color color = v.ofEma() ? stageColor(m.stageIndex()).darker() : stageColor(m.stageIndex());
-        validation.series(v.key() + "/" + m.stageIndex(), v.label() + " · " + m.stage(), color, v.dashed())
+        validation
+                .series(v.key() + "/" + m.stageIndex(), v.label() + " · " + m.stage(), color, v.dashed())
                 .add(m.step(), m.elapsedSeconds(), m.value());
     }
 
@@ -125,7 +145,8 @@ final class RunCharts {
         } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB)) {
             memory.series("heap", "cpu · Java heap", new Color(0x555555), false).add(t, t, m.value());
         } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB)) {
-            memory.series("offheap", "cpu · outside the heap (ND4J, native)", new Color(0x2ca02c), false).add(t, t, m.value());
+            memory.series("offheap", "cpu · outside the heap (ND4J, native)", new Color(0x2ca02c), false)
+                    .add(t, t, m.value());
         }
     }
 
@@ -145,7 +166,7 @@ final class RunCharts {
                 startMemoryAxisAt(l);
                 truncateAfterStep(l.step());
             }
-            default -> { }
+            default -> {}
         }
     }
 

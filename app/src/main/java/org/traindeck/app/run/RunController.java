@@ -1,5 +1,12 @@
 package org.traindeck.app.run;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import javafx.application.Platform;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -18,14 +25,6 @@ import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.train.RunResult;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.function.Consumer;
-import java.util.function.Function;
-
 /**
  * Start, Resume and Stop. Everything that can take time (finding devices, preparing the run folder, loading a
  * checkpoint, reading a past run) goes to the task executor; the run trains on its own thread; the dashboard gets
@@ -33,7 +32,12 @@ import java.util.function.Function;
  */
 public final class RunController {
 
-    public enum State { IDLE, STARTING, RUNNING, STOPPING }
+    public enum State {
+        IDLE,
+        STARTING,
+        RUNNING,
+        STOPPING
+    }
 
     private final Dashboard dashboard;
     private final Engine engine;
@@ -41,13 +45,14 @@ public final class RunController {
     private final ObjectProperty<State> state = new SimpleObjectProperty<>(State.IDLE);
     private final ObjectProperty<RunHandle> current = new SimpleObjectProperty<>();
     private final ObjectProperty<RunResult> lastResult = new SimpleObjectProperty<>();
-    private Consumer<String> onError = m -> { };
-    private Runnable queueChanged = () -> { };
+    private Consumer<String> onError = m -> {};
+    private Runnable queueChanged = () -> {};
     /**
      * The run whose events the dashboard takes. A run's events reach its listener on a thread of their own, so the
      * last ones of a queued run can arrive after the next run has taken the dashboard: those are dropped.
      */
     private volatile RunHandle shown;
+
     private QueueHandle queue;
 
     public RunController(Dashboard dashboard, Engine engine, TaskExecutor tasks) {
@@ -82,9 +87,13 @@ public final class RunController {
         state.set(State.STARTING);
         dashboard.clearRun();
         shown = null; // late events of the run shown before are not this one's
-        dashboard.status().plan(config.stages().stream().mapToInt(StageConfig::epochs).toArray());
+        dashboard
+                .status()
+                .plan(config.stages().stream().mapToInt(StageConfig::epochs).toArray());
         dashboard.status().run(config.name());
-        tasks.execute(() -> engine.prepare(parsed), this::launch,
+        tasks.execute(
+                () -> engine.prepare(parsed),
+                this::launch,
                 e -> failedToStart("The run could not start: " + message(e)));
     }
 
@@ -94,14 +103,17 @@ public final class RunController {
             return;
         }
         state.set(State.STARTING);
-        tasks.execute(() -> {
-            RunHandle run = engine.resume(target);
-            return new Resumed(run, engine.open(run.runDir()));
-        }, resumed -> {
-            // only now that the resume is certain does the dashboard let go of what it showed
-            show(resumed.past());
-            launch(resumed.run());
-        }, e -> failedToStart("Could not resume from " + target + ": " + message(e)));
+        tasks.execute(
+                () -> {
+                    RunHandle run = engine.resume(target);
+                    return new Resumed(run, engine.open(run.runDir()));
+                },
+                resumed -> {
+                    // only now that the resume is certain does the dashboard let go of what it showed
+                    show(resumed.past());
+                    launch(resumed.run());
+                },
+                e -> failedToStart("Could not resume from " + target + ": " + message(e)));
     }
 
     private record Resumed(RunHandle run, PastRun past) {}
@@ -111,17 +123,24 @@ public final class RunController {
         if (state.get() != State.IDLE) {
             return;
         }
-        tasks.execute(() -> engine.open(runDir), past -> {
-            show(past);
-            done.accept(past.history().size());
-        }, e -> onError.accept("Could not open " + runDir + ": " + message(e)));
+        tasks.execute(
+                () -> engine.open(runDir),
+                past -> {
+                    show(past);
+                    done.accept(past.history().size());
+                },
+                e -> onError.accept("Could not open " + runDir + ": " + message(e)));
     }
 
     private void show(PastRun past) {
         dashboard.clearRun();
         shown = null; // late events of the run shown before are not this one's
         if (past.config() != null) {
-            dashboard.status().plan(past.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
+            dashboard
+                    .status()
+                    .plan(past.config().stages().stream()
+                            .mapToInt(StageConfig::epochs)
+                            .toArray());
         }
         dashboard.status().run(folderName(past.runDir()));
         past.history().forEach(dashboard::offer);
@@ -134,11 +153,12 @@ public final class RunController {
         // a second run of a config goes to a folder of its own (shapes-unet-2): the run is that folder
         dashboard.status().run(folderName(run.runDir()));
         run.subscribe(e -> offerIfShown(run, e));
-        run.completion().thenAccept(result -> Platform.runLater(() -> {
-            lastResult.set(result);
-            current.set(null);
-            state.set(State.IDLE);
-        }));
+        run.completion()
+                .thenAccept(result -> Platform.runLater(() -> {
+                    lastResult.set(result);
+                    current.set(null);
+                    state.set(State.IDLE);
+                }));
         current.set(run);
         state.set(State.RUNNING);
         run.start();
@@ -195,7 +215,11 @@ public final class RunController {
                 // the dashboard lets go of the last run before this one's first event can arrive
                 onFxAndWait(() -> {
                     dashboard.clearRun();
-                    dashboard.status().plan(run.config().stages().stream().mapToInt(StageConfig::epochs).toArray());
+                    dashboard
+                            .status()
+                            .plan(run.config().stages().stream()
+                                    .mapToInt(StageConfig::epochs)
+                                    .toArray());
                     dashboard.status().run(folderName(run.runDir()));
                     history.forEach(dashboard::offer);
                     current.set(run);
@@ -221,15 +245,17 @@ public final class RunController {
             }
         };
         queue = start.apply(listener);
-        queue.completion().whenComplete((outcome, error) -> Platform.runLater(() -> {
-            queue = null;
-            current.set(null);
-            state.set(State.IDLE);
-            queueChanged.run();
-            if (error != null) {
-                onError.accept("The queue could not run: " + message(error.getCause() != null ? error.getCause() : error));
-            }
-        }));
+        queue.completion()
+                .whenComplete((outcome, error) -> Platform.runLater(() -> {
+                    queue = null;
+                    current.set(null);
+                    state.set(State.IDLE);
+                    queueChanged.run();
+                    if (error != null) {
+                        onError.accept("The queue could not run: "
+                                + message(error.getCause() != null ? error.getCause() : error));
+                    }
+                }));
     }
 
     private void offerIfShown(RunHandle run, EngineEvent e) {

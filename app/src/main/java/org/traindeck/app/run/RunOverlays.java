@@ -1,12 +1,11 @@
 package org.traindeck.app.run;
 
+import java.awt.Color;
+import java.util.List;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-
-import java.awt.Color;
-import java.util.List;
 
 /**
  * Other runs' curves on the dashboard's charts, next to the run shown (the live one included): training and
@@ -45,12 +44,18 @@ public final class RunOverlays {
                 continue;
             }
             switch (m.name()) {
-                case MetricNames.TRAIN_LOSS -> loss.series(key + "train", run + " · train", color, false).add(m.step(), m.elapsedSeconds(), m.value());
-                case MetricNames.VAL_LOSS -> loss.series(key + "val", run + " · val", color, true).add(m.step(), m.elapsedSeconds(), m.value());
-                case MetricNames.VAL_ACCURACY -> validation.series(key + "acc", run + " · accuracy", color, false)
-                        .add(m.step(), m.elapsedSeconds(), m.value());
-                case MetricNames.LR -> lr.series(key + "lr", run, color, false).add(m.step(), m.elapsedSeconds(), m.value());
-                default -> { }
+                case MetricNames.TRAIN_LOSS ->
+                    loss.series(key + "train", run + " · train", color, false)
+                            .add(m.step(), m.elapsedSeconds(), m.value());
+                case MetricNames.VAL_LOSS ->
+                    loss.series(key + "val", run + " · val", color, true).add(m.step(), m.elapsedSeconds(), m.value());
+                case MetricNames.VAL_ACCURACY ->
+                    validation
+                            .series(key + "acc", run + " · accuracy", color, false)
+                            .add(m.step(), m.elapsedSeconds(), m.value());
+                case MetricNames.LR ->
+                    lr.series(key + "lr", run, color, false).add(m.step(), m.elapsedSeconds(), m.value());
+                default -> {}
             }
         }
     }

@@ -1,5 +1,7 @@
 package org.traindeck.app.run;
 
+import java.nio.file.Path;
+import java.util.function.Consumer;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -9,9 +11,6 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.train.RunResult;
 
-import java.nio.file.Path;
-import java.util.function.Consumer;
-
 /** The end-of-run summary above the charts: how the run ended, its figures per stage, and its folder. */
 public final class RunSummaryPane extends VBox {
 
@@ -20,8 +19,8 @@ public final class RunSummaryPane extends VBox {
     private final VBox stages = new VBox(2);
     private final Label folder = new Label();
     private final Button openFolder = new Button("Open folder");
-    private Consumer<Path> folderOpener = p -> { };
-    private Consumer<Path> evaluator = p -> { };
+    private Consumer<Path> folderOpener = p -> {};
+    private Consumer<Path> evaluator = p -> {};
     private EndOfRunSummary shown;
 
     public RunSummaryPane() {
@@ -78,15 +77,18 @@ public final class RunSummaryPane extends VBox {
         shown = summary;
         title.setText(summary.title());
         detail.setText(summary.detail());
-        stages.getChildren().setAll(summary.stages().stream().map(s -> {
-            Label l = new Label(s);
-            l.setWrapText(true);
-            return l;
-        }).toList());
+        stages.getChildren()
+                .setAll(summary.stages().stream()
+                        .map(s -> {
+                            Label l = new Label(s);
+                            l.setWrapText(true);
+                            return l;
+                        })
+                        .toList());
         folder.setText(String.valueOf(summary.runDir()));
         getStyleClass().removeAll("run-summary-finished", "run-summary-failed");
-        getStyleClass().add(summary.status() == RunResult.Status.FAILED
-                ? "run-summary-failed" : "run-summary-finished");
+        getStyleClass()
+                .add(summary.status() == RunResult.Status.FAILED ? "run-summary-failed" : "run-summary-finished");
         setVisible(true);
         setManaged(true);
     }

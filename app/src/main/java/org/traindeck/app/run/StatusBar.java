@@ -25,9 +25,16 @@ public final class StatusBar extends HBox {
         progress.progressProperty().bind(model.progressProperty());
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        getChildren().addAll(run, label("status-stage", model.stageProperty()), label("status-epoch", model.epochProperty()),
-                label("status-step", model.stepProperty()), label("status-elapsed", model.elapsedProperty()),
-                label("status-eta", model.etaProperty()), spacer, progress);
+        getChildren()
+                .addAll(
+                        run,
+                        label("status-stage", model.stageProperty()),
+                        label("status-epoch", model.epochProperty()),
+                        label("status-step", model.stepProperty()),
+                        label("status-elapsed", model.elapsedProperty()),
+                        label("status-eta", model.etaProperty()),
+                        spacer,
+                        progress);
     }
 
     private static Label label(String id, ObservableValue<String> text) {

@@ -1,5 +1,6 @@
 package org.traindeck.app.run;
 
+import java.util.Locale;
 import javafx.beans.property.ReadOnlyDoubleProperty;
 import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -7,8 +8,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-
-import java.util.Locale;
 
 /**
  * The status bar's state: which run, stage, epoch and step, elapsed time, ETA and progress through the run, worked
@@ -130,11 +129,12 @@ public final class StatusViewModel {
             finishedStage = l.stageIndex();
         }
         if (l.isTerminal()) {
-            eta.set(switch (l.kind()) {
-                case RUN_FINISHED -> "finished";
-                case RUN_STOPPED -> "stopped";
-                default -> "failed";
-            });
+            eta.set(
+                    switch (l.kind()) {
+                        case RUN_FINISHED -> "finished";
+                        case RUN_STOPPED -> "stopped";
+                        default -> "failed";
+                    });
             if (l.kind() == LifecycleEvent.Kind.RUN_FINISHED) {
                 progress.set(1);
             }
@@ -168,7 +168,8 @@ public final class StatusViewModel {
 
     private static String clock(double seconds) {
         long s = Math.round(seconds);
-        return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+        return s >= 3600
+                ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
                 : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
     }
 }

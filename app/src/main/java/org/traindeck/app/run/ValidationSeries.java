@@ -1,9 +1,8 @@
 package org.traindeck.app.run;
 
-import org.traindeck.engine.events.MetricNames;
-
 import java.util.Map;
 import java.util.Optional;
+import org.traindeck.engine.events.MetricNames;
 
 /**
  * The validation metrics the dashboard draws, each task's own: accuracy for classification, pixel accuracy and mean IoU
@@ -14,7 +13,10 @@ record ValidationSeries(String key, String label, Unit unit, boolean dashed) {
 
     /** What a metric's values are; an error is drawn only when the run publishes nothing more telling. */
     enum Unit {
-        FRACTION("fraction"), DECIBEL("dB"), PERPLEXITY("perplexity"), ERROR("error");
+        FRACTION("fraction"),
+        DECIBEL("dB"),
+        PERPLEXITY("perplexity"),
+        ERROR("error");
 
         final String axisLabel;
 
@@ -27,7 +29,8 @@ record ValidationSeries(String key, String label, Unit unit, boolean dashed) {
 
     private static final Map<String, ValidationSeries> BY_METRIC = Map.of(
             MetricNames.VAL_ACCURACY, new ValidationSeries("acc", "accuracy", Unit.FRACTION, false),
-            MetricNames.VAL_PIXEL_ACCURACY, new ValidationSeries("pixel_accuracy", "pixel accuracy", Unit.FRACTION, false),
+            MetricNames.VAL_PIXEL_ACCURACY,
+                    new ValidationSeries("pixel_accuracy", "pixel accuracy", Unit.FRACTION, false),
             MetricNames.VAL_MEAN_IOU, new ValidationSeries("mean_iou", "mean IoU", Unit.FRACTION, true),
             MetricNames.VAL_PSNR, new ValidationSeries("psnr", "PSNR", Unit.DECIBEL, false),
             MetricNames.VAL_PERPLEXITY, new ValidationSeries("perplexity", "perplexity", Unit.PERPLEXITY, false),

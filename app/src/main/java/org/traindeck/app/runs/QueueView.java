@@ -1,9 +1,13 @@
 package org.traindeck.app.runs;
 
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectProperty;
-import javafx.geometry.Orientation;
 import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -14,11 +18,6 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.queue.QueueEntry;
-
-import java.nio.file.Path;
-import java.util.Locale;
-import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * The queue of the open config's output folder: its runs and how each stands; Add, Run queue, Refresh, and for the
@@ -37,10 +36,13 @@ public final class QueueView extends VBox {
         add.setOnAction(e -> model.addOpenConfig());
         Button run = new Button("Run queue");
         run.setId("queue-run");
-        run.disableProperty().bind(Bindings.createBooleanBinding(
-                () -> controller.stateProperty().get() != RunController.State.IDLE
-                        || model.entries().stream().allMatch(en -> en.status().isDone()),
-                controller.stateProperty(), model.entries()));
+        run.disableProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> controller.stateProperty().get() != RunController.State.IDLE
+                                || model.entries().stream()
+                                        .allMatch(en -> en.status().isDone()),
+                        controller.stateProperty(),
+                        model.entries()));
         run.setOnAction(e -> model.run());
         Button refresh = new Button("Refresh");
         refresh.setId("queue-refresh");
@@ -48,20 +50,35 @@ public final class QueueView extends VBox {
         ListView<QueueEntry> list = new ListView<>(model.entries());
         list.setId("queue-list");
         var selected = list.getSelectionModel().selectedItemProperty();
-        Button up = entryButton("Up", "queue-up", selected, e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
+        Button up = entryButton(
+                "Up",
+                "queue-up",
+                selected,
+                e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
                 e -> model.move(e, -1));
-        Button down = entryButton("Down", "queue-down", selected, e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
+        Button down = entryButton(
+                "Down",
+                "queue-down",
+                selected,
+                e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
                 e -> model.move(e, 1));
-        Button remove = entryButton("Remove", "queue-remove", selected, e -> e.status() != QueueEntry.Status.RUNNING, model::remove);
-        Button open = entryButton("Open run", "queue-open", selected, e -> e.runDir() != null, e -> openRun.accept(e.runDir()));
+        Button remove = entryButton(
+                "Remove", "queue-remove", selected, e -> e.status() != QueueEntry.Status.RUNNING, model::remove);
+        Button open = entryButton(
+                "Open run", "queue-open", selected, e -> e.runDir() != null, e -> openRun.accept(e.runDir()));
         HBox buttons = new HBox(6, add, run, refresh, new Separator(Orientation.VERTICAL), up, down, remove, open);
         list.setPlaceholder(new Label("Nothing queued. Add puts the open config, as it is now, in the queue."));
         list.setCellFactory(v -> new ListCell<>() {
             @Override
             protected void updateItem(QueueEntry e, boolean empty) {
                 super.updateItem(e, empty);
-                setText(empty || e == null ? null : "#" + e.id() + "  " + e.status().name().toLowerCase(Locale.ROOT) + "  " + e.label()
-                        + (e.message() == null || e.message().isBlank() ? "" : "  (" + e.message() + ")"));
+                setText(
+                        empty || e == null
+                                ? null
+                                : "#" + e.id() + "  " + e.status().name().toLowerCase(Locale.ROOT) + "  " + e.label()
+                                        + (e.message() == null || e.message().isBlank()
+                                                ? ""
+                                                : "  (" + e.message() + ")"));
             }
         });
         VBox.setVgrow(list, Priority.ALWAYS);
@@ -69,19 +86,26 @@ public final class QueueView extends VBox {
         message.setId("queue-message");
         message.setWrapText(true);
         message.textProperty().bind(model.messageProperty());
-        Label hint = new Label("Queued runs run one after another on the dashboard; a failed run does not stop the queue, "
-                + "and Stop stops the run in progress (with a checkpoint: Run queue continues it). The queue is a file "
-                + "in the output folder, so it outlives TrainDeck; `traindeck queue run` runs it from a terminal.");
+        Label hint = new Label(
+                "Queued runs run one after another on the dashboard; a failed run does not stop the queue, "
+                        + "and Stop stops the run in progress (with a checkpoint: Run queue continues it). The queue is a file "
+                        + "in the output folder, so it outlives TrainDeck; `traindeck queue run` runs it from a terminal.");
         hint.setWrapText(true);
         hint.getStyleClass().add("device-figures");
         getChildren().addAll(buttons, list, message, hint);
     }
 
-    private static Button entryButton(String text, String id, ReadOnlyObjectProperty<QueueEntry> selected, Predicate<QueueEntry> applies,
-                                      Consumer<QueueEntry> action) {
+    private static Button entryButton(
+            String text,
+            String id,
+            ReadOnlyObjectProperty<QueueEntry> selected,
+            Predicate<QueueEntry> applies,
+            Consumer<QueueEntry> action) {
         Button b = new Button(text);
         b.setId(id);
-        b.disableProperty().bind(Bindings.createBooleanBinding(() -> selected.get() == null || !applies.test(selected.get()), selected));
+        b.disableProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> selected.get() == null || !applies.test(selected.get()), selected));
         b.setOnAction(e -> action.accept(selected.get()));
         return b;
     }

@@ -1,5 +1,6 @@
 package org.traindeck.app.runs;
 
+import java.nio.file.Path;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -11,8 +12,6 @@ import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.queue.QueueEntry;
-
-import java.nio.file.Path;
 
 /**
  * The Queue view's state and commands: the queue of the open config's output folder (its queue.json, read and
@@ -66,14 +65,21 @@ public final class QueueViewModel {
             entries.clear();
             return;
         }
-        tasks.execute(() -> engine.queue(dir), list -> {
-            if (dir.equals(folder.get())) {
-                entries.setAll(list);
-                long waiting = list.stream().filter(e -> !e.status().isDone()).count();
-                message.set(done + (list.isEmpty() ? "The queue is empty: Add puts the open config in it."
-                        : waiting + " of " + list.size() + " queued run(s) waiting, in " + dir.resolve("queue.json")));
-            }
-        }, e -> message.set("Could not read the queue in " + dir + ": " + e.getMessage()));
+        tasks.execute(
+                () -> engine.queue(dir),
+                list -> {
+                    if (dir.equals(folder.get())) {
+                        entries.setAll(list);
+                        long waiting =
+                                list.stream().filter(e -> !e.status().isDone()).count();
+                        message.set(done
+                                + (list.isEmpty()
+                                        ? "The queue is empty: Add puts the open config in it."
+                                        : waiting + " of " + list.size() + " queued run(s) waiting, in "
+                                                + dir.resolve("queue.json")));
+                    }
+                },
+                e -> message.set("Could not read the queue in " + dir + ": " + e.getMessage()));
     }
 
     /** Queues a copy of the open config as it is now. */
@@ -83,10 +89,13 @@ public final class QueueViewModel {
             message.set("The open config is not valid: fix it before queueing it.");
             return;
         }
-        tasks.execute(() -> engine.enqueue(c), entry -> {
-            message.set("Queued #" + entry.id() + " " + entry.label() + ".");
-            refresh();
-        }, e -> message.set("Could not queue " + c.name() + ": " + e.getMessage()));
+        tasks.execute(
+                () -> engine.enqueue(c),
+                entry -> {
+                    message.set("Queued #" + entry.id() + " " + entry.label() + ".");
+                    refresh();
+                },
+                e -> message.set("Could not queue " + c.name() + ": " + e.getMessage()));
     }
 
     /** Takes an entry out of the queue (the engine refuses the one running). */
@@ -95,8 +104,10 @@ public final class QueueViewModel {
         if (dir == null || entry == null) {
             return;
         }
-        tasks.execute(() -> engine.removeFromQueue(dir, entry.id()), removed -> refresh("Removed #" + removed.id() + " "
-                + removed.label() + (removed.runDir() == null ? ". " : " (its run folder stays). ")),
+        tasks.execute(
+                () -> engine.removeFromQueue(dir, entry.id()),
+                removed -> refresh("Removed #" + removed.id() + " " + removed.label()
+                        + (removed.runDir() == null ? ". " : " (its run folder stays). ")),
                 e -> message.set("Could not remove #" + entry.id() + ": " + e.getMessage()));
     }
 
@@ -107,10 +118,13 @@ public final class QueueViewModel {
         if (dir == null || at < 0) {
             return;
         }
-        tasks.execute(() -> {
-            engine.moveInQueue(dir, entry.id(), Math.max(0, at + by));
-            return entry;
-        }, moved -> refresh(), e -> message.set("Could not move #" + entry.id() + ": " + e.getMessage()));
+        tasks.execute(
+                () -> {
+                    engine.moveInQueue(dir, entry.id(), Math.max(0, at + by));
+                    return entry;
+                },
+                moved -> refresh(),
+                e -> message.set("Could not move #" + entry.id() + ": " + e.getMessage()));
     }
 
     /** Runs what is waiting, one run after another, on the dashboard. */

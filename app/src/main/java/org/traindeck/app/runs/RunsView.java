@@ -1,5 +1,14 @@
 package org.traindeck.app.runs;
 
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
@@ -19,29 +28,20 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.library.RunSummary;
 
-import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
-
 /**
  * The runs of the open config's output folder: a sortable table filtered by name and status. Selecting runs draws
  * their curves on the charts and lists the config keys they differ in.
  */
 public final class RunsView extends VBox {
 
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter WHEN =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
     private final TableView<RunSummary> table = new TableView<>();
     private final Label differences = new Label();
 
     public RunsView(RunsViewModel model) {
-        this(model, runDir -> { });
+        this(model, runDir -> {});
     }
 
     /** @param evaluator what the Evaluate button does with the selected run's folder */
@@ -65,8 +65,11 @@ public final class RunsView extends VBox {
         evaluate.setId("runs-evaluate");
         evaluate.setTooltip(new Tooltip("The selected run's figures on its test data (else its validation data): "
                 + "confusion matrix, per-class table; written to its evaluation.json"));
-        evaluate.disableProperty().bind(Bindings.size(table.getSelectionModel().getSelectedItems()).isNotEqualTo(1));
-        evaluate.setOnAction(e -> evaluator.accept(table.getSelectionModel().getSelectedItem().folder()));
+        evaluate.disableProperty()
+                .bind(Bindings.size(table.getSelectionModel().getSelectedItems())
+                        .isNotEqualTo(1));
+        evaluate.setOnAction(e ->
+                evaluator.accept(table.getSelectionModel().getSelectedItem().folder()));
         HBox filters = new HBox(6, name, status, refresh, evaluate);
         filters.setAlignment(Pos.CENTER_LEFT);
 
@@ -74,21 +77,23 @@ public final class RunsView extends VBox {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setPlaceholder(new Label("No runs in this output folder yet."));
-        TableColumn<RunSummary, String> run = column("Run", r -> r.folder().getFileName().toString());
+        TableColumn<RunSummary, String> run =
+                column("Run", r -> r.folder().getFileName().toString());
         run.setPrefWidth(170);
-        table.getColumns().setAll(List.of(
-                run,
-                column("Status", RunSummary::status),
-                column("Steps", RunSummary::steps),
-                column("Best", r -> new Figure(r.best())),
-                column("Last", r -> new Figure(r.last())),
-                column("Energy (Wh)", r -> new Figure(r.energyWh())),
-                column("Started", r -> new When(r.startedMillis()))));
+        table.getColumns()
+                .setAll(List.of(
+                        run,
+                        column("Status", RunSummary::status),
+                        column("Steps", RunSummary::steps),
+                        column("Best", r -> new Figure(r.best())),
+                        column("Last", r -> new Figure(r.last())),
+                        column("Energy (Wh)", r -> new Figure(r.energyWh())),
+                        column("Started", r -> new When(r.startedMillis()))));
         SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
-        table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<RunSummary>) c ->
-                model.select(List.copyOf(table.getSelectionModel().getSelectedItems())));
+        table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<RunSummary>)
+                c -> model.select(List.copyOf(table.getSelectionModel().getSelectedItems())));
         VBox.setVgrow(table, Priority.ALWAYS);
 
         Label message = new Label();
@@ -119,12 +124,18 @@ public final class RunsView extends VBox {
             if (d.getKey().equals("name")) {
                 continue;
             }
-            b.append(d.getKey()).append(": ").append(String.join("  |  ", d.getValue())).append('\n');
+            b.append(d.getKey())
+                    .append(": ")
+                    .append(String.join("  |  ", d.getValue()))
+                    .append('\n');
         }
-        return b.length() == 0 ? "Their configs differ only in their names." : b.toString().strip();
+        return b.length() == 0
+                ? "Their configs differ only in their names."
+                : b.toString().strip();
     }
 
-    private static <T extends Comparable<? super T>> TableColumn<RunSummary, T> column(String title, Function<RunSummary, T> value) {
+    private static <T extends Comparable<? super T>> TableColumn<RunSummary, T> column(
+            String title, Function<RunSummary, T> value) {
         TableColumn<RunSummary, T> c = new TableColumn<>(title);
         c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
         return c;
@@ -134,7 +145,8 @@ public final class RunsView extends VBox {
     private record Figure(double value) implements Comparable<Figure> {
         @Override
         public int compareTo(Figure o) {
-            return Double.compare(Double.isNaN(value) ? Double.MAX_VALUE : value, Double.isNaN(o.value) ? Double.MAX_VALUE : o.value);
+            return Double.compare(
+                    Double.isNaN(value) ? Double.MAX_VALUE : value, Double.isNaN(o.value) ? Double.MAX_VALUE : o.value);
         }
 
         @Override

@@ -1,5 +1,11 @@
 package org.traindeck.app.runs;
 
+import java.awt.Color;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -17,13 +23,6 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.library.RunSummary;
 
-import java.awt.Color;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-
 /**
  * The Runs view's state and commands: the runs of an output folder (read by the task executor), filtered by name and
  * status; the selected runs overlaid on the charts, each in its own colour, and the config keys they differ in.
@@ -31,9 +30,17 @@ import java.util.Map;
 public final class RunsViewModel {
 
     /** Statuses to filter by, as the run library names them; "all" shows every run. */
-    public static final List<String> STATUSES = List.of("all", "running", "finished", "incomplete", "stopped", "failed", "interrupted");
-    private static final Color[] COLORS = {new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf),
-            new Color(0xbcbd22), new Color(0x7f7f7f)};
+    public static final List<String> STATUSES =
+            List.of("all", "running", "finished", "incomplete", "stopped", "failed", "interrupted");
+
+    private static final Color[] COLORS = {
+        new Color(0x9467bd),
+        new Color(0x8c564b),
+        new Color(0xe377c2),
+        new Color(0x17becf),
+        new Color(0xbcbd22),
+        new Color(0x7f7f7f)
+    };
 
     private final Engine engine;
     private final TaskExecutor tasks;
@@ -92,14 +99,17 @@ public final class RunsViewModel {
             message.set("");
             return;
         }
-        tasks.execute(() -> engine.runs(dir), list -> {
-            if (dir.equals(folder.get())) {
-                runs.setAll(list);
-                message.set(list.isEmpty() ? "No runs in " + dir + " yet." : list.size() + " run(s) in " + dir);
-            }
-        }, e -> {
-            message.set("Could not read the runs in " + dir + ": " + e.getMessage());
-        });
+        tasks.execute(
+                () -> engine.runs(dir),
+                list -> {
+                    if (dir.equals(folder.get())) {
+                        runs.setAll(list);
+                        message.set(list.isEmpty() ? "No runs in " + dir + " yet." : list.size() + " run(s) in " + dir);
+                    }
+                },
+                e -> {
+                    message.set("Could not read the runs in " + dir + ": " + e.getMessage());
+                });
     }
 
     /** Overlays the selected runs' curves and compares their configs; an empty selection takes the overlays away. */
@@ -111,24 +121,35 @@ public final class RunsViewModel {
             differences.set(null);
             return;
         }
-        tasks.execute(() -> {
-            List<List<EngineEvent>> histories = new ArrayList<>();
-            for (RunSummary r : chosen) {
-                histories.add(engine.open(r.folder()).history());
-            }
-            // the histories are read once, for the charts; the comparison needs only the configs
-            return new Selected(chosen.size() < 2 ? null : engine.configDifferences(chosen.stream().map(RunSummary::folder).toList()),
-                    histories);
-        }, s -> {
-            if (mine != selection) {
-                return; // the user has chosen again meanwhile
-            }
-            overlays.clear();
-            for (int i = 0; i < chosen.size(); i++) {
-                overlays.show(chosen.get(i).folder().getFileName().toString(), s.histories().get(i), COLORS[i % COLORS.length]);
-            }
-            differences.set(s.differences());
-        }, e -> message.set("Could not read the selected runs: " + e.getMessage()));
+        tasks.execute(
+                () -> {
+                    List<List<EngineEvent>> histories = new ArrayList<>();
+                    for (RunSummary r : chosen) {
+                        histories.add(engine.open(r.folder()).history());
+                    }
+                    // the histories are read once, for the charts; the comparison needs only the configs
+                    return new Selected(
+                            chosen.size() < 2
+                                    ? null
+                                    : engine.configDifferences(chosen.stream()
+                                            .map(RunSummary::folder)
+                                            .toList()),
+                            histories);
+                },
+                s -> {
+                    if (mine != selection) {
+                        return; // the user has chosen again meanwhile
+                    }
+                    overlays.clear();
+                    for (int i = 0; i < chosen.size(); i++) {
+                        overlays.show(
+                                chosen.get(i).folder().getFileName().toString(),
+                                s.histories().get(i),
+                                COLORS[i % COLORS.length]);
+                    }
+                    differences.set(s.differences());
+                },
+                e -> message.set("Could not read the selected runs: " + e.getMessage()));
     }
 
     private record Selected(Map<String, List<String>> differences, List<List<EngineEvent>> histories) {}
@@ -136,8 +157,13 @@ public final class RunsViewModel {
     private void filter() {
         String name = nameFilter.get() == null ? "" : nameFilter.get().strip().toLowerCase(Locale.ROOT);
         String status = statusFilter.get();
-        shown.setPredicate(r -> (name.isEmpty() || r.name().toLowerCase(Locale.ROOT).contains(name)
-                || r.folder().getFileName().toString().toLowerCase(Locale.ROOT).contains(name))
+        shown.setPredicate(r -> (name.isEmpty()
+                        || r.name().toLowerCase(Locale.ROOT).contains(name)
+                        || r.folder()
+                                .getFileName()
+                                .toString()
+                                .toLowerCase(Locale.ROOT)
+                                .contains(name))
                 && (status == null || status.equals("all") || status.equals(r.status())));
     }
 }

@@ -1,5 +1,11 @@
 package org.traindeck.app.runs;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -19,13 +25,6 @@ import javafx.util.StringConverter;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.sweep.SweepBoard;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * A sweep as a table (each trial's values, status and metric, best first and marked ★) and a chart of the metric
@@ -89,7 +88,8 @@ public final class SweepsView extends VBox {
             against.getItems().setAll(s == null ? List.of() : s.parameters());
             plot(s, model.parameterProperty().get());
         });
-        model.parameterProperty().addListener((o, a, p) -> plot(model.shownProperty().get(), p));
+        model.parameterProperty()
+                .addListener((o, a, p) -> plot(model.shownProperty().get(), p));
         getChildren().addAll(top, table, new HBox(6, new Label("Metric against"), against), chart, message);
     }
 
@@ -99,7 +99,10 @@ public final class SweepsView extends VBox {
             table.getItems().clear();
             return;
         }
-        SweepBoard.Trial best = s.trials().isEmpty() || Double.isNaN(s.trials().get(0).best()) ? null : s.trials().get(0);
+        SweepBoard.Trial best =
+                s.trials().isEmpty() || Double.isNaN(s.trials().get(0).best())
+                        ? null
+                        : s.trials().get(0);
         table.getColumns().add(column("", t -> t == best ? "★" : ""));
         table.getColumns().add(column("Trial", SweepBoard.Trial::label));
         for (String p : s.parameters()) {
@@ -147,7 +150,11 @@ public final class SweepsView extends VBox {
     /** The chart's points (x as plotted, metric), for tests. */
     List<double[]> plotted() {
         List<double[]> out = new ArrayList<>();
-        chart.getData().forEach(series -> series.getData().forEach(d -> out.add(new double[] {d.getXValue().doubleValue(), d.getYValue().doubleValue()})));
+        chart.getData()
+                .forEach(series -> series.getData()
+                        .forEach(d -> out.add(new double[] {
+                            d.getXValue().doubleValue(), d.getYValue().doubleValue()
+                        })));
         return out;
     }
 
@@ -159,7 +166,8 @@ public final class SweepsView extends VBox {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static TableColumn<SweepBoard.Trial, String> column(String title, Function<SweepBoard.Trial, String> value) {
+    private static TableColumn<SweepBoard.Trial, String> column(
+            String title, Function<SweepBoard.Trial, String> value) {
         TableColumn<SweepBoard.Trial, String> c = new TableColumn<>(title);
         c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
         return c;

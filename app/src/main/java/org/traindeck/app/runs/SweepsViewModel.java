@@ -1,5 +1,6 @@
 package org.traindeck.app.runs;
 
+import java.nio.file.Path;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -10,8 +11,6 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.sweep.SweepBoard;
-
-import java.nio.file.Path;
 
 /**
  * The Sweeps view's state: the sweeps run in the open config's output folder (read by the task executor), the one
@@ -38,7 +37,8 @@ public final class SweepsViewModel {
         this.tasks = tasks;
         this.controller = controller;
         folder.addListener((o, a, b) -> refresh());
-        shown.addListener((o, a, b) -> parameter.set(b == null || b.parameters().isEmpty() ? null : b.parameters().get(0)));
+        shown.addListener((o, a, b) -> parameter.set(
+                b == null || b.parameters().isEmpty() ? null : b.parameters().get(0)));
     }
 
     public ObjectProperty<Path> folderProperty() {
@@ -69,29 +69,35 @@ public final class SweepsViewModel {
      */
     public void run(Path sweepFile) {
         message.set("Checking " + sweepFile.getFileName() + "…");
-        tasks.execute(() -> engine.prepareSweep(sweepFile), sweep -> {
-            started = "Sweep " + sweep.name() + ": " + sweep.trials() + " trial(s)"
-                    + (sweep.concurrent() > 1 ? ", " + sweep.concurrent() + " at once" : "") + ", queue " + sweep.queueFile();
-            message.set(started);
-            keepShown = sweep.name();
-            if (sweep.outputDir().equals(folder.get())) {
-                refresh();
-            } else {
-                folder.set(sweep.outputDir());
-            }
-            if (controller.stateProperty().get() != RunController.State.IDLE) {
-                // another run began while the file was checked: the trials wait in the sweep's queue
-                started += ". Another run is in progress: Run sweep… again when it ends";
-                message.set(started);
-                return;
-            }
-            controller.runSweep(sweep);
-        }, e -> message.set("Cannot run " + sweepFile.getFileName() + ": " + problems(e)));
+        tasks.execute(
+                () -> engine.prepareSweep(sweepFile),
+                sweep -> {
+                    started = "Sweep " + sweep.name() + ": " + sweep.trials() + " trial(s)"
+                            + (sweep.concurrent() > 1 ? ", " + sweep.concurrent() + " at once" : "") + ", queue "
+                            + sweep.queueFile();
+                    message.set(started);
+                    keepShown = sweep.name();
+                    if (sweep.outputDir().equals(folder.get())) {
+                        refresh();
+                    } else {
+                        folder.set(sweep.outputDir());
+                    }
+                    if (controller.stateProperty().get() != RunController.State.IDLE) {
+                        // another run began while the file was checked: the trials wait in the sweep's queue
+                        started += ". Another run is in progress: Run sweep… again when it ends";
+                        message.set(started);
+                        return;
+                    }
+                    controller.runSweep(sweep);
+                },
+                e -> message.set("Cannot run " + sweepFile.getFileName() + ": " + problems(e)));
     }
 
     // an invalid sweep's message is its problems, a line each
     private static String problems(Throwable e) {
-        return e.getMessage() == null ? e.toString() : String.join("; ", e.getMessage().lines().toList());
+        return e.getMessage() == null
+                ? e.toString()
+                : String.join("; ", e.getMessage().lines().toList());
     }
 
     /** Reads the folder's sweeps again, keeping the one shown. */
@@ -101,12 +107,24 @@ public final class SweepsViewModel {
             sweeps.clear();
             return;
         }
-        tasks.execute(() -> engine.sweeps(dir), list -> {
-            String keep = keepShown != null ? keepShown : shown.get() == null ? null : shown.get().name();
-            keepShown = null;
-            sweeps.setAll(list);
-            shown.set(list.stream().filter(s -> s.name().equals(keep)).findFirst().orElse(list.isEmpty() ? null : list.get(0)));
-            message.set(list.isEmpty() ? "No sweeps in " + dir + " yet: Run sweep… (or traindeck sweep SWEEP.json) runs one." : started);
-        }, e -> message.set("Could not read the sweeps in " + dir + ": " + e.getMessage()));
+        tasks.execute(
+                () -> engine.sweeps(dir),
+                list -> {
+                    String keep = keepShown != null
+                            ? keepShown
+                            : shown.get() == null ? null : shown.get().name();
+                    keepShown = null;
+                    sweeps.setAll(list);
+                    shown.set(list.stream()
+                            .filter(s -> s.name().equals(keep))
+                            .findFirst()
+                            .orElse(list.isEmpty() ? null : list.get(0)));
+                    message.set(
+                            list.isEmpty()
+                                    ? "No sweeps in " + dir
+                                            + " yet: Run sweep… (or traindeck sweep SWEEP.json) runs one."
+                                    : started);
+                },
+                e -> message.set("Could not read the sweeps in " + dir + ": " + e.getMessage()));
     }
 }

@@ -19,6 +19,5 @@ public final class CurrentThreadTaskExecutor implements TaskExecutor {
     }
 
     @Override
-    public void shutdown() {
-    }
+    public void shutdown() {}
 }

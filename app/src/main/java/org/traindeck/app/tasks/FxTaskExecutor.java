@@ -1,12 +1,11 @@
 package org.traindeck.app.tasks;
 
-import javafx.application.Platform;
-
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import javafx.application.Platform;
 
 /**
  * One background thread, in submission order (a save then an open of the same file happen in that order), and the

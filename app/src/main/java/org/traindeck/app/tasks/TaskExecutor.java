@@ -18,10 +18,13 @@ public interface TaskExecutor {
 
     /** As {@link #execute}, for work with no result. */
     default void execute(ThrowingRunnable work, Runnable onSuccess, Consumer<? super Exception> onFailure) {
-        execute(() -> {
-            work.run();
-            return null;
-        }, ignored -> onSuccess.run(), onFailure);
+        execute(
+                () -> {
+                    work.run();
+                    return null;
+                },
+                ignored -> onSuccess.run(),
+                onFailure);
     }
 
     /** Lets queued work finish but takes no more. */

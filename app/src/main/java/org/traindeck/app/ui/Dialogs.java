@@ -27,13 +27,21 @@ public interface Dialogs {
     Path chooseExportFile(Path folder, String suggestedName);
 
     /** What the user chose when going on would lose unsaved edits. */
-    enum UnsavedChoice { SAVE, DISCARD, CANCEL }
+    enum UnsavedChoice {
+        SAVE,
+        DISCARD,
+        CANCEL
+    }
 
     /** Unsaved edits would be lost by {@code what} ("Open another config?"): save them first, discard them, or cancel. */
     UnsavedChoice askAboutUnsaved(String what);
 
     /** What the user chose when quitting would lose something. */
-    enum QuitChoice { SAVE_AND_QUIT, QUIT, CANCEL }
+    enum QuitChoice {
+        SAVE_AND_QUIT,
+        QUIT,
+        CANCEL
+    }
 
     /**
      * One question before quitting, saying everything that would be lost or stopped; {@code canSave} offers to save

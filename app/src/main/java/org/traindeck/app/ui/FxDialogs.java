@@ -1,5 +1,12 @@
 package org.traindeck.app.ui;
 
+import java.awt.Desktop;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
 import javafx.application.Platform;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
@@ -8,14 +15,6 @@ import javafx.scene.layout.Region;
 import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
-
-import java.awt.Desktop;
-import java.io.File;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Optional;
 
 /** {@link Dialogs} with JavaFX's file choosers and alerts. */
 public final class FxDialogs implements Dialogs {
@@ -48,7 +47,10 @@ public final class FxDialogs implements Dialogs {
         FileChooser c = new FileChooser();
         c.setTitle(title);
         c.setInitialDirectory(folder(folder));
-        c.getExtensionFilters().addAll(new FileChooser.ExtensionFilter(kind, "*.json"), new FileChooser.ExtensionFilter("All files", "*"));
+        c.getExtensionFilters()
+                .addAll(
+                        new FileChooser.ExtensionFilter(kind, "*.json"),
+                        new FileChooser.ExtensionFilter("All files", "*"));
         return path(c.showOpenDialog(owner));
     }
 
@@ -99,8 +101,15 @@ public final class FxDialogs implements Dialogs {
     public UnsavedChoice askAboutUnsaved(String what) {
         ButtonType save = new ButtonType("Save", ButtonBar.ButtonData.YES);
         ButtonType discard = new ButtonType("Don't save", ButtonBar.ButtonData.NO);
-        Optional<ButtonType> r = ask(new Alert(Alert.AlertType.CONFIRMATION, what + "\nYour changes to the config are not saved.",
-                save, discard, ButtonType.CANCEL), "Unsaved changes", "Save your changes first?");
+        Optional<ButtonType> r = ask(
+                new Alert(
+                        Alert.AlertType.CONFIRMATION,
+                        what + "\nYour changes to the config are not saved.",
+                        save,
+                        discard,
+                        ButtonType.CANCEL),
+                "Unsaved changes",
+                "Save your changes first?");
         if (r.isEmpty() || r.get() == ButtonType.CANCEL) {
             return UnsavedChoice.CANCEL;
         }
@@ -111,7 +120,8 @@ public final class FxDialogs implements Dialogs {
     public QuitChoice askBeforeQuit(String message, boolean canSave) {
         ButtonType save = new ButtonType("Save and quit", ButtonBar.ButtonData.YES);
         ButtonType quit = new ButtonType("Quit", ButtonBar.ButtonData.NO);
-        Alert a = canSave ? new Alert(Alert.AlertType.CONFIRMATION, message, save, quit, ButtonType.CANCEL)
+        Alert a = canSave
+                ? new Alert(Alert.AlertType.CONFIRMATION, message, save, quit, ButtonType.CANCEL)
                 : new Alert(Alert.AlertType.CONFIRMATION, message, quit, ButtonType.CANCEL);
         Optional<ButtonType> r = ask(a, "Quit TrainDeck", "Quit TrainDeck?");
         if (r.isEmpty() || r.get() == ButtonType.CANCEL) {
@@ -123,7 +133,8 @@ public final class FxDialogs implements Dialogs {
     @Override
     public boolean confirm(String title, String message) {
         return ask(new Alert(Alert.AlertType.CONFIRMATION, message, ButtonType.CANCEL, ButtonType.OK), title, title)
-                .filter(ButtonType.OK::equals).isPresent();
+                .filter(ButtonType.OK::equals)
+                .isPresent();
     }
 
     private Optional<ButtonType> ask(Alert a, String title, String header) {
@@ -157,19 +168,24 @@ public final class FxDialogs implements Dialogs {
     @Override
     public void showFolder(Path folder) {
         // xdg-open where there is one (Linux desktops), else the JDK's desktop support; off the FX thread either way
-        Thread opener = new Thread(() -> {
-            try {
-                if (isLinux()) {
-                    new ProcessBuilder("xdg-open", folder.toString()).inheritIO().start();
-                } else if (Desktop.isDesktopSupported() && Desktop.getDesktop().isSupported(Desktop.Action.OPEN)) {
-                    Desktop.getDesktop().open(folder.toFile());
-                } else {
-                    throw new IOException("this desktop has no file manager TrainDeck can ask");
-                }
-            } catch (IOException | RuntimeException e) {
-                Platform.runLater(() -> showError("Cannot open the folder", folder + ": " + e.getMessage()));
-            }
-        }, "traindeck-open-folder");
+        Thread opener = new Thread(
+                () -> {
+                    try {
+                        if (isLinux()) {
+                            new ProcessBuilder("xdg-open", folder.toString())
+                                    .inheritIO()
+                                    .start();
+                        } else if (Desktop.isDesktopSupported()
+                                && Desktop.getDesktop().isSupported(Desktop.Action.OPEN)) {
+                            Desktop.getDesktop().open(folder.toFile());
+                        } else {
+                            throw new IOException("this desktop has no file manager TrainDeck can ask");
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        Platform.runLater(() -> showError("Cannot open the folder", folder + ": " + e.getMessage()));
+                    }
+                },
+                "traindeck-open-folder");
         opener.setDaemon(true);
         opener.start();
     }

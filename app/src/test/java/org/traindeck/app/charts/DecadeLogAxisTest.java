@@ -1,8 +1,8 @@
 package org.traindeck.app.charts;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /** Log-scale ticks people can read: 1, 2, 5 × 10^n, whole decades over a wide range, never "10^0.4". */
 class DecadeLogAxisTest {

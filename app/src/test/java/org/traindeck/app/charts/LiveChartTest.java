@@ -1,5 +1,10 @@
 package org.traindeck.app.charts;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
+
+import java.awt.Color;
 import javafx.geometry.Bounds;
 import javafx.geometry.Point2D;
 import javafx.scene.Scene;
@@ -15,12 +20,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-
-import java.awt.Color;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.waitUntil;
 
 /** One chart in a real scene, driven with the mouse: hover read-out, zoom and reset, smoothing value, empty hint. */
 @ExtendWith(ApplicationExtension.class)
@@ -54,8 +53,11 @@ class LiveChartTest {
     }
 
     private Point2D plotPoint(FxRobot robot, double fx, double fy) {
-        Bounds b = robot.lookup("#loss-crosshair").query().getParent().localToScreen(
-                robot.lookup("#loss-crosshair").query().getParent().getLayoutBounds());
+        Bounds b = robot.lookup("#loss-crosshair")
+                .query()
+                .getParent()
+                .localToScreen(
+                        robot.lookup("#loss-crosshair").query().getParent().getLayoutBounds());
         return new Point2D(b.getMinX() + fx * b.getWidth(), b.getMinY() + fy * b.getHeight());
     }
 
@@ -104,25 +106,30 @@ class LiveChartTest {
     void draggingZoomsInAndResetShowsEverything(FxRobot robot) {
         fill(robot);
         assertThat(chart.zoomedProperty().get()).isFalse();
-        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isFalse();
+        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible())
+                .isFalse();
 
         robot.drag(plotPoint(robot, 0.3, 0.2), MouseButton.PRIMARY).dropTo(plotPoint(robot, 0.6, 0.8));
         waitUntil("the zoom", () -> chart.zoomedProperty().get());
-        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isTrue();
+        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible())
+                .isTrue();
         robot.interact(chart::refresh);
         // the reduction now covers the visible steps only
         assertThat(chart.drawnPoints()).isLessThan(1000);
 
         robot.clickOn("#loss-reset-zoom");
         waitUntil("the reset", () -> !chart.zoomedProperty().get());
-        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible()).isFalse();
+        assertThat(robot.lookup("#loss-reset-zoom").queryAs(Button.class).isVisible())
+                .isFalse();
     }
 
     @Test
     void theSmoothingWeightIsShownAndFollowsTheSlider(FxRobot robot) {
-        assertThat(robot.lookup("#loss-smoothing-value").queryAs(Label.class).getText()).isEqualTo("0.60");
+        assertThat(robot.lookup("#loss-smoothing-value").queryAs(Label.class).getText())
+                .isEqualTo("0.60");
         robot.interact(() -> chart.smoothingSlider().setValue(0.9));
-        assertThat(robot.lookup("#loss-smoothing-value").queryAs(Label.class).getText()).isEqualTo("0.90");
+        assertThat(robot.lookup("#loss-smoothing-value").queryAs(Label.class).getText())
+                .isEqualTo("0.90");
     }
 
     /** Five to eight validations smoothed at 0.6 read far below their last value: a short series is drawn as it is. */
@@ -143,7 +150,9 @@ class LiveChartTest {
 
         robot.interact(() -> chart.smoothingSlider().setValue(0.5));
         robot.interact(chart::refresh);
-        assertThat(chart.drawnLast("val")).as("the user's smoothing applies to all").isLessThan(0.8);
+        assertThat(chart.drawnLast("val"))
+                .as("the user's smoothing applies to all")
+                .isLessThan(0.8);
     }
 
     @Test

@@ -1,5 +1,12 @@
 package org.traindeck.app.charts;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.Color;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.scene.layout.StackPane;
@@ -11,14 +18,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-
-import java.awt.Color;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A million points per series on four series: the chart library is only ever handed the per-pixel reduction, the
@@ -58,8 +57,10 @@ class MillionPointsChartTest {
         assertThat(chart.totalPoints()).isEqualTo(4L * perSeries);
         // raw and smoothed line per series, each at most two points per pixel column
         double columns = chart.getWidth();
-        assertThat(chart.drawnPoints()).isPositive().isLessThanOrEqualTo((long) (4 * 2 * (2 * Math.max(columns, 100) + 2)));
-        robot.interact(() -> assertThat(chart.refresh()).as("nothing changed: no redraw").isFalse());
+        assertThat(chart.drawnPoints()).isPositive().isLessThanOrEqualTo((long)
+                (4 * 2 * (2 * Math.max(columns, 100) + 2)));
+        robot.interact(() ->
+                assertThat(chart.refresh()).as("nothing changed: no redraw").isFalse());
 
         // the FX thread answers between redraws while points keep arriving
         for (int round = 0; round < 5; round++) {

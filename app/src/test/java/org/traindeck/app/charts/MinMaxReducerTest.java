@@ -1,11 +1,10 @@
 package org.traindeck.app.charts;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Random;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class MinMaxReducerTest {
 

@@ -1,6 +1,16 @@
 package org.traindeck.app.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import javafx.scene.Scene;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.TextField;
@@ -12,17 +22,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.engine.config.ConfigSchema;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.waitUntil;
 
 /**
  * The form and the schema agree: the form offers exactly the schema's choices, shows its defaults where the config
@@ -51,11 +50,22 @@ class ConfigFormSchemaTest {
             Map.entry("#field-checkpoint-every-epochs", "checkpoint.everyEpochs"),
             Map.entry("#field-keep-last", "checkpoint.keepLast"));
     /** The config below is an MLP's: the Model section shows the MLP's fields only. */
-    private static final Set<String> TEXTS = Set.of("#field-run-name", "#field-output-folder", "#field-hidden-layers-mlp",
-            "#field-path", "#field-stage-name");
-    private static final Map<String, String> CHOICES = Map.of("#field-model", "model.type", "#field-activation", "model.activation",
-            "#field-training-data", "data.train.type", "#field-optimizer", "stages[0].optimizer.type",
-            "#field-schedule", "stages[0].schedule.type", "#field-precision", "stages[0].precision");
+    private static final Set<String> TEXTS = Set.of(
+            "#field-run-name", "#field-output-folder", "#field-hidden-layers-mlp", "#field-path", "#field-stage-name");
+
+    private static final Map<String, String> CHOICES = Map.of(
+            "#field-model",
+            "model.type",
+            "#field-activation",
+            "model.activation",
+            "#field-training-data",
+            "data.train.type",
+            "#field-optimizer",
+            "stages[0].optimizer.type",
+            "#field-schedule",
+            "stages[0].schedule.type",
+            "#field-precision",
+            "stages[0].precision");
 
     private static final String CONFIG = """
             {"name": "agree", "model": {"type": "mlp", "hidden": [8]},
@@ -83,26 +93,45 @@ class ConfigFormSchemaTest {
         CHOICES.forEach((id, path) -> {
             @SuppressWarnings("unchecked")
             ComboBox<String> box = robot.lookup(id).queryAs(ComboBox.class);
-            assertThat(onFx(() -> List.copyOf(box.getItems()))).as(id).containsExactlyElementsOf(ConfigSchema.choices(path));
+            assertThat(onFx(() -> List.copyOf(box.getItems())))
+                    .as(id)
+                    .containsExactlyElementsOf(ConfigSchema.choices(path));
         });
         // the config above leaves these out: the form shows what the engine will use
-        assertThat(onFx(() -> robot.lookup("#field-activation").queryAs(ComboBox.class).getValue())).isEqualTo("relu");
-        assertThat(onFx(() -> robot.lookup("#field-optimizer").queryAs(ComboBox.class).getValue())).isEqualTo("adam");
-        assertThat(onFx(() -> robot.lookup("#field-precision").queryAs(ComboBox.class).getValue())).isEqualTo("float32");
+        assertThat(onFx(() -> robot.lookup("#field-activation")
+                        .queryAs(ComboBox.class)
+                        .getValue()))
+                .isEqualTo("relu");
+        assertThat(onFx(() ->
+                        robot.lookup("#field-optimizer").queryAs(ComboBox.class).getValue()))
+                .isEqualTo("adam");
+        assertThat(onFx(() ->
+                        robot.lookup("#field-precision").queryAs(ComboBox.class).getValue()))
+                .isEqualTo("float32");
     }
 
     @Test
     void everyEmptyFieldShowsTheSchemasDefaultAndEveryFieldIsCovered(FxRobot robot) {
         Set<String> ids = new TreeSet<>();
-        robot.lookup(n -> n instanceof TextField && n.getId() != null && n.getId().startsWith("field-"))
-                .queryAll().forEach(n -> ids.add("#" + n.getId()));
+        robot.lookup(n ->
+                        n instanceof TextField && n.getId() != null && n.getId().startsWith("field-"))
+                .queryAll()
+                .forEach(n -> ids.add("#" + n.getId()));
         Set<String> covered = new TreeSet<>(NUMBERS.keySet());
         covered.addAll(TEXTS);
         assertThat(ids).as("every text field of the form is checked here").isEqualTo(covered);
-        NUMBERS.forEach((id, path) -> assertThat(onFx(() -> robot.lookup(id).queryAs(TextField.class).getPromptText()))
-                .as(id).isEqualTo(ConfigSchema.defaultText(path)));
-        assertThat(onFx(() -> robot.lookup("#field-batch-size-per-device").queryAs(TextField.class).getPromptText())).isEqualTo("32");
-        assertThat(onFx(() -> robot.lookup("#field-dropout").queryAs(TextField.class).getTooltip().getText()))
+        NUMBERS.forEach((id, path) -> assertThat(
+                        onFx(() -> robot.lookup(id).queryAs(TextField.class).getPromptText()))
+                .as(id)
+                .isEqualTo(ConfigSchema.defaultText(path)));
+        assertThat(onFx(() -> robot.lookup("#field-batch-size-per-device")
+                        .queryAs(TextField.class)
+                        .getPromptText()))
+                .isEqualTo("32");
+        assertThat(onFx(() -> robot.lookup("#field-dropout")
+                        .queryAs(TextField.class)
+                        .getTooltip()
+                        .getText()))
                 .contains("≤ 0.95", "Default: 0");
     }
 
@@ -122,8 +151,11 @@ class ConfigFormSchemaTest {
                 boolean lower = bound.endsWith("inimum");
                 boolean exclusive = bound.startsWith("exclusive");
                 double step = integer ? 1 : 0;
-                double inside = exclusive ? (integer ? b + (lower ? 1 : -1) : lower ? Math.nextUp(b) : Math.nextDown(b)) : b;
-                double outside = exclusive ? b : lower ? (integer ? b - step : Math.nextDown(b)) : (integer ? b + step : Math.nextUp(b));
+                double inside =
+                        exclusive ? (integer ? b + (lower ? 1 : -1) : lower ? Math.nextUp(b) : Math.nextDown(b)) : b;
+                double outside = exclusive
+                        ? b
+                        : lower ? (integer ? b - step : Math.nextDown(b)) : (integer ? b + step : Math.nextUp(b));
                 for (double v : new double[] {inside, outside}) {
                     String text = integer ? Long.toString((long) v) : Double.toString(v);
                     boolean marked = typeAndValidate(robot, f.getKey(), text);
@@ -144,7 +176,10 @@ class ConfigFormSchemaTest {
     private boolean typeAndValidate(FxRobot robot, String id, String text) {
         TextField field = robot.lookup(id).queryAs(TextField.class);
         robot.interact(() -> field.setText(text));
-        waitUntil("validation of " + id + " = " + text, () -> !document.validatingProperty().get() && document.validationProperty().get() != null);
+        waitUntil(
+                "validation of " + id + " = " + text,
+                () -> !document.validatingProperty().get()
+                        && document.validationProperty().get() != null);
         return onFx(() -> field.getStyleClass().contains("field-error"));
     }
 }

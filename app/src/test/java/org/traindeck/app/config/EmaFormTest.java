@@ -1,5 +1,11 @@
 package org.traindeck.app.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.scrollIntoView;
+import static org.traindeck.app.FxWait.waitUntil;
+
+import java.nio.file.Path;
 import javafx.scene.Scene;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextField;
@@ -10,13 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.scrollIntoView;
-import static org.traindeck.app.FxWait.waitUntil;
 
 /** The stage's weight average in the form: a value turns it on, clearing the values turns it off again. */
 @ExtendWith(ApplicationExtension.class)
@@ -60,14 +59,22 @@ class EmaFormTest {
 
     @Test
     void aDecayTurnsTheAverageOnAndClearingItTurnsItOff(FxRobot robot) {
-        assertThat(onFx(() -> robot.lookup("#field-weight-average-ema-decay").queryAs(TextField.class).getPromptText())).isEqualTo("0.999");
+        assertThat(onFx(() -> robot.lookup("#field-weight-average-ema-decay")
+                        .queryAs(TextField.class)
+                        .getPromptText()))
+                .isEqualTo("0.999");
 
         typeInto(robot, "#field-weight-average-ema-decay", "0.99");
-        waitUntil("the average in the text", () -> JsonTree.get(JsonTree.parse(document.text()), "stages[0].ema.decay") != null);
-        assertThat(onFx(() -> JsonTree.get(JsonTree.parse(document.text()), "stages[0].ema.decay").doubleValue())).isEqualTo(0.99);
+        waitUntil(
+                "the average in the text",
+                () -> JsonTree.get(JsonTree.parse(document.text()), "stages[0].ema.decay") != null);
+        assertThat(onFx(() -> JsonTree.get(JsonTree.parse(document.text()), "stages[0].ema.decay")
+                        .doubleValue()))
+                .isEqualTo(0.99);
 
         typeInto(robot, "#field-weight-average-ema-decay", "");
-        waitUntil("no average in the text", () -> JsonTree.get(JsonTree.parse(document.text()), "stages[0].ema") == null);
+        waitUntil(
+                "no average in the text", () -> JsonTree.get(JsonTree.parse(document.text()), "stages[0].ema") == null);
         assertThat(onFx(document::text)).doesNotContain("ema");
     }
 }

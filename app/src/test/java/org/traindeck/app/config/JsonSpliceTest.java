@@ -1,11 +1,10 @@
 package org.traindeck.app.config;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import org.junit.jupiter.api.Test;
-
-import java.math.BigDecimal;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
 
 /** One value changes; every other character of the user's text stays. */
 class JsonSpliceTest {
@@ -29,8 +28,10 @@ class JsonSpliceTest {
                 .isEqualTo(TEXT.replace("\"name\":\"mine\"", "\"name\":\"yours\""));
         assertThat(JsonSplice.replace(TEXT, "stages[1].epochs", JsonNodeFactory.instance.numberNode(5)))
                 .isEqualTo(TEXT.replace("{ \"epochs\": 2,", "{ \"epochs\": 5,"));
-        assertThat(JsonSplice.replace(TEXT, "stages[0].optimizer.learningRate",
-                JsonNodeFactory.withExactBigDecimals(true).numberNode(new BigDecimal("0.00010"))))
+        assertThat(JsonSplice.replace(
+                        TEXT,
+                        "stages[0].optimizer.learningRate",
+                        JsonNodeFactory.withExactBigDecimals(true).numberNode(new BigDecimal("0.00010"))))
                 .isEqualTo(TEXT.replace("0.00005", "0.00010"));
     }
 
@@ -44,21 +45,28 @@ class JsonSpliceTest {
 
     @Test
     void anAbsentValueOrBrokenTextIsLeftToTheTreeEdit() {
-        assertThat(JsonSplice.replace(TEXT, "stages[0].clipNorm", JsonNodeFactory.instance.numberNode(1))).isNull();
-        assertThat(JsonSplice.replace(TEXT, "stages[2].epochs", JsonNodeFactory.instance.numberNode(1))).isNull();
-        assertThat(JsonSplice.replace("{\"seed\": ", "seed", JsonNodeFactory.instance.numberNode(1))).isNull();
+        assertThat(JsonSplice.replace(TEXT, "stages[0].clipNorm", JsonNodeFactory.instance.numberNode(1)))
+                .isNull();
+        assertThat(JsonSplice.replace(TEXT, "stages[2].epochs", JsonNodeFactory.instance.numberNode(1)))
+                .isNull();
+        assertThat(JsonSplice.replace("{\"seed\": ", "seed", JsonNodeFactory.instance.numberNode(1)))
+                .isNull();
     }
 
     @Test
     void decimalsAreReadAndShownAsTyped() {
         assertThat(JsonTree.toText(JsonTree.fromText("0.00005"))).isEqualTo("0.00005");
-        assertThat(JsonTree.toText(JsonTree.get(JsonTree.parse(TEXT), "stages[0].optimizer.learningRate"))).isEqualTo("0.00005");
+        assertThat(JsonTree.toText(JsonTree.get(JsonTree.parse(TEXT), "stages[0].optimizer.learningRate")))
+                .isEqualTo("0.00005");
         assertThat(JsonTree.write(JsonTree.parse(TEXT))).contains("\"learningRate\": 0.00005");
     }
 
     @Test
     void aWrittenTreeLooksAsPeopleLayOutAConfig() {
-        assertThat(JsonTree.write(JsonTree.parse("{\"name\": \"a\\\"b\", \"model\": {\"hidden\": [128, 64]}, \"stages\": [{\"epochs\": 1}], \"nccl\": {}}")))
+        assertThat(
+                        JsonTree.write(
+                                JsonTree.parse(
+                                        "{\"name\": \"a\\\"b\", \"model\": {\"hidden\": [128, 64]}, \"stages\": [{\"epochs\": 1}], \"nccl\": {}}")))
                 .isEqualTo("""
                         {
                           "name": "a\\"b",
@@ -112,11 +120,15 @@ class JsonSpliceTest {
 
     @Test
     void anInsertOrRemovalWithNoPlaceForItIsLeftToTheTreeEdit() {
-        assertThat(JsonSplice.insert(COMPACT, "model.patch", JsonNodeFactory.instance.numberNode(2))).isNull();
-        assertThat(JsonSplice.insert(COMPACT, "data.train.type", JsonNodeFactory.instance.textNode("idx"))).isNull();
-        assertThat(JsonSplice.insert(COMPACT, "stages[3].epochs", JsonNodeFactory.instance.numberNode(1))).isNull();
+        assertThat(JsonSplice.insert(COMPACT, "model.patch", JsonNodeFactory.instance.numberNode(2)))
+                .isNull();
+        assertThat(JsonSplice.insert(COMPACT, "data.train.type", JsonNodeFactory.instance.textNode("idx")))
+                .isNull();
+        assertThat(JsonSplice.insert(COMPACT, "stages[3].epochs", JsonNodeFactory.instance.numberNode(1)))
+                .isNull();
         assertThat(JsonSplice.remove(COMPACT, "model.depth")).isNull();
-        assertThat(JsonSplice.insert("{\"a\": {} ", "a.b", JsonNodeFactory.instance.numberNode(1))).isNull();
+        assertThat(JsonSplice.insert("{\"a\": {} ", "a.b", JsonNodeFactory.instance.numberNode(1)))
+                .isNull();
     }
 
     @Test
@@ -126,9 +138,9 @@ class JsonSpliceTest {
         assertThat(JsonSplice.append(TEXT, "stages", first))
                 .isEqualTo(TEXT.replace("\"fine\" }\n", "\"fine\" },\n    " + first + "\n"));
         assertThat(JsonSplice.append(TEXT, "model.hidden", "32")).isEqualTo(TEXT.replace("[128,64]", "[128,64,32]"));
-        assertThat(JsonSplice.removeElement(TEXT, "stages", 0))
-                .isEqualTo(TEXT.replace("    " + first + ",\n", ""));
-        assertThat(JsonSplice.removeElement(TEXT, "stages", 1)).isEqualTo(TEXT.replace(",\n    { \"epochs\": 2, \"name\": \"fine\" }", ""));
+        assertThat(JsonSplice.removeElement(TEXT, "stages", 0)).isEqualTo(TEXT.replace("    " + first + ",\n", ""));
+        assertThat(JsonSplice.removeElement(TEXT, "stages", 1))
+                .isEqualTo(TEXT.replace(",\n    { \"epochs\": 2, \"name\": \"fine\" }", ""));
         assertThat(JsonSplice.removeElement(TEXT, "stages", 2)).isNull();
         assertThat(JsonSplice.append(TEXT, "model", "1")).isNull();
     }

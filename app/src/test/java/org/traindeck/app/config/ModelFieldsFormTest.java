@@ -1,5 +1,14 @@
 package org.traindeck.app.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.scrollIntoView;
+import static org.traindeck.app.FxWait.waitUntil;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckBox;
@@ -14,16 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.scrollIntoView;
-import static org.traindeck.app.FxWait.waitUntil;
 
 /**
  * The Model section follows the schema's variant for the config's model type: a ViT or GPT config gets its own fields
@@ -85,12 +84,20 @@ class ModelFieldsFormTest {
         assertThat(textOf(robot, "#field-depth")).isEqualTo("2");
         assertThat(textOf(robot, "#field-heads")).isEqualTo("4");
         assertThat(textOf(robot, "#field-mlp-ratio")).isEqualTo("2");
-        assertThat(onFx(() -> robot.lookup("#field-class-token").queryAs(CheckBox.class).isSelected())).isTrue();
-        assertThat(onFx(() -> robot.lookup("#field-depth").queryAs(TextField.class).getTooltip().getText()))
+        assertThat(onFx(() -> robot.lookup("#field-class-token")
+                        .queryAs(CheckBox.class)
+                        .isSelected()))
+                .isTrue();
+        assertThat(onFx(() -> robot.lookup("#field-depth")
+                        .queryAs(TextField.class)
+                        .getTooltip()
+                        .getText()))
                 .contains("Transformer blocks.", "≤ 64", "Default: 4.");
         assertThat(shown(robot, "#field-hidden-layers-mlp")).isFalse();
         assertThat(shown(robot, "#field-conv-channels-lenet")).isFalse();
-        assertThat(shown(robot, "#field-activation")).as("a ViT has no activation setting").isFalse();
+        assertThat(shown(robot, "#field-activation"))
+                .as("a ViT has no activation setting")
+                .isFalse();
         // the schedule's warmup is in epochs here: shown as set, and the steps field left to its own
         assertThat(textOf(robot, "#field-warmup-epochs")).isEqualTo("0.3");
         assertThat(textOf(robot, "#field-warmup-steps")).isEmpty();
@@ -102,14 +109,16 @@ class ModelFieldsFormTest {
         // a value the file leaves out goes after the object's last member, on its line
         typeInto(robot, "#field-dropout", "0.1");
         waitUntil("the dropout in the text", () -> document.text().contains("\"dropout\": 0.1"));
-        assertThat(onFx(document::text)).isEqualTo(text.replace("\"depth\": 2", "\"depth\": 3")
-                .replace("\"classToken\": true }", "\"classToken\": true, \"dropout\": 0.1 }"));
+        assertThat(onFx(document::text))
+                .isEqualTo(text.replace("\"depth\": 2", "\"depth\": 3")
+                        .replace("\"classToken\": true }", "\"classToken\": true, \"dropout\": 0.1 }"));
 
         typeInto(robot, "#field-warmup-epochs", "0.25");
         waitUntil("the warmup in the text", () -> document.text().contains("\"warmupEpochs\": 0.25"));
-        assertThat(onFx(document::text)).isEqualTo(text.replace("\"depth\": 2", "\"depth\": 3")
-                .replace("\"classToken\": true }", "\"classToken\": true, \"dropout\": 0.1 }")
-                .replace("\"warmupEpochs\": 0.3", "\"warmupEpochs\": 0.25"));
+        assertThat(onFx(document::text))
+                .isEqualTo(text.replace("\"depth\": 2", "\"depth\": 3")
+                        .replace("\"classToken\": true }", "\"classToken\": true, \"dropout\": 0.1 }")
+                        .replace("\"warmupEpochs\": 0.3", "\"warmupEpochs\": 0.25"));
     }
 
     @Test
@@ -122,9 +131,12 @@ class ModelFieldsFormTest {
         assertThat(textOf(robot, "#field-dropout")).isEqualTo("0.1");
         assertThat(textOf(robot, "#field-warmup-epochs")).isEqualTo("0.5");
         // a ViT's width defaults to 64, a GPT's to 128: the prompt is the GPT's
-        robot.interact(() -> robot.lookup("#field-width").queryAs(TextField.class).clear());
+        robot.interact(
+                () -> robot.lookup("#field-width").queryAs(TextField.class).clear());
         waitUntil("the width out of the text", () -> !document.text().contains("\"width\""));
-        assertThat(onFx(() -> robot.lookup("#field-width").queryAs(TextField.class).getPromptText())).isEqualTo("128");
+        assertThat(onFx(() ->
+                        robot.lookup("#field-width").queryAs(TextField.class).getPromptText()))
+                .isEqualTo("128");
         assertThat(onFx(document::text)).contains("\"model\": { \"type\": \"gpt\", \"depth\": 2,");
         assertThat(shown(robot, "#field-patch")).isFalse();
         assertThat(shown(robot, "#field-hidden-layers-mlp")).isFalse();
@@ -133,8 +145,11 @@ class ModelFieldsFormTest {
     @Test
     void aGraphShowsASummaryAndTheWayToTheJsonTab(FxRobot robot) throws IOException {
         open(robot, "digits-graph.json");
-        String layers = onFx(() -> robot.lookup("#field-layers").queryAs(Label.class).getText());
-        assertThat(layers).startsWith("8 entries: conv1 (conv2d), conv2 (conv2d), skip (add), pool (maxPool2d), conv3 (conv2d), …");
+        String layers =
+                onFx(() -> robot.lookup("#field-layers").queryAs(Label.class).getText());
+        assertThat(layers)
+                .startsWith(
+                        "8 entries: conv1 (conv2d), conv2 (conv2d), skip (add), pool (maxPool2d), conv3 (conv2d), …");
         assertThat(shown(robot, "#field-activation")).isFalse();
         assertThat(shown(robot, "#field-hidden-layers-mlp")).isFalse();
         robot.interact(() -> scrollIntoView(robot.lookup("#edit-in-json").query()));
@@ -152,6 +167,9 @@ class ModelFieldsFormTest {
         robot.interact(() -> type.setValue("lenet"));
         waitUntil("the LeNet's fields", () -> shown(robot, "#field-conv-channels-lenet"));
         assertThat(shown(robot, "#field-hidden-layers-mlp")).isFalse();
-        assertThat(onFx(() -> robot.lookup("#field-kernel-size").queryAs(TextField.class).getPromptText())).isEqualTo("5");
+        assertThat(onFx(() -> robot.lookup("#field-kernel-size")
+                        .queryAs(TextField.class)
+                        .getPromptText()))
+                .isEqualTo("5");
     }
 }

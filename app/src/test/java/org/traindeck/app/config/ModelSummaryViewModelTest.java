@@ -1,5 +1,12 @@
 package org.traindeck.app.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -8,14 +15,6 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.traindeck.app.tasks.QueuedTaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.ModelOverview;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.waitUntil;
 
 /** The model table's state, with the real engine's summaries run when the test says (a queued executor). */
 @ExtendWith(ApplicationExtension.class)
@@ -34,6 +33,7 @@ class ModelSummaryViewModelTest {
 
     @TempDir
     Path dir;
+
     private ConfigDocument document;
     private final QueuedTaskExecutor tasks = new QueuedTaskExecutor();
     private final List<String> summarized = new ArrayList<>();
@@ -41,10 +41,13 @@ class ModelSummaryViewModelTest {
 
     private ModelSummaryViewModel model() {
         document = new ConfigDocument(dir);
-        model = new ModelSummaryViewModel(document, (text, base) -> {
-            summarized.add(text);
-            return ENGINE.summarize(text, base);
-        }, tasks);
+        model = new ModelSummaryViewModel(
+                document,
+                (text, base) -> {
+                    summarized.add(text);
+                    return ENGINE.summarize(text, base);
+                },
+                tasks);
         return model;
     }
 
@@ -63,18 +66,26 @@ class ModelSummaryViewModelTest {
         type(GRAPH.formatted(2, 16));
         model.refresh();
         assertThat(model.workingProperty().get()).isTrue();
-        assertThat(model.nodes()).as("nothing is shown before the background work is done").isEmpty();
+        assertThat(model.nodes())
+                .as("nothing is shown before the background work is done")
+                .isEmpty();
 
         tasks.runAll();
 
         assertThat(model.workingProperty().get()).isFalse();
-        assertThat(model.nodes()).extracting(ModelOverview.Node::name).containsExactly("input", "conv1", "pool", "fc", "output");
-        assertThat(model.nodes()).extracting(ModelOverview.Node::outputShape)
+        assertThat(model.nodes())
+                .extracting(ModelOverview.Node::name)
+                .containsExactly("input", "conv1", "pool", "fc", "output");
+        assertThat(model.nodes())
+                .extracting(ModelOverview.Node::outputShape)
                 .containsExactly("[8, 8, 1]", "[8, 8, 4]", "[4, 4, 4]", "[16]", "[2]");
         assertThat(model.nodes()).allSatisfy(n -> assertThat(n.problem()).isNull());
-        long sum = model.nodes().stream().mapToLong(ModelOverview.Node::parameters).sum();
+        long sum =
+                model.nodes().stream().mapToLong(ModelOverview.Node::parameters).sum();
         assertThat(model.totalsProperty().get()).isEqualTo(String.format("total: %,d parameters", sum));
-        assertThat(model.fitProperty().get()).startsWith("training memory per device: ").contains("cpu: ");
+        assertThat(model.fitProperty().get())
+                .startsWith("training memory per device: ")
+                .contains("cpu: ");
         assertThat(model.problemsProperty().get()).isEmpty();
     }
 
@@ -89,8 +100,12 @@ class ModelSummaryViewModelTest {
 
         tasks.runAll();
 
-        assertThat(summarized).as("the first text changed before its turn came").containsExactly(GRAPH.formatted(2, 32));
-        assertThat(model.nodes()).filteredOn(n -> n.name().equals("fc")).singleElement()
+        assertThat(summarized)
+                .as("the first text changed before its turn came")
+                .containsExactly(GRAPH.formatted(2, 32));
+        assertThat(model.nodes())
+                .filteredOn(n -> n.name().equals("fc"))
+                .singleElement()
                 .satisfies(n -> assertThat(n.outputShape()).isEqualTo("[32]"));
         model.refresh();
         assertThat(tasks.pending()).isZero();
@@ -107,7 +122,8 @@ class ModelSummaryViewModelTest {
         ModelOverview.Node pool = model.nodes().get(1);
         assertThat(pool.problem()).contains("'pool'", "(line 3, column");
         assertThat(model.nodes().get(0).problem()).isNull();
-        assertThat(model.totalsProperty().get()).isEqualTo("The model does not build: 1 node(s) with a problem, marked in the table.");
+        assertThat(model.totalsProperty().get())
+                .isEqualTo("The model does not build: 1 node(s) with a problem, marked in the table.");
         assertThat(model.fitProperty().get()).isEmpty();
         assertThat(model.problemsProperty().get()).isEqualTo("✖ pool: " + pool.problem());
     }
@@ -116,12 +132,14 @@ class ModelSummaryViewModelTest {
     @Test
     void aNegativeLearningRateIsNotAModelThatDoesNotBuild() {
         model();
-        type(GRAPH.formatted(2, 16).replace("\"batchSize\": 8}", "\"batchSize\": 8, \"optimizer\": {\"learningRate\": -0.01}}"));
+        type(GRAPH.formatted(2, 16)
+                .replace("\"batchSize\": 8}", "\"batchSize\": 8, \"optimizer\": {\"learningRate\": -0.01}}"));
         model.refresh();
         tasks.runAll();
 
         assertThat(model.totalsProperty().get()).doesNotContainIgnoringCase("does not build");
-        assertThat(model.problemsProperty().get().lines()).singleElement()
+        assertThat(model.problemsProperty().get().lines())
+                .singleElement()
                 .satisfies(l -> assertThat(l).startsWith("✖ stages[0].optimizer.learningRate: must be > 0"));
     }
 
@@ -145,8 +163,11 @@ class ModelSummaryViewModelTest {
         tasks.runAll();
         type(GRAPH.formatted(2, 8));
         // the edit's validation arrives while the table is hidden: no work
-        waitUntil("the edit's validation", () -> !document.validatingProperty().get()
-                && document.validationProperty().get() != null && document.validationProperty().get().isValid());
+        waitUntil(
+                "the edit's validation",
+                () -> !document.validatingProperty().get()
+                        && document.validationProperty().get() != null
+                        && document.validationProperty().get().isValid());
         assertThat(tasks.pending()).isZero();
 
         onFx(() -> {
@@ -155,16 +176,21 @@ class ModelSummaryViewModelTest {
         });
         assertThat(tasks.pending()).isEqualTo(1);
         tasks.runAll();
-        assertThat(model.nodes()).filteredOn(n -> n.name().equals("fc")).singleElement()
+        assertThat(model.nodes())
+                .filteredOn(n -> n.name().equals("fc"))
+                .singleElement()
                 .satisfies(n -> assertThat(n.outputShape()).isEqualTo("[8]"));
     }
 
     @Test
     void aFailedSummarySaysWhyAndMayBeAskedAgain() {
         document = new ConfigDocument(dir);
-        model = new ModelSummaryViewModel(document, (text, base) -> {
-            throw new IllegalStateException("no engine");
-        }, tasks);
+        model = new ModelSummaryViewModel(
+                document,
+                (text, base) -> {
+                    throw new IllegalStateException("no engine");
+                },
+                tasks);
         type(GRAPH.formatted(2, 16));
         model.refresh();
         tasks.runAll();

@@ -1,5 +1,11 @@
 package org.traindeck.app.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.scrollIntoView;
+
+import java.nio.file.Path;
+import java.util.List;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
@@ -12,13 +18,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.engine.parallel.NcclReport;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.scrollIntoView;
 
 /** The NCCL view model and view: toggles → config, config → toggles, and the badges. */
 @ExtendWith(ApplicationExtension.class)
@@ -42,7 +41,8 @@ class NcclViewTest {
     }
 
     private String badge(FxRobot robot, String name) {
-        return onFx(() -> robot.lookup("#nccl-badge-" + name).queryAs(Label.class).getText());
+        return onFx(
+                () -> robot.lookup("#nccl-badge-" + name).queryAs(Label.class).getText());
     }
 
     @Test
@@ -50,11 +50,15 @@ class NcclViewTest {
         CheckBox p2p = robot.lookup("#nccl-NCCL_P2P_DISABLE").queryAs(CheckBox.class);
         robot.interact(() -> scrollIntoView(p2p));
         robot.clickOn(p2p);
-        assertThat(onFx(() -> JsonTree.get(JsonTree.parse(document.text()), "nccl").toString())).isEqualTo("{\"NCCL_P2P_DISABLE\":\"1\"}");
+        assertThat(onFx(() ->
+                        JsonTree.get(JsonTree.parse(document.text()), "nccl").toString()))
+                .isEqualTo("{\"NCCL_P2P_DISABLE\":\"1\"}");
         assertThat(badge(robot, "NCCL_P2P_DISABLE")).isEqualTo("mapped at Start");
 
-        robot.interact(() -> model.setReport(new NcclReport(List.of(new NcclReport.Entry("NCCL_P2P_DISABLE", "1",
-                NcclReport.Status.NEEDS_RESTART, "ND4J was loaded"))), true));
+        robot.interact(() -> model.setReport(
+                new NcclReport(List.of(new NcclReport.Entry(
+                        "NCCL_P2P_DISABLE", "1", NcclReport.Status.NEEDS_RESTART, "ND4J was loaded"))),
+                true));
         assertThat(badge(robot, "NCCL_P2P_DISABLE")).isEqualTo("needs restart");
     }
 
@@ -62,12 +66,20 @@ class NcclViewTest {
     void thePresetAndAHandEditShowInTheToggles(FxRobot robot) {
         robot.interact(model::applyContainerPreset);
         for (String name : NcclViewModel.CONTAINER_SAFE) {
-            assertThat(onFx(() -> robot.lookup("#nccl-" + name).queryAs(CheckBox.class).isSelected())).as(name).isTrue();
+            assertThat(onFx(() -> robot.lookup("#nccl-" + name)
+                            .queryAs(CheckBox.class)
+                            .isSelected()))
+                    .as(name)
+                    .isTrue();
         }
         assertThat(onFx(document::text)).contains("\"NCCL_IB_DISABLE\"");
 
-        robot.interact(() -> document.textProperty().set("{\"name\": \"n\", \"nccl\": {\"NCCL_DEBUG\": \"WARN\", \"custom\": {\"X\": \"1\"}}}"));
-        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_IB_DISABLE").queryAs(CheckBox.class).isSelected())).isFalse();
+        robot.interact(() -> document.textProperty()
+                .set("{\"name\": \"n\", \"nccl\": {\"NCCL_DEBUG\": \"WARN\", \"custom\": {\"X\": \"1\"}}}"));
+        assertThat(onFx(() -> robot.lookup("#nccl-NCCL_IB_DISABLE")
+                        .queryAs(CheckBox.class)
+                        .isSelected()))
+                .isFalse();
         assertThat(onFx(() -> model.toggle("NCCL_DEBUG").valueProperty().get())).isEqualTo("WARN");
         assertThat(onFx(() -> model.customProperty().get())).isEqualTo("X=1");
         assertThat(badge(robot, "NCCL_DEBUG")).isEqualTo("applied at Start");

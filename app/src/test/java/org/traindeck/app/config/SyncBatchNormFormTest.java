@@ -1,5 +1,11 @@
 package org.traindeck.app.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.scrollIntoView;
+import static org.traindeck.app.FxWait.waitUntil;
+
+import java.nio.file.Path;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ScrollPane;
@@ -10,13 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.scrollIntoView;
-import static org.traindeck.app.FxWait.waitUntil;
 
 /** Synchronized BatchNorm in the form: ticking it writes parallel.syncBatchNorm, unticking takes it out again. */
 @ExtendWith(ApplicationExtension.class)
@@ -49,15 +48,22 @@ class SyncBatchNormFormTest {
 
     @Test
     void theBoxTurnsTheRunSwitchOnAndOff(FxRobot robot) {
-        CheckBox box = robot.lookup("#field-synchronized-batchnorm-across-devices").queryAs(CheckBox.class);
+        CheckBox box =
+                robot.lookup("#field-synchronized-batchnorm-across-devices").queryAs(CheckBox.class);
         assertThat(onFx(box::isSelected)).isFalse();
         robot.interact(() -> scrollIntoView(box));
         robot.clickOn(box);
-        waitUntil("the switch in the text", () -> JsonTree.get(JsonTree.parse(document.text()), "parallel.syncBatchNorm") != null);
-        assertThat(onFx(() -> JsonTree.get(JsonTree.parse(document.text()), "parallel.syncBatchNorm").booleanValue())).isTrue();
+        waitUntil(
+                "the switch in the text",
+                () -> JsonTree.get(JsonTree.parse(document.text()), "parallel.syncBatchNorm") != null);
+        assertThat(onFx(() -> JsonTree.get(JsonTree.parse(document.text()), "parallel.syncBatchNorm")
+                        .booleanValue()))
+                .isTrue();
 
         robot.clickOn(box);
-        waitUntil("no switch in the text", () -> JsonTree.get(JsonTree.parse(document.text()), "parallel.syncBatchNorm") == null);
+        waitUntil(
+                "no switch in the text",
+                () -> JsonTree.get(JsonTree.parse(document.text()), "parallel.syncBatchNorm") == null);
         assertThat(onFx(document::text)).doesNotContain("syncBatchNorm");
     }
 }

@@ -1,5 +1,13 @@
 package org.traindeck.app.devices;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+
+import java.lang.ref.WeakReference;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
@@ -21,22 +29,17 @@ import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
-import java.lang.ref.WeakReference;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-
 /** The devices view model and view with a two-GPU inventory: input → config, config → view, telemetry → figures. */
 @ExtendWith(ApplicationExtension.class)
 class DevicesViewTest {
 
-    private static final DeviceInventory TWO_GPUS = new DeviceInventory(new HostInfo("Test CPU", 8, 16, 64000, 32000),
-            List.of(new GpuInfo(0, "GPU-0", "Card A", null, 24000L, 100L, 3.0, 40.0, 60.0),
-                    new GpuInfo(1, "GPU-1", "Card B", null, 24000L, 200L, 5.0, 42.0, 61.0)), null, List.of());
+    private static final DeviceInventory TWO_GPUS = new DeviceInventory(
+            new HostInfo("Test CPU", 8, 16, 64000, 32000),
+            List.of(
+                    new GpuInfo(0, "GPU-0", "Card A", null, 24000L, 100L, 3.0, 40.0, 60.0),
+                    new GpuInfo(1, "GPU-1", "Card B", null, 24000L, 200L, 5.0, 42.0, 61.0)),
+            null,
+            List.of());
 
     private ConfigDocument document;
     private DevicesViewModel model;
@@ -58,67 +61,100 @@ class DevicesViewTest {
 
     @Test
     void tickingGpusWritesTheConfigAndUntickingThemAllMeansTheCpu(FxRobot robot) {
-        assertThat(onFx(() -> robot.lookup("#device-status").queryAs(Label.class).getText())).isEqualTo("2 GPU(s) found");
+        assertThat(onFx(() ->
+                        robot.lookup("#device-status").queryAs(Label.class).getText()))
+                .isEqualTo("2 GPU(s) found");
         robot.clickOn("#device-gpu1");
         assertThat(onFx(document::text)).isEqualTo("{\"name\": \"d\", \"devices\": [1], \"seed\": 1}");
         robot.clickOn("#device-gpu0");
         assertThat(onFx(document::text)).contains("\"devices\": [0, 1]");
-        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isFalse();
+        assertThat(onFx(() ->
+                        robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected()))
+                .isFalse();
         robot.clickOn("#device-gpu0").clickOn("#device-gpu1");
         assertThat(onFx(document::text)).contains("\"devices\": \"cpu\"");
-        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isTrue();
+        assertThat(onFx(() ->
+                        robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected()))
+                .isTrue();
     }
 
     @Test
     void theViewFollowsTheConfigWhenTheJsonIsEdited(FxRobot robot) {
         robot.interact(() -> document.textProperty().set("{\"name\": \"d\", \"devices\": [0], \"seed\": 1}"));
-        assertThat(onFx(() -> robot.lookup("#device-gpu0").queryAs(CheckBox.class).isSelected())).isTrue();
-        assertThat(onFx(() -> robot.lookup("#device-gpu1").queryAs(CheckBox.class).isSelected())).isFalse();
+        assertThat(onFx(() ->
+                        robot.lookup("#device-gpu0").queryAs(CheckBox.class).isSelected()))
+                .isTrue();
+        assertThat(onFx(() ->
+                        robot.lookup("#device-gpu1").queryAs(CheckBox.class).isSelected()))
+                .isFalse();
         robot.interact(() -> document.textProperty().set("{\"name\": \"d\", \"devices\": \"cpu:3\", \"seed\": 1}"));
         assertThat(onFx(() -> model.selectionProperty().get())).isEqualTo(DeviceSelection.cpuWorkers(3));
         assertThat(onFx(() -> model.cpuWorkersProperty().get())).isEqualTo(3);
-        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isTrue();
+        assertThat(onFx(() ->
+                        robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected()))
+                .isTrue();
         // more workers from the view go to the config
         robot.interact(() -> model.cpuWorkersProperty().set(4));
         assertThat(onFx(document::text)).contains("\"devices\": \"cpu:4\"");
     }
 
     @Test
-    void theClusterChoiceWritesTheMasterAndExecutorsAndIsDisabledWithItsReasonWhenTheClusterModuleIsMissing(FxRobot robot) {
+    void theClusterChoiceWritesTheMasterAndExecutorsAndIsDisabledWithItsReasonWhenTheClusterModuleIsMissing(
+            FxRobot robot) {
         // the app's own class path, as the desktop package has it: without the cluster module
         boolean present = Engine.clusterModulePresent();
         assertThat(present).isFalse();
         robot.interact(() -> model.showClusterModule(present));
         assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText()))
-                .contains("without TrainDeck's cluster module").contains("./traindeck train CONFIG");
-        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled())).as("cannot be chosen here").isTrue();
+                .contains("without TrainDeck's cluster module")
+                .contains("./traindeck train CONFIG");
+        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled()))
+                .as("cannot be chosen here")
+                .isTrue();
 
         robot.interact(() -> model.showClusterModule(true));
-        assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText())).isEmpty();
+        assertThat(onFx(() -> robot.lookup("#cluster-note").queryAs(Label.class).getText()))
+                .isEmpty();
         robot.clickOn("#device-cluster");
-        assertThat(onFx(document::text)).as("no address yet").isEqualTo("{\"name\": \"d\", \"devices\": \"cpu\", \"seed\": 1}");
+        assertThat(onFx(document::text))
+                .as("no address yet")
+                .isEqualTo("{\"name\": \"d\", \"devices\": \"cpu\", \"seed\": 1}");
         robot.clickOn("#cluster-address").write("spark://10.0.0.7:7077");
         robot.interact(() -> model.executorsProperty().set(3));
-        assertThat(onFx(document::text)).contains("\"cluster\": \"spark://10.0.0.7:7077\"").contains("\"executors\": 3");
-        assertThat(onFx(() -> robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected())).isFalse();
+        assertThat(onFx(document::text))
+                .contains("\"cluster\": \"spark://10.0.0.7:7077\"")
+                .contains("\"executors\": 3");
+        assertThat(onFx(() ->
+                        robot.lookup("#device-cpu").queryAs(CheckBox.class).isSelected()))
+                .isFalse();
 
         // choosing this machine's CPU drops the cluster
         robot.clickOn("#device-cpu");
         assertThat(onFx(document::text)).doesNotContain("cluster").contains("\"devices\": \"cpu\"");
-        assertThat(onFx(() -> robot.lookup("#device-cluster").queryAs(CheckBox.class).isSelected())).isFalse();
+        assertThat(onFx(() ->
+                        robot.lookup("#device-cluster").queryAs(CheckBox.class).isSelected()))
+                .isFalse();
 
         // and the view follows a config that names a cluster
-        robot.interact(() -> document.textProperty().set("{\"name\": \"d\", \"parallel\": {\"cluster\": \"spark://m:7077\", \"executors\": 4}}"));
-        assertThat(onFx(() -> robot.lookup("#device-cluster").queryAs(CheckBox.class).isSelected())).isTrue();
-        assertThat(onFx(() -> robot.lookup("#cluster-address").queryAs(TextField.class).getText())).isEqualTo("spark://m:7077");
+        robot.interact(() -> document.textProperty()
+                .set("{\"name\": \"d\", \"parallel\": {\"cluster\": \"spark://m:7077\", \"executors\": 4}}"));
+        assertThat(onFx(() ->
+                        robot.lookup("#device-cluster").queryAs(CheckBox.class).isSelected()))
+                .isTrue();
+        assertThat(onFx(() -> robot.lookup("#cluster-address")
+                        .queryAs(TextField.class)
+                        .getText()))
+                .isEqualTo("spark://m:7077");
         assertThat(onFx(() -> model.executorsProperty().get())).isEqualTo(4);
 
         // without the module, a config that names a cluster still shows it chosen, and it can be unticked
         robot.interact(() -> model.showClusterModule(false));
-        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled())).isFalse();
+        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled()))
+                .isFalse();
         robot.clickOn("#device-cluster");
         assertThat(onFx(document::text)).doesNotContain("cluster");
-        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled())).isTrue();
+        assertThat(onFx(() -> robot.lookup("#device-cluster").query().isDisabled()))
+                .isTrue();
     }
 
     /**
@@ -129,13 +165,33 @@ class DevicesViewTest {
     @Test
     void telemetryReachesTheFiguresAtTheNextRefresh(FxRobot robot) throws Exception {
         collectGarbage();
-        model.accept(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, 0, 0,
-                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_USED_MIB, 5000, "gpu1"));
-        model.accept(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, 0, 0,
-                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_TOTAL_MIB, 24000, "gpu1"));
-        assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("200 / 24000 MiB");
+        model.accept(new MetricEvent(
+                TelemetryNames.RUN,
+                "",
+                0,
+                0,
+                0,
+                0,
+                0,
+                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_USED_MIB,
+                5000,
+                "gpu1"));
+        model.accept(new MetricEvent(
+                TelemetryNames.RUN,
+                "",
+                0,
+                0,
+                0,
+                0,
+                0,
+                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_TOTAL_MIB,
+                24000,
+                "gpu1"));
+        assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText()))
+                .startsWith("200 / 24000 MiB");
         robot.interact(model::refresh);
-        assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText())).startsWith("5000 / 24000 MiB");
+        assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText()))
+                .startsWith("5000 / 24000 MiB");
     }
 
     /** Returns once a full collection has cleared what was only weakly held. */

@@ -1,7 +1,19 @@
 package org.traindeck.app.evaluate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -34,19 +46,6 @@ import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.use.ClassFigures;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.waitUntil;
-
 /**
  * Evaluate from the Runs tab and from the end-of-run summary on a real run: worked out off the FX thread, then the
  * figures, the confusion matrix as a heat map with its counts, and the per-class table, as evaluation.json has them.
@@ -56,10 +55,12 @@ class EvaluationViewTest {
 
     @TempDir
     static Path dir;
+
     private static Path run;
 
     /** Whether each piece of background work ran on the FX thread. */
     private final List<Boolean> workOnFxThread = new CopyOnWriteArrayList<>();
+
     private final TaskExecutor background = new FxTaskExecutor();
     private EvaluationViewModel evaluations;
     private RunSummaryPane summary;
@@ -82,11 +83,15 @@ class EvaluationViewTest {
     void start(Stage stage) {
         TaskExecutor recording = new TaskExecutor() {
             @Override
-            public <T> void execute(Callable<T> work, Consumer<? super T> onSuccess, Consumer<? super Exception> onFailure) {
-                background.execute(() -> {
-                    workOnFxThread.add(Platform.isFxApplicationThread());
-                    return work.call();
-                }, onSuccess, onFailure);
+            public <T> void execute(
+                    Callable<T> work, Consumer<? super T> onSuccess, Consumer<? super Exception> onFailure) {
+                background.execute(
+                        () -> {
+                            workOnFxThread.add(Platform.isFxApplicationThread());
+                            return work.call();
+                        },
+                        onSuccess,
+                        onFailure);
             }
 
             @Override
@@ -95,7 +100,8 @@ class EvaluationViewTest {
             }
         };
         evaluations = new EvaluationViewModel(Engine.local(), recording);
-        RunsViewModel runs = new RunsViewModel(Engine.local(), new CurrentThreadTaskExecutor(), new Dashboard().overlays());
+        RunsViewModel runs =
+                new RunsViewModel(Engine.local(), new CurrentThreadTaskExecutor(), new Dashboard().overlays());
         RunsView view = new RunsView(runs, evaluations::evaluate);
         summary = new RunSummaryPane();
         summary.setEvaluator(evaluations::evaluate);
@@ -113,46 +119,73 @@ class EvaluationViewTest {
 
     @Test
     void evaluateOnTheSelectedRunShowsItsFiguresHeatMapAndClasses(FxRobot robot) throws Exception {
-        assertThat(onFx(() -> robot.lookup("#runs-evaluate").queryAs(Button.class).isDisabled())).isTrue();
+        assertThat(onFx(() ->
+                        robot.lookup("#runs-evaluate").queryAs(Button.class).isDisabled()))
+                .isTrue();
         robot.clickOn(robot.lookup("#runs-table .table-row-cell").nth(0).<Node>query());
         robot.clickOn("#runs-evaluate");
 
         waitUntil("the evaluation", () -> evaluations.evaluationProperty().get() != null);
         assertThat(workOnFxThread).containsOnly(false).isNotEmpty();
-        waitUntil("the progress to reach the end", () -> evaluations.progressProperty().get() == 1.0);
+        waitUntil(
+                "the progress to reach the end",
+                () -> evaluations.progressProperty().get() == 1.0);
         assertThat(onFx(() -> evaluations.busyProperty().get())).isFalse();
-        JsonNode written = new ObjectMapper().readTree(run.resolve("evaluation.json").toFile());
-        String accuracy = String.format(Locale.ROOT, "%.4f", written.path("figures").path("val/accuracy").asDouble());
-        assertThat(onFx(() -> robot.lookup("#evaluation-figure-val-accuracy").queryAs(Label.class).getText())).isEqualTo(accuracy);
-        assertThat(onFx(() -> robot.lookup("#evaluation-figure-val-loss").queryAs(Label.class).getText())).isNotBlank();
-        assertThat(onFx(() -> robot.lookup("#evaluation-title").queryAs(Label.class).getText())).contains("three").contains("classification");
-        assertThat(onFx(() -> robot.lookup("#evaluation-message").queryAs(Label.class).getText()))
-                .contains("best-main.tdckpt").contains("validation split").contains("60 samples");
+        JsonNode written =
+                new ObjectMapper().readTree(run.resolve("evaluation.json").toFile());
+        String accuracy = String.format(
+                Locale.ROOT,
+                "%.4f",
+                written.path("figures").path("val/accuracy").asDouble());
+        assertThat(onFx(() -> robot.lookup("#evaluation-figure-val-accuracy")
+                        .queryAs(Label.class)
+                        .getText()))
+                .isEqualTo(accuracy);
+        assertThat(onFx(() -> robot.lookup("#evaluation-figure-val-loss")
+                        .queryAs(Label.class)
+                        .getText()))
+                .isNotBlank();
+        assertThat(onFx(() ->
+                        robot.lookup("#evaluation-title").queryAs(Label.class).getText()))
+                .contains("three")
+                .contains("classification");
+        assertThat(onFx(() ->
+                        robot.lookup("#evaluation-message").queryAs(Label.class).getText()))
+                .contains("best-main.tdckpt")
+                .contains("validation split")
+                .contains("60 samples");
 
         // the heat map: one cell per (true, predicted) pair, each with its count from the matrix
-        assertThat(onFx(() -> robot.lookup(".confusion-cell").queryAll().size())).isEqualTo(9);
+        assertThat(onFx(() -> robot.lookup(".confusion-cell").queryAll().size()))
+                .isEqualTo(9);
         for (int i = 0; i < 3; i++) {
             for (int j = 0; j < 3; j++) {
                 String cell = "#confusion-" + i + "-" + j;
                 long count = written.path("confusionMatrix").get(i).get(j).asLong();
-                assertThat(onFx(() -> robot.lookup(cell).queryAs(Label.class).getText())).isEqualTo(String.valueOf(count));
+                assertThat(onFx(() -> robot.lookup(cell).queryAs(Label.class).getText()))
+                        .isEqualTo(String.valueOf(count));
             }
         }
         TableView<ClassFigures> classes = robot.lookup("#evaluation-classes").queryTableView();
         assertThat(onFx(() -> classes.getItems().size())).isEqualTo(3);
-        assertThat(onFx(() -> classes.getItems().get(1).support())).isEqualTo(written.path("perClass").get(1).path("support").asLong());
-        assertThat(onFx(() -> classes.getColumns().stream().map(c -> c.getText()).toList()))
+        assertThat(onFx(() -> classes.getItems().get(1).support()))
+                .isEqualTo(written.path("perClass").get(1).path("support").asLong());
+        assertThat(onFx(() ->
+                        classes.getColumns().stream().map(c -> c.getText()).toList()))
                 .containsExactly("Class", "Support", "Precision", "Recall", "F1");
     }
 
     @Test
     void evaluateInTheEndOfRunSummaryEvaluatesThatRun(FxRobot robot) {
-        robot.interact(() -> summary.show(new EndOfRunSummary(RunResult.Status.FINISHED, "Run finished: three", "", List.of(), run)));
+        robot.interact(() -> summary.show(
+                new EndOfRunSummary(RunResult.Status.FINISHED, "Run finished: three", "", List.of(), run)));
         robot.clickOn("#run-summary-evaluate");
 
         waitUntil("the evaluation", () -> evaluations.evaluationProperty().get() != null);
-        assertThat(onFx(() -> evaluations.evaluationProperty().get().runDir())).isEqualTo(run.toAbsolutePath().normalize());
-        assertThat(onFx(() -> robot.lookup(".confusion-cell").queryAll().size())).isEqualTo(9);
+        assertThat(onFx(() -> evaluations.evaluationProperty().get().runDir()))
+                .isEqualTo(run.toAbsolutePath().normalize());
+        assertThat(onFx(() -> robot.lookup(".confusion-cell").queryAll().size()))
+                .isEqualTo(9);
     }
 
     @Test
@@ -161,8 +194,10 @@ class EvaluationViewTest {
         robot.interact(() -> evaluations.evaluate(empty));
 
         waitUntil("the refusal", () -> !evaluations.busyProperty().get());
-        assertThat(onFx(() -> robot.lookup("#evaluation-message").queryAs(Label.class).getText()))
-                .startsWith("Could not evaluate nothing: ").contains("has no checkpoints");
+        assertThat(onFx(() ->
+                        robot.lookup("#evaluation-message").queryAs(Label.class).getText()))
+                .startsWith("Could not evaluate nothing: ")
+                .contains("has no checkpoints");
         assertThat(onFx(() -> robot.lookup(".confusion-cell").queryAll())).isEmpty();
     }
 }

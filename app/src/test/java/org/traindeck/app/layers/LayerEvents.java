@@ -1,17 +1,16 @@
 package org.traindeck.app.layers;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LayerMetrics;
 import org.traindeck.engine.events.LayerMetrics.Figure;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.Random;
 
 /**
  * The per-layer events a deep network's run publishes, as the engine's contract describes them (metric names
@@ -53,8 +52,17 @@ final class LayerEvents {
     }
 
     static MetricEvent metric(String node, Figure figure, long step, double value) {
-        return new MetricEvent(RUN, "main", 0, 0, step, 1_700_000_000_000L + step * 50, step * 0.05,
-                LayerMetrics.name(node, figure), value, null);
+        return new MetricEvent(
+                RUN,
+                "main",
+                0,
+                0,
+                step,
+                1_700_000_000_000L + step * 50,
+                step * 0.05,
+                LayerMetrics.name(node, figure),
+                value,
+                null);
     }
 
     static LifecycleEvent lifecycle(LifecycleEvent.Kind kind, long step, String message) {
@@ -81,11 +89,13 @@ final class LayerEvents {
             String n = names.get(i);
             double depth = i / (double) names.size();
             events.add(metric(n, Figure.PARAM_NORM, step, 8 + 4 * depth + step * 1e-4));
-            events.add(metric(n, Figure.GRAD_NORM, step, 0.5 * Math.pow(0.97, i) * Math.exp(0.2 * random.nextGaussian())));
+            events.add(
+                    metric(n, Figure.GRAD_NORM, step, 0.5 * Math.pow(0.97, i) * Math.exp(0.2 * random.nextGaussian())));
             events.add(metric(n, Figure.UPDATE_RATIO, step, updateRatio(i, step, steps)));
             events.add(metric(n, Figure.ACT_MEAN, step, 0.4 + 0.05 * random.nextGaussian()));
             events.add(metric(n, Figure.ACT_STD, step, 0.9 + 0.05 * random.nextGaussian()));
-            events.add(metric(n, Figure.ACT_ZERO_FRACTION, step, i == dead ? 0.99 : 0.33 + 0.02 * random.nextGaussian()));
+            events.add(
+                    metric(n, Figure.ACT_ZERO_FRACTION, step, i == dead ? 0.99 : 0.33 + 0.02 * random.nextGaussian()));
         }
         return events;
     }
@@ -96,7 +106,8 @@ final class LayerEvents {
         for (int i = 0; i < names.size(); i++) {
             double std = Math.sqrt(2.0 / (64 + 8 * i));
             events.add(histogram(names.get(i), HistogramEvent.WEIGHTS, step, sample(4096, std, 0)));
-            events.add(histogram(names.get(i), HistogramEvent.GRADIENTS, step, sample(4096, 1e-3 * Math.pow(0.97, i), 0)));
+            events.add(
+                    histogram(names.get(i), HistogramEvent.GRADIENTS, step, sample(4096, 1e-3 * Math.pow(0.97, i), 0)));
         }
         return events;
     }
@@ -125,8 +136,23 @@ final class LayerEvents {
             sum += v;
             squares += v * v;
         }
-        return new HistogramEvent(RUN, "main", 0, 0, step, 1_700_000_000_000L + step * 50, step * 0.05, node, quantity,
-                min, max, values.length, sum, squares, limits, counts);
+        return new HistogramEvent(
+                RUN,
+                "main",
+                0,
+                0,
+                step,
+                1_700_000_000_000L + step * 50,
+                step * 0.05,
+                node,
+                quantity,
+                min,
+                max,
+                values.length,
+                sum,
+                squares,
+                limits,
+                counts);
     }
 
     /** TensorBoard's default bucket limits: ±1e-12 growing by 10 % to 1e20, then the largest double. */

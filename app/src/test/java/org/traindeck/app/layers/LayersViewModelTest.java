@@ -1,21 +1,20 @@
 package org.traindeck.app.layers;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.events.HistogramEvent;
-import org.traindeck.engine.events.LayerMetrics.Figure;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.TreeMap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.traindeck.app.layers.LayerEvents.histogram;
 import static org.traindeck.app.layers.LayerEvents.lifecycle;
 import static org.traindeck.app.layers.LayerEvents.metric;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.LayerMetrics.Figure;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 /** The Layers view's model, fed events as the dashboard applies them; no JavaFX. */
 class LayersViewModelTest {
@@ -45,8 +44,12 @@ class LayersViewModelTest {
 
         UpdateRatioGrid grid = model.grid();
         assertThat(grid.rows()).isEqualTo(100);
-        assertThat(grid.columns()).isLessThanOrEqualTo(LayersViewModel.COLUMNS).isGreaterThan(LayersViewModel.COLUMNS / 2);
-        assertThat(grid.columnStart(grid.columns())).as("the columns cover the run").isGreaterThanOrEqualTo(steps);
+        assertThat(grid.columns())
+                .isLessThanOrEqualTo(LayersViewModel.COLUMNS)
+                .isGreaterThan(LayersViewModel.COLUMNS / 2);
+        assertThat(grid.columnStart(grid.columns()))
+                .as("the columns cover the run")
+                .isGreaterThanOrEqualTo(steps);
         assertThat(grid.memoryBytes()).isEqualTo(100L * 2 * 4 * LayersViewModel.COLUMNS);
         spikes.forEach((step, layer) -> {
             int column = (int) (step / grid.stepsPerColumn());
@@ -54,7 +57,9 @@ class LayersViewModelTest {
             if (Double.isNaN(spikeOf[layer])) {
                 assertThat(shown).as("layer %d's NaN at step %d", layer, step).isNaN();
             } else {
-                assertThat(shown).as("layer %d's spike at step %d", layer, step).isCloseTo(spikeOf[layer], within(spikeOf[layer] * 1e-6));
+                assertThat(shown)
+                        .as("layer %d's spike at step %d", layer, step)
+                        .isCloseTo(spikeOf[layer], within(spikeOf[layer] * 1e-6));
             }
             // and it survives a further reduction to 200 pixels, as the heat map draws it
             int pixel = 0;
@@ -81,7 +86,8 @@ class LayersViewModelTest {
     }
 
     private static boolean spikeIn(Map<Long, Integer> spikes, int layer, UpdateRatioGrid grid, int column) {
-        return spikes.entrySet().stream().anyMatch(e -> e.getValue() == layer && e.getKey() / grid.stepsPerColumn() == column);
+        return spikes.entrySet().stream()
+                .anyMatch(e -> e.getValue() == layer && e.getKey() / grid.stepsPerColumn() == column);
     }
 
     @Test
@@ -99,7 +105,9 @@ class LayersViewModelTest {
         assertThat(grid.low(row, 0)).isCloseTo(2e-4, within(1e-9));
         assertThat(grid.high(row, 0)).isCloseTo(5e-2, within(1e-9));
         assertThat(grid.low(row, 1)).isCloseTo(1e-5, within(1e-12));
-        assertThat(grid.extreme(row, 0, 1)).as("5e-2 is further from 1e-3 than 2e-4").isCloseTo(5e-2, within(1e-9));
+        assertThat(grid.extreme(row, 0, 1))
+                .as("5e-2 is further from 1e-3 than 2e-4")
+                .isCloseTo(5e-2, within(1e-9));
         assertThat(grid.extreme(row, 1, 2)).isCloseTo(1e-5, within(1e-12));
         assertThat(grid.extreme(row, 2, 3)).isCloseTo(0.7, within(1e-6));
         assertThat(grid.isEmpty(row, 3, 4)).isTrue();
@@ -115,7 +123,9 @@ class LayersViewModelTest {
         assertThat(LogColorScale.argb(50)).isEqualTo(0xffa50026);
         assertThat(LogColorScale.argb(Double.NaN)).isEqualTo(LogColorScale.NOT_A_NUMBER);
         assertThat(LogColorScale.position(1e-4)).isCloseTo(2 / 6.0, within(1e-12));
-        assertThat(LogColorScale.position(Math.sqrt(1e-3 * 1e-2))).as("half a decade").isCloseTo(3.5 / 6, within(1e-12));
+        assertThat(LogColorScale.position(Math.sqrt(1e-3 * 1e-2)))
+                .as("half a decade")
+                .isCloseTo(3.5 / 6, within(1e-12));
         // each decade gets redder: the red channel never falls and the blue never rises from 1e-3 up
         int before = LogColorScale.argb(1e-3);
         for (double v = 1.2e-3; v < 1; v *= 1.2) {
@@ -157,9 +167,12 @@ class LayersViewModelTest {
     @Test
     void otherMetricsAreNotTakenAndANodeMayHoldSlashes() {
         LayersViewModel model = new LayersViewModel();
-        assertThat(model.accept(new MetricEvent("r", "main", 0, 0, 1, 0, 0, "train/loss", 1.0, null))).isFalse();
-        assertThat(model.accept(new MetricEvent("r", "main", 0, 0, 1, 0, 0, "layer/x/unknown_figure", 1.0, null))).isFalse();
-        assertThat(model.accept(metric("vit/encoder/block11/attn", Figure.UPDATE_RATIO, 5, 2e-3))).isTrue();
+        assertThat(model.accept(new MetricEvent("r", "main", 0, 0, 1, 0, 0, "train/loss", 1.0, null)))
+                .isFalse();
+        assertThat(model.accept(new MetricEvent("r", "main", 0, 0, 1, 0, 0, "layer/x/unknown_figure", 1.0, null)))
+                .isFalse();
+        assertThat(model.accept(metric("vit/encoder/block11/attn", Figure.UPDATE_RATIO, 5, 2e-3)))
+                .isTrue();
         assertThat(model.rows()).extracting(LayerRow::node).containsExactly("vit/encoder/block11/attn");
     }
 
@@ -169,13 +182,17 @@ class LayersViewModelTest {
         LayerEvents run = new LayerEvents(10, 2);
         run.figures(0, 100).forEach(model::accept);
         String message = "layer '" + run.tooFast() + "': update ratio above 0.1 for 50 steps; lower its learning rate";
-        assertThat(model.accept(lifecycle(LifecycleEvent.Kind.WARNING, 50, message))).isTrue();
-        assertThat(model.accept(lifecycle(LifecycleEvent.Kind.WARNING, 50, "the data loader is slow"))).isFalse();
+        assertThat(model.accept(lifecycle(LifecycleEvent.Kind.WARNING, 50, message)))
+                .isTrue();
+        assertThat(model.accept(lifecycle(LifecycleEvent.Kind.WARNING, 50, "the data loader is slow")))
+                .isFalse();
         // a warning about a layer not reported yet marks it when it is
         model.accept(lifecycle(LifecycleEvent.Kind.WARNING, 60, "layer 'head': outputs almost all zero"));
         model.accept(metric("head", Figure.ACT_ZERO_FRACTION, 60, 0.99));
 
-        assertThat(model.rows()).filteredOn(r -> r.warning() != null).extracting(LayerRow::node)
+        assertThat(model.rows())
+                .filteredOn(r -> r.warning() != null)
+                .extracting(LayerRow::node)
                 .containsExactly(run.tooFast(), "head");
         assertThat(model.find(run.tooFast()).warning()).isEqualTo(message);
     }
@@ -213,7 +230,8 @@ class LayersViewModelTest {
         double[] values = new Random(5).doubles(10_000).map(v -> 2 * v - 1).toArray(); // uniform on [-1, 1)
         HistogramEvent h = histogram("a", HistogramEvent.WEIGHTS, 1, values);
         double[] bins = HistogramBins.spread(h, 20);
-        assertThat(List.of(h.bucketCounts().length)).allSatisfy(n -> assertThat(n).isGreaterThan(1000));
+        assertThat(List.of(h.bucketCounts().length))
+                .allSatisfy(n -> assertThat(n).isGreaterThan(1000));
         double total = 0;
         for (double b : bins) {
             total += b;

@@ -1,5 +1,12 @@
 package org.traindeck.app.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
+
+import java.awt.Color;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -11,14 +18,6 @@ import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TelemetryNames;
-
-import java.awt.Color;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.offset;
 
 /** Every series the dashboard draws stands out from the chart's background by at least 3:1 (WCAG), in both themes. */
 @ExtendWith(ApplicationExtension.class)
@@ -50,10 +49,39 @@ class ChartContrastTest {
             dashboard.offer(metric(MetricNames.THROUGHPUT, 0, step, 50, "gpu:1"));
             dashboard.offer(metric(MetricNames.SCALING_EFFICIENCY, 0, step, 0.9, null));
             long wall = now + step * 1000;
-            dashboard.offer(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, wall, 0, TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB, 300, "cpu"));
-            dashboard.offer(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, wall, 0, TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB, 200, "cpu"));
-            dashboard.offer(new MetricEvent(TelemetryNames.RUN, "", 0, 0, 0, wall, 0,
-                    TelemetryNames.GPU_PREFIX + "0/" + TelemetryNames.MEMORY_USED_MIB, 900, "gpu:0"));
+            dashboard.offer(new MetricEvent(
+                    TelemetryNames.RUN,
+                    "",
+                    0,
+                    0,
+                    0,
+                    wall,
+                    0,
+                    TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB,
+                    300,
+                    "cpu"));
+            dashboard.offer(new MetricEvent(
+                    TelemetryNames.RUN,
+                    "",
+                    0,
+                    0,
+                    0,
+                    wall,
+                    0,
+                    TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB,
+                    200,
+                    "cpu"));
+            dashboard.offer(new MetricEvent(
+                    TelemetryNames.RUN,
+                    "",
+                    0,
+                    0,
+                    0,
+                    wall,
+                    0,
+                    TelemetryNames.GPU_PREFIX + "0/" + TelemetryNames.MEMORY_USED_MIB,
+                    900,
+                    "gpu:0"));
         }
         List<String> tooFaint = new ArrayList<>();
         int checked = 0;
@@ -69,8 +97,14 @@ class ChartContrastTest {
                     double ratio = ChartPalette.contrast(c, ChartPalette.background(dark));
                     checked++;
                     if (ratio < 3.0) {
-                        tooFaint.add(String.format(Locale.ROOT, "%s theme, %s / %s: #%06x is %.2f:1", dark ? "dark" : "light",
-                                chart.getId(), key, c.getRGB() & 0xffffff, ratio));
+                        tooFaint.add(String.format(
+                                Locale.ROOT,
+                                "%s theme, %s / %s: #%06x is %.2f:1",
+                                dark ? "dark" : "light",
+                                chart.getId(),
+                                key,
+                                c.getRGB() & 0xffffff,
+                                ratio));
                     }
                 }
             }

@@ -1,5 +1,8 @@
 package org.traindeck.app.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicReference;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -7,10 +10,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.engine.events.LifecycleEvent;
-
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the run's banner shows: a file the run can no longer write is said at once, as an error. */
 @ExtendWith(ApplicationExtension.class)
@@ -36,13 +35,16 @@ class DashboardBannerTest {
             d.offer(event(LifecycleEvent.Kind.WARNING, "float16 on the CPU backend is emulated"));
             d.drain(100);
             visible[0] = d.banner().isVisible();
-            d.offer(event(LifecycleEvent.Kind.FILE_WRITE_FAILED, "metrics.jsonl could not be written (the disk is full)"));
+            d.offer(event(
+                    LifecycleEvent.Kind.FILE_WRITE_FAILED, "metrics.jsonl could not be written (the disk is full)"));
             d.drain(100);
             visible[1] = d.banner().isVisible();
             text[0] = d.banner().getText() + " " + d.banner().getStyleClass();
         });
         assertThat(visible[0]).isFalse();
         assertThat(visible[1]).isTrue();
-        assertThat(text[0]).contains("metrics.jsonl could not be written (the disk is full)").contains("banner-error");
+        assertThat(text[0])
+                .contains("metrics.jsonl could not be written (the disk is full)")
+                .contains("banner-error");
     }
 }

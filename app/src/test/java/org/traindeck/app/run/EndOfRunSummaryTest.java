@@ -1,16 +1,15 @@
 package org.traindeck.app.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.train.RunResult;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The figures of the end-of-run summary, from a run's events. */
 class EndOfRunSummaryTest {
@@ -22,30 +21,47 @@ class EndOfRunSummaryTest {
     @Test
     void bestAndFinalFiguresPerStage() {
         List<EngineEvent> history = List.of(
-                metric(0, 10, MetricNames.TRAIN_LOSS, 0.9), metric(0, 10, MetricNames.VAL_LOSS, 0.8),
-                metric(0, 10, MetricNames.VAL_ACCURACY, 0.70), metric(0, 20, MetricNames.TRAIN_LOSS, 0.5),
-                metric(0, 20, MetricNames.VAL_LOSS, 0.85), metric(0, 20, MetricNames.VAL_ACCURACY, 0.75),
+                metric(0, 10, MetricNames.TRAIN_LOSS, 0.9),
+                metric(0, 10, MetricNames.VAL_LOSS, 0.8),
+                metric(0, 10, MetricNames.VAL_ACCURACY, 0.70),
+                metric(0, 20, MetricNames.TRAIN_LOSS, 0.5),
+                metric(0, 20, MetricNames.VAL_LOSS, 0.85),
+                metric(0, 20, MetricNames.VAL_ACCURACY, 0.75),
                 metric(1, 30, MetricNames.TRAIN_LOSS, 0.25),
                 // per-device figures are not the run's
                 new MetricEvent("r", "s1", 1, 0, 30, 0, 30, MetricNames.TRAIN_LOSS, 99, "cpu:0"));
-        RunResult result = new RunResult(RunResult.Status.STOPPED, "", Path.of("/runs/r-1"), 30, 125, Map.of(),
+        RunResult result = new RunResult(
+                RunResult.Status.STOPPED,
+                "",
+                Path.of("/runs/r-1"),
+                30,
+                125,
+                Map.of(),
                 Path.of("/runs/r-1/checkpoints/step-30.tdckpt"));
 
         EndOfRunSummary s = EndOfRunSummary.of("r", result, history);
         assertThat(s.title()).isEqualTo("Run stopped: r");
         assertThat(s.detail()).isEqualTo("30 steps in 2 min 5 s; Resume continues from step-30.tdckpt");
-        assertThat(s.stages()).containsExactly(
-                "Stage \"s0\": train loss 0.5000 · val loss best 0.8000, final 0.8500 · val accuracy best 75.00 %, final 75.00 %",
-                "Stage \"s1\": train loss 0.2500");
+        assertThat(s.stages())
+                .containsExactly(
+                        "Stage \"s0\": train loss 0.5000 · val loss best 0.8000, final 0.8500 · val accuracy best 75.00 %, final 75.00 %",
+                        "Stage \"s1\": train loss 0.2500");
         assertThat(s.runDir()).isEqualTo(Path.of("/runs/r-1"));
     }
 
     @Test
     void theEnergyTheRunUsedFollowsItsSteps() {
-        RunResult result = new RunResult(RunResult.Status.FINISHED, "", Path.of("/runs/r"), 60, 10,
-                Map.of("energy/gpu0_wh", 12.34, "val/loss", 0.5), null);
+        RunResult result = new RunResult(
+                RunResult.Status.FINISHED,
+                "",
+                Path.of("/runs/r"),
+                60,
+                10,
+                Map.of("energy/gpu0_wh", 12.34, "val/loss", 0.5),
+                null);
 
-        assertThat(EndOfRunSummary.of("r", result, List.of()).detail()).isEqualTo("60 steps in 10.0 s · energy: gpu0 12.3 Wh");
+        assertThat(EndOfRunSummary.of("r", result, List.of()).detail())
+                .isEqualTo("60 steps in 10.0 s · energy: gpu0 12.3 Wh");
     }
 
     @Test
@@ -59,16 +75,17 @@ class EndOfRunSummaryTest {
                 new MetricEvent("r", "ae", 2, 0, 60, 0, 60, MetricNames.VAL_PSNR, 30.84, null));
         RunResult result = new RunResult(RunResult.Status.FINISHED, "", Path.of("/runs/r"), 60, 10, Map.of(), null);
 
-        assertThat(EndOfRunSummary.of("r", result, history).stages()).containsExactly(
-                "Stage \"seg\": · val mean IoU best 0.8700, final 0.8600",
-                "Stage \"lm\": · val perplexity best 10.500, final 10.500",
-                "Stage \"ae\": · val PSNR best 30.84 dB, final 30.84 dB");
+        assertThat(EndOfRunSummary.of("r", result, history).stages())
+                .containsExactly(
+                        "Stage \"seg\": · val mean IoU best 0.8700, final 0.8600",
+                        "Stage \"lm\": · val perplexity best 10.500, final 10.500",
+                        "Stage \"ae\": · val PSNR best 30.84 dB, final 30.84 dB");
     }
 
     @Test
     void aFailedRunSaysWhy() {
-        RunResult failed = new RunResult(RunResult.Status.FAILED, "the loss became NaN at step 7", Path.of("/runs/x"), 7, 3.25,
-                Map.of(), null);
+        RunResult failed = new RunResult(
+                RunResult.Status.FAILED, "the loss became NaN at step 7", Path.of("/runs/x"), 7, 3.25, Map.of(), null);
         EndOfRunSummary s = EndOfRunSummary.of("x", failed, List.of());
         assertThat(s.title()).isEqualTo("Run failed: x");
         assertThat(s.detail()).isEqualTo("7 steps in 3.3 s. the loss became NaN at step 7");

@@ -1,12 +1,11 @@
 package org.traindeck.app.run;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The run's messages: timed, newest last, bounded, and read-only to the view. */
 class MessagesViewModelTest {
@@ -14,7 +13,9 @@ class MessagesViewModelTest {
     @Test
     void messagesAreTimedKeptInOrderAndBounded() {
         MessagesViewModel m = new MessagesViewModel();
-        long at = ZonedDateTime.of(2026, 11, 22, 9, 5, 7, 0, ZoneId.systemDefault()).toInstant().toEpochMilli();
+        long at = ZonedDateTime.of(2026, 11, 22, 9, 5, 7, 0, ZoneId.systemDefault())
+                .toInstant()
+                .toEpochMilli();
         m.add(at, "run started: go");
         m.add("opened a run");
         assertThat(m.messages()).containsExactly("09:05:07  run started: go", "opened a run");

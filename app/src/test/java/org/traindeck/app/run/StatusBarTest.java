@@ -1,5 +1,9 @@
 package org.traindeck.app.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.stage.Stage;
@@ -11,11 +15,6 @@ import org.testfx.framework.junit5.Start;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /** The status bar's progress, fed the events of a run in the order the engine sends them. */
 @ExtendWith(ApplicationExtension.class)
@@ -42,7 +41,8 @@ class StatusBarTest {
             b.metric(metric(0, 0, MetricNames.STEPS_PER_EPOCH, 10));
             b.metric(metric(0, 5, MetricNames.TRAIN_LOSS, 1));
             progress[0] = b.progressValue();
-            b.lifecycle(new LifecycleEvent("r", "main", 0, 0, 10, 0, 1, LifecycleEvent.Kind.EPOCH_FINISHED, "epoch 1/4"));
+            b.lifecycle(
+                    new LifecycleEvent("r", "main", 0, 0, 10, 0, 1, LifecycleEvent.Kind.EPOCH_FINISHED, "epoch 1/4"));
             // the finished epoch's own metrics come after its end, still labelled epoch 0
             b.metric(metric(0, 10, MetricNames.TRAIN_EPOCH_LOSS, 1));
             progress[1] = b.progressValue();
@@ -69,7 +69,8 @@ class StatusBarTest {
         assertThat(((Label) shown.get().lookup("#status-run")).getText()).isEqualTo("run digits");
         assertThat(((Label) shown.get().lookup("#status-epoch")).getText()).isEqualTo("epoch 2/2");
         assertThat(((Label) shown.get().lookup("#status-step")).getText()).isEqualTo("step 15");
-        assertThat(((ProgressBar) shown.get().lookup("#status-progress")).getProgress()).isCloseTo(0.75, within(1e-9));
+        assertThat(((ProgressBar) shown.get().lookup("#status-progress")).getProgress())
+                .isCloseTo(0.75, within(1e-9));
         robot.interact(model::reset);
         assertThat(((Label) shown.get().lookup("#status-stage")).getText()).isEqualTo("no run");
     }

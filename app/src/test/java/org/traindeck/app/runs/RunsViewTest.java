@@ -1,5 +1,13 @@
 package org.traindeck.app.runs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
@@ -23,21 +31,13 @@ import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.library.RunSummary;
 import org.traindeck.engine.train.RunResult;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-
 /** The Runs view over two real runs: listed, filtered, selected, overlaid on the charts, their configs compared. */
 @ExtendWith(ApplicationExtension.class)
 class RunsViewTest {
 
     @TempDir
     static Path dir;
+
     private static Path fast;
     private static Path slow;
 
@@ -77,13 +77,16 @@ class RunsViewTest {
     }
 
     private List<String> rows() {
-        return onFx(() -> view.table().getItems().stream().map(r -> r.folder().getFileName().toString()).toList());
+        return onFx(() -> view.table().getItems().stream()
+                .map(r -> r.folder().getFileName().toString())
+                .toList());
     }
 
     @Test
     void theFoldersRunsAreListedAndFiltered(FxRobot robot) {
         assertThat(rows()).containsExactly("fast", "slow");
-        assertThat(onFx(() -> robot.lookup("#runs-message").queryAs(Label.class).getText())).startsWith("2 run(s) in ");
+        assertThat(onFx(() -> robot.lookup("#runs-message").queryAs(Label.class).getText()))
+                .startsWith("2 run(s) in ");
         RunSummary first = onFx(() -> view.table().getItems().get(0));
         assertThat(first.status()).isEqualTo("finished");
         assertThat(first.steps()).isEqualTo(24);
@@ -101,26 +104,46 @@ class RunsViewTest {
     void selectingTwoRunsOverlaysTheirCurvesAndShowsTheirDifference(FxRobot robot) {
         TableView<RunSummary> table = view.table();
         robot.clickOn(robot.lookup("#runs-table .table-row-cell").nth(0).<Node>query());
-        robot.press(KeyCode.CONTROL).clickOn(robot.lookup("#runs-table .table-row-cell").nth(1).<Node>query())
+        robot.press(KeyCode.CONTROL)
+                .clickOn(robot.lookup("#runs-table .table-row-cell").nth(1).<Node>query())
                 .release(KeyCode.CONTROL);
-        assertThat(onFx(() -> table.getSelectionModel().getSelectedItems().size())).isEqualTo(2);
+        assertThat(onFx(() -> table.getSelectionModel().getSelectedItems().size()))
+                .isEqualTo(2);
 
         // one colour per run, named by the run, in the loss, validation and learning-rate charts
         for (String run : List.of("fast", "slow")) {
-            assertThat(onFx(() -> dashboard.lossChart().data("overlay:" + run + ":train").size())).isEqualTo(24);
-            assertThat(onFx(() -> dashboard.lossChart().hasSeries("overlay:" + run + ":val"))).isTrue();
-            assertThat(onFx(() -> dashboard.validationChart().data("overlay:" + run + ":acc").size())).isEqualTo(2);
-            assertThat(onFx(() -> dashboard.lrChart().hasSeries("overlay:" + run + ":lr"))).isTrue();
+            assertThat(onFx(() -> dashboard
+                            .lossChart()
+                            .data("overlay:" + run + ":train")
+                            .size()))
+                    .isEqualTo(24);
+            assertThat(onFx(() -> dashboard.lossChart().hasSeries("overlay:" + run + ":val")))
+                    .isTrue();
+            assertThat(onFx(() -> dashboard
+                            .validationChart()
+                            .data("overlay:" + run + ":acc")
+                            .size()))
+                    .isEqualTo(2);
+            assertThat(onFx(() -> dashboard.lrChart().hasSeries("overlay:" + run + ":lr")))
+                    .isTrue();
         }
-        String differences = onFx(() -> robot.lookup("#runs-differences").queryAs(Label.class).getText());
-        assertThat(differences).contains("stages[0].optimizer.learningRate").contains("0.01").contains("5.0E-4");
+        String differences = onFx(
+                () -> robot.lookup("#runs-differences").queryAs(Label.class).getText());
+        assertThat(differences)
+                .contains("stages[0].optimizer.learningRate")
+                .contains("0.01")
+                .contains("5.0E-4");
 
         // a new run on the dashboard keeps the comparison; an empty selection takes it away
         robot.interact(dashboard::clearRun);
-        assertThat(onFx(() -> dashboard.lossChart().data("overlay:fast:train").size())).isEqualTo(24);
+        assertThat(onFx(() -> dashboard.lossChart().data("overlay:fast:train").size()))
+                .isEqualTo(24);
         robot.interact(() -> table.getSelectionModel().clearSelection());
-        assertThat(onFx(() -> dashboard.lossChart().hasSeries("overlay:fast:train"))).isFalse();
-        assertThat(onFx(() -> robot.lookup("#runs-differences").queryAs(Label.class).getText())).startsWith("Select two or more runs");
+        assertThat(onFx(() -> dashboard.lossChart().hasSeries("overlay:fast:train")))
+                .isFalse();
+        assertThat(onFx(() ->
+                        robot.lookup("#runs-differences").queryAs(Label.class).getText()))
+                .startsWith("Select two or more runs");
     }
 
     @Test

@@ -1,5 +1,12 @@
 package org.traindeck.app.runs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.app.FxWait.onFx;
+import static org.traindeck.app.FxWait.waitUntil;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,29 +23,21 @@ import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigWriter;
-import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepParser;
 import org.traindeck.engine.sweep.SweepResults;
 import org.traindeck.engine.sweep.SweepSpec;
 import org.traindeck.engine.sweep.SweepTrials;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.LiveRun;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.app.FxWait.onFx;
-import static org.traindeck.app.FxWait.waitUntil;
+import org.traindeck.engine.train.RunResult;
 
 /** A real three-trial sweep as the Sweeps view shows it: the table best first and marked, the metric plotted. */
 @ExtendWith(ApplicationExtension.class)
@@ -70,15 +69,14 @@ class SweepsViewTest {
             RunQueue.add(queue, t.label(), null, ConfigWriter.toJsonWithAbsolutePaths(t.config()));
         }
         RunQueue.describeSweep(queue, SweepResults.describe(spec));
-        new QueueRunner(queue, (DeviceSelection) null, RunStarter.inProcess(DeviceDiscovery.system(), FaultPlan.NONE)).runAll(new QueueRunner.Listener() {
-            @Override
-            public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
-            }
+        new QueueRunner(queue, (DeviceSelection) null, RunStarter.inProcess(DeviceDiscovery.system(), FaultPlan.NONE))
+                .runAll(new QueueRunner.Listener() {
+                    @Override
+                    public void starting(QueueEntry entry, LiveRun run, boolean resumed) {}
 
-            @Override
-            public void ended(QueueEntry entry, RunResult result) {
-            }
-        });
+                    @Override
+                    public void ended(QueueEntry entry, RunResult result) {}
+                });
     }
 
     @Start
@@ -97,7 +95,11 @@ class SweepsViewTest {
     @Test
     void aSweepCheckedWhileAnotherRunGoesOnWaitsInItsQueue(FxRobot robot) throws Exception {
         Path busy = dir.resolve("busy.json");
-        Files.writeString(busy, Files.readString(dir.resolve("base.json")).replace("\"base\"", "\"busy\"").replace("\"epochs\": 2", "\"epochs\": 500"));
+        Files.writeString(
+                busy,
+                Files.readString(dir.resolve("base.json"))
+                        .replace("\"base\"", "\"busy\"")
+                        .replace("\"epochs\": 2", "\"epochs\": 500"));
         ValidationResult parsed = Configs.load(busy);
         assertThat(parsed.errors()).isEmpty();
         robot.interact(() -> controller.start(parsed));
@@ -105,8 +107,11 @@ class SweepsViewTest {
 
         robot.interact(() -> model.run(dir.resolve("sweep.json")));
 
-        assertThat(onFx(() -> model.messageProperty().get())).startsWith("Sweep lr: 3 trial(s)").contains("Another run is in progress");
-        assertThat(onFx(() -> controller.currentProperty().get().config().name())).isEqualTo("busy");
+        assertThat(onFx(() -> model.messageProperty().get()))
+                .startsWith("Sweep lr: 3 trial(s)")
+                .contains("Another run is in progress");
+        assertThat(onFx(() -> controller.currentProperty().get().config().name()))
+                .isEqualTo("busy");
         robot.interact(controller::stop);
         waitUntil("the other run to stop", () -> controller.stateProperty().get() == RunController.State.IDLE);
     }
@@ -115,19 +120,25 @@ class SweepsViewTest {
     void theSweepIsATableBestFirstAndAChartOfTheMetricAgainstItsParameter(FxRobot robot) {
         SweepBoard.Sweep sweep = onFx(() -> model.shownProperty().get());
         assertThat(sweep.name()).isEqualTo("lr");
-        assertThat(sweep.trials()).hasSize(3).allSatisfy(t -> assertThat(t.status()).isEqualTo(QueueEntry.Status.FINISHED));
+        assertThat(sweep.trials())
+                .hasSize(3)
+                .allSatisfy(t -> assertThat(t.status()).isEqualTo(QueueEntry.Status.FINISHED));
         List<SweepBoard.Trial> rows = onFx(() -> List.copyOf(view.table().getItems()));
         assertThat(rows).extracting(SweepBoard.Trial::best).isSortedAccordingTo((a, b) -> Double.compare(b, a));
         assertThat(onFx(() -> view.table().getColumns().get(0).getCellData(0))).isEqualTo("★");
         assertThat(onFx(() -> view.table().getColumns().get(0).getCellData(1))).isEqualTo("");
-        assertThat(onFx(() -> view.table().getColumns().get(2).getText())).isEqualTo("stages[0].optimizer.learningRate");
-        assertThat(rows).extracting(t -> t.values().get("stages[0].optimizer.learningRate"))
+        assertThat(onFx(() -> view.table().getColumns().get(2).getText()))
+                .isEqualTo("stages[0].optimizer.learningRate");
+        assertThat(rows)
+                .extracting(t -> t.values().get("stages[0].optimizer.learningRate"))
                 .containsExactlyInAnyOrder("0.0001", "0.003", "0.03");
 
         // three points, the learning rate on a log scale (it spans more than a decade)
         List<double[]> points = onFx(view::plotted);
         assertThat(points).hasSize(3);
-        assertThat(points).extracting(p -> Math.round(p[0] * 100) / 100.0).containsExactlyInAnyOrder(-4.0, -2.52, -1.52);
+        assertThat(points)
+                .extracting(p -> Math.round(p[0] * 100) / 100.0)
+                .containsExactlyInAnyOrder(-4.0, -2.52, -1.52);
         assertThat(points).allSatisfy(p -> assertThat(p[1]).isBetween(0.0, 1.0));
     }
 }

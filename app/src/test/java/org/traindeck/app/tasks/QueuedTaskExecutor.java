@@ -11,7 +11,8 @@ public final class QueuedTaskExecutor implements TaskExecutor {
     private final Queue<Runnable> queued = new ArrayDeque<>();
 
     @Override
-    public synchronized <T> void execute(Callable<T> work, Consumer<? super T> onSuccess, Consumer<? super Exception> onFailure) {
+    public synchronized <T> void execute(
+            Callable<T> work, Consumer<? super T> onSuccess, Consumer<? super Exception> onFailure) {
         queued.add(() -> new CurrentThreadTaskExecutor().execute(work, onSuccess, onFailure));
     }
 
@@ -32,6 +33,5 @@ public final class QueuedTaskExecutor implements TaskExecutor {
     }
 
     @Override
-    public void shutdown() {
-    }
+    public void shutdown() {}
 }

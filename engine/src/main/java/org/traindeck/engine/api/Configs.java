@@ -1,5 +1,8 @@
 package org.traindeck.engine.api;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigSchema;
 import org.traindeck.engine.config.ConfigWriter;
@@ -9,18 +12,13 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.ModelCompiler;
 
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
-import java.util.List;
-
 /**
  * The run-config format as front ends use it: reading and checking a config (every problem, located), checking one
  * changed in code again, and what the schema says of each field for forms and tooltips. Nothing here loads ND4J.
  */
 public final class Configs {
 
-    private Configs() {
-    }
+    private Configs() {}
 
     /** Checks a config's text; relative paths in it are taken from {@code baseDir}. Every problem in one pass. */
     public static ValidationResult parse(String json, Path baseDir) {

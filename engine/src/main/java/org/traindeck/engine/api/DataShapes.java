@@ -1,14 +1,5 @@
 package org.traindeck.engine.api;
 
-import org.traindeck.engine.config.DataConfig;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.data.DataLoader;
-import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.data.FloatSamples;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.FloatSamples;
 
 /**
  * What a config's training data looks like to a model, read once per data config: a summary follows every edit of a
@@ -78,16 +77,24 @@ final class DataShapes {
     /** A one-sample dataset of zeros with the same shape, task, outputs, class names and vocabulary. */
     private static Dataset standIn(Dataset d) {
         int values = d.shape().values();
-        FloatSamples targets = d.task() == Task.RECONSTRUCTION ? null
+        FloatSamples targets = d.task() == Task.RECONSTRUCTION
+                ? null
                 : new FloatSamples(new float[d.targetLength()], d.targetLength());
-        return Dataset.of(new FloatSamples(new float[values], values), d.shape(), d.task(), targets, d.outputCount(),
-                d.classNames(), d.vocabulary());
+        return Dataset.of(
+                new FloatSamples(new float[values], values),
+                d.shape(),
+                d.task(),
+                targets,
+                d.outputCount(),
+                d.classNames(),
+                d.vocabulary());
     }
 
     /** Each data file's path, size and modification time. */
     private static List<String> stamps(RunConfig config) {
         List<String> stamps = new ArrayList<>();
-        for (SourceConfig s : new SourceConfig[] {config.data().train(), config.data().validation()}) {
+        for (SourceConfig s :
+                new SourceConfig[] {config.data().train(), config.data().validation()}) {
             for (String path : pathsOf(s)) {
                 stamps.add(stamp(config, path));
             }

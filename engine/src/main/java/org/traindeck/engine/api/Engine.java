@@ -1,5 +1,14 @@
 package org.traindeck.engine.api;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.function.Consumer;
+import java.util.function.DoubleConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.Version;
@@ -25,6 +34,7 @@ import org.traindeck.engine.library.MetricsDigests;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunLibrary;
 import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.profile.StepProfile;
 import org.traindeck.engine.queue.QueueEntry;
@@ -32,10 +42,10 @@ import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sinks.HistogramsJsonlReader;
-import org.traindeck.engine.sinks.SamplesFileReader;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
+import org.traindeck.engine.sinks.SamplesFileReader;
 import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
@@ -45,25 +55,14 @@ import org.traindeck.engine.use.Evaluation;
 import org.traindeck.engine.use.ModelCard;
 import org.traindeck.engine.use.ModelEvaluation;
 import org.traindeck.engine.use.TrainedModel;
-import org.traindeck.engine.outputs.PredictionInputException;
-import org.traindeck.engine.use.predict.PredictionJob;
-import org.traindeck.engine.use.predict.PredictionModel;
-import org.traindeck.engine.use.predict.PredictionReport;
-import org.traindeck.engine.use.predict.PredictionRequest;
 import org.traindeck.engine.use.export.ExportException;
 import org.traindeck.engine.use.export.ExportFormat;
 import org.traindeck.engine.use.export.ModelExport;
 import org.traindeck.engine.use.export.WeightsExport;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.function.Consumer;
-import java.util.function.DoubleConsumer;
+import org.traindeck.engine.use.predict.PredictionJob;
+import org.traindeck.engine.use.predict.PredictionModel;
+import org.traindeck.engine.use.predict.PredictionReport;
+import org.traindeck.engine.use.predict.PredictionRequest;
 
 /**
  * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs, read past runs,
@@ -79,14 +78,20 @@ public final class Engine {
     private final TelemetryMonitor.Settings telemetry;
     /** Where telemetry comes from: a test's fakes given to the command line, or null for this machine's. */
     private final NvidiaSmi telemetrySmi;
+
     private final HostProbe telemetryProbe;
     private final FaultPlan faults;
     /** Finished runs are read once: the Runs and Sweeps views list the library again after every run. */
     private final MetricsDigests digests = new MetricsDigests();
+
     private final ModelOverviews models;
 
-    private Engine(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry, NvidiaSmi telemetrySmi, HostProbe telemetryProbe,
-                   FaultPlan faults) {
+    private Engine(
+            DeviceDiscovery discovery,
+            TelemetryMonitor.Settings telemetry,
+            NvidiaSmi telemetrySmi,
+            HostProbe telemetryProbe,
+            FaultPlan faults) {
         this.discovery = discovery;
         this.telemetry = telemetry;
         this.telemetrySmi = telemetrySmi;
@@ -205,7 +210,8 @@ public final class Engine {
      * As {@link #resume(Path)}, with another config, more epochs, other devices or a cluster; a folder another process
      * is writing is refused with a {@link RunBusyException}.
      */
-    public RunHandle resume(Path checkpointOrRunDir, TrainingRun.ResumeOptions options) throws IOException, CheckpointException {
+    public RunHandle resume(Path checkpointOrRunDir, TrainingRun.ResumeOptions options)
+            throws IOException, CheckpointException {
         try {
             return new RunHandle(TrainingRun.resume(checkpointOrRunDir, options, discovery, faults));
         } catch (RunLock.BusyException e) {
@@ -223,7 +229,11 @@ public final class Engine {
         MetricsJsonlReader.forEach(runDir, history::add);
         Path config = RunFolder.of(runDir).config();
         RunConfig own = Files.isRegularFile(config) ? Configs.load(config).config() : null;
-        return new PastRun(runDir, own, history.events(), HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS),
+        return new PastRun(
+                runDir,
+                own,
+                history.events(),
+                HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS),
                 SamplesFileReader.read(runDir, own == null ? String.valueOf(runDir.getFileName()) : own.name()));
     }
 
@@ -270,8 +280,10 @@ public final class Engine {
      *
      * @throws PredictionInputException an input or output the model cannot take, naming it and what is expected
      */
-    public PredictionReport predict(PredictionRequest request, Consumer<String> eachCharacter) throws CheckpointException, IOException {
-        return PredictionJob.run(PredictionModel.of(TrainedModel.open(request.model(), request.ema())), request, eachCharacter);
+    public PredictionReport predict(PredictionRequest request, Consumer<String> eachCharacter)
+            throws CheckpointException, IOException {
+        return PredictionJob.run(
+                PredictionModel.of(TrainedModel.open(request.model(), request.ema())), request, eachCharacter);
     }
 
     /**
@@ -309,7 +321,10 @@ public final class Engine {
     /** The same for a config read from a file ({@code traindeck queue add}): refusals give their line, the entry its source. */
     public QueueEntry enqueue(ValidationResult parsed, Path source) throws IOException {
         RunConfig config = runnable(parsed);
-        return RunQueue.add(queueFile(config.outputPath()), config.name(), source == null ? null : source.toAbsolutePath().toString(),
+        return RunQueue.add(
+                queueFile(config.outputPath()),
+                config.name(),
+                source == null ? null : source.toAbsolutePath().toString(),
                 ConfigWriter.toJsonWithAbsolutePaths(config));
     }
 
@@ -343,7 +358,10 @@ public final class Engine {
 
     /** As {@link #runQueue(Path, QueueListener)}, every run on {@code devices} (null: each run's own). */
     public QueueHandle runQueue(Path outputDir, DeviceSelection devices, QueueListener listener) {
-        return QueueHandle.start(new QueueRunner(queueFile(outputDir), devices, RunStarter.inProcess(discovery, faults)), listener, null);
+        return QueueHandle.start(
+                new QueueRunner(queueFile(outputDir), devices, RunStarter.inProcess(discovery, faults)),
+                listener,
+                null);
     }
 
     /**
@@ -363,7 +381,8 @@ public final class Engine {
             throws IOException, InvalidConfigException {
         SweepLaunch sweep = SweepLaunch.prepare(sweepFile, warnings, c -> refusals(new ValidationResult(c, List.of())));
         List<DeviceSelection> shares = sweep.spec().concurrent() > 1 ? sweep.shares(devices, discovery) : List.of();
-        return new PreparedSweep(sweep, sweep.runner(devices, discovery, RunStarter.inProcess(discovery, faults)), shares);
+        return new PreparedSweep(
+                sweep, sweep.runner(devices, discovery, RunStarter.inProcess(discovery, faults)), shares);
     }
 
     /** How a sweep's trials stand now, as its queue says: the results table (best first) and notes on the others. */
@@ -393,13 +412,19 @@ public final class Engine {
 
     /** The same, sampling GPUs and the host every {@code interval} ({@code traindeck devices --watch}). */
     public Telemetry telemetry(Duration interval) {
-        return telemetry(new TelemetryMonitor.Settings(interval, telemetry.processInterval(), interval, telemetry.firstRestartDelay(),
+        return telemetry(new TelemetryMonitor.Settings(
+                interval,
+                telemetry.processInterval(),
+                interval,
+                telemetry.firstRestartDelay(),
                 telemetry.maxRestartDelay()));
     }
 
     private Telemetry telemetry(TelemetryMonitor.Settings settings) {
-        return new Telemetry(telemetrySmi == null ? new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), settings)
-                : new TelemetryMonitor(telemetrySmi, telemetryProbe, settings));
+        return new Telemetry(
+                telemetrySmi == null
+                        ? new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), settings)
+                        : new TelemetryMonitor(telemetrySmi, telemetryProbe, settings));
     }
 
     /**

@@ -1,9 +1,8 @@
 package org.traindeck.engine.api;
 
+import java.util.List;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.parallel.NcclReport;
-
-import java.util.List;
 
 /**
  * A model as the app shows it beside its config: each node with its type, inputs, output shape and parameters (the
@@ -17,8 +16,13 @@ import java.util.List;
  * @param nccl       when working this out first loaded ND4J: what became of the config's NCCL settings (native
  *                   libraries read the environment when they load, so later changes need a restart); otherwise null
  */
-public record ModelOverview(List<Node> nodes, boolean compiled, long parameters, List<String> fit, List<ConfigProblem> problems,
-                            NcclReport nccl) {
+public record ModelOverview(
+        List<Node> nodes,
+        boolean compiled,
+        long parameters,
+        List<String> fit,
+        List<ConfigProblem> problems,
+        NcclReport nccl) {
 
     public ModelOverview {
         nodes = List.copyOf(nodes);
@@ -30,7 +34,8 @@ public record ModelOverview(List<Node> nodes, boolean compiled, long parameters,
      * One node: {@code outputShape} and {@code parameters} are null when the model did not compile; {@code problem}
      * is what is wrong with this node (its config line included when known), or null.
      */
-    public record Node(String name, String type, List<String> inputs, String outputShape, Long parameters, String problem) {
+    public record Node(
+            String name, String type, List<String> inputs, String outputShape, Long parameters, String problem) {
 
         public Node {
             inputs = List.copyOf(inputs);
@@ -39,7 +44,8 @@ public record ModelOverview(List<Node> nodes, boolean compiled, long parameters,
 
     /** Whether nothing stands in the way of a run: it compiled, and there is no error on a node or elsewhere. */
     public boolean ok() {
-        return compiled && nodes.stream().allMatch(n -> n.problem() == null)
+        return compiled
+                && nodes.stream().allMatch(n -> n.problem() == null)
                 && problems.stream().noneMatch(ConfigProblem::isError);
     }
 }

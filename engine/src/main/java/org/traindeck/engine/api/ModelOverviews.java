@@ -2,6 +2,12 @@ package org.traindeck.engine.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
@@ -20,13 +26,6 @@ import org.traindeck.engine.model.fit.StageFits;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.train.Nd4jRuntime;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Works out a config's {@link ModelOverview}, and what stops a run of it before anything runs (the model's problems
@@ -61,15 +60,28 @@ final class ModelOverviews {
         ModelCheck.Checked checked = checkModel(parsed);
         List<ModelOverview.Node> declared = nodesOf(config.model());
         if (checked.summary() == null) {
-            return overview(declared, names(declared), false, 0, List.of(), checked.result().problems(), nccl);
+            return overview(
+                    declared,
+                    names(declared),
+                    false,
+                    0,
+                    List.of(),
+                    checked.result().problems(),
+                    nccl);
         }
         StageFits fits = StageFits.of(config, checked, memoryOf(config.devices()));
         List<ModelOverview.Node> nodes = new ArrayList<>();
         for (ModelSummary.Row r : checked.summary().rows()) {
             nodes.add(new ModelOverview.Node(r.name(), r.type(), r.inputs(), r.outputShape(), r.parameters(), null));
         }
-        return overview(nodes, names(declared), true, checked.summary().parameters(), fits.lines(),
-                checked.result().with(fits.problems()).problems(), nccl);
+        return overview(
+                nodes,
+                names(declared),
+                true,
+                checked.summary().parameters(),
+                fits.lines(),
+                checked.result().with(fits.problems()).problems(),
+                nccl);
     }
 
     /** Every error that stops a run of {@code config}: the model's (as it compiles), then stages that do not fit. */
@@ -79,7 +91,10 @@ final class ModelOverviews {
         ModelCheck.Checked checked = checkModel(new ValidationResult(config, List.of(), parsed.locations()));
         // a cluster's executors have their own memory, which this machine cannot see
         if (checked.result().errors().isEmpty() && config.parallel().cluster().isEmpty()) {
-            return checked.result().with(StageFits.of(config, checked, memoryOf(config.devices())).problems()).errors();
+            return checked.result()
+                    .with(StageFits.of(config, checked, memoryOf(config.devices()))
+                            .problems())
+                    .errors();
         }
         return checked.result().errors();
     }
@@ -94,7 +109,10 @@ final class ModelOverviews {
         if (!checked.result().isValid()) {
             return new ConfigCheck(checked.result(), checked.summary(), null);
         }
-        return new ConfigCheck(checked.result(), checked.summary(), StageFits.of(parsed.config(), checked, memoryOf(parsed.config().devices())));
+        return new ConfigCheck(
+                checked.result(),
+                checked.summary(),
+                StageFits.of(parsed.config(), checked, memoryOf(parsed.config().devices())));
     }
 
     private ModelCheck.Checked checkModel(ValidationResult parsed) {
@@ -139,12 +157,19 @@ final class ModelOverviews {
      * The table with each problem on its node where its path names one ("model.layers[4]...": the config's node 4,
      * called {@code configNames.get(4)}), and the others apart.
      */
-    private static ModelOverview overview(List<ModelOverview.Node> nodes, List<String> configNames, boolean compiled, long parameters,
-                                          List<String> fit, List<ConfigProblem> problems, NcclReport nccl) {
+    private static ModelOverview overview(
+            List<ModelOverview.Node> nodes,
+            List<String> configNames,
+            boolean compiled,
+            long parameters,
+            List<String> fit,
+            List<ConfigProblem> problems,
+            NcclReport nccl) {
         List<ModelOverview.Node> marked = new ArrayList<>(nodes);
         List<ConfigProblem> elsewhere = new ArrayList<>();
         // errors first, so that a node shows its worst
-        List<ConfigProblem> ordered = new ArrayList<>(problems.stream().filter(ConfigProblem::isError).toList());
+        List<ConfigProblem> ordered =
+                new ArrayList<>(problems.stream().filter(ConfigProblem::isError).toList());
         ordered.addAll(problems.stream().filter(p -> !p.isError()).toList());
         for (ConfigProblem p : ordered) {
             int row = rowOf(p, marked, configNames);
@@ -152,8 +177,18 @@ final class ModelOverviews {
                 elsewhere.add(p);
             } else if (marked.get(row).problem() == null) {
                 ModelOverview.Node n = marked.get(row);
-                marked.set(row, new ModelOverview.Node(n.name(), n.type(), n.inputs(), n.outputShape(), n.parameters(),
-                        p.message() + (p.hasPosition() ? " (line " + p.line() + ", column " + p.column() + ")" : "")));
+                marked.set(
+                        row,
+                        new ModelOverview.Node(
+                                n.name(),
+                                n.type(),
+                                n.inputs(),
+                                n.outputShape(),
+                                n.parameters(),
+                                p.message()
+                                        + (p.hasPosition()
+                                                ? " (line " + p.line() + ", column " + p.column() + ")"
+                                                : "")));
             }
         }
         return new ModelOverview(marked, compiled, parameters, fit, elsewhere, nccl);
@@ -187,7 +222,9 @@ final class ModelOverviews {
         List<LayerSpec> layers = graph.layers();
         for (int i = 0; i < layers.size(); i++) {
             LayerSpec s = layers.get(i);
-            List<String> inputs = s.inputs() != null ? s.inputs() : List.of(i == 0 ? ModelCompiler.INPUT : layers.get(i - 1).name());
+            List<String> inputs = s.inputs() != null
+                    ? s.inputs()
+                    : List.of(i == 0 ? ModelCompiler.INPUT : layers.get(i - 1).name());
             nodes.add(new ModelOverview.Node(s.name(), s.type(), inputs, null, null, null));
         }
         return nodes;

@@ -1,12 +1,11 @@
 package org.traindeck.engine.api;
 
+import java.nio.file.Path;
+import java.util.List;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.SamplesEvent;
-
-import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A run read back from its folder.
@@ -17,8 +16,12 @@ import java.util.List;
  *                   step; empty when the run took none
  * @param samples    the sample predictions its folder keeps (samples/), in order; empty when it made none
  */
-public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history, List<HistogramEvent> histograms,
-                      List<SamplesEvent> samples) {
+public record PastRun(
+        Path runDir,
+        RunConfig config,
+        List<EngineEvent> history,
+        List<HistogramEvent> histograms,
+        List<SamplesEvent> samples) {
 
     public PastRun {
         history = List.copyOf(history);
@@ -33,6 +36,8 @@ public record PastRun(Path runDir, RunConfig config, List<EngineEvent> history, 
 
     /** The run's name as the user knows it: the config's name and the folder. */
     public String displayName() {
-        return config == null ? String.valueOf(runDir.getFileName()) : config.name() + " (" + runDir.getFileName() + ")";
+        return config == null
+                ? String.valueOf(runDir.getFileName())
+                : config.name() + " (" + runDir.getFileName() + ")";
     }
 }

@@ -1,11 +1,10 @@
 package org.traindeck.engine.api;
 
+import java.nio.file.Path;
+import java.util.List;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.sweep.SweepLaunch;
-
-import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A sweep checked and queued, with its runner ready ({@link Engine#prepareSweep}), so that starting it

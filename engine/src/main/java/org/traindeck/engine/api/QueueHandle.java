@@ -1,12 +1,11 @@
 package org.traindeck.engine.api;
 
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
-
-import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
 
 /** A queue running on its own thread: stop it, and learn how it went. */
 public final class QueueHandle {
@@ -22,29 +21,31 @@ public final class QueueHandle {
     /** Runs {@code runner}'s queue on a daemon thread; {@code also} (or null) hears of each run before {@code listener}. */
     static QueueHandle start(QueueRunner runner, QueueListener listener, QueueRunner.Listener also) {
         CompletableFuture<QueueRunner.Outcome> done = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                done.complete(runner.runAll(new QueueRunner.Listener() {
-                    @Override
-                    public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
-                        if (also != null) {
-                            also.starting(entry, run, resumed);
-                        }
-                        listener.starting(entry, new RunHandle(run), resumed);
-                    }
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        done.complete(runner.runAll(new QueueRunner.Listener() {
+                            @Override
+                            public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
+                                if (also != null) {
+                                    also.starting(entry, run, resumed);
+                                }
+                                listener.starting(entry, new RunHandle(run), resumed);
+                            }
 
-                    @Override
-                    public void ended(QueueEntry entry, RunResult result) {
-                        if (also != null) {
-                            also.ended(entry, result);
-                        }
-                        listener.ended(entry, result);
+                            @Override
+                            public void ended(QueueEntry entry, RunResult result) {
+                                if (also != null) {
+                                    also.ended(entry, result);
+                                }
+                                listener.ended(entry, result);
+                            }
+                        }));
+                    } catch (IOException | RuntimeException e) {
+                        done.completeExceptionally(e);
                     }
-                }));
-            } catch (IOException | RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        }, "traindeck-queue");
+                },
+                "traindeck-queue");
         thread.setDaemon(true);
         thread.start();
         return new QueueHandle(runner, done);

@@ -1,12 +1,11 @@
 package org.traindeck.engine.api;
 
+import java.io.IOException;
+import java.util.List;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.sweep.SweepResults;
-
-import java.io.IOException;
-import java.util.List;
 
 /**
  * How a sweep's trials stand, read from its queue.
@@ -24,7 +23,9 @@ public record SweepReport(String table, List<String> notes, boolean allFinished)
     static SweepReport of(SweepLaunch sweep) throws IOException {
         List<QueueEntry> entries = RunQueue.open(sweep.queueFile()).entries();
         List<SweepResults.Row> rows = SweepResults.rows(sweep.spec(), sweep.trials(), entries);
-        return new SweepReport(SweepResults.table(sweep.spec(), rows), SweepResults.notes(rows, entries),
+        return new SweepReport(
+                SweepResults.table(sweep.spec(), rows),
+                SweepResults.notes(rows, entries),
                 rows.stream().allMatch(r -> r.status() == QueueEntry.Status.FINISHED));
     }
 }

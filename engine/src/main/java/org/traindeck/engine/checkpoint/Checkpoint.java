@@ -22,24 +22,76 @@ import java.util.Map;
  *                      before SameDiff layers (layer norm, attention, positions, patches) had the stage's optimizer,
  *                      whose state DL4J then grouped in blocks of their own
  */
-public record Checkpoint(int formatVersion, String runName, String stageName, int stageIndex, int epoch, int batchInEpoch,
-                         long globalStep, long stageStartStep, double elapsedSeconds, double epochLossSum,
-                         long epochExamples, Map<String, Double> best, String modelFingerprint, long parameterCount,
-                         long updaterStateCount, String dataType, String reason, long createdMillis,
-                         int workers, String runId, int optimizerLayout) {
+public record Checkpoint(
+        int formatVersion,
+        String runName,
+        String stageName,
+        int stageIndex,
+        int epoch,
+        int batchInEpoch,
+        long globalStep,
+        long stageStartStep,
+        double elapsedSeconds,
+        double epochLossSum,
+        long epochExamples,
+        Map<String, Double> best,
+        String modelFingerprint,
+        long parameterCount,
+        long updaterStateCount,
+        String dataType,
+        String reason,
+        long createdMillis,
+        int workers,
+        String runId,
+        int optimizerLayout) {
 
     public static final int FORMAT_VERSION = 1;
     public static final String FORMAT = "traindeck-checkpoint";
     public static final int OPTIMIZER_LAYOUT = 2;
 
     /** A checkpoint of today's optimizer layout. */
-    public Checkpoint(int formatVersion, String runName, String stageName, int stageIndex, int epoch, int batchInEpoch,
-                      long globalStep, long stageStartStep, double elapsedSeconds, double epochLossSum,
-                      long epochExamples, Map<String, Double> best, String modelFingerprint, long parameterCount,
-                      long updaterStateCount, String dataType, String reason, long createdMillis,
-                      int workers, String runId) {
-        this(formatVersion, runName, stageName, stageIndex, epoch, batchInEpoch, globalStep, stageStartStep, elapsedSeconds, epochLossSum,
-                epochExamples, best, modelFingerprint, parameterCount, updaterStateCount, dataType, reason, createdMillis, workers, runId,
+    public Checkpoint(
+            int formatVersion,
+            String runName,
+            String stageName,
+            int stageIndex,
+            int epoch,
+            int batchInEpoch,
+            long globalStep,
+            long stageStartStep,
+            double elapsedSeconds,
+            double epochLossSum,
+            long epochExamples,
+            Map<String, Double> best,
+            String modelFingerprint,
+            long parameterCount,
+            long updaterStateCount,
+            String dataType,
+            String reason,
+            long createdMillis,
+            int workers,
+            String runId) {
+        this(
+                formatVersion,
+                runName,
+                stageName,
+                stageIndex,
+                epoch,
+                batchInEpoch,
+                globalStep,
+                stageStartStep,
+                elapsedSeconds,
+                epochLossSum,
+                epochExamples,
+                best,
+                modelFingerprint,
+                parameterCount,
+                updaterStateCount,
+                dataType,
+                reason,
+                createdMillis,
+                workers,
+                runId,
                 OPTIMIZER_LAYOUT);
     }
 

@@ -2,7 +2,6 @@ package org.traindeck.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +24,7 @@ final class CheckpointArchive {
 
     /** The weight average's entry: optional, so checkpoints written before it existed (and without one) still load. */
     static final String EMA = "ema.bin";
+
     static final Set<String> ENTRIES = Set.of("manifest.json", "config.json", "params.bin", "updater.bin", EMA);
     static final List<String> DATA_ENTRIES = List.of("config.json", "params.bin", "updater.bin");
     static final long MAX_MANIFEST_BYTES = 1 << 20;
@@ -32,22 +32,32 @@ final class CheckpointArchive {
     private static final long MAX_CONFIG_BYTES = 1 << 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private CheckpointArchive() {
-    }
+    private CheckpointArchive() {}
 
     /**
      * The sizes the entries may have, from the manifest's parameter counts (not from what the archive claims), checked
      * against an absolute cap and against the memory this Java may use, before anything is inflated.
      */
-    static Map<String, Long> declaredSizes(Path file, ZipFile zip, Checkpoint c) throws IOException, CheckpointException {
-        JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES)).get("entries");
-        if (c.parameterCount() < 0 || c.updaterStateCount() < 0 || c.parameterCount() > MAX_ARRAY_BYTES / 4
+    static Map<String, Long> declaredSizes(Path file, ZipFile zip, Checkpoint c)
+            throws IOException, CheckpointException {
+        JsonNode declared = JSON.readTree(entry(zip, file, "manifest.json", MAX_MANIFEST_BYTES))
+                .get("entries");
+        if (c.parameterCount() < 0
+                || c.updaterStateCount() < 0
+                || c.parameterCount() > MAX_ARRAY_BYTES / 4
                 || c.updaterStateCount() > MAX_ARRAY_BYTES / 4) {
-            throw new CheckpointException(file + ": implausible array sizes in the manifest (" + c.parameterCount() + " parameters, "
-                    + c.updaterStateCount() + " optimizer values)");
+            throw new CheckpointException(file + ": implausible array sizes in the manifest (" + c.parameterCount()
+                    + " parameters, " + c.updaterStateCount() + " optimizer values)");
         }
-        Map<String, Long> expected = Map.of("config.json", -1L, "params.bin", 4 * c.parameterCount(), "updater.bin", 4 * c.updaterStateCount(),
-                EMA, 4 * c.parameterCount());
+        Map<String, Long> expected = Map.of(
+                "config.json",
+                -1L,
+                "params.bin",
+                4 * c.parameterCount(),
+                "updater.bin",
+                4 * c.updaterStateCount(),
+                EMA,
+                4 * c.parameterCount());
         Map<String, Long> sizes = new LinkedHashMap<>();
         List<String> names = new ArrayList<>(DATA_ENTRIES);
         if ((declared != null && declared.has(EMA)) || zip.getEntry(EMA) != null) {
@@ -61,22 +71,29 @@ final class CheckpointArchive {
             long size = d.get("size").asLong();
             long allowed = expected.get(name) >= 0 ? expected.get(name) : MAX_CONFIG_BYTES;
             if (size < 0 || (expected.get(name) >= 0 ? size != allowed : size > allowed)) {
-                throw new CheckpointException(file + ": " + name + " is said to hold " + size + " bytes, but the manifest's counts allow "
-                        + (expected.get(name) >= 0 ? "exactly " : "at most ") + allowed);
+                throw new CheckpointException(
+                        file + ": " + name + " is said to hold " + size + " bytes, but the manifest's counts allow "
+                                + (expected.get(name) >= 0 ? "exactly " : "at most ") + allowed);
             }
             ZipEntry e = zip.getEntry(name);
             if (e == null) {
                 throw new CheckpointException(file + " is not a TrainDeck checkpoint: it has no " + name);
             }
             if (e.getSize() >= 0 && e.getSize() != size) {
-                throw new CheckpointException(file + ": " + name + " inflates to " + e.getSize() + " bytes, but the manifest says " + size);
+                throw new CheckpointException(
+                        file + ": " + name + " inflates to " + e.getSize() + " bytes, but the manifest says " + size);
             }
             sizes.put(name, size);
         }
         long needed = 2 * (sizes.get("params.bin") + sizes.get("updater.bin") + sizes.getOrDefault(EMA, 0L));
         if (needed > Runtime.getRuntime().maxMemory()) {
-            throw new CheckpointException(String.format(Locale.ROOT, "%s needs %.1f GB of memory to load, more than this Java may use "
-                    + "(%.1f GB): give it more with -Xmx", file, needed / 1e9, Runtime.getRuntime().maxMemory() / 1e9));
+            throw new CheckpointException(String.format(
+                    Locale.ROOT,
+                    "%s needs %.1f GB of memory to load, more than this Java may use "
+                            + "(%.1f GB): give it more with -Xmx",
+                    file,
+                    needed / 1e9,
+                    Runtime.getRuntime().maxMemory() / 1e9));
         }
         return sizes;
     }
@@ -96,7 +113,8 @@ final class CheckpointArchive {
             String name = names.nextElement().getName();
             if (!ENTRIES.contains(name)) {
                 zip.close();
-                throw new CheckpointException(file + " is not a TrainDeck checkpoint: unexpected entry \"" + name + "\"");
+                throw new CheckpointException(
+                        file + " is not a TrainDeck checkpoint: unexpected entry \"" + name + "\"");
             }
         }
         return zip;

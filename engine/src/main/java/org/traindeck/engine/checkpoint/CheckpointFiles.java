@@ -3,7 +3,6 @@ package org.traindeck.engine.checkpoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,34 +38,49 @@ import java.util.zip.ZipOutputStream;
 public final class CheckpointFiles {
 
     public static final String EXTENSION = ".tdckpt";
-        private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The contents of a checkpoint, loaded and verified; {@code ema} is null when it holds no weight average. */
-    public record Contents(Checkpoint checkpoint, String configJson, float[] params, float[] updaterState, float[] ema) {}
+    public record Contents(
+            Checkpoint checkpoint, String configJson, float[] params, float[] updaterState, float[] ema) {}
 
-    private CheckpointFiles() {
-    }
+    private CheckpointFiles() {}
 
     /**
      * Writes crash-safely: to a temporary file in the same folder, flushed and fsync'd, atomically renamed to
      * {@code target}, then the folder fsync'd. A failure leaves no partial file under a checkpoint name.
      */
-    public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState)
+    public static void write(
+            Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState)
             throws IOException {
         write(target, checkpoint, configJson, params, updaterState, CheckpointWriteHook.NONE);
     }
 
     /** As {@link #write(Path, Checkpoint, String, float[], float[])}, with a test's write faults. */
-    public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState,
-                             CheckpointWriteHook hook) throws IOException {
+    public static void write(
+            Path target,
+            Checkpoint checkpoint,
+            String configJson,
+            float[] params,
+            float[] updaterState,
+            CheckpointWriteHook hook)
+            throws IOException {
         write(target, checkpoint, configJson, params, updaterState, null, hook);
     }
 
     /** As {@link #write(Path, Checkpoint, String, float[], float[], CheckpointWriteHook)}, with a weight average (null: none). */
-    public static void write(Path target, Checkpoint checkpoint, String configJson, float[] params, float[] updaterState, float[] ema,
-                             CheckpointWriteHook hook) throws IOException {
+    public static void write(
+            Path target,
+            Checkpoint checkpoint,
+            String configJson,
+            float[] params,
+            float[] updaterState,
+            float[] ema,
+            CheckpointWriteHook hook)
+            throws IOException {
         if (ema != null && ema.length != params.length) {
-            throw new IllegalArgumentException("the weight average has " + ema.length + " values, the parameters " + params.length);
+            throw new IllegalArgumentException(
+                    "the weight average has " + ema.length + " values, the parameters " + params.length);
         }
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
@@ -83,7 +97,8 @@ public final class CheckpointFiles {
                 entries.put(CheckpointArchive.EMA, floats(ema));
             }
             byte[] manifest = manifest(checkpoint, entries);
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (FileChannel channel =
+                    FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 OutputStream out = Channels.newOutputStream(channel);
                 ZipOutputStream zip = new ZipOutputStream(out);
                 put(zip, "manifest.json", manifest);
@@ -99,7 +114,10 @@ public final class CheckpointFiles {
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the file system of " + dir + " cannot rename atomically, so checkpoints cannot be written safely there", e);
+                throw new IOException(
+                        "the file system of " + dir
+                                + " cannot rename atomically, so checkpoints cannot be written safely there",
+                        e);
             }
             fsyncDirectory(dir);
         } finally {
@@ -169,18 +187,23 @@ public final class CheckpointFiles {
     /** Reads and verifies everything: sizes, checksums, array lengths. */
     public static Contents read(Path file) throws CheckpointException {
         try (ZipFile zip = CheckpointArchive.open(file)) {
-            Checkpoint c = parseManifest(file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
+            Checkpoint c = parseManifest(
+                    file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
             Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
-            JsonNode declared = JSON.readTree(CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES)).get("entries");
+            JsonNode declared = JSON.readTree(
+                            CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES))
+                    .get("entries");
             Map<String, byte[]> data = new HashMap<>();
             for (String name : sizes.keySet()) {
                 long size = sizes.get(name);
                 byte[] bytes = CheckpointArchive.entry(zip, file, name, size);
                 if (bytes.length != size) {
-                    throw new CheckpointException(file + ": " + name + " holds " + bytes.length + " bytes, the manifest says " + size + " (truncated?)");
+                    throw new CheckpointException(file + ": " + name + " holds " + bytes.length
+                            + " bytes, the manifest says " + size + " (truncated?)");
                 }
                 if (!sha256(bytes).equals(declared.get(name).get("sha256").asText())) {
-                    throw new CheckpointException(file + ": " + name + " does not match its checksum (the file is damaged)");
+                    throw new CheckpointException(
+                            file + ": " + name + " does not match its checksum (the file is damaged)");
                 }
                 data.put(name, bytes);
             }
@@ -199,9 +222,12 @@ public final class CheckpointFiles {
      */
     public static Checkpoint verify(Path file) throws CheckpointException {
         try (ZipFile zip = CheckpointArchive.open(file)) {
-            Checkpoint c = parseManifest(file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
+            Checkpoint c = parseManifest(
+                    file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
             Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
-            JsonNode declared = JSON.readTree(CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES)).get("entries");
+            JsonNode declared = JSON.readTree(
+                            CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES))
+                    .get("entries");
             for (String name : sizes.keySet()) {
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 long total = 0;
@@ -217,10 +243,14 @@ public final class CheckpointFiles {
                     }
                 }
                 if (total != sizes.get(name)) {
-                    throw new CheckpointException(file + ": " + name + " holds " + total + " bytes, the manifest says " + sizes.get(name) + " (truncated?)");
+                    throw new CheckpointException(file + ": " + name + " holds " + total + " bytes, the manifest says "
+                            + sizes.get(name) + " (truncated?)");
                 }
-                if (!HexFormat.of().formatHex(digest.digest()).equals(declared.get(name).get("sha256").asText())) {
-                    throw new CheckpointException(file + ": " + name + " does not match its checksum (the file is damaged)");
+                if (!HexFormat.of()
+                        .formatHex(digest.digest())
+                        .equals(declared.get(name).get("sha256").asText())) {
+                    throw new CheckpointException(
+                            file + ": " + name + " does not match its checksum (the file is damaged)");
                 }
             }
             return c;
@@ -234,20 +264,39 @@ public final class CheckpointFiles {
     private static Checkpoint parseManifest(Path file, byte[] bytes) throws IOException, CheckpointException {
         JsonNode m = JSON.readTree(bytes);
         if (m == null || !Checkpoint.FORMAT.equals(m.path("format").asText())) {
-            throw new CheckpointException(file + " is not a TrainDeck checkpoint (its manifest has no \"format\": \"" + Checkpoint.FORMAT + "\")");
+            throw new CheckpointException(file + " is not a TrainDeck checkpoint (its manifest has no \"format\": \""
+                    + Checkpoint.FORMAT + "\")");
         }
         int version = m.path("formatVersion").asInt(-1);
         if (version != Checkpoint.FORMAT_VERSION) {
-            throw new CheckpointException(file + " has checkpoint format " + version + "; this TrainDeck reads format " + Checkpoint.FORMAT_VERSION);
+            throw new CheckpointException(file + " has checkpoint format " + version + "; this TrainDeck reads format "
+                    + Checkpoint.FORMAT_VERSION);
         }
         Map<String, Double> best = new HashMap<>();
-        m.path("best").fields().forEachRemaining(e -> best.put(e.getKey(), e.getValue().asDouble()));
-        return new Checkpoint(version, m.path("runName").asText(), m.path("stageName").asText(), m.path("stageIndex").asInt(),
-                m.path("epoch").asInt(), m.path("batchInEpoch").asInt(), m.path("globalStep").asLong(),
-                m.path("stageStartStep").asLong(), m.path("elapsedSeconds").asDouble(), m.path("epochLossSum").asDouble(),
-                m.path("epochExamples").asLong(), best, m.path("modelFingerprint").asText(), m.path("parameterCount").asLong(),
-                m.path("updaterStateCount").asLong(), m.path("dataType").asText(), m.path("reason").asText(),
-                m.path("createdMillis").asLong(), m.path("workers").asInt(1), m.path("runId").asText(""),
+        m.path("best")
+                .fields()
+                .forEachRemaining(e -> best.put(e.getKey(), e.getValue().asDouble()));
+        return new Checkpoint(
+                version,
+                m.path("runName").asText(),
+                m.path("stageName").asText(),
+                m.path("stageIndex").asInt(),
+                m.path("epoch").asInt(),
+                m.path("batchInEpoch").asInt(),
+                m.path("globalStep").asLong(),
+                m.path("stageStartStep").asLong(),
+                m.path("elapsedSeconds").asDouble(),
+                m.path("epochLossSum").asDouble(),
+                m.path("epochExamples").asLong(),
+                best,
+                m.path("modelFingerprint").asText(),
+                m.path("parameterCount").asLong(),
+                m.path("updaterStateCount").asLong(),
+                m.path("dataType").asText(),
+                m.path("reason").asText(),
+                m.path("createdMillis").asLong(),
+                m.path("workers").asInt(1),
+                m.path("runId").asText(""),
                 m.path("optimizerLayout").asInt(1));
     }
 

@@ -1,7 +1,5 @@
 package org.traindeck.engine.checkpoint;
 
-import org.traindeck.engine.sinks.RunFolder;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.traindeck.engine.sinks.RunFolder;
 
 /**
  * A run's checkpoints, in {@code <runDir>/checkpoints/}: {@code step-<global step>.tdckpt} for the regular ones and
@@ -46,7 +45,9 @@ public final class CheckpointStore {
         List<Checkpoint.Listed> out = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.filter(p -> p.getFileName().toString().endsWith(CheckpointFiles.EXTENSION)
-                    && !p.getFileName().toString().startsWith(".")).sorted().toList()) {
+                            && !p.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .toList()) {
                 try {
                     Checkpoint c = CheckpointFiles.verify(f);
                     out.add(new Checkpoint.Listed(f, c, null, RunIdentity.foreignReason(dir.getParent(), c)));
@@ -55,15 +56,19 @@ public final class CheckpointStore {
                 }
             }
         }
-        out.sort(Comparator.comparing((Checkpoint.Listed l) -> l.isValid() ? l.checkpoint().globalStep() : -1).reversed()
+        out.sort(Comparator.comparing(
+                        (Checkpoint.Listed l) -> l.isValid() ? l.checkpoint().globalStep() : -1)
+                .reversed()
                 .thenComparing(l -> l.file().getFileName().toString()));
         return out;
     }
 
     /** The valid regular checkpoint with the highest step; best-of-stage copies are for keeping, not resuming. */
     public Optional<Checkpoint.Listed> latestValid() throws IOException {
-        return list().stream().filter(Checkpoint.Listed::isValid)
-                .filter(l -> l.file().getFileName().toString().startsWith("step-")).findFirst();
+        return list().stream()
+                .filter(Checkpoint.Listed::isValid)
+                .filter(l -> l.file().getFileName().toString().startsWith("step-"))
+                .findFirst();
     }
 
     /** Deletes regular checkpoints beyond the newest {@code keep} (called only after a new one is safely written). */
@@ -74,9 +79,11 @@ public final class CheckpointStore {
         List<Path> regular;
         try (Stream<Path> files = Files.list(dir)) {
             regular = files.filter(p -> {
-                String n = p.getFileName().toString();
-                return n.startsWith("step-") && n.endsWith(CheckpointFiles.EXTENSION);
-            }).sorted(Comparator.reverseOrder()).toList();
+                        String n = p.getFileName().toString();
+                        return n.startsWith("step-") && n.endsWith(CheckpointFiles.EXTENSION);
+                    })
+                    .sorted(Comparator.reverseOrder())
+                    .toList();
         }
         for (int i = keep; i < regular.size(); i++) {
             Files.deleteIfExists(regular.get(i));
@@ -89,7 +96,8 @@ public final class CheckpointStore {
             return;
         }
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList()) {
+            for (Path p : files.filter(p -> p.getFileName().toString().startsWith(".tmp-"))
+                    .toList()) {
                 Files.deleteIfExists(p);
             }
         }

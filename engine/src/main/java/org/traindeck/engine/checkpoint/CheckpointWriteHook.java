@@ -9,13 +9,11 @@ import java.io.IOException;
 public interface CheckpointWriteHook {
 
     /** Nothing happens. */
-    CheckpointWriteHook NONE = new CheckpointWriteHook() { };
+    CheckpointWriteHook NONE = new CheckpointWriteHook() {};
 
     /** The manifest is written, the data entries come next: throwing here is a write that fails halfway. */
-    default void beforeData(Checkpoint checkpoint) throws IOException {
-    }
+    default void beforeData(Checkpoint checkpoint) throws IOException {}
 
     /** A data entry was written, the next one (or the end of the file) comes next. */
-    default void afterEntry(String entry) {
-    }
+    default void afterEntry(String entry) {}
 }

@@ -1,13 +1,12 @@
 package org.traindeck.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.sinks.RunFolder;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.traindeck.engine.sinks.RunFolder;
 
 /**
  * The id a run folder gets when its run is created (file {@code run-id}), recorded in every checkpoint the run
@@ -19,8 +18,7 @@ public final class RunIdentity {
     public static final String FILE = RunFolder.RUN_ID;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RunIdentity() {
-    }
+    private RunIdentity() {}
 
     /** Writes a new id for a run being created (a folder that has one keeps it); returns the folder's id. */
     public static String create(Path runDir) throws IOException {
@@ -36,7 +34,10 @@ public final class RunIdentity {
     /** The folder's run id, or "" when it has none (a run created before ids were recorded) or it cannot be read. */
     public static String of(Path runDir) {
         try {
-            return Files.isRegularFile(runDir.resolve(FILE)) ? Files.readString(runDir.resolve(FILE), StandardCharsets.UTF_8).trim() : "";
+            return Files.isRegularFile(runDir.resolve(FILE))
+                    ? Files.readString(runDir.resolve(FILE), StandardCharsets.UTF_8)
+                            .trim()
+                    : "";
         } catch (IOException e) {
             return "";
         }
@@ -49,11 +50,17 @@ public final class RunIdentity {
     public static String foreignReason(Path runDir, Checkpoint c) {
         String id = of(runDir);
         if (!id.isEmpty() && !c.runId().isEmpty()) {
-            return id.equals(c.runId()) ? null : "from another run (run id " + c.runId() + "; this run's is " + id + ")";
+            return id.equals(c.runId())
+                    ? null
+                    : "from another run (run id " + c.runId() + "; this run's is " + id + ")";
         }
         try {
-            String name = JSON.readTree(RunFolder.of(runDir).config().toFile()).path("name").asText();
-            return name.isEmpty() || name.equals(c.runName()) ? null : "from another run (\"" + c.runName() + "\"; this run is \"" + name + "\")";
+            String name = JSON.readTree(RunFolder.of(runDir).config().toFile())
+                    .path("name")
+                    .asText();
+            return name.isEmpty() || name.equals(c.runName())
+                    ? null
+                    : "from another run (\"" + c.runName() + "\"; this run is \"" + name + "\")";
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -1,20 +1,18 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.checkpoint.Checkpoint;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.checkpoint.Checkpoint;
 
 /** {@code traindeck checkpoints RUN_DIR}: every checkpoint of a run, and why an unusable one cannot be resumed. */
 final class CheckpointsCommand {
 
-    private CheckpointsCommand() {
-    }
+    private CheckpointsCommand() {}
 
     static int list(Engine engine, Path runDir, PrintStream out, PrintStream err) {
         if (!Files.isDirectory(runDir)) {
@@ -32,7 +30,16 @@ final class CheckpointsCommand {
             out.println("no checkpoints in " + runDir);
             return Main.OK;
         }
-        out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8s %10s  %-9s %s", "FILE", "STAGE", "EPOCH", "STEP", "BEST", "REASON", "STATUS"));
+        out.println(String.format(
+                Locale.ROOT,
+                "%-28s %-12s %6s %8s %10s  %-9s %s",
+                "FILE",
+                "STAGE",
+                "EPOCH",
+                "STEP",
+                "BEST",
+                "REASON",
+                "STATUS"));
         for (Checkpoint.Listed l : all) {
             if (!l.isValid()) {
                 out.println(String.format(Locale.ROOT, "%-28s %s", l.file().getFileName(), "INVALID: " + l.problem()));
@@ -41,10 +48,18 @@ final class CheckpointsCommand {
             Checkpoint c = l.checkpoint();
             String foreign = l.foreign();
             Double best = c.best().get(c.stageName());
-            out.println(String.format(Locale.ROOT, "%-28s %-12s %6s %8d %10s  %-9s %s", l.file().getFileName(), c.stageName(),
-                    c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()), c.globalStep(),
-                    best == null ? "-" : String.format(Locale.ROOT, "%.4f", best), c.reason(),
-                    foreign != null ? "NOT RESUMED: " + foreign : c.runId().isEmpty() ? "valid (no run id: written before ids)" : "valid"));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%-28s %-12s %6s %8d %10s  %-9s %s",
+                    l.file().getFileName(),
+                    c.stageName(),
+                    c.batchInEpoch() > 0 ? c.epoch() + "+" : String.valueOf(c.epoch()),
+                    c.globalStep(),
+                    best == null ? "-" : String.format(Locale.ROOT, "%.4f", best),
+                    c.reason(),
+                    foreign != null
+                            ? "NOT RESUMED: " + foreign
+                            : c.runId().isEmpty() ? "valid (no run id: written before ids)" : "valid"));
         }
         return Main.OK;
     }

@@ -1,5 +1,11 @@
 package org.traindeck.engine.cli;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.DeviceSelection;
@@ -10,13 +16,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /**
  * The CLI's commands for picocli: options and arguments, generated help, bash completion. Each command hands typed
  * values to its implementation; usage mistakes exit 2 with the command's usage, and expected failures (a bad config,
@@ -24,13 +23,13 @@ import java.util.concurrent.Callable;
  */
 final class Commands {
 
-    private static final String EXIT_CODES = "%nExit codes: 0 success (or stopped with a checkpoint), 1 a run failed, 2 invalid "
-            + "input (or the run folder is in use), 3 trained but some files could not be written (a full disk), 130 / 143 "
-            + "stopped by Ctrl-C / SIGTERM after saving a checkpoint.%n%nThrough the ./traindeck script also: gui [CONFIG] "
-            + "(the window) and bench (the benchmarks). Bash completion: source <(traindeck generate-completion)";
+    private static final String EXIT_CODES =
+            "%nExit codes: 0 success (or stopped with a checkpoint), 1 a run failed, 2 invalid "
+                    + "input (or the run folder is in use), 3 trained but some files could not be written (a full disk), 130 / 143 "
+                    + "stopped by Ctrl-C / SIGTERM after saving a checkpoint.%n%nThrough the ./traindeck script also: gui [CONFIG] "
+                    + "(the window) and bench (the benchmarks). Bash completion: source <(traindeck generate-completion)";
 
-    private Commands() {
-    }
+    private Commands() {}
 
     static CommandLine commandLine(Main main) {
         CommandLine cli = new CommandLine(new Root(main));
@@ -57,7 +56,8 @@ final class Commands {
         cli.registerConverter(DeviceSelection.class, text -> {
             DeviceSelection d = DeviceSelection.parse(text);
             if (d == null) {
-                throw new CommandLine.TypeConversionException("'" + text + "' is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
+                throw new CommandLine.TypeConversionException(
+                        "'" + text + "' is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
             }
             return d;
         });
@@ -79,11 +79,15 @@ final class Commands {
         return cli;
     }
 
-    @Command(name = "traindeck", mixinStandardHelpOptions = true, versionProvider = Root.class,
+    @Command(
+            name = "traindeck",
+            mixinStandardHelpOptions = true,
+            versionProvider = Root.class,
             description = "Train neural networks on this machine's GPUs or CPU, and keep every run resumable.",
             footer = EXIT_CODES)
     static final class Root implements Callable<Integer>, CommandLine.IVersionProvider {
         private final Main main;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -107,14 +111,24 @@ final class Commands {
         }
     }
 
-    @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a run config and list every problem (path, line, column).")
+    @Command(
+            name = "validate",
+            mixinStandardHelpOptions = true,
+            description = "Check a run config and list every problem (path, line, column).")
     static final class Validate implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "CONFIG", description = "the run config (JSON)")
         String config;
-        @Option(names = "--summary", description = "print the model's table: each node, its type, inputs, output shape and parameters")
+
+        @Option(
+                names = "--summary",
+                description = "print the model's table: each node, its type, inputs, output shape and parameters")
         boolean summary;
-        @Option(names = "--expand", description = "print the layer graph a vit or gpt shorthand stands for, to copy into a config")
+
+        @Option(
+                names = "--expand",
+                description = "print the layer graph a vit or gpt shorthand stands for, to copy into a config")
         boolean expand;
 
         Validate(Main main) {
@@ -127,16 +141,32 @@ final class Commands {
         }
     }
 
-    @Command(name = "train", mixinStandardHelpOptions = true, description = "Train as the config says; metrics go to <outputDir>/<name>/.")
+    @Command(
+            name = "train",
+            mixinStandardHelpOptions = true,
+            description = "Train as the config says; metrics go to <outputDir>/<name>/.")
     static final class Train implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "CONFIG", description = "the run config (JSON)")
         String config;
-        @Option(names = "--devices", paramLabel = "D", description = "instead of the config's: cpu, cpu:N (N CPU workers), all, or GPU indices such as 0,1")
+
+        @Option(
+                names = "--devices",
+                paramLabel = "D",
+                description = "instead of the config's: cpu, cpu:N (N CPU workers), all, or GPU indices such as 0,1")
         DeviceSelection devices;
-        @Option(names = "--cluster", paramLabel = "spark://HOST:7077", description = "train on this Spark cluster's executors (see traindeck cluster master)")
+
+        @Option(
+                names = "--cluster",
+                paramLabel = "spark://HOST:7077",
+                description = "train on this Spark cluster's executors (see traindeck cluster master)")
         String cluster;
-        @Option(names = "--executors", paramLabel = "N", description = "with --cluster: how many executors (default: the config's, else 2)")
+
+        @Option(
+                names = "--executors",
+                paramLabel = "N",
+                description = "with --cluster: how many executors (default: the config's, else 2)")
         Integer executors;
 
         Train(Main main) {
@@ -149,17 +179,30 @@ final class Commands {
         }
     }
 
-    @Command(name = "profile", mixinStandardHelpOptions = true,
-            description = "Train a few steps of the config's model on its data (first stage, one device, no run folder) and print "
-                    + "where a step goes: each node's forward and backward, the optimizer update, the data and the rest.")
+    @Command(
+            name = "profile",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Train a few steps of the config's model on its data (first stage, one device, no run folder) and print "
+                            + "where a step goes: each node's forward and backward, the optimizer update, the data and the rest.")
     static final class Profile implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "CONFIG", description = "the run config (JSON)")
         String config;
-        @Option(names = "--steps", paramLabel = "N", defaultValue = "20", description = "timed steps, after " + Engine.PROFILE_WARMUP_STEPS
-                + " warm-up steps (default: ${DEFAULT-VALUE})")
+
+        @Option(
+                names = "--steps",
+                paramLabel = "N",
+                defaultValue = "20",
+                description = "timed steps, after " + Engine.PROFILE_WARMUP_STEPS
+                        + " warm-up steps (default: ${DEFAULT-VALUE})")
         int steps;
-        @Option(names = "--ops", description = "also ND4J's time per native op over as many more steps (use OMP_NUM_THREADS=1 for exact op times)")
+
+        @Option(
+                names = "--ops",
+                description =
+                        "also ND4J's time per native op over as many more steps (use OMP_NUM_THREADS=1 for exact op times)")
         boolean ops;
 
         Profile(Main main) {
@@ -172,20 +215,38 @@ final class Commands {
         }
     }
 
-    @Command(name = "resume", mixinStandardHelpOptions = true, description = "Continue a run from its latest valid checkpoint (or the one given).")
+    @Command(
+            name = "resume",
+            mixinStandardHelpOptions = true,
+            description = "Continue a run from its latest valid checkpoint (or the one given).")
     static final class Resume implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "RUN_DIR|CHECKPOINT")
         String target;
+
         @Option(names = "--epochs", paramLabel = "N", description = "train the current stage for N epochs in all")
         Integer epochs;
-        @Option(names = "--config", paramLabel = "FILE", description = "take safe changes from this config (learning rate, epochs, devices, ...)")
+
+        @Option(
+                names = "--config",
+                paramLabel = "FILE",
+                description = "take safe changes from this config (learning rate, epochs, devices, ...)")
         Path config;
-        @Option(names = "--devices", paramLabel = "D", description = "cpu, cpu:N, all, or GPU indices such as 0,1 (a cluster run then continues on this machine)")
+
+        @Option(
+                names = "--devices",
+                paramLabel = "D",
+                description =
+                        "cpu, cpu:N, all, or GPU indices such as 0,1 (a cluster run then continues on this machine)")
         DeviceSelection devices;
+
         @Option(names = "--cluster", paramLabel = "spark://HOST:7077", description = "continue on this Spark cluster")
         String cluster;
-        @Option(names = "--from-another-run", description = "continue from a checkpoint that another run of the same name and model wrote")
+
+        @Option(
+                names = "--from-another-run",
+                description = "continue from a checkpoint that another run of the same name and model wrote")
         boolean fromAnotherRun;
 
         Resume(Main main) {
@@ -202,32 +263,71 @@ final class Commands {
         }
     }
 
-    @Command(name = "predict", mixinStandardHelpOptions = true, description = "A trained model's predictions on new inputs "
-            + "(.npy/.npz, image files or folders) to a .npy, a .csv of classes or a folder of PNG masks; for a text model, "
-            + "a continuation of --prompt. See docs/cli.md.")
+    @Command(
+            name = "predict",
+            mixinStandardHelpOptions = true,
+            description = "A trained model's predictions on new inputs "
+                    + "(.npy/.npz, image files or folders) to a .npy, a .csv of classes or a folder of PNG masks; for a text model, "
+                    + "a continuation of --prompt. See docs/cli.md.")
     static final class Predict implements Callable<Integer> {
         private final Main main;
+
         @Parameters(index = "0", paramLabel = "RUN_DIR|CHECKPOINT")
         Path model;
-        @Parameters(index = "1..*", paramLabel = "INPUT", arity = "0..*", description = "x.npy, data.npz[:name], images or folders of images")
+
+        @Parameters(
+                index = "1..*",
+                paramLabel = "INPUT",
+                arity = "0..*",
+                description = "x.npy, data.npz[:name], images or folders of images")
         List<Path> inputs = List.of();
-        @Option(names = "--out", paramLabel = "PATH", description = "predictions.npy (and .classes.npy), classes.csv, or a folder for PNG masks")
+
+        @Option(
+                names = "--out",
+                paramLabel = "PATH",
+                description = "predictions.npy (and .classes.npy), classes.csv, or a folder for PNG masks")
         Path out;
+
         @Option(names = "--ema", description = "use the stage's weight average instead of its last weights")
         boolean ema;
+
         @Option(names = "--force", description = "replace an existing --out")
         boolean force;
-        @Option(names = "--overlay", description = "with a folder of masks: also each input with its mask over it (<name>.overlay.png)")
+
+        @Option(
+                names = "--overlay",
+                description = "with a folder of masks: also each input with its mask over it (<name>.overlay.png)")
         boolean overlay;
+
         @Option(names = "--prompt", paramLabel = "TEXT", description = "a text model: continue this text")
         String prompt;
-        @Option(names = "--tokens", paramLabel = "N", defaultValue = "200", description = "characters to generate (default: ${DEFAULT-VALUE})")
+
+        @Option(
+                names = "--tokens",
+                paramLabel = "N",
+                defaultValue = "200",
+                description = "characters to generate (default: ${DEFAULT-VALUE})")
         int tokens;
-        @Option(names = "--temperature", paramLabel = "T", defaultValue = "1.0", description = "0: always the most likely; 1: the model's distribution (default: ${DEFAULT-VALUE})")
+
+        @Option(
+                names = "--temperature",
+                paramLabel = "T",
+                defaultValue = "1.0",
+                description = "0: always the most likely; 1: the model's distribution (default: ${DEFAULT-VALUE})")
         double temperature;
-        @Option(names = "--top-k", paramLabel = "K", defaultValue = "0", description = "draw among the K most likely characters; 0: all (default: ${DEFAULT-VALUE})")
+
+        @Option(
+                names = "--top-k",
+                paramLabel = "K",
+                defaultValue = "0",
+                description = "draw among the K most likely characters; 0: all (default: ${DEFAULT-VALUE})")
         int topK;
-        @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "the same seed gives the same text (default: ${DEFAULT-VALUE})")
+
+        @Option(
+                names = "--seed",
+                paramLabel = "S",
+                defaultValue = "0",
+                description = "the same seed gives the same text (default: ${DEFAULT-VALUE})")
         long seed;
 
         Predict(Main main) {
@@ -236,14 +336,22 @@ final class Commands {
 
         @Override
         public Integer call() {
-            return PredictCommand.predict(main.engine(), new PredictCommand.Options(model, inputs, out, ema, force, overlay, prompt, tokens,
-                    temperature, topK, seed), main.out(), main.err());
+            return PredictCommand.predict(
+                    main.engine(),
+                    new PredictCommand.Options(
+                            model, inputs, out, ema, force, overlay, prompt, tokens, temperature, topK, seed),
+                    main.out(),
+                    main.err());
         }
     }
 
-    @Command(name = "checkpoints", mixinStandardHelpOptions = true, description = "List a run's checkpoints: stage, epoch, step, metric, valid or not.")
+    @Command(
+            name = "checkpoints",
+            mixinStandardHelpOptions = true,
+            description = "List a run's checkpoints: stage, epoch, step, metric, valid or not.")
     static final class Checkpoints implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "RUN_DIR")
         Path runDir;
 
@@ -257,16 +365,29 @@ final class Commands {
         }
     }
 
-    @Command(name = "evaluate", mixinStandardHelpOptions = true, description = "A trained model's figures on test data (the config's "
-            + "data.test, else its validation data): printed, and written to the run folder's evaluation.json.")
+    @Command(
+            name = "evaluate",
+            mixinStandardHelpOptions = true,
+            description = "A trained model's figures on test data (the config's "
+                    + "data.test, else its validation data): printed, and written to the run folder's evaluation.json.")
     static final class Evaluate implements Callable<Integer> {
         private final Main main;
-        @Parameters(paramLabel = "RUN_OR_CHECKPOINT", description = "a run folder (its best checkpoint, else its newest) or a .tdckpt file")
+
+        @Parameters(
+                paramLabel = "RUN_OR_CHECKPOINT",
+                description = "a run folder (its best checkpoint, else its newest) or a .tdckpt file")
         Path target;
-        @Option(names = "--data", paramLabel = "CONFIG_OR_SOURCE",
-                description = "a run config whose data.test to use, or one source as a .json file or JSON text, like data.train")
+
+        @Option(
+                names = "--data",
+                paramLabel = "CONFIG_OR_SOURCE",
+                description =
+                        "a run config whose data.test to use, or one source as a .json file or JSON text, like data.train")
         String data;
-        @Option(names = "--ema", description = "evaluate the stage's weight average (ema.bin) instead of its last weights")
+
+        @Option(
+                names = "--ema",
+                description = "evaluate the stage's weight average (ema.bin) instead of its last weights")
         boolean ema;
 
         Evaluate(Main main) {
@@ -279,18 +400,36 @@ final class Commands {
         }
     }
 
-    @Command(name = "export", mixinStandardHelpOptions = true, description = "Write a trained model's weights for PyTorch and "
-            + "NumPy: names such as fc1.weight in PyTorch's layouts, the graph as JSON (docs/export.md).")
+    @Command(
+            name = "export",
+            mixinStandardHelpOptions = true,
+            description = "Write a trained model's weights for PyTorch and "
+                    + "NumPy: names such as fc1.weight in PyTorch's layouts, the graph as JSON (docs/export.md).")
     static final class Export implements Callable<Integer> {
         private final Main main;
-        @Parameters(paramLabel = "RUN_OR_CHECKPOINT", description = "a run folder (its best checkpoint) or a .tdckpt file")
+
+        @Parameters(
+                paramLabel = "RUN_OR_CHECKPOINT",
+                description = "a run folder (its best checkpoint) or a .tdckpt file")
         Path source;
-        @Option(names = "--format", paramLabel = "F", required = true, description = "safetensors or npz (npz: the graph in a .json beside it)")
+
+        @Option(
+                names = "--format",
+                paramLabel = "F",
+                required = true,
+                description = "safetensors or npz (npz: the graph in a .json beside it)")
         String format;
-        @Option(names = "--out", paramLabel = "FILE", required = true, description = "the file to write, ending in .safetensors or .npz")
+
+        @Option(
+                names = "--out",
+                paramLabel = "FILE",
+                required = true,
+                description = "the file to write, ending in .safetensors or .npz")
         Path out;
+
         @Option(names = "--ema", description = "the stage's weight average instead of its last weights")
         boolean ema;
+
         @Option(names = "--force", description = "replace an existing file")
         boolean force;
 
@@ -304,11 +443,21 @@ final class Commands {
         }
     }
 
-    @Command(name = "runs", mixinStandardHelpOptions = true, description = "The runs in an output folder: status, steps, the monitored metric's best and last values, duration, start.")
+    @Command(
+            name = "runs",
+            mixinStandardHelpOptions = true,
+            description =
+                    "The runs in an output folder: status, steps, the monitored metric's best and last values, duration, start.")
     static final class Runs implements Callable<Integer> {
         private final Main main;
-        @Parameters(paramLabel = "OUTPUT_DIR", arity = "0..1", defaultValue = "runs", description = "default: ${DEFAULT-VALUE}")
+
+        @Parameters(
+                paramLabel = "OUTPUT_DIR",
+                arity = "0..1",
+                defaultValue = "runs",
+                description = "default: ${DEFAULT-VALUE}")
         Path dir;
+
         @Option(names = "--json", description = "as JSON, for scripts")
         boolean json;
 
@@ -322,9 +471,13 @@ final class Commands {
         }
     }
 
-    @Command(name = "compare", mixinStandardHelpOptions = true, description = "Final and best metrics side by side, and the config keys that differ.")
+    @Command(
+            name = "compare",
+            mixinStandardHelpOptions = true,
+            description = "Final and best metrics side by side, and the config keys that differ.")
     static final class Compare implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "RUN", arity = "2..*", description = "two or more run folders")
         List<Path> runs;
 
@@ -338,7 +491,10 @@ final class Commands {
         }
     }
 
-    @Command(name = "queue", mixinStandardHelpOptions = true, description = "Queue runs and run them one after another (queue.json in the output folder).",
+    @Command(
+            name = "queue",
+            mixinStandardHelpOptions = true,
+            description = "Queue runs and run them one after another (queue.json in the output folder).",
             subcommandsRepeatable = false)
     static final class Queue implements Callable<Integer> {
         @CommandLine.Spec
@@ -350,12 +506,20 @@ final class Commands {
         }
     }
 
-    @Command(name = "add", mixinStandardHelpOptions = true, description = "Queue copies of configs as they are now (every one checked first).")
+    @Command(
+            name = "add",
+            mixinStandardHelpOptions = true,
+            description = "Queue copies of configs as they are now (every one checked first).")
     static final class QueueAdd implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "CONFIG", arity = "1..*")
         List<String> configs;
-        @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: each config's outputDir)")
+
+        @Option(
+                names = "--output",
+                paramLabel = "DIR",
+                description = "the queue's folder (default: each config's outputDir)")
         String output;
 
         QueueAdd(Main main) {
@@ -368,12 +532,20 @@ final class Commands {
         }
     }
 
-    @Command(name = "run", mixinStandardHelpOptions = true, description = "Run the queue; a failed run does not stop it; an interrupted run is resumed.")
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
+            description = "Run the queue; a failed run does not stop it; an interrupted run is resumed.")
     static final class QueueRun implements Callable<Integer> {
         private final Main main;
+
         @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
         String output;
-        @Option(names = "--devices", paramLabel = "D", description = "every run on these devices: cpu, cpu:N, all, or 0,1")
+
+        @Option(
+                names = "--devices",
+                paramLabel = "D",
+                description = "every run on these devices: cpu, cpu:N, all, or 0,1")
         DeviceSelection devices;
 
         QueueRun(Main main) {
@@ -389,6 +561,7 @@ final class Commands {
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The queued runs and how each stands.")
     static final class QueueList implements Callable<Integer> {
         private final Main main;
+
         @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
         String output;
 
@@ -402,12 +575,16 @@ final class Commands {
         }
     }
 
-    @Command(name = "remove", mixinStandardHelpOptions = true,
+    @Command(
+            name = "remove",
+            mixinStandardHelpOptions = true,
             description = "Take an entry out of the queue (not the one running); its run folder, if any, stays.")
     static final class QueueRemove implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "ID", description = "the entry's number, as queue list shows it")
         int id;
+
         @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
         String output;
 
@@ -421,14 +598,19 @@ final class Commands {
         }
     }
 
-    @Command(name = "move", mixinStandardHelpOptions = true,
+    @Command(
+            name = "move",
+            mixinStandardHelpOptions = true,
             description = "Move a waiting entry to another place in the queue (waiting entries run in list order).")
     static final class QueueMove implements Callable<Integer> {
         private final Main main;
+
         @Parameters(index = "0", paramLabel = "ID", description = "the entry's number, as queue list shows it")
         int id;
+
         @Option(names = "--to", paramLabel = "N", required = true, description = "its new place, 1 = first")
         int position;
+
         @Option(names = "--output", paramLabel = "DIR", description = "the queue's folder (default: runs)")
         String output;
 
@@ -442,12 +624,20 @@ final class Commands {
         }
     }
 
-    @Command(name = "sweep", mixinStandardHelpOptions = true, description = "Run every trial of a sweep file through its queue, then print the results, best first.")
+    @Command(
+            name = "sweep",
+            mixinStandardHelpOptions = true,
+            description = "Run every trial of a sweep file through its queue, then print the results, best first.")
     static final class Sweep implements Callable<Integer> {
         private final Main main;
+
         @Parameters(paramLabel = "SWEEP")
         Path file;
-        @Option(names = "--devices", paramLabel = "D", description = "every trial on these devices: cpu, cpu:N, all, or 0,1")
+
+        @Option(
+                names = "--devices",
+                paramLabel = "D",
+                description = "every trial on these devices: cpu, cpu:N, all, or 0,1")
         DeviceSelection devices;
 
         Sweep(Main main) {
@@ -460,15 +650,26 @@ final class Commands {
         }
     }
 
-    @Command(name = "devices", mixinStandardHelpOptions = true, description = "The GPUs and the CPU with live memory, load and temperature; --watch streams them.")
+    @Command(
+            name = "devices",
+            mixinStandardHelpOptions = true,
+            description = "The GPUs and the CPU with live memory, load and temperature; --watch streams them.")
     static final class Devices implements Callable<Integer> {
         private final Main main;
+
         @Option(names = "--json", description = "as JSON")
         boolean json;
+
         @Option(names = "--watch", description = "stream telemetry until Ctrl-C (or --samples)")
         boolean watch;
-        @Option(names = "--interval", paramLabel = "MS", defaultValue = "1000", description = "between samples (at least 100)")
+
+        @Option(
+                names = "--interval",
+                paramLabel = "MS",
+                defaultValue = "1000",
+                description = "between samples (at least 100)")
         long interval;
+
         @Option(names = "--samples", paramLabel = "N", description = "stop after N samples")
         Long samples;
 

@@ -3,16 +3,6 @@ package org.traindeck.engine.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.api.Telemetry;
-import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.devices.GpuInfo;
-import org.traindeck.engine.devices.HostInfo;
-import org.traindeck.engine.events.GpuProcess;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.events.TelemetryNames;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -25,6 +15,15 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.Telemetry;
+import org.traindeck.engine.devices.DeviceInventory;
+import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.events.GpuProcess;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 /** {@code traindeck devices [--json | --watch [--interval MS] [--samples N]]}. */
 final class DevicesCommand {
@@ -64,17 +63,33 @@ final class DevicesCommand {
     }
 
     void printTable(DeviceInventory inventory) {
-        out.println(String.format(Locale.ROOT, "%-5s %-40s %21s %6s %6s %9s", "ID", "NAME", "MEMORY USED / TOTAL", "UTIL", "TEMP", "POWER"));
+        out.println(String.format(
+                Locale.ROOT,
+                "%-5s %-40s %21s %6s %6s %9s",
+                "ID",
+                "NAME",
+                "MEMORY USED / TOTAL",
+                "UTIL",
+                "TEMP",
+                "POWER"));
         for (GpuInfo g : inventory.gpus()) {
-            out.println(String.format(Locale.ROOT, "%-5s %-40s %21s %6s %6s %9s", g.id(), orDash(g.name()),
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%-5s %-40s %21s %6s %6s %9s",
+                    g.id(),
+                    orDash(g.name()),
                     orDash(g.memoryUsedMiB()) + " / " + orDash(g.memoryTotalMiB()) + " MiB",
                     g.utilizationPct() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", g.utilizationPct()),
                     g.temperatureC() == null ? "-" : String.format(Locale.ROOT, "%.0f°C", g.temperatureC()),
                     g.powerW() == null ? "-" : String.format(Locale.ROOT, "%.1f W", g.powerW())));
         }
         HostInfo h = inventory.host();
-        out.println(String.format(Locale.ROOT, "%-5s %-40s %21s", "cpu",
-                truncate(h.cpuModel(), 40), (h.memoryTotalMiB() - h.memoryAvailableMiB()) + " / " + h.memoryTotalMiB() + " MiB"));
+        out.println(String.format(
+                Locale.ROOT,
+                "%-5s %-40s %21s",
+                "cpu",
+                truncate(h.cpuModel(), 40),
+                (h.memoryTotalMiB() - h.memoryAvailableMiB()) + " / " + h.memoryTotalMiB() + " MiB"));
         out.println(String.format(Locale.ROOT, "      %d cores, %d threads", h.physicalCores(), h.logicalCores()));
         if (!inventory.hasGpus()) {
             out.println("No GPU: " + inventory.noGpuReason() + ". Training runs on the CPU.");
@@ -132,8 +147,9 @@ final class DevicesCommand {
                     out.println(LocalTime.now().format(CLOCK) + " " + t.message());
                 } else if (e instanceof TelemetryEvent t && !t.processes().isEmpty()) {
                     for (GpuProcess p : t.processes()) {
-                        out.println(LocalTime.now().format(CLOCK) + " process " + orDash(p.pid()) + " " + orDash(p.processName())
-                                + " holds " + orDash(p.usedMemoryMiB()) + " MiB on " + orDash(p.gpuUuid()));
+                        out.println(LocalTime.now().format(CLOCK) + " process " + orDash(p.pid()) + " "
+                                + orDash(p.processName()) + " holds " + orDash(p.usedMemoryMiB()) + " MiB on "
+                                + orDash(p.gpuUuid()));
                     }
                 }
             });
@@ -142,8 +158,10 @@ final class DevicesCommand {
             for (long n = 0; samples <= 0 || n < samples; n++) {
                 never.await(interval.toMillis(), TimeUnit.MILLISECONDS);
                 // GPUs in index order, then the CPU
-                Map<String, Map<String, Double>> ordered = new TreeMap<>(Comparator
-                        .comparing((String d) -> d.equals(TelemetryNames.CPU_DEVICE)).thenComparing(d -> d.length()).thenComparing(d -> d));
+                Map<String, Map<String, Double>> ordered =
+                        new TreeMap<>(Comparator.comparing((String d) -> d.equals(TelemetryNames.CPU_DEVICE))
+                                .thenComparing(d -> d.length())
+                                .thenComparing(d -> d));
                 ordered.putAll(latest);
                 for (Map.Entry<String, Map<String, Double>> device : ordered.entrySet()) {
                     out.println(LocalTime.now().format(CLOCK) + " " + line(device.getKey(), device.getValue()));

@@ -1,5 +1,11 @@
 package org.traindeck.engine.cli;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -7,26 +13,18 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.use.ClassFigures;
 import org.traindeck.engine.use.Evaluation;
 
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-
 /** {@code traindeck evaluate RUN_OR_CHECKPOINT [--data CONFIG_OR_SOURCE] [--ema]}: the figures as a table, and where they went. */
 final class EvaluateCommand {
 
     /** Wider matrices stay readable in evaluation.json only. */
     static final int MAX_PRINTED_CLASSES = 20;
 
-    private EvaluateCommand() {
-    }
+    private EvaluateCommand() {}
 
     static int evaluate(Engine engine, Path target, String data, boolean ema, PrintStream out, PrintStream err) {
         Evaluation e;
         try {
-            e = engine.evaluate(target, data, ema, done -> { });
+            e = engine.evaluate(target, data, ema, done -> {});
         } catch (CheckpointException ex) {
             err.println("error: " + ex.getMessage());
             return Main.INVALID_INPUT;
@@ -43,8 +41,15 @@ final class EvaluateCommand {
     }
 
     static void print(Evaluation e, PrintStream out) {
-        out.println(String.format(Locale.ROOT, "%s of run \"%s\" (%s) on %s: %d samples in %.1f s", e.checkpointFile().getFileName(),
-                e.runName(), e.ema() ? "weight average" : "weights", e.data(), e.samples(), e.seconds()));
+        out.println(String.format(
+                Locale.ROOT,
+                "%s of run \"%s\" (%s) on %s: %d samples in %.1f s",
+                e.checkpointFile().getFileName(),
+                e.runName(),
+                e.ema() ? "weight average" : "weights",
+                e.data(),
+                e.samples(),
+                e.seconds()));
         for (Map.Entry<String, Double> f : e.figures().entrySet()) {
             out.println(String.format(Locale.ROOT, "  %-20s %10.4f", f.getKey(), f.getValue()));
         }
@@ -60,7 +65,8 @@ final class EvaluateCommand {
     private static void printMatrix(Evaluation e, PrintStream out) {
         List<List<Long>> m = e.confusionMatrix();
         if (m.size() > MAX_PRINTED_CLASSES) {
-            out.println("confusion matrix: " + m.size() + " classes, in " + e.file().getFileName());
+            out.println(
+                    "confusion matrix: " + m.size() + " classes, in " + e.file().getFileName());
             return;
         }
         int width = 5;
@@ -69,15 +75,19 @@ final class EvaluateCommand {
                 width = Math.max(width, String.valueOf(v).length() + 1);
             }
         }
-        int label = Math.min(12, e.classNames().stream().mapToInt(String::length).max().orElse(1));
-        out.println("confusion matrix (rows: true class, columns: predicted" + (e.task() == Task.SEGMENTATION ? "; pixels" : "") + ")");
+        int label = Math.min(
+                12, e.classNames().stream().mapToInt(String::length).max().orElse(1));
+        out.println("confusion matrix (rows: true class, columns: predicted"
+                + (e.task() == Task.SEGMENTATION ? "; pixels" : "") + ")");
         StringBuilder head = new StringBuilder("  " + " ".repeat(label));
         for (int j = 0; j < m.size(); j++) {
-            head.append(String.format(Locale.ROOT, "%" + width + "s", cut(e.classNames().get(j), width - 1)));
+            head.append(String.format(
+                    Locale.ROOT, "%" + width + "s", cut(e.classNames().get(j), width - 1)));
         }
         out.println(head);
         for (int i = 0; i < m.size(); i++) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-" + label + "s", cut(e.classNames().get(i), label)));
+            StringBuilder line = new StringBuilder(String.format(
+                    Locale.ROOT, "  %-" + label + "s", cut(e.classNames().get(i), label)));
             for (long v : m.get(i)) {
                 line.append(String.format(Locale.ROOT, "%" + width + "d", v));
             }
@@ -86,11 +96,25 @@ final class EvaluateCommand {
     }
 
     private static void printClasses(List<ClassFigures> classes, boolean iou, PrintStream out) {
-        out.println(String.format(Locale.ROOT, "  %-12s %10s %10s %10s %8s%s", "CLASS", "SUPPORT", "PRECISION", "RECALL", "F1",
+        out.println(String.format(
+                Locale.ROOT,
+                "  %-12s %10s %10s %10s %8s%s",
+                "CLASS",
+                "SUPPORT",
+                "PRECISION",
+                "RECALL",
+                "F1",
                 iou ? String.format(Locale.ROOT, " %8s", "IOU") : ""));
         for (ClassFigures c : classes) {
-            out.println(String.format(Locale.ROOT, "  %-12s %10d %10s %10s %8s%s", cut(c.name(), 12), c.support(), figure(c.precision()),
-                    figure(c.recall()), figure(c.f1()), iou ? String.format(Locale.ROOT, " %8s", figure(c.iou())) : ""));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "  %-12s %10d %10s %10s %8s%s",
+                    cut(c.name(), 12),
+                    c.support(),
+                    figure(c.precision()),
+                    figure(c.recall()),
+                    figure(c.f1()),
+                    iou ? String.format(Locale.ROOT, " %8s", figure(c.iou())) : ""));
         }
     }
 

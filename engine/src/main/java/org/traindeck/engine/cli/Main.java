@@ -1,5 +1,14 @@
 package org.traindeck.engine.cli;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.traindeck.engine.api.ConfigCheck;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
@@ -15,16 +24,6 @@ import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.profile.StepProfile;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code traindeck} on the command line. Exit codes: 0 success (finished, or stopped with a checkpoint), 1 the run
@@ -95,7 +94,8 @@ public final class Main {
         }
         if (expand) {
             String graph = Configs.expandedModel(config.model());
-            out.println(graph == null ? "the " + config.model().type() + " shorthand has no layer graph to expand" : graph);
+            out.println(
+                    graph == null ? "the " + config.model().type() + " shorthand has no layer graph to expand" : graph);
         }
         if (summary && check.summary() != null) {
             out.print(check.summary().toText());
@@ -107,8 +107,13 @@ public final class Main {
             err.println(file + ": does not fit the devices' memory");
             return INVALID_INPUT;
         }
-        out.println(file + ": valid (" + config.stages().size() + " stage(s), model " + config.model().type()
-                + (check.summary() == null ? "" : String.format(Locale.ROOT, ", %,d parameters", check.summary().parameters())) + ")");
+        out.println(file + ": valid (" + config.stages().size() + " stage(s), model "
+                + config.model().type()
+                + (check.summary() == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT, ", %,d parameters", check.summary().parameters()))
+                + ")");
         return OK;
     }
 
@@ -122,15 +127,19 @@ public final class Main {
         if (cluster != null || executors != null) {
             String address = cluster != null ? cluster : config.parallel().cluster();
             if (address.isEmpty()) {
-                err.println("error: --executors needs a cluster: --cluster spark://HOST:7077, or parallel.cluster in the config");
+                err.println(
+                        "error: --executors needs a cluster: --cluster spark://HOST:7077, or parallel.cluster in the config");
                 return INVALID_INPUT;
             }
             if (!address.matches("[a-z][a-z0-9+.-]*://[^\\s/]+:\\d{1,5}")) {
-                err.println("error: parallel.cluster: \"" + address + "\" is not a cluster address such as spark://HOST:7077 (with --cluster "
-                        + address + ")");
+                err.println("error: parallel.cluster: \"" + address
+                        + "\" is not a cluster address such as spark://HOST:7077 (with --cluster " + address + ")");
                 return INVALID_INPUT;
             }
-            config = config.withParallel(config.parallel().withCluster(address, executors != null ? executors : config.parallel().executors()));
+            config = config.withParallel(config.parallel()
+                    .withCluster(
+                            address,
+                            executors != null ? executors : config.parallel().executors()));
             ValidationResult again = Configs.revalidate(config);
             if (!again.isValid()) {
                 again.errors().forEach(p -> err.println("error: " + p + " (with --cluster " + address + ")"));
@@ -141,14 +150,16 @@ public final class Main {
             config = config.withDevices(devices);
             ValidationResult again = Configs.revalidate(config);
             if (!again.isValid()) {
-                again.errors().forEach(p -> err.println("error: " + p + " (with --devices " + devices.describe() + ")"));
+                again.errors()
+                        .forEach(p -> err.println("error: " + p + " (with --devices " + devices.describe() + ")"));
                 return INVALID_INPUT;
             }
             again.warnings().forEach(p -> err.println("warning: " + p));
         }
         RunHandle run;
         try {
-            // the model is checked against the data and the devices' memory there, once, after ND4J is set up as for the run
+            // the model is checked against the data and the devices' memory there, once, after ND4J is set up as for
+            // the run
             // the overrides change devices and the cluster only: the file's lines still locate everything else
             run = engine.prepare(new ValidationResult(config, List.of(), parsed.locations()));
         } catch (InvalidConfigException e) {
@@ -190,7 +201,13 @@ public final class Main {
         return OK;
     }
 
-    int resume(String target, Integer epochs, Path newConfig, DeviceSelection devices, String cluster, boolean fromAnotherRun) {
+    int resume(
+            String target,
+            Integer epochs,
+            Path newConfig,
+            DeviceSelection devices,
+            String cluster,
+            boolean fromAnotherRun) {
         if (newConfig != null) {
             ValidationResult checked = Configs.load(newConfig);
             checked.problems().forEach(p -> err.println((p.isError() ? "error: " : "warning: ") + p));
@@ -201,7 +218,9 @@ public final class Main {
         }
         RunHandle run;
         try {
-            run = engine.resume(Path.of(target), new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster, fromAnotherRun));
+            run = engine.resume(
+                    Path.of(target),
+                    new TrainingRun.ResumeOptions(newConfig, epochs, devices, cluster, fromAnotherRun));
         } catch (CheckpointException | RunBusyException e) {
             err.println("error: " + e.getMessage());
             return INVALID_INPUT;
@@ -237,12 +256,19 @@ public final class Main {
         }
         switch (result.status()) {
             case FINISHED -> {
-                out.println(String.format(Locale.ROOT, "finished: %d steps in %.1f s; metrics in %s",
-                        result.steps(), result.elapsedSeconds(), result.runDir()));
+                out.println(String.format(
+                        Locale.ROOT,
+                        "finished: %d steps in %.1f s; metrics in %s",
+                        result.steps(),
+                        result.elapsedSeconds(),
+                        result.runDir()));
                 out.println(EnergyReport.lineFromMetrics(result.lastMetrics()));
             }
-            case STOPPED -> out.println("stopped: " + result.message()
-                    + (result.lastCheckpoint() == null ? "" : "; resume with: traindeck resume " + result.runDir()));
+            case STOPPED ->
+                out.println("stopped: " + result.message()
+                        + (result.lastCheckpoint() == null
+                                ? ""
+                                : "; resume with: traindeck resume " + result.runDir()));
             case INCOMPLETE -> err.println("error: " + result.message());
             case FAILED -> err.println("error: " + result.message());
         }
@@ -263,16 +289,20 @@ public final class Main {
         if (run.completion().isDone()) {
             return;
         }
-        err.println("traindeck: stopping: saving a checkpoint of step " + run.currentStep() + " (up to " + STOP_WAIT_SECONDS + " s)…");
+        err.println("traindeck: stopping: saving a checkpoint of step " + run.currentStep() + " (up to "
+                + STOP_WAIT_SECONDS + " s)…");
         err.flush();
         run.requestStop();
         try {
             RunResult r = run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
             err.println("traindeck: " + r.status().name().toLowerCase(Locale.ROOT) + " at step " + r.steps()
-                    + (r.lastCheckpoint() == null ? "; no checkpoint was written"
-                    : "; saved " + r.lastCheckpoint().getFileName() + "; resume with: traindeck resume " + r.runDir()));
+                    + (r.lastCheckpoint() == null
+                            ? "; no checkpoint was written"
+                            : "; saved " + r.lastCheckpoint().getFileName() + "; resume with: traindeck resume "
+                                    + r.runDir()));
         } catch (TimeoutException e) {
-            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; " + newestCheckpoint(run.runDir()));
+            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; "
+                    + newestCheckpoint(run.runDir()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -285,10 +315,11 @@ public final class Main {
     private String newestCheckpoint(Path runDir) {
         try {
             return engine.checkpoints(runDir).stream()
-                    .filter(l -> l.isValid() && l.file().getFileName().toString().startsWith("step-"))
+                    .filter(l ->
+                            l.isValid() && l.file().getFileName().toString().startsWith("step-"))
                     .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()))
-                    .map(l -> "its newest checkpoint is " + l.file().getFileName() + " (step " + l.checkpoint().globalStep()
-                            + "); resume with: traindeck resume " + runDir)
+                    .map(l -> "its newest checkpoint is " + l.file().getFileName() + " (step "
+                            + l.checkpoint().globalStep() + "); resume with: traindeck resume " + runDir)
                     .orElse("it has no checkpoint: the steps trained are lost");
         } catch (IOException e) {
             return "its checkpoints cannot be listed: " + e.getMessage();

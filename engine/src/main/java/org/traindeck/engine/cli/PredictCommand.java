@@ -1,16 +1,15 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.outputs.PredictionInputException;
-import org.traindeck.engine.use.predict.PredictionReport;
-import org.traindeck.engine.use.predict.PredictionRequest;
-import org.traindeck.engine.outputs.Sampling;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.outputs.PredictionInputException;
+import org.traindeck.engine.outputs.Sampling;
+import org.traindeck.engine.use.predict.PredictionReport;
+import org.traindeck.engine.use.predict.PredictionRequest;
 
 /**
  * {@code traindeck predict RUN_OR_CHECKPOINT INPUT... --out PATH}, or {@code --prompt TEXT} for a text model: the
@@ -18,19 +17,32 @@ import java.util.List;
  */
 final class PredictCommand {
 
-    private PredictCommand() {
-    }
+    private PredictCommand() {}
 
-    record Options(Path model, List<Path> inputs, Path out, boolean ema, boolean force, boolean overlay, String prompt, int tokens,
-                   double temperature, int topK, long seed) {
-    }
+    record Options(
+            Path model,
+            List<Path> inputs,
+            Path out,
+            boolean ema,
+            boolean force,
+            boolean overlay,
+            String prompt,
+            int tokens,
+            double temperature,
+            int topK,
+            long seed) {}
 
     static int predict(Engine engine, Options o, PrintStream out, PrintStream err) {
         PredictionRequest request;
         try {
             request = o.prompt() != null
-                    ? PredictionRequest.continuing(o.model(), o.ema(), o.prompt(), new Sampling(o.tokens(), o.temperature(), o.topK(), o.seed()),
-                    o.out(), o.force())
+                    ? PredictionRequest.continuing(
+                            o.model(),
+                            o.ema(),
+                            o.prompt(),
+                            new Sampling(o.tokens(), o.temperature(), o.topK(), o.seed()),
+                            o.out(),
+                            o.force())
                     : PredictionRequest.onInputs(o.model(), o.ema(), o.inputs(), o.out(), o.force(), o.overlay());
             if (o.prompt() != null && !o.inputs().isEmpty()) {
                 throw new PredictionInputException("give either --prompt or inputs, not both");

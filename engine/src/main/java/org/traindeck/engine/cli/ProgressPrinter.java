@@ -1,16 +1,15 @@
 package org.traindeck.engine.cli;
 
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-
-import java.io.PrintStream;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * The terminal view of a run: a progress bar per epoch (stage, epoch, loss, samples/s, ETA) redrawn in place on a
@@ -52,10 +51,15 @@ final class ProgressPrinter implements EventListener {
                         drawBar(m);
                     }
                 }
-                case MetricNames.TRAIN_EPOCH_LOSS, MetricNames.VAL_LOSS, MetricNames.VAL_ACCURACY, MetricNames.VAL_MSE,
-                        MetricNames.VAL_MAE, MetricNames.EPOCH_TIME, MetricNames.EPOCH_THROUGHPUT -> epochMetrics.put(m.name(), m.value());
+                case MetricNames.TRAIN_EPOCH_LOSS,
+                        MetricNames.VAL_LOSS,
+                        MetricNames.VAL_ACCURACY,
+                        MetricNames.VAL_MSE,
+                        MetricNames.VAL_MAE,
+                        MetricNames.EPOCH_TIME,
+                        MetricNames.EPOCH_THROUGHPUT -> epochMetrics.put(m.name(), m.value());
                 case MetricNames.VAL_EMA_LOSS, MetricNames.VAL_EMA_ACCURACY -> epochMetrics.put(m.name(), m.value());
-                default -> { }
+                default -> {}
             }
             return;
         }
@@ -81,7 +85,11 @@ final class ProgressPrinter implements EventListener {
 
     private String epochLine(LifecycleEvent l) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "[%s] epoch %d/%d", l.stage(), l.epoch() + 1,
+        b.append(String.format(
+                Locale.ROOT,
+                "[%s] epoch %d/%d",
+                l.stage(),
+                l.epoch() + 1,
                 config.stages().get(l.stageIndex()).epochs()));
         append(b, "loss", epochMetrics.get(MetricNames.TRAIN_EPOCH_LOSS), "%.4f");
         append(b, "val_loss", epochMetrics.get(MetricNames.VAL_LOSS), "%.4f");
@@ -97,7 +105,11 @@ final class ProgressPrinter implements EventListener {
         append(b, "val_mae", epochMetrics.get(MetricNames.VAL_MAE), "%.4f");
         append(b, "val_pixel_acc", epochMetrics.get(MetricNames.VAL_PIXEL_ACCURACY), "%.4f");
         append(b, "val_mean_iou", epochMetrics.get(MetricNames.VAL_MEAN_IOU), "%.4f");
-        append(b, "val_mse", epochMetrics.containsKey(MetricNames.VAL_PSNR) ? epochMetrics.get(MetricNames.VAL_MSE) : null, "%.5f");
+        append(
+                b,
+                "val_mse",
+                epochMetrics.containsKey(MetricNames.VAL_PSNR) ? epochMetrics.get(MetricNames.VAL_MSE) : null,
+                "%.5f");
         append(b, "val_psnr", epochMetrics.get(MetricNames.VAL_PSNR), "%.2f dB");
         append(b, "val_ppl", epochMetrics.get(MetricNames.VAL_PERPLEXITY), "%.3f");
         // the epoch's figure: the last window's can be far off (a fast last step after slow ones)
@@ -126,12 +138,23 @@ final class ProgressPrinter implements EventListener {
         lastDraw = now;
         long done = Math.min(stepsPerEpoch, m.step() - epochFirstStep);
         int filled = (int) (BAR * done / stepsPerEpoch);
-        double stepsPerSecond = Double.isNaN(throughput) ? 0 : throughput / config.stages().get(m.stageIndex()).batchSize()
-                / config.stages().get(m.stageIndex()).accumulationSteps();
+        double stepsPerSecond = Double.isNaN(throughput)
+                ? 0
+                : throughput
+                        / config.stages().get(m.stageIndex()).batchSize()
+                        / config.stages().get(m.stageIndex()).accumulationSteps();
         long eta = stepsPerSecond > 0 ? Math.round((stepsPerEpoch - done) / stepsPerSecond) : -1;
-        String line = String.format(Locale.ROOT, "\r[%s] epoch %d/%d |%s%s| %3d%%  loss %.4f  %.0f samples/s  ETA %s   ",
-                m.stage(), m.epoch() + 1, config.stages().get(m.stageIndex()).epochs(), "#".repeat(filled),
-                ".".repeat(BAR - filled), 100 * done / stepsPerEpoch, loss, throughput,
+        String line = String.format(
+                Locale.ROOT,
+                "\r[%s] epoch %d/%d |%s%s| %3d%%  loss %.4f  %.0f samples/s  ETA %s   ",
+                m.stage(),
+                m.epoch() + 1,
+                config.stages().get(m.stageIndex()).epochs(),
+                "#".repeat(filled),
+                ".".repeat(BAR - filled),
+                100 * done / stepsPerEpoch,
+                loss,
+                throughput,
                 eta < 0 ? "?" : String.format(Locale.ROOT, "%d:%02d", eta / 60, eta % 60));
         out.print(line);
         out.flush();

@@ -1,5 +1,11 @@
 package org.traindeck.engine.cli;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigProblem;
@@ -9,28 +15,21 @@ import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-
 /**
  * {@code traindeck queue add CONFIG... [--output DIR]}, {@code queue run [--output DIR] [--devices D]} and
  * {@code queue list [--output DIR]}. The queue is {@code queue.json} in the output folder.
  */
 final class QueueCommand {
 
-    private QueueCommand() {
-    }
+    private QueueCommand() {}
 
     private static Path outputDir(String output) {
         return Path.of(output == null ? "runs" : output);
     }
 
     /** Every config is checked first, as train checks it (the model against the data, the fit); one with errors adds nothing at all. */
-    static int add(Engine engine, List<String> files, String output, PrintStream out, PrintStream err) throws IOException {
+    static int add(Engine engine, List<String> files, String output, PrintStream out, PrintStream err)
+            throws IOException {
         List<ValidationResult> configs = new ArrayList<>();
         boolean bad = false;
         for (String f : files) {
@@ -42,8 +41,14 @@ final class QueueCommand {
                 bad = true;
             } else {
                 RunConfig c = v.config();
-                configs.add(output == null ? v : new ValidationResult(c.withOutputDir(Path.of(output).toAbsolutePath().toString()),
-                        v.problems(), v.locations()));
+                configs.add(
+                        output == null
+                                ? v
+                                : new ValidationResult(
+                                        c.withOutputDir(
+                                                Path.of(output).toAbsolutePath().toString()),
+                                        v.problems(),
+                                        v.locations()));
             }
         }
         if (bad) {
@@ -53,19 +58,23 @@ final class QueueCommand {
         for (int i = 0; i < configs.size(); i++) {
             RunConfig c = configs.get(i).config();
             QueueEntry e = engine.enqueue(configs.get(i), Path.of(files.get(i)));
-            out.println("queued #" + e.id() + " " + e.label() + " in " + Engine.queueFile(output == null ? c.outputPath() : outputDir(output)));
+            out.println("queued #" + e.id() + " " + e.label() + " in "
+                    + Engine.queueFile(output == null ? c.outputPath() : outputDir(output)));
         }
         return Main.OK;
     }
 
-    static int run(Engine engine, String output, DeviceSelection devices, PrintStream out, PrintStream err) throws IOException {
+    static int run(Engine engine, String output, DeviceSelection devices, PrintStream out, PrintStream err)
+            throws IOException {
         Path dir = outputDir(output);
-        long waiting = engine.queue(dir).stream().filter(e -> !e.status().isDone()).count();
+        long waiting =
+                engine.queue(dir).stream().filter(e -> !e.status().isDone()).count();
         if (waiting == 0) {
             out.println("nothing to run in " + Engine.queueFile(dir) + " (traindeck queue add CONFIG... to add runs)");
             return Main.OK;
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(listener -> engine.runQueue(dir, devices, listener), true, out, err);
+        QueueRunner.Outcome outcome =
+                QueueExecution.run(listener -> engine.runQueue(dir, devices, listener), true, out, err);
         out.println("queue: " + outcome.finished() + " finished, " + outcome.failed() + " failed"
                 + (outcome.stopped() ? "; stopped (run it again to continue)" : ""));
         return outcome.failed() > 0 ? Main.RUN_FAILED : Main.OK;
@@ -78,8 +87,14 @@ final class QueueCommand {
             out.println("the queue in " + Engine.queueFile(dir) + " is empty");
         }
         for (QueueEntry e : entries) {
-            out.println(String.format(Locale.ROOT, "#%-3d %-9s %-24s %s%s", e.id(), e.status().name().toLowerCase(Locale.ROOT),
-                    e.label(), e.runDir() == null ? "" : e.runDir(), e.message() == null ? "" : "  " + e.message()));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "#%-3d %-9s %-24s %s%s",
+                    e.id(),
+                    e.status().name().toLowerCase(Locale.ROOT),
+                    e.label(),
+                    e.runDir() == null ? "" : e.runDir(),
+                    e.message() == null ? "" : "  " + e.message()));
         }
         return Main.OK;
     }

@@ -1,12 +1,5 @@
 package org.traindeck.engine.cli;
 
-import org.traindeck.engine.api.QueueHandle;
-import org.traindeck.engine.api.QueueListener;
-import org.traindeck.engine.api.RunHandle;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.train.RunResult;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
@@ -16,6 +9,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.traindeck.engine.api.QueueHandle;
+import org.traindeck.engine.api.QueueListener;
+import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.train.RunResult;
 
 /**
  * Runs a queue in the foreground as {@code traindeck train} runs one config: progress of each run, a line when each
@@ -29,6 +28,7 @@ final class QueueExecution implements QueueListener {
     private final Map<Integer, RunHandle> running = new ConcurrentHashMap<>();
     /** Runs trained at once would interleave their epoch lines: then only their starts and ends show. */
     private final boolean oneAtATime;
+
     private volatile QueueHandle queue;
 
     private QueueExecution(PrintStream out, PrintStream err, boolean oneAtATime) {
@@ -41,7 +41,8 @@ final class QueueExecution implements QueueListener {
      * @param start      starts the queue (the engine's queue or sweep) with the listener it is given
      * @param oneAtATime whether the queue trains one run at a time (then each run's progress is printed)
      */
-    static QueueRunner.Outcome run(Function<QueueListener, QueueHandle> start, boolean oneAtATime, PrintStream out, PrintStream err)
+    static QueueRunner.Outcome run(
+            Function<QueueListener, QueueHandle> start, boolean oneAtATime, PrintStream out, PrintStream err)
             throws IOException {
         QueueExecution execution = new QueueExecution(out, err, oneAtATime);
         Thread hook = new Thread(execution::stopOnSignal, "traindeck-stop-queue-on-signal");
@@ -73,8 +74,8 @@ final class QueueExecution implements QueueListener {
     @Override
     public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
         running.put(entry.id(), run);
-        out.println("== " + entry.label() + (resumed ? ": resuming in " : ": run folder ") + run.runDir()
-                + " on " + run.config().devices().describe() + (entry.message() == null ? "" : " (" + entry.message() + ")"));
+        out.println("== " + entry.label() + (resumed ? ": resuming in " : ": run folder ") + run.runDir() + " on "
+                + run.config().devices().describe() + (entry.message() == null ? "" : " (" + entry.message() + ")"));
         if (oneAtATime) {
             run.subscribeLossless(new ProgressPrinter(out, run.config(), System.console() != null));
         }
@@ -86,9 +87,17 @@ final class QueueExecution implements QueueListener {
         if (result == null) {
             err.println("== " + entry.label() + ": " + entry.message());
         } else {
-            out.println(String.format(Locale.ROOT, "== %s: %s, %d steps in %.1f s%s", entry.label(),
-                    entry.status().name().toLowerCase(Locale.ROOT), result.steps(), result.elapsedSeconds(),
-                    result.status() == RunResult.Status.FINISHED || result.message().isEmpty() ? "" : " (" + result.message() + ")"));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "== %s: %s, %d steps in %.1f s%s",
+                    entry.label(),
+                    entry.status().name().toLowerCase(Locale.ROOT),
+                    result.steps(),
+                    result.elapsedSeconds(),
+                    result.status() == RunResult.Status.FINISHED
+                                    || result.message().isEmpty()
+                            ? ""
+                            : " (" + result.message() + ")"));
         }
     }
 
@@ -103,16 +112,17 @@ final class QueueExecution implements QueueListener {
             if (run.completion().isDone()) {
                 continue;
             }
-            err.println("traindeck: stopping the queue: saving a checkpoint of " + run.config().name() + " at step "
-                    + run.currentStep() + " (up to " + Main.STOP_WAIT_SECONDS + " s); run the queue again to continue");
+            err.println("traindeck: stopping the queue: saving a checkpoint of "
+                    + run.config().name() + " at step " + run.currentStep() + " (up to " + Main.STOP_WAIT_SECONDS
+                    + " s); run the queue again to continue");
             err.flush();
             try {
                 run.completion().get(Main.STOP_WAIT_SECONDS, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
-                err.println("traindeck: " + run.config().name() + " did not stop cleanly (" + e + "); its checkpoints: traindeck checkpoints "
-                        + run.runDir());
+                err.println("traindeck: " + run.config().name() + " did not stop cleanly (" + e
+                        + "); its checkpoints: traindeck checkpoints " + run.runDir());
             }
         }
         err.flush();

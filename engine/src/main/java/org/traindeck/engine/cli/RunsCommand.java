@@ -3,12 +3,6 @@ package org.traindeck.engine.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.devices.energy.EnergyReport;
-import org.traindeck.engine.library.RunComparison;
-import org.traindeck.engine.library.RunSummary;
-import org.traindeck.engine.sinks.RunFolder;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -19,14 +13,19 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.library.RunComparison;
+import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.sinks.RunFolder;
 
 /** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN...}. */
 final class RunsCommand {
 
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter WHEN =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
-    private RunsCommand() {
-    }
+    private RunsCommand() {}
 
     static int runs(Engine engine, Path dir, boolean json, PrintStream out, PrintStream err) {
         if (!Files.isDirectory(dir)) {
@@ -67,11 +66,29 @@ final class RunsCommand {
             out.println("no runs in " + dir);
             return Main.OK;
         }
-        out.println(String.format(Locale.ROOT, "%-28s %-12s %8s  %-16s %10s %10s %9s %10s  %s", "RUN", "STATUS", "STEPS", "METRIC", "BEST",
-                "LAST", "DURATION", "ENERGY", "STARTED"));
+        out.println(String.format(
+                Locale.ROOT,
+                "%-28s %-12s %8s  %-16s %10s %10s %9s %10s  %s",
+                "RUN",
+                "STATUS",
+                "STEPS",
+                "METRIC",
+                "BEST",
+                "LAST",
+                "DURATION",
+                "ENERGY",
+                "STARTED"));
         for (RunSummary r : runs) {
-            out.println(String.format(Locale.ROOT, "%-28s %-12s %8d  %-16s %10s %10s %9s %10s  %s", r.folder().getFileName(), r.status(),
-                    r.steps(), r.monitor(), number(r.best()), number(r.last()), duration(r.elapsedSeconds()),
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%-28s %-12s %8d  %-16s %10s %10s %9s %10s  %s",
+                    r.folder().getFileName(),
+                    r.status(),
+                    r.steps(),
+                    r.monitor(),
+                    number(r.best()),
+                    number(r.last()),
+                    duration(r.elapsedSeconds()),
                     Double.isNaN(r.energyWh()) ? "-" : EnergyReport.format(r.energyWh()),
                     r.startedMillis() == 0 ? "-" : WHEN.format(Instant.ofEpochMilli(r.startedMillis()))));
         }
@@ -81,7 +98,8 @@ final class RunsCommand {
     static int compare(Engine engine, List<Path> runDirs, PrintStream out, PrintStream err) {
         List<Path> dirs = new ArrayList<>();
         for (Path dir : runDirs) {
-            if (!Files.isRegularFile(RunFolder.of(dir).config()) || !Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
+            if (!Files.isRegularFile(RunFolder.of(dir).config())
+                    || !Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
                 err.println("error: " + dir + " is not a run folder (it needs config.json and metrics.jsonl)");
                 return Main.INVALID_INPUT;
             }
@@ -99,7 +117,8 @@ final class RunsCommand {
         out.println(header);
         r.metrics().forEach((name, values) -> {
             StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-34s", name));
-            values.forEach(v -> row.append(String.format(Locale.ROOT, " %24s", number(v.last()) + " / " + number(v.best()))));
+            values.forEach(
+                    v -> row.append(String.format(Locale.ROOT, " %24s", number(v.last()) + " / " + number(v.best()))));
             out.println(row);
         });
         out.println();
@@ -130,7 +149,8 @@ final class RunsCommand {
 
     private static String duration(double seconds) {
         long s = Math.round(seconds);
-        return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+        return s >= 3600
+                ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
                 : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
     }
 }

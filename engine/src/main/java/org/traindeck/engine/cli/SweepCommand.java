@@ -1,14 +1,13 @@
 package org.traindeck.engine.cli;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.SweepReport;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.queue.QueueRunner;
-
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Path;
 
 /**
  * {@code traindeck sweep SWEEP.json [--devices D]}: every trial checked before the first one starts, then run through
@@ -17,17 +16,22 @@ import java.nio.file.Path;
  */
 final class SweepCommand {
 
-    private SweepCommand() {
-    }
+    private SweepCommand() {}
 
-    static int run(Engine engine, Path file, DeviceSelection devices, PrintStream out, PrintStream err) throws IOException {
+    static int run(Engine engine, Path file, DeviceSelection devices, PrintStream out, PrintStream err)
+            throws IOException {
         PreparedSweep sweep = engine.prepareSweep(file, devices, m -> err.println("warning: " + m));
         out.println("sweep " + sweep.name() + ": " + sweep.trials() + " trial(s), queue " + sweep.queueFile());
         if (!sweep.shares().isEmpty()) {
             out.println("trials at once: " + sweep.shares().size() + ", on "
-                    + String.join(" | ", sweep.shares().stream().map(DeviceSelection::describe).toList()));
+                    + String.join(
+                            " | ",
+                            sweep.shares().stream()
+                                    .map(DeviceSelection::describe)
+                                    .toList()));
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(listener -> engine.runSweep(sweep, listener), sweep.shares().size() <= 1, out, err);
+        QueueRunner.Outcome outcome = QueueExecution.run(
+                listener -> engine.runSweep(sweep, listener), sweep.shares().size() <= 1, out, err);
         SweepReport report = engine.sweepReport(sweep);
         out.println();
         out.print(report.table());

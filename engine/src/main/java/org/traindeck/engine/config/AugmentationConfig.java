@@ -6,8 +6,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * On-the-fly image augmentation, applied to training batches only. {@code brightness} and {@code contrast} are the
  * largest relative change (0.1 = ±10%).
  */
-public record AugmentationConfig(boolean rotate90, boolean flipHorizontal, boolean flipVertical, double brightness,
-                                 double contrast) {
+public record AugmentationConfig(
+        boolean rotate90, boolean flipHorizontal, boolean flipVertical, double brightness, double contrast) {
 
     @JsonIgnore
     public boolean isActive() {

@@ -6,8 +6,14 @@ package org.traindeck.engine.config;
  * each stage's best checkpoint, lower or higher being better as {@code mode} says. {@code onWriteError}: "continue"
  * (warn and train on) or "stop" (stop the run cleanly, nothing lost).
  */
-public record CheckpointPolicy(int everyEpochs, double everyMinutes, int keepLast, boolean keepBestPerStage,
-                               String monitor, String mode, String onWriteError) {
+public record CheckpointPolicy(
+        int everyEpochs,
+        double everyMinutes,
+        int keepLast,
+        boolean keepBestPerStage,
+        String monitor,
+        String mode,
+        String onWriteError) {
 
     public boolean higherIsBetter() {
         return "max".equals(mode);

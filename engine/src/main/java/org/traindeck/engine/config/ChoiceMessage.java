@@ -15,12 +15,12 @@ final class ChoiceMessage {
     /** Up to this many choices are listed even when a fix is suggested. */
     static final int SHORT_LIST = 8;
 
-    private ChoiceMessage() {
-    }
+    private ChoiceMessage() {}
 
     static String of(String path, String key, String value, List<String> allowed) {
         Optional<String> fix = Suggestions.closest(value, allowed);
-        String head = "unknown " + subject(path, key) + " '" + value + "'" + fix.map(c -> ": did you mean '" + c + "'?").orElse("");
+        String head = "unknown " + subject(path, key) + " '" + value + "'"
+                + fix.map(c -> ": did you mean '" + c + "'?").orElse("");
         if (fix.isPresent() && allowed.size() > SHORT_LIST) {
             return head;
         }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
@@ -37,7 +36,8 @@ final class ConfigMapper {
         @Override
         protected Constructor<?> computeValue(Class<?> type) {
             try {
-                return type.getDeclaredConstructor(Arrays.stream(type.getRecordComponents()).map(RecordComponent::getType)
+                return type.getDeclaredConstructor(Arrays.stream(type.getRecordComponents())
+                        .map(RecordComponent::getType)
                         .toArray(Class<?>[]::new));
             } catch (NoSuchMethodException e) {
                 throw new IllegalStateException(type + " has no canonical constructor", e);
@@ -57,8 +57,7 @@ final class ConfigMapper {
         }
     };
 
-    private ConfigMapper() {
-    }
+    private ConfigMapper() {}
 
     /** A record's canonical constructor. */
     static Constructor<?> canonicalConstructor(Class<?> record) {

@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -24,7 +23,8 @@ import java.util.regex.Pattern;
  */
 public final class ConfigParser {
 
-    private static final List<String> HIGHER_IS_BETTER = List.of("val/accuracy", "val/pixel_accuracy", "val/mean_iou", "val/psnr");
+    private static final List<String> HIGHER_IS_BETTER =
+            List.of("val/accuracy", "val/pixel_accuracy", "val/mean_iou", "val/psnr");
 
     static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
@@ -54,7 +54,10 @@ public final class ConfigParser {
                 return failure(tooLarge(file.toString(), size));
             }
             byte[] bytes = Files.readAllBytes(file);
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
             if (text.startsWith("\uFEFF")) {
                 text = text.substring(1); // the byte-order mark Windows editors write
             }
@@ -73,8 +76,12 @@ public final class ConfigParser {
     }
 
     private static String tooLarge(String what, long size) {
-        return String.format(Locale.ROOT, "%s is %.1f MB, but a run config is at most %d kB: is it the right file?", what,
-                size / 1e6, MAX_CONFIG_BYTES / 1024);
+        return String.format(
+                Locale.ROOT,
+                "%s is %.1f MB, but a run config is at most %d kB: is it the right file?",
+                what,
+                size / 1e6,
+                MAX_CONFIG_BYTES / 1024);
     }
 
     /**
@@ -114,7 +121,8 @@ public final class ConfigParser {
             problems.error("", "the config must be a JSON object {...}, not " + JsonObjectReader.describe(root));
             return new ValidationResult(null, problems.all());
         }
-        RunConfig config = new ConfigParser(problems, baseDir, checkFiles).readRun(new JsonObjectReader(problems, "", root, schema));
+        RunConfig config = new ConfigParser(problems, baseDir, checkFiles)
+                .readRun(new JsonObjectReader(problems, "", root, schema));
         return new ValidationResult(problems.hasErrors() ? null : config, problems.all(), parsed.locations());
     }
 
@@ -133,7 +141,9 @@ public final class ConfigParser {
         own.put("name", soFar -> {
             String name = r.requiredString("name");
             if (name != null && !RUN_NAME.matcher(name).matches()) {
-                problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+                problems.error(
+                        r.pathOf("name"),
+                        "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
             }
             return name;
         });
@@ -174,8 +184,10 @@ public final class ConfigParser {
         if (v.isTextual()) {
             DeviceSelection parsed = DeviceSelection.parse(v.asText());
             if (parsed == null || parsed.kind() == DeviceSelection.Kind.GPU_LIST) {
-                problems.error(at, "must be \"cpu\", \"cpu:N\" (N CPU workers, 1 to 64), \"all\" or a list of GPU indices such as [0, 1], not \""
-                        + v.asText() + "\"");
+                problems.error(
+                        at,
+                        "must be \"cpu\", \"cpu:N\" (N CPU workers, 1 to 64), \"all\" or a list of GPU indices such as [0, 1], not \""
+                                + v.asText() + "\"");
                 return DeviceSelection.CPU;
             }
             return parsed;
@@ -211,8 +223,10 @@ public final class ConfigParser {
 
     private void checkHeads(JsonObjectReader r, int width, int heads) {
         if (width % heads != 0) {
-            problems.error(r.pathOf("heads"), heads + " heads do not divide the width " + width + ": each head gets width / heads features"
-                    + " (for example " + largestDivisorAtMost(width, heads) + " heads)");
+            problems.error(
+                    r.pathOf("heads"),
+                    heads + " heads do not divide the width " + width + ": each head gets width / heads features"
+                            + " (for example " + largestDivisorAtMost(width, heads) + " heads)");
         }
     }
 
@@ -227,8 +241,16 @@ public final class ConfigParser {
 
     private CheckpointPolicy readCheckpoint(JsonObjectReader r) {
         // the better direction follows the monitored metric unless it is given
-        return RecordReader.read(r, CheckpointPolicy.class, Map.of("mode",
-                soFar -> r.choice("mode", soFar.get("monitor") instanceof String m
-                        && HIGHER_IS_BETTER.contains(m.replace("val_ema/", "val/")) ? "max" : "min")));
+        return RecordReader.read(
+                r,
+                CheckpointPolicy.class,
+                Map.of(
+                        "mode",
+                        soFar -> r.choice(
+                                "mode",
+                                soFar.get("monitor") instanceof String m
+                                                && HIGHER_IS_BETTER.contains(m.replace("val_ema/", "val/"))
+                                        ? "max"
+                                        : "min")));
     }
 }

@@ -3,7 +3,6 @@ package org.traindeck.engine.config;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
-
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -22,6 +21,7 @@ final class ConfigPathSerializer extends StdSerializer<String> {
     @Override
     public void serialize(String path, JsonGenerator out, SerializerProvider provider) throws IOException {
         Object baseDir = provider.getAttribute(BASE_DIR);
-        out.writeString(baseDir instanceof Path dir ? dir.resolve(path).normalize().toString() : path);
+        out.writeString(
+                baseDir instanceof Path dir ? dir.resolve(path).normalize().toString() : path);
     }
 }

@@ -7,20 +7,26 @@ package org.traindeck.engine.config;
  * path in front, so that its first words are the fix. Its first line is the problem; further lines (a list of
  * choices) are detail, and the position goes at the end of the first line.
  */
-public record ConfigProblem(Severity severity, String path, String message, int line, int column, boolean namesItsSubject) {
+public record ConfigProblem(
+        Severity severity, String path, String message, int line, int column, boolean namesItsSubject) {
 
-    public enum Severity { ERROR, WARNING }
+    public enum Severity {
+        ERROR,
+        WARNING
+    }
 
     public ConfigProblem(Severity severity, String path, String message, int line, int column) {
         this(severity, path, message, line, column, false);
     }
 
     public static ConfigProblem error(String path, String message, JsonLocations.Position at) {
-        return new ConfigProblem(Severity.ERROR, path, message, at == null ? 0 : at.line(), at == null ? 0 : at.column());
+        return new ConfigProblem(
+                Severity.ERROR, path, message, at == null ? 0 : at.line(), at == null ? 0 : at.column());
     }
 
     public static ConfigProblem warning(String path, String message, JsonLocations.Position at) {
-        return new ConfigProblem(Severity.WARNING, path, message, at == null ? 0 : at.line(), at == null ? 0 : at.column());
+        return new ConfigProblem(
+                Severity.WARNING, path, message, at == null ? 0 : at.line(), at == null ? 0 : at.column());
     }
 
     /** The same problem at another line and column. */
@@ -51,7 +57,8 @@ public record ConfigProblem(Severity severity, String path, String message, int 
 
     @Override
     public String toString() {
-        String where = hasPosition() ? " (line " + line + ", column " + column + ")"
+        String where = hasPosition()
+                ? " (line " + line + ", column " + column + ")"
                 : namesItsSubject && path != null && !path.isEmpty() ? " (at " + path + ")" : "";
         String prefix = namesItsSubject || path == null || path.isEmpty() ? "" : path + ": ";
         String head = headline();

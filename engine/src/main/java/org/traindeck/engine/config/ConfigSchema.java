@@ -2,7 +2,6 @@ package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,8 +19,7 @@ public final class ConfigSchema {
 
     private static final JsonNode SCHEMA = load();
 
-    private ConfigSchema() {
-    }
+    private ConfigSchema() {}
 
     private static JsonNode load() {
         try (InputStream in = ConfigSchema.class.getResourceAsStream("run-config.schema.json")) {
@@ -80,11 +78,17 @@ public final class ConfigSchema {
         if (p.has("description")) {
             parts.add(p.get("description").asText());
         }
-        String low = p.has("minimum") ? "≥ " + p.get("minimum").asText() : p.has("exclusiveMinimum") ? "> " + p.get("exclusiveMinimum").asText() : null;
-        String high = p.has("maximum") ? "≤ " + p.get("maximum").asText() : p.has("exclusiveMaximum") ? "< " + p.get("exclusiveMaximum").asText() : null;
+        String low = p.has("minimum")
+                ? "≥ " + p.get("minimum").asText()
+                : p.has("exclusiveMinimum") ? "> " + p.get("exclusiveMinimum").asText() : null;
+        String high = p.has("maximum")
+                ? "≤ " + p.get("maximum").asText()
+                : p.has("exclusiveMaximum") ? "< " + p.get("exclusiveMaximum").asText() : null;
         if (low != null || high != null) {
             parts.add((p.path("type").asText().equals("integer") ? "A whole number " : "A number ")
-                    + String.join(" and ", Stream.of(low, high).filter(Objects::nonNull).toList()) + ".");
+                    + String.join(
+                            " and ",
+                            Stream.of(low, high).filter(Objects::nonNull).toList()) + ".");
         }
         String d = defaultText(path);
         if (d != null) {

@@ -17,8 +17,7 @@ public final class ConfigWriter {
     private static final ObjectWriter PRETTY =
             MAPPER.writer(new DefaultPrettyPrinter().withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE));
 
-    private ConfigWriter() {
-    }
+    private ConfigWriter() {}
 
     /** Paths as written in the config (relative to its folder). */
     public static String toJson(RunConfig config) {

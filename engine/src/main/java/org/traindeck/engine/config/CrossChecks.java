@@ -12,14 +12,17 @@ final class CrossChecks {
     /** Reports every cross-field problem of a config whose sections each read cleanly. */
     void check(RunConfig config) {
         if (config.parallel().onCluster() && !config.parallel().synchronous()) {
-            problems.error("parallel.mode", "a cluster (parallel.cluster) trains synchronously only; \"" + config.parallel().mode()
-                    + "\" is for this machine's devices");
+            problems.error(
+                    "parallel.mode",
+                    "a cluster (parallel.cluster) trains synchronously only; \""
+                            + config.parallel().mode() + "\" is for this machine's devices");
         }
         if (config.parallel().onCluster()) {
             // the executors exchange once per step (the summed gradient), never inside a forward or backward pass
-            String why = "synchronized BatchNorm is not available on a cluster: its executors exchange the step's gradient once, "
-                    + "not batch statistics inside each layer's forward and backward pass. Train on this machine's devices "
-                    + "(several CPU workers or GPUs), or leave it off (each executor's batch then has its own statistics, as with DDP)";
+            String why =
+                    "synchronized BatchNorm is not available on a cluster: its executors exchange the step's gradient once, "
+                            + "not batch statistics inside each layer's forward and backward pass. Train on this machine's devices "
+                            + "(several CPU workers or GPUs), or leave it off (each executor's batch then has its own statistics, as with DDP)";
             if (config.parallel().syncBatchNorm()) {
                 problems.error("parallel.syncBatchNorm", why);
             }
@@ -33,8 +36,10 @@ final class CrossChecks {
         }
         LayerHealthConfig layers = config.logging().layers();
         if (layers.minUpdateRatio() >= layers.maxUpdateRatio()) {
-            problems.error("logging.layers.minUpdateRatio", "is " + layers.minUpdateRatio() + ", not below maxUpdateRatio ("
-                    + layers.maxUpdateRatio() + "): every layer would be warned about. Make it smaller, e.g. 1e-5");
+            problems.error(
+                    "logging.layers.minUpdateRatio",
+                    "is " + layers.minUpdateRatio() + ", not below maxUpdateRatio (" + layers.maxUpdateRatio()
+                            + "): every layer would be warned about. Make it smaller, e.g. 1e-5");
         }
         new EmaChecks(problems).check(config);
         ModelConfig model = config.model();
@@ -48,63 +53,97 @@ final class CrossChecks {
             if (firstTask == null) {
                 firstTask = task;
             } else if (task != firstTask) {
-                problems.error(dataPath + ".train", "is " + task.json + " data, but stage 1 trains " + firstTask.json
-                        + ": every stage of a run must train the same kind of output");
+                problems.error(
+                        dataPath + ".train",
+                        "is " + task.json + " data, but stage 1 trains " + firstTask.json
+                                + ": every stage of a run must train the same kind of output");
             }
             if (data.validation() != null && taskOf(data.validation()) != task) {
-                problems.error(dataPath + ".validation", "is " + taskOf(data.validation()).json
-                        + " data, but the training data is " + task.json);
+                problems.error(
+                        dataPath + ".validation",
+                        "is " + taskOf(data.validation()).json + " data, but the training data is " + task.json);
             }
             if (data.test() != null && taskOf(data.test()) != task) {
-                problems.error(dataPath + ".test", "is " + taskOf(data.test()).json + " data, but the training data is " + task.json);
+                problems.error(
+                        dataPath + ".test",
+                        "is " + taskOf(data.test()).json + " data, but the training data is " + task.json);
             }
-            boolean classic = model instanceof ModelConfig.Mlp || model instanceof ModelConfig.LeNet || model instanceof ModelConfig.ResNet;
+            boolean classic = model instanceof ModelConfig.Mlp
+                    || model instanceof ModelConfig.LeNet
+                    || model instanceof ModelConfig.ResNet;
             if (classic && task != Task.CLASSIFICATION && task != Task.REGRESSION) {
-                problems.error("model.type", "the " + model.type() + " shorthand trains classification and regression only, but the data is "
-                        + task.json + ": write the model as a \"graph\" (or use \"vit\" for images, \"gpt\" for text)");
+                problems.error(
+                        "model.type",
+                        "the " + model.type() + " shorthand trains classification and regression only, but the data is "
+                                + task.json
+                                + ": write the model as a \"graph\" (or use \"vit\" for images, \"gpt\" for text)");
             } else if (model instanceof ModelConfig.LeNet || model instanceof ModelConfig.ResNet) {
                 if (!data.train().isImage()) {
-                    problems.error(dataPath + ".train", "the " + model.type()
-                            + " model needs image data (idx, images, or csv/synthetic with \"imageShape\"); use \"mlp\" for flat features");
+                    problems.error(
+                            dataPath + ".train",
+                            "the " + model.type()
+                                    + " model needs image data (idx, images, or csv/synthetic with \"imageShape\"); use \"mlp\" for flat features");
                 } else if (model instanceof ModelConfig.LeNet lenet) {
                     int side = minSide(data.train());
                     int pools = lenet.channels().size();
                     if (side > 0 && side >> pools < 1) {
-                        problems.error("model.channels", pools + " conv/pool blocks halve the image " + pools
-                                + " times, but the images are only " + side + " pixels on their short side: use at most "
-                                + (31 - Integer.numberOfLeadingZeros(side)) + " blocks");
+                        problems.error(
+                                "model.channels",
+                                pools + " conv/pool blocks halve the image " + pools
+                                        + " times, but the images are only " + side
+                                        + " pixels on their short side: use at most "
+                                        + (31 - Integer.numberOfLeadingZeros(side)) + " blocks");
                     }
                 }
             }
             // a numpy source's shape is known once its header is read: the stage's data check says it
-            if (stage.augmentation() != null && stage.augmentation().isActive() && !data.train().isImage()
+            if (stage.augmentation() != null
+                    && stage.augmentation().isActive()
+                    && !data.train().isImage()
                     && !(data.train() instanceof SourceConfig.Numpy)) {
-                problems.error(stagePath + ".augmentation", "applies to image data only, but this stage's training data is flat features");
+                problems.error(
+                        stagePath + ".augmentation",
+                        "applies to image data only, but this stage's training data is flat features");
             }
-            if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()) {
+            if (stage.augmentation() != null
+                    && stage.augmentation().rotate90()
+                    && data.train().isImage()) {
                 int[] hw = heightWidth(data.train());
                 if (hw != null && hw[0] != hw[1]) {
-                    problems.error(stagePath + ".augmentation.rotate90", "needs square images, but they are " + hw[0] + "×" + hw[1]);
+                    problems.error(
+                            stagePath + ".augmentation.rotate90",
+                            "needs square images, but they are " + hw[0] + "×" + hw[1]);
                 }
             }
-            boolean averaging = config.devices().maybeSeveral() && !config.parallel().synchronous();
+            boolean averaging =
+                    config.devices().maybeSeveral() && !config.parallel().synchronous();
             if (averaging && stage.accumulationSteps() > 1) {
-                problems.error(stagePath + ".accumulationSteps", "is not supported with parallel.mode \"" + config.parallel().mode()
-                        + "\": ParallelWrapper fits each batch itself. Use \"mode\": \"sync\" (the default), a larger batchSize "
-                        + "per device, or one device");
+                problems.error(
+                        stagePath + ".accumulationSteps",
+                        "is not supported with parallel.mode \""
+                                + config.parallel().mode()
+                                + "\": ParallelWrapper fits each batch itself. Use \"mode\": \"sync\" (the default), a larger batchSize "
+                                + "per device, or one device");
             }
             if (averaging && stage.clipNorm() > 0) {
-                problems.warning(stagePath + ".gradientClipping", "with parallel.mode \"" + config.parallel().mode()
-                        + "\" DL4J clips each layer's gradient norm, not the global norm (\"sync\" clips the global norm)");
+                problems.warning(
+                        stagePath + ".gradientClipping",
+                        "with parallel.mode \"" + config.parallel().mode()
+                                + "\" DL4J clips each layer's gradient norm, not the global norm (\"sync\" clips the global norm)");
             }
             if (stage.precision() == StageConfig.Precision.FLOAT16) {
                 OptimizerConfig opt = stage.optimizer();
                 if (opt.usesEpsilon() && opt.epsilon() < 1e-4) {
-                    problems.error(stagePath + ".optimizer.epsilon", "float16 training is pure fp16 in DL4J (no loss scaling): "
-                            + "an epsilon of " + opt.epsilon() + " underflows and the run diverges. Set \"epsilon\": 1e-4 or larger, "
-                            + "or use float32");
+                    problems.error(
+                            stagePath + ".optimizer.epsilon",
+                            "float16 training is pure fp16 in DL4J (no loss scaling): "
+                                    + "an epsilon of " + opt.epsilon()
+                                    + " underflows and the run diverges. Set \"epsilon\": 1e-4 or larger, "
+                                    + "or use float32");
                 }
-                problems.warning(stagePath + ".precision", "float16 on the CPU backend is emulated and usually slower than float32");
+                problems.warning(
+                        stagePath + ".precision",
+                        "float16 on the CPU backend is emulated and usually slower than float32");
             }
         }
     }

@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -12,7 +11,11 @@ import java.util.List;
  */
 public record DeviceSelection(Kind kind, List<Integer> gpuIndices, int cpuWorkers) {
 
-    public enum Kind { CPU, ALL_GPUS, GPU_LIST }
+    public enum Kind {
+        CPU,
+        ALL_GPUS,
+        GPU_LIST
+    }
 
     public static final DeviceSelection CPU = new DeviceSelection(Kind.CPU, List.of(), 1);
     public static final DeviceSelection ALL = new DeviceSelection(Kind.ALL_GPUS, List.of(), 1);
@@ -45,7 +48,8 @@ public record DeviceSelection(Kind kind, List<Integer> gpuIndices, int cpuWorker
             return n >= 1 && n <= 64 ? cpuWorkers(n) : null;
         }
         if (t.matches("\\d{1,4}(,\\d{1,4})*")) {
-            List<Integer> indices = Arrays.stream(t.split(",")).map(Integer::parseInt).toList();
+            List<Integer> indices =
+                    Arrays.stream(t.split(",")).map(Integer::parseInt).toList();
             return new HashSet<>(indices).size() == indices.size() ? gpus(indices) : null;
         }
         return null;
@@ -62,8 +66,10 @@ public record DeviceSelection(Kind kind, List<Integer> gpuIndices, int cpuWorker
         return switch (kind) {
             case CPU -> cpuWorkers == 1 ? "the CPU" : cpuWorkers + " CPU workers";
             case ALL_GPUS -> "all GPUs";
-            case GPU_LIST -> (gpuIndices.size() == 1 ? "GPU " : "GPUs ")
-                    + String.join(", ", gpuIndices.stream().map(String::valueOf).toList());
+            case GPU_LIST ->
+                (gpuIndices.size() == 1 ? "GPU " : "GPUs ")
+                        + String.join(
+                                ", ", gpuIndices.stream().map(String::valueOf).toList());
         };
     }
 

@@ -29,8 +29,10 @@ final class GraphChecks {
         for (int i = 0; i < layers.size(); i++) {
             if (!seen.add(layers.get(i).name())) {
                 duplicated.add(layers.get(i).name());
-                problems.error(JsonLocations.child(path(i), "name"), "another layer (layers[" + byName.get(layers.get(i).name())
-                        + "]) is already named \"" + layers.get(i).name() + "\"");
+                problems.error(
+                        JsonLocations.child(path(i), "name"),
+                        "another layer (layers[" + byName.get(layers.get(i).name()) + "]) is already named \""
+                                + layers.get(i).name() + "\"");
                 ok = false;
             }
         }
@@ -41,7 +43,9 @@ final class GraphChecks {
             List<String> inputs = GraphReader.effectiveInputs(layers, i);
             for (int k = 0; k < inputs.size(); k++) {
                 String in = inputs.get(k);
-                String where = layers.get(i).inputs() == null ? path(i) : JsonLocations.element(JsonLocations.child(path(i), "inputs"), k);
+                String where = layers.get(i).inputs() == null
+                        ? path(i)
+                        : JsonLocations.element(JsonLocations.child(path(i), "inputs"), k);
                 if (in.equals(layers.get(i).name()) && duplicated.contains(in)) {
                     continue; // the other layer of that name is meant: the duplicate name is the error, said above
                 } else if (in.equals(layers.get(i).name())) {
@@ -67,8 +71,12 @@ final class GraphChecks {
         }
         for (int i = 0; i < layers.size() - 1; i++) {
             if (!used[i]) {
-                problems.error(path(i), "the output of \"" + layers.get(i).name() + "\" is not used: no layer takes it, and only the last"
-                        + " layer (\"" + layers.get(layers.size() - 1).name() + "\") feeds the head. Remove it or name it in a later layer's \"inputs\"");
+                problems.error(
+                        path(i),
+                        "the output of \"" + layers.get(i).name()
+                                + "\" is not used: no layer takes it, and only the last" + " layer (\""
+                                + layers.get(layers.size() - 1).name()
+                                + "\") feeds the head. Remove it or name it in a later layer's \"inputs\"");
                 ok = false;
             }
         }

@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,6 +17,7 @@ final class GraphReader {
 
     /** The name of the data as a node's input. */
     static final String INPUT = "input";
+
     static final Pattern NODE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
     private static final List<String> OWN_KEYS = List.of("type", "name", "inputs");
 
@@ -37,7 +37,10 @@ final class GraphReader {
         SchemaNode layersSchema = model.schema().property("layers");
         long max = layersSchema.resolvedSelf().path("maxItems").asLong(Long.MAX_VALUE);
         if (!v.isArray() || v.isEmpty()) {
-            problems.error(at, "must be a list of one or more layers, not " + (v.isArray() ? "an empty list" : JsonObjectReader.describe(v)));
+            problems.error(
+                    at,
+                    "must be a list of one or more layers, not "
+                            + (v.isArray() ? "an empty list" : JsonObjectReader.describe(v)));
             return null;
         }
         if (v.size() > max) {
@@ -51,7 +54,10 @@ final class GraphReader {
             String path = JsonLocations.element(at, i);
             JsonNode node = v.get(i);
             if (!node.isObject()) {
-                problems.error(path, "must be an object such as {\"type\": \"dense\", \"units\": 64}, not " + JsonObjectReader.describe(node));
+                problems.error(
+                        path,
+                        "must be an object such as {\"type\": \"dense\", \"units\": 64}, not "
+                                + JsonObjectReader.describe(node));
                 complete = false;
                 continue;
             }
@@ -75,7 +81,9 @@ final class GraphReader {
         r.variant(type);
         String name = r.string("name", type + index);
         if (name != null && !NODE_NAME.matcher(name).matches()) {
-            problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
+            problems.error(
+                    r.pathOf("name"),
+                    "must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
             name = null;
         } else if (INPUT.equals(name)) {
             problems.error(r.pathOf("name"), "\"input\" names the data; give the layer another name");
@@ -118,14 +126,18 @@ final class GraphReader {
         } else if (v.isArray() && !v.isEmpty()) {
             v.forEach(items::add);
         } else {
-            problems.error(r.pathOf("inputs"), "must be a node's name or a list of names, such as [\"conv1\", \"skip\"], not "
-                    + (v.isArray() ? "an empty list" : JsonObjectReader.describe(v)));
+            problems.error(
+                    r.pathOf("inputs"),
+                    "must be a node's name or a list of names, such as [\"conv1\", \"skip\"], not "
+                            + (v.isArray() ? "an empty list" : JsonObjectReader.describe(v)));
             return null;
         }
         List<String> names = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             if (!items.get(i).isTextual()) {
-                problems.error(JsonLocations.element(r.pathOf("inputs"), i), "must be a node's name, not " + JsonObjectReader.describe(items.get(i)));
+                problems.error(
+                        JsonLocations.element(r.pathOf("inputs"), i),
+                        "must be a node's name, not " + JsonObjectReader.describe(items.get(i)));
                 return null;
             }
             names.add(items.get(i).asText());

@@ -2,7 +2,6 @@ package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -100,7 +99,12 @@ final class JsonObjectReader {
         Integer fallback = d == null ? null : d.intValue();
         Integer v = integer(key, fallback, Integer.MIN_VALUE, Integer.MAX_VALUE);
         if (v != null && !allowed.contains(v.longValue())) {
-            problems.error(pathOf(key), "must be " + String.join(" or ", allowed.stream().map(String::valueOf).toList()) + ", not " + v);
+            problems.error(
+                    pathOf(key),
+                    "must be "
+                            + String.join(
+                                    " or ",
+                                    allowed.stream().map(String::valueOf).toList()) + ", not " + v);
             return fallback;
         }
         return v;
@@ -159,8 +163,10 @@ final class JsonObjectReader {
             return checkInteger(pathOf(key), v, b[0], b[1]) ? v.intValue() : null;
         }
         if (v.size() < b[2] || v.size() > b[3]) {
-            problems.error(pathOf(key), "must be one whole number or a list of " + (b[2] == b[3] ? b[2] : b[2] + " to " + b[3])
-                    + " (one per dimension), not a list of " + v.size());
+            problems.error(
+                    pathOf(key),
+                    "must be one whole number or a list of " + (b[2] == b[3] ? b[2] : b[2] + " to " + b[3])
+                            + " (one per dimension), not a list of " + v.size());
             return null;
         }
         return intList(key, b[0], b[1], (int) b[2]);
@@ -273,7 +279,11 @@ final class JsonObjectReader {
 
     boolean checkInteger(String at, JsonNode v, long min, long max) {
         if (!v.isIntegralNumber()) {
-            problems.error(at, v.isNumber() ? "must be a whole number, not " + v.asText() : "must be a whole number, not " + describe(v));
+            problems.error(
+                    at,
+                    v.isNumber()
+                            ? "must be a whole number, not " + v.asText()
+                            : "must be a whole number, not " + describe(v));
             return false;
         }
         if (!v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
@@ -318,8 +328,12 @@ final class JsonObjectReader {
         boolean high = maxExclusive ? d >= max : d > max;
         if (Double.isNaN(d) || low || high) {
             String lower = (minExclusive ? "> " : "≥ ") + fmt(min);
-            problems.error(pathOf(key), max == Double.MAX_VALUE ? "must be " + lower
-                    : "must be " + lower + " and " + (maxExclusive ? "< " : "≤ ") + fmt(max) + ", not " + fmt(d));
+            problems.error(
+                    pathOf(key),
+                    max == Double.MAX_VALUE
+                            ? "must be " + lower
+                            : "must be " + lower + " and " + (maxExclusive ? "< " : "≤ ") + fmt(max) + ", not "
+                                    + fmt(d));
             return fallback;
         }
         return d;
@@ -421,8 +435,10 @@ final class JsonObjectReader {
                     problems.error(pathOf(name), "unknown key");
                     continue;
                 }
-                problems.error(pathOf(name), "unknown key \"" + name + "\"" + Suggestions.didYouMean(name, List.copyOf(known))
-                        + " (allowed here: " + String.join(", ", known) + ")");
+                problems.error(
+                        pathOf(name),
+                        "unknown key \"" + name + "\"" + Suggestions.didYouMean(name, List.copyOf(known))
+                                + " (allowed here: " + String.join(", ", known) + ")");
             }
         }
     }

@@ -11,8 +11,14 @@ package org.traindeck.engine.config;
  * @param depthGradientRatio   the first layer's gradient norm over the last's beyond this (or below its inverse) warns
  * @param patience             logged steps in a row a condition must hold before its warning
  */
-public record LayerHealthConfig(int everySteps, int histogramsEverySteps, double minUpdateRatio, double maxUpdateRatio,
-                                double deadFraction, double depthGradientRatio, int patience) {
+public record LayerHealthConfig(
+        int everySteps,
+        int histogramsEverySteps,
+        double minUpdateRatio,
+        double maxUpdateRatio,
+        double deadFraction,
+        double depthGradientRatio,
+        int patience) {
 
     /** The schema's defaults. */
     public static final LayerHealthConfig DEFAULTS = new LayerHealthConfig(50, 500, 1e-5, 1e-1, 0.95, 1000, 3);

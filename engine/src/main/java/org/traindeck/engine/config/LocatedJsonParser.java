@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 
 /**
@@ -31,8 +30,11 @@ public final class LocatedJsonParser {
 
     public static Result parse(String text) {
         if (text == null || text.isBlank()) {
-            return new Result(null, new JsonLocations(),
-                    ConfigProblem.error("", "the file is empty: expected a JSON object such as {\"name\": \"my-run\", ...}", null));
+            return new Result(
+                    null,
+                    new JsonLocations(),
+                    ConfigProblem.error(
+                            "", "the file is empty: expected a JSON object such as {\"name\": \"my-run\", ...}", null));
         }
         LocatedJsonParser parser = new LocatedJsonParser();
         try (JsonParser p = FACTORY.createParser(text)) {
@@ -41,17 +43,23 @@ public final class LocatedJsonParser {
             JsonToken trailing = p.nextToken();
             if (trailing != null) {
                 JsonLocation at = p.currentTokenLocation();
-                return new Result(null, parser.locations, ConfigProblem.error("",
-                        "unexpected content after the end of the JSON object",
-                        new JsonLocations.Position(at.getLineNr(), at.getColumnNr())));
+                return new Result(
+                        null,
+                        parser.locations,
+                        ConfigProblem.error(
+                                "",
+                                "unexpected content after the end of the JSON object",
+                                new JsonLocations.Position(at.getLineNr(), at.getColumnNr())));
             }
             return new Result(root, parser.locations, null);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
-            JsonLocations.Position pos = at == null ? null : new JsonLocations.Position(at.getLineNr(), at.getColumnNr());
+            JsonLocations.Position pos =
+                    at == null ? null : new JsonLocations.Position(at.getLineNr(), at.getColumnNr());
             return new Result(null, parser.locations, ConfigProblem.error("", "invalid JSON: " + cleanMessage(e), pos));
         } catch (IOException e) {
-            return new Result(null, parser.locations, ConfigProblem.error("", "cannot read the JSON: " + e.getMessage(), null));
+            return new Result(
+                    null, parser.locations, ConfigProblem.error("", "cannot read the JSON: " + e.getMessage(), null));
         }
     }
 

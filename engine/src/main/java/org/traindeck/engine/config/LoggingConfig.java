@@ -4,8 +4,13 @@ package org.traindeck.engine.config;
  * Which metric files a run writes, how often per-step metrics are published, the per-layer health figures
  * ({@code layers}) and the sample predictions ({@code samples}).
  */
-public record LoggingConfig(boolean jsonl, boolean csv, boolean tensorboard, int everySteps, LayerHealthConfig layers,
-                            SamplesConfig samples) {
+public record LoggingConfig(
+        boolean jsonl,
+        boolean csv,
+        boolean tensorboard,
+        int everySteps,
+        LayerHealthConfig layers,
+        SamplesConfig samples) {
 
     public LoggingConfig {
         layers = layers == null ? LayerHealthConfig.DEFAULTS : layers;

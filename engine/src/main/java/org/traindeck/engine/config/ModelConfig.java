@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
-
 import java.util.List;
 
 /**
@@ -14,13 +13,14 @@ import java.util.List;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = ModelConfig.Mlp.class, name = "mlp"),
-        @JsonSubTypes.Type(value = ModelConfig.LeNet.class, name = "lenet"),
-        @JsonSubTypes.Type(value = ModelConfig.ResNet.class, name = "resnet"),
-        @JsonSubTypes.Type(value = ModelConfig.Graph.class, name = "graph"),
-        @JsonSubTypes.Type(value = ModelConfig.Vit.class, name = "vit"),
-        @JsonSubTypes.Type(value = ModelConfig.Gpt.class, name = "gpt"),
-        @JsonSubTypes.Type(value = ModelConfig.Zoo.class, name = "zoo")})
+    @JsonSubTypes.Type(value = ModelConfig.Mlp.class, name = "mlp"),
+    @JsonSubTypes.Type(value = ModelConfig.LeNet.class, name = "lenet"),
+    @JsonSubTypes.Type(value = ModelConfig.ResNet.class, name = "resnet"),
+    @JsonSubTypes.Type(value = ModelConfig.Graph.class, name = "graph"),
+    @JsonSubTypes.Type(value = ModelConfig.Vit.class, name = "vit"),
+    @JsonSubTypes.Type(value = ModelConfig.Gpt.class, name = "gpt"),
+    @JsonSubTypes.Type(value = ModelConfig.Zoo.class, name = "zoo")
+})
 public sealed interface ModelConfig {
 
     String type();
@@ -46,7 +46,12 @@ public sealed interface ModelConfig {
     }
 
     enum Activation {
-        RELU("relu"), LEAKYRELU("leakyrelu"), TANH("tanh"), SIGMOID("sigmoid"), GELU("gelu"), SWISH("swish");
+        RELU("relu"),
+        LEAKYRELU("leakyrelu"),
+        TANH("tanh"),
+        SIGMOID("sigmoid"),
+        GELU("gelu"),
+        SWISH("swish");
 
         @JsonValue
         public final String json;
@@ -58,8 +63,12 @@ public sealed interface ModelConfig {
 
     /** Fully connected layers; works on any data (image data is flattened). */
     @JsonPropertyOrder({"activation", "hidden", "dropout", "kernel"})
-    record Mlp(List<Integer> hidden, Activation activation, double dropout,
-               @JsonInclude(JsonInclude.Include.NON_NULL) String kernel) implements ModelConfig {
+    record Mlp(
+            List<Integer> hidden,
+            Activation activation,
+            double dropout,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
+            implements ModelConfig {
         public Mlp {
             hidden = List.copyOf(hidden);
         }
@@ -82,8 +91,9 @@ public sealed interface ModelConfig {
 
     /** LeNet-style: conv/pool blocks with the given channel counts, then one dense layer. Needs image data. */
     @JsonPropertyOrder({"activation", "channels", "kernelSize", "dense", "dropout", "batchNorm"})
-    record LeNet(List<Integer> channels, int kernelSize, int dense, Activation activation, double dropout,
-                 boolean batchNorm) implements ModelConfig {
+    record LeNet(
+            List<Integer> channels, int kernelSize, int dense, Activation activation, double dropout, boolean batchNorm)
+            implements ModelConfig {
         public LeNet {
             channels = List.copyOf(channels);
         }
@@ -137,16 +147,23 @@ public sealed interface ModelConfig {
 
     /** How the graph's output is trained: the loss and the output function, "auto" meaning the task's own. */
     @JsonPropertyOrder({"loss", "activation"})
-    record Head(String loss, String activation) {
-    }
+    record Head(String loss, String activation) {}
 
     /**
      * A Vision Transformer: patches with learned position embeddings and a class token, {@code depth} pre-norm blocks
      * of multi-head self-attention and an MLP, a layer norm, and the class token into the head.
      */
     @JsonPropertyOrder({"patch", "width", "depth", "heads", "mlpRatio", "classToken", "dropout", "recompute", "kernel"})
-    record Vit(int patch, int width, int depth, int heads, double mlpRatio, boolean classToken, double dropout,
-               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute, @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
+    record Vit(
+            int patch,
+            int width,
+            int depth,
+            int heads,
+            double mlpRatio,
+            boolean classToken,
+            double dropout,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
             implements ModelConfig {
 
         @Override
@@ -165,8 +182,14 @@ public sealed interface ModelConfig {
      * self-attention and an MLP, a layer norm, and a next-token head. The vocabulary and context come from the data.
      */
     @JsonPropertyOrder({"width", "depth", "heads", "mlpRatio", "dropout", "recompute", "kernel"})
-    record Gpt(int width, int depth, int heads, double mlpRatio, double dropout,
-               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute, @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
+    record Gpt(
+            int width,
+            int depth,
+            int heads,
+            double mlpRatio,
+            double dropout,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
             implements ModelConfig {
 
         @Override

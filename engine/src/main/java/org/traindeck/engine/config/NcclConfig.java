@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +19,8 @@ public record NcclConfig(Map<String, String> toggles, Map<String, String> custom
 
     public static final List<Toggle> KNOWN = List.of(
             new Toggle("NCCL_TIMEOUT", "1800", "seconds a collective may hang; TrainDeck uses it as its step watchdog"),
-            new Toggle("NCCL_BLOCKING_WAIT", "1", "wait on collectives so a timeout raises an error instead of hanging"),
+            new Toggle(
+                    "NCCL_BLOCKING_WAIT", "1", "wait on collectives so a timeout raises an error instead of hanging"),
             new Toggle("NCCL_IB_DISABLE", "1", "do not use InfiniBand"),
             new Toggle("NCCL_P2P_DISABLE", "1", "no GPU-to-GPU peer copies; in DL4J: cross-device access off"),
             new Toggle("NCCL_SHM_DISABLE", "0", "keep shared-memory transport between processes"),

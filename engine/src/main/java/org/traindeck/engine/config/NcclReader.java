@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +49,9 @@ final class NcclReader {
                 JsonNode v = node.get(name);
                 String at = customReader.pathOf(name);
                 if (!ENV_NAME.matcher(name).matches()) {
-                    problems.error(at, "is not a valid environment variable name (letters, digits and _, not starting with a digit)");
+                    problems.error(
+                            at,
+                            "is not a valid environment variable name (letters, digits and _, not starting with a digit)");
                 } else if (NcclConfig.known(name) != null) {
                     problems.error(at, name + " is a known toggle: set it in \"nccl\" itself");
                 } else if (!v.isTextual() && !v.isNumber() && !v.isBoolean()) {
@@ -68,17 +69,27 @@ final class NcclReader {
     static String ncclValueProblem(String name, String value) {
         switch (name) {
             case "NCCL_TIMEOUT":
-                return value.matches("\\d{1,7}") && Integer.parseInt(value) >= 1 ? null : "must be a whole number of seconds ≥ 1";
+                return value.matches("\\d{1,7}") && Integer.parseInt(value) >= 1
+                        ? null
+                        : "must be a whole number of seconds ≥ 1";
             case "NCCL_BLOCKING_WAIT", "NCCL_IB_DISABLE", "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE":
                 return value.equals("0") || value.equals("1") ? null : "must be 0 or 1";
             case "NCCL_DEBUG":
-                return List.of("VERSION", "WARN", "INFO", "TRACE").contains(value) ? null : "must be VERSION, WARN, INFO or TRACE";
+                return List.of("VERSION", "WARN", "INFO", "TRACE").contains(value)
+                        ? null
+                        : "must be VERSION, WARN, INFO or TRACE";
             case "NCCL_NSOCKS_PERTHREAD":
-                return value.matches("\\d{1,2}") && Integer.parseInt(value) >= 1 && Integer.parseInt(value) <= 64 ? null : "must be 1 to 64";
+                return value.matches("\\d{1,2}") && Integer.parseInt(value) >= 1 && Integer.parseInt(value) <= 64
+                        ? null
+                        : "must be 1 to 64";
             case "NCCL_SOCKET_NTHREADS":
-                return value.matches("\\d{1,2}") && Integer.parseInt(value) >= 1 && Integer.parseInt(value) <= 16 ? null : "must be 1 to 16";
+                return value.matches("\\d{1,2}") && Integer.parseInt(value) >= 1 && Integer.parseInt(value) <= 16
+                        ? null
+                        : "must be 1 to 16";
             case "NCCL_SOCKET_IFNAME":
-                return value.matches("[=^]?[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*") ? null : "must be interface names separated by commas, such as eth0,lo";
+                return value.matches("[=^]?[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*")
+                        ? null
+                        : "must be interface names separated by commas, such as eth0,lo";
             default:
                 return null;
         }

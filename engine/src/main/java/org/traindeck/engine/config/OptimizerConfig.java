@@ -2,7 +2,6 @@ package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -11,8 +10,14 @@ import java.util.Set;
  * The optimizer of a stage. Fields that a type does not use are rejected when parsing, so the record's unused
  * fields simply hold their defaults.
  */
-public record OptimizerConfig(String type, double learningRate, @JsonIgnore double momentum, @JsonIgnore double beta1,
-                              @JsonIgnore double beta2, @JsonIgnore double epsilon, @JsonIgnore double weightDecay) {
+public record OptimizerConfig(
+        String type,
+        double learningRate,
+        @JsonIgnore double momentum,
+        @JsonIgnore double beta1,
+        @JsonIgnore double beta2,
+        @JsonIgnore double epsilon,
+        @JsonIgnore double weightDecay) {
 
     /** Which optional fields each type accepts (besides type, learningRate and weightDecay). */
     static final Map<String, Set<String>> FIELDS = Map.of(
@@ -38,7 +43,12 @@ public record OptimizerConfig(String type, double learningRate, @JsonIgnore doub
 
     /** Same optimizer apart from the learning rate: its state (moments) can carry over from one stage to the next. */
     public boolean sameStateShapeAs(OptimizerConfig other) {
-        return other != null && type.equals(other.type) && momentum == other.momentum && beta1 == other.beta1
-                && beta2 == other.beta2 && epsilon == other.epsilon && weightDecay == other.weightDecay;
+        return other != null
+                && type.equals(other.type)
+                && momentum == other.momentum
+                && beta1 == other.beta1
+                && beta2 == other.beta2
+                && epsilon == other.epsilon
+                && weightDecay == other.weightDecay;
     }
 }

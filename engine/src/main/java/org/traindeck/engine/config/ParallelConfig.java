@@ -11,9 +11,17 @@ package org.traindeck.engine.config;
  * {@code clusterSecretFile} (empty: where "traindeck cluster master" writes it). {@code syncBatchNorm} computes every
  * BatchNorm node's batch statistics over all devices of a synchronous step (a node's own "sync" overrides it).
  */
-public record ParallelConfig(String mode, int averagingFrequency, int prefetch, String lrScaling, boolean fallback,
-                             double baselineSamplesPerSecond, String cluster, int executors, String clusterSecretFile,
-                             boolean syncBatchNorm) {
+public record ParallelConfig(
+        String mode,
+        int averagingFrequency,
+        int prefetch,
+        String lrScaling,
+        boolean fallback,
+        double baselineSamplesPerSecond,
+        String cluster,
+        int executors,
+        String clusterSecretFile,
+        boolean syncBatchNorm) {
 
     public static final String SYNC = "sync";
 
@@ -23,8 +31,17 @@ public record ParallelConfig(String mode, int averagingFrequency, int prefetch, 
 
     /** The same settings training on {@code address} with {@code executorCount} executors. */
     public ParallelConfig withCluster(String address, int executorCount) {
-        return new ParallelConfig(mode, averagingFrequency, prefetch, lrScaling, fallback, baselineSamplesPerSecond, address,
-                executorCount, clusterSecretFile, syncBatchNorm);
+        return new ParallelConfig(
+                mode,
+                averagingFrequency,
+                prefetch,
+                lrScaling,
+                fallback,
+                baselineSamplesPerSecond,
+                address,
+                executorCount,
+                clusterSecretFile,
+                syncBatchNorm);
     }
 
     public boolean synchronous() {

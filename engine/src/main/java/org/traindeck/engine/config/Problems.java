@@ -35,7 +35,13 @@ final class Problems {
             return;
         }
         JsonLocations.Position at = locations.of(path);
-        list.add(new ConfigProblem(ConfigProblem.Severity.ERROR, path, message, at == null ? 0 : at.line(), at == null ? 0 : at.column(), true));
+        list.add(new ConfigProblem(
+                ConfigProblem.Severity.ERROR,
+                path,
+                message,
+                at == null ? 0 : at.line(),
+                at == null ? 0 : at.column(),
+                true));
     }
 
     void warning(String path, String message) {
@@ -60,8 +66,8 @@ final class Problems {
             return List.copyOf(list);
         }
         List<ConfigProblem> out = new ArrayList<>(list);
-        String more = "… and " + (moreErrors + moreWarnings) + " more problem(s) (" + moreErrors + " error(s), " + moreWarnings
-                + " warning(s)) not listed: fix these first";
+        String more = "… and " + (moreErrors + moreWarnings) + " more problem(s) (" + moreErrors + " error(s), "
+                + moreWarnings + " warning(s)) not listed: fix these first";
         out.add(moreErrors > 0 ? ConfigProblem.error("", more, null) : ConfigProblem.warning("", more, null));
         return List.copyOf(out);
     }

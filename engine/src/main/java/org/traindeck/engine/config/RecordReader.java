@@ -2,7 +2,6 @@ package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
-
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,8 +23,7 @@ final class RecordReader {
         Object read(Map<String, Object> soFar);
     }
 
-    private RecordReader() {
-    }
+    private RecordReader() {}
 
     /** The record, or null when a value it cannot do without is missing or wrong (which is reported). */
     static <T> T read(JsonObjectReader r, Class<T> type, Map<String, FieldReader> own) {
@@ -42,8 +40,10 @@ final class RecordReader {
             if (v instanceof String s && c.getType().isEnum()) {
                 v = ConfigMapper.enumConstant(c.getType(), s);
             }
-            // a wrong or missing required value is reported and read as null: the record cannot be built, and need not be
-            if (v == null && (c.getType().isPrimitive() || r.has(key) || r.schema().isRequired(key))) {
+            // a wrong or missing required value is reported and read as null: the record cannot be built, and need not
+            // be
+            if (v == null
+                    && (c.getType().isPrimitive() || r.has(key) || r.schema().isRequired(key))) {
                 complete = false;
             }
             values.put(c.getName(), v);
@@ -52,7 +52,8 @@ final class RecordReader {
         for (RecordComponent c : components) {
             if (!values.containsKey(c.getName())) {
                 if (!own.containsKey(c.getName())) {
-                    throw new IllegalStateException(type.getSimpleName() + "." + c.getName() + " is not written in JSON: it needs a reader");
+                    throw new IllegalStateException(
+                            type.getSimpleName() + "." + c.getName() + " is not written in JSON: it needs a reader");
                 }
                 values.put(c.getName(), own.get(c.getName()).read(values));
             }
@@ -60,7 +61,8 @@ final class RecordReader {
         if (!complete) {
             return null;
         }
-        Object[] args = Arrays.stream(components).map(c -> values.get(c.getName())).toArray();
+        Object[] args =
+                Arrays.stream(components).map(c -> values.get(c.getName())).toArray();
         try {
             return type.cast(ConfigMapper.canonicalConstructor(type).newInstance(args));
         } catch (ReflectiveOperationException | IllegalArgumentException e) {
@@ -114,7 +116,8 @@ final class RecordReader {
             // a section of plain fields (logging, parallel): read the same way, absent meaning every default
             case OTHER -> {
                 if (!javaType.isRecord() || javaType.isAnnotationPresent(JsonSubTypes.class)) {
-                    throw new IllegalStateException(r.pathOf(key) + " is not a plain value: it needs a reader of its own");
+                    throw new IllegalStateException(
+                            r.pathOf(key) + " is not a plain value: it needs a reader of its own");
                 }
                 yield read(r.section(key), javaType);
             }
@@ -133,7 +136,9 @@ final class RecordReader {
     }
 
     private static RecordComponent component(RecordComponent[] components, String name, Class<?> type) {
-        return Arrays.stream(components).filter(c -> c.getName().equals(name)).findFirst()
+        return Arrays.stream(components)
+                .filter(c -> c.getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException(type.getSimpleName() + " has no component " + name));
     }
 }

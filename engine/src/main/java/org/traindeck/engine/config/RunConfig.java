@@ -3,7 +3,6 @@ package org.traindeck.engine.config;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,34 +43,119 @@ public record RunConfig(
 
     /** The same config writing its runs under {@code dir} (absolute, or relative to the config's folder). */
     public RunConfig withOutputDir(String dir) {
-        return new RunConfig(name, dir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, parallel, nccl, performance, stepTimeoutSeconds, baseDir);
+        return new RunConfig(
+                name,
+                dir,
+                seed,
+                devices,
+                model,
+                data,
+                stages,
+                logging,
+                checkpoint,
+                onNonFinite,
+                parallel,
+                nccl,
+                performance,
+                stepTimeoutSeconds,
+                baseDir);
     }
 
     /** The same config with stage {@code index} trained for {@code epochs} epochs. */
     public RunConfig withStageEpochs(int index, int epochs) {
         List<StageConfig> s = new ArrayList<>(stages);
         StageConfig o = s.get(index);
-        s.set(index, new StageConfig(o.name(), epochs, o.batchSize(), o.optimizer(), o.schedule(), o.clipNorm(),
-                o.accumulationSteps(), o.precision(), o.augmentation(), o.validationInterval(), o.data(), o.ema()));
-        return new RunConfig(name, outputDir, seed, devices, model, data, s, logging, checkpoint, onNonFinite, parallel, nccl, performance, stepTimeoutSeconds, baseDir);
+        s.set(
+                index,
+                new StageConfig(
+                        o.name(),
+                        epochs,
+                        o.batchSize(),
+                        o.optimizer(),
+                        o.schedule(),
+                        o.clipNorm(),
+                        o.accumulationSteps(),
+                        o.precision(),
+                        o.augmentation(),
+                        o.validationInterval(),
+                        o.data(),
+                        o.ema()));
+        return new RunConfig(
+                name,
+                outputDir,
+                seed,
+                devices,
+                model,
+                data,
+                s,
+                logging,
+                checkpoint,
+                onNonFinite,
+                parallel,
+                nccl,
+                performance,
+                stepTimeoutSeconds,
+                baseDir);
     }
 
     /** The same config on other devices (a command-line override). */
     public RunConfig withDevices(DeviceSelection newDevices) {
-        return new RunConfig(name, outputDir, seed, newDevices, model, data, stages, logging, checkpoint, onNonFinite, parallel,
-                nccl, performance, stepTimeoutSeconds, baseDir);
+        return new RunConfig(
+                name,
+                outputDir,
+                seed,
+                newDevices,
+                model,
+                data,
+                stages,
+                logging,
+                checkpoint,
+                onNonFinite,
+                parallel,
+                nccl,
+                performance,
+                stepTimeoutSeconds,
+                baseDir);
     }
 
     /** The same config with other data-parallel settings (a cluster given on the command line). */
     public RunConfig withParallel(ParallelConfig newParallel) {
-        return new RunConfig(name, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, newParallel,
-                nccl, performance, stepTimeoutSeconds, baseDir);
+        return new RunConfig(
+                name,
+                outputDir,
+                seed,
+                devices,
+                model,
+                data,
+                stages,
+                logging,
+                checkpoint,
+                onNonFinite,
+                newParallel,
+                nccl,
+                performance,
+                stepTimeoutSeconds,
+                baseDir);
     }
 
     /** The same config under another run name. */
     public RunConfig withName(String newName) {
-        return new RunConfig(newName, outputDir, seed, devices, model, data, stages, logging, checkpoint, onNonFinite, parallel,
-                nccl, performance, stepTimeoutSeconds, baseDir);
+        return new RunConfig(
+                newName,
+                outputDir,
+                seed,
+                devices,
+                model,
+                data,
+                stages,
+                logging,
+                checkpoint,
+                onNonFinite,
+                parallel,
+                nccl,
+                performance,
+                stepTimeoutSeconds,
+                baseDir);
     }
 
     /** Watchdog limit for multi-device runs that set none: NCCL's own recommended timeout. */

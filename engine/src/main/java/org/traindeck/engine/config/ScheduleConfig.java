@@ -7,9 +7,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 /** A learning-rate schedule, relative to its stage. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = ScheduleConfig.Constant.class, name = "constant"),
-        @JsonSubTypes.Type(value = ScheduleConfig.Step.class, name = "step"),
-        @JsonSubTypes.Type(value = ScheduleConfig.WarmupCosine.class, name = "warmupCosine")})
+    @JsonSubTypes.Type(value = ScheduleConfig.Constant.class, name = "constant"),
+    @JsonSubTypes.Type(value = ScheduleConfig.Step.class, name = "step"),
+    @JsonSubTypes.Type(value = ScheduleConfig.WarmupCosine.class, name = "warmupCosine")
+})
 public sealed interface ScheduleConfig {
 
     String type();

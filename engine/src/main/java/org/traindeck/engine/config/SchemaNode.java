@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -71,7 +70,9 @@ final class SchemaNode {
     List<String> choices(String key) {
         List<String> out = new ArrayList<>();
         if (key.equals("type") && node.has("oneOf")) {
-            node.get("oneOf").forEach(b -> out.add(b.path("properties").path("type").path("const").asText()));
+            node.get("oneOf")
+                    .forEach(b -> out.add(
+                            b.path("properties").path("type").path("const").asText()));
             return out;
         }
         JsonNode p = resolve(root, declared(key));
@@ -83,7 +84,17 @@ final class SchemaNode {
     }
 
     /** How a property's value is written, as far as reading it goes. */
-    enum Kind { BOOLEAN, INTEGER, INTEGER_CHOICE, NUMBER, CHOICE, STRING, INT_LIST, INT_OR_LIST, OTHER }
+    enum Kind {
+        BOOLEAN,
+        INTEGER,
+        INTEGER_CHOICE,
+        NUMBER,
+        CHOICE,
+        STRING,
+        INT_LIST,
+        INT_OR_LIST,
+        OTHER
+    }
 
     Kind kind(String key) {
         JsonNode p = resolve(root, declared(key));
@@ -102,7 +113,8 @@ final class SchemaNode {
             case "integer" -> Kind.INTEGER;
             case "number" -> Kind.NUMBER;
             case "string" -> Kind.STRING;
-            case "array" -> "integer".equals(resolve(root, p.path("items")).path("type").asText()) ? Kind.INT_LIST : Kind.OTHER;
+            case "array" ->
+                "integer".equals(resolve(root, p.path("items")).path("type").asText()) ? Kind.INT_LIST : Kind.OTHER;
             default -> Kind.OTHER;
         };
     }
@@ -191,8 +203,12 @@ final class SchemaNode {
     /** [minimum, maximum] of an integer property; an absent bound is the type's own limit. */
     long[] integerBounds(String key, long lowest, long highest) {
         JsonNode p = resolve(root, declared(key));
-        long min = p.has("minimum") ? p.get("minimum").asLong() : p.has("exclusiveMinimum") ? p.get("exclusiveMinimum").asLong() + 1 : lowest;
-        long max = p.has("maximum") ? p.get("maximum").asLong() : p.has("exclusiveMaximum") ? p.get("exclusiveMaximum").asLong() - 1 : highest;
+        long min = p.has("minimum")
+                ? p.get("minimum").asLong()
+                : p.has("exclusiveMinimum") ? p.get("exclusiveMinimum").asLong() + 1 : lowest;
+        long max = p.has("maximum")
+                ? p.get("maximum").asLong()
+                : p.has("exclusiveMaximum") ? p.get("exclusiveMaximum").asLong() - 1 : highest;
         return new long[] {min, max};
     }
 
@@ -200,11 +216,14 @@ final class SchemaNode {
     NumberBounds numberBounds(String key) {
         JsonNode p = resolve(root, declared(key));
         boolean maxExclusive = p.has("exclusiveMaximum");
-        double max = p.has("maximum") ? p.get("maximum").asDouble() : maxExclusive ? p.get("exclusiveMaximum").asDouble() : Double.MAX_VALUE;
+        double max = p.has("maximum")
+                ? p.get("maximum").asDouble()
+                : maxExclusive ? p.get("exclusiveMaximum").asDouble() : Double.MAX_VALUE;
         if (p.has("exclusiveMinimum")) {
             return new NumberBounds(p.get("exclusiveMinimum").asDouble(), max, true, maxExclusive);
         }
-        return new NumberBounds(p.has("minimum") ? p.get("minimum").asDouble() : -Double.MAX_VALUE, max, false, maxExclusive);
+        return new NumberBounds(
+                p.has("minimum") ? p.get("minimum").asDouble() : -Double.MAX_VALUE, max, false, maxExclusive);
     }
 
     record NumberBounds(double min, double max, boolean minExclusive, boolean maxExclusive) {}
@@ -222,8 +241,12 @@ final class SchemaNode {
         if (items == null) {
             throw new IllegalStateException(key + ": the schema gives no list items");
         }
-        return new long[] {items.path("minimum").asLong(Long.MIN_VALUE), items.path("maximum").asLong(Long.MAX_VALUE),
-                list.path("minItems").asLong(0), list.path("maxItems").asLong(Long.MAX_VALUE)};
+        return new long[] {
+            items.path("minimum").asLong(Long.MIN_VALUE),
+            items.path("maximum").asLong(Long.MAX_VALUE),
+            list.path("minItems").asLong(0),
+            list.path("maxItems").asLong(Long.MAX_VALUE)
+        };
     }
 
     private JsonNode declared(String key) {

@@ -7,19 +7,19 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
-
 import java.util.List;
 
 /** One data source. {@code limit} (0 = all) caps the number of samples read, for quick runs. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = SourceConfig.Idx.class, name = "idx"),
-        @JsonSubTypes.Type(value = SourceConfig.Csv.class, name = "csv"),
-        @JsonSubTypes.Type(value = SourceConfig.ImageFolder.class, name = "images"),
-        @JsonSubTypes.Type(value = SourceConfig.MaskFolders.class, name = "masks"),
-        @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic"),
-        @JsonSubTypes.Type(value = SourceConfig.Text.class, name = "text"),
-        @JsonSubTypes.Type(value = SourceConfig.Numpy.class, name = "numpy")})
+    @JsonSubTypes.Type(value = SourceConfig.Idx.class, name = "idx"),
+    @JsonSubTypes.Type(value = SourceConfig.Csv.class, name = "csv"),
+    @JsonSubTypes.Type(value = SourceConfig.ImageFolder.class, name = "images"),
+    @JsonSubTypes.Type(value = SourceConfig.MaskFolders.class, name = "masks"),
+    @JsonSubTypes.Type(value = SourceConfig.Synthetic.class, name = "synthetic"),
+    @JsonSubTypes.Type(value = SourceConfig.Text.class, name = "text"),
+    @JsonSubTypes.Type(value = SourceConfig.Numpy.class, name = "numpy")
+})
 public sealed interface SourceConfig {
 
     String type();
@@ -31,7 +31,9 @@ public sealed interface SourceConfig {
     boolean isImage();
 
     enum Normalize {
-        NONE("none"), MINMAX("minmax"), STANDARDIZE("standardize");
+        NONE("none"),
+        MINMAX("minmax"),
+        STANDARDIZE("standardize");
 
         @JsonValue
         public final String json;
@@ -42,8 +44,13 @@ public sealed interface SourceConfig {
     }
 
     /** MNIST-format files ({@code <split>-images-idx3-ubyte[.gz]}, {@code <split>-labels-idx1-ubyte[.gz]}) in a folder. */
-    record Idx(@JsonSerialize(using = ConfigPathSerializer.class) String path, String split,
-               @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+    record Idx(
+            @JsonSerialize(using = ConfigPathSerializer.class)
+            String path,
+
+            String split,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
+            implements SourceConfig {
         @Override
         public String type() {
             return "idx";
@@ -59,10 +66,19 @@ public sealed interface SourceConfig {
      * A CSV file (optionally gzip-compressed) with one sample per row. {@code labelColumn} counts from 0; negative
      * counts from the end (-1 = last). With {@code imageShape} [height, width, channels] the features are an image.
      */
-    record Csv(@JsonSerialize(using = ConfigPathSerializer.class) String path, int labelColumn, boolean header,
-               String delimiter, Task task, @JsonInclude(JsonInclude.Include.NON_NULL) Integer numClasses,
-               @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> imageShape, Normalize normalize,
-               @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+    record Csv(
+            @JsonSerialize(using = ConfigPathSerializer.class)
+            String path,
+
+            int labelColumn,
+            boolean header,
+            String delimiter,
+            Task task,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer numClasses,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> imageShape,
+            Normalize normalize,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
+            implements SourceConfig {
         public Csv {
             imageShape = imageShape == null ? null : List.copyOf(imageShape);
         }
@@ -79,8 +95,15 @@ public sealed interface SourceConfig {
     }
 
     /** A folder with one sub-folder per class, holding PNG/JPEG/BMP/GIF images, resized to width × height. */
-    record ImageFolder(@JsonSerialize(using = ConfigPathSerializer.class) String path, int width, int height, int channels,
-                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+    record ImageFolder(
+            @JsonSerialize(using = ConfigPathSerializer.class)
+            String path,
+
+            int width,
+            int height,
+            int channels,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
+            implements SourceConfig {
         @Override
         public String type() {
             return "images";
@@ -97,9 +120,19 @@ public sealed interface SourceConfig {
      * extension); both resized to width × height, the masks by nearest neighbour.
      */
     @JsonPropertyOrder({"images", "masks", "width", "height", "channels", "numClasses", "limit"})
-    record MaskFolders(@JsonSerialize(using = ConfigPathSerializer.class) String images,
-                       @JsonSerialize(using = ConfigPathSerializer.class) String masks, int width, int height, int channels,
-                       int numClasses, @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+    record MaskFolders(
+            @JsonSerialize(using = ConfigPathSerializer.class)
+            String images,
+
+            @JsonSerialize(using = ConfigPathSerializer.class)
+            String masks,
+
+            int width,
+            int height,
+            int channels,
+            int numClasses,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
+            implements SourceConfig {
         @Override
         public String type() {
             return "masks";
@@ -115,10 +148,15 @@ public sealed interface SourceConfig {
      * Generated data for demos and tests: Gaussian class clusters (classification), a noisy non-linear function
      * (regression), or, with {@code imageShape}, images whose class is a bright bar's position.
      */
-    record Synthetic(Task task, int samples, @JsonInclude(JsonInclude.Include.NON_NULL) Integer features,
-                     @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> imageShape,
-                     @JsonInclude(JsonInclude.Include.NON_DEFAULT) int numClasses, double noise,
-                     @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+    record Synthetic(
+            Task task,
+            int samples,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer features,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> imageShape,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int numClasses,
+            double noise,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
+            implements SourceConfig {
         public Synthetic {
             imageShape = imageShape == null ? null : List.copyOf(imageShape);
         }
@@ -138,9 +176,14 @@ public sealed interface SourceConfig {
      * A UTF-8 text read as characters for next-token prediction: windows of {@code context} characters every
      * {@code stride} (default: the context), each predicting the same window one character later.
      */
-    record Text(@JsonSerialize(using = ConfigPathSerializer.class) String path, int context,
-                @JsonInclude(JsonInclude.Include.NON_NULL) Integer stride,
-                @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+    record Text(
+            @JsonSerialize(using = ConfigPathSerializer.class)
+            String path,
+
+            int context,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer stride,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
+            implements SourceConfig {
         @Override
         public String type() {
             return "text";
@@ -164,13 +207,21 @@ public sealed interface SourceConfig {
      * token ids cut into windows of {@code context}.
      */
     @JsonPropertyOrder({"inputs", "targets", "task", "layout", "numClasses", "context", "scale", "noise", "limit"})
-    record Numpy(@JsonSerialize(using = ConfigPathSerializer.class) String inputs,
-                 @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSerialize(using = ConfigPathSerializer.class) String targets,
-                 Task task, String layout,
-                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer numClasses,
-                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer context,
-                 double scale, double noise,
-                 @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit) implements SourceConfig {
+    record Numpy(
+            @JsonSerialize(using = ConfigPathSerializer.class)
+            String inputs,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSerialize(using = ConfigPathSerializer.class)
+            String targets,
+
+            Task task,
+            String layout,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer numClasses,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer context,
+            double scale,
+            double noise,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
+            implements SourceConfig {
         @Override
         public String type() {
             return "numpy";

@@ -30,26 +30,35 @@ final class SourceReader {
     }
 
     DataConfig readData(JsonObjectReader r) {
-        return RecordReader.read(r, DataConfig.class, Map.of(
-                "train", soFar -> {
-                    JsonObjectReader train = r.requiredObject("train");
-                    return train == null ? null : readSource(train);
-                },
-                "validation", soFar -> {
-                    JsonObjectReader validation = r.object("validation");
-                    return validation == null ? null : readSource(validation);
-                },
-                "test", soFar -> {
-                    JsonObjectReader test = r.object("test");
-                    return test == null ? null : readSource(test);
-                },
-                "validationSplit", soFar -> {
-                    Double split = r.number("validationSplit");
-                    if (soFar.get("validation") != null && split != null && split > 0) {
-                        problems.error(r.pathOf("validationSplit"), "give either \"validation\" (a source) or \"validationSplit\", not both");
-                    }
-                    return split;
-                }));
+        return RecordReader.read(
+                r,
+                DataConfig.class,
+                Map.of(
+                        "train",
+                                soFar -> {
+                                    JsonObjectReader train = r.requiredObject("train");
+                                    return train == null ? null : readSource(train);
+                                },
+                        "validation",
+                                soFar -> {
+                                    JsonObjectReader validation = r.object("validation");
+                                    return validation == null ? null : readSource(validation);
+                                },
+                        "test",
+                                soFar -> {
+                                    JsonObjectReader test = r.object("test");
+                                    return test == null ? null : readSource(test);
+                                },
+                        "validationSplit",
+                                soFar -> {
+                                    Double split = r.number("validationSplit");
+                                    if (soFar.get("validation") != null && split != null && split > 0) {
+                                        problems.error(
+                                                r.pathOf("validationSplit"),
+                                                "give either \"validation\" (a source) or \"validationSplit\", not both");
+                                    }
+                                    return split;
+                                }));
     }
 
     private SourceConfig readSource(JsonObjectReader r) {
@@ -81,7 +90,8 @@ final class SourceReader {
     }
 
     private SourceConfig readCsv(JsonObjectReader r) {
-        SourceConfig.Csv csv = RecordReader.read(r, SourceConfig.Csv.class, Map.of("imageShape", soFar -> readImageShape(r)));
+        SourceConfig.Csv csv =
+                RecordReader.read(r, SourceConfig.Csv.class, Map.of("imageShape", soFar -> readImageShape(r)));
         if (csv == null) {
             return null;
         }
@@ -108,7 +118,9 @@ final class SourceReader {
             problems.error(r.pathOf("context"), "applies to task \"sequence\" only");
         }
         if (n.noise() > 0 && n.task() != Task.RECONSTRUCTION) {
-            problems.error(r.pathOf("noise"), "applies to task \"reconstruction\" only (noise on the inputs, the clean input as target)");
+            problems.error(
+                    r.pathOf("noise"),
+                    "applies to task \"reconstruction\" only (noise on the inputs, the clean input as target)");
         }
         if (n.numClasses() != null && (n.task() == Task.REGRESSION || n.task() == Task.RECONSTRUCTION)) {
             problems.error(r.pathOf("numClasses"), "applies to classification, segmentation and sequence only");
@@ -124,10 +136,16 @@ final class SourceReader {
 
     private SourceConfig readSynthetic(JsonObjectReader r) {
         // the schema's defaults are for flat classification data: images have no features, regression no classes
-        SourceConfig.Synthetic s = RecordReader.read(r, SourceConfig.Synthetic.class, Map.of(
-                "features", soFar -> r.has("imageShape") ? r.integer("features", null) : r.integer("features"),
-                "imageShape", soFar -> readImageShape(r),
-                "numClasses", soFar -> soFar.get("task") == Task.REGRESSION ? r.integer("numClasses", 0) : r.integer("numClasses")));
+        SourceConfig.Synthetic s = RecordReader.read(
+                r,
+                SourceConfig.Synthetic.class,
+                Map.of(
+                        "features", soFar -> r.has("imageShape") ? r.integer("features", null) : r.integer("features"),
+                        "imageShape", soFar -> readImageShape(r),
+                        "numClasses",
+                                soFar -> soFar.get("task") == Task.REGRESSION
+                                        ? r.integer("numClasses", 0)
+                                        : r.integer("numClasses")));
         if (s == null) {
             return null;
         }
@@ -139,12 +157,15 @@ final class SourceReader {
             problems.error(r.pathOf("numClasses"), "applies to classification only");
         }
         if (regression && s.imageShape() != null) {
-            problems.error(r.pathOf("imageShape"), "synthetic images are for classification; use \"features\" for regression");
+            problems.error(
+                    r.pathOf("imageShape"), "synthetic images are for classification; use \"features\" for regression");
         }
         List<Integer> shape = s.imageShape();
         if (shape != null && !regression && s.numClasses() > Math.max(shape.get(0), shape.get(1))) {
-            problems.error(r.pathOf("numClasses"), "synthetic images mark the class by a bar position: at most "
-                    + Math.max(shape.get(0), shape.get(1)) + " classes for this image size");
+            problems.error(
+                    r.pathOf("numClasses"),
+                    "synthetic images mark the class by a bar position: at most " + Math.max(shape.get(0), shape.get(1))
+                            + " classes for this image size");
         }
         return s;
     }
@@ -193,8 +214,10 @@ final class SourceReader {
         for (String kind : List.of("images-idx3-ubyte", "labels-idx1-ubyte")) {
             String base = split + "-" + kind;
             if (!Files.isRegularFile(dir.resolve(base)) && !Files.isRegularFile(dir.resolve(base + ".gz"))) {
-                problems.error(at, "the folder " + dir + " has no " + base + " or " + base + ".gz"
-                        + (fashion ? ". " + FASHION_MNIST_HINT : ""));
+                problems.error(
+                        at,
+                        "the folder " + dir + " has no " + base + " or " + base + ".gz"
+                                + (fashion ? ". " + FASHION_MNIST_HINT : ""));
             }
         }
     }

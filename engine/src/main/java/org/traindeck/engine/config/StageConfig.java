@@ -10,8 +10,20 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * gradient's global L2 norm is scaled down to it. {@code data} (nullable) replaces the run's data for this stage.
  * {@code ema} (nullable) keeps a moving average of the weights during the stage.
  */
-@JsonPropertyOrder({"name", "epochs", "batchSize", "optimizer", "schedule", "gradientClipping", "accumulationSteps", "precision",
-        "augmentation", "validationInterval", "data", "ema"})
+@JsonPropertyOrder({
+    "name",
+    "epochs",
+    "batchSize",
+    "optimizer",
+    "schedule",
+    "gradientClipping",
+    "accumulationSteps",
+    "precision",
+    "augmentation",
+    "validationInterval",
+    "data",
+    "ema"
+})
 public record StageConfig(
         String name,
         int epochs,
@@ -27,15 +39,36 @@ public record StageConfig(
         @JsonInclude(JsonInclude.Include.NON_NULL) EmaConfig ema) {
 
     /** A stage without a weight average. */
-    public StageConfig(String name, int epochs, int batchSize, OptimizerConfig optimizer, ScheduleConfig schedule, double clipNorm,
-                       int accumulationSteps, Precision precision, AugmentationConfig augmentation, int validationInterval,
-                       DataConfig data) {
-        this(name, epochs, batchSize, optimizer, schedule, clipNorm, accumulationSteps, precision, augmentation, validationInterval,
-                data, null);
+    public StageConfig(
+            String name,
+            int epochs,
+            int batchSize,
+            OptimizerConfig optimizer,
+            ScheduleConfig schedule,
+            double clipNorm,
+            int accumulationSteps,
+            Precision precision,
+            AugmentationConfig augmentation,
+            int validationInterval,
+            DataConfig data) {
+        this(
+                name,
+                epochs,
+                batchSize,
+                optimizer,
+                schedule,
+                clipNorm,
+                accumulationSteps,
+                precision,
+                augmentation,
+                validationInterval,
+                data,
+                null);
     }
 
     public enum Precision {
-        FLOAT32("float32"), FLOAT16("float16");
+        FLOAT32("float32"),
+        FLOAT16("float16");
 
         @JsonValue
         public final String json;

@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +29,10 @@ final class StageReader {
             return List.of();
         }
         if (!v.isArray() || v.isEmpty()) {
-            problems.error(at, "must be a list of one or more stages, not " + (v.isArray() ? "an empty list" : JsonObjectReader.describe(v)));
+            problems.error(
+                    at,
+                    "must be a list of one or more stages, not "
+                            + (v.isArray() ? "an empty list" : JsonObjectReader.describe(v)));
             return List.of();
         }
         List<StageConfig> stages = new ArrayList<>();
@@ -42,10 +44,18 @@ final class StageReader {
                 problems.error(stagePath, "must be an object {...}, not " + JsonObjectReader.describe(node));
                 continue;
             }
-            StageConfig stage = readStage(new JsonObjectReader(problems, stagePath, node, r.schema().property("stages").items()), i);
+            StageConfig stage = readStage(
+                    new JsonObjectReader(
+                            problems,
+                            stagePath,
+                            node,
+                            r.schema().property("stages").items()),
+                    i);
             if (stage != null) {
                 if (!names.add(stage.name())) {
-                    problems.error(JsonLocations.child(stagePath, "name"), "another stage is already named \"" + stage.name() + "\"");
+                    problems.error(
+                            JsonLocations.child(stagePath, "name"),
+                            "another stage is already named \"" + stage.name() + "\"");
                 }
                 stages.add(stage);
             }
@@ -54,28 +64,39 @@ final class StageReader {
     }
 
     private StageConfig readStage(JsonObjectReader r, int index) {
-        return RecordReader.read(r, StageConfig.class, Map.of(
-                "name", soFar -> {
-                    String name = r.string("name", "stage" + (index + 1));
-                    if (name != null && !ConfigParser.RUN_NAME.matcher(name).matches()) {
-                        problems.error(r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-'");
-                    }
-                    return name;
-                },
-                "optimizer", soFar -> readOptimizer(r.section("optimizer")),
-                "schedule", soFar -> readSchedule(r.section("schedule")),
-                "augmentation", soFar -> {
-                    JsonObjectReader a = r.object("augmentation");
-                    return a == null ? null : RecordReader.read(a, AugmentationConfig.class);
-                },
-                "data", soFar -> {
-                    JsonObjectReader d = r.object("data");
-                    return d == null ? null : sources.readData(d);
-                },
-                "ema", soFar -> {
-                    JsonObjectReader e = r.object("ema");
-                    return e == null ? null : RecordReader.read(e, EmaConfig.class);
-                }));
+        return RecordReader.read(
+                r,
+                StageConfig.class,
+                Map.of(
+                        "name",
+                                soFar -> {
+                                    String name = r.string("name", "stage" + (index + 1));
+                                    if (name != null
+                                            && !ConfigParser.RUN_NAME
+                                                    .matcher(name)
+                                                    .matches()) {
+                                        problems.error(
+                                                r.pathOf("name"), "must be 1 to 64 letters, digits, '.', '_' or '-'");
+                                    }
+                                    return name;
+                                },
+                        "optimizer", soFar -> readOptimizer(r.section("optimizer")),
+                        "schedule", soFar -> readSchedule(r.section("schedule")),
+                        "augmentation",
+                                soFar -> {
+                                    JsonObjectReader a = r.object("augmentation");
+                                    return a == null ? null : RecordReader.read(a, AugmentationConfig.class);
+                                },
+                        "data",
+                                soFar -> {
+                                    JsonObjectReader d = r.object("data");
+                                    return d == null ? null : sources.readData(d);
+                                },
+                        "ema",
+                                soFar -> {
+                                    JsonObjectReader e = r.object("ema");
+                                    return e == null ? null : RecordReader.read(e, EmaConfig.class);
+                                }));
     }
 
     private OptimizerConfig readOptimizer(JsonObjectReader r) {
@@ -91,8 +112,17 @@ final class StageReader {
             values[i] = r.schema().defaultOf(field).doubleValue();
             if (type != null && !accepted.contains(field)) {
                 if (r.has(field)) {
-                    problems.error(r.pathOf(field), "does not apply to the " + type + " optimizer"
-                            + (accepted.isEmpty() ? "" : " (it takes: " + String.join(", ", accepted.stream().sorted().toList()) + ")"));
+                    problems.error(
+                            r.pathOf(field),
+                            "does not apply to the " + type + " optimizer"
+                                    + (accepted.isEmpty()
+                                            ? ""
+                                            : " (it takes: "
+                                                    + String.join(
+                                                            ", ",
+                                                            accepted.stream()
+                                                                    .sorted()
+                                                                    .toList()) + ")"));
                 }
             } else {
                 values[i] = r.number(field);
@@ -111,14 +141,20 @@ final class StageReader {
             return RecordReader.read(r, variant);
         }
         // warmup is given in steps or in epochs, never both; none is no warmup
-        return RecordReader.read(r, ScheduleConfig.WarmupCosine.class, Map.of(
-                "warmupSteps", soFar -> r.integer("warmupSteps", r.has("warmupEpochs") ? null : 0),
-                "warmupEpochs", soFar -> {
-                    Double epochs = r.number("warmupEpochs", null);
-                    if (epochs != null && r.has("warmupSteps")) {
-                        problems.error(r.pathOf("warmupEpochs"), "give either \"warmupSteps\" or \"warmupEpochs\", not both");
-                    }
-                    return epochs;
-                }));
+        return RecordReader.read(
+                r,
+                ScheduleConfig.WarmupCosine.class,
+                Map.of(
+                        "warmupSteps", soFar -> r.integer("warmupSteps", r.has("warmupEpochs") ? null : 0),
+                        "warmupEpochs",
+                                soFar -> {
+                                    Double epochs = r.number("warmupEpochs", null);
+                                    if (epochs != null && r.has("warmupSteps")) {
+                                        problems.error(
+                                                r.pathOf("warmupEpochs"),
+                                                "give either \"warmupSteps\" or \"warmupEpochs\", not both");
+                                    }
+                                    return epochs;
+                                }));
     }
 }

@@ -7,12 +7,13 @@ import java.util.Optional;
 /** The key or value a user probably meant, by edit distance: a typo's fix, named in the message. */
 public final class Suggestions {
 
-    private Suggestions() {
-    }
+    private Suggestions() {}
 
     /** ": did you mean \"x\"?" for the candidate closest to {@code given} when one is close enough, else "". */
     public static String didYouMean(String given, Collection<String> candidates) {
-        return closest(given, candidates).map(c -> ": did you mean \"" + c + "\"?").orElse("");
+        return closest(given, candidates)
+                .map(c -> ": did you mean \"" + c + "\"?")
+                .orElse("");
     }
 
     /** The candidate closest to {@code given}, when one is close enough to be a typo of it. */

@@ -7,7 +7,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * itself (an autoencoder), or the next token at every step of a sequence.
  */
 public enum Task {
-    CLASSIFICATION("classification"), REGRESSION("regression"), SEGMENTATION("segmentation"), RECONSTRUCTION("reconstruction"),
+    CLASSIFICATION("classification"),
+    REGRESSION("regression"),
+    SEGMENTATION("segmentation"),
+    RECONSTRUCTION("reconstruction"),
     SEQUENCE("sequence");
 
     @JsonValue

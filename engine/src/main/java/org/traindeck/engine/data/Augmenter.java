@@ -1,9 +1,8 @@
 package org.traindeck.engine.data;
 
-import org.traindeck.engine.config.AugmentationConfig;
-
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.traindeck.engine.config.AugmentationConfig;
 
 /**
  * Random 90° rotations, flips and brightness/contrast changes of channels-first images, applied in place to one
@@ -25,8 +24,10 @@ public final class Augmenter {
         if (augmentation == null || !augmentation.isActive() || train.isImage()) {
             return null;
         }
-        return "applies to images only, but this stage's training data is " + (train.shape() instanceof SampleShape.Volume
-                ? "volumes (" + train.shape() + ")" : train.shape().toString());
+        return "applies to images only, but this stage's training data is "
+                + (train.shape() instanceof SampleShape.Volume
+                        ? "volumes (" + train.shape() + ")"
+                        : train.shape().toString());
     }
 
     /** Augments the image at {@code offset} in {@code data}, drawing from {@code random}. */
@@ -46,8 +47,10 @@ public final class Augmenter {
             }
         }
         if (config.brightness() > 0 || config.contrast() > 0) {
-            float brightness = (float) (1 + (config.brightness() > 0 ? random.nextDouble(-config.brightness(), config.brightness()) : 0));
-            float contrast = (float) (1 + (config.contrast() > 0 ? random.nextDouble(-config.contrast(), config.contrast()) : 0));
+            float brightness = (float)
+                    (1 + (config.brightness() > 0 ? random.nextDouble(-config.brightness(), config.brightness()) : 0));
+            float contrast = (float)
+                    (1 + (config.contrast() > 0 ? random.nextDouble(-config.contrast(), config.contrast()) : 0));
             int n = shape.pixels();
             double mean = 0;
             for (int i = 0; i < n; i++) {
@@ -76,10 +79,19 @@ public final class Augmenter {
                     int ry = sy;
                     int rx = sx;
                     switch (quarterTurns) {
-                        case 1 -> { ry = w - 1 - sx; rx = sy; }
-                        case 2 -> { ry = h - 1 - sy; rx = w - 1 - sx; }
-                        case 3 -> { ry = sx; rx = h - 1 - sy; }
-                        default -> { }
+                        case 1 -> {
+                            ry = w - 1 - sx;
+                            rx = sy;
+                        }
+                        case 2 -> {
+                            ry = h - 1 - sy;
+                            rx = w - 1 - sx;
+                        }
+                        case 3 -> {
+                            ry = sx;
+                            rx = h - 1 - sy;
+                        }
+                        default -> {}
                     }
                     data[offset + c * plane + y * w + x] = scratch[c * plane + ry * w + rx];
                 }

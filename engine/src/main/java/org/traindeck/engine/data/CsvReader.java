@@ -1,8 +1,5 @@
 package org.traindeck.engine.data;
 
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.Task;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +13,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.zip.GZIPInputStream;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
 
 /**
  * Reads a numeric CSV (optionally .gz) with one sample per row. Class labels may be numbers (0, 1, ...) or names;
@@ -23,8 +22,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class CsvReader {
 
-    private CsvReader() {
-    }
+    private CsvReader() {}
 
     /**
      * @param knownClassNames the training data's class names when reading validation data with named classes, else null
@@ -49,11 +47,13 @@ public final class CsvReader {
                 if (columns < 0) {
                     columns = cells.length;
                     if (columns < 2) {
-                        throw new IOException(file + " line " + lineNo + ": only one column (is \"delimiter\" right? it is '" + delimiter + "')");
+                        throw new IOException(file + " line " + lineNo
+                                + ": only one column (is \"delimiter\" right? it is '" + delimiter + "')");
                     }
                     labelIndex = config.labelColumn() < 0 ? columns + config.labelColumn() : config.labelColumn();
                     if (labelIndex < 0 || labelIndex >= columns) {
-                        throw new IOException(file + " has " + columns + " columns, so labelColumn " + config.labelColumn() + " does not exist");
+                        throw new IOException(file + " has " + columns + " columns, so labelColumn "
+                                + config.labelColumn() + " does not exist");
                     }
                 }
                 if (headerPending) {
@@ -61,7 +61,8 @@ public final class CsvReader {
                     continue;
                 }
                 if (cells.length != columns) {
-                    throw new IOException(file + " line " + lineNo + ": " + cells.length + " columns, but the first row has " + columns);
+                    throw new IOException(file + " line " + lineNo + ": " + cells.length
+                            + " columns, but the first row has " + columns);
                 }
                 float[] row = new float[columns - 1];
                 int k = 0;
@@ -69,7 +70,8 @@ public final class CsvReader {
                     if (c == labelIndex) {
                         String label = cells[c].trim();
                         if (label.isEmpty()) {
-                            throw new IOException(file + " line " + lineNo + ", column " + (c + 1) + ": the label is empty");
+                            throw new IOException(
+                                    file + " line " + lineNo + ", column " + (c + 1) + ": the label is empty");
                         }
                         labelTexts.add(label);
                         labelLines.add(lineNo);
@@ -96,8 +98,8 @@ public final class CsvReader {
             List<Integer> s = config.imageShape();
             shape = new SampleShape.Image(s.get(2), s.get(0), s.get(1));
             if (shape.pixels() != featureCount) {
-                throw new IOException(file + " has " + featureCount + " feature columns, but imageShape " + s + " needs "
-                        + shape.pixels());
+                throw new IOException(file + " has " + featureCount + " feature columns, but imageShape " + s
+                        + " needs " + shape.pixels());
             }
             features = hwcToChw(features, rows.size(), shape);
         }
@@ -117,7 +119,8 @@ public final class CsvReader {
      * Class labels are whole numbers 0, 1, ... or names, not both, and never fractions: a "1.5" or a stray word among
      * numbers is a damaged file, not a new class.
      */
-    private static void checkLabels(Path file, List<String> labels, List<Integer> lines, int labelIndex) throws IOException {
+    private static void checkLabels(Path file, List<String> labels, List<Integer> lines, int labelIndex)
+            throws IOException {
         int numbers = 0;
         for (String l : labels) {
             if (isNumber(l)) {
@@ -130,7 +133,8 @@ public final class CsvReader {
         for (int i = 0; i < labels.size(); i++) {
             String l = labels.get(i);
             if (!isClassNumber(l)) {
-                throw new IOException(file + " line " + lines.get(i) + ", column " + (labelIndex + 1) + ": the label \"" + l + "\" is "
+                throw new IOException(file + " line " + lines.get(i) + ", column " + (labelIndex + 1) + ": the label \""
+                        + l + "\" is "
                         + (isNumber(l) ? "not a whole number ≥ 0" : "a name among numeric labels")
                         + ": class labels are whole numbers 0, 1, ... (or names throughout)");
             }
@@ -146,8 +150,14 @@ public final class CsvReader {
         }
     }
 
-    private static Dataset classify(Path file, SourceConfig.Csv config, float[] features, int featureCount,
-                                    List<String> labelTexts, SampleShape.Image shape, List<String> knownClassNames)
+    private static Dataset classify(
+            Path file,
+            SourceConfig.Csv config,
+            float[] features,
+            int featureCount,
+            List<String> labelTexts,
+            SampleShape.Image shape,
+            List<String> knownClassNames)
             throws IOException {
         int[] classes = new int[labelTexts.size()];
         boolean numeric = knownClassNames == null && labelTexts.stream().allMatch(CsvReader::isClassNumber);
@@ -159,7 +169,8 @@ public final class CsvReader {
             }
             int numClasses = config.numClasses() != null ? config.numClasses() : Math.max(2, max + 1);
             if (max >= numClasses) {
-                throw new IOException(file + " has class " + max + ", but numClasses is " + numClasses + " (classes are 0.." + (numClasses - 1) + ")");
+                throw new IOException(file + " has class " + max + ", but numClasses is " + numClasses
+                        + " (classes are 0.." + (numClasses - 1) + ")");
             }
             return Dataset.classification(features, featureCount, classes, numClasses, shape, null);
         }
@@ -171,7 +182,8 @@ public final class CsvReader {
         for (int i = 0; i < classes.length; i++) {
             Integer c = index.get(labelTexts.get(i));
             if (c == null) {
-                throw new IOException(file + ": class \"" + labelTexts.get(i) + "\" does not occur in the training data " + names);
+                throw new IOException(
+                        file + ": class \"" + labelTexts.get(i) + "\" does not occur in the training data " + names);
             }
             classes[i] = c;
         }

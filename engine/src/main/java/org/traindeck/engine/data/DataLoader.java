@@ -1,16 +1,15 @@
 package org.traindeck.engine.data;
 
-import org.traindeck.engine.config.DataConfig;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.Task;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
 
 /**
  * Turns a {@link DataConfig} into training and validation {@link Dataset}s. A data problem (unreadable file, wrong
@@ -21,7 +20,7 @@ public final class DataLoader {
     /** Training data and (possibly null) validation data, with the files they read from kept open until closed. */
     public record Loaded(Dataset train, Dataset validation, AutoCloseable files) implements AutoCloseable {
         public Loaded(Dataset train, Dataset validation) {
-            this(train, validation, () -> { });
+            this(train, validation, () -> {});
         }
 
         @Override
@@ -34,8 +33,7 @@ public final class DataLoader {
         }
     }
 
-    private DataLoader() {
-    }
+    private DataLoader() {}
 
     /**
      * @param jsonPath where this data is in the config ("data" or "stages[1].data"), for messages
@@ -60,11 +58,17 @@ public final class DataLoader {
     public static Loaded loadTest(RunConfig run, DataConfig data, SourceConfig test, String at) {
         NumpyFiles files = new NumpyFiles(run.baseDir());
         try {
-            Loaded training = load(run, new DataConfig(data.train(), null, data.validationSplit(), data.shuffle()), "data", files, false);
+            Loaded training = load(
+                    run,
+                    new DataConfig(data.train(), null, data.validationSplit(), data.shuffle()),
+                    "data",
+                    files,
+                    false);
             Dataset tested = read(run, test, at, training.train(), 2, files);
             String mismatch = training.train().incompatibilityWith(tested);
             if (mismatch != null) {
-                throw new InvalidConfigException(at, "does not match the data the model was trained on: it has " + mismatch);
+                throw new InvalidConfigException(
+                        at, "does not match the data the model was trained on: it has " + mismatch);
             }
             if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
                 tested = Normalizer.fit(csv.normalize(), training.train()).apply(tested);
@@ -84,35 +88,45 @@ public final class DataLoader {
     private static Loaded load(RunConfig run, DataConfig data, String jsonPath, NumpyFiles files, boolean normalize) {
         Dataset train = read(run, data.train(), jsonPath + ".train", null, 0, files);
         if (train.task() == Task.CLASSIFICATION && distinctClasses(train) < 2) {
-            throw new InvalidConfigException(jsonPath + ".train", "holds a single class (" + train.size()
-                    + " samples): classification needs at least two (is \"labelColumn\" the right column?)");
+            throw new InvalidConfigException(
+                    jsonPath + ".train",
+                    "holds a single class (" + train.size()
+                            + " samples): classification needs at least two (is \"labelColumn\" the right column?)");
         }
         Dataset validation = null;
         if (data.validation() != null) {
             validation = read(run, data.validation(), jsonPath + ".validation", train, 1, files);
             String mismatch = train.incompatibilityWith(validation);
             if (mismatch != null) {
-                throw new InvalidConfigException(jsonPath + ".validation", "does not match the training data: it has " + mismatch);
+                throw new InvalidConfigException(
+                        jsonPath + ".validation", "does not match the training data: it has " + mismatch);
             }
         } else if (data.validationSplit() > 0) {
             int held = (int) Math.round(train.size() * data.validationSplit());
             if (held < 1 || held >= train.size()) {
-                throw new InvalidConfigException(jsonPath + ".validationSplit", "leaves " + held + " of " + train.size()
-                        + " samples for validation: use a larger split or more data");
+                throw new InvalidConfigException(
+                        jsonPath + ".validationSplit",
+                        "leaves " + held + " of " + train.size()
+                                + " samples for validation: use a larger split or more data");
             }
             // windows of one text overlap their neighbours: a random split would validate on training text
-            int[] order = train.task() == Task.SEQUENCE ? identity(train.size())
+            int[] order = train.task() == Task.SEQUENCE
+                    ? identity(train.size())
                     : permutation(train.size(), new SplittableRandom(run.seed() ^ 0x5EED5EEDL));
-            int[] trainIdx = train.task() == Task.SEQUENCE ? Arrays.copyOfRange(order, 0, order.length - held)
+            int[] trainIdx = train.task() == Task.SEQUENCE
+                    ? Arrays.copyOfRange(order, 0, order.length - held)
                     : Arrays.copyOfRange(order, held, order.length);
-            int[] valIdx = train.task() == Task.SEQUENCE ? Arrays.copyOfRange(order, order.length - held, order.length)
+            int[] valIdx = train.task() == Task.SEQUENCE
+                    ? Arrays.copyOfRange(order, order.length - held, order.length)
                     : Arrays.copyOfRange(order, 0, held);
             Arrays.sort(trainIdx);
             Arrays.sort(valIdx);
             validation = train.subset(valIdx);
             train = train.subset(trainIdx);
         }
-        if (normalize && data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
+        if (normalize
+                && data.train() instanceof SourceConfig.Csv csv
+                && csv.normalize() != SourceConfig.Normalize.NONE) {
             Normalizer normalizer = Normalizer.fit(csv.normalize(), train);
             train = normalizer.apply(train);
             validation = validation == null ? null : normalizer.apply(validation);
@@ -133,7 +147,8 @@ public final class DataLoader {
         }
     }
 
-    private static Dataset read(RunConfig run, SourceConfig source, String at, Dataset training, int role, NumpyFiles files) {
+    private static Dataset read(
+            RunConfig run, SourceConfig source, String at, Dataset training, int role, NumpyFiles files) {
         List<String> classNames = training == null ? null : training.classNames();
         if (source instanceof SourceConfig.Numpy n) {
             return NumpyReader.read(run.baseDir(), n, at, training, files);
@@ -143,7 +158,11 @@ public final class DataLoader {
         }
         try {
             if (source instanceof SourceConfig.Text t) {
-                return TextReader.read(run.resolve(t.path()), t.context(), t.strideOrContext(), t.limit(),
+                return TextReader.read(
+                        run.resolve(t.path()),
+                        t.context(),
+                        t.strideOrContext(),
+                        t.limit(),
                         training == null ? null : training.vocabulary());
             }
             if (source instanceof SourceConfig.Idx idx) {
@@ -153,7 +172,8 @@ public final class DataLoader {
                 return CsvReader.read(run.resolve(csv.path()), csv, classNames);
             }
             if (source instanceof SourceConfig.ImageFolder f) {
-                return ImageFolderReader.read(run.resolve(f.path()), f.width(), f.height(), f.channels(), f.limit(), classNames);
+                return ImageFolderReader.read(
+                        run.resolve(f.path()), f.width(), f.height(), f.channels(), f.limit(), classNames);
             }
             SourceConfig.Synthetic s = (SourceConfig.Synthetic) source;
             return SyntheticData.generate(s, run.seed(), run.seed() * 31 + role + 1);

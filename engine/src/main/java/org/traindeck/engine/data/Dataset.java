@@ -1,9 +1,8 @@
 package org.traindeck.engine.data;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.config.Task;
-
-import java.util.List;
 
 /**
  * Samples as a network trains on them: each sample's input (of one {@link SampleShape}) and its target, read one
@@ -21,10 +20,17 @@ public final class Dataset {
     private final List<String> classNames;
     private final Vocabulary vocabulary;
 
-    private Dataset(SampleArray inputs, SampleShape shape, Task task, SampleArray targets, int outputs, List<String> classNames,
-                    Vocabulary vocabulary) {
+    private Dataset(
+            SampleArray inputs,
+            SampleShape shape,
+            Task task,
+            SampleArray targets,
+            int outputs,
+            List<String> classNames,
+            Vocabulary vocabulary) {
         if (inputs.length() != shape.values()) {
-            throw new IllegalArgumentException("samples of " + inputs.length() + " values do not have the shape " + shape);
+            throw new IllegalArgumentException(
+                    "samples of " + inputs.length() + " values do not have the shape " + shape);
         }
         if (targets != null && targets.size() != inputs.size()) {
             throw new IllegalArgumentException(inputs.size() + " inputs but " + targets.size() + " targets");
@@ -42,13 +48,24 @@ public final class Dataset {
     }
 
     /** Any task: the target array holds what the task says (null for reconstruction). */
-    public static Dataset of(SampleArray inputs, SampleShape shape, Task task, SampleArray targets, int outputs,
-                             List<String> classNames, Vocabulary vocabulary) {
+    public static Dataset of(
+            SampleArray inputs,
+            SampleShape shape,
+            Task task,
+            SampleArray targets,
+            int outputs,
+            List<String> classNames,
+            Vocabulary vocabulary) {
         return new Dataset(inputs, shape, task, targets, outputs, classNames, vocabulary);
     }
 
-    public static Dataset classification(float[] features, int featureCount, int[] classes, int numClasses,
-                                         SampleShape.Image imageShape, List<String> classNames) {
+    public static Dataset classification(
+            float[] features,
+            int featureCount,
+            int[] classes,
+            int numClasses,
+            SampleShape.Image imageShape,
+            List<String> classNames) {
         float[] ids = new float[classes.length];
         for (int i = 0; i < classes.length; i++) {
             if (classes[i] < 0 || classes[i] >= numClasses) {
@@ -57,13 +74,25 @@ public final class Dataset {
             ids[i] = classes[i];
         }
         SampleShape shape = imageShape != null ? imageShape : new SampleShape.Flat(featureCount);
-        return new Dataset(new FloatSamples(features, featureCount), shape, Task.CLASSIFICATION, new FloatSamples(ids, 1),
-                numClasses, classNames, null);
+        return new Dataset(
+                new FloatSamples(features, featureCount),
+                shape,
+                Task.CLASSIFICATION,
+                new FloatSamples(ids, 1),
+                numClasses,
+                classNames,
+                null);
     }
 
     public static Dataset regression(float[] features, int featureCount, float[] targets) {
-        return new Dataset(new FloatSamples(features, featureCount), new SampleShape.Flat(featureCount), Task.REGRESSION,
-                new FloatSamples(targets, 1), 1, null, null);
+        return new Dataset(
+                new FloatSamples(features, featureCount),
+                new SampleShape.Flat(featureCount),
+                Task.REGRESSION,
+                new FloatSamples(targets, 1),
+                1,
+                null,
+                null);
     }
 
     public Task task() {
@@ -147,13 +176,20 @@ public final class Dataset {
 
     /** The samples at {@code indices}, in that order. */
     public Dataset subset(int[] indices) {
-        return new Dataset(inputs.select(indices), shape, task, targets == null ? null : targets.select(indices), outputs, classNames,
+        return new Dataset(
+                inputs.select(indices),
+                shape,
+                task,
+                targets == null ? null : targets.select(indices),
+                outputs,
+                classNames,
                 vocabulary);
     }
 
     /** The same samples with features replaced (normalisation), shape and labels unchanged. */
     Dataset withFeatures(float[] newFeatures) {
-        return new Dataset(new FloatSamples(newFeatures, shape.values()), shape, task, targets, outputs, classNames, vocabulary);
+        return new Dataset(
+                new FloatSamples(newFeatures, shape.values()), shape, task, targets, outputs, classNames, vocabulary);
     }
 
     /** The same samples seen as images of {@code image}. */
@@ -174,14 +210,20 @@ public final class Dataset {
     /** Whether two datasets can feed the same network: same inputs, same outputs. */
     public String incompatibilityWith(Dataset other) {
         if (!shape.equals(other.shape)) {
-            return (other.shape instanceof SampleShape.Flat ? "flat features (" + other.shape + ")" : other.describeShape())
-                    + " instead of " + (shape instanceof SampleShape.Flat ? "flat features (" + shape + ")" : describeShape());
+            return (other.shape instanceof SampleShape.Flat
+                            ? "flat features (" + other.shape + ")"
+                            : other.describeShape())
+                    + " instead of "
+                    + (shape instanceof SampleShape.Flat ? "flat features (" + shape + ")" : describeShape());
         }
         if (task != other.task) {
             return other.task.json + " labels instead of " + task.json;
         }
         if (outputs != other.outputs) {
-            return other.outputs + (task == Task.SEQUENCE ? " tokens in its vocabulary" : task == Task.REGRESSION ? " targets" : " classes")
+            return other.outputs
+                    + (task == Task.SEQUENCE
+                            ? " tokens in its vocabulary"
+                            : task == Task.REGRESSION ? " targets" : " classes")
                     + " instead of " + outputs;
         }
         if (targetLength() != other.targetLength()) {

@@ -19,31 +19,35 @@ public final class IdxReader {
     private static final int IMAGES_MAGIC = 0x00000803;
     private static final int LABELS_MAGIC = 0x00000801;
 
-    private IdxReader() {
-    }
+    private IdxReader() {}
 
     /** Reads {@code <split>-images-idx3-ubyte[.gz]} and {@code <split>-labels-idx1-ubyte[.gz]} from {@code folder}. */
     public static Dataset read(Path folder, String split, int limit) throws IOException {
         Path images = existing(folder, split + "-images-idx3-ubyte");
         Path labels = existing(folder, split + "-labels-idx1-ubyte");
-        try (DataInputStream in = open(images); DataInputStream lin = open(labels)) {
+        try (DataInputStream in = open(images);
+                DataInputStream lin = open(labels)) {
             int magic = in.readInt();
             if (magic != IMAGES_MAGIC) {
-                throw new IOException(images + " is not an IDX image file (magic number 0x" + Integer.toHexString(magic) + ")");
+                throw new IOException(
+                        images + " is not an IDX image file (magic number 0x" + Integer.toHexString(magic) + ")");
             }
             int count = in.readInt();
             int rows = in.readInt();
             int cols = in.readInt();
             int lmagic = lin.readInt();
             if (lmagic != LABELS_MAGIC) {
-                throw new IOException(labels + " is not an IDX label file (magic number 0x" + Integer.toHexString(lmagic) + ")");
+                throw new IOException(
+                        labels + " is not an IDX label file (magic number 0x" + Integer.toHexString(lmagic) + ")");
             }
             int labelCount = lin.readInt();
             if (labelCount != count) {
-                throw new IOException(images + " holds " + count + " images but " + labels + " holds " + labelCount + " labels");
+                throw new IOException(
+                        images + " holds " + count + " images but " + labels + " holds " + labelCount + " labels");
             }
             if (count < 0 || rows <= 0 || cols <= 0 || (long) rows * cols > 1 << 24) {
-                throw new IOException(images + " has an implausible header: " + count + " images of " + rows + "×" + cols);
+                throw new IOException(
+                        images + " has an implausible header: " + count + " images of " + rows + "×" + cols);
             }
             int n = limit > 0 ? Math.min(limit, count) : count;
             int pixels = rows * cols;
@@ -51,12 +55,13 @@ public final class IdxReader {
             long imageBytes = dataBytes(images);
             if (16 + (long) n * pixels > imageBytes) {
                 throw new IOException(images + " says it holds " + count + " images of " + rows + "×" + cols + " ("
-                        + (16 + (long) count * pixels) + " bytes), but it has " + imageBytes + ": truncated or damaged");
+                        + (16 + (long) count * pixels) + " bytes), but it has " + imageBytes
+                        + ": truncated or damaged");
             }
             long labelBytes = dataBytes(labels);
             if (8 + (long) n > labelBytes) {
-                throw new IOException(labels + " says it holds " + labelCount + " labels, but it has " + (labelBytes - 8)
-                        + ": truncated or damaged");
+                throw new IOException(labels + " says it holds " + labelCount + " labels, but it has "
+                        + (labelBytes - 8) + ": truncated or damaged");
             }
             float[] features = new float[Math.multiplyExact(n, pixels)];
             byte[] row = new byte[pixels];
@@ -79,11 +84,12 @@ public final class IdxReader {
             if (maxClass >= 2 * seen.cardinality() && maxClass >= 10) {
                 // one stray byte would otherwise silently add hundreds of empty classes
                 seen.clear(maxClass);
-                throw new IOException("label " + maxClass + " at byte offset " + (8 + maxAt) + " of " + labels + " is out of range: "
-                        + "the other labels take " + seen.cardinality() + " values from 0 to " + (seen.length() - 1) + " (damaged file?)");
+                throw new IOException("label " + maxClass + " at byte offset " + (8 + maxAt) + " of " + labels
+                        + " is out of range: " + "the other labels take " + seen.cardinality() + " values from 0 to "
+                        + (seen.length() - 1) + " (damaged file?)");
             }
-            return Dataset.classification(features, pixels, classes, Math.max(2, maxClass + 1),
-                    new SampleShape.Image(1, rows, cols), null);
+            return Dataset.classification(
+                    features, pixels, classes, Math.max(2, maxClass + 1), new SampleShape.Image(1, rows, cols), null);
         } catch (EOFException e) {
             throw new IOException("IDX files in " + folder + " end early: truncated or damaged", e);
         }

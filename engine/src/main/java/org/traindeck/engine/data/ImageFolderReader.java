@@ -1,6 +1,5 @@
 package org.traindeck.engine.data;
 
-import javax.imageio.ImageIO;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
@@ -11,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 
 /**
  * Reads a folder with one sub-folder per class (the sub-folder's name is the class name) of PNG, JPEG, BMP or GIF
@@ -21,14 +21,15 @@ public final class ImageFolderReader {
 
     static final List<String> EXTENSIONS = List.of(".png", ".jpg", ".jpeg", ".bmp", ".gif");
 
-    private ImageFolderReader() {
-    }
+    private ImageFolderReader() {}
 
-    public static Dataset read(Path folder, int width, int height, int channels, int limit,
-                               List<String> knownClassNames) throws IOException {
+    public static Dataset read(
+            Path folder, int width, int height, int channels, int limit, List<String> knownClassNames)
+            throws IOException {
         List<String> names = knownClassNames != null ? knownClassNames : classFolders(folder);
         if (names.size() < 2) {
-            throw new IOException(folder + " needs at least two sub-folders, one per class (found " + names.size() + ")");
+            throw new IOException(
+                    folder + " needs at least two sub-folders, one per class (found " + names.size() + ")");
         }
         List<Path> files = new ArrayList<>();
         List<Integer> labels = new ArrayList<>();
@@ -47,12 +48,14 @@ public final class ImageFolderReader {
         if (knownClassNames != null) {
             for (String name : classFolders(folder)) {
                 if (!knownClassNames.contains(name)) {
-                    throw new IOException(folder + ": class folder \"" + name + "\" does not occur in the training data " + knownClassNames);
+                    throw new IOException(folder + ": class folder \"" + name
+                            + "\" does not occur in the training data " + knownClassNames);
                 }
             }
         }
         if (files.isEmpty()) {
-            throw new IOException(folder + " holds no images (" + String.join(", ", EXTENSIONS) + ") in its class folders");
+            throw new IOException(
+                    folder + " holds no images (" + String.join(", ", EXTENSIONS) + ") in its class folders");
         }
         int n = limit > 0 ? Math.min(limit, files.size()) : files.size();
         if (limit > 0 && limit < files.size()) {
@@ -75,8 +78,10 @@ public final class ImageFolderReader {
                 image = ImageIO.read(files.get(i).toFile());
             } catch (IOException | RuntimeException e) {
                 // ImageIO's own message ("Error reading PNG image data") does not say which of thousands of files
-                throw new IOException(files.get(i) + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
-                        + "): a damaged image; remove or replace it", e);
+                throw new IOException(
+                        files.get(i) + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
+                                + "): a damaged image; remove or replace it",
+                        e);
             }
             if (image == null) {
                 throw new IOException(files.get(i) + " is not an image ImageIO can decode");
@@ -84,14 +89,17 @@ public final class ImageFolderReader {
             writePixels(resize(image, width, height), channels, features, i * pixels);
             classes[i] = labels.get(i);
         }
-        return Dataset.classification(features, pixels, classes, names.size(),
-                new SampleShape.Image(channels, height, width), names);
+        return Dataset.classification(
+                features, pixels, classes, names.size(), new SampleShape.Image(channels, height, width), names);
     }
 
     private static List<String> classFolders(Path folder) throws IOException {
         try (Stream<Path> s = Files.list(folder)) {
-            return s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("."))
-                    .sorted().toList();
+            return s.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> !n.startsWith("."))
+                    .sorted()
+                    .toList();
         }
     }
 

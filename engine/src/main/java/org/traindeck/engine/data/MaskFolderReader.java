@@ -1,10 +1,5 @@
 package org.traindeck.engine.data;
 
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.Task;
-
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.awt.image.IndexColorModel;
 import java.awt.image.Raster;
@@ -17,6 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
 
 /**
  * Segmentation data from a folder of images and a folder of masks paired by file name without its extension
@@ -26,8 +25,7 @@ import java.util.stream.Stream;
  */
 final class MaskFolderReader {
 
-    private MaskFolderReader() {
-    }
+    private MaskFolderReader() {}
 
     static Dataset read(Path baseDir, SourceConfig.MaskFolders source, String at) {
         Path imageDir = baseDir.resolve(source.images()).normalize();
@@ -36,19 +34,24 @@ final class MaskFolderReader {
         Map<String, Path> masks = byStem(maskDir, at + ".masks");
         for (Map.Entry<String, Path> mask : masks.entrySet()) {
             if (!images.containsKey(mask.getKey())) {
-                throw new InvalidConfigException(at + ".masks", "the mask " + mask.getValue().getFileName() + " has no image named "
-                        + mask.getKey() + ".* in " + imageDir + ": add the image or remove the mask");
+                throw new InvalidConfigException(
+                        at + ".masks",
+                        "the mask " + mask.getValue().getFileName() + " has no image named " + mask.getKey() + ".* in "
+                                + imageDir + ": add the image or remove the mask");
             }
         }
         for (Map.Entry<String, Path> image : images.entrySet()) {
             if (!masks.containsKey(image.getKey())) {
-                throw new InvalidConfigException(at + ".masks", "the image " + image.getValue().getFileName() + " has no mask named "
-                        + image.getKey() + ".png in " + maskDir + ": add its mask or remove the image");
+                throw new InvalidConfigException(
+                        at + ".masks",
+                        "the image " + image.getValue().getFileName() + " has no mask named " + image.getKey()
+                                + ".png in " + maskDir + ": add its mask or remove the image");
             }
         }
         if (images.isEmpty()) {
-            throw new InvalidConfigException(at + ".images", imageDir + " holds no images (" + String.join(", ",
-                    ImageFolderReader.EXTENSIONS) + ")");
+            throw new InvalidConfigException(
+                    at + ".images",
+                    imageDir + " holds no images (" + String.join(", ", ImageFolderReader.EXTENSIONS) + ")");
         }
         List<String> stems = new ArrayList<>(images.keySet());
         int n = source.limit() > 0 ? Math.min(source.limit(), stems.size()) : stems.size();
@@ -63,15 +66,24 @@ final class MaskFolderReader {
             BufferedImage image = decode(imageFile, at + ".images");
             BufferedImage mask = decode(maskFile, at + ".masks");
             if (image.getWidth() != mask.getWidth() || image.getHeight() != mask.getHeight()) {
-                throw new InvalidConfigException(at + ".masks", "the mask " + maskFile + " is " + mask.getWidth() + "×" + mask.getHeight()
-                        + " pixels but its image " + imageFile.getFileName() + " is " + image.getWidth() + "×" + image.getHeight()
-                        + ": a mask must cover its image pixel for pixel");
+                throw new InvalidConfigException(
+                        at + ".masks",
+                        "the mask " + maskFile + " is " + mask.getWidth() + "×" + mask.getHeight()
+                                + " pixels but its image " + imageFile.getFileName() + " is " + image.getWidth() + "×"
+                                + image.getHeight()
+                                + ": a mask must cover its image pixel for pixel");
             }
             ImageFolderReader.writePixels(ImageFolderReader.resize(image, w, h), source.channels(), inputs, i * pixels);
             readIds(mask, maskFile, source.numClasses(), w, h, ids, i * h * w, at + ".masks");
         }
-        return Dataset.of(new FloatSamples(inputs, pixels), new SampleShape.Image(source.channels(), h, w), Task.SEGMENTATION,
-                new FloatSamples(ids, h * w), source.numClasses(), null, null);
+        return Dataset.of(
+                new FloatSamples(inputs, pixels),
+                new SampleShape.Image(source.channels(), h, w),
+                Task.SEGMENTATION,
+                new FloatSamples(ids, h * w),
+                source.numClasses(),
+                null,
+                null);
     }
 
     /** The folder's images by file name without extension, in name order. */
@@ -81,13 +93,17 @@ final class MaskFolderReader {
             for (Path f : s.filter(Files::isRegularFile).sorted().toList()) {
                 String name = f.getFileName().toString();
                 int dot = name.lastIndexOf('.');
-                if (dot <= 0 || !ImageFolderReader.EXTENSIONS.contains(name.substring(dot).toLowerCase(Locale.ROOT))) {
+                if (dot <= 0
+                        || !ImageFolderReader.EXTENSIONS.contains(
+                                name.substring(dot).toLowerCase(Locale.ROOT))) {
                     continue;
                 }
                 Path before = out.put(name.substring(0, dot), f);
                 if (before != null) {
-                    throw new InvalidConfigException(at, before.getFileName() + " and " + name + " in " + dir
-                            + " have the same name: which one pairs with the other folder's file is unclear; rename one");
+                    throw new InvalidConfigException(
+                            at,
+                            before.getFileName() + " and " + name + " in " + dir
+                                    + " have the same name: which one pairs with the other folder's file is unclear; rename one");
                 }
             }
         } catch (IOException e) {
@@ -101,8 +117,10 @@ final class MaskFolderReader {
         try {
             image = ImageIO.read(file.toFile());
         } catch (IOException | RuntimeException e) {
-            throw new InvalidConfigException(at, file + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
-                    + "): a damaged image; remove or replace it");
+            throw new InvalidConfigException(
+                    at,
+                    file + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
+                            + "): a damaged image; remove or replace it");
         }
         if (image == null) {
             throw new InvalidConfigException(at, file + " is not an image ImageIO can decode");
@@ -111,11 +129,14 @@ final class MaskFolderReader {
     }
 
     /** The mask's class ids, nearest-neighbour resized to w × h, into {@code out} at {@code offset}. */
-    private static void readIds(BufferedImage mask, Path file, int classes, int w, int h, float[] out, int offset, String at) {
+    private static void readIds(
+            BufferedImage mask, Path file, int classes, int w, int h, float[] out, int offset, String at) {
         Raster raster = mask.getRaster();
         if (raster.getNumBands() != 1 && !(mask.getColorModel() instanceof IndexColorModel)) {
-            throw new InvalidConfigException(at, file + " has " + raster.getNumBands() + " colour channels: a mask holds one class id per "
-                    + "pixel, as a grayscale or a palette PNG");
+            throw new InvalidConfigException(
+                    at,
+                    file + " has " + raster.getNumBands() + " colour channels: a mask holds one class id per "
+                            + "pixel, as a grayscale or a palette PNG");
         }
         int mw = mask.getWidth();
         int mh = mask.getHeight();
@@ -123,8 +144,10 @@ final class MaskFolderReader {
             for (int x = 0; x < mw; x++) {
                 int id = raster.getSample(x, y, 0);
                 if (id >= classes) {
-                    throw new InvalidConfigException(at, file + ": pixel (x " + x + ", y " + y + ") holds class " + id
-                            + ", but numClasses is " + classes + " (ids 0.." + (classes - 1) + "): raise numClasses or fix the mask");
+                    throw new InvalidConfigException(
+                            at,
+                            file + ": pixel (x " + x + ", y " + y + ") holds class " + id + ", but numClasses is "
+                                    + classes + " (ids 0.." + (classes - 1) + "): raise numClasses or fix the mask");
                 }
             }
         }

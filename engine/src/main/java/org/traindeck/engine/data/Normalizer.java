@@ -1,8 +1,7 @@
 package org.traindeck.engine.data;
 
-import org.traindeck.engine.config.SourceConfig;
-
 import java.util.Arrays;
+import org.traindeck.engine.config.SourceConfig;
 
 /**
  * Per-feature scaling fitted on training data and applied unchanged to validation data. Constant features (range

@@ -1,8 +1,5 @@
 package org.traindeck.engine.data;
 
-import org.traindeck.engine.data.numpy.NpyArray;
-import org.traindeck.engine.data.numpy.NpzArchive;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.data.numpy.NpyArray;
+import org.traindeck.engine.data.numpy.NpzArchive;
 
 /**
  * The NumPy files a source names, each opened once ({@code x.npy}, or {@code data.npz:x} for an array of an archive),
@@ -38,7 +37,8 @@ final class NumpyFiles implements AutoCloseable {
                 open.add(archive);
             }
             if (!archive.names().contains(name)) {
-                throw new IOException(file + " has no array \"" + name + "\" (it has " + String.join(", ", archive.names()) + ")");
+                throw new IOException(
+                        file + " has no array \"" + name + "\" (it has " + String.join(", ", archive.names()) + ")");
             }
             return archive.array(name);
         }

@@ -1,9 +1,8 @@
 package org.traindeck.engine.data;
 
+import java.util.SplittableRandom;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
-
-import java.util.SplittableRandom;
 
 /**
  * Generated data that a model can really learn, for demos and tests. The "shape" of the problem (class centres)
@@ -12,8 +11,7 @@ import java.util.SplittableRandom;
  */
 public final class SyntheticData {
 
-    private SyntheticData() {
-    }
+    private SyntheticData() {}
 
     public static Dataset generate(SourceConfig.Synthetic config, long problemSeed, long sampleSeed) {
         int n = config.limit() > 0 ? Math.min(config.limit(), config.samples()) : config.samples();

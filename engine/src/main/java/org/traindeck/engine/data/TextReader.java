@@ -1,7 +1,5 @@
 package org.traindeck.engine.data;
 
-import org.traindeck.engine.config.Task;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -15,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.traindeck.engine.config.Task;
 
 /**
  * Reads a UTF-8 text into character tokens for next-token prediction: the vocabulary is the text's distinct
@@ -26,16 +25,17 @@ public final class TextReader {
     /** A text larger than this is the wrong file for a character model held in memory. */
     static final long MAX_BYTES = 512L << 20;
 
-    private TextReader() {
-    }
+    private TextReader() {}
 
     /**
      * @param vocabulary the training text's vocabulary when reading validation text, else null (it is built here)
      */
-    public static Dataset read(Path file, int context, int stride, int limit, Vocabulary vocabulary) throws IOException {
+    public static Dataset read(Path file, int context, int stride, int limit, Vocabulary vocabulary)
+            throws IOException {
         long size = Files.size(file);
         if (size > MAX_BYTES) {
-            throw new IOException(file + " is " + size / (1 << 20) + " MB; a text source holds at most " + (MAX_BYTES >> 20) + " MB");
+            throw new IOException(
+                    file + " is " + size / (1 << 20) + " MB; a text source holds at most " + (MAX_BYTES >> 20) + " MB");
         }
         String text = decode(file, Files.readAllBytes(file));
         int[] codePoints = text.codePoints().toArray();
@@ -49,7 +49,8 @@ public final class TextReader {
             vocabulary = new Vocabulary(tokens);
         }
         if (vocabulary.size() < 2) {
-            throw new IOException(file + " has " + vocabulary.size() + " distinct character(s): there is nothing to predict");
+            throw new IOException(
+                    file + " has " + vocabulary.size() + " distinct character(s): there is nothing to predict");
         }
         Map<String, Integer> ids = vocabulary.ids();
         int[] tokens = new int[codePoints.length];
@@ -65,22 +66,32 @@ public final class TextReader {
         }
         TokenWindows inputs = new TokenWindows(tokens, context, stride, 0, limit);
         if (inputs.size() < 1) {
-            throw new IOException(file + " has " + tokens.length + " characters: it needs at least context + 1 = " + (context + 1));
+            throw new IOException(
+                    file + " has " + tokens.length + " characters: it needs at least context + 1 = " + (context + 1));
         }
-        return Dataset.of(inputs, new SampleShape.Tokens(context), Task.SEQUENCE, new TokenWindows(tokens, context, stride, 1, limit),
-                vocabulary.size(), null, vocabulary);
+        return Dataset.of(
+                inputs,
+                new SampleShape.Tokens(context),
+                Task.SEQUENCE,
+                new TokenWindows(tokens, context, stride, 1, limit),
+                vocabulary.size(),
+                null,
+                vocabulary);
     }
 
     /** Strict UTF-8, naming the byte offset of the first bad sequence. */
     static String decode(Path file, byte[] bytes) throws IOException {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes);
         CharBuffer out = CharBuffer.allocate(bytes.length + 1);
         CoderResult result = decoder.decode(in, out, true);
         if (result.isError()) {
             throw new IOException(file + " is not UTF-8 text: an invalid byte sequence at byte offset " + in.position()
-                    + " (0x" + String.format("%02x", bytes[in.position()] & 0xff) + "). Convert it, e.g. iconv -f latin1 -t utf-8");
+                    + " (0x" + String.format("%02x", bytes[in.position()] & 0xff)
+                    + "). Convert it, e.g. iconv -f latin1 -t utf-8");
         }
         decoder.flush(out);
         out.flip();
@@ -90,6 +101,7 @@ public final class TextReader {
 
     private static String describe(int codePoint) {
         return Character.isISOControl(codePoint) || Character.isWhitespace(codePoint)
-                ? String.format("U+%04X", codePoint) : "'" + new String(Character.toChars(codePoint)) + "' (" + String.format("U+%04X", codePoint) + ")";
+                ? String.format("U+%04X", codePoint)
+                : "'" + new String(Character.toChars(codePoint)) + "' (" + String.format("U+%04X", codePoint) + ")";
     }
 }

@@ -31,7 +31,8 @@ final class BoundedLineReader implements AutoCloseable {
             }
             if (c != '\r') {
                 if (line.length() >= MAX_LINE_CHARS) {
-                    throw new IOException("nvidia-smi printed a line longer than " + MAX_LINE_CHARS / 1024 + " kB: not its output");
+                    throw new IOException(
+                            "nvidia-smi printed a line longer than " + MAX_LINE_CHARS / 1024 + " kB: not its output");
                 }
                 line.append((char) c);
             }

@@ -55,7 +55,8 @@ public final class DeviceDiscovery {
     public DeviceInventory discover() {
         HostInfo host = probe.host();
         List<HostProbe.GraphicsCard> cards = probe.graphicsCards();
-        List<HostProbe.GraphicsCard> nvidia = cards.stream().filter(DeviceDiscovery::isNvidia).toList();
+        List<HostProbe.GraphicsCard> nvidia =
+                cards.stream().filter(DeviceDiscovery::isNvidia).toList();
         List<String> notes = new ArrayList<>();
         List<GpuInfo> gpus;
         String reason = null;
@@ -70,7 +71,9 @@ public final class DeviceDiscovery {
         }
         if (gpus.isEmpty() && !nvidia.isEmpty()) {
             reason += "; the system reports " + nvidia.size() + " NVIDIA card(s) ("
-                    + String.join(", ", nvidia.stream().map(HostProbe.GraphicsCard::name).toList())
+                    + String.join(
+                            ", ",
+                            nvidia.stream().map(HostProbe.GraphicsCard::name).toList())
                     + "): check the NVIDIA driver";
         } else if (gpus.isEmpty() && reason != null) {
             reason += "; no NVIDIA card is visible to the system either";
@@ -81,7 +84,8 @@ public final class DeviceDiscovery {
                 HostProbe.GraphicsCard card = matching(gpu, nvidia);
                 if (card != null && card.vramBytes() > 0) {
                     gpu = gpu.withMemoryTotal(card.vramBytes() >> 20);
-                    notes.add(gpu.id() + ": total memory from the OS (" + gpu.memoryTotalMiB() + " MiB); nvidia-smi did not give it");
+                    notes.add(gpu.id() + ": total memory from the OS (" + gpu.memoryTotalMiB()
+                            + " MiB); nvidia-smi did not give it");
                 }
             }
             merged.add(gpu);
@@ -100,7 +104,10 @@ public final class DeviceDiscovery {
             return null;
         }
         String want = normalise(gpu.name());
-        return cards.stream().filter(c -> c.name() != null && normalise(c.name()).equals(want)).findFirst().orElse(null);
+        return cards.stream()
+                .filter(c -> c.name() != null && normalise(c.name()).equals(want))
+                .findFirst()
+                .orElse(null);
     }
 
     private static String normalise(String name) {

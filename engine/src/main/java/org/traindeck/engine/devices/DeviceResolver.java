@@ -1,13 +1,12 @@
 package org.traindeck.engine.devices;
 
-import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.config.InvalidConfigException;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.InvalidConfigException;
 
 /**
  * Turns a config's {@code devices} into the devices a run will use. GPU indices are nvidia-smi's (as
@@ -55,8 +54,7 @@ public final class DeviceResolver {
         }
     }
 
-    private DeviceResolver() {
-    }
+    private DeviceResolver() {}
 
     public static Resolved resolve(DeviceSelection selection, DeviceInventory inventory, String cudaVisibleDevices) {
         if (selection.kind() == DeviceSelection.Kind.CPU) {
@@ -72,16 +70,24 @@ public final class DeviceResolver {
             return new Resolved(visible, 1, List.of(), ordinals(visible, visible));
         }
         if (!inventory.hasGpus()) {
-            throw new InvalidConfigException("devices", "asks for GPU " + selection.gpuIndices() + ", but no GPU was found: "
-                    + inventory.noGpuReason() + ". Use \"cpu\" (or \"all\", which falls back to the CPU)");
+            throw new InvalidConfigException(
+                    "devices",
+                    "asks for GPU " + selection.gpuIndices() + ", but no GPU was found: " + inventory.noGpuReason()
+                            + ". Use \"cpu\" (or \"all\", which falls back to the CPU)");
         }
         List<GpuInfo> chosen = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (int index : selection.gpuIndices()) {
-            GpuInfo gpu = inventory.gpus().stream().filter(g -> g.index() == index).findFirst().orElse(null);
+            GpuInfo gpu = inventory.gpus().stream()
+                    .filter(g -> g.index() == index)
+                    .findFirst()
+                    .orElse(null);
             if (gpu == null) {
                 problems.add("there is no GPU " + index + " (this machine has GPU "
-                        + inventory.gpus().stream().map(g -> String.valueOf(g.index())).collect(Collectors.joining(", ")) + ")");
+                        + inventory.gpus().stream()
+                                .map(g -> String.valueOf(g.index()))
+                                .collect(Collectors.joining(", "))
+                        + ")");
             } else if (!visible.contains(gpu)) {
                 problems.add("GPU " + index + " is hidden by CUDA_VISIBLE_DEVICES=" + cudaVisibleDevices);
             } else {
@@ -114,9 +120,15 @@ public final class DeviceResolver {
             GpuInfo match = null;
             if (e.matches("\\d+")) {
                 int index = Integer.parseInt(e);
-                match = gpus.stream().filter(g -> g.index() == index).findFirst().orElse(null);
+                match = gpus.stream()
+                        .filter(g -> g.index() == index)
+                        .findFirst()
+                        .orElse(null);
             } else if (!e.isEmpty()) {
-                match = gpus.stream().filter(g -> g.uuid() != null && g.uuid().startsWith(e)).findFirst().orElse(null);
+                match = gpus.stream()
+                        .filter(g -> g.uuid() != null && g.uuid().startsWith(e))
+                        .findFirst()
+                        .orElse(null);
             }
             if (match == null) {
                 break;

@@ -4,8 +4,16 @@ package org.traindeck.engine.devices;
  * One NVIDIA GPU as nvidia-smi reports it. A value the driver does not give ([N/A], [Not Supported], MIG slices'
  * utilisation, ...) is null: never a made-up zero.
  */
-public record GpuInfo(int index, String uuid, String name, String pciBusId, Long memoryTotalMiB, Long memoryUsedMiB,
-                      Double utilizationPct, Double temperatureC, Double powerW) {
+public record GpuInfo(
+        int index,
+        String uuid,
+        String name,
+        String pciBusId,
+        Long memoryTotalMiB,
+        Long memoryUsedMiB,
+        Double utilizationPct,
+        Double temperatureC,
+        Double powerW) {
 
     /** The id TrainDeck uses for this device in events and the UI ("gpu0"). */
     public String id() {

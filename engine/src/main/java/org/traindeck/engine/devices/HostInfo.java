@@ -1,5 +1,5 @@
 package org.traindeck.engine.devices;
 
 /** The machine's CPU and memory. */
-public record HostInfo(String cpuModel, int physicalCores, int logicalCores, long memoryTotalMiB, long memoryAvailableMiB) {
-}
+public record HostInfo(
+        String cpuModel, int physicalCores, int logicalCores, long memoryTotalMiB, long memoryAvailableMiB) {}

@@ -1,7 +1,5 @@
 package org.traindeck.engine.devices;
 
-import org.traindeck.engine.events.GpuProcess;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.traindeck.engine.events.GpuProcess;
 
 /**
  * Runs nvidia-smi: found on a given PATH, started directly (no shell, so paths with spaces are safe), output read as
@@ -43,7 +42,8 @@ public final class NvidiaSmi {
 
     /** The executable on PATH, if any. */
     public Optional<Path> locate() {
-        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+        boolean windows =
+                System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
         String name = windows ? "nvidia-smi.exe" : "nvidia-smi";
         for (String dir : pathEnv.split(File.pathSeparator)) {
             if (dir.isBlank()) {
@@ -76,12 +76,14 @@ public final class NvidiaSmi {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 killTree(process);
-                throw new NvidiaSmiException("nvidia-smi did not answer within " + timeout.toSeconds() + " s (a hung driver?)");
+                throw new NvidiaSmiException(
+                        "nvidia-smi did not answer within " + timeout.toSeconds() + " s (a hung driver?)");
             }
             String stdout = out.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             String stderr = err.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (stdout == null || stderr == null) {
-                throw new NvidiaSmiException("nvidia-smi printed more than " + MAX_OUTPUT_BYTES / (1 << 20) + " MB: not nvidia-smi's output");
+                throw new NvidiaSmiException("nvidia-smi printed more than " + MAX_OUTPUT_BYTES / (1 << 20)
+                        + " MB: not nvidia-smi's output");
             }
             return new Output(process.exitValue(), stdout, stderr);
         } catch (InterruptedException e) {
@@ -119,20 +121,25 @@ public final class NvidiaSmi {
 
     /** Queries every GPU's identity and current figures. */
     public List<GpuInfo> queryGpus() throws NvidiaSmiException {
-        Output o = checked(run(List.of("--query-gpu=" + String.join(",", NvidiaSmiParser.GPU_FIELDS), "--format=csv,nounits")));
+        Output o = checked(
+                run(List.of("--query-gpu=" + String.join(",", NvidiaSmiParser.GPU_FIELDS), "--format=csv,nounits")));
         return NvidiaSmiParser.parseGpus(o.stdout());
     }
 
     /** Which processes hold memory on which GPU. */
     public List<GpuProcess> queryComputeApps() throws NvidiaSmiException {
-        Output o = checked(run(List.of("--query-compute-apps=" + String.join(",", NvidiaSmiParser.APP_FIELDS), "--format=csv,nounits")));
+        Output o = checked(run(List.of(
+                "--query-compute-apps=" + String.join(",", NvidiaSmiParser.APP_FIELDS), "--format=csv,nounits")));
         return NvidiaSmiParser.parseComputeApps(o.stdout());
     }
 
     /** The arguments of the long-running telemetry query that prints a row per GPU every {@code intervalMillis}. */
     public static List<String> streamArguments(long intervalMillis) {
-        return List.of("--query-gpu=index,memory.used,memory.total,utilization.gpu,temperature.gpu,power.draw",
-                "--format=csv,nounits", "-lms", Long.toString(intervalMillis));
+        return List.of(
+                "--query-gpu=index,memory.used,memory.total,utilization.gpu,temperature.gpu,power.draw",
+                "--format=csv,nounits",
+                "-lms",
+                Long.toString(intervalMillis));
     }
 
     /** Starts the telemetry stream; the caller reads and ends the process. */
@@ -151,7 +158,8 @@ public final class NvidiaSmi {
     private static Output checked(Output o) throws NvidiaSmiException {
         if (o.exitCode() != 0) {
             String said = firstLine(o.stderr().isBlank() ? o.stdout() : o.stderr());
-            throw new NvidiaSmiException("nvidia-smi failed (exit code " + o.exitCode() + ")" + (said.isEmpty() ? "" : ": " + said));
+            throw new NvidiaSmiException(
+                    "nvidia-smi failed (exit code " + o.exitCode() + ")" + (said.isEmpty() ? "" : ": " + said));
         }
         return o;
     }

@@ -1,7 +1,5 @@
 package org.traindeck.engine.devices;
 
-import org.traindeck.engine.events.GpuProcess;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -9,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.traindeck.engine.events.GpuProcess;
 
 /**
  * Parses nvidia-smi's {@code --format=csv} output. Columns are found by the names in the header line (so a changed
@@ -19,8 +18,16 @@ import java.util.regex.Pattern;
 public final class NvidiaSmiParser {
 
     /** The GPU fields TrainDeck asks for, by name. */
-    public static final List<String> GPU_FIELDS = List.of("index", "uuid", "name", "pci.bus_id", "memory.total",
-            "memory.used", "utilization.gpu", "temperature.gpu", "power.draw");
+    public static final List<String> GPU_FIELDS = List.of(
+            "index",
+            "uuid",
+            "name",
+            "pci.bus_id",
+            "memory.total",
+            "memory.used",
+            "utilization.gpu",
+            "temperature.gpu",
+            "power.draw");
 
     /** The compute-app fields TrainDeck asks for, by name. */
     public static final List<String> APP_FIELDS = List.of("pid", "process_name", "used_memory", "gpu_uuid");
@@ -32,8 +39,7 @@ public final class NvidiaSmiParser {
 
     private static final Pattern NUMBER = Pattern.compile("^[-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?");
 
-    private NvidiaSmiParser() {
-    }
+    private NvidiaSmiParser() {}
 
     /** A header line maps field names (units and spaces stripped, lower case) to column positions. */
     public static final class Header {
@@ -105,8 +111,13 @@ public final class NvidiaSmiParser {
         }
         Long total = within(integer(cell(header, cells, "memory.total")), 0, MAX_MEMORY_MIB);
         Long used = within(integer(cell(header, cells, "memory.used")), 0, total == null ? MAX_MEMORY_MIB : total);
-        return new GpuInfo(index.intValue(), text(cell(header, cells, "uuid")), text(cell(header, cells, "name")),
-                text(cell(header, cells, "pci.bus_id")), total, used,
+        return new GpuInfo(
+                index.intValue(),
+                text(cell(header, cells, "uuid")),
+                text(cell(header, cells, "name")),
+                text(cell(header, cells, "pci.bus_id")),
+                total,
+                used,
                 within(decimal(cell(header, cells, "utilization.gpu")), 0, 100),
                 within(decimal(cell(header, cells, "temperature.gpu")), -60, 200),
                 within(decimal(cell(header, cells, "power.draw")), 0, 10_000));
@@ -129,7 +140,8 @@ public final class NvidiaSmiParser {
             if (pid == null && uuid == null) {
                 continue;
             }
-            apps.add(new GpuProcess(pid, text(cell(header, cells, "process_name")), integer(cell(header, cells, "used_memory")), uuid));
+            apps.add(new GpuProcess(
+                    pid, text(cell(header, cells, "process_name")), integer(cell(header, cells, "used_memory")), uuid));
         }
         return apps;
     }

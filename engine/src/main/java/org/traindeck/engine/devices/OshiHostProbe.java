@@ -1,11 +1,10 @@
 package org.traindeck.engine.devices;
 
+import java.util.List;
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
 import oshi.hardware.GlobalMemory;
 import oshi.hardware.HardwareAbstractionLayer;
-
-import java.util.List;
 
 /** {@link HostProbe} through OSHI. */
 public final class OshiHostProbe implements HostProbe {
@@ -17,8 +16,12 @@ public final class OshiHostProbe implements HostProbe {
     public HostInfo host() {
         CentralProcessor cpu = hardware.getProcessor();
         GlobalMemory memory = hardware.getMemory();
-        return new HostInfo(cpu.getProcessorIdentifier().getName().strip(), cpu.getPhysicalProcessorCount(),
-                cpu.getLogicalProcessorCount(), memory.getTotal() >> 20, memory.getAvailable() >> 20);
+        return new HostInfo(
+                cpu.getProcessorIdentifier().getName().strip(),
+                cpu.getPhysicalProcessorCount(),
+                cpu.getLogicalProcessorCount(),
+                memory.getTotal() >> 20,
+                memory.getAvailable() >> 20);
     }
 
     @Override

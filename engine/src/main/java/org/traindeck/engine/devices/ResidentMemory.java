@@ -1,18 +1,16 @@
 package org.traindeck.engine.devices;
 
-import org.bytedeco.javacpp.Pointer;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.bytedeco.javacpp.Pointer;
 
 /** This process's resident memory in bytes, or 0 when unknown. */
 final class ResidentMemory {
 
     private static final Path STATUS = Path.of("/proc/self/status");
 
-    private ResidentMemory() {
-    }
+    private ResidentMemory() {}
 
     static long bytes() {
         // On Linux the kernel's own figure: JavaCPP's would load its native library into the app at start-up for it.

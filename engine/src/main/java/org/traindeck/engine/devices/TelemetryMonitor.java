@@ -1,13 +1,6 @@
 package org.traindeck.engine.devices;
 
 import com.sun.management.OperatingSystemMXBean;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.EventListener;
-import org.traindeck.engine.events.GpuProcess;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.events.TelemetryNames;
-
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -18,6 +11,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.GpuProcess;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 /**
  * Live device figures as metric events: one long-running {@code nvidia-smi -lms} process streams every GPU's memory,
@@ -30,10 +29,18 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TelemetryMonitor implements AutoCloseable {
 
     /** How often each part samples, and how the nvidia-smi restarts back off. */
-    public record Settings(Duration gpuInterval, Duration processInterval, Duration cpuInterval,
-                           Duration firstRestartDelay, Duration maxRestartDelay) {
-        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(5),
-                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30));
+    public record Settings(
+            Duration gpuInterval,
+            Duration processInterval,
+            Duration cpuInterval,
+            Duration firstRestartDelay,
+            Duration maxRestartDelay) {
+        public static final Settings DEFAULT = new Settings(
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30));
     }
 
     private final NvidiaSmi smi;
@@ -72,7 +79,8 @@ public final class TelemetryMonitor implements AutoCloseable {
             bus.publish(TelemetryEvent.status("no GPU telemetry: nvidia-smi was not found on PATH"));
             return;
         }
-        scheduler.scheduleAtFixedRate(this::sampleProcesses, 0, settings.processInterval().toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(
+                this::sampleProcesses, 0, settings.processInterval().toMillis(), TimeUnit.MILLISECONDS);
         streamThread = new Thread(this::streamGpus, "traindeck-telemetry-nvidia-smi");
         streamThread.setDaemon(true);
         streamThread.start();
@@ -90,7 +98,8 @@ public final class TelemetryMonitor implements AutoCloseable {
                 StringBuilder lastError = new StringBuilder();
                 Thread errors = drain(p, lastError);
                 NvidiaSmiParser.Header header = null;
-                try (BoundedLineReader in = new BoundedLineReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                try (BoundedLineReader in =
+                        new BoundedLineReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                     String line;
                     while (running && (line = in.readLine()) != null) {
                         String t = line.strip();
@@ -154,21 +163,24 @@ public final class TelemetryMonitor implements AutoCloseable {
     }
 
     private static Thread drain(Process p, StringBuilder lastLine) {
-        Thread t = new Thread(() -> {
-            try (BoundedLineReader err = new BoundedLineReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = err.readLine()) != null) {
-                    if (!line.isBlank()) {
-                        synchronized (lastLine) {
-                            lastLine.setLength(0);
-                            lastLine.append(line.strip());
+        Thread t = new Thread(
+                () -> {
+                    try (BoundedLineReader err =
+                            new BoundedLineReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = err.readLine()) != null) {
+                            if (!line.isBlank()) {
+                                synchronized (lastLine) {
+                                    lastLine.setLength(0);
+                                    lastLine.append(line.strip());
+                                }
+                            }
                         }
+                    } catch (IOException e) {
+                        // the process is gone; what it said so far is kept
                     }
-                }
-            } catch (IOException e) {
-                // the process is gone; what it said so far is kept
-            }
-        }, "traindeck-telemetry-stderr");
+                },
+                "traindeck-telemetry-stderr");
         t.setDaemon(true);
         t.start();
         return t;
@@ -222,7 +234,8 @@ public final class TelemetryMonitor implements AutoCloseable {
                 publishCpu(TelemetryNames.OFFHEAP_MIB, (double) (Math.max(0, resident - rt.totalMemory()) >> 20), step);
             }
             HostInfo host = probe.host();
-            publishCpu(TelemetryNames.MEMORY_USED_MIB, (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()), step);
+            publishCpu(
+                    TelemetryNames.MEMORY_USED_MIB, (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()), step);
         } catch (RuntimeException e) {
             bus.publish(TelemetryEvent.status("CPU telemetry failed: " + e));
         }
@@ -238,8 +251,17 @@ public final class TelemetryMonitor implements AutoCloseable {
 
     private void publish(String name, Number value, String device, long step) {
         if (value != null) {
-            bus.publish(new MetricEvent(TelemetryNames.RUN, "", 0, 0, step, System.currentTimeMillis(), 0, name,
-                    value.doubleValue(), device));
+            bus.publish(new MetricEvent(
+                    TelemetryNames.RUN,
+                    "",
+                    0,
+                    0,
+                    step,
+                    System.currentTimeMillis(),
+                    0,
+                    name,
+                    value.doubleValue(),
+                    device));
         }
     }
 

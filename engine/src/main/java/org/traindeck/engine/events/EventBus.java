@@ -1,14 +1,13 @@
 package org.traindeck.engine.events;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Delivers engine events to listeners without ever making the publisher (the training loop) wait. Each listener has
@@ -19,9 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EventBus implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventBus.class);
-    private static final EngineEvent END = new LifecycleEvent("", "", 0, 0, 0, 0, 0, LifecycleEvent.Kind.WARNING, "end");
+    private static final EngineEvent END =
+            new LifecycleEvent("", "", 0, 0, 0, 0, 0, LifecycleEvent.Kind.WARNING, "end");
 
-    public enum Delivery { LOSSLESS, DROP_WHEN_BEHIND }
+    public enum Delivery {
+        LOSSLESS,
+        DROP_WHEN_BEHIND
+    }
 
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private volatile boolean closed;

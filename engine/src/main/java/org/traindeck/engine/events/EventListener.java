@@ -7,6 +7,5 @@ public interface EventListener {
     void onEvent(EngineEvent event);
 
     /** Called once after the last event (the run ended and everything queued was delivered). */
-    default void onClose() {
-    }
+    default void onClose() {}
 }

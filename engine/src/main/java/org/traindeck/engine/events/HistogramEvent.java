@@ -10,9 +10,23 @@ import java.util.Arrays;
  * @param node     the graph node the parameters belong to ({@code "attn1"})
  * @param quantity what was counted: {@link #WEIGHTS} or {@link #GRADIENTS}
  */
-public record HistogramEvent(String runName, String stage, int stageIndex, int epoch, long step, long wallTimeMillis,
-                             double elapsedSeconds, String node, String quantity, double min, double max, long count,
-                             double sum, double sumSquares, double[] bucketLimits, double[] bucketCounts)
+public record HistogramEvent(
+        String runName,
+        String stage,
+        int stageIndex,
+        int epoch,
+        long step,
+        long wallTimeMillis,
+        double elapsedSeconds,
+        String node,
+        String quantity,
+        double min,
+        double max,
+        long count,
+        double sum,
+        double sumSquares,
+        double[] bucketLimits,
+        double[] bucketCounts)
         implements RunEvent {
 
     public static final String WEIGHTS = "weights";
@@ -44,10 +58,17 @@ public record HistogramEvent(String runName, String stage, int stageIndex, int e
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof HistogramEvent h && h.runName.equals(runName) && h.stageIndex == stageIndex && h.step == step
-                && h.node.equals(node) && h.quantity.equals(quantity) && h.count == count
-                && Double.compare(h.min, min) == 0 && Double.compare(h.max, max) == 0
-                && Arrays.equals(h.bucketLimits, bucketLimits) && Arrays.equals(h.bucketCounts, bucketCounts);
+        return o instanceof HistogramEvent h
+                && h.runName.equals(runName)
+                && h.stageIndex == stageIndex
+                && h.step == step
+                && h.node.equals(node)
+                && h.quantity.equals(quantity)
+                && h.count == count
+                && Double.compare(h.min, min) == 0
+                && Double.compare(h.max, max) == 0
+                && Arrays.equals(h.bucketLimits, bucketLimits)
+                && Arrays.equals(h.bucketCounts, bucketCounts);
     }
 
     @Override

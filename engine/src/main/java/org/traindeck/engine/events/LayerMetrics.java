@@ -37,11 +37,9 @@ public final class LayerMetrics {
     }
 
     /** A node and one of its figures, parsed back from a metric name. */
-    public record LayerFigure(String node, Figure figure) {
-    }
+    public record LayerFigure(String node, Figure figure) {}
 
-    private LayerMetrics() {
-    }
+    private LayerMetrics() {}
 
     public static String name(String node, Figure figure) {
         return PREFIX + node + "/" + figure.suffix();

@@ -10,6 +10,7 @@ public final class MetricNames {
     public static final String VAL_MAE = "val/mae";
     /** Segmentation: the fraction of pixels (voxels) given their class, and the mean over classes of intersection / union. */
     public static final String VAL_PIXEL_ACCURACY = "val/pixel_accuracy";
+
     public static final String VAL_MEAN_IOU = "val/mean_iou";
     /** Reconstruction: peak signal-to-noise ratio in dB, the peak being the validation data's range. */
     public static final String VAL_PSNR = "val/psnr";
@@ -19,9 +20,11 @@ public final class MetricNames {
     public static final String VAL_TOP5_ACCURACY = "val/top5_accuracy";
     /** Evaluation only: regression's coefficient of determination, averaged over the targets. */
     public static final String VAL_R2 = "val/r2";
+
     public static final String TRAIN_EPOCH_LOSS = "train/epoch_loss";
     /** The validation metrics of a stage's weight average ("ema"): val_ema/loss beside val/loss, and so on. */
     public static final String VAL_EMA_PREFIX = "val_ema/";
+
     public static final String VAL_EMA_LOSS = VAL_EMA_PREFIX + "loss";
     public static final String VAL_EMA_ACCURACY = VAL_EMA_PREFIX + "accuracy";
     public static final String LR = "lr";
@@ -32,6 +35,7 @@ public final class MetricNames {
     public static final String EPOCH_THROUGHPUT = "throughput/epoch_samples_per_s";
     /** Data-parallel workers of the tier now running, and the global batch (per-device batch × workers). */
     public static final String WORKERS = "parallel/workers";
+
     public static final String GLOBAL_BATCH = "parallel/global_batch";
     /**
      * Total throughput ÷ (devices × one device's throughput), one device's being configured or measured alone at the
@@ -43,8 +47,7 @@ public final class MetricNames {
     /** Published at each stage start, so progress displays know how long an epoch is. */
     public static final String STEPS_PER_EPOCH = "progress/steps_per_epoch";
 
-    private MetricNames() {
-    }
+    private MetricNames() {}
 
     /** The weight average's name for a validation metric: val/loss → val_ema/loss. */
     public static String ofEma(String validationMetric) {

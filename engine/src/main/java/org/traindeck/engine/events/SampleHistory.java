@@ -13,8 +13,7 @@ public final class SampleHistory {
     /** The most older intervals kept, thinned. */
     public static final int OLDER = 16;
 
-    private SampleHistory() {
-    }
+    private SampleHistory() {}
 
     /** Whether interval {@code ordinal} (0-based) is kept once {@code count} intervals have been made. */
     public static boolean keeps(int ordinal, int count, int recent, int older) {

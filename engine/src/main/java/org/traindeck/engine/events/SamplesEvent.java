@@ -13,8 +13,18 @@ import java.util.Locale;
  * @param task     the run's task, as the config spells it ({@code "segmentation"})
  * @param interval how many sample intervals came before this one in the run (0 for the first)
  */
-public record SamplesEvent(String runName, String stage, int stageIndex, int epoch, long step, long wallTimeMillis,
-                           double elapsedSeconds, String task, int interval, List<Sample> samples) implements RunEvent {
+public record SamplesEvent(
+        String runName,
+        String stage,
+        int stageIndex,
+        int epoch,
+        long step,
+        long wallTimeMillis,
+        double elapsedSeconds,
+        String task,
+        int interval,
+        List<Sample> samples)
+        implements RunEvent {
 
     /** Tag prefix of the samples in TensorBoard, and the folder they are kept in beside the run's files. */
     public static final String PREFIX = "samples";
@@ -33,8 +43,14 @@ public record SamplesEvent(String runName, String stage, int stageIndex, int epo
      * @param prompt    the text the model continued
      * @param text      the continuation it generated
      */
-    public record Sample(int index, String truth, String predicted, List<Score> top, String prompt, String text,
-                         List<Picture> pictures) {
+    public record Sample(
+            int index,
+            String truth,
+            String predicted,
+            List<Score> top,
+            String prompt,
+            String text,
+            List<Picture> pictures) {
 
         public Sample {
             top = top == null ? List.of() : List.copyOf(top);
@@ -85,8 +101,12 @@ public record SamplesEvent(String runName, String stage, int stageIndex, int epo
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Picture p && p.label.equals(label) && p.width == width && p.height == height
-                    && p.channels == channels && Arrays.equals(p.png, png);
+            return o instanceof Picture p
+                    && p.label.equals(label)
+                    && p.width == width
+                    && p.height == height
+                    && p.channels == channels
+                    && Arrays.equals(p.png, png);
         }
 
         @Override

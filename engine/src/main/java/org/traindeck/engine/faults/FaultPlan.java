@@ -1,12 +1,11 @@
 package org.traindeck.engine.faults;
 
-import org.traindeck.engine.checkpoint.Checkpoint;
-import org.traindeck.engine.parallel.Tier;
-import org.traindeck.engine.train.RunFaults;
-
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Set;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.parallel.Tier;
+import org.traindeck.engine.train.RunFaults;
 
 /**
  * Rare failures made to happen on demand, for tests: handed to a run when it is created, never read from the
@@ -25,8 +24,17 @@ import java.util.Set;
  *                                   that need the stop at an exact step cannot rely on when a listener sees an event)
  * @param validationBatchPauseMs     a pause in each validation batch, so that a signal lands in the middle of validation
  */
-public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRoundAtBatch, long stallAtStep, long nanAtStep,
-                        long checkpointFullDiskFromStep, long checkpointWritePauseMs, long stopAfterStep, long validationBatchPauseMs) implements RunFaults {
+public record FaultPlan(
+        Set<Tier> failTiers,
+        long failWorkerAtStep,
+        long failRoundAtBatch,
+        long stallAtStep,
+        long nanAtStep,
+        long checkpointFullDiskFromStep,
+        long checkpointWritePauseMs,
+        long stopAfterStep,
+        long validationBatchPauseMs)
+        implements RunFaults {
 
     public static final FaultPlan NONE = new FaultPlan(Set.of(), -1, -1, -1, -1, -1, 0, -1, 0);
 
@@ -58,47 +66,119 @@ public record FaultPlan(Set<Tier> failTiers, long failWorkerAtStep, long failRou
     }
 
     public FaultPlan failingTiers(Tier... tiers) {
-        return new FaultPlan(Set.of(tiers), failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep,
-                checkpointFullDiskFromStep, checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
+        return new FaultPlan(
+                Set.of(tiers),
+                failWorkerAtStep,
+                failRoundAtBatch,
+                stallAtStep,
+                nanAtStep,
+                checkpointFullDiskFromStep,
+                checkpointWritePauseMs,
+                stopAfterStep,
+                validationBatchPauseMs);
     }
 
     public FaultPlan failingWorkerAtStep(long step) {
-        return new FaultPlan(failTiers, step, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
+        return new FaultPlan(
+                failTiers,
+                step,
+                failRoundAtBatch,
+                stallAtStep,
+                nanAtStep,
+                checkpointFullDiskFromStep,
+                checkpointWritePauseMs,
+                stopAfterStep,
+                validationBatchPauseMs);
     }
 
     public FaultPlan failingRoundAtBatch(long batch) {
-        return new FaultPlan(failTiers, failWorkerAtStep, batch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
+        return new FaultPlan(
+                failTiers,
+                failWorkerAtStep,
+                batch,
+                stallAtStep,
+                nanAtStep,
+                checkpointFullDiskFromStep,
+                checkpointWritePauseMs,
+                stopAfterStep,
+                validationBatchPauseMs);
     }
 
     public FaultPlan stallingAtStep(long step) {
-        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, step, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
+        return new FaultPlan(
+                failTiers,
+                failWorkerAtStep,
+                failRoundAtBatch,
+                step,
+                nanAtStep,
+                checkpointFullDiskFromStep,
+                checkpointWritePauseMs,
+                stopAfterStep,
+                validationBatchPauseMs);
     }
 
     public FaultPlan nanAtStep(long step) {
-        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, step, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep, validationBatchPauseMs);
+        return new FaultPlan(
+                failTiers,
+                failWorkerAtStep,
+                failRoundAtBatch,
+                stallAtStep,
+                step,
+                checkpointFullDiskFromStep,
+                checkpointWritePauseMs,
+                stopAfterStep,
+                validationBatchPauseMs);
     }
 
     public FaultPlan diskFullFromStep(long step) {
-        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, step, checkpointWritePauseMs,
-                stopAfterStep, validationBatchPauseMs);
+        return new FaultPlan(
+                failTiers,
+                failWorkerAtStep,
+                failRoundAtBatch,
+                stallAtStep,
+                nanAtStep,
+                step,
+                checkpointWritePauseMs,
+                stopAfterStep,
+                validationBatchPauseMs);
     }
 
     public FaultPlan stoppingAfterStep(long step) {
-        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, step, validationBatchPauseMs);
+        return new FaultPlan(
+                failTiers,
+                failWorkerAtStep,
+                failRoundAtBatch,
+                stallAtStep,
+                nanAtStep,
+                checkpointFullDiskFromStep,
+                checkpointWritePauseMs,
+                step,
+                validationBatchPauseMs);
     }
 
     public FaultPlan pausingCheckpointWrites(long millis) {
-        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                millis, stopAfterStep, validationBatchPauseMs);
+        return new FaultPlan(
+                failTiers,
+                failWorkerAtStep,
+                failRoundAtBatch,
+                stallAtStep,
+                nanAtStep,
+                checkpointFullDiskFromStep,
+                millis,
+                stopAfterStep,
+                validationBatchPauseMs);
     }
 
     public FaultPlan pausingValidationBatches(long millis) {
-        return new FaultPlan(failTiers, failWorkerAtStep, failRoundAtBatch, stallAtStep, nanAtStep, checkpointFullDiskFromStep,
-                checkpointWritePauseMs, stopAfterStep, millis);
+        return new FaultPlan(
+                failTiers,
+                failWorkerAtStep,
+                failRoundAtBatch,
+                stallAtStep,
+                nanAtStep,
+                checkpointFullDiskFromStep,
+                checkpointWritePauseMs,
+                stopAfterStep,
+                millis);
     }
 }

@@ -1,9 +1,5 @@
 package org.traindeck.engine.library;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -11,6 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 /**
  * A run's history cut to what a chart can show, by the rule the live charts follow (the app's MinMaxReducer): each
@@ -71,7 +70,8 @@ public final class HistoryReduction {
     }
 
     private static boolean isNoisy(LifecycleEvent.Kind kind) {
-        return kind == LifecycleEvent.Kind.EPOCH_FINISHED || kind == LifecycleEvent.Kind.CHECKPOINT_SAVED
+        return kind == LifecycleEvent.Kind.EPOCH_FINISHED
+                || kind == LifecycleEvent.Kind.CHECKPOINT_SAVED
                 || kind == LifecycleEvent.Kind.WARNING;
     }
 

@@ -1,22 +1,21 @@
 package org.traindeck.engine.library;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LayerMetrics;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-
-import org.traindeck.engine.sinks.MetricsJsonlReader;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LayerMetrics;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.sinks.MetricsJsonlReader;
 
 /**
  * What one pass over a run's metrics.jsonl says: how far it got, when it started, how it ended, and for every
  * run-level metric its lowest, highest and last finite value. Listings and sweep tables read this, not the events.
  */
-public record MetricsDigest(long steps, double elapsedSeconds, long startedMillis, String ended, Map<String, Values> metrics) {
+public record MetricsDigest(
+        long steps, double elapsedSeconds, long startedMillis, String ended, Map<String, Values> metrics) {
 
     /** A metric's lowest, highest and last finite value. */
     public record Values(double low, double high, double last) {
@@ -50,9 +49,12 @@ public record MetricsDigest(long steps, double elapsedSeconds, long startedMilli
         void add(EngineEvent e) {
             if (e instanceof MetricEvent m) {
                 steps = Math.max(steps, m.step());
-                // per-layer figures are the Layers view's, not the run's: a listing or sweep table gets no column per layer
+                // per-layer figures are the Layers view's, not the run's: a listing or sweep table gets no column per
+                // layer
                 if (m.device() == null && Double.isFinite(m.value()) && !LayerMetrics.isLayerMetric(m.name())) {
-                    metrics.put(m.name(), metrics.getOrDefault(m.name(), Values.NONE).and(m.value()));
+                    metrics.put(
+                            m.name(),
+                            metrics.getOrDefault(m.name(), Values.NONE).and(m.value()));
                 }
             } else if (e instanceof LifecycleEvent l) {
                 steps = Math.max(steps, l.step());

@@ -1,7 +1,5 @@
 package org.traindeck.engine.library;
 
-import org.traindeck.engine.sinks.RunFolder;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +7,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.traindeck.engine.sinks.RunFolder;
 
 /**
  * Run folders' metric digests, each read again only when its metrics.jsonl changed (size or time): a finished run is

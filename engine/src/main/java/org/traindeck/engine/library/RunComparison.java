@@ -2,11 +2,6 @@ package org.traindeck.engine.library;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.sinks.MetricsJsonlReader;
-import org.traindeck.engine.sinks.RunFolder;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,13 +12,21 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.sinks.MetricsJsonlReader;
+import org.traindeck.engine.sinks.RunFolder;
 
 /** Runs side by side: their final and best epoch-level metrics, and the config keys whose values differ. */
 public final class RunComparison {
 
     /** The epoch-level metrics compared, in this order. */
-    public static final List<String> METRICS = List.of(MetricNames.VAL_ACCURACY, MetricNames.VAL_LOSS, MetricNames.VAL_MSE,
-            MetricNames.VAL_MAE, MetricNames.TRAIN_EPOCH_LOSS);
+    public static final List<String> METRICS = List.of(
+            MetricNames.VAL_ACCURACY,
+            MetricNames.VAL_LOSS,
+            MetricNames.VAL_MSE,
+            MetricNames.VAL_MAE,
+            MetricNames.TRAIN_EPOCH_LOSS);
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -36,8 +39,7 @@ public final class RunComparison {
      */
     public record Result(List<String> runs, Map<String, List<Value>> metrics, Map<String, List<String>> differences) {}
 
-    private RunComparison() {
-    }
+    private RunComparison() {}
 
     public static Result compare(List<Path> runDirs) throws IOException {
         List<String> names = new ArrayList<>();
@@ -49,7 +51,10 @@ public final class RunComparison {
             names.add(dir.getFileName().toString());
             Map<String, double[]> seen = new TreeMap<>();
             MetricsJsonlReader.forEach(dir, e -> {
-                if (e instanceof MetricEvent m && metrics.containsKey(m.name()) && m.device() == null && Double.isFinite(m.value())) {
+                if (e instanceof MetricEvent m
+                        && metrics.containsKey(m.name())
+                        && m.device() == null
+                        && Double.isFinite(m.value())) {
                     boolean higher = m.name().equals(MetricNames.VAL_ACCURACY);
                     double[] v = seen.computeIfAbsent(m.name(), k -> new double[] {Double.NaN, Double.NaN});
                     v[0] = m.value();
@@ -77,7 +82,8 @@ public final class RunComparison {
         TreeSet<String> keys = new TreeSet<>();
         configs.forEach(c -> keys.addAll(c.keySet()));
         for (String key : keys) {
-            List<String> values = configs.stream().map(c -> c.getOrDefault(key, "(absent)")).toList();
+            List<String> values =
+                    configs.stream().map(c -> c.getOrDefault(key, "(absent)")).toList();
             if (values.stream().distinct().count() > 1) {
                 differences.put(key, values);
             }

@@ -2,11 +2,6 @@ package org.traindeck.engine.library;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.devices.energy.EnergyReport;
-import org.traindeck.engine.sinks.RunFolder;
-import org.traindeck.engine.sinks.RunLock;
-import org.traindeck.engine.sinks.RunStatusSink;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.sinks.RunLock;
+import org.traindeck.engine.sinks.RunStatusSink;
 
 /**
  * Everything under an output folder is a library of runs, read from the run folders themselves (config.json,
@@ -25,8 +24,7 @@ public final class RunLibrary {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RunLibrary() {
-    }
+    private RunLibrary() {}
 
     /** The runs in {@code outputDir}, oldest first; folders that are not runs are left out. */
     public static List<RunSummary> list(Path outputDir) throws IOException {
@@ -41,7 +39,8 @@ public final class RunLibrary {
         List<RunSummary> runs = new ArrayList<>();
         try (Stream<Path> children = Files.list(outputDir)) {
             for (Path dir : children.filter(Files::isDirectory).sorted().toList()) {
-                if (Files.isRegularFile(RunFolder.of(dir).config()) && Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
+                if (Files.isRegularFile(RunFolder.of(dir).config())
+                        && Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
                     runs.add(read(dir, digests));
                 }
             }
@@ -67,8 +66,17 @@ public final class RunLibrary {
         if (status.equals("running") && !RunLock.isHeld(runDir)) {
             status = "interrupted";
         }
-        return new RunSummary(config.path("name").asText(runDir.getFileName().toString()), runDir, status, d.steps(), monitor,
-                d.best(monitor, mode.equals("max")), d.last(monitor), d.elapsedSeconds(), started, energy(d));
+        return new RunSummary(
+                config.path("name").asText(runDir.getFileName().toString()),
+                runDir,
+                status,
+                d.steps(),
+                monitor,
+                d.best(monitor, mode.equals("max")),
+                d.last(monitor),
+                d.elapsedSeconds(),
+                started,
+                energy(d));
     }
 
     private static double energy(MetricsDigest d) {

@@ -12,6 +12,14 @@ import java.nio.file.Path;
  * @param last         its last value (NaN when never measured)
  * @param energyWh     the energy its devices used, all together (the energy/<device>_wh metrics; NaN when not measured)
  */
-public record RunSummary(String name, Path folder, String status, long steps, String monitor, double best, double last,
-                         double elapsedSeconds, long startedMillis, double energyWh) {
-}
+public record RunSummary(
+        String name,
+        Path folder,
+        String status,
+        long steps,
+        String monitor,
+        double best,
+        double last,
+        double elapsedSeconds,
+        long startedMillis,
+        double energyWh) {}

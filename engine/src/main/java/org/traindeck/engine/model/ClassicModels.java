@@ -30,12 +30,12 @@ final class ClassicModels {
     private static final String INPUT = Heads.INPUT;
     private static final String OUTPUT = Heads.OUTPUT;
 
-    private ClassicModels() {
-    }
+    private ClassicModels() {}
 
     static ComputationGraphConfiguration mlp(ModelConfig.Mlp mlp, ModelInput shape, long seed, KernelUse kernels) {
         Activation act = activation(mlp.activation());
-        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
+        ComputationGraphConfiguration.GraphBuilder g =
+                ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
         g.setInputTypes(InputType.feedForward(shape.input().arrayElementsPerExample()));
         boolean kernel = kernels.kernelFor(mlp.kernel()) && DenseKernel.supports(act);
         String last = INPUT;
@@ -54,22 +54,37 @@ final class ClassicModels {
 
     static ComputationGraphConfiguration lenet(ModelConfig.LeNet lenet, ModelInput shape, long seed) {
         Activation act = activation(lenet.activation());
-        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
+        ComputationGraphConfiguration.GraphBuilder g =
+                ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
         g.setInputTypes(shape.input());
         String last = INPUT;
         for (int i = 0; i < lenet.channels().size(); i++) {
-            g.addLayer("conv" + i, new ConvolutionLayer.Builder(lenet.kernelSize(), lenet.kernelSize())
-                    .nOut(lenet.channels().get(i)).stride(1, 1).convolutionMode(ConvolutionMode.Same)
-                    .activation(lenet.batchNorm() ? Activation.IDENTITY : act).build(), last);
+            g.addLayer(
+                    "conv" + i,
+                    new ConvolutionLayer.Builder(lenet.kernelSize(), lenet.kernelSize())
+                            .nOut(lenet.channels().get(i))
+                            .stride(1, 1)
+                            .convolutionMode(ConvolutionMode.Same)
+                            .activation(lenet.batchNorm() ? Activation.IDENTITY : act)
+                            .build(),
+                    last);
             last = "conv" + i;
             if (lenet.batchNorm()) {
                 last = batchNorm(g, "bn" + i, last, act);
             }
-            g.addLayer("pool" + i, new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(2, 2)
-                    .build(), last);
+            g.addLayer(
+                    "pool" + i,
+                    new SubsamplingLayer.Builder(PoolingType.MAX)
+                            .kernelSize(2, 2)
+                            .stride(2, 2)
+                            .build(),
+                    last);
             last = "pool" + i;
         }
-        g.addLayer("dense", new DenseLayer.Builder().nOut(lenet.dense()).activation(act).build(), last);
+        g.addLayer(
+                "dense",
+                new DenseLayer.Builder().nOut(lenet.dense()).activation(act).build(),
+                last);
         last = addOutput(g, shape, "dense", lenet.dropout());
         return g.setOutputs(last).build();
     }
@@ -78,8 +93,12 @@ final class ClassicModels {
      * A batch norm, then the activation as a layer of its own: DL4J 1.0.0-M2.1's BatchNormalization takes an activation
      * and never applies it. Returns the last node's name.
      */
-    private static String batchNorm(ComputationGraphConfiguration.GraphBuilder g, String name, String in, Activation act) {
-        g.addLayer(name, new BatchNormalization.Builder().activation(Activation.IDENTITY).build(), in);
+    private static String batchNorm(
+            ComputationGraphConfiguration.GraphBuilder g, String name, String in, Activation act) {
+        g.addLayer(
+                name,
+                new BatchNormalization.Builder().activation(Activation.IDENTITY).build(),
+                in);
         if (act == Activation.IDENTITY) {
             return name;
         }
@@ -89,7 +108,8 @@ final class ClassicModels {
 
     static ComputationGraphConfiguration resnet(ModelConfig.ResNet resnet, ModelInput shape, long seed) {
         Activation act = activation(resnet.activation());
-        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
+        ComputationGraphConfiguration.GraphBuilder g =
+                ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
         g.setInputTypes(shape.input());
         int ch = resnet.channels();
         g.addLayer("stem", conv3(ch), INPUT);
@@ -98,7 +118,12 @@ final class ClassicModels {
             String p = "block" + b + "_";
             g.addLayer(p + "conv1", conv3(ch), last);
             g.addLayer(p + "conv2", conv3(ch), batchNorm(g, p + "bn1", p + "conv1", act));
-            g.addLayer(p + "bn2", new BatchNormalization.Builder().activation(Activation.IDENTITY).build(), p + "conv2");
+            g.addLayer(
+                    p + "bn2",
+                    new BatchNormalization.Builder()
+                            .activation(Activation.IDENTITY)
+                            .build(),
+                    p + "conv2");
             g.addVertex(p + "add", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "bn2", last);
             g.addLayer(p + "out", new ActivationLayer.Builder().activation(act).build(), p + "add");
             last = p + "out";
@@ -109,14 +134,23 @@ final class ClassicModels {
     }
 
     private static ConvolutionLayer conv3(int channels) {
-        return new ConvolutionLayer.Builder(3, 3).nOut(channels).stride(1, 1).convolutionMode(ConvolutionMode.Same)
-                .activation(Activation.IDENTITY).build();
+        return new ConvolutionLayer.Builder(3, 3)
+                .nOut(channels)
+                .stride(1, 1)
+                .convolutionMode(ConvolutionMode.Same)
+                .activation(Activation.IDENTITY)
+                .build();
     }
 
-    private static String addOutput(ComputationGraphConfiguration.GraphBuilder g, ModelInput shape, String from, double dropout) {
+    private static String addOutput(
+            ComputationGraphConfiguration.GraphBuilder g, ModelInput shape, String from, double dropout) {
         OutputLayer.Builder out = shape.task() == Task.CLASSIFICATION
-                ? new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).activation(Activation.SOFTMAX).nOut(shape.outputs())
-                : new OutputLayer.Builder(LossFunctions.LossFunction.MSE).activation(Activation.IDENTITY).nOut(shape.outputs());
+                ? new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                        .activation(Activation.SOFTMAX)
+                        .nOut(shape.outputs())
+                : new OutputLayer.Builder(LossFunctions.LossFunction.MSE)
+                        .activation(Activation.IDENTITY)
+                        .nOut(shape.outputs());
         if (dropout > 0) {
             out.dropOut(1 - dropout);
         }

@@ -1,12 +1,11 @@
 package org.traindeck.engine.model;
 
-import org.traindeck.engine.config.LayerSpec;
-import org.traindeck.engine.config.ModelConfig;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
 
 /**
  * The vit and gpt shorthands as the layer graphs they stand for, every option spelled out, so that
@@ -14,15 +13,25 @@ import java.util.Map;
  */
 final class Expansions {
 
-    private Expansions() {
-    }
+    private Expansions() {}
 
     static List<LayerSpec> vit(ModelConfig.Vit v) {
         List<LayerSpec> out = new ArrayList<>();
-        out.add(reference(spec("patches", "patches", null, "size", v.patch(), "units", v.width(), "classToken", v.classToken()),
+        out.add(reference(
+                spec("patches", "patches", null, "size", v.patch(), "units", v.width(), "classToken", v.classToken()),
                 v.kernel()));
         String last = dropout(out, "patches", v.dropout());
-        last = blocks(out, last, v.depth(), v.width(), v.heads(), v.mlpRatio(), false, v.dropout(), v.recompute(), v.kernel());
+        last = blocks(
+                out,
+                last,
+                v.depth(),
+                v.width(),
+                v.heads(),
+                v.mlpRatio(),
+                false,
+                v.dropout(),
+                v.recompute(),
+                v.kernel());
         out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
         out.add(v.classToken() ? spec("token", "firstToken", null) : spec("pool", "globalPool", null, "mode", "avg"));
         return out;
@@ -38,10 +47,13 @@ final class Expansions {
         } else {
             out.add(spec("tokens", "embedding", null, "units", g.width()));
             // the position kernel applies the dropout itself
-            out.add(g.dropout() > 0 ? spec("positions", "positionEmbedding", null, "dropout", g.dropout())
-                    : spec("positions", "positionEmbedding", null));
+            out.add(
+                    g.dropout() > 0
+                            ? spec("positions", "positionEmbedding", null, "dropout", g.dropout())
+                            : spec("positions", "positionEmbedding", null));
         }
-        last = blocks(out, last, g.depth(), g.width(), g.heads(), g.mlpRatio(), true, g.dropout(), g.recompute(), g.kernel());
+        last = blocks(
+                out, last, g.depth(), g.width(), g.heads(), g.mlpRatio(), true, g.dropout(), g.recompute(), g.kernel());
         out.add(spec("norm", "layerNorm", List.of(last), "epsilon", 1e-5));
         return out;
     }
@@ -51,12 +63,33 @@ final class Expansions {
      * blockN) on the own kernel, or with kernel "dl4j" the nodes it stands for (blockN_norm1 ... blockN_residual2), whose
      * parameters have the same keys.
      */
-    private static String blocks(List<LayerSpec> out, String last, int depth, int width, int heads, double mlpRatio, boolean causal,
-                                 double dropout, boolean recompute, String kernel) {
+    private static String blocks(
+            List<LayerSpec> out,
+            String last,
+            int depth,
+            int width,
+            int heads,
+            double mlpRatio,
+            boolean causal,
+            double dropout,
+            boolean recompute,
+            String kernel) {
         if (!ReferenceBlock.DL4J.equals(kernel)) {
             for (int b = 1; b <= depth; b++) {
-                out.add(spec("block" + b, "transformerBlock", List.of(last), "heads", heads, "mlpRatio", mlpRatio, "causal", causal,
-                        "dropout", dropout, "recompute", recompute));
+                out.add(spec(
+                        "block" + b,
+                        "transformerBlock",
+                        List.of(last),
+                        "heads",
+                        heads,
+                        "mlpRatio",
+                        mlpRatio,
+                        "causal",
+                        causal,
+                        "dropout",
+                        dropout,
+                        "recompute",
+                        recompute));
                 last = "block" + b;
             }
             return last;

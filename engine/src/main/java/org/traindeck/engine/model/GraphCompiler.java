@@ -1,5 +1,10 @@
 package org.traindeck.engine.model;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -17,12 +22,6 @@ import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
 import org.traindeck.engine.model.kernels.KernelUse;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.PriorityQueue;
-
 /**
  * Compiles a layer graph to a DL4J graph configuration, node by node in dependency order: each node's kind checks its
  * inputs' shapes and builds its layer, DL4J's own rules give its output shape, and the first node that does not fit
@@ -32,6 +31,7 @@ public final class GraphCompiler {
 
     /** More parameters than this cannot be trained here whatever the memory: DL4J's arrays would not even be made. */
     static final long MAX_PARAMETERS = 2_000_000_000L;
+
     static final List<String> RESERVED = List.of(Heads.PROJECTION, Heads.OUTPUT);
 
     private final LayerKinds kinds;
@@ -52,8 +52,11 @@ public final class GraphCompiler {
      *
      * @throws GraphProblemsException naming the first node that does not fit
      */
-    public ComputationGraphConfiguration compile(ComputationGraphConfiguration.GraphBuilder g, List<LayerSpec> layers,
-                                                 ModelConfig.Head head, ModelInput input) {
+    public ComputationGraphConfiguration compile(
+            ComputationGraphConfiguration.GraphBuilder g,
+            List<LayerSpec> layers,
+            ModelConfig.Head head,
+            ModelInput input) {
         return compile(g, layers, head, input, true);
     }
 
@@ -62,8 +65,12 @@ public final class GraphCompiler {
      *
      * @param ownHead whether the head may run on TrainDeck's kernel (where the kernels are used at all)
      */
-    public ComputationGraphConfiguration compile(ComputationGraphConfiguration.GraphBuilder g, List<LayerSpec> layers,
-                                                 ModelConfig.Head head, ModelInput input, boolean ownHead) {
+    public ComputationGraphConfiguration compile(
+            ComputationGraphConfiguration.GraphBuilder g,
+            List<LayerSpec> layers,
+            ModelConfig.Head head,
+            ModelInput input,
+            boolean ownHead) {
         Map<String, InputType> types = new HashMap<>();
         types.put(Heads.INPUT, input.tokens() ? tokens(input.input()) : input.input());
         Map<String, Integer> index = new HashMap<>();
@@ -76,23 +83,40 @@ public final class GraphCompiler {
             String at = "model.layers[" + i + "]";
             String who = "layers[" + i + "] '" + spec.name() + "' ";
             if (RESERVED.contains(spec.name())) {
-                throw problem(at + ".name", "\"" + spec.name() + "\" is the name of the head's layer; give this layer another name");
+                throw problem(
+                        at + ".name",
+                        "\"" + spec.name() + "\" is the name of the head's layer; give this layer another name");
             }
-            List<LayerSpec> nodes = ReferenceBlock.applies(spec, kernels) && types.get(inputsOf(layers, i).get(0)) != null
-                    ? ReferenceBlock.spell(spec, inputsOf(layers, i).get(0), types.get(inputsOf(layers, i).get(0))) : List.of(spec);
+            List<LayerSpec> nodes = ReferenceBlock.applies(spec, kernels)
+                            && types.get(inputsOf(layers, i).get(0)) != null
+                    ? ReferenceBlock.spell(
+                            spec,
+                            inputsOf(layers, i).get(0),
+                            types.get(inputsOf(layers, i).get(0)))
+                    : List.of(spec);
             for (LayerSpec node : nodes) {
                 parameters += addNode(g, node, node == spec ? inputsOf(layers, i) : node.inputs(), types, at, who);
                 if (parameters > MAX_PARAMETERS) {
-                    throw problem(at, who + "brings the model to " + parameters + " parameters, more than "
-                            + MAX_PARAMETERS + " can be trained here: use fewer units or filters, or down-sample before it");
+                    throw problem(
+                            at,
+                            who + "brings the model to " + parameters + " parameters, more than " + MAX_PARAMETERS
+                                    + " can be trained here: use fewer units or filters, or down-sample before it");
                 }
             }
         }
         String last = layers.get(layers.size() - 1).name();
         try {
-            Heads.add(g, last, types.get(last), head, input, ownHead && kernels.kernelFor(null) && Nd4j.getEnvironment().isCPU());
+            Heads.add(
+                    g,
+                    last,
+                    types.get(last),
+                    head,
+                    input,
+                    ownHead && kernels.kernelFor(null) && Nd4j.getEnvironment().isCPU());
         } catch (ShapeError e) {
-            throw problem("model.layers[" + (layers.size() - 1) + "]", "the head takes the output of '" + last + "': " + e.getMessage());
+            throw problem(
+                    "model.layers[" + (layers.size() - 1) + "]",
+                    "the head takes the output of '" + last + "': " + e.getMessage());
         }
         g.setInputTypes(input.input());
         g.setOutputs(Heads.OUTPUT);
@@ -104,11 +128,17 @@ public final class GraphCompiler {
     }
 
     /** Checks and adds one node; its output type goes to {@code types}. Returns its parameter count. */
-    private long addNode(ComputationGraphConfiguration.GraphBuilder g, LayerSpec spec, List<String> inputNames,
-                         Map<String, InputType> types, String at, String who) {
+    private long addNode(
+            ComputationGraphConfiguration.GraphBuilder g,
+            LayerSpec spec,
+            List<String> inputNames,
+            Map<String, InputType> types,
+            String at,
+            String who) {
         LayerKind kind = kinds.get(spec.type());
         if (kind == null) {
-            throw new IllegalStateException("the schema allows layer type " + spec.type() + " but no layer class builds it");
+            throw new IllegalStateException(
+                    "the schema allows layer type " + spec.type() + " but no layer class builds it");
         }
         if (inputNames.size() < kind.minInputs() || inputNames.size() > kind.maxInputs()) {
             throw problem(at, who + "(" + spec.type() + ") takes " + count(kind) + ", not " + inputNames.size());
@@ -119,7 +149,8 @@ public final class GraphCompiler {
         long parameters = 0;
         try {
             Built built = kind.build(new NodeOptions(spec.type(), spec.options(), kernels), in);
-            // after the kind's own check, which may say it in its words: ids are no features (DL4J would take them for one)
+            // after the kind's own check, which may say it in its words: ids are no features (DL4J would take them for
+            // one)
             if (!kind.readsTokenIds() && in.stream().anyMatch(t -> t instanceof TokenSequence)) {
                 throw new ShapeError("takes features but gets " + Shapes.describe(in.get(0))
                         + ": add an \"embedding\" before it to turn each token id into a vector");

@@ -4,13 +4,12 @@ import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.RNNFormat;
 import org.deeplearning4j.nn.conf.inputs.InputType;
-import org.deeplearning4j.nn.conf.layers.CnnLossLayer;
 import org.deeplearning4j.nn.conf.layers.Cnn3DLossLayer;
+import org.deeplearning4j.nn.conf.layers.CnnLossLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
-import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
 import org.deeplearning4j.nn.weights.WeightInit;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
@@ -19,6 +18,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.graph.Extents;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
 
 /**
  * The head a task puts after the graph's last node: what the output is (classes, values, a class per pixel or voxel,
@@ -31,16 +31,25 @@ public final class Heads {
     public static final String PROJECTION = "head";
     public static final String OUTPUT = "output";
 
-    private Heads() {
-    }
+    private Heads() {}
 
-    public static void add(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelConfig.Head head, ModelInput input) {
+    public static void add(
+            ComputationGraphConfiguration.GraphBuilder g,
+            String last,
+            InputType out,
+            ModelConfig.Head head,
+            ModelInput input) {
         add(g, last, out, head, input, false);
     }
 
     /** @param ownKernel whether a softmax sequence head runs on TrainDeck's kernel ({@link SoftmaxSequenceHead}) */
-    public static void add(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelConfig.Head head, ModelInput input,
-                           boolean ownKernel) {
+    public static void add(
+            ComputationGraphConfiguration.GraphBuilder g,
+            String last,
+            InputType out,
+            ModelConfig.Head head,
+            ModelInput input,
+            boolean ownKernel) {
         Task task = input.task();
         LossFunction loss = loss(head, task);
         Activation act = activation(head, task);
@@ -48,39 +57,67 @@ public final class Heads {
         switch (task) {
             case CLASSIFICATION, REGRESSION -> {
                 if (out.getType() == InputType.Type.RNN) {
-                    throw new ShapeError("a " + task.json + " head takes a vector per sample but gets " + Shapes.describe(out)
-                            + ": end with \"globalPool\" or \"firstToken\"");
+                    throw new ShapeError("a " + task.json + " head takes a vector per sample but gets "
+                            + Shapes.describe(out) + ": end with \"globalPool\" or \"firstToken\"");
                 }
-                g.addLayer(OUTPUT, new OutputLayer.Builder(loss).activation(act).nOut(n).weightInit(WeightInit.XAVIER).build(), last);
+                g.addLayer(
+                        OUTPUT,
+                        new OutputLayer.Builder(loss)
+                                .activation(act)
+                                .nOut(n)
+                                .weightInit(WeightInit.XAVIER)
+                                .build(),
+                        last);
             }
             case SEQUENCE -> {
                 if (out.getType() != InputType.Type.RNN) {
-                    throw new ShapeError("a sequence head predicts a token at every step, so it takes a sequence, but gets "
-                            + Shapes.describe(out));
+                    throw new ShapeError(
+                            "a sequence head predicts a token at every step, so it takes a sequence, but gets "
+                                    + Shapes.describe(out));
                 }
                 long steps = ((InputType.InputTypeRecurrent) input.input()).getTimeSeriesLength();
                 long outSteps = ((InputType.InputTypeRecurrent) out).getTimeSeriesLength();
                 if (steps > 0 && outSteps > 0 && steps != outSteps) {
-                    throw new ShapeError("a sequence head predicts a token at each of the data's " + steps + " steps, but gets "
-                            + Shapes.describe(out) + ": keep the sequence's length (no pooling or striding along the steps)");
+                    throw new ShapeError("a sequence head predicts a token at each of the data's " + steps
+                            + " steps, but gets " + Shapes.describe(out)
+                            + ": keep the sequence's length (no pooling or striding along the steps)");
                 }
-                RnnOutputLayer layer = new RnnOutputLayer.Builder(loss).activation(act).nOut(n).dataFormat(RNNFormat.NCW)
-                        .weightInit(WeightInit.XAVIER).build();
-                g.addLayer(OUTPUT, ownKernel && SoftmaxSequenceHead.computes(layer) ? new SoftmaxSequenceHead(layer) : layer, last);
+                RnnOutputLayer layer = new RnnOutputLayer.Builder(loss)
+                        .activation(act)
+                        .nOut(n)
+                        .dataFormat(RNNFormat.NCW)
+                        .weightInit(WeightInit.XAVIER)
+                        .build();
+                g.addLayer(
+                        OUTPUT,
+                        ownKernel && SoftmaxSequenceHead.computes(layer) ? new SoftmaxSequenceHead(layer) : layer,
+                        last);
             }
             case SEGMENTATION, RECONSTRUCTION -> perPosition(g, last, out, input, loss, act);
         }
     }
 
-    private static void perPosition(ComputationGraphConfiguration.GraphBuilder g, String last, InputType out, ModelInput input,
-                                    LossFunction loss, Activation act) {
+    private static void perPosition(
+            ComputationGraphConfiguration.GraphBuilder g,
+            String last,
+            InputType out,
+            ModelInput input,
+            LossFunction loss,
+            Activation act) {
         InputType in = input.input();
         String what = input.task() == Task.SEGMENTATION ? "a class for every pixel" : "the input again";
         if (in.getType() == InputType.Type.FF && input.task() == Task.RECONSTRUCTION) {
             if (out.getType() == InputType.Type.RNN) {
-                throw new ShapeError("a reconstruction head takes a vector per sample but gets " + Shapes.describe(out));
+                throw new ShapeError(
+                        "a reconstruction head takes a vector per sample but gets " + Shapes.describe(out));
             }
-            g.addLayer(OUTPUT, new OutputLayer.Builder(loss).activation(act).nOut(input.outputs()).build(), last);
+            g.addLayer(
+                    OUTPUT,
+                    new OutputLayer.Builder(loss)
+                            .activation(act)
+                            .nOut(input.outputs())
+                            .build(),
+                    last);
             return;
         }
         if (out.getType() != in.getType() || !Extents.sameExtent(in, out)) {
@@ -90,13 +127,33 @@ public final class Heads {
         }
         int n = input.outputs();
         if (out.getType() == InputType.Type.CNN) {
-            g.addLayer(PROJECTION, new ConvolutionLayer.Builder(1, 1).nOut(n).convolutionMode(ConvolutionMode.Same)
-                    .activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build(), last);
+            g.addLayer(
+                    PROJECTION,
+                    new ConvolutionLayer.Builder(1, 1)
+                            .nOut(n)
+                            .convolutionMode(ConvolutionMode.Same)
+                            .activation(Activation.IDENTITY)
+                            .weightInit(WeightInit.XAVIER)
+                            .build(),
+                    last);
             g.addLayer(OUTPUT, new CnnLossLayer.Builder(loss).activation(act).build(), PROJECTION);
         } else {
-            g.addLayer(PROJECTION, new Convolution3D.Builder(1, 1, 1).nOut(n).convolutionMode(ConvolutionMode.Same)
-                    .dataFormat(Convolution3D.DataFormat.NCDHW).activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build(), last);
-            g.addLayer(OUTPUT, new Cnn3DLossLayer.Builder(Convolution3D.DataFormat.NCDHW).lossFunction(loss).activation(act).build(),
+            g.addLayer(
+                    PROJECTION,
+                    new Convolution3D.Builder(1, 1, 1)
+                            .nOut(n)
+                            .convolutionMode(ConvolutionMode.Same)
+                            .dataFormat(Convolution3D.DataFormat.NCDHW)
+                            .activation(Activation.IDENTITY)
+                            .weightInit(WeightInit.XAVIER)
+                            .build(),
+                    last);
+            g.addLayer(
+                    OUTPUT,
+                    new Cnn3DLossLayer.Builder(Convolution3D.DataFormat.NCDHW)
+                            .lossFunction(loss)
+                            .activation(act)
+                            .build(),
                     PROJECTION);
         }
     }
@@ -118,7 +175,8 @@ public final class Heads {
             case "sigmoid" -> Activation.SIGMOID;
             case "tanh" -> Activation.TANH;
             case "softmax" -> Activation.SOFTMAX;
-            default -> task == Task.REGRESSION || task == Task.RECONSTRUCTION ? Activation.IDENTITY : Activation.SOFTMAX;
+            default ->
+                task == Task.REGRESSION || task == Task.RECONSTRUCTION ? Activation.IDENTITY : Activation.SOFTMAX;
         };
     }
 }

@@ -1,5 +1,9 @@
 package org.traindeck.engine.model;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.nodes.ActivationNode;
 import org.traindeck.engine.model.nodes.Add;
@@ -27,22 +31,45 @@ import org.traindeck.engine.model.nodes.SeparableConvolution;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
 import org.traindeck.engine.model.nodes.Upsampling;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 /** The layer types a graph config may use, by name: the standard set, or it plus a test's or a plug-in's own. */
 public final class LayerKinds {
 
     private static final LayerKinds STANDARD = new LayerKinds(List.of(
-            new Dense(), new Convolution(1), new Convolution(2), new Convolution(3), new Deconvolution(2), new Deconvolution(3),
-            new Upsampling(2), new Upsampling(3),
-            new Pooling(true, 1), new Pooling(false, 1), new Pooling(true, 2), new Pooling(false, 2), new Pooling(true, 3),
-            new Pooling(false, 3), new GlobalPool(), new BatchNorm(), new Dropout(false), new Dropout(true), new ActivationNode(),
-            new Flatten(), new Add(), new Concat(), new SeparableConvolution(), new DepthwiseConvolution(), new PRelu(), new Reshape(),
-            new Embedding(), new Lstm(), new BidirectionalLstm(), new LayerNormNode(), new Attention(), new Patches(),
-            new PositionEmbeddingNode(), new FirstToken(), new TransformerBlockNode()));
+            new Dense(),
+            new Convolution(1),
+            new Convolution(2),
+            new Convolution(3),
+            new Deconvolution(2),
+            new Deconvolution(3),
+            new Upsampling(2),
+            new Upsampling(3),
+            new Pooling(true, 1),
+            new Pooling(false, 1),
+            new Pooling(true, 2),
+            new Pooling(false, 2),
+            new Pooling(true, 3),
+            new Pooling(false, 3),
+            new GlobalPool(),
+            new BatchNorm(),
+            new Dropout(false),
+            new Dropout(true),
+            new ActivationNode(),
+            new Flatten(),
+            new Add(),
+            new Concat(),
+            new SeparableConvolution(),
+            new DepthwiseConvolution(),
+            new PRelu(),
+            new Reshape(),
+            new Embedding(),
+            new Lstm(),
+            new BidirectionalLstm(),
+            new LayerNormNode(),
+            new Attention(),
+            new Patches(),
+            new PositionEmbeddingNode(),
+            new FirstToken(),
+            new TransformerBlockNode()));
 
     private final Map<String, LayerKind> byType = new LinkedHashMap<>();
 

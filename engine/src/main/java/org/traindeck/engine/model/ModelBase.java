@@ -10,8 +10,7 @@ import org.nd4j.linalg.learning.config.Adam;
 /** What every model TrainDeck builds shares. The updater set here is a placeholder: each stage installs its own. */
 final class ModelBase {
 
-    private ModelBase() {
-    }
+    private ModelBase() {}
 
     static NeuralNetConfiguration.Builder builder(long seed, WeightInit init) {
         return new NeuralNetConfiguration.Builder()

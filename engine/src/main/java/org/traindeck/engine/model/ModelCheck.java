@@ -1,5 +1,7 @@
 package org.traindeck.engine.model;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -12,20 +14,17 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.graph.GraphProblemsException;
 import org.traindeck.engine.model.graph.NodeProblem;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Checks what the config alone cannot tell: the model against the data's real shape, node by node, before anything
  * runs. The problems are located in the config's text like the reader's own.
  */
 public final class ModelCheck {
 
-    private ModelCheck() {
-    }
+    private ModelCheck() {}
 
     /** What the check found: the result (with the model's problems), and the compiled model's summary when it built. */
-    public record Checked(ValidationResult result, ModelSummary summary, ComputationGraphConfiguration conf, ModelInput input) {
+    public record Checked(
+            ValidationResult result, ModelSummary summary, ComputationGraphConfiguration conf, ModelInput input) {
 
         public Checked(ValidationResult result, ModelSummary summary) {
             this(result, summary, null, null);
@@ -64,13 +63,15 @@ public final class ModelCheck {
         return compile(parsed, parsed.config(), train, described, LayerKinds.standard());
     }
 
-    private static Checked compile(ValidationResult parsed, RunConfig config, Dataset train, String described, LayerKinds kinds) {
+    private static Checked compile(
+            ValidationResult parsed, RunConfig config, Dataset train, String described, LayerKinds kinds) {
         List<ConfigProblem> stages = new ArrayList<>();
         for (int i = 0; i < config.stages().size(); i++) {
             StageConfig stage = config.stages().get(i);
             String misfit = stage.data() == null ? Augmenter.misfit(stage.augmentation(), train) : null;
             if (misfit != null) {
-                stages.add(new ConfigProblem(ConfigProblem.Severity.ERROR, "stages[" + i + "].augmentation", misfit, 0, 0));
+                stages.add(new ConfigProblem(
+                        ConfigProblem.Severity.ERROR, "stages[" + i + "].augmentation", misfit, 0, 0));
             }
         }
         if (!stages.isEmpty()) {
@@ -88,8 +89,15 @@ public final class ModelCheck {
             }
             return new Checked(parsed.with(found), null);
         } catch (RuntimeException e) {
-            return new Checked(parsed.with(List.of(new ConfigProblem(ConfigProblem.Severity.ERROR, "model",
-                    "the " + config.model().type() + " model does not fit the data (" + described + "): " + e.getMessage(), 0, 0))), null);
+            return new Checked(
+                    parsed.with(List.of(new ConfigProblem(
+                            ConfigProblem.Severity.ERROR,
+                            "model",
+                            "the " + config.model().type() + " model does not fit the data (" + described + "): "
+                                    + e.getMessage(),
+                            0,
+                            0))),
+                    null);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.weights.WeightInit;
@@ -9,8 +10,6 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
-
-import java.util.List;
 
 /**
  * Turns any model section into one DL4J computation graph (one graph type for all, so the training step has one code
@@ -23,8 +22,7 @@ public final class ModelCompiler {
     public static final String INPUT = Heads.INPUT;
     public static final String OUTPUT = Heads.OUTPUT;
 
-    private ModelCompiler() {
-    }
+    private ModelCompiler() {}
 
     /** Whether a model takes the data's own shape (images, volumes, sequences) or flat rows (the mlp shorthand). */
     public static boolean wantsImages(ModelConfig model) {
@@ -34,7 +32,10 @@ public final class ModelCompiler {
     /** What the network sees of the data. */
     public static ModelInput inputOf(ModelConfig model, Dataset data) {
         boolean tokens = data.shape() instanceof SampleShape.Tokens;
-        return new ModelInput(wantsImages(model) ? data.inputType() : data.flatInputType(), data.task(), data.outputCount(),
+        return new ModelInput(
+                wantsImages(model) ? data.inputType() : data.flatInputType(),
+                data.task(),
+                data.outputCount(),
                 tokens && wantsImages(model));
     }
 
@@ -49,7 +50,8 @@ public final class ModelCompiler {
     }
 
     /** @param syncBatchNorm the run's {@code parallel.syncBatchNorm} ({@link SyncBatchNorms}) */
-    public static ComputationGraph build(ModelConfig model, ModelInput input, long seed, KernelUse kernels, boolean syncBatchNorm) {
+    public static ComputationGraph build(
+            ModelConfig model, ModelInput input, long seed, KernelUse kernels, boolean syncBatchNorm) {
         ComputationGraphConfiguration conf = configuration(model, input, seed, LayerKinds.standard(), kernels);
         SyncBatchNorms.apply(conf, model, syncBatchNorm);
         ComputationGraph graph = new ComputationGraph(conf);
@@ -65,20 +67,21 @@ public final class ModelCompiler {
     }
 
     /** As {@link #configuration(ModelConfig, ModelInput, long)}, with the layer types {@code kinds} (a test's or a plug-in's). */
-    public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed, LayerKinds kinds) {
+    public static ComputationGraphConfiguration configuration(
+            ModelConfig model, ModelInput input, long seed, LayerKinds kinds) {
         return configuration(model, input, seed, kinds, KernelUse.forCurrentBackend());
     }
 
     /** As {@link #configuration(ModelConfig, ModelInput, long, LayerKinds)}, with or without TrainDeck's kernels. */
-    public static ComputationGraphConfiguration configuration(ModelConfig model, ModelInput input, long seed, LayerKinds kinds,
-                                                              KernelUse kernels) {
+    public static ComputationGraphConfiguration configuration(
+            ModelConfig model, ModelInput input, long seed, LayerKinds kinds, KernelUse kernels) {
         ComputationGraphConfiguration conf = configurationAsWritten(model, input, seed, kinds, kernels);
         DenseKernel.skipUnusedInputGradients(conf);
         return conf;
     }
 
-    private static ComputationGraphConfiguration configurationAsWritten(ModelConfig model, ModelInput input, long seed, LayerKinds kinds,
-                                                                        KernelUse kernels) {
+    private static ComputationGraphConfiguration configurationAsWritten(
+            ModelConfig model, ModelInput input, long seed, LayerKinds kinds, KernelUse kernels) {
         return model.accept(new ModelConfig.Visitor<>() {
             @Override
             public ComputationGraphConfiguration mlp(ModelConfig.Mlp m) {
@@ -102,12 +105,14 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration vit(ModelConfig.Vit m) {
-                return compileGraph(Expansions.vit(m), null, input, seed, kinds, kernels, !ReferenceBlock.DL4J.equals(m.kernel()));
+                return compileGraph(
+                        Expansions.vit(m), null, input, seed, kinds, kernels, !ReferenceBlock.DL4J.equals(m.kernel()));
             }
 
             @Override
             public ComputationGraphConfiguration gpt(ModelConfig.Gpt m) {
-                return compileGraph(Expansions.gpt(m), null, input, seed, kinds, kernels, !ReferenceBlock.DL4J.equals(m.kernel()));
+                return compileGraph(
+                        Expansions.gpt(m), null, input, seed, kinds, kernels, !ReferenceBlock.DL4J.equals(m.kernel()));
             }
 
             @Override
@@ -131,9 +136,16 @@ public final class ModelCompiler {
         return null;
     }
 
-    private static ComputationGraphConfiguration compileGraph(List<LayerSpec> layers, ModelConfig.Head head, ModelInput input, long seed,
-                                                              LayerKinds kinds, KernelUse kernels, boolean ownHead) {
-        ComputationGraphConfiguration.GraphBuilder g = ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
+    private static ComputationGraphConfiguration compileGraph(
+            List<LayerSpec> layers,
+            ModelConfig.Head head,
+            ModelInput input,
+            long seed,
+            LayerKinds kinds,
+            KernelUse kernels,
+            boolean ownHead) {
+        ComputationGraphConfiguration.GraphBuilder g =
+                ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
         // a shorthand with "kernel": "dl4j" keeps DL4J's head as well
         return new GraphCompiler(kinds, kernels).compile(g, layers, head, input, ownHead);
     }

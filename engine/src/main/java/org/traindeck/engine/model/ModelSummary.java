@@ -1,14 +1,5 @@
 package org.traindeck.engine.model;
 
-import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
-import org.deeplearning4j.nn.conf.graph.GraphVertex;
-import org.deeplearning4j.nn.conf.graph.LayerVertex;
-import org.deeplearning4j.nn.conf.inputs.InputType;
-import org.traindeck.engine.config.LayerSpec;
-import org.traindeck.engine.model.kernels.SyncBatchNorm;
-import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.model.graph.Shapes;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -16,6 +7,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.graph.GraphVertex;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.SyncBatchNorm;
 
 /**
  * The table Keras' and Lightning's users expect of a model: each node, its type, its inputs, its output shape and its
@@ -37,7 +36,8 @@ public record ModelSummary(List<Row> rows, long parameters) {
         Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
         List<Row> rows = new ArrayList<>();
         String inputShape = input.tokens() && input.input() instanceof InputType.InputTypeRecurrent r
-                ? "[" + r.getTimeSeriesLength() + " token ids < " + r.getSize() + "]" : Shapes.dims(input.input());
+                ? "[" + r.getTimeSeriesLength() + " token ids < " + r.getSize() + "]"
+                : Shapes.dims(input.input());
         rows.add(new Row(ModelCompiler.INPUT, "input", List.of(), inputShape, 0));
         long total = 0;
         for (String name : order(conf)) {
@@ -50,7 +50,12 @@ public record ModelSummary(List<Row> rows, long parameters) {
                 type = configTypes.getOrDefault(name, "BatchNormalization") + " (sync)";
             }
             InputType out = types.get(name);
-            rows.add(new Row(name, type, conf.getVertexInputs().getOrDefault(name, List.of()), out == null ? "?" : Shapes.dims(out), params));
+            rows.add(new Row(
+                    name,
+                    type,
+                    conf.getVertexInputs().getOrDefault(name, List.of()),
+                    out == null ? "?" : Shapes.dims(out),
+                    params));
         }
         return new ModelSummary(List.copyOf(rows), total);
     }
@@ -98,8 +103,13 @@ public record ModelSummary(List<Row> rows, long parameters) {
         List<String[]> cells = new ArrayList<>();
         cells.add(new String[] {"node", "type", "inputs", "output", "parameters"});
         for (Row r : rows) {
-            cells.add(new String[] {r.name(), r.type(), String.join(", ", r.inputs()), r.outputShape(),
-                    String.format(Locale.ROOT, "%,d", r.parameters())});
+            cells.add(new String[] {
+                r.name(),
+                r.type(),
+                String.join(", ", r.inputs()),
+                r.outputShape(),
+                String.format(Locale.ROOT, "%,d", r.parameters())
+            });
         }
         int[] width = new int[5];
         for (String[] c : cells) {
@@ -110,7 +120,9 @@ public record ModelSummary(List<Row> rows, long parameters) {
         StringBuilder sb = new StringBuilder();
         for (String[] c : cells) {
             for (int i = 0; i < 5; i++) {
-                String cell = i == 4 ? " ".repeat(width[i] - c[i].length()) + c[i] : c[i] + " ".repeat(width[i] - c[i].length());
+                String cell = i == 4
+                        ? " ".repeat(width[i] - c[i].length()) + c[i]
+                        : c[i] + " ".repeat(width[i] - c[i].length());
                 sb.append(cell).append(i < 4 ? "  " : "\n");
             }
         }

@@ -1,5 +1,8 @@
 package org.traindeck.engine.model;
 
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.layers.convolution.ConvolutionLayer;
@@ -9,10 +12,6 @@ import org.deeplearning4j.nn.layers.convolution.subsampling.SubsamplingLayer;
 import org.deeplearning4j.nn.layers.mkldnn.MKLDNNConvHelper;
 import org.deeplearning4j.nn.layers.mkldnn.MKLDNNSubsamplingHelper;
 import org.nd4j.linalg.api.buffer.DataType;
-
-import java.lang.reflect.Field;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * DL4J 1.0.0-M2.1's oneDNN layer helpers, switched on by TrainDeck. DL4J never enables them itself: its check
@@ -28,8 +27,7 @@ public final class OneDnnHelpers {
     private static final Field POOL_HELPER = field(SubsamplingLayer.class, "helper");
     private static final Field POOL_FAILS = field(SubsamplingLayer.class, "helperCountFail");
 
-    private OneDnnHelpers() {
-    }
+    private OneDnnHelpers() {}
 
     private static Field field(Class<?> owner, String name) {
         try {
@@ -44,7 +42,8 @@ public final class OneDnnHelpers {
     /** Why the helpers cannot be used with this DL4J (null when they can). */
     public static String unusableReason() {
         return CONV_HELPER == null || POOL_HELPER == null || CONV_FAILS == null || POOL_FAILS == null
-                ? "this DL4J's layers have no helper fields where TrainDeck expects them" : null;
+                ? "this DL4J's layers have no helper fields where TrainDeck expects them"
+                : null;
     }
 
     /** Installs the helpers on every convolution and pooling layer of a float32 network; returns how many. */
@@ -80,7 +79,8 @@ public final class OneDnnHelpers {
         try {
             for (Layer layer : net.getLayers()) {
                 if (layer instanceof ConvolutionLayer conv && CONV_HELPER.get(conv) instanceof MKLDNNConvHelper
-                        || layer instanceof SubsamplingLayer pool && POOL_HELPER.get(pool) instanceof MKLDNNSubsamplingHelper) {
+                        || layer instanceof SubsamplingLayer pool
+                                && POOL_HELPER.get(pool) instanceof MKLDNNSubsamplingHelper) {
                     out.add(layer.conf().getLayer().getLayerName());
                 }
             }

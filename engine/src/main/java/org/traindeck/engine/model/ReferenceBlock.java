@@ -1,5 +1,9 @@
 package org.traindeck.engine.model;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.LayerSpec;
@@ -7,11 +11,6 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.TokenSequence;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The reference spelling of nodes whose kernel fuses several layers. A pre-norm transformer block spelled out as
@@ -26,8 +25,7 @@ final class ReferenceBlock {
     static final String OWN = "own";
     static final String DL4J = "dl4j";
 
-    private ReferenceBlock() {
-    }
+    private ReferenceBlock() {}
 
     /**
      * Whether the node is a transformerBlock that runs on the reference layers: it or the model asks for them, or ND4J's
@@ -35,13 +33,16 @@ final class ReferenceBlock {
      */
     static boolean applies(LayerSpec spec, KernelUse kernels) {
         Object option = spec.options().get("kernel");
-        boolean reference = !kernels.kernelFor(option == null ? null : option.toString()) || !Nd4j.getEnvironment().isCPU();
+        boolean reference = !kernels.kernelFor(option == null ? null : option.toString())
+                || !Nd4j.getEnvironment().isCPU();
         return reference && ("transformerBlock".equals(spec.type()) || droppingPositions(spec));
     }
 
     /** A positionEmbedding with dropout: the kernel fuses the dropout in, the reference is a positionEmbedding and a dropout node. */
     private static boolean droppingPositions(LayerSpec spec) {
-        return "positionEmbedding".equals(spec.type()) && spec.options().get("dropout") instanceof Number rate && rate.doubleValue() > 0;
+        return "positionEmbedding".equals(spec.type())
+                && spec.options().get("dropout") instanceof Number rate
+                && rate.doubleValue() > 0;
     }
 
     /** The node as reference nodes, its last one named as the node; the node itself when its input is no sequence (it says why). */
@@ -54,26 +55,62 @@ final class ReferenceBlock {
             Map<String, Object> options = new LinkedHashMap<>(spec.options());
             options.remove("dropout");
             String sum = spec.name() + "_sum";
-            return List.of(new LayerSpec(sum, spec.type(), List.of(input), options),
+            return List.of(
+                    new LayerSpec(sum, spec.type(), List.of(input), options),
                     Expansions.spec(spec.name(), "dropout", List.of(sum), "rate", o.number("dropout")));
         }
         int width = (int) r.getSize();
         List<LayerSpec> out = new ArrayList<>();
-        nodes(out, spec.name() + "_", spec.name(), input, width, o.integer("heads"), (int) TransformerBlockNode.hidden(o, width),
-                o.bool("causal"), o.number("dropout"));
+        nodes(
+                out,
+                spec.name() + "_",
+                spec.name(),
+                input,
+                width,
+                o.integer("heads"),
+                (int) TransformerBlockNode.hidden(o, width),
+                o.bool("causal"),
+                o.number("dropout"));
         return out;
     }
 
     /** Appends the block's nodes to {@code out}; the last (the second residual add) is named {@code last}. */
-    static void nodes(List<LayerSpec> out, String prefix, String last, String input, int width, int heads, int hidden,
-                             boolean causal, double dropout) {
+    static void nodes(
+            List<LayerSpec> out,
+            String prefix,
+            String last,
+            String input,
+            int width,
+            int heads,
+            int hidden,
+            boolean causal,
+            double dropout) {
         out.add(Expansions.spec(prefix + "norm1", "layerNorm", List.of(input), "epsilon", 1e-5));
-        out.add(Expansions.spec(prefix + "attention", "attention", List.of(prefix + "norm1"), "heads", heads, "causal", causal));
+        out.add(Expansions.spec(
+                prefix + "attention", "attention", List.of(prefix + "norm1"), "heads", heads, "causal", causal));
         String attn = Expansions.dropout(out, prefix + "attention", dropout);
         out.add(Expansions.spec(prefix + "residual1", "add", List.of(attn, input)));
         out.add(Expansions.spec(prefix + "norm2", "layerNorm", List.of(prefix + "residual1"), "epsilon", 1e-5));
-        out.add(Expansions.spec(prefix + "mlp1", "dense", List.of(prefix + "norm2"), "units", hidden, "activation", "gelu", "bias", true));
-        out.add(Expansions.spec(prefix + "mlp2", "dense", List.of(prefix + "mlp1"), "units", width, "activation", "identity", "bias", true));
+        out.add(Expansions.spec(
+                prefix + "mlp1",
+                "dense",
+                List.of(prefix + "norm2"),
+                "units",
+                hidden,
+                "activation",
+                "gelu",
+                "bias",
+                true));
+        out.add(Expansions.spec(
+                prefix + "mlp2",
+                "dense",
+                List.of(prefix + "mlp1"),
+                "units",
+                width,
+                "activation",
+                "identity",
+                "bias",
+                true));
         String mlp = Expansions.dropout(out, prefix + "mlp2", dropout);
         out.add(Expansions.spec(last, "add", List.of(mlp, prefix + "residual1")));
     }

@@ -1,20 +1,19 @@
 package org.traindeck.engine.model;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
-import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.model.kernels.SyncBatchNorm;
 import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Which BatchNorm nodes are synchronized across devices: a {@code batchNorm} node's own {@code "sync"} when it says
@@ -26,15 +25,15 @@ public final class SyncBatchNorms {
     /** A batchNorm node's option. */
     public static final String SYNC = "sync";
 
-    private SyncBatchNorms() {
-    }
+    private SyncBatchNorms() {}
 
     /** Makes the chosen BatchNorm layers of {@code conf} synchronous, in place; returns their names. */
     public static List<String> apply(ComputationGraphConfiguration conf, ModelConfig model, boolean runLevel) {
         Map<String, Boolean> own = nodeChoices(model);
         List<String> synced = new ArrayList<>();
         for (Map.Entry<String, GraphVertex> e : conf.getVertices().entrySet()) {
-            if (e.getValue() instanceof LayerVertex v && v.getLayerConf().getLayer() instanceof BatchNormalization bn
+            if (e.getValue() instanceof LayerVertex v
+                    && v.getLayerConf().getLayer() instanceof BatchNormalization bn
                     && own.getOrDefault(e.getKey(), runLevel)) {
                 if (bn instanceof SyncBatchNorm) {
                     synced.add(e.getKey());

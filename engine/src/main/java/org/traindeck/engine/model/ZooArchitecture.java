@@ -1,5 +1,7 @@
 package org.traindeck.engine.model;
 
+import java.util.Arrays;
+import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration.GraphBuilder;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
@@ -17,9 +19,6 @@ import org.deeplearning4j.zoo.model.VGG16;
 import org.deeplearning4j.zoo.model.VGG19;
 import org.deeplearning4j.zoo.model.Xception;
 
-import java.util.Arrays;
-import java.util.List;
-
 /**
  * The architectures of DL4J's model zoo that build offline, each as a graph without its own output: what it takes
  * from the zoo, which of its nodes are its head (dropped), the node the task's head then follows, and whether that
@@ -29,26 +28,53 @@ enum ZooArchitecture {
     ALEXNET("alexnet", 0, Kind.CLASSIFIER) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            return fromLayers(AlexNet.builder().inputShape(chw).numClasses(outputs).seed(seed).build().conf(), 1);
+            return fromLayers(
+                    AlexNet.builder()
+                            .inputShape(chw)
+                            .numClasses(outputs)
+                            .seed(seed)
+                            .build()
+                            .conf(),
+                    1);
         }
     },
     DARKNET19("darknet19", 0, Kind.SCORES) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            return fromGraph(Darknet19.builder().inputShape(chw).numClasses(outputs).seed(seed).build().conf(), "globalpooling",
-                    "softmax", "loss");
+            return fromGraph(
+                    Darknet19.builder()
+                            .inputShape(chw)
+                            .numClasses(outputs)
+                            .seed(seed)
+                            .build()
+                            .conf(),
+                    "globalpooling",
+                    "softmax",
+                    "loss");
         }
     },
     LENET("lenet", 0, Kind.CLASSIFIER) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            return fromLayers(LeNet.builder().inputShape(chw).numClasses(outputs).seed(seed).build().conf(), 1);
+            return fromLayers(
+                    LeNet.builder()
+                            .inputShape(chw)
+                            .numClasses(outputs)
+                            .seed(seed)
+                            .build()
+                            .conf(),
+                    1);
         }
     },
     RESNET50("resnet50", 0, Kind.CLASSIFIER) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            GraphBuilder g = ResNet50.builder().inputShape(chw).numClasses(outputs).seed(seed).build().graphBuilder();
+            GraphBuilder g = ResNet50.builder()
+                    .inputShape(chw)
+                    .numClasses(outputs)
+                    .seed(seed)
+                    .build()
+                    .graphBuilder();
             return drop(g, "avgpool", "output");
         }
     },
@@ -56,20 +82,37 @@ enum ZooArchitecture {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
             // its last layer is a softmax activation (it has no loss of its own)
-            return fromLayers(SimpleCNN.builder().inputShape(chw).numClasses(outputs).seed(seed).build().conf(), 1);
+            return fromLayers(
+                    SimpleCNN.builder()
+                            .inputShape(chw)
+                            .numClasses(outputs)
+                            .seed(seed)
+                            .build()
+                            .conf(),
+                    1);
         }
     },
     SQUEEZENET("squeezenet", 0, Kind.SCORES) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            GraphBuilder g = SqueezeNet.builder().inputShape(chw).numClasses(outputs).seed(seed).build().graphBuilder();
+            GraphBuilder g = SqueezeNet.builder()
+                    .inputShape(chw)
+                    .numClasses(outputs)
+                    .seed(seed)
+                    .build()
+                    .graphBuilder();
             return drop(g, "avg_pool", "softmax", "loss");
         }
     },
     UNET("unet", 16, Kind.PER_PIXEL) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            GraphBuilder g = UNet.builder().inputShape(chw).numClasses(outputs).seed(seed).build().graphBuilder();
+            GraphBuilder g = UNet.builder()
+                    .inputShape(chw)
+                    .numClasses(outputs)
+                    .seed(seed)
+                    .build()
+                    .graphBuilder();
             // conv10 is its one-class (foreground) projection: the task's head projects to its own classes
             return drop(g, "conv9-3", "conv10", "output");
         }
@@ -77,21 +120,40 @@ enum ZooArchitecture {
     VGG_16("vgg16", 0, Kind.CLASSIFIER) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            return fromGraph(VGG16.builder().inputShape(chw).numClasses(outputs).seed(seed).build().conf(),
-                    "19", "20");
+            return fromGraph(
+                    VGG16.builder()
+                            .inputShape(chw)
+                            .numClasses(outputs)
+                            .seed(seed)
+                            .build()
+                            .conf(),
+                    "19",
+                    "20");
         }
     },
     VGG_19("vgg19", 0, Kind.CLASSIFIER) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            return fromGraph(VGG19.builder().inputShape(chw).numClasses(outputs).seed(seed).build().conf(),
-                    "21", "22");
+            return fromGraph(
+                    VGG19.builder()
+                            .inputShape(chw)
+                            .numClasses(outputs)
+                            .seed(seed)
+                            .build()
+                            .conf(),
+                    "21",
+                    "22");
         }
     },
     XCEPTION("xception", 0, Kind.CLASSIFIER) {
         @Override
         Trunk trunk(int[] chw, int outputs, long seed) {
-            GraphBuilder g = Xception.builder().inputShape(chw).numClasses(outputs).seed(seed).build().graphBuilder();
+            GraphBuilder g = Xception.builder()
+                    .inputShape(chw)
+                    .numClasses(outputs)
+                    .seed(seed)
+                    .build()
+                    .graphBuilder();
             return drop(g, "avg_pool", "predictions");
         }
     };
@@ -112,6 +174,7 @@ enum ZooArchitecture {
     final String json;
     /** The height and width must be multiples of this (0: no such rule). */
     final int multiple;
+
     final Kind kind;
 
     ZooArchitecture(String json, int multiple, Kind kind) {
@@ -124,7 +187,9 @@ enum ZooArchitecture {
     abstract Trunk trunk(int[] chw, int outputs, long seed);
 
     static ZooArchitecture of(String json) {
-        return Arrays.stream(values()).filter(a -> a.json.equals(json)).findFirst()
+        return Arrays.stream(values())
+                .filter(a -> a.json.equals(json))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no zoo architecture " + json));
     }
 
@@ -156,7 +221,8 @@ enum ZooArchitecture {
     /** A zoo model that comes as a layer stack: the same layers as a chain, less the last {@code dropLast}. */
     private static Trunk fromLayers(MultiLayerConfiguration conf, int dropLast) {
         List<NeuralNetConfiguration> layers = conf.getConfs();
-        GraphBuilder g = new NeuralNetConfiguration.Builder(layers.get(0)).graphBuilder().addInputs(Heads.INPUT);
+        GraphBuilder g =
+                new NeuralNetConfiguration.Builder(layers.get(0)).graphBuilder().addInputs(Heads.INPUT);
         String last = Heads.INPUT;
         for (int i = 0; i < layers.size() - dropLast; i++) {
             String name = "layer" + i;

@@ -1,5 +1,8 @@
 package org.traindeck.engine.model;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration.GraphBuilder;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -11,10 +14,6 @@ import org.traindeck.engine.model.graph.NodeProblem;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
  * The zoo model type: a DL4J zoo architecture built for the data's images, checked against them (a size it cannot take
  * is refused with the smallest it can), and given the task's head in place of its own.
@@ -24,10 +23,10 @@ final class ZooModels {
     private static final String AT = "model.architecture";
     /** Smallest square side per architecture and channel count, found once by building (the search builds ~10 configs). */
     private static final Map<String, Integer> SMALLEST = new ConcurrentHashMap<>();
+
     private static final int MAX_SIDE = 1024;
 
-    private ZooModels() {
-    }
+    private ZooModels() {}
 
     static ComputationGraphConfiguration configuration(ModelConfig.Zoo zoo, ModelInput input, long seed) {
         ZooArchitecture arch = ZooArchitecture.of(zoo.architecture());
@@ -39,8 +38,10 @@ final class ZooModels {
         int w = (int) image.getWidth();
         int c = (int) image.getChannels();
         if (arch.multiple > 0 && (h % arch.multiple != 0 || w % arch.multiple != 0)) {
-            throw problem(arch.json + " halves the image 4 times and joins each half with its up-sampled copy, so the height and "
-                    + "width must be multiples of " + arch.multiple + ", but the data's images are " + h + "×" + w + "×" + c
+            throw problem(arch.json
+                    + " halves the image 4 times and joins each half with its up-sampled copy, so the height and "
+                    + "width must be multiples of " + arch.multiple + ", but the data's images are " + h + "×" + w + "×"
+                    + c
                     + ": resize or pad them to " + roundUp(h, arch.multiple) + "×" + roundUp(w, arch.multiple));
         }
         checkTask(arch, input.task());
@@ -48,11 +49,12 @@ final class ZooModels {
         if (conf == null) {
             int side = smallest(arch, c, input, seed);
             if (side < 0) {
-                throw problem("DL4J cannot build " + arch.json + " for images " + h + "×" + w + "×" + c + " at any size up to "
-                        + MAX_SIDE + ": choose another architecture or a graph");
+                throw problem("DL4J cannot build " + arch.json + " for images " + h + "×" + w + "×" + c
+                        + " at any size up to " + MAX_SIDE + ": choose another architecture or a graph");
             }
-            throw problem(arch.json + " needs images of at least " + side + "×" + side + " (it down-samples them on the way), but the "
-                    + "data's are " + h + "×" + w + "×" + c + ": resize them, or choose a smaller architecture (simplecnn, lenet) or a graph");
+            throw problem(arch.json + " needs images of at least " + side + "×" + side
+                    + " (it down-samples them on the way), but the " + "data's are " + h + "×" + w + "×" + c
+                    + ": resize them, or choose a smaller architecture (simplecnn, lenet) or a graph");
         }
         return conf;
     }
@@ -65,12 +67,15 @@ final class ZooModels {
         }
         if (!perPixel && task != Task.CLASSIFICATION && task != Task.REGRESSION) {
             throw problem(arch.json + " gives one output per image (classes or values), so it cannot train " + task.json
-                    + (task == Task.SEGMENTATION ? ": use \"unet\", or a graph that keeps the image size" : ": use a graph"));
+                    + (task == Task.SEGMENTATION
+                            ? ": use \"unet\", or a graph that keeps the image size"
+                            : ": use a graph"));
         }
     }
 
     /** The whole model for images h×w×c, or null when the architecture cannot take them. */
-    private static ComputationGraphConfiguration build(ZooArchitecture arch, int h, int w, int c, ModelInput input, long seed) {
+    private static ComputationGraphConfiguration build(
+            ZooArchitecture arch, int h, int w, int c, ModelInput input, long seed) {
         InputType in = InputType.convolutional(h, w, c);
         ComputationGraphConfiguration conf;
         Map<String, InputType> types;
@@ -101,7 +106,9 @@ final class ZooModels {
     private static void addHead(GraphBuilder g, ZooArchitecture arch, String last, InputType out, ModelInput input) {
         if (arch.kind == ZooArchitecture.Kind.SCORES) {
             // its last conv already has a channel per output and is pooled: only the task's loss is missing
-            LossLayer loss = new LossLayer.Builder(Heads.loss(null, input.task())).activation(Heads.activation(null, input.task())).build();
+            LossLayer loss = new LossLayer.Builder(Heads.loss(null, input.task()))
+                    .activation(Heads.activation(null, input.task()))
+                    .build();
             // DL4J's LossLayer reports its output as nOut values, which its builder refuses to set: it would say 0
             loss.setNOut(input.outputs());
             g.addLayer(Heads.OUTPUT, loss, last);

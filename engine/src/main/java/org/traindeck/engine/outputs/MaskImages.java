@@ -1,6 +1,5 @@
 package org.traindeck.engine.outputs;
 
-import javax.imageio.ImageIO;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -8,6 +7,7 @@ import java.awt.image.WritableRaster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import javax.imageio.ImageIO;
 
 /**
  * Pictures of images and their masks: a mask as a palette image whose pixel values are the class ids (a training
@@ -19,8 +19,7 @@ public final class MaskImages {
     /** Panels drawn side by side are this many pixels apart. */
     static final int GAP = 2;
 
-    private MaskImages() {
-    }
+    private MaskImages() {}
 
     /**
      * A mask of {@code width × height} class ids (row by row): a palette PNG for up to 256 classes, else 16-bit grey;

@@ -9,14 +9,17 @@ public record Sampling(int tokens, double temperature, int topK, long seed) {
 
     public Sampling {
         if (tokens < 0) {
-            throw new PredictionInputException("--tokens is " + tokens + ": the number of characters to generate is 0 or more");
+            throw new PredictionInputException(
+                    "--tokens is " + tokens + ": the number of characters to generate is 0 or more");
         }
         if (!(temperature >= 0) || Double.isInfinite(temperature)) {
-            throw new PredictionInputException("--temperature is " + temperature + ": it is 0 (always the most likely character) or a "
-                    + "positive number (1 samples the model's own distribution)");
+            throw new PredictionInputException(
+                    "--temperature is " + temperature + ": it is 0 (always the most likely character) or a "
+                            + "positive number (1 samples the model's own distribution)");
         }
         if (topK < 0) {
-            throw new PredictionInputException("--top-k is " + topK + ": it is 0 (every character) or a positive number");
+            throw new PredictionInputException(
+                    "--top-k is " + topK + ": it is 0 (every character) or a positive number");
         }
     }
 

@@ -1,18 +1,16 @@
 package org.traindeck.engine.outputs;
 
+import java.util.Arrays;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.traindeck.engine.data.Vocabulary;
-
-import java.util.function.UnaryOperator;
-
-import java.util.Arrays;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.function.Consumer;
 
 /**
  * Continues a prompt with a trained character model (a GPT on a text source): one character at a time, the model
@@ -57,7 +55,7 @@ public final class TextGenerator {
 
     /** The continuation of {@code prompt} (without the prompt). */
     public String generate(String prompt, Sampling sampling) {
-        return generate(prompt, sampling, piece -> { });
+        return generate(prompt, sampling, piece -> {});
     }
 
     /** As {@link #generate(String, Sampling)}, handing each new character to {@code eachCharacter} as it is drawn. */
@@ -104,16 +102,19 @@ public final class TextGenerator {
     /** The prompt's token ids; a character the model never saw is refused with its position. */
     public int[] encode(String prompt) {
         if (prompt == null || prompt.isEmpty()) {
-            throw new PredictionInputException("the prompt is empty: give at least one character to continue (--prompt TEXT)");
+            throw new PredictionInputException(
+                    "the prompt is empty: give at least one character to continue (--prompt TEXT)");
         }
         int[] codePoints = prompt.codePoints().toArray();
         int[] tokens = new int[codePoints.length];
         for (int i = 0; i < codePoints.length; i++) {
             Integer id = ids.get(new String(Character.toChars(codePoints[i])));
             if (id == null) {
-                throw new PredictionInputException("the prompt's character " + describe(codePoints[i]) + " at position " + i
-                        + " (counting from 0) is not in the model's vocabulary of " + vocabulary.size() + " characters: "
-                        + shown(vocabulary));
+                throw new PredictionInputException(
+                        "the prompt's character " + describe(codePoints[i]) + " at position " + i
+                                + " (counting from 0) is not in the model's vocabulary of " + vocabulary.size()
+                                + " characters: "
+                                + shown(vocabulary));
             }
             tokens[i] = id;
         }
@@ -156,8 +157,11 @@ public final class TextGenerator {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> probabilities[a] != probabilities[b] ? Float.compare(probabilities[b], probabilities[a])
-                : Integer.compare(a, b));
+        Arrays.sort(
+                order,
+                (a, b) -> probabilities[a] != probabilities[b]
+                        ? Float.compare(probabilities[b], probabilities[a])
+                        : Integer.compare(a, b));
         int k = topK == 0 ? order.length : Math.min(topK, order.length);
         int[] out = new int[k];
         for (int i = 0; i < k; i++) {
@@ -169,14 +173,16 @@ public final class TextGenerator {
     private static String describe(int codePoint) {
         String code = String.format("U+%04X", codePoint);
         return Character.isISOControl(codePoint) || Character.isWhitespace(codePoint)
-                ? code : "'" + new String(Character.toChars(codePoint)) + "' (" + code + ")";
+                ? code
+                : "'" + new String(Character.toChars(codePoint)) + "' (" + code + ")";
     }
 
     private static String shown(Vocabulary vocabulary) {
         StringBuilder s = new StringBuilder();
         for (String token : vocabulary.tokens()) {
             int c = token.codePointAt(0);
-            s.append(Character.isISOControl(c) || Character.isWhitespace(c) ? String.format("U+%04X", c) : token).append(' ');
+            s.append(Character.isISOControl(c) || Character.isWhitespace(c) ? String.format("U+%04X", c) : token)
+                    .append(' ');
         }
         return s.toString().trim();
     }

@@ -1,12 +1,11 @@
 package org.traindeck.engine.parallel;
 
-import org.traindeck.engine.model.kernels.BatchStatsExchange;
-
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.model.kernels.BatchStatsExchange;
 
 /**
  * The meeting point of the replicas of a synchronous step for synchronized BatchNorm: a barrier with a combine, one
@@ -18,7 +17,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class BatchStatsGroup {
 
-    private enum Phase { FORWARD, BACKWARD }
+    private enum Phase {
+        FORWARD,
+        BACKWARD
+    }
 
     private record Part(Phase phase, String layer, long count, double[] a, double[] b) {}
 
@@ -87,7 +89,8 @@ public final class BatchStatsGroup {
             for (int w = 0; w < size; w++) {
                 if (microBatches[w] > j) {
                     if (w != p[j]) {
-                        throw new IllegalArgumentException("shards must be contiguous: " + Arrays.toString(microBatches));
+                        throw new IllegalArgumentException(
+                                "shards must be contiguous: " + Arrays.toString(microBatches));
                     }
                     p[j]++;
                 }
@@ -114,14 +117,16 @@ public final class BatchStatsGroup {
     /** A replica failed: every replica waiting, or coming, at an exchange of this step fails too. */
     public synchronized void abort(Throwable cause) {
         if (parties != null && aborted == null) {
-            aborted = new IllegalStateException("synchronized BatchNorm: another replica of this step failed (" + cause + ")", cause);
+            aborted = new IllegalStateException(
+                    "synchronized BatchNorm: another replica of this step failed (" + cause + ")", cause);
             notifyAll();
         }
     }
 
     private synchronized double[] exchange(int rank, Part part) {
         if (parties == null) {
-            throw new IllegalStateException("synchronized BatchNorm exchange outside a step (layer " + part.layer + ")");
+            throw new IllegalStateException(
+                    "synchronized BatchNorm exchange outside a step (layer " + part.layer + ")");
         }
         if (aborted != null) {
             throw aborted;
@@ -147,8 +152,10 @@ public final class BatchStatsGroup {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     aborted = new IllegalStateException("synchronized BatchNorm: replica " + rank + " waited "
-                            + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s at the " + part.phase.name().toLowerCase()
-                            + " exchange of layer " + part.layer + " for " + missing(expected) + "; the step is abandoned");
+                            + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s at the "
+                            + part.phase.name().toLowerCase()
+                            + " exchange of layer " + part.layer + " for " + missing(expected)
+                            + "; the step is abandoned");
                     notifyAll();
                     break;
                 }
@@ -156,7 +163,8 @@ public final class BatchStatsGroup {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            aborted = new IllegalStateException("synchronized BatchNorm: replica " + rank + " was interrupted at an exchange", e);
+            aborted = new IllegalStateException(
+                    "synchronized BatchNorm: replica " + rank + " was interrupted at an exchange", e);
             notifyAll();
         }
         if (generation == gen) {
@@ -182,9 +190,13 @@ public final class BatchStatsGroup {
     private double[] combine(int expected) {
         Part first = parts[0];
         for (int w = 1; w < expected; w++) {
-            if (parts[w].phase != first.phase || !parts[w].layer.equals(first.layer) || parts[w].a.length != first.a.length) {
-                aborted = new IllegalStateException("synchronized BatchNorm: replicas are out of step (replica 0 at the "
-                        + first.phase + " of " + first.layer + ", replica " + w + " at the " + parts[w].phase + " of " + parts[w].layer + ")");
+            if (parts[w].phase != first.phase
+                    || !parts[w].layer.equals(first.layer)
+                    || parts[w].a.length != first.a.length) {
+                aborted =
+                        new IllegalStateException("synchronized BatchNorm: replicas are out of step (replica 0 at the "
+                                + first.phase + " of " + first.layer + ", replica " + w + " at the " + parts[w].phase
+                                + " of " + parts[w].layer + ")");
                 notifyAll();
                 throw aborted;
             }

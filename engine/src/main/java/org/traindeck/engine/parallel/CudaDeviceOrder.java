@@ -10,8 +10,7 @@ public final class CudaDeviceOrder {
     static final String NAME = "CUDA_DEVICE_ORDER";
     static final String PCI = "PCI_BUS_ID";
 
-    private CudaDeviceOrder() {
-    }
+    private CudaDeviceOrder() {}
 
     /** Sets PCI bus order if it still can; returns a warning when the numbering may differ, else null. */
     public static String ensurePciBusOrder(boolean backendAlreadyLoaded) {
@@ -21,10 +20,13 @@ public final class CudaDeviceOrder {
         }
         if (!backendAlreadyLoaded) {
             String problem = NativeEnvironment.set(NAME, PCI);
-            return problem == null ? null : "could not set " + NAME + "=" + PCI + " (" + problem + "): CUDA may number the GPUs "
-                    + "differently from nvidia-smi; set it before starting TrainDeck";
+            return problem == null
+                    ? null
+                    : "could not set " + NAME + "=" + PCI + " (" + problem + "): CUDA may number the GPUs "
+                            + "differently from nvidia-smi; set it before starting TrainDeck";
         }
-        return "ND4J was loaded before " + NAME + "=" + PCI + " could be set, so CUDA numbers the GPUs fastest first, which may "
+        return "ND4J was loaded before " + NAME + "=" + PCI
+                + " could be set, so CUDA numbers the GPUs fastest first, which may "
                 + "differ from nvidia-smi's numbering on a machine with different GPUs; set " + NAME + "=" + PCI
                 + " before starting TrainDeck";
     }

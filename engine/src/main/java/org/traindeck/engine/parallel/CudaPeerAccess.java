@@ -1,11 +1,10 @@
 package org.traindeck.engine.parallel;
 
+import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.concurrency.AffinityManager;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-
-import java.util.Arrays;
 
 /**
  * The CUDA-only part of multi-GPU training: a copy-and-compare self-test of peer-to-peer access before it is enabled
@@ -13,8 +12,7 @@ import java.util.Arrays;
  */
 public final class CudaPeerAccess {
 
-    private CudaPeerAccess() {
-    }
+    private CudaPeerAccess() {}
 
     /**
      * Copies a known array from the first of the placement's devices to each of the others and compares it on the
@@ -36,8 +34,8 @@ public final class CudaPeerAccess {
                 INDArray copy = affinity.replicateToDevice(placement.ordinal(w), source);
                 if (!Arrays.equals(expected, copy.toFloatVector())) {
                     affinity.allowCrossDeviceAccess(false);
-                    return "a copy from " + placement.deviceIds().get(0) + " to " + placement.deviceIds().get(w)
-                            + " came back wrong: peer-to-peer access is broken here";
+                    return "a copy from " + placement.deviceIds().get(0) + " to "
+                            + placement.deviceIds().get(w) + " came back wrong: peer-to-peer access is broken here";
                 }
             }
             affinity.allowCrossDeviceAccess(true);

@@ -27,7 +27,8 @@ public interface DeviceAffinity {
 
             @Override
             public void attachCurrentThread(int device) {
-                // what ParallelWrapper's own workers do: binds the calling thread (ND4J's affinity map and the CUDA context)
+                // what ParallelWrapper's own workers do: binds the calling thread (ND4J's affinity map and the CUDA
+                // context)
                 Nd4j.getAffinityManager().unsafeSetDevice(device);
             }
 

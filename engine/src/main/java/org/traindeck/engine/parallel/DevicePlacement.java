@@ -1,8 +1,7 @@
 package org.traindeck.engine.parallel;
 
-import org.traindeck.engine.devices.DeviceResolver;
-
 import java.util.List;
+import org.traindeck.engine.devices.DeviceResolver;
 
 /**
  * Where each data-parallel worker runs: worker {@code w} trains replica {@code w} on {@code deviceIds().get(w)}, which
@@ -17,7 +16,8 @@ public final class DevicePlacement {
     private final boolean sharedMemory;
     private final DeviceAffinity affinity;
 
-    private DevicePlacement(List<String> deviceIds, List<Integer> ordinals, boolean sharedMemory, DeviceAffinity affinity) {
+    private DevicePlacement(
+            List<String> deviceIds, List<Integer> ordinals, boolean sharedMemory, DeviceAffinity affinity) {
         this.deviceIds = List.copyOf(deviceIds);
         this.ordinals = List.copyOf(ordinals);
         this.sharedMemory = sharedMemory;
@@ -27,14 +27,21 @@ public final class DevicePlacement {
     /** The placement of a resolved device selection, checked against the devices ND4J sees. */
     public static DevicePlacement of(DeviceResolver.Resolved devices, DeviceAffinity affinity) {
         if (devices.isCpu()) {
-            return new DevicePlacement(devices.deviceIds(), devices.deviceIds().stream().map(d -> 0).toList(), true, affinity);
+            return new DevicePlacement(
+                    devices.deviceIds(),
+                    devices.deviceIds().stream().map(d -> 0).toList(),
+                    true,
+                    affinity);
         }
         int available = affinity.deviceCount();
         for (int w = 0; w < devices.gpus().size(); w++) {
             int ordinal = devices.cudaOrdinals().get(w);
             if (ordinal < 0 || ordinal >= available) {
-                throw new TierFailure(devices.gpus().get(w).id() + " maps to CUDA device " + ordinal + ", but ND4J sees "
-                        + available + " device(s): was CUDA_VISIBLE_DEVICES changed after TrainDeck started?", true, null);
+                throw new TierFailure(
+                        devices.gpus().get(w).id() + " maps to CUDA device " + ordinal + ", but ND4J sees " + available
+                                + " device(s): was CUDA_VISIBLE_DEVICES changed after TrainDeck started?",
+                        true,
+                        null);
             }
         }
         return new DevicePlacement(devices.deviceIds(), devices.cudaOrdinals(), false, affinity);

@@ -18,8 +18,18 @@ import java.util.Map;
  * @param stepTimeoutSeconds  how long one step may take before the run is stopped
  * @param settings            backend settings added or overridden (tests; "spark.*" keys for Spark)
  */
-public record DistributedSpec(String address, int executors, String runId, String modelJson, ShardData data, boolean dataLossOnly, boolean oneDnn,
-                              Path secretFile, int joinTimeoutSeconds, int stepTimeoutSeconds, Map<String, String> settings) {
+public record DistributedSpec(
+        String address,
+        int executors,
+        String runId,
+        String modelJson,
+        ShardData data,
+        boolean dataLossOnly,
+        boolean oneDnn,
+        Path secretFile,
+        int joinTimeoutSeconds,
+        int stepTimeoutSeconds,
+        Map<String, String> settings) {
 
     public DistributedSpec {
         settings = Map.copyOf(settings);

@@ -1,9 +1,5 @@
 package org.traindeck.engine.parallel;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.traindeck.engine.api.Engine;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,6 +15,9 @@ import java.util.HexFormat;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.traindeck.engine.api.Engine;
 
 /**
  * Fingerprints of whole data files: a CRC32C of every MiB (hardware-accelerated, so a file costs about one read),
@@ -33,7 +32,8 @@ public final class FileFingerprints {
     private static final long SETTLED_MILLIS = 3000;
 
     private static final class Standard {
-        static final FileFingerprints INSTANCE = new FileFingerprints(Engine.dataHome().resolve("cache").resolve("fingerprints.properties"));
+        static final FileFingerprints INSTANCE =
+                new FileFingerprints(Engine.dataHome().resolve("cache").resolve("fingerprints.properties"));
     }
 
     private final Path cacheFile;

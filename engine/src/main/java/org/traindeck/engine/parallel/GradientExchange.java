@@ -1,8 +1,7 @@
 package org.traindeck.engine.parallel;
 
-import org.nd4j.linalg.api.ndarray.INDArray;
-
 import java.util.List;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The communication of a synchronous data-parallel step, as a reduce and a broadcast: the replicas' gradients are
@@ -17,8 +16,7 @@ import java.util.List;
  */
 public final class GradientExchange {
 
-    private GradientExchange() {
-    }
+    private GradientExchange() {}
 
     /** {@code target += sources[0] + sources[1] + ...}, in that order. */
     public static void reduceInto(INDArray target, List<INDArray> sources) {

@@ -11,8 +11,7 @@ import com.sun.jna.platform.win32.Kernel32;
  */
 public final class NativeEnvironment {
 
-    private NativeEnvironment() {
-    }
+    private NativeEnvironment() {}
 
     /** Sets a variable; returns null on success, else the reason it failed. */
     public static String set(String name, String value) {

@@ -1,11 +1,10 @@
 package org.traindeck.engine.parallel;
 
-import org.traindeck.engine.config.NcclConfig;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.traindeck.engine.config.NcclConfig;
 
 /**
  * Puts a config's NCCL toggles and custom variables into the process environment and reports, per variable,
@@ -21,8 +20,7 @@ public final class NcclEnvironment {
      */
     private static final Map<String, String> SET_BEFORE_LOAD = new ConcurrentHashMap<>();
 
-    private NcclEnvironment() {
-    }
+    private NcclEnvironment() {}
 
     public static NcclReport apply(NcclConfig config, boolean backendAlreadyLoaded) {
         List<NcclReport.Entry> entries = new ArrayList<>();
@@ -43,7 +41,8 @@ public final class NcclEnvironment {
             }
             String mapping = mapping(name, value);
             String ncclNote = mapping == null && name.startsWith("NCCL_")
-                    ? " (DL4J's ParallelWrapper does not use NCCL, so it has no effect on DL4J itself)" : "";
+                    ? " (DL4J's ParallelWrapper does not use NCCL, so it has no effect on DL4J itself)"
+                    : "";
             NcclReport.Status status;
             String detail;
             if (!backendAlreadyLoaded) {
@@ -51,8 +50,9 @@ public final class NcclEnvironment {
             }
             if (!inEffect) {
                 status = NcclReport.Status.NEEDS_RESTART;
-                detail = "set in the environment, but ND4J is already loaded in this process: restart TrainDeck for native "
-                        + "libraries to read it" + (mapping == null ? ncclNote : "; " + mapping);
+                detail =
+                        "set in the environment, but ND4J is already loaded in this process: restart TrainDeck for native "
+                                + "libraries to read it" + (mapping == null ? ncclNote : "; " + mapping);
             } else if (mapping != null) {
                 status = NcclReport.Status.MAPPED;
                 detail = "set in the environment; " + mapping;
@@ -68,10 +68,12 @@ public final class NcclEnvironment {
     /** The DL4J equivalent of a toggle, worded for people; null when there is none. */
     static String mapping(String name, String value) {
         return switch (name) {
-            case "NCCL_P2P_DISABLE" -> "1".equals(value)
-                    ? "DL4J equivalent: cross-device (peer-to-peer) access is turned off, and the averaging-with-P2P tier is skipped"
-                    : null;
-            case "NCCL_TIMEOUT" -> "DL4J equivalent: TrainDeck's step watchdog stops a run when no step completes within " + value + " s";
+            case "NCCL_P2P_DISABLE" ->
+                "1".equals(value)
+                        ? "DL4J equivalent: cross-device (peer-to-peer) access is turned off, and the averaging-with-P2P tier is skipped"
+                        : null;
+            case "NCCL_TIMEOUT" ->
+                "DL4J equivalent: TrainDeck's step watchdog stops a run when no step completes within " + value + " s";
             default -> null;
         };
     }

@@ -16,9 +16,12 @@ public interface ShardReplica {
      * @param executor how this executor names itself in results and errors ("executor 1 on 10.0.0.7")
      * @throws RuntimeException when the data cannot be loaded here as on the driver (the message says why)
      */
-    static ShardReplica create(String modelJson, boolean dataLossOnly, boolean oneDnn, ShardData data, String executor) {
-        Factory factory = ServiceLoader.load(Factory.class, ShardReplica.class.getClassLoader()).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no shard replica on the class path: the engine's jar is missing"));
+    static ShardReplica create(
+            String modelJson, boolean dataLossOnly, boolean oneDnn, ShardData data, String executor) {
+        Factory factory = ServiceLoader.load(Factory.class, ShardReplica.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() ->
+                        new IllegalStateException("no shard replica on the class path: the engine's jar is missing"));
         return factory.create(modelJson, dataLossOnly, oneDnn, data, executor);
     }
 

@@ -10,6 +10,6 @@ import java.io.Serializable;
  * @param computeNanos the time the executor spent on the shard (its throughput)
  * @param executor     "executor 1 on 10.0.0.7 (pid 4242)"
  */
-public record ShardResult(double lossSum, int examples, int microBatches, byte[] gradient, long computeNanos, String executor)
-        implements Serializable {
-}
+public record ShardResult(
+        double lossSum, int examples, int microBatches, byte[] gradient, long computeNanos, String executor)
+        implements Serializable {}

@@ -9,6 +9,11 @@ package org.traindeck.engine.parallel;
  * @param exchangeNanos     the step's wall time less the slowest executor's compute: scheduling, moving parameters
  *                          and gradients, summing
  */
-public record StepSum(double lossSum, int examples, int microBatches, byte[] gradientSum, long[] examplesPerShard,
-                      long[] computeNanos, long exchangeNanos) {
-}
+public record StepSum(
+        double lossSum,
+        int examples,
+        int microBatches,
+        byte[] gradientSum,
+        long[] examplesPerShard,
+        long[] computeNanos,
+        long exchangeNanos) {}

@@ -59,7 +59,8 @@ public final class Watchdog implements AutoCloseable {
             long idle = System.nanoTime() - lastProgress;
             if (running && !paused && idle > timeoutNanos) {
                 running = false;
-                onHang.accept(String.format("no training step completed in %.0f s (limit %d s) while running %s.%n%s",
+                onHang.accept(String.format(
+                        "no training step completed in %.0f s (limit %d s) while running %s.%n%s",
                         idle / 1e9, TimeUnit.NANOSECONDS.toSeconds(timeoutNanos), context, threadDump()));
                 return;
             }

@@ -21,11 +21,21 @@ final class DlWorkspaces {
     private static final String RNN_LOOP_WORKING_MEM = "WS_RNN_LOOP_WORKING_MEM";
 
     private static final WorkspaceConfiguration ALL_LAYERS_ACT_CONFIG = WorkspaceConfiguration.builder()
-            .initialSize(0).overallocationLimit(0.05).policyLearning(LearningPolicy.FIRST_LOOP).policyReset(ResetPolicy.BLOCK_LEFT)
-            .policySpill(SpillPolicy.REALLOCATE).policyAllocation(AllocationPolicy.OVERALLOCATE).build();
+            .initialSize(0)
+            .overallocationLimit(0.05)
+            .policyLearning(LearningPolicy.FIRST_LOOP)
+            .policyReset(ResetPolicy.BLOCK_LEFT)
+            .policySpill(SpillPolicy.REALLOCATE)
+            .policyAllocation(AllocationPolicy.OVERALLOCATE)
+            .build();
     private static final WorkspaceConfiguration RNN_LOOP_WORKING_MEM_CONFIG = WorkspaceConfiguration.builder()
-            .initialSize(0).overallocationLimit(0.05).policyReset(ResetPolicy.BLOCK_LEFT).policyAllocation(AllocationPolicy.OVERALLOCATE)
-            .policySpill(SpillPolicy.REALLOCATE).policyLearning(LearningPolicy.FIRST_LOOP).build();
+            .initialSize(0)
+            .overallocationLimit(0.05)
+            .policyReset(ResetPolicy.BLOCK_LEFT)
+            .policyAllocation(AllocationPolicy.OVERALLOCATE)
+            .policySpill(SpillPolicy.REALLOCATE)
+            .policyLearning(LearningPolicy.FIRST_LOOP)
+            .build();
 
     private final WorkspaceConfiguration layerWorkingMem;
     private final WorkspaceConfiguration layerActX;
@@ -37,9 +47,15 @@ final class DlWorkspaces {
     }
 
     private static WorkspaceConfiguration learningOverTime(int cycles) {
-        return WorkspaceConfiguration.builder().initialSize(0).overallocationLimit(0.02).policyLearning(LearningPolicy.OVER_TIME)
-                .cyclesBeforeInitialization(cycles).policyReset(ResetPolicy.BLOCK_LEFT).policySpill(SpillPolicy.REALLOCATE)
-                .policyAllocation(AllocationPolicy.OVERALLOCATE).build();
+        return WorkspaceConfiguration.builder()
+                .initialSize(0)
+                .overallocationLimit(0.02)
+                .policyLearning(LearningPolicy.OVER_TIME)
+                .cyclesBeforeInitialization(cycles)
+                .policyReset(ResetPolicy.BLOCK_LEFT)
+                .policySpill(SpillPolicy.REALLOCATE)
+                .policyAllocation(AllocationPolicy.OVERALLOCATE)
+                .build();
     }
 
     /** computeGradientAndScore's: the whole pass, the loss and the updater's working memory. */

@@ -1,5 +1,14 @@
 package org.traindeck.engine.profile;
 
+import java.lang.reflect.Field;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.BackpropType;
@@ -21,16 +30,6 @@ import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-import java.lang.reflect.Field;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Deque;
-import java.util.IdentityHashMap;
-import java.util.LinkedList;
-import java.util.List;
-import java.util.Map;
-
 /**
  * DL4J's {@code ComputationGraph.computeGradientAndScore()} (M2.1) walked here, vertex by vertex, so that each
  * vertex's forward and backward can be timed: the forward in topological order (output layers excluded, as DL4J
@@ -50,6 +49,7 @@ public final class GraphWalk {
     private final int[] consumedBy;
     /** Per vertex index: nanoseconds in its forward (for an output layer: its loss) and in its backward. */
     private final long[] forwardNs;
+
     private final long[] backwardNs;
     private long branchSumNs;
     private long walkNs;
@@ -61,7 +61,9 @@ public final class GraphWalk {
         this.order = net.topologicalSortOrder();
         ComputationGraphConfiguration conf = net.getConfiguration();
         List<String> outputs = conf.getNetworkOutputs();
-        this.outputIndices = outputs.stream().mapToInt(s -> net.getVertex(s).getVertexIndex()).toArray();
+        this.outputIndices = outputs.stream()
+                .mapToInt(s -> net.getVertex(s).getVertexIndex())
+                .toArray();
         this.isOutput = new boolean[vertices.length];
         for (int i : outputIndices) {
             isOutput[i] = true;
@@ -117,7 +119,9 @@ public final class GraphWalk {
 
     private void forward(INDArray[] inputs, boolean none) {
         net.setLayerMaskArrays(net.getInputMaskArrays(), net.getLabelMaskArrays());
-        LayerWorkspaceMgr mgr = none ? LayerWorkspaceMgr.noWorkspaces() : ws.forward(inputs[0], net.getConfiguration().getCacheMode());
+        LayerWorkspaceMgr mgr = none
+                ? LayerWorkspaceMgr.noWorkspaces()
+                : ws.forward(inputs[0], net.getConfiguration().getCacheMode());
         mgr.setHelperWorkspacePointers(net.getHelperWorkspaces());
         for (int index : order) {
             GraphVertex current = vertices[index];
@@ -163,7 +167,8 @@ public final class GraphWalk {
         try {
             for (int i = order.length - 1; i >= 0; i--) {
                 GraphVertex current = vertices[order[i]];
-                boolean frozen = current.hasLayer() && current.getLayer() instanceof FrozenLayer || current instanceof FrozenVertex;
+                boolean frozen = current.hasLayer() && current.getLayer() instanceof FrozenLayer
+                        || current instanceof FrozenVertex;
                 if (current.isInputVertex() || frozen) {
                     closeConsumed(closeAt, i, open, free);
                     continue;
@@ -184,7 +189,8 @@ public final class GraphWalk {
                         layer = f.getInsideLayer();
                     }
                     if (!(layer instanceof IOutputLayer out)) {
-                        throw new UnsupportedOperationException("output \"" + current.getVertexName() + "\" is not an output layer");
+                        throw new UnsupportedOperationException(
+                                "output \"" + current.getVertexName() + "\" is not an output layer");
                     }
                     out.setLabels(labels[output]);
                 }
@@ -231,7 +237,9 @@ public final class GraphWalk {
                     Gradient g = pair.getFirst();
                     LinkedList<GradientEntry> mine = new LinkedList<>();
                     for (Map.Entry<String, INDArray> e : g.gradientForVariable().entrySet()) {
-                        mine.addFirst(new GradientEntry(current.getVertexName() + "_" + e.getKey(), e.getValue(),
+                        mine.addFirst(new GradientEntry(
+                                current.getVertexName() + "_" + e.getKey(),
+                                e.getValue(),
                                 g.flatteningOrderForVariable(e.getKey())));
                     }
                     for (GradientEntry e : mine) {
@@ -280,8 +288,11 @@ public final class GraphWalk {
         return score;
     }
 
-    private void closeConsumed(List<List<MemoryWorkspace>> closeAt, int step, Map<MemoryWorkspace, LayerWorkspaceMgr> open,
-                               Deque<LayerWorkspaceMgr> free) {
+    private void closeConsumed(
+            List<List<MemoryWorkspace>> closeAt,
+            int step,
+            Map<MemoryWorkspace, LayerWorkspaceMgr> open,
+            Deque<LayerWorkspaceMgr> free) {
         if (closeAt.get(step) != null) {
             for (MemoryWorkspace w : closeAt.get(step)) {
                 w.close();
@@ -361,7 +372,10 @@ public final class GraphWalk {
     }
 
     private long[] perNode(long[] byIndex) {
-        long[] out = new long[(int) Arrays.stream(order).filter(i -> !vertices[i].isInputVertex()).count()];
+        long[] out = new long
+                [(int) Arrays.stream(order)
+                        .filter(i -> !vertices[i].isInputVertex())
+                        .count()];
         int k = 0;
         for (int index : order) {
             if (!vertices[index].isInputVertex()) {

@@ -1,17 +1,16 @@
 package org.traindeck.engine.profile;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.nd4j.linalg.api.ops.CustomOp;
 import org.nd4j.linalg.api.ops.Op;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.profiler.OpProfiler;
 import org.nd4j.linalg.profiler.ProfilerConfig;
 import org.nd4j.linalg.profiler.data.StringAggregator;
-
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * ND4J's op profiler around some work: every native op timed (from the Java side, so each op's call overhead is in
@@ -20,8 +19,7 @@ import java.util.Map;
  */
 public final class OpTimes {
 
-    private OpTimes() {
-    }
+    private OpTimes() {}
 
     /** Runs {@code work} with every op timed; returns each op name's calls and total time, the most time first. */
     public static List<StepProfile.OpTime> during(Runnable work) {
@@ -30,7 +28,9 @@ public final class OpTimes {
         ByName byName = new ByName();
         profiler.reset();
         profiler.setClassAggergator(byName);
-        Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().checkElapsedTime(true).build());
+        Nd4j.getExecutioner()
+                .setProfilingConfig(
+                        ProfilerConfig.builder().checkElapsedTime(true).build());
         try {
             work.run();
         } finally {

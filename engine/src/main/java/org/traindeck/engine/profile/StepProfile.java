@@ -17,9 +17,21 @@ import java.util.Locale;
  * @param ops         ND4J's op profile of further steps ({@code --ops}), empty when not asked for
  * @param opSteps     the steps the op profile covers
  */
-public record StepProfile(String model, String setting, int warmupSteps, int steps, double stepMs, double dl4jStepMs, List<Node> nodes,
-                          double branchSumsMs, double bookkeepingMs, double updateMs, double dataMs, double otherMs,
-                          List<OpTime> ops, int opSteps) {
+public record StepProfile(
+        String model,
+        String setting,
+        int warmupSteps,
+        int steps,
+        double stepMs,
+        double dl4jStepMs,
+        List<Node> nodes,
+        double branchSumsMs,
+        double bookkeepingMs,
+        double updateMs,
+        double dataMs,
+        double otherMs,
+        List<OpTime> ops,
+        int opSteps) {
 
     /**
      * One graph node: its type, and its forward and backward time per step. An output layer's forward is its loss:
@@ -46,10 +58,22 @@ public record StepProfile(String model, String setting, int warmupSteps, int ste
 
     public String toText() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "profile of %s%n%s%n%d step(s) timed after %d warm-up step(s): %.2f ms per step "
-                        + "(DL4J's own gradient pass, alternated: %.2f ms per step)%n%n", model, setting, steps, warmupSteps, stepMs,
+        b.append(String.format(
+                Locale.ROOT,
+                "profile of %s%n%s%n%d step(s) timed after %d warm-up step(s): %.2f ms per step "
+                        + "(DL4J's own gradient pass, alternated: %.2f ms per step)%n%n",
+                model,
+                setting,
+                steps,
+                warmupSteps,
+                stepMs,
                 dl4jStepMs));
-        int width = Math.max(24, nodes.stream().mapToInt(n -> n.name().length() + n.type().length() + 3).max().orElse(0));
+        int width = Math.max(
+                24,
+                nodes.stream()
+                        .mapToInt(n -> n.name().length() + n.type().length() + 3)
+                        .max()
+                        .orElse(0));
         String row = "%-" + width + "s %10s %7s %10s %7s%n";
         String figures = "%-" + width + "s %10.3f %6.1f%% %10.3f %6.1f%%%n";
         String single = "%-" + width + "s %10.3f %6.1f%%%n";
@@ -57,12 +81,19 @@ public record StepProfile(String model, String setting, int warmupSteps, int ste
         double forward = 0;
         double backward = 0;
         for (Node n : nodes) {
-            b.append(String.format(Locale.ROOT, figures, n.name() + " (" + n.type() + ")" + (n.output() ? "*" : ""), n.forwardMs(),
-                    percent(n.forwardMs()), n.backwardMs(), percent(n.backwardMs())));
+            b.append(String.format(
+                    Locale.ROOT,
+                    figures,
+                    n.name() + " (" + n.type() + ")" + (n.output() ? "*" : ""),
+                    n.forwardMs(),
+                    percent(n.forwardMs()),
+                    n.backwardMs(),
+                    percent(n.backwardMs())));
             forward += n.forwardMs();
             backward += n.backwardMs();
         }
-        b.append(String.format(Locale.ROOT, figures, "all nodes", forward, percent(forward), backward, percent(backward)));
+        b.append(String.format(
+                Locale.ROOT, figures, "all nodes", forward, percent(forward), backward, percent(backward)));
         b.append('\n');
         b.append(String.format(Locale.ROOT, single, "gradient sums at branches", branchSumsMs, percent(branchSumsMs)));
         b.append(String.format(Locale.ROOT, single, "graph bookkeeping", bookkeepingMs, percent(bookkeepingMs)));
@@ -70,19 +101,30 @@ public record StepProfile(String model, String setting, int warmupSteps, int ste
         b.append(String.format(Locale.ROOT, single, "data (batch making)", dataMs, percent(dataMs)));
         b.append(String.format(Locale.ROOT, single, "other", otherMs, percent(otherMs)));
         b.append(String.format(Locale.ROOT, single, "step", partsMs(), percent(partsMs())));
-        b.append(String.format(Locale.ROOT, "%n* an output layer's forward is its loss (DL4J runs its forward inside its backward, "
-                + "and again for the loss)%n"));
+        b.append(String.format(
+                Locale.ROOT,
+                "%n* an output layer's forward is its loss (DL4J runs its forward inside its backward, "
+                        + "and again for the loss)%n"));
         b.append(String.format("graph bookkeeping: DL4J's workspaces, handing each node its inputs and gradients%n"
                 + "optimizer update: dividing by the batch, clipping, the optimizer's update and its subtraction from the parameters%n"
                 + "other: random seeds, summing accumulated micro-batches, clearing the layers' state%n"));
         if (!ops.isEmpty()) {
             double total = ops.stream().mapToDouble(OpTime::totalMs).sum();
-            b.append(String.format(Locale.ROOT, "%nND4J's native ops over %d further step(s), timed one by one (slower than unprofiled "
-                    + "steps): %.2f ms per step in ops%n", opSteps, total / opSteps));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%nND4J's native ops over %d further step(s), timed one by one (slower than unprofiled "
+                            + "steps): %.2f ms per step in ops%n",
+                    opSteps,
+                    total / opSteps));
             b.append(String.format(Locale.ROOT, "%-32s %12s %12s %7s%n", "op", "ms per step", "calls/step", "%"));
             for (OpTime o : ops.subList(0, Math.min(20, ops.size()))) {
-                b.append(String.format(Locale.ROOT, "%-32s %12.3f %12.1f %6.1f%%%n", o.name(), o.totalMs() / opSteps,
-                        (double) o.calls() / opSteps, 100 * o.totalMs() / total));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "%-32s %12.3f %12.1f %6.1f%%%n",
+                        o.name(),
+                        o.totalMs() / opSteps,
+                        (double) o.calls() / opSteps,
+                        100 * o.totalMs() / total));
             }
             if (ops.size() > 20) {
                 b.append(String.format(Locale.ROOT, "(%d more op names)%n", ops.size() - 20));

@@ -1,12 +1,11 @@
 package org.traindeck.engine.queue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.GpuInfo;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Cuts a device selection into disjoint shares, one per run trained at once: GPUs [0, 1, 2, 3] in two shares are
@@ -14,8 +13,7 @@ import java.util.List;
  */
 public final class DeviceShares {
 
-    private DeviceShares() {
-    }
+    private DeviceShares() {}
 
     public static List<DeviceSelection> split(DeviceSelection selection, int shares, DeviceDiscovery discovery) {
         if (shares < 1) {
@@ -23,7 +21,8 @@ public final class DeviceShares {
         }
         DeviceSelection s = selection;
         if (s.kind() == DeviceSelection.Kind.ALL_GPUS) {
-            List<Integer> gpus = discovery.discover().gpus().stream().map(GpuInfo::index).toList();
+            List<Integer> gpus =
+                    discovery.discover().gpus().stream().map(GpuInfo::index).toList();
             s = gpus.isEmpty() ? DeviceSelection.CPU : DeviceSelection.gpus(gpus);
         }
         List<DeviceSelection> out = new ArrayList<>();
@@ -50,7 +49,9 @@ public final class DeviceShares {
     }
 
     private static InvalidConfigException refused(DeviceSelection selection, int shares, String has) {
-        return new InvalidConfigException("concurrent", shares + " trials at once need " + shares + " disjoint device sets, but "
-                + selection.describe() + " is " + has + ": choose more devices (--devices), or fewer trials at once");
+        return new InvalidConfigException(
+                "concurrent",
+                shares + " trials at once need " + shares + " disjoint device sets, but " + selection.describe()
+                        + " is " + has + ": choose more devices (--devices), or fewer trials at once");
     }
 }

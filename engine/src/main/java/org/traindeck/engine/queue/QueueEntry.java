@@ -12,10 +12,16 @@ import java.nio.file.Path;
  * @param runDir  the run's folder once it has one (a resume continues there)
  * @param message how it ended, or why it failed
  */
-public record QueueEntry(int id, String label, String source, String config, Status status, Path runDir, String message) {
+public record QueueEntry(
+        int id, String label, String source, String config, Status status, Path runDir, String message) {
 
     public enum Status {
-        PENDING, RUNNING, FINISHED, INCOMPLETE, STOPPED, FAILED;
+        PENDING,
+        RUNNING,
+        FINISHED,
+        INCOMPLETE,
+        STOPPED,
+        FAILED;
 
         /** Done with: the queue does not run it again. */
         public boolean isDone() {

@@ -1,7 +1,5 @@
 package org.traindeck.engine.queue;
 
-import org.traindeck.engine.sinks.RunLock;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -13,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.traindeck.engine.sinks.RunLock;
 
 /**
  * The two locks of a queue file, across processes (an OS file lock) and threads (the OS lock is per process):
@@ -41,8 +40,10 @@ final class QueueLock implements AutoCloseable {
         here.lock();
         try {
             Files.createDirectories(key.getParent());
-            FileChannel channel = FileChannel.open(key.resolveSibling("." + key.getFileName() + ".write-lock"),
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileChannel channel = FileChannel.open(
+                    key.resolveSibling("." + key.getFileName() + ".write-lock"),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
             return new QueueLock(channel, channel.lock(), here::unlock);
         } catch (IOException | RuntimeException e) {
             here.unlock();
@@ -59,7 +60,8 @@ final class QueueLock implements AutoCloseable {
         try {
             Files.createDirectories(key.getParent());
             Path file = key.resolveSibling("." + key.getFileName() + ".run-lock");
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileChannel channel = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             FileLock lock;
             try {
                 lock = channel.tryLock();
@@ -70,10 +72,14 @@ final class QueueLock implements AutoCloseable {
                 String holder = Files.readString(file, StandardCharsets.UTF_8).strip();
                 channel.close();
                 throw new RunLock.BusyException(queueFile + " is already being run by another TrainDeck"
-                        + (holder.isEmpty() ? "" : " (" + holder + ")") + ": add to it instead, and it runs what you add");
+                        + (holder.isEmpty() ? "" : " (" + holder + ")")
+                        + ": add to it instead, and it runs what you add");
             }
             channel.truncate(0);
-            channel.write(StandardCharsets.UTF_8.encode("PID " + ProcessHandle.current().pid()), 0);
+            channel.write(
+                    StandardCharsets.UTF_8.encode(
+                            "PID " + ProcessHandle.current().pid()),
+                    0);
             return new QueueLock(channel, lock, () -> RUNNERS_HERE.remove(key));
         } catch (IOException | RuntimeException e) {
             RUNNERS_HERE.remove(key);

@@ -1,14 +1,5 @@
 package org.traindeck.engine.queue;
 
-import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.sinks.RunLock;
-import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +14,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.sinks.RunLock;
+import org.traindeck.engine.train.LiveRun;
+import org.traindeck.engine.train.RunResult;
 
 /**
  * Runs a queue's runs until none is left, one after another (or several at once on disjoint device shares):
@@ -98,7 +97,8 @@ public final class QueueRunner {
             if (slots.size() == 1) {
                 runSlot(slots.get(0), listener, finished, failed);
             } else {
-                ExecutorService pool = Executors.newFixedThreadPool(slots.size(), r -> new Thread(r, "traindeck-queue-slot"));
+                ExecutorService pool =
+                        Executors.newFixedThreadPool(slots.size(), r -> new Thread(r, "traindeck-queue-slot"));
                 try {
                     List<Future<Void>> done = new ArrayList<>();
                     for (DeviceSelection slot : slots) {
@@ -126,7 +126,8 @@ public final class QueueRunner {
     }
 
     /** One slot: takes the next waiting run, trains it on the slot's devices, and again, until none waits. */
-    private void runSlot(DeviceSelection devices, Listener listener, AtomicInteger finished, AtomicInteger failed) throws IOException {
+    private void runSlot(DeviceSelection devices, Listener listener, AtomicInteger finished, AtomicInteger failed)
+            throws IOException {
         QueueEntry next;
         while (!stopRequested && (next = take()) != null) {
             RunResult result = runOne(next, listener, devices);
@@ -145,7 +146,8 @@ public final class QueueRunner {
     private synchronized QueueEntry take() throws IOException {
         QueueEntry next = RunQueue.open(file).entries().stream()
                 .filter(e -> !e.status().isDone() && !tried.contains(e.id()))
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
         if (next != null) {
             tried.add(next.id());
         }
@@ -163,7 +165,8 @@ public final class QueueRunner {
                     resumed = true;
                 } catch (CheckpointException e) {
                     // killed before its first checkpoint: nothing to continue, so it starts again in a new folder
-                    note = "started again: " + entry.runDir().getFileName() + " had no checkpoint to resume (" + e.getMessage() + ")";
+                    note = "started again: " + entry.runDir().getFileName() + " had no checkpoint to resume ("
+                            + e.getMessage() + ")";
                     run = starter.prepare(config(entry, devices));
                 }
             } else {
@@ -204,7 +207,8 @@ public final class QueueRunner {
             case STOPPED -> QueueEntry.Status.STOPPED;
             case FAILED -> QueueEntry.Status.FAILED;
         };
-        QueueEntry ended = running.with(status, result.runDir(), result.message().isEmpty() ? note : result.message());
+        QueueEntry ended =
+                running.with(status, result.runDir(), result.message().isEmpty() ? note : result.message());
         RunQueue.update(file, ended);
         listener.ended(ended, result);
         return result;
@@ -212,15 +216,17 @@ public final class QueueRunner {
 
     /** The entry's config as it was added, on the devices asked for; still checked (its data may have gone since). */
     private RunConfig config(QueueEntry entry, DeviceSelection devices) {
-        ValidationResult v = ConfigParser.parse(entry.config(), file.toAbsolutePath().getParent());
+        ValidationResult v =
+                ConfigParser.parse(entry.config(), file.toAbsolutePath().getParent());
         RunConfig config = v.orThrow();
         if (devices == null) {
             return config;
         }
         ValidationResult again = ConfigParser.revalidate(config.withDevices(devices));
         if (!again.isValid()) {
-            throw new IllegalArgumentException(again.errors().stream().map(Object::toString)
-                    .collect(Collectors.joining("; ")) + " (with --devices " + devices.describe() + ")");
+            throw new IllegalArgumentException(
+                    again.errors().stream().map(Object::toString).collect(Collectors.joining("; "))
+                            + " (with --devices " + devices.describe() + ")");
         }
         return again.config();
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -47,20 +46,33 @@ public final class RunQueue {
         try {
             root = JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new IOException(file + " is not a TrainDeck queue (" + e.getMessage().lines().findFirst().orElse("")
-                    + "); it was left as it is", e);
+            throw new IOException(
+                    file + " is not a TrainDeck queue ("
+                            + e.getMessage().lines().findFirst().orElse("") + "); it was left as it is",
+                    e);
         }
-        if (root == null || !root.path("entries").isArray() || root.path("version").asInt() != VERSION) {
-            throw new IOException(file + " is not a TrainDeck queue (version " + VERSION + " with \"entries\"); it was left as it is");
+        if (root == null
+                || !root.path("entries").isArray()
+                || root.path("version").asInt() != VERSION) {
+            throw new IOException(file + " is not a TrainDeck queue (version " + VERSION
+                    + " with \"entries\"); it was left as it is");
         }
         List<QueueEntry> entries = new ArrayList<>();
         for (JsonNode e : root.get("entries")) {
             try {
-                entries.add(new QueueEntry(e.get("id").asInt(), e.get("label").asText(), text(e, "source"),
-                        JSON.writeValueAsString(e.get("config")), QueueEntry.Status.valueOf(e.get("status").asText().toUpperCase(Locale.ROOT)),
-                        text(e, "runDir") == null ? null : Path.of(text(e, "runDir")), text(e, "message")));
+                entries.add(new QueueEntry(
+                        e.get("id").asInt(),
+                        e.get("label").asText(),
+                        text(e, "source"),
+                        JSON.writeValueAsString(e.get("config")),
+                        QueueEntry.Status.valueOf(e.get("status").asText().toUpperCase(Locale.ROOT)),
+                        text(e, "runDir") == null ? null : Path.of(text(e, "runDir")),
+                        text(e, "message")));
             } catch (RuntimeException bad) {
-                throw new IOException(file + ": entry " + entries.size() + " is damaged (" + bad.getMessage() + "); the queue was left as it is", bad);
+                throw new IOException(
+                        file + ": entry " + entries.size() + " is damaged (" + bad.getMessage()
+                                + "); the queue was left as it is",
+                        bad);
             }
         }
         RunQueue queue = new RunQueue(file, entries);
@@ -131,7 +143,8 @@ public final class RunQueue {
             RunQueue queue = open(file);
             QueueEntry entry = queue.find(id);
             if (entry.status() == QueueEntry.Status.RUNNING) {
-                throw new IOException("#" + id + " " + entry.label() + " is running: stop the queue first, then remove it");
+                throw new IOException(
+                        "#" + id + " " + entry.label() + " is running: stop the queue first, then remove it");
             }
             queue.entries.remove(entry);
             queue.save();
@@ -148,8 +161,8 @@ public final class RunQueue {
             RunQueue queue = open(file);
             QueueEntry entry = queue.find(id);
             if (entry.status() != QueueEntry.Status.PENDING && entry.status() != QueueEntry.Status.STOPPED) {
-                throw new IOException("#" + id + " " + entry.label() + " is " + entry.status().name().toLowerCase(Locale.ROOT)
-                        + ": only waiting runs can be moved");
+                throw new IOException("#" + id + " " + entry.label() + " is "
+                        + entry.status().name().toLowerCase(Locale.ROOT) + ": only waiting runs can be moved");
             }
             queue.entries.remove(entry);
             queue.entries.add(Math.max(0, Math.min(position, queue.entries.size())), entry);
@@ -158,8 +171,11 @@ public final class RunQueue {
     }
 
     private QueueEntry find(int id) throws IOException {
-        return entries.stream().filter(e -> e.id() == id).findFirst()
-                .orElseThrow(() -> new IOException("there is no #" + id + " in " + file + " (traindeck queue list shows its entries)"));
+        return entries.stream()
+                .filter(e -> e.id() == id)
+                .findFirst()
+                .orElseThrow(() -> new IOException(
+                        "there is no #" + id + " in " + file + " (traindeck queue list shows its entries)"));
     }
 
     private void save() throws IOException {

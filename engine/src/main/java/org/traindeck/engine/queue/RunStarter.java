@@ -1,5 +1,7 @@
 package org.traindeck.engine.queue;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
@@ -7,9 +9,6 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunFaults;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.nio.file.Path;
 
 /** Where a queue's runs train: on threads of this JVM, or each in a process of its own (a concurrent sweep's trials). */
 public interface RunStarter {
@@ -33,7 +32,8 @@ public interface RunStarter {
 
             @Override
             public LiveRun resume(Path runDir, DeviceSelection devices) throws IOException, CheckpointException {
-                return TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(null, null, devices), discovery, faults);
+                return TrainingRun.resume(
+                        runDir, new TrainingRun.ResumeOptions(null, null, devices), discovery, faults);
             }
         };
     }

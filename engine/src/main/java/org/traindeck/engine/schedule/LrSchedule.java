@@ -11,10 +11,14 @@ import org.traindeck.engine.config.StageConfig;
  * @param warmupSteps linear warmup steps (warmupCosine only)
  * @param stepEvery   steps between decays (step only)
  */
-public record LrSchedule(Kind kind, double baseLr, long totalSteps, long warmupSteps, long stepEvery, double gamma,
-                         double minLr) {
+public record LrSchedule(
+        Kind kind, double baseLr, long totalSteps, long warmupSteps, long stepEvery, double gamma, double minLr) {
 
-    public enum Kind { CONSTANT, STEP, WARMUP_COSINE }
+    public enum Kind {
+        CONSTANT,
+        STEP,
+        WARMUP_COSINE
+    }
 
     public static LrSchedule forStage(StageConfig stage, long stepsPerEpoch) {
         double base = stage.optimizer().learningRate();

@@ -20,18 +20,26 @@ public final class Nd4jStageSchedule implements ISchedule {
     private final long stageStartStep;
 
     public Nd4jStageSchedule(LrSchedule schedule, long stageStartStep) {
-        this(schedule.kind(), schedule.baseLr(), schedule.totalSteps(), schedule.warmupSteps(), schedule.stepEvery(),
-                schedule.gamma(), schedule.minLr(), stageStartStep);
+        this(
+                schedule.kind(),
+                schedule.baseLr(),
+                schedule.totalSteps(),
+                schedule.warmupSteps(),
+                schedule.stepEvery(),
+                schedule.gamma(),
+                schedule.minLr(),
+                stageStartStep);
     }
 
-    public Nd4jStageSchedule(@JsonProperty("kind") LrSchedule.Kind kind,
-                             @JsonProperty("baseLr") double baseLr,
-                             @JsonProperty("totalSteps") long totalSteps,
-                             @JsonProperty("warmupSteps") long warmupSteps,
-                             @JsonProperty("stepEvery") long stepEvery,
-                             @JsonProperty("gamma") double gamma,
-                             @JsonProperty("minLr") double minLr,
-                             @JsonProperty("stageStartStep") long stageStartStep) {
+    public Nd4jStageSchedule(
+            @JsonProperty("kind") LrSchedule.Kind kind,
+            @JsonProperty("baseLr") double baseLr,
+            @JsonProperty("totalSteps") long totalSteps,
+            @JsonProperty("warmupSteps") long warmupSteps,
+            @JsonProperty("stepEvery") long stepEvery,
+            @JsonProperty("gamma") double gamma,
+            @JsonProperty("minLr") double minLr,
+            @JsonProperty("stageStartStep") long stageStartStep) {
         this.kind = kind;
         this.baseLr = baseLr;
         this.totalSteps = totalSteps;
@@ -98,7 +106,8 @@ public final class Nd4jStageSchedule implements ISchedule {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Nd4jStageSchedule other && schedule().equals(other.schedule())
+        return o instanceof Nd4jStageSchedule other
+                && schedule().equals(other.schedule())
                 && stageStartStep == other.stageStartStep;
     }
 

@@ -1,14 +1,13 @@
 package org.traindeck.engine.sinks;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
 
 /**
  * A metric file written line by line and appended to (a resumed run continues it). On a REWIND event the lines past
@@ -25,7 +24,8 @@ abstract class AppendingTextSink extends FlushingSink {
     }
 
     private Writer open() throws IOException {
-        return Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return Files.newBufferedWriter(
+                file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     /** Keeps the file's lines whose step is at most {@code step}. */

@@ -1,13 +1,12 @@
 package org.traindeck.engine.sinks;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.MetricEvent;
-
 import java.io.IOException;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 /** {@code metrics.csv}: one row per metric event (lifecycle events go to the JSONL and the log). Appends. */
 public final class CsvSink extends AppendingTextSink {
@@ -37,15 +36,25 @@ public final class CsvSink extends AppendingTextSink {
             return;
         }
         StringBuilder row = new StringBuilder(96);
-        row.append(BigDecimal.valueOf(m.wallTimeMillis(), 3).toPlainString()).append(',')
-                .append(BigDecimal.valueOf(Math.round(m.elapsedSeconds() * 1000), 3).toPlainString()).append(',')
-                .append(quote(m.stage())).append(',')
-                .append(m.stageIndex()).append(',')
-                .append(m.epoch()).append(',')
-                .append(m.step()).append(',')
-                .append(quote(m.name())).append(',')
-                .append(m.value()).append(',')
-                .append(m.device() == null ? "" : quote(m.device())).append('\n');
+        row.append(BigDecimal.valueOf(m.wallTimeMillis(), 3).toPlainString())
+                .append(',')
+                .append(BigDecimal.valueOf(Math.round(m.elapsedSeconds() * 1000), 3)
+                        .toPlainString())
+                .append(',')
+                .append(quote(m.stage()))
+                .append(',')
+                .append(m.stageIndex())
+                .append(',')
+                .append(m.epoch())
+                .append(',')
+                .append(m.step())
+                .append(',')
+                .append(quote(m.name()))
+                .append(',')
+                .append(m.value())
+                .append(',')
+                .append(m.device() == null ? "" : quote(m.device()))
+                .append('\n');
         out.write(row.toString());
     }
 
@@ -55,5 +64,4 @@ public final class CsvSink extends AppendingTextSink {
         }
         return '"' + s.replace("\"", "\"\"") + '"';
     }
-
 }

@@ -1,13 +1,12 @@
 package org.traindeck.engine.sinks;
 
+import java.io.IOException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.LifecycleEvent;
-
-import java.io.IOException;
-import java.util.function.Consumer;
 
 /**
  * A file sink: buffered writes, flushed at most every quarter second and at every lifecycle event, so the files
@@ -21,7 +20,7 @@ public abstract class FlushingSink implements EventListener {
 
     private long lastFlush = System.nanoTime();
     private volatile IOException failure;
-    private volatile Consumer<IOException> onFailure = e -> { };
+    private volatile Consumer<IOException> onFailure = e -> {};
 
     /** Who to tell, once, when this sink can no longer write. */
     public void onFailure(Consumer<IOException> callback) {

@@ -16,8 +16,7 @@ import java.util.stream.Stream;
  */
 public final class HParamsFiles {
 
-    private HParamsFiles() {
-    }
+    private HParamsFiles() {}
 
     /** Whether {@code folder} has an event file ending in {@code suffix}. */
     public static boolean exists(Path folder, String suffix) throws IOException {
@@ -25,7 +24,8 @@ public final class HParamsFiles {
             return false;
         }
         try (Stream<Path> files = Files.list(folder)) {
-            return files.map(p -> p.getFileName().toString()).anyMatch(n -> n.startsWith("events.out.tfevents.") && n.endsWith("." + suffix));
+            return files.map(p -> p.getFileName().toString())
+                    .anyMatch(n -> n.startsWith("events.out.tfevents.") && n.endsWith("." + suffix));
         }
     }
 
@@ -39,7 +39,8 @@ public final class HParamsFiles {
             host = "localhost";
         }
         Path target = folder.resolve("events.out.tfevents." + now / 1000 + "." + host + "." + suffix);
-        Path temp = folder.resolve(".hparams-" + now + "-" + ProcessHandle.current().pid() + ".tmp");
+        Path temp =
+                folder.resolve(".hparams-" + now + "-" + ProcessHandle.current().pid() + ".tmp");
         try (OutputStream out = Files.newOutputStream(temp)) {
             TfRecordWriter records = new TfRecordWriter(out);
             records.write(TfEventEncoder.fileVersion(now / 1000.0));

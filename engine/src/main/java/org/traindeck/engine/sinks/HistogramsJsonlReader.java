@@ -2,8 +2,6 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.events.HistogramEvent;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +12,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.events.HistogramEvent;
 
 /**
  * Reads a run folder's histograms.jsonl back into {@link HistogramEvent}s, keeping only the last few steps of each
@@ -27,8 +26,7 @@ public final class HistogramsJsonlReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private HistogramsJsonlReader() {
-    }
+    private HistogramsJsonlReader() {}
 
     /** The last {@code keep} histograms of each node and quantity, by step (then node, quantity). */
     public static List<HistogramEvent> latest(Path runDir, int keep) throws IOException {
@@ -41,7 +39,8 @@ public final class HistogramsJsonlReader {
         MetricLines.forEach(file, (bytes, offset, length) -> {
             HistogramEvent h = parse(run, bytes, offset, length);
             if (h != null) {
-                Deque<HistogramEvent> series = kept.computeIfAbsent(h.node() + "\u0000" + h.quantity(), k -> new ArrayDeque<>());
+                Deque<HistogramEvent> series =
+                        kept.computeIfAbsent(h.node() + "\u0000" + h.quantity(), k -> new ArrayDeque<>());
                 series.addLast(h);
                 if (series.size() > keep) {
                     series.removeFirst();
@@ -60,10 +59,22 @@ public final class HistogramsJsonlReader {
             if (n == null || !n.has("node") || !n.has("bucketLimits")) {
                 return null;
             }
-            return new HistogramEvent(run, n.path("stage").asText(""), n.path("stageIndex").asInt(), n.path("epoch").asInt(),
-                    n.path("step").asLong(), Math.round(n.path("time").asDouble() * 1000), n.path("elapsed").asDouble(),
-                    n.path("node").asText(), n.path("quantity").asText(), number(n.get("min")), number(n.get("max")),
-                    n.path("count").asLong(), number(n.get("sum")), number(n.get("sumSquares")), doubles(n.get("bucketLimits")),
+            return new HistogramEvent(
+                    run,
+                    n.path("stage").asText(""),
+                    n.path("stageIndex").asInt(),
+                    n.path("epoch").asInt(),
+                    n.path("step").asLong(),
+                    Math.round(n.path("time").asDouble() * 1000),
+                    n.path("elapsed").asDouble(),
+                    n.path("node").asText(),
+                    n.path("quantity").asText(),
+                    number(n.get("min")),
+                    number(n.get("max")),
+                    n.path("count").asLong(),
+                    number(n.get("sum")),
+                    number(n.get("sumSquares")),
+                    doubles(n.get("bucketLimits")),
                     doubles(n.get("bucketCounts")));
         } catch (IOException | RuntimeException cut) {
             return null; // a line cut short by a crash, or counts that do not match their limits

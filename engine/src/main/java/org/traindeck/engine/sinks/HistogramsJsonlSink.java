@@ -2,14 +2,13 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.HistogramEvent;
-
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
 
 /**
  * {@code histograms.jsonl}: one JSON object per layer histogram, in the shape of {@link HistogramEvent} ({@code time},

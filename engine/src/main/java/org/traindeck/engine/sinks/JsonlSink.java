@@ -2,17 +2,16 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.HistogramEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.RunEvent;
-
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.RunEvent;
 
 /**
  * {@code metrics.jsonl}: one JSON object per event. Metrics have {@code name}, {@code value}, {@code step},
@@ -23,7 +22,6 @@ import java.nio.file.Path;
 public final class JsonlSink extends AppendingTextSink {
 
     private static final JsonFactory JSON = new JsonFactory();
-
 
     public JsonlSink(Path file) throws IOException {
         super(file);
@@ -73,5 +71,4 @@ public final class JsonlSink extends AppendingTextSink {
         }
         return line.toString();
     }
-
 }

@@ -2,7 +2,6 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,12 +22,12 @@ public final class MetricFiles {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private MetricFiles() {
-    }
+    private MetricFiles() {}
 
     /** Keeps the events with step ≤ {@code lastStep} in the metric and histogram files; returns how many lines were dropped. */
     public static int truncateAfter(Path runDir, long lastStep) throws IOException {
-        return truncateJsonl(RunFolder.of(runDir).metricsJsonl(), lastStep) + truncateCsv(RunFolder.of(runDir).metricsCsv(), lastStep)
+        return truncateJsonl(RunFolder.of(runDir).metricsJsonl(), lastStep)
+                + truncateCsv(RunFolder.of(runDir).metricsCsv(), lastStep)
                 + truncateJsonl(runDir.resolve(HistogramsJsonlSink.FILE), lastStep);
     }
 
@@ -36,28 +35,36 @@ public final class MetricFiles {
         if (!Files.exists(jsonl)) {
             return 0;
         }
-        return rewrite(jsonl, line -> {
-            try {
-                JsonNode n = JSON.readTree(line);
-                return n != null && n.path("step").asLong(Long.MAX_VALUE) <= lastStep;
-            } catch (IOException e) {
-                return false; // a line cut by a crash
-            }
-        }, 0, lastStep);
+        return rewrite(
+                jsonl,
+                line -> {
+                    try {
+                        JsonNode n = JSON.readTree(line);
+                        return n != null && n.path("step").asLong(Long.MAX_VALUE) <= lastStep;
+                    } catch (IOException e) {
+                        return false; // a line cut by a crash
+                    }
+                },
+                0,
+                lastStep);
     }
 
     static int truncateCsv(Path csv, long lastStep) throws IOException {
         if (!Files.exists(csv)) {
             return 0;
         }
-        return rewrite(csv, line -> {
-            String[] cells = line.split(",");
-            try {
-                return cells.length >= 8 && Long.parseLong(cells[5]) <= lastStep;
-            } catch (NumberFormatException e) {
-                return false;
-            }
-        }, 1, lastStep);
+        return rewrite(
+                csv,
+                line -> {
+                    String[] cells = line.split(",");
+                    try {
+                        return cells.length >= 8 && Long.parseLong(cells[5]) <= lastStep;
+                    } catch (NumberFormatException e) {
+                        return false;
+                    }
+                },
+                1,
+                lastStep);
     }
 
     private static int rewrite(Path file, Predicate<String> keep, int headerLines, long lastStep) throws IOException {
@@ -65,8 +72,8 @@ public final class MetricFiles {
         Path side = file.resolveSibling(file.getFileName() + ".after-step-" + lastStep);
         int[] seen = {0, 0}; // lines read, lines cut
         OutputStream[] cut = {null};
-        try (OutputStream kept = new BufferedOutputStream(Files.newOutputStream(temp, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING))) {
+        try (OutputStream kept = new BufferedOutputStream(
+                Files.newOutputStream(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING))) {
             // streamed: a resume of a run with gigabytes of metrics does not hold them
             MetricLines.forEach(file, (bytes, offset, length) -> {
                 boolean header = seen[0]++ < headerLines;
@@ -74,7 +81,8 @@ public final class MetricFiles {
                 if (!header && !keep.test(MetricLines.decode(bytes, offset, length))) {
                     if (cut[0] == null) {
                         // what a later attempt wrote is the user's too: kept beside the file, not deleted
-                        cut[0] = new BufferedOutputStream(Files.newOutputStream(side, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
+                        cut[0] = new BufferedOutputStream(
+                                Files.newOutputStream(side, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
                     }
                     to = cut[0];
                     seen[1]++;

@@ -24,8 +24,7 @@ final class MetricLines {
         void line(byte[] bytes, int offset, int length) throws IOException;
     }
 
-    private MetricLines() {
-    }
+    private MetricLines() {}
 
     static void forEach(Path file, LineConsumer consumer) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
@@ -67,8 +66,12 @@ final class MetricLines {
     /** A line's text, decoded leniently: a crash or a foreign tool may have left bytes that are not UTF-8. */
     static String decode(byte[] bytes, int offset, int length) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(bytes, offset, length)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                    .decode(ByteBuffer.wrap(bytes, offset, length))
+                    .toString();
         } catch (java.nio.charset.CharacterCodingException impossible) {
             throw new IllegalStateException(impossible); // REPLACE never throws
         }

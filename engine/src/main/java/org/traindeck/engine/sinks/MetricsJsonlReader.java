@@ -3,10 +3,6 @@ package org.traindeck.engine.sinks;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +11,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 /**
  * Reads a run folder's metrics.jsonl back into engine events (the format {@link JsonlSink} writes), one line at a
@@ -104,7 +103,7 @@ public final class MetricsJsonlReader {
                 case "device" -> device = t == JsonToken.VALUE_NULL ? null : shared(p.getValueAsString(""));
                 case "event" -> event = p.getValueAsString("");
                 case "message" -> message = p.getValueAsString("");
-                default -> { }
+                default -> {}
             }
         }
         if (p.currentToken() != JsonToken.END_OBJECT) {
@@ -116,7 +115,16 @@ public final class MetricsJsonlReader {
         }
         if (event != null) {
             try {
-                return new LifecycleEvent(run, stage, stageIndex, epoch, step, millis, elapsed, LifecycleEvent.Kind.valueOf(event), message);
+                return new LifecycleEvent(
+                        run,
+                        stage,
+                        stageIndex,
+                        epoch,
+                        step,
+                        millis,
+                        elapsed,
+                        LifecycleEvent.Kind.valueOf(event),
+                        message);
             } catch (IllegalArgumentException unknown) {
                 return null;
             }

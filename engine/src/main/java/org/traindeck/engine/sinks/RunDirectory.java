@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** Creates a run's folder without ever reusing one: a second run named "digits" gets "digits-2", and so on. */
 public final class RunDirectory {
 
-    private RunDirectory() {
-    }
+    private RunDirectory() {}
 
     public static Path create(Path outputDir, String runName) throws IOException {
         Files.createDirectories(outputDir);

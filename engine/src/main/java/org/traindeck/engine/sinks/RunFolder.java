@@ -27,8 +27,22 @@ public record RunFolder(Path dir) {
     public static final String CRASH = "crash";
 
     /** Every name above, for a check that no other production file spells one. */
-    public static final List<String> NAMES = List.of(CONFIG, METRICS_JSONL, METRICS_CSV, LOG, STATUS, HISTOGRAMS,
-            EVALUATION, EVALUATION_EMA, VOCABULARY, RUN_ID, LOCK, SAMPLES, TENSORBOARD, CHECKPOINTS, CRASH);
+    public static final List<String> NAMES = List.of(
+            CONFIG,
+            METRICS_JSONL,
+            METRICS_CSV,
+            LOG,
+            STATUS,
+            HISTOGRAMS,
+            EVALUATION,
+            EVALUATION_EMA,
+            VOCABULARY,
+            RUN_ID,
+            LOCK,
+            SAMPLES,
+            TENSORBOARD,
+            CHECKPOINTS,
+            CRASH);
 
     public RunFolder {
         if (dir == null) {
@@ -106,6 +120,8 @@ public record RunFolder(Path dir) {
 
     /** Whether {@code path} names a run's checkpoints folder (a user may point at it instead of the run). */
     public static boolean isCheckpointsFolder(Path path) {
-        return path != null && path.getFileName() != null && CHECKPOINTS.equals(path.getFileName().toString());
+        return path != null
+                && path.getFileName() != null
+                && CHECKPOINTS.equals(path.getFileName().toString());
     }
 }

@@ -50,14 +50,15 @@ public final class RunLock implements AutoCloseable {
     public static RunLock acquire(Path runDir) throws IOException {
         Path key = key(runDir);
         if (!HELD_HERE.add(key)) {
-            throw new BusyException(runDir + " is in use by another run in this TrainDeck (PID " + ProcessHandle.current().pid()
-                    + "): wait for it to end, or stop it, before resuming this run");
+            throw new BusyException(runDir + " is in use by another run in this TrainDeck (PID "
+                    + ProcessHandle.current().pid() + "): wait for it to end, or stop it, before resuming this run");
         }
         Path file = runDir.resolve(FILE);
         FileChannel channel;
         FileLock lock;
         try {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException | RuntimeException e) {
             HELD_HERE.remove(key);
             throw e;
@@ -75,8 +76,9 @@ public final class RunLock implements AutoCloseable {
             HELD_HERE.remove(key);
             String holder = readHolder(channel);
             channel.close();
-            throw new BusyException(runDir + " is in use by another TrainDeck run" + (holder.isEmpty() ? "" : " (" + holder + ")")
-                    + ": wait for it to end, or stop it, before resuming this run");
+            throw new BusyException(
+                    runDir + " is in use by another TrainDeck run" + (holder.isEmpty() ? "" : " (" + holder + ")")
+                            + ": wait for it to end, or stop it, before resuming this run");
         }
         ProcessHandle self = ProcessHandle.current();
         String holder = "PID " + self.pid() + ", started " + Instant.now() + ", command: " + describe(self.info());
@@ -92,7 +94,9 @@ public final class RunLock implements AutoCloseable {
      */
     static String describe(ProcessHandle.Info info) {
         String javaCommand = System.getProperty("sun.java.command");
-        String text = javaCommand != null && !javaCommand.isBlank() ? "java " + javaCommand : info.command().orElse("?");
+        String text = javaCommand != null && !javaCommand.isBlank()
+                ? "java " + javaCommand
+                : info.command().orElse("?");
         return text.length() > 1000 ? text.substring(0, 1000) + "…" : text;
     }
 

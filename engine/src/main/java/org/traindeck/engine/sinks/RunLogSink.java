@@ -1,10 +1,5 @@
 package org.traindeck.engine.sinks;
 
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
-
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -16,18 +11,29 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
 
 /** {@code train.log}: a readable account of the run (lifecycle and epoch-level metrics), for people. Appends. */
 public final class RunLogSink extends FlushingSink {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
-    private static final Set<String> EPOCH_METRICS = Set.of(MetricNames.TRAIN_EPOCH_LOSS, MetricNames.VAL_LOSS,
-            MetricNames.VAL_ACCURACY, MetricNames.VAL_MSE, MetricNames.VAL_MAE, MetricNames.EPOCH_TIME);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+    private static final Set<String> EPOCH_METRICS = Set.of(
+            MetricNames.TRAIN_EPOCH_LOSS,
+            MetricNames.VAL_LOSS,
+            MetricNames.VAL_ACCURACY,
+            MetricNames.VAL_MSE,
+            MetricNames.VAL_MAE,
+            MetricNames.EPOCH_TIME);
 
     private final Writer out;
 
     public RunLogSink(Path file) throws IOException {
-        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        this.out = Files.newBufferedWriter(
+                file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     /** Writes a line straight away (used for the run's header: devices, data, model). */
@@ -40,8 +46,8 @@ public final class RunLogSink extends FlushingSink {
     protected synchronized void write(EngineEvent event) throws IOException {
         String when = TIME.format(Instant.ofEpochMilli(event.wallTimeMillis()));
         if (event instanceof LifecycleEvent l) {
-            out.write(when + "  " + l.kind() + "  [" + l.stage() + " epoch " + (l.epoch() + 1) + ", step " + l.step() + "]  "
-                    + l.message() + "\n");
+            out.write(when + "  " + l.kind() + "  [" + l.stage() + " epoch " + (l.epoch() + 1) + ", step " + l.step()
+                    + "]  " + l.message() + "\n");
         } else if (event instanceof MetricEvent m && EPOCH_METRICS.contains(m.name())) {
             out.write(when + "  " + m.name() + " = " + String.format(Locale.ROOT, "%.6g", m.value()) + "  [" + m.stage()
                     + " epoch " + (m.epoch() + 1) + ", step " + m.step() + "]\n");

@@ -2,14 +2,13 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.EventListener;
-import org.traindeck.engine.events.LifecycleEvent;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.LifecycleEvent;
 
 /**
  * Keeps {@code status.json} in the run folder up to date as the run goes (started, each epoch, how it ended), so a

@@ -2,14 +2,13 @@ package org.traindeck.engine.sinks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.events.SamplesEvent;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.traindeck.engine.events.SamplesEvent;
 
 /**
  * Reads a run folder's {@code samples/} ({@link SamplesFileSink}) back as events, so that a past run shows its sample
@@ -19,8 +18,7 @@ public final class SamplesFileReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private SamplesFileReader() {
-    }
+    private SamplesFileReader() {}
 
     /** The kept intervals in order; empty when the run made none. */
     public static List<SamplesEvent> read(Path runDir, String runName) {
@@ -51,22 +49,42 @@ public final class SamplesFileReader {
         for (JsonNode s : n.path("samples")) {
             List<SamplesEvent.Score> top = new ArrayList<>();
             for (JsonNode t : s.path("top")) {
-                top.add(new SamplesEvent.Score(t.path("label").asText(), t.path("probability").asDouble()));
+                top.add(new SamplesEvent.Score(
+                        t.path("label").asText(), t.path("probability").asDouble()));
             }
             List<SamplesEvent.Picture> pictures = new ArrayList<>();
             for (JsonNode p : s.path("pictures")) {
                 Path file = folder.resolve(p.path("file").asText()).normalize();
                 if (file.startsWith(folder) && Files.isRegularFile(file)) {
-                    pictures.add(new SamplesEvent.Picture(p.path("label").asText(), p.path("width").asInt(), p.path("height").asInt(),
-                            p.path("channels").asInt(3), Files.readAllBytes(file)));
+                    pictures.add(new SamplesEvent.Picture(
+                            p.path("label").asText(),
+                            p.path("width").asInt(),
+                            p.path("height").asInt(),
+                            p.path("channels").asInt(3),
+                            Files.readAllBytes(file)));
                 }
             }
-            samples.add(new SamplesEvent.Sample(s.path("index").asInt(), text(s, "truth"), text(s, "predicted"), top,
-                    text(s, "prompt"), text(s, "text"), pictures));
+            samples.add(new SamplesEvent.Sample(
+                    s.path("index").asInt(),
+                    text(s, "truth"),
+                    text(s, "predicted"),
+                    top,
+                    text(s, "prompt"),
+                    text(s, "text"),
+                    pictures));
         }
         long millis = Math.round(n.path("time").asDouble() * 1000);
-        return new SamplesEvent(runName, n.path("stage").asText(), n.path("stageIndex").asInt(), n.path("epoch").asInt(),
-                n.path("step").asLong(), millis, 0, n.path("task").asText(), n.path("interval").asInt(), samples);
+        return new SamplesEvent(
+                runName,
+                n.path("stage").asText(),
+                n.path("stageIndex").asInt(),
+                n.path("epoch").asInt(),
+                n.path("step").asLong(),
+                millis,
+                0,
+                n.path("task").asText(),
+                n.path("interval").asInt(),
+                samples);
     }
 
     private static String text(JsonNode n, String key) {

@@ -4,11 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.SampleHistory;
-import org.traindeck.engine.events.SamplesEvent;
-
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +14,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.SampleHistory;
+import org.traindeck.engine.events.SamplesEvent;
 
 /**
  * The run folder's {@code samples/}: each kept interval's pictures as PNG files in a folder of its own
@@ -98,8 +97,12 @@ public final class SamplesFileSink extends FlushingSink {
             for (SamplesEvent.Picture p : sample.pictures()) {
                 String file = sample.index() + "-" + p.label().replaceAll("[^A-Za-z0-9_-]", "_") + ".png";
                 Files.write(dir.resolve(file), p.png());
-                pictures.addObject().put("label", p.label()).put("width", p.width()).put("height", p.height())
-                        .put("channels", p.channels()).put("file", name + "/" + file);
+                pictures.addObject()
+                        .put("label", p.label())
+                        .put("width", p.width())
+                        .put("height", p.height())
+                        .put("channels", p.channels())
+                        .put("file", name + "/" + file);
             }
         }
         kept.add(line);
@@ -118,7 +121,8 @@ public final class SamplesFileSink extends FlushingSink {
         boolean changed = kept.removeIf(o -> {
             boolean drop = o.path("step").asLong() > step;
             if (drop) {
-                deleteQuietly(folder.resolve(String.format("%06d", o.path("interval").asInt())));
+                deleteQuietly(
+                        folder.resolve(String.format("%06d", o.path("interval").asInt())));
             }
             return drop;
         });
@@ -154,6 +158,5 @@ public final class SamplesFileSink extends FlushingSink {
     }
 
     @Override
-    protected void closeOutput() {
-    }
+    protected void closeOutput() {}
 }

@@ -1,10 +1,9 @@
 package org.traindeck.engine.sinks;
 
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.events.EventListener;
-
 import java.io.IOException;
 import java.util.function.Predicate;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.EventListener;
 
 /**
  * One kind of file a run writes from its events: the config switch that turns it on and how it opens in a run

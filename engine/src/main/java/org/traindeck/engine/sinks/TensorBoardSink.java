@@ -1,12 +1,5 @@
 package org.traindeck.engine.sinks;
 
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.HistogramEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.SamplesEvent;
-
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,6 +8,12 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.SamplesEvent;
 
 /**
  * Writes metric events as TensorBoard scalars, histogram events as TensorBoard histograms and sample predictions as
@@ -69,8 +68,17 @@ public final class TensorBoardSink extends FlushingSink {
             String tag = m.device() == null ? m.name() : m.name() + "/" + m.device();
             records.write(TfEventEncoder.scalar(m.wallTimeMillis() / 1000.0, m.step(), tag, (float) m.value()));
         } else if (event instanceof HistogramEvent h) {
-            records.write(TfEventEncoder.histogram(h.wallTimeMillis() / 1000.0, h.step(), h.tag(), h.min(), h.max(), h.count(), h.sum(),
-                    h.sumSquares(), h.bucketLimits(), h.bucketCounts()));
+            records.write(TfEventEncoder.histogram(
+                    h.wallTimeMillis() / 1000.0,
+                    h.step(),
+                    h.tag(),
+                    h.min(),
+                    h.max(),
+                    h.count(),
+                    h.sum(),
+                    h.sumSquares(),
+                    h.bucketLimits(),
+                    h.bucketCounts()));
         } else if (event instanceof SamplesEvent s) {
             writeSamples(s);
         } else if (event instanceof LifecycleEvent l) {
@@ -86,8 +94,14 @@ public final class TensorBoardSink extends FlushingSink {
         double wall = s.wallTimeMillis() / 1000.0;
         for (SamplesEvent.Sample sample : s.samples()) {
             for (SamplesEvent.Picture p : sample.pictures()) {
-                records.write(TfEventEncoder.image(wall, s.step(), SamplesEvent.pictureTag(sample, p), p.height(), p.width(),
-                        p.channels(), p.png()));
+                records.write(TfEventEncoder.image(
+                        wall,
+                        s.step(),
+                        SamplesEvent.pictureTag(sample, p),
+                        p.height(),
+                        p.width(),
+                        p.channels(),
+                        p.png()));
             }
             String text = sample.markdown();
             if (!text.isEmpty()) {

@@ -9,8 +9,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class TfEventEncoder {
 
-    private TfEventEncoder() {
-    }
+    private TfEventEncoder() {}
 
     /** Event{wall_time=1, file_version=3}. */
     public static byte[] fileVersion(double wallTimeSeconds) {
@@ -39,8 +38,17 @@ public final class TfEventEncoder {
      * HistogramProto{min=1, max=2, num=3, sum=4, sum_squares=5 (doubles), bucket_limit=6, bucket=7 (packed doubles)}:
      * what the Histograms and Distributions tabs read.
      */
-    public static byte[] histogram(double wallTimeSeconds, long step, String tag, double min, double max, double num, double sum,
-                                   double sumSquares, double[] bucketLimits, double[] buckets) {
+    public static byte[] histogram(
+            double wallTimeSeconds,
+            long step,
+            String tag,
+            double min,
+            double max,
+            double num,
+            double sum,
+            double sumSquares,
+            double[] bucketLimits,
+            double[] buckets) {
         ByteArrayOutputStream histo = new ByteArrayOutputStream(48 + 16 * buckets.length);
         writeDouble(histo, 1, min);
         writeDouble(histo, 2, max);
@@ -65,7 +73,8 @@ public final class TfEventEncoder {
      * Event{wall_time=1, step=2, summary=5 {value=1 {tag=1, image=4 Image{height=1, width=2, colorspace=3,
      * encoded_image_string=4}}}}: a picture on TensorBoard's Images tab ({@code colorspace} 1 grey, 3 RGB, 4 RGBA).
      */
-    public static byte[] image(double wallTimeSeconds, long step, String tag, int height, int width, int colorspace, byte[] png) {
+    public static byte[] image(
+            double wallTimeSeconds, long step, String tag, int height, int width, int colorspace, byte[] png) {
         ByteArrayOutputStream image = new ByteArrayOutputStream(png.length + 16);
         writeVarintField(image, 1, height);
         writeVarintField(image, 2, width);

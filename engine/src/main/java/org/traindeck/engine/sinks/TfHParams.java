@@ -1,15 +1,14 @@
 package org.traindeck.engine.sinks;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static org.traindeck.engine.sinks.TfEventEncoder.writeBytes;
+import static org.traindeck.engine.sinks.TfEventEncoder.writeDouble;
+import static org.traindeck.engine.sinks.TfEventEncoder.writeVarintField;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-
-import static org.traindeck.engine.sinks.TfEventEncoder.writeBytes;
-import static org.traindeck.engine.sinks.TfEventEncoder.writeDouble;
-import static org.traindeck.engine.sinks.TfEventEncoder.writeVarintField;
 
 /**
  * TensorBoard's HParams records, encoded by hand like the scalars: an experiment (the swept parameters and the
@@ -27,10 +26,14 @@ public final class TfHParams {
     public record Param(String name, List<JsonNode> values, double min, double max) {}
 
     /** api.proto's Status. */
-    public enum Status { UNKNOWN, SUCCESS, FAILURE, RUNNING }
-
-    private TfHParams() {
+    public enum Status {
+        UNKNOWN,
+        SUCCESS,
+        FAILURE,
+        RUNNING
     }
+
+    private TfHParams() {}
 
     /** Experiment{name=6, time_created_secs=3, hparam_infos=4, metric_infos=5}. */
     public static byte[] experiment(double wallTime, String name, List<Param> params, List<String> metricTags) {

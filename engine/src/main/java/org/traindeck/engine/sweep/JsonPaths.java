@@ -3,7 +3,6 @@ package org.traindeck.engine.sweep;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -14,8 +13,7 @@ final class JsonPaths {
 
     private static final Pattern PART = Pattern.compile("([^.\\[\\]]+)|\\[(\\d+)]");
 
-    private JsonPaths() {
-    }
+    private JsonPaths() {}
 
     /** The value at {@code path}, or null. */
     static JsonNode get(JsonNode root, String path) {
@@ -44,7 +42,8 @@ final class JsonPaths {
             boolean last = i == parts.size() - 1;
             if (part instanceof Integer index) {
                 if (!node.isArray() || index >= node.size()) {
-                    return at + "[" + index + "] is not in the base config" + (node.isArray() ? " (it has " + node.size() + ")" : "");
+                    return at + "[" + index + "] is not in the base config"
+                            + (node.isArray() ? " (it has " + node.size() + ")" : "");
                 }
                 if (last) {
                     ((ArrayNode) node).set(index, value);

@@ -2,12 +2,6 @@ package org.traindeck.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.traindeck.engine.library.MetricsDigest;
-import org.traindeck.engine.library.MetricsDigests;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.RunQueue;
-import org.traindeck.engine.sinks.RunFolder;
-
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -18,6 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.traindeck.engine.library.MetricsDigest;
+import org.traindeck.engine.library.MetricsDigests;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.sinks.RunFolder;
 
 /**
  * The sweeps of an output folder as their queues and runs record them, for a front end: each trial's values, status
@@ -28,13 +27,24 @@ public final class SweepBoard {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One trial: its values (parameter → value as written), how it stands, and the metric's best and last (NaN: none). */
-    public record Trial(String label, Map<String, String> values, QueueEntry.Status status, double best, double last, Path runDir) {}
+    public record Trial(
+            String label,
+            Map<String, String> values,
+            QueueEntry.Status status,
+            double best,
+            double last,
+            Path runDir) {}
 
     /** A sweep: its name, metric and goal, its parameters in order, and its trials, best first. */
-    public record Sweep(String name, String metric, boolean maximize, List<String> parameters, List<Trial> trials, Path queueFile) {}
+    public record Sweep(
+            String name,
+            String metric,
+            boolean maximize,
+            List<String> parameters,
+            List<Trial> trials,
+            Path queueFile) {}
 
-    private SweepBoard() {
-    }
+    private SweepBoard() {}
 
     /**
      * Every sweep whose queue is in {@code outputDir} (sweep-NAME.json), by name; trials' metrics are read only where
@@ -46,7 +56,9 @@ public final class SweepBoard {
         }
         List<Sweep> sweeps = new ArrayList<>();
         try (Stream<Path> files = Files.list(outputDir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("sweep-.+\\.json")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("sweep-.+\\.json"))
+                    .sorted()
+                    .toList()) {
                 RunQueue queue = RunQueue.open(f);
                 if (queue.sweep() != null) {
                     sweeps.add(read(queue, digests));
@@ -68,8 +80,15 @@ public final class SweepBoard {
             Map<String, String> values = new LinkedHashMap<>();
             for (String p : parameters) {
                 JsonNode v = JsonPaths.get(config, p);
-                values.put(p, v == null ? "" : v.isNumber() ? new BigDecimal(v.asText()).stripTrailingZeros().toPlainString()
-                        : v.isTextual() ? v.asText() : v.toString());
+                values.put(
+                        p,
+                        v == null
+                                ? ""
+                                : v.isNumber()
+                                        ? new BigDecimal(v.asText())
+                                                .stripTrailingZeros()
+                                                .toPlainString()
+                                        : v.isTextual() ? v.asText() : v.toString());
             }
             double[] bestLast = metric(e.runDir(), metric, maximize, digests);
             trials.add(new Trial(e.label(), values, e.status(), bestLast[0], bestLast[1], e.runDir()));

@@ -1,13 +1,5 @@
 package org.traindeck.engine.sweep;
 
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.sinks.HParamsFiles;
-import org.traindeck.engine.sinks.RunFolder;
-import org.traindeck.engine.sinks.TfHParams;
-import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,6 +8,13 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.sinks.HParamsFiles;
+import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.sinks.TfHParams;
+import org.traindeck.engine.train.LiveRun;
+import org.traindeck.engine.train.RunResult;
 
 /**
  * A sweep in TensorBoard's HParams dashboard ({@code tensorboard --logdir OUTPUT_DIR}): the experiment (parameters
@@ -48,13 +47,20 @@ public final class SweepHParams implements QueueRunner.Listener {
             List<TfHParams.Param> params = new ArrayList<>();
             for (String name : spec.parameterOrder()) {
                 SweepSpec.Values v = spec.parameters().get(name);
-                params.add(v instanceof SweepSpec.Listed l ? new TfHParams.Param(name, l.values(), 0, 0)
-                        : new TfHParams.Param(name, null, ((SweepSpec.Range) v).min(), ((SweepSpec.Range) v).max()));
+                params.add(
+                        v instanceof SweepSpec.Listed l
+                                ? new TfHParams.Param(name, l.values(), 0, 0)
+                                : new TfHParams.Param(
+                                        name, null, ((SweepSpec.Range) v).min(), ((SweepSpec.Range) v).max()));
             }
-            HParamsFiles.write(outputDir, suffix(), List.of(TfHParams.experiment(System.currentTimeMillis() / 1000.0,
-                    spec.name(), params, List.of(spec.metric()))));
+            HParamsFiles.write(
+                    outputDir,
+                    suffix(),
+                    List.of(TfHParams.experiment(
+                            System.currentTimeMillis() / 1000.0, spec.name(), params, List.of(spec.metric()))));
         } catch (IOException e) {
-            warn.accept("the TensorBoard HParams experiment could not be written to " + outputDir + ": " + e.getMessage());
+            warn.accept(
+                    "the TensorBoard HParams experiment could not be written to " + outputDir + ": " + e.getMessage());
         }
     }
 
@@ -67,8 +73,10 @@ public final class SweepHParams implements QueueRunner.Listener {
         Path folder = RunFolder.of(run.runDir()).tensorboard();
         try {
             if (!HParamsFiles.exists(folder, "session.hparams")) {
-                HParamsFiles.write(folder, "session.hparams", List.of(TfHParams.sessionStart(
-                        System.currentTimeMillis() / 1000.0, trial.values(), "")));
+                HParamsFiles.write(
+                        folder,
+                        "session.hparams",
+                        List.of(TfHParams.sessionStart(System.currentTimeMillis() / 1000.0, trial.values(), "")));
             }
         } catch (IOException e) {
             warn.accept(entry.label() + ": the TensorBoard HParams session could not be written: " + e.getMessage());
@@ -83,11 +91,18 @@ public final class SweepHParams implements QueueRunner.Listener {
         Path folder = RunFolder.of(result.runDir()).tensorboard();
         try {
             if (HParamsFiles.exists(folder, "session.hparams") && !HParamsFiles.exists(folder, "end.hparams")) {
-                HParamsFiles.write(folder, "end.hparams", List.of(TfHParams.sessionEnd(System.currentTimeMillis() / 1000.0,
-                        result.status() == RunResult.Status.FAILED ? TfHParams.Status.FAILURE : TfHParams.Status.SUCCESS)));
+                HParamsFiles.write(
+                        folder,
+                        "end.hparams",
+                        List.of(TfHParams.sessionEnd(
+                                System.currentTimeMillis() / 1000.0,
+                                result.status() == RunResult.Status.FAILED
+                                        ? TfHParams.Status.FAILURE
+                                        : TfHParams.Status.SUCCESS)));
             }
         } catch (IOException e) {
-            warn.accept(entry.label() + ": the TensorBoard HParams session end could not be written: " + e.getMessage());
+            warn.accept(
+                    entry.label() + ": the TensorBoard HParams session end could not be written: " + e.getMessage());
         }
     }
 }

@@ -1,5 +1,13 @@
 package org.traindeck.engine.sweep;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ConfigWriter;
@@ -14,15 +22,6 @@ import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.trials.TrialLaunch;
 import org.traindeck.engine.trials.TrialProcesses;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * A sweep made ready to run, the same way from the command line and from the app: every trial checked before any
@@ -51,8 +50,8 @@ public final class SweepLaunch {
      * @param startChecks the checks a run's start makes (the model, the fit), run before anything is queued on one
      *                    trial of each distinct model, data, devices and batch; their errors refuse the sweep
      */
-    public static SweepLaunch prepare(Path file, Consumer<String> warn, Function<RunConfig, List<ConfigProblem>> startChecks)
-            throws IOException {
+    public static SweepLaunch prepare(
+            Path file, Consumer<String> warn, Function<RunConfig, List<ConfigProblem>> startChecks) throws IOException {
         SweepSpec spec = SweepParser.load(file);
         List<SweepTrials.Trial> trials = SweepTrials.expand(spec);
         TrialStartChecks.refuseWhatCannotStart(trials, startChecks);
@@ -103,7 +102,8 @@ public final class SweepLaunch {
     }
 
     /** As {@link #runner(DeviceSelection, DeviceDiscovery, RunStarter)}, concurrent trials started by {@code processes}. */
-    public QueueRunner runner(DeviceSelection devices, DeviceDiscovery discovery, RunStarter inProcess, TrialProcesses processes) {
+    public QueueRunner runner(
+            DeviceSelection devices, DeviceDiscovery discovery, RunStarter inProcess, TrialProcesses processes) {
         if (spec.concurrent() > 1) {
             return new QueueRunner(queueFile, shares(devices, discovery), processes);
         }
@@ -120,9 +120,12 @@ public final class SweepLaunch {
             if (e == null) {
                 fresh.add(t);
             } else if (!sameConfig(e.config(), config)) {
-                throw new InvalidConfigException("", "trial " + t.number() + " (" + t.describe() + ") is not the trial queued as "
-                        + e.label() + " in " + queue + ": the sweep file or its base config changed since. Give the sweep another "
-                        + "name, or delete " + queue + " to start it over (its runs stay in their folders)");
+                throw new InvalidConfigException(
+                        "",
+                        "trial " + t.number() + " (" + t.describe() + ") is not the trial queued as "
+                                + e.label() + " in " + queue
+                                + ": the sweep file or its base config changed since. Give the sweep another "
+                                + "name, or delete " + queue + " to start it over (its runs stay in their folders)");
             }
         }
         for (SweepTrials.Trial t : fresh) {
@@ -131,6 +134,8 @@ public final class SweepLaunch {
     }
 
     private static boolean sameConfig(String a, String b) {
-        return ConfigParser.parse(a, Path.of("")).config().equals(ConfigParser.parse(b, Path.of("")).config());
+        return ConfigParser.parse(a, Path.of(""))
+                .config()
+                .equals(ConfigParser.parse(b, Path.of("")).config());
     }
 }

@@ -1,18 +1,11 @@
 package org.traindeck.engine.sweep;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.JsonLocations;
-import org.traindeck.engine.config.LocatedJsonParser;
-import org.traindeck.engine.config.Suggestions;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -26,6 +19,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.LocatedJsonParser;
+import org.traindeck.engine.config.Suggestions;
 
 /**
  * Reads a sweep file strictly: every problem in one pass, each naming its key ({@code parameters.
@@ -39,11 +38,11 @@ public final class SweepParser {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
-    private static final Set<String> KEYS = Set.of("name", "base", "method", "parameters", "trials", "seed", "metric", "goal", "concurrent",
-            "maxTrials");
 
-    private SweepParser() {
-    }
+    private static final Set<String> KEYS = Set.of(
+            "name", "base", "method", "parameters", "trials", "seed", "metric", "goal", "concurrent", "maxTrials");
+
+    private SweepParser() {}
 
     public static SweepSpec load(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
@@ -51,21 +50,35 @@ public final class SweepParser {
         }
         long size = Files.size(file);
         if (size > ConfigParser.MAX_CONFIG_BYTES) {
-            throw new InvalidConfigException("", String.format(Locale.ROOT, "%s is %.1f MB, but a sweep file is at most %d kB: is it the "
-                    + "right file?", file, size / 1e6, ConfigParser.MAX_CONFIG_BYTES / 1024));
+            throw new InvalidConfigException(
+                    "",
+                    String.format(
+                            Locale.ROOT,
+                            "%s is %.1f MB, but a sweep file is at most %d kB: is it the " + "right file?",
+                            file,
+                            size / 1e6,
+                            ConfigParser.MAX_CONFIG_BYTES / 1024));
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(file)))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new InvalidConfigException("", file + " is not UTF-8 text");
         }
-        // positions and duplicate keys from the config's own parser; the values from a reader that keeps 0.0005 as written
+        // positions and duplicate keys from the config's own parser; the values from a reader that keeps 0.0005 as
+        // written
         LocatedJsonParser.Result located = LocatedJsonParser.parse(text);
         if (located.syntaxError() != null) {
             ConfigProblem e = located.syntaxError();
-            throw new InvalidConfigException(List.of(new ConfigProblem(ConfigProblem.Severity.ERROR, "",
-                    file + " is not valid JSON: " + e.message(), e.line(), e.column())));
+            throw new InvalidConfigException(List.of(new ConfigProblem(
+                    ConfigProblem.Severity.ERROR,
+                    "",
+                    file + " is not valid JSON: " + e.message(),
+                    e.line(),
+                    e.column())));
         }
         JsonNode root = JSON.readTree(text);
         if (root == null || !root.isObject()) {
@@ -74,13 +87,17 @@ public final class SweepParser {
         List<ConfigProblem> problems = new ArrayList<>();
         root.fieldNames().forEachRemaining(k -> {
             if (!KEYS.contains(k)) {
-                problems.add(error(k, "unknown key" + Suggestions.didYouMean(k, KEYS) + " (a sweep file has "
-                        + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
+                problems.add(error(
+                        k,
+                        "unknown key" + Suggestions.didYouMean(k, KEYS) + " (a sweep file has "
+                                + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
             }
         });
         String name = text(root, "name", problems, true);
         if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
-            problems.add(error("name", "letters, digits, '.', '_' and '-' only (it names the trials' run folders), 1 to 64 characters"));
+            problems.add(error(
+                    "name",
+                    "letters, digits, '.', '_' and '-' only (it names the trials' run folders), 1 to 64 characters"));
         }
         Path baseDir = file.toAbsolutePath().getParent();
         ObjectNode base = base(root.get("base"), baseDir, problems);
@@ -97,11 +114,14 @@ public final class SweepParser {
             }
         }
         Map<String, SweepSpec.Values> parameters = parameters(root.get("parameters"), method, problems);
-        int trials = integer(root, "trials", method == SweepSpec.Method.RANDOM ? -1 : 0, 1, Integer.MAX_VALUE, problems);
+        int trials =
+                integer(root, "trials", method == SweepSpec.Method.RANDOM ? -1 : 0, 1, Integer.MAX_VALUE, problems);
         if (method == SweepSpec.Method.GRID && root.has("trials")) {
             problems.add(error("trials", "a grid tries every combination; trials is for \"method\": \"random\""));
         }
-        long seed = root.has("seed") && root.get("seed").canConvertToLong() ? root.get("seed").asLong() : 0;
+        long seed = root.has("seed") && root.get("seed").canConvertToLong()
+                ? root.get("seed").asLong()
+                : 0;
         if (root.has("seed") && !root.get("seed").canConvertToLong()) {
             problems.add(error("seed", "must be a whole number"));
         }
@@ -111,33 +131,56 @@ public final class SweepParser {
             problems.add(error("goal", "\"" + goal + "\" is not max or min"));
         }
         int concurrent = integer(root, "concurrent", 1, 1, 64, problems);
-        int maxTrials = integer(root, "maxTrials", SweepSpec.DEFAULT_MAX_TRIALS, 1, SweepSpec.MAX_TRIALS_LIMIT, problems);
+        int maxTrials =
+                integer(root, "maxTrials", SweepSpec.DEFAULT_MAX_TRIALS, 1, SweepSpec.MAX_TRIALS_LIMIT, problems);
         if (problems.isEmpty()) {
             tooManyTrials(method, parameters, trials, maxTrials).ifPresent(problems::add);
         }
         if (!problems.isEmpty()) {
-            throw new InvalidConfigException(problems.stream().map(p -> located(p, located.locations())).toList());
+            throw new InvalidConfigException(
+                    problems.stream().map(p -> located(p, located.locations())).toList());
         }
         boolean maximize = goal == null ? metric.contains("accuracy") : goal.equals("max");
-        return new SweepSpec(name, file.toAbsolutePath(), base, baseDir, method, parameters, List.copyOf(parameters.keySet()),
-                trials, seed, metric, maximize, concurrent, maxTrials);
+        return new SweepSpec(
+                name,
+                file.toAbsolutePath(),
+                base,
+                baseDir,
+                method,
+                parameters,
+                List.copyOf(parameters.keySet()),
+                trials,
+                seed,
+                metric,
+                maximize,
+                concurrent,
+                maxTrials);
     }
 
     /** Counted, not expanded: a grid of 10^9 trials is refused at once rather than listed until memory runs out. */
-    private static Optional<ConfigProblem> tooManyTrials(SweepSpec.Method method, Map<String, SweepSpec.Values> parameters,
-                                                         int trials, int maxTrials) {
+    private static Optional<ConfigProblem> tooManyTrials(
+            SweepSpec.Method method, Map<String, SweepSpec.Values> parameters, int trials, int maxTrials) {
         if (method == SweepSpec.Method.RANDOM) {
-            return trials <= maxTrials ? Optional.empty() : Optional.of(error("trials", trials + " draws, above maxTrials " + maxTrials
-                    + ": draw fewer, or raise \"maxTrials\" (at most " + SweepSpec.MAX_TRIALS_LIMIT + ")"));
+            return trials <= maxTrials
+                    ? Optional.empty()
+                    : Optional.of(error(
+                            "trials",
+                            trials + " draws, above maxTrials " + maxTrials
+                                    + ": draw fewer, or raise \"maxTrials\" (at most " + SweepSpec.MAX_TRIALS_LIMIT
+                                    + ")"));
         }
         long count = TrialSpace.count(method, parameters, trials);
-        return count <= maxTrials ? Optional.empty()
-                : Optional.of(error("parameters", SweepTrials.tooMany(count, TrialSpace.factors(parameters), maxTrials)));
+        return count <= maxTrials
+                ? Optional.empty()
+                : Optional.of(
+                        error("parameters", SweepTrials.tooMany(count, TrialSpace.factors(parameters), maxTrials)));
     }
 
     private static ObjectNode base(JsonNode base, Path dir, List<ConfigProblem> problems) {
         if (base == null) {
-            problems.add(error("base", "missing: the config the trials start from (a file next to the sweep, or a config object)"));
+            problems.add(error(
+                    "base",
+                    "missing: the config the trials start from (a file next to the sweep, or a config object)"));
             return null;
         }
         if (base.isObject()) {
@@ -163,15 +206,21 @@ public final class SweepParser {
             }
             problems.add(error("base", file + " is not a JSON object"));
         } catch (IOException e) {
-            problems.add(error("base", file + " is not a readable JSON config: " + e.getMessage().lines().findFirst().orElse("")));
+            problems.add(error(
+                    "base",
+                    file + " is not a readable JSON config: "
+                            + e.getMessage().lines().findFirst().orElse("")));
         }
         return null;
     }
 
-    private static Map<String, SweepSpec.Values> parameters(JsonNode node, SweepSpec.Method method, List<ConfigProblem> problems) {
+    private static Map<String, SweepSpec.Values> parameters(
+            JsonNode node, SweepSpec.Method method, List<ConfigProblem> problems) {
         Map<String, SweepSpec.Values> parameters = new LinkedHashMap<>();
         if (node == null || !node.isObject() || node.isEmpty()) {
-            problems.add(error("parameters", "needs at least one parameter: {\"stages[0].optimizer.learningRate\": [0.001, 0.01]}"));
+            problems.add(error(
+                    "parameters",
+                    "needs at least one parameter: {\"stages[0].optimizer.learningRate\": [0.001, 0.01]}"));
             return parameters;
         }
         node.fields().forEachRemaining(f -> {
@@ -192,13 +241,15 @@ public final class SweepParser {
             } else if (v.isObject()) {
                 range(path, v, method, problems).ifPresent(r -> parameters.put(f.getKey(), r));
             } else {
-                problems.add(error(path, "must be a list of values, or a range {\"min\": ..., \"max\": ..., \"scale\": \"log\"}"));
+                problems.add(error(
+                        path, "must be a list of values, or a range {\"min\": ..., \"max\": ..., \"scale\": \"log\"}"));
             }
         });
         return parameters;
     }
 
-    private static Optional<SweepSpec.Range> range(String path, JsonNode v, SweepSpec.Method method, List<ConfigProblem> problems) {
+    private static Optional<SweepSpec.Range> range(
+            String path, JsonNode v, SweepSpec.Method method, List<ConfigProblem> problems) {
         if (method == SweepSpec.Method.GRID) {
             problems.add(error(path, "a grid needs a list of values; a range is for \"method\": \"random\""));
             return Optional.empty();

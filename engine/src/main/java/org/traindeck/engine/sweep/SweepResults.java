@@ -4,10 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.library.MetricsDigests;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.trials.SupervisedTrial;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +13,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.traindeck.engine.library.MetricsDigests;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.trials.SupervisedTrial;
 
 /** A sweep's trials with their status and metric, best first, read from the trials' own run folders. */
 public final class SweepResults {
@@ -24,12 +23,13 @@ public final class SweepResults {
     /** One trial's line: its values, how its run stands, and the sweep metric's best and last values (NaN: none). */
     public record Row(SweepTrials.Trial trial, QueueEntry.Status status, double best, double last, Path runDir) {}
 
-    private SweepResults() {
-    }
+    private SweepResults() {}
 
-    public static List<Row> rows(SweepSpec spec, List<SweepTrials.Trial> trials, List<QueueEntry> entries) throws IOException {
+    public static List<Row> rows(SweepSpec spec, List<SweepTrials.Trial> trials, List<QueueEntry> entries)
+            throws IOException {
         MetricsDigests digests = new MetricsDigests();
-        Map<String, QueueEntry> byLabel = entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
+        Map<String, QueueEntry> byLabel =
+                entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
         List<Row> rows = new ArrayList<>();
         for (SweepTrials.Trial t : trials) {
             QueueEntry e = byLabel.get(t.label());
@@ -38,7 +38,8 @@ public final class SweepResults {
             rows.add(new Row(t, e == null ? QueueEntry.Status.PENDING : e.status(), bestLast[0], bestLast[1], dir));
         }
         Comparator<Row> byMetric = Comparator.comparingDouble(r -> spec.maximize() ? -r.best() : r.best());
-        rows.sort(Comparator.<Row, Boolean>comparing(r -> Double.isNaN(r.best())).thenComparing(byMetric)
+        rows.sort(Comparator.<Row, Boolean>comparing(r -> Double.isNaN(r.best()))
+                .thenComparing(byMetric)
                 .thenComparingInt(r -> r.trial().number()));
         return rows;
     }
@@ -61,11 +62,14 @@ public final class SweepResults {
      * "trial 2 (lr-2): MESSAGE".
      */
     public static List<String> notes(List<Row> rows, List<QueueEntry> entries) {
-        Map<String, QueueEntry> byLabel = entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
+        Map<String, QueueEntry> byLabel =
+                entries.stream().collect(Collectors.toMap(QueueEntry::label, Function.identity(), (a, b) -> b));
         List<String> notes = new ArrayList<>();
         for (Row r : rows) {
             QueueEntry e = byLabel.get(r.trial().label());
-            if (e != null && e.message() != null && !e.message().isBlank()
+            if (e != null
+                    && e.message() != null
+                    && !e.message().isBlank()
                     && (e.status() != QueueEntry.Status.FINISHED || e.message().contains(SupervisedTrial.CRASHED))) {
                 notes.add("trial " + r.trial().number() + " (" + e.label() + "): " + e.message());
             }

@@ -2,7 +2,6 @@ package org.traindeck.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -14,20 +13,33 @@ import java.util.Map;
  * @param concurrent trials at once, each on its own share of the devices
  * @param maxTrials  the most trials the sweep may have (a grid's combinations or the random draws)
  */
-public record SweepSpec(String name, Path file, ObjectNode base, Path baseDir, Method method,
-                        Map<String, Values> parameters, List<String> parameterOrder, int trials, long seed, String metric,
-                        boolean maximize, int concurrent, int maxTrials) {
+public record SweepSpec(
+        String name,
+        Path file,
+        ObjectNode base,
+        Path baseDir,
+        Method method,
+        Map<String, Values> parameters,
+        List<String> parameterOrder,
+        int trials,
+        long seed,
+        String metric,
+        boolean maximize,
+        int concurrent,
+        int maxTrials) {
 
     /** Trials a sweep may have when its file does not say: a slip such as a list pasted three times is caught. */
     public static final int DEFAULT_MAX_TRIALS = 1_000;
     /** The most a file may raise it to: every trial is checked and queued before the first one runs. */
     public static final int MAX_TRIALS_LIMIT = 100_000;
 
-    public enum Method { GRID, RANDOM }
+    public enum Method {
+        GRID,
+        RANDOM
+    }
 
     /** What one parameter may take. */
-    public sealed interface Values permits Listed, Range {
-    }
+    public sealed interface Values permits Listed, Range {}
 
     /** The values to try, as written. */
     public record Listed(List<JsonNode> values) implements Values {
@@ -37,8 +49,7 @@ public record SweepSpec(String name, Path file, ObjectNode base, Path baseDir, M
     }
 
     /** A range to draw from (random search only), evenly or evenly in the logarithm. */
-    public record Range(double min, double max, boolean log) implements Values {
-    }
+    public record Range(double min, double max, boolean log) implements Values {}
 
     public SweepSpec {
         parameters = Map.copyOf(parameters);

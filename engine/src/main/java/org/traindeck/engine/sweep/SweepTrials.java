@@ -3,12 +3,6 @@ package org.traindeck.engine.sweep;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.ValidationResult;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -16,6 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
 
 /**
  * The trials of a sweep: every combination (grid), or {@code trials} draws with the sweep's seed (random, so the
@@ -34,12 +33,13 @@ public final class SweepTrials {
 
         /** "stages[0].optimizer.learningRate=0.002, model.dropout=0.1" */
         public String describe() {
-            return values.entrySet().stream().map(e -> e.getKey() + "=" + show(e.getValue())).collect(Collectors.joining(", "));
+            return values.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + show(e.getValue()))
+                    .collect(Collectors.joining(", "));
         }
     }
 
-    private SweepTrials() {
-    }
+    private SweepTrials() {}
 
     /** How many trials the sweep has, counted without making them ({@link Long#MAX_VALUE} when a long cannot hold it). */
     public static long count(SweepSpec spec) {
@@ -51,7 +51,8 @@ public final class SweepTrials {
         long count = count(spec);
         if (count > spec.maxTrials()) { // SweepParser refuses it first, located; this holds for a spec made otherwise
             throw spec.method() == SweepSpec.Method.GRID
-                    ? new InvalidConfigException("parameters", tooMany(count, TrialSpace.factors(spec.parameters()), spec.maxTrials()))
+                    ? new InvalidConfigException(
+                            "parameters", tooMany(count, TrialSpace.factors(spec.parameters()), spec.maxTrials()))
                     : new InvalidConfigException("trials", count + " draws, above maxTrials " + spec.maxTrials());
         }
         List<Trial> trials = new ArrayList<>();
@@ -60,14 +61,18 @@ public final class SweepTrials {
         for (int number = 1; combos.hasNext(); number++) {
             String label = spec.name() + "-" + number;
             Map<String, JsonNode> values = combos.next();
-            String where = "trial " + number + " (" + values.entrySet().stream().map(e -> e.getKey() + "=" + show(e.getValue()))
-                    .collect(Collectors.joining(", ")) + ")";
+            String where = "trial " + number + " ("
+                    + values.entrySet().stream()
+                            .map(e -> e.getKey() + "=" + show(e.getValue()))
+                            .collect(Collectors.joining(", "))
+                    + ")";
             ObjectNode config = spec.base().deepCopy();
             boolean placed = true;
             for (Map.Entry<String, JsonNode> v : values.entrySet()) {
                 String missing = JsonPaths.set(config, v.getKey(), v.getValue());
                 if (missing != null) {
-                    problems.add(new ConfigProblem(ConfigProblem.Severity.ERROR, "parameters." + v.getKey(), missing, 0, 0));
+                    problems.add(
+                            new ConfigProblem(ConfigProblem.Severity.ERROR, "parameters." + v.getKey(), missing, 0, 0));
                     placed = false;
                 }
             }
@@ -77,7 +82,8 @@ public final class SweepTrials {
             config.set("name", TextNode.valueOf(label));
             ValidationResult result = ConfigParser.parse(config.toPrettyString(), spec.baseDir());
             for (ConfigProblem p : result.errors()) {
-                problems.add(new ConfigProblem(ConfigProblem.Severity.ERROR, p.path(), where + ": " + p.message(), 0, 0));
+                problems.add(
+                        new ConfigProblem(ConfigProblem.Severity.ERROR, p.path(), where + ": " + p.message(), 0, 0));
             }
             if (result.isValid()) {
                 trials.add(new Trial(number, label, values, result.config()));
@@ -92,8 +98,10 @@ public final class SweepTrials {
     /** The message refusing a grid of {@code count} trials; {@code factors} is "1000 × 1000 × 1000". */
     static String tooMany(long count, String factors, int maxTrials) {
         String counted = count == Long.MAX_VALUE ? "more than " + Long.MAX_VALUE : Long.toString(count);
-        return "the grid makes " + counted + " trials (" + factors + "), above maxTrials " + maxTrials + ": try fewer values, "
-                + "use \"method\": \"random\" with \"trials\", or raise \"maxTrials\" (at most " + SweepSpec.MAX_TRIALS_LIMIT + ")";
+        return "the grid makes " + counted + " trials (" + factors + "), above maxTrials " + maxTrials
+                + ": try fewer values, "
+                + "use \"method\": \"random\" with \"trials\", or raise \"maxTrials\" (at most "
+                + SweepSpec.MAX_TRIALS_LIMIT + ")";
     }
 
     static String show(JsonNode v) {

@@ -2,7 +2,6 @@ package org.traindeck.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
-
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +18,7 @@ import java.util.stream.Collectors;
  */
 final class TrialSpace {
 
-    private TrialSpace() {
-    }
+    private TrialSpace() {}
 
     /** How many trials the parameters make; {@link Long#MAX_VALUE} when there are more than a long holds. */
     static long count(SweepSpec.Method method, Map<String, SweepSpec.Values> parameters, int randomTrials) {
@@ -43,8 +41,10 @@ final class TrialSpace {
 
     /** "1000 × 1000 × 1000": the factors of a grid's count, for the message that refuses it. */
     static String factors(Map<String, SweepSpec.Values> parameters) {
-        return parameters.values().stream().filter(v -> v instanceof SweepSpec.Listed)
-                .map(v -> Integer.toString(((SweepSpec.Listed) v).values().size())).collect(Collectors.joining(" × "));
+        return parameters.values().stream()
+                .filter(v -> v instanceof SweepSpec.Listed)
+                .map(v -> Integer.toString(((SweepSpec.Listed) v).values().size()))
+                .collect(Collectors.joining(" × "));
     }
 
     /** The trials' values in order, made as they are asked for. */
@@ -66,7 +66,8 @@ final class TrialSpace {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                Map<String, JsonNode> values = spec.method() == SweepSpec.Method.GRID ? gridTrial(ordered, next) : drawTrial(ordered, random);
+                Map<String, JsonNode> values =
+                        spec.method() == SweepSpec.Method.GRID ? gridTrial(ordered, next) : drawTrial(ordered, random);
                 next++;
                 return values;
             }
@@ -96,9 +97,12 @@ final class TrialSpace {
                 values.put(p.getKey(), l.values().get(random.nextInt(l.values().size())));
             } else if (p.getValue() instanceof SweepSpec.Range r) {
                 double u = random.nextDouble();
-                values.put(p.getKey(), DoubleNode.valueOf(round(r.log()
-                        ? Math.exp(Math.log(r.min()) + u * (Math.log(r.max()) - Math.log(r.min())))
-                        : r.min() + u * (r.max() - r.min()))));
+                values.put(
+                        p.getKey(),
+                        DoubleNode.valueOf(round(
+                                r.log()
+                                        ? Math.exp(Math.log(r.min()) + u * (Math.log(r.max()) - Math.log(r.min())))
+                                        : r.min() + u * (r.max() - r.min()))));
             }
         }
         return values;

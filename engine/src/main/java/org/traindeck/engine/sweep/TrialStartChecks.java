@@ -1,9 +1,5 @@
 package org.traindeck.engine.sweep;
 
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.RunConfig;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -11,6 +7,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.RunConfig;
 
 /**
  * Before a sweep queues anything, the checks a run makes before its first step (the model against the data, each
@@ -20,8 +19,7 @@ import java.util.stream.Collectors;
  */
 final class TrialStartChecks {
 
-    private TrialStartChecks() {
-    }
+    private TrialStartChecks() {}
 
     /** @throws InvalidConfigException every trial's problem, a line each, naming the trial */
     static void refuseWhatCannotStart(List<SweepTrials.Trial> trials, Function<RunConfig, List<ConfigProblem>> check) {
@@ -32,11 +30,16 @@ final class TrialStartChecks {
             if (!checked.add(whatACheckReads(c))) {
                 continue;
             }
-            String values = trial.values().entrySet().stream().map(v -> v.getKey() + " = " + v.getValue())
+            String values = trial.values().entrySet().stream()
+                    .map(v -> v.getKey() + " = " + v.getValue())
                     .collect(Collectors.joining(", "));
             for (ConfigProblem p : check.apply(c)) {
-                refused.add(new ConfigProblem(p.severity(), p.path(), "trial " + trial.label() + " (" + values + "): " + p.message(),
-                        p.line(), p.column()));
+                refused.add(new ConfigProblem(
+                        p.severity(),
+                        p.path(),
+                        "trial " + trial.label() + " (" + values + "): " + p.message(),
+                        p.line(),
+                        p.column()));
             }
         }
         if (!refused.isEmpty()) {
@@ -46,7 +49,8 @@ final class TrialStartChecks {
 
     private static List<Object> whatACheckReads(RunConfig c) {
         List<Object> stages = c.stages().stream()
-                .map(s -> (Object) Arrays.asList(s.batchSize(), s.accumulationSteps(), s.precision(), s.data())).toList();
+                .map(s -> (Object) Arrays.asList(s.batchSize(), s.accumulationSteps(), s.precision(), s.data()))
+                .toList();
         return Arrays.asList(c.model(), c.data(), c.devices(), c.parallel(), c.seed(), stages);
     }
 }

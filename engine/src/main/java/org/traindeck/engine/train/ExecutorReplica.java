@@ -1,5 +1,7 @@
 package org.traindeck.engine.train;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.model.OneDnnHelpers;
@@ -10,9 +12,6 @@ import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.ShardBatches;
 import org.traindeck.engine.train.step.ShardGradient;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The engine's {@link ShardReplica}, an executor's side of a distributed step: a replica of the run's model, built
@@ -83,7 +82,8 @@ public final class ExecutorReplica implements ShardReplica {
         for (ShardWork.MicroBatch b : work.batches()) {
             batches.add(data.batch(work.epoch(), b.index(), work.batchSize()));
         }
-        ShardGradient.Shard s = shard.compute(batches, j -> work.batches().get(j).seed());
+        ShardGradient.Shard s =
+                shard.compute(batches, j -> work.batches().get(j).seed());
         byte[] gradient = s.examples() == 0 ? null : ShardGradient.write(net.getGradientsViewArray());
         return new ShardResult(s.lossSum(), s.examples(), s.microBatches(), gradient, System.nanoTime() - t0, executor);
     }
@@ -91,7 +91,8 @@ public final class ExecutorReplica implements ShardReplica {
     /** The engine's {@link ShardReplica.Factory}, found by backends through ServiceLoader. */
     public static final class Factory implements ShardReplica.Factory {
         @Override
-        public ShardReplica create(String modelJson, boolean dataLossOnly, boolean oneDnn, ShardData data, String executor) {
+        public ShardReplica create(
+                String modelJson, boolean dataLossOnly, boolean oneDnn, ShardData data, String executor) {
             return new ExecutorReplica(modelJson, dataLossOnly, oneDnn, data, executor);
         }
     }

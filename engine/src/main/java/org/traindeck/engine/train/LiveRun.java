@@ -1,13 +1,12 @@
 package org.traindeck.engine.train;
 
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.parallel.NcclReport;
-
-import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * A run a queue or a front end follows, wherever it trains: on a thread of this JVM ({@link TrainingRun}) or in a

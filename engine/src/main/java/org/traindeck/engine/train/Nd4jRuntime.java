@@ -1,13 +1,12 @@
 package org.traindeck.engine.train;
 
+import java.nio.file.Path;
+import java.util.Locale;
 import org.deeplearning4j.util.CrashReportingUtil;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.nativeblas.NativeOpsHolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.nio.file.Path;
-import java.util.Locale;
 
 /** Process-wide ND4J set-up, done once before the backend is first used. */
 public final class Nd4jRuntime {
@@ -16,8 +15,7 @@ public final class Nd4jRuntime {
     private static final String NATIVES_EXTENSION = "org.bytedeco.javacpp.platform.extension";
     private static volatile boolean initialised;
 
-    private Nd4jRuntime() {
-    }
+    private Nd4jRuntime() {}
 
     /** Threads for ND4J's own ops when OMP_NUM_THREADS is not set: one per physical core, roughly. */
     public static int defaultThreads() {
@@ -36,9 +34,12 @@ public final class Nd4jRuntime {
         selectNatives();
         if (System.getProperty("org.deeplearning4j.resources.directory") == null) {
             // DL4J would otherwise create ~/.deeplearning4j
-            System.setProperty("org.deeplearning4j.resources.directory", dataHome().resolve("dl4j-resources").toString());
+            System.setProperty(
+                    "org.deeplearning4j.resources.directory",
+                    dataHome().resolve("dl4j-resources").toString());
         }
-        // Its out-of-memory report writes dump files into the working directory and uses an OSHI API that no longer exists.
+        // Its out-of-memory report writes dump files into the working directory and uses an OSHI API that no longer
+        // exists.
         CrashReportingUtil.crashDumpsEnabled(false);
         String omp = System.getenv("OMP_NUM_THREADS");
         if (omp == null || omp.isBlank()) {
@@ -69,7 +70,9 @@ public final class Nd4jRuntime {
     private static String defaultPlatform() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        String o = os.startsWith("linux") ? "linux" : os.startsWith("mac") ? "macosx" : os.startsWith("windows") ? "windows" : os;
+        String o = os.startsWith("linux")
+                ? "linux"
+                : os.startsWith("mac") ? "macosx" : os.startsWith("windows") ? "windows" : os;
         String a = arch.equals("amd64") || arch.equals("x86_64") ? "x86_64" : arch.equals("aarch64") ? "arm64" : arch;
         return o + "-" + a;
     }
@@ -82,9 +85,11 @@ public final class Nd4jRuntime {
         }
         try {
             String build = NativeOpsHolder.getInstance().getDeviceNativeOps().buildInfo();
-            return build != null && build.contains("HAVE_ONEDNN") ? null
-                    : "ND4J's natives in use were built without oneDNN (the " + System.getProperty(NATIVES_EXTENSION, "plain")
-                    + " natives); the -onednn natives are shipped for Linux x86-64";
+            return build != null && build.contains("HAVE_ONEDNN")
+                    ? null
+                    : "ND4J's natives in use were built without oneDNN (the "
+                            + System.getProperty(NATIVES_EXTENSION, "plain")
+                            + " natives); the -onednn natives are shipped for Linux x86-64";
         } catch (RuntimeException | LinkageError e) {
             return "cannot ask ND4J whether it has oneDNN: " + e;
         }
@@ -100,7 +105,9 @@ public final class Nd4jRuntime {
     /** TrainDeck's per-user data folder ($XDG_DATA_HOME/traindeck or ~/.local/share/traindeck). */
     public static Path dataHome() {
         String xdg = System.getenv("XDG_DATA_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "share");
+        Path base = xdg != null && !xdg.isBlank()
+                ? Path.of(xdg)
+                : Path.of(System.getProperty("user.home"), ".local", "share");
         return base.resolve("traindeck");
     }
 }

@@ -1,5 +1,8 @@
 package org.traindeck.engine.train;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -20,13 +23,6 @@ import org.traindeck.engine.train.step.LrScales;
 import org.traindeck.engine.train.step.Optimizers;
 import org.traindeck.engine.train.step.ShardGradient;
 import org.traindeck.engine.train.step.StepSeeds;
-import org.traindeck.engine.train.batch.BatchMaker;
-import org.traindeck.engine.train.batch.StagePlan;
-import org.traindeck.engine.train.batch.StageSetup;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * Training steps of a config's model on its own data, timed part by part ({@code traindeck profile}): the first
@@ -39,6 +35,7 @@ public final class ProfiledTraining {
     private final RunConfig config;
     /** Where both kinds of step are in the data and the schedule: they take turns on one network. */
     private int epoch;
+
     private int cursor;
     private int[] order;
     private long globalStep;
@@ -53,20 +50,28 @@ public final class ProfiledTraining {
         try (StageSetup setup = new StageSetup(config, null, ModelCompiler.wantsImages(config.model()))) {
             StagePlan plan = setup.plan(0);
             StageConfig stage = plan.stage;
-            ComputationGraph net = ModelCompiler.build(config.model(), ModelCompiler.inputOf(config.model(), plan.data.train()), config.seed());
+            ComputationGraph net = ModelCompiler.build(
+                    config.model(), ModelCompiler.inputOf(config.model(), plan.data.train()), config.seed());
             if (net.getConfiguration().getDataType() != plan.dataType) {
                 net = net.convertDataType(plan.dataType);
             }
-            boolean oneDnn = config.performance().onednn() && Nd4jRuntime.oneDnnUnavailableReason() == null
-                    && OneDnnHelpers.unusableReason() == null && OneDnnHelpers.install(net) > 0;
+            boolean oneDnn = config.performance().onednn()
+                    && Nd4jRuntime.oneDnnUnavailableReason() == null
+                    && OneDnnHelpers.unusableReason() == null
+                    && OneDnnHelpers.install(net) > 0;
             plan.plan(Tier.SINGLE_DEVICE, 1, config.parallel(), 0, 0, 0);
-            Optimizers.install(net, stage.optimizer(), new Nd4jStageSchedule(plan.schedule, plan.stageStart), false,
+            Optimizers.install(
+                    net,
+                    stage.optimizer(),
+                    new Nd4jStageSchedule(plan.schedule, plan.stageStart),
+                    false,
                     LrScales.of(config.model()));
             // a synchronous step clips the global norm itself, as the run's single-device step does
             Optimizers.configureClipping(net, 0);
 
             GraphWalk walk = new GraphWalk(net);
-            Stepper profiled = new Stepper(net, plan, (n, x, y) -> walk.gradientAndScore(new INDArray[] {x}, new INDArray[] {y}));
+            Stepper profiled =
+                    new Stepper(net, plan, (n, x, y) -> walk.gradientAndScore(new INDArray[] {x}, new INDArray[] {y}));
             Stepper dl4j = new Stepper(net, plan, ShardGradient.Pass.DL4J);
             for (int i = 0; i < warmup; i++) {
                 (i % 2 == 0 ? profiled : dl4j).step();
@@ -78,11 +83,13 @@ public final class ProfiledTraining {
                 profiled.step();
                 dl4j.step();
             }
-            List<StepProfile.OpTime> opTimes = ops ? OpTimes.during(() -> {
-                for (int i = 0; i < steps; i++) {
-                    dl4j.step();
-                }
-            }) : List.of();
+            List<StepProfile.OpTime> opTimes = ops
+                    ? OpTimes.during(() -> {
+                        for (int i = 0; i < steps; i++) {
+                            dl4j.step();
+                        }
+                    })
+                    : List.of();
 
             double stepMs = profiled.totalNs / 1e6 / steps;
             List<StepProfile.Node> nodes = new ArrayList<>();
@@ -91,7 +98,11 @@ public final class ProfiledTraining {
             long[] bwd = walk.backwardNs();
             long inNodes = 0;
             for (int i = 0; i < names.size(); i++) {
-                nodes.add(new StepProfile.Node(names.get(i), typeOf(net.getVertex(names.get(i))), fwd[i] / 1e6 / steps, bwd[i] / 1e6 / steps,
+                nodes.add(new StepProfile.Node(
+                        names.get(i),
+                        typeOf(net.getVertex(names.get(i))),
+                        fwd[i] / 1e6 / steps,
+                        bwd[i] / 1e6 / steps,
                         walk.isOutput(names.get(i))));
                 inNodes += fwd[i] + bwd[i];
             }
@@ -100,12 +111,34 @@ public final class ProfiledTraining {
             double updateMs = profiled.updateNs / 1e6 / steps;
             double dataMs = profiled.dataNs / 1e6 / steps;
             double otherMs = (profiled.totalNs - profiled.dataNs - profiled.updateNs - walk.walkNs()) / 1e6 / steps;
-            String model = String.format(Locale.ROOT, "%s (%,d parameters)", config.model().type(), net.numParams());
-            String setting = String.format(Locale.ROOT, "first stage \"%s\" on one device (ND4J %s backend%s), %s, %s, %s%s%s",
-                    stage.name(), Nd4jRuntime.backendKind(), threads(), plan.describeBatch(), stage.precision().json, stage.optimizer().type(),
-                    plan.stage.clipNorm() > 0 ? ", gradient clipping " + plan.stage.clipNorm() : "", oneDnn ? ", oneDNN helpers" : "");
-            return new StepProfile(model, setting, warmup, steps, stepMs, dl4j.totalNs / 1e6 / steps, nodes, branchMs, bookkeepingMs, updateMs,
-                    dataMs, otherMs, opTimes, ops ? steps : 0);
+            String model = String.format(
+                    Locale.ROOT, "%s (%,d parameters)", config.model().type(), net.numParams());
+            String setting = String.format(
+                    Locale.ROOT,
+                    "first stage \"%s\" on one device (ND4J %s backend%s), %s, %s, %s%s%s",
+                    stage.name(),
+                    Nd4jRuntime.backendKind(),
+                    threads(),
+                    plan.describeBatch(),
+                    stage.precision().json,
+                    stage.optimizer().type(),
+                    plan.stage.clipNorm() > 0 ? ", gradient clipping " + plan.stage.clipNorm() : "",
+                    oneDnn ? ", oneDNN helpers" : "");
+            return new StepProfile(
+                    model,
+                    setting,
+                    warmup,
+                    steps,
+                    stepMs,
+                    dl4j.totalNs / 1e6 / steps,
+                    nodes,
+                    branchMs,
+                    bookkeepingMs,
+                    updateMs,
+                    dataMs,
+                    otherMs,
+                    opTimes,
+                    ops ? steps : 0);
         }
     }
 
@@ -116,7 +149,9 @@ public final class ProfiledTraining {
 
     /** A node's type: its layer's configuration class, or the vertex's own class (add, merge, reshape, ...). */
     private static String typeOf(GraphVertex v) {
-        return v.hasLayer() ? v.getLayer().conf().getLayer().getClass().getSimpleName() : v.getClass().getSimpleName();
+        return v.hasLayer()
+                ? v.getLayer().conf().getLayer().getClass().getSimpleName()
+                : v.getClass().getSimpleName();
     }
 
     /**
@@ -151,7 +186,8 @@ public final class ProfiledTraining {
                 if (order != null) {
                     epoch++;
                 }
-                order = BatchMaker.epochOrder(plan.data.train().size(), config.dataFor(plan.stage).shuffle(), config.seed(), 0, epoch);
+                order = BatchMaker.epochOrder(
+                        plan.data.train().size(), config.dataFor(plan.stage).shuffle(), config.seed(), 0, epoch);
                 cursor = 0;
             }
             int end = Math.min(cursor + plan.batchesPerStep, plan.batchesPerEpoch);
@@ -164,7 +200,16 @@ public final class ProfiledTraining {
             long before = globalStep;
             ShardGradient.Shard s = shard.compute(micro, j -> StepSeeds.of(config.seed(), before, j));
             long updating = System.nanoTime();
-            update.apply(s.lossSum(), s.examples(), s.microBatches(), (int) before, epoch, plan.stage.clipNorm(), false, false, null);
+            update.apply(
+                    s.lossSum(),
+                    s.examples(),
+                    s.microBatches(),
+                    (int) before,
+                    epoch,
+                    plan.stage.clipNorm(),
+                    false,
+                    false,
+                    null);
             long end2 = System.nanoTime();
             globalStep++;
             dataNs += data - start;

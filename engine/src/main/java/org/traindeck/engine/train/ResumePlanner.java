@@ -1,5 +1,11 @@
 package org.traindeck.engine.train;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
@@ -13,13 +19,6 @@ import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.resume.ResumeCheck;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Collectors;
-
 /**
  * Plans a resume before anything on disk is touched: finds the checkpoint (a file, or a run folder's latest valid
  * one), reads and checks it, and works out the config to continue with (the run's own, or a new one checked for
@@ -30,8 +29,7 @@ final class ResumePlanner {
     /** The checkpoint to continue from, its run folder, what it holds, and the config to continue with. */
     record Plan(Path checkpointFile, Path runDir, CheckpointFiles.Contents contents, RunConfig config) {}
 
-    private ResumePlanner() {
-    }
+    private ResumePlanner() {}
 
     static Plan plan(Path target, TrainingRun.ResumeOptions options) throws IOException, CheckpointException {
         Path file = locateCheckpoint(target);
@@ -48,23 +46,29 @@ final class ResumePlanner {
             if (c.stageIndex() >= config.stages().size()) {
                 throw new CheckpointException("--epochs: the checkpoint is past the config's last stage");
             }
-            config = config.withStageEpochs(Math.min(c.stageIndex(), config.stages().size() - 1), options.epochs());
+            config = config.withStageEpochs(
+                    Math.min(c.stageIndex(), config.stages().size() - 1), options.epochs());
         }
         if (options.cluster() != null) {
-            config = config.withParallel(config.parallel().withCluster(options.cluster(), config.parallel().executors()));
+            config = config.withParallel(config.parallel()
+                    .withCluster(options.cluster(), config.parallel().executors()));
         } else if (options.devices() != null && config.parallel().onCluster()) {
-            config = config.withParallel(config.parallel().withCluster("", config.parallel().executors()));
+            config = config.withParallel(
+                    config.parallel().withCluster("", config.parallel().executors()));
         }
         if (options.devices() != null) {
             config = config.withDevices(options.devices());
             ValidationResult again = ConfigParser.revalidate(config);
             if (!again.isValid()) {
-                throw new CheckpointException(again.errors().stream().map(Object::toString).collect(Collectors.joining("; "))
-                        + " (with --devices " + options.devices() + "): nothing was resumed, and nothing in the run folder changed");
+                throw new CheckpointException(
+                        again.errors().stream().map(Object::toString).collect(Collectors.joining("; "))
+                                + " (with --devices " + options.devices()
+                                + "): nothing was resumed, and nothing in the run folder changed");
             }
         }
         ResumeCheck.check(original, config, c);
-        config = config.withName(original.name()).withOutputDir(runDir.getParent().toString());
+        config = config.withName(original.name())
+                .withOutputDir(runDir.getParent().toString());
         return new Plan(file, runDir, contents, config);
     }
 
@@ -76,23 +80,27 @@ final class ResumePlanner {
             throws IOException, CheckpointException {
         Path own = RunFolder.of(runDir).config();
         if (!Files.isRegularFile(own)) {
-            throw new CheckpointException(runDir + " has no config.json, so " + file.getFileName() + " cannot be checked against "
-                    + "the run it would continue; nothing was changed");
+            throw new CheckpointException(runDir + " has no config.json, so " + file.getFileName()
+                    + " cannot be checked against " + "the run it would continue; nothing was changed");
         }
         RunConfig run;
         try {
             run = ConfigParser.parse(Files.readString(own), runDir).orThrow();
         } catch (RuntimeException e) {
-            throw new CheckpointException(own + " is not a valid run config (" + e.getMessage() + "), so " + file.getFileName()
-                    + " cannot be checked against the run it would continue; nothing was changed");
+            throw new CheckpointException(own + " is not a valid run config (" + e.getMessage() + "), so "
+                    + file.getFileName() + " cannot be checked against the run it would continue; nothing was changed");
         }
         // the fingerprint leaves the kernel choices out (a run resumes with either)
         String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(run.model()));
-        if (!c.runName().equals(run.name()) || !c.modelFingerprint().startsWith(model + "|")
-                || !ConfigWriter.modelJson(KernelChoices.withoutChoices(fromCheckpoint.model())).equals(model)) {
-            throw new CheckpointException(file.getFileName() + " belongs to another run (\"" + c.runName() + "\", model "
-                    + c.modelFingerprint().split("\\|")[0] + ") than " + runDir.getFileName() + " (\"" + run.name() + "\", model "
-                    + model + "): it was refused, and nothing in the run folder was changed");
+        if (!c.runName().equals(run.name())
+                || !c.modelFingerprint().startsWith(model + "|")
+                || !ConfigWriter.modelJson(KernelChoices.withoutChoices(fromCheckpoint.model()))
+                        .equals(model)) {
+            throw new CheckpointException(
+                    file.getFileName() + " belongs to another run (\"" + c.runName() + "\", model "
+                            + c.modelFingerprint().split("\\|")[0] + ") than " + runDir.getFileName() + " (\""
+                            + run.name() + "\", model "
+                            + model + "): it was refused, and nothing in the run folder was changed");
         }
         // same name and model, but another run's (a second run of the same config, say): told apart by the run id
         String otherRun = RunIdentity.foreignReason(runDir, c);
@@ -110,10 +118,13 @@ final class ResumePlanner {
             return byId;
         }
         try {
-            RunConfig run = ConfigParser.parse(Files.readString(RunFolder.of(runDir).config()), runDir).orThrow();
+            RunConfig run = ConfigParser.parse(
+                            Files.readString(RunFolder.of(runDir).config()), runDir)
+                    .orThrow();
             // the fingerprint leaves the kernel choices out (a run resumes with either)
             String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(run.model()));
-            return c.runName().equals(run.name()) && c.modelFingerprint().startsWith(model + "|") ? null
+            return c.runName().equals(run.name()) && c.modelFingerprint().startsWith(model + "|")
+                    ? null
                     : "written by run \"" + c.runName() + "\", not this one";
         } catch (IOException | RuntimeException e) {
             return null;
@@ -138,15 +149,18 @@ final class ResumePlanner {
         if (Files.isRegularFile(target)) {
             Path parent = target.toAbsolutePath().getParent();
             if (parent == null || !parent.getFileName().toString().equals(CheckpointStore.FOLDER)) {
-                throw new CheckpointException(target + " is not inside a run's " + CheckpointStore.FOLDER + "/ folder, so there is no run to continue");
+                throw new CheckpointException(target + " is not inside a run's " + CheckpointStore.FOLDER
+                        + "/ folder, so there is no run to continue");
             }
             return target;
         }
         if (!Files.isDirectory(target)) {
             throw new CheckpointException("no such run folder or checkpoint: " + target);
         }
-        Path runDir = target.getFileName() != null && target.getFileName().toString().equals(CheckpointStore.FOLDER)
-                ? target.toAbsolutePath().getParent() : target;
+        Path runDir =
+                target.getFileName() != null && target.getFileName().toString().equals(CheckpointStore.FOLDER)
+                        ? target.toAbsolutePath().getParent()
+                        : target;
         CheckpointStore store = new CheckpointStore(runDir);
         List<Checkpoint.Listed> all = store.list();
         List<String> skipped = new ArrayList<>();
@@ -161,19 +175,32 @@ final class ResumePlanner {
             // a checkpoint of another run, dropped here: never the one a folder resume picks
             skipped.add(l.file().getFileName() + " (" + foreign + ")");
         }
-        List<String> problems = new ArrayList<>(all.stream().filter(l -> !l.isValid()).map(Checkpoint.Listed::problem).toList());
+        List<String> problems = new ArrayList<>(all.stream()
+                .filter(l -> !l.isValid())
+                .map(Checkpoint.Listed::problem)
+                .toList());
         problems.addAll(skipped);
-        throw new CheckpointException(all.isEmpty() ? runDir + " has no checkpoints (" + store.folder() + " is missing or empty)"
-                + runsInside(runDir) : runDir + " has no usable checkpoint: " + String.join("; ", problems));
+        throw new CheckpointException(
+                all.isEmpty()
+                        ? runDir + " has no checkpoints (" + store.folder() + " is missing or empty)"
+                                + runsInside(runDir)
+                        : runDir + " has no usable checkpoint: " + String.join("; ", problems));
     }
 
     /** When a user names the output folder instead of a run in it: the runs that could be meant. */
     private static String runsInside(Path folder) {
         try (var children = Files.list(folder)) {
             List<String> runs = children.filter(d -> Files.isDirectory(d.resolve(CheckpointStore.FOLDER)))
-                    .map(d -> d.getFileName().toString()).sorted().limit(5).toList();
-            return runs.isEmpty() ? "" : ". It holds run folders: give one of them, for example " + folder.resolve(runs.get(0))
-                    + (runs.size() > 1 ? " (also: " + String.join(", ", runs.subList(1, runs.size())) + ")" : "");
+                    .map(d -> d.getFileName().toString())
+                    .sorted()
+                    .limit(5)
+                    .toList();
+            return runs.isEmpty()
+                    ? ""
+                    : ". It holds run folders: give one of them, for example " + folder.resolve(runs.get(0))
+                            + (runs.size() > 1
+                                    ? " (also: " + String.join(", ", runs.subList(1, runs.size())) + ")"
+                                    : "");
         } catch (IOException e) {
             return "";
         }

@@ -10,5 +10,5 @@ import org.traindeck.engine.train.state.TrainingFaults;
 public interface RunFaults extends TrainingFaults, CheckpointWriteHook {
 
     /** Nothing happens. */
-    RunFaults NONE = new RunFaults() { };
+    RunFaults NONE = new RunFaults() {};
 }

@@ -7,14 +7,25 @@ import java.util.Map;
  * How a run ended, where its files are, the last value of each epoch-level metric, and the newest checkpoint written
  * (null when none was).
  */
-public record RunResult(Status status, String message, Path runDir, long steps, double elapsedSeconds,
-                        Map<String, Double> lastMetrics, Path lastCheckpoint) {
+public record RunResult(
+        Status status,
+        String message,
+        Path runDir,
+        long steps,
+        double elapsedSeconds,
+        Map<String, Double> lastMetrics,
+        Path lastCheckpoint) {
 
     /**
      * INCOMPLETE: trained to the end, but a metric file, the run log or a checkpoint could not be written (a full
      * disk, say): the message says which.
      */
-    public enum Status { FINISHED, INCOMPLETE, STOPPED, FAILED }
+    public enum Status {
+        FINISHED,
+        INCOMPLETE,
+        STOPPED,
+        FAILED
+    }
 
     public RunResult {
         lastMetrics = Map.copyOf(lastMetrics);

@@ -1,11 +1,18 @@
 package org.traindeck.engine.train;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.traindeck.engine.devices.GpuInfo;
-import org.traindeck.engine.devices.energy.EnergyMeter;
-import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.Version;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigWriter;
@@ -15,6 +22,9 @@ import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
+import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.devices.energy.EnergyMeter;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
@@ -46,18 +56,6 @@ import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.TrainingState;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.time.Duration;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
-import java.util.stream.IntStream;
-
 /**
  * One execution of a run on the calling thread: ND4J and the devices, the policies around the loop, the trainer, the
  * watchdog, and how the run ended. Never throws for a training problem: it becomes the run's FAILED result.
@@ -82,8 +80,16 @@ final class RunSession {
     private EnergyMeter.Sources energy;
 
     /** @param finishEarly ends the run at once when the watchdog gives it up, while the training thread is stuck */
-    RunSession(RunConfig config, Path runDir, RunEvents events, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
-               RunFaults faults, TrainingState state, NcclReport nccl, Consumer<RunResult> finishEarly) {
+    RunSession(
+            RunConfig config,
+            Path runDir,
+            RunEvents events,
+            DeviceResolver.Resolved devices,
+            CheckpointFiles.Contents resumeFrom,
+            RunFaults faults,
+            TrainingState state,
+            NcclReport nccl,
+            Consumer<RunResult> finishEarly) {
         this.config = config;
         this.runDir = runDir;
         this.events = events;
@@ -130,8 +136,10 @@ final class RunSession {
             outcome = fail("out of memory: use a smaller batch size or model, or give Java more memory (-Xmx)", e);
         } catch (InternalError e) {
             // how the JVM reports a read from a memory-mapped file that has since shrunk (SIGBUS)
-            outcome = fail("the data could not be read: a memory-mapped data file was truncated or replaced while training ("
-                    + e.getMessage() + ")", e);
+            outcome = fail(
+                    "the data could not be read: a memory-mapped data file was truncated or replaced while training ("
+                            + e.getMessage() + ")",
+                    e);
         } catch (RuntimeException | Error e) {
             // an Error must end the run too: a training thread that dies silently leaves everyone waiting for ever
             outcome = fail("training failed: " + e, e);
@@ -147,11 +155,16 @@ final class RunSession {
             return null;
         }
         if (config.parallel().onCluster()) {
-            events.logLine("energy: not measured: a cluster run trains on its executors' machines, which this process does not meter");
+            events.logLine(
+                    "energy: not measured: a cluster run trains on its executors' machines, which this process does not meter");
             return null;
         }
         try {
-            return new EnergyMeter(energy, devices.gpus().stream().map(GpuInfo::index).toList(), ENERGY_GPU_INTERVAL, ENERGY_CPU_INTERVAL);
+            return new EnergyMeter(
+                    energy,
+                    devices.gpus().stream().map(GpuInfo::index).toList(),
+                    ENERGY_GPU_INTERVAL,
+                    ENERGY_CPU_INTERVAL);
         } catch (RuntimeException e) {
             events.logLine("energy: not measured (" + e + ")");
             return null;
@@ -182,7 +195,8 @@ final class RunSession {
         devices.warnings().forEach(w -> events.lifecycle(LifecycleEvent.Kind.WARNING, w));
         if (nccl != null) {
             for (NcclReport.Entry e : nccl.entries()) {
-                events.logLine("environment " + e.name() + "=" + e.value() + ": " + e.status() + " (" + e.detail() + ")");
+                events.logLine(
+                        "environment " + e.name() + "=" + e.value() + ": " + e.status() + " (" + e.detail() + ")");
                 if (e.status() == NcclReport.Status.NEEDS_RESTART || e.status() == NcclReport.Status.FAILED) {
                     events.lifecycle(LifecycleEvent.Kind.WARNING, e.name() + ": " + e.detail());
                 }
@@ -196,13 +210,27 @@ final class RunSession {
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
         try (StageSetup setup = new StageSetup(config, events, ModelCompiler.wantsImages(config.model()))) {
             Consumer<ComputationGraph> prepareModel = layerHelpers();
-            Trainer trainer = new Trainer(config, state, events, placement, faults, resumeFrom == null ? null : new ResumePoint(resumeFrom),
-                    "cuda".equals(Nd4jRuntime.backendKind()), prepareModel, null);
+            Trainer trainer = new Trainer(
+                    config,
+                    state,
+                    events,
+                    placement,
+                    faults,
+                    resumeFrom == null ? null : new ResumePoint(resumeFrom),
+                    "cuda".equals(Nd4jRuntime.backendKind()),
+                    prepareModel,
+                    null);
             trainer.buildModel(setup);
             writeVocabulary(setup.load(0).train().vocabulary());
             WeightEma ema = new WeightEma();
-            CheckpointWriter writer = new CheckpointWriter(config, ConfigWriter.toJsonWithAbsolutePaths(config), runDir, events, faults,
-                    trainer.fingerprint()).withEma(ema);
+            CheckpointWriter writer = new CheckpointWriter(
+                            config,
+                            ConfigWriter.toJsonWithAbsolutePaths(config),
+                            runDir,
+                            events,
+                            faults,
+                            trainer.fingerprint())
+                    .withEma(ema);
             List<TrainingCallback> policies = new ArrayList<>();
             if (watchdog != null) {
                 policies.add(new WatchdogCallback(watchdog));
@@ -210,9 +238,14 @@ final class RunSession {
             policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
             // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
             List<String> deviceIds = config.parallel().onCluster()
-                    ? IntStream.range(0, config.parallel().executors()).mapToObj(i -> "executor" + i).toList()
+                    ? IntStream.range(0, config.parallel().executors())
+                            .mapToObj(i -> "executor" + i)
+                            .toList()
                     : placement.deviceIds();
-            policies.add(new MetricWindows(events, deviceIds, config.logging().everySteps(),
+            policies.add(new MetricWindows(
+                    events,
+                    deviceIds,
+                    config.logging().everySteps(),
                     config.parallel().baselineSamplesPerSecond()));
             LayerHealthConfig layers = config.logging().layers();
             if (layers.figuresOn() || layers.histogramsOn()) {
@@ -223,8 +256,12 @@ final class RunSession {
             policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
             policies.add(new OneDnnWatch(events, trainer::net));
             SamplePredictionsCallback samples = config.logging().samples().on()
-                    ? new SamplePredictionsCallback(config.logging().samples(), config.seed(), events, trainer::net,
-                    new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
+                    ? new SamplePredictionsCallback(
+                            config.logging().samples(),
+                            config.seed(),
+                            events,
+                            trainer::net,
+                            new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
                     : null;
             if (samples != null) {
                 policies.add(samples);
@@ -245,20 +282,25 @@ final class RunSession {
             return;
         }
         try {
-            Files.writeString(RunFolder.of(runDir).vocabulary(), new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
+            Files.writeString(
+                    RunFolder.of(runDir).vocabulary(),
+                    new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
         } catch (IOException e) {
-            events.logLine("could not write vocabulary.json: " + e.getMessage() + " (the checkpoints hold the vocabulary too)");
+            events.logLine("could not write vocabulary.json: " + e.getMessage()
+                    + " (the checkpoints hold the vocabulary too)");
         }
     }
 
     /** What is done to every model the run trains (replicas and rebuilt models included): oneDNN's layer helpers. */
     private Consumer<ComputationGraph> layerHelpers() {
-        String unavailable = !config.performance().onednn() ? "off in the config (\"performance\": {\"onednn\": false})"
-                : Nd4jRuntime.oneDnnUnavailableReason() != null ? Nd4jRuntime.oneDnnUnavailableReason()
-                : OneDnnHelpers.unusableReason();
+        String unavailable = !config.performance().onednn()
+                ? "off in the config (\"performance\": {\"onednn\": false})"
+                : Nd4jRuntime.oneDnnUnavailableReason() != null
+                        ? Nd4jRuntime.oneDnnUnavailableReason()
+                        : OneDnnHelpers.unusableReason();
         if (unavailable != null) {
             events.logLine("oneDNN: not used, " + unavailable + "; convolutions run on DL4J's own path");
-            return net -> { };
+            return net -> {};
         }
         boolean[] logged = {false};
         return net -> {
@@ -280,9 +322,12 @@ final class RunSession {
     /** The watchdog tripped: the run is given up, with the diagnosis in the run log. */
     private void onHang(String diagnosis) {
         events.logLine("WATCHDOG: " + diagnosis);
-        String message = "the run hung: " + diagnosis.lines().findFirst().orElse("") + " The thread dump is in train.log."
-                + (state.lastCheckpoint == null ? "" : " Resume from " + state.lastCheckpoint.getFileName() + " after finding the cause"
-                + " (a stuck device or driver: try fewer devices, or \"NCCL_P2P_DISABLE\": \"1\").");
+        String message =
+                "the run hung: " + diagnosis.lines().findFirst().orElse("") + " The thread dump is in train.log."
+                        + (state.lastCheckpoint == null
+                                ? ""
+                                : " Resume from " + state.lastCheckpoint.getFileName() + " after finding the cause"
+                                        + " (a stuck device or driver: try fewer devices, or \"NCCL_P2P_DISABLE\": \"1\").");
         events.lifecycle(LifecycleEvent.Kind.RUN_FAILED, message);
         finishEarly.accept(outcome(RunResult.Status.FAILED, message));
         // only now may a stalled thread that wakes up unwind: the watchdog's verdict is the run's result
@@ -296,8 +341,10 @@ final class RunSession {
         if (!(cause instanceof InvalidConfigException) && !(cause instanceof RunFailure)) {
             LOG.error("run {} failed", config.name(), cause);
         }
-        String withCheckpoint = state.lastCheckpoint == null ? message : message + " (the last checkpoint, "
-                + state.lastCheckpoint.getFileName() + ", is intact: resume from it after fixing the cause)";
+        String withCheckpoint = state.lastCheckpoint == null
+                ? message
+                : message + " (the last checkpoint, " + state.lastCheckpoint.getFileName()
+                        + ", is intact: resume from it after fixing the cause)";
         events.lifecycle(LifecycleEvent.Kind.RUN_FAILED, withCheckpoint);
         return outcome(RunResult.Status.FAILED, withCheckpoint);
     }
@@ -306,10 +353,14 @@ final class RunSession {
         var problems = events.fileProblems();
         if (status == RunResult.Status.FINISHED && !problems.isEmpty()) {
             status = RunResult.Status.INCOMPLETE;
-            message = "finished, but some files could not be written: " + problems.entrySet().stream()
-                    .map(p -> p.getKey() + " (" + p.getValue() + ")").reduce((a, b) -> a + "; " + b).orElse("");
+            message = "finished, but some files could not be written: "
+                    + problems.entrySet().stream()
+                            .map(p -> p.getKey() + " (" + p.getValue() + ")")
+                            .reduce((a, b) -> a + "; " + b)
+                            .orElse("");
             events.lifecycle(LifecycleEvent.Kind.WARNING, message);
         }
-        return new RunResult(status, message, runDir, state.globalStep, state.elapsed(), events.lastMetrics(), state.lastCheckpoint);
+        return new RunResult(
+                status, message, runDir, state.globalStep, state.elapsed(), events.lastMetrics(), state.lastCheckpoint);
     }
 }

@@ -1,5 +1,7 @@
 package org.traindeck.engine.train;
 
+import java.util.List;
+import java.util.function.Consumer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,9 +29,6 @@ import org.traindeck.engine.train.step.Optimizers;
 import org.traindeck.engine.train.step.ReplicaSet;
 import org.traindeck.engine.train.step.SingleDeviceStep;
 import org.traindeck.engine.train.step.StepStrategy;
-
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The fallback chain: the tier a stage is trained on, its step strategy, and the move to the next tier when one
@@ -61,10 +60,21 @@ public final class TierChain implements AutoCloseable {
     private boolean syncNoted;
 
     /** @param strategies null for the real ones */
-    TierChain(RunConfig config, DevicePlacement placement, RunEvents events, TrainingCallback callbacks,
-              boolean cuda, Consumer<ComputationGraph> prepare, StrategyFactory strategies) {
-        this.chain = config.parallel().onCluster() ? Tier.clusterChain()
-                : Tier.chain(placement.workers(), config.parallel().mode(), config.nccl().p2pDisabled(), config.parallel().fallback());
+    TierChain(
+            RunConfig config,
+            DevicePlacement placement,
+            RunEvents events,
+            TrainingCallback callbacks,
+            boolean cuda,
+            Consumer<ComputationGraph> prepare,
+            StrategyFactory strategies) {
+        this.chain = config.parallel().onCluster()
+                ? Tier.clusterChain()
+                : Tier.chain(
+                        placement.workers(),
+                        config.parallel().mode(),
+                        config.nccl().p2pDisabled(),
+                        config.parallel().fallback());
         this.config = config;
         this.placement = placement;
         this.events = events;
@@ -79,15 +89,29 @@ public final class TierChain implements AutoCloseable {
     void plan(ComputationGraph net, StagePlan plan, TrainingState state, boolean keepOptimizerState) {
         Tier tier = chain.get(index);
         if (tier == Tier.DISTRIBUTED) {
-            plan.plan(tier, config.parallel().executors(), config.parallel(), state.epoch, state.cursor, state.globalStep);
-            plan.devices = config.parallel().executors() + " executors of " + config.parallel().cluster();
+            plan.plan(
+                    tier,
+                    config.parallel().executors(),
+                    config.parallel(),
+                    state.epoch,
+                    state.cursor,
+                    state.globalStep);
+            plan.devices = config.parallel().executors() + " executors of "
+                    + config.parallel().cluster();
         } else {
             plan.plan(tier, placement.workers(), config.parallel(), state.epoch, state.cursor, state.globalStep);
-            plan.devices = tier.parallel() ? String.join(", ", placement.deviceIds()) : placement.deviceIds().get(0);
+            plan.devices = tier.parallel()
+                    ? String.join(", ", placement.deviceIds())
+                    : placement.deviceIds().get(0);
         }
-        Optimizers.install(net, plan.stage.optimizer(), new Nd4jStageSchedule(plan.schedule, plan.stageStart), keepOptimizerState,
+        Optimizers.install(
+                net,
+                plan.stage.optimizer(),
+                new Nd4jStageSchedule(plan.schedule, plan.stageStart),
+                keepOptimizerState,
                 LrScales.of(config.model()));
-        // ParallelWrapper's workers fit with DL4J's own fit, which can only clip per layer; the synchronous tiers clip globally
+        // ParallelWrapper's workers fit with DL4J's own fit, which can only clip per layer; the synchronous tiers clip
+        // globally
         Optimizers.configureClipping(net, tier.synchronous() ? 0 : plan.stage.clipNorm());
         net.getConfiguration().setIterationCount((int) state.globalStep);
         layerWatch.stageEndsAt(plan.stageStart + plan.schedule.totalSteps());
@@ -97,8 +121,11 @@ public final class TierChain implements AutoCloseable {
     StepStrategy open(ComputationGraph net, StagePlan plan, TrainingState state) {
         while (true) {
             Tier tier = plan.tier;
-            String why = plan.workers > 1 && placement.sharedMemory() && (tier == Tier.SYNC_P2P || tier == Tier.AVERAGING_P2P)
-                    ? " (on the CPU, workers share memory: there is no peer-to-peer copy to use or avoid)" : "";
+            String why = plan.workers > 1
+                            && placement.sharedMemory()
+                            && (tier == Tier.SYNC_P2P || tier == Tier.AVERAGING_P2P)
+                    ? " (on the CPU, workers share memory: there is no peer-to-peer copy to use or avoid)"
+                    : "";
             events.lifecycle(LifecycleEvent.Kind.TIER_STARTED, "training with " + plan.describeTier() + why);
             callbacks.onTierStart(state, plan);
             try {
@@ -125,11 +152,14 @@ public final class TierChain implements AutoCloseable {
             return;
         }
         syncNoted = true;
-        events.logLine(tier.parallel()
-                ? "synchronized BatchNorm (" + String.join(", ", synced) + ") does not apply to " + tier.description
-                        + ": each worker steps on its own batch statistics (use parallel.mode \"sync\" for synchronized statistics)"
-                : "synchronized BatchNorm (" + String.join(", ", synced) + ") has no effect on one device: its batch already holds "
-                        + "every example of the step's round");
+        events.logLine(
+                tier.parallel()
+                        ? "synchronized BatchNorm (" + String.join(", ", synced) + ") does not apply to "
+                                + tier.description
+                                + ": each worker steps on its own batch statistics (use parallel.mode \"sync\" for synchronized statistics)"
+                        : "synchronized BatchNorm (" + String.join(", ", synced)
+                                + ") has no effect on one device: its batch already holds "
+                                + "every example of the step's round");
     }
 
     /** The current tier failed while training: go on with the next one from the state as it now is. */
@@ -143,35 +173,53 @@ public final class TierChain implements AutoCloseable {
         close();
         Tier failed = plan.tier;
         if (index + 1 >= chain.size()) {
-            throw new RunFailure("every way of training failed; the last, " + failed.description + ": " + failure.getMessage()
-                    + (config.parallel().fallback() ? "" : " (fallback is off: \"parallel\": {\"fallback\": true} lets the run go on with fewer devices)"));
+            throw new RunFailure(
+                    "every way of training failed; the last, " + failed.description + ": " + failure.getMessage()
+                            + (config.parallel().fallback()
+                                    ? ""
+                                    : " (fallback is off: \"parallel\": {\"fallback\": true} lets the run go on with fewer devices)"));
         }
         index++;
         LOG.warn("tier {} failed: {}", failed, failure.getMessage(), failure.getCause());
         plan(net, plan, state, true);
-        events.lifecycle(LifecycleEvent.Kind.FALLBACK, failed.description + " failed (" + failure.getMessage() + "): going on with "
-                + plan.tier.description + " from step " + state.globalStep + ", " + plan.describeBatch());
+        events.lifecycle(
+                LifecycleEvent.Kind.FALLBACK,
+                failed.description + " failed (" + failure.getMessage() + "): going on with " + plan.tier.description
+                        + " from step " + state.globalStep + ", " + plan.describeBatch());
     }
 
     private StepStrategy create(Tier tier, ComputationGraph net, StagePlan plan) {
         long seed = config.seed();
         int every = config.logging().everySteps();
         return switch (tier) {
-            case SINGLE_DEVICE -> new SingleDeviceStep(net, plan, seed, every, config.parallel().prefetch(),
-                    () -> placement.attachCurrentThread(0), layerWatch);
+            case SINGLE_DEVICE ->
+                new SingleDeviceStep(
+                        net,
+                        plan,
+                        seed,
+                        every,
+                        config.parallel().prefetch(),
+                        () -> placement.attachCurrentThread(0),
+                        layerWatch);
             case SYNC_P2P, SYNC_HOST -> {
                 crossDeviceAccess(tier == Tier.SYNC_P2P);
-                yield new AllReduceStep(new ReplicaSet(net, placement, config.name(), prepare), plan, seed, every,
+                yield new AllReduceStep(
+                        new ReplicaSet(net, placement, config.name(), prepare),
+                        plan,
+                        seed,
+                        every,
                         config.parallel().baselineSamplesPerSecond(),
                         // each GPU replica makes its own batches on its device; CPU workers can share one loader
-                        placement.sharedMemory() ? config.parallel().prefetch() : 0, layerWatch);
+                        placement.sharedMemory() ? config.parallel().prefetch() : 0,
+                        layerWatch);
             }
             case SHARED_GRADIENTS, AVERAGING_P2P, AVERAGING_NO_P2P -> {
                 crossDeviceAccess(tier == Tier.AVERAGING_P2P);
                 if (layerWatch.config().figuresOn() || layerWatch.config().histogramsOn()) {
                     // each worker steps on its own gradient: there is no one gradient or update per step to look at
-                    events.logLine("per-layer figures and histograms are not taken on " + tier.description
-                            + " (ParallelWrapper has no summed gradient); the synchronous tiers and one device take them");
+                    events.logLine(
+                            "per-layer figures and histograms are not taken on " + tier.description
+                                    + " (ParallelWrapper has no summed gradient); the synchronous tiers and one device take them");
                 }
                 yield new AveragingRounds(net, config.parallel(), seed, events);
             }

@@ -1,5 +1,9 @@
 package org.traindeck.engine.train;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.config.ConfigWriter;
@@ -34,11 +38,6 @@ import org.traindeck.engine.train.step.LossPositions;
 import org.traindeck.engine.train.step.Optimizers;
 import org.traindeck.engine.train.step.StepStrategy;
 
-import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.function.Consumer;
-
 /**
  * Walks a run's stages, epochs and steps over its {@link TrainingState}: builds the model, sets each stage up, asks
  * the tier's step strategy for steps, and calls the policies ({@link TrainingCallback}) at their hooks. It drives
@@ -67,8 +66,16 @@ final class Trainer {
      * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
      * @param strategies   null for the real step strategies; tests pass fakes
      */
-    Trainer(RunConfig config, TrainingState state, RunEvents events, DevicePlacement placement, TrainingFaults faults, ResumePoint resume,
-            boolean cuda, Consumer<ComputationGraph> prepareModel, TierChain.StrategyFactory strategies) {
+    Trainer(
+            RunConfig config,
+            TrainingState state,
+            RunEvents events,
+            DevicePlacement placement,
+            TrainingFaults faults,
+            ResumePoint resume,
+            boolean cuda,
+            Consumer<ComputationGraph> prepareModel,
+            TierChain.StrategyFactory strategies) {
         this.config = config;
         this.state = state;
         this.events = events;
@@ -95,23 +102,34 @@ final class Trainer {
         DataLoader.Loaded first = setup.load(0);
         ModelInput shape = ModelCompiler.inputOf(config.model(), first.train());
         // the kernels read host memory: on CUDA the DL4J layers they replace (same parameters)
-        net = ModelCompiler.build(config.model(), shape, config.seed(), cuda ? KernelUse.REFERENCE : KernelUse.OWN,
+        net = ModelCompiler.build(
+                config.model(),
+                shape,
+                config.seed(),
+                cuda ? KernelUse.REFERENCE : KernelUse.OWN,
                 config.parallel().syncBatchNorm());
         prepareModel.accept(net);
-        fingerprint = ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model())) + "|" + dataShape(first.train());
+        fingerprint =
+                ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model())) + "|" + dataShape(first.train());
         lossPositions = LossPositions.of(first.train());
         events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
-                + (first.validation() == null ? ", no validation" : "; validation " + first.validation().size() + " samples"));
+                + (first.validation() == null
+                        ? ", no validation"
+                        : "; validation " + first.validation().size() + " samples"));
     }
 
     /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
     static String dataShape(Dataset d) {
-        String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs=" + d.outputCount()
-                + ", task=" + d.task().name() + "]";
+        String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs="
+                + d.outputCount() + ", task=" + d.task().name() + "]";
         if (!(d.shape() instanceof SampleShape.Flat) && !(d.shape() instanceof SampleShape.Image)) {
             shape += "[shape=" + d.shape() + ", targets=" + d.targetLength() + "]";
         }
-        return d.vocabulary() == null ? shape : shape + ResumePoint.VOCABULARY + String.join("\u0000", d.vocabulary().tokens());
+        return d.vocabulary() == null
+                ? shape
+                : shape
+                        + ResumePoint.VOCABULARY
+                        + String.join("\u0000", d.vocabulary().tokens());
     }
 
     Ending train(StageSetup setup, Callbacks callbacks) {
@@ -122,19 +140,26 @@ final class Trainer {
             resume.checkModel(fingerprint, net.numParams());
             firstStage = resume.firstStage(stages);
             if (firstStage >= stages.size()) {
-                String done = "the run already finished at step " + state.globalStep + ": give more epochs (--epochs N) or a config with more stages";
+                String done = "the run already finished at step " + state.globalStep
+                        + ": give more epochs (--epochs N) or a config with more stages";
                 events.lifecycle(LifecycleEvent.Kind.RUN_FINISHED, done);
                 return new Ending(RunResult.Status.FINISHED, done);
             }
-            events.lifecycle(LifecycleEvent.Kind.RUN_RESUMED, "resumed " + config.model().type() + " (" + net.numParams()
-                    + " parameters) at step " + state.globalStep + " from " + state.lastCheckpoint.getFileName() + ", on " + devices
-                    + "; files in " + events.runDir());
+            events.lifecycle(
+                    LifecycleEvent.Kind.RUN_RESUMED,
+                    "resumed " + config.model().type() + " (" + net.numParams()
+                            + " parameters) at step " + state.globalStep + " from " + state.lastCheckpoint.getFileName()
+                            + ", on " + devices
+                            + "; files in " + events.runDir());
         } else {
-            events.lifecycle(LifecycleEvent.Kind.RUN_STARTED, "training " + config.model().type() + " (" + net.numParams()
-                    + " parameters) on " + devices + ", " + stages.size() + " stage(s); files in " + events.runDir());
+            events.lifecycle(
+                    LifecycleEvent.Kind.RUN_STARTED,
+                    "training " + config.model().type() + " (" + net.numParams() + " parameters) on " + devices + ", "
+                            + stages.size() + " stage(s); files in " + events.runDir());
         }
         try (TierChain tiers = new TierChain(config, placement, events, callbacks, cuda, prepareModel, strategies)) {
-            OptimizerConfig previous = firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
+            OptimizerConfig previous =
+                    firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
             for (int s = firstStage; s < stages.size(); s++) {
                 Ending stopped = trainStage(setup, callbacks, tiers, s, previous, s == firstStage && resume != null);
                 if (stopped != null) {
@@ -143,19 +168,26 @@ final class Trainer {
                 previous = stages.get(s).optimizer();
             }
         } catch (CheckpointStop stop) {
-            String message = "stopped at step " + state.globalStep + " because a checkpoint could not be written (checkpoint.onWriteError: stop)";
+            String message = "stopped at step " + state.globalStep
+                    + " because a checkpoint could not be written (checkpoint.onWriteError: stop)";
             events.lifecycle(LifecycleEvent.Kind.RUN_STOPPED, message);
             return new Ending(RunResult.Status.STOPPED, message);
         }
         state.stageIndex = stages.size() - 1;
-        events.lifecycle(LifecycleEvent.Kind.RUN_FINISHED, String.format(Locale.ROOT, "finished %d step(s) in %.1f s",
-                state.globalStep, state.elapsed()));
+        events.lifecycle(
+                LifecycleEvent.Kind.RUN_FINISHED,
+                String.format(Locale.ROOT, "finished %d step(s) in %.1f s", state.globalStep, state.elapsed()));
         return new Ending(RunResult.Status.FINISHED, "finished");
     }
 
     /** Trains one stage; returns the ending when the run stopped in it, null when the stage finished. */
-    private Ending trainStage(StageSetup setup, Callbacks callbacks, TierChain tiers, int index, OptimizerConfig previous,
-                              boolean resuming) {
+    private Ending trainStage(
+            StageSetup setup,
+            Callbacks callbacks,
+            TierChain tiers,
+            int index,
+            OptimizerConfig previous,
+            boolean resuming) {
         StageConfig stage = config.stages().get(index);
         state.stageIndex = index;
         state.stageName = stage.name();
@@ -173,8 +205,11 @@ final class Trainer {
         if (inItsStage) {
             var c = resume.checkpoint();
             if (c.batchInEpoch() > plan.batchesPerEpoch) {
-                throw new InvalidConfigException("stages[" + index + "]", "the checkpoint is at batch " + c.batchInEpoch()
-                        + " of an epoch, but this config's epochs have only " + plan.batchesPerEpoch + " batches");
+                throw new InvalidConfigException(
+                        "stages[" + index + "]",
+                        "the checkpoint is at batch " + c.batchInEpoch()
+                                + " of an epoch, but this config's epochs have only " + plan.batchesPerEpoch
+                                + " batches");
             }
             startEpoch = c.epoch();
             state.startEpoch(startEpoch, null, c.batchInEpoch(), c.epochLossSum(), c.epochExamples());
@@ -184,7 +219,8 @@ final class Trainer {
         } else if (resuming) {
             // the checkpoint closed the previous stage: its numbers go in under that stage's optimizer, then the
             // stage change happens as in the uninterrupted run
-            OptimizerConfig closed = config.stages().get(resume.checkpoint().stageIndex()).optimizer();
+            OptimizerConfig closed =
+                    config.stages().get(resume.checkpoint().stageIndex()).optimizer();
             Optimizers.install(net, closed, new FixedSchedule(closed.learningRate()), false);
             resume.loadInto(net, state.globalStep);
             keptState = stage.optimizer().sameStateShapeAs(closed);
@@ -193,12 +229,28 @@ final class Trainer {
             keptState = stage.optimizer().sameStateShapeAs(previous);
             tiers.plan(net, plan, state, keptState);
         }
-        events.lifecycle(LifecycleEvent.Kind.STAGE_STARTED, String.format(Locale.ROOT,
-                "stage %d/%d \"%s\": %d epoch(s) × %d step(s), %s on %s, %s lr %.3g%s (%s)%s, %s%s",
-                index + 1, config.stages().size(), stage.name(), stage.epochs(), plan.stepsPerEpoch, plan.describeBatch(), plan.devices,
-                stage.optimizer().type(), plan.schedule.baseLr(), plan.describeLrScaling(config.parallel()),
-                stage.schedule().type(), keptState ? ", optimizer state carried over" : "", stage.precision().json,
-                inItsStage ? String.format(Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, state.cursor) : ""));
+        events.lifecycle(
+                LifecycleEvent.Kind.STAGE_STARTED,
+                String.format(
+                        Locale.ROOT,
+                        "stage %d/%d \"%s\": %d epoch(s) × %d step(s), %s on %s, %s lr %.3g%s (%s)%s, %s%s",
+                        index + 1,
+                        config.stages().size(),
+                        stage.name(),
+                        stage.epochs(),
+                        plan.stepsPerEpoch,
+                        plan.describeBatch(),
+                        plan.devices,
+                        stage.optimizer().type(),
+                        plan.schedule.baseLr(),
+                        plan.describeLrScaling(config.parallel()),
+                        stage.schedule().type(),
+                        keptState ? ", optimizer state carried over" : "",
+                        stage.precision().json,
+                        inItsStage
+                                ? String.format(
+                                        Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, state.cursor)
+                                : ""));
         StepStrategy strategy = tiers.open(net, plan, state);
         StepStrategy.StepListener listener = raw -> {
             StepReport r = raw.perPosition(lossPositions);
@@ -209,7 +261,8 @@ final class Trainer {
             }
         };
         for (int epoch = startEpoch; epoch < stage.epochs(); epoch++) {
-            int[] order = BatchMaker.epochOrder(plan.data.train().size(), config.dataFor(stage).shuffle(), config.seed(), index, epoch);
+            int[] order = BatchMaker.epochOrder(
+                    plan.data.train().size(), config.dataFor(stage).shuffle(), config.seed(), index, epoch);
             if (epoch == startEpoch && inItsStage) {
                 state.startEpoch(epoch, order, state.cursor, state.epochLossSum, state.epochExamples);
             } else {
@@ -230,15 +283,23 @@ final class Trainer {
                     strategy = tiers.fallBack(net, plan, state, failure);
                 }
             }
-            TrainingCallback.EpochSummary summary = new TrainingCallback.EpochSummary((System.nanoTime() - epochStart) / 1e9, new HashMap<>());
+            TrainingCallback.EpochSummary summary =
+                    new TrainingCallback.EpochSummary((System.nanoTime() - epochStart) / 1e9, new HashMap<>());
             try {
                 callbacks.onEpochEnd(state, plan, summary);
             } catch (ValidationStopped cut) {
                 // the checkpoint sits at the epoch's end before its validation, which the resume runs again
                 return stop(callbacks, plan, " during validation");
             }
-            events.lifecycle(LifecycleEvent.Kind.EPOCH_FINISHED, String.format(Locale.ROOT, "epoch %d/%d of \"%s\" in %.1f s",
-                    epoch + 1, stage.epochs(), stage.name(), summary.seconds()));
+            events.lifecycle(
+                    LifecycleEvent.Kind.EPOCH_FINISHED,
+                    String.format(
+                            Locale.ROOT,
+                            "epoch %d/%d of \"%s\" in %.1f s",
+                            epoch + 1,
+                            stage.epochs(),
+                            stage.name(),
+                            summary.seconds()));
             callbacks.afterEpoch(state, plan, summary);
         }
         state.epoch = stage.epochs() - 1;
@@ -250,8 +311,10 @@ final class Trainer {
     /** Saves the stop checkpoint of the last finished step and ends the run there. */
     private Ending stop(Callbacks callbacks, StagePlan plan, String where) {
         callbacks.onStop(state, plan);
-        events.lifecycle(LifecycleEvent.Kind.RUN_STOPPED, "stopped by request" + where + " at step " + state.globalStep
-                + (state.lastCheckpoint != null ? "; resume from " + state.lastCheckpoint.getFileName() : ""));
+        events.lifecycle(
+                LifecycleEvent.Kind.RUN_STOPPED,
+                "stopped by request" + where + " at step " + state.globalStep
+                        + (state.lastCheckpoint != null ? "; resume from " + state.lastCheckpoint.getFileName() : ""));
         return new Ending(RunResult.Status.STOPPED, "stopped at step " + state.globalStep);
     }
 

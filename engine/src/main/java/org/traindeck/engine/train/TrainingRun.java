@@ -1,5 +1,15 @@
 package org.traindeck.engine.train;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
@@ -27,17 +37,6 @@ import org.traindeck.engine.sinks.SinkKinds;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.TrainingState;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
-
 /**
  * One training run: its folder, its event stream and its lifecycle (start, stop, await). The training itself is the
  * {@link Trainer}'s; this class wires the run folder, the metric files, the devices and the policies around it.
@@ -56,7 +55,8 @@ public final class TrainingRun implements LiveRun {
      * also moves a cluster run onto this machine) or the cluster ("spark://HOST:7077"); and whether a checkpoint that
      * another run of the same name and model wrote may be continued in this run's folder (refused otherwise).
      */
-    public record ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster, boolean fromAnotherRun) {
+    public record ResumeOptions(
+            Path config, Integer epochs, DeviceSelection devices, String cluster, boolean fromAnotherRun) {
         public static final ResumeOptions NONE = new ResumeOptions(null, null, null);
 
         public ResumeOptions(Path config, Integer epochs) {
@@ -88,19 +88,30 @@ public final class TrainingRun implements LiveRun {
     private final List<SinkKind> sinkKinds;
     private volatile Thread thread;
 
-    private TrainingRun(RunConfig config, Path runDir, DeviceResolver.Resolved devices, CheckpointFiles.Contents resumeFrom,
-                        RunFaults faults, NcclReport ncclReport, RunLock lock, List<SinkKind> sinkKinds) throws IOException {
+    private TrainingRun(
+            RunConfig config,
+            Path runDir,
+            DeviceResolver.Resolved devices,
+            CheckpointFiles.Contents resumeFrom,
+            RunFaults faults,
+            NcclReport ncclReport,
+            RunLock lock,
+            List<SinkKind> sinkKinds)
+            throws IOException {
         this.lock = lock;
         this.sinkKinds = sinkKinds;
         this.config = config;
         this.runDir = runDir;
-        this.events = new RunEvents(config.name(), runDir, bus, new RunLogSink(RunFolder.of(runDir).log()));
+        this.events = new RunEvents(
+                config.name(), runDir, bus, new RunLogSink(RunFolder.of(runDir).log()));
         this.devices = devices;
         this.resumeFrom = resumeFrom;
         this.faults = faults;
         this.ncclReport = ncclReport;
         Checkpoint c = resumeFrom == null ? null : resumeFrom.checkpoint();
-        this.state = c == null ? new TrainingState(0, 0, Map.of()) : new TrainingState(c.globalStep(), c.elapsedSeconds(), c.best());
+        this.state = c == null
+                ? new TrainingState(0, 0, Map.of())
+                : new TrainingState(c.globalStep(), c.elapsedSeconds(), c.best());
         events.attach(state);
     }
 
@@ -118,16 +129,25 @@ public final class TrainingRun implements LiveRun {
     }
 
     /** As {@link #prepare(RunConfig, DeviceDiscovery)}, with failures injected by a test. */
-    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults) throws IOException {
+    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults)
+            throws IOException {
         return prepare(config, discovery, faults, SinkKinds.ALL);
     }
 
     /** As {@link #prepare(RunConfig, DeviceDiscovery, RunFaults)}, opening {@code sinkKinds} instead of {@link SinkKinds#ALL}. */
-    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults, List<SinkKind> sinkKinds)
+    public static TrainingRun prepare(
+            RunConfig config, DeviceDiscovery discovery, RunFaults faults, List<SinkKind> sinkKinds)
             throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, RunDirectory.create(config.outputPath(), config.name()), devices, nccl, faults, sinkKinds).measuredBy(discovery);
+        return prepare(
+                        config,
+                        RunDirectory.create(config.outputPath(), config.name()),
+                        devices,
+                        nccl,
+                        faults,
+                        sinkKinds)
+                .measuredBy(discovery);
     }
 
     /**
@@ -137,14 +157,22 @@ public final class TrainingRun implements LiveRun {
     public static TrainingRun prepareIn(Path dir, RunConfig config, DeviceDiscovery discovery) throws IOException {
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, dir, devices, nccl, RunFaults.NONE, SinkKinds.ALL).measuredBy(discovery);
+        return prepare(config, dir, devices, nccl, RunFaults.NONE, SinkKinds.ALL)
+                .measuredBy(discovery);
     }
 
-    private static TrainingRun prepare(RunConfig config, Path dir, DeviceResolver.Resolved devices, NcclReport nccl,
-                                       RunFaults faults, List<SinkKind> sinkKinds) throws IOException {
+    private static TrainingRun prepare(
+            RunConfig config,
+            Path dir,
+            DeviceResolver.Resolved devices,
+            NcclReport nccl,
+            RunFaults faults,
+            List<SinkKind> sinkKinds)
+            throws IOException {
         RunLock lock = RunLock.acquire(dir);
         try {
-            Files.writeString(RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+            Files.writeString(
+                    RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
             RunIdentity.create(dir);
             TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock, sinkKinds);
             run.openSinks(-1);
@@ -179,10 +207,16 @@ public final class TrainingRun implements LiveRun {
         Checkpoint c = plan.contents().checkpoint();
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        if (c.batchInEpoch() > 0 && c.workers() != devices.workers() && !config.parallel().synchronous()) {
-            throw new InvalidConfigException("devices", "the checkpoint is in the middle of an epoch trained on " + c.workers()
-                    + " device(s) with parameter averaging; continuing that epoch on " + devices.workers() + " would change its "
-                    + "rounds. Resume from an end-of-epoch checkpoint (traindeck checkpoints " + plan.runDir() + ") to change the devices");
+        if (c.batchInEpoch() > 0
+                && c.workers() != devices.workers()
+                && !config.parallel().synchronous()) {
+            throw new InvalidConfigException(
+                    "devices",
+                    "the checkpoint is in the middle of an epoch trained on " + c.workers()
+                            + " device(s) with parameter averaging; continuing that epoch on " + devices.workers()
+                            + " would change its "
+                            + "rounds. Resume from an end-of-epoch checkpoint (traindeck checkpoints " + plan.runDir()
+                            + ") to change the devices");
         }
         Path runDir = plan.runDir();
         // one writer per run folder: taken before anything in it changes
@@ -195,11 +229,14 @@ public final class TrainingRun implements LiveRun {
             }
             resumeConfig = writeResumeConfig(RunFolder.of(runDir).resumeConfig(attempt), config);
             int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
-            TrainingRun run = new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock, SinkKinds.ALL);
+            TrainingRun run =
+                    new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock, SinkKinds.ALL);
             run.openSinks(c.globalStep());
-            run.events.logLine("resuming from " + plan.checkpointFile() + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1)
-                    + ", step " + c.globalStep() + "); " + dropped + " metric line(s) after that step were moved to metrics.*.after-step-"
-                    + c.globalStep() + ", to be recomputed");
+            run.events.logLine(
+                    "resuming from " + plan.checkpointFile() + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1)
+                            + ", step " + c.globalStep() + "); " + dropped
+                            + " metric line(s) after that step were moved to metrics.*.after-step-"
+                            + c.globalStep() + ", to be recomputed");
             run.state.lastCheckpoint = plan.checkpointFile();
             return run.measuredBy(discovery);
         } catch (IOException | RuntimeException e) {
@@ -222,8 +259,10 @@ public final class TrainingRun implements LiveRun {
         } catch (IOException e) {
             Files.deleteIfExists(tmp);
             String why = String.valueOf(e.getMessage());
-            throw new IOException("cannot write " + file.getFileName() + " in " + file.getParent() + ": "
-                    + (why.contains("No space left") ? "the disk is full" : why) + "; nothing was changed", e);
+            throw new IOException(
+                    "cannot write " + file.getFileName() + " in " + file.getParent() + ": "
+                            + (why.contains("No space left") ? "the disk is full" : why) + "; nothing was changed",
+                    e);
         }
     }
 
@@ -305,8 +344,18 @@ public final class TrainingRun implements LiveRun {
 
     /** Trains on the calling thread and returns how the run ended. Never throws for a training problem. */
     public RunResult runHere() {
-        RunResult outcome = new RunSession(config, runDir, events, devices, resumeFrom, faults, state, ncclReport,
-                early -> finish(early, false)).withEnergy(energySources).run();
+        RunResult outcome = new RunSession(
+                        config,
+                        runDir,
+                        events,
+                        devices,
+                        resumeFrom,
+                        faults,
+                        state,
+                        ncclReport,
+                        early -> finish(early, false))
+                .withEnergy(energySources)
+                .run();
         finish(outcome, true);
         return result.getNow(outcome);
     }
@@ -319,7 +368,11 @@ public final class TrainingRun implements LiveRun {
         }
         bus.close();
         lock.close();
-        if (trainingEnded && resumeFrom == null && outcome.status() == RunResult.Status.FAILED && outcome.steps() == 0 && outcome.lastCheckpoint() == null) {
+        if (trainingEnded
+                && resumeFrom == null
+                && outcome.status() == RunResult.Status.FAILED
+                && outcome.steps() == 0
+                && outcome.lastCheckpoint() == null) {
             outcome = removeFailedStart(outcome);
         }
         result.complete(outcome);
@@ -334,8 +387,14 @@ public final class TrainingRun implements LiveRun {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
-            return new RunResult(outcome.status(), outcome.message() + " (nothing was trained; the run folder " + runDir
-                    + " was removed)", runDir, 0, outcome.elapsedSeconds(), outcome.lastMetrics(), null);
+            return new RunResult(
+                    outcome.status(),
+                    outcome.message() + " (nothing was trained; the run folder " + runDir + " was removed)",
+                    runDir,
+                    0,
+                    outcome.elapsedSeconds(),
+                    outcome.lastMetrics(),
+                    null);
         } catch (IOException e) {
             return outcome;
         }

@@ -1,5 +1,13 @@
 package org.traindeck.engine.trials;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
@@ -10,15 +18,6 @@ import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * A sweep trial training in a process of its own, as the sweep sees it: its events (read from the process), stop,
@@ -121,20 +120,32 @@ public final class SupervisedTrial implements LiveRun {
                     return;
                 }
                 if (crashes.size() >= ATTEMPTS) {
-                    finish(outcome(RunResult.Status.FAILED, "crashed " + crashes.size() + " times, not retried again: " + crashNotes()));
+                    finish(outcome(
+                            RunResult.Status.FAILED,
+                            "crashed " + crashes.size() + " times, not retried again: " + crashNotes()));
                     return;
                 }
                 TrialProcesses.Restart restart = processes.restart(config, runDir);
                 if (restart.child() == null) {
-                    finish(outcome(RunResult.Status.FAILED, "could not continue after a crash (" + restart.message() + "): " + crashNotes()));
+                    finish(outcome(
+                            RunResult.Status.FAILED,
+                            "could not continue after a crash (" + restart.message() + "): " + crashNotes()));
                     return;
                 }
                 child = restart.child();
                 runDir = restart.runDir();
                 // whoever follows the trial forgets the steps after the checkpoint: they are trained again
                 step = child.step();
-                bus.publish(new LifecycleEvent(config.name(), "", 0, 0, step, System.currentTimeMillis(), 0,
-                        LifecycleEvent.Kind.REWIND, "continued after a crash of its process, from step " + step));
+                bus.publish(new LifecycleEvent(
+                        config.name(),
+                        "",
+                        0,
+                        0,
+                        step,
+                        System.currentTimeMillis(),
+                        0,
+                        LifecycleEvent.Kind.REWIND,
+                        "continued after a crash of its process, from step " + step));
                 if (!restart.message().isEmpty()) {
                     crashes.add(restart.message());
                 }
@@ -144,7 +155,10 @@ public final class SupervisedTrial implements LiveRun {
             }
         } catch (IOException | RuntimeException e) {
             child.kill();
-            finish(outcome(RunResult.Status.FAILED, "the trial's process could not be followed: " + e + (crashes.isEmpty() ? "" : "; " + crashNotes())));
+            finish(outcome(
+                    RunResult.Status.FAILED,
+                    "the trial's process could not be followed: " + e
+                            + (crashes.isEmpty() ? "" : "; " + crashNotes())));
         }
     }
 
@@ -165,8 +179,14 @@ public final class SupervisedTrial implements LiveRun {
             return r;
         }
         String note = crashNotes() + "; resumed";
-        return new RunResult(r.status(), r.message().isEmpty() ? note : note + "; " + r.message(), r.runDir(), r.steps(),
-                r.elapsedSeconds(), r.lastMetrics(), r.lastCheckpoint());
+        return new RunResult(
+                r.status(),
+                r.message().isEmpty() ? note : note + "; " + r.message(),
+                r.runDir(),
+                r.steps(),
+                r.elapsedSeconds(),
+                r.lastMetrics(),
+                r.lastCheckpoint());
     }
 
     private String crashNotes() {

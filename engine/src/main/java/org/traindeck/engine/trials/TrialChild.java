@@ -1,10 +1,5 @@
 package org.traindeck.engine.trials;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.traindeck.engine.sinks.RunFolder;
-import org.traindeck.engine.train.RunResult;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,6 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.RunResult;
 
 /**
  * One process of a trial, seen from the sweep: started, read line by line ({@link TrialProtocol}), asked to stop,
@@ -32,7 +31,12 @@ final class TrialChild {
     private static final Logger LOG = LoggerFactory.getLogger(TrialChild.class);
 
     /** How far a process got before it began training. */
-    enum Start { PREPARED, NO_CHECKPOINT, FAILED, DIED }
+    enum Start {
+        PREPARED,
+        NO_CHECKPOINT,
+        FAILED,
+        DIED
+    }
 
     /**
      * How a process ended: with a result, or without one (crashed, killed): then the exit code and its crash log (null
@@ -43,8 +47,14 @@ final class TrialChild {
         String describe() {
             int signal = exitCode > 128 ? exitCode - 128 : 0;
             String how = signal > 0 ? "killed by " + signalName(signal) + ", exit " + exitCode : "exit " + exitCode;
-            return String.format(Locale.ROOT, "process %d ended without a result at step %d (%s); %s", pid, lastStep, how,
-                    crashLog == null ? "no crash log (the JVM was killed before it could write one)"
+            return String.format(
+                    Locale.ROOT,
+                    "process %d ended without a result at step %d (%s); %s",
+                    pid,
+                    lastStep,
+                    how,
+                    crashLog == null
+                            ? "no crash log (the JVM was killed before it could write one)"
                             : (crash.isEmpty() ? "" : crash + "; ") + "crash log: " + crashLog);
         }
     }
@@ -64,8 +74,10 @@ final class TrialChild {
 
     static TrialChild launch(TrialLaunch launch, Path runDir, List<String> args) throws IOException {
         Path crashDir = Files.createDirectories(runDir.resolve(CRASH_DIR));
-        Process p = new ProcessBuilder(launch.command(crashDir, args)).directory(runDir.toFile())
-                .redirectError(Redirect.appendTo(crashDir.resolve(PROCESS_LOG).toFile())).start();
+        Process p = new ProcessBuilder(launch.command(crashDir, args))
+                .directory(runDir.toFile())
+                .redirectError(Redirect.appendTo(crashDir.resolve(PROCESS_LOG).toFile()))
+                .start();
         LOG.debug("trial process {}: {}", p.pid(), args);
         return new TrialChild(p, crashDir);
     }
@@ -84,7 +96,8 @@ final class TrialChild {
         String rest;
         while ((rest = nextMessage()) != null) {
             if (rest.startsWith(TrialProtocol.PREPARED + " ")) {
-                lastStep = Long.parseLong(rest.substring(TrialProtocol.PREPARED.length() + 1).trim());
+                lastStep = Long.parseLong(
+                        rest.substring(TrialProtocol.PREPARED.length() + 1).trim());
                 return Start.PREPARED;
             }
             if (rest.startsWith(TrialProtocol.NOT_STARTED + " ")) {
@@ -131,10 +144,15 @@ final class TrialChild {
     static String summary(Path crashLog) {
         try (Stream<String> lines = Files.lines(crashLog, StandardCharsets.ISO_8859_1)) {
             List<String> head = lines.limit(40).toList();
-            String signal = head.stream().filter(l -> l.matches("#\\s+(SIG\\w+|EXCEPTION_\\w+).*"))
-                    .map(l -> l.replaceFirst("#\\s+", "").split(" ")[0]).findFirst().orElse("");
+            String signal = head.stream()
+                    .filter(l -> l.matches("#\\s+(SIG\\w+|EXCEPTION_\\w+).*"))
+                    .map(l -> l.replaceFirst("#\\s+", "").split(" ")[0])
+                    .findFirst()
+                    .orElse("");
             int problem = head.indexOf("# Problematic frame:");
-            String frame = problem >= 0 && problem + 1 < head.size() ? head.get(problem + 1).replaceFirst("#\\s+\\w\\s+", "").trim() : "";
+            String frame = problem >= 0 && problem + 1 < head.size()
+                    ? head.get(problem + 1).replaceFirst("#\\s+\\w\\s+", "").trim()
+                    : "";
             return (signal + (frame.isEmpty() ? "" : " in " + frame)).trim();
         } catch (IOException | UncheckedIOException e) {
             return "";
@@ -192,8 +210,12 @@ final class TrialChild {
 
     private void stray(String line) {
         try {
-            Files.writeString(crashDir.resolve(PROCESS_LOG), line + System.lineSeparator(), StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    crashDir.resolve(PROCESS_LOG),
+                    line + System.lineSeparator(),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             // the folder was removed (a run that failed before its first step): nothing to keep
         }

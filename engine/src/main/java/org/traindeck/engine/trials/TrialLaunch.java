@@ -13,9 +13,19 @@ import java.util.List;
 public record TrialLaunch(Path java, String classPath, String mainClass, List<String> jvmOptions) {
 
     /** Options of this JVM a trial's JVM gets too: the rest (agents, debuggers, its own crash file) are this one's. */
-    private static final List<String> PASSED_ON = List.of("-Xmx", "-Xms", "-Xss", "-Dorg.deeplearning4j.", "-Dorg.nd4j.",
-            "-Dorg.bytedeco.", "-Dtraindeck.", "-Djava.library.path=", "-Dfile.encoding=", "--add-opens",
-            "--enable-native-access", "--sun-misc-unsafe-memory-access");
+    private static final List<String> PASSED_ON = List.of(
+            "-Xmx",
+            "-Xms",
+            "-Xss",
+            "-Dorg.deeplearning4j.",
+            "-Dorg.nd4j.",
+            "-Dorg.bytedeco.",
+            "-Dtraindeck.",
+            "-Djava.library.path=",
+            "-Dfile.encoding=",
+            "--add-opens",
+            "--enable-native-access",
+            "--sun-misc-unsafe-memory-access");
 
     public TrialLaunch {
         jvmOptions = List.copyOf(jvmOptions);
@@ -29,8 +39,11 @@ public record TrialLaunch(Path java, String classPath, String mainClass, List<St
                 options.add(a);
             }
         }
-        return new TrialLaunch(Path.of(System.getProperty("java.home"), "bin", "java"), System.getProperty("java.class.path"),
-                TrialMain.class.getName(), options);
+        return new TrialLaunch(
+                Path.of(System.getProperty("java.home"), "bin", "java"),
+                System.getProperty("java.class.path"),
+                TrialMain.class.getName(),
+                options);
     }
 
     public TrialLaunch withMainClass(String main) {

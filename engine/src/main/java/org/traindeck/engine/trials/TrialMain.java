@@ -1,17 +1,5 @@
 package org.traindeck.engine.trials;
 
-import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.RunEvent;
-import org.traindeck.engine.sinks.JsonlSink;
-import org.traindeck.engine.sinks.RunFolder;
-import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
-
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -24,6 +12,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.RunEvent;
+import org.traindeck.engine.sinks.JsonlSink;
+import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 /**
  * One sweep trial in a process of its own ({@link TrialProcesses} starts it): {@code start RUN_DIR} trains the
@@ -45,7 +44,7 @@ public final class TrialMain {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, run -> { }));
+        System.exit(run(args, run -> {}));
     }
 
     /**
@@ -62,7 +61,9 @@ public final class TrialMain {
     /** The form of {@code devices} that {@link DeviceSelection#parse} reads back. */
     static String devicesArgument(DeviceSelection devices) {
         return devices.kind() == DeviceSelection.Kind.GPU_LIST
-                ? String.join(",", devices.gpuIndices().stream().map(String::valueOf).toList()) : devices.toString();
+                ? String.join(
+                        ",", devices.gpuIndices().stream().map(String::valueOf).toList())
+                : devices.toString();
     }
 
     private int run(String[] args) {
@@ -78,7 +79,8 @@ public final class TrialMain {
                 run = TrainingRun.prepareIn(dir, config, DeviceDiscovery.system());
             } else {
                 DeviceSelection devices = args.length > 2 ? DeviceSelection.parse(args[2]) : null;
-                run = TrainingRun.resume(dir, new TrainingRun.ResumeOptions(null, null, devices), DeviceDiscovery.system());
+                run = TrainingRun.resume(
+                        dir, new TrainingRun.ResumeOptions(null, null, devices), DeviceDiscovery.system());
             }
         } catch (CheckpointException e) {
             say(TrialProtocol.NOT_STARTED, TrialProtocol.NO_CHECKPOINT + " " + message(e));
@@ -87,31 +89,35 @@ public final class TrialMain {
             say(TrialProtocol.NOT_STARTED, TrialProtocol.FAILED + " " + message(e));
             return 3;
         }
-        run.subscribe(e -> {
-            if (e instanceof RunEvent r) {
-                try {
-                    say(TrialProtocol.EVENT, JsonlSink.line(r));
-                } catch (IOException notWritable) {
-                    // the event still reaches the run's own files
-                }
-            }
-        }, EventBus.Delivery.LOSSLESS);
+        run.subscribe(
+                e -> {
+                    if (e instanceof RunEvent r) {
+                        try {
+                            say(TrialProtocol.EVENT, JsonlSink.line(r));
+                        } catch (IOException notWritable) {
+                            // the event still reaches the run's own files
+                        }
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         prepared.accept(run);
         say(TrialProtocol.PREPARED, String.valueOf(run.currentStep()));
         Thread stopper = new Thread(() -> stopWhenAsked(run), "traindeck-trial-stdin");
         stopper.setDaemon(true);
         stopper.start();
         // Ctrl-C in a terminal reaches the sweep's whole process group, this process too: it stops with a checkpoint
-        Thread onSignal = new Thread(() -> {
-            run.requestStop();
-            try {
-                report(run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                // no result: the sweep records the process as ended without one
-            }
-        }, "traindeck-trial-stop-on-signal");
+        Thread onSignal = new Thread(
+                () -> {
+                    run.requestStop();
+                    try {
+                        report(run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (ExecutionException | TimeoutException e) {
+                        // no result: the sweep records the process as ended without one
+                    }
+                },
+                "traindeck-trial-stop-on-signal");
         Runtime.getRuntime().addShutdownHook(onSignal);
         run.start();
         try {

@@ -1,17 +1,5 @@
 package org.traindeck.engine.trials;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.ConfigWriter;
-import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.queue.RunStarter;
-import org.traindeck.engine.sinks.RunDirectory;
-import org.traindeck.engine.sinks.RunFolder;
-import org.traindeck.engine.train.LiveRun;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +13,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.queue.RunStarter;
+import org.traindeck.engine.sinks.RunDirectory;
+import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.LiveRun;
 
 /**
  * Starts a sweep's trials each in a JVM of its own ({@link TrialMain}, this JVM's class path), so that a native crash
@@ -37,6 +36,7 @@ public final class TrialProcesses implements RunStarter {
     private static final Logger LOG = LoggerFactory.getLogger(TrialProcesses.class);
     /** How long a trial asked to stop may take for its checkpoint before its process is killed. */
     static final long STOP_WAIT_SECONDS = 60;
+
     private static final Set<SupervisedTrial> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -47,7 +47,7 @@ public final class TrialProcesses implements RunStarter {
     record Restart(TrialChild child, Path runDir, String message) {}
 
     private final TrialLaunch launch;
-    private volatile Consumer<TrialChild.Ended> onCrash = e -> { };
+    private volatile Consumer<TrialChild.Ended> onCrash = e -> {};
 
     public TrialProcesses(TrialLaunch launch) {
         this.launch = launch;
@@ -125,7 +125,10 @@ public final class TrialProcesses implements RunStarter {
     void killIfStillAliveLater(TrialChild child) {
         CompletableFuture.delayedExecutor(STOP_WAIT_SECONDS, TimeUnit.SECONDS).execute(() -> {
             if (child.isAlive()) {
-                LOG.warn("trial process {} did not stop within {} s of being asked: killed", child.pid(), STOP_WAIT_SECONDS);
+                LOG.warn(
+                        "trial process {} did not stop within {} s of being asked: killed",
+                        child.pid(),
+                        STOP_WAIT_SECONDS);
                 child.kill();
             }
         });
@@ -147,7 +150,8 @@ public final class TrialProcesses implements RunStarter {
     /** A new run folder with the trial's config in it, made here so that the process's crash log can go in it. */
     private static Path newFolder(RunConfig config) throws IOException {
         Path dir = RunDirectory.create(config.outputPath(), config.name());
-        Files.writeString(RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
+        Files.writeString(
+                RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
         return dir;
     }
 

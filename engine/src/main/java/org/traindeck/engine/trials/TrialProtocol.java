@@ -3,12 +3,11 @@ package org.traindeck.engine.trials;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.train.RunResult;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.traindeck.engine.train.RunResult;
 
 /**
  * What a trial's process and the sweep that supervises it say to each other. The process writes lines to its
@@ -30,8 +29,7 @@ final class TrialProtocol {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private TrialProtocol() {
-    }
+    private TrialProtocol() {}
 
     static String line(String kind, String body) {
         // a message is one line: the protocol is line by line
@@ -62,10 +60,22 @@ final class TrialProtocol {
     static RunResult decode(String json) throws IOException {
         JsonNode o = JSON.readTree(json);
         Map<String, Double> metrics = new LinkedHashMap<>();
-        o.path("lastMetrics").fields().forEachRemaining(f -> metrics.put(f.getKey(),
-                f.getValue().isNumber() ? f.getValue().asDouble() : Double.parseDouble(f.getValue().asText())));
-        return new RunResult(RunResult.Status.valueOf(o.path("status").asText()), o.path("message").asText(),
-                Path.of(o.path("runDir").asText()), o.path("steps").asLong(), o.path("elapsedSeconds").asDouble(), metrics,
-                o.hasNonNull("lastCheckpoint") ? Path.of(o.path("lastCheckpoint").asText()) : null);
+        o.path("lastMetrics")
+                .fields()
+                .forEachRemaining(f -> metrics.put(
+                        f.getKey(),
+                        f.getValue().isNumber()
+                                ? f.getValue().asDouble()
+                                : Double.parseDouble(f.getValue().asText())));
+        return new RunResult(
+                RunResult.Status.valueOf(o.path("status").asText()),
+                o.path("message").asText(),
+                Path.of(o.path("runDir").asText()),
+                o.path("steps").asLong(),
+                o.path("elapsedSeconds").asDouble(),
+                metrics,
+                o.hasNonNull("lastCheckpoint")
+                        ? Path.of(o.path("lastCheckpoint").asText())
+                        : null);
     }
 }

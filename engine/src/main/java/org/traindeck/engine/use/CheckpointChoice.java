@@ -1,9 +1,5 @@
 package org.traindeck.engine.use;
 
-import org.traindeck.engine.checkpoint.Checkpoint;
-import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.checkpoint.CheckpointStore;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +7,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.checkpoint.CheckpointStore;
 
 /**
  * Which checkpoint a run folder's trained model is: the best one of its last stage that kept a best (the monitor's
@@ -19,8 +18,7 @@ import java.util.Optional;
  */
 final class CheckpointChoice {
 
-    private CheckpointChoice() {
-    }
+    private CheckpointChoice() {}
 
     /** The checkpoint file a target names: the file itself, or a run folder's (or its checkpoints/ folder's) pick. */
     static Path locate(Path target) throws CheckpointException {
@@ -30,8 +28,10 @@ final class CheckpointChoice {
         if (!Files.isDirectory(target)) {
             throw new CheckpointException("no such run folder or checkpoint file: " + target);
         }
-        Path runDir = CheckpointStore.FOLDER.equals(String.valueOf(target.toAbsolutePath().normalize().getFileName()))
-                ? target.toAbsolutePath().normalize().getParent() : target;
+        Path runDir = CheckpointStore.FOLDER.equals(
+                        String.valueOf(target.toAbsolutePath().normalize().getFileName()))
+                ? target.toAbsolutePath().normalize().getParent()
+                : target;
         CheckpointStore store = new CheckpointStore(runDir);
         List<Checkpoint.Listed> all;
         try {
@@ -39,19 +39,26 @@ final class CheckpointChoice {
         } catch (IOException e) {
             throw new CheckpointException("cannot list the checkpoints of " + runDir + ": " + e.getMessage(), e);
         }
-        List<Checkpoint.Listed> usable = all.stream().filter(Checkpoint.Listed::isValid).filter(l -> l.foreign() == null).toList();
-        Optional<Checkpoint.Listed> best = usable.stream().filter(l -> name(l).startsWith("best-"))
-                .max(Comparator.comparingInt((Checkpoint.Listed l) -> l.checkpoint().stageIndex())
+        List<Checkpoint.Listed> usable = all.stream()
+                .filter(Checkpoint.Listed::isValid)
+                .filter(l -> l.foreign() == null)
+                .toList();
+        Optional<Checkpoint.Listed> best = usable.stream()
+                .filter(l -> name(l).startsWith("best-"))
+                .max(Comparator.comparingInt(
+                                (Checkpoint.Listed l) -> l.checkpoint().stageIndex())
                         .thenComparingLong(l -> l.checkpoint().globalStep()));
-        Optional<Checkpoint.Listed> newest = usable.stream().filter(l -> name(l).startsWith("step-"))
+        Optional<Checkpoint.Listed> newest = usable.stream()
+                .filter(l -> name(l).startsWith("step-"))
                 .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()));
         Optional<Checkpoint.Listed> chosen = best.isPresent() ? best : newest;
         if (chosen.isPresent()) {
             return chosen.get().file();
         }
         if (all.isEmpty()) {
-            throw new CheckpointException(runDir + " has no checkpoints (" + store.folder() + " is missing or empty): give a run"
-                    + " folder that finished at least one epoch, or a .tdckpt file");
+            throw new CheckpointException(
+                    runDir + " has no checkpoints (" + store.folder() + " is missing or empty): give a run"
+                            + " folder that finished at least one epoch, or a .tdckpt file");
         }
         List<String> problems = new ArrayList<>();
         for (Checkpoint.Listed l : all) {
@@ -63,7 +70,9 @@ final class CheckpointChoice {
     /** The run folder a checkpoint file sits in ({@code <run>/checkpoints/x.tdckpt}), or null. */
     static Path runDirOf(Path checkpointFile) {
         Path parent = checkpointFile.toAbsolutePath().normalize().getParent();
-        if (parent == null || !CheckpointStore.FOLDER.equals(String.valueOf(parent.getFileName())) || parent.getParent() == null) {
+        if (parent == null
+                || !CheckpointStore.FOLDER.equals(String.valueOf(parent.getFileName()))
+                || parent.getParent() == null) {
             return null;
         }
         return parent.getParent();

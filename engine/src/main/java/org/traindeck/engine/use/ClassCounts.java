@@ -1,12 +1,11 @@
 package org.traindeck.engine.use;
 
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.events.MetricNames;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.events.MetricNames;
 
 /**
  * Classes over batches, from probabilities and one-hot targets laid out [n, classes, positions] (one position for a

@@ -6,5 +6,5 @@ package org.traindeck.engine.use;
  *
  * @param support how many samples (pixels, voxels) truly are of the class
  */
-public record ClassFigures(int id, String name, long support, long predicted, double precision, double recall, double f1, double iou) {
-}
+public record ClassFigures(
+        int id, String name, long support, long predicted, double precision, double recall, double f1, double iou) {}

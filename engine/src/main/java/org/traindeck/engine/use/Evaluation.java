@@ -1,12 +1,11 @@
 package org.traindeck.engine.use;
 
-import org.traindeck.engine.config.Task;
-
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.config.Task;
 
 /**
  * A trained model's figures on a data set, as {@code traindeck evaluate} prints them and {@code evaluation.json}
@@ -20,20 +19,45 @@ import java.util.Map;
  * @param perClass        each class's figures (classification and segmentation), else empty
  * @param file            where the evaluation was written
  */
-public record Evaluation(Path checkpointFile, Path runDir, String runName, boolean ema, Task task, String data, long samples,
-                         Map<String, Double> figures, List<String> classNames, List<List<Long>> confusionMatrix,
-                         List<ClassFigures> perClass, double seconds, Path file) {
+public record Evaluation(
+        Path checkpointFile,
+        Path runDir,
+        String runName,
+        boolean ema,
+        Task task,
+        String data,
+        long samples,
+        Map<String, Double> figures,
+        List<String> classNames,
+        List<List<Long>> confusionMatrix,
+        List<ClassFigures> perClass,
+        double seconds,
+        Path file) {
 
     public Evaluation {
         figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
         classNames = classNames == null ? null : List.copyOf(classNames);
-        confusionMatrix = confusionMatrix == null ? null : confusionMatrix.stream().map(List::copyOf).toList();
+        confusionMatrix = confusionMatrix == null
+                ? null
+                : confusionMatrix.stream().map(List::copyOf).toList();
         perClass = List.copyOf(perClass);
     }
 
     /** The same evaluation, said to be written to {@code written}. */
     public Evaluation writtenTo(Path written) {
-        return new Evaluation(checkpointFile, runDir, runName, ema, task, data, samples, figures, classNames, confusionMatrix, perClass,
-                seconds, written);
+        return new Evaluation(
+                checkpointFile,
+                runDir,
+                runName,
+                ema,
+                task,
+                data,
+                samples,
+                figures,
+                classNames,
+                confusionMatrix,
+                perClass,
+                seconds,
+                written);
     }
 }

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ConfigWriter;
@@ -12,11 +16,6 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.data.DataLoader;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The data an evaluation runs on: {@code --data} (a run config's {@code data.test}, or one source as JSON, a file
@@ -32,8 +31,7 @@ final class EvaluationData {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> PATH_FIELDS = List.of("path", "images", "masks", "inputs", "targets");
 
-    private EvaluationData() {
-    }
+    private EvaluationData() {}
 
     static Chosen choose(RunConfig config, int stageIndex, String dataArg) {
         int stage = Math.max(0, Math.min(stageIndex, config.stages().size() - 1));
@@ -51,11 +49,15 @@ final class EvaluationData {
         DataLoader.Loaded loaded = DataLoader.load(config, d, dataPath);
         if (loaded.validation() == null) {
             loaded.close();
-            throw new InvalidConfigException(dataPath + ".test", "the run has no test data and no validation data to evaluate on:"
-                    + " give some with --data (a run config with \"data\": {\"test\": {...}}, or a source such as"
-                    + " {\"type\": \"csv\", \"path\": \"test.csv\"})");
+            throw new InvalidConfigException(
+                    dataPath + ".test",
+                    "the run has no test data and no validation data to evaluate on:"
+                            + " give some with --data (a run config with \"data\": {\"test\": {...}}, or a source such as"
+                            + " {\"type\": \"csv\", \"path\": \"test.csv\"})");
         }
-        String which = d.validation() != null ? dataPath + ".validation" : "the validation split (" + d.validationSplit() + ")";
+        String which = d.validation() != null
+                ? dataPath + ".validation"
+                : "the validation split (" + d.validationSplit() + ")";
         return new Chosen(loaded, which + ", as the config has no " + dataPath + ".test");
     }
 
@@ -67,8 +69,10 @@ final class EvaluationData {
         } else {
             Path file = Path.of(dataArg);
             if (!Files.isRegularFile(file)) {
-                throw new InvalidConfigException("--data", "no such file: " + file.toAbsolutePath() + " (give a run config with"
-                        + " \"data\": {\"test\": {...}}, a source as a .json file, or a source as JSON text)");
+                throw new InvalidConfigException(
+                        "--data",
+                        "no such file: " + file.toAbsolutePath() + " (give a run config with"
+                                + " \"data\": {\"test\": {...}}, a source as a .json file, or a source as JSON text)");
             }
             JsonNode given;
             try {
@@ -79,37 +83,57 @@ final class EvaluationData {
             if (given.has("data")) {
                 ValidationResult parsed = ConfigParser.load(file);
                 if (!parsed.isValid()) {
-                    throw new InvalidConfigException(parsed.errors().stream().map(p -> relocate(p, "", file + ": ")).toList());
+                    throw new InvalidConfigException(parsed.errors().stream()
+                            .map(p -> relocate(p, "", file + ": "))
+                            .toList());
                 }
                 if (parsed.config().data().test() == null) {
-                    throw new InvalidConfigException("--data", file + " has no data.test: add \"test\": {...} (a source, like"
-                            + " data.train) to its \"data\"");
+                    throw new InvalidConfigException(
+                            "--data",
+                            file + " has no data.test: add \"test\": {...} (a source, like"
+                                    + " data.train) to its \"data\"");
                 }
-                source = parseJson(ConfigWriter.toJsonWithAbsolutePaths(parsed.config()), "--data").path("data").path("test");
+                source = parseJson(ConfigWriter.toJsonWithAbsolutePaths(parsed.config()), "--data")
+                        .path("data")
+                        .path("test");
             } else {
                 source = absolute(given, file.toAbsolutePath().getParent());
             }
         }
         if (!source.isObject() || !source.has("type")) {
-            throw new InvalidConfigException("--data", "is not a data source: a source is a JSON object with a \"type\", like the"
-                    + " config's data.train (for example {\"type\": \"numpy\", \"inputs\": \"x.npy\", \"targets\": \"y.npy\"})");
+            throw new InvalidConfigException(
+                    "--data",
+                    "is not a data source: a source is a JSON object with a \"type\", like the"
+                            + " config's data.train (for example {\"type\": \"numpy\", \"inputs\": \"x.npy\", \"targets\": \"y.npy\"})");
         }
         ObjectNode root = (ObjectNode) parseJson(ConfigWriter.toJsonWithAbsolutePaths(config), "the run's config");
-        JsonNode data = dataPath.equals("data") ? root.path("data")
-                : root.path("stages").path(Integer.parseInt(dataPath.replaceAll("\\D", ""))).path("data");
+        JsonNode data = dataPath.equals("data")
+                ? root.path("data")
+                : root.path("stages")
+                        .path(Integer.parseInt(dataPath.replaceAll("\\D", "")))
+                        .path("data");
         ((ObjectNode) data).set("test", source);
         ValidationResult parsed = ConfigParser.parse(root.toPrettyString(), config.baseDir());
         if (!parsed.isValid()) {
-            throw new InvalidConfigException(parsed.errors().stream().map(p -> relocate(p, dataPath + ".test", "")).toList());
+            throw new InvalidConfigException(parsed.errors().stream()
+                    .map(p -> relocate(p, dataPath + ".test", ""))
+                    .toList());
         }
         return parsed.config();
     }
 
     /** A problem of the spliced-in source, named as the user gave it. */
     private static ConfigProblem relocate(ConfigProblem p, String prefix, String before) {
-        String path = prefix.isEmpty() ? p.path() : p.path().startsWith(prefix) ? "--data" + p.path().substring(prefix.length()) : p.path();
-        return new ConfigProblem(p.severity(), path, before + p.message(), prefix.isEmpty() ? p.line() : 0,
-                prefix.isEmpty() ? p.column() : 0, p.namesItsSubject());
+        String path = prefix.isEmpty()
+                ? p.path()
+                : p.path().startsWith(prefix) ? "--data" + p.path().substring(prefix.length()) : p.path();
+        return new ConfigProblem(
+                p.severity(),
+                path,
+                before + p.message(),
+                prefix.isEmpty() ? p.line() : 0,
+                prefix.isEmpty() ? p.column() : 0,
+                p.namesItsSubject());
     }
 
     private static JsonNode parseJson(String text, String what) {

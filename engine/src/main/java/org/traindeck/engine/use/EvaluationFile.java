@@ -3,10 +3,6 @@ package org.traindeck.engine.use;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.sinks.RunFolder;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,6 +14,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.sinks.RunFolder;
 
 /**
  * {@code evaluation.json} (or {@code evaluation-ema.json} for the weight average): the figures under the validation
@@ -30,8 +28,7 @@ final class EvaluationFile {
     static final String EMA_NAME = RunFolder.EVALUATION_EMA;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private EvaluationFile() {
-    }
+    private EvaluationFile() {}
 
     /** Where an evaluation of this checkpoint goes: its run folder, else beside the checkpoint file. */
     static Path target(Path runDir, Path checkpointFile, boolean ema) {

@@ -1,9 +1,8 @@
 package org.traindeck.engine.use;
 
-import org.traindeck.engine.config.Task;
-
 import java.nio.file.Path;
 import java.util.List;
+import org.traindeck.engine.config.Task;
 
 /**
  * What a user of a trained model needs to know about it, as plain values (for the command line and the app).
@@ -22,9 +21,21 @@ import java.util.List;
  * @param classNames     the class names in id order where the data names them (image folders, text labels), else null
  * @param vocabulary     a text model's tokens in id order, else null
  */
-public record ModelCard(Path checkpointFile, Path runDir, String runName, String stageName, long globalStep, String reason,
-                        boolean ema, boolean hasEma, Task task, List<List<Long>> inputShapes, int outputs, List<String> classNames,
-                        List<String> vocabulary, long parameterCount) {
+public record ModelCard(
+        Path checkpointFile,
+        Path runDir,
+        String runName,
+        String stageName,
+        long globalStep,
+        String reason,
+        boolean ema,
+        boolean hasEma,
+        Task task,
+        List<List<Long>> inputShapes,
+        int outputs,
+        List<String> classNames,
+        List<String> vocabulary,
+        long parameterCount) {
 
     public ModelCard {
         inputShapes = inputShapes.stream().map(List::copyOf).toList();

@@ -1,5 +1,12 @@
 package org.traindeck.engine.use;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.DoubleConsumer;
+import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.checkpoint.CheckpointException;
@@ -8,14 +15,6 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.train.batch.BatchMaker;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.function.DoubleConsumer;
-import java.util.stream.IntStream;
 
 /**
  * Evaluates a trained model: streams its test data through the network in batches (so a test set larger than memory
@@ -27,8 +26,7 @@ public final class ModelEvaluation {
     /** Values per batch, as validation takes them: small samples go 512 at a time, volumes a few at a time. */
     private static final int VALUES_PER_BATCH = 1 << 18;
 
-    private ModelEvaluation() {
-    }
+    private ModelEvaluation() {}
 
     /**
      * @param dataArg  {@code --data}: a run config with {@code data.test}, or a source as a JSON file or text; null for
@@ -40,7 +38,8 @@ public final class ModelEvaluation {
             throws CheckpointException, IOException {
         long start = System.nanoTime();
         TrainedModel model = TrainedModel.open(runOrCheckpoint, ema);
-        EvaluationData.Chosen chosen = EvaluationData.choose(model.config(), model.checkpoint().stageIndex(), dataArg);
+        EvaluationData.Chosen chosen =
+                EvaluationData.choose(model.config(), model.checkpoint().stageIndex(), dataArg);
         try (DataLoader.Loaded loaded = chosen.loaded()) {
             Dataset data = loaded.validation();
             checkFits(model, data, chosen.description());
@@ -52,18 +51,27 @@ public final class ModelEvaluation {
     }
 
     private static void checkFits(TrainedModel model, Dataset data, String what) {
-        if (data.task() != model.task() || data.outputCount() != model.outputs() || !data.shape().equals(model.sampleShape())) {
-            throw new InvalidConfigException(what.startsWith("--data") ? "--data" : "data", "holds " + data + ", but the model was"
-                    + " trained on " + model.sampleShape() + " samples for " + model.task().json + " with " + model.outputs() + " outputs");
+        if (data.task() != model.task()
+                || data.outputCount() != model.outputs()
+                || !data.shape().equals(model.sampleShape())) {
+            throw new InvalidConfigException(
+                    what.startsWith("--data") ? "--data" : "data",
+                    "holds " + data + ", but the model was" + " trained on " + model.sampleShape() + " samples for "
+                            + model.task().json + " with " + model.outputs() + " outputs");
         }
         if (model.vocabulary() != null && !Objects.equals(data.vocabulary(), model.vocabulary())) {
-            throw new InvalidConfigException("data.train", "the training text's vocabulary (" + (data.vocabulary() == null ? 0
-                    : data.vocabulary().size()) + " characters) is not the one the model was trained with (" + model.vocabulary().size()
-                    + "): a token's id would mean another character");
+            throw new InvalidConfigException(
+                    "data.train",
+                    "the training text's vocabulary ("
+                            + (data.vocabulary() == null ? 0 : data.vocabulary().size())
+                            + " characters) is not the one the model was trained with ("
+                            + model.vocabulary().size()
+                            + "): a token's id would mean another character");
         }
     }
 
-    static Evaluation evaluate(TrainedModel model, Dataset data, String description, DoubleConsumer progress, long startNanos) {
+    static Evaluation evaluate(
+            TrainedModel model, Dataset data, String description, DoubleConsumer progress, long startNanos) {
         Task task = model.task();
         int batch = Math.max(1, Math.min(512, VALUES_PER_BATCH / Math.max(1, data.featureCount())));
         BatchMaker maker = new BatchMaker(data, !model.takesRows(), null, DataType.FLOAT);
@@ -75,7 +83,8 @@ public final class ModelEvaluation {
             case SEQUENCE -> new ClassCounts(data.outputCount(), data.targetLength(), false);
             default -> null;
         };
-        ValueFigures values = classes != null ? null
+        ValueFigures values = classes != null
+                ? null
                 : new ValueFigures(task == Task.RECONSTRUCTION, task == Task.RECONSTRUCTION ? 1 : data.targetLength());
         for (int b = 0; b < batches; b++) {
             BatchMaker.Batch x = maker.batch(order, b, batch, 0, 0, 0, false);
@@ -90,9 +99,20 @@ public final class ModelEvaluation {
         boolean perClass = task == Task.CLASSIFICATION || task == Task.SEGMENTATION;
         List<String> names = perClass ? classNames(model, data) : null;
         Map<String, Double> figures = classes != null ? classes.figures(task) : values.figures();
-        return new Evaluation(model.checkpointFile(), model.runDir(), model.checkpoint().runName(), model.usesEma(), task, description,
-                data.size(), figures, names, perClass ? classes.matrix() : null, perClass ? classes.perClass(names) : List.of(),
-                (System.nanoTime() - startNanos) / 1e9, null);
+        return new Evaluation(
+                model.checkpointFile(),
+                model.runDir(),
+                model.checkpoint().runName(),
+                model.usesEma(),
+                task,
+                description,
+                data.size(),
+                figures,
+                names,
+                perClass ? classes.matrix() : null,
+                perClass ? classes.perClass(names) : List.of(),
+                (System.nanoTime() - startNanos) / 1e9,
+                null);
     }
 
     private static List<String> classNames(TrainedModel model, Dataset data) {

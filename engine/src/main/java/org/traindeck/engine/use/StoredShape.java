@@ -1,16 +1,15 @@
 package org.traindeck.engine.use;
 
-import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.data.SampleShape;
-import org.traindeck.engine.data.Vocabulary;
-import org.traindeck.engine.train.resume.ResumePoint;
-
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.data.Vocabulary;
+import org.traindeck.engine.train.resume.ResumePoint;
 
 /**
  * The data shape a checkpoint's model was built for, read back from its fingerprint ({@code model json|Shape[...]},
@@ -39,8 +38,10 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
         String rest = fingerprint.substring(at + 1);
         int v = rest.indexOf(ResumePoint.VOCABULARY);
         String shapePart = v < 0 ? rest : rest.substring(0, v);
-        Vocabulary vocabulary = v < 0 ? null
-                : new Vocabulary(Arrays.asList(rest.substring(v + ResumePoint.VOCABULARY.length()).split("\u0000", -1)));
+        Vocabulary vocabulary = v < 0
+                ? null
+                : new Vocabulary(Arrays.asList(
+                        rest.substring(v + ResumePoint.VOCABULARY.length()).split("\u0000", -1)));
         Matcher m = SHAPE.matcher(shapePart);
         if (!m.matches()) {
             throw unreadable(file, fingerprint);
@@ -60,8 +61,11 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
             Matcher volume = VOLUME.matcher(m.group(5));
             Matcher tokens = TOKENS.matcher(m.group(5));
             if (volume.matches()) {
-                shape = new SampleShape.Volume(Integer.parseInt(volume.group(4)), Integer.parseInt(volume.group(1)),
-                        Integer.parseInt(volume.group(2)), Integer.parseInt(volume.group(3)));
+                shape = new SampleShape.Volume(
+                        Integer.parseInt(volume.group(4)),
+                        Integer.parseInt(volume.group(1)),
+                        Integer.parseInt(volume.group(2)),
+                        Integer.parseInt(volume.group(3)));
             } else if (tokens.matches()) {
                 shape = new SampleShape.Tokens(Integer.parseInt(tokens.group(1)));
             } else {
@@ -70,7 +74,9 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
         } else {
             Matcher image = IMAGE.matcher(m.group(2));
             if (image.matches()) {
-                shape = new SampleShape.Image(Integer.parseInt(image.group(3)), Integer.parseInt(image.group(1)),
+                shape = new SampleShape.Image(
+                        Integer.parseInt(image.group(3)),
+                        Integer.parseInt(image.group(1)),
                         Integer.parseInt(image.group(2)));
             } else if ("null".equals(m.group(2))) {
                 shape = new SampleShape.Flat(features);
@@ -80,7 +86,8 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
             targets = switch (task) {
                 case RECONSTRUCTION -> 0;
                 case REGRESSION -> outputs;
-                case SEGMENTATION -> shape.values() / Math.max(1, shape instanceof SampleShape.Image i ? i.channels() : 1);
+                case SEGMENTATION ->
+                    shape.values() / Math.max(1, shape instanceof SampleShape.Image i ? i.channels() : 1);
                 default -> 1;
             };
         }
@@ -94,7 +101,8 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
     /** The shape as training writes it into a fingerprint (Trainer.dataShape). */
     String describe() {
         SampleShape.Image image = shape instanceof SampleShape.Image i ? i : null;
-        String s = "Shape[featureCount=" + shape.values() + ", image=" + image + ", outputs=" + outputs + ", task=" + task.name() + "]";
+        String s = "Shape[featureCount=" + shape.values() + ", image=" + image + ", outputs=" + outputs + ", task="
+                + task.name() + "]";
         if (!(shape instanceof SampleShape.Flat) && !(shape instanceof SampleShape.Image)) {
             s += "[shape=" + shape + ", targets=" + targetLength + "]";
         }
@@ -107,7 +115,8 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
 
     private static CheckpointException unreadable(Path file, String fingerprint) {
         String shown = fingerprint.length() > 200 ? fingerprint.substring(0, 200) + "…" : fingerprint;
-        return new CheckpointException(file + ": its model fingerprint does not say what data the model was built for (\"" + shown
-                + "\"): it was written by another TrainDeck version, and cannot be opened for use");
+        return new CheckpointException(
+                file + ": its model fingerprint does not say what data the model was built for (\"" + shown
+                        + "\"): it was written by another TrainDeck version, and cannot be opened for use");
     }
 }

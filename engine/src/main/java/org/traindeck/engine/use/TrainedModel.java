@@ -1,5 +1,12 @@
 package org.traindeck.engine.use;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -23,14 +30,6 @@ import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.train.Nd4jRuntime;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-
 /**
  * A trained model opened for use (evaluation, prediction, export): the network rebuilt from a checkpoint's own config
  * exactly as training builds it, with the checkpoint's parameters (or its weight average) loaded. Opens a run folder
@@ -49,8 +48,16 @@ public final class TrainedModel {
     private final boolean hasEma;
     private final List<String> classNames;
 
-    private TrainedModel(Path checkpointFile, Path runDir, Checkpoint checkpoint, RunConfig config, StoredShape stored,
-                         ComputationGraph net, boolean ema, boolean hasEma, List<String> classNames) {
+    private TrainedModel(
+            Path checkpointFile,
+            Path runDir,
+            Checkpoint checkpoint,
+            RunConfig config,
+            StoredShape stored,
+            ComputationGraph net,
+            boolean ema,
+            boolean hasEma,
+            List<String> classNames) {
         this.checkpointFile = checkpointFile;
         this.runDir = runDir;
         this.checkpoint = checkpoint;
@@ -73,43 +80,54 @@ public final class TrainedModel {
         CheckpointFiles.Contents contents = CheckpointFiles.read(file);
         Checkpoint c = contents.checkpoint();
         if (ema && contents.ema() == null) {
-            throw new CheckpointException("--ema: " + file + " holds no weight average (its stage \"" + c.stageName()
-                    + "\" kept none): train with \"ema\" in the stage (docs/ema.md), or leave --ema out to use the weights");
+            throw new CheckpointException(
+                    "--ema: " + file + " holds no weight average (its stage \"" + c.stageName()
+                            + "\" kept none): train with \"ema\" in the stage (docs/ema.md), or leave --ema out to use the weights");
         }
         Path runDir = CheckpointChoice.runDirOf(file);
-        RunConfig config = configOf(file, contents.configJson(), runDir != null ? runDir : file.toAbsolutePath().getParent());
+        RunConfig config = configOf(
+                file,
+                contents.configJson(),
+                runDir != null ? runDir : file.toAbsolutePath().getParent());
         StoredShape stored = StoredShape.parse(file, c.modelFingerprint());
         String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model()));
         if (!model.equals(StoredShape.modelPart(c.modelFingerprint()))) {
-            throw new CheckpointException(file + ": its config's model (" + model + ") is not the one its parameters belong to ("
-                    + StoredShape.modelPart(c.modelFingerprint()) + "): the file was edited or is damaged");
+            throw new CheckpointException(
+                    file + ": its config's model (" + model + ") is not the one its parameters belong to ("
+                            + StoredShape.modelPart(c.modelFingerprint()) + "): the file was edited or is damaged");
         }
         Nd4jRuntime.init();
         ComputationGraph net;
         try {
-            net = ModelCompiler.build(config.model(), inputOf(config, stored), config.seed(), KernelUse.forCurrentBackend());
+            net = ModelCompiler.build(
+                    config.model(), inputOf(config, stored), config.seed(), KernelUse.forCurrentBackend());
         } catch (RuntimeException e) {
-            throw new CheckpointException(file + ": its model does not build in this TrainDeck (" + e.getMessage() + ")", e);
+            throw new CheckpointException(
+                    file + ": its model does not build in this TrainDeck (" + e.getMessage() + ")", e);
         }
         float[] values = ema ? contents.ema() : contents.params();
         if (net.numParams() != values.length) {
-            throw new CheckpointException(file + " holds " + values.length + " parameters, but its config builds a model of "
-                    + net.numParams() + " in this TrainDeck: it was written by another version, and cannot be opened for use");
+            throw new CheckpointException(file + " holds " + values.length
+                    + " parameters, but its config builds a model of " + net.numParams()
+                    + " in this TrainDeck: it was written by another version, and cannot be opened for use");
         }
         INDArray params = net.params();
         params.assign(Nd4j.create(values, params.shape(), DataType.FLOAT).castTo(params.dataType()));
         // as training prepares its models: oneDNN's convolutions are several times faster where they work
-        if (config.performance().onednn() && Nd4jRuntime.oneDnnUnavailableReason() == null && OneDnnHelpers.unusableReason() == null) {
+        if (config.performance().onednn()
+                && Nd4jRuntime.oneDnnUnavailableReason() == null
+                && OneDnnHelpers.unusableReason() == null) {
             OneDnnHelpers.install(net);
         }
-        return new TrainedModel(file, runDir, c, config, stored, net, ema, contents.ema() != null, classNamesOf(config));
+        return new TrainedModel(
+                file, runDir, c, config, stored, net, ema, contents.ema() != null, classNamesOf(config));
     }
 
     private static RunConfig configOf(Path file, String json, Path baseDir) throws CheckpointException {
         ValidationResult parsed = ConfigParser.parseStored(json, baseDir);
         if (!parsed.isValid()) {
-            throw new CheckpointException(file + ": its config is not valid here: " + parsed.errors().stream().map(Object::toString)
-                    .collect(Collectors.joining("; ")));
+            throw new CheckpointException(file + ": its config is not valid here: "
+                    + parsed.errors().stream().map(Object::toString).collect(Collectors.joining("; ")));
         }
         return parsed.config();
     }
@@ -118,7 +136,9 @@ public final class TrainedModel {
     private static ModelInput inputOf(RunConfig config, StoredShape s) {
         boolean images = ModelCompiler.wantsImages(config.model());
         boolean tokens = s.shape() instanceof SampleShape.Tokens;
-        InputType input = images ? s.shape().inputType(s.outputs()) : InputType.feedForward(s.shape().values());
+        InputType input = images
+                ? s.shape().inputType(s.outputs())
+                : InputType.feedForward(s.shape().values());
         return new ModelInput(input, s.task(), s.outputs(), tokens && images);
     }
 
@@ -128,7 +148,11 @@ public final class TrainedModel {
             return null;
         }
         try (Stream<Path> s = Files.list(config.resolve(f.path()))) {
-            return s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().toList();
+            return s.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> !n.startsWith("."))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             return null;
         }
@@ -168,7 +192,9 @@ public final class TrainedModel {
 
     /** The shape of each network input, -1 for the batch. */
     public List<long[]> inputShapes() {
-        long[] one = takesRows() ? new long[] {-1, stored.shape().values()} : stored.shape().batchShape(-1);
+        long[] one = takesRows()
+                ? new long[] {-1, stored.shape().values()}
+                : stored.shape().batchShape(-1);
         return List.of(one);
     }
 
@@ -209,7 +235,8 @@ public final class TrainedModel {
     /** The network's outputs in inference mode (dropout off, batch norm's running figures). */
     public synchronized INDArray[] output(INDArray... inputs) {
         if (inputs.length != net.getNumInputArrays()) {
-            throw new IllegalArgumentException("the network takes " + net.getNumInputArrays() + " input(s), not " + inputs.length);
+            throw new IllegalArgumentException(
+                    "the network takes " + net.getNumInputArrays() + " input(s), not " + inputs.length);
         }
         List<long[]> expected = inputShapes();
         for (int i = 0; i < inputs.length; i++) {
@@ -220,19 +247,37 @@ public final class TrainedModel {
                 fits = got[d] == want[d];
             }
             if (!fits) {
-                throw new IllegalArgumentException("input " + i + " has shape " + Arrays.toString(got) + ", but the model expects "
-                        + Arrays.toString(want) + " (-1: any batch size)");
+                throw new IllegalArgumentException("input " + i + " has shape " + Arrays.toString(got)
+                        + ", but the model expects " + Arrays.toString(want) + " (-1: any batch size)");
             }
         }
-        INDArray[] cast = Arrays.stream(inputs).map(a -> a.dataType() == net.params().dataType() ? a : a.castTo(net.params().dataType()))
+        INDArray[] cast = Arrays.stream(inputs)
+                .map(a -> a.dataType() == net.params().dataType()
+                        ? a
+                        : a.castTo(net.params().dataType()))
                 .toArray(INDArray[]::new);
         return net.output(false, cast);
     }
 
     /** What the command line and the app show of the model. */
     public ModelCard card() {
-        List<List<Long>> shapes = inputShapes().stream().map(s -> Arrays.stream(s).boxed().toList()).toList();
-        return new ModelCard(checkpointFile, runDir, checkpoint.runName(), checkpoint.stageName(), checkpoint.globalStep(),
-                checkpoint.reason(), ema, hasEma, task(), shapes, outputs(), classNames, stored.tokens(), net.numParams());
+        List<List<Long>> shapes = inputShapes().stream()
+                .map(s -> Arrays.stream(s).boxed().toList())
+                .toList();
+        return new ModelCard(
+                checkpointFile,
+                runDir,
+                checkpoint.runName(),
+                checkpoint.stageName(),
+                checkpoint.globalStep(),
+                checkpoint.reason(),
+                ema,
+                hasEma,
+                task(),
+                shapes,
+                outputs(),
+                classNames,
+                stored.tokens(),
+                net.numParams());
     }
 }

@@ -1,9 +1,8 @@
 package org.traindeck.engine.use;
 
-import org.traindeck.engine.events.MetricNames;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.traindeck.engine.events.MetricNames;
 
 /**
  * Real values over batches: MSE, MAE and R² (per target, averaged) for regression; MSE, MAE and PSNR for

@@ -1,6 +1,14 @@
 package org.traindeck.engine.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.checkpoint.CheckpointException;
@@ -12,15 +20,6 @@ import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.train.RunResult;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the app does through the API, on real runs: start, watch, finish, read back, resume, and a refused resume. */
 class EngineApiTest {
@@ -49,22 +48,29 @@ class EngineApiTest {
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(result.runDir()).isEqualTo(run.runDir());
         assertThat(run.currentStep()).isEqualTo(result.steps()).isEqualTo(24);
-        assertThat(seen).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(MetricEvent.class,
-                m -> assertThat(m.name()).isEqualTo(MetricNames.TRAIN_LOSS)));
+        assertThat(seen)
+                .anySatisfy(e -> assertThat(e)
+                        .isInstanceOfSatisfying(
+                                MetricEvent.class, m -> assertThat(m.name()).isEqualTo(MetricNames.TRAIN_LOSS)));
 
         PastRun past = engine.open(run.runDir());
         // the folder's own config (paths made absolute there), not the one the app has open
         assertThat(past.config().stages()).isEqualTo(run.config().stages());
         assertThat(past.config().outputDir()).isEqualTo(dir.resolve("runs").toString());
         assertThat(past.displayName()).isEqualTo("api (" + run.runDir().getFileName() + ")");
-        assertThat(past.history()).filteredOn(e -> e instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_LOSS))
+        assertThat(past.history())
+                .filteredOn(e -> e instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_LOSS))
                 .hasSize(24);
-        assertThat(past.history()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(LifecycleEvent.class,
-                l -> assertThat(l.kind()).isEqualTo(LifecycleEvent.Kind.RUN_FINISHED)));
+        assertThat(past.history())
+                .anySatisfy(e -> assertThat(e)
+                        .isInstanceOfSatisfying(
+                                LifecycleEvent.class,
+                                l -> assertThat(l.kind()).isEqualTo(LifecycleEvent.Kind.RUN_FINISHED)));
     }
 
     @Test
-    void aConcurrentSweepsTrialsTrainInTheirOwnProcessesAndTheAppHearsEachStartEndAndMetric(@TempDir Path dir) throws Exception {
+    void aConcurrentSweepsTrialsTrainInTheirOwnProcessesAndTheAppHearsEachStartEndAndMetric(@TempDir Path dir)
+            throws Exception {
         Files.writeString(dir.resolve("base.json"), """
                 {"name": "base", "outputDir": "runs", "devices": "cpu:2", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
@@ -101,8 +107,14 @@ class EngineApiTest {
         assertThat(ended).containsExactlyInAnyOrder("app-1 FINISHED", "app-2 FINISHED");
         for (String trial : List.of("app-1", "app-2")) {
             // status.json names the process that trained the run
-            assertThat(JSON.readTree(dir.resolve("runs").resolve(trial).resolve("status.json").toFile()).get("pid").asLong())
-                    .as(trial + " trained outside this JVM").isNotEqualTo(ProcessHandle.current().pid());
+            assertThat(JSON.readTree(dir.resolve("runs")
+                                    .resolve(trial)
+                                    .resolve("status.json")
+                                    .toFile())
+                            .get("pid")
+                            .asLong())
+                    .as(trial + " trained outside this JVM")
+                    .isNotEqualTo(ProcessHandle.current().pid());
         }
         // each trial's 2 epochs of 12 steps, read from its process as it trained
         assertThat(losses).hasSize(2 * 24);

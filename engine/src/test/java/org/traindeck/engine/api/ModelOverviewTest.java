@@ -1,5 +1,13 @@
 package org.traindeck.engine.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
@@ -9,15 +17,6 @@ import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.TelemetryMonitor;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the app shows beside a config: the model's table, its fit check, and each problem on its node. */
 class ModelOverviewTest {
@@ -67,11 +66,22 @@ class ModelOverviewTest {
         ModelOverview o = new ModelOverviews(hostWith(64 * 1024)).of(GRAPH.formatted("16", 8), dir);
 
         assertThat(o.ok()).as(o.toString()).isTrue();
-        assertThat(o.nodes()).extracting(ModelOverview.Node::name).containsExactly("input", "conv1", "pool", "fc", "output");
-        assertThat(o.nodes().get(1)).isEqualTo(new ModelOverview.Node("conv1", "conv2d", List.of("input"), "[4, 4, 8]", 80L, null));
+        assertThat(o.nodes())
+                .extracting(ModelOverview.Node::name)
+                .containsExactly("input", "conv1", "pool", "fc", "output");
+        assertThat(o.nodes().get(1))
+                .isEqualTo(new ModelOverview.Node("conv1", "conv2d", List.of("input"), "[4, 4, 8]", 80L, null));
         assertThat(o.nodes().get(2).outputShape()).isEqualTo("[2, 2, 8]");
-        assertThat(o.parameters()).isEqualTo(o.nodes().stream().mapToLong(ModelOverview.Node::parameters).sum()).isPositive();
-        assertThat(o.fit()).singleElement().asString().startsWith("training memory per device: ").contains("cpu: ", "fits");
+        assertThat(o.parameters())
+                .isEqualTo(o.nodes().stream()
+                        .mapToLong(ModelOverview.Node::parameters)
+                        .sum())
+                .isPositive();
+        assertThat(o.fit())
+                .singleElement()
+                .asString()
+                .startsWith("training memory per device: ")
+                .contains("cpu: ", "fits");
     }
 
     @Test
@@ -90,9 +100,13 @@ class ModelOverviewTest {
         assertThat(o.nodes().get(1).problem()).contains("layers[1] 'pool'", "(line 3, column");
         assertThat(o.nodes().get(0).problem()).isNull();
         assertThat(o.problems()).isEmpty();
-        assertThat(overviews.dataReads()).as("three summaries of one data config").isEqualTo(1);
+        assertThat(overviews.dataReads())
+                .as("three summaries of one data config")
+                .isEqualTo(1);
 
-        Files.writeString(dir.resolve("digits.csv"), Files.readString(dir.resolve("digits.csv")) + "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0\n");
+        Files.writeString(
+                dir.resolve("digits.csv"),
+                Files.readString(dir.resolve("digits.csv")) + "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0\n");
         overviews.of(GRAPH.formatted("32", 8), dir);
         assertThat(overviews.dataReads()).as("the data file changed").isEqualTo(2);
     }
@@ -125,8 +139,11 @@ class ModelOverviewTest {
         });
 
         assertThatThrownBy(() -> engine.prepare(Configs.parse(huge, dir).orThrow()))
-                .isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.problems())
-                        .extracting(ConfigProblem::path).containsExactly("stages[0].batchSize"))
+                .isInstanceOfSatisfying(
+                        InvalidConfigException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(ConfigProblem::path)
+                                .containsExactly("stages[0].batchSize"))
                 .hasMessageContaining("use batchSize ");
         assertThat(dir.resolve("runs")).doesNotExist();
     }

@@ -1,11 +1,11 @@
 package org.traindeck.engine.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * Tests' fault plans enter production code at one front door, the engine facade ({@code Engine.using}), which the
@@ -18,21 +18,30 @@ class FaultSeamsTest {
 
     @ArchTest
     static final ArchRule onlyTheFrontDoorsKnowTheFaultPlan = noClasses()
-            .that().resideOutsideOfPackage("org.traindeck.engine.faults..")
-            .and().haveNameNotMatching("org\\.traindeck\\.engine\\.api\\.Engine(\\$.*)?")
-            .should().dependOnClassesThat().resideInAPackage("org.traindeck.engine.faults..")
+            .that()
+            .resideOutsideOfPackage("org.traindeck.engine.faults..")
+            .and()
+            .haveNameNotMatching("org\\.traindeck\\.engine\\.api\\.Engine(\\$.*)?")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("org.traindeck.engine.faults..")
             .because("fault injection is passed in at the few seams that need it (the guide), as narrow hooks");
 
     /** The training loop's faults travel in the run's state and are read only where each one happens. */
     @ArchTest
     static final ArchRule trainingFaultsAreReadWhereTheyHappen = noClasses()
-            .that().resideOutsideOfPackage("org.traindeck.engine.faults..")
-            .and().haveNameNotMatching("org\\.traindeck\\.engine\\.train\\.(state\\.TrainingFaults|RunFaults|state\\.TrainingState"
-                    // the trainer puts them in the state, stops and stalls; the chain fails a tier's setup
-                    + "|Trainer|TierChain"
-                    // NaN steps, and a worker failing in the middle of a step or between two rounds
-                    + "|step\\.SingleDeviceStep|step\\.AllReduceStep|step\\.DistributedStep|step\\.ParallelEpoch"
-                    // a long validation, for a signal to land in
-                    + "|callback\\.Evaluator)(\\$.*)?")
-            .should().dependOnClassesThat().haveFullyQualifiedName("org.traindeck.engine.train.state.TrainingFaults");
+            .that()
+            .resideOutsideOfPackage("org.traindeck.engine.faults..")
+            .and()
+            .haveNameNotMatching(
+                    "org\\.traindeck\\.engine\\.train\\.(state\\.TrainingFaults|RunFaults|state\\.TrainingState"
+                            // the trainer puts them in the state, stops and stalls; the chain fails a tier's setup
+                            + "|Trainer|TierChain"
+                            // NaN steps, and a worker failing in the middle of a step or between two rounds
+                            + "|step\\.SingleDeviceStep|step\\.AllReduceStep|step\\.DistributedStep|step\\.ParallelEpoch"
+                            // a long validation, for a signal to land in
+                            + "|callback\\.Evaluator)(\\$.*)?")
+            .should()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("org.traindeck.engine.train.state.TrainingFaults");
 }

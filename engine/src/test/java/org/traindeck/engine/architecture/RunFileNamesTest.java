@@ -1,8 +1,6 @@
 package org.traindeck.engine.architecture;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.sinks.RunFolder;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,16 +11,28 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.sinks.RunFolder;
 
 /** RunFolder owns every name of a run's files: no other production file of the engine, app or cluster spells one. */
 class RunFileNamesTest {
 
     /** Names that mean a run's file wherever they are quoted. */
-    private static final List<String> FILE_NAMES = List.of(RunFolder.CONFIG, RunFolder.RESUME_CONFIG_PREFIX, RunFolder.METRICS_JSONL,
-            RunFolder.METRICS_CSV, RunFolder.LOG, RunFolder.STATUS, RunFolder.HISTOGRAMS, RunFolder.EVALUATION,
-            RunFolder.EVALUATION_EMA, RunFolder.VOCABULARY, RunFolder.RUN_ID, RunFolder.LOCK, RunFolder.TENSORBOARD);
+    private static final List<String> FILE_NAMES = List.of(
+            RunFolder.CONFIG,
+            RunFolder.RESUME_CONFIG_PREFIX,
+            RunFolder.METRICS_JSONL,
+            RunFolder.METRICS_CSV,
+            RunFolder.LOG,
+            RunFolder.STATUS,
+            RunFolder.HISTOGRAMS,
+            RunFolder.EVALUATION,
+            RunFolder.EVALUATION_EMA,
+            RunFolder.VOCABULARY,
+            RunFolder.RUN_ID,
+            RunFolder.LOCK,
+            RunFolder.TENSORBOARD);
 
     /** Words that are also JSON keys or command names: a run's folder only where a path is made or compared. */
     private static final List<String> FOLDER_NAMES = List.of(RunFolder.SAMPLES, RunFolder.CHECKPOINTS, RunFolder.CRASH);
@@ -46,7 +56,8 @@ class RunFileNamesTest {
         for (String module : List.of("engine", "app", "cluster")) {
             Path sources = TestPaths.repoRoot().resolve(module).resolve("src/main/java");
             try (Stream<Path> files = Files.walk(sources)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".java")).toList()) {
                     String fileName = file.getFileName().toString();
                     if (fileName.equals("RunFolder.java")) {
                         continue;
@@ -61,7 +72,9 @@ class RunFileNamesTest {
                         }
                         for (String name : FOLDER_NAMES) {
                             if (!allowed.contains(name)
-                                    && Pattern.compile("(resolve|equals)\\(\"" + Pattern.quote(name) + "\"\\)").matcher(lines.get(i)).find()) {
+                                    && Pattern.compile("(resolve|equals)\\(\"" + Pattern.quote(name) + "\"\\)")
+                                            .matcher(lines.get(i))
+                                            .find()) {
                                 found.add(file + ":" + (i + 1) + " spells " + name);
                             }
                         }

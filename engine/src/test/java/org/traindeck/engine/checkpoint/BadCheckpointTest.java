@@ -1,17 +1,7 @@
 package org.traindeck.engine.checkpoint;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.FolderHashes;
-import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,9 +15,18 @@ import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.FolderHashes;
+import org.traindeck.engine.cli.MainAccess;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 /** Every bad checkpoint gets a clear refusal, and a refused resume changes nothing on disk. */
 class BadCheckpointTest {
@@ -37,7 +36,8 @@ class BadCheckpointTest {
 
     @BeforeEach
     void train(@TempDir Path dir) throws IOException {
-        RunResult r = TrainingRun.prepare(ConfigParser.parse("""
+        RunResult r =
+                TrainingRun.prepare(ConfigParser.parse("""
                 {"name": "victim", "outputDir": "out", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
@@ -52,10 +52,13 @@ class BadCheckpointTest {
 
     private String refusal(Path checkpoint) throws Exception {
         Map<String, String> before = FolderHashes.of(runDir);
-        MainAccess.Result r = MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "resume", checkpoint.toString());
+        MainAccess.Result r = MainAccess.run(
+                new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "resume", checkpoint.toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.stderr()).doesNotContain("\tat ");
-        assertThat(FolderHashes.of(runDir)).as("nothing in the run folder changed").isEqualTo(before);
+        assertThat(FolderHashes.of(runDir))
+                .as("nothing in the run folder changed")
+                .isEqualTo(before);
         return r.stderr();
     }
 
@@ -119,7 +122,8 @@ class BadCheckpointTest {
                 """);
         Map<String, String> before = FolderHashes.of(runDir);
 
-        assertThatThrownBy(() -> TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(other, null), DeviceDiscovery.system()))
+        assertThatThrownBy(() -> TrainingRun.resume(
+                        runDir, new TrainingRun.ResumeOptions(other, null), DeviceDiscovery.system()))
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("model: differs from the model the checkpoint was trained with");
         assertThat(FolderHashes.of(runDir)).isEqualTo(before);
@@ -133,7 +137,8 @@ class BadCheckpointTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 1, "batchSize": 20, "optimizer": {"type": "sgd", "learningRate": 0.1}}]}
                 """);
-        assertThatThrownBy(() -> TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(unsafe, null), DeviceDiscovery.system()))
+        assertThatThrownBy(() -> TrainingRun.resume(
+                        runDir, new TrainingRun.ResumeOptions(unsafe, null), DeviceDiscovery.system()))
                 .hasMessageContaining("seed: cannot change on resume")
                 .hasMessageContaining("stages[0].optimizer: only its learning rate may change")
                 .hasMessageContaining("stages[0].epochs: is 1, but the checkpoint has already reached epoch 2");
@@ -145,7 +150,8 @@ class BadCheckpointTest {
                  "stages": [{"epochs": 3, "batchSize": 20, "optimizer": {"type": "adam", "learningRate": 0.0005}}],
                  "logging": {"everySteps": 5}}
                 """);
-        RunResult r = TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(safe, null), DeviceDiscovery.system()).runHere();
+        RunResult r = TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(safe, null), DeviceDiscovery.system())
+                .runHere();
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(r.steps()).isEqualTo(24);
         assertThat(runDir.resolve("config.resume-1.json")).exists();
@@ -153,12 +159,16 @@ class BadCheckpointTest {
 
     @Test
     void theOutputFolderInsteadOfARunNamesTheRunsInIt() {
-        MainAccess.Result r = MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "resume",
+        MainAccess.Result r = MainAccess.run(
+                new NvidiaSmi("", Duration.ofSeconds(1)),
+                new OshiHostProbe(),
+                "resume",
                 runDir.getParent().toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.stderr()).contains("has no checkpoints").contains("It holds run folders: give one of them, for example "
-                + runDir);
+        assertThat(r.stderr())
+                .contains("has no checkpoints")
+                .contains("It holds run folders: give one of them, for example " + runDir);
     }
 
     @Test
@@ -166,14 +176,17 @@ class BadCheckpointTest {
         Files.writeString(good.resolveSibling("step-000000001.tdckpt"), "garbage");
         Files.writeString(good.resolveSibling(".tmp-123.tdckpt.part"), "a write that crashed");
 
-        MainAccess.Result r = MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "checkpoints", runDir.toString());
+        MainAccess.Result r = MainAccess.run(
+                new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "checkpoints", runDir.toString());
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.stdout()).contains("step-000000016.tdckpt", "stage-end", "valid")
+        assertThat(r.stdout())
+                .contains("step-000000016.tdckpt", "stage-end", "valid")
                 .contains("step-000000001.tdckpt        INVALID: ")
                 .doesNotContain(".tmp-");
         // resume skips the invalid one and the leftover temp file
-        assertThat(new CheckpointStore(runDir).latestValid().orElseThrow().file()).isEqualTo(good);
+        assertThat(new CheckpointStore(runDir).latestValid().orElseThrow().file())
+                .isEqualTo(good);
     }
 
     private static byte[] flip(byte[] b) {
@@ -195,7 +208,8 @@ class BadCheckpointTest {
             }
         }
         entries.put(name, data);
-        try (OutputStream out = Files.newOutputStream(zipFile); ZipOutputStream zip = new ZipOutputStream(out)) {
+        try (OutputStream out = Files.newOutputStream(zipFile);
+                ZipOutputStream zip = new ZipOutputStream(out)) {
             for (var e : entries.entrySet()) {
                 zip.putNextEntry(new ZipEntry(e.getKey()));
                 zip.write(e.getValue());

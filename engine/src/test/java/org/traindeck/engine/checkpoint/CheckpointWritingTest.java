@@ -1,16 +1,15 @@
 package org.traindeck.engine.checkpoint;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.nio.file.Path;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A checkpoint is written on the training thread, every epoch by default: deflating its float arrays cost about 90 ms
@@ -20,7 +19,8 @@ class CheckpointWritingTest {
 
     @Test
     void weightsAndOptimizerStateAreStoredUncompressedAndReadBackExactly(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(ConfigParser.parse("""
+        RunResult r =
+                TrainingRun.prepare(ConfigParser.parse("""
                 {"name": "stored", "outputDir": "out", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}

@@ -1,7 +1,7 @@
 package org.traindeck.engine.checkpoint;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,9 +12,8 @@ import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The weight average in a checkpoint: an optional entry, so checkpoints without one read as before. */
 class EmaCheckpointTest {
@@ -24,8 +23,27 @@ class EmaCheckpointTest {
     private static final float[] EMA = {0.25f, -1f, 2.5f};
 
     private static Checkpoint checkpoint() {
-        return new Checkpoint(Checkpoint.FORMAT_VERSION, "r", "s", 0, 1, 2, 3, 0, 1.5, 0.7, 4, Map.of("s", 0.5), "fp", PARAMS.length,
-                UPDATER.length, "FLOAT", "time", 0, 1, "");
+        return new Checkpoint(
+                Checkpoint.FORMAT_VERSION,
+                "r",
+                "s",
+                0,
+                1,
+                2,
+                3,
+                0,
+                1.5,
+                0.7,
+                4,
+                Map.of("s", 0.5),
+                "fp",
+                PARAMS.length,
+                UPDATER.length,
+                "FLOAT",
+                "time",
+                0,
+                1,
+                "");
     }
 
     @Test
@@ -56,8 +74,9 @@ class EmaCheckpointTest {
         Path plain = dir.resolve("plain.tdckpt");
         CheckpointFiles.write(plain, checkpoint(), "{}", PARAMS, UPDATER);
         Path smuggled = dir.resolve("smuggled.tdckpt");
-        try (ZipFile in = new ZipFile(plain.toFile()); OutputStream os = Files.newOutputStream(smuggled);
-             ZipOutputStream out = new ZipOutputStream(os)) {
+        try (ZipFile in = new ZipFile(plain.toFile());
+                OutputStream os = Files.newOutputStream(smuggled);
+                ZipOutputStream out = new ZipOutputStream(os)) {
             for (ZipEntry e : Collections.list(in.entries())) {
                 out.putNextEntry(new ZipEntry(e.getName()));
                 try (InputStream data = in.getInputStream(e)) {
@@ -68,14 +87,22 @@ class EmaCheckpointTest {
             out.write(new byte[12]);
         }
 
-        assertThatThrownBy(() -> CheckpointFiles.read(smuggled)).isInstanceOf(CheckpointException.class)
+        assertThatThrownBy(() -> CheckpointFiles.read(smuggled))
+                .isInstanceOf(CheckpointException.class)
                 .hasMessageContaining("does not describe ema.bin");
         assertThatThrownBy(() -> CheckpointFiles.verify(smuggled)).isInstanceOf(CheckpointException.class);
     }
 
     @Test
     void anAverageOfAnotherLengthIsNotWritten(@TempDir Path dir) {
-        assertThatThrownBy(() -> CheckpointFiles.write(dir.resolve("x.tdckpt"), checkpoint(), "{}", PARAMS, UPDATER, new float[2],
-                CheckpointWriteHook.NONE)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CheckpointFiles.write(
+                        dir.resolve("x.tdckpt"),
+                        checkpoint(),
+                        "{}",
+                        PARAMS,
+                        UPDATER,
+                        new float[2],
+                        CheckpointWriteHook.NONE))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -1,5 +1,12 @@
 package org.traindeck.engine.checkpoint;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
@@ -8,14 +15,6 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A full disk and a diverging loss, injected at a chosen step. */
 class FailureInjectionTest {
@@ -36,8 +35,11 @@ class FailureInjectionTest {
 
     @Test
     void aFullDiskKeepsThePreviousCheckpointAndTrainingGoesOn(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}"), DeviceDiscovery.system(),
-                FaultPlan.NONE.diskFullFromStep(16)).runHere();
+        RunResult r = TrainingRun.prepare(
+                        config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}"),
+                        DeviceDiscovery.system(),
+                        FaultPlan.NONE.diskFullFromStep(16))
+                .runHere();
 
         // trained to the end, but said to be incomplete: the checkpoints after step 8 are missing
         assertThat(r.status()).isEqualTo(RunResult.Status.INCOMPLETE);
@@ -45,16 +47,26 @@ class FailureInjectionTest {
         assertThat(r.steps()).isEqualTo(32);
         Path folder = r.runDir().resolve("checkpoints");
         assertThat(files(folder)).containsExactly("step-000000008.tdckpt");
-        assertThat(new CheckpointStore(r.runDir()).latestValid().orElseThrow().checkpoint().globalStep()).isEqualTo(8);
+        assertThat(new CheckpointStore(r.runDir())
+                        .latestValid()
+                        .orElseThrow()
+                        .checkpoint()
+                        .globalStep())
+                .isEqualTo(8);
         assertThat(r.lastCheckpoint()).isEqualTo(folder.resolve("step-000000008.tdckpt"));
         String log = Files.readString(r.runDir().resolve("train.log"));
-        assertThat(log).contains("could not be written: the disk is full").contains("The previous checkpoint, step-000000008.tdckpt, is intact.");
+        assertThat(log)
+                .contains("could not be written: the disk is full")
+                .contains("The previous checkpoint, step-000000008.tdckpt, is intact.");
     }
 
     @Test
     void aFullDiskCanStopTheRunInstead(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}"),
-                DeviceDiscovery.system(), FaultPlan.NONE.diskFullFromStep(16)).runHere();
+        RunResult r = TrainingRun.prepare(
+                        config(dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}"),
+                        DeviceDiscovery.system(),
+                        FaultPlan.NONE.diskFullFromStep(16))
+                .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(r.message()).contains("because a checkpoint could not be written");
@@ -64,12 +76,16 @@ class FailureInjectionTest {
 
     @Test
     void aNanLossStopsBeforeTheUpdateWithTheLastCheckpointIntact(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(dir, ""), DeviceDiscovery.system(), FaultPlan.NONE.nanAtStep(13)).runHere();
+        RunResult r = TrainingRun.prepare(config(dir, ""), DeviceDiscovery.system(), FaultPlan.NONE.nanAtStep(13))
+                .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(r.steps()).isEqualTo(13);
-        assertThat(r.message()).contains("the loss became NaN at step 13").contains("stopped before the update")
-                .contains("lower learning rate").contains("step-000000008.tdckpt, is intact");
+        assertThat(r.message())
+                .contains("the loss became NaN at step 13")
+                .contains("stopped before the update")
+                .contains("lower learning rate")
+                .contains("step-000000008.tdckpt, is intact");
         CheckpointFiles.Contents last = CheckpointFiles.read(r.lastCheckpoint());
         assertThat(last.checkpoint().globalStep()).isEqualTo(8);
         for (float p : last.params()) {
@@ -79,8 +95,11 @@ class FailureInjectionTest {
 
     @Test
     void skipPolicySkipsTheBadBatchAndFinishes(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(dir, ", \"onNonFinite\": \"skip\""), DeviceDiscovery.system(),
-                FaultPlan.NONE.nanAtStep(13)).runHere();
+        RunResult r = TrainingRun.prepare(
+                        config(dir, ", \"onNonFinite\": \"skip\""),
+                        DeviceDiscovery.system(),
+                        FaultPlan.NONE.nanAtStep(13))
+                .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(r.steps()).isEqualTo(32);

@@ -1,10 +1,7 @@
 package org.traindeck.engine.checkpoint;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.train.TrainingRun;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,9 +9,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.train.TrainingRun;
 
 /**
  * A GPT (SameDiff attention, layer norms, learned positions) on a text, killed with SIGKILL after a checkpoint and
@@ -31,28 +30,40 @@ class GptKillAndResumeTest {
             """;
 
     private static Process start(Path dir, Path log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"), "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
+                "-cp",
+                System.getProperty("java.class.path"),
                 "org.traindeck.engine.cli.Main"));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("OMP_NUM_THREADS", "1");
         return pb.start();
     }
 
     private static boolean hasEpochCheckpoint(CheckpointStore store) {
         try {
-            return store.list().stream().anyMatch(l -> l.isValid() && l.checkpoint().epoch() >= 2 && !l.checkpoint().reason().equals("best"));
+            return store.list().stream()
+                    .anyMatch(l -> l.isValid()
+                            && l.checkpoint().epoch() >= 2
+                            && !l.checkpoint().reason().equals("best"));
         } catch (IOException e) {
             return false;
         }
     }
 
     @Test
-    void killedAfterACheckpointItResumesToTheUninterruptedRunAndRefusesAnotherVocabulary(@TempDir Path dir) throws Exception {
+    void killedAfterACheckpointItResumesToTheUninterruptedRunAndRefusesAnotherVocabulary(@TempDir Path dir)
+            throws Exception {
         Path text = dir.resolve("text.txt");
         Files.copy(TestPaths.repoRoot().resolve("data/text/gpl-3.txt"), text);
-        Path reference = TrainingRun.prepare(ConfigParser.parse(CONFIG.formatted("straight", text), dir).orThrow()).runHere().runDir();
+        Path reference = TrainingRun.prepare(ConfigParser.parse(CONFIG.formatted("straight", text), dir)
+                        .orThrow())
+                .runHere()
+                .runDir();
         Path config = dir.resolve("killed.json");
         Files.writeString(config, CONFIG.formatted("killed", text));
         Path runDir = dir.resolve("out/killed");
@@ -70,13 +81,18 @@ class GptKillAndResumeTest {
         Process refused = start(dir, dir.resolve("refused.txt"), "resume", runDir.toString());
         assertThat(refused.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(refused.exitValue()).isNotZero();
-        assertThat(Files.readString(dir.resolve("refused.txt"))).contains("vocabulary").contains("differs");
+        assertThat(Files.readString(dir.resolve("refused.txt")))
+                .contains("vocabulary")
+                .contains("differs");
 
         Files.writeString(text, original);
         Process resumed = start(dir, dir.resolve("resumed.txt"), "resume", runDir.toString());
         assertThat(resumed.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        assertThat(resumed.exitValue()).as(Files.readString(dir.resolve("resumed.txt"))).isZero();
-        assertThat(KillAndResumeTest.losses(runDir)).as("every step once, with the uninterrupted run's loss")
+        assertThat(resumed.exitValue())
+                .as(Files.readString(dir.resolve("resumed.txt")))
+                .isZero();
+        assertThat(KillAndResumeTest.losses(runDir))
+                .as("every step once, with the uninterrupted run's loss")
                 .isEqualTo(KillAndResumeTest.losses(reference));
     }
 }

@@ -1,15 +1,6 @@
 package org.traindeck.engine.checkpoint;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.FolderHashes;
-import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,8 +13,16 @@ import java.util.zip.Deflater;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.FolderHashes;
+import org.traindeck.engine.cli.MainAccess;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 /**
  * Checkpoints made to hurt: another run's checkpoint put in this run's folder, and a zip bomb. Each is refused with a
@@ -45,7 +44,9 @@ class HostileCheckpointTest {
     }
 
     private static RunResult run(Path dir, String name, String out, int hidden, int epochs) throws IOException {
-        return TrainingRun.prepare(ConfigParser.parse(CONFIG.formatted(name, out, hidden, epochs), dir).orThrow()).runHere();
+        return TrainingRun.prepare(ConfigParser.parse(CONFIG.formatted(name, out, hidden, epochs), dir)
+                        .orThrow())
+                .runHere();
     }
 
     private static MainAccess.Result cli(String... args) {
@@ -56,43 +57,57 @@ class HostileCheckpointTest {
     void anotherRunsCheckpointInThisRunsFolderIsRefusedAndSkipped(@TempDir Path elsewhere) throws Exception {
         // another run, another architecture, trained longer: its checkpoint has the highest step in the folder
         RunResult intruder = run(elsewhere, "intruder", "out", 32, 6);
-        Path planted = runDir.resolve("checkpoints").resolve(intruder.lastCheckpoint().getFileName());
+        Path planted =
+                runDir.resolve("checkpoints").resolve(intruder.lastCheckpoint().getFileName());
         Files.copy(intruder.lastCheckpoint(), planted);
         Map<String, String> before = FolderHashes.of(runDir);
 
         MainAccess.Result named = cli("resume", planted.toString());
         assertThat(named.exitCode()).isEqualTo(2);
-        assertThat(named.stderr()).contains("belongs to another run (\"intruder\"").contains("nothing in the run folder was changed")
+        assertThat(named.stderr())
+                .contains("belongs to another run (\"intruder\"")
+                .contains("nothing in the run folder was changed")
                 .doesNotContain("\tat ");
-        assertThat(FolderHashes.of(runDir)).as("nothing in the run folder changed").isEqualTo(before);
+        assertThat(FolderHashes.of(runDir))
+                .as("nothing in the run folder changed")
+                .isEqualTo(before);
 
         // resuming the folder skips the foreign file and continues from the run's own latest checkpoint
         MainAccess.Result folder = cli("resume", runDir.toString(), "--epochs", "3");
         assertThat(folder.exitCode()).as(folder.stderr()).isZero();
-        assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from " + runDir.resolve("checkpoints/step-000000016.tdckpt"));
+        assertThat(Files.readString(runDir.resolve("train.log")))
+                .contains("resuming from " + runDir.resolve("checkpoints/step-000000016.tdckpt"));
     }
 
     /** Issue 35: a checkpoint of another run of the same config (same name, same model) was listed as "valid". */
     @Test
     void aCheckpointOfAnotherRunOfTheSameConfigIsListedAsSuchAndNeverResumed(@TempDir Path elsewhere) throws Exception {
         RunResult twin = run(elsewhere, "victim", "out", 8, 6);
-        Path planted = runDir.resolve("checkpoints").resolve(twin.lastCheckpoint().getFileName());
+        Path planted =
+                runDir.resolve("checkpoints").resolve(twin.lastCheckpoint().getFileName());
         Files.copy(twin.lastCheckpoint(), planted);
         assertThat(RunIdentity.of(runDir)).isNotEmpty().isNotEqualTo(RunIdentity.of(twin.runDir()));
         Map<String, String> before = FolderHashes.of(runDir);
 
         MainAccess.Result listed = cli("checkpoints", runDir.toString());
-        assertThat(listed.stdout()).containsPattern(planted.getFileName() + ".*NOT RESUMED: from another run \\(run id ")
+        assertThat(listed.stdout())
+                .containsPattern(planted.getFileName() + ".*NOT RESUMED: from another run \\(run id ")
                 .containsPattern("step-000000016.tdckpt.* valid");
 
         MainAccess.Result named = cli("resume", planted.toString());
         assertThat(named.exitCode()).isEqualTo(2);
-        assertThat(named.stderr()).contains("is from another run").contains("nothing in the run folder was changed").doesNotContain("\tat ");
-        assertThat(FolderHashes.of(runDir)).as("nothing in the run folder changed").isEqualTo(before);
+        assertThat(named.stderr())
+                .contains("is from another run")
+                .contains("nothing in the run folder was changed")
+                .doesNotContain("\tat ");
+        assertThat(FolderHashes.of(runDir))
+                .as("nothing in the run folder changed")
+                .isEqualTo(before);
 
         MainAccess.Result folder = cli("resume", runDir.toString(), "--epochs", "3");
         assertThat(folder.exitCode()).as(folder.stderr()).isZero();
-        assertThat(Files.readString(runDir.resolve("train.log"))).contains("resuming from " + runDir.resolve("checkpoints/step-000000016.tdckpt"));
+        assertThat(Files.readString(runDir.resolve("train.log")))
+                .contains("resuming from " + runDir.resolve("checkpoints/step-000000016.tdckpt"));
 
         // said in so many words, it continues from it
         MainAccess.Result forced = cli("resume", planted.toString(), "--from-another-run", "--epochs", "7");
@@ -110,7 +125,9 @@ class HostileCheckpointTest {
         Map<String, String> before = FolderHashes.of(runDir);
 
         MainAccess.Result listed = cli("checkpoints", runDir.toString());
-        assertThat(listed.stdout() + listed.stderr()).contains("step-000099999.tdckpt").contains("step-000000016.tdckpt");
+        assertThat(listed.stdout() + listed.stderr())
+                .contains("step-000099999.tdckpt")
+                .contains("step-000000016.tdckpt");
         assertThat(listed.stdout() + listed.stderr()).contains("params.bin is said to hold " + inflated + " bytes");
 
         MainAccess.Result resumed = cli("resume", runDir.toString(), "--epochs", "3");
@@ -131,7 +148,8 @@ class HostileCheckpointTest {
             updater = z.getInputStream(z.getEntry("updater.bin")).readAllBytes();
         }
         manifest = manifest.replaceFirst("(\"params.bin\"\\s*:\\s*\\{\\s*\"size\"\\s*:\\s*)\\d+", "$1" + size);
-        try (OutputStream out = Files.newOutputStream(bomb); ZipOutputStream zip = new ZipOutputStream(out)) {
+        try (OutputStream out = Files.newOutputStream(bomb);
+                ZipOutputStream zip = new ZipOutputStream(out)) {
             zip.setLevel(Deflater.BEST_COMPRESSION);
             zip.putNextEntry(new ZipEntry("manifest.json"));
             zip.write(manifest.getBytes(StandardCharsets.UTF_8));

@@ -1,12 +1,10 @@
 package org.traindeck.engine.checkpoint;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.train.TrainingRun;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +17,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.train.TrainingRun;
 
 /**
  * Kills a real training process (SIGKILL of a child JVM) at random moments, once on purpose in the middle of a
@@ -38,23 +37,32 @@ class KillAndResumeTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
-                "-cp", System.getProperty("java.class.path"),
-                "org.traindeck.engine.cli.FaultInjectingMain", "--pause-checkpoint-writes-ms", "100"));
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.traindeck.engine.cli.FaultInjectingMain",
+                "--pause-checkpoint-writes-ms",
+                "100"));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("OMP_NUM_THREADS", "1");
         return pb.start();
     }
 
     /** Polls until the condition holds; fails at once if the child died, and after minutes only as a guard against a hang. */
     private static void waitUntil(BooleanSupplier condition, Process p, String what) {
-        await(what).atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(10)).until(() -> {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            assertThat(p.isAlive()).as("the child is still running while waiting for " + what).isTrue();
-            return false;
-        });
+        await(what)
+                .atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> {
+                    if (condition.getAsBoolean()) {
+                        return true;
+                    }
+                    assertThat(p.isAlive())
+                            .as("the child is still running while waiting for " + what)
+                            .isTrue();
+                    return false;
+                });
     }
 
     private static boolean tempFileIn(Path folder) {
@@ -78,7 +86,9 @@ class KillAndResumeTest {
 
     private static long resumeLines(Path runDir) {
         try {
-            return Files.readAllLines(runDir.resolve("train.log")).stream().filter(l -> l.contains("resuming from")).count();
+            return Files.readAllLines(runDir.resolve("train.log")).stream()
+                    .filter(l -> l.contains("resuming from"))
+                    .count();
         } catch (IOException e) {
             return 0;
         }
@@ -108,7 +118,10 @@ class KillAndResumeTest {
         waitUntil(() -> hasValid(store), first, "a first checkpoint");
         waitUntil(() -> tempFileIn(store.folder()), first, "a checkpoint write");
         kill(first);
-        assertThat(store.list()).allSatisfy(l -> assertThat(l.isValid()).as(l.file() + ": " + l.problem()).isTrue());
+        assertThat(store.list())
+                .allSatisfy(l -> assertThat(l.isValid())
+                        .as(l.file() + ": " + l.problem())
+                        .isTrue());
 
         // 2..8: resume, then kill at a random moment
         int kills = 1;
@@ -119,7 +132,9 @@ class KillAndResumeTest {
             Process p = start(dir, dir.resolve("log-" + i + ".txt"), "resume", runDir.toString());
             waitUntil(() -> resumeLines(runDir) > resumesBefore, p, "the resume to begin");
             String resumedFrom = Files.readAllLines(runDir.resolve("train.log")).stream()
-                    .filter(l -> l.contains("resuming from")).reduce((a, b) -> b).orElseThrow();
+                    .filter(l -> l.contains("resuming from"))
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
             assertThat(resumedFrom).contains(latest.file().toString());
             if (p.waitFor(300 + random.nextInt(1500), TimeUnit.MILLISECONDS)) {
                 finishedEarly = true;
@@ -128,14 +143,19 @@ class KillAndResumeTest {
                 kill(p);
                 kills++;
             }
-            assertThat(store.list()).allSatisfy(l -> assertThat(l.isValid()).as(l.file() + ": " + l.problem()).isTrue());
+            assertThat(store.list())
+                    .allSatisfy(l -> assertThat(l.isValid())
+                            .as(l.file() + ": " + l.problem())
+                            .isTrue());
         }
 
         // finally, let it finish
         if (!finishedEarly) {
             Process last = start(dir, dir.resolve("log-final.txt"), "resume", runDir.toString());
             assertThat(last.waitFor(180, TimeUnit.SECONDS)).isTrue();
-            assertThat(last.exitValue()).as(Files.readString(dir.resolve("log-final.txt"))).isZero();
+            assertThat(last.exitValue())
+                    .as(Files.readString(dir.resolve("log-final.txt")))
+                    .isZero();
         }
 
         assertThat(kills).isGreaterThanOrEqualTo(3);
@@ -152,8 +172,11 @@ class KillAndResumeTest {
             expected.add(s);
         }
         assertThat(steps).as("every step exactly once, in order").containsExactlyElementsOf(expected);
-        assertThat(store.latestValid().orElseThrow().checkpoint().globalStep()).isEqualTo((long) EPOCHS * STEPS_PER_EPOCH);
-        assertThat(tempFileIn(store.folder())).as("leftovers of killed writes are cleaned up").isFalse();
+        assertThat(store.latestValid().orElseThrow().checkpoint().globalStep())
+                .isEqualTo((long) EPOCHS * STEPS_PER_EPOCH);
+        assertThat(tempFileIn(store.folder()))
+                .as("leftovers of killed writes are cleaned up")
+                .isFalse();
     }
 
     private static final String THREE_STAGES = """
@@ -175,7 +198,9 @@ class KillAndResumeTest {
         for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
             JsonNode e = json.readTree(line);
             if ("train/loss".equals(e.path("name").asText())) {
-                assertThat(out.put(e.get("step").asLong(), e.get("value").asText())).as("step %d once", e.get("step").asLong()).isNull();
+                assertThat(out.put(e.get("step").asLong(), e.get("value").asText()))
+                        .as("step %d once", e.get("step").asLong())
+                        .isNull();
             }
         }
         return out;
@@ -184,8 +209,10 @@ class KillAndResumeTest {
     /** A stage-end checkpoint of {@code stage} exists: the run has just moved on to the next stage. */
     private static boolean stageEnded(CheckpointStore store, int stage) {
         try {
-            return store.list().stream().anyMatch(l -> l.isValid() && l.checkpoint().reason().equals("stage-end")
-                    && l.checkpoint().stageIndex() == stage);
+            return store.list().stream()
+                    .anyMatch(l -> l.isValid()
+                            && l.checkpoint().reason().equals("stage-end")
+                            && l.checkpoint().stageIndex() == stage);
         } catch (IOException e) {
             return false;
         }
@@ -193,7 +220,10 @@ class KillAndResumeTest {
 
     @Test
     void killsInEveryStageAndJustAfterEachStageEndGiveTheUninterruptedRun(@TempDir Path dir) throws Exception {
-        Path reference = TrainingRun.prepare(ConfigParser.parse(THREE_STAGES.formatted("straight"), dir).orThrow()).runHere().runDir();
+        Path reference = TrainingRun.prepare(ConfigParser.parse(THREE_STAGES.formatted("straight"), dir)
+                        .orThrow())
+                .runHere()
+                .runDir();
         Path config = dir.resolve("killed.json");
         Files.writeString(config, THREE_STAGES.formatted("killed"));
         Path runDir = dir.resolve("out/killed");
@@ -217,16 +247,23 @@ class KillAndResumeTest {
             }
         }
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(Files.readString(dir.resolve("k-" + kills + ".txt"))).isZero();
+        assertThat(p.exitValue())
+                .as(Files.readString(dir.resolve("k-" + kills + ".txt")))
+                .isZero();
 
         assertThat(kills).isEqualTo(5);
-        assertThat(losses(runDir)).as("every step once, with the uninterrupted run's loss").isEqualTo(losses(reference));
+        assertThat(losses(runDir))
+                .as("every step once, with the uninterrupted run's loss")
+                .isEqualTo(losses(reference));
     }
 
     private static boolean hasEpochCheckpoint(CheckpointStore store, int stage) {
         try {
-            return store.list().stream().anyMatch(l -> l.isValid() && l.checkpoint().stageIndex() == stage
-                    && l.checkpoint().epoch() >= 1 && !l.checkpoint().reason().equals("best"));
+            return store.list().stream()
+                    .anyMatch(l -> l.isValid()
+                            && l.checkpoint().stageIndex() == stage
+                            && l.checkpoint().epoch() >= 1
+                            && !l.checkpoint().reason().equals("best"));
         } catch (IOException e) {
             return false;
         }

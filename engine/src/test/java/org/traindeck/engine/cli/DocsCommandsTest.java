@@ -1,11 +1,6 @@
 package org.traindeck.engine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.docs.MarkdownDocs;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,8 +19,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.docs.MarkdownDocs;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Every {@code traindeck COMMAND} and every {@code --option} the user-facing docs name exists: the engine's commands
@@ -36,21 +35,24 @@ class DocsCommandsTest {
 
     /** "traindeck" (or "./traindeck") and what follows it up to the end of a code span, a table cell, a comment or the line. */
     private static final Pattern COMMAND = Pattern.compile("(?<![\\w./-])(?:\\./)?traindeck((?: [^`\\n|#]*)?)");
+
     private static final Pattern OPTION = Pattern.compile("(?<![\\w-])--[a-z][a-z0-9-]*");
     private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9-]*");
     /** The ./traindeck script's own branches: {@code if [ "${1:-}" = "gui" ]}. */
     private static final Pattern LAUNCHER_BRANCH = Pattern.compile("\"\\$\\{1:-}\" = \"([a-z-]+)\"");
+
     private static final Pattern SCRIPT_OPTION = Pattern.compile("(?<![\\w-])(--[a-z][a-z0-9-]*)\\)");
 
     /** Where each command the launcher hands on is implemented: its words and options are string literals there. */
-    private static final Map<String, String> LAUNCHED = Map.of("gui", "app/src/main", "bench", "bench/src/main", "cluster", "cluster/src/main");
+    private static final Map<String, String> LAUNCHED =
+            Map.of("gui", "app/src/main", "bench", "bench/src/main", "cluster", "cluster/src/main");
 
     /** Options of other programs the docs name, with whose they are. */
     private static final Set<String> OTHER_TOOLS = Set.of(
-            "--logdir",                // tensorboard --logdir
-            "--linux-shortcut",        // jpackage
-            "--linux-package-deps",    // jpackage
-            "--enable-native-access",  // java on JDK 23+
+            "--logdir", // tensorboard --logdir
+            "--linux-shortcut", // jpackage
+            "--linux-package-deps", // jpackage
+            "--enable-native-access", // java on JDK 23+
             "--sun-misc-unsafe-memory-access");
 
     @Test
@@ -67,7 +69,8 @@ class DocsCommandsTest {
                     seen++;
                     String problem = check(cli, launched, m.group(1).strip());
                     if (problem != null) {
-                        wrong.add(TestPaths.repoRoot().relativize(file) + ":" + (i + 1) + ": traindeck" + m.group(1) + ": " + problem);
+                        wrong.add(TestPaths.repoRoot().relativize(file) + ":" + (i + 1) + ": traindeck" + m.group(1)
+                                + ": " + problem);
                     }
                 }
             }
@@ -93,7 +96,9 @@ class DocsCommandsTest {
                 }
             }
         }
-        assertThat(unknown).as("options no command, module or packaging script takes").isEmpty();
+        assertThat(unknown)
+                .as("options no command, module or packaging script takes")
+                .isEmpty();
     }
 
     /** Null when the command line names only what exists, else what does not. */
@@ -104,24 +109,30 @@ class DocsCommandsTest {
         CommandLine command = cli;
         int i = 0;
         // walk down the subcommands the words name (queue add, queue run, ...)
-        while (i < tokens.length && WORD.matcher(tokens[i]).matches() && !command.getSubcommands().isEmpty()) {
+        while (i < tokens.length
+                && WORD.matcher(tokens[i]).matches()
+                && !command.getSubcommands().isEmpty()) {
             String word = tokens[i];
             if (command == cli && launched.contains(word)) {
                 return checkLaunched(word, tokens, i + 1);
             }
             CommandLine sub = command.getSubcommands().get(word);
             if (sub == null) {
-                return "no command \"" + word + "\" (there are " + new TreeSet<>(command.getSubcommands().keySet())
+                return "no command \"" + word + "\" (there are "
+                        + new TreeSet<>(command.getSubcommands().keySet())
                         + (command == cli ? " and, through the script, " + launched : "") + ")";
             }
             command = sub;
             i++;
         }
-        Set<String> options = command.getCommandSpec().options().stream().flatMap(o -> Stream.of(o.names())).collect(Collectors.toSet());
+        Set<String> options = command.getCommandSpec().options().stream()
+                .flatMap(o -> Stream.of(o.names()))
+                .collect(Collectors.toSet());
         for (; i < tokens.length; i++) {
             Matcher m = OPTION.matcher(tokens[i]);
             if (m.lookingAt() && !options.contains(m.group())) {
-                return "\"" + command.getCommandName() + "\" has no option " + m.group() + " (it has " + new TreeSet<>(options) + ")";
+                return "\"" + command.getCommandName() + "\" has no option " + m.group() + " (it has "
+                        + new TreeSet<>(options) + ")";
             }
         }
         return null;

@@ -1,12 +1,9 @@
 package org.traindeck.engine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.checkpoint.CheckpointFiles;
-import org.traindeck.engine.checkpoint.CheckpointStore;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.checkpoint.CheckpointFiles;
+import org.traindeck.engine.checkpoint.CheckpointStore;
 
 /** A config with a weight average validates, trains and resumes from the command line; a bad one is refused there. */
 class EmaCliTest {
@@ -33,7 +32,10 @@ class EmaCliTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        return new Main(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
     }
 
     private static Path write(Path dir, String name, int epochs, String decay) throws IOException {
@@ -54,7 +56,8 @@ class EmaCliTest {
     }
 
     private static float[] lastEma(Path runDir) throws Exception {
-        return CheckpointFiles.read(new CheckpointStore(runDir).list().get(0).file()).ema();
+        return CheckpointFiles.read(new CheckpointStore(runDir).list().get(0).file())
+                .ema();
     }
 
     @Test
@@ -76,6 +79,9 @@ class EmaCliTest {
     @Test
     void aDecayOfOneIsRefusedWithItsPlace(@TempDir Path dir) throws IOException {
         assertThat(run("validate", write(dir, "bad", 1, "1").toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("stages[0].ema.decay").contains("< 1").doesNotContain("\tat ");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("stages[0].ema.decay")
+                .contains("< 1")
+                .doesNotContain("\tat ");
     }
 }

@@ -1,11 +1,10 @@
 package org.traindeck.engine.cli;
 
+import java.util.Arrays;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.faults.FaultPlan;
-
-import java.util.Arrays;
 
 /**
  * The CLI with failures injected, for tests that need a real process (signals, SIGKILL): options before the command
@@ -14,8 +13,7 @@ import java.util.Arrays;
  */
 public final class FaultInjectingMain {
 
-    private FaultInjectingMain() {
-    }
+    private FaultInjectingMain() {}
 
     public static void main(String[] args) {
         FaultPlan faults = FaultPlan.NONE;

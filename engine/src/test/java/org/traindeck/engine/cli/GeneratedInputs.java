@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.traindeck.engine.TestPaths;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -17,6 +15,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.traindeck.engine.TestPaths;
 
 /**
  * Hostile inputs made from a seed: two-node layer graphs (every node type after every other, each node's required
@@ -30,7 +29,8 @@ final class GeneratedInputs {
 
     GeneratedInputs(long seed) throws IOException {
         random = new Random(seed);
-        JsonNode schema = JSON.readTree(TestPaths.repoRoot().resolve("docs/run-config.schema.json").toFile());
+        JsonNode schema = JSON.readTree(
+                TestPaths.repoRoot().resolve("docs/run-config.schema.json").toFile());
         for (JsonNode alternative : schema.at("/$defs/layer/oneOf")) {
             nodeTypes.add((ObjectNode) alternative);
         }
@@ -92,7 +92,10 @@ final class GeneratedInputs {
         switch (type) {
             case "integer" -> {
                 int min = property.path("minimum").asInt(1);
-                return JSON.getNodeFactory().numberNode(min + random.nextInt(Math.max(1, Math.min(4, property.path("maximum").asInt(min + 4) - min + 1))));
+                return JSON.getNodeFactory()
+                        .numberNode(min
+                                + random.nextInt(Math.max(
+                                        1, Math.min(4, property.path("maximum").asInt(min + 4) - min + 1))));
             }
             case "number" -> {
                 double min = property.path("minimum").asDouble(0);
@@ -130,15 +133,35 @@ final class GeneratedInputs {
 
     /** A NumPy file whose header is drawn from lies and edge cases, with some data (often not the amount it declares). */
     byte[] npy() {
-        String[] descrs = {"<f4", "<f8", "|u1", "<i8", "<i4", ">f4", "|b1", "<c8", "O", "<U3", "|V4", "<f2", "f4", "<f16", "", "<f4<f4"};
-        String[] shapes = {"()", "(0,)", "(4, 0)", "(0, 4)", "(3,)", "(2, 3)", "(2, 3, 4, 5, 6, 7, 8)", "(-1, 2)", "(99999999999, 99999999999)",
-                "(2147483648,)", "(2, 'a')", "(2.5,)", "[2, 3]", "(2,, 3)", "(", "((2,),)", "(1,) * 3"};
+        String[] descrs = {
+            "<f4", "<f8", "|u1", "<i8", "<i4", ">f4", "|b1", "<c8", "O", "<U3", "|V4", "<f2", "f4", "<f16", "", "<f4<f4"
+        };
+        String[] shapes = {
+            "()",
+            "(0,)",
+            "(4, 0)",
+            "(0, 4)",
+            "(3,)",
+            "(2, 3)",
+            "(2, 3, 4, 5, 6, 7, 8)",
+            "(-1, 2)",
+            "(99999999999, 99999999999)",
+            "(2147483648,)",
+            "(2, 'a')",
+            "(2.5,)",
+            "[2, 3]",
+            "(2,, 3)",
+            "(",
+            "((2,),)",
+            "(1,) * 3"
+        };
         String[] orders = {"False", "True", "0", "None", "'no'"};
         String descr = descrs[random.nextInt(descrs.length)];
         String shape = shapes[random.nextInt(shapes.length)];
         String order = orders[random.nextInt(orders.length)];
         StringBuilder header = new StringBuilder("{");
-        List<String> parts = new ArrayList<>(List.of("'descr': '" + descr + "'", "'fortran_order': " + order, "'shape': " + shape));
+        List<String> parts =
+                new ArrayList<>(List.of("'descr': '" + descr + "'", "'fortran_order': " + order, "'shape': " + shape));
         Collections.shuffle(parts, random);
         if (random.nextInt(8) == 0) {
             parts.remove(random.nextInt(parts.size()));
@@ -154,7 +177,10 @@ final class GeneratedInputs {
         int declared = random.nextInt(10) == 0 ? random.nextInt(65536) : h.length;
         byte major = (byte) (random.nextInt(10) == 0 ? 9 : 1);
         ByteBuffer b = ByteBuffer.allocate(10 + h.length + dataBytes).order(ByteOrder.LITTLE_ENDIAN);
-        b.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put(major).put((byte) 0);
+        b.put((byte) 0x93)
+                .put("NUMPY".getBytes(StandardCharsets.US_ASCII))
+                .put(major)
+                .put((byte) 0);
         b.putShort((short) declared).put(h);
         for (int i = 0; i < dataBytes; i++) {
             b.put((byte) random.nextInt(256));

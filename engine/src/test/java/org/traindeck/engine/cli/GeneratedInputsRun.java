@@ -12,8 +12,7 @@ import java.util.List;
  */
 public final class GeneratedInputsRun {
 
-    private GeneratedInputsRun() {
-    }
+    private GeneratedInputsRun() {}
 
     public static void main(String[] args) throws Exception {
         long seed = Long.parseLong(args[0]);
@@ -50,12 +49,15 @@ public final class GeneratedInputsRun {
                      "data": {"train": {"type": "numpy", "inputs": "%s", "task": "reconstruction"}},
                      "stages": [{"epochs": 1, "batchSize": 2}], "checkpoint": {"keepBestPerStage": false}}
                     """.formatted(npy.getFileName()));
-            String header = new String(Files.readAllBytes(npy), java.nio.charset.StandardCharsets.ISO_8859_1).lines().findFirst().orElse("");
+            String header = new String(Files.readAllBytes(npy), java.nio.charset.StandardCharsets.ISO_8859_1)
+                    .lines()
+                    .findFirst()
+                    .orElse("");
             run("npy " + header.strip() + " (train)", crashes, "train", config.toString());
         }
         crashes.forEach(c -> System.out.println("CRASH " + c));
-        System.out.println("cases " + n + " graphs (" + valid + " valid, " + trained + " trained), " + npyCases + " NumPy files; "
-                + crashes.size() + " crash(es)");
+        System.out.println("cases " + n + " graphs (" + valid + " valid, " + trained + " trained), " + npyCases
+                + " NumPy files; " + crashes.size() + " crash(es)");
     }
 
     /** Runs the CLI; a crash is an exception out of it, a stack trace in its output, or an exit code it never gives. */
@@ -63,8 +65,11 @@ public final class GeneratedInputsRun {
         try {
             MainAccess.Result r = MainAccess.run(args);
             String all = r.stdout() + r.stderr();
-            boolean trace = all.contains("\tat ") || all.contains("Exception") || all.contains("Error:") && !all.contains("error:");
-            boolean unexplained = r.exitCode() == Main.RUN_FAILED || r.exitCode() != Main.OK && r.exitCode() != Main.INVALID_INPUT;
+            boolean trace = all.contains("\tat ")
+                    || all.contains("Exception")
+                    || all.contains("Error:") && !all.contains("error:");
+            boolean unexplained =
+                    r.exitCode() == Main.RUN_FAILED || r.exitCode() != Main.OK && r.exitCode() != Main.INVALID_INPUT;
             boolean unlocated = r.exitCode() == Main.INVALID_INPUT && !all.contains("error:");
             if (trace || unexplained || unlocated) {
                 crashes.add(what + ": exit " + r.exitCode() + ": " + oneLine(all));

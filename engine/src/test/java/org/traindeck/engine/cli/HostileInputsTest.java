@@ -1,8 +1,6 @@
 package org.traindeck.engine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.TestPaths;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,8 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
 
 /** Inputs of issue 35 that ended in a stack trace: each now ends in exit 2 and a message that says where. */
 class HostileInputsTest {
@@ -29,7 +28,10 @@ class HostileInputsTest {
         int total = 10 + header.length() + 1;
         header = header + " ".repeat((64 - total % 64) % 64) + "\n";
         ByteBuffer b = ByteBuffer.allocate(10 + header.length()).order(ByteOrder.LITTLE_ENDIAN);
-        b.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0);
+        b.put((byte) 0x93)
+                .put("NUMPY".getBytes(StandardCharsets.US_ASCII))
+                .put((byte) 1)
+                .put((byte) 0);
         b.putShort((short) header.length()).put(header.getBytes(StandardCharsets.US_ASCII));
         Files.write(file, b.array());
     }
@@ -51,8 +53,12 @@ class HostileInputsTest {
         String header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" + values.length + ",), }";
         int total = 10 + header.length() + 1;
         header = header + " ".repeat((64 - total % 64) % 64) + "\n";
-        ByteBuffer b = ByteBuffer.allocate(10 + header.length() + 8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0);
+        ByteBuffer b =
+                ByteBuffer.allocate(10 + header.length() + 8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) 0x93)
+                .put("NUMPY".getBytes(StandardCharsets.US_ASCII))
+                .put((byte) 1)
+                .put((byte) 0);
         b.putShort((short) header.length()).put(header.getBytes(StandardCharsets.US_ASCII));
         for (long v : values) {
             b.putLong(v);
@@ -78,7 +84,8 @@ class HostileInputsTest {
 
     @Test
     void aSequenceHeadAfterPoolingTheSequenceAwayIsALocatedError(@TempDir Path dir) throws IOException {
-        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        String text =
+                TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
         Path config = dir.resolve("c.json");
         Files.writeString(config, """
                 {"name": "s", "outputDir": "out",
@@ -93,23 +100,29 @@ class HostileInputsTest {
     /** Found by GeneratedInputsTest: a dense, layer norm or dropout on a text source's ids validated, then failed to train. */
     @Test
     void aNodeOtherThanAnEmbeddingOnTokenIdsIsALocatedError(@TempDir Path dir) throws IOException {
-        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
-        for (String first : new String[] {"{\"type\": \"dense\", \"units\": 4}", "{\"type\": \"layerNorm\"}",
-                "{\"type\": \"spatialDropout\", \"rate\": 0.1}"}) {
+        String text =
+                TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        for (String first : new String[] {
+            "{\"type\": \"dense\", \"units\": 4}",
+            "{\"type\": \"layerNorm\"}",
+            "{\"type\": \"spatialDropout\", \"rate\": 0.1}"
+        }) {
             Path config = dir.resolve("c.json");
             Files.writeString(config, """
                     {"name": "t", "outputDir": "out", "model": {"type": "graph", "layers": [%s, {"type": "dense", "units": 4}]},
                      "data": {"train": {"type": "text", "path": "%s", "context": 8, "limit": 24}},
                      "stages": [{"epochs": 1, "batchSize": 4}]}""".formatted(first, text));
 
-            assertLocatedRefusal(MainAccess.run("validate", config.toString()), "model.layers[0]", "add an \"embedding\" before it");
+            assertLocatedRefusal(
+                    MainAccess.run("validate", config.toString()), "model.layers[0]", "add an \"embedding\" before it");
         }
     }
 
     /** Found by GeneratedInputsTest: pooling along a text's steps validated, then the per-step labels did not match. */
     @Test
     void aSequenceHeadAfterTheStepsWereHalvedIsALocatedError(@TempDir Path dir) throws IOException {
-        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        String text =
+                TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
         Path config = dir.resolve("c.json");
         Files.writeString(config, """
                 {"name": "p", "outputDir": "out",
@@ -117,6 +130,7 @@ class HostileInputsTest {
                  "data": {"train": {"type": "text", "path": "%s", "context": 8, "limit": 24}},
                  "stages": [{"epochs": 1, "batchSize": 4}]}""".formatted(text));
 
-        assertLocatedRefusal(MainAccess.run("validate", config.toString()), "model.layers[1]", "each of the data's 8 steps");
+        assertLocatedRefusal(
+                MainAccess.run("validate", config.toString()), "model.layers[1]", "each of the data's 8 steps");
     }
 }

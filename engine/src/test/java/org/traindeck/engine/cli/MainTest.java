@@ -1,13 +1,9 @@
 package org.traindeck.engine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.traindeck.engine.TestPaths;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,8 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.traindeck.engine.TestPaths;
 
 class MainTest {
 
@@ -25,7 +24,10 @@ class MainTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        return new Main(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
     }
 
     private String stdout() {
@@ -44,7 +46,11 @@ class MainTest {
     @MethodSource("badConfigs")
     void validateExitsWithTwoAndNoStackTraceForEveryBadConfig(Path file) {
         assertThat(run("validate", file.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("error: ").contains("invalid").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(stderr())
+                .contains("error: ")
+                .contains("invalid")
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ");
     }
 
     @ParameterizedTest
@@ -67,7 +73,10 @@ class MainTest {
 
     @Test
     void validateAcceptsASampleConfig() {
-        assertThat(run("validate", TestPaths.sampleConfigs().resolve("digits-mlp.json").toString())).isEqualTo(Main.OK);
+        assertThat(run(
+                        "validate",
+                        TestPaths.sampleConfigs().resolve("digits-mlp.json").toString()))
+                .isEqualTo(Main.OK);
         assertThat(stdout()).contains("valid (1 stage(s), model mlp, 17,226 parameters)");
     }
 
@@ -81,7 +90,8 @@ class MainTest {
                 """);
 
         assertThat(run("train", config.toString())).isEqualTo(Main.OK);
-        assertThat(stdout()).contains("run folder: " + dir.resolve("runs/cli"))
+        assertThat(stdout())
+                .contains("run folder: " + dir.resolve("runs/cli"))
                 .contains("[only] epoch 1/3", "[only] epoch 3/3", "val_acc", "finished: 18 steps");
         assertThat(dir.resolve("runs/cli/metrics.jsonl")).isNotEmptyFile();
     }
@@ -105,11 +115,16 @@ class MainTest {
         assertThat(run("train", config.toString(), "--devices", "cpu:2")).isEqualTo(Main.INVALID_INPUT);
         assertThat(stderr()).contains("stages[0].accumulationSteps: is not supported with parallel.mode \"averaging\"");
         err.reset();
-        assertThat(run("resume", runDir.toString(), "--epochs", "2", "--devices", "cpu:2")).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("stages[0].accumulationSteps: is not supported with parallel.mode \"averaging\"")
-                .contains("cpu:2").doesNotContain("\tat ");
+        assertThat(run("resume", runDir.toString(), "--epochs", "2", "--devices", "cpu:2"))
+                .isEqualTo(Main.INVALID_INPUT);
+        assertThat(stderr())
+                .contains("stages[0].accumulationSteps: is not supported with parallel.mode \"averaging\"")
+                .contains("cpu:2")
+                .doesNotContain("\tat ");
         try (Stream<Path> files = Files.walk(runDir)) {
-            assertThat(files.map(Path::toString).sorted().toList()).as("nothing in the run folder changed").isEqualTo(before);
+            assertThat(files.map(Path::toString).sorted().toList())
+                    .as("nothing in the run folder changed")
+                    .isEqualTo(before);
         }
     }
 
@@ -124,8 +139,11 @@ class MainTest {
 
         assertThat(run("train", config.toString())).isEqualTo(Main.INVALID_INPUT);
         // found while the config is checked, before a run folder is made
-        assertThat(stderr()).contains("error: data.train.path:").contains("\"oops\" is not a finite number")
-                .contains("nothing was run").doesNotContain("\tat ");
+        assertThat(stderr())
+                .contains("error: data.train.path:")
+                .contains("\"oops\" is not a finite number")
+                .contains("nothing was run")
+                .doesNotContain("\tat ");
     }
 
     @Test
@@ -158,7 +176,9 @@ class MainTest {
     void usageMistakesExitWithTwo() {
         assertThat(run()).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("frobnicate")).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("Unmatched argument at index 0: 'frobnicate'").contains("Usage: traindeck");
+        assertThat(stderr())
+                .contains("Unmatched argument at index 0: 'frobnicate'")
+                .contains("Usage: traindeck");
         assertThat(run("train")).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("validate", "a.json", "b.json")).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("train", "a.json", "--fast")).isEqualTo(Main.INVALID_INPUT);
@@ -166,7 +186,9 @@ class MainTest {
         assertThat(run("train", "a.json", "--devices", "gpu7")).isEqualTo(Main.INVALID_INPUT);
         assertThat(stderr()).contains("'gpu7' is not cpu, cpu:N (1 to 64), all, or GPU indices such as 0,1");
         assertThat(run("queue")).isEqualTo(Main.INVALID_INPUT);
-        assertThat(stderr()).contains("queue needs add, run, list, remove or move").contains("Usage: traindeck queue");
+        assertThat(stderr())
+                .contains("queue needs add, run, list, remove or move")
+                .contains("Usage: traindeck queue");
         assertThat(run("compare", "one-run")).isEqualTo(Main.INVALID_INPUT);
         assertThat(run("resume", "somewhere", "--epochs", "0")).isEqualTo(Main.INVALID_INPUT);
         assertThat(stderr()).contains("--epochs needs a whole number of at least 1");
@@ -181,8 +203,16 @@ class MainTest {
     @Test
     void helpAndVersion() {
         assertThat(run("--help")).isEqualTo(Main.OK);
-        assertThat(stdout()).contains("validate", "train", "resume", "queue", "sweep", "devices", "Exit codes: 0 success",
-                "130 / 143");
+        assertThat(stdout())
+                .contains(
+                        "validate",
+                        "train",
+                        "resume",
+                        "queue",
+                        "sweep",
+                        "devices",
+                        "Exit codes: 0 success",
+                        "130 / 143");
         assertThat(run("queue", "--help")).isEqualTo(Main.OK);
         assertThat(stdout()).contains("add", "run", "list");
         assertThat(run("--version")).isEqualTo(Main.OK);
@@ -198,7 +228,8 @@ class MainTest {
         JsonNode cpu = devices.get(devices.size() - 1);
         assertThat(cpu.get("id").asText()).isEqualTo("cpu");
         assertThat(cpu.get("cores").asInt()).isPositive();
-        assertThat(cpu.get("threads").asInt()).isGreaterThanOrEqualTo(cpu.get("cores").asInt());
+        assertThat(cpu.get("threads").asInt())
+                .isGreaterThanOrEqualTo(cpu.get("cores").asInt());
         assertThat(cpu.get("memoryTotalMiB").asLong()).isGreaterThan(256);
         assertThat(cpu.get("name").asText()).isNotBlank();
         if (devices.size() == 1) {

@@ -1,14 +1,13 @@
 package org.traindeck.engine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code traindeck profile}: the table on stdout and exit 0, or a located error on stderr and exit 2. */
 class ProfileCommandTest {
@@ -31,7 +30,12 @@ class ProfileCommandTest {
         MainAccess.Result r = MainAccess.run("profile", config.toString(), "--steps", "2");
 
         assertThat(r.exitCode()).as(r.stderr()).isEqualTo(Main.OK);
-        assertThat(r.stdout()).contains("2 step(s) timed after 4 warm-up step(s)", "node (type)", "optimizer update", "data (batch making)")
+        assertThat(r.stdout())
+                .contains(
+                        "2 step(s) timed after 4 warm-up step(s)",
+                        "node (type)",
+                        "optimizer update",
+                        "data (batch making)")
                 .containsPattern("(?m)^c1 \\(ConvolutionLayer\\) +\\d+\\.\\d{3} +\\d+\\.\\d% +\\d+\\.\\d{3}")
                 .containsPattern("(?m)^sum \\(ElementWiseVertex\\) ")
                 .containsPattern("(?m)^fc \\(DenseKernel\\) ")
@@ -59,7 +63,8 @@ class ProfileCommandTest {
 
     @Test
     void aMissingFileOrAGraphThatDoesNotBuildIsSaidWithWhere(@TempDir Path dir) throws IOException {
-        MainAccess.Result missing = MainAccess.run("profile", dir.resolve("nope.json").toString());
+        MainAccess.Result missing =
+                MainAccess.run("profile", dir.resolve("nope.json").toString());
         Path broken = Files.writeString(dir.resolve("shape.json"), MainAccess.GRAPH_WITH_A_SHAPE_ERROR);
         MainAccess.Result shape = MainAccess.run("profile", broken.toString());
 

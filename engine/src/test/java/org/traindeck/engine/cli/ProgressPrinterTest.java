@@ -1,19 +1,18 @@
 package org.traindeck.engine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 
 class ProgressPrinterTest {
 
@@ -27,12 +26,30 @@ class ProgressPrinterTest {
     void aRunWithLayerHistogramsPrintsItsProgressWithoutFailing() {
         RunConfig config = Configs.parse(CONFIG, Path.of(".")).orThrow();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProgressPrinter printer = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8), config, false);
+        ProgressPrinter printer =
+                new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8), config, false);
 
         // histograms reach every subscriber of a run with logging.layers on, the progress printer included
-        assertThatCode(() -> printer.onEvent(new HistogramEvent("p", "main", 0, 0, 500, 1_700_000_000_000L, 1.0, "dense0",
-                HistogramEvent.WEIGHTS, -1, 1, 4, 0, 2, new double[] {0, 1}, new double[] {2, 2}))).doesNotThrowAnyException();
-        printer.onEvent(new LifecycleEvent("p", "main", 0, 0, 0, 1_700_000_000_000L, 0, LifecycleEvent.Kind.RUN_STARTED, "run p started"));
+        assertThatCode(() -> printer.onEvent(new HistogramEvent(
+                        "p",
+                        "main",
+                        0,
+                        0,
+                        500,
+                        1_700_000_000_000L,
+                        1.0,
+                        "dense0",
+                        HistogramEvent.WEIGHTS,
+                        -1,
+                        1,
+                        4,
+                        0,
+                        2,
+                        new double[] {0, 1},
+                        new double[] {2, 2})))
+                .doesNotThrowAnyException();
+        printer.onEvent(new LifecycleEvent(
+                "p", "main", 0, 0, 0, 1_700_000_000_000L, 0, LifecycleEvent.Kind.RUN_STARTED, "run p started"));
 
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("run p started");
     }
@@ -42,16 +59,20 @@ class ProgressPrinterTest {
     void theEpochLineGivesTheEpochsSamplesPerSecondNotTheLastStepsOne() {
         RunConfig config = Configs.parse(CONFIG, Path.of(".")).orThrow();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ProgressPrinter printer = new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8), config, false);
+        ProgressPrinter printer =
+                new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8), config, false);
 
         for (int step = 1; step <= 4; step++) {
             printer.onEvent(metric(step, "throughput/samples_per_s", step < 4 ? 30 : 199));
         }
         printer.onEvent(metric(4, "time/epoch_s", 16 / 34.0));
         printer.onEvent(metric(4, "throughput/epoch_samples_per_s", 34));
-        printer.onEvent(new LifecycleEvent("p", "main", 0, 0, 4, 1_700_000_000_000L, 1, LifecycleEvent.Kind.EPOCH_FINISHED, "epoch 1/1"));
+        printer.onEvent(new LifecycleEvent(
+                "p", "main", 0, 0, 4, 1_700_000_000_000L, 1, LifecycleEvent.Kind.EPOCH_FINISHED, "epoch 1/1"));
 
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("samples/s 34 ").doesNotContain("199");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("samples/s 34 ")
+                .doesNotContain("199");
     }
 
     private static MetricEvent metric(long step, String name, double value) {

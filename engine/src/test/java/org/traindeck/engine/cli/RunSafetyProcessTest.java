@@ -1,13 +1,10 @@
 package org.traindeck.engine.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.checkpoint.Checkpoint;
-import org.traindeck.engine.checkpoint.CheckpointStore;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,10 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
 
 /**
  * What a real process does when it is signalled, when a second process wants the same run folder, when a file cannot
@@ -45,11 +44,17 @@ class RunSafetyProcessTest {
     }
 
     private static Process start(Path dir, Map<String, String> env, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"), "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
+                "-cp",
+                System.getProperty("java.class.path"),
                 "org.traindeck.engine.cli.Main"));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile());
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("child.log").toFile());
         pb.environment().putAll(env);
         return pb.start();
     }
@@ -70,15 +75,20 @@ class RunSafetyProcessTest {
     }
 
     private static long trainedPast(Path runDir, long steps, Process p) {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            assertThat(p.isAlive()).as("the child is still training").isTrue();
-            return loggedStep(runDir) >= steps;
-        });
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    assertThat(p.isAlive()).as("the child is still training").isTrue();
+                    return loggedStep(runDir) >= steps;
+                });
         return loggedStep(runDir);
     }
 
     private static void signal(Process p, String signal) throws Exception {
-        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
+                        .start()
+                        .waitFor())
+                .isZero();
     }
 
     /** A transformer's SameDiff layers made ND4J warn on the console about its TensorFlow-import table on every run. */
@@ -129,12 +139,17 @@ class RunSafetyProcessTest {
             trainedPast(runDir, 5, p);
             String metricsBefore = Files.readString(runDir.resolve("train.log"));
 
-            MainAccess.Result second = MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "resume", runDir.toString());
+            MainAccess.Result second = MainAccess.run(
+                    new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "resume", runDir.toString());
 
             assertThat(second.exitCode()).isEqualTo(2);
-            assertThat(second.stderr()).contains("is in use by another TrainDeck run (PID " + p.pid())
-                    .contains("org.traindeck.engine.cli.Main train").doesNotContain("\tat ");
-            assertThat(Files.readString(runDir.resolve("train.log"))).startsWith(metricsBefore).doesNotContain("resuming from");
+            assertThat(second.stderr())
+                    .contains("is in use by another TrainDeck run (PID " + p.pid())
+                    .contains("org.traindeck.engine.cli.Main train")
+                    .doesNotContain("\tat ");
+            assertThat(Files.readString(runDir.resolve("train.log")))
+                    .startsWith(metricsBefore)
+                    .doesNotContain("resuming from");
         } finally {
             p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
@@ -150,19 +165,28 @@ class RunSafetyProcessTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 2, "batchSize": 20}]}
                 """);
         NvidiaSmi noGpu = new NvidiaSmi("", Duration.ofSeconds(1));
-        assertThat(MainAccess.run(noGpu, new OshiHostProbe(), "train", config.toString()).exitCode()).isZero();
+        assertThat(MainAccess.run(noGpu, new OshiHostProbe(), "train", config.toString())
+                        .exitCode())
+                .isZero();
         Path runDir = dir.resolve("runs/full");
         // the run log now lives on a device that is always full: every write fails with ENOSPC, as on a full disk
         Files.delete(runDir.resolve("train.log"));
         Files.createSymbolicLink(runDir.resolve("train.log"), devFull);
 
-        MainAccess.Result resumed = MainAccess.run(noGpu, new OshiHostProbe(), "resume", runDir.toString(), "--epochs", "4");
+        MainAccess.Result resumed =
+                MainAccess.run(noGpu, new OshiHostProbe(), "resume", runDir.toString(), "--epochs", "4");
 
         assertThat(resumed.exitCode()).as(resumed.stderr()).isEqualTo(Main.FILES_INCOMPLETE);
         assertThat(resumed.stderr()).contains("finished, but some files could not be written: train.log");
         String metrics = Files.readString(runDir.resolve("metrics.jsonl"));
-        assertThat(metrics).contains("\"FILE_WRITE_FAILED\",\"message\":\"train.log could not be written (the disk is full)");
-        assertThat(new CheckpointStore(runDir).latestValid().orElseThrow().checkpoint().globalStep()).isEqualTo(40);
+        assertThat(metrics)
+                .contains("\"FILE_WRITE_FAILED\",\"message\":\"train.log could not be written (the disk is full)");
+        assertThat(new CheckpointStore(runDir)
+                        .latestValid()
+                        .orElseThrow()
+                        .checkpoint()
+                        .globalStep())
+                .isEqualTo(40);
     }
 
     /** Issue 35: a resume on a full disk failed and left an empty config.resume file behind. */
@@ -176,21 +200,29 @@ class RunSafetyProcessTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 2, "batchSize": 20}]}
                 """);
         NvidiaSmi noGpu = new NvidiaSmi("", Duration.ofSeconds(1));
-        assertThat(MainAccess.run(noGpu, new OshiHostProbe(), "train", config.toString()).exitCode()).isZero();
+        assertThat(MainAccess.run(noGpu, new OshiHostProbe(), "train", config.toString())
+                        .exitCode())
+                .isZero();
         Path runDir = dir.resolve("runs/full");
         List<String> before;
         try (var files = Files.list(runDir)) {
             before = files.map(f -> f.getFileName().toString()).sorted().toList();
         }
-        // the resume's config is written beside its final name first: that write now fails with ENOSPC, as on a full disk
+        // the resume's config is written beside its final name first: that write now fails with ENOSPC, as on a full
+        // disk
         Files.createSymbolicLink(runDir.resolve("config.resume-1.json.tmp"), devFull);
 
-        MainAccess.Result resumed = MainAccess.run(noGpu, new OshiHostProbe(), "resume", runDir.toString(), "--epochs", "4");
+        MainAccess.Result resumed =
+                MainAccess.run(noGpu, new OshiHostProbe(), "resume", runDir.toString(), "--epochs", "4");
 
         assertThat(resumed.exitCode()).as(resumed.stderr()).isEqualTo(Main.RUN_FAILED);
-        assertThat(resumed.stderr()).contains("config.resume-1.json").contains("the disk is full").doesNotContain("\tat ");
+        assertThat(resumed.stderr())
+                .contains("config.resume-1.json")
+                .contains("the disk is full")
+                .doesNotContain("\tat ");
         try (var files = Files.list(runDir)) {
-            assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).isEqualTo(before);
+            assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
+                    .isEqualTo(before);
         }
     }
 
@@ -203,7 +235,8 @@ class RunSafetyProcessTest {
                  "data": {"train": {"type": "csv", "path": "bad.csv"}}, "stages": [{"epochs": 1, "batchSize": 2}]}
                 """);
 
-        MainAccess.Result r = MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "train", config.toString());
+        MainAccess.Result r = MainAccess.run(
+                new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), "train", config.toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
         // the data is read while the config is checked, before any run folder is made
@@ -226,7 +259,9 @@ class RunSafetyProcessTest {
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             String output = Files.readString(dir.resolve("child.log"));
             assertThat(p.exitValue()).as(output).isEqualTo(2);
-            assertThat(output).contains("cannot name as a file: start TrainDeck under a UTF-8 locale").doesNotContain("\tat ");
+            assertThat(output)
+                    .contains("cannot name as a file: start TrainDeck under a UTF-8 locale")
+                    .doesNotContain("\tat ");
         }
     }
 }

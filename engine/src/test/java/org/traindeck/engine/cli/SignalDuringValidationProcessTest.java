@@ -1,14 +1,10 @@
 package org.traindeck.engine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.checkpoint.Checkpoint;
-import org.traindeck.engine.checkpoint.CheckpointStore;
-import org.traindeck.engine.sinks.RunStatusSink;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +12,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.sinks.RunStatusSink;
 
 /**
  * SIGTERM or Ctrl-C while a long validation runs (issue 35, item 1): the validation stops, the steps trained so far
@@ -31,14 +30,22 @@ class SignalDuringValidationProcessTest {
     private static final int STEPS_PER_EPOCH = 50;
     /** 40 validation batches of 512 at 1 s each: the validation outlasts the bound on the stop by far. */
     private static final long VALIDATION_BATCH_PAUSE_MS = 1000;
+
     private static final Duration STOP_BOUND = Duration.ofSeconds(20);
 
     private static Process start(Path dir, String log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"), "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
+                "-cp",
+                System.getProperty("java.class.path"),
                 FaultInjectingMain.class.getName()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(log).toFile())
+                .start();
     }
 
     private static String readOrEmpty(Path file) {
@@ -52,7 +59,9 @@ class SignalDuringValidationProcessTest {
     private static boolean logged(Path runDir, String metric, long atLeastStep) {
         try {
             for (String line : Files.readAllLines(runDir.resolve("metrics.jsonl"))) {
-                if (line.contains("\"" + metric + "\"") && line.endsWith("}") && JSON.readTree(line).get("step").asLong() >= atLeastStep) {
+                if (line.contains("\"" + metric + "\"")
+                        && line.endsWith("}")
+                        && JSON.readTree(line).get("step").asLong() >= atLeastStep) {
                     return true;
                 }
             }
@@ -72,16 +81,30 @@ class SignalDuringValidationProcessTest {
                  "stages": [{"epochs": 2, "batchSize": 8}], "checkpoint": {"everyEpochs": 0, "keepBestPerStage": false}}
                 """.formatted(STEPS_PER_EPOCH * 8));
         Path runDir = dir.resolve("runs/val");
-        Process p = start(dir, "stopped.log", "--pause-validation-batches-ms", Long.toString(VALIDATION_BATCH_PAUSE_MS),
-                "train", config.toString());
+        Process p = start(
+                dir,
+                "stopped.log",
+                "--pause-validation-batches-ms",
+                Long.toString(VALIDATION_BATCH_PAUSE_MS),
+                "train",
+                config.toString());
         try {
             // train.log says so at once when the first validation begins; it lasts 40 s
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                assertThat(p.isAlive()).as("the child is still training").isTrue();
-                return readOrEmpty(runDir.resolve("train.log")).contains("validating after epoch 1 ");
-            });
-            assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
-            assertThat(p.waitFor(STOP_BOUND.toSeconds(), TimeUnit.SECONDS)).as("the validation is cut short").isTrue();
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        assertThat(p.isAlive())
+                                .as("the child is still training")
+                                .isTrue();
+                        return readOrEmpty(runDir.resolve("train.log")).contains("validating after epoch 1 ");
+                    });
+            assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
+                            .start()
+                            .waitFor())
+                    .isZero();
+            assertThat(p.waitFor(STOP_BOUND.toSeconds(), TimeUnit.SECONDS))
+                    .as("the validation is cut short")
+                    .isTrue();
         } finally {
             p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
@@ -95,23 +118,32 @@ class SignalDuringValidationProcessTest {
             assertThat(l.checkpoint().globalStep()).isEqualTo(STEPS_PER_EPOCH);
         });
         String file = saved.get(0).file().getFileName().toString();
-        assertThat(output).contains("stopping: saving a checkpoint of step " + STEPS_PER_EPOCH)
-                .contains("stopped at step " + STEPS_PER_EPOCH).contains(file).contains("resume with: traindeck resume")
+        assertThat(output)
+                .contains("stopping: saving a checkpoint of step " + STEPS_PER_EPOCH)
+                .contains("stopped at step " + STEPS_PER_EPOCH)
+                .contains(file)
+                .contains("resume with: traindeck resume")
                 .doesNotContain("intact");
         JsonNode status = JSON.readTree(runDir.resolve(RunStatusSink.FILE).toFile());
         assertThat(status.path("status").asText()).as(status.toString()).isEqualTo("stopped");
-        assertThat(logged(runDir, "val/loss", 0)).as("the cut validation published nothing").isFalse();
+        assertThat(logged(runDir, "val/loss", 0))
+                .as("the cut validation published nothing")
+                .isFalse();
 
         // the resume validates the epoch the signal cut, then trains the second one
         Process resumed = start(dir, "resumed.log", "resume", runDir.toString());
         try {
-            assertThat(resumed.waitFor(120, TimeUnit.SECONDS)).as("the resume finishes").isTrue();
+            assertThat(resumed.waitFor(120, TimeUnit.SECONDS))
+                    .as("the resume finishes")
+                    .isTrue();
         } finally {
             resumed.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
         String resumedOutput = Files.readString(dir.resolve("resumed.log"));
         assertThat(resumed.exitValue()).as(resumedOutput).isZero();
-        assertThat(resumedOutput).contains("at step " + STEPS_PER_EPOCH + " from " + file).contains("finished:");
+        assertThat(resumedOutput)
+                .contains("at step " + STEPS_PER_EPOCH + " from " + file)
+                .contains("finished:");
         assertThat(logged(runDir, "val/loss", STEPS_PER_EPOCH)).isTrue();
         assertThat(logged(runDir, "train/loss", 2 * STEPS_PER_EPOCH)).isTrue();
     }

@@ -1,12 +1,9 @@
 package org.traindeck.engine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.RunQueue;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.RunQueue;
 
 /** traindeck sweep and traindeck queue in-process, on real (small) runs and real files. */
 class SweepAndQueueTest {
@@ -27,7 +26,10 @@ class SweepAndQueueTest {
     private int run(String... args) {
         out.reset();
         err.reset();
-        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        return new Main(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
     }
 
     private static Path base(Path dir, String name) throws Exception {
@@ -60,13 +62,18 @@ class SweepAndQueueTest {
         assertThat(folders).extracting(p -> p.getFileName().toString()).containsExactly("lr-1", "lr-2", "lr-3");
         double[] rates = {0.0005, 0.002, 0.01};
         for (int i = 0; i < 3; i++) {
-            JsonNode config = JSON.readTree(folders.get(i).resolve("config.json").toFile());
+            JsonNode config =
+                    JSON.readTree(folders.get(i).resolve("config.json").toFile());
             assertThat(config.at("/stages/0/optimizer/learningRate").asDouble()).isEqualTo(rates[i]);
             assertThat(config.get("name").asText()).isEqualTo("lr-" + (i + 1));
         }
         String table = out.toString();
         assertThat(table).contains("stages[0].optimizer.learningRate", "val/accuracy (max)", "0.0005", "0.002", "0.01");
-        List<String> rows = table.lines().dropWhile(l -> !l.strip().startsWith("trial ")).skip(1).filter(l -> !l.isBlank()).toList();
+        List<String> rows = table.lines()
+                .dropWhile(l -> !l.strip().startsWith("trial "))
+                .skip(1)
+                .filter(l -> !l.isBlank())
+                .toList();
         assertThat(rows).hasSize(3);
         assertThat(rows.get(0)).startsWith("*");
         assertThat(rows).allSatisfy(r -> assertThat(r).contains("finished"));
@@ -78,7 +85,8 @@ class SweepAndQueueTest {
         // the library and compare see the trials
         assertThat(run("runs", dir.resolve("runs").toString())).isEqualTo(Main.OK);
         assertThat(out.toString()).contains("lr-1", "lr-2", "lr-3");
-        assertThat(run("compare", folders.get(0).toString(), folders.get(2).toString())).isEqualTo(Main.OK);
+        assertThat(run("compare", folders.get(0).toString(), folders.get(2).toString()))
+                .isEqualTo(Main.OK);
         assertThat(out.toString()).contains("stages[0].optimizer.learningRate");
     }
 
@@ -86,15 +94,23 @@ class SweepAndQueueTest {
     @Test
     void aBillionTrialGridIsRefusedWithExitTwoAndItsCount(@TempDir Path dir) throws Exception {
         base(dir, "base");
-        String thousand = java.util.stream.IntStream.rangeClosed(1, 1000).mapToObj(Integer::toString)
+        String thousand = java.util.stream.IntStream.rangeClosed(1, 1000)
+                .mapToObj(Integer::toString)
                 .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
         Path sweep = dir.resolve("sweep.json");
-        Files.writeString(sweep, "{\"name\": \"huge\", \"base\": \"base.json\", \"metric\": \"val/loss\", \"parameters\": {"
-                + "\"stages[0].epochs\": " + thousand + ", \"stages[0].batchSize\": " + thousand + ", \"seed\": " + thousand + "}}");
+        Files.writeString(
+                sweep,
+                "{\"name\": \"huge\", \"base\": \"base.json\", \"metric\": \"val/loss\", \"parameters\": {"
+                        + "\"stages[0].epochs\": " + thousand + ", \"stages[0].batchSize\": " + thousand
+                        + ", \"seed\": " + thousand + "}}");
 
         assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("1000000000 trials").contains("maxTrials").contains("(line 1, column")
-                .doesNotContain("Exception").doesNotContain("Error");
+        assertThat(err.toString())
+                .contains("1000000000 trials")
+                .contains("maxTrials")
+                .contains("(line 1, column")
+                .doesNotContain("Exception")
+                .doesNotContain("Error");
         assertThat(dir.resolve("runs")).doesNotExist();
     }
 
@@ -107,8 +123,10 @@ class SweepAndQueueTest {
                  "parameters": {"stages[0].optimizer.learningRate": [0.001, -1], "stages[0].batchSize": [16]}, "metric": "val/loss"}
                 """);
         assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("trial 2 (stages[0].optimizer.learningRate=-1, stages[0].batchSize=16)")
-                .contains("stages[0].optimizer.learningRate").doesNotContain("Exception");
+        assertThat(err.toString())
+                .contains("trial 2 (stages[0].optimizer.learningRate=-1, stages[0].batchSize=16)")
+                .contains("stages[0].optimizer.learningRate")
+                .doesNotContain("Exception");
         assertThat(dir.resolve("runs")).doesNotExist();
 
         Files.writeString(sweep, """
@@ -116,14 +134,18 @@ class SweepAndQueueTest {
                  "parameters": {"stages[3].epochs": [1]}, "metric": "val/loss", "goal": "up"}
                 """);
         assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("trails: unknown key").contains("missing.json does not exist")
+        assertThat(err.toString())
+                .contains("trails: unknown key")
+                .contains("missing.json does not exist")
                 .contains("goal: \"up\" is not max or min");
 
         Files.writeString(sweep, """
                 {"name": "bad", "base": "base.json", "parameters": {"stages[3].epochs": [1]}, "metric": "val/loss"}
                 """);
         assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("parameters.stages[3].epochs").contains("stages[3] is not in the base config (it has 1)");
+        assertThat(err.toString())
+                .contains("parameters.stages[3].epochs")
+                .contains("stages[3] is not in the base config (it has 1)");
     }
 
     @Test
@@ -136,16 +158,20 @@ class SweepAndQueueTest {
                                 "model.activation": ["relu", "tanh"]}, "metric": "val/loss", "goal": "min"}
                 """);
         assertThat(run("sweep", sweep.toString())).as(err.toString()).isEqualTo(Main.OK);
-        List<QueueEntry> first = RunQueue.open(dir.resolve("runs/sweep-rnd.json")).entries();
+        List<QueueEntry> first =
+                RunQueue.open(dir.resolve("runs/sweep-rnd.json")).entries();
         assertThat(first).hasSize(2).allSatisfy(e -> assertThat(e.status()).isEqualTo(QueueEntry.Status.FINISHED));
         // the queue says which sweep it runs, so the app can show it without the sweep file
         JsonNode described = RunQueue.open(dir.resolve("runs/sweep-rnd.json")).sweep();
         assertThat(described.get("metric").asText()).isEqualTo("val/loss");
         assertThat(described.get("goal").asText()).isEqualTo("min");
-        assertThat(described.get("parameters")).extracting(JsonNode::asText)
+        assertThat(described.get("parameters"))
+                .extracting(JsonNode::asText)
                 .containsExactly("stages[0].optimizer.learningRate", "model.activation");
         for (QueueEntry e : first) {
-            double lr = JSON.readTree(e.config()).at("/stages/0/optimizer/learningRate").asDouble();
+            double lr = JSON.readTree(e.config())
+                    .at("/stages/0/optimizer/learningRate")
+                    .asDouble();
             assertThat(lr).isBetween(0.0001, 0.01);
         }
         // the same file again: the same two trials, both already done
@@ -164,7 +190,12 @@ class SweepAndQueueTest {
         Path data = dir.resolve("data.csv");
         StringBuilder rows = new StringBuilder();
         for (int i = 0; i < 100; i++) {
-            rows.append(i % 7).append(',').append(i % 5).append(',').append(i % 2).append('\n');
+            rows.append(i % 7)
+                    .append(',')
+                    .append(i % 5)
+                    .append(',')
+                    .append(i % 2)
+                    .append('\n');
         }
         Files.writeString(data, rows.toString());
         Path broken = dir.resolve("broken.json");
@@ -174,8 +205,16 @@ class SweepAndQueueTest {
                 """);
         Path last = base(dir, "last");
         Path runs = dir.resolve("runs");
-        assertThat(run("queue", "add", first.toString(), broken.toString(), last.toString(), "--output", runs.toString()))
-                .as(err.toString()).isEqualTo(Main.OK);
+        assertThat(run(
+                        "queue",
+                        "add",
+                        first.toString(),
+                        broken.toString(),
+                        last.toString(),
+                        "--output",
+                        runs.toString()))
+                .as(err.toString())
+                .isEqualTo(Main.OK);
         assertThat(out.toString()).contains("queued #1 first", "queued #2 broken", "queued #3 last");
         // the data of the second run goes away after it was queued: that run fails, the queue goes on
         Files.delete(data);
@@ -183,8 +222,9 @@ class SweepAndQueueTest {
         assertThat(run("queue", "run", "--output", runs.toString())).isEqualTo(Main.RUN_FAILED);
         List<QueueEntry> entries = RunQueue.open(runs.resolve("queue.json")).entries();
         assertThat(entries).extracting(QueueEntry::label).containsExactly("first", "broken", "last");
-        assertThat(entries).extracting(QueueEntry::status).containsExactly(QueueEntry.Status.FINISHED,
-                QueueEntry.Status.FAILED, QueueEntry.Status.FINISHED);
+        assertThat(entries)
+                .extracting(QueueEntry::status)
+                .containsExactly(QueueEntry.Status.FINISHED, QueueEntry.Status.FAILED, QueueEntry.Status.FINISHED);
         assertThat(entries.get(1).message()).contains("could not start").contains("data.csv");
         assertThat(err.toString()).contains("== broken: could not start");
 
@@ -197,23 +237,41 @@ class SweepAndQueueTest {
     @Test
     void aWaitingEntryCanBeMovedOrRemovedAndTheQueueRunsWhatIsLeftInItsNewOrder(@TempDir Path dir) throws Exception {
         Path runs = dir.resolve("runs");
-        assertThat(run("queue", "add", base(dir, "a").toString(), base(dir, "b").toString(), base(dir, "c").toString(),
-                "--output", runs.toString())).as(err.toString()).isEqualTo(Main.OK);
+        assertThat(run(
+                        "queue",
+                        "add",
+                        base(dir, "a").toString(),
+                        base(dir, "b").toString(),
+                        base(dir, "c").toString(),
+                        "--output",
+                        runs.toString()))
+                .as(err.toString())
+                .isEqualTo(Main.OK);
 
-        assertThat(run("queue", "move", "3", "--to", "1", "--output", runs.toString())).as(err.toString()).isEqualTo(Main.OK);
-        assertThat(run("queue", "remove", "2", "--output", runs.toString())).as(err.toString()).isEqualTo(Main.OK);
+        assertThat(run("queue", "move", "3", "--to", "1", "--output", runs.toString()))
+                .as(err.toString())
+                .isEqualTo(Main.OK);
+        assertThat(run("queue", "remove", "2", "--output", runs.toString()))
+                .as(err.toString())
+                .isEqualTo(Main.OK);
         assertThat(out.toString()).contains("removed #2 b");
         assertThat(run("queue", "remove", "7", "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
         assertThat(err.toString()).contains("error: there is no #7 in").contains("queue list");
-        assertThat(RunQueue.open(runs.resolve("queue.json")).entries()).extracting(QueueEntry::label).containsExactly("c", "a");
+        assertThat(RunQueue.open(runs.resolve("queue.json")).entries())
+                .extracting(QueueEntry::label)
+                .containsExactly("c", "a");
 
         assertThat(run("queue", "run", "--output", runs.toString())).isEqualTo(Main.OK);
         List<QueueEntry> done = RunQueue.open(runs.resolve("queue.json")).entries();
         assertThat(done).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
         // c ran first: its run folder is the older one
-        assertThat(Files.getLastModifiedTime(done.get(0).runDir().resolve("config.json")).toMillis())
-                .isLessThanOrEqualTo(Files.getLastModifiedTime(done.get(1).runDir().resolve("config.json")).toMillis());
-        assertThat(run("queue", "move", "1", "--to", "2", "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(Files.getLastModifiedTime(done.get(0).runDir().resolve("config.json"))
+                        .toMillis())
+                .isLessThanOrEqualTo(
+                        Files.getLastModifiedTime(done.get(1).runDir().resolve("config.json"))
+                                .toMillis());
+        assertThat(run("queue", "move", "1", "--to", "2", "--output", runs.toString()))
+                .isEqualTo(Main.INVALID_INPUT);
         assertThat(err.toString()).contains("#1 a is finished: only waiting runs can be moved");
         assertThat(runFolders(runs)).hasSize(2);
     }
@@ -224,7 +282,8 @@ class SweepAndQueueTest {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"name\": \"bad\"}");
         Path runs = dir.resolve("runs");
-        assertThat(run("queue", "add", good.toString(), bad.toString(), "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
+        assertThat(run("queue", "add", good.toString(), bad.toString(), "--output", runs.toString()))
+                .isEqualTo(Main.INVALID_INPUT);
         assertThat(err.toString()).contains("nothing was added");
         assertThat(runs.resolve("queue.json")).doesNotExist();
 
@@ -243,8 +302,11 @@ class SweepAndQueueTest {
         Files.writeString(shape, MainAccess.GRAPH_WITH_A_SHAPE_ERROR);
         Path runs = dir.resolve("runs");
 
-        assertThat(run("queue", "add", good.toString(), shape.toString(), "--output", runs.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains(shape + ": error: ", "layers[1] 'b'", "(line 6, column").contains("nothing was added");
+        assertThat(run("queue", "add", good.toString(), shape.toString(), "--output", runs.toString()))
+                .isEqualTo(Main.INVALID_INPUT);
+        assertThat(err.toString())
+                .contains(shape + ": error: ", "layers[1] 'b'", "(line 6, column")
+                .contains("nothing was added");
         assertThat(runs.resolve("queue.json")).doesNotExist();
     }
 
@@ -267,7 +329,8 @@ class SweepAndQueueTest {
                 """);
 
         assertThat(run("sweep", sweep.toString())).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString()).contains("stages[0].batchSize", "stages[0].batchSize = 65536", "batch 65536", "accumulationSteps");
+        assertThat(err.toString())
+                .contains("stages[0].batchSize", "stages[0].batchSize = 65536", "batch 65536", "accumulationSteps");
         // one check per distinct model, data and batch: the two learning rates of batch 65536 are one refusal
         assertThat(err.toString().split("batch 65536 needs", -1)).hasSize(2);
         assertThat(dir.resolve("runs")).doesNotExist();
@@ -287,16 +350,23 @@ class SweepAndQueueTest {
                 """);
         assertThat(run("sweep", sweep.toString())).as(err.toString()).isEqualTo(Main.OK);
         assertThat(out.toString()).contains("trials at once: 2, on the CPU | the CPU");
-        List<QueueEntry> entries = RunQueue.open(dir.resolve("runs/sweep-both.json")).entries();
+        List<QueueEntry> entries =
+                RunQueue.open(dir.resolve("runs/sweep-both.json")).entries();
         assertThat(entries).hasSize(3).allSatisfy(e -> assertThat(e.status()).isEqualTo(QueueEntry.Status.FINISHED));
         // each trial on one worker (its share of cpu:2), and the first two trained at the same time
         long[][] spans = new long[3][];
         for (int i = 0; i < 3; i++) {
             Path runDir = entries.get(i).runDir();
-            assertThat(JSON.readTree(runDir.resolve("config.json").toFile()).get("devices").asText()).isEqualTo("cpu");
+            assertThat(JSON.readTree(runDir.resolve("config.json").toFile())
+                            .get("devices")
+                            .asText())
+                    .isEqualTo("cpu");
             List<String> lines = Files.readAllLines(runDir.resolve("metrics.jsonl"));
-            spans[i] = new long[] {Math.round(JSON.readTree(lines.get(0)).get("time").asDouble() * 1000),
-                    Math.round(JSON.readTree(lines.get(lines.size() - 1)).get("time").asDouble() * 1000)};
+            spans[i] = new long[] {
+                Math.round(JSON.readTree(lines.get(0)).get("time").asDouble() * 1000),
+                Math.round(
+                        JSON.readTree(lines.get(lines.size() - 1)).get("time").asDouble() * 1000)
+            };
         }
         assertThat(spans[1][0]).as("trial 2 started before trial 1 ended").isLessThan(spans[0][1]);
         assertThat(spans[0][0]).as("trial 1 started before trial 2 ended").isLessThan(spans[1][1]);

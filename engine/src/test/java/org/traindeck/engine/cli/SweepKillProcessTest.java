@@ -1,10 +1,7 @@
 package org.traindeck.engine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.RunQueue;
-import org.traindeck.engine.FolderHashes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,19 +12,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.FolderHashes;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.RunQueue;
 
 /** A sweep killed with SIGKILL in the middle of its second trial, then started again: nothing finished is redone. */
 class SweepKillProcessTest {
 
     private static Process start(Path dir, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"), "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
+                "-cp",
+                System.getProperty("java.class.path"),
                 "org.traindeck.engine.cli.Main"));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("child.log").toFile())
+                .start();
     }
 
     private static List<QueueEntry> entries(Path queue) {
@@ -41,7 +47,8 @@ class SweepKillProcessTest {
     private static boolean hasCheckpoint(Path runDir) {
         try (Stream<Path> s = Files.list(runDir.resolve("checkpoints"))) {
             // a regular (step-) checkpoint: the best-of-stage one, written first, is not what a resume continues from
-            return s.anyMatch(p -> p.getFileName().toString().startsWith("step-") && p.getFileName().toString().endsWith(".tdckpt"));
+            return s.anyMatch(p -> p.getFileName().toString().startsWith("step-")
+                    && p.getFileName().toString().endsWith(".tdckpt"));
         } catch (IOException e) {
             return false;
         }
@@ -63,12 +70,18 @@ class SweepKillProcessTest {
 
         Process first = start(dir, "sweep", sweep.toString());
         // killed once trial 1 is done and trial 2 has a checkpoint to resume from
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            assertThat(first.isAlive()).as("the sweep is still running: " + Files.readString(dir.resolve("child.log"))).isTrue();
-            List<QueueEntry> e = entries(queue);
-            return e.size() == 3 && e.get(0).status() == QueueEntry.Status.FINISHED
-                    && e.get(1).status() == QueueEntry.Status.RUNNING && hasCheckpoint(e.get(1).runDir());
-        });
+        await().atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    assertThat(first.isAlive())
+                            .as("the sweep is still running: " + Files.readString(dir.resolve("child.log")))
+                            .isTrue();
+                    List<QueueEntry> e = entries(queue);
+                    return e.size() == 3
+                            && e.get(0).status() == QueueEntry.Status.FINISHED
+                            && e.get(1).status() == QueueEntry.Status.RUNNING
+                            && hasCheckpoint(e.get(1).runDir());
+                });
         first.destroyForcibly();
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
         List<QueueEntry> killed = entries(queue);
@@ -83,14 +96,23 @@ class SweepKillProcessTest {
 
         List<QueueEntry> done = entries(queue);
         assertThat(done).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
-        assertThat(done.get(1).runDir()).as("trial 2 continued in its own folder: " + log).isEqualTo(trial2);
+        assertThat(done.get(1).runDir())
+                .as("trial 2 continued in its own folder: " + log)
+                .isEqualTo(trial2);
         assertThat(FolderHashes.of(trial1)).as("trial 1 was not touched").isEqualTo(trial1Files);
-        assertThat(log).doesNotContain("== kill-1").contains("== kill-2: resuming in " + trial2).contains("== kill-3: run folder");
+        assertThat(log)
+                .doesNotContain("== kill-1")
+                .contains("== kill-2: resuming in " + trial2)
+                .contains("== kill-3: run folder");
         try (Stream<Path> s = Files.list(dir.resolve("runs"))) {
-            assertThat(s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList())
+            assertThat(s.filter(Files::isDirectory)
+                            .map(p -> p.getFileName().toString())
+                            .sorted()
+                            .toList())
                     .containsExactly("kill-1", "kill-2", "kill-3");
         }
-        assertThat(log.lines().filter(l -> l.contains("finished") && l.matches("^[* ] +\\d .*"))).hasSize(3);
+        assertThat(log.lines().filter(l -> l.contains("finished") && l.matches("^[* ] +\\d .*")))
+                .hasSize(3);
     }
 
     /** The trial processes of a sweep, found by the crash-log folder in their command line (it names their run folder). */
@@ -116,18 +138,26 @@ class SweepKillProcessTest {
         Path runs = dir.resolve("runs");
 
         Process first = start(dir, "sweep", sweep.toString());
-        await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            assertThat(first.isAlive()).as("the sweep is still running: " + Files.readString(dir.resolve("child.log"))).isTrue();
-            List<QueueEntry> e = entries(queue);
-            return e.size() == 2 && e.stream().allMatch(q -> q.status() == QueueEntry.Status.RUNNING && hasCheckpoint(q.runDir()));
-        });
+        await().atMost(Duration.ofSeconds(240))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    assertThat(first.isAlive())
+                            .as("the sweep is still running: " + Files.readString(dir.resolve("child.log")))
+                            .isTrue();
+                    List<QueueEntry> e = entries(queue);
+                    return e.size() == 2
+                            && e.stream()
+                                    .allMatch(
+                                            q -> q.status() == QueueEntry.Status.RUNNING && hasCheckpoint(q.runDir()));
+                });
         List<ProcessHandle> trials = trialProcesses(runs);
         assertThat(trials).as("a process per trial").hasSize(2);
         first.destroyForcibly();
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
         // with the sweep gone, each trial's process stops by itself, with a checkpoint
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(100))
+        await().atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> trials.stream().noneMatch(ProcessHandle::isAlive));
         for (QueueEntry e : entries(queue)) {
             assertThat(Files.readString(e.runDir().resolve("status.json"))).contains("\"stopped\"");

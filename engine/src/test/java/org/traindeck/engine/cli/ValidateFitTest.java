@@ -1,12 +1,6 @@
 package org.traindeck.engine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.devices.HostInfo;
-import org.traindeck.engine.devices.HostProbe;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.faults.FaultPlan;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,8 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.devices.HostProbe;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.faults.FaultPlan;
 
 /** {@code traindeck validate --summary} ends with the fit check; a stage that does not fit is refused before anything runs. */
 class ValidateFitTest {
@@ -34,8 +33,11 @@ class ValidateFitTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(long availableMiB, String... args) {
-        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                Engine.using(new NvidiaSmi("", Duration.ofSeconds(1)), host(availableMiB), FaultPlan.NONE)).run(args);
+        return new Main(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        Engine.using(new NvidiaSmi("", Duration.ofSeconds(1)), host(availableMiB), FaultPlan.NONE))
+                .run(args);
     }
 
     @Test
@@ -45,8 +47,9 @@ class ValidateFitTest {
         int code = run(64 * 1024, "validate", "--summary", config.toString());
 
         assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
-        assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern(
-                "training memory per device: \\d+ MB \\(weights [\\d.]+, gradients [\\d.]+, Adam state [\\d.]+, activations at batch 256 ~[\\d.]+\\); cpu: [\\d.]+ GB available \\([^)]+\\): fits");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .containsPattern(
+                        "training memory per device: \\d+ MB \\(weights [\\d.]+, gradients [\\d.]+, Adam state [\\d.]+, activations at batch 256 ~[\\d.]+\\); cpu: [\\d.]+ GB available \\([^)]+\\): fits");
     }
 
     @Test
@@ -58,7 +61,8 @@ class ValidateFitTest {
 
         assertThat(validate).isEqualTo(Main.INVALID_INPUT);
         assertThat(train).isEqualTo(Main.INVALID_INPUT);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("stages[0].batchSize", "): use batchSize ", "nothing was run")
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("stages[0].batchSize", "): use batchSize ", "nothing was run")
                 .containsPattern("use batchSize (\\d+) with accumulationSteps (\\d+)");
     }
 

@@ -1,7 +1,6 @@
 package org.traindeck.engine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,8 +8,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code traindeck validate --summary} names every node by the type the config gives it. */
 class ValidateSummaryTest {
@@ -30,11 +29,14 @@ class ValidateSummaryTest {
                 """);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+        int code = new Main(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
                 .run(new String[] {"validate", "--summary", config.toString()});
 
         assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
-        assertThat(out.toString(StandardCharsets.UTF_8).lines()).anySatisfy(l -> assertThat(l).matches("dw +depthwiseConv2d +input +\\[8, 8, 2\\].*"))
+        assertThat(out.toString(StandardCharsets.UTF_8).lines())
+                .anySatisfy(l -> assertThat(l).matches("dw +depthwiseConv2d +input +\\[8, 8, 2\\].*"))
                 .anySatisfy(l -> assertThat(l).matches("sep +separableConv2d +dw +\\[8, 8, 4\\].*"))
                 .anySatisfy(l -> assertThat(l).matches("slope +prelu +sep +\\[8, 8, 4\\].*"))
                 .anySatisfy(l -> assertThat(l).matches("rows +reshape +slope +\\[16, 16\\].*"))
@@ -50,11 +52,15 @@ class ValidateSummaryTest {
                  "stages": [{"epochs": 1, "batchSize": 8}]}
                 """);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8)).run(new String[] {"validate", "--summary", config.toString()});
+        int code = new Main(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .run(new String[] {"validate", "--summary", config.toString()});
 
         assertThat(code).isEqualTo(Main.OK);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ConvolutionLayer", "SubsamplingLayer", "DenseLayer")
-                .containsPattern("output +OutputLayer +layer4 +\\[3\\]").contains("model zoo");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("ConvolutionLayer", "SubsamplingLayer", "DenseLayer")
+                .containsPattern("output +OutputLayer +layer4 +\\[3\\]")
+                .contains("model zoo");
     }
 }

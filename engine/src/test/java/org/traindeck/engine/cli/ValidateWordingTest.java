@@ -1,7 +1,6 @@
 package org.traindeck.engine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code traindeck validate} words a problem as the app does: the fix first, one message per problem. */
 class ValidateWordingTest {
@@ -19,11 +18,16 @@ class ValidateWordingTest {
     private static List<String> validate(Path config) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+        int code = new Main(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
                 .run(new String[] {"validate", config.toString()});
         assertThat(code).isEqualTo(Main.INVALID_INPUT);
         // the problems, without the closing "<file>: invalid"
-        return err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.endsWith(": invalid")).toList();
+        return err.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> !l.endsWith(": invalid"))
+                .toList();
     }
 
     @Test
@@ -35,7 +39,8 @@ class ValidateWordingTest {
                  "stages": [{"epochs": 1, "batchSize": 8}]}
                 """);
 
-        assertThat(validate(config)).containsExactly("error: unknown layer type 'conv2xd': did you mean 'conv2d'? (line 2, column 25)");
+        assertThat(validate(config))
+                .containsExactly("error: unknown layer type 'conv2xd': did you mean 'conv2d'? (line 2, column 25)");
     }
 
     @Test
@@ -46,7 +51,10 @@ class ValidateWordingTest {
                  "stages": [{"epochs": 1, "batchSize": 8, "optimizer": {"type": "adam", "learningRate": -0.01}}]}
                 """);
 
-        assertThat(validate(config)).singleElement().satisfies(l -> assertThat(l)
-                .startsWith("error: stages[0].optimizer.learningRate: must be > 0").doesNotContainIgnoringCase("does not build"));
+        assertThat(validate(config))
+                .singleElement()
+                .satisfies(l -> assertThat(l)
+                        .startsWith("error: stages[0].optimizer.learningRate: must be > 0")
+                        .doesNotContainIgnoringCase("does not build"));
     }
 }

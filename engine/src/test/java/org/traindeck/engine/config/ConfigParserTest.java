@@ -1,19 +1,18 @@
 package org.traindeck.engine.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.traindeck.engine.TestPaths;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.traindeck.engine.TestPaths;
 
 class ConfigParserTest {
 
@@ -45,9 +44,18 @@ class ConfigParserTest {
     void reportsEveryErrorInOnePass() {
         ValidationResult result = ConfigParser.load(TestPaths.badConfigs().resolve("many-errors.json"));
 
-        assertThat(result.errors()).extracting(ConfigProblem::path).containsExactlyInAnyOrder(
-                "name", "seed", "model.type", "data.train.samples", "data.validationSplit",
-                "stages[0].epochs", "stages[0].batchSize", "stages[1].optimizer.learningRate", "logging.jsonl");
+        assertThat(result.errors())
+                .extracting(ConfigProblem::path)
+                .containsExactlyInAnyOrder(
+                        "name",
+                        "seed",
+                        "model.type",
+                        "data.train.samples",
+                        "data.validationSplit",
+                        "stages[0].epochs",
+                        "stages[0].batchSize",
+                        "stages[1].optimizer.learningRate",
+                        "logging.jsonl");
         assertThat(result.errors()).allSatisfy(p -> assertThat(p.line()).isPositive());
     }
 
@@ -63,16 +71,20 @@ class ConfigParserTest {
     void aMissingConfigFileIsAnError() {
         ValidationResult result = ConfigParser.load(Path.of("/nonexistent/config.json"));
 
-        assertThat(result.errors()).singleElement().satisfies(p -> assertThat(p.message()).contains("no such file"));
+        assertThat(result.errors())
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("no such file"));
     }
 
     /** Issue 35: Windows editors (Notepad among them) start a UTF-8 file with a byte-order mark. */
     @Test
     void aConfigThatStartsWithAByteOrderMarkIsRead(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("bom.json");
-        Files.writeString(file, "\uFEFF{\"name\": \"bom\", \"model\": {\"type\": \"mlp\", \"hidden\": [4]},\n"
-                + " \"data\": {\"train\": {\"type\": \"synthetic\", \"samples\": 16, \"features\": 4, \"numClasses\": 2}},\n"
-                + " \"stages\": [{\"epochs\": 1, \"batchSize\": 4}]}\n");
+        Files.writeString(
+                file,
+                "\uFEFF{\"name\": \"bom\", \"model\": {\"type\": \"mlp\", \"hidden\": [4]},\n"
+                        + " \"data\": {\"train\": {\"type\": \"synthetic\", \"samples\": 16, \"features\": 4, \"numClasses\": 2}},\n"
+                        + " \"stages\": [{\"epochs\": 1, \"batchSize\": 4}]}\n");
         assertThat(Files.readAllBytes(file)).startsWith(0xEF, 0xBB, 0xBF);
 
         ValidationResult result = ConfigParser.load(file);
@@ -112,7 +124,8 @@ class ConfigParserTest {
 
         RunConfig config = ConfigParser.load(file).orThrow();
 
-        assertThat(config.resolve(((SourceConfig.Csv) config.data().train()).path())).isEqualTo(dir.resolve("data.csv").toAbsolutePath());
+        assertThat(config.resolve(((SourceConfig.Csv) config.data().train()).path()))
+                .isEqualTo(dir.resolve("data.csv").toAbsolutePath());
     }
 
     @Test
@@ -120,12 +133,21 @@ class ConfigParserTest {
         String template = """
                 {"name": "d", "devices": %s, "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}
                 """;
-        assertThat(ConfigParser.parse(template.formatted("\"all\""), dir).orThrow().devices()).isEqualTo(DeviceSelection.ALL);
-        assertThat(ConfigParser.parse(template.formatted("[0, 2]"), dir).orThrow().devices().gpuIndices()).containsExactly(0, 2);
+        assertThat(ConfigParser.parse(template.formatted("\"all\""), dir)
+                        .orThrow()
+                        .devices())
+                .isEqualTo(DeviceSelection.ALL);
+        assertThat(ConfigParser.parse(template.formatted("[0, 2]"), dir)
+                        .orThrow()
+                        .devices()
+                        .gpuIndices())
+                .containsExactly(0, 2);
         assertThat(ConfigParser.parse(template.formatted("[1, 1]"), dir).errors())
-                .singleElement().satisfies(p -> assertThat(p.message()).contains("more than once"));
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("more than once"));
         assertThat(ConfigParser.parse(template.formatted("[-1]"), dir).errors())
-                .singleElement().satisfies(p -> assertThat(p.path()).isEqualTo("devices[0]"));
+                .singleElement()
+                .satisfies(p -> assertThat(p.path()).isEqualTo("devices[0]"));
     }
 
     @Test
@@ -149,7 +171,9 @@ class ConfigParserTest {
                  "stages": [{"epochs": 1}, {"epochs": 1, "data": {"train": {"type": "synthetic", "task": "regression"}}}]}
                 """, dir);
 
-        assertThat(result.errors()).singleElement().satisfies(p -> assertThat(p.path()).isEqualTo("stages[1].data.train"));
+        assertThat(result.errors())
+                .singleElement()
+                .satisfies(p -> assertThat(p.path()).isEqualTo("stages[1].data.train"));
     }
 
     @Test
@@ -169,19 +193,26 @@ class ConfigParserTest {
         assertThat(ConfigParser.parse("""
                 {"name": "ck", "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}},
                  "stages": [{"epochs": 1}], "checkpoint": {"monitor": "val/auc"}}
-                """, dir).errors()).singleElement().satisfies(e -> assertThat(e.path()).isEqualTo("checkpoint.monitor"));
+                """, dir).errors())
+                .singleElement()
+                .satisfies(e -> assertThat(e.path()).isEqualTo("checkpoint.monitor"));
     }
 
     @Test
     void aSourceWithoutItsPathSaysSoAndNothingElse(@TempDir Path dir) {
-        for (String source : new String[] {"{\"type\": \"csv\"}", "{\"type\": \"idx\"}", "{\"type\": \"images\", \"width\": 4, \"height\": 4}"}) {
+        for (String source : new String[] {
+            "{\"type\": \"csv\"}", "{\"type\": \"idx\"}", "{\"type\": \"images\", \"width\": 4, \"height\": 4}"
+        }) {
             String config = """
                     {"name": "nopath", "model": {"type": "mlp"}, "stages": [{"epochs": 1}], "data": {"train": %s}}
                     """.formatted(source);
-            assertThat(ConfigParser.parse(config, dir).errors()).as(source).singleElement().satisfies(e -> {
-                assertThat(e.path()).isEqualTo("data.train.path");
-                assertThat(e.message()).isEqualTo("is required");
-            });
+            assertThat(ConfigParser.parse(config, dir).errors())
+                    .as(source)
+                    .singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.path()).isEqualTo("data.train.path");
+                        assertThat(e.message()).isEqualTo("is required");
+                    });
         }
     }
 
@@ -194,8 +225,10 @@ class ConfigParserTest {
                  "data": {"train": {"type": "images", "path": "pictures", "width": 4, "height": 4, "channels": %d}}}
                 """;
         for (int channels : new int[] {0, 2, 4, 5}) {
-            assertThat(ConfigParser.parse(config.formatted(channels), dir).errors()).as("%d channels", channels)
-                    .singleElement().satisfies(e -> {
+            assertThat(ConfigParser.parse(config.formatted(channels), dir).errors())
+                    .as("%d channels", channels)
+                    .singleElement()
+                    .satisfies(e -> {
                         assertThat(e.path()).isEqualTo("data.train.channels");
                         assertThat(e.message()).isEqualTo("must be 1 or 3, not " + channels);
                     });
@@ -206,12 +239,16 @@ class ConfigParserTest {
     @Test
     void everySampleConfigIsValidOrNamesTheMissingDebianPackage() throws IOException {
         try (Stream<Path> files = Files.list(TestPaths.sampleConfigs())) {
-            List<Path> configs = files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+            List<Path> configs =
+                    files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
             assertThat(configs).hasSizeGreaterThanOrEqualTo(3);
             for (Path file : configs) {
                 ValidationResult result = ConfigParser.load(file);
-                if (file.getFileName().toString().contains("fashion") && !Files.isDirectory(Path.of("/usr/share/datasets/fashion-mnist"))) {
-                    assertThat(result.errors()).first().satisfies(p -> assertThat(p.message()).contains("apt-get install dataset-fashion-mnist"));
+                if (file.getFileName().toString().contains("fashion")
+                        && !Files.isDirectory(Path.of("/usr/share/datasets/fashion-mnist"))) {
+                    assertThat(result.errors())
+                            .first()
+                            .satisfies(p -> assertThat(p.message()).contains("apt-get install dataset-fashion-mnist"));
                 } else {
                     assertThat(result.errors()).as(file.toString()).isEmpty();
                 }
@@ -228,9 +265,11 @@ class ConfigParserTest {
                     continue;
                 }
                 RunConfig config = original.config();
-                RunConfig again = ConfigParser.parse(ConfigWriter.toJson(config), config.baseDir()).orThrow();
+                RunConfig again = ConfigParser.parse(ConfigWriter.toJson(config), config.baseDir())
+                        .orThrow();
                 assertThat(again).as(file.toString()).isEqualTo(config);
-                RunConfig absolute = ConfigParser.parse(ConfigWriter.toJsonWithAbsolutePaths(config), Path.of("/")).orThrow();
+                RunConfig absolute = ConfigParser.parse(ConfigWriter.toJsonWithAbsolutePaths(config), Path.of("/"))
+                        .orThrow();
                 assertThat(absolute.outputPath()).isEqualTo(config.outputPath());
                 assertThat(absolute.stages()).isEqualTo(config.stages());
             }

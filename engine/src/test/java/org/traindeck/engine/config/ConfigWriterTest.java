@@ -1,16 +1,15 @@
 package org.traindeck.engine.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What ConfigWriter's databind output looks like where a reader or a stored checkpoint depends on its exact form. */
 class ConfigWriterTest {
@@ -25,9 +24,11 @@ class ConfigWriterTest {
     void theModelFingerprintKeepsItsBytes() {
         assertThat(ConfigWriter.modelJson(new ModelConfig.Mlp(List.of(64, 32), ModelConfig.Activation.RELU, 0.1)))
                 .isEqualTo("{\"type\":\"mlp\",\"activation\":\"relu\",\"hidden\":[64,32],\"dropout\":0.1}");
-        assertThat(ConfigWriter.modelJson(new ModelConfig.LeNet(List.of(20, 50), 5, 500, ModelConfig.Activation.LEAKYRELU, 0.0, true)))
-                .isEqualTo("{\"type\":\"lenet\",\"activation\":\"leakyrelu\",\"channels\":[20,50],\"kernelSize\":5,\"dense\":500,"
-                        + "\"dropout\":0.0,\"batchNorm\":true}");
+        assertThat(ConfigWriter.modelJson(
+                        new ModelConfig.LeNet(List.of(20, 50), 5, 500, ModelConfig.Activation.LEAKYRELU, 0.0, true)))
+                .isEqualTo(
+                        "{\"type\":\"lenet\",\"activation\":\"leakyrelu\",\"channels\":[20,50],\"kernelSize\":5,\"dense\":500,"
+                                + "\"dropout\":0.0,\"batchNorm\":true}");
         assertThat(ConfigWriter.modelJson(new ModelConfig.ResNet(2, 16, ModelConfig.Activation.GELU)))
                 .isEqualTo("{\"type\":\"resnet\",\"activation\":\"gelu\",\"blocks\":2,\"channels\":16}");
     }
@@ -54,7 +55,9 @@ class ConfigWriterTest {
         assertThat(json.at("/data/train/path").asText()).isEqualTo("train.csv");
         assertThat(json.at("/data/train/limit").asInt()).isEqualTo(2);
         assertThat(json.at("/data/validationSplit").asDouble()).isEqualTo(0.5);
-        assertThat(json.at("/data").has("validation")).as("no validation source: the key is left out").isFalse();
+        assertThat(json.at("/data").has("validation"))
+                .as("no validation source: the key is left out")
+                .isFalse();
         JsonNode stage = json.get("stages").get(0);
         assertThat(stage.get("optimizer").toString())
                 .as("only the options nesterovs takes")
@@ -63,7 +66,8 @@ class ConfigWriterTest {
                 .isEqualTo("{\"type\":\"warmupCosine\",\"warmupEpochs\":0.5,\"minLearningRate\":0.0}");
         assertThat(stage.at("/data/train").toString())
                 .as("regression: no numClasses; features, not imageShape")
-                .isEqualTo("{\"type\":\"synthetic\",\"task\":\"regression\",\"samples\":2000,\"features\":2,\"noise\":0.5}");
+                .isEqualTo(
+                        "{\"type\":\"synthetic\",\"task\":\"regression\",\"samples\":2000,\"features\":2,\"noise\":0.5}");
         assertThat(stage.has("gradientClipping")).isTrue();
         assertThat(stage.has("augmentation")).isFalse();
         assertThat(json.get("stages").get(1).get("schedule").toString()).isEqualTo("{\"type\":\"constant\"}");
@@ -83,10 +87,15 @@ class ConfigWriterTest {
 
         JsonNode json = JSON.readTree(ConfigWriter.toJsonWithAbsolutePaths(config));
 
-        assertThat(json.get("outputDir").asText()).isEqualTo(dir.getParent().resolve("out").toString());
-        assertThat(json.at("/data/train/path").asText()).isEqualTo(dir.resolve("train.csv").toString());
-        assertThat(json.at("/stages/0/data/train/path").asText()).isEqualTo(dir.resolve("train.csv").toString());
-        assertThat(ConfigWriter.toJson(config)).as("the plain copy keeps what the user wrote").contains("\"../out\"", "\"./train.csv\"");
+        assertThat(json.get("outputDir").asText())
+                .isEqualTo(dir.getParent().resolve("out").toString());
+        assertThat(json.at("/data/train/path").asText())
+                .isEqualTo(dir.resolve("train.csv").toString());
+        assertThat(json.at("/stages/0/data/train/path").asText())
+                .isEqualTo(dir.resolve("train.csv").toString());
+        assertThat(ConfigWriter.toJson(config))
+                .as("the plain copy keeps what the user wrote")
+                .contains("\"../out\"", "\"./train.csv\"");
         assertThat(json.has("baseDir")).isFalse();
         assertThat(json.has("nccl")).as("no NCCL settings: no section").isFalse();
     }

@@ -1,11 +1,10 @@
 package org.traindeck.engine.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code data.test}: a source like data.train, written back as it was read, and checked against the training data's task. */
 class DataTestSectionTest {
@@ -18,20 +17,31 @@ class DataTestSectionTest {
 
     @Test
     void aTestSourceIsReadAndWrittenBack(@TempDir Path dir) {
-        RunConfig c = ConfigParser.parse(CONFIG.formatted("{\"type\": \"synthetic\", \"samples\": 50}"), dir).orThrow();
+        RunConfig c = ConfigParser.parse(CONFIG.formatted("{\"type\": \"synthetic\", \"samples\": 50}"), dir)
+                .orThrow();
 
         assertThat(c.data().test()).isInstanceOf(SourceConfig.Synthetic.class);
         assertThat(((SourceConfig.Synthetic) c.data().test()).samples()).isEqualTo(50);
         assertThat(ConfigParser.parse(ConfigWriter.toJson(c), dir).orThrow()).isEqualTo(c);
-        assertThat(ConfigParser.parse(CONFIG.formatted("null").replace(", \"test\": null", ""), dir).orThrow().data().test()).isNull();
+        assertThat(ConfigParser.parse(CONFIG.formatted("null").replace(", \"test\": null", ""), dir)
+                        .orThrow()
+                        .data()
+                        .test())
+                .isNull();
     }
 
     @Test
     void aTestSourceOfAnotherTaskOrAMissingFileIsRefusedWhereItIs(@TempDir Path dir) {
-        ValidationResult task = ConfigParser.parse(CONFIG.formatted("{\"type\": \"synthetic\", \"task\": \"regression\"}"), dir);
-        assertThat(task.errors()).anySatisfy(p -> assertThat(p.toString()).startsWith("data.test").contains("regression"));
+        ValidationResult task =
+                ConfigParser.parse(CONFIG.formatted("{\"type\": \"synthetic\", \"task\": \"regression\"}"), dir);
+        assertThat(task.errors())
+                .anySatisfy(
+                        p -> assertThat(p.toString()).startsWith("data.test").contains("regression"));
 
-        ValidationResult missing = ConfigParser.parse(CONFIG.formatted("{\"type\": \"csv\", \"path\": \"nope.csv\"}"), dir);
-        assertThat(missing.errors()).anySatisfy(p -> assertThat(p.toString()).startsWith("data.test.path").contains("no such file"));
+        ValidationResult missing =
+                ConfigParser.parse(CONFIG.formatted("{\"type\": \"csv\", \"path\": \"nope.csv\"}"), dir);
+        assertThat(missing.errors())
+                .anySatisfy(p ->
+                        assertThat(p.toString()).startsWith("data.test.path").contains("no such file"));
     }
 }

@@ -1,12 +1,11 @@
 package org.traindeck.engine.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.model.ModelCheck;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A problem's first line says what is wrong and its fix; long lists of choices never bury it. */
 class ErrorWordingTest {
@@ -24,7 +23,8 @@ class ErrorWordingTest {
             """;
 
     private ValidationResult check(String layerType, String optimizer, String learningRate) {
-        return ModelCheck.checkWithSummary(ConfigParser.parse(GRAPH.formatted(layerType, optimizer, learningRate), dir)).result();
+        return ModelCheck.checkWithSummary(ConfigParser.parse(GRAPH.formatted(layerType, optimizer, learningRate), dir))
+                .result();
     }
 
     @Test
@@ -45,8 +45,11 @@ class ErrorWordingTest {
 
         assertThat(r.errors()).singleElement().satisfies(p -> {
             assertThat(p.toString().lines()).hasSize(2);
-            assertThat(p.toString().lines().findFirst().orElseThrow()).isEqualTo("unknown layer type 'wobble' (line 3, column 32)");
-            assertThat(p.toString().lines().skip(1).findFirst().orElseThrow()).startsWith("choices: 'dense', ").contains("'conv2d'");
+            assertThat(p.toString().lines().findFirst().orElseThrow())
+                    .isEqualTo("unknown layer type 'wobble' (line 3, column 32)");
+            assertThat(p.toString().lines().skip(1).findFirst().orElseThrow())
+                    .startsWith("choices: 'dense', ")
+                    .contains("'conv2d'");
         });
     }
 
@@ -56,7 +59,9 @@ class ErrorWordingTest {
 
         assertThat(r.errors()).singleElement().satisfies(p -> {
             assertThat(p.headline()).isEqualTo("unknown optimizer type 'adma': did you mean 'adam'?");
-            assertThat(p.toString().lines().skip(1).findFirst().orElseThrow()).startsWith("choices: ").contains("'sgd'");
+            assertThat(p.toString().lines().skip(1).findFirst().orElseThrow())
+                    .startsWith("choices: ")
+                    .contains("'sgd'");
         });
     }
 

@@ -1,7 +1,6 @@
 package org.traindeck.engine.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,13 +12,12 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A config file too large to be one, one with thousands of problems, and every value of full configs left out or
@@ -29,8 +27,15 @@ class HostileConfigTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A value of each other kind, and MissingNode for leaving it out. */
-    private static final List<JsonNode> SPOILT = List.of(TextNode.valueOf("x"), DoubleNode.valueOf(1.5), IntNode.valueOf(-1),
-            JSON.createObjectNode(), JSON.createArrayNode(), NullNode.getInstance(), BooleanNode.TRUE, MissingNode.getInstance());
+    private static final List<JsonNode> SPOILT = List.of(
+            TextNode.valueOf("x"),
+            DoubleNode.valueOf(1.5),
+            IntNode.valueOf(-1),
+            JSON.createObjectNode(),
+            JSON.createArrayNode(),
+            NullNode.getInstance(),
+            BooleanNode.TRUE,
+            MissingNode.getInstance());
 
     /** Configs that between them hold every section and every variant. */
     private static List<ObjectNode> fullConfigs(Path dir) throws Exception {
@@ -79,7 +84,9 @@ class HostileConfigTest {
         int tried = 0;
         List<String> crashes = new ArrayList<>();
         for (ObjectNode config : fullConfigs(dir)) {
-            assertThat(ConfigParser.parse(JSON.writeValueAsString(config), dir).errors()).as(config.get("name") + " unspoilt").isEmpty();
+            assertThat(ConfigParser.parse(JSON.writeValueAsString(config), dir).errors())
+                    .as(config.get("name") + " unspoilt")
+                    .isEmpty();
             for (String pointer : pointers(config, "")) {
                 for (JsonNode spoilt : SPOILT) {
                     ObjectNode copy = config.deepCopy();
@@ -145,14 +152,17 @@ class HostileConfigTest {
 
         ValidationResult r = ConfigParser.load(big);
 
-        assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.message())
-                .contains("is 52.4 MB, but a run config is at most 1024 kB: is it the right file?"));
+        assertThat(r.errors())
+                .singleElement()
+                .satisfies(e -> assertThat(e.message())
+                        .contains("is 52.4 MB, but a run config is at most 1024 kB: is it the right file?"));
     }
 
     @Test
     void thousandsOfProblemsAreCountedNotAllListed(@TempDir Path dir) {
-        StringBuilder json = new StringBuilder("{\"name\": \"x\", \"model\": {\"type\": \"mlp\"}, \"data\": {\"train\": {\"type\": \"synthetic\"}},"
-                + " \"stages\": [{\"epochs\": 1}]");
+        StringBuilder json = new StringBuilder(
+                "{\"name\": \"x\", \"model\": {\"type\": \"mlp\"}, \"data\": {\"train\": {\"type\": \"synthetic\"}},"
+                        + " \"stages\": [{\"epochs\": 1}]");
         for (int i = 0; i < 5000; i++) {
             json.append(", \"unknown").append(i).append("\": ").append(i);
         }
@@ -162,6 +172,7 @@ class HostileConfigTest {
 
         assertThat(problems).hasSize(Problems.MAX_SHOWN + 1);
         assertThat(problems.get(0).message()).contains("unknown key \"unknown0\"");
-        assertThat(problems.get(Problems.MAX_SHOWN).message()).contains("… and 4900 more problem(s) (4900 error(s), 0 warning(s))");
+        assertThat(problems.get(Problems.MAX_SHOWN).message())
+                .contains("… and 4900 more problem(s) (4900 error(s), 0 warning(s))");
     }
 }

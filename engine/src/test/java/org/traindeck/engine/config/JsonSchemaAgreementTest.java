@@ -1,25 +1,24 @@
 package org.traindeck.engine.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.traindeck.engine.TestPaths;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.traindeck.engine.TestPaths;
 
 /** The committed JSON Schema documents the same format the engine accepts. */
 class JsonSchemaAgreementTest {
@@ -30,7 +29,8 @@ class JsonSchemaAgreementTest {
     @BeforeAll
     static void loadSchema() throws IOException {
         try (InputStream in = Files.newInputStream(TestPaths.repoRoot().resolve("docs/run-config.schema.json"))) {
-            schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in);
+            schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+                    .getSchema(in);
         }
     }
 
@@ -53,8 +53,15 @@ class JsonSchemaAgreementTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"wrong-type-epochs.json", "unknown-key.json", "out-of-range.json", "not-an-object.json",
-            "bad-devices.json", "many-errors.json"})
+    @ValueSource(
+            strings = {
+                "wrong-type-epochs.json",
+                "unknown-key.json",
+                "out-of-range.json",
+                "not-an-object.json",
+                "bad-devices.json",
+                "many-errors.json"
+            })
     void structurallyBadConfigsAreInvalidForTheSchemaToo(String file) throws IOException {
         assertThat(check(TestPaths.badConfigs().resolve(file))).isNotEmpty();
     }

@@ -1,15 +1,14 @@
 package org.traindeck.engine.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A field described in the schema and given to the record is read with nothing else written: its kind, bounds,
@@ -18,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RecordReaderTest {
 
     enum Level {
-        LOW("low"), HIGH("high");
+        LOW("low"),
+        HIGH("high");
 
         @JsonValue
         final String json;
@@ -28,8 +28,15 @@ class RecordReaderTest {
         }
     }
 
-    record Section(int count, double rate, boolean on, Level level, String label, List<Integer> sizes, long big,
-                   @JsonProperty("renamedKey") int renamed) {}
+    record Section(
+            int count,
+            double rate,
+            boolean on,
+            Level level,
+            String label,
+            List<Integer> sizes,
+            long big,
+            @JsonProperty("renamedKey") int renamed) {}
 
     private static final String SCHEMA = """
             {"type": "object", "required": ["count"], "properties": {
@@ -50,7 +57,8 @@ class RecordReaderTest {
         LocatedJsonParser.Result parsed = LocatedJsonParser.parse(json);
         Problems problems = new Problems(parsed.locations());
         SchemaNode schema = SchemaNode.of(new ObjectMapper().readTree(SCHEMA));
-        Section s = RecordReader.read(new JsonObjectReader(problems, "section", parsed.root(), schema), Section.class, Map.of());
+        Section s = RecordReader.read(
+                new JsonObjectReader(problems, "section", parsed.root(), schema), Section.class, Map.of());
         return new Read(s, problems.all());
     }
 
@@ -59,7 +67,8 @@ class RecordReaderTest {
         Read r = read("{\"count\": 3}");
 
         assertThat(r.problems()).isEmpty();
-        assertThat(r.section()).isEqualTo(new Section(3, 0.5, true, Level.LOW, "none", List.of(4, 2), 5_000_000_000L, 7));
+        assertThat(r.section())
+                .isEqualTo(new Section(3, 0.5, true, Level.LOW, "none", List.of(4, 2), 5_000_000_000L, 7));
     }
 
     @Test
@@ -78,23 +87,29 @@ class RecordReaderTest {
                 {"count": 11, "rate": 0, "on": "yes", "level": "hgh", "sizes": [0], "renamed": 1}
                 """);
 
-        assertThat(r.problems()).extracting(p -> p.path() + ": " + p.message()).containsExactly(
-                "section.count: must be between 1 and 10",
-                "section.rate: must be > 0",
-                "section.on: must be true or false, not the string \"yes\"",
-                "section.level: unknown level 'hgh': did you mean 'high'?\nchoices: 'low', 'high'",
-                "section.sizes[0]: must be ≥ 1",
-                "section.renamed: unknown key \"renamed\": did you mean \"renamedKey\"? (allowed here: count, rate, on, level, label, "
-                        + "sizes, big, renamedKey)");
+        assertThat(r.problems())
+                .extracting(p -> p.path() + ": " + p.message())
+                .containsExactly(
+                        "section.count: must be between 1 and 10",
+                        "section.rate: must be > 0",
+                        "section.on: must be true or false, not the string \"yes\"",
+                        "section.level: unknown level 'hgh': did you mean 'high'?\nchoices: 'low', 'high'",
+                        "section.sizes[0]: must be ≥ 1",
+                        "section.renamed: unknown key \"renamed\": did you mean \"renamedKey\"? (allowed here: count, rate, on, level, label, "
+                                + "sizes, big, renamedKey)");
         assertThat(r.problems().get(0).line()).isEqualTo(1);
-        assertThat(r.section()).as("a list it cannot read leaves no record to build").isNull();
+        assertThat(r.section())
+                .as("a list it cannot read leaves no record to build")
+                .isNull();
     }
 
     @Test
     void aRequiredFieldLeftOutIsReported() throws IOException {
         Read r = read("{}");
 
-        assertThat(r.problems()).extracting(p -> p.path() + ": " + p.message()).containsExactly("section.count: is required");
+        assertThat(r.problems())
+                .extracting(p -> p.path() + ": " + p.message())
+                .containsExactly("section.count: is required");
         assertThat(r.section()).isNull();
     }
 }

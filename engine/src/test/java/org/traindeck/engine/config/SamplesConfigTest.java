@@ -1,11 +1,10 @@
 package org.traindeck.engine.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SamplesConfigTest {
 
@@ -16,8 +15,12 @@ class SamplesConfigTest {
 
     @Test
     void sampleListIsOffUnlessTheSectionIsThere(@TempDir Path dir) {
-        SamplesConfig absent = ConfigParser.parse(BASE.formatted(""), dir).orThrow().logging().samples();
-        SamplesConfig empty = ConfigParser.parse(BASE.formatted(", \"logging\": {\"samples\": {}}"), dir).orThrow().logging().samples();
+        SamplesConfig absent =
+                ConfigParser.parse(BASE.formatted(""), dir).orThrow().logging().samples();
+        SamplesConfig empty = ConfigParser.parse(BASE.formatted(", \"logging\": {\"samples\": {}}"), dir)
+                .orThrow()
+                .logging()
+                .samples();
 
         assertThat(absent.on()).isFalse();
         assertThat(empty).isEqualTo(new SamplesConfig(8, 1));
@@ -31,7 +34,8 @@ class SamplesConfigTest {
     void theWrittenConfigReadsBackTheSame(@TempDir Path dir) {
         for (String logging : new String[] {"", ", \"logging\": {\"samples\": {\"count\": 3, \"everyEpochs\": 2}}"}) {
             RunConfig config = ConfigParser.parse(BASE.formatted(logging), dir).orThrow();
-            RunConfig again = ConfigParser.parse(ConfigWriter.toJson(config), dir).orThrow();
+            RunConfig again =
+                    ConfigParser.parse(ConfigWriter.toJson(config), dir).orThrow();
             assertThat(again.logging()).isEqualTo(config.logging());
         }
     }

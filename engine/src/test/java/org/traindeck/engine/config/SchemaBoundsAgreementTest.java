@@ -1,17 +1,13 @@
 package org.traindeck.engine.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.TestPaths;
-
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -22,8 +18,11 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
 
 /**
  * The schema users' editors read and the engine's validator agree on every bound and every choice: for each numeric
@@ -48,17 +47,20 @@ class SchemaBoundsAgreementTest {
 
     @BeforeAll
     static void load() throws IOException {
-        schemaJson = JSON.readTree(TestPaths.repoRoot().resolve("docs/run-config.schema.json").toFile());
+        schemaJson = JSON.readTree(
+                TestPaths.repoRoot().resolve("docs/run-config.schema.json").toFile());
         schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(schemaJson);
         Path idx = Files.createDirectories(dir.resolve("idx"));
-        try (OutputStream f = Files.newOutputStream(idx.resolve("train-images-idx3-ubyte")); DataOutputStream out = new DataOutputStream(f)) {
+        try (OutputStream f = Files.newOutputStream(idx.resolve("train-images-idx3-ubyte"));
+                DataOutputStream out = new DataOutputStream(f)) {
             out.writeInt(0x803);
             out.writeInt(20);
             out.writeInt(4);
             out.writeInt(4);
             out.write(new byte[20 * 16]);
         }
-        try (OutputStream f = Files.newOutputStream(idx.resolve("train-labels-idx1-ubyte")); DataOutputStream out = new DataOutputStream(f)) {
+        try (OutputStream f = Files.newOutputStream(idx.resolve("train-labels-idx1-ubyte"));
+                DataOutputStream out = new DataOutputStream(f)) {
             out.writeInt(0x801);
             out.writeInt(20);
             for (int i = 0; i < 20; i++) {
@@ -68,12 +70,21 @@ class SchemaBoundsAgreementTest {
         Files.writeString(dir.resolve("text.txt"), "a small text to read as characters, long enough for windows");
         for (String c : List.of("a", "b")) {
             Files.createDirectories(dir.resolve("images/" + c));
-            ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB), "png", dir.resolve("images/" + c + "/0.png").toFile());
+            ImageIO.write(
+                    new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB),
+                    "png",
+                    dir.resolve("images/" + c + "/0.png").toFile());
         }
         Files.createDirectories(dir.resolve("pairs/images"));
         Files.createDirectories(dir.resolve("pairs/masks"));
-        ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB), "png", dir.resolve("pairs/images/0.png").toFile());
-        ImageIO.write(new BufferedImage(4, 4, BufferedImage.TYPE_BYTE_GRAY), "png", dir.resolve("pairs/masks/0.png").toFile());
+        ImageIO.write(
+                new BufferedImage(4, 4, BufferedImage.TYPE_INT_RGB),
+                "png",
+                dir.resolve("pairs/images/0.png").toFile());
+        ImageIO.write(
+                new BufferedImage(4, 4, BufferedImage.TYPE_BYTE_GRAY),
+                "png",
+                dir.resolve("pairs/masks/0.png").toFile());
     }
 
     private static ObjectNode base() throws IOException {
@@ -120,21 +131,41 @@ class SchemaBoundsAgreementTest {
         }
         JsonNode stageData = stage.path("data");
         if (stageData.isObject() && !stageData.has("train")) {
-            ((ObjectNode) stageData).set("train", config.path("data").path("train").deepCopy());
+            ((ObjectNode) stageData)
+                    .set("train", config.path("data").path("train").deepCopy());
         }
-        for (JsonNode source : List.of(config.path("data").path("train"), config.path("data").path("validation"),
-                config.path("data").path("test"), stageData.path("train"), stageData.path("validation"), stageData.path("test"))) {
-            if (source.path("type").asText().equals("numpy") && (path.endsWith(".context") || path.endsWith(".noise"))) {
+        for (JsonNode source : List.of(
+                config.path("data").path("train"),
+                config.path("data").path("validation"),
+                config.path("data").path("test"),
+                stageData.path("train"),
+                stageData.path("validation"),
+                stageData.path("test"))) {
+            if (source.path("type").asText().equals("numpy")
+                    && (path.endsWith(".context") || path.endsWith(".noise"))) {
                 // context is for sequences, noise for reconstruction: neither has a targets file
-                ((ObjectNode) source).put("task", path.endsWith(".context") ? "sequence" : "reconstruction").remove("targets");
+                ((ObjectNode) source)
+                        .put("task", path.endsWith(".context") ? "sequence" : "reconstruction")
+                        .remove("targets");
                 if (config.path("model").path("type").asText().equals("mlp")) {
-                    config.set("model", JSON.createObjectNode().put("type", "graph").set("layers",
-                            JSON.createArrayNode().add(JSON.createObjectNode().put("type", "dense").put("units", 2))));
+                    config.set(
+                            "model",
+                            JSON.createObjectNode()
+                                    .put("type", "graph")
+                                    .set(
+                                            "layers",
+                                            JSON.createArrayNode()
+                                                    .add(JSON.createObjectNode()
+                                                            .put("type", "dense")
+                                                            .put("units", 2))));
                 }
             }
         }
-        JsonNode text = stageData.path("train").path("type").asText().equals("text") ? stageData.path("train")
-                : config.path("data").path("train").path("type").asText().equals("text") ? config.path("data").path("train") : null;
+        JsonNode text = stageData.path("train").path("type").asText().equals("text")
+                ? stageData.path("train")
+                : config.path("data").path("train").path("type").asText().equals("text")
+                        ? config.path("data").path("train")
+                        : null;
         if (text != null) {
             // text trains next-token prediction: every stage's data and the model must be for sequences
             ((ObjectNode) config.path("data")).set("train", text.deepCopy());
@@ -142,13 +173,20 @@ class SchemaBoundsAgreementTest {
                 ((ObjectNode) stageData).set("train", text.deepCopy());
             }
             if (config.path("model").path("type").asText().equals("mlp")) {
-                config.set("model", JSON.createObjectNode().put("type", "gpt").put("width", 8).put("heads", 2));
+                config.set(
+                        "model",
+                        JSON.createObjectNode()
+                                .put("type", "gpt")
+                                .put("width", 8)
+                                .put("heads", 2));
             }
         }
-        boolean images = path.startsWith("model.") && !config.path("model").path("type").asText().equals("mlp")
+        boolean images = path.startsWith("model.")
+                        && !config.path("model").path("type").asText().equals("mlp")
                 || path.contains(".augmentation.");
         if (images && config.path("data").path("train").path("type").asText().equals("synthetic")) {
-            ((ObjectNode) config.path("data").path("train")).set("imageShape", JSON.createArrayNode().add(8).add(8).add(1));
+            ((ObjectNode) config.path("data").path("train"))
+                    .set("imageShape", JSON.createArrayNode().add(8).add(8).add(1));
         }
     }
 
@@ -156,19 +194,49 @@ class SchemaBoundsAgreementTest {
         if (path.endsWith("data.train") || path.endsWith("data.validation") || path.endsWith("data.test")) {
             ObjectNode source = JSON.createObjectNode().put("type", type);
             switch (type) {
-                case "csv" -> source.put("path", TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString());
+                case "csv" ->
+                    source.put(
+                            "path",
+                            TestPaths.repoRoot()
+                                    .resolve("data/digits/digits.csv.gz")
+                                    .toString());
                 case "idx" -> source.put("path", dir.resolve("idx").toString()).put("split", "train");
-                case "images" -> source.put("path", dir.resolve("images").toString()).put("width", 4).put("height", 4);
+                case "images" ->
+                    source.put("path", dir.resolve("images").toString())
+                            .put("width", 4)
+                            .put("height", 4);
                 case "masks" -> {
-                    source.put("images", dir.resolve("pairs/images").toString()).put("masks", dir.resolve("pairs/masks").toString())
-                            .put("width", 4).put("height", 4).put("numClasses", 2);
+                    source.put("images", dir.resolve("pairs/images").toString())
+                            .put("masks", dir.resolve("pairs/masks").toString())
+                            .put("width", 4)
+                            .put("height", 4)
+                            .put("numClasses", 2);
                     // segmentation data: the mlp shorthand cannot train it
-                    config.set("model", JSON.createObjectNode().put("type", "graph").set("layers",
-                            JSON.createArrayNode().add(JSON.createObjectNode().put("type", "conv2d").put("filters", 2).put("kernel", 1))));
+                    config.set(
+                            "model",
+                            JSON.createObjectNode()
+                                    .put("type", "graph")
+                                    .set(
+                                            "layers",
+                                            JSON.createArrayNode()
+                                                    .add(JSON.createObjectNode()
+                                                            .put("type", "conv2d")
+                                                            .put("filters", 2)
+                                                            .put("kernel", 1))));
                 }
-                case "text" -> source.put("path", dir.resolve("text.txt").toString()).put("context", 4);
-                case "numpy" -> source.put("inputs", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/x_f4_le_C.npy").toString())
-                        .put("targets", TestPaths.repoRoot().resolve("engine/src/test/resources/numpy-train/y.npy").toString());
+                case "text" ->
+                    source.put("path", dir.resolve("text.txt").toString()).put("context", 4);
+                case "numpy" ->
+                    source.put(
+                                    "inputs",
+                                    TestPaths.repoRoot()
+                                            .resolve("engine/src/test/resources/numpy-train/x_f4_le_C.npy")
+                                            .toString())
+                            .put(
+                                    "targets",
+                                    TestPaths.repoRoot()
+                                            .resolve("engine/src/test/resources/numpy-train/y.npy")
+                                            .toString());
                 default -> source.put("samples", 200).put("features", 4);
             }
             ObjectNode data = (ObjectNode) at(config, path.substring(0, path.lastIndexOf('.')), true);
@@ -201,9 +269,17 @@ class SchemaBoundsAgreementTest {
             for (JsonNode required : branch.path("required")) {
                 JsonNode p = resolve(branch.path("properties").path(required.asText()));
                 switch (p.path("type").asText()) {
-                    case "integer", "number" -> layer.put(required.asText(), p.path("minimum").asDouble(1) > 0 ? p.path("minimum").asInt() : 1);
+                    case "integer", "number" ->
+                        layer.put(
+                                required.asText(),
+                                p.path("minimum").asDouble(1) > 0
+                                        ? p.path("minimum").asInt()
+                                        : 1);
                     case "array" -> layer.putArray(required.asText()).add(1);
-                    default -> layer.put(required.asText(), p.has("enum") ? p.get("enum").get(1).asText() : "x");
+                    default ->
+                        layer.put(
+                                required.asText(),
+                                p.has("enum") ? p.get("enum").get(1).asText() : "x");
                 }
                 if (p.has("oneOf")) {
                     layer.put(required.asText(), 1);
@@ -251,7 +327,8 @@ class SchemaBoundsAgreementTest {
         if (node.has("oneOf") && node.get("oneOf").get(0).path("properties").has("type")) {
             for (JsonNode branch : node.get("oneOf")) {
                 ObjectNode variant = config.deepCopy();
-                String type = branch.path("properties").path("type").path("const").asText();
+                String type =
+                        branch.path("properties").path("type").path("const").asText();
                 branchBase(variant, path, type);
                 walkProperties(branch, path, variant, out);
             }
@@ -281,7 +358,8 @@ class SchemaBoundsAgreementTest {
                 p.get("enum").forEach(v -> numbers.add(v.isIntegralNumber() ? v.longValue() : null));
                 if (!numbers.contains(null)) {
                     long low = numbers.stream().mapToLong(Long::longValue).min().orElseThrow();
-                    long high = numbers.stream().mapToLong(Long::longValue).max().orElseThrow();
+                    long high =
+                            numbers.stream().mapToLong(Long::longValue).max().orElseThrow();
                     for (long n = low - 1; n <= high + 1; n++) {
                         if (!numbers.contains(n)) {
                             out.add(new Case(here, JSON.getNodeFactory().numberNode(n), config));
@@ -309,7 +387,12 @@ class SchemaBoundsAgreementTest {
         boolean integer = p.path("type").asText().equals("integer");
         // a bound only the validator knows is a disagreement too: far beyond, where the schema sets no bound
         if (!p.has("maximum") && !p.has("exclusiveMaximum") && !path.equals("seed")) {
-            out.add(new Case(path, integer ? JSON.getNodeFactory().numberNode(1_000_000_000L) : JSON.getNodeFactory().numberNode(1e12), config));
+            out.add(new Case(
+                    path,
+                    integer
+                            ? JSON.getNodeFactory().numberNode(1_000_000_000L)
+                            : JSON.getNodeFactory().numberNode(1e12),
+                    config));
         }
         for (String bound : List.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")) {
             if (!p.has(bound)) {
@@ -318,10 +401,14 @@ class SchemaBoundsAgreementTest {
             double b = p.get(bound).asDouble();
             boolean lower = bound.endsWith("inimum");
             boolean exclusive = bound.startsWith("exclusive");
-            double inside = exclusive ? (integer ? b + (lower ? 1 : -1) : (lower ? Math.nextUp(b) : Math.nextDown(b))) : b;
-            double outside = exclusive ? b : (integer ? b + (lower ? -1 : 1) : (lower ? Math.nextDown(b) : Math.nextUp(b)));
+            double inside =
+                    exclusive ? (integer ? b + (lower ? 1 : -1) : (lower ? Math.nextUp(b) : Math.nextDown(b))) : b;
+            double outside =
+                    exclusive ? b : (integer ? b + (lower ? -1 : 1) : (lower ? Math.nextDown(b) : Math.nextUp(b)));
             for (double v : new double[] {inside, outside}) {
-                JsonNode value = integer ? JSON.getNodeFactory().numberNode((long) v) : JSON.getNodeFactory().numberNode(v);
+                JsonNode value = integer
+                        ? JSON.getNodeFactory().numberNode((long) v)
+                        : JSON.getNodeFactory().numberNode(v);
                 out.add(new Case(path, value, config));
             }
         }
@@ -340,11 +427,12 @@ class SchemaBoundsAgreementTest {
             boolean schemaAccepts = schema.validate(config).isEmpty();
             String configPath = c.path().replace("[0]", "[0]");
             ValidationResult parsed = ConfigParser.parse(JSON.writeValueAsString(config), dir);
-            boolean parserAccepts = parsed.errors().stream().noneMatch(e -> e.path().equals(configPath));
+            boolean parserAccepts =
+                    parsed.errors().stream().noneMatch(e -> e.path().equals(configPath));
             tried++;
             if (schemaAccepts != parserAccepts) {
-                disagreements.add(c.path() + " = " + c.value() + ": schema " + (schemaAccepts ? "accepts" : "rejects") + ", validator "
-                        + (parserAccepts ? "accepts" : "rejects " + parsed.errors()));
+                disagreements.add(c.path() + " = " + c.value() + ": schema " + (schemaAccepts ? "accepts" : "rejects")
+                        + ", validator " + (parserAccepts ? "accepts" : "rejects " + parsed.errors()));
             }
         }
         assertThat(tried).as("cases generated from the schema").isGreaterThan(150);
@@ -376,7 +464,8 @@ class SchemaBoundsAgreementTest {
             String written = ConfigWriter.toJson(first.config());
             ValidationResult again = ConfigParser.parse(written, dir);
             if (!again.isValid() || !again.config().equals(first.config())) {
-                lost.add(c.path() + " = " + c.value() + ": " + (again.isValid() ? "read back differently" : again.errors()));
+                lost.add(c.path() + " = " + c.value() + ": "
+                        + (again.isValid() ? "read back differently" : again.errors()));
             }
         }
         try (var samples = Files.list(TestPaths.sampleConfigs())) {
@@ -386,7 +475,8 @@ class SchemaBoundsAgreementTest {
                     tried++;
                     ValidationResult again = ConfigParser.parse(ConfigWriter.toJson(first.config()), file.getParent());
                     if (!again.isValid() || !again.config().equals(first.config())) {
-                        lost.add(file.getFileName() + ": " + (again.isValid() ? "read back differently" : again.errors()));
+                        lost.add(file.getFileName() + ": "
+                                + (again.isValid() ? "read back differently" : again.errors()));
                     }
                 }
             }
@@ -411,16 +501,20 @@ class SchemaBoundsAgreementTest {
             }
             ObjectNode left = written.deepCopy();
             int dot = c.path().lastIndexOf('.');
-            ((ObjectNode) (dot < 0 ? left : at(left, c.path().substring(0, dot), true))).remove(c.path().substring(dot + 1));
+            ((ObjectNode) (dot < 0 ? left : at(left, c.path().substring(0, dot), true)))
+                    .remove(c.path().substring(dot + 1));
             ValidationResult a = ConfigParser.parse(JSON.writeValueAsString(written), dir);
             ValidationResult b = ConfigParser.parse(JSON.writeValueAsString(left), dir);
             tried++;
             if (!a.isValid() || !b.isValid() || !a.config().equals(b.config())) {
-                disagreements.add(c.path() + " (schema default " + c.value() + "): written " + (a.isValid() ? "" : a.errors())
-                        + " vs left out " + (b.isValid() ? "" : b.errors()) + (a.isValid() && b.isValid() ? " give different configs" : ""));
+                disagreements.add(c.path() + " (schema default " + c.value() + "): written "
+                        + (a.isValid() ? "" : a.errors()) + " vs left out " + (b.isValid() ? "" : b.errors())
+                        + (a.isValid() && b.isValid() ? " give different configs" : ""));
             }
         }
         assertThat(tried).as("defaults the schema documents").isGreaterThan(30);
-        assertThat(disagreements).as("the schema's default and the validator's differ").isEmpty();
+        assertThat(disagreements)
+                .as("the schema's default and the validator's differ")
+                .isEmpty();
     }
 }

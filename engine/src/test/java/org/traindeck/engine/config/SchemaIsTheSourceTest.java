@@ -1,13 +1,12 @@
 package org.traindeck.engine.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The validator takes its ranges, choices and defaults from the schema, not from a copy of its own: edit a bound, an
@@ -34,13 +33,16 @@ class SchemaIsTheSourceTest {
         ((ObjectNode) schema.at("/$defs/model/oneOf/1/properties/channels/items")).put("maximum", 256);
 
         ValidationResult edited = ConfigParser.parse(CONFIG, dir, SchemaNode.of(schema));
-        assertThat(edited.errors()).extracting(p -> p.path() + ": " + p.message()).contains(
-                "stages[0].epochs: must be between 1 and 5",
-                "stages[0].optimizer.learningRate: must be > 0 and ≤ 0.1, not 0.5",
-                "model.channels[1]: must be between 1 and 256");
+        assertThat(edited.errors())
+                .extracting(p -> p.path() + ": " + p.message())
+                .contains(
+                        "stages[0].epochs: must be between 1 and 5",
+                        "stages[0].optimizer.learningRate: must be > 0 and ≤ 0.1, not 0.5",
+                        "model.channels[1]: must be between 1 and 256");
         assertThat(edited.errors()).anySatisfy(p -> {
             assertThat(p.path()).isEqualTo("stages[0].precision");
-            assertThat(p.message()).isEqualTo("unknown precision 'float16': did you mean 'float32'?\nchoices: 'float32'");
+            assertThat(p.message())
+                    .isEqualTo("unknown precision 'float16': did you mean 'float32'?\nchoices: 'float32'");
         });
     }
 
@@ -52,8 +54,13 @@ class SchemaIsTheSourceTest {
         ObjectNode schema = (ObjectNode) ConfigSchema.json();
         ((ObjectNode) schema.at("/$defs/stage/properties/batchSize")).put("default", 48);
         ((ObjectNode) schema.at("/$defs/optimizer/properties/type")).put("default", "sgd");
-        ((ObjectNode) schema.at("/$defs/model/oneOf/0/properties/hidden")).putArray("default").add(7);
-        ((ObjectNode) schema.at("/$defs/stage/properties/schedule")).putObject("default").put("type", "step").put("everyEpochs", 2);
+        ((ObjectNode) schema.at("/$defs/model/oneOf/0/properties/hidden"))
+                .putArray("default")
+                .add(7);
+        ((ObjectNode) schema.at("/$defs/stage/properties/schedule"))
+                .putObject("default")
+                .put("type", "step")
+                .put("everyEpochs", 2);
         ((ObjectNode) schema.at("/properties/logging/properties/csv")).put("default", false);
         ((ObjectNode) schema.at("/properties/parallel/properties/prefetch")).put("default", 9);
         ((ObjectNode) schema.at("/properties/seed")).put("default", 7);

@@ -1,13 +1,12 @@
 package org.traindeck.engine.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.model.ModelCheck;
 import org.traindeck.engine.model.ModelSummary;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * "parallel": {"syncBatchNorm"} and a batchNorm node's "sync": read, written back, resolved node by node (the summary
@@ -34,7 +33,11 @@ class SyncBatchNormConfigTest {
     }
 
     private static String typeOf(ModelSummary summary, String node) {
-        return summary.rows().stream().filter(r -> r.name().equals(node)).findFirst().orElseThrow().type();
+        return summary.rows().stream()
+                .filter(r -> r.name().equals(node))
+                .findFirst()
+                .orElseThrow()
+                .type();
     }
 
     @Test
@@ -49,15 +52,18 @@ class SyncBatchNormConfigTest {
 
     @Test
     void aNodesOwnSyncOverridesTheRunSwitchAndTheSummaryMarksSynchronizedNodes(@TempDir Path dir) {
-        ModelSummary all = ModelCheck.checkWithSummary(parse(null, "{\"syncBatchNorm\": true}", dir)).summary();
+        ModelSummary all = ModelCheck.checkWithSummary(parse(null, "{\"syncBatchNorm\": true}", dir))
+                .summary();
         assertThat(typeOf(all, "b0")).isEqualTo("batchNorm (sync)");
         assertThat(typeOf(all, "b1")).isEqualTo("batchNorm (sync)");
 
-        ModelSummary allButOne = ModelCheck.checkWithSummary(parse("false", "{\"syncBatchNorm\": true}", dir)).summary();
+        ModelSummary allButOne = ModelCheck.checkWithSummary(parse("false", "{\"syncBatchNorm\": true}", dir))
+                .summary();
         assertThat(typeOf(allButOne, "b0")).isEqualTo("batchNorm");
         assertThat(typeOf(allButOne, "b1")).isEqualTo("batchNorm (sync)");
 
-        ModelSummary onlyOne = ModelCheck.checkWithSummary(parse("true", "{}", dir)).summary();
+        ModelSummary onlyOne =
+                ModelCheck.checkWithSummary(parse("true", "{}", dir)).summary();
         assertThat(typeOf(onlyOne, "b0")).isEqualTo("batchNorm (sync)");
         assertThat(typeOf(onlyOne, "b1")).isEqualTo("batchNorm");
     }
@@ -68,17 +74,26 @@ class SyncBatchNormConfigTest {
         assertThat(run.errors()).singleElement().satisfies(e -> {
             assertThat(e.path()).isEqualTo("parallel.syncBatchNorm");
             assertThat(e.line()).isPositive();
-            assertThat(e.message()).contains("not available on a cluster").contains("this machine's devices").contains("leave it off");
+            assertThat(e.message())
+                    .contains("not available on a cluster")
+                    .contains("this machine's devices")
+                    .contains("leave it off");
         });
         ValidationResult node = parse("true", "{\"cluster\": \"spark://h:7077\"}", dir);
-        assertThat(node.errors()).singleElement().satisfies(e -> assertThat(e.path()).isEqualTo("model.layers[1].sync"));
-        assertThat(parse("false", "{\"cluster\": \"spark://h:7077\"}", dir).errors()).isEmpty();
+        assertThat(node.errors())
+                .singleElement()
+                .satisfies(e -> assertThat(e.path()).isEqualTo("model.layers[1].sync"));
+        assertThat(parse("false", "{\"cluster\": \"spark://h:7077\"}", dir).errors())
+                .isEmpty();
     }
 
     @Test
     void syncIsABooleanWhereItIsWritten(@TempDir Path dir) {
-        assertThat(parse("\"yes\"", "{}", dir).errors()).singleElement().satisfies(e -> assertThat(e.path()).isEqualTo("model.layers[1].sync"));
-        assertThat(parse(null, "{\"syncBatchNorm\": 1}", dir).errors()).singleElement()
+        assertThat(parse("\"yes\"", "{}", dir).errors())
+                .singleElement()
+                .satisfies(e -> assertThat(e.path()).isEqualTo("model.layers[1].sync"));
+        assertThat(parse(null, "{\"syncBatchNorm\": 1}", dir).errors())
+                .singleElement()
                 .satisfies(e -> assertThat(e.path()).isEqualTo("parallel.syncBatchNorm"));
     }
 }

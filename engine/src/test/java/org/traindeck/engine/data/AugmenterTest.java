@@ -1,7 +1,7 @@
 package org.traindeck.engine.data;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.config.AugmentationConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,9 +12,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.config.AugmentationConfig;
 
 class AugmenterTest {
 
@@ -43,21 +42,24 @@ class AugmenterTest {
     @Test
     void rotationsGiveTheFourQuarterTurns() {
         var seen = outcomes(new AugmentationConfig(true, false, false, 0, 0), ramp(), 200);
-        assertThat(seen).containsExactlyInAnyOrder(
-                Arrays.toString(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}),
-                Arrays.toString(new float[] {7, 4, 1, 8, 5, 2, 9, 6, 3}),
-                Arrays.toString(new float[] {9, 8, 7, 6, 5, 4, 3, 2, 1}),
-                Arrays.toString(new float[] {3, 6, 9, 2, 5, 8, 1, 4, 7}));
+        assertThat(seen)
+                .containsExactlyInAnyOrder(
+                        Arrays.toString(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}),
+                        Arrays.toString(new float[] {7, 4, 1, 8, 5, 2, 9, 6, 3}),
+                        Arrays.toString(new float[] {9, 8, 7, 6, 5, 4, 3, 2, 1}),
+                        Arrays.toString(new float[] {3, 6, 9, 2, 5, 8, 1, 4, 7}));
     }
 
     @Test
     void flipsMirrorTheImage() {
-        assertThat(outcomes(new AugmentationConfig(false, true, false, 0, 0), ramp(), 100)).containsExactlyInAnyOrder(
-                Arrays.toString(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}),
-                Arrays.toString(new float[] {3, 2, 1, 6, 5, 4, 9, 8, 7}));
-        assertThat(outcomes(new AugmentationConfig(false, false, true, 0, 0), ramp(), 100)).containsExactlyInAnyOrder(
-                Arrays.toString(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}),
-                Arrays.toString(new float[] {7, 8, 9, 4, 5, 6, 1, 2, 3}));
+        assertThat(outcomes(new AugmentationConfig(false, true, false, 0, 0), ramp(), 100))
+                .containsExactlyInAnyOrder(
+                        Arrays.toString(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}),
+                        Arrays.toString(new float[] {3, 2, 1, 6, 5, 4, 9, 8, 7}));
+        assertThat(outcomes(new AugmentationConfig(false, false, true, 0, 0), ramp(), 100))
+                .containsExactlyInAnyOrder(
+                        Arrays.toString(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}),
+                        Arrays.toString(new float[] {7, 8, 9, 4, 5, 6, 1, 2, 3}));
     }
 
     @Test
@@ -147,6 +149,8 @@ class AugmenterTest {
                 differing++;
             }
         }
-        assertThat(differing).as("samples augmented differently on several threads").isZero();
+        assertThat(differing)
+                .as("samples augmented differently on several threads")
+                .isZero();
     }
 }

@@ -1,25 +1,24 @@
 package org.traindeck.engine.data;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.Task;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
-import java.util.Arrays;
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
 
 class DataReadersTest {
 
@@ -29,7 +28,7 @@ class DataReadersTest {
 
     static void writeIdx(Path dir, String split, int n, int rows, int cols, boolean gzip) throws IOException {
         try (DataOutputStream images = new DataOutputStream(open(dir.resolve(split + "-images-idx3-ubyte"), gzip));
-             DataOutputStream labels = new DataOutputStream(open(dir.resolve(split + "-labels-idx1-ubyte"), gzip))) {
+                DataOutputStream labels = new DataOutputStream(open(dir.resolve(split + "-labels-idx1-ubyte"), gzip))) {
             images.writeInt(0x803);
             images.writeInt(n);
             images.writeInt(rows);
@@ -80,8 +79,11 @@ class DataReadersTest {
     @Test
     void theShippedDigitsReadAsImages() throws IOException {
         Path digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz");
-        Dataset d = CsvReader.read(digits, new SourceConfig.Csv("x", -1, false, ",", Task.CLASSIFICATION, 10, List.of(8, 8, 1),
-                SourceConfig.Normalize.NONE, 0), null);
+        Dataset d = CsvReader.read(
+                digits,
+                new SourceConfig.Csv(
+                        "x", -1, false, ",", Task.CLASSIFICATION, 10, List.of(8, 8, 1), SourceConfig.Normalize.NONE, 0),
+                null);
 
         assertThat(d.size()).isEqualTo(1797);
         assertThat(d.numClasses()).isEqualTo(10);
@@ -94,7 +96,8 @@ class DataReadersTest {
     void csvNamedClassesAreSharedWithValidationData(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("train.csv"), "sepal,petal,kind\n1,2,setosa\n3,4,virginica\n5,6,setosa\n");
         Files.writeString(dir.resolve("val.csv"), "sepal,petal,kind\n1,2,virginica\n");
-        SourceConfig.Csv config = new SourceConfig.Csv("x", -1, true, ",", Task.CLASSIFICATION, null, null, SourceConfig.Normalize.NONE, 0);
+        SourceConfig.Csv config = new SourceConfig.Csv(
+                "x", -1, true, ",", Task.CLASSIFICATION, null, null, SourceConfig.Normalize.NONE, 0);
 
         Dataset train = CsvReader.read(dir.resolve("train.csv"), config, null);
         Dataset val = CsvReader.read(dir.resolve("val.csv"), config, train.classNames());
@@ -110,11 +113,14 @@ class DataReadersTest {
         Files.writeString(dir.resolve("b.csv"), "1,2,0\n3,1\n");
         Files.writeString(dir.resolve("c.csv"), "\n\n");
 
-        assertThatThrownBy(() -> CsvReader.read(dir.resolve("a.csv"), csv("a", Task.CLASSIFICATION, null, SourceConfig.Normalize.NONE), null))
+        assertThatThrownBy(() -> CsvReader.read(
+                        dir.resolve("a.csv"), csv("a", Task.CLASSIFICATION, null, SourceConfig.Normalize.NONE), null))
                 .hasMessageContaining("line 2, column 2: \"x\" is not a finite number");
-        assertThatThrownBy(() -> CsvReader.read(dir.resolve("b.csv"), csv("b", Task.CLASSIFICATION, null, SourceConfig.Normalize.NONE), null))
+        assertThatThrownBy(() -> CsvReader.read(
+                        dir.resolve("b.csv"), csv("b", Task.CLASSIFICATION, null, SourceConfig.Normalize.NONE), null))
                 .hasMessageContaining("line 2: 2 columns, but the first row has 3");
-        assertThatThrownBy(() -> CsvReader.read(dir.resolve("c.csv"), csv("c", Task.CLASSIFICATION, null, SourceConfig.Normalize.NONE), null))
+        assertThatThrownBy(() -> CsvReader.read(
+                        dir.resolve("c.csv"), csv("c", Task.CLASSIFICATION, null, SourceConfig.Normalize.NONE), null))
                 .hasMessageContaining("no data rows");
     }
 
@@ -123,7 +129,8 @@ class DataReadersTest {
         // one 1×2 RGB image per row (pixel-major, as numpy writes it), then the target
         Files.writeString(dir.resolve("r.csv"), "1,2,3,4,5,6,0.5\n");
 
-        Dataset d = CsvReader.read(dir.resolve("r.csv"), csv("r", Task.REGRESSION, List.of(1, 2, 3), SourceConfig.Normalize.NONE), null);
+        Dataset d = CsvReader.read(
+                dir.resolve("r.csv"), csv("r", Task.REGRESSION, List.of(1, 2, 3), SourceConfig.Normalize.NONE), null);
 
         float[] f = new float[6];
         d.copyFeatures(0, f, 0);
@@ -135,7 +142,8 @@ class DataReadersTest {
     @Test
     void normalisationIsFittedOnTrainingDataOnly(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("t.csv"), "0,5,0\n10,5,1\n");
-        Dataset train = CsvReader.read(dir.resolve("t.csv"), csv("t", Task.CLASSIFICATION, null, SourceConfig.Normalize.MINMAX), null);
+        Dataset train = CsvReader.read(
+                dir.resolve("t.csv"), csv("t", Task.CLASSIFICATION, null, SourceConfig.Normalize.MINMAX), null);
         Dataset other = train.subset(new int[] {1});
 
         Normalizer n = Normalizer.fit(SourceConfig.Normalize.MINMAX, train);

@@ -1,5 +1,14 @@
 package org.traindeck.engine.data;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.awt.image.BufferedImage;
+import java.awt.image.IndexColorModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
@@ -8,16 +17,6 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import javax.imageio.ImageIO;
-import java.awt.image.BufferedImage;
-import java.awt.image.IndexColorModel;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Segmentation from an image folder and a mask folder paired by file name, on PNG files written here with ImageIO:
@@ -70,7 +69,8 @@ class MaskFolderSourceTest {
         byte[] r = {(byte) 255, 0, 0, (byte) 200};
         byte[] g = {0, (byte) 255, 0, (byte) 200};
         byte[] b = {0, 0, (byte) 255, (byte) 200};
-        BufferedImage m = new BufferedImage(ids[0].length, ids.length, BufferedImage.TYPE_BYTE_INDEXED, new IndexColorModel(8, 4, r, g, b));
+        BufferedImage m = new BufferedImage(
+                ids[0].length, ids.length, BufferedImage.TYPE_BYTE_INDEXED, new IndexColorModel(8, 4, r, g, b));
         for (int y = 0; y < ids.length; y++) {
             for (int x = 0; x < ids[0].length; x++) {
                 m.getRaster().setSample(x, y, 0, ids[y][x]);
@@ -86,8 +86,12 @@ class MaskFolderSourceTest {
         for (int i = 0; i < n; i++) {
             int[][] ids = mask(i);
             String name = String.format("s%02d", i);
-            ImageIO.write(imageOf(ids), "png", dir.resolve("images/" + name + ".png").toFile());
-            ImageIO.write(i % 2 == 0 ? grayMask(ids) : paletteMask(ids), "png", dir.resolve("masks/" + name + ".png").toFile());
+            ImageIO.write(
+                    imageOf(ids), "png", dir.resolve("images/" + name + ".png").toFile());
+            ImageIO.write(
+                    i % 2 == 0 ? grayMask(ids) : paletteMask(ids),
+                    "png",
+                    dir.resolve("masks/" + name + ".png").toFile());
         }
     }
 
@@ -102,12 +106,14 @@ class MaskFolderSourceTest {
                           "validationSplit": 0.25},
                  "stages": [{"epochs": %d, "batchSize": 4, "optimizer": {"type": "adam", "learningRate": 0.02},
                              "augmentation": {"flipHorizontal": true, "rotate90": true}}]}
-                """.formatted(dir.resolve("runs"), SIDE, SIDE, extra, epochs), dir).orThrow();
+                """.formatted(dir.resolve("runs"), SIDE, SIDE, extra, epochs), dir)
+                .orThrow();
     }
 
     private InvalidConfigException refusal() {
         RunConfig config = config("", 1);
-        return catchThrowableOfType(() -> DataLoader.load(config, config.data(), "data").close(), InvalidConfigException.class);
+        return catchThrowableOfType(
+                () -> DataLoader.load(config, config.data(), "data").close(), InvalidConfigException.class);
     }
 
     @Test
@@ -120,7 +126,8 @@ class MaskFolderSourceTest {
             assertThat(all.numClasses()).isEqualTo(3);
             assertThat(all.targetLength()).isEqualTo(SIDE * SIDE);
         }
-        RunConfig whole = ConfigParser.parse(Files.readString(writeWholeConfig()), dir).orThrow();
+        RunConfig whole =
+                ConfigParser.parse(Files.readString(writeWholeConfig()), dir).orThrow();
         try (DataLoader.Loaded loaded = DataLoader.load(whole, whole.data(), "data")) {
             for (int i = 0; i < 4; i++) {
                 float[] ids = new float[SIDE * SIDE];
@@ -179,13 +186,19 @@ class MaskFolderSourceTest {
         ImageIO.write(grayMask(ids), "png", dir.resolve("masks/s02.png").toFile());
         InvalidConfigException e = refusal();
         assertThat(e.problems().get(0).path()).isEqualTo("data.train.masks");
-        assertThat(e.getMessage()).contains("s02.png").contains("pixel (x 6, y 5) holds class 3").contains("numClasses is 3");
+        assertThat(e.getMessage())
+                .contains("s02.png")
+                .contains("pixel (x 6, y 5) holds class 3")
+                .contains("numClasses is 3");
     }
 
     @Test
     void aMaskOfAnotherSizeThanItsImageIsNamed() throws IOException {
         writePairs(3);
-        ImageIO.write(grayMask(new int[SIDE][SIDE + 2]), "png", dir.resolve("masks/s01.png").toFile());
+        ImageIO.write(
+                grayMask(new int[SIDE][SIDE + 2]),
+                "png",
+                dir.resolve("masks/s01.png").toFile());
         InvalidConfigException e = refusal();
         assertThat(e.problems().get(0).path()).isEqualTo("data.train.masks");
         assertThat(e.getMessage()).contains("s01.png is 10×8 pixels but its image s01.png is 8×8");

@@ -1,5 +1,13 @@
 package org.traindeck.engine.data;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,15 +20,6 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The numpy source on arrays NumPy wrote itself (engine/src/test/resources/numpy-train/make_train_fixtures.py): every
@@ -37,8 +36,12 @@ class NumpySourceTest {
 
     static Stream<String> everyLayout() throws IOException {
         try (Stream<Path> files = Files.list(FIXTURES)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("x_") && !n.startsWith("x_nan")
-                    && !n.startsWith("x_b1")).sorted().toList().stream();
+            return files
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("x_") && !n.startsWith("x_nan") && !n.startsWith("x_b1"))
+                    .sorted()
+                    .toList()
+                    .stream();
         }
     }
 
@@ -48,7 +51,8 @@ class NumpySourceTest {
                  "model": {"type": "graph", "layers": [{"type": "dense", "units": 16, "activation": "tanh"}]},
                  "data": {"train": %s, "validationSplit": 0.25},
                  "stages": [{"epochs": 60, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.03}}]}
-                """.formatted(dir.resolve("runs"), source), FIXTURES).orThrow();
+                """.formatted(dir.resolve("runs"), source), FIXTURES)
+                .orThrow();
     }
 
     private static float[][] samples(Dataset d) {
@@ -65,7 +69,7 @@ class NumpySourceTest {
         RunConfig reference = config("{\"type\": \"numpy\", \"inputs\": \"x_f8_le_C.npy\", \"targets\": \"y.npy\"}");
         RunConfig config = config("{\"type\": \"numpy\", \"inputs\": \"" + file + "\", \"targets\": \"y.npy\"}");
         try (DataLoader.Loaded expected = DataLoader.load(reference, reference.data(), "data");
-             DataLoader.Loaded actual = DataLoader.load(config, config.data(), "data")) {
+                DataLoader.Loaded actual = DataLoader.load(config, config.data(), "data")) {
             assertThat(samples(actual.train())).isDeepEqualTo(samples(expected.train()));
             assertThat(actual.train().task()).isEqualTo(Task.CLASSIFICATION);
             assertThat(actual.train().outputCount()).isEqualTo(2);
@@ -83,8 +87,10 @@ class NumpySourceTest {
 
     @Test
     void boolInputsAndAnNpzTrainToo() throws IOException {
-        for (String source : new String[] {"{\"type\": \"numpy\", \"inputs\": \"x_b1_F.npy\", \"targets\": \"y_b1.npy\"}",
-                "{\"type\": \"numpy\", \"inputs\": \"xy.npz:x\", \"targets\": \"xy.npz:y\"}"}) {
+        for (String source : new String[] {
+            "{\"type\": \"numpy\", \"inputs\": \"x_b1_F.npy\", \"targets\": \"y_b1.npy\"}",
+            "{\"type\": \"numpy\", \"inputs\": \"xy.npz:x\", \"targets\": \"xy.npz:y\"}"
+        }) {
             var result = TrainingRun.prepare(config(source)).runHere();
             assertThat(result.status().name()).as(source).isEqualTo("FINISHED");
             assertThat(result.lastMetrics().get("val/accuracy")).as(source).isGreaterThanOrEqualTo(0.8);
@@ -93,14 +99,16 @@ class NumpySourceTest {
 
     private InvalidConfigException refusal(String source) {
         RunConfig config = config(source);
-        Throwable t = catchThrowable(() -> DataLoader.load(config, config.data(), "data").close());
+        Throwable t = catchThrowable(
+                () -> DataLoader.load(config, config.data(), "data").close());
         assertThat(t).isInstanceOf(InvalidConfigException.class);
         return (InvalidConfigException) t;
     }
 
     @Test
     void inputsAndTargetsOfDifferentLengthsAreRefused() {
-        InvalidConfigException e = refusal("{\"type\": \"numpy\", \"inputs\": \"x_f4_le_C.npy\", \"targets\": \"y_short.npy\"}");
+        InvalidConfigException e =
+                refusal("{\"type\": \"numpy\", \"inputs\": \"x_f4_le_C.npy\", \"targets\": \"y_short.npy\"}");
         assertThat(e.problems().get(0).path()).isEqualTo("data.train.targets");
         assertThat(e.getMessage()).contains("holds 63 samples").contains("hold 64");
     }
@@ -114,20 +122,27 @@ class NumpySourceTest {
 
     @Test
     void aMaskIdBeyondTheClassesIsRefused() {
-        InvalidConfigException e = refusal("{\"type\": \"numpy\", \"task\": \"segmentation\", \"inputs\": \"images.npy\","
-                + " \"targets\": \"masks_bad.npy\", \"numClasses\": 3}");
+        InvalidConfigException e =
+                refusal("{\"type\": \"numpy\", \"task\": \"segmentation\", \"inputs\": \"images.npy\","
+                        + " \"targets\": \"masks_bad.npy\", \"numClasses\": 3}");
         assertThat(e.problems().get(0).path()).isEqualTo("data.train.targets");
         assertThat(e.getMessage()).contains("class id 7 at sample 3, index [3, 4, 5], outside 0..2");
     }
 
     @Test
     void hostileFilesAreRefusedWithoutReadingTheirPayload() {
-        assertThat(refusal("{\"type\": \"numpy\", \"inputs\": \"" + HOSTILE.resolve("claims_more.npy") + "\", \"targets\": \"y.npy\"}")
-                .getMessage()).contains("claims_more.npy");
-        assertThat(refusal("{\"type\": \"numpy\", \"inputs\": \"" + HOSTILE.resolve("object.npy") + "\", \"targets\": \"y.npy\"}")
-                .getMessage()).contains("pickle");
-        assertThat(refusal("{\"type\": \"numpy\", \"inputs\": \"" + HOSTILE.resolve("bomb_declared.npz") + ":x\", \"targets\": \"y.npy\"}")
-                .getMessage()).contains("bomb_declared.npz");
+        assertThat(refusal("{\"type\": \"numpy\", \"inputs\": \"" + HOSTILE.resolve("claims_more.npy")
+                                + "\", \"targets\": \"y.npy\"}")
+                        .getMessage())
+                .contains("claims_more.npy");
+        assertThat(refusal("{\"type\": \"numpy\", \"inputs\": \"" + HOSTILE.resolve("object.npy")
+                                + "\", \"targets\": \"y.npy\"}")
+                        .getMessage())
+                .contains("pickle");
+        assertThat(refusal("{\"type\": \"numpy\", \"inputs\": \"" + HOSTILE.resolve("bomb_declared.npz")
+                                + ":x\", \"targets\": \"y.npy\"}")
+                        .getMessage())
+                .contains("bomb_declared.npz");
     }
 
     @Test
@@ -142,7 +157,10 @@ class NumpySourceTest {
 
         assertThat(validate.exitCode()).isEqualTo(2);
         assertThat(train.exitCode()).isEqualTo(2);
-        assertThat(validate.stderr()).contains("data.train.inputs").contains("NaN at sample 17").doesNotContain("\tat ");
+        assertThat(validate.stderr())
+                .contains("data.train.inputs")
+                .contains("NaN at sample 17")
+                .doesNotContain("\tat ");
         assertThat(dir.resolve("runs")).doesNotExist();
     }
 
@@ -150,6 +168,7 @@ class NumpySourceTest {
     void aTextThatIsNotUtf8NamesTheByteOffset() throws IOException {
         Files.write(dir.resolve("t.txt"), new byte[] {'h', 'e', 'l', 'l', 'o', (byte) 0xe9, 'x'});
         assertThatThrownBy(() -> TextReader.read(dir.resolve("t.txt"), 2, 2, 0, null))
-                .hasMessageContaining("not UTF-8").hasMessageContaining("byte offset 5");
+                .hasMessageContaining("not UTF-8")
+                .hasMessageContaining("byte offset 5");
     }
 }

@@ -1,11 +1,9 @@
 package org.traindeck.engine.data;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -17,8 +15,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * End to end: `traindeck train` in a child JVM with a 96 MB heap trains a small model for an epoch over a float32
@@ -53,10 +52,17 @@ class NumpyTrainingLargerThanHeapTest {
                 """.formatted(BATCH));
 
         Path log = dir.resolve("child.log");
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx96m",
                 "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
-                "-cp", System.getProperty("java.class.path"), "org.traindeck.engine.cli.Main", "train", dir.resolve("config.json").toString());
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.traindeck.engine.cli.Main",
+                "train",
+                dir.resolve("config.json").toString());
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("OMP_NUM_THREADS", "1");
         Process child = pb.start();
         // a bound for a hung child, not a timing assumption
@@ -77,10 +83,18 @@ class NumpyTrainingLargerThanHeapTest {
                 losses.add(e.get("value").asDouble());
             }
         }
-        assertThat(losses).hasSize(SAMPLES / BATCH).allSatisfy(l -> assertThat(l).isFinite());
+        assertThat(losses)
+                .hasSize(SAMPLES / BATCH)
+                .allSatisfy(l -> assertThat(l).isFinite());
         // the classes differ in their mean: an epoch over the whole file learns them
-        assertThat(losses.subList(losses.size() - 5, losses.size()).stream().mapToDouble(d -> d).average().orElseThrow())
-                .isLessThan(losses.subList(0, 5).stream().mapToDouble(d -> d).average().orElseThrow());
+        assertThat(losses.subList(losses.size() - 5, losses.size()).stream()
+                        .mapToDouble(d -> d)
+                        .average()
+                        .orElseThrow())
+                .isLessThan(losses.subList(0, 5).stream()
+                        .mapToDouble(d -> d)
+                        .average()
+                        .orElseThrow());
     }
 
     private static String header(String descr, String shape) {
@@ -93,7 +107,8 @@ class NumpyTrainingLargerThanHeapTest {
     private static void writeX(Path file) throws IOException {
         String header = header("<f4", "(" + SAMPLES + ", " + FEATURES + ")");
         ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
-        buf.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) header.length())
+        buf.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0})
+                .putShort((short) header.length())
                 .put(header.getBytes(StandardCharsets.ISO_8859_1));
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             for (int i = 0; i < SAMPLES; i++) {
@@ -112,7 +127,8 @@ class NumpyTrainingLargerThanHeapTest {
     private static void writeY(Path file) throws IOException {
         String header = header("|u1", "(" + SAMPLES + ",)");
         ByteBuffer buf = ByteBuffer.allocate(10 + header.length() + SAMPLES).order(ByteOrder.LITTLE_ENDIAN);
-        buf.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) header.length())
+        buf.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0})
+                .putShort((short) header.length())
                 .put(header.getBytes(StandardCharsets.ISO_8859_1));
         for (int i = 0; i < SAMPLES; i++) {
             buf.put((byte) (i % 2));

@@ -1,12 +1,6 @@
 package org.traindeck.engine.data;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,8 +8,13 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 /**
  * 3D volumes [N, D, H, W, C] (or channels first) for the tasks that take images: a volume classifier and a voxel
@@ -62,8 +61,11 @@ class VolumeTasksTest {
             }
         }
         // one channel: [N, D, H, W, 1] and [N, 1, D, H, W] hold the values in the same order
-        Files.write(dir.resolve("x_last.npy"), npy("<f4", "(" + N + ", " + D + ", " + H + ", " + W + ", 1)", floats(last)));
-        Files.write(dir.resolve("x_first.npy"), npy("<f4", "(" + N + ", 1, " + D + ", " + H + ", " + W + ")", floats(first)));
+        Files.write(
+                dir.resolve("x_last.npy"), npy("<f4", "(" + N + ", " + D + ", " + H + ", " + W + ", 1)", floats(last)));
+        Files.write(
+                dir.resolve("x_first.npy"),
+                npy("<f4", "(" + N + ", 1, " + D + ", " + H + ", " + W + ")", floats(first)));
         Files.write(dir.resolve("y.npy"), npy("|u1", "(" + N + ",)", classes));
         Files.write(dir.resolve("masks.npy"), npy("|u1", "(" + N + ", " + D + ", " + H + ", " + W + ")", masks));
     }
@@ -74,17 +76,18 @@ class VolumeTasksTest {
                  "model": {"type": "graph", "layers": [%s]},
                  "data": {"train": %s, "validationSplit": 0.25},
                  "stages": [{"epochs": %d, "batchSize": 8, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
-                """.formatted(name, layers, source, epochs), dir).orThrow();
+                """.formatted(name, layers, source, epochs), dir)
+                .orThrow();
     }
 
     @Test
     void aVolumeClassifierTrains() throws IOException {
         writeVolumes();
-        RunConfig config = config("classify", """
+        RunConfig config = config(
+                "classify", """
                 {"type": "conv3d", "filters": 4, "kernel": 3, "activation": "relu"},
                 {"type": "maxPool3d", "size": 2},
-                {"type": "flatten"}""",
-                "{\"type\": \"numpy\", \"inputs\": \"x_last.npy\", \"targets\": \"y.npy\"}", 12);
+                {"type": "flatten"}""", "{\"type\": \"numpy\", \"inputs\": \"x_last.npy\", \"targets\": \"y.npy\"}", 12);
 
         RunResult result = TrainingRun.prepare(config).runHere();
 
@@ -95,11 +98,14 @@ class VolumeTasksTest {
     @Test
     void aVoxelSegmenterTrains() throws IOException {
         writeVolumes();
-        RunConfig config = config("segment", """
+        RunConfig config = config(
+                "segment",
+                """
                 {"type": "conv3d", "filters": 6, "kernel": 3, "activation": "relu"},
                 {"type": "conv3d", "filters": 6, "kernel": 3, "activation": "relu"}""",
                 "{\"type\": \"numpy\", \"task\": \"segmentation\", \"inputs\": \"x_first.npy\", \"layout\": \"channelsFirst\","
-                        + " \"targets\": \"masks.npy\", \"numClasses\": 2}", 12);
+                        + " \"targets\": \"masks.npy\", \"numClasses\": 2}",
+                12);
 
         RunResult result = TrainingRun.prepare(config).runHere();
 
@@ -112,12 +118,18 @@ class VolumeTasksTest {
     @Test
     void bothLayoutsReadAsTheSameVolumes() throws IOException {
         writeVolumes();
-        RunConfig last = config("last", "{\"type\": \"conv3d\", \"filters\": 2, \"kernel\": 3}",
-                "{\"type\": \"numpy\", \"inputs\": \"x_last.npy\", \"targets\": \"y.npy\"}", 1);
-        RunConfig first = config("first", "{\"type\": \"conv3d\", \"filters\": 2, \"kernel\": 3}",
-                "{\"type\": \"numpy\", \"inputs\": \"x_first.npy\", \"layout\": \"channelsFirst\", \"targets\": \"y.npy\"}", 1);
+        RunConfig last = config(
+                "last",
+                "{\"type\": \"conv3d\", \"filters\": 2, \"kernel\": 3}",
+                "{\"type\": \"numpy\", \"inputs\": \"x_last.npy\", \"targets\": \"y.npy\"}",
+                1);
+        RunConfig first = config(
+                "first",
+                "{\"type\": \"conv3d\", \"filters\": 2, \"kernel\": 3}",
+                "{\"type\": \"numpy\", \"inputs\": \"x_first.npy\", \"layout\": \"channelsFirst\", \"targets\": \"y.npy\"}",
+                1);
         try (DataLoader.Loaded a = DataLoader.load(last, last.data(), "data");
-             DataLoader.Loaded b = DataLoader.load(first, first.data(), "data")) {
+                DataLoader.Loaded b = DataLoader.load(first, first.data(), "data")) {
             assertThat(a.train().shape()).isEqualTo(b.train().shape()).isInstanceOf(SampleShape.Volume.class);
             assertThat(a.train().task()).isEqualTo(Task.CLASSIFICATION);
             for (int i = 0; i < a.train().size(); i++) {
@@ -143,8 +155,10 @@ class VolumeTasksTest {
         int padded = (dict.length() + 1 + 10 + 63) / 64 * 64 - 10;
         String header = dict + " ".repeat(padded - dict.length() - 1) + "\n";
         ByteBuffer b = ByteBuffer.allocate(10 + header.length() + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) header.length())
-                .put(header.getBytes(StandardCharsets.ISO_8859_1)).put(data);
+        b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0})
+                .putShort((short) header.length())
+                .put(header.getBytes(StandardCharsets.ISO_8859_1))
+                .put(data);
         return b.array();
     }
 }

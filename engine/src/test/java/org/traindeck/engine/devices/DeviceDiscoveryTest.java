@@ -1,24 +1,24 @@
 package org.traindeck.engine.devices;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.config.InvalidConfigException;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.InvalidConfigException;
 
 class DeviceDiscoveryTest {
 
     @Test
     void aMultiGpuBoxIsListedWithTheHost(@TempDir Path dir) throws IOException {
-        DeviceInventory inv = new DeviceDiscovery(new FakeNvidiaSmi(dir).runner(), FakeNvidiaSmi.host(List.of())).discover();
+        DeviceInventory inv =
+                new DeviceDiscovery(new FakeNvidiaSmi(dir).runner(), FakeNvidiaSmi.host(List.of())).discover();
 
         assertThat(inv.gpus()).extracting(GpuInfo::id).containsExactly("gpu0", "gpu1");
         assertThat(inv.gpus().get(1).utilizationPct()).isNull();
@@ -33,18 +33,23 @@ class DeviceDiscoveryTest {
         DeviceInventory inv = new DeviceDiscovery(missing, FakeNvidiaSmi.host(List.of())).discover();
 
         assertThat(inv.gpus()).isEmpty();
-        assertThat(inv.noGpuReason()).contains("nvidia-smi was not found on PATH").contains("no NVIDIA card is visible");
+        assertThat(inv.noGpuReason())
+                .contains("nvidia-smi was not found on PATH")
+                .contains("no NVIDIA card is visible");
         assertThat(inv.host().cpuModel()).isEqualTo("Test CPU 9000");
     }
 
     @Test
     void aCardTheOsSeesExplainsAMissingNvidiaSmi(@TempDir Path dir) {
         NvidiaSmi missing = new NvidiaSmi(dir.toString(), Duration.ofSeconds(5));
-        HostProbe probe = FakeNvidiaSmi.host(List.of(new HostProbe.GraphicsCard("GA102 [GeForce RTX 3090]", "NVIDIA Corporation", 0)));
+        HostProbe probe = FakeNvidiaSmi.host(
+                List.of(new HostProbe.GraphicsCard("GA102 [GeForce RTX 3090]", "NVIDIA Corporation", 0)));
 
         DeviceInventory inv = new DeviceDiscovery(missing, probe).discover();
 
-        assertThat(inv.noGpuReason()).contains("the system reports 1 NVIDIA card(s) (GA102 [GeForce RTX 3090])").contains("check the NVIDIA driver");
+        assertThat(inv.noGpuReason())
+                .contains("the system reports 1 NVIDIA card(s) (GA102 [GeForce RTX 3090])")
+                .contains("check the NVIDIA driver");
     }
 
     @Test
@@ -55,7 +60,8 @@ class DeviceDiscoveryTest {
         DeviceInventory inv = new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of())).discover();
 
         assertThat(inv.hasGpus()).isFalse();
-        assertThat(inv.noGpuReason()).contains("nvidia-smi failed (exit code 9): NVIDIA-SMI has failed because it couldn't communicate");
+        assertThat(inv.noGpuReason())
+                .contains("nvidia-smi failed (exit code 9): NVIDIA-SMI has failed because it couldn't communicate");
     }
 
     @Test
@@ -80,7 +86,8 @@ class DeviceDiscoveryTest {
                 index, uuid, name, memory.total [MiB]
                 0, GPU-a, NVIDIA GeForce RTX 3090, [N/A]
                 """);
-        HostProbe probe = FakeNvidiaSmi.host(List.of(new HostProbe.GraphicsCard("NVIDIA GeForce RTX 3090", "NVIDIA Corporation", 24L << 30)));
+        HostProbe probe = FakeNvidiaSmi.host(
+                List.of(new HostProbe.GraphicsCard("NVIDIA GeForce RTX 3090", "NVIDIA Corporation", 24L << 30)));
 
         DeviceInventory inv = new DeviceDiscovery(fake.runner(), probe).discover();
 
@@ -89,19 +96,27 @@ class DeviceDiscoveryTest {
     }
 
     private static DeviceInventory twoGpus() {
-        return new DeviceInventory(new HostInfo("cpu", 4, 8, 1000, 900), List.of(
-                new GpuInfo(0, "GPU-aaaa-0", "A", null, 100L, 1L, null, null, null),
-                new GpuInfo(1, "GPU-bbbb-1", "B", null, 100L, 1L, null, null, null)), null, List.of());
+        return new DeviceInventory(
+                new HostInfo("cpu", 4, 8, 1000, 900),
+                List.of(
+                        new GpuInfo(0, "GPU-aaaa-0", "A", null, 100L, 1L, null, null, null),
+                        new GpuInfo(1, "GPU-bbbb-1", "B", null, 100L, 1L, null, null, null)),
+                null,
+                List.of());
     }
 
-    private static final DeviceInventory NO_GPU = new DeviceInventory(new HostInfo("cpu", 4, 8, 1000, 900), List.of(),
-            "nvidia-smi was not found on PATH", List.of());
+    private static final DeviceInventory NO_GPU = new DeviceInventory(
+            new HostInfo("cpu", 4, 8, 1000, 900), List.of(), "nvidia-smi was not found on PATH", List.of());
 
     @Test
     void resolvingCpuAllAndIndices() {
-        assertThat(DeviceResolver.resolve(DeviceSelection.CPU, twoGpus(), null).deviceIds()).containsExactly("cpu");
-        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), null).deviceIds()).containsExactly("gpu0", "gpu1");
-        assertThat(DeviceResolver.resolve(DeviceSelection.gpus(List.of(1)), twoGpus(), null).deviceIds()).containsExactly("gpu1");
+        assertThat(DeviceResolver.resolve(DeviceSelection.CPU, twoGpus(), null).deviceIds())
+                .containsExactly("cpu");
+        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), null).deviceIds())
+                .containsExactly("gpu0", "gpu1");
+        assertThat(DeviceResolver.resolve(DeviceSelection.gpus(List.of(1)), twoGpus(), null)
+                        .deviceIds())
+                .containsExactly("gpu1");
     }
 
     @Test
@@ -109,14 +124,17 @@ class DeviceDiscoveryTest {
         DeviceResolver.Resolved r = DeviceResolver.resolve(DeviceSelection.ALL, NO_GPU, null);
 
         assertThat(r.isCpu()).isTrue();
-        assertThat(r.warnings()).singleElement().satisfies(w -> assertThat(w).contains("training on the CPU").contains("nvidia-smi was not found"));
+        assertThat(r.warnings())
+                .singleElement()
+                .satisfies(w -> assertThat(w).contains("training on the CPU").contains("nvidia-smi was not found"));
     }
 
     @Test
     void gpuIndicesThatCannotBeUsedAreClearErrors() {
         assertThatThrownBy(() -> DeviceResolver.resolve(DeviceSelection.gpus(List.of(0)), NO_GPU, null))
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("devices: asks for GPU [0], but no GPU was found: nvidia-smi was not found on PATH");
+                .hasMessageContaining(
+                        "devices: asks for GPU [0], but no GPU was found: nvidia-smi was not found on PATH");
         assertThatThrownBy(() -> DeviceResolver.resolve(DeviceSelection.gpus(List.of(1, 5)), twoGpus(), null))
                 .hasMessageContaining("there is no GPU 5 (this machine has GPU 0, 1)");
         assertThatThrownBy(() -> DeviceResolver.resolve(DeviceSelection.gpus(List.of(0)), twoGpus(), "1"))
@@ -125,9 +143,14 @@ class DeviceDiscoveryTest {
 
     @Test
     void cudaVisibleDevicesByIndexOrUuidStopsAtTheFirstUnknownEntry() {
-        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), "1").deviceIds()).containsExactly("gpu1");
-        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), "GPU-bbbb,0").deviceIds()).containsExactly("gpu1", "gpu0");
-        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), "0,7,1").deviceIds()).containsExactly("gpu0");
+        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), "1").deviceIds())
+                .containsExactly("gpu1");
+        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), "GPU-bbbb,0")
+                        .deviceIds())
+                .containsExactly("gpu1", "gpu0");
+        assertThat(DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), "0,7,1")
+                        .deviceIds())
+                .containsExactly("gpu0");
         DeviceResolver.Resolved none = DeviceResolver.resolve(DeviceSelection.ALL, twoGpus(), "");
         assertThat(none.isCpu()).isTrue();
         assertThat(none.warnings().get(0)).contains("every GPU is hidden (CUDA_VISIBLE_DEVICES=)");

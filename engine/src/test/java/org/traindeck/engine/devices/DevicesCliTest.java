@@ -1,25 +1,25 @@
 package org.traindeck.engine.devices;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.cli.MainAccess;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.cli.MainAccess;
 
 /** {@code traindeck devices} end to end, with a fake nvidia-smi first on PATH. */
 class DevicesCliTest {
 
     @Test
     void jsonListsBothGpusAndTheCpu(@TempDir Path dir) throws IOException {
-        MainAccess.Result r = MainAccess.run(new FakeNvidiaSmi(dir).runner(), FakeNvidiaSmi.host(List.of()), "devices", "--json");
+        MainAccess.Result r =
+                MainAccess.run(new FakeNvidiaSmi(dir).runner(), FakeNvidiaSmi.host(List.of()), "devices", "--json");
 
         assertThat(r.exitCode()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.stdout());
@@ -40,7 +40,9 @@ class DevicesCliTest {
 
         assertThat(r.exitCode()).isZero();
         List<String> lines = r.stdout().lines().toList();
-        assertThat(lines.get(1)).startsWith("gpu0").contains("NVIDIA GeForce RTX 3090", "1000 / 24576 MiB", "50%", "60°C", "100.5 W");
+        assertThat(lines.get(1))
+                .startsWith("gpu0")
+                .contains("NVIDIA GeForce RTX 3090", "1000 / 24576 MiB", "50%", "60°C", "100.5 W");
         assertThat(lines.get(2)).startsWith("gpu1").contains("2000 / 24576 MiB").endsWith("-");
         assertThat(lines.get(3)).startsWith("cpu").contains("Test CPU 9000", "5536 / 65536 MiB");
         assertThat(r.stdout()).doesNotContain("No GPU");
@@ -54,16 +56,27 @@ class DevicesCliTest {
         MainAccess.Result r = MainAccess.run(fake.runner(), FakeNvidiaSmi.host(List.of()), "devices");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.stdout()).contains("cpu ").contains("No GPU: nvidia-smi failed (exit code 9)").contains("Training runs on the CPU.");
+        assertThat(r.stdout())
+                .contains("cpu ")
+                .contains("No GPU: nvidia-smi failed (exit code 9)")
+                .contains("Training runs on the CPU.");
     }
 
     @Test
     void watchStreamsALinePerDevice(@TempDir Path dir) throws IOException {
-        MainAccess.Result r = MainAccess.run(new FakeNvidiaSmi(dir).runner(), FakeNvidiaSmi.host(List.of()),
-                "devices", "--watch", "--interval", "200", "--samples", "4");
+        MainAccess.Result r = MainAccess.run(
+                new FakeNvidiaSmi(dir).runner(),
+                FakeNvidiaSmi.host(List.of()),
+                "devices",
+                "--watch",
+                "--interval",
+                "200",
+                "--samples",
+                "4");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.stdout()).contains("gpu0  memory 1000/24576 MiB  util 50%  60°C  100.5 W")
+        assertThat(r.stdout())
+                .contains("gpu0  memory 1000/24576 MiB  util 50%  60°C  100.5 W")
                 .contains("gpu1  memory 2000/24576 MiB  61°C")
                 .contains("cpu   load 25%")
                 .contains("process 4242 C:\\Program Files\\Python311\\python.exe holds 900 MiB on GPU-aaaa-0");
@@ -76,9 +89,15 @@ class DevicesCliTest {
     @Test
     void badWatchOptionsAreUsageErrors(@TempDir Path dir) {
         NvidiaSmi none = new NvidiaSmi(dir.toString(), Duration.ofSeconds(1));
-        assertThat(MainAccess.run(none, FakeNvidiaSmi.host(List.of()), "devices", "--interval").exitCode()).isEqualTo(2);
-        assertThat(MainAccess.run(none, FakeNvidiaSmi.host(List.of()), "devices", "--samples", "0").exitCode()).isEqualTo(2);
-        assertThat(MainAccess.run(none, FakeNvidiaSmi.host(List.of()), "devices", "--all").exitCode()).isEqualTo(2);
+        assertThat(MainAccess.run(none, FakeNvidiaSmi.host(List.of()), "devices", "--interval")
+                        .exitCode())
+                .isEqualTo(2);
+        assertThat(MainAccess.run(none, FakeNvidiaSmi.host(List.of()), "devices", "--samples", "0")
+                        .exitCode())
+                .isEqualTo(2);
+        assertThat(MainAccess.run(none, FakeNvidiaSmi.host(List.of()), "devices", "--all")
+                        .exitCode())
+                .isEqualTo(2);
     }
 
     @Test
@@ -90,7 +109,8 @@ class DevicesCliTest {
                  "stages": [{"epochs": 1}]}
                 """);
 
-        MainAccess.Result r = MainAccess.run(new FakeNvidiaSmi(smiDir).runner(), FakeNvidiaSmi.host(List.of()), "train", config.toString());
+        MainAccess.Result r = MainAccess.run(
+                new FakeNvidiaSmi(smiDir).runner(), FakeNvidiaSmi.host(List.of()), "train", config.toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.stderr()).contains("error: devices: there is no GPU 5 (this machine has GPU 0, 1)");
@@ -106,10 +126,12 @@ class DevicesCliTest {
                  "stages": [{"epochs": 1}]}
                 """);
 
-        MainAccess.Result r = MainAccess.run(new FakeNvidiaSmi(smiDir).runner(), FakeNvidiaSmi.host(List.of()), "train", config.toString());
+        MainAccess.Result r = MainAccess.run(
+                new FakeNvidiaSmi(smiDir).runner(), FakeNvidiaSmi.host(List.of()), "train", config.toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.stderr()).contains("devices: asks for GPU [1], but this TrainDeck build uses ND4J's CPU backend")
+        assertThat(r.stderr())
+                .contains("devices: asks for GPU [1], but this TrainDeck build uses ND4J's CPU backend")
                 .contains("mvn -Pcuda");
     }
 
@@ -122,9 +144,12 @@ class DevicesCliTest {
                  "data": {"train": {"type": "synthetic", "samples": 40, "features": 3}}, "stages": [{"epochs": 1}]}
                 """);
 
-        MainAccess.Result r = MainAccess.run(new FakeNvidiaSmi(smiDir).runner(), FakeNvidiaSmi.host(List.of()), "train", config.toString());
+        MainAccess.Result r = MainAccess.run(
+                new FakeNvidiaSmi(smiDir).runner(), FakeNvidiaSmi.host(List.of()), "train", config.toString());
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.stdout()).contains("warning: devices \"all\": this TrainDeck build uses ND4J's CPU backend").contains("on cpu");
+        assertThat(r.stdout())
+                .contains("warning: devices \"all\": this TrainDeck build uses ND4J's CPU backend")
+                .contains("on cpu");
     }
 }

@@ -1,18 +1,17 @@
 package org.traindeck.engine.devices;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.devices.energy.EnergyMeter;
-import org.traindeck.engine.devices.energy.EnergyReport;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.devices.energy.EnergyMeter;
+import org.traindeck.engine.devices.energy.EnergyReport;
 
 /** A run's energy from the fake nvidia-smi's recorded stream (GPU 0 at 100.5 W, GPU 1 without power.draw) and a fake powercap folder. */
 class EnergyMeterTest {
@@ -24,8 +23,11 @@ class EnergyMeterTest {
         Files.writeString(powercap.resolve("max_energy_range_uj"), "262143328850\n");
         Files.writeString(powercap.resolve("energy_uj"), "1000000\n");
         long started = System.currentTimeMillis();
-        EnergyMeter meter = new EnergyMeter(new EnergyMeter.Sources(fake.runner(), FakeNvidiaSmi.host(List.of()), dir.resolve("powercap")),
-                List.of(0, 1), Duration.ofMillis(50), Duration.ofHours(1));
+        EnergyMeter meter = new EnergyMeter(
+                new EnergyMeter.Sources(fake.runner(), FakeNvidiaSmi.host(List.of()), dir.resolve("powercap")),
+                List.of(0, 1),
+                Duration.ofMillis(50),
+                Duration.ofHours(1));
         // a few of the fake's streams (each prints three samples, then dies and is restarted)
         await().atMost(Duration.ofMinutes(3)).until(() -> fake.streamStarts() >= 3);
         Files.writeString(powercap.resolve("energy_uj"), (1_000_000 + 7_200_000_000L) + "\n");
@@ -42,10 +44,15 @@ class EnergyMeterTest {
 
     @Test
     void aCpuRunWithoutPowercapSaysItCannotBeMeasured(@TempDir Path dir) {
-        EnergyReport r = new EnergyMeter(new EnergyMeter.Sources(null, null, dir.resolve("none")), List.of(), Duration.ofSeconds(1),
-                Duration.ofSeconds(10)).stop();
+        EnergyReport r = new EnergyMeter(
+                        new EnergyMeter.Sources(null, null, dir.resolve("none")),
+                        List.of(),
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(10))
+                .stop();
         assertThat(r.wattHours()).isEmpty();
-        assertThat(r.line()).isEqualTo("energy: cannot be measured here (cpu: cannot be measured here: there is no " + dir.resolve("none")
-                + " (no RAPL energy counters on this machine or in this container))");
+        assertThat(r.line())
+                .isEqualTo("energy: cannot be measured here (cpu: cannot be measured here: there is no "
+                        + dir.resolve("none") + " (no RAPL energy counters on this machine or in this container))");
     }
 }

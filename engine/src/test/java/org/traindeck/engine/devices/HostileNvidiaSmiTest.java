@@ -1,7 +1,8 @@
 package org.traindeck.engine.devices;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -10,10 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** An nvidia-smi that lies, floods or hangs: its output is bounded, checked, and the whole process tree is ended. */
 class HostileNvidiaSmiTest {
@@ -27,14 +26,18 @@ class HostileNvidiaSmiTest {
 
     @Test
     void anEndlessOutputIsCutAtItsLimitAndTheProcessEnded(@TempDir Path dir) throws Exception {
-        NvidiaSmi smi = fake(dir, "yes '0, GPU-aaaa, Fake GPU, 00:01.0, 24576, 1000, 50, 60, 100'\n", Duration.ofSeconds(30));
+        NvidiaSmi smi =
+                fake(dir, "yes '0, GPU-aaaa, Fake GPU, 00:01.0, 24576, 1000, 50, 60, 100'\n", Duration.ofSeconds(30));
 
-        assertThatThrownBy(smi::queryGpus).isInstanceOf(NvidiaSmiException.class).hasMessageContaining("printed more than 4 MB");
+        assertThatThrownBy(smi::queryGpus)
+                .isInstanceOf(NvidiaSmiException.class)
+                .hasMessageContaining("printed more than 4 MB");
     }
 
     @Test
     void anEndlessLineInTheTelemetryStreamIsRefused() {
-        BoundedLineReader in = new BoundedLineReader(new StringReader("x".repeat(BoundedLineReader.MAX_LINE_CHARS + 10)));
+        BoundedLineReader in =
+                new BoundedLineReader(new StringReader("x".repeat(BoundedLineReader.MAX_LINE_CHARS + 10)));
         assertThatThrownBy(in::readLine).isInstanceOf(IOException.class).hasMessageContaining("longer than 64 kB");
     }
 
@@ -63,11 +66,15 @@ class HostileNvidiaSmiTest {
 
     @Test
     void aHungNvidiaSmiIsEndedWithEveryProcessItStarted(@TempDir Path dir) throws Exception {
-        NvidiaSmi smi = fake(dir, "sleep 600 &\necho $! > \"$(dirname \"$0\")/child.pid\"\nwait\n", Duration.ofSeconds(2));
+        NvidiaSmi smi =
+                fake(dir, "sleep 600 &\necho $! > \"$(dirname \"$0\")/child.pid\"\nwait\n", Duration.ofSeconds(2));
 
-        assertThatThrownBy(smi::queryGpus).isInstanceOf(NvidiaSmiException.class).hasMessageContaining("did not answer within 2 s");
+        assertThatThrownBy(smi::queryGpus)
+                .isInstanceOf(NvidiaSmiException.class)
+                .hasMessageContaining("did not answer within 2 s");
 
         long child = Long.parseLong(Files.readString(dir.resolve("child.pid")).strip());
-        await().atMost(Duration.ofMinutes(2)).until(() -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true));
+        await().atMost(Duration.ofMinutes(2))
+                .until(() -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true));
     }
 }

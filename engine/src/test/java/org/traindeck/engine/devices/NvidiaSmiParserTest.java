@@ -1,11 +1,10 @@
 package org.traindeck.engine.devices;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.events.GpuProcess;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.events.GpuProcess;
 
 /** nvidia-smi outputs written by hand from its documented CSV format, with the cases real machines produce. */
 class NvidiaSmiParserTest {
@@ -18,9 +17,28 @@ class NvidiaSmiParserTest {
                 1, GPU-9f8e7d6c-0000-1111-2222-333344445555, NVIDIA RTX A6000, 00000000:65:00.0, 49140, 3, 0, 31, 21.05
                 """);
 
-        assertThat(gpus).containsExactly(
-                new GpuInfo(0, "GPU-1a2b3c4d-0000-1111-2222-333344445555", "NVIDIA RTX A6000", "00000000:17:00.0", 49140L, 1024L, 37.0, 45.0, 72.31),
-                new GpuInfo(1, "GPU-9f8e7d6c-0000-1111-2222-333344445555", "NVIDIA RTX A6000", "00000000:65:00.0", 49140L, 3L, 0.0, 31.0, 21.05));
+        assertThat(gpus)
+                .containsExactly(
+                        new GpuInfo(
+                                0,
+                                "GPU-1a2b3c4d-0000-1111-2222-333344445555",
+                                "NVIDIA RTX A6000",
+                                "00000000:17:00.0",
+                                49140L,
+                                1024L,
+                                37.0,
+                                45.0,
+                                72.31),
+                        new GpuInfo(
+                                1,
+                                "GPU-9f8e7d6c-0000-1111-2222-333344445555",
+                                "NVIDIA RTX A6000",
+                                "00000000:65:00.0",
+                                49140L,
+                                3L,
+                                0.0,
+                                31.0,
+                                21.05));
         assertThat(gpus.get(1).id()).isEqualTo("gpu1");
     }
 
@@ -84,7 +102,9 @@ class NvidiaSmiParserTest {
                 not a row at all
                 """);
 
-        assertThat(gpus).extracting(GpuInfo::name).containsExactly("NVIDIA GeForce RTX 4090 – Édition Spéciale", "Quadro RTX 8000, rev. B");
+        assertThat(gpus)
+                .extracting(GpuInfo::name)
+                .containsExactly("NVIDIA GeForce RTX 4090 – Édition Spéciale", "Quadro RTX 8000, rev. B");
         assertThat(gpus.get(1).memoryTotalMiB()).isEqualTo(46080L);
     }
 
@@ -103,12 +123,16 @@ class NvidiaSmiParserTest {
                 5150, C:\\Users\\Ann Lee\\apps\\trainer, v2\\run.exe, 512, GPU-a
                 """);
 
-        assertThat(apps).containsExactly(
-                new GpuProcess(4242L, "C:\\Program Files\\Python311\\python.exe", 10240L, "GPU-a"),
-                new GpuProcess(77L, "/usr/bin/java", null, "GPU-b"),
-                new GpuProcess(5150L, "C:\\Users\\Ann Lee\\apps\\trainer, v2\\run.exe", 512L, "GPU-a"));
-        assertThat(NvidiaSmiParser.parseComputeApps("pid, process_name, used_memory [MiB], gpu_uuid\n")).isEmpty();
+        assertThat(apps)
+                .containsExactly(
+                        new GpuProcess(4242L, "C:\\Program Files\\Python311\\python.exe", 10240L, "GPU-a"),
+                        new GpuProcess(77L, "/usr/bin/java", null, "GPU-b"),
+                        new GpuProcess(5150L, "C:\\Users\\Ann Lee\\apps\\trainer, v2\\run.exe", 512L, "GPU-a"));
+        assertThat(NvidiaSmiParser.parseComputeApps("pid, process_name, used_memory [MiB], gpu_uuid\n"))
+                .isEmpty();
         assertThat(NvidiaSmiParser.parseComputeApps("")).isEmpty();
-        assertThat(NvidiaSmiParser.parseComputeApps("pid, process_name, used_memory [MiB], gpu_uuid\nNo running processes found\n")).isEmpty();
+        assertThat(NvidiaSmiParser.parseComputeApps(
+                        "pid, process_name, used_memory [MiB], gpu_uuid\nNo running processes found\n"))
+                .isEmpty();
     }
 }

@@ -1,5 +1,14 @@
 package org.traindeck.engine.devices;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.events.EngineEvent;
@@ -8,41 +17,42 @@ import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.function.Predicate;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 /** The monitor against a fake nvidia-smi first on PATH: real processes, real restarts. */
 class TelemetryMonitorTest {
 
-    private static final TelemetryMonitor.Settings FAST = new TelemetryMonitor.Settings(Duration.ofMillis(50),
-            Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(400));
+    private static final TelemetryMonitor.Settings FAST = new TelemetryMonitor.Settings(
+            Duration.ofMillis(50),
+            Duration.ofMillis(200),
+            Duration.ofMillis(100),
+            Duration.ofMillis(100),
+            Duration.ofMillis(400));
 
     /** Waits until the events say it is done; the bound only guards against a hang (it used to give up silently after 20 s). */
     private static void waitFor(List<EngineEvent> events, Predicate<List<EngineEvent>> done) {
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            synchronized (events) {
-                return done.test(events);
-            }
-        });
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    synchronized (events) {
+                        return done.test(events);
+                    }
+                });
     }
 
     private static List<MetricEvent> metrics(List<EngineEvent> events, String name) {
         synchronized (events) {
-            return events.stream().filter(e -> e instanceof MetricEvent m && m.name().equals(name)).map(e -> (MetricEvent) e).toList();
+            return events.stream()
+                    .filter(e -> e instanceof MetricEvent m && m.name().equals(name))
+                    .map(e -> (MetricEvent) e)
+                    .toList();
         }
     }
 
     private static List<String> statuses(List<EngineEvent> events) {
         synchronized (events) {
-            return events.stream().filter(e -> e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS)
-                    .map(e -> ((TelemetryEvent) e).message()).toList();
+            return events.stream()
+                    .filter(e -> e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS)
+                    .map(e -> ((TelemetryEvent) e).message())
+                    .toList();
         }
     }
 
@@ -53,8 +63,13 @@ class TelemetryMonitorTest {
         try (TelemetryMonitor monitor = new TelemetryMonitor(fake.runner(), FakeNvidiaSmi.host(List.of()), FAST)) {
             monitor.subscribe(events::add, EventBus.Delivery.LOSSLESS);
             monitor.start();
-            waitFor(events, e -> statuses(events).stream().filter(s -> s.contains("restarting")).count() >= 2
-                    && metrics(events, "gpu/1/memory_used_mib").size() >= 6);
+            waitFor(
+                    events,
+                    e -> statuses(events).stream()
+                                            .filter(s -> s.contains("restarting"))
+                                            .count()
+                                    >= 2
+                            && metrics(events, "gpu/1/memory_used_mib").size() >= 6);
         }
 
         List<MetricEvent> used0 = metrics(events, "gpu/0/memory_used_mib");
@@ -70,8 +85,11 @@ class TelemetryMonitorTest {
         assertThat(metrics(events, "gpu/1/power_w")).isEmpty();
         // one long-running process per start, restarted after each death, with back-off
         assertThat(fake.streamStarts()).isGreaterThanOrEqualTo(2);
-        assertThat(statuses(events)).anySatisfy(s -> assertThat(s)
-                .isEqualTo("nvidia-smi stopped (exit code 3: Unable to determine the device handle for GPU 0000:01:00.0: Unknown Error); restarting in 100 ms"));
+        assertThat(statuses(events))
+                .anySatisfy(
+                        s -> assertThat(s)
+                                .isEqualTo(
+                                        "nvidia-smi stopped (exit code 3: Unable to determine the device handle for GPU 0000:01:00.0: Unknown Error); restarting in 100 ms"));
         assertThat(statuses(events)).anySatisfy(s -> assertThat(s).endsWith("restarting in 200 ms"));
         assertThat(statuses(events)).anySatisfy(s -> assertThat(s).startsWith("GPU telemetry running"));
     }
@@ -83,16 +101,22 @@ class TelemetryMonitorTest {
         try (TelemetryMonitor monitor = new TelemetryMonitor(fake.runner(), FakeNvidiaSmi.host(List.of()), FAST)) {
             monitor.subscribe(events::add, EventBus.Delivery.LOSSLESS);
             monitor.start();
-            waitFor(events, e -> e.stream().anyMatch(x -> x instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.PROCESSES));
+            waitFor(
+                    events,
+                    e -> e.stream()
+                            .anyMatch(x -> x instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.PROCESSES));
         }
 
         TelemetryEvent processes;
         synchronized (events) {
-            processes = events.stream().filter(x -> x instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.PROCESSES)
-                    .map(x -> (TelemetryEvent) x).findFirst().orElseThrow();
+            processes = events.stream()
+                    .filter(x -> x instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.PROCESSES)
+                    .map(x -> (TelemetryEvent) x)
+                    .findFirst()
+                    .orElseThrow();
         }
-        assertThat(processes.processes()).containsExactly(
-                new GpuProcess(4242L, "C:\\Program Files\\Python311\\python.exe", 900L, "GPU-aaaa-0"));
+        assertThat(processes.processes())
+                .containsExactly(new GpuProcess(4242L, "C:\\Program Files\\Python311\\python.exe", 900L, "GPU-aaaa-0"));
     }
 
     @Test

@@ -1,11 +1,7 @@
 package org.traindeck.engine.devices;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.TelemetryNames;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,9 +11,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 /**
  * The app's device figures, its memory chart and {@code traindeck devices --watch} read telemetry by the names in
@@ -25,12 +24,19 @@ import static org.awaitility.Awaitility.await;
  */
 class TelemetryNamesTest {
 
-    private static final TelemetryMonitor.Settings FAST = new TelemetryMonitor.Settings(Duration.ofMillis(50),
-            Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(400));
+    private static final TelemetryMonitor.Settings FAST = new TelemetryMonitor.Settings(
+            Duration.ofMillis(50),
+            Duration.ofMillis(200),
+            Duration.ofMillis(100),
+            Duration.ofMillis(100),
+            Duration.ofMillis(400));
 
     private static Set<String> names(List<EngineEvent> events) {
         synchronized (events) {
-            return events.stream().filter(e -> e instanceof MetricEvent).map(e -> ((MetricEvent) e).name()).collect(Collectors.toSet());
+            return events.stream()
+                    .filter(e -> e instanceof MetricEvent)
+                    .map(e -> ((MetricEvent) e).name())
+                    .collect(Collectors.toSet());
         }
     }
 
@@ -38,25 +44,37 @@ class TelemetryNamesTest {
     void theMonitorPublishesEveryFigureUnderTheNamesReadersUse(@TempDir Path dir) throws Exception {
         FakeNvidiaSmi fake = new FakeNvidiaSmi(dir);
         List<EngineEvent> events = Collections.synchronizedList(new ArrayList<>());
-        Set<String> cpu = TelemetryNames.CPU_FIGURES.stream().map(f -> TelemetryNames.CPU_PREFIX + f).collect(Collectors.toSet());
+        Set<String> cpu = TelemetryNames.CPU_FIGURES.stream()
+                .map(f -> TelemetryNames.CPU_PREFIX + f)
+                .collect(Collectors.toSet());
         // the fake's GPU 0 reports every figure; GPU 1 has no utilisation or power
-        Set<String> gpu0 = TelemetryNames.GPU_FIGURES.stream().map(f -> TelemetryNames.GPU_PREFIX + "0/" + f).collect(Collectors.toSet());
+        Set<String> gpu0 = TelemetryNames.GPU_FIGURES.stream()
+                .map(f -> TelemetryNames.GPU_PREFIX + "0/" + f)
+                .collect(Collectors.toSet());
         try (TelemetryMonitor monitor = new TelemetryMonitor(fake.runner(), FakeNvidiaSmi.host(List.of()), FAST)) {
             monitor.subscribe(events::add, EventBus.Delivery.LOSSLESS);
             monitor.start();
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> names(events).containsAll(cpu) && names(events).containsAll(gpu0));
         }
 
-        Set<String> known = Stream.concat(cpu.stream(), Stream.of(0, 1).flatMap(i -> TelemetryNames.GPU_FIGURES.stream()
-                .map(f -> TelemetryNames.GPU_PREFIX + i + "/" + f))).collect(Collectors.toSet());
+        Set<String> known = Stream.concat(
+                        cpu.stream(),
+                        Stream.of(0, 1)
+                                .flatMap(i -> TelemetryNames.GPU_FIGURES.stream()
+                                        .map(f -> TelemetryNames.GPU_PREFIX + i + "/" + f)))
+                .collect(Collectors.toSet());
         assertThat(known).containsAll(names(events));
         synchronized (events) {
             assertThat(events).filteredOn(e -> e instanceof MetricEvent).allSatisfy(e -> {
                 MetricEvent m = (MetricEvent) e;
                 assertThat(m.runName()).isEqualTo(TelemetryNames.RUN);
-                assertThat(m.device()).isEqualTo(m.name().startsWith(TelemetryNames.GPU_PREFIX)
-                        ? "gpu" + m.name().split("/")[1] : TelemetryNames.CPU_DEVICE);
+                assertThat(m.device())
+                        .isEqualTo(
+                                m.name().startsWith(TelemetryNames.GPU_PREFIX)
+                                        ? "gpu" + m.name().split("/")[1]
+                                        : TelemetryNames.CPU_DEVICE);
             });
         }
     }

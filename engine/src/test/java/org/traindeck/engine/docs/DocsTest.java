@@ -1,21 +1,20 @@
 package org.traindeck.engine.docs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.ConfigCheck;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.ConfigProblem;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the user-facing docs show is true: every ```json block that is a whole run config passes {@code traindeck
@@ -44,21 +43,31 @@ class DocsTest {
                 ConfigCheck check = engine.check(Configs.parse(block.text(), TestPaths.sampleConfigs()));
                 // a model table shown right after a config is what validate --summary prints for it
                 MarkdownDocs.Block next = i + 1 < blocks.size() ? blocks.get(i + 1) : null;
-                if (check.ok() && next != null && next.info().isEmpty() && next.text().startsWith("node ")
+                if (check.ok()
+                        && next != null
+                        && next.info().isEmpty()
+                        && next.text().startsWith("node ")
                         && !next.text().strip().equals(check.summary().toText().strip())) {
-                    failures.add(next.where() + ": the table is not what validate --summary prints:\n" + check.summary().toText());
+                    failures.add(next.where() + ": the table is not what validate --summary prints:\n"
+                            + check.summary().toText());
                 }
                 if (!check.ok()) {
-                    List<ConfigProblem> problems = new ArrayList<>(check.checked().problems());
+                    List<ConfigProblem> problems =
+                            new ArrayList<>(check.checked().problems());
                     if (check.fits() != null) {
                         problems.addAll(check.fits().problems());
                     }
-                    failures.add(block.where() + ": " + problems.stream().filter(ConfigProblem::isError).map(String::valueOf)
-                            .collect(Collectors.joining("; ")));
+                    failures.add(block.where() + ": "
+                            + problems.stream()
+                                    .filter(ConfigProblem::isError)
+                                    .map(String::valueOf)
+                                    .collect(Collectors.joining("; ")));
                 }
             }
         }
-        assertThat(failures).as("```json blocks that are not valid run configs (mark a part of a config ```json fragment)").isEmpty();
+        assertThat(failures)
+                .as("```json blocks that are not valid run configs (mark a part of a config ```json fragment)")
+                .isEmpty();
         assertThat(configs).as("whole run configs in the docs").isGreaterThanOrEqualTo(3);
     }
 
@@ -84,12 +93,16 @@ class DocsTest {
         List<String> json = new ArrayList<>();
         for (Path file : MarkdownDocs.files()) {
             for (MarkdownDocs.Block block : MarkdownDocs.blocks(file)) {
-                if (block.info().startsWith("json") && !block.info().equals("json") && !block.info().equals("json fragment")) {
+                if (block.info().startsWith("json")
+                        && !block.info().equals("json")
+                        && !block.info().equals("json fragment")) {
                     json.add(block.where() + ": ```" + block.info());
                 }
             }
         }
-        assertThat(json).as("JSON blocks are either whole run configs (```json) or marked ```json fragment").isEmpty();
+        assertThat(json)
+                .as("JSON blocks are either whole run configs (```json) or marked ```json fragment")
+                .isEmpty();
     }
 
     @Test
@@ -98,11 +111,16 @@ class DocsTest {
         for (Path file : MarkdownDocs.files()) {
             for (MarkdownDocs.Link link : MarkdownDocs.relativeLinks(file)) {
                 String[] parts = link.target().split("#", 2);
-                Path target = parts[0].isEmpty() ? file : file.getParent().resolve(parts[0]).normalize();
+                Path target = parts[0].isEmpty()
+                        ? file
+                        : file.getParent().resolve(parts[0]).normalize();
                 if (!Files.exists(target)) {
                     broken.add(link.where() + ": " + link.target() + " (no such file)");
-                } else if (parts.length == 2 && target.toString().endsWith(".md") && !MarkdownDocs.anchors(target).contains(parts[1])) {
-                    broken.add(link.where() + ": " + link.target() + " (no such heading; there are " + MarkdownDocs.anchors(target) + ")");
+                } else if (parts.length == 2
+                        && target.toString().endsWith(".md")
+                        && !MarkdownDocs.anchors(target).contains(parts[1])) {
+                    broken.add(link.where() + ": " + link.target() + " (no such heading; there are "
+                            + MarkdownDocs.anchors(target) + ")");
                 }
             }
         }
@@ -111,8 +129,10 @@ class DocsTest {
 
     @Test
     void headingAnchorsAreWhatGithubMakes() {
-        assertThat(MarkdownDocs.slug("Inside the model: per-layer health")).isEqualTo("inside-the-model-per-layer-health");
-        assertThat(MarkdownDocs.slug("Several machines (a Spark cluster)")).isEqualTo("several-machines-a-spark-cluster");
+        assertThat(MarkdownDocs.slug("Inside the model: per-layer health"))
+                .isEqualTo("inside-the-model-per-layer-health");
+        assertThat(MarkdownDocs.slug("Several machines (a Spark cluster)"))
+                .isEqualTo("several-machines-a-spark-cluster");
         assertThat(MarkdownDocs.slug("`dense`, `conv2d`")).isEqualTo("dense-conv2d");
     }
 

@@ -1,5 +1,12 @@
 package org.traindeck.engine.docs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -11,14 +18,6 @@ import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.library.RunSummary;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The "Using the engine from Java" example of docs/architecture.md compiles against engine.api and trains: its
@@ -41,44 +40,62 @@ class EngineFromJavaExampleTest {
         example(myRun);
 
         List<RunSummary> runs = Engine.local().runs(dir.resolve("runs"));
-        assertThat(runs).singleElement().satisfies(r -> assertThat(r.status().toString()).isEqualToIgnoringCase("finished"));
+        assertThat(runs)
+                .singleElement()
+                .satisfies(r -> assertThat(r.status().toString()).isEqualToIgnoringCase("finished"));
     }
 
     @Test
     void theDocShowsTheseStatements() throws IOException {
-        List<String> source = Files.readAllLines(TestPaths.repoRoot().resolve(
-                "engine/src/test/java/org/traindeck/engine/docs/EngineFromJavaExampleTest.java"), StandardCharsets.UTF_8);
-        List<String> tested = statements(source.subList(source.indexOf("        " + BEGIN) + 1, source.indexOf("        " + END)));
+        List<String> source = Files.readAllLines(
+                TestPaths.repoRoot()
+                        .resolve("engine/src/test/java/org/traindeck/engine/docs/EngineFromJavaExampleTest.java"),
+                StandardCharsets.UTF_8);
+        List<String> tested =
+                statements(source.subList(source.indexOf("        " + BEGIN) + 1, source.indexOf("        " + END)));
         MarkdownDocs.Block shown = MarkdownDocs.blocks(TestPaths.repoRoot().resolve("docs/architecture.md")).stream()
-                .filter(b -> b.info().equals("java")).findFirst().orElseThrow();
-        List<String> documented = statements(shown.text().lines().filter(l -> !l.startsWith("import ")).toList()).stream()
-                .map(l -> l.replace("Path.of(\"my-run.json\")", "myRun")).toList();
+                .filter(b -> b.info().equals("java"))
+                .findFirst()
+                .orElseThrow();
+        List<String> documented =
+                statements(shown.text()
+                                .lines()
+                                .filter(l -> !l.startsWith("import "))
+                                .toList())
+                        .stream()
+                        .map(l -> l.replace("Path.of(\"my-run.json\")", "myRun"))
+                        .toList();
         assertThat(documented).isEqualTo(tested);
     }
 
     /** The lines with code on them, trimmed, without trailing comments. */
     private static List<String> statements(List<String> lines) {
-        return lines.stream().map(l -> l.replaceAll("\\s+//.*$", "").strip()).filter(l -> !l.isEmpty() && !l.startsWith("//")).toList();
+        return lines.stream()
+                .map(l -> l.replaceAll("\\s+//.*$", "").strip())
+                .filter(l -> !l.isEmpty() && !l.startsWith("//"))
+                .toList();
     }
 
     private static void example(Path myRun) throws IOException {
         // the example begins
-        Engine engine = Engine.local();                                  // this machine's devices
-        ValidationResult parsed = Configs.load(myRun);                   // every problem, located: parsed.problems()
-        ConfigCheck check = engine.check(parsed);                        // what `traindeck validate` says, model and fit included
+        Engine engine = Engine.local(); // this machine's devices
+        ValidationResult parsed = Configs.load(myRun); // every problem, located: parsed.problems()
+        ConfigCheck check = engine.check(parsed); // what `traindeck validate` says, model and fit included
         if (!check.ok()) {
             check.checked().problems().forEach(System.err::println);
             return;
         }
-        RunHandle run = engine.prepare(parsed);                          // new run folder, files opened
-        run.subscribe(event -> {                                         // a UI: skips metrics when behind, never slows training
-            if (event instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_LOSS)) {
-                System.out.println("step " + m.step() + ": loss " + m.value());
-            }
-        });
-        run.start();                                                     // trains on a background thread
-        // run.requestStop();                                            // stops after the current step, with a checkpoint
-        var result = run.completion().join();                            // FINISHED, STOPPED, INCOMPLETE or FAILED
+        RunHandle run = engine.prepare(parsed); // new run folder, files opened
+        run.subscribe(
+                event -> { // a UI: skips metrics when behind, never slows training
+                    if (event instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_LOSS)) {
+                        System.out.println("step " + m.step() + ": loss " + m.value());
+                    }
+                });
+        run.start(); // trains on a background thread
+        // run.requestStop();                                            // stops after the current step, with a
+        // checkpoint
+        var result = run.completion().join(); // FINISHED, STOPPED, INCOMPLETE or FAILED
         System.out.println(result.status() + " after " + result.steps() + " steps in " + result.runDir());
         // the example ends
     }

@@ -1,7 +1,5 @@
 package org.traindeck.engine.docs;
 
-import org.traindeck.engine.TestPaths;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +11,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.traindeck.engine.TestPaths;
 
 /** The user-facing Markdown (README.md and docs/*.md) as the doc tests read it: fenced blocks, links, headings. */
 public final class MarkdownDocs {
@@ -21,8 +20,7 @@ public final class MarkdownDocs {
     private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*]\\(([^)\\s]+)\\)");
     private static final Pattern HEADING = Pattern.compile("^#{1,6} +(.+?)\\s*$");
 
-    private MarkdownDocs() {
-    }
+    private MarkdownDocs() {}
 
     /** One fenced block: its file, the line its fence opens on (1-based), its info string and its text. */
     public record Block(Path file, int line, String info, String text) {
@@ -122,6 +120,8 @@ public final class MarkdownDocs {
 
     static String slug(String heading) {
         String plain = heading.replaceAll("`", "").replaceAll("\\[([^\\]]*)]\\([^)]*\\)", "$1");
-        return plain.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+        return plain.toLowerCase(Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N} _-]", "")
+                .replace(' ', '-');
     }
 }

@@ -1,15 +1,14 @@
 package org.traindeck.engine.events;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import org.junit.jupiter.api.Test;
 
 class EventBusTest {
 
@@ -42,14 +41,17 @@ class EventBusTest {
         CountDownLatch release = new CountDownLatch(1);
         List<EngineEvent> received = Collections.synchronizedList(new ArrayList<>());
         EventBus bus = new EventBus();
-        EventBus.Subscription slow = bus.subscribe(e -> {
-            try {
-                release.await();
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            received.add(e);
-        }, EventBus.Delivery.DROP_WHEN_BEHIND, 100);
+        EventBus.Subscription slow = bus.subscribe(
+                e -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                    received.add(e);
+                },
+                EventBus.Delivery.DROP_WHEN_BEHIND,
+                100);
 
         // the listener is blocked until every event is published: were publishing to wait on it, this would never end
         // (the bound guards against that hang; it is no speed target)
@@ -65,7 +67,9 @@ class EventBusTest {
 
         assertThat(slow.droppedCount()).isGreaterThan(99_000);
         assertThat(received).filteredOn(e -> e instanceof MetricEvent).hasSizeLessThanOrEqualTo(101);
-        assertThat(received).filteredOn(e -> e instanceof LifecycleEvent).extracting(e -> ((LifecycleEvent) e).kind())
+        assertThat(received)
+                .filteredOn(e -> e instanceof LifecycleEvent)
+                .extracting(e -> ((LifecycleEvent) e).kind())
                 .containsExactly(LifecycleEvent.Kind.RUN_STARTED, LifecycleEvent.Kind.RUN_FINISHED);
     }
 
@@ -73,13 +77,15 @@ class EventBusTest {
     void aThrowingListenerDoesNotStopDelivery() {
         List<Long> steps = Collections.synchronizedList(new ArrayList<>());
         EventBus bus = new EventBus();
-        EventBus.Subscription s = bus.subscribe(e -> {
-            long step = ((RunEvent) e).step();
-            if (step % 2 == 0) {
-                throw new IllegalStateException("boom");
-            }
-            steps.add(step);
-        }, EventBus.Delivery.LOSSLESS);
+        EventBus.Subscription s = bus.subscribe(
+                e -> {
+                    long step = ((RunEvent) e).step();
+                    if (step % 2 == 0) {
+                        throw new IllegalStateException("boom");
+                    }
+                    steps.add(step);
+                },
+                EventBus.Delivery.LOSSLESS);
         for (long i = 0; i < 10; i++) {
             bus.publish(metric(i));
         }
@@ -93,17 +99,19 @@ class EventBusTest {
     void closeCallsOnCloseAfterTheLastEvent() {
         List<String> seen = Collections.synchronizedList(new ArrayList<>());
         EventBus bus = new EventBus();
-        bus.subscribe(new EventListener() {
-            @Override
-            public void onEvent(EngineEvent event) {
-                seen.add("event");
-            }
+        bus.subscribe(
+                new EventListener() {
+                    @Override
+                    public void onEvent(EngineEvent event) {
+                        seen.add("event");
+                    }
 
-            @Override
-            public void onClose() {
-                seen.add("close");
-            }
-        }, EventBus.Delivery.LOSSLESS);
+                    @Override
+                    public void onClose() {
+                        seen.add("close");
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         bus.publish(metric(1));
         bus.close();
         bus.publish(metric(2));

@@ -1,12 +1,6 @@
 package org.traindeck.engine.library;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.api.PastRun;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.PastRun;
+import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 /** A past run's history is reduced as the live charts reduce a series: bounded, and every spike survives. */
 class HistoryReductionTest {
@@ -39,17 +38,24 @@ class HistoryReductionTest {
 
         List<EngineEvent> events = reduction.events();
 
-        List<MetricEvent> losses = events.stream().filter(e -> e instanceof MetricEvent m && m.name().equals("train/loss"))
-                .map(e -> (MetricEvent) e).toList();
+        List<MetricEvent> losses = events.stream()
+                .filter(e -> e instanceof MetricEvent m && m.name().equals("train/loss"))
+                .map(e -> (MetricEvent) e)
+                .toList();
         assertThat(losses).hasSizeLessThanOrEqualTo(2 * HistoryReduction.BUCKETS);
-        assertThat(losses).anySatisfy(m -> assertThat(m.step()).isEqualTo(3_141_593L)).anySatisfy(m -> assertThat(m.value()).isEqualTo(1e6));
+        assertThat(losses)
+                .anySatisfy(m -> assertThat(m.step()).isEqualTo(3_141_593L))
+                .anySatisfy(m -> assertThat(m.value()).isEqualTo(1e6));
         assertThat(losses).anySatisfy(m -> assertThat(m.value()).isEqualTo(-1e6));
         assertThat(losses).extracting(MetricEvent::step).isSorted();
         // a short series (the five validation points) and the lifecycle are whole, and in the file's order
-        assertThat(events).filteredOn(e -> e instanceof MetricEvent m && m.name().equals("val/loss")).hasSize(5);
+        assertThat(events)
+                .filteredOn(e -> e instanceof MetricEvent m && m.name().equals("val/loss"))
+                .hasSize(5);
         assertThat(events.get(0)).isInstanceOf(LifecycleEvent.class);
-        assertThat(events.get(events.size() - 1)).isInstanceOfSatisfying(LifecycleEvent.class,
-                l -> assertThat(l.kind()).isEqualTo(LifecycleEvent.Kind.RUN_FINISHED));
+        assertThat(events.get(events.size() - 1))
+                .isInstanceOfSatisfying(
+                        LifecycleEvent.class, l -> assertThat(l.kind()).isEqualTo(LifecycleEvent.Kind.RUN_FINISHED));
     }
 
     @Test
@@ -67,14 +73,19 @@ class HistoryReductionTest {
         Files.createDirectories(run);
         try (BufferedWriter w = Files.newBufferedWriter(run.resolve("metrics.jsonl"), StandardCharsets.UTF_8)) {
             for (int step = 1; step <= 500_000; step++) {
-                w.write(String.format(Locale.ROOT, "{\"time\":1.0,\"elapsed\":1.0,\"stage\":\"main\",\"stageIndex\":0,\"epoch\":0,"
-                        + "\"step\":%d,\"name\":\"train/loss\",\"value\":%s}%n", step, step == 123_457 ? "99.5" : "0.25"));
+                w.write(String.format(
+                        Locale.ROOT,
+                        "{\"time\":1.0,\"elapsed\":1.0,\"stage\":\"main\",\"stageIndex\":0,\"epoch\":0,"
+                                + "\"step\":%d,\"name\":\"train/loss\",\"value\":%s}%n",
+                        step,
+                        step == 123_457 ? "99.5" : "0.25"));
             }
         }
 
         PastRun past = Engine.local().open(run);
 
-        assertThat(past.history()).hasSizeLessThanOrEqualTo(2 * HistoryReduction.BUCKETS)
+        assertThat(past.history())
+                .hasSizeLessThanOrEqualTo(2 * HistoryReduction.BUCKETS)
                 .anySatisfy(e -> assertThat(((MetricEvent) e).value()).isEqualTo(99.5));
     }
 }

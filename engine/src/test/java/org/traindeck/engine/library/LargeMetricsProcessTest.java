@@ -1,10 +1,9 @@
 package org.traindeck.engine.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,8 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code traindeck runs} reads a metrics.jsonl of a few hundred MB in a JVM of 64 MB of heap: the file is streamed and
@@ -28,7 +27,8 @@ class LargeMetricsProcessTest {
     void aRunWithAFewHundredMegabytesOfMetricsIsListedIn64MegabytesOfHeap(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("runs/big");
         Files.createDirectories(run);
-        Files.writeString(run.resolve("config.json"), "{\"name\": \"big\", \"checkpoint\": {\"monitor\": \"val/loss\"}}");
+        Files.writeString(
+                run.resolve("config.json"), "{\"name\": \"big\", \"checkpoint\": {\"monitor\": \"val/loss\"}}");
         try (BufferedWriter w = Files.newBufferedWriter(run.resolve("metrics.jsonl"), StandardCharsets.UTF_8)) {
             w.write(line(0, "\"event\":\"RUN_STARTED\",\"message\":\"\""));
             for (int step = 1; step <= STEPS; step++) {
@@ -43,26 +43,46 @@ class LargeMetricsProcessTest {
         }
         assertThat(Files.size(run.resolve("metrics.jsonl"))).isGreaterThan(250_000_000L);
 
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"), "org.traindeck.engine.cli.Main", "runs", dir.resolve("runs").toString(), "--json");
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.traindeck.engine.cli.Main",
+                "runs",
+                dir.resolve("runs").toString(),
+                "--json");
         Path output = dir.resolve("child.out");
-        Process child = new ProcessBuilder(command).redirectError(dir.resolve("child.err").toFile()).redirectOutput(output.toFile()).start();
+        Process child = new ProcessBuilder(command)
+                .redirectError(dir.resolve("child.err").toFile())
+                .redirectOutput(output.toFile())
+                .start();
         // a guard against a hang, not a speed target (that is the bench's "runs, 1 GB metrics.jsonl" row)
         assertThat(child.waitFor(10, TimeUnit.MINUTES)).isTrue();
 
-        assertThat(child.exitValue()).as(Files.readString(dir.resolve("child.err"))).isZero();
+        assertThat(child.exitValue())
+                .as(Files.readString(dir.resolve("child.err")))
+                .isZero();
         JsonNode listed = new ObjectMapper().readTree(output.toFile());
         assertThat(listed).hasSize(1);
         JsonNode big = listed.get(0);
         assertThat(big.get("status").asText()).isEqualTo("finished");
         assertThat(big.get("steps").asLong()).isEqualTo(STEPS);
         assertThat(big.get("best").asDouble()).isEqualTo(0.0125);
-        assertThat(big.get("last").asDouble()).isEqualTo(0.5 + (STEPS - 1_000_000) * 1e-7, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(big.get("last").asDouble())
+                .isEqualTo(0.5 + (STEPS - 1_000_000) * 1e-7, org.assertj.core.data.Offset.offset(1e-6));
         assertThat(big.get("durationSeconds").asDouble()).isEqualTo(STEPS / 1000.0);
     }
 
     private static String line(long step, String rest) {
-        return String.format(Locale.ROOT, "{\"time\":%d.000,\"elapsed\":%d.%03d,\"stage\":\"main\",\"stageIndex\":0,\"epoch\":%d,\"step\":%d,%s}%n",
-                1_700_000_000L + step / 1000, step / 1000, step % 1000, step / 10_000, step, rest);
+        return String.format(
+                Locale.ROOT,
+                "{\"time\":%d.000,\"elapsed\":%d.%03d,\"stage\":\"main\",\"stageIndex\":0,\"epoch\":%d,\"step\":%d,%s}%n",
+                1_700_000_000L + step / 1000,
+                step / 1000,
+                step % 1000,
+                step / 10_000,
+                step,
+                rest);
     }
 }

@@ -1,25 +1,25 @@
 package org.traindeck.engine.library;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.train.TrainingRun;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.train.TrainingRun;
 
 /** A run's metrics are read again only when its metrics.jsonl changed; what a listing says stays the same. */
 class MetricsDigestsTest {
 
     @Test
     void anUnchangedRunIsReadOnceAndAGrownOneAgain(@TempDir Path dir) throws Exception {
-        RunResult run = TrainingRun.prepare(ConfigParser.parse("""
+        RunResult run =
+                TrainingRun.prepare(ConfigParser.parse("""
                 {"name": "digest", "outputDir": "runs", "seed": 3, "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4, "numClasses": 3}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
@@ -45,8 +45,14 @@ class MetricsDigestsTest {
 
         // the run goes on (a resume appends): the next listing reads it again and sees the new value
         Path metrics = run.runDir().resolve("metrics.jsonl");
-        String lastLoss = Files.readAllLines(metrics).stream().filter(l -> l.contains("\"val/loss\"")).reduce((a, b) -> b).orElseThrow();
-        Files.writeString(metrics, lastLoss.replaceFirst("\"value\":[^,}]+", "\"value\":0.001") + "\n", StandardOpenOption.APPEND);
+        String lastLoss = Files.readAllLines(metrics).stream()
+                .filter(l -> l.contains("\"val/loss\""))
+                .reduce((a, b) -> b)
+                .orElseThrow();
+        Files.writeString(
+                metrics,
+                lastLoss.replaceFirst("\"value\":[^,}]+", "\"value\":0.001") + "\n",
+                StandardOpenOption.APPEND);
         RunSummary grown = RunLibrary.list(dir.resolve("runs"), digests).get(0);
 
         assertThat(reads).hasValue(2);

@@ -1,7 +1,13 @@
 package org.traindeck.engine.library;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
@@ -13,13 +19,6 @@ import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.sinks.RunStatusSink;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** An output folder read as a library of runs: listed with their state and metric, and compared. */
 class RunLibraryTest {
@@ -49,7 +48,9 @@ class RunLibraryTest {
 
         List<RunSummary> runs = RunLibrary.list(dir.resolve("runs"));
         assertThat(runs).extracting(RunSummary::name).containsExactly("slow", "fast", "stopped", "killed");
-        assertThat(runs).extracting(RunSummary::status).containsExactly("finished", "finished", "stopped", "interrupted");
+        assertThat(runs)
+                .extracting(RunSummary::status)
+                .containsExactly("finished", "finished", "stopped", "interrupted");
         assertThat(runs.get(1).steps()).isEqualTo(fast.steps()).isEqualTo(36);
         assertThat(runs.get(1).monitor()).isEqualTo("val/accuracy");
         assertThat(runs.get(1).last()).isEqualTo(fast.lastMetrics().get("val/accuracy"));
@@ -58,7 +59,11 @@ class RunLibraryTest {
 
         MainAccess.Result table = cli("runs", dir.resolve("runs").toString());
         assertThat(table.exitCode()).isZero();
-        assertThat(table.stdout()).contains("RUN").contains("slow").contains("interrupted").contains("val/accuracy");
+        assertThat(table.stdout())
+                .contains("RUN")
+                .contains("slow")
+                .contains("interrupted")
+                .contains("val/accuracy");
         MainAccess.Result json = cli("runs", dir.resolve("runs").toString(), "--json");
         JsonNode list = new ObjectMapper().readTree(json.stdout());
         assertThat(list).hasSize(4);
@@ -66,11 +71,16 @@ class RunLibraryTest {
 
         RunComparison.Result compared = RunComparison.compare(List.of(slow.runDir(), fast.runDir()));
         assertThat(compared.differences()).containsOnlyKeys("name", "stages[0].optimizer.learningRate");
-        assertThat(compared.differences().get("stages[0].optimizer.learningRate")).containsExactly("0.001", "0.01");
+        assertThat(compared.differences().get("stages[0].optimizer.learningRate"))
+                .containsExactly("0.001", "0.01");
         assertThat(compared.metrics()).containsKeys("val/accuracy", "val/loss", "train/epoch_loss");
-        MainAccess.Result side = cli("compare", slow.runDir().toString(), fast.runDir().toString());
+        MainAccess.Result side =
+                cli("compare", slow.runDir().toString(), fast.runDir().toString());
         assertThat(side.exitCode()).isZero();
-        assertThat(side.stdout()).contains("val/accuracy").contains("config keys that differ:").contains("stages[0].optimizer.learningRate");
+        assertThat(side.stdout())
+                .contains("val/accuracy")
+                .contains("config keys that differ:")
+                .contains("stages[0].optimizer.learningRate");
         assertThat(cli("compare", slow.runDir().toString()).exitCode()).isEqualTo(2);
     }
 }

@@ -1,5 +1,12 @@
 package org.traindeck.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.layers.DropoutLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.updater.UpdaterBlock;
@@ -24,14 +31,6 @@ import org.traindeck.engine.model.layers.PositionEmbedding;
 import org.traindeck.engine.train.resume.ResumePoint;
 import org.traindeck.engine.train.step.Optimizers;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
 /**
  * A gpt checkpoint written before the token, position and head kernels (DL4J's EmbeddingSequenceLayer, the SameDiff
  * position embedding, DL4J's RnnOutputLayer) loads into the kernels: the same parameter names, order and layouts, the
@@ -54,7 +53,12 @@ class EmbeddingAndHeadKernelCheckpointTest {
             layers.add(new LayerSpec(spec.name(), spec.type(), spec.inputs(), options));
         }
         ComputationGraph net = new ComputationGraph(new GraphCompiler(LayerKinds.standard(), KernelUse.OWN)
-                .compile(ModelBase.builder(7, WeightInit.XAVIER).graphBuilder().addInputs(Heads.INPUT), layers, null, TOKENS, false));
+                .compile(
+                        ModelBase.builder(7, WeightInit.XAVIER).graphBuilder().addInputs(Heads.INPUT),
+                        layers,
+                        null,
+                        TOKENS,
+                        false));
         net.init();
         return install(net);
     }
@@ -66,7 +70,8 @@ class EmbeddingAndHeadKernelCheckpointTest {
 
     private static DataSet batch(long seed) {
         Nd4j.getRandom().setSeed(seed);
-        INDArray x = Nd4j.rand(DataType.FLOAT, 4, 6).muli(20).castTo(DataType.INT32).castTo(DataType.FLOAT);
+        INDArray x =
+                Nd4j.rand(DataType.FLOAT, 4, 6).muli(20).castTo(DataType.INT32).castTo(DataType.FLOAT);
         INDArray y = Nd4j.zeros(DataType.FLOAT, 4, 20, 6);
         for (int b = 0; b < 4; b++) {
             for (int t = 0; t < 6; t++) {
@@ -79,8 +84,27 @@ class EmbeddingAndHeadKernelCheckpointTest {
     private static CheckpointFiles.Contents checkpointOf(ComputationGraph net) {
         float[] params = net.params().toFloatVector();
         float[] state = net.getUpdater().getStateViewArray().toFloatVector();
-        Checkpoint c = new Checkpoint(Checkpoint.FORMAT_VERSION, "r", "s", 0, 1, 2, 3, 0, 1.5, 0.7, 4, Map.of(), "fp", params.length,
-                state.length, "FLOAT", "time", 0, 1, "run-1");
+        Checkpoint c = new Checkpoint(
+                Checkpoint.FORMAT_VERSION,
+                "r",
+                "s",
+                0,
+                1,
+                2,
+                3,
+                0,
+                1.5,
+                0.7,
+                4,
+                Map.of(),
+                "fp",
+                params.length,
+                state.length,
+                "FLOAT",
+                "time",
+                0,
+                1,
+                "run-1");
         return new CheckpointFiles.Contents(c, "{}", params, state, null);
     }
 
@@ -94,7 +118,8 @@ class EmbeddingAndHeadKernelCheckpointTest {
         assertThat(before.getLayer("positions").conf().getLayer().getClass()).isEqualTo(PositionEmbedding.class);
         assertThat(before.getLayer("output").conf().getLayer()).isNotInstanceOf(SoftmaxSequenceHead.class);
 
-        assertThat(now.paramTable().keySet()).containsExactlyElementsOf(before.paramTable().keySet());
+        assertThat(now.paramTable().keySet())
+                .containsExactlyElementsOf(before.paramTable().keySet());
         before.paramTable().forEach((k, v) -> {
             assertThat(now.paramTable().get(k).shape()).as(k).isEqualTo(v.shape());
             assertThat(now.paramTable().get(k).ordering()).as(k).isEqualTo(v.ordering());
@@ -106,7 +131,8 @@ class EmbeddingAndHeadKernelCheckpointTest {
         for (int i = 0; i < a.size(); i++) {
             assertThat(b.get(i).getParamOffsetStart()).isEqualTo(a.get(i).getParamOffsetStart());
             assertThat(b.get(i).getParamOffsetEnd()).isEqualTo(a.get(i).getParamOffsetEnd());
-            assertThat(b.get(i).getGradientUpdater().getConfig()).isEqualTo(a.get(i).getGradientUpdater().getConfig());
+            assertThat(b.get(i).getGradientUpdater().getConfig())
+                    .isEqualTo(a.get(i).getGradientUpdater().getConfig());
         }
     }
 
@@ -139,12 +165,15 @@ class EmbeddingAndHeadKernelCheckpointTest {
         ModelConfig.Gpt dropping = new ModelConfig.Gpt(16, 1, 2, 2, 0.1, false, null);
         ComputationGraph reference = install(ModelCompiler.build(dropping, TOKENS, 7, KernelUse.REFERENCE));
         ComputationGraph own = install(ModelCompiler.build(dropping, TOKENS, 7, KernelUse.OWN));
-        assertThat(reference.getLayer("positions_sum").conf().getLayer().getClass()).isEqualTo(PositionEmbedding.class);
+        assertThat(reference.getLayer("positions_sum").conf().getLayer().getClass())
+                .isEqualTo(PositionEmbedding.class);
         assertThat(reference.getLayer("positions").conf().getLayer()).isInstanceOf(DropoutLayer.class);
         assertThat(reference.getLayer("tokens").conf().getLayer()).isNotInstanceOf(TokenEmbedding.class);
         assertThat(reference.getLayer("output").conf().getLayer()).isNotInstanceOf(SoftmaxSequenceHead.class);
-        assertThat(((PositionEmbeddingKernel) own.getLayer("positions").conf().getLayer()).dropout()).isEqualTo(0.1);
+        assertThat(((PositionEmbeddingKernel) own.getLayer("positions").conf().getLayer()).dropout())
+                .isEqualTo(0.1);
         assertThat(own.params()).isEqualTo(reference.params());
-        assertThat(own.getUpdater().getStateViewArray().length()).isEqualTo(reference.getUpdater().getStateViewArray().length());
+        assertThat(own.getUpdater().getStateViewArray().length())
+                .isEqualTo(reference.getUpdater().getStateViewArray().length());
     }
 }

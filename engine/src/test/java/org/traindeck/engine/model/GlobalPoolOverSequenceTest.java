@@ -1,11 +1,5 @@
 package org.traindeck.engine.model;
 
-import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.traindeck.engine.model.GraphFixture.assertLearns;
 import static org.traindeck.engine.model.GraphFixture.built;
@@ -13,6 +7,11 @@ import static org.traindeck.engine.model.GraphFixture.model;
 import static org.traindeck.engine.model.GraphFixture.row;
 import static org.traindeck.engine.model.GraphFixture.shapeOf;
 import static org.traindeck.engine.model.GraphFixture.train;
+
+import java.nio.file.Path;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * globalPool over a sequence gives a vector, as the docs and the schema say (DL4J M2.1's own rule reports a sequence,
@@ -41,7 +40,8 @@ class GlobalPoolOverSequenceTest {
         assertThat(shapeOf(s, "pool")).isEqualTo("[6]");
         assertThat(shapeOf(s, "fc")).isEqualTo("[5]");
         assertThat(row(s, "fc").parameters()).isEqualTo(6 * 5 + 5);
-        assertThat(shapeOf(s, "pool")).isEqualTo(shapeOf(built(POOLED_INTO_THE_HEAD, dir).summary(), "pool"));
+        assertThat(shapeOf(s, "pool"))
+                .isEqualTo(shapeOf(built(POOLED_INTO_THE_HEAD, dir).summary(), "pool"));
     }
 
     @Test

@@ -1,5 +1,8 @@
 package org.traindeck.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.junit.jupiter.api.Test;
@@ -13,10 +16,6 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A layer graph in the config: read strictly, located problems, and a graph that DL4J builds and that round-trips. */
 class GraphConfigTest {
@@ -33,7 +32,8 @@ class GraphConfigTest {
     }
 
     private ValidationResult check(String layers) {
-        return ModelCheck.checkWithSummary(ConfigParser.parse(config(layers), dir)).result();
+        return ModelCheck.checkWithSummary(ConfigParser.parse(config(layers), dir))
+                .result();
     }
 
     private ConfigProblem firstError(String layers) {
@@ -53,7 +53,8 @@ class GraphConfigTest {
                 {"name": "fc", "type": "dense", "units": 8}"""), dir));
 
         assertThat(c.result().errors()).isEmpty();
-        assertThat(c.summary().rows()).extracting(ModelSummary.Row::name)
+        assertThat(c.summary().rows())
+                .extracting(ModelSummary.Row::name)
                 .containsExactly("input", "c1", "c2", "sum", "maxPool2d3", "flatten4", "fc", "output");
         assertThat(c.summary().rows().get(3).outputShape()).isEqualTo("[8, 8, 4]");
         assertThat(c.summary().rows().get(4).outputShape()).isEqualTo("[4, 4, 4]");
@@ -68,7 +69,8 @@ class GraphConfigTest {
         RunConfig again = ConfigParser.parse(ConfigWriter.toJson(read), dir).orThrow();
 
         assertThat(again).isEqualTo(read);
-        assertThat(ConfigWriter.modelJson(again.model())).contains("\"kernel\":3", "\"padding\":\"same\"", "\"mode\":\"max\"");
+        assertThat(ConfigWriter.modelJson(again.model()))
+                .contains("\"kernel\":3", "\"padding\":\"same\"", "\"mode\":\"max\"");
     }
 
     @Test
@@ -116,7 +118,8 @@ class GraphConfigTest {
 
     @Test
     void aNodeThatTakesItselfOrACycleIsRefused() {
-        assertThat(firstError("{\"name\": \"a\", \"type\": \"dense\", \"units\": 2, \"inputs\": \"a\"}").message())
+        assertThat(firstError("{\"name\": \"a\", \"type\": \"dense\", \"units\": 2, \"inputs\": \"a\"}")
+                        .message())
                 .contains("takes its own output");
         ConfigProblem cycle = firstError("""
                 {"name": "a", "type": "dense", "units": 2, "inputs": ["b"]},
@@ -160,7 +163,8 @@ class GraphConfigTest {
 
     @Test
     void aSequenceLayerOnAnImageSaysWhatToAdd() {
-        ConfigProblem p = firstError("{\"name\": \"c\", \"type\": \"conv1d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"globalPool\"}");
+        ConfigProblem p = firstError(
+                "{\"name\": \"c\", \"type\": \"conv1d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"globalPool\"}");
         assertThat(p.message()).contains("layers[0] 'c' takes a sequence [features, steps] but gets an image 8×8×1");
     }
 
@@ -172,8 +176,9 @@ class GraphConfigTest {
                 {"name": "bn", "type": "batchNorm"},
                 {"type": "globalPool"}""");
         assertThat(afterConv1d.path()).isEqualTo("model.layers[2]");
-        assertThat(afterConv1d.message()).contains("layers[2] 'bn' cannot take a sequence: DL4J 1.0.0-M2.1's BatchNormalization "
-                + "fails in backprop after a 1D convolution");
+        assertThat(afterConv1d.message())
+                .contains("layers[2] 'bn' cannot take a sequence: DL4J 1.0.0-M2.1's BatchNormalization "
+                        + "fails in backprop after a 1D convolution");
 
         String volumes = """
                 {"type": "reshape", "shape": [1, 4, 4, 4]},
@@ -183,15 +188,19 @@ class GraphConfigTest {
                 {"type": "globalPool"}""";
         ConfigProblem concat = firstError(volumes);
         assertThat(concat.path()).isEqualTo("model.layers[3]");
-        assertThat(concat.message()).contains("layers[3] 'joined' cannot join volumes: DL4J 1.0.0-M2.1's MergeVertex fails in "
-                + "backprop on 3D feature maps");
+        assertThat(concat.message())
+                .contains("layers[3] 'joined' cannot join volumes: DL4J 1.0.0-M2.1's MergeVertex fails in "
+                        + "backprop on 3D feature maps");
         assertThat(check(volumes.replace("\"concat\"", "\"add\"")).errors()).isEmpty();
     }
 
     private static String denseLayers(int count, int units) {
         StringBuilder layers = new StringBuilder();
         for (int i = 0; i < count; i++) {
-            layers.append(i == 0 ? "" : ",").append("{\"type\":\"dense\",\"units\":").append(units).append('}');
+            layers.append(i == 0 ? "" : ",")
+                    .append("{\"type\":\"dense\",\"units\":")
+                    .append(units)
+                    .append('}');
         }
         return layers.toString();
     }
@@ -201,7 +210,9 @@ class GraphConfigTest {
         ValidationResult r = ConfigParser.parse(config(denseLayers(100_000, 2)), dir);
 
         // over a megabyte: the wrong file, refused before it is parsed
-        assertThat(r.errors()).singleElement().satisfies(p -> assertThat(p.message()).contains("a run config is at most"));
+        assertThat(r.errors())
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("a run config is at most"));
     }
 
     @Test
@@ -236,10 +247,13 @@ class GraphConfigTest {
 
     @Test
     void theHeadMustSeeAVectorForClasses() {
-        ConfigProblem p = firstError("{\"type\": \"conv2d\", \"filters\": 4, \"kernel\": 3}, {\"name\": \"seq\", \"type\": \"reshape\", \"shape\": [4, 64]}");
+        ConfigProblem p = firstError(
+                "{\"type\": \"conv2d\", \"filters\": 4, \"kernel\": 3}, {\"name\": \"seq\", \"type\": \"reshape\", \"shape\": [4, 64]}");
         assertThat(p.path()).isEqualTo("model.layers[1]");
-        assertThat(p.message()).isEqualTo("the head takes the output of 'seq': a classification head takes a vector per sample but gets "
-                + "a sequence [4 features, 64 steps]: end with \"globalPool\" or \"firstToken\"");
+        assertThat(p.message())
+                .isEqualTo(
+                        "the head takes the output of 'seq': a classification head takes a vector per sample but gets "
+                                + "a sequence [4 features, 64 steps]: end with \"globalPool\" or \"firstToken\"");
     }
 
     @Test
@@ -266,12 +280,15 @@ class GraphConfigTest {
     @Test
     void aViTWithoutAClassTokenAndPatchesThenGlobalPoolTrain() throws Exception {
         for (String model : new String[] {
-                "{\"type\": \"vit\", \"patch\": 7, \"width\": 16, \"depth\": 1, \"heads\": 2, \"classToken\": false}",
-                "{\"type\": \"graph\", \"layers\": [{\"type\": \"patches\", \"size\": 7, \"units\": 8}, {\"type\": \"globalPool\"}]}"}) {
-            RunResult r = TrainingRun.prepare(ConfigParser.parse("""
+            "{\"type\": \"vit\", \"patch\": 7, \"width\": 16, \"depth\": 1, \"heads\": 2, \"classToken\": false}",
+            "{\"type\": \"graph\", \"layers\": [{\"type\": \"patches\", \"size\": 7, \"units\": 8}, {\"type\": \"globalPool\"}]}"
+        }) {
+            RunResult r = TrainingRun.prepare(
+                            ConfigParser.parse("""
                     {"name": "v", "outputDir": "out", "model": %s,
                      "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [28, 28, 1], "numClasses": 10}},
-                     "stages": [{"epochs": 1, "batchSize": 16}]}""".formatted(model), dir).orThrow()).runHere();
+                     "stages": [{"epochs": 1, "batchSize": 16}]}""".formatted(model), dir).orThrow())
+                    .runHere();
             assertThat(r.status()).as("%s: %s", model, r.message()).isEqualTo(RunResult.Status.FINISHED);
         }
     }

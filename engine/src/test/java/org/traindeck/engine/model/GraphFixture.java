@@ -1,5 +1,12 @@
 package org.traindeck.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -12,21 +19,12 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Graph configs on 8×8×1 synthetic images (2 classes), and a few real training steps on random data of a model's shape. */
 final class GraphFixture {
 
     static final ModelInput IMAGES = new ModelInput(InputType.convolutional(8, 8, 1), Task.CLASSIFICATION, 2);
 
-    private GraphFixture() {
-    }
+    private GraphFixture() {}
 
     static String config(String layers) {
         return """
@@ -44,7 +42,8 @@ final class GraphFixture {
     }
 
     static ConfigProblem firstError(String layers, Path dir) {
-        ValidationResult r = ModelCheck.checkWithSummary(ConfigParser.parse(config(layers), dir)).result();
+        ValidationResult r = ModelCheck.checkWithSummary(ConfigParser.parse(config(layers), dir))
+                .result();
         assertThat(r.isValid()).as("expected a problem in %s", layers).isFalse();
         return r.errors().get(0);
     }
@@ -96,7 +95,11 @@ final class GraphFixture {
 
     /** One-hot labels in the shape of the model's output: per sample, per step or per pixel. */
     private static INDArray labels(ModelInput input, ComputationGraph graph, int n, Random random) {
-        long[] shape = graph.getConfiguration().clone().getLayerActivationTypes(input.input()).get(ModelCompiler.OUTPUT).getShape(true);
+        long[] shape = graph.getConfiguration()
+                .clone()
+                .getLayerActivationTypes(input.input())
+                .get(ModelCompiler.OUTPUT)
+                .getShape(true);
         shape[0] = n;
         int classes = (int) shape[1];
         int positions = (int) (Arrays.stream(shape).reduce(1, (a, b) -> a * b) / ((long) n * classes));

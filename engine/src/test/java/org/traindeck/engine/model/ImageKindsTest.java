@@ -1,12 +1,5 @@
 package org.traindeck.engine.model;
 
-import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigProblem;
-
-import java.nio.file.Path;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.traindeck.engine.model.GraphFixture.assertLearns;
 import static org.traindeck.engine.model.GraphFixture.built;
@@ -15,6 +8,12 @@ import static org.traindeck.engine.model.GraphFixture.model;
 import static org.traindeck.engine.model.GraphFixture.row;
 import static org.traindeck.engine.model.GraphFixture.shapeOf;
 import static org.traindeck.engine.model.GraphFixture.train;
+
+import java.nio.file.Path;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigProblem;
 
 /** separableConv2d, depthwiseConv2d, prelu and reshape: they build from a config, say their shapes, refuse what does not fit, train. */
 class ImageKindsTest {
@@ -46,7 +45,8 @@ class ImageKindsTest {
 
     @Test
     void separableDepthwiseAndPreluTrain() {
-        assertLearns(train(ModelCompiler.configuration(model(CONVS, dir), GraphFixture.IMAGES, 1), GraphFixture.IMAGES, 6));
+        assertLearns(
+                train(ModelCompiler.configuration(model(CONVS, dir), GraphFixture.IMAGES, 1), GraphFixture.IMAGES, 6));
     }
 
     @Test
@@ -56,16 +56,21 @@ class ImageKindsTest {
                 {"name": "sep", "type": "separableConv2d", "filters": 4, "kernel": 3},
                 {"type": "globalPool"}""", dir);
         assertThat(p.path()).isEqualTo("model.layers[1]");
-        assertThat(p.message()).contains("layers[1] 'sep' takes an image but gets a sequence [8 features, 8 steps]")
+        assertThat(p.message())
+                .contains("layers[1] 'sep' takes an image but gets a sequence [8 features, 8 steps]")
                 .contains("use the 1D types");
     }
 
     @Test
     void aSeparableConvolutionOnOneChannelIsRefusedWithDl4jsReason() {
-        ConfigProblem p = firstError("{\"name\": \"sep\", \"type\": \"separableConv2d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"globalPool\"}", dir);
+        ConfigProblem p = firstError(
+                "{\"name\": \"sep\", \"type\": \"separableConv2d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"globalPool\"}",
+                dir);
         assertThat(p.path()).isEqualTo("model.layers[0]");
-        assertThat(p.message()).contains("layers[0] 'sep' cannot take an image of 1 channel")
-                .contains("NDArray::reshapei: bad input shape!").contains("use \"conv2d\"");
+        assertThat(p.message())
+                .contains("layers[0] 'sep' cannot take an image of 1 channel")
+                .contains("NDArray::reshapei: bad input shape!")
+                .contains("use \"conv2d\"");
     }
 
     @Test
@@ -83,8 +88,10 @@ class ImageKindsTest {
                 {"name": "act", "type": "prelu", "sharedAxes": [2, 3]},
                 {"type": "globalPool"}""", dir);
         assertThat(p.path()).isEqualTo("model.layers[1]");
-        assertThat(p.message()).contains("layers[1] 'act' cannot share slopes")
-                .contains("DL4J 1.0.0-M2.1's PReLULayer fails in backprop").contains("prelu_bp");
+        assertThat(p.message())
+                .contains("layers[1] 'act' cannot share slopes")
+                .contains("DL4J 1.0.0-M2.1's PReLULayer fails in backprop")
+                .contains("prelu_bp");
     }
 
     @Test
@@ -120,8 +127,10 @@ class ImageKindsTest {
 
     @Test
     void aReshapeWithTheWrongCountSaysBothCounts() {
-        ConfigProblem p = firstError("{\"name\": \"r\", \"type\": \"reshape\", \"shape\": [3, 7]}, {\"type\": \"globalPool\"}", dir);
+        ConfigProblem p = firstError(
+                "{\"name\": \"r\", \"type\": \"reshape\", \"shape\": [3, 7]}, {\"type\": \"globalPool\"}", dir);
         assertThat(p.path()).isEqualTo("model.layers[0]");
-        assertThat(p.message()).contains("layers[0] 'r' makes [3, 7] = 21 values per sample, but its input an image 8×8×1 has 64");
+        assertThat(p.message())
+                .contains("layers[0] 'r' makes [3, 7] = 21 values per sample, but its input an image 8×8×1 has 64");
     }
 }

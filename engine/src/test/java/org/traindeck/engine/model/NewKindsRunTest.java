@@ -1,15 +1,14 @@
 package org.traindeck.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The new layer types and a zoo model through a whole run: TrainDeck's own batches, training step, optimizer and validation. */
 class NewKindsRunTest {
@@ -28,7 +27,8 @@ class NewKindsRunTest {
                           "validationSplit": 0.25},
                  "stages": [{"epochs": 4, "batchSize": 30, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """;
-        RunResult run = TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
+        RunResult run =
+                TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(run.lastMetrics().get("val/loss")).isFinite();
@@ -45,7 +45,8 @@ class NewKindsRunTest {
                           "validationSplit": 0.25},
                  "stages": [{"epochs": 2, "batchSize": 30}]}
                 """;
-        RunResult run = TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
+        RunResult run =
+                TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(run.lastMetrics().get("val/loss")).isFinite();

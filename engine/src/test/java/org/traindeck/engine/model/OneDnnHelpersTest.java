@@ -1,5 +1,12 @@
 package org.traindeck.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,14 +26,6 @@ import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
 /**
  * oneDNN's layer helpers, installed by TrainDeck, give DL4J's gradients (relative 1e-3) over 20 steps of plain SGD,
  * and really run: their results differ from DL4J's own path in the last bits, which they could not if the layers
@@ -38,7 +37,8 @@ class OneDnnHelpersTest {
             new SourceConfig.Synthetic(Task.CLASSIFICATION, 64, null, List.of(12, 12, 1), 4, 0.3, 0), 1, 2);
 
     private static ModelConfig model(String type) {
-        return type.equals("lenet") ? new ModelConfig.LeNet(List.of(8, 16), 3, 32, ModelConfig.Activation.RELU, 0, false)
+        return type.equals("lenet")
+                ? new ModelConfig.LeNet(List.of(8, 16), 3, 32, ModelConfig.Activation.RELU, 0, false)
                 : new ModelConfig.ResNet(2, 8, ModelConfig.Activation.RELU);
     }
 
@@ -51,8 +51,10 @@ class OneDnnHelpersTest {
             IMAGES.copyFeatures(i, x, i * f);
             y[i * IMAGES.outputCount() + IMAGES.classOf(i)] = 1;
         }
-        return new INDArray[] {Nd4j.create(x, new long[] {n, 1, 12, 12}, DataType.FLOAT),
-                Nd4j.create(y, new long[] {n, IMAGES.outputCount()}, DataType.FLOAT)};
+        return new INDArray[] {
+            Nd4j.create(x, new long[] {n, 1, 12, 12}, DataType.FLOAT),
+            Nd4j.create(y, new long[] {n, IMAGES.outputCount()}, DataType.FLOAT)
+        };
     }
 
     private static double relativeDifference(INDArray a, INDArray b) {
@@ -63,7 +65,9 @@ class OneDnnHelpersTest {
     @ValueSource(strings = {"lenet", "resnet"})
     void theHelpersGiveDl4jsGradientsAndAreReallyUsed(String type) {
         Nd4jRuntime.init();
-        assertThat(Nd4jRuntime.oneDnnUnavailableReason()).as("the test JVM runs on the -onednn natives").isNull();
+        assertThat(Nd4jRuntime.oneDnnUnavailableReason())
+                .as("the test JVM runs on the -onednn natives")
+                .isNull();
         ComputationGraph stock = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
         ComputationGraph helped = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
         int installed = OneDnnHelpers.install(helped);
@@ -81,14 +85,19 @@ class OneDnnHelpersTest {
             }
             INDArray g1 = stock.getGradientsViewArray();
             INDArray g2 = helped.getGradientsViewArray();
-            assertThat(relativeDifference(g1, g2)).as("gradient at step %d", step).isLessThan(1e-3);
+            assertThat(relativeDifference(g1, g2))
+                    .as("gradient at step %d", step)
+                    .isLessThan(1e-3);
             // INDArray.equals allows 1e-5: compare the bits
             anyBitDiffers |= !Arrays.equals(g1.toFloatVector(), g2.toFloatVector());
             // the same plain SGD step on both, from the stock gradient, so that the parameters stay comparable
-            stock.params().subi(g1.mul(0.01 / IMAGES.size()).reshape(stock.params().shape()));
+            stock.params()
+                    .subi(g1.mul(0.01 / IMAGES.size()).reshape(stock.params().shape()));
             helped.params().assign(stock.params());
         }
-        assertThat(anyBitDiffers).as("the helpers' arithmetic differs from DL4J's own in the last bits").isTrue();
+        assertThat(anyBitDiffers)
+                .as("the helpers' arithmetic differs from DL4J's own in the last bits")
+                .isTrue();
         assertThat(OneDnnHelpers.layersThatFellBack(helped)).isEmpty();
     }
 
@@ -107,7 +116,10 @@ class OneDnnHelpersTest {
 
     @Test
     void aRunUsesThemOnEveryReplicaUnlessTheConfigTurnsThemOff(@TempDir Path dir) throws Exception {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
         String config = """
                 {"name": "%s", "outputDir": "out", "seed": 4, "devices": "cpu:2",
                  "model": {"type": "lenet", "channels": [8, 16], "kernelSize": 3, "dense": 32},
@@ -115,14 +127,21 @@ class OneDnnHelpersTest {
                           "validationSplit": 0.5},
                  "stages": [{"epochs": 1, "batchSize": 32}], "performance": {"onednn": %s}}
                 """;
-        RunResult on = TrainingRun.prepare(ConfigParser.parse(config.formatted("on", digits, true), dir).orThrow()).runHere();
-        RunResult off = TrainingRun.prepare(ConfigParser.parse(config.formatted("off", digits, false), dir).orThrow()).runHere();
+        RunResult on = TrainingRun.prepare(ConfigParser.parse(config.formatted("on", digits, true), dir)
+                        .orThrow())
+                .runHere();
+        RunResult off = TrainingRun.prepare(ConfigParser.parse(config.formatted("off", digits, false), dir)
+                        .orThrow())
+                .runHere();
 
         assertThat(on.status()).isEqualTo(RunResult.Status.FINISHED);
         String onLog = Files.readString(on.runDir().resolve("train.log"));
-        assertThat(onLog).contains("oneDNN: on for 4 convolution and pooling layer(s)").doesNotContain("oneDNN failed");
+        assertThat(onLog)
+                .contains("oneDNN: on for 4 convolution and pooling layer(s)")
+                .doesNotContain("oneDNN failed");
         assertThat(Files.readString(off.runDir().resolve("train.log")))
                 .contains("oneDNN: not used, off in the config (\"performance\": {\"onednn\": false})");
-        assertThat(on.lastMetrics().get("val/accuracy")).isCloseTo(off.lastMetrics().get("val/accuracy"), within(0.03));
+        assertThat(on.lastMetrics().get("val/accuracy"))
+                .isCloseTo(off.lastMetrics().get("val/accuracy"), within(0.03));
     }
 }

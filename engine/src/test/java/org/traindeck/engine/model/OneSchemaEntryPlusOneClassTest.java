@@ -1,7 +1,16 @@
 package org.traindeck.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.traindeck.engine.model.GraphFixture.assertLearns;
+import static org.traindeck.engine.model.GraphFixture.config;
+import static org.traindeck.engine.model.GraphFixture.row;
+import static org.traindeck.engine.model.GraphFixture.shapeOf;
+import static org.traindeck.engine.model.GraphFixture.train;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.ScaleVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -13,16 +22,6 @@ import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.traindeck.engine.model.GraphFixture.assertLearns;
-import static org.traindeck.engine.model.GraphFixture.config;
-import static org.traindeck.engine.model.GraphFixture.row;
-import static org.traindeck.engine.model.GraphFixture.shapeOf;
-import static org.traindeck.engine.model.GraphFixture.train;
 
 /**
  * The house rule: a new layer type is one schema entry plus one small class. Here a test's own "scale" type, nowhere
@@ -60,19 +59,28 @@ class OneSchemaEntryPlusOneClassTest {
         props.putObject("type").put("const", "scale");
         props.putObject("name").put("$ref", "#/$defs/nodeName");
         props.putObject("inputs").put("$ref", "#/$defs/nodeInputs");
-        props.putObject("factor").put("type", "number").put("minimum", -100).put("maximum", 100).put("default", 1);
+        props.putObject("factor")
+                .put("type", "number")
+                .put("minimum", -100)
+                .put("maximum", 100)
+                .put("default", 1);
         return schema;
     }
 
     @Test
     void aTypeWithItsSchemaEntryAndItsClassBuildsShowsAndTrains() {
         ValidationResult parsed = ConfigParser.parse(config(LAYERS), dir, schemaWithScale());
-        ModelCheck.Checked c = ModelCheck.checkWithSummary(parsed, LayerKinds.standard().with(new Scale()));
+        ModelCheck.Checked c =
+                ModelCheck.checkWithSummary(parsed, LayerKinds.standard().with(new Scale()));
 
         assertThat(c.result().errors()).isEmpty();
         assertThat(row(c.summary(), "half").type()).isEqualTo("scale");
         assertThat(shapeOf(c.summary(), "half")).isEqualTo("[8, 8, 4]");
-        ComputationGraphConfiguration conf = ModelCompiler.configuration(parsed.config().model(), GraphFixture.IMAGES, 1, LayerKinds.standard().with(new Scale()));
+        ComputationGraphConfiguration conf = ModelCompiler.configuration(
+                parsed.config().model(),
+                GraphFixture.IMAGES,
+                1,
+                LayerKinds.standard().with(new Scale()));
         assertLearns(train(conf, GraphFixture.IMAGES, 6));
     }
 
@@ -96,8 +104,12 @@ class OneSchemaEntryPlusOneClassTest {
 
     @Test
     void withoutTheClassTheCheckSaysNoLayerClassBuildsIt() {
-        ValidationResult checked = ModelCheck.checkWithSummary(ConfigParser.parse(config(LAYERS), dir, schemaWithScale())).result();
-        assertThat(checked.errors()).first().satisfies(p -> assertThat(p.message())
-                .contains("the schema allows layer type scale but no layer class builds it"));
+        ValidationResult checked = ModelCheck.checkWithSummary(
+                        ConfigParser.parse(config(LAYERS), dir, schemaWithScale()))
+                .result();
+        assertThat(checked.errors())
+                .first()
+                .satisfies(p -> assertThat(p.message())
+                        .contains("the schema allows layer type scale but no layer class builds it"));
     }
 }

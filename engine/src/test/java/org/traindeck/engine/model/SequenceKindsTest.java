@@ -1,15 +1,5 @@
 package org.traindeck.engine.model;
 
-import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.model.graph.GraphProblemsException;
-
-import java.nio.file.Path;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.traindeck.engine.model.GraphFixture.assertLearns;
@@ -19,6 +9,15 @@ import static org.traindeck.engine.model.GraphFixture.model;
 import static org.traindeck.engine.model.GraphFixture.row;
 import static org.traindeck.engine.model.GraphFixture.shapeOf;
 import static org.traindeck.engine.model.GraphFixture.train;
+
+import java.nio.file.Path;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.graph.GraphProblemsException;
 
 /**
  * lstm, bidirectional and embedding. The image rows read as a sequence (reshape [8, 8]) stand in for sequence data;
@@ -67,7 +66,8 @@ class SequenceKindsTest {
 
     @Test
     void anLstmOnAnImageSaysWhatToAdd() {
-        ConfigProblem p = firstError("{\"name\": \"rnn\", \"type\": \"lstm\", \"units\": 4, \"returnSequences\": false}", dir);
+        ConfigProblem p =
+                firstError("{\"name\": \"rnn\", \"type\": \"lstm\", \"units\": 4, \"returnSequences\": false}", dir);
         assertThat(p.path()).isEqualTo("model.layers[0]");
         assertThat(p.message()).contains("layers[0] 'rnn' takes a sequence [features, steps] but gets an image 8×8×1");
     }
@@ -78,7 +78,8 @@ class SequenceKindsTest {
                 {"type": "flatten"},
                 {"name": "both", "type": "bidirectional", "units": 4, "returnSequences": false}""", dir);
         assertThat(p.path()).isEqualTo("model.layers[1]");
-        assertThat(p.message()).contains("layers[1] 'both' takes a sequence [features, steps] but gets a vector of 64 features")
+        assertThat(p.message())
+                .contains("layers[1] 'both' takes a sequence [features, steps] but gets a vector of 64 features")
                 .contains("\"reshape\"");
     }
 
@@ -99,20 +100,25 @@ class SequenceKindsTest {
 
     @Test
     void anEmbeddingOnImagesSaysItTakesTokenIds() {
-        ConfigProblem p = firstError("{\"name\": \"emb\", \"type\": \"embedding\", \"units\": 4}, {\"type\": \"globalPool\"}", dir);
+        ConfigProblem p = firstError(
+                "{\"name\": \"emb\", \"type\": \"embedding\", \"units\": 4}, {\"type\": \"globalPool\"}", dir);
         assertThat(p.path()).isEqualTo("model.layers[0]");
-        assertThat(p.message()).contains("layers[0] 'emb' looks up a vector per token id, so it takes token ids")
+        assertThat(p.message())
+                .contains("layers[0] 'emb' looks up a vector per token id, so it takes token ids")
                 .contains("but gets an image 8×8×1");
     }
 
     @Test
     void anLstmOnTokenIdsSaysToEmbedThemFirst() {
-        GraphProblemsException e = catchThrowableOfType(() -> ModelCompiler.configuration(
-                model("{\"name\": \"rnn\", \"type\": \"lstm\", \"units\": 4}", dir), TOKENS, 1), GraphProblemsException.class);
+        GraphProblemsException e = catchThrowableOfType(
+                () -> ModelCompiler.configuration(
+                        model("{\"name\": \"rnn\", \"type\": \"lstm\", \"units\": 4}", dir), TOKENS, 1),
+                GraphProblemsException.class);
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("model.layers[0]");
-            assertThat(p.message()).contains("layers[0] 'rnn' takes a sequence of feature vectors but gets token ids [6 steps]"
-                    + " from a vocabulary of 20: add an \"embedding\"");
+            assertThat(p.message())
+                    .contains("layers[0] 'rnn' takes a sequence of feature vectors but gets token ids [6 steps]"
+                            + " from a vocabulary of 20: add an \"embedding\"");
         });
     }
 }

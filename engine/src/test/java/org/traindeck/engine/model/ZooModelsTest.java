@@ -1,5 +1,14 @@
 package org.traindeck.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.traindeck.engine.model.GraphFixture.assertLearns;
+import static org.traindeck.engine.model.GraphFixture.row;
+import static org.traindeck.engine.model.GraphFixture.shapeOf;
+import static org.traindeck.engine.model.GraphFixture.train;
+
+import java.nio.file.Path;
+import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.junit.jupiter.api.Test;
@@ -14,16 +23,6 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.graph.GraphProblemsException;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.traindeck.engine.model.GraphFixture.assertLearns;
-import static org.traindeck.engine.model.GraphFixture.row;
-import static org.traindeck.engine.model.GraphFixture.shapeOf;
-import static org.traindeck.engine.model.GraphFixture.train;
 
 /**
  * Zoo architectures: built for the data's images with the task's head in place of their own, their size limits
@@ -49,13 +48,15 @@ class ZooModelsTest {
     @Test
     void aZooConfigWrittenBackReadsAsTheSameConfig() {
         RunConfig read = ConfigParser.parse(config("squeezenet", 32, 3), dir).orThrow();
-        assertThat(ConfigWriter.modelJson(read.model())).isEqualTo("{\"type\":\"zoo\",\"architecture\":\"squeezenet\"}");
+        assertThat(ConfigWriter.modelJson(read.model()))
+                .isEqualTo("{\"type\":\"zoo\",\"architecture\":\"squeezenet\"}");
         assertThat(ConfigParser.parse(ConfigWriter.toJson(read), dir).orThrow()).isEqualTo(read);
     }
 
     @Test
     void anUnknownArchitectureIsRefusedByTheSchema() {
-        ConfigProblem p = ConfigParser.parse(config("resnet18", 32, 3), dir).errors().get(0);
+        ConfigProblem p =
+                ConfigParser.parse(config("resnet18", 32, 3), dir).errors().get(0);
         assertThat(p.path()).isEqualTo("model.architecture");
         assertThat(p.message()).contains("'resnet50'");
     }
@@ -75,8 +76,16 @@ class ZooModelsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"alexnet, 64, 3", "darknet19, 32, 3", "lenet, 28, 1", "simplecnn, 48, 3", "squeezenet, 32, 3", "vgg16, 32, 3",
-            "vgg19, 32, 3", "xception, 32, 3"})
+    @CsvSource({
+        "alexnet, 64, 3",
+        "darknet19, 32, 3",
+        "lenet, 28, 1",
+        "simplecnn, 48, 3",
+        "squeezenet, 32, 3",
+        "vgg16, 32, 3",
+        "vgg19, 32, 3",
+        "xception, 32, 3"
+    })
     void everyClassifierGetsTheTasksHead(String architecture, int side, int channels) {
         ModelInput input = new ModelInput(InputType.convolutional(side, side, channels), Task.CLASSIFICATION, 5);
         ModelConfig.Zoo zoo = new ModelConfig.Zoo(architecture);
@@ -93,8 +102,10 @@ class ZooModelsTest {
         ValidationResult r = check("resnet50", 32, 3).result();
         assertThat(r.errors()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("model.architecture");
-            assertThat(p.message()).isEqualTo("resnet50 needs images of at least 69×69 (it down-samples them on the way), but the data's "
-                    + "are 32×32×3: resize them, or choose a smaller architecture (simplecnn, lenet) or a graph");
+            assertThat(p.message())
+                    .isEqualTo(
+                            "resnet50 needs images of at least 69×69 (it down-samples them on the way), but the data's "
+                                    + "are 32×32×3: resize them, or choose a smaller architecture (simplecnn, lenet) or a graph");
         });
     }
 
@@ -102,22 +113,28 @@ class ZooModelsTest {
     void unetSidesMustBeMultiplesOf16() {
         ConfigProblem p = check("unet", 40, 1).result().errors().get(0);
         assertThat(p.path()).isEqualTo("model.architecture");
-        assertThat(p.message()).contains("must be multiples of 16, but the data's images are 40×40×1: resize or pad them to 48×48");
+        assertThat(p.message())
+                .contains("must be multiples of 16, but the data's images are 40×40×1: resize or pad them to 48×48");
     }
 
     @Test
     void unetOnClassLabelsSaysItSegments() {
         ConfigProblem p = check("unet", 32, 1).result().errors().get(0);
         assertThat(p.path()).isEqualTo("model.architecture");
-        assertThat(p.message()).startsWith("unet outputs a class for every pixel, so it trains segmentation data, not classification data");
+        assertThat(p.message())
+                .startsWith(
+                        "unet outputs a class for every pixel, so it trains segmentation data, not classification data");
     }
 
     @Test
     void aClassifierCannotSegment() {
         ModelInput masks = new ModelInput(InputType.convolutional(32, 32, 1), Task.SEGMENTATION, 3);
-        GraphProblemsException e = catchThrowableOfType(() -> ModelCompiler.configuration(new ModelConfig.Zoo("vgg16"), masks, 1),
+        GraphProblemsException e = catchThrowableOfType(
+                () -> ModelCompiler.configuration(new ModelConfig.Zoo("vgg16"), masks, 1),
                 GraphProblemsException.class);
-        assertThat(e.problems().get(0).message()).contains("vgg16 gives one output per image (classes or values), so it cannot train segmentation: use \"unet\"");
+        assertThat(e.problems().get(0).message())
+                .contains(
+                        "vgg16 gives one output per image (classes or values), so it cannot train segmentation: use \"unet\"");
     }
 
     @Test

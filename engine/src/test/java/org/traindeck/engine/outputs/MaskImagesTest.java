@@ -1,14 +1,13 @@
 package org.traindeck.engine.outputs;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
 
 /** A mask PNG decodes to its class ids (as a training mask folder reads it); overlays tint all but the background. */
 class MaskImagesTest {
@@ -62,6 +61,7 @@ class MaskImagesTest {
         assertThat(both.getWidth()).isEqualTo(2 + 2 + 2 + 2 * MaskImages.GAP);
         assertThat(both.getHeight()).isEqualTo(2);
         assertThat(both.getRGB(2 + 2 * MaskImages.GAP + 2 + 1, 1) & 0xFFFFFF).isEqualTo(MaskPalette.rgb(2));
-        assertThatThrownBy(() -> MaskImages.overlay(grey, new int[] {0, 1, 2}, 0.5)).hasMessageContaining("3 class ids for a 2×1 mask");
+        assertThatThrownBy(() -> MaskImages.overlay(grey, new int[] {0, 1, 2}, 0.5))
+                .hasMessageContaining("3 class ids for a 2×1 mask");
     }
 }

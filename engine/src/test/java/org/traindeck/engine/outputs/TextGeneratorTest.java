@@ -1,5 +1,13 @@
 package org.traindeck.engine.outputs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,15 +22,6 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.model.ModelCompiler;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * Generation on a GPT built from a text config: greedy is the argmax of the model's own output at each step, a seed
@@ -45,7 +44,8 @@ class TextGeneratorTest {
         RunConfig config = ConfigParser.parse(json, dir).orThrow();
         try (DataLoader.Loaded data = DataLoader.load(config, config.data(), "data")) {
             vocabulary = data.train().vocabulary();
-            graph = ModelCompiler.build(config.model(), ModelCompiler.inputOf(config.model(), data.train()), config.seed());
+            graph = ModelCompiler.build(
+                    config.model(), ModelCompiler.inputOf(config.model(), data.train()), config.seed());
         }
     }
 
@@ -68,7 +68,9 @@ class TextGeneratorTest {
             }
             assertThat(tokens[i]).as("token %d", i).isEqualTo(argmax);
         }
-        assertThat(generator.generate(prompt, new Sampling(20, 1.5, 1, 99))).as("top-1 is greedy").isEqualTo(text);
+        assertThat(generator.generate(prompt, new Sampling(20, 1.5, 1, 99)))
+                .as("top-1 is greedy")
+                .isEqualTo(text);
     }
 
     @Test
@@ -76,7 +78,8 @@ class TextGeneratorTest {
         TextGenerator generator = new TextGenerator(graph, vocabulary, CONTEXT);
         Sampling sampling = new Sampling(40, 1.0, 0, 42);
         String first = generator.generate("the ", sampling);
-        assertThat(new TextGenerator(graph, vocabulary, CONTEXT).generate("the ", sampling)).isEqualTo(first);
+        assertThat(new TextGenerator(graph, vocabulary, CONTEXT).generate("the ", sampling))
+                .isEqualTo(first);
         assertThat(generator.generate("the ", new Sampling(40, 1.0, 0, 43))).isNotEqualTo(first);
         assertThat(generator.generate("the ", new Sampling(40, 1.0, 3, 42))).isNotEqualTo(first);
     }
@@ -86,7 +89,8 @@ class TextGeneratorTest {
         TextGenerator generator = new TextGenerator(graph, vocabulary, CONTEXT);
         String longPrompt = "you may convey a work based on the Program, or the modifications";
         String tail = longPrompt.substring(longPrompt.length() - CONTEXT);
-        assertThat(generator.generate(longPrompt, Sampling.greedy(10))).isEqualTo(generator.generate(tail, Sampling.greedy(10)));
+        assertThat(generator.generate(longPrompt, Sampling.greedy(10)))
+                .isEqualTo(generator.generate(tail, Sampling.greedy(10)));
         assertThat(generator.generate("a", Sampling.greedy(0))).isEmpty();
     }
 
@@ -100,8 +104,10 @@ class TextGeneratorTest {
         }
         INDArray output = graph.output(Nd4j.create(x, new long[] {1, 1, CONTEXT}, DataType.FLOAT))[0];
         for (int length : new int[] {1, 5, CONTEXT}) {
-            float[] atPosition = output.get(NDArrayIndex.point(0), NDArrayIndex.all(), NDArrayIndex.point(length - 1)).toFloatVector();
-            assertThat(generator.nextProbabilities(Arrays.copyOf(full, length))).as("window of %d", length)
+            float[] atPosition = output.get(NDArrayIndex.point(0), NDArrayIndex.all(), NDArrayIndex.point(length - 1))
+                    .toFloatVector();
+            assertThat(generator.nextProbabilities(Arrays.copyOf(full, length)))
+                    .as("window of %d", length)
                     .containsExactly(atPosition, within(1e-6f));
         }
     }
@@ -111,7 +117,9 @@ class TextGeneratorTest {
         TextGenerator generator = new TextGenerator(graph, vocabulary, CONTEXT);
         assertThatThrownBy(() -> generator.generate("the €uro", Sampling.greedy(5)))
                 .isInstanceOf(PredictionInputException.class)
-                .hasMessageContaining("'€' (U+20AC)").hasMessageContaining("position 4").hasMessageContaining("vocabulary");
+                .hasMessageContaining("'€' (U+20AC)")
+                .hasMessageContaining("position 4")
+                .hasMessageContaining("vocabulary");
         assertThatThrownBy(() -> generator.generate("", Sampling.greedy(5))).hasMessageContaining("prompt is empty");
         assertThatThrownBy(() -> new Sampling(5, -1, 0, 1)).hasMessageContaining("--temperature is -1.0");
         assertThatThrownBy(() -> new Sampling(5, 1, -2, 1)).hasMessageContaining("--top-k is -2");

@@ -1,15 +1,14 @@
 package org.traindeck.engine.parallel;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.model.kernels.BatchStatsExchange;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.model.kernels.BatchStatsExchange;
 
 /** The replicas' meeting point: pooled statistics, rounds with fewer replicas, and failure instead of a hang. */
 class BatchStatsGroupTest {
@@ -27,7 +26,8 @@ class BatchStatsGroupTest {
         assertThat(mine[2]).isCloseTo(50.96, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(other.get(10, TimeUnit.SECONDS)).containsExactly(mine);
 
-        CompletableFuture<double[]> sums = CompletableFuture.supplyAsync(() -> group.member(1).backward("bn", new double[] {1, 2}));
+        CompletableFuture<double[]> sums =
+                CompletableFuture.supplyAsync(() -> group.member(1).backward("bn", new double[] {1, 2}));
         assertThat(group.member(0).backward("bn", new double[] {0.5, 4})).containsExactly(1.5, 6);
         assertThat(sums.get(10, TimeUnit.SECONDS)).containsExactly(1.5, 6);
         group.endStep();
@@ -61,10 +61,13 @@ class BatchStatsGroupTest {
     void aReplicaThatFailsReleasesTheOnesWaitingForIt() {
         BatchStatsGroup group = new BatchStatsGroup(2, Duration.ofMinutes(5));
         group.beginStep(new int[] {1, 1});
-        CompletableFuture<double[]> waiting = CompletableFuture.supplyAsync(() -> group.member(0).backward("bn", new double[] {1}));
+        CompletableFuture<double[]> waiting =
+                CompletableFuture.supplyAsync(() -> group.member(0).backward("bn", new double[] {1}));
         group.abort(new IllegalStateException("out of memory on replica 1"));
-        assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .hasMessageContaining("another replica of this step failed").hasMessageContaining("out of memory on replica 1");
+        assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasMessageContaining("another replica of this step failed")
+                .hasMessageContaining("out of memory on replica 1");
     }
 
     @Test
@@ -73,7 +76,9 @@ class BatchStatsGroupTest {
         group.beginStep(new int[] {1, 1});
         BatchStatsExchange alone = group.member(0);
         assertThatThrownBy(() -> alone.forward("block0_bn1", 4, new double[] {0}, new double[] {1}))
-                .hasMessageContaining("waited").hasMessageContaining("forward exchange of layer block0_bn1").hasMessageContaining("replica(s) 1");
+                .hasMessageContaining("waited")
+                .hasMessageContaining("forward exchange of layer block0_bn1")
+                .hasMessageContaining("replica(s) 1");
         // the next step starts clean
         group.beginStep(new int[] {1, 0});
         assertThat(alone.backward("bn", new double[] {2})).containsExactly(2);
@@ -83,8 +88,10 @@ class BatchStatsGroupTest {
     void replicasAtDifferentLayersAreOutOfStepNotCombined() {
         BatchStatsGroup group = new BatchStatsGroup(2, Duration.ofSeconds(30));
         group.beginStep(new int[] {1, 1});
-        CompletableFuture<double[]> other = CompletableFuture.supplyAsync(() -> group.member(1).backward("bn1", new double[] {1}));
-        assertThatThrownBy(() -> group.member(0).backward("bn0", new double[] {1})).hasMessageContaining("out of step");
+        CompletableFuture<double[]> other =
+                CompletableFuture.supplyAsync(() -> group.member(1).backward("bn1", new double[] {1}));
+        assertThatThrownBy(() -> group.member(0).backward("bn0", new double[] {1}))
+                .hasMessageContaining("out of step");
         assertThatThrownBy(() -> other.get(30, TimeUnit.SECONDS)).hasMessageContaining("out of step");
     }
 }

@@ -1,7 +1,6 @@
 package org.traindeck.engine.parallel;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,8 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A machine whose copy of the data is missing, shorter or different from the driver's is told apart, with the path. */
 class DataFileTest {
@@ -50,12 +49,15 @@ class DataFileTest {
         Path f = file("a.csv", random(3 << 20, 1));
         DataFile driver = DataFile.read(f);
         Files.write(f, random((3 << 20) - 1, 1));
-        assertThat(driver.problemHere()).isEqualTo("sees " + f + " with " + ((3 << 20) - 1) + " bytes, the driver with " + (3 << 20));
+        assertThat(driver.problemHere())
+                .isEqualTo("sees " + f + " with " + ((3 << 20) - 1) + " bytes, the driver with " + (3 << 20));
         // the same size, a byte changed near the end (past the first MiB)
         byte[] changed = random(3 << 20, 1);
         changed[changed.length - 10] ^= 1;
         Files.write(f, changed);
-        assertThat(driver.problemHere()).contains("other content than the driver").contains(f.toString());
+        assertThat(driver.problemHere())
+                .contains("other content than the driver")
+                .contains(f.toString());
     }
 
     @Test
@@ -65,7 +67,8 @@ class DataFileTest {
         ShardData data = new ShardData("{}", 0, 1, List.of(DataFile.read(dir.resolve("images"))));
         assertThat(data.problemHere()).isNull();
         Files.write(images.resolve("2.png"), random(50, 3));
-        assertThat(data.problemHere()).contains("sees " + dir.resolve("images") + " with 100 bytes, the driver with 50");
+        assertThat(data.problemHere())
+                .contains("sees " + dir.resolve("images") + " with 100 bytes, the driver with 50");
     }
 
     @Test
@@ -79,7 +82,8 @@ class DataFileTest {
             changed[i] ^= 0x5a;
         }
         Files.write(f, changed);
-        assertThat(driver.problemHere()).isEqualTo("sees " + f + " with other content than the driver (same size, " + size + " bytes)");
+        assertThat(driver.problemHere())
+                .isEqualTo("sees " + f + " with other content than the driver (same size, " + size + " bytes)");
     }
 
     @Test

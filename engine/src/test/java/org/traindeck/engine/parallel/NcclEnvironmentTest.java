@@ -1,11 +1,10 @@
 package org.traindeck.engine.parallel;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.config.NcclConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.config.NcclConfig;
 
 /**
  * A variable set before ND4J loaded is in effect for every later run with the same value (the app loads ND4J for a
@@ -28,7 +27,9 @@ class NcclEnvironmentTest {
         assertThat(before.get(name).status()).isEqualTo(NcclReport.Status.APPLIED);
         assertThat(sameAfter.get(name).status()).isEqualTo(NcclReport.Status.APPLIED);
         assertThat(changedAfter.get(name).status()).isEqualTo(NcclReport.Status.NEEDS_RESTART);
-        assertThat(NcclEnvironment.apply(custom(name + "_NEVER_BEFORE", "1"), true).get(name + "_NEVER_BEFORE").status())
+        assertThat(NcclEnvironment.apply(custom(name + "_NEVER_BEFORE", "1"), true)
+                        .get(name + "_NEVER_BEFORE")
+                        .status())
                 .isEqualTo(NcclReport.Status.NEEDS_RESTART);
     }
 }

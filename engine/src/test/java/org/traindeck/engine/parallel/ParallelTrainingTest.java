@@ -1,7 +1,19 @@
 package org.traindeck.engine.parallel;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -15,19 +27,6 @@ import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.List;
-import java.util.stream.LongStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 /** Data-parallel training on CPU workers: the same code path as GPUs, run here for real. */
 class ParallelTrainingTest {
@@ -43,11 +42,17 @@ class ParallelTrainingTest {
     }
 
     private static List<String> messages(List<JsonNode> events, String kind) {
-        return events.stream().filter(e -> kind.equals(e.path("event").asText())).map(e -> e.get("message").asText()).toList();
+        return events.stream()
+                .filter(e -> kind.equals(e.path("event").asText()))
+                .map(e -> e.get("message").asText())
+                .toList();
     }
 
     private static List<Long> lossSteps(List<JsonNode> events) {
-        return events.stream().filter(e -> "train/loss".equals(e.path("name").asText())).map(e -> e.get("step").asLong()).toList();
+        return events.stream()
+                .filter(e -> "train/loss".equals(e.path("name").asText()))
+                .map(e -> e.get("step").asLong())
+                .toList();
     }
 
     private static RunResult run(RunConfig config, FaultPlan faults) throws IOException {
@@ -69,18 +74,24 @@ class ParallelTrainingTest {
 
     @Test
     void twoCpuWorkersTrainTheDigitsAsWellAsOne(@TempDir Path dir) throws Exception {
-        RunConfig sample = ConfigParser.load(TestPaths.sampleConfigs().resolve("digits-mlp.json")).orThrow().withOutputDir(dir.toString());
+        RunConfig sample = ConfigParser.load(TestPaths.sampleConfigs().resolve("digits-mlp.json"))
+                .orThrow()
+                .withOutputDir(dir.toString());
         RunResult one = TrainingRun.prepare(sample).runHere();
-        RunResult two = TrainingRun.prepare(sample.withDevices(DeviceSelection.cpuWorkers(2))).runHere();
+        RunResult two = TrainingRun.prepare(sample.withDevices(DeviceSelection.cpuWorkers(2)))
+                .runHere();
 
         assertThat(two.status()).isEqualTo(RunResult.Status.FINISHED);
-        assertThat(two.lastMetrics().get("val/accuracy")).isGreaterThan(0.9)
+        assertThat(two.lastMetrics().get("val/accuracy"))
+                .isGreaterThan(0.9)
                 .isCloseTo(one.lastMetrics().get("val/accuracy"), within(0.04));
         // one step is one round of two batches: half the steps of the one-device run
         assertThat(two.steps()).isEqualTo(15 * 23);
         assertThat(one.steps()).isEqualTo(15 * 45);
         List<JsonNode> events = events(two.runDir());
-        assertThat(messages(events, "TIER_STARTED")).singleElement().satisfies(m -> assertThat(m).contains("synchronous all-reduce"));
+        assertThat(messages(events, "TIER_STARTED"))
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains("synchronous all-reduce"));
         assertThat(events).anySatisfy(e -> {
             assertThat(e.path("name").asText()).isEqualTo("parallel/efficiency");
             assertThat(e.get("value").asDouble()).isBetween(0.05, 5.0);
@@ -99,20 +110,27 @@ class ParallelTrainingTest {
             assertThat(e.path("name").asText()).isEqualTo("parallel/global_batch");
             assertThat(e.get("value").asDouble()).isEqualTo(64.0);
         });
-        assertThat(messages(events, "STAGE_STARTED").get(0)).contains("batch 32 per device × 2 devices = global batch 64");
+        assertThat(messages(events, "STAGE_STARTED").get(0))
+                .contains("batch 32 per device × 2 devices = global batch 64");
         List<Long> steps = lossSteps(events);
         assertThat(steps).hasSize(15 * 23).doesNotHaveDuplicates().isSorted();
     }
 
     @Test
     void aTierThatCannotBeSetUpFallsBackToTheNext(@TempDir Path dir) throws Exception {
-        RunResult r = run(synthetic(dir, "cpu:2", ", \"parallel\": {\"mode\": \"shared_gradients\"}"),
+        RunResult r = run(
+                synthetic(dir, "cpu:2", ", \"parallel\": {\"mode\": \"shared_gradients\"}"),
                 FaultPlan.NONE.failingTiers(Tier.SHARED_GRADIENTS, Tier.AVERAGING_P2P));
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(r.runDir());
-        assertThat(messages(events, "TIER_STARTED")).hasSize(3).last().satisfies(m -> assertThat(m).contains("without peer-to-peer"));
-        assertThat(messages(events, "FALLBACK")).hasSize(2).allSatisfy(m -> assertThat(m).contains("injected failure setting up"));
+        assertThat(messages(events, "TIER_STARTED"))
+                .hasSize(3)
+                .last()
+                .satisfies(m -> assertThat(m).contains("without peer-to-peer"));
+        assertThat(messages(events, "FALLBACK"))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m).contains("injected failure setting up"));
         assertThat(messages(events, "REWIND")).isEmpty();
         assertThat(lossSteps(events)).doesNotHaveDuplicates().isSorted().hasSize((int) r.steps());
     }
@@ -124,12 +142,18 @@ class ParallelTrainingTest {
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(r.runDir());
         // epoch 1 is 20 rounds; the failure in epoch 2 goes back to its start, on both averaging tiers
-        assertThat(messages(events, "REWIND")).hasSize(2).allSatisfy(m -> assertThat(m).contains("going back to step 20"));
+        assertThat(messages(events, "REWIND"))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m).contains("going back to step 20"));
         assertThat(messages(events, "FALLBACK")).hasSize(2);
-        assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
+        assertThat(messages(events, "TIER_STARTED"))
+                .last()
+                .satisfies(m -> assertThat(m).contains("one device"));
         // 20 steps of 2 batches, then 2 epochs of 40 single steps: every step once, in order
         assertThat(r.steps()).isEqualTo(20 + 40 + 40);
-        assertThat(lossSteps(events)).containsExactlyElementsOf(LongStream.rangeClosed(1, 100).boxed().toList());
+        assertThat(lossSteps(events))
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, 100).boxed().toList());
         assertThat(r.lastMetrics().get("val/accuracy")).isGreaterThan(0.5);
     }
 
@@ -140,19 +164,27 @@ class ParallelTrainingTest {
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(r.runDir());
         assertThat(messages(events, "REWIND")).isEmpty();
-        assertThat(messages(events, "FALLBACK")).first().satisfies(m -> assertThat(m).contains("from step 5"));
+        assertThat(messages(events, "FALLBACK"))
+                .first()
+                .satisfies(m -> assertThat(m).contains("from step 5"));
         // 5 rounds, then the remaining 30 batches of epoch 1 and 2 more epochs on one device
         assertThat(r.steps()).isEqualTo(5 + 30 + 80);
-        assertThat(lossSteps(events)).containsExactlyElementsOf(LongStream.rangeClosed(1, 115).boxed().toList());
+        assertThat(lossSteps(events))
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, 115).boxed().toList());
     }
 
     @Test
     void whenEveryTierFailsTheRunSaysSo(@TempDir Path dir) throws Exception {
-        RunResult all = run(synthetic(dir, "cpu:2", ""), FaultPlan.NONE.failingTiers(Tier.SYNC_P2P, Tier.SYNC_HOST, Tier.SINGLE_DEVICE));
+        RunResult all = run(
+                synthetic(dir, "cpu:2", ""),
+                FaultPlan.NONE.failingTiers(Tier.SYNC_P2P, Tier.SYNC_HOST, Tier.SINGLE_DEVICE));
         assertThat(all.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(all.message()).contains("every way of training failed").contains("one device");
 
-        RunResult noFallback = run(synthetic(dir, "cpu:2", ", \"parallel\": {\"fallback\": false}"), FaultPlan.NONE.failingTiers(Tier.SYNC_P2P));
+        RunResult noFallback = run(
+                synthetic(dir, "cpu:2", ", \"parallel\": {\"fallback\": false}"),
+                FaultPlan.NONE.failingTiers(Tier.SYNC_P2P));
         assertThat(noFallback.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(noFallback.message()).contains("fallback is off");
     }
@@ -165,17 +197,29 @@ class ParallelTrainingTest {
                 """);
         TrainingRun run = TrainingRun.prepare(config);
 
-        for (String name : List.of("NCCL_TIMEOUT", "NCCL_P2P_DISABLE", "NCCL_IB_DISABLE", "NCCL_SOCKET_IFNAME", "NCCL_DEBUG", "TRAINDECK_TEST_VARIABLE")) {
-            assertThat(NativeEnvironment.get(name)).as(name).isEqualTo(config.nccl().all().get(name));
+        for (String name : List.of(
+                "NCCL_TIMEOUT",
+                "NCCL_P2P_DISABLE",
+                "NCCL_IB_DISABLE",
+                "NCCL_SOCKET_IFNAME",
+                "NCCL_DEBUG",
+                "TRAINDECK_TEST_VARIABLE")) {
+            assertThat(NativeEnvironment.get(name))
+                    .as(name)
+                    .isEqualTo(config.nccl().all().get(name));
         }
         NcclReport report = run.ncclReport();
-        assertThat(report.entries()).hasSize(6).noneSatisfy(e -> assertThat(e.status()).isEqualTo(NcclReport.Status.FAILED));
-        assertThat(report.get("NCCL_P2P_DISABLE").detail()).contains("cross-device (peer-to-peer) access is turned off");
+        assertThat(report.entries())
+                .hasSize(6)
+                .noneSatisfy(e -> assertThat(e.status()).isEqualTo(NcclReport.Status.FAILED));
+        assertThat(report.get("NCCL_P2P_DISABLE").detail())
+                .contains("cross-device (peer-to-peer) access is turned off");
         assertThat(report.get("NCCL_TIMEOUT").detail()).contains("step watchdog");
         assertThat(report.get("NCCL_IB_DISABLE").detail()).contains("does not use NCCL");
         RunResult r = run.runHere();
         // the P2P equivalent: the all-reduce over peer-to-peer copies is never tried
-        assertThat(messages(events(r.runDir()), "TIER_STARTED")).singleElement()
+        assertThat(messages(events(r.runDir()), "TIER_STARTED"))
+                .singleElement()
                 .satisfies(m -> assertThat(m).contains("all-reduce through host memory"));
         assertThat(config.effectiveStepTimeoutSeconds()).isEqualTo(1800);
     }
@@ -189,25 +233,39 @@ class ParallelTrainingTest {
                  "data": {"train": {"type": "synthetic", "samples": 64, "features": 3}}, "stages": [{"epochs": 1}],
                  "nccl": {"NCCL_P2P_DISABLE": "1", "NCCL_BLOCKING_WAIT": "1"}}
                 """);
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), "org.traindeck.engine.cli.Main", "train", config.toString())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "org.traindeck.engine.cli.Main",
+                        "train",
+                        config.toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor()).as(output).isZero();
         String log = Files.readString(dir.resolve("runs/fresh/train.log"));
-        assertThat(log).contains("environment NCCL_P2P_DISABLE=1: MAPPED").contains("environment NCCL_BLOCKING_WAIT=1: APPLIED");
+        assertThat(log)
+                .contains("environment NCCL_P2P_DISABLE=1: MAPPED")
+                .contains("environment NCCL_BLOCKING_WAIT=1: APPLIED");
     }
 
     @Test
     void aStalledStepTripsTheWatchdog(@TempDir Path dir) throws Exception {
-        TrainingRun run = TrainingRun.prepare(synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"), DeviceDiscovery.system(),
+        TrainingRun run = TrainingRun.prepare(
+                synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"),
+                DeviceDiscovery.system(),
                 FaultPlan.NONE.stallingAtStep(7));
         run.start();
         RunResult r = run.await();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
-        assertThat(r.message()).startsWith("the run hung: no training step completed in").contains("(limit 2 s)")
-                .contains("one device on cpu").contains("thread dump is in train.log");
+        assertThat(r.message())
+                .startsWith("the run hung: no training step completed in")
+                .contains("(limit 2 s)")
+                .contains("one device on cpu")
+                .contains("thread dump is in train.log");
         assertThat(r.steps()).isEqualTo(6);
         String log = Files.readString(r.runDir().resolve("train.log"));
         assertThat(log).contains("WATCHDOG").contains("Thread dump").contains("\"traindeck-train-par\"");
@@ -222,9 +280,12 @@ class ParallelTrainingTest {
         var averaging = ConfigParser.parse(config.formatted(AVERAGING), dir);
         assertThat(averaging.errors()).singleElement().satisfies(e -> {
             assertThat(e.path()).isEqualTo("stages[0].accumulationSteps");
-            assertThat(e.message()).contains("not supported with parallel.mode \"averaging\"").contains("\"sync\"");
+            assertThat(e.message())
+                    .contains("not supported with parallel.mode \"averaging\"")
+                    .contains("\"sync\"");
         });
-        assertThat(averaging.warnings()).anySatisfy(w -> assertThat(w.message()).contains("clips each layer's gradient norm"));
+        assertThat(averaging.warnings())
+                .anySatisfy(w -> assertThat(w.message()).contains("clips each layer's gradient norm"));
 
         var sync = ConfigParser.parse(config.formatted(""), dir);
         assertThat(sync.errors()).isEmpty();
@@ -247,22 +308,30 @@ class ParallelTrainingTest {
         assertThat(s).isEqualTo(27);
 
         // synchronous steps cut the epoch into the same samples on any number of devices: the epoch goes on on one
-        RunResult resumed = TrainingRun.resume(stopped.runDir(), new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
-                DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        stopped.runDir(),
+                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
+                        DeviceDiscovery.system())
+                .runHere();
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         // 20 steps of 2 batches an epoch: epoch 2 had 2 (s - 20) of its 40 batches done; single steps finish it, and
         // epoch 3 is 40
         long total = s + (40 - 2 * (s - 20)) + 40;
         assertThat(resumed.steps()).isEqualTo(total);
-        assertThat(lossSteps(events(resumed.runDir()))).containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
+        assertThat(lossSteps(events(resumed.runDir())))
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, total).boxed().toList());
     }
 
     @Test
     void parameterAveragingRefusesToContinueAMidEpochStopOnOtherDevices(@TempDir Path dir) throws Exception {
         RunResult stopped = TestRuns.stopAfterStep(synthetic(dir, "cpu:2", AVERAGING), 27);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
-        assertThatThrownBy(() -> TrainingRun.resume(stopped.runDir(), new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
-                DeviceDiscovery.system())).isInstanceOf(InvalidConfigException.class)
+        assertThatThrownBy(() -> TrainingRun.resume(
+                        stopped.runDir(),
+                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
+                        DeviceDiscovery.system()))
+                .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("in the middle of an epoch trained on 2 device(s) with parameter averaging");
     }
 
@@ -270,14 +339,20 @@ class ParallelTrainingTest {
     void aSynchronousTierThatCannotBeSetUpFallsToOneDeviceAtTheSameGlobalBatch(@TempDir Path dir) throws Exception {
         RunConfig config = synthetic(dir, "cpu:2", "");
         RunResult twoDevices = run(config, FaultPlan.NONE);
-        RunResult fellBack = run(config.withOutputDir(dir.resolve("fallback").toString()),
+        RunResult fellBack = run(
+                config.withOutputDir(dir.resolve("fallback").toString()),
                 FaultPlan.NONE.failingTiers(Tier.SYNC_P2P, Tier.SYNC_HOST));
 
         assertThat(fellBack.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(fellBack.runDir());
-        assertThat(messages(events, "FALLBACK")).hasSize(2).last().satisfies(m -> assertThat(m)
-                .contains("batch 32 per device × 2 devices (all on one device) = global batch 64"));
-        assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
+        assertThat(messages(events, "FALLBACK"))
+                .hasSize(2)
+                .last()
+                .satisfies(m -> assertThat(m)
+                        .contains("batch 32 per device × 2 devices (all on one device) = global batch 64"));
+        assertThat(messages(events, "TIER_STARTED"))
+                .last()
+                .satisfies(m -> assertThat(m).contains("one device"));
         // the same steps, the same training: one device accumulates both shards of each global batch
         assertThat(fellBack.steps()).isEqualTo(twoDevices.steps()).isEqualTo(60);
         List<Double> a = losses(events(twoDevices.runDir()));
@@ -289,20 +364,30 @@ class ParallelTrainingTest {
     }
 
     @Test
-    void aWorkerFailingInTheMiddleOfASynchronousStepChangesNothingAndTheStepIsRepeated(@TempDir Path dir) throws Exception {
+    void aWorkerFailingInTheMiddleOfASynchronousStepChangesNothingAndTheStepIsRepeated(@TempDir Path dir)
+            throws Exception {
         RunResult r = run(synthetic(dir, "cpu:2", ""), FaultPlan.NONE.failingWorkerAtStep(30));
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = events(r.runDir());
         assertThat(messages(events, "REWIND")).isEmpty();
-        assertThat(messages(events, "FALLBACK")).hasSize(2).allSatisfy(m -> assertThat(m).contains("injected worker failure at step 30")
-                .contains("from step 29"));
-        assertThat(messages(events, "TIER_STARTED")).last().satisfies(m -> assertThat(m).contains("one device"));
+        assertThat(messages(events, "FALLBACK"))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("injected worker failure at step 30")
+                        .contains("from step 29"));
+        assertThat(messages(events, "TIER_STARTED"))
+                .last()
+                .satisfies(m -> assertThat(m).contains("one device"));
         assertThat(r.steps()).isEqualTo(60);
-        assertThat(lossSteps(events)).containsExactlyElementsOf(LongStream.rangeClosed(1, 60).boxed().toList());
+        assertThat(lossSteps(events))
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, 60).boxed().toList());
     }
 
     private static List<Double> losses(List<JsonNode> events) {
-        return events.stream().filter(e -> "train/loss".equals(e.path("name").asText())).map(e -> e.get("value").asDouble()).toList();
+        return events.stream()
+                .filter(e -> "train/loss".equals(e.path("name").asText()))
+                .map(e -> e.get("value").asDouble())
+                .toList();
     }
 }

@@ -1,5 +1,12 @@
 package org.traindeck.engine.profile;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,14 +20,6 @@ import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.train.Nd4jRuntime;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * The profiler's own walk through a graph gives DL4J's gradient and loss, on a convolutional graph with a residual
@@ -56,7 +55,8 @@ class GraphWalkTest {
 
     @Test
     void aGptGetsDl4jsGradient(@TempDir Path dir) {
-        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        String text =
+                TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
         assertSameAsDl4j(GPT.formatted(text), dir);
     }
 
@@ -71,7 +71,8 @@ class GraphWalkTest {
             INDArray[] xy = batch(net, data, random);
             double walked = walk.gradientAndScore(new INDArray[] {xy[0]}, new INDArray[] {xy[1]});
             INDArray walkedGradient = net.getGradientsViewArray().dup();
-            List<String> walkedKeys = new ArrayList<>(net.gradient().gradientForVariable().keySet());
+            List<String> walkedKeys =
+                    new ArrayList<>(net.gradient().gradientForVariable().keySet());
 
             net.setInputs(xy[0]);
             net.setLabels(xy[1]);
@@ -79,15 +80,19 @@ class GraphWalkTest {
 
             assertThat(walked).as("loss of pass %d", pass).isCloseTo(net.score(), within(1e-6 * Math.abs(net.score())));
             INDArray real = net.getGradientsViewArray();
-            double relative = real.sub(walkedGradient).norm2Number().doubleValue() / real.norm2Number().doubleValue();
+            double relative = real.sub(walkedGradient).norm2Number().doubleValue()
+                    / real.norm2Number().doubleValue();
             assertThat(relative).as("gradient of pass %d", pass).isLessThan(1e-6);
-            assertThat(walkedKeys).isEqualTo(new ArrayList<>(net.gradient().gradientForVariable().keySet()));
+            assertThat(walkedKeys)
+                    .isEqualTo(
+                            new ArrayList<>(net.gradient().gradientForVariable().keySet()));
             // DL4J's updater then reads the gradient from the network: the walk's must be what it finds
             for (var e : net.gradient().gradientForVariable().entrySet()) {
                 assertThat(e.getValue().norm2Number().doubleValue()).isFinite();
             }
         }
-        List<String> expected = new ArrayList<>(net.getConfiguration().getVertices().keySet());
+        List<String> expected =
+                new ArrayList<>(net.getConfiguration().getVertices().keySet());
         expected.removeAll(net.getConfiguration().getNetworkInputs());
         assertThat(walk.nodeNames()).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(walk.passes()).isEqualTo(3);

@@ -1,5 +1,13 @@
 package org.traindeck.engine.profile;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -9,15 +17,6 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.model.ModelCompiler;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * Real short profiles through the engine's API: a branched graph on synthetic images and the text-gpt sample. The table
@@ -44,12 +43,15 @@ class StepProfileRunTest {
 
         assertWellFormed(p, 3);
         assertThat(p.nodes()).hasSize(6);
-        assertThat(p.nodes().subList(0, 5)).extracting(StepProfile.Node::name).containsExactly("c1", "c2", "sum", "pool", "fc");
+        assertThat(p.nodes().subList(0, 5))
+                .extracting(StepProfile.Node::name)
+                .containsExactly("c1", "c2", "sum", "pool", "fc");
         assertThat(p.nodes().get(p.nodes().size() - 1).output()).isTrue();
         assertThat(p.ops()).isNotEmpty().allSatisfy(o -> assertThat(o.totalMs()).isPositive());
         assertThat(p.ops()).extracting(StepProfile.OpTime::name).contains("conv2d");
         assertThat(p.opSteps()).isEqualTo(3);
-        assertThat(p.toText()).contains("c1 (ConvolutionLayer)", "ND4J's native ops", "optimizer update", "data (batch making)");
+        assertThat(p.toText())
+                .contains("c1 (ConvolutionLayer)", "ND4J's native ops", "optimizer update", "data (batch making)");
         try (Stream<Path> left = Files.list(dir)) {
             assertThat(left).as("nothing but the config").containsExactly(file);
         }
@@ -65,7 +67,9 @@ class StepProfileRunTest {
 
         assertWellFormed(p, 2);
         ModelConfig model = ConfigParser.load(sample).config().model();
-        List<String> graphNodes = ModelCompiler.expanded(model).layers().stream().map(LayerSpec::name).toList();
+        List<String> graphNodes = ModelCompiler.expanded(model).layers().stream()
+                .map(LayerSpec::name)
+                .toList();
         assertThat(p.nodes()).extracting(StepProfile.Node::name).containsAll(graphNodes);
         assertThat(p.ops()).isEmpty();
         assertThat(listed(runs)).as("no run folder was made").isEqualTo(before);

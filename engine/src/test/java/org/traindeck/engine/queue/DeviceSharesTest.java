@@ -1,14 +1,13 @@
 package org.traindeck.engine.queue;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.devices.DeviceDiscovery;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Disjoint device shares for trials trained at once. */
 class DeviceSharesTest {
@@ -29,9 +28,11 @@ class DeviceSharesTest {
     @Test
     void fewerDevicesThanTrialsAtOnceIsRefused() {
         assertThatThrownBy(() -> DeviceShares.split(DeviceSelection.gpus(List.of(0)), 2, here))
-                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("2 trials at once need 2 disjoint device sets")
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("2 trials at once need 2 disjoint device sets")
                 .hasMessageContaining("GPU 0 is 1 GPU(s)");
         assertThatThrownBy(() -> DeviceShares.split(DeviceSelection.CPU, 3, here))
-                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("the CPU is 1 CPU worker(s)");
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("the CPU is 1 CPU worker(s)");
     }
 }

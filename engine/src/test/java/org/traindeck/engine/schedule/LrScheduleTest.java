@@ -1,5 +1,8 @@
 package org.traindeck.engine.schedule;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
@@ -11,14 +14,21 @@ import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.ScheduleConfig;
 import org.traindeck.engine.config.StageConfig;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
 class LrScheduleTest {
 
     private static StageConfig stage(ScheduleConfig schedule, int epochs, double lr) {
-        return new StageConfig("s", epochs, 32, new OptimizerConfig("adam", lr, 0.9, 0.9, 0.999, 1e-8, 0), schedule, 0, 1,
-                StageConfig.Precision.FLOAT32, null, 1, null);
+        return new StageConfig(
+                "s",
+                epochs,
+                32,
+                new OptimizerConfig("adam", lr, 0.9, 0.9, 0.999, 1e-8, 0),
+                schedule,
+                0,
+                1,
+                StageConfig.Precision.FLOAT32,
+                null,
+                1,
+                null);
     }
 
     @Test
@@ -76,15 +86,19 @@ class LrScheduleTest {
         LrSchedule s = LrSchedule.forStage(stage(new ScheduleConfig.WarmupCosine(5, null, 0.01), 2, 0.1), 25);
         ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
                 .updater(new Adam(new Nd4jStageSchedule(s, 40)))
-                .graphBuilder().addInputs("in")
+                .graphBuilder()
+                .addInputs("in")
                 .addLayer("out", new OutputLayer.Builder().nIn(3).nOut(2).build(), "in")
-                .setOutputs("out").build();
+                .setOutputs("out")
+                .build();
 
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
 
         Adam adam = (Adam) ((BaseLayer) back.getVertices().values().stream()
-                .map(v -> ((LayerVertex) v).getLayerConf().getLayer())
-                .findFirst().orElseThrow()).getIUpdater();
+                        .map(v -> ((LayerVertex) v).getLayerConf().getLayer())
+                        .findFirst()
+                        .orElseThrow())
+                .getIUpdater();
         assertThat(adam.getLearningRateSchedule()).isEqualTo(new Nd4jStageSchedule(s, 40));
         assertThat(adam.getLearningRate(45, 0)).isEqualTo(s.lrAt(5));
     }

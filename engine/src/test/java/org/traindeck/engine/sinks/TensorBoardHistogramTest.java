@@ -1,15 +1,14 @@
 package org.traindeck.engine.sinks;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.events.HistogramEvent;
-import org.traindeck.engine.events.MetricEvent;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.events.HistogramEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 class TensorBoardHistogramTest {
 
@@ -17,8 +16,23 @@ class TensorBoardHistogramTest {
     void aHistogramEventIsWrittenAsATensorBoardHistogramSummary(@TempDir Path dir) throws IOException {
         TensorBoardSink sink = new TensorBoardSink(dir);
         sink.onEvent(new MetricEvent("r", "main", 0, 0, 40, 1_700_000_000_000L, 1.0, "train/loss", 0.5, null));
-        sink.onEvent(new HistogramEvent("r", "main", 0, 0, 40, 1_700_000_000_250L, 1.0, "block1/attn", HistogramEvent.GRADIENTS,
-                -0.5, 2.0, 7, 3.25, 6.5, new double[] {0, 1, 2}, new double[] {3, 2, 2}));
+        sink.onEvent(new HistogramEvent(
+                "r",
+                "main",
+                0,
+                0,
+                40,
+                1_700_000_000_250L,
+                1.0,
+                "block1/attn",
+                HistogramEvent.GRADIENTS,
+                -0.5,
+                2.0,
+                7,
+                3.25,
+                6.5,
+                new double[] {0, 1, 2},
+                new double[] {3, 2, 2}));
         sink.onClose();
 
         List<TfHistogramReader.Histogram> all = TfHistogramReader.read(sink.file());

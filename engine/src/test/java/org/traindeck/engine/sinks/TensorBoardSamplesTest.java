@@ -1,18 +1,17 @@
 package org.traindeck.engine.sinks;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.events.SamplesEvent;
+import static org.assertj.core.api.Assertions.assertThat;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.events.SamplesEvent;
 
 /**
  * The sample predictions in the TensorBoard file, decoded by hand against tensorboard/compat/proto/summary.proto
@@ -24,11 +23,17 @@ class TensorBoardSamplesTest {
     @Test
     void picturesAreImageSummariesAndLabelsAreTextSummaries(@TempDir Path dir) throws IOException {
         byte[] png = png(5, 3);
-        SamplesEvent.Sample sample = new SamplesEvent.Sample(17, "3 (dress)", "3 (dress)",
-                List.of(new SamplesEvent.Score("3 (dress)", 0.75), new SamplesEvent.Score("0 (T-shirt)", 0.25)), null, null,
+        SamplesEvent.Sample sample = new SamplesEvent.Sample(
+                17,
+                "3 (dress)",
+                "3 (dress)",
+                List.of(new SamplesEvent.Score("3 (dress)", 0.75), new SamplesEvent.Score("0 (T-shirt)", 0.25)),
+                null,
+                null,
                 List.of(new SamplesEvent.Picture("input", 5, 3, 1, png)));
         TensorBoardSink sink = new TensorBoardSink(dir);
-        sink.onEvent(new SamplesEvent("r", "main", 0, 1, 60, 1_700_000_000_500L, 2.0, "classification", 1, List.of(sample)));
+        sink.onEvent(
+                new SamplesEvent("r", "main", 0, 1, 60, 1_700_000_000_500L, 2.0, "classification", 1, List.of(sample)));
         sink.onClose();
 
         List<byte[]> records = TfEventFileReader.records(sink.file());
@@ -57,7 +62,8 @@ class TensorBoardSamplesTest {
         ProtoFields tensor = textValue.message(8);
         assertThat(tensor.varint(1)).isEqualTo(7);
         assertThat(tensor.message(2).has(2)).isFalse();
-        assertThat(tensor.string(8)).isEqualTo(sample.markdown())
+        assertThat(tensor.string(8))
+                .isEqualTo(sample.markdown())
                 .contains("**true:** 3 (dress)", "- 3 (dress): 75.0 %", "- 0 (T-shirt): 25.0 %");
     }
 

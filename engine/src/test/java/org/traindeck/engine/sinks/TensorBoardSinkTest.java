@@ -1,9 +1,7 @@
 package org.traindeck.engine.sinks;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.MetricEvent;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,9 +11,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.MetricEvent;
 
 class TensorBoardSinkTest {
 
@@ -23,8 +22,7 @@ class TensorBoardSinkTest {
     void crc32cMatchesTheStandardCheckValue() {
         byte[] check = "123456789".getBytes(StandardCharsets.US_ASCII);
         assertThat(TfEventFileReader.crc32c(check)).isEqualTo(0xE3069283);
-        assertThat(TfRecordWriter.maskedCrc32c(check, 0, check.length))
-                .isEqualTo(TfEventFileReader.masked(0xE3069283));
+        assertThat(TfRecordWriter.maskedCrc32c(check, 0, check.length)).isEqualTo(TfEventFileReader.masked(0xE3069283));
     }
 
     @Test
@@ -43,9 +41,11 @@ class TensorBoardSinkTest {
     void scalarsRoundTripThroughAnIndependentReader(@TempDir Path dir) throws IOException {
         TensorBoardSink sink = new TensorBoardSink(dir);
         sink.onEvent(new MetricEvent("r", "main", 0, 0, 1, 1_700_000_000_123L, 0.1, "train/loss", 2.5, null));
-        sink.onEvent(new MetricEvent("r", "main", 0, 0, 300, 1_700_000_001_000L, 1.0, "throughput/samples_per_s", 1234.5, "cpu"));
+        sink.onEvent(new MetricEvent(
+                "r", "main", 0, 0, 300, 1_700_000_001_000L, 1.0, "throughput/samples_per_s", 1234.5, "cpu"));
         sink.onEvent(new MetricEvent("r", "main", 0, 0, 301, 1_700_000_001_000L, 1.0, "train/loss", Double.NaN, null));
-        sink.onEvent(new LifecycleEvent("r", "main", 0, 0, 301, 1_700_000_001_000L, 1.0, LifecycleEvent.Kind.RUN_FINISHED, "done"));
+        sink.onEvent(new LifecycleEvent(
+                "r", "main", 0, 0, 301, 1_700_000_001_000L, 1.0, LifecycleEvent.Kind.RUN_FINISHED, "done"));
         sink.onClose();
 
         assertThat(sink.file().getFileName().toString()).startsWith("events.out.tfevents.");

@@ -21,8 +21,7 @@ public final class TfEventFileReader {
     /** A decoded event: a file_version header or a scalar (histograms, images and texts are left out). */
     public record Event(double wallTime, long step, String fileVersion, String tag, Float value) {}
 
-    private TfEventFileReader() {
-    }
+    private TfEventFileReader() {}
 
     public static List<Event> read(Path file) throws IOException {
         List<Event> events = new ArrayList<>();
@@ -46,7 +45,8 @@ public final class TfEventFileReader {
             }
             byte[] lengthBytes = new byte[8];
             in.get(lengthBytes);
-            long length = ByteBuffer.wrap(lengthBytes).order(ByteOrder.LITTLE_ENDIAN).getLong();
+            long length =
+                    ByteBuffer.wrap(lengthBytes).order(ByteOrder.LITTLE_ENDIAN).getLong();
             int lengthCrc = in.getInt();
             if (lengthCrc != masked(crc32c(lengthBytes))) {
                 throw new IOException("bad length CRC at byte " + (in.position() - 12));

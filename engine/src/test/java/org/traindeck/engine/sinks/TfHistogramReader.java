@@ -17,11 +17,19 @@ import java.util.List;
  */
 public final class TfHistogramReader {
 
-    public record Histogram(double wallTime, long step, String tag, double min, double max, double num, double sum,
-                            double sumSquares, double[] bucketLimits, double[] buckets) {}
+    public record Histogram(
+            double wallTime,
+            long step,
+            String tag,
+            double min,
+            double max,
+            double num,
+            double sum,
+            double sumSquares,
+            double[] bucketLimits,
+            double[] buckets) {}
 
-    private TfHistogramReader() {
-    }
+    private TfHistogramReader() {}
 
     public static List<Histogram> read(Path file) throws IOException {
         List<Histogram> out = new ArrayList<>();
@@ -83,14 +91,15 @@ public final class TfHistogramReader {
         if (histo.hasRemaining() || value.hasRemaining()) {
             throw new IOException("unexpected bytes after the histogram of " + tag);
         }
-        return new Histogram(wall, step, tag, scalars[0], scalars[1], scalars[2], scalars[3], scalars[4], limits, buckets);
+        return new Histogram(
+                wall, step, tag, scalars[0], scalars[1], scalars[2], scalars[3], scalars[4], limits, buckets);
     }
 
     private static void expect(ByteBuffer in, int field, int wire) throws IOException {
         long key = varint(in);
         if (key != (((long) field << 3) | wire)) {
-            throw new IOException("expected field " + field + " wire type " + wire + ", found field " + (key >>> 3) + " wire type "
-                    + (key & 7));
+            throw new IOException("expected field " + field + " wire type " + wire + ", found field " + (key >>> 3)
+                    + " wire type " + (key & 7));
         }
     }
 

@@ -1,8 +1,6 @@
 package org.traindeck.engine.sinks;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.events.EngineEvent;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,8 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.events.EngineEvent;
 
 /** A metrics.jsonl cut by a crash in the middle of a multi-byte character, then trimmed for a resume and read back. */
 class TornMetricsTest {

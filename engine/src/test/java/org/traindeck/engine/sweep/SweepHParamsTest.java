@@ -1,12 +1,6 @@
 package org.traindeck.engine.sweep;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.sinks.ProtoFields;
-import org.traindeck.engine.sinks.TfEventFileReader;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,8 +8,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.cli.MainAccess;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.sinks.ProtoFields;
+import org.traindeck.engine.sinks.TfEventFileReader;
 
 /**
  * A sweep's HParams records, decoded here field by field from the protobuf wire format (independently of the
@@ -28,7 +27,8 @@ class SweepHParamsTest {
     private static Path only(Path folder, String suffix) throws IOException {
         try (Stream<Path> s = Files.list(folder)) {
             List<Path> found = s.filter(p -> p.getFileName().toString().startsWith("events.out.tfevents.")
-                    && p.getFileName().toString().endsWith(suffix)).toList();
+                            && p.getFileName().toString().endsWith(suffix))
+                    .toList();
             assertThat(found).as(suffix + " in " + folder).hasSize(1);
             return found.get(0);
         }
@@ -86,20 +86,25 @@ class SweepHParamsTest {
         for (int i = 0; i < 2; i++) {
             Path board = runs.resolve("hp-" + (i + 1)).resolve("tensorboard");
             // SessionStartInfo{hparams=1 {key=1, value=2 {number_value=2}}} in the run the trial's scalars are in
-            ProtoFields start = value(only(board, ".session.hparams"), "_hparams_/session_start_info").message(3);
+            ProtoFields start = value(only(board, ".session.hparams"), "_hparams_/session_start_info")
+                    .message(3);
             ProtoFields entry = start.message(1);
             assertThat(entry.string(1)).isEqualTo(PARAM);
             assertThat(entry.message(2).doubleValue(2)).isEqualTo(rates[i]);
             assertThat(start.doubleValue(5)).isPositive();
             // SessionEndInfo{status=1 STATUS_SUCCESS}
-            ProtoFields end = value(only(board, ".end.hparams"), "_hparams_/session_end_info").message(4);
+            ProtoFields end = value(only(board, ".end.hparams"), "_hparams_/session_end_info")
+                    .message(4);
             assertThat(end.varint(1)).isEqualTo(1);
             // and the metric the experiment names is a scalar of that run
             Path scalars;
             try (Stream<Path> s = Files.list(board)) {
-                scalars = s.filter(p -> !p.getFileName().toString().endsWith(".hparams")).findFirst().orElseThrow();
+                scalars = s.filter(p -> !p.getFileName().toString().endsWith(".hparams"))
+                        .findFirst()
+                        .orElseThrow();
             }
-            assertThat(TfEventFileReader.read(scalars)).anySatisfy(e -> assertThat(e.tag()).isEqualTo("val/accuracy"));
+            assertThat(TfEventFileReader.read(scalars))
+                    .anySatisfy(e -> assertThat(e.tag()).isEqualTo("val/accuracy"));
         }
 
         // running the sweep again writes no second experiment

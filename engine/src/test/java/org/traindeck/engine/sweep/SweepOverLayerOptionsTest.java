@@ -1,17 +1,16 @@
 package org.traindeck.engine.sweep;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.ModelConfig;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** A sweep varies a layer's option by its path in the graph, as the validator's messages name it. */
 class SweepOverLayerOptionsTest {
@@ -36,21 +35,35 @@ class SweepOverLayerOptionsTest {
 
     @Test
     void aGridOverLayerOptionsMakesOneConfigPerCombination() throws Exception {
-        SweepSpec spec = SweepParser.load(sweep("{\"model.layers[0].filters\": [4, 8], \"model.layers[2].units\": [16, 32, 64]}"));
+        SweepSpec spec = SweepParser.load(
+                sweep("{\"model.layers[0].filters\": [4, 8], \"model.layers[2].units\": [16, 32, 64]}"));
         List<SweepTrials.Trial> trials = SweepTrials.expand(spec);
 
         assertThat(trials).hasSize(6);
-        assertThat(trials).extracting(t -> ((ModelConfig.Graph) t.config().model()).layers().get(0).options().get("filters"))
+        assertThat(trials)
+                .extracting(t -> ((ModelConfig.Graph) t.config().model())
+                        .layers()
+                        .get(0)
+                        .options()
+                        .get("filters"))
                 .containsExactly(4, 4, 4, 8, 8, 8);
-        assertThat(trials).extracting(t -> ((ModelConfig.Graph) t.config().model()).layers().get(2).options().get("units"))
+        assertThat(trials)
+                .extracting(t -> ((ModelConfig.Graph) t.config().model())
+                        .layers()
+                        .get(2)
+                        .options()
+                        .get("units"))
                 .containsExactly(16, 32, 64, 16, 32, 64);
     }
 
     @Test
     void aLayerOptionOutOfBoundsIsRefusedForTheTrialThatHasIt() throws Exception {
         InvalidConfigException e = catchThrowableOfType(
-                () -> SweepTrials.expand(SweepParser.load(sweep("{\"model.layers[2].units\": [16, 0]}"))), InvalidConfigException.class);
+                () -> SweepTrials.expand(SweepParser.load(sweep("{\"model.layers[2].units\": [16, 0]}"))),
+                InvalidConfigException.class);
 
-        assertThat(e.problems()).extracting(ConfigProblem::message).anySatisfy(m -> assertThat(m).contains("model.layers[2].units"));
+        assertThat(e.problems())
+                .extracting(ConfigProblem::message)
+                .anySatisfy(m -> assertThat(m).contains("model.layers[2].units"));
     }
 }

@@ -1,5 +1,8 @@
 package org.traindeck.engine.sweep;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.BooleanNode;
@@ -9,19 +12,15 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.InvalidConfigException;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
 
 /** A sweep file's problems are located as a run config's are: line, column, and the key that was probably meant. */
 class SweepParserTest {
@@ -29,7 +28,8 @@ class SweepParserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static List<ConfigProblem> problems(Path file) {
-        return catchThrowableOfType(() -> SweepParser.load(file), InvalidConfigException.class).problems();
+        return catchThrowableOfType(() -> SweepParser.load(file), InvalidConfigException.class)
+                .problems();
     }
 
     @Test
@@ -70,12 +70,20 @@ class SweepParserTest {
                  "concurrent": 1, "parameters": {"stages[0].optimizer.learningRate": {"min": 0.0001, "max": 0.1, "scale": "log"},
                                                  "stages[0].batchSize": [16, 32]}}
                 """);
-        List<JsonNode> spoilt = List.of(TextNode.valueOf("x"), DoubleNode.valueOf(1.5), IntNode.valueOf(-1), JSON.createObjectNode(),
-                JSON.createArrayNode(), NullNode.getInstance(), BooleanNode.TRUE, MissingNode.getInstance());
+        List<JsonNode> spoilt = List.of(
+                TextNode.valueOf("x"),
+                DoubleNode.valueOf(1.5),
+                IntNode.valueOf(-1),
+                JSON.createObjectNode(),
+                JSON.createArrayNode(),
+                NullNode.getInstance(),
+                BooleanNode.TRUE,
+                MissingNode.getInstance());
         List<String> pointers = new ArrayList<>();
         full.fields().forEachRemaining(f -> pointers.add("/" + f.getKey()));
         full.get("parameters").fields().forEachRemaining(f -> pointers.add("/parameters/" + f.getKey()));
-        full.at("/parameters/stages[0].optimizer.learningRate").fieldNames()
+        full.at("/parameters/stages[0].optimizer.learningRate")
+                .fieldNames()
                 .forEachRemaining(k -> pointers.add("/parameters/stages[0].optimizer.learningRate/" + k));
         List<String> crashes = new ArrayList<>();
         Path file = dir.resolve("sweep.json");
@@ -108,11 +116,15 @@ class SweepParserTest {
     void aFileThatCannotBeASweepIsRefusedBeforeItIsRead(@TempDir Path dir) throws Exception {
         Path huge = dir.resolve("huge.json");
         Files.write(huge, new byte[3 << 20]);
-        assertThat(problems(huge)).singleElement().satisfies(p -> assertThat(p.message()).contains("3.1 MB").contains("at most 1024 kB"));
+        assertThat(problems(huge))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("3.1 MB").contains("at most 1024 kB"));
 
         Path latin1 = dir.resolve("latin1.json");
         Files.write(latin1, "{\"name\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1));
-        assertThat(problems(latin1)).singleElement().satisfies(p -> assertThat(p.message()).endsWith("is not UTF-8 text"));
+        assertThat(problems(latin1))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).endsWith("is not UTF-8 text"));
     }
 
     @Test

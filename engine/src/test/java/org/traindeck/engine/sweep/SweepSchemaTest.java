@@ -1,21 +1,20 @@
 package org.traindeck.engine.sweep;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.InvalidConfigException;
-
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.InvalidConfigException;
 
 /** docs/sweep.schema.json, which editors read, accepts and refuses the sweep files the parser does. */
 class SweepSchemaTest {
@@ -24,7 +23,8 @@ class SweepSchemaTest {
 
     private static JsonSchema schema() throws Exception {
         try (InputStream in = Files.newInputStream(TestPaths.repoRoot().resolve("docs/sweep.schema.json"))) {
-            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in);
+            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+                    .getSchema(in);
         }
     }
 
@@ -33,9 +33,12 @@ class SweepSchemaTest {
         Path sample = TestPaths.repoRoot().resolve("sample-configs/sweeps/digits-mlp-lr-sweep.json");
         assertThat(schema().validate(JSON.readTree(sample.toFile()))).isEmpty();
         SweepSpec spec = SweepParser.load(sample);
-        assertThat(SweepTrials.expand(spec)).extracting(SweepTrials.Trial::describe).containsExactly(
-                "stages[0].optimizer.learningRate=0.0005", "stages[0].optimizer.learningRate=0.002",
-                "stages[0].optimizer.learningRate=0.01");
+        assertThat(SweepTrials.expand(spec))
+                .extracting(SweepTrials.Trial::describe)
+                .containsExactly(
+                        "stages[0].optimizer.learningRate=0.0005",
+                        "stages[0].optimizer.learningRate=0.002",
+                        "stages[0].optimizer.learningRate=0.01");
     }
 
     @Test
@@ -52,8 +55,12 @@ class SweepSchemaTest {
         for (String text : bad) {
             Path file = dir.resolve("sweep.json");
             Files.writeString(file, text);
-            assertThat(schema().validate(JSON.readTree(text))).as("schema on " + text).isNotEmpty();
-            assertThatThrownBy(() -> SweepParser.load(file)).as("parser on " + text).isInstanceOf(InvalidConfigException.class);
+            assertThat(schema().validate(JSON.readTree(text)))
+                    .as("schema on " + text)
+                    .isNotEmpty();
+            assertThatThrownBy(() -> SweepParser.load(file))
+                    .as("parser on " + text)
+                    .isInstanceOf(InvalidConfigException.class);
         }
     }
 }

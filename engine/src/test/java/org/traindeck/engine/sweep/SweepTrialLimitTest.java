@@ -1,18 +1,17 @@
 package org.traindeck.engine.sweep;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.InvalidConfigException;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.InvalidConfigException;
 
 /** A sweep is counted before it is expanded, and one above its "maxTrials" is refused with the count, located. */
 class SweepTrialLimitTest {
@@ -26,20 +25,26 @@ class SweepTrialLimitTest {
     }
 
     private static List<ConfigProblem> problems(Path file) {
-        return catchThrowableOfType(() -> SweepParser.load(file), InvalidConfigException.class).problems();
+        return catchThrowableOfType(() -> SweepParser.load(file), InvalidConfigException.class)
+                .problems();
     }
 
     @Test
     void aBillionTrialGridIsRefusedWithItsCountWhereItsParametersAre(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("base.json"), BASE);
         Path sweep = dir.resolve("sweep.json");
-        Files.writeString(sweep, "{\"name\": \"huge\", \"base\": \"base.json\", \"metric\": \"val/loss\",\n"
-                + " \"parameters\": {\"stages[0].epochs\": " + values(1000) + ",\n"
-                + "   \"stages[0].batchSize\": " + values(1000) + ", \"seed\": " + values(1000) + "}}\n");
+        Files.writeString(
+                sweep,
+                "{\"name\": \"huge\", \"base\": \"base.json\", \"metric\": \"val/loss\",\n"
+                        + " \"parameters\": {\"stages[0].epochs\": " + values(1000) + ",\n"
+                        + "   \"stages[0].batchSize\": " + values(1000) + ", \"seed\": " + values(1000) + "}}\n");
 
         assertThat(problems(sweep)).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("parameters");
-            assertThat(p.message()).contains("1000000000 trials").contains("1000 × 1000 × 1000").contains("maxTrials");
+            assertThat(p.message())
+                    .contains("1000000000 trials")
+                    .contains("1000 × 1000 × 1000")
+                    .contains("maxTrials");
             assertThat(p.line()).isEqualTo(2);
             assertThat(p.column()).isEqualTo(16);
         });
@@ -50,22 +55,33 @@ class SweepTrialLimitTest {
         Files.writeString(dir.resolve("base.json"), BASE);
         StringBuilder parameters = new StringBuilder();
         for (int i = 0; i < 8; i++) {
-            parameters.append(i == 0 ? "" : ", ").append("\"stages[0].p").append(i).append("\": ").append(values(1000));
+            parameters
+                    .append(i == 0 ? "" : ", ")
+                    .append("\"stages[0].p")
+                    .append(i)
+                    .append("\": ")
+                    .append(values(1000));
         }
         Path sweep = dir.resolve("sweep.json");
-        Files.writeString(sweep, "{\"name\": \"huge\", \"base\": \"base.json\", \"metric\": \"val/loss\", \"parameters\": {"
-                + parameters + "}}");
+        Files.writeString(
+                sweep,
+                "{\"name\": \"huge\", \"base\": \"base.json\", \"metric\": \"val/loss\", \"parameters\": {" + parameters
+                        + "}}");
 
-        assertThat(problems(sweep)).singleElement().satisfies(p ->
-                assertThat(p.message()).contains("more than " + Long.MAX_VALUE + " trials"));
+        assertThat(problems(sweep))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("more than " + Long.MAX_VALUE + " trials"));
     }
 
     @Test
     void theLimitCanBeRaisedAndAGridWithinItExpandsInOrder(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("base.json"), BASE);
         Path sweep = dir.resolve("sweep.json");
-        Files.writeString(sweep, "{\"name\": \"g\", \"base\": \"base.json\", \"metric\": \"val/loss\", \"maxTrials\": 1200,\n"
-                + " \"parameters\": {\"stages[0].epochs\": " + values(40) + ", \"stages[0].batchSize\": " + values(30) + "}}");
+        Files.writeString(
+                sweep,
+                "{\"name\": \"g\", \"base\": \"base.json\", \"metric\": \"val/loss\", \"maxTrials\": 1200,\n"
+                        + " \"parameters\": {\"stages[0].epochs\": " + values(40) + ", \"stages[0].batchSize\": "
+                        + values(30) + "}}");
         SweepSpec spec = SweepParser.load(sweep);
         assertThat(SweepTrials.count(spec)).isEqualTo(1200);
         List<SweepTrials.Trial> trials = SweepTrials.expand(spec);
@@ -76,8 +92,9 @@ class SweepTrialLimitTest {
         assertThat(trials.get(1199).label()).isEqualTo("g-1200");
 
         Files.writeString(sweep, Files.readString(sweep).replace("\"maxTrials\": 1200", "\"maxTrials\": 1199"));
-        assertThat(problems(sweep)).singleElement().satisfies(p -> assertThat(p.message()).contains("1200 trials")
-                .contains("maxTrials 1199"));
+        assertThat(problems(sweep))
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("1200 trials").contains("maxTrials 1199"));
     }
 
     @Test
@@ -94,10 +111,13 @@ class SweepTrialLimitTest {
             assertThat(p.line()).isEqualTo(2);
         });
 
-        Files.writeString(sweep, Files.readString(sweep).replace("\"trials\": 5000", "\"trials\": 5000, \"maxTrials\": 5000"));
+        Files.writeString(
+                sweep, Files.readString(sweep).replace("\"trials\": 5000", "\"trials\": 5000, \"maxTrials\": 5000"));
         assertThat(SweepTrials.count(SweepParser.load(sweep))).isEqualTo(5000);
 
         Files.writeString(sweep, Files.readString(sweep).replace("\"maxTrials\": 5000", "\"maxTrials\": 0"));
-        assertThat(problems(sweep)).singleElement().satisfies(p -> assertThat(p.path()).isEqualTo("maxTrials"));
+        assertThat(problems(sweep))
+                .singleElement()
+                .satisfies(p -> assertThat(p.path()).isEqualTo("maxTrials"));
     }
 }

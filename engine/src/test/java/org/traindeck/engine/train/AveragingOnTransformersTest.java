@@ -1,31 +1,33 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.ConfigParser;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.ConfigParser;
 
 /** DL4J's ParallelWrapper (parameter averaging) trains a GPT graph, and reports its loss per token like every tier. */
 class AveragingOnTransformersTest {
 
     @Test
     void averagingTrainsAGptAndReportsTheLossPerToken(@TempDir Path dir) throws Exception {
-        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
-        RunResult r = TrainingRun.prepare(ConfigParser.parse("""
+        String text =
+                TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        RunResult r = TrainingRun.prepare(
+                        ConfigParser.parse("""
                 {"name": "avg", "devices": "cpu:2", "parallel": {"mode": "averaging", "fallback": false},
                  "model": {"type": "gpt", "width": 16, "depth": 1, "heads": 2},
                  "data": {"train": {"type": "text", "path": "%s", "context": 16, "limit": 400}, "validationSplit": 0.1},
                  "stages": [{"epochs": 3, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.003}}]}
-                """.formatted(text), dir).orThrow()).runHere();
+                """.formatted(text), dir).orThrow())
+                .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
         List<Double> epochLosses = new ArrayList<>();

@@ -1,5 +1,13 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,15 +22,6 @@ import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.BatchPrefetcher;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Batches prepared ahead on a loader thread: the same batches and augmentation draws as without (so the same losses,
@@ -42,22 +41,27 @@ class BatchPrefetchTest {
             """;
 
     private static RunConfig config(Path dir, String name, String devices, int prefetch) {
-        return ConfigParser.parse(CONFIG.formatted(name, devices, prefetch), dir).orThrow();
+        return ConfigParser.parse(CONFIG.formatted(name, devices, prefetch), dir)
+                .orThrow();
     }
 
     private static List<Thread> loaderThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(BatchPrefetcher.THREAD_NAME) && t.isAlive())
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(BatchPrefetcher.THREAD_NAME) && t.isAlive())
                 .toList();
     }
 
     private static void awaitNoLoaderThread() {
-        await("the loader threads to end").atMost(Duration.ofMinutes(1)).until(() -> loaderThreads().isEmpty());
+        await("the loader threads to end")
+                .atMost(Duration.ofMinutes(1))
+                .until(() -> loaderThreads().isEmpty());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"cpu:1", "cpu:2"})
     void preparedAheadOrNotTheRunIsTheSame(String devices, @TempDir Path dir) throws Exception {
-        RunResult inline = TrainingRun.prepare(config(dir, "inline", devices, 0)).runHere();
+        RunResult inline =
+                TrainingRun.prepare(config(dir, "inline", devices, 0)).runHere();
         RunResult ahead = TrainingRun.prepare(config(dir, "ahead", devices, 3)).runHere();
 
         assertThat(ahead.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -69,12 +73,15 @@ class BatchPrefetchTest {
 
     @Test
     void aStopAndResumeWithBatchesPreparedAheadIsExact(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", "cpu:1", 2)).runHere();
+        RunResult straight =
+                TrainingRun.prepare(config(dir, "straight", "cpu:1", 2)).runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", "cpu:1", 2), 7);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         awaitNoLoaderThread();
 
-        RunResult resumed = TrainingRun.resume(stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(ResumeTest.lossesByStep(resumed.runDir())).isEqualTo(ResumeTest.lossesByStep(straight.runDir()));
@@ -83,19 +90,23 @@ class BatchPrefetchTest {
 
     @Test
     void aFallbackEndsTheFailedTiersLoaderBeforeTheNextStarts(@TempDir Path dir) throws Exception {
-        TrainingRun run = TrainingRun.prepare(config(dir, "fallback", "cpu:2", 2), DeviceDiscovery.system(),
-                FaultPlan.NONE.failingWorkerAtStep(4));
+        TrainingRun run = TrainingRun.prepare(
+                config(dir, "fallback", "cpu:2", 2), DeviceDiscovery.system(), FaultPlan.NONE.failingWorkerAtStep(4));
         AtomicInteger most = new AtomicInteger();
-        run.subscribe(e -> {
-            if (e instanceof MetricEvent) {
-                most.accumulateAndGet(loaderThreads().size(), Math::max);
-            }
-        }, EventBus.Delivery.LOSSLESS);
+        run.subscribe(
+                e -> {
+                    if (e instanceof MetricEvent) {
+                        most.accumulateAndGet(loaderThreads().size(), Math::max);
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         run.start();
         RunResult r = run.await();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
-        assertThat(RunFiles.jsonl(r.runDir()).stream().filter(e -> "FALLBACK".equals(e.path("event").asText()))).isNotEmpty();
+        assertThat(RunFiles.jsonl(r.runDir()).stream()
+                        .filter(e -> "FALLBACK".equals(e.path("event").asText())))
+                .isNotEmpty();
         assertThat(most.get()).as("loader threads alive at once").isEqualTo(1);
         awaitNoLoaderThread();
     }
@@ -104,13 +115,17 @@ class BatchPrefetchTest {
     void aFailureWhilePreparingABatchReachesTheTrainingThread() {
         IllegalStateException broken = new IllegalStateException("batch 3 cannot be read");
         AtomicInteger made = new AtomicInteger();
-        BatchPrefetcher prefetcher = new BatchPrefetcher((order, epoch, index) -> {
-            made.incrementAndGet();
-            if (index == 6) {
-                throw broken;
-            }
-            return new BatchMaker.Batch(Nd4j.zeros(1, 2), Nd4j.zeros(1, 2), 1);
-        }, 2, 10, () -> { });
+        BatchPrefetcher prefetcher = new BatchPrefetcher(
+                (order, epoch, index) -> {
+                    made.incrementAndGet();
+                    if (index == 6) {
+                        throw broken;
+                    }
+                    return new BatchMaker.Batch(Nd4j.zeros(1, 2), Nd4j.zeros(1, 2), 1);
+                },
+                2,
+                10,
+                () -> {});
         int[] order = new int[10];
         try (prefetcher) {
             assertThat(prefetcher.take(order, 0, 0, 2)).hasSize(2);
@@ -130,10 +145,15 @@ class BatchPrefetchTest {
     @Test
     void anErrorWhilePreparingABatchReachesTheTrainingThreadToo() {
         InternalError sigbus = new InternalError("a fault occurred in an unsafe memory access");
-        try (BatchPrefetcher prefetcher = new BatchPrefetcher((order, epoch, index) -> {
-            throw sigbus;
-        }, 2, 10, () -> { })) {
-            assertThat(catchThrowable(() -> prefetcher.take(new int[10], 0, 0, 1))).isSameAs(sigbus);
+        try (BatchPrefetcher prefetcher = new BatchPrefetcher(
+                (order, epoch, index) -> {
+                    throw sigbus;
+                },
+                2,
+                10,
+                () -> {})) {
+            assertThat(catchThrowable(() -> prefetcher.take(new int[10], 0, 0, 1)))
+                    .isSameAs(sigbus);
         }
         awaitNoLoaderThread();
     }

@@ -1,11 +1,6 @@
 package org.traindeck.engine.train;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,8 +13,12 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.MetricEvent;
 
 /**
  * A memory-mapped data file cut short while a run reads it: the JVM reports the read as an InternalError, not an
@@ -37,8 +36,12 @@ class DataChangedDuringTrainingTest {
             header.append(' ');
         }
         header.append('\n');
-        ByteBuffer b = ByteBuffer.allocate(10 + header.length() + samples * features * 4).order(ByteOrder.LITTLE_ENDIAN);
-        b.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0);
+        ByteBuffer b = ByteBuffer.allocate(10 + header.length() + samples * features * 4)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) 0x93)
+                .put("NUMPY".getBytes(StandardCharsets.US_ASCII))
+                .put((byte) 1)
+                .put((byte) 0);
         b.putShort((short) header.length()).put(header.toString().getBytes(StandardCharsets.US_ASCII));
         for (int i = 0; i < samples * features; i++) {
             b.putFloat((i * 7 % 13) / 13f);
@@ -56,15 +59,17 @@ class DataChangedDuringTrainingTest {
                 """, dir).orThrow();
         TrainingRun run = TrainingRun.prepare(config);
         AtomicBoolean cut = new AtomicBoolean();
-        run.subscribe(e -> {
-            if (e instanceof MetricEvent && cut.compareAndSet(false, true)) {
-                try (FileChannel c = FileChannel.open(dir.resolve("x.npy"), StandardOpenOption.WRITE)) {
-                    c.truncate(128);
-                } catch (IOException ex) {
-                    throw new IllegalStateException(ex);
-                }
-            }
-        }, EventBus.Delivery.LOSSLESS);
+        run.subscribe(
+                e -> {
+                    if (e instanceof MetricEvent && cut.compareAndSet(false, true)) {
+                        try (FileChannel c = FileChannel.open(dir.resolve("x.npy"), StandardOpenOption.WRITE)) {
+                            c.truncate(128);
+                        } catch (IOException ex) {
+                            throw new IllegalStateException(ex);
+                        }
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         run.start();
 
         RunResult result = run.completion().get(Duration.ofMinutes(5).toSeconds(), TimeUnit.SECONDS);

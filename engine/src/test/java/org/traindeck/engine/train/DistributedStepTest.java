@@ -1,5 +1,10 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,12 +24,6 @@ import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.step.ClusterSessions;
 import org.traindeck.engine.train.step.ShardGradient;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The distributed step through the public backend seam, with an in-process backend (no cluster framework in the
  * engine): N executors train as one device at the global batch; a lost executor stops the run with its checkpoint,
@@ -36,7 +35,10 @@ class DistributedStepTest {
     Path dir;
 
     private RunConfig config(String name, int batch, String parallel) {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 5, "devices": "cpu",
                  "model": {"type": "lenet", "channels": [8, 16], "kernelSize": 3, "dense": 32, "dropout": 0},
@@ -46,7 +48,8 @@ class DistributedStepTest {
                              "optimizer": {"type": "adam", "learningRate": 0.003}}],
                  "checkpoint": {"keepBestPerStage": false, "everyEpochs": 1},
                  "parallel": %s}
-                """.formatted(name, digits, batch, parallel), dir).orThrow();
+                """.formatted(name, digits, batch, parallel), dir)
+                .orThrow();
     }
 
     @Test
@@ -58,14 +61,18 @@ class DistributedStepTest {
     @Test
     void executorsTrainAsOneDeviceAtTheGlobalBatch() throws Exception {
         RunResult one = TrainingRun.prepare(config("one", 96, "{}")).runHere();
-        RunResult three = TrainingRun.prepare(config("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}")).runHere();
+        RunResult three = TrainingRun.prepare(
+                        config("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}"))
+                .runHere();
 
         assertThat(three.status()).as(three.message()).isEqualTo(RunResult.Status.FINISHED);
         List<Double> a = SynchronousEquivalenceTest.losses(one.runDir());
         List<Double> b = SynchronousEquivalenceTest.losses(three.runDir());
         assertThat(a).hasSizeGreaterThanOrEqualTo(25).hasSameSizeAs(b);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("step %d", i + 1).isLessThan(1e-4);
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("step %d", i + 1)
+                    .isLessThan(1e-4);
         }
         assertThat(Files.readString(three.runDir().resolve("metrics.jsonl"))).contains("\"device\":\"executor2\"");
     }
@@ -73,28 +80,41 @@ class DistributedStepTest {
     @Test
     void aLostExecutorStopsTheRunWithItsCheckpointWhichResumesExactlyOnOneMachine() throws Exception {
         RunResult one = TrainingRun.prepare(config("one", 96, "{}")).runHere();
-        RunResult failed = TrainingRun.prepare(config("lost", 32, "{\"cluster\": \"inprocess://fail-at-20:1\", \"executors\": 3}")).runHere();
+        RunResult failed = TrainingRun.prepare(
+                        config("lost", 32, "{\"cluster\": \"inprocess://fail-at-20:1\", \"executors\": 3}"))
+                .runHere();
 
         assertThat(failed.status()).isEqualTo(RunResult.Status.FAILED);
-        assertThat(failed.message()).contains("the cluster step 20 failed: executor 1 on in-process was lost")
-                .contains("--devices cpu:3").contains("is intact");
-        RunResult resumed = TrainingRun.resume(failed.runDir(), new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)),
-                DeviceDiscovery.system()).runHere();
+        assertThat(failed.message())
+                .contains("the cluster step 20 failed: executor 1 on in-process was lost")
+                .contains("--devices cpu:3")
+                .contains("is intact");
+        RunResult resumed = TrainingRun.resume(
+                        failed.runDir(),
+                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)),
+                        DeviceDiscovery.system())
+                .runHere();
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
         List<Double> a = SynchronousEquivalenceTest.losses(one.runDir());
         List<Double> b = SynchronousEquivalenceTest.losses(failed.runDir());
         assertThat(b).hasSameSizeAs(a);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("step %d", i + 1).isLessThan(1e-4);
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("step %d", i + 1)
+                    .isLessThan(1e-4);
         }
         assertThat(Files.readString(failed.runDir().resolve("train.log"))).containsOnlyOnce("cluster: connecting");
     }
 
     private RunConfig twoStages(String name, int batch, String parallel) {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
         String data = "{\"train\": {\"type\": \"csv\", \"path\": \"" + digits
                 + "\", \"numClasses\": 10, \"imageShape\": [8, 8, 1], \"normalize\": \"minmax\"}, \"validationSplit\": %s}";
-        return ConfigParser.parse("""
+        return ConfigParser.parse(
+                        """
                 {"name": "%s", "outputDir": "out", "seed": 5, "devices": "cpu",
                  "model": {"type": "lenet", "channels": [8, 16], "kernelSize": 3, "dense": 32, "dropout": 0},
                  "data": %s,
@@ -104,14 +124,18 @@ class DistributedStepTest {
                              "data": %s}],
                  "checkpoint": {"keepBestPerStage": false, "everyEpochs": 1},
                  "parallel": %s}
-                """.formatted(name, data.formatted("0.2"), batch, batch / 2, data.formatted("0.1"), parallel), dir).orThrow();
+                """.formatted(name, data.formatted("0.2"), batch, batch / 2, data.formatted("0.1"), parallel),
+                        dir)
+                .orThrow();
     }
 
     /** The second stage has another batch, optimizer and data (another split): the same executors train it. */
     @Test
     void aTwoStageRunKeepsItsSessionAndTrainsAsOneDeviceAtTheGlobalBatch() throws Exception {
         RunResult one = TrainingRun.prepare(twoStages("one", 96, "{}")).runHere();
-        RunResult three = TrainingRun.prepare(twoStages("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}")).runHere();
+        RunResult three = TrainingRun.prepare(
+                        twoStages("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}"))
+                .runHere();
 
         assertThat(three.status()).as(three.message()).isEqualTo(RunResult.Status.FINISHED);
         List<Double> a = SynchronousEquivalenceTest.losses(one.runDir());
@@ -119,10 +143,14 @@ class DistributedStepTest {
         // stage 1: 1438 training samples / 96; stage 2: 1617 / 48
         assertThat(a).hasSize(15 + 34).hasSameSizeAs(b);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("step %d", i + 1).isLessThan(1e-4);
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("step %d", i + 1)
+                    .isLessThan(1e-4);
         }
         String log = Files.readString(three.runDir().resolve("train.log"));
-        assertThat(log).containsOnlyOnce("cluster: connecting").containsOnlyOnce("cluster: stage 2 on the same executors");
+        assertThat(log)
+                .containsOnlyOnce("cluster: connecting")
+                .containsOnlyOnce("cluster: stage 2 on the same executors");
     }
 
     /** Validation runs on the driver: an executor that cannot see the validation file trains all the same. */
@@ -137,23 +165,30 @@ class DistributedStepTest {
                           "validation": {"type": "csv", "path": "validation.csv.gz", "numClasses": 10}},
                  "stages": [{"epochs": 1, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.003}}],
                  "parallel": {"cluster": "inprocess://localhost:1", "executors": 2}}
-                """.formatted(digits.toString().replace("\\", "/")), dir).orThrow();
+                """.formatted(digits.toString().replace("\\", "/")), dir)
+                .orThrow();
         StagePlan plan = new StageSetup(config, null, false).plan(0);
-        ComputationGraph net = ModelCompiler.build(config.model(), ModelCompiler.inputOf(config.model(), plan.data.train()), config.seed());
+        ComputationGraph net = ModelCompiler.build(
+                config.model(), ModelCompiler.inputOf(config.model(), plan.data.train()), config.seed());
         ShardData data = ClusterSessions.shardData(config, plan);
         Files.delete(validation);
 
-        assertThat(data.files()).extracting(DataFile::path).containsExactly(digits.toAbsolutePath().normalize().toString());
+        assertThat(data.files())
+                .extracting(DataFile::path)
+                .containsExactly(digits.toAbsolutePath().normalize().toString());
         assertThat(data.problemHere()).isNull();
         assertThat(data.configJson()).doesNotContain("validation.csv.gz");
-        ExecutorReplica replica = new ExecutorReplica(net.getConfiguration().toJson(), false, false, data, "executor 0 on this machine");
-        ShardResult r = replica.compute(ShardGradient.write(net.params()), new ShardWork(0, 32, List.of(new ShardWork.MicroBatch(0, 1L))));
+        ExecutorReplica replica =
+                new ExecutorReplica(net.getConfiguration().toJson(), false, false, data, "executor 0 on this machine");
+        ShardResult r = replica.compute(
+                ShardGradient.write(net.params()), new ShardWork(0, 32, List.of(new ShardWork.MicroBatch(0, 1L))));
         assertThat(r.examples()).isEqualTo(32);
     }
 
     @Test
     void aClusterNoBackendServesIsSaidSo() throws Exception {
-        RunResult r = TrainingRun.prepare(config("nobody", 32, "{\"cluster\": \"spark://127.0.0.1:7077\"}")).runHere();
+        RunResult r = TrainingRun.prepare(config("nobody", 32, "{\"cluster\": \"spark://127.0.0.1:7077\"}"))
+                .runHere();
         assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(r.message()).contains("no cluster backend for spark://127.0.0.1:7077 on the class path");
     }

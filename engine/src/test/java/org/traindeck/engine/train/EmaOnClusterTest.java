@@ -1,15 +1,14 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A cluster run's driver takes the one optimizer step ({@link DistributedStep}) and updates the weight average after
@@ -18,7 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EmaOnClusterTest {
 
     private static RunConfig config(Path dir, String name, int batch, String parallel) {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 5, "devices": "cpu",
                  "model": {"type": "mlp", "hidden": [32], "dropout": 0},
@@ -27,13 +29,16 @@ class EmaOnClusterTest {
                              "ema": {"decay": 0.9, "startStep": 2}}],
                  "checkpoint": {"keepBestPerStage": false},
                  "parallel": %s}
-                """.formatted(name, digits, batch, parallel), dir).orThrow();
+                """.formatted(name, digits, batch, parallel), dir)
+                .orThrow();
     }
 
     @Test
     void executorsAverageAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
         RunResult one = TrainingRun.prepare(config(dir, "one", 64, "{}")).runHere();
-        RunResult two = TrainingRun.prepare(config(dir, "two", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 2}")).runHere();
+        RunResult two = TrainingRun.prepare(
+                        config(dir, "two", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 2}"))
+                .runHere();
 
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.steps()).isEqualTo(one.steps()).isEqualTo(23);
@@ -46,6 +51,7 @@ class EmaOnClusterTest {
             norm += (double) a[i] * a[i];
         }
         assertThat(Math.sqrt(diff / norm)).isLessThan(1e-4);
-        assertThat(RunFiles.metric(RunFiles.jsonl(two.runDir()), "val_ema/loss")).hasSize(1);
+        assertThat(RunFiles.metric(RunFiles.jsonl(two.runDir()), "val_ema/loss"))
+                .hasSize(1);
     }
 }

@@ -1,6 +1,13 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,14 +19,6 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The weight average in real runs on the digits data: validated beside the weights, checkpointed, resumed bit for bit,
  * and the same on two CPU workers as on one device at the global batch.
@@ -30,8 +29,12 @@ class EmaTrainingTest {
         return config(dir, name, devices, batch, ema, monitor, "float32");
     }
 
-    private static RunConfig config(Path dir, String name, String devices, int batch, String ema, String monitor, String precision) {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+    private static RunConfig config(
+            Path dir, String name, String devices, int batch, String ema, String monitor, String precision) {
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 7, "devices": "%s",
                  "model": {"type": "mlp", "hidden": [32], "dropout": 0},
@@ -40,7 +43,8 @@ class EmaTrainingTest {
                              "schedule": {"type": "warmupCosine", "warmupSteps": 5, "minLearningRate": 0.0001}, "ema": %s,
                              "precision": "%s"}],
                  "checkpoint": {"monitor": "%s"}}
-                """.formatted(name, devices, digits, batch, ema, precision, monitor), dir).orThrow();
+                """.formatted(name, devices, digits, batch, ema, precision, monitor), dir)
+                .orThrow();
     }
 
     private static Map<Long, Double> byStep(Path runDir, String metric) throws Exception {
@@ -64,7 +68,8 @@ class EmaTrainingTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"float32", "float16"})
     void decayZeroReproducesTheRawWeightsExactly(String precision, @TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(dir, "zero", "cpu", 64, "{\"decay\": 0}", "val/loss", precision)).runHere();
+        RunResult r = TrainingRun.prepare(config(dir, "zero", "cpu", 64, "{\"decay\": 0}", "val/loss", precision))
+                .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         CheckpointFiles.Contents c = CheckpointFiles.read(r.lastCheckpoint());
@@ -75,10 +80,13 @@ class EmaTrainingTest {
 
     @Test
     void keepingAnAverageLeavesTheTrainingItselfUntouched(@TempDir Path dir) throws Exception {
-        RunResult with = TrainingRun.prepare(config(dir, "with", "cpu", 64, "{\"decay\": 0.9}", "val/loss")).runHere();
-        RunResult without = TrainingRun.prepare(config(dir, "without", "cpu", 64, "null", "val/loss")).runHere();
+        RunResult with = TrainingRun.prepare(config(dir, "with", "cpu", 64, "{\"decay\": 0.9}", "val/loss"))
+                .runHere();
+        RunResult without = TrainingRun.prepare(config(dir, "without", "cpu", 64, "null", "val/loss"))
+                .runHere();
 
-        assertThat(CheckpointFiles.read(with.lastCheckpoint()).params()).containsExactly(CheckpointFiles.read(without.lastCheckpoint()).params());
+        assertThat(CheckpointFiles.read(with.lastCheckpoint()).params())
+                .containsExactly(CheckpointFiles.read(without.lastCheckpoint()).params());
         assertThat(byStep(with.runDir(), "train/loss")).isEqualTo(byStep(without.runDir(), "train/loss"));
         assertThat(byStep(with.runDir(), "val/loss")).isEqualTo(byStep(without.runDir(), "val/loss"));
         assertThat(byStep(without.runDir(), "val_ema/loss")).isEmpty();
@@ -90,13 +98,16 @@ class EmaTrainingTest {
     void aStopInTheMiddleOfTheStageResumesTheAverageBitForBit(String devices, @TempDir Path dir) throws Exception {
         String ema = "{\"decay\": 0.9, \"startStep\": 3, \"everySteps\": 2}";
         int batch = devices.equals("cpu") ? 64 : 32;
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", devices, batch, ema, "val_ema/loss")).runHere();
+        RunResult straight = TrainingRun.prepare(config(dir, "straight", devices, batch, ema, "val_ema/loss"))
+                .runHere();
         // 1,437 training digits at a global batch of 64: 23 steps an epoch; 17 stops in the first epoch, past startStep
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", devices, batch, ema, "val_ema/loss"), 17);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(CheckpointFiles.read(stopped.lastCheckpoint()).ema()).isNotNull();
 
-        RunResult resumed = TrainingRun.resume(stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(resumed.steps()).isEqualTo(straight.steps());
@@ -107,10 +118,15 @@ class EmaTrainingTest {
         assertThat(a.ema()).isNotEqualTo(a.params());
         assertThat(byStep(resumed.runDir(), "val_ema/loss")).isEqualTo(byStep(straight.runDir(), "val_ema/loss"));
         // the best checkpoint is the average's: judged by val_ema/loss, holding the average
-        double bestEma = byStep(straight.runDir(), "val_ema/loss").values().stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double bestEma = byStep(straight.runDir(), "val_ema/loss").values().stream()
+                .mapToDouble(Double::doubleValue)
+                .min()
+                .orElseThrow();
         Path best;
         try (var files = Files.list(straight.runDir().resolve("checkpoints"))) {
-            best = files.filter(f -> f.getFileName().toString().startsWith("best")).findFirst().orElseThrow();
+            best = files.filter(f -> f.getFileName().toString().startsWith("best"))
+                    .findFirst()
+                    .orElseThrow();
         }
         CheckpointFiles.Contents bestContents = CheckpointFiles.read(best);
         assertThat(bestContents.checkpoint().best()).containsEntry("stage1", bestEma);
@@ -120,14 +136,18 @@ class EmaTrainingTest {
     @Test
     void twoWorkersAverageAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
         String ema = "{\"decay\": 0.95, \"startStep\": 2, \"everySteps\": 1}";
-        RunResult one = TrainingRun.prepare(config(dir, "one", "cpu", 64, ema, "val/loss")).runHere();
-        RunResult two = TrainingRun.prepare(config(dir, "two", "cpu:2", 32, ema, "val/loss")).runHere();
+        RunResult one = TrainingRun.prepare(config(dir, "one", "cpu", 64, ema, "val/loss"))
+                .runHere();
+        RunResult two = TrainingRun.prepare(config(dir, "two", "cpu:2", 32, ema, "val/loss"))
+                .runHere();
 
         assertThat(two.steps()).isEqualTo(one.steps()).isEqualTo(46);
         float[] a = CheckpointFiles.read(one.lastCheckpoint()).ema();
         float[] b = CheckpointFiles.read(two.lastCheckpoint()).ema();
         assertThat(relativeDifference(a, b)).isLessThan(1e-4);
-        assertThat(relativeDifference(a, CheckpointFiles.read(one.lastCheckpoint()).params())).isGreaterThan(1e-3);
+        assertThat(relativeDifference(
+                        a, CheckpointFiles.read(one.lastCheckpoint()).params()))
+                .isGreaterThan(1e-3);
         List<Double> la = List.copyOf(byStep(one.runDir(), "val_ema/loss").values());
         List<Double> lb = List.copyOf(byStep(two.runDir(), "val_ema/loss").values());
         assertThat(la).hasSize(2).hasSameSizeAs(lb);

@@ -1,5 +1,12 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
@@ -12,14 +19,6 @@ import org.traindeck.engine.sinks.FlushingSink;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.SinkKind;
 import org.traindeck.engine.sinks.SinkKinds;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A new kind of run file is one sink class and one line in the sink list; the run opens it and feeds it its events. */
 class ExtraSinkTest {
@@ -41,12 +40,10 @@ class ExtraSinkTest {
         }
 
         @Override
-        protected void flush() {
-        }
+        protected void flush() {}
 
         @Override
-        protected void closeOutput() {
-        }
+        protected void closeOutput() {}
     }
 
     @Test
@@ -57,17 +54,24 @@ class ExtraSinkTest {
                 """, dir).orThrow();
         RecordingSink[] opened = new RecordingSink[1];
         // the one registry line
-        List<SinkKind> kinds = SinkKinds.with(SinkKind.of("recording", c -> true, (f, c, restart) -> opened[0] = new RecordingSink(f, restart)));
+        List<SinkKind> kinds = SinkKinds.with(
+                SinkKind.of("recording", c -> true, (f, c, restart) -> opened[0] = new RecordingSink(f, restart)));
 
-        RunResult result = TrainingRun.prepare(config, DeviceDiscovery.system(), RunFaults.NONE, kinds).runHere();
+        RunResult result = TrainingRun.prepare(config, DeviceDiscovery.system(), RunFaults.NONE, kinds)
+                .runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         RecordingSink sink = opened[0];
         assertThat(sink.folder).isEqualTo(result.runDir());
         assertThat(sink.restartStep).isEqualTo(-1);
-        assertThat(sink.seen).filteredOn(e -> e instanceof MetricEvent m && m.name().equals("train/loss")).isNotEmpty();
-        assertThat(sink.seen).filteredOn(e -> e instanceof LifecycleEvent).extracting(e -> ((LifecycleEvent) e).kind())
-                .startsWith(LifecycleEvent.Kind.RUN_STARTED).endsWith(LifecycleEvent.Kind.RUN_FINISHED);
+        assertThat(sink.seen)
+                .filteredOn(e -> e instanceof MetricEvent m && m.name().equals("train/loss"))
+                .isNotEmpty();
+        assertThat(sink.seen)
+                .filteredOn(e -> e instanceof LifecycleEvent)
+                .extracting(e -> ((LifecycleEvent) e).kind())
+                .startsWith(LifecycleEvent.Kind.RUN_STARTED)
+                .endsWith(LifecycleEvent.Kind.RUN_FINISHED);
         // the standard sinks are still there
         assertThat(RunFolder.of(result.runDir()).metricsJsonl()).isRegularFile();
         assertThat(Files.readString(RunFolder.of(result.runDir()).status())).contains("\"extra\"");
@@ -83,7 +87,9 @@ class ExtraSinkTest {
             throw new IOException("a sink that is off must not be opened");
         }));
 
-        assertThat(TrainingRun.prepare(config, DeviceDiscovery.system(), RunFaults.NONE, kinds).runHere().status())
+        assertThat(TrainingRun.prepare(config, DeviceDiscovery.system(), RunFaults.NONE, kinds)
+                        .runHere()
+                        .status())
                 .isEqualTo(RunResult.Status.FINISHED);
     }
 }

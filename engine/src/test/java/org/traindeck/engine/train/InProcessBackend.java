@@ -1,5 +1,10 @@
 package org.traindeck.engine.train;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.parallel.DistributedBackend;
@@ -11,12 +16,6 @@ import org.traindeck.engine.parallel.ShardResult;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 import org.traindeck.engine.parallel.TierFailure;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A distributed backend without a cluster, for the engine's tests: "inprocess://HOST:PORT" runs each shard on its
@@ -40,7 +39,12 @@ public final class InProcessBackend implements DistributedBackend {
             if (problem != null) {
                 throw new TierFailure("executor " + i + " on in-process " + problem, true, null);
             }
-            replicas.add(ShardReplica.create(spec.modelJson(), spec.dataLossOnly(), spec.oneDnn(), spec.data(), "executor " + i + " on in-process"));
+            replicas.add(ShardReplica.create(
+                    spec.modelJson(),
+                    spec.dataLossOnly(),
+                    spec.oneDnn(),
+                    spec.data(),
+                    "executor " + i + " on in-process"));
         }
         return new DistributedSession() {
             @Override
@@ -70,7 +74,8 @@ public final class InProcessBackend implements DistributedBackend {
                     }
                 }
                 try {
-                    return new StepSum(loss, examples, micro, Nd4j.toByteArray(sum), perShard, new long[shards.size()], 0);
+                    return new StepSum(
+                            loss, examples, micro, Nd4j.toByteArray(sum), perShard, new long[shards.size()], 0);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -88,8 +93,7 @@ public final class InProcessBackend implements DistributedBackend {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 }

@@ -1,7 +1,14 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
@@ -32,14 +39,6 @@ import org.traindeck.engine.model.kernels.LayerNormKernel;
 import org.traindeck.engine.train.resume.ResumePoint;
 import org.traindeck.engine.train.step.Optimizers;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * TrainDeck's kernels and the layers they replace (DL4J's DenseLayer, the SameDiff LayerNorm) are interchangeable:
  * the same training on real data, the CUDA path builds the reference layers, and a checkpoint of the reference layers
@@ -52,10 +51,16 @@ class KernelPathsTest {
 
     /** The digits MLP sample (dropout, Adam, warmup-cosine, clipping), shortened to {@code epochs}. */
     private static RunConfig digitsSample(Path dir, String name, int epochs, String kernel) throws Exception {
-        ObjectNode c = (ObjectNode) JSON.readTree(Files.readString(TestPaths.sampleConfigs().resolve("digits-mlp.json")));
+        ObjectNode c = (ObjectNode)
+                JSON.readTree(Files.readString(TestPaths.sampleConfigs().resolve("digits-mlp.json")));
         c.put("name", name);
         c.put("outputDir", dir.resolve("runs").toString());
-        ((ObjectNode) c.path("data").path("train")).put("path", TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString());
+        ((ObjectNode) c.path("data").path("train"))
+                .put(
+                        "path",
+                        TestPaths.repoRoot()
+                                .resolve("data/digits/digits.csv.gz")
+                                .toString());
         ((ObjectNode) c.path("stages").get(0)).put("epochs", epochs);
         if (kernel != null) {
             ((ObjectNode) c.path("model")).put("kernel", kernel);
@@ -65,8 +70,10 @@ class KernelPathsTest {
 
     @Test
     void theDigitsSampleTrainsToTheSameLossesWithTheKernelAndWithDenseLayer(@TempDir Path dir) throws Exception {
-        RunResult kernel = TrainingRun.prepare(digitsSample(dir, "kernel", 2, null)).runHere();
-        RunResult dl4j = TrainingRun.prepare(digitsSample(dir, "dl4j", 2, "dl4j")).runHere();
+        RunResult kernel =
+                TrainingRun.prepare(digitsSample(dir, "kernel", 2, null)).runHere();
+        RunResult dl4j =
+                TrainingRun.prepare(digitsSample(dir, "dl4j", 2, "dl4j")).runHere();
 
         assertThat(kernel.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(dl4j.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -74,7 +81,8 @@ class KernelPathsTest {
         List<Double> b = SynchronousEquivalenceTest.losses(kernel.runDir());
         assertThat(a).hasSizeGreaterThanOrEqualTo(80).hasSameSizeAs(b);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("relative loss difference at step %d", i + 1)
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("relative loss difference at step %d", i + 1)
                     .isLessThan(1e-4);
         }
     }
@@ -82,36 +90,54 @@ class KernelPathsTest {
     @Test
     void theCudaPathAndTheOptOutBuildDl4jLayersAndTheCpuPathTheKernel() {
         ModelConfig.Mlp mlp = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1);
-        assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN))).allMatch(l -> l instanceof DenseKernel).hasSize(2);
-        assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.REFERENCE))).allMatch(l -> l instanceof DenseLayer).hasSize(2);
+        assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN)))
+                .allMatch(l -> l instanceof DenseKernel)
+                .hasSize(2);
+        assertThat(denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.REFERENCE)))
+                .allMatch(l -> l instanceof DenseLayer)
+                .hasSize(2);
         List<Layer> kernels = denseLayers(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN));
-        assertThat(((DenseKernel) kernels.get(0)).inputGradient()).as("the first layer reads the data: no input gradient").isFalse();
+        assertThat(((DenseKernel) kernels.get(0)).inputGradient())
+                .as("the first layer reads the data: no input gradient")
+                .isFalse();
         assertThat(((DenseKernel) kernels.get(1)).inputGradient()).isTrue();
         ModelConfig.Mlp optOut = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1, "dl4j");
-        assertThat(denseLayers(ModelCompiler.build(optOut, DIGITS, 1, KernelUse.OWN))).allMatch(l -> l instanceof DenseLayer);
+        assertThat(denseLayers(ModelCompiler.build(optOut, DIGITS, 1, KernelUse.OWN)))
+                .allMatch(l -> l instanceof DenseLayer);
 
         ModelInput sequence = new ModelInput(InputType.recurrent(5, 6), Task.CLASSIFICATION, 2);
-        ModelConfig.Graph graph = new ModelConfig.Graph(List.of(
-                new LayerSpec("own", "dense", null, Map.of("units", 4, "activation", "gelu", "bias", true)),
-                new LayerSpec("theirs", "dense", null, Map.of("units", 4, "activation", "tanh", "bias", true, "kernel", "dl4j")),
-                new LayerSpec("last", "lstm", null, Map.of("units", 2, "returnSequences", false))), new ModelConfig.Head("auto", "auto"));
+        ModelConfig.Graph graph = new ModelConfig.Graph(
+                List.of(
+                        new LayerSpec("own", "dense", null, Map.of("units", 4, "activation", "gelu", "bias", true)),
+                        new LayerSpec(
+                                "theirs",
+                                "dense",
+                                null,
+                                Map.of("units", 4, "activation", "tanh", "bias", true, "kernel", "dl4j")),
+                        new LayerSpec("last", "lstm", null, Map.of("units", 2, "returnSequences", false))),
+                new ModelConfig.Head("auto", "auto"));
         ComputationGraph own = ModelCompiler.build(graph, sequence, 1, KernelUse.OWN);
         assertThat(layerOf(own, "own")).isInstanceOf(DenseKernel.class);
         assertThat(layerOf(own, "theirs")).isInstanceOf(TimeDistributed.class);
         ComputationGraph cuda = ModelCompiler.build(graph, sequence, 1, KernelUse.REFERENCE);
         assertThat(layerOf(cuda, "own")).isInstanceOf(TimeDistributed.class);
-        assertThat(own.params().equalsWithEps(cuda.params(), 0)).as("same parameters from the same seed").isTrue();
+        assertThat(own.params().equalsWithEps(cuda.params(), 0))
+                .as("same parameters from the same seed")
+                .isTrue();
     }
 
     @Test
     void aGraphWithDenseAndLayerNormTrainsTheSameOnBothPaths() {
         ModelInput sequence = new ModelInput(InputType.recurrent(6, 7), Task.CLASSIFICATION, 3);
-        ModelConfig.Graph graph = new ModelConfig.Graph(List.of(
-                new LayerSpec("up", "dense", null, Map.of("units", 12, "activation", "gelu", "bias", true)),
-                new LayerSpec("norm", "layerNorm", null, Map.of("epsilon", 1e-5)),
-                new LayerSpec("down", "dense", null, Map.of("units", 5, "activation", "identity", "bias", true)),
-                new LayerSpec("norm2", "layerNorm", null, Map.of("epsilon", 1e-5, "kernel", "dl4j")),
-                new LayerSpec("last", "lstm", null, Map.of("units", 4, "returnSequences", false))), new ModelConfig.Head("auto", "auto"));
+        ModelConfig.Graph graph = new ModelConfig.Graph(
+                List.of(
+                        new LayerSpec("up", "dense", null, Map.of("units", 12, "activation", "gelu", "bias", true)),
+                        new LayerSpec("norm", "layerNorm", null, Map.of("epsilon", 1e-5)),
+                        new LayerSpec(
+                                "down", "dense", null, Map.of("units", 5, "activation", "identity", "bias", true)),
+                        new LayerSpec("norm2", "layerNorm", null, Map.of("epsilon", 1e-5, "kernel", "dl4j")),
+                        new LayerSpec("last", "lstm", null, Map.of("units", 4, "returnSequences", false))),
+                new ModelConfig.Head("auto", "auto"));
         ComputationGraph own = ModelCompiler.build(graph, sequence, 3, KernelUse.OWN);
         ComputationGraph reference = ModelCompiler.build(graph, sequence, 3, KernelUse.REFERENCE);
         assertThat(layerOf(own, "norm")).isInstanceOf(LayerNormKernel.class);
@@ -126,18 +152,24 @@ class KernelPathsTest {
         for (int step = 0; step < 8; step++) {
             reference.fit(new MultiDataSet(x, y));
             own.fit(new MultiDataSet(x, y));
-            assertThat(Math.abs(own.score() - reference.score()) / reference.score()).as("loss at step %d", step).isLessThan(1e-5);
+            assertThat(Math.abs(own.score() - reference.score()) / reference.score())
+                    .as("loss at step %d", step)
+                    .isLessThan(1e-5);
         }
         assertRelativelyClose(own.params(), reference.params(), 1e-5);
     }
 
     private static Layer layerOf(ComputationGraph net, String node) {
-        return ((LayerVertex) net.getConfiguration().getVertices().get(node)).getLayerConf().getLayer();
+        return ((LayerVertex) net.getConfiguration().getVertices().get(node))
+                .getLayerConf()
+                .getLayer();
     }
 
     private static List<Layer> denseLayers(ComputationGraph net) {
-        return Arrays.stream(net.getLayers()).map(l -> l.conf().getLayer())
-                .filter(l -> l.getLayerName().startsWith("dense")).toList();
+        return Arrays.stream(net.getLayers())
+                .map(l -> l.conf().getLayer())
+                .filter(l -> l.getLayerName().startsWith("dense"))
+                .toList();
     }
 
     @Test
@@ -154,10 +186,14 @@ class KernelPathsTest {
         ModelConfig.Mlp dl4j = new ModelConfig.Mlp(List.of(64, 32), ModelConfig.Activation.RELU, 0.1, "dl4j");
         assertThat(ConfigWriter.modelJson(KernelChoices.withoutChoices(dl4j)))
                 .isEqualTo("{\"type\":\"mlp\",\"activation\":\"relu\",\"hidden\":[64,32],\"dropout\":0.1}");
-        ModelConfig.Graph graph = new ModelConfig.Graph(List.of(
-                new LayerSpec("d", "dense", null, Map.of("units", 4, "kernel", "dl4j")),
-                new LayerSpec("c", "conv1d", null, Map.of("filters", 4, "kernel", 3))), new ModelConfig.Head("auto", "auto"));
-        assertThat(ConfigWriter.modelJson(KernelChoices.withoutChoices(graph))).doesNotContain("dl4j").contains("\"kernel\":3");
+        ModelConfig.Graph graph = new ModelConfig.Graph(
+                List.of(
+                        new LayerSpec("d", "dense", null, Map.of("units", 4, "kernel", "dl4j")),
+                        new LayerSpec("c", "conv1d", null, Map.of("filters", 4, "kernel", 3))),
+                new ModelConfig.Head("auto", "auto"));
+        assertThat(ConfigWriter.modelJson(KernelChoices.withoutChoices(graph)))
+                .doesNotContain("dl4j")
+                .contains("\"kernel\":3");
     }
 
     @Test
@@ -169,7 +205,10 @@ class KernelPathsTest {
         ComputationGraph reference = resumed(config, contents, KernelUse.REFERENCE);
         ComputationGraph kernel = resumed(config, contents, KernelUse.OWN);
         assertThat(kernel.params().equalsWithEps(reference.params(), 0)).isTrue();
-        assertThat(kernel.getUpdater().getStateViewArray().equalsWithEps(reference.getUpdater().getStateViewArray(), 0)).isTrue();
+        assertThat(kernel.getUpdater()
+                        .getStateViewArray()
+                        .equalsWithEps(reference.getUpdater().getStateViewArray(), 0))
+                .isTrue();
 
         INDArray x = Nd4j.rand(DataType.FLOAT, 32, 64);
         INDArray y = Nd4j.zeros(DataType.FLOAT, 32, 10);
@@ -182,7 +221,9 @@ class KernelPathsTest {
             reference.fit(new MultiDataSet(x, y));
             Nd4j.getRandom().setSeed(100 + step);
             kernel.fit(new MultiDataSet(x, y));
-            assertThat(Math.abs(kernel.score() - reference.score()) / reference.score()).as("loss at step %d", step).isLessThan(1e-5);
+            assertThat(Math.abs(kernel.score() - reference.score()) / reference.score())
+                    .as("loss at step %d", step)
+                    .isLessThan(1e-5);
         }
         assertRelativelyClose(kernel.params(), reference.params(), 1e-5);
     }
@@ -196,7 +237,8 @@ class KernelPathsTest {
     }
 
     private static void assertRelativelyClose(INDArray actual, INDArray expected, double tolerance) {
-        double diff = actual.sub(expected).norm2Number().doubleValue() / expected.norm2Number().doubleValue();
+        double diff = actual.sub(expected).norm2Number().doubleValue()
+                / expected.norm2Number().doubleValue();
         assertThat(diff).isLessThan(tolerance);
     }
 }

@@ -1,21 +1,20 @@
 package org.traindeck.engine.train;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Can the replicas of one "cpu:2" run (synchronous all-reduce: two copies of a model stepping at once in one JVM) hit
@@ -52,11 +51,23 @@ class ReplicaStressTest {
         while (System.nanoTime() < deadline) {
             Path out = Files.createDirectories(dir.resolve("batch-" + processes));
             Path log = out.resolve("process.log");
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                    "-XX:ErrorFile=" + out.resolve("hs_err_pid%p.log"), "-XX:-CreateCoredumpOnCrash",
-                    "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"), "-cp", System.getProperty("java.class.path"),
-                    ShortReplicaRunsMain.class.getName(), out.toString(), String.valueOf(RUNS_PER_PROCESS), mode)
-                    .directory(out.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process p = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-Xmx512m",
+                            "-XX:ErrorFile=" + out.resolve("hs_err_pid%p.log"),
+                            "-XX:-CreateCoredumpOnCrash",
+                            "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            ShortReplicaRunsMain.class.getName(),
+                            out.toString(),
+                            String.valueOf(RUNS_PER_PROCESS),
+                            mode)
+                    .directory(out.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             boolean ended = p.waitFor(20, TimeUnit.MINUTES);
             if (!ended) {
                 p.destroyForcibly().waitFor();
@@ -76,8 +87,16 @@ class ReplicaStressTest {
             }
             clean(out);
         }
-        String report = String.format(Locale.ROOT, "stress (%s): %d process(es), %d run(s), %d steps in %.1f min; crashes: %d%n%s",
-                mode, processes, runs, steps, (System.nanoTime() - started) / 60e9, crashes.size(), String.join(System.lineSeparator(), crashes));
+        String report = String.format(
+                Locale.ROOT,
+                "stress (%s): %d process(es), %d run(s), %d steps in %.1f min; crashes: %d%n%s",
+                mode,
+                processes,
+                runs,
+                steps,
+                (System.nanoTime() - started) / 60e9,
+                crashes.size(),
+                String.join(System.lineSeparator(), crashes));
         System.out.println(report);
         Files.writeString(Path.of("target", "replica-stress-" + mode + ".txt"), report);
         assertThat(crashes).as(report).isEmpty();
@@ -86,7 +105,9 @@ class ReplicaStressTest {
     /** The problematic frame and the first native frames of the batch's crash log, if it has one. */
     private static String frames(Path out) throws IOException {
         try (Stream<Path> s = Files.list(out)) {
-            Path log = s.filter(p -> p.getFileName().toString().startsWith("hs_err_pid")).findFirst().orElse(null);
+            Path log = s.filter(p -> p.getFileName().toString().startsWith("hs_err_pid"))
+                    .findFirst()
+                    .orElse(null);
             if (log == null) {
                 return "no crash log";
             }
@@ -95,7 +116,10 @@ class ReplicaStressTest {
             List<String> lines = Files.readAllLines(log);
             List<String> picked = new ArrayList<>();
             for (String l : lines) {
-                if (l.startsWith("# Problematic frame") || l.startsWith("# C  ") || l.startsWith("C  [") || l.startsWith("j  ")) {
+                if (l.startsWith("# Problematic frame")
+                        || l.startsWith("# C  ")
+                        || l.startsWith("C  [")
+                        || l.startsWith("j  ")) {
                     picked.add(l);
                 }
                 if (picked.size() > 12) {

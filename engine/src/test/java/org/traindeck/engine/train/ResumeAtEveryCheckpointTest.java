@@ -1,5 +1,14 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -9,16 +18,6 @@ import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A two-stage run resumed from each checkpoint it wrote (every epoch end, the end of stage 1, the best of each
@@ -43,7 +42,8 @@ class ResumeAtEveryCheckpointTest {
             """;
 
     private static RunConfig config(Path dir, String name, String stageTwoOptimizer) {
-        return ConfigParser.parse(TWO_STAGES.formatted(name, stageTwoOptimizer), dir).orThrow();
+        return ConfigParser.parse(TWO_STAGES.formatted(name, stageTwoOptimizer), dir)
+                .orThrow();
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
@@ -60,11 +60,15 @@ class ResumeAtEveryCheckpointTest {
     }
 
     @ParameterizedTest(name = "stage 2 optimizer {0}")
-    @ValueSource(strings = {
-            "{\"type\": \"nesterovs\", \"learningRate\": 0.01}",
-            "{\"type\": \"adam\", \"learningRate\": 0.001}"})
-    void resumingFromAnyCheckpointContinuesTheUninterruptedRun(String stageTwoOptimizer, @TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", stageTwoOptimizer)).runHere();
+    @ValueSource(
+            strings = {
+                "{\"type\": \"nesterovs\", \"learningRate\": 0.01}",
+                "{\"type\": \"adam\", \"learningRate\": 0.001}"
+            })
+    void resumingFromAnyCheckpointContinuesTheUninterruptedRun(String stageTwoOptimizer, @TempDir Path dir)
+            throws Exception {
+        RunResult straight =
+                TrainingRun.prepare(config(dir, "straight", stageTwoOptimizer)).runHere();
         assertThat(straight.status()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> expected = ResumeTest.lossesByStep(straight.runDir());
         float[] expectedParams = ResumeTest.finalParams(straight);
@@ -80,13 +84,19 @@ class ResumeAtEveryCheckpointTest {
             // each resume works on a copy of the run folder, as if the run had been killed just after this checkpoint
             Path copy = dir.resolve("copies/" + (n++) + "/straight");
             copyTree(straight.runDir(), copy);
-            Path file = copy.resolve(CheckpointStore.FOLDER).resolve(checkpoint.file().getFileName().toString());
-            RunResult resumed = TrainingRun.resume(file, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+            Path file = copy.resolve(CheckpointStore.FOLDER)
+                    .resolve(checkpoint.file().getFileName().toString());
+            RunResult resumed = TrainingRun.resume(file, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                    .runHere();
 
-            String at = c.reason() + " checkpoint at step " + c.globalStep() + " (stage " + c.stageIndex() + ", epoch " + c.epoch() + ")";
+            String at = c.reason() + " checkpoint at step " + c.globalStep() + " (stage " + c.stageIndex() + ", epoch "
+                    + c.epoch() + ")";
             assertThat(resumed.status()).as(at).isEqualTo(RunResult.Status.FINISHED);
-            assertThat(ResumeTest.lossesByStep(resumed.runDir())).as("losses after resuming from the " + at).isEqualTo(expected);
-            assertThat(CheckpointFiles.read(resumed.lastCheckpoint()).params()).as("final parameters after resuming from the " + at)
+            assertThat(ResumeTest.lossesByStep(resumed.runDir()))
+                    .as("losses after resuming from the " + at)
+                    .isEqualTo(expected);
+            assertThat(CheckpointFiles.read(resumed.lastCheckpoint()).params())
+                    .as("final parameters after resuming from the " + at)
                     .containsExactly(expectedParams);
         }
         assertThat(n).isGreaterThanOrEqualTo(4);

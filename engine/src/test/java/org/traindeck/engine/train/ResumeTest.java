@@ -1,6 +1,15 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
@@ -10,16 +19,6 @@ import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A resumed run must be the same run: bit for bit, same steps, same curves. */
 class ResumeTest {
@@ -58,7 +57,9 @@ class ResumeTest {
         Map<Long, Double> out = new TreeMap<>();
         for (JsonNode e : RunFiles.metric(RunFiles.jsonl(runDir), "train/loss")) {
             Double previous = out.put(e.get("step").asLong(), e.get("value").asDouble());
-            assertThat(previous).as("step %d logged twice", e.get("step").asLong()).isNull();
+            assertThat(previous)
+                    .as("step %d logged twice", e.get("step").asLong())
+                    .isNull();
         }
         return out;
     }
@@ -69,28 +70,35 @@ class ResumeTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, MLP, "straight", 4)).runHere();
+        RunResult straight =
+                TrainingRun.prepare(config(dir, MLP, "straight", 4)).runHere();
         RunResult first = TrainingRun.prepare(config(dir, MLP, "split", 2)).runHere();
         assertThat(first.steps()).isEqualTo(straight.steps() / 2);
 
-        RunResult resumed = TrainingRun.resume(first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(resumed.steps()).isEqualTo(straight.steps());
         assertThat(lossesByStep(resumed.runDir())).isEqualTo(lossesByStep(straight.runDir()));
         assertThat(finalParams(resumed)).containsExactly(finalParams(straight));
-        assertThat(resumed.lastMetrics().get("val/accuracy")).isEqualTo(straight.lastMetrics().get("val/accuracy"));
+        assertThat(resumed.lastMetrics().get("val/accuracy"))
+                .isEqualTo(straight.lastMetrics().get("val/accuracy"));
     }
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, LENET_TWO_STAGES, "straight")).runHere();
+        RunResult straight =
+                TrainingRun.prepare(config(dir, LENET_TWO_STAGES, "straight")).runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, LENET_TWO_STAGES, "stopped"), 23);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         Checkpoint at = CheckpointFiles.read(stopped.lastCheckpoint()).checkpoint();
         assertThat(at.reason()).isEqualTo("stop");
 
-        RunResult resumed = TrainingRun.resume(stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> expected = lossesByStep(straight.runDir());
@@ -100,10 +108,20 @@ class ResumeTest {
         assertThat(finalParams(resumed)).containsExactly(finalParams(straight));
         // elapsed time continues rather than restarting at zero
         List<JsonNode> events = RunFiles.jsonl(resumed.runDir());
-        double elapsedAtStop = events.stream().filter(e -> e.path("step").asLong() == at.globalStep()).mapToDouble(e -> e.get("elapsed").asDouble()).max().orElseThrow();
-        double firstAfter = events.stream().filter(e -> e.path("step").asLong() == at.globalStep() + 1).mapToDouble(e -> e.get("elapsed").asDouble()).min().orElseThrow();
+        double elapsedAtStop = events.stream()
+                .filter(e -> e.path("step").asLong() == at.globalStep())
+                .mapToDouble(e -> e.get("elapsed").asDouble())
+                .max()
+                .orElseThrow();
+        double firstAfter = events.stream()
+                .filter(e -> e.path("step").asLong() == at.globalStep() + 1)
+                .mapToDouble(e -> e.get("elapsed").asDouble())
+                .min()
+                .orElseThrow();
         assertThat(firstAfter).isGreaterThanOrEqualTo(at.elapsedSeconds()).isGreaterThan(elapsedAtStop - 1);
-        assertThat(RunFiles.lifecycle(events)).contains("RUN_STOPPED", "RUN_RESUMED").endsWith("RUN_FINISHED");
+        assertThat(RunFiles.lifecycle(events))
+                .contains("RUN_STOPPED", "RUN_RESUMED")
+                .endsWith("RUN_FINISHED");
         try (var tb = Files.list(resumed.runDir().resolve("tensorboard"))) {
             assertThat(tb.count()).isEqualTo(2);
         }
@@ -112,12 +130,17 @@ class ResumeTest {
     @Test
     void resumeFromAChosenCheckpointFileDropsTheLaterMetrics(@TempDir Path dir) throws Exception {
         RunResult full = TrainingRun.prepare(config(dir, MLP, "pick", 3)).runHere();
-        Path epoch1 = new CheckpointStore(full.runDir()).list().stream().map(Checkpoint.Listed::file)
-                .filter(f -> f.getFileName().toString().startsWith("step-")).min(Comparator.naturalOrder()).orElseThrow();
+        Path epoch1 = new CheckpointStore(full.runDir())
+                .list().stream()
+                        .map(Checkpoint.Listed::file)
+                        .filter(f -> f.getFileName().toString().startsWith("step-"))
+                        .min(Comparator.naturalOrder())
+                        .orElseThrow();
         long stepAt = CheckpointFiles.read(epoch1).checkpoint().globalStep();
         Map<Long, Double> before = lossesByStep(full.runDir());
 
-        RunResult again = TrainingRun.resume(epoch1, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        RunResult again = TrainingRun.resume(epoch1, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                .runHere();
 
         assertThat(again.steps()).isEqualTo(full.steps());
         assertThat(lossesByStep(again.runDir())).isEqualTo(before);
@@ -129,7 +152,8 @@ class ResumeTest {
     void aFinishedRunSaysSoUnlessGivenMoreEpochs(@TempDir Path dir) throws Exception {
         RunResult done = TrainingRun.prepare(config(dir, MLP, "done", 1)).runHere();
 
-        RunResult nothing = TrainingRun.resume(done.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        RunResult nothing = TrainingRun.resume(done.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                .runHere();
 
         assertThat(nothing.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(nothing.message()).contains("already finished").contains("--epochs");

@@ -1,5 +1,14 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.Engine;
@@ -11,16 +20,6 @@ import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.library.RunSummary;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /** A real short CPU run measures its energy from the powercap folder it is given, or says in its log why it cannot. */
 class RunEnergyTest {
@@ -41,19 +40,22 @@ class RunEnergyTest {
         Path zone = Files.createDirectories(dir.resolve("powercap/intel-rapl:0"));
         Files.writeString(zone.resolve("max_energy_range_uj"), "262143328850\n");
         Files.writeString(zone.resolve("energy_uj"), "262000000000\n");
-        TrainingRun run = TrainingRun.prepare(config("measured"), new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(),
-                dir.resolve("powercap")));
+        TrainingRun run = TrainingRun.prepare(
+                config("measured"),
+                new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap")));
         AtomicBoolean bumped = new AtomicBoolean();
-        run.subscribe(e -> {
-            // the package uses 1 Wh (3,600 J) while the run trains, across the counter's wrap
-            if (e instanceof MetricEvent && bumped.compareAndSet(false, true)) {
-                try {
-                    Files.writeString(zone.resolve("energy_uj"), (3_600_000_000L - 143_328_850L) + "\n");
-                } catch (IOException ex) {
-                    throw new UncheckedIOException(ex);
-                }
-            }
-        }, EventBus.Delivery.LOSSLESS);
+        run.subscribe(
+                e -> {
+                    // the package uses 1 Wh (3,600 J) while the run trains, across the counter's wrap
+                    if (e instanceof MetricEvent && bumped.compareAndSet(false, true)) {
+                        try {
+                            Files.writeString(zone.resolve("energy_uj"), (3_600_000_000L - 143_328_850L) + "\n");
+                        } catch (IOException ex) {
+                            throw new UncheckedIOException(ex);
+                        }
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         RunResult result = run.runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -66,12 +68,17 @@ class RunEnergyTest {
 
     @Test
     void withoutCountersTheLogSaysItCannotBeMeasuredHere() throws Exception {
-        RunResult result = TrainingRun.prepare(config("unmeasured"), new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(),
-                dir.resolve("no-powercap"))).runHere();
+        RunResult result = TrainingRun.prepare(
+                        config("unmeasured"),
+                        new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("no-powercap")))
+                .runHere();
 
         assertThat(result.lastMetrics().keySet()).noneMatch(n -> n.startsWith("energy/"));
         assertThat(Files.readString(result.runDir().resolve("train.log")))
-                .contains("energy: cannot be measured here (cpu: cannot be measured here: there is no " + dir.resolve("no-powercap"));
-        assertThat(Engine.local().runs(dir.resolve("out"))).singleElement().satisfies(r -> assertThat(r.energyWh()).isNaN());
+                .contains("energy: cannot be measured here (cpu: cannot be measured here: there is no "
+                        + dir.resolve("no-powercap"));
+        assertThat(Engine.local().runs(dir.resolve("out")))
+                .singleElement()
+                .satisfies(r -> assertThat(r.energyWh()).isNaN());
     }
 }

@@ -2,7 +2,6 @@ package org.traindeck.engine.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +13,7 @@ final class RunFiles {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RunFiles() {
-    }
+    private RunFiles() {}
 
     static List<JsonNode> jsonl(Path runDir) throws IOException {
         List<JsonNode> out = new ArrayList<>();
@@ -26,14 +24,22 @@ final class RunFiles {
     }
 
     static List<JsonNode> metric(List<JsonNode> events, String name) {
-        return events.stream().filter(e -> name.equals(e.path("name").asText(null))).toList();
+        return events.stream()
+                .filter(e -> name.equals(e.path("name").asText(null)))
+                .toList();
     }
 
     static List<String> lifecycle(List<JsonNode> events) {
-        return events.stream().filter(e -> e.has("event")).map(e -> e.get("event").asText()).toList();
+        return events.stream()
+                .filter(e -> e.has("event"))
+                .map(e -> e.get("event").asText())
+                .toList();
     }
 
     static double mean(List<JsonNode> values, int from, int to) {
-        return values.subList(from, to).stream().mapToDouble(v -> v.get("value").asDouble()).average().orElseThrow();
+        return values.subList(from, to).stream()
+                .mapToDouble(v -> v.get("value").asDouble())
+                .average()
+                .orElseThrow();
     }
 }

@@ -1,15 +1,14 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
-
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A GPT on DL4J's SameDiff layers (positions, layer norms, attention), whose optimizer state now sits in the stage's
@@ -18,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SameDiffGraphResumeTest {
 
     private static RunConfig config(Path dir, String name, int epochs) {
-        String text = TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
+        String text =
+                TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 3,
                  "model": {"type": "gpt", "width": 16, "depth": 1, "heads": 2, "kernel": "dl4j"},
@@ -35,7 +35,9 @@ class SameDiffGraphResumeTest {
         RunResult first = TrainingRun.prepare(config(dir, "split", 2)).runHere();
         assertThat(first.status()).as(first.message()).isEqualTo(RunResult.Status.FINISHED);
 
-        RunResult resumed = TrainingRun.resume(first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(ResumeTest.lossesByStep(resumed.runDir())).isEqualTo(ResumeTest.lossesByStep(straight.runDir()));

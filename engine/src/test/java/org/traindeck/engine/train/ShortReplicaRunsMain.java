@@ -1,13 +1,12 @@
 package org.traindeck.engine.train;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * {@code OUTPUT_DIR COUNT replicas}: trains {@code COUNT} short runs on "cpu:2" (synchronous all-reduce: two replicas
@@ -18,8 +17,7 @@ import java.util.List;
  */
 public final class ShortReplicaRunsMain {
 
-    private ShortReplicaRunsMain() {
-    }
+    private ShortReplicaRunsMain() {}
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
@@ -33,7 +31,10 @@ public final class ShortReplicaRunsMain {
                 """.formatted(out.toString().replace("\\", "\\\\"));
         RunConfig parsed = ConfigParser.parse(config, out).orThrow();
         boolean pairs = args.length > 2 && args[2].equals("pairs");
-        RunConfig one = pairs ? ConfigParser.revalidate(parsed.withDevices(DeviceSelection.CPU)).orThrow() : parsed;
+        RunConfig one = pairs
+                ? ConfigParser.revalidate(parsed.withDevices(DeviceSelection.CPU))
+                        .orThrow()
+                : parsed;
         for (int i = 0; i < count; i++) {
             List<TrainingRun> runs = new ArrayList<>();
             for (int r = 0; r < (pairs ? 2 : 1); r++) {

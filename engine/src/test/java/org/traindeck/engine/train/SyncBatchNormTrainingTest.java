@@ -1,5 +1,11 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.params.BatchNormalizationParamInitializer;
@@ -20,13 +26,6 @@ import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.KernelUse;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * Synchronized BatchNorm (parallel.syncBatchNorm) with real training on the digits: 2 CPU workers × batch 32 train
  * as one device × batch 64, every step's loss and the final running statistics within 1e-4 relative (the bound of
@@ -41,12 +40,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SyncBatchNormTrainingTest {
 
-    private static final String LENET = "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 3, \"dense\": 32, \"dropout\": 0, \"batchNorm\": true}";
+    private static final String LENET =
+            "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 3, \"dense\": 32, \"dropout\": 0, \"batchNorm\": true}";
     private static final String RESNET = "{\"type\": \"resnet\", \"blocks\": 1, \"channels\": 8}";
 
-    private static RunConfig config(Path dir, String name, String model, String devices, int batch, int accumulation, boolean sync,
-                                    int epochs) {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+    private static RunConfig config(
+            Path dir,
+            String name,
+            String model,
+            String devices,
+            int batch,
+            int accumulation,
+            boolean sync,
+            int epochs) {
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 5, "devices": "%s", "model": %s,
                  "parallel": {"syncBatchNorm": %s},
@@ -55,19 +65,24 @@ class SyncBatchNormTrainingTest {
                  "stages": [{"epochs": %d, "batchSize": %d, "accumulationSteps": %d, "gradientClipping": 1.0,
                              "optimizer": {"type": "nesterovs", "learningRate": 0.05, "momentum": 0.9}}],
                  "checkpoint": {"keepBestPerStage": false}}
-                """.formatted(name, devices, model, sync, digits, epochs, batch, accumulation), dir).orThrow();
+                """.formatted(name, devices, model, sync, digits, epochs, batch, accumulation), dir)
+                .orThrow();
     }
 
     /** The running mean and log10 deviation of every BatchNorm layer of the run's last checkpoint, in layer order. */
     private static List<float[]> runningStatistics(RunConfig config, RunResult run) throws Exception {
         ModelInput input = new ModelInput(InputType.convolutional(8, 8, 1), Task.CLASSIFICATION, 10, false);
         ComputationGraph net = ModelCompiler.build(config.model(), input, config.seed(), KernelUse.OWN);
-        net.setParams(Nd4j.createFromArray(CheckpointFiles.read(run.lastCheckpoint()).params()).reshape(1, -1));
+        net.setParams(
+                Nd4j.createFromArray(CheckpointFiles.read(run.lastCheckpoint()).params())
+                        .reshape(1, -1));
         List<float[]> out = new ArrayList<>();
         for (var layer : net.getLayers()) {
             if (layer instanceof org.deeplearning4j.nn.layers.normalization.BatchNormalization) {
-                out.add(layer.getParam(BatchNormalizationParamInitializer.GLOBAL_MEAN).toFloatVector());
-                out.add(layer.getParam(BatchNormalizationParamInitializer.GLOBAL_LOG_STD).toFloatVector());
+                out.add(layer.getParam(BatchNormalizationParamInitializer.GLOBAL_MEAN)
+                        .toFloatVector());
+                out.add(layer.getParam(BatchNormalizationParamInitializer.GLOBAL_LOG_STD)
+                        .toFloatVector());
             }
         }
         assertThat(out).isNotEmpty();
@@ -83,30 +98,40 @@ class SyncBatchNormTrainingTest {
     }
 
     @ParameterizedTest(name = "{0}: 2 workers × {1} × {2} accumulated, synchronized = one device × {3} × {2}")
-    @CsvSource(delimiter = ';', value = {"lenet; 32; 1; 64", "resnet; 32; 1; 64", "lenet; 16; 2; 32"})
-    void twoWorkersWithSyncBatchNormTrainAsOneDeviceAtTheGlobalBatch(String type, int batch, int accumulation, int globalBatch,
-                                                                      @TempDir Path dir) throws Exception {
+    @CsvSource(
+            delimiter = ';',
+            value = {"lenet; 32; 1; 64", "resnet; 32; 1; 64", "lenet; 16; 2; 32"})
+    void twoWorkersWithSyncBatchNormTrainAsOneDeviceAtTheGlobalBatch(
+            String type, int batch, int accumulation, int globalBatch, @TempDir Path dir) throws Exception {
         String model = type.equals("lenet") ? LENET : RESNET;
         RunConfig oneConfig = config(dir, "one", model, "cpu", globalBatch, accumulation, false, 1);
         RunConfig syncConfig = config(dir, "sync", model, "cpu:2", batch, accumulation, true, 1);
         RunResult one = TrainingRun.prepare(oneConfig).runHere();
         RunResult sync = TrainingRun.prepare(syncConfig).runHere();
-        RunResult plain = TrainingRun.prepare(config(dir, "plain", model, "cpu:2", batch, accumulation, false, 1)).runHere();
+        RunResult plain = TrainingRun.prepare(config(dir, "plain", model, "cpu:2", batch, accumulation, false, 1))
+                .runHere();
 
-        assertThat(List.of(one.status(), sync.status(), plain.status())).as(sync.message()).containsOnly(RunResult.Status.FINISHED);
+        assertThat(List.of(one.status(), sync.status(), plain.status()))
+                .as(sync.message())
+                .containsOnly(RunResult.Status.FINISHED);
         List<Double> a = SynchronousEquivalenceTest.losses(one.runDir());
         List<Double> s = SynchronousEquivalenceTest.losses(sync.runDir());
         List<Double> p = SynchronousEquivalenceTest.losses(plain.runDir());
         assertThat(a).hasSizeGreaterThanOrEqualTo(20).hasSameSizeAs(s).hasSameSizeAs(p);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(s.get(i) - a.get(i)) / Math.abs(a.get(i))).as("relative loss difference at step %d", i + 1)
+            assertThat(Math.abs(s.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("relative loss difference at step %d", i + 1)
                     .isLessThan(1e-4);
         }
         // per-device statistics train another model: the option is what makes the two equal (measured: ResNet 9.0e-4,
         // LeNet 2.1e-2, LeNet with accumulation 9.2e-2; with the option 2-3e-7)
         double without = maxRelative(a, p);
-        System.out.printf("%s: largest relative loss difference without syncBatchNorm %.3g, with %.3g%n", type, without, maxRelative(a, s));
-        assertThat(without).as("largest relative loss difference without syncBatchNorm").isGreaterThan(5e-4);
+        System.out.printf(
+                "%s: largest relative loss difference without syncBatchNorm %.3g, with %.3g%n",
+                type, without, maxRelative(a, s));
+        assertThat(without)
+                .as("largest relative loss difference without syncBatchNorm")
+                .isGreaterThan(5e-4);
 
         List<float[]> expected = runningStatistics(oneConfig, one);
         List<float[]> actual = runningStatistics(syncConfig, sync);
@@ -122,7 +147,8 @@ class SyncBatchNormTrainingTest {
                 scale = Math.max(scale, Math.abs(v));
             }
             for (int i = 0; i < e.length; i++) {
-                assertThat((double) Math.abs(g[i] - e[i])).as("running statistic %d of array %d", i, l)
+                assertThat((double) Math.abs(g[i] - e[i]))
+                        .as("running statistic %d of array %d", i, l)
                         .isLessThanOrEqualTo(bound * scale);
             }
         }
@@ -133,7 +159,8 @@ class SyncBatchNormTrainingTest {
             throws Exception {
         RunConfig config = config(dir, "failing", LENET, "cpu:2", 32, 1, true, 1);
         // the last worker fails before its forward pass: the first waits for it at bn0's exchange until the abort
-        RunResult r = TrainingRun.prepare(config, DeviceDiscovery.system(), FaultPlan.NONE.failingWorkerAtStep(5)).runHere();
+        RunResult r = TrainingRun.prepare(config, DeviceDiscovery.system(), FaultPlan.NONE.failingWorkerAtStep(5))
+                .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(SynchronousEquivalenceTest.losses(r.runDir())).hasSize((int) r.steps());
@@ -144,11 +171,14 @@ class SyncBatchNormTrainingTest {
 
     @Test
     void aStopAndResumeWithSyncBatchNormOnTwoWorkersIsBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", LENET, "cpu:2", 32, 1, true, 2)).runHere();
+        RunResult straight = TrainingRun.prepare(config(dir, "straight", LENET, "cpu:2", 32, 1, true, 2))
+                .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", LENET, "cpu:2", 32, 1, true, 2), 13);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
-        RunResult resumed = TrainingRun.resume(stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(resumed.steps()).isEqualTo(straight.steps());

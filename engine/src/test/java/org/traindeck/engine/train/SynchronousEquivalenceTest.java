@@ -1,7 +1,14 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -9,14 +16,6 @@ import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The synchronous all-reduce is the same training as one device at the global batch: N CPU workers × batch b × k
@@ -40,17 +39,29 @@ class SynchronousEquivalenceTest {
     private static final String KERNELS = " (float32 rounding stays below 1e-7 here: see which kernels oneDNN ran with"
             + " KERNELS=1 .ci/test-isa.sh, docs/testing-isa.md)";
 
-    private static RunConfig config(Path dir, String name, String model, String optimizer, String devices, int batch, int accumulation,
-                                    double clip) {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
-        return ConfigParser.parse("""
+    private static RunConfig config(
+            Path dir,
+            String name,
+            String model,
+            String optimizer,
+            String devices,
+            int batch,
+            int accumulation,
+            double clip) {
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
+        return ConfigParser.parse(
+                        """
                 {"name": "%s", "outputDir": "out", "seed": 11, "devices": "%s", "model": %s,
                  "data": {"train": {"type": "csv", "path": "%s", "numClasses": 10, "imageShape": [8, 8, 1], "normalize": "minmax"},
                           "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": %d, "accumulationSteps": %d, "gradientClipping": %s, "optimizer": %s,
                              "schedule": {"type": "warmupCosine", "warmupSteps": 5, "minLearningRate": 0.0001}}],
                  "checkpoint": {"keepBestPerStage": false}}
-                """.formatted(name, devices, model, digits, batch, accumulation, clip, optimizer), dir).orThrow();
+                """.formatted(name, devices, model, digits, batch, accumulation, clip, optimizer), dir)
+                .orThrow();
     }
 
     static List<Double> losses(Path runDir) throws IOException {
@@ -65,21 +76,35 @@ class SynchronousEquivalenceTest {
     }
 
     @ParameterizedTest(name = "{0} {1}: {2} workers × batch {3} × {4} accumulated = one device × {5}")
-    @CsvSource(delimiter = ';', value = {
-            "mlp; adam; 2; 32; 1; 64",
-            "mlp; adam; 2; 12; 2; 48",
-            "mlp; nesterovs; 3; 16; 1; 48",
-            "lenet; adam; 3; 8; 2; 48",
-            "lenet; nesterovs; 2; 24; 1; 48",
-    })
-    void severalWorkersTrainExactlyAsOneDeviceAtTheGlobalBatch(String modelType, String optimizerType, int workers, int batch,
-                                                                int accumulation, int globalBatch, @TempDir Path dir) throws Exception {
-        String model = modelType.equals("mlp") ? "{\"type\": \"mlp\", \"hidden\": [64], \"dropout\": 0}"
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "mlp; adam; 2; 32; 1; 64",
+                "mlp; adam; 2; 12; 2; 48",
+                "mlp; nesterovs; 3; 16; 1; 48",
+                "lenet; adam; 3; 8; 2; 48",
+                "lenet; nesterovs; 2; 24; 1; 48",
+            })
+    void severalWorkersTrainExactlyAsOneDeviceAtTheGlobalBatch(
+            String modelType,
+            String optimizerType,
+            int workers,
+            int batch,
+            int accumulation,
+            int globalBatch,
+            @TempDir Path dir)
+            throws Exception {
+        String model = modelType.equals("mlp")
+                ? "{\"type\": \"mlp\", \"hidden\": [64], \"dropout\": 0}"
                 : "{\"type\": \"lenet\", \"channels\": [8, 16], \"kernelSize\": 3, \"dense\": 32, \"dropout\": 0}";
-        String optimizer = optimizerType.equals("adam") ? "{\"type\": \"adam\", \"learningRate\": 0.003}"
+        String optimizer = optimizerType.equals("adam")
+                ? "{\"type\": \"adam\", \"learningRate\": 0.003}"
                 : "{\"type\": \"nesterovs\", \"learningRate\": 0.05, \"momentum\": 0.9}";
-        RunResult one = TrainingRun.prepare(config(dir, "one", model, optimizer, "cpu", globalBatch, 1, 1.0)).runHere();
-        RunResult several = TrainingRun.prepare(config(dir, "several", model, optimizer, "cpu:" + workers, batch, accumulation, 1.0)).runHere();
+        RunResult one = TrainingRun.prepare(config(dir, "one", model, optimizer, "cpu", globalBatch, 1, 1.0))
+                .runHere();
+        RunResult several = TrainingRun.prepare(
+                        config(dir, "several", model, optimizer, "cpu:" + workers, batch, accumulation, 1.0))
+                .runHere();
 
         assertThat(one.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(several.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -87,7 +112,8 @@ class SynchronousEquivalenceTest {
         List<Double> b = losses(several.runDir());
         assertThat(a).hasSizeGreaterThanOrEqualTo(30).hasSameSizeAs(b);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("relative loss difference at step %d%s", i + 1, KERNELS)
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("relative loss difference at step %d%s", i + 1, KERNELS)
                     .isLessThan(1e-4);
         }
         float[] pa = CheckpointFiles.read(one.lastCheckpoint()).params();
@@ -99,32 +125,47 @@ class SynchronousEquivalenceTest {
             diff += (double) (pa[i] - pb[i]) * (pa[i] - pb[i]);
             norm += (double) pa[i] * pa[i];
         }
-        assertThat(Math.sqrt(diff / norm)).as("relative difference of the parameters after %d steps%s", a.size(), KERNELS)
+        assertThat(Math.sqrt(diff / norm))
+                .as("relative difference of the parameters after %d steps%s", a.size(), KERNELS)
                 .isLessThan(1e-4);
     }
 
     private static RunConfig transformer(Path dir, String name, String type, String devices, int batch) {
         String data = type.equals("vit")
-                ? "{\"type\": \"csv\", \"path\": \"" + TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/")
+                ? "{\"type\": \"csv\", \"path\": \""
+                        + TestPaths.repoRoot()
+                                .resolve("data/digits/digits.csv.gz")
+                                .toString()
+                                .replace("\\", "/")
                         + "\", \"numClasses\": 10, \"imageShape\": [8, 8, 1], \"normalize\": \"minmax\", \"limit\": 480}"
-                : "{\"type\": \"text\", \"path\": \"" + TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/")
-                        + "\", \"context\": 16, \"limit\": 480}";
-        String model = type.equals("vit") ? "{\"type\": \"vit\", \"patch\": 2, \"width\": 16, \"depth\": 1, \"heads\": 2}"
+                : "{\"type\": \"text\", \"path\": \""
+                        + TestPaths.repoRoot()
+                                .resolve("data/text/gpl-3.txt")
+                                .toString()
+                                .replace("\\", "/") + "\", \"context\": 16, \"limit\": 480}";
+        String model = type.equals("vit")
+                ? "{\"type\": \"vit\", \"patch\": 2, \"width\": 16, \"depth\": 1, \"heads\": 2}"
                 : "{\"type\": \"gpt\", \"width\": 16, \"depth\": 1, \"heads\": 2}";
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 11, "devices": "%s", "model": %s,
                  "data": {"train": %s, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": %d, "gradientClipping": 1.0, "optimizer": {"type": "adam", "learningRate": 0.003}}],
                  "checkpoint": {"keepBestPerStage": false}}
-                """.formatted(name, devices, model, data, batch), dir).orThrow();
+                """.formatted(name, devices, model, data, batch), dir)
+                .orThrow();
     }
 
     /** The SameDiff transformer layers (attention, layer norm, patches, positions) through the same all-reduce. */
     @ParameterizedTest(name = "{0}: 2 workers × batch {1} = one device × {2}")
-    @CsvSource(delimiter = ';', value = {"vit; 16; 32", "gpt; 16; 32"})
-    void transformersOnTwoWorkersTrainExactlyAsOneDevice(String type, int batch, int globalBatch, @TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(transformer(dir, "one", type, "cpu", globalBatch)).runHere();
-        RunResult two = TrainingRun.prepare(transformer(dir, "two", type, "cpu:2", batch)).runHere();
+    @CsvSource(
+            delimiter = ';',
+            value = {"vit; 16; 32", "gpt; 16; 32"})
+    void transformersOnTwoWorkersTrainExactlyAsOneDevice(String type, int batch, int globalBatch, @TempDir Path dir)
+            throws Exception {
+        RunResult one = TrainingRun.prepare(transformer(dir, "one", type, "cpu", globalBatch))
+                .runHere();
+        RunResult two = TrainingRun.prepare(transformer(dir, "two", type, "cpu:2", batch))
+                .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -132,7 +173,8 @@ class SynchronousEquivalenceTest {
         List<Double> b = losses(two.runDir());
         assertThat(a).hasSizeGreaterThanOrEqualTo(20).hasSameSizeAs(b);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i))).as("relative loss difference at step %d", i + 1)
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("relative loss difference at step %d", i + 1)
                     .isLessThan(1e-4);
         }
     }

@@ -1,6 +1,12 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
@@ -8,13 +14,6 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.LongStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Stopping and resuming synchronous data-parallel runs, on the same and on another number of devices. */
 class SynchronousResumeTest {
@@ -46,7 +45,9 @@ class SynchronousResumeTest {
         // 768 training samples = 48 batches of 16 an epoch; a step takes 2 workers × 2 = 4: 12 steps an epoch
         RunResult stopped = stoppedAt(config(dir, "stopped"), 17);
 
-        RunResult resumed = TrainingRun.resume(stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(resumed.steps()).isEqualTo(straight.steps()).isEqualTo(36);
@@ -55,12 +56,16 @@ class SynchronousResumeTest {
     }
 
     @Test
-    void resumingOnAnotherNumberOfDevicesContinuesTheGlobalStepAndTheLearningRateCurve(@TempDir Path dir) throws Exception {
+    void resumingOnAnotherNumberOfDevicesContinuesTheGlobalStepAndTheLearningRateCurve(@TempDir Path dir)
+            throws Exception {
         int s = 17;
         stoppedAt(config(dir, "moved"), s);
 
-        RunResult resumed = TrainingRun.resume(dir.resolve("out/moved"),
-                new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)), DeviceDiscovery.system()).runHere();
+        RunResult resumed = TrainingRun.resume(
+                        dir.resolve("out/moved"),
+                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)),
+                        DeviceDiscovery.system())
+                .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = RunFiles.jsonl(resumed.runDir());
@@ -70,7 +75,8 @@ class SynchronousResumeTest {
         int rest = (48 - 4 * (s - 12) + 5) / 6;
         assertThat(resumed.steps()).isEqualTo(s + rest + 8);
         assertThat(lr.stream().map(e -> e.get("step").asLong()).toList())
-                .containsExactlyElementsOf(LongStream.rangeClosed(1, resumed.steps()).boxed().toList());
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, resumed.steps()).boxed().toList());
         double before = lr.get(s - 1).get("value").asDouble();
         double after = lr.get(s).get("value").asDouble();
         // the stage's progress (not the step count) sets the rate, so the curve goes on where it was, to within one
@@ -78,11 +84,14 @@ class SynchronousResumeTest {
         assertThat(Math.abs(after - before) / before).isLessThan(0.05);
         for (int i = 6; i < lr.size(); i++) {
             if (i != s) {
-                assertThat(lr.get(i).get("value").asDouble()).isLessThanOrEqualTo(lr.get(i - 1).get("value").asDouble());
+                assertThat(lr.get(i).get("value").asDouble())
+                        .isLessThanOrEqualTo(lr.get(i - 1).get("value").asDouble());
             }
         }
         Map<Long, Double> losses = ResumeTest.lossesByStep(resumed.runDir());
         assertThat(losses).hasSize((int) resumed.steps());
-        assertThat(RunFiles.lifecycle(events)).contains("RUN_STOPPED", "RUN_RESUMED").endsWith("RUN_FINISHED");
+        assertThat(RunFiles.lifecycle(events))
+                .contains("RUN_STOPPED", "RUN_RESUMED")
+                .endsWith("RUN_FINISHED");
     }
 }

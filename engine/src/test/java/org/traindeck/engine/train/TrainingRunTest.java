@@ -1,6 +1,15 @@
 package org.traindeck.engine.train;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,21 +23,13 @@ import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.sinks.CsvSink;
 import org.traindeck.engine.sinks.TfEventFileReader;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Real runs on small data, checked through the files they write and the events they publish. */
 class TrainingRunTest {
 
     private static RunConfig sample(String file, Path output) {
-        return ConfigParser.load(TestPaths.sampleConfigs().resolve(file)).orThrow().withOutputDir(output.toString());
+        return ConfigParser.load(TestPaths.sampleConfigs().resolve(file))
+                .orThrow()
+                .withOutputDir(output.toString());
     }
 
     private static RunConfig inline(Path dir, String json) {
@@ -51,17 +52,23 @@ class TrainingRunTest {
             assertThat(loss.get(i).has("time")).isTrue();
             assertThat(loss.get(i).get("epoch").asInt()).isEqualTo(i / 45);
         }
-        assertThat(RunFiles.lifecycle(events)).startsWith("RUN_STARTED", "STAGE_STARTED").endsWith("STAGE_FINISHED", "RUN_FINISHED");
+        assertThat(RunFiles.lifecycle(events))
+                .startsWith("RUN_STARTED", "STAGE_STARTED")
+                .endsWith("STAGE_FINISHED", "RUN_FINISHED");
     }
 
     @Test
     void eachStageHasItsOwnWarmupThenCosineCurve(@TempDir Path out) throws IOException {
-        RunResult result = TrainingRun.prepare(sample("digits-lenet-two-stages.json", out)).runHere();
+        RunResult result =
+                TrainingRun.prepare(sample("digits-lenet-two-stages.json", out)).runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> lr = RunFiles.metric(RunFiles.jsonl(result.runDir()), "lr");
         for (String stage : List.of("warmup", "finetune")) {
-            double[] values = lr.stream().filter(e -> e.get("stage").asText().equals(stage)).mapToDouble(e -> e.get("value").asDouble()).toArray();
+            double[] values = lr.stream()
+                    .filter(e -> e.get("stage").asText().equals(stage))
+                    .mapToDouble(e -> e.get("value").asDouble())
+                    .toArray();
             int peak = 0;
             for (int i = 1; i < values.length; i++) {
                 if (values[i] > values[peak]) {
@@ -110,9 +117,11 @@ class TrainingRunTest {
         assertThat(tb.get(0).fileVersion()).isEqualTo("brain.Event:2");
         assertThat(tb).hasSize(metrics.size() + 1);
         assertThat(tb.get(tb.size() - 1).tag()).isEqualTo(last.get("name").asText());
-        assertThat(tb.get(tb.size() - 1).value()).isEqualTo((float) last.get("value").asDouble());
+        assertThat(tb.get(tb.size() - 1).value())
+                .isEqualTo((float) last.get("value").asDouble());
 
-        assertThat(ConfigParser.load(run.resolve("config.json")).orThrow().stages()).isEqualTo(config.stages());
+        assertThat(ConfigParser.load(run.resolve("config.json")).orThrow().stages())
+                .isEqualTo(config.stages());
         assertThat(Files.readString(run.resolve("train.log"))).contains("RUN_FINISHED", "val/accuracy");
     }
 
@@ -143,7 +152,8 @@ class TrainingRunTest {
 
         List<JsonNode> mse = RunFiles.metric(RunFiles.jsonl(result.runDir()), "val/mse");
         assertThat(mse).hasSize(20);
-        assertThat(mse.get(19).get("value").asDouble()).isLessThan(mse.get(0).get("value").asDouble() / 3);
+        assertThat(mse.get(19).get("value").asDouble())
+                .isLessThan(mse.get(0).get("value").asDouble() / 3);
         assertThat(result.lastMetrics()).containsKey("val/mae").doesNotContainKey("val/accuracy");
     }
 
@@ -185,19 +195,23 @@ class TrainingRunTest {
                 """);
         TrainingRun run = TrainingRun.prepare(config);
         List<EngineEvent> seen = Collections.synchronizedList(new ArrayList<>());
-        run.subscribe(e -> {
-            seen.add(e);
-            if (e instanceof MetricEvent m && m.step() == 30) {
-                run.requestStop();
-            }
-        }, EventBus.Delivery.LOSSLESS);
+        run.subscribe(
+                e -> {
+                    seen.add(e);
+                    if (e instanceof MetricEvent m && m.step() == 30) {
+                        run.requestStop();
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
         run.start();
         RunResult result = run.await();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(result.steps()).isBetween(30L, 2000L);
-        assertThat(seen).filteredOn(e -> e instanceof LifecycleEvent l && l.isTerminal())
-                .singleElement().satisfies(e -> assertThat(((LifecycleEvent) e).kind()).isEqualTo(LifecycleEvent.Kind.RUN_STOPPED));
+        assertThat(seen)
+                .filteredOn(e -> e instanceof LifecycleEvent l && l.isTerminal())
+                .singleElement()
+                .satisfies(e -> assertThat(((LifecycleEvent) e).kind()).isEqualTo(LifecycleEvent.Kind.RUN_STOPPED));
     }
 
     @Test
@@ -210,7 +224,9 @@ class TrainingRunTest {
         RunResult result = TrainingRun.prepare(config).runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FAILED);
-        assertThat(result.message()).startsWith("invalid input: data.train.path:").contains("line 2");
+        assertThat(result.message())
+                .startsWith("invalid input: data.train.path:")
+                .contains("line 2");
     }
 
     @Test

@@ -1,12 +1,11 @@
 package org.traindeck.engine.trials;
 
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.LifecycleEvent;
-import sun.misc.Unsafe;
-
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.LifecycleEvent;
+import sun.misc.Unsafe;
 
 /**
  * A trial's entry point that crashes its JVM for real (SIGSEGV, writing to address 0) once the run has written its
@@ -15,20 +14,23 @@ import java.util.Arrays;
  */
 public final class CrashingTrialMain {
 
-    private CrashingTrialMain() {
-    }
+    private CrashingTrialMain() {}
 
     public static void main(String[] args) {
         String trial = Path.of(args[1]).getFileName().toString();
-        boolean crash = Arrays.asList(System.getProperty("crash." + args[0], "").split(",")).contains(trial);
+        boolean crash = Arrays.asList(System.getProperty("crash." + args[0], "").split(","))
+                .contains(trial);
         System.exit(TrialMain.run(args, run -> {
             if (crash) {
-                run.subscribe(e -> {
-                    if (e instanceof LifecycleEvent l && l.kind() == LifecycleEvent.Kind.CHECKPOINT_SAVED
-                            && l.message().contains("step-")) {
-                        crashNow();
-                    }
-                }, EventBus.Delivery.LOSSLESS);
+                run.subscribe(
+                        e -> {
+                            if (e instanceof LifecycleEvent l
+                                    && l.kind() == LifecycleEvent.Kind.CHECKPOINT_SAVED
+                                    && l.message().contains("step-")) {
+                                crashNow();
+                            }
+                        },
+                        EventBus.Delivery.LOSSLESS);
             }
         }));
     }

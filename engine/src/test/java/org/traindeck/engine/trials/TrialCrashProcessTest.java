@@ -1,21 +1,9 @@
 package org.traindeck.engine.trials;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.queue.RunStarter;
-import org.traindeck.engine.queue.RunQueue;
-import org.traindeck.engine.sweep.SweepLaunch;
-import org.traindeck.engine.sweep.SweepResults;
-import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,9 +16,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.QueueRunner;
+import org.traindeck.engine.queue.RunQueue;
+import org.traindeck.engine.queue.RunStarter;
+import org.traindeck.engine.sweep.SweepLaunch;
+import org.traindeck.engine.sweep.SweepResults;
+import org.traindeck.engine.train.LiveRun;
+import org.traindeck.engine.train.RunResult;
 
 /**
  * Concurrent sweep trials each train in a JVM of their own: a trial whose process is killed (SIGKILL) or crashes
@@ -56,12 +55,19 @@ class TrialCrashProcessTest {
     }
 
     /** The sweep run on a thread of this JVM (the sweep's process); its trials in processes of their own. */
-    private record Running(SweepLaunch launch, CompletableFuture<QueueRunner.Outcome> outcome, Map<String, Long> pids,
-                           List<LifecycleEvent> rewinds) {}
+    private record Running(
+            SweepLaunch launch,
+            CompletableFuture<QueueRunner.Outcome> outcome,
+            Map<String, Long> pids,
+            List<LifecycleEvent> rewinds) {}
 
     private static Running run(Path sweepFile, TrialProcesses processes) throws IOException {
-        SweepLaunch launch = SweepLaunch.prepare(sweepFile, m -> { }, c -> List.of());
-        QueueRunner runner = launch.runner(null, DeviceDiscovery.system(), RunStarter.inProcess(DeviceDiscovery.system(), FaultPlan.NONE), processes);
+        SweepLaunch launch = SweepLaunch.prepare(sweepFile, m -> {}, c -> List.of());
+        QueueRunner runner = launch.runner(
+                null,
+                DeviceDiscovery.system(),
+                RunStarter.inProcess(DeviceDiscovery.system(), FaultPlan.NONE),
+                processes);
         Map<String, Long> pids = new ConcurrentHashMap<>();
         List<LifecycleEvent> rewinds = new CopyOnWriteArrayList<>();
         CompletableFuture<QueueRunner.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
@@ -70,16 +76,17 @@ class TrialCrashProcessTest {
                     @Override
                     public void starting(QueueEntry entry, LiveRun run, boolean resumed) {
                         pids.put(entry.label(), ((SupervisedTrial) run).pid());
-                        run.subscribe(e -> {
-                            if (e instanceof LifecycleEvent l && l.kind() == LifecycleEvent.Kind.REWIND) {
-                                rewinds.add(l);
-                            }
-                        }, EventBus.Delivery.LOSSLESS);
+                        run.subscribe(
+                                e -> {
+                                    if (e instanceof LifecycleEvent l && l.kind() == LifecycleEvent.Kind.REWIND) {
+                                        rewinds.add(l);
+                                    }
+                                },
+                                EventBus.Delivery.LOSSLESS);
                     }
 
                     @Override
-                    public void ended(QueueEntry entry, RunResult result) {
-                    }
+                    public void ended(QueueEntry entry, RunResult result) {}
                 });
             } catch (IOException e) {
                 throw new IllegalStateException(e);
@@ -98,7 +105,8 @@ class TrialCrashProcessTest {
 
     private static boolean hasStepCheckpoint(Path runDir) {
         try (Stream<Path> s = Files.list(runDir.resolve("checkpoints"))) {
-            return s.anyMatch(p -> p.getFileName().toString().startsWith("step-") && p.getFileName().toString().endsWith(".tdckpt"));
+            return s.anyMatch(p -> p.getFileName().toString().startsWith("step-")
+                    && p.getFileName().toString().endsWith(".tdckpt"));
         } catch (IOException e) {
             return false;
         }
@@ -111,7 +119,9 @@ class TrialCrashProcessTest {
 
     private static List<Path> crashLogs(Path runDir) throws IOException {
         try (Stream<Path> s = Files.list(runDir.resolve("crash"))) {
-            return s.filter(p -> p.getFileName().toString().matches("hs_err_pid\\d+\\.log")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().matches("hs_err_pid\\d+\\.log"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -125,46 +135,70 @@ class TrialCrashProcessTest {
         Path queue = sweep.launch().queueFile();
 
         // trial 1's process is killed once it has a step checkpoint to continue from
-        await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            assertThat(sweep.outcome()).isNotDone();
-            List<QueueEntry> e = entries(queue);
-            return e.size() == 2 && e.get(0).status() == QueueEntry.Status.RUNNING && sweep.pids().containsKey("kill-1")
-                    && sweep.pids().containsKey("kill-2") && hasStepCheckpoint(e.get(0).runDir());
-        });
+        await().atMost(Duration.ofSeconds(240))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    assertThat(sweep.outcome()).isNotDone();
+                    List<QueueEntry> e = entries(queue);
+                    return e.size() == 2
+                            && e.get(0).status() == QueueEntry.Status.RUNNING
+                            && sweep.pids().containsKey("kill-1")
+                            && sweep.pids().containsKey("kill-2")
+                            && hasStepCheckpoint(e.get(0).runDir());
+                });
         long pid = sweep.pids().get("kill-1");
         ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
-        assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid)).as("a process of this sweep's").contains(pid);
+        assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid))
+                .as("a process of this sweep's")
+                .contains(pid);
         assertThat(child.info().commandLine().orElse("")).contains("-XX:ErrorFile=" + dir.resolve("runs/kill-1/crash"));
         long otherPid = sweep.pids().get("kill-2");
         child.destroyForcibly();
 
         QueueRunner.Outcome outcome = sweep.outcome().get(300, TimeUnit.SECONDS);
         List<QueueEntry> done = entries(queue);
-        assertThat(done).extracting(QueueEntry::status).containsExactly(QueueEntry.Status.FINISHED, QueueEntry.Status.FINISHED);
+        assertThat(done)
+                .extracting(QueueEntry::status)
+                .containsExactly(QueueEntry.Status.FINISHED, QueueEntry.Status.FINISHED);
         assertThat(outcome.finished()).isEqualTo(2);
         QueueEntry killed = done.get(0);
-        assertThat(killed.message()).contains("process " + pid + " ended without a result").contains("SIGKILL")
-                .contains("no crash log").contains("resumed");
+        assertThat(killed.message())
+                .contains("process " + pid + " ended without a result")
+                .contains("SIGKILL")
+                .contains("no crash log")
+                .contains("resumed");
         assertThat(crashes).hasSize(1);
-        assertThat(sweep.pids().get("kill-2")).as("trial 2 kept its one process").isEqualTo(otherPid);
+        assertThat(sweep.pids().get("kill-2"))
+                .as("trial 2 kept its one process")
+                .isEqualTo(otherPid);
         assertThat(done.get(1).message()).as("trial 2 never crashed").doesNotContain("crash");
         // continued in its own folder from its checkpoint, to the same end as the trial that was never killed
         assertThat(killed.runDir()).isEqualTo(dir.resolve("runs/kill-1"));
         assertThat(killed.runDir().resolve("config.resume-1.json")).exists();
-        assertThat(lastStep(killed.runDir())).isEqualTo(lastStep(done.get(1).runDir())).isGreaterThan(0);
+        assertThat(lastStep(killed.runDir()))
+                .isEqualTo(lastStep(done.get(1).runDir()))
+                .isGreaterThan(0);
         // who follows the trial (the app's charts) is told to forget the steps after the checkpoint it continued from
-        assertThat(sweep.rewinds()).singleElement().satisfies(l -> assertThat(l.step()).isPositive());
+        assertThat(sweep.rewinds())
+                .singleElement()
+                .satisfies(l -> assertThat(l.step()).isPositive());
         // the sweep's summary says what happened
-        List<SweepResults.Row> rows = SweepResults.rows(sweep.launch().spec(), sweep.launch().trials(), done);
-        assertThat(SweepResults.notes(rows, done)).singleElement().asString().startsWith("trial 1 (kill-1): crashed: process " + pid);
+        List<SweepResults.Row> rows =
+                SweepResults.rows(sweep.launch().spec(), sweep.launch().trials(), done);
+        assertThat(SweepResults.notes(rows, done))
+                .singleElement()
+                .asString()
+                .startsWith("trial 1 (kill-1): crashed: process " + pid);
     }
 
     @Test
     void aCrashWritesItsLogIntoTheRunFolderAndASecondCrashFailsOnlyThatTrial(@TempDir Path dir) throws Exception {
         Path sweepFile = sweep(dir, "segv", 2);
         // trial 1 crashes in its first process and again in the one that continues it; trial 2 only in its first
-        TrialLaunch crashing = TrialLaunch.sameAsThisJvm().withMainClass(CrashingTrialMain.class.getName())
-                .withOptions(List.of("-Dcrash.start=segv-1,segv-2", "-Dcrash.resume=segv-1", "-XX:-CreateCoredumpOnCrash"));
+        TrialLaunch crashing = TrialLaunch.sameAsThisJvm()
+                .withMainClass(CrashingTrialMain.class.getName())
+                .withOptions(
+                        List.of("-Dcrash.start=segv-1,segv-2", "-Dcrash.resume=segv-1", "-XX:-CreateCoredumpOnCrash"));
         List<String> crashes = new ArrayList<>();
         TrialProcesses processes = new TrialProcesses(crashing);
         processes.onCrash(crashes::add);
@@ -172,7 +206,9 @@ class TrialCrashProcessTest {
 
         QueueRunner.Outcome outcome = sweep.outcome().get(300, TimeUnit.SECONDS);
         List<QueueEntry> done = entries(sweep.launch().queueFile());
-        assertThat(done).extracting(QueueEntry::status).containsExactly(QueueEntry.Status.FAILED, QueueEntry.Status.FINISHED);
+        assertThat(done)
+                .extracting(QueueEntry::status)
+                .containsExactly(QueueEntry.Status.FAILED, QueueEntry.Status.FINISHED);
         assertThat(outcome.failed()).isEqualTo(1);
         assertThat(outcome.finished()).isEqualTo(1);
         assertThat(crashes).hasSize(3);
@@ -181,17 +217,24 @@ class TrialCrashProcessTest {
         List<Path> logs = crashLogs(failed);
         assertThat(logs).as("a crash log per crash, in the run folder").hasSize(2);
         assertThat(Files.readString(logs.get(0))).contains("SIGSEGV");
-        assertThat(done.get(0).message()).contains("crashed 2 times").contains("SIGSEGV in ").contains("crash log: " + logs.get(0))
+        assertThat(done.get(0).message())
+                .contains("crashed 2 times")
+                .contains("SIGSEGV in ")
+                .contains("crash log: " + logs.get(0))
                 .contains("crash log: " + logs.get(1));
 
         Path recovered = done.get(1).runDir();
         assertThat(crashLogs(recovered)).hasSize(1);
-        assertThat(done.get(1).message()).contains("crash log: " + crashLogs(recovered).get(0)).contains("resumed");
+        assertThat(done.get(1).message())
+                .contains("crash log: " + crashLogs(recovered).get(0))
+                .contains("resumed");
         assertThat(lastStep(recovered)).isGreaterThan(0);
         // never into the working folder
         try (Stream<Path> s = Files.list(Path.of("").toAbsolutePath())) {
-            List<String> pids = logs.stream().map(p -> p.getFileName().toString()).toList();
-            assertThat(s.map(p -> p.getFileName().toString()).filter(pids::contains)).isEmpty();
+            List<String> pids =
+                    logs.stream().map(p -> p.getFileName().toString()).toList();
+            assertThat(s.map(p -> p.getFileName().toString()).filter(pids::contains))
+                    .isEmpty();
         }
     }
 }

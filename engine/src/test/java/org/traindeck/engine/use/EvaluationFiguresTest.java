@@ -1,19 +1,19 @@
 package org.traindeck.engine.use;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.config.Task;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.config.Task;
 
 /** The evaluation's figures on sets small enough to work out by hand (the numbers in the comments). */
 class EvaluationFiguresTest {
 
     /** Four samples of three classes: true 0,1,2,1; predicted 0,0,2,1. */
     private static final float[] OUT = {0.7f, 0.2f, 0.1f, 0.5f, 0.4f, 0.1f, 0.1f, 0.1f, 0.8f, 0.2f, 0.6f, 0.2f};
+
     private static final float[] LABELS = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0};
 
     @Test
@@ -23,7 +23,8 @@ class EvaluationFiguresTest {
 
         Map<String, Double> f = c.figures(Task.CLASSIFICATION);
         assertThat(f.get("val/accuracy")).isEqualTo(0.75);
-        assertThat(f.get("val/loss")).isCloseTo(-(Math.log(0.7) + Math.log(0.4) + Math.log(0.8) + Math.log(0.6)) / 4, within(1e-6));
+        assertThat(f.get("val/loss"))
+                .isCloseTo(-(Math.log(0.7) + Math.log(0.4) + Math.log(0.8) + Math.log(0.6)) / 4, within(1e-6));
         assertThat(f).doesNotContainKey("val/top5_accuracy");
         assertThat(c.matrix()).containsExactly(List.of(1L, 0L, 0L), List.of(1L, 1L, 0L), List.of(0L, 0L, 1L));
         List<ClassFigures> per = c.perClass(List.of("cat", "dog", "eel"));

@@ -1,7 +1,17 @@
 package org.traindeck.engine.use;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
@@ -10,17 +20,6 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * {@code evaluate} on a short real run of each task: on the validation data its figures are the ones training's own
@@ -38,7 +37,8 @@ class ModelEvaluationTest {
     }
 
     private RunResult train(String json) throws IOException {
-        RunResult r = TrainingRun.prepare(ConfigParser.parse(json, dir).orThrow()).runHere();
+        RunResult r =
+                TrainingRun.prepare(ConfigParser.parse(json, dir).orThrow()).runHere();
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
         return r;
     }
@@ -59,7 +59,9 @@ class ModelEvaluationTest {
     private static void assertSameAsTraining(Evaluation e, RunResult r, String... names) throws IOException {
         Map<String, Double> recorded = lastValidation(r.runDir());
         for (String name : names) {
-            assertThat(e.figures().get(name)).as(name).isCloseTo(recorded.get(name), within(1e-5 * Math.max(1, Math.abs(recorded.get(name)))));
+            assertThat(e.figures().get(name))
+                    .as(name)
+                    .isCloseTo(recorded.get(name), within(1e-5 * Math.max(1, Math.abs(recorded.get(name)))));
         }
     }
 
@@ -74,7 +76,7 @@ class ModelEvaluationTest {
                  "checkpoint": {"keepBestPerStage": false}}
                 """.formatted(data("digits/digits.csv.gz")));
 
-        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> { });
+        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> {});
 
         assertThat(e.task()).isEqualTo(Task.CLASSIFICATION);
         assertThat(e.data()).contains("validation split").contains("no data.test");
@@ -105,9 +107,11 @@ class ModelEvaluationTest {
             }
         }
         JsonNode written = JSON.readTree(r.runDir().resolve("evaluation.json").toFile());
-        assertThat(written.path("figures").path("val/accuracy").asDouble()).isEqualTo(e.figures().get("val/accuracy"));
+        assertThat(written.path("figures").path("val/accuracy").asDouble())
+                .isEqualTo(e.figures().get("val/accuracy"));
         assertThat(written.path("confusionMatrix")).hasSize(10);
-        assertThat(written.path("confusionMatrix").get(3).get(3).asLong()).isEqualTo(m.get(3).get(3));
+        assertThat(written.path("confusionMatrix").get(3).get(3).asLong())
+                .isEqualTo(m.get(3).get(3));
         assertThat(written.path("perClass")).hasSize(10);
         try (var files = Files.list(r.runDir())) {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".tmp-"));
@@ -119,7 +123,8 @@ class ModelEvaluationTest {
         Path test = dir.resolve("test.csv");
         List<String> rows = new java.util.ArrayList<>();
         try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(Path.of(data("digits/digits.csv.gz"))))) {
-            rows.addAll(new String(in.readAllBytes()).lines().skip(1500).limit(60).toList());
+            rows.addAll(
+                    new String(in.readAllBytes()).lines().skip(1500).limit(60).toList());
         }
         Files.write(test, rows);
         RunResult r = train("""
@@ -130,36 +135,54 @@ class ModelEvaluationTest {
                  "stages": [{"epochs": 1, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """.formatted(data("digits/digits.csv.gz")));
 
-        Evaluation own = ModelEvaluation.run(r.runDir(), null, false, done -> { });
+        Evaluation own = ModelEvaluation.run(r.runDir(), null, false, done -> {});
         assertThat(own.data()).isEqualTo("data.test");
         assertThat(own.samples()).isEqualTo(60);
 
-        Evaluation given = ModelEvaluation.run(r.runDir(), "{\"type\": \"csv\", \"path\": \"" + test.toString().replace("\\", "/")
-                + "\", \"numClasses\": 10}", false, done -> { });
+        Evaluation given = ModelEvaluation.run(
+                r.runDir(),
+                "{\"type\": \"csv\", \"path\": \"" + test.toString().replace("\\", "/") + "\", \"numClasses\": 10}",
+                false,
+                done -> {});
         assertThat(given.figures()).isEqualTo(own.figures());
 
         // a source in a .json file, its path relative to that file's folder
         Path sources = Files.createDirectories(dir.resolve("sources"));
-        Files.writeString(sources.resolve("test-source.json"), "{\"type\": \"csv\", \"path\": \"../test.csv\", \"numClasses\": 10}");
-        assertThat(ModelEvaluation.run(r.runDir(), sources.resolve("test-source.json").toString(), false, d -> { }).figures())
+        Files.writeString(
+                sources.resolve("test-source.json"),
+                "{\"type\": \"csv\", \"path\": \"../test.csv\", \"numClasses\": 10}");
+        assertThat(ModelEvaluation.run(
+                                r.runDir(), sources.resolve("test-source.json").toString(), false, d -> {})
+                        .figures())
                 .isEqualTo(own.figures());
         // a run config whose data.test names it, and one that has none
         Path config = dir.resolve("with-test.json");
         Files.writeString(config, Files.readString(r.runDir().resolve("config.json")));
-        Evaluation fromConfig = ModelEvaluation.run(r.runDir(), config.toString(), false, d -> { });
+        Evaluation fromConfig = ModelEvaluation.run(r.runDir(), config.toString(), false, d -> {});
         assertThat(fromConfig.figures()).isEqualTo(own.figures());
         assertThat(fromConfig.data()).isEqualTo("--data " + config);
         Path noTest = dir.resolve("no-test.json");
         Files.writeString(noTest, Files.readString(config).replaceAll("(?s),\\s*\"test\"\\s*:\\s*\\{[^}]*}", ""));
-        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), noTest.toString(), false, d -> { }))
-                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("has no data.test");
-        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), "{\"type\": 3", false, d -> { }))
-                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("not valid JSON");
+        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), noTest.toString(), false, d -> {}))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("has no data.test");
+        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), "{\"type\": 3", false, d -> {}))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("not valid JSON");
 
-        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), "{\"type\": \"csv\", \"path\": \"missing.csv\"}", false, d -> { }))
-                .isInstanceOf(InvalidConfigException.class).hasMessageContaining("--data.path").hasMessageContaining("missing.csv");
-        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), "{\"type\": \"text\", \"path\": \"" + test.toString().replace("\\", "/")
-                + "\", \"context\": 8}", false, d -> { })).isInstanceOf(InvalidConfigException.class).hasMessageContaining("sequence");
+        assertThatThrownBy(() -> ModelEvaluation.run(
+                        r.runDir(), "{\"type\": \"csv\", \"path\": \"missing.csv\"}", false, d -> {}))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("--data.path")
+                .hasMessageContaining("missing.csv");
+        assertThatThrownBy(() -> ModelEvaluation.run(
+                        r.runDir(),
+                        "{\"type\": \"text\", \"path\": \"" + test.toString().replace("\\", "/")
+                                + "\", \"context\": 8}",
+                        false,
+                        d -> {}))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("sequence");
     }
 
     @Test
@@ -179,12 +202,19 @@ class ModelEvaluationTest {
                  "checkpoint": {"keepBestPerStage": false}}
                 """.formatted(data("shapes/shapes.npz")));
 
-        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> { });
+        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> {});
 
         assertSameAsTraining(e, r, "val/loss", "val/pixel_accuracy", "val/mean_iou");
-        double mean = e.perClass().stream().filter(c -> !Double.isNaN(c.iou())).mapToDouble(ClassFigures::iou).average().orElseThrow();
+        double mean = e.perClass().stream()
+                .filter(c -> !Double.isNaN(c.iou()))
+                .mapToDouble(ClassFigures::iou)
+                .average()
+                .orElseThrow();
         assertThat(mean).isCloseTo(e.figures().get("val/mean_iou"), within(1e-12));
-        long pixels = e.confusionMatrix().stream().flatMap(List::stream).mapToLong(Long::longValue).sum();
+        long pixels = e.confusionMatrix().stream()
+                .flatMap(List::stream)
+                .mapToLong(Long::longValue)
+                .sum();
         assertThat(pixels).isEqualTo(e.samples() * 32 * 32);
         JsonNode written = JSON.readTree(r.runDir().resolve("evaluation.json").toFile());
         assertThat(written.path("perClassIoU")).hasSize(3);
@@ -202,7 +232,7 @@ class ModelEvaluationTest {
                  "stages": [{"epochs": 1, "batchSize": 10, "optimizer": {"type": "adam", "learningRate": 0.003}}]}
                 """.formatted(data("volumes/volumes.npz")));
 
-        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> { });
+        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> {});
 
         assertThat(e.task()).isEqualTo(Task.RECONSTRUCTION);
         assertSameAsTraining(e, r, "val/loss", "val/mse", "val/psnr");
@@ -219,11 +249,12 @@ class ModelEvaluationTest {
                  "stages": [{"epochs": 1, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.003}}]}
                 """.formatted(data("text/gpl-3.txt")));
 
-        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> { });
+        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> {});
 
         assertThat(e.task()).isEqualTo(Task.SEQUENCE);
         assertSameAsTraining(e, r, "val/loss", "val/perplexity", "val/accuracy");
-        assertThat(e.figures().get("val/perplexity")).isCloseTo(Math.exp(e.figures().get("val/loss")), within(1e-9));
+        assertThat(e.figures().get("val/perplexity"))
+                .isCloseTo(Math.exp(e.figures().get("val/loss")), within(1e-9));
         assertThat(e.perClass()).isEmpty();
     }
 
@@ -237,7 +268,7 @@ class ModelEvaluationTest {
                  "stages": [{"epochs": 3, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """);
 
-        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> { });
+        Evaluation e = ModelEvaluation.run(r.runDir(), null, false, done -> {});
 
         assertThat(e.task()).isEqualTo(Task.REGRESSION);
         assertSameAsTraining(e, r, "val/loss", "val/mse", "val/mae");
@@ -253,8 +284,10 @@ class ModelEvaluationTest {
                  "stages": [{"epochs": 1, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """);
 
-        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), null, false, d -> { })).isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("data.test").hasMessageContaining("--data");
+        assertThatThrownBy(() -> ModelEvaluation.run(r.runDir(), null, false, d -> {}))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("data.test")
+                .hasMessageContaining("--data");
         assertThat(r.runDir().resolve("evaluation.json")).doesNotExist();
     }
 }

@@ -1,5 +1,13 @@
 package org.traindeck.engine.use;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,25 +22,20 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-
 /** Opening a trained model from a real short run: which checkpoint, which weights, and every refusal with its reason. */
 class TrainedModelTest {
 
     @TempDir
     static Path dir;
+
     private static RunResult withEma;
     private static RunResult withoutEma;
 
     static RunConfig digits(Path dir, String name, String ema) {
-        String digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/");
+        String digits = TestPaths.repoRoot()
+                .resolve("data/digits/digits.csv.gz")
+                .toString()
+                .replace("\\", "/");
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 7,
                  "model": {"type": "mlp", "hidden": [16], "dropout": 0.2},
@@ -44,7 +47,8 @@ class TrainedModelTest {
 
     @BeforeAll
     static void train() throws Exception {
-        withEma = TrainingRun.prepare(digits(dir, "with-ema", "{\"decay\": 0.5}")).runHere();
+        withEma =
+                TrainingRun.prepare(digits(dir, "with-ema", "{\"decay\": 0.5}")).runHere();
         withoutEma = TrainingRun.prepare(digits(dir, "plain", "null")).runHere();
         assertThat(withEma.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(withoutEma.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -61,7 +65,8 @@ class TrainedModelTest {
         assertThat(m.inputShapes()).hasSize(1);
         assertThat(m.inputShapes().get(0)).containsExactly(-1, 64);
         assertThat(m.config().name()).isEqualTo("with-ema");
-        assertThat(m.network().params().toFloatVector()).containsExactly(CheckpointFiles.read(m.checkpointFile()).params());
+        assertThat(m.network().params().toFloatVector())
+                .containsExactly(CheckpointFiles.read(m.checkpointFile()).params());
 
         INDArray probabilities = m.output(Nd4j.rand(5, 64))[0];
         assertThat(probabilities.shape()).containsExactly(5, 10);
@@ -80,7 +85,8 @@ class TrainedModelTest {
         assertThat(m.usesEma()).isTrue();
         float[] ema = CheckpointFiles.read(withEma.lastCheckpoint()).ema();
         assertThat(m.network().params().toFloatVector()).containsExactly(ema);
-        assertThat(ema).isNotEqualTo(CheckpointFiles.read(withEma.lastCheckpoint()).params());
+        assertThat(ema)
+                .isNotEqualTo(CheckpointFiles.read(withEma.lastCheckpoint()).params());
         assertThat(m.card().ema()).isTrue();
         assertThat(m.card().hasEma()).isTrue();
     }
@@ -92,7 +98,9 @@ class TrainedModelTest {
         Files.copy(withoutEma.runDir().resolve("config.json"), copy.resolve("config.json"));
         List<Path> regular;
         try (var files = Files.list(withoutEma.runDir().resolve("checkpoints"))) {
-            regular = files.filter(p -> p.getFileName().toString().startsWith("step-")).sorted().toList();
+            regular = files.filter(p -> p.getFileName().toString().startsWith("step-"))
+                    .sorted()
+                    .toList();
         }
         for (Path p : regular) {
             Files.copy(p, copy.resolve("checkpoints").resolve(p.getFileName()));
@@ -100,16 +108,25 @@ class TrainedModelTest {
 
         TrainedModel m = TrainedModel.open(copy.resolve("checkpoints"), false);
 
-        assertThat(m.checkpointFile().getFileName()).isEqualTo(regular.get(regular.size() - 1).getFileName());
+        assertThat(m.checkpointFile().getFileName())
+                .isEqualTo(regular.get(regular.size() - 1).getFileName());
     }
 
     @Test
     void aModelOpensWhereItsTrainingDataIsNoLonger() throws Exception {
         Path data = Files.createDirectories(dir.resolve("moved")).resolve("digits.csv.gz");
         Files.copy(TestPaths.repoRoot().resolve("data/digits/digits.csv.gz"), data);
-        RunConfig config = ConfigParser.parse(Files.readString(withoutEma.runDir().resolve("config.json"))
-                .replace(TestPaths.repoRoot().resolve("data/digits/digits.csv.gz").toString().replace("\\", "/"),
-                        data.toString().replace("\\", "/")).replace("\"plain\"", "\"moved\""), dir).orThrow();
+        RunConfig config = ConfigParser.parse(
+                        Files.readString(withoutEma.runDir().resolve("config.json"))
+                                .replace(
+                                        TestPaths.repoRoot()
+                                                .resolve("data/digits/digits.csv.gz")
+                                                .toString()
+                                                .replace("\\", "/"),
+                                        data.toString().replace("\\", "/"))
+                                .replace("\"plain\"", "\"moved\""),
+                        dir)
+                .orThrow();
         RunResult r = TrainingRun.prepare(config).runHere();
         Files.delete(data);
 
@@ -121,24 +138,31 @@ class TrainedModelTest {
 
     @Test
     void emaOnARunWithoutOneIsRefusedSayingSo() {
-        assertThatThrownBy(() -> TrainedModel.open(withoutEma.runDir(), true)).isInstanceOf(CheckpointException.class)
-                .hasMessageContaining("--ema").hasMessageContaining("holds no weight average").hasMessageContaining("best-stage1.tdckpt");
+        assertThatThrownBy(() -> TrainedModel.open(withoutEma.runDir(), true))
+                .isInstanceOf(CheckpointException.class)
+                .hasMessageContaining("--ema")
+                .hasMessageContaining("holds no weight average")
+                .hasMessageContaining("best-stage1.tdckpt");
     }
 
     @Test
     void aFolderWithoutCheckpointsIsRefused() throws Exception {
         Path empty = Files.createDirectories(dir.resolve("empty-run"));
-        assertThatThrownBy(() -> TrainedModel.open(empty, false)).isInstanceOf(CheckpointException.class)
+        assertThatThrownBy(() -> TrainedModel.open(empty, false))
+                .isInstanceOf(CheckpointException.class)
                 .hasMessageContaining("has no checkpoints");
-        assertThatThrownBy(() -> TrainedModel.open(dir.resolve("nowhere"), false)).isInstanceOf(CheckpointException.class)
+        assertThatThrownBy(() -> TrainedModel.open(dir.resolve("nowhere"), false))
+                .isInstanceOf(CheckpointException.class)
                 .hasMessageContaining("no such run folder or checkpoint file");
     }
 
     @Test
     void aFileThatIsNoCheckpointIsRefused() throws Exception {
         Path text = Files.writeString(dir.resolve("notes.tdckpt"), "not a zip");
-        assertThatThrownBy(() -> TrainedModel.open(text, false)).isInstanceOf(CheckpointException.class)
-                .hasMessageContaining("notes.tdckpt").hasMessageContaining("not a TrainDeck checkpoint");
+        assertThatThrownBy(() -> TrainedModel.open(text, false))
+                .isInstanceOf(CheckpointException.class)
+                .hasMessageContaining("notes.tdckpt")
+                .hasMessageContaining("not a TrainDeck checkpoint");
     }
 
     @Test
@@ -146,22 +170,30 @@ class TrainedModelTest {
         byte[] bytes = Files.readAllBytes(withoutEma.lastCheckpoint());
         Path damaged = dir.resolve("damaged.tdckpt");
         Files.write(damaged, Arrays.copyOf(bytes, bytes.length / 2));
-        assertThatThrownBy(() -> TrainedModel.open(damaged, false)).isInstanceOf(CheckpointException.class)
+        assertThatThrownBy(() -> TrainedModel.open(damaged, false))
+                .isInstanceOf(CheckpointException.class)
                 .hasMessageContaining("damaged.tdckpt");
     }
 
     @Test
     void theFingerprintsShapeReadsBackAsTrainingWroteIt() throws Exception {
         Path file = dir.resolve("x.tdckpt");
-        for (String shape : List.of("Shape[featureCount=784, image=28×28×1, outputs=10, task=CLASSIFICATION]",
+        for (String shape : List.of(
+                "Shape[featureCount=784, image=28×28×1, outputs=10, task=CLASSIFICATION]",
                 "Shape[featureCount=4096, image=null, outputs=1, task=RECONSTRUCTION][shape=16×16×16×1, targets=0]",
                 "Shape[featureCount=64, image=null, outputs=3, task=SEQUENCE][shape=64 tokens, targets=64]|vocabulary=a\u0000|\u0000c",
                 "Shape[featureCount=13, image=null, outputs=1, task=REGRESSION]")) {
-            assertThat(StoredShape.parse(file, "{\"type\":\"mlp\"}|" + shape).describe()).isEqualTo(shape);
+            assertThat(StoredShape.parse(file, "{\"type\":\"mlp\"}|" + shape).describe())
+                    .isEqualTo(shape);
         }
-        assertThat(StoredShape.parse(file, "{}|Shape[featureCount=64, image=null, outputs=3, task=SEQUENCE][shape=64 tokens, targets=64]"
-                + "|vocabulary=a\u0000|\u0000c").tokens()).containsExactly("a", "|", "c");
-        assertThatThrownBy(() -> StoredShape.parse(file, "fp")).isInstanceOf(CheckpointException.class)
+        assertThat(StoredShape.parse(
+                                file,
+                                "{}|Shape[featureCount=64, image=null, outputs=3, task=SEQUENCE][shape=64 tokens, targets=64]"
+                                        + "|vocabulary=a\u0000|\u0000c")
+                        .tokens())
+                .containsExactly("a", "|", "c");
+        assertThatThrownBy(() -> StoredShape.parse(file, "fp"))
+                .isInstanceOf(CheckpointException.class)
                 .hasMessageContaining("another TrainDeck version");
     }
 }

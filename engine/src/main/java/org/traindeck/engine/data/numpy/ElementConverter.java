@@ -8,8 +8,7 @@ import java.nio.ByteBuffer;
  */
 final class ElementConverter {
 
-    private ElementConverter() {
-    }
+    private ElementConverter() {}
 
     /** Writes {@code n} elements from byte {@code pos} of {@code b} to {@code dst[off + k * stride]}. */
     static void toFloat(ByteBuffer b, int pos, NpyDType type, int n, float[] dst, int off, int stride) {

@@ -1,8 +1,5 @@
 package org.traindeck.engine.data.numpy;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where deflated {@code .npz} members are inflated: one folder per process, {@code <tmp>/traindeck-npz-<pid>}. A
@@ -22,8 +21,7 @@ public final class InflateFolders {
     static final String PREFIX = "traindeck-npz-";
     private static final Logger LOG = LoggerFactory.getLogger(InflateFolders.class);
 
-    private InflateFolders() {
-    }
+    private InflateFolders() {}
 
     /** The system's temporary folder, where a process's inflate folder lives. */
     public static Path systemTemp() {
@@ -63,7 +61,10 @@ public final class InflateFolders {
             LOG.debug("cannot look for leftover .npz temporary folders in {}: {}", root, e.toString());
         }
         if (!removed.isEmpty()) {
-            LOG.info("removed {} temporary folder(s) of .npz members left by ended TrainDeck processes: {}", removed.size(), removed);
+            LOG.info(
+                    "removed {} temporary folder(s) of .npz members left by ended TrainDeck processes: {}",
+                    removed.size(),
+                    removed);
         }
         return removed;
     }
@@ -71,7 +72,10 @@ public final class InflateFolders {
     /** The pid in a folder's name, or null when it is not an inflate folder (a file, another program's name). */
     private static Long ownerOf(Path dir) {
         String suffix = dir.getFileName().toString().substring(PREFIX.length());
-        if (suffix.isEmpty() || suffix.length() > 18 || !suffix.chars().allMatch(Character::isDigit) || !Files.isDirectory(dir)) {
+        if (suffix.isEmpty()
+                || suffix.length() > 18
+                || !suffix.chars().allMatch(Character::isDigit)
+                || !Files.isDirectory(dir)) {
             return null;
         }
         return Long.parseLong(suffix);

@@ -32,8 +32,9 @@ final class MappedElements {
     }
 
     /** Maps {@code count} elements from byte {@code start} of {@code channel}, in windows of at most {@code maxWindowBytes}. */
-    static MappedElements map(FileChannel channel, long start, long count, NpyDType type, ByteOrder order,
-            long maxWindowBytes) throws IOException {
+    static MappedElements map(
+            FileChannel channel, long start, long count, NpyDType type, ByteOrder order, long maxWindowBytes)
+            throws IOException {
         int size = type.bytes();
         long windowBytes = Math.max(size, Math.min(maxWindowBytes, Integer.MAX_VALUE) / size * size);
         long length = Math.multiplyExact(count, (long) size);
@@ -45,7 +46,8 @@ final class MappedElements {
         for (int w = 0; w < windows.length; w++) {
             long from = w * windowBytes;
             long bytes = Math.min(windowBytes, length - from);
-            windows[w] = channel.map(FileChannel.MapMode.READ_ONLY, start + from, bytes).order(order);
+            windows[w] = channel.map(FileChannel.MapMode.READ_ONLY, start + from, bytes)
+                    .order(order);
         }
         return new MappedElements(windows, windowBytes, type, count);
     }

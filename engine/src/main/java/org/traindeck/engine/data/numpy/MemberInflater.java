@@ -16,8 +16,7 @@ final class MemberInflater {
 
     private static final int CHUNK = 1 << 16;
 
-    private MemberInflater() {
-    }
+    private MemberInflater() {}
 
     static void inflate(FileChannel zip, ZipDirectory.Member m, FileChannel out, String source) throws IOException {
         Inflater inflater = new Inflater(true);
@@ -40,13 +39,17 @@ final class MemberInflater {
                         inflater.setInput(new byte[1]); // raw inflate may want one byte past the end to finish
                         dummyGiven = true;
                     } else {
-                        throw new NpyFormatException(source, m.dataOffset() + read, "compressed data of member "
-                                + m.name() + " ends before the stream does (" + written + " of " + m.size()
-                                + " bytes inflated): truncated or damaged");
+                        throw new NpyFormatException(
+                                source,
+                                m.dataOffset() + read,
+                                "compressed data of member "
+                                        + m.name() + " ends before the stream does (" + written + " of " + m.size()
+                                        + " bytes inflated): truncated or damaged");
                     }
                 }
                 if (inflater.needsDictionary()) {
-                    throw new NpyFormatException(source, m.dataOffset(), "member " + m.name() + " needs a preset dictionary");
+                    throw new NpyFormatException(
+                            source, m.dataOffset(), "member " + m.name() + " needs a preset dictionary");
                 }
                 // one byte more than declared is enough to catch a member that inflates past its size
                 int room = (int) Math.min(output.length, m.size() - written + 1);
@@ -54,12 +57,17 @@ final class MemberInflater {
                 try {
                     n = inflater.inflate(output, 0, room);
                 } catch (DataFormatException e) {
-                    throw new NpyFormatException(source, m.dataOffset(), "member " + m.name() + " is not valid deflate data: "
-                            + e.getMessage());
+                    throw new NpyFormatException(
+                            source,
+                            m.dataOffset(),
+                            "member " + m.name() + " is not valid deflate data: " + e.getMessage());
                 }
                 if (written + n > m.size()) {
-                    throw new NpyFormatException(source, m.dataOffset(), "member " + m.name()
-                            + " inflates beyond its declared size of " + m.size() + " bytes: refused (zip bomb or damage)");
+                    throw new NpyFormatException(
+                            source,
+                            m.dataOffset(),
+                            "member " + m.name() + " inflates beyond its declared size of " + m.size()
+                                    + " bytes: refused (zip bomb or damage)");
                 }
                 crc.update(output, 0, n);
                 ByteBuffer chunk = ByteBuffer.wrap(output, 0, n);
@@ -69,11 +77,15 @@ final class MemberInflater {
                 written += n;
             }
             if (written != m.size()) {
-                throw new NpyFormatException(source, m.dataOffset(), "member " + m.name() + " inflates to " + written
-                        + " bytes, but the zip directory declares " + m.size() + ": damaged");
+                throw new NpyFormatException(
+                        source,
+                        m.dataOffset(),
+                        "member " + m.name() + " inflates to " + written + " bytes, but the zip directory declares "
+                                + m.size() + ": damaged");
             }
             if (crc.getValue() != m.crc()) {
-                throw new NpyFormatException(source, m.dataOffset(), "member " + m.name() + " fails its CRC-32 check: damaged");
+                throw new NpyFormatException(
+                        source, m.dataOffset(), "member " + m.name() + " fails its CRC-32 check: damaged");
             }
         } finally {
             inflater.end();
@@ -81,8 +93,10 @@ final class MemberInflater {
     }
 
     static Path tempFile(Path dir) throws IOException {
-        Path file = java.nio.file.Files.createTempFile(dir == null ? InflateFolders.ofThisProcess(InflateFolders.systemTemp()) : dir,
-                "traindeck-npz-", ".npy");
+        Path file = java.nio.file.Files.createTempFile(
+                dir == null ? InflateFolders.ofThisProcess(InflateFolders.systemTemp()) : dir,
+                "traindeck-npz-",
+                ".npy");
         file.toFile().deleteOnExit();
         return file;
     }

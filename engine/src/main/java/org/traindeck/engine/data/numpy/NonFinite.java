@@ -19,8 +19,8 @@ public record NonFinite(String source, long sample, long[] index, String kind, l
 
     /** e.g. {@code x.npy: NaN at sample 17, index [17, 3, 4] (2 non-finite values in all)}. */
     public String describe() {
-        return source + ": " + kind + " at sample " + sample + ", index " + Arrays.toString(index)
-                + " (" + count + " non-finite value" + (count == 1 ? "" : "s") + " in all)";
+        return source + ": " + kind + " at sample " + sample + ", index " + Arrays.toString(index) + " (" + count
+                + " non-finite value" + (count == 1 ? "" : "s") + " in all)";
     }
 
     @Override
@@ -30,8 +30,12 @@ public record NonFinite(String source, long sample, long[] index, String kind, l
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof NonFinite n && n.source.equals(source) && n.sample == sample && Arrays.equals(n.index, index)
-                && n.kind.equals(kind) && n.count == count;
+        return o instanceof NonFinite n
+                && n.source.equals(source)
+                && n.sample == sample
+                && Arrays.equals(n.index, index)
+                && n.kind.equals(kind)
+                && n.count == count;
     }
 
     @Override

@@ -49,11 +49,17 @@ public final class NpyArray implements AutoCloseable {
      * Opens the {@code .npy} stream lying in {@code length} bytes from {@code start} of {@code channel}. {@code resource}
      * is closed with the array (null when someone else owns the channel).
      */
-    static NpyArray open(FileChannel channel, long start, long length, String source, long windowBytes,
-            Closeable resource) throws IOException {
+    static NpyArray open(
+            FileChannel channel, long start, long length, String source, long windowBytes, Closeable resource)
+            throws IOException {
         NpyHeader header = NpyHeaderReader.read(channel, start, length, source);
-        MappedElements data = MappedElements.map(channel, start + header.dataOffset(), header.elementCount(),
-                header.dtype(), header.order(), windowBytes);
+        MappedElements data = MappedElements.map(
+                channel,
+                start + header.dataOffset(),
+                header.elementCount(),
+                header.dtype(),
+                header.order(),
+                windowBytes);
         return new NpyArray(source, header, data, resource);
     }
 

@@ -60,8 +60,12 @@ public record NpyHeader(NpyDType dtype, ByteOrder order, boolean fortranOrder, l
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof NpyHeader h && h.dtype == dtype && h.order.equals(order) && h.fortranOrder == fortranOrder
-                && Arrays.equals(h.shape, shape) && h.dataOffset == dataOffset;
+        return o instanceof NpyHeader h
+                && h.dtype == dtype
+                && h.order.equals(order)
+                && h.fortranOrder == fortranOrder
+                && Arrays.equals(h.shape, shape)
+                && h.dataOffset == dataOffset;
     }
 
     @Override

@@ -18,11 +18,12 @@ final class NpyHeaderReader {
     private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
     /** NumPy itself refuses headers over 10,000 bytes by default; this leaves room for odd writers and stays bounded. */
     static final int MAX_HEADER_BYTES = 1 << 20;
-    private static final Set<String> KEYS = Set.of("descr", "fortran_order", "shape");
-    private static final String AS_FLOAT = " Save it as plain numbers instead, e.g. np.save(path, arr.astype(np.float32)).";
 
-    private NpyHeaderReader() {
-    }
+    private static final Set<String> KEYS = Set.of("descr", "fortran_order", "shape");
+    private static final String AS_FLOAT =
+            " Save it as plain numbers instead, e.g. np.save(path, arr.astype(np.float32)).";
+
+    private NpyHeaderReader() {}
 
     /**
      * Reads the header of the {@code .npy} stream occupying {@code length} bytes from {@code start} in {@code channel},
@@ -30,7 +31,8 @@ final class NpyHeaderReader {
      */
     static NpyHeader read(FileChannel channel, long start, long length, String source) throws IOException {
         if (length < 10) {
-            throw new NpyFormatException(source, "only " + length + " bytes long: too short to be an .npy file (truncated?)");
+            throw new NpyFormatException(
+                    source, "only " + length + " bytes long: too short to be an .npy file (truncated?)");
         }
         ByteBuffer prefix = readFully(channel, start, (int) Math.min(12, length), source);
         for (int i = 0; i < MAGIC.length; i++) {
@@ -52,32 +54,50 @@ final class NpyHeaderReader {
             headerLength = prefix.order(ByteOrder.LITTLE_ENDIAN).getInt(8) & 0xffffffffL;
             prefixLength = 12;
         } else {
-            throw new NpyFormatException(source, 6, "unsupported .npy format version " + major + "." + minor
-                    + " (this reader knows 1.0, 2.0 and 3.0)");
+            throw new NpyFormatException(
+                    source,
+                    6,
+                    "unsupported .npy format version " + major + "." + minor + " (this reader knows 1.0, 2.0 and 3.0)");
         }
         if (headerLength > MAX_HEADER_BYTES) {
-            throw new NpyFormatException(source, 8, "header length " + headerLength + " is over the limit of "
-                    + MAX_HEADER_BYTES + " bytes");
+            throw new NpyFormatException(
+                    source,
+                    8,
+                    "header length " + headerLength + " is over the limit of " + MAX_HEADER_BYTES + " bytes");
         }
         if (prefixLength + headerLength > length) {
-            throw new NpyFormatException(source, prefixLength, "the header says it is " + headerLength
-                    + " bytes long but the file ends after " + (length - prefixLength) + ": truncated");
+            throw new NpyFormatException(
+                    source,
+                    prefixLength,
+                    "the header says it is " + headerLength + " bytes long but the file ends after "
+                            + (length - prefixLength) + ": truncated");
         }
         ByteBuffer raw = readFully(channel, start + prefixLength, (int) headerLength, source);
         String text = new String(raw.array(), major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
-        NpyHeader header = interpret(PyLiteralParser.parseDict(text, source, prefixLength), source, prefixLength,
+        NpyHeader header = interpret(
+                PyLiteralParser.parseDict(text, source, prefixLength),
+                source,
+                prefixLength,
                 prefixLength + headerLength);
         long expected = header.dataBytes();
         long actual = length - header.dataOffset();
         if (actual < expected) {
-            throw new NpyFormatException(source, header.dataOffset(), "the header describes " + header.describe()
-                    + ", " + expected + " bytes of data, but the file holds only " + actual + " bytes after the header"
-                    + " (" + length + " bytes in all): truncated or damaged");
+            throw new NpyFormatException(
+                    source,
+                    header.dataOffset(),
+                    "the header describes " + header.describe()
+                            + ", " + expected + " bytes of data, but the file holds only " + actual
+                            + " bytes after the header"
+                            + " (" + length + " bytes in all): truncated or damaged");
         }
         if (actual > expected) {
-            throw new NpyFormatException(source, header.dataOffset() + expected, "the header describes "
-                    + header.describe() + ", " + expected + " bytes of data, but " + (actual - expected)
-                    + " more bytes follow it (" + length + " bytes in all): damaged, or not written by np.save");
+            throw new NpyFormatException(
+                    source,
+                    header.dataOffset() + expected,
+                    "the header describes "
+                            + header.describe() + ", " + expected + " bytes of data, but " + (actual - expected)
+                            + " more bytes follow it (" + length
+                            + " bytes in all): damaged, or not written by np.save");
         }
         return header;
     }
@@ -96,14 +116,16 @@ final class NpyHeaderReader {
         }
         Object descr = dict.get("descr");
         if (!(descr instanceof String d)) {
-            throw new NpyFormatException(source, dictAt, "structured arrays (dtype with fields: " + descr
-                    + ") are not supported." + AS_FLOAT);
+            throw new NpyFormatException(
+                    source,
+                    dictAt,
+                    "structured arrays (dtype with fields: " + descr + ") are not supported." + AS_FLOAT);
         }
         NpyDType dtype = dtype(d, source, dictAt);
         ByteOrder order = d.charAt(0) == '>' ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
         if (!(dict.get("fortran_order") instanceof Boolean fortran)) {
-            throw new NpyFormatException(source, dictAt, "'fortran_order' is " + dict.get("fortran_order")
-                    + ", not True or False");
+            throw new NpyFormatException(
+                    source, dictAt, "'fortran_order' is " + dict.get("fortran_order") + ", not True or False");
         }
         long[] shape = shape(dict.get("shape"), source, dictAt);
         return new NpyHeader(dtype, order, fortran, shape, dataOffset);
@@ -111,9 +133,12 @@ final class NpyHeaderReader {
 
     private static NpyDType dtype(String descr, String source, long at) throws NpyFormatException {
         if (descr.length() >= 2 && descr.charAt(1) == 'O') {
-            throw new NpyFormatException(source, at, "holds an object array (dtype '" + descr + "'): its data is a"
-                    + " Python pickle, which is code that would run when loaded, so it is refused and never read."
-                    + AS_FLOAT);
+            throw new NpyFormatException(
+                    source,
+                    at,
+                    "holds an object array (dtype '" + descr + "'): its data is a"
+                            + " Python pickle, which is code that would run when loaded, so it is refused and never read."
+                            + AS_FLOAT);
         }
         char orderChar = descr.isEmpty() ? '?' : descr.charAt(0);
         NpyDType type = null;
@@ -125,13 +150,16 @@ final class NpyHeaderReader {
             }
         }
         if (type == null) {
-            throw new NpyFormatException(source, at, "unsupported dtype '" + descr + "' (this reader takes float16/32/64,"
-                    + " int8/16/32/64, uint8/16/32/64 and bool; not strings, complex numbers, dates or records)."
-                    + AS_FLOAT);
+            throw new NpyFormatException(
+                    source,
+                    at,
+                    "unsupported dtype '" + descr + "' (this reader takes float16/32/64,"
+                            + " int8/16/32/64, uint8/16/32/64 and bool; not strings, complex numbers, dates or records)."
+                            + AS_FLOAT);
         }
         if (orderChar == '|' && type.bytes() > 1) {
-            throw new NpyFormatException(source, at, "dtype '" + descr + "' has " + type.bytes()
-                    + "-byte elements but no byte order");
+            throw new NpyFormatException(
+                    source, at, "dtype '" + descr + "' has " + type.bytes() + "-byte elements but no byte order");
         }
         return type;
     }
@@ -144,14 +172,15 @@ final class NpyHeaderReader {
         long product = 1;
         for (int k = 0; k < shape.length; k++) {
             if (!(dims.get(k) instanceof Long d) || d < 0) {
-                throw new NpyFormatException(source, at, "'shape' " + dims + " has " + dims.get(k)
-                        + " where a size of 0 or more belongs");
+                throw new NpyFormatException(
+                        source, at, "'shape' " + dims + " has " + dims.get(k) + " where a size of 0 or more belongs");
             }
             shape[k] = d;
             try {
                 product = Math.multiplyExact(product, d);
             } catch (ArithmeticException e) {
-                throw new NpyFormatException(source, at, "'shape' " + dims + " has more elements than a long can count");
+                throw new NpyFormatException(
+                        source, at, "'shape' " + dims + " has more elements than a long can count");
             }
         }
         try {
@@ -167,8 +196,10 @@ final class NpyHeaderReader {
         ByteBuffer buf = ByteBuffer.allocate(count);
         while (buf.hasRemaining()) {
             if (channel.read(buf, position + buf.position()) < 0) {
-                throw new NpyFormatException(source, position + buf.position(), "unexpected end of file (did it shrink"
-                        + " while being read?)");
+                throw new NpyFormatException(
+                        source,
+                        position + buf.position(),
+                        "unexpected end of file (did it shrink" + " while being read?)");
             }
         }
         return buf.flip();

@@ -15,8 +15,7 @@ public final class NpyHeaderWriter {
 
     private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
 
-    private NpyHeaderWriter() {
-    }
+    private NpyHeaderWriter() {}
 
     /** @param descr NumPy's dtype string, such as {@code <f4} or {@code <i8} */
     public static void write(String descr, long[] shape, OutputStream out) throws IOException {
@@ -32,7 +31,8 @@ public final class NpyHeaderWriter {
 
     /** Python's tuple syntax: (), (3,), (2, 3). */
     public static String tuple(long[] shape) {
-        return shape.length == 1 ? "(" + shape[0] + ",)"
+        return shape.length == 1
+                ? "(" + shape[0] + ",)"
                 : Arrays.stream(shape).mapToObj(Long::toString).collect(Collectors.joining(", ", "(", ")"));
     }
 }

@@ -3,8 +3,7 @@ package org.traindeck.engine.data.numpy;
 /** Index arithmetic between linear positions and multi-indices, in C and Fortran order. */
 final class NpyIndex {
 
-    private NpyIndex() {
-    }
+    private NpyIndex() {}
 
     /** The multi-index of C-order position {@code linear}. */
     static long[] multiIndex(long linear, long[] shape) {

@@ -20,6 +20,7 @@ public final class NpzArchive implements AutoCloseable {
 
     /** Deflate cannot compress better than about 1032:1, so a member declaring more than this is lying. */
     static final long MAX_RATIO = 1100;
+
     public static final long DEFAULT_MAX_INFLATED_BYTES = 16L << 30;
 
     private final Path file;
@@ -31,8 +32,13 @@ public final class NpzArchive implements AutoCloseable {
     private final Map<String, NpyArray> opened = new HashMap<>();
     private boolean closed;
 
-    private NpzArchive(Path file, FileChannel channel, Map<String, ZipDirectory.Member> members, long maxInflatedBytes,
-            long windowBytes, Path tempDir) {
+    private NpzArchive(
+            Path file,
+            FileChannel channel,
+            Map<String, ZipDirectory.Member> members,
+            long maxInflatedBytes,
+            long windowBytes,
+            Path tempDir) {
         this.file = file;
         this.channel = channel;
         this.members = members;
@@ -61,8 +67,8 @@ public final class NpzArchive implements AutoCloseable {
                 }
                 String name = m.name().substring(0, m.name().length() - 4);
                 if (members.put(name, m) != null) {
-                    throw new NpyFormatException(npzFile.toString(), m.dataOffset(), "holds two members named "
-                            + m.name() + ": ambiguous");
+                    throw new NpyFormatException(
+                            npzFile.toString(), m.dataOffset(), "holds two members named " + m.name() + ": ambiguous");
                 }
             }
             return new NpzArchive(npzFile, channel, members, maxInflatedBytes, windowBytes, tempDir);
@@ -99,14 +105,20 @@ public final class NpzArchive implements AutoCloseable {
         String source = file + " member " + m.name();
         if (m.method() == 0) {
             if (m.compressedSize() != m.size()) {
-                throw new NpyFormatException(file.toString(), m.dataOffset(), "stored member " + m.name()
-                        + " declares " + m.compressedSize() + " bytes stored but " + m.size() + " bytes of content");
+                throw new NpyFormatException(
+                        file.toString(),
+                        m.dataOffset(),
+                        "stored member " + m.name() + " declares " + m.compressedSize() + " bytes stored but "
+                                + m.size() + " bytes of content");
             }
             return NpyArray.open(channel, m.dataOffset(), m.size(), source, windowBytes, null);
         }
         if (m.method() != 8) {
-            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " uses zip compression"
-                    + " method " + m.method() + "; only stored (np.savez) and deflated (np.savez_compressed) are read");
+            throw new NpyFormatException(
+                    file.toString(),
+                    m.dataOffset(),
+                    "member " + m.name() + " uses zip compression" + " method " + m.method()
+                            + "; only stored (np.savez) and deflated (np.savez_compressed) are read");
         }
         checkDeclaredSize(m);
         Path temp = MemberInflater.tempFile(tempDir);
@@ -130,21 +142,30 @@ public final class NpzArchive implements AutoCloseable {
 
     private void checkDeclaredSize(ZipDirectory.Member m) throws IOException {
         if (m.size() > maxInflatedBytes) {
-            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " declares "
-                    + m.size() + " bytes when inflated, over the limit of " + maxInflatedBytes
-                    + " bytes (NpzArchive.open(path, maxInflatedBytes) sets it; np.savez without compression is mapped"
-                    + " in place instead)");
+            throw new NpyFormatException(
+                    file.toString(),
+                    m.dataOffset(),
+                    "member " + m.name() + " declares "
+                            + m.size() + " bytes when inflated, over the limit of " + maxInflatedBytes
+                            + " bytes (NpzArchive.open(path, maxInflatedBytes) sets it; np.savez without compression is mapped"
+                            + " in place instead)");
         }
         if (m.size() / MAX_RATIO > Math.max(m.compressedSize(), 1)) {
-            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " declares "
-                    + m.size() + " bytes inflated from " + m.compressedSize() + " compressed, a ratio over "
-                    + MAX_RATIO + ":1 that deflate cannot reach: refused as a zip bomb");
+            throw new NpyFormatException(
+                    file.toString(),
+                    m.dataOffset(),
+                    "member " + m.name() + " declares "
+                            + m.size() + " bytes inflated from " + m.compressedSize() + " compressed, a ratio over "
+                            + MAX_RATIO + ":1 that deflate cannot reach: refused as a zip bomb");
         }
         Path where = tempDir != null ? tempDir : InflateFolders.systemTemp();
         long free = Files.getFileStore(where).getUsableSpace();
         if (m.size() > free) {
-            throw new NpyFormatException(file.toString(), m.dataOffset(), "member " + m.name() + " inflates to "
-                    + m.size() + " bytes but " + where + " has only " + free + " bytes free");
+            throw new NpyFormatException(
+                    file.toString(),
+                    m.dataOffset(),
+                    "member " + m.name() + " inflates to " + m.size() + " bytes but " + where + " has only " + free
+                            + " bytes free");
         }
     }
 

@@ -164,8 +164,11 @@ final class PyLiteralParser {
     }
 
     private void skipSpace() {
-        while (pos < text.length() && (text.charAt(pos) == ' ' || text.charAt(pos) == '\n' || text.charAt(pos) == '\t'
-                || text.charAt(pos) == '\r')) {
+        while (pos < text.length()
+                && (text.charAt(pos) == ' '
+                        || text.charAt(pos) == '\n'
+                        || text.charAt(pos) == '\t'
+                        || text.charAt(pos) == '\r')) {
             pos++;
         }
     }
@@ -176,8 +179,10 @@ final class PyLiteralParser {
 
     private void expect(char c) throws NpyFormatException {
         if (!peekIs(c)) {
-            throw error(pos < text.length() ? "expected '" + c + "' but found '" + printable(text.charAt(pos)) + "'"
-                    : "expected '" + c + "' but the header ends");
+            throw error(
+                    pos < text.length()
+                            ? "expected '" + c + "' but found '" + printable(text.charAt(pos)) + "'"
+                            : "expected '" + c + "' but the header ends");
         }
         pos++;
     }

@@ -16,8 +16,7 @@ import java.util.List;
 final class ZipDirectory {
 
     /** One member; {@code dataOffset} is where its (possibly compressed) bytes start in the zip file. */
-    record Member(String name, int method, long crc, long compressedSize, long size, long dataOffset) {
-    }
+    record Member(String name, int method, long crc, long compressedSize, long size, long dataOffset) {}
 
     private static final int EOCD = 0x06054b50;
     private static final int ZIP64_LOCATOR = 0x07064b50;
@@ -26,8 +25,7 @@ final class ZipDirectory {
     private static final int LOCAL = 0x04034b50;
     private static final long MAX_DIRECTORY_BYTES = 64L << 20;
 
-    private ZipDirectory() {
-    }
+    private ZipDirectory() {}
 
     static List<Member> read(FileChannel channel, String source) throws IOException {
         long fileSize = channel.size();
@@ -56,18 +54,22 @@ final class ZipDirectory {
         long directoryOffset = tail.getInt(at + 16) & 0xffffffffL;
         long directoryEnd = eocdOffset;
         if (entries == 0xffff || directorySize == 0xffffffffL || directoryOffset == 0xffffffffL) {
-            ByteBuffer locator = eocdOffset < 20 ? null : le(NpyHeaderReader.readFully(channel, eocdOffset - 20, 20, source));
+            ByteBuffer locator =
+                    eocdOffset < 20 ? null : le(NpyHeaderReader.readFully(channel, eocdOffset - 20, 20, source));
             if (locator == null || locator.getInt(0) != ZIP64_LOCATOR) {
                 throw new NpyFormatException(source, eocdOffset, "zip64 sizes without a zip64 locator");
             }
             long zip64At = locator.getLong(8);
             if (zip64At < 0 || zip64At > eocdOffset - 20 - 56) {
-                throw new NpyFormatException(source, eocdOffset - 20, "zip64 record offset " + zip64At
-                        + " lies outside the file (" + fileSize + " bytes)");
+                throw new NpyFormatException(
+                        source,
+                        eocdOffset - 20,
+                        "zip64 record offset " + zip64At + " lies outside the file (" + fileSize + " bytes)");
             }
             ByteBuffer z = le(NpyHeaderReader.readFully(channel, zip64At, 56, source));
             if (z.getInt(0) != ZIP64_EOCD) {
-                throw new NpyFormatException(source, zip64At, "no zip64 end-of-central-directory record where promised");
+                throw new NpyFormatException(
+                        source, zip64At, "no zip64 end-of-central-directory record where promised");
             }
             entries = z.getLong(32);
             directorySize = z.getLong(40);
@@ -75,12 +77,17 @@ final class ZipDirectory {
             directoryEnd = zip64At;
         }
         if (directoryOffset < 0 || directorySize < 0 || directorySize > directoryEnd - directoryOffset) {
-            throw new NpyFormatException(source, eocdOffset, "the central directory (" + directorySize + " bytes at "
-                    + directoryOffset + ") does not fit in the file (" + fileSize + " bytes): truncated or damaged");
+            throw new NpyFormatException(
+                    source,
+                    eocdOffset,
+                    "the central directory (" + directorySize + " bytes at " + directoryOffset
+                            + ") does not fit in the file (" + fileSize + " bytes): truncated or damaged");
         }
         if (directorySize > MAX_DIRECTORY_BYTES || entries > directorySize / 46) {
-            throw new NpyFormatException(source, eocdOffset, "implausible central directory: " + entries
-                    + " entries in " + directorySize + " bytes");
+            throw new NpyFormatException(
+                    source,
+                    eocdOffset,
+                    "implausible central directory: " + entries + " entries in " + directorySize + " bytes");
         }
         ByteBuffer dir = le(NpyHeaderReader.readFully(channel, directoryOffset, (int) directorySize, source));
         List<Member> members = new ArrayList<>();
@@ -101,11 +108,13 @@ final class ZipDirectory {
             long localAt = dir.getInt(p + 42) & 0xffffffffL;
             int next = p + 46 + nameLength + extraLength + commentLength;
             if (next > dir.limit()) {
-                throw new NpyFormatException(source, entryAt, "central directory entry " + e + " runs past the directory");
+                throw new NpyFormatException(
+                        source, entryAt, "central directory entry " + e + " runs past the directory");
             }
             byte[] rawName = new byte[nameLength];
             dir.get(p + 46, rawName);
-            String name = new String(rawName, (flags & 0x800) != 0 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+            String name =
+                    new String(rawName, (flags & 0x800) != 0 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
             long[] sizes = {size, compressed, localAt};
             zip64Extra(dir, p + 46 + nameLength, extraLength, sizes, source, entryAt);
             p = next;
@@ -115,7 +124,12 @@ final class ZipDirectory {
             if ((flags & 1) != 0) {
                 throw new NpyFormatException(source, entryAt, "member " + name + " is encrypted");
             }
-            members.add(new Member(name, method, crc, sizes[1], sizes[0],
+            members.add(new Member(
+                    name,
+                    method,
+                    crc,
+                    sizes[1],
+                    sizes[0],
                     dataOffset(channel, source, name, sizes[2], sizes[1], directoryOffset)));
         }
         return members;
@@ -149,20 +163,28 @@ final class ZipDirectory {
         }
     }
 
-    private static long dataOffset(FileChannel channel, String source, String name, long localAt, long compressed,
-            long directoryOffset) throws IOException {
+    private static long dataOffset(
+            FileChannel channel, String source, String name, long localAt, long compressed, long directoryOffset)
+            throws IOException {
         if (localAt < 0 || localAt > directoryOffset - 30) {
-            throw new NpyFormatException(source, localAt, "member " + name + "'s local header offset " + localAt
-                    + " lies outside the members' area (" + directoryOffset + " bytes)");
+            throw new NpyFormatException(
+                    source,
+                    localAt,
+                    "member " + name + "'s local header offset " + localAt + " lies outside the members' area ("
+                            + directoryOffset + " bytes)");
         }
         ByteBuffer local = le(NpyHeaderReader.readFully(channel, localAt, 30, source));
         if (local.getInt(0) != LOCAL) {
-            throw new NpyFormatException(source, localAt, "no local header for member " + name + " where the directory says");
+            throw new NpyFormatException(
+                    source, localAt, "no local header for member " + name + " where the directory says");
         }
         long dataAt = localAt + 30 + (local.getShort(26) & 0xffff) + (local.getShort(28) & 0xffff);
         if (compressed < 0 || dataAt > directoryOffset || compressed > directoryOffset - dataAt) {
-            throw new NpyFormatException(source, localAt, "member " + name + " (" + compressed + " bytes from byte "
-                    + dataAt + ") runs past the members' area (" + directoryOffset + " bytes): truncated or damaged");
+            throw new NpyFormatException(
+                    source,
+                    localAt,
+                    "member " + name + " (" + compressed + " bytes from byte " + dataAt
+                            + ") runs past the members' area (" + directoryOffset + " bytes): truncated or damaged");
         }
         return dataAt;
     }

@@ -1,12 +1,5 @@
 package org.traindeck.engine.devices.energy;
 
-import org.traindeck.engine.devices.HostProbe;
-import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.TelemetryMonitor;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.TelemetryNames;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +11,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.devices.HostProbe;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.TelemetryMonitor;
+import org.traindeck.engine.events.EventBus;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryNames;
 
 /**
  * The energy one run's devices use while it trains: each of its GPUs' power.draw from the telemetry's nvidia-smi
@@ -27,8 +26,7 @@ import java.util.concurrent.TimeUnit;
 public final class EnergyMeter implements AutoCloseable {
 
     /** Where the figures come from: nvidia-smi and the host probe (the telemetry's), and the powercap folder. */
-    public record Sources(NvidiaSmi smi, HostProbe probe, Path powercapRoot) {
-    }
+    public record Sources(NvidiaSmi smi, HostProbe probe, Path powercapRoot) {}
 
     private final List<Integer> gpus;
     private final Duration gpuInterval;
@@ -47,16 +45,27 @@ public final class EnergyMeter implements AutoCloseable {
         this.gpuInterval = gpuInterval;
         this.cpu = PackageEnergy.open(sources.powercapRoot());
         if (!gpus.isEmpty()) {
-            monitor = new TelemetryMonitor(sources.smi(), sources.probe(), new TelemetryMonitor.Settings(gpuInterval, Duration.ofHours(1),
-                    Duration.ofHours(1), TelemetryMonitor.Settings.DEFAULT.firstRestartDelay(), TelemetryMonitor.Settings.DEFAULT.maxRestartDelay()));
-            monitor.subscribe(e -> {
-                if (e instanceof MetricEvent m && m.name().endsWith("/" + TelemetryNames.POWER_W)) {
-                    Integer index = gpuIndex(m.name());
-                    if (index != null && this.gpus.contains(index)) {
-                        integrals.computeIfAbsent(index, i -> new PowerIntegral(maxGap())).add(m.wallTimeMillis(), m.value());
-                    }
-                }
-            }, EventBus.Delivery.LOSSLESS);
+            monitor = new TelemetryMonitor(
+                    sources.smi(),
+                    sources.probe(),
+                    new TelemetryMonitor.Settings(
+                            gpuInterval,
+                            Duration.ofHours(1),
+                            Duration.ofHours(1),
+                            TelemetryMonitor.Settings.DEFAULT.firstRestartDelay(),
+                            TelemetryMonitor.Settings.DEFAULT.maxRestartDelay()));
+            monitor.subscribe(
+                    e -> {
+                        if (e instanceof MetricEvent m && m.name().endsWith("/" + TelemetryNames.POWER_W)) {
+                            Integer index = gpuIndex(m.name());
+                            if (index != null && this.gpus.contains(index)) {
+                                integrals
+                                        .computeIfAbsent(index, i -> new PowerIntegral(maxGap()))
+                                        .add(m.wallTimeMillis(), m.value());
+                            }
+                        }
+                    },
+                    EventBus.Delivery.LOSSLESS);
             monitor.start();
         } else {
             monitor = null;
@@ -67,7 +76,8 @@ public final class EnergyMeter implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
-            cpuReader.scheduleAtFixedRate(this::readCpu, cpuInterval.toMillis(), cpuInterval.toMillis(), TimeUnit.MILLISECONDS);
+            cpuReader.scheduleAtFixedRate(
+                    this::readCpu, cpuInterval.toMillis(), cpuInterval.toMillis(), TimeUnit.MILLISECONDS);
         } else {
             cpuReader = null;
         }
@@ -120,7 +130,8 @@ public final class EnergyMeter implements AutoCloseable {
             }
             wh.put("gpu" + g, p.wattHours());
             if (p.gapMillis() > 0) {
-                notes.add(String.format(Locale.ROOT, "gpu%d: %.0f s without power samples left out", g, p.gapMillis() / 1000.0));
+                notes.add(String.format(
+                        Locale.ROOT, "gpu%d: %.0f s without power samples left out", g, p.gapMillis() / 1000.0));
             }
         }
         if (cpu.unavailableReason() != null) {

@@ -26,8 +26,11 @@ public record EnergyReport(Map<String, Double> wattHours, List<String> notes) {
 
     /** The device a metric name is about, or null for another metric. */
     public static String deviceOf(String metric) {
-        return metric.startsWith(METRIC_PREFIX) && metric.endsWith(METRIC_SUFFIX) && metric.length() > METRIC_PREFIX.length() + METRIC_SUFFIX.length()
-                ? metric.substring(METRIC_PREFIX.length(), metric.length() - METRIC_SUFFIX.length()) : null;
+        return metric.startsWith(METRIC_PREFIX)
+                        && metric.endsWith(METRIC_SUFFIX)
+                        && metric.length() > METRIC_PREFIX.length() + METRIC_SUFFIX.length()
+                ? metric.substring(METRIC_PREFIX.length(), metric.length() - METRIC_SUFFIX.length())
+                : null;
     }
 
     /** One line for the end-of-run summary: "energy: gpu0 12.4 Wh, cpu 3.1 Wh", or why there is no figure. */
@@ -50,7 +53,9 @@ public record EnergyReport(Map<String, Double> wattHours, List<String> notes) {
                 wh.put(device, value);
             }
         });
-        return wh.isEmpty() ? "energy: cannot be measured here (train.log says why)" : new EnergyReport(wh, List.of()).line();
+        return wh.isEmpty()
+                ? "energy: cannot be measured here (train.log says why)"
+                : new EnergyReport(wh, List.of()).line();
     }
 
     /** The watt-hours of all devices together from a run's last metrics; NaN when none was measured. */
@@ -65,7 +70,10 @@ public record EnergyReport(Map<String, Double> wattHours, List<String> notes) {
     }
 
     public static String format(double wattHours) {
-        return wattHours >= 1000 ? String.format(Locale.ROOT, "%.2f kWh", wattHours / 1000)
-                : wattHours >= 1 ? String.format(Locale.ROOT, "%.1f Wh", wattHours) : String.format(Locale.ROOT, "%.3f Wh", wattHours);
+        return wattHours >= 1000
+                ? String.format(Locale.ROOT, "%.2f kWh", wattHours / 1000)
+                : wattHours >= 1
+                        ? String.format(Locale.ROOT, "%.1f Wh", wattHours)
+                        : String.format(Locale.ROOT, "%.3f Wh", wattHours);
     }
 }

@@ -18,8 +18,7 @@ public final class PackageEnergy {
     private final List<Zone> zones;
     private final String unavailable;
 
-    private record Zone(Path dir, long maxRange, long[] last, long[] total) {
-    }
+    private record Zone(Path dir, long maxRange, long[] last, long[] total) {}
 
     private PackageEnergy(List<Zone> zones, String unavailable) {
         this.zones = zones;
@@ -29,22 +28,34 @@ public final class PackageEnergy {
     /** The packages under {@code root}, each read once now as its starting point. */
     public static PackageEnergy open(Path root) {
         if (!Files.isDirectory(root)) {
-            return new PackageEnergy(List.of(), "there is no " + root + " (no RAPL energy counters on this machine or in this container)");
+            return new PackageEnergy(
+                    List.of(),
+                    "there is no " + root + " (no RAPL energy counters on this machine or in this container)");
         }
         List<Zone> zones = new ArrayList<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root, "intel-rapl:*")) {
             for (Path dir : dirs) {
                 // intel-rapl:0 is a package; intel-rapl:0:0 (its cores) is inside it and counted there
                 if (dir.getFileName().toString().chars().filter(c -> c == ':').count() == 1) {
-                    zones.add(new Zone(dir, Long.parseLong(Files.readString(dir.resolve("max_energy_range_uj")).strip()),
-                            new long[] {Long.parseLong(Files.readString(dir.resolve("energy_uj")).strip())}, new long[1]));
+                    zones.add(new Zone(
+                            dir,
+                            Long.parseLong(Files.readString(dir.resolve("max_energy_range_uj"))
+                                    .strip()),
+                            new long[] {
+                                Long.parseLong(Files.readString(dir.resolve("energy_uj"))
+                                        .strip())
+                            },
+                            new long[1]));
                 }
             }
         } catch (IOException e) {
-            return new PackageEnergy(List.of(), "the RAPL counters under " + root + " cannot be read (" + e.getMessage()
-                    + "): they are readable by root only on most Linux systems since 5.10");
+            return new PackageEnergy(
+                    List.of(),
+                    "the RAPL counters under " + root + " cannot be read (" + e.getMessage()
+                            + "): they are readable by root only on most Linux systems since 5.10");
         } catch (NumberFormatException e) {
-            return new PackageEnergy(List.of(), "a RAPL counter under " + root + " is not a number (" + e.getMessage() + ")");
+            return new PackageEnergy(
+                    List.of(), "a RAPL counter under " + root + " is not a number (" + e.getMessage() + ")");
         }
         if (zones.isEmpty()) {
             return new PackageEnergy(List.of(), root + " has no intel-rapl package zones");
@@ -68,7 +79,8 @@ public final class PackageEnergy {
         for (Zone z : zones) {
             long now;
             try {
-                now = Long.parseLong(Files.readString(z.dir().resolve("energy_uj")).strip());
+                now = Long.parseLong(
+                        Files.readString(z.dir().resolve("energy_uj")).strip());
             } catch (IOException | NumberFormatException e) {
                 return "cannot read " + z.dir().resolve("energy_uj") + ": " + e.getMessage();
             }

@@ -1,11 +1,10 @@
 package org.traindeck.engine.model.fit;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Memory one device offers a run, and how many model replicas share it: the CPU's workers all live in this one
@@ -22,17 +21,22 @@ public record DeviceMemory(String device, long availableBytes, int replicas, Str
      * is left out: nothing can be said of it), the CPU's available RAM, capped by ND4J's off-heap limit
      * {@code offHeapLimit} when positive: ND4J allocates off the heap, so the heap's maximum is not the limit.
      */
-    public static List<DeviceMemory> of(DeviceSelection selection, HostInfo host, List<GpuInfo> gpus, long offHeapLimit) {
+    public static List<DeviceMemory> of(
+            DeviceSelection selection, HostInfo host, List<GpuInfo> gpus, long offHeapLimit) {
         List<DeviceMemory> found = new ArrayList<>();
         if (selection.kind() == DeviceSelection.Kind.CPU) {
             long ram = host.memoryAvailableMiB() << 20;
             boolean capped = offHeapLimit > 0 && offHeapLimit < ram;
-            found.add(new DeviceMemory("cpu", capped ? offHeapLimit : ram, selection.cpuWorkers(),
+            found.add(new DeviceMemory(
+                    "cpu",
+                    capped ? offHeapLimit : ram,
+                    selection.cpuWorkers(),
                     capped ? "ND4J's off-heap limit, org.bytedeco.javacpp.maxbytes" : "available RAM"));
             return found;
         }
         for (GpuInfo gpu : gpus) {
-            boolean chosen = selection.kind() == DeviceSelection.Kind.ALL_GPUS || selection.gpuIndices().contains(gpu.index());
+            boolean chosen = selection.kind() == DeviceSelection.Kind.ALL_GPUS
+                    || selection.gpuIndices().contains(gpu.index());
             if (chosen && gpu.memoryTotalMiB() != null && gpu.memoryUsedMiB() != null) {
                 found.add(new DeviceMemory(gpu.id(), (gpu.memoryTotalMiB() - gpu.memoryUsedMiB()) << 20, 1));
             }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.fit;
 
+import java.util.Map;
 import org.deeplearning4j.nn.conf.CacheMode;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
@@ -14,15 +15,19 @@ import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
 
-import java.util.Map;
-
 /**
  * Training memory of one model replica at one stage's batch, in bytes: weights, their gradients, the optimizer's
  * state and the activations (with their gradients and working memory) of {@code batch} examples.
  * {@code fromReport} tells whether the activations are DL4J's memory report or TrainDeck's own fallback.
  */
-public record FitEstimate(long weights, long gradients, long optimizerState, long activations, int batch,
-                          String optimizer, boolean fromReport) {
+public record FitEstimate(
+        long weights,
+        long gradients,
+        long optimizerState,
+        long activations,
+        int batch,
+        String optimizer,
+        boolean fromReport) {
 
     /**
      * Activations kept for backprop, their gradients, and one working copy: DL4J's report cannot see inside
@@ -44,17 +49,24 @@ public record FitEstimate(long weights, long gradients, long optimizerState, lon
     }
 
     /** The shape that does not change with the batch, worked out once; {@link #at(int)} scales it to a batch. */
-    public record Model(long parameters, int bytesPerValue, String optimizer, long activationBytesPerExample,
-                        boolean fromReport) {
+    public record Model(
+            long parameters, int bytesPerValue, String optimizer, long activationBytesPerExample, boolean fromReport) {
 
         public FitEstimate at(int batch) {
             long params = parameters * bytesPerValue;
-            return new FitEstimate(params, params, params * stateSlots(optimizer),
-                    activationBytesPerExample * batch, batch, optimizer, fromReport);
+            return new FitEstimate(
+                    params,
+                    params,
+                    params * stateSlots(optimizer),
+                    activationBytesPerExample * batch,
+                    batch,
+                    optimizer,
+                    fromReport);
         }
     }
 
-    public static Model model(ComputationGraphConfiguration conf, ModelInput input, long parameters, StageConfig stage) {
+    public static Model model(
+            ComputationGraphConfiguration conf, ModelInput input, long parameters, StageConfig stage) {
         boolean half = stage.precision() == StageConfig.Precision.FLOAT16;
         DataType type = half ? DataType.HALF : DataType.FLOAT;
         int bytes = half ? 2 : 4;
@@ -72,7 +84,12 @@ public record FitEstimate(long weights, long gradients, long optimizerState, lon
                 // some vertex has no report: count the activations ourselves
             }
         }
-        return new Model(parameters, bytes, optimizer, FALLBACK_ACTIVATION_FACTOR * bytes * elementsPerExample(conf, input), false);
+        return new Model(
+                parameters,
+                bytes,
+                optimizer,
+                FALLBACK_ACTIVATION_FACTOR * bytes * elementsPerExample(conf, input),
+                false);
     }
 
     private static boolean hasSameDiffLayers(ComputationGraphConfiguration conf) {
@@ -90,16 +107,20 @@ public record FitEstimate(long weights, long gradients, long optimizerState, lon
         long sharedBlockBuffers = 0;
         for (Map.Entry<String, InputType> e : types.entrySet()) {
             GraphVertex v = conf.getVertices().get(e.getKey());
-            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof TransformerBlock b
-                    && e.getValue() instanceof InputType.InputTypeRecurrent r && r.getTimeSeriesLength() > 0) {
+            if (v instanceof LayerVertex l
+                    && l.getLayerConf().getLayer() instanceof TransformerBlock b
+                    && e.getValue() instanceof InputType.InputTypeRecurrent r
+                    && r.getTimeSeriesLength() > 0) {
                 // the kernel's own buffers; with recompute one set serves every block of a thread
                 long length = r.getTimeSeriesLength();
                 sum += e.getValue().arrayElementsPerExample() + b.keptFloatsPerExample(length);
                 if (b.isRecompute()) {
                     sharedBlockBuffers = Math.max(sharedBlockBuffers, b.bufferFloatsPerExample(length));
                 }
-            } else if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof SelfAttention a
-                    && e.getValue() instanceof InputType.InputTypeRecurrent r && r.getTimeSeriesLength() > 0) {
+            } else if (v instanceof LayerVertex l
+                    && l.getLayerConf().getLayer() instanceof SelfAttention a
+                    && e.getValue() instanceof InputType.InputTypeRecurrent r
+                    && r.getTimeSeriesLength() > 0) {
                 sum += attentionElements(a, r.getTimeSeriesLength());
             } else {
                 sum += e.getValue().arrayElementsPerExample();

@@ -1,13 +1,12 @@
 package org.traindeck.engine.model.fit;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.bytedeco.javacpp.Pointer;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelCheck;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /** The fit check of every stage of a run: a line per stage to show, and an error per stage that does not fit. */
 public record StageFits(List<String> lines, List<ConfigProblem> problems) {
@@ -32,7 +31,8 @@ public record StageFits(List<String> lines, List<ConfigProblem> problems) {
         List<StageConfig> stages = config.stages();
         for (int i = 0; i < stages.size(); i++) {
             StageConfig stage = stages.get(i);
-            FitEstimate.Model model = FitEstimate.model(checked.conf(), checked.input(), checked.summary().parameters(), stage);
+            FitEstimate.Model model = FitEstimate.model(
+                    checked.conf(), checked.input(), checked.summary().parameters(), stage);
             String line = FitCheck.line(model, stage, devices);
             lines.add(stages.size() == 1 ? line : "stage " + stage.name() + ": " + line);
             ConfigProblem p = FitCheck.problem(i, stage, model, devices);

@@ -6,8 +6,7 @@ import org.nd4j.linalg.activations.Activation;
 /** The config's activation names as ND4J's functions, and the weight initialisation that suits each. */
 public final class Activations {
 
-    private Activations() {
-    }
+    private Activations() {}
 
     public static Activation of(String name) {
         return switch (name) {

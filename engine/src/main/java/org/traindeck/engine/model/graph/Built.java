@@ -1,10 +1,9 @@
 package org.traindeck.engine.model.graph;
 
+import java.util.function.Function;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Layer;
-
-import java.util.function.Function;
 
 /**
  * What a node becomes in the DL4J graph: a layer or a vertex, and, where DL4J cannot tell the output shape itself

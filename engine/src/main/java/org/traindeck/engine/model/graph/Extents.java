@@ -5,8 +5,7 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 /** Spatial extents of images and volumes, for heads that output one value per position. */
 public final class Extents {
 
-    private Extents() {
-    }
+    private Extents() {}
 
     public static boolean sameExtent(InputType a, InputType b) {
         return extentText(a).equals(extentText(b));

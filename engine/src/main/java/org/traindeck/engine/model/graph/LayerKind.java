@@ -1,8 +1,7 @@
 package org.traindeck.engine.model.graph;
 
-import org.deeplearning4j.nn.conf.inputs.InputType;
-
 import java.util.List;
+import org.deeplearning4j.nn.conf.inputs.InputType;
 
 /**
  * One layer type of the graph config: the name its schema entry gives it, what inputs it takes, and how it builds.

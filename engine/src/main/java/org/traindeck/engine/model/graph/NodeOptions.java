@@ -1,10 +1,9 @@
 package org.traindeck.engine.model.graph;
 
-import org.nd4j.linalg.activations.Activation;
-import org.traindeck.engine.model.kernels.KernelUse;
-
 import java.util.List;
 import java.util.Map;
+import org.nd4j.linalg.activations.Activation;
+import org.traindeck.engine.model.kernels.KernelUse;
 
 /**
  * A node's options as the config holds them (bounded and defaulted by the schema), read by type. A size written as
@@ -72,7 +71,8 @@ public record NodeOptions(String type, Map<String, Object> values, KernelUse ker
         Object v = values.get(key);
         if (v == null) {
             // the schema gives every option a default or makes it required: a missing one is a schema/kind mismatch
-            throw new IllegalStateException("layer type " + type + " has no option " + key + " (schema and layer class disagree)");
+            throw new IllegalStateException(
+                    "layer type " + type + " has no option " + key + " (schema and layer class disagree)");
         }
         return v;
     }

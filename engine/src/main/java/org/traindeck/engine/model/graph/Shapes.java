@@ -1,26 +1,25 @@
 package org.traindeck.engine.model.graph;
 
-import org.deeplearning4j.nn.conf.inputs.InputType;
-
 import java.util.List;
+import org.deeplearning4j.nn.conf.inputs.InputType;
 
 /** Shapes in the user's words ("an image 16×16×32"), and the checks every layer kind shares. */
 public final class Shapes {
 
-    private Shapes() {
-    }
+    private Shapes() {}
 
     /** An input type as the messages say it: height×width×channels for images, as the data section writes them. */
     public static String describe(InputType t) {
         if (t instanceof TokenSequence tokens) {
-            return "token ids [" + (tokens.steps() > 0 ? tokens.steps() + " steps" : "any length") + "] from a vocabulary of "
-                    + tokens.vocabulary();
+            return "token ids [" + (tokens.steps() > 0 ? tokens.steps() + " steps" : "any length")
+                    + "] from a vocabulary of " + tokens.vocabulary();
         }
         return switch (t.getType()) {
             case FF -> "a vector of " + ((InputType.InputTypeFeedForward) t).getSize() + " features";
             case RNN -> {
                 InputType.InputTypeRecurrent r = (InputType.InputTypeRecurrent) t;
-                yield "a sequence [" + r.getSize() + " features, " + (r.getTimeSeriesLength() > 0 ? r.getTimeSeriesLength() + " steps]" : "any length]");
+                yield "a sequence [" + r.getSize() + " features, "
+                        + (r.getTimeSeriesLength() > 0 ? r.getTimeSeriesLength() + " steps]" : "any length]");
             }
             case CNN -> {
                 InputType.InputTypeConvolutional c = (InputType.InputTypeConvolutional) t;
@@ -58,7 +57,8 @@ public final class Shapes {
     }
 
     /** The one input of a single-input node, which must be of {@code type}; {@code what} is how the node says it. */
-    public static InputType require(NodeOptions o, List<InputType> inputs, InputType.Type type, String what, String advice) {
+    public static InputType require(
+            NodeOptions o, List<InputType> inputs, InputType.Type type, String what, String advice) {
         InputType in = inputs.get(0);
         if (in.getType() != type) {
             throw new ShapeError("takes " + what + " but gets " + describe(in) + (advice == null ? "" : ": " + advice));
@@ -97,15 +97,17 @@ public final class Shapes {
     }
 
     /** Checks that a window fits along each spatial dimension (with "valid" padding: no room for it otherwise). */
-    public static void windowFits(String what, int[] window, int[] dilation, long[] extent, String[] axes, boolean same) {
+    public static void windowFits(
+            String what, int[] window, int[] dilation, long[] extent, String[] axes, boolean same) {
         if (same) {
             return;
         }
         for (int i = 0; i < window.length; i++) {
             long effective = (long) (window[i] - 1) * (dilation == null ? 1 : dilation[i]) + 1;
             if (extent[i] >= 0 && effective > extent[i]) {
-                throw new ShapeError("its " + what + " covers " + effective + " " + axes[i] + " but the input has only " + extent[i]
-                        + ": use a smaller " + what + ", \"padding\": \"same\", or remove a down-sampling layer before it");
+                throw new ShapeError("its " + what + " covers " + effective + " " + axes[i] + " but the input has only "
+                        + extent[i] + ": use a smaller " + what
+                        + ", \"padding\": \"same\", or remove a down-sampling layer before it");
             }
         }
     }

@@ -1,5 +1,10 @@
 package org.traindeck.engine.model.kernels;
 
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.ParamInitializer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
@@ -18,12 +23,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
 
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-
 /**
  * Fully connected, computed by TrainDeck's CPU kernel ({@link DenseKernelLayer}): rows [n, in] to [n, out], and a
  * sequence [mb, in, T] (NCW) to [mb, out, T] as the same layer at every step. Its parameters are DL4J's DenseLayer's,
@@ -39,16 +38,16 @@ public class DenseKernel extends FeedForwardLayer {
     private boolean inputGradient = true;
 
     /** For JSON. */
-    public DenseKernel() {
-    }
+    public DenseKernel() {}
 
     protected DenseKernel(Builder b) {
         super(b);
         this.hasBias = b.hasBias;
         initializeConstraints(b);
         if (KernelActivation.of(activationFn) == null) {
-            throw new IllegalArgumentException("DenseKernel computes identity, relu, leakyrelu, tanh, sigmoid and gelu; "
-                    + activationFn + " needs DL4J's DenseLayer");
+            throw new IllegalArgumentException(
+                    "DenseKernel computes identity, relu, leakyrelu, tanh, sigmoid and gelu; " + activationFn
+                            + " needs DL4J's DenseLayer");
         }
     }
 
@@ -71,8 +70,13 @@ public class DenseKernel extends FeedForwardLayer {
     }
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
-                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         DenseKernelLayer layer = new DenseKernelLayer(conf, networkDataType);
         layer.setListeners(listeners);
         layer.setIndex(layerIndex);
@@ -129,7 +133,10 @@ public class DenseKernel extends FeedForwardLayer {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof DenseKernel other && super.equals(o) && hasBias == other.hasBias && inputGradient == other.inputGradient;
+        return o instanceof DenseKernel other
+                && super.equals(o)
+                && hasBias == other.hasBias
+                && inputGradient == other.inputGradient;
     }
 
     @Override
@@ -140,7 +147,8 @@ public class DenseKernel extends FeedForwardLayer {
     @Override
     public String toString() {
         return "DenseKernel(" + (layerName == null ? "" : layerName + ", ") + "nIn=" + nIn + ", nOut=" + nOut
-                + ", activation=" + activationFn + ", bias=" + hasBias + (inputGradient ? "" : ", no input gradient") + ")";
+                + ", activation=" + activationFn + ", bias=" + hasBias + (inputGradient ? "" : ", no input gradient")
+                + ")";
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
+import java.util.Arrays;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -10,8 +11,6 @@ import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-
-import java.util.Arrays;
 
 /**
  * The dense kernel at run time: one sgemm per product on the arrays' memory, bias, activation and mask as Java loops,
@@ -55,12 +54,28 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         int steps = sequence ? (int) input.size(2) : 1;
         int n = mb * steps;
         if (input.size(1) != in) {
-            throw new IllegalStateException("DenseKernel" + name() + ": expects " + in + " input features, got input of shape "
-                    + Arrays.toString(input.shape()));
+            throw new IllegalStateException("DenseKernel" + name() + ": expects " + in
+                    + " input features, got input of shape " + Arrays.toString(input.shape()));
         }
         rows.shape(n, in, out);
         rows.loadInput(input, sequence, mb, steps);
-        Sgemm.multiply(false, true, n, out, in, 1f, rows.xPointer(), 0, in, Sgemm.pointerTo(getParam(W)), 0, in, 0f, rows.zPointer(), 0, out);
+        Sgemm.multiply(
+                false,
+                true,
+                n,
+                out,
+                in,
+                1f,
+                rows.xPointer(),
+                0,
+                in,
+                Sgemm.pointerTo(getParam(W)),
+                0,
+                in,
+                0f,
+                rows.zPointer(),
+                0,
+                out);
         float[] z = rows.z();
         rows.zBuffer().get(0, z, 0, n * out);
         if (hasBias()) {
@@ -78,8 +93,11 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         if (mask != null) {
             scaleRows(a, mask, n, out);
         }
-        INDArray ret = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT,
-                sequence ? new long[] {mb, out, steps} : new long[] {n, out}, 'c');
+        INDArray ret = mgr.createUninitialized(
+                ArrayType.ACTIVATIONS,
+                DataType.FLOAT,
+                sequence ? new long[] {mb, out, steps} : new long[] {n, out},
+                'c');
         rows.store(a, ret, sequence, mb, steps, out);
         return ret;
     }
@@ -97,7 +115,8 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         int steps = sequence ? (int) input.size(2) : 1;
         int n = mb * steps;
         if (!rows.holds(n, in, out)) {
-            throw new IllegalStateException("DenseKernel" + name() + ": backward pass without the forward pass of this batch");
+            throw new IllegalStateException(
+                    "DenseKernel" + name() + ": backward pass without the forward pass of this batch");
         }
         float[] g = rows.delta();
         rows.loadRows(epsilon, g, sequence, mb, steps, out);
@@ -111,7 +130,23 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         Gradient ret = new DefaultGradient();
         INDArray wGrad = gradientViews.get(W);
         // W is [in, out] in 'f' order, i.e. row-major [out, in]: dWᵀ = deltaᵀ · X
-        Sgemm.multiply(true, false, out, in, n, 1f, rows.deltaPointer(), 0, out, rows.xPointer(), 0, in, 0f, Sgemm.pointerTo(wGrad), 0, in);
+        Sgemm.multiply(
+                true,
+                false,
+                out,
+                in,
+                n,
+                1f,
+                rows.deltaPointer(),
+                0,
+                out,
+                rows.xPointer(),
+                0,
+                in,
+                0f,
+                Sgemm.pointerTo(wGrad),
+                0,
+                in);
         ret.gradientForVariable().put(W, wGrad);
         if (hasBias()) {
             INDArray bGrad = gradientViews.get(B);
@@ -130,10 +165,42 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         }
         INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
         if (sequence) {
-            Sgemm.multiply(false, false, n, in, out, 1f, rows.deltaPointer(), 0, out, Sgemm.pointerTo(getParam(W)), 0, in, 0f, rows.dxPointer(), 0, in);
+            Sgemm.multiply(
+                    false,
+                    false,
+                    n,
+                    in,
+                    out,
+                    1f,
+                    rows.deltaPointer(),
+                    0,
+                    out,
+                    Sgemm.pointerTo(getParam(W)),
+                    0,
+                    in,
+                    0f,
+                    rows.dxPointer(),
+                    0,
+                    in);
             rows.storeInputGradient(epsNext, mb, steps, in);
         } else {
-            Sgemm.multiply(false, false, n, in, out, 1f, rows.deltaPointer(), 0, out, Sgemm.pointerTo(getParam(W)), 0, in, 0f, Sgemm.pointerTo(epsNext), 0, in);
+            Sgemm.multiply(
+                    false,
+                    false,
+                    n,
+                    in,
+                    out,
+                    1f,
+                    rows.deltaPointer(),
+                    0,
+                    out,
+                    Sgemm.pointerTo(getParam(W)),
+                    0,
+                    in,
+                    0f,
+                    Sgemm.pointerTo(epsNext),
+                    0,
+                    in);
         }
         epsNext = backpropDropOutIfPresent(epsNext);
         return new Pair<>(ret, epsNext);
@@ -153,7 +220,11 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         input = sequence.permute(0, 2, 1).dup('c').reshape('c', mb * steps, sequence.size(1));
         try {
             INDArray rowsOut = super.activate(training, mgr);
-            return mgr.leverageTo(ArrayType.ACTIVATIONS, rowsOut.reshape('c', mb, steps, rowsOut.size(1)).permute(0, 2, 1).dup('c'));
+            return mgr.leverageTo(
+                    ArrayType.ACTIVATIONS,
+                    rowsOut.reshape('c', mb, steps, rowsOut.size(1))
+                            .permute(0, 2, 1)
+                            .dup('c'));
         } finally {
             input = sequence;
         }
@@ -170,7 +241,10 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         try {
             INDArray eps = epsilon.permute(0, 2, 1).dup('c').reshape('c', mb * steps, epsilon.size(1));
             Pair<Gradient, INDArray> p = super.backpropGradient(eps, mgr);
-            INDArray dx = p.getSecond().reshape('c', mb, steps, sequence.size(1)).permute(0, 2, 1).dup('c');
+            INDArray dx = p.getSecond()
+                    .reshape('c', mb, steps, sequence.size(1))
+                    .permute(0, 2, 1)
+                    .dup('c');
             return new Pair<>(p.getFirst(), mgr.leverageTo(ArrayType.ACTIVATION_GRAD, dx));
         } finally {
             input = sequence;

@@ -1,11 +1,10 @@
 package org.traindeck.engine.model.kernels;
 
+import java.nio.FloatBuffer;
 import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-
-import java.nio.FloatBuffer;
 
 /** Buffers of one batch shape, kept between steps (a new shape replaces them). */
 final class DenseRows {

@@ -15,8 +15,7 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 final class HostFloats {
 
-    private HostFloats() {
-    }
+    private HostFloats() {}
 
     /** Copies {@code a}'s values in row-major order into {@code into} (which is at least as long). */
     static void read(INDArray a, float[] into) {

@@ -14,7 +14,12 @@ import org.nd4j.linalg.activations.impl.ActivationTanH;
  * pre-activation, as DL4J's layers do.
  */
 enum KernelActivation {
-    IDENTITY, RELU, LEAKYRELU, TANH, SIGMOID, GELU;
+    IDENTITY,
+    RELU,
+    LEAKYRELU,
+    TANH,
+    SIGMOID,
+    GELU;
 
     /** The kernel's version of {@code fn}, or null when the kernels leave it to DL4J's layers. */
     static KernelActivation of(IActivation fn) {
@@ -93,8 +98,7 @@ enum KernelActivation {
     /** g[i] *= f'(z[i]) for i in [0, n), with what {@link #forward} saved. */
     void backward(float[] z, float[] saved, float[] g, int n) {
         switch (this) {
-            case IDENTITY -> {
-            }
+            case IDENTITY -> {}
             case RELU -> {
                 for (int i = 0; i < n; i++) {
                     g[i] = z[i] > 0f ? g[i] : 0f;

@@ -1,12 +1,11 @@
 package org.traindeck.engine.model.kernels;
 
-import org.traindeck.engine.config.LayerSpec;
-import org.traindeck.engine.config.ModelConfig;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
 
 /**
  * The config's kernel choices ({@code "kernel": "own" | "dl4j"}, and a transformer block's {@code recompute}) change
@@ -16,13 +15,13 @@ import java.util.Set;
 public final class KernelChoices {
 
     /** Node types whose "kernel" option picks who computes them (elsewhere "kernel" is a window size). */
-    public static final Set<String> NODE_TYPES = Set.of("dense", "layerNorm", "transformerBlock", "embedding", "positionEmbedding",
-            "patches");
+    public static final Set<String> NODE_TYPES =
+            Set.of("dense", "layerNorm", "transformerBlock", "embedding", "positionEmbedding", "patches");
+
     private static final String OPTION = "kernel";
     private static final String RECOMPUTE = "recompute";
 
-    private KernelChoices() {
-    }
+    private KernelChoices() {}
 
     /** The model with its kernel choices removed. */
     public static ModelConfig withoutChoices(ModelConfig model) {
@@ -30,20 +29,23 @@ public final class KernelChoices {
             return new ModelConfig.Mlp(m.hidden(), m.activation(), m.dropout());
         }
         if (model instanceof ModelConfig.Vit v) {
-            return new ModelConfig.Vit(v.patch(), v.width(), v.depth(), v.heads(), v.mlpRatio(), v.classToken(), v.dropout(), false, null);
+            return new ModelConfig.Vit(
+                    v.patch(), v.width(), v.depth(), v.heads(), v.mlpRatio(), v.classToken(), v.dropout(), false, null);
         }
         if (model instanceof ModelConfig.Gpt g) {
             return new ModelConfig.Gpt(g.width(), g.depth(), g.heads(), g.mlpRatio(), g.dropout(), false, null);
         }
         if (model instanceof ModelConfig.Graph g) {
-            List<LayerSpec> layers = g.layers().stream().map(KernelChoices::withoutChoice).toList();
+            List<LayerSpec> layers =
+                    g.layers().stream().map(KernelChoices::withoutChoice).toList();
             return new ModelConfig.Graph(layers, g.head());
         }
         return model;
     }
 
     private static LayerSpec withoutChoice(LayerSpec spec) {
-        if (!NODE_TYPES.contains(spec.type()) || !spec.options().containsKey(OPTION) && !spec.options().containsKey(RECOMPUTE)) {
+        if (!NODE_TYPES.contains(spec.type())
+                || !spec.options().containsKey(OPTION) && !spec.options().containsKey(RECOMPUTE)) {
             return spec;
         }
         Map<String, Object> options = new LinkedHashMap<>(spec.options());

@@ -1,14 +1,13 @@
 package org.traindeck.engine.model.kernels;
 
+import java.util.Collection;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.model.layers.LayerNorm;
-
-import java.util.Collection;
-import java.util.Map;
 
 /**
  * {@link LayerNorm} computed by TrainDeck's CPU kernel ({@link LayerNormKernelLayer}) instead of SameDiff. It is the
@@ -18,8 +17,7 @@ import java.util.Map;
 public class LayerNormKernel extends LayerNorm {
 
     /** For JSON. */
-    public LayerNormKernel() {
-    }
+    public LayerNormKernel() {}
 
     public LayerNormKernel(double epsilon) {
         super(epsilon);
@@ -31,8 +29,13 @@ public class LayerNormKernel extends LayerNorm {
     }
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
-                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         if (networkDataType != DataType.FLOAT) {
             // the kernel computes in float32; float16 training gets the SameDiff layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
@@ -59,7 +62,7 @@ public class LayerNormKernel extends LayerNorm {
 
     @Override
     public String toString() {
-        return "LayerNormKernel(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "nIn=" + nIn() + ", epsilon="
-                + epsilon() + ")";
+        return "LayerNormKernel(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "nIn=" + nIn()
+                + ", epsilon=" + epsilon() + ")";
     }
 }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
+import java.util.Arrays;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -10,8 +11,6 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.model.layers.LayerNorm;
-
-import java.util.Arrays;
 
 /**
  * The layer norm kernel at run time: Java loops over [samples, features, positions] (positions: 1 for rows, the time
@@ -51,8 +50,8 @@ public class LayerNormKernelLayer extends SameDiffLayer {
         int c = (int) input.size(1);
         int p = (int) (input.length() / ((long) s * c));
         if (c != norm().nIn()) {
-            throw new IllegalStateException("LayerNormKernel" + name() + ": expects " + norm().nIn() + " features, got input of shape "
-                    + Arrays.toString(input.shape()));
+            throw new IllegalStateException("LayerNormKernel" + name() + ": expects " + norm().nIn()
+                    + " features, got input of shape " + Arrays.toString(input.shape()));
         }
         reshape(s, c, p);
         read(input, x);
@@ -111,7 +110,8 @@ public class LayerNormKernelLayer extends SameDiffLayer {
         int p = positions;
         int block = c * p;
         if (epsilon.length() != (long) s * block) {
-            throw new IllegalStateException("LayerNormKernel" + name() + ": backward pass without the forward pass of this batch");
+            throw new IllegalStateException(
+                    "LayerNormKernel" + name() + ": backward pass without the forward pass of this batch");
         }
         float[] g = grad;
         read(epsilon, g);
@@ -146,7 +146,8 @@ public class LayerNormKernelLayer extends SameDiffLayer {
             for (int f = 0; f < c; f++) {
                 int row = base + f * p;
                 for (int t = 0; t < p; t++) {
-                    g[row + t] = inverseDeviation[rs + t] * (g[row + t] - m1[t] / c - normalised[row + t] * (m2[t] / c));
+                    g[row + t] =
+                            inverseDeviation[rs + t] * (g[row + t] - m1[t] / c - normalised[row + t] * (m2[t] / c));
                 }
             }
         }

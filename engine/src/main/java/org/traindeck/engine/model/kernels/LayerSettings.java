@@ -9,8 +9,7 @@ import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
  */
 final class LayerSettings {
 
-    private LayerSettings() {
-    }
+    private LayerSettings() {}
 
     static void copy(FeedForwardLayer from, FeedForwardLayer to) {
         to.setLayerName(from.getLayerName());

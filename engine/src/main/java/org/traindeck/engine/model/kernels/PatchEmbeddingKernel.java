@@ -17,16 +17,20 @@ import org.traindeck.engine.model.layers.PatchEmbedding;
 public class PatchEmbeddingKernel extends PatchEmbedding {
 
     /** For JSON. */
-    protected PatchEmbeddingKernel() {
-    }
+    protected PatchEmbeddingKernel() {}
 
     public PatchEmbeddingKernel(int patchSize, long width, boolean classToken) {
         super(patchSize, width, classToken);
     }
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
-                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         if (networkDataType != DataType.FLOAT) {
             // the kernel computes in float32; float16 training gets the SameDiff layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
@@ -53,8 +57,10 @@ public class PatchEmbeddingKernel extends PatchEmbedding {
 
     @Override
     public String toString() {
-        return "PatchEmbeddingKernel(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "patchSize=" + patchSize()
-                + ", width=" + width() + ", classToken=" + classToken() + ", image=" + channels() + "x" + imageHeight() + "x"
+        return "PatchEmbeddingKernel(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "patchSize="
+                + patchSize()
+                + ", width=" + width() + ", classToken=" + classToken() + ", image=" + channels() + "x" + imageHeight()
+                + "x"
                 + imageWidth() + ")";
     }
 }

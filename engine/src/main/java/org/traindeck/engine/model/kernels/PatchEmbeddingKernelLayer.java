@@ -56,8 +56,8 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
         int h = (int) pe.imageHeight();
         int w = (int) pe.imageWidth();
         if (input.rank() != 4 || input.size(1) != ch || input.size(2) != h || input.size(3) != w) {
-            throw new IllegalStateException("PatchEmbeddingKernel" + name() + ": expects [minibatch, " + ch + ", " + h + ", " + w
-                    + "], got " + Arrays.toString(input.shape()));
+            throw new IllegalStateException("PatchEmbeddingKernel" + name() + ": expects [minibatch, " + ch + ", " + h
+                    + ", " + w + "], got " + Arrays.toString(input.shape()));
         }
         inputShape = input.shape();
         int mb = (int) input.size(0);
@@ -87,7 +87,23 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
             }
         }
         rows.buffer.put(0, r, 0, mb * n * length);
-        Sgemm.multiply(false, false, mb * n, c, length, 1, rows.pointer, 0, length, weights(), 0, c, 0, projected.pointer, 0, c);
+        Sgemm.multiply(
+                false,
+                false,
+                mb * n,
+                c,
+                length,
+                1,
+                rows.pointer,
+                0,
+                length,
+                weights(),
+                0,
+                c,
+                0,
+                projected.pointer,
+                0,
+                c);
         float[] y = sequence = HostFloats.atLeast(sequence, (long) mb * n * c);
         projected.buffer.get(0, y, 0, mb * n * c);
         bias = HostFloats.atLeast(bias, c);
@@ -134,7 +150,8 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
         int steps = n + off;
         int mb = inputShape == null ? -1 : (int) inputShape[0];
         if (epsilon.rank() != 3 || epsilon.size(0) != mb || epsilon.size(1) != c || epsilon.size(2) != steps) {
-            throw new IllegalStateException("PatchEmbeddingKernel" + name() + ": backward pass without the forward pass of this batch");
+            throw new IllegalStateException(
+                    "PatchEmbeddingKernel" + name() + ": backward pass without the forward pass of this batch");
         }
         float[] e = work = HostFloats.atLeast(work, (long) mb * c * steps);
         HostFloats.read(epsilon, e);
@@ -168,9 +185,26 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
         projected.buffer.put(0, dy, 0, mb * n * c);
         INDArray dW = gradTable.get(PatchEmbedding.WEIGHTS);
         if (!Sgemm.isDenseRowMajor(dW)) {
-            throw new IllegalStateException("PatchEmbeddingKernel" + name() + ": W's gradient is not a dense row-major view");
+            throw new IllegalStateException(
+                    "PatchEmbeddingKernel" + name() + ": W's gradient is not a dense row-major view");
         }
-        Sgemm.multiply(true, false, length, c, mb * n, 1, rows.pointer, 0, length, projected.pointer, 0, c, 0, Sgemm.pointerTo(dW), 0, c);
+        Sgemm.multiply(
+                true,
+                false,
+                length,
+                c,
+                mb * n,
+                1,
+                rows.pointer,
+                0,
+                length,
+                projected.pointer,
+                0,
+                c,
+                0,
+                Sgemm.pointerTo(dW),
+                0,
+                c);
         Gradient ret = new DefaultGradient();
         ret.gradientForVariable().put(PatchEmbedding.WEIGHTS, dW);
         put(ret, PatchEmbedding.BIAS, dBias);
@@ -179,7 +213,23 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
             put(ret, PatchEmbedding.CLASS_TOKEN, dCls);
         }
         rowsGrad = HostFloats.Native.fit(rowsGrad, (long) mb * n * length);
-        Sgemm.multiply(false, true, mb * n, length, c, 1, projected.pointer, 0, c, weights(), 0, c, 0, rowsGrad.pointer, 0, length);
+        Sgemm.multiply(
+                false,
+                true,
+                mb * n,
+                length,
+                c,
+                1,
+                projected.pointer,
+                0,
+                c,
+                weights(),
+                0,
+                c,
+                0,
+                rowsGrad.pointer,
+                0,
+                length);
         float[] dr = work = HostFloats.atLeast(work, (long) mb * n * length);
         rowsGrad.buffer.get(0, dr, 0, mb * n * length);
         float[] dx = image;

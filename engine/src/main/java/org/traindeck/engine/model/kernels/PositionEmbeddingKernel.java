@@ -22,8 +22,7 @@ public class PositionEmbeddingKernel extends PositionEmbedding {
     private double dropout;
 
     /** For JSON. */
-    protected PositionEmbeddingKernel() {
-    }
+    protected PositionEmbeddingKernel() {}
 
     /**
      * @param width   features; 0 to take them from the input type
@@ -42,12 +41,18 @@ public class PositionEmbeddingKernel extends PositionEmbedding {
     }
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
-                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         if (networkDataType != DataType.FLOAT) {
             if (dropout > 0) {
-                throw new IllegalStateException("PositionEmbeddingKernel \"" + getLayerName() + "\": its CPU kernel computes in float32"
-                        + " but the network's data type is " + networkDataType + ": use \"kernel\": \"dl4j\" for other data types");
+                throw new IllegalStateException("PositionEmbeddingKernel \"" + getLayerName()
+                        + "\": its CPU kernel computes in float32" + " but the network's data type is "
+                        + networkDataType + ": use \"kernel\": \"dl4j\" for other data types");
             }
             // float16 training gets the SameDiff layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
@@ -64,7 +69,9 @@ public class PositionEmbeddingKernel extends PositionEmbedding {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PositionEmbeddingKernel other && super.equals(o) && Double.compare(dropout, other.dropout) == 0;
+        return o instanceof PositionEmbeddingKernel other
+                && super.equals(o)
+                && Double.compare(dropout, other.dropout) == 0;
     }
 
     @Override
@@ -74,7 +81,7 @@ public class PositionEmbeddingKernel extends PositionEmbedding {
 
     @Override
     public String toString() {
-        return "PositionEmbeddingKernel(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "maxLength=" + maxLength()
-                + ", width=" + width() + ", dropout=" + dropout + ")";
+        return "PositionEmbeddingKernel(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "maxLength="
+                + maxLength() + ", width=" + width() + ", dropout=" + dropout + ")";
     }
 }

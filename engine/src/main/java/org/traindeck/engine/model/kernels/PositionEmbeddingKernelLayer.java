@@ -51,8 +51,8 @@ public class PositionEmbeddingKernelLayer extends SameDiffLayer {
         int c = (int) embedding().width();
         int maxLength = (int) embedding().maxLength();
         if (input.rank() != 3 || input.size(1) != c || input.size(2) > maxLength) {
-            throw new IllegalStateException("PositionEmbeddingKernel" + name() + ": expects [minibatch, " + c + ", time <= " + maxLength
-                    + "], got " + Arrays.toString(input.shape()));
+            throw new IllegalStateException("PositionEmbeddingKernel" + name() + ": expects [minibatch, " + c
+                    + ", time <= " + maxLength + "], got " + Arrays.toString(input.shape()));
         }
         int mb = (int) input.size(0);
         int t = (int) input.size(2);
@@ -101,7 +101,8 @@ public class PositionEmbeddingKernelLayer extends SameDiffLayer {
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
         assertInputSet(true);
         if (shape == null || !Arrays.equals(epsilon.shape(), shape)) {
-            throw new IllegalStateException("PositionEmbeddingKernel" + name() + ": backward pass without the forward pass of this batch");
+            throw new IllegalStateException(
+                    "PositionEmbeddingKernel" + name() + ": backward pass without the forward pass of this batch");
         }
         int mb = (int) shape[0];
         int c = (int) shape[1];

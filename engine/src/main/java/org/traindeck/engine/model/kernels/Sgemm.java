@@ -20,25 +20,52 @@ import org.nd4j.linalg.api.shape.Shape;
  */
 public final class Sgemm {
 
-    private Sgemm() {
-    }
+    private Sgemm() {}
 
     /**
      * @param transA use A transposed (A is stored [k, m] with leading dimension lda)
      * @param transB use B transposed (B is stored [n, k] with leading dimension ldb)
      */
-    public static void multiply(boolean transA, boolean transB, int m, int n, int k, float alpha,
-                                FloatPointer a, long aOffset, int lda, FloatPointer b, long bOffset, int ldb,
-                                float beta, FloatPointer c, long cOffset, int ldc) {
+    public static void multiply(
+            boolean transA,
+            boolean transB,
+            int m,
+            int n,
+            int k,
+            float alpha,
+            FloatPointer a,
+            long aOffset,
+            int lda,
+            FloatPointer b,
+            long bOffset,
+            int ldb,
+            float beta,
+            FloatPointer c,
+            long cOffset,
+            int ldc) {
         if (m == 0 || n == 0) {
             return;
         }
-        cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, m, n, k, alpha,
-                at(a, aOffset), lda, at(b, bOffset), ldb, beta, at(c, cOffset), ldc);
+        cblas_sgemm(
+                CblasRowMajor,
+                transA ? CblasTrans : CblasNoTrans,
+                transB ? CblasTrans : CblasNoTrans,
+                m,
+                n,
+                k,
+                alpha,
+                at(a, aOffset),
+                lda,
+                at(b, bOffset),
+                ldb,
+                beta,
+                at(c, cOffset),
+                ldc);
     }
 
     /** y = the column sums of row-major A [m, n] (from {@code aOffset}, leading dimension lda), as A^T ones. */
-    public static void columnSums(int m, int n, FloatPointer a, long aOffset, int lda, FloatPointer ones, FloatPointer y, long yOffset) {
+    public static void columnSums(
+            int m, int n, FloatPointer a, long aOffset, int lda, FloatPointer ones, FloatPointer y, long yOffset) {
         if (n == 0) {
             return;
         }

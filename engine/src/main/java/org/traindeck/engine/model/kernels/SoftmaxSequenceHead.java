@@ -21,14 +21,14 @@ import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
 public class SoftmaxSequenceHead extends RnnOutputLayer {
 
     /** For JSON. */
-    public SoftmaxSequenceHead() {
-    }
+    public SoftmaxSequenceHead() {}
 
     /** The kernel for {@code head}, which must be a softmax with (unweighted) cross-entropy on NCW sequences. */
     public SoftmaxSequenceHead(RnnOutputLayer head) {
         if (!computes(head)) {
-            throw new IllegalArgumentException("SoftmaxSequenceHead computes a softmax with unweighted cross-entropy on [minibatch,"
-                    + " features, time] sequences, not " + head);
+            throw new IllegalArgumentException(
+                    "SoftmaxSequenceHead computes a softmax with unweighted cross-entropy on [minibatch,"
+                            + " features, time] sequences, not " + head);
         }
         LayerSettings.copy(head, this);
         lossFn = head.getLossFn();
@@ -38,13 +38,20 @@ public class SoftmaxSequenceHead extends RnnOutputLayer {
 
     /** Whether the kernel computes {@code head}. */
     public static boolean computes(RnnOutputLayer head) {
-        return head.getActivationFn() instanceof ActivationSoftmax && head.getLossFn() instanceof LossMCXENT loss
-                && loss.getWeights() == null && head.getRnnDataFormat() == RNNFormat.NCW;
+        return head.getActivationFn() instanceof ActivationSoftmax
+                && head.getLossFn() instanceof LossMCXENT loss
+                && loss.getWeights() == null
+                && head.getRnnDataFormat() == RNNFormat.NCW;
     }
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
-                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         if (networkDataType != DataType.FLOAT) {
             // the kernel computes in float32; float16 training gets DL4J's layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);

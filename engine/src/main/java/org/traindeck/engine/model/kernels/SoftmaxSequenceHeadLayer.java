@@ -38,8 +38,12 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
     }
 
     private boolean own() {
-        return input != null && input.rank() == 3 && input.dataType() == DataType.FLOAT && layerConf().getIDropout() == null
-                && layerConf().getWeightNoise() == null && (maskArray == null || maskArray.length() == input.size(0) * input.size(2));
+        return input != null
+                && input.rank() == 3
+                && input.dataType() == DataType.FLOAT
+                && layerConf().getIDropout() == null
+                && layerConf().getWeightNoise() == null
+                && (maskArray == null || maskArray.length() == input.size(0) * input.size(2));
     }
 
     private int inputs() {
@@ -58,8 +62,8 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         int k = classes();
         int n = mb * t;
         if (input.size(1) != c) {
-            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": expects [minibatch, " + c + ", time], got "
-                    + Arrays.toString(input.shape()));
+            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": expects [minibatch, " + c
+                    + ", time], got " + Arrays.toString(input.shape()));
         }
         values = HostFloats.atLeast(values, (long) n * c);
         HostFloats.read(input, values);
@@ -78,8 +82,23 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         logits = HostFloats.Native.fit(logits, (long) n * k);
         INDArray w = getParam(DefaultParamInitializer.WEIGHT_KEY);
         // W [C, K] column-major is row-major [K, C]: used transposed
-        Sgemm.multiply(false, weightsRowMajor(w), n, k, c, 1, rows.pointer, 0, c, weights(w), 0, weightsRowMajor(w) ? c : k, 0,
-                logits.pointer, 0, k);
+        Sgemm.multiply(
+                false,
+                weightsRowMajor(w),
+                n,
+                k,
+                c,
+                1,
+                rows.pointer,
+                0,
+                c,
+                weights(w),
+                0,
+                weightsRowMajor(w) ? c : k,
+                0,
+                logits.pointer,
+                0,
+                k);
         probabilities = x;
         logits.buffer.get(0, probabilities, 0, n * k);
         bias = HostFloats.atLeast(bias, k);
@@ -127,8 +146,8 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         int k = classes();
         int n = mb * t;
         if (labels.rank() != 3 || labels.size(0) != mb || labels.size(1) != k || labels.size(2) != t) {
-            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": labels " + Arrays.toString(labels.shape())
-                    + " do not match the output [" + mb + ", " + k + ", " + t + "]");
+            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": labels "
+                    + Arrays.toString(labels.shape()) + " do not match the output [" + mb + ", " + k + ", " + t + "]");
         }
         values = HostFloats.atLeast(values, (long) n * k);
         HostFloats.read(labels, values);
@@ -187,9 +206,11 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         }
         if (weightsRowMajor(w)) {
             // dW as row-major [K, C] = dZᵀ X
-            Sgemm.multiply(true, false, k, c, n, 1, logits.pointer, 0, k, rows.pointer, 0, c, 0, Sgemm.pointerTo(dW), 0, c);
+            Sgemm.multiply(
+                    true, false, k, c, n, 1, logits.pointer, 0, k, rows.pointer, 0, c, 0, Sgemm.pointerTo(dW), 0, c);
         } else {
-            Sgemm.multiply(true, false, c, k, n, 1, rows.pointer, 0, c, logits.pointer, 0, k, 0, Sgemm.pointerTo(dW), 0, k);
+            Sgemm.multiply(
+                    true, false, c, k, n, 1, rows.pointer, 0, c, logits.pointer, 0, k, 0, Sgemm.pointerTo(dW), 0, k);
         }
         g.gradientForVariable().put(DefaultParamInitializer.WEIGHT_KEY, dW);
         if (layerConf().hasBias()) {
@@ -207,8 +228,23 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         }
         rowsGrad = HostFloats.Native.fit(rowsGrad, (long) n * c);
         // dX = dZ Wᵀ
-        Sgemm.multiply(false, !weightsRowMajor(w), n, c, k, 1, logits.pointer, 0, k, weights(w), 0, weightsRowMajor(w) ? c : k, 0,
-                rowsGrad.pointer, 0, c);
+        Sgemm.multiply(
+                false,
+                !weightsRowMajor(w),
+                n,
+                c,
+                k,
+                1,
+                logits.pointer,
+                0,
+                k,
+                weights(w),
+                0,
+                weightsRowMajor(w) ? c : k,
+                0,
+                rowsGrad.pointer,
+                0,
+                c);
         float[] dx = HostFloats.atLeast(values, (long) n * c);
         float[] dRows = HostFloats.atLeast(targets, (long) n * c);
         rowsGrad.buffer.get(0, dRows, 0, n * c);
@@ -223,7 +259,8 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         }
         values = dx;
         targets = dRows;
-        INDArray epsilonNext = workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, c, t}, 'c');
+        INDArray epsilonNext =
+                workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, c, t}, 'c');
         HostFloats.write(dx, epsilonNext);
         return new Pair<>(g, epsilonNext);
     }
@@ -286,7 +323,8 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
             }
         }
         values = out;
-        INDArray ret = workspaceMgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, k, t}, 'c');
+        INDArray ret =
+                workspaceMgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, k, t}, 'c');
         HostFloats.write(out, ret);
         return ret;
     }

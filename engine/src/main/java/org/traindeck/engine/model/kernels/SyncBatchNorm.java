@@ -1,16 +1,15 @@
 package org.traindeck.engine.model.kernels;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Collection;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.util.Collection;
-import java.util.Map;
 
 /**
  * A BatchNorm node whose batch statistics are synchronized across the replicas of a synchronous data-parallel step
@@ -21,8 +20,7 @@ import java.util.Map;
 public class SyncBatchNorm extends BatchNormalization {
 
     /** For JSON. */
-    public SyncBatchNorm() {
-    }
+    public SyncBatchNorm() {}
 
     /** Whether {@link #of} can make this layer synchronous (DL4J's fixed gamma and beta are not supported). */
     public static boolean convertible(BatchNormalization bn) {
@@ -32,7 +30,8 @@ public class SyncBatchNorm extends BatchNormalization {
     /** The same layer configuration, synchronized. */
     public static SyncBatchNorm of(BatchNormalization bn) {
         if (!convertible(bn)) {
-            throw new IllegalArgumentException("only a plain BatchNormalization with learned gamma and beta can be synchronized: " + bn);
+            throw new IllegalArgumentException(
+                    "only a plain BatchNormalization with learned gamma and beta can be synchronized: " + bn);
         }
         BatchNormalization copy = bn.clone();
         SyncBatchNorm sync = new SyncBatchNorm();
@@ -52,8 +51,13 @@ public class SyncBatchNorm extends BatchNormalization {
     }
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
-                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         SyncBatchNormLayer layer = new SyncBatchNormLayer(conf, networkDataType);
         layer.setListeners(listeners);
         layer.setIndex(layerIndex);

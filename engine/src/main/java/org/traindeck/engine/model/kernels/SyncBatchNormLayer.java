@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
+import java.util.Arrays;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
@@ -16,8 +17,6 @@ import org.nd4j.linalg.api.ops.impl.broadcast.BroadcastAddOp;
 import org.nd4j.linalg.api.ops.impl.broadcast.BroadcastMulOp;
 import org.nd4j.linalg.api.ops.impl.broadcast.BroadcastSubOp;
 import org.nd4j.linalg.factory.Nd4j;
-
-import java.util.Arrays;
 
 /**
  * {@link SyncBatchNorm} at run time. While a synchronous step is under way ({@link BatchStatsExchange#active()}) a
@@ -57,8 +56,9 @@ public class SyncBatchNormLayer extends BatchNormalization {
         assertInputSet(false);
         int rank = input.rank();
         if (rank != 2 && rank != 4) {
-            throw new IllegalStateException("synchronized BatchNorm takes features [batch, channels] or images, not input of shape "
-                    + Arrays.toString(input.shape()) + " " + layerId());
+            throw new IllegalStateException(
+                    "synchronized BatchNorm takes features [batch, channels] or images, not input of shape "
+                            + Arrays.toString(input.shape()) + " " + layerId());
         }
         int ch = channelAxis(rank);
         int[] dims = reduceAxes(rank);
@@ -66,8 +66,11 @@ public class SyncBatchNormLayer extends BatchNormalization {
         try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
             INDArray x = input.castTo(dataType);
             long local = x.length() / x.size(ch);
-            double[] all = exchange.forward(layerConf().getLayerName(), local,
-                    x.mean(dims).toDoubleVector(), x.var(false, dims).toDoubleVector());
+            double[] all = exchange.forward(
+                    layerConf().getLayerName(),
+                    local,
+                    x.mean(dims).toDoubleVector(),
+                    x.var(false, dims).toDoubleVector());
             int c = (int) x.size(ch);
             count = (long) all[0];
             batchMean = Arrays.copyOfRange(all, 1, 1 + c);
@@ -82,8 +85,18 @@ public class SyncBatchNormLayer extends BatchNormalization {
             Nd4j.getExecutioner().exec(new BroadcastAddOp(normalised, vector(shift), normalised, ch));
             Nd4j.getExecutioner().exec(new BroadcastMulOp(normalised, vector(inverseStd), normalised, ch));
             out = normalised.dup(normalised.ordering());
-            Nd4j.getExecutioner().exec(new BroadcastMulOp(out, getParam(BatchNormalizationParamInitializer.GAMMA).reshape(-1), out, ch));
-            Nd4j.getExecutioner().exec(new BroadcastAddOp(out, getParam(BatchNormalizationParamInitializer.BETA).reshape(-1), out, ch));
+            Nd4j.getExecutioner()
+                    .exec(new BroadcastMulOp(
+                            out,
+                            getParam(BatchNormalizationParamInitializer.GAMMA).reshape(-1),
+                            out,
+                            ch));
+            Nd4j.getExecutioner()
+                    .exec(new BroadcastAddOp(
+                            out,
+                            getParam(BatchNormalizationParamInitializer.BETA).reshape(-1),
+                            out,
+                            ch));
         }
         return mgr.leverageTo(ArrayType.ACTIVATIONS, out);
     }
@@ -117,7 +130,8 @@ public class SyncBatchNormLayer extends BatchNormalization {
             double[] scale = new double[c];
             for (int i = 0; i < c; i++) {
                 double m = total[c + i] / count;
-                // x̂'s own mean is 0 only up to the rounding of the float mean: keeping it gives the gradient of what was computed
+                // x̂'s own mean is 0 only up to the rounding of the float mean: keeping it gives the gradient of what
+                // was computed
                 shift[i] = total[i] / count - m * total[2 * c + i] / count;
                 meanDyXhat[i] = -m;
                 scale[i] = gamma[i] * inverseStd[i];
@@ -155,7 +169,8 @@ public class SyncBatchNormLayer extends BatchNormalization {
         dMeanView.assign(vector(dMean).reshape(dMeanView.shape()));
         gradient.setGradientFor(BatchNormalizationParamInitializer.GLOBAL_MEAN, dMeanView);
         if (layerConf().isUseLogStd()) {
-            double[] log10Std = getParam(BatchNormalizationParamInitializer.GLOBAL_LOG_STD).toDoubleVector();
+            double[] log10Std =
+                    getParam(BatchNormalizationParamInitializer.GLOBAL_LOG_STD).toDoubleVector();
             double[] d = new double[log10Std.length];
             for (int i = 0; i < d.length; i++) {
                 double var = Math.pow(Math.pow(10, log10Std[i]), 2);
@@ -166,7 +181,8 @@ public class SyncBatchNormLayer extends BatchNormalization {
             view.assign(vector(d).reshape(view.shape()));
             gradient.setGradientFor(BatchNormalizationParamInitializer.GLOBAL_LOG_STD, view);
         } else {
-            double[] var = getParam(BatchNormalizationParamInitializer.GLOBAL_VAR).toDoubleVector();
+            double[] var =
+                    getParam(BatchNormalizationParamInitializer.GLOBAL_VAR).toDoubleVector();
             double[] d = new double[var.length];
             for (int i = 0; i < d.length; i++) {
                 d[i] = (var[i] - batchVar[i]) * (1 - decay);

@@ -20,13 +20,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public class TokenEmbedding extends EmbeddingSequenceLayer {
 
     /** For JSON. */
-    public TokenEmbedding() {
-    }
+    public TokenEmbedding() {}
 
     /** The kernel for {@code layer}, which must have the identity activation and NCW output. */
     public TokenEmbedding(EmbeddingSequenceLayer layer) {
         if (!computes(layer)) {
-            throw new IllegalArgumentException("TokenEmbedding computes identity embeddings into [minibatch, units, time], not " + layer);
+            throw new IllegalArgumentException(
+                    "TokenEmbedding computes identity embeddings into [minibatch, units, time], not " + layer);
         }
         LayerSettings.copy(layer, this);
         setInputLength(layer.getInputLength());
@@ -42,8 +42,13 @@ public class TokenEmbedding extends EmbeddingSequenceLayer {
     }
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners, int layerIndex,
-                             INDArray layerParamsView, boolean initializeParams, DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         if (networkDataType != DataType.FLOAT) {
             // the kernel computes in float32; float16 training gets DL4J's layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);

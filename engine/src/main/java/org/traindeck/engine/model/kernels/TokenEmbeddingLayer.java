@@ -34,7 +34,8 @@ public class TokenEmbeddingLayer extends EmbeddingSequenceLayer {
     }
 
     private boolean own() {
-        return layerConf().getActivationFn() instanceof ActivationIdentity && (input.rank() == 2 || input.rank() == 3 && input.size(1) == 1);
+        return layerConf().getActivationFn() instanceof ActivationIdentity
+                && (input.rank() == 2 || input.rank() == 3 && input.size(1) == 1);
     }
 
     private int vocabulary() {
@@ -54,8 +55,9 @@ public class TokenEmbeddingLayer extends EmbeddingSequenceLayer {
         mb = (int) input.size(0);
         length = (int) input.size(input.rank() - 1);
         if (!layerConf().isInferInputLength() && length != layerConf().getInputLength()) {
-            throw new DL4JInvalidInputException("TokenEmbedding" + name() + ": sequences of " + layerConf().getInputLength()
-                    + " tokens expected, got input of shape " + Arrays.toString(input.shape()));
+            throw new DL4JInvalidInputException(
+                    "TokenEmbedding" + name() + ": sequences of " + layerConf().getInputLength()
+                            + " tokens expected, got input of shape " + Arrays.toString(input.shape()));
         }
         int n = mb * length;
         int v = vocabulary();
@@ -93,7 +95,8 @@ public class TokenEmbeddingLayer extends EmbeddingSequenceLayer {
                 }
             }
         }
-        INDArray ret = workspaceMgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, c, length}, 'c');
+        INDArray ret = workspaceMgr.createUninitialized(
+                ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, c, length}, 'c');
         HostFloats.write(out, ret);
         return ret;
     }
@@ -105,8 +108,9 @@ public class TokenEmbeddingLayer extends EmbeddingSequenceLayer {
             return;
         }
         if (maskArray.length() != n) {
-            throw new IllegalStateException("TokenEmbedding" + name() + ": the mask " + Arrays.toString(maskArray.shape())
-                    + " does not match the tokens " + Arrays.toString(input.shape()));
+            throw new IllegalStateException(
+                    "TokenEmbedding" + name() + ": the mask " + Arrays.toString(maskArray.shape())
+                            + " does not match the tokens " + Arrays.toString(input.shape()));
         }
         HostFloats.read(maskArray, stepMask);
     }
@@ -120,7 +124,8 @@ public class TokenEmbeddingLayer extends EmbeddingSequenceLayer {
         int c = units();
         int v = vocabulary();
         if (epsilon.rank() != 3 || epsilon.size(0) != mb || epsilon.size(1) != c || epsilon.size(2) != length) {
-            throw new IllegalStateException("TokenEmbedding" + name() + ": backward pass without the forward pass of this batch");
+            throw new IllegalStateException(
+                    "TokenEmbedding" + name() + ": backward pass without the forward pass of this batch");
         }
         int n = mb * length;
         float[] e = values = HostFloats.atLeast(values, (long) n * c);

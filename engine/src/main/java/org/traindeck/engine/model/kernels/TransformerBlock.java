@@ -29,20 +29,24 @@ public class TransformerBlock extends BaseLayer {
 
     @JsonProperty
     private long width;
+
     @JsonProperty
     private long hidden;
+
     @JsonProperty
     private int heads;
+
     @JsonProperty
     private boolean causal;
+
     @JsonProperty
     private double dropout;
+
     @JsonProperty
     private boolean recompute;
 
     /** For JSON. */
-    protected TransformerBlock() {
-    }
+    protected TransformerBlock() {}
 
     /**
      * @param width   features in and out; 0 to take them from the input type
@@ -104,9 +108,13 @@ public class TransformerBlock extends BaseLayer {
     }
 
     @Override
-    public org.deeplearning4j.nn.api.Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> listeners,
-                                                       int layerIndex, INDArray layerParamsView, boolean initializeParams,
-                                                       DataType networkDataType) {
+    public org.deeplearning4j.nn.api.Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         TransformerBlockLayer layer = new TransformerBlockLayer(conf, networkDataType);
         layer.setListeners(listeners);
         layer.setIndex(layerIndex);
@@ -126,7 +134,8 @@ public class TransformerBlock extends BaseLayer {
     public InputType getOutputType(int layerIndex, InputType inputType) {
         long features = features(inputType);
         if (width > 0 && features != width) {
-            throw refuse("configured for width " + width + " but the input " + inputType + " has " + features + " features");
+            throw refuse(
+                    "configured for width " + width + " but the input " + inputType + " has " + features + " features");
         }
         return inputType;
     }
@@ -163,7 +172,8 @@ public class TransformerBlock extends BaseLayer {
         long perExample = keptFloatsPerExample(length);
         long params = initializer().numParams(this);
         return new LayerMemoryReport.Builder(getLayerName(), TransformerBlock.class, inputType, inputType)
-                .standardMemory(params, getIUpdater() == null ? 0 : getIUpdater().stateSize(params))
+                .standardMemory(
+                        params, getIUpdater() == null ? 0 : getIUpdater().stateSize(params))
                 .workingMemory(0, perExample, 0, perExample)
                 .cacheMemory(MemoryReport.CACHE_MODE_ALL_ZEROS, MemoryReport.CACHE_MODE_ALL_ZEROS)
                 .build();
@@ -192,8 +202,13 @@ public class TransformerBlock extends BaseLayer {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TransformerBlock other && super.equals(o) && width == other.width && hidden == other.hidden
-                && heads == other.heads && causal == other.causal && Double.compare(dropout, other.dropout) == 0
+        return o instanceof TransformerBlock other
+                && super.equals(o)
+                && width == other.width
+                && hidden == other.hidden
+                && heads == other.heads
+                && causal == other.causal
+                && Double.compare(dropout, other.dropout) == 0
                 && recompute == other.recompute;
     }
 
@@ -204,7 +219,8 @@ public class TransformerBlock extends BaseLayer {
 
     @Override
     public String toString() {
-        return "TransformerBlock(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "width=" + width + ", hidden="
-                + hidden + ", heads=" + heads + ", causal=" + causal + ", dropout=" + dropout + ", recompute=" + recompute + ")";
+        return "TransformerBlock(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "width=" + width
+                + ", hidden=" + hidden + ", heads=" + heads + ", causal=" + causal + ", dropout=" + dropout
+                + ", recompute=" + recompute + ")";
     }
 }

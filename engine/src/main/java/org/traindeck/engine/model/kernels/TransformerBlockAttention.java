@@ -9,8 +9,7 @@ import org.bytedeco.javacpp.FloatPointer;
  */
 final class TransformerBlockAttention {
 
-    private TransformerBlockAttention() {
-    }
+    private TransformerBlockAttention() {}
 
     static void forward(TransformerBlockBuffers b, int c, int heads, boolean causal) {
         int d = c / heads;
@@ -23,12 +22,43 @@ final class TransformerBlockAttention {
             for (int head = 0; head < heads; head++) {
                 long q = rowsAt * 3 * c + (long) head * d;
                 int pAt = (e * heads + head) * tt;
-                Sgemm.multiply(false, true, t, t, d, scale, qkv, q, 3 * c, qkv, q + c, 3 * c, 0, b.probabilities.pointer, pAt, t);
+                Sgemm.multiply(
+                        false,
+                        true,
+                        t,
+                        t,
+                        d,
+                        scale,
+                        qkv,
+                        q,
+                        3 * c,
+                        qkv,
+                        q + c,
+                        3 * c,
+                        0,
+                        b.probabilities.pointer,
+                        pAt,
+                        t);
                 b.probabilities.buffer.get(pAt, b.block, 0, tt);
                 TransformerBlockMath.softmax(b.block, 0, t, causal, b.expScratch);
                 b.probabilities.buffer.put(pAt, b.block, 0, tt);
-                Sgemm.multiply(false, false, t, d, t, 1, b.probabilities.pointer, pAt, t, qkv, q + 2L * c, 3 * c, 0,
-                        b.attended.pointer, rowsAt * c + (long) head * d, c);
+                Sgemm.multiply(
+                        false,
+                        false,
+                        t,
+                        d,
+                        t,
+                        1,
+                        b.probabilities.pointer,
+                        pAt,
+                        t,
+                        qkv,
+                        q + 2L * c,
+                        3 * c,
+                        0,
+                        b.attended.pointer,
+                        rowsAt * c + (long) head * d,
+                        c);
             }
         }
     }
@@ -50,7 +80,23 @@ final class TransformerBlockAttention {
                 int pAt = (e * heads + head) * tt;
                 // dP = dO V^T; dV = P^T dO
                 Sgemm.multiply(false, true, t, t, d, 1, b.datt.pointer, o, c, qkv, q + 2L * c, 3 * c, 0, ds, 0, t);
-                Sgemm.multiply(true, false, t, d, t, 1, b.probabilities.pointer, pAt, t, b.datt.pointer, o, c, 0, dqkv, q + 2L * c, 3 * c);
+                Sgemm.multiply(
+                        true,
+                        false,
+                        t,
+                        d,
+                        t,
+                        1,
+                        b.probabilities.pointer,
+                        pAt,
+                        t,
+                        b.datt.pointer,
+                        o,
+                        c,
+                        0,
+                        dqkv,
+                        q + 2L * c,
+                        3 * c);
                 b.probabilities.buffer.get(pAt, b.block, 0, tt);
                 b.dscores.buffer.get(0, b.dblock, 0, tt);
                 TransformerBlockMath.softmaxBackward(b.block, 0, b.dblock, 0, t, scale, causal);

@@ -82,9 +82,11 @@ final class TransformerBlockBuffers {
     final float[] dr1;
     /** Transient rows: a product's result read back, or rows on their way to native memory or to the output. */
     final float[] rows1;
+
     final float[] rows2;
     /** One [t, t] block of probabilities and of their gradient, and the exponentials' scratch. */
     final float[] block;
+
     final float[] dblock;
     final float[] expScratch;
     /** Four chunk-sized arrays for the loops that work a chunk of rows at a time (see TransformerBlockMath.tile). */
@@ -129,7 +131,8 @@ final class TransformerBlockBuffers {
         block = new float[tt];
         dblock = new float[tt];
         expScratch = new float[tt];
-        int chunk = Math.max(TransformerBlockMath.tile(new float[width], width).length,
+        int chunk = Math.max(
+                TransformerBlockMath.tile(new float[width], width).length,
                 TransformerBlockMath.tile(new float[hidden], hidden).length);
         local = new float[4][chunk];
     }
@@ -139,7 +142,8 @@ final class TransformerBlockBuffers {
     }
 
     void free() {
-        for (Region r : new Region[] {h1, qkv, probabilities, attended, h2, u, z, dm, dz, dh, datt, dscores, dqkv, ones}) {
+        for (Region r :
+                new Region[] {h1, qkv, probabilities, attended, h2, u, z, dm, dz, dh, datt, dscores, dqkv, ones}) {
             r.free();
         }
     }

@@ -8,8 +8,7 @@ package org.traindeck.engine.model.kernels;
  */
 final class TransformerBlockGelu {
 
-    private TransformerBlockGelu() {
-    }
+    private TransformerBlockGelu() {}
 
     /** u (the product) + bias kept in uRows, its sigmoid in sigmoid, the GELU written to z (native). */
     static void forward(TransformerBlockBuffers b, float[] bias, int f) {

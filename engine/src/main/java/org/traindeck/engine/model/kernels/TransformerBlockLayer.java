@@ -40,12 +40,14 @@ import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
  */
 public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
 
-    private static final ThreadLocal<Map<String, TransformerBlockBuffers>> SHARED = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<Map<String, TransformerBlockBuffers>> SHARED =
+            ThreadLocal.withInitial(HashMap::new);
 
     private TransformerBlockBuffers own;
     private final TransformerBlockDropout dropout = new TransformerBlockDropout();
     /** This step's dropout masks, null without dropout (or outside training). */
     private float[] masks;
+
     private INDArray viewsOf;
     private INDArray gradientsOf;
     private final Map<String, Region> paramRegions = new HashMap<>();
@@ -125,17 +127,20 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
     }
 
     private static INDArray dense(INDArray a, LayerWorkspaceMgr mgr, ArrayType type) {
-        return a.ordering() == 'c' && a.elementWiseStride() == 1 && Shape.hasDefaultStridesForShape(a) ? a : mgr.dup(type, a, 'c');
+        return a.ordering() == 'c' && a.elementWiseStride() == 1 && Shape.hasDefaultStridesForShape(a)
+                ? a
+                : mgr.dup(type, a, 'c');
     }
 
     private void checkInput(INDArray in) {
         if (in.dataType() != DataType.FLOAT) {
-            throw new IllegalStateException("TransformerBlock \"" + layerConf().getLayerName() + "\": its CPU kernel computes in float32"
-                    + " but the network's data type is " + in.dataType() + ": use \"kernel\": \"dl4j\" for other data types");
+            throw new IllegalStateException("TransformerBlock \"" + layerConf().getLayerName()
+                    + "\": its CPU kernel computes in float32" + " but the network's data type is " + in.dataType()
+                    + ": use \"kernel\": \"dl4j\" for other data types");
         }
         if (in.rank() != 3 || in.size(1) != width()) {
-            throw new IllegalStateException("TransformerBlock \"" + layerConf().getLayerName() + "\": expects [minibatch, " + width()
-                    + ", time], got " + Arrays.toString(in.shape()));
+            throw new IllegalStateException("TransformerBlock \"" + layerConf().getLayerName()
+                    + "\": expects [minibatch, " + width() + ", time], got " + Arrays.toString(in.shape()));
         }
     }
 
@@ -148,9 +153,12 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         int t = (int) in.size(2);
         bindParameters();
         TransformerBlockBuffers b = buffers(mb, t);
-        masks = training && layerConf().getDropout() > 0 ? dropout.draw(b.rows, width(), layerConf().getDropout()) : null;
+        masks = training && layerConf().getDropout() > 0
+                ? dropout.draw(b.rows, width(), layerConf().getDropout())
+                : null;
         forward(in, b);
-        INDArray out = workspaceMgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
+        INDArray out = workspaceMgr.createUninitialized(
+                ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
         TransformerBlockMath.fromRows(b.rows2, b.rows1, mb, width(), t);
         Sgemm.buffer(out).put(0, b.rows1, 0, b.rows * width());
         return out;
@@ -164,17 +172,68 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         int nc = n * c;
         Sgemm.buffer(in).get(0, b.rows1, 0, nc);
         TransformerBlockMath.toRows(b.rows1, b.x, b.mb, c, b.length);
-        TransformerBlockMath.layerNorm(b.x, b.xhat1, b.rstd1, b.rows2, vector(NORM1_GAIN), vector(NORM1_BIAS), n, c, TransformerBlock.EPSILON,
+        TransformerBlockMath.layerNorm(
+                b.x,
+                b.xhat1,
+                b.rstd1,
+                b.rows2,
+                vector(NORM1_GAIN),
+                vector(NORM1_BIAS),
+                n,
+                c,
+                TransformerBlock.EPSILON,
                 b.local[0]);
         b.h1.write(b.rows2, nc);
         // the bias as a product with a column of ones, then the projection added to it
-        Sgemm.multiply(false, false, n, 3 * c, 1, 1, b.ones.pointer, 0, 1, ptr(QKV_BIAS), 0, 3 * c, 0, b.qkv.pointer, 0, 3 * c);
-        Sgemm.multiply(false, false, n, 3 * c, c, 1, b.h1.pointer, 0, c, ptr(QKV_WEIGHTS), 0, 3 * c, 1, b.qkv.pointer, 0, 3 * c);
+        Sgemm.multiply(
+                false,
+                false,
+                n,
+                3 * c,
+                1,
+                1,
+                b.ones.pointer,
+                0,
+                1,
+                ptr(QKV_BIAS),
+                0,
+                3 * c,
+                0,
+                b.qkv.pointer,
+                0,
+                3 * c);
+        Sgemm.multiply(
+                false,
+                false,
+                n,
+                3 * c,
+                c,
+                1,
+                b.h1.pointer,
+                0,
+                c,
+                ptr(QKV_WEIGHTS),
+                0,
+                3 * c,
+                1,
+                b.qkv.pointer,
+                0,
+                3 * c);
         TransformerBlockAttention.forward(b, c, heads(), layerConf().isCausal());
-        Sgemm.multiply(false, false, n, c, c, 1, b.attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
+        Sgemm.multiply(
+                false, false, n, c, c, 1, b.attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
         TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c, b.local);
-        TransformerBlockMath.layerNorm(b.r1, b.xhat2, b.rstd2, b.rows2, vector(NORM2_GAIN), vector(NORM2_BIAS), n, c, TransformerBlock.EPSILON,
+        TransformerBlockMath.layerNorm(
+                b.r1,
+                b.xhat2,
+                b.rstd2,
+                b.rows2,
+                vector(NORM2_GAIN),
+                vector(NORM2_BIAS),
+                n,
+                c,
+                TransformerBlock.EPSILON,
                 b.local[0]);
         b.h2.write(b.rows2, nc);
         // W1 is [C, F] column-major: row-major [F, C], used transposed
@@ -198,7 +257,8 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
             forward(dense(input, workspaceMgr, ArrayType.BP_WORKING_MEM), b);
         }
         backward(eps, b);
-        INDArray dx = workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
+        INDArray dx = workspaceMgr.createUninitialized(
+                ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
         TransformerBlockMath.fromRows(b.dr1, b.rows1, mb, width(), t);
         Sgemm.buffer(dx).put(0, b.rows1, 0, b.rows * width());
         Gradient g = new DefaultGradient(gradientsFlattened);
@@ -231,8 +291,8 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         Sgemm.multiply(false, false, n, c, f, 1, b.dz.pointer, 0, f, ptr(MLP1_WEIGHTS), 0, c, 0, b.dh.pointer, 0, c);
         // dr1 = dy + norm2's backward
         b.dh.read(b.rows1, nc);
-        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dy, b.dr1, cs, cs2, b.rows2, n, c,
-                b.local);
+        TransformerBlockMath.layerNormBackward(
+                b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dy, b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM2_GAIN, cs, c);
         setGradient(NORM2_BIAS, cs2, c);
         // attention branch: r1 = x + mask1 (attended Wo + bo)
@@ -240,16 +300,49 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         b.dm.write(b.rows1, nc);
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(OUT_BIAS, cs, c);
-        Sgemm.multiply(true, false, c, c, n, 1, b.attended.pointer, 0, c, b.dm.pointer, 0, c, 0, gptr(OUT_WEIGHTS), 0, c);
+        Sgemm.multiply(
+                true, false, c, c, n, 1, b.attended.pointer, 0, c, b.dm.pointer, 0, c, 0, gptr(OUT_WEIGHTS), 0, c);
         Sgemm.multiply(false, true, n, c, c, 1, b.dm.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.datt.pointer, 0, c);
         TransformerBlockAttention.backward(b, c, heads(), layerConf().isCausal());
         Sgemm.columnSums(n, 3 * c, b.dqkv.pointer, 0, 3 * c, b.ones.pointer, gptr(QKV_BIAS), 0);
-        Sgemm.multiply(true, false, c, 3 * c, n, 1, b.h1.pointer, 0, c, b.dqkv.pointer, 0, 3 * c, 0, gptr(QKV_WEIGHTS), 0, 3 * c);
-        Sgemm.multiply(false, true, n, c, 3 * c, 1, b.dqkv.pointer, 0, 3 * c, ptr(QKV_WEIGHTS), 0, 3 * c, 0, b.dh.pointer, 0, c);
+        Sgemm.multiply(
+                true,
+                false,
+                c,
+                3 * c,
+                n,
+                1,
+                b.h1.pointer,
+                0,
+                c,
+                b.dqkv.pointer,
+                0,
+                3 * c,
+                0,
+                gptr(QKV_WEIGHTS),
+                0,
+                3 * c);
+        Sgemm.multiply(
+                false,
+                true,
+                n,
+                c,
+                3 * c,
+                1,
+                b.dqkv.pointer,
+                0,
+                3 * c,
+                ptr(QKV_WEIGHTS),
+                0,
+                3 * c,
+                0,
+                b.dh.pointer,
+                0,
+                c);
         // dx = dr1 + norm1's backward, in dr1
         b.dh.read(b.rows1, nc);
-        TransformerBlockMath.layerNormBackward(b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c,
-                b.local);
+        TransformerBlockMath.layerNormBackward(
+                b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM1_GAIN, cs, c);
         setGradient(NORM1_BIAS, cs2, c);
     }

@@ -18,15 +18,16 @@ final class TransformerBlockMath {
     private static final float LN2_LOW = 1.428606765330187e-06f;
     /** 1.5 * 2^23: adding it rounds a float below 2^22 to an integer, kept in the low mantissa bits. */
     private static final float ROUNDER = 12582912f;
+
     private static final int ROUNDER_BITS = 0x4B400000;
     /** Below this exp's 2^n would leave the normal range; exp of anything lower is this one's value, 2.7e-38. */
     static final float EXP_FLOOR = -86.5f;
+
     private static final float EXP_CEILING = 88f;
     /** Floats in a chunk of rows (rounded down to whole rows of the width, at least one row). */
     static final int CHUNK = 2048;
 
-    private TransformerBlockMath() {
-    }
+    private TransformerBlockMath() {}
 
     /**
      * e^x in float to about 2e-7 relative: x = n ln2 + r with |r| <= ln2/2, e^r by its Taylor polynomial of degree 6,
@@ -62,7 +63,8 @@ final class TransformerBlockMath {
             scratch[i] = t;
         }
         for (int i = from; i < to; i++) {
-            a[i] = Float.intBitsToFloat(Float.floatToRawIntBits(a[i]) + ((Float.floatToRawIntBits(scratch[i]) - ROUNDER_BITS) << 23));
+            a[i] = Float.intBitsToFloat(
+                    Float.floatToRawIntBits(a[i]) + ((Float.floatToRawIntBits(scratch[i]) - ROUNDER_BITS) << 23));
         }
     }
 
@@ -166,8 +168,17 @@ final class TransformerBlockMath {
     }
 
     /** y = (x - mean) / sqrt(var + eps) * gain + bias per row; keeps the normalised rows and 1/std for the backward pass. */
-    static void layerNorm(float[] x, float[] xhat, float[] rstd, float[] y, float[] gain, float[] bias, int rows, int c, double eps,
-                          float[] local) {
+    static void layerNorm(
+            float[] x,
+            float[] xhat,
+            float[] rstd,
+            float[] y,
+            float[] gain,
+            float[] bias,
+            int rows,
+            int c,
+            double eps,
+            float[] local) {
         for (int r = 0; r < rows; r++) {
             int o = r * c;
             float mean = (float) (sum(x, o, c) / c);
@@ -198,8 +209,19 @@ final class TransformerBlockMath {
      * - xhat mean(dxhat xhat)) with dxhat = dy gain, plus the residual's gradient {@code dr} (which may be dx
      * itself), into {@code dx}. {@code scratch} is as long as dy, {@code local} three chunk-sized arrays.
      */
-    static void layerNormBackward(float[] dy, float[] xhat, float[] rstd, float[] gain, float[] dr, float[] dx, float[] dGain,
-                                  float[] dBias, float[] scratch, int rows, int c, float[][] local) {
+    static void layerNormBackward(
+            float[] dy,
+            float[] xhat,
+            float[] rstd,
+            float[] gain,
+            float[] dr,
+            float[] dx,
+            float[] dGain,
+            float[] dBias,
+            float[] scratch,
+            int rows,
+            int c,
+            float[][] local) {
         float[] g = tile(gain, c);
         float[] accGain = new float[g.length];
         float[] accBias = new float[g.length];
@@ -231,8 +253,16 @@ final class TransformerBlockMath {
     }
 
     /** out = residual + mask (branch + bias) per element; mask null: no dropout. {@code local}: three chunk-sized arrays. */
-    static void residual(float[] residual, float[] branch, float[] bias, float[] mask, int maskAt, float[] out, int n, int c,
-                         float[][] local) {
+    static void residual(
+            float[] residual,
+            float[] branch,
+            float[] bias,
+            float[] mask,
+            int maskAt,
+            float[] out,
+            int n,
+            int c,
+            float[][] local) {
         float[] b = tile(bias, c);
         float[] res = local[0];
         float[] br = local[1];

@@ -40,12 +40,22 @@ public final class TransformerBlockParams implements ParamInitializer {
     public static final String MLP2_WEIGHTS = "mlp2W";
     public static final String MLP2_BIAS = "mlp2B";
 
-    static final List<String> KEYS = List.of(NORM1_GAIN, NORM1_BIAS, QKV_WEIGHTS, OUT_WEIGHTS, QKV_BIAS, OUT_BIAS, NORM2_GAIN,
-            NORM2_BIAS, MLP1_WEIGHTS, MLP1_BIAS, MLP2_WEIGHTS, MLP2_BIAS);
+    static final List<String> KEYS = List.of(
+            NORM1_GAIN,
+            NORM1_BIAS,
+            QKV_WEIGHTS,
+            OUT_WEIGHTS,
+            QKV_BIAS,
+            OUT_BIAS,
+            NORM2_GAIN,
+            NORM2_BIAS,
+            MLP1_WEIGHTS,
+            MLP1_BIAS,
+            MLP2_WEIGHTS,
+            MLP2_BIAS);
     private static final List<String> WEIGHTS = List.of(QKV_WEIGHTS, OUT_WEIGHTS, MLP1_WEIGHTS, MLP2_WEIGHTS);
 
-    private TransformerBlockParams() {
-    }
+    private TransformerBlockParams() {}
 
     /** Shape and storage order of each parameter, in flat-vector order. */
     static Map<String, Shape> shapes(TransformerBlock b) {
@@ -85,7 +95,9 @@ public final class TransformerBlockParams implements ParamInitializer {
 
     @Override
     public long numParams(Layer layer) {
-        return shapes((TransformerBlock) layer).values().stream().mapToLong(Shape::length).sum();
+        return shapes((TransformerBlock) layer).values().stream()
+                .mapToLong(Shape::length)
+                .sum();
     }
 
     @Override
@@ -157,7 +169,9 @@ public final class TransformerBlockParams implements ParamInitializer {
         long at = 0;
         for (Map.Entry<String, Shape> e : shapes(b).entrySet()) {
             Shape s = e.getValue();
-            out.put(e.getKey(), row.get(NDArrayIndex.interval(at, at + s.length())).reshape(s.order(), s.dims()));
+            out.put(
+                    e.getKey(),
+                    row.get(NDArrayIndex.interval(at, at + s.length())).reshape(s.order(), s.dims()));
             at += s.length();
         }
         return out;

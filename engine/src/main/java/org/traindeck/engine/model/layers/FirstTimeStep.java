@@ -18,14 +18,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public class FirstTimeStep extends SameDiffBackedLayer {
 
-    public FirstTimeStep() {
-    }
+    public FirstTimeStep() {}
 
     @Override
     public InputType getOutputType(int layerIndex, InputType inputType) {
         if (!(inputType instanceof InputType.InputTypeRecurrent sequence) || sequence.getFormat() != RNNFormat.NCW) {
-            throw refuse(getLayerName(), "takes sequences [minibatch, features, time] (InputType.recurrent, NCW), got "
-                    + describe(inputType));
+            throw refuse(
+                    getLayerName(),
+                    "takes sequences [minibatch, features, time] (InputType.recurrent, NCW), got "
+                            + describe(inputType));
         }
         return InputType.feedForward(sequence.getSize());
     }
@@ -46,7 +47,8 @@ public class FirstTimeStep extends SameDiffBackedLayer {
     }
 
     @Override
-    public Pair<INDArray, MaskState> feedForwardMaskArray(INDArray maskArray, MaskState currentMaskState, int minibatchSize) {
+    public Pair<INDArray, MaskState> feedForwardMaskArray(
+            INDArray maskArray, MaskState currentMaskState, int minibatchSize) {
         // one step per example is left: a per-step mask no longer applies
         return new Pair<>(null, currentMaskState);
     }

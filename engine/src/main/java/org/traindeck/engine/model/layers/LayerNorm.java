@@ -25,12 +25,12 @@ public class LayerNorm extends SameDiffBackedLayer {
 
     @JsonProperty
     private long nIn;
+
     @JsonProperty
     private double epsilon = DEFAULT_EPSILON;
 
     /** Epsilon 1e-5; the feature count comes from the input type. */
-    public LayerNorm() {
-    }
+    public LayerNorm() {}
 
     public LayerNorm(double epsilon) {
         this(0, epsilon);
@@ -72,8 +72,9 @@ public class LayerNorm extends SameDiffBackedLayer {
     public InputType getOutputType(int layerIndex, InputType inputType) {
         long features = featuresOf(inputType);
         if (nIn > 0 && features != nIn) {
-            throw refuse(getLayerName(), "configured for " + nIn + " features but the input " + describe(inputType)
-                    + " has " + features);
+            throw refuse(
+                    getLayerName(),
+                    "configured for " + nIn + " features but the input " + describe(inputType) + " has " + features);
         }
         return inputType;
     }
@@ -84,7 +85,9 @@ public class LayerNorm extends SameDiffBackedLayer {
         }
         if (inputType instanceof InputType.InputTypeRecurrent rnn) {
             if (rnn.getFormat() != RNNFormat.NCW) {
-                throw refuse(getLayerName(), "sequences must be [minibatch, features, time] (NCW), got " + describe(inputType));
+                throw refuse(
+                        getLayerName(),
+                        "sequences must be [minibatch, features, time] (NCW), got " + describe(inputType));
             }
             return rnn.getSize();
         }
@@ -94,8 +97,9 @@ public class LayerNorm extends SameDiffBackedLayer {
             }
             return cnn.getChannels();
         }
-        throw refuse(getLayerName(), "normalises feed-forward, sequence (NCW) or image (NCHW) input, got "
-                + describe(inputType));
+        throw refuse(
+                getLayerName(),
+                "normalises feed-forward, sequence (NCW) or image (NCHW) input, got " + describe(inputType));
     }
 
     @Override
@@ -133,16 +137,18 @@ public class LayerNorm extends SameDiffBackedLayer {
     private SDVariable normaliseRows(SameDiff sd, SDVariable rows, Map<String, SDVariable> params) {
         SDVariable centred = rows.sub(rows.mean(true, 1));
         SDVariable variance = centred.mul(centred).mean(true, 1); // square's backward (pow derivative) is slower
-        SDVariable scale = sd.math.rsqrt(variance.add(epsilon));                        // [rows, 1]
-        SDVariable onesRow = sd.onesLike(params.get(GAIN));                              // [1, nIn]
-        SDVariable onesColumn = sd.onesLike(scale);                                      // [rows, 1]
+        SDVariable scale = sd.math.rsqrt(variance.add(epsilon)); // [rows, 1]
+        SDVariable onesRow = sd.onesLike(params.get(GAIN)); // [1, nIn]
+        SDVariable onesColumn = sd.onesLike(scale); // [rows, 1]
         SDVariable normalised = centred.mul(sd.mmul(scale, onesRow));
         return normalised.mul(sd.mmul(onesColumn, params.get(GAIN))).add(params.get(BIAS));
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof LayerNorm other && super.equals(o) && nIn == other.nIn
+        return o instanceof LayerNorm other
+                && super.equals(o)
+                && nIn == other.nIn
                 && Double.compare(epsilon, other.epsilon) == 0;
     }
 
@@ -153,7 +159,7 @@ public class LayerNorm extends SameDiffBackedLayer {
 
     @Override
     public String toString() {
-        return "LayerNorm(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "nIn=" + nIn
-                + ", epsilon=" + epsilon + ")";
+        return "LayerNorm(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "nIn=" + nIn + ", epsilon="
+                + epsilon + ")";
     }
 }

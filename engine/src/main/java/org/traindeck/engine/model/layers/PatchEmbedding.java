@@ -29,20 +29,24 @@ public class PatchEmbedding extends SameDiffBackedLayer {
 
     @JsonProperty
     private int patchSize;
+
     @JsonProperty
     private long width;
+
     @JsonProperty
     private boolean classToken;
+
     @JsonProperty
     private long channels;
+
     @JsonProperty
     private long imageHeight;
+
     @JsonProperty
     private long imageWidth;
 
     /** For JSON. */
-    protected PatchEmbedding() {
-    }
+    protected PatchEmbedding() {}
 
     /** Image size and channels come from the input type. */
     public PatchEmbedding(int patchSize, long width, boolean classToken) {
@@ -107,10 +111,14 @@ public class PatchEmbedding extends SameDiffBackedLayer {
     @Override
     public InputType getOutputType(int layerIndex, InputType inputType) {
         InputType.InputTypeConvolutional image = checkedImage(inputType);
-        if (channels > 0 && (channels != image.getChannels() || imageHeight != image.getHeight()
-                || imageWidth != image.getWidth())) {
-            throw refuse(getLayerName(), "configured for " + channels + "x" + imageHeight + "x" + imageWidth
-                    + " images but the input is " + describe(inputType));
+        if (channels > 0
+                && (channels != image.getChannels()
+                        || imageHeight != image.getHeight()
+                        || imageWidth != image.getWidth())) {
+            throw refuse(
+                    getLayerName(),
+                    "configured for " + channels + "x" + imageHeight + "x" + imageWidth + " images but the input is "
+                            + describe(inputType));
         }
         long patches = (image.getHeight() / patchSize) * (image.getWidth() / patchSize);
         return InputType.recurrent(width, patches + (classToken ? 1 : 0));
@@ -118,12 +126,16 @@ public class PatchEmbedding extends SameDiffBackedLayer {
 
     private InputType.InputTypeConvolutional checkedImage(InputType inputType) {
         if (!(inputType instanceof InputType.InputTypeConvolutional image) || image.getFormat() != CNN2DFormat.NCHW) {
-            throw refuse(getLayerName(), "takes channels-first images [minibatch, channels, height, width] "
-                    + "(InputType.convolutional, NCHW), got " + describe(inputType));
+            throw refuse(
+                    getLayerName(),
+                    "takes channels-first images [minibatch, channels, height, width] "
+                            + "(InputType.convolutional, NCHW), got " + describe(inputType));
         }
         if (image.getHeight() % patchSize != 0 || image.getWidth() % patchSize != 0) {
-            throw refuse(getLayerName(), "patch size " + patchSize + " does not divide the image size "
-                    + image.getHeight() + "x" + image.getWidth());
+            throw refuse(
+                    getLayerName(),
+                    "patch size " + patchSize + " does not divide the image size " + image.getHeight() + "x"
+                            + image.getWidth());
         }
         return image;
     }
@@ -167,14 +179,20 @@ public class PatchEmbedding extends SameDiffBackedLayer {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PatchEmbedding other && super.equals(o) && patchSize == other.patchSize
-                && width == other.width && classToken == other.classToken && channels == other.channels
-                && imageHeight == other.imageHeight && imageWidth == other.imageWidth;
+        return o instanceof PatchEmbedding other
+                && super.equals(o)
+                && patchSize == other.patchSize
+                && width == other.width
+                && classToken == other.classToken
+                && channels == other.channels
+                && imageHeight == other.imageHeight
+                && imageWidth == other.imageWidth;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(getClass(), getLayerName(), patchSize, width, classToken, channels, imageHeight, imageWidth);
+        return Objects.hash(
+                getClass(), getLayerName(), patchSize, width, classToken, channels, imageHeight, imageWidth);
     }
 
     @Override

@@ -24,12 +24,12 @@ public class PositionEmbedding extends SameDiffBackedLayer {
 
     @JsonProperty
     private long maxLength;
+
     @JsonProperty
     private long width;
 
     /** For JSON. */
-    protected PositionEmbedding() {
-    }
+    protected PositionEmbedding() {}
 
     /** Width from the input type. */
     public PositionEmbedding(long maxLength) {
@@ -39,8 +39,9 @@ public class PositionEmbedding extends SameDiffBackedLayer {
     /** @param width features; 0 to take them from the input type */
     public PositionEmbedding(long maxLength, long width) {
         if (maxLength <= 0 || width < 0) {
-            throw new IllegalArgumentException("PositionEmbedding: maxLength must be positive and width >= 0, got maxLength="
-                    + maxLength + ", width=" + width);
+            throw new IllegalArgumentException(
+                    "PositionEmbedding: maxLength must be positive and width >= 0, got maxLength=" + maxLength
+                            + ", width=" + width);
         }
         this.maxLength = maxLength;
         this.width = width;
@@ -71,16 +72,20 @@ public class PositionEmbedding extends SameDiffBackedLayer {
     public InputType getOutputType(int layerIndex, InputType inputType) {
         InputType.InputTypeRecurrent sequence = checkedSequence(inputType);
         if (width > 0 && sequence.getSize() != width) {
-            throw refuse(getLayerName(), "configured for width " + width + " but the input " + describe(inputType)
-                    + " has " + sequence.getSize() + " features");
+            throw refuse(
+                    getLayerName(),
+                    "configured for width " + width + " but the input " + describe(inputType) + " has "
+                            + sequence.getSize() + " features");
         }
         return inputType;
     }
 
     private InputType.InputTypeRecurrent checkedSequence(InputType inputType) {
         if (!(inputType instanceof InputType.InputTypeRecurrent sequence) || sequence.getFormat() != RNNFormat.NCW) {
-            throw refuse(getLayerName(), "takes sequences [minibatch, features, time] (InputType.recurrent, NCW), got "
-                    + describe(inputType));
+            throw refuse(
+                    getLayerName(),
+                    "takes sequences [minibatch, features, time] (InputType.recurrent, NCW), got "
+                            + describe(inputType));
         }
         checkLength(sequence.getTimeSeriesLength());
         return sequence;
@@ -95,8 +100,9 @@ public class PositionEmbedding extends SameDiffBackedLayer {
     @Override
     public void validateInput(INDArray input) {
         if (input.rank() != 3) {
-            throw refuse(getLayerName(), "expected a sequence batch [minibatch, width, time], got shape "
-                    + Arrays.toString(input.shape()));
+            throw refuse(
+                    getLayerName(),
+                    "expected a sequence batch [minibatch, width, time], got shape " + Arrays.toString(input.shape()));
         }
         checkLength(input.size(2));
     }
@@ -121,7 +127,9 @@ public class PositionEmbedding extends SameDiffBackedLayer {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PositionEmbedding other && super.equals(o) && maxLength == other.maxLength
+        return o instanceof PositionEmbedding other
+                && super.equals(o)
+                && maxLength == other.maxLength
                 && width == other.width;
     }
 
@@ -132,7 +140,7 @@ public class PositionEmbedding extends SameDiffBackedLayer {
 
     @Override
     public String toString() {
-        return "PositionEmbedding(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "maxLength="
-                + maxLength + ", width=" + width + ")";
+        return "PositionEmbedding(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "maxLength=" + maxLength
+                + ", width=" + width + ")";
     }
 }

@@ -25,13 +25,16 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public abstract class SameDiffBackedLayer extends SameDiffLayer {
 
-    protected SameDiffBackedLayer() {
-    }
+    protected SameDiffBackedLayer() {}
 
     @Override
-    public Layer instantiate(NeuralNetConfiguration conf, Collection<TrainingListener> trainingListeners,
-                             int layerIndex, INDArray layerParamsView, boolean initializeParams,
-                             DataType networkDataType) {
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> trainingListeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
         SameDiffLayerRuntime layer = new SameDiffLayerRuntime(conf, networkDataType);
         layer.setIndex(layerIndex);
         layer.setParamsViewArray(layerParamsView);
@@ -61,8 +64,8 @@ public abstract class SameDiffBackedLayer extends SameDiffLayer {
     }
 
     protected IllegalArgumentException refuse(String layerName, String message) {
-        String name = layerName == null ? getClass().getSimpleName()
-                : getClass().getSimpleName() + " \"" + layerName + "\"";
+        String name =
+                layerName == null ? getClass().getSimpleName() : getClass().getSimpleName() + " \"" + layerName + "\"";
         return new IllegalArgumentException(name + ": " + message);
     }
 }

@@ -44,7 +44,8 @@ class SameDiffLayerRuntime extends org.deeplearning4j.nn.layers.samediff.SameDif
                 if (sameDiff == null) {
                     doInit();
                 }
-                StdoutLineFilter.runDroppingLines(DIFFERENTIATION_CHATTER, () -> sameDiff.createGradFunction(INPUT_KEY));
+                StdoutLineFilter.runDroppingLines(
+                        DIFFERENTIATION_CHATTER, () -> sameDiff.createGradFunction(INPUT_KEY));
             }
         }
         return super.backpropGradient(epsilon.mul(EXTERNAL_ERRORS_COUNTED_TWICE), workspaceMgr);

@@ -29,16 +29,18 @@ public class SelfAttention extends SameDiffBackedLayer {
 
     @JsonProperty
     private long nIn;
+
     @JsonProperty
     private long nOut;
+
     @JsonProperty
     private int heads;
+
     @JsonProperty
     private boolean causal;
 
     /** For JSON. */
-    protected SelfAttention() {
-    }
+    protected SelfAttention() {}
 
     /** nIn from the input type. */
     public SelfAttention(long nOut, int heads, boolean causal) {
@@ -80,8 +82,10 @@ public class SelfAttention extends SameDiffBackedLayer {
             throw refuse(getLayerName(), "nOut and heads must be positive, got nOut=" + nOut + ", heads=" + heads);
         }
         if (nOut % heads != 0) {
-            throw refuse(getLayerName(), heads + " heads do not divide the projected width nOut=" + nOut
-                    + " (each head gets nOut/heads features)");
+            throw refuse(
+                    getLayerName(),
+                    heads + " heads do not divide the projected width nOut=" + nOut
+                            + " (each head gets nOut/heads features)");
         }
     }
 
@@ -101,8 +105,10 @@ public class SelfAttention extends SameDiffBackedLayer {
         checkSizes();
         long features = sequenceFeatures(inputType);
         if (nIn > 0 && features != nIn) {
-            throw refuse(getLayerName(), "configured for nIn=" + nIn + " but the input " + describe(inputType)
-                    + " has " + features + " features");
+            throw refuse(
+                    getLayerName(),
+                    "configured for nIn=" + nIn + " but the input " + describe(inputType) + " has " + features
+                            + " features");
         }
         long length = ((InputType.InputTypeRecurrent) inputType).getTimeSeriesLength();
         return InputType.recurrent(nOut, length);
@@ -110,8 +116,10 @@ public class SelfAttention extends SameDiffBackedLayer {
 
     private long sequenceFeatures(InputType inputType) {
         if (!(inputType instanceof InputType.InputTypeRecurrent rnn) || rnn.getFormat() != RNNFormat.NCW) {
-            throw refuse(getLayerName(), "attends over sequences [minibatch, features, time] (InputType.recurrent, NCW), got "
-                    + describe(inputType));
+            throw refuse(
+                    getLayerName(),
+                    "attends over sequences [minibatch, features, time] (InputType.recurrent, NCW), got "
+                            + describe(inputType));
         }
         return rnn.getSize();
     }
@@ -141,11 +149,11 @@ public class SelfAttention extends SameDiffBackedLayer {
         SDVariable rows = sd.permute(input, 0, 2, 1).reshape(-1, nIn);
         SDVariable qkv = withBias(sd, sd.mmul(rows, params.get(QKV_WEIGHTS)), params.get(QKV_BIAS), 3 * nOut);
         SDVariable perHeadShape = sd.concat(0, batch, length, sd.constant(Nd4j.createFromArray(3L, heads, headSize)));
-        SDVariable perHead = sd.reshape(qkv, perHeadShape);                  // [mb, T, 3, heads, headSize]
+        SDVariable perHead = sd.reshape(qkv, perHeadShape); // [mb, T, 3, heads, headSize]
         SDVariable[] split = sd.unstack(sd.permute(perHead, 2, 0, 3, 4, 1), 0, 3); // each [mb, heads, headSize, T]
         SDVariable queries = split[0].mul(1.0 / Math.sqrt(headSize));
 
-        SDVariable scores = sd.mmul(queries, split[1], true, false, false);  // [mb, heads, T(query), T(key)]
+        SDVariable scores = sd.mmul(queries, split[1], true, false, false); // [mb, heads, T(query), T(key)]
         if (causal) {
             scores = scores.add(futureBias(sd, input));
         }
@@ -178,8 +186,12 @@ public class SelfAttention extends SameDiffBackedLayer {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SelfAttention other && super.equals(o) && nIn == other.nIn && nOut == other.nOut
-                && heads == other.heads && causal == other.causal;
+        return o instanceof SelfAttention other
+                && super.equals(o)
+                && nIn == other.nIn
+                && nOut == other.nOut
+                && heads == other.heads
+                && causal == other.causal;
     }
 
     @Override

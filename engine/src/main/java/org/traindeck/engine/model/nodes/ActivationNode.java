@@ -1,12 +1,11 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-
-import java.util.List;
 
 /** A function applied element by element. */
 public final class ActivationNode implements LayerKind {
@@ -18,6 +17,8 @@ public final class ActivationNode implements LayerKind {
 
     @Override
     public Built build(NodeOptions o, List<InputType> inputs) {
-        return Built.layer(new ActivationLayer.Builder().activation(o.activation("function")).build());
+        return Built.layer(new ActivationLayer.Builder()
+                .activation(o.activation("function"))
+                .build());
     }
 }

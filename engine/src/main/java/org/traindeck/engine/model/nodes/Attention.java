@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
@@ -8,8 +9,6 @@ import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
 import org.traindeck.engine.model.layers.SelfAttention;
-
-import java.util.List;
 
 /** attention: multi-head self-attention over a sequence, causal (each step sees the steps before it) when asked. */
 public final class Attention implements LayerKind {
@@ -29,8 +28,8 @@ public final class Attention implements LayerKind {
         long width = o.has("units") ? o.integer("units") : ((InputType.InputTypeRecurrent) in).getSize();
         int heads = o.integer("heads");
         if (width % heads != 0) {
-            throw new ShapeError("splits its " + width + " features into " + heads + " heads, but " + heads + " does not divide "
-                    + width + ": use a number of heads that divides the width");
+            throw new ShapeError("splits its " + width + " features into " + heads + " heads, but " + heads
+                    + " does not divide " + width + ": use a number of heads that divides the width");
         }
         return Built.layer(new SelfAttention(width, heads, o.bool("causal")));
     }

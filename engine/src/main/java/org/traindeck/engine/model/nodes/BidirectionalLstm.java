@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
@@ -7,8 +8,6 @@ import org.deeplearning4j.nn.conf.layers.recurrent.LastTimeStep;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-
-import java.util.List;
 
 /**
  * bidirectional: an LSTM read forwards and one read backwards, joined by {@code mode} ("concat" doubles the features).
@@ -44,8 +43,7 @@ public final class BidirectionalLstm implements LayerKind {
     public static final class KeepsLength extends Bidirectional {
 
         /** For DL4J's JSON. */
-        public KeepsLength() {
-        }
+        public KeepsLength() {}
 
         public KeepsLength(Mode mode, Layer layer) {
             super(mode, layer);

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.graph.MergeVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.Built;
@@ -7,8 +8,6 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
-
-import java.util.List;
 
 /** Joins inputs along the channels (features); every other dimension must agree. */
 public final class Concat implements LayerKind {
@@ -32,14 +31,16 @@ public final class Concat implements LayerKind {
     public Built build(NodeOptions o, List<InputType> inputs) {
         InputType first = inputs.get(0);
         if (first.getType() == InputType.Type.CNN3D) {
-            throw new ShapeError("cannot join volumes: DL4J 1.0.0-M2.1's MergeVertex fails in backprop on 3D feature maps. "
-                    + "Use \"add\" for the skip connection (project the channels to match with a 1×1×1 conv3d)");
+            throw new ShapeError(
+                    "cannot join volumes: DL4J 1.0.0-M2.1's MergeVertex fails in backprop on 3D feature maps. "
+                            + "Use \"add\" for the skip connection (project the channels to match with a 1×1×1 conv3d)");
         }
         for (int i = 1; i < inputs.size(); i++) {
             InputType other = inputs.get(i);
             if (other.getType() != first.getType() || !spatial(other).equals(spatial(first))) {
-                throw new ShapeError("joins inputs along the channels, so the rest of their shapes must agree, but gets "
-                        + Shapes.describe(first) + " and " + Shapes.describe(other));
+                throw new ShapeError(
+                        "joins inputs along the channels, so the rest of their shapes must agree, but gets "
+                                + Shapes.describe(first) + " and " + Shapes.describe(other));
             }
         }
         return Built.vertex(new MergeVertex());

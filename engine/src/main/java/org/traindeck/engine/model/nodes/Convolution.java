@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.RNNFormat;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -13,8 +14,6 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
-
-import java.util.List;
 
 /** conv1d, conv2d and conv3d: one rule, over a sequence, an image or a volume. */
 public final class Convolution implements LayerKind {
@@ -42,14 +41,39 @@ public final class Convolution implements LayerKind {
         Activation act = o.activation("activation");
         int filters = o.integer("filters");
         Layer layer = switch (dims) {
-            case 1 -> new Convolution1DLayer.Builder().kernelSize(kernel[0]).stride(stride[0]).dilation(dilation[0]).nOut(filters)
-                    .convolutionMode(mode).rnnDataFormat(RNNFormat.NCW).activation(act).weightInit(Activations.initFor(act))
-                    .hasBias(o.bool("bias")).build();
-            case 2 -> new ConvolutionLayer.Builder(kernel).stride(stride).dilation(dilation).nOut(filters).convolutionMode(mode)
-                    .activation(act).weightInit(Activations.initFor(act)).hasBias(o.bool("bias")).build();
-            default -> new Convolution3D.Builder(kernel[0], kernel[1], kernel[2]).stride(stride).dilation(dilation).nOut(filters)
-                    .convolutionMode(mode).dataFormat(Convolution3D.DataFormat.NCDHW).activation(act)
-                    .weightInit(Activations.initFor(act)).hasBias(o.bool("bias")).build();
+            case 1 ->
+                new Convolution1DLayer.Builder()
+                        .kernelSize(kernel[0])
+                        .stride(stride[0])
+                        .dilation(dilation[0])
+                        .nOut(filters)
+                        .convolutionMode(mode)
+                        .rnnDataFormat(RNNFormat.NCW)
+                        .activation(act)
+                        .weightInit(Activations.initFor(act))
+                        .hasBias(o.bool("bias"))
+                        .build();
+            case 2 ->
+                new ConvolutionLayer.Builder(kernel)
+                        .stride(stride)
+                        .dilation(dilation)
+                        .nOut(filters)
+                        .convolutionMode(mode)
+                        .activation(act)
+                        .weightInit(Activations.initFor(act))
+                        .hasBias(o.bool("bias"))
+                        .build();
+            default ->
+                new Convolution3D.Builder(kernel[0], kernel[1], kernel[2])
+                        .stride(stride)
+                        .dilation(dilation)
+                        .nOut(filters)
+                        .convolutionMode(mode)
+                        .dataFormat(Convolution3D.DataFormat.NCDHW)
+                        .activation(act)
+                        .weightInit(Activations.initFor(act))
+                        .hasBias(o.bool("bias"))
+                        .build();
         };
         return Built.layer(layer);
     }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.Deconvolution2D;
@@ -9,8 +10,6 @@ import org.traindeck.engine.model.graph.Activations;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-
-import java.util.List;
 
 /** deconv2d and deconv3d: transposed convolutions, a learned up-sampling by the stride. */
 public final class Deconvolution implements LayerKind {
@@ -33,12 +32,23 @@ public final class Deconvolution implements LayerKind {
         int[] stride = o.size("stride", dims);
         Activation act = o.activation("activation");
         if (dims == 2) {
-            return Built.layer(new Deconvolution2D.Builder(kernel, stride).nOut(o.integer("filters"))
-                    .convolutionMode(Spatial.mode(o.string("padding"))).activation(act).weightInit(Activations.initFor(act))
-                    .hasBias(o.bool("bias")).build());
+            return Built.layer(new Deconvolution2D.Builder(kernel, stride)
+                    .nOut(o.integer("filters"))
+                    .convolutionMode(Spatial.mode(o.string("padding")))
+                    .activation(act)
+                    .weightInit(Activations.initFor(act))
+                    .hasBias(o.bool("bias"))
+                    .build());
         }
-        return Built.layer(new Deconvolution3D.Builder().kernelSize(kernel).stride(stride).nOut(o.integer("filters"))
-                .convolutionMode(Spatial.mode(o.string("padding"))).dataFormat(Convolution3D.DataFormat.NCDHW).activation(act)
-                .weightInit(Activations.initFor(act)).hasBias(o.bool("bias")).build());
+        return Built.layer(new Deconvolution3D.Builder()
+                .kernelSize(kernel)
+                .stride(stride)
+                .nOut(o.integer("filters"))
+                .convolutionMode(Spatial.mode(o.string("padding")))
+                .dataFormat(Convolution3D.DataFormat.NCDHW)
+                .activation(act)
+                .weightInit(Activations.initFor(act))
+                .hasBias(o.bool("bias"))
+                .build());
     }
 }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.DepthwiseConvolution2D;
 import org.nd4j.linalg.activations.Activation;
@@ -8,8 +9,6 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
-
-import java.util.List;
 
 /** depthwiseConv2d: its own filters for each input channel; the output has channels × depthMultiplier channels. */
 public final class DepthwiseConvolution implements LayerKind {
@@ -30,8 +29,15 @@ public final class DepthwiseConvolution implements LayerKind {
         int multiplier = o.integer("depthMultiplier");
         // DL4J takes nOut at face value: it must be the input's channels × the multiplier
         long channels = Shapes.channels(in) * multiplier;
-        return Built.layer(new DepthwiseConvolution2D.Builder(kernel).stride(o.size("stride", 2)).dilation(dilation)
-                .depthMultiplier(multiplier).nOut(Math.toIntExact(channels)).convolutionMode(Spatial.mode(padding))
-                .activation(act).weightInit(Activations.initFor(act)).hasBias(o.bool("bias")).build());
+        return Built.layer(new DepthwiseConvolution2D.Builder(kernel)
+                .stride(o.size("stride", 2))
+                .dilation(dilation)
+                .depthMultiplier(multiplier)
+                .nOut(Math.toIntExact(channels))
+                .convolutionMode(Spatial.mode(padding))
+                .activation(act)
+                .weightInit(Activations.initFor(act))
+                .hasBias(o.bool("bias"))
+                .build());
     }
 }

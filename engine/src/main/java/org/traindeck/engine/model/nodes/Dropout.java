@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.dropout.SpatialDropout;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.DropoutLayer;
@@ -7,8 +8,6 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
-
-import java.util.List;
 
 /** dropout (single units) and spatialDropout (whole channels), while training only. */
 public final class Dropout implements LayerKind {
@@ -32,8 +31,10 @@ public final class Dropout implements LayerKind {
             return Built.layer(new DropoutLayer.Builder(1 - rate).build());
         }
         if (inputs.get(0).getType() == InputType.Type.FF) {
-            throw new ShapeError("drops whole channels of an image, volume or sequence, but gets a vector: use \"dropout\"");
+            throw new ShapeError(
+                    "drops whole channels of an image, volume or sequence, but gets a vector: use \"dropout\"");
         }
-        return Built.layer(new DropoutLayer.Builder().dropOut(new SpatialDropout(1 - rate)).build());
+        return Built.layer(
+                new DropoutLayer.Builder().dropOut(new SpatialDropout(1 - rate)).build());
     }
 }

@@ -1,13 +1,12 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.layers.FirstTimeStep;
-
-import java.util.List;
 
 /** firstToken: the first step of a sequence, the class token a ViT's head reads. */
 public final class FirstToken implements LayerKind {

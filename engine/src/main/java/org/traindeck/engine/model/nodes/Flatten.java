@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.graph.PreprocessorVertex;
 import org.deeplearning4j.nn.conf.graph.ReshapeVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -9,8 +10,6 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
-
-import java.util.List;
 
 /** An image, volume or sequence as one vector per sample. */
 public final class Flatten implements LayerKind {
@@ -26,22 +25,26 @@ public final class Flatten implements LayerKind {
         return switch (in.getType()) {
             case CNN -> {
                 InputType.InputTypeConvolutional c = (InputType.InputTypeConvolutional) in;
-                yield Built.vertex(new PreprocessorVertex(new CnnToFeedForwardPreProcessor(c.getHeight(), c.getWidth(), c.getChannels())));
+                yield Built.vertex(new PreprocessorVertex(
+                        new CnnToFeedForwardPreProcessor(c.getHeight(), c.getWidth(), c.getChannels())));
             }
             case CNN3D -> {
                 InputType.InputTypeConvolutional3D c = (InputType.InputTypeConvolutional3D) in;
                 // every volume here is channels first; DL4J's 3D pooling reports its output as NDHWC all the same
-                yield Built.vertex(new PreprocessorVertex(new Cnn3DToFeedForwardPreProcessor(c.getDepth(), c.getHeight(), c.getWidth(),
-                        c.getChannels(), true)));
+                yield Built.vertex(new PreprocessorVertex(new Cnn3DToFeedForwardPreProcessor(
+                        c.getDepth(), c.getHeight(), c.getWidth(), c.getChannels(), true)));
             }
             case RNN -> {
                 InputType.InputTypeRecurrent r = (InputType.InputTypeRecurrent) in;
                 if (r.getTimeSeriesLength() <= 0) {
-                    throw new ShapeError("cannot flatten a sequence of unknown length: use \"globalPool\" or \"firstToken\"");
+                    throw new ShapeError(
+                            "cannot flatten a sequence of unknown length: use \"globalPool\" or \"firstToken\"");
                 }
                 yield Built.vertex(new ReshapeVertex(-1, Math.toIntExact(r.getSize() * r.getTimeSeriesLength())));
             }
-            default -> throw new ShapeError("takes an image, volume or sequence, but its input is already a vector: remove it");
+            default ->
+                throw new ShapeError(
+                        "takes an image, volume or sequence, but its input is already a vector: remove it");
         };
     }
 }

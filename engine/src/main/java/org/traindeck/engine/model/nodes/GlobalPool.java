@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
 import org.deeplearning4j.nn.conf.layers.PoolingType;
@@ -7,8 +8,6 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
-
-import java.util.List;
 
 /** The average or maximum over every position of a sequence, image or volume: one vector per sample. */
 public final class GlobalPool implements LayerKind {
@@ -32,8 +31,7 @@ public final class GlobalPool implements LayerKind {
      */
     public static final class GlobalPoolLayer extends GlobalPoolingLayer {
 
-        public GlobalPoolLayer() {
-        }
+        public GlobalPoolLayer() {}
 
         public GlobalPoolLayer(PoolingType poolingType) {
             super(poolingType);

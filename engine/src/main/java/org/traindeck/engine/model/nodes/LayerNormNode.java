@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
@@ -8,8 +9,6 @@ import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
 import org.traindeck.engine.model.layers.LayerNorm;
-
-import java.util.List;
 
 /**
  * layerNorm: normalises each sample's features (each step of a sequence, each pixel's channels), with a gain and a bias.

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.RNNFormat;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.LSTM;
@@ -10,8 +11,6 @@ import org.nd4j.linalg.activations.Activation;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-
-import java.util.List;
 
 /** lstm: a sequence in; every step's output, or only the last step's as a vector ({@code returnSequences: false}). */
 public final class Lstm implements LayerKind {
@@ -30,7 +29,12 @@ public final class Lstm implements LayerKind {
 
     /** The LSTM both recurrent kinds use: Keras' defaults (tanh, sigmoid gates). */
     static LSTM cell(int units) {
-        return new LSTM.Builder().nOut(units).activation(Activation.TANH).gateActivationFunction(Activation.SIGMOID)
-                .dataFormat(RNNFormat.NCW).weightInit(WeightInit.XAVIER).build();
+        return new LSTM.Builder()
+                .nOut(units)
+                .activation(Activation.TANH)
+                .gateActivationFunction(Activation.SIGMOID)
+                .dataFormat(RNNFormat.NCW)
+                .weightInit(WeightInit.XAVIER)
+                .build();
     }
 }

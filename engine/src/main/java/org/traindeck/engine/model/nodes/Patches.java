@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
@@ -8,8 +9,6 @@ import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.kernels.PatchEmbeddingKernel;
 import org.traindeck.engine.model.layers.PatchEmbedding;
-
-import java.util.List;
 
 /**
  * patches: an image cut into size×size patches, each projected to a vector, with learned positions (and a class token).
@@ -29,9 +28,12 @@ public final class Patches implements LayerKind {
         int size = o.integer("size");
         if (image.getHeight() % size != 0 || image.getWidth() % size != 0) {
             throw new ShapeError("cuts " + size + "×" + size + " patches, but " + size + " does not divide the image's "
-                    + image.getHeight() + "×" + image.getWidth() + ": use a size that divides both, or crop or pad the images");
+                    + image.getHeight() + "×" + image.getWidth()
+                    + ": use a size that divides both, or crop or pad the images");
         }
-        return Built.layer(o.ownKernel() ? new PatchEmbeddingKernel(size, o.integer("units"), o.bool("classToken"))
-                : new PatchEmbedding(size, o.integer("units"), o.bool("classToken")));
+        return Built.layer(
+                o.ownKernel()
+                        ? new PatchEmbeddingKernel(size, o.integer("units"), o.bool("classToken"))
+                        : new PatchEmbedding(size, o.integer("units"), o.bool("classToken")));
     }
 }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.Layer;
@@ -11,8 +12,6 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
-
-import java.util.List;
 
 /** maxPool1d … avgPool3d: the maximum or the average over windows; the stride is the window unless given. */
 public final class Pooling implements LayerKind {
@@ -39,11 +38,25 @@ public final class Pooling implements LayerKind {
         Shapes.windowFits("window", size, null, Spatial.extent(in), Spatial.axes(dims), !"valid".equals(padding));
         PoolingType type = max ? PoolingType.MAX : PoolingType.AVG;
         Layer layer = switch (dims) {
-            case 1 -> new Subsampling1DLayer.Builder(type).kernelSize(size[0]).stride(stride[0])
-                    .convolutionMode(Spatial.mode(padding)).build();
-            case 2 -> new SubsamplingLayer.Builder(type).kernelSize(size).stride(stride).convolutionMode(Spatial.mode(padding)).build();
-            default -> new Subsampling3DLayer.Builder(type).kernelSize(size).stride(stride).convolutionMode(Spatial.mode(padding))
-                    .dataFormat(Convolution3D.DataFormat.NCDHW).build();
+            case 1 ->
+                new Subsampling1DLayer.Builder(type)
+                        .kernelSize(size[0])
+                        .stride(stride[0])
+                        .convolutionMode(Spatial.mode(padding))
+                        .build();
+            case 2 ->
+                new SubsamplingLayer.Builder(type)
+                        .kernelSize(size)
+                        .stride(stride)
+                        .convolutionMode(Spatial.mode(padding))
+                        .build();
+            default ->
+                new Subsampling3DLayer.Builder(type)
+                        .kernelSize(size)
+                        .stride(stride)
+                        .convolutionMode(Spatial.mode(padding))
+                        .dataFormat(Convolution3D.DataFormat.NCDHW)
+                        .build();
         };
         return Built.layer(layer);
     }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
@@ -9,8 +10,6 @@ import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
 import org.traindeck.engine.model.kernels.PositionEmbeddingKernel;
 import org.traindeck.engine.model.layers.PositionEmbedding;
-
-import java.util.List;
 
 /**
  * positionEmbedding: adds a learned vector per position of a sequence of known length (GPT's, after its token embedding),
@@ -28,19 +27,22 @@ public final class PositionEmbeddingNode implements LayerKind {
     public Built build(NodeOptions o, List<InputType> inputs) {
         InputType in = inputs.get(0);
         if (in instanceof TokenSequence) {
-            throw new ShapeError("adds vectors to a sequence of vectors but gets token ids: add an \"embedding\" first");
+            throw new ShapeError(
+                    "adds vectors to a sequence of vectors but gets token ids: add an \"embedding\" first");
         }
         Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", Shapes.toSequence(in));
         long steps = ((InputType.InputTypeRecurrent) in).getTimeSeriesLength();
         if (steps <= 0) {
-            throw new ShapeError("needs the sequence's length, but it is not known here: give the data a fixed context");
+            throw new ShapeError(
+                    "needs the sequence's length, but it is not known here: give the data a fixed context");
         }
         double dropout = o.has("dropout") ? o.number("dropout") : 0;
         if (o.ownKernel()) {
             return Built.layer(new PositionEmbeddingKernel(steps, 0, dropout));
         }
         if (dropout > 0) {
-            throw new IllegalStateException("a positionEmbedding with dropout is spelled out before its layer is built");
+            throw new IllegalStateException(
+                    "a positionEmbedding with dropout is spelled out before its layer is built");
         }
         return Built.layer(new PositionEmbedding(steps));
     }

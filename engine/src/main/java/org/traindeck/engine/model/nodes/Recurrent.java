@@ -8,8 +8,7 @@ import org.traindeck.engine.model.graph.TokenSequence;
 /** What the recurrent kinds share: they read a sequence of feature vectors, not token ids and not images. */
 final class Recurrent {
 
-    private Recurrent() {
-    }
+    private Recurrent() {}
 
     static void requireFeatures(InputType in) {
         if (in instanceof TokenSequence) {

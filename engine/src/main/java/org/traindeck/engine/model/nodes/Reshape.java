@@ -1,5 +1,8 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.deeplearning4j.nn.conf.RNNFormat;
 import org.deeplearning4j.nn.conf.graph.ReshapeVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -11,10 +14,6 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
-
-import java.util.Arrays;
-import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * reshape: the same values per sample (channels first, row by row) in a new shape: [features], [features, steps],
@@ -33,7 +32,8 @@ public final class Reshape implements LayerKind {
         List<Integer> shape = o.intList("shape");
         String wanted = shape.stream().map(String::valueOf).collect(Collectors.joining(", ", "[", "]"));
         if (in instanceof TokenSequence) {
-            throw new ShapeError("cannot reshape " + Shapes.describe(in) + ": add an \"embedding\" first to make them vectors");
+            throw new ShapeError(
+                    "cannot reshape " + Shapes.describe(in) + ": add an \"embedding\" first to make them vectors");
         }
         long have = in.arrayElementsPerExample();
         if (have <= 0) {
@@ -42,8 +42,8 @@ public final class Reshape implements LayerKind {
         }
         long want = shape.stream().mapToLong(Integer::longValue).reduce(1, (a, b) -> a * b);
         if (want != have) {
-            throw new ShapeError("makes " + wanted + " = " + want + " values per sample, but its input " + Shapes.describe(in)
-                    + " has " + have + ": choose a shape whose sizes multiply to " + have);
+            throw new ShapeError("makes " + wanted + " = " + want + " values per sample, but its input "
+                    + Shapes.describe(in) + " has " + have + ": choose a shape whose sizes multiply to " + have);
         }
         int[] newShape = new int[shape.size() + 1];
         newShape[0] = -1;
@@ -59,8 +59,10 @@ public final class Reshape implements LayerKind {
      */
     public static final class Vertex extends ReshapeVertex {
 
-        public Vertex(@JsonProperty("reshapeOrder") char reshapeOrder, @JsonProperty("newShape") int[] newShape,
-                      @JsonProperty("maskShape") int[] maskShape) {
+        public Vertex(
+                @JsonProperty("reshapeOrder") char reshapeOrder,
+                @JsonProperty("newShape") int[] newShape,
+                @JsonProperty("maskShape") int[] maskShape) {
             super(reshapeOrder, newShape, maskShape);
         }
 
@@ -72,14 +74,18 @@ public final class Reshape implements LayerKind {
                 case 3 -> InputType.recurrent(s[1], s[2], RNNFormat.NCW);
                 case 4 -> InputType.convolutional(s[2], s[3], s[1]);
                 case 5 -> InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, s[2], s[3], s[4], s[1]);
-                default -> throw new IllegalStateException("no input type has rank " + s.length + ": " + Arrays.toString(s));
+                default ->
+                    throw new IllegalStateException("no input type has rank " + s.length + ": " + Arrays.toString(s));
             };
         }
 
         @Override
         public Vertex clone() {
             // the inherited clone makes a plain ReshapeVertex, which would lose this vertex's output types
-            return new Vertex(getReshapeOrder(), getNewShape().clone(), getMaskShape() == null ? null : getMaskShape().clone());
+            return new Vertex(
+                    getReshapeOrder(),
+                    getNewShape().clone(),
+                    getMaskShape() == null ? null : getMaskShape().clone());
         }
     }
 }

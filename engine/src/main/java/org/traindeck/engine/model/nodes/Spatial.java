@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.NodeOptions;
@@ -7,18 +8,16 @@ import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
 
-import java.util.List;
-
 /** What the 1D, 2D and 3D layer kinds share: which input each takes, and its extent along each axis. */
 final class Spatial {
 
-    private Spatial() {
-    }
+    private Spatial() {}
 
     static InputType require(NodeOptions o, List<InputType> inputs, int dims) {
         InputType in = inputs.get(0);
         if (in instanceof TokenSequence) {
-            throw new ShapeError("takes features but gets " + Shapes.describe(in) + ": add an \"embedding\" first to turn each id into a vector");
+            throw new ShapeError("takes features but gets " + Shapes.describe(in)
+                    + ": add an \"embedding\" first to turn each id into a vector");
         }
         InputType.Type wanted = switch (dims) {
             case 1 -> InputType.Type.RNN;

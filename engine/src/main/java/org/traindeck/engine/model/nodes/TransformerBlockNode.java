@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
@@ -8,8 +9,6 @@ import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
 import org.traindeck.engine.model.kernels.TransformerBlock;
-
-import java.util.List;
 
 /**
  * transformerBlock: a pre-norm transformer block (attention and a GELU MLP, each behind a layer norm and added back) on
@@ -33,11 +32,11 @@ public final class TransformerBlockNode implements LayerKind {
         long width = ((InputType.InputTypeRecurrent) in).getSize();
         int heads = o.integer("heads");
         if (width % heads != 0) {
-            throw new ShapeError("splits its " + width + " features into " + heads + " heads, but " + heads + " does not divide "
-                    + width + ": use a number of heads that divides the width");
+            throw new ShapeError("splits its " + width + " features into " + heads + " heads, but " + heads
+                    + " does not divide " + width + ": use a number of heads that divides the width");
         }
-        return Built.layer(new TransformerBlock(width, hidden(o, width), heads, o.bool("causal"), o.number("dropout"),
-                o.bool("recompute")));
+        return Built.layer(new TransformerBlock(
+                width, hidden(o, width), heads, o.bool("causal"), o.number("dropout"), o.bool("recompute")));
     }
 
     /** The MLP's hidden units: "hidden" when given, else mlpRatio times the width (as the vit and gpt shorthands round it). */

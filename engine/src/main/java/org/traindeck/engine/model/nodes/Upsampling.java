@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
+import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.Upsampling2D;
@@ -7,8 +8,6 @@ import org.deeplearning4j.nn.conf.layers.Upsampling3D;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-
-import java.util.List;
 
 /** upsample2d and upsample3d: each pixel (voxel) repeated size times along each axis. */
 public final class Upsampling implements LayerKind {
@@ -28,7 +27,12 @@ public final class Upsampling implements LayerKind {
     public Built build(NodeOptions o, List<InputType> inputs) {
         Spatial.require(o, inputs, dims);
         int[] size = o.size("size", dims);
-        return Built.layer(dims == 2 ? new Upsampling2D.Builder().size(size).build()
-                : new Upsampling3D.Builder().size(size).dataFormat(Convolution3D.DataFormat.NCDHW).build());
+        return Built.layer(
+                dims == 2
+                        ? new Upsampling2D.Builder().size(size).build()
+                        : new Upsampling3D.Builder()
+                                .size(size)
+                                .dataFormat(Convolution3D.DataFormat.NCDHW)
+                                .build());
     }
 }

@@ -1,5 +1,6 @@
 package org.traindeck.engine.train.batch;
 
+import java.util.SplittableRandom;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -8,8 +9,6 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
-
-import java.util.SplittableRandom;
 
 /**
  * Cuts a dataset into minibatches for one epoch. The sample order and every augmentation draw are functions of
@@ -37,7 +36,8 @@ public final class BatchMaker {
         this.data = data;
         this.images = images;
         this.augmenter = augmentation != null && augmentation.isActive() && data.isImage()
-                ? new Augmenter(augmentation, data.imageShape()) : null;
+                ? new Augmenter(augmentation, data.imageShape())
+                : null;
         this.dataType = dataType;
     }
 
@@ -56,7 +56,8 @@ public final class BatchMaker {
         return DataLoader.permutation(size, new SplittableRandom(mix(seed, stageIndex, epoch, -1)));
     }
 
-    public Batch batch(int[] order, int batchIndex, int batchSize, long seed, int stageIndex, int epoch, boolean augment) {
+    public Batch batch(
+            int[] order, int batchIndex, int batchSize, long seed, int stageIndex, int epoch, boolean augment) {
         int from = batchIndex * batchSize;
         int n = Math.min(batchSize, order.length - from);
         int d = data.featureCount();
@@ -74,7 +75,12 @@ public final class BatchMaker {
             if (augmenting) {
                 // a function of the sample's position in the epoch, not of the batch: the same draws whatever the
                 // batch size and the number of devices the epoch is cut into
-                augmenter.apply(features, i * d, masks ? targets : null, i * t, new SplittableRandom(mix(seed, stageIndex, epoch, from + i)));
+                augmenter.apply(
+                        features,
+                        i * d,
+                        masks ? targets : null,
+                        i * t,
+                        new SplittableRandom(mix(seed, stageIndex, epoch, from + i)));
             }
         }
         long[] shape = images ? data.shape().batchShape(n) : new long[] {n, d};

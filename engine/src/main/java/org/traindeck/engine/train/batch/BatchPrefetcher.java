@@ -49,8 +49,11 @@ public final class BatchPrefetcher implements AutoCloseable {
     /** The plan's training batches, {@code stepsAhead} steps' worth prepared ahead. */
     public static BatchPrefetcher of(StagePlan plan, long seed, int stepsAhead, Runnable onLoaderThread) {
         int batchSize = plan.stage.batchSize();
-        return new BatchPrefetcher((order, epoch, index) -> plan.batches.batch(order, index, batchSize, seed, plan.index, epoch, true),
-                stepsAhead * plan.batchesPerStep, plan.batchesPerEpoch, onLoaderThread);
+        return new BatchPrefetcher(
+                (order, epoch, index) -> plan.batches.batch(order, index, batchSize, seed, plan.index, epoch, true),
+                stepsAhead * plan.batchesPerStep,
+                plan.batchesPerEpoch,
+                onLoaderThread);
     }
 
     /** Batches {@code from} (inclusive) to {@code to} (exclusive) of the epoch that {@code order} and {@code epoch} name. */

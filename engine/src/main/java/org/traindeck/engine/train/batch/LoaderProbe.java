@@ -13,16 +13,19 @@ import org.traindeck.engine.model.ModelCompiler;
  */
 public final class LoaderProbe {
 
-    private LoaderProbe() {
-    }
+    private LoaderProbe() {}
 
     /** Samples per second over {@code batches} batches, made one after another on the calling thread. */
     public static double samplesPerSecond(RunConfig config, int batches) {
         StageConfig stage = config.stages().get(0);
         DataConfig data = config.dataFor(stage);
         try (DataLoader.Loaded loaded = DataLoader.load(config, data, "data")) {
-            BatchMaker maker = new BatchMaker(loaded.train(), ModelCompiler.wantsImages(config.model()), stage.augmentation(),
-                    StageSetup.dataType(stage), data.train() instanceof SourceConfig.Numpy n ? n.noise() : 0);
+            BatchMaker maker = new BatchMaker(
+                    loaded.train(),
+                    ModelCompiler.wantsImages(config.model()),
+                    stage.augmentation(),
+                    StageSetup.dataType(stage),
+                    data.train() instanceof SourceConfig.Numpy n ? n.noise() : 0);
             int perEpoch = maker.batchesPerEpoch(stage.batchSize());
             long samples = 0;
             int[] order = null;
@@ -32,7 +35,8 @@ public final class LoaderProbe {
                 if (b % perEpoch == 0) {
                     order = BatchMaker.epochOrder(loaded.train().size(), data.shuffle(), config.seed(), 0, epoch);
                 }
-                samples += maker.batch(order, b % perEpoch, stage.batchSize(), config.seed(), 0, epoch, true).size();
+                samples += maker.batch(order, b % perEpoch, stage.batchSize(), config.seed(), 0, epoch, true)
+                        .size();
             }
             return samples / ((System.nanoTime() - start) / 1e9);
         }

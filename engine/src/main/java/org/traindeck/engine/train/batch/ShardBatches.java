@@ -1,12 +1,11 @@
 package org.traindeck.engine.train.batch;
 
+import java.nio.file.Path;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.train.step.ClusterSessions;
-
-import java.nio.file.Path;
 
 /**
  * An executor's own copy of a stage's training data, loaded from the same paths and the same config as the driver's,
@@ -25,7 +24,11 @@ public final class ShardBatches {
 
     public ShardBatches(ShardData data) {
         // the paths are absolute: the folder the config is read against plays no part
-        this(data, ConfigParser.parse(data.configJson(), Path.of("").toAbsolutePath()).orThrow(), null);
+        this(
+                data,
+                ConfigParser.parse(data.configJson(), Path.of("").toAbsolutePath())
+                        .orThrow(),
+                null);
     }
 
     /** @param setup the previous stage's, whose loaded data a stage with the same data config reuses; null: a new one */

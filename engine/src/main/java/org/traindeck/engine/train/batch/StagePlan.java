@@ -1,13 +1,12 @@
 package org.traindeck.engine.train.batch;
 
+import java.util.Locale;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.ParallelConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.schedule.LrSchedule;
-
-import java.util.Locale;
 
 /**
  * A stage as it is being trained on the current tier: its data and batches, how many per-device batches one step
@@ -38,7 +37,13 @@ public final class StagePlan {
     public LrSchedule schedule;
     public long stageStart;
 
-    StagePlan(int index, StageConfig stage, DataLoader.Loaded data, BatchMaker batches, DataType dataType, boolean images) {
+    StagePlan(
+            int index,
+            StageConfig stage,
+            DataLoader.Loaded data,
+            BatchMaker batches,
+            DataType dataType,
+            boolean images) {
         this.index = index;
         this.stage = stage;
         this.data = data;
@@ -57,8 +62,14 @@ public final class StagePlan {
         stepsPerEpoch = (batchesPerEpoch + batchesPerStep - 1) / batchesPerStep;
         lrFactor = parallel.lrFactor(devicesInGlobalBatch);
         LrSchedule base = LrSchedule.forStage(stage, stepsPerEpoch);
-        schedule = new LrSchedule(base.kind(), base.baseLr() * lrFactor, base.totalSteps(), base.warmupSteps(),
-                base.stepEvery(), base.gamma(), base.minLr() * lrFactor);
+        schedule = new LrSchedule(
+                base.kind(),
+                base.baseLr() * lrFactor,
+                base.totalSteps(),
+                base.warmupSteps(),
+                base.stepEvery(),
+                base.gamma(),
+                base.minLr() * lrFactor);
         stageStart = globalStep - ((long) atEpoch * stepsPerEpoch + (cursor + batchesPerStep - 1) / batchesPerStep);
     }
 
@@ -97,6 +108,7 @@ public final class StagePlan {
 
     public String describeLrScaling(ParallelConfig parallel) {
         return devicesInGlobalBatch > 1 && !"none".equals(parallel.lrScaling())
-                ? String.format(Locale.ROOT, " (scaled ×%.3g, %s rule)", lrFactor, parallel.lrScaling()) : "";
+                ? String.format(Locale.ROOT, " (scaled ×%.3g, %s rule)", lrFactor, parallel.lrScaling())
+                : "";
     }
 }

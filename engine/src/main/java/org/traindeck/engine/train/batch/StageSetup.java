@@ -1,5 +1,7 @@
 package org.traindeck.engine.train.batch;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.DataConfig;
@@ -11,9 +13,6 @@ import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.train.state.RunEvents;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Gets a stage ready to train: its data (loaded once per distinct data config, and checked against the model built
@@ -70,20 +69,35 @@ public final class StageSetup implements AutoCloseable {
         DataLoader.Loaded data = load(index);
         String mismatch = firstTrain.incompatibilityWith(data.train());
         if (mismatch != null) {
-            throw new InvalidConfigException("stages[" + index + "].data.train",
+            throw new InvalidConfigException(
+                    "stages[" + index + "].data.train",
                     "does not fit the model built for stage 1's data: it has " + mismatch);
         }
         String misfit = Augmenter.misfit(stage.augmentation(), data.train());
         if (misfit != null) {
             throw new InvalidConfigException("stages[" + index + "].augmentation", misfit);
         }
-        if (stage.augmentation() != null && stage.augmentation().rotate90() && data.train().isImage()
-                && data.train().imageShape().height() != data.train().imageShape().width()) {
-            throw new InvalidConfigException("stages[" + index + "].augmentation.rotate90",
+        if (stage.augmentation() != null
+                && stage.augmentation().rotate90()
+                && data.train().isImage()
+                && data.train().imageShape().height()
+                        != data.train().imageShape().width()) {
+            throw new InvalidConfigException(
+                    "stages[" + index + "].augmentation.rotate90",
                     "needs square images, but they are " + data.train().imageShape());
         }
         DataType dataType = dataType(stage);
-        return new StagePlan(index, stage, data, new BatchMaker(data.train(), images, stage.augmentation(), dataType,
-                config.dataFor(stage).train() instanceof SourceConfig.Numpy n ? n.noise() : 0), dataType, images);
+        return new StagePlan(
+                index,
+                stage,
+                data,
+                new BatchMaker(
+                        data.train(),
+                        images,
+                        stage.augmentation(),
+                        dataType,
+                        config.dataFor(stage).train() instanceof SourceConfig.Numpy n ? n.noise() : 0),
+                dataType,
+                images);
     }
 }

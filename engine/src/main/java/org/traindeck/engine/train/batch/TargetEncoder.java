@@ -11,8 +11,7 @@ import org.traindeck.engine.data.Dataset;
  */
 final class TargetEncoder {
 
-    private TargetEncoder() {
-    }
+    private TargetEncoder() {}
 
     /**
      * @param targets     the samples' targets, {@code data.targetLength()} values each (unused for reconstruction)
@@ -30,7 +29,11 @@ final class TargetEncoder {
                 yield Nd4j.create(oneHot(targets, n, c, data.targetLength()), shape, DataType.FLOAT);
             }
             case RECONSTRUCTION -> Nd4j.create(inputs.clone(), inputShape, DataType.FLOAT);
-            case SEQUENCE -> Nd4j.create(oneHot(targets, n, c, data.targetLength()), new long[] {n, c, data.targetLength()}, DataType.FLOAT);
+            case SEQUENCE ->
+                Nd4j.create(
+                        oneHot(targets, n, c, data.targetLength()),
+                        new long[] {n, c, data.targetLength()},
+                        DataType.FLOAT);
         };
     }
 

@@ -1,9 +1,9 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.List;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;
-import java.util.List;
 
 /** The run's callbacks, called in order (the watchdog first, so that it is paused before slow epoch-end work). */
 public final class Callbacks implements TrainingCallback {

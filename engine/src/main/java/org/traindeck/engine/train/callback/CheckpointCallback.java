@@ -1,13 +1,12 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.function.Supplier;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.config.CheckpointPolicy;
 import org.traindeck.engine.parallel.Watchdog;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.function.Supplier;
 
 /**
  * The checkpoint policy: at epoch ends (every N epochs and each stage's last), the best of each stage by the monitored
@@ -21,7 +20,8 @@ public final class CheckpointCallback implements TrainingCallback {
     private final Watchdog watchdog;
 
     /** @param watchdog null when the run has none */
-    public CheckpointCallback(CheckpointWriter writer, CheckpointPolicy policy, Supplier<ComputationGraph> net, Watchdog watchdog) {
+    public CheckpointCallback(
+            CheckpointWriter writer, CheckpointPolicy policy, Supplier<ComputationGraph> net, Watchdog watchdog) {
         this.writer = writer;
         this.policy = policy;
         this.net = net;
@@ -31,7 +31,9 @@ public final class CheckpointCallback implements TrainingCallback {
     @Override
     public void onStep(TrainingState state, StagePlan plan, StepReport step) {
         double minutes = policy.everyMinutes();
-        if (minutes > 0 && state.cursor < plan.batchesPerEpoch && System.nanoTime() - state.lastCheckpointNanos >= minutes * 60e9) {
+        if (minutes > 0
+                && state.cursor < plan.batchesPerEpoch
+                && System.nanoTime() - state.lastCheckpointNanos >= minutes * 60e9) {
             save(state, "time", midEpoch(state, plan));
         }
     }
@@ -39,8 +41,8 @@ public final class CheckpointCallback implements TrainingCallback {
     @Override
     public void afterEpoch(TrainingState state, StagePlan plan, EpochSummary summary) {
         boolean lastEpoch = state.epoch == plan.stage.epochs() - 1;
-        CheckpointWriter.Position next = new CheckpointWriter.Position(plan.index, state.epoch + 1, 0, plan.stageStart, 0, 0,
-                plan.workers);
+        CheckpointWriter.Position next =
+                new CheckpointWriter.Position(plan.index, state.epoch + 1, 0, plan.stageStart, 0, 0, plan.workers);
         Double monitored = summary.metrics().get(policy.monitor());
         if (monitored != null && isBetter(monitored, state.best.get(plan.stage.name()))) {
             state.best.put(plan.stage.name(), monitored);
@@ -60,8 +62,14 @@ public final class CheckpointCallback implements TrainingCallback {
     }
 
     private static CheckpointWriter.Position midEpoch(TrainingState state, StagePlan plan) {
-        return new CheckpointWriter.Position(plan.index, state.epoch, state.cursor, plan.stageStart, state.epochLossSum,
-                state.epochExamples, plan.workers);
+        return new CheckpointWriter.Position(
+                plan.index,
+                state.epoch,
+                state.cursor,
+                plan.stageStart,
+                state.epochLossSum,
+                state.epochExamples,
+                plan.workers);
     }
 
     private void save(TrainingState state, String reason, CheckpointWriter.Position at) {

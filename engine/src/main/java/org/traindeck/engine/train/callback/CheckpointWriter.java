@@ -1,20 +1,19 @@
 package org.traindeck.engine.train.callback;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
-import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.checkpoint.CheckpointWriteHook;
+import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * Writes a checkpoint whose position is where the run will continue. On failure the previous checkpoint stays, the
@@ -23,7 +22,8 @@ import java.nio.file.Path;
 public final class CheckpointWriter {
 
     /** Where the run will continue from the checkpoint being written. */
-    record Position(int stage, int epoch, int batch, long stageStart, double epochLossSum, long epochExamples, int workers) {}
+    record Position(
+            int stage, int epoch, int batch, long stageStart, double epochLossSum, long epochExamples, int workers) {}
 
     private final RunConfig config;
     private final String configJson;
@@ -34,8 +34,13 @@ public final class CheckpointWriter {
     private final String modelFingerprint;
     private WeightEma ema;
 
-    public CheckpointWriter(RunConfig config, String configJson, Path runDir, RunEvents events, CheckpointWriteHook writeHook,
-                     String modelFingerprint) {
+    public CheckpointWriter(
+            RunConfig config,
+            String configJson,
+            Path runDir,
+            RunEvents events,
+            CheckpointWriteHook writeHook,
+            String modelFingerprint) {
         this.config = config;
         this.configJson = configJson;
         this.runDir = runDir;
@@ -57,11 +62,30 @@ public final class CheckpointWriter {
         try {
             float[] params = net.params().castTo(DataType.FLOAT).toFloatVector();
             INDArray updaterState = net.getUpdater().getStateViewArray();
-            float[] updater = updaterState == null ? new float[0] : updaterState.castTo(DataType.FLOAT).toFloatVector();
-            Checkpoint c = new Checkpoint(Checkpoint.FORMAT_VERSION, config.name(), state.stageName, at.stage(), at.epoch(),
-                    at.batch(), state.globalStep, at.stageStart(), state.elapsed(), at.epochLossSum(), at.epochExamples(),
-                    state.best, modelFingerprint, params.length, updater.length, net.getConfiguration().getDataType().name(),
-                    reason, System.currentTimeMillis(), at.workers(), RunIdentity.of(runDir));
+            float[] updater = updaterState == null
+                    ? new float[0]
+                    : updaterState.castTo(DataType.FLOAT).toFloatVector();
+            Checkpoint c = new Checkpoint(
+                    Checkpoint.FORMAT_VERSION,
+                    config.name(),
+                    state.stageName,
+                    at.stage(),
+                    at.epoch(),
+                    at.batch(),
+                    state.globalStep,
+                    at.stageStart(),
+                    state.elapsed(),
+                    at.epochLossSum(),
+                    at.epochExamples(),
+                    state.best,
+                    modelFingerprint,
+                    params.length,
+                    updater.length,
+                    net.getConfiguration().getDataType().name(),
+                    reason,
+                    System.currentTimeMillis(),
+                    at.workers(),
+                    RunIdentity.of(runDir));
             CheckpointFiles.write(file, c, configJson, params, updater, ema == null ? null : ema.values(), writeHook);
             state.lastCheckpointNanos = System.nanoTime();
             if (!"best".equals(reason)) {
@@ -75,9 +99,14 @@ public final class CheckpointWriter {
             if (why.contains("No space left")) {
                 why = "the disk is full (" + why + ")";
             }
-            events.checkpointFailed("the " + reason + " checkpoint at step " + state.globalStep
-                    + " could not be written: " + why + ". " + (state.lastCheckpoint == null ? "No earlier checkpoint exists."
-                    : "The previous checkpoint, " + state.lastCheckpoint.getFileName() + ", is intact."), why);
+            events.checkpointFailed(
+                    "the " + reason + " checkpoint at step " + state.globalStep
+                            + " could not be written: " + why + ". "
+                            + (state.lastCheckpoint == null
+                                    ? "No earlier checkpoint exists."
+                                    : "The previous checkpoint, " + state.lastCheckpoint.getFileName()
+                                            + ", is intact."),
+                    why);
             return !"stop".equals(config.checkpoint().onWriteError());
         }
     }

@@ -1,5 +1,7 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.Map;
+import java.util.function.Supplier;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
@@ -8,9 +10,6 @@ import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * A stage's weight average ({@link WeightEma}): started from the weights once the stage's model is ready (or from a
@@ -28,7 +27,8 @@ public final class EmaCallback implements TrainingCallback {
     private boolean starting;
 
     /** @param resumeFrom the checkpoint a resumed run continues from (null for a new run) */
-    public EmaCallback(WeightEma ema, RunEvents events, Supplier<ComputationGraph> net, CheckpointFiles.Contents resumeFrom) {
+    public EmaCallback(
+            WeightEma ema, RunEvents events, Supplier<ComputationGraph> net, CheckpointFiles.Contents resumeFrom) {
         this.ema = ema;
         this.events = events;
         this.net = net;

@@ -1,13 +1,12 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.Map;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.Map;
 
 /**
  * Validation metrics computed from the network's outputs in inference mode (no dropout, BatchNorm running
@@ -19,10 +18,10 @@ final class Evaluator {
     /** Values per validation batch: small samples go 512 at a time, volumes a few at a time. */
     private static final int VALUES_PER_BATCH = 1 << 18;
 
-    private Evaluator() {
-    }
+    private Evaluator() {}
 
-    static Map<String, Double> evaluate(ComputationGraph net, Dataset data, boolean images, DataType dataType, TrainingState state) {
+    static Map<String, Double> evaluate(
+            ComputationGraph net, Dataset data, boolean images, DataType dataType, TrainingState state) {
         int batch = Math.max(1, Math.min(512, VALUES_PER_BATCH / Math.max(1, data.featureCount())));
         BatchMaker maker = new BatchMaker(data, images, null, dataType);
         int[] order = BatchMaker.epochOrder(data.size(), false, 0, 0, 0);

@@ -1,13 +1,12 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.Arrays;
+import java.util.List;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * Averages the step metrics over a window of {@code logging.everySteps} steps (and the epoch's last) and publishes

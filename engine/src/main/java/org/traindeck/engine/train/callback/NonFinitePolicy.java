@@ -1,5 +1,6 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.Locale;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.train.batch.StagePlan;
@@ -7,8 +8,6 @@ import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.Locale;
 
 /**
  * What happens when a step's loss or gradient is not a finite number (the step was not applied): stop the run with
@@ -34,9 +33,14 @@ public final class NonFinitePolicy implements TrainingCallback {
             return;
         }
         events.metric(MetricNames.TRAIN_LOSS, r.loss(), null);
-        String what = String.format(Locale.ROOT, "the loss became %s at step %d (stage \"%s\", epoch %d, learning rate %.3g)",
+        String what = String.format(
+                Locale.ROOT,
+                "the loss became %s at step %d (stage \"%s\", epoch %d, learning rate %.3g)",
                 Double.isFinite(r.loss()) ? "finite but the gradient " + r.gradNorm() : String.valueOf(r.loss()),
-                r.step(), plan.stage.name(), state.epoch + 1, r.lr());
+                r.step(),
+                plan.stage.name(),
+                state.epoch + 1,
+                r.lr());
         String advice = "Try a lower learning rate, gradient clipping (\"gradientClipping\": 1.0), "
                 + "or check the data for extreme or missing values";
         if (!skip) {

@@ -1,5 +1,12 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -10,14 +17,6 @@ import org.traindeck.engine.train.samples.SamplePredictor;
 import org.traindeck.engine.train.samples.SampleSet;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * Sample predictions ({@code logging.samples}): at each interval the training thread copies the weights (no forward
@@ -40,25 +39,37 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
     private int interval;
     private volatile boolean toldSkipped;
 
-    public SamplePredictionsCallback(SamplesConfig config, long seed, RunEvents events, Supplier<ComputationGraph> net,
-                                     SamplePredictor predictor) {
+    public SamplePredictionsCallback(
+            SamplesConfig config,
+            long seed,
+            RunEvents events,
+            Supplier<ComputationGraph> net,
+            SamplePredictor predictor) {
         this.config = config;
         this.seed = seed;
         this.events = events;
         this.net = net;
         this.predictor = predictor;
-        this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1), r -> {
-            Thread t = new Thread(r, "traindeck-samples");
-            t.setDaemon(true);
-            return t;
-        }, this::replaced);
+        this.worker = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(1),
+                r -> {
+                    Thread t = new Thread(r, "traindeck-samples");
+                    t.setDaemon(true);
+                    return t;
+                },
+                this::replaced);
     }
 
     @Override
     public void onStageStart(TrainingState state, StagePlan plan) {
         set = null;
         if (plan.data.validation() == null) {
-            events.logLine("sample predictions: stage \"" + plan.stage.name() + "\" has no validation data to take examples from");
+            events.logLine("sample predictions: stage \"" + plan.stage.name()
+                    + "\" has no validation data to take examples from");
             return;
         }
         set = SampleSet.choose(plan.data.validation(), config.count(), seed, plan.images, plan.dataType);
@@ -85,8 +96,17 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
         INDArray weights = model.params().dup();
         double copyMs = (System.nanoTime() - copyStart) / 1e6;
         int device = Nd4j.getAffinityManager().getDeviceForCurrentThread();
-        SamplesEvent where = new SamplesEvent(events.runName(), state.stageName, state.stageIndex, state.epoch, state.globalStep,
-                System.currentTimeMillis(), state.elapsed(), set.data().task().json, interval++, List.of());
+        SamplesEvent where = new SamplesEvent(
+                events.runName(),
+                state.stageName,
+                state.stageIndex,
+                state.epoch,
+                state.globalStep,
+                System.currentTimeMillis(),
+                state.elapsed(),
+                set.data().task().json,
+                interval++,
+                List.of());
         SampleSet examples = set;
         ComputationGraph copy = replica;
         worker.execute(() -> {
@@ -96,11 +116,25 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
                 copy.setParams(weights);
                 List<SamplesEvent.Sample> samples = predictor.predict(copy, examples, where.interval());
                 if (where.interval() == 0) {
-                    events.logLine(String.format(Locale.ROOT, "sample predictions: %d example(s) predicted in %.2f s on their own thread;"
-                            + " the training thread copied the weights in %.1f ms", samples.size(), (System.nanoTime() - start) / 1e9, copyMs));
+                    events.logLine(String.format(
+                            Locale.ROOT,
+                            "sample predictions: %d example(s) predicted in %.2f s on their own thread;"
+                                    + " the training thread copied the weights in %.1f ms",
+                            samples.size(),
+                            (System.nanoTime() - start) / 1e9,
+                            copyMs));
                 }
-                events.publish(new SamplesEvent(where.runName(), where.stage(), where.stageIndex(), where.epoch(), where.step(),
-                        System.currentTimeMillis(), where.elapsedSeconds(), where.task(), where.interval(), samples));
+                events.publish(new SamplesEvent(
+                        where.runName(),
+                        where.stage(),
+                        where.stageIndex(),
+                        where.epoch(),
+                        where.step(),
+                        System.currentTimeMillis(),
+                        where.elapsedSeconds(),
+                        where.task(),
+                        where.interval(),
+                        samples));
             } catch (RuntimeException e) {
                 events.logLine("sample predictions failed after epoch " + (where.epoch() + 1) + ": " + e);
             }

@@ -1,10 +1,9 @@
 package org.traindeck.engine.train.callback;
 
-import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.events.MetricNames;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.events.MetricNames;
 
 /**
  * A task's validation metrics, accumulated over batches of outputs and targets (both flattened channels first):

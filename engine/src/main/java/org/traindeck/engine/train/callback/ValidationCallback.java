@@ -1,14 +1,13 @@
 package org.traindeck.engine.train.callback;
 
+import java.util.Map;
+import java.util.function.Supplier;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Evaluates the validation set every {@code validationInterval} epochs and at each stage's last epoch, publishes the
@@ -32,7 +31,8 @@ public final class ValidationCallback implements TrainingCallback {
         // written at once: a long validation shows in train.log while it runs
         events.logLine("validating after epoch " + (state.epoch + 1) + " of \"" + plan.stage.name() + "\" (step "
                 + state.globalStep + "): " + plan.data.validation().size() + " samples");
-        Map<String, Double> metrics = Evaluator.evaluate(net.get(), plan.data.validation(), plan.images, plan.dataType, state);
+        Map<String, Double> metrics =
+                Evaluator.evaluate(net.get(), plan.data.validation(), plan.images, plan.dataType, state);
         metrics.forEach((name, value) -> events.metric(name, value, null));
         summary.metrics().putAll(metrics);
         Double loss = metrics.get(MetricNames.VAL_LOSS);

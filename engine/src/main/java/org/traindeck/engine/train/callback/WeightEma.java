@@ -41,7 +41,8 @@ public final class WeightEma {
 
     void restore(ComputationGraph net, float[] values) {
         if (values.length != net.params().length()) {
-            throw new IllegalArgumentException("the weight average holds " + values.length + " values, the model " + net.params().length());
+            throw new IllegalArgumentException("the weight average holds " + values.length + " values, the model "
+                    + net.params().length());
         }
         average = Nd4j.create(values, net.params().shape(), DataType.FLOAT);
     }

@@ -1,14 +1,13 @@
 package org.traindeck.engine.train.health;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.INDArrayIndex;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.indexing.conditions.Conditions;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Activation statistics of each node (mean, standard deviation, fraction exactly zero) from one inference-mode
@@ -20,8 +19,7 @@ public final class ActivationProbe {
     /** Examples of the batch that are passed forward: enough for stable fractions, cheap next to a step. */
     public static final int MAX_EXAMPLES = 32;
 
-    private ActivationProbe() {
-    }
+    private ActivationProbe() {}
 
     /** {@code figures} with the activation statistics of {@code features} filled in, node by node. */
     public static List<LayerFigures> measure(ComputationGraph net, INDArray features, List<LayerFigures> figures) {
@@ -42,7 +40,8 @@ public final class ActivationProbe {
             double mean = a.meanNumber().doubleValue();
             double std = a.stdNumber().doubleValue();
             double zeros = a.scan(Conditions.equals(0)).doubleValue() / a.length();
-            out.add(new LayerFigures(f.node(), f.paramNorm(), f.gradNorm(), f.updateRatio(), mean, std, zeros, f.reluLike()));
+            out.add(new LayerFigures(
+                    f.node(), f.paramNorm(), f.gradNorm(), f.updateRatio(), mean, std, zeros, f.reluLike()));
         }
         return out;
     }

@@ -5,8 +5,8 @@ package org.traindeck.engine.train.health;
  * first one everything up to limits[0]. Equal-width buckets between the minimum and the maximum, as
  * {@code tf.summary.histogram} writes them; TensorBoard re-buckets for display.
  */
-public record HistogramData(double min, double max, long count, double sum, double sumSquares, double[] limits,
-                            double[] counts) {
+public record HistogramData(
+        double min, double max, long count, double sum, double sumSquares, double[] limits, double[] counts) {
 
     public static final int BUCKETS = 30;
 
@@ -27,8 +27,10 @@ public record HistogramData(double min, double max, long count, double sum, doub
         }
         if (n == 0 || !Double.isFinite(min) || !Double.isFinite(max)) {
             // nothing to count, or not numbers: one empty (or all-counting) bucket keeps the shape valid
-            return new HistogramData(n == 0 ? 0 : min, n == 0 ? 0 : max, n, sum, squares, new double[] {Double.MAX_VALUE},
-                    new double[] {n});
+            return new HistogramData(
+                    n == 0 ? 0 : min, n == 0 ? 0 : max, n, sum, squares, new double[] {Double.MAX_VALUE}, new double[] {
+                        n
+                    });
         }
         if (min == max) {
             return new HistogramData(min, max, n, sum, squares, new double[] {max}, new double[] {n});

@@ -9,6 +9,12 @@ package org.traindeck.engine.train.health;
  * @param updateRatio ‖Δθ‖ / ‖θ‖ over the optimizer step (θ as it was before the step)
  * @param reluLike    the node's output goes through a ReLU-like activation (zero outputs are inactive units)
  */
-public record LayerFigures(String node, double paramNorm, double gradNorm, double updateRatio, double actMean, double actStd,
-                           double actZeroFraction, boolean reluLike) {
-}
+public record LayerFigures(
+        String node,
+        double paramNorm,
+        double gradNorm,
+        double updateRatio,
+        double actMean,
+        double actStd,
+        double actZeroFraction,
+        boolean reluLike) {}

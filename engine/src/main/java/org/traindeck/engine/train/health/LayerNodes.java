@@ -1,6 +1,9 @@
 package org.traindeck.engine.train.health;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -8,10 +11,6 @@ import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
 import org.nd4j.linalg.activations.impl.ActivationReLU6;
 import org.nd4j.linalg.activations.impl.ActivationThresholdedReLU;
-import org.deeplearning4j.nn.conf.layers.ActivationLayer;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The graph's layer nodes in topological order (their DL4J layer names are TrainDeck's node names): which have

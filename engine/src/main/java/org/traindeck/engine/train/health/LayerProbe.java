@@ -1,16 +1,15 @@
 package org.traindeck.engine.train.health;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.events.HistogramEvent;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Per-node norms and histograms taken inside one optimizer step on the model that holds the summed gradient (the
@@ -48,11 +47,13 @@ public final class LayerProbe {
                     grads.add(v);
                 }
             }
-            double[] row = norms.computeIfAbsent(n.name(), k -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+            double[] row =
+                    norms.computeIfAbsent(n.name(), k -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
             row[GRAD] = norm(grads) * Math.abs(scale);
             row[BEFORE] = norm(params(n));
             if (histograms && !grads.isEmpty()) {
-                taken.add(new LayerHistogram(n.name(), HistogramEvent.GRADIENTS, HistogramData.of(values(grads), scale)));
+                taken.add(
+                        new LayerHistogram(n.name(), HistogramEvent.GRADIENTS, HistogramData.of(values(grads), scale)));
             }
         }
     }
@@ -95,11 +96,20 @@ public final class LayerProbe {
         for (LayerNodes.Node n : nodes.all()) {
             double[] row = norms.get(n.name());
             if (row == null) {
-                out.add(new LayerFigures(n.name(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, n.reluLike()));
+                out.add(new LayerFigures(
+                        n.name(),
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        n.reluLike()));
                 continue;
             }
             double ratio = row[BEFORE] > 0 ? row[UPDATE] / row[BEFORE] : Double.NaN;
-            out.add(new LayerFigures(n.name(), row[AFTER], row[GRAD], ratio, Double.NaN, Double.NaN, Double.NaN, n.reluLike()));
+            out.add(new LayerFigures(
+                    n.name(), row[AFTER], row[GRAD], ratio, Double.NaN, Double.NaN, Double.NaN, n.reluLike()));
         }
         return out;
     }

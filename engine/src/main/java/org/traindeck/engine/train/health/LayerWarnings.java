@@ -1,7 +1,5 @@
 package org.traindeck.engine.train.health;
 
-import org.traindeck.engine.config.LayerHealthConfig;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.traindeck.engine.config.LayerHealthConfig;
 
 /**
  * Watches the logged figures for a layer in trouble and says so once per layer and condition, with advice: an
@@ -18,7 +17,13 @@ import java.util.Set;
  */
 public final class LayerWarnings {
 
-    enum Condition { SLOW, FAST, DEAD, VANISHING, EXPLODING }
+    enum Condition {
+        SLOW,
+        FAST,
+        DEAD,
+        VANISHING,
+        EXPLODING
+    }
 
     private final LayerHealthConfig config;
     private final Map<String, Integer> streaks = new HashMap<>();
@@ -35,20 +40,49 @@ public final class LayerWarnings {
         LayerFigures last = null;
         for (LayerFigures f : figures) {
             double r = f.updateRatio();
-            holds(f.node(), Condition.SLOW, Double.isFinite(r) && r < config.minUpdateRatio(), out, () -> String.format(Locale.ROOT,
-                    "layer '%s' hardly learns: its update is %.2g of its parameters (below %.2g) for %d logged steps in a row."
-                            + " Raise its learning rate (the stage's, or this node's \"lrScale\"), check that its gradient reaches it"
-                            + " (layer/%s/grad_norm) and that its initialisation is not too large", f.node(), r, config.minUpdateRatio(),
-                    config.patience(), f.node()));
-            holds(f.node(), Condition.FAST, Double.isFinite(r) && r > config.maxUpdateRatio(), out, () -> String.format(Locale.ROOT,
-                    "layer '%s' learns too fast: its update is %.2g of its parameters (above %.2g) for %d logged steps in a row."
-                            + " Lower the learning rate (or this node's \"lrScale\"), add warmup, clip gradients, or normalise its"
-                            + " input (batchNorm, layerNorm)", f.node(), r, config.maxUpdateRatio(), config.patience()));
+            holds(
+                    f.node(),
+                    Condition.SLOW,
+                    Double.isFinite(r) && r < config.minUpdateRatio(),
+                    out,
+                    () -> String.format(
+                            Locale.ROOT,
+                            "layer '%s' hardly learns: its update is %.2g of its parameters (below %.2g) for %d logged steps in a row."
+                                    + " Raise its learning rate (the stage's, or this node's \"lrScale\"), check that its gradient reaches it"
+                                    + " (layer/%s/grad_norm) and that its initialisation is not too large",
+                            f.node(),
+                            r,
+                            config.minUpdateRatio(),
+                            config.patience(),
+                            f.node()));
+            holds(
+                    f.node(),
+                    Condition.FAST,
+                    Double.isFinite(r) && r > config.maxUpdateRatio(),
+                    out,
+                    () -> String.format(
+                            Locale.ROOT,
+                            "layer '%s' learns too fast: its update is %.2g of its parameters (above %.2g) for %d logged steps in a row."
+                                    + " Lower the learning rate (or this node's \"lrScale\"), add warmup, clip gradients, or normalise its"
+                                    + " input (batchNorm, layerNorm)",
+                            f.node(),
+                            r,
+                            config.maxUpdateRatio(),
+                            config.patience()));
             double zeros = f.actZeroFraction();
-            holds(f.node(), Condition.DEAD, f.reluLike() && Double.isFinite(zeros) && zeros >= config.deadFraction(), out,
-                    () -> String.format(Locale.ROOT, "layer '%s' is dying: %.0f%% of its ReLU outputs are exactly zero for %d logged"
-                            + " steps in a row (dead units no longer learn). Lower the learning rate, use He initialisation, put a"
-                            + " batchNorm before it, or use a leaky activation (leakyrelu, gelu)", f.node(), 100 * zeros, config.patience()));
+            holds(
+                    f.node(),
+                    Condition.DEAD,
+                    f.reluLike() && Double.isFinite(zeros) && zeros >= config.deadFraction(),
+                    out,
+                    () -> String.format(
+                            Locale.ROOT,
+                            "layer '%s' is dying: %.0f%% of its ReLU outputs are exactly zero for %d logged"
+                                    + " steps in a row (dead units no longer learn). Lower the learning rate, use He initialisation, put a"
+                                    + " batchNorm before it, or use a leaky activation (leakyrelu, gelu)",
+                            f.node(),
+                            100 * zeros,
+                            config.patience()));
             if (Double.isFinite(f.gradNorm())) {
                 first = first == null ? f : first;
                 last = f;
@@ -58,16 +92,36 @@ public final class LayerWarnings {
             double ratio = first.gradNorm() / last.gradNorm();
             LayerFigures a = first;
             LayerFigures b = last;
-            holds(a.node(), Condition.VANISHING, ratio < 1 / config.depthGradientRatio(), out, () -> String.format(Locale.ROOT,
-                    "gradients vanish along the depth: the first layer '%s' gets %.2g times the gradient norm of the last, layer '%s'"
-                            + " (below 1/%.3g) for %d logged steps in a row. Use residual connections, normalisation (batchNorm,"
-                            + " layerNorm), He initialisation with ReLU, or fewer saturating activations (sigmoid, tanh)",
-                    a.node(), ratio, b.node(), config.depthGradientRatio(), config.patience()));
-            holds(a.node(), Condition.EXPLODING, ratio > config.depthGradientRatio(), out, () -> String.format(Locale.ROOT,
-                    "gradients explode along the depth: the first layer '%s' gets %.3g times the gradient norm of the last, layer '%s'"
-                            + " (above %.3g) for %d logged steps in a row. Lower the learning rate, clip gradients (clipNorm), add"
-                            + " normalisation, or check the initialisation", a.node(), ratio, b.node(), config.depthGradientRatio(),
-                    config.patience()));
+            holds(
+                    a.node(),
+                    Condition.VANISHING,
+                    ratio < 1 / config.depthGradientRatio(),
+                    out,
+                    () -> String.format(
+                            Locale.ROOT,
+                            "gradients vanish along the depth: the first layer '%s' gets %.2g times the gradient norm of the last, layer '%s'"
+                                    + " (below 1/%.3g) for %d logged steps in a row. Use residual connections, normalisation (batchNorm,"
+                                    + " layerNorm), He initialisation with ReLU, or fewer saturating activations (sigmoid, tanh)",
+                            a.node(),
+                            ratio,
+                            b.node(),
+                            config.depthGradientRatio(),
+                            config.patience()));
+            holds(
+                    a.node(),
+                    Condition.EXPLODING,
+                    ratio > config.depthGradientRatio(),
+                    out,
+                    () -> String.format(
+                            Locale.ROOT,
+                            "gradients explode along the depth: the first layer '%s' gets %.3g times the gradient norm of the last, layer '%s'"
+                                    + " (above %.3g) for %d logged steps in a row. Lower the learning rate, clip gradients (clipNorm), add"
+                                    + " normalisation, or check the initialisation",
+                            a.node(),
+                            ratio,
+                            b.node(),
+                            config.depthGradientRatio(),
+                            config.patience()));
         }
         return out;
     }

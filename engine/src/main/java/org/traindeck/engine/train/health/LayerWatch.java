@@ -1,10 +1,9 @@
 package org.traindeck.engine.train.health;
 
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.config.LayerHealthConfig;
-
-import java.util.List;
 
 /**
  * Decides which steps look inside the model, and gathers what they saw: a {@link LayerProbe} for the optimizer step,

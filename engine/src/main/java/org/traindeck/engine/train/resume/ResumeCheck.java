@@ -1,13 +1,12 @@
 package org.traindeck.engine.train.resume;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Which settings may change when a run is resumed. Safe: more epochs, the learning rate and schedule, clipping,
@@ -18,25 +17,33 @@ import java.util.List;
  */
 public final class ResumeCheck {
 
-    private ResumeCheck() {
-    }
+    private ResumeCheck() {}
 
     public static void check(RunConfig original, RunConfig updated, Checkpoint c) {
         List<ConfigProblem> problems = new ArrayList<>();
         if (!original.model().equals(updated.model())) {
-            problems.add(problem("model", "differs from the model the checkpoint was trained with (" + original.model().type()
-                    + "): a checkpoint's parameters fit only their own architecture"));
+            problems.add(problem(
+                    "model",
+                    "differs from the model the checkpoint was trained with ("
+                            + original.model().type()
+                            + "): a checkpoint's parameters fit only their own architecture"));
         }
         if (original.seed() != updated.seed()) {
-            problems.add(problem("seed", "cannot change on resume (it was " + original.seed()
-                    + "): it decides the validation split and the data order"));
+            problems.add(problem(
+                    "seed",
+                    "cannot change on resume (it was " + original.seed()
+                            + "): it decides the validation split and the data order"));
         }
         int at = c.stageIndex();
         if (updated.stages().size() <= Math.min(at, original.stages().size() - 1)) {
-            problems.add(problem("stages", "has " + updated.stages().size() + " stage(s), but the checkpoint is in stage "
-                    + (at + 1) + " (\"" + c.stageName() + "\")"));
+            problems.add(problem(
+                    "stages",
+                    "has " + updated.stages().size() + " stage(s), but the checkpoint is in stage " + (at + 1) + " (\""
+                            + c.stageName() + "\")"));
         }
-        for (int i = 0; i <= at && i < updated.stages().size() && i < original.stages().size(); i++) {
+        for (int i = 0;
+                i <= at && i < updated.stages().size() && i < original.stages().size();
+                i++) {
             StageConfig was = original.stages().get(i);
             StageConfig now = updated.stages().get(i);
             String path = "stages[" + i + "]";
@@ -47,20 +54,29 @@ public final class ResumeCheck {
                 continue;
             }
             if (!now.optimizer().sameStateShapeAs(was.optimizer())) {
-                problems.add(problem(path + ".optimizer", "only its learning rate may change on resume: the checkpoint's optimizer "
-                        + "state belongs to " + was.optimizer().type() + " with the settings it had"));
+                problems.add(problem(
+                        path + ".optimizer",
+                        "only its learning rate may change on resume: the checkpoint's optimizer " + "state belongs to "
+                                + was.optimizer().type() + " with the settings it had"));
             }
             if (now.precision() != was.precision()) {
-                problems.add(problem(path + ".precision", "cannot change in the middle of a stage (it was " + was.precision().json + ")"));
+                problems.add(problem(
+                        path + ".precision",
+                        "cannot change in the middle of a stage (it was " + was.precision().json + ")"));
             }
             int done = c.epoch() + (c.batchInEpoch() > 0 ? 1 : 0);
             if (now.epochs() < Math.min(done, was.epochs())) {
-                problems.add(problem(path + ".epochs", "is " + now.epochs() + ", but the checkpoint has already reached epoch "
-                        + done + " of this stage"));
+                problems.add(problem(
+                        path + ".epochs",
+                        "is " + now.epochs() + ", but the checkpoint has already reached epoch " + done
+                                + " of this stage"));
             }
-            if (c.batchInEpoch() > 0 && (now.batchSize() != was.batchSize() || now.accumulationSteps() != was.accumulationSteps())) {
-                problems.add(problem(path + ".batchSize", "cannot change in the middle of an epoch (the checkpoint is at batch "
-                        + c.batchInEpoch() + " of it); resume from an end-of-epoch checkpoint to change it"));
+            if (c.batchInEpoch() > 0
+                    && (now.batchSize() != was.batchSize() || now.accumulationSteps() != was.accumulationSteps())) {
+                problems.add(problem(
+                        path + ".batchSize",
+                        "cannot change in the middle of an epoch (the checkpoint is at batch " + c.batchInEpoch()
+                                + " of it); resume from an end-of-epoch checkpoint to change it"));
             }
         }
         if (!problems.isEmpty()) {

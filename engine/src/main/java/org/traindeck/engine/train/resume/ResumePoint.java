@@ -1,5 +1,6 @@
 package org.traindeck.engine.train.resume;
 
+import java.util.List;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -11,8 +12,6 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.train.step.UpdaterStateLayout;
-
-import java.util.List;
 
 /**
  * Where a resumed run continues, and the checkpoint's numbers to put into the freshly built network. A checkpoint
@@ -36,7 +35,9 @@ public final class ResumePoint {
     /** The stage to continue in: the checkpoint's, or the next one when the checkpoint closed its stage. */
     public int firstStage(List<StageConfig> stages) {
         int first = checkpoint.stageIndex();
-        if (first < stages.size() && checkpoint.epoch() >= stages.get(first).epochs() && checkpoint.batchInEpoch() == 0) {
+        if (first < stages.size()
+                && checkpoint.epoch() >= stages.get(first).epochs()
+                && checkpoint.batchInEpoch() == 0) {
             first++;
         }
         return first;
@@ -59,15 +60,25 @@ public final class ResumePoint {
     public void checkModel(String fingerprint, long parameters) {
         int mine = fingerprint.indexOf(VOCABULARY);
         int theirs = checkpoint.modelFingerprint().indexOf(VOCABULARY);
-        if (mine >= 0 && theirs >= 0 && !fingerprint.substring(mine).equals(checkpoint.modelFingerprint().substring(theirs))) {
-            throw new InvalidConfigException("data.train", "the text's vocabulary (" + tokens(fingerprint.substring(mine)) + ") differs from"
-                    + " the one the checkpoint was trained with (" + tokens(checkpoint.modelFingerprint().substring(theirs))
-                    + "): a token's id would mean another character. Resume with the run's own training text");
+        if (mine >= 0
+                && theirs >= 0
+                && !fingerprint
+                        .substring(mine)
+                        .equals(checkpoint.modelFingerprint().substring(theirs))) {
+            throw new InvalidConfigException(
+                    "data.train",
+                    "the text's vocabulary (" + tokens(fingerprint.substring(mine)) + ") differs from"
+                            + " the one the checkpoint was trained with ("
+                            + tokens(checkpoint.modelFingerprint().substring(theirs))
+                            + "): a token's id would mean another character. Resume with the run's own training text");
         }
         if (!checkpoint.modelFingerprint().equals(fingerprint) || checkpoint.parameterCount() != parameters) {
-            throw new InvalidConfigException("model", "the checkpoint holds " + checkpoint.parameterCount() + " parameters of another "
-                    + "architecture or data shape (" + checkpoint.modelFingerprint() + "); this config builds " + parameters
-                    + " (" + fingerprint + ")");
+            throw new InvalidConfigException(
+                    "model",
+                    "the checkpoint holds " + checkpoint.parameterCount() + " parameters of another "
+                            + "architecture or data shape (" + checkpoint.modelFingerprint() + "); this config builds "
+                            + parameters
+                            + " (" + fingerprint + ")");
         }
     }
 
@@ -78,14 +89,18 @@ public final class ResumePoint {
     public void loadInto(ComputationGraph net, long globalStep) {
         refuseSpelledOutBlocksIntoFusedOnes(net);
         INDArray params = net.params();
-        params.assign(Nd4j.create(contents.params(), params.shape(), DataType.FLOAT).castTo(params.dataType()));
+        params.assign(
+                Nd4j.create(contents.params(), params.shape(), DataType.FLOAT).castTo(params.dataType()));
         INDArray state = net.getUpdater().getStateViewArray();
         int stateLength = state == null ? 0 : (int) state.length();
         float[] saved = laidOutFor(net, contents.updaterState());
         if (stateLength != saved.length) {
-            throw new InvalidConfigException("stages[" + checkpoint.stageIndex() + "].optimizer", "the checkpoint's optimizer state has "
-                    + contents.updaterState().length + " values, but this stage's optimizer needs " + stateLength
-                    + ": the optimizer settings differ from when the checkpoint was made");
+            throw new InvalidConfigException(
+                    "stages[" + checkpoint.stageIndex() + "].optimizer",
+                    "the checkpoint's optimizer state has "
+                            + contents.updaterState().length + " values, but this stage's optimizer needs "
+                            + stateLength
+                            + ": the optimizer settings differ from when the checkpoint was made");
         }
         if (state != null) {
             state.assign(Nd4j.create(saved, state.shape(), DataType.FLOAT).castTo(state.dataType()));
@@ -100,7 +115,9 @@ public final class ResumePoint {
      * state drops them; one with a single state cannot use them and the checkpoint is refused).
      */
     private float[] laidOutFor(ComputationGraph net, float[] saved) {
-        if (checkpoint.optimizerLayout() >= Checkpoint.OPTIMIZER_LAYOUT || saved.length == 0 || net.getUpdater().getStateViewArray() == null) {
+        if (checkpoint.optimizerLayout() >= Checkpoint.OPTIMIZER_LAYOUT
+                || saved.length == 0
+                || net.getUpdater().getStateViewArray() == null) {
             return saved;
         }
         UpdaterStateLayout now = UpdaterStateLayout.of(net);
@@ -110,15 +127,20 @@ public final class ResumePoint {
         }
         String where = "stages[" + checkpoint.stageIndex() + "].optimizer";
         if (then.length() != saved.length) {
-            throw new InvalidConfigException(where, "the checkpoint's optimizer state has " + saved.length + " values, but this stage's "
-                    + "optimizer, with the placeholder Adam TrainDeck gave its SameDiff layers (layer norm, attention, positions, "
-                    + "patches) before they had the stage's optimizer, needs " + then.length() + ": the optimizer settings differ from "
-                    + "when the checkpoint was made");
+            throw new InvalidConfigException(
+                    where,
+                    "the checkpoint's optimizer state has " + saved.length + " values, but this stage's "
+                            + "optimizer, with the placeholder Adam TrainDeck gave its SameDiff layers (layer norm, attention, positions, "
+                            + "patches) before they had the stage's optimizer, needs " + then.length()
+                            + ": the optimizer settings differ from "
+                            + "when the checkpoint was made");
         }
         if (now.sameDiffStatesPerWeight() == 1) {
-            throw new InvalidConfigException(where, "the checkpoint was written when TrainDeck's SameDiff layers (layer norm, attention, "
-                    + "positions, patches) kept a placeholder Adam; its moments cannot become this optimizer's single state: resume "
-                    + "with \"adam\" or \"adamw\", or start a new run");
+            throw new InvalidConfigException(
+                    where,
+                    "the checkpoint was written when TrainDeck's SameDiff layers (layer norm, attention, "
+                            + "positions, patches) kept a placeholder Adam; its moments cannot become this optimizer's single state: resume "
+                            + "with \"adam\" or \"adamw\", or start a new run");
         }
         return then.moveTo(saved, now);
     }
@@ -134,9 +156,11 @@ public final class ResumePoint {
         }
         for (Layer layer : net.getLayers()) {
             if (layer.conf().getLayer() instanceof TransformerBlock) {
-                throw new InvalidConfigException("model", "the checkpoint was written before TrainDeck computed transformer blocks with its "
-                        + "own kernel, and its optimizer state is laid out for the blocks on DL4J's layers: resume it with \"kernel\": "
-                        + "\"dl4j\" in the model (the same blocks as when it was written); a new run can use the faster kernel");
+                throw new InvalidConfigException(
+                        "model",
+                        "the checkpoint was written before TrainDeck computed transformer blocks with its "
+                                + "own kernel, and its optimizer state is laid out for the blocks on DL4J's layers: resume it with \"kernel\": "
+                                + "\"dl4j\" in the model (the same blocks as when it was written); a new run can use the faster kernel");
             }
         }
     }

@@ -1,14 +1,13 @@
 package org.traindeck.engine.train.samples;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.outputs.Sampling;
 import org.traindeck.engine.outputs.TextGenerator;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A text model's samples, drawn as the predict command draws them ({@link TextGenerator}): the first half (at most
@@ -46,7 +45,8 @@ public final class GeneratedText implements TextSamples {
             for (int p = 0; p < Math.max(1, Math.min(PROMPT, window / 2)); p++) {
                 prompt.append(vocabulary.tokens().get((int) ids[p]));
             }
-            String text = generator.generate(prompt.toString(), new Sampling(TOKENS, TEMPERATURE, 0, seed + 1_000_003L * interval + i));
+            String text = generator.generate(
+                    prompt.toString(), new Sampling(TOKENS, TEMPERATURE, 0, seed + 1_000_003L * interval + i));
             samples.add(new SamplesEvent.Sample(set.indices()[i], null, null, null, prompt.toString(), text, null));
         }
         return samples;

@@ -1,5 +1,10 @@
 package org.traindeck.engine.train.samples;
 
+import java.awt.image.BufferedImage;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -8,13 +13,6 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.outputs.MaskImages;
-
-import java.awt.image.BufferedImage;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * Predicts a {@link SampleSet} in inference mode and says what came out, each task its own way: an image with its true
@@ -51,13 +49,14 @@ public final class SamplePredictor {
         }
         List<SamplesEvent.Sample> samples = new ArrayList<>(set.size());
         for (int i = 0; i < set.size(); i++) {
-            samples.add(switch (data.task()) {
-                case CLASSIFICATION -> classification(set, i, x, y);
-                case REGRESSION -> regression(set, i, y);
-                case SEGMENTATION -> masks.segmentation(set, i, x, y);
-                case RECONSTRUCTION -> reconstruction(set, i, x, y);
-                case SEQUENCE -> throw new IllegalStateException("sequences are continued, not predicted");
-            });
+            samples.add(
+                    switch (data.task()) {
+                        case CLASSIFICATION -> classification(set, i, x, y);
+                        case REGRESSION -> regression(set, i, y);
+                        case SEGMENTATION -> masks.segmentation(set, i, x, y);
+                        case RECONSTRUCTION -> reconstruction(set, i, x, y);
+                        case SEQUENCE -> throw new IllegalStateException("sequences are continued, not predicted");
+                    });
         }
         return samples;
     }
@@ -74,10 +73,16 @@ public final class SamplePredictor {
         for (int r = 0; r < Math.min(TOP_K, k); r++) {
             top.add(new SamplesEvent.Score(className(data, order[r]), y[i * k + order[r]]));
         }
-        List<SamplesEvent.Picture> pictures = data.shape() instanceof SampleShape.Image im
-                ? List.of(input(x, i, im)) : List.of();
-        return new SamplesEvent.Sample(set.indices()[i], className(data, data.classOf(i)), className(data, order[0]), top,
-                null, null, pictures);
+        List<SamplesEvent.Picture> pictures =
+                data.shape() instanceof SampleShape.Image im ? List.of(input(x, i, im)) : List.of();
+        return new SamplesEvent.Sample(
+                set.indices()[i],
+                className(data, data.classOf(i)),
+                className(data, order[0]),
+                top,
+                null,
+                null,
+                pictures);
     }
 
     private static SamplesEvent.Sample regression(SampleSet set, int i, float[] y) {
@@ -85,7 +90,8 @@ public final class SamplePredictor {
         int t = data.targetLength();
         float[] truth = new float[t];
         data.copyTargets(i, truth, 0);
-        return new SamplesEvent.Sample(set.indices()[i], values(truth, 0, t), values(y, i * t, t), null, null, null, null);
+        return new SamplesEvent.Sample(
+                set.indices()[i], values(truth, 0, t), values(y, i * t, t), null, null, null, null);
     }
 
     private static SamplesEvent.Sample reconstruction(SampleSet set, int i, float[] x, float[] y) {
@@ -100,23 +106,32 @@ public final class SamplePredictor {
         List<SamplesEvent.Picture> pictures = new ArrayList<>();
         if (data.shape() instanceof SampleShape.Image im) {
             pictures.add(picture("input", MaskImages.picture(x, i * d, im.channels(), im.height(), im.width())));
-            pictures.add(picture("reconstruction", MaskImages.picture(y, i * d, im.channels(), im.height(), im.width())));
+            pictures.add(
+                    picture("reconstruction", MaskImages.picture(y, i * d, im.channels(), im.height(), im.width())));
         } else if (data.shape() instanceof SampleShape.Volume v) {
             for (VolumeSlices.Axis axis : VolumeSlices.Axis.values()) {
                 pictures.add(slice("input-" + name(axis), x, i * d, v, axis));
                 pictures.add(slice("reconstruction-" + name(axis), y, i * d, v, axis));
             }
         }
-        return new SamplesEvent.Sample(set.indices()[i], pictures.isEmpty() ? values(x, i * d, d) : null,
-                pictures.isEmpty() ? values(y, i * d, d) + " (" + mse + ")" : mse, null, null, null, pictures);
+        return new SamplesEvent.Sample(
+                set.indices()[i],
+                pictures.isEmpty() ? values(x, i * d, d) : null,
+                pictures.isEmpty() ? values(y, i * d, d) + " (" + mse + ")" : mse,
+                null,
+                null,
+                null,
+                pictures);
     }
 
     static SamplesEvent.Picture input(float[] x, int i, SampleShape.Image im) {
         return picture("input", MaskImages.picture(x, i * im.values(), im.channels(), im.height(), im.width()));
     }
 
-    static SamplesEvent.Picture slice(String label, float[] values, int offset, SampleShape.Volume v, VolumeSlices.Axis axis) {
-        VolumeSlices.Plane p = VolumeSlices.middle(values, offset, v.channels(), v.depth(), v.height(), v.width(), axis);
+    static SamplesEvent.Picture slice(
+            String label, float[] values, int offset, SampleShape.Volume v, VolumeSlices.Axis axis) {
+        VolumeSlices.Plane p =
+                VolumeSlices.middle(values, offset, v.channels(), v.depth(), v.height(), v.width(), axis);
         return picture(label, MaskImages.picture(p.values(), 0, p.channels(), p.rows(), p.columns()));
     }
 

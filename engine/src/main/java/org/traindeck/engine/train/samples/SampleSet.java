@@ -1,14 +1,13 @@
 package org.traindeck.engine.train.samples;
 
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.FloatSamples;
 import org.traindeck.engine.train.batch.BatchMaker;
-
-import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /**
  * The fixed examples a stage's sample predictions are made on: chosen once from the run's seed among the validation
@@ -25,9 +24,9 @@ public record SampleSet(int[] indices, Dataset data, BatchMaker.Batch batch) {
 
     /** {@code count} examples of {@code validation} (fewer when it is smaller), the same ones for the same seed. */
     public static SampleSet choose(Dataset validation, int count, long seed, boolean images, DataType dataType) {
-        int n = Math.min(validation.size(), validation.task() == Task.SEQUENCE
-                ? Math.min(count, MAX_PROMPTS) : count);
-        int[] picked = Arrays.copyOf(DataLoader.permutation(validation.size(), new SplittableRandom(seed ^ 0x53414D504C45L)), n);
+        int n = Math.min(validation.size(), validation.task() == Task.SEQUENCE ? Math.min(count, MAX_PROMPTS) : count);
+        int[] picked = Arrays.copyOf(
+                DataLoader.permutation(validation.size(), new SplittableRandom(seed ^ 0x53414D504C45L)), n);
         Arrays.sort(picked);
         Dataset held = copy(validation, picked);
         if (n == 0) {
@@ -52,8 +51,14 @@ public record SampleSet(int[] indices, Dataset data, BatchMaker.Batch batch) {
                 data.copyTargets(picked[i], targets, i * t);
             }
         }
-        return Dataset.of(new FloatSamples(features, d), data.shape(), data.task(), t > 0 ? new FloatSamples(targets, t) : null,
-                data.outputCount(), data.classNames(), data.vocabulary());
+        return Dataset.of(
+                new FloatSamples(features, d),
+                data.shape(),
+                data.task(),
+                t > 0 ? new FloatSamples(targets, t) : null,
+                data.outputCount(),
+                data.classNames(),
+                data.vocabulary());
     }
 
     public int size() {

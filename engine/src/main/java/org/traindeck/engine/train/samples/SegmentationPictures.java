@@ -1,14 +1,13 @@
 package org.traindeck.engine.train.samples;
 
-import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.data.SampleShape;
-import org.traindeck.engine.events.SamplesEvent;
-import org.traindeck.engine.outputs.MaskImages;
-
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.events.SamplesEvent;
+import org.traindeck.engine.outputs.MaskImages;
 
 /**
  * A segmentation example as the predict command draws masks ({@link MaskImages}): its image, the image with the true
@@ -39,15 +38,24 @@ public final class SegmentationPictures implements MaskPictures {
             addThree(pictures, "", picture, truth, predicted);
         } else if (data.shape() instanceof SampleShape.Volume v) {
             for (VolumeSlices.Axis axis : VolumeSlices.Axis.values()) {
-                VolumeSlices.Plane plane = VolumeSlices.middle(x, i * d, v.channels(), v.depth(), v.height(), v.width(), axis);
-                BufferedImage picture = MaskImages.picture(plane.values(), 0, plane.channels(), plane.rows(), plane.columns());
-                addThree(pictures, SamplePredictor.name(axis) + "-", picture, slice(truth, v, axis), slice(predicted, v, axis));
+                VolumeSlices.Plane plane =
+                        VolumeSlices.middle(x, i * d, v.channels(), v.depth(), v.height(), v.width(), axis);
+                BufferedImage picture =
+                        MaskImages.picture(plane.values(), 0, plane.channels(), plane.rows(), plane.columns());
+                addThree(
+                        pictures,
+                        SamplePredictor.name(axis) + "-",
+                        picture,
+                        slice(truth, v, axis),
+                        slice(predicted, v, axis));
             }
         }
-        return new SamplesEvent.Sample(set.indices()[i], null, agreement(truth, predicted, classes, data), null, null, null, pictures);
+        return new SamplesEvent.Sample(
+                set.indices()[i], null, agreement(truth, predicted, classes, data), null, null, null, pictures);
     }
 
-    private static void addThree(List<SamplesEvent.Picture> pictures, String prefix, BufferedImage picture, int[] truth, int[] predicted) {
+    private static void addThree(
+            List<SamplesEvent.Picture> pictures, String prefix, BufferedImage picture, int[] truth, int[] predicted) {
         pictures.add(SamplePredictor.picture(prefix + "input", picture));
         pictures.add(SamplePredictor.picture(prefix + "true", MaskImages.overlay(picture, truth, OPACITY)));
         pictures.add(SamplePredictor.picture(prefix + "predicted", MaskImages.overlay(picture, predicted, OPACITY)));
@@ -58,7 +66,8 @@ public final class SegmentationPictures implements MaskPictures {
         for (int p = 0; p < ids.length; p++) {
             asFloats[p] = ids[p];
         }
-        float[] plane = VolumeSlices.middle(asFloats, 0, 1, v.depth(), v.height(), v.width(), axis).values();
+        float[] plane = VolumeSlices.middle(asFloats, 0, 1, v.depth(), v.height(), v.width(), axis)
+                .values();
         int[] out = new int[plane.length];
         for (int p = 0; p < plane.length; p++) {
             out[p] = (int) plane[p];
@@ -96,10 +105,15 @@ public final class SegmentationPictures implements MaskPictures {
                 either[predicted[p]]++;
             }
         }
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "pixel accuracy %.1f %%", 100.0 * right / Math.max(1, truth.length)));
+        StringBuilder b = new StringBuilder(
+                String.format(Locale.ROOT, "pixel accuracy %.1f %%", 100.0 * right / Math.max(1, truth.length)));
         for (int c = 1; c < classes; c++) {
             if (either[c] > 0) {
-                b.append(String.format(Locale.ROOT, ", IoU %s %.2f", SamplePredictor.className(data, c), (double) both[c] / either[c]));
+                b.append(String.format(
+                        Locale.ROOT,
+                        ", IoU %s %.2f",
+                        SamplePredictor.className(data, c),
+                        (double) both[c] / either[c]));
             }
         }
         return b.toString();

@@ -1,9 +1,8 @@
 package org.traindeck.engine.train.samples;
 
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.events.SamplesEvent;
-
-import java.util.List;
 
 /** A text model's samples: each example's start as a prompt, and the continuation the model generates from it. */
 @FunctionalInterface

@@ -7,13 +7,16 @@ package org.traindeck.engine.train.samples;
  */
 public final class VolumeSlices {
 
-    public enum Axis { AXIAL, CORONAL, SAGITTAL }
+    public enum Axis {
+        AXIAL,
+        CORONAL,
+        SAGITTAL
+    }
 
     /** A plane of a volume: its values (channels, rows, columns) and size. */
     public record Plane(float[] values, int channels, int rows, int columns) {}
 
-    private VolumeSlices() {
-    }
+    private VolumeSlices() {}
 
     /** The middle {@code axis} slice of the volume at {@code offset} of {@code cdhw}. */
     public static Plane middle(float[] cdhw, int offset, int channels, int depth, int height, int width, Axis axis) {

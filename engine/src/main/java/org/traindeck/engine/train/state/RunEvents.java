@@ -1,5 +1,10 @@
 package org.traindeck.engine.train.state;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.traindeck.engine.events.EventBus;
@@ -12,12 +17,6 @@ import org.traindeck.engine.events.RunEvent;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.train.health.HistogramData;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Publishes a run's events, stamped with where the run is, without waiting on any listener; keeps the last value of
@@ -55,20 +54,46 @@ public final class RunEvents {
     }
 
     public void metric(String name, double value, String device) {
-        if (!name.equals(MetricNames.TRAIN_LOSS) && !name.equals(MetricNames.LR) && !name.equals(MetricNames.GRAD_NORM)
-                && device == null && !LayerMetrics.isLayerMetric(name)) {
+        if (!name.equals(MetricNames.TRAIN_LOSS)
+                && !name.equals(MetricNames.LR)
+                && !name.equals(MetricNames.GRAD_NORM)
+                && device == null
+                && !LayerMetrics.isLayerMetric(name)) {
             lastMetrics.put(name, value);
         }
         TrainingState s = state;
-        bus.publish(new MetricEvent(runName, s == null ? "" : s.stageName, s == null ? 0 : s.stageIndex, s == null ? 0 : s.epoch,
-                s == null ? 0 : s.globalStep, System.currentTimeMillis(), s == null ? 0 : s.elapsed(), name, value, device));
+        bus.publish(new MetricEvent(
+                runName,
+                s == null ? "" : s.stageName,
+                s == null ? 0 : s.stageIndex,
+                s == null ? 0 : s.epoch,
+                s == null ? 0 : s.globalStep,
+                System.currentTimeMillis(),
+                s == null ? 0 : s.elapsed(),
+                name,
+                value,
+                device));
     }
 
     public void histogram(String node, String quantity, HistogramData h) {
         TrainingState s = state;
-        bus.publish(new HistogramEvent(runName, s == null ? "" : s.stageName, s == null ? 0 : s.stageIndex, s == null ? 0 : s.epoch,
-                s == null ? 0 : s.globalStep, System.currentTimeMillis(), s == null ? 0 : s.elapsed(), node, quantity, h.min(), h.max(),
-                h.count(), h.sum(), h.sumSquares(), h.limits(), h.counts()));
+        bus.publish(new HistogramEvent(
+                runName,
+                s == null ? "" : s.stageName,
+                s == null ? 0 : s.stageIndex,
+                s == null ? 0 : s.epoch,
+                s == null ? 0 : s.globalStep,
+                System.currentTimeMillis(),
+                s == null ? 0 : s.elapsed(),
+                node,
+                quantity,
+                h.min(),
+                h.max(),
+                h.count(),
+                h.sum(),
+                h.sumSquares(),
+                h.limits(),
+                h.counts()));
     }
 
     public String runName() {
@@ -82,8 +107,16 @@ public final class RunEvents {
 
     public void lifecycle(LifecycleEvent.Kind kind, String message) {
         TrainingState s = state;
-        bus.publish(new LifecycleEvent(runName, s == null ? "" : s.stageName, s == null ? 0 : s.stageIndex, s == null ? 0 : s.epoch,
-                s == null ? 0 : s.globalStep, System.currentTimeMillis(), s == null ? 0 : s.elapsed(), kind, message));
+        bus.publish(new LifecycleEvent(
+                runName,
+                s == null ? "" : s.stageName,
+                s == null ? 0 : s.stageIndex,
+                s == null ? 0 : s.epoch,
+                s == null ? 0 : s.globalStep,
+                System.currentTimeMillis(),
+                s == null ? 0 : s.elapsed(),
+                kind,
+                message));
     }
 
     public void logLine(String text) {
@@ -104,9 +137,12 @@ public final class RunEvents {
         if (fileProblems.putIfAbsent(file, why) == null) {
             TrainingState s = state;
             LOG.error("{} could not be written: {}", file, why);
-            lifecycle(LifecycleEvent.Kind.FILE_WRITE_FAILED, file + " could not be written" + (why.contains("No space left") ? " (the disk is full)" : "")
-                    + ": " + why + ". Training goes on, but that file is incomplete from step " + (s == null ? 0 : s.globalStep)
-                    + "; free some space, then resume from the last checkpoint to have complete files");
+            lifecycle(
+                    LifecycleEvent.Kind.FILE_WRITE_FAILED,
+                    file + " could not be written" + (why.contains("No space left") ? " (the disk is full)" : "")
+                            + ": " + why + ". Training goes on, but that file is incomplete from step "
+                            + (s == null ? 0 : s.globalStep)
+                            + "; free some space, then resume from the last checkpoint to have complete files");
         }
     }
 

@@ -17,17 +17,59 @@ import org.traindeck.engine.train.health.LayerSnapshot;
  * @param baselinePerDevice  one device's throughput measured alone in this run, samples/s (NaN when not measured)
  * @param layers             what the step measured inside the model (null on steps that do not look)
  */
-public record StepReport(long step, int batches, double loss, double gradNorm, int examples, long[] examplesPerDevice, boolean applied,
-                  double lr, long exchangeNanos, double baselinePerDevice, LayerSnapshot layers) {
+public record StepReport(
+        long step,
+        int batches,
+        double loss,
+        double gradNorm,
+        int examples,
+        long[] examplesPerDevice,
+        boolean applied,
+        double lr,
+        long exchangeNanos,
+        double baselinePerDevice,
+        LayerSnapshot layers) {
 
-    public StepReport(long step, int batches, double loss, double gradNorm, int examples, long[] examplesPerDevice, boolean applied,
-               double lr, long exchangeNanos, double baselinePerDevice) {
-        this(step, batches, loss, gradNorm, examples, examplesPerDevice, applied, lr, exchangeNanos, baselinePerDevice, null);
+    public StepReport(
+            long step,
+            int batches,
+            double loss,
+            double gradNorm,
+            int examples,
+            long[] examplesPerDevice,
+            boolean applied,
+            double lr,
+            long exchangeNanos,
+            double baselinePerDevice) {
+        this(
+                step,
+                batches,
+                loss,
+                gradNorm,
+                examples,
+                examplesPerDevice,
+                applied,
+                lr,
+                exchangeNanos,
+                baselinePerDevice,
+                null);
     }
 
     /** The same step with its loss per position of a per-position head (pixels, voxels, steps). */
     public StepReport perPosition(int positions) {
-        return positions == 1 ? this : new StepReport(step, batches, loss / positions, gradNorm, examples, examplesPerDevice, applied,
-                lr, exchangeNanos, baselinePerDevice, layers);
+        return positions == 1
+                ? this
+                : new StepReport(
+                        step,
+                        batches,
+                        loss / positions,
+                        gradNorm,
+                        examples,
+                        examplesPerDevice,
+                        applied,
+                        lr,
+                        exchangeNanos,
+                        baselinePerDevice,
+                        layers);
     }
 }

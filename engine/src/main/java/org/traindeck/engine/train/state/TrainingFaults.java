@@ -11,7 +11,7 @@ import org.traindeck.engine.parallel.Tier;
 public interface TrainingFaults {
 
     /** Nothing happens. */
-    TrainingFaults NONE = new TrainingFaults() { };
+    TrainingFaults NONE = new TrainingFaults() {};
 
     /** The tier fails while being set up. */
     default boolean failsTier(Tier tier) {

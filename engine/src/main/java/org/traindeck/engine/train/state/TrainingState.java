@@ -27,6 +27,7 @@ public final class TrainingState {
     public long lastCheckpointNanos;
     /** A test's faults, for the tier chain and the step strategies; none in production. */
     public TrainingFaults faults = TrainingFaults.NONE;
+
     private final double elapsedBefore;
     private long startNanos;
 

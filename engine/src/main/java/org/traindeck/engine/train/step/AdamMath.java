@@ -1,8 +1,7 @@
 package org.traindeck.engine.train.step;
 
-import org.nd4j.linalg.learning.config.Adam;
-
 import java.nio.FloatBuffer;
+import org.nd4j.linalg.learning.config.Adam;
 
 /**
  * Adam as libnd4j's {@code adam_updater} computes it in float32 (bias correction folded into the step size, epsilon
@@ -10,8 +9,7 @@ import java.nio.FloatBuffer;
  */
 final class AdamMath {
 
-    private AdamMath() {
-    }
+    private AdamMath() {}
 
     /** The step size with both bias corrections, as libnd4j rounds it (float, with one division in double). */
     static float stepSize(double lr, double beta1, double beta2, double epsilon, int iteration) {
@@ -33,8 +31,22 @@ final class AdamMath {
      * Adam over parameters [from, to) with m at {@code mAt} and v at {@code vAt} in the state, chunk by chunk through
      * heap arrays (bulk copies, then a loop the JIT vectorises: ~3.5x faster than element-wise buffer access).
      */
-    static void step(FloatBuffer p, FloatBuffer g, FloatBuffer s, int from, int to, int mAt, int vAt, float div, float scale,
-                     float l2, float decay, Adam adam, double lr, int iteration, Scratch x) {
+    static void step(
+            FloatBuffer p,
+            FloatBuffer g,
+            FloatBuffer s,
+            int from,
+            int to,
+            int mAt,
+            int vAt,
+            float div,
+            float scale,
+            float l2,
+            float decay,
+            Adam adam,
+            double lr,
+            int iteration,
+            Scratch x) {
         float b1 = (float) adam.getBeta1();
         float b2 = (float) adam.getBeta2();
         float eps = (float) adam.getEpsilon();

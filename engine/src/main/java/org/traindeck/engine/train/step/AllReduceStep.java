@@ -1,5 +1,7 @@
 package org.traindeck.engine.train.step;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.parallel.BatchStatsGroup;
@@ -12,9 +14,6 @@ import org.traindeck.engine.train.health.LayerSnapshot;
 import org.traindeck.engine.train.health.LayerWatch;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * TrainDeck's synchronous data-parallel step: the global batch (devices × accumulationSteps per-device batches, in
@@ -50,8 +49,14 @@ public final class AllReduceStep implements StepStrategy {
      * @param stepsAhead steps whose batches are prepared ahead on a background thread (0: on the replicas' threads);
      *                   only where the replicas share memory (CPU workers), as the thread makes them on one device
      */
-    public AllReduceStep(ReplicaSet replicas, StagePlan plan, long seed, int everySteps, double baseline, int stepsAhead,
-                  LayerWatch watch) {
+    public AllReduceStep(
+            ReplicaSet replicas,
+            StagePlan plan,
+            long seed,
+            int everySteps,
+            double baseline,
+            int stepsAhead,
+            LayerWatch watch) {
         this.watch = watch;
         this.replicas = replicas;
         boolean dataLossOnly = plan.stage.optimizer().weightDecay() > 0;
@@ -62,7 +67,7 @@ public final class AllReduceStep implements StepStrategy {
         this.seed = seed;
         this.everySteps = everySteps;
         this.baseline = baseline > 0 ? baseline : Double.NaN;
-        this.prefetcher = stepsAhead > 0 ? BatchPrefetcher.of(plan, seed, stepsAhead, () -> { }) : null;
+        this.prefetcher = stepsAhead > 0 ? BatchPrefetcher.of(plan, seed, stepsAhead, () -> {}) : null;
     }
 
     @Override
@@ -74,7 +79,8 @@ public final class AllReduceStep implements StepStrategy {
         if (Double.isNaN(baseline)) {
             baseline = measureOneDevice(state, plan, start, Math.min(start + k, end));
         }
-        List<BatchMaker.Batch> prepared = prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
+        List<BatchMaker.Batch> prepared =
+                prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
         int last = replicas.size() - 1;
         boolean lastFails = before + 1 == state.faults.failWorkerAtStep();
         BatchStatsGroup stats = replicas.statsGroup();
@@ -97,8 +103,11 @@ public final class AllReduceStep implements StepStrategy {
                 for (int p : at) {
                     mine.add(prepared == null ? batch(state, plan, start + p) : prepared.get(p));
                 }
-                return shards.get(w).compute(mine, j -> StepSeeds.of(seed, before, at[j]),
-                        stats == null ? j -> { } : j -> stats.enterRound(w, j));
+                return shards.get(w)
+                        .compute(
+                                mine,
+                                j -> StepSeeds.of(seed, before, at[j]),
+                                stats == null ? j -> {} : j -> stats.enterRound(w, j));
             });
         } finally {
             if (stats != null) {
@@ -128,17 +137,41 @@ public final class AllReduceStep implements StepStrategy {
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
         // the master holds the summed gradient: its per-layer figures are the same for any device count
         LayerProbe probe = watch.probeFor(master, before + 1);
-        GradientUpdate.Result r = update.apply(lossSum, examples, micro, (int) before, state.epoch, plan.stage.clipNorm(), publishes,
-                before + 1 == state.faults.nanAtStep(), probe);
+        GradientUpdate.Result r = update.apply(
+                lossSum,
+                examples,
+                micro,
+                (int) before,
+                state.epoch,
+                plan.stage.clipNorm(),
+                publishes,
+                before + 1 == state.faults.nanAtStep(),
+                probe);
         long t1 = System.nanoTime();
         if (r.applied()) {
             replicas.broadcastParameters();
         }
         long exchange = reduced + System.nanoTime() - t1;
-        LayerSnapshot layers = probe == null ? null
-                : watch.finish(probe, r.applied(), master, firstBatch(state, plan, start).features(), before + 1);
-        listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), perDevice, r.applied(), lr,
-                exchange, baseline, layers));
+        LayerSnapshot layers = probe == null
+                ? null
+                : watch.finish(
+                        probe,
+                        r.applied(),
+                        master,
+                        firstBatch(state, plan, start).features(),
+                        before + 1);
+        listener.onStep(new StepReport(
+                before + 1,
+                end - start,
+                r.loss(),
+                r.gradNorm(),
+                r.examples(),
+                perDevice,
+                r.applied(),
+                lr,
+                exchange,
+                baseline,
+                layers));
     }
 
     /**
@@ -196,7 +229,9 @@ public final class AllReduceStep implements StepStrategy {
                 shards.get(w).compute(micro, j -> StepSeeds.of(seed, before, j));
                 long t = System.nanoTime();
                 for (int i = 0; i < 2; i++) {
-                    examples[0] += shards.get(w).compute(micro, j -> StepSeeds.of(seed, before, j)).examples();
+                    examples[0] += shards.get(w)
+                            .compute(micro, j -> StepSeeds.of(seed, before, j))
+                            .examples();
                 }
                 seconds[0] = (System.nanoTime() - t) / 1e9;
             }

@@ -41,16 +41,26 @@ public final class AveragingRounds implements StepStrategy {
         long examplesBefore = state.epochExamples;
         net.getConfiguration().setIterationCount((int) stepBefore);
         try {
-            ParallelEpoch.Outcome o = ParallelEpoch.run(net, plan, state, settings, seed, (step, loss, examples, perWorker, nanos) -> {
-                int batches = 0;
-                for (long n : perWorker) {
-                    batches += n > 0 ? 1 : 0;
-                }
-                synchronized (state) {
-                    listener.onStep(new StepReport(step, batches, loss, Double.NaN, (int) examples, perWorker.clone(), true,
-                            plan.lrAfter(step - 1), 0, Double.NaN));
-                }
-            });
+            ParallelEpoch.Outcome o =
+                    ParallelEpoch.run(net, plan, state, settings, seed, (step, loss, examples, perWorker, nanos) -> {
+                        int batches = 0;
+                        for (long n : perWorker) {
+                            batches += n > 0 ? 1 : 0;
+                        }
+                        synchronized (state) {
+                            listener.onStep(new StepReport(
+                                    step,
+                                    batches,
+                                    loss,
+                                    Double.NaN,
+                                    (int) examples,
+                                    perWorker.clone(),
+                                    true,
+                                    plan.lrAfter(step - 1),
+                                    0,
+                                    Double.NaN));
+                        }
+                    });
             synchronized (state) {
                 state.globalStep = stepBefore + o.rounds();
                 state.cursor = cursorBefore + o.batchesConsumed();
@@ -69,8 +79,10 @@ public final class AveragingRounds implements StepStrategy {
                     state.cursor = cursorBefore;
                     state.epochLossSum = lossBefore;
                     state.epochExamples = examplesBefore;
-                    events.lifecycle(LifecycleEvent.Kind.REWIND, "going back to step " + stepBefore
-                            + ", the last consistent state: the steps after it are trained again");
+                    events.lifecycle(
+                            LifecycleEvent.Kind.REWIND,
+                            "going back to step " + stepBefore
+                                    + ", the last consistent state: the steps after it are trained again");
                 } else {
                     state.cursor = cursorBefore + (int) (state.globalStep - stepBefore) * plan.workers;
                 }

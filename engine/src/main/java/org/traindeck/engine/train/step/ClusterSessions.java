@@ -1,21 +1,5 @@
 package org.traindeck.engine.train.step;
 
-import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.traindeck.engine.config.ConfigWriter;
-import org.traindeck.engine.config.DataConfig;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.StageConfig;
-import org.traindeck.engine.parallel.DataFile;
-import org.traindeck.engine.parallel.ShardData;
-import org.traindeck.engine.parallel.DistributedBackend;
-import org.traindeck.engine.parallel.DistributedSession;
-import org.traindeck.engine.parallel.DistributedSpec;
-import org.traindeck.engine.parallel.TierFailure;
-import org.traindeck.engine.train.batch.StagePlan;
-import org.traindeck.engine.train.state.RunEvents;
-import org.traindeck.engine.train.state.RunFailure;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +7,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.parallel.DataFile;
+import org.traindeck.engine.parallel.DistributedBackend;
+import org.traindeck.engine.parallel.DistributedSession;
+import org.traindeck.engine.parallel.DistributedSpec;
+import org.traindeck.engine.parallel.ShardData;
+import org.traindeck.engine.parallel.TierFailure;
+import org.traindeck.engine.train.batch.StagePlan;
+import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.RunFailure;
 
 /**
  * Opens a run's session on the cluster its config names, through the backend on the class path, and moves it from
@@ -32,26 +31,36 @@ public final class ClusterSessions {
 
     /** A step's limit when the config sets none: a cluster step that takes longer is a dead or stuck machine. */
     static final int DEFAULT_STEP_TIMEOUT_SECONDS = 600;
+
     static final int JOIN_TIMEOUT_SECONDS = 90;
 
-    private ClusterSessions() {
-    }
+    private ClusterSessions() {}
 
     public static DistributedSession open(RunConfig config, ComputationGraph net, StagePlan plan, RunEvents events) {
         String address = config.parallel().cluster();
-        DistributedBackend backend = DistributedBackend.forAddress(address).orElseThrow(() -> new RunFailure(
-                "no cluster backend for " + address + " on the class path: run through ./traindeck, which adds the cluster"
+        DistributedBackend backend = DistributedBackend.forAddress(address)
+                .orElseThrow(() -> new RunFailure("no cluster backend for " + address
+                        + " on the class path: run through ./traindeck, which adds the cluster"
                         + " module when --cluster is given, or build it (mvn -pl cluster -am package)"));
         int configured = config.effectiveStepTimeoutSeconds();
         // well under the watchdog's limit (the failed session still has to stop), so that the step's own diagnosis,
         // which names the machine, is the one the user reads
         int stepTimeout = configured > 0 ? Math.max(1, configured * 2 / 3) : DEFAULT_STEP_TIMEOUT_SECONDS;
         String secret = config.parallel().clusterSecretFile();
-        DistributedSpec spec = new DistributedSpec(address, config.parallel().executors(),
-                config.name() + "-" + UUID.randomUUID(), net.getConfiguration().toJson(), shardData(config, plan),
-                plan.stage.optimizer().weightDecay() > 0, config.performance().onednn(),
-                secret == null || secret.isBlank() ? null : Path.of(secret).toAbsolutePath(), JOIN_TIMEOUT_SECONDS, stepTimeout, Map.of());
-        events.logLine("cluster: connecting to " + address + " for " + spec.executors() + " executor(s), step timeout " + stepTimeout + " s");
+        DistributedSpec spec = new DistributedSpec(
+                address,
+                config.parallel().executors(),
+                config.name() + "-" + UUID.randomUUID(),
+                net.getConfiguration().toJson(),
+                shardData(config, plan),
+                plan.stage.optimizer().weightDecay() > 0,
+                config.performance().onednn(),
+                secret == null || secret.isBlank() ? null : Path.of(secret).toAbsolutePath(),
+                JOIN_TIMEOUT_SECONDS,
+                stepTimeout,
+                Map.of());
+        events.logLine("cluster: connecting to " + address + " for " + spec.executors() + " executor(s), step timeout "
+                + stepTimeout + " s");
         DistributedSession session;
         long t0 = System.nanoTime();
         try {
@@ -59,23 +68,40 @@ public final class ClusterSessions {
         } catch (TierFailure e) {
             throw new RunFailure("cannot train on the cluster " + address + ": " + e.getMessage(), e);
         }
-        events.logLine(String.format(Locale.ROOT, "cluster: training on %s; each read %s as the driver did (ready in %.1f s)",
-                String.join(", ", session.executors()), spec.data().files().isEmpty() ? "the generated data"
-                        : String.join(", ", spec.data().files().stream().map(DataFile::path).toList()), (System.nanoTime() - t0) / 1e9));
+        events.logLine(String.format(
+                Locale.ROOT,
+                "cluster: training on %s; each read %s as the driver did (ready in %.1f s)",
+                String.join(", ", session.executors()),
+                spec.data().files().isEmpty()
+                        ? "the generated data"
+                        : String.join(
+                                ", ",
+                                spec.data().files().stream().map(DataFile::path).toList()),
+                (System.nanoTime() - t0) / 1e9));
         return session;
     }
 
     /** Sends the next stage's data and model to the session's executors, which stay up. */
-    public static void nextStage(DistributedSession session, RunConfig config, ComputationGraph net, StagePlan plan, RunEvents events) {
+    public static void nextStage(
+            DistributedSession session, RunConfig config, ComputationGraph net, StagePlan plan, RunEvents events) {
         long t0 = System.nanoTime();
         try {
-            session.nextStage(net.getConfiguration().toJson(), shardData(config, plan), plan.stage.optimizer().weightDecay() > 0);
+            session.nextStage(
+                    net.getConfiguration().toJson(),
+                    shardData(config, plan),
+                    plan.stage.optimizer().weightDecay() > 0);
         } catch (TierFailure e) {
-            throw new RunFailure("cannot go on to stage " + (plan.index + 1) + " on the cluster " + config.parallel().cluster() + ": "
-                    + e.getMessage(), e);
+            throw new RunFailure(
+                    "cannot go on to stage " + (plan.index + 1) + " on the cluster "
+                            + config.parallel().cluster() + ": " + e.getMessage(),
+                    e);
         }
-        events.logLine(String.format(Locale.ROOT, "cluster: stage %d on the same executors (%s), ready in %.1f s",
-                plan.index + 1, String.join(", ", session.executors()), (System.nanoTime() - t0) / 1e9));
+        events.logLine(String.format(
+                Locale.ROOT,
+                "cluster: stage %d on the same executors (%s), ready in %.1f s",
+                plan.index + 1,
+                String.join(", ", session.executors()),
+                (System.nanoTime() - t0) / 1e9));
     }
 
     /**
@@ -88,7 +114,11 @@ public final class ClusterSessions {
         for (Path p : paths(config, data.train())) {
             files.add(driverView(p));
         }
-        return new ShardData(ConfigWriter.toJsonWithAbsolutePaths(trainingOnly(config)), plan.index, plan.data.train().size(), files);
+        return new ShardData(
+                ConfigWriter.toJsonWithAbsolutePaths(trainingOnly(config)),
+                plan.index,
+                plan.data.train().size(),
+                files);
     }
 
     /**
@@ -98,16 +128,45 @@ public final class ClusterSessions {
     static RunConfig trainingOnly(RunConfig c) {
         List<StageConfig> stages = new ArrayList<>(c.stages().size());
         for (StageConfig s : c.stages()) {
-            stages.add(s.data() == null ? s : new StageConfig(s.name(), s.epochs(), s.batchSize(), s.optimizer(), s.schedule(),
-                    s.clipNorm(), s.accumulationSteps(), s.precision(), s.augmentation(), s.validationInterval(), trainingOnly(s.data()),
-                    s.ema()));
+            stages.add(
+                    s.data() == null
+                            ? s
+                            : new StageConfig(
+                                    s.name(),
+                                    s.epochs(),
+                                    s.batchSize(),
+                                    s.optimizer(),
+                                    s.schedule(),
+                                    s.clipNorm(),
+                                    s.accumulationSteps(),
+                                    s.precision(),
+                                    s.augmentation(),
+                                    s.validationInterval(),
+                                    trainingOnly(s.data()),
+                                    s.ema()));
         }
-        return new RunConfig(c.name(), c.outputDir(), c.seed(), c.devices(), c.model(), trainingOnly(c.data()), stages, c.logging(),
-                c.checkpoint(), c.onNonFinite(), c.parallel(), c.nccl(), c.performance(), c.stepTimeoutSeconds(), c.baseDir());
+        return new RunConfig(
+                c.name(),
+                c.outputDir(),
+                c.seed(),
+                c.devices(),
+                c.model(),
+                trainingOnly(c.data()),
+                stages,
+                c.logging(),
+                c.checkpoint(),
+                c.onNonFinite(),
+                c.parallel(),
+                c.nccl(),
+                c.performance(),
+                c.stepTimeoutSeconds(),
+                c.baseDir());
     }
 
     private static DataConfig trainingOnly(DataConfig d) {
-        return d == null || d.validation() == null ? d : new DataConfig(d.train(), null, d.validationSplit(), d.shuffle(), d.test());
+        return d == null || d.validation() == null
+                ? d
+                : new DataConfig(d.train(), null, d.validationSplit(), d.shuffle(), d.test());
     }
 
     private static DataFile driverView(Path p) {
@@ -136,7 +195,8 @@ public final class ClusterSessions {
             for (String spec : n.targets() == null ? List.of(n.inputs()) : List.of(n.inputs(), n.targets())) {
                 // "file.npz:array" names an array inside the file
                 int colon = spec.lastIndexOf(':');
-                Path file = config.resolve(colon > 0 && spec.substring(0, colon).endsWith(".npz") ? spec.substring(0, colon) : spec);
+                Path file = config.resolve(
+                        colon > 0 && spec.substring(0, colon).endsWith(".npz") ? spec.substring(0, colon) : spec);
                 if (!out.contains(file)) {
                     out.add(file);
                 }

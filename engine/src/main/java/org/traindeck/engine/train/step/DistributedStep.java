@@ -1,5 +1,7 @@
 package org.traindeck.engine.train.step;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.ShardWork;
@@ -14,9 +16,6 @@ import org.traindeck.engine.train.health.LayerWatch;
 import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The synchronous step across a cluster: the same global batch and shards as {@link AllReduceStep} (executor i takes
@@ -36,7 +35,8 @@ public final class DistributedStep implements StepStrategy {
     private final int everySteps;
     private final LayerWatch watch;
 
-    public DistributedStep(DistributedSession session, ComputationGraph master, long seed, int everySteps, LayerWatch watch) {
+    public DistributedStep(
+            DistributedSession session, ComputationGraph master, long seed, int everySteps, LayerWatch watch) {
         this.watch = watch;
         this.session = session;
         this.master = master;
@@ -67,23 +67,54 @@ public final class DistributedStep implements StepStrategy {
         try {
             sum = session.step(before + 1, ShardGradient.write(master.params()), shards);
         } catch (TierFailure failure) {
-            throw new RunFailure("the cluster step " + (before + 1) + " failed: " + failure.getMessage()
-                    + ". Resume it on the cluster (traindeck resume RUN --cluster spark://HOST:7077) or on one machine"
-                    + " (traindeck resume RUN --devices cpu:" + executors + ": the same training)", failure);
+            throw new RunFailure(
+                    "the cluster step " + (before + 1) + " failed: " + failure.getMessage()
+                            + ". Resume it on the cluster (traindeck resume RUN --cluster spark://HOST:7077) or on one machine"
+                            + " (traindeck resume RUN --devices cpu:" + executors + ": the same training)",
+                    failure);
         }
         if (master.gradient() == null) {
-            bindGradient(plan.batches.batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true));
+            bindGradient(plan.batches.batch(
+                    state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true));
         }
-        master.getGradientsViewArray().assign(ShardGradient.read(sum.gradientSum()).reshape(master.getGradientsViewArray().shape()));
+        master.getGradientsViewArray()
+                .assign(ShardGradient.read(sum.gradientSum())
+                        .reshape(master.getGradientsViewArray().shape()));
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
         LayerProbe probe = watch.probeFor(master, before + 1);
-        GradientUpdate.Result r = update.apply(sum.lossSum(), sum.examples(), sum.microBatches(), (int) before, state.epoch,
-                plan.stage.clipNorm(), publishes, before + 1 == state.faults.nanAtStep(), probe);
-        LayerSnapshot layers = probe == null ? null : watch.finish(probe, r.applied(), master,
-                plan.batches.batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true).features(), before + 1);
-        listener.onStep(new StepReport(before + 1, end - start, r.loss(), r.gradNorm(), r.examples(), sum.examplesPerShard(),
-                r.applied(), lr, sum.exchangeNanos(), Double.NaN, layers));
+        GradientUpdate.Result r = update.apply(
+                sum.lossSum(),
+                sum.examples(),
+                sum.microBatches(),
+                (int) before,
+                state.epoch,
+                plan.stage.clipNorm(),
+                publishes,
+                before + 1 == state.faults.nanAtStep(),
+                probe);
+        LayerSnapshot layers = probe == null
+                ? null
+                : watch.finish(
+                        probe,
+                        r.applied(),
+                        master,
+                        plan.batches
+                                .batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true)
+                                .features(),
+                        before + 1);
+        listener.onStep(new StepReport(
+                before + 1,
+                end - start,
+                r.loss(),
+                r.gradNorm(),
+                r.examples(),
+                sum.examplesPerShard(),
+                r.applied(),
+                lr,
+                sum.exchangeNanos(),
+                Double.NaN,
+                layers));
     }
 
     /**

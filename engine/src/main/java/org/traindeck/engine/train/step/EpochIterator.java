@@ -1,16 +1,15 @@
 package org.traindeck.engine.train.step;
 
-import org.nd4j.linalg.dataset.DataSet;
-import org.nd4j.linalg.dataset.api.DataSetPreProcessor;
-import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
-import org.traindeck.engine.train.batch.BatchMaker;
-
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.dataset.api.DataSetPreProcessor;
+import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
+import org.traindeck.engine.train.batch.BatchMaker;
 
 /**
  * The epoch's remaining batches, in TrainDeck's order, with its augmentation, in rounds of W. A producer thread
@@ -38,8 +37,19 @@ final class EpochIterator implements DataSetIterator, AutoCloseable {
         DataSet make(int index);
     }
 
-    EpochIterator(BatchMaker maker, int[] order, int start, int end, int batchSize, long seed, int stageIndex, int epoch,
-                  int workers, BooleanSupplier stop, int prefetch, long failRoundAtBatch) {
+    EpochIterator(
+            BatchMaker maker,
+            int[] order,
+            int start,
+            int end,
+            int batchSize,
+            long seed,
+            int stageIndex,
+            int epoch,
+            int workers,
+            BooleanSupplier stop,
+            int prefetch,
+            long failRoundAtBatch) {
         this.start = start;
         this.failRoundAtBatch = failRoundAtBatch;
         this.next = start;

@@ -1,5 +1,8 @@
 package org.traindeck.engine.train.step;
 
+import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.api.Trainable;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -14,10 +17,6 @@ import org.nd4j.linalg.learning.regularization.L2Regularization;
 import org.nd4j.linalg.learning.regularization.Regularization;
 import org.nd4j.linalg.learning.regularization.WeightDecay;
 import org.nd4j.linalg.schedule.ISchedule;
-
-import java.nio.FloatBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * DL4J's updater step (division by the example count, clipping, L2 or decoupled weight decay, Adam / SGD / NoOp,
@@ -74,7 +73,9 @@ final class FusedUpdate {
                 segments.add(seg);
             }
             int values = ub.getParamOffsetEnd() - ub.getParamOffsetStart();
-            if (values > 0 && config instanceof Adam && (ub.getUpdaterViewOffsetEnd() - ub.getUpdaterViewOffsetStart()) != 2 * values) {
+            if (values > 0
+                    && config instanceof Adam
+                    && (ub.getUpdaterViewOffsetEnd() - ub.getUpdaterViewOffsetStart()) != 2 * values) {
                 return null;
             }
             blocks.add(new Block(config, ub.getUpdaterViewOffsetStart(), values, segments));
@@ -102,12 +103,20 @@ final class FusedUpdate {
                 return null;
             }
         }
-        return new Segment(ps.getParamOffsetStart(), ps.getParamOffsetEnd(), layer.updaterDivideByMinibatch(ps.getParamName()),
-                l2, decay, decayTimesLr);
+        return new Segment(
+                ps.getParamOffsetStart(),
+                ps.getParamOffsetEnd(),
+                layer.updaterDivideByMinibatch(ps.getParamName()),
+                l2,
+                decay,
+                decayTimesLr);
     }
 
     private static boolean flatFloat(INDArray a) {
-        return a.dataType() == DataType.FLOAT && a.offset() == 0 && a.data().offset() == 0 && a.length() == a.data().length()
+        return a.dataType() == DataType.FLOAT
+                && a.offset() == 0
+                && a.data().offset() == 0
+                && a.length() == a.data().length()
                 && a.length() < Integer.MAX_VALUE;
     }
 
@@ -133,11 +142,28 @@ final class FusedUpdate {
                 float div = s.divide() ? byExamples : byMicroBatches;
                 float scale = s.divide() ? clipF : 1f;
                 float l2 = s.l2() == null ? 0f : (float) s.l2().valueAt(iteration, epoch);
-                float decay = s.decay() == null ? 0f : (float) (s.decay().valueAt(iteration, epoch) * (s.decayTimesLr() ? lr : 1.0));
+                float decay = s.decay() == null
+                        ? 0f
+                        : (float) (s.decay().valueAt(iteration, epoch) * (s.decayTimesLr() ? lr : 1.0));
                 if (config instanceof Adam adam) {
                     int first = b.segments().get(0).start();
                     int m = b.stateStart() + (s.start() - first);
-                    AdamMath.step(params, grads, state, s.start(), s.end(), m, m + b.values(), div, scale, l2, decay, adam, lr, iteration, scratch);
+                    AdamMath.step(
+                            params,
+                            grads,
+                            state,
+                            s.start(),
+                            s.end(),
+                            m,
+                            m + b.values(),
+                            div,
+                            scale,
+                            l2,
+                            decay,
+                            adam,
+                            lr,
+                            iteration,
+                            scratch);
                 } else {
                     float rate = config instanceof Sgd ? (float) lr : 1f;
                     plain(s.start(), s.end(), div, scale, l2, decay, rate, config instanceof Sgd);

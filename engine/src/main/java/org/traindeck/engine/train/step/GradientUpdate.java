@@ -1,14 +1,13 @@
 package org.traindeck.engine.train.step;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.train.health.LayerProbe;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * One optimizer step on the master model from the summed gradient of a global batch, in its gradient view: divide by
@@ -46,8 +45,16 @@ public final class GradientUpdate {
      * @param poison       make this step's loss and gradient NaN (fault injection for tests)
      * @param probe        takes per-layer figures of this step (null: none)
      */
-    public Result apply(double lossSum, int examples, int microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm,
-                 boolean poison, LayerProbe probe) {
+    public Result apply(
+            double lossSum,
+            int examples,
+            int microBatches,
+            int iteration,
+            int epoch,
+            double clipNorm,
+            boolean wantNorm,
+            boolean poison,
+            LayerProbe probe) {
         INDArray flat = net.getGradientsViewArray();
         if (poison) {
             // what a diverged step looks like: the loss and the gradient are no longer numbers
@@ -63,7 +70,17 @@ public final class GradientUpdate {
         }
         FusedUpdate one = probe == null ? fused() : null;
         if (one != null) {
-            return fusedStep(one, flat, stats, loss, examples, microBatches, iteration, epoch, clipNorm, wantNorm || !stats.isEmpty());
+            return fusedStep(
+                    one,
+                    flat,
+                    stats,
+                    loss,
+                    examples,
+                    microBatches,
+                    iteration,
+                    epoch,
+                    clipNorm,
+                    wantNorm || !stats.isEmpty());
         }
         double norm;
         boolean clipped = false;
@@ -120,8 +137,17 @@ public final class GradientUpdate {
     }
 
     /** The same step as one pass per updater block; the gradient view keeps the gradient (the update is not stored). */
-    private Result fusedStep(FusedUpdate one, INDArray flat, List<INDArray> stats, double loss, int examples, int microBatches, int iteration,
-                             int epoch, double clipNorm, boolean wantNorm) {
+    private Result fusedStep(
+            FusedUpdate one,
+            INDArray flat,
+            List<INDArray> stats,
+            double loss,
+            int examples,
+            int microBatches,
+            int iteration,
+            int epoch,
+            double clipNorm,
+            boolean wantNorm) {
         double norm = wantNorm || clipNorm > 0 ? norm(flat, stats) / examples : Double.NaN;
         if ((wantNorm || clipNorm > 0) && !Double.isFinite(norm)) {
             net.clearLayersStates();

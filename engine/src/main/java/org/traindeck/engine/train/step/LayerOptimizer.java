@@ -1,5 +1,7 @@
 package org.traindeck.engine.train.step;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
@@ -9,9 +11,6 @@ import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.nd4j.linalg.learning.config.IUpdater;
 import org.nd4j.linalg.learning.regularization.Regularization;
 import org.nd4j.linalg.schedule.ISchedule;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One layer configuration that holds an optimizer: a DL4J {@link BaseLayer} or a SameDiff layer (layer norm,
@@ -59,7 +58,8 @@ record LayerOptimizer(org.deeplearning4j.nn.conf.layers.Layer conf) {
 
     /** A new learning rate (schedule) for the updater it has, everything else kept. */
     void setLearningRate(ISchedule schedule) {
-        IUpdater current = conf instanceof BaseLayer base ? base.getIUpdater() : ((AbstractSameDiffLayer) conf).getUpdater();
+        IUpdater current =
+                conf instanceof BaseLayer base ? base.getIUpdater() : ((AbstractSameDiffLayer) conf).getUpdater();
         if (current == null || !current.hasLearningRate()) {
             return;
         }
@@ -84,10 +84,13 @@ record LayerOptimizer(org.deeplearning4j.nn.conf.layers.Layer conf) {
             base.setGradientNormalizationThreshold(maxNorm);
         } else {
             AbstractSameDiffLayer sameDiff = (AbstractSameDiffLayer) conf;
-            GradientNormalization now = sameDiff.getGradientNormalization() == null ? GradientNormalization.None
+            GradientNormalization now = sameDiff.getGradientNormalization() == null
+                    ? GradientNormalization.None
                     : sameDiff.getGradientNormalization();
-            if (now == wanted && (sameDiff.getGradientNormalizationThreshold() == maxNorm
-                    || wanted == GradientNormalization.None && Double.isNaN(sameDiff.getGradientNormalizationThreshold()))) {
+            if (now == wanted
+                    && (sameDiff.getGradientNormalizationThreshold() == maxNorm
+                            || wanted == GradientNormalization.None
+                                    && Double.isNaN(sameDiff.getGradientNormalizationThreshold()))) {
                 return false;
             }
             sameDiff.setGradientNormalization(wanted);

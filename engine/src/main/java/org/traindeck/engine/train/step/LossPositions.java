@@ -9,8 +9,7 @@ import org.traindeck.engine.data.SampleShape;
  */
 public final class LossPositions {
 
-    private LossPositions() {
-    }
+    private LossPositions() {}
 
     public static int of(Dataset d) {
         return switch (d.task()) {
@@ -21,6 +20,8 @@ public final class LossPositions {
     }
 
     private static int channelsOf(SampleShape shape) {
-        return shape instanceof SampleShape.Image i ? i.channels() : shape instanceof SampleShape.Volume v ? v.channels() : 1;
+        return shape instanceof SampleShape.Image i
+                ? i.channels()
+                : shape instanceof SampleShape.Volume v ? v.channels() : 1;
     }
 }

@@ -1,18 +1,16 @@
 package org.traindeck.engine.train.step;
 
-import org.traindeck.engine.config.LayerSpec;
-import org.traindeck.engine.config.ModelConfig;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
 
 /** The nodes whose learning rate is the stage's times their own {@code lrScale}, by node (DL4J layer) name. */
 public final class LrScales {
 
     static final String OPTION = "lrScale";
 
-    private LrScales() {
-    }
+    private LrScales() {}
 
     public static Map<String, Double> of(ModelConfig model) {
         Map<String, Double> out = new LinkedHashMap<>();

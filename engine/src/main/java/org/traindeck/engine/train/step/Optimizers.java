@@ -1,10 +1,13 @@
 package org.traindeck.engine.train.step;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.learning.config.IUpdater;
 import org.nd4j.linalg.learning.config.Nesterovs;
@@ -17,15 +20,10 @@ import org.nd4j.linalg.schedule.ISchedule;
 import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.schedule.ScaledSchedule;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 /** Installs a stage's optimizer in a network: DL4J updater, learning-rate schedule and weight decay. */
 public final class Optimizers {
 
-    private Optimizers() {
-    }
+    private Optimizers() {}
 
     static IUpdater updater(OptimizerConfig c, ISchedule lr) {
         return switch (c.type()) {
@@ -53,7 +51,10 @@ public final class Optimizers {
             return new ArrayList<>();
         }
         List<Regularization> r = new ArrayList<>();
-        r.add("adamw".equals(c.type()) ? new WeightDecay(c.weightDecay(), true) : new L2Regularization(c.weightDecay()));
+        r.add(
+                "adamw".equals(c.type())
+                        ? new WeightDecay(c.weightDecay(), true)
+                        : new L2Regularization(c.weightDecay()));
         return r;
     }
 
@@ -85,7 +86,12 @@ public final class Optimizers {
      *
      * @param lrScales nodes whose learning rate is the stage's times their scale (the others: the stage's)
      */
-    public static void install(ComputationGraph net, OptimizerConfig config, ISchedule lr, boolean keepState, Map<String, Double> lrScales) {
+    public static void install(
+            ComputationGraph net,
+            OptimizerConfig config,
+            ISchedule lr,
+            boolean keepState,
+            Map<String, Double> lrScales) {
         if (keepState) {
             UpdaterStateLayout before = UpdaterStateLayout.of(net);
             INDArray state = net.getUpdater().getStateViewArray();

@@ -1,5 +1,11 @@
 package org.traindeck.engine.train.step;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.optimize.api.BaseTrainingListener;
@@ -9,13 +15,6 @@ import org.traindeck.engine.parallel.Tier;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.TrainingState;
-
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Trains the rest of one epoch data-parallel with DL4J's ParallelWrapper, a fresh wrapper per call (a wrapper closes
@@ -41,31 +40,49 @@ final class ParallelEpoch {
         }
     }
 
-    private ParallelEpoch() {
-    }
+    private ParallelEpoch() {}
 
     /** Trains the rest of the state's epoch on the plan's tier, from its cursor, until the end or a stop request. */
-    static Outcome run(ComputationGraph net, StagePlan plan, TrainingState state, ParallelConfig settings, long seed,
-                       RoundSink sink) {
+    static Outcome run(
+            ComputationGraph net,
+            StagePlan plan,
+            TrainingState state,
+            ParallelConfig settings,
+            long seed,
+            RoundSink sink) {
         Tier tier = plan.tier;
         int workers = plan.workers;
         int batchSize = plan.stage.batchSize();
         long startStep = net.getConfiguration().getIterationCount();
-        RoundListener listener = new RoundListener(workers, startStep, sink, state.faults.failWorkerAtStep(), batchSize);
-        EpochIterator iterator = new EpochIterator(plan.batches, state.order, state.cursor, plan.batchesPerEpoch, batchSize, seed,
-                plan.index, state.epoch, workers, () -> state.stopRequested, settings.prefetch() * workers,
+        RoundListener listener =
+                new RoundListener(workers, startStep, sink, state.faults.failWorkerAtStep(), batchSize);
+        EpochIterator iterator = new EpochIterator(
+                plan.batches,
+                state.order,
+                state.cursor,
+                plan.batchesPerEpoch,
+                batchSize,
+                seed,
+                plan.index,
+                state.epoch,
+                workers,
+                () -> state.stopRequested,
+                settings.prefetch() * workers,
                 state.faults.failRoundAtBatch());
         listener.roundSizes = iterator.roundSizes;
         ParallelWrapper wrapper;
         try {
             wrapper = new ParallelWrapper.Builder<>(net)
                     .workers(workers)
-                    .prefetchBuffer(0) // TrainDeck's iterator prefetches itself, with failures reaching the wrapper's thread
+                    .prefetchBuffer(
+                            0) // TrainDeck's iterator prefetches itself, with failures reaching the wrapper's thread
                     .averagingFrequency(settings.averagingFrequency())
                     .averageUpdaters(true)
                     .reportScoreAfterAveraging(false)
-                    .trainingMode(tier == Tier.SHARED_GRADIENTS ? ParallelWrapper.TrainingMode.SHARED_GRADIENTS
-                            : ParallelWrapper.TrainingMode.AVERAGING)
+                    .trainingMode(
+                            tier == Tier.SHARED_GRADIENTS
+                                    ? ParallelWrapper.TrainingMode.SHARED_GRADIENTS
+                                    : ParallelWrapper.TrainingMode.AVERAGING)
                     .build();
             wrapper.setListeners(listener);
         } catch (RuntimeException e) {
@@ -76,17 +93,20 @@ final class ParallelEpoch {
         } catch (RuntimeException e) {
             shutdown(wrapper);
             boolean consistent = causedBy(e, InjectedFailure.class) && listener.partialRound() == 0;
-            throw new TierFailure(tier.description + " failed at step " + (startStep + listener.completedRounds.get() + 1)
-                    + ": " + rootMessage(e), consistent, e);
+            throw new TierFailure(
+                    tier.description + " failed at step " + (startStep + listener.completedRounds.get() + 1) + ": "
+                            + rootMessage(e),
+                    consistent,
+                    e);
         } finally {
             iterator.close();
             // worker 0 trains the model itself, and the wrapper leaves its listener attached to it
             net.setListeners(List.of());
         }
         net.getConfiguration().setIterationCount((int) (startStep + listener.completedRounds.get()));
-        return new Outcome(listener.consumed.get(), listener.completedRounds.get(), listener.lossSum, listener.examples.get());
+        return new Outcome(
+                listener.consumed.get(), listener.completedRounds.get(), listener.lossSum, listener.examples.get());
     }
-
 
     private static void shutdown(ParallelWrapper wrapper) {
         try {
@@ -186,7 +206,8 @@ final class ParallelEpoch {
                 examples.addAndGet(round.examples);
                 consumed.addAndGet(round.reports);
                 completedRounds.incrementAndGet();
-                sink.onRound(startIteration + r + 1, round.loss / round.examples, round.examples, round.perWorker, took);
+                sink.onRound(
+                        startIteration + r + 1, round.loss / round.examples, round.examples, round.perWorker, took);
             }
         }
     }

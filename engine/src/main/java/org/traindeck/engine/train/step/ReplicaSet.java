@@ -1,14 +1,5 @@
 package org.traindeck.engine.train.step;
 
-import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.traindeck.engine.model.SyncBatchNorms;
-import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
-import org.traindeck.engine.parallel.BatchStatsGroup;
-import org.traindeck.engine.parallel.DevicePlacement;
-import org.traindeck.engine.parallel.GradientExchange;
-import org.traindeck.engine.parallel.TierFailure;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +9,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.traindeck.engine.model.SyncBatchNorms;
+import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
+import org.traindeck.engine.parallel.BatchStatsGroup;
+import org.traindeck.engine.parallel.DevicePlacement;
+import org.traindeck.engine.parallel.GradientExchange;
+import org.traindeck.engine.parallel.TierFailure;
 
 /**
  * One model replica per device and one thread per replica, bound to its device. Replica 0 is the master model itself,
@@ -37,7 +36,8 @@ public final class ReplicaSet implements AutoCloseable {
     /**
      * @param prepare what TrainDeck does to every model it trains (layer helpers), applied to each new replica
      */
-    public ReplicaSet(ComputationGraph master, DevicePlacement placement, String runName, Consumer<ComputationGraph> prepare) {
+    public ReplicaSet(
+            ComputationGraph master, DevicePlacement placement, String runName, Consumer<ComputationGraph> prepare) {
         this(master, placement, runName, prepare, EXCHANGE_TIMEOUT);
     }
 
@@ -45,18 +45,24 @@ public final class ReplicaSet implements AutoCloseable {
     static final Duration EXCHANGE_TIMEOUT = Duration.ofMinutes(5);
 
     /** @param exchangeTimeout how long a replica waits at a synchronized BatchNorm exchange before the step fails */
-    ReplicaSet(ComputationGraph master, DevicePlacement placement, String runName, Consumer<ComputationGraph> prepare,
-               Duration exchangeTimeout) {
+    ReplicaSet(
+            ComputationGraph master,
+            DevicePlacement placement,
+            String runName,
+            Consumer<ComputationGraph> prepare,
+            Duration exchangeTimeout) {
         this.master = master;
         this.placement = placement;
         replicas.add(master);
         for (int w = 1; w < placement.workers(); w++) {
             int worker = w;
             threads.add(Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(() -> {
-                    placement.attachCurrentThread(worker);
-                    r.run();
-                }, "traindeck-replica-" + worker + "-" + runName);
+                Thread t = new Thread(
+                        () -> {
+                            placement.attachCurrentThread(worker);
+                            r.run();
+                        },
+                        "traindeck-replica-" + worker + "-" + runName);
                 t.setDaemon(true);
                 return t;
             }));
@@ -70,7 +76,9 @@ public final class ReplicaSet implements AutoCloseable {
         }
         replicas.clear();
         replicas.addAll(built);
-        statsGroup = !SyncBatchNorms.in(master).isEmpty() && replicas.size() > 1 ? new BatchStatsGroup(replicas.size(), exchangeTimeout) : null;
+        statsGroup = !SyncBatchNorms.in(master).isEmpty() && replicas.size() > 1
+                ? new BatchStatsGroup(replicas.size(), exchangeTimeout)
+                : null;
         for (int w = 0; w < replicas.size(); w++) {
             for (Layer layer : replicas.get(w).getLayers()) {
                 if (layer instanceof SyncBatchNormLayer sync) {
@@ -86,7 +94,8 @@ public final class ReplicaSet implements AutoCloseable {
     }
 
     private ComputationGraph build(Consumer<ComputationGraph> prepare) {
-        ComputationGraph replica = new ComputationGraph(master.getConfiguration().clone());
+        ComputationGraph replica =
+                new ComputationGraph(master.getConfiguration().clone());
         if (placement.sharedMemory()) {
             replica.init(master.params(), false);
         } else {
@@ -111,14 +120,16 @@ public final class ReplicaSet implements AutoCloseable {
      * returns the results in replica order. A failure of any replica is a failure of the tier.
      */
     <T> List<T> onReplicas(IntFunction<T> body) {
-        IntFunction<T> task = statsGroup == null ? body : w -> {
-            try {
-                return body.apply(w);
-            } catch (RuntimeException | Error e) {
-                statsGroup.abort(e);
-                throw e;
-            }
-        };
+        IntFunction<T> task = statsGroup == null
+                ? body
+                : w -> {
+                    try {
+                        return body.apply(w);
+                    } catch (RuntimeException | Error e) {
+                        statsGroup.abort(e);
+                        throw e;
+                    }
+                };
         List<Future<T>> pending = new ArrayList<>(threads.size());
         for (int w = 1; w <= threads.size(); w++) {
             int worker = w;
@@ -137,8 +148,12 @@ public final class ReplicaSet implements AutoCloseable {
             } catch (ExecutionException e) {
                 if (failure == null) {
                     Throwable cause = e.getCause();
-                    failure = cause instanceof TierFailure tf ? tf : new TierFailure("the replica on "
-                            + placement.deviceIds().get(w) + " failed: " + cause, true, cause);
+                    failure = cause instanceof TierFailure tf
+                            ? tf
+                            : new TierFailure(
+                                    "the replica on " + placement.deviceIds().get(w) + " failed: " + cause,
+                                    true,
+                                    cause);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -146,8 +161,10 @@ public final class ReplicaSet implements AutoCloseable {
             }
         }
         if (failure != null) {
-            throw failure instanceof TierFailure ? failure
-                    : new TierFailure("the replica on " + placement.deviceIds().get(0) + " failed: " + failure, true, failure);
+            throw failure instanceof TierFailure
+                    ? failure
+                    : new TierFailure(
+                            "the replica on " + placement.deviceIds().get(0) + " failed: " + failure, true, failure);
         }
         return results;
     }

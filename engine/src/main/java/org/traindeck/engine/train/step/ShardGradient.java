@@ -1,15 +1,14 @@
 package org.traindeck.engine.train.step;
 
-import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
-import org.traindeck.engine.train.batch.BatchMaker;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.IntConsumer;
 import java.util.function.IntToLongFunction;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.train.batch.BatchMaker;
 
 /**
  * The gradient of one shard of a step (one or more micro-batches) on one model replica: the micro-batches' gradients
@@ -59,7 +58,7 @@ public final class ShardGradient {
      *              micro-batch's position in the global batch, so the draws do not depend on which device runs it
      */
     public Shard compute(List<BatchMaker.Batch> microBatches, IntToLongFunction seeds) {
-        return compute(microBatches, seeds, j -> { });
+        return compute(microBatches, seeds, j -> {});
     }
 
     /** @param beforeEach told the index of each micro-batch before it is computed (a synchronized BatchNorm round) */
@@ -83,7 +82,9 @@ public final class ShardGradient {
             examples += b.size();
             flat = net.getGradientsViewArray();
             if (k > 1) {
-                if (accumulator == null || accumulator.length() != flat.length() || accumulator.dataType() != flat.dataType()) {
+                if (accumulator == null
+                        || accumulator.length() != flat.length()
+                        || accumulator.dataType() != flat.dataType()) {
                     accumulator = flat.dup();
                 } else if (j == 0) {
                     accumulator.assign(flat);

@@ -7,8 +7,7 @@ package org.traindeck.engine.train.step;
  */
 public final class StepSeeds {
 
-    private StepSeeds() {
-    }
+    private StepSeeds() {}
 
     public static long of(long runSeed, long globalStep, int microBatch) {
         return runSeed * 0x9E3779B97F4A7C15L + globalStep + microBatch * 0xD1B54A32D192ED03L;

@@ -24,6 +24,5 @@ public interface StepStrategy extends AutoCloseable {
     void advance(TrainingState state, StagePlan plan, StepListener listener);
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

@@ -1,12 +1,10 @@
 package org.traindeck.engine.train.step;
 
-import org.deeplearning4j.nn.graph.ComputationGraph;
-
-import org.traindeck.engine.train.batch.BatchMaker;
-import org.traindeck.engine.train.health.LayerProbe;
-
 import java.util.List;
 import java.util.function.IntToLongFunction;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.health.LayerProbe;
 
 /**
  * One optimizer step over one or more micro-batches on one device: the shard's gradient ({@link ShardGradient}), then
@@ -33,17 +31,30 @@ public final class TrainingStep {
         return step(microBatches, iteration, epoch, clipNorm, true, false, j -> j);
     }
 
-    public Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm, boolean poison,
-                IntToLongFunction seeds) {
+    public Result step(
+            List<BatchMaker.Batch> microBatches,
+            int iteration,
+            int epoch,
+            double clipNorm,
+            boolean wantNorm,
+            boolean poison,
+            IntToLongFunction seeds) {
         return step(microBatches, iteration, epoch, clipNorm, wantNorm, poison, seeds, null);
     }
 
     /** @param probe takes per-layer figures of this step (null: none) */
-    public Result step(List<BatchMaker.Batch> microBatches, int iteration, int epoch, double clipNorm, boolean wantNorm, boolean poison,
-                IntToLongFunction seeds, LayerProbe probe) {
+    public Result step(
+            List<BatchMaker.Batch> microBatches,
+            int iteration,
+            int epoch,
+            double clipNorm,
+            boolean wantNorm,
+            boolean poison,
+            IntToLongFunction seeds,
+            LayerProbe probe) {
         ShardGradient.Shard s = shard.compute(microBatches, seeds);
-        GradientUpdate.Result r = update.apply(s.lossSum(), s.examples(), s.microBatches(), iteration, epoch, clipNorm, wantNorm, poison,
-                probe);
+        GradientUpdate.Result r = update.apply(
+                s.lossSum(), s.examples(), s.microBatches(), iteration, epoch, clipNorm, wantNorm, poison, probe);
         return new Result(r.loss(), r.gradNorm(), r.examples(), r.clipped(), r.applied());
     }
 }

@@ -1,13 +1,12 @@
 package org.traindeck.engine.train.step;
 
-import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
-import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.deeplearning4j.nn.updater.UpdaterBlock;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.updater.UpdaterBlock;
 
 /**
  * Where DL4J's updater state view keeps each parameter's optimizer state: block after block, and inside a block of
@@ -40,8 +39,10 @@ public final class UpdaterStateLayout {
             List<Param> params = new ArrayList<>();
             for (UpdaterBlock.ParamState p : ub.getLayersAndVariablesInBlock()) {
                 boolean sameDiff = p.getLayer().getConfig() instanceof AbstractSameDiffLayer;
-                params.add(new Param(p.getLayer().getConfig().getLayerName() + "_" + p.getParamName(),
-                        p.getParamOffsetEnd() - p.getParamOffsetStart(), sameDiff));
+                params.add(new Param(
+                        p.getLayer().getConfig().getLayerName() + "_" + p.getParamName(),
+                        p.getParamOffsetEnd() - p.getParamOffsetStart(),
+                        sameDiff));
             }
             int values = ub.getParamOffsetEnd() - ub.getParamOffsetStart();
             int states = values == 0 ? 0 : (ub.getUpdaterViewOffsetEnd() - ub.getUpdaterViewOffsetStart()) / values;
@@ -92,7 +93,11 @@ public final class UpdaterStateLayout {
 
     /** State values per weight of the SameDiff layers' parameters (0 when there are none). */
     public int sameDiffStatesPerWeight() {
-        return blocks.stream().filter(b -> b.params().stream().anyMatch(Param::sameDiff)).mapToInt(Block::states).max().orElse(0);
+        return blocks.stream()
+                .filter(b -> b.params().stream().anyMatch(Param::sameDiff))
+                .mapToInt(Block::states)
+                .max()
+                .orElse(0);
     }
 
     /** Whether some parameter's state sits elsewhere in {@code other}. */
@@ -109,7 +114,8 @@ public final class UpdaterStateLayout {
      */
     public float[] moveTo(float[] state, UpdaterStateLayout target) {
         if (state.length != length()) {
-            throw new IllegalArgumentException("the optimizer state has " + state.length + " values where this layout has " + length());
+            throw new IllegalArgumentException(
+                    "the optimizer state has " + state.length + " values where this layout has " + length());
         }
         Map<String, int[]> where = new HashMap<>();
         int offset = 0;
@@ -133,8 +139,9 @@ public final class UpdaterStateLayout {
                 for (Param p : block.params()) {
                     int[] starts = where.get(p.key());
                     if (starts == null || starts.length <= s) {
-                        throw new IllegalArgumentException("parameter " + p.key() + " has " + (starts == null ? 0 : starts.length)
-                                + " optimizer state value(s) per weight where " + block.states() + " are needed");
+                        throw new IllegalArgumentException("parameter " + p.key() + " has "
+                                + (starts == null ? 0 : starts.length) + " optimizer state value(s) per weight where "
+                                + block.states() + " are needed");
                     }
                     System.arraycopy(state, starts[s], out, to, p.length());
                     to += p.length();

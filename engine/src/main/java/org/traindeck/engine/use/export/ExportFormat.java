@@ -5,7 +5,8 @@ import java.util.Locale;
 
 /** The file formats export writes. */
 public enum ExportFormat {
-    SAFETENSORS("safetensors"), NPZ("npz");
+    SAFETENSORS("safetensors"),
+    NPZ("npz");
 
     public final String json;
 

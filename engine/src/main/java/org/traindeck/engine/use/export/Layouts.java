@@ -1,17 +1,15 @@
 package org.traindeck.engine.use.export;
 
+import java.util.List;
+import java.util.Map;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
-import java.util.List;
-import java.util.Map;
-
 /** DL4J parameter arrays turned into PyTorch's shapes, as float32 in row-major order. */
 final class Layouts {
 
-    private Layouts() {
-    }
+    private Layouts() {}
 
     /** The array with its shape as it is. */
     static NamedTensor same(String name, INDArray a) {
@@ -55,7 +53,8 @@ final class Layouts {
     static INDArray param(String node, Map<String, INDArray> params, String key) {
         INDArray a = params.get(key);
         if (a == null) {
-            throw new ExportException("node '" + node + "' has no parameter '" + key + "' (it has " + params.keySet() + ")");
+            throw new ExportException(
+                    "node '" + node + "' has no parameter '" + key + "' (it has " + params.keySet() + ")");
         }
         return a;
     }

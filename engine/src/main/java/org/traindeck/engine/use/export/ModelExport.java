@@ -3,12 +3,11 @@ package org.traindeck.engine.use.export;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.List;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.use.ModelCard;
 import org.traindeck.engine.use.TrainedModel;
-
-import java.nio.file.Path;
-import java.util.List;
 
 /**
  * {@code traindeck export}: a trained model's weights (or weight average) in PyTorch's names and layouts, with its graph,
@@ -16,15 +15,17 @@ import java.util.List;
  */
 public final class ModelExport {
 
-    private ModelExport() {
-    }
+    private ModelExport() {}
 
     /** @throws ExportException naming the node or the file that stops the export */
     public static WeightsExport.Written write(TrainedModel model, ExportFormat format, Path out, boolean force) {
         ModelTensors tensors;
         try {
-            tensors = ModelTensors.of(model.network(), NamingTable.standard(),
-                    ModelTensors.JSON.readTree(ConfigWriter.modelJson(model.config().model())));
+            tensors = ModelTensors.of(
+                    model.network(),
+                    NamingTable.standard(),
+                    ModelTensors.JSON.readTree(
+                            ConfigWriter.modelJson(model.config().model())));
         } catch (JsonProcessingException e) {
             throw new ExportException("cannot write the model section as JSON: " + e.getMessage(), e);
         }

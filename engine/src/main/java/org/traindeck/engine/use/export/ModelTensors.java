@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.Layer;
@@ -11,11 +15,6 @@ import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
-
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * A built network's parameters as named tensors in PyTorch's layouts, and its graph as JSON: every node in the order it
@@ -48,15 +47,20 @@ public record ModelTensors(List<NamedTensor> tensors, ObjectNode graph) {
             String name = v.getVertexName();
             ObjectNode node = nodes.addObject();
             node.put("name", name);
-            node.set("inputs", strings(network.getConfiguration().getVertexInputs().get(name)));
+            node.set(
+                    "inputs",
+                    strings(network.getConfiguration().getVertexInputs().get(name)));
             ObjectNode owned = JSON.createObjectNode();
             if (v.hasLayer()) {
                 Layer layer = v.getLayer().conf().getLayer();
                 node.put("layer", layer.getClass().getSimpleName());
                 Layer inner = layer instanceof BaseWrapperLayer w ? w.getUnderlying() : layer;
-                if (inner instanceof BatchNormalization b && b.getActivationFn() != null && !(b.getActivationFn() instanceof ActivationIdentity)) {
+                if (inner instanceof BatchNormalization b
+                        && b.getActivationFn() != null
+                        && !(b.getActivationFn() instanceof ActivationIdentity)) {
                     // DL4J 1.0.0-M2.1's BatchNormalization never applies the activation it is configured with
-                    node.put("activation", "identity").put("configuredActivation", b.getActivationFn().toString());
+                    node.put("activation", "identity")
+                            .put("configuredActivation", b.getActivationFn().toString());
                 } else if (inner instanceof BaseLayer b && b.getActivationFn() != null) {
                     node.put("activation", b.getActivationFn().toString());
                 }

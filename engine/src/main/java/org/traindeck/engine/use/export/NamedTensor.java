@@ -12,7 +12,8 @@ public record NamedTensor(String name, long[] shape, float[] values) {
             n = Math.multiplyExact(n, d);
         }
         if (n != values.length) {
-            throw new IllegalArgumentException(name + ": shape " + Arrays.toString(shape) + " holds " + n + " values, not " + values.length);
+            throw new IllegalArgumentException(
+                    name + ": shape " + Arrays.toString(shape) + " holds " + n + " values, not " + values.length);
         }
     }
 

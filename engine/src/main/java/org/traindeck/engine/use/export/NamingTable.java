@@ -1,5 +1,14 @@
 package org.traindeck.engine.use.export;
 
+import static org.traindeck.engine.use.export.Layouts.linear;
+import static org.traindeck.engine.use.export.Layouts.param;
+import static org.traindeck.engine.use.export.Layouts.same;
+import static org.traindeck.engine.use.export.Layouts.vector;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.Convolution1DLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
@@ -28,16 +37,6 @@ import org.traindeck.engine.model.layers.LayerNorm;
 import org.traindeck.engine.model.layers.PatchEmbedding;
 import org.traindeck.engine.model.layers.PositionEmbedding;
 import org.traindeck.engine.model.layers.SelfAttention;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.traindeck.engine.use.export.Layouts.linear;
-import static org.traindeck.engine.use.export.Layouts.param;
-import static org.traindeck.engine.use.export.Layouts.same;
-import static org.traindeck.engine.use.export.Layouts.vector;
 
 /**
  * The names and layouts of each layer type's parameters, by the DL4J layer class a node compiles to (exact classes:
@@ -78,17 +77,24 @@ public final class NamingTable {
         }
         TensorNaming naming = byClass.get(layer.getClass());
         if (naming == null) {
-            throw new ExportException("node '" + node + "' is a " + layer.getClass().getSimpleName() + " with parameters "
-                    + params.keySet() + ", which export cannot name in PyTorch's layout yet; the layer types it can name: "
-                    + String.join(", ", byClass.keySet().stream().map(Class::getSimpleName).sorted().toList()));
+            throw new ExportException(
+                    "node '" + node + "' is a " + layer.getClass().getSimpleName() + " with parameters "
+                            + params.keySet()
+                            + ", which export cannot name in PyTorch's layout yet; the layer types it can name: "
+                            + String.join(
+                                    ", ",
+                                    byClass.keySet().stream()
+                                            .map(Class::getSimpleName)
+                                            .sorted()
+                                            .toList()));
         }
         return naming.tensors(node, layer, params);
     }
 
     private static NamingTable standardTable() {
         Map<Class<? extends Layer>, TensorNaming> t = new LinkedHashMap<>();
-        TensorNaming dense = (node, layer, p) -> linear(node, param(node, p, DefaultParamInitializer.WEIGHT_KEY),
-                p.get(DefaultParamInitializer.BIAS_KEY));
+        TensorNaming dense = (node, layer, p) -> linear(
+                node, param(node, p, DefaultParamInitializer.WEIGHT_KEY), p.get(DefaultParamInitializer.BIAS_KEY));
         t.put(DenseLayer.class, dense);
         t.put(DenseKernel.class, dense);
         t.put(OutputLayer.class, dense);
@@ -99,12 +105,14 @@ public final class NamingTable {
         t.put(Convolution1DLayer.class, conv);
         t.put(Convolution3D.class, conv);
         t.put(BatchNormalization.class, NamingTable::batchNorm);
-        TensorNaming layerNorm = (node, layer, p) -> List.of(vector(node + ".weight", param(node, p, LayerNorm.GAIN)),
+        TensorNaming layerNorm = (node, layer, p) -> List.of(
+                vector(node + ".weight", param(node, p, LayerNorm.GAIN)),
                 vector(node + ".bias", param(node, p, LayerNorm.BIAS)));
         t.put(LayerNorm.class, layerNorm);
         t.put(LayerNormKernel.class, layerNorm);
         TensorNaming embedding = (node, layer, p) -> {
-            List<NamedTensor> out = new ArrayList<>(List.of(same(node + ".weight", param(node, p, DefaultParamInitializer.WEIGHT_KEY))));
+            List<NamedTensor> out = new ArrayList<>(
+                    List.of(same(node + ".weight", param(node, p, DefaultParamInitializer.WEIGHT_KEY))));
             if (p.containsKey(DefaultParamInitializer.BIAS_KEY)) {
                 out.add(vector(node + ".bias", p.get(DefaultParamInitializer.BIAS_KEY)));
             }
@@ -114,17 +122,25 @@ public final class NamingTable {
         t.put(EmbeddingLayer.class, embedding);
         t.put(TokenEmbedding.class, embedding);
         // [width, maxLength] as nn.Embedding(maxLength, width).weight: a row per position
-        TensorNaming positions = (node, layer, p) -> List.of(Layouts.transposed(node + ".weight",
-                param(node, p, PositionEmbedding.POSITIONS)));
+        TensorNaming positions = (node, layer, p) ->
+                List.of(Layouts.transposed(node + ".weight", param(node, p, PositionEmbedding.POSITIONS)));
         t.put(PositionEmbedding.class, positions);
         t.put(PositionEmbeddingKernel.class, positions);
-        t.put(SelfAttention.class, (node, layer, p) -> attention(node, ((SelfAttention) layer).getNOut(),
-                param(node, p, SelfAttention.QKV_WEIGHTS), param(node, p, SelfAttention.QKV_BIAS),
-                param(node, p, SelfAttention.OUT_WEIGHTS), param(node, p, SelfAttention.OUT_BIAS)));
+        t.put(
+                SelfAttention.class,
+                (node, layer, p) -> attention(
+                        node,
+                        ((SelfAttention) layer).getNOut(),
+                        param(node, p, SelfAttention.QKV_WEIGHTS),
+                        param(node, p, SelfAttention.QKV_BIAS),
+                        param(node, p, SelfAttention.OUT_WEIGHTS),
+                        param(node, p, SelfAttention.OUT_BIAS)));
         t.put(TransformerBlock.class, NamingTable::transformerBlock);
         t.put(PatchEmbedding.class, NamingTable::patches);
         t.put(PatchEmbeddingKernel.class, NamingTable::patches);
-        t.put(TimeDistributed.class, (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));
+        t.put(
+                TimeDistributed.class,
+                (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));
         return new NamingTable(t);
     }
 
@@ -152,14 +168,16 @@ public final class NamingTable {
         if (var == null) {
             // DL4J keeps log10 of the standard deviation: variance = (10^s)^2
             INDArray log10Std = param(node, p, BatchNormalizationParamInitializer.GLOBAL_LOG_STD);
-            var = Transforms.pow(Nd4j.valueArrayOf(log10Std.shape(), 10.0, log10Std.dataType()), log10Std.mul(2), false);
+            var = Transforms.pow(
+                    Nd4j.valueArrayOf(log10Std.shape(), 10.0, log10Std.dataType()), log10Std.mul(2), false);
         }
         out.add(vector(node + ".running_var", var));
         return out;
     }
 
     /** Queries, keys and values are consecutive column blocks of one [in, 3 width] matrix (heads side by side in each). */
-    private static List<NamedTensor> attention(String prefix, long width, INDArray wqkv, INDArray bqkv, INDArray wo, INDArray bo) {
+    private static List<NamedTensor> attention(
+            String prefix, long width, INDArray wqkv, INDArray bqkv, INDArray wo, INDArray bo) {
         List<NamedTensor> out = new ArrayList<>();
         String[] parts = {"q", "k", "v"};
         for (int i = 0; i < 3; i++) {
@@ -176,13 +194,23 @@ public final class NamingTable {
         List<NamedTensor> out = new ArrayList<>();
         out.add(vector(node + ".norm1.weight", param(node, p, TransformerBlockParams.NORM1_GAIN)));
         out.add(vector(node + ".norm1.bias", param(node, p, TransformerBlockParams.NORM1_BIAS)));
-        out.addAll(attention(node + ".attention", b.getWidth(), param(node, p, TransformerBlockParams.QKV_WEIGHTS),
-                param(node, p, TransformerBlockParams.QKV_BIAS), param(node, p, TransformerBlockParams.OUT_WEIGHTS),
+        out.addAll(attention(
+                node + ".attention",
+                b.getWidth(),
+                param(node, p, TransformerBlockParams.QKV_WEIGHTS),
+                param(node, p, TransformerBlockParams.QKV_BIAS),
+                param(node, p, TransformerBlockParams.OUT_WEIGHTS),
                 param(node, p, TransformerBlockParams.OUT_BIAS)));
         out.add(vector(node + ".norm2.weight", param(node, p, TransformerBlockParams.NORM2_GAIN)));
         out.add(vector(node + ".norm2.bias", param(node, p, TransformerBlockParams.NORM2_BIAS)));
-        out.addAll(linear(node + ".mlp1", param(node, p, TransformerBlockParams.MLP1_WEIGHTS), param(node, p, TransformerBlockParams.MLP1_BIAS)));
-        out.addAll(linear(node + ".mlp2", param(node, p, TransformerBlockParams.MLP2_WEIGHTS), param(node, p, TransformerBlockParams.MLP2_BIAS)));
+        out.addAll(linear(
+                node + ".mlp1",
+                param(node, p, TransformerBlockParams.MLP1_WEIGHTS),
+                param(node, p, TransformerBlockParams.MLP1_BIAS)));
+        out.addAll(linear(
+                node + ".mlp2",
+                param(node, p, TransformerBlockParams.MLP2_WEIGHTS),
+                param(node, p, TransformerBlockParams.MLP2_BIAS)));
         return out;
     }
 

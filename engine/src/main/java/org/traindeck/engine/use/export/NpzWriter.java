@@ -10,8 +10,7 @@ import java.util.zip.ZipOutputStream;
 /** Tensors as an {@code .npz}: a zip of one uncompressed {@code <name>.npy} per tensor, as numpy.savez writes it. */
 final class NpzWriter {
 
-    private NpzWriter() {
-    }
+    private NpzWriter() {}
 
     static void write(List<NamedTensor> tensors, OutputStream out) throws IOException {
         ZipOutputStream zip = new ZipOutputStream(out);

@@ -2,7 +2,6 @@ package org.traindeck.engine.use.export;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -20,8 +19,7 @@ final class SafetensorsWriter {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private SafetensorsWriter() {
-    }
+    private SafetensorsWriter() {}
 
     static void write(List<NamedTensor> tensors, Map<String, String> metadata, OutputStream out) throws IOException {
         ObjectNode header = JSON.createObjectNode();
@@ -40,7 +38,10 @@ final class SafetensorsWriter {
         }
         byte[] json = JSON.writeValueAsBytes(header);
         int padded = (json.length + 7) / 8 * 8;
-        out.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(padded).array());
+        out.write(ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(padded)
+                .array());
         out.write(json);
         out.write(" ".repeat(padded - json.length).getBytes(StandardCharsets.US_ASCII));
         for (NamedTensor t : tensors) {

@@ -10,11 +10,11 @@ final class TensorBytes {
 
     private static final int CHUNK_FLOATS = 1 << 16;
 
-    private TensorBytes() {
-    }
+    private TensorBytes() {}
 
     static void write(float[] values, OutputStream out) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(4 * Math.min(CHUNK_FLOATS, Math.max(1, values.length))).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf = ByteBuffer.allocate(4 * Math.min(CHUNK_FLOATS, Math.max(1, values.length)))
+                .order(ByteOrder.LITTLE_ENDIAN);
         for (int from = 0; from < values.length; from += CHUNK_FLOATS) {
             int to = Math.min(values.length, from + CHUNK_FLOATS);
             buf.clear();

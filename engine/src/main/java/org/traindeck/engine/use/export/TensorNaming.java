@@ -1,10 +1,9 @@
 package org.traindeck.engine.use.export;
 
-import org.deeplearning4j.nn.conf.layers.Layer;
-import org.nd4j.linalg.api.ndarray.INDArray;
-
 import java.util.List;
 import java.util.Map;
+import org.deeplearning4j.nn.conf.layers.Layer;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** How one DL4J layer type's parameters are named and laid out for a PyTorch user: one entry of {@link NamingTable}. */
 @FunctionalInterface

@@ -1,7 +1,6 @@
 package org.traindeck.engine.use.export;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,8 +28,7 @@ public final class WeightsExport {
 
     public static final String GRAPH_KEY = "traindeck.graph";
 
-    private WeightsExport() {
-    }
+    private WeightsExport() {}
 
     /** What was written: the weights file, the graph JSON file where it is separate (npz), and the tensors. */
     public record Written(Path weights, Path graphFile, List<NamedTensor> tensors) {
@@ -47,7 +45,9 @@ public final class WeightsExport {
             throw new ExportException("--out " + out + ": a " + format.json + " file must be named *" + suffix
                     + " (for example model" + suffix + ")");
         }
-        Path graphFile = format == ExportFormat.NPZ ? out.resolveSibling(name.substring(0, name.length() - suffix.length()) + ".json") : null;
+        Path graphFile = format == ExportFormat.NPZ
+                ? out.resolveSibling(name.substring(0, name.length() - suffix.length()) + ".json")
+                : null;
         List<Path> targets = new ArrayList<>(List.of(out));
         if (graphFile != null) {
             targets.add(graphFile);

@@ -1,7 +1,5 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.PredictionInputException;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -19,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.outputs.PredictionInputException;
 
 /**
  * Output that appears whole or not at all: every file is written to a temporary name beside its target, synced, and
@@ -37,8 +36,7 @@ final class AtomicOutput {
         void writeInto(Path folder) throws IOException;
     }
 
-    private AtomicOutput() {
-    }
+    private AtomicOutput() {}
 
     /**
      * Refuses an existing target unless forced, and a forced one of the other kind (a file for a folder): before any
@@ -52,8 +50,9 @@ final class AtomicOutput {
             throw new PredictionInputException(target + " exists: give --force to replace it, or another --out");
         }
         if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS) != folder) {
-            throw new PredictionInputException(target + " exists and is a " + (folder ? "file" : "folder") + ", but this output is a "
-                    + (folder ? "folder" : "file") + ": --force replaces a file with a file and a folder with a folder only");
+            throw new PredictionInputException(target + " exists and is a " + (folder ? "file" : "folder")
+                    + ", but this output is a " + (folder ? "folder" : "file")
+                    + ": --force replaces a file with a file and a folder with a folder only");
         }
     }
 
@@ -69,7 +68,8 @@ final class AtomicOutput {
                 Files.createDirectories(target.getParent());
                 Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
                 temps.put(temp, target);
-                try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                try (FileChannel channel =
+                        FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                     OutputStream out = Channels.newOutputStream(channel);
                     e.getValue().writeTo(out);
                     out.flush();

@@ -13,8 +13,7 @@ import java.util.Locale;
  */
 final class ClassCsvWriter {
 
-    private ClassCsvWriter() {
-    }
+    private ClassCsvWriter() {}
 
     static void write(Predictions p, PredictionModel model, OutputStream stream) throws IOException {
         int classes = (int) p.shape()[1];
@@ -26,8 +25,13 @@ final class ClassCsvWriter {
         out.write(header.append('\n').toString());
         for (int i = 0; i < p.count(); i++) {
             int best = (int) p.classes()[i];
-            StringBuilder line = new StringBuilder(quoted(p.names().get(i))).append(',').append(best).append(',')
-                    .append(quoted(model.className(best))).append(',').append(number(p.values()[i * classes + best]));
+            StringBuilder line = new StringBuilder(quoted(p.names().get(i)))
+                    .append(',')
+                    .append(best)
+                    .append(',')
+                    .append(quoted(model.className(best)))
+                    .append(',')
+                    .append(number(p.values()[i * classes + best]));
             for (int c = 0; c < classes; c++) {
                 line.append(',').append(number(p.values()[i * classes + c]));
             }

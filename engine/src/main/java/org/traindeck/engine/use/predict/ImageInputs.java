@@ -1,12 +1,5 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.PredictionInputException;
-
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.data.ImageFolderReader;
-import org.traindeck.engine.data.SampleShape;
-
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,6 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.data.ImageFolderReader;
+import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.outputs.PredictionInputException;
 
 /**
  * Reads image files (PNG, JPEG, BMP, GIF through ImageIO), or every image in a folder and its sub-folders in name
@@ -25,8 +23,7 @@ final class ImageInputs {
 
     static final List<String> EXTENSIONS = List.of(".png", ".jpg", ".jpeg", ".bmp", ".gif");
 
-    private ImageInputs() {
-    }
+    private ImageInputs() {}
 
     static boolean isImage(Path p) {
         String name = p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -40,11 +37,15 @@ final class ImageInputs {
             if (Files.isDirectory(input)) {
                 List<Path> found;
                 try (Stream<Path> s = Files.walk(input)) {
-                    found = s.filter(Files::isRegularFile).filter(ImageInputs::isImage)
-                            .filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
+                    found = s.filter(Files::isRegularFile)
+                            .filter(ImageInputs::isImage)
+                            .filter(p -> !p.getFileName().toString().startsWith("."))
+                            .sorted()
+                            .toList();
                 }
                 if (found.isEmpty()) {
-                    throw new PredictionInputException(input + " holds no images (" + String.join(", ", EXTENSIONS) + ")");
+                    throw new PredictionInputException(
+                            input + " holds no images (" + String.join(", ", EXTENSIONS) + ")");
                 }
                 files.addAll(found);
             } else if (!Files.isRegularFile(input)) {
@@ -58,13 +59,14 @@ final class ImageInputs {
 
     static InputRows read(List<Path> files, PredictionModel model) {
         if (!(model.shape() instanceof SampleShape.Image shape)) {
-            throw new PredictionInputException(files.get(0) + " is an image, but the model takes " + NumpyInputs.expected(model)
-                    + ": give its inputs as .npy");
+            throw new PredictionInputException(files.get(0) + " is an image, but the model takes "
+                    + NumpyInputs.expected(model) + ": give its inputs as .npy");
         }
         float scale = byteScale(model.source());
         if (shape.channels() != 1 && shape.channels() != 3) {
             throw new PredictionInputException(files.get(0) + " is an image, but the model takes " + shape.channels()
-                    + " channels per pixel: an image file gives 1 (grey) or 3 (RGB); give the inputs as .npy " + NumpyInputs.expected(model));
+                    + " channels per pixel: an image file gives 1 (grey) or 3 (RGB); give the inputs as .npy "
+                    + NumpyInputs.expected(model));
         }
         int length = shape.values();
         float[] values = new float[Math.multiplyExact(files.size(), length)];
@@ -72,7 +74,11 @@ final class ImageInputs {
         for (int i = 0; i < files.size(); i++) {
             Path file = files.get(i);
             BufferedImage image = decode(file);
-            ImageFolderReader.writePixels(ImageFolderReader.resize(image, shape.width(), shape.height()), shape.channels(), values, i * length);
+            ImageFolderReader.writePixels(
+                    ImageFolderReader.resize(image, shape.width(), shape.height()),
+                    shape.channels(),
+                    values,
+                    i * length);
             if (scale != 1 / 255f) {
                 float factor = scale * 255f;
                 for (int j = i * length; j < (i + 1) * length; j++) {
@@ -89,11 +95,14 @@ final class ImageInputs {
         if (source instanceof SourceConfig.Numpy n) {
             return (float) n.scale();
         }
-        if (source instanceof SourceConfig.Idx || source instanceof SourceConfig.ImageFolder || source instanceof SourceConfig.MaskFolders) {
+        if (source instanceof SourceConfig.Idx
+                || source instanceof SourceConfig.ImageFolder
+                || source instanceof SourceConfig.MaskFolders) {
             return 1 / 255f;
         }
-        throw new PredictionInputException("the model was trained on a " + source.type() + " source, whose values are not an image's "
-                + "pixels: give its inputs as .npy in the source's own units");
+        throw new PredictionInputException(
+                "the model was trained on a " + source.type() + " source, whose values are not an image's "
+                        + "pixels: give its inputs as .npy in the source's own units");
     }
 
     private static BufferedImage decode(Path file) {
@@ -101,8 +110,10 @@ final class ImageInputs {
         try {
             image = ImageIO.read(file.toFile());
         } catch (IOException | RuntimeException e) {
-            throw new PredictionInputException(file + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
-                    + "): a damaged image", e);
+            throw new PredictionInputException(
+                    file + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
+                            + "): a damaged image",
+                    e);
         }
         if (image == null) {
             throw new PredictionInputException(file + " is not an image ImageIO can decode (PNG, JPEG, BMP, GIF)");

@@ -11,7 +11,8 @@ public record InputRows(float[] values, int count, List<String> names) {
     public InputRows {
         names = List.copyOf(names);
         if (names.size() != count || count > 0 && values.length % count != 0) {
-            throw new IllegalArgumentException(count + " rows, " + names.size() + " names, " + values.length + " values");
+            throw new IllegalArgumentException(
+                    count + " rows, " + names.size() + " names, " + values.length + " values");
         }
     }
 

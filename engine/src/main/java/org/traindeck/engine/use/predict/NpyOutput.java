@@ -1,13 +1,12 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.data.numpy.NpyHeaderWriter;
-
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import org.traindeck.engine.data.numpy.NpyHeaderWriter;
 
 /**
  * Writes one array as an {@code .npy} file (format 1.0, C order, little-endian): float32 values or int64 ids. The
@@ -15,8 +14,7 @@ import java.util.Arrays;
  */
 final class NpyOutput {
 
-    private NpyOutput() {
-    }
+    private NpyOutput() {}
 
     static void writeFloats(float[] values, long[] shape, OutputStream out) throws IOException {
         check(values.length, shape);
@@ -49,7 +47,6 @@ final class NpyOutput {
         buffered.write(chunk.array(), 0, chunk.position());
         buffered.flush();
     }
-
 
     private static void check(int length, long[] shape) {
         long product = Arrays.stream(shape).reduce(1, Math::multiplyExact);

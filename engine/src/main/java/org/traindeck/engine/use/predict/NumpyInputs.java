@@ -1,15 +1,5 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.PredictionInputException;
-
-import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.data.NpySamples;
-import org.traindeck.engine.data.SampleShape;
-import org.traindeck.engine.data.numpy.NonFinite;
-import org.traindeck.engine.data.numpy.NpyArray;
-import org.traindeck.engine.data.numpy.NpyDType;
-import org.traindeck.engine.data.numpy.NpzArchive;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +7,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.data.NpySamples;
+import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.data.numpy.NonFinite;
+import org.traindeck.engine.data.numpy.NpyArray;
+import org.traindeck.engine.data.numpy.NpyDType;
+import org.traindeck.engine.data.numpy.NpzArchive;
+import org.traindeck.engine.outputs.PredictionInputException;
 
 /**
  * Reads NumPy inputs for a model ({@code x.npy}, {@code data.npz} holding one array, or {@code data.npz:x}) with
@@ -26,8 +24,7 @@ import java.util.stream.Collectors;
  */
 final class NumpyInputs {
 
-    private NumpyInputs() {
-    }
+    private NumpyInputs() {}
 
     static boolean isNumpy(Path input) {
         String name = input.getFileName() == null ? "" : input.getFileName().toString();
@@ -51,7 +48,8 @@ final class NumpyInputs {
                     try (NpzArchive archive = NpzArchive.open(file)) {
                         String name = member ? spec.substring(colon + 1) : only(archive, file);
                         if (!archive.names().contains(name)) {
-                            throw new PredictionInputException(file + " has no array \"" + name + "\" (it has " + String.join(", ", archive.names()) + ")");
+                            throw new PredictionInputException(file + " has no array \"" + name + "\" (it has "
+                                    + String.join(", ", archive.names()) + ")");
                         }
                         try (NpyArray array = archive.array(name)) {
                             float[] values = convert(array, model);
@@ -66,7 +64,8 @@ final class NumpyInputs {
                 }
             } catch (IOException e) {
                 // the reader names the file and what is wrong with it (an object array, a truncated file, a bad header)
-                throw new PredictionInputException(e.getMessage() == null ? "cannot read " + file + ": " + e : e.getMessage(), e);
+                throw new PredictionInputException(
+                        e.getMessage() == null ? "cannot read " + file + ": " + e : e.getMessage(), e);
             }
         }
         int length = model.shape().values();
@@ -90,8 +89,10 @@ final class NumpyInputs {
 
     private static String only(NpzArchive archive, Path file) {
         if (archive.names().size() != 1) {
-            throw new PredictionInputException(file + " holds " + archive.names().size() + " arrays (" + String.join(", ", archive.names())
-                    + "): name the one to predict on, as " + file + ":" + (archive.names().isEmpty() ? "x" : archive.names().get(0)));
+            throw new PredictionInputException(
+                    file + " holds " + archive.names().size() + " arrays (" + String.join(", ", archive.names())
+                            + "): name the one to predict on, as " + file + ":"
+                            + (archive.names().isEmpty() ? "x" : archive.names().get(0)));
         }
         return archive.names().get(0);
     }
@@ -101,10 +102,12 @@ final class NumpyInputs {
         SampleShape shape = model.shape();
         long[] s = array.shape();
         if (array.dtype() == NpyDType.BOOL) {
-            throw new PredictionInputException(array.source() + " holds booleans (" + array.describe() + "): the model takes numbers");
+            throw new PredictionInputException(
+                    array.source() + " holds booleans (" + array.describe() + "): the model takes numbers");
         }
         if (s.length == 0) {
-            throw new PredictionInputException(array.source() + " is a single value: inputs are one sample per row, " + expected(model));
+            throw new PredictionInputException(
+                    array.source() + " is a single value: inputs are one sample per row, " + expected(model));
         }
         long[] sample = Arrays.copyOfRange(s, 1, s.length);
         boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
@@ -119,21 +122,23 @@ final class NumpyInputs {
         int length = shape.values();
         if (shape instanceof SampleShape.Tokens) {
             if (!array.dtype().isIntegral()) {
-                throw new PredictionInputException(array.source() + " holds " + array.dtype().numpyName() + " values, but token ids are "
-                        + "whole numbers: save it with .astype(np.int64)");
+                throw new PredictionInputException(
+                        array.source() + " holds " + array.dtype().numpyName() + " values, but token ids are "
+                                + "whole numbers: save it with .astype(np.int64)");
             }
             long[] outside = array.firstOutside(0, model.outputs() - 1);
             if (outside != null) {
                 long[] row = new long[length];
                 array.readSampleLongs(outside[0], row, 0);
-                throw new PredictionInputException(array.source() + " holds the token id " + row[(int) outside[1]] + " at sample " + outside[0]
-                        + ", index " + Arrays.toString(outside) + ", outside the model's vocabulary 0.." + (model.outputs() - 1));
+                throw new PredictionInputException(array.source() + " holds the token id " + row[(int) outside[1]]
+                        + " at sample " + outside[0] + ", index " + Arrays.toString(outside)
+                        + ", outside the model's vocabulary 0.." + (model.outputs() - 1));
             }
         }
         NonFinite bad = array.dtype().isFloat() ? array.firstNonFinite() : null;
         if (bad != null) {
-            throw new PredictionInputException(bad.describe() + ": the model cannot predict on it; clean the input (np.nan_to_num, or drop "
-                    + "those samples)");
+            throw new PredictionInputException(bad.describe()
+                    + ": the model cannot predict on it; clean the input (np.nan_to_num, or drop " + "those samples)");
         }
         int channels = channelsLast && sample.length > 1 ? channels(shape) : 0;
         float[] out = new float[Math.multiplyExact(n, length)];
@@ -153,7 +158,8 @@ final class NumpyInputs {
         if (source instanceof SourceConfig.Numpy n) {
             return (float) n.scale();
         }
-        boolean pixelBytes = source instanceof SourceConfig.Idx || source instanceof SourceConfig.ImageFolder
+        boolean pixelBytes = source instanceof SourceConfig.Idx
+                || source instanceof SourceConfig.ImageFolder
                 || source instanceof SourceConfig.MaskFolders;
         return pixelBytes && dtype == NpyDType.UINT8 ? 1 / 255f : 1f;
     }
@@ -170,13 +176,18 @@ final class NumpyInputs {
         } else if (shape instanceof SampleShape.Tokens t) {
             out.add(new long[] {t.length()});
         } else if (shape instanceof SampleShape.Image i) {
-            out.add(channelsLast ? new long[] {i.height(), i.width(), i.channels()} : new long[] {i.channels(), i.height(), i.width()});
+            out.add(
+                    channelsLast
+                            ? new long[] {i.height(), i.width(), i.channels()}
+                            : new long[] {i.channels(), i.height(), i.width()});
             if (i.channels() == 1) {
                 out.add(new long[] {i.height(), i.width()});
             }
         } else if (shape instanceof SampleShape.Volume v) {
-            out.add(channelsLast ? new long[] {v.depth(), v.height(), v.width(), v.channels()}
-                    : new long[] {v.channels(), v.depth(), v.height(), v.width()});
+            out.add(
+                    channelsLast
+                            ? new long[] {v.depth(), v.height(), v.width(), v.channels()}
+                            : new long[] {v.channels(), v.depth(), v.height(), v.width()});
         }
         if (model.takesRows() && !(shape instanceof SampleShape.Flat)) {
             out.add(new long[] {shape.values()});
@@ -188,13 +199,17 @@ final class NumpyInputs {
     static String expected(PredictionModel model) {
         boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
         String shapes = accepted(model, channelsLast).stream()
-                .map(a -> Arrays.stream(a).mapToObj(Long::toString).collect(Collectors.joining(", ", "[N" + (a.length > 0 ? ", " : ""), "]")))
+                .map(a -> Arrays.stream(a)
+                        .mapToObj(Long::toString)
+                        .collect(Collectors.joining(", ", "[N" + (a.length > 0 ? ", " : ""), "]")))
                 .collect(Collectors.joining(" or "));
         String what = model.shape() instanceof SampleShape.Tokens ? "integer token ids" : "numbers";
         return shapes + " (N samples of " + model.shape() + ", " + what + ")";
     }
 
     private static int channels(SampleShape shape) {
-        return shape instanceof SampleShape.Image i ? i.channels() : shape instanceof SampleShape.Volume v ? v.channels() : 0;
+        return shape instanceof SampleShape.Image i
+                ? i.channels()
+                : shape instanceof SampleShape.Volume v ? v.channels() : 0;
     }
 }

@@ -1,12 +1,5 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.PredictionInputException;
-import org.traindeck.engine.outputs.TextGenerator;
-import org.traindeck.engine.outputs.Sampling;
-
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.data.SampleShape;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -17,6 +10,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.outputs.PredictionInputException;
+import org.traindeck.engine.outputs.Sampling;
+import org.traindeck.engine.outputs.TextGenerator;
 
 /**
  * Carries out a {@link PredictionRequest} on an opened model: checks where the output goes before any work (an
@@ -28,40 +26,49 @@ public final class PredictionJob {
     /** Classifier lines shown to the user; the file has them all. */
     static final int SHOWN = 10;
 
-    private PredictionJob() {
-    }
+    private PredictionJob() {}
 
     /** @param eachCharacter receives a continuation's characters as they are drawn */
-    public static PredictionReport run(PredictionModel model, PredictionRequest request, Consumer<String> eachCharacter) throws IOException {
+    public static PredictionReport run(PredictionModel model, PredictionRequest request, Consumer<String> eachCharacter)
+            throws IOException {
         if (request.prompt() != null) {
             return continuation(model, request, eachCharacter);
         }
         if (request.inputs().isEmpty()) {
-            throw new PredictionInputException(model.vocabulary() != null
-                    ? "a text model continues a prompt: give --prompt TEXT (or windows of token ids as .npy)"
-                    : "no inputs: give .npy/.npz files, image files or a folder of images to predict on");
+            throw new PredictionInputException(
+                    model.vocabulary() != null
+                            ? "a text model continues a prompt: give --prompt TEXT (or windows of token ids as .npy)"
+                            : "no inputs: give .npy/.npz files, image files or a folder of images to predict on");
         }
         if (request.out() == null) {
-            throw new PredictionInputException("--out is required: a .npy file" + (model.task() == Task.CLASSIFICATION ? ", a .csv" : "")
-                    + (model.task() == Task.SEGMENTATION ? ", or a folder for PNG masks" : ""));
+            throw new PredictionInputException(
+                    "--out is required: a .npy file" + (model.task() == Task.CLASSIFICATION ? ", a .csv" : "")
+                            + (model.task() == Task.SEGMENTATION ? ", or a folder for PNG masks" : ""));
         }
         Path out = request.out();
         String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean npy = name.endsWith(".npy");
         boolean csv = name.endsWith(".csv");
-        boolean classes = model.task() == Task.CLASSIFICATION || model.task() == Task.SEGMENTATION || model.task() == Task.SEQUENCE;
-        Path classFile = npy && classes ? out.resolveSibling(out.getFileName().toString().replaceAll("(?i)\\.npy$", "") + ".classes.npy") : null;
+        boolean classes = model.task() == Task.CLASSIFICATION
+                || model.task() == Task.SEGMENTATION
+                || model.task() == Task.SEQUENCE;
+        Path classFile = npy && classes
+                ? out.resolveSibling(out.getFileName().toString().replaceAll("(?i)\\.npy$", "") + ".classes.npy")
+                : null;
         if (csv && model.task() != Task.CLASSIFICATION) {
-            throw new PredictionInputException("--out " + out + ": a CSV holds one class per input, for a classifier; this model's task is "
-                    + model.task().json + ": write a .npy" + (model.task() == Task.SEGMENTATION ? " or a folder of PNG masks" : ""));
+            throw new PredictionInputException("--out " + out
+                    + ": a CSV holds one class per input, for a classifier; this model's task is " + model.task().json
+                    + ": write a .npy" + (model.task() == Task.SEGMENTATION ? " or a folder of PNG masks" : ""));
         }
         if (!npy && !csv && !(model.task() == Task.SEGMENTATION && model.shape() instanceof SampleShape.Image)) {
-            throw new PredictionInputException("--out " + out + " is neither a .npy" + (model.task() == Task.CLASSIFICATION ? " nor a .csv" : "")
+            throw new PredictionInputException("--out " + out + " is neither a .npy"
+                    + (model.task() == Task.CLASSIFICATION ? " nor a .csv" : "")
                     + " file" + (model.task() == Task.SEGMENTATION ? " (a volume's masks go to .npy, not PNG)" : "")
                     + ": name the file the predictions go to, as predictions.npy");
         }
         if (request.overlays() && (npy || csv)) {
-            throw new PredictionInputException("--overlay draws masks over their images, in a folder of PNG masks: give a folder as --out");
+            throw new PredictionInputException(
+                    "--overlay draws masks over their images, in a folder of PNG masks: give a folder as --out");
         }
         boolean folder = !npy && !csv;
         AtomicOutput.checkFree(out, request.force(), folder);
@@ -73,8 +80,10 @@ public final class PredictionJob {
         Predictions p = Predictor.predict(model, rows);
         List<Path> written = new ArrayList<>();
         if (folder) {
-            AtomicOutput.writeFolder(out, request.force(), dir -> MaskPngWriter.write(p, rows, (SampleShape.Image) model.shape(),
-                    request.overlays(), dir));
+            AtomicOutput.writeFolder(
+                    out,
+                    request.force(),
+                    dir -> MaskPngWriter.write(p, rows, (SampleShape.Image) model.shape(), request.overlays(), dir));
             written.add(out);
         } else {
             Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
@@ -106,23 +115,31 @@ public final class PredictionJob {
             int classes = (int) p.shape()[1];
             for (int i = 0; i < Math.min(SHOWN, p.count()); i++) {
                 int best = (int) p.classes()[i];
-                lines.add(String.format(Locale.ROOT, "%s  %s  %.3f", p.names().get(i), model.className(best), p.values()[i * classes + best]));
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "%s  %s  %.3f",
+                        p.names().get(i),
+                        model.className(best),
+                        p.values()[i * classes + best]));
             }
             if (p.count() > SHOWN) {
                 lines.add("… " + (p.count() - SHOWN) + " more");
             }
         }
-        lines.add(p.count() + " prediction" + (p.count() == 1 ? "" : "s") + " of shape " + Arrays.toString(Arrays.copyOfRange(p.shape(), 1, p.shape().length))
-                + " each");
+        lines.add(p.count() + " prediction" + (p.count() == 1 ? "" : "s") + " of shape "
+                + Arrays.toString(Arrays.copyOfRange(p.shape(), 1, p.shape().length)) + " each");
         return lines;
     }
 
-    private static PredictionReport continuation(PredictionModel model, PredictionRequest request, Consumer<String> eachCharacter)
-            throws IOException {
+    private static PredictionReport continuation(
+            PredictionModel model, PredictionRequest request, Consumer<String> eachCharacter) throws IOException {
         if (model.vocabulary() == null || !(model.shape() instanceof SampleShape.Tokens tokens)) {
-            throw new PredictionInputException("--prompt continues a text, but this model was trained for " + model.task().json + " on a "
-                    + model.source().type() + " source" + (model.task() == Task.SEQUENCE ? " of token ids, without characters: give "
-                    + "windows of token ids as .npy" : ": give inputs to predict on instead"));
+            throw new PredictionInputException(
+                    "--prompt continues a text, but this model was trained for " + model.task().json + " on a "
+                            + model.source().type() + " source"
+                            + (model.task() == Task.SEQUENCE
+                                    ? " of token ids, without characters: give " + "windows of token ids as .npy"
+                                    : ": give inputs to predict on instead"));
         }
         if (!request.inputs().isEmpty()) {
             throw new PredictionInputException("give either --prompt or inputs, not both");
@@ -131,10 +148,13 @@ public final class PredictionJob {
         if (request.out() != null) {
             AtomicOutput.checkFree(request.out(), request.force(), false);
         }
-        String text = new TextGenerator(model.forward()::output, model.vocabulary(), tokens.length()).generate(request.prompt(), sampling, eachCharacter);
+        String text = new TextGenerator(model.forward()::output, model.vocabulary(), tokens.length())
+                .generate(request.prompt(), sampling, eachCharacter);
         List<Path> written = new ArrayList<>();
         if (request.out() != null) {
-            AtomicOutput.writeFiles(Map.of(request.out(), stream -> stream.write(text.getBytes(StandardCharsets.UTF_8))), request.force());
+            AtomicOutput.writeFiles(
+                    Map.of(request.out(), stream -> stream.write(text.getBytes(StandardCharsets.UTF_8))),
+                    request.force());
             written.add(request.out());
         }
         return new PredictionReport(model.task(), 1, written, List.of(), text);

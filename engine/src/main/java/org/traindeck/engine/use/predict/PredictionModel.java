@@ -1,7 +1,6 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.PredictionInputException;
-
+import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -13,9 +12,8 @@ import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Normalizer;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.Vocabulary;
+import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.use.TrainedModel;
-
-import java.util.List;
 
 /**
  * What predicting needs of a trained model: its task, one sample's input shape (as the data reader makes it), whether
@@ -23,8 +21,16 @@ import java.util.List;
  * normaliser fitted on the training rows (null when none), the vocabulary and class names where there are any, and
  * the network's forward pass in inference mode.
  */
-public record PredictionModel(Task task, SampleShape shape, boolean takesRows, int outputs, SourceConfig source,
-                              Normalizer normalizer, Vocabulary vocabulary, List<String> classNames, Forward forward) {
+public record PredictionModel(
+        Task task,
+        SampleShape shape,
+        boolean takesRows,
+        int outputs,
+        SourceConfig source,
+        Normalizer normalizer,
+        Vocabulary vocabulary,
+        List<String> classNames,
+        Forward forward) {
 
     /** The network's output for a batch in its input layout (dropout off, batch norm's running figures). */
     @FunctionalInterface
@@ -55,11 +61,21 @@ public record PredictionModel(Task task, SampleShape shape, boolean takesRows, i
         try {
             normalizer = DataLoader.trainingNormalizer(config, data, at);
         } catch (InvalidConfigException e) {
-            throw new PredictionInputException("the model's inputs are normalised with figures fitted on its training data, which "
-                    + "cannot be read now: " + e.getMessage(), e);
+            throw new PredictionInputException(
+                    "the model's inputs are normalised with figures fitted on its training data, which "
+                            + "cannot be read now: " + e.getMessage(),
+                    e);
         }
-        return new PredictionModel(model.task(), model.sampleShape(), model.takesRows(), model.outputs(), data.train(), normalizer,
-                model.vocabulary(), model.classNames(), input -> model.output(input)[0]);
+        return new PredictionModel(
+                model.task(),
+                model.sampleShape(),
+                model.takesRows(),
+                model.outputs(),
+                data.train(),
+                normalizer,
+                model.vocabulary(),
+                model.classNames(),
+                input -> model.output(input)[0]);
     }
 
     /** The batch shape the network takes for {@code n} samples. */

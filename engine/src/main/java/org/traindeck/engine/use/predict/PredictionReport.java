@@ -1,9 +1,8 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.config.Task;
-
 import java.nio.file.Path;
 import java.util.List;
+import org.traindeck.engine.config.Task;
 
 /**
  * What a prediction did: the model's task, how many inputs it predicted on, the files it wrote (all or none), a

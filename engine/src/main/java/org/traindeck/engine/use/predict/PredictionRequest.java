@@ -1,9 +1,8 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.Sampling;
-
 import java.nio.file.Path;
 import java.util.List;
+import org.traindeck.engine.outputs.Sampling;
 
 /**
  * What {@code traindeck predict} asks: the model (a run folder or checkpoint, its weights or their average), the
@@ -11,20 +10,29 @@ import java.util.List;
  * an existing one, {@code overlays} adds pictures of the masks over their images), or for a text model a prompt to
  * continue ({@code out} optional then).
  */
-public record PredictionRequest(Path model, boolean ema, List<Path> inputs, Path out, boolean force, boolean overlays,
-                                String prompt, Sampling sampling) {
+public record PredictionRequest(
+        Path model,
+        boolean ema,
+        List<Path> inputs,
+        Path out,
+        boolean force,
+        boolean overlays,
+        String prompt,
+        Sampling sampling) {
 
     public PredictionRequest {
         inputs = inputs == null ? List.of() : List.copyOf(inputs);
     }
 
     /** Predictions on inputs, written to {@code out}. */
-    public static PredictionRequest onInputs(Path model, boolean ema, List<Path> inputs, Path out, boolean force, boolean overlays) {
+    public static PredictionRequest onInputs(
+            Path model, boolean ema, List<Path> inputs, Path out, boolean force, boolean overlays) {
         return new PredictionRequest(model, ema, inputs, out, force, overlays, null, null);
     }
 
     /** A continuation of {@code prompt}, printed (and written to {@code out} when given). */
-    public static PredictionRequest continuing(Path model, boolean ema, String prompt, Sampling sampling, Path out, boolean force) {
+    public static PredictionRequest continuing(
+            Path model, boolean ema, String prompt, Sampling sampling, Path out, boolean force) {
         return new PredictionRequest(model, ema, List.of(), out, force, false, prompt, sampling);
     }
 }

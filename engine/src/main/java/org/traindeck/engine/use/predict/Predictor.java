@@ -1,13 +1,11 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.PredictionInputException;
-
+import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.Task;
-
-import java.util.Arrays;
+import org.traindeck.engine.outputs.PredictionInputException;
 
 /**
  * Runs a model on inputs in batches and gathers its outputs, one row per input, with the most likely class along
@@ -19,8 +17,7 @@ public final class Predictor {
     /** Rows per forward pass: bounded memory, whatever the number of inputs. */
     static final int BATCH = 64;
 
-    private Predictor() {
-    }
+    private Predictor() {}
 
     public static Predictions predict(PredictionModel model, InputRows rows) {
         if (rows.count() == 0) {
@@ -28,7 +25,8 @@ public final class Predictor {
         }
         int length = rows.length();
         if (length != model.shape().values()) {
-            throw new IllegalArgumentException(length + " values per row, the model takes " + model.shape().values());
+            throw new IllegalArgumentException(
+                    length + " values per row, the model takes " + model.shape().values());
         }
         float[] out = null;
         long[] shape = null;
@@ -43,10 +41,13 @@ public final class Predictor {
                 rowLength = (int) (y.length() / n);
                 out = new float[Math.multiplyExact(rows.count(), rowLength)];
             }
-            float[] values = y.castTo(DataType.FLOAT).dup('c').reshape(y.length()).toFloatVector();
+            float[] values =
+                    y.castTo(DataType.FLOAT).dup('c').reshape(y.length()).toFloatVector();
             System.arraycopy(values, 0, out, from * rowLength, n * rowLength);
         }
-        boolean classes = model.task() == Task.CLASSIFICATION || model.task() == Task.SEGMENTATION || model.task() == Task.SEQUENCE;
+        boolean classes = model.task() == Task.CLASSIFICATION
+                || model.task() == Task.SEGMENTATION
+                || model.task() == Task.SEQUENCE;
         long[] classShape = classes ? withoutAxis1(shape) : null;
         return new Predictions(out, shape, classes ? argmaxAxis1(out, shape) : null, classShape, rows.names());
     }

@@ -4,6 +4,3 @@
  * org.traindeck.engine.outputs.MaskImages}), and the files {@code traindeck predict} writes.
  */
 package org.traindeck.engine.use.predict;
-
-import org.traindeck.engine.outputs.MaskImages;
-import org.traindeck.engine.outputs.TextGenerator;

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 /** A process that inflates one member of the {@code .npz} given, says so, and waits to be killed. */
 public final class InflatingChild {
 
-    private InflatingChild() {
-    }
+    private InflatingChild() {}
 
     public static void main(String[] args) throws IOException {
         NpzArchive npz = NpzArchive.open(Path.of(args[0]));

@@ -17,7 +17,9 @@ class NpyArrayDTypeTest {
     static List<String> dtypeFixtures() throws IOException {
         try (Stream<Path> files = Files.list(NpyFixtures.dir())) {
             List<String> names = files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.matches("[fiub][1248]_(le|be|na)_[cf]\\.npy")).sorted().toList();
+                    .filter(n -> n.matches("[fiub][1248]_(le|be|na)_[cf]\\.npy"))
+                    .sorted()
+                    .toList();
             assertThat(names).hasSize(42);
             return names;
         }
@@ -25,8 +27,9 @@ class NpyArrayDTypeTest {
 
     /** Windows of 24 bytes put boundaries inside every sample (15 values) of every dtype. */
     static Stream<Object[]> dtypeFixturesAndWindows() throws IOException {
-        return dtypeFixtures().stream().flatMap(n -> Stream.of(new Object[] {n, NpyArray.DEFAULT_WINDOW_BYTES},
-                new Object[] {n, 24L}, new Object[] {n, 1L}));
+        return dtypeFixtures().stream()
+                .flatMap(n -> Stream.of(
+                        new Object[] {n, NpyArray.DEFAULT_WINDOW_BYTES}, new Object[] {n, 24L}, new Object[] {n, 1L}));
     }
 
     @ParameterizedTest(name = "{0} windows of {1} bytes")
@@ -40,11 +43,13 @@ class NpyArrayDTypeTest {
             assertThat(a.dtype().descr(a.header().order()).substring(1)).isEqualTo(name.substring(0, 2));
             assertThat(a.header().fortranOrder()).isEqualTo(name.endsWith("_f.npy"));
             if (bytes > 1) {
-                assertThat(a.header().order()).isEqualTo(name.contains("_be_") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+                assertThat(a.header().order())
+                        .isEqualTo(name.contains("_be_") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
                 assertThat(a.describe()).endsWith(name.contains("_be_") ? "big-endian" : "little-endian");
             }
-            assertThat(a.describe()).startsWith(a.dtype().numpyName() + " [4, 3, 5] "
-                    + (name.endsWith("_f.npy") ? "Fortran order" : "C order"));
+            assertThat(a.describe())
+                    .startsWith(a.dtype().numpyName() + " [4, 3, 5] "
+                            + (name.endsWith("_f.npy") ? "Fortran order" : "C order"));
             assertThat(a.sampleCount()).isEqualTo(4);
             assertThat(a.sampleLength()).isEqualTo(15);
 
@@ -52,7 +57,8 @@ class NpyArrayDTypeTest {
             for (int i = 0; i < 4; i++) {
                 a.readSample(i, one, 2);
                 for (int p = 0; p < 15; p++) {
-                    assertThat((double) one[2 + p]).as("%s sample %d position %d", name, i, p)
+                    assertThat((double) one[2 + p])
+                            .as("%s sample %d position %d", name, i, p)
                             .isEqualTo(NpyFixtures.expected(kind, i * 15L + p));
                 }
             }

@@ -36,9 +36,11 @@ class NpyArrayShapesTest {
             }
             float[] batch = new float[3];
             a.readSamples(7, 3, batch, 0);
-            assertThat(batch).containsExactly((float) NpyFixtures.expected('i', 7), (float) NpyFixtures.expected('i', 8),
-                    (float) NpyFixtures.expected('i', 9));
-            assertThatThrownBy(() -> a.readSamples(8, 3, new float[3], 0)).isInstanceOf(IndexOutOfBoundsException.class)
+            assertThat(batch)
+                    .containsExactly((float) NpyFixtures.expected('i', 7), (float) NpyFixtures.expected('i', 8), (float)
+                            NpyFixtures.expected('i', 9));
+            assertThatThrownBy(() -> a.readSamples(8, 3, new float[3], 0))
+                    .isInstanceOf(IndexOutOfBoundsException.class)
                     .hasMessageContaining("vector_i4.npy");
         }
     }
@@ -102,8 +104,10 @@ class NpyArrayShapesTest {
     @Test
     void uint64BeyondLongIsRefusedAsLongButReadsAsFloat() throws IOException {
         try (NpyArray a = NpyArray.open(NpyFixtures.file("too_large_u8.npy"))) {
-            assertThatThrownBy(a::minMaxLong).isInstanceOf(ArithmeticException.class)
-                    .hasMessageContaining("too_large_u8.npy").hasMessageContaining("[1, 1]");
+            assertThatThrownBy(a::minMaxLong)
+                    .isInstanceOf(ArithmeticException.class)
+                    .hasMessageContaining("too_large_u8.npy")
+                    .hasMessageContaining("[1, 1]");
             assertThatThrownBy(() -> a.readSampleLongs(1, new long[2], 0)).isInstanceOf(ArithmeticException.class);
             long[] ok = new long[2];
             a.readSampleLongs(0, ok, 0);
@@ -117,13 +121,22 @@ class NpyArrayShapesTest {
     @Test
     void longReadsOfFloatArraysAreRefused() throws IOException {
         try (NpyArray a = NpyArray.open(NpyFixtures.file("f4_le_c.npy"))) {
-            assertThatThrownBy(a::minMaxLong).isInstanceOf(IllegalStateException.class).hasMessageContaining("float32");
+            assertThatThrownBy(a::minMaxLong)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("float32");
         }
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nonfinite_f2_c.npy", "nonfinite_f4_c.npy", "nonfinite_f8_c.npy",
-            "nonfinite_f2_f.npy", "nonfinite_f4_f.npy", "nonfinite_f8_f.npy"})
+    @ValueSource(
+            strings = {
+                "nonfinite_f2_c.npy",
+                "nonfinite_f4_c.npy",
+                "nonfinite_f8_c.npy",
+                "nonfinite_f2_f.npy",
+                "nonfinite_f4_f.npy",
+                "nonfinite_f8_f.npy"
+            })
     void firstNonFiniteIsReportedInCOrderWithItsSampleAndIndex(String name) throws IOException {
         for (long window : new long[] {NpyArray.DEFAULT_WINDOW_BYTES, 24}) {
             try (NpyArray a = NpyArray.open(NpyFixtures.file(name), window)) {
@@ -161,7 +174,8 @@ class NpyArrayShapesTest {
             if (exponent == 0x1f) {
                 assertThat(mantissa == 0 ? Float.isInfinite(f) : Float.isNaN(f)).isTrue();
             } else {
-                double want = exponent == 0 ? sign * mantissa * Math.pow(2, -24)
+                double want = exponent == 0
+                        ? sign * mantissa * Math.pow(2, -24)
                         : sign * (1 + mantissa / 1024.0) * Math.pow(2, exponent - 15);
                 assertThat((double) f).as("half 0x%04x", bits).isEqualTo(want);
             }
@@ -172,7 +186,8 @@ class NpyArrayShapesTest {
     void readingAfterCloseIsRefused() throws IOException {
         NpyArray a = NpyArray.open(NpyFixtures.file("f4_le_c.npy"));
         a.close();
-        assertThatThrownBy(() -> a.readSample(0, new float[15], 0)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> a.readSample(0, new float[15], 0))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
     }
 }

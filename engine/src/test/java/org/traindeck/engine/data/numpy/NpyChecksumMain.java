@@ -8,8 +8,7 @@ import java.nio.file.Path;
  */
 public final class NpyChecksumMain {
 
-    private NpyChecksumMain() {
-    }
+    private NpyChecksumMain() {}
 
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[0]);
@@ -28,7 +27,8 @@ public final class NpyChecksumMain {
                 }
                 values += (long) n * length;
             }
-            System.out.println("values " + values + " checksum " + checksum + " maxMemory " + Runtime.getRuntime().maxMemory());
+            System.out.println("values " + values + " checksum " + checksum + " maxMemory "
+                    + Runtime.getRuntime().maxMemory());
         }
     }
 }

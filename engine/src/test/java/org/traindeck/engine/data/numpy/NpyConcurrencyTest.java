@@ -44,17 +44,20 @@ class NpyConcurrencyTest {
                             int i = (thread + r * THREADS) % samples;
                             a.readSample(i, out, 0);
                             for (int p = 0; p < length; p++) {
-                                assertThat((double) out[p]).isEqualTo(NpyFixtures.expected(kind, (long) i * length + p));
+                                assertThat((double) out[p])
+                                        .isEqualTo(NpyFixtures.expected(kind, (long) i * length + p));
                             }
                             if (i + 1 < samples) {
                                 a.readSamples(i, 2, pair, 0);
                                 for (int p = 0; p < 2 * length; p++) {
-                                    assertThat((double) pair[p]).isEqualTo(NpyFixtures.expected(kind, (long) i * length + p));
+                                    assertThat((double) pair[p])
+                                            .isEqualTo(NpyFixtures.expected(kind, (long) i * length + p));
                                 }
                             }
                             if (a.dtype().isIntegral()) {
                                 a.readSampleLongs(i, longs, 0);
-                                assertThat(longs[length - 1]).isEqualTo((long) NpyFixtures.expected(kind, (long) i * length + length - 1));
+                                assertThat(longs[length - 1])
+                                        .isEqualTo((long) NpyFixtures.expected(kind, (long) i * length + length - 1));
                             }
                             checked++;
                         }

@@ -6,8 +6,7 @@ import org.traindeck.engine.TestPaths;
 /** The fixtures written by {@code src/test/resources/numpy/make_fixtures.py}, and the formula their values follow. */
 final class NpyFixtures {
 
-    private NpyFixtures() {
-    }
+    private NpyFixtures() {}
 
     static Path dir() {
         return TestPaths.repoRoot().resolve("engine/src/test/resources/numpy");

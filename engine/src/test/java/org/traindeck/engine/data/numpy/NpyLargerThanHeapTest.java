@@ -27,6 +27,7 @@ class NpyLargerThanHeapTest {
 
     @TempDir
     Path dir;
+
     private Path npy;
 
     @AfterEach
@@ -44,10 +45,19 @@ class NpyLargerThanHeapTest {
 
         Path log = dir.resolve("child.log");
         long window = (48L << 20) + 4; // a whole number of floats, but never of 256-float samples
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"), NpyChecksumMain.class.getName(), npy.toString(),
-                Long.toString(window), "1000");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                NpyChecksumMain.class.getName(),
+                npy.toString(),
+                Long.toString(window),
+                "1000");
+        Process child = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         // a bound for a hung child, not a timing assumption: the read takes seconds even on a loaded machine
         boolean exited = child.waitFor(10, TimeUnit.MINUTES);
         if (!exited) {
@@ -57,7 +67,8 @@ class NpyLargerThanHeapTest {
         assertThat(exited).as("child finished; output: %s", output).isTrue();
         assertThat(child.exitValue()).as("child exit; output: %s", output).isZero();
         assertThat(output).contains("values " + (long) SAMPLES * LENGTH + " checksum " + expected + " ");
-        long childHeap = Long.parseLong(output.substring(output.indexOf("maxMemory ") + 10).trim());
+        long childHeap = Long.parseLong(
+                output.substring(output.indexOf("maxMemory ") + 10).trim());
         assertThat(childHeap).isLessThan(Files.size(npy) / 4);
     }
 
@@ -67,7 +78,8 @@ class NpyLargerThanHeapTest {
         int padded = (dict.length() + 1 + 10 + 63) / 64 * 64 - 10;
         String header = dict + " ".repeat(padded - dict.length() - 1) + "\n";
         ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
-        buf.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) header.length())
+        buf.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0})
+                .putShort((short) header.length())
                 .put(header.getBytes(StandardCharsets.ISO_8859_1));
         long checksum = 0;
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {

@@ -46,8 +46,10 @@ class NpzArchiveTest {
                     assertThat(labels[i]).isEqualTo((long) NpyFixtures.expected('i', i));
                 }
                 assertThat(npz.array("y")).isSameAs(y);
-                assertThatThrownBy(() -> npz.array("z")).isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("no array named 'z'").hasMessageContaining("[x, y, xf]");
+                assertThatThrownBy(() -> npz.array("z"))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("no array named 'z'")
+                        .hasMessageContaining("[x, y, xf]");
             }
         }
     }
@@ -66,9 +68,12 @@ class NpzArchiveTest {
     @Test
     void honestButHugeMemberIsStoppedByTheCallersCap() throws IOException {
         try (NpzArchive npz = NpzArchive.open(NpyFixtures.file("bomb_large.npz"), 64L << 20, 1 << 30, temp)) {
-            assertThatThrownBy(() -> npz.array("x")).isInstanceOf(NpyFormatException.class)
-                    .hasMessageContaining("bomb_large.npz").hasMessageContaining("x.npy")
-                    .hasMessageContaining("declares 104857728 bytes").hasMessageContaining("limit of 67108864");
+            assertThatThrownBy(() -> npz.array("x"))
+                    .isInstanceOf(NpyFormatException.class)
+                    .hasMessageContaining("bomb_large.npz")
+                    .hasMessageContaining("x.npy")
+                    .hasMessageContaining("declares 104857728 bytes")
+                    .hasMessageContaining("limit of 67108864");
         }
         assertThat(tempFiles()).isZero();
         // under a cap that allows it, the same member inflates fine: 100 MiB of zeros
@@ -83,8 +88,10 @@ class NpzArchiveTest {
     @Test
     void declaredSizeAbsurdForItsCompressedSizeIsRefused() throws IOException {
         try (NpzArchive npz = NpzArchive.open(NpyFixtures.file("bomb_declared.npz"), Long.MAX_VALUE, 1 << 30, temp)) {
-            assertThatThrownBy(() -> npz.array("x")).isInstanceOf(NpyFormatException.class)
-                    .hasMessageContaining("bomb_declared.npz").hasMessageContaining("declares 4294967280 bytes")
+            assertThatThrownBy(() -> npz.array("x"))
+                    .isInstanceOf(NpyFormatException.class)
+                    .hasMessageContaining("bomb_declared.npz")
+                    .hasMessageContaining("declares 4294967280 bytes")
                     .hasMessageContaining("zip bomb");
         }
         assertThat(tempFiles()).isZero();
@@ -93,7 +100,8 @@ class NpzArchiveTest {
     @Test
     void memberInflatingBeyondItsDeclaredSizeIsStopped() throws IOException {
         try (NpzArchive npz = NpzArchive.open(NpyFixtures.file("bomb_understated.npz"), 1 << 20, 1 << 30, temp)) {
-            assertThatThrownBy(() -> npz.array("x")).isInstanceOf(NpyFormatException.class)
+            assertThatThrownBy(() -> npz.array("x"))
+                    .isInstanceOf(NpyFormatException.class)
                     .hasMessageContaining("bomb_understated.npz")
                     .hasMessageContaining("inflates beyond its declared size of 20000 bytes");
         }
@@ -102,36 +110,45 @@ class NpzArchiveTest {
 
     @Test
     void localHeaderOffsetOutsideTheFileIsRefused() {
-        assertThatThrownBy(() -> NpzArchive.open(NpyFixtures.file("bad_offset.npz"))).isInstanceOf(NpyFormatException.class)
-                .hasMessageContaining("bad_offset.npz").hasMessageContaining("local header offset 1000000")
+        assertThatThrownBy(() -> NpzArchive.open(NpyFixtures.file("bad_offset.npz")))
+                .isInstanceOf(NpyFormatException.class)
+                .hasMessageContaining("bad_offset.npz")
+                .hasMessageContaining("local header offset 1000000")
                 .hasMessageContaining("at byte offset 1000000");
     }
 
     @Test
     void truncatedNpyInsideAStoredMemberIsRefused() throws IOException {
         try (NpzArchive npz = NpzArchive.open(NpyFixtures.file("truncated_member.npz"))) {
-            assertThatThrownBy(() -> npz.array("x")).isInstanceOf(NpyFormatException.class)
+            assertThatThrownBy(() -> npz.array("x"))
+                    .isInstanceOf(NpyFormatException.class)
                     .hasMessageContaining("truncated_member.npz member x.npy")
-                    .hasMessageContaining("1024 bytes of data").hasMessageContaining("only 1014 bytes");
+                    .hasMessageContaining("1024 bytes of data")
+                    .hasMessageContaining("only 1014 bytes");
         }
     }
 
     @Test
     void notAZipIsRefused() {
-        assertThatThrownBy(() -> NpzArchive.open(NpyFixtures.file("f4_le_c.npy"))).isInstanceOf(NpyFormatException.class)
-                .hasMessageContaining("f4_le_c.npy").hasMessageContaining("not a zip");
+        assertThatThrownBy(() -> NpzArchive.open(NpyFixtures.file("f4_le_c.npy")))
+                .isInstanceOf(NpyFormatException.class)
+                .hasMessageContaining("f4_le_c.npy")
+                .hasMessageContaining("not a zip");
         Path cut = temp.resolve("cut.npz");
         assertThatThrownBy(() -> {
-            byte[] whole = Files.readAllBytes(NpyFixtures.file("arrays.npz"));
-            Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 30));
-            NpzArchive.open(cut);
-        }).isInstanceOf(NpyFormatException.class).hasMessageContaining("cut.npz");
+                    byte[] whole = Files.readAllBytes(NpyFixtures.file("arrays.npz"));
+                    Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 30));
+                    NpzArchive.open(cut);
+                })
+                .isInstanceOf(NpyFormatException.class)
+                .hasMessageContaining("cut.npz");
     }
 
     @Test
     void otherCompressionMethodsAndNonNpyMembers(@TempDir Path dir) throws IOException {
         Path zip = dir.resolve("mixed.npz");
-        try (OutputStream o = Files.newOutputStream(zip); ZipOutputStream z = new ZipOutputStream(o)) {
+        try (OutputStream o = Files.newOutputStream(zip);
+                ZipOutputStream z = new ZipOutputStream(o)) {
             z.putNextEntry(new ZipEntry("readme.txt"));
             z.write("not an array".getBytes());
             z.closeEntry();
@@ -155,18 +172,22 @@ class NpzArchiveTest {
         byte[] bzip2 = zip.clone();
         bzip2[central + 10] = 12;
         try (NpzArchive npz = NpzArchive.open(Files.write(temp.resolve("bzip2.npz"), bzip2))) {
-            assertThatThrownBy(() -> npz.array("x")).isInstanceOf(NpyFormatException.class)
-                    .hasMessageContaining("bzip2.npz").hasMessageContaining("compression method 12");
+            assertThatThrownBy(() -> npz.array("x"))
+                    .isInstanceOf(NpyFormatException.class)
+                    .hasMessageContaining("bzip2.npz")
+                    .hasMessageContaining("compression method 12");
         }
         byte[] encrypted = zip.clone();
         encrypted[central + 8] |= 1;
         assertThatThrownBy(() -> NpzArchive.open(Files.write(temp.resolve("encrypted.npz"), encrypted)))
-                .isInstanceOf(NpyFormatException.class).hasMessageContaining("member x.npy is encrypted");
+                .isInstanceOf(NpyFormatException.class)
+                .hasMessageContaining("member x.npy is encrypted");
         byte[] twice = zip.clone();
         int second = centralEntry(zip, 1);
         twice[second + 46] = 'x'; // y.npy becomes a second x.npy in the directory
         assertThatThrownBy(() -> NpzArchive.open(Files.write(temp.resolve("twice.npz"), twice)))
-                .isInstanceOf(NpyFormatException.class).hasMessageContaining("two members named x.npy");
+                .isInstanceOf(NpyFormatException.class)
+                .hasMessageContaining("two members named x.npy");
     }
 
     /** Offset of the {@code n}th central directory entry (signature PK\1\2). */
@@ -182,7 +203,8 @@ class NpzArchiveTest {
 
     private long tempFiles() throws IOException {
         try (Stream<Path> s = Files.list(temp)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("traindeck-npz-")).count();
+            return s.filter(p -> p.getFileName().toString().startsWith("traindeck-npz-"))
+                    .count();
         }
     }
 }

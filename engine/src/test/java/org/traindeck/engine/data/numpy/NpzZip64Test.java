@@ -44,8 +44,10 @@ class NpzZip64Test {
     void zip64RecordPointingOutsideTheFileIsRefused() throws IOException {
         byte[] npy = Files.readAllBytes(NpyFixtures.file("f4_le_c.npy"));
         Path zip = Files.write(dir.resolve("lying64.npz"), zip64("x.npy", npy, false, true));
-        assertThatThrownBy(() -> NpzArchive.open(zip)).isInstanceOf(NpyFormatException.class)
-                .hasMessageContaining("lying64.npz").hasMessageContaining("zip64 record offset");
+        assertThatThrownBy(() -> NpzArchive.open(zip))
+                .isInstanceOf(NpyFormatException.class)
+                .hasMessageContaining("lying64.npz")
+                .hasMessageContaining("zip64 record offset");
     }
 
     /** One member, every 32-bit size and offset replaced by zip64 fields; {@code lie}: the locator points far away. */
@@ -64,23 +66,66 @@ class NpzZip64Test {
         crc.update(content);
         byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(1024 + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(0x04034b50).putShort((short) 45).putShort((short) 0).putShort((short) (deflate ? 8 : 0))
-                .putInt(0).putInt((int) crc.getValue()).putInt(-1).putInt(-1)
-                .putShort((short) nameBytes.length).putShort((short) 20).put(nameBytes)
-                .putShort((short) 1).putShort((short) 16).putLong(content.length).putLong(data.length).put(data);
+        b.putInt(0x04034b50)
+                .putShort((short) 45)
+                .putShort((short) 0)
+                .putShort((short) (deflate ? 8 : 0))
+                .putInt(0)
+                .putInt((int) crc.getValue())
+                .putInt(-1)
+                .putInt(-1)
+                .putShort((short) nameBytes.length)
+                .putShort((short) 20)
+                .put(nameBytes)
+                .putShort((short) 1)
+                .putShort((short) 16)
+                .putLong(content.length)
+                .putLong(data.length)
+                .put(data);
         int directoryAt = b.position();
-        b.putInt(0x02014b50).putShort((short) 45).putShort((short) 45).putShort((short) 0)
-                .putShort((short) (deflate ? 8 : 0)).putInt(0).putInt((int) crc.getValue()).putInt(-1).putInt(-1)
-                .putShort((short) nameBytes.length).putShort((short) 28).putShort((short) 0).putShort((short) 0)
-                .putShort((short) 0).putInt(0).putInt(-1).put(nameBytes)
-                .putShort((short) 1).putShort((short) 24).putLong(content.length).putLong(data.length).putLong(0);
+        b.putInt(0x02014b50)
+                .putShort((short) 45)
+                .putShort((short) 45)
+                .putShort((short) 0)
+                .putShort((short) (deflate ? 8 : 0))
+                .putInt(0)
+                .putInt((int) crc.getValue())
+                .putInt(-1)
+                .putInt(-1)
+                .putShort((short) nameBytes.length)
+                .putShort((short) 28)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putInt(0)
+                .putInt(-1)
+                .put(nameBytes)
+                .putShort((short) 1)
+                .putShort((short) 24)
+                .putLong(content.length)
+                .putLong(data.length)
+                .putLong(0);
         int directorySize = b.position() - directoryAt;
         int zip64At = b.position();
-        b.putInt(0x06064b50).putLong(44).putShort((short) 45).putShort((short) 45).putInt(0).putInt(0)
-                .putLong(1).putLong(1).putLong(directorySize).putLong(directoryAt);
+        b.putInt(0x06064b50)
+                .putLong(44)
+                .putShort((short) 45)
+                .putShort((short) 45)
+                .putInt(0)
+                .putInt(0)
+                .putLong(1)
+                .putLong(1)
+                .putLong(directorySize)
+                .putLong(directoryAt);
         b.putInt(0x07064b50).putInt(0).putLong(lie ? 1L << 40 : zip64At).putInt(1);
-        b.putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) -1).putShort((short) -1)
-                .putInt(-1).putInt(-1).putShort((short) 0);
+        b.putInt(0x06054b50)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) -1)
+                .putShort((short) -1)
+                .putInt(-1)
+                .putInt(-1)
+                .putShort((short) 0);
         return Arrays.copyOf(b.array(), b.position());
     }
 }

@@ -1,5 +1,13 @@
 package org.traindeck.engine.model.fit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigParser;
@@ -10,15 +18,6 @@ import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.model.ModelCheck;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The training-memory estimate and the verdict it gives against a device's memory. */
 class FitCheckTest {
@@ -38,7 +37,8 @@ class FitCheckTest {
 
     private static FitEstimate.Model model(ModelCheck.Checked checked) {
         StageConfig stage = checked.result().config().stages().get(0);
-        return FitEstimate.model(checked.conf(), checked.input(), checked.summary().parameters(), stage);
+        return FitEstimate.model(
+                checked.conf(), checked.input(), checked.summary().parameters(), stage);
     }
 
     @Test
@@ -52,7 +52,8 @@ class FitCheckTest {
         assertThat(at8.fromReport()).isTrue();
         assertThat(at8.activations()).isPositive();
         assertThat(model.at(16).activations()).isEqualTo(2 * at8.activations());
-        assertThat(model.at(24).total() - model.at(16).total()).isEqualTo(model.at(16).total() - at8.total());
+        assertThat(model.at(24).total() - model.at(16).total())
+                .isEqualTo(model.at(16).total() - at8.total());
         long params = checked.summary().parameters() * 4;
         assertThat(at8.weights()).isEqualTo(params);
         assertThat(at8.gradients()).isEqualTo(params);
@@ -73,16 +74,23 @@ class FitCheckTest {
 
         StageFits fits = StageFits.of(config, checked, devices);
 
-        assertThat(fits.lines()).singleElement().asString().startsWith("training memory per device: ").contains("gpu0: ", "does NOT fit");
+        assertThat(fits.lines())
+                .singleElement()
+                .asString()
+                .startsWith("training memory per device: ")
+                .contains("gpu0: ", "does NOT fit");
         ConfigProblem p = fits.problems().get(0);
         assertThat(p.path()).isEqualTo("stages[0].batchSize");
-        Matcher m = Pattern.compile("use batchSize (\\d+) with accumulationSteps (\\d+)").matcher(p.message());
+        Matcher m = Pattern.compile("use batchSize (\\d+) with accumulationSteps (\\d+)")
+                .matcher(p.message());
         assertThat(m.find()).as(p.message()).isTrue();
         int batch = Integer.parseInt(m.group(1));
         int steps = Integer.parseInt(m.group(2));
         assertThat(batch * steps).as("the same global batch").isEqualTo(256);
         assertThat(model.at(batch).total()).isLessThanOrEqualTo(124L << 20);
-        assertThat(model.at(2 * batch).total()).as("the largest power-of-two divisor that fits").isGreaterThan(124L << 20);
+        assertThat(model.at(2 * batch).total())
+                .as("the largest power-of-two divisor that fits")
+                .isGreaterThan(124L << 20);
     }
 
     @Test
@@ -94,15 +102,20 @@ class FitCheckTest {
 
         StageFits fits = StageFits.of(checked.result().config(), checked, devices);
 
-        assertThat(fits.problems()).singleElement().satisfies(p -> assertThat(p.message())
-                .contains("even batch 1 needs", "the model is too large for gpu0"));
+        assertThat(fits.problems())
+                .singleElement()
+                .satisfies(
+                        p -> assertThat(p.message()).contains("even batch 1 needs", "the model is too large for gpu0"));
     }
 
     @Test
     void cpuWorkersAreReplicasInOneProcessAndTheOffHeapLimitCaps(@TempDir Path dir) throws IOException {
         List<DeviceMemory> devices = DeviceMemory.of(DeviceSelection.cpuWorkers(3), HOST, List.of(), 1L << 30);
 
-        assertThat(devices).containsExactly(new DeviceMemory("cpu", 1L << 30, 3, "ND4J's off-heap limit, org.bytedeco.javacpp.maxbytes"));
-        assertThat(DeviceMemory.of(DeviceSelection.CPU, HOST, List.of(), 0)).containsExactly(new DeviceMemory("cpu", 8192L << 20, 1));
+        assertThat(devices)
+                .containsExactly(
+                        new DeviceMemory("cpu", 1L << 30, 3, "ND4J's off-heap limit, org.bytedeco.javacpp.maxbytes"));
+        assertThat(DeviceMemory.of(DeviceSelection.CPU, HOST, List.of(), 0))
+                .containsExactly(new DeviceMemory("cpu", 8192L << 20, 1));
     }
 }

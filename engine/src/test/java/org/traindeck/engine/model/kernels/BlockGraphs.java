@@ -26,15 +26,21 @@ final class BlockGraphs {
     static final int HEADS = 2;
     static final int OUTPUTS = 3;
 
-    private BlockGraphs() {
-    }
+    private BlockGraphs() {}
 
     private static ComputationGraphConfiguration.GraphBuilder builder(long seed) {
-        return new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).weightInit(WeightInit.XAVIER)
-                // Adam's epsilon above rounding noise: the attention's key bias has a gradient of exactly 0 in theory, and
+        return new NeuralNetConfiguration.Builder()
+                .seed(seed)
+                .dataType(DataType.FLOAT)
+                .weightInit(WeightInit.XAVIER)
+                // Adam's epsilon above rounding noise: the attention's key bias has a gradient of exactly 0 in theory,
+                // and
                 // with epsilon 1e-8 Adam would turn either side's 1e-9 of float noise into full-size, different steps
-                .updater(new Adam(1e-2, 0.9, 0.999, 1e-4)).trainingWorkspaceMode(WorkspaceMode.ENABLED).inferenceWorkspaceMode(WorkspaceMode.ENABLED)
-                .graphBuilder().addInputs("input");
+                .updater(new Adam(1e-2, 0.9, 0.999, 1e-4))
+                .trainingWorkspaceMode(WorkspaceMode.ENABLED)
+                .inferenceWorkspaceMode(WorkspaceMode.ENABLED)
+                .graphBuilder()
+                .addInputs("input");
     }
 
     static ComputationGraph reference(boolean causal, int length, long seed) {
@@ -46,10 +52,26 @@ final class BlockGraphs {
             g.addLayer(p + "attention", new SelfAttention(WIDTH, HEADS, causal), p + "norm1");
             g.addVertex(p + "residual1", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "attention", last);
             g.addLayer(p + "norm2", new LayerNorm(1e-5), p + "residual1");
-            g.addLayer(p + "mlp1", new TimeDistributed(new DenseLayer.Builder().nOut(HIDDEN).activation(Activation.GELU)
-                    .weightInit(WeightInit.RELU).build(), RNNFormat.NCW), p + "norm2");
-            g.addLayer(p + "mlp2", new TimeDistributed(new DenseLayer.Builder().nOut(WIDTH).activation(Activation.IDENTITY)
-                    .weightInit(WeightInit.XAVIER).build(), RNNFormat.NCW), p + "mlp1");
+            g.addLayer(
+                    p + "mlp1",
+                    new TimeDistributed(
+                            new DenseLayer.Builder()
+                                    .nOut(HIDDEN)
+                                    .activation(Activation.GELU)
+                                    .weightInit(WeightInit.RELU)
+                                    .build(),
+                            RNNFormat.NCW),
+                    p + "norm2");
+            g.addLayer(
+                    p + "mlp2",
+                    new TimeDistributed(
+                            new DenseLayer.Builder()
+                                    .nOut(WIDTH)
+                                    .activation(Activation.IDENTITY)
+                                    .weightInit(WeightInit.XAVIER)
+                                    .build(),
+                            RNNFormat.NCW),
+                    p + "mlp1");
             g.addVertex(p + "residual2", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "mlp2", p + "residual1");
             last = p + "residual2";
         }
@@ -65,14 +87,27 @@ final class BlockGraphs {
 
     /** A dense layer before the blocks: its gradient is made of the first block's input gradient. */
     private static String stem(ComputationGraphConfiguration.GraphBuilder g) {
-        g.addLayer("stem", new TimeDistributed(new DenseLayer.Builder().nOut(WIDTH).activation(Activation.IDENTITY).build(),
-                RNNFormat.NCW), "input");
+        g.addLayer(
+                "stem",
+                new TimeDistributed(
+                        new DenseLayer.Builder()
+                                .nOut(WIDTH)
+                                .activation(Activation.IDENTITY)
+                                .build(),
+                        RNNFormat.NCW),
+                "input");
         return "stem";
     }
 
     private static ComputationGraph head(ComputationGraphConfiguration.GraphBuilder g, String last, int length) {
-        g.addLayer("out", new RnnOutputLayer.Builder(LossFunctions.LossFunction.MSE).activation(Activation.IDENTITY).nOut(OUTPUTS)
-                .dataFormat(RNNFormat.NCW).build(), last);
+        g.addLayer(
+                "out",
+                new RnnOutputLayer.Builder(LossFunctions.LossFunction.MSE)
+                        .activation(Activation.IDENTITY)
+                        .nOut(OUTPUTS)
+                        .dataFormat(RNNFormat.NCW)
+                        .build(),
+                last);
         g.setOutputs("out");
         g.setInputTypes(InputType.recurrent(WIDTH, length, RNNFormat.NCW));
         ComputationGraph net = new ComputationGraph(g.build());

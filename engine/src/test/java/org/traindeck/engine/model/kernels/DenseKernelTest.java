@@ -1,5 +1,11 @@
 package org.traindeck.engine.model.kernels;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -19,19 +25,16 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-
 /** The dense kernel against DL4J's DenseLayer with the same parameters: outputs, every gradient, finite differences. */
 class DenseKernelTest {
 
     enum Act {
-        IDENTITY(Activation.IDENTITY), RELU(Activation.RELU), LEAKYRELU(Activation.LEAKYRELU), TANH(Activation.TANH),
-        SIGMOID(Activation.SIGMOID), GELU(Activation.GELU);
+        IDENTITY(Activation.IDENTITY),
+        RELU(Activation.RELU),
+        LEAKYRELU(Activation.LEAKYRELU),
+        TANH(Activation.TANH),
+        SIGMOID(Activation.SIGMOID),
+        GELU(Activation.GELU);
 
         final Activation a;
 
@@ -46,23 +49,39 @@ class DenseKernelTest {
     }
 
     static Layer instantiate(org.deeplearning4j.nn.conf.layers.Layer layerConf, DataType type) {
-        NeuralNetConfiguration conf = new NeuralNetConfiguration.Builder().seed(3).dataType(type).layer(layerConf).build();
+        NeuralNetConfiguration conf = new NeuralNetConfiguration.Builder()
+                .seed(3)
+                .dataType(type)
+                .layer(layerConf)
+                .build();
         long n = conf.getLayer().initializer().numParams(conf);
-        INDArray params = Nd4j.create(type, 1, n + 7).get(NDArrayIndex.point(0),
-                NDArrayIndex.interval(7, n + 7)).reshape(1, n);
+        INDArray params = Nd4j.create(type, 1, n + 7)
+                .get(NDArrayIndex.point(0), NDArrayIndex.interval(7, n + 7))
+                .reshape(1, n);
         Layer layer = conf.getLayer().instantiate(conf, List.of(), 0, params, true, type);
-        INDArray grads = Nd4j.create(type, 1, n + 5).get(NDArrayIndex.point(0),
-                NDArrayIndex.interval(5, n + 5)).reshape(1, n);
+        INDArray grads = Nd4j.create(type, 1, n + 5)
+                .get(NDArrayIndex.point(0), NDArrayIndex.interval(5, n + 5))
+                .reshape(1, n);
         layer.setBackpropGradientsViewArray(grads);
         return layer;
     }
 
     private static DenseKernel kernel(int in, int out, Activation a, boolean bias) {
-        return new DenseKernel.Builder().nIn(in).nOut(out).activation(a).hasBias(bias).build();
+        return new DenseKernel.Builder()
+                .nIn(in)
+                .nOut(out)
+                .activation(a)
+                .hasBias(bias)
+                .build();
     }
 
     private static DenseLayer reference(int in, int out, Activation a, boolean bias) {
-        return new DenseLayer.Builder().nIn(in).nOut(out).activation(a).hasBias(bias).build();
+        return new DenseLayer.Builder()
+                .nIn(in)
+                .nOut(out)
+                .activation(a)
+                .hasBias(bias)
+                .build();
     }
 
     private static Pair<Gradient, INDArray> backward(Layer layer, INDArray x, INDArray eps, INDArray[] out) {
@@ -76,7 +95,10 @@ class DenseKernelTest {
     static void assertRelativelyClose(INDArray actual, INDArray expected, double tolerance, String what) {
         assertThat(actual.shape()).as(what + " shape").isEqualTo(expected.shape());
         double scale = Math.max(expected.norm2Number().doubleValue(), 1e-12);
-        double diff = actual.castTo(DataType.DOUBLE).sub(expected.castTo(DataType.DOUBLE)).norm2Number().doubleValue();
+        double diff = actual.castTo(DataType.DOUBLE)
+                .sub(expected.castTo(DataType.DOUBLE))
+                .norm2Number()
+                .doubleValue();
         assertThat(diff / scale).as(what + ": |actual − expected| / |expected|").isLessThan(tolerance);
     }
 
@@ -88,8 +110,12 @@ class DenseKernelTest {
 
     @Test
     void withoutBiasItHasOnlyWeightsAsDenseLayer() {
-        Layer k = compareRows(kernel(4, 3, Activation.TANH, false), reference(4, 3, Activation.TANH, false),
-                Nd4j.randn(DataType.FLOAT, 7, 4), 7, 3);
+        Layer k = compareRows(
+                kernel(4, 3, Activation.TANH, false),
+                reference(4, 3, Activation.TANH, false),
+                Nd4j.randn(DataType.FLOAT, 7, 4),
+                7,
+                3);
         assertThat(k.paramTable().keySet()).containsExactly("W");
     }
 
@@ -107,13 +133,18 @@ class DenseKernelTest {
         Pair<Gradient, INDArray> g = backward(k, x, eps, out);
         assertThat(g.getSecond().sumNumber().doubleValue()).isZero();
         assertThat(g.getSecond().shape()).isEqualTo(new long[] {4, 6});
-        assertThat(k.getGradientsViewArray().equalsWithEps(full.getGradientsViewArray(), 0)).isTrue();
+        assertThat(k.getGradientsViewArray().equalsWithEps(full.getGradientsViewArray(), 0))
+                .isTrue();
     }
 
     @Test
     void aColumnMajorInputIsReadCorrectly() {
-        compareRows(kernel(6, 5, Activation.RELU, true), reference(6, 5, Activation.RELU, true),
-                Nd4j.randn(DataType.FLOAT, 9, 6).dup('f'), 9, 5);
+        compareRows(
+                kernel(6, 5, Activation.RELU, true),
+                reference(6, 5, Activation.RELU, true),
+                Nd4j.randn(DataType.FLOAT, 9, 6).dup('f'),
+                9,
+                5);
     }
 
     private static Layer compareRows(DenseKernel kernelConf, DenseLayer refConf, INDArray x, int n, int out) {
@@ -129,7 +160,8 @@ class DenseKernelTest {
         assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
         for (String p : ref.paramTable().keySet()) {
-            assertRelativelyClose(g.getFirst().getGradientFor(p), r.getFirst().getGradientFor(p), 1e-4, "gradient of " + p);
+            assertRelativelyClose(
+                    g.getFirst().getGradientFor(p), r.getFirst().getGradientFor(p), 1e-4, "gradient of " + p);
             assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-4, "flat gradient view");
         }
         return k;
@@ -137,11 +169,16 @@ class DenseKernelTest {
 
     /** Checkpoints hold the flat parameter vector: the kernel must lay it out exactly as DenseLayer. */
     private static void assertSameParameterLayout(Layer k, Layer ref) {
-        assertThat(k.paramTable().keySet()).containsExactlyElementsOf(ref.paramTable().keySet());
+        assertThat(k.paramTable().keySet())
+                .containsExactlyElementsOf(ref.paramTable().keySet());
         for (Map.Entry<String, INDArray> e : ref.paramTable().entrySet()) {
             INDArray mine = k.paramTable().get(e.getKey());
-            assertThat(mine.shape()).as("shape of " + e.getKey()).isEqualTo(e.getValue().shape());
-            assertThat(mine.ordering()).as("ordering of " + e.getKey()).isEqualTo(e.getValue().ordering());
+            assertThat(mine.shape())
+                    .as("shape of " + e.getKey())
+                    .isEqualTo(e.getValue().shape());
+            assertThat(mine.ordering())
+                    .as("ordering of " + e.getKey())
+                    .isEqualTo(e.getValue().ordering());
         }
         assertThat(k.numParams()).isEqualTo(ref.numParams());
         // same initialisation from the same seed, element by element in the flat vector
@@ -149,7 +186,9 @@ class DenseKernelTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Act.class, names = {"RELU", "GELU"})
+    @EnumSource(
+            value = Act.class,
+            names = {"RELU", "GELU"})
     void aSequenceMatchesTimeDistributedDenseLayer(Act act) {
         Layer ref = instantiate(new TimeDistributed(reference(5, 4, act.a, true), RNNFormat.NCW));
         Layer k = instantiate(kernel(5, 4, act.a, true));
@@ -210,7 +249,9 @@ class DenseKernelTest {
             double minus = loss(k, x, eps);
             params.putScalar(i, keep);
             double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i)).as("parameter %d", i).isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
+            assertThat(analytic.getDouble(i))
+                    .as("parameter %d", i)
+                    .isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
         }
         for (int i = 0; i < x.length(); i++) {
             float keep = x.getFloat(i);
@@ -220,20 +261,27 @@ class DenseKernelTest {
             double minus = loss(k, x, eps);
             x.putScalar(i, keep);
             double numeric = (plus - minus) / (2 * h);
-            assertThat(g.getSecond().getDouble(i)).as("input %d", i).isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
+            assertThat(g.getSecond().getDouble(i))
+                    .as("input %d", i)
+                    .isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
         }
     }
 
     private static double loss(Layer k, INDArray x, INDArray eps) {
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
         k.setInput(x, ws);
-        return k.activate(false, ws).castTo(DataType.DOUBLE).mul(eps.castTo(DataType.DOUBLE)).sumNumber().doubleValue();
+        return k.activate(false, ws)
+                .castTo(DataType.DOUBLE)
+                .mul(eps.castTo(DataType.DOUBLE))
+                .sumNumber()
+                .doubleValue();
     }
 
     /** Float16 networks (a stage's "precision": "float16") compute with DL4J's dense math: same results as TimeDistributed. */
     @Test
     void inAFloat16NetworkASequenceMatchesTimeDistributedDenseLayer() {
-        Layer ref = instantiate(new TimeDistributed(reference(5, 4, Activation.TANH, true), RNNFormat.NCW), DataType.HALF);
+        Layer ref =
+                instantiate(new TimeDistributed(reference(5, 4, Activation.TANH, true), RNNFormat.NCW), DataType.HALF);
         Layer k = instantiate(kernel(5, 4, Activation.TANH, true), DataType.HALF);
         k.params().assign(ref.params());
         INDArray x = Nd4j.randn(DataType.FLOAT, 3, 5, 6).castTo(DataType.HALF);
@@ -249,11 +297,29 @@ class DenseKernelTest {
 
     @Test
     void configurationSurvivesJson() {
-        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).graphBuilder()
-                .addInputs("in").setInputTypes(InputType.recurrent(5))
-                .addLayer("d", new DenseKernel.Builder().nOut(7).activation(Activation.GELU).hasBias(false).build(), "in")
-                .addLayer("r", new DenseKernel.Builder().nOut(2).activation(Activation.RELU).build(), "d")
-                .setOutputs("r").build();
+        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(InputType.recurrent(5))
+                .addLayer(
+                        "d",
+                        new DenseKernel.Builder()
+                                .nOut(7)
+                                .activation(Activation.GELU)
+                                .hasBias(false)
+                                .build(),
+                        "in")
+                .addLayer(
+                        "r",
+                        new DenseKernel.Builder()
+                                .nOut(2)
+                                .activation(Activation.RELU)
+                                .build(),
+                        "d")
+                .setOutputs("r")
+                .build();
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(back).isEqualTo(conf);
         assertThat(back.getVertices().get("d").toString()).contains("DenseKernel");

@@ -1,11 +1,17 @@
 package org.traindeck.engine.model.kernels;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.DenseKernelTest.assertRelativelyClose;
+import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
+
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.RNNFormat;
-import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.junit.jupiter.api.Test;
@@ -17,12 +23,6 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.layers.PatchEmbedding;
 import org.traindeck.engine.model.layers.PositionEmbedding;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-import static org.traindeck.engine.model.kernels.DenseKernelTest.assertRelativelyClose;
-import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
-
 /**
  * The position and patch embedding kernels against TrainDeck's SameDiff layers with the same parameters (output, every
  * parameter's gradient, the input's gradient), and central finite differences; the token embedding kernel against
@@ -30,7 +30,8 @@ import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
  */
 class EmbeddingKernelsTest {
 
-    private static Pair<Gradient, INDArray> run(Layer layer, INDArray x, INDArray eps, INDArray[] out, boolean training) {
+    private static Pair<Gradient, INDArray> run(
+            Layer layer, INDArray x, INDArray eps, INDArray[] out, boolean training) {
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
         layer.setInput(x, ws);
         out[0] = layer.activate(training, ws).dup();
@@ -39,7 +40,8 @@ class EmbeddingKernelsTest {
     }
 
     private static void compare(Layer ref, Layer k, INDArray x, int[] outShape) {
-        assertThat(k.paramTable().keySet()).containsExactlyElementsOf(ref.paramTable().keySet());
+        assertThat(k.paramTable().keySet())
+                .containsExactlyElementsOf(ref.paramTable().keySet());
         for (String p : ref.paramTable().keySet()) {
             assertThat(k.getParam(p).shape()).as(p).isEqualTo(ref.getParam(p).shape());
             assertThat(k.getParam(p).ordering()).as(p).isEqualTo(ref.getParam(p).ordering());
@@ -53,9 +55,11 @@ class EmbeddingKernelsTest {
         Pair<Gradient, INDArray> g = run(k, x, eps, kOut, true);
         assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
-        assertThat(g.getFirst().gradientForVariable().keySet()).containsExactlyElementsOf(ref.paramTable().keySet());
+        assertThat(g.getFirst().gradientForVariable().keySet())
+                .containsExactlyElementsOf(ref.paramTable().keySet());
         for (String p : ref.paramTable().keySet()) {
-            assertRelativelyClose(g.getFirst().getGradientFor(p), r.getFirst().getGradientFor(p), 1e-4, "gradient of " + p);
+            assertRelativelyClose(
+                    g.getFirst().getGradientFor(p), r.getFirst().getGradientFor(p), 1e-4, "gradient of " + p);
         }
         assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-4, "flat gradient view");
     }
@@ -65,37 +69,54 @@ class EmbeddingKernelsTest {
     }
 
     private static PatchEmbedding patches(boolean kernel, int size, long width, boolean classToken, InputType image) {
-        PatchEmbedding p = kernel ? new PatchEmbeddingKernel(size, width, classToken) : new PatchEmbedding(size, width, classToken);
+        PatchEmbedding p = kernel
+                ? new PatchEmbeddingKernel(size, width, classToken)
+                : new PatchEmbedding(size, width, classToken);
         p.setNIn(image, true);
         return p;
     }
 
     @Test
     void positionsMatchTheSameDiffLayerAtFullAndShorterLength() {
-        compare(instantiate(positions(false, 7, 5)), instantiate(positions(true, 7, 5)), Nd4j.randn(DataType.FLOAT, 3, 5, 7),
+        compare(
+                instantiate(positions(false, 7, 5)),
+                instantiate(positions(true, 7, 5)),
+                Nd4j.randn(DataType.FLOAT, 3, 5, 7),
                 new int[] {3, 5, 7});
-        compare(instantiate(positions(false, 7, 5)), instantiate(positions(true, 7, 5)), Nd4j.randn(DataType.FLOAT, 2, 5, 4),
+        compare(
+                instantiate(positions(false, 7, 5)),
+                instantiate(positions(true, 7, 5)),
+                Nd4j.randn(DataType.FLOAT, 2, 5, 4),
                 new int[] {2, 5, 4});
     }
 
     @Test
     void positionsReadAViewInput() {
-        compare(instantiate(positions(false, 6, 4)), instantiate(positions(true, 6, 4)),
-                Nd4j.randn(DataType.FLOAT, 3, 6, 4).permute(0, 2, 1), new int[] {3, 4, 6});
+        compare(
+                instantiate(positions(false, 6, 4)),
+                instantiate(positions(true, 6, 4)),
+                Nd4j.randn(DataType.FLOAT, 3, 6, 4).permute(0, 2, 1),
+                new int[] {3, 4, 6});
     }
 
     @Test
     void patchesWithAClassTokenMatchTheSameDiffLayer() {
         InputType image = InputType.convolutional(6, 8, 3);
-        compare(instantiate(patches(false, 2, 5, true, image)), instantiate(patches(true, 2, 5, true, image)),
-                Nd4j.randn(DataType.FLOAT, 4, 3, 6, 8), new int[] {4, 5, 13});
+        compare(
+                instantiate(patches(false, 2, 5, true, image)),
+                instantiate(patches(true, 2, 5, true, image)),
+                Nd4j.randn(DataType.FLOAT, 4, 3, 6, 8),
+                new int[] {4, 5, 13});
     }
 
     @Test
     void patchesWithoutAClassTokenMatchTheSameDiffLayer() {
         InputType image = InputType.convolutional(4, 4, 1);
-        compare(instantiate(patches(false, 2, 3, false, image)), instantiate(patches(true, 2, 3, false, image)),
-                Nd4j.randn(DataType.FLOAT, 2, 1, 4, 4), new int[] {2, 3, 4});
+        compare(
+                instantiate(patches(false, 2, 3, false, image)),
+                instantiate(patches(true, 2, 3, false, image)),
+                Nd4j.randn(DataType.FLOAT, 2, 1, 4, 4),
+                new int[] {2, 3, 4});
     }
 
     @Test
@@ -103,7 +124,8 @@ class EmbeddingKernelsTest {
         InputType image = InputType.convolutional(4, 4, 2);
         assertThat(instantiate(patches(true, 2, 3, true, image)).params())
                 .isEqualTo(instantiate(patches(false, 2, 3, true, image)).params());
-        assertThat(instantiate(positions(true, 5, 3)).params()).isEqualTo(instantiate(positions(false, 5, 3)).params());
+        assertThat(instantiate(positions(true, 5, 3)).params())
+                .isEqualTo(instantiate(positions(false, 5, 3)).params());
     }
 
     @Test
@@ -122,7 +144,11 @@ class EmbeddingKernelsTest {
         }
         Transforms.round(kept, false);
         assertRelativelyClose(g.getSecond(), eps.mul(kept), 1e-5, "input gradient");
-        assertRelativelyClose(g.getFirst().getGradientFor(PositionEmbedding.POSITIONS), eps.mul(kept).sum(0), 1e-5, "gradient of pos");
+        assertRelativelyClose(
+                g.getFirst().getGradientFor(PositionEmbedding.POSITIONS),
+                eps.mul(kept).sum(0),
+                1e-5,
+                "gradient of pos");
         double dropped = kept.eq(0).castTo(DataType.DOUBLE).meanNumber().doubleValue();
         assertThat(dropped).isBetween(0.35, 0.65);
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
@@ -131,8 +157,14 @@ class EmbeddingKernelsTest {
     }
 
     private static EmbeddingSequenceLayer tokens(int vocabulary, int units, int length) {
-        return new EmbeddingSequenceLayer.Builder().nIn(vocabulary).nOut(units).outputDataFormat(RNNFormat.NCW).hasBias(false)
-                .inputLength(length).inferInputLength(false).build();
+        return new EmbeddingSequenceLayer.Builder()
+                .nIn(vocabulary)
+                .nOut(units)
+                .outputDataFormat(RNNFormat.NCW)
+                .hasBias(false)
+                .inputLength(length)
+                .inferInputLength(false)
+                .build();
     }
 
     private static INDArray ids(int mb, int length, int vocabulary) {
@@ -148,7 +180,9 @@ class EmbeddingKernelsTest {
         Layer ref = instantiate(tokens(7, 4, (int) x.size(x.rank() - 1)));
         Layer k = instantiate(new TokenEmbedding(tokens(7, 4, (int) x.size(x.rank() - 1))));
         assertThat(k).isInstanceOf(TokenEmbeddingLayer.class);
-        assertThat(k.paramTable().keySet()).containsExactlyElementsOf(ref.paramTable().keySet()).containsExactly("W");
+        assertThat(k.paramTable().keySet())
+                .containsExactlyElementsOf(ref.paramTable().keySet())
+                .containsExactly("W");
         assertThat(k.getParam("W").ordering()).isEqualTo(ref.getParam("W").ordering());
         assertThat(k.params()).isEqualTo(ref.params());
         ref.params().assign(Nd4j.randn(DataType.FLOAT, ref.params().shape()));
@@ -179,7 +213,9 @@ class EmbeddingKernelsTest {
 
     @Test
     void tokensHonourASequenceMaskAsEmbeddingSequenceLayerDoes() {
-        compareTokens(ids(3, 5, 7), Nd4j.createFromArray(new float[][] {{1, 1, 1, 0, 0}, {1, 1, 1, 1, 1}, {1, 0, 0, 0, 0}}));
+        compareTokens(ids(3, 5, 7), Nd4j.createFromArray(new float[][] {
+            {1, 1, 1, 0, 0}, {1, 1, 1, 1, 1}, {1, 0, 0, 0, 0}
+        }));
     }
 
     @Test
@@ -187,7 +223,9 @@ class EmbeddingKernelsTest {
         Layer k = instantiate(new TokenEmbedding(tokens(7, 4, 2)));
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
         k.setInput(Nd4j.createFromArray(new float[][] {{1, 7}}), ws);
-        assertThatThrownBy(() -> k.activate(true, ws)).hasMessageContaining("token id 7.0").hasMessageContaining("0..6");
+        assertThatThrownBy(() -> k.activate(true, ws))
+                .hasMessageContaining("token id 7.0")
+                .hasMessageContaining("0..6");
     }
 
     @Test
@@ -221,31 +259,49 @@ class EmbeddingKernelsTest {
             double minus = loss(k, x, eps);
             varied.putScalar(i, keep);
             double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i)).as("element %d", i).isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
+            assertThat(analytic.getDouble(i))
+                    .as("element %d", i)
+                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
         }
     }
 
     private static double loss(Layer k, INDArray x, INDArray eps) {
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
         k.setInput(x, ws);
-        return k.activate(false, ws).castTo(DataType.DOUBLE).mul(eps.castTo(DataType.DOUBLE)).sumNumber().doubleValue();
+        return k.activate(false, ws)
+                .castTo(DataType.DOUBLE)
+                .mul(eps.castTo(DataType.DOUBLE))
+                .sumNumber()
+                .doubleValue();
     }
 
     @Test
     void configurationsSurviveJson() {
-        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).graphBuilder()
-                .addInputs("in").setInputTypes(InputType.convolutional(4, 4, 1))
+        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(InputType.convolutional(4, 4, 1))
                 .addLayer("p", new PatchEmbeddingKernel(2, 6, true), "in")
                 .addLayer("q", new PositionEmbeddingKernel(5, 0, 0.25), "p")
-                .setOutputs("q").build();
-        ComputationGraphConfiguration tokens = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).graphBuilder()
-                .addInputs("in").setInputTypes(InputType.recurrent(7, 5))
+                .setOutputs("q")
+                .build();
+        ComputationGraphConfiguration tokens = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(InputType.recurrent(7, 5))
                 .addLayer("t", new TokenEmbedding(tokens(7, 4, 5)), "in")
-                .setOutputs("t").build();
+                .setOutputs("t")
+                .build();
         assertThat(ComputationGraphConfiguration.fromJson(tokens.toJson())).isEqualTo(tokens);
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(back).isEqualTo(conf);
         assertThat(back.getVertices().get("p").toString()).contains("PatchEmbeddingKernel");
-        assertThat(back.getVertices().get("q").toString()).contains("PositionEmbeddingKernel").contains("dropout=0.25");
+        assertThat(back.getVertices().get("q").toString())
+                .contains("PositionEmbeddingKernel")
+                .contains("dropout=0.25");
     }
 }

@@ -1,5 +1,10 @@
 package org.traindeck.engine.model.kernels;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.DenseKernelTest.assertRelativelyClose;
+import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
+
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -12,11 +17,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.model.layers.LayerNorm;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-import static org.traindeck.engine.model.kernels.DenseKernelTest.assertRelativelyClose;
-import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
 
 /** The layer norm kernel against TrainDeck's SameDiff LayerNorm with the same parameters, and finite differences. */
 class LayerNormKernelTest {
@@ -32,7 +32,9 @@ class LayerNormKernelTest {
     private static void compare(INDArray x, int features) {
         Layer ref = instantiate(new LayerNorm(features, 1e-3));
         Layer k = instantiate(new LayerNormKernel(features, 1e-3));
-        assertThat(k.paramTable().keySet()).containsExactlyElementsOf(ref.paramTable().keySet()).containsExactly("gain", "bias");
+        assertThat(k.paramTable().keySet())
+                .containsExactlyElementsOf(ref.paramTable().keySet())
+                .containsExactly("gain", "bias");
         for (String p : ref.paramTable().keySet()) {
             assertThat(k.getParam(p).shape()).isEqualTo(ref.getParam(p).shape());
         }
@@ -47,7 +49,8 @@ class LayerNormKernelTest {
         assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
         for (String p : ref.paramTable().keySet()) {
-            assertRelativelyClose(g.getFirst().getGradientFor(p), r.getFirst().getGradientFor(p), 1e-4, "gradient of " + p);
+            assertRelativelyClose(
+                    g.getFirst().getGradientFor(p), r.getFirst().getGradientFor(p), 1e-4, "gradient of " + p);
         }
         assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-4, "flat gradient view");
     }
@@ -96,22 +99,33 @@ class LayerNormKernelTest {
             double minus = loss(k, x, eps);
             varied.putScalar(i, keep);
             double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i)).as("element %d", i).isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
+            assertThat(analytic.getDouble(i))
+                    .as("element %d", i)
+                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
         }
     }
 
     private static double loss(Layer k, INDArray x, INDArray eps) {
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
         k.setInput(x, ws);
-        return k.activate(false, ws).castTo(DataType.DOUBLE).mul(eps.castTo(DataType.DOUBLE)).sumNumber().doubleValue();
+        return k.activate(false, ws)
+                .castTo(DataType.DOUBLE)
+                .mul(eps.castTo(DataType.DOUBLE))
+                .sumNumber()
+                .doubleValue();
     }
 
     @Test
     void configurationSurvivesJson() {
-        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).graphBuilder()
-                .addInputs("in").setInputTypes(InputType.recurrent(5))
+        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(InputType.recurrent(5))
                 .addLayer("n", new LayerNormKernel(1e-3), "in")
-                .setOutputs("n").build();
+                .setOutputs("n")
+                .build();
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(back).isEqualTo(conf);
         assertThat(back.getVertices().get("n").toString()).contains("LayerNormKernel");

@@ -1,5 +1,10 @@
 package org.traindeck.engine.model.kernels;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.DenseKernelTest.assertRelativelyClose;
+import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
+
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
@@ -18,11 +23,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-import static org.traindeck.engine.model.kernels.DenseKernelTest.assertRelativelyClose;
-import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
-
 /**
  * The sequence head kernel against DL4J's RnnOutputLayer with the same parameters: score, every parameter's gradient,
  * the input's gradient and the inference output, with and without a per-step mask; and central finite differences.
@@ -30,8 +30,13 @@ import static org.traindeck.engine.model.kernels.DenseKernelTest.instantiate;
 class SoftmaxSequenceHeadTest {
 
     private static RnnOutputLayer reference(int in, int classes) {
-        return new RnnOutputLayer.Builder(LossFunction.MCXENT).activation(Activation.SOFTMAX).nIn(in).nOut(classes)
-                .dataFormat(RNNFormat.NCW).weightInit(WeightInit.XAVIER).build();
+        return new RnnOutputLayer.Builder(LossFunction.MCXENT)
+                .activation(Activation.SOFTMAX)
+                .nIn(in)
+                .nOut(classes)
+                .dataFormat(RNNFormat.NCW)
+                .weightInit(WeightInit.XAVIER)
+                .build();
     }
 
     private static INDArray oneHot(int mb, int classes, int t) {
@@ -63,7 +68,8 @@ class SoftmaxSequenceHeadTest {
         Layer ref = instantiate(reference(in, classes));
         Layer k = instantiate(new SoftmaxSequenceHead(reference(in, classes)));
         assertThat(k).isInstanceOf(SoftmaxSequenceHeadLayer.class);
-        assertThat(k.paramTable().keySet()).containsExactlyElementsOf(ref.paramTable().keySet());
+        assertThat(k.paramTable().keySet())
+                .containsExactlyElementsOf(ref.paramTable().keySet());
         for (String p : ref.paramTable().keySet()) {
             assertThat(k.getParam(p).shape()).as(p).isEqualTo(ref.getParam(p).shape());
             assertThat(k.getParam(p).ordering()).as(p).isEqualTo(ref.getParam(p).ordering());
@@ -78,7 +84,8 @@ class SoftmaxSequenceHeadTest {
         assertThat(g.score()).isCloseTo(r.score(), within(1e-5 * Math.abs(r.score())));
         assertRelativelyClose(g.inputGradient(), r.inputGradient(), 1e-4, "input gradient");
         for (String p : ref.paramTable().keySet()) {
-            assertRelativelyClose(g.gradient().getGradientFor(p), r.gradient().getGradientFor(p), 1e-4, "gradient of " + p);
+            assertRelativelyClose(
+                    g.gradient().getGradientFor(p), r.gradient().getGradientFor(p), 1e-4, "gradient of " + p);
         }
         assertRelativelyClose(g.flat(), r.flat(), 1e-4, "flat gradient view");
         assertRelativelyClose(g.output(), r.output(), 1e-5, "inference output");
@@ -118,7 +125,9 @@ class SoftmaxSequenceHeadTest {
             double minus = score(k, x, y, mask);
             varied.putScalar(i, keep);
             double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i)).as("element %d", i).isCloseTo(numeric, within(2e-3 + 2e-2 * Math.abs(numeric)));
+            assertThat(analytic.getDouble(i))
+                    .as("element %d", i)
+                    .isCloseTo(numeric, within(2e-3 + 2e-2 * Math.abs(numeric)));
         }
     }
 
@@ -132,17 +141,28 @@ class SoftmaxSequenceHeadTest {
 
     @Test
     void configurationSurvivesJsonAndEqualsTheLayerItStandsFor() {
-        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).graphBuilder()
-                .addInputs("in").setInputTypes(InputType.recurrent(5, 4))
+        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(InputType.recurrent(5, 4))
                 .addLayer("out", new SoftmaxSequenceHead(reference(5, 3)), "in")
-                .setOutputs("out").build();
+                .setOutputs("out")
+                .build();
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(back).isEqualTo(conf);
         assertThat(back.getVertices().get("out").toString()).contains("SoftmaxSequenceHead");
-        ComputationGraphConfiguration plain = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).graphBuilder()
-                .addInputs("in").setInputTypes(InputType.recurrent(5, 4))
+        ComputationGraphConfiguration plain = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(InputType.recurrent(5, 4))
                 .addLayer("out", reference(5, 3), "in")
-                .setOutputs("out").build();
-        assertThat(conf.toJson().replace(SoftmaxSequenceHead.class.getName(), RnnOutputLayer.class.getName())).isEqualTo(plain.toJson());
+                .setOutputs("out")
+                .build();
+        assertThat(conf.toJson().replace(SoftmaxSequenceHead.class.getName(), RnnOutputLayer.class.getName()))
+                .isEqualTo(plain.toJson());
     }
 }

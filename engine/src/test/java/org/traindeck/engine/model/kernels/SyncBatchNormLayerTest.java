@@ -1,5 +1,11 @@
 package org.traindeck.engine.model.kernels;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -20,14 +26,6 @@ import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.traindeck.engine.parallel.BatchStatsGroup;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * One synchronized step by hand: two replicas of a conv + BatchNorm + dense + BatchNorm network, each on half of a
  * batch, exchange through a {@link BatchStatsGroup}; their summed gradient views (gradients and running-statistics
@@ -40,15 +38,39 @@ class SyncBatchNormLayerTest {
     }
 
     private static ComputationGraphConfiguration conf(DataType type) {
-        return new NeuralNetConfiguration.Builder().seed(3).dataType(type).updater(new Adam(1e-3)).graphBuilder()
+        return new NeuralNetConfiguration.Builder()
+                .seed(3)
+                .dataType(type)
+                .updater(new Adam(1e-3))
+                .graphBuilder()
                 .addInputs("in")
-                .addLayer("conv", new ConvolutionLayer.Builder(3, 3).nOut(4).convolutionMode(ConvolutionMode.Same)
-                        .activation(Activation.IDENTITY).build(), "in")
+                .addLayer(
+                        "conv",
+                        new ConvolutionLayer.Builder(3, 3)
+                                .nOut(4)
+                                .convolutionMode(ConvolutionMode.Same)
+                                .activation(Activation.IDENTITY)
+                                .build(),
+                        "in")
                 .addLayer("bn0", new BatchNormalization.Builder().build(), "conv")
-                .addLayer("dense", new DenseLayer.Builder().nOut(6).activation(Activation.TANH).build(), "bn0")
+                .addLayer(
+                        "dense",
+                        new DenseLayer.Builder()
+                                .nOut(6)
+                                .activation(Activation.TANH)
+                                .build(),
+                        "bn0")
                 .addLayer("bn1", new BatchNormalization.Builder().decay(0.8).build(), "dense")
-                .addLayer("out", new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build(), "bn1")
-                .setOutputs("out").setInputTypes(InputType.convolutional(5, 5, 2)).build();
+                .addLayer(
+                        "out",
+                        new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                                .nOut(3)
+                                .activation(Activation.SOFTMAX)
+                                .build(),
+                        "bn1")
+                .setOutputs("out")
+                .setInputTypes(InputType.convolutional(5, 5, 2))
+                .build();
     }
 
     private static ComputationGraphConfiguration synced() {
@@ -66,7 +88,8 @@ class SyncBatchNormLayerTest {
         ComputationGraphConfiguration c = synced();
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(c.toJson());
         assertThat(back).isEqualTo(c);
-        assertThat(((LayerVertex) back.getVertices().get("bn1")).getLayerConf().getLayer()).isInstanceOf(SyncBatchNorm.class)
+        assertThat(((LayerVertex) back.getVertices().get("bn1")).getLayerConf().getLayer())
+                .isInstanceOf(SyncBatchNorm.class)
                 .satisfies(l -> assertThat(((SyncBatchNorm) l).getDecay()).isEqualTo(0.8));
         // a plain and a synchronized BatchNorm are different layers, either way round
         assertThat(conf()).isNotEqualTo(c);
@@ -76,7 +99,8 @@ class SyncBatchNormLayerTest {
         ComputationGraph sync = new ComputationGraph(c);
         sync.init();
         assertThat(sync.getLayer("bn0")).isInstanceOf(SyncBatchNormLayer.class);
-        assertThat(sync.paramTable().keySet()).containsExactlyElementsOf(plain.paramTable().keySet());
+        assertThat(sync.paramTable().keySet())
+                .containsExactlyElementsOf(plain.paramTable().keySet());
         assertThat(sync.params().equalsWithEps(plain.params(), 0)).isTrue();
     }
 
@@ -102,7 +126,8 @@ class SyncBatchNormLayerTest {
         ComputationGraph exact = new ComputationGraph(conf(DataType.DOUBLE));
         exact.init(whole.params().castTo(DataType.DOUBLE), true);
         exact.initGradientsView();
-        double[] ex = gradient(exact, x.castTo(DataType.DOUBLE), y.castTo(DataType.DOUBLE)).toDoubleVector();
+        double[] ex = gradient(exact, x.castTo(DataType.DOUBLE), y.castTo(DataType.DOUBLE))
+                .toDoubleVector();
 
         BatchStatsGroup group = new BatchStatsGroup(2, Duration.ofSeconds(30));
         List<ComputationGraph> replicas = new ArrayList<>();
@@ -118,13 +143,15 @@ class SyncBatchNormLayerTest {
             replicas.add(r);
         }
         group.beginStep(new int[] {1, 1});
-        CompletableFuture<INDArray> second = CompletableFuture.supplyAsync(() -> gradient(replicas.get(1),
-                x.get(NDArrayIndex.interval(7, 12)), y.get(NDArrayIndex.interval(7, 12))));
-        INDArray first = gradient(replicas.get(0), x.get(NDArrayIndex.interval(0, 7)), y.get(NDArrayIndex.interval(0, 7)));
+        CompletableFuture<INDArray> second = CompletableFuture.supplyAsync(() ->
+                gradient(replicas.get(1), x.get(NDArrayIndex.interval(7, 12)), y.get(NDArrayIndex.interval(7, 12))));
+        INDArray first =
+                gradient(replicas.get(0), x.get(NDArrayIndex.interval(0, 7)), y.get(NDArrayIndex.interval(0, 7)));
         INDArray summed = first.add(second.get());
         group.endStep();
 
-        // gradients sum over the replicas; the running-statistics updates are each the whole batch's (the step averages them)
+        // gradients sum over the replicas; the running-statistics updates are each the whole batch's (the step averages
+        // them)
         INDArray stats = Nd4j.zeros(DataType.FLOAT, expected.shape());
         long offset = 0;
         for (var layer : whole.getLayers()) {
@@ -132,7 +159,8 @@ class SyncBatchNormLayerTest {
                 long n = e.getValue().length();
                 if (layer instanceof org.deeplearning4j.nn.layers.normalization.BatchNormalization
                         && (e.getKey().equals("mean") || e.getKey().equals("log10stdev"))) {
-                    stats.get(NDArrayIndex.point(0), NDArrayIndex.interval(offset, offset + n)).assign(1);
+                    stats.get(NDArrayIndex.point(0), NDArrayIndex.interval(offset, offset + n))
+                            .assign(1);
                 }
                 offset += n;
             }
@@ -141,10 +169,12 @@ class SyncBatchNormLayerTest {
         double[] e = expected.toDoubleVector();
         double[] a = actual.toDoubleVector();
         assertThat(a).hasSameSizeAs(e);
-        // against the same network in float64: the synchronized gradient is as close as DL4J's own float32 one on the whole batch
+        // against the same network in float64: the synchronized gradient is as close as DL4J's own float32 one on the
+        // whole batch
         double syncError = relativeError(a, ex);
         double dl4jError = relativeError(e, ex);
-        assertThat(syncError).as("relative L2 error of the synchronized gradient (DL4J's float32 on the whole batch: %s)", dl4jError)
+        assertThat(syncError)
+                .as("relative L2 error of the synchronized gradient (DL4J's float32 on the whole batch: %s)", dl4jError)
                 .isLessThan(Math.max(3 * dl4jError, 1e-6));
     }
 

@@ -22,24 +22,29 @@ class TransformerBlockCompatibilityTest {
     void parametersAndAdamStateOfTheSpelledOutBlocksCarryOnInTheFusedBlocks() {
         ComputationGraph old = BlockGraphs.reference(true, 5, 3);
         Nd4j.getRandom().setSeed(5);
-        MultiDataSet batch = new MultiDataSet(Nd4j.randn(DataType.FLOAT, 4, BlockGraphs.WIDTH, 5),
+        MultiDataSet batch = new MultiDataSet(
+                Nd4j.randn(DataType.FLOAT, 4, BlockGraphs.WIDTH, 5),
                 Nd4j.randn(DataType.FLOAT, 4, BlockGraphs.OUTPUTS, 5));
         for (int i = 0; i < 3; i++) {
             old.fit(batch);
         }
         ComputationGraph fused = BlockGraphs.fused(true, 5, 99, 0, false);
-        assertThat(fused.getUpdater().getStateViewArray().length()).isEqualTo(old.getUpdater().getStateViewArray().length());
+        assertThat(fused.getUpdater().getStateViewArray().length())
+                .isEqualTo(old.getUpdater().getStateViewArray().length());
         fused.params().assign(old.params());
         fused.getUpdater().getStateViewArray().assign(old.getUpdater().getStateViewArray());
         fused.getConfiguration().setIterationCount(old.getConfiguration().getIterationCount());
 
-        assertThat(relativeError(fused.outputSingle(batch.getFeatures(0)), old.outputSingle(batch.getFeatures(0)))).isLessThan(1e-5);
+        assertThat(relativeError(fused.outputSingle(batch.getFeatures(0)), old.outputSingle(batch.getFeatures(0))))
+                .isLessThan(1e-5);
         for (int i = 0; i < 2; i++) {
             old.fit(batch);
             fused.fit(batch);
         }
         assertThat(relativeError(fused.params(), old.params())).isLessThan(1e-5);
-        assertThat(relativeError(fused.getUpdater().getStateViewArray(), old.getUpdater().getStateViewArray())).isLessThan(1e-4);
+        assertThat(relativeError(
+                        fused.getUpdater().getStateViewArray(), old.getUpdater().getStateViewArray()))
+                .isLessThan(1e-4);
     }
 
     @Test
@@ -48,11 +53,16 @@ class TransformerBlockCompatibilityTest {
         ComputationGraph own = ModelCompiler.build(new ModelConfig.Gpt(16, 2, 2, 2, 0, false, null), tokens, 7);
         ComputationGraph reference = ModelCompiler.build(new ModelConfig.Gpt(16, 2, 2, 2, 0, false, "dl4j"), tokens, 7);
 
-        assertThat(new ArrayList<>(own.paramTable().keySet())).isEqualTo(
-                reference.paramTable().keySet().stream().map(TransformerBlockGradientTest::fusedKey).toList());
+        assertThat(new ArrayList<>(own.paramTable().keySet()))
+                .isEqualTo(reference.paramTable().keySet().stream()
+                        .map(TransformerBlockGradientTest::fusedKey)
+                        .toList());
         assertThat(own.params()).isEqualTo(reference.params());
-        assertThat(own.getUpdater().getStateViewArray().length()).isEqualTo(reference.getUpdater().getStateViewArray().length());
-        INDArray ids = Nd4j.createFromArray(new float[] {1, 4, 4, 9, 0, 3, 2, 2, 7, 7, 19, 5}).reshape(2, 1, 6);
-        assertThat(relativeError(own.outputSingle(ids), reference.outputSingle(ids))).isLessThan(1e-5);
+        assertThat(own.getUpdater().getStateViewArray().length())
+                .isEqualTo(reference.getUpdater().getStateViewArray().length());
+        INDArray ids = Nd4j.createFromArray(new float[] {1, 4, 4, 9, 0, 3, 2, 2, 7, 7, 19, 5})
+                .reshape(2, 1, 6);
+        assertThat(relativeError(own.outputSingle(ids), reference.outputSingle(ids)))
+                .isLessThan(1e-5);
     }
 }

@@ -46,7 +46,8 @@ class TransformerBlockFiniteDifferenceTest {
                     // DL4J's score is the minibatch's mean, its gradients the sum (the updater divides them later)
                     double numeric = x.size(0) * (plus - minus) / (2 * STEP);
                     double analytic = gradient.getDouble(i);
-                    assertThat(Math.abs(numeric - analytic)).as(key + " at " + (i - at) + ": numeric " + numeric + ", analytic " + analytic)
+                    assertThat(Math.abs(numeric - analytic))
+                            .as(key + " at " + (i - at) + ": numeric " + numeric + ", analytic " + analytic)
                             .isLessThanOrEqualTo(Math.max(2e-3, 0.02 * Math.abs(analytic)));
                     checked++;
                 }

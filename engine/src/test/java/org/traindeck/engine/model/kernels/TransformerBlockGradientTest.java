@@ -27,7 +27,9 @@ class TransformerBlockGradientTest {
     /** block1_norm1_gain: block1_norm1Gain (a spelled-out node's parameter as the fused block names it). */
     static String fusedKey(String referenceKey) {
         String[] p = referenceKey.split("_");
-        return p.length < 3 ? referenceKey : p[0] + "_" + p[1] + Character.toUpperCase(p[2].charAt(0)) + p[2].substring(1);
+        return p.length < 3
+                ? referenceKey
+                : p[0] + "_" + p[1] + Character.toUpperCase(p[2].charAt(0)) + p[2].substring(1);
     }
 
     static Gradient gradients(ComputationGraph net, INDArray x, INDArray y) {
@@ -48,12 +50,17 @@ class TransformerBlockGradientTest {
         ComputationGraph fused = BlockGraphs.fused(causal, LENGTH, 42, 0, false);
 
         List<String> referenceKeys = new ArrayList<>(reference.paramTable().keySet());
-        assertThat(new ArrayList<>(fused.paramTable().keySet())).isEqualTo(referenceKeys.stream().map(k -> fusedKey(k)).toList());
+        assertThat(new ArrayList<>(fused.paramTable().keySet()))
+                .isEqualTo(referenceKeys.stream().map(k -> fusedKey(k)).toList());
         for (String key : referenceKeys) {
             INDArray mine = fused.paramTable().get(fusedKey(key));
-            assertThat(mine.shape()).as(key).isEqualTo(reference.paramTable().get(key).shape());
+            assertThat(mine.shape())
+                    .as(key)
+                    .isEqualTo(reference.paramTable().get(key).shape());
             if (mine.rank() > 1 && mine.size(0) > 1) {
-                assertThat(mine.ordering()).as(key).isEqualTo(reference.paramTable().get(key).ordering());
+                assertThat(mine.ordering())
+                        .as(key)
+                        .isEqualTo(reference.paramTable().get(key).ordering());
             }
         }
         // the same seed draws the same initial parameters in both layouts
@@ -61,19 +68,24 @@ class TransformerBlockGradientTest {
 
         // trained parameters, so that gains and biases are not 1 and 0
         Nd4j.getRandom().setSeed(7);
-        reference.params().addi(Nd4j.randn(DataType.FLOAT, reference.params().shape()).muli(0.1));
+        reference
+                .params()
+                .addi(Nd4j.randn(DataType.FLOAT, reference.params().shape()).muli(0.1));
         fused.params().assign(reference.params());
 
         Nd4j.getRandom().setSeed(11);
         INDArray x = Nd4j.randn(DataType.FLOAT, MB, BlockGraphs.WIDTH, LENGTH);
         INDArray y = Nd4j.randn(DataType.FLOAT, MB, BlockGraphs.OUTPUTS, LENGTH);
-        assertThat(relativeError(fused.outputSingle(x), reference.outputSingle(x))).isLessThan(1e-5);
+        assertThat(relativeError(fused.outputSingle(x), reference.outputSingle(x)))
+                .isLessThan(1e-5);
 
         Gradient ref = gradients(reference, x, y);
         Gradient own = gradients(fused, x, y);
         // the stem's gradients are the blocks' input gradient times the stem's input (W) and summed (b)
         for (String key : referenceKeys) {
-            assertThat(relativeError(own.getGradientFor(fusedKey(key)), ref.getGradientFor(key))).as(key).isLessThan(1e-4);
+            assertThat(relativeError(own.getGradientFor(fusedKey(key)), ref.getGradientFor(key)))
+                    .as(key)
+                    .isLessThan(1e-4);
         }
     }
 }

@@ -15,7 +15,9 @@ class TransformerBlockMathTest {
     void floatExpIsWithinAFewUlpsOfMathExp() {
         for (float x = -87f; x <= 88f; x += 0.001f) {
             double expected = Math.exp(x);
-            assertThat(Math.abs(TransformerBlockMath.exp(x) - expected) / expected).as("exp(%s)", x).isLessThan(5e-7);
+            assertThat(Math.abs(TransformerBlockMath.exp(x) - expected) / expected)
+                    .as("exp(%s)", x)
+                    .isLessThan(5e-7);
         }
         assertThat(TransformerBlockMath.exp(-1000f)).isZero();
         assertThat(TransformerBlockMath.exp(Float.NEGATIVE_INFINITY)).isZero();

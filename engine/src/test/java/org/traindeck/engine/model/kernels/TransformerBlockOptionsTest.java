@@ -17,8 +17,10 @@ class TransformerBlockOptionsTest {
 
     private static INDArray[] batch(int mb, int length) {
         Nd4j.getRandom().setSeed(13);
-        return new INDArray[] {Nd4j.randn(DataType.FLOAT, mb, BlockGraphs.WIDTH, length),
-                Nd4j.randn(DataType.FLOAT, mb, BlockGraphs.OUTPUTS, length)};
+        return new INDArray[] {
+            Nd4j.randn(DataType.FLOAT, mb, BlockGraphs.WIDTH, length),
+            Nd4j.randn(DataType.FLOAT, mb, BlockGraphs.OUTPUTS, length)
+        };
     }
 
     @Test
@@ -29,7 +31,9 @@ class TransformerBlockOptionsTest {
         Gradient expected = gradients(kept, b[0], b[1]);
         Gradient actual = gradients(recomputed, b[0], b[1]);
         for (String key : kept.paramTable().keySet()) {
-            assertThat(relativeError(actual.getGradientFor(key), expected.getGradientFor(key))).as(key).isLessThan(1e-6);
+            assertThat(relativeError(actual.getGradientFor(key), expected.getGradientFor(key)))
+                    .as(key)
+                    .isLessThan(1e-6);
         }
     }
 
@@ -43,7 +47,9 @@ class TransformerBlockOptionsTest {
         Nd4j.getRandom().setSeed(21);
         Gradient actual = gradients(recomputed, b[0], b[1]);
         for (String key : kept.paramTable().keySet()) {
-            assertThat(relativeError(actual.getGradientFor(key), expected.getGradientFor(key))).as(key).isLessThan(1e-6);
+            assertThat(relativeError(actual.getGradientFor(key), expected.getGradientFor(key)))
+                    .as(key)
+                    .isLessThan(1e-6);
         }
     }
 
@@ -52,14 +58,19 @@ class TransformerBlockOptionsTest {
         INDArray[] b = batch(4, 8);
         ComputationGraph net = BlockGraphs.fused(false, 8, 4, 0.5, false);
         Nd4j.getRandom().setSeed(1);
-        INDArray first = net.feedForward(new INDArray[] {b[0]}, true).get("block1").dup();
+        INDArray first =
+                net.feedForward(new INDArray[] {b[0]}, true).get("block1").dup();
         Nd4j.getRandom().setSeed(1);
-        INDArray again = net.feedForward(new INDArray[] {b[0]}, true).get("block1").dup();
-        INDArray other = net.feedForward(new INDArray[] {b[0]}, true).get("block1").dup();
+        INDArray again =
+                net.feedForward(new INDArray[] {b[0]}, true).get("block1").dup();
+        INDArray other =
+                net.feedForward(new INDArray[] {b[0]}, true).get("block1").dup();
         assertThat(again).isEqualTo(first);
         assertThat(other).isNotEqualTo(first);
-        INDArray test1 = net.feedForward(new INDArray[] {b[0]}, false).get("block1").dup();
-        INDArray test2 = net.feedForward(new INDArray[] {b[0]}, false).get("block1").dup();
+        INDArray test1 =
+                net.feedForward(new INDArray[] {b[0]}, false).get("block1").dup();
+        INDArray test2 =
+                net.feedForward(new INDArray[] {b[0]}, false).get("block1").dup();
         assertThat(test1).isEqualTo(test2);
     }
 

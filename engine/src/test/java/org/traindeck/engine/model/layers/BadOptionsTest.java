@@ -26,7 +26,8 @@ class BadOptionsTest {
     @Test
     void headsThatDoNotDivideAreRefusedAtShapeTimeToo() {
         // a configuration edited by hand (or JSON) never went through the constructor
-        String json = buildConfig(InputType.recurrent(8, 5), new SelfAttention(8, 2, false)).toJson()
+        String json = buildConfig(InputType.recurrent(8, 5), new SelfAttention(8, 2, false))
+                .toJson()
                 .replace("\"heads\" : 2", "\"heads\" : 3");
         assertThat(json).contains("\"heads\" : 3");
         ComputationGraphConfiguration edited = ComputationGraphConfiguration.fromJson(json);
@@ -52,38 +53,49 @@ class BadOptionsTest {
     @Test
     void sequenceLongerThanMaxLengthIsRefusedAtRunTime() {
         // length unknown when configured: checked on the data
-        ComputationGraph graph = TinyGraphs.chain(DataType.FLOAT, new NoOp(), InputType.recurrent(4), true, 2,
-                new PositionEmbedding(8));
+        ComputationGraph graph =
+                TinyGraphs.chain(DataType.FLOAT, new NoOp(), InputType.recurrent(4), true, 2, new PositionEmbedding(8));
         assertThatThrownBy(() -> graph.outputSingle(Nd4j.rand(DataType.FLOAT, 2, 4, 9)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sequence length 9 exceeds maxLength 8");
-        assertThat(graph.outputSingle(Nd4j.rand(DataType.FLOAT, 2, 4, 8)).shape()).containsExactly(2, 2, 8);
+        assertThat(graph.outputSingle(Nd4j.rand(DataType.FLOAT, 2, 4, 8)).shape())
+                .containsExactly(2, 2, 8);
     }
 
     @Test
     void wrongInputKindsAreRefused() {
         assertThatThrownBy(() -> buildConfig(InputType.feedForward(8), new SelfAttention(8, 2, true)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("SelfAttention \"l0\"").hasMessageContaining("sequences");
+                .hasMessageContaining("SelfAttention \"l0\"")
+                .hasMessageContaining("sequences");
         assertThatThrownBy(() -> buildConfig(InputType.recurrent(3, 8), new PatchEmbedding(2, 8, false)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("channels-first images");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("channels-first images");
         assertThatThrownBy(() -> buildConfig(InputType.convolutional(4, 4, 3, CNN2DFormat.NHWC), new LayerNorm()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NCHW");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("NCHW");
         assertThatThrownBy(() -> buildConfig(InputType.convolutional3D(2, 2, 2, 3), new LayerNorm()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("feed-forward, sequence");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("feed-forward, sequence");
         assertThatThrownBy(() -> buildConfig(InputType.feedForward(8), new FirstTimeStep()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sequences");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sequences");
     }
 
     @Test
     void nonsenseNumbersAreRefused() {
-        assertThatThrownBy(() -> new LayerNorm(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("epsilon");
+        assertThatThrownBy(() -> new LayerNorm(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("epsilon");
         assertThatThrownBy(() -> new PatchEmbedding(0, 8, true)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new PositionEmbedding(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SelfAttention(0, 1, true)).isInstanceOf(IllegalArgumentException.class);
     }
 
     private static ComputationGraphConfiguration buildConfig(InputType input, Layer layer) {
-        return TinyGraphs.base(DataType.FLOAT, new NoOp(), input).addLayer("l0", layer, "in").setOutputs("l0").build();
+        return TinyGraphs.base(DataType.FLOAT, new NoOp(), input)
+                .addLayer("l0", layer, "in")
+                .setOutputs("l0")
+                .build();
     }
 }

@@ -5,25 +5,25 @@ import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.nd4j.autodiff.listeners.At;
 import org.nd4j.autodiff.listeners.BaseListener;
 import org.nd4j.autodiff.listeners.Operation;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.internal.SameDiffOp;
-import org.nd4j.linalg.api.ops.OpContext;
-import org.nd4j.linalg.dataset.api.MultiDataSet;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
@@ -44,8 +44,8 @@ class BlockStepTiming {
     void blockStep() {
         INDArray x = Nd4j.rand(DataType.FLOAT, BATCH, WIDTH, LENGTH);
         INDArray y = Nd4j.rand(DataType.FLOAT, BATCH, WIDTH, LENGTH);
-        ComputationGraphConfiguration.GraphBuilder b = TinyGraphs.base(DataType.FLOAT, new Adam(1e-3),
-                InputType.recurrent(WIDTH, LENGTH));
+        ComputationGraphConfiguration.GraphBuilder b =
+                TinyGraphs.base(DataType.FLOAT, new Adam(1e-3), InputType.recurrent(WIDTH, LENGTH));
         String out = TinyVit.block(b, "b0", "in", WIDTH, HEADS);
         report("whole block", finish(b, out), x, y);
         report("LayerNorm alone", single(new LayerNorm()), x, y);
@@ -77,10 +77,17 @@ class BlockStepTiming {
             graph.computeGradientAndScore();
         }
         double wall = (System.nanoTime() - start) / 1e6 / steps;
-        System.err.printf(Locale.ROOT, "OPS %s: whole graph %.1f ms per step, inside the layer's ops %.1f ms%n", what, wall,
+        System.err.printf(
+                Locale.ROOT,
+                "OPS %s: whole graph %.1f ms per step, inside the layer's ops %.1f ms%n",
+                what,
+                wall,
                 timer.totalMs() / steps);
-        timer.perOp().entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(12)
-                .forEach(e -> System.err.printf(Locale.ROOT, "OPS   %-28s %6.2f ms%n", e.getKey(), e.getValue() / steps));
+        timer.perOp().entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .limit(12)
+                .forEach(e ->
+                        System.err.printf(Locale.ROOT, "OPS   %-28s %6.2f ms%n", e.getKey(), e.getValue() / steps));
     }
 
     private static SameDiff layerSameDiff(Object layer) {
@@ -108,7 +115,8 @@ class BlockStepTiming {
         }
 
         @Override
-        public void opExecution(SameDiff sd, At at, MultiDataSet batch, SameDiffOp op, OpContext opContext, INDArray[] outputs) {
+        public void opExecution(
+                SameDiff sd, At at, MultiDataSet batch, SameDiffOp op, OpContext opContext, INDArray[] outputs) {
             ms.merge(op.getOp().opName(), (System.nanoTime() - started) / 1e6, Double::sum);
         }
 
@@ -122,8 +130,8 @@ class BlockStepTiming {
     }
 
     private static ComputationGraph single(Layer layer) {
-        ComputationGraphConfiguration.GraphBuilder b = TinyGraphs.base(DataType.FLOAT, new Adam(1e-3),
-                InputType.recurrent(WIDTH, LENGTH));
+        ComputationGraphConfiguration.GraphBuilder b =
+                TinyGraphs.base(DataType.FLOAT, new Adam(1e-3), InputType.recurrent(WIDTH, LENGTH));
         if (layer == null) {
             return finish(b, "in");
         }
@@ -132,8 +140,14 @@ class BlockStepTiming {
     }
 
     private static ComputationGraph finish(ComputationGraphConfiguration.GraphBuilder b, String last) {
-        b.addLayer("out", new RnnOutputLayer.Builder(LossFunctions.LossFunction.MSE).activation(Activation.IDENTITY)
-                .nOut(WIDTH).build(), last).setOutputs("out");
+        b.addLayer(
+                        "out",
+                        new RnnOutputLayer.Builder(LossFunctions.LossFunction.MSE)
+                                .activation(Activation.IDENTITY)
+                                .nOut(WIDTH)
+                                .build(),
+                        last)
+                .setOutputs("out");
         ComputationGraph graph = new ComputationGraph(b.build());
         graph.init();
         return graph;
@@ -159,7 +173,13 @@ class BlockStepTiming {
         Arrays.sort(ms);
         Arrays.sort(cpuMs);
         // with OMP_NUM_THREADS=1 the native ops run on this thread, so its CPU time leaves out waiting for a busy core
-        System.err.printf(Locale.ROOT, "TIMING %-22s wall median %7.1f ms, min %7.1f ms; thread CPU median %7.1f ms (forward+backward, batch %d)%n",
-                what, ms[steps / 2], ms[0], cpuMs[steps / 2], BATCH);
+        System.err.printf(
+                Locale.ROOT,
+                "TIMING %-22s wall median %7.1f ms, min %7.1f ms; thread CPU median %7.1f ms (forward+backward, batch %d)%n",
+                what,
+                ms[steps / 2],
+                ms[0],
+                cpuMs[steps / 2],
+                BATCH);
     }
 }

@@ -30,8 +30,11 @@ class CausalityTest {
         ComputationGraph graph = attentionOnly(true);
         INDArray x = Nd4j.rand(DataType.DOUBLE, 2, 6, LENGTH);
         for (int t = 0; t < LENGTH - 1; t++) {
-            INDArray changed = changeAfter(x, t, future -> Nd4j.rand(DataType.DOUBLE, future.shape()).muli(5));
-            assertThat(maxDifferenceUpTo(graph, x, changed, t)).as("outputs up to t=%d", t).isLessThan(1e-12);
+            INDArray changed = changeAfter(
+                    x, t, future -> Nd4j.rand(DataType.DOUBLE, future.shape()).muli(5));
+            assertThat(maxDifferenceUpTo(graph, x, changed, t))
+                    .as("outputs up to t=%d", t)
+                    .isLessThan(1e-12);
         }
     }
 
@@ -39,7 +42,8 @@ class CausalityTest {
     void nonCausalAttentionSeesTheFuture() {
         ComputationGraph graph = attentionOnly(false);
         INDArray x = Nd4j.rand(DataType.DOUBLE, 2, 6, LENGTH);
-        INDArray changed = changeAfter(x, 0, future -> Nd4j.rand(DataType.DOUBLE, future.shape()).muli(5));
+        INDArray changed = changeAfter(
+                x, 0, future -> Nd4j.rand(DataType.DOUBLE, future.shape()).muli(5));
         assertThat(maxDifferenceUpTo(graph, x, changed, 0)).isGreaterThan(1e-6);
     }
 
@@ -47,7 +51,8 @@ class CausalityTest {
     void gptShapedStackIsCausal() {
         for (boolean causal : new boolean[] {true, false}) {
             ComputationGraph graph = gptStack(causal);
-            INDArray tokens = Nd4j.createFromArray(new double[][][] {{{1, 4, 2, 8, 5, 7, 3}}, {{9, 0, 3, 3, 6, 1, 10}}});
+            INDArray tokens =
+                    Nd4j.createFromArray(new double[][][] {{{1, 4, 2, 8, 5, 7, 3}}, {{9, 0, 3, 3, 6, 1, 10}}});
             for (int t = 0; t < LENGTH - 1; t++) {
                 INDArray changed = changeAfter(tokens, t, future -> future.rsub(VOCABULARY - 1)); // other tokens
                 double difference = maxDifferenceUpTo(graph, tokens, changed, t);
@@ -61,21 +66,33 @@ class CausalityTest {
     }
 
     private static ComputationGraph attentionOnly(boolean causal) {
-        return TinyGraphs.chain(DataType.DOUBLE, new NoOp(), InputType.recurrent(6, LENGTH), true, 3,
-                new SelfAttention(8, 2, causal));
+        return TinyGraphs.chain(
+                DataType.DOUBLE, new NoOp(), InputType.recurrent(6, LENGTH), true, 3, new SelfAttention(8, 2, causal));
     }
 
     /** Embedding, position embedding, pre-norm attention with its residual, norm, per-step softmax. */
     static ComputationGraph gptStack(boolean causal) {
-        ComputationGraphConfiguration.GraphBuilder b = TinyGraphs.base(DataType.DOUBLE, new NoOp(),
-                InputType.recurrent(VOCABULARY, LENGTH));
-        b.addLayer("embed", new EmbeddingSequenceLayer.Builder().nIn(VOCABULARY).nOut(8).inputLength(LENGTH).build(), "in")
+        ComputationGraphConfiguration.GraphBuilder b =
+                TinyGraphs.base(DataType.DOUBLE, new NoOp(), InputType.recurrent(VOCABULARY, LENGTH));
+        b.addLayer(
+                        "embed",
+                        new EmbeddingSequenceLayer.Builder()
+                                .nIn(VOCABULARY)
+                                .nOut(8)
+                                .inputLength(LENGTH)
+                                .build(),
+                        "in")
                 .addLayer("pos", new PositionEmbedding(LENGTH), "embed")
                 .addLayer("norm", new LayerNorm(), "pos")
                 .addLayer("attn", new SelfAttention(8, 2, causal), "norm")
                 .addVertex("residual", new ElementWiseVertex(ElementWiseVertex.Op.Add), "pos", "attn")
-                .addLayer("out", new RnnOutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
-                        .activation(Activation.SOFTMAX).nOut(VOCABULARY).build(), "residual")
+                .addLayer(
+                        "out",
+                        new RnnOutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                                .activation(Activation.SOFTMAX)
+                                .nOut(VOCABULARY)
+                                .build(),
+                        "residual")
                 .setOutputs("out");
         ComputationGraph graph = new ComputationGraph(b.build());
         graph.init();
@@ -90,8 +107,10 @@ class CausalityTest {
     }
 
     private static double maxDifferenceUpTo(ComputationGraph graph, INDArray x, INDArray changed, int t) {
-        INDArray before = graph.outputSingle(x).get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.interval(0, t + 1));
-        INDArray after = graph.outputSingle(changed).get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.interval(0, t + 1));
+        INDArray before =
+                graph.outputSingle(x).get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.interval(0, t + 1));
+        INDArray after = graph.outputSingle(changed)
+                .get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.interval(0, t + 1));
         return Transforms.abs(before.sub(after)).maxNumber().doubleValue();
     }
 }

@@ -37,8 +37,12 @@ class GradientCheckTest {
     /** The gradient a SameDiff layer hands down (DL4J M2.1 doubles it; see SameDiffLayerRuntime) reaches a dense layer. */
     @Test
     void inputGradientOfASameDiffLayer() {
-        check(InputType.feedForward(5), new long[] {3, 5}, false,
-                new DenseLayer.Builder().nOut(4).activation(Activation.TANH).build(), new LayerNorm());
+        check(
+                InputType.feedForward(5),
+                new long[] {3, 5},
+                false,
+                new DenseLayer.Builder().nOut(4).activation(Activation.TANH).build(),
+                new LayerNorm());
     }
 
     @Test
@@ -93,9 +97,11 @@ class GradientCheckTest {
 
     private static void check(InputType inputType, long[] inputShape, boolean sequenceOutput, Layer... layers) {
         int classes = 3;
-        ComputationGraph graph = TinyGraphs.chain(DataType.DOUBLE, new NoOp(), inputType, sequenceOutput, classes, layers);
+        ComputationGraph graph =
+                TinyGraphs.chain(DataType.DOUBLE, new NoOp(), inputType, sequenceOutput, classes, layers);
         INDArray input = Nd4j.rand(DataType.DOUBLE, inputShape).subi(0.5).muli(2);
-        long[] labelShape = sequenceOutput ? new long[] {inputShape[0], classes, outputLength(graph, input)}
+        long[] labelShape = sequenceOutput
+                ? new long[] {inputShape[0], classes, outputLength(graph, input)}
                 : new long[] {inputShape[0], classes};
         INDArray labels = Nd4j.zeros(DataType.DOUBLE, labelShape);
         INDArray classIndex = Nd4j.rand(DataType.DOUBLE, labelShape).argMax(1);
@@ -109,10 +115,15 @@ class GradientCheckTest {
                 labels.putScalar(new long[] {example, cls}, 1.0);
             }
         }
-        boolean ok = GradientCheckUtil.checkGradients(new GradientCheckUtil.GraphConfig().net(graph)
-                .inputs(new INDArray[] {input}).labels(new INDArray[] {labels})
-                .epsilon(1e-6).maxRelError(1e-5).minAbsoluteError(1e-9)
-                .print(GradientCheckUtil.PrintMode.FAILURES_ONLY).exitOnFirstError(false));
+        boolean ok = GradientCheckUtil.checkGradients(new GradientCheckUtil.GraphConfig()
+                .net(graph)
+                .inputs(new INDArray[] {input})
+                .labels(new INDArray[] {labels})
+                .epsilon(1e-6)
+                .maxRelError(1e-5)
+                .minAbsoluteError(1e-9)
+                .print(GradientCheckUtil.PrintMode.FAILURES_ONLY)
+                .exitOnFirstError(false));
         assertThat(ok).as("gradient check").isTrue();
     }
 

@@ -26,8 +26,13 @@ class JsonRoundTripTest {
                 .addLayer("norm", new LayerNorm(1e-3), "pos")
                 .addLayer("attn", new SelfAttention(12, 3, true), "norm")
                 .addLayer("first", new FirstTimeStep(), "attn")
-                .addLayer("out", new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
-                        .activation(Activation.SOFTMAX).nOut(3).build(), "first")
+                .addLayer(
+                        "out",
+                        new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                                .activation(Activation.SOFTMAX)
+                                .nOut(3)
+                                .build(),
+                        "first")
                 .setOutputs("out")
                 .build();
     }
@@ -41,15 +46,23 @@ class JsonRoundTripTest {
         assertThat(restored).isEqualTo(original);
         assertThat(restored.hashCode()).isEqualTo(original.hashCode());
         assertThat(restored.toJson()).isEqualTo(json);
-        String attentionJson = json.substring(json.indexOf("layers.SelfAttention"), json.indexOf("layers.FirstTimeStep"));
+        String attentionJson =
+                json.substring(json.indexOf("layers.SelfAttention"), json.indexOf("layers.FirstTimeStep"));
         assertThat(attentionJson).contains("\"nIn\" : 8", "\"heads\" : 3").doesNotContain("\"nin\"");
         for (String name : new String[] {"patches", "pos", "norm", "attn", "first"}) {
-            Object before = ((LayerVertex) original.getVertices().get(name)).getLayerConf().getLayer();
-            Object after = ((LayerVertex) restored.getVertices().get(name)).getLayerConf().getLayer();
+            Object before = ((LayerVertex) original.getVertices().get(name))
+                    .getLayerConf()
+                    .getLayer();
+            Object after = ((LayerVertex) restored.getVertices().get(name))
+                    .getLayerConf()
+                    .getLayer();
             assertThat(after).isEqualTo(before).hasSameHashCodeAs(before);
             assertThat(after.toString()).isEqualTo(before.toString());
         }
-        SelfAttention attention = (SelfAttention) ((LayerVertex) restored.getVertices().get("attn")).getLayerConf().getLayer();
+        SelfAttention attention =
+                (SelfAttention) ((LayerVertex) restored.getVertices().get("attn"))
+                        .getLayerConf()
+                        .getLayer();
         assertThat(attention.getNIn()).isEqualTo(8);
         assertThat(attention.isCausal()).isTrue();
         assertThat(attention.toString()).contains("heads=3", "causal=true");
@@ -74,7 +87,8 @@ class JsonRoundTripTest {
         original.fit(new INDArray[] {x}, new INDArray[] {y}); // so that parameters are off their initial values
         INDArray expected = original.outputSingle(x);
 
-        ComputationGraph rebuilt = new ComputationGraph(ComputationGraphConfiguration.fromJson(original.getConfiguration().toJson()));
+        ComputationGraph rebuilt = new ComputationGraph(ComputationGraphConfiguration.fromJson(
+                original.getConfiguration().toJson()));
         rebuilt.init(original.params().dup(), true);
         assertThat(rebuilt.outputSingle(x)).isEqualTo(expected);
 

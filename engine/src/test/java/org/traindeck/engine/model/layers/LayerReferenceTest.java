@@ -30,7 +30,8 @@ class LayerReferenceTest {
             for (int t = 0; t < 4; t++) {
                 INDArray column = x.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.point(t));
                 double mean = column.meanNumber().doubleValue();
-                double variance = column.sub(mean).muli(column.sub(mean)).meanNumber().doubleValue();
+                double variance =
+                        column.sub(mean).muli(column.sub(mean)).meanNumber().doubleValue();
                 for (int f = 0; f < 5; f++) {
                     double value = (column.getDouble(f) - mean) / Math.sqrt(variance + 1e-3);
                     expected.putScalar(b, f, t, value * gain.getDouble(0, f) + bias.getDouble(0, f));
@@ -49,11 +50,19 @@ class LayerReferenceTest {
         INDArray bias = graph.getParam("l0_bias");
         for (int h = 0; h < 2; h++) {
             for (int w = 0; w < 3; w++) {
-                INDArray in = x.get(NDArrayIndex.point(1), NDArrayIndex.all(), NDArrayIndex.point(h), NDArrayIndex.point(w));
+                INDArray in =
+                        x.get(NDArrayIndex.point(1), NDArrayIndex.all(), NDArrayIndex.point(h), NDArrayIndex.point(w));
                 double mean = in.meanNumber().doubleValue();
-                double std = Math.sqrt(in.sub(mean).muli(in.sub(mean)).meanNumber().doubleValue() + 1e-5);
+                double std =
+                        Math.sqrt(in.sub(mean).muli(in.sub(mean)).meanNumber().doubleValue() + 1e-5);
                 INDArray expected = in.sub(mean).divi(std).muli(gain.reshape(4)).addi(bias.reshape(4));
-                assertClose(out.get(NDArrayIndex.point(1), NDArrayIndex.all(), NDArrayIndex.point(h), NDArrayIndex.point(w)), expected);
+                assertClose(
+                        out.get(
+                                NDArrayIndex.point(1),
+                                NDArrayIndex.all(),
+                                NDArrayIndex.point(h),
+                                NDArrayIndex.point(w)),
+                        expected);
             }
         }
     }
@@ -81,13 +90,17 @@ class LayerReferenceTest {
         long length = x.size(2);
         INDArray out = Nd4j.create(DataType.DOUBLE, batch, nOut, length);
         for (int b = 0; b < batch; b++) {
-            INDArray rows = x.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.all()).transpose(); // [T, nIn]
-            INDArray qkv = rows.mmul(wqkv).addiRowVector(bqkv);                                          // [T, 3 nOut]
+            INDArray rows = x.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.all())
+                    .transpose(); // [T, nIn]
+            INDArray qkv = rows.mmul(wqkv).addiRowVector(bqkv); // [T, 3 nOut]
             INDArray joined = Nd4j.create(DataType.DOUBLE, length, nOut);
             for (int h = 0; h < heads; h++) {
                 INDArray q = qkv.get(NDArrayIndex.all(), NDArrayIndex.interval(h * headSize, (h + 1) * headSize));
-                INDArray k = qkv.get(NDArrayIndex.all(), NDArrayIndex.interval(nOut + h * headSize, nOut + (h + 1) * headSize));
-                INDArray v = qkv.get(NDArrayIndex.all(), NDArrayIndex.interval(2 * nOut + h * headSize, 2 * nOut + (h + 1) * headSize));
+                INDArray k = qkv.get(
+                        NDArrayIndex.all(), NDArrayIndex.interval(nOut + h * headSize, nOut + (h + 1) * headSize));
+                INDArray v = qkv.get(
+                        NDArrayIndex.all(),
+                        NDArrayIndex.interval(2 * nOut + h * headSize, 2 * nOut + (h + 1) * headSize));
                 INDArray scores = q.mmul(k.transpose()).divi(Math.sqrt(headSize));
                 for (int i = 0; i < length; i++) {
                     double max = Double.NEGATIVE_INFINITY;
@@ -104,11 +117,14 @@ class LayerReferenceTest {
                     }
                     scores.getRow(i).divi(sum);
                 }
-                joined.put(new INDArrayIndex[] {NDArrayIndex.all(),
-                        NDArrayIndex.interval(h * headSize, (h + 1) * headSize)}, scores.mmul(v));
+                joined.put(
+                        new INDArrayIndex[] {NDArrayIndex.all(), NDArrayIndex.interval(h * headSize, (h + 1) * headSize)
+                        },
+                        scores.mmul(v));
             }
             INDArray projected = joined.mmul(wo).addiRowVector(bo); // [T, nOut]
-            out.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.all()).assign(projected.transpose());
+            out.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.all())
+                    .assign(projected.transpose());
         }
         return out;
     }
@@ -120,7 +136,8 @@ class LayerReferenceTest {
         int width = 6;
         int patch = 2;
         int features = 3;
-        ComputationGraph graph = graph(InputType.convolutional(height, width, channels), new PatchEmbedding(patch, features, true));
+        ComputationGraph graph =
+                graph(InputType.convolutional(height, width, channels), new PatchEmbedding(patch, features, true));
         INDArray x = random(2, channels, height, width);
         INDArray out = layerOutput(graph, x);
         INDArray w = graph.getParam("l0_W");
@@ -129,7 +146,8 @@ class LayerReferenceTest {
         INDArray cls = graph.getParam("l0_cls").reshape(features);
         assertThat(out.shape()).containsExactly(2, features, 1 + (height / patch) * (width / patch));
         for (int b = 0; b < 2; b++) {
-            assertClose(out.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.point(0)),
+            assertClose(
+                    out.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.point(0)),
                     cls.add(pos.getColumn(0)));
             for (int r = 0; r < height / patch; r++) {
                 for (int c = 0; c < width / patch; c++) {
@@ -143,8 +161,10 @@ class LayerReferenceTest {
                         }
                     }
                     int token = 1 + r * (width / patch) + c;
-                    INDArray expected = vector.mmul(w).reshape(features).addi(bias).addi(pos.getColumn(token));
-                    assertClose(out.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.point(token)), expected);
+                    INDArray expected =
+                            vector.mmul(w).reshape(features).addi(bias).addi(pos.getColumn(token));
+                    assertClose(
+                            out.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.point(token)), expected);
                 }
             }
         }
@@ -155,7 +175,8 @@ class LayerReferenceTest {
         ComputationGraph graph = graph(InputType.recurrent(3), new PositionEmbedding(6));
         INDArray x = random(2, 3, 4);
         INDArray pos = graph.getParam("l0_pos");
-        INDArray expected = x.add(pos.get(NDArrayIndex.all(), NDArrayIndex.interval(0, 4)).reshape(1, 3, 4));
+        INDArray expected =
+                x.add(pos.get(NDArrayIndex.all(), NDArrayIndex.interval(0, 4)).reshape(1, 3, 4));
         assertClose(layerOutput(graph, x), expected);
     }
 
@@ -171,7 +192,9 @@ class LayerReferenceTest {
         // parameters away from their initial values, so that gain 1 / bias 0 cannot hide a mistake
         for (String name : graph.paramTable().keySet()) {
             if (name.startsWith("l0_")) {
-                graph.getParam(name).assign(Nd4j.rand(DataType.DOUBLE, graph.getParam(name).shape()).subi(0.5));
+                graph.getParam(name)
+                        .assign(Nd4j.rand(DataType.DOUBLE, graph.getParam(name).shape())
+                                .subi(0.5));
             }
         }
         return graph;

@@ -30,18 +30,27 @@ class RuntimeBehaviourTest {
             assertThat(out.shape()).containsExactly(1, 11, length);
             // causal: a prefix gives the same outputs as the full sequence, position by position
             INDArray fullPrefix = full.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.interval(0, length));
-            assertThat(Transforms.abs(out.sub(fullPrefix)).maxNumber().doubleValue()).isLessThan(1e-12);
+            assertThat(Transforms.abs(out.sub(fullPrefix)).maxNumber().doubleValue())
+                    .isLessThan(1e-12);
         }
     }
 
     @Test
     void trainsOnChangingLengthsAndBatchSizes() {
-        ComputationGraph graph = TinyGraphs.chain(DataType.FLOAT, new Adam(1e-3), InputType.recurrent(6),
-                true, 3, new PositionEmbedding(9), new LayerNorm(), new SelfAttention(8, 2, true));
+        ComputationGraph graph = TinyGraphs.chain(
+                DataType.FLOAT,
+                new Adam(1e-3),
+                InputType.recurrent(6),
+                true,
+                3,
+                new PositionEmbedding(9),
+                new LayerNorm(),
+                new SelfAttention(8, 2, true));
         for (long[] shape : new long[][] {{4, 6, 9}, {3, 6, 1}, {2, 6, 5}}) {
             INDArray x = Nd4j.rand(DataType.FLOAT, shape);
             INDArray labels = Nd4j.zeros(DataType.FLOAT, shape[0], 3, shape[2]);
-            labels.get(NDArrayIndex.all(), NDArrayIndex.point(1), NDArrayIndex.all()).assign(1);
+            labels.get(NDArrayIndex.all(), NDArrayIndex.point(1), NDArrayIndex.all())
+                    .assign(1);
             graph.fit(new INDArray[] {x}, new INDArray[] {labels});
             assertThat(graph.score()).isFinite();
         }
@@ -49,8 +58,14 @@ class RuntimeBehaviourTest {
 
     @Test
     void backpropWritesNothingToStdout() {
-        ComputationGraph graph = TinyGraphs.chain(DataType.FLOAT, new NoOp(), InputType.recurrent(4, 3),
-                true, 2, new LayerNorm(), new SelfAttention(4, 2, true));
+        ComputationGraph graph = TinyGraphs.chain(
+                DataType.FLOAT,
+                new NoOp(),
+                InputType.recurrent(4, 3),
+                true,
+                2,
+                new LayerNorm(),
+                new SelfAttention(4, 2, true));
         INDArray x = Nd4j.rand(DataType.FLOAT, 2, 4, 3);
         INDArray labels = Nd4j.zeros(DataType.FLOAT, 2, 2, 3);
         PrintStream original = System.out;
@@ -78,7 +93,10 @@ class RuntimeBehaviourTest {
             assertThat(graph.params().dataType()).isEqualTo(type);
             assertThat(graph.outputSingle(x).dataType()).isEqualTo(type);
             assertThat(graph.score()).as("%s", type).isFinite();
-            assertThat(graph.params().isNaN().any() || graph.params().isInfinite().any()).as("%s", type).isFalse();
+            assertThat(graph.params().isNaN().any()
+                            || graph.params().isInfinite().any())
+                    .as("%s", type)
+                    .isFalse();
         }
     }
 }

@@ -23,9 +23,11 @@ class SharedReplicaTest {
 
     @Test
     void shardGradientsOnParallelReplicasSumToTheFullBatchGradient() throws Exception {
-        ComputationGraph master = new ComputationGraph(TinyVit.configuration(DataType.DOUBLE, new NoOp(), 8, 1, 4, 8, 2, 1, 3));
+        ComputationGraph master =
+                new ComputationGraph(TinyVit.configuration(DataType.DOUBLE, new NoOp(), 8, 1, 4, 8, 2, 1, 3));
         master.init();
-        ComputationGraph replica = new ComputationGraph(master.getConfiguration().clone());
+        ComputationGraph replica =
+                new ComputationGraph(master.getConfiguration().clone());
         replica.init(master.params(), false);
         replica.initGradientsView();
 
@@ -38,7 +40,8 @@ class SharedReplicaTest {
             Future<INDArray> second = other.submit(() -> gradient(replica, rows(x, 3, 6), rows(y, 3, 6)));
             INDArray first = gradient(master, rows(x, 0, 3), rows(y, 0, 3));
             INDArray summed = first.add(second.get());
-            assertThat(Transforms.abs(summed.sub(full)).maxNumber().doubleValue()).isLessThan(1e-10);
+            assertThat(Transforms.abs(summed.sub(full)).maxNumber().doubleValue())
+                    .isLessThan(1e-10);
         } finally {
             other.shutdownNow();
         }
@@ -47,10 +50,14 @@ class SharedReplicaTest {
     @Test
     void trainDecksGraphSettingsGiveTheSameGradients() {
         INDArray x = Nd4j.rand(DataType.DOUBLE, 4, 1, 8, 8);
-        INDArray y = Nd4j.eye(3).repeat(0, 2).get(NDArrayIndex.interval(0, 4), NDArrayIndex.all()).castTo(DataType.DOUBLE);
+        INDArray y = Nd4j.eye(3)
+                .repeat(0, 2)
+                .get(NDArrayIndex.interval(0, 4), NDArrayIndex.all())
+                .castTo(DataType.DOUBLE);
         INDArray[] gradients = new INDArray[2];
         for (int variant = 0; variant < 2; variant++) {
-            ComputationGraphConfiguration conf = TinyVit.configuration(DataType.DOUBLE, new NoOp(), 8, 1, 4, 8, 2, 1, 3);
+            ComputationGraphConfiguration conf =
+                    TinyVit.configuration(DataType.DOUBLE, new NoOp(), 8, 1, 4, 8, 2, 1, 3);
             // as ModelFactory builds TrainDeck's graphs, against no caching and no workspaces
             conf.setCacheMode(variant == 0 ? CacheMode.DEVICE : CacheMode.NONE);
             conf.setTrainingWorkspaceMode(variant == 0 ? WorkspaceMode.ENABLED : WorkspaceMode.NONE);
@@ -60,12 +67,14 @@ class SharedReplicaTest {
             gradients[variant] = gradient(graph, x, y);
             gradients[variant] = gradient(graph, x, y); // a second step reuses the workspaces
         }
-        assertThat(Transforms.abs(gradients[0].sub(gradients[1])).maxNumber().doubleValue()).isLessThan(1e-12);
+        assertThat(Transforms.abs(gradients[0].sub(gradients[1])).maxNumber().doubleValue())
+                .isLessThan(1e-12);
     }
 
     @Test
     void setParamChangesTheLayer() {
-        ComputationGraph graph = new ComputationGraph(TinyVit.configuration(DataType.DOUBLE, new NoOp(), 8, 1, 4, 8, 2, 1, 3));
+        ComputationGraph graph =
+                new ComputationGraph(TinyVit.configuration(DataType.DOUBLE, new NoOp(), 8, 1, 4, 8, 2, 1, 3));
         graph.init();
         INDArray x = Nd4j.rand(DataType.DOUBLE, 2, 1, 8, 8);
         INDArray before = graph.outputSingle(x);

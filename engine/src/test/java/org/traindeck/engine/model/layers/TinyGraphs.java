@@ -17,8 +17,7 @@ final class TinyGraphs {
 
     static final long SEED = 12345;
 
-    private TinyGraphs() {
-    }
+    private TinyGraphs() {}
 
     static ComputationGraphConfiguration.GraphBuilder base(DataType type, IUpdater updater, InputType input) {
         return new NeuralNetConfiguration.Builder()
@@ -37,8 +36,8 @@ final class TinyGraphs {
     }
 
     /** The layers in order, then a softmax output: per time step when {@code sequenceOutput}. */
-    static ComputationGraph chain(DataType type, IUpdater updater, InputType input, boolean sequenceOutput,
-                                  int classes, Layer... layers) {
+    static ComputationGraph chain(
+            DataType type, IUpdater updater, InputType input, boolean sequenceOutput, int classes, Layer... layers) {
         ComputationGraphConfiguration.GraphBuilder b = base(type, updater, input);
         String previous = "in";
         for (int i = 0; i < layers.length; i++) {
@@ -46,8 +45,14 @@ final class TinyGraphs {
             previous = "l" + i;
         }
         Layer out = sequenceOutput
-                ? new RnnOutputLayer.Builder(LossFunctions.LossFunction.MCXENT).activation(Activation.SOFTMAX).nOut(classes).build()
-                : new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).activation(Activation.SOFTMAX).nOut(classes).build();
+                ? new RnnOutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                        .activation(Activation.SOFTMAX)
+                        .nOut(classes)
+                        .build()
+                : new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                        .activation(Activation.SOFTMAX)
+                        .nOut(classes)
+                        .build();
         b.addLayer("out", out, previous).setOutputs("out");
         ComputationGraph graph = new ComputationGraph(b.build());
         graph.init();

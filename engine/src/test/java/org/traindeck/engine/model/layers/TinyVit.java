@@ -14,13 +14,20 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
 /** A small pre-norm ViT built from every layer in the package, for the round-trip and training tests. */
 final class TinyVit {
 
-    private TinyVit() {
-    }
+    private TinyVit() {}
 
-    static ComputationGraphConfiguration configuration(DataType type, IUpdater updater, int imageSize, int channels,
-                                                       int patch, int width, int heads, int blocks, int classes) {
-        ComputationGraphConfiguration.GraphBuilder b = TinyGraphs.base(type, updater,
-                InputType.convolutional(imageSize, imageSize, channels));
+    static ComputationGraphConfiguration configuration(
+            DataType type,
+            IUpdater updater,
+            int imageSize,
+            int channels,
+            int patch,
+            int width,
+            int heads,
+            int blocks,
+            int classes) {
+        ComputationGraphConfiguration.GraphBuilder b =
+                TinyGraphs.base(type, updater, InputType.convolutional(imageSize, imageSize, channels));
         b.addLayer("patches", new PatchEmbedding(patch, width, true), "in");
         String stream = "patches";
         for (int i = 0; i < blocks; i++) {
@@ -28,8 +35,13 @@ final class TinyVit {
         }
         b.addLayer("norm", new LayerNorm(), stream)
                 .addLayer("cls", new FirstTimeStep(), "norm")
-                .addLayer("out", new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
-                        .activation(Activation.SOFTMAX).nOut(classes).build(), "cls")
+                .addLayer(
+                        "out",
+                        new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                                .activation(Activation.SOFTMAX)
+                                .nOut(classes)
+                                .build(),
+                        "cls")
                 .setOutputs("out");
         return b.build();
     }
@@ -40,11 +52,25 @@ final class TinyVit {
                 .addLayer(name + "_attn", new SelfAttention(width, heads, false), name + "_norm1")
                 .addVertex(name + "_res1", new ElementWiseVertex(ElementWiseVertex.Op.Add), input, name + "_attn")
                 .addLayer(name + "_norm2", new LayerNorm(), name + "_res1")
-                .addLayer(name + "_mlp1", new TimeDistributed(new DenseLayer.Builder().nOut(2L * width)
-                        .activation(Activation.GELU).build()), name + "_norm2")
-                .addLayer(name + "_mlp2", new TimeDistributed(new DenseLayer.Builder().nOut(width)
-                        .activation(Activation.IDENTITY).build()), name + "_mlp1")
-                .addVertex(name + "_res2", new ElementWiseVertex(ElementWiseVertex.Op.Add), name + "_res1", name + "_mlp2");
+                .addLayer(
+                        name + "_mlp1",
+                        new TimeDistributed(new DenseLayer.Builder()
+                                .nOut(2L * width)
+                                .activation(Activation.GELU)
+                                .build()),
+                        name + "_norm2")
+                .addLayer(
+                        name + "_mlp2",
+                        new TimeDistributed(new DenseLayer.Builder()
+                                .nOut(width)
+                                .activation(Activation.IDENTITY)
+                                .build()),
+                        name + "_mlp1")
+                .addVertex(
+                        name + "_res2",
+                        new ElementWiseVertex(ElementWiseVertex.Op.Add),
+                        name + "_res1",
+                        name + "_mlp2");
         return name + "_res2";
     }
 }

@@ -39,7 +39,8 @@ class TrainingTest {
                 }
             }
         }
-        ComputationGraph vit = new ComputationGraph(TinyVit.configuration(DataType.FLOAT, new Adam(3e-3), size, 1, 4, 16, 2, 2, 4));
+        ComputationGraph vit =
+                new ComputationGraph(TinyVit.configuration(DataType.FLOAT, new Adam(3e-3), size, 1, 4, 16, 2, 2, 4));
         vit.init();
 
         double first = Double.NaN;
@@ -49,9 +50,16 @@ class TrainingTest {
                 first = vit.score();
             }
         }
-        assertThat(vit.score()).as("loss after %d steps, first %s", STEPS, first).isLessThan(0.3 * first);
+        assertThat(vit.score())
+                .as("loss after %d steps, first %s", STEPS, first)
+                .isLessThan(0.3 * first);
         INDArray predicted = vit.outputSingle(images).argMax(1);
-        assertThat(predicted.eq(labels.argMax(1)).castTo(DataType.FLOAT).meanNumber().doubleValue()).isGreaterThan(0.9);
+        assertThat(predicted
+                        .eq(labels.argMax(1))
+                        .castTo(DataType.FLOAT)
+                        .meanNumber()
+                        .doubleValue())
+                .isGreaterThan(0.9);
     }
 
     @Test
@@ -84,23 +92,37 @@ class TrainingTest {
         INDArray expected = targets.argMax(1);
         for (int w = 0; w < windows; w++) {
             for (int t = 1; t < length; t++) {
-                assertThat(predicted.getInt(w, t)).as("window %d, position %d", w, t).isEqualTo(expected.getInt(w, t));
+                assertThat(predicted.getInt(w, t))
+                        .as("window %d, position %d", w, t)
+                        .isEqualTo(expected.getInt(w, t));
             }
         }
     }
 
     private static ComputationGraphConfiguration gptConfiguration(int vocabulary, int length, int width) {
-        ComputationGraphConfiguration.GraphBuilder b = TinyGraphs.base(DataType.FLOAT, new Adam(1e-2),
-                InputType.recurrent(vocabulary, length));
-        b.addLayer("embed", new EmbeddingSequenceLayer.Builder().nIn(vocabulary).nOut(width).inputLength(length).build(), "in")
+        ComputationGraphConfiguration.GraphBuilder b =
+                TinyGraphs.base(DataType.FLOAT, new Adam(1e-2), InputType.recurrent(vocabulary, length));
+        b.addLayer(
+                        "embed",
+                        new EmbeddingSequenceLayer.Builder()
+                                .nIn(vocabulary)
+                                .nOut(width)
+                                .inputLength(length)
+                                .build(),
+                        "in")
                 .addLayer("pos", new PositionEmbedding(length), "embed");
         String stream = "pos";
         b.addLayer("b0_norm1", new LayerNorm(), stream)
                 .addLayer("b0_attn", new SelfAttention(width, 2, true), "b0_norm1")
                 .addVertex("b0_res1", new ElementWiseVertex(ElementWiseVertex.Op.Add), stream, "b0_attn");
         b.addLayer("norm", new LayerNorm(), "b0_res1")
-                .addLayer("out", new RnnOutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
-                        .activation(Activation.SOFTMAX).nOut(vocabulary).build(), "norm")
+                .addLayer(
+                        "out",
+                        new RnnOutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
+                                .activation(Activation.SOFTMAX)
+                                .nOut(vocabulary)
+                                .build(),
+                        "norm")
                 .setOutputs("out");
         return b.build();
     }

@@ -1,5 +1,9 @@
 package org.traindeck.engine.train.callback;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -20,23 +24,18 @@ import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.step.Optimizers;
 import org.traindeck.engine.train.step.TrainingStep;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** The weight average on a tiny real DL4J network trained step by step, against its closed form. */
 class WeightEmaTest {
 
-    private static final Dataset DATA = SyntheticData.generate(
-            new SourceConfig.Synthetic(Task.CLASSIFICATION, 96, 6, null, 3, 0.5, 0), 1, 2);
+    private static final Dataset DATA =
+            SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 96, 6, null, 3, 0.5, 0), 1, 2);
 
     private static ComputationGraph tinyNet() {
         ModelConfig model = new ModelConfig.Mlp(List.of(4), ModelConfig.Activation.TANH, 0);
         ComputationGraph net = ModelCompiler.build(model, ModelCompiler.inputOf(model, DATA), 5);
         OptimizerConfig sgd = new OptimizerConfig("sgd", 0.5, 0.9, 0.9, 0.999, 1e-8, 0);
-        StageConfig stage = new StageConfig("s", 1, 16, sgd, new ScheduleConfig.Constant(), 0, 1, StageConfig.Precision.FLOAT32, null,
-                1, null);
+        StageConfig stage = new StageConfig(
+                "s", 1, 16, sgd, new ScheduleConfig.Constant(), 0, 1, StageConfig.Precision.FLOAT32, null, 1, null);
         Optimizers.install(net, sgd, new Nd4jStageSchedule(LrSchedule.forStage(stage, 1), 0), false);
         return net;
     }
@@ -73,7 +72,8 @@ class WeightEmaTest {
         List<double[]> weights = new ArrayList<>();
         weights.add(doubles(net.params()));
         for (int n = 1; n <= 9; n++) {
-            assertThat(step.step(List.of(batch((n - 1) % 6)), n - 1, 0, 0).applied()).isTrue();
+            assertThat(step.step(List.of(batch((n - 1) % 6)), n - 1, 0, 0).applied())
+                    .isTrue();
             ema.afterStep(net, n);
             weights.add(doubles(net.params()));
 
@@ -87,7 +87,9 @@ class WeightEmaTest {
                     expected[i] += (1 - decay) * Math.pow(decay, m - j) * weights.get(startStep + j * every)[i];
                 }
             }
-            assertThat(relativeDifference(ema.values(), expected)).as("after step %d", n).isLessThan(1e-6);
+            assertThat(relativeDifference(ema.values(), expected))
+                    .as("after step %d", n)
+                    .isLessThan(1e-6);
         }
         // it is an average, not the weights: they moved on after it
         assertThat(relativeDifference(ema.values(), weights.get(9))).isGreaterThan(1e-3);

@@ -1,12 +1,11 @@
 package org.traindeck.engine.train.health;
 
-import org.junit.jupiter.api.Test;
-import org.traindeck.engine.config.LayerHealthConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.traindeck.engine.config.LayerHealthConfig;
 
 /** Each condition warns after {@code patience} logged steps in a row, once per layer and condition, naming the layer. */
 class LayerWarningsTest {
@@ -28,7 +27,13 @@ class LayerWarningsTest {
     @Test
     void aHealthyModelSaysNothing() {
         LayerWarnings w = new LayerWarnings(CONFIG);
-        assertThat(feed(w, 20, List.of(layer("a", 1, 1e-3, 0.5, true), layer("b", 2, 2e-3, 0.4, true), layer("out", 3, 1e-3, 0, false))))
+        assertThat(feed(
+                        w,
+                        20,
+                        List.of(
+                                layer("a", 1, 1e-3, 0.5, true),
+                                layer("b", 2, 2e-3, 0.4, true),
+                                layer("out", 3, 1e-3, 0, false))))
                 .isEmpty();
     }
 
@@ -39,7 +44,9 @@ class LayerWarningsTest {
         List<LayerFigures> calm = List.of(layer("a", 1, 1e-3, 0.5, true), layer("out", 1, 1e-3, 0, false));
         assertThat(feed(w, 2, fast)).isEmpty();
         assertThat(feed(w, 1, calm)).isEmpty();
-        assertThat(feed(w, 2, fast)).as("the streak starts again after a calm step").isEmpty();
+        assertThat(feed(w, 2, fast))
+                .as("the streak starts again after a calm step")
+                .isEmpty();
         List<String> said = feed(w, 10, fast);
         assertThat(said).hasSize(1);
         assertThat(said.get(0)).startsWith("layer 'a' learns too fast").contains("Lower the learning rate");
@@ -56,13 +63,21 @@ class LayerWarningsTest {
     @Test
     void gradientsThatVanishOrExplodeAlongTheDepthNameTheFirstAndLastLayers() {
         LayerWarnings vanishing = new LayerWarnings(CONFIG);
-        List<String> v = feed(vanishing, 3, List.of(layer("first", 1e-6, 1e-3, 0, false), layer("mid", 1e-3, 1e-3, 0, false),
-                layer("last", 1, 1e-3, 0, false)));
+        List<String> v = feed(
+                vanishing,
+                3,
+                List.of(
+                        layer("first", 1e-6, 1e-3, 0, false),
+                        layer("mid", 1e-3, 1e-3, 0, false),
+                        layer("last", 1, 1e-3, 0, false)));
         assertThat(v).hasSize(1);
-        assertThat(v.get(0)).startsWith("gradients vanish along the depth: the first layer 'first'").contains("the last, layer 'last'");
+        assertThat(v.get(0))
+                .startsWith("gradients vanish along the depth: the first layer 'first'")
+                .contains("the last, layer 'last'");
 
         LayerWarnings exploding = new LayerWarnings(CONFIG);
-        List<String> e = feed(exploding, 3, List.of(layer("first", 5e3, 1e-3, 0, false), layer("last", 1, 1e-3, 0, false)));
+        List<String> e =
+                feed(exploding, 3, List.of(layer("first", 5e3, 1e-3, 0, false), layer("last", 1, 1e-3, 0, false)));
         assertThat(e).hasSize(1);
         assertThat(e.get(0)).startsWith("gradients explode along the depth");
     }
@@ -70,6 +85,12 @@ class LayerWarningsTest {
     @Test
     void aFigureNotTakenIsNoCondition() {
         LayerWarnings w = new LayerWarnings(CONFIG);
-        assertThat(feed(w, 5, List.of(layer("act", Double.NaN, Double.NaN, Double.NaN, true), layer("out", 1, 1e-3, 0, false)))).isEmpty();
+        assertThat(feed(
+                        w,
+                        5,
+                        List.of(
+                                layer("act", Double.NaN, Double.NaN, Double.NaN, true),
+                                layer("out", 1, 1e-3, 0, false))))
+                .isEmpty();
     }
 }

@@ -1,15 +1,14 @@
 package org.traindeck.engine.train.resume;
 
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.updater.UpdaterBlock;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.learning.config.Adam;
-
-import java.util.Arrays;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The optimizer TrainDeck left on SameDiff layers before they had the stage's (DL4J's placeholder Adam(1e-3), one
@@ -18,8 +17,7 @@ import java.util.TreeMap;
  */
 final class PlaceholderOptimizer {
 
-    private PlaceholderOptimizer() {
-    }
+    private PlaceholderOptimizer() {}
 
     static ComputationGraph restore(ComputationGraph net) {
         Adam placeholder = new Adam(1e-3);
@@ -48,7 +46,9 @@ final class PlaceholderOptimizer {
                 int length = p.getParamOffsetEnd() - p.getParamOffsetStart();
                 float[] m = Arrays.copyOfRange(flat, at, at + length);
                 float[] v = Arrays.copyOfRange(flat, n + at, n + at + length);
-                out.put(p.getLayer().getConfig().getLayerName() + "_" + p.getParamName(), Arrays.toString(m) + " " + Arrays.toString(v));
+                out.put(
+                        p.getLayer().getConfig().getLayerName() + "_" + p.getParamName(),
+                        Arrays.toString(m) + " " + Arrays.toString(v));
             }
         }
         return out;

@@ -1,5 +1,9 @@
 package org.traindeck.engine.train.resume;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.factory.Nd4j;
@@ -15,11 +19,6 @@ import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.train.step.Optimizers;
-
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A gpt/vit checkpoint written before the fused transformer block holds the Adam moments in DL4J's grouping for the
@@ -44,8 +43,28 @@ class SpelledOutBlockCheckpointTest {
     static CheckpointFiles.Contents checkpointOf(ComputationGraph net, String runId, int optimizerLayout) {
         float[] params = net.params().toFloatVector();
         float[] state = net.getUpdater().getStateViewArray().toFloatVector();
-        Checkpoint c = new Checkpoint(Checkpoint.FORMAT_VERSION, "r", "s", 0, 1, 2, 3, 0, 1.5, 0.7, 4, Map.of(), "fp", params.length,
-                state.length, "FLOAT", "time", 0, 1, runId, optimizerLayout);
+        Checkpoint c = new Checkpoint(
+                Checkpoint.FORMAT_VERSION,
+                "r",
+                "s",
+                0,
+                1,
+                2,
+                3,
+                0,
+                1.5,
+                0.7,
+                4,
+                Map.of(),
+                "fp",
+                params.length,
+                state.length,
+                "FLOAT",
+                "time",
+                0,
+                1,
+                runId,
+                optimizerLayout);
         return new CheckpointFiles.Contents(c, "{}", params, state, null);
     }
 
@@ -53,8 +72,10 @@ class SpelledOutBlockCheckpointTest {
     void theTwoBlockLayoutsGroupedTheOptimizerStateDifferentlyWhileSameDiffLayersKeptAPlaceholder() {
         ComputationGraph fused = PlaceholderOptimizer.restore(gpt(null));
         ComputationGraph spelledOut = PlaceholderOptimizer.restore(gpt("dl4j"));
-        assertThat(fused.getUpdater().getStateViewArray().length()).isEqualTo(spelledOut.getUpdater().getStateViewArray().length());
-        assertThat(fused.getUpdater().getUpdaterBlocks().size()).isNotEqualTo(spelledOut.getUpdater().getUpdaterBlocks().size());
+        assertThat(fused.getUpdater().getStateViewArray().length())
+                .isEqualTo(spelledOut.getUpdater().getStateViewArray().length());
+        assertThat(fused.getUpdater().getUpdaterBlocks().size())
+                .isNotEqualTo(spelledOut.getUpdater().getUpdaterBlocks().size());
         // with the stage's optimizer everywhere, both are one block
         assertThat(gpt(null).getUpdater().getUpdaterBlocks()).hasSize(1);
         assertThat(gpt("dl4j").getUpdater().getUpdaterBlocks()).hasSize(1);
@@ -63,10 +84,14 @@ class SpelledOutBlockCheckpointTest {
     @Test
     void aCheckpointWithoutARunIdIsRefusedIntoTheFusedBlocksAndSaysHowToResume() {
         ComputationGraph writer = PlaceholderOptimizer.restore(gpt("dl4j"));
-        writer.getUpdater().getStateViewArray().assign(Nd4j.linspace(1, 2, writer.getUpdater().getStateViewArray().length()));
+        writer.getUpdater()
+                .getStateViewArray()
+                .assign(Nd4j.linspace(
+                        1, 2, writer.getUpdater().getStateViewArray().length()));
         CheckpointFiles.Contents old = checkpointOf(writer, "", 1);
 
-        assertThatThrownBy(() -> new ResumePoint(old).loadInto(gpt(null), 3)).isInstanceOf(InvalidConfigException.class)
+        assertThatThrownBy(() -> new ResumePoint(old).loadInto(gpt(null), 3))
+                .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("\"kernel\": \"dl4j\"");
 
         ComputationGraph spelledOut = gpt("dl4j");
@@ -85,10 +110,15 @@ class SpelledOutBlockCheckpointTest {
 
     @Test
     void theKernelAndRecomputeChoicesLeaveTheModelFingerprintAlone() {
-        String plain = ConfigWriter.modelJson(KernelChoices.withoutChoices(new ModelConfig.Gpt(16, 2, 2, 2, 0, false, null)));
-        assertThat(ConfigWriter.modelJson(KernelChoices.withoutChoices(new ModelConfig.Gpt(16, 2, 2, 2, 0, true, "dl4j")))).isEqualTo(plain);
-        String vit = ConfigWriter.modelJson(KernelChoices.withoutChoices(new ModelConfig.Vit(2, 16, 1, 2, 2, true, 0, false, null)));
-        assertThat(ConfigWriter.modelJson(KernelChoices.withoutChoices(new ModelConfig.Vit(2, 16, 1, 2, 2, true, 0, true, "dl4j"))))
+        String plain =
+                ConfigWriter.modelJson(KernelChoices.withoutChoices(new ModelConfig.Gpt(16, 2, 2, 2, 0, false, null)));
+        assertThat(ConfigWriter.modelJson(
+                        KernelChoices.withoutChoices(new ModelConfig.Gpt(16, 2, 2, 2, 0, true, "dl4j"))))
+                .isEqualTo(plain);
+        String vit = ConfigWriter.modelJson(
+                KernelChoices.withoutChoices(new ModelConfig.Vit(2, 16, 1, 2, 2, true, 0, false, null)));
+        assertThat(ConfigWriter.modelJson(
+                        KernelChoices.withoutChoices(new ModelConfig.Vit(2, 16, 1, 2, 2, true, 0, true, "dl4j"))))
                 .isEqualTo(vit);
     }
 }

@@ -1,8 +1,8 @@
 package org.traindeck.engine.train.samples;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 class VolumeSlicesTest {
 

@@ -1,5 +1,9 @@
 package org.traindeck.engine.train.step;
 
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.Pointer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
@@ -17,11 +21,6 @@ import org.traindeck.engine.model.ModelCheck;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.fit.FitEstimate;
 import org.traindeck.engine.train.batch.BatchMaker;
-
-import java.nio.file.Path;
-import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Not a check but the measurement behind the README's "Will it fit?" table: a few training steps of a sample config
@@ -41,12 +40,16 @@ class FitMeasurementTest {
     }
 
     private static void measure(String name) throws Exception {
-        ModelCheck.Checked checked = ModelCheck.checkWithSummary(ConfigParser.load(Path.of("../sample-configs", name + ".json")));
+        ModelCheck.Checked checked =
+                ModelCheck.checkWithSummary(ConfigParser.load(Path.of("../sample-configs", name + ".json")));
         RunConfig config = checked.result().orThrow();
         StageConfig stage = config.stages().get(0);
-        FitEstimate estimate = FitEstimate.model(checked.conf(), checked.input(), checked.summary().parameters(), stage).at(stage.batchSize());
+        FitEstimate estimate = FitEstimate.model(
+                        checked.conf(), checked.input(), checked.summary().parameters(), stage)
+                .at(stage.batchSize());
         try (DataLoader.Loaded data = DataLoader.load(config, config.data(), "data")) {
-            BatchMaker maker = new BatchMaker(data.train(), ModelCompiler.wantsImages(config.model()), null, DataType.FLOAT);
+            BatchMaker maker =
+                    new BatchMaker(data.train(), ModelCompiler.wantsImages(config.model()), null, DataType.FLOAT);
             int[] order = BatchMaker.epochOrder(data.train().size(), true, 1, 0, 0);
             System.gc();
             Runtime rt = Runtime.getRuntime();
@@ -64,21 +67,33 @@ class FitMeasurementTest {
             });
             sampler.start();
             ComputationGraph net = ModelCompiler.build(config.model(), checked.input(), config.seed());
-            Optimizers.install(net, stage.optimizer(), new FixedSchedule(stage.optimizer().learningRate()), false);
+            Optimizers.install(
+                    net, stage.optimizer(), new FixedSchedule(stage.optimizer().learningRate()), false);
             for (int s = 0; s < STEPS; s++) {
                 BatchMaker.Batch b = maker.batch(order, s, stage.batchSize(), 1, 0, 0, false);
                 net.fit(new INDArray[] {b.features()}, new INDArray[] {b.labels()});
             }
             done.set(true);
             sampler.join();
-            // ND4J's workspaces are allocated natively, out of JavaCPP's count; after a few steps they hold their peak size
+            // ND4J's workspaces are allocated natively, out of JavaCPP's count; after a few steps they hold their peak
+            // size
             long workspaces = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread().stream()
-                    .mapToLong(MemoryWorkspace::getCurrentSize).sum();
+                    .mapToLong(MemoryWorkspace::getCurrentSize)
+                    .sum();
             long measured = peak.get() - base + workspaces;
             long rss = peakRss.get() - baseRss;
-            System.out.printf(Locale.ROOT, "FIT %s batch %d: estimate %.1f MB (%s), measured off-heap+heap %.1f MB (workspaces %.1f; error %+.0f%%), RSS %.1f MB (error %+.0f%%)%n",
-                    name, stage.batchSize(), estimate.total() / 1e6, estimate.fromReport() ? "report" : "shapes", measured / 1e6,
-                    workspaces / 1e6, 100.0 * (estimate.total() - measured) / measured, rss / 1e6, 100.0 * (estimate.total() - rss) / rss);
+            System.out.printf(
+                    Locale.ROOT,
+                    "FIT %s batch %d: estimate %.1f MB (%s), measured off-heap+heap %.1f MB (workspaces %.1f; error %+.0f%%), RSS %.1f MB (error %+.0f%%)%n",
+                    name,
+                    stage.batchSize(),
+                    estimate.total() / 1e6,
+                    estimate.fromReport() ? "report" : "shapes",
+                    measured / 1e6,
+                    workspaces / 1e6,
+                    100.0 * (estimate.total() - measured) / measured,
+                    rss / 1e6,
+                    100.0 * (estimate.total() - rss) / rss);
             net.close();
         }
     }

@@ -1,5 +1,10 @@
 package org.traindeck.engine.train.step;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -11,12 +16,6 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.Random;
-
 /**
  * A measurement, not a test: the MLP (784-256-128-10, batch 128) and the text sample's GPT (width 64, 2 blocks, 4 heads,
  * context 64, batch 32) stepping with the fused update and with DL4J's updater, alternated step by step on two copies
@@ -25,20 +24,30 @@ import java.util.Random;
  */
 public final class FusedStepTiming {
 
-    private FusedStepTiming() {
-    }
+    private FusedStepTiming() {}
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
         OptimizerConfig adamw = new OptimizerConfig("adamw", 1e-3, 0, 0.9, 0.999, 1e-8, 0.01);
-        time("mlp 784-256-128-10, batch 128", new ModelConfig.Mlp(List.of(256, 128), ModelConfig.Activation.RELU, 0),
-                new ModelInput(InputType.feedForward(784), Task.CLASSIFICATION, 10), 128, adamw, rounds);
+        time(
+                "mlp 784-256-128-10, batch 128",
+                new ModelConfig.Mlp(List.of(256, 128), ModelConfig.Activation.RELU, 0),
+                new ModelInput(InputType.feedForward(784), Task.CLASSIFICATION, 10),
+                128,
+                adamw,
+                rounds);
         ModelInput tokens = ModelInput.tokens(65, 64, Task.SEQUENCE, 65);
-        time("gpt width 64, 2 blocks, 4 heads, context 64, batch 32", new ModelConfig.Gpt(64, 2, 4, 4, 0, false, null), tokens, 32,
-                adamw, rounds);
+        time(
+                "gpt width 64, 2 blocks, 4 heads, context 64, batch 32",
+                new ModelConfig.Gpt(64, 2, 4, 4, 0, false, null),
+                tokens,
+                32,
+                adamw,
+                rounds);
     }
 
-    private static void time(String name, ModelConfig model, ModelInput input, int batch, OptimizerConfig optimizer, int rounds) {
+    private static void time(
+            String name, ModelConfig model, ModelInput input, int batch, OptimizerConfig optimizer, int rounds) {
         ComputationGraph a = ModelCompiler.build(model, input, 5);
         ComputationGraph b = ModelCompiler.build(model, input, 5);
         Optimizers.install(a, optimizer, new FixedSchedule(optimizer.learningRate()), false);
@@ -77,8 +86,15 @@ public final class FusedStepTiming {
         double[] f = rows.stream().mapToDouble(r -> r[fused]).toArray();
         double[] d = rows.stream().mapToDouble(r -> r[dl4j]).toArray();
         double[] ratio = rows.stream().mapToDouble(r -> r[dl4j] / r[fused]).toArray();
-        System.out.printf(Locale.ROOT, "%s: %.3f / %.3f; dl4j/fused median %.2fx (min %.2f, max %.2f)%n", label, median(f), median(d),
-                median(ratio), Arrays.stream(ratio).min().orElse(0), Arrays.stream(ratio).max().orElse(0));
+        System.out.printf(
+                Locale.ROOT,
+                "%s: %.3f / %.3f; dl4j/fused median %.2fx (min %.2f, max %.2f)%n",
+                label,
+                median(f),
+                median(d),
+                median(ratio),
+                Arrays.stream(ratio).min().orElse(0),
+                Arrays.stream(ratio).max().orElse(0));
     }
 
     private static double median(double[] v) {

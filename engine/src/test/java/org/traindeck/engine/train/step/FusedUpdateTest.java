@@ -1,5 +1,11 @@
 package org.traindeck.engine.train.step;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,13 +21,6 @@ import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
-
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The fused step against DL4J's updater, step for step on the same gradients: parameters and optimizer state agree
@@ -40,23 +39,33 @@ class FusedUpdateTest {
     }
 
     static Stream<Arguments> cases() {
-        Model mlp = new Model("mlp", new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.TANH, 0),
-                new ModelInput(InputType.feedForward(10), Task.CLASSIFICATION, 3), "dense1");
-        Model cnn = new Model("lenet+batchNorm", new ModelConfig.LeNet(List.of(4, 6), 3, 16, ModelConfig.Activation.RELU, 0, true),
-                new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 3), "output");
+        Model mlp = new Model(
+                "mlp",
+                new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.TANH, 0),
+                new ModelInput(InputType.feedForward(10), Task.CLASSIFICATION, 3),
+                "dense1");
+        Model cnn = new Model(
+                "lenet+batchNorm",
+                new ModelConfig.LeNet(List.of(4, 6), 3, 16, ModelConfig.Activation.RELU, 0, true),
+                new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 3),
+                "output");
         ModelInput tokens = ModelInput.tokens(20, 6, Task.SEQUENCE, 20);
         Model gpt = new Model("gpt", new ModelConfig.Gpt(16, 2, 2, 2, 0, false, null), tokens, "output");
-        Model gptSameDiff = new Model("gpt on DL4J's layers", new ModelConfig.Gpt(16, 2, 2, 2, 0, false, "dl4j"), tokens, "output");
+        Model gptSameDiff =
+                new Model("gpt on DL4J's layers", new ModelConfig.Gpt(16, 2, 2, 2, 0, false, "dl4j"), tokens, "output");
         OptimizerConfig adam = new OptimizerConfig("adam", 0.01, 0, 0.9, 0.99, 1e-7, 1e-3);
         OptimizerConfig adamw = new OptimizerConfig("adamw", 0.01, 0, 0.85, 0.999, 1e-8, 0.05);
         OptimizerConfig sgd = new OptimizerConfig("sgd", 0.05, 0, 0, 0, 0, 1e-3);
-        return Stream.of(mlp, cnn, gpt, gptSameDiff).flatMap(m -> Stream.of(
-                Arguments.of(m, adam, 0.0), Arguments.of(m, adamw, 0.5), Arguments.of(m, sgd, 0.5)));
+        return Stream.of(mlp, cnn, gpt, gptSameDiff)
+                .flatMap(m ->
+                        Stream.of(Arguments.of(m, adam, 0.0), Arguments.of(m, adamw, 0.5), Arguments.of(m, sgd, 0.5)));
     }
 
     private static ComputationGraph net(Model m, OptimizerConfig optimizer) {
         ComputationGraph net = ModelCompiler.build(m.config(), m.input(), 5);
-        assertThat(net.getLayer(m.scaledNode())).as("the node whose lr is scaled").isNotNull();
+        assertThat(net.getLayer(m.scaledNode()))
+                .as("the node whose lr is scaled")
+                .isNotNull();
         ISchedule lr = new ExponentialSchedule(ScheduleType.ITERATION, optimizer.learningRate(), 0.9);
         Optimizers.install(net, optimizer, lr, false, Map.of(m.scaledNode(), 0.5));
         backward(net, m.input());
@@ -82,7 +91,8 @@ class FusedUpdateTest {
             }
         } else {
             long[] shape = type instanceof InputType.InputTypeConvolutional c
-                    ? new long[] {n, c.getChannels(), c.getHeight(), c.getWidth()} : new long[] {n, type.arrayElementsPerExample()};
+                    ? new long[] {n, c.getChannels(), c.getHeight(), c.getWidth()}
+                    : new long[] {n, type.arrayElementsPerExample()};
             features = Nd4j.rand(shape);
             labels = Nd4j.zeros(n, input.outputs());
             for (int i = 0; i < n; i++) {
@@ -99,7 +109,9 @@ class FusedUpdateTest {
     void theFusedStepIsDl4jsUpdater(Model m, OptimizerConfig optimizer, double clipNorm) {
         ComputationGraph reference = net(m, optimizer);
         ComputationGraph fused = net(m, optimizer);
-        assertThat(FusedUpdate.plan(fused)).as("fused step covers %s with %s", m, optimizer.type()).isNotNull();
+        assertThat(FusedUpdate.plan(fused))
+                .as("fused step covers %s with %s", m, optimizer.type())
+                .isNotNull();
         GradientUpdate dl4j = new GradientUpdate(reference, false);
         GradientUpdate one = new GradientUpdate(fused, true);
         Random random = new Random(3);
@@ -119,18 +131,23 @@ class FusedUpdateTest {
             assertThat(b.gradNorm()).isCloseTo(a.gradNorm(), org.assertj.core.api.Assertions.withinPercentage(1e-4));
         }
         assertClose(fused.params(), reference.params());
-        assertClose(fused.getUpdater().getStateViewArray(), reference.getUpdater().getStateViewArray());
+        assertClose(
+                fused.getUpdater().getStateViewArray(), reference.getUpdater().getStateViewArray());
         if (clipNorm == 0) {
             // nothing rounds differently: the same float operations in the same order
-            assertThat(fused.params().toFloatVector()).containsExactly(reference.params().toFloatVector());
+            assertThat(fused.params().toFloatVector())
+                    .containsExactly(reference.params().toFloatVector());
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("beyondIt")
     void whatItDoesNotCoverStaysWithDl4jsUpdater(String what, OptimizerConfig optimizer, double perLayerClip) {
-        Model mlp = new Model("mlp", new ModelConfig.Mlp(List.of(8), ModelConfig.Activation.TANH, 0),
-                new ModelInput(InputType.feedForward(5), Task.CLASSIFICATION, 2), "dense0");
+        Model mlp = new Model(
+                "mlp",
+                new ModelConfig.Mlp(List.of(8), ModelConfig.Activation.TANH, 0),
+                new ModelInput(InputType.feedForward(5), Task.CLASSIFICATION, 2),
+                "dense0");
         ComputationGraph net = net(mlp, optimizer);
         Optimizers.configureClipping(net, perLayerClip);
         assertThat(FusedUpdate.plan(net)).isNull();
@@ -171,6 +188,8 @@ class FusedUpdateTest {
                 at = i;
             }
         }
-        assertThat(worst).as("worst relative difference at %d: %s vs %s", at, at < 0 ? 0 : a[at], at < 0 ? 0 : e[at]).isLessThan(1e-6);
+        assertThat(worst)
+                .as("worst relative difference at %d: %s vs %s", at, at < 0 ? 0 : a[at], at < 0 ? 0 : e[at])
+                .isLessThan(1e-6);
     }
 }

@@ -1,5 +1,9 @@
 package org.traindeck.engine.train.step;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -13,19 +17,14 @@ import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.OptimizerConfig;
+import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.schedule.ScaledSchedule;
 import org.traindeck.engine.train.batch.BatchMaker;
-
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * SameDiff layers (layer norm, attention, positions, patches) get the stage's optimizer like every other layer: its
@@ -34,9 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SameDiffLayersOptimizerTest {
 
     private static ComputationGraph net(String kernel, double normScale) {
-        ModelConfig.Graph graph = new ModelConfig.Graph(List.of(
-                new LayerSpec("a", "dense", null, Map.of("units", 4, "activation", "tanh", "bias", true)),
-                new LayerSpec("norm", "layerNorm", null, Map.of("epsilon", 1e-5, "kernel", kernel, "lrScale", normScale))),
+        ModelConfig.Graph graph = new ModelConfig.Graph(
+                List.of(
+                        new LayerSpec("a", "dense", null, Map.of("units", 4, "activation", "tanh", "bias", true)),
+                        new LayerSpec(
+                                "norm",
+                                "layerNorm",
+                                null,
+                                Map.of("epsilon", 1e-5, "kernel", kernel, "lrScale", normScale))),
                 new ModelConfig.Head("auto", "auto"));
         return ModelCompiler.build(graph, new ModelInput(InputType.feedForward(3), Task.CLASSIFICATION, 2), 1);
     }
@@ -48,7 +52,8 @@ class SameDiffLayersOptimizerTest {
         OptimizerConfig adamw = new OptimizerConfig("adamw", 0.004, 0, 0.8, 0.99, 1e-7, 0.1);
         Optimizers.install(net, adamw, new FixedSchedule(0.004), false, Map.of("norm", 0.5));
 
-        AbstractSameDiffLayer norm = (AbstractSameDiffLayer) net.getLayer("norm").conf().getLayer();
+        AbstractSameDiffLayer norm =
+                (AbstractSameDiffLayer) net.getLayer("norm").conf().getLayer();
         Adam adam = (Adam) norm.getUpdaterByParam("gain");
         assertThat(adam.getLearningRateSchedule()).isEqualTo(new ScaledSchedule(new FixedSchedule(0.004), 0.5));
         assertThat(adam.getBeta1()).isEqualTo(0.8);
@@ -68,7 +73,8 @@ class SameDiffLayersOptimizerTest {
         INDArray normBefore = net.getLayer("norm").params().dup();
         INDArray denseBefore = net.getLayer("a").params().dup();
 
-        Dataset data = SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 32, 3, null, 2, 0.5, 0), 1, 2);
+        Dataset data =
+                SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 32, 3, null, 2, 0.5, 0), 1, 2);
         BatchMaker maker = new BatchMaker(data, false, null, DataType.FLOAT);
         int[] order = BatchMaker.epochOrder(data.size(), false, 0, 0, 0);
         TrainingStep step = new TrainingStep(net, false);

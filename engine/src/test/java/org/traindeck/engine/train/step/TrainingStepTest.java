@@ -1,5 +1,10 @@
 package org.traindeck.engine.train.step;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.stream.IntStream;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -17,23 +22,17 @@ import org.traindeck.engine.schedule.LrSchedule;
 import org.traindeck.engine.schedule.Nd4jStageSchedule;
 import org.traindeck.engine.train.batch.BatchMaker;
 
-import java.util.List;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
 /** Real DL4J networks on small synthetic data: the step's clipping and accumulation must change the update. */
 class TrainingStepTest {
 
-    private static final Dataset DATA = SyntheticData.generate(
-            new SourceConfig.Synthetic(Task.CLASSIFICATION, 64, 6, null, 3, 0.5, 0), 1, 2);
+    private static final Dataset DATA =
+            SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 64, 6, null, 3, 0.5, 0), 1, 2);
 
     private static ComputationGraph sgdNet(double lr, ModelConfig model, Dataset data) {
         ComputationGraph net = ModelCompiler.build(model, ModelCompiler.inputOf(model, data), 11);
         OptimizerConfig sgd = new OptimizerConfig("sgd", lr, 0.9, 0.9, 0.999, 1e-8, 0);
-        StageConfig stage = new StageConfig("s", 1, 16, sgd, new ScheduleConfig.Constant(), 0, 1,
-                StageConfig.Precision.FLOAT32, null, 1, null);
+        StageConfig stage = new StageConfig(
+                "s", 1, 16, sgd, new ScheduleConfig.Constant(), 0, 1, StageConfig.Precision.FLOAT32, null, 1, null);
         Optimizers.install(net, sgd, new Nd4jStageSchedule(LrSchedule.forStage(stage, 1), 0), false);
         return net;
     }
@@ -45,7 +44,9 @@ class TrainingStepTest {
     private static List<BatchMaker.Batch> batches(Dataset data, int batchSize, int count, boolean images) {
         BatchMaker maker = new BatchMaker(data, images, null, DataType.FLOAT);
         int[] order = BatchMaker.epochOrder(data.size(), false, 0, 0, 0);
-        return IntStream.range(0, count).mapToObj(b -> maker.batch(order, b, batchSize, 0, 0, 0, false)).toList();
+        return IntStream.range(0, count)
+                .mapToObj(b -> maker.batch(order, b, batchSize, 0, 0, 0, false))
+                .toList();
     }
 
     @Test
@@ -85,7 +86,8 @@ class TrainingStepTest {
         assertThat(b.gradNorm()).isCloseTo(a.gradNorm(), within(1e-5));
         INDArray diff = accumulated.params().sub(whole.params());
         assertThat(diff.amaxNumber().doubleValue()).isLessThan(1e-5);
-        assertThat(firstHalfOnly.params().sub(whole.params()).amaxNumber().doubleValue()).isGreaterThan(1e-3);
+        assertThat(firstHalfOnly.params().sub(whole.params()).amaxNumber().doubleValue())
+                .isGreaterThan(1e-3);
     }
 
     @Test
@@ -104,7 +106,8 @@ class TrainingStepTest {
 
     @Test
     void batchNormStatisticsAreNeitherDividedNorClipped() {
-        Dataset images = SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 32, null, List.of(8, 8, 1), 4, 0.3, 0), 1, 2);
+        Dataset images = SyntheticData.generate(
+                new SourceConfig.Synthetic(Task.CLASSIFICATION, 32, null, List.of(8, 8, 1), 4, 0.3, 0), 1, 2);
         ModelConfig lenet = new ModelConfig.LeNet(List.of(4), 3, 8, ModelConfig.Activation.RELU, 0, true);
         ComputationGraph whole = sgdNet(0.05, lenet, images);
         ComputationGraph accumulated = sgdNet(0.05, lenet, images);
@@ -114,7 +117,8 @@ class TrainingStepTest {
 
         assertThat(Double.isFinite(r.loss())).isTrue();
         // BatchNorm normalises per micro-batch, so only the running statistics may differ slightly
-        assertThat(accumulated.params().sub(whole.params()).amaxNumber().doubleValue()).isLessThan(0.05);
+        assertThat(accumulated.params().sub(whole.params()).amaxNumber().doubleValue())
+                .isLessThan(0.05);
         INDArray runningMean = accumulated.getLayer("bn0").getParam("mean");
         assertThat(runningMean.amaxNumber().doubleValue()).isGreaterThan(0);
     }

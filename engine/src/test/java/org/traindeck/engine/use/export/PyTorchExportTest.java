@@ -1,7 +1,16 @@
 package org.traindeck.engine.use.export;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,21 +25,11 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
-import org.traindeck.engine.model.ModelCompiler;
-import org.traindeck.engine.model.ModelInput;
-
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The exported weights, loaded into the PyTorch module of the same network by the scripts docs/export.md shows, give
@@ -52,7 +51,8 @@ class PyTorchExportTest {
     @Test
     void anMlpGivesTheSameOutputsInPyTorch() throws Exception {
         ModelInput input = new ModelInput(InputType.feedForward(12), Task.CLASSIFICATION, 3);
-        ComputationGraph net = ModelCompiler.build(new ModelConfig.Mlp(List.of(32, 16), ModelConfig.Activation.RELU, 0.1, null), input, 7);
+        ComputationGraph net = ModelCompiler.build(
+                new ModelConfig.Mlp(List.of(32, 16), ModelConfig.Activation.RELU, 0.1, null), input, 7);
         INDArray x = Nd4j.randn(DataType.FLOAT, 16, 12);
         train(net, x, oneHot(Nd4j.createFromArray(new int[16]).addi(1), 3));
         assertSameInPyTorch(net, x, "mlp.py", Map.of());
@@ -61,8 +61,8 @@ class PyTorchExportTest {
     @Test
     void aCnnWithBatchNormGivesTheSameOutputsInPyTorch() throws Exception {
         ModelInput input = new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 3);
-        ComputationGraph net = ModelCompiler.build(new ModelConfig.LeNet(List.of(4, 8), 5, 16, ModelConfig.Activation.RELU, 0, true),
-                input, 7);
+        ComputationGraph net = ModelCompiler.build(
+                new ModelConfig.LeNet(List.of(4, 8), 5, 16, ModelConfig.Activation.RELU, 0, true), input, 7);
         INDArray x = Nd4j.rand(DataType.FLOAT, 16, 1, 12, 12);
         INDArray classes = Nd4j.createFromArray(new int[] {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0});
         // several steps so that BatchNorm's running mean and variance are far from their start
@@ -87,7 +87,8 @@ class PyTorchExportTest {
         ObjectNode config = (ObjectNode) JSON.readTree(Files.readString(sample));
         config.put("outputDir", dir.resolve("runs").toString());
         ((ObjectNode) config.get("stages").get(0)).put("epochs", 1);
-        RunConfig run = ConfigParser.parse(JSON.writeValueAsString(config), sample.getParent()).orThrow();
+        RunConfig run = ConfigParser.parse(JSON.writeValueAsString(config), sample.getParent())
+                .orThrow();
         RunResult result = TrainingRun.prepare(run).runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel model = TrainedModel.open(result.runDir(), false);
@@ -95,16 +96,24 @@ class PyTorchExportTest {
         int vocabulary = model.outputs();
         int context = (int) model.inputShapes().get(0)[2];
         Nd4j.getRandom().setSeed(3);
-        INDArray ids = Nd4j.rand(DataType.FLOAT, 4, 1, context).muli(vocabulary).castTo(DataType.INT32).castTo(DataType.FLOAT);
+        INDArray ids = Nd4j.rand(DataType.FLOAT, 4, 1, context)
+                .muli(vocabulary)
+                .castTo(DataType.INT32)
+                .castTo(DataType.FLOAT);
         Path safetensors = dir.resolve("model.safetensors");
         Path npz = dir.resolve("model.npz");
         ModelExport.write(model, ExportFormat.SAFETENSORS, safetensors, false);
         ModelExport.write(model, ExportFormat.NPZ, npz, false);
-        assertSameInPyTorch(model.output(ids)[0], ids.reshape(4, context), "gpt.py", List.of(safetensors, npz),
+        assertSameInPyTorch(
+                model.output(ids)[0],
+                ids.reshape(4, context),
+                "gpt.py",
+                List.of(safetensors, npz),
                 Map.of("VOCABULARY", Integer.toString(vocabulary), "CONTEXT", Integer.toString(context)));
     }
 
-    private void assertSameInPyTorch(ComputationGraph net, INDArray x, String script, Map<String, String> env) throws Exception {
+    private void assertSameInPyTorch(ComputationGraph net, INDArray x, String script, Map<String, String> env)
+            throws Exception {
         ModelTensors tensors = ModelTensors.of(net, NamingTable.standard(), null);
         Path safetensors = dir.resolve("model.safetensors");
         Path npz = dir.resolve("model.npz");
@@ -118,24 +127,34 @@ class PyTorchExportTest {
         String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
         for (String script : List.of("traindeck_weights.py", "mlp.py", "cnn.py", "blocks.py", "gpt.py", "vit.py")) {
             try (var in = getClass().getResourceAsStream("/export/" + script)) {
-                assertThat(docs).as("docs/export.md shows %s as it is", script)
+                assertThat(docs)
+                        .as("docs/export.md shows %s as it is", script)
                         .contains("```python\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8) + "```");
             }
         }
     }
 
     /** {@code inputs} as the script reads them; the outputs TrainDeck gave for them. */
-    private void assertSameInPyTorch(INDArray expected, INDArray inputs, String script, List<Path> weights, Map<String, String> env)
+    private void assertSameInPyTorch(
+            INDArray expected, INDArray inputs, String script, List<Path> weights, Map<String, String> env)
             throws Exception {
         Path file = dir.resolve("inputs.npy");
         try (OutputStream out = Files.newOutputStream(file)) {
-            NpyWriter.write(new NamedTensor("inputs", inputs.shape(), inputs.dup('c').reshape(inputs.length()).toFloatVector()), out);
+            NpyWriter.write(
+                    new NamedTensor(
+                            "inputs",
+                            inputs.shape(),
+                            inputs.dup('c').reshape(inputs.length()).toFloatVector()),
+                    out);
         }
         for (Path out : TorchScripts.run(dir, script, file, weights, env)) {
             INDArray actual = Nd4j.createFromNpyFile(out.toFile()).castTo(DataType.FLOAT);
             assertThat(actual.shape()).isEqualTo(expected.shape());
-            double maxDifference = actual.sub(expected.castTo(DataType.FLOAT)).amaxNumber().doubleValue();
-            assertThat(maxDifference).as("largest difference to TrainDeck's outputs, %s from %s", script, out).isLessThan(1e-4);
+            double maxDifference =
+                    actual.sub(expected.castTo(DataType.FLOAT)).amaxNumber().doubleValue();
+            assertThat(maxDifference)
+                    .as("largest difference to TrainDeck's outputs, %s from %s", script, out)
+                    .isLessThan(1e-4);
         }
     }
 

@@ -17,8 +17,7 @@ final class TorchScripts {
     private static String missing;
     private static boolean checked;
 
-    private TorchScripts() {
-    }
+    private TorchScripts() {}
 
     /** Null when python3 and torch are there, else why not. */
     static synchronized String whyNotAvailable() {
@@ -28,7 +27,9 @@ final class TorchScripts {
                 missing = PYTHON + " is not installed";
             } else {
                 try {
-                    Process p = new ProcessBuilder(PYTHON.toString(), "-c", "import torch, numpy").redirectErrorStream(true).start();
+                    Process p = new ProcessBuilder(PYTHON.toString(), "-c", "import torch, numpy")
+                            .redirectErrorStream(true)
+                            .start();
                     String out = new String(p.getInputStream().readAllBytes());
                     if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
                         missing = "torch or numpy is not installed for " + PYTHON + ": " + out.strip();
@@ -52,9 +53,15 @@ final class TorchScripts {
                 Files.copy(in, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        List<String> command = new ArrayList<>(List.of(PYTHON.toString(), script, inputs.toString(), dir.resolve("torch-out").toString()));
+        List<String> command = new ArrayList<>(List.of(
+                PYTHON.toString(),
+                script,
+                inputs.toString(),
+                dir.resolve("torch-out").toString()));
         weights.forEach(w -> command.add(w.toString()));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(script + ".log").toFile());
         pb.environment().putAll(env);
         pb.environment().put("OMP_NUM_THREADS", "1");

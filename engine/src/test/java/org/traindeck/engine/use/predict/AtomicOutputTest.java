@@ -1,7 +1,7 @@
 package org.traindeck.engine.use.predict;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,9 +10,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A write that fails half-way leaves no file of it, no temporary, and what was there before. */
 class AtomicOutputTest {
@@ -49,11 +48,13 @@ class AtomicOutputTest {
         AtomicOutput.writeFolder(masks, false, folder -> Files.writeString(folder.resolve("one.png"), "1"));
         assertThat(Files.readString(masks.resolve("one.png"))).isEqualTo("1");
 
-        assertThatThrownBy(() -> AtomicOutput.writeFolder(masks, false, folder -> { })).hasMessageContaining("exists: give --force");
+        assertThatThrownBy(() -> AtomicOutput.writeFolder(masks, false, folder -> {}))
+                .hasMessageContaining("exists: give --force");
         assertThatThrownBy(() -> AtomicOutput.writeFolder(masks, true, folder -> {
-            Files.writeString(folder.resolve("two.png"), "2");
-            throw new IOException("disk full");
-        })).hasMessage("disk full");
+                    Files.writeString(folder.resolve("two.png"), "2");
+                    throw new IOException("disk full");
+                }))
+                .hasMessage("disk full");
         assertThat(Files.readString(masks.resolve("one.png"))).isEqualTo("1");
         assertThat(entries(masks)).isEqualTo(1);
         assertThat(entries(dir)).as("no temporary folder left").isEqualTo(1);
@@ -63,6 +64,7 @@ class AtomicOutputTest {
         assertThat(Files.readString(masks.resolve("two.png"))).isEqualTo("2");
         assertThat(entries(dir)).isEqualTo(1);
 
-        assertThatThrownBy(() -> AtomicOutput.writeFiles(Map.of(masks, out -> { }), true)).hasMessageContaining("is a folder");
+        assertThatThrownBy(() -> AtomicOutput.writeFiles(Map.of(masks, out -> {}), true))
+                .hasMessageContaining("is a folder");
     }
 }

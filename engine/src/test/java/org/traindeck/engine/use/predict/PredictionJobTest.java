@@ -1,7 +1,17 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.outputs.PredictionInputException;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,22 +21,10 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.data.ImageFolderReader;
+import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
-
-import javax.imageio.ImageIO;
-import java.awt.image.BufferedImage;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Random;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * {@code predict} on short real runs of each kind of model (segmentation and reconstruction on NumPy bytes with a
@@ -40,6 +38,7 @@ class PredictionJobTest {
 
     @TempDir
     static Path dir;
+
     private static Path shapes;
     private static Path segmentation;
     private static Path reconstruction;
@@ -49,7 +48,8 @@ class PredictionJobTest {
     private static Path imageFolder;
 
     private static Path train(String json) throws Exception {
-        RunResult result = TrainingRun.prepare(ConfigParser.parse(json, dir).orThrow()).runHere();
+        RunResult result =
+                TrainingRun.prepare(ConfigParser.parse(json, dir).orThrow()).runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         return result.runDir();
     }
@@ -61,7 +61,8 @@ class PredictionJobTest {
                  "data": {"train": {"type": "numpy", "task": "%s", "inputs": "%s:x", %s "numClasses": 3, "scale": %s, "limit": 64},
                           "validationSplit": 0.25},
                  "stages": [{"epochs": 1, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.003}}]}
-                """.formatted(name, task, shapes, targets, SCALE).replace("\"numClasses\": 3, ", task.equals("segmentation") ? "\"numClasses\": 3, " : "");
+                """.formatted(name, task, shapes, targets, SCALE)
+                .replace("\"numClasses\": 3, ", task.equals("segmentation") ? "\"numClasses\": 3, " : "");
     }
 
     @BeforeAll
@@ -92,7 +93,10 @@ class PredictionJobTest {
                         image.setRGB(x, y, random.nextInt(1 << 24));
                     }
                 }
-                ImageIO.write(image, "png", imageFolder.resolve(c).resolve(c + i + ".png").toFile());
+                ImageIO.write(
+                        image,
+                        "png",
+                        imageFolder.resolve(c).resolve(c + i + ".png").toFile());
             }
         }
         images = train("""
@@ -102,9 +106,12 @@ class PredictionJobTest {
                 """.formatted(imageFolder));
     }
 
-    private static PredictionReport predict(Path run, List<Path> inputs, Path out, boolean force, boolean overlays) throws Exception {
-        return PredictionJob.run(PredictionModel.of(TrainedModel.open(run, false)), PredictionRequest.onInputs(run, false, inputs, out, force,
-                overlays), piece -> { });
+    private static PredictionReport predict(Path run, List<Path> inputs, Path out, boolean force, boolean overlays)
+            throws Exception {
+        return PredictionJob.run(
+                PredictionModel.of(TrainedModel.open(run, false)),
+                PredictionRequest.onInputs(run, false, inputs, out, force, overlays),
+                piece -> {});
     }
 
     /** The first N shapes as the bytes they are stored as, [N, 32, 32, 1]. */
@@ -138,10 +145,12 @@ class PredictionJobTest {
 
         INDArray want = expected(segmentation, scaled(TestNpy.firstSamples(shapes, "x", N)), N, 1, 32, 32);
         assertThat(TestNpy.shape(out)).containsExactly(N, 3, 32, 32);
-        assertThat(TestNpy.floats(out)).containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
+        assertThat(TestNpy.floats(out))
+                .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
         Path classes = dir.resolve("seg-out/masks.classes.npy");
         assertThat(TestNpy.shape(classes)).containsExactly(N, 32, 32);
-        assertThat(TestNpy.longs(classes)).containsExactly(want.argMax(1).reshape(want.length() / 3).toLongVector());
+        assertThat(TestNpy.longs(classes))
+                .containsExactly(want.argMax(1).reshape(want.length() / 3).toLongVector());
         assertThat(report.written()).containsExactly(out, classes);
         assertThat(report.count()).isEqualTo(N);
     }
@@ -161,14 +170,22 @@ class PredictionJobTest {
         Path folder = dir.resolve("seg-masks");
         predict(segmentation, List.of(pngs), folder, false, true);
 
-        long[] classes = expected(segmentation, scaled(raw), N, 1, 32, 32).argMax(1).reshape((long) N * 1024).toLongVector();
+        long[] classes = expected(segmentation, scaled(raw), N, 1, 32, 32)
+                .argMax(1)
+                .reshape((long) N * 1024)
+                .toLongVector();
         try (Stream<Path> s = Files.list(folder)) {
-            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList()).hasSize(2 * N).contains("shape0.png", "shape0.overlay.png");
+            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList())
+                    .hasSize(2 * N)
+                    .contains("shape0.png", "shape0.overlay.png");
         }
         for (int i = 0; i < N; i++) {
-            BufferedImage mask = ImageIO.read(folder.resolve("shape" + i + ".png").toFile());
+            BufferedImage mask =
+                    ImageIO.read(folder.resolve("shape" + i + ".png").toFile());
             for (int p = 0; p < 1024; p++) {
-                assertThat(mask.getRaster().getSample(p % 32, p / 32, 0)).as("image %d pixel %d", i, p).isEqualTo((int) classes[i * 1024 + p]);
+                assertThat(mask.getRaster().getSample(p % 32, p / 32, 0))
+                        .as("image %d pixel %d", i, p)
+                        .isEqualTo((int) classes[i * 1024 + p]);
             }
         }
     }
@@ -179,7 +196,8 @@ class PredictionJobTest {
         predict(reconstruction, List.of(shapeBytes("rec-in.npy")), out, false, false);
         INDArray want = expected(reconstruction, scaled(TestNpy.firstSamples(shapes, "x", N)), N, 1, 32, 32);
         assertThat(TestNpy.shape(out)).containsExactly(N, 1, 32, 32);
-        assertThat(TestNpy.floats(out)).containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
+        assertThat(TestNpy.floats(out))
+                .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
         assertThat(dir.resolve("rec.classes.npy")).doesNotExist();
 
         float[] rows = new float[4 * 6];
@@ -192,7 +210,8 @@ class PredictionJobTest {
         Path values = dir.resolve("reg.npy");
         predict(regression, List.of(in), values, false, false);
         assertThat(TestNpy.shape(values)).containsExactly(4, 1);
-        assertThat(TestNpy.floats(values)).containsExactly(expected(regression, rows, 4, 6).toFloatVector(), within(1e-6f));
+        assertThat(TestNpy.floats(values))
+                .containsExactly(expected(regression, rows, 4, 6).toFloatVector(), within(1e-6f));
     }
 
     @Test
@@ -209,8 +228,10 @@ class PredictionJobTest {
         predict(volumes, List.of(in), out, false, false);
         INDArray want = expected(volumes, scaled(raw), 3, 1, 16, 16, 16);
         assertThat(TestNpy.shape(out)).containsExactly(3, 1, 16, 16, 16);
-        assertThat(TestNpy.floats(out)).containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
-        assertThatThrownBy(() -> predict(volumes, List.of(in), dir.resolve("vol-pngs"), false, false)).hasMessageContaining("neither a .npy");
+        assertThat(TestNpy.floats(out))
+                .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
+        assertThatThrownBy(() -> predict(volumes, List.of(in), dir.resolve("vol-pngs"), false, false))
+                .hasMessageContaining("neither a .npy");
         assertThatThrownBy(() -> predict(volumes, List.of(imageFolder), out.resolveSibling("v2.npy"), false, false))
                 .hasMessageContaining("[N, 16, 16, 16, 1]");
     }
@@ -226,7 +247,8 @@ class PredictionJobTest {
         }
         float[] x = new float[files.size() * 192];
         for (int i = 0; i < files.size(); i++) {
-            ImageFolderReader.writePixels(ImageFolderReader.resize(ImageIO.read(files.get(i).toFile()), 8, 8), 3, x, i * 192);
+            ImageFolderReader.writePixels(
+                    ImageFolderReader.resize(ImageIO.read(files.get(i).toFile()), 8, 8), 3, x, i * 192);
         }
         INDArray want = expected(images, x, files.size(), 192);
         List<String> lines = Files.readAllLines(out);
@@ -249,8 +271,10 @@ class PredictionJobTest {
         Path out = dir.resolve("refused/out.npy");
         Path rgb = dir.resolve("rgb.npy");
         TestNpy.uint8(rgb, new long[] {2, 32, 32, 3}, new byte[2 * 32 * 32 * 3]);
-        assertThatThrownBy(() -> predict(segmentation, List.of(rgb), out, false, false)).isInstanceOf(PredictionInputException.class)
-                .hasMessageContaining("rgb.npy").hasMessageContaining("[2, 32, 32, 3]")
+        assertThatThrownBy(() -> predict(segmentation, List.of(rgb), out, false, false))
+                .isInstanceOf(PredictionInputException.class)
+                .hasMessageContaining("rgb.npy")
+                .hasMessageContaining("[2, 32, 32, 3]")
                 .hasMessageContaining("[N, 32, 32, 1] or [N, 32, 32]");
 
         float[] values = new float[3 * 32 * 32];
@@ -258,12 +282,14 @@ class PredictionJobTest {
         Path nan = dir.resolve("nan.npy");
         TestNpy.float32(nan, new long[] {3, 32, 32}, values);
         assertThatThrownBy(() -> predict(segmentation, List.of(nan), out, false, false))
-                .hasMessageContaining("NaN at sample 1").hasMessageContaining("[1, 0, 7]");
+                .hasMessageContaining("NaN at sample 1")
+                .hasMessageContaining("[1, 0, 7]");
 
         Path rows = dir.resolve("rows.npy");
         TestNpy.float32(rows, new long[] {2, 5}, new float[10]);
         assertThatThrownBy(() -> predict(regression, List.of(rows), out, false, false))
-                .hasMessageContaining("[2, 5]").hasMessageContaining("[N, 6] (N samples of 6 features");
+                .hasMessageContaining("[2, 5]")
+                .hasMessageContaining("[N, 6] (N samples of 6 features");
 
         Path damaged = dir.resolve("damaged.png");
         Files.write(damaged, new byte[] {(byte) 0x89, 'P', 'N', 'G', 1, 2, 3});
@@ -271,13 +297,17 @@ class PredictionJobTest {
                 .hasMessageContaining("damaged.png");
         assertThatThrownBy(() -> predict(regression, List.of(imageFolder), out, false, false))
                 .hasMessageContaining("is an image, but the model takes [N, 6]");
-        assertThatThrownBy(() -> predict(segmentation, List.of(rgb, imageFolder), out, false, false)).hasMessageContaining("mix");
+        assertThatThrownBy(() -> predict(segmentation, List.of(rgb, imageFolder), out, false, false))
+                .hasMessageContaining("mix");
         Path numpyFixtures = TestPaths.repoRoot().resolve("engine/src/test/resources/numpy");
         assertThatThrownBy(() -> predict(regression, List.of(numpyFixtures.resolve("object.npy")), out, false, false))
-                .isInstanceOf(PredictionInputException.class).hasMessageContaining("object.npy");
+                .isInstanceOf(PredictionInputException.class)
+                .hasMessageContaining("object.npy");
         assertThatThrownBy(() -> predict(regression, List.of(numpyFixtures.resolve("arrays.npz")), out, false, false))
-                .hasMessageContaining("holds 3 arrays").hasMessageContaining("arrays.npz:x");
-        assertThatThrownBy(() -> predict(regression, List.of(Path.of(numpyFixtures.resolve("arrays.npz") + ":z")), out, false, false))
+                .hasMessageContaining("holds 3 arrays")
+                .hasMessageContaining("arrays.npz:x");
+        assertThatThrownBy(() -> predict(
+                        regression, List.of(Path.of(numpyFixtures.resolve("arrays.npz") + ":z")), out, false, false))
                 .hasMessageContaining("no array \"z\"");
         assertThat(dir.resolve("refused")).doesNotExist();
     }
@@ -286,7 +316,8 @@ class PredictionJobTest {
     void outputsThatDoNotSuitTheTaskOrExistAreRefusedBeforeAnyWork() throws Exception {
         Path in = shapeBytes("out-in.npy");
         assertThatThrownBy(() -> predict(segmentation, List.of(in), dir.resolve("x.csv"), false, false))
-                .hasMessageContaining("a CSV holds one class per input").hasMessageContaining("segmentation");
+                .hasMessageContaining("a CSV holds one class per input")
+                .hasMessageContaining("segmentation");
         assertThatThrownBy(() -> predict(reconstruction, List.of(in), dir.resolve("folder"), false, false))
                 .hasMessageContaining("neither a .npy");
         assertThatThrownBy(() -> predict(segmentation, List.of(in), dir.resolve("o.npy"), false, true))

@@ -1,27 +1,27 @@
 package org.traindeck.engine.use.predict;
 
-import org.traindeck.engine.data.numpy.NpyArray;
-import org.traindeck.engine.data.numpy.NpyHeaderWriter;
-import org.traindeck.engine.data.numpy.NpzArchive;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.traindeck.engine.data.numpy.NpyArray;
+import org.traindeck.engine.data.numpy.NpyHeaderWriter;
+import org.traindeck.engine.data.numpy.NpzArchive;
 
 /** NumPy files for tests: written byte by byte as NumPy writes them, read back with TrainDeck's reader. */
 final class TestNpy {
 
-    private TestNpy() {
-    }
+    private TestNpy() {}
 
     static void uint8(Path file, long[] shape, byte[] values) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
             String dict = "{'descr': '|u1', 'fortran_order': False, 'shape': " + NpyHeaderWriter.tuple(shape) + ", }";
             int unpadded = 10 + dict.length() + 1;
             String header = dict + " ".repeat((unpadded + 63) / 64 * 64 - unpadded) + "\n";
-            out.write(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (byte) header.length(), (byte) (header.length() >> 8)});
+            out.write(new byte[] {
+                (byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (byte) header.length(), (byte) (header.length() >> 8)
+            });
             out.write(header.getBytes(StandardCharsets.US_ASCII));
             out.write(values);
         }
@@ -41,7 +41,8 @@ final class TestNpy {
 
     /** The first {@code n} samples of an array of an .npz, as floats (raw values). */
     static float[] firstSamples(Path npz, String name, int n) throws IOException {
-        try (NpzArchive archive = NpzArchive.open(npz); NpyArray a = archive.array(name)) {
+        try (NpzArchive archive = NpzArchive.open(npz);
+                NpyArray a = archive.array(name)) {
             float[] out = new float[(int) (n * a.sampleLength())];
             a.readSamples(0, n, out, 0);
             return out;
