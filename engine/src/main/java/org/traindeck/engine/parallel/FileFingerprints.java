@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.config.DataHome;
 
 /**
  * Fingerprints of whole data files: a CRC32C of every MiB (hardware-accelerated, so a file costs about one read),
@@ -33,7 +33,7 @@ public final class FileFingerprints {
 
     private static final class Standard {
         static final FileFingerprints INSTANCE =
-                new FileFingerprints(Engine.dataHome().resolve("cache").resolve("fingerprints.properties"));
+                new FileFingerprints(DataHome.folder().resolve("cache").resolve("fingerprints.properties"));
     }
 
     private final Path cacheFile;

@@ -7,6 +7,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.nativeblas.NativeOpsHolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.traindeck.engine.config.DataHome;
 
 /** Process-wide ND4J set-up, done once before the backend is first used. */
 public final class Nd4jRuntime {
@@ -104,10 +105,6 @@ public final class Nd4jRuntime {
 
     /** TrainDeck's per-user data folder ($XDG_DATA_HOME/traindeck or ~/.local/share/traindeck). */
     public static Path dataHome() {
-        String xdg = System.getenv("XDG_DATA_HOME");
-        Path base = xdg != null && !xdg.isBlank()
-                ? Path.of(xdg)
-                : Path.of(System.getProperty("user.home"), ".local", "share");
-        return base.resolve("traindeck");
+        return DataHome.folder();
     }
 }
