@@ -77,14 +77,14 @@ public class DenseKernel extends FeedForwardLayer {
             INDArray layerParamsView,
             boolean initializeParams,
             DataType networkDataType) {
-        DenseKernelLayer layer = new DenseKernelLayer(conf, networkDataType);
-        layer.setListeners(listeners);
-        layer.setIndex(layerIndex);
-        layer.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> params = initializer().init(conf, layerParamsView, initializeParams);
-        layer.setParamTable(params);
-        layer.setConf(conf);
-        return layer;
+        return KernelInstances.wire(
+                new DenseKernelLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
 import java.util.Collection;
-import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.optimize.api.TrainingListener;
@@ -40,14 +39,14 @@ public class LayerNormKernel extends LayerNorm {
             // the kernel computes in float32; float16 training gets the SameDiff layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
         }
-        LayerNormKernelLayer layer = new LayerNormKernelLayer(conf, networkDataType);
-        layer.setIndex(layerIndex);
-        layer.setListeners(listeners);
-        layer.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> params = initializer().init(conf, layerParamsView, initializeParams);
-        layer.setParamTable(params);
-        layer.setConf(conf);
-        return layer;
+        return KernelInstances.wire(
+                new LayerNormKernelLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     @Override

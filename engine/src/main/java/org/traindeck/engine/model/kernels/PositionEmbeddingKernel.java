@@ -1,7 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
 import java.util.Collection;
-import java.util.Map;
 import java.util.Objects;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -57,14 +56,14 @@ public class PositionEmbeddingKernel extends PositionEmbedding {
             // float16 training gets the SameDiff layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
         }
-        PositionEmbeddingKernelLayer layer = new PositionEmbeddingKernelLayer(conf, networkDataType);
-        layer.setIndex(layerIndex);
-        layer.setListeners(listeners);
-        layer.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> params = initializer().init(conf, layerParamsView, initializeParams);
-        layer.setParamTable(params);
-        layer.setConf(conf);
-        return layer;
+        return KernelInstances.wire(
+                new PositionEmbeddingKernelLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     @Override

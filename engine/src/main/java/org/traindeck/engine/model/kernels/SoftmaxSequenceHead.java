@@ -1,7 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
 import java.util.Collection;
-import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.RNNFormat;
@@ -56,14 +55,14 @@ public class SoftmaxSequenceHead extends RnnOutputLayer {
             // the kernel computes in float32; float16 training gets DL4J's layer, with the same parameters
             return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
         }
-        SoftmaxSequenceHeadLayer layer = new SoftmaxSequenceHeadLayer(conf, networkDataType);
-        layer.setListeners(listeners);
-        layer.setIndex(layerIndex);
-        layer.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> params = initializer().init(conf, layerParamsView, initializeParams);
-        layer.setParamTable(params);
-        layer.setConf(conf);
-        return layer;
+        return KernelInstances.wire(
+                new SoftmaxSequenceHeadLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     @Override

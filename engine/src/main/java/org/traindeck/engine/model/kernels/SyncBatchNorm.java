@@ -3,7 +3,6 @@ package org.traindeck.engine.model.kernels;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Collection;
-import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
@@ -58,14 +57,14 @@ public class SyncBatchNorm extends BatchNormalization {
             INDArray layerParamsView,
             boolean initializeParams,
             DataType networkDataType) {
-        SyncBatchNormLayer layer = new SyncBatchNormLayer(conf, networkDataType);
-        layer.setListeners(listeners);
-        layer.setIndex(layerIndex);
-        layer.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> params = initializer().init(conf, layerParamsView, initializeParams);
-        layer.setParamTable(params);
-        layer.setConf(conf);
-        return layer;
+        return KernelInstances.wire(
+                new SyncBatchNormLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     @Override

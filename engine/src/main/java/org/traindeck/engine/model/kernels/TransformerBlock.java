@@ -1,7 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
 import java.util.Collection;
-import java.util.Map;
 import java.util.Objects;
 import org.deeplearning4j.nn.api.ParamInitializer;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
@@ -115,14 +114,14 @@ public class TransformerBlock extends BaseLayer {
             INDArray layerParamsView,
             boolean initializeParams,
             DataType networkDataType) {
-        TransformerBlockLayer layer = new TransformerBlockLayer(conf, networkDataType);
-        layer.setListeners(listeners);
-        layer.setIndex(layerIndex);
-        layer.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> paramTable = initializer().init(conf, layerParamsView, initializeParams);
-        layer.setParamTable(paramTable);
-        layer.setConf(conf);
-        return layer;
+        return KernelInstances.wire(
+                new TransformerBlockLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     @Override
