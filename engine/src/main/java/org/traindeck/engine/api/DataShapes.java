@@ -95,39 +95,16 @@ final class DataShapes {
         List<String> stamps = new ArrayList<>();
         for (SourceConfig s :
                 new SourceConfig[] {config.data().train(), config.data().validation()}) {
-            for (String path : pathsOf(s)) {
+            for (String path : s == null ? List.<String>of() : s.paths()) {
                 stamps.add(stamp(config, path));
             }
         }
         return stamps;
     }
 
-    private static List<String> pathsOf(SourceConfig s) {
-        if (s instanceof SourceConfig.Idx i) {
-            return List.of(i.path());
-        }
-        if (s instanceof SourceConfig.Csv c) {
-            return List.of(c.path());
-        }
-        if (s instanceof SourceConfig.ImageFolder f) {
-            return List.of(f.path());
-        }
-        if (s instanceof SourceConfig.Text t) {
-            return List.of(t.path());
-        }
-        if (s instanceof SourceConfig.Numpy n) {
-            return n.targets() == null ? List.of(n.inputs()) : List.of(n.inputs(), n.targets());
-        }
-        return List.of();
-    }
-
     private static String stamp(RunConfig config, String path) {
         try {
             Path p = config.resolve(path);
-            int colon = path.lastIndexOf(':');
-            if (!Files.exists(p) && colon > 1) {
-                p = config.resolve(path.substring(0, colon)); // an array in an archive: "file.npz:name"
-            }
             return p + " " + Files.size(p) + " " + Files.getLastModifiedTime(p).toMillis();
         } catch (IOException | RuntimeException e) {
             return path + " unreadable";

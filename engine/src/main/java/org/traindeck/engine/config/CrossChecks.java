@@ -49,7 +49,7 @@ final class CrossChecks {
             String stagePath = "stages[" + i + "]";
             DataConfig data = config.dataFor(stage);
             String dataPath = stage.data() != null ? stagePath + ".data" : "data";
-            Task task = taskOf(data.train());
+            Task task = data.train().task();
             if (firstTask == null) {
                 firstTask = task;
             } else if (task != firstTask) {
@@ -58,15 +58,15 @@ final class CrossChecks {
                         "is " + task.json + " data, but stage 1 trains " + firstTask.json
                                 + ": every stage of a run must train the same kind of output");
             }
-            if (data.validation() != null && taskOf(data.validation()) != task) {
+            if (data.validation() != null && data.validation().task() != task) {
                 problems.error(
                         dataPath + ".validation",
-                        "is " + taskOf(data.validation()).json + " data, but the training data is " + task.json);
+                        "is " + data.validation().task().json + " data, but the training data is " + task.json);
             }
-            if (data.test() != null && taskOf(data.test()) != task) {
+            if (data.test() != null && data.test().task() != task) {
                 problems.error(
                         dataPath + ".test",
-                        "is " + taskOf(data.test()).json + " data, but the training data is " + task.json);
+                        "is " + data.test().task().json + " data, but the training data is " + task.json);
             }
             boolean classic = model instanceof ModelConfig.Mlp
                     || model instanceof ModelConfig.LeNet
@@ -100,7 +100,7 @@ final class CrossChecks {
             if (stage.augmentation() != null
                     && stage.augmentation().isActive()
                     && !data.train().isImage()
-                    && !(data.train() instanceof SourceConfig.Numpy)) {
+                    && !data.train().type().equals("numpy")) {
                 problems.error(
                         stagePath + ".augmentation",
                         "applies to image data only, but this stage's training data is flat features");
@@ -148,40 +148,48 @@ final class CrossChecks {
         }
     }
 
-    static Task taskOf(SourceConfig source) {
-        if (source instanceof SourceConfig.Text) {
-            return Task.SEQUENCE;
-        }
-        if (source instanceof SourceConfig.Numpy n) {
-            return n.task();
-        }
-        if (source instanceof SourceConfig.MaskFolders) {
-            return Task.SEGMENTATION;
-        }
-        if (source instanceof SourceConfig.Csv csv) {
-            return csv.task();
-        }
-        if (source instanceof SourceConfig.Synthetic s) {
-            return s.task();
-        }
-        return Task.CLASSIFICATION;
-    }
-
     /** Height and width when the config alone says them (IDX files say theirs only when read). */
     private static int[] heightWidth(SourceConfig source) {
-        if (source instanceof SourceConfig.ImageFolder f) {
-            return new int[] {f.height(), f.width()};
-        }
-        if (source instanceof SourceConfig.MaskFolders m) {
-            return new int[] {m.height(), m.width()};
-        }
-        if (source instanceof SourceConfig.Csv c && c.imageShape() != null) {
-            return new int[] {c.imageShape().get(0), c.imageShape().get(1)};
-        }
-        if (source instanceof SourceConfig.Synthetic s && s.imageShape() != null) {
-            return new int[] {s.imageShape().get(0), s.imageShape().get(1)};
-        }
-        return null;
+        return source.accept(new SourceConfig.Visitor<int[]>() {
+            @Override
+            public int[] idx(SourceConfig.Idx s) {
+                return null;
+            }
+
+            @Override
+            public int[] csv(SourceConfig.Csv s) {
+                return s.imageShape() == null
+                        ? null
+                        : new int[] {s.imageShape().get(0), s.imageShape().get(1)};
+            }
+
+            @Override
+            public int[] images(SourceConfig.ImageFolder s) {
+                return new int[] {s.height(), s.width()};
+            }
+
+            @Override
+            public int[] masks(SourceConfig.MaskFolders s) {
+                return new int[] {s.height(), s.width()};
+            }
+
+            @Override
+            public int[] synthetic(SourceConfig.Synthetic s) {
+                return s.imageShape() == null
+                        ? null
+                        : new int[] {s.imageShape().get(0), s.imageShape().get(1)};
+            }
+
+            @Override
+            public int[] text(SourceConfig.Text s) {
+                return null;
+            }
+
+            @Override
+            public int[] numpy(SourceConfig.Numpy s) {
+                return null; // known once its header is read
+            }
+        });
     }
 
     private static int minSide(SourceConfig source) {

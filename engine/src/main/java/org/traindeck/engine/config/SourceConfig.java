@@ -30,6 +30,65 @@ public sealed interface SourceConfig {
     @JsonIgnore
     boolean isImage();
 
+    /** What the samples train: the source's own {@code task}, or the one its kind implies. */
+    Task task();
+
+    /**
+     * Every file and folder the source reads, as the config names them (an array inside an archive, "data.npz:x": the
+     * archive); none for generated data. Caches and the cluster's executors fingerprint these.
+     */
+    @JsonIgnore
+    List<String> paths();
+
+    /**
+     * What one byte of an image file becomes in this source's inputs (a pixel's 0..255 scaled as its reader scales
+     * it), or null when its inputs are not pixels.
+     */
+    @JsonIgnore
+    Float pixelScale();
+
+    /** Hands this source to the visitor's method for its variant: a new variant fails to compile until every visitor takes it. */
+    <R> R accept(Visitor<R> visitor);
+
+    /** Something done to each kind of source, one method per variant. */
+    interface Visitor<R> {
+        R idx(Idx s);
+
+        R csv(Csv s);
+
+        R images(ImageFolder s);
+
+        R masks(MaskFolders s);
+
+        R synthetic(Synthetic s);
+
+        R text(Text s);
+
+        R numpy(Numpy s);
+    }
+
+    // options only one kind of source has: the others leave them at "none"
+
+    /** How a CSV source scales its columns. */
+    default Normalize normalize() {
+        return Normalize.NONE;
+    }
+
+    /** The Gaussian noise a numpy reconstruction source adds to its training inputs (a denoising autoencoder). */
+    default double reconstructionNoise() {
+        return 0;
+    }
+
+    /** Whether the inputs are stored channels-last (a numpy source's layout). */
+    default boolean channelsLast() {
+        return false;
+    }
+
+    /** The folder whose sub-folders name the classes (an image folder's), or null. */
+    default String classFolder() {
+        return null;
+    }
+
     enum Normalize {
         NONE("none"),
         MINMAX("minmax"),
@@ -59,6 +118,26 @@ public sealed interface SourceConfig {
         @Override
         public boolean isImage() {
             return true;
+        }
+
+        @Override
+        public Task task() {
+            return Task.CLASSIFICATION;
+        }
+
+        @Override
+        public List<String> paths() {
+            return List.of(path);
+        }
+
+        @Override
+        public Float pixelScale() {
+            return 1 / 255f;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.idx(this);
         }
     }
 
@@ -92,6 +171,21 @@ public sealed interface SourceConfig {
         public boolean isImage() {
             return imageShape != null;
         }
+
+        @Override
+        public List<String> paths() {
+            return List.of(path);
+        }
+
+        @Override
+        public Float pixelScale() {
+            return null;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.csv(this);
+        }
     }
 
     /** A folder with one sub-folder per class, holding PNG/JPEG/BMP/GIF images, resized to width × height. */
@@ -112,6 +206,31 @@ public sealed interface SourceConfig {
         @Override
         public boolean isImage() {
             return true;
+        }
+
+        @Override
+        public Task task() {
+            return Task.CLASSIFICATION;
+        }
+
+        @Override
+        public List<String> paths() {
+            return List.of(path);
+        }
+
+        @Override
+        public Float pixelScale() {
+            return 1 / 255f;
+        }
+
+        @Override
+        public String classFolder() {
+            return path;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.images(this);
         }
     }
 
@@ -142,6 +261,26 @@ public sealed interface SourceConfig {
         public boolean isImage() {
             return true;
         }
+
+        @Override
+        public Task task() {
+            return Task.SEGMENTATION;
+        }
+
+        @Override
+        public List<String> paths() {
+            return List.of(images, masks);
+        }
+
+        @Override
+        public Float pixelScale() {
+            return 1 / 255f;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.masks(this);
+        }
     }
 
     /**
@@ -170,6 +309,21 @@ public sealed interface SourceConfig {
         public boolean isImage() {
             return imageShape != null;
         }
+
+        @Override
+        public List<String> paths() {
+            return List.of();
+        }
+
+        @Override
+        public Float pixelScale() {
+            return null;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.synthetic(this);
+        }
     }
 
     /**
@@ -192,6 +346,26 @@ public sealed interface SourceConfig {
         @Override
         public boolean isImage() {
             return false;
+        }
+
+        @Override
+        public Task task() {
+            return Task.SEQUENCE;
+        }
+
+        @Override
+        public List<String> paths() {
+            return List.of(path);
+        }
+
+        @Override
+        public Float pixelScale() {
+            return null;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.text(this);
         }
 
         public int strideOrContext() {
@@ -232,6 +406,34 @@ public sealed interface SourceConfig {
             return false;
         }
 
+        @Override
+        public List<String> paths() {
+            String in = fileOf(inputs);
+            return targets == null || fileOf(targets).equals(in) ? List.of(in) : List.of(in, fileOf(targets));
+        }
+
+        @Override
+        public Float pixelScale() {
+            return (float) scale;
+        }
+
+        @Override
+        public double reconstructionNoise() {
+            return noise;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.numpy(this);
+        }
+
+        /** The file of "x.npy" or "data.npz:x". */
+        public static String fileOf(String spec) {
+            int colon = spec.lastIndexOf(':');
+            return colon > 0 && spec.substring(0, colon).endsWith(".npz") ? spec.substring(0, colon) : spec;
+        }
+
+        @Override
         public boolean channelsLast() {
             return "channelsLast".equals(layout);
         }

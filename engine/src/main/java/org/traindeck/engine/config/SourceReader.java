@@ -76,17 +76,55 @@ final class SourceReader {
         } else {
             source = RecordReader.read(r, variant);
         }
-        if (source instanceof SourceConfig.Idx idx) {
-            checkIdxFiles(r.pathOf("path"), idx.path(), idx.split());
-        } else if (source instanceof SourceConfig.ImageFolder f) {
-            checkExists(r.pathOf("path"), f.path(), true);
-        } else if (source instanceof SourceConfig.Text t) {
-            checkExists(r.pathOf("path"), t.path(), false);
-        } else if (source instanceof SourceConfig.MaskFolders m) {
-            checkExists(r.pathOf("images"), m.images(), true);
-            checkExists(r.pathOf("masks"), m.masks(), true);
+        if (source != null) {
+            checkFiles(r, source);
         }
         return source;
+    }
+
+    /** Whether the files a source names are there (csv and numpy: in their own readers, with their other rules). */
+    private void checkFiles(JsonObjectReader r, SourceConfig source) {
+        source.accept(new SourceConfig.Visitor<Void>() {
+            @Override
+            public Void idx(SourceConfig.Idx s) {
+                checkIdxFiles(r.pathOf("path"), s.path(), s.split());
+                return null;
+            }
+
+            @Override
+            public Void csv(SourceConfig.Csv s) {
+                return null;
+            }
+
+            @Override
+            public Void images(SourceConfig.ImageFolder s) {
+                checkExists(r.pathOf("path"), s.path(), true);
+                return null;
+            }
+
+            @Override
+            public Void masks(SourceConfig.MaskFolders s) {
+                checkExists(r.pathOf("images"), s.images(), true);
+                checkExists(r.pathOf("masks"), s.masks(), true);
+                return null;
+            }
+
+            @Override
+            public Void synthetic(SourceConfig.Synthetic s) {
+                return null;
+            }
+
+            @Override
+            public Void text(SourceConfig.Text s) {
+                checkExists(r.pathOf("path"), s.path(), false);
+                return null;
+            }
+
+            @Override
+            public Void numpy(SourceConfig.Numpy s) {
+                return null;
+            }
+        });
     }
 
     private SourceConfig readCsv(JsonObjectReader r) {
@@ -110,9 +148,9 @@ final class SourceReader {
         if (n == null) {
             return null;
         }
-        checkExists(r.pathOf("inputs"), fileOf(n.inputs()), false);
+        checkExists(r.pathOf("inputs"), SourceConfig.Numpy.fileOf(n.inputs()), false);
         if (n.targets() != null) {
-            checkExists(r.pathOf("targets"), fileOf(n.targets()), false);
+            checkExists(r.pathOf("targets"), SourceConfig.Numpy.fileOf(n.targets()), false);
         }
         if (n.context() != null && n.task() != Task.SEQUENCE) {
             problems.error(r.pathOf("context"), "applies to task \"sequence\" only");
@@ -126,12 +164,6 @@ final class SourceReader {
             problems.error(r.pathOf("numClasses"), "applies to classification, segmentation and sequence only");
         }
         return n;
-    }
-
-    /** The file of "x.npy" or "data.npz:x". */
-    private static String fileOf(String spec) {
-        int colon = spec.lastIndexOf(':');
-        return colon > 0 && spec.substring(0, colon).endsWith(".npz") ? spec.substring(0, colon) : spec;
     }
 
     private SourceConfig readSynthetic(JsonObjectReader r) {

@@ -70,8 +70,9 @@ public final class DataLoader {
                 throw new InvalidConfigException(
                         at, "does not match the data the model was trained on: it has " + mismatch);
             }
-            if (data.train() instanceof SourceConfig.Csv csv && csv.normalize() != SourceConfig.Normalize.NONE) {
-                tested = Normalizer.fit(csv.normalize(), training.train()).apply(tested);
+            if (data.train().normalize() != SourceConfig.Normalize.NONE) {
+                tested = Normalizer.fit(data.train().normalize(), training.train())
+                        .apply(tested);
             }
             return new Loaded(training.train(), tested, files);
         } catch (RuntimeException e) {
@@ -124,10 +125,8 @@ public final class DataLoader {
             validation = train.subset(valIdx);
             train = train.subset(trainIdx);
         }
-        if (normalize
-                && data.train() instanceof SourceConfig.Csv csv
-                && csv.normalize() != SourceConfig.Normalize.NONE) {
-            Normalizer normalizer = Normalizer.fit(csv.normalize(), train);
+        if (normalize && data.train().normalize() != SourceConfig.Normalize.NONE) {
+            Normalizer normalizer = Normalizer.fit(data.train().normalize(), train);
             train = normalizer.apply(train);
             validation = validation == null ? null : normalizer.apply(validation);
         }
@@ -139,46 +138,74 @@ public final class DataLoader {
      * training rows as training fits it, for new inputs to get the same; null when the inputs are not normalised.
      */
     public static Normalizer trainingNormalizer(RunConfig run, DataConfig data, String jsonPath) {
-        if (!(data.train() instanceof SourceConfig.Csv csv) || csv.normalize() == SourceConfig.Normalize.NONE) {
+        if (data.train().normalize() == SourceConfig.Normalize.NONE) {
             return null;
         }
         try (Loaded training = load(run, data, jsonPath, new NumpyFiles(run.baseDir()), false)) {
-            return Normalizer.fit(csv.normalize(), training.train());
+            return Normalizer.fit(data.train().normalize(), training.train());
         }
     }
 
     private static Dataset read(
             RunConfig run, SourceConfig source, String at, Dataset training, int role, NumpyFiles files) {
         List<String> classNames = training == null ? null : training.classNames();
-        if (source instanceof SourceConfig.Numpy n) {
-            return NumpyReader.read(run.baseDir(), n, at, training, files);
-        }
-        if (source instanceof SourceConfig.MaskFolders m) {
-            return MaskFolderReader.read(run.baseDir(), m, at);
-        }
+        return source.accept(new SourceConfig.Visitor<>() {
+            @Override
+            public Dataset idx(SourceConfig.Idx s) {
+                return located(at + ".path", () -> IdxReader.read(run.resolve(s.path()), s.split(), s.limit()));
+            }
+
+            @Override
+            public Dataset csv(SourceConfig.Csv s) {
+                return located(at + ".path", () -> CsvReader.read(run.resolve(s.path()), s, classNames));
+            }
+
+            @Override
+            public Dataset images(SourceConfig.ImageFolder s) {
+                return located(
+                        at + ".path",
+                        () -> ImageFolderReader.read(
+                                run.resolve(s.path()), s.width(), s.height(), s.channels(), s.limit(), classNames));
+            }
+
+            @Override
+            public Dataset masks(SourceConfig.MaskFolders s) {
+                return MaskFolderReader.read(run.baseDir(), s, at);
+            }
+
+            @Override
+            public Dataset synthetic(SourceConfig.Synthetic s) {
+                return located(at, () -> SyntheticData.generate(s, run.seed(), run.seed() * 31 + role + 1));
+            }
+
+            @Override
+            public Dataset text(SourceConfig.Text s) {
+                return located(
+                        at + ".path",
+                        () -> TextReader.read(
+                                run.resolve(s.path()),
+                                s.context(),
+                                s.strideOrContext(),
+                                s.limit(),
+                                training == null ? null : training.vocabulary()));
+            }
+
+            @Override
+            public Dataset numpy(SourceConfig.Numpy s) {
+                return NumpyReader.read(run.baseDir(), s, at, training, files);
+            }
+        });
+    }
+
+    private interface Read {
+        Dataset get() throws IOException;
+    }
+
+    /** The read's failure as a problem of the config at {@code path}. */
+    private static Dataset located(String path, Read read) {
         try {
-            if (source instanceof SourceConfig.Text t) {
-                return TextReader.read(
-                        run.resolve(t.path()),
-                        t.context(),
-                        t.strideOrContext(),
-                        t.limit(),
-                        training == null ? null : training.vocabulary());
-            }
-            if (source instanceof SourceConfig.Idx idx) {
-                return IdxReader.read(run.resolve(idx.path()), idx.split(), idx.limit());
-            }
-            if (source instanceof SourceConfig.Csv csv) {
-                return CsvReader.read(run.resolve(csv.path()), csv, classNames);
-            }
-            if (source instanceof SourceConfig.ImageFolder f) {
-                return ImageFolderReader.read(
-                        run.resolve(f.path()), f.width(), f.height(), f.channels(), f.limit(), classNames);
-            }
-            SourceConfig.Synthetic s = (SourceConfig.Synthetic) source;
-            return SyntheticData.generate(s, run.seed(), run.seed() * 31 + role + 1);
+            return read.get();
         } catch (IOException | RuntimeException e) {
-            String path = source instanceof SourceConfig.Synthetic ? at : at + ".path";
             throw new InvalidConfigException(path, e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }

@@ -18,7 +18,6 @@ import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.data.SampleShape;
@@ -144,10 +143,11 @@ public final class TrainedModel {
 
     /** An image folder's class names are its sub-folders (as the reader names them); other sources number their classes. */
     private static List<String> classNamesOf(RunConfig config) {
-        if (!(config.data().train() instanceof SourceConfig.ImageFolder f)) {
+        String folder = config.data().train().classFolder();
+        if (folder == null) {
             return null;
         }
-        try (Stream<Path> s = Files.list(config.resolve(f.path()))) {
+        try (Stream<Path> s = Files.list(config.resolve(folder))) {
             return s.filter(Files::isDirectory)
                     .map(p -> p.getFileName().toString())
                     .filter(n -> !n.startsWith("."))

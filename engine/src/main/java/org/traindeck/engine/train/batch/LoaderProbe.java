@@ -2,7 +2,6 @@ package org.traindeck.engine.train.batch;
 
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.model.ModelCompiler;
@@ -25,7 +24,7 @@ public final class LoaderProbe {
                     ModelCompiler.wantsImages(config.model()),
                     stage.augmentation(),
                     StageSetup.dataType(stage),
-                    data.train() instanceof SourceConfig.Numpy n ? n.noise() : 0);
+                    data.train().reconstructionNoise());
             int perEpoch = maker.batchesPerEpoch(stage.batchSize());
             long samples = 0;
             int[] order = null;

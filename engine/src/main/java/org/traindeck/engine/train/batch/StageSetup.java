@@ -7,7 +7,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
@@ -96,7 +95,7 @@ public final class StageSetup implements AutoCloseable {
                         images,
                         stage.augmentation(),
                         dataType,
-                        config.dataFor(stage).train() instanceof SourceConfig.Numpy n ? n.noise() : 0),
+                        config.dataFor(stage).train().reconstructionNoise()),
                 dataType,
                 images);
     }

@@ -178,31 +178,6 @@ public final class ClusterSessions {
     }
 
     private static List<Path> paths(RunConfig config, SourceConfig source) {
-        if (source instanceof SourceConfig.Csv c) {
-            return List.of(config.resolve(c.path()));
-        }
-        if (source instanceof SourceConfig.Idx c) {
-            return List.of(config.resolve(c.path()));
-        }
-        if (source instanceof SourceConfig.Text c) {
-            return List.of(config.resolve(c.path()));
-        }
-        if (source instanceof SourceConfig.ImageFolder c) {
-            return List.of(config.resolve(c.path()));
-        }
-        if (source instanceof SourceConfig.Numpy n) {
-            List<Path> out = new ArrayList<>();
-            for (String spec : n.targets() == null ? List.of(n.inputs()) : List.of(n.inputs(), n.targets())) {
-                // "file.npz:array" names an array inside the file
-                int colon = spec.lastIndexOf(':');
-                Path file = config.resolve(
-                        colon > 0 && spec.substring(0, colon).endsWith(".npz") ? spec.substring(0, colon) : spec);
-                if (!out.contains(file)) {
-                    out.add(file);
-                }
-            }
-            return out;
-        }
-        return List.of();
+        return source.paths().stream().map(config::resolve).toList();
     }
 }

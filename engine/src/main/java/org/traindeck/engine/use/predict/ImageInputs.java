@@ -92,13 +92,9 @@ final class ImageInputs {
 
     /** How training scaled a pixel's byte; image files cannot stand in for a source of other units. */
     private static float byteScale(SourceConfig source) {
-        if (source instanceof SourceConfig.Numpy n) {
-            return (float) n.scale();
-        }
-        if (source instanceof SourceConfig.Idx
-                || source instanceof SourceConfig.ImageFolder
-                || source instanceof SourceConfig.MaskFolders) {
-            return 1 / 255f;
+        Float scale = source.pixelScale();
+        if (scale != null) {
+            return scale;
         }
         throw new PredictionInputException(
                 "the model was trained on a " + source.type() + " source, whose values are not an image's "

@@ -110,7 +110,7 @@ final class NumpyInputs {
                     array.source() + " is a single value: inputs are one sample per row, " + expected(model));
         }
         long[] sample = Arrays.copyOfRange(s, 1, s.length);
-        boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
+        boolean channelsLast = model.source().channelsLast();
         if (!accepted(model, channelsLast).stream().anyMatch(a -> Arrays.equals(a, sample))) {
             throw new PredictionInputException(array.source() + " is " + array.describe() + ", one sample per row of "
                     + Arrays.toString(sample) + ", but the model takes " + expected(model));
@@ -154,14 +154,47 @@ final class NumpyInputs {
 
     /** What one raw value becomes: a numpy source's scale; a byte of an image source, as its reader scales it. */
     private static float scale(PredictionModel model, NpyDType dtype) {
-        SourceConfig source = model.source();
-        if (source instanceof SourceConfig.Numpy n) {
-            return (float) n.scale();
-        }
-        boolean pixelBytes = source instanceof SourceConfig.Idx
-                || source instanceof SourceConfig.ImageFolder
-                || source instanceof SourceConfig.MaskFolders;
-        return pixelBytes && dtype == NpyDType.UINT8 ? 1 / 255f : 1f;
+        return model.source().accept(new SourceConfig.Visitor<>() {
+            @Override
+            public Float idx(SourceConfig.Idx s) {
+                return pixelBytes(s);
+            }
+
+            @Override
+            public Float csv(SourceConfig.Csv s) {
+                return 1f;
+            }
+
+            @Override
+            public Float images(SourceConfig.ImageFolder s) {
+                return pixelBytes(s);
+            }
+
+            @Override
+            public Float masks(SourceConfig.MaskFolders s) {
+                return pixelBytes(s);
+            }
+
+            @Override
+            public Float synthetic(SourceConfig.Synthetic s) {
+                return 1f;
+            }
+
+            @Override
+            public Float text(SourceConfig.Text s) {
+                return 1f;
+            }
+
+            @Override
+            public Float numpy(SourceConfig.Numpy s) {
+                return (float) s.scale(); // whatever the array's type, as training scaled it
+            }
+
+            /** Bytes are pixels, scaled as the source's reader scales them; other types are in the model's units. */
+            private Float pixelBytes(SourceConfig s) {
+                return dtype == NpyDType.UINT8 ? s.pixelScale() : 1f;
+            }
+        });
     }
 
     /** The per-sample shapes a file may have for this model, the training layout first. */
@@ -197,7 +230,7 @@ final class NumpyInputs {
 
     /** e.g. "[N, 1, 28, 28] or [N, 28, 28] (N samples of 28×28×1)". */
     static String expected(PredictionModel model) {
-        boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
+        boolean channelsLast = model.source().channelsLast();
         String shapes = accepted(model, channelsLast).stream()
                 .map(a -> Arrays.stream(a)
                         .mapToObj(Long::toString)
