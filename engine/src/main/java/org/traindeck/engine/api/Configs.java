@@ -6,6 +6,7 @@ import java.util.List;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigSchema;
 import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.JsonLocations;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
@@ -59,6 +60,14 @@ public final class Configs {
     /** Checks a config changed in code (other devices, a cluster) again; its problems carry no line. */
     public static ValidationResult revalidate(RunConfig config) {
         return ConfigParser.revalidate(config);
+    }
+
+    /**
+     * As {@link #revalidate(RunConfig)}, for a config changed after it was read from its text: its problems keep the
+     * text's lines ({@code locations}: the read's {@link ValidationResult#locations()}).
+     */
+    public static ValidationResult revalidate(RunConfig config, JsonLocations locations) {
+        return ConfigParser.revalidate(config, locations);
     }
 
     /** What to tell the user about a path this system's locale cannot name as a file. */

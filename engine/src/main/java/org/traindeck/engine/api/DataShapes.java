@@ -16,6 +16,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.FloatSamples;
+import org.traindeck.engine.train.state.StartWork;
 
 /**
  * What a config's training data looks like to a model, read once per data config: a summary follows every edit of a
@@ -34,12 +35,22 @@ final class DataShapes {
     private record Entry(Shape shape, InvalidConfigException problem) {}
 
     private final AtomicInteger reads = new AtomicInteger();
+    private final StartWork work;
     private final Map<Key, Entry> read = new LinkedHashMap<>(8, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
             return size() > KEPT;
         }
     };
+
+    DataShapes() {
+        this(StartWork.NONE);
+    }
+
+    /** @param work told of each read */
+    DataShapes(StartWork work) {
+        this.work = work;
+    }
 
     /** @throws InvalidConfigException when the data cannot be read, at its config path */
     Shape of(RunConfig config) {
@@ -50,6 +61,7 @@ final class DataShapes {
         }
         if (e == null) {
             reads.incrementAndGet();
+            work.dataRead();
             e = load(config);
             synchronized (read) {
                 read.put(key, e);

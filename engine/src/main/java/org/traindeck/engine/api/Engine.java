@@ -51,6 +51,8 @@ import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.train.batch.PreparedStart;
+import org.traindeck.engine.train.state.StartWork;
 import org.traindeck.engine.use.Evaluation;
 import org.traindeck.engine.use.ModelCard;
 import org.traindeck.engine.use.ModelEvaluation;
@@ -85,6 +87,7 @@ public final class Engine {
     private final MetricsDigests digests = new MetricsDigests();
 
     private final ModelOverviews models;
+    private final StartWork work;
 
     private Engine(
             DeviceDiscovery discovery,
@@ -92,12 +95,23 @@ public final class Engine {
             NvidiaSmi telemetrySmi,
             HostProbe telemetryProbe,
             FaultPlan faults) {
+        this(discovery, telemetry, telemetrySmi, telemetryProbe, faults, StartWork.NONE);
+    }
+
+    private Engine(
+            DeviceDiscovery discovery,
+            TelemetryMonitor.Settings telemetry,
+            NvidiaSmi telemetrySmi,
+            HostProbe telemetryProbe,
+            FaultPlan faults,
+            StartWork work) {
         this.discovery = discovery;
         this.telemetry = telemetry;
         this.telemetrySmi = telemetrySmi;
         this.telemetryProbe = telemetryProbe;
-        this.models = new ModelOverviews(discovery);
+        this.models = new ModelOverviews(discovery, work);
         this.faults = faults;
+        this.work = work;
     }
 
     /** This machine's devices (nvidia-smi and the OS), telemetry at the default rates. */
@@ -123,6 +137,14 @@ public final class Engine {
     /** The devices {@code discovery} finds (a test's, with a small memory), telemetry at the given rates. */
     public static Engine withDevices(DeviceDiscovery discovery, TelemetryMonitor.Settings telemetry) {
         return new Engine(discovery, telemetry, null, null, FaultPlan.NONE);
+    }
+
+    /**
+     * This engine, telling {@code work} each time it compiles a model or reads a dataset: for a summary, a check, or a
+     * run it prepares and starts (a test's counter: a Start does each once).
+     */
+    public Engine telling(StartWork work) {
+        return new Engine(discovery, telemetry, telemetrySmi, telemetryProbe, faults, work);
     }
 
     /**
@@ -159,7 +181,13 @@ public final class Engine {
      * column of the node or field it is about.
      */
     public RunHandle prepare(ValidationResult parsed) throws IOException {
-        return new RunHandle(TrainingRun.prepare(runnable(parsed), discovery, faults));
+        PreparedStart start = models.prepare(parsed, work);
+        try {
+            return new RunHandle(TrainingRun.prepare(parsed.config(), discovery, faults, start, work));
+        } catch (IOException | RuntimeException e) {
+            start.loaded().close();
+            throw e;
+        }
     }
 
     /** Untimed steps before a profile's timed ones: the JIT compiles, and DL4J's workspaces learn their sizes. */

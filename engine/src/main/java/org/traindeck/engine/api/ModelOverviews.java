@@ -16,6 +16,7 @@ import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.model.ModelCheck;
@@ -23,9 +24,12 @@ import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelSummary;
 import org.traindeck.engine.model.fit.DeviceMemory;
 import org.traindeck.engine.model.fit.StageFits;
+import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.batch.PreparedStart;
+import org.traindeck.engine.train.state.StartWork;
 
 /**
  * Works out a config's {@link ModelOverview}, and what stops a run of it before anything runs (the model's problems
@@ -38,10 +42,18 @@ final class ModelOverviews {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final DeviceDiscovery discovery;
-    private final DataShapes shapes = new DataShapes();
+    private final StartWork work;
+    private final DataShapes shapes;
 
     ModelOverviews(DeviceDiscovery discovery) {
+        this(discovery, StartWork.NONE);
+    }
+
+    /** @param work told of each data read and compilation, for a summary or a check as for a run */
+    ModelOverviews(DeviceDiscovery discovery, StartWork work) {
         this.discovery = discovery;
+        this.work = work;
+        this.shapes = new DataShapes(work);
     }
 
     /** How many times data was read for a summary or a check. */
@@ -88,7 +100,44 @@ final class ModelOverviews {
     List<ConfigProblem> refusals(ValidationResult parsed) {
         RunConfig config = parsed.config();
         loadNd4j(config);
-        ModelCheck.Checked checked = checkModel(new ValidationResult(config, List.of(), parsed.locations()));
+        return refusalsOf(config, checkModel(new ValidationResult(config, List.of(), parsed.locations())));
+    }
+
+    /**
+     * Reads a run's data and compiles its model against it, once, for the run to train on (neither is done again),
+     * after refusing a run with every error that would stop it, as {@link #refusals} does.
+     *
+     * @param work told of the data read and the compilation
+     * @throws InvalidConfigException every problem that stops the run, a line each
+     */
+    PreparedStart prepare(ValidationResult parsed, StartWork work) {
+        RunConfig config = parsed.orThrow();
+        loadNd4j(config);
+        ValidationResult located = new ValidationResult(config, List.of(), parsed.locations());
+        DataLoader.Loaded data;
+        try {
+            work.dataRead();
+            data = DataLoader.load(config, config.data(), "data");
+        } catch (InvalidConfigException e) {
+            throw new InvalidConfigException(located.with(e.problems()).errors());
+        }
+        try {
+            work.modelCompiled();
+            ModelCheck.Checked checked =
+                    ModelCheck.checkAgainst(located, data.train(), data.train().toString());
+            List<ConfigProblem> refused = refusalsOf(config, checked);
+            if (!refused.isEmpty()) {
+                throw new InvalidConfigException(refused);
+            }
+            return new PreparedStart(
+                    config.data(), data, checked.conf(), checked.input(), KernelUse.forCurrentBackend());
+        } catch (RuntimeException e) {
+            data.close();
+            throw e;
+        }
+    }
+
+    private List<ConfigProblem> refusalsOf(RunConfig config, ModelCheck.Checked checked) {
         // a cluster's executors have their own memory, which this machine cannot see
         if (checked.result().errors().isEmpty() && config.parallel().cluster().isEmpty()) {
             return checked.result()
@@ -122,6 +171,7 @@ final class ModelOverviews {
         } catch (InvalidConfigException e) {
             return new ModelCheck.Checked(parsed.with(e.problems()), null);
         }
+        work.modelCompiled();
         return ModelCheck.checkAgainst(parsed, data.standIn(), data.described());
     }
 

@@ -140,7 +140,7 @@ public final class Main {
                     .withCluster(
                             address,
                             executors != null ? executors : config.parallel().executors()));
-            ValidationResult again = Configs.revalidate(config);
+            ValidationResult again = Configs.revalidate(config, parsed.locations());
             if (!again.isValid()) {
                 again.errors().forEach(p -> err.println("error: " + p + " (with --cluster " + address + ")"));
                 return INVALID_INPUT;
@@ -148,7 +148,7 @@ public final class Main {
         }
         if (devices != null) {
             config = config.withDevices(devices);
-            ValidationResult again = Configs.revalidate(config);
+            ValidationResult again = Configs.revalidate(config, parsed.locations());
             if (!again.isValid()) {
                 again.errors()
                         .forEach(p -> err.println("error: " + p + " (with --devices " + devices.describe() + ")"));

@@ -89,7 +89,28 @@ public final class ConfigParser {
      * cross-field rules may no longer hold, as accumulation does not with parameter averaging on several devices.
      */
     public static ValidationResult revalidate(RunConfig config) {
-        return parse(ConfigWriter.toJson(config), config.baseDir());
+        return revalidate(config, new JsonLocations());
+    }
+
+    /**
+     * As {@link #revalidate(RunConfig)}, on the record itself (never written out and read again): the values such a
+     * change sets (devices come parsed by {@link DeviceSelection#parse}; a cluster's executors are held to the schema's
+     * bounds here), then every cross-field rule.
+     *
+     * @param locations the original text's positions, so that a problem of what did not change keeps its line
+     */
+    public static ValidationResult revalidate(RunConfig config, JsonLocations locations) {
+        Problems problems = new Problems(locations);
+        JsonNode executors = ConfigSchema.property("parallel.executors");
+        long min = executors.path("minimum").asLong(1);
+        long max = executors.path("maximum").asLong(Integer.MAX_VALUE);
+        int n = config.parallel().executors();
+        if (n < min || n > max) {
+            problems.error("parallel.executors", "must be between " + min + " and " + max);
+        } else {
+            new CrossChecks(problems).check(config);
+        }
+        return new ValidationResult(problems.hasErrors() ? null : config, problems.all(), locations);
     }
 
     /** Validates config text; relative paths resolve against {@code baseDir}. */

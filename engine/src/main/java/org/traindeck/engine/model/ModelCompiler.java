@@ -54,6 +54,11 @@ public final class ModelCompiler {
             ModelConfig model, ModelInput input, long seed, KernelUse kernels, boolean syncBatchNorm) {
         ComputationGraphConfiguration conf = configuration(model, input, seed, LayerKinds.standard(), kernels);
         SyncBatchNorms.apply(conf, model, syncBatchNorm);
+        return instantiate(conf);
+    }
+
+    /** The network of a configuration compiled before ({@link ModelCheck}), its parameters initialised. */
+    public static ComputationGraph instantiate(ComputationGraphConfiguration conf) {
         ComputationGraph graph = new ComputationGraph(conf);
         graph.init();
         return graph;

@@ -34,6 +34,7 @@ import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.batch.PreparedStart;
 import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
 import org.traindeck.engine.train.callback.CheckpointCallback;
@@ -54,6 +55,7 @@ import org.traindeck.engine.train.samples.SamplePredictor;
 import org.traindeck.engine.train.samples.SegmentationPictures;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
+import org.traindeck.engine.train.state.StartWork;
 import org.traindeck.engine.train.state.TrainingState;
 
 /**
@@ -78,6 +80,8 @@ final class RunSession {
     private final Consumer<RunResult> finishEarly;
     private volatile Watchdog watchdog;
     private EnergyMeter.Sources energy;
+    private PreparedStart start;
+    private StartWork work = StartWork.NONE;
 
     /** @param finishEarly ends the run at once when the watchdog gives it up, while the training thread is stuck */
     RunSession(
@@ -99,6 +103,16 @@ final class RunSession {
         this.state = state;
         this.nccl = nccl;
         this.finishEarly = finishEarly;
+    }
+
+    /**
+     * @param start what preparing the run read and compiled, for the run to use; null: none
+     * @param work  told of each compilation and data read
+     */
+    RunSession withPrepared(PreparedStart start, StartWork work) {
+        this.start = start;
+        this.work = work;
+        return this;
     }
 
     /** @param sources where the run's energy is read from; null: not measured */
@@ -208,7 +222,8 @@ final class RunSession {
         }
         events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
-        try (StageSetup setup = new StageSetup(config, events, ModelCompiler.wantsImages(config.model()))) {
+        try (StageSetup setup =
+                new StageSetup(config, events, ModelCompiler.wantsImages(config.model()), start, work)) {
             Consumer<ComputationGraph> prepareModel = layerHelpers();
             Trainer trainer = new Trainer(
                     config,
@@ -220,7 +235,7 @@ final class RunSession {
                     "cuda".equals(Nd4jRuntime.backendKind()),
                     prepareModel,
                     null);
-            trainer.buildModel(setup);
+            trainer.withPrepared(start, work).buildModel(setup);
             writeVocabulary(setup.load(0).train().vocabulary());
             WeightEma ema = new WeightEma();
             CheckpointWriter writer = new CheckpointWriter(

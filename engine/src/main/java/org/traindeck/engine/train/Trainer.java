@@ -22,6 +22,7 @@ import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.batch.PreparedStart;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
@@ -31,6 +32,7 @@ import org.traindeck.engine.train.callback.ValidationStopped;
 import org.traindeck.engine.train.resume.ResumePoint;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
+import org.traindeck.engine.train.state.StartWork;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingFaults;
 import org.traindeck.engine.train.state.TrainingState;
@@ -57,6 +59,8 @@ final class Trainer {
     private final boolean cuda;
     private final Consumer<ComputationGraph> prepareModel;
     private final TierChain.StrategyFactory strategies;
+    private PreparedStart start;
+    private StartWork work = StartWork.NONE;
     private ComputationGraph net;
     private String fingerprint;
     private int lossPositions = 1;
@@ -88,6 +92,16 @@ final class Trainer {
         this.strategies = strategies;
     }
 
+    /**
+     * @param start the model compiled when the run was prepared, used when it fits this run's first stage; or null
+     * @param work  told when the model is compiled here
+     */
+    Trainer withPrepared(PreparedStart start, StartWork work) {
+        this.start = start;
+        this.work = work;
+        return this;
+    }
+
     ComputationGraph net() {
         return net;
     }
@@ -102,12 +116,19 @@ final class Trainer {
         DataLoader.Loaded first = setup.load(0);
         ModelInput shape = ModelCompiler.inputOf(config.model(), first.train());
         // the kernels read host memory: on CUDA the DL4J layers they replace (same parameters)
-        net = ModelCompiler.build(
-                config.model(),
-                shape,
-                config.seed(),
-                cuda ? KernelUse.REFERENCE : KernelUse.OWN,
-                config.parallel().syncBatchNorm());
+        KernelUse kernels = cuda ? KernelUse.REFERENCE : KernelUse.OWN;
+        if (start != null && start.loaded() == first && start.kernels() == kernels) {
+            net = ModelCompiler.instantiate(start.model());
+        } else {
+            work.modelCompiled();
+            net = ModelCompiler.build(
+                    config.model(),
+                    shape,
+                    config.seed(),
+                    kernels,
+                    config.parallel().syncBatchNorm());
+        }
+        start = null; // the configuration now belongs to the network
         prepareModel.accept(net);
         fingerprint =
                 ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model())) + "|" + dataShape(first.train());

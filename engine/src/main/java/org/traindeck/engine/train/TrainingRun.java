@@ -34,7 +34,9 @@ import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.sinks.SinkKind;
 import org.traindeck.engine.sinks.SinkKinds;
+import org.traindeck.engine.train.batch.PreparedStart;
 import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.StartWork;
 import org.traindeck.engine.train.state.TrainingState;
 
 /**
@@ -87,6 +89,8 @@ public final class TrainingRun implements LiveRun {
     private final RunLock lock;
     private final List<SinkKind> sinkKinds;
     private volatile Thread thread;
+    private PreparedStart start;
+    private StartWork work = StartWork.NONE;
 
     private TrainingRun(
             RunConfig config,
@@ -148,6 +152,20 @@ public final class TrainingRun implements LiveRun {
                         faults,
                         sinkKinds)
                 .measuredBy(discovery);
+    }
+
+    /**
+     * As {@link #prepare(RunConfig, DeviceDiscovery, RunFaults)}, training on what preparing the run read and compiled
+     * ({@code start}: its data is not read again, nor its model compiled again), and telling {@code work} of what the
+     * run still compiles or reads.
+     */
+    public static TrainingRun prepare(
+            RunConfig config, DeviceDiscovery discovery, RunFaults faults, PreparedStart start, StartWork work)
+            throws IOException {
+        TrainingRun run = prepare(config, discovery, faults, SinkKinds.ALL);
+        run.start = start;
+        run.work = work;
+        return run;
     }
 
     /**
@@ -355,7 +373,12 @@ public final class TrainingRun implements LiveRun {
                         ncclReport,
                         early -> finish(early, false))
                 .withEnergy(energySources)
+                .withPrepared(start, work)
                 .run();
+        if (start != null) {
+            start.loaded().close(); // closed by the stages already, unless the run failed before them
+            start = null;
+        }
         finish(outcome, true);
         return result.getNow(outcome);
     }

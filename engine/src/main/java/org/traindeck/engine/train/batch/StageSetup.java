@@ -12,6 +12,7 @@ import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.train.state.RunEvents;
+import org.traindeck.engine.train.state.StartWork;
 
 /**
  * Gets a stage ready to train: its data (loaded once per distinct data config, and checked against the model built
@@ -23,19 +24,35 @@ public final class StageSetup implements AutoCloseable {
     private final RunEvents events;
     private final boolean images;
     private final Map<DataConfig, DataLoader.Loaded> cache = new HashMap<>();
+    private final StartWork work;
     private Dataset firstTrain;
 
     public StageSetup(RunConfig config, RunEvents events, boolean images) {
+        this(config, events, images, null, StartWork.NONE);
+    }
+
+    /**
+     * @param start what preparing the run read (its data is not read again), or null
+     * @param work  told of each data read
+     */
+    public StageSetup(RunConfig config, RunEvents events, boolean images, PreparedStart start, StartWork work) {
         this.config = config;
         this.events = events;
         this.images = images;
+        this.work = work;
+        if (start != null) {
+            cache.put(start.data(), start.loaded());
+        }
     }
 
     public DataLoader.Loaded load(int stage) {
         StageConfig s = config.stages().get(stage);
         DataConfig data = config.dataFor(s);
         String at = s.data() != null ? "stages[" + stage + "].data" : "data";
-        DataLoader.Loaded loaded = cache.computeIfAbsent(data, d -> DataLoader.load(config, d, at));
+        DataLoader.Loaded loaded = cache.computeIfAbsent(data, d -> {
+            work.dataRead();
+            return DataLoader.load(config, d, at);
+        });
         if (firstTrain == null) {
             firstTrain = loaded.train();
         }
