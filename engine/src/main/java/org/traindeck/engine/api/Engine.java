@@ -183,7 +183,10 @@ public final class Engine {
     public RunHandle prepare(ValidationResult parsed) throws IOException {
         PreparedStart start = models.prepare(parsed, work);
         try {
-            return new RunHandle(TrainingRun.prepare(parsed.config(), discovery, faults, start, work));
+            return new RunHandle(TrainingRun.prepare(TrainingRun.Request.of(parsed.config())
+                    .on(discovery)
+                    .withFaults(faults)
+                    .trainingOn(start, work)));
         } catch (IOException | RuntimeException e) {
             start.loaded().close();
             throw e;

@@ -120,63 +120,85 @@ public final class TrainingRun implements LiveRun {
     }
 
     /**
-     * Checks what can be checked before any training (devices), creates a new run folder (never reusing one), writes
-     * the resolved config.json and opens the configured metric files.
+     * What a run is prepared from: its config, where its devices are found, the failures a test injects, the metric
+     * files it opens, its folder (null: a new one under the config's output folder), and what preparing it read and
+     * compiled already ({@code start}, null: nothing; the run reads and compiles what it needs, telling {@code work}).
      */
-    public static TrainingRun prepare(RunConfig config) throws IOException {
-        return prepare(config, DeviceDiscovery.system());
-    }
+    public record Request(
+            RunConfig config,
+            DeviceDiscovery discovery,
+            RunFaults faults,
+            List<SinkKind> sinkKinds,
+            Path dir,
+            PreparedStart start,
+            StartWork work) {
 
-    /** As {@link #prepare(RunConfig)}, discovering devices with {@code discovery}. */
-    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery) throws IOException {
-        return prepare(config, discovery, RunFaults.NONE);
-    }
+        /** This machine's devices, no faults, every metric file, a new folder, nothing prepared. */
+        public static Request of(RunConfig config) {
+            return new Request(
+                    config, DeviceDiscovery.system(), RunFaults.NONE, SinkKinds.ALL, null, null, StartWork.NONE);
+        }
 
-    /** As {@link #prepare(RunConfig, DeviceDiscovery)}, with failures injected by a test. */
-    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults)
-            throws IOException {
-        return prepare(config, discovery, faults, SinkKinds.ALL);
-    }
+        public Request on(DeviceDiscovery newDiscovery) {
+            return new Request(config, newDiscovery, faults, sinkKinds, dir, start, work);
+        }
 
-    /** As {@link #prepare(RunConfig, DeviceDiscovery, RunFaults)}, opening {@code sinkKinds} instead of {@link SinkKinds#ALL}. */
-    public static TrainingRun prepare(
-            RunConfig config, DeviceDiscovery discovery, RunFaults faults, List<SinkKind> sinkKinds)
-            throws IOException {
-        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
-        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(
-                        config,
-                        RunDirectory.create(config.outputPath(), config.name()),
-                        devices,
-                        nccl,
-                        faults,
-                        sinkKinds)
-                .measuredBy(discovery);
+        public Request withFaults(RunFaults newFaults) {
+            return new Request(config, discovery, newFaults, sinkKinds, dir, start, work);
+        }
+
+        public Request opening(List<SinkKind> newSinkKinds) {
+            return new Request(config, discovery, faults, newSinkKinds, dir, start, work);
+        }
+
+        /** In a run folder made for it already by {@link RunDirectory} (a sweep's trial process, whose crash log must go there from its first instant). */
+        public Request in(Path newDir) {
+            return new Request(config, discovery, faults, sinkKinds, newDir, start, work);
+        }
+
+        /** Training on what preparing read and compiled: its data is not read again, nor its model compiled again. */
+        public Request trainingOn(PreparedStart newStart, StartWork newWork) {
+            return new Request(config, discovery, faults, sinkKinds, dir, newStart, newWork);
+        }
     }
 
     /**
-     * As {@link #prepare(RunConfig, DeviceDiscovery, RunFaults)}, training on what preparing the run read and compiled
-     * ({@code start}: its data is not read again, nor its model compiled again), and telling {@code work} of what the
-     * run still compiles or reads.
+     * Checks what can be checked before any training (devices), creates a new run folder (never reusing one) unless
+     * the request names one, writes the resolved config.json and opens the configured metric files.
      */
-    public static TrainingRun prepare(
-            RunConfig config, DeviceDiscovery discovery, RunFaults faults, PreparedStart start, StartWork work)
-            throws IOException {
-        TrainingRun run = prepare(config, discovery, faults, SinkKinds.ALL);
-        run.start = start;
-        run.work = work;
+    public static TrainingRun prepare(Request request) throws IOException {
+        RunConfig config = request.config();
+        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
+        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), request.discovery());
+        Path dir = request.dir() != null ? request.dir() : RunDirectory.create(config.outputPath(), config.name());
+        TrainingRun run = prepare(config, dir, devices, nccl, request.faults(), request.sinkKinds())
+                .measuredBy(request.discovery());
+        run.start = request.start();
+        run.work = request.work();
         return run;
     }
 
-    /**
-     * As {@link #prepare(RunConfig, DeviceDiscovery)}, in a run folder made for it already by {@link RunDirectory}
-     * (a sweep's trial process, whose crash log must go into the folder from the process's first instant).
-     */
-    public static TrainingRun prepareIn(Path dir, RunConfig config, DeviceDiscovery discovery) throws IOException {
-        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
-        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        return prepare(config, dir, devices, nccl, RunFaults.NONE, SinkKinds.ALL)
-                .measuredBy(discovery);
+    /** {@link #prepare(Request)} of {@link Request#of}{@code (config)}. */
+    public static TrainingRun prepare(RunConfig config) throws IOException {
+        return prepare(Request.of(config));
+    }
+
+    /** {@link #prepare(Request)}, discovering devices with {@code discovery}. */
+    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery) throws IOException {
+        return prepare(Request.of(config).on(discovery));
+    }
+
+    /** {@link #prepare(Request)}, with failures injected by a test. */
+    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults)
+            throws IOException {
+        return prepare(Request.of(config).on(discovery).withFaults(faults));
+    }
+
+    /** {@link #prepare(Request)}, opening {@code sinkKinds} instead of {@link SinkKinds#ALL}. */
+    public static TrainingRun prepare(
+            RunConfig config, DeviceDiscovery discovery, RunFaults faults, List<SinkKind> sinkKinds)
+            throws IOException {
+        return prepare(Request.of(config).on(discovery).withFaults(faults).opening(sinkKinds));
     }
 
     private static TrainingRun prepare(
