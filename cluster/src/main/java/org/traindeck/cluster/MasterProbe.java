@@ -5,11 +5,13 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.SecurityManager;
 import org.apache.spark.SparkConf;
 import org.apache.spark.internal.config.package$;
 import org.apache.spark.rpc.RpcAddress;
 import org.apache.spark.rpc.RpcEnv;
+import org.apache.spark.rpc.RpcTimeoutException;
 import org.traindeck.engine.parallel.TierFailure;
 
 /**
@@ -57,15 +59,36 @@ final class MasterProbe {
             rpc.setupEndpointRef(new RpcAddress(host, port), "Master");
         } catch (Exception e) {
             // Scala's SparkException is checked in Java's eyes, and undeclared
-            String why = rootMessage(e);
-            throw new TierFailure(
-                    "the master at " + host + ":" + port + " refused this driver (" + why + "): a wrong cluster secret?"
-                            + " Use a copy of the master's secret file (--secret-file, or parallel.clusterSecretFile)",
-                    true,
-                    e);
+            throw new TierFailure(refusal(host, port, timeoutSeconds, e), true, e);
         } finally {
             rpc.shutdown();
         }
+    }
+
+    /**
+     * Why the master did not take this driver. The TCP connection was accepted (the kernel does that even for a frozen
+     * process), so no reply in time is a master that is stopped, overloaded or not Spark, and a closed or failed
+     * handshake is one that refused the secret.
+     */
+    static String refusal(String host, int port, int timeoutSeconds, Throwable e) {
+        String at = "the master at " + host + ":" + port;
+        if (timedOut(e)) {
+            return at + " accepted the connection but did not answer within " + timeoutSeconds + " s: it is frozen"
+                    + " (a stopped process, a machine swapping or out of memory) or overloaded, or what listens there is"
+                    + " not a Spark master; look at that machine, restart \"traindeck cluster master\" if it hangs,"
+                    + " and try again";
+        }
+        return at + " refused this driver (" + rootMessage(e) + "): a wrong cluster secret? Use a copy of the"
+                + " master's secret file (--secret-file, or parallel.clusterSecretFile)";
+    }
+
+    private static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof TimeoutException || t instanceof RpcTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String rootMessage(Throwable t) {

@@ -66,6 +66,8 @@ final class SparkStepSession implements DistributedSession {
     private Broadcast<ShardData> data;
     private boolean dataLossOnly;
     private int stageChange;
+    /** Holds Spark's own shutdown hook until the session has ended. */
+    private SaveBeforeSparkStops stopGuard;
 
     private SparkStepSession(
             DistributedSpec spec,
@@ -100,25 +102,33 @@ final class SparkStepSession implements DistributedSession {
         } catch (IllegalArgumentException e) {
             throw new TierFailure(e.getMessage(), true, e);
         }
-        String localIp = MasterProbe.localAddressTowards(host, port);
-        MasterProbe.check(host, port, secret, localIp, 15);
-        awaitPreviousStop();
-        SparkConf conf = conf(spec, secret, localIp);
-        JavaSparkContext sc;
+        String log = spec.settings().get(DistributedSpec.LOG_FILE);
+        SparkLogFile.routeTo(log == null ? null : Path.of(log));
+        JavaSparkContext sc = null;
         try {
-            sc = new JavaSparkContext(conf);
-        } catch (RuntimeException e) {
-            throw new TierFailure(
-                    "cannot start a Spark driver for " + spec.address() + ": " + MasterProbe.rootMessage(e), true, e);
-        }
-        try {
+            String localIp = MasterProbe.localAddressTowards(host, port);
+            MasterProbe.check(host, port, secret, localIp, 15);
+            awaitPreviousStop();
+            SparkConf conf = conf(spec, secret, localIp);
+            try {
+                sc = new JavaSparkContext(conf);
+            } catch (RuntimeException e) {
+                throw new TierFailure(
+                        "cannot start a Spark driver for " + spec.address() + ": " + MasterProbe.rootMessage(e),
+                        true,
+                        e);
+            }
             ClusterEvents events = ClusterEvents.of(conf.get("spark.app.name"));
-            List<String> joined = awaitExecutors(spec, events);
+            List<String> joined = awaitExecutors(spec, sc, events);
             SparkStepSession session = new SparkStepSession(spec, sc, events, joined, executorBuild);
             session.prepareExecutors();
+            // from here a signal's stop checkpoint needs the driver: Spark's own shutdown hook waits for it
+            session.stopGuard = SaveBeforeSparkStops.install();
             return session;
         } catch (RuntimeException e) {
-            sc.stop();
+            if (sc != null) {
+                sc.stop();
+            }
             throw e;
         }
     }
@@ -176,9 +186,13 @@ final class SparkStepSession implements DistributedSession {
     }
 
     /** Waits (polling the driver's own view, never a fixed sleep) until every executor asked for has joined. */
-    private static List<String> awaitExecutors(DistributedSpec spec, ClusterEvents events) {
+    private static List<String> awaitExecutors(DistributedSpec spec, JavaSparkContext sc, ClusterEvents events) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(spec.joinTimeoutSeconds());
         while (events.live().size() < spec.executors()) {
+            if (sc.sc().isStopped()) {
+                // Spark's shutdown hook (SIGTERM, Ctrl-C) or the master ended the application
+                throw new TierFailure("the Spark driver stopped while its executors were joining", true, null);
+            }
             if (System.nanoTime() > deadline) {
                 Map<String, String> live = events.live();
                 throw new TierFailure(
@@ -286,6 +300,7 @@ final class SparkStepSession implements DistributedSession {
 
     @Override
     public void nextStage(String modelJson, ShardData stage, boolean lossOnly) {
+        driverRuns("stage " + (stage.stage() + 1));
         noExecutorLost();
         masterAnswers("stage " + (stage.stage() + 1));
         Broadcast<String> oldModel = model;
@@ -297,6 +312,17 @@ final class SparkStepSession implements DistributedSession {
         oldModel.destroy();
         oldData.destroy();
         prepareExecutors();
+    }
+
+    /** A driver that Spark stopped (its shutdown hook ran past its wait, or it gave the application up) takes no job. */
+    private void driverRuns(String before) {
+        if (sc.sc().isStopped()) {
+            throw new TierFailure(
+                    "the Spark driver had stopped before " + before + " (the process is ending, or the master ended"
+                            + " the application)",
+                    true,
+                    null);
+        }
     }
 
     /**
@@ -313,6 +339,7 @@ final class SparkStepSession implements DistributedSession {
 
     @Override
     public StepSum step(long step, byte[] params, List<ShardWork> shards) {
+        driverRuns("step " + step);
         noExecutorLost();
         masterAnswers("step " + step);
         long t0 = System.nanoTime();
@@ -441,5 +468,8 @@ final class SparkStepSession implements DistributedSession {
             LOG.warn("the Spark driver for {} is still stopping after {} s; the run goes on ending", app, STOP_SECONDS);
         }
         ClusterEvents.forget(app);
+        if (stopGuard != null) {
+            stopGuard.close();
+        }
     }
 }

@@ -77,6 +77,10 @@ final class LocalCluster implements AutoCloseable {
         master.destroyForcibly();
     }
 
+    long masterPid() {
+        return master.pid();
+    }
+
     /** The executor processes the workers started (children of the worker JVMs). */
     List<ProcessHandle> executors() {
         List<ProcessHandle> out = new ArrayList<>();

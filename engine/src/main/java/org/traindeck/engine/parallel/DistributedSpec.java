@@ -31,6 +31,9 @@ public record DistributedSpec(
         int stepTimeoutSeconds,
         Map<String, String> settings) {
 
+    /** The setting that names the run's log file: the backend's own logging (its stack traces) goes there. */
+    public static final String LOG_FILE = "traindeck.logFile";
+
     public DistributedSpec {
         settings = Map.copyOf(settings);
     }

@@ -19,6 +19,7 @@ import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.DistributedSpec;
 import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.TierFailure;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.RunFailure;
@@ -58,7 +59,9 @@ public final class ClusterSessions {
                 secret == null || secret.isBlank() ? null : Path.of(secret).toAbsolutePath(),
                 JOIN_TIMEOUT_SECONDS,
                 stepTimeout,
-                Map.of());
+                Map.of(
+                        DistributedSpec.LOG_FILE,
+                        events.runDir().resolve(RunFolder.LOG).toString()));
         events.logLine("cluster: connecting to " + address + " for " + spec.executors() + " executor(s), step timeout "
                 + stepTimeout + " s");
         DistributedSession session;
