@@ -43,7 +43,6 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.train.RunResult;
 
@@ -346,9 +345,9 @@ public final class MainWindow {
     private Telemetry startTelemetry() {
         Telemetry sampling = services.engine().telemetry();
         sampling.subscribe(e -> {
-            if (e instanceof MetricEvent m) {
-                deviceModel.accept(m);
-                dashboard.offer(m);
+            if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
+                deviceModel.accept(t);
+                dashboard.offer(t);
             } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
                 dashboard.offer(t);
             }

@@ -27,7 +27,6 @@ import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.events.TelemetryNames;
 
 /**
  * The run side of the window: loss per stage (train and validation), learning rate, memory per device and throughput
@@ -215,7 +214,7 @@ public final class Dashboard extends BorderPane {
 
     /** Forgets the run being shown (not the device telemetry, nor the runs overlaid for comparison). */
     public void clearRun() {
-        queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals(TelemetryNames.RUN));
+        queue.removeIf(e -> !(e instanceof TelemetryEvent t) || t.kind() != TelemetryEvent.Kind.FIGURE);
         charts.clearRun();
         layersModel.clear();
         predictions.model().clear();
@@ -228,11 +227,13 @@ public final class Dashboard extends BorderPane {
 
     private void apply(EngineEvent event) {
         if (event instanceof MetricEvent m) {
-            if (TelemetryNames.RUN.equals(m.runName())) {
-                charts.telemetry(m);
-            } else if (!layersModel.accept(m)) {
+            if (MetricRoute.of(m.name()) == MetricRoute.LAYER_FIGURE) {
+                layersModel.accept(m);
+            } else {
                 metric(m);
             }
+        } else if (event instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
+            charts.telemetry(t);
         } else if (event instanceof HistogramEvent h) {
             layersModel.accept(h);
         } else if (event instanceof SamplesEvent s) {
@@ -259,7 +260,7 @@ public final class Dashboard extends BorderPane {
                             100 * m.value(),
                             m.epoch() + 1,
                             m.stage()));
-        } else if (m.name().equals(MetricNames.STEPS_PER_EPOCH)) {
+        } else if (MetricRoute.of(m.name()) == MetricRoute.STEPS_PER_EPOCH) {
             status.stepsPerEpoch((long) m.value());
         }
         status.metric(m);

@@ -46,6 +46,8 @@ public final class MetricNames {
     public static final String ALLREDUCE_MS = "parallel/allreduce_ms";
     /** Published at each stage start, so progress displays know how long an epoch is. */
     public static final String STEPS_PER_EPOCH = "progress/steps_per_epoch";
+    /** Energy used per device at the run's end: {@code energy/<device>_wh}. */
+    public static final String ENERGY_PREFIX = "energy/";
 
     private MetricNames() {}
 
