@@ -51,6 +51,11 @@ public final class MetricNames {
 
     private MetricNames() {}
 
+    /** A validation figure: the weights' ({@code val/...}) or their average's ({@code val_ema/...}). */
+    public static boolean isValidation(String name) {
+        return name.startsWith("val/") || name.startsWith(VAL_EMA_PREFIX);
+    }
+
     /** The weight average's name for a validation metric: val/loss → val_ema/loss. */
     public static String ofEma(String validationMetric) {
         return VAL_EMA_PREFIX + validationMetric.substring(validationMetric.indexOf('/') + 1);
