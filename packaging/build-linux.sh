@@ -7,6 +7,10 @@
 #   packaging/build-linux.sh --with-cluster
 #                                       adds the cluster module (Apache Spark, ~170 MB of jars), so that the app's
 #                                       Devices tab can train on a Spark cluster; without it the package has no Spark
+#   packaging/build-linux.sh --with-backend=MODULE
+#                                       the same for any distributed backend module (a folder with a
+#                                       backend.properties: its runtime modules and JVM options are read from there);
+#                                       --with-cluster is --with-backend=cluster
 #   packaging/build-linux.sh --no-deb   the app-image only
 #
 # Windows (.msi) and macOS (.dmg): see packaging/README.md; the same jpackage steps apply with --type msi / dmg.
@@ -15,11 +19,12 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 out="$root/packaging/target"
 profile=()
 deb=1
-cluster=0
+backend=""
 for arg in "$@"; do
   case "$arg" in
     --cuda) profile=(-Pcuda) ;;
-    --with-cluster) cluster=1 ;;
+    --with-cluster) backend=cluster ;;
+    --with-backend=*) backend="${arg#--with-backend=}" ;;
     --no-deb) deb=0 ;;
     *) echo "build-linux.sh: unknown option $arg" >&2; exit 2 ;;
   esac
@@ -27,19 +32,23 @@ done
 command -v jpackage >/dev/null || { echo "build-linux.sh: jpackage (JDK 17+) is needed" >&2; exit 2; }
 version=$(sed -n 's:.*<version>\([0-9][0-9.]*\).*</version>.*:\1:p' "$root/pom.xml" | head -1)
 
+if [ -n "$backend" ] && [ ! -f "$root/$backend/backend.properties" ]; then
+  echo "build-linux.sh: $backend is not a backend module (no $backend/backend.properties)" >&2; exit 2
+fi
+backend_prop() { sed -n "/^$1=/{s/^$1=//p;q;}" "$root/$backend/backend.properties"; }
 modules_built=app
-[ "$cluster" = 1 ] && modules_built=app,cluster
+[ -n "$backend" ] && modules_built="app,$backend"
 echo "== building TrainDeck $version ${profile[*]:-} ($modules_built)"
 (cd "$root" && mvn -q -B -DskipTests "${profile[@]}" -pl "$modules_built" -am package)
 
 rm -rf "$out"
 mkdir -p "$out/input"
 cp "$root"/app/target/traindeck-app-*.jar "$out/input/traindeck-app.jar"
-if [ "$cluster" = 1 ]; then
-  # the cluster module with the app's jars and the ones it adds (Spark, Scala, Hadoop's client API, ...); where both
-  # need one library, the cluster's version, as ./traindeck train --cluster runs the engine
-  cp "$root"/cluster/target/traindeck-cluster-*.jar "$out/input/traindeck-cluster.jar"
-  "$root/packaging/cluster-classpath.sh" "$root/app/target/runtime-classpath.txt" "$root/cluster/target/runtime-classpath.txt"
+if [ -n "$backend" ]; then
+  # the backend module with the app's jars and the ones it adds (the cluster's: Spark, Scala, Hadoop's client API,
+  # ...); where both need one library, the backend's version, as ./traindeck train --cluster runs the engine
+  cp "$root/$backend"/target/traindeck-"$backend"-*.jar "$out/input/traindeck-$backend.jar"
+  "$root/packaging/cluster-classpath.sh" "$root/app/target/runtime-classpath.txt" "$root/$backend/target/runtime-classpath.txt"
 else
   tr ':' '\n' < "$root/app/target/runtime-classpath.txt"
 fi | while read -r jar || [ -n "$jar" ]; do
@@ -52,9 +61,9 @@ cp -r "$root/sample-configs" "$root/data" "$out/input/samples/"
 
 echo "== trimming a Java runtime with jlink"
 modules=java.base,java.compiler,java.datatransfer,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.sql,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.unsupported,jdk.unsupported.desktop,jdk.zipfs
-if [ "$cluster" = 1 ]; then
-  # Spark's driver asks Hadoop's UserGroupInformation for the user (JAAS, Kerberos classes) and its RPC has SASL
-  modules="$modules,java.security.jgss,java.security.sasl,jdk.security.auth,jdk.security.jgss"
+if [ -n "$backend" ] && [ -n "$(backend_prop jlink-modules)" ]; then
+  # what the backend needs beyond the app (the cluster's Spark driver: JAAS, Kerberos classes, SASL)
+  modules="$modules,$(backend_prop jlink-modules)"
 fi
 # --generate-cds-archive: without it a jlinked runtime has no class-data archive for the JDK's own classes, and every
 # launch loads and verifies them one by one
@@ -72,10 +81,10 @@ java_options=(
 if [ "${java_major:-17}" -ge 23 ]; then
   java_options+=("--enable-native-access=ALL-UNNAMED" "--sun-misc-unsafe-memory-access=allow")
 fi
-if [ "$cluster" = 1 ]; then
-  # the Spark driver's Netty transport, as ./traindeck gives it
-  java_options+=("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED" "--add-opens=java.base/java.nio=ALL-UNNAMED"
-    "--add-opens=java.base/java.lang=ALL-UNNAMED" "--add-opens=java.base/java.util=ALL-UNNAMED")
+if [ -n "$backend" ]; then
+  # the backend's JVM options, as ./traindeck gives them (the cluster's: Spark's Netty transport reaches into java.base)
+  read -r -a backend_options <<< "$(backend_prop java-options)"
+  java_options+=(${backend_options[@]+"${backend_options[@]}"})
 fi
 
 # Class-data sharing for TrainDeck's own classes: JDK 17 can neither move an archive of application classes nor write

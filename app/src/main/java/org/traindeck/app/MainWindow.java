@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
@@ -17,9 +16,7 @@ import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
-import javafx.scene.Node;
 import javafx.scene.Scene;
-import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -31,18 +28,13 @@ import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ConfigForm;
 import org.traindeck.app.config.ModelSummaryViewModel;
-import org.traindeck.app.config.NcclPanel;
 import org.traindeck.app.config.NcclViewModel;
-import org.traindeck.app.devices.DeviceSelector;
 import org.traindeck.app.devices.DevicesViewModel;
 import org.traindeck.app.evaluate.Evaluations;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.RunController;
-import org.traindeck.app.runs.QueueView;
 import org.traindeck.app.runs.QueueViewModel;
-import org.traindeck.app.runs.RunsView;
 import org.traindeck.app.runs.RunsViewModel;
-import org.traindeck.app.runs.SweepsView;
 import org.traindeck.app.runs.SweepsViewModel;
 import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
@@ -51,7 +43,6 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.train.RunResult;
 
@@ -95,6 +86,11 @@ public final class MainWindow {
     private boolean closed;
 
     public MainWindow(Stage stage, Services services, Path initialConfig) {
+        this(stage, services, initialConfig, AppTabs.standard());
+    }
+
+    /** A window with other tabs on its config side than the standard ones (a test's). */
+    public MainWindow(Stage stage, Services services, Path initialConfig, AppTabs appTabs) {
         this.stage = stage;
         this.services = services;
         Path samples = services.home().resolve("sample-configs");
@@ -124,18 +120,29 @@ public final class MainWindow {
             services.dialogs().showError("TrainDeck", m);
         });
 
-        Tab json = lazyTab("JSON", () -> new JsonEditorPane(document, modelSummary));
-        modelSummary.showingProperty().bind(json.selectedProperty());
-        TabPane tabs = new TabPane(
-                tab("Config", form),
-                json,
-                lazyTab("Devices", () -> widthFitting(new DeviceSelector(deviceModel), "devices-scroll")),
-                lazyTab("NCCL", () -> widthFitting(new NcclPanel(ncclModel), "nccl-scroll")),
-                lazyTab("Runs", () -> new RunsView(runs, evaluations::evaluate)),
-                lazyTab("Queue", () -> new QueueView(queue, controller, runActions::openRun)),
-                lazyTab("Sweeps", () -> new SweepsView(sweeps, controller, services.dialogs(), files::lastFolder)));
+        TabContext context = new TabContext(
+                services,
+                document,
+                form,
+                modelSummary,
+                deviceModel,
+                ncclModel,
+                runs,
+                evaluations,
+                queue,
+                sweeps,
+                controller,
+                runActions,
+                files);
+        TabPane tabs = new TabPane();
+        for (AppTab t : appTabs.all()) {
+            tabs.getTabs().add(tabOf(t, context));
+        }
         tabs.setId("config-tabs");
-        form.onEditInJson(() -> tabs.getSelectionModel().select(json));
+        form.onEditInJson(() -> tabs.getTabs().stream()
+                .filter(t -> AppTabs.JSON.id().equals(t.getId()))
+                .findFirst()
+                .ifPresent(t -> tabs.getSelectionModel().select(t)));
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
 
         SplitPane split = new SplitPane(tabs, dashboard);
@@ -254,20 +261,20 @@ public final class MainWindow {
         return controller;
     }
 
-    private static Tab tab(String title, Node content) {
-        Tab t = new Tab(title, content);
-        t.setId("tab-" + title.toLowerCase());
-        return t;
-    }
-
-    /** A tab whose content is built when it is first shown: the first window paints sooner without it. */
-    private static Tab lazyTab(String title, Supplier<Node> content) {
-        Tab t = tab(title, null);
-        t.selectedProperty().addListener((o, was, selected) -> {
-            if (selected && t.getContent() == null) {
-                t.setContent(content.get());
-            }
-        });
+    /** A tab of the registry; all but the first one shown are built when first chosen. */
+    private static Tab tabOf(AppTab spec, TabContext context) {
+        Tab t = new Tab(spec.title());
+        t.setId(spec.id());
+        spec.attach(t, context);
+        if (spec.eager()) {
+            t.setContent(spec.content(context));
+        } else {
+            t.selectedProperty().addListener((o, was, selected) -> {
+                if (selected && t.getContent() == null) {
+                    t.setContent(spec.content(context));
+                }
+            });
+        }
         return t;
     }
 
@@ -338,23 +345,15 @@ public final class MainWindow {
     private Telemetry startTelemetry() {
         Telemetry sampling = services.engine().telemetry();
         sampling.subscribe(e -> {
-            if (e instanceof MetricEvent m) {
-                deviceModel.accept(m);
-                dashboard.offer(m);
+            if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
+                deviceModel.accept(t);
+                dashboard.offer(t);
             } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
                 dashboard.offer(t);
             }
         });
         sampling.start();
         return sampling;
-    }
-
-    /** Scrolls down only: long texts wrap to the pane's width instead of running off to the right. */
-    private static ScrollPane widthFitting(Node content, String id) {
-        ScrollPane pane = new ScrollPane(content);
-        pane.setFitToWidth(true);
-        pane.setId(id);
-        return pane;
     }
 
     /** What the empty loss chart says: what Start would do, or what stands in its way. */

@@ -36,6 +36,8 @@ final class WindowFixture {
     MainWindow window;
     /** The devices the window's engine finds; null for this machine's. */
     DeviceDiscovery devices;
+    /** The config side's tabs; the standard ones unless a test adds its own. */
+    AppTabs tabs = AppTabs.standard();
 
     MainWindow open(Stage stage, Path config) {
         TelemetryMonitor.Settings fast = new TelemetryMonitor.Settings(
@@ -47,7 +49,7 @@ final class WindowFixture {
         Engine engine = devices == null ? Engine.local(fast) : Engine.withDevices(devices, fast);
         MainWindow.Services services =
                 new MainWindow.Services(dialogs, engine, new FxTaskExecutor(), preferences, repoRoot());
-        window = new MainWindow(stage, services, config);
+        window = new MainWindow(stage, services, config, tabs);
         stage.show();
         return window;
     }

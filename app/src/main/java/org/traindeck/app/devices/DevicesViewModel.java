@@ -39,7 +39,7 @@ import org.traindeck.app.config.JsonTree;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
-import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /**
@@ -200,10 +200,9 @@ public final class DevicesViewModel {
     }
 
     /** A telemetry figure (any thread); shown at the next {@link #refresh()}. */
-    public void accept(MetricEvent m) {
-        if (m.device() != null) {
-            latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>())
-                    .put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
+    public void accept(TelemetryEvent t) {
+        if (t.kind() == TelemetryEvent.Kind.FIGURE && t.device() != null) {
+            latest.computeIfAbsent(t.device(), d -> new ConcurrentHashMap<>()).put(t.figureName(), t.value());
         }
     }
 

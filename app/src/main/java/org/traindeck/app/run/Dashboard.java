@@ -27,7 +27,7 @@ import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.events.TelemetryNames;
+import org.traindeck.engine.events.TrainingListener;
 
 /**
  * The run side of the window: loss per stage (train and validation), learning rate, memory per device and throughput
@@ -215,7 +215,7 @@ public final class Dashboard extends BorderPane {
 
     /** Forgets the run being shown (not the device telemetry, nor the runs overlaid for comparison). */
     public void clearRun() {
-        queue.removeIf(e -> !(e instanceof MetricEvent m) || !m.runName().equals(TelemetryNames.RUN));
+        queue.removeIf(e -> !(e instanceof TelemetryEvent t) || t.kind() != TelemetryEvent.Kind.FIGURE);
         charts.clearRun();
         layersModel.clear();
         predictions.model().clear();
@@ -227,26 +227,48 @@ public final class Dashboard extends BorderPane {
     }
 
     private void apply(EngineEvent event) {
-        if (event instanceof MetricEvent m) {
-            if (TelemetryNames.RUN.equals(m.runName())) {
-                charts.telemetry(m);
-            } else if (!layersModel.accept(m)) {
+        applier.onEvent(event);
+    }
+
+    /** What each kind of event does to the dashboard (FX thread, from the queue). */
+    private final TrainingListener applier = new TrainingListener() {
+        @Override
+        public void onMetric(MetricEvent m) {
+            if (MetricRoute.of(m.name()) == MetricRoute.LAYER_FIGURE) {
+                layersModel.accept(m);
+            } else {
                 metric(m);
             }
-        } else if (event instanceof HistogramEvent h) {
+        }
+
+        @Override
+        public void onHistogram(HistogramEvent h) {
             layersModel.accept(h);
-        } else if (event instanceof SamplesEvent s) {
+        }
+
+        @Override
+        public void onSamples(SamplesEvent s) {
             predictions.model().accept(s);
-        } else if (event instanceof LifecycleEvent l) {
+        }
+
+        @Override
+        public void onLifecycle(LifecycleEvent l) {
             boolean aboutLayers = layersModel.accept(l);
             lifecycle(l);
             if (aboutLayers && l.kind() == LifecycleEvent.Kind.WARNING) {
                 showBanner(l.message() + " (see the Layers tab)", false);
             }
-        } else if (event instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
-            addLog(t.wallTimeMillis(), "devices: " + t.message());
         }
-    }
+
+        @Override
+        public void onTelemetry(TelemetryEvent t) {
+            switch (t.kind()) {
+                case FIGURE -> charts.telemetry(t);
+                case STATUS -> addLog(t.wallTimeMillis(), "devices: " + t.message());
+                case PROCESSES -> {}
+            }
+        }
+    };
 
     private void metric(MetricEvent m) {
         charts.metric(m);
@@ -259,7 +281,7 @@ public final class Dashboard extends BorderPane {
                             100 * m.value(),
                             m.epoch() + 1,
                             m.stage()));
-        } else if (m.name().equals(MetricNames.STEPS_PER_EPOCH)) {
+        } else if (MetricRoute.of(m.name()) == MetricRoute.STEPS_PER_EPOCH) {
             status.stepsPerEpoch((long) m.value());
         }
         status.metric(m);

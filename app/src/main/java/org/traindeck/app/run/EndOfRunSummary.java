@@ -52,13 +52,14 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
                 continue;
             }
             StageFigures s = byStage.computeIfAbsent(m.stageIndex(), i -> new StageFigures(m.stage()));
-            switch (m.name()) {
-                case MetricNames.TRAIN_LOSS -> s.trainLoss = m.value();
-                case MetricNames.VAL_LOSS -> {
+            switch (MetricRoute.of(m.name())) {
+                case TRAIN_LOSS -> s.trainLoss = m.value();
+                case VALIDATION_LOSS -> {
                     s.lastValLoss = m.value();
                     s.bestValLoss = Double.isNaN(s.bestValLoss) ? m.value() : Math.min(s.bestValLoss, m.value());
                 }
-                default -> taskFigure(s, m);
+                case TASK_METRIC -> taskFigure(s, m);
+                default -> {}
             }
         }
         List<String> stages = new ArrayList<>();

@@ -7,7 +7,7 @@ import java.util.Set;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /**
@@ -71,24 +71,24 @@ final class RunCharts {
     void metric(MetricEvent m) {
         double step = m.step();
         double t = m.elapsedSeconds();
-        switch (m.name()) {
-            case MetricNames.TRAIN_LOSS ->
+        switch (MetricRoute.of(m.name())) {
+            case TRAIN_LOSS ->
                 loss.series("train/" + m.stageIndex(), "train · " + m.stage(), stageColor(m.stageIndex()), false)
                         .add(step, t, m.value());
-            case MetricNames.VAL_LOSS ->
+            case VALIDATION_LOSS ->
                 loss.series("val/" + m.stageIndex(), "val · " + m.stage(), stageColor(m.stageIndex()), true)
                         .add(step, t, m.value());
             // the weight average's curves beside the weights', in the stage's colour, darker
-            case MetricNames.VAL_EMA_LOSS ->
+            case EMA_VALIDATION_LOSS ->
                 loss.series(
                                 "val_ema/" + m.stageIndex(),
                                 "val EMA · " + m.stage(),
                                 stageColor(m.stageIndex()).darker(),
                                 true)
                         .add(step, t, m.value());
-            case MetricNames.LR ->
+            case LEARNING_RATE ->
                 lr.series("lr", "learning rate", stageColor(0), false).add(step, t, m.value());
-            case MetricNames.THROUGHPUT -> {
+            case THROUGHPUT -> {
                 if (m.device() == null) {
                     lastTotalThroughput = m.value();
                     throughput
@@ -99,7 +99,7 @@ final class RunCharts {
                     throughput.series(m.device(), m.device(), c, true).add(step, t, m.value());
                 }
             }
-            case MetricNames.SCALING_EFFICIENCY -> {
+            case SCALING_EFFICIENCY -> {
                 // the ideal line (devices × one device alone) next to the total shows the scaling efficiency
                 if (m.value() > 0 && lastTotalThroughput > 0) {
                     throughput
@@ -107,7 +107,8 @@ final class RunCharts {
                             .add(step, t, lastTotalThroughput / m.value());
                 }
             }
-            default -> ValidationSeries.of(m.name()).ifPresent(v -> validation(v, m));
+            case TASK_METRIC -> ValidationSeries.of(m.name()).ifPresent(v -> validation(v, m));
+            default -> {}
         }
     }
 
@@ -132,21 +133,23 @@ final class RunCharts {
                 .add(m.step(), m.elapsedSeconds(), m.value());
     }
 
-    /** A device sample (the "telemetry" run): memory per device, on the time axis of the run shown. */
-    void telemetry(MetricEvent m) {
-        double t = (m.wallTimeMillis() - memoryOriginMillis) / 1000.0;
+    /** A device figure: memory per device, on the time axis of the run shown. */
+    void telemetry(TelemetryEvent f) {
+        double t = (f.wallTimeMillis() - memoryOriginMillis) / 1000.0;
         if (t < 0) {
             return;
         }
-        String name = m.name();
-        if (name.startsWith(TelemetryNames.GPU_PREFIX) && name.endsWith("/" + TelemetryNames.MEMORY_USED_MIB)) {
-            Color c = memory.hasSeries(m.device()) ? null : stageColor(memory.seriesCount());
-            memory.series(m.device(), m.device() + " used", c, false).add(t, t, m.value());
-        } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB)) {
-            memory.series("heap", "cpu · Java heap", new Color(0x555555), false).add(t, t, m.value());
-        } else if (name.equals(TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB)) {
+        if (MetricRoute.of(f.name()) != MetricRoute.DEVICE_MEMORY) {
+            return;
+        }
+        if (f.name().startsWith(TelemetryNames.GPU_PREFIX)) {
+            Color c = memory.hasSeries(f.device()) ? null : stageColor(memory.seriesCount());
+            memory.series(f.device(), f.device() + " used", c, false).add(t, t, f.value());
+        } else if (f.figureName().equals(TelemetryNames.HEAP_USED_MIB)) {
+            memory.series("heap", "cpu · Java heap", new Color(0x555555), false).add(t, t, f.value());
+        } else if (f.figureName().equals(TelemetryNames.OFFHEAP_MIB)) {
             memory.series("offheap", "cpu · outside the heap (ND4J, native)", new Color(0x2ca02c), false)
-                    .add(t, t, m.value());
+                    .add(t, t, f.value());
         }
     }
 

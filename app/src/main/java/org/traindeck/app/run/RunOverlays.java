@@ -43,17 +43,21 @@ public final class RunOverlays {
             if (!(e instanceof MetricEvent m) || m.device() != null) {
                 continue;
             }
-            switch (m.name()) {
-                case MetricNames.TRAIN_LOSS ->
+            switch (MetricRoute.of(m.name())) {
+                case TRAIN_LOSS ->
                     loss.series(key + "train", run + " · train", color, false)
                             .add(m.step(), m.elapsedSeconds(), m.value());
-                case MetricNames.VAL_LOSS ->
+                case VALIDATION_LOSS ->
                     loss.series(key + "val", run + " · val", color, true).add(m.step(), m.elapsedSeconds(), m.value());
-                case MetricNames.VAL_ACCURACY ->
-                    validation
-                            .series(key + "acc", run + " · accuracy", color, false)
-                            .add(m.step(), m.elapsedSeconds(), m.value());
-                case MetricNames.LR ->
+                case TASK_METRIC -> {
+                    // one curve a run: its accuracy (what most runs compared side by side publish)
+                    if (m.name().equals(MetricNames.VAL_ACCURACY)) {
+                        validation
+                                .series(key + "acc", run + " · accuracy", color, false)
+                                .add(m.step(), m.elapsedSeconds(), m.value());
+                    }
+                }
+                case LEARNING_RATE ->
                     lr.series(key + "lr", run, color, false).add(m.step(), m.elapsedSeconds(), m.value());
                 default -> {}
             }

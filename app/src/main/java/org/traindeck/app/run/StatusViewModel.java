@@ -7,7 +7,6 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
 
 /**
  * The status bar's state: which run, stage, epoch and step, elapsed time, ETA and progress through the run, worked
@@ -115,7 +114,7 @@ public final class StatusViewModel {
         currentStep = m.step();
         currentEpoch = m.epoch();
         currentElapsed = m.elapsedSeconds();
-        if (m.name().equals(MetricNames.STEPS_PER_EPOCH)) {
+        if (MetricRoute.of(m.name()) == MetricRoute.STEPS_PER_EPOCH) {
             epochStartStep = m.step();
         }
         update(m.stage(), m.stageIndex());

@@ -2,6 +2,7 @@ package org.traindeck.app.run;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.traindeck.engine.events.MetricNames;
 
 /**
@@ -36,6 +37,11 @@ record ValidationSeries(String key, String label, Unit unit, boolean dashed) {
             MetricNames.VAL_PERPLEXITY, new ValidationSeries("perplexity", "perplexity", Unit.PERPLEXITY, false),
             MetricNames.VAL_MSE, new ValidationSeries("mse", "mse", Unit.ERROR, false),
             MetricNames.VAL_MAE, new ValidationSeries("mae", "mae", Unit.ERROR, true));
+
+    /** The task metrics drawn (not their weight average's names). */
+    static Set<String> metrics() {
+        return BY_METRIC.keySet();
+    }
 
     /** The series of a validation metric; a weight average's (val_ema/...) is its own series beside the weights'. */
     static Optional<ValidationSeries> of(String metricName) {

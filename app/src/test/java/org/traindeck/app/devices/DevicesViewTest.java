@@ -26,7 +26,7 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
-import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /** The devices view model and view with a two-GPU inventory: input → config, config → view, telemetry → figures. */
@@ -165,28 +165,10 @@ class DevicesViewTest {
     @Test
     void telemetryReachesTheFiguresAtTheNextRefresh(FxRobot robot) throws Exception {
         collectGarbage();
-        model.accept(new MetricEvent(
-                TelemetryNames.RUN,
-                "",
-                0,
-                0,
-                0,
-                0,
-                0,
-                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_USED_MIB,
-                5000,
-                "gpu1"));
-        model.accept(new MetricEvent(
-                TelemetryNames.RUN,
-                "",
-                0,
-                0,
-                0,
-                0,
-                0,
-                TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_TOTAL_MIB,
-                24000,
-                "gpu1"));
+        model.accept(TelemetryEvent.figure(
+                0, TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_USED_MIB, "gpu1", 5000));
+        model.accept(TelemetryEvent.figure(
+                0, TelemetryNames.GPU_PREFIX + "1/" + TelemetryNames.MEMORY_TOTAL_MIB, "gpu1", 24000));
         assertThat(onFx(() -> robot.lookup("#live-gpu1").queryAs(Label.class).getText()))
                 .startsWith("200 / 24000 MiB");
         robot.interact(model::refresh);

@@ -17,6 +17,7 @@ import org.traindeck.app.charts.ChartPalette;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /** Every series the dashboard draws stands out from the chart's background by at least 3:1 (WCAG), in both themes. */
@@ -49,39 +50,12 @@ class ChartContrastTest {
             dashboard.offer(metric(MetricNames.THROUGHPUT, 0, step, 50, "gpu:1"));
             dashboard.offer(metric(MetricNames.SCALING_EFFICIENCY, 0, step, 0.9, null));
             long wall = now + step * 1000;
-            dashboard.offer(new MetricEvent(
-                    TelemetryNames.RUN,
-                    "",
-                    0,
-                    0,
-                    0,
-                    wall,
-                    0,
-                    TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB,
-                    300,
-                    "cpu"));
-            dashboard.offer(new MetricEvent(
-                    TelemetryNames.RUN,
-                    "",
-                    0,
-                    0,
-                    0,
-                    wall,
-                    0,
-                    TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB,
-                    200,
-                    "cpu"));
-            dashboard.offer(new MetricEvent(
-                    TelemetryNames.RUN,
-                    "",
-                    0,
-                    0,
-                    0,
-                    wall,
-                    0,
-                    TelemetryNames.GPU_PREFIX + "0/" + TelemetryNames.MEMORY_USED_MIB,
-                    900,
-                    "gpu:0"));
+            dashboard.offer(
+                    TelemetryEvent.figure(wall, TelemetryNames.CPU_PREFIX + TelemetryNames.HEAP_USED_MIB, "cpu", 300));
+            dashboard.offer(
+                    TelemetryEvent.figure(wall, TelemetryNames.CPU_PREFIX + TelemetryNames.OFFHEAP_MIB, "cpu", 200));
+            dashboard.offer(TelemetryEvent.figure(
+                    wall, TelemetryNames.GPU_PREFIX + "0/" + TelemetryNames.MEMORY_USED_MIB, "gpu:0", 900));
         }
         List<String> tooFaint = new ArrayList<>();
         int checked = 0;

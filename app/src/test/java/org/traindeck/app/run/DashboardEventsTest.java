@@ -14,6 +14,7 @@ import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.TelemetryEvent;
 
 /** The dashboard fed a run's events in the order the engine sends them. */
 @ExtendWith(ApplicationExtension.class)
@@ -30,8 +31,8 @@ class DashboardEventsTest {
         return new LifecycleEvent("r", "s" + stage, stage, 0, step, wall, elapsed, kind, kind.name());
     }
 
-    private static MetricEvent telemetry(String name, long wall, double value) {
-        return new MetricEvent("telemetry", "", 0, 0, 0, wall, 0, name, value, null);
+    private static TelemetryEvent telemetry(String name, long wall, double value) {
+        return TelemetryEvent.figure(wall, name, "cpu", value);
     }
 
     private void feed(FxRobot robot, List<EngineEvent> events) {

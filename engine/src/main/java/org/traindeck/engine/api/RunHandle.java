@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.TrainingListener;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.train.LiveRun;
 import org.traindeck.engine.train.RunResult;
@@ -37,16 +38,18 @@ public final class RunHandle {
     }
 
     /**
-     * Adds a listener; call before {@link #start()} to see every event. It never holds training up: a listener that
-     * falls behind misses events (the run's files still get every one).
+     * Adds a listener (a {@link TrainingListener}, or a lambda over the raw events); call before {@link #start()} to
+     * see every event. It never holds training up: a listener that falls behind misses metric events, never a
+     * lifecycle event (the run's files still get every one).
      */
     public void subscribe(EventListener listener) {
         run.subscribe(listener, EventBus.Delivery.DROP_WHEN_BEHIND);
     }
 
     /**
-     * Adds a listener that hears every event, in order, even when it is slow (training waits for it): for a front end
-     * that prints the run, such as the command line. Call before {@link #start()}.
+     * Adds a listener that hears every event, in order, even when it is slow: for a front end that prints the run,
+     * such as the command line. Training does not wait for it; its queue is unbounded, so a listener slower than
+     * training holds the events it has not heard in memory. Call before {@link #start()}.
      */
     public void subscribeLossless(EventListener listener) {
         run.subscribe(listener, EventBus.Delivery.LOSSLESS);

@@ -4,7 +4,7 @@ import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 
-/** Device telemetry (GPU and host figures as metric events, nvidia-smi's state and GPU processes) until closed. */
+/** Device telemetry (GPU and host figures, nvidia-smi's state and GPU processes) until closed. */
 public final class Telemetry implements AutoCloseable {
 
     private final TelemetryMonitor monitor;

@@ -21,7 +21,6 @@ import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.events.GpuProcess;
-import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
@@ -140,9 +139,9 @@ final class DevicesCommand {
         Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
         try (Telemetry monitor = engine.telemetry(interval)) {
             monitor.subscribeLossless(e -> {
-                if (e instanceof MetricEvent m) {
-                    latest.computeIfAbsent(m.device(), d -> new ConcurrentHashMap<>())
-                            .put(m.name().substring(m.name().lastIndexOf('/') + 1), m.value());
+                if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
+                    latest.computeIfAbsent(t.device(), d -> new ConcurrentHashMap<>())
+                            .put(t.figureName(), t.value());
                 } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
                     out.println(LocalTime.now().format(CLOCK) + " " + t.message());
                 } else if (e instanceof TelemetryEvent t && !t.processes().isEmpty()) {

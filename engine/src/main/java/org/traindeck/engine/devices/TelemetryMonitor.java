@@ -10,16 +10,14 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.GpuProcess;
-import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /**
- * Live device figures as metric events: one long-running {@code nvidia-smi -lms} process streams every GPU's memory,
+ * Live device figures as telemetry events: one long-running {@code nvidia-smi -lms} process streams every GPU's memory,
  * utilisation, temperature and power (restarted with back-off when it dies); the processes holding GPU memory are
  * polled more slowly; the CPU side (system load, this process's heap and off-heap memory, where ND4J's arrays live)
  * is sampled in-process.
@@ -47,8 +45,6 @@ public final class TelemetryMonitor implements AutoCloseable {
     private final HostProbe probe;
     private final Settings settings;
     private final EventBus bus = new EventBus();
-    private final AtomicLong gpuSamples = new AtomicLong();
-    private final AtomicLong cpuSamples = new AtomicLong();
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "traindeck-telemetry");
         t.setDaemon(true);
@@ -187,13 +183,12 @@ public final class TelemetryMonitor implements AutoCloseable {
     }
 
     private void publishGpu(GpuInfo g) {
-        long step = gpuSamples.incrementAndGet();
         int i = g.index();
-        publish(gpuName(i, TelemetryNames.MEMORY_USED_MIB), g.memoryUsedMiB(), g.id(), step);
-        publish(gpuName(i, TelemetryNames.MEMORY_TOTAL_MIB), g.memoryTotalMiB(), g.id(), step);
-        publish(gpuName(i, TelemetryNames.UTILIZATION_PCT), g.utilizationPct(), g.id(), step);
-        publish(gpuName(i, TelemetryNames.TEMPERATURE_C), g.temperatureC(), g.id(), step);
-        publish(gpuName(i, TelemetryNames.POWER_W), g.powerW(), g.id(), step);
+        publish(gpuName(i, TelemetryNames.MEMORY_USED_MIB), g.memoryUsedMiB(), g.id());
+        publish(gpuName(i, TelemetryNames.MEMORY_TOTAL_MIB), g.memoryTotalMiB(), g.id());
+        publish(gpuName(i, TelemetryNames.UTILIZATION_PCT), g.utilizationPct(), g.id());
+        publish(gpuName(i, TelemetryNames.TEMPERATURE_C), g.temperatureC(), g.id());
+        publish(gpuName(i, TelemetryNames.POWER_W), g.powerW(), g.id());
     }
 
     private void sampleProcesses() {
@@ -213,55 +208,43 @@ public final class TelemetryMonitor implements AutoCloseable {
 
     private void sampleCpu() {
         try {
-            long step = cpuSamples.incrementAndGet();
             double load = probe.cpuLoad();
             if (load >= 0) {
-                publishCpu(TelemetryNames.LOAD_PCT, load * 100, step);
+                publishCpu(TelemetryNames.LOAD_PCT, load * 100);
             }
             if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
                 double processLoad = os.getProcessCpuLoad();
                 if (processLoad >= 0) {
-                    publishCpu(TelemetryNames.PROCESS_LOAD_PCT, processLoad * 100, step);
+                    publishCpu(TelemetryNames.PROCESS_LOAD_PCT, processLoad * 100);
                 }
             }
             Runtime rt = Runtime.getRuntime();
-            publishCpu(TelemetryNames.HEAP_USED_MIB, (double) ((rt.totalMemory() - rt.freeMemory()) >> 20), step);
-            publishCpu(TelemetryNames.HEAP_MAX_MIB, (double) (rt.maxMemory() >> 20), step);
+            publishCpu(TelemetryNames.HEAP_USED_MIB, (double) ((rt.totalMemory() - rt.freeMemory()) >> 20));
+            publishCpu(TelemetryNames.HEAP_MAX_MIB, (double) (rt.maxMemory() >> 20));
             // The process's resident memory outside the Java heap: ND4J's arrays and workspaces, BLAS, native libraries
             // (JavaCPP's own counter misses most of what the CPU backend allocates).
             long resident = ResidentMemory.bytes();
             if (resident > 0) {
-                publishCpu(TelemetryNames.OFFHEAP_MIB, (double) (Math.max(0, resident - rt.totalMemory()) >> 20), step);
+                publishCpu(TelemetryNames.OFFHEAP_MIB, (double) (Math.max(0, resident - rt.totalMemory()) >> 20));
             }
             HostInfo host = probe.host();
-            publishCpu(
-                    TelemetryNames.MEMORY_USED_MIB, (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()), step);
+            publishCpu(TelemetryNames.MEMORY_USED_MIB, (double) (host.memoryTotalMiB() - host.memoryAvailableMiB()));
         } catch (RuntimeException e) {
             bus.publish(TelemetryEvent.status("CPU telemetry failed: " + e));
         }
     }
 
-    private void publishCpu(String figure, Number value, long step) {
-        publish(TelemetryNames.CPU_PREFIX + figure, value, TelemetryNames.CPU_DEVICE, step);
+    private void publishCpu(String figure, Number value) {
+        publish(TelemetryNames.CPU_PREFIX + figure, value, TelemetryNames.CPU_DEVICE);
     }
 
     static String gpuName(int index, String figure) {
         return TelemetryNames.GPU_PREFIX + index + "/" + figure;
     }
 
-    private void publish(String name, Number value, String device, long step) {
+    private void publish(String name, Number value, String device) {
         if (value != null) {
-            bus.publish(new MetricEvent(
-                    TelemetryNames.RUN,
-                    "",
-                    0,
-                    0,
-                    step,
-                    System.currentTimeMillis(),
-                    0,
-                    name,
-                    value.doubleValue(),
-                    device));
+            bus.publish(TelemetryEvent.figure(name, device, value.doubleValue()));
         }
     }
 

@@ -49,7 +49,7 @@ public final class EventBus implements AutoCloseable {
         }
 
         private void offer(EngineEvent event) {
-            if (event instanceof MetricEvent) {
+            if (droppable(event)) {
                 if (delivery == Delivery.DROP_WHEN_BEHIND && pendingMetrics.get() >= capacity) {
                     dropped.incrementAndGet();
                     return;
@@ -66,7 +66,7 @@ public final class EventBus implements AutoCloseable {
                     if (event == END) {
                         break;
                     }
-                    if (event instanceof MetricEvent) {
+                    if (droppable(event)) {
                         pendingMetrics.decrementAndGet();
                     }
                     try {
@@ -88,7 +88,13 @@ public final class EventBus implements AutoCloseable {
             }
         }
 
-        /** Metric events this listener missed because it was behind. */
+        /** A run's metrics and device figures may be skipped by a listener that is behind; nothing else. */
+        private static boolean droppable(EngineEvent event) {
+            return event instanceof MetricEvent
+                    || (event instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE);
+        }
+
+        /** Metric events (and device figures) this listener missed because it was behind. */
         public long droppedCount() {
             return dropped.get();
         }

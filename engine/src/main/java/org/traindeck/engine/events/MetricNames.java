@@ -46,8 +46,15 @@ public final class MetricNames {
     public static final String ALLREDUCE_MS = "parallel/allreduce_ms";
     /** Published at each stage start, so progress displays know how long an epoch is. */
     public static final String STEPS_PER_EPOCH = "progress/steps_per_epoch";
+    /** Energy used per device at the run's end: {@code energy/<device>_wh}. */
+    public static final String ENERGY_PREFIX = "energy/";
 
     private MetricNames() {}
+
+    /** A validation figure: the weights' ({@code val/...}) or their average's ({@code val_ema/...}). */
+    public static boolean isValidation(String name) {
+        return name.startsWith("val/") || name.startsWith(VAL_EMA_PREFIX);
+    }
 
     /** The weight average's name for a validation metric: val/loss → val_ema/loss. */
     public static String ofEma(String validationMetric) {

@@ -3,14 +3,11 @@ package org.traindeck.engine.events;
 import java.util.List;
 
 /**
- * The names of the device figures the telemetry publishes, as {@link MetricEvent}s of the run {@link #RUN}: a GPU's
+ * The names of the device figures the telemetry publishes, as {@link TelemetryEvent}s of kind figure: a GPU's
  * are {@code gpu/<index>/<figure>} (device {@code gpu<index>}), the CPU side's {@code cpu/<figure>} (device
  * {@code cpu}). Readers that show one device's figures go by the name's last part, the figure.
  */
 public final class TelemetryNames {
-
-    /** The run name telemetry's metric events carry: they belong to no training run. */
-    public static final String RUN = "telemetry";
 
     public static final String CPU_DEVICE = "cpu";
 

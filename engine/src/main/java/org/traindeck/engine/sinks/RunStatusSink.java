@@ -6,16 +6,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.TrainingListener;
 
 /**
  * Keeps {@code status.json} in the run folder up to date as the run goes (started, each epoch, how it ended), so a
  * listing of runs reads each run's state from its own folder. Written to a temporary file and renamed, so it is
  * always whole. A run whose status says "running" while nothing holds its folder's lock was interrupted.
  */
-public final class RunStatusSink implements EventListener {
+public final class RunStatusSink implements TrainingListener {
 
     public static final String FILE = RunFolder.STATUS;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -31,10 +30,7 @@ public final class RunStatusSink implements EventListener {
     }
 
     @Override
-    public void onEvent(EngineEvent event) {
-        if (!(event instanceof LifecycleEvent l)) {
-            return;
-        }
+    public void onLifecycle(LifecycleEvent l) {
         String status = switch (l.kind()) {
             case RUN_STARTED, RUN_RESUMED, EPOCH_FINISHED, STAGE_STARTED -> "running";
             case FILE_WRITE_FAILED -> {

@@ -41,7 +41,7 @@ class DocsCommandsTest {
     /** The ./traindeck script's own branches: {@code if [ "${1:-}" = "gui" ]}. */
     private static final Pattern LAUNCHER_BRANCH = Pattern.compile("\"\\$\\{1:-}\" = \"([a-z-]+)\"");
 
-    private static final Pattern SCRIPT_OPTION = Pattern.compile("(?<![\\w-])(--[a-z][a-z0-9-]*)\\)");
+    private static final Pattern SCRIPT_OPTION = Pattern.compile("(?<![\\w-])(--[a-z][a-z0-9-]*)(?:=\\*)?\\)");
 
     /** Where each command the launcher hands on is implemented: its words and options are string literals there. */
     private static final Map<String, String> LAUNCHED =
@@ -158,6 +158,16 @@ class DocsCommandsTest {
         Matcher m = LAUNCHER_BRANCH.matcher(read(TestPaths.repoRoot().resolve("traindeck")));
         while (m.find()) {
             commands.add(m.group(1));
+        }
+        // and the commands of the backend modules it finds (cluster/backend.properties: command=cluster)
+        try (Stream<Path> modules = Files.list(TestPaths.repoRoot())) {
+            modules.map(d -> d.resolve("backend.properties"))
+                    .filter(Files::isRegularFile)
+                    .forEach(f -> read(f).lines()
+                            .filter(l -> l.startsWith("command="))
+                            .forEach(l -> commands.add(l.substring("command=".length()))));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         assertThat(commands).as("the launcher's commands").contains("gui", "bench", "cluster");
         return commands;

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.GpuProcess;
-import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 
 /** The monitor against a fake nvidia-smi first on PATH: real processes, real restarts. */
@@ -38,11 +37,13 @@ class TelemetryMonitorTest {
                 });
     }
 
-    private static List<MetricEvent> metrics(List<EngineEvent> events, String name) {
+    private static List<TelemetryEvent> metrics(List<EngineEvent> events, String name) {
         synchronized (events) {
             return events.stream()
-                    .filter(e -> e instanceof MetricEvent m && m.name().equals(name))
-                    .map(e -> (MetricEvent) e)
+                    .filter(e -> e instanceof TelemetryEvent t
+                            && t.kind() == TelemetryEvent.Kind.FIGURE
+                            && t.name().equals(name))
+                    .map(e -> (TelemetryEvent) e)
                     .toList();
         }
     }
@@ -72,7 +73,7 @@ class TelemetryMonitorTest {
                             && metrics(events, "gpu/1/memory_used_mib").size() >= 6);
         }
 
-        List<MetricEvent> used0 = metrics(events, "gpu/0/memory_used_mib");
+        List<TelemetryEvent> used0 = metrics(events, "gpu/0/memory_used_mib");
         assertThat(used0).isNotEmpty().allSatisfy(m -> {
             assertThat(m.value()).isEqualTo(1000.0);
             assertThat(m.device()).isEqualTo("gpu0");

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /**
@@ -34,8 +35,8 @@ class TelemetryNamesTest {
     private static Set<String> names(List<EngineEvent> events) {
         synchronized (events) {
             return events.stream()
-                    .filter(e -> e instanceof MetricEvent)
-                    .map(e -> ((MetricEvent) e).name())
+                    .filter(e -> e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE)
+                    .map(e -> ((TelemetryEvent) e).name())
                     .collect(Collectors.toSet());
         }
     }
@@ -67,15 +68,18 @@ class TelemetryNamesTest {
                 .collect(Collectors.toSet());
         assertThat(known).containsAll(names(events));
         synchronized (events) {
-            assertThat(events).filteredOn(e -> e instanceof MetricEvent).allSatisfy(e -> {
-                MetricEvent m = (MetricEvent) e;
-                assertThat(m.runName()).isEqualTo(TelemetryNames.RUN);
-                assertThat(m.device())
-                        .isEqualTo(
-                                m.name().startsWith(TelemetryNames.GPU_PREFIX)
-                                        ? "gpu" + m.name().split("/")[1]
-                                        : TelemetryNames.CPU_DEVICE);
-            });
+            // telemetry is no run's: nothing of it travels as a run's metric
+            assertThat(events).noneMatch(e -> e instanceof MetricEvent);
+            assertThat(events)
+                    .filteredOn(e -> e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE)
+                    .allSatisfy(e -> {
+                        TelemetryEvent m = (TelemetryEvent) e;
+                        assertThat(m.device())
+                                .isEqualTo(
+                                        m.name().startsWith(TelemetryNames.GPU_PREFIX)
+                                                ? "gpu" + m.name().split("/")[1]
+                                                : TelemetryNames.CPU_DEVICE);
+                    });
         }
     }
 }

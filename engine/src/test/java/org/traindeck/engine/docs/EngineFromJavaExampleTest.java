@@ -15,8 +15,9 @@ import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.TrainingListener;
 import org.traindeck.engine.library.RunSummary;
 
 /**
@@ -89,9 +90,15 @@ class EngineFromJavaExampleTest {
         }
         RunHandle run = engine.prepare(parsed); // new run folder, files opened
         run.subscribe(
-                event -> { // a UI: skips metrics when behind, never slows training
-                    if (event instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_LOSS)) {
-                        System.out.println("step " + m.step() + ": loss " + m.value());
+                new TrainingListener() { // a UI: skips metrics when behind, never slows training
+                    @Override
+                    public void onTrainingBatch(MetricEvent loss) {
+                        System.out.println("step " + loss.step() + ": loss " + loss.value());
+                    }
+
+                    @Override
+                    public void onEpoch(LifecycleEvent epoch) {
+                        System.out.println("epoch " + (epoch.epoch() + 1) + " of stage " + epoch.stage() + " done");
                     }
                 });
         run.start(); // trains on a background thread

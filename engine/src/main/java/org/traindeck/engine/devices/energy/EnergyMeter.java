@@ -15,7 +15,7 @@ import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /**
@@ -56,7 +56,9 @@ public final class EnergyMeter implements AutoCloseable {
                             TelemetryMonitor.Settings.DEFAULT.maxRestartDelay()));
             monitor.subscribe(
                     e -> {
-                        if (e instanceof MetricEvent m && m.name().endsWith("/" + TelemetryNames.POWER_W)) {
+                        if (e instanceof TelemetryEvent m
+                                && m.kind() == TelemetryEvent.Kind.FIGURE
+                                && m.name().endsWith("/" + TelemetryNames.POWER_W)) {
                             Integer index = gpuIndex(m.name());
                             if (index != null && this.gpus.contains(index)) {
                                 integrals

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.traindeck.engine.events.MetricNames;
 
 /**
  * What a run's devices used: watt-hours by device ("gpu0", "cpu" for the CPU packages), as the metrics
@@ -12,7 +13,7 @@ import java.util.Map;
  */
 public record EnergyReport(Map<String, Double> wattHours, List<String> notes) {
 
-    public static final String METRIC_PREFIX = "energy/";
+    public static final String METRIC_PREFIX = MetricNames.ENERGY_PREFIX;
     public static final String METRIC_SUFFIX = "_wh";
 
     public EnergyReport {

@@ -1,0 +1,122 @@
+package org.traindeck.app.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.Configs;
+import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.events.LayerMetrics;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.TelemetryNames;
+import org.traindeck.engine.train.RunResult;
+
+/**
+ * Every metric name the engine publishes has its place in {@link MetricRoute}'s table: drawn somewhere, or listed as
+ * kept in the run's files only (issue 34). A new name in {@code MetricNames} or a new kind of per-layer or device
+ * figure fails here until the table says where it goes.
+ */
+class MetricRoutesTest {
+
+    @TempDir
+    Path dir;
+
+    /** MetricNames' constants that are whole names (not prefixes). */
+    private static List<String> metricNames() throws IllegalAccessException {
+        List<String> names = new ArrayList<>();
+        for (Field f : MetricNames.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers())
+                    && f.getType() == String.class
+                    && !f.getName().endsWith("_PREFIX")) {
+                names.add((String) f.get(null));
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void everyNameTheEngineDeclaresIsInTheTable() throws Exception {
+        List<String> names = new ArrayList<>(metricNames());
+        assertThat(names).contains(MetricNames.TRAIN_LOSS, MetricNames.STEPS_PER_EPOCH, MetricNames.VAL_R2);
+        // the weight average is validated as the weights are; top-5 and R² are evaluate's only
+        metricNames().stream()
+                .filter(n -> n.startsWith("val/"))
+                .filter(n -> !n.equals(MetricNames.VAL_TOP5_ACCURACY) && !n.equals(MetricNames.VAL_R2))
+                .map(MetricNames::ofEma)
+                .forEach(names::add);
+        for (LayerMetrics.Figure f : LayerMetrics.Figure.values()) {
+            names.add(LayerMetrics.name("enc/block03/conv", f));
+        }
+        names.add(MetricNames.ENERGY_PREFIX + "gpu0_wh");
+        TelemetryNames.GPU_FIGURES.forEach(f -> names.add(TelemetryNames.GPU_PREFIX + "1/" + f));
+        TelemetryNames.CPU_FIGURES.forEach(f -> names.add(TelemetryNames.CPU_PREFIX + f));
+
+        assertThat(names)
+                .allSatisfy(n -> assertThat(MetricRoute.isListed(n))
+                        .as("%s is in MetricRoute's table", n)
+                        .isTrue());
+        assertThat(MetricRoute.isListed("val/something_new")).isFalse();
+    }
+
+    @Test
+    void theTableSendsEachToItsView() {
+        assertThat(MetricRoute.of(MetricNames.TRAIN_LOSS).views()).contains(MetricRoute.View.LOSS_CHART);
+        assertThat(MetricRoute.of(MetricNames.VAL_EMA_LOSS)).isEqualTo(MetricRoute.EMA_VALIDATION_LOSS);
+        assertThat(MetricRoute.of(MetricNames.ofEma(MetricNames.VAL_MEAN_IOU))).isEqualTo(MetricRoute.TASK_METRIC);
+        assertThat(MetricRoute.of(LayerMetrics.name("a/b", LayerMetrics.Figure.UPDATE_RATIO)))
+                .isEqualTo(MetricRoute.LAYER_FIGURE);
+        assertThat(MetricRoute.of(TelemetryNames.GPU_PREFIX + "3/" + TelemetryNames.MEMORY_USED_MIB)
+                        .views())
+                .contains(MetricRoute.View.MEMORY_CHART, MetricRoute.View.DEVICES_TAB);
+        assertThat(MetricRoute.of(TelemetryNames.GPU_PREFIX + "3/" + TelemetryNames.POWER_W))
+                .isEqualTo(MetricRoute.DEVICE_FIGURE);
+        assertThat(MetricRoute.of(MetricNames.GRAD_NORM).views()).isEmpty();
+        // every task metric the table routes to the validation chart has its label and unit there
+        Stream.concat(
+                        ValidationSeries.metrics().stream(),
+                        ValidationSeries.metrics().stream().map(MetricNames::ofEma))
+                .forEach(n -> assertThat(ValidationSeries.of(n)).as(n).isPresent());
+    }
+
+    /** What a real run publishes, per-layer figures and the weight average's validation included. */
+    @Test
+    void everyNameARealRunPublishesIsInTheTable() throws Exception {
+        String config = """
+                {"name": "routes", "outputDir": "%s", "seed": 1, "devices": "cpu",
+                 "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 120, "features": 4, "numClasses": 3},
+                          "validationSplit": 0.25},
+                 "logging": {"layers": {"everySteps": 1, "histogramsEverySteps": 2}},
+                 "stages": [{"name": "main", "epochs": 2, "batchSize": 30,
+                             "optimizer": {"type": "adam", "learningRate": 0.01}, "ema": {"decay": 0.9}}]}
+                """.formatted(dir.resolve("runs").toString().replace("\\", "/"));
+        RunHandle run = Engine.local().prepare(Configs.parse(config, dir).orThrow());
+        Set<String> published = ConcurrentHashMap.newKeySet();
+        run.subscribeLossless(e -> {
+            if (e instanceof MetricEvent m) {
+                published.add(m.name());
+            }
+        });
+        run.start();
+        RunResult result = run.completion().get(3, TimeUnit.MINUTES);
+        assertThat(result.status()).as(result.message()).isEqualTo(RunResult.Status.FINISHED);
+
+        assertThat(published)
+                .contains(MetricNames.TRAIN_LOSS, MetricNames.VAL_ACCURACY, MetricNames.STEPS_PER_EPOCH)
+                .anySatisfy(n -> assertThat(n).startsWith(LayerMetrics.PREFIX))
+                .allSatisfy(n -> assertThat(MetricRoute.isListed(n))
+                        .as("%s is in MetricRoute's table", n)
+                        .isTrue());
+    }
+}
