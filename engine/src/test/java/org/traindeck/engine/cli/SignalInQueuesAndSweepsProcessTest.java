@@ -1,0 +1,172 @@
+package org.traindeck.engine.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.traindeck.engine.cli.CliProcess.assumeSignalReaches;
+import static org.traindeck.engine.cli.CliProcess.checkpointFiles;
+import static org.traindeck.engine.cli.CliProcess.readOrEmpty;
+import static org.traindeck.engine.cli.CliProcess.signal;
+import static org.traindeck.engine.cli.CliProcess.start;
+import static org.traindeck.engine.cli.CliProcess.status;
+import static org.traindeck.engine.cli.CliProcess.writing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.traindeck.engine.checkpoint.Checkpoint;
+import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.queue.RunQueue;
+
+/**
+ * SIGTERM and Ctrl-C in {@code traindeck queue run} and {@code traindeck sweep} (issue 35): the run in progress saves a
+ * checkpoint, its status and its queue entry say "stopped", and running the queue or the sweep again continues it from
+ * that checkpoint. Real child JVMs and real signals.
+ */
+class SignalInQueuesAndSweepsProcessTest {
+
+    private static final int STEPS_PER_EPOCH = 100;
+
+    private static int exitCode(String signal) {
+        return signal.equals("TERM") ? 143 : 130;
+    }
+
+    private static List<QueueEntry> entries(Path queue) {
+        try {
+            return RunQueue.open(queue).entries();
+        } catch (IOException e) {
+            return List.of(); // being replaced at this instant, or not there yet: read again
+        }
+    }
+
+    /** Three short epochs with a checkpoint after each: the run waits in the first one's write for the signal. */
+    private static String base(String name, String devices) {
+        return """
+                {"name": "%s", "outputDir": "runs", "devices": "%s", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "samples": %d, "features": 8}},
+                 "stages": [{"epochs": 3, "batchSize": 8}], "checkpoint": {"everyEpochs": 1, "keepBestPerStage": false}}
+                """.formatted(name, devices, STEPS_PER_EPOCH * 8);
+    }
+
+    /** The entry's run is writing its first checkpoint (held open by the pause the test's entry point injects). */
+    private static void awaitFirstWrite(Path queue, int entry, Process p, Path log) {
+        await().atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    assertThat(p.isAlive()).as(readOrEmpty(log)).isTrue();
+                    List<QueueEntry> e = entries(queue);
+                    return e.size() > entry
+                            && e.get(entry).status() == QueueEntry.Status.RUNNING
+                            && e.get(entry).runDir() != null
+                            && writing(e.get(entry).runDir());
+                });
+    }
+
+    private static void assertStoppedWithItsCheckpoint(QueueEntry entry, String output) throws IOException {
+        assertThat(entry.status()).as(output).isEqualTo(QueueEntry.Status.STOPPED);
+        Path runDir = entry.runDir();
+        String file = "step-%09d.tdckpt".formatted(STEPS_PER_EPOCH);
+        assertThat(checkpointFiles(runDir)).containsExactly(file);
+        Checkpoint saved =
+                new CheckpointStore(runDir).latestValid().orElseThrow().checkpoint();
+        assertThat(saved.globalStep()).isEqualTo(STEPS_PER_EPOCH);
+        assertThat(saved.reason()).isEqualTo("stop");
+        assertThat(status(runDir).path("status").asText()).isEqualTo("stopped");
+        assertThat(output).contains(entry.label() + ": stopped at step " + STEPS_PER_EPOCH + "; saved " + file);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalStopsTheQueuesRunWithACheckpointAndTheQueueContinuesIt(String signal, @TempDir Path dir)
+            throws Exception {
+        assumeSignalReaches(signal);
+        Files.writeString(dir.resolve("a.json"), base("a", "cpu"));
+        Files.writeString(dir.resolve("b.json"), base("b", "cpu"));
+        Path queue = dir.resolve("runs/queue.json");
+        Process add = start(dir, "add.log", "queue", "add", "a.json", "b.json", "--output", "runs");
+        assertThat(add.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(add.exitValue()).as(readOrEmpty(dir.resolve("add.log"))).isZero();
+
+        Path log = dir.resolve("stopped.log");
+        Process p =
+                start(dir, "stopped.log", "--pause-checkpoint-writes-ms", "1500", "queue", "run", "--output", "runs");
+        try {
+            awaitFirstWrite(queue, 0, p, log);
+            signal(p, signal);
+            assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("stops").isTrue();
+        } finally {
+            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String output = Files.readString(log);
+        assertThat(p.exitValue()).as(output).isEqualTo(exitCode(signal));
+        List<QueueEntry> stopped = entries(queue);
+        assertStoppedWithItsCheckpoint(stopped.get(0), output);
+        assertThat(stopped.get(1).status()).isEqualTo(QueueEntry.Status.PENDING);
+        assertThat(output).contains("run the queue again");
+
+        Process again = start(dir, "again.log", "queue", "run", "--output", "runs");
+        try {
+            assertThat(again.waitFor(240, TimeUnit.SECONDS))
+                    .as("the queue finishes")
+                    .isTrue();
+        } finally {
+            again.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String continued = Files.readString(dir.resolve("again.log"));
+        assertThat(again.exitValue()).as(continued).isZero();
+        assertThat(continued)
+                .contains("== a: resuming in " + stopped.get(0).runDir())
+                .contains("at step " + STEPS_PER_EPOCH + " from step-%09d.tdckpt".formatted(STEPS_PER_EPOCH));
+        assertThat(entries(queue)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
+    }
+
+    /** A sweep of one trial at a time trains in the sweep's own JVM. */
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalStopsTheSweepsTrialWithACheckpointAndTheSweepContinuesIt(String signal, @TempDir Path dir)
+            throws Exception {
+        assumeSignalReaches(signal);
+        Files.writeString(dir.resolve("base.json"), base("base", "cpu"));
+        Path sweep = Files.writeString(dir.resolve("sweep.json"), """
+                {"name": "sig", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.001, 0.01]},
+                 "metric": "train/loss", "goal": "min"}
+                """);
+        Path queue = dir.resolve("runs/sweep-sig.json");
+        Path log = dir.resolve("stopped.log");
+        Process p = start(dir, "stopped.log", "--pause-checkpoint-writes-ms", "1500", "sweep", sweep.toString());
+        try {
+            awaitFirstWrite(queue, 0, p, log);
+            signal(p, signal);
+            assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("stops").isTrue();
+        } finally {
+            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String output = Files.readString(log);
+        assertThat(p.exitValue()).as(output).isEqualTo(exitCode(signal));
+        List<QueueEntry> stopped = entries(queue);
+        assertStoppedWithItsCheckpoint(stopped.get(0), output);
+        assertThat(stopped.get(1).status()).isEqualTo(QueueEntry.Status.PENDING);
+        assertThat(output).contains("run the sweep again");
+
+        Process again = start(dir, "again.log", "sweep", sweep.toString());
+        try {
+            assertThat(again.waitFor(240, TimeUnit.SECONDS))
+                    .as("the sweep finishes")
+                    .isTrue();
+        } finally {
+            again.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String continued = Files.readString(dir.resolve("again.log"));
+        assertThat(again.exitValue()).as(continued).isZero();
+        assertThat(continued)
+                .contains("== sig-1: resuming in " + stopped.get(0).runDir())
+                .contains("at step " + STEPS_PER_EPOCH + " from step-%09d.tdckpt".formatted(STEPS_PER_EPOCH));
+        assertThat(entries(queue)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
+    }
+}
