@@ -64,7 +64,8 @@ public final class RunHandle {
 
     /**
      * Ends the run now, without waiting for its stop checkpoint (a stop that outlasted its limit): its status says
-     * "stopped" and names the newest complete checkpoint, or that there is none. Returns how the run ended.
+     * "stopped" and names the newest complete checkpoint, or that there is none. Returns how the run ended (null for a
+     * sweep trial in a process of its own that has not ended: that process stops it under its own limit).
      */
     public RunResult giveUp(String why) {
         return run.giveUp(why);

@@ -146,7 +146,11 @@ final class QueueExecution implements QueueListener {
                             waited == StopWait.Outcome.LIMIT
                                     ? "it did not stop within " + stopLimit.toSeconds() + " s"
                                     : "a second signal ended the stop before its checkpoint was written");
-            err.println("traindeck: " + run.config().name() + ": " + Main.ended(r));
+            err.println("traindeck: " + run.config().name() + ": "
+                    + (r == null
+                            ? "still stopping in its own process, which saves its checkpoint by itself"
+                                    + " (traindeck checkpoints " + run.runDir() + " lists what it saved)"
+                            : Main.ended(r)));
         }
         // the queue file records each run as stopped once its run has ended: a short wait, the runs are done
         if (wait.await(q.completion(), Math.max(deadline, System.nanoTime() + QUEUE_RECORD_NANOS))

@@ -14,8 +14,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -168,5 +171,109 @@ class SignalInQueuesAndSweepsProcessTest {
                 .contains("== sig-1: resuming in " + stopped.get(0).runDir())
                 .contains("at step " + STEPS_PER_EPOCH + " from step-%09d.tdckpt".formatted(STEPS_PER_EPOCH));
         assertThat(entries(queue)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
+    }
+
+    /** The highest step a run has logged a loss for (0 before any). */
+    private static long loggedStep(Path runDir) {
+        long step = 0;
+        for (String line : readOrEmpty(runDir.resolve("metrics.jsonl")).lines().toList()) {
+            if (line.contains("\"train/loss\"") && line.endsWith("}")) {
+                Matcher m = STEP.matcher(line);
+                if (m.find()) {
+                    step = Math.max(step, Long.parseLong(m.group(1)));
+                }
+            }
+        }
+        return step;
+    }
+
+    private static final Pattern STEP = Pattern.compile("\"step\":(\\d+)");
+
+    /**
+     * Trials at once train each in a process of its own: the sweep's process asks each to stop, waits for their
+     * checkpoints and records them; started again, the sweep continues both from there.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalStopsTrialProcessesWithCheckpointsAndTheSweepContinuesThem(String signal, @TempDir Path dir)
+            throws Exception {
+        assumeSignalReaches(signal);
+        // long trials: the signal always lands in the middle of both
+        Files.writeString(dir.resolve("base.json"), """
+                {"name": "base", "outputDir": "runs", "devices": "cpu:2", "model": {"type": "mlp", "hidden": [16]},
+                 "data": {"train": {"type": "synthetic", "samples": 4000, "features": 8}},
+                 "stages": [{"epochs": 200, "batchSize": 8}], "checkpoint": {"everyEpochs": 0, "keepBestPerStage": false}}
+                """);
+        Path sweep = Files.writeString(dir.resolve("sweep.json"), """
+                {"name": "pair", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.001, 0.01]},
+                 "metric": "train/loss", "goal": "min", "concurrent": 2}
+                """);
+        Path queue = dir.resolve("runs/sweep-pair.json");
+        Path log = dir.resolve("stopped.log");
+        Process p = start(dir, "stopped.log", "sweep", sweep.toString());
+        try {
+            await().atMost(Duration.ofSeconds(240))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        assertThat(p.isAlive()).as(readOrEmpty(log)).isTrue();
+                        List<QueueEntry> e = entries(queue);
+                        return e.size() == 2
+                                && e.stream()
+                                        .allMatch(q -> q.status() == QueueEntry.Status.RUNNING
+                                                && q.runDir() != null
+                                                && loggedStep(q.runDir()) >= 20);
+                    });
+            signal(p, signal);
+            assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("stops").isTrue();
+        } finally {
+            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String output = Files.readString(log);
+        assertThat(p.exitValue()).as(output).isEqualTo(exitCode(signal));
+        List<QueueEntry> stopped = entries(queue);
+        for (QueueEntry e : stopped) {
+            assertThat(e.status()).as(output).isEqualTo(QueueEntry.Status.STOPPED);
+            List<Checkpoint.Listed> saved = new CheckpointStore(e.runDir()).list();
+            assertThat(saved).singleElement().satisfies(l -> {
+                assertThat(l.isValid()).isTrue();
+                assertThat(l.checkpoint().reason()).isEqualTo("stop");
+                assertThat(l.checkpoint().globalStep()).isGreaterThanOrEqualTo(20);
+            });
+            assertThat(status(e.runDir()).path("status").asText()).isEqualTo("stopped");
+            assertThat(output)
+                    .contains(e.label() + ": stopped at step "
+                            + saved.get(0).checkpoint().globalStep() + "; saved "
+                            + saved.get(0).file().getFileName());
+        }
+
+        // started again, the sweep continues both trials from their stop checkpoints (and a signal stops them again)
+        List<Path> stopFiles = new ArrayList<>();
+        for (QueueEntry e : stopped) {
+            stopFiles.add(
+                    new CheckpointStore(e.runDir()).latestValid().orElseThrow().file());
+        }
+        Path againLog = dir.resolve("again.log");
+        Process again = start(dir, "again.log", "sweep", sweep.toString());
+        try {
+            await().atMost(Duration.ofSeconds(240))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        assertThat(again.isAlive()).as(readOrEmpty(againLog)).isTrue();
+                        return stopFiles.stream()
+                                .allMatch(f -> readOrEmpty(
+                                                f.getParent().getParent().resolve("train.log"))
+                                        .contains("resuming from " + f));
+                    });
+            signal(again, signal);
+            assertThat(again.waitFor(90, TimeUnit.SECONDS)).as("stops again").isTrue();
+        } finally {
+            again.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String continued = Files.readString(againLog);
+        assertThat(again.exitValue()).as(continued).isEqualTo(exitCode(signal));
+        for (QueueEntry e : stopped) {
+            assertThat(continued).contains("== " + e.label() + ": resuming in " + e.runDir());
+        }
+        assertThat(entries(queue)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.STOPPED);
     }
 }
