@@ -98,6 +98,7 @@ class SignalDuringCheckpointWriteProcessTest {
         assertThat(output).contains("stopped at step " + STEPS_PER_EPOCH).contains("saved " + file);
         JsonNode status = status(runDir);
         assertThat(status.path("status").asText()).as(status.toString()).isEqualTo("stopped");
+        assertThat(status.path("message").asText()).contains(file);
 
         Process resumed = start(dir, "resumed.log", "resume", runDir.toString());
         try {

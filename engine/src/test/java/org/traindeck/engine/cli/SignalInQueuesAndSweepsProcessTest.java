@@ -129,6 +129,58 @@ class SignalInQueuesAndSweepsProcessTest {
         assertThat(entries(queue)).extracting(QueueEntry::status).containsOnly(QueueEntry.Status.FINISHED);
     }
 
+    /**
+     * The hard limit in a queue: the first checkpoint's write outlasts it (3 s after each entry, a limit of 3 s), so
+     * the run is given up with nothing saved; the queue file records it as stopped and its status says that no
+     * checkpoint was written, naming none.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void pastTheHardLimitTheQueueRecordsTheRunAsStoppedWithWhatItSaved(String signal, @TempDir Path dir)
+            throws Exception {
+        assumeSignalReaches(signal);
+        Files.writeString(dir.resolve("a.json"), base("a", "cpu"));
+        Path queue = dir.resolve("runs/queue.json");
+        Process add = start(dir, "add.log", "queue", "add", "a.json", "--output", "runs");
+        assertThat(add.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(add.exitValue()).as(readOrEmpty(dir.resolve("add.log"))).isZero();
+
+        Path log = dir.resolve("limit.log");
+        Process p = start(
+                dir,
+                "limit.log",
+                "--pause-checkpoint-writes-ms",
+                "3000",
+                "--stop-wait-s",
+                "3",
+                "queue",
+                "run",
+                "--output",
+                "runs");
+        try {
+            awaitFirstWrite(queue, 0, p, log);
+            signal(p, signal);
+            assertThat(p.waitFor(60, TimeUnit.SECONDS))
+                    .as("the hard limit ends it")
+                    .isTrue();
+        } finally {
+            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String output = Files.readString(log);
+        assertThat(p.exitValue()).as(output).isEqualTo(exitCode(signal));
+        QueueEntry entry = entries(queue).get(0);
+        assertThat(entry.status()).as(output).isEqualTo(QueueEntry.Status.STOPPED);
+        assertThat(new CheckpointStore(entry.runDir()).list()).isEmpty();
+        assertThat(status(entry.runDir()).path("status").asText()).isEqualTo("stopped");
+        assertThat(status(entry.runDir()).path("message").asText())
+                .contains("did not stop within 3 s")
+                .contains("no checkpoint was written")
+                .doesNotContain("step-");
+        assertThat(output)
+                .contains("a: stopped: it did not stop within 3 s; no checkpoint was written")
+                .doesNotContain("saved step-");
+    }
+
     /** A sweep of one trial at a time trains in the sweep's own JVM. */
     @ParameterizedTest
     @ValueSource(strings = {"TERM", "INT"})
