@@ -65,6 +65,15 @@ public final class RunHandle {
         run.requestStop();
     }
 
+    /**
+     * Ends the run now, without waiting for its stop checkpoint (a stop that outlasted its limit): its status says
+     * "stopped" and names the newest complete checkpoint, or that there is none. Returns how the run ended (null for a
+     * sweep trial in a process of its own that has not ended: that process stops it under its own limit).
+     */
+    public RunResult giveUp(String why) {
+        return run.giveUp(why);
+    }
+
     /** Completes with how the run ended (it never completes exceptionally for a training problem). */
     public CompletableFuture<RunResult> completion() {
         return run.completion().copy();

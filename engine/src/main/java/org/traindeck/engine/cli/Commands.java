@@ -554,7 +554,7 @@ final class Commands {
 
         @Override
         public Integer call() throws IOException {
-            return QueueCommand.run(main.engine(), output, devices, main.out(), main.err());
+            return QueueCommand.run(main.engine(), output, devices, main.stopLimit(), main.out(), main.err());
         }
     }
 
@@ -646,7 +646,7 @@ final class Commands {
 
         @Override
         public Integer call() throws IOException {
-            return SweepCommand.run(main.engine(), file, devices, main.out(), main.err());
+            return SweepCommand.run(main.engine(), file, devices, main.stopLimit(), main.out(), main.err());
         }
     }
 

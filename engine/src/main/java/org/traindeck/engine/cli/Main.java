@@ -3,18 +3,17 @@ package org.traindeck.engine.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.traindeck.engine.api.ConfigCheck;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunBusyException;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -39,12 +38,13 @@ public final class Main {
     /** Trained to the end, but a metric file, the run log or a checkpoint could not be written. */
     public static final int FILES_INCOMPLETE = 3;
     /** How long Ctrl-C or SIGTERM waits for the stop checkpoint before the process exits anyway. */
-    static final int STOP_WAIT_SECONDS = 60;
+    static final Duration STOP_LIMIT = Duration.ofSeconds(60);
 
     private final PrintStream out;
     private final PrintStream err;
 
     private final Engine engine;
+    private final Duration stopLimit;
 
     Main(PrintStream out, PrintStream err) {
         this(out, err, Engine.local());
@@ -52,9 +52,15 @@ public final class Main {
 
     /** @param engine the engine every command goes through, as the app's do (a test's has fake devices or faults) */
     Main(PrintStream out, PrintStream err, Engine engine) {
+        this(out, err, engine, STOP_LIMIT);
+    }
+
+    /** @param stopLimit how long a signal waits for the stop checkpoint (a test's is shorter than {@link #STOP_LIMIT}) */
+    Main(PrintStream out, PrintStream err, Engine engine, Duration stopLimit) {
         this.out = out;
         this.err = err;
         this.engine = engine;
+        this.stopLimit = stopLimit;
     }
 
     public static void main(String[] args) {
@@ -75,6 +81,10 @@ public final class Main {
 
     Engine engine() {
         return engine;
+    }
+
+    Duration stopLimit() {
+        return stopLimit;
     }
 
     private RunConfig report(ValidationResult result) {
@@ -283,46 +293,52 @@ public final class Main {
 
     /**
      * Ctrl-C, SIGTERM or a logout: the JVM is shutting down, so the run is asked to stop and this hook waits (at most
-     * {@link #STOP_WAIT_SECONDS} s) for its stop checkpoint; the JVM then exits with 130 (SIGINT) or 143 (SIGTERM).
+     * {@link #stopLimit}, or until a second signal) for its stop checkpoint; the JVM then exits with 130 (SIGINT) or
+     * 143 (SIGTERM). A run that did not stop in time is given up: its status and this message name the newest complete
+     * checkpoint, or say there is none.
      */
     private void stopOnSignal(RunHandle run) {
         if (run.completion().isDone()) {
             return;
         }
+        long deadline = StopWait.deadline(stopLimit);
+        StopWait wait = StopWait.begin();
         err.println("traindeck: stopping: saving a checkpoint of step " + run.currentStep() + " (up to "
-                + STOP_WAIT_SECONDS + " s)…");
+                + stopLimit.toSeconds() + " s; a second Ctrl-C or SIGTERM ends it at once)…");
         err.flush();
         run.requestStop();
-        try {
-            RunResult r = run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-            err.println("traindeck: " + r.status().name().toLowerCase(Locale.ROOT) + " at step " + r.steps()
-                    + (r.lastCheckpoint() == null
-                            ? "; no checkpoint was written"
-                            : "; saved " + r.lastCheckpoint().getFileName() + "; resume with: traindeck resume "
-                                    + r.runDir()));
-        } catch (TimeoutException e) {
-            err.println("traindeck: the run did not stop within " + STOP_WAIT_SECONDS + " s; "
-                    + newestCheckpoint(run.runDir()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            err.println("traindeck: the run ended with an error while stopping: " + e.getCause());
-        }
+        StopWait.Outcome waited = wait.await(run.completion(), deadline);
+        RunResult r = waited == StopWait.Outcome.DONE
+                ? run.completion().join()
+                : run.giveUp(
+                        waited == StopWait.Outcome.LIMIT
+                                ? "the run did not stop within " + stopLimit.toSeconds() + " s"
+                                : "a second signal ended the stop before its checkpoint was written");
+        err.println("traindeck: " + ended(r));
         err.flush();
     }
 
-    /** What a run that could not save on time still has, read from its folder: never a checkpoint that is not there. */
-    private String newestCheckpoint(Path runDir) {
-        try {
-            return engine.checkpoints(runDir).stream()
-                    .filter(l ->
-                            l.isValid() && l.file().getFileName().toString().startsWith("step-"))
-                    .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()))
-                    .map(l -> "its newest checkpoint is " + l.file().getFileName() + " (step "
-                            + l.checkpoint().globalStep() + "); resume with: traindeck resume " + runDir)
-                    .orElse("it has no checkpoint: the steps trained are lost");
-        } catch (IOException e) {
-            return "its checkpoints cannot be listed: " + e.getMessage();
+    /** How a run stopped by a signal ended, naming only a checkpoint that is there. */
+    static String ended(RunResult r) {
+        Path c = r.lastCheckpoint();
+        String resume = c == null ? "" : "; resume with: traindeck resume " + r.runDir();
+        String name = c == null ? "" : c.getFileName().toString();
+        if (r.status() == RunResult.Status.STOPPED && r.message().equals("stopped at step " + r.steps())) {
+            String stopFile = new CheckpointStore(r.runDir())
+                    .regularFile(r.steps())
+                    .getFileName()
+                    .toString();
+            return r.message()
+                    + (c == null
+                            ? "; no checkpoint was written"
+                            : name.equals(stopFile)
+                                    ? "; saved " + name
+                                    : "; its stop checkpoint could not be written, the newest is " + name)
+                    + resume;
         }
+        if (r.status() == RunResult.Status.FINISHED) {
+            return "finished at step " + r.steps() + (c == null ? "" : "; its last checkpoint is " + name);
+        }
+        return r.status().name().toLowerCase(Locale.ROOT) + ": " + r.message() + resume;
     }
 }

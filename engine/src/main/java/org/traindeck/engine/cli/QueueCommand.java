@@ -3,6 +3,7 @@ package org.traindeck.engine.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -64,7 +65,8 @@ final class QueueCommand {
         return Main.OK;
     }
 
-    static int run(Engine engine, String output, DeviceSelection devices, PrintStream out, PrintStream err)
+    static int run(
+            Engine engine, String output, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
             throws IOException {
         Path dir = outputDir(output);
         long waiting =
@@ -73,8 +75,13 @@ final class QueueCommand {
             out.println("nothing to run in " + Engine.queueFile(dir) + " (traindeck queue add CONFIG... to add runs)");
             return Main.OK;
         }
-        QueueRunner.Outcome outcome =
-                QueueExecution.run(listener -> engine.runQueue(dir, devices, listener), true, out, err);
+        QueueRunner.Outcome outcome = QueueExecution.run(
+                listener -> engine.runQueue(dir, devices, listener),
+                true,
+                stopLimit,
+                "run the queue again (traindeck queue run" + (output == null ? "" : " --output " + output) + ")",
+                out,
+                err);
         out.println("queue: " + outcome.finished() + " finished, " + outcome.failed() + " failed"
                 + (outcome.stopped() ? "; stopped (run it again to continue)" : ""));
         return outcome.failed() > 0 ? Main.RUN_FAILED : Main.OK;

@@ -2,12 +2,12 @@ package org.traindeck.engine.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.traindeck.engine.api.QueueHandle;
 import org.traindeck.engine.api.QueueListener;
@@ -29,22 +29,35 @@ final class QueueExecution implements QueueListener {
     /** Runs trained at once would interleave their epoch lines: then only their starts and ends show. */
     private final boolean oneAtATime;
 
+    private final Duration stopLimit;
+    /** How the user continues after a stop: "run the queue again". */
+    private final String again;
+
     private volatile QueueHandle queue;
 
-    private QueueExecution(PrintStream out, PrintStream err, boolean oneAtATime) {
+    private QueueExecution(PrintStream out, PrintStream err, boolean oneAtATime, Duration stopLimit, String again) {
         this.out = out;
         this.err = err;
         this.oneAtATime = oneAtATime;
+        this.stopLimit = stopLimit;
+        this.again = again;
     }
 
     /**
      * @param start      starts the queue (the engine's queue or sweep) with the listener it is given
      * @param oneAtATime whether the queue trains one run at a time (then each run's progress is printed)
+     * @param stopLimit  how long a signal waits for the runs' stop checkpoints
+     * @param again      how the user continues after a stop ("run the queue again")
      */
     static QueueRunner.Outcome run(
-            Function<QueueListener, QueueHandle> start, boolean oneAtATime, PrintStream out, PrintStream err)
+            Function<QueueListener, QueueHandle> start,
+            boolean oneAtATime,
+            Duration stopLimit,
+            String again,
+            PrintStream out,
+            PrintStream err)
             throws IOException {
-        QueueExecution execution = new QueueExecution(out, err, oneAtATime);
+        QueueExecution execution = new QueueExecution(out, err, oneAtATime, stopLimit, again);
         Thread hook = new Thread(execution::stopOnSignal, "traindeck-stop-queue-on-signal");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -101,30 +114,54 @@ final class QueueExecution implements QueueListener {
         }
     }
 
+    /**
+     * Ctrl-C or SIGTERM: the runs in progress stop with a checkpoint and the queue records them as stopped, within
+     * {@link #stopLimit} (or until a second signal); a run still going then is given up, its status and this message
+     * naming its newest complete checkpoint, or saying there is none.
+     */
     private void stopOnSignal() {
         QueueHandle q = queue;
-        if (q == null) {
+        if (q == null || q.completion().isDone()) {
             return;
         }
+        long deadline = StopWait.deadline(stopLimit);
+        StopWait wait = StopWait.begin();
         List<RunHandle> runs = List.copyOf(running.values());
-        q.requestStop();
         for (RunHandle run : runs) {
-            if (run.completion().isDone()) {
-                continue;
-            }
-            err.println("traindeck: stopping the queue: saving a checkpoint of "
-                    + run.config().name() + " at step " + run.currentStep() + " (up to " + Main.STOP_WAIT_SECONDS
-                    + " s); run the queue again to continue");
-            err.flush();
-            try {
-                run.completion().get(Main.STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (Exception e) {
-                err.println("traindeck: " + run.config().name() + " did not stop cleanly (" + e
-                        + "); its checkpoints: traindeck checkpoints " + run.runDir());
-            }
+            err.println("traindeck: stopping: saving a checkpoint of "
+                    + run.config().name() + " at step "
+                    + run.currentStep() + " (up to " + stopLimit.toSeconds()
+                    + " s; a second Ctrl-C or SIGTERM ends it at once)…");
         }
         err.flush();
+        q.requestStop();
+        StopWait.Outcome waited = StopWait.Outcome.DONE;
+        for (RunHandle run : runs) {
+            if (waited == StopWait.Outcome.DONE) {
+                waited = wait.await(run.completion(), deadline);
+            }
+            RunResult r = run.completion().isDone()
+                    ? run.completion().join()
+                    : run.giveUp(
+                            waited == StopWait.Outcome.LIMIT
+                                    ? "it did not stop within " + stopLimit.toSeconds() + " s"
+                                    : "a second signal ended the stop before its checkpoint was written");
+            err.println("traindeck: " + run.config().name() + ": "
+                    + (r == null
+                            ? "still stopping in its own process, which saves its checkpoint by itself"
+                                    + " (traindeck checkpoints " + run.runDir() + " lists what it saved)"
+                            : Main.ended(r)));
+        }
+        // the queue file records each run as stopped once its run has ended: a short wait, the runs are done
+        if (wait.await(q.completion(), Math.max(deadline, System.nanoTime() + QUEUE_RECORD_NANOS))
+                != StopWait.Outcome.DONE) {
+            err.println("traindeck: the queue file could not record the stop in time: " + again
+                    + " continues from the newest checkpoints all the same");
+        }
+        err.println("traindeck: stopped; " + again + " to continue");
+        err.flush();
     }
+
+    /** How long the queue may take to record its stopped runs once they have ended. */
+    private static final long QUEUE_RECORD_NANOS = Duration.ofSeconds(10).toNanos();
 }

@@ -3,6 +3,7 @@ package org.traindeck.engine.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.SweepReport;
@@ -18,7 +19,8 @@ final class SweepCommand {
 
     private SweepCommand() {}
 
-    static int run(Engine engine, Path file, DeviceSelection devices, PrintStream out, PrintStream err)
+    static int run(
+            Engine engine, Path file, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
             throws IOException {
         PreparedSweep sweep = engine.prepareSweep(file, devices, m -> err.println("warning: " + m));
         out.println("sweep " + sweep.name() + ": " + sweep.trials() + " trial(s), queue " + sweep.queueFile());
@@ -31,7 +33,12 @@ final class SweepCommand {
                                     .toList()));
         }
         QueueRunner.Outcome outcome = QueueExecution.run(
-                listener -> engine.runSweep(sweep, listener), sweep.shares().size() <= 1, out, err);
+                listener -> engine.runSweep(sweep, listener),
+                sweep.shares().size() <= 1,
+                stopLimit,
+                "run the sweep again (traindeck sweep " + file + ")",
+                out,
+                err);
         SweepReport report = engine.sweepReport(sweep);
         out.println();
         out.print(report.table());

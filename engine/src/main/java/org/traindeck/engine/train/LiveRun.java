@@ -34,6 +34,18 @@ public interface LiveRun {
     /** Asks the run to stop after the current step; it saves a checkpoint to resume from. */
     void requestStop();
 
+    /**
+     * Ends the run at once, whatever its training thread is doing (a stop that outlasted its limit): it is recorded as
+     * stopped, naming the newest complete checkpoint in its folder or saying there is none, never one being written.
+     * Returns how it ended (the run's own result when it had ended already). A run in a process of its own is stopped
+     * by that process under its own limit: for it this returns null while it has not ended.
+     *
+     * @param why what happened, said first in the message ("did not stop within 60 s of SIGTERM")
+     */
+    default RunResult giveUp(String why) {
+        return completion().getNow(null);
+    }
+
     /** Completes with how the run ended; never exceptionally for a training problem. */
     CompletableFuture<RunResult> completion();
 

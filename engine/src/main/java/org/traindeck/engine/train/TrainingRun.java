@@ -24,6 +24,7 @@ import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.energy.EnergyMeter;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
+import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.FlushingSink;
@@ -374,6 +375,47 @@ public final class TrainingRun implements LiveRun {
     @Override
     public CompletableFuture<RunResult> completion() {
         return result;
+    }
+
+    @Override
+    public synchronized RunResult giveUp(String why) {
+        if (!result.isDone()) {
+            // a step or a write may still finish on the training thread: nothing of it is published any more
+            state.abandoned = true;
+            Checkpoint.Listed newest = newestCheckpoint();
+            String message = why + "; "
+                    + (newest == null
+                            ? "no checkpoint was written: the steps trained are lost"
+                            : "its newest checkpoint is " + newest.file().getFileName() + " (step "
+                                    + newest.checkpoint().globalStep() + ")");
+            events.lifecycle(LifecycleEvent.Kind.RUN_STOPPED, message);
+            finish(
+                    new RunResult(
+                            RunResult.Status.STOPPED,
+                            message,
+                            runDir,
+                            state.globalStep,
+                            state.elapsed(),
+                            events.lastMetrics(),
+                            newest == null ? null : newest.file()),
+                    false);
+        }
+        return result.getNow(null);
+    }
+
+    /** The newest complete checkpoint a resume would take (a write in progress is no checkpoint yet), or null. */
+    private Checkpoint.Listed newestCheckpoint() {
+        try {
+            return new CheckpointStore(runDir)
+                    .list().stream()
+                            .filter(l -> l.isValid()
+                                    && l.foreign() == null
+                                    && l.file().getFileName().toString().startsWith("step-"))
+                            .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()))
+                            .orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** The energy meter reads the GPUs through {@code discovery}'s nvidia-smi and the CPU through its powercap folder. */

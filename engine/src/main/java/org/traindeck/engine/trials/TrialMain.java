@@ -113,7 +113,10 @@ public final class TrialMain {
                         report(run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
-                    } catch (ExecutionException | TimeoutException e) {
+                    } catch (TimeoutException e) {
+                        // the status names the newest complete checkpoint, never the one still being written
+                        report(run.giveUp("the trial did not stop within " + STOP_WAIT_SECONDS + " s"));
+                    } catch (ExecutionException e) {
                         // no result: the sweep records the process as ended without one
                     }
                 },

@@ -1,5 +1,6 @@
 package org.traindeck.engine.cli;
 
+import java.time.Duration;
 import java.util.Arrays;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.devices.NvidiaSmi;
@@ -9,7 +10,7 @@ import org.traindeck.engine.faults.FaultPlan;
 /**
  * The CLI with failures injected, for tests that need a real process (signals, SIGKILL): options before the command
  * build the fault plan handed to the runs. {@code --pause-checkpoint-writes-ms M}, {@code --nan-at-step N},
- * {@code --stall-at-step N}, {@code --pause-validation-batches-ms M}.
+ * {@code --stall-at-step N}, {@code --pause-validation-batches-ms M}; and {@code --stop-wait-s S}, the limit on the stop after a signal.
  */
 public final class FaultInjectingMain {
 
@@ -17,9 +18,15 @@ public final class FaultInjectingMain {
 
     public static void main(String[] args) {
         FaultPlan faults = FaultPlan.NONE;
+        Duration stopLimit = Main.STOP_LIMIT;
         int i = 0;
         while (i + 1 < args.length && args[i].startsWith("--")) {
             long value = Long.parseLong(args[i + 1]);
+            if (args[i].equals("--stop-wait-s")) {
+                stopLimit = Duration.ofSeconds(value);
+                i += 2;
+                continue;
+            }
             faults = switch (args[i]) {
                 case "--pause-checkpoint-writes-ms" -> faults.pausingCheckpointWrites(value);
                 case "--nan-at-step" -> faults.nanAtStep(value);
@@ -29,7 +36,11 @@ public final class FaultInjectingMain {
             };
             i += 2;
         }
-        System.exit(new Main(System.out, System.err, Engine.using(NvidiaSmi.system(), new OshiHostProbe(), faults))
+        System.exit(new Main(
+                        System.out,
+                        System.err,
+                        Engine.using(NvidiaSmi.system(), new OshiHostProbe(), faults),
+                        stopLimit)
                 .run(Arrays.copyOfRange(args, i, args.length)));
     }
 }
