@@ -25,7 +25,8 @@ public final class BenchMain {
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "kernels" (only when named) the samples on the own transformer kernel against
      * "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step; "syncbn" the scaling group's
-     * synchronized BatchNorm row alone (-Dtraindeck.bench.syncbnPairs=N).
+     * synchronized BatchNorm row alone (-Dtraindeck.bench.syncbnPairs=N); "memory" gradient checkpointing's peak
+     * memory and step time, without and with recompute (-Dtraindeck.bench.memoryPairs=N).
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -125,6 +126,11 @@ public final class BenchMain {
                     out.resolve("scale-syncbn"),
                     Integer.parseInt(System.getProperty("traindeck.bench.syncbnPairs", "5")),
                     report);
+        }
+        if (wanted(only, "memory")) {
+            System.out.println("gradient checkpointing: peak memory and step time without and with recompute…");
+            int pairs = Integer.getInteger("traindeck.bench.memoryPairs", 3);
+            MemoryBench.compare(MemoryBench.gpt(home, 256), out.resolve("memory-gpt"), pairs, report);
         }
         if (wanted(only, "loader")) {
             System.out.println("data loading against the ViT sample's training…");

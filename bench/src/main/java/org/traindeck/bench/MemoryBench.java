@@ -1,0 +1,180 @@
+package org.traindeck.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.model.ModelCheck;
+
+/**
+ * Gradient checkpointing's cost and gain: the same training run without and with {@code "recompute": true}, each in a
+ * JVM of its own ({@link MemoryChildRun}) so that the peaks do not mix, alternated (without, with, with, without, …).
+ * Activation memory is the peak of ND4J's allocations (off-heap arrays and buffers, and the workspaces) plus the peak
+ * of the live heap (where the own kernels keep their Java-side buffers), each above the level before the run, less
+ * the model's state (weights, gradients and Adam's two moments, 16 bytes a parameter), which both runs hold alike.
+ * The process's peak resident size (VmHWM) is the other figure.
+ */
+final class MemoryBench {
+
+    /** One case: a workload whose model JSON has no recompute, and how to turn it on in that JSON. */
+    record Case(EngineBench.Workload plain, EngineBench.Workload recompute, String described) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private MemoryBench() {}
+
+    /** text-gpt.json's GPT at context 256 (batch 32, {@code samples} windows), recompute on every block. */
+    static Case gpt(Path home, int samples) throws Exception {
+        ObjectNode model = (ObjectNode)
+                JSON.readTree(home.resolve("sample-configs/text-gpt.json").toFile())
+                        .get("model");
+        Path text = home.resolve("data/text/gpl-3.txt").toAbsolutePath();
+        String data = "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
+                + "\", \"context\": 256, \"stride\": 16, \"limit\": " + samples + "}";
+        ObjectNode on = model.deepCopy().put("recompute", true);
+        return new Case(
+                new EngineBench.Workload("GPT ctx 256", model.toString(), data, samples, 32),
+                new EngineBench.Workload("GPT ctx 256, recompute", on.toString(), data, samples, 32),
+                "text-gpt.json's GPT at context 256 (" + model.get("width") + " wide, " + model.get("depth")
+                        + " blocks; gpl-3.txt, " + samples + " windows, batch 32)");
+    }
+
+    /**
+     * Without and with, {@code pairs} times; one row each for the step time, the peak of ND4J's bytes and the heap
+     * (with the workspaces) less the model state, and the process's peak resident size.
+     */
+    static void compare(Case c, Path out, int pairs, Report report) throws Exception {
+        long parameters = parameters(c.plain(), out.resolve("check"));
+        double stateMb = 16.0 * parameters / 1e6;
+        double[][] plain = new double[pairs][];
+        double[][] with = new double[pairs][];
+        for (int i = 0; i < pairs; i++) {
+            // each pair in the other order than the last, so that a load that rises or falls favours neither
+            boolean withFirst = i % 2 == 1;
+            if (withFirst) {
+                with[i] = child(c.recompute(), out.resolve("with" + i));
+            }
+            plain[i] = child(c.plain(), out.resolve("plain" + i));
+            if (!withFirst) {
+                with[i] = child(c.recompute(), out.resolve("with" + i));
+            }
+        }
+        double[] stepWith = new double[pairs];
+        double[] stepPlain = new double[pairs];
+        double[] stepRatio = new double[pairs];
+        double[] actWith = new double[pairs];
+        double[] actPlain = new double[pairs];
+        double[] actRatio = new double[pairs];
+        double[] rssWith = new double[pairs];
+        double[] rssPlain = new double[pairs];
+        double[] rssRatio = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            stepWith[i] = 1000 * c.plain().batch() / with[i][0];
+            stepPlain[i] = 1000 * c.plain().batch() / plain[i][0];
+            stepRatio[i] = stepWith[i] / stepPlain[i];
+            actWith[i] = (with[i][1] + with[i][2] + with[i][3]) / 1e6 - stateMb;
+            actPlain[i] = (plain[i][1] + plain[i][2] + plain[i][3]) / 1e6 - stateMb;
+            actRatio[i] = actWith[i] / actPlain[i];
+            rssWith[i] = with[i][4] / 1e6;
+            rssPlain[i] = plain[i][4] / 1e6;
+            rssRatio[i] = rssWith[i] / rssPlain[i];
+        }
+        String group = "gradient checkpointing";
+        report.add(
+                group,
+                c.described() + ": step time",
+                Stats.of(stepWith).format("ms", 1) + " with recompute",
+                Stats.of(stepPlain).format("ms", 1) + " without",
+                ratio(stepRatio, pairs),
+                "≤ 1.35×");
+        report.add(
+                group,
+                c.described()
+                        + String.format(
+                                Locale.ROOT,
+                                ": peak activation memory (ND4J's off-heap bytes and workspaces, and the live heap, above the"
+                                        + " start, less %.1f MB of weights, gradients and Adam state)",
+                                stateMb),
+                Stats.of(actWith).format("MB", 1) + " with recompute",
+                Stats.of(actPlain).format("MB", 1) + " without",
+                ratio(actRatio, pairs),
+                "≤ 0.50×");
+        report.add(
+                group,
+                c.described() + ": the process's peak resident size (VmHWM)",
+                Stats.of(rssWith).format("MB", 0) + " with recompute",
+                Stats.of(rssPlain).format("MB", 0) + " without",
+                ratio(rssRatio, pairs),
+                "—");
+    }
+
+    private static String ratio(double[] r, int pairs) {
+        Stats s = Stats.of(r);
+        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", s.median(), s.min(), s.max(), pairs);
+    }
+
+    private static long parameters(EngineBench.Workload w, Path out) {
+        ModelCheck.Checked checked =
+                ModelCheck.checkWithSummary(new ValidationResult(EngineBench.config(w, out, "cpu"), List.of()));
+        if (checked.summary() == null) {
+            throw new IllegalStateException(
+                    "the bench model does not build: " + checked.result().errors());
+        }
+        return checked.summary().parameters();
+    }
+
+    /** One run in a fresh JVM: samples/s, ND4J's off-heap peak and live heap peak above the start, workspaces, VmHWM. */
+    private static double[] child(EngineBench.Workload w, Path out) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                MemoryChildRun.class.getName(),
+                w.name(),
+                w.model(),
+                w.data(),
+                String.valueOf(w.samples()),
+                String.valueOf(w.batch()),
+                out.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        StringBuilder all = new StringBuilder();
+        double[] result = null;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                all.append(line).append('\n');
+                if (line.startsWith(MemoryChildRun.RESULT)) {
+                    String[] f = line.substring(MemoryChildRun.RESULT.length())
+                            .trim()
+                            .split(" ");
+                    result = new double[f.length];
+                    for (int i = 0; i < f.length; i++) {
+                        result[i] = Double.parseDouble(f[i]);
+                    }
+                }
+            }
+        }
+        if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0 || result == null) {
+            throw new IllegalStateException("the memory run " + w.name() + " failed:\n" + all);
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "    %s: %.1f samples/s, off-heap peak %.1f MB + workspaces %.1f MB + live heap %.1f MB, VmHWM %.0f MB%n",
+                w.name(),
+                result[0],
+                result[1] / 1e6,
+                result[2] / 1e6,
+                result[3] / 1e6,
+                result[4] / 1e6);
+        return result;
+    }
+}
