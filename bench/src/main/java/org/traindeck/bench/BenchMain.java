@@ -131,6 +131,7 @@ public final class BenchMain {
             System.out.println("gradient checkpointing: peak memory and step time without and with recompute…");
             int pairs = Integer.getInteger("traindeck.bench.memoryPairs", 3);
             MemoryBench.compare(MemoryBench.gpt(home, 256), out.resolve("memory-gpt"), pairs, report);
+            MemoryBench.compare(MemoryBench.autoencoder(home, 128), out.resolve("memory-volumes"), pairs, report);
         }
         if (wanted(only, "loader")) {
             System.out.println("data loading against the ViT sample's training…");

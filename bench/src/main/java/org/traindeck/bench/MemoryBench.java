@@ -47,6 +47,30 @@ final class MemoryBench {
     }
 
     /**
+     * volumes-autoencoder.json's 3D autoencoder (16³ volumes, batch 16, {@code samples} of them), recompute on every
+     * conv3d node.
+     */
+    static Case autoencoder(Path home, int samples) throws Exception {
+        ObjectNode model = (ObjectNode) JSON.readTree(
+                        home.resolve("sample-configs/volumes-autoencoder.json").toFile())
+                .get("model");
+        ObjectNode on = model.deepCopy();
+        on.withArray("layers").forEach(node -> {
+            if ("conv3d".equals(node.path("type").asText())) {
+                ((ObjectNode) node).put("recompute", true);
+            }
+        });
+        Path volumes = home.resolve("data/volumes/volumes.npz").toAbsolutePath();
+        String data = "{\"type\": \"numpy\", \"task\": \"reconstruction\", \"inputs\": \""
+                + volumes.toString().replace("\\", "/") + ":x\", \"scale\": 0.00392156862745098, \"limit\": "
+                + samples + "}";
+        return new Case(
+                new EngineBench.Workload("3D autoencoder", model.toString(), data, samples, 16),
+                new EngineBench.Workload("3D autoencoder, recompute", on.toString(), data, samples, 16),
+                "volumes-autoencoder.json's 3D autoencoder (16³ volumes, " + samples + " of them, batch 16)");
+    }
+
+    /**
      * Without and with, {@code pairs} times; one row each for the step time, the peak of ND4J's bytes and the heap
      * (with the workspaces) less the model state, and the process's peak resident size.
      */
