@@ -16,10 +16,10 @@ import org.traindeck.engine.model.ModelCheck;
 /**
  * Gradient checkpointing's cost and gain: the same training run without and with {@code "recompute": true}, each in a
  * JVM of its own ({@link MemoryChildRun}) so that the peaks do not mix, alternated (without, with, with, without, …).
- * Activation memory is the peak of ND4J's allocations (off-heap arrays and buffers, and the workspaces) plus the peak
- * of the live heap (where the own kernels keep their Java-side buffers), each above the level before the run, less
- * the model's state (weights, gradients and Adam's two moments, 16 bytes a parameter), which both runs hold alike.
- * The process's peak resident size (VmHWM) is the other figure.
+ * Activation memory is the peak of ND4J's allocations (off-heap arrays and buffers, and the workspaces) above the
+ * level before the run, less the model's state (weights, gradients and Adam's two moments, 16 bytes a parameter),
+ * which both runs hold alike; the peak of the live heap (where the own kernels keep their Java-side buffers) and the
+ * process's peak resident size (VmHWM) are rows of their own.
  */
 final class MemoryBench {
 
@@ -71,8 +71,8 @@ final class MemoryBench {
     }
 
     /**
-     * Without and with, {@code pairs} times; one row each for the step time, the peak of ND4J's bytes and the heap
-     * (with the workspaces) less the model state, and the process's peak resident size.
+     * Without and with, {@code pairs} times; one row each for the step time, ND4J's peak less the model state, the
+     * live heap's peak and the process's peak resident size.
      */
     static void compare(Case c, Path out, int pairs, Report report) throws Exception {
         long parameters = parameters(c.plain(), out.resolve("check"));
@@ -90,53 +90,72 @@ final class MemoryBench {
                 with[i] = child(c.recompute(), out.resolve("with" + i));
             }
         }
-        double[] stepWith = new double[pairs];
-        double[] stepPlain = new double[pairs];
         double[] stepRatio = new double[pairs];
-        double[] actWith = new double[pairs];
-        double[] actPlain = new double[pairs];
-        double[] actRatio = new double[pairs];
-        double[] rssWith = new double[pairs];
-        double[] rssPlain = new double[pairs];
-        double[] rssRatio = new double[pairs];
         for (int i = 0; i < pairs; i++) {
-            stepWith[i] = 1000 * c.plain().batch() / with[i][0];
-            stepPlain[i] = 1000 * c.plain().batch() / plain[i][0];
-            stepRatio[i] = stepWith[i] / stepPlain[i];
-            actWith[i] = (with[i][1] + with[i][2] + with[i][3]) / 1e6 - stateMb;
-            actPlain[i] = (plain[i][1] + plain[i][2] + plain[i][3]) / 1e6 - stateMb;
-            actRatio[i] = actWith[i] / actPlain[i];
-            rssWith[i] = with[i][4] / 1e6;
-            rssPlain[i] = plain[i][4] / 1e6;
-            rssRatio[i] = rssWith[i] / rssPlain[i];
+            stepRatio[i] = plain[i][0] / with[i][0];
         }
         String group = "gradient checkpointing";
         report.add(
                 group,
                 c.described() + ": step time",
-                Stats.of(stepWith).format("ms", 1) + " with recompute",
-                Stats.of(stepPlain).format("ms", 1) + " without",
+                Stats.of(column(with, 0, c.plain().batch())).format("ms", 1) + " with recompute",
+                Stats.of(column(plain, 0, c.plain().batch())).format("ms", 1) + " without",
                 ratio(stepRatio, pairs),
                 "≤ 1.35×");
-        report.add(
-                group,
+        double[] ndWith = new double[pairs];
+        double[] ndPlain = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            ndWith[i] = (with[i][1] + with[i][2]) / 1e6 - stateMb;
+            ndPlain[i] = (plain[i][1] + plain[i][2]) / 1e6 - stateMb;
+        }
+        memoryRow(
+                report,
                 c.described()
                         + String.format(
                                 Locale.ROOT,
-                                ": peak activation memory (ND4J's off-heap bytes and workspaces, and the live heap, above the"
-                                        + " start, less %.1f MB of weights, gradients and Adam state)",
+                                ": peak activation memory, ND4J's allocations (off-heap arrays and buffers, and the"
+                                        + " workspaces, above the start, less %.1f MB of weights, gradients and Adam"
+                                        + " state)",
                                 stateMb),
-                Stats.of(actWith).format("MB", 1) + " with recompute",
-                Stats.of(actPlain).format("MB", 1) + " without",
-                ratio(actRatio, pairs),
+                ndWith,
+                ndPlain,
                 "≤ 0.50×");
-        report.add(
-                group,
-                c.described() + ": the process's peak resident size (VmHWM)",
-                Stats.of(rssWith).format("MB", 0) + " with recompute",
-                Stats.of(rssPlain).format("MB", 0) + " without",
-                ratio(rssRatio, pairs),
+        memoryRow(
+                report,
+                c.described() + ": peak live heap (after a collection) above the start: the own kernels' Java-side"
+                        + " buffers, and the JVM's own growth",
+                column(with, 3, 0),
+                column(plain, 3, 0),
                 "—");
+        memoryRow(
+                report,
+                c.described() + ": the process's peak resident size (VmHWM)",
+                column(with, 4, 0),
+                column(plain, 4, 0),
+                "—");
+    }
+
+    /** Field {@code f} of each run in MB, or (batch > 0) field 0 as the step time in ms. */
+    private static double[] column(double[][] runs, int f, int batch) {
+        double[] out = new double[runs.length];
+        for (int i = 0; i < runs.length; i++) {
+            out[i] = batch > 0 ? 1000.0 * batch / runs[i][0] : runs[i][f] / 1e6;
+        }
+        return out;
+    }
+
+    private static void memoryRow(Report report, String figure, double[] with, double[] plain, String target) {
+        double[] ratios = new double[with.length];
+        for (int i = 0; i < with.length; i++) {
+            ratios[i] = with[i] / plain[i];
+        }
+        report.add(
+                "gradient checkpointing",
+                figure,
+                Stats.of(with).format("MB", 1) + " with recompute",
+                Stats.of(plain).format("MB", 1) + " without",
+                ratio(ratios, with.length),
+                target);
     }
 
     private static String ratio(double[] r, int pairs) {
