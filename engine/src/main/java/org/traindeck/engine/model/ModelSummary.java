@@ -15,6 +15,8 @@ import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.kernels.SyncBatchNorm;
+import org.traindeck.engine.model.kernels.TransformerBlock;
+import org.traindeck.engine.model.nodes.RecomputingLayer;
 
 /**
  * The table Keras' and Lightning's users expect of a model: each node, its type, its inputs, its output shape and its
@@ -49,6 +51,10 @@ public record ModelSummary(List<Row> rows, long parameters) {
                 // synchronized across devices: the layer is DL4J's BatchNormalization otherwise
                 type = configTypes.getOrDefault(name, "BatchNormalization") + " (sync)";
             }
+            if (recomputes(v)) {
+                // gradient checkpointing: what the fit estimate counts for this node depends on it
+                type += " (recompute)";
+            }
             InputType out = types.get(name);
             rows.add(new Row(
                     name,
@@ -58,6 +64,12 @@ public record ModelSummary(List<Row> rows, long parameters) {
                     params));
         }
         return new ModelSummary(List.copyOf(rows), total);
+    }
+
+    private static boolean recomputes(GraphVertex v) {
+        return v instanceof LayerVertex l
+                && (l.getLayerConf().getLayer() instanceof RecomputingLayer
+                        || l.getLayerConf().getLayer() instanceof TransformerBlock b && b.isRecompute());
     }
 
     private static String typeOf(GraphVertex v) {

@@ -1,12 +1,16 @@
 package org.traindeck.engine.model.fit;
 
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.deeplearning4j.nn.conf.CacheMode;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
+import org.deeplearning4j.nn.conf.memory.MemoryReport;
+import org.deeplearning4j.nn.conf.memory.MemoryType;
 import org.deeplearning4j.nn.conf.memory.MemoryUseMode;
 import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -14,6 +18,7 @@ import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
+import org.traindeck.engine.model.nodes.RecomputingLayer;
 
 /**
  * Training memory of one model replica at one stage's batch, in bytes: weights, their gradients, the optimizer's
@@ -76,8 +81,9 @@ public record FitEstimate(
                 NetworkMemoryReport report = (NetworkMemoryReport) conf.clone().getMemoryReport(input.input());
                 // The report's parameter, gradient and updater parts (its updater is not the stage's) do not grow with
                 // the batch: the difference between two batches is what each example adds, working memory included.
-                long at1 = report.getTotalMemoryBytes(1, MemoryUseMode.TRAINING, CacheMode.DEVICE, type);
-                long at2 = report.getTotalMemoryBytes(2, MemoryUseMode.TRAINING, CacheMode.DEVICE, type);
+                Set<String> recomputing = recomputingLayers(conf);
+                long at1 = trainingBytes(report, recomputing, 1, type);
+                long at2 = trainingBytes(report, recomputing, 2, type);
                 long perExample = Math.max(0, at2 - at1);
                 return new Model(parameters, bytes, optimizer, perExample, true);
             } catch (RuntimeException e) {
@@ -90,6 +96,42 @@ public record FitEstimate(
                 optimizer,
                 FALLBACK_ACTIVATION_FACTOR * bytes * elementsPerExample(conf, input),
                 false);
+    }
+
+    /** The layers of nodes with {@code "recompute": true} whose DL4J layer keeps nothing of its forward pass. */
+    private static Set<String> recomputingLayers(ComputationGraphConfiguration conf) {
+        Set<String> out = new HashSet<>();
+        conf.getVertices().forEach((name, v) -> {
+            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof RecomputingLayer) {
+                out.add(name);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * DL4J's {@link NetworkMemoryReport#getTotalMemoryBytes} (every layer's memory, plus the largest working memory)
+     * with the cache mode each layer runs under: the network's DEVICE, NONE for recomputing layers.
+     */
+    static long trainingBytes(NetworkMemoryReport report, Set<String> recomputing, int batch, DataType type) {
+        long total = 0;
+        long maxWorking = 0;
+        for (Map.Entry<String, MemoryReport> e :
+                report.getLayerAndVertexReports().entrySet()) {
+            CacheMode mode = recomputing.contains(e.getKey()) ? CacheMode.NONE : CacheMode.DEVICE;
+            MemoryReport r = e.getValue();
+            for (MemoryType t : MemoryType.values()) {
+                if (t != MemoryType.WORKING_MEMORY_FIXED && t != MemoryType.WORKING_MEMORY_VARIABLE) {
+                    total += r.getMemoryBytes(t, batch, MemoryUseMode.TRAINING, mode, type);
+                }
+            }
+            maxWorking = Math.max(
+                    maxWorking,
+                    r.getMemoryBytes(MemoryType.WORKING_MEMORY_FIXED, batch, MemoryUseMode.TRAINING, mode, type)
+                            + r.getMemoryBytes(
+                                    MemoryType.WORKING_MEMORY_VARIABLE, batch, MemoryUseMode.TRAINING, mode, type));
+        }
+        return total + maxWorking;
     }
 
     private static boolean hasSameDiffLayers(ComputationGraphConfiguration conf) {
@@ -122,6 +164,11 @@ public record FitEstimate(
                     && e.getValue() instanceof InputType.InputTypeRecurrent r
                     && r.getTimeSeriesLength() > 0) {
                 sum += attentionElements(a, r.getTimeSeriesLength());
+            } else if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof RecomputingLayer) {
+                // one copy fewer than the factor counts: the pre-activation it would otherwise keep
+                sum += e.getValue().arrayElementsPerExample()
+                        * (FALLBACK_ACTIVATION_FACTOR - 1L)
+                        / FALLBACK_ACTIVATION_FACTOR;
             } else {
                 sum += e.getValue().arrayElementsPerExample();
             }

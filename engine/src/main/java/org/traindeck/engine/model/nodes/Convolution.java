@@ -15,7 +15,10 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
 
-/** conv1d, conv2d and conv3d: one rule, over a sequence, an image or a volume. */
+/**
+ * conv1d, conv2d and conv3d: one rule, over a sequence, an image or a volume. With {@code "recompute": true} (conv2d
+ * and conv3d) the layer keeps nothing of its forward pass but its input ({@link RecomputedConvolution2D}).
+ */
 public final class Convolution implements LayerKind {
 
     private final int dims;
@@ -53,18 +56,19 @@ public final class Convolution implements LayerKind {
                         .weightInit(Activations.initFor(act))
                         .hasBias(o.bool("bias"))
                         .build();
-            case 2 ->
-                new ConvolutionLayer.Builder(kernel)
+            case 2 -> {
+                ConvolutionLayer.Builder b = new ConvolutionLayer.Builder(kernel)
                         .stride(stride)
                         .dilation(dilation)
                         .nOut(filters)
                         .convolutionMode(mode)
                         .activation(act)
                         .weightInit(Activations.initFor(act))
-                        .hasBias(o.bool("bias"))
-                        .build();
-            default ->
-                new Convolution3D.Builder(kernel[0], kernel[1], kernel[2])
+                        .hasBias(o.bool("bias"));
+                yield o.bool("recompute") ? new RecomputedConvolution2D(b) : b.build();
+            }
+            default -> {
+                Convolution3D.Builder b = new Convolution3D.Builder(kernel[0], kernel[1], kernel[2])
                         .stride(stride)
                         .dilation(dilation)
                         .nOut(filters)
@@ -72,8 +76,9 @@ public final class Convolution implements LayerKind {
                         .dataFormat(Convolution3D.DataFormat.NCDHW)
                         .activation(act)
                         .weightInit(Activations.initFor(act))
-                        .hasBias(o.bool("bias"))
-                        .build();
+                        .hasBias(o.bool("bias"));
+                yield o.bool("recompute") ? new RecomputedConvolution3D(b) : b.build();
+            }
         };
         return Built.layer(layer);
     }

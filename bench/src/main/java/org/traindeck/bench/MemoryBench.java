@@ -1,0 +1,223 @@
+package org.traindeck.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.model.ModelCheck;
+
+/**
+ * Gradient checkpointing's cost and gain: the same training run without and with {@code "recompute": true}, each in a
+ * JVM of its own ({@link MemoryChildRun}) so that the peaks do not mix, alternated (without, with, with, without, …).
+ * Activation memory is the peak of ND4J's allocations (off-heap arrays and buffers, and the workspaces) above the
+ * level before the run, less the model's state (weights, gradients and Adam's two moments, 16 bytes a parameter),
+ * which both runs hold alike; the peak of the live heap (where the own kernels keep their Java-side buffers) and the
+ * process's peak resident size (VmHWM) are rows of their own.
+ */
+final class MemoryBench {
+
+    /** One case: a workload whose model JSON has no recompute, and how to turn it on in that JSON. */
+    record Case(EngineBench.Workload plain, EngineBench.Workload recompute, String described) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private MemoryBench() {}
+
+    /** text-gpt.json's GPT at context 256 (batch 32, {@code samples} windows), recompute on every block. */
+    static Case gpt(Path home, int samples) throws Exception {
+        ObjectNode model = (ObjectNode)
+                JSON.readTree(home.resolve("sample-configs/text-gpt.json").toFile())
+                        .get("model");
+        Path text = home.resolve("data/text/gpl-3.txt").toAbsolutePath();
+        String data = "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
+                + "\", \"context\": 256, \"stride\": 16, \"limit\": " + samples + "}";
+        ObjectNode on = model.deepCopy().put("recompute", true);
+        return new Case(
+                new EngineBench.Workload("GPT ctx 256", model.toString(), data, samples, 32),
+                new EngineBench.Workload("GPT ctx 256, recompute", on.toString(), data, samples, 32),
+                "text-gpt.json's GPT at context 256 (" + model.get("width") + " wide, " + model.get("depth")
+                        + " blocks; gpl-3.txt, " + samples + " windows, batch 32)");
+    }
+
+    /**
+     * volumes-autoencoder.json's 3D autoencoder (16³ volumes, batch 16, {@code samples} of them), recompute on every
+     * conv3d node.
+     */
+    static Case autoencoder(Path home, int samples) throws Exception {
+        ObjectNode model = (ObjectNode) JSON.readTree(
+                        home.resolve("sample-configs/volumes-autoencoder.json").toFile())
+                .get("model");
+        ObjectNode on = model.deepCopy();
+        on.withArray("layers").forEach(node -> {
+            if ("conv3d".equals(node.path("type").asText())) {
+                ((ObjectNode) node).put("recompute", true);
+            }
+        });
+        Path volumes = home.resolve("data/volumes/volumes.npz").toAbsolutePath();
+        String data = "{\"type\": \"numpy\", \"task\": \"reconstruction\", \"inputs\": \""
+                + volumes.toString().replace("\\", "/") + ":x\", \"scale\": 0.00392156862745098, \"limit\": "
+                + samples + "}";
+        return new Case(
+                new EngineBench.Workload("3D autoencoder", model.toString(), data, samples, 16),
+                new EngineBench.Workload("3D autoencoder, recompute", on.toString(), data, samples, 16),
+                "volumes-autoencoder.json's 3D autoencoder (16³ volumes, " + samples + " of them, batch 16)");
+    }
+
+    /**
+     * Without and with, {@code pairs} times; one row each for the step time, ND4J's peak less the model state, the
+     * live heap's peak and the process's peak resident size.
+     */
+    static void compare(Case c, Path out, int pairs, Report report) throws Exception {
+        long parameters = parameters(c.plain(), out.resolve("check"));
+        double stateMb = 16.0 * parameters / 1e6;
+        double[][] plain = new double[pairs][];
+        double[][] with = new double[pairs][];
+        for (int i = 0; i < pairs; i++) {
+            // each pair in the other order than the last, so that a load that rises or falls favours neither
+            boolean withFirst = i % 2 == 1;
+            if (withFirst) {
+                with[i] = child(c.recompute(), out.resolve("with" + i));
+            }
+            plain[i] = child(c.plain(), out.resolve("plain" + i));
+            if (!withFirst) {
+                with[i] = child(c.recompute(), out.resolve("with" + i));
+            }
+        }
+        double[] stepRatio = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            stepRatio[i] = plain[i][0] / with[i][0];
+        }
+        String group = "gradient checkpointing";
+        report.add(
+                group,
+                c.described() + ": step time",
+                Stats.of(column(with, 0, c.plain().batch())).format("ms", 1) + " with recompute",
+                Stats.of(column(plain, 0, c.plain().batch())).format("ms", 1) + " without",
+                ratio(stepRatio, pairs),
+                "≤ 1.35×");
+        double[] ndWith = new double[pairs];
+        double[] ndPlain = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            ndWith[i] = (with[i][1] + with[i][2]) / 1e6 - stateMb;
+            ndPlain[i] = (plain[i][1] + plain[i][2]) / 1e6 - stateMb;
+        }
+        memoryRow(
+                report,
+                c.described()
+                        + String.format(
+                                Locale.ROOT,
+                                ": peak activation memory, ND4J's allocations (off-heap arrays and buffers, and the"
+                                        + " workspaces, above the start, less %.1f MB of weights, gradients and Adam"
+                                        + " state)",
+                                stateMb),
+                ndWith,
+                ndPlain,
+                "≤ 0.50×");
+        memoryRow(
+                report,
+                c.described() + ": peak live heap (after a collection) above the start: the own kernels' Java-side"
+                        + " buffers, and the JVM's own growth",
+                column(with, 3, 0),
+                column(plain, 3, 0),
+                "—");
+        memoryRow(
+                report,
+                c.described() + ": the process's peak resident size (VmHWM)",
+                column(with, 4, 0),
+                column(plain, 4, 0),
+                "—");
+    }
+
+    /** Field {@code f} of each run in MB, or (batch > 0) field 0 as the step time in ms. */
+    private static double[] column(double[][] runs, int f, int batch) {
+        double[] out = new double[runs.length];
+        for (int i = 0; i < runs.length; i++) {
+            out[i] = batch > 0 ? 1000.0 * batch / runs[i][0] : runs[i][f] / 1e6;
+        }
+        return out;
+    }
+
+    private static void memoryRow(Report report, String figure, double[] with, double[] plain, String target) {
+        double[] ratios = new double[with.length];
+        for (int i = 0; i < with.length; i++) {
+            ratios[i] = with[i] / plain[i];
+        }
+        report.add(
+                "gradient checkpointing",
+                figure,
+                Stats.of(with).format("MB", 1) + " with recompute",
+                Stats.of(plain).format("MB", 1) + " without",
+                ratio(ratios, with.length),
+                target);
+    }
+
+    private static String ratio(double[] r, int pairs) {
+        Stats s = Stats.of(r);
+        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", s.median(), s.min(), s.max(), pairs);
+    }
+
+    private static long parameters(EngineBench.Workload w, Path out) {
+        ModelCheck.Checked checked =
+                ModelCheck.checkWithSummary(new ValidationResult(EngineBench.config(w, out, "cpu"), List.of()));
+        if (checked.summary() == null) {
+            throw new IllegalStateException(
+                    "the bench model does not build: " + checked.result().errors());
+        }
+        return checked.summary().parameters();
+    }
+
+    /** One run in a fresh JVM: samples/s, ND4J's off-heap peak and live heap peak above the start, workspaces, VmHWM. */
+    private static double[] child(EngineBench.Workload w, Path out) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                MemoryChildRun.class.getName(),
+                w.name(),
+                w.model(),
+                w.data(),
+                String.valueOf(w.samples()),
+                String.valueOf(w.batch()),
+                out.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        StringBuilder all = new StringBuilder();
+        double[] result = null;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                all.append(line).append('\n');
+                if (line.startsWith(MemoryChildRun.RESULT)) {
+                    String[] f = line.substring(MemoryChildRun.RESULT.length())
+                            .trim()
+                            .split(" ");
+                    result = new double[f.length];
+                    for (int i = 0; i < f.length; i++) {
+                        result[i] = Double.parseDouble(f[i]);
+                    }
+                }
+            }
+        }
+        if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0 || result == null) {
+            throw new IllegalStateException("the memory run " + w.name() + " failed:\n" + all);
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "    %s: %.1f samples/s, off-heap peak %.1f MB + workspaces %.1f MB + live heap %.1f MB, VmHWM %.0f MB%n",
+                w.name(),
+                result[0],
+                result[1] / 1e6,
+                result[2] / 1e6,
+                result[3] / 1e6,
+                result[4] / 1e6);
+        return result;
+    }
+}

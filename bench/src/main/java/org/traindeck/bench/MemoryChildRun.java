@@ -1,0 +1,108 @@
+package org.traindeck.bench;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+import org.bytedeco.javacpp.Pointer;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.train.Nd4jRuntime;
+
+/**
+ * One training run in a JVM of its own, so that its memory peaks are its own: prints its samples/s, the peak of ND4J's
+ * off-heap bytes (JavaCPP's count, sampled) above the level before the run, the size its workspaces reached
+ * (allocated outside JavaCPP's count), the peak of the heap in use right after a collection above the level before
+ * (the heap's live part, where the own kernels keep their Java-side buffers; "in use" at any other moment counts
+ * garbage), and the process's peak resident size (VmHWM). Arguments as {@link TrainDeckChildRun}'s, less the devices
+ * (one CPU device).
+ */
+public final class MemoryChildRun {
+
+    static final String RESULT = "traindeck_memory ";
+
+    private MemoryChildRun() {}
+
+    public static void main(String[] args) throws Exception {
+        Nd4jRuntime.init();
+        EngineBench.Workload w = new EngineBench.Workload(
+                args[0], args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+        System.gc();
+        long base = Pointer.totalBytes();
+        Runtime rt = Runtime.getRuntime();
+        long baseHeap = rt.totalMemory() - rt.freeMemory();
+        AtomicLong heapPeak = new AtomicLong(baseHeap);
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ((NotificationEmitter) gc)
+                    .addNotificationListener(
+                            (n, handback) -> {
+                                if (n.getType()
+                                        .equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                                    long after = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData())
+                                            .getGcInfo()
+                                            .getMemoryUsageAfterGc()
+                                            .values()
+                                            .stream()
+                                            .mapToLong(MemoryUsage::getUsed)
+                                            .sum();
+                                    heapPeak.accumulateAndGet(after, Math::max);
+                                }
+                            },
+                            null,
+                            null);
+        }
+        long baseRss = kilobytes("VmRSS:") << 10;
+        AtomicLong peak = new AtomicLong(base);
+        AtomicBoolean done = new AtomicBoolean();
+        Thread sampler = new Thread(
+                () -> {
+                    while (!done.get()) {
+                        peak.accumulateAndGet(Pointer.totalBytes(), Math::max);
+                        Thread.onSpinWait();
+                    }
+                },
+                "memory-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+        // the single-device run trains on this thread, so its workspaces are this thread's
+        double rate = EngineBench.measure(EngineBench.config(w, Path.of(args[5]), "cpu"), w.samples())
+                .samplesPerSecond();
+        done.set(true);
+        sampler.join();
+        long workspaces = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread().stream()
+                .mapToLong(MemoryWorkspace::getCurrentSize)
+                .sum();
+        System.out.println(String.format(
+                Locale.ROOT,
+                "%s%.3f %d %d %d %d %d",
+                RESULT,
+                rate,
+                peak.get() - base,
+                workspaces,
+                heapPeak.get() - baseHeap,
+                kilobytes("VmHWM:") << 10,
+                baseRss));
+        System.exit(0);
+    }
+
+    /** A figure of /proc/self/status in kB (0 where there is none). */
+    private static long kilobytes(String field) throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return 0;
+        }
+        return Files.readAllLines(status).stream()
+                .filter(l -> l.startsWith(field))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
+                .findFirst()
+                .orElse(0);
+    }
+}

@@ -1,0 +1,69 @@
+package org.traindeck.engine.model.nodes;
+
+import java.util.Collection;
+import java.util.Map;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.CacheMode;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.conf.layers.LayerValidation;
+import org.deeplearning4j.nn.layers.convolution.Convolution3DLayer;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * A conv3d node with {@code "recompute": true}: DL4J's 3D convolution with its cache mode pinned to NONE. DL4J's
+ * Convolution3DLayer computes its pre-activation again in the backward pass anyway, yet under the network's
+ * {@code CacheMode.DEVICE} its forward pass still stores a copy of it (ConvolutionLayer.activate), which nothing reads:
+ * without the cache that copy, one output's worth of memory per node, is not kept. Same parameters, names and layout
+ * as a plain conv3d.
+ */
+public class RecomputedConvolution3D extends Convolution3D implements RecomputingLayer {
+
+    /** For DL4J's JSON. */
+    public RecomputedConvolution3D() {}
+
+    /** A layer as {@code builder} would build it (after the builder's own checks). */
+    public RecomputedConvolution3D(Convolution3D.Builder builder) {
+        super(checked(builder));
+    }
+
+    private static Convolution3D.Builder checked(Convolution3D.Builder builder) {
+        builder.build();
+        return builder;
+    }
+
+    @Override
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
+        LayerValidation.assertNInNOutSet("Convolution3D", getLayerName(), layerIndex, getNIn(), getNOut());
+        Uncached ret = new Uncached(conf, networkDataType);
+        ret.setListeners(listeners);
+        ret.setIndex(layerIndex);
+        ret.setParamsViewArray(layerParamsView);
+        Map<String, INDArray> paramTable = initializer().init(conf, layerParamsView, initializeParams);
+        ret.setParamTable(paramTable);
+        ret.setConf(conf);
+        return ret;
+    }
+
+    /** DL4J's 3D convolution that never caches its forward pass. */
+    static final class Uncached extends Convolution3DLayer {
+
+        Uncached(NeuralNetConfiguration conf, DataType dataType) {
+            super(conf, dataType);
+            cacheMode = CacheMode.NONE;
+        }
+
+        @Override
+        public void setCacheMode(CacheMode mode) {
+            super.setCacheMode(CacheMode.NONE);
+        }
+    }
+}
