@@ -18,7 +18,7 @@ openbox > target/window-wm.log 2>&1 &
 wm=$!
 ./traindeck gui --layout-audit="$audit_size" > target/window-gui.log 2>&1 &
 app=$!
-# the launcher execs java, so $app is the app itself
+# the launcher stops the app when it is stopped (from its second launch after a build it is the app itself)
 cleanup() { kill "$app" "$wm" 2>/dev/null || true; }
 trap cleanup EXIT
 

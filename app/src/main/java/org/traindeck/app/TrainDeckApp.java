@@ -85,7 +85,8 @@ public class TrainDeckApp extends Application {
         window = new MainWindow(stage, services, initial);
         stage.show();
         if (args.contains("--startup-probe")) {
-            StartupProbe.reportAfterFirstFrame();
+            StartupProbe.reportAfterFirstFrame(
+                    () -> window.document().validationProperty().get() != null);
         }
         args.stream()
                 .filter(a -> a.equals("--layout-audit") || a.startsWith("--layout-audit="))
