@@ -47,7 +47,7 @@ shoot() {
   convert "xwd:target/screenshot-$theme.xwd" "docs/screenshot-$theme.png"
   echo "docs/screenshot-$theme.png: $(identify -format '%wx%h' "docs/screenshot-$theme.png"), run $(ls "$out")"
   kill "$app"
-  # the first launch after a build writes the class-data archive as it exits: the next launch must not see half of it
+  # one window at a time (the launcher stops the app and returns once it has quit)
   wait "$app" 2>/dev/null || true
   app=""
 }

@@ -70,7 +70,7 @@ final class StartupBench {
                 }
             }
         }
-        // the first launch writes its class-data archive as it exits
+        // a launch with -XX:ArchiveClassesAtExit writes its class-data archive as it exits
         if (!p.waitFor(300, TimeUnit.SECONDS)) {
             p.destroyForcibly();
         }
