@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # The first window as a new user meets it: a fresh home folder, a real window manager (openbox) on a virtual display,
-# ./traindeck gui. Reads the window's geometry from the X server and fails below the minimum; the screenshot is kept in
-# target/window.png (target/window.xwd where ImageMagick is missing). Run it under xvfb-run.
+# ./traindeck gui. Reads the window's geometry from the X server and fails below the minimum; then resizes the window
+# to 1360x860 (AUDIT_SIZE=WxH for another size) and has the app audit its layout there (--layout-audit: every tab of
+# both sides, every visible control inside its parent and the window), failing with the list of controls cut off.
+# The screenshot is kept in target/window.png (target/window.xwd where ImageMagick is missing). Run it under xvfb-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target
 min_width=1100
 min_height=720
+audit_size="${AUDIT_SIZE:-1360x860}"
 export HOME="$(mktemp -d)"
 unset XDG_CONFIG_HOME XDG_DATA_HOME
 # Java takes user.home (and so its preferences) from the password database, not from HOME
 export TRAINDECK_JAVA_OPTS="${TRAINDECK_JAVA_OPTS:-} -Duser.home=$HOME"
 openbox > target/window-wm.log 2>&1 &
 wm=$!
-./traindeck gui > target/window-gui.log 2>&1 &
+./traindeck gui --layout-audit="$audit_size" > target/window-gui.log 2>&1 &
 app=$!
-cleanup() { kill "$app" "$wm" 2>/dev/null || true; pkill -f org.traindeck.app.Launcher 2>/dev/null || true; }
+# the launcher stops the app when it is stopped (from its second launch after a build it is the app itself)
+cleanup() { kill "$app" "$wm" 2>/dev/null || true; }
 trap cleanup EXIT
 
 id=""
@@ -38,14 +42,31 @@ for _ in $(seq 1 40); do
 done
 width=${now%x*}
 height=${now#*x}
-if command -v xwd >/dev/null; then
-  xwd -root -silent > target/window.xwd
-  if convert xwd:target/window.xwd target/window.png 2>/dev/null; then rm -f target/window.xwd; fi
-fi
-
 echo "window: ${width}x${height} (minimum ${min_width}x${min_height}), title: $(xdotool getwindowname "$id")"
 if [ "$width" -lt "$min_width" ] || [ "$height" -lt "$min_height" ]; then
   echo "FAIL the first window is ${width}x${height}, smaller than ${min_width}x${min_height}"
   exit 1
 fi
 echo "ok   the first window opens at ${width}x${height}"
+
+# the app audits its layout once its content area is at the audit size and its config has loaded
+xdotool windowsize "$id" "${audit_size%x*}" "${audit_size#*x}"
+verdict=""
+for _ in $(seq 1 300); do
+  verdict=$(grep -m1 '^layout-audit ' target/window-gui.log || true)
+  [ -n "$verdict" ] && break
+  kill -0 "$app" 2>/dev/null || { echo "FAIL the app exited before its layout audit"; cat target/window-gui.log; exit 1; }
+  sleep 1
+done
+if command -v xwd >/dev/null; then
+  xwd -root -silent > target/window.xwd
+  if convert xwd:target/window.xwd target/window.png 2>/dev/null; then rm -f target/window.xwd; fi
+fi
+
+[ -n "$verdict" ] || { echo "FAIL no layout audit within 300 s"; tail -20 target/window-gui.log; exit 1; }
+grep '^clipped: ' target/window-gui.log || true
+echo "$verdict"
+case "$verdict" in
+  *": ok"*) echo "ok   nothing is cut off at ${audit_size}" ;;
+  *) echo "FAIL controls are cut off at ${audit_size} (or the window never got there)"; exit 1 ;;
+esac

@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 import javafx.animation.AnimationTimer;
 import javafx.animation.PauseTransition;
 import javafx.application.Platform;
@@ -11,16 +12,27 @@ import javafx.util.Duration;
 
 /**
  * For the start-up benchmark (--startup-probe): prints the milliseconds from the JVM's start to the first frame
- * painted after the window was shown and the CPU time used until then, then, three seconds later, the idle heap and
- * resident memory, and exits.
+ * painted after the window was shown and the CPU time used until then, and to the first frame with the window's content
+ * (the config loaded and checked), then, three seconds later, the idle heap and resident memory, and exits.
  */
 public final class StartupProbe {
 
     private StartupProbe() {}
 
     public static void reportAfterFirstFrame() {
+        reportAfterFirstFrame(() -> true);
+    }
+
+    /**
+     * Also reports when the content was first painted ({@code content-ms}, -1 if it did not come within two
+     * minutes): the first frame after {@code contentShown} said yes.
+     */
+    public static void reportAfterFirstFrame(BooleanSupplier contentShown) {
         new AnimationTimer() {
             private int frames;
+            private long firstFrame = -1;
+            private long cpu;
+            private int contentFrames;
 
             @Override
             public void handle(long now) {
@@ -28,17 +40,28 @@ public final class StartupProbe {
                 if (++frames < 2) {
                     return;
                 }
-                stop();
-                long firstFrame = System.currentTimeMillis()
+                long sinceStart = System.currentTimeMillis()
                         - ManagementFactory.getRuntimeMXBean().getStartTime();
-                long cpu = processCpuMillis();
+                if (firstFrame < 0) {
+                    firstFrame = sinceStart;
+                    cpu = processCpuMillis();
+                }
+                if (contentShown.getAsBoolean()) {
+                    contentFrames++;
+                }
+                boolean gaveUp = sinceStart - firstFrame > 120_000;
+                if (contentFrames < 2 && !gaveUp) {
+                    return;
+                }
+                stop();
+                long content = gaveUp ? -1 : sinceStart;
                 PauseTransition idle = new PauseTransition(Duration.seconds(3));
                 idle.setOnFinished(e -> {
                     System.gc();
                     Runtime rt = Runtime.getRuntime();
                     long heap = (rt.totalMemory() - rt.freeMemory()) >> 20;
                     System.out.println("startup-probe first-frame-ms=" + firstFrame + " cpu-ms=" + cpu + " heap-mib="
-                            + heap + " rss-mib=" + residentMib());
+                            + heap + " rss-mib=" + residentMib() + " content-ms=" + content);
                     System.out.flush();
                     Platform.exit();
                     System.exit(0);

@@ -64,6 +64,9 @@ public class TrainDeckApp extends Application {
                          "schedule": {"type": "warmupCosine", "warmupSteps": 5}}]}
             """;
 
+    /** The window's default size, where a new user first meets it. */
+    private static final String DEFAULT_AUDIT_SIZE = "1360x860";
+
     @Override
     public void start(Stage stage) throws Exception {
         List<String> args = getParameters().getRaw();
@@ -82,8 +85,19 @@ public class TrainDeckApp extends Application {
         window = new MainWindow(stage, services, initial);
         stage.show();
         if (args.contains("--startup-probe")) {
-            StartupProbe.reportAfterFirstFrame();
+            StartupProbe.reportAfterFirstFrame(
+                    () -> window.document().validationProperty().get() != null);
         }
+        args.stream()
+                .filter(a -> a.equals("--layout-audit") || a.startsWith("--layout-audit="))
+                .findFirst()
+                .ifPresent(a -> new LayoutAuditInWindow(
+                                stage.getScene(),
+                                LayoutAuditInWindow.Size.parse(
+                                        a.contains("=") ? a.substring(a.indexOf('=') + 1) : DEFAULT_AUDIT_SIZE),
+                                () -> window.document().validationProperty().get() != null,
+                                TrainDeckApp::print)
+                        .start());
         if (autoStart) {
             var result = window.startWhenReady();
             if (smoke) {
@@ -91,6 +105,11 @@ public class TrainDeckApp extends Application {
                 result.whenComplete((r, error) -> Platform.runLater(() -> finishSmokeTest(r, error, resultDir)));
             }
         }
+    }
+
+    private static void print(String line) {
+        System.out.println(line);
+        System.out.flush();
     }
 
     /** Prints the smoke test's verdict and exits: 0 when a real run finished and the charts showed it. */

@@ -7,25 +7,10 @@ import static org.traindeck.app.WindowFixture.waitUntil;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import javafx.geometry.BoundingBox;
-import javafx.geometry.Bounds;
-import javafx.scene.Node;
-import javafx.scene.Parent;
-import javafx.scene.control.ComboBoxBase;
-import javafx.scene.control.Control;
-import javafx.scene.control.Labeled;
-import javafx.scene.control.ListView;
-import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
-import javafx.scene.control.TableView;
-import javafx.scene.control.TextInputControl;
-import javafx.scene.control.TreeTableView;
-import javafx.scene.control.TreeView;
 import javafx.stage.Stage;
-import org.jfree.chart.fx.ChartViewer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,13 +20,9 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * Nothing is cut off at the usual laptop sizes: on every tab of both sides, every visible control lies inside its
- * parent and inside the window. Content that scrolls (scroll panes, lists, tables, text areas) is the one place where
- * overflowing is meant, so the walk stops at those.
+ * parent and inside the window ({@link LayoutAudit}, which {@code .ci/check-window.sh} also runs in the real window).
  */
 class NothingClippedTest extends WindowTest {
-
-    /** Sub-pixel rounding of snapped layouts. */
-    private static final double SLACK = 1.5;
 
     /** At the window's first layout, and with the divider dragged as far to either side as it goes. */
     @ParameterizedTest(name = "{0}x{1}, divider at {2}")
@@ -78,7 +59,8 @@ class NothingClippedTest extends WindowTest {
                 WaitForAsyncUtils.waitForFxEvents();
                 robot.interact(() -> window.scene().getRoot().layout());
                 String where = tab.getText() + " + " + side.getText();
-                clipped.addAll(onFx(() -> clippedControls(window.scene().getRoot(), where)));
+                clipped.addAll(
+                        onFx(() -> LayoutAudit.clippedControls(window.scene().getRoot(), where)));
             }
         }
         assertThat(clipped).as("controls cut off at %.0fx%.0f", width, height).isEmpty();
@@ -107,64 +89,5 @@ class NothingClippedTest extends WindowTest {
         assertThat(main2).isNotSameAs(main);
         assertThat(onFx(() -> main2.getDividerPositions()[0])).isCloseTo(left[0], within(0.01));
         assertThat(onFx(() -> messages2.getDividerPositions()[0])).isCloseTo(left[1], within(0.01));
-    }
-
-    static List<String> clippedControls(Parent root, String where) {
-        List<String> out = new ArrayList<>();
-        Bounds windowBounds = new BoundingBox(
-                0, 0, root.getScene().getWidth(), root.getScene().getHeight());
-        walk(root, windowBounds, where, out);
-        return out;
-    }
-
-    private static void walk(Parent parent, Bounds windowBounds, String where, List<String> out) {
-        Bounds parentBounds = parent.localToScene(parent.getLayoutBounds());
-        for (Node child : parent.getChildrenUnmodifiable()) {
-            if (!child.isVisible() || child.getOpacity() == 0) {
-                continue;
-            }
-            Bounds b = child.localToScene(child.getLayoutBounds());
-            if (child instanceof Control && b.getWidth() > 0 && b.getHeight() > 0) {
-                if (!inside(b, parentBounds)) {
-                    out.add(describe(child, where) + " leaves its parent " + describe(parent, where) + ": " + box(b)
-                            + " outside " + box(parentBounds));
-                } else if (!inside(b, windowBounds)) {
-                    out.add(describe(child, where) + " leaves the window: " + box(b));
-                }
-            }
-            if (child instanceof Parent p && !scrolls(child)) {
-                walk(p, windowBounds, where, out);
-            }
-        }
-    }
-
-    /** Containers whose content is meant to be larger than they are (or drawn by their own code). */
-    private static boolean scrolls(Node n) {
-        return n instanceof ScrollPane
-                || n instanceof ListView
-                || n instanceof TableView
-                || n instanceof TreeView
-                || n instanceof TreeTableView
-                || n instanceof TextInputControl
-                || n instanceof ChartViewer
-                || n instanceof ComboBoxBase;
-    }
-
-    private static boolean inside(Bounds b, Bounds outer) {
-        return b.getMinX() >= outer.getMinX() - SLACK
-                && b.getMinY() >= outer.getMinY() - SLACK
-                && b.getMaxX() <= outer.getMaxX() + SLACK
-                && b.getMaxY() <= outer.getMaxY() + SLACK;
-    }
-
-    private static String describe(Node n, String where) {
-        String id = n.getId() != null ? "#" + n.getId() : "";
-        String text = n instanceof Labeled l && l.getText() != null ? " '" + l.getText() + "'" : "";
-        return "[" + where + "] " + n.getClass().getSimpleName() + id + text;
-    }
-
-    private static String box(Bounds b) {
-        return String.format(
-                Locale.ROOT, "(%.0f,%.0f)-(%.0f,%.0f)", b.getMinX(), b.getMinY(), b.getMaxX(), b.getMaxY());
     }
 }
