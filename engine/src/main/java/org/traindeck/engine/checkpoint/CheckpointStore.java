@@ -30,7 +30,11 @@ public final class CheckpointStore {
     }
 
     public Path regularFile(long globalStep) {
-        return dir.resolve(String.format(Locale.ROOT, "step-%09d%s", globalStep, CheckpointFiles.EXTENSION));
+        return dir.resolve(regularFileName(globalStep));
+    }
+
+    public static String regularFileName(long globalStep) {
+        return String.format(Locale.ROOT, "step-%09d%s", globalStep, CheckpointFiles.EXTENSION);
     }
 
     public Path bestFile(String stageName) {

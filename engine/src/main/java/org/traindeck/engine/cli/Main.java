@@ -13,7 +13,6 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunBusyException;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -324,14 +323,10 @@ public final class Main {
         String resume = c == null ? "" : "; resume with: traindeck resume " + r.runDir();
         String name = c == null ? "" : c.getFileName().toString();
         if (r.status() == RunResult.Status.STOPPED && r.message().equals("stopped at step " + r.steps())) {
-            String stopFile = new CheckpointStore(r.runDir())
-                    .regularFile(r.steps())
-                    .getFileName()
-                    .toString();
             return r.message()
                     + (c == null
                             ? "; no checkpoint was written"
-                            : name.equals(stopFile)
+                            : r.checkpointedLastStep()
                                     ? "; saved " + name
                                     : "; its stop checkpoint could not be written, the newest is " + name)
                     + resume;

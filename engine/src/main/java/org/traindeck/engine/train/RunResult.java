@@ -2,6 +2,7 @@ package org.traindeck.engine.train;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.traindeck.engine.checkpoint.CheckpointStore;
 
 /**
  * How a run ended, where its files are, the last value of each epoch-level metric, and the newest checkpoint written
@@ -33,5 +34,11 @@ public record RunResult(
 
     public boolean succeeded() {
         return status != Status.FAILED;
+    }
+
+    /** Whether the newest checkpoint is the last finished step's, as a stop writes it. */
+    public boolean checkpointedLastStep() {
+        return lastCheckpoint != null
+                && lastCheckpoint.getFileName().toString().equals(CheckpointStore.regularFileName(steps));
     }
 }
