@@ -20,6 +20,7 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 
 /**
  * The shorthands TrainDeck started with, built as before (the same layer names, so their checkpoints keep loading):
@@ -48,7 +49,7 @@ final class ClassicModels {
             g.addLayer("dense" + i, dense.build(), last);
             last = "dense" + i;
         }
-        last = addOutput(g, shape, last, mlp.hidden().isEmpty() ? 0 : mlp.dropout());
+        last = addOutput(g, shape, last, mlp.hidden().isEmpty() ? 0 : mlp.dropout(), kernels.kernelFor(mlp.kernel()));
         return g.setOutputs(last).build();
     }
 
@@ -85,7 +86,7 @@ final class ClassicModels {
                 "dense",
                 new DenseLayer.Builder().nOut(lenet.dense()).activation(act).build(),
                 last);
-        last = addOutput(g, shape, "dense", lenet.dropout());
+        last = addOutput(g, shape, "dense", lenet.dropout(), false);
         return g.setOutputs(last).build();
     }
 
@@ -129,7 +130,7 @@ final class ClassicModels {
             last = p + "out";
         }
         g.addLayer("pool", new GlobalPoolingLayer.Builder(PoolingType.AVG).build(), last);
-        last = addOutput(g, shape, "pool", 0);
+        last = addOutput(g, shape, "pool", 0, false);
         return g.setOutputs(last).build();
     }
 
@@ -142,8 +143,13 @@ final class ClassicModels {
                 .build();
     }
 
+    /** @param ownKernel whether a softmax head runs on TrainDeck's kernel ({@link SoftmaxOutputHead}) */
     private static String addOutput(
-            ComputationGraphConfiguration.GraphBuilder g, ModelInput shape, String from, double dropout) {
+            ComputationGraphConfiguration.GraphBuilder g,
+            ModelInput shape,
+            String from,
+            double dropout,
+            boolean ownKernel) {
         OutputLayer.Builder out = shape.task() == Task.CLASSIFICATION
                 ? new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
                         .activation(Activation.SOFTMAX)
@@ -154,7 +160,8 @@ final class ClassicModels {
         if (dropout > 0) {
             out.dropOut(1 - dropout);
         }
-        g.addLayer(OUTPUT, out.build(), from);
+        OutputLayer layer = out.build();
+        g.addLayer(OUTPUT, ownKernel && SoftmaxOutputHead.computes(layer) ? new SoftmaxOutputHead(layer) : layer, from);
         return OUTPUT;
     }
 
