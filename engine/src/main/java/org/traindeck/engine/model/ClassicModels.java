@@ -53,7 +53,8 @@ final class ClassicModels {
         return g.setOutputs(last).build();
     }
 
-    static ComputationGraphConfiguration lenet(ModelConfig.LeNet lenet, ModelInput shape, long seed) {
+    static ComputationGraphConfiguration lenet(
+            ModelConfig.LeNet lenet, ModelInput shape, long seed, KernelUse kernels) {
         Activation act = activation(lenet.activation());
         ComputationGraphConfiguration.GraphBuilder g =
                 ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
@@ -82,11 +83,11 @@ final class ClassicModels {
                     last);
             last = "pool" + i;
         }
-        g.addLayer(
-                "dense",
-                new DenseLayer.Builder().nOut(lenet.dense()).activation(act).build(),
-                last);
-        last = addOutput(g, shape, "dense", lenet.dropout(), false);
+        boolean kernel = kernels.kernelFor(null);
+        FeedForwardLayer.Builder<?> dense =
+                kernel && DenseKernel.supports(act) ? new DenseKernel.Builder() : new DenseLayer.Builder();
+        g.addLayer("dense", dense.nOut(lenet.dense()).activation(act).build(), last);
+        last = addOutput(g, shape, "dense", lenet.dropout(), kernel);
         return g.setOutputs(last).build();
     }
 

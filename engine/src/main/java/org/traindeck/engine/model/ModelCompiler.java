@@ -90,7 +90,7 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration lenet(ModelConfig.LeNet m) {
-                return ClassicModels.lenet(m, input, seed);
+                return ClassicModels.lenet(m, input, seed, kernels);
             }
 
             @Override
