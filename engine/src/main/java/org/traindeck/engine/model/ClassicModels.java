@@ -20,6 +20,7 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 
 /**
  * The shorthands TrainDeck started with, built as before (the same layer names, so their checkpoints keep loading):
@@ -48,11 +49,12 @@ final class ClassicModels {
             g.addLayer("dense" + i, dense.build(), last);
             last = "dense" + i;
         }
-        last = addOutput(g, shape, last, mlp.hidden().isEmpty() ? 0 : mlp.dropout());
+        last = addOutput(g, shape, last, mlp.hidden().isEmpty() ? 0 : mlp.dropout(), kernels.kernelFor(mlp.kernel()));
         return g.setOutputs(last).build();
     }
 
-    static ComputationGraphConfiguration lenet(ModelConfig.LeNet lenet, ModelInput shape, long seed) {
+    static ComputationGraphConfiguration lenet(
+            ModelConfig.LeNet lenet, ModelInput shape, long seed, KernelUse kernels) {
         Activation act = activation(lenet.activation());
         ComputationGraphConfiguration.GraphBuilder g =
                 ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
@@ -81,11 +83,11 @@ final class ClassicModels {
                     last);
             last = "pool" + i;
         }
-        g.addLayer(
-                "dense",
-                new DenseLayer.Builder().nOut(lenet.dense()).activation(act).build(),
-                last);
-        last = addOutput(g, shape, "dense", lenet.dropout());
+        boolean kernel = kernels.kernelFor(null);
+        FeedForwardLayer.Builder<?> dense =
+                kernel && DenseKernel.supports(act) ? new DenseKernel.Builder() : new DenseLayer.Builder();
+        g.addLayer("dense", dense.nOut(lenet.dense()).activation(act).build(), last);
+        last = addOutput(g, shape, "dense", lenet.dropout(), kernel);
         return g.setOutputs(last).build();
     }
 
@@ -129,7 +131,7 @@ final class ClassicModels {
             last = p + "out";
         }
         g.addLayer("pool", new GlobalPoolingLayer.Builder(PoolingType.AVG).build(), last);
-        last = addOutput(g, shape, "pool", 0);
+        last = addOutput(g, shape, "pool", 0, false);
         return g.setOutputs(last).build();
     }
 
@@ -142,8 +144,13 @@ final class ClassicModels {
                 .build();
     }
 
+    /** @param ownKernel whether a softmax head runs on TrainDeck's kernel ({@link SoftmaxOutputHead}) */
     private static String addOutput(
-            ComputationGraphConfiguration.GraphBuilder g, ModelInput shape, String from, double dropout) {
+            ComputationGraphConfiguration.GraphBuilder g,
+            ModelInput shape,
+            String from,
+            double dropout,
+            boolean ownKernel) {
         OutputLayer.Builder out = shape.task() == Task.CLASSIFICATION
                 ? new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT)
                         .activation(Activation.SOFTMAX)
@@ -154,7 +161,8 @@ final class ClassicModels {
         if (dropout > 0) {
             out.dropOut(1 - dropout);
         }
-        g.addLayer(OUTPUT, out.build(), from);
+        OutputLayer layer = out.build();
+        g.addLayer(OUTPUT, ownKernel && SoftmaxOutputHead.computes(layer) ? new SoftmaxOutputHead(layer) : layer, from);
         return OUTPUT;
     }
 

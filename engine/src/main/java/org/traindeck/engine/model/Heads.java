@@ -18,6 +18,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.graph.Extents;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
 
 /**
@@ -42,7 +43,10 @@ public final class Heads {
         add(g, last, out, head, input, false);
     }
 
-    /** @param ownKernel whether a softmax sequence head runs on TrainDeck's kernel ({@link SoftmaxSequenceHead}) */
+    /**
+     * @param ownKernel whether a softmax head runs on TrainDeck's kernel ({@link SoftmaxOutputHead}, {@link
+     *     SoftmaxSequenceHead})
+     */
     public static void add(
             ComputationGraphConfiguration.GraphBuilder g,
             String last,
@@ -60,13 +64,14 @@ public final class Heads {
                     throw new ShapeError("a " + task.json + " head takes a vector per sample but gets "
                             + Shapes.describe(out) + ": end with \"globalPool\" or \"firstToken\"");
                 }
+                OutputLayer layer = new OutputLayer.Builder(loss)
+                        .activation(act)
+                        .nOut(n)
+                        .weightInit(WeightInit.XAVIER)
+                        .build();
                 g.addLayer(
                         OUTPUT,
-                        new OutputLayer.Builder(loss)
-                                .activation(act)
-                                .nOut(n)
-                                .weightInit(WeightInit.XAVIER)
-                                .build(),
+                        ownKernel && SoftmaxOutputHead.computes(layer) ? new SoftmaxOutputHead(layer) : layer,
                         last);
             }
             case SEQUENCE -> {

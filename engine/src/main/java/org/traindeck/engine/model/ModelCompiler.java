@@ -95,7 +95,7 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration lenet(ModelConfig.LeNet m) {
-                return ClassicModels.lenet(m, input, seed);
+                return ClassicModels.lenet(m, input, seed, kernels);
             }
 
             @Override

@@ -13,6 +13,7 @@ import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.recurrent.TimeDistributed;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.ModelCompiler;
@@ -36,6 +38,7 @@ import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
+import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 import org.traindeck.engine.train.resume.ResumePoint;
 import org.traindeck.engine.train.step.Optimizers;
 
@@ -124,6 +127,56 @@ class KernelPathsTest {
         assertThat(own.params().equalsWithEps(cuda.params(), 0))
                 .as("same parameters from the same seed")
                 .isTrue();
+    }
+
+    @Test
+    void theHeadOfTheClassicShorthandsIsTheKernelUnlessTheyOptOut() {
+        ModelConfig.Mlp mlp = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1);
+        assertThat(layerOf(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.OWN), "output"))
+                .isInstanceOf(SoftmaxOutputHead.class);
+        assertThat(layerOf(ModelCompiler.build(mlp, DIGITS, 1, KernelUse.REFERENCE), "output"))
+                .isExactlyInstanceOf(OutputLayer.class);
+        ModelConfig.Mlp optOut = new ModelConfig.Mlp(List.of(16, 8), ModelConfig.Activation.RELU, 0.1, "dl4j");
+        assertThat(layerOf(ModelCompiler.build(optOut, DIGITS, 1, KernelUse.OWN), "output"))
+                .isExactlyInstanceOf(OutputLayer.class);
+        ModelInput regression = new ModelInput(InputType.feedForward(64), Task.REGRESSION, 2);
+        assertThat(layerOf(ModelCompiler.build(mlp, regression, 1, KernelUse.OWN), "output"))
+                .as("mean squared error is DL4J's")
+                .isExactlyInstanceOf(OutputLayer.class);
+    }
+
+    @Test
+    void theLenetTrainsTheSameOnBothPathsFromTheSameParameters() {
+        ModelConfig.LeNet lenet = new ModelConfig.LeNet(List.of(4, 6), 3, 16, ModelConfig.Activation.RELU, 0.2, false);
+        ModelInput images = new ModelInput(InputType.convolutional(12, 12, 1), Task.CLASSIFICATION, 5);
+        ComputationGraph own = ModelCompiler.build(lenet, images, 4, KernelUse.OWN);
+        ComputationGraph reference = ModelCompiler.build(lenet, images, 4, KernelUse.REFERENCE);
+        assertThat(layerOf(own, "dense")).isInstanceOf(DenseKernel.class);
+        assertThat(layerOf(own, "output")).isInstanceOf(SoftmaxOutputHead.class);
+        assertThat(layerOf(reference, "dense")).isExactlyInstanceOf(DenseLayer.class);
+        assertThat(layerOf(reference, "output")).isExactlyInstanceOf(OutputLayer.class);
+        // the same parameters in the same places: a checkpoint of either loads into the other
+        assertThat(own.params().equalsWithEps(reference.params(), 0)).isTrue();
+        for (ComputationGraph net : List.of(own, reference)) {
+            Optimizers.install(
+                    net, new OptimizerConfig("adam", 1e-2, 0, 0.9, 0.999, 1e-8, 0), new FixedSchedule(1e-2), false);
+        }
+        INDArray x = Nd4j.rand(DataType.FLOAT, 10, 1, 12, 12);
+        INDArray y = Nd4j.zeros(DataType.FLOAT, 10, 5);
+        for (int i = 0; i < 10; i++) {
+            y.putScalar(i, i % 5, 1);
+        }
+        assertRelativelyClose(own.outputSingle(x), reference.outputSingle(x), 1e-5);
+        for (int step = 0; step < 6; step++) {
+            Nd4j.getRandom().setSeed(200 + step); // the same dropout masks on both
+            reference.fit(new MultiDataSet(x, y));
+            Nd4j.getRandom().setSeed(200 + step);
+            own.fit(new MultiDataSet(x, y));
+            assertThat(Math.abs(own.score() - reference.score()) / reference.score())
+                    .as("loss at step %d", step)
+                    .isLessThan(1e-5);
+        }
+        assertRelativelyClose(own.params(), reference.params(), 1e-5);
     }
 
     @Test

@@ -148,7 +148,13 @@ public final class GradientUpdate {
             int epoch,
             double clipNorm,
             boolean wantNorm) {
-        double norm = wantNorm || clipNorm > 0 ? norm(flat, stats) / examples : Double.NaN;
+        double norm = Double.NaN;
+        if (clipNorm > 0 || wantNorm && !one.coversAll()) {
+            norm = norm(flat, stats) / examples;
+        } else if (wantNorm) {
+            // only reported and checked for being finite: the fused plan's own sum, far cheaper than ND4J's norm2
+            norm = one.gradientNorm() / examples;
+        }
         if ((wantNorm || clipNorm > 0) && !Double.isFinite(norm)) {
             net.clearLayersStates();
             return new Result(loss, norm, examples, false, false);

@@ -29,6 +29,7 @@ import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
 import org.traindeck.engine.model.kernels.PatchEmbeddingKernel;
 import org.traindeck.engine.model.kernels.PositionEmbeddingKernel;
+import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
 import org.traindeck.engine.model.kernels.TokenEmbedding;
 import org.traindeck.engine.model.kernels.TransformerBlock;
@@ -100,6 +101,7 @@ public final class NamingTable {
         t.put(OutputLayer.class, dense);
         t.put(RnnOutputLayer.class, dense);
         t.put(SoftmaxSequenceHead.class, dense);
+        t.put(SoftmaxOutputHead.class, dense);
         TensorNaming conv = NamingTable::convolution;
         t.put(ConvolutionLayer.class, conv);
         t.put(Convolution1DLayer.class, conv);

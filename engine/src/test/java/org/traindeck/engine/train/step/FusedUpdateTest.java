@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.schedule.ExponentialSchedule;
@@ -155,6 +156,28 @@ class FusedUpdateTest {
         GradientUpdate.Result r = new GradientUpdate(net, true).apply(1.0, 4, 1, 0, 0, 0, true, false, null);
         assertThat(r.applied()).isTrue();
         assertThat(net.params()).isNotEqualTo(before);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(floats = {Float.NaN, Float.POSITIVE_INFINITY})
+    void aGradientThatIsNotFiniteIsNotAppliedWithoutClippingEither(float bad) {
+        Model mlp = new Model(
+                "mlp",
+                new ModelConfig.Mlp(List.of(8), ModelConfig.Activation.RELU, 0),
+                new ModelInput(InputType.feedForward(5), Task.CLASSIFICATION, 2),
+                "dense0");
+        ComputationGraph net = net(mlp, new OptimizerConfig("adam", 0.01, 0, 0.9, 0.999, 1e-8, 0));
+        assertThat(FusedUpdate.plan(net)).isNotNull();
+        net.getGradientsViewArray().putScalar(net.numParams() - 1, bad);
+        INDArray before = net.params().dup();
+        INDArray state = net.getUpdater().getStateViewArray().dup();
+        GradientUpdate.Result r = new GradientUpdate(net, true).apply(1.0, 4, 1, 0, 0, 0, true, false, null);
+        assertThat(r.applied()).isFalse();
+        assertThat(Double.isFinite(r.gradNorm()))
+                .as("the reported norm %s", r.gradNorm())
+                .isFalse();
+        assertThat(net.params()).isEqualTo(before);
+        assertThat(net.getUpdater().getStateViewArray()).isEqualTo(state);
     }
 
     static Stream<Arguments> beyondIt() {
