@@ -75,8 +75,8 @@ final class TransformerBlockBuffers {
     final float[] r1;
     final float[] xhat2;
     final float[] rstd2;
-    final float[] uRows;
-    final float[] sigmoid;
+    /** The GELU's slope at each hidden unit, all its backward pass needs. */
+    final float[] geluSlope;
     // heap, backward
     final float[] dy;
     final float[] dr1;
@@ -124,8 +124,7 @@ final class TransformerBlockBuffers {
         r1 = new float[nc];
         xhat2 = new float[nc];
         rstd2 = new float[rows];
-        uRows = new float[nf];
-        sigmoid = new float[nf];
+        geluSlope = new float[nf];
         dy = new float[nc];
         dr1 = new float[nc];
         rows1 = new float[Math.max(nf, nc)];
@@ -158,9 +157,9 @@ final class TransformerBlockBuffers {
     static long floatsPerExample(long width, long hidden, long heads, long length) {
         long c = width * length;
         long f = hidden * length;
-        // native: 12 c (qkv and dqkv count 3 each) + 3 f + heads t^2 + t (ones); heap: 8 c + 4 f (two of them the
+        // native: 12 c (qkv and dqkv count 3 each) + 3 f + heads t^2 + t (ones); heap: 8 c + 3 f (two of them the
         // transient rows, at least c each) + 2 t (row statistics); the [t, heads t] blocks are per batch, not per
         // example
-        return 20 * c + 7 * f + heads * length * length + 3 * length;
+        return 20 * c + 6 * f + heads * length * length + 3 * length;
     }
 }

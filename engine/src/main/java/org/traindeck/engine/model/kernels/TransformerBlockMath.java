@@ -299,29 +299,24 @@ final class TransformerBlockMath {
     }
 
     /**
-     * On one chunk (every array from index 0, len at most the tile's length): u += bias; s = sigmoid(1.702 u);
-     * z = u s. {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound
-     * by memory bandwidth.
+     * On one chunk (every array from index 0, len at most the tile's length): u += bias; z = gelu(u) = u s with
+     * s = sigmoid(1.702 u); and the slope gelu'(u) = s (1 + 1.702 u (1 - s)) into {@code slope}, the one thing the
+     * backward pass needs (it no longer reads u and s back: one array written and read instead of two).
+     * {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound by memory
+     * bandwidth.
      */
-    static void biasGelu(float[] u, float[] biasTile, float[] s, float[] z, float[] scratch, int len) {
+    static void biasGelu(float[] u, float[] biasTile, float[] slope, float[] z, float[] scratch, int len) {
         for (int i = 0; i < len; i++) {
             float v = u[i] + biasTile[i];
             u[i] = v;
-            s[i] = -GELU_SCALE * v;
+            slope[i] = -GELU_SCALE * v;
         }
-        expInPlace(s, scratch, 0, len);
+        expInPlace(slope, scratch, 0, len);
         for (int i = 0; i < len; i++) {
-            float sg = 1 / (1 + s[i]);
-            s[i] = sg;
-            z[i] = u[i] * sg;
-        }
-    }
-
-    /** On one chunk (every array from index 0): dz *= gelu'(u) = s (1 + 1.702 u (1 - s)). */
-    static void geluBackward(float[] dz, float[] u, float[] s, int len) {
-        for (int i = 0; i < len; i++) {
-            float sg = s[i];
-            dz[i] = dz[i] * sg * (1 + GELU_SCALE * u[i] * (1 - sg));
+            float v = u[i];
+            float sg = 1 / (1 + slope[i]);
+            z[i] = v * sg;
+            slope[i] = sg * (1 + GELU_SCALE * v * (1 - sg));
         }
     }
 
