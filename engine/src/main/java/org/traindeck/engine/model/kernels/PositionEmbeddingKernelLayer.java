@@ -10,15 +10,13 @@ import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.ops.random.impl.BernoulliDistribution;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.traindeck.engine.model.layers.PositionEmbedding;
 
 /**
  * The position embedding kernel at run time: out[b, c, t] = (x[b, c, t] + pos[c, t]) · mask, as Java loops; the
  * backward pass sums the (masked) gradient over the batch for pos and hands it on as the input's gradient. The dropout
- * mask is drawn from ND4J's RNG, so the network's seed governs it. It runs on the SameDiff layer's parameter handling
+ * mask is drawn from a seed taken from ND4J's RNG ({@link DropoutMasks}), so the network's seed governs it. It runs on the SameDiff layer's parameter handling
  * (the same parameter views as the reference) but never builds a SameDiff graph.
  */
 public class PositionEmbeddingKernelLayer extends SameDiffLayer {
@@ -26,7 +24,6 @@ public class PositionEmbeddingKernelLayer extends SameDiffLayer {
     private float[] values = new float[0];
     private float[] positions = new float[0];
     private float[] maskValues = new float[0];
-    private HostFloats.Native mask;
     private boolean masked;
     private long[] shape;
 
@@ -88,13 +85,9 @@ public class PositionEmbeddingKernelLayer extends SameDiffLayer {
 
     /** An inverted-dropout mask (values 0 or 1/keep). */
     private void drawMask(int n) {
-        mask = HostFloats.Native.fit(mask, n);
-        double keep = 1 - embedding().dropout();
-        INDArray m = mask.array.get(NDArrayIndex.interval(0, n));
-        Nd4j.getExecutioner().exec(new BernoulliDistribution(m, keep), Nd4j.getRandom());
-        m.muli(1 / keep);
         maskValues = HostFloats.atLeast(maskValues, n);
-        mask.buffer.get(0, maskValues, 0, n);
+        DropoutMasks.fill(
+                maskValues, n, Nd4j.getRandom().nextLong(), embedding().dropout());
     }
 
     @Override

@@ -5,7 +5,9 @@ import org.bytedeco.javacpp.FloatPointer;
 /**
  * The block's multi-head attention on rows: per example and head, P = softmax(Q K^T / sqrt(d)) and O = P V as direct
  * {@link Sgemm} calls that read and write each head's columns of qkv [rows, 3C] and of the output [rows, C] in place,
- * and its backward pass. Each [t, t] block of probabilities goes through the heap for the softmax loops.
+ * and its backward pass. The scores are computed transposed (K Q^T), one example's heads side by side in one
+ * [t, heads t] block ({@link TransformerBlockSoftmax}), which goes through the heap once per example for the softmax
+ * loops; the products read it transposed back where they need P.
  */
 final class TransformerBlockAttention {
 
@@ -14,44 +16,36 @@ final class TransformerBlockAttention {
     static void forward(TransformerBlockBuffers b, int c, int heads, boolean causal) {
         int d = c / heads;
         int t = b.length;
-        int tt = t * t;
+        int w = heads * t;
+        int block = t * w;
         float scale = (float) (1 / Math.sqrt(d));
         FloatPointer qkv = b.qkv.pointer;
+        FloatPointer p = b.probabilities.pointer;
         for (int e = 0; e < b.mb; e++) {
             long rowsAt = (long) e * t;
+            long pAt = (long) e * block;
             for (int head = 0; head < heads; head++) {
                 long q = rowsAt * 3 * c + (long) head * d;
-                int pAt = (e * heads + head) * tt;
+                // S^T = K Q^T, into columns head t .. head t + t of the example's block
                 Sgemm.multiply(
-                        false,
+                        false, true, t, t, d, scale, qkv, q + c, 3 * c, qkv, q, 3 * c, 0, p, pAt + (long) head * t, w);
+            }
+            b.probabilities.buffer.get((int) pAt, b.block, 0, block);
+            TransformerBlockSoftmax.forward(b.block, t, heads, causal, b.column, b.expScratch);
+            b.probabilities.buffer.put((int) pAt, b.block, 0, block);
+            for (int head = 0; head < heads; head++) {
+                long q = rowsAt * 3 * c + (long) head * d;
+                // O = P V = (P^T)^T V
+                Sgemm.multiply(
                         true,
-                        t,
-                        t,
-                        d,
-                        scale,
-                        qkv,
-                        q,
-                        3 * c,
-                        qkv,
-                        q + c,
-                        3 * c,
-                        0,
-                        b.probabilities.pointer,
-                        pAt,
-                        t);
-                b.probabilities.buffer.get(pAt, b.block, 0, tt);
-                TransformerBlockMath.softmax(b.block, 0, t, causal, b.expScratch);
-                b.probabilities.buffer.put(pAt, b.block, 0, tt);
-                Sgemm.multiply(
-                        false,
                         false,
                         t,
                         d,
                         t,
                         1,
-                        b.probabilities.pointer,
-                        pAt,
-                        t,
+                        p,
+                        pAt + (long) head * t,
+                        w,
                         qkv,
                         q + 2L * c,
                         3 * c,
@@ -67,43 +61,35 @@ final class TransformerBlockAttention {
     static void backward(TransformerBlockBuffers b, int c, int heads, boolean causal) {
         int d = c / heads;
         int t = b.length;
-        int tt = t * t;
+        int w = heads * t;
+        int block = t * w;
         float scale = (float) (1 / Math.sqrt(d));
         FloatPointer qkv = b.qkv.pointer;
         FloatPointer dqkv = b.dqkv.pointer;
+        FloatPointer p = b.probabilities.pointer;
         FloatPointer ds = b.dscores.pointer;
         for (int e = 0; e < b.mb; e++) {
             long rowsAt = (long) e * t;
+            long pAt = (long) e * block;
             for (int head = 0; head < heads; head++) {
                 long q = rowsAt * 3 * c + (long) head * d;
                 long o = rowsAt * c + (long) head * d;
-                int pAt = (e * heads + head) * tt;
-                // dP = dO V^T; dV = P^T dO
-                Sgemm.multiply(false, true, t, t, d, 1, b.datt.pointer, o, c, qkv, q + 2L * c, 3 * c, 0, ds, 0, t);
+                long at = (long) head * t;
+                // dP^T = V dO^T; dV = P^T dO
+                Sgemm.multiply(false, true, t, t, d, 1, qkv, q + 2L * c, 3 * c, b.datt.pointer, o, c, 0, ds, at, w);
                 Sgemm.multiply(
-                        true,
-                        false,
-                        t,
-                        d,
-                        t,
-                        1,
-                        b.probabilities.pointer,
-                        pAt,
-                        t,
-                        b.datt.pointer,
-                        o,
-                        c,
-                        0,
-                        dqkv,
-                        q + 2L * c,
-                        3 * c);
-                b.probabilities.buffer.get(pAt, b.block, 0, tt);
-                b.dscores.buffer.get(0, b.dblock, 0, tt);
-                TransformerBlockMath.softmaxBackward(b.block, 0, b.dblock, 0, t, scale, causal);
-                b.dscores.buffer.put(0, b.dblock, 0, tt);
-                // dQ = dS K; dK = dS^T Q
-                Sgemm.multiply(false, false, t, d, t, 1, ds, 0, t, qkv, q + c, 3 * c, 0, dqkv, q, 3 * c);
-                Sgemm.multiply(true, false, t, d, t, 1, ds, 0, t, qkv, q, 3 * c, 0, dqkv, q + c, 3 * c);
+                        false, false, t, d, t, 1, p, pAt + at, w, b.datt.pointer, o, c, 0, dqkv, q + 2L * c, 3 * c);
+            }
+            b.probabilities.buffer.get((int) pAt, b.block, 0, block);
+            b.dscores.buffer.get(0, b.dblock, 0, block);
+            TransformerBlockSoftmax.backward(b.block, b.dblock, t, heads, scale, b.column, b.expScratch);
+            b.dscores.buffer.put(0, b.dblock, 0, block);
+            for (int head = 0; head < heads; head++) {
+                long q = rowsAt * 3 * c + (long) head * d;
+                long at = (long) head * t;
+                // dQ = dS K = (dS^T)^T K; dK = dS^T Q
+                Sgemm.multiply(true, false, t, d, t, 1, ds, at, w, qkv, q + c, 3 * c, 0, dqkv, q, 3 * c);
+                Sgemm.multiply(false, false, t, d, t, 1, ds, at, w, qkv, q, 3 * c, 0, dqkv, q + c, 3 * c);
             }
         }
     }

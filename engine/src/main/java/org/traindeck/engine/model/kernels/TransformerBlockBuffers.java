@@ -75,8 +75,8 @@ final class TransformerBlockBuffers {
     final float[] r1;
     final float[] xhat2;
     final float[] rstd2;
-    final float[] uRows;
-    final float[] sigmoid;
+    /** The GELU's slope at each hidden unit, all its backward pass needs. */
+    final float[] geluSlope;
     // heap, backward
     final float[] dy;
     final float[] dr1;
@@ -84,11 +84,12 @@ final class TransformerBlockBuffers {
     final float[] rows1;
 
     final float[] rows2;
-    /** One [t, t] block of probabilities and of their gradient, and the exponentials' scratch. */
+    /** One example's [t, heads t] block of probabilities and of their gradient, the exponentials' scratch, a row. */
     final float[] block;
 
     final float[] dblock;
     final float[] expScratch;
+    final float[] column;
     /** Four chunk-sized arrays for the loops that work a chunk of rows at a time (see TransformerBlockMath.tile). */
     final float[][] local;
 
@@ -99,6 +100,7 @@ final class TransformerBlockBuffers {
         int nc = rows * width;
         int nf = rows * hidden;
         int tt = length * length;
+        int blockFloats = heads * tt;
         h1 = Region.allocate(nc);
         qkv = Region.allocate(3L * nc);
         probabilities = Region.allocate((long) mb * heads * tt);
@@ -110,7 +112,7 @@ final class TransformerBlockBuffers {
         dz = Region.allocate(nf);
         dh = Region.allocate(nc);
         datt = Region.allocate(nc);
-        dscores = Region.allocate(tt);
+        dscores = Region.allocate(blockFloats);
         dqkv = Region.allocate(3L * nc);
         ones = Region.allocate(rows);
         for (int i = 0; i < rows; i++) {
@@ -122,15 +124,15 @@ final class TransformerBlockBuffers {
         r1 = new float[nc];
         xhat2 = new float[nc];
         rstd2 = new float[rows];
-        uRows = new float[nf];
-        sigmoid = new float[nf];
+        geluSlope = new float[nf];
         dy = new float[nc];
         dr1 = new float[nc];
         rows1 = new float[Math.max(nf, nc)];
         rows2 = new float[Math.max(nf, nc)];
-        block = new float[tt];
-        dblock = new float[tt];
-        expScratch = new float[tt];
+        block = new float[blockFloats];
+        dblock = new float[blockFloats];
+        expScratch = new float[blockFloats];
+        column = new float[heads * length];
         int chunk = Math.max(
                 TransformerBlockMath.tile(new float[width], width).length,
                 TransformerBlockMath.tile(new float[hidden], hidden).length);
@@ -155,8 +157,9 @@ final class TransformerBlockBuffers {
     static long floatsPerExample(long width, long hidden, long heads, long length) {
         long c = width * length;
         long f = hidden * length;
-        // native: 12 c (qkv and dqkv count 3 each) + 3 f + heads t^2 + t (ones); heap: 8 c + 4 f (two of them the
-        // transient rows, at least c each) + 2 t (row statistics); the [t, t] blocks are per batch, not per example
-        return 20 * c + 7 * f + heads * length * length + 3 * length;
+        // native: 12 c (qkv and dqkv count 3 each) + 3 f + heads t^2 + t (ones); heap: 8 c + 3 f (two of them the
+        // transient rows, at least c each) + 2 t (row statistics); the [t, heads t] blocks are per batch, not per
+        // example
+        return 20 * c + 6 * f + heads * length * length + 3 * length;
     }
 }

@@ -10,19 +10,18 @@ final class TransformerBlockGelu {
 
     private TransformerBlockGelu() {}
 
-    /** u (the product) + bias kept in uRows, its sigmoid in sigmoid, the GELU written to z (native). */
+    /** The GELU of u (the product) + bias written to z (native), its slope kept in geluSlope. */
     static void forward(TransformerBlockBuffers b, float[] bias, int f) {
         int count = b.rows * f;
         float[] biasTile = TransformerBlockMath.tile(bias, f);
         float[] u = b.local[0];
-        float[] s = b.local[1];
+        float[] slope = b.local[1];
         float[] z = b.local[2];
         for (int at = 0; at < count; at += biasTile.length) {
             int len = Math.min(biasTile.length, count - at);
             b.u.buffer.get(at, u, 0, len);
-            TransformerBlockMath.biasGelu(u, biasTile, s, z, b.local[3], len);
-            System.arraycopy(u, 0, b.uRows, at, len);
-            System.arraycopy(s, 0, b.sigmoid, at, len);
+            TransformerBlockMath.biasGelu(u, biasTile, slope, z, b.local[3], len);
+            System.arraycopy(slope, 0, b.geluSlope, at, len);
             b.z.buffer.put(at, z, 0, len);
         }
     }
@@ -32,14 +31,14 @@ final class TransformerBlockGelu {
         int count = b.rows * f;
         float[] acc = TransformerBlockMath.tile(new float[f], f);
         float[] dz = b.local[0];
-        float[] u = b.local[1];
-        float[] s = b.local[2];
+        float[] slope = b.local[1];
         for (int at = 0; at < count; at += acc.length) {
             int len = Math.min(acc.length, count - at);
             b.dz.buffer.get(at, dz, 0, len);
-            System.arraycopy(b.uRows, at, u, 0, len);
-            System.arraycopy(b.sigmoid, at, s, 0, len);
-            TransformerBlockMath.geluBackward(dz, u, s, len);
+            System.arraycopy(b.geluSlope, at, slope, 0, len);
+            for (int i = 0; i < len; i++) {
+                dz[i] *= slope[i];
+            }
             TransformerBlockMath.accumulate(acc, dz, len);
             b.dz.buffer.put(at, dz, 0, len);
         }

@@ -3,7 +3,7 @@ package org.traindeck.engine.model.kernels;
 import java.util.Arrays;
 
 /**
- * The block's elementwise work as plain loops over heap rows [rows, width]: layer norm, softmax, GELU, bias, residual,
+ * The block's elementwise work as plain loops over heap rows [rows, width]: layer norm, GELU, bias, residual,
  * column sums and the layout changes. Heap arrays rather than buffers on native memory, because C2 (Java 17)
  * vectorises loops over {@code float[]} but not a buffer's absolute get/put; the matrix products' operands are copied
  * to and from native memory in bulk. Row statistics accumulate in double, everything else in float.
@@ -113,25 +113,6 @@ final class TransformerBlockMath {
             s0 += a[from + j];
         }
         return (s0 + s1) + (s2 + s3);
-    }
-
-    /** Maximum of a[from, from + n), four running maxima (one chain waits on each comparison's latency). */
-    static float max(float[] a, int from, int n) {
-        float m0 = Float.NEGATIVE_INFINITY;
-        float m1 = m0;
-        float m2 = m0;
-        float m3 = m0;
-        int j = 0;
-        for (; j + 3 < n; j += 4) {
-            m0 = Math.max(m0, a[from + j]);
-            m1 = Math.max(m1, a[from + j + 1]);
-            m2 = Math.max(m2, a[from + j + 2]);
-            m3 = Math.max(m3, a[from + j + 3]);
-        }
-        for (; j < n; j++) {
-            m0 = Math.max(m0, a[from + j]);
-        }
-        return Math.max(Math.max(m0, m1), Math.max(m2, m3));
     }
 
     /** Sum of a[aAt + j] b[bAt + j] for j in [0, n), in double with four partial sums. */
@@ -318,29 +299,24 @@ final class TransformerBlockMath {
     }
 
     /**
-     * On one chunk (every array from index 0, len at most the tile's length): u += bias; s = sigmoid(1.702 u);
-     * z = u s. {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound
-     * by memory bandwidth.
+     * On one chunk (every array from index 0, len at most the tile's length): u += bias; z = gelu(u) = u s with
+     * s = sigmoid(1.702 u); and the slope gelu'(u) = s (1 + 1.702 u (1 - s)) into {@code slope}, the one thing the
+     * backward pass needs (it no longer reads u and s back: one array written and read instead of two).
+     * {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound by memory
+     * bandwidth.
      */
-    static void biasGelu(float[] u, float[] biasTile, float[] s, float[] z, float[] scratch, int len) {
+    static void biasGelu(float[] u, float[] biasTile, float[] slope, float[] z, float[] scratch, int len) {
         for (int i = 0; i < len; i++) {
             float v = u[i] + biasTile[i];
             u[i] = v;
-            s[i] = -GELU_SCALE * v;
+            slope[i] = -GELU_SCALE * v;
         }
-        expInPlace(s, scratch, 0, len);
+        expInPlace(slope, scratch, 0, len);
         for (int i = 0; i < len; i++) {
-            float sg = 1 / (1 + s[i]);
-            s[i] = sg;
-            z[i] = u[i] * sg;
-        }
-    }
-
-    /** On one chunk (every array from index 0): dz *= gelu'(u) = s (1 + 1.702 u (1 - s)). */
-    static void geluBackward(float[] dz, float[] u, float[] s, int len) {
-        for (int i = 0; i < len; i++) {
-            float sg = s[i];
-            dz[i] = dz[i] * sg * (1 + GELU_SCALE * u[i] * (1 - sg));
+            float v = u[i];
+            float sg = 1 / (1 + slope[i]);
+            z[i] = v * sg;
+            slope[i] = sg * (1 + GELU_SCALE * v * (1 - sg));
         }
     }
 
@@ -357,48 +333,6 @@ final class TransformerBlockMath {
         for (int o = 0; o < acc.length; o += c) {
             for (int j = 0; j < c; j++) {
                 out[j] += acc[o + j];
-            }
-        }
-    }
-
-    /**
-     * Row softmax of a [t, t] score block from {@code at}; causal: row i keeps columns 0..i, the rest become 0. The
-     * exponentials of the whole block in one {@link #expInPlace} ({@code scratch} as long as p).
-     */
-    static void softmax(float[] p, int at, int t, boolean causal, float[] scratch) {
-        for (int i = 0; i < t; i++) {
-            int o = at + i * t;
-            int end = causal ? i + 1 : t;
-            float max = max(p, o, end);
-            for (int j = 0; j < end; j++) {
-                p[o + j] -= max;
-            }
-        }
-        expInPlace(p, scratch, at, at + t * t);
-        for (int i = 0; i < t; i++) {
-            int o = at + i * t;
-            int end = causal ? i + 1 : t;
-            float inv = (float) (1 / sum(p, o, end));
-            for (int j = 0; j < end; j++) {
-                p[o + j] *= inv;
-            }
-            for (int j = end; j < t; j++) {
-                p[o + j] = 0;
-            }
-        }
-    }
-
-    /** In place in {@code dp} (from {@code dpAt}): dS = scale P (dP - rowsum(dP P)), for a [t, t] block; P from {@code pAt}. */
-    static void softmaxBackward(float[] p, int pAt, float[] dp, int dpAt, int t, float scale, boolean causal) {
-        for (int i = 0; i < t; i++) {
-            int o = i * t;
-            int end = causal ? i + 1 : t;
-            float dot = (float) dot(dp, dpAt + o, p, pAt + o, end);
-            for (int j = 0; j < end; j++) {
-                dp[dpAt + o + j] = scale * p[pAt + o + j] * (dp[dpAt + o + j] - dot);
-            }
-            for (int j = end; j < t; j++) {
-                dp[dpAt + o + j] = 0;
             }
         }
     }

@@ -6,6 +6,7 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.FirstTimeStepKernel;
 import org.traindeck.engine.model.layers.FirstTimeStep;
 
 /** firstToken: the first step of a sequence, the class token a ViT's head reads. */
@@ -19,6 +20,6 @@ public final class FirstToken implements LayerKind {
     @Override
     public Built build(NodeOptions o, List<InputType> inputs) {
         Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", "it picks a step of a sequence");
-        return Built.layer(new FirstTimeStep());
+        return Built.layer(o.ownKernel() ? new FirstTimeStepKernel() : new FirstTimeStep());
     }
 }
