@@ -54,7 +54,7 @@ class SequenceKindsTest {
         assertThat(row(s, "both").parameters()).isEqualTo(2 * 4 * (5 * 3 + 3 * 3 + 3));
         assertThat(shapeOf(s, "sum")).isEqualTo("[3, 8]");
         assertThat(shapeOf(s, "last")).isEqualTo("[4]");
-        assertThat(row(s, "output").type()).isEqualTo("OutputLayer");
+        assertThat(row(s, "output").type()).isEqualTo("SoftmaxOutputHead");
     }
 
     @Test
