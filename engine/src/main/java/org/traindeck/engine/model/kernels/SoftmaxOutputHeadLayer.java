@@ -238,26 +238,7 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
         int k = classes();
         readTargets(n);
         double clip = ((LossMCXENT) layerConf().getLossFn()).getSoftmaxClipEps();
-        double sum = 0;
-        for (int r = 0; r < n; r++) {
-            float m = rowMask[r];
-            if (m == 0) {
-                continue;
-            }
-            int o = r * k;
-            double row = 0;
-            for (int j = 0; j < k; j++) {
-                float y = targets[o + j];
-                if (y != 0) {
-                    double p = probabilities[o + j];
-                    if (clip > 0) {
-                        p = Math.min(Math.max(p, clip), 1 - clip);
-                    }
-                    row += y * Math.log(p);
-                }
-            }
-            sum -= row * m;
-        }
+        double sum = CrossEntropyRows.sum(probabilities, targets, rowMask, n, k, clip);
         double score = conf().isMiniBatch() ? sum / n : sum;
         this.score = score + fullNetRegTerm;
         return this.score;
