@@ -180,13 +180,16 @@ public class TransformerBlock extends BaseLayer {
 
     /** Floats per example of the kernel's activation and gradient buffers (shared by a thread's blocks with recompute). */
     public long bufferFloatsPerExample(long length) {
-        return TransformerBlockBuffers.floatsPerExample(width, hidden, heads, length);
+        return TransformerBlockBuffers.floatsPerExample(width, hidden, heads, length, recompute);
     }
 
-    /** Floats per example this block keeps of its own: its buffers, or with recompute only its dropout masks. */
+    /**
+     * Floats per example this block keeps of its own: its buffers, or with recompute its attention's output and its
+     * dropout masks.
+     */
     public long keptFloatsPerExample(long length) {
         long masks = dropout > 0 ? 2 * width * length : 0;
-        return recompute ? masks : masks + bufferFloatsPerExample(length);
+        return recompute ? masks + width * length : masks + bufferFloatsPerExample(length);
     }
 
     private IllegalArgumentException refuse(String message) {

@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.kernels;
 
 import org.bytedeco.javacpp.FloatPointer;
+import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
 
 /**
  * The block's multi-head attention on rows: per example and head, P = softmax(Q K^T / sqrt(d)) and O = P V as direct
@@ -13,26 +14,16 @@ final class TransformerBlockAttention {
 
     private TransformerBlockAttention() {}
 
-    static void forward(TransformerBlockBuffers b, int c, int heads, boolean causal) {
+    /** From qkv to {@code attended} [rows, C]: the buffers' own region, or one a recomputing block keeps. */
+    static void forward(TransformerBlockBuffers b, Region attended, int c, int heads, boolean causal) {
         int d = c / heads;
         int t = b.length;
         int w = heads * t;
-        int block = t * w;
-        float scale = (float) (1 / Math.sqrt(d));
         FloatPointer qkv = b.qkv.pointer;
         FloatPointer p = b.probabilities.pointer;
         for (int e = 0; e < b.mb; e++) {
             long rowsAt = (long) e * t;
-            long pAt = (long) e * block;
-            for (int head = 0; head < heads; head++) {
-                long q = rowsAt * 3 * c + (long) head * d;
-                // S^T = K Q^T, into columns head t .. head t + t of the example's block
-                Sgemm.multiply(
-                        false, true, t, t, d, scale, qkv, q + c, 3 * c, qkv, q, 3 * c, 0, p, pAt + (long) head * t, w);
-            }
-            b.probabilities.buffer.get((int) pAt, b.block, 0, block);
-            TransformerBlockSoftmax.forward(b.block, t, heads, causal, b.column, b.expScratch);
-            b.probabilities.buffer.put((int) pAt, b.block, 0, block);
+            long pAt = probabilities(b, e, c, heads, causal);
             for (int head = 0; head < heads; head++) {
                 long q = rowsAt * 3 * c + (long) head * d;
                 // O = P V = (P^T)^T V
@@ -50,11 +41,38 @@ final class TransformerBlockAttention {
                         q + 2L * c,
                         3 * c,
                         0,
-                        b.attended.pointer,
+                        attended.pointer,
                         rowsAt * c + (long) head * d,
                         c);
             }
         }
+    }
+
+    /**
+     * Example e's probabilities into its [t, heads t] block of the probabilities buffer, whose offset it returns: the
+     * example's own block, or the one block that a buffer holding a single example has (recompute: the backward pass
+     * computes them again, example by example, instead of keeping [mb, heads, t, t] floats).
+     */
+    private static long probabilities(TransformerBlockBuffers b, int e, int c, int heads, boolean causal) {
+        int d = c / heads;
+        int t = b.length;
+        int w = heads * t;
+        int block = t * w;
+        float scale = (float) (1 / Math.sqrt(d));
+        FloatPointer qkv = b.qkv.pointer;
+        FloatPointer p = b.probabilities.pointer;
+        long rowsAt = (long) e * t;
+        long pAt = b.probabilitiesPerExample ? 0 : (long) e * block;
+        for (int head = 0; head < heads; head++) {
+            long q = rowsAt * 3 * c + (long) head * d;
+            // S^T = K Q^T, into columns head t .. head t + t of the example's block
+            Sgemm.multiply(
+                    false, true, t, t, d, scale, qkv, q + c, 3 * c, qkv, q, 3 * c, 0, p, pAt + (long) head * t, w);
+        }
+        b.probabilities.buffer.get((int) pAt, b.block, 0, block);
+        TransformerBlockSoftmax.forward(b.block, t, heads, causal, b.column, b.expScratch);
+        b.probabilities.buffer.put((int) pAt, b.block, 0, block);
+        return pAt;
     }
 
     /** From datt (the output's gradient) to dqkv. */
@@ -70,7 +88,7 @@ final class TransformerBlockAttention {
         FloatPointer ds = b.dscores.pointer;
         for (int e = 0; e < b.mb; e++) {
             long rowsAt = (long) e * t;
-            long pAt = (long) e * block;
+            long pAt = b.probabilitiesPerExample ? probabilities(b, e, c, heads, causal) : (long) e * block;
             for (int head = 0; head < heads; head++) {
                 long q = rowsAt * 3 * c + (long) head * d;
                 long o = rowsAt * c + (long) head * d;

@@ -53,6 +53,8 @@ final class TransformerBlockBuffers {
     final int mb;
     final int length;
     final int rows;
+    /** Whether probabilities holds one example's attention probabilities, not the whole batch's (recompute). */
+    final boolean probabilitiesPerExample;
     // native, for the matrix products
     final Region h1;
     final Region qkv;
@@ -93,8 +95,9 @@ final class TransformerBlockBuffers {
     /** Four chunk-sized arrays for the loops that work a chunk of rows at a time (see TransformerBlockMath.tile). */
     final float[][] local;
 
-    TransformerBlockBuffers(int mb, int length, int width, int hidden, int heads) {
+    TransformerBlockBuffers(int mb, int length, int width, int hidden, int heads, boolean probabilitiesPerExample) {
         this.mb = mb;
+        this.probabilitiesPerExample = probabilitiesPerExample;
         this.length = length;
         this.rows = mb * length;
         int nc = rows * width;
@@ -103,7 +106,7 @@ final class TransformerBlockBuffers {
         int blockFloats = heads * tt;
         h1 = Region.allocate(nc);
         qkv = Region.allocate(3L * nc);
-        probabilities = Region.allocate((long) mb * heads * tt);
+        probabilities = Region.allocate(probabilitiesPerExample ? blockFloats : (long) mb * heads * tt);
         attended = Region.allocate(nc);
         h2 = Region.allocate(nc);
         u = Region.allocate(nf);
@@ -152,14 +155,15 @@ final class TransformerBlockBuffers {
 
     /**
      * Floats one example adds to the block's buffers (forward and backward), for memory estimates. With recompute
-     * they are shared by all blocks of a thread, so a model needs them once, not per block.
+     * they are shared by all blocks of a thread, so a model needs them once, not per block, and the attention
+     * probabilities are one example's, not per example.
      */
-    static long floatsPerExample(long width, long hidden, long heads, long length) {
+    static long floatsPerExample(long width, long hidden, long heads, long length, boolean probabilitiesPerExample) {
         long c = width * length;
         long f = hidden * length;
         // native: 12 c (qkv and dqkv count 3 each) + 3 f + heads t^2 + t (ones); heap: 8 c + 3 f (two of them the
         // transient rows, at least c each) + 2 t (row statistics); the [t, heads t] blocks are per batch, not per
         // example
-        return 20 * c + 6 * f + heads * length * length + 3 * length;
+        return 20 * c + 6 * f + (probabilitiesPerExample ? 0 : heads * length * length) + 3 * length;
     }
 }

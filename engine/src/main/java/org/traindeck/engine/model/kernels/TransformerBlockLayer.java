@@ -35,8 +35,9 @@ import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
  * {@link Sgemm} calls on the parameters' and buffers' native memory (attention per example and head in
  * {@link TransformerBlockAttention}), the elementwise work as Java loops on heap rows ({@link TransformerBlockMath}),
  * one transpose out. The forward
- * pass keeps what the backward pass needs, so nothing runs twice; with recompute it keeps only the input (and the
- * dropout masks) and the buffers are shared by the thread's blocks.
+ * pass keeps what the backward pass needs, so nothing runs twice; with recompute it keeps only the input, the
+ * attention's output and the dropout masks, the buffers are shared by the thread's blocks and hold one example's
+ * attention probabilities (the backward pass computes them again per example).
  */
 public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
 
@@ -44,6 +45,14 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
             ThreadLocal.withInitial(HashMap::new);
 
     private TransformerBlockBuffers own;
+    /**
+     * With recompute, the attention's output [rows, C] of the last forward pass, kept as well as the input: the
+     * backward pass then computes again only what grows linearly with the length (norms, projections, MLP) and the
+     * probabilities once per example, not the attention's forward pass a second time.
+     */
+    private Region keptAttended;
+
+    private int keptRows;
     private final TransformerBlockDropout dropout = new TransformerBlockDropout();
     /** This step's dropout masks, null without dropout (or outside training). */
     private float[] masks;
@@ -92,7 +101,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
             if (b == null) {
                 shared.values().forEach(TransformerBlockBuffers::free);
                 shared.clear();
-                b = new TransformerBlockBuffers(mb, length, width(), hidden(), heads());
+                b = new TransformerBlockBuffers(mb, length, width(), hidden(), heads(), true);
                 shared.put(key, b);
             }
             return b;
@@ -101,7 +110,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
             if (own != null) {
                 own.free();
             }
-            own = new TransformerBlockBuffers(mb, length, width(), hidden(), heads());
+            own = new TransformerBlockBuffers(mb, length, width(), hidden(), heads(), false);
         }
         return own;
     }
@@ -156,7 +165,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         masks = training && layerConf().getDropout() > 0
                 ? dropout.draw(b.rows, width(), layerConf().getDropout())
                 : null;
-        forward(in, b);
+        forward(in, b, false);
         INDArray out = workspaceMgr.createUninitialized(
                 ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
         TransformerBlockMath.fromRows(b.rows2, b.rows1, mb, width(), t);
@@ -164,8 +173,27 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         return out;
     }
 
-    /** The forward pass into the buffers; the output rows end in rows2. */
-    private void forward(INDArray in, TransformerBlockBuffers b) {
+    /** Where the attention's output goes: the buffers' region, or with recompute this block's own. */
+    private Region attended(TransformerBlockBuffers b) {
+        if (!layerConf().isRecompute()) {
+            return b.attended;
+        }
+        if (keptAttended == null || keptRows != b.rows) {
+            if (keptAttended != null) {
+                keptAttended.free();
+            }
+            keptAttended = Region.allocate((long) b.rows * width());
+            keptRows = b.rows;
+        }
+        return keptAttended;
+    }
+
+    /**
+     * The forward pass into the buffers; the output rows end in rows2. {@code attentionKept}: the attention's output
+     * of this input is already in {@link #keptAttended} (the backward pass of a recomputing block), and the pass stops
+     * where what the backward pass reads is computed.
+     */
+    private void forward(INDArray in, TransformerBlockBuffers b, boolean attentionKept) {
         int c = width();
         int f = hidden();
         int n = b.rows;
@@ -219,9 +247,12 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 b.qkv.pointer,
                 0,
                 3 * c);
-        TransformerBlockAttention.forward(b, c, heads(), layerConf().isCausal());
-        Sgemm.multiply(
-                false, false, n, c, c, 1, b.attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
+        Region attended = attended(b);
+        if (!attentionKept) {
+            TransformerBlockAttention.forward(
+                    b, attended, c, heads(), layerConf().isCausal());
+        }
+        Sgemm.multiply(false, false, n, c, c, 1, attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
         TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c, b.local);
         TransformerBlockMath.layerNorm(
@@ -239,6 +270,10 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         // W1 is [C, F] column-major: row-major [F, C], used transposed
         Sgemm.multiply(false, true, n, f, c, 1, b.h2.pointer, 0, c, ptr(MLP1_WEIGHTS), 0, c, 0, b.u.pointer, 0, f);
         TransformerBlockGelu.forward(b, vector(MLP1_BIAS), f);
+        if (attentionKept) {
+            // the backward pass needs z and the GELU's slope, not the block's output
+            return;
+        }
         Sgemm.multiply(false, true, n, c, f, 1, b.z.pointer, 0, f, ptr(MLP2_WEIGHTS), 0, f, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
         TransformerBlockMath.residual(b.r1, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, c, b.local);
@@ -254,7 +289,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         bindGradients();
         TransformerBlockBuffers b = buffers(mb, t);
         if (layerConf().isRecompute()) {
-            forward(dense(input, workspaceMgr, ArrayType.BP_WORKING_MEM), b);
+            forward(dense(input, workspaceMgr, ArrayType.BP_WORKING_MEM), b, true);
         }
         backward(eps, b);
         INDArray dx = workspaceMgr.createUninitialized(
@@ -301,7 +336,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(OUT_BIAS, cs, c);
         Sgemm.multiply(
-                true, false, c, c, n, 1, b.attended.pointer, 0, c, b.dm.pointer, 0, c, 0, gptr(OUT_WEIGHTS), 0, c);
+                true, false, c, c, n, 1, attended(b).pointer, 0, c, b.dm.pointer, 0, c, 0, gptr(OUT_WEIGHTS), 0, c);
         Sgemm.multiply(false, true, n, c, c, 1, b.dm.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.datt.pointer, 0, c);
         TransformerBlockAttention.backward(b, c, heads(), layerConf().isCausal());
         Sgemm.columnSums(n, 3 * c, b.dqkv.pointer, 0, 3 * c, b.ones.pointer, gptr(QKV_BIAS), 0);

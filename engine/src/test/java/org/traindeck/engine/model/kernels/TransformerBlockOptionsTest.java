@@ -38,6 +38,15 @@ class TransformerBlockOptionsTest {
     }
 
     @Test
+    void recomputeKeepsOneExampleOfAttentionProbabilitiesNotTheBatchs() {
+        TransformerBlock kept = new TransformerBlock(64, 256, 4, true, 0, false);
+        TransformerBlock recomputed = new TransformerBlock(64, 256, 4, true, 0, true);
+        // the fit estimate follows the buffers: the [heads, t, t] probabilities are no longer counted per example
+        assertThat(kept.bufferFloatsPerExample(256) - recomputed.bufferFloatsPerExample(256))
+                .isEqualTo(4L * 256 * 256);
+    }
+
+    @Test
     void recomputeWithDropoutReusesTheForwardPassMasks() {
         INDArray[] b = batch(2, 4);
         ComputationGraph kept = BlockGraphs.fused(false, 4, 4, 0.3, false);

@@ -104,7 +104,7 @@ public final class TransformerBlockTiming {
     /** The attention, the layer norm and the GELU alone, on one set of buffers filled with random numbers. */
     private static void parts(
             String name, int mb, int length, int width, int heads, int hidden, boolean causal, int calls) {
-        TransformerBlockBuffers b = new TransformerBlockBuffers(mb, length, width, hidden, heads);
+        TransformerBlockBuffers b = new TransformerBlockBuffers(mb, length, width, hidden, heads, false);
         java.util.Random random = new java.util.Random(1);
         int n = b.rows;
         for (int i = 0; i < 3 * n * width; i++) {
@@ -135,7 +135,7 @@ public final class TransformerBlockTiming {
             "fromRows"
         };
         Runnable[] runs = {
-            () -> TransformerBlockAttention.forward(b, width, heads, causal),
+            () -> TransformerBlockAttention.forward(b, b.attended, width, heads, causal),
             () -> TransformerBlockAttention.backward(b, width, heads, causal),
             () -> TransformerBlockMath.layerNorm(
                     b.x, b.xhat1, b.rstd1, b.rows2, gain, bias, n, width, 1e-5, b.local[0]),
