@@ -15,8 +15,9 @@ from torch import nn
 
 # The transformer peers: sample-configs/fashion-vit.json's and text-gpt.json's networks, node for node as
 # `traindeck validate --expand --summary` prints them (72,074 and 113,996 parameters).
-VIT_SAMPLES = 512
-GPT_WINDOWS = 512
+# the defaults; TransformerPeers passes its own counts (TransformerPeers.sampleRows)
+VIT_SAMPLES = 4096
+GPT_WINDOWS = 2048
 GPT_CONTEXT = 64
 GPT_STRIDE = 16
 
@@ -144,10 +145,10 @@ def model_and_data(kind, text=None, samples=0):
         batch = 64
     elif kind == "vit":
         net = Vit()
-        x = torch.rand(VIT_SAMPLES, 1, 28, 28)
+        x = torch.rand(samples or VIT_SAMPLES, 1, 28, 28)
         batch = 64
     elif kind == "gpt":
-        vocabulary, x, y = text_windows(text)
+        vocabulary, x, y = text_windows(text, limit=samples or GPT_WINDOWS)
         return Gpt(vocabulary), x, y, 32
     elif kind == "vit-ws":
         # bench/TransformerPeers.vitWorkstation: width 192, 6 blocks of 3 heads, MLP ratio 4, 32x32x3 in 4x4 patches

@@ -24,8 +24,14 @@ import org.traindeck.engine.model.ModelCompiler;
  */
 final class TransformerPeers {
 
-    /** The samples and windows the peer script trains on (its VIT_SAMPLES and GPT_WINDOWS). */
-    static final int SAMPLES = 512;
+    /**
+     * The samples' rows' images (ViT) and windows (GPT), passed to the peer script too. Epochs of 64 steps: with 8
+     * (512 samples, the figure until 2026-11-26) the JIT's compile threads still ran in the measured epochs and, with
+     * two workers on two cores, took a core from them; the sample runs users train have ~900 steps an epoch.
+     */
+    static int sampleRows(String kind) {
+        return Integer.getInteger("traindeck.bench.peerSamples", kind.equals("gpt") ? 2048 : 4096);
+    }
 
     /**
      * A network with the bench's data and Adam; batch is the (global) batch; {@code stepFlops} gives a step's FLOPs
@@ -47,17 +53,18 @@ final class TransformerPeers {
 
     static Peer vit(Path home) throws Exception {
         String model = sampleModel(home, "fashion-vit.json");
+        int samples = sampleRows("vit");
         return new Peer(
                 "vit",
                 "fashion-vit.json's ViT (synthetic 28×28 images, batch 64)",
                 new EngineBench.Workload(
                         "ViT",
                         model,
-                        "{\"type\": \"synthetic\", \"samples\": " + SAMPLES
+                        "{\"type\": \"synthetic\", \"samples\": " + samples
                                 + ", \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}",
-                        SAMPLES,
+                        samples,
                         64),
-                List.of(),
+                List.of("-", String.valueOf(samples)),
                 classes -> TransformerFlops.vit(64, 28, 1, 4, 64, 2, 2, true, classes));
     }
 
@@ -103,17 +110,18 @@ final class TransformerPeers {
     static Peer gpt(Path home) throws Exception {
         String model = sampleModel(home, "text-gpt.json");
         Path text = home.resolve("data/text/gpl-3.txt").toAbsolutePath();
+        int samples = sampleRows("gpt");
         return new Peer(
                 "gpt",
-                "text-gpt.json's GPT (gpl-3.txt, " + SAMPLES + " windows of 64, batch 32)",
+                "text-gpt.json's GPT (gpl-3.txt, " + samples + " windows of 64, batch 32)",
                 new EngineBench.Workload(
                         "GPT",
                         model,
                         "{\"type\": \"text\", \"path\": \"" + text.toString().replace("\\", "/")
-                                + "\", \"context\": 64, \"stride\": 16, \"limit\": " + SAMPLES + "}",
-                        SAMPLES,
+                                + "\", \"context\": 64, \"stride\": 16, \"limit\": " + samples + "}",
+                        samples,
                         32),
-                List.of(text.toString()),
+                List.of(text.toString(), String.valueOf(samples)),
                 vocabulary -> TransformerFlops.gpt(32, 64, 64, 2, 4, vocabulary));
     }
 
