@@ -13,6 +13,9 @@ import org.traindeck.engine.config.DataHome;
 public final class Nd4jRuntime {
 
     private static final Logger LOG = LoggerFactory.getLogger(Nd4jRuntime.class);
+    /** The threads the process may use for native ops (OMP_NUM_THREADS, or the default); set by {@link #init}. */
+    private static volatile int threadBudget = 1;
+
     private static final String NATIVES_EXTENSION = "org.bytedeco.javacpp.platform.extension";
     private static volatile boolean initialised;
 
@@ -50,7 +53,34 @@ public final class Nd4jRuntime {
             Nd4j.getEnvironment().setMaxMasterThreads(threads);
             LOG.info("OMP_NUM_THREADS is not set: ND4J uses {} thread(s)", threads);
         }
+        threadBudget = Math.max(1, Nd4j.getEnvironment().maxThreads());
         initialised = true;
+    }
+
+    /**
+     * Shares the process's thread budget between a run's CPU workers: each of {@code workers} replicas steps on its
+     * own thread and runs its ops and matrix products with budget / workers threads (at least one), so that
+     * {@code cpu:N} does not start N × budget threads on budget cores. One worker gets the whole budget back.
+     *
+     * @return the threads each worker's ops and products may use
+     */
+    public static int shareThreads(int workers) {
+        init();
+        int each = threadsPerWorker(threadBudget, workers);
+        Nd4j.getEnvironment().setMaxThreads(each);
+        Nd4j.getEnvironment().setMaxMasterThreads(each);
+        Nd4j.factory().blas().setMaxThreads(each);
+        return each;
+    }
+
+    static int threadsPerWorker(int budget, int workers) {
+        return Math.max(1, budget / Math.max(1, workers));
+    }
+
+    /** The threads the process may use for native ops: OMP_NUM_THREADS, or {@link #defaultThreads} without it. */
+    public static int threadBudget() {
+        init();
+        return threadBudget;
     }
 
     /**

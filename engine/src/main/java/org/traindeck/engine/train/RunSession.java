@@ -206,6 +206,13 @@ final class RunSession {
         }
         // the master model and its arrays live on the first chosen device
         placement.attachCurrentThread(0);
+        if (placement.sharedMemory()) {
+            int each = Nd4jRuntime.shareThreads(placement.workers());
+            if (placement.workers() > 1) {
+                events.logLine(placement.workers() + " CPU workers, " + each + " native thread(s) each (of "
+                        + Nd4jRuntime.threadBudget() + ": OMP_NUM_THREADS or one per physical core)");
+            }
+        }
         devices.warnings().forEach(w -> events.lifecycle(LifecycleEvent.Kind.WARNING, w));
         if (nccl != null) {
             for (NcclReport.Entry e : nccl.entries()) {

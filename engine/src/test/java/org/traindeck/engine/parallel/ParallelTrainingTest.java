@@ -25,6 +25,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -114,6 +115,9 @@ class ParallelTrainingTest {
                 .contains("batch 32 per device × 2 devices = global batch 64");
         List<Long> steps = lossSteps(events);
         assertThat(steps).hasSize(15 * 23).doesNotHaveDuplicates().isSorted();
+        int each = Math.max(1, Nd4jRuntime.threadBudget() / 2);
+        assertThat(Files.readString(two.runDir().resolve("train.log")))
+                .contains("2 CPU workers, " + each + " native thread(s) each (of " + Nd4jRuntime.threadBudget());
     }
 
     @Test
