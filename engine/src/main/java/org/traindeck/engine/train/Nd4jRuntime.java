@@ -66,6 +66,10 @@ public final class Nd4jRuntime {
      */
     public static int shareThreads(int workers) {
         init();
+        if (!"cpu".equals(backendKind())) {
+            // the CUDA backend's products run on the GPU; its host threads are ND4J's business
+            return threadBudget;
+        }
         int each = threadsPerWorker(threadBudget, workers);
         Nd4j.getEnvironment().setMaxThreads(each);
         Nd4j.getEnvironment().setMaxMasterThreads(each);
