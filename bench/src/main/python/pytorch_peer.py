@@ -127,21 +127,21 @@ def model_and_data(kind, text=None, samples=0):
     torch.manual_seed(1)
     if kind == "mlp":
         net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
-        x = torch.randn(8192, 784)
+        x = torch.randn(samples or 8192, 784)
         batch = 128
     elif kind == "lenet":
         net = nn.Sequential(
             nn.Conv2d(1, 8, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(8, 16, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
-        x = torch.rand(2048, 1, 28, 28)
+        x = torch.rand(samples or 2048, 1, 28, 28)
         batch = 64
     elif kind == "lenet-large":
         net = nn.Sequential(
             nn.Conv2d(1, 20, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(20, 50, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Flatten(), nn.Linear(50 * 7 * 7, 500), nn.ReLU(), nn.Linear(500, 10))
-        x = torch.rand(1024, 1, 28, 28)
+        x = torch.rand(samples or 1024, 1, 28, 28)
         batch = 64
     elif kind == "vit":
         net = Vit()

@@ -68,19 +68,38 @@ public final class BenchMain {
         if (wanted(only, "peer") || only.contains("small-peers")) {
             System.out.println("CPU peer…");
             Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
+            // epochs of 128–256 steps: the other rows' 16–64 last a fraction of a second, within the JIT's warm-up
             PeerBench.compareWithReference(
                     "mlp",
-                    EngineBench.MLP,
-                    EngineBench.MLP_DL4J,
+                    EngineBench.MLP.withSamples(32768),
+                    EngineBench.MLP_DL4J.withSamples(32768),
+                    SmallNetFlops.mlp(784, new int[] {256, 128}, 10),
                     out.resolve("peer"),
                     5,
                     script,
                     threads,
                     "≥ 1×",
                     report);
-            PeerBench.compare("lenet", EngineBench.LENET, out.resolve("peer"), 5, script, threads, "≥ 0.5×", report);
             PeerBench.compare(
-                    "lenet-large", EngineBench.LENET_LARGE, out.resolve("peer"), 5, script, threads, "≥ 0.6×", report);
+                    "lenet",
+                    EngineBench.LENET.withSamples(8192),
+                    SmallNetFlops.lenet(8, 16, 5, 64),
+                    out.resolve("peer"),
+                    5,
+                    script,
+                    threads,
+                    "≥ 0.5×",
+                    report);
+            PeerBench.compare(
+                    "lenet-large",
+                    EngineBench.LENET_LARGE.withSamples(4096),
+                    SmallNetFlops.lenet(20, 50, 5, 500),
+                    out.resolve("peer"),
+                    5,
+                    script,
+                    threads,
+                    "≥ 0.6×",
+                    report);
         }
         boolean transformers = wanted(only, "peer") || only.contains("transformers");
         if (transformers || only.contains("vit")) {

@@ -35,7 +35,15 @@ final class EngineBench {
     static final int EPOCHS = 4;
 
     /** A benchmark model: its TrainDeck model and data JSON, and its batch size. */
-    record Workload(String name, String model, String data, int samples, int batch) {}
+    record Workload(String name, String model, String data, int samples, int batch) {
+        /** The same workload on {@code n} synthetic examples. */
+        Workload withSamples(int n) {
+            if (!data.contains("\"synthetic\"")) {
+                throw new IllegalArgumentException(name + ": only synthetic data can be resized");
+            }
+            return new Workload(name, model, data.replaceFirst("\"samples\": \\d+", "\"samples\": " + n), n, batch);
+        }
+    }
 
     static final Workload MLP = new Workload(
             "MLP 784-256-128-10",

@@ -45,8 +45,12 @@ final class PeerBench {
     /** What one run of the peer script printed: the model's parameter count and samples/s per repeat. */
     record PeerRun(long parameters, double[] samplesPerSecond) {}
 
-    /** Samples/s per repeat for a model ("mlp", "lenet" or "lenet-large"), run by {@code python}. */
-    static double[] run(String python, String model, Path script, int repeats, int threads) throws Exception {
+    /**
+     * Samples/s per repeat for a model ("mlp", "lenet" or "lenet-large") on {@code samples} examples (0: the script's
+     * default), run by {@code python}.
+     */
+    static double[] run(String python, String model, Path script, int repeats, int threads, int samples)
+            throws Exception {
         return run(
                         python,
                         script,
@@ -54,7 +58,10 @@ final class PeerBench {
                                 model,
                                 String.valueOf(EngineBench.EPOCHS),
                                 String.valueOf(repeats),
-                                String.valueOf(threads)),
+                                String.valueOf(threads),
+                                "0",
+                                "-",
+                                String.valueOf(samples)),
                         threads)
                 .samplesPerSecond();
     }
@@ -124,6 +131,7 @@ final class PeerBench {
     static void compare(
             String model,
             EngineBench.Workload w,
+            double flopsPerSample,
             Path out,
             int pairs,
             Path script,
@@ -149,16 +157,18 @@ final class PeerBench {
         double[] td = new double[pairs];
         double[] ratios = new double[pairs];
         for (int i = 0; i < pairs; i++) {
-            torch[i] = run(python, model, script, 1, threads)[0];
+            torch[i] = run(python, model, script, 1, threads, w.samples())[0];
             td[i] = EngineBench.measure(w, out.resolve(model + i), "cpu").samplesPerSecond();
             ratios[i] = td[i] / torch[i];
         }
         Stats r = Stats.of(ratios);
+        MachinePeak peak = MachinePeak.read();
         report.add(
                 "CPU peer",
                 w.name() + ", " + threads + " thread(s)",
-                Stats.of(td).format("samples/s", 0),
-                Stats.of(torch).format("samples/s", 0) + " " + describe(python),
+                Stats.of(td).format("samples/s", 0) + SmallNetFlops.rate(td, flopsPerSample, threads, peak),
+                Stats.of(torch).format("samples/s", 0) + SmallNetFlops.rate(torch, flopsPerSample, threads, peak) + " "
+                        + describe(python),
                 String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), pairs),
                 target);
     }
@@ -172,6 +182,7 @@ final class PeerBench {
             String model,
             EngineBench.Workload w,
             EngineBench.Workload reference,
+            double flopsPerSample,
             Path out,
             int pairs,
             Path script,
@@ -197,7 +208,7 @@ final class PeerBench {
         double[] refRatios = new double[pairs];
         double[] speedups = new double[pairs];
         for (int i = 0; i < pairs; i++) {
-            torch[i] = run(python, model, script, 1, threads)[0];
+            torch[i] = run(python, model, script, 1, threads, w.samples())[0];
             td[i] = EngineBench.measure(w, out.resolve(model + i), "cpu").samplesPerSecond();
             ref[i] = EngineBench.measure(reference, out.resolve(model + "-reference" + i), "cpu")
                     .samplesPerSecond();
@@ -205,18 +216,20 @@ final class PeerBench {
             refRatios[i] = ref[i] / torch[i];
             speedups[i] = td[i] / ref[i];
         }
-        String peer = Stats.of(torch).format("samples/s", 0) + " " + describe(python);
+        MachinePeak peak = MachinePeak.read();
+        String peer = Stats.of(torch).format("samples/s", 0) + SmallNetFlops.rate(torch, flopsPerSample, threads, peak)
+                + " " + describe(python);
         report.add(
                 "CPU peer",
                 w.name() + ", " + threads + " thread(s)",
-                Stats.of(td).format("samples/s", 0),
+                Stats.of(td).format("samples/s", 0) + SmallNetFlops.rate(td, flopsPerSample, threads, peak),
                 peer,
                 ratio(ratios, pairs),
                 target);
         report.add(
                 "CPU peer",
                 reference.name() + ", " + threads + " thread(s)",
-                Stats.of(ref).format("samples/s", 0),
+                Stats.of(ref).format("samples/s", 0) + SmallNetFlops.rate(ref, flopsPerSample, threads, peak),
                 peer,
                 ratio(refRatios, pairs),
                 "(the kernel's before)");
