@@ -27,7 +27,8 @@ final class TransformerPeers {
     /**
      * The samples' rows' images (ViT) and windows (GPT), passed to the peer script too. Epochs of 64 steps: with 8
      * (512 samples, the figure until 2026-11-26) the JIT's compile threads still ran in the measured epochs and, with
-     * two workers on two cores, took a core from them; the sample runs users train have ~900 steps an epoch.
+     * two workers on two cores, took a core from them; the samples users train have ~940 (ViT) and ~65 (GPT) steps an
+     * epoch.
      */
     static int sampleRows(String kind) {
         return Integer.getInteger("traindeck.bench.peerSamples", kind.equals("gpt") ? 2048 : 4096);
