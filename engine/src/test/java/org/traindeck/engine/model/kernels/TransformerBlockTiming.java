@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.RNNFormat;
@@ -21,9 +22,10 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
 /**
  * A measurement, not a test: one fused block at the ViT sample's shape (batch 64, 50 steps, width 64, 4 heads, hidden
  * 128, no dropout) and the GPT sample's (batch 32, 64 steps, width 64, 4 heads, hidden 256, causal, dropout 0.1),
- * forward and backward called on the layer directly; prints the median thread CPU time per call of each. Run it in
+ * forward and backward called on the layer directly; prints the median thread CPU time per call of each, and of its
+ * parts. Also the bench's workstation ViT ("vit-ws": batch 64, 65 steps, width 192, 3 heads, hidden 768). Run it in
  * fresh JVMs alternating two builds (old and new classes) to compare them: java -cp
- * test-classes:classes:deps org.traindeck.engine.model.kernels.TransformerBlockTiming [calls]
+ * test-classes:classes:deps org.traindeck.engine.model.kernels.TransformerBlockTiming [calls] [vit,gpt,vit-ws]
  */
 public final class TransformerBlockTiming {
 
@@ -32,11 +34,16 @@ public final class TransformerBlockTiming {
     public static void main(String[] args) {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 40;
         String only = args.length > 1 ? args[1] : "vit,gpt";
-        if (only.contains("vit")) {
+        Set<String> wanted = Set.of(only.split(","));
+        if (wanted.contains("vit")) {
             time("vit", 64, 50, 64, 4, 128, false, 0, calls);
         }
-        if (only.contains("gpt")) {
+        if (wanted.contains("gpt")) {
             time("gpt", 32, 64, 64, 4, 256, true, 0.1, calls);
+        }
+        if (wanted.contains("vit-ws")) {
+            // the bench's workstation ViT: 32×32 images in 4×4 patches and a class token, width 192, 3 heads
+            time("vit-ws", 64, 65, 192, 3, 768, false, 0, calls);
         }
         System.exit(0);
     }
