@@ -104,25 +104,7 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
         } else {
             Arrays.fill(bias, 0, k, 0f);
         }
-        for (int r = 0; r < n; r++) {
-            int o = r * k;
-            float max = Float.NEGATIVE_INFINITY;
-            for (int j = 0; j < k; j++) {
-                float z = p[o + j] + bias[j];
-                p[o + j] = z;
-                max = Math.max(max, z);
-            }
-            float sum = 0;
-            for (int j = 0; j < k; j++) {
-                float e = (float) Math.exp(p[o + j] - max);
-                p[o + j] = e;
-                sum += e;
-            }
-            float inv = 1 / sum;
-            for (int j = 0; j < k; j++) {
-                p[o + j] *= inv;
-            }
-        }
+        CrossEntropyRows.softmax(p, bias, n, k);
     }
 
     /** Whether W's memory is [K, C] row-major (DL4J's default 'f' [C, K]); false when it is [C, K] row-major. */
