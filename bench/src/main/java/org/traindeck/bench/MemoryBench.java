@@ -2,14 +2,10 @@ package org.traindeck.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.ModelCheck;
 
@@ -175,39 +171,22 @@ final class MemoryBench {
 
     /** One run in a fresh JVM: samples/s, ND4J's off-heap peak and live heap peak above the start, workspaces, VmHWM. */
     private static double[] child(EngineBench.Workload w, Path out) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                MemoryChildRun.class.getName(),
-                w.name(),
-                w.model(),
-                w.data(),
-                String.valueOf(w.samples()),
-                String.valueOf(w.batch()),
-                out.toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        StringBuilder all = new StringBuilder();
-        double[] result = null;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                all.append(line).append('\n');
-                if (line.startsWith(MemoryChildRun.RESULT)) {
-                    String[] f = line.substring(MemoryChildRun.RESULT.length())
-                            .trim()
-                            .split(" ");
-                    result = new double[f.length];
-                    for (int i = 0; i < f.length; i++) {
-                        result[i] = Double.parseDouble(f[i]);
-                    }
-                }
-            }
-        }
-        if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0 || result == null) {
-            throw new IllegalStateException("the memory run " + w.name() + " failed:\n" + all);
+        String[] f = ChildJvm.result(
+                        MemoryChildRun.class,
+                        List.of(
+                                w.name(),
+                                w.model(),
+                                w.data(),
+                                String.valueOf(w.samples()),
+                                String.valueOf(w.batch()),
+                                out.toString()),
+                        Map.of(),
+                        MemoryChildRun.RESULT,
+                        "the memory run " + w.name())
+                .split(" ");
+        double[] result = new double[f.length];
+        for (int i = 0; i < f.length; i++) {
+            result[i] = Double.parseDouble(f[i]);
         }
         System.out.printf(
                 Locale.ROOT,

@@ -3,14 +3,11 @@ package org.traindeck.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.function.IntToDoubleFunction;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.DataLoader;
@@ -311,39 +308,19 @@ final class TransformerPeers {
 
     /** Samples/s of one TrainDeck run in a fresh JVM with {@code threads} OMP threads. */
     private static double child(EngineBench.Workload w, String devices, int threads, Path out) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                TrainDeckChildRun.class.getName(),
-                w.name(),
-                w.model(),
-                w.data(),
-                String.valueOf(w.samples()),
-                String.valueOf(w.batch()),
-                devices,
-                out.toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("OMP_NUM_THREADS", String.valueOf(threads));
-        Process p = builder.start();
-        StringBuilder all = new StringBuilder();
-        double rate = Double.NaN;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                all.append(line).append('\n');
-                if (line.startsWith(TrainDeckChildRun.RESULT)) {
-                    rate = Double.parseDouble(
-                            line.substring(TrainDeckChildRun.RESULT.length()).trim());
-                }
-            }
-        }
-        if (!p.waitFor(600, TimeUnit.SECONDS) || p.exitValue() != 0 || Double.isNaN(rate)) {
-            throw new IllegalStateException(
-                    "the TrainDeck run (" + devices + ", OMP_NUM_THREADS=" + threads + ") failed:\n" + all);
-        }
+        double rate = Double.parseDouble(ChildJvm.result(
+                TrainDeckChildRun.class,
+                List.of(
+                        w.name(),
+                        w.model(),
+                        w.data(),
+                        String.valueOf(w.samples()),
+                        String.valueOf(w.batch()),
+                        devices,
+                        out.toString()),
+                Map.of("OMP_NUM_THREADS", String.valueOf(threads)),
+                TrainDeckChildRun.RESULT,
+                "the TrainDeck run (" + devices + ", OMP_NUM_THREADS=" + threads + ")"));
         return rate;
     }
 }
