@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.traindeck.engine.sinks.RunStatusSink;
 
@@ -35,6 +36,22 @@ final class CliProcess {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(log).toFile())
                 .start();
+    }
+
+    /**
+     * Runs {@code args} as {@link #start} does, to its end: asserts that it ends within {@code seconds} ({@code what})
+     * and exits 0, and returns its output.
+     */
+    static String runToSuccess(Path dir, String log, long seconds, String what, String... args) throws Exception {
+        Process p = start(dir, log, args);
+        try {
+            assertThat(p.waitFor(seconds, TimeUnit.SECONDS)).as(what).isTrue();
+        } finally {
+            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        String output = Files.readString(dir.resolve(log));
+        assertThat(p.exitValue()).as(output).isZero();
+        return output;
     }
 
     /** {@code kill -SIGNAL pid}: the signal as systemd, Docker or a terminal send it. */

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.traindeck.engine.cli.CliProcess.assumeSignalReaches;
 import static org.traindeck.engine.cli.CliProcess.checkpointFiles;
 import static org.traindeck.engine.cli.CliProcess.readOrEmpty;
+import static org.traindeck.engine.cli.CliProcess.runToSuccess;
 import static org.traindeck.engine.cli.CliProcess.signal;
 import static org.traindeck.engine.cli.CliProcess.start;
 import static org.traindeck.engine.cli.CliProcess.status;
@@ -100,16 +101,8 @@ class SignalDuringCheckpointWriteProcessTest {
         assertThat(status.path("status").asText()).as(status.toString()).isEqualTo("stopped");
         assertThat(status.path("message").asText()).contains(file);
 
-        Process resumed = start(dir, "resumed.log", "resume", runDir.toString());
-        try {
-            assertThat(resumed.waitFor(180, TimeUnit.SECONDS))
-                    .as("the resume finishes")
-                    .isTrue();
-        } finally {
-            resumed.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        String resumedOutput = Files.readString(dir.resolve("resumed.log"));
-        assertThat(resumed.exitValue()).as(resumedOutput).isZero();
+        String resumedOutput =
+                runToSuccess(dir, "resumed.log", 180, "the resume finishes", "resume", runDir.toString());
         assertThat(resumedOutput)
                 .contains("at step " + STEPS_PER_EPOCH + " from " + file)
                 .contains("finished:");

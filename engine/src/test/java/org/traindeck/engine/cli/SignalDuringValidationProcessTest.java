@@ -2,6 +2,11 @@ package org.traindeck.engine.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.traindeck.engine.cli.CliProcess.readOrEmpty;
+import static org.traindeck.engine.cli.CliProcess.runToSuccess;
+import static org.traindeck.engine.cli.CliProcess.signal;
+import static org.traindeck.engine.cli.CliProcess.start;
+import static org.traindeck.engine.cli.CliProcess.status;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +21,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointStore;
-import org.traindeck.engine.sinks.RunStatusSink;
 
 /**
  * SIGTERM or Ctrl-C while a long validation runs (issue 35, item 1): the validation stops, the steps trained so far
@@ -32,29 +35,6 @@ class SignalDuringValidationProcessTest {
     private static final long VALIDATION_BATCH_PAUSE_MS = 1000;
 
     private static final Duration STOP_BOUND = Duration.ofSeconds(20);
-
-    private static Process start(Path dir, String log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                FaultInjectingMain.class.getName()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve(log).toFile())
-                .start();
-    }
-
-    private static String readOrEmpty(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            return "";
-        }
-    }
 
     private static boolean logged(Path runDir, String metric, long atLeastStep) {
         try {
@@ -98,10 +78,7 @@ class SignalDuringValidationProcessTest {
                                 .isTrue();
                         return readOrEmpty(runDir.resolve("train.log")).contains("validating after epoch 1 ");
                     });
-            assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
-                            .start()
-                            .waitFor())
-                    .isZero();
+            signal(p, signal);
             assertThat(p.waitFor(STOP_BOUND.toSeconds(), TimeUnit.SECONDS))
                     .as("the validation is cut short")
                     .isTrue();
@@ -124,23 +101,15 @@ class SignalDuringValidationProcessTest {
                 .contains(file)
                 .contains("resume with: traindeck resume")
                 .doesNotContain("intact");
-        JsonNode status = JSON.readTree(runDir.resolve(RunStatusSink.FILE).toFile());
+        JsonNode status = status(runDir);
         assertThat(status.path("status").asText()).as(status.toString()).isEqualTo("stopped");
         assertThat(logged(runDir, "val/loss", 0))
                 .as("the cut validation published nothing")
                 .isFalse();
 
         // the resume validates the epoch the signal cut, then trains the second one
-        Process resumed = start(dir, "resumed.log", "resume", runDir.toString());
-        try {
-            assertThat(resumed.waitFor(120, TimeUnit.SECONDS))
-                    .as("the resume finishes")
-                    .isTrue();
-        } finally {
-            resumed.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        String resumedOutput = Files.readString(dir.resolve("resumed.log"));
-        assertThat(resumed.exitValue()).as(resumedOutput).isZero();
+        String resumedOutput =
+                runToSuccess(dir, "resumed.log", 120, "the resume finishes", "resume", runDir.toString());
         assertThat(resumedOutput)
                 .contains("at step " + STEPS_PER_EPOCH + " from " + file)
                 .contains("finished:");

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.traindeck.engine.cli.CliProcess.assumeSignalReaches;
 import static org.traindeck.engine.cli.CliProcess.checkpointFiles;
 import static org.traindeck.engine.cli.CliProcess.readOrEmpty;
+import static org.traindeck.engine.cli.CliProcess.runToSuccess;
 import static org.traindeck.engine.cli.CliProcess.signal;
 import static org.traindeck.engine.cli.CliProcess.start;
 import static org.traindeck.engine.cli.CliProcess.status;
@@ -113,16 +114,8 @@ class SignalInQueuesAndSweepsProcessTest {
         assertThat(stopped.get(1).status()).isEqualTo(QueueEntry.Status.PENDING);
         assertThat(output).contains("run the queue again");
 
-        Process again = start(dir, "again.log", "queue", "run", "--output", "runs");
-        try {
-            assertThat(again.waitFor(240, TimeUnit.SECONDS))
-                    .as("the queue finishes")
-                    .isTrue();
-        } finally {
-            again.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        String continued = Files.readString(dir.resolve("again.log"));
-        assertThat(again.exitValue()).as(continued).isZero();
+        String continued =
+                runToSuccess(dir, "again.log", 240, "the queue finishes", "queue", "run", "--output", "runs");
         assertThat(continued)
                 .contains("== a: resuming in " + stopped.get(0).runDir())
                 .contains("at step " + STEPS_PER_EPOCH + " from step-%09d.tdckpt".formatted(STEPS_PER_EPOCH));
@@ -209,16 +202,7 @@ class SignalInQueuesAndSweepsProcessTest {
         assertThat(stopped.get(1).status()).isEqualTo(QueueEntry.Status.PENDING);
         assertThat(output).contains("run the sweep again");
 
-        Process again = start(dir, "again.log", "sweep", sweep.toString());
-        try {
-            assertThat(again.waitFor(240, TimeUnit.SECONDS))
-                    .as("the sweep finishes")
-                    .isTrue();
-        } finally {
-            again.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
-        String continued = Files.readString(dir.resolve("again.log"));
-        assertThat(again.exitValue()).as(continued).isZero();
+        String continued = runToSuccess(dir, "again.log", 240, "the sweep finishes", "sweep", sweep.toString());
         assertThat(continued)
                 .contains("== sig-1: resuming in " + stopped.get(0).runDir())
                 .contains("at step " + STEPS_PER_EPOCH + " from step-%09d.tdckpt".formatted(STEPS_PER_EPOCH));
