@@ -10,9 +10,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A bench measurement in a JVM of its own (this JVM's command, options and class path), so that its threads and memory
- * peaks are its own: returns what the child printed after {@code prefix} on its result line.
+ * peaks are its own: returns what the child printed after {@code prefix} on its result line, and echoes the lines it
+ * printed after {@link #DETAIL}.
  */
 final class ChildJvm {
+
+    /** Lines a child prints with this start are shown as the bench runs (what a figure is made of). */
+    static final String DETAIL = "      ";
 
     private ChildJvm() {}
 
@@ -37,6 +41,8 @@ final class ChildJvm {
                 all.append(line).append('\n');
                 if (line.startsWith(prefix)) {
                     result = line.substring(prefix.length()).trim();
+                } else if (line.startsWith(DETAIL)) {
+                    System.out.println(line);
                 }
             }
         }

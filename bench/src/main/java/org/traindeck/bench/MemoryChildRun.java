@@ -7,9 +7,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 import org.bytedeco.javacpp.Pointer;
@@ -77,9 +79,15 @@ public final class MemoryChildRun {
                 .samplesPerSecond();
         done.set(true);
         sampler.join();
-        long workspaces = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread().stream()
-                .mapToLong(MemoryWorkspace::getCurrentSize)
-                .sum();
+        List<MemoryWorkspace> all = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread();
+        long workspaces =
+                all.stream().mapToLong(MemoryWorkspace::getCurrentSize).sum();
+        // where the memory goes, for the docs' breakdown (ChildJvm passes other lines through)
+        System.out.println(ChildJvm.DETAIL + "workspaces: "
+                + all.stream()
+                        .filter(ws -> ws.getCurrentSize() > 0)
+                        .map(ws -> String.format(Locale.ROOT, "%s %.1f MB", ws.getId(), ws.getCurrentSize() / 1e6))
+                        .collect(Collectors.joining(", ")));
         System.out.println(String.format(
                 Locale.ROOT,
                 "%s%.3f %d %d %d %d %d",
