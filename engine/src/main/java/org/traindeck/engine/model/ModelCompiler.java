@@ -10,6 +10,7 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.nodes.RecomputeChains;
 
 /**
  * Turns any model section into one DL4J computation graph (one graph type for all, so the training step has one code
@@ -61,6 +62,7 @@ public final class ModelCompiler {
     public static ComputationGraph instantiate(ComputationGraphConfiguration conf) {
         ComputationGraph graph = new ComputationGraph(conf);
         graph.init();
+        RecomputeChains.link(graph);
         return graph;
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.model.OneDnnHelpers;
+import org.traindeck.engine.model.nodes.RecomputeChains;
 import org.traindeck.engine.parallel.ShardData;
 import org.traindeck.engine.parallel.ShardReplica;
 import org.traindeck.engine.parallel.ShardResult;
@@ -65,6 +66,7 @@ public final class ExecutorReplica implements ShardReplica {
         ComputationGraph graph = new ComputationGraph(ComputationGraphConfiguration.fromJson(json));
         graph.init();
         graph.initGradientsView();
+        RecomputeChains.link(graph);
         if (oneDnn && Nd4jRuntime.oneDnnUnavailableReason() == null && OneDnnHelpers.unusableReason() == null) {
             // the driver's replicas have them: the same kernels give the same gradients
             OneDnnHelpers.install(graph);

@@ -1,6 +1,7 @@
 package org.traindeck.engine.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.traindeck.engine.model.GraphFixture.built;
 import static org.traindeck.engine.model.GraphFixture.firstError;
 import static org.traindeck.engine.model.GraphFixture.model;
@@ -8,19 +9,23 @@ import static org.traindeck.engine.model.GraphFixture.row;
 
 import java.nio.file.Path;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
+import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.fit.FitEstimate;
+import org.traindeck.engine.model.nodes.RecomputeChains;
 import org.traindeck.engine.model.nodes.RecomputedConvolution2D;
 import org.traindeck.engine.model.nodes.RecomputedConvolution3D;
 import org.traindeck.engine.train.Nd4jRuntime;
@@ -53,6 +58,7 @@ class RecomputedConvolutionTest {
                 {"type": "reshape", "shape": [1, 4, 4, 4]},
                 {"name": "c1", "type": "conv3d", "filters": 4, "kernel": 3, "activation": "relu"%1$s},
                 {"name": "c2", "type": "conv3d", "filters": 4, "kernel": 3, "activation": "relu"%1$s},
+                {"name": "c2b", "type": "conv3d", "filters": 5, "kernel": 3, "activation": "relu"%1$s},
                 {"name": "pool", "type": "maxPool3d", "size": 2},
                 {"name": "up", "type": "upsample3d", "size": 2},
                 {"name": "c3", "type": "conv3d", "filters": 3, "kernel": 3, "activation": "tanh"%1$s},
@@ -64,18 +70,24 @@ class RecomputedConvolutionTest {
     @Test
     void aUnetsGradientsAreThoseWithoutRecompute() throws Exception {
         Nd4jRuntime.init();
-        assertSameGradients(unet(""), unet(ON), RecomputedConvolution2D.class, 4, false);
-        assertSameGradients(unet(""), unet(ON), RecomputedConvolution2D.class, 4, true);
+        assertSameGradients(unet(""), unet(ON), RecomputedConvolution2D.class, 4, 1, false);
+        assertSameGradients(unet(""), unet(ON), RecomputedConvolution2D.class, 4, 1, true);
     }
 
     @Test
     void aConv3dGraphsGradientsAreThoseWithoutRecompute() throws Exception {
-        assertSameGradients(volumes(""), volumes(ON), RecomputedConvolution3D.class, 3, false);
+        assertSameGradients(volumes(""), volumes(ON), RecomputedConvolution3D.class, 4, 2, false);
     }
 
-    /** Gradients of three steps in a row (parameters moving in between), and the activation workspace's size. */
+    /**
+     * Gradients of three steps in a row (parameters moving in between), and the activation workspace's size. {@code
+     * links}: how many convolutions compute their input again from the convolution before them ({@link
+     * RecomputeChains}): e1 into e2 in the U-Net (e2 feeds the pooling and the skip), c1 into c2 into c2b in the
+     * volumes.
+     */
     private void assertSameGradients(
-            String plain, String recompute, Class<?> layerClass, int convolutions, boolean oneDnn) throws Exception {
+            String plain, String recompute, Class<?> layerClass, int convolutions, int links, boolean oneDnn)
+            throws Exception {
         ComputationGraphConfiguration a = ModelCompiler.configuration(model(plain, dir), GraphFixture.IMAGES, 3);
         ComputationGraphConfiguration b = ModelCompiler.configuration(model(recompute, dir), GraphFixture.IMAGES, 3);
         assertThat(b.getVertices().values())
@@ -91,6 +103,8 @@ class RecomputedConvolutionTest {
                 .hasSize(convolutions);
         Trained without = trainInOwnThread(a, oneDnn);
         Trained with = trainInOwnThread(b, oneDnn);
+        assertThat(without.links).isZero();
+        assertThat(with.links).isEqualTo(links);
         assertThat(with.paramNames).isEqualTo(without.paramNames);
         for (int step = 0; step < without.gradients.length; step++) {
             INDArray g0 = without.gradients[step];
@@ -106,7 +120,7 @@ class RecomputedConvolutionTest {
         }
     }
 
-    private record Trained(String paramNames, INDArray[] gradients, long activationWorkspace) {}
+    private record Trained(String paramNames, INDArray[] gradients, long activationWorkspace, int links) {}
 
     /** In a thread of its own: DL4J's workspaces are per thread, and their size is what is compared. */
     private static Trained trainInOwnThread(ComputationGraphConfiguration conf, boolean oneDnn) throws Exception {
@@ -121,6 +135,7 @@ class RecomputedConvolutionTest {
     private static Trained train(ComputationGraphConfiguration conf, boolean oneDnn) {
         ComputationGraph net = new ComputationGraph(conf.clone());
         net.init();
+        int links = RecomputeChains.link(net);
         if (oneDnn) {
             assertThat(Nd4jRuntime.oneDnnUnavailableReason())
                     .as("the test JVM runs on the -onednn natives")
@@ -129,9 +144,10 @@ class RecomputedConvolutionTest {
             assertThat(OneDnnHelpers.install(net)).isEqualTo(5);
         }
         Random random = new Random(11);
-        INDArray x = Nd4j.rand(new int[] {6, 1, 8, 8}, random.nextLong());
-        INDArray y = Nd4j.zeros(6, 2);
-        for (int i = 0; i < 6; i++) {
+        INDArray x = Nd4j.rand(new int[] {5, 1, 8, 8}, random.nextLong());
+        INDArray y = Nd4j.zeros(5, 2);
+        // five examples: the recomputing layers' slices are uneven (three and two)
+        for (int i = 0; i < 5; i++) {
             y.putScalar(i, random.nextInt(2), 1);
         }
         INDArray[] gradients = new INDArray[3];
@@ -149,7 +165,7 @@ class RecomputedConvolutionTest {
                 .sum();
         String names = String.join(",", net.paramTable().keySet());
         Nd4j.getWorkspaceManager().destroyAllWorkspacesForCurrentThread();
-        return new Trained(names, gradients, workspace);
+        return new Trained(names, gradients, workspace, links);
     }
 
     @Test
@@ -182,6 +198,27 @@ class RecomputedConvolutionTest {
                         volumesOn.conf(), volumesOn.input(), volumesOn.summary().parameters(), stage)
                 .at(32);
         assertThat(v1.activations()).isLessThan(v0.activations());
+    }
+
+    @Test
+    void chainsLinkAConvolutionToTheOneBeforeOnlyWhenNothingElseReadsItsOutput() {
+        // e2 feeds the pooling and the skip, so only e1 is computed again (by e2)
+        assertThat(RecomputeChains.links(built(unet(ON), dir).conf())).containsExactly(entry("e2", "e1"));
+        assertThat(RecomputeChains.links(built(volumes(ON), dir).conf()))
+                .containsOnly(entry("c2", "c1"), entry("c2b", "c2"));
+        assertThat(RecomputeChains.links(built(volumes(""), dir).conf())).isEmpty();
+    }
+
+    @Test
+    void theFitEstimateLeavesOutWhatAChainComputesAgain() {
+        ModelCheck.Checked on = built(unet(ON), dir);
+        NetworkMemoryReport report = (NetworkMemoryReport)
+                on.conf().clone().getMemoryReport(on.input().input());
+        Set<String> recomputing = Set.of("e1", "e2", "mid", "d1");
+        long kept = FitEstimate.trainingBytes(report, recomputing, Set.of(), 32, DataType.FLOAT);
+        long chained = FitEstimate.trainingBytes(report, recomputing, Set.of("e1"), 32, DataType.FLOAT);
+        // e1's output: 4 channels of 8×8 floats per example
+        assertThat(kept - chained).isEqualTo(32L * 4 * 64 * 4);
     }
 
     @Test

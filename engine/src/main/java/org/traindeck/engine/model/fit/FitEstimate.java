@@ -18,6 +18,7 @@ import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
+import org.traindeck.engine.model.nodes.RecomputeChains;
 import org.traindeck.engine.model.nodes.RecomputingLayer;
 
 /**
@@ -82,8 +83,9 @@ public record FitEstimate(
                 // The report's parameter, gradient and updater parts (its updater is not the stage's) do not grow with
                 // the batch: the difference between two batches is what each example adds, working memory included.
                 Set<String> recomputing = recomputingLayers(conf);
-                long at1 = trainingBytes(report, recomputing, 1, type);
-                long at2 = trainingBytes(report, recomputing, 2, type);
+                Set<String> unkept = new HashSet<>(RecomputeChains.links(conf).values());
+                long at1 = trainingBytes(report, recomputing, unkept, 1, type);
+                long at2 = trainingBytes(report, recomputing, unkept, 2, type);
                 long perExample = Math.max(0, at2 - at1);
                 return new Model(parameters, bytes, optimizer, perExample, true);
             } catch (RuntimeException e) {
@@ -111,25 +113,33 @@ public record FitEstimate(
 
     /**
      * DL4J's {@link NetworkMemoryReport#getTotalMemoryBytes} (every layer's memory, plus the largest working memory)
-     * with the cache mode each layer runs under: the network's DEVICE, NONE for recomputing layers.
+     * with the cache mode each layer runs under: the network's DEVICE, NONE for recomputing layers, whose working
+     * memory is one slice's whatever the batch (ExampleSlices), and without the outputs of {@code unkept} layers,
+     * which their consumers compute again ({@link RecomputeChains}).
      */
-    static long trainingBytes(NetworkMemoryReport report, Set<String> recomputing, int batch, DataType type) {
+    public static long trainingBytes(
+            NetworkMemoryReport report, Set<String> recomputing, Set<String> unkept, int batch, DataType type) {
         long total = 0;
         long maxWorking = 0;
         for (Map.Entry<String, MemoryReport> e :
                 report.getLayerAndVertexReports().entrySet()) {
-            CacheMode mode = recomputing.contains(e.getKey()) ? CacheMode.NONE : CacheMode.DEVICE;
+            boolean recomputes = recomputing.contains(e.getKey());
+            CacheMode mode = recomputes ? CacheMode.NONE : CacheMode.DEVICE;
             MemoryReport r = e.getValue();
             for (MemoryType t : MemoryType.values()) {
-                if (t != MemoryType.WORKING_MEMORY_FIXED && t != MemoryType.WORKING_MEMORY_VARIABLE) {
+                boolean skipped = t == MemoryType.WORKING_MEMORY_FIXED
+                        || t == MemoryType.WORKING_MEMORY_VARIABLE
+                        || (t == MemoryType.ACTIVATIONS && unkept.contains(e.getKey()));
+                if (!skipped) {
                     total += r.getMemoryBytes(t, batch, MemoryUseMode.TRAINING, mode, type);
                 }
             }
+            int slice = recomputes ? 1 : batch;
             maxWorking = Math.max(
                     maxWorking,
-                    r.getMemoryBytes(MemoryType.WORKING_MEMORY_FIXED, batch, MemoryUseMode.TRAINING, mode, type)
+                    r.getMemoryBytes(MemoryType.WORKING_MEMORY_FIXED, slice, MemoryUseMode.TRAINING, mode, type)
                             + r.getMemoryBytes(
-                                    MemoryType.WORKING_MEMORY_VARIABLE, batch, MemoryUseMode.TRAINING, mode, type));
+                                    MemoryType.WORKING_MEMORY_VARIABLE, slice, MemoryUseMode.TRAINING, mode, type));
         }
         return total + maxWorking;
     }
@@ -145,6 +155,7 @@ public record FitEstimate(
 
     private static long elementsPerExample(ComputationGraphConfiguration conf, ModelInput input) {
         Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
+        Set<String> unkept = new HashSet<>(RecomputeChains.links(conf).values());
         long sum = input.input().arrayElementsPerExample();
         long sharedBlockBuffers = 0;
         for (Map.Entry<String, InputType> e : types.entrySet()) {
@@ -164,6 +175,8 @@ public record FitEstimate(
                     && e.getValue() instanceof InputType.InputTypeRecurrent r
                     && r.getTimeSeriesLength() > 0) {
                 sum += attentionElements(a, r.getTimeSeriesLength());
+            } else if (unkept.contains(e.getKey())) {
+                // its consumer computes it again: nothing of it is kept
             } else if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof RecomputingLayer) {
                 // one copy fewer than the factor counts: the pre-activation it would otherwise keep
                 sum += e.getValue().arrayElementsPerExample()

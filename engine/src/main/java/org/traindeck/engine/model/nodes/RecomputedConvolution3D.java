@@ -7,8 +7,11 @@ import org.deeplearning4j.nn.conf.CacheMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.LayerValidation;
+import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.layers.convolution.Convolution3DLayer;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.optimize.api.TrainingListener;
+import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -16,8 +19,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * A conv3d node with {@code "recompute": true}: DL4J's 3D convolution with its cache mode pinned to NONE. DL4J's
  * Convolution3DLayer computes its pre-activation again in the backward pass anyway, yet under the network's
  * {@code CacheMode.DEVICE} its forward pass still stores a copy of it (ConvolutionLayer.activate), which nothing reads:
- * without the cache that copy, one output's worth of memory per node, is not kept. Same parameters, names and layout
- * as a plain conv3d.
+ * without the cache that copy, one output's worth of memory per node, is not kept. Its backward pass (and, in a
+ * chain, its forward pass) runs a few examples at a time ({@link ExampleSlices}, {@link RecomputeChains}). Same
+ * parameters, names and layout as a plain conv3d.
  */
 public class RecomputedConvolution3D extends Convolution3D implements RecomputingLayer {
 
@@ -54,7 +58,9 @@ public class RecomputedConvolution3D extends Convolution3D implements Recomputin
     }
 
     /** DL4J's 3D convolution that never caches its forward pass. */
-    static final class Uncached extends Convolution3DLayer {
+    static final class Uncached extends Convolution3DLayer implements ExampleSlices.Sliceable {
+
+        private final RecomputeLink link = new RecomputeLink();
 
         Uncached(NeuralNetConfiguration conf, DataType dataType) {
             super(conf, dataType);
@@ -64,6 +70,51 @@ public class RecomputedConvolution3D extends Convolution3D implements Recomputin
         @Override
         public void setCacheMode(CacheMode mode) {
             super.setCacheMode(CacheMode.NONE);
+        }
+
+        @Override
+        public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr workspaceMgr) {
+            return ExampleSlices.backprop(this, epsilon, workspaceMgr);
+        }
+
+        @Override
+        public INDArray activate(boolean training, LayerWorkspaceMgr workspaceMgr) {
+            return ExampleSlices.activate(this, training, workspaceMgr);
+        }
+
+        @Override
+        public INDArray wholeActivate(boolean training, LayerWorkspaceMgr workspaces) {
+            return super.activate(training, workspaces);
+        }
+
+        @Override
+        public RecomputeLink link() {
+            return link;
+        }
+
+        @Override
+        public INDArray keptInput() {
+            return input;
+        }
+
+        @Override
+        public void useInput(INDArray in) {
+            input = in;
+        }
+
+        @Override
+        public Map<String, INDArray> gradientViews() {
+            return gradientViews;
+        }
+
+        @Override
+        public void useGradientViews(Map<String, INDArray> views) {
+            gradientViews = views;
+        }
+
+        @Override
+        public Pair<Gradient, INDArray> wholeBackprop(INDArray epsilon, LayerWorkspaceMgr workspaces) {
+            return super.backpropGradient(epsilon, workspaces);
         }
     }
 }

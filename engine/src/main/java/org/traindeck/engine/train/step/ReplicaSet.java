@@ -13,6 +13,7 @@ import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.model.SyncBatchNorms;
 import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
+import org.traindeck.engine.model.nodes.RecomputeChains;
 import org.traindeck.engine.parallel.BatchStatsGroup;
 import org.traindeck.engine.parallel.DevicePlacement;
 import org.traindeck.engine.parallel.GradientExchange;
@@ -103,6 +104,7 @@ public final class ReplicaSet implements AutoCloseable {
             GradientExchange.copyParameters(master.params(), replica.params());
         }
         replica.initGradientsView();
+        RecomputeChains.link(replica);
         prepare.accept(replica);
         return replica;
     }
