@@ -27,7 +27,7 @@ public final class BenchMain {
      * "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step; "syncbn" the scaling group's
      * synchronized BatchNorm row alone (-Dtraindeck.bench.syncbnPairs=N); "memory" (only when named) gradient checkpointing's peak
      * memory and step time, without and with recompute (-Dtraindeck.bench.memoryPairs=N;
-     * -Dtraindeck.bench.memoryCases=gpt or volumes for one of its two models).
+     * -Dtraindeck.bench.memoryCases=gpt, volumes or unet for one of its three models).
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -147,16 +147,19 @@ public final class BenchMain {
                     Integer.parseInt(System.getProperty("traindeck.bench.syncbnPairs", "5")),
                     report);
         }
-        // only when named: its ten child runs (two models at context 256 and 16³) add minutes to the whole bench
+        // only when named: its child runs (three models, each without and with) add minutes to the whole bench
         if (only.contains("memory")) {
             System.out.println("gradient checkpointing: peak memory and step time without and with recompute…");
             int pairs = Integer.getInteger("traindeck.bench.memoryPairs", 3);
-            String cases = System.getProperty("traindeck.bench.memoryCases", "gpt,volumes");
+            String cases = System.getProperty("traindeck.bench.memoryCases", "gpt,volumes,unet");
             if (cases.contains("gpt")) {
                 MemoryBench.compare(MemoryBench.gpt(home, 256), out.resolve("memory-gpt"), pairs, report);
             }
             if (cases.contains("volumes")) {
                 MemoryBench.compare(MemoryBench.autoencoder(home, 128), out.resolve("memory-volumes"), pairs, report);
+            }
+            if (cases.contains("unet")) {
+                MemoryBench.compare(MemoryBench.unet(home, 256), out.resolve("memory-unet"), pairs, report);
             }
         }
         if (wanted(only, "loader")) {

@@ -47,23 +47,57 @@ final class MemoryBench {
      * conv3d node.
      */
     static Case autoencoder(Path home, int samples) throws Exception {
-        ObjectNode model = (ObjectNode) JSON.readTree(
-                        home.resolve("sample-configs/volumes-autoencoder.json").toFile())
-                .get("model");
-        ObjectNode on = model.deepCopy();
-        on.withArray("layers").forEach(node -> {
-            if ("conv3d".equals(node.path("type").asText())) {
-                ((ObjectNode) node).put("recompute", true);
-            }
-        });
         Path volumes = home.resolve("data/volumes/volumes.npz").toAbsolutePath();
         String data = "{\"type\": \"numpy\", \"task\": \"reconstruction\", \"inputs\": \""
                 + volumes.toString().replace("\\", "/") + ":x\", \"scale\": 0.00392156862745098, \"limit\": "
                 + samples + "}";
-        return new Case(
-                new EngineBench.Workload("3D autoencoder", model.toString(), data, samples, 16),
-                new EngineBench.Workload("3D autoencoder, recompute", on.toString(), data, samples, 16),
+        return convolutions(
+                home.resolve("sample-configs/volumes-autoencoder.json"),
+                "conv3d",
+                "3D autoencoder",
+                data,
+                samples,
+                16,
                 "volumes-autoencoder.json's 3D autoencoder (16³ volumes, " + samples + " of them, batch 16)");
+    }
+
+    /**
+     * shapes-unet.json's U-Net (32×32 images, batch 32, {@code samples} of them), recompute on every conv2d node; with
+     * oneDNN where it loads, whose convolutions keep no im2col matrix to leave out.
+     */
+    static Case unet(Path home, int samples) throws Exception {
+        String shapes = home.resolve("data/shapes/shapes.npz")
+                .toAbsolutePath()
+                .toString()
+                .replace("\\", "/");
+        String data = "{\"type\": \"numpy\", \"task\": \"segmentation\", \"inputs\": \"" + shapes
+                + ":x\", \"targets\": \"" + shapes + ":y\", \"numClasses\": 3, \"scale\": 0.00392156862745098,"
+                + " \"limit\": " + samples + "}";
+        return convolutions(
+                home.resolve("sample-configs/shapes-unet.json"),
+                "conv2d",
+                "U-Net",
+                data,
+                samples,
+                32,
+                "shapes-unet.json's U-Net (32×32 images, " + samples + " of them, batch 32)");
+    }
+
+    /** A sample's graph model without and with recompute on every node of {@code type}. */
+    private static Case convolutions(
+            Path config, String type, String name, String data, int samples, int batch, String described)
+            throws Exception {
+        ObjectNode model = (ObjectNode) JSON.readTree(config.toFile()).get("model");
+        ObjectNode on = model.deepCopy();
+        on.withArray("layers").forEach(node -> {
+            if (type.equals(node.path("type").asText())) {
+                ((ObjectNode) node).put("recompute", true);
+            }
+        });
+        return new Case(
+                new EngineBench.Workload(name, model.toString(), data, samples, batch),
+                new EngineBench.Workload(name + ", recompute", on.toString(), data, samples, batch),
+                described);
     }
 
     /**

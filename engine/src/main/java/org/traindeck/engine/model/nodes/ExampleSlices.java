@@ -1,7 +1,7 @@
 package org.traindeck.engine.model.nodes;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
+import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.workspace.ArrayType;
@@ -46,17 +46,14 @@ final class ExampleSlices {
 
     private ExampleSlices() {}
 
-    /** What a recomputing layer lends its sliced passes: its fields, and DL4J's own passes over the input it has. */
-    interface Sliceable {
-
-        /** The input the forward pass kept (in a chain: the placeholder its producer returned, for its shape). */
-        INDArray keptInput();
+    /**
+     * What a recomputing layer lends its sliced passes: its input field (whose {@code input()} is what the forward pass
+     * kept; in a chain, the placeholder its producer returned, for its shape), and DL4J's own passes over the input it
+     * has.
+     */
+    interface Sliceable extends Layer {
 
         void useInput(INDArray input);
-
-        Map<String, INDArray> gradientViews();
-
-        void useGradientViews(Map<String, INDArray> views);
 
         Pair<Gradient, INDArray> wholeBackprop(INDArray epsilon, LayerWorkspaceMgr workspaces);
 
@@ -97,43 +94,39 @@ final class ExampleSlices {
      * as DL4J's would be, its parameters' gradients summed into its own gradient views.
      */
     static Pair<Gradient, INDArray> backprop(Sliceable layer, INDArray epsilon, LayerWorkspaceMgr workspaces) {
-        INDArray kept = layer.keptInput();
+        INDArray kept = layer.input();
         Sliceable source = layer.link().source();
         long[] inShape = kept.shape();
         long batch = inShape[0];
         long per = examplesPerSlice(batch, epsilon.length() / batch);
         INDArray inputGradient =
                 workspaces.createUninitialized(ArrayType.ACTIVATION_GRAD, epsilon.dataType(), inShape, 'c');
-        Map<String, INDArray> views = layer.gradientViews();
+        INDArray sum = layer.getGradientsViewArray();
         Gradient last = null;
         try {
             for (long from = 0; from < batch; from += per) {
                 long to = Math.min(batch, from + per);
                 try (MemoryWorkspace ws = SLICE.notifyScopeEntered(ArrayType.BP_WORKING_MEM)) {
-                    Map<String, INDArray> partial = new LinkedHashMap<>();
-                    views.forEach((k, v) -> partial.put(
-                            k,
-                            SLICE.createUninitialized(
-                                    ArrayType.BP_WORKING_MEM, v.dataType(), v.shape(), v.ordering())));
+                    INDArray partial = SLICE.createUninitialized(
+                            ArrayType.BP_WORKING_MEM, sum.dataType(), sum.shape(), sum.ordering());
                     layer.useInput(source == null ? rows(kept, from, to) : outputRows(source, from, to));
-                    layer.useGradientViews(partial);
+                    layer.setBackpropGradientsViewArray(partial);
                     Pair<Gradient, INDArray> p = layer.wholeBackprop(rows(epsilon, from, to), SLICE);
                     rows(inputGradient, from, to).assign(p.getSecond());
-                    for (Map.Entry<String, INDArray> e : partial.entrySet()) {
-                        INDArray sum = views.get(e.getKey());
-                        if (from == 0) {
-                            sum.assign(e.getValue());
-                        } else {
-                            sum.addi(e.getValue());
-                        }
+                    if (from == 0) {
+                        sum.assign(partial);
+                    } else {
+                        sum.addi(partial);
                     }
                     last = p.getFirst();
                 }
             }
         } finally {
             layer.useInput(kept);
-            layer.useGradientViews(views);
+            layer.setBackpropGradientsViewArray(sum);
         }
+        Map<String, INDArray> views =
+                layer.conf().getLayer().initializer().getGradientsFromFlattened(layer.conf(), sum);
         Gradient g = new DefaultGradient();
         for (String key : last.gradientForVariable().keySet()) {
             g.setGradientFor(key, views.get(key), last.flatteningOrderForVariable(key));
@@ -152,14 +145,14 @@ final class ExampleSlices {
             return layer.wholeActivate(training, workspaces);
         }
         if (link.feedsConsumer()) {
-            return link.placeholder(layer.keptInput().shape(), () -> {
+            return link.placeholder(layer.input().shape(), () -> {
                 try (MemoryWorkspace ws = SLICE.notifyScopeEntered(ArrayType.FF_WORKING_MEM)) {
                     return outputRows(layer, 0, 1).shape();
                 }
             });
         }
-        long batch = layer.keptInput().size(0);
-        long per = examplesPerSlice(batch, layer.keptInput().length() / batch);
+        long batch = layer.input().size(0);
+        long per = examplesPerSlice(batch, layer.input().length() / batch);
         INDArray out = null;
         for (long from = 0; from < batch; from += per) {
             long to = Math.min(batch, from + per);
@@ -178,7 +171,7 @@ final class ExampleSlices {
 
     /** Examples [from, to) of {@code layer}'s output in training, computed in the open slice workspace. */
     private static INDArray outputRows(Sliceable layer, long from, long to) {
-        INDArray kept = layer.keptInput();
+        INDArray kept = layer.input();
         Sliceable source = layer.link().source();
         INDArray in = source == null ? rows(kept, from, to) : outputRows(source, from, to);
         layer.useInput(in);

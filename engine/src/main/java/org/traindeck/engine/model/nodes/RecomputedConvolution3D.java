@@ -93,23 +93,8 @@ public class RecomputedConvolution3D extends Convolution3D implements Recomputin
         }
 
         @Override
-        public INDArray keptInput() {
-            return input;
-        }
-
-        @Override
         public void useInput(INDArray in) {
             input = in;
-        }
-
-        @Override
-        public Map<String, INDArray> gradientViews() {
-            return gradientViews;
-        }
-
-        @Override
-        public void useGradientViews(Map<String, INDArray> views) {
-            gradientViews = views;
         }
 
         @Override
