@@ -2,6 +2,7 @@ package org.traindeck.engine.model.nodes;
 
 import java.util.Arrays;
 import java.util.function.Supplier;
+import org.nd4j.linalg.api.buffer.DataBuffer;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -31,17 +32,20 @@ final class RecomputeLink {
     }
 
     /**
-     * An array of the output's shape for an input of {@code inputShape} that holds no data of its own (every element
-     * is the one zero of a one-element buffer): what DL4J's graph passes on to the consumer, which reads only its
-     * shape. {@code outputShape} is asked once per input shape.
+     * An array of the output's shape and data type for an input of {@code inputShape} that holds no data of its own
+     * (every element is the one zero of a one-element buffer): what DL4J's graph passes on to the consumer, which reads
+     * only its shape. {@code firstExample} (the output for the first example; only its shape and type are read) is
+     * asked once per input shape.
      */
-    INDArray placeholder(long[] inputShape, Supplier<long[]> outputShape) {
+    INDArray placeholder(long[] inputShape, Supplier<INDArray> firstExample) {
         if (placeholder == null || !Arrays.equals(inputShape, placeholderInput)) {
-            long[] shape = outputShape.get().clone();
+            INDArray example = firstExample.get();
+            long[] shape = example.shape().clone();
             shape[0] = inputShape[0];
             try (MemoryWorkspace none = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
                 // detached: DL4J's graph takes arrays outside its workspaces as they are
-                placeholder = Nd4j.create(Nd4j.createBuffer(new float[1]), shape, new long[shape.length], 0, 'c');
+                DataBuffer one = Nd4j.zeros(example.dataType(), 1).data();
+                placeholder = Nd4j.create(one, shape, new long[shape.length], 0, 'c');
             }
             placeholderInput = inputShape.clone();
         }
