@@ -82,7 +82,7 @@ public final class MemoryChildRun {
         List<MemoryWorkspace> all = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread();
         long workspaces =
                 all.stream().mapToLong(MemoryWorkspace::getCurrentSize).sum();
-        // where the memory goes, for the docs' breakdown (ChildJvm passes other lines through)
+        // where the memory goes, for the docs' breakdown (ChildJvm echoes lines that start with DETAIL)
         System.out.println(ChildJvm.DETAIL + "workspaces: "
                 + all.stream()
                         .filter(ws -> ws.getCurrentSize() > 0)
