@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.traindeck.engine.train.Nd4jRuntime;
@@ -152,6 +153,12 @@ public final class BenchMain {
             System.out.println("gradient checkpointing: peak memory and step time without and with recompute…");
             int pairs = Integer.getInteger("traindeck.bench.memoryPairs", 3);
             String cases = System.getProperty("traindeck.bench.memoryCases", "gpt,volumes,unet");
+            for (String c : cases.split(",")) {
+                if (!List.of("gpt", "volumes", "unet").contains(c.trim())) {
+                    throw new IllegalArgumentException("-Dtraindeck.bench.memoryCases: unknown case '" + c.trim()
+                            + "' (the cases: gpt, volumes, unet, separated by commas)");
+                }
+            }
             if (cases.contains("gpt")) {
                 MemoryBench.compare(MemoryBench.gpt(home, 256), out.resolve("memory-gpt"), pairs, report);
             }

@@ -43,6 +43,19 @@ final class EngineBench {
             }
             return new Workload(name, model, data.replaceFirst("\"samples\": \\d+", "\"samples\": " + n), n, batch);
         }
+
+        /** This workload as a child JVM's first arguments, followed by {@code more}; read back by {@link #fromArgs}. */
+        List<String> childArgs(String... more) {
+            List<String> out =
+                    new ArrayList<>(List.of(name, model, data, String.valueOf(samples), String.valueOf(batch)));
+            out.addAll(List.of(more));
+            return out;
+        }
+
+        /** The workload of a child JVM's first five arguments ({@link #childArgs}). */
+        static Workload fromArgs(String[] args) {
+            return new Workload(args[0], args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+        }
     }
 
     static final Workload MLP = new Workload(

@@ -207,13 +207,7 @@ final class MemoryBench {
     private static double[] child(EngineBench.Workload w, Path out) throws Exception {
         String[] f = ChildJvm.result(
                         MemoryChildRun.class,
-                        List.of(
-                                w.name(),
-                                w.model(),
-                                w.data(),
-                                String.valueOf(w.samples()),
-                                String.valueOf(w.batch()),
-                                out.toString()),
+                        w.childArgs(out.toString()),
                         Map.of(),
                         MemoryChildRun.RESULT,
                         "the memory run " + w.name())

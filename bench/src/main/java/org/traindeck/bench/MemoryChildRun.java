@@ -35,8 +35,7 @@ public final class MemoryChildRun {
 
     public static void main(String[] args) throws Exception {
         Nd4jRuntime.init();
-        EngineBench.Workload w = new EngineBench.Workload(
-                args[0], args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+        EngineBench.Workload w = EngineBench.Workload.fromArgs(args);
         System.gc();
         long base = Pointer.totalBytes();
         Runtime rt = Runtime.getRuntime();

@@ -16,8 +16,7 @@ public final class TrainDeckChildRun {
 
     public static void main(String[] args) throws Exception {
         Nd4jRuntime.init();
-        EngineBench.Workload w = new EngineBench.Workload(
-                args[0], args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+        EngineBench.Workload w = EngineBench.Workload.fromArgs(args);
         double rate = EngineBench.measure(w, Path.of(args[6]), args[5]).samplesPerSecond();
         System.out.println(String.format(Locale.ROOT, "%s%.1f", RESULT, rate));
         System.exit(0);

@@ -310,14 +310,7 @@ final class TransformerPeers {
     private static double child(EngineBench.Workload w, String devices, int threads, Path out) throws Exception {
         double rate = Double.parseDouble(ChildJvm.result(
                 TrainDeckChildRun.class,
-                List.of(
-                        w.name(),
-                        w.model(),
-                        w.data(),
-                        String.valueOf(w.samples()),
-                        String.valueOf(w.batch()),
-                        devices,
-                        out.toString()),
+                w.childArgs(devices, out.toString()),
                 Map.of("OMP_NUM_THREADS", String.valueOf(threads)),
                 TrainDeckChildRun.RESULT,
                 "the TrainDeck run (" + devices + ", OMP_NUM_THREADS=" + threads + ")"));

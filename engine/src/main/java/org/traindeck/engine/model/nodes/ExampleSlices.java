@@ -30,7 +30,7 @@ final class ExampleSlices {
     /** Floats of output one slice may hold (512 KB); at least two slices whenever the batch has two examples. */
     static final long SLICE_FLOATS = 1L << 17;
 
-    static final String WORKSPACE = "TD_RECOMPUTE_SLICE";
+    private static final String WORKSPACE = "TD_RECOMPUTE_SLICE";
 
     private static final WorkspaceConfiguration CONFIG = WorkspaceConfiguration.builder()
             .initialSize(0)
