@@ -86,20 +86,9 @@ final class DataShapes {
         }
     }
 
-    /** A one-sample dataset of zeros with the same shape, task, outputs, class names and vocabulary. */
+    /** A one-sample dataset of zeros with the same inputs, task, outputs, class names and vocabulary. */
     private static Dataset standIn(Dataset d) {
-        int values = d.shape().values();
-        FloatSamples targets = d.task() == Task.RECONSTRUCTION
-                ? null
-                : new FloatSamples(new float[d.targetLength()], d.targetLength());
-        return Dataset.of(
-                new FloatSamples(new float[values], values),
-                d.shape(),
-                d.task(),
-                targets,
-                d.outputCount(),
-                d.classNames(),
-                d.vocabulary());
+        return d.standIn();
     }
 
     /** Each data file's path, size and modification time. */

@@ -41,24 +41,7 @@ public record SampleSet(int[] indices, Dataset data, BatchMaker.Batch batch) {
     }
 
     private static Dataset copy(Dataset data, int[] picked) {
-        int d = data.featureCount();
-        int t = data.targetLength();
-        float[] features = new float[picked.length * d];
-        float[] targets = new float[picked.length * t];
-        for (int i = 0; i < picked.length; i++) {
-            data.copyFeatures(picked[i], features, i * d);
-            if (t > 0) {
-                data.copyTargets(picked[i], targets, i * t);
-            }
-        }
-        return Dataset.of(
-                new FloatSamples(features, d),
-                data.shape(),
-                data.task(),
-                t > 0 ? new FloatSamples(targets, t) : null,
-                data.outputCount(),
-                data.classNames(),
-                data.vocabulary());
+        return data.copied(picked);
     }
 
     public int size() {

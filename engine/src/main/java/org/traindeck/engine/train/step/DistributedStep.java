@@ -3,6 +3,7 @@ package org.traindeck.engine.train.step;
 import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
@@ -101,7 +102,7 @@ public final class DistributedStep implements StepStrategy {
                         master,
                         plan.batches
                                 .batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true)
-                                .features(),
+                                .inputs(),
                         before + 1);
         listener.onStep(new StepReport(
                 before + 1,
@@ -122,8 +123,9 @@ public final class DistributedStep implements StepStrategy {
      * which computes none itself, makes them once with one micro-batch, whose values the step then overwrites.
      */
     private void bindGradient(BatchMaker.Batch batch) {
-        master.setInputs(batch.features());
+        master.setInputs(batch.inputs());
         master.setLabels(batch.labels());
+        master.setLayerMaskArrays(null, batch.labelMask() == null ? null : new INDArray[] {batch.labelMask()});
         master.computeGradientAndScore();
         master.clearLayersStates();
     }

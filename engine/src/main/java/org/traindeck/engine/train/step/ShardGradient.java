@@ -24,14 +24,15 @@ public final class ShardGradient {
 
     /** One forward and backward pass of a micro-batch into the network's gradient view; returns DL4J's score. */
     public interface Pass {
-        Pass DL4J = (net, features, labels) -> {
-            net.setInputs(features);
-            net.setLabels(labels);
+        Pass DL4J = (net, batch) -> {
+            net.setInputs(batch.inputs());
+            net.setLabels(batch.labels());
+            net.setLayerMaskArrays(null, batch.labelMask() == null ? null : new INDArray[] {batch.labelMask()});
             net.computeGradientAndScore();
             return net.score();
         };
 
-        double run(ComputationGraph net, INDArray features, INDArray labels);
+        double run(ComputationGraph net, BatchMaker.Batch batch);
     }
 
     private final ComputationGraph net;
@@ -74,7 +75,7 @@ public final class ShardGradient {
             BatchMaker.Batch b = microBatches.get(j);
             beforeEach.accept(j);
             Nd4j.getRandom().setSeed(seeds.applyAsLong(j));
-            double score = pass.run(net, b.features(), b.labels());
+            double score = pass.run(net, b);
             if (dataLossOnly) {
                 score -= net.calcRegularizationScore(true);
             }
