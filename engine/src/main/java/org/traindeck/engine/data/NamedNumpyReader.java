@@ -64,6 +64,52 @@ final class NamedNumpyReader {
         return targets(inputs, y, c, at, count, training, files);
     }
 
+    /**
+     * The inputs alone, for a model trained on {@code c} that expects {@code expected} (prediction): each array named
+     * by {@code specs} read as training read its data, and held to the shape the model was trained on.
+     */
+    static List<InputArray> inputsOnly(
+            SourceConfig.Numpy c, Map<String, String> specs, List<InputSignature> expected, NumpyFiles files) {
+        long steps = -1;
+        for (InputSignature in : expected) {
+            if (in.shape() instanceof SampleShape.Tokens t) {
+                steps = t.length();
+            } else if (in.shape() instanceof SampleShape.Steps s) {
+                steps = s.length();
+            }
+        }
+        List<InputArray> out = new ArrayList<>();
+        long n = -1;
+        NpyArray first = null;
+        for (InputSignature want : expected) {
+            String spec = specs.get(want.name());
+            String path = want.name();
+            NpyArray x = NumpyReader.open(files, spec, path);
+            NumpyReader.requireValues(x, path);
+            if (first == null) {
+                first = x;
+                n = x.sampleCount();
+            } else {
+                sameCount(x, path, n, first);
+            }
+            InputArray in = input(want.name(), x, path, c, steps, (int) Math.min(n, Integer.MAX_VALUE), null, 0);
+            if (!in.shape().equals(want.shape())) {
+                throw new InvalidConfigException(
+                        path,
+                        x.source() + " gives samples of " + in.shape() + " (" + x.describe() + "), but the model was"
+                                + " trained on " + want.shape() + " for this input");
+            }
+            if (in.tokens() && in.vocabulary() > want.vocabulary()) {
+                throw new InvalidConfigException(
+                        path,
+                        x.source() + " holds token ids up to " + (in.vocabulary() - 1) + ", beyond the "
+                                + (want.vocabulary() - 1) + " the model was trained on");
+            }
+            out.add(new InputArray(want.name(), in.samples(), in.shape(), want.vocabulary()));
+        }
+        return out;
+    }
+
     private static Dataset targets(
             List<InputArray> inputs,
             NpyArray y,
