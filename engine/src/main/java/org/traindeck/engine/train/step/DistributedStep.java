@@ -127,6 +127,7 @@ public final class DistributedStep implements StepStrategy {
         master.setLabels(batch.labels());
         master.setLayerMaskArrays(null, batch.labelMask() == null ? null : new INDArray[] {batch.labelMask()});
         master.computeGradientAndScore();
+        master.clearLayerMaskArrays();
         master.clearLayersStates();
     }
 

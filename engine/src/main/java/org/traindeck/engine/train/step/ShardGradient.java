@@ -28,8 +28,13 @@ public final class ShardGradient {
             net.setInputs(batch.inputs());
             net.setLabels(batch.labels());
             net.setLayerMaskArrays(null, batch.labelMask() == null ? null : new INDArray[] {batch.labelMask()});
-            net.computeGradientAndScore();
-            return net.score();
+            try {
+                net.computeGradientAndScore();
+                return net.score();
+            } finally {
+                // DL4J's output() would apply a training batch's mask to whatever it is given next
+                net.clearLayerMaskArrays();
+            }
         };
 
         double run(ComputationGraph net, BatchMaker.Batch batch);
