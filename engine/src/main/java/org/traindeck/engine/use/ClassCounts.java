@@ -35,6 +35,10 @@ class ClassCounts {
         this.countAt = new long[positions];
     }
 
+    void add(float[] out, float[] labels, int n) {
+        add(out, labels, null, n);
+    }
+
     /** @param mask which positions count, [n, positions] of 1 and 0 (null: all) */
     void add(float[] out, float[] labels, float[] mask, int n) {
         for (int i = 0; i < n; i++) {
