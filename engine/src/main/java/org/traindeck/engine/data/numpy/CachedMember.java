@@ -149,9 +149,4 @@ record CachedMember(
             return m;
         }
     }
-
-    @Override
-    public String toString() {
-        return source + " member " + member;
-    }
 }

@@ -3,7 +3,6 @@ package org.traindeck.engine.data.numpy;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -74,8 +73,16 @@ public final class InflateCache {
         checkFreeSpace(archive, m);
         Path part =
                 root.resolve(wanted.key() + PART_MARK + ProcessHandle.current().pid() + "-" + PARTS.incrementAndGet());
-        FileChannel out = FileChannel.open(
-                part, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        FileChannel out;
+        try {
+            out = FileChannel.open(
+                    part, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw new IOException(
+                    "cannot inflate " + archive + " member " + m.name() + " into the cache folder " + root + " (" + e
+                            + ")",
+                    e);
+        }
         try {
             MemberInflater.inflate(zip, m, out, archive.toString());
             wanted.writeAfterData(out);
@@ -106,7 +113,8 @@ public final class InflateCache {
         FileChannel in;
         try {
             in = FileChannel.open(entry, StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
+        } catch (IOException e) {
+            // absent or unreadable: inflated again, and making the folder says what is wrong with it
             return null;
         }
         if (wanted.equals(CachedMember.read(in, entry.toString()))) {

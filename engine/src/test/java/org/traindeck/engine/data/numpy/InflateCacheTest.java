@@ -1,6 +1,7 @@
 package org.traindeck.engine.data.numpy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -196,6 +197,17 @@ class InflateCacheTest {
         assertThat(new InflateCache(cache).clean(new InflateCache.Limits(Duration.ofDays(14), cap)))
                 .containsExactly(byMember.get("y"));
         assertThat(entries()).containsExactly(byMember.get("xf"));
+    }
+
+    @Test
+    void aCacheFolderThatCannotBeMadeIsAnErrorNamingTheArchiveAndTheFolder() throws IOException {
+        Path blocked = Files.writeString(dir.resolve("blocked"), "a file where the cache folder should be");
+        try (NpzArchive npz = NpzArchive.open(NpyFixtures.file("arrays_compressed.npz"), 1 << 20, 1 << 30, blocked)) {
+            assertThatThrownBy(() -> npz.array("x"))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("arrays_compressed.npz member x.npy")
+                    .hasMessageContaining("cache folder " + blocked);
+        }
     }
 
     @Test
