@@ -68,6 +68,28 @@ class NamedInputsTrainingTest {
     }
 
     @Test
+    void clusterExecutorsTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
+        RunResult one = TrainingRun.prepare(twoInputs(dir, "alone", "cpu", 32)).runHere();
+        RunConfig cluster = ConfigParser.parse(
+                        TWO_INPUTS.formatted("executors", "cpu", 16)
+                                .replace(
+                                        "\"stages\"",
+                                        "\"parallel\": {\"cluster\": \"inprocess://localhost:1\", \"executors\": 2},"
+                                                + " \"stages\""),
+                        dir)
+                .orThrow();
+        RunResult two = TrainingRun.prepare(cluster).runHere();
+
+        assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
+        Map<Long, Double> a = ResumeTest.lossesByStep(one.runDir());
+        Map<Long, Double> b = ResumeTest.lossesByStep(two.runDir());
+        assertThat(b.keySet()).isEqualTo(a.keySet());
+        for (long step : a.keySet()) {
+            assertThat(b.get(step)).as("step %d", step).isCloseTo(a.get(step), within(1e-4 * Math.abs(a.get(step))));
+        }
+    }
+
+    @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
         RunResult straight = TrainingRun.prepare(twoInputs(dir, "straight", "cpu", 32)).runHere();
         RunResult stopped = TestRuns.stopAfterStep(twoInputs(dir, "stopped", "cpu", 32), 8);
