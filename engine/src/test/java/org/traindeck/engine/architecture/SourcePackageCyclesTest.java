@@ -52,7 +52,9 @@ class SourcePackageCyclesTest {
         graph.add("c", "d", "c/Four.java");
         graph.add("d", "e", "d/Five.java");
 
-        assertThat(graph.cycles()).containsExactly("a → b (a/One.java) → c (b/Two.java) → a (c/Three.java)");
+        assertThat(graph.cycles())
+                .containsExactly(
+                        "[a, b, c] import each other, e.g. a → b (a/One.java) → c (b/Two.java) → a (c/Three.java)");
     }
 
     @Test
@@ -128,12 +130,13 @@ class SourcePackageCyclesTest {
             return edges.keySet();
         }
 
-        /** One shortest cycle per strongly connected group of packages, as "a → b (file) → … → a (file)". */
+        /** Each group of packages that import each other, with its shortest cycle through its first package. */
         List<String> cycles() {
             List<String> cycles = new ArrayList<>();
             for (Set<String> group : stronglyConnected()) {
                 if (group.size() > 1) {
-                    cycles.add(describe(shortestCycle(group.iterator().next(), group)));
+                    cycles.add(group + " import each other, e.g. "
+                            + describe(shortestCycle(group.iterator().next(), group)));
                 }
             }
             return cycles;
