@@ -8,7 +8,6 @@ import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 import org.traindeck.engine.parallel.TierFailure;
-import org.traindeck.engine.train.TierChain;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.health.LayerProbe;
@@ -25,7 +24,7 @@ import org.traindeck.engine.train.state.TrainingState;
  * backend sums them, and the driver takes the one optimizer step.
  * The driver holds the only optimizer state, writes the checkpoints and metrics; a failed step changes nothing, and
  * stops the run with the machine named (a cluster run has no fallback: its checkpoint resumes anywhere). The session
- * outlives the step strategy: {@link TierChain} keeps it for the run's next stages and closes it at the run's end.
+ * outlives the step strategy: {@code TierChain} keeps it for the run's next stages and closes it at the run's end.
  */
 public final class DistributedStep implements StepStrategy {
 
