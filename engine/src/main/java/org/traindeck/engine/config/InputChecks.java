@@ -51,7 +51,8 @@ final class InputChecks {
         } else if (named) {
             problems.error(
                     firstPath + ".train.inputs",
-                    "names several inputs " + names + ", but the " + config.model().type()
+                    "names several inputs " + names + ", but the "
+                            + config.model().type()
                             + " shorthand reads one: write the model as a \"graph\" whose nodes read each input by name");
         }
         if (named && config.devices().maybeSeveral() && !config.parallel().synchronous()) {

@@ -153,7 +153,8 @@ final class SourceReader {
             return null;
         }
         for (Map.Entry<String, String> input : n.inputs().byName().entrySet()) {
-            String at = n.inputs().named() ? JsonLocations.child(r.pathOf("inputs"), input.getKey()) : r.pathOf("inputs");
+            String at =
+                    n.inputs().named() ? JsonLocations.child(r.pathOf("inputs"), input.getKey()) : r.pathOf("inputs");
             checkExists(at, SourceConfig.Numpy.fileOf(input.getValue()), false);
         }
         if (n.targets() != null) {
@@ -214,7 +215,8 @@ final class SourceReader {
             String where = JsonLocations.child(at, e.getKey());
             if (!GraphReader.NODE_NAME.matcher(e.getKey()).matches()) {
                 problems.error(
-                        where, "an input's name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
+                        where,
+                        "an input's name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
                 ok = false;
             } else if (!e.getValue().isTextual() || e.getValue().asText().isEmpty()) {
                 problems.error(

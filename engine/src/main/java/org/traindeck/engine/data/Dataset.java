@@ -42,7 +42,8 @@ public final class Dataset {
         if ((targets == null) != (task == Task.RECONSTRUCTION)) {
             throw new IllegalArgumentException("reconstruction and only reconstruction has no target array");
         }
-        if (targetMask != null && (targets == null || targetMask.size() != n || targetMask.length() != targets.length())) {
+        if (targetMask != null
+                && (targets == null || targetMask.size() != n || targetMask.length() != targets.length())) {
             throw new IllegalArgumentException("a target mask has one value per target");
         }
         this.inputs = List.copyOf(inputs);
@@ -63,8 +64,8 @@ public final class Dataset {
             int outputs,
             List<String> classNames,
             Vocabulary vocabulary) {
-        InputArray only = new InputArray(
-                SINGLE_INPUT, inputs, shape, shape instanceof SampleShape.Tokens ? outputs : 0);
+        InputArray only =
+                new InputArray(SINGLE_INPUT, inputs, shape, shape instanceof SampleShape.Tokens ? outputs : 0);
         return new Dataset(List.of(only), task, targets, null, outputs, classNames, vocabulary);
     }
 
@@ -375,7 +376,8 @@ public final class Dataset {
         };
         if (namedInputs()) {
             String each = String.join(
-                    ", ", inputs.stream().map(in -> in.name() + " " + in.shape()).toList());
+                    ", ",
+                    inputs.stream().map(in -> in.name() + " " + in.shape()).toList());
             return size() + " samples, inputs " + each + ", " + what;
         }
         return size() + " samples, " + (shape() instanceof SampleShape.Flat ? shape() : describeShape()) + ", " + what;

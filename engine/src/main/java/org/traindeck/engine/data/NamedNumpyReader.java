@@ -168,7 +168,10 @@ final class NamedNumpyReader {
             if (s.length == 2 && x.dtype().isIntegral()) {
                 int vocabulary = vocabulary(x, path, training, index);
                 return new InputArray(
-                        name, new NpySamples(x, count, (int) steps, 0, 1f), new SampleShape.Tokens((int) steps), vocabulary);
+                        name,
+                        new NpySamples(x, count, (int) steps, 0, 1f),
+                        new SampleShape.Tokens((int) steps),
+                        vocabulary);
             }
             int features = s.length == 2 ? 1 : Math.toIntExact(s[2]);
             // [T, k] per sample as stored; the network takes [k, T]

@@ -40,7 +40,9 @@ public record ModelInput(InputType input, Task task, int outputs, boolean tokens
 
     /** The graph's input names, in the order the network takes their arrays. */
     public List<String> names() {
-        return named.isEmpty() ? List.of(Heads.INPUT) : named.stream().map(InputSignature::name).toList();
+        return named.isEmpty()
+                ? List.of(Heads.INPUT)
+                : named.stream().map(InputSignature::name).toList();
     }
 
     /** Every input's type, in the order the network takes them. */

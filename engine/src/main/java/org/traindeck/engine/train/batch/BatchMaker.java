@@ -85,7 +85,8 @@ public final class BatchMaker {
         for (int i = 0; i < n; i++) {
             int sample = order[from + i];
             for (int k = 0; k < inputs; k++) {
-                data.copyInput(k, sample, values[k], i * data.inputs().get(k).shape().values());
+                data.copyInput(
+                        k, sample, values[k], i * data.inputs().get(k).shape().values());
             }
             if (t > 0) {
                 data.copyTargets(sample, targets, i * t);
@@ -130,11 +131,7 @@ public final class BatchMaker {
                 continue;
             }
             augmenter.apply(
-                    values[k],
-                    i * shape.values(),
-                    masks && k == 0 ? targets : null,
-                    i * t,
-                    new SplittableRandom(draw));
+                    values[k], i * shape.values(), masks && k == 0 ? targets : null, i * t, new SplittableRandom(draw));
         }
     }
 
