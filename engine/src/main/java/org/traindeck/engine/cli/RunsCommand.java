@@ -13,13 +13,17 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.TensorBoardRuns;
 import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.library.tfevents.ImportedRun;
+import org.traindeck.engine.library.tfevents.TagMapping;
 import org.traindeck.engine.sinks.RunFolder;
 
-/** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN...}. */
+/** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN... [--map TAG=METRIC]}. */
 final class RunsCommand {
 
     private static final DateTimeFormatter WHEN =
@@ -95,22 +99,47 @@ final class RunsCommand {
         return Main.OK;
     }
 
-    static int compare(Engine engine, List<Path> runDirs, PrintStream out, PrintStream err) {
+    static int compare(Engine engine, List<Path> runs, List<String> maps, PrintStream out, PrintStream err) {
+        TagMapping mapping;
+        try {
+            mapping = TagMapping.parse(String.join(",", maps));
+        } catch (IllegalArgumentException e) {
+            err.println("error: --map: " + e.getMessage());
+            return Main.INVALID_INPUT;
+        }
         List<Path> dirs = new ArrayList<>();
-        for (Path dir : runDirs) {
-            if (!Files.isRegularFile(RunFolder.of(dir).config())
-                    || !Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
-                err.println("error: " + dir + " is not a run folder (it needs config.json and metrics.jsonl)");
+        List<ImportedRun> imported = new ArrayList<>();
+        for (Path run : runs) {
+            if (TensorBoardRuns.isLog(run)) {
+                try {
+                    imported.add(TensorBoardRuns.open(run));
+                } catch (IOException e) {
+                    err.println("error: " + e.getMessage());
+                    return Main.INVALID_INPUT;
+                }
+            } else if (!Files.isRegularFile(RunFolder.of(run).config())
+                    || !Files.isRegularFile(RunFolder.of(run).metricsJsonl())) {
+                err.println("error: " + run + " is not a run folder (it needs config.json and metrics.jsonl) nor"
+                        + " TensorBoard logs (events.out.tfevents.* files)");
                 return Main.INVALID_INPUT;
+            } else {
+                dirs.add(run);
             }
-            dirs.add(dir);
         }
         RunComparison.Result r;
         try {
-            r = engine.compare(dirs);
+            r = imported.isEmpty() ? engine.compare(dirs) : TensorBoardRuns.compare(dirs, imported, mapping);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return Main.INVALID_INPUT;
+        }
+        for (ImportedRun i : imported) {
+            out.println(i.name() + ": TensorBoard logs, " + i.files().size() + " file(s), tags "
+                    + String.join(", ", i.tags().keySet()) + describeMapping(i, mapping));
+            i.notes().forEach(n -> out.println("  note: " + n));
+        }
+        if (!imported.isEmpty()) {
+            out.println();
         }
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-34s", "METRIC (final / best)"));
         r.runs().forEach(n -> header.append(String.format(Locale.ROOT, " %24s", n)));
@@ -122,7 +151,9 @@ final class RunsCommand {
             out.println(row);
         });
         out.println();
-        if (r.differences().isEmpty()) {
+        if (dirs.size() < 2) {
+            out.println("config keys that differ: fewer than two TrainDeck runs, nothing to compare");
+        } else if (r.differences().isEmpty()) {
             out.println("the configs do not differ");
         } else {
             out.println("config keys that differ:");
@@ -133,6 +164,14 @@ final class RunsCommand {
             });
         }
         return Main.OK;
+    }
+
+    private static String describeMapping(ImportedRun run, TagMapping mapping) {
+        String read = run.metrics(mapping).entrySet().stream()
+                .filter(e -> !e.getKey().equals(e.getValue()))
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+        return read.isEmpty() ? " (none read as a TrainDeck metric: use --map TAG=METRIC)" : "; read as " + read;
     }
 
     private static void putNumber(ObjectNode o, String key, double v) {

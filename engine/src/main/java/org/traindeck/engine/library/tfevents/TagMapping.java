@@ -2,7 +2,6 @@ package org.traindeck.engine.library.tfevents;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.StringJoiner;
 
 /**
  * Which TrainDeck metric each tag of another tool's logs stands for ({@code loss} → {@code train/loss}), so that its
@@ -68,17 +67,5 @@ public record TagMapping(Map<String, String> tagToMetric) {
                     mapping.with(p.substring(0, eq).strip(), p.substring(eq + 1).strip());
         }
         return mapping;
-    }
-
-    /** The pairs of {@code tags} that this mapping renames, as {@link #parse} reads them. */
-    public String describe(Iterable<String> tags) {
-        StringJoiner j = new StringJoiner(", ");
-        for (String tag : tags) {
-            String metric = tagToMetric.get(tag);
-            if (metric != null && !metric.equals(tag)) {
-                j.add(tag + "=" + metric);
-            }
-        }
-        return j.toString();
     }
 }

@@ -15,19 +15,19 @@ import org.traindeck.engine.sinks.TfEventFileReader;
  * tensorboard package, so torch.utils.tensorboard cannot write them here): TFRecord framing with CRC32C computed bit by
  * bit (not the reader's java.util.zip.CRC32C), and hand-encoded protobuf.
  */
-final class EventFixtures {
+public final class EventFixtures {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     /** The byte each record written so far starts at. */
-    final List<Integer> recordOffsets = new ArrayList<>();
+    public final List<Integer> recordOffsets = new ArrayList<>();
 
     /** PyTorch's and TensorFlow's names: events.out.tfevents.<10-digit seconds>.<host>.<pid>.<n>[suffix]. */
-    static String fileName(long seconds, String suffix) {
+    public static String fileName(long seconds, String suffix) {
         return String.format("events.out.tfevents.%010d.fixture-host.4242.0%s", seconds, suffix);
     }
 
-    EventFixtures record(byte[] data) {
+    public EventFixtures record(byte[] data) {
         recordOffsets.add(out.size());
         byte[] length = littleEndian(data.length, 8);
         out.writeBytes(length);
@@ -38,18 +38,18 @@ final class EventFixtures {
     }
 
     /** The first record of every file: Event{wall_time, file_version "brain.Event:2"}. */
-    EventFixtures fileVersion(double wallTime) {
+    public EventFixtures fileVersion(double wallTime) {
         Proto e = new Proto().fixed64(1, Double.doubleToLongBits(wallTime)).string(3, "brain.Event:2");
         return record(e.bytes());
     }
 
     /** PyTorch's add_scalar (and TF1): Summary.Value{tag, simple_value}. */
-    EventFixtures simpleValue(double wallTime, long step, String tag, float value) {
+    public EventFixtures simpleValue(double wallTime, long step, String tag, float value) {
         return summary(wallTime, step, new Proto().string(1, tag).fixed32(2, Float.floatToIntBits(value)));
     }
 
     /** Several tags in one event, as TF1's merged summaries write them. */
-    EventFixtures simpleValues(double wallTime, long step, String[] tags, float[] values) {
+    public EventFixtures simpleValues(double wallTime, long step, String[] tags, float[] values) {
         Proto summary = new Proto();
         for (int i = 0; i < tags.length; i++) {
             summary.message(1, new Proto().string(1, tags[i]).fixed32(2, Float.floatToIntBits(values[i])));
@@ -65,14 +65,14 @@ final class EventFixtures {
      * PyTorch's add_scalar(new_style=True): tensor{dtype DT_FLOAT, float_val packed}, metadata{plugin_data{plugin_name
      * "scalars"}}.
      */
-    EventFixtures floatValTensor(double wallTime, long step, String tag, float value) {
+    public EventFixtures floatValTensor(double wallTime, long step, String tag, float value) {
         Proto tensor = new Proto().varint(1, 1).packedFloat(5, value);
         return summary(
                 wallTime, step, new Proto().string(1, tag).message(8, tensor).message(9, scalarsPlugin(false)));
     }
 
     /** TF2's tf.summary.scalar: tensor{dtype DT_FLOAT, tensor_shape {}, tensor_content 4 bytes}, data_class SCALAR. */
-    EventFixtures tensorContent(double wallTime, long step, String tag, float value) {
+    public EventFixtures tensorContent(double wallTime, long step, String tag, float value) {
         Proto tensor =
                 new Proto().varint(1, 1).message(2, new Proto()).bytes(4, littleEndian(Float.floatToIntBits(value), 4));
         return summary(
@@ -82,7 +82,7 @@ final class EventFixtures {
     }
 
     /** TF2's tf.summary.histogram: a [2, 3] float tensor (not a scalar: skipped). */
-    EventFixtures histogramTensor(double wallTime, long step, String tag) {
+    public EventFixtures histogramTensor(double wallTime, long step, String tag) {
         Proto shape = new Proto().message(2, new Proto().varint(1, 2)).message(2, new Proto().varint(1, 3));
         Proto tensor = new Proto().varint(1, 1).message(2, shape).bytes(4, new byte[24]);
         Proto plugin = new Proto().message(1, new Proto().string(1, "histograms"));
@@ -91,7 +91,7 @@ final class EventFixtures {
     }
 
     /** The text plugin's summary: a DT_STRING scalar tensor (skipped). */
-    EventFixtures textTensor(double wallTime, long step, String tag, String text) {
+    public EventFixtures textTensor(double wallTime, long step, String tag, String text) {
         Proto tensor = new Proto().varint(1, 7).message(2, new Proto()).string(8, text);
         Proto plugin = new Proto().message(1, new Proto().string(1, "text"));
         return summary(
@@ -99,13 +99,13 @@ final class EventFixtures {
     }
 
     /** An old-style histogram (Summary.Value.histo, field 5): skipped. */
-    EventFixtures histo(double wallTime, long step, String tag) {
+    public EventFixtures histo(double wallTime, long step, String tag) {
         Proto histo = new Proto().fixed64(1, Double.doubleToLongBits(-1)).fixed64(2, Double.doubleToLongBits(1));
         return summary(wallTime, step, new Proto().string(1, tag).message(5, histo));
     }
 
     /** Event{session_log{status START}} at {@code step}: a restart there. */
-    EventFixtures sessionStart(double wallTime, long step) {
+    public EventFixtures sessionStart(double wallTime, long step) {
         Proto e = new Proto()
                 .fixed64(1, Double.doubleToLongBits(wallTime))
                 .varint(2, step)
@@ -126,11 +126,11 @@ final class EventFixtures {
         return dataClass ? metadata.varint(4, 1) : metadata;
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return out.toByteArray();
     }
 
-    Path writeTo(Path folder, String name) throws IOException {
+    public Path writeTo(Path folder, String name) throws IOException {
         Files.createDirectories(folder);
         return Files.write(folder.resolve(name), bytes(), StandardOpenOption.CREATE_NEW);
     }
