@@ -107,7 +107,7 @@ public final class RunsView extends VBox {
                         column("Steps", RunSummary::steps),
                         column("Best", r -> new Figure(r.best())),
                         column("Last", r -> new Figure(r.last())),
-                        column("Energy (Wh)", r -> new Figure(r.energyWh())),
+                        column("Energy", Energy::new),
                         column("Started", r -> new When(r.startedMillis()))));
         SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
         sorted.comparatorProperty().bind(table.comparatorProperty());
@@ -212,6 +212,19 @@ public final class RunsView extends VBox {
         @Override
         public String toString() {
             return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.4g", value);
+        }
+    }
+
+    /** A run's energy that sorts as a number and reads "1.23 Wh", or "n/a (why)" where it was not measured. */
+    private record Energy(RunSummary run) implements Comparable<Energy> {
+        @Override
+        public int compareTo(Energy o) {
+            return new Figure(run.energyWh()).compareTo(new Figure(o.run.energyWh()));
+        }
+
+        @Override
+        public String toString() {
+            return run.energyText();
         }
     }
 

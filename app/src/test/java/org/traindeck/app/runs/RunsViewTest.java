@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
@@ -32,6 +33,10 @@ import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.devices.NvidiaSmi;
+import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.library.RunSummary;
 import org.traindeck.engine.sinks.TfEventEncoder;
 import org.traindeck.engine.sinks.TfRecordWriter;
@@ -61,7 +66,11 @@ class RunsViewTest {
                  "data": {"train": {"type": "synthetic", "samples": 300, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"name": "main", "epochs": 2, "batchSize": 20, "optimizer": {"type": "adam", "learningRate": %s}}]}
                 """.formatted(name, learningRate);
-        RunHandle run = Engine.local().prepare(Configs.parse(json, dir).orThrow());
+        // a machine without energy counters, wherever the test runs
+        Engine engine = Engine.withDevices(
+                new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("no-powercap")),
+                TelemetryMonitor.Settings.DEFAULT);
+        RunHandle run = engine.prepare(Configs.parse(json, dir).orThrow());
         run.start();
         RunResult result = run.completion().get(2, TimeUnit.MINUTES);
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -122,6 +131,13 @@ class RunsViewTest {
         RunSummary first = onFx(() -> view.table().getItems().get(0));
         assertThat(first.status()).isEqualTo("finished");
         assertThat(first.steps()).isEqualTo(24);
+        // the energy column says why there is no figure
+        TableColumn<RunSummary, ?> energy = onFx(() -> view.table().getColumns().stream()
+                .filter(c -> c.getText().equals("Energy"))
+                .findFirst()
+                .orElseThrow());
+        assertThat(onFx(() -> String.valueOf(energy.getCellData(0))))
+                .isEqualTo("n/a (no RAPL counters or GPU power readings)");
 
         robot.clickOn("#runs-filter").write("slo");
         assertThat(rows()).containsExactly("slow");

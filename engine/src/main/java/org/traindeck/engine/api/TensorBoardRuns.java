@@ -67,7 +67,8 @@ public final class TensorBoardRuns {
                 s == null ? Double.NaN : s.last(),
                 run.elapsedSeconds(),
                 run.startedMillis(),
-                Double.NaN);
+                Double.NaN,
+                "another tool's run");
     }
 
     /** TrainDeck's runs and imported ones side by side (the imported after), their tags read under {@code mapping}. */

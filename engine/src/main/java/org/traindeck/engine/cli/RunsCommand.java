@@ -11,8 +11,10 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.TensorBoardRuns;
@@ -58,6 +60,11 @@ final class RunsCommand {
                 o.put("durationSeconds", r.elapsedSeconds());
                 o.put("startedMillis", r.startedMillis());
                 putNumber(o, "energyWh", r.energyWh());
+                if (r.energyNote() == null) {
+                    o.putNull("energyNote");
+                } else {
+                    o.put("energyNote", r.energyNote());
+                }
             }
             try {
                 out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(list));
@@ -93,10 +100,25 @@ final class RunsCommand {
                     number(r.best()),
                     number(r.last()),
                     duration(r.elapsedSeconds()),
-                    Double.isNaN(r.energyWh()) ? "-" : EnergyReport.format(r.energyWh()),
+                    Double.isNaN(r.energyWh()) ? "n/a" : EnergyReport.format(r.energyWh()),
                     r.startedMillis() == 0 ? "-" : WHEN.format(Instant.ofEpochMilli(r.startedMillis()))));
         }
+        energyNotes(runs, out);
         return Main.OK;
+    }
+
+    /** Why a run's ENERGY reads n/a, once per reason, naming the runs: "energy n/a: no RAPL counters ... (a, b)". */
+    private static void energyNotes(List<RunSummary> runs, PrintStream out) {
+        Map<String, List<String>> byReason = new LinkedHashMap<>();
+        for (RunSummary r : runs) {
+            if (Double.isNaN(r.energyWh())) {
+                String reason = r.energyNote() == null ? EnergyReport.NOT_RECORDED : r.energyNote();
+                byReason.computeIfAbsent(reason, k -> new ArrayList<>())
+                        .add(r.folder().getFileName().toString());
+            }
+        }
+        byReason.forEach(
+                (reason, names) -> out.println("energy n/a: " + reason + " (" + String.join(", ", names) + ")"));
     }
 
     static int compare(Engine engine, List<Path> runs, List<String> maps, PrintStream out, PrintStream err) {
