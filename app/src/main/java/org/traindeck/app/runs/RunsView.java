@@ -118,6 +118,7 @@ public final class RunsView extends VBox {
 
         Label message = new Label();
         message.setId("runs-message");
+        message.setWrapText(true);
         message.textProperty().bind(model.messageProperty());
         message.getStyleClass().add("device-figures");
         differences.setId("runs-differences");

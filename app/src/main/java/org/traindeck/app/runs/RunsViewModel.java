@@ -215,6 +215,10 @@ public final class RunsViewModel {
                         overlays.show(label(chosen.get(i)), s.histories().get(i), COLORS[i % COLORS.length]);
                     }
                     differences.set(s.differences());
+                    if (s.differences() == null && chosen.size() > 1) {
+                        message.set("TensorBoard logs have no config: select two or more TrainDeck runs to see how"
+                                + " their configs differ.");
+                    }
                 },
                 e -> message.set("Could not read the selected runs: " + e.getMessage()));
     }

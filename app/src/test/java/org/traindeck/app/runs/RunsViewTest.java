@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.traindeck.app.FxWait.onFx;
 
+import java.awt.image.BufferedImage;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,10 +17,13 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.image.PixelFormat;
+import javafx.scene.image.WritableImage;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.stage.Stage;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.charts.SeriesBuffer;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
@@ -111,6 +116,7 @@ class RunsViewTest {
         dashboard = new Dashboard();
         model = new RunsViewModel(Engine.local(), new CurrentThreadTaskExecutor(), dashboard.overlays());
         view = new RunsView(model, runDir -> {}, () -> logs);
+        view.setMinWidth(560);
         HBox root = new HBox(view, dashboard);
         HBox.setHgrow(dashboard, Priority.ALWAYS);
         stage.setScene(new Scene(root, 1300, 800));
@@ -195,7 +201,7 @@ class RunsViewTest {
     }
 
     @Test
-    void tensorBoardLogsOfPyTorchAreListedBesideTheRunsAndOverlaid(FxRobot robot) {
+    void tensorBoardLogsOfPyTorchAreListedBesideTheRunsAndOverlaid(FxRobot robot) throws Exception {
         String imported = "Nov29_01-00-00_host (TensorBoard)";
         robot.clickOn("#runs-open-tensorboard");
         assertThat(rows()).containsExactly("fast", "slow", imported);
@@ -242,6 +248,26 @@ class RunsViewTest {
                 .isEqualTo(2);
         assertThat(onFx(() -> dashboard.validationChart().hasSeries("overlay:fast:acc")))
                 .isTrue();
+
+        // the picture in docs/app.md (copied from target/ by hand when the view changes)
+        robot.interact(dashboard::refreshCharts);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(Files.size(snapshot("runs-tensorboard.png"))).isGreaterThan(10_000);
+    }
+
+    /** The scene as a PNG in target/. */
+    private Path snapshot(String name) throws Exception {
+        WritableImage image = onFx(() -> view.getScene().snapshot(null));
+        int w = (int) image.getWidth();
+        int h = (int) image.getHeight();
+        BufferedImage png = new BufferedImage(w, h, BufferedImage.TYPE_INT_ARGB);
+        int[] argb = new int[w * h];
+        image.getPixelReader().getPixels(0, 0, w, h, PixelFormat.getIntArgbInstance(), argb, 0, w);
+        png.setRGB(0, 0, w, h, argb, 0, w);
+        Path file = Path.of("target", name);
+        Files.createDirectories(file.getParent());
+        ImageIO.write(png, "png", file.toFile());
+        return file;
     }
 
     /** The table row showing {@code label} (the table re-uses its row cells as its items change). */
