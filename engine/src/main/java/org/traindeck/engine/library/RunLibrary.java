@@ -56,8 +56,7 @@ public final class RunLibrary {
         String monitor = config.path("checkpoint").path("monitor").asText("val/loss");
         String mode = config.path("checkpoint").path("mode").asText(monitor.endsWith("accuracy") ? "max" : "min");
         MetricsDigest d = digests.of(runDir);
-        EnergyReport recorded = EnergyFile.read(RunFolder.of(runDir).energy());
-        EnergyReport energy = recorded != null ? recorded : energy(d);
+        EnergyReport energy = energy(runDir, d);
         String status = d.ended() == null ? "running" : d.ended();
         long started = d.startedMillis();
         Path statusFile = runDir.resolve(RunStatusSink.FILE);
@@ -88,8 +87,17 @@ public final class RunLibrary {
      * be measured; for a run trained before that record, its energy metrics, else that it was not recorded.
      */
     public static EnergyReport energy(Path runDir, MetricsDigests digests) throws IOException {
-        EnergyReport recorded = EnergyFile.read(RunFolder.of(runDir).energy());
-        return recorded != null ? recorded : energy(digests.of(runDir));
+        return energy(runDir, digests.of(runDir));
+    }
+
+    /** A damaged record is said as the reason, so that one run's file does not keep the others from being listed. */
+    private static EnergyReport energy(Path runDir, MetricsDigest d) {
+        try {
+            EnergyReport recorded = EnergyFile.read(RunFolder.of(runDir).energy());
+            return recorded != null ? recorded : energy(d);
+        } catch (IOException e) {
+            return EnergyReport.unavailable("its energy record cannot be read: " + e.getMessage(), List.of());
+        }
     }
 
     private static EnergyReport energy(MetricsDigest d) {

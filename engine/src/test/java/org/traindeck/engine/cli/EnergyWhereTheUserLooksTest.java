@@ -71,6 +71,16 @@ class EnergyWhereTheUserLooksTest {
                         .stdout());
         assertThat(json.get(0).get("energyWh").isNull()).isTrue();
         assertThat(json.get(0).get("energyNote").asText()).isEqualTo("no RAPL counters or GPU power readings");
+
+        // a damaged record is said as the reason; the listing still works
+        try (var folders = Files.list(dir.resolve("out"))) {
+            Files.writeString(
+                    folders.filter(Files::isDirectory).findFirst().orElseThrow().resolve("energy.json"),
+                    "{\"wattHours\": [");
+        }
+        MainAccess.Result damaged = cli(none, "runs", dir.resolve("out").toString());
+        assertThat(damaged.exitCode()).isZero();
+        assertThat(damaged.stdout()).contains("energy n/a: its energy record cannot be read: ");
     }
 
     @Test
