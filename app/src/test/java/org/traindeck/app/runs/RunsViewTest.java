@@ -60,6 +60,8 @@ class RunsViewTest {
     private static Path fast;
     private static Path slow;
     private static Path logs;
+    /** What the logs chooser answers. */
+    private static volatile Path chosenLogs;
 
     private Dashboard dashboard;
     private RunsViewModel model;
@@ -115,7 +117,8 @@ class RunsViewTest {
     void start(Stage stage) {
         dashboard = new Dashboard();
         model = new RunsViewModel(Engine.local(), new CurrentThreadTaskExecutor(), dashboard.overlays());
-        view = new RunsView(model, runDir -> {}, () -> logs);
+        chosenLogs = logs;
+        view = new RunsView(model, runDir -> {}, () -> chosenLogs);
         view.setMinWidth(560);
         HBox root = new HBox(view, dashboard);
         HBox.setHgrow(dashboard, Priority.ALWAYS);
@@ -268,6 +271,27 @@ class RunsViewTest {
         Files.createDirectories(file.getParent());
         ImageIO.write(png, "png", file.toFile());
         return file;
+    }
+
+    @Test
+    void damagedLogsAreRefusedUnderTheListWithTheirByte(FxRobot robot) throws Exception {
+        Path damaged = Files.createDirectories(dir.resolve("pytorch/damaged"));
+        byte[] bytes;
+        try (var files = Files.list(logs)) {
+            bytes = Files.readAllBytes(files.findFirst().orElseThrow());
+        }
+        // a byte of the second record's data (the file-version record before it is 12 + 24 + 4 bytes)
+        bytes[40 + 12 + 5] ^= 0x10;
+        Files.write(damaged.resolve("events.out.tfevents.1764378000.host.4242.0"), bytes);
+        chosenLogs = damaged;
+
+        robot.clickOn("#runs-open-tensorboard");
+
+        assertThat(onFx(() -> robot.lookup("#runs-message").queryAs(Label.class).getText()))
+                .startsWith("Could not open the TensorBoard logs: ")
+                .contains("byte 40:")
+                .contains("checksum");
+        assertThat(rows()).containsExactly("fast", "slow");
     }
 
     /** The table row showing {@code label} (the table re-uses its row cells as its items change). */
