@@ -163,6 +163,12 @@ final class RunsCommand {
         if (!imported.isEmpty()) {
             out.println();
         }
+        printTable(r, dirs.size(), out);
+        return Main.OK;
+    }
+
+    /** The metrics side by side, then the config keys that differ between {@code ourRuns} TrainDeck runs. */
+    private static void printTable(RunComparison.Result r, int ourRuns, PrintStream out) {
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-34s", "METRIC (final / best)"));
         r.runs().forEach(n -> header.append(String.format(Locale.ROOT, " %24s", n)));
         out.println(header);
@@ -173,7 +179,7 @@ final class RunsCommand {
             out.println(row);
         });
         out.println();
-        if (dirs.size() < 2) {
+        if (ourRuns < 2) {
             out.println("config keys that differ: fewer than two TrainDeck runs, nothing to compare");
         } else if (r.differences().isEmpty()) {
             out.println("the configs do not differ");
@@ -185,7 +191,6 @@ final class RunsCommand {
                 out.println(row);
             });
         }
-        return Main.OK;
     }
 
     private static String describeMapping(ImportedRun run, TagMapping mapping) {
