@@ -55,7 +55,14 @@ public final class AppTabs {
             JSON,
             AppTab.of("Devices", c -> widthFitting(new DeviceSelector(c.devices()), "devices-scroll")),
             AppTab.of("NCCL", c -> widthFitting(new NcclPanel(c.nccl()), "nccl-scroll")),
-            AppTab.of("Runs", c -> new RunsView(c.runs(), c.evaluations()::evaluate)),
+            AppTab.of(
+                    "Runs",
+                    c -> new RunsView(
+                            c.runs(),
+                            c.evaluations()::evaluate,
+                            () -> c.services()
+                                    .dialogs()
+                                    .chooseTensorBoardLogs(c.files().lastFolder()))),
             AppTab.of("Queue", c -> new QueueView(c.queue(), c.controller(), c.runActions()::openRun)),
             AppTab.of(
                     "Sweeps",

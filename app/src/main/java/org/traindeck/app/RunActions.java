@@ -93,7 +93,10 @@ final class RunActions {
         services.tasks()
                 .execute(
                         () -> EndOfRunSummary.of(
-                                name, r, services.engine().open(r.runDir()).history()),
+                                name,
+                                r,
+                                services.engine().open(r.runDir()).history(),
+                                services.engine().energy(r.runDir())),
                         summary -> dashboard.summary().show(summary),
                         e -> dashboard
                                 .messages()

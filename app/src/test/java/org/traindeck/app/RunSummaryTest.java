@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.EndOfRunSummary;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.train.RunResult;
 
 /** Before a run the charts say what Start will do; after it, a summary says what the run came to and where it is. */
@@ -52,6 +53,10 @@ class RunSummaryTest extends WindowTest {
         assertThat(summary.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(summary.title()).isEqualTo("Run finished: short");
         assertThat(summary.detail()).startsWith("24 steps in ");
+        // the energy as the run's folder records it: by stage, or n/a and why ("no RAPL counters ...")
+        assertThat(summary.detail())
+                .endsWith(" · " + Engine.local().energy(summary.runDir()).summary())
+                .contains(" · energy: ");
         assertThat(summary.stages())
                 .singleElement()
                 .satisfies(s -> assertThat(s)

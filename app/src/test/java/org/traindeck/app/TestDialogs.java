@@ -55,6 +55,14 @@ public final class TestDialogs implements Dialogs {
         return runFolder;
     }
 
+    volatile Path tensorBoardLogs;
+
+    @Override
+    public Path chooseTensorBoardLogs(Path folder) {
+        asked.add("tensorboard-logs");
+        return tensorBoardLogs;
+    }
+
     @Override
     public Path chooseExportFile(Path folder, String suggestedName) {
         asked.add("export:" + suggestedName);

@@ -45,7 +45,17 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
             new TaskFigure(MetricNames.VAL_PSNR, "val PSNR", true, 1, "%.2f dB"),
             new TaskFigure(MetricNames.VAL_PERPLEXITY, "val perplexity", false, 1, "%.3f"));
 
+    /** The summary with the energy of the run's last metrics, said only where it was measured. */
     public static EndOfRunSummary of(String runName, RunResult result, List<EngineEvent> history) {
+        EnergyReport energy = EnergyReport.fromMetrics(result.lastMetrics());
+        return of(runName, result, history, energy.wattHours().isEmpty() ? null : energy);
+    }
+
+    /**
+     * @param energy what the run's folder records of its energy (by stage, or why it could not be measured), said
+     *               after its steps; null to say nothing of it
+     */
+    public static EndOfRunSummary of(String runName, RunResult result, List<EngineEvent> history, EnergyReport energy) {
         Map<Integer, StageFigures> byStage = new LinkedHashMap<>();
         for (EngineEvent e : history) {
             if (!(e instanceof MetricEvent m) || m.device() != null) {
@@ -83,9 +93,7 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
                                         + result.lastCheckpoint().getFileName();
                     case INCOMPLETE, FAILED -> ". " + result.message();
                 }
-                + (Double.isNaN(EnergyReport.totalFromMetrics(result.lastMetrics()))
-                        ? ""
-                        : " · " + EnergyReport.lineFromMetrics(result.lastMetrics()));
+                + (energy == null ? "" : " · " + energy.summary());
         return new EndOfRunSummary(result.status(), title, detail, stages, result.runDir());
     }
 

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
@@ -27,6 +29,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.library.tfevents.TagMapping;
 
 /**
  * The runs of the open config's output folder: a sortable table filtered by name and status. Selecting runs draws
@@ -46,6 +49,14 @@ public final class RunsView extends VBox {
 
     /** @param evaluator what the Evaluate button does with the selected run's folder */
     public RunsView(RunsViewModel model, Consumer<Path> evaluator) {
+        this(model, evaluator, () -> null);
+    }
+
+    /**
+     * @param evaluator what the Evaluate button does with the selected run's folder
+     * @param logsChooser asks for TensorBoard logs to open (a folder of event files), null when cancelled
+     */
+    public RunsView(RunsViewModel model, Consumer<Path> evaluator, Supplier<Path> logsChooser) {
         super(6);
         setId("runs-view");
         setPadding(new Insets(8));
@@ -70,15 +81,24 @@ public final class RunsView extends VBox {
                         .isNotEqualTo(1));
         evaluate.setOnAction(e ->
                 evaluator.accept(table.getSelectionModel().getSelectedItem().folder()));
-        HBox filters = new HBox(6, name, status, refresh, evaluate);
+        Button logs = new Button("Open TensorBoard logs…");
+        logs.setId("runs-open-tensorboard");
+        logs.setTooltip(new Tooltip("Another tool's run (PyTorch's SummaryWriter, TensorFlow): a folder of "
+                + "events.out.tfevents.* files, listed read-only and overlaid on the charts"));
+        logs.setOnAction(e -> {
+            Path chosen = logsChooser.get();
+            if (chosen != null) {
+                model.importTensorBoard(chosen);
+            }
+        });
+        HBox filters = new HBox(6, name, status, refresh, evaluate, logs);
         filters.setAlignment(Pos.CENTER_LEFT);
 
         table.setId("runs-table");
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setPlaceholder(new Label("No runs in this output folder yet."));
-        TableColumn<RunSummary, String> run =
-                column("Run", r -> r.folder().getFileName().toString());
+        TableColumn<RunSummary, String> run = column("Run", RunsViewModel::label);
         run.setPrefWidth(170);
         table.getColumns()
                 .setAll(List.of(
@@ -87,7 +107,7 @@ public final class RunsView extends VBox {
                         column("Steps", RunSummary::steps),
                         column("Best", r -> new Figure(r.best())),
                         column("Last", r -> new Figure(r.last())),
-                        column("Energy (Wh)", r -> new Figure(r.energyWh())),
+                        column("Energy", Energy::new),
                         column("Started", r -> new When(r.startedMillis()))));
         SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
         sorted.comparatorProperty().bind(table.comparatorProperty());
@@ -98,13 +118,54 @@ public final class RunsView extends VBox {
 
         Label message = new Label();
         message.setId("runs-message");
+        message.setWrapText(true);
         message.textProperty().bind(model.messageProperty());
         message.getStyleClass().add("device-figures");
         differences.setId("runs-differences");
         differences.setWrapText(true);
         model.differencesProperty().addListener((o, a, b) -> differences.setText(describe(b)));
         differences.setText(describe(null));
-        getChildren().addAll(filters, table, message, new Label("How the selected runs' configs differ"), differences);
+        getChildren()
+                .addAll(
+                        filters,
+                        table,
+                        message,
+                        mappingRow(model),
+                        new Label("How the selected runs' configs differ"),
+                        differences);
+    }
+
+    /**
+     * The tag mapping of imported logs, applied on Enter; the selected rows stay selected (their curves are drawn
+     * again under it).
+     */
+    private HBox mappingRow(RunsViewModel model) {
+        TextField mapping = new TextField();
+        mapping.setId("runs-tag-mapping");
+        mapping.setPromptText("TensorBoard tags as metrics, over the defaults: TAG=METRIC, e.g. my_loss=train/loss");
+        mapping.setTooltip(new Tooltip("Defaults: " + pairs(TagMapping.DEFAULT)));
+        mapping.setOnAction(e -> {
+            List<Path> keep = table.getSelectionModel().getSelectedItems().stream()
+                    .map(RunSummary::folder)
+                    .toList();
+            model.applyMapping(mapping.getText());
+            for (RunSummary r : List.copyOf(table.getItems())) {
+                if (keep.contains(r.folder())) {
+                    table.getSelectionModel().select(r);
+                }
+            }
+        });
+        HBox.setHgrow(mapping, Priority.ALWAYS);
+        HBox row = new HBox(6, new Label("Tag mapping"), mapping);
+        row.setAlignment(Pos.CENTER_LEFT);
+        return row;
+    }
+
+    private static String pairs(TagMapping mapping) {
+        return mapping.tagToMetric().entrySet().stream()
+                .sorted(Map.Entry.comparingByValue())
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
     }
 
     public TableView<RunSummary> table() {
@@ -152,6 +213,19 @@ public final class RunsView extends VBox {
         @Override
         public String toString() {
             return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.4g", value);
+        }
+    }
+
+    /** A run's energy that sorts as a number and reads "1.23 Wh", or "n/a (why)" where it was not measured. */
+    private record Energy(RunSummary run) implements Comparable<Energy> {
+        @Override
+        public int compareTo(Energy o) {
+            return new Figure(run.energyWh()).compareTo(new Figure(o.run.energyWh()));
+        }
+
+        @Override
+        public String toString() {
+            return run.energyText();
         }
     }
 

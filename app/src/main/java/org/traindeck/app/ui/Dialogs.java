@@ -23,6 +23,9 @@ public interface Dialogs {
     /** A run folder to open and show, or null when cancelled. */
     Path chooseRunFolder(Path folder);
 
+    /** TensorBoard logs another tool wrote (a folder of event files) to open beside TrainDeck's runs, or null. */
+    Path chooseTensorBoardLogs(Path folder);
+
     /** Where to export a chart, or null when cancelled. */
     Path chooseExportFile(Path folder, String suggestedName);
 

@@ -89,6 +89,14 @@ public final class FxDialogs implements Dialogs {
     }
 
     @Override
+    public Path chooseTensorBoardLogs(Path folder) {
+        DirectoryChooser d = new DirectoryChooser();
+        d.setTitle("Open TensorBoard logs: pick the folder of events.out.tfevents.* files");
+        d.setInitialDirectory(folder(folder));
+        return path(d.showDialog(owner));
+    }
+
+    @Override
     public Path chooseExportFile(Path folder, String suggestedName) {
         FileChooser c = new FileChooser();
         c.setTitle("Export");

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
@@ -61,7 +62,25 @@ class EndOfRunSummaryTest {
                 null);
 
         assertThat(EndOfRunSummary.of("r", result, List.of()).detail())
-                .isEqualTo("60 steps in 10.0 s · energy: gpu0 12.3 Wh");
+                .isEqualTo("60 steps in 10.0 s · energy: 12.3 Wh (gpu0 12.3 Wh)");
+    }
+
+    @Test
+    void theEnergyRecordIsSaidByStageOrWithWhyThereIsNone() {
+        RunResult result = new RunResult(RunResult.Status.FINISHED, "", Path.of("/runs/r"), 60, 10, Map.of(), null);
+        EnergyReport measured = new EnergyReport(Map.of("cpu", 1.5), List.of())
+                .withStages(List.of(new EnergyReport.StageEnergy("main", 1.5, 12_000)));
+
+        assertThat(EndOfRunSummary.of("r", result, List.of(), measured).detail())
+                .isEqualTo("60 steps in 10.0 s · energy: 1.5 Wh (cpu 1.5 Wh); stage \"main\" 1.5 Wh,"
+                        + " 0.125 Wh per 1,000 samples");
+        assertThat(EndOfRunSummary.of(
+                                "r",
+                                result,
+                                List.of(),
+                                EnergyReport.unavailable("no RAPL counters or GPU power readings", List.of()))
+                        .detail())
+                .isEqualTo("60 steps in 10.0 s · energy: n/a (no RAPL counters or GPU power readings)");
     }
 
     @Test

@@ -28,6 +28,7 @@ import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.library.HistoryReduction;
 import org.traindeck.engine.library.MetricsDigests;
@@ -271,6 +272,14 @@ public final class Engine {
     /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */
     public List<RunSummary> runs(Path outputDir) throws IOException {
         return Files.isDirectory(outputDir) ? RunLibrary.list(outputDir, digests) : List.of();
+    }
+
+    /**
+     * The energy a run's devices used, as its folder records it: by device and by stage (with Wh per 1,000 samples),
+     * or why it could not be measured ("no RAPL counters or GPU power readings").
+     */
+    public EnergyReport energy(Path runDir) throws IOException {
+        return RunLibrary.energy(runDir, digests);
     }
 
     /** Final and best metrics of runs side by side, and the config keys whose values differ. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.traindeck.engine.api.Configs;
@@ -474,12 +475,23 @@ final class Commands {
     @Command(
             name = "compare",
             mixinStandardHelpOptions = true,
-            description = "Final and best metrics side by side, and the config keys that differ.")
+            description = "Final and best metrics side by side, and the config keys that differ; a RUN may also be"
+                    + " TensorBoard logs another tool wrote (an events.out.tfevents.* file or a folder of them).")
     static final class Compare implements Callable<Integer> {
         private final Main main;
 
-        @Parameters(paramLabel = "RUN", arity = "2..*", description = "two or more run folders")
+        @Parameters(
+                paramLabel = "RUN",
+                arity = "2..*",
+                description = "two or more run folders or TensorBoard logs (a file or folder)")
         List<Path> runs;
+
+        @Option(
+                names = "--map",
+                paramLabel = "TAG=METRIC",
+                description = "read the logs' TAG as TrainDeck's METRIC (repeatable; over the defaults, such as"
+                        + " loss=train/loss)")
+        List<String> maps = new ArrayList<>();
 
         Compare(Main main) {
             this.main = main;
@@ -487,7 +499,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            return RunsCommand.compare(main.engine(), runs, main.out(), main.err());
+            return RunsCommand.compare(main.engine(), runs, maps, main.out(), main.err());
         }
     }
 

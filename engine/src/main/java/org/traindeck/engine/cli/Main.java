@@ -18,7 +18,6 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.profile.StepProfile;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
@@ -240,6 +239,15 @@ public final class Main {
         return execute(run);
     }
 
+    /** The run's energy as its folder records it, by stage, or why it could not be measured: the last line said. */
+    private String energyLine(RunResult result) {
+        try {
+            return engine().energy(result.runDir()).summary();
+        } catch (IOException e) {
+            return "energy: n/a (its record cannot be read: " + e.getMessage() + ")";
+        }
+    }
+
     private int execute(RunHandle run) {
         out.println("run folder: " + run.runDir());
         run.subscribeLossless(new ProgressPrinter(out, run.config(), System.console() != null));
@@ -271,7 +279,7 @@ public final class Main {
                         result.steps(),
                         result.elapsedSeconds(),
                         result.runDir()));
-                out.println(EnergyReport.lineFromMetrics(result.lastMetrics()));
+                out.println(energyLine(result));
             }
             case STOPPED ->
                 out.println("stopped: " + result.message()

@@ -11,15 +11,21 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.TensorBoardRuns;
 import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.library.tfevents.ImportedRun;
+import org.traindeck.engine.library.tfevents.TagMapping;
 import org.traindeck.engine.sinks.RunFolder;
 
-/** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN...}. */
+/** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN... [--map TAG=METRIC]}. */
 final class RunsCommand {
 
     private static final DateTimeFormatter WHEN =
@@ -54,6 +60,11 @@ final class RunsCommand {
                 o.put("durationSeconds", r.elapsedSeconds());
                 o.put("startedMillis", r.startedMillis());
                 putNumber(o, "energyWh", r.energyWh());
+                if (r.energyNote() == null) {
+                    o.putNull("energyNote");
+                } else {
+                    o.put("energyNote", r.energyNote());
+                }
             }
             try {
                 out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(list));
@@ -89,29 +100,75 @@ final class RunsCommand {
                     number(r.best()),
                     number(r.last()),
                     duration(r.elapsedSeconds()),
-                    Double.isNaN(r.energyWh()) ? "-" : EnergyReport.format(r.energyWh()),
+                    Double.isNaN(r.energyWh()) ? "n/a" : EnergyReport.format(r.energyWh()),
                     r.startedMillis() == 0 ? "-" : WHEN.format(Instant.ofEpochMilli(r.startedMillis()))));
         }
+        energyNotes(runs, out);
         return Main.OK;
     }
 
-    static int compare(Engine engine, List<Path> runDirs, PrintStream out, PrintStream err) {
-        List<Path> dirs = new ArrayList<>();
-        for (Path dir : runDirs) {
-            if (!Files.isRegularFile(RunFolder.of(dir).config())
-                    || !Files.isRegularFile(RunFolder.of(dir).metricsJsonl())) {
-                err.println("error: " + dir + " is not a run folder (it needs config.json and metrics.jsonl)");
-                return Main.INVALID_INPUT;
+    /** Why a run's ENERGY reads n/a, once per reason, naming the runs: "energy n/a: no RAPL counters ... (a, b)". */
+    private static void energyNotes(List<RunSummary> runs, PrintStream out) {
+        Map<String, List<String>> byReason = new LinkedHashMap<>();
+        for (RunSummary r : runs) {
+            if (Double.isNaN(r.energyWh())) {
+                String reason = r.energyNote() == null ? EnergyReport.NOT_RECORDED : r.energyNote();
+                byReason.computeIfAbsent(reason, k -> new ArrayList<>())
+                        .add(r.folder().getFileName().toString());
             }
-            dirs.add(dir);
+        }
+        byReason.forEach(
+                (reason, names) -> out.println("energy n/a: " + reason + " (" + String.join(", ", names) + ")"));
+    }
+
+    static int compare(Engine engine, List<Path> runs, List<String> maps, PrintStream out, PrintStream err) {
+        TagMapping mapping;
+        try {
+            mapping = TagMapping.parse(String.join(",", maps));
+        } catch (IllegalArgumentException e) {
+            err.println("error: --map: " + e.getMessage());
+            return Main.INVALID_INPUT;
+        }
+        List<Path> dirs = new ArrayList<>();
+        List<ImportedRun> imported = new ArrayList<>();
+        for (Path run : runs) {
+            if (TensorBoardRuns.isLog(run)) {
+                try {
+                    imported.add(TensorBoardRuns.open(run));
+                } catch (IOException e) {
+                    err.println("error: " + e.getMessage());
+                    return Main.INVALID_INPUT;
+                }
+            } else if (!Files.isRegularFile(RunFolder.of(run).config())
+                    || !Files.isRegularFile(RunFolder.of(run).metricsJsonl())) {
+                err.println("error: " + run + " is not a run folder (it needs config.json and metrics.jsonl) nor"
+                        + " TensorBoard logs (events.out.tfevents.* files)");
+                return Main.INVALID_INPUT;
+            } else {
+                dirs.add(run);
+            }
         }
         RunComparison.Result r;
         try {
-            r = engine.compare(dirs);
+            r = imported.isEmpty() ? engine.compare(dirs) : TensorBoardRuns.compare(dirs, imported, mapping);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return Main.INVALID_INPUT;
         }
+        for (ImportedRun i : imported) {
+            out.println(i.name() + ": TensorBoard logs, " + i.files().size() + " file(s), tags "
+                    + String.join(", ", i.tags().keySet()) + describeMapping(i, mapping));
+            i.notes().forEach(n -> out.println("  note: " + n));
+        }
+        if (!imported.isEmpty()) {
+            out.println();
+        }
+        printTable(r, dirs.size(), out);
+        return Main.OK;
+    }
+
+    /** The metrics side by side, then the config keys that differ between {@code ourRuns} TrainDeck runs. */
+    private static void printTable(RunComparison.Result r, int ourRuns, PrintStream out) {
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-34s", "METRIC (final / best)"));
         r.runs().forEach(n -> header.append(String.format(Locale.ROOT, " %24s", n)));
         out.println(header);
@@ -122,7 +179,9 @@ final class RunsCommand {
             out.println(row);
         });
         out.println();
-        if (r.differences().isEmpty()) {
+        if (ourRuns < 2) {
+            out.println("config keys that differ: fewer than two TrainDeck runs, nothing to compare");
+        } else if (r.differences().isEmpty()) {
             out.println("the configs do not differ");
         } else {
             out.println("config keys that differ:");
@@ -132,7 +191,14 @@ final class RunsCommand {
                 out.println(row);
             });
         }
-        return Main.OK;
+    }
+
+    private static String describeMapping(ImportedRun run, TagMapping mapping) {
+        String read = run.metrics(mapping).entrySet().stream()
+                .filter(e -> !e.getKey().equals(e.getValue()))
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+        return read.isEmpty() ? " (none read as a TrainDeck metric: use --map TAG=METRIC)" : "; read as " + read;
     }
 
     private static void putNumber(ObjectNode o, String key, double v) {

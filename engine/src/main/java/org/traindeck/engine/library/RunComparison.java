@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
@@ -41,33 +42,75 @@ public final class RunComparison {
 
     private RunComparison() {}
 
+    /** Where a run compared by its events alone (another tool's logs, without a config) gets them from. */
+    public interface EventSource {
+        void forEach(Consumer<MetricEvent> each) throws IOException;
+    }
+
+    /** A run that is not a TrainDeck run folder: named, and read through its events. */
+    public record Other(String name, EventSource events) {}
+
+    /** What a run compared with TrainDeck's runs has in its config column: it has none. */
+    public static final String NO_CONFIG = "(no config)";
+
     public static Result compare(List<Path> runDirs) throws IOException {
+        return compare(runDirs, List.of());
+    }
+
+    /**
+     * TrainDeck's runs and others side by side, in that order. With others the per-step training loss is compared too
+     * (what any tool logs); their config column reads {@link #NO_CONFIG}.
+     */
+    public static Result compare(List<Path> runDirs, List<Other> others) throws IOException {
         List<String> names = new ArrayList<>();
+        List<String> compared = new ArrayList<>(METRICS);
+        if (!others.isEmpty()) {
+            compared.add(MetricNames.TRAIN_LOSS);
+        }
         Map<String, List<Value>> metrics = new LinkedHashMap<>();
-        for (String m : METRICS) {
+        for (String m : compared) {
             metrics.put(m, new ArrayList<>());
         }
         for (Path dir : runDirs) {
             names.add(dir.getFileName().toString());
             Map<String, double[]> seen = new TreeMap<>();
             MetricsJsonlReader.forEach(dir, e -> {
-                if (e instanceof MetricEvent m
-                        && metrics.containsKey(m.name())
-                        && m.device() == null
-                        && Double.isFinite(m.value())) {
-                    boolean higher = m.name().equals(MetricNames.VAL_ACCURACY);
-                    double[] v = seen.computeIfAbsent(m.name(), k -> new double[] {Double.NaN, Double.NaN});
-                    v[0] = m.value();
-                    v[1] = Double.isNaN(v[1]) || (higher ? m.value() > v[1] : m.value() < v[1]) ? m.value() : v[1];
+                if (e instanceof MetricEvent m) {
+                    fold(seen, metrics, m);
                 }
             });
-            for (String m : METRICS) {
-                double[] v = seen.get(m);
-                metrics.get(m).add(v == null ? new Value(Double.NaN, Double.NaN) : new Value(v[0], v[1]));
-            }
+            addValues(metrics, seen);
+        }
+        for (Other other : others) {
+            names.add(other.name());
+            Map<String, double[]> seen = new TreeMap<>();
+            other.events().forEach(m -> fold(seen, metrics, m));
+            addValues(metrics, seen);
         }
         metrics.values().removeIf(values -> values.stream().allMatch(v -> Double.isNaN(v.last())));
-        return new Result(names, metrics, configDifferences(runDirs));
+        Map<String, List<String>> differences = configDifferences(runDirs);
+        differences.replaceAll((key, values) -> {
+            List<String> all = new ArrayList<>(values);
+            others.forEach(o -> all.add(NO_CONFIG));
+            return all;
+        });
+        return new Result(names, metrics, differences);
+    }
+
+    private static void fold(Map<String, double[]> seen, Map<String, List<Value>> metrics, MetricEvent m) {
+        if (metrics.containsKey(m.name()) && m.device() == null && Double.isFinite(m.value())) {
+            boolean higher = m.name().equals(MetricNames.VAL_ACCURACY);
+            double[] v = seen.computeIfAbsent(m.name(), k -> new double[] {Double.NaN, Double.NaN});
+            v[0] = m.value();
+            v[1] = Double.isNaN(v[1]) || (higher ? m.value() > v[1] : m.value() < v[1]) ? m.value() : v[1];
+        }
+    }
+
+    private static void addValues(Map<String, List<Value>> metrics, Map<String, double[]> seen) {
+        metrics.forEach((m, values) -> {
+            double[] v = seen.get(m);
+            values.add(v == null ? new Value(Double.NaN, Double.NaN) : new Value(v[0], v[1]));
+        });
     }
 
     /** The config keys (JSON paths) whose values differ between the runs, from their config.json alone. */

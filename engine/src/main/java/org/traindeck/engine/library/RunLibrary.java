@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.traindeck.engine.devices.energy.EnergyFile;
 import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
@@ -55,6 +56,7 @@ public final class RunLibrary {
         String monitor = config.path("checkpoint").path("monitor").asText("val/loss");
         String mode = config.path("checkpoint").path("mode").asText(monitor.endsWith("accuracy") ? "max" : "min");
         MetricsDigest d = digests.of(runDir);
+        EnergyReport energy = energy(runDir, d);
         String status = d.ended() == null ? "running" : d.ended();
         long started = d.startedMillis();
         Path statusFile = runDir.resolve(RunStatusSink.FILE);
@@ -76,12 +78,31 @@ public final class RunLibrary {
                 d.last(monitor),
                 d.elapsedSeconds(),
                 started,
-                energy(d));
+                energy.total(),
+                energy.wattHours().isEmpty() ? energy.unavailable() : null);
     }
 
-    private static double energy(MetricsDigest d) {
+    /**
+     * The energy a run's devices used as its folder records it (energy.json), by device and stage or why it could not
+     * be measured; for a run trained before that record, its energy metrics, else that it was not recorded.
+     */
+    public static EnergyReport energy(Path runDir, MetricsDigests digests) throws IOException {
+        return energy(runDir, digests.of(runDir));
+    }
+
+    /** A damaged record is said as the reason, so that one run's file does not keep the others from being listed. */
+    private static EnergyReport energy(Path runDir, MetricsDigest d) {
+        try {
+            EnergyReport recorded = EnergyFile.read(RunFolder.of(runDir).energy());
+            return recorded != null ? recorded : energy(d);
+        } catch (IOException e) {
+            return EnergyReport.unavailable("its energy record cannot be read: " + e.getMessage(), List.of());
+        }
+    }
+
+    private static EnergyReport energy(MetricsDigest d) {
         Map<String, Double> last = new HashMap<>();
         d.metrics().forEach((name, v) -> last.put(name, v.last()));
-        return EnergyReport.totalFromMetrics(last);
+        return EnergyReport.fromMetrics(last);
     }
 }

@@ -1,6 +1,7 @@
 package org.traindeck.engine.library;
 
 import java.nio.file.Path;
+import org.traindeck.engine.devices.energy.EnergyReport;
 
 /**
  * One run of a run library, read from its own folder.
@@ -11,6 +12,7 @@ import java.nio.file.Path;
  * @param best         that metric's best value (NaN when never measured)
  * @param last         its last value (NaN when never measured)
  * @param energyWh     the energy its devices used, all together (the energy/<device>_wh metrics; NaN when not measured)
+ * @param energyNote   why there is no energy figure ("no RAPL counters or GPU power readings"); null when there is
  */
 public record RunSummary(
         String name,
@@ -22,4 +24,13 @@ public record RunSummary(
         double last,
         double elapsedSeconds,
         long startedMillis,
-        double energyWh) {}
+        double energyWh,
+        String energyNote) {
+
+    /** The energy as a table says it: "1.23 Wh", or "n/a (why)". */
+    public String energyText() {
+        return Double.isNaN(energyWh)
+                ? "n/a (" + (energyNote == null ? EnergyReport.NOT_RECORDED : energyNote) + ")"
+                : EnergyReport.format(energyWh);
+    }
+}

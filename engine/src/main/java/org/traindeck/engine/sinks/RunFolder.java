@@ -15,6 +15,9 @@ public record RunFolder(Path dir) {
     public static final String METRICS_CSV = "metrics.csv";
     public static final String LOG = "train.log";
     public static final String STATUS = "status.json";
+    /** The energy the run's devices used, by device and stage, or why it could not be measured. */
+    public static final String ENERGY = "energy.json";
+
     public static final String HISTOGRAMS = "histograms.jsonl";
     public static final String EVALUATION = "evaluation.json";
     public static final String EVALUATION_EMA = "evaluation-ema.json";
@@ -33,6 +36,7 @@ public record RunFolder(Path dir) {
             METRICS_CSV,
             LOG,
             STATUS,
+            ENERGY,
             HISTOGRAMS,
             EVALUATION,
             EVALUATION_EMA,
@@ -78,6 +82,10 @@ public record RunFolder(Path dir) {
 
     public Path status() {
         return dir.resolve(STATUS);
+    }
+
+    public Path energy() {
+        return dir.resolve(ENERGY);
     }
 
     public Path histograms() {

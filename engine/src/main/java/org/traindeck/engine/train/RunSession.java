@@ -23,6 +23,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.GpuInfo;
+import org.traindeck.engine.devices.energy.EnergyFile;
 import org.traindeck.engine.devices.energy.EnergyMeter;
 import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.LifecycleEvent;
@@ -40,6 +41,7 @@ import org.traindeck.engine.train.callback.Callbacks;
 import org.traindeck.engine.train.callback.CheckpointCallback;
 import org.traindeck.engine.train.callback.CheckpointWriter;
 import org.traindeck.engine.train.callback.EmaCallback;
+import org.traindeck.engine.train.callback.EnergyByStage;
 import org.traindeck.engine.train.callback.LayerHealthCallback;
 import org.traindeck.engine.train.callback.MetricWindows;
 import org.traindeck.engine.train.callback.NonFinitePolicy;
@@ -80,6 +82,10 @@ final class RunSession {
     private final Consumer<RunResult> finishEarly;
     private volatile Watchdog watchdog;
     private EnergyMeter.Sources energy;
+    /** Why the run's energy is not measured when no meter starts; null while one does. */
+    private String energyUnavailable;
+
+    private EnergyByStage energyByStage;
     private PreparedStart start;
     private StartWork work = StartWork.NONE;
 
@@ -124,6 +130,7 @@ final class RunSession {
     RunResult run() {
         state.startClock();
         EnergyMeter meter = startEnergyMeter();
+        energyByStage = meter == null ? null : new EnergyByStage(meter);
         int timeout = config.effectiveStepTimeoutSeconds();
         if (timeout > 0) {
             watchdog = new Watchdog(timeout, this::onHang);
@@ -169,6 +176,7 @@ final class RunSession {
             return null;
         }
         if (config.parallel().onCluster()) {
+            energyUnavailable = "a cluster run's executors are not metered";
             events.logLine(
                     "energy: not measured: a cluster run trains on its executors' machines, which this process does not meter");
             return null;
@@ -180,20 +188,38 @@ final class RunSession {
                     ENERGY_GPU_INTERVAL,
                     ENERGY_CPU_INTERVAL);
         } catch (RuntimeException e) {
+            energyUnavailable = "the energy meter did not start: " + e.getMessage();
             events.logLine("energy: not measured (" + e + ")");
             return null;
         }
     }
 
-    /** The run's energy as metrics energy/<device>_wh and one line of the run log; a device that cannot be measured says why. */
+    /**
+     * The run's energy as metrics energy/<device>_wh, lines of the run log (a device that cannot be measured says why)
+     * and the run folder's energy record, by stage, that the end-of-run line and the runs table read.
+     */
     private void reportEnergy(EnergyMeter meter) {
-        if (meter == null) {
+        if (meter == null && energyUnavailable == null) {
             return;
         }
-        EnergyReport report = meter.stop();
-        // run-wide figures (the name says the device), so that they are among the run's last metrics
-        report.wattHours().forEach((device, wh) -> events.metric(EnergyReport.metricName(device), wh, null));
-        events.logLine(report.line());
+        EnergyReport report;
+        if (meter == null) {
+            report = EnergyReport.unavailable(energyUnavailable, List.of());
+        } else {
+            report = meter.stop();
+            report = report.withStages(report.wattHours().isEmpty() ? List.of() : energyByStage.stages(report.total()));
+            // run-wide figures (the name says the device), so that they are among the run's last metrics
+            report.wattHours().forEach((device, wh) -> events.metric(EnergyReport.metricName(device), wh, null));
+            events.logLine(report.line());
+        }
+        if (!report.stages().isEmpty()) {
+            events.logLine(report.summary());
+        }
+        try {
+            EnergyFile.write(RunFolder.of(runDir).energy(), report);
+        } catch (IOException e) {
+            events.logLine("energy: the record could not be written (" + e.getMessage() + "): " + report.summary());
+        }
     }
 
     private Trainer.Ending train() {
@@ -264,6 +290,9 @@ final class RunSession {
                             .mapToObj(i -> "executor" + i)
                             .toList()
                     : placement.deviceIds();
+            if (energyByStage != null) {
+                policies.add(energyByStage);
+            }
             policies.add(new MetricWindows(
                     events,
                     deviceIds,

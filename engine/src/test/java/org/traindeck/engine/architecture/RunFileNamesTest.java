@@ -26,6 +26,7 @@ class RunFileNamesTest {
             RunFolder.METRICS_CSV,
             RunFolder.LOG,
             RunFolder.STATUS,
+            RunFolder.ENERGY,
             RunFolder.HISTOGRAMS,
             RunFolder.EVALUATION,
             RunFolder.EVALUATION_EMA,

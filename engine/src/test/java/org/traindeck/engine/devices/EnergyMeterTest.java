@@ -51,8 +51,12 @@ class EnergyMeterTest {
                         Duration.ofSeconds(10))
                 .stop();
         assertThat(r.wattHours()).isEmpty();
+        assertThat(r.unavailable()).isEqualTo("no RAPL counters or GPU power readings");
+        assertThat(r.summary()).isEqualTo("energy: n/a (no RAPL counters or GPU power readings)");
+        assertThat(r.cell()).isEqualTo("n/a (no RAPL counters or GPU power readings)");
         assertThat(r.line())
-                .isEqualTo("energy: cannot be measured here (cpu: cannot be measured here: there is no "
-                        + dir.resolve("none") + " (no RAPL energy counters on this machine or in this container))");
+                .isEqualTo("energy: n/a (no RAPL counters or GPU power readings): cpu: cannot be measured here: there"
+                        + " is no " + dir.resolve("none")
+                        + " (no RAPL energy counters on this machine or in this container)");
     }
 }

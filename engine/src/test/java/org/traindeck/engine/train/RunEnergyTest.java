@@ -17,11 +17,15 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.library.RunSummary;
 
-/** A real short CPU run measures its energy from the powercap folder it is given, or says in its log why it cannot. */
+/**
+ * A real short CPU run measures its energy from the powercap folder it is given, by stage, or says why it cannot: in
+ * its log, its folder's energy record and the runs table.
+ */
 class RunEnergyTest {
 
     @TempDir
@@ -63,7 +67,57 @@ class RunEnergyTest {
         assertThat(Files.readString(result.runDir().resolve("metrics.jsonl"))).contains("\"energy/cpu_wh\"");
         assertThat(Files.readString(result.runDir().resolve("train.log"))).contains("energy: cpu 1.0 Wh");
         List<RunSummary> runs = Engine.local().runs(dir.resolve("out"));
-        assertThat(runs).singleElement().satisfies(r -> assertThat(r.energyWh()).isCloseTo(1.0, within(1e-9)));
+        assertThat(runs).singleElement().satisfies(r -> {
+            assertThat(r.energyWh()).isCloseTo(1.0, within(1e-9));
+            assertThat(r.energyNote()).isNull();
+            assertThat(r.energyText()).isEqualTo("1.0 Wh");
+        });
+    }
+
+    @Test
+    void eachStageGetsItsShareAndItsWattHoursPerThousandSamples() throws Exception {
+        Path zone = Files.createDirectories(dir.resolve("powercap/intel-rapl:0"));
+        Files.writeString(zone.resolve("max_energy_range_uj"), "262143328850\n");
+        Files.writeString(zone.resolve("energy_uj"), "1000000\n");
+        RunConfig twoStages = ConfigParser.parse("""
+                {"name": "staged", "outputDir": "out", "seed": 4, "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 100, "features": 4, "numClasses": 2}},
+                 "stages": [{"name": "warm", "epochs": 1, "batchSize": 25},
+                            {"name": "main", "epochs": 2, "batchSize": 20}]}
+                """, dir).orThrow();
+        TrainingRun run = TrainingRun.prepare(
+                twoStages, new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap")));
+        AtomicBoolean bumped = new AtomicBoolean();
+        run.subscribe(
+                e -> {
+                    // 2 Wh (7,200 J) while the second stage trains
+                    if (e instanceof MetricEvent m
+                            && m.stageIndex() == 1
+                            && m.name().equals("train/loss")
+                            && bumped.compareAndSet(false, true)) {
+                        try {
+                            Files.writeString(zone.resolve("energy_uj"), (1_000_000L + 7_200_000_000L) + "\n");
+                        } catch (IOException ex) {
+                            throw new UncheckedIOException(ex);
+                        }
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
+        RunResult result = run.runHere();
+
+        assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
+        EnergyReport energy = Engine.local().energy(result.runDir());
+        assertThat(energy.total()).isCloseTo(2.0, within(1e-9));
+        assertThat(energy.stages()).extracting(EnergyReport.StageEnergy::stage).containsExactly("warm", "main");
+        assertThat(energy.stages().get(0).wattHours()).isCloseTo(0.0, within(1e-9));
+        assertThat(energy.stages().get(0).samples()).isEqualTo(100);
+        assertThat(energy.stages().get(1).wattHours()).isCloseTo(2.0, within(1e-9));
+        assertThat(energy.stages().get(1).samples()).isEqualTo(200);
+        assertThat(energy.stages().get(1).perThousandSamples()).isCloseTo(10.0, within(1e-9));
+        assertThat(energy.summary())
+                .isEqualTo("energy: 2.0 Wh (cpu 2.0 Wh); stage \"warm\" 0.000 Wh, 0.000 Wh per 1,000 samples;"
+                        + " stage \"main\" 2.0 Wh, 10.0 Wh per 1,000 samples");
+        assertThat(Files.readString(result.runDir().resolve("train.log"))).contains(energy.summary());
     }
 
     @Test
@@ -75,10 +129,17 @@ class RunEnergyTest {
 
         assertThat(result.lastMetrics().keySet()).noneMatch(n -> n.startsWith("energy/"));
         assertThat(Files.readString(result.runDir().resolve("train.log")))
-                .contains("energy: cannot be measured here (cpu: cannot be measured here: there is no "
-                        + dir.resolve("no-powercap"));
-        assertThat(Engine.local().runs(dir.resolve("out")))
-                .singleElement()
-                .satisfies(r -> assertThat(r.energyWh()).isNaN());
+                .contains(
+                        "energy: n/a (no RAPL counters or GPU power readings): cpu: cannot be measured here: there is no "
+                                + dir.resolve("no-powercap"));
+        // the reason is a value: the folder's energy record, the runs table and the end-of-run line say it
+        EnergyReport energy = Engine.local().energy(result.runDir());
+        assertThat(energy.unavailable()).isEqualTo("no RAPL counters or GPU power readings");
+        assertThat(energy.summary()).isEqualTo("energy: n/a (no RAPL counters or GPU power readings)");
+        assertThat(Engine.local().runs(dir.resolve("out"))).singleElement().satisfies(r -> {
+            assertThat(r.energyWh()).isNaN();
+            assertThat(r.energyNote()).isEqualTo("no RAPL counters or GPU power readings");
+            assertThat(r.energyText()).isEqualTo("n/a (no RAPL counters or GPU power readings)");
+        });
     }
 }

@@ -110,6 +110,25 @@ public final class EnergyMeter implements AutoCloseable {
         }
     }
 
+    /**
+     * The energy used since the start, all devices together, as far as they can be measured now (the CPU counters
+     * read again); NaN when nothing can be. For a stage's share: the difference between its start and its end.
+     */
+    public double measuredSoFar() {
+        double wh = Double.NaN;
+        for (int g : gpus) {
+            PowerIntegral p = integrals.get(g);
+            if (p != null) {
+                wh = (Double.isNaN(wh) ? 0 : wh) + p.wattHours();
+            }
+        }
+        if (cpu.unavailableReason() == null) {
+            readCpu();
+            wh = (Double.isNaN(wh) ? 0 : wh) + cpu.wattHours();
+        }
+        return wh;
+    }
+
     /** Stops measuring and says what was used; the same report on a second call. */
     public synchronized EnergyReport stop() {
         if (report != null) {
@@ -144,8 +163,16 @@ public final class EnergyMeter implements AutoCloseable {
                 notes.add("cpu: " + cpuProblem);
             }
         }
-        report = new EnergyReport(wh, notes);
+        report = wh.isEmpty() ? EnergyReport.unavailable(reason(), notes) : new EnergyReport(wh, notes);
         return report;
+    }
+
+    /** Why nothing was measured, in a few words: the CPU counters' reason, and the GPUs' when there are any. */
+    private String reason() {
+        String cpuReason = cpu.unavailableReason() == null ? "RAPL counters read no energy" : cpu.shortReason();
+        return PackageEnergy.NO_COUNTERS.equals(cpuReason)
+                ? cpuReason + " or GPU power readings"
+                : cpuReason + (gpus.isEmpty() ? "" : "; no GPU power readings");
     }
 
     @Override

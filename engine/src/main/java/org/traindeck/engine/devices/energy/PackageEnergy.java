@@ -15,14 +15,19 @@ import java.util.List;
  */
 public final class PackageEnergy {
 
+    /** What {@link #shortReason()} says when the machine has no counters at all. */
+    public static final String NO_COUNTERS = "no RAPL counters";
+
     private final List<Zone> zones;
     private final String unavailable;
+    private final String shortReason;
 
     private record Zone(Path dir, long maxRange, long[] last, long[] total) {}
 
-    private PackageEnergy(List<Zone> zones, String unavailable) {
+    private PackageEnergy(List<Zone> zones, String unavailable, String shortReason) {
         this.zones = zones;
         this.unavailable = unavailable;
+        this.shortReason = shortReason;
     }
 
     /** The packages under {@code root}, each read once now as its starting point. */
@@ -30,7 +35,8 @@ public final class PackageEnergy {
         if (!Files.isDirectory(root)) {
             return new PackageEnergy(
                     List.of(),
-                    "there is no " + root + " (no RAPL energy counters on this machine or in this container)");
+                    "there is no " + root + " (no RAPL energy counters on this machine or in this container)",
+                    NO_COUNTERS);
         }
         List<Zone> zones = new ArrayList<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root, "intel-rapl:*")) {
@@ -52,21 +58,29 @@ public final class PackageEnergy {
             return new PackageEnergy(
                     List.of(),
                     "the RAPL counters under " + root + " cannot be read (" + e.getMessage()
-                            + "): they are readable by root only on most Linux systems since 5.10");
+                            + "): they are readable by root only on most Linux systems since 5.10",
+                    "RAPL counters readable by root only");
         } catch (NumberFormatException e) {
             return new PackageEnergy(
-                    List.of(), "a RAPL counter under " + root + " is not a number (" + e.getMessage() + ")");
+                    List.of(),
+                    "a RAPL counter under " + root + " is not a number (" + e.getMessage() + ")",
+                    "RAPL counters unreadable");
         }
         if (zones.isEmpty()) {
-            return new PackageEnergy(List.of(), root + " has no intel-rapl package zones");
+            return new PackageEnergy(List.of(), root + " has no intel-rapl package zones", NO_COUNTERS);
         }
         zones.sort((a, b) -> a.dir().getFileName().compareTo(b.dir().getFileName()));
-        return new PackageEnergy(List.copyOf(zones), null);
+        return new PackageEnergy(List.copyOf(zones), null, null);
     }
 
     /** Null when the counters can be read, else why not. */
     public String unavailableReason() {
         return unavailable;
+    }
+
+    /** The same in a few words ("no RAPL counters"), for a table's cell; null when the counters can be read. */
+    public String shortReason() {
+        return shortReason;
     }
 
     /**
