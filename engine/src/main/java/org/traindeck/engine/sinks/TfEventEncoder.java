@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class TfEventEncoder {
 
+    /** The Event's SessionLog field (6 is the deprecated log_message). */
+    private static final int SESSION_LOG = 7;
+
     private TfEventEncoder() {}
 
     /** Event{wall_time=1, file_version=3}. */
@@ -119,16 +122,17 @@ public final class TfEventEncoder {
     }
 
     /**
-     * Event{wall_time=1, step=2, session_log=6 {status=1 START}}: tells TensorBoard that the run restarted at
-     * {@code step}, so it drops the points a previous attempt wrote after that step.
+     * Event{wall_time=1, step=2, session_log=7 {status=1 START}}: tells TensorBoard that the run restarted after
+     * {@code lastKeptStep}, so it drops the points a previous attempt wrote after that step.
      */
-    public static byte[] sessionStart(double wallTimeSeconds, long step) {
+    public static byte[] sessionStart(double wallTimeSeconds, long lastKeptStep) {
         ByteArrayOutputStream sessionLog = new ByteArrayOutputStream(4);
         writeVarintField(sessionLog, 1, 1);
         ByteArrayOutputStream event = new ByteArrayOutputStream(32);
         writeDouble(event, 1, wallTimeSeconds);
-        writeVarintField(event, 2, step);
-        writeBytes(event, 6, sessionLog.toByteArray());
+        // TensorBoard keeps the points before a START's step and drops the rest: the step after the last one kept
+        writeVarintField(event, 2, lastKeptStep + 1);
+        writeBytes(event, SESSION_LOG, sessionLog.toByteArray());
         return event.toByteArray();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.traindeck.engine.sinks.TfEventEncoder;
 import org.traindeck.engine.library.tfevents.EventFixtures.Proto;
 
 /** The Event fields a scalar can come in, and records that are not events. */
@@ -22,6 +23,17 @@ class TfEventDecoderTest {
         return new Proto()
                 .string(1, "t")
                 .message(8, new Proto().varint(1, dtype).bytes(4, content));
+    }
+
+    @Test
+    void aResumedTrainDeckRunMarksItsRestartAsTensorBoardReadsIt() throws Exception {
+        // SessionLog is the Event's field 7 (6 is the deprecated log_message): TensorBoard drops the points a restart
+        // replaces only when it reads a START there
+        TfEventDecoder.Decoded restart = TfEventDecoder.decode(TfEventEncoder.sessionStart(1_700_000_000.0, 25));
+
+        assertThat(restart.sessionStart()).isTrue();
+        // TensorBoard keeps the points before the START's step: step 25, the last one the resumed run keeps, stays
+        assertThat(restart.step()).isEqualTo(26);
     }
 
     @Test
