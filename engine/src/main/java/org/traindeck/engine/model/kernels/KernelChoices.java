@@ -16,7 +16,7 @@ public final class KernelChoices {
 
     /** Node types whose "kernel" option picks who computes them (elsewhere "kernel" is a window size). */
     public static final Set<String> NODE_TYPES =
-            Set.of("dense", "layerNorm", "transformerBlock", "embedding", "positionEmbedding", "patches");
+            Set.of("dense", "batchNorm", "layerNorm", "transformerBlock", "embedding", "positionEmbedding", "patches");
 
     private static final String OPTION = "kernel";
     private static final String RECOMPUTE = "recompute";
