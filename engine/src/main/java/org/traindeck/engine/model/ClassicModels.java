@@ -21,6 +21,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.BatchNormKernel;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.ReluKernel;
 import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 
 /**
@@ -102,7 +103,7 @@ final class ClassicModels {
         if (act == Activation.IDENTITY) {
             return name;
         }
-        g.addLayer(name + "_act", new ActivationLayer.Builder().activation(act).build(), name);
+        g.addLayer(name + "_act", activation(act, ownKernel), name);
         return name + "_act";
     }
 
@@ -111,6 +112,12 @@ final class ClassicModels {
         BatchNormalization bn =
                 new BatchNormalization.Builder().activation(Activation.IDENTITY).build();
         return ownKernel ? BatchNormKernel.of(bn) : bn;
+    }
+
+    /** An activation layer, a plain relu on TrainDeck's kernel ({@link ReluKernel}) when {@code ownKernel}. */
+    private static ActivationLayer activation(Activation act, boolean ownKernel) {
+        ActivationLayer layer = new ActivationLayer.Builder().activation(act).build();
+        return ownKernel && ReluKernel.convertible(layer) ? ReluKernel.of(layer) : layer;
     }
 
     static ComputationGraphConfiguration resnet(
@@ -129,7 +136,7 @@ final class ClassicModels {
             g.addLayer(p + "conv2", conv3(ch), batchNorm(g, p + "bn1", p + "conv1", act, own));
             g.addLayer(p + "bn2", batchNorm(own), p + "conv2");
             g.addVertex(p + "add", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "bn2", last);
-            g.addLayer(p + "out", new ActivationLayer.Builder().activation(act).build(), p + "add");
+            g.addLayer(p + "out", activation(act, own), p + "add");
             last = p + "out";
         }
         g.addLayer("pool", new GlobalPoolingLayer.Builder(PoolingType.AVG).build(), last);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -16,11 +17,12 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.BatchNormKernel;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.ReluKernel;
 import org.traindeck.engine.model.kernels.SyncBatchNorm;
 import org.traindeck.engine.model.kernels.SyncBatchNormKernel;
 
 /**
- * Where the fused batch norm is used: batchNorm nodes and the lenet and resnet shorthands on the CPU, unless a node
+ * Where the fused batch norm and the relu kernel are used: batchNorm nodes and the lenet and resnet shorthands on the CPU, unless a node
  * says {@code "kernel": "dl4j"}; DL4J's layer on the CUDA backend; synchronized BatchNorm on the kernel too; the same
  * parameters from the same seed either way, and the choice is no part of the model's fingerprint.
  */
@@ -40,6 +42,9 @@ class BatchNormKernelPathsTest {
                 {"name": "conv", "type": "conv2d", "filters": 4, "kernel": 3},
                 {"name": "own", "type": "batchNorm"},
                 {"name": "theirs", "type": "batchNorm", "kernel": "dl4j"},
+                {"name": "relu", "type": "activation", "function": "relu"},
+                {"name": "tanh", "type": "activation", "function": "tanh"},
+                {"name": "dl4jRelu", "type": "activation", "function": "relu", "kernel": "dl4j"},
                 {"name": "gap", "type": "globalPool"}""", dir);
     }
 
@@ -49,8 +54,12 @@ class BatchNormKernelPathsTest {
         ComputationGraph own = ModelCompiler.build(model, IMAGES, 1, KernelUse.OWN);
         assertThat(layerOf(own, "own")).isExactlyInstanceOf(BatchNormKernel.class);
         assertThat(layerOf(own, "theirs")).isExactlyInstanceOf(BatchNormalization.class);
+        assertThat(layerOf(own, "relu")).isExactlyInstanceOf(ReluKernel.class);
+        assertThat(layerOf(own, "tanh")).isExactlyInstanceOf(ActivationLayer.class);
+        assertThat(layerOf(own, "dl4jRelu")).isExactlyInstanceOf(ActivationLayer.class);
         ComputationGraph cuda = ModelCompiler.build(model, IMAGES, 1, KernelUse.REFERENCE);
         assertThat(layerOf(cuda, "own")).isExactlyInstanceOf(BatchNormalization.class);
+        assertThat(layerOf(cuda, "relu")).isExactlyInstanceOf(ActivationLayer.class);
         assertThat(own.paramTable().keySet())
                 .containsExactlyElementsOf(cuda.paramTable().keySet());
         assertThat(own.params().equalsWithEps(cuda.params(), 0))
@@ -76,6 +85,8 @@ class BatchNormKernelPathsTest {
         for (String bn : List.of("stem_bn", "block0_bn1", "block0_bn2")) {
             assertThat(layerOf(own, bn)).as(bn).isExactlyInstanceOf(BatchNormKernel.class);
         }
+        assertThat(layerOf(own, "stem_bn_act")).isExactlyInstanceOf(ReluKernel.class);
+        assertThat(layerOf(own, "block0_out")).isExactlyInstanceOf(ReluKernel.class);
         ComputationGraph reference = ModelCompiler.build(resnet, IMAGES, 1, KernelUse.REFERENCE);
         assertThat(layerOf(reference, "stem_bn")).isExactlyInstanceOf(BatchNormalization.class);
         assertThat(own.params().equalsWithEps(reference.params(), 0)).isTrue();
