@@ -67,9 +67,29 @@ final class ConvNetPeers {
         return 2.0 * size * size * in * out * 9;
     }
 
-    /** Alternated runs: PyTorch, the kernel, DL4J's layer; {@code pairs} rounds. */
-    static void compare(Path out, int pairs, Path script, int threads, Report report) throws Exception {
-        PeerBench.compareWithReference(
-                "resnet", RESNET, RESNET_DL4J, resnetFlops(), out, pairs, script, threads, "≥ 1×", report);
+    /**
+     * Alternated runs: PyTorch, the kernel, DL4J's layer; {@code pairs} rounds on {@code samples} examples (an epoch).
+     * Without {@code withReference}, PyTorch and the kernel only: DL4J's BatchNormalization makes a step several times
+     * longer.
+     */
+    static void compare(
+            Path out, int pairs, int samples, boolean withReference, Path script, int threads, Report report)
+            throws Exception {
+        if (withReference) {
+            PeerBench.compareWithReference(
+                    "resnet",
+                    RESNET.withSamples(samples),
+                    RESNET_DL4J.withSamples(samples),
+                    resnetFlops(),
+                    out,
+                    pairs,
+                    script,
+                    threads,
+                    "≥ 1×",
+                    report);
+        } else {
+            PeerBench.compare(
+                    "resnet", RESNET.withSamples(samples), resnetFlops(), out, pairs, script, threads, "≥ 1×", report);
+        }
     }
 }

@@ -12,9 +12,9 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * {@link ReluKernel} at run time: max(0, x) forward and dy·[x > 0] backward (DL4J's relu derivative), streamed through
- * the arrays' memory a chunk at a time in arrays that stay in L1, without DL4J's copy of the input for the backward
- * pass. Other data types and masked input go to DL4J's ActivationLayer.
+ * {@link ReluKernel} at run time: max(0, x) forward and dy·[x > 0] backward (DL4J's relu derivative; a NaN input
+ * gives a NaN gradient where DL4J gives 0), streamed through the arrays' memory a chunk at a time in arrays that stay
+ * in L1. Other data types and masked input go to DL4J's ActivationLayer.
  */
 public class ReluKernelLayer extends ActivationLayer {
 
@@ -77,11 +77,20 @@ public class ReluKernelLayer extends ActivationLayer {
             xs.get(at, xc, 0, n);
             gs.get(at, g, 0, n);
             for (int i = 0; i < n; i++) {
-                g[i] = xc[i] > 0f ? g[i] : 0f;
+                g[i] *= step(xc[i]);
             }
             to.put(at, g, 0, n);
         }
         return new Pair<>(new DefaultGradient(), dx);
+    }
+
+    /**
+     * 1 for x > 0, else 0, without a branch: a branch on the sign of zero-mean activations is mispredicted half the
+     * time (measured: the backward pass 5–10 times the forward's), while min and max vectorise. Any positive float,
+     * the smallest subnormal included, times 2^254 is at least 1.
+     */
+    private static float step(float x) {
+        return Math.min(1f, Math.max(0f, x * 0x1p127f * 0x1p127f));
     }
 
     private static INDArray dense(INDArray a) {

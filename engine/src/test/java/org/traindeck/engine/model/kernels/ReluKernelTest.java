@@ -19,7 +19,7 @@ import org.nd4j.linalg.factory.Nd4j;
 class ReluKernelTest {
 
     /** A layer without parameters (DenseKernelTest's helper gives it a gradient view, which it refuses). */
-    private static Layer instantiate(org.deeplearning4j.nn.conf.layers.Layer layerConf) {
+    static Layer instantiate(org.deeplearning4j.nn.conf.layers.Layer layerConf) {
         NeuralNetConfiguration conf = new NeuralNetConfiguration.Builder()
                 .dataType(DataType.FLOAT)
                 .layer(layerConf)
