@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
+import java.nio.FloatBuffer;
 import java.util.Arrays;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
@@ -13,8 +14,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * rows, the pixels of an NCHW image): a channel's values at one sample are one contiguous row, so every loop is a
  * same-index loop over a row (which the JIT vectorises) with the channel's figures held in scalars. The forward pass
  * keeps only the per-channel mean and inverse deviation; the backward pass reads the layer's input again (DL4J keeps
- * it for every layer) instead of a stored x̂. The arrays are copied to and from the heap in bulk, into scratch space
- * kept per thread, not per layer.
+ * it for every layer) instead of a stored x̂. The arrays stream through one sample at a time (channels × positions,
+ * copied in bulk into scratch space kept per thread, not per layer): the forward pass reads x twice (the statistics,
+ * then the output) and the backward pass x and dy twice (the sums, then dx), each writing its result once.
  */
 final class BatchNormPass {
 
@@ -55,39 +57,42 @@ final class BatchNormPass {
         int n = (int) input.size(0);
         int c = (int) input.size(1);
         int p = (int) (input.length() / ((long) n * c));
-        float[] x = scratch(0, input.length());
-        HostFloats.read(input, x);
-        long local = (long) n * p;
+        int block = c * p;
+        INDArray x = dense(input);
+        FloatBuffer from = Sgemm.buffer(x);
+        float[] xs = scratch(0, block);
+        // per channel: count, mean and sum of squared deviations, rows merged as Chan et al.'s parallel variance
         double[] mu = new double[c];
+        double[] m2 = new double[c];
         for (int b = 0; b < n; b++) {
+            from.get(b * block, xs, 0, block);
             for (int ch = 0; ch < c; ch++) {
-                mu[ch] += rowSum(x, (b * c + ch) * p, p);
+                int at = ch * p;
+                float rowMean = (float) (rowSum(xs, at, p) / p);
+                double rowM2 = rowSquares(xs, at, p, rowMean);
+                double delta = rowMean - mu[ch];
+                long before = (long) b * p;
+                double after = before + p;
+                mu[ch] += delta * p / after;
+                m2[ch] += rowM2 + delta * delta * before * p / after;
             }
         }
-        float[] m = new float[c];
-        for (int ch = 0; ch < c; ch++) {
-            mu[ch] /= local;
-            m[ch] = (float) mu[ch];
-        }
+        long local = (long) n * p;
         double[] var = new double[c];
-        for (int b = 0; b < n; b++) {
-            for (int ch = 0; ch < c; ch++) {
-                var[ch] += rowSquares(x, (b * c + ch) * p, p, m[ch]);
-            }
-        }
         for (int ch = 0; ch < c; ch++) {
-            double rounding = mu[ch] - m[ch];
-            var[ch] = Math.max(0, var[ch] / local - rounding * rounding);
+            var[ch] = m2[ch] / local;
         }
         keepStatistics(link, local, mu, var, eps);
+        INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, input.shape(), 'c');
+        FloatBuffer to = Sgemm.buffer(out);
         for (int b = 0; b < n; b++) {
+            from.get(b * block, xs, 0, block);
             for (int ch = 0; ch < c; ch++) {
-                normaliseRow(x, (b * c + ch) * p, p, mean[ch], gamma[ch] * inverseStd[ch], beta[ch]);
+                normaliseRow(xs, ch * p, p, mean[ch], gamma[ch] * inverseStd[ch], beta[ch]);
             }
+            to.put(b * block, xs, 0, block);
         }
         shape = input.shape();
-        INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, input.shape(), 'c');
-        HostFloats.write(x, out);
         return out;
     }
 
@@ -135,15 +140,18 @@ final class BatchNormPass {
         int n = (int) input.size(0);
         int c = (int) input.size(1);
         int p = (int) (input.length() / ((long) n * c));
-        float[] x = scratch(0, input.length());
-        float[] g = scratch(1, input.length());
-        HostFloats.read(input, x);
-        HostFloats.read(epsilon, g);
+        int block = c * p;
+        FloatBuffer xFrom = Sgemm.buffer(dense(input));
+        FloatBuffer gFrom = Sgemm.buffer(dense(epsilon));
+        float[] x = scratch(0, block);
+        float[] g = scratch(1, block);
         double[] sums = new double[3 * c];
         double[] row = new double[3];
         for (int b = 0; b < n; b++) {
+            xFrom.get(b * block, x, 0, block);
+            gFrom.get(b * block, g, 0, block);
             for (int ch = 0; ch < c; ch++) {
-                rowGradientSums(x, g, (b * c + ch) * p, p, mean[ch], row);
+                rowGradientSums(x, g, ch * p, p, mean[ch], row);
                 sums[ch] += row[0];
                 sums[c + ch] += row[1];
                 sums[2 * c + ch] += row[2];
@@ -156,22 +164,34 @@ final class BatchNormPass {
             dGamma[ch] = (float) sums[c + ch];
         }
         double[] total = link == null ? sums : link.exchange().backward(link.layer(), sums);
+        float[] scale = new float[c];
+        float[] offset = new float[c];
+        float[] slope = new float[c];
         for (int ch = 0; ch < c; ch++) {
             double k = (double) gamma[ch] * inverseStd[ch];
             double meanDy = total[ch] / count;
             double meanDyXhat = total[c + ch] / count;
             double meanXhat = total[2 * c + ch] / count;
-            float scale = (float) k;
-            float offset = (float) (k * (meanDyXhat * meanXhat - meanDy));
-            float slope = (float) (k * meanDyXhat * inverseStd[ch]);
-            for (int b = 0; b < n; b++) {
-                inputGradientRow(x, g, (b * c + ch) * p, p, mean[ch], scale, offset, slope);
+            scale[ch] = (float) k;
+            offset[ch] = (float) (k * (meanDyXhat * meanXhat - meanDy));
+            slope[ch] = (float) (k * meanDyXhat * inverseStd[ch]);
+        }
+        INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, input.shape(), 'c');
+        FloatBuffer to = Sgemm.buffer(dx);
+        for (int b = 0; b < n; b++) {
+            xFrom.get(b * block, x, 0, block);
+            gFrom.get(b * block, g, 0, block);
+            for (int ch = 0; ch < c; ch++) {
+                inputGradientRow(x, g, ch * p, p, mean[ch], scale[ch], offset[ch], slope[ch]);
             }
+            to.put(b * block, g, 0, block);
         }
         shape = null;
-        INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, input.shape(), 'c');
-        HostFloats.write(g, dx);
         return dx;
+    }
+
+    private static INDArray dense(INDArray a) {
+        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 
     private static float[] scratch(int which, long length) {
