@@ -2,7 +2,7 @@
 bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|vit|gpt|vit-ws|gpt-ws EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES]
+usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|vit|gpt|vit-ws|gpt-ws EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES]
   BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none);
   SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's)
 """
@@ -105,6 +105,28 @@ class Gpt(nn.Module):
         return self.head(self.norm(self.blocks(x)))  # [mb, T, vocabulary]
 
 
+def conv_bn_relu(cin, cout):
+    return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout, momentum=0.1, eps=1e-5), nn.ReLU()]
+
+
+class ResNetStyle(nn.Module):
+    """bench/ConvNetPeers.java's graph: six 3x3 convolutions without bias, each with batch norm (DL4J's momentum 0.9
+    is PyTorch's 0.1) and relu, one residual add, two max pools, global average pooling, a 10-class head."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(*conv_bn_relu(3, 64))
+        self.block = nn.Sequential(*conv_bn_relu(64, 64), nn.Conv2d(64, 64, 3, padding=1, bias=False),
+                                   nn.BatchNorm2d(64))
+        self.rest = nn.Sequential(
+            nn.MaxPool2d(2), *conv_bn_relu(64, 128), nn.MaxPool2d(2), *conv_bn_relu(128, 256),
+            *conv_bn_relu(256, 256), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(256, 10))
+
+    def forward(self, x):
+        s = self.stem(x)
+        return self.rest(torch.relu(self.block(s) + s))
+
+
 def text_windows(path, context=GPT_CONTEXT, limit=GPT_WINDOWS):
     """As TrainDeck's TextReader: the distinct characters sorted by code point, windows of the context every stride
     characters (the first `limit` of them), targets one character later."""
@@ -142,6 +164,10 @@ def model_and_data(kind, text=None, samples=0):
             nn.Conv2d(20, 50, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
             nn.Flatten(), nn.Linear(50 * 7 * 7, 500), nn.ReLU(), nn.Linear(500, 10))
         x = torch.rand(samples or 1024, 1, 28, 28)
+        batch = 64
+    elif kind == "resnet":
+        net = ResNetStyle()
+        x = torch.rand(samples or 512, 3, 32, 32)
         batch = 64
     elif kind == "vit":
         net = Vit()

@@ -21,7 +21,9 @@ public final class BenchMain {
     /**
      * The groups: overhead, onednn, layers (the per-layer figures' cost and the Layers view's drawing), peer, scaling,
      * loader, pipeline, chart, library, startup; none named runs them all. "small-peers" is the part of "peer" that
-     * compares the MLP and LeNets, "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
+     * compares the MLP and LeNets, "resnet" the part that compares a ResNet-style network with batch norm
+     * (-Dtraindeck.bench.resnetPairs=N; -Dtraindeck.bench.resnetSamples=N examples an epoch;
+     * -Dtraindeck.bench.resnetReference=false leaves out DL4J's BatchNormalization), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "kernels" (only when named) the samples on the own transformer kernel against
@@ -100,6 +102,18 @@ public final class BenchMain {
                     script,
                     threads,
                     "≥ 0.6×",
+                    report);
+        }
+        if (wanted(only, "peer") || only.contains("resnet")) {
+            System.out.println(
+                    "a ResNet-style network with batchNorm against PyTorch, the kernel against DL4J's layer…");
+            ConvNetPeers.compare(
+                    out.resolve("peer-resnet"),
+                    Integer.getInteger("traindeck.bench.resnetPairs", 3),
+                    Integer.getInteger("traindeck.bench.resnetSamples", 512),
+                    !"false".equals(System.getProperty("traindeck.bench.resnetReference")),
+                    home.resolve("bench/src/main/python/pytorch_peer.py"),
+                    threads,
                     report);
         }
         boolean transformers = wanted(only, "peer") || only.contains("transformers");

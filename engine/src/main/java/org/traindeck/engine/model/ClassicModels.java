@@ -18,8 +18,10 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.kernels.BatchNormKernel;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.ReluKernel;
 import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 
 /**
@@ -72,7 +74,7 @@ final class ClassicModels {
                     last);
             last = "conv" + i;
             if (lenet.batchNorm()) {
-                last = batchNorm(g, "bn" + i, last, act);
+                last = batchNorm(g, "bn" + i, last, act, kernels.kernelFor(null));
             }
             g.addLayer(
                     "pool" + i,
@@ -96,38 +98,45 @@ final class ClassicModels {
      * and never applies it. Returns the last node's name.
      */
     private static String batchNorm(
-            ComputationGraphConfiguration.GraphBuilder g, String name, String in, Activation act) {
-        g.addLayer(
-                name,
-                new BatchNormalization.Builder().activation(Activation.IDENTITY).build(),
-                in);
+            ComputationGraphConfiguration.GraphBuilder g, String name, String in, Activation act, boolean ownKernel) {
+        g.addLayer(name, batchNorm(ownKernel), in);
         if (act == Activation.IDENTITY) {
             return name;
         }
-        g.addLayer(name + "_act", new ActivationLayer.Builder().activation(act).build(), name);
+        g.addLayer(name + "_act", activation(act, ownKernel), name);
         return name + "_act";
     }
 
-    static ComputationGraphConfiguration resnet(ModelConfig.ResNet resnet, ModelInput shape, long seed) {
+    /** DL4J's BatchNormalization, on TrainDeck's fused kernel ({@link BatchNormKernel}) when {@code ownKernel}. */
+    private static BatchNormalization batchNorm(boolean ownKernel) {
+        BatchNormalization bn =
+                new BatchNormalization.Builder().activation(Activation.IDENTITY).build();
+        return ownKernel ? BatchNormKernel.of(bn) : bn;
+    }
+
+    /** An activation layer, a plain relu on TrainDeck's kernel ({@link ReluKernel}) when {@code ownKernel}. */
+    private static ActivationLayer activation(Activation act, boolean ownKernel) {
+        ActivationLayer layer = new ActivationLayer.Builder().activation(act).build();
+        return ownKernel && ReluKernel.convertible(layer) ? ReluKernel.of(layer) : layer;
+    }
+
+    static ComputationGraphConfiguration resnet(
+            ModelConfig.ResNet resnet, ModelInput shape, long seed, KernelUse kernels) {
+        boolean own = kernels.kernelFor(null);
         Activation act = activation(resnet.activation());
         ComputationGraphConfiguration.GraphBuilder g =
                 ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
         g.setInputTypes(shape.input());
         int ch = resnet.channels();
         g.addLayer("stem", conv3(ch), INPUT);
-        String last = batchNorm(g, "stem_bn", "stem", act);
+        String last = batchNorm(g, "stem_bn", "stem", act, own);
         for (int b = 0; b < resnet.blocks(); b++) {
             String p = "block" + b + "_";
             g.addLayer(p + "conv1", conv3(ch), last);
-            g.addLayer(p + "conv2", conv3(ch), batchNorm(g, p + "bn1", p + "conv1", act));
-            g.addLayer(
-                    p + "bn2",
-                    new BatchNormalization.Builder()
-                            .activation(Activation.IDENTITY)
-                            .build(),
-                    p + "conv2");
+            g.addLayer(p + "conv2", conv3(ch), batchNorm(g, p + "bn1", p + "conv1", act, own));
+            g.addLayer(p + "bn2", batchNorm(own), p + "conv2");
             g.addVertex(p + "add", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "bn2", last);
-            g.addLayer(p + "out", new ActivationLayer.Builder().activation(act).build(), p + "add");
+            g.addLayer(p + "out", activation(act, own), p + "add");
             last = p + "out";
         }
         g.addLayer("pool", new GlobalPoolingLayer.Builder(PoolingType.AVG).build(), last);

@@ -106,7 +106,7 @@ public final class ModelCompiler {
 
             @Override
             public ComputationGraphConfiguration resnet(ModelConfig.ResNet m) {
-                return ClassicModels.resnet(m, input, seed);
+                return ClassicModels.resnet(m, input, seed, kernels);
             }
 
             @Override

@@ -15,8 +15,15 @@ import org.traindeck.engine.config.ModelConfig;
 public final class KernelChoices {
 
     /** Node types whose "kernel" option picks who computes them (elsewhere "kernel" is a window size). */
-    public static final Set<String> NODE_TYPES =
-            Set.of("dense", "layerNorm", "transformerBlock", "embedding", "positionEmbedding", "patches");
+    public static final Set<String> NODE_TYPES = Set.of(
+            "dense",
+            "batchNorm",
+            "activation",
+            "layerNorm",
+            "transformerBlock",
+            "embedding",
+            "positionEmbedding",
+            "patches");
 
     private static final String OPTION = "kernel";
     private static final String RECOMPUTE = "recompute";

@@ -23,17 +23,18 @@ public class SyncBatchNorm extends BatchNormalization {
 
     /** Whether {@link #of} can make this layer synchronous (DL4J's fixed gamma and beta are not supported). */
     public static boolean convertible(BatchNormalization bn) {
-        return bn.getClass() == BatchNormalization.class && !bn.isLockGammaBeta();
+        return (bn.getClass() == BatchNormalization.class || bn.getClass() == BatchNormKernel.class)
+                && !bn.isLockGammaBeta();
     }
 
-    /** The same layer configuration, synchronized. */
+    /** The same layer configuration, synchronized (on the fused kernel when {@code bn} is on it). */
     public static SyncBatchNorm of(BatchNormalization bn) {
         if (!convertible(bn)) {
             throw new IllegalArgumentException(
                     "only a plain BatchNormalization with learned gamma and beta can be synchronized: " + bn);
         }
         BatchNormalization copy = bn.clone();
-        SyncBatchNorm sync = new SyncBatchNorm();
+        SyncBatchNorm sync = bn instanceof BatchNormKernel ? new SyncBatchNormKernel() : new SyncBatchNorm();
         try {
             for (Class<?> c = BatchNormalization.class; c != Object.class; c = c.getSuperclass()) {
                 for (Field f : c.getDeclaredFields()) {

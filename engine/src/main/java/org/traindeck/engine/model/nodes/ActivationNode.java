@@ -6,8 +6,9 @@ import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.kernels.ReluKernel;
 
-/** A function applied element by element. */
+/** A function applied element by element; a plain relu on TrainDeck's kernel ({@link ReluKernel}) where kernels are used. */
 public final class ActivationNode implements LayerKind {
 
     @Override
@@ -17,8 +18,9 @@ public final class ActivationNode implements LayerKind {
 
     @Override
     public Built build(NodeOptions o, List<InputType> inputs) {
-        return Built.layer(new ActivationLayer.Builder()
+        ActivationLayer layer = new ActivationLayer.Builder()
                 .activation(o.activation("function"))
-                .build());
+                .build();
+        return Built.layer(o.ownKernel() && ReluKernel.convertible(layer) ? ReluKernel.of(layer) : layer);
     }
 }

@@ -7,8 +7,12 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
+import org.traindeck.engine.model.kernels.BatchNormKernel;
 
-/** Batch normalisation over the channels (features); refused where DL4J M2.1 is known to fail. */
+/**
+ * Batch normalisation over the channels (features); refused where DL4J M2.1 is known to fail. TrainDeck's fused kernel
+ * ({@link BatchNormKernel}) unless the node or the backend asks for DL4J's layer.
+ */
 public final class BatchNorm implements LayerKind {
 
     @Override
@@ -29,9 +33,10 @@ public final class BatchNorm implements LayerKind {
                                 + "1D convolution. Use \"layerNorm\" on sequences");
             default -> {}
         }
-        return Built.layer(new BatchNormalization.Builder()
+        BatchNormalization bn = new BatchNormalization.Builder()
                 .decay(o.number("momentum"))
                 .eps(o.number("epsilon"))
-                .build());
+                .build();
+        return Built.layer(o.ownKernel() ? BatchNormKernel.of(bn) : bn);
     }
 }

@@ -25,12 +25,14 @@ import org.deeplearning4j.nn.params.DefaultParamInitializer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
+import org.traindeck.engine.model.kernels.BatchNormKernel;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
 import org.traindeck.engine.model.kernels.PatchEmbeddingKernel;
 import org.traindeck.engine.model.kernels.PositionEmbeddingKernel;
 import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
+import org.traindeck.engine.model.kernels.SyncBatchNormKernel;
 import org.traindeck.engine.model.kernels.TokenEmbedding;
 import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.model.kernels.TransformerBlockParams;
@@ -107,6 +109,8 @@ public final class NamingTable {
         t.put(Convolution1DLayer.class, conv);
         t.put(Convolution3D.class, conv);
         t.put(BatchNormalization.class, NamingTable::batchNorm);
+        t.put(BatchNormKernel.class, NamingTable::batchNorm);
+        t.put(SyncBatchNormKernel.class, NamingTable::batchNorm);
         TensorNaming layerNorm = (node, layer, p) -> List.of(
                 vector(node + ".weight", param(node, p, LayerNorm.GAIN)),
                 vector(node + ".bias", param(node, p, LayerNorm.BIAS)));
