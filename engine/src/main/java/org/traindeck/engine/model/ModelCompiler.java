@@ -135,10 +135,10 @@ public final class ModelCompiler {
             return g;
         }
         if (model instanceof ModelConfig.Vit v) {
-            return new ModelConfig.Graph(Expansions.vit(v), new ModelConfig.Head("auto", "auto"));
+            return new ModelConfig.Graph(Expansions.vit(v), new ModelConfig.Head("auto", "auto"), v.init());
         }
         if (model instanceof ModelConfig.Gpt g) {
-            return new ModelConfig.Graph(Expansions.gpt(g), new ModelConfig.Head("auto", "auto"));
+            return new ModelConfig.Graph(Expansions.gpt(g), new ModelConfig.Head("auto", "auto"), g.init());
         }
         return null;
     }
