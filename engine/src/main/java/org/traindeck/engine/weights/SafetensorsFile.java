@@ -141,7 +141,7 @@ final class SafetensorsFile implements TensorFile {
         for (int i = 0; i < shape.length; i++) {
             JsonNode d = t.get("shape").get(i);
             if (!d.canConvertToLong() || !d.isIntegralNumber() || d.asLong() < 0) {
-                throw bad(file, 8, where + "'s shape must be whole numbers ≥ 0, not " + t.get("shape"));
+                throw bad(file, 8, where + ": its shape must be whole numbers ≥ 0, not " + t.get("shape"));
             }
             shape[i] = d.asLong();
             count = shape[i] == 0 ? 0 : multiply(count, shape[i], where);
@@ -150,7 +150,7 @@ final class SafetensorsFile implements TensorFile {
         if (offsets.size() != 2
                 || !offsets.get(0).isIntegralNumber()
                 || !offsets.get(1).isIntegralNumber()) {
-            throw bad(file, 8, where + "'s data_offsets must be [begin, end], not " + offsets);
+            throw bad(file, 8, where + ": its data_offsets must be [begin, end], not " + offsets);
         }
         long begin = offsets.get(0).asLong();
         long end = offsets.get(1).asLong();
@@ -158,7 +158,8 @@ final class SafetensorsFile implements TensorFile {
             throw bad(
                     file,
                     8,
-                    where + "'s data_offsets " + offsets + " lie outside the file's " + dataBytes + " bytes of data");
+                    where + ": its data_offsets " + offsets + " lie outside the file's " + dataBytes
+                            + " bytes of data");
         }
         if (multiply(count, itemBytes, where) != end - begin) {
             throw bad(

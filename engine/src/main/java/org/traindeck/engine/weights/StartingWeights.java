@@ -3,6 +3,7 @@ package org.traindeck.engine.weights;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -116,7 +117,7 @@ public final class StartingWeights {
                     .append("missing from the file: ")
                     .append(String.join(", ", r.missing()));
         }
-        return s.append(". Rename the file's tensors with \"map\", or set \"strict\": false to keep the nodes ")
+        return s.append(". Rename the file's tensors with \"map\", or set \"strict\": false to keep ")
                 .append(String.join(", ", r.keptNodes()))
                 .append(" at their initialisation (a new head)")
                 .toString();
@@ -129,7 +130,7 @@ public final class StartingWeights {
         }
         TensorFile.Entry e = file.entries().get(fileName);
         String named = s.tensor() + (fileName.equals(s.tensor()) ? "" : " (" + fileName + " in the file)");
-        if (!java.util.Arrays.equals(e.shape(), s.shape())) {
+        if (!Arrays.equals(e.shape(), s.shape())) {
             return named + ": " + e.shapeText() + " in the file, " + s.shapeText() + " in the model";
         }
         if (!e.floating()) {
