@@ -63,8 +63,16 @@ class FrozenNodeTrainingTest {
     void aFrozenNodeHoldsNoOptimizerStateAndKeepsItThroughAStageThatKeepsTheState() {
         ModelConfig.Graph graph = new ModelConfig.Graph(
                 List.of(
-                        new LayerSpec("a", "dense", null, Map.of("units", 4, "activation", "relu", "bias", true, "trainable", false)),
-                        new LayerSpec("b", "dense", null, Map.of("units", 4, "activation", "relu", "bias", true, "trainable", true))),
+                        new LayerSpec(
+                                "a",
+                                "dense",
+                                null,
+                                Map.of("units", 4, "activation", "relu", "bias", true, "trainable", false)),
+                        new LayerSpec(
+                                "b",
+                                "dense",
+                                null,
+                                Map.of("units", 4, "activation", "relu", "bias", true, "trainable", true))),
                 new ModelConfig.Head("auto", "auto"));
         ComputationGraph net =
                 ModelCompiler.build(graph, new ModelInput(InputType.feedForward(3), Task.CLASSIFICATION, 2), 1);
@@ -78,8 +86,11 @@ class FrozenNodeTrainingTest {
         assertThat(Frozen.is(net.getLayer("b"))).isFalse();
         BaseLayer a = (BaseLayer) net.getLayer("a").conf().getLayer();
         assertThat(a.getRegularization()).isEmpty();
-        ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(net.getConfiguration().toJson());
-        assertThat(Frozen.is(((BaseLayer) ((LayerVertex) back.getVertices().get("a")).getLayerConf().getLayer())
+        ComputationGraphConfiguration back =
+                ComputationGraphConfiguration.fromJson(net.getConfiguration().toJson());
+        assertThat(Frozen.is(((BaseLayer) ((LayerVertex) back.getVertices().get("a"))
+                                .getLayerConf()
+                                .getLayer())
                         .getIUpdater()))
                 .as("replicas and checkpoints rebuild it from DL4J's JSON")
                 .isTrue();
@@ -97,10 +108,12 @@ class FrozenNodeTrainingTest {
         RunResult straight = TrainingRun.prepare(config("straight")).runHere();
         assertThat(straight.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel end = TrainedModel.open(straight.runDir(), false);
-        for (String param : List.of("dense1_W", "dense1_b", "norm_gamma", "norm_beta", "norm_mean", "norm_log10stdev")) {
+        for (String param :
+                List.of("dense1_W", "dense1_b", "norm_gamma", "norm_beta", "norm_mean", "norm_log10stdev")) {
             assertThat(end.network().getParam(param).dup().data().asFloat())
                     .as("frozen %s after both stages", param)
-                    .containsExactly(start.network().getParam(param).dup().data().asFloat());
+                    .containsExactly(
+                            start.network().getParam(param).dup().data().asFloat());
         }
         assertThat(end.network().getParam("dense0_W").dup().data().asFloat())
                 .as("the node before the frozen ones learns through them")
