@@ -2,6 +2,7 @@ package org.traindeck.engine.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.TestRuns;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
+import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
@@ -32,7 +34,7 @@ import org.traindeck.engine.use.TrainedModel;
 /**
  * A node with "trainable": false keeps its parameters bit for bit (BatchNorm's statistics too) through stages on
  * TrainDeck's fused Adam with weight decay and clipping and on DL4J's updater (Nesterov, accumulation), holds no
- * optimizer state, and a run stopped and resumed with it is the same run.
+ * optimizer state, is marked in validate --summary, and a run stopped and resumed with it is the same run.
  */
 class FrozenNodeTrainingTest {
 
@@ -98,6 +100,18 @@ class FrozenNodeTrainingTest {
         Optimizers.install(net, adam, new FixedSchedule(0.001), true, LrScales.of(graph));
         assertThat(Frozen.is(net.getLayer("a"))).isTrue();
         assertThat(net.getUpdater().getStateViewArray().length()).isEqualTo(2 * trained);
+    }
+
+    @Test
+    void validateSummaryMarksTheFrozenNodes() throws Exception {
+        Path file = dir.resolve("frozen.json");
+        Files.writeString(file, TWO_STAGES.formatted("summary"));
+        MainAccess.Result r = MainAccess.run("validate", "--summary", file.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout())
+                .containsPattern("norm +batchNorm \\(frozen\\) ")
+                .containsPattern("dense1 +dense \\(frozen\\) ")
+                .containsPattern("dense2 +dense +dense1");
     }
 
     @Test
