@@ -52,59 +52,63 @@ public final class StartingWeights {
                     .values()
                     .forEach(s -> byNode.computeIfAbsent(s.node(), n -> new ArrayList<>())
                             .add(s));
-            List<String> loaded = new ArrayList<>();
-            List<String> missing = new ArrayList<>();
-            List<String> misfits = new ArrayList<>();
-            Set<String> kept = new LinkedHashSet<>(placement.unnamed().keySet());
-            Set<String> used = new LinkedHashSet<>();
-            long values = 0;
-            for (Map.Entry<String, List<TensorPlacement.Slot>> node : byNode.entrySet()) {
-                boolean fits = true;
-                for (TensorPlacement.Slot s : node.getValue()) {
-                    String misfit = misfit(file, fileNameOf.get(s.tensor()), s);
-                    if (fileNameOf.get(s.tensor()) == null) {
-                        missing.add(s.tensor() + " " + s.shapeText());
-                        fits = false;
-                    } else if (misfit != null) {
-                        misfits.add(misfit);
-                        fits = false;
-                    }
-                }
-                if (!fits) {
-                    kept.add(node.getKey());
-                    continue;
-                }
-                for (TensorPlacement.Slot s : node.getValue()) {
-                    String from = fileNameOf.get(s.tensor());
-                    used.add(from);
-                    loaded.add(s.tensor() + " " + s.shapeText() + (from.equals(s.tensor()) ? "" : " ← " + from));
-                    values += s.keyOf().length;
-                }
-            }
-            List<String> unused = new ArrayList<>();
-            for (TensorFile.Entry e : file.entries().values()) {
-                if (!used.contains(e.name())) {
-                    String as = fileNameOf.entrySet().stream()
-                            .filter(x -> x.getValue().equals(e.name()))
-                            .map(Map.Entry::getKey)
-                            .findFirst()
-                            .orElse(null);
-                    unused.add(e.name() + " " + e.shapeText() + (as == null ? " (no such tensor in the model)" : ""));
-                }
-            }
-            for (Map.Entry<String, String> u : placement.unnamed().entrySet()) {
-                misfits.add("node " + u.getKey() + ": " + u.getValue());
-            }
-            InitReport report =
-                    new InitReport(file.source(), loaded, unused, missing, misfits, List.copyOf(kept), values);
-            if (init.strict() && !kept.isEmpty()) {
+            InitReport report = match(file, fileNameOf, byNode, placement.unnamed());
+            if (init.strict() && !report.keptNodes().isEmpty()) {
                 throw new WeightsException(strictMessage(report));
             }
             if (write) {
-                write(net, file, fileNameOf, byNode, kept);
+                write(net, file, fileNameOf, byNode, Set.copyOf(report.keptNodes()));
             }
             return report;
         }
+    }
+
+    /** Each node's tensors against the file's: all of a node's loaded, or the node kept (and why). */
+    private static InitReport match(
+            TensorFile file,
+            Map<String, String> fileNameOf,
+            Map<String, List<TensorPlacement.Slot>> byNode,
+            Map<String, String> unnamed) {
+        List<String> loaded = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        List<String> misfits = new ArrayList<>();
+        Set<String> kept = new LinkedHashSet<>(unnamed.keySet());
+        Set<String> used = new LinkedHashSet<>();
+        long values = 0;
+        for (Map.Entry<String, List<TensorPlacement.Slot>> node : byNode.entrySet()) {
+            boolean fits = true;
+            for (TensorPlacement.Slot s : node.getValue()) {
+                String from = fileNameOf.get(s.tensor());
+                String misfit = from == null ? null : misfit(file.entries().get(from), s);
+                if (from == null) {
+                    missing.add(s.tensor() + " " + s.shapeText());
+                } else if (misfit != null) {
+                    misfits.add(misfit);
+                }
+                fits &= from != null && misfit == null;
+            }
+            if (!fits) {
+                kept.add(node.getKey());
+                continue;
+            }
+            for (TensorPlacement.Slot s : node.getValue()) {
+                String from = fileNameOf.get(s.tensor());
+                used.add(from);
+                loaded.add(s.tensor() + " " + s.shapeText() + (from.equals(s.tensor()) ? "" : " ← " + from));
+                values += s.keyOf().length;
+            }
+        }
+        Map<String, String> modelNameOf = new LinkedHashMap<>();
+        fileNameOf.forEach((model, inFile) -> modelNameOf.put(inFile, model));
+        List<String> unused = new ArrayList<>();
+        for (TensorFile.Entry e : file.entries().values()) {
+            if (!used.contains(e.name())) {
+                String as = modelNameOf.get(e.name());
+                unused.add(e.name() + " " + e.shapeText() + (as.equals(e.name()) ? "" : " (as " + as + ")"));
+            }
+        }
+        unnamed.forEach((node, why) -> misfits.add("node " + node + ": " + why));
+        return new InitReport(file.source(), loaded, unused, missing, misfits, List.copyOf(kept), values);
     }
 
     private static String strictMessage(InitReport r) {
@@ -123,12 +127,9 @@ public final class StartingWeights {
                 .toString();
     }
 
-    /** Why the file's tensor cannot fill the slot (shape or type), or null when it can (or is absent). */
-    private static String misfit(TensorFile file, String fileName, TensorPlacement.Slot s) {
-        if (fileName == null) {
-            return null;
-        }
-        TensorFile.Entry e = file.entries().get(fileName);
+    /** Why the file's tensor cannot fill the slot (shape or type), or null when it can. */
+    private static String misfit(TensorFile.Entry e, TensorPlacement.Slot s) {
+        String fileName = e.name();
         String named = s.tensor() + (fileName.equals(s.tensor()) ? "" : " (" + fileName + " in the file)");
         if (!Arrays.equals(e.shape(), s.shape())) {
             return named + ": " + e.shapeText() + " in the file, " + s.shapeText() + " in the model";

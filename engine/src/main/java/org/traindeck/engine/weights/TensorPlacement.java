@@ -64,6 +64,9 @@ final class TensorPlacement {
                 }
             } catch (ExportException e) {
                 unnamed.put(node, e.getMessage());
+            } catch (IllegalStateException e) {
+                // a layout of the table that is not a rearrangement: never guess, keep the node and say so
+                unnamed.put(node, e.getMessage());
             }
         }
         return new Placement(slots, unnamed);

@@ -1,6 +1,7 @@
 package org.traindeck.engine.weights;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,13 +21,19 @@ import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.InitConfig;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.ModelExport;
 import org.traindeck.engine.use.TrainedModel;
 import org.traindeck.engine.use.export.ExportFormat;
+import org.traindeck.engine.use.export.ModelTensors;
+import org.traindeck.engine.use.export.NamedTensor;
+import org.traindeck.engine.use.export.NamingTable;
+import org.traindeck.engine.use.export.WeightsExport;
 
 /**
  * A model starts from weights under the export's names: an export of a trained run loads back into a fresh network of
@@ -86,6 +94,36 @@ class StartingWeightsTest {
                     .as("largest difference of the outputs from %s", from)
                     .isLessThan(1e-6);
         }
+    }
+
+    @Test
+    void mapRenamesAnotherNamingAndTwoTensorsOfOneNameAreRefused() throws Exception {
+        RunConfig config = config(dir, "map", 3, 3, "", "");
+        ModelInput input = new ModelInput(InputType.feedForward(8), Task.CLASSIFICATION, 3);
+        ComputationGraph source = ModelCompiler.build(config.model(), input, 5);
+        List<NamedTensor> prefixed = new ArrayList<>();
+        for (NamedTensor t :
+                ModelTensors.of(source, NamingTable.standard(), null).tensors()) {
+            prefixed.add(new NamedTensor("backbone." + t.name(), t.shape(), t.values()));
+        }
+        Path file = dir.resolve("prefixed.npz");
+        WeightsExport.write(new ModelTensors(prefixed, JSON.createObjectNode()), ExportFormat.NPZ, file, false);
+
+        ComputationGraph net = ModelCompiler.build(config.model(), input, 6);
+        InitReport report =
+                StartingWeights.load(new InitConfig("prefixed.npz", Map.of("backbone\\.(.*)", "$1"), true), dir, net);
+
+        assertThat(report.loaded()).contains("dense0.weight [16, 8] ← backbone.dense0.weight");
+        assertThat(net.params().data().asFloat())
+                .containsExactly(source.params().data().asFloat());
+        assertThatThrownBy(() -> StartingWeights.check(
+                        new InitConfig("prefixed.npz", Map.of("backbone\\.dense[01]\\.(.*)", "dense0.$1"), true),
+                        dir,
+                        net))
+                .isInstanceOf(WeightsException.class)
+                .hasMessageContaining("both become dense0.weight");
+        assertThatThrownBy(() -> StartingWeights.check(new InitConfig("prefixed.npz", Map.of(), true), dir, net))
+                .hasMessageContaining("missing from the file: dense0.weight [16, 8]");
     }
 
     @Test
