@@ -103,6 +103,45 @@ class FrozenNodeTrainingTest {
     }
 
     @Test
+    void aFrozenTransformerBlockAndLayerNormKeepTheirWeightsWhileTheHeadLearns() throws Exception {
+        String vit = """
+                {"name": "%s", "outputDir": "out", "seed": 2,
+                 "model": {"type": "graph", "layers": [
+                     {"name": "patches", "type": "patches", "size": 4, "units": 16, "classToken": true},
+                     {"name": "block1", "type": "transformerBlock", "heads": 2, "mlpRatio": 2, "trainable": false},
+                     {"name": "norm", "type": "layerNorm", "trainable": false},
+                     {"name": "token", "type": "firstToken"}]},
+                 "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [8, 8, 1], "numClasses": 3}},
+                 "stages": [{"name": "tune", "epochs": 2, "batchSize": 16, "gradientClipping": 1,
+                             "optimizer": {"type": "adamw", "learningRate": 0.01, "weightDecay": 0.1}}]}
+                """;
+        TrainedModel start = TrainedModel.open(
+                TestRuns.stopAfterStep(
+                                ConfigParser.parse(vit.formatted("vit-start"), dir)
+                                        .orThrow(),
+                                1)
+                        .runDir(),
+                false);
+        RunResult tuned = TrainingRun.prepare(
+                        ConfigParser.parse(vit.formatted("vit-tuned"), dir).orThrow())
+                .runHere();
+        assertThat(tuned.status()).isEqualTo(RunResult.Status.FINISHED);
+        TrainedModel end = TrainedModel.open(tuned.runDir(), false);
+        for (String node : List.of("block1", "norm")) {
+            assertThat(end.network().getLayer(node).params().dup().data().asFloat())
+                    .as("frozen %s", node)
+                    .containsExactly(
+                            start.network().getLayer(node).params().dup().data().asFloat());
+        }
+        for (String node : List.of("patches", "output")) {
+            assertThat(end.network().getLayer(node).params().dup().data().asFloat())
+                    .as("learning %s", node)
+                    .isNotEqualTo(
+                            start.network().getLayer(node).params().dup().data().asFloat());
+        }
+    }
+
+    @Test
     void validateSummaryMarksTheFrozenNodes() throws Exception {
         Path file = dir.resolve("frozen.json");
         Files.writeString(file, TWO_STAGES.formatted("summary"));
