@@ -1,5 +1,6 @@
 package org.traindeck.engine.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -127,6 +128,16 @@ public final class ModelCompiler {
                 return ZooModels.configuration(m, input, seed);
             }
         });
+    }
+
+    /**
+     * The DL4J layers a graph node's parameters may live in: the node's own, and those of its reference spelling (a
+     * transformerBlock on DL4J's layers or a CUDA backend is several layers, {@code <name>_norm1} ...).
+     */
+    public static List<String> layerNames(LayerSpec spec) {
+        List<String> out = new ArrayList<>(List.of(spec.name()));
+        out.addAll(ReferenceBlock.spelledNames(spec));
+        return out;
     }
 
     /** The layer graph a shorthand stands for (the graph itself for a graph), or null for the classic shorthands. */

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.model.ModelCompiler;
 
 /**
  * The nodes whose learning rate is the stage's times their own {@code lrScale}, by node (DL4J layer) name; a frozen
@@ -22,10 +23,12 @@ public final class LrScales {
         Map<String, Double> out = new LinkedHashMap<>();
         if (model instanceof ModelConfig.Graph graph) {
             for (LayerSpec spec : graph.layers()) {
-                if (Boolean.FALSE.equals(spec.options().get(TRAINABLE))) {
-                    out.put(spec.name(), FROZEN);
-                } else if (spec.options().get(OPTION) instanceof Number scale && scale.doubleValue() != 1) {
-                    out.put(spec.name(), scale.doubleValue());
+                for (String layer : ModelCompiler.layerNames(spec)) {
+                    if (Boolean.FALSE.equals(spec.options().get(TRAINABLE))) {
+                        out.put(layer, FROZEN);
+                    } else if (spec.options().get(OPTION) instanceof Number scale && scale.doubleValue() != 1) {
+                        out.put(layer, scale.doubleValue());
+                    }
                 }
             }
         }
