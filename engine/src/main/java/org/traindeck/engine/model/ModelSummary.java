@@ -37,7 +37,7 @@ public record ModelSummary(List<Row> rows, long parameters) {
             for (LayerSpec s : graph.layers()) {
                 configTypes.put(s.name(), s.type());
                 if (Boolean.FALSE.equals(s.options().get("trainable"))) {
-                    frozen.add(s.name());
+                    frozen.addAll(ModelCompiler.layerNames(s));
                 }
             }
         }
