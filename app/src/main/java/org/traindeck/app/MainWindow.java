@@ -108,6 +108,19 @@ public final class MainWindow {
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         this.runActions = new RunActions(services, document, controller, dashboard, files);
+        clearTheRunWhenTheConfigIsReplaced();
+        this.split = mainSplit(configTabs(appTabs));
+        this.scene = sceneAround(split);
+        dressStage();
+        followTheConfigAndTheRuns();
+        refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
+        refresher.setCycleCount(Timeline.INDEFINITE);
+        refresher.play();
+        startDevicesAfterFirstLayout();
+        files.openInitial(initialConfig, services.home());
+    }
+
+    private void clearTheRunWhenTheConfigIsReplaced() {
         // another config: the last run's curves, summary and banner belong to it, not to this one (a run in progress
         // stays)
         files.onReplaced(() -> {
@@ -119,7 +132,10 @@ public final class MainWindow {
             dashboard.messages().add(m);
             services.dialogs().showError("TrainDeck", m);
         });
+    }
 
+    /** The config side: every tab of {@code appTabs}, in order. */
+    private TabPane configTabs(AppTabs appTabs) {
         TabContext context = new TabContext(
                 services,
                 document,
@@ -144,7 +160,10 @@ public final class MainWindow {
                 .findFirst()
                 .ifPresent(t -> tabs.getSelectionModel().select(t)));
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        return tabs;
+    }
 
+    private SplitPane mainSplit(TabPane tabs) {
         SplitPane split = new SplitPane(tabs, dashboard);
         split.setId("main-split");
         split.setOrientation(Orientation.HORIZONTAL);
@@ -154,7 +173,11 @@ public final class MainWindow {
         dashboard.setMinWidth(420);
         split.setDividerPositions(services.preferences().divider(MAIN_SPLIT, 0.38));
         dashboard.split().setDividerPositions(services.preferences().divider(DASHBOARD_SPLIT, 0.82));
-        this.split = split;
+        return split;
+    }
+
+    /** The window's content: menu and toolbar above the split, the status bar below, at the last window size. */
+    private Scene sceneAround(SplitPane split) {
         BorderPane root = new BorderPane(split);
         MainToolbar toolbar = new MainToolbar(
                 files, runActions, controller, document, services.preferences().dark());
@@ -174,13 +197,21 @@ public final class MainWindow {
                         services.home().resolve("docs")));
         root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
-
         double[] bounds = services.preferences().windowBounds();
-        scene = new Scene(root, bounds[2], bounds[3]);
+        Scene scene = new Scene(root, bounds[2], bounds[3]);
         toolbar.installShortcuts(scene);
+        return scene;
+    }
+
+    /**
+     * The stage takes the scene, the theme, the last position, the icon, a title that follows the file, and asks before
+     * it closes over unsaved work.
+     */
+    private void dressStage() {
         scene.getStylesheets().add(css("traindeck.css"));
         applyTheme(services.preferences().dark());
         stage.setScene(scene);
+        double[] bounds = services.preferences().windowBounds();
         if (!Double.isNaN(bounds[0])) {
             stage.setX(bounds[0]);
             stage.setY(bounds[1]);
@@ -208,6 +239,10 @@ public final class MainWindow {
                 close();
             }
         });
+    }
+
+    /** The run side follows the config (its start hint, the queue's config, the output folder) and the runs. */
+    private void followTheConfigAndTheRuns() {
         document.validationProperty().addListener((o, a, b) -> {
             dashboard.setStartHint(startHint(b));
             queue.configProperty().set(b != null && b.isValid() ? b.config() : null);
@@ -237,12 +272,6 @@ public final class MainWindow {
         });
         dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
         dashboard.summary().setEvaluator(evaluations::evaluate);
-
-        refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
-        refresher.setCycleCount(Timeline.INDEFINITE);
-        refresher.play();
-        startDevicesAfterFirstLayout();
-        files.openInitial(initialConfig, services.home());
     }
 
     public Scene scene() {

@@ -59,38 +59,59 @@ public final class ConfigForm extends ScrollPane {
         this.modelFields = new ModelFields(this, model);
         setFitToWidth(true);
         setId("config-form");
+        GridPane run = runFields();
+        // the rows below the type are the chosen type's properties in the schema (ModelFields), rebuilt when it changes
+        choice(model, 0, "Model", () -> "model.type");
+        GridPane data = dataFields();
+        GridPane stage = stageFields();
+        GridPane checkpoint = checkpointFields();
+        summary.setId("validation-summary");
+        problems.setId("problem-list");
+        VBox content = new VBox(
+                6,
+                section("Run", run),
+                section("Model", model),
+                section("Data", data),
+                section("Stages", stage),
+                section("Checkpoints", checkpoint),
+                summary,
+                problems);
+        content.setPadding(new Insets(8));
+        setContent(content);
+        document.textProperty().addListener((o, a, b) -> {
+            if (!updating) {
+                refreshFields();
+            }
+        });
+        document.validationProperty().addListener((o, a, b) -> showProblems(b));
+        refreshFields();
+    }
+
+    private GridPane runFields() {
         GridPane run = grid();
         int r = 0;
         text(run, r++, "Run name", () -> "name", false);
         text(run, r++, "Output folder", () -> "outputDir", false);
         text(run, r++, "Seed", () -> "seed", false);
-        check(run, r++, "Synchronized BatchNorm (across devices)", () -> "parallel.syncBatchNorm");
-        // the rows below the type are the chosen type's properties in the schema (ModelFields), rebuilt when it changes
-        choice(model, 0, "Model", () -> "model.type");
+        check(run, r, "Synchronized BatchNorm (across devices)", () -> "parallel.syncBatchNorm");
+        return run;
+    }
+
+    private GridPane dataFields() {
         GridPane data = grid();
-        r = 0;
+        int r = 0;
         choice(data, r++, "Training data", () -> "data.train.type");
         text(data, r++, "Path", () -> "data.train.path", false);
-        text(data, r++, "Validation split", () -> "data.validationSplit", false);
+        text(data, r, "Validation split", () -> "data.validationSplit", false);
+        return data;
+    }
+
+    /** The stage chooser with its add and remove buttons, then the selected stage's fields. */
+    private GridPane stageFields() {
         GridPane stage = grid();
-        r = 0;
-        stageChoice.setId("stage-choice");
-        stageChoice.valueProperty().addListener((o, a, b) -> refreshFields());
-        Button addStage = new Button("+");
-        addStage.setId("add-stage");
-        addStage.setTooltip(new Tooltip("add a stage (a copy of the selected one)"));
-        addStage.setOnAction(e -> structural(
-                () -> StageEdits.addCopy(document, selectedStage()),
-                () -> stageChoice.getSelectionModel().selectLast()));
-        Button removeStage = new Button("−");
-        removeStage.setId("remove-stage");
-        removeStage.setTooltip(new Tooltip("remove the selected stage"));
-        removeStage.setOnAction(e -> structural(
-                () -> StageEdits.remove(document, selectedStage()),
-                () -> stageChoice.getSelectionModel().selectFirst()));
-        HBox stageRow = new HBox(4, stageChoice, addStage, removeStage);
+        int r = 0;
         stage.add(new Label("Stage"), 0, r);
-        stage.add(stageRow, 1, r++);
+        stage.add(stageRow(), 1, r++);
         String s = "stages[%d].";
         text(stage, r++, "Stage name", () -> s.formatted(selectedStage()) + "name", false);
         text(stage, r++, "Epochs", () -> s.formatted(selectedStage()) + "epochs", false);
@@ -116,31 +137,33 @@ public final class ConfigForm extends ScrollPane {
         // a value in any of these turns the stage's weight average on
         text(stage, r++, "Weight average (EMA) decay", () -> s.formatted(selectedStage()) + "ema.decay", false);
         text(stage, r++, "EMA start step", () -> s.formatted(selectedStage()) + "ema.startStep", false);
-        text(stage, r++, "EMA every (steps)", () -> s.formatted(selectedStage()) + "ema.everySteps", false);
+        text(stage, r, "EMA every (steps)", () -> s.formatted(selectedStage()) + "ema.everySteps", false);
+        return stage;
+    }
+
+    private HBox stageRow() {
+        stageChoice.setId("stage-choice");
+        stageChoice.valueProperty().addListener((o, a, b) -> refreshFields());
+        Button addStage = new Button("+");
+        addStage.setId("add-stage");
+        addStage.setTooltip(new Tooltip("add a stage (a copy of the selected one)"));
+        addStage.setOnAction(e -> structural(
+                () -> StageEdits.addCopy(document, selectedStage()),
+                () -> stageChoice.getSelectionModel().selectLast()));
+        Button removeStage = new Button("−");
+        removeStage.setId("remove-stage");
+        removeStage.setTooltip(new Tooltip("remove the selected stage"));
+        removeStage.setOnAction(e -> structural(
+                () -> StageEdits.remove(document, selectedStage()),
+                () -> stageChoice.getSelectionModel().selectFirst()));
+        return new HBox(4, stageChoice, addStage, removeStage);
+    }
+
+    private GridPane checkpointFields() {
         GridPane checkpoint = grid();
-        r = 0;
-        text(checkpoint, r++, "Checkpoint every (epochs)", () -> "checkpoint.everyEpochs", false);
-        text(checkpoint, r++, "Keep last", () -> "checkpoint.keepLast", false);
-        summary.setId("validation-summary");
-        problems.setId("problem-list");
-        VBox content = new VBox(
-                6,
-                section("Run", run),
-                section("Model", model),
-                section("Data", data),
-                section("Stages", stage),
-                section("Checkpoints", checkpoint),
-                summary,
-                problems);
-        content.setPadding(new Insets(8));
-        setContent(content);
-        document.textProperty().addListener((o, a, b) -> {
-            if (!updating) {
-                refreshFields();
-            }
-        });
-        document.validationProperty().addListener((o, a, b) -> showProblems(b));
-        refreshFields();
+        text(checkpoint, 0, "Checkpoint every (epochs)", () -> "checkpoint.everyEpochs", false);
+        text(checkpoint, 1, "Keep last", () -> "checkpoint.keepLast", false);
+        return checkpoint;
     }
 
     private static GridPane grid() {

@@ -24,6 +24,7 @@ public final class EvaluationPane extends ScrollPane {
 
     private final Label title = new Label("Evaluation");
     private final GridPane figures = new GridPane();
+    private final StepAccuracyChart steps = new StepAccuracyChart();
     private final ConfusionHeatMap confusion = new ConfusionHeatMap();
     private final TableView<ClassFigures> classes = new TableView<>();
 
@@ -48,7 +49,7 @@ public final class EvaluationPane extends ScrollPane {
         classes.setId("evaluation-classes");
         classes.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         classes.setPrefHeight(260);
-        VBox content = new VBox(8, title, new HBox(6, working, message), figures, confusion, classes);
+        VBox content = new VBox(8, title, new HBox(6, working, message), figures, steps, confusion, classes);
         content.setPadding(new Insets(10));
         setContent(content);
         model.evaluationProperty().addListener((o, a, b) -> show(b));
@@ -57,6 +58,7 @@ public final class EvaluationPane extends ScrollPane {
 
     private void show(Evaluation e) {
         figures.getChildren().clear();
+        steps.show(e == null ? Map.of() : e.figures());
         if (e == null) {
             confusion.show(null, List.of());
             classes.getItems().clear();

@@ -95,9 +95,12 @@ class ConfigFormEditsTest {
         String stage =
                 "{ \"epochs\": 3, \"batchSize\": 20, \"optimizer\": { \"type\": \"adam\", \"learningRate\": 0.00005 } }";
         String copy = stage.substring(0, stage.length() - 2) + ", \"name\": \"stage2\" }";
+        // the stage row is below the fold of a 700-pixel form: a user scrolls to it first
+        robot.interact(() -> scrollIntoView(robot.lookup("#add-stage").query()));
         robot.clickOn("#add-stage");
         waitUntil("the second stage in the text", () -> document.text().contains("stage2"));
         assertThat(onFx(document::text)).isEqualTo(TEXT.replace(stage + " ]", stage + ", " + copy + " ]"));
+        robot.interact(() -> scrollIntoView(robot.lookup("#remove-stage").query()));
         robot.clickOn("#remove-stage");
         waitUntil("the second stage out of the text", () -> !document.text().contains("stage2"));
         assertThat(onFx(document::text)).isEqualTo(TEXT);

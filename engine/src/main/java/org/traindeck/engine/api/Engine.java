@@ -21,7 +21,7 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.data.numpy.InflateFolders;
+import org.traindeck.engine.data.numpy.InflateCache;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.HostProbe;
@@ -121,8 +121,8 @@ public final class Engine {
 
     /** This machine's devices, telemetry at the given rates. */
     public static Engine local(TelemetryMonitor.Settings telemetry) {
-        // the one start of every TrainDeck process (CLI and app): what a killed one left in the temporary folder goes
-        InflateFolders.removeOrphans();
+        // the one start of every TrainDeck process (CLI and app): what a killed one left, and stale members, go
+        InflateCache.standard().clean(InflateCache.Limits.DEFAULT);
         return new Engine(DeviceDiscovery.system(), telemetry, null, null, FaultPlan.NONE);
     }
 

@@ -42,6 +42,7 @@ final class CrossChecks {
                             + "): every layer would be warned about. Make it smaller, e.g. 1e-5");
         }
         new EmaChecks(problems).check(config);
+        new InputChecks(problems).check(config);
         ModelConfig model = config.model();
         Task firstTask = null;
         for (int i = 0; i < config.stages().size(); i++) {

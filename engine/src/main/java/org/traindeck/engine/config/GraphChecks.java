@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** What makes a list of layers a graph: unique names, inputs that exist, no cycle, every node's output used. */
+/**
+ * What makes a list of layers a graph: unique names, no cycle, every node's output used. A name that is no layer's is
+ * the data's input or a mistake, which only the data section can tell: {@link CrossChecks} says which.
+ */
 final class GraphChecks {
 
     private final Problems problems;
@@ -36,8 +39,6 @@ final class GraphChecks {
                 ok = false;
             }
         }
-        List<String> known = new ArrayList<>(byName.keySet());
-        known.add(GraphReader.INPUT);
         boolean[] used = new boolean[layers.size()];
         for (int i = 0; i < layers.size(); i++) {
             List<String> inputs = GraphReader.effectiveInputs(layers, i);
@@ -51,11 +52,9 @@ final class GraphChecks {
                 } else if (in.equals(layers.get(i).name())) {
                     problems.error(where, "the layer \"" + in + "\" takes its own output: a graph cannot loop");
                     ok = false;
-                } else if (GraphReader.INPUT.equals(in)) {
-                    continue;
                 } else if (!byName.containsKey(in)) {
-                    problems.error(where, "no layer is named \"" + in + "\"" + Suggestions.didYouMean(in, known));
-                    ok = false;
+                    // the data's input, or a name only the data section can confirm (CrossChecks.checkGraphInputs)
+                    continue;
                 } else {
                     used[byName.get(in)] = true;
                 }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** One data source. {@code limit} (0 = all) caps the number of samples read, for quick runs. */
@@ -46,6 +48,15 @@ public sealed interface SourceConfig {
      */
     @JsonIgnore
     Float pixelScale();
+
+    /**
+     * The names graph nodes read this source's inputs by: {@code input} for a source of one input, the config's names
+     * for a numpy source of several.
+     */
+    @JsonIgnore
+    default List<String> inputNames() {
+        return List.of(NumpyInputs.SINGLE);
+    }
 
     /** Hands this source to the visitor's method for its variant: a new variant fails to compile until every visitor takes it. */
     <R> R accept(Visitor<R> visitor);
@@ -382,11 +393,13 @@ public sealed interface SourceConfig {
      */
     @JsonPropertyOrder({"inputs", "targets", "task", "layout", "numClasses", "context", "scale", "noise", "limit"})
     record Numpy(
-            @JsonSerialize(using = ConfigPathSerializer.class)
-            String inputs,
+            NumpyInputs inputs,
 
             @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSerialize(using = ConfigPathSerializer.class)
             String targets,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSerialize(using = ConfigPathSerializer.class)
+            String targetMask,
 
             Task task,
             String layout,
@@ -408,8 +421,18 @@ public sealed interface SourceConfig {
 
         @Override
         public List<String> paths() {
-            String in = fileOf(inputs);
-            return targets == null || fileOf(targets).equals(in) ? List.of(in) : List.of(in, fileOf(targets));
+            List<String> files = new ArrayList<>(inputs.files());
+            for (String spec : Arrays.asList(targets, targetMask)) {
+                if (spec != null && !files.contains(fileOf(spec))) {
+                    files.add(fileOf(spec));
+                }
+            }
+            return List.copyOf(files);
+        }
+
+        @Override
+        public List<String> inputNames() {
+            return inputs.names();
         }
 
         @Override

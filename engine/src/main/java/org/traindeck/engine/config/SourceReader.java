@@ -1,7 +1,10 @@
 package org.traindeck.engine.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -144,13 +147,26 @@ final class SourceReader {
     }
 
     private SourceConfig readNumpy(JsonObjectReader r) {
-        SourceConfig.Numpy n = RecordReader.read(r, SourceConfig.Numpy.class);
+        SourceConfig.Numpy n =
+                RecordReader.read(r, SourceConfig.Numpy.class, Map.of("inputs", soFar -> readNumpyInputs(r)));
         if (n == null) {
             return null;
         }
-        checkExists(r.pathOf("inputs"), SourceConfig.Numpy.fileOf(n.inputs()), false);
+        for (Map.Entry<String, String> input : n.inputs().byName().entrySet()) {
+            String at =
+                    n.inputs().named() ? JsonLocations.child(r.pathOf("inputs"), input.getKey()) : r.pathOf("inputs");
+            checkExists(at, SourceConfig.Numpy.fileOf(input.getValue()), false);
+        }
         if (n.targets() != null) {
             checkExists(r.pathOf("targets"), SourceConfig.Numpy.fileOf(n.targets()), false);
+        }
+        if (n.targetMask() != null) {
+            checkExists(r.pathOf("targetMask"), SourceConfig.Numpy.fileOf(n.targetMask()), false);
+            if (n.task() != Task.SEQUENCE || n.targets() == null) {
+                problems.error(
+                        r.pathOf("targetMask"),
+                        "applies to a sequence's per-step targets only (task \"sequence\" with \"targets\")");
+            }
         }
         if (n.context() != null && n.task() != Task.SEQUENCE) {
             problems.error(r.pathOf("context"), "applies to task \"sequence\" only");
@@ -164,6 +180,55 @@ final class SourceReader {
             problems.error(r.pathOf("numClasses"), "applies to classification, segmentation and sequence only");
         }
         return n;
+    }
+
+    /** One array as a string, or named arrays as an object of name → array, each checked where it is written. */
+    private NumpyInputs readNumpyInputs(JsonObjectReader r) {
+        JsonNode v = r.raw("inputs");
+        String at = r.pathOf("inputs");
+        if (v == null) {
+            problems.error(at, "is required: the array to train on, \"x.npy\" or \"data.npz:x\"");
+            return null;
+        }
+        if (v.isTextual() && !v.asText().isEmpty()) {
+            return NumpyInputs.single(v.asText());
+        }
+        if (!v.isObject() || v.isEmpty()) {
+            problems.error(
+                    at,
+                    "must be an array's file (\"x.npy\", \"data.npz:x\") or named arrays such as {\"image\": "
+                            + "\"set.npz:img\", \"meta\": \"set.npz:meta\"}, not " + JsonObjectReader.describe(v));
+            return null;
+        }
+        long max = 0;
+        for (JsonNode form : r.schema().resolved("inputs").path("oneOf")) {
+            max = Math.max(max, form.path("maxProperties").asLong(0));
+        }
+        if (v.size() > max) {
+            problems.error(at, "names " + v.size() + " arrays; a source has at most " + max + " inputs");
+            return null;
+        }
+        Map<String, String> byName = new LinkedHashMap<>();
+        boolean ok = true;
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String where = JsonLocations.child(at, e.getKey());
+            if (!GraphReader.NODE_NAME.matcher(e.getKey()).matches()) {
+                problems.error(
+                        where,
+                        "an input's name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
+                ok = false;
+            } else if (!e.getValue().isTextual() || e.getValue().asText().isEmpty()) {
+                problems.error(
+                        where,
+                        "must be an array's file, \"x.npy\" or \"data.npz:x\", not "
+                                + JsonObjectReader.describe(e.getValue()));
+                ok = false;
+            } else {
+                byName.put(e.getKey(), e.getValue().asText());
+            }
+        }
+        return ok ? new NumpyInputs(byName, true) : null;
     }
 
     private SourceConfig readSynthetic(JsonObjectReader r) {

@@ -1,5 +1,6 @@
 package org.traindeck.engine.data;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.config.Task;
@@ -12,42 +13,49 @@ import org.traindeck.engine.config.Task;
  */
 public final class Dataset {
 
-    private final SampleArray inputs;
+    private final List<InputArray> inputs;
     private final SampleArray targets;
-    private final SampleShape shape;
+    private final SampleArray targetMask;
     private final Task task;
     private final int outputs;
     private final List<String> classNames;
     private final Vocabulary vocabulary;
 
     private Dataset(
-            SampleArray inputs,
-            SampleShape shape,
+            List<InputArray> inputs,
             Task task,
             SampleArray targets,
+            SampleArray targetMask,
             int outputs,
             List<String> classNames,
             Vocabulary vocabulary) {
-        if (inputs.length() != shape.values()) {
-            throw new IllegalArgumentException(
-                    "samples of " + inputs.length() + " values do not have the shape " + shape);
+        int n = inputs.get(0).samples().size();
+        for (InputArray in : inputs) {
+            if (in.samples().size() != n) {
+                throw new IllegalArgumentException(
+                        "input " + in.name() + " has " + in.samples().size() + " samples, not " + n);
+            }
         }
-        if (targets != null && targets.size() != inputs.size()) {
-            throw new IllegalArgumentException(inputs.size() + " inputs but " + targets.size() + " targets");
+        if (targets != null && targets.size() != n) {
+            throw new IllegalArgumentException(n + " inputs but " + targets.size() + " targets");
         }
         if ((targets == null) != (task == Task.RECONSTRUCTION)) {
             throw new IllegalArgumentException("reconstruction and only reconstruction has no target array");
         }
-        this.inputs = inputs;
+        if (targetMask != null
+                && (targets == null || targetMask.size() != n || targetMask.length() != targets.length())) {
+            throw new IllegalArgumentException("a target mask has one value per target");
+        }
+        this.inputs = List.copyOf(inputs);
         this.targets = targets;
-        this.shape = shape;
+        this.targetMask = targetMask;
         this.task = task;
         this.outputs = outputs;
         this.classNames = classNames == null ? null : List.copyOf(classNames);
         this.vocabulary = vocabulary;
     }
 
-    /** Any task: the target array holds what the task says (null for reconstruction). */
+    /** Any task, one input (read as "input"): the target array holds what the task says (null for reconstruction). */
     public static Dataset of(
             SampleArray inputs,
             SampleShape shape,
@@ -56,8 +64,22 @@ public final class Dataset {
             int outputs,
             List<String> classNames,
             Vocabulary vocabulary) {
-        return new Dataset(inputs, shape, task, targets, outputs, classNames, vocabulary);
+        InputArray only =
+                new InputArray(SINGLE_INPUT, inputs, shape, shape instanceof SampleShape.Tokens ? outputs : 0);
+        return new Dataset(List.of(only), task, targets, null, outputs, classNames, vocabulary);
     }
+
+    /**
+     * Several named inputs, aligned sample by sample; {@code targetMask} (or null) says which of each sample's targets
+     * count (1) and which are padding (0).
+     */
+    public static Dataset named(
+            List<InputArray> inputs, Task task, SampleArray targets, SampleArray targetMask, int outputs) {
+        return new Dataset(inputs, task, targets, targetMask, outputs, null, null);
+    }
+
+    /** The name a graph reads a single input by. */
+    public static final String SINGLE_INPUT = "input";
 
     public static Dataset classification(
             float[] features,
@@ -74,7 +96,7 @@ public final class Dataset {
             ids[i] = classes[i];
         }
         SampleShape shape = imageShape != null ? imageShape : new SampleShape.Flat(featureCount);
-        return new Dataset(
+        return of(
                 new FloatSamples(features, featureCount),
                 shape,
                 Task.CLASSIFICATION,
@@ -85,7 +107,7 @@ public final class Dataset {
     }
 
     public static Dataset regression(float[] features, int featureCount, float[] targets) {
-        return new Dataset(
+        return of(
                 new FloatSamples(features, featureCount),
                 new SampleShape.Flat(featureCount),
                 Task.REGRESSION,
@@ -100,16 +122,42 @@ public final class Dataset {
     }
 
     public int size() {
-        return inputs.size();
+        return inputs.get(0).samples().size();
     }
 
+    /** The first input's shape (the only one's, for sources of one input). */
     public SampleShape shape() {
-        return shape;
+        return inputs.get(0).shape();
     }
 
-    /** Values per sample's input. */
+    /** Every input, in the order the network takes them. */
+    public List<InputArray> inputs() {
+        return inputs;
+    }
+
+    /** Whether the inputs are named (several arrays graph nodes read by name), not the single "input". */
+    public boolean namedInputs() {
+        return inputs.size() > 1 || !SINGLE_INPUT.equals(inputs.get(0).name());
+    }
+
+    /** Whether some targets are padding ({@link #copyTargetMask}). */
+    public boolean hasTargetMask() {
+        return targetMask != null;
+    }
+
+    /** Copies sample {@code sample}'s target mask (1 counts, 0 padding) into {@code out} at {@code offset}. */
+    public void copyTargetMask(int sample, float[] out, int offset) {
+        targetMask.read(sample, out, offset);
+    }
+
+    /** Copies sample {@code sample} of input {@code k} into {@code out} at {@code offset}. */
+    public void copyInput(int k, int sample, float[] out, int offset) {
+        inputs.get(k).samples().read(sample, out, offset);
+    }
+
+    /** Values per sample's (first) input. */
     public int featureCount() {
-        return shape.values();
+        return shape().values();
     }
 
     /** The head's outputs: classes (classification, segmentation), targets (regression), channels (reconstruction), vocabulary (sequence). */
@@ -123,11 +171,11 @@ public final class Dataset {
     }
 
     public SampleShape.Image imageShape() {
-        return shape instanceof SampleShape.Image i ? i : null;
+        return shape() instanceof SampleShape.Image i ? i : null;
     }
 
     public boolean isImage() {
-        return shape instanceof SampleShape.Image;
+        return shape() instanceof SampleShape.Image;
     }
 
     public List<String> classNames() {
@@ -158,7 +206,7 @@ public final class Dataset {
 
     /** Copies sample {@code sample}'s input into {@code out} at {@code offset}. */
     public void copyFeatures(int sample, float[] out, int offset) {
-        inputs.read(sample, out, offset);
+        copyInput(0, sample, out, offset);
     }
 
     /** Copies sample {@code sample}'s target (class id, values, mask or next tokens) into {@code out} at {@code offset}. */
@@ -168,53 +216,108 @@ public final class Dataset {
 
     /** The inputs as one array, for fitting a normalisation; only for data held in memory. */
     float[] rawFeatures() {
-        if (inputs instanceof FloatSamples f) {
+        if (!namedInputs() && inputs.get(0).samples() instanceof FloatSamples f) {
             return f.values();
         }
         throw new IllegalStateException("the samples are not held in memory");
     }
 
-    /** The samples at {@code indices}, in that order. */
+    /** The samples at {@code indices}, in that order (every input, target and mask alike). */
     public Dataset subset(int[] indices) {
         return new Dataset(
-                inputs.select(indices),
-                shape,
+                inputs.stream().map(in -> in.select(indices)).toList(),
                 task,
                 targets == null ? null : targets.select(indices),
+                targetMask == null ? null : targetMask.select(indices),
                 outputs,
                 classNames,
                 vocabulary);
     }
 
-    /** The same samples with features replaced (normalisation), shape and labels unchanged. */
-    Dataset withFeatures(float[] newFeatures) {
+    /**
+     * The samples at {@code picked} copied into memory (every input, target and mask), so they outlive the files they
+     * were read from.
+     */
+    public Dataset copied(int[] picked) {
+        List<InputArray> copies = new ArrayList<>();
+        for (InputArray in : inputs) {
+            copies.add(in.withSamples(copy(in.samples(), picked, false), in.shape()));
+        }
         return new Dataset(
-                new FloatSamples(newFeatures, shape.values()), shape, task, targets, outputs, classNames, vocabulary);
+                copies,
+                task,
+                targets == null ? null : copy(targets, picked, false),
+                targetMask == null ? null : copy(targetMask, picked, false),
+                outputs,
+                classNames,
+                vocabulary);
+    }
+
+    /** One sample of zeros with this data's inputs, task, outputs, class names and vocabulary: its shape, no data. */
+    public Dataset standIn() {
+        int[] one = {0};
+        List<InputArray> zeros = new ArrayList<>();
+        for (InputArray in : inputs) {
+            zeros.add(in.withSamples(copy(in.samples(), one, true), in.shape()));
+        }
+        return new Dataset(
+                zeros,
+                task,
+                targets == null ? null : copy(targets, one, true),
+                targetMask == null ? null : copy(targetMask, one, true),
+                outputs,
+                classNames,
+                vocabulary);
+    }
+
+    private static SampleArray copy(SampleArray from, int[] picked, boolean zeros) {
+        int d = from.length();
+        float[] values = new float[picked.length * d];
+        for (int i = 0; !zeros && i < picked.length; i++) {
+            from.read(picked[i], values, i * d);
+        }
+        return new FloatSamples(values, d);
+    }
+
+    /** The same samples with features replaced (normalisation), shape and labels unchanged; one input only. */
+    Dataset withFeatures(float[] newFeatures) {
+        return withFirst(new FloatSamples(newFeatures, shape().values()), shape());
     }
 
     /** The same samples seen as images of {@code image}. */
     Dataset asImages(SampleShape.Image image) {
-        return new Dataset(inputs, image, task, targets, outputs, classNames, vocabulary);
+        return withFirst(inputs.get(0).samples(), image);
+    }
+
+    private Dataset withFirst(SampleArray samples, SampleShape shape) {
+        List<InputArray> replaced = new ArrayList<>(inputs);
+        replaced.set(0, inputs.get(0).withSamples(samples, shape));
+        return new Dataset(replaced, task, targets, targetMask, outputs, classNames, vocabulary);
     }
 
     /** One sample as a network takes it: its own shape (an image channels-first). */
     public InputType inputType() {
-        return shape.inputType(outputs);
+        return shape().inputType(outputs);
     }
 
     /** One sample as a flat row of features, for models that take rows. */
     public InputType flatInputType() {
-        return InputType.feedForward(shape.values());
+        return InputType.feedForward(shape().values());
     }
 
     /** Whether two datasets can feed the same network: same inputs, same outputs. */
     public String incompatibilityWith(Dataset other) {
-        if (!shape.equals(other.shape)) {
-            return (other.shape instanceof SampleShape.Flat
-                            ? "flat features (" + other.shape + ")"
+        if (namedInputs() || other.namedInputs()) {
+            String mismatch = namedIncompatibility(other);
+            if (mismatch != null) {
+                return mismatch;
+            }
+        } else if (!shape().equals(other.shape())) {
+            return (other.shape() instanceof SampleShape.Flat
+                            ? "flat features (" + other.shape() + ")"
                             : other.describeShape())
                     + " instead of "
-                    + (shape instanceof SampleShape.Flat ? "flat features (" + shape + ")" : describeShape());
+                    + (shape() instanceof SampleShape.Flat ? "flat features (" + shape() + ")" : describeShape());
         }
         if (task != other.task) {
             return other.task.json + " labels instead of " + task.json;
@@ -232,14 +335,34 @@ public final class Dataset {
         return null;
     }
 
+    private String namedIncompatibility(Dataset other) {
+        List<String> names = inputs.stream().map(InputArray::name).toList();
+        List<String> otherNames = other.inputs.stream().map(InputArray::name).toList();
+        if (!names.equals(otherNames)) {
+            return "the inputs " + otherNames + " instead of " + names;
+        }
+        for (int k = 0; k < inputs.size(); k++) {
+            InputArray mine = inputs.get(k);
+            InputArray theirs = other.inputs.get(k);
+            if (!mine.shape().equals(theirs.shape())) {
+                return "input \"" + mine.name() + "\" of " + theirs.shape() + " instead of " + mine.shape();
+            }
+            if (theirs.vocabulary() > mine.vocabulary()) {
+                return "input \"" + mine.name() + "\" with token ids up to " + (theirs.vocabulary() - 1)
+                        + ", beyond the training data's " + (mine.vocabulary() - 1);
+            }
+        }
+        return null;
+    }
+
     private String describeShape() {
-        if (shape instanceof SampleShape.Image i) {
+        if (shape() instanceof SampleShape.Image i) {
             return "images of " + i;
         }
-        if (shape instanceof SampleShape.Volume v) {
+        if (shape() instanceof SampleShape.Volume v) {
             return "volumes of " + v;
         }
-        return shape.toString();
+        return shape().toString();
     }
 
     @Override
@@ -251,6 +374,12 @@ public final class Dataset {
             case SEQUENCE -> "next tokens of " + outputs;
             case REGRESSION -> outputs == 1 ? "regression" : "regression of " + outputs + " targets";
         };
-        return size() + " samples, " + (shape instanceof SampleShape.Flat ? shape : describeShape()) + ", " + what;
+        if (namedInputs()) {
+            String each = String.join(
+                    ", ",
+                    inputs.stream().map(in -> in.name() + " " + in.shape()).toList());
+            return size() + " samples, inputs " + each + ", " + what;
+        }
+        return size() + " samples, " + (shape() instanceof SampleShape.Flat ? shape() : describeShape()) + ", " + what;
     }
 }

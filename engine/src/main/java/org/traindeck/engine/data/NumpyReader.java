@@ -20,7 +20,10 @@ final class NumpyReader {
     private NumpyReader() {}
 
     static Dataset read(Path baseDir, SourceConfig.Numpy c, String at, Dataset training, NumpyFiles files) {
-        NpyArray x = open(files, c.inputs(), at + ".inputs");
+        if (c.inputs().named()) {
+            return NamedNumpyReader.read(c, at, training, files);
+        }
+        NpyArray x = open(files, c.inputs().first(), at + ".inputs");
         NpyArray y = c.targets() == null ? null : open(files, c.targets(), at + ".targets");
         Task task = c.task();
         if (task == Task.SEQUENCE) {
@@ -111,7 +114,7 @@ final class NumpyReader {
     }
 
     /** A shape with a zero in it (no samples, or samples of no values) holds nothing to train on. */
-    private static void requireValues(NpyArray a, String at) {
+    static void requireValues(NpyArray a, String at) {
         if (a.sampleCount() == 0 || a.sampleLength() == 0) {
             throw new InvalidConfigException(
                     at,
@@ -120,7 +123,7 @@ final class NumpyReader {
         }
     }
 
-    private static NpyArray open(NumpyFiles files, String spec, String at) {
+    static NpyArray open(NumpyFiles files, String spec, String at) {
         try {
             return files.array(spec);
         } catch (IOException e) {
@@ -129,7 +132,7 @@ final class NumpyReader {
     }
 
     /** The inputs' per-sample shape: features, an image or a volume, channels where the layout says. */
-    private static SampleShape shapeOf(NpyArray x, SourceConfig.Numpy c, String at) {
+    static SampleShape shapeOf(NpyArray x, SourceConfig.Numpy c, String at) {
         long[] s = x.shape();
         int[] d = new int[s.length];
         for (int i = 1; i < s.length; i++) {
@@ -151,7 +154,7 @@ final class NumpyReader {
         };
     }
 
-    private static int channels(SampleShape shape) {
+    static int channels(SampleShape shape) {
         if (shape instanceof SampleShape.Image i) {
             return i.channels();
         }
@@ -162,7 +165,7 @@ final class NumpyReader {
     }
 
     /** A class id per sample: [N] or [N, 1]. */
-    private static int classPositions(NpyArray y, String at) {
+    static int classPositions(NpyArray y, String at) {
         long[] s = y.shape();
         if (s.length > 2 || (s.length == 2 && s[1] != 1)) {
             throw new InvalidConfigException(
@@ -174,7 +177,7 @@ final class NumpyReader {
     }
 
     /** A class id per pixel or voxel, matching the inputs' image or volume, with or without a channel axis of 1. */
-    private static int maskPositions(NpyArray y, SampleShape shape, SourceConfig.Numpy c, String at) {
+    static int maskPositions(NpyArray y, SampleShape shape, SourceConfig.Numpy c, String at) {
         long[] s = y.shape();
         long[] spatial = shape instanceof SampleShape.Image i
                 ? new long[] {i.height(), i.width()}
@@ -205,7 +208,7 @@ final class NumpyReader {
     }
 
     /** The classes (or vocabulary): the config's or the largest id + 1, every id checked against it. */
-    private static int classes(NpyArray y, SourceConfig.Numpy c, String at, Dataset training) {
+    static int classes(NpyArray y, SourceConfig.Numpy c, String at, Dataset training) {
         String where = at.endsWith(".inputs") ? at : at + ".targets";
         if (!y.dtype().isIntegral()) {
             throw new InvalidConfigException(
@@ -247,7 +250,7 @@ final class NumpyReader {
         return sample[(int) offset];
     }
 
-    private static void checkFinite(NpyArray a, String at) {
+    static void checkFinite(NpyArray a, String at) {
         if (!a.dtype().isFloat()) {
             return;
         }

@@ -5,7 +5,7 @@ import org.deeplearning4j.nn.conf.layers.Convolution3D;
 
 /**
  * What one sample's input is: a row of features, an image or a volume (stored channels-first, as DL4J's
- * convolutions take them), or a sequence of token ids.
+ * convolutions take them), a sequence of values per step, or a sequence of token ids.
  */
 public sealed interface SampleShape {
 
@@ -88,6 +88,29 @@ public sealed interface SampleShape {
         @Override
         public String toString() {
             return depth + "×" + height + "×" + width + "×" + channels;
+        }
+    }
+
+    /** A sequence of {@code length} steps of {@code features} values each (stored features-first, [features, steps]). */
+    record Steps(int features, int length) implements SampleShape {
+        @Override
+        public int values() {
+            return features * length;
+        }
+
+        @Override
+        public InputType inputType(int vocabulary) {
+            return InputType.recurrent(features, length);
+        }
+
+        @Override
+        public long[] batchShape(int n) {
+            return new long[] {n, features, length};
+        }
+
+        @Override
+        public String toString() {
+            return length + " steps × " + features;
         }
     }
 

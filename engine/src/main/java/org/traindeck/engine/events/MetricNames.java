@@ -20,6 +20,11 @@ public final class MetricNames {
     public static final String VAL_TOP5_ACCURACY = "val/top5_accuracy";
     /** Evaluation only: regression's coefficient of determination, averaged over the targets. */
     public static final String VAL_R2 = "val/r2";
+    /**
+     * Evaluation only, per-step targets: the accuracy over a range of positions in the sequence,
+     * {@code val/accuracy_by_step/1-4}, {@code /5-8}, {@code /9-16} …: how a trajectory model improves in context.
+     */
+    public static final String VAL_ACCURACY_BY_STEP_PREFIX = "val/accuracy_by_step/";
 
     public static final String TRAIN_EPOCH_LOSS = "train/epoch_loss";
     /** The validation metrics of a stage's weight average ("ema"): val_ema/loss beside val/loss, and so on. */

@@ -12,6 +12,7 @@ import org.deeplearning4j.nn.conf.layers.Layer;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.GraphProblemsException;
 import org.traindeck.engine.model.graph.LayerKind;
@@ -48,7 +49,7 @@ public final class GraphCompiler {
     }
 
     /**
-     * Adds the graph's nodes and head to {@code g} (which has the input "input" and no input types yet).
+     * Adds the graph's nodes and head to {@code g} (which has the inputs {@code input.names()} and no input types yet).
      *
      * @throws GraphProblemsException naming the first node that does not fit
      */
@@ -72,7 +73,12 @@ public final class GraphCompiler {
             ModelInput input,
             boolean ownHead) {
         Map<String, InputType> types = new HashMap<>();
-        types.put(Heads.INPUT, input.tokens() ? tokens(input.input()) : input.input());
+        if (input.named().isEmpty()) {
+            types.put(Heads.INPUT, input.tokens() ? tokens(input.input()) : input.input());
+        }
+        for (InputSignature in : input.named()) {
+            types.put(in.name(), in.tokens() ? tokens(in.inputType()) : in.inputType());
+        }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < layers.size(); i++) {
             index.put(layers.get(i).name(), i);
@@ -118,7 +124,7 @@ public final class GraphCompiler {
                     "model.layers[" + (layers.size() - 1) + "]",
                     "the head takes the output of '" + last + "': " + e.getMessage());
         }
-        g.setInputTypes(input.input());
+        g.setInputTypes(input.types());
         g.setOutputs(Heads.OUTPUT);
         try {
             return g.build();

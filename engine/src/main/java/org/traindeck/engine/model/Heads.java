@@ -80,7 +80,7 @@ public final class Heads {
                             "a sequence head predicts a token at every step, so it takes a sequence, but gets "
                                     + Shapes.describe(out));
                 }
-                long steps = ((InputType.InputTypeRecurrent) input.input()).getTimeSeriesLength();
+                long steps = input.steps();
                 long outSteps = ((InputType.InputTypeRecurrent) out).getTimeSeriesLength();
                 if (steps > 0 && outSteps > 0 && steps != outSteps) {
                     throw new ShapeError("a sequence head predicts a token at each of the data's " + steps

@@ -8,6 +8,7 @@ import org.deeplearning4j.nn.weights.WeightInit;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
@@ -33,6 +34,9 @@ public final class ModelCompiler {
 
     /** What the network sees of the data. */
     public static ModelInput inputOf(ModelConfig model, Dataset data) {
+        if (data.namedInputs()) {
+            return ModelInput.named(InputSignature.of(data.inputs()), data.task(), data.outputCount());
+        }
         boolean tokens = data.shape() instanceof SampleShape.Tokens;
         return new ModelInput(
                 wantsImages(model) ? data.inputType() : data.flatInputType(),
@@ -163,7 +167,7 @@ public final class ModelCompiler {
             KernelUse kernels,
             boolean ownHead) {
         ComputationGraphConfiguration.GraphBuilder g =
-                ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(INPUT);
+                ModelBase.builder(seed, WeightInit.XAVIER).graphBuilder().addInputs(input.names());
         // a shorthand with "kernel": "dl4j" keeps DL4J's head as well
         return new GraphCompiler(kinds, kernels).compile(g, layers, head, input, ownHead);
     }

@@ -15,6 +15,7 @@ import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.kernels.SyncBatchNorm;
 import org.traindeck.engine.model.kernels.TransformerBlock;
@@ -41,12 +42,17 @@ public record ModelSummary(List<Row> rows, long parameters) {
                 }
             }
         }
-        Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
         List<Row> rows = new ArrayList<>();
-        String inputShape = input.tokens() && input.input() instanceof InputType.InputTypeRecurrent r
-                ? "[" + r.getTimeSeriesLength() + " token ids < " + r.getSize() + "]"
-                : Shapes.dims(input.input());
-        rows.add(new Row(ModelCompiler.INPUT, "input", List.of(), inputShape, 0));
+        Map<String, InputType> types;
+        if (input.named().isEmpty()) {
+            types = conf.clone().getLayerActivationTypes(input.input());
+            rows.add(new Row(ModelCompiler.INPUT, "input", List.of(), inputShape(input.input(), input.tokens()), 0));
+        } else {
+            types = conf.clone().getLayerActivationTypes(input.types());
+            for (InputSignature in : input.named()) {
+                rows.add(new Row(in.name(), "input", List.of(), inputShape(in.inputType(), in.tokens()), 0));
+            }
+        }
         long total = 0;
         for (String name : order(conf)) {
             GraphVertex v = conf.getVertices().get(name);
@@ -74,6 +80,12 @@ public record ModelSummary(List<Row> rows, long parameters) {
                     params));
         }
         return new ModelSummary(List.copyOf(rows), total);
+    }
+
+    private static String inputShape(InputType type, boolean tokens) {
+        return tokens && type instanceof InputType.InputTypeRecurrent r
+                ? "[" + r.getTimeSeriesLength() + " token ids < " + r.getSize() + "]"
+                : Shapes.dims(type);
     }
 
     private static boolean recomputes(GraphVertex v) {

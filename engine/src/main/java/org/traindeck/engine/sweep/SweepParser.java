@@ -7,9 +7,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,91 +42,31 @@ public final class SweepParser {
     private SweepParser() {}
 
     public static SweepSpec load(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            throw new InvalidConfigException("", file + " does not exist (or is not a file)");
-        }
-        long size = Files.size(file);
-        if (size > ConfigParser.MAX_CONFIG_BYTES) {
-            throw new InvalidConfigException(
-                    "",
-                    String.format(
-                            Locale.ROOT,
-                            "%s is %.1f MB, but a sweep file is at most %d kB: is it the " + "right file?",
-                            file,
-                            size / 1e6,
-                            ConfigParser.MAX_CONFIG_BYTES / 1024));
-        }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .decode(ByteBuffer.wrap(Files.readAllBytes(file)))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new InvalidConfigException("", file + " is not UTF-8 text");
-        }
-        // positions and duplicate keys from the config's own parser; the values from a reader that keeps 0.0005 as
-        // written
-        LocatedJsonParser.Result located = LocatedJsonParser.parse(text);
-        if (located.syntaxError() != null) {
-            ConfigProblem e = located.syntaxError();
-            throw new InvalidConfigException(List.of(new ConfigProblem(
-                    ConfigProblem.Severity.ERROR,
-                    "",
-                    file + " is not valid JSON: " + e.message(),
-                    e.line(),
-                    e.column())));
-        }
+        String text = SweepFileText.read(file);
+        // positions from the config's own parser; the values from a reader that keeps 0.0005 as written
+        LocatedJsonParser.Result located = SweepFileText.located(text, file);
         JsonNode root = JSON.readTree(text);
         if (root == null || !root.isObject()) {
             throw new InvalidConfigException("", file + ": a sweep file is a JSON object");
         }
         List<ConfigProblem> problems = new ArrayList<>();
-        root.fieldNames().forEachRemaining(k -> {
-            if (!KEYS.contains(k)) {
-                problems.add(error(
-                        k,
-                        "unknown key" + Suggestions.didYouMean(k, KEYS) + " (a sweep file has "
-                                + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
-            }
-        });
-        String name = text(root, "name", problems, true);
-        if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
-            problems.add(error(
-                    "name",
-                    "letters, digits, '.', '_' and '-' only (it names the trials' run folders), 1 to 64 characters"));
-        }
+        unknownKeys(root, problems);
+        String name = name(root, problems);
         Path baseDir = file.toAbsolutePath().getParent();
         ObjectNode base = base(root.get("base"), baseDir, problems);
         if (root.get("base") != null && root.get("base").isTextual()) {
             baseDir = baseDir.resolve(root.get("base").asText()).getParent();
         }
-        String methodText = text(root, "method", problems, false);
-        SweepSpec.Method method = SweepSpec.Method.GRID;
-        if (methodText != null) {
-            switch (methodText) {
-                case "grid" -> method = SweepSpec.Method.GRID;
-                case "random" -> method = SweepSpec.Method.RANDOM;
-                default -> problems.add(error("method", "\"" + methodText + "\" is not grid or random"));
-            }
-        }
+        SweepSpec.Method method = method(root, problems);
         Map<String, SweepSpec.Values> parameters = parameters(root.get("parameters"), method, problems);
         int trials =
                 integer(root, "trials", method == SweepSpec.Method.RANDOM ? -1 : 0, 1, Integer.MAX_VALUE, problems);
         if (method == SweepSpec.Method.GRID && root.has("trials")) {
             problems.add(error("trials", "a grid tries every combination; trials is for \"method\": \"random\""));
         }
-        long seed = root.has("seed") && root.get("seed").canConvertToLong()
-                ? root.get("seed").asLong()
-                : 0;
-        if (root.has("seed") && !root.get("seed").canConvertToLong()) {
-            problems.add(error("seed", "must be a whole number"));
-        }
+        long seed = seed(root, problems);
         String metric = text(root, "metric", problems, true);
-        String goal = text(root, "goal", problems, false);
-        if (goal != null && !goal.equals("max") && !goal.equals("min")) {
-            problems.add(error("goal", "\"" + goal + "\" is not max or min"));
-        }
+        String goal = goal(root, problems);
         int concurrent = integer(root, "concurrent", 1, 1, 64, problems);
         int maxTrials =
                 integer(root, "maxTrials", SweepSpec.DEFAULT_MAX_TRIALS, 1, SweepSpec.MAX_TRIALS_LIMIT, problems);
@@ -141,6 +78,7 @@ public final class SweepParser {
                     problems.stream().map(p -> located(p, located.locations())).toList());
         }
         boolean maximize = goal == null ? metric.contains("accuracy") : goal.equals("max");
+        List<String> order = List.copyOf(parameters.keySet());
         return new SweepSpec(
                 name,
                 file.toAbsolutePath(),
@@ -148,13 +86,65 @@ public final class SweepParser {
                 baseDir,
                 method,
                 parameters,
-                List.copyOf(parameters.keySet()),
+                order,
                 trials,
                 seed,
                 metric,
                 maximize,
                 concurrent,
                 maxTrials);
+    }
+
+    private static void unknownKeys(JsonNode root, List<ConfigProblem> problems) {
+        root.fieldNames().forEachRemaining(k -> {
+            if (!KEYS.contains(k)) {
+                problems.add(error(
+                        k,
+                        "unknown key" + Suggestions.didYouMean(k, KEYS) + " (a sweep file has "
+                                + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
+            }
+        });
+    }
+
+    private static String name(JsonNode root, List<ConfigProblem> problems) {
+        String name = text(root, "name", problems, true);
+        if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            problems.add(error(
+                    "name",
+                    "letters, digits, '.', '_' and '-' only (it names the trials' run folders), 1 to 64 characters"));
+        }
+        return name;
+    }
+
+    private static SweepSpec.Method method(JsonNode root, List<ConfigProblem> problems) {
+        String method = text(root, "method", problems, false);
+        if (method == null || method.equals("grid")) {
+            return SweepSpec.Method.GRID;
+        }
+        if (method.equals("random")) {
+            return SweepSpec.Method.RANDOM;
+        }
+        problems.add(error("method", "\"" + method + "\" is not grid or random"));
+        return SweepSpec.Method.GRID;
+    }
+
+    private static long seed(JsonNode root, List<ConfigProblem> problems) {
+        if (!root.has("seed")) {
+            return 0;
+        }
+        if (!root.get("seed").canConvertToLong()) {
+            problems.add(error("seed", "must be a whole number"));
+            return 0;
+        }
+        return root.get("seed").asLong();
+    }
+
+    private static String goal(JsonNode root, List<ConfigProblem> problems) {
+        String goal = text(root, "goal", problems, false);
+        if (goal != null && !goal.equals("max") && !goal.equals("min")) {
+            problems.add(error("goal", "\"" + goal + "\" is not max or min"));
+        }
+        return goal;
     }
 
     /** Counted, not expanded: a grid of 10^9 trials is refused at once rather than listed until memory runs out. */

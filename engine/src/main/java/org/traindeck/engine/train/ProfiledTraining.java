@@ -71,7 +71,7 @@ public final class ProfiledTraining {
 
             GraphWalk walk = new GraphWalk(net);
             Stepper profiled =
-                    new Stepper(net, plan, (n, x, y) -> walk.gradientAndScore(new INDArray[] {x}, new INDArray[] {y}));
+                    new Stepper(net, plan, (n, b) -> walk.gradientAndScore(b.inputs(), new INDArray[] {b.labels()}));
             Stepper dl4j = new Stepper(net, plan, ShardGradient.Pass.DL4J);
             for (int i = 0; i < warmup; i++) {
                 (i % 2 == 0 ? profiled : dl4j).step();

@@ -13,6 +13,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.model.ModelCompiler;
@@ -146,6 +147,11 @@ final class Trainer {
 
     /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
     static String dataShape(Dataset d) {
+        if (d.namedInputs()) {
+            return "Shape[named, outputs=" + d.outputCount() + ", task="
+                    + d.task().name() + ", targets=" + d.targetLength() + ", inputs="
+                    + InputSignature.encode(InputSignature.of(d.inputs())) + "]";
+        }
         String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs="
                 + d.outputCount() + ", task=" + d.task().name() + "]";
         if (!(d.shape() instanceof SampleShape.Flat) && !(d.shape() instanceof SampleShape.Image)) {

@@ -24,15 +24,29 @@ class ClassCounts {
     long correct;
 
     /** @param matrix whether to keep the confusion matrix (not for a text's vocabulary: a large one would not fit) */
+    private final long[] correctAt;
+
+    private final long[] countAt;
+
     ClassCounts(int classes, int positions, boolean matrix) {
         this.classes = classes;
         this.positions = positions;
         this.confusion = matrix ? new long[classes][classes] : null;
+        this.correctAt = new long[positions];
+        this.countAt = new long[positions];
     }
 
     void add(float[] out, float[] labels, int n) {
+        add(out, labels, null, n);
+    }
+
+    /** @param mask which positions count, [n, positions] of 1 and 0 (null: all) */
+    void add(float[] out, float[] labels, float[] mask, int n) {
         for (int i = 0; i < n; i++) {
             for (int p = 0; p < positions; p++) {
+                if (mask != null && mask[i * positions + p] == 0f) {
+                    continue;
+                }
                 int base = i * classes * positions + p;
                 int label = 0;
                 int best = 0;
@@ -60,8 +74,10 @@ class ClassCounts {
                 }
                 if (best == label) {
                     correct++;
+                    correctAt[p]++;
                 }
                 count++;
+                countAt[p]++;
             }
         }
     }
@@ -74,6 +90,7 @@ class ClassCounts {
         if (task == Task.SEQUENCE) {
             m.put(MetricNames.VAL_PERPLEXITY, Math.exp(lossSum / count));
             m.put(MetricNames.VAL_ACCURACY, accuracy);
+            byStep(m);
         } else if (task == Task.SEGMENTATION) {
             m.put(MetricNames.VAL_PIXEL_ACCURACY, accuracy);
             double iou = 0;
@@ -92,6 +109,26 @@ class ClassCounts {
             }
         }
         return m;
+    }
+
+    /** Accuracy over positions 1–4, 5–8, 9–16, 17–32 …, 1-based, for sequences of at least 8 steps. */
+    private void byStep(Map<String, Double> m) {
+        if (positions < 8) {
+            return;
+        }
+        for (int from = 0, to = 4; from < positions; from = to, to *= 2) {
+            long right = 0;
+            long seen = 0;
+            for (int p = from; p < Math.min(to, positions); p++) {
+                right += correctAt[p];
+                seen += countAt[p];
+            }
+            if (seen > 0) {
+                m.put(
+                        MetricNames.VAL_ACCURACY_BY_STEP_PREFIX + (from + 1) + "-" + Math.min(to, positions),
+                        (double) right / seen);
+            }
+        }
     }
 
     List<ClassFigures> perClass(List<String> names) {

@@ -29,7 +29,8 @@ final class EvaluationData {
     record Chosen(DataLoader.Loaded loaded, String description) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> PATH_FIELDS = List.of("path", "images", "masks", "inputs", "targets");
+    private static final List<String> PATH_FIELDS =
+            List.of("path", "images", "masks", "inputs", "targets", "targetMask");
 
     private EvaluationData() {}
 
@@ -152,6 +153,17 @@ final class EvaluationData {
                 JsonNode v = o.get(field);
                 if (v != null && v.isTextual() && !v.asText().isBlank()) {
                     o.put(field, base.resolve(v.asText()).normalize().toString());
+                } else if (v != null && v.isObject()) {
+                    // named inputs: each array's path
+                    ObjectNode named = ((ObjectNode) v).deepCopy();
+                    named.fields().forEachRemaining(e -> {
+                        if (e.getValue().isTextual()) {
+                            e.setValue(named.textNode(base.resolve(e.getValue().asText())
+                                    .normalize()
+                                    .toString()));
+                        }
+                    });
+                    o.set(field, named);
                 }
             }
             return o;

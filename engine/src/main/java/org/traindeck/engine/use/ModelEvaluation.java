@@ -51,6 +51,21 @@ public final class ModelEvaluation {
     }
 
     private static void checkFits(TrainedModel model, Dataset data, String what) {
+        if (!model.namedInputs().isEmpty() || data.namedInputs()) {
+            List<String> theirs = data.inputs().stream()
+                    .map(in -> in.name() + " " + in.shape())
+                    .toList();
+            List<String> ours = model.namedInputs().stream()
+                    .map(in -> in.name() + " " + in.shape())
+                    .toList();
+            if (!theirs.equals(ours) || data.task() != model.task() || data.outputCount() != model.outputs()) {
+                throw new InvalidConfigException(
+                        what.startsWith("--data") ? "--data" : "data",
+                        "holds " + data + ", but the model was trained on the inputs " + ours + " for "
+                                + model.task().json + " with " + model.outputs() + " outputs");
+            }
+            return;
+        }
         if (data.task() != model.task()
                 || data.outputCount() != model.outputs()
                 || !data.shape().equals(model.sampleShape())) {
@@ -88,9 +103,9 @@ public final class ModelEvaluation {
                 : new ValueFigures(task == Task.RECONSTRUCTION, task == Task.RECONSTRUCTION ? 1 : data.targetLength());
         for (int b = 0; b < batches; b++) {
             BatchMaker.Batch x = maker.batch(order, b, batch, 0, 0, 0, false);
-            INDArray out = model.output(x.features())[0];
+            INDArray out = model.output(x.inputs())[0];
             if (classes != null) {
-                classes.add(flat(out), flat(x.labels()), x.size());
+                classes.add(flat(out), flat(x.labels()), x.labelMask() == null ? null : flat(x.labelMask()), x.size());
             } else {
                 values.add(flat(out), flat(x.labels()), x.size());
             }

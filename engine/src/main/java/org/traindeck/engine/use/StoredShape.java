@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.train.resume.ResumePoint;
@@ -16,7 +17,20 @@ import org.traindeck.engine.train.resume.ResumePoint;
  * and a text's vocabulary), so that a trained model opens without its training data. The parse is checked by writing
  * the shape back exactly as training wrote it.
  */
-record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, Vocabulary vocabulary) {
+record StoredShape(
+        SampleShape shape,
+        Task task,
+        int outputs,
+        int targetLength,
+        Vocabulary vocabulary,
+        List<InputSignature> named) {
+
+    private static final Pattern NAMED =
+            Pattern.compile("Shape\\[named, outputs=(\\d+), task=([A-Z]+), targets=(\\d+), inputs=(.+)]");
+
+    StoredShape(SampleShape shape, Task task, int outputs, int targetLength, Vocabulary vocabulary) {
+        this(shape, task, outputs, targetLength, vocabulary, List.of());
+    }
 
     private static final Pattern SHAPE = Pattern.compile(
             "Shape\\[featureCount=(\\d+), image=([^,]+), outputs=(\\d+), task=([A-Z]+)](?:\\[shape=([^,]+), targets=(\\d+)])?");
@@ -36,6 +50,9 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
             throw unreadable(file, fingerprint);
         }
         String rest = fingerprint.substring(at + 1);
+        if (rest.startsWith("Shape[named,")) {
+            return parseNamed(file, fingerprint, rest);
+        }
         int v = rest.indexOf(ResumePoint.VOCABULARY);
         String shapePart = v < 0 ? rest : rest.substring(0, v);
         Vocabulary vocabulary = v < 0
@@ -98,8 +115,32 @@ record StoredShape(SampleShape shape, Task task, int outputs, int targetLength, 
         return stored;
     }
 
+    private static StoredShape parseNamed(Path file, String fingerprint, String rest) throws CheckpointException {
+        Matcher m = NAMED.matcher(rest);
+        List<InputSignature> inputs = m.matches() ? InputSignature.decode(m.group(4)) : null;
+        if (inputs == null || inputs.isEmpty()) {
+            throw unreadable(file, fingerprint);
+        }
+        Task task;
+        try {
+            task = Task.valueOf(m.group(2));
+        } catch (IllegalArgumentException e) {
+            throw unreadable(file, fingerprint);
+        }
+        StoredShape stored = new StoredShape(
+                inputs.get(0).shape(), task, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(3)), null, inputs);
+        if (!stored.describe().equals(rest)) {
+            throw unreadable(file, fingerprint);
+        }
+        return stored;
+    }
+
     /** The shape as training writes it into a fingerprint (Trainer.dataShape). */
     String describe() {
+        if (!named.isEmpty()) {
+            return "Shape[named, outputs=" + outputs + ", task=" + task.name() + ", targets=" + targetLength
+                    + ", inputs=" + InputSignature.encode(named) + "]";
+        }
         SampleShape.Image image = shape instanceof SampleShape.Image i ? i : null;
         String s = "Shape[featureCount=" + shape.values() + ", image=" + image + ", outputs=" + outputs + ", task="
                 + task.name() + "]";

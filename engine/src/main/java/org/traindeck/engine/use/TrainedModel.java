@@ -20,6 +20,7 @@ import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.model.ModelCompiler;
@@ -133,6 +134,9 @@ public final class TrainedModel {
 
     /** What the network sees, as {@link ModelCompiler#inputOf} works it out from the training data. */
     private static ModelInput inputOf(RunConfig config, StoredShape s) {
+        if (!s.named().isEmpty()) {
+            return ModelInput.named(s.named(), s.task(), s.outputs());
+        }
         boolean images = ModelCompiler.wantsImages(config.model());
         boolean tokens = s.shape() instanceof SampleShape.Tokens;
         InputType input = images
@@ -190,8 +194,16 @@ public final class TrainedModel {
         return !ModelCompiler.wantsImages(config.model());
     }
 
+    /** The named inputs the network takes, in order (empty for a model of one input). */
+    public List<InputSignature> namedInputs() {
+        return stored.named();
+    }
+
     /** The shape of each network input, -1 for the batch. */
     public List<long[]> inputShapes() {
+        if (!stored.named().isEmpty()) {
+            return stored.named().stream().map(in -> in.shape().batchShape(-1)).toList();
+        }
         long[] one = takesRows()
                 ? new long[] {-1, stored.shape().values()}
                 : stored.shape().batchShape(-1);

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.NumpyInputs;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -113,22 +114,27 @@ class EverySourceTypeTest {
     private static List<String> namedPaths(SourceConfig source) {
         return Arrays.stream(source.getClass().getRecordComponents())
                 .filter(EverySourceTypeTest::isPath)
-                .map(c -> value(c, source))
-                .filter(v -> v != null)
+                .flatMap(c -> values(c, source).stream())
                 .map(SourceConfig.Numpy::fileOf)
                 .distinct()
                 .toList();
     }
 
     private static boolean isPath(RecordComponent c) {
-        // the writer's path serializer marks every component that names a file or folder
+        // the writer's path serializer marks every component that names a file or folder (a numpy source's inputs:
+        // their type's)
         JsonSerialize s = c.getAccessor().getAnnotation(JsonSerialize.class);
-        return s != null && s.using().getSimpleName().equals("ConfigPathSerializer");
+        return s != null && s.using().getSimpleName().equals("ConfigPathSerializer")
+                || c.getType() == NumpyInputs.class;
     }
 
-    private static String value(RecordComponent c, SourceConfig source) {
+    private static List<String> values(RecordComponent c, SourceConfig source) {
         try {
-            return (String) c.getAccessor().invoke(source);
+            Object v = c.getAccessor().invoke(source);
+            if (v instanceof NumpyInputs inputs) {
+                return List.copyOf(inputs.byName().values());
+            }
+            return v == null ? List.of() : List.of((String) v);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }

@@ -3,7 +3,6 @@ package org.traindeck.engine.data.numpy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -90,14 +89,5 @@ final class MemberInflater {
         } finally {
             inflater.end();
         }
-    }
-
-    static Path tempFile(Path dir) throws IOException {
-        Path file = java.nio.file.Files.createTempFile(
-                dir == null ? InflateFolders.ofThisProcess(InflateFolders.systemTemp()) : dir,
-                "traindeck-npz-",
-                ".npy");
-        file.toFile().deleteOnExit();
-        return file;
     }
 }

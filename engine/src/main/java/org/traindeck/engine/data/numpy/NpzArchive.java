@@ -2,7 +2,6 @@ package org.traindeck.engine.data.numpy;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -13,8 +12,9 @@ import java.util.Map;
 
 /**
  * An {@code .npz} archive: a zip of {@code .npy} members, as np.savez (stored) and np.savez_compressed (deflated) write
- * them. Stored members are mapped in place; deflated ones are inflated once to a temporary file that is deleted on
- * close (and at JVM exit; after a SIGKILL, by the next start: {@link InflateFolders}), within limits that stop zip bombs. Arrays belong to the archive: closing it closes them.
+ * them. Stored members are mapped in place; deflated ones are inflated, within limits that stop zip bombs, into
+ * TrainDeck's {@link InflateCache}, once for every archive opened on the same file and every later run, and mapped
+ * from there. Arrays belong to the archive: closing it closes them.
  */
 public final class NpzArchive implements AutoCloseable {
 
@@ -28,7 +28,7 @@ public final class NpzArchive implements AutoCloseable {
     private final Map<String, ZipDirectory.Member> members;
     private final long maxInflatedBytes;
     private final long windowBytes;
-    private final Path tempDir;
+    private final InflateCache cache;
     private final Map<String, NpyArray> opened = new HashMap<>();
     private boolean closed;
 
@@ -38,26 +38,31 @@ public final class NpzArchive implements AutoCloseable {
             Map<String, ZipDirectory.Member> members,
             long maxInflatedBytes,
             long windowBytes,
-            Path tempDir) {
+            InflateCache cache) {
         this.file = file;
         this.channel = channel;
         this.members = members;
         this.maxInflatedBytes = maxInflatedBytes;
         this.windowBytes = windowBytes;
-        this.tempDir = tempDir;
+        this.cache = cache;
     }
 
     public static NpzArchive open(Path npzFile) throws IOException {
         return open(npzFile, DEFAULT_MAX_INFLATED_BYTES);
     }
 
-    /** {@code maxInflatedBytes}: the most one deflated member may inflate to (its temporary file's size). */
+    /** {@code maxInflatedBytes}: the most one deflated member may inflate to (its cache file's size). */
     public static NpzArchive open(Path npzFile, long maxInflatedBytes) throws IOException {
-        return open(npzFile, maxInflatedBytes, NpyArray.DEFAULT_WINDOW_BYTES, null);
+        return open(npzFile, maxInflatedBytes, NpyArray.DEFAULT_WINDOW_BYTES, InflateCache.standard());
     }
 
-    /** {@code tempDir} null: this process's folder in the system's temporary folder ({@link InflateFolders}). */
-    static NpzArchive open(Path npzFile, long maxInflatedBytes, long windowBytes, Path tempDir) throws IOException {
+    /** Deflated members inflated into the cache folder {@code cacheRoot}. */
+    static NpzArchive open(Path npzFile, long maxInflatedBytes, long windowBytes, Path cacheRoot) throws IOException {
+        return open(npzFile, maxInflatedBytes, windowBytes, new InflateCache(cacheRoot));
+    }
+
+    private static NpzArchive open(Path npzFile, long maxInflatedBytes, long windowBytes, InflateCache cache)
+            throws IOException {
         FileChannel channel = FileChannel.open(npzFile, StandardOpenOption.READ);
         try {
             Map<String, ZipDirectory.Member> members = new LinkedHashMap<>();
@@ -71,7 +76,7 @@ public final class NpzArchive implements AutoCloseable {
                             npzFile.toString(), m.dataOffset(), "holds two members named " + m.name() + ": ambiguous");
                 }
             }
-            return new NpzArchive(npzFile, channel, members, maxInflatedBytes, windowBytes, tempDir);
+            return new NpzArchive(npzFile, channel, members, maxInflatedBytes, windowBytes, cache);
         } catch (IOException | RuntimeException | Error e) {
             channel.close();
             throw e;
@@ -121,21 +126,11 @@ public final class NpzArchive implements AutoCloseable {
                             + "; only stored (np.savez) and deflated (np.savez_compressed) are read");
         }
         checkDeclaredSize(m);
-        Path temp = MemberInflater.tempFile(tempDir);
-        FileChannel out = null;
+        FileChannel inflated = cache.open(file, channel, m);
         try {
-            out = FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            MemberInflater.inflate(channel, m, out, file.toString());
-            FileChannel inflated = out;
-            return NpyArray.open(out, 0, m.size(), source, windowBytes, () -> {
-                inflated.close();
-                Files.deleteIfExists(temp);
-            });
+            return NpyArray.open(inflated, 0, m.size(), source, windowBytes, inflated);
         } catch (IOException | RuntimeException | Error e) {
-            if (out != null) {
-                out.close();
-            }
-            Files.deleteIfExists(temp);
+            inflated.close();
             throw e;
         }
     }
@@ -158,18 +153,9 @@ public final class NpzArchive implements AutoCloseable {
                             + m.size() + " bytes inflated from " + m.compressedSize() + " compressed, a ratio over "
                             + MAX_RATIO + ":1 that deflate cannot reach: refused as a zip bomb");
         }
-        Path where = tempDir != null ? tempDir : InflateFolders.systemTemp();
-        long free = Files.getFileStore(where).getUsableSpace();
-        if (m.size() > free) {
-            throw new NpyFormatException(
-                    file.toString(),
-                    m.dataOffset(),
-                    "member " + m.name() + " inflates to " + m.size() + " bytes but " + where + " has only " + free
-                            + " bytes free");
-        }
     }
 
-    /** Closes every array taken from the archive, deletes their temporary files and closes the zip. */
+    /** Closes every array taken from the archive and the zip; inflated members stay in the cache for the next use. */
     @Override
     public synchronized void close() throws IOException {
         if (closed) {

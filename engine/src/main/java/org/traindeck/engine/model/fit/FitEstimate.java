@@ -79,7 +79,7 @@ public record FitEstimate(
         String optimizer = stage.optimizer().type();
         if (!hasSameDiffLayers(conf)) {
             try {
-                NetworkMemoryReport report = (NetworkMemoryReport) conf.clone().getMemoryReport(input.input());
+                NetworkMemoryReport report = (NetworkMemoryReport) conf.clone().getMemoryReport(input.types());
                 // The report's parameter, gradient and updater parts (its updater is not the stage's) do not grow with
                 // the batch: the difference between two batches is what each example adds, working memory included.
                 Set<String> recomputing = recomputingLayers(conf);
@@ -154,9 +154,12 @@ public record FitEstimate(
     }
 
     private static long elementsPerExample(ComputationGraphConfiguration conf, ModelInput input) {
-        Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.input());
+        Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.types());
         Set<String> unkept = new HashSet<>(RecomputeChains.links(conf).values());
-        long sum = input.input().arrayElementsPerExample();
+        long sum = 0;
+        for (InputType in : input.types()) {
+            sum += in.arrayElementsPerExample();
+        }
         long sharedBlockBuffers = 0;
         for (Map.Entry<String, InputType> e : types.entrySet()) {
             GraphVertex v = conf.getVertices().get(e.getKey());

@@ -9,6 +9,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.SampleShape;
 
 /**
  * Cuts a dataset into minibatches for one epoch. The sample order and every augmentation draw are functions of
@@ -17,8 +18,20 @@ import org.traindeck.engine.data.Dataset;
  */
 public final class BatchMaker {
 
-    /** One minibatch: inputs (flat rows, or the samples' own shape) and targets as the task's head takes them. */
-    public record Batch(INDArray features, INDArray labels, int size) {}
+    /**
+     * One minibatch: each input (flat rows, or the samples' own shape) in the order the network takes them, the
+     * targets as the task's head takes them, and which targets count ([n, T] of 1 and 0; null: all).
+     */
+    public record Batch(INDArray[] inputs, INDArray labels, INDArray labelMask, int size) {
+        public Batch(INDArray features, INDArray labels, int size) {
+            this(new INDArray[] {features}, labels, null, size);
+        }
+
+        /** The first input (the only one of a single-input model). */
+        public INDArray features() {
+            return inputs[0];
+        }
+    }
 
     private final Dataset data;
     private final boolean images;
@@ -60,46 +73,76 @@ public final class BatchMaker {
             int[] order, int batchIndex, int batchSize, long seed, int stageIndex, int epoch, boolean augment) {
         int from = batchIndex * batchSize;
         int n = Math.min(batchSize, order.length - from);
-        int d = data.featureCount();
+        int inputs = data.inputs().size();
+        float[][] values = new float[inputs][];
+        for (int k = 0; k < inputs; k++) {
+            values[k] = new float[n * data.inputs().get(k).shape().values()];
+        }
         int t = data.targetLength();
-        float[] features = new float[n * d];
         float[] targets = new float[n * t];
+        float[] mask = data.hasTargetMask() ? new float[n * t] : null;
         boolean augmenting = augment && augmenter != null;
-        boolean masks = data.task() == Task.SEGMENTATION;
         for (int i = 0; i < n; i++) {
             int sample = order[from + i];
-            data.copyFeatures(sample, features, i * d);
+            for (int k = 0; k < inputs; k++) {
+                data.copyInput(
+                        k, sample, values[k], i * data.inputs().get(k).shape().values());
+            }
             if (t > 0) {
                 data.copyTargets(sample, targets, i * t);
             }
+            if (mask != null) {
+                data.copyTargetMask(sample, mask, i * t);
+            }
             if (augmenting) {
-                // a function of the sample's position in the epoch, not of the batch: the same draws whatever the
-                // batch size and the number of devices the epoch is cut into
-                augmenter.apply(
-                        features,
-                        i * d,
-                        masks ? targets : null,
-                        i * t,
-                        new SplittableRandom(mix(seed, stageIndex, epoch, from + i)));
+                augment(values, targets, i, mix(seed, stageIndex, epoch, from + i));
             }
         }
+        int d = data.featureCount();
         long[] shape = images ? data.shape().batchShape(n) : new long[] {n, d};
-        INDArray y = TargetEncoder.encode(data, targets, features, n, shape);
+        INDArray y = TargetEncoder.encode(data, targets, values[0], n, shape);
         if (augment && noise > 0) {
-            // the target stays the clean input: a denoising autoencoder
-            for (int i = 0; i < n; i++) {
-                SplittableRandom r = new SplittableRandom(mix(seed, stageIndex, epoch, from + i) ^ 0x6E6F697365L);
-                for (int j = 0; j < d; j++) {
-                    features[i * d + j] += (float) (gaussian(r) * noise);
-                }
+            addNoise(values[0], n, d, seed, stageIndex, epoch, from);
+        }
+        INDArray[] x = new INDArray[inputs];
+        for (int k = 0; k < inputs; k++) {
+            long[] inputShape = k == 0 ? shape : data.inputs().get(k).shape().batchShape(n);
+            x[k] = cast(Nd4j.create(values[k], inputShape, DataType.FLOAT));
+        }
+        INDArray m = mask == null ? null : cast(Nd4j.create(mask, new long[] {n, t}, DataType.FLOAT));
+        return new Batch(x, cast(y), m, n);
+    }
+
+    private INDArray cast(INDArray a) {
+        return dataType == DataType.FLOAT ? a : a.castTo(dataType);
+    }
+
+    /**
+     * Every image input of the first's shape gets the same draws (an image and its mask, or two aligned views turn and
+     * flip together): a function of the sample's position in the epoch, not of the batch, so the draws are the same
+     * whatever the batch size and the number of devices the epoch is cut into.
+     */
+    private void augment(float[][] values, float[] targets, int i, long draw) {
+        boolean masks = data.task() == Task.SEGMENTATION;
+        int t = data.targetLength();
+        for (int k = 0; k < values.length; k++) {
+            SampleShape shape = data.inputs().get(k).shape();
+            if (k > 0 && !shape.equals(data.shape())) {
+                continue;
+            }
+            augmenter.apply(
+                    values[k], i * shape.values(), masks && k == 0 ? targets : null, i * t, new SplittableRandom(draw));
+        }
+    }
+
+    /** Gaussian noise on a reconstruction's inputs; the target stays the clean input (a denoising autoencoder). */
+    private void addNoise(float[] features, int n, int d, long seed, int stageIndex, int epoch, int from) {
+        for (int i = 0; i < n; i++) {
+            SplittableRandom r = new SplittableRandom(mix(seed, stageIndex, epoch, from + i) ^ 0x6E6F697365L);
+            for (int j = 0; j < d; j++) {
+                features[i * d + j] += (float) (gaussian(r) * noise);
             }
         }
-        INDArray x = Nd4j.create(features, shape, DataType.FLOAT);
-        if (dataType != DataType.FLOAT) {
-            x = x.castTo(dataType);
-            y = y.castTo(dataType);
-        }
-        return new Batch(x, y, n);
     }
 
     private static double gaussian(SplittableRandom r) {

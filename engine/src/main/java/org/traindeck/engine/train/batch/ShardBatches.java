@@ -5,12 +5,11 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.parallel.ShardData;
-import org.traindeck.engine.train.step.ClusterSessions;
 
 /**
  * An executor's own copy of a stage's training data, loaded from the same paths and the same config as the driver's,
  * so that batch i of an epoch holds the same samples and augmentation draws on every machine. The config it gets
- * names no validation source ({@link ClusterSessions#shardData}): validation runs on the driver alone.
+ * names no validation source ({@code ClusterSessions.shardData}): validation runs on the driver alone.
  */
 public final class ShardBatches {
 

@@ -36,8 +36,8 @@ final class Evaluator {
                 pause(pauseMs);
             }
             BatchMaker.Batch x = maker.batch(order, b, batch, 0, 0, 0, false);
-            INDArray out = net.output(false, x.features())[0];
-            metrics.add(flat(out), flat(x.labels()), x.size());
+            INDArray out = net.output(false, x.inputs())[0];
+            metrics.add(flat(out), flat(x.labels()), x.labelMask() == null ? null : flat(x.labelMask()), x.size());
         }
         return metrics.result();
     }

@@ -23,8 +23,11 @@ abstract class TaskMetrics {
         };
     }
 
-    /** @param out the network's outputs, {@code labels} the encoded targets, for {@code n} samples */
-    abstract void add(float[] out, float[] labels, int n);
+    /**
+     * @param out the network's outputs, {@code labels} the encoded targets, for {@code n} samples
+     * @param mask which positions count, [n, positions] of 1 and 0 (null: all)
+     */
+    abstract void add(float[] out, float[] labels, float[] mask, int n);
 
     abstract Map<String, Double> result();
 
@@ -48,9 +51,12 @@ abstract class TaskMetrics {
         }
 
         @Override
-        void add(float[] out, float[] labels, int n) {
+        void add(float[] out, float[] labels, float[] mask, int n) {
             for (int i = 0; i < n; i++) {
                 for (int p = 0; p < positions; p++) {
+                    if (mask != null && mask[i * positions + p] == 0f) {
+                        continue;
+                    }
                     int base = i * classes * positions + p;
                     int label = 0;
                     int best = 0;
@@ -129,7 +135,7 @@ abstract class TaskMetrics {
         }
 
         @Override
-        void add(float[] out, float[] labels, int n) {
+        void add(float[] out, float[] labels, float[] mask, int n) {
             for (int i = 0; i < labels.length; i++) {
                 double err = out[i] - labels[i];
                 squared += err * err;

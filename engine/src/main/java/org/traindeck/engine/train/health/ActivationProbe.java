@@ -21,12 +21,15 @@ public final class ActivationProbe {
 
     private ActivationProbe() {}
 
-    /** {@code figures} with the activation statistics of {@code features} filled in, node by node. */
-    public static List<LayerFigures> measure(ComputationGraph net, INDArray features, List<LayerFigures> figures) {
-        INDArray input = head(features, MAX_EXAMPLES);
+    /** {@code figures} with the activation statistics of {@code features} (each input) filled in, node by node. */
+    public static List<LayerFigures> measure(ComputationGraph net, INDArray[] features, List<LayerFigures> figures) {
+        INDArray[] input = new INDArray[features.length];
+        for (int k = 0; k < features.length; k++) {
+            input[k] = head(features[k], MAX_EXAMPLES);
+        }
         Map<String, INDArray> acts;
         try {
-            acts = net.feedForward(new INDArray[] {input}, false, false);
+            acts = net.feedForward(input, false, false);
         } finally {
             net.clearLayersStates();
         }

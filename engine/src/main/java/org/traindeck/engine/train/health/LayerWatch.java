@@ -51,10 +51,11 @@ public final class LayerWatch {
     }
 
     /**
-     * What the step saw, activations of {@code features} (the start of the logged batch) included, or null when the
-     * probe was not used or the step was not applied.
+     * What the step saw, activations of {@code features} (the start of the logged batch's inputs) included, or null
+     * when the probe was not used or the step was not applied.
      */
-    public LayerSnapshot finish(LayerProbe probe, boolean applied, ComputationGraph net, INDArray features, long step) {
+    public LayerSnapshot finish(
+            LayerProbe probe, boolean applied, ComputationGraph net, INDArray[] features, long step) {
         if (probe == null || !applied) {
             return null;
         }

@@ -39,9 +39,10 @@ public final class SamplePredictor {
             return List.of();
         }
         if (data.task() == Task.SEQUENCE) {
-            return text.continuations(net, set, interval);
+            // per-step targets of named inputs (a trajectory) have no text to continue
+            return data.namedInputs() ? List.of() : text.continuations(net, set, interval);
         }
-        INDArray out = net.output(false, set.batch().features())[0];
+        INDArray out = net.output(false, set.batch().inputs())[0];
         float[] y = out.castTo(DataType.FLOAT).dup('c').data().asFloat();
         float[] x = new float[set.size() * data.featureCount()];
         for (int i = 0; i < set.size(); i++) {

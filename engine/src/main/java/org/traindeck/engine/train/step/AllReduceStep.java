@@ -158,7 +158,7 @@ public final class AllReduceStep implements StepStrategy {
                         probe,
                         r.applied(),
                         master,
-                        firstBatch(state, plan, start).features(),
+                        firstBatch(state, plan, start).inputs(),
                         before + 1);
         listener.onStep(new StepReport(
                 before + 1,

@@ -3,11 +3,11 @@ package org.traindeck.engine.train.step;
 import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.ShardWork;
 import org.traindeck.engine.parallel.StepSum;
 import org.traindeck.engine.parallel.TierFailure;
-import org.traindeck.engine.train.TierChain;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.health.LayerProbe;
@@ -24,7 +24,7 @@ import org.traindeck.engine.train.state.TrainingState;
  * backend sums them, and the driver takes the one optimizer step.
  * The driver holds the only optimizer state, writes the checkpoints and metrics; a failed step changes nothing, and
  * stops the run with the machine named (a cluster run has no fallback: its checkpoint resumes anywhere). The session
- * outlives the step strategy: {@link TierChain} keeps it for the run's next stages and closes it at the run's end.
+ * outlives the step strategy: {@code TierChain} keeps it for the run's next stages and closes it at the run's end.
  */
 public final class DistributedStep implements StepStrategy {
 
@@ -101,7 +101,7 @@ public final class DistributedStep implements StepStrategy {
                         master,
                         plan.batches
                                 .batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true)
-                                .features(),
+                                .inputs(),
                         before + 1);
         listener.onStep(new StepReport(
                 before + 1,
@@ -122,9 +122,11 @@ public final class DistributedStep implements StepStrategy {
      * which computes none itself, makes them once with one micro-batch, whose values the step then overwrites.
      */
     private void bindGradient(BatchMaker.Batch batch) {
-        master.setInputs(batch.features());
+        master.setInputs(batch.inputs());
         master.setLabels(batch.labels());
+        master.setLayerMaskArrays(null, batch.labelMask() == null ? null : new INDArray[] {batch.labelMask()});
         master.computeGradientAndScore();
+        master.clearLayerMaskArrays();
         master.clearLayersStates();
     }
 

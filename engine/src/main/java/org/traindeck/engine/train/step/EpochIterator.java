@@ -59,6 +59,7 @@ final class EpochIterator implements DataSetIterator, AutoCloseable {
         this.stop = stop;
         this.source = i -> {
             BatchMaker.Batch b = maker.batch(order, i, batchSize, seed, stageIndex, epoch, true);
+            // one input only: the config checks refuse named inputs with ParallelWrapper's rounds
             return new DataSet(b.features(), b.labels());
         };
         for (int b = start; b < end; b += workers) {

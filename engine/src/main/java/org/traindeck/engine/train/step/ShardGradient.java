@@ -24,14 +24,20 @@ public final class ShardGradient {
 
     /** One forward and backward pass of a micro-batch into the network's gradient view; returns DL4J's score. */
     public interface Pass {
-        Pass DL4J = (net, features, labels) -> {
-            net.setInputs(features);
-            net.setLabels(labels);
-            net.computeGradientAndScore();
-            return net.score();
+        Pass DL4J = (net, batch) -> {
+            net.setInputs(batch.inputs());
+            net.setLabels(batch.labels());
+            net.setLayerMaskArrays(null, batch.labelMask() == null ? null : new INDArray[] {batch.labelMask()});
+            try {
+                net.computeGradientAndScore();
+                return net.score();
+            } finally {
+                // DL4J's output() would apply a training batch's mask to whatever it is given next
+                net.clearLayerMaskArrays();
+            }
         };
 
-        double run(ComputationGraph net, INDArray features, INDArray labels);
+        double run(ComputationGraph net, BatchMaker.Batch batch);
     }
 
     private final ComputationGraph net;
@@ -74,7 +80,7 @@ public final class ShardGradient {
             BatchMaker.Batch b = microBatches.get(j);
             beforeEach.accept(j);
             Nd4j.getRandom().setSeed(seeds.applyAsLong(j));
-            double score = pass.run(net, b.features(), b.labels());
+            double score = pass.run(net, b);
             if (dataLossOnly) {
                 score -= net.calcRegularizationScore(true);
             }

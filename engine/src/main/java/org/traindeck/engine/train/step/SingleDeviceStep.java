@@ -59,7 +59,7 @@ public final class SingleDeviceStep implements StepStrategy {
                 j -> StepSeeds.of(seed, before, j),
                 probe);
         LayerSnapshot layers =
-                watch.finish(probe, r.applied(), net, micro.get(0).features(), before + 1);
+                watch.finish(probe, r.applied(), net, micro.get(0).inputs(), before + 1);
         listener.onStep(new StepReport(
                 before + 1,
                 micro.size(),

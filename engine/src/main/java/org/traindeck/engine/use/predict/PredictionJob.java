@@ -76,6 +76,9 @@ public final class PredictionJob {
             AtomicOutput.checkFree(classFile, request.force(), false);
         }
 
+        if (!model.named().isEmpty()) {
+            return named(model, request, out, classFile);
+        }
         InputRows rows = read(request.inputs(), model);
         Predictions p = Predictor.predict(model, rows);
         List<Path> written = new ArrayList<>();
@@ -99,6 +102,22 @@ public final class PredictionJob {
             written.addAll(files.keySet());
         }
         return new PredictionReport(model.task(), p.count(), written, lines(model, p), null);
+    }
+
+    private static PredictionReport named(PredictionModel model, PredictionRequest request, Path out, Path classFile)
+            throws IOException {
+        if (!out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npy")) {
+            throw new PredictionInputException(
+                    "--out " + out + ": a model of named inputs writes its predictions to a .npy file");
+        }
+        Predictions p = NamedInputsPrediction.predict(model, request.inputs());
+        Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
+        files.put(out, stream -> NpyOutput.writeFloats(p.values(), p.shape(), stream));
+        if (classFile != null) {
+            files.put(classFile, stream -> NpyOutput.writeLongs(p.classes(), p.classShape(), stream));
+        }
+        AtomicOutput.writeFiles(files, request.force());
+        return new PredictionReport(model.task(), p.count(), List.copyOf(files.keySet()), lines(model, p), null);
     }
 
     private static InputRows read(List<Path> inputs, PredictionModel model) throws IOException {

@@ -9,6 +9,7 @@ import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.Normalizer;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.Vocabulary;
@@ -30,16 +31,18 @@ public record PredictionModel(
         Normalizer normalizer,
         Vocabulary vocabulary,
         List<String> classNames,
+        List<InputSignature> named,
         Forward forward) {
 
-    /** The network's output for a batch in its input layout (dropout off, batch norm's running figures). */
+    /** The network's output for a batch in its input layout, one array per input (dropout off, batch norm's running figures). */
     @FunctionalInterface
     public interface Forward {
-        INDArray output(INDArray input);
+        INDArray output(INDArray... inputs);
     }
 
     public PredictionModel {
         classNames = classNames == null ? null : List.copyOf(classNames);
+        named = named == null ? List.of() : List.copyOf(named);
     }
 
     /**
@@ -75,7 +78,8 @@ public record PredictionModel(
                 normalizer,
                 model.vocabulary(),
                 model.classNames(),
-                input -> model.output(input)[0]);
+                model.namedInputs(),
+                inputs -> model.output(inputs)[0]);
     }
 
     /** The batch shape the network takes for {@code n} samples. */

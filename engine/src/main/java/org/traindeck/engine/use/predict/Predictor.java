@@ -1,6 +1,7 @@
 package org.traindeck.engine.use.predict;
 
 import java.util.Arrays;
+import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -48,8 +49,13 @@ public final class Predictor {
         boolean classes = model.task() == Task.CLASSIFICATION
                 || model.task() == Task.SEGMENTATION
                 || model.task() == Task.SEQUENCE;
+        return withClasses(out, shape, classes, rows.names());
+    }
+
+    /** The outputs, with the most likely class along axis 1 where they are classes. */
+    static Predictions withClasses(float[] out, long[] shape, boolean classes, List<String> names) {
         long[] classShape = classes ? withoutAxis1(shape) : null;
-        return new Predictions(out, shape, classes ? argmaxAxis1(out, shape) : null, classShape, rows.names());
+        return new Predictions(out, shape, classes ? argmaxAxis1(out, shape) : null, classShape, names);
     }
 
     /** The index of the largest value along axis 1 (the lowest on a tie), for every other position. */

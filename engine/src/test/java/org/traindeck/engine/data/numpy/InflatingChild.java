@@ -3,14 +3,20 @@ package org.traindeck.engine.data.numpy;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** A process that inflates one member of the {@code .npz} given, says so, and waits to be killed. */
+/**
+ * A process that reads the named arrays of the {@code .npz} given through TrainDeck's own cache (the one in its data
+ * folder), says so, and waits to be killed.
+ */
 public final class InflatingChild {
 
     private InflatingChild() {}
 
     public static void main(String[] args) throws IOException {
         NpzArchive npz = NpzArchive.open(Path.of(args[0]));
-        npz.array(args[1]);
+        for (int i = 1; i < args.length; i++) {
+            // a scan of every value: the member is read, not only inflated
+            npz.array(args[i]).firstNonFinite();
+        }
         System.out.println("inflated");
         System.out.flush();
         // until the parent kills it

@@ -1,0 +1,143 @@
+package org.traindeck.engine.config;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a layer graph's inputs need from the data: every name a node reads is a layer or one of the data's inputs,
+ * every input of the data is read by a node, no layer takes an input's name, and only a layer graph takes named
+ * inputs (the shorthands read one input). Every stage's data names the same inputs.
+ */
+final class InputChecks {
+
+    private final Problems problems;
+
+    InputChecks(Problems problems) {
+        this.problems = problems;
+    }
+
+    void check(RunConfig config) {
+        List<String> names = null;
+        String firstPath = null;
+        for (int i = 0; i < config.stages().size(); i++) {
+            StageConfig stage = config.stages().get(i);
+            String dataPath = stage.data() != null ? "stages[" + i + "].data" : "data";
+            DataConfig data = config.dataFor(stage);
+            if (!sameNames(data, dataPath)) {
+                return;
+            }
+            List<String> own = data.train().inputNames();
+            if (names == null) {
+                names = own;
+                firstPath = dataPath;
+            } else if (!names.equals(own)) {
+                problems.error(
+                        dataPath + ".train.inputs",
+                        "names the inputs " + own + ", but " + firstPath + " names " + names
+                                + ": every stage trains the same model, which reads the same inputs");
+                return;
+            }
+        }
+        if (names == null) {
+            return;
+        }
+        boolean named = !names.equals(List.of(NumpyInputs.SINGLE));
+        if (config.model() instanceof ModelConfig.Graph g) {
+            checkGraph(g.layers(), names, firstPath);
+        } else if (named) {
+            problems.error(
+                    firstPath + ".train.inputs",
+                    "names several inputs " + names + ", but the "
+                            + config.model().type()
+                            + " shorthand reads one: write the model as a \"graph\" whose nodes read each input by name");
+        }
+        if (named && config.devices().maybeSeveral() && !config.parallel().synchronous()) {
+            problems.error(
+                    "parallel.mode",
+                    "is \"" + config.parallel().mode() + "\", which trains models of one input only (ParallelWrapper's"
+                            + " DataSet): use \"sync\" (the default) for named inputs");
+        }
+    }
+
+    /** The training, validation and test sources of one data section name the same inputs. */
+    private boolean sameNames(DataConfig data, String dataPath) {
+        List<String> train = data.train().inputNames();
+        Map<String, SourceConfig> others = new HashMap<>();
+        if (data.validation() != null) {
+            others.put("validation", data.validation());
+        }
+        if (data.test() != null) {
+            others.put("test", data.test());
+        }
+        boolean ok = true;
+        for (Map.Entry<String, SourceConfig> e : others.entrySet()) {
+            if (!e.getValue().inputNames().equals(train)) {
+                problems.error(
+                        dataPath + "." + e.getKey() + ".inputs",
+                        "names the inputs " + e.getValue().inputNames() + ", but the training data names " + train
+                                + ": the model reads the same inputs from both");
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
+    private void checkGraph(List<LayerSpec> layers, List<String> inputs, String dataPath) {
+        Set<String> layerNames = new HashSet<>();
+        for (int i = 0; i < layers.size(); i++) {
+            String name = layers.get(i).name();
+            layerNames.add(name);
+            if (inputs.contains(name)) {
+                problems.error(
+                        "model.layers[" + i + "].name",
+                        "\"" + name + "\" names one of the data's inputs: give the layer another name");
+            }
+        }
+        Set<String> read = new HashSet<>();
+        for (int i = 0; i < layers.size(); i++) {
+            List<String> taken = GraphReader.effectiveInputs(layers, i);
+            for (int k = 0; k < taken.size(); k++) {
+                String in = taken.get(k);
+                if (layerNames.contains(in)) {
+                    continue;
+                }
+                if (inputs.contains(in)) {
+                    read.add(in);
+                    continue;
+                }
+                String where = layers.get(i).inputs() == null
+                        ? "model.layers[" + i + "]"
+                        : JsonLocations.element("model.layers[" + i + "].inputs", k);
+                problems.error(where, unknown(in, layers.get(i).inputs() == null, inputs, layerNames));
+            }
+        }
+        for (String input : inputs) {
+            if (!read.contains(input)) {
+                String at = inputs.equals(List.of(NumpyInputs.SINGLE))
+                        ? "model.layers"
+                        : JsonLocations.child(dataPath + ".train.inputs", input);
+                problems.error(
+                        at,
+                        "the input \"" + input + "\" is read by no layer: name it in a layer's \"inputs\""
+                                + " (e.g. \"inputs\": \"" + input + "\"), or leave it out of the data");
+            }
+        }
+    }
+
+    private static String unknown(String name, boolean byDefault, List<String> inputs, Set<String> layers) {
+        boolean single = inputs.equals(List.of(NumpyInputs.SINGLE));
+        if (byDefault && NumpyInputs.SINGLE.equals(name)) {
+            return "the first layer reads the data as \"input\", but the data's inputs are named " + inputs
+                    + ": say which it reads, e.g. \"inputs\": \"" + inputs.get(0) + "\"";
+        }
+        List<String> known = new ArrayList<>(layers);
+        known.addAll(inputs);
+        return (single ? "no layer is named \"" : "no layer or data input is named \"") + name + "\""
+                + Suggestions.didYouMean(name, known)
+                + (single ? "" : " (the data's inputs: " + String.join(", ", inputs) + ")");
+    }
+}
