@@ -33,7 +33,9 @@ final class ModelFields {
             "batchNorm",
             "Batch normalization",
             "recompute",
-            "Recompute activations");
+            "Recompute activations",
+            "init",
+            "Starting weights");
     /** Ids kept from the form's first, fixed rows, which tests and users' scripts look up. */
     private static final Map<String, String> IDS =
             Map.of("mlp.hidden", "field-hidden-layers-mlp", "lenet.channels", "field-conv-channels-lenet");

@@ -100,7 +100,9 @@ final class ModelOverviews {
     List<ConfigProblem> refusals(ValidationResult parsed) {
         RunConfig config = parsed.config();
         loadNd4j(config);
-        return refusalsOf(config, checkModel(new ValidationResult(config, List.of(), parsed.locations())));
+        return refusalsOf(
+                config,
+                InitCheck.with(checkModel(new ValidationResult(config, List.of(), parsed.locations())), config));
     }
 
     /**
@@ -123,8 +125,8 @@ final class ModelOverviews {
         }
         try {
             work.modelCompiled();
-            ModelCheck.Checked checked =
-                    ModelCheck.checkAgainst(located, data.train(), data.train().toString());
+            ModelCheck.Checked checked = InitCheck.with(
+                    ModelCheck.checkAgainst(located, data.train(), data.train().toString()), config);
             List<ConfigProblem> refused = refusalsOf(config, checked);
             if (!refused.isEmpty()) {
                 throw new InvalidConfigException(refused);
@@ -154,7 +156,7 @@ final class ModelOverviews {
             return new ConfigCheck(parsed, null, null);
         }
         loadNd4j(parsed.config());
-        ModelCheck.Checked checked = checkModel(parsed);
+        ModelCheck.Checked checked = InitCheck.with(checkModel(parsed), parsed.config());
         if (!checked.result().isValid()) {
             return new ConfigCheck(checked.result(), checked.summary(), null);
         }

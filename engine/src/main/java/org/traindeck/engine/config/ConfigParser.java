@@ -228,9 +228,11 @@ public final class ConfigParser {
         if (variant == null) {
             return null;
         }
+        RecordReader.FieldReader init = soFar -> new InitReader(problems).read(r);
         ModelConfig model = variant == ModelConfig.Graph.class
-                ? RecordReader.read(r, variant, Map.of("layers", soFar -> new GraphReader(problems).readLayers(r)))
-                : RecordReader.read(r, variant);
+                ? RecordReader.read(
+                        r, variant, Map.of("layers", soFar -> new GraphReader(problems).readLayers(r), "init", init))
+                : RecordReader.read(r, variant, Map.of("init", init));
         if (model instanceof ModelConfig.Vit vit) {
             checkHeads(r, vit.width(), vit.heads());
         } else if (model instanceof ModelConfig.Gpt gpt) {

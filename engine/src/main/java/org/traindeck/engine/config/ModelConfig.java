@@ -25,6 +25,9 @@ public sealed interface ModelConfig {
 
     String type();
 
+    /** Where the starting weights come from, or null: the model's own initialisation. */
+    InitConfig init();
+
     /** Hands this model to the visitor's method for its variant: a new variant fails to compile until every visitor takes it. */
     <R> R accept(Visitor<R> visitor);
 
@@ -62,12 +65,13 @@ public sealed interface ModelConfig {
     }
 
     /** Fully connected layers; works on any data (image data is flattened). */
-    @JsonPropertyOrder({"activation", "hidden", "dropout", "kernel"})
+    @JsonPropertyOrder({"activation", "hidden", "dropout", "kernel", "init"})
     record Mlp(
             List<Integer> hidden,
             Activation activation,
             double dropout,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel,
+            @JsonInclude(JsonInclude.Include.NON_NULL) InitConfig init)
             implements ModelConfig {
         public Mlp {
             hidden = List.copyOf(hidden);
@@ -75,7 +79,11 @@ public sealed interface ModelConfig {
 
         /** Kernel left to TrainDeck (null is not written, so the model's fingerprint keeps its old bytes). */
         public Mlp(List<Integer> hidden, Activation activation, double dropout) {
-            this(hidden, activation, dropout, null);
+            this(hidden, activation, dropout, null, null);
+        }
+
+        public Mlp(List<Integer> hidden, Activation activation, double dropout, String kernel) {
+            this(hidden, activation, dropout, kernel, null);
         }
 
         @Override
@@ -90,12 +98,28 @@ public sealed interface ModelConfig {
     }
 
     /** LeNet-style: conv/pool blocks with the given channel counts, then one dense layer. Needs image data. */
-    @JsonPropertyOrder({"activation", "channels", "kernelSize", "dense", "dropout", "batchNorm"})
+    @JsonPropertyOrder({"activation", "channels", "kernelSize", "dense", "dropout", "batchNorm", "init"})
     record LeNet(
-            List<Integer> channels, int kernelSize, int dense, Activation activation, double dropout, boolean batchNorm)
+            List<Integer> channels,
+            int kernelSize,
+            int dense,
+            Activation activation,
+            double dropout,
+            boolean batchNorm,
+            @JsonInclude(JsonInclude.Include.NON_NULL) InitConfig init)
             implements ModelConfig {
         public LeNet {
             channels = List.copyOf(channels);
+        }
+
+        public LeNet(
+                List<Integer> channels,
+                int kernelSize,
+                int dense,
+                Activation activation,
+                double dropout,
+                boolean batchNorm) {
+            this(channels, kernelSize, dense, activation, dropout, batchNorm, null);
         }
 
         @Override
@@ -110,8 +134,16 @@ public sealed interface ModelConfig {
     }
 
     /** A small residual CNN: a stem conv, {@code blocks} residual blocks of two 3×3 convs, global pooling. Needs image data. */
-    @JsonPropertyOrder({"activation", "blocks", "channels"})
-    record ResNet(int blocks, int channels, Activation activation) implements ModelConfig {
+    @JsonPropertyOrder({"activation", "blocks", "channels", "init"})
+    record ResNet(
+            int blocks,
+            int channels,
+            Activation activation,
+            @JsonInclude(JsonInclude.Include.NON_NULL) InitConfig init) implements ModelConfig {
+        public ResNet(int blocks, int channels, Activation activation) {
+            this(blocks, channels, activation, null);
+        }
+
         @Override
         public String type() {
             return "resnet";
@@ -128,10 +160,17 @@ public sealed interface ModelConfig {
      * list is a sequential model); the last node feeds the head, which the task decides (classes, values, a mask, the
      * input again, the next token).
      */
-    @JsonPropertyOrder({"layers", "head"})
-    record Graph(List<LayerSpec> layers, Head head) implements ModelConfig {
+    @JsonPropertyOrder({"layers", "head", "init"})
+    record Graph(
+            List<LayerSpec> layers,
+            Head head,
+            @JsonInclude(JsonInclude.Include.NON_NULL) InitConfig init) implements ModelConfig {
         public Graph {
             layers = List.copyOf(layers);
+        }
+
+        public Graph(List<LayerSpec> layers, Head head) {
+            this(layers, head, null);
         }
 
         @Override
@@ -153,7 +192,18 @@ public sealed interface ModelConfig {
      * A Vision Transformer: patches with learned position embeddings and a class token, {@code depth} pre-norm blocks
      * of multi-head self-attention and an MLP, a layer norm, and the class token into the head.
      */
-    @JsonPropertyOrder({"patch", "width", "depth", "heads", "mlpRatio", "classToken", "dropout", "recompute", "kernel"})
+    @JsonPropertyOrder({
+        "patch",
+        "width",
+        "depth",
+        "heads",
+        "mlpRatio",
+        "classToken",
+        "dropout",
+        "recompute",
+        "kernel",
+        "init"
+    })
     record Vit(
             int patch,
             int width,
@@ -163,8 +213,22 @@ public sealed interface ModelConfig {
             boolean classToken,
             double dropout,
             @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel,
+            @JsonInclude(JsonInclude.Include.NON_NULL) InitConfig init)
             implements ModelConfig {
+
+        public Vit(
+                int patch,
+                int width,
+                int depth,
+                int heads,
+                double mlpRatio,
+                boolean classToken,
+                double dropout,
+                boolean recompute,
+                String kernel) {
+            this(patch, width, depth, heads, mlpRatio, classToken, dropout, recompute, kernel, null);
+        }
 
         @Override
         public String type() {
@@ -181,7 +245,7 @@ public sealed interface ModelConfig {
      * A GPT-style decoder: token and learned position embeddings, {@code depth} pre-norm blocks of causal multi-head
      * self-attention and an MLP, a layer norm, and a next-token head. The vocabulary and context come from the data.
      */
-    @JsonPropertyOrder({"width", "depth", "heads", "mlpRatio", "dropout", "recompute", "kernel"})
+    @JsonPropertyOrder({"width", "depth", "heads", "mlpRatio", "dropout", "recompute", "kernel", "init"})
     record Gpt(
             int width,
             int depth,
@@ -189,8 +253,13 @@ public sealed interface ModelConfig {
             double mlpRatio,
             double dropout,
             @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean recompute,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel)
+            @JsonInclude(JsonInclude.Include.NON_NULL) String kernel,
+            @JsonInclude(JsonInclude.Include.NON_NULL) InitConfig init)
             implements ModelConfig {
+
+        public Gpt(int width, int depth, int heads, double mlpRatio, double dropout, boolean recompute, String kernel) {
+            this(width, depth, heads, mlpRatio, dropout, recompute, kernel, null);
+        }
 
         @Override
         public String type() {
@@ -207,8 +276,14 @@ public sealed interface ModelConfig {
      * A named architecture of DL4J's model zoo (deeplearning4j-zoo), built for the data's image size and channels, its
      * own output replaced by the task's head: classes or values for the classifiers, a class per pixel for unet.
      */
-    @JsonPropertyOrder({"architecture"})
-    record Zoo(String architecture) implements ModelConfig {
+    @JsonPropertyOrder({"architecture", "init"})
+    record Zoo(
+            String architecture,
+            @JsonInclude(JsonInclude.Include.NON_NULL) InitConfig init) implements ModelConfig {
+        public Zoo(String architecture) {
+            this(architecture, null);
+        }
+
         @Override
         public String type() {
             return "zoo";

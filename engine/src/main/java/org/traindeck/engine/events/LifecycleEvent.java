@@ -29,7 +29,9 @@ public record LifecycleEvent(
         /** A file the run writes (a metric file, the run log, a checkpoint) could not be written: it is incomplete. */
         FILE_WRITE_FAILED,
         /** Steps after this event's step will be trained again (after a fallback from an inconsistent state): forget them. */
-        REWIND
+        REWIND,
+        /** The model's starting weights were loaded (its {@code init}): the message says which tensors, and what was left. */
+        WEIGHTS_LOADED
     }
 
     public boolean isTerminal() {

@@ -1,5 +1,6 @@
 package org.traindeck.engine.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -133,16 +134,26 @@ public final class ModelCompiler {
         });
     }
 
+    /**
+     * The DL4J layers a graph node's parameters may live in: the node's own, and those of its reference spelling (a
+     * transformerBlock on DL4J's layers or a CUDA backend is several layers, {@code <name>_norm1} ...).
+     */
+    public static List<String> layerNames(LayerSpec spec) {
+        List<String> out = new ArrayList<>(List.of(spec.name()));
+        out.addAll(ReferenceBlock.spelledNames(spec));
+        return out;
+    }
+
     /** The layer graph a shorthand stands for (the graph itself for a graph), or null for the classic shorthands. */
     public static ModelConfig.Graph expanded(ModelConfig model) {
         if (model instanceof ModelConfig.Graph g) {
             return g;
         }
         if (model instanceof ModelConfig.Vit v) {
-            return new ModelConfig.Graph(Expansions.vit(v), new ModelConfig.Head("auto", "auto"));
+            return new ModelConfig.Graph(Expansions.vit(v), new ModelConfig.Head("auto", "auto"), v.init());
         }
         if (model instanceof ModelConfig.Gpt g) {
-            return new ModelConfig.Graph(Expansions.gpt(g), new ModelConfig.Head("auto", "auto"));
+            return new ModelConfig.Graph(Expansions.gpt(g), new ModelConfig.Head("auto", "auto"), g.init());
         }
         return null;
     }

@@ -4,9 +4,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
@@ -30,10 +32,14 @@ public record ModelSummary(List<Row> rows, long parameters) {
 
     public static ModelSummary of(ComputationGraphConfiguration conf, ModelInput input, ModelConfig model) {
         Map<String, String> configTypes = new HashMap<>();
+        Set<String> frozen = new HashSet<>();
         ModelConfig.Graph graph = ModelCompiler.expanded(model);
         if (graph != null) {
             for (LayerSpec s : graph.layers()) {
                 configTypes.put(s.name(), s.type());
+                if (Boolean.FALSE.equals(s.options().get("trainable"))) {
+                    frozen.addAll(ModelCompiler.layerNames(s));
+                }
             }
         }
         List<Row> rows = new ArrayList<>();
@@ -60,6 +66,10 @@ public record ModelSummary(List<Row> rows, long parameters) {
             if (recomputes(v)) {
                 // gradient checkpointing: what the fit estimate counts for this node depends on it
                 type += " (recompute)";
+            }
+            if (frozen.contains(name)) {
+                // "trainable": false: its parameters never change
+                type += " (frozen)";
             }
             InputType out = types.get(name);
             rows.add(new Row(

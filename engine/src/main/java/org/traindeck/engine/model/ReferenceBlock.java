@@ -74,6 +74,21 @@ final class ReferenceBlock {
         return out;
     }
 
+    /**
+     * The nodes with parameters a node may be spelled as (where {@link #applies}), besides the node itself: what a
+     * node's own learning-rate scale and freezing apply to wherever it is spelled out.
+     */
+    static List<String> spelledNames(LayerSpec spec) {
+        if ("transformerBlock".equals(spec.type())) {
+            String prefix = spec.name() + "_";
+            return List.of(prefix + "norm1", prefix + "attention", prefix + "norm2", prefix + "mlp1", prefix + "mlp2");
+        }
+        if (droppingPositions(spec)) {
+            return List.of(spec.name() + "_sum");
+        }
+        return List.of();
+    }
+
     /** Appends the block's nodes to {@code out}; the last (the second residual add) is named {@code last}. */
     static void nodes(
             List<LayerSpec> out,

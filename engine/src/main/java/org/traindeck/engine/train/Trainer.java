@@ -40,6 +40,7 @@ import org.traindeck.engine.train.state.TrainingState;
 import org.traindeck.engine.train.step.LossPositions;
 import org.traindeck.engine.train.step.Optimizers;
 import org.traindeck.engine.train.step.StepStrategy;
+import org.traindeck.engine.weights.InitReport;
 
 /**
  * Walks a run's stages, epochs and steps over its {@link TrainingState}: builds the model, sets each stage up, asks
@@ -65,6 +66,7 @@ final class Trainer {
     private ComputationGraph net;
     private String fingerprint;
     private int lossPositions = 1;
+    private InitReport startingWeights;
 
     /**
      * @param faults       a test's faults ({@link TrainingFaults#NONE} in production)
@@ -130,6 +132,9 @@ final class Trainer {
                     config.parallel().syncBatchNorm());
         }
         start = null; // the configuration now belongs to the network
+        if (resume == null && config.model().init() != null) {
+            startingWeights = StartingWeightsStep.load(config, net, events);
+        }
         prepareModel.accept(net);
         fingerprint =
                 ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model())) + "|" + dataShape(first.train());
@@ -183,6 +188,9 @@ final class Trainer {
                     LifecycleEvent.Kind.RUN_STARTED,
                     "training " + config.model().type() + " (" + net.numParams() + " parameters) on " + devices + ", "
                             + stages.size() + " stage(s); files in " + events.runDir());
+            if (startingWeights != null) {
+                StartingWeightsStep.announce(startingWeights, events);
+            }
         }
         try (TierChain tiers = new TierChain(config, placement, events, callbacks, cuda, prepareModel, strategies)) {
             OptimizerConfig previous =

@@ -30,7 +30,7 @@ public final class KernelChoices {
 
     private KernelChoices() {}
 
-    /** The model with its kernel choices removed. */
+    /** The model with its kernel choices (and where its starting weights come from) removed: its architecture. */
     public static ModelConfig withoutChoices(ModelConfig model) {
         if (model instanceof ModelConfig.Mlp m) {
             return new ModelConfig.Mlp(m.hidden(), m.activation(), m.dropout());
@@ -46,6 +46,16 @@ public final class KernelChoices {
             List<LayerSpec> layers =
                     g.layers().stream().map(KernelChoices::withoutChoice).toList();
             return new ModelConfig.Graph(layers, g.head());
+        }
+        if (model instanceof ModelConfig.LeNet l && l.init() != null) {
+            return new ModelConfig.LeNet(
+                    l.channels(), l.kernelSize(), l.dense(), l.activation(), l.dropout(), l.batchNorm());
+        }
+        if (model instanceof ModelConfig.ResNet r && r.init() != null) {
+            return new ModelConfig.ResNet(r.blocks(), r.channels(), r.activation());
+        }
+        if (model instanceof ModelConfig.Zoo z && z.init() != null) {
+            return new ModelConfig.Zoo(z.architecture());
         }
         return model;
     }

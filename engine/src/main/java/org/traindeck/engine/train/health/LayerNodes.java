@@ -11,6 +11,7 @@ import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
 import org.nd4j.linalg.activations.impl.ActivationReLU6;
 import org.nd4j.linalg.activations.impl.ActivationThresholdedReLU;
+import org.traindeck.engine.model.Frozen;
 
 /**
  * The graph's layer nodes in topological order (their DL4J layer names are TrainDeck's node names): which have
@@ -43,7 +44,9 @@ public final class LayerNodes {
                 continue; // a vertex (add, merge, reshape): no parameters, and its output is its inputs'
             }
             List<String> params = new ArrayList<>();
-            for (String p : layer.paramTable().keySet()) {
+            // a frozen node is not learning by design: no figures, no warnings about it
+            for (String p :
+                    Frozen.is(layer) ? List.<String>of() : layer.paramTable().keySet()) {
                 if (layer.updaterDivideByMinibatch(p)) {
                     params.add(p);
                 }

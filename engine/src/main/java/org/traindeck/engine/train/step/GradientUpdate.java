@@ -3,18 +3,21 @@ package org.traindeck.engine.train.step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.model.Frozen;
 import org.traindeck.engine.train.health.LayerProbe;
 
 /**
  * One optimizer step on the master model from the summed gradient of a global batch, in its gradient view: divide by
  * the number of examples (as DL4J's own fit does), clip the global L2 norm, then let DL4J's updater (Adam, SGD, ...)
  * turn the gradient into the update and subtract it. BatchNorm running statistics are updates, not gradients: they
- * are averaged over the step's micro-batches (of every device) and never clipped. A step whose loss or gradient is
- * not finite is not applied: the parameters and the optimizer state stay as they were.
+ * are averaged over the step's micro-batches (of every device) and never clipped. A frozen node's gradient (its
+ * statistics too) is zeroed first. A step whose loss or gradient is not finite is not applied: the parameters and the
+ * optimizer state stay as they were.
  */
 public final class GradientUpdate {
 
@@ -24,6 +27,7 @@ public final class GradientUpdate {
     private final ComputationGraph net;
     private final boolean fuse;
     private List<INDArray> statViews;
+    private List<INDArray> frozenViews;
     private FusedUpdate fused;
     private Object fusedFor;
     private Object fusedState;
@@ -60,6 +64,9 @@ public final class GradientUpdate {
             // what a diverged step looks like: the loss and the gradient are no longer numbers
             lossSum = Double.NaN;
             flat.assign(Double.NaN);
+        }
+        for (INDArray frozen : frozenViews()) {
+            frozen.assign(0);
         }
         Gradient gradient = net.gradient();
         List<INDArray> stats = statViews(gradient);
@@ -200,6 +207,21 @@ public final class GradientUpdate {
             fusedState = state;
         }
         return fused;
+    }
+
+    /** The gradients of frozen nodes: zeroed before each step, so that nothing moves them and no norm counts them. */
+    private List<INDArray> frozenViews() {
+        if (frozenViews == null) {
+            List<INDArray> views = new ArrayList<>();
+            for (Layer layer : net.getLayers()) {
+                INDArray view = layer.getGradientsViewArray();
+                if (view != null && view.length() > 0 && Frozen.is(layer)) {
+                    views.add(view);
+                }
+            }
+            frozenViews = views;
+        }
+        return frozenViews;
     }
 
     private List<INDArray> statViews(Gradient gradient) {

@@ -18,6 +18,7 @@ import org.nd4j.linalg.learning.regularization.Regularization;
 import org.nd4j.linalg.learning.regularization.WeightDecay;
 import org.nd4j.linalg.schedule.ISchedule;
 import org.traindeck.engine.config.OptimizerConfig;
+import org.traindeck.engine.model.Frozen;
 import org.traindeck.engine.schedule.ScaledSchedule;
 
 /** Installs a stage's optimizer in a network: DL4J updater, learning-rate schedule and weight decay. */
@@ -84,7 +85,8 @@ public final class Optimizers {
      * {@code keepState} (same optimizer as the previous stage, only the learning rate differs) the moments carry over,
      * moved wherever the new learning rates regroup DL4J's updater blocks; otherwise the optimizer starts fresh.
      *
-     * @param lrScales nodes whose learning rate is the stage's times their scale (the others: the stage's)
+     * @param lrScales nodes whose learning rate is the stage's times their scale (the others: the stage's); a scale of
+     *                 {@link LrScales#FROZEN}: no update, no optimizer state, no weight decay
      */
     public static void install(
             ComputationGraph net,
@@ -98,6 +100,9 @@ public final class Optimizers {
             float[] saved = state == null ? null : state.dup().data().asFloat();
             for (Layer layer : net.getLayers()) {
                 Double scale = lrScales.get(layer.conf().getLayer().getLayerName());
+                if (scale != null && scale == LrScales.FROZEN) {
+                    continue; // it keeps its frozen updater
+                }
                 ISchedule schedule = scale == null ? lr : new ScaledSchedule(lr, scale);
                 for (LayerOptimizer conf : LayerOptimizer.of(layer)) {
                     conf.setLearningRate(schedule);
@@ -114,9 +119,11 @@ public final class Optimizers {
         IUpdater stage = updater(config, lr);
         for (Layer layer : net.getLayers()) {
             Double scale = lrScales.get(layer.conf().getLayer().getLayerName());
-            IUpdater updater = scale == null ? stage : updater(config, new ScaledSchedule(lr, scale));
+            boolean frozen = scale != null && scale == LrScales.FROZEN;
+            IUpdater updater =
+                    frozen ? Frozen.updater() : scale == null ? stage : updater(config, new ScaledSchedule(lr, scale));
             for (LayerOptimizer conf : LayerOptimizer.of(layer)) {
-                conf.set(updater.clone(), regularization(config));
+                conf.set(updater.clone(), frozen ? new ArrayList<>() : regularization(config));
             }
         }
         net.setUpdater(null);

@@ -29,6 +29,7 @@ import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.use.ModelExport;
 import org.traindeck.engine.use.TrainedModel;
 
 /**

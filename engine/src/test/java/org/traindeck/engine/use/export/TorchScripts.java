@@ -45,6 +45,30 @@ final class TorchScripts {
         return missing;
     }
 
+    /** Runs {@code script} with {@code args} in {@code dir}, beside the peer modules it imports. */
+    static void runWithPeers(Path dir, String script, String... args) throws IOException, InterruptedException {
+        for (String name : List.of("traindeck_weights.py", "blocks.py", "vit.py", "gpt.py", script)) {
+            try (InputStream in = TorchScripts.class.getResourceAsStream("/export/" + name)) {
+                Files.copy(in, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        List<String> command = new ArrayList<>(List.of(PYTHON.toString(), script));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(script + ".log").toFile());
+        pb.environment().put("OMP_NUM_THREADS", "1");
+        Process p = pb.start();
+        if (!p.waitFor(10, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError(script + " did not finish in 10 minutes");
+        }
+        if (p.exitValue() != 0) {
+            throw new AssertionError(script + " failed: " + Files.readString(dir.resolve(script + ".log")));
+        }
+    }
+
     /** Runs {@code script} in {@code dir} on {@code inputs}; returns the output file for each weights file. */
     static List<Path> run(Path dir, String script, Path inputs, List<Path> weights, Map<String, String> env)
             throws IOException, InterruptedException {

@@ -1,19 +1,25 @@
-package org.traindeck.engine.use.export;
+package org.traindeck.engine.use;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.List;
 import org.traindeck.engine.config.ConfigWriter;
-import org.traindeck.engine.use.ModelCard;
-import org.traindeck.engine.use.TrainedModel;
+import org.traindeck.engine.use.export.ExportException;
+import org.traindeck.engine.use.export.ExportFormat;
+import org.traindeck.engine.use.export.ModelTensors;
+import org.traindeck.engine.use.export.NamingTable;
+import org.traindeck.engine.use.export.WeightsExport;
 
 /**
  * {@code traindeck export}: a trained model's weights (or weight average) in PyTorch's names and layouts, with its graph,
  * its model section and where the weights come from in the graph JSON.
  */
 public final class ModelExport {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ModelExport() {}
 
@@ -24,8 +30,7 @@ public final class ModelExport {
             tensors = ModelTensors.of(
                     model.network(),
                     NamingTable.standard(),
-                    ModelTensors.JSON.readTree(
-                            ConfigWriter.modelJson(model.config().model())));
+                    JSON.readTree(ConfigWriter.modelJson(model.config().model())));
         } catch (JsonProcessingException e) {
             throw new ExportException("cannot write the model section as JSON: " + e.getMessage(), e);
         }
@@ -34,7 +39,7 @@ public final class ModelExport {
     }
 
     private static ObjectNode source(ModelCard card) {
-        ObjectNode s = ModelTensors.JSON.createObjectNode();
+        ObjectNode s = JSON.createObjectNode();
         s.put("checkpoint", card.checkpointFile().toAbsolutePath().toString());
         s.put("run", card.runName());
         s.put("stage", card.stageName());
