@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
-import org.traindeck.engine.sinks.TfEventEncoder;
 import org.traindeck.engine.library.tfevents.EventFixtures.Proto;
+import org.traindeck.engine.sinks.TfEventEncoder;
 
 /** The Event fields a scalar can come in, and records that are not events. */
 class TfEventDecoderTest {
