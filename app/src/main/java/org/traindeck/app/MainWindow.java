@@ -7,8 +7,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
@@ -17,6 +20,7 @@ import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.Scene;
+import javafx.scene.control.Alert;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -24,6 +28,7 @@ import javafx.scene.image.Image;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
+import javafx.stage.Window;
 import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ConfigForm;
@@ -39,6 +44,7 @@ import org.traindeck.app.runs.SweepsViewModel;
 import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
+import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
 import org.traindeck.engine.config.ValidationResult;
@@ -84,6 +90,7 @@ public final class MainWindow {
     private Telemetry telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
     private boolean closed;
+    private final MainMenu.Where where;
 
     public MainWindow(Stage stage, Services services, Path initialConfig) {
         this(stage, services, initialConfig, AppTabs.standard());
@@ -159,6 +166,10 @@ public final class MainWindow {
         MainToolbar toolbar = new MainToolbar(
                 files, runActions, controller, document, services.preferences().dark());
         toolbar.darkToggle().selectedProperty().addListener((o, a, b) -> applyTheme(b));
+        this.where = new MainMenu.Where(
+                services.preferences().file(),
+                Engine.dataHome(),
+                services.home().resolve("docs"));
         MainMenu menu = new MainMenu(
                 toolbar,
                 services.dialogs(),
@@ -168,10 +179,7 @@ public final class MainWindow {
                         stage.close();
                     }
                 },
-                new MainMenu.Where(
-                        services.preferences().file(),
-                        Engine.dataHome(),
-                        services.home().resolve("docs")));
+                where);
         root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
 
@@ -243,6 +251,14 @@ public final class MainWindow {
         refresher.play();
         startDevicesAfterFirstLayout();
         files.openInitial(initialConfig, services.home());
+    }
+
+    /** Help's dialogs, by name, as the real window shows them (the layout audit shows each). */
+    Map<String, Supplier<Alert>> helpDialogs(Window owner) {
+        Map<String, Supplier<Alert>> out = new LinkedHashMap<>();
+        out.put("Keyboard shortcuts", () -> FxDialogs.infoAlert(owner, "Keyboard shortcuts", MainMenu.SHORTCUTS));
+        out.put("Where files go", () -> FxDialogs.infoAlert(owner, "Where files go", where.describe()));
+        return out;
     }
 
     public Scene scene() {

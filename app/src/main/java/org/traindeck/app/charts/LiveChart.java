@@ -405,6 +405,10 @@ public final class LiveChart extends BorderPane {
         applyTheme();
     }
 
+    public boolean isDark() {
+        return dark;
+    }
+
     private void applyTheme() {
         ChartTheme.apply(chart, plot, dark);
     }

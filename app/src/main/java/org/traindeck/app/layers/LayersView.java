@@ -71,6 +71,8 @@ public final class LayersView extends BorderPane {
         empty.setId("layers-empty");
         empty.getStyleClass().add("chart-empty");
         empty.setWrapText(true);
+        // a wrapped line as wide as the pane was drawn a few pixels over the histograms beside it
+        empty.setMaxWidth(520);
         empty.setMouseTransparent(true);
         readout.setId("layers-readout");
         readout.getStyleClass().add("layers-readout");
@@ -78,6 +80,9 @@ public final class LayersView extends BorderPane {
         StackPane map = new StackPane(heatMap, empty);
         VBox.setVgrow(map, Priority.ALWAYS);
         VBox left = new VBox(2, map, readout);
+        // the heat map draws to any width: the histograms beside it keep theirs instead of being drawn over
+        left.setMinWidth(0);
+        map.setMinWidth(0);
         shownLayer.setId("layers-shown");
         shownLayer.getStyleClass().add("run-summary-title");
         VBox.setVgrow(weights, Priority.ALWAYS);

@@ -13,8 +13,9 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Separator;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.queue.QueueEntry;
@@ -66,7 +67,14 @@ public final class QueueView extends VBox {
                 "Remove", "queue-remove", selected, e -> e.status() != QueueEntry.Status.RUNNING, model::remove);
         Button open = entryButton(
                 "Open run", "queue-open", selected, e -> e.runDir() != null, e -> openRun.accept(e.runDir()));
-        HBox buttons = new HBox(6, add, run, refresh, new Separator(Orientation.VERTICAL), up, down, remove, open);
+        // the buttons wrap onto a second row on a narrow pane rather than being cut to "Add this …"
+        FlowPane buttons =
+                new FlowPane(6, 6, add, run, refresh, new Separator(Orientation.VERTICAL), up, down, remove, open);
+        buttons.getChildren().forEach(b -> {
+            if (b instanceof Button button) {
+                button.setMinWidth(Region.USE_PREF_SIZE);
+            }
+        });
         list.setPlaceholder(new Label("Nothing queued. Add puts the open config, as it is now, in the queue."));
         list.setCellFactory(v -> new ListCell<>() {
             @Override

@@ -14,11 +14,14 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.collections.transformation.SortedList;
 import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SelectionMode;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
@@ -26,6 +29,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.library.RunSummary;
 
 /**
@@ -75,7 +79,8 @@ public final class RunsView extends VBox {
 
         table.setId("runs-table");
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // every column as wide as its title and figures: a narrow pane scrolls the table sideways
+        table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         table.setPlaceholder(new Label("No runs in this output folder yet."));
         TableColumn<RunSummary, String> run =
                 column("Run", r -> r.folder().getFileName().toString());
@@ -89,12 +94,16 @@ public final class RunsView extends VBox {
                         column("Last", r -> new Figure(r.last())),
                         column("Energy (Wh)", r -> new Figure(r.energyWh())),
                         column("Started", r -> new When(r.startedMillis()))));
+        WholeColumns.keep(
+                table,
+                c -> c == run
+                        ? null
+                        : r -> String.valueOf(c.getCellObservableValue(r).getValue()));
         SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<RunSummary>)
                 c -> model.select(List.copyOf(table.getSelectionModel().getSelectedItems())));
-        VBox.setVgrow(table, Priority.ALWAYS);
 
         Label message = new Label();
         message.setId("runs-message");
@@ -104,7 +113,19 @@ public final class RunsView extends VBox {
         differences.setWrapText(true);
         model.differencesProperty().addListener((o, a, b) -> differences.setText(describe(b)));
         differences.setText(describe(null));
-        getChildren().addAll(filters, table, message, new Label("How the selected runs' configs differ"), differences);
+        // the diff has a pane of its own under the table: however long, it scrolls there and never covers a row
+        ScrollPane diffScroll = new ScrollPane(differences);
+        diffScroll.setId("runs-differences-scroll");
+        diffScroll.setFitToWidth(true);
+        VBox.setVgrow(diffScroll, Priority.ALWAYS);
+        VBox diffPane = new VBox(4, new Label("How the selected runs' configs differ"), diffScroll);
+        diffPane.setMinHeight(0);
+        SplitPane tableAndDiff = new SplitPane(table, diffPane);
+        tableAndDiff.setId("runs-split");
+        tableAndDiff.setOrientation(Orientation.VERTICAL);
+        tableAndDiff.setDividerPositions(0.68);
+        VBox.setVgrow(tableAndDiff, Priority.ALWAYS);
+        getChildren().addAll(filters, message, tableAndDiff);
     }
 
     public TableView<RunSummary> table() {
