@@ -56,7 +56,9 @@ public final class AppTabs {
             AppTab.of("Devices", c -> widthFitting(new DeviceSelector(c.devices()), "devices-scroll")),
             AppTab.of("NCCL", c -> widthFitting(new NcclPanel(c.nccl()), "nccl-scroll")),
             AppTab.of("Runs", c -> new RunsView(c.runs(), c.evaluations()::evaluate)),
-            AppTab.of("Queue", c -> new QueueView(c.queue(), c.controller(), c.runActions()::openRun)),
+            AppTab.of(
+                    "Queue",
+                    c -> new QueueView(c.queue(), c.controller(), c.services().dialogs(), c.runActions()::openRun)),
             AppTab.of(
                     "Sweeps",
                     c -> new SweepsView(c.sweeps(), c.controller(), c.services().dialogs(), c.files()::lastFolder))));

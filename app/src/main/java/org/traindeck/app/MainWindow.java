@@ -91,6 +91,7 @@ public final class MainWindow {
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
     private boolean closed;
     private final MainMenu.Where where;
+    private final WindowPlacement placement;
 
     public MainWindow(Stage stage, Services services, Path initialConfig) {
         this(stage, services, initialConfig, AppTabs.standard());
@@ -183,16 +184,12 @@ public final class MainWindow {
         root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
 
-        double[] bounds = services.preferences().windowBounds();
-        scene = new Scene(root, bounds[2], bounds[3]);
+        scene = new Scene(root);
         toolbar.installShortcuts(scene);
         scene.getStylesheets().add(css("traindeck.css"));
         applyTheme(services.preferences().dark());
         stage.setScene(scene);
-        if (!Double.isNaN(bounds[0])) {
-            stage.setX(bounds[0]);
-            stage.setY(bounds[1]);
-        }
+        placement = WindowPlacement.restore(stage, services.preferences());
         try (InputStream icon = MainWindow.class.getResourceAsStream("assets/traindeck.png")) {
             if (icon != null) {
                 stage.getIcons().add(new Image(icon));
@@ -459,7 +456,7 @@ public final class MainWindow {
             return;
         }
         closed = true;
-        services.preferences().windowBounds(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight());
+        placement.save(services.preferences());
         services.preferences().saveDivider(MAIN_SPLIT, split.getDividerPositions()[0]);
         services.preferences().saveDivider(DASHBOARD_SPLIT, dashboard.split().getDividerPositions()[0]);
         services.preferences().flush();

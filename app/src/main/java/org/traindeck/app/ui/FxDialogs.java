@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 import javafx.application.Platform;
 import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.layout.Region;
@@ -65,10 +66,13 @@ public final class FxDialogs implements Dialogs {
     }
 
     @Override
-    public Path chooseResumeTarget(Path folder) {
+    public Path chooseResumeTarget(Path folder, Path newest) {
         FileChooser c = new FileChooser();
         c.setTitle("Resume from a checkpoint (cancel to pick a run folder instead)");
-        c.setInitialDirectory(folder(folder));
+        c.setInitialDirectory(folder(newest != null ? newest.getParent() : folder));
+        if (newest != null) {
+            c.setInitialFileName(newest.getFileName().toString());
+        }
         c.getExtensionFilters().add(new FileChooser.ExtensionFilter("TrainDeck checkpoints (*.tdckpt)", "*.tdckpt"));
         Path file = path(c.showOpenDialog(owner));
         if (file != null) {
@@ -185,6 +189,11 @@ public final class FxDialogs implements Dialogs {
         a.setHeaderText(header);
         // a second line was cut off: the dialog may grow to its text
         a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
+        // Esc closes every dialog: one with only OK takes Esc as OK (a question has its Cancel for it)
+        if (a.getButtonTypes().size() == 1
+                && a.getDialogPane().lookupButton(a.getButtonTypes().get(0)) instanceof Button only) {
+            only.setCancelButton(true);
+        }
         if (owner != null) {
             a.initOwner(owner);
             if (owner.getScene() != null) {
