@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -46,6 +48,9 @@ public final class ConfigForm extends ScrollPane {
 
     private final ConfigDocument document;
     private final List<Binding> bindings = new ArrayList<>();
+    /** Each field's reason, beside it: a red border alone, with the reason in a tooltip, was easy to miss. */
+    private final Map<Control, Label> reasons = new HashMap<>();
+
     private final GridPane model = grid();
     private final ModelFields modelFields;
     private Runnable editInJson = () -> {};
@@ -272,6 +277,7 @@ public final class ConfigForm extends ScrollPane {
     /** Drops the given controls' bindings (the previous model type's fields). */
     void unbind(List<Control> controls) {
         bindings.removeIf(b -> controls.contains(b.control()));
+        controls.forEach(reasons::remove);
     }
 
     static Tooltip tooltip(String hint) {
@@ -310,6 +316,16 @@ public final class ConfigForm extends ScrollPane {
         control.setMinWidth(60);
         grid.add(name, 0, row);
         grid.add(control, 1, row);
+        Label reason = new Label();
+        reason.setId(control.getId() == null ? null : control.getId() + "-reason");
+        reason.getStyleClass().add("field-reason");
+        reason.setWrapText(true);
+        reason.setMaxWidth(280);
+        reason.setMinHeight(Region.USE_PREF_SIZE);
+        reason.setVisible(false);
+        reason.setManaged(false);
+        grid.add(reason, 2, row);
+        reasons.put(control, reason);
         bindings.add(b);
     }
 
@@ -385,6 +401,7 @@ public final class ConfigForm extends ScrollPane {
         for (Binding b : bindings) {
             b.control().getStyleClass().remove("field-error");
             b.control().setTooltip(b.hint());
+            showReason(b.control(), null);
         }
         if (result == null) {
             summary.setText("");
@@ -405,6 +422,7 @@ public final class ConfigForm extends ScrollPane {
                         b.control().getStyleClass().add("field-error");
                     }
                     b.control().setTooltip(new Tooltip(p.toString()));
+                    showReason(b.control(), p);
                 }
             }
         }
@@ -415,5 +433,16 @@ public final class ConfigForm extends ScrollPane {
                                 : "✔ valid, with " + result.warnings().size() + " warning(s)")
                         : "✖ " + result.errors().size() + " problem(s): Start is disabled until they are fixed");
         summary.getStyleClass().setAll("label", result.isValid() ? "summary-ok" : "summary-error");
+    }
+
+    /** The field's first error beside it ("must be ≥ 1"), or nothing. */
+    private void showReason(Control control, ConfigProblem p) {
+        Label reason = reasons.get(control);
+        if (reason == null || (p != null && reason.isVisible())) {
+            return;
+        }
+        reason.setText(p == null ? "" : "✖ " + p.message());
+        reason.setVisible(p != null);
+        reason.setManaged(p != null);
     }
 }

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import javafx.scene.Scene;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -170,6 +171,23 @@ class ConfigFormSchemaTest {
         }
         assertThat(tried).as("bounds tried").isGreaterThan(20);
         assertThat(disagreements).isEmpty();
+    }
+
+    /** A bad value's reason is shown beside its field, not only in a tooltip, and goes once the value is fixed. */
+    @Test
+    void theReasonIsShownBesideTheField(FxRobot robot) {
+        assertThat(typeAndValidate(robot, "#field-epochs", "0")).isTrue();
+        Label reason = robot.lookup("#field-epochs-reason").queryAs(Label.class);
+        assertThat(onFx(reason::isVisible)).isTrue();
+        assertThat(onFx(reason::getText)).startsWith("✖ ").contains("1");
+        TextField epochs = robot.lookup("#field-epochs").queryAs(TextField.class);
+        // beside it: on the field's row, to its right
+        assertThat(onFx(() -> reason.localToScene(reason.getLayoutBounds()).getMinX()))
+                .isGreaterThanOrEqualTo(
+                        onFx(() -> epochs.localToScene(epochs.getLayoutBounds()).getMaxX()));
+
+        assertThat(typeAndValidate(robot, "#field-epochs", "2")).isFalse();
+        assertThat(onFx(reason::isVisible)).isFalse();
     }
 
     /** Sets a field's text as typing does, waits for the engine's verdict, and says whether the field is marked. */
