@@ -17,6 +17,7 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Control;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TitledPane;
@@ -51,6 +52,10 @@ public final class ConfigForm extends ScrollPane {
     /** Each field's reason, beside it: a red border alone, with the reason in a tooltip, was easy to miss. */
     private final Map<Control, Label> reasons = new HashMap<>();
 
+    private final Map<Control, Label> names = new HashMap<>();
+    /** The image augmentations: shown only for image data (a text model has no flips or brightness). */
+    private final List<Control> imageOnly = new ArrayList<>();
+
     private final GridPane model = grid();
     private final ModelFields modelFields;
     private Runnable editInJson = () -> {};
@@ -58,6 +63,7 @@ public final class ConfigForm extends ScrollPane {
     private final VBox problems = new VBox(2);
     private final Label summary = new Label();
     private boolean updating;
+    static final String NOT_SET = "not set (the engine's default)";
 
     public ConfigForm(ConfigDocument document) {
         this.document = document;
@@ -113,11 +119,13 @@ public final class ConfigForm extends ScrollPane {
                 false);
         text(stage, r++, "Accumulation steps", () -> s.formatted(selectedStage()) + "accumulationSteps", false);
         choice(stage, r++, "Precision", () -> s.formatted(selectedStage()) + "precision");
+        int firstAugmentation = bindings.size();
         check(stage, r++, "Random 90° rotations", () -> s.formatted(selectedStage()) + "augmentation.rotate90");
         check(stage, r++, "Horizontal flips", () -> s.formatted(selectedStage()) + "augmentation.flipHorizontal");
         check(stage, r++, "Vertical flips", () -> s.formatted(selectedStage()) + "augmentation.flipVertical");
         text(stage, r++, "Brightness (±)", () -> s.formatted(selectedStage()) + "augmentation.brightness", false);
         text(stage, r++, "Contrast (±)", () -> s.formatted(selectedStage()) + "augmentation.contrast", false);
+        bindings.subList(firstAugmentation, bindings.size()).forEach(b -> imageOnly.add(b.control()));
         // a value in any of these turns the stage's weight average on
         text(stage, r++, "Weight average (EMA) decay", () -> s.formatted(selectedStage()) + "ema.decay", false);
         text(stage, r++, "EMA start step", () -> s.formatted(selectedStage()) + "ema.startStep", false);
@@ -225,6 +233,16 @@ public final class ConfigForm extends ScrollPane {
         ComboBox<String> box = new ComboBox<>();
         box.getItems().addAll(choices);
         box.setId(id);
+        // left out, with no default in the schema (a model's "kernel"): the box says so rather than showing nothing
+        // (the skin writes the prompt text over the cell's own when the value is not among the choices)
+        box.setPromptText(NOT_SET);
+        box.setButtonCell(new ListCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty || item == null ? NOT_SET : item);
+            }
+        });
         Binding b = new Binding(
                 path,
                 box,
@@ -278,6 +296,7 @@ public final class ConfigForm extends ScrollPane {
     void unbind(List<Control> controls) {
         bindings.removeIf(b -> controls.contains(b.control()));
         controls.forEach(reasons::remove);
+        controls.forEach(names::remove);
     }
 
     static Tooltip tooltip(String hint) {
@@ -326,6 +345,7 @@ public final class ConfigForm extends ScrollPane {
         reason.setManaged(false);
         grid.add(reason, 2, row);
         reasons.put(control, reason);
+        names.put(control, name);
         bindings.add(b);
     }
 
@@ -407,6 +427,9 @@ public final class ConfigForm extends ScrollPane {
             summary.setText("");
             return;
         }
+        // while the config does not validate its data may be the problem: every field stays in reach
+        boolean images = !result.isValid() || result.config().data().train().isImage();
+        imageOnly.forEach(c -> showRow(c, images));
         for (ConfigProblem p : result.problems()) {
             Label line = new Label((p.isError() ? "✖ " : "⚠ ") + p);
             line.setWrapText(true);
@@ -444,5 +467,14 @@ public final class ConfigForm extends ScrollPane {
         reason.setText(p == null ? "" : "✖ " + p.message());
         reason.setVisible(p != null);
         reason.setManaged(p != null);
+    }
+
+    private void showRow(Control control, boolean shown) {
+        for (Node n : new Node[] {control, names.get(control)}) {
+            if (n != null) {
+                n.setVisible(shown);
+                n.setManaged(shown);
+            }
+        }
     }
 }

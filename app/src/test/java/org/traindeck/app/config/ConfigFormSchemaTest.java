@@ -5,6 +5,9 @@ import static org.traindeck.app.FxWait.onFx;
 import static org.traindeck.app.FxWait.waitUntil;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -182,12 +185,51 @@ class ConfigFormSchemaTest {
         assertThat(onFx(reason::getText)).startsWith("✖ ").contains("1");
         TextField epochs = robot.lookup("#field-epochs").queryAs(TextField.class);
         // beside it: on the field's row, to its right
-        assertThat(onFx(() -> reason.localToScene(reason.getLayoutBounds()).getMinX()))
-                .isGreaterThanOrEqualTo(
-                        onFx(() -> epochs.localToScene(epochs.getLayoutBounds()).getMaxX()));
+        waitUntil(
+                "the reason beside the field",
+                () -> reason.localToScene(reason.getLayoutBounds()).getMinX()
+                        >= epochs.localToScene(epochs.getLayoutBounds()).getMaxX());
 
         assertThat(typeAndValidate(robot, "#field-epochs", "2")).isFalse();
         assertThat(onFx(reason::isVisible)).isFalse();
+    }
+
+    /** Only the options that apply: a text model's form has no image augmentations, an image model's has them. */
+    @Test
+    void imageAugmentationsShowOnlyForImageData(FxRobot robot) throws Exception {
+        List<String> augmentations = List.of(
+                "#field-random-90-rotations",
+                "#field-horizontal-flips",
+                "#field-vertical-flips",
+                "#field-brightness",
+                "#field-contrast");
+        Path samples =
+                Path.of("").toAbsolutePath().resolve("sample-configs").toFile().isDirectory()
+                        ? Path.of("sample-configs").toAbsolutePath()
+                        : Path.of("../sample-configs").toAbsolutePath();
+        for (String sample : new String[] {"text-gpt.json", "digits-lenet-two-stages.json"}) {
+            Path file = samples.resolve(sample);
+            robot.interact(() -> document.load(readString(file), file));
+            waitUntil(
+                    "validation of " + sample,
+                    () -> !document.validatingProperty().get()
+                            && document.validationProperty().get() != null
+                            && document.validationProperty().get().isValid());
+            boolean image = sample.startsWith("digits");
+            for (String id : augmentations) {
+                assertThat(onFx(() -> robot.lookup(id).query().isVisible()))
+                        .as("%s on %s", id, sample)
+                        .isEqualTo(image);
+            }
+        }
+    }
+
+    private static String readString(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Sets a field's text as typing does, waits for the engine's verdict, and says whether the field is marked. */

@@ -76,6 +76,24 @@ class ModelFieldsFormTest {
         robot.write(text);
     }
 
+    /** A choice the config leaves out and the schema gives no default for (the kernel) is not an empty box. */
+    @Test
+    void aLeftOutKernelSaysItIsNotSet(FxRobot robot) throws IOException {
+        for (String sample : new String[] {"digits-mlp.json", "fashion-vit.json", "text-gpt.json"}) {
+            open(robot, sample);
+            waitUntil(
+                    "the kernel field of " + sample,
+                    () -> robot.lookup("#field-kernel").tryQuery().isPresent());
+            @SuppressWarnings("unchecked")
+            ComboBox<String> kernel = robot.lookup("#field-kernel").queryAs(ComboBox.class);
+            assertThat(onFx(kernel::getValue)).as(sample).isNull();
+            waitUntil(
+                    "the kernel box to say it is not set",
+                    () -> kernel.getButtonCell() != null
+                            && ConfigForm.NOT_SET.equals(kernel.getButtonCell().getText()));
+        }
+    }
+
     @Test
     void aVitConfigShowsItsOwnFieldsAndAnEditChangesOnlyThatValue(FxRobot robot) throws IOException {
         String text = open(robot, "fashion-vit.json");
