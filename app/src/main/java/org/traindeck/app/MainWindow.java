@@ -122,6 +122,8 @@ public final class MainWindow {
             if (controller.stateProperty().get() == RunController.State.IDLE) {
                 dashboard.clearRun();
             }
+            // the runs overlaid were chosen from the last config's runs: they belong to that comparison
+            dashboard.overlays().clear();
         });
         controller.onError(m -> {
             dashboard.messages().add(m);

@@ -85,13 +85,17 @@ public final class RunsView extends VBox {
         TableColumn<RunSummary, String> run =
                 column("Run", r -> r.folder().getFileName().toString());
         run.setPrefWidth(170);
+        TableColumn<RunSummary, String> metric = column("Metric", r -> r.monitor() == null ? "" : r.monitor());
+        TableColumn<RunSummary, Figure> best = column("Best", r -> new Figure(r.best()));
+        TableColumn<RunSummary, Figure> last = column("Last", r -> new Figure(r.last()));
         table.getColumns()
                 .setAll(List.of(
                         run,
                         column("Status", RunSummary::status),
                         column("Steps", RunSummary::steps),
-                        column("Best", r -> new Figure(r.best())),
-                        column("Last", r -> new Figure(r.last())),
+                        metric,
+                        best,
+                        last,
                         column("Energy (Wh)", r -> new Figure(r.energyWh())),
                         column("Started", r -> new When(r.startedMillis()))));
         WholeColumns.keep(
@@ -99,6 +103,10 @@ public final class RunsView extends VBox {
                 c -> c == run
                         ? null
                         : r -> String.valueOf(c.getCellObservableValue(r).getValue()));
+        // Best and Last are named by the metric they hold; runs of different tasks (a loss, an IoU) get a Metric column
+        model.shownRuns()
+                .addListener((ListChangeListener<RunSummary>) c -> nameFigureColumns(model, metric, best, last));
+        nameFigureColumns(model, metric, best, last);
         SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
@@ -126,6 +134,22 @@ public final class RunsView extends VBox {
         tableAndDiff.setDividerPositions(0.68);
         VBox.setVgrow(tableAndDiff, Priority.ALWAYS);
         getChildren().addAll(filters, message, tableAndDiff);
+    }
+
+    private static void nameFigureColumns(
+            RunsViewModel model,
+            TableColumn<RunSummary, ?> metric,
+            TableColumn<RunSummary, ?> best,
+            TableColumn<RunSummary, ?> last) {
+        List<String> monitors = model.shownRuns().stream()
+                .map(RunSummary::monitor)
+                .filter(m -> m != null && !m.isBlank())
+                .distinct()
+                .toList();
+        boolean one = monitors.size() == 1;
+        best.setText(one ? "Best " + monitors.get(0) : "Best");
+        last.setText(one ? "Last " + monitors.get(0) : "Last");
+        metric.setVisible(monitors.size() > 1);
     }
 
     public TableView<RunSummary> table() {

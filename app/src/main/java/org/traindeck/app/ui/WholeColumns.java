@@ -34,6 +34,8 @@ public final class WholeColumns {
         table.itemsProperty().addListener((o, a, b) -> fit.run());
         table.getItems().addListener((ListChangeListener<S>) c -> fit.run());
         table.getColumns().addListener((ListChangeListener<TableColumn<S, ?>>) c -> fit.run());
+        // a title that changes (named by the metric its column holds) is kept whole too
+        table.getColumns().forEach(c -> c.textProperty().addListener((o, a, b) -> fit.run()));
     }
 
     /** Titles only. */
