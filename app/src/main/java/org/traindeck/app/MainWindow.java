@@ -186,7 +186,11 @@ public final class MainWindow {
         root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
 
-        scene = new Scene(root);
+        // laid out at about the window's size from the first pulse (the dividers are fractions of it); the window
+        // itself
+        // then gets the saved outer size (WindowPlacement)
+        double[] bounds = services.preferences().windowBounds();
+        scene = new Scene(root, bounds[2], bounds[3]);
         toolbar.installShortcuts(scene);
         scene.getStylesheets().add(css("traindeck.css"));
         applyTheme(services.preferences().dark());

@@ -152,6 +152,8 @@ class WhatAUserSeesTest extends WindowTest {
                 WaitForAsyncUtils.waitForFxEvents();
                 String where = state + ": " + c.getText() + " + " + s.getText();
                 report.add(onFx(() -> {
+                    // as the window's 10 Hz timer would have by the time anyone looks: the charts drawn
+                    window.dashboard().refreshCharts();
                     window.scene().getRoot().applyCss();
                     window.scene().getRoot().layout();
                     return LayoutAudit.audit(window.scene().getRoot(), where);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -52,7 +53,9 @@ public final class ConfigForm extends ScrollPane {
     /** Each field's reason, beside it: a red border alone, with the reason in a tooltip, was easy to miss. */
     private final Map<Control, Label> reasons = new HashMap<>();
 
-    private final Map<Control, Label> names = new HashMap<>();
+    private final Map<Control, Label> rowLabels = new HashMap<>();
+    /** The data fields, each shown only for the source types whose schema has it (a text source's context). */
+    private final Map<Binding, Set<String>> sourceFields = new HashMap<>();
     /** The image augmentations: shown only for image data (a text model has no flips or brightness). */
     private final List<Control> imageOnly = new ArrayList<>();
 
@@ -81,11 +84,22 @@ public final class ConfigForm extends ScrollPane {
         GridPane data = grid();
         r = 0;
         choice(data, r++, "Training data", () -> "data.train.type");
+        int firstSourceField = bindings.size();
         text(data, r++, "Path", () -> "data.train.path", false);
+        text(data, r++, "Inputs", () -> "data.train.inputs", false);
+        text(data, r++, "Targets", () -> "data.train.targets", false);
+        text(data, r++, "Context (window)", () -> "data.train.context", false);
+        text(data, r++, "Stride", () -> "data.train.stride", false);
+        bindings.subList(firstSourceField, bindings.size()).forEach(b -> {
+            String path = b.path().get();
+            sourceFields.put(b, ModelSchema.sourcesWith(path.substring(path.lastIndexOf('.') + 1)));
+        });
         text(data, r++, "Validation split", () -> "data.validationSplit", false);
         GridPane stage = grid();
         r = 0;
         stageChoice.setId("stage-choice");
+        // a stage's name is read whole ("1: a-stage-with-a-long-name")
+        stageChoice.setMinWidth(Region.USE_PREF_SIZE);
         stageChoice.valueProperty().addListener((o, a, b) -> refreshFields());
         Button addStage = new Button("+");
         addStage.setId("add-stage");
@@ -296,7 +310,7 @@ public final class ConfigForm extends ScrollPane {
     void unbind(List<Control> controls) {
         bindings.removeIf(b -> controls.contains(b.control()));
         controls.forEach(reasons::remove);
-        controls.forEach(names::remove);
+        controls.forEach(rowLabels::remove);
     }
 
     static Tooltip tooltip(String hint) {
@@ -345,7 +359,7 @@ public final class ConfigForm extends ScrollPane {
         reason.setManaged(false);
         grid.add(reason, 2, row);
         reasons.put(control, reason);
-        names.put(control, name);
+        rowLabels.put(control, name);
         bindings.add(b);
     }
 
@@ -395,6 +409,11 @@ public final class ConfigForm extends ScrollPane {
                     JsonNode name = stages.get(i).get("name");
                     names.add((i + 1) + ": " + (name == null ? "stage" + (i + 1) : name.asText()));
                 }
+                String source = JsonTree.toText(JsonTree.get(tree, "data.train.type"));
+                // a value the config sets stays in view, where it can be seen and removed
+                sourceFields.forEach((b, types) -> showRow(
+                        b.control(),
+                        types.contains(source) || JsonTree.get(tree, b.path().get()) != null));
                 if (modelFields.show(JsonTree.toText(JsonTree.get(tree, "model.type")))) {
                     showProblems(document.validationProperty().get());
                 }
@@ -470,7 +489,7 @@ public final class ConfigForm extends ScrollPane {
     }
 
     private void showRow(Control control, boolean shown) {
-        for (Node n : new Node[] {control, names.get(control)}) {
+        for (Node n : new Node[] {control, rowLabels.get(control)}) {
             if (n != null) {
                 n.setVisible(shown);
                 n.setManaged(shown);

@@ -93,7 +93,8 @@ public final class LayersView extends BorderPane {
         histograms.setMinWidth(160);
         // an HBox gives up the histograms' preferred width before cutting anything off on a narrow pane
         HBox.setHgrow(left, Priority.ALWAYS);
-        HBox top = new HBox(left, histograms);
+        // a gap between them: a wrapped hint in the heat map's place may be drawn a few pixels wider than its label
+        HBox top = new HBox(8, left, histograms);
         // a narrow pane scrolls the table sideways rather than pushing the view off the window
         table.setMinWidth(200);
         SplitPane split = new SplitPane(top, table);

@@ -76,6 +76,23 @@ class ModelFieldsFormTest {
         robot.write(text);
     }
 
+    /** The data fields are the source's: a text source's context and stride, a NumPy source's inputs, no empty Path. */
+    @Test
+    void theDataFieldsAreTheSourcesOwn(FxRobot robot) throws IOException {
+        open(robot, "text-gpt.json");
+        assertThat(shown(robot, "#field-context-window")).isTrue();
+        assertThat(textOf(robot, "#field-context-window")).isEqualTo("64");
+        assertThat(textOf(robot, "#field-stride")).isEqualTo("16");
+        assertThat(shown(robot, "#field-inputs")).isFalse();
+
+        open(robot, "shapes-unet.json");
+        // a NumPy source may have a context (token windows), never a stride
+        assertThat(shown(robot, "#field-stride")).isFalse();
+        assertThat(shown(robot, "#field-path")).as("a NumPy source has no path").isFalse();
+        assertThat(shown(robot, "#field-inputs")).isTrue();
+        assertThat(textOf(robot, "#field-inputs")).isNotEmpty();
+    }
+
     /** A choice the config leaves out and the schema gives no default for (the kernel) is not an empty box. */
     @Test
     void aLeftOutKernelSaysItIsNotSet(FxRobot robot) throws IOException {
