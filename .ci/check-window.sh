@@ -2,7 +2,8 @@
 # The first window as a new user meets it: a fresh home folder, a real window manager (openbox) on a virtual display,
 # ./traindeck gui. Reads the window's geometry from the X server and fails below the minimum; then resizes the window
 # to 1360x860 (AUDIT_SIZE=WxH for another size) and has the app audit its layout there (--layout-audit: every tab of
-# both sides, every visible control inside its parent and the window), failing with the list of controls cut off.
+# both sides and Help's dialogs: no control cut off, no text cut to an ellipsis, no node over a sibling, no text below
+# 3:1 contrast), failing with the list of defects; the verdict counts what was checked of each kind.
 # The screenshot is kept in target/window.png (target/window.xwd where ImageMagick is missing). Run it under xvfb-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,9 +65,9 @@ if command -v xwd >/dev/null; then
 fi
 
 [ -n "$verdict" ] || { echo "FAIL no layout audit within 300 s"; tail -20 target/window-gui.log; exit 1; }
-grep '^clipped: ' target/window-gui.log || true
+grep -E '^(clipped|ellipsized|overlapping|contrast): ' target/window-gui.log || true
 echo "$verdict"
 case "$verdict" in
-  *": ok"*) echo "ok   nothing is cut off at ${audit_size}" ;;
-  *) echo "FAIL controls are cut off at ${audit_size} (or the window never got there)"; exit 1 ;;
+  *": ok"*) echo "ok   nothing is cut off, ellipsized, overlapping or too faint at ${audit_size}" ;;
+  *) echo "FAIL controls are cut off, cut to an ellipsis, overlapping or too faint at ${audit_size} (or the window never got there)"; exit 1 ;;
 esac

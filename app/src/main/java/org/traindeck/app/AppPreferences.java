@@ -99,6 +99,14 @@ public final class AppPreferences {
         putNumber("height", height);
     }
 
+    public boolean maximized() {
+        return Boolean.parseBoolean(values.getProperty("maximized", "false"));
+    }
+
+    public void maximized(boolean maximized) {
+        values.setProperty("maximized", Boolean.toString(maximized));
+    }
+
     /** Where the named split pane's divider was left, as a fraction of its width or height. */
     public double divider(String split, double otherwise) {
         double d = number("divider." + split, otherwise);

@@ -63,7 +63,9 @@ public final class AppTabs {
                             () -> c.services()
                                     .dialogs()
                                     .chooseTensorBoardLogs(c.files().lastFolder()))),
-            AppTab.of("Queue", c -> new QueueView(c.queue(), c.controller(), c.runActions()::openRun)),
+            AppTab.of(
+                    "Queue",
+                    c -> new QueueView(c.queue(), c.controller(), c.services().dialogs(), c.runActions()::openRun)),
             AppTab.of(
                     "Sweeps",
                     c -> new SweepsView(c.sweeps(), c.controller(), c.services().dialogs(), c.files()::lastFolder))));

@@ -1,14 +1,17 @@
 package org.traindeck.app;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javafx.animation.PauseTransition;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
+import javafx.scene.control.Alert;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.util.Duration;
@@ -17,9 +20,11 @@ import javafx.util.Duration;
  * {@code --layout-audit=WIDTHxHEIGHT}: the layout audit in the real window, where the window manager, the real
  * fonts and GTK decide the sizes. It waits until the window's content area is that size (the window manager or
  * {@code xdotool windowsize} puts it there) and the config has loaded, then shows every tab of the config side with
- * every tab of the run side, runs {@link LayoutAudit} on each, selects the tabs that were selected before, and reports
- * one {@code clipped: ...} line per control cut off and then its verdict, a line starting with
- * {@code layout-audit WIDTHxHEIGHT: ok} or {@code ... FAILED}. The window stays open.
+ * every tab of the run side, runs {@link LayoutAudit} on each, selects the tabs that were selected before, shows and
+ * audits each dialog it was given (Help's), and reports one line per defect ({@code clipped: ...},
+ * {@code ellipsized: ...}, {@code overlapping: ...}, {@code contrast: ...}) and then its verdict, a line starting with
+ * {@code layout-audit WIDTHxHEIGHT: ok} or {@code ... FAILED} that counts what was checked of each kind. The window
+ * stays open.
  */
 final class LayoutAuditInWindow {
 
@@ -53,6 +58,7 @@ final class LayoutAuditInWindow {
     private final Size size;
     private final BooleanSupplier contentLoaded;
     private final Consumer<String> report;
+    private final Map<String, Supplier<Alert>> dialogs;
     private int polls;
     private int steadyPolls;
 
@@ -61,6 +67,17 @@ final class LayoutAuditInWindow {
      * @param report where each line of the report goes
      */
     LayoutAuditInWindow(Scene scene, Size size, BooleanSupplier contentLoaded, Consumer<String> report) {
+        this(scene, size, contentLoaded, report, Map.of());
+    }
+
+    /** @param dialogs the dialogs to show and audit after the tabs, by name */
+    LayoutAuditInWindow(
+            Scene scene,
+            Size size,
+            BooleanSupplier contentLoaded,
+            Consumer<String> report,
+            Map<String, Supplier<Alert>> dialogs) {
+        this.dialogs = new LinkedHashMap<>(dialogs);
         this.scene = scene;
         this.size = size;
         this.contentLoaded = contentLoaded;
@@ -106,30 +123,37 @@ final class LayoutAuditInWindow {
                 pairs.add(new Tab[] {c, s});
             }
         }
-        Set<String> clipped = new LinkedHashSet<>();
-        visit(pairs, 0, clipped, () -> {
+        AuditReport found = new AuditReport();
+        visit(pairs, 0, found, () -> {
             config.getSelectionModel().select(configBefore);
             side.getSelectionModel().select(sideBefore);
-            clipped.forEach(c -> report.accept("clipped: " + c));
-            report.accept(
-                    clipped.isEmpty()
-                            ? String.format(
-                                    Locale.ROOT,
-                                    "layout-audit %s: ok, nothing cut off on %d tab pairs (window %.0fx%.0f)",
-                                    size,
-                                    pairs.size(),
-                                    scene.getWidth(),
-                                    scene.getHeight())
-                            : String.format(
-                                    Locale.ROOT,
-                                    "layout-audit %s: FAILED, %d controls cut off on %d tab pairs",
-                                    size,
-                                    clipped.size(),
-                                    pairs.size()));
+            visitDialogs(new ArrayList<>(dialogs.keySet()), 0, found, () -> verdict(found, pairs.size()));
         });
     }
 
-    private void visit(List<Tab[]> pairs, int i, Set<String> clipped, Runnable done) {
+    private void verdict(AuditReport found, int pairs) {
+        found.lines().forEach(report);
+        String what = String.format(Locale.ROOT, "%d tab pairs and %d dialogs", pairs, dialogs.size());
+        report.accept(
+                found.isClean()
+                        ? String.format(
+                                Locale.ROOT,
+                                "layout-audit %s: ok, nothing wrong on %s (window %.0fx%.0f): %s",
+                                size,
+                                what,
+                                scene.getWidth(),
+                                scene.getHeight(),
+                                found.summary())
+                        : String.format(
+                                Locale.ROOT,
+                                "layout-audit %s: FAILED, %d defects on %s: %s",
+                                size,
+                                found.lines().size(),
+                                what,
+                                found.summary()));
+    }
+
+    private void visit(List<Tab[]> pairs, int i, AuditReport found, Runnable done) {
         if (i == pairs.size()) {
             done.run();
             return;
@@ -141,9 +165,26 @@ final class LayoutAuditInWindow {
         after(SETTLE, () -> {
             scene.getRoot().applyCss();
             scene.getRoot().layout();
-            clipped.addAll(
-                    LayoutAudit.clippedControls(scene.getRoot(), configTab.getText() + " + " + sideTab.getText()));
-            visit(pairs, i + 1, clipped, done);
+            found.add(LayoutAudit.audit(scene.getRoot(), configTab.getText() + " + " + sideTab.getText()));
+            visit(pairs, i + 1, found, done);
+        });
+    }
+
+    /** Each dialog shown over the window as the window manager places it, audited, and closed again. */
+    private void visitDialogs(List<String> names, int i, AuditReport found, Runnable done) {
+        if (i == names.size()) {
+            done.run();
+            return;
+        }
+        Alert dialog = dialogs.get(names.get(i)).get();
+        dialog.show();
+        after(SETTLE, () -> {
+            Parent root = dialog.getDialogPane().getScene().getRoot();
+            root.applyCss();
+            root.layout();
+            found.add(LayoutAudit.audit(root, "dialog " + names.get(i)));
+            dialog.close();
+            visitDialogs(names, i + 1, found, done);
         });
     }
 

@@ -7,8 +7,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
@@ -17,6 +20,7 @@ import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.Scene;
+import javafx.scene.control.Alert;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -24,6 +28,7 @@ import javafx.scene.image.Image;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
+import javafx.stage.Window;
 import javafx.util.Duration;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.ConfigForm;
@@ -39,6 +44,7 @@ import org.traindeck.app.runs.SweepsViewModel;
 import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
+import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
 import org.traindeck.engine.config.ValidationResult;
@@ -84,6 +90,8 @@ public final class MainWindow {
     private Telemetry telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
     private boolean closed;
+    private final MainMenu.Where where;
+    private final WindowPlacement placement;
 
     public MainWindow(Stage stage, Services services, Path initialConfig) {
         this(stage, services, initialConfig, AppTabs.standard());
@@ -111,7 +119,7 @@ public final class MainWindow {
         clearTheRunWhenTheConfigIsReplaced();
         this.split = mainSplit(configTabs(appTabs));
         this.scene = sceneAround(split);
-        dressStage();
+        this.placement = dressStage();
         followTheConfigAndTheRuns();
         refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
         refresher.setCycleCount(Timeline.INDEFINITE);
@@ -127,6 +135,8 @@ public final class MainWindow {
             if (controller.stateProperty().get() == RunController.State.IDLE) {
                 dashboard.clearRun();
             }
+            // the runs overlaid were chosen from the last config's runs: they belong to that comparison
+            dashboard.overlays().clear();
         });
         controller.onError(m -> {
             dashboard.messages().add(m);
@@ -182,6 +192,10 @@ public final class MainWindow {
         MainToolbar toolbar = new MainToolbar(
                 files, runActions, controller, document, services.preferences().dark());
         toolbar.darkToggle().selectedProperty().addListener((o, a, b) -> applyTheme(b));
+        this.where = new MainMenu.Where(
+                services.preferences().file(),
+                Engine.dataHome(),
+                services.home().resolve("docs"));
         MainMenu menu = new MainMenu(
                 toolbar,
                 services.dialogs(),
@@ -191,12 +205,11 @@ public final class MainWindow {
                         stage.close();
                     }
                 },
-                new MainMenu.Where(
-                        services.preferences().file(),
-                        Engine.dataHome(),
-                        services.home().resolve("docs")));
+                where);
         root.setTop(new VBox(menu, toolbar));
         root.setBottom(dashboard.statusBar());
+        // laid out at about the window's size from the first pulse (the dividers are fractions of it); the window
+        // itself then gets the saved outer size (WindowPlacement)
         double[] bounds = services.preferences().windowBounds();
         Scene scene = new Scene(root, bounds[2], bounds[3]);
         toolbar.installShortcuts(scene);
@@ -204,18 +217,14 @@ public final class MainWindow {
     }
 
     /**
-     * The stage takes the scene, the theme, the last position, the icon, a title that follows the file, and asks before
-     * it closes over unsaved work.
+     * The stage takes the scene, the theme, the last size, position and state, the icon, a title that follows the file,
+     * and asks before it closes over unsaved work.
      */
-    private void dressStage() {
+    private WindowPlacement dressStage() {
         scene.getStylesheets().add(css("traindeck.css"));
         applyTheme(services.preferences().dark());
         stage.setScene(scene);
-        double[] bounds = services.preferences().windowBounds();
-        if (!Double.isNaN(bounds[0])) {
-            stage.setX(bounds[0]);
-            stage.setY(bounds[1]);
-        }
+        WindowPlacement placement = WindowPlacement.restore(stage, services.preferences());
         try (InputStream icon = MainWindow.class.getResourceAsStream("assets/traindeck.png")) {
             if (icon != null) {
                 stage.getIcons().add(new Image(icon));
@@ -239,6 +248,7 @@ public final class MainWindow {
                 close();
             }
         });
+        return placement;
     }
 
     /** The run side follows the config (its start hint, the queue's config, the output folder) and the runs. */
@@ -272,6 +282,14 @@ public final class MainWindow {
         });
         dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
         dashboard.summary().setEvaluator(evaluations::evaluate);
+    }
+
+    /** Help's dialogs, by name, as the real window shows them (the layout audit shows each). */
+    Map<String, Supplier<Alert>> helpDialogs(Window owner) {
+        Map<String, Supplier<Alert>> out = new LinkedHashMap<>();
+        out.put("Keyboard shortcuts", () -> FxDialogs.infoAlert(owner, "Keyboard shortcuts", MainMenu.SHORTCUTS));
+        out.put("Where files go", () -> FxDialogs.infoAlert(owner, "Where files go", where.describe()));
+        return out;
     }
 
     public Scene scene() {
@@ -472,7 +490,7 @@ public final class MainWindow {
             return;
         }
         closed = true;
-        services.preferences().windowBounds(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight());
+        placement.save(services.preferences());
         services.preferences().saveDivider(MAIN_SPLIT, split.getDividerPositions()[0]);
         services.preferences().saveDivider(DASHBOARD_SPLIT, dashboard.split().getDividerPositions()[0]);
         services.preferences().flush();

@@ -1,5 +1,6 @@
 package org.traindeck.app;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.run.Dashboard;
@@ -51,8 +52,10 @@ final class RunActions {
     }
 
     void resume() {
-        // the run on screen (the one just stopped, say) is the likely one to continue: the chooser opens at it
-        Path target = services.dialogs().chooseResumeTarget(shownRun != null ? shownRun : files.lastFolder());
+        // the run on screen (the one just stopped, say) is the likely one to continue: the chooser opens at its newest
+        // valid checkpoint, the one a resume of its folder would use (not its best-of-stage copy)
+        Path target = services.dialogs()
+                .chooseResumeTarget(shownRun != null ? shownRun : files.lastFolder(), newestCheckpoint(shownRun));
         if (target == null) {
             return;
         }
@@ -70,6 +73,18 @@ final class RunActions {
         }
         services.preferences().lastFolder(runDir.getParent());
         controller.resume(target);
+    }
+
+    /** Null when there is no run on screen or it has no valid checkpoint (or its folder cannot be read). */
+    private Path newestCheckpoint(Path runDir) {
+        if (runDir == null) {
+            return null;
+        }
+        try {
+            return services.engine().latestCheckpoint(runDir).orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     void openRun() {

@@ -96,7 +96,8 @@ public class TrainDeckApp extends Application {
                                 LayoutAuditInWindow.Size.parse(
                                         a.contains("=") ? a.substring(a.indexOf('=') + 1) : DEFAULT_AUDIT_SIZE),
                                 () -> window.document().validationProperty().get() != null,
-                                TrainDeckApp::print)
+                                TrainDeckApp::print,
+                                window.helpDialogs(stage))
                         .start());
         if (autoStart) {
             var result = window.startWhenReady();

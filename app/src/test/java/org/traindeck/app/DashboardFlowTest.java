@@ -148,6 +148,9 @@ class DashboardFlowTest extends WindowTest {
         assertThat(fixture.dialogs.resumeFolder)
                 .as("the chooser opens at the run just stopped")
                 .isEqualTo(runDir.toAbsolutePath().normalize());
+        assertThat(fixture.dialogs.resumeNewest)
+                .as("with the run's newest valid checkpoint chosen, the one Stop wrote, not a best-of-stage copy")
+                .isEqualTo(stopped.lastCheckpoint());
         robot.clickOn("#stop");
         waitUntil(
                 "the resumed run to stop",

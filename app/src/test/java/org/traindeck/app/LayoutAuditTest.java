@@ -66,10 +66,11 @@ class LayoutAuditTest extends WindowTest {
                 .start());
         waitUntil("the audit's verdict", () -> report.stream().anyMatch(l -> l.startsWith("layout-audit ")));
         assertThat(report.get(report.size() - 1))
-                .matches("layout-audit 800x600: FAILED, \\d+ controls cut off on \\d+ tab pairs");
+                .matches("layout-audit 800x600: FAILED, \\d+ defects on \\d+ tab pairs and 0 dialogs: \\d+ checked for"
+                        + " clipped \\(\\d+ found\\), .*");
         assertThat(report.subList(0, report.size() - 1))
                 .isNotEmpty()
-                .allMatch(l -> l.startsWith("clipped: ["))
+                .allMatch(l -> l.matches("(clipped|ellipsized|overlapping|contrast): \\[.*"))
                 .anyMatch(l -> l.startsWith("clipped: [Config + Charts]"))
                 .anyMatch(l -> l.startsWith("clipped: [Sweeps + Predictions]"));
         // the tabs the user had are selected again

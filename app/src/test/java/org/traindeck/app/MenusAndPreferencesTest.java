@@ -15,9 +15,13 @@ import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.input.KeyCodeCombination;
+import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.engine.api.Engine;
 
 /** A menu bar with the shortcuts and Help; preferences in the app's own config folder, which the environment names. */
 class MenusAndPreferencesTest extends WindowTest {
@@ -83,6 +87,56 @@ class MenusAndPreferencesTest extends WindowTest {
         assertThat(again.dark()).isTrue();
         assertThat(again.recentFiles())
                 .anySatisfy(f -> assertThat(f.getFileName().toString()).isEqualTo("digits-mlp.json"));
+    }
+
+    /** The window opens as it was left: its size (not 25 px taller each time) and whether it was maximized. */
+    @Test
+    void theWindowKeepsItsSizeAndStateAcrossRestarts(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            Stage stage = (Stage) window.scene().getWindow();
+            stage.setWidth(1290);
+            stage.setHeight(810);
+        });
+        for (int restart = 0; restart < 2; restart++) {
+            robot.interact(window::close);
+            FxToolkit.setupStage(stage -> window = fixture.open(stage, null));
+            WaitForAsyncUtils.waitForFxEvents();
+            Stage stage = (Stage) window.scene().getWindow();
+            assertThat(onFx(() -> new double[] {stage.getWidth(), stage.getHeight()}))
+                    .as("after restart %d", restart + 1)
+                    .containsExactly(1290, 810);
+        }
+
+        robot.interact(() -> ((Stage) window.scene().getWindow()).setMaximized(true));
+        robot.interact(window::close);
+        FxToolkit.setupStage(stage -> window = fixture.open(stage, null));
+        WaitForAsyncUtils.waitForFxEvents();
+        Stage maximized = (Stage) window.scene().getWindow();
+        assertThat(onFx(maximized::isMaximized)).isTrue();
+        // un-maximized, it has the size it had before
+        robot.interact(() -> maximized.setMaximized(false));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(onFx(() -> new double[] {maximized.getWidth(), maximized.getHeight()}))
+                .containsExactly(1290, 810);
+        robot.interact(window::close);
+        FxToolkit.setupStage(stage -> window = fixture.open(stage, null));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(onFx(((Stage) window.scene().getWindow())::isMaximized)).isFalse();
+    }
+
+    /** Help says where files go as the environment has it: HOME pointed elsewhere, or XDG_DATA_HOME set. */
+    @Test
+    void helpsDataFolderFollowsHomeAndXdg() {
+        assertThat(Engine.dataHome(Map.of("HOME", "/home/other")))
+                .isEqualTo(Path.of("/home/other/.local/share/traindeck"));
+        assertThat(Engine.dataHome(Map.of("HOME", "/home/other", "XDG_DATA_HOME", "/data/xdg")))
+                .isEqualTo(Path.of("/data/xdg/traindeck"));
+        // a relative XDG path is not one (the XDG rule): HOME's is used
+        assertThat(Engine.dataHome(Map.of("HOME", "/home/other", "XDG_DATA_HOME", "relative")))
+                .isEqualTo(Path.of("/home/other/.local/share/traindeck"));
+        assertThat(new MainMenu.Where(Path.of("/p"), Engine.dataHome(Map.of("HOME", "/home/other")), Path.of("/d"))
+                        .describe())
+                .contains("Data and caches: /home/other/.local/share/traindeck");
     }
 
     @Test

@@ -60,7 +60,10 @@ class NothingClippedTest extends WindowTest {
                 robot.interact(() -> window.scene().getRoot().layout());
                 String where = tab.getText() + " + " + side.getText();
                 clipped.addAll(
-                        onFx(() -> LayoutAudit.clippedControls(window.scene().getRoot(), where)));
+                        onFx(() -> LayoutAudit.clippedControls(window.scene().getRoot(), where)).stream()
+                                // a divider dragged to the side may make the charts scroll: nothing is cut off then
+                                .filter(c -> divider < 0 || !c.contains("#chart-scroll scrolls"))
+                                .toList());
             }
         }
         assertThat(clipped).as("controls cut off at %.0fx%.0f", width, height).isEmpty();

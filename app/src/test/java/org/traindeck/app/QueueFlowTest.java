@@ -8,11 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TabPane;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.train.RunResult;
@@ -96,7 +98,24 @@ class QueueFlowTest extends WindowTest {
         waitUntil(
                 "#3 second",
                 () -> listed(robot).stream().map(QueueEntry::id).toList().equals(List.of(1, 3, 2)));
+        assertThat(onFx(() -> ((QueueEntry) list.getSelectionModel().getSelectedItem()).id()))
+                .as("the moved entry stays selected")
+                .isEqualTo(3);
+        assertThat(onFx(() -> robot.lookup("#queue-list .list-cell").queryAllAs(ListCell.class).stream()
+                        .filter(c -> c.getItem() != null)
+                        .map(c -> c.getText().substring(0, c.getText().indexOf("  pending")))
+                        .toList()))
+                .as("each entry's place in the queue, then its number")
+                .containsExactly("1.  #1", "2.  #3", "3.  #2");
         robot.interact(() -> list.getSelectionModel().select(0));
+        // removing asks first; no leaves the entry where it was
+        fixture.dialogs.confirm = false;
+        robot.clickOn("#queue-remove");
+        assertThat(List.copyOf(fixture.dialogs.asked))
+                .anySatisfy(q -> assertThat(q).startsWith("confirm:Remove #1 from the queue?"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(listed(robot)).extracting(QueueEntry::id).containsExactly(1, 3, 2);
+        fixture.dialogs.confirm = true;
         robot.clickOn("#queue-remove");
         waitUntil(
                 "#1 gone",

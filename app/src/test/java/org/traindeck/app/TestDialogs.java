@@ -42,10 +42,13 @@ public final class TestDialogs implements Dialogs {
 
     volatile Path resumeFolder;
 
+    volatile Path resumeNewest;
+
     @Override
-    public Path chooseResumeTarget(Path folder) {
+    public Path chooseResumeTarget(Path folder, Path newest) {
         asked.add("resume");
         resumeFolder = folder;
+        resumeNewest = newest;
         return toResume;
     }
 

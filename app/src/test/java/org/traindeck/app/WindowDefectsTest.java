@@ -5,6 +5,7 @@ import static org.traindeck.app.FxWait.scrollIntoView;
 import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.RunController;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.train.RunResult;
 
 /** Defects a new user met in the window, each seen through the real scene. */
@@ -44,6 +47,37 @@ class WindowDefectsTest extends WindowTest {
                 .map(Label::getText)
                 .toList());
         assertThat(cut).isEmpty();
+    }
+
+    /** Runs overlaid for a comparison belong to it: opening another config takes them off the charts. */
+    @Test
+    void openingAnotherConfigTakesTheOverlaysAway(FxRobot robot, @TempDir Path dir) throws Exception {
+        waitUntil(
+                "the sample to load",
+                () -> window.document().validationProperty().get() != null);
+        robot.interact(() -> window.dashboard()
+                .overlays()
+                .show(
+                        "other-run",
+                        List.of(new MetricEvent("r", "main", 0, 0, 10, 0, 1, MetricNames.VAL_LOSS, 0.5, null)),
+                        Color.RED));
+        assertThat(onFx(() -> window.dashboard().lossChart().seriesKeys())).anyMatch(k -> k.startsWith("overlay:"));
+
+        Path config = dir.resolve("another.json");
+        Files.writeString(config, """
+                {"name": "another", "outputDir": "runs", "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}}, "stages": [{"epochs": 1}]}
+                """);
+        fixture.dialogs.toOpen = config;
+        robot.clickOn("#open");
+        waitUntil(
+                "the other config",
+                () -> config.equals(window.document().fileProperty().get()));
+        assertThat(onFx(() -> window.dashboard().charts().stream()
+                        .flatMap(c -> c.seriesKeys().stream())
+                        .filter(k -> k.startsWith("overlay:"))
+                        .toList()))
+                .isEmpty();
     }
 
     @Test

@@ -28,6 +28,7 @@ final class ChartControls extends HBox {
     final CheckBox logScale = new CheckBox("log");
     final ComboBox<String> xAxis = new ComboBox<>();
     final Button resetZoom = new Button("Reset zoom");
+    private final Label smooth;
 
     /** @param export told true for PNG, false for CSV */
     ChartControls(
@@ -58,7 +59,7 @@ final class ChartControls extends HBox {
         resetZoom.setMinWidth(Region.USE_PREF_SIZE);
         logScale.setMinWidth(Region.USE_PREF_SIZE);
         xAxis.setMinWidth(Region.USE_PREF_SIZE);
-        Label smooth = new Label("smooth");
+        smooth = new Label("smooth");
         smooth.setMinWidth(Region.USE_PREF_SIZE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
@@ -71,11 +72,19 @@ final class ChartControls extends HBox {
             smooth.setVisible(!narrow);
             smooth.setManaged(!narrow);
         });
+        smooth.setId(idPart + "-smooth");
         smoothing.setId(idPart + "-smoothing");
         smoothingValue.setId(idPart + "-smoothing-value");
         logScale.setId(idPart + "-log");
         xAxis.setId(idPart + "-x");
         exportMenu.setId(idPart + "-export");
         resetZoom.setId(idPart + "-reset-zoom");
+    }
+
+    /** Without the word "smooth", which goes first at a narrow width: two charts fit side by side sooner. */
+    @Override
+    protected double computeMinWidth(double height) {
+        double min = super.computeMinWidth(height);
+        return smooth.isManaged() ? min - smooth.minWidth(height) - getSpacing() : min;
     }
 }

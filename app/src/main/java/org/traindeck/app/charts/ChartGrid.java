@@ -16,7 +16,7 @@ public final class ChartGrid extends Pane {
     /** Below this a chart's axes and legend crowd out its plot. */
     static final double MIN_CELL_WIDTH = 340;
 
-    static final double MIN_ROW_HEIGHT = 240;
+    static final double MIN_ROW_HEIGHT = 210;
     private final double gap;
 
     public ChartGrid(double gap, Node... charts) {

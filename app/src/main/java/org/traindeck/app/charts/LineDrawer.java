@@ -111,6 +111,8 @@ final class LineDrawer {
             rawRenderer.setSeriesVisibleInLegend(i, false);
             smoothRenderer.setSeriesPaint(i, c);
             smoothRenderer.setSeriesStroke(i, l.dashed ? DASHED : SOLID);
+            // a line needs two points: a series' first point (the first validation) is drawn as a dot
+            smoothRenderer.setSeriesShapesVisible(i, l.data.size() == 1);
             i++;
         }
     }

@@ -80,6 +80,11 @@ public final class LiveChart extends BorderPane {
         smoothRenderer.setDrawSeriesLineAsPath(true);
         NumberAxis x = new NumberAxis(byTimeDefault ? "time (s)" : "step");
         x.setAutoRangeIncludesZero(false);
+        // one point (the first validation, at step 30) spanned no range and read "3E1 3E1 3E1": a range of at least
+        // two steps or seconds, whole-number ticks, written as the y axis writes them
+        x.setAutoRangeMinimumSize(2);
+        x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        x.setNumberFormatOverride(new TickFormat());
         NumberAxis y = new NumberAxis(yLabel);
         y.setAutoRangeIncludesZero(false);
         y.setNumberFormatOverride(new TickFormat());
@@ -341,6 +346,17 @@ public final class LiveChart extends BorderPane {
         return true;
     }
 
+    ValueAxis domainAxisForTest() {
+        return plot.getDomainAxis();
+    }
+
+    /** Whether a series is drawn with a dot on each point (only while it has a single point). */
+    boolean drawsDots(String key) {
+        Boolean dots = smoothRenderer.getSeriesShapesVisible(
+                List.copyOf(lines.keySet()).indexOf(key));
+        return dots != null && dots;
+    }
+
     ValueAxis rangeAxisForTest() {
         return plot.getRangeAxis();
     }
@@ -403,6 +419,10 @@ public final class LiveChart extends BorderPane {
         this.dark = dark;
         dirty = true;
         applyTheme();
+    }
+
+    public boolean isDark() {
+        return dark;
     }
 
     private void applyTheme() {

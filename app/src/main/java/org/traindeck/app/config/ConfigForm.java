@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -15,6 +18,7 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Control;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TitledPane;
@@ -46,6 +50,15 @@ public final class ConfigForm extends ScrollPane {
 
     private final ConfigDocument document;
     private final List<Binding> bindings = new ArrayList<>();
+    /** Each field's reason, beside it: a red border alone, with the reason in a tooltip, was easy to miss. */
+    private final Map<Control, Label> reasons = new HashMap<>();
+
+    private final Map<Control, Label> rowLabels = new HashMap<>();
+    /** The data fields, each shown only for the source types whose schema has it (a text source's context). */
+    private final Map<Binding, Set<String>> sourceFields = new HashMap<>();
+    /** The image augmentations: shown only for image data (a text model has no flips or brightness). */
+    private final List<Control> imageOnly = new ArrayList<>();
+
     private final GridPane model = grid();
     private final ModelFields modelFields;
     private Runnable editInJson = () -> {};
@@ -53,6 +66,7 @@ public final class ConfigForm extends ScrollPane {
     private final VBox problems = new VBox(2);
     private final Label summary = new Label();
     private boolean updating;
+    static final String NOT_SET = "not set (the engine's default)";
 
     public ConfigForm(ConfigDocument document) {
         this.document = document;
@@ -101,7 +115,16 @@ public final class ConfigForm extends ScrollPane {
         GridPane data = grid();
         int r = 0;
         choice(data, r++, "Training data", () -> "data.train.type");
+        int firstSourceField = bindings.size();
         text(data, r++, "Path", () -> "data.train.path", false);
+        text(data, r++, "Inputs", () -> "data.train.inputs", false);
+        text(data, r++, "Targets", () -> "data.train.targets", false);
+        text(data, r++, "Context (window)", () -> "data.train.context", false);
+        text(data, r++, "Stride", () -> "data.train.stride", false);
+        bindings.subList(firstSourceField, bindings.size()).forEach(b -> {
+            String path = b.path().get();
+            sourceFields.put(b, ModelSchema.sourcesWith(path.substring(path.lastIndexOf('.') + 1)));
+        });
         text(data, r, "Validation split", () -> "data.validationSplit", false);
         return data;
     }
@@ -129,11 +152,13 @@ public final class ConfigForm extends ScrollPane {
                 false);
         text(stage, r++, "Accumulation steps", () -> s.formatted(selectedStage()) + "accumulationSteps", false);
         choice(stage, r++, "Precision", () -> s.formatted(selectedStage()) + "precision");
+        int firstAugmentation = bindings.size();
         check(stage, r++, "Random 90° rotations", () -> s.formatted(selectedStage()) + "augmentation.rotate90");
         check(stage, r++, "Horizontal flips", () -> s.formatted(selectedStage()) + "augmentation.flipHorizontal");
         check(stage, r++, "Vertical flips", () -> s.formatted(selectedStage()) + "augmentation.flipVertical");
         text(stage, r++, "Brightness (±)", () -> s.formatted(selectedStage()) + "augmentation.brightness", false);
         text(stage, r++, "Contrast (±)", () -> s.formatted(selectedStage()) + "augmentation.contrast", false);
+        bindings.subList(firstAugmentation, bindings.size()).forEach(b -> imageOnly.add(b.control()));
         // a value in any of these turns the stage's weight average on
         text(stage, r++, "Weight average (EMA) decay", () -> s.formatted(selectedStage()) + "ema.decay", false);
         text(stage, r++, "EMA start step", () -> s.formatted(selectedStage()) + "ema.startStep", false);
@@ -143,6 +168,8 @@ public final class ConfigForm extends ScrollPane {
 
     private HBox stageRow() {
         stageChoice.setId("stage-choice");
+        // a stage's name is read whole ("1: a-stage-with-a-long-name")
+        stageChoice.setMinWidth(Region.USE_PREF_SIZE);
         stageChoice.valueProperty().addListener((o, a, b) -> refreshFields());
         Button addStage = new Button("+");
         addStage.setId("add-stage");
@@ -243,6 +270,16 @@ public final class ConfigForm extends ScrollPane {
         ComboBox<String> box = new ComboBox<>();
         box.getItems().addAll(choices);
         box.setId(id);
+        // left out, with no default in the schema (a model's "kernel"): the box says so rather than showing nothing
+        // (the skin writes the prompt text over the cell's own when the value is not among the choices)
+        box.setPromptText(NOT_SET);
+        box.setButtonCell(new ListCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty || item == null ? NOT_SET : item);
+            }
+        });
         Binding b = new Binding(
                 path,
                 box,
@@ -295,6 +332,8 @@ public final class ConfigForm extends ScrollPane {
     /** Drops the given controls' bindings (the previous model type's fields). */
     void unbind(List<Control> controls) {
         bindings.removeIf(b -> controls.contains(b.control()));
+        controls.forEach(reasons::remove);
+        controls.forEach(rowLabels::remove);
     }
 
     static Tooltip tooltip(String hint) {
@@ -333,6 +372,17 @@ public final class ConfigForm extends ScrollPane {
         control.setMinWidth(60);
         grid.add(name, 0, row);
         grid.add(control, 1, row);
+        Label reason = new Label();
+        reason.setId(control.getId() == null ? null : control.getId() + "-reason");
+        reason.getStyleClass().add("field-reason");
+        reason.setWrapText(true);
+        reason.setMaxWidth(280);
+        reason.setMinHeight(Region.USE_PREF_SIZE);
+        reason.setVisible(false);
+        reason.setManaged(false);
+        grid.add(reason, 2, row);
+        reasons.put(control, reason);
+        rowLabels.put(control, name);
         bindings.add(b);
     }
 
@@ -382,6 +432,11 @@ public final class ConfigForm extends ScrollPane {
                     JsonNode name = stages.get(i).get("name");
                     names.add((i + 1) + ": " + (name == null ? "stage" + (i + 1) : name.asText()));
                 }
+                String source = JsonTree.toText(JsonTree.get(tree, "data.train.type"));
+                // a value the config sets stays in view, where it can be seen and removed
+                sourceFields.forEach((b, types) -> showRow(
+                        b.control(),
+                        types.contains(source) || JsonTree.get(tree, b.path().get()) != null));
                 if (modelFields.show(JsonTree.toText(JsonTree.get(tree, "model.type")))) {
                     showProblems(document.validationProperty().get());
                 }
@@ -408,11 +463,15 @@ public final class ConfigForm extends ScrollPane {
         for (Binding b : bindings) {
             b.control().getStyleClass().remove("field-error");
             b.control().setTooltip(b.hint());
+            showReason(b.control(), null);
         }
         if (result == null) {
             summary.setText("");
             return;
         }
+        // while the config does not validate its data may be the problem: every field stays in reach
+        boolean images = !result.isValid() || result.config().data().train().isImage();
+        imageOnly.forEach(c -> showRow(c, images));
         for (ConfigProblem p : result.problems()) {
             Label line = new Label((p.isError() ? "✖ " : "⚠ ") + p);
             line.setWrapText(true);
@@ -428,6 +487,7 @@ public final class ConfigForm extends ScrollPane {
                         b.control().getStyleClass().add("field-error");
                     }
                     b.control().setTooltip(new Tooltip(p.toString()));
+                    showReason(b.control(), p);
                 }
             }
         }
@@ -438,5 +498,25 @@ public final class ConfigForm extends ScrollPane {
                                 : "✔ valid, with " + result.warnings().size() + " warning(s)")
                         : "✖ " + result.errors().size() + " problem(s): Start is disabled until they are fixed");
         summary.getStyleClass().setAll("label", result.isValid() ? "summary-ok" : "summary-error");
+    }
+
+    /** The field's first error beside it ("must be ≥ 1"), or nothing. */
+    private void showReason(Control control, ConfigProblem p) {
+        Label reason = reasons.get(control);
+        if (reason == null || (p != null && reason.isVisible())) {
+            return;
+        }
+        reason.setText(p == null ? "" : "✖ " + p.message());
+        reason.setVisible(p != null);
+        reason.setManaged(p != null);
+    }
+
+    private void showRow(Control control, boolean shown) {
+        for (Node n : new Node[] {control, rowLabels.get(control)}) {
+            if (n != null) {
+                n.setVisible(shown);
+                n.setManaged(shown);
+            }
+        }
     }
 }

@@ -163,6 +163,17 @@ public final class JsonTree {
         if (t.equals("true") || t.equals("false")) {
             return JsonNodeFactory.instance.booleanNode(Boolean.parseBoolean(t));
         }
+        if (t.startsWith("{")) {
+            // an object shown as its JSON (a numpy source's named inputs): written back as the object it reads
+            try {
+                JsonNode object = MAPPER.readTree(t);
+                if (object != null && object.isObject()) {
+                    return object;
+                }
+            } catch (JsonProcessingException e) {
+                // not JSON: kept as the text typed, for the validator to say what is wrong with it
+            }
+        }
         return JsonNodeFactory.instance.textNode(t);
     }
 
@@ -175,6 +186,9 @@ public final class JsonTree {
             List<String> items = new ArrayList<>();
             value.forEach(v -> items.add(toText(v)));
             return String.join(", ", items);
+        }
+        if (value.isObject()) {
+            return value.toString();
         }
         return value.isBigDecimal() ? value.decimalValue().toPlainString() : value.asText();
     }

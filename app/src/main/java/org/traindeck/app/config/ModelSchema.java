@@ -7,9 +7,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -70,6 +72,17 @@ final class ModelSchema {
         return variant == null || !variant.has("description")
                 ? null
                 : variant.get("description").asText();
+    }
+
+    /** The data source types (idx, csv, text, numpy…) whose schema variant has property {@code key}. */
+    static Set<String> sourcesWith(String key) {
+        Set<String> out = new HashSet<>();
+        for (JsonNode v : SCHEMA.path("$defs").path("source").path("oneOf")) {
+            if (v.path("properties").has(key)) {
+                out.add(v.path("properties").path("type").path("const").asText());
+            }
+        }
+        return out;
     }
 
     private static JsonNode variant(String type) {

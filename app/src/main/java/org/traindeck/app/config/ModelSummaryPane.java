@@ -10,7 +10,9 @@ import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.api.ModelOverview;
 
 /**
@@ -52,6 +54,13 @@ public final class ModelSummaryPane extends VBox {
             }
         });
         VBox.setVgrow(table, Priority.ALWAYS);
+        // a layer's type and size read whole; names, inputs and problems may be long and scroll
+        WholeColumns.keep(table, c -> switch (c.getText()) {
+            case "type" -> ModelOverview.Node::type;
+            case "output" -> n -> n.outputShape() == null ? "" : n.outputShape();
+            case "parameters" -> n -> n.parameters() == null ? "" : String.format(Locale.ROOT, "%,d", n.parameters());
+            default -> null;
+        });
 
         Label totals = label("model-totals", "summary-figure");
         totals.textProperty()
@@ -69,6 +78,8 @@ public final class ModelSummaryPane extends VBox {
         Label l = new Label();
         l.setId(id);
         l.setWrapText(true);
+        // the table above gives up height first: these lines are never cut to "…"
+        l.setMinHeight(Region.USE_PREF_SIZE);
         l.getStyleClass().add(style);
         l.managedProperty().bind(l.textProperty().isNotEmpty());
         l.visibleProperty().bind(l.managedProperty());

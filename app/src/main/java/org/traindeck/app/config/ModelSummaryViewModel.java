@@ -20,6 +20,7 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.traindeck.app.tasks.TaskExecutor;
+import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.ModelOverview;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.parallel.NcclReport;
@@ -120,10 +121,10 @@ public final class ModelSummaryViewModel {
         long mine = latest.incrementAndGet();
         working.set(true);
         tasks.execute(
-                () -> latest.get() == mine ? summarize.apply(text, base) : null,
+                () -> latest.get() == mine ? summary(text, base) : null,
                 result -> {
                     if (result != null && latest.get() == mine) {
-                        show(result);
+                        show(result.overview(), result.configValid());
                         working.set(false);
                     }
                 },
@@ -140,16 +141,25 @@ public final class ModelSummaryViewModel {
                 });
     }
 
-    private void show(ModelOverview o) {
+    /** A summary, and whether the config as written is valid (else its nodes' problems are its values'). */
+    private record Summary(ModelOverview overview, boolean configValid) {}
+
+    private Summary summary(String text, Path base) {
+        ModelOverview o = summarize.apply(text, base);
+        return new Summary(o, o.compiled() || Configs.parse(text, base).isValid());
+    }
+
+    private void show(ModelOverview o, boolean configValid) {
         overview.set(o);
         nodes.setAll(o.nodes());
         long onNodes = o.nodes().stream().filter(n -> n.problem() != null).count();
         if (o.compiled()) {
             totals.set(String.format(Locale.ROOT, "total: %,d parameters", o.parameters()));
-        } else if (onNodes > 0) {
+        } else if (onNodes > 0 && configValid) {
             totals.set("The model does not build: " + onNodes + " node(s) with a problem, marked in the table.");
         } else {
-            // the config's own problems (a wrong value, a typo) are listed below: the model is not what is wrong
+            // the config's own problems (a wrong value, a typo such as "conv2xd", even when said on its node) are
+            // listed below with their fix: the model is not what is wrong
             totals.set("");
         }
         fit.set(String.join("\n", o.fit()));

@@ -9,6 +9,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.devices.DeviceInventory;
@@ -113,8 +114,7 @@ public final class DeviceSelector extends VBox {
         note.setId("cluster-note");
         note.setWrapText(true);
         note.textProperty().bind(model.clusterNoteProperty());
-        return new VBox(
-                3, clusterBox, new HBox(6, new Label("master"), address, new Label("executors"), executors), note);
+        return new VBox(3, clusterBox, new HBox(6, whole("master"), address, whole("executors"), executors), note);
     }
 
     private void build(DeviceInventory inventory) {
@@ -135,8 +135,7 @@ public final class DeviceSelector extends VBox {
         var h = inventory.host();
         cpuBox.setText(
                 "CPU · " + h.cpuModel() + " (" + h.physicalCores() + " cores, " + h.logicalCores() + " threads)");
-        getChildren()
-                .add(new VBox(1, cpuBox, figures("cpu"), new HBox(6, new Label("data-parallel workers"), cpuWorkers)));
+        getChildren().add(new VBox(1, cpuBox, figures("cpu"), new HBox(6, whole("data-parallel workers"), cpuWorkers)));
         inventory.notes().forEach(n -> getChildren().add(new Label("note: " + n)));
         getChildren().add(clusterPane);
         showSelection(model.selectionProperty().get());
@@ -181,5 +180,12 @@ public final class DeviceSelector extends VBox {
         } finally {
             showing = false;
         }
+    }
+
+    /** A label that its row never cuts to "…" (the field beside it gives up width first). */
+    private static Label whole(String text) {
+        Label l = new Label(text);
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        return l;
     }
 }

@@ -1,7 +1,11 @@
 package org.traindeck.app.evaluate;
 
 import java.nio.file.Path;
+import javafx.geometry.Insets;
 import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.traindeck.app.tasks.FxTaskExecutor;
@@ -34,7 +38,18 @@ public final class Evaluations {
             window = new Stage();
             window.initOwner(owner);
             window.setTitle("Evaluation — TrainDeck");
-            Scene scene = new Scene(new EvaluationPane(model), 760, 720);
+            Button close = new Button("Close");
+            close.setId("evaluation-close");
+            // Esc presses it, as it closes every other dialog
+            close.setCancelButton(true);
+            close.setOnAction(e -> window.hide());
+            ButtonBar buttons = new ButtonBar();
+            ButtonBar.setButtonData(close, ButtonBar.ButtonData.CANCEL_CLOSE);
+            buttons.getButtons().add(close);
+            buttons.setPadding(new Insets(8, 10, 10, 10));
+            BorderPane root = new BorderPane(new EvaluationPane(model));
+            root.setBottom(buttons);
+            Scene scene = new Scene(root, 760, 720);
             if (owner.getScene() != null) {
                 scene.getStylesheets().setAll(owner.getScene().getStylesheets());
             }

@@ -13,6 +13,7 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
+import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.events.LayerMetrics.Figure;
 
 /** The layers' latest figures, one row per layer, sortable by any column; a layer with a warning is marked. */
@@ -49,6 +50,7 @@ final class LayerTable extends TableView<LayerItem> {
         warning.setPrefWidth(100);
         getColumns().add(warning);
         setRowFactory(t -> new WarnedRow());
+        WholeColumns.keepTitles(this);
         setPlaceholder(new Label("No per-layer figures yet."));
     }
 

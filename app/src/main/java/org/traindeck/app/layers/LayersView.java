@@ -71,6 +71,8 @@ public final class LayersView extends BorderPane {
         empty.setId("layers-empty");
         empty.getStyleClass().add("chart-empty");
         empty.setWrapText(true);
+        // a wrapped line as wide as the pane was drawn a few pixels over the histograms beside it
+        empty.setMaxWidth(520);
         empty.setMouseTransparent(true);
         readout.setId("layers-readout");
         readout.getStyleClass().add("layers-readout");
@@ -78,6 +80,9 @@ public final class LayersView extends BorderPane {
         StackPane map = new StackPane(heatMap, empty);
         VBox.setVgrow(map, Priority.ALWAYS);
         VBox left = new VBox(2, map, readout);
+        // the heat map draws to any width: the histograms beside it keep theirs instead of being drawn over
+        left.setMinWidth(0);
+        map.setMinWidth(0);
         shownLayer.setId("layers-shown");
         shownLayer.getStyleClass().add("run-summary-title");
         VBox.setVgrow(weights, Priority.ALWAYS);
@@ -88,7 +93,8 @@ public final class LayersView extends BorderPane {
         histograms.setMinWidth(160);
         // an HBox gives up the histograms' preferred width before cutting anything off on a narrow pane
         HBox.setHgrow(left, Priority.ALWAYS);
-        HBox top = new HBox(left, histograms);
+        // a gap between them: a wrapped hint in the heat map's place may be drawn a few pixels wider than its label
+        HBox top = new HBox(8, left, histograms);
         // a narrow pane scrolls the table sideways rather than pushing the view off the window
         table.setMinWidth(200);
         SplitPane split = new SplitPane(top, table);

@@ -14,6 +14,7 @@ import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
+import org.traindeck.app.LayoutAudit;
 import org.traindeck.app.charts.ChartGrid;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.layers.LayersView;
@@ -72,6 +73,8 @@ public final class Dashboard extends BorderPane {
         gridScroll.setFitToHeight(true);
         gridScroll.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
         gridScroll.setId("chart-scroll");
+        // a chart half out of view (its controls under the fold) is no use: at the usual sizes the charts fit
+        LayoutAudit.mustFit(gridScroll);
         banner.setId("run-banner");
         banner.setWrapText(true);
         banner.setVisible(false);

@@ -1,7 +1,11 @@
 package org.traindeck.app.run;
 
 import java.awt.Color;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
@@ -9,12 +13,26 @@ import org.traindeck.engine.events.MetricNames;
 
 /**
  * Other runs' curves on the dashboard's charts, next to the run shown (the live one included): training and
- * validation loss, validation accuracy and learning rate, each run in its own colour and named in the legend. A new
+ * validation loss, the task's own validation metric (accuracy, mean IoU, PSNR, perplexity…) and learning rate, each run in its own colour and named in the legend. A new
  * run on the dashboard leaves them; FX thread only.
  */
 public final class RunOverlays {
 
     private static final String OVERLAY = "overlay:";
+
+    /**
+     * Each task's own validation metric, in the order one is chosen when a run publishes several (a segmentation's
+     * mean IoU before its pixel accuracy), with the words its legend uses.
+     */
+    private static final Map<String, String> TASK_METRICS = orderedLabels(
+            MetricNames.VAL_MEAN_IOU, "mean IoU",
+            MetricNames.VAL_ACCURACY, "accuracy",
+            MetricNames.VAL_PSNR, "PSNR (dB)",
+            MetricNames.VAL_PERPLEXITY, "perplexity",
+            MetricNames.VAL_R2, "R²",
+            MetricNames.VAL_MSE, "MSE",
+            MetricNames.VAL_MAE, "MAE",
+            MetricNames.VAL_PIXEL_ACCURACY, "pixel accuracy");
 
     private final LiveChart loss;
     private final LiveChart validation;
@@ -39,6 +57,7 @@ public final class RunOverlays {
     public void show(String run, List<EngineEvent> history, Color color) {
         String key = OVERLAY + run + ":";
         remove(run);
+        String taskMetric = taskMetricOf(history);
         for (EngineEvent e : history) {
             if (!(e instanceof MetricEvent m) || m.device() != null) {
                 continue;
@@ -50,10 +69,10 @@ public final class RunOverlays {
                 case VALIDATION_LOSS ->
                     loss.series(key + "val", run + " · val", color, true).add(m.step(), m.elapsedSeconds(), m.value());
                 case TASK_METRIC -> {
-                    // one curve a run: its accuracy (what most runs compared side by side publish)
-                    if (m.name().equals(MetricNames.VAL_ACCURACY)) {
+                    // one curve a run: its task's own metric (a U-Net's IoU, a GPT's perplexity), named in the legend
+                    if (m.name().equals(taskMetric)) {
                         validation
-                                .series(key + "acc", run + " · accuracy", color, false)
+                                .series(key + m.name(), run + " · " + TASK_METRICS.get(m.name()), color, false)
                                 .add(m.step(), m.elapsedSeconds(), m.value());
                     }
                 }
@@ -62,6 +81,28 @@ public final class RunOverlays {
                 default -> {}
             }
         }
+    }
+
+    /** The run's own task metric: the first of {@link #TASK_METRICS} it published, or null. */
+    static String taskMetricOf(List<EngineEvent> history) {
+        Set<String> published = new HashSet<>();
+        for (EngineEvent e : history) {
+            if (e instanceof MetricEvent m && m.device() == null) {
+                published.add(m.name());
+            }
+        }
+        return TASK_METRICS.keySet().stream()
+                .filter(published::contains)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static Map<String, String> orderedLabels(String... nameThenLabel) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < nameThenLabel.length; i += 2) {
+            out.put(nameThenLabel[i], nameThenLabel[i + 1]);
+        }
+        return out;
     }
 
     /** Takes one overlaid run off the charts. */

@@ -5,13 +5,17 @@ import java.util.function.Consumer;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.ToggleButton;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.engine.train.RunResult;
 
-/** The end-of-run summary above the charts: how the run ended, its figures per stage, and its folder. */
+/**
+ * The end-of-run summary above the charts: how the run ended and its folder in two lines, its figures per stage and
+ * its folder's path under Details. Two lines, so that the charts below still fit without scrolling.
+ */
 public final class RunSummaryPane extends VBox {
 
     private final Label title = new Label();
@@ -47,8 +51,6 @@ public final class RunSummaryPane extends VBox {
         close.setOnAction(e -> hide());
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox head = new HBox(8, title, spacer, close);
-        head.setAlignment(Pos.CENTER_LEFT);
         Button evaluate = new Button("Evaluate");
         evaluate.setId("run-summary-evaluate");
         evaluate.setMinWidth(Region.USE_PREF_SIZE);
@@ -57,9 +59,20 @@ public final class RunSummaryPane extends VBox {
                 evaluator.accept(shown.runDir());
             }
         });
-        HBox files = new HBox(8, new Label("Files:"), folder, openFolder, evaluate);
+        ToggleButton details = new ToggleButton("Details");
+        details.setId("run-summary-details");
+        details.setMinWidth(Region.USE_PREF_SIZE);
+        title.setMinWidth(0);
+        HBox head = new HBox(8, title, spacer, openFolder, evaluate, details, close);
+        head.setAlignment(Pos.CENTER_LEFT);
+        HBox files = new HBox(8, new Label("Folder:"), folder);
         files.setAlignment(Pos.CENTER_LEFT);
-        getChildren().addAll(head, detail, stages, files);
+        VBox more = new VBox(4, stages, files);
+        more.setId("run-summary-more");
+        more.visibleProperty().bind(details.selectedProperty());
+        more.managedProperty().bind(details.selectedProperty());
+        detail.setMinHeight(Region.USE_PREF_SIZE);
+        getChildren().addAll(head, detail, more);
         hide();
     }
 

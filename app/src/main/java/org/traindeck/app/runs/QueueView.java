@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.control.Button;
@@ -13,10 +14,12 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Separator;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.run.RunController;
+import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.queue.QueueEntry;
 
 /**
@@ -25,8 +28,14 @@ import org.traindeck.engine.queue.QueueEntry;
  */
 public final class QueueView extends VBox {
 
-    /** @param openRun shows a run folder on the dashboard */
-    public QueueView(QueueViewModel model, RunController controller, Consumer<Path> openRun) {
+    /** The entry Up or Down just moved: selected again once the queue is read back. */
+    private Integer moving;
+
+    /**
+     * @param dialogs asks before an entry is removed
+     * @param openRun shows a run folder on the dashboard
+     */
+    public QueueView(QueueViewModel model, RunController controller, Dialogs dialogs, Consumer<Path> openRun) {
         super(6);
         setId("queue-view");
         setPadding(new Insets(8));
@@ -51,31 +60,59 @@ public final class QueueView extends VBox {
         list.setId("queue-list");
         var selected = list.getSelectionModel().selectedItemProperty();
         Button up = entryButton(
-                "Up",
-                "queue-up",
-                selected,
-                e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
-                e -> model.move(e, -1));
+                "Up", "queue-up", selected, e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING, e -> {
+                    moving = e.id();
+                    model.move(e, -1);
+                });
         Button down = entryButton(
                 "Down",
                 "queue-down",
                 selected,
                 e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING,
-                e -> model.move(e, 1));
-        Button remove = entryButton(
-                "Remove", "queue-remove", selected, e -> e.status() != QueueEntry.Status.RUNNING, model::remove);
+                e -> {
+                    moving = e.id();
+                    model.move(e, 1);
+                });
+        Button remove =
+                entryButton("Remove", "queue-remove", selected, e -> e.status() != QueueEntry.Status.RUNNING, e -> {
+                    if (dialogs.confirm(
+                            "Remove #" + e.id() + " from the queue?",
+                            "Remove #" + e.id() + " " + e.label() + " from the queue?"
+                                    + (e.runDir() == null ? "" : "\nIts run folder stays: " + e.runDir()))) {
+                        model.remove(e);
+                    }
+                });
         Button open = entryButton(
                 "Open run", "queue-open", selected, e -> e.runDir() != null, e -> openRun.accept(e.runDir()));
-        HBox buttons = new HBox(6, add, run, refresh, new Separator(Orientation.VERTICAL), up, down, remove, open);
+        // the buttons wrap onto a second row on a narrow pane rather than being cut to "Add this …"
+        FlowPane buttons =
+                new FlowPane(6, 6, add, run, refresh, new Separator(Orientation.VERTICAL), up, down, remove, open);
+        buttons.getChildren().forEach(b -> {
+            if (b instanceof Button button) {
+                button.setMinWidth(Region.USE_PREF_SIZE);
+            }
+        });
         list.setPlaceholder(new Label("Nothing queued. Add puts the open config, as it is now, in the queue."));
+        // the moved entry stays selected (the list is read back from the queue file as new entries)
+        model.entries().addListener((ListChangeListener<QueueEntry>) c -> {
+            if (moving != null) {
+                model.entries().stream()
+                        .filter(en -> en.id() == moving)
+                        .findFirst()
+                        .ifPresent(en -> list.getSelectionModel().select(en));
+                moving = null;
+            }
+        });
         list.setCellFactory(v -> new ListCell<>() {
             @Override
             protected void updateItem(QueueEntry e, boolean empty) {
                 super.updateItem(e, empty);
+                // the place in the queue first (it follows a move), then the entry's own number
                 setText(
                         empty || e == null
                                 ? null
-                                : "#" + e.id() + "  " + e.status().name().toLowerCase(Locale.ROOT) + "  " + e.label()
+                                : (getIndex() + 1) + ".  #" + e.id() + "  "
+                                        + e.status().name().toLowerCase(Locale.ROOT) + "  " + e.label()
                                         + (e.message() == null || e.message().isBlank()
                                                 ? ""
                                                 : "  (" + e.message() + ")"));

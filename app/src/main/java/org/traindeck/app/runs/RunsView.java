@@ -16,11 +16,14 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.collections.transformation.SortedList;
 import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SelectionMode;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
@@ -28,6 +31,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.library.RunSummary;
 import org.traindeck.engine.library.tfevents.TagMapping;
 
@@ -96,25 +100,38 @@ public final class RunsView extends VBox {
 
         table.setId("runs-table");
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // every column as wide as its title and figures: a narrow pane scrolls the table sideways
+        table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         table.setPlaceholder(new Label("No runs in this output folder yet."));
         TableColumn<RunSummary, String> run = column("Run", RunsViewModel::label);
         run.setPrefWidth(170);
+        TableColumn<RunSummary, String> metric = column("Metric", r -> r.monitor() == null ? "" : r.monitor());
+        TableColumn<RunSummary, Figure> best = column("Best", r -> new Figure(r.best()));
+        TableColumn<RunSummary, Figure> last = column("Last", r -> new Figure(r.last()));
         table.getColumns()
                 .setAll(List.of(
                         run,
                         column("Status", RunSummary::status),
                         column("Steps", RunSummary::steps),
-                        column("Best", r -> new Figure(r.best())),
-                        column("Last", r -> new Figure(r.last())),
+                        metric,
+                        best,
+                        last,
                         column("Energy", Energy::new),
                         column("Started", r -> new When(r.startedMillis()))));
+        WholeColumns.keep(
+                table,
+                c -> c == run
+                        ? null
+                        : r -> String.valueOf(c.getCellObservableValue(r).getValue()));
+        // Best and Last are named by the metric they hold; runs of different tasks (a loss, an IoU) get a Metric column
+        model.shownRuns()
+                .addListener((ListChangeListener<RunSummary>) c -> nameFigureColumns(model, metric, best, last));
+        nameFigureColumns(model, metric, best, last);
         SortedList<RunSummary> sorted = new SortedList<>(model.shownRuns());
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<RunSummary>)
                 c -> model.select(List.copyOf(table.getSelectionModel().getSelectedItems())));
-        VBox.setVgrow(table, Priority.ALWAYS);
 
         Label message = new Label();
         message.setId("runs-message");
@@ -125,14 +142,35 @@ public final class RunsView extends VBox {
         differences.setWrapText(true);
         model.differencesProperty().addListener((o, a, b) -> differences.setText(describe(b)));
         differences.setText(describe(null));
-        getChildren()
-                .addAll(
-                        filters,
-                        table,
-                        message,
-                        mappingRow(model),
-                        new Label("How the selected runs' configs differ"),
-                        differences);
+        // the diff has a pane of its own under the table: however long, it scrolls there and never covers a row
+        ScrollPane diffScroll = new ScrollPane(differences);
+        diffScroll.setId("runs-differences-scroll");
+        diffScroll.setFitToWidth(true);
+        VBox.setVgrow(diffScroll, Priority.ALWAYS);
+        VBox diffPane = new VBox(4, new Label("How the selected runs' configs differ"), diffScroll);
+        diffPane.setMinHeight(0);
+        SplitPane tableAndDiff = new SplitPane(table, diffPane);
+        tableAndDiff.setId("runs-split");
+        tableAndDiff.setOrientation(Orientation.VERTICAL);
+        tableAndDiff.setDividerPositions(0.68);
+        VBox.setVgrow(tableAndDiff, Priority.ALWAYS);
+        getChildren().addAll(filters, message, mappingRow(model), tableAndDiff);
+    }
+
+    private static void nameFigureColumns(
+            RunsViewModel model,
+            TableColumn<RunSummary, ?> metric,
+            TableColumn<RunSummary, ?> best,
+            TableColumn<RunSummary, ?> last) {
+        List<String> monitors = model.shownRuns().stream()
+                .map(RunSummary::monitor)
+                .filter(m -> m != null && !m.isBlank())
+                .distinct()
+                .toList();
+        boolean one = monitors.size() == 1;
+        best.setText(one ? "Best " + monitors.get(0) : "Best");
+        last.setText(one ? "Last " + monitors.get(0) : "Last");
+        metric.setVisible(monitors.size() > 1);
     }
 
     /**

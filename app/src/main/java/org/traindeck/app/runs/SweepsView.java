@@ -20,6 +20,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 import org.traindeck.app.run.RunController;
@@ -82,6 +83,7 @@ public final class SweepsView extends VBox {
         Label message = new Label();
         message.setId("sweeps-message");
         message.setWrapText(true);
+        message.setMinHeight(Region.USE_PREF_SIZE);
         message.textProperty().bind(model.messageProperty());
         model.shownProperty().addListener((o, a, s) -> {
             show(s);

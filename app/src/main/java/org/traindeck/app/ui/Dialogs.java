@@ -17,8 +17,13 @@ public interface Dialogs {
     /** A sweep file to run, or null when cancelled. */
     Path chooseSweepToRun(Path folder);
 
-    /** A checkpoint file or a run folder to resume, or null when cancelled. */
-    Path chooseResumeTarget(Path folder);
+    /**
+     * A checkpoint file or a run folder to resume, or null when cancelled.
+     *
+     * @param newest the newest valid checkpoint of the run on screen, chosen when the picker opens; null for none
+     *     (the picker opens at {@code folder} then)
+     */
+    Path chooseResumeTarget(Path folder, Path newest);
 
     /** A run folder to open and show, or null when cancelled. */
     Path chooseRunFolder(Path folder);

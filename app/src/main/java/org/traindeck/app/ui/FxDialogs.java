@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 import javafx.application.Platform;
 import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.layout.Region;
@@ -65,10 +66,13 @@ public final class FxDialogs implements Dialogs {
     }
 
     @Override
-    public Path chooseResumeTarget(Path folder) {
+    public Path chooseResumeTarget(Path folder, Path newest) {
         FileChooser c = new FileChooser();
         c.setTitle("Resume from a checkpoint (cancel to pick a run folder instead)");
-        c.setInitialDirectory(folder(folder));
+        c.setInitialDirectory(folder(newest != null ? newest.getParent() : folder));
+        if (newest != null) {
+            c.setInitialFileName(newest.getFileName().toString());
+        }
         c.getExtensionFilters().add(new FileChooser.ExtensionFilter("TrainDeck checkpoints (*.tdckpt)", "*.tdckpt"));
         Path file = path(c.showOpenDialog(owner));
         if (file != null) {
@@ -107,9 +111,48 @@ public final class FxDialogs implements Dialogs {
 
     @Override
     public UnsavedChoice askAboutUnsaved(String what) {
+        Optional<ButtonBar.ButtonData> r =
+                unsavedAlert(owner, what).showAndWait().map(ButtonType::getButtonData);
+        if (r.isEmpty() || r.get() == ButtonBar.ButtonData.CANCEL_CLOSE) {
+            return UnsavedChoice.CANCEL;
+        }
+        return r.get() == ButtonBar.ButtonData.YES ? UnsavedChoice.SAVE : UnsavedChoice.DISCARD;
+    }
+
+    @Override
+    public QuitChoice askBeforeQuit(String message, boolean canSave) {
+        Optional<ButtonBar.ButtonData> r =
+                quitAlert(owner, message, canSave).showAndWait().map(ButtonType::getButtonData);
+        if (r.isEmpty() || r.get() == ButtonBar.ButtonData.CANCEL_CLOSE) {
+            return QuitChoice.CANCEL;
+        }
+        return r.get() == ButtonBar.ButtonData.YES ? QuitChoice.SAVE_AND_QUIT : QuitChoice.QUIT;
+    }
+
+    @Override
+    public boolean confirm(String title, String message) {
+        return confirmAlert(owner, title, message)
+                .showAndWait()
+                .filter(ButtonType.OK::equals)
+                .isPresent();
+    }
+
+    @Override
+    public void showError(String title, String message) {
+        errorAlert(owner, title, message).show();
+    }
+
+    @Override
+    public void showInfo(String title, String message) {
+        infoAlert(owner, title, message).show();
+    }
+
+    /** The question before unsaved edits would be lost: Save (YES), Don't save (NO) or Cancel. */
+    public static Alert unsavedAlert(Window owner, String what) {
         ButtonType save = new ButtonType("Save", ButtonBar.ButtonData.YES);
         ButtonType discard = new ButtonType("Don't save", ButtonBar.ButtonData.NO);
-        Optional<ButtonType> r = ask(
+        return alert(
+                owner,
                 new Alert(
                         Alert.AlertType.CONFIRMATION,
                         what + "\nYour changes to the config are not saved.",
@@ -118,59 +161,54 @@ public final class FxDialogs implements Dialogs {
                         ButtonType.CANCEL),
                 "Unsaved changes",
                 "Save your changes first?");
-        if (r.isEmpty() || r.get() == ButtonType.CANCEL) {
-            return UnsavedChoice.CANCEL;
-        }
-        return r.get() == save ? UnsavedChoice.SAVE : UnsavedChoice.DISCARD;
     }
 
-    @Override
-    public QuitChoice askBeforeQuit(String message, boolean canSave) {
+    /** The one question before quitting: Save and quit (YES, when {@code canSave}), Quit (NO) or Cancel. */
+    public static Alert quitAlert(Window owner, String message, boolean canSave) {
         ButtonType save = new ButtonType("Save and quit", ButtonBar.ButtonData.YES);
         ButtonType quit = new ButtonType("Quit", ButtonBar.ButtonData.NO);
         Alert a = canSave
                 ? new Alert(Alert.AlertType.CONFIRMATION, message, save, quit, ButtonType.CANCEL)
                 : new Alert(Alert.AlertType.CONFIRMATION, message, quit, ButtonType.CANCEL);
-        Optional<ButtonType> r = ask(a, "Quit TrainDeck", "Quit TrainDeck?");
-        if (r.isEmpty() || r.get() == ButtonType.CANCEL) {
-            return QuitChoice.CANCEL;
-        }
-        return r.get() == save ? QuitChoice.SAVE_AND_QUIT : QuitChoice.QUIT;
+        return alert(owner, a, "Quit TrainDeck", "Quit TrainDeck?");
     }
 
-    @Override
-    public boolean confirm(String title, String message) {
-        return ask(new Alert(Alert.AlertType.CONFIRMATION, message, ButtonType.CANCEL, ButtonType.OK), title, title)
-                .filter(ButtonType.OK::equals)
-                .isPresent();
+    public static Alert confirmAlert(Window owner, String title, String message) {
+        return alert(
+                owner,
+                new Alert(Alert.AlertType.CONFIRMATION, message, ButtonType.CANCEL, ButtonType.OK),
+                title,
+                title);
     }
 
-    private Optional<ButtonType> ask(Alert a, String title, String header) {
+    public static Alert errorAlert(Window owner, String title, String message) {
+        return alert(owner, new Alert(Alert.AlertType.ERROR, message, ButtonType.OK), title, title);
+    }
+
+    /** Help's texts: resizable, as a long one may be read at any size. */
+    public static Alert infoAlert(Window owner, String title, String message) {
+        Alert a = alert(owner, new Alert(Alert.AlertType.INFORMATION, message, ButtonType.OK), title, title);
+        a.setResizable(true);
+        return a;
+    }
+
+    private static Alert alert(Window owner, Alert a, String title, String header) {
         a.setTitle(title);
         a.setHeaderText(header);
         // a second line was cut off: the dialog may grow to its text
         a.getDialogPane().setMinHeight(Region.USE_PREF_SIZE);
-        a.initOwner(owner);
-        return a.showAndWait();
-    }
-
-    @Override
-    public void showError(String title, String message) {
-        Alert a = new Alert(Alert.AlertType.ERROR, message, ButtonType.OK);
-        a.setTitle(title);
-        a.setHeaderText(title);
-        a.initOwner(owner);
-        a.show();
-    }
-
-    @Override
-    public void showInfo(String title, String message) {
-        Alert a = new Alert(Alert.AlertType.INFORMATION, message, ButtonType.OK);
-        a.setTitle(title);
-        a.setHeaderText(title);
-        a.initOwner(owner);
-        a.setResizable(true);
-        a.show();
+        // Esc closes every dialog: one with only OK takes Esc as OK (a question has its Cancel for it)
+        if (a.getButtonTypes().size() == 1
+                && a.getDialogPane().lookupButton(a.getButtonTypes().get(0)) instanceof Button only) {
+            only.setCancelButton(true);
+        }
+        if (owner != null) {
+            a.initOwner(owner);
+            if (owner.getScene() != null) {
+                a.getDialogPane().getStylesheets().setAll(owner.getScene().getStylesheets());
+            }
+        }
+        return a;
     }
 
     @Override

@@ -5,6 +5,11 @@ import static org.traindeck.app.FxWait.onFx;
 import static org.traindeck.app.FxWait.waitUntil;
 
 import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.util.ArrayList;
+import java.util.List;
 import javafx.geometry.Bounds;
 import javafx.geometry.Point2D;
 import javafx.scene.Scene;
@@ -14,6 +19,10 @@ import javafx.scene.control.MenuButton;
 import javafx.scene.input.MouseButton;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
+import org.jfree.chart.axis.AxisState;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.axis.ValueTick;
+import org.jfree.chart.ui.RectangleEdge;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
@@ -59,6 +68,45 @@ class LiveChartTest {
                 .localToScreen(
                         robot.lookup("#loss-crosshair").query().getParent().getLayoutBounds());
         return new Point2D(b.getMinX() + fx * b.getWidth(), b.getMinY() + fy * b.getHeight());
+    }
+
+    /** The first validation point: an x axis that reads "29 30 31", not "3E1 3E1 3E1", and the point drawn. */
+    @Test
+    void aSinglePointHasReadableStepsAndIsDrawn(FxRobot robot) {
+        robot.interact(() -> {
+            chart.series("val", "val", new Color(0xff7f0e), false).add(30, 3.0, 0.9);
+            chart.refresh();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> ticks = onFx(() -> {
+            BufferedImage image = new BufferedImage(600, 300, BufferedImage.TYPE_INT_RGB);
+            Graphics2D g = image.createGraphics();
+            try {
+                ValueAxis x = chart.domainAxisForTest();
+                List<String> labels = new ArrayList<>();
+                for (Object t : x.refreshTicks(
+                        g, new AxisState(), new Rectangle2D.Double(40, 10, 540, 250), RectangleEdge.BOTTOM)) {
+                    String text = ((ValueTick) t).getText();
+                    // minor ticks have no label
+                    if (text != null && !text.isEmpty()) {
+                        labels.add(text);
+                    }
+                }
+                return labels;
+            } finally {
+                g.dispose();
+            }
+        });
+        assertThat(ticks).contains("30").doesNotHaveDuplicates().noneMatch(t -> t.contains("E"));
+        assertThat(onFx(() -> chart.drawsDots("val"))).isTrue();
+
+        robot.interact(() -> {
+            chart.data("val").add(60, 6.0, 0.8);
+            chart.refresh();
+        });
+        assertThat(onFx(() -> chart.drawsDots("val")))
+                .as("two points make a line")
+                .isFalse();
     }
 
     @Test

@@ -5,6 +5,9 @@ import static org.traindeck.app.FxWait.onFx;
 import static org.traindeck.app.FxWait.waitUntil;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import javafx.scene.Scene;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -170,6 +174,62 @@ class ConfigFormSchemaTest {
         }
         assertThat(tried).as("bounds tried").isGreaterThan(20);
         assertThat(disagreements).isEmpty();
+    }
+
+    /** A bad value's reason is shown beside its field, not only in a tooltip, and goes once the value is fixed. */
+    @Test
+    void theReasonIsShownBesideTheField(FxRobot robot) {
+        assertThat(typeAndValidate(robot, "#field-epochs", "0")).isTrue();
+        Label reason = robot.lookup("#field-epochs-reason").queryAs(Label.class);
+        assertThat(onFx(reason::isVisible)).isTrue();
+        assertThat(onFx(reason::getText)).startsWith("✖ ").contains("1");
+        TextField epochs = robot.lookup("#field-epochs").queryAs(TextField.class);
+        // beside it: on the field's row, to its right
+        waitUntil(
+                "the reason beside the field",
+                () -> reason.localToScene(reason.getLayoutBounds()).getMinX()
+                        >= epochs.localToScene(epochs.getLayoutBounds()).getMaxX());
+
+        assertThat(typeAndValidate(robot, "#field-epochs", "2")).isFalse();
+        assertThat(onFx(reason::isVisible)).isFalse();
+    }
+
+    /** Only the options that apply: a text model's form has no image augmentations, an image model's has them. */
+    @Test
+    void imageAugmentationsShowOnlyForImageData(FxRobot robot) throws Exception {
+        List<String> augmentations = List.of(
+                "#field-random-90-rotations",
+                "#field-horizontal-flips",
+                "#field-vertical-flips",
+                "#field-brightness",
+                "#field-contrast");
+        Path samples =
+                Path.of("").toAbsolutePath().resolve("sample-configs").toFile().isDirectory()
+                        ? Path.of("sample-configs").toAbsolutePath()
+                        : Path.of("../sample-configs").toAbsolutePath();
+        for (String sample : new String[] {"text-gpt.json", "digits-lenet-two-stages.json"}) {
+            Path file = samples.resolve(sample);
+            robot.interact(() -> document.load(readString(file), file));
+            waitUntil(
+                    "validation of " + sample,
+                    () -> !document.validatingProperty().get()
+                            && document.validationProperty().get() != null
+                            && document.validationProperty().get().isValid());
+            boolean image = sample.startsWith("digits");
+            for (String id : augmentations) {
+                assertThat(onFx(() -> robot.lookup(id).query().isVisible()))
+                        .as("%s on %s", id, sample)
+                        .isEqualTo(image);
+            }
+        }
+    }
+
+    private static String readString(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Sets a field's text as typing does, waits for the engine's verdict, and says whether the field is marked. */

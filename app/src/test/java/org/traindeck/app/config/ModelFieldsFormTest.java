@@ -76,6 +76,41 @@ class ModelFieldsFormTest {
         robot.write(text);
     }
 
+    /** The data fields are the source's: a text source's context and stride, a NumPy source's inputs, no empty Path. */
+    @Test
+    void theDataFieldsAreTheSourcesOwn(FxRobot robot) throws IOException {
+        open(robot, "text-gpt.json");
+        assertThat(shown(robot, "#field-context-window")).isTrue();
+        assertThat(textOf(robot, "#field-context-window")).isEqualTo("64");
+        assertThat(textOf(robot, "#field-stride")).isEqualTo("16");
+        assertThat(shown(robot, "#field-inputs")).isFalse();
+
+        open(robot, "shapes-unet.json");
+        // a NumPy source may have a context (token windows), never a stride
+        assertThat(shown(robot, "#field-stride")).isFalse();
+        assertThat(shown(robot, "#field-path")).as("a NumPy source has no path").isFalse();
+        assertThat(shown(robot, "#field-inputs")).isTrue();
+        assertThat(textOf(robot, "#field-inputs")).isNotEmpty();
+    }
+
+    /** A choice the config leaves out and the schema gives no default for (the kernel) is not an empty box. */
+    @Test
+    void aLeftOutKernelSaysItIsNotSet(FxRobot robot) throws IOException {
+        for (String sample : new String[] {"digits-mlp.json", "fashion-vit.json", "text-gpt.json"}) {
+            open(robot, sample);
+            waitUntil(
+                    "the kernel field of " + sample,
+                    () -> robot.lookup("#field-kernel").tryQuery().isPresent());
+            @SuppressWarnings("unchecked")
+            ComboBox<String> kernel = robot.lookup("#field-kernel").queryAs(ComboBox.class);
+            assertThat(onFx(kernel::getValue)).as(sample).isNull();
+            waitUntil(
+                    "the kernel box to say it is not set",
+                    () -> kernel.getButtonCell() != null
+                            && ConfigForm.NOT_SET.equals(kernel.getButtonCell().getText()));
+        }
+    }
+
     @Test
     void aVitConfigShowsItsOwnFieldsAndAnEditChangesOnlyThatValue(FxRobot robot) throws IOException {
         String text = open(robot, "fashion-vit.json");

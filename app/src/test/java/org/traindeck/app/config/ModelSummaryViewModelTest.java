@@ -7,6 +7,7 @@ import static org.traindeck.app.FxWait.waitUntil;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -153,6 +154,29 @@ class ModelSummaryViewModelTest {
         assertThat(model.problemsProperty().get().lines().findFirst().orElseThrow())
                 .isEqualTo("✖ conv1: unknown layer type 'conv2xd': did you mean 'conv2d'? (line 2, column 29)");
         assertThat(model.problemsProperty().get()).doesNotContain("separableConv2d");
+    }
+
+    /** A value typo is the config's problem: never "does not build", the fix first and said once. */
+    @Test
+    void aValueTypoIsSaidOnceWithItsFixAndNeverAsAModelThatDoesNotBuild() {
+        for (String[] typo : new String[][] {
+            {"\"conv2d\"", "\"conv2xd\"", "did you mean 'conv2d'?"},
+            {"\"activation\": \"relu\"}", "\"activation\": \"reulu\"}", "did you mean 'relu'?"}
+        }) {
+            model();
+            type(GRAPH.formatted(2, 16).replaceFirst(Pattern.quote(typo[0]), typo[1]));
+            model.refresh();
+            tasks.runAll();
+
+            assertThat(model.totalsProperty().get()).as(typo[1]).doesNotContainIgnoringCase("does not build");
+            List<String> lines = model.problemsProperty().get().lines().toList();
+            assertThat(lines).as(typo[1]).isNotEmpty().doesNotHaveDuplicates();
+            assertThat(lines.get(0)).as(typo[1]).contains(typo[2]);
+            assertThat(lines.stream().filter(l -> l.contains(typo[2])).count())
+                    .as("the fix is said once: %s", lines)
+                    .isEqualTo(1);
+            document.shutdown();
+        }
     }
 
     @Test

@@ -42,6 +42,7 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
+import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.library.RunSummary;
 import org.traindeck.engine.sinks.TfEventEncoder;
 import org.traindeck.engine.sinks.TfRecordWriter;
@@ -127,6 +128,11 @@ class RunsViewTest {
         model.folderProperty().set(dir.resolve("runs"));
     }
 
+    private static Node runCell(FxRobot robot, int row) {
+        Node rowCell = robot.lookup("#runs-table .table-row-cell").nth(row).query();
+        return robot.from(rowCell).lookup(".table-cell").query();
+    }
+
     private List<String> rows() {
         return onFx(
                 () -> view.table().getItems().stream().map(RunsViewModel::label).toList());
@@ -137,6 +143,13 @@ class RunsViewTest {
         assertThat(rows()).containsExactly("fast", "slow");
         assertThat(onFx(() -> robot.lookup("#runs-message").queryAs(Label.class).getText()))
                 .startsWith("2 run(s) in ");
+        // the figures' columns say which metric they hold
+        assertThat(onFx(() -> view.table().getColumns().stream()
+                        .filter(TableColumn::isVisible)
+                        .map(TableColumn::getText)
+                        .toList()))
+                .contains("Best val/loss", "Last val/loss")
+                .doesNotContain("Best", "Last", "Metric");
         RunSummary first = onFx(() -> view.table().getItems().get(0));
         assertThat(first.status()).isEqualTo("finished");
         assertThat(first.steps()).isEqualTo(24);
@@ -160,10 +173,9 @@ class RunsViewTest {
     @Test
     void selectingTwoRunsOverlaysTheirCurvesAndShowsTheirDifference(FxRobot robot) {
         TableView<RunSummary> table = view.table();
-        robot.clickOn(robot.lookup("#runs-table .table-row-cell").nth(0).<Node>query());
-        robot.press(KeyCode.CONTROL)
-                .clickOn(robot.lookup("#runs-table .table-row-cell").nth(1).<Node>query())
-                .release(KeyCode.CONTROL);
+        // a row is as wide as its columns, wider than the pane (the table scrolls sideways): click its first cell
+        robot.clickOn(runCell(robot, 0));
+        robot.press(KeyCode.CONTROL).clickOn(runCell(robot, 1)).release(KeyCode.CONTROL);
         assertThat(onFx(() -> table.getSelectionModel().getSelectedItems().size()))
                 .isEqualTo(2);
 
@@ -178,7 +190,7 @@ class RunsViewTest {
                     .isTrue();
             assertThat(onFx(() -> dashboard
                             .validationChart()
-                            .data("overlay:" + run + ":acc")
+                            .data("overlay:" + run + ":" + MetricNames.VAL_ACCURACY)
                             .size()))
                     .isEqualTo(2);
             assertThat(onFx(() -> dashboard.lrChart().hasSeries("overlay:" + run + ":lr")))

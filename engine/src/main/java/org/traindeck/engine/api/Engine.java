@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
@@ -17,6 +18,7 @@ import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DataHome;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
@@ -292,6 +294,11 @@ public final class Engine {
         return new CheckpointStore(runDir).list();
     }
 
+    /** The checkpoint a resume of the run would continue from: its newest valid regular one; empty when none is. */
+    public Optional<Path> latestCheckpoint(Path runDir) throws IOException {
+        return new CheckpointStore(runDir).latestValid().map(Checkpoint.Listed::file);
+    }
+
     /**
      * What a trained model is (task, input shapes, classes or vocabulary, which checkpoint): a run folder's best
      * checkpoint (else its newest valid one) or a checkpoint file, with its weight average when {@code ema}.
@@ -492,5 +499,10 @@ public final class Engine {
     /** The user's TrainDeck data folder. */
     public static Path dataHome() {
         return Nd4jRuntime.dataHome();
+    }
+
+    /** The data folder the environment {@code env} names (XDG_DATA_HOME, else HOME). */
+    public static Path dataHome(Map<String, String> env) {
+        return DataHome.folder(env);
     }
 }
