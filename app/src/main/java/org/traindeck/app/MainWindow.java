@@ -90,7 +90,7 @@ public final class MainWindow {
     private Telemetry telemetry;
     private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
     private boolean closed;
-    private final MainMenu.Where where;
+    private MainMenu.Where where;
     private final WindowPlacement placement;
 
     public MainWindow(Stage stage, Services services, Path initialConfig) {
