@@ -30,6 +30,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.library.RunSummary;
@@ -95,7 +96,11 @@ public final class RunsView extends VBox {
                 model.importTensorBoard(chosen);
             }
         });
-        HBox filters = new HBox(6, name, status, refresh, evaluate, logs);
+        // the buttons keep their words; the name filter gives way. Imported logs have their own row, with their mapping
+        for (Button b : List.of(refresh, evaluate, logs)) {
+            b.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        HBox filters = new HBox(6, name, status, refresh, evaluate);
         filters.setAlignment(Pos.CENTER_LEFT);
 
         table.setId("runs-table");
@@ -154,7 +159,7 @@ public final class RunsView extends VBox {
         tableAndDiff.setOrientation(Orientation.VERTICAL);
         tableAndDiff.setDividerPositions(0.68);
         VBox.setVgrow(tableAndDiff, Priority.ALWAYS);
-        getChildren().addAll(filters, message, mappingRow(model), tableAndDiff);
+        getChildren().addAll(filters, message, mappingRow(model, logs), tableAndDiff);
     }
 
     private static void nameFigureColumns(
@@ -177,7 +182,7 @@ public final class RunsView extends VBox {
      * The tag mapping of imported logs, applied on Enter; the selected rows stay selected (their curves are drawn
      * again under it).
      */
-    private HBox mappingRow(RunsViewModel model) {
+    private HBox mappingRow(RunsViewModel model, Button open) {
         TextField mapping = new TextField();
         mapping.setId("runs-tag-mapping");
         mapping.setPromptText("TensorBoard tags as metrics, over the defaults: TAG=METRIC, e.g. my_loss=train/loss");
@@ -194,7 +199,7 @@ public final class RunsView extends VBox {
             }
         });
         HBox.setHgrow(mapping, Priority.ALWAYS);
-        HBox row = new HBox(6, new Label("Tag mapping"), mapping);
+        HBox row = new HBox(6, open, new Label("Tag mapping"), mapping);
         row.setAlignment(Pos.CENTER_LEFT);
         return row;
     }

@@ -53,9 +53,21 @@ class ConfigFormSchemaTest {
             Map.entry("#field-ema-every-steps", "stages[0].ema.everySteps"),
             Map.entry("#field-checkpoint-every-epochs", "checkpoint.everyEpochs"),
             Map.entry("#field-keep-last", "checkpoint.keepLast"));
-    /** The config below is an MLP's: the Model section shows the MLP's fields only. */
+    /**
+     * The config below is an MLP's: the Model section shows the MLP's fields only. The Data section holds every
+     * source type's fields (a text source's context and stride, a numpy source's inputs and targets), each shown only
+     * for the types whose schema has it.
+     */
     private static final Set<String> TEXTS = Set.of(
-            "#field-run-name", "#field-output-folder", "#field-hidden-layers-mlp", "#field-path", "#field-stage-name");
+            "#field-run-name",
+            "#field-output-folder",
+            "#field-hidden-layers-mlp",
+            "#field-path",
+            "#field-inputs",
+            "#field-targets",
+            "#field-context-window",
+            "#field-stride",
+            "#field-stage-name");
 
     private static final Map<String, String> CHOICES = Map.of(
             "#field-model",

@@ -248,7 +248,7 @@ class RunsViewTest {
                         .data("overlay:" + imported + ":val")
                         .size()))
                 .isEqualTo(2);
-        assertThat(onFx(() -> dashboard.validationChart().hasSeries("overlay:" + imported + ":acc")))
+        assertThat(onFx(() -> dashboard.validationChart().hasSeries("overlay:" + imported + ":val/accuracy")))
                 .isFalse();
 
         // a tag the defaults do not know, mapped by hand: drawn as the run's accuracy, the selection kept
@@ -258,10 +258,10 @@ class RunsViewTest {
                 .isEqualTo(2);
         assertThat(onFx(() -> dashboard
                         .validationChart()
-                        .data("overlay:" + imported + ":acc")
+                        .data("overlay:" + imported + ":val/accuracy")
                         .size()))
                 .isEqualTo(2);
-        assertThat(onFx(() -> dashboard.validationChart().hasSeries("overlay:fast:acc")))
+        assertThat(onFx(() -> dashboard.validationChart().hasSeries("overlay:fast:val/accuracy")))
                 .isTrue();
 
         // the picture in docs/app.md (copied from target/ by hand when the view changes)
