@@ -167,7 +167,48 @@ class NamedInputsTrainingTest {
         assertThat(clean.lastMetrics().get("val/accuracy")).isGreaterThan(0.6);
     }
 
+    @Test
+    void valuesAtEveryStepTrainAndPaddedStepsCountForNothing(@TempDir Path dir) throws Exception {
+        Map<String, NamedInputFixtures.Array> h = NamedInputFixtures.histories(128, 16, 3, 11);
+        double[] rewards = h.get("rewards").values();
+        double[] mask = h.get("mask").values();
+        double[] running = new double[rewards.length];
+        double[] noisy = new double[rewards.length];
+        double sum = 0;
+        double squares = 0;
+        for (int i = 0; i < 128; i++) {
+            double seen = 0;
+            for (int t = 0; t < 16; t++) {
+                seen += rewards[i * 16 + t];
+                running[i * 16 + t] = mask[i * 16 + t] * seen / (t + 1);
+                noisy[i * 16 + t] = mask[i * 16 + t] == 0 ? 5 : running[i * 16 + t];
+                sum += running[i * 16 + t];
+                squares += running[i * 16 + t] * running[i * 16 + t];
+            }
+        }
+        Map<String, NamedInputFixtures.Array> clean = new HashMap<>(h);
+        clean.put("targets", new NamedInputFixtures.Array("<f4", new long[] {128, 16, 1}, running));
+        Map<String, NamedInputFixtures.Array> padded = new HashMap<>(h);
+        padded.put("targets", new NamedInputFixtures.Array("<f4", new long[] {128, 16, 1}, noisy));
+        NamedInputFixtures.npz(dir.resolve("v.npz"), clean);
+        NamedInputFixtures.npz(dir.resolve("vp.npz"), padded);
+
+        RunResult a = TrainingRun.prepare(histories(dir, "values", "v.npz", "regression"))
+                .runHere();
+        RunResult b = TrainingRun.prepare(histories(dir, "valuesPadded", "vp.npz", "regression"))
+                .runHere();
+
+        assertThat(a.status()).as(a.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(ResumeTest.lossesByStep(b.runDir())).isEqualTo(ResumeTest.lossesByStep(a.runDir()));
+        double variance = squares / rewards.length - Math.pow(sum / rewards.length, 2);
+        assertThat(a.lastMetrics().get("val/mse")).isLessThan(variance / 2);
+    }
+
     private static RunConfig histories(Path dir, String name, String file) {
+        return histories(dir, name, file, "sequence");
+    }
+
+    private static RunConfig histories(Path dir, String name, String file, String task) {
         return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 2,
                  "model": {"type": "graph", "layers": [
@@ -177,12 +218,12 @@ class NamedInputsTrainingTest {
                    {"name": "pos", "type": "positionEmbedding"},
                    {"name": "block", "type": "transformerBlock", "heads": 2, "causal": true},
                    {"name": "norm", "type": "layerNorm"}]},
-                 "data": {"train": {"type": "numpy", "task": "sequence",
+                 "data": {"train": {"type": "numpy", "task": "%s",
                                     "inputs": {"actions": "%s:actions", "rewards": "%s:rewards"},
                                     "targets": "%s:targets", "targetMask": "%s:mask"}, "validationSplit": 0.25},
                  "stages": [{"name": "main", "epochs": 4, "batchSize": 16,
                              "optimizer": {"type": "adam", "learningRate": 0.005}}]}
-                """.formatted(name, file, file, file, file), dir)
+                """.formatted(name, task, file, file, file, file), dir)
                 .orThrow();
     }
 
