@@ -51,7 +51,8 @@ final class InputChecks {
         } else if (named) {
             problems.error(
                     firstPath + ".train.inputs",
-                    "names several inputs " + names + ", but the " + config.model().type()
+                    "names several inputs " + names + ", but the "
+                            + config.model().type()
                             + " shorthand reads one: write the model as a \"graph\" whose nodes read each input by name");
         }
         if (named && config.devices().maybeSeveral() && !config.parallel().synchronous()) {
@@ -115,7 +116,13 @@ final class InputChecks {
             }
         }
         for (String input : inputs) {
-            if (!read.contains(input)) {
+            if (!read.contains(input) && DiffusionConfig.made(input)) {
+                problems.error(
+                        dataPath + ".train.task",
+                        "a diffusion model reads the noised sample as \"noisy\" and its timestep as \"timestep\","
+                                + " but no layer reads \"" + input + "\": name it in a layer's \"inputs\" (e.g. a"
+                                + " \"timestepEmbedding\" with \"inputs\": \"timestep\")");
+            } else if (!read.contains(input)) {
                 String at = inputs.equals(List.of(NumpyInputs.SINGLE))
                         ? "model.layers"
                         : JsonLocations.child(dataPath + ".train.inputs", input);

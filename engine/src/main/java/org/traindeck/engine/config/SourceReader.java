@@ -147,13 +147,21 @@ final class SourceReader {
     }
 
     private SourceConfig readNumpy(JsonObjectReader r) {
-        SourceConfig.Numpy n =
-                RecordReader.read(r, SourceConfig.Numpy.class, Map.of("inputs", soFar -> readNumpyInputs(r)));
+        SourceConfig.Numpy n = RecordReader.read(
+                r,
+                SourceConfig.Numpy.class,
+                Map.of(
+                        "inputs", soFar -> readNumpyInputs(r),
+                        "diffusion", soFar -> DiffusionReader.read(r, problems, soFar.get("task") == Task.DIFFUSION)));
         if (n == null) {
             return null;
         }
+        if (n.task() == Task.DIFFUSION) {
+            DiffusionReader.check(r, problems, n);
+        }
         for (Map.Entry<String, String> input : n.inputs().byName().entrySet()) {
-            String at = n.inputs().named() ? JsonLocations.child(r.pathOf("inputs"), input.getKey()) : r.pathOf("inputs");
+            String at =
+                    n.inputs().named() ? JsonLocations.child(r.pathOf("inputs"), input.getKey()) : r.pathOf("inputs");
             checkExists(at, SourceConfig.Numpy.fileOf(input.getValue()), false);
         }
         if (n.targets() != null) {
@@ -185,6 +193,9 @@ final class SourceReader {
     private NumpyInputs readNumpyInputs(JsonObjectReader r) {
         JsonNode v = r.raw("inputs");
         String at = r.pathOf("inputs");
+        if (v == null && DiffusionReader.diffusion(r)) {
+            return new NumpyInputs(Map.of(), true);
+        }
         if (v == null) {
             problems.error(at, "is required: the array to train on, \"x.npy\" or \"data.npz:x\"");
             return null;
@@ -214,7 +225,8 @@ final class SourceReader {
             String where = JsonLocations.child(at, e.getKey());
             if (!GraphReader.NODE_NAME.matcher(e.getKey()).matches()) {
                 problems.error(
-                        where, "an input's name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
+                        where,
+                        "an input's name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
                 ok = false;
             } else if (!e.getValue().isTextual() || e.getValue().asText().isEmpty()) {
                 problems.error(

@@ -153,7 +153,7 @@ final class NamedNumpyReader {
         }
     }
 
-    private static InputArray input(
+    static InputArray input(
             String name,
             NpyArray x,
             String path,
@@ -168,7 +168,10 @@ final class NamedNumpyReader {
             if (s.length == 2 && x.dtype().isIntegral()) {
                 int vocabulary = vocabulary(x, path, training, index);
                 return new InputArray(
-                        name, new NpySamples(x, count, (int) steps, 0, 1f), new SampleShape.Tokens((int) steps), vocabulary);
+                        name,
+                        new NpySamples(x, count, (int) steps, 0, 1f),
+                        new SampleShape.Tokens((int) steps),
+                        vocabulary);
             }
             int features = s.length == 2 ? 1 : Math.toIntExact(s[2]);
             // [T, k] per sample as stored; the network takes [k, T]
@@ -249,7 +252,7 @@ final class NamedNumpyReader {
         return new NpySamples(m, count, steps, 0, 1f);
     }
 
-    private static void sameCount(NpyArray a, String path, long n, NpyArray first) {
+    static void sameCount(NpyArray a, String path, long n, NpyArray first) {
         if (a.sampleCount() != n) {
             throw new InvalidConfigException(
                     path,

@@ -14,7 +14,8 @@ public final class LossPositions {
     public static int of(Dataset d) {
         return switch (d.task()) {
             case SEGMENTATION, SEQUENCE -> d.targetLength();
-            case RECONSTRUCTION -> d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
+            case RECONSTRUCTION, DIFFUSION ->
+                d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
             default -> 1;
         };
     }
