@@ -68,6 +68,28 @@ class DiffusionConfigTest {
     }
 
     @Test
+    void aTimestepEmbeddingCountsItsParameters() throws Exception {
+        String layers = LAYERS.replace(
+                "\"type\": \"dense\", \"inputs\": \"timestep\", \"units\": 8, \"activation\": \"tanh\"",
+                "\"type\": \"timestepEmbedding\", \"inputs\": \"timestep\", \"units\": 8, \"frequencies\": 16");
+        MainAccess.Result r = validate(layers, SOURCE);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        // 16 · 8 + 8 + 8 · 8 + 8
+        assertThat(r.stdout()).containsPattern("t\\s.*timestepEmbedding.*\\b208\\b");
+    }
+
+    @Test
+    void aTimestepEmbeddingOfAnythingButTheTimestepIsRefused() throws Exception {
+        String layers = LAYERS.replace(
+                        "\"type\": \"dense\", \"inputs\": \"timestep\", \"units\": 8, \"activation\": \"tanh\"",
+                        "\"type\": \"dense\", \"inputs\": \"timestep\", \"units\": 8")
+                .replace(
+                        "{\"name\": \"c\", \"type\": \"dense\", \"inputs\": \"meta\", \"units\": 8, \"activation\": \"tanh\"}",
+                        "{\"name\": \"c\", \"type\": \"timestepEmbedding\", \"inputs\": \"meta\", \"units\": 8}");
+        refused(validate(layers, SOURCE), "model.layers[1]", "embeds one timestep per sample");
+    }
+
+    @Test
     void anUnconditionalModelNamesNoInputs() throws Exception {
         String layers = LAYERS.replace("\"inputs\": \"meta\"", "\"inputs\": \"t\"");
         MainAccess.Result r = validate(layers, SOURCE.replace("\"inputs\": {\"meta\": \"set.npz:meta\"}, ", ""));

@@ -15,8 +15,8 @@ import org.traindeck.engine.data.NamedInputFixtures;
 import org.traindeck.engine.devices.DeviceDiscovery;
 
 /**
- * A conditional diffusion model (clean pictures as targets, a colour code as conditioning, v-prediction with min-SNR
- * weighting) as a user writes it: its noise is drawn per example from its position in the epoch, so two CPU workers
+ * A conditional diffusion model (clean pictures as targets, a colour code as conditioning, the timestep through a
+ * timestepEmbedding, v-prediction with min-SNR weighting) as a user writes it: its noise is drawn per example from its position in the epoch, so two CPU workers
  * train as one device at the global batch and a stop in the middle of an epoch resumes bit for bit; its denoising
  * loss falls, and validation's fixed draws give the same loss for the same weights.
  */
@@ -25,7 +25,7 @@ class DiffusionTrainingTest {
     private static final String CONFIG = """
             {"name": "%s", "outputDir": "out", "seed": 3, "devices": "%s",
              "model": {"type": "graph", "layers": [
-               {"name": "t", "type": "dense", "inputs": "timestep", "units": 8, "activation": "tanh"},
+               {"name": "t", "type": "timestepEmbedding", "inputs": "timestep", "units": 8, "frequencies": 16},
                {"name": "c", "type": "dense", "inputs": "meta", "units": 8, "activation": "tanh"},
                {"name": "tc", "type": "concat", "inputs": ["t", "c"]},
                {"name": "map", "type": "dense", "units": 36},
