@@ -48,6 +48,25 @@ class ModelSummaryFlowTest extends WindowTest {
     }
 
     @Test
+    void aModelOfTwoNamedInputsListsEachInputWithItsShape(FxRobot robot) {
+        fixture.dialogs.toOpen = WindowFixture.repoRoot().resolve("sample-configs/shapes-colour.json");
+        robot.clickOn("#open");
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(1));
+
+        waitUntil("the two-input table", () -> node(robot, "both").isPresent());
+        assertThat(onFx(() -> table(robot).getItems().stream()
+                        .map(ModelOverview.Node::name)
+                        .limit(2)
+                        .toList()))
+                .containsExactly("image", "colour");
+        assertThat(node(robot, "image").get().outputShape()).isEqualTo("[16, 16, 1]");
+        assertThat(node(robot, "colour").get().outputShape()).isEqualTo("[3]");
+        assertThat(node(robot, "both").get().inputs()).containsExactly("picture", "code");
+        assertThat(node(robot, "code").get().inputs()).containsExactly("colour");
+    }
+
+    @Test
     void theGraphSamplesTableFollowsTheJsonMarksAShapeErrorAndTheSampleTrainsLive(FxRobot robot, @TempDir Path out) {
         fixture.dialogs.toOpen = WindowFixture.repoRoot().resolve("sample-configs/digits-graph.json");
         robot.clickOn("#open");

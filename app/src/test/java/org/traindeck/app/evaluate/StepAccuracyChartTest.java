@@ -42,7 +42,8 @@ class StepAccuracyChartTest {
             return null;
         });
 
-        List<XYChart.Data<String, Number>> bars = onFx(() -> List.copyOf(chart.getData().get(0).getData()));
+        List<XYChart.Data<String, Number>> bars =
+                onFx(() -> List.copyOf(chart.getData().get(0).getData()));
         assertThat(bars).extracting(XYChart.Data::getXValue).containsExactly("1-4", "5-8", "9-16");
         assertThat(bars).extracting(d -> d.getYValue().doubleValue()).containsExactly(0.3, 0.6, 0.95);
         assertThat(onFx(chart::isVisible)).isTrue();

@@ -12,10 +12,8 @@ import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.data.FloatSamples;
 import org.traindeck.engine.train.state.StartWork;
 
 /**
@@ -80,15 +78,10 @@ final class DataShapes {
 
     private static Entry load(RunConfig config) {
         try (DataLoader.Loaded data = DataLoader.load(config, config.data(), "data")) {
-            return new Entry(new Shape(standIn(data.train()), data.train().toString()), null);
+            return new Entry(new Shape(data.train().standIn(), data.train().toString()), null);
         } catch (InvalidConfigException e) {
             return new Entry(null, e);
         }
-    }
-
-    /** A one-sample dataset of zeros with the same inputs, task, outputs, class names and vocabulary. */
-    private static Dataset standIn(Dataset d) {
-        return d.standIn();
     }
 
     /** Each data file's path, size and modification time. */

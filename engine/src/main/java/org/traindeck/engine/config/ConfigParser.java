@@ -178,7 +178,7 @@ public final class ConfigParser {
         own.put("devices", soFar -> readDevices(r));
         own.put("model", soFar -> {
             JsonObjectReader model = r.requiredObject("model");
-            return model == null ? null : readModel(model);
+            return model == null ? null : readModel(model, DataInputNames.of(r.raw("data"), r.raw("stages")));
         });
         own.put("data", soFar -> {
             JsonObjectReader data = r.requiredObject("data");
@@ -223,13 +223,14 @@ public final class ConfigParser {
         return DeviceSelection.gpus(indices);
     }
 
-    private ModelConfig readModel(JsonObjectReader r) {
+    private ModelConfig readModel(JsonObjectReader r, List<String> dataInputs) {
         Class<? extends ModelConfig> variant = RecordReader.variant(r, ModelConfig.class);
         if (variant == null) {
             return null;
         }
         ModelConfig model = variant == ModelConfig.Graph.class
-                ? RecordReader.read(r, variant, Map.of("layers", soFar -> new GraphReader(problems).readLayers(r)))
+                ? RecordReader.read(
+                        r, variant, Map.of("layers", soFar -> new GraphReader(problems, dataInputs).readLayers(r)))
                 : RecordReader.read(r, variant);
         if (model instanceof ModelConfig.Vit vit) {
             checkHeads(r, vit.width(), vit.heads());

@@ -2,6 +2,7 @@ package org.traindeck.engine.config;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
@@ -10,17 +11,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What makes a list of layers a graph: unique names, no cycle, every node's output used. A name that is no layer's is
- * the data's input or a mistake, which only the data section can tell: {@link CrossChecks} says which.
+ * What makes a list of layers a graph: unique names, inputs that exist (a node or one of the data's inputs), no cycle,
+ * every node's output used.
  */
 final class GraphChecks {
 
     private final Problems problems;
     private final String at;
+    private final List<String> dataInputs;
 
-    GraphChecks(Problems problems, String layersPath) {
+    /** @param dataInputs the names the data's inputs go by ("input", or a numpy source's names) */
+    GraphChecks(Problems problems, String layersPath, List<String> dataInputs) {
         this.problems = problems;
         this.at = layersPath;
+        this.dataInputs = dataInputs;
     }
 
     /** Whether the layers form a graph the compiler can walk (every problem is reported). */
@@ -52,9 +56,11 @@ final class GraphChecks {
                 } else if (in.equals(layers.get(i).name())) {
                     problems.error(where, "the layer \"" + in + "\" takes its own output: a graph cannot loop");
                     ok = false;
-                } else if (!byName.containsKey(in)) {
-                    // the data's input, or a name only the data section can confirm (CrossChecks.checkGraphInputs)
+                } else if (dataInputs.contains(in)) {
                     continue;
+                } else if (!byName.containsKey(in)) {
+                    problems.error(where, unknown(in, layers.get(i).inputs() == null, byName.keySet()));
+                    ok = false;
                 } else {
                     used[byName.get(in)] = true;
                 }
@@ -80,6 +86,19 @@ final class GraphChecks {
             }
         }
         return ok;
+    }
+
+    private String unknown(String name, boolean byDefault, Collection<String> layerNames) {
+        boolean single = dataInputs.equals(List.of(GraphReader.INPUT));
+        if (byDefault && !single) {
+            return "the first layer reads the data as \"input\", but the data's inputs are named " + dataInputs
+                    + ": say which it reads, e.g. \"inputs\": \"" + dataInputs.get(0) + "\"";
+        }
+        List<String> known = new ArrayList<>(layerNames);
+        known.addAll(dataInputs);
+        return (single ? "no layer is named \"" : "no layer or data input is named \"") + name + "\""
+                + Suggestions.didYouMean(name, known)
+                + (single ? "" : " (the data's inputs: " + String.join(", ", dataInputs) + ")");
     }
 
     private String path(int i) {

@@ -22,9 +22,12 @@ final class GraphReader {
     private static final List<String> OWN_KEYS = List.of("type", "name", "inputs");
 
     private final Problems problems;
+    private final List<String> dataInputs;
 
-    GraphReader(Problems problems) {
+    /** @param dataInputs the names the data's inputs go by ("input", or a numpy source's names) */
+    GraphReader(Problems problems, List<String> dataInputs) {
         this.problems = problems;
+        this.dataInputs = dataInputs;
     }
 
     List<LayerSpec> readLayers(JsonObjectReader model) {
@@ -68,7 +71,7 @@ final class GraphReader {
         if (!complete) {
             return null;
         }
-        return new GraphChecks(problems, at).check(layers) ? layers : null;
+        return new GraphChecks(problems, at, dataInputs).check(layers) ? layers : null;
     }
 
     private LayerSpec readLayer(JsonObjectReader r, int index) {
@@ -85,8 +88,11 @@ final class GraphReader {
                     r.pathOf("name"),
                     "must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
             name = null;
-        } else if (INPUT.equals(name)) {
-            problems.error(r.pathOf("name"), "\"input\" names the data; give the layer another name");
+        } else if (INPUT.equals(name) || dataInputs.contains(name)) {
+            problems.error(
+                    r.pathOf("name"),
+                    "\"" + name + "\" names " + (INPUT.equals(name) ? "the data" : "one of the data's inputs")
+                            + "; give the layer another name");
             name = null;
         }
         List<String> inputs = readInputs(r);

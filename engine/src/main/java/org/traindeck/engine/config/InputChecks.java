@@ -1,6 +1,5 @@
 package org.traindeck.engine.config;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -87,33 +86,9 @@ final class InputChecks {
     }
 
     private void checkGraph(List<LayerSpec> layers, List<String> inputs, String dataPath) {
-        Set<String> layerNames = new HashSet<>();
-        for (int i = 0; i < layers.size(); i++) {
-            String name = layers.get(i).name();
-            layerNames.add(name);
-            if (inputs.contains(name)) {
-                problems.error(
-                        "model.layers[" + i + "].name",
-                        "\"" + name + "\" names one of the data's inputs: give the layer another name");
-            }
-        }
         Set<String> read = new HashSet<>();
         for (int i = 0; i < layers.size(); i++) {
-            List<String> taken = GraphReader.effectiveInputs(layers, i);
-            for (int k = 0; k < taken.size(); k++) {
-                String in = taken.get(k);
-                if (layerNames.contains(in)) {
-                    continue;
-                }
-                if (inputs.contains(in)) {
-                    read.add(in);
-                    continue;
-                }
-                String where = layers.get(i).inputs() == null
-                        ? "model.layers[" + i + "]"
-                        : JsonLocations.element("model.layers[" + i + "].inputs", k);
-                problems.error(where, unknown(in, layers.get(i).inputs() == null, inputs, layerNames));
-            }
+            read.addAll(GraphReader.effectiveInputs(layers, i));
         }
         for (String input : inputs) {
             if (!read.contains(input) && DiffusionConfig.made(input)) {
@@ -132,18 +107,5 @@ final class InputChecks {
                                 + " (e.g. \"inputs\": \"" + input + "\"), or leave it out of the data");
             }
         }
-    }
-
-    private static String unknown(String name, boolean byDefault, List<String> inputs, Set<String> layers) {
-        boolean single = inputs.equals(List.of(NumpyInputs.SINGLE));
-        if (byDefault && NumpyInputs.SINGLE.equals(name)) {
-            return "the first layer reads the data as \"input\", but the data's inputs are named " + inputs
-                    + ": say which it reads, e.g. \"inputs\": \"" + inputs.get(0) + "\"";
-        }
-        List<String> known = new ArrayList<>(layers);
-        known.addAll(inputs);
-        return (single ? "no layer is named \"" : "no layer or data input is named \"") + name + "\""
-                + Suggestions.didYouMean(name, known)
-                + (single ? "" : " (the data's inputs: " + String.join(", ", inputs) + ")");
     }
 }

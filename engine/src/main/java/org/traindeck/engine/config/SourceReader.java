@@ -169,10 +169,14 @@ final class SourceReader {
         }
         if (n.targetMask() != null) {
             checkExists(r.pathOf("targetMask"), SourceConfig.Numpy.fileOf(n.targetMask()), false);
-            if (n.task() != Task.SEQUENCE || n.targets() == null) {
+            boolean perStep = n.targets() != null
+                    && (n.task() == Task.SEQUENCE
+                            || n.task() == Task.REGRESSION && n.inputs().named());
+            if (!perStep) {
                 problems.error(
                         r.pathOf("targetMask"),
-                        "applies to a sequence's per-step targets only (task \"sequence\" with \"targets\")");
+                        "applies to per-step targets only (task \"sequence\" or \"regression\" with named inputs"
+                                + " and \"targets\")");
             }
         }
         if (n.context() != null && n.task() != Task.SEQUENCE) {

@@ -172,6 +172,14 @@ public final class Dataset {
         return inputs.size() > 1 || !SINGLE_INPUT.equals(inputs.get(0).name());
     }
 
+    /**
+     * Whether the targets are values at every step of the inputs' sequences ([T, k] per sample, stored [k, T]), not
+     * values per sample: regression of named inputs whose targets were [N, T, k].
+     */
+    public boolean perStepValues() {
+        return task == Task.REGRESSION && namedInputs() && targets.length() > outputs;
+    }
+
     /** Whether some targets are padding ({@link #copyTargetMask}). */
     public boolean hasTargetMask() {
         return targetMask != null;

@@ -41,7 +41,8 @@ public record InputSignature(String name, SampleShape shape, int vocabulary) {
             if (eq <= 0) {
                 return null;
             }
-            InputSignature in = parse(part.substring(0, eq), part.substring(eq + 1).split(":", -1));
+            InputSignature in =
+                    parse(part.substring(0, eq), part.substring(eq + 1).split(":", -1));
             if (in == null) {
                 return null;
             }
@@ -71,14 +72,17 @@ public record InputSignature(String name, SampleShape shape, int vocabulary) {
             return switch (f[0]) {
                 case "flat" -> f.length == 2 ? new InputSignature(name, new SampleShape.Flat(i(f[1])), 0) : null;
                 case "image" ->
-                    f.length == 4 ? new InputSignature(name, new SampleShape.Image(i(f[1]), i(f[2]), i(f[3])), 0) : null;
+                    f.length == 4
+                            ? new InputSignature(name, new SampleShape.Image(i(f[1]), i(f[2]), i(f[3])), 0)
+                            : null;
                 case "volume" ->
                     f.length == 5
-                            ? new InputSignature(
-                                    name, new SampleShape.Volume(i(f[1]), i(f[2]), i(f[3]), i(f[4])), 0)
+                            ? new InputSignature(name, new SampleShape.Volume(i(f[1]), i(f[2]), i(f[3]), i(f[4])), 0)
                             : null;
-                case "steps" -> f.length == 3 ? new InputSignature(name, new SampleShape.Steps(i(f[1]), i(f[2])), 0) : null;
-                case "tokens" -> f.length == 3 ? new InputSignature(name, new SampleShape.Tokens(i(f[1])), i(f[2])) : null;
+                case "steps" ->
+                    f.length == 3 ? new InputSignature(name, new SampleShape.Steps(i(f[1]), i(f[2])), 0) : null;
+                case "tokens" ->
+                    f.length == 3 ? new InputSignature(name, new SampleShape.Tokens(i(f[1])), i(f[2])) : null;
                 default -> null;
             };
         } catch (NumberFormatException e) {

@@ -54,7 +54,9 @@ final class NamedNumpyReader {
                     paths.get(0), arrays.get(0).source() + " holds " + n + " samples; at most " + Integer.MAX_VALUE);
         }
         int count = (int) Math.min(c.limit() > 0 ? c.limit() : n, n);
-        long steps = task == Task.SEQUENCE ? stepsOf(y, at) : -1;
+        long steps = task == Task.SEQUENCE
+                ? stepsOf(y, at)
+                : task == Task.REGRESSION && y.shape().length == 3 ? y.shape()[1] : -1;
         List<InputArray> inputs = new ArrayList<>();
         int k = 0;
         for (String name : c.inputs().names()) {
@@ -128,12 +130,20 @@ final class NamedNumpyReader {
             case REGRESSION -> {
                 NumpyReader.checkFinite(y, at + ".targets");
                 long[] ys = y.shape();
+                if (ys.length == 3) {
+                    // values at each step, [T, k] per sample as stored; the network's outputs are [k, T]
+                    int steps = Math.toIntExact(ys[1]);
+                    int values = Math.toIntExact(ys[2]);
+                    SampleArray mask = c.targetMask() == null ? null : mask(c, at, y, count, files);
+                    return Dataset.named(
+                            inputs, task, new NpySamples(y, count, steps * values, values, 1f), mask, values);
+                }
                 int values = ys.length == 1 ? 1 : ys.length == 2 ? Math.toIntExact(ys[1]) : -1;
                 if (values < 1) {
                     throw new InvalidConfigException(
                             at + ".targets",
-                            "regression targets are [N] or [N, k] values, but " + y.source() + " is "
-                                    + Arrays.toString(ys));
+                            "regression targets are [N] or [N, k] values, or [N, T, k] values at each step, but "
+                                    + y.source() + " is " + Arrays.toString(ys));
                 }
                 return Dataset.named(inputs, task, new NpySamples(y, count, values, 0, 1f), null, values);
             }
@@ -229,11 +239,12 @@ final class NamedNumpyReader {
 
     private static SampleArray mask(SourceConfig.Numpy c, String at, NpyArray y, int count, NumpyFiles files) {
         NpyArray m = NumpyReader.open(files, c.targetMask(), at + ".targetMask");
-        if (!Arrays.equals(m.shape(), y.shape())) {
+        long[] perStep = Arrays.copyOf(y.shape(), 2);
+        if (!Arrays.equals(m.shape(), perStep)) {
             throw new InvalidConfigException(
                     at + ".targetMask",
-                    "has a 1 or 0 for each target, so it is " + Arrays.toString(y.shape()) + " like the targets, but "
-                            + m.source() + " is " + Arrays.toString(m.shape()));
+                    "has a 1 or 0 for each step of the targets, so it is " + Arrays.toString(perStep) + " like the"
+                            + " targets' first two axes, but " + m.source() + " is " + Arrays.toString(m.shape()));
         }
         NumpyReader.checkFinite(m, at + ".targetMask");
         int steps = Math.toIntExact(y.shape()[1]);

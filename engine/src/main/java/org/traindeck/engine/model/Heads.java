@@ -59,40 +59,19 @@ public final class Heads {
         Activation act = activation(head, task);
         int n = input.outputs();
         switch (task) {
-            case CLASSIFICATION, REGRESSION -> {
-                if (out.getType() == InputType.Type.RNN) {
-                    throw new ShapeError("a " + task.json + " head takes a vector per sample but gets "
-                            + Shapes.describe(out) + ": end with \"globalPool\" or \"firstToken\"");
+            case REGRESSION -> {
+                if (input.perStep()) {
+                    g.addLayer(
+                            OUTPUT,
+                            perStep(out, input, loss, act, "a per-step regression head predicts its values"),
+                            last);
+                } else {
+                    addPerSample(g, last, out, task, loss, act, n, ownKernel);
                 }
-                OutputLayer layer = new OutputLayer.Builder(loss)
-                        .activation(act)
-                        .nOut(n)
-                        .weightInit(WeightInit.XAVIER)
-                        .build();
-                g.addLayer(
-                        OUTPUT,
-                        ownKernel && SoftmaxOutputHead.computes(layer) ? new SoftmaxOutputHead(layer) : layer,
-                        last);
             }
+            case CLASSIFICATION -> addPerSample(g, last, out, task, loss, act, n, ownKernel);
             case SEQUENCE -> {
-                if (out.getType() != InputType.Type.RNN) {
-                    throw new ShapeError(
-                            "a sequence head predicts a token at every step, so it takes a sequence, but gets "
-                                    + Shapes.describe(out));
-                }
-                long steps = input.steps();
-                long outSteps = ((InputType.InputTypeRecurrent) out).getTimeSeriesLength();
-                if (steps > 0 && outSteps > 0 && steps != outSteps) {
-                    throw new ShapeError("a sequence head predicts a token at each of the data's " + steps
-                            + " steps, but gets " + Shapes.describe(out)
-                            + ": keep the sequence's length (no pooling or striding along the steps)");
-                }
-                RnnOutputLayer layer = new RnnOutputLayer.Builder(loss)
-                        .activation(act)
-                        .nOut(n)
-                        .dataFormat(RNNFormat.NCW)
-                        .weightInit(WeightInit.XAVIER)
-                        .build();
+                RnnOutputLayer layer = perStep(out, input, loss, act, "a sequence head predicts a token");
                 g.addLayer(
                         OUTPUT,
                         ownKernel && SoftmaxSequenceHead.computes(layer) ? new SoftmaxSequenceHead(layer) : layer,
@@ -100,6 +79,48 @@ public final class Heads {
             }
             case SEGMENTATION, RECONSTRUCTION, DIFFUSION -> perPosition(g, last, out, input, loss, act);
         }
+    }
+
+    private static void addPerSample(
+            ComputationGraphConfiguration.GraphBuilder g,
+            String last,
+            InputType out,
+            Task task,
+            LossFunction loss,
+            Activation act,
+            int n,
+            boolean ownKernel) {
+        if (out.getType() == InputType.Type.RNN) {
+            throw new ShapeError("a " + task.json + " head takes a vector per sample but gets " + Shapes.describe(out)
+                    + ": end with \"globalPool\" or \"firstToken\"");
+        }
+        OutputLayer layer = new OutputLayer.Builder(loss)
+                .activation(act)
+                .nOut(n)
+                .weightInit(WeightInit.XAVIER)
+                .build();
+        g.addLayer(OUTPUT, ownKernel && SoftmaxOutputHead.computes(layer) ? new SoftmaxOutputHead(layer) : layer, last);
+    }
+
+    /** A prediction at every step of the data's sequences; {@code what} says which head predicts what, for messages. */
+    private static RnnOutputLayer perStep(
+            InputType out, ModelInput input, LossFunction loss, Activation act, String what) {
+        if (out.getType() != InputType.Type.RNN) {
+            throw new ShapeError(what + " at every step, so it takes a sequence, but gets " + Shapes.describe(out));
+        }
+        long steps = input.steps();
+        long outSteps = ((InputType.InputTypeRecurrent) out).getTimeSeriesLength();
+        if (steps > 0 && outSteps > 0 && steps != outSteps) {
+            throw new ShapeError(what + " at each of the data's " + steps
+                    + " steps, but gets " + Shapes.describe(out)
+                    + ": keep the sequence's length (no pooling or striding along the steps)");
+        }
+        return new RnnOutputLayer.Builder(loss)
+                .activation(act)
+                .nOut(input.outputs())
+                .dataFormat(RNNFormat.NCW)
+                .weightInit(WeightInit.XAVIER)
+                .build();
     }
 
     private static void perPosition(

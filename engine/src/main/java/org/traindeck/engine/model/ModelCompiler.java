@@ -34,7 +34,8 @@ public final class ModelCompiler {
     /** What the network sees of the data. */
     public static ModelInput inputOf(ModelConfig model, Dataset data) {
         if (data.namedInputs()) {
-            return ModelInput.named(InputSignature.of(data.inputs()), data.task(), data.outputCount());
+            return ModelInput.named(
+                    InputSignature.of(data.inputs()), data.task(), data.outputCount(), data.perStepValues());
         }
         boolean tokens = data.shape() instanceof SampleShape.Tokens;
         return new ModelInput(

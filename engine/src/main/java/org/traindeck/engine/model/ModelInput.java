@@ -10,16 +10,18 @@ import org.traindeck.engine.data.InputSignature;
  * has (classes, target values, the input's channels, the vocabulary), and whether the input is token ids (then
  * {@code input} is {@code InputType.recurrent(vocabulary, steps)} and the arrays hold ids, [batch, 1, steps]). For
  * data of several named inputs, {@code named} lists them in the order the network takes them ({@code input} is then
- * the first's type); it is empty for the single input, named "input".
+ * the first's type); it is empty for the single input, named "input". {@code perStep}: a regression predicts its values at
+ * every step of the sequences, as a sequence task predicts a class.
  */
-public record ModelInput(InputType input, Task task, int outputs, boolean tokens, List<InputSignature> named) {
+public record ModelInput(
+        InputType input, Task task, int outputs, boolean tokens, List<InputSignature> named, boolean perStep) {
 
     public ModelInput {
         named = List.copyOf(named);
     }
 
     public ModelInput(InputType input, Task task, int outputs, boolean tokens) {
-        this(input, task, outputs, tokens, List.of());
+        this(input, task, outputs, tokens, List.of(), false);
     }
 
     /** Features, not token ids, except for next-token data, which is always ids. */
@@ -32,15 +34,21 @@ public record ModelInput(InputType input, Task task, int outputs, boolean tokens
         return new ModelInput(InputType.recurrent(vocabulary, steps), task, outputs, true);
     }
 
-    /** Several named inputs (a layer graph reads each by name). */
-    public static ModelInput named(List<InputSignature> inputs, Task task, int outputs) {
+    /**
+     * Several named inputs (a layer graph reads each by name).
+     *
+     * @param perStep whether a regression's {@code outputs} values are predicted at every step of the sequences
+     */
+    public static ModelInput named(List<InputSignature> inputs, Task task, int outputs, boolean perStep) {
         InputSignature first = inputs.get(0);
-        return new ModelInput(first.inputType(), task, outputs, first.tokens(), inputs);
+        return new ModelInput(first.inputType(), task, outputs, first.tokens(), inputs, perStep);
     }
 
     /** The graph's input names, in the order the network takes their arrays. */
     public List<String> names() {
-        return named.isEmpty() ? List.of(Heads.INPUT) : named.stream().map(InputSignature::name).toList();
+        return named.isEmpty()
+                ? List.of(Heads.INPUT)
+                : named.stream().map(InputSignature::name).toList();
     }
 
     /** Every input's type, in the order the network takes them. */

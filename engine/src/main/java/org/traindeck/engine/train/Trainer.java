@@ -143,8 +143,9 @@ final class Trainer {
     /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
     static String dataShape(Dataset d) {
         if (d.namedInputs()) {
-            return "Shape[named, outputs=" + d.outputCount() + ", task=" + d.task().name() + ", targets="
-                    + d.targetLength() + ", inputs=" + InputSignature.encode(InputSignature.of(d.inputs())) + "]";
+            return "Shape[named, outputs=" + d.outputCount() + ", task="
+                    + d.task().name() + ", targets=" + d.targetLength() + ", inputs="
+                    + InputSignature.encode(InputSignature.of(d.inputs())) + "]";
         }
         String shape = "Shape[featureCount=" + d.featureCount() + ", image=" + d.imageShape() + ", outputs="
                 + d.outputCount() + ", task=" + d.task().name() + "]";

@@ -25,6 +25,7 @@ class ClassCounts {
 
     /** @param matrix whether to keep the confusion matrix (not for a text's vocabulary: a large one would not fit) */
     private final long[] correctAt;
+
     private final long[] countAt;
 
     ClassCounts(int classes, int positions, boolean matrix) {

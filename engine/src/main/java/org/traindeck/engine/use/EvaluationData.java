@@ -29,7 +29,8 @@ final class EvaluationData {
     record Chosen(DataLoader.Loaded loaded, String description) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> PATH_FIELDS = List.of("path", "images", "masks", "inputs", "targets", "targetMask");
+    private static final List<String> PATH_FIELDS =
+            List.of("path", "images", "masks", "inputs", "targets", "targetMask");
 
     private EvaluationData() {}
 
@@ -157,7 +158,9 @@ final class EvaluationData {
                     ObjectNode named = ((ObjectNode) v).deepCopy();
                     named.fields().forEachRemaining(e -> {
                         if (e.getValue().isTextual()) {
-                            e.setValue(named.textNode(base.resolve(e.getValue().asText()).normalize().toString()));
+                            e.setValue(named.textNode(base.resolve(e.getValue().asText())
+                                    .normalize()
+                                    .toString()));
                         }
                     });
                     o.set(field, named);

@@ -15,6 +15,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.batch.LabelMasks;
 
 /**
  * Evaluates a trained model: streams its test data through the network in batches (so a test set larger than memory
@@ -100,14 +101,24 @@ public final class ModelEvaluation {
         };
         ValueFigures values = classes != null
                 ? null
-                : new ValueFigures(task == Task.RECONSTRUCTION, task == Task.RECONSTRUCTION ? 1 : data.targetLength());
+                : data.perStepValues()
+                        ? new ValueFigures(false, data.outputCount(), data.targetLength() / data.outputCount())
+                        : new ValueFigures(
+                                task == Task.RECONSTRUCTION, task == Task.RECONSTRUCTION ? 1 : data.targetLength());
         for (int b = 0; b < batches; b++) {
             BatchMaker.Batch x = maker.batch(order, b, batch, 0, 0, 0, false);
             INDArray out = model.output(x.inputs())[0];
             if (classes != null) {
                 classes.add(flat(out), flat(x.labels()), x.labelMask() == null ? null : flat(x.labelMask()), x.size());
             } else {
-                values.add(flat(out), flat(x.labels()), x.size());
+                float[] labels = flat(x.labels());
+                values.add(
+                        flat(out),
+                        labels,
+                        x.labelMask() == null
+                                ? null
+                                : LabelMasks.perValue(flat(x.labelMask()), x.size(), labels.length / x.size()),
+                        x.size());
             }
             progress.accept((b + 1.0) / batches);
         }

@@ -18,7 +18,12 @@ import org.traindeck.engine.train.resume.ResumePoint;
  * the shape back exactly as training wrote it.
  */
 record StoredShape(
-        SampleShape shape, Task task, int outputs, int targetLength, Vocabulary vocabulary, List<InputSignature> named) {
+        SampleShape shape,
+        Task task,
+        int outputs,
+        int targetLength,
+        Vocabulary vocabulary,
+        List<InputSignature> named) {
 
     private static final Pattern NAMED =
             Pattern.compile("Shape\\[named, outputs=(\\d+), task=([A-Z]+), targets=(\\d+), inputs=(.+)]");
@@ -123,12 +128,7 @@ record StoredShape(
             throw unreadable(file, fingerprint);
         }
         StoredShape stored = new StoredShape(
-                inputs.get(0).shape(),
-                task,
-                Integer.parseInt(m.group(1)),
-                Integer.parseInt(m.group(3)),
-                null,
-                inputs);
+                inputs.get(0).shape(), task, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(3)), null, inputs);
         if (!stored.describe().equals(rest)) {
             throw unreadable(file, fingerprint);
         }

@@ -135,7 +135,8 @@ public final class TrainedModel {
     /** What the network sees, as {@link ModelCompiler#inputOf} works it out from the training data. */
     private static ModelInput inputOf(RunConfig config, StoredShape s) {
         if (!s.named().isEmpty()) {
-            return ModelInput.named(s.named(), s.task(), s.outputs());
+            return ModelInput.named(
+                    s.named(), s.task(), s.outputs(), s.task() == Task.REGRESSION && s.targetLength() > s.outputs());
         }
         boolean images = ModelCompiler.wantsImages(config.model());
         boolean tokens = s.shape() instanceof SampleShape.Tokens;

@@ -60,7 +60,11 @@ class NamedInputsConfigTest {
     private static void refused(MainAccess.Result r, String path, String... words) {
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(2);
         String all = r.stdout() + r.stderr();
-        assertThat(all).contains(path).contains("line ").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(all)
+                .contains(path)
+                .contains("line ")
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ");
         for (String w : words) {
             assertThat(all).contains(w);
         }
@@ -117,7 +121,9 @@ class NamedInputsConfigTest {
     @Test
     void aLayerNamedLikeAnInputIsRefused() throws Exception {
         refused(
-                validate(graph(GOOD_LAYERS.replace("\"name\": \"pool\"", "\"name\": \"meta\"")
+                validate(
+                        graph(GOOD_LAYERS
+                                .replace("\"name\": \"pool\"", "\"name\": \"meta\"")
                                 .replace("[\"pool\", \"code\"]", "[\"meta\", \"code\"]")),
                         SOURCE),
                 "model.layers[1].name",

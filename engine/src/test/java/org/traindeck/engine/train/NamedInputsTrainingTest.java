@@ -49,7 +49,8 @@ class NamedInputsTrainingTest {
         if (!Files.exists(dir.resolve("set.npz"))) {
             NamedInputFixtures.npz(dir.resolve("set.npz"), NamedInputFixtures.pictureAndCode(256, 3));
         }
-        return ConfigParser.parse(TWO_INPUTS.formatted(name, devices, batch), dir).orThrow();
+        return ConfigParser.parse(TWO_INPUTS.formatted(name, devices, batch), dir)
+                .orThrow();
     }
 
     @Test
@@ -71,7 +72,8 @@ class NamedInputsTrainingTest {
     void clusterExecutorsTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
         RunResult one = TrainingRun.prepare(twoInputs(dir, "alone", "cpu", 32)).runHere();
         RunConfig cluster = ConfigParser.parse(
-                        TWO_INPUTS.formatted("executors", "cpu", 16)
+                        TWO_INPUTS
+                                .formatted("executors", "cpu", 16)
                                 .replace(
                                         "\"stages\"",
                                         "\"parallel\": {\"cluster\": \"inprocess://localhost:1\", \"executors\": 2},"
@@ -91,7 +93,8 @@ class NamedInputsTrainingTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(twoInputs(dir, "straight", "cpu", 32)).runHere();
+        RunResult straight =
+                TrainingRun.prepare(twoInputs(dir, "straight", "cpu", 32)).runHere();
         RunResult stopped = TestRuns.stopAfterStep(twoInputs(dir, "stopped", "cpu", 32), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
@@ -117,9 +120,16 @@ class NamedInputsTrainingTest {
         NamedInputFixtures.npz(dir.resolve("test.npz"), test);
 
         MainAccess.Result predicted = MainAccess.run(
-                "predict", run.runDir().toString(), inputs.toString(), "--out", dir.resolve("p.npy").toString());
+                "predict",
+                run.runDir().toString(),
+                inputs.toString(),
+                "--out",
+                dir.resolve("p.npy").toString());
         MainAccess.Result evaluated = MainAccess.run(
-                "evaluate", run.runDir().toString(), "--data", dir.resolve("test.json").toString());
+                "evaluate",
+                run.runDir().toString(),
+                "--data",
+                dir.resolve("test.json").toString());
 
         assertThat(predicted.exitCode()).as(predicted.stderr()).isZero();
         assertThat(evaluated.exitCode()).as(evaluated.stderr()).isZero();
@@ -128,7 +138,8 @@ class NamedInputsTrainingTest {
         for (int i = 0; i < 64; i++) {
             loss -= Math.log(Math.max(p[i * 4 + (int) test.get("y").values()[i]], 1e-7));
         }
-        JsonNode figures = JSON.readTree(run.runDir().resolve("evaluation.json").toFile()).path("figures");
+        JsonNode figures =
+                JSON.readTree(run.runDir().resolve("evaluation.json").toFile()).path("figures");
         assertThat(loss / 64).isCloseTo(figures.path("val/loss").asDouble(), within(1e-5));
     }
 
@@ -143,20 +154,62 @@ class NamedInputsTrainingTest {
         for (int i = 0; i < targets.length; i++) {
             targets[i] = mask[i] == 0 ? 2 : targets[i];
         }
-        noisy.put("targets", new NamedInputFixtures.Array("<i8", h.get("targets").shape(), targets));
+        noisy.put(
+                "targets", new NamedInputFixtures.Array("<i8", h.get("targets").shape(), targets));
         NamedInputFixtures.npz(dir.resolve("noisy.npz"), noisy);
 
         RunResult clean = TrainingRun.prepare(histories(dir, "clean", "h.npz")).runHere();
-        RunResult padded = TrainingRun.prepare(histories(dir, "padded", "noisy.npz")).runHere();
+        RunResult padded =
+                TrainingRun.prepare(histories(dir, "padded", "noisy.npz")).runHere();
 
         assertThat(clean.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(ResumeTest.lossesByStep(padded.runDir())).isEqualTo(ResumeTest.lossesByStep(clean.runDir()));
         assertThat(clean.lastMetrics().get("val/accuracy")).isGreaterThan(0.6);
     }
 
+    @Test
+    void valuesAtEveryStepTrainAndPaddedStepsCountForNothing(@TempDir Path dir) throws Exception {
+        Map<String, NamedInputFixtures.Array> h = NamedInputFixtures.histories(128, 16, 3, 11);
+        double[] rewards = h.get("rewards").values();
+        double[] mask = h.get("mask").values();
+        double[] running = new double[rewards.length];
+        double[] noisy = new double[rewards.length];
+        double sum = 0;
+        double squares = 0;
+        for (int i = 0; i < 128; i++) {
+            double seen = 0;
+            for (int t = 0; t < 16; t++) {
+                seen += rewards[i * 16 + t];
+                running[i * 16 + t] = mask[i * 16 + t] * seen / (t + 1);
+                noisy[i * 16 + t] = mask[i * 16 + t] == 0 ? 5 : running[i * 16 + t];
+                sum += running[i * 16 + t];
+                squares += running[i * 16 + t] * running[i * 16 + t];
+            }
+        }
+        Map<String, NamedInputFixtures.Array> clean = new HashMap<>(h);
+        clean.put("targets", new NamedInputFixtures.Array("<f4", new long[] {128, 16, 1}, running));
+        Map<String, NamedInputFixtures.Array> padded = new HashMap<>(h);
+        padded.put("targets", new NamedInputFixtures.Array("<f4", new long[] {128, 16, 1}, noisy));
+        NamedInputFixtures.npz(dir.resolve("v.npz"), clean);
+        NamedInputFixtures.npz(dir.resolve("vp.npz"), padded);
+
+        RunResult a = TrainingRun.prepare(histories(dir, "values", "v.npz", "regression"))
+                .runHere();
+        RunResult b = TrainingRun.prepare(histories(dir, "valuesPadded", "vp.npz", "regression"))
+                .runHere();
+
+        assertThat(a.status()).as(a.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(ResumeTest.lossesByStep(b.runDir())).isEqualTo(ResumeTest.lossesByStep(a.runDir()));
+        double variance = squares / rewards.length - Math.pow(sum / rewards.length, 2);
+        assertThat(a.lastMetrics().get("val/mse")).isLessThan(variance / 2);
+    }
+
     private static RunConfig histories(Path dir, String name, String file) {
-        return ConfigParser.parse(
-                        """
+        return histories(dir, name, file, "sequence");
+    }
+
+    private static RunConfig histories(Path dir, String name, String file, String task) {
+        return ConfigParser.parse("""
                 {"name": "%s", "outputDir": "out", "seed": 2,
                  "model": {"type": "graph", "layers": [
                    {"name": "act", "type": "embedding", "inputs": "actions", "units": 16},
@@ -165,14 +218,12 @@ class NamedInputsTrainingTest {
                    {"name": "pos", "type": "positionEmbedding"},
                    {"name": "block", "type": "transformerBlock", "heads": 2, "causal": true},
                    {"name": "norm", "type": "layerNorm"}]},
-                 "data": {"train": {"type": "numpy", "task": "sequence",
+                 "data": {"train": {"type": "numpy", "task": "%s",
                                     "inputs": {"actions": "%s:actions", "rewards": "%s:rewards"},
                                     "targets": "%s:targets", "targetMask": "%s:mask"}, "validationSplit": 0.25},
                  "stages": [{"name": "main", "epochs": 4, "batchSize": 16,
                              "optimizer": {"type": "adam", "learningRate": 0.005}}]}
-                """
-                                .formatted(name, file, file, file, file),
-                        dir)
+                """.formatted(name, task, file, file, file, file), dir)
                 .orThrow();
     }
 
@@ -186,5 +237,4 @@ class NamedInputsTrainingTest {
         }
         return out;
     }
-
 }

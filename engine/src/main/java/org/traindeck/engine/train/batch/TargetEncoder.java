@@ -22,7 +22,10 @@ final class TargetEncoder {
         int c = data.outputCount();
         return switch (data.task()) {
             case CLASSIFICATION -> Nd4j.create(oneHot(targets, n, c, 1), new long[] {n, c}, DataType.FLOAT);
-            case REGRESSION -> Nd4j.create(targets, new long[] {n, data.targetLength()}, DataType.FLOAT);
+            case REGRESSION ->
+                data.perStepValues()
+                        ? Nd4j.create(targets, new long[] {n, c, data.targetLength() / c}, DataType.FLOAT)
+                        : Nd4j.create(targets, new long[] {n, data.targetLength()}, DataType.FLOAT);
             case SEGMENTATION -> {
                 long[] shape = inputShape.clone();
                 shape[1] = c;

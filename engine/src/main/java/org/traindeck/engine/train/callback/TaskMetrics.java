@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.batch.LabelMasks;
 
 /**
  * A task's validation metrics, accumulated over batches of outputs and targets (both flattened channels first):
@@ -137,14 +138,18 @@ abstract class TaskMetrics {
 
         @Override
         void add(float[] out, float[] labels, float[] mask, int n) {
+            float[] weights = mask == null ? null : LabelMasks.perValue(mask, n, labels.length / n);
             for (int i = 0; i < labels.length; i++) {
+                if (weights != null && weights[i] == 0f) {
+                    continue;
+                }
                 double err = out[i] - labels[i];
                 squared += err * err;
                 absolute += Math.abs(err);
                 min = Math.min(min, labels[i]);
                 max = Math.max(max, labels[i]);
+                count++;
             }
-            count += labels.length;
         }
 
         @Override

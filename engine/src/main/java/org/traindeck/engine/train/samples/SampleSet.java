@@ -6,7 +6,6 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.data.FloatSamples;
 import org.traindeck.engine.train.batch.BatchMaker;
 
 /**
@@ -28,7 +27,7 @@ public record SampleSet(int[] indices, Dataset data, BatchMaker.Batch batch) {
         int[] picked = Arrays.copyOf(
                 DataLoader.permutation(validation.size(), new SplittableRandom(seed ^ 0x53414D504C45L)), n);
         Arrays.sort(picked);
-        Dataset held = copy(validation, picked);
+        Dataset held = validation.copied(picked);
         if (n == 0) {
             return new SampleSet(picked, held, null);
         }
@@ -38,10 +37,6 @@ public record SampleSet(int[] indices, Dataset data, BatchMaker.Batch batch) {
         }
         BatchMaker.Batch batch = new BatchMaker(held, images, null, dataType).batch(order, 0, n, 0, 0, 0, false);
         return new SampleSet(picked, held, batch);
-    }
-
-    private static Dataset copy(Dataset data, int[] picked) {
-        return data.copied(picked);
     }
 
     public int size() {

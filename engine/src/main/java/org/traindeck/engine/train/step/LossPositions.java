@@ -14,6 +14,7 @@ public final class LossPositions {
     public static int of(Dataset d) {
         return switch (d.task()) {
             case SEGMENTATION, SEQUENCE -> d.targetLength();
+            case REGRESSION -> d.perStepValues() ? d.targetLength() / d.outputCount() : 1;
             case RECONSTRUCTION, DIFFUSION ->
                 d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
             default -> 1;

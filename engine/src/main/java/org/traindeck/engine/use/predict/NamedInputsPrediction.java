@@ -99,7 +99,8 @@ final class NamedInputsPrediction {
                 rowLength = (int) (y.length() / n);
                 out = new float[Math.multiplyExact(count, rowLength)];
             }
-            float[] values = y.castTo(DataType.FLOAT).dup('c').reshape(y.length()).toFloatVector();
+            float[] values =
+                    y.castTo(DataType.FLOAT).dup('c').reshape(y.length()).toFloatVector();
             System.arraycopy(values, 0, out, from * rowLength, n * rowLength);
         }
         List<String> names = new ArrayList<>(count);
