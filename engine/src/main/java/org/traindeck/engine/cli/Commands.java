@@ -11,6 +11,7 @@ import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.use.predict.Generation;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -328,8 +329,30 @@ final class Commands {
                 names = "--seed",
                 paramLabel = "S",
                 defaultValue = "0",
-                description = "the same seed gives the same text (default: ${DEFAULT-VALUE})")
+                description =
+                        "the same seed gives the same text, or the same generated samples (default: ${DEFAULT-VALUE})")
         long seed;
+
+        @Option(
+                names = "--count",
+                paramLabel = "N",
+                defaultValue = "0",
+                description = "an unconditional diffusion model: the samples to generate")
+        int count;
+
+        @Option(
+                names = "--steps",
+                paramLabel = "S",
+                defaultValue = "50",
+                description = "a diffusion model: the denoising steps (default: ${DEFAULT-VALUE})")
+        int steps;
+
+        @Option(
+                names = "--sampler",
+                paramLabel = "NAME",
+                defaultValue = "ddim",
+                description = "a diffusion model: ddim (deterministic, η = 0) or ddpm (default: ${DEFAULT-VALUE})")
+        String sampler;
 
         Predict(Main main) {
             this.main = main;
@@ -340,7 +363,18 @@ final class Commands {
             return PredictCommand.predict(
                     main.engine(),
                     new PredictCommand.Options(
-                            model, inputs, out, ema, force, overlay, prompt, tokens, temperature, topK, seed),
+                            model,
+                            inputs,
+                            out,
+                            ema,
+                            force,
+                            overlay,
+                            prompt,
+                            tokens,
+                            temperature,
+                            topK,
+                            seed,
+                            new Generation(count, steps, sampler, seed)),
                     main.out(),
                     main.err());
         }

@@ -8,6 +8,7 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.outputs.Sampling;
+import org.traindeck.engine.use.predict.Generation;
 import org.traindeck.engine.use.predict.PredictionReport;
 import org.traindeck.engine.use.predict.PredictionRequest;
 
@@ -30,7 +31,8 @@ final class PredictCommand {
             int tokens,
             double temperature,
             int topK,
-            long seed) {}
+            long seed,
+            Generation generation) {}
 
     static int predict(Engine engine, Options o, PrintStream out, PrintStream err) {
         PredictionRequest request;
@@ -43,7 +45,8 @@ final class PredictCommand {
                             new Sampling(o.tokens(), o.temperature(), o.topK(), o.seed()),
                             o.out(),
                             o.force())
-                    : PredictionRequest.onInputs(o.model(), o.ema(), o.inputs(), o.out(), o.force(), o.overlay());
+                    : PredictionRequest.onInputs(o.model(), o.ema(), o.inputs(), o.out(), o.force(), o.overlay())
+                            .generating(o.generation());
             if (o.prompt() != null && !o.inputs().isEmpty()) {
                 throw new PredictionInputException("give either --prompt or inputs, not both");
             }

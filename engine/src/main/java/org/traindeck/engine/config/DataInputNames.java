@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The names a layer graph may read the data by, taken from the config's text before its sections are read (the model
  * is read before the data): "input" for sources of one input, else the names of every training source's named
- * inputs, the run's and the stages' ({@link InputChecks} then requires them to agree).
+ * inputs, the run's and the stages' ({@link InputChecks} then requires them to agree), after "noisy" and "timestep"
+ * for a diffusion source.
  */
 final class DataInputNames {
 
@@ -23,7 +24,16 @@ final class DataInputNames {
     }
 
     private static void add(List<String> names, JsonNode data) {
-        JsonNode inputs = data == null ? null : data.path("train").get("inputs");
+        JsonNode train = data == null ? null : data.path("train");
+        if (train != null && Task.DIFFUSION.json.equals(train.path("task").asText())) {
+            // the diffusion task makes these two inputs before the source's own, which are the conditioning
+            for (String made : List.of(DiffusionConfig.NOISY, DiffusionConfig.TIMESTEP)) {
+                if (!names.contains(made)) {
+                    names.add(made);
+                }
+            }
+        }
+        JsonNode inputs = train == null ? null : train.get("inputs");
         if (inputs != null && inputs.isObject()) {
             inputs.fieldNames().forEachRemaining(n -> {
                 if (!names.contains(n)) {

@@ -91,7 +91,13 @@ final class InputChecks {
             read.addAll(GraphReader.effectiveInputs(layers, i));
         }
         for (String input : inputs) {
-            if (!read.contains(input)) {
+            if (!read.contains(input) && DiffusionConfig.made(input)) {
+                problems.error(
+                        dataPath + ".train.task",
+                        "a diffusion model reads the noised sample as \"noisy\" and its timestep as \"timestep\","
+                                + " but no layer reads \"" + input + "\": name it in a layer's \"inputs\" (e.g. a"
+                                + " \"timestepEmbedding\" with \"inputs\": \"timestep\")");
+            } else if (!read.contains(input)) {
                 String at = inputs.equals(List.of(NumpyInputs.SINGLE))
                         ? "model.layers"
                         : JsonLocations.child(dataPath + ".train.inputs", input);

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * A numpy source's inputs: one array ({@code "x.npy"}, {@code "data.npz:x"}), which a graph reads as {@code input},
  * or several named arrays in the order the config writes them ({@code {"image": "set.npz:img", "meta": …}}), which
- * graph nodes read by name. The first named array is the one a segmentation mask or a reconstruction refers to.
+ * graph nodes read by name. The first named array is the one a segmentation mask or a reconstruction refers to. A
+ * diffusion source may name none (an unconditional model: its inputs are the noised sample and the timestep).
  */
 @JsonSerialize(using = NumpyInputs.Writer.class)
 public record NumpyInputs(Map<String, String> byName, boolean named) {
@@ -24,8 +25,8 @@ public record NumpyInputs(Map<String, String> byName, boolean named) {
     public static final String SINGLE = "input";
 
     public NumpyInputs {
-        if (byName.isEmpty()) {
-            throw new IllegalArgumentException("a numpy source has at least one input");
+        if (byName.isEmpty() && !named) {
+            throw new IllegalArgumentException("a numpy source of one input names its array");
         }
         byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
     }
@@ -59,6 +60,12 @@ public record NumpyInputs(Map<String, String> byName, boolean named) {
     static final class Writer extends StdSerializer<NumpyInputs> {
         Writer() {
             super(NumpyInputs.class);
+        }
+
+        /** An unconditional diffusion source names no inputs, and is written without "inputs". */
+        @Override
+        public boolean isEmpty(SerializerProvider provider, NumpyInputs inputs) {
+            return inputs.byName().isEmpty();
         }
 
         @Override

@@ -393,7 +393,7 @@ public sealed interface SourceConfig {
      */
     @JsonPropertyOrder({"inputs", "targets", "task", "layout", "numClasses", "context", "scale", "noise", "limit"})
     record Numpy(
-            NumpyInputs inputs,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) NumpyInputs inputs,
 
             @JsonInclude(JsonInclude.Include.NON_NULL) @JsonSerialize(using = ConfigPathSerializer.class)
             String targets,
@@ -407,6 +407,7 @@ public sealed interface SourceConfig {
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer context,
             double scale,
             double noise,
+            @JsonInclude(JsonInclude.Include.NON_NULL) DiffusionConfig diffusion,
             @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
             implements SourceConfig {
         @Override
@@ -432,7 +433,7 @@ public sealed interface SourceConfig {
 
         @Override
         public List<String> inputNames() {
-            return inputs.names();
+            return task == Task.DIFFUSION ? DiffusionConfig.inputNames(inputs.names()) : inputs.names();
         }
 
         @Override

@@ -147,10 +147,17 @@ final class SourceReader {
     }
 
     private SourceConfig readNumpy(JsonObjectReader r) {
-        SourceConfig.Numpy n =
-                RecordReader.read(r, SourceConfig.Numpy.class, Map.of("inputs", soFar -> readNumpyInputs(r)));
+        SourceConfig.Numpy n = RecordReader.read(
+                r,
+                SourceConfig.Numpy.class,
+                Map.of(
+                        "inputs", soFar -> readNumpyInputs(r),
+                        "diffusion", soFar -> DiffusionReader.read(r, problems, soFar.get("task") == Task.DIFFUSION)));
         if (n == null) {
             return null;
+        }
+        if (n.task() == Task.DIFFUSION) {
+            DiffusionReader.check(r, problems, n);
         }
         for (Map.Entry<String, String> input : n.inputs().byName().entrySet()) {
             String at =
@@ -190,6 +197,9 @@ final class SourceReader {
     private NumpyInputs readNumpyInputs(JsonObjectReader r) {
         JsonNode v = r.raw("inputs");
         String at = r.pathOf("inputs");
+        if (v == null && DiffusionReader.diffusion(r)) {
+            return new NumpyInputs(Map.of(), true);
+        }
         if (v == null) {
             problems.error(at, "is required: the array to train on, \"x.npy\" or \"data.npz:x\"");
             return null;

@@ -3,6 +3,7 @@ package org.traindeck.engine.data;
 import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.traindeck.engine.config.DiffusionConfig;
 import org.traindeck.engine.config.Task;
 
 /**
@@ -20,6 +21,7 @@ public final class Dataset {
     private final int outputs;
     private final List<String> classNames;
     private final Vocabulary vocabulary;
+    private final DiffusionConfig diffusion;
 
     private Dataset(
             List<InputArray> inputs,
@@ -29,6 +31,18 @@ public final class Dataset {
             int outputs,
             List<String> classNames,
             Vocabulary vocabulary) {
+        this(inputs, task, targets, targetMask, outputs, classNames, vocabulary, null);
+    }
+
+    private Dataset(
+            List<InputArray> inputs,
+            Task task,
+            SampleArray targets,
+            SampleArray targetMask,
+            int outputs,
+            List<String> classNames,
+            Vocabulary vocabulary,
+            DiffusionConfig diffusion) {
         int n = inputs.get(0).samples().size();
         for (InputArray in : inputs) {
             if (in.samples().size() != n) {
@@ -38,6 +52,9 @@ public final class Dataset {
         }
         if (targets != null && targets.size() != n) {
             throw new IllegalArgumentException(n + " inputs but " + targets.size() + " targets");
+        }
+        if ((diffusion == null) == (task == Task.DIFFUSION)) {
+            throw new IllegalArgumentException("diffusion and only diffusion has diffusion options");
         }
         if ((targets == null) != (task == Task.RECONSTRUCTION)) {
             throw new IllegalArgumentException("reconstruction and only reconstruction has no target array");
@@ -53,6 +70,7 @@ public final class Dataset {
         this.outputs = outputs;
         this.classNames = classNames == null ? null : List.copyOf(classNames);
         this.vocabulary = vocabulary;
+        this.diffusion = diffusion;
     }
 
     /** Any task, one input (read as "input"): the target array holds what the task says (null for reconstruction). */
@@ -76,6 +94,15 @@ public final class Dataset {
     public static Dataset named(
             List<InputArray> inputs, Task task, SampleArray targets, SampleArray targetMask, int outputs) {
         return new Dataset(inputs, task, targets, targetMask, outputs, null, null);
+    }
+
+    /**
+     * Samples to denoise: {@code inputs} are the noised sample ({@code noisy}, holding the clean sample until a batch
+     * noises it), the timestep and any conditioning; {@code samples} the clean samples, the targets.
+     */
+    public static Dataset diffusion(
+            List<InputArray> inputs, SampleArray samples, int channels, DiffusionConfig diffusion) {
+        return new Dataset(inputs, Task.DIFFUSION, samples, null, channels, null, null, diffusion);
     }
 
     /** The name a graph reads a single input by. */
@@ -119,6 +146,11 @@ public final class Dataset {
 
     public Task task() {
         return task;
+    }
+
+    /** The diffusion task's options; null for every other task. */
+    public DiffusionConfig diffusion() {
+        return diffusion;
     }
 
     public int size() {
@@ -239,7 +271,8 @@ public final class Dataset {
                 targetMask == null ? null : targetMask.select(indices),
                 outputs,
                 classNames,
-                vocabulary);
+                vocabulary,
+                diffusion);
     }
 
     /**
@@ -258,7 +291,8 @@ public final class Dataset {
                 targetMask == null ? null : copy(targetMask, picked, false),
                 outputs,
                 classNames,
-                vocabulary);
+                vocabulary,
+                diffusion);
     }
 
     /** One sample of zeros with this data's inputs, task, outputs, class names and vocabulary: its shape, no data. */
@@ -275,7 +309,8 @@ public final class Dataset {
                 targetMask == null ? null : copy(targetMask, one, true),
                 outputs,
                 classNames,
-                vocabulary);
+                vocabulary,
+                diffusion);
     }
 
     private static SampleArray copy(SampleArray from, int[] picked, boolean zeros) {
@@ -300,7 +335,7 @@ public final class Dataset {
     private Dataset withFirst(SampleArray samples, SampleShape shape) {
         List<InputArray> replaced = new ArrayList<>(inputs);
         replaced.set(0, inputs.get(0).withSamples(samples, shape));
-        return new Dataset(replaced, task, targets, targetMask, outputs, classNames, vocabulary);
+        return new Dataset(replaced, task, targets, targetMask, outputs, classNames, vocabulary, diffusion);
     }
 
     /** One sample as a network takes it: its own shape (an image channels-first). */
@@ -381,6 +416,7 @@ public final class Dataset {
             case RECONSTRUCTION -> "reconstruction";
             case SEQUENCE -> "next tokens of " + outputs;
             case REGRESSION -> outputs == 1 ? "regression" : "regression of " + outputs + " targets";
+            case DIFFUSION -> "diffusion (" + diffusion.prediction() + ", " + diffusion.timesteps() + " steps)";
         };
         if (namedInputs()) {
             String each = String.join(

@@ -163,7 +163,7 @@ final class NamedNumpyReader {
         }
     }
 
-    private static InputArray input(
+    static InputArray input(
             String name,
             NpyArray x,
             String path,
@@ -263,7 +263,7 @@ final class NamedNumpyReader {
         return new NpySamples(m, count, steps, 0, 1f);
     }
 
-    private static void sameCount(NpyArray a, String path, long n, NpyArray first) {
+    static void sameCount(NpyArray a, String path, long n, NpyArray first) {
         if (a.sampleCount() != n) {
             throw new InvalidConfigException(
                     path,

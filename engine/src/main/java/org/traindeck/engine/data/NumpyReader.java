@@ -20,6 +20,9 @@ final class NumpyReader {
     private NumpyReader() {}
 
     static Dataset read(Path baseDir, SourceConfig.Numpy c, String at, Dataset training, NumpyFiles files) {
+        if (c.task() == Task.DIFFUSION) {
+            return DiffusionNumpyReader.read(c, at, training, files);
+        }
         if (c.inputs().named()) {
             return NamedNumpyReader.read(c, at, training, files);
         }

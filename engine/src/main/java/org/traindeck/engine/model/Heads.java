@@ -77,7 +77,7 @@ public final class Heads {
                         ownKernel && SoftmaxSequenceHead.computes(layer) ? new SoftmaxSequenceHead(layer) : layer,
                         last);
             }
-            case SEGMENTATION, RECONSTRUCTION -> perPosition(g, last, out, input, loss, act);
+            case SEGMENTATION, RECONSTRUCTION, DIFFUSION -> perPosition(g, last, out, input, loss, act);
         }
     }
 
@@ -131,11 +131,15 @@ public final class Heads {
             LossFunction loss,
             Activation act) {
         InputType in = input.input();
-        String what = input.task() == Task.SEGMENTATION ? "a class for every pixel" : "the input again";
-        if (in.getType() == InputType.Type.FF && input.task() == Task.RECONSTRUCTION) {
+        String what = switch (input.task()) {
+            case SEGMENTATION -> "a class for every pixel";
+            case DIFFUSION -> "the denoising target of the sample (\"noisy\")";
+            default -> "the input again";
+        };
+        if (in.getType() == InputType.Type.FF && input.task() != Task.SEGMENTATION) {
             if (out.getType() == InputType.Type.RNN) {
                 throw new ShapeError(
-                        "a reconstruction head takes a vector per sample but gets " + Shapes.describe(out));
+                        "a " + input.task().json + " head takes a vector per sample but gets " + Shapes.describe(out));
             }
             g.addLayer(
                     OUTPUT,
@@ -190,8 +194,12 @@ public final class Heads {
             case "mse" -> LossFunction.MSE;
             case "l1" -> LossFunction.L1;
             case "crossEntropy" -> LossFunction.MCXENT;
-            default -> task == Task.REGRESSION || task == Task.RECONSTRUCTION ? LossFunction.MSE : LossFunction.MCXENT;
+            default -> valued(task) ? LossFunction.MSE : LossFunction.MCXENT;
         };
+    }
+
+    private static boolean valued(Task task) {
+        return task == Task.REGRESSION || task == Task.RECONSTRUCTION || task == Task.DIFFUSION;
     }
 
     public static Activation activation(ModelConfig.Head head, Task task) {
@@ -201,8 +209,7 @@ public final class Heads {
             case "sigmoid" -> Activation.SIGMOID;
             case "tanh" -> Activation.TANH;
             case "softmax" -> Activation.SOFTMAX;
-            default ->
-                task == Task.REGRESSION || task == Task.RECONSTRUCTION ? Activation.IDENTITY : Activation.SOFTMAX;
+            default -> valued(task) ? Activation.IDENTITY : Activation.SOFTMAX;
         };
     }
 }

@@ -28,6 +28,7 @@ import org.traindeck.engine.model.nodes.Pooling;
 import org.traindeck.engine.model.nodes.PositionEmbeddingNode;
 import org.traindeck.engine.model.nodes.Reshape;
 import org.traindeck.engine.model.nodes.SeparableConvolution;
+import org.traindeck.engine.model.nodes.TimestepEmbeddingNode;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
 import org.traindeck.engine.model.nodes.Upsampling;
 
@@ -69,7 +70,8 @@ public final class LayerKinds {
             new Patches(),
             new PositionEmbeddingNode(),
             new FirstToken(),
-            new TransformerBlockNode()));
+            new TransformerBlockNode(),
+            new TimestepEmbeddingNode()));
 
     private final Map<String, LayerKind> byType = new LinkedHashMap<>();
 

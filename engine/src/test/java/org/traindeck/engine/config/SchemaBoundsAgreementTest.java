@@ -168,6 +168,29 @@ class SchemaBoundsAgreementTest {
                 }
             }
         }
+        for (JsonNode source : List.of(
+                config.path("data").path("train"),
+                config.path("data").path("validation"),
+                config.path("data").path("test"),
+                stageData.path("train"),
+                stageData.path("validation"),
+                stageData.path("test"))) {
+            if (source.path("type").asText().equals("numpy") && path.contains(".diffusion.")) {
+                // diffusion options are for task diffusion: the clean samples as targets, read with their timestep
+                ObjectNode numpy = (ObjectNode) source;
+                numpy.put("task", "diffusion").set("targets", numpy.remove("inputs"));
+                ObjectNode both = JSON.createObjectNode().put("name", "both").put("type", "concat");
+                both.putArray("inputs").add("noisy").add("t");
+                ObjectNode model = config.putObject("model").put("type", "graph");
+                model.putArray("layers")
+                        .add(JSON.createObjectNode()
+                                .put("name", "t")
+                                .put("type", "dense")
+                                .put("inputs", "timestep")
+                                .put("units", 2))
+                        .add(both);
+            }
+        }
         JsonNode text = stageData.path("train").path("type").asText().equals("text")
                 ? stageData.path("train")
                 : config.path("data").path("train").path("type").asText().equals("text")

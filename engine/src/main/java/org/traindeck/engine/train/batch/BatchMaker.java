@@ -1,6 +1,7 @@
 package org.traindeck.engine.train.batch;
 
 import java.util.SplittableRandom;
+import java.util.function.IntToLongFunction;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -10,6 +11,7 @@ import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.train.diffusion.DiffusionDraws;
 
 /**
  * Cuts a dataset into minibatches for one epoch. The sample order and every augmentation draw are functions of
@@ -38,6 +40,7 @@ public final class BatchMaker {
     private final Augmenter augmenter;
     private final DataType dataType;
     private final double noise;
+    private final DiffusionDraws diffusion;
 
     public BatchMaker(Dataset data, boolean images, AugmentationConfig augmentation, DataType dataType) {
         this(data, images, augmentation, dataType, 0);
@@ -52,6 +55,7 @@ public final class BatchMaker {
                 ? new Augmenter(augmentation, data.imageShape())
                 : null;
         this.dataType = dataType;
+        this.diffusion = data.diffusion() == null ? null : new DiffusionDraws(data.diffusion());
     }
 
     public int batchesPerEpoch(int batchSize) {
@@ -100,6 +104,14 @@ public final class BatchMaker {
         }
         int d = data.featureCount();
         long[] shape = images ? data.shape().batchShape(n) : new long[] {n, d};
+        if (diffusion != null) {
+            // training draws are the example's position in the epoch; validation's its index, the same every epoch
+            IntToLongFunction seeds = augment
+                    ? i -> mix(seed, stageIndex, epoch, from + i) ^ DIFFUSION_DRAW
+                    : i -> mix(DIFFUSION_DRAW, -1, -1, order[from + i]);
+            float[] weights = diffusion.noise(values[0], values[1], targets, n, d, seeds);
+            mask = augment ? weights : null;
+        }
         INDArray y = TargetEncoder.encode(data, targets, values[0], n, shape);
         if (augment && noise > 0) {
             addNoise(values[0], n, d, seed, stageIndex, epoch, from);
@@ -109,7 +121,8 @@ public final class BatchMaker {
             long[] inputShape = k == 0 ? shape : data.inputs().get(k).shape().batchShape(n);
             x[k] = cast(Nd4j.create(values[k], inputShape, DataType.FLOAT));
         }
-        INDArray m = mask == null ? null : cast(Nd4j.create(mask, new long[] {n, t}, DataType.FLOAT));
+        long[] maskShape = diffusion != null ? shape : new long[] {n, t};
+        INDArray m = mask == null ? null : cast(Nd4j.create(mask, maskShape, DataType.FLOAT));
         return new Batch(x, cast(y), m, n);
     }
 
@@ -149,6 +162,8 @@ public final class BatchMaker {
         double u = 1 - r.nextDouble();
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.nextDouble());
     }
+
+    private static final long DIFFUSION_DRAW = 0x646966667573696FL;
 
     private static long mix(long seed, int stage, int epoch, int batch) {
         long h = seed * 0x9E3779B97F4A7C15L;

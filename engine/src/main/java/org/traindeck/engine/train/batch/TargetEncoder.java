@@ -32,6 +32,7 @@ final class TargetEncoder {
                 yield Nd4j.create(oneHot(targets, n, c, data.targetLength()), shape, DataType.FLOAT);
             }
             case RECONSTRUCTION -> Nd4j.create(inputs.clone(), inputShape, DataType.FLOAT);
+            case DIFFUSION -> Nd4j.create(targets, inputShape, DataType.FLOAT);
             case SEQUENCE ->
                 Nd4j.create(
                         oneHot(targets, n, c, data.targetLength()),

@@ -21,6 +21,7 @@ abstract class TaskMetrics {
             case SEQUENCE -> new Tokens(c, data.targetLength());
             case REGRESSION -> new Values(false);
             case RECONSTRUCTION -> new Values(true);
+            case DIFFUSION -> new Values(false);
         };
     }
 

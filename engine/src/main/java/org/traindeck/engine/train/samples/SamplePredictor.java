@@ -38,6 +38,10 @@ public final class SamplePredictor {
         if (set.size() == 0) {
             return List.of();
         }
+        if (data.task() == Task.DIFFUSION) {
+            // one forward pass denoises one timestep: pictures of a diffusion model come from its sampler
+            return List.of();
+        }
         if (data.task() == Task.SEQUENCE) {
             // per-step targets of named inputs (a trajectory) have no text to continue
             return data.namedInputs() ? List.of() : text.continuations(net, set, interval);
@@ -56,7 +60,9 @@ public final class SamplePredictor {
                         case REGRESSION -> regression(set, i, y);
                         case SEGMENTATION -> masks.segmentation(set, i, x, y);
                         case RECONSTRUCTION -> reconstruction(set, i, x, y);
-                        case SEQUENCE -> throw new IllegalStateException("sequences are continued, not predicted");
+                        case SEQUENCE, DIFFUSION ->
+                            throw new IllegalStateException(
+                                    "sequences are continued, diffusion sampled, not predicted");
                     });
         }
         return samples;

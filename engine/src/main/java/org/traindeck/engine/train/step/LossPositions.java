@@ -15,7 +15,8 @@ public final class LossPositions {
         return switch (d.task()) {
             case SEGMENTATION, SEQUENCE -> d.targetLength();
             case REGRESSION -> d.perStepValues() ? d.targetLength() / d.outputCount() : 1;
-            case RECONSTRUCTION -> d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
+            case RECONSTRUCTION, DIFFUSION ->
+                d.shape() instanceof SampleShape.Flat ? 1 : d.featureCount() / channelsOf(d.shape());
             default -> 1;
         };
     }

@@ -34,6 +34,13 @@ public final class PredictionJob {
         if (request.prompt() != null) {
             return continuation(model, request, eachCharacter);
         }
+        if (model.task() == Task.DIFFUSION) {
+            return DiffusionPrediction.run(model, request);
+        }
+        if (request.generation().count() > 0) {
+            throw new PredictionInputException("--count generates samples of a diffusion model; this model's task is "
+                    + model.task().json + ": give inputs to predict on");
+        }
         if (request.inputs().isEmpty()) {
             throw new PredictionInputException(
                     model.vocabulary() != null

@@ -95,6 +95,11 @@ class GradientCheckTest {
         check(InputType.recurrent(4, 3), new long[] {2, 4, 3}, false, new PositionEmbedding(3), new FirstTimeStep());
     }
 
+    @Test
+    void timestepEmbedding() {
+        check(InputType.feedForward(1), new long[] {3, 1}, false, new TimestepEmbedding(8, 5));
+    }
+
     private static void check(InputType inputType, long[] inputShape, boolean sequenceOutput, Layer... layers) {
         int classes = 3;
         ComputationGraph graph =
