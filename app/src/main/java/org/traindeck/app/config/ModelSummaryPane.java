@@ -31,7 +31,10 @@ public final class ModelSummaryPane extends VBox {
         table.setId("model-table");
         table.setItems(model.nodes());
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        table.setPlaceholder(new Label("The model's table shows here once the config's model is read."));
+        Label placeholder = new Label("The model's table shows here once the config's model is read.");
+        // a narrow config side wraps it rather than cutting it to "…"
+        placeholder.setWrapText(true);
+        table.setPlaceholder(placeholder);
         table.getColumns().add(column("node", ModelOverview.Node::name));
         table.getColumns().add(column("type", ModelOverview.Node::type));
         table.getColumns().add(column("inputs", n -> String.join(", ", n.inputs())));
