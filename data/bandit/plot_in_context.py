@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from line_chart import svg  # noqa: E402
 from make_bandit_histories import K, best_so_far  # noqa: E402
 
 PREFIX = "val/accuracy_by_step/"
@@ -36,33 +37,6 @@ def baseline(ranges):
     return [float(hits[:, a - 1:b][real[:, a - 1:b]].mean()) for a, b in ranges]
 
 
-def svg(ranges, model, base):
-    width, height, left, bottom, top, right = 560, 320, 60, 50, 30, 150
-    x = lambda i: left + (i + 0.5) * (width - left - right) / len(ranges)  # noqa: E731
-    y = lambda v: top + (1 - v) * (height - top - bottom)  # noqa: E731
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
-             '<rect width="100%" height="100%" fill="white"/>',
-             f'<text x="{left}" y="18" font-size="13">Accuracy by position in the history (held-out bandits)</text>']
-    for v in (0, 0.25, 0.5, 0.75, 1.0):
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v)}" y2="{y(v)}" stroke="#ddd"/>')
-        parts.append(f'<text x="{left - 8}" y="{y(v) + 4}" text-anchor="end">{v:.2f}</text>')
-    for i, (a, b) in enumerate(ranges):
-        parts.append(f'<text x="{x(i)}" y="{height - bottom + 18}" text-anchor="middle">{a}–{b}</text>')
-    parts.append(f'<text x="{(left + width - right) / 2}" y="{height - 12}" text-anchor="middle">steps of the history</text>')
-    series = [("TrainDeck AD model", model, "#1f5fa8"), ("best-so-far arm", base, "#c2571a"),
-              ("chance (1/K)", [1.0 / K] * len(ranges), "#777")]
-    for n, (name, values, colour) in enumerate(series):
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        for i, v in enumerate(values):
-            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>')
-        ly = top + 20 + 22 * n
-        parts.append(f'<line x1="{width - right + 12}" x2="{width - right + 32}" y1="{ly}" y2="{ly}" stroke="{colour}" stroke-width="2"/>')
-        parts.append(f'<text x="{width - right + 38}" y="{ly + 4}">{name}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
 def main():
     evaluation, out = sys.argv[1], sys.argv[2]
     figures = json.load(open(evaluation))["figures"]
@@ -70,7 +44,9 @@ def main():
     model = [figures[f"{PREFIX}{a}-{b}"] for a, b in ranges]
     base = baseline(ranges)
     with open(out, "w") as f:
-        f.write(svg(ranges, model, base))
+        curves = [("TrainDeck AD model", model), ("best-so-far arm", base), ("chance (1/K)", [1.0 / K] * len(ranges))]
+        f.write(svg("Accuracy by position in the history (held-out bandits)", [f"{a}–{b}" for a, b in ranges], curves,
+                    ["#1f5fa8", "#c2571a", "#777"], "steps of the history", width=560))
     for (a, b), m, s in zip(ranges, model, base):
         print(f"steps {a}-{b}: model {m:.3f}, best-so-far {s:.3f}")
 

@@ -15,6 +15,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from line_chart import svg  # noqa: E402
 from make_bandit_histories import K, T, ucb1_choice  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,30 +57,6 @@ def greedy(t, arms, rewards):
     return np.argmax(np.where(pulls > 0, wins / np.maximum(pulls, 1), -1.0), axis=1) if t else np.zeros(n, int)
 
 
-def svg(curves):
-    width, height, left, bottom, top, right = 600, 320, 60, 50, 30, 170
-    x = lambda i: left + (i + 0.5) * (width - left - right) / len(BUCKETS)  # noqa: E731
-    y = lambda v: top + (1 - v) * (height - top - bottom)  # noqa: E731
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
-             '<rect width="100%" height="100%" fill="white"/>',
-             f'<text x="{left}" y="18" font-size="13">Share of optimal pulls by step, acting on {COUNT} new bandits</text>']
-    for v in (0, 0.25, 0.5, 0.75, 1.0):
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v)}" y2="{y(v)}" stroke="#ddd"/>')
-        parts.append(f'<text x="{left - 8}" y="{y(v) + 4}" text-anchor="end">{v:.2f}</text>')
-    for i, (a, b) in enumerate(BUCKETS):
-        parts.append(f'<text x="{x(i)}" y="{height - bottom + 18}" text-anchor="middle">{a + 1}–{b}</text>')
-    parts.append(f'<text x="{(left + width - right) / 2}" y="{height - 12}" text-anchor="middle">steps of the history</text>')
-    colours = ["#1f5fa8", "#2e8b57", "#c2571a", "#777"]
-    for n, ((name, values), colour) in enumerate(zip(curves, colours)):
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        ly = top + 20 + 22 * n
-        parts.append(f'<line x1="{width - right + 12}" x2="{width - right + 32}" y1="{ly}" y2="{ly}" stroke="{colour}" stroke-width="2"/>')
-        parts.append(f'<text x="{width - right + 38}" y="{ly + 4}">{name}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
 def main():
     run, out = sys.argv[1], sys.argv[2]
     rng = np.random.default_rng(SEED)
@@ -99,7 +76,9 @@ def main():
             curves.append((name, shares))
             print(name.ljust(40) + "".join(f"{s:.3f} ({m:.3f})".rjust(14) for s, m in zip(shares, mean_rewards)))
     with open(out, "w") as f:
-        f.write(svg(curves))
+        f.write(svg(f"Share of optimal pulls by step, acting on {COUNT} new bandits",
+                    [f"{a + 1}–{b}" for a, b in BUCKETS], curves, ["#1f5fa8", "#2e8b57", "#c2571a", "#777"],
+                    "steps of the history"))
 
 
 if __name__ == "__main__":

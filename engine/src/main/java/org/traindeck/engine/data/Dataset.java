@@ -280,37 +280,27 @@ public final class Dataset {
      * were read from.
      */
     public Dataset copied(int[] picked) {
-        List<InputArray> copies = new ArrayList<>();
-        for (InputArray in : inputs) {
-            copies.add(in.withSamples(copy(in.samples(), picked, false), in.shape()));
-        }
-        return new Dataset(
-                copies,
-                task,
-                targets == null ? null : copy(targets, picked, false),
-                targetMask == null ? null : copy(targetMask, picked, false),
-                outputs,
-                classNames,
-                vocabulary,
-                diffusion);
+        return copy(picked, false);
     }
 
     /** One sample of zeros with this data's inputs, task, outputs, class names and vocabulary: its shape, no data. */
     public Dataset standIn() {
-        int[] one = {0};
-        List<InputArray> zeros = new ArrayList<>();
+        return copy(new int[] {0}, true);
+    }
+
+    private Dataset copy(int[] picked, boolean zeros) {
+        List<InputArray> copies = new ArrayList<>();
         for (InputArray in : inputs) {
-            zeros.add(in.withSamples(copy(in.samples(), one, true), in.shape()));
+            copies.add(in.withSamples(copy(in.samples(), picked, zeros), in.shape()));
         }
         return new Dataset(
-                zeros,
+                copies,
                 task,
-                targets == null ? null : copy(targets, one, true),
-                targetMask == null ? null : copy(targetMask, one, true),
+                targets == null ? null : copy(targets, picked, zeros),
+                targetMask == null ? null : copy(targetMask, picked, zeros),
                 outputs,
                 classNames,
-                vocabulary,
-                diffusion);
+                vocabulary);
     }
 
     private static SampleArray copy(SampleArray from, int[] picked, boolean zeros) {
