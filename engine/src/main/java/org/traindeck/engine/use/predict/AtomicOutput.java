@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import org.traindeck.engine.outputs.PredictionInputException;
 
 /**
@@ -66,10 +67,11 @@ final class AtomicOutput {
             for (Map.Entry<Path, Content> e : files.entrySet()) {
                 Path target = e.getKey().toAbsolutePath();
                 Files.createDirectories(target.getParent());
-                Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+                Path temp = sibling(target, ".tmp");
                 temps.put(temp, target);
+                // created as any file the run folder holds (the umask's mode), not createTempFile's owner-only 0600
                 try (FileChannel channel =
-                        FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                        FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW)) {
                     OutputStream out = Channels.newOutputStream(channel);
                     e.getValue().writeTo(out);
                     out.flush();
@@ -92,7 +94,7 @@ final class AtomicOutput {
         checkFree(target, force, true);
         Path absolute = target.toAbsolutePath();
         Files.createDirectories(absolute.getParent());
-        Path temp = Files.createTempDirectory(absolute.getParent(), "." + absolute.getFileName() + ".");
+        Path temp = Files.createDirectory(sibling(absolute, ".tmp"));
         Path old = null;
         try {
             content.writeInto(temp);
@@ -115,6 +117,16 @@ final class AtomicOutput {
                 deleteTree(old);
             }
         }
+    }
+
+    /** A name beside {@code target} that nothing has: hidden, and named after it. */
+    private static Path sibling(Path target, String suffix) {
+        Path candidate;
+        do {
+            candidate = target.resolveSibling("." + target.getFileName() + "."
+                    + Long.toHexString(ThreadLocalRandom.current().nextLong()) + suffix);
+        } while (Files.exists(candidate, LinkOption.NOFOLLOW_LINKS));
+        return candidate;
     }
 
     private static void move(Path temp, Path target) throws IOException {

@@ -23,6 +23,21 @@ class AtomicOutputTest {
     }
 
     @Test
+    void predictionsGetTheModeOfTheFoldersOtherFilesNotOwnerOnly(@TempDir Path dir) throws IOException {
+        // a file written as export and the sinks write theirs: what the umask gives (0644 under the usual 022)
+        Path plain = Files.writeString(dir.resolve("export.json"), "{}");
+        Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
+        files.put(dir.resolve("p.npy"), out -> out.write(1));
+        AtomicOutput.writeFiles(files, false);
+        AtomicOutput.writeFolder(dir.resolve("masks"), false, f -> Files.writeString(f.resolve("one.png"), "1"));
+        Path plainFolder = Files.createDirectory(dir.resolve("plain"));
+
+        assertThat(Files.getPosixFilePermissions(dir.resolve("p.npy"))).isEqualTo(Files.getPosixFilePermissions(plain));
+        assertThat(Files.getPosixFilePermissions(dir.resolve("masks")))
+                .isEqualTo(Files.getPosixFilePermissions(plainFolder));
+    }
+
+    @Test
     void filesAppearTogetherOrNotAtAll(@TempDir Path dir) throws IOException {
         Path a = dir.resolve("a.npy");
         Path b = dir.resolve("a.classes.npy");
