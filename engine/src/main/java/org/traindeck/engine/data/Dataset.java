@@ -30,17 +30,6 @@ public final class Dataset {
             SampleArray targetMask,
             int outputs,
             List<String> classNames,
-            Vocabulary vocabulary) {
-        this(inputs, task, targets, targetMask, outputs, classNames, vocabulary, null);
-    }
-
-    private Dataset(
-            List<InputArray> inputs,
-            Task task,
-            SampleArray targets,
-            SampleArray targetMask,
-            int outputs,
-            List<String> classNames,
             Vocabulary vocabulary,
             DiffusionConfig diffusion) {
         int n = inputs.get(0).samples().size();
@@ -84,7 +73,7 @@ public final class Dataset {
             Vocabulary vocabulary) {
         InputArray only =
                 new InputArray(SINGLE_INPUT, inputs, shape, shape instanceof SampleShape.Tokens ? outputs : 0);
-        return new Dataset(List.of(only), task, targets, null, outputs, classNames, vocabulary);
+        return new Dataset(List.of(only), task, targets, null, outputs, classNames, vocabulary, null);
     }
 
     /**
@@ -93,7 +82,7 @@ public final class Dataset {
      */
     public static Dataset named(
             List<InputArray> inputs, Task task, SampleArray targets, SampleArray targetMask, int outputs) {
-        return new Dataset(inputs, task, targets, targetMask, outputs, null, null);
+        return new Dataset(inputs, task, targets, targetMask, outputs, null, null, null);
     }
 
     /**
@@ -300,7 +289,8 @@ public final class Dataset {
                 targetMask == null ? null : copy(targetMask, picked, zeros),
                 outputs,
                 classNames,
-                vocabulary);
+                vocabulary,
+                diffusion);
     }
 
     private static SampleArray copy(SampleArray from, int[] picked, boolean zeros) {

@@ -35,7 +35,7 @@ public class BatchNormKernel extends BatchNormalization {
         return copyInto(bn.clone(), new BatchNormKernel());
     }
 
-    /** Copies every field DL4J's BatchNormalization and its superclasses declare. */
+    /** Copies every field DL4J's BatchNormalization and its superclasses declare (into a kernel or a synchronized one). */
     static <T extends BatchNormalization> T copyInto(BatchNormalization from, T to) {
         try {
             for (Class<?> c = BatchNormalization.class; c != Object.class; c = c.getSuperclass()) {

@@ -1,7 +1,5 @@
 package org.traindeck.engine.model.kernels;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.Collection;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -33,21 +31,8 @@ public class SyncBatchNorm extends BatchNormalization {
             throw new IllegalArgumentException(
                     "only a plain BatchNormalization with learned gamma and beta can be synchronized: " + bn);
         }
-        BatchNormalization copy = bn.clone();
-        SyncBatchNorm sync = bn instanceof BatchNormKernel ? new SyncBatchNormKernel() : new SyncBatchNorm();
-        try {
-            for (Class<?> c = BatchNormalization.class; c != Object.class; c = c.getSuperclass()) {
-                for (Field f : c.getDeclaredFields()) {
-                    if (!Modifier.isStatic(f.getModifiers())) {
-                        f.setAccessible(true);
-                        f.set(sync, f.get(copy));
-                    }
-                }
-            }
-        } catch (IllegalAccessException | RuntimeException e) {
-            throw new IllegalStateException("cannot copy DL4J's BatchNormalization configuration", e);
-        }
-        return sync;
+        return BatchNormKernel.copyInto(
+                bn.clone(), bn instanceof BatchNormKernel ? new SyncBatchNormKernel() : new SyncBatchNorm());
     }
 
     @Override

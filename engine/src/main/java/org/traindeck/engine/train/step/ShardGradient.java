@@ -27,7 +27,11 @@ public final class ShardGradient {
         Pass DL4J = (net, batch) -> {
             net.setInputs(batch.inputs());
             net.setLabels(batch.labels());
-            net.setLayerMaskArrays(null, batch.labelMask() == null ? null : new INDArray[] {batch.labelMask()});
+            if (batch.labelMask() == null) {
+                net.computeGradientAndScore();
+                return net.score();
+            }
+            net.setLayerMaskArrays(null, new INDArray[] {batch.labelMask()});
             try {
                 net.computeGradientAndScore();
                 return net.score();

@@ -11,7 +11,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.SourceConfig;
-import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.InputArray;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.NamedInputFiles;
@@ -77,11 +76,11 @@ final class NamedInputsPrediction {
     }
 
     private static Predictions run(PredictionModel model, List<InputArray> inputs, int count) {
-        float[] out = null;
-        long[] shape = null;
-        int rowLength = 0;
-        for (int from = 0; from < count; from += Predictor.BATCH) {
-            int n = Math.min(Predictor.BATCH, count - from);
+        List<String> names = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            names.add("sample " + i);
+        }
+        return Predictor.predict(model, count, names, (from, n) -> {
             INDArray[] batch = new INDArray[inputs.size()];
             for (int k = 0; k < batch.length; k++) {
                 InputArray in = inputs.get(k);
@@ -92,24 +91,7 @@ final class NamedInputsPrediction {
                 }
                 batch[k] = Nd4j.create(values, in.shape().batchShape(n), DataType.FLOAT);
             }
-            INDArray y = model.forward().output(batch);
-            if (out == null) {
-                shape = y.shape().clone();
-                shape[0] = count;
-                rowLength = (int) (y.length() / n);
-                out = new float[Math.multiplyExact(count, rowLength)];
-            }
-            float[] values =
-                    y.castTo(DataType.FLOAT).dup('c').reshape(y.length()).toFloatVector();
-            System.arraycopy(values, 0, out, from * rowLength, n * rowLength);
-        }
-        List<String> names = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            names.add("sample " + i);
-        }
-        boolean classes = model.task() == Task.CLASSIFICATION
-                || model.task() == Task.SEGMENTATION
-                || model.task() == Task.SEQUENCE;
-        return Predictor.withClasses(out, shape, classes, names);
+            return batch;
+        });
     }
 }

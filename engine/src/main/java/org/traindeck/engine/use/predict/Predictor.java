@@ -29,18 +29,35 @@ public final class Predictor {
             throw new IllegalArgumentException(
                     length + " values per row, the model takes " + model.shape().values());
         }
+        return predict(model, rows.count(), rows.names(), (from, n) -> new INDArray[] {
+            Nd4j.create(
+                    Arrays.copyOfRange(rows.values(), from * length, (from + n) * length),
+                    model.batchShape(n),
+                    DataType.FLOAT)
+        });
+    }
+
+    /** The network's input arrays for samples {@code from} to {@code from + n}. */
+    interface Batches {
+        INDArray[] of(int from, int n);
+    }
+
+    /**
+     * The model's outputs for {@code count} samples, a batch of at most {@link #BATCH} at a time, one row each, with
+     * the most likely class where the task has classes.
+     */
+    static Predictions predict(PredictionModel model, int count, List<String> names, Batches batches) {
         float[] out = null;
         long[] shape = null;
         int rowLength = 0;
-        for (int from = 0; from < rows.count(); from += BATCH) {
-            int n = Math.min(BATCH, rows.count() - from);
-            float[] batch = Arrays.copyOfRange(rows.values(), from * length, (from + n) * length);
-            INDArray y = model.forward().output(Nd4j.create(batch, model.batchShape(n), DataType.FLOAT));
+        for (int from = 0; from < count; from += BATCH) {
+            int n = Math.min(BATCH, count - from);
+            INDArray y = model.forward().output(batches.of(from, n));
             if (out == null) {
                 shape = y.shape().clone();
-                shape[0] = rows.count();
+                shape[0] = count;
                 rowLength = (int) (y.length() / n);
-                out = new float[Math.multiplyExact(rows.count(), rowLength)];
+                out = new float[Math.multiplyExact(count, rowLength)];
             }
             float[] values =
                     y.castTo(DataType.FLOAT).dup('c').reshape(y.length()).toFloatVector();
@@ -49,11 +66,6 @@ public final class Predictor {
         boolean classes = model.task() == Task.CLASSIFICATION
                 || model.task() == Task.SEGMENTATION
                 || model.task() == Task.SEQUENCE;
-        return withClasses(out, shape, classes, rows.names());
-    }
-
-    /** The outputs, with the most likely class along axis 1 where they are classes. */
-    static Predictions withClasses(float[] out, long[] shape, boolean classes, List<String> names) {
         long[] classShape = classes ? withoutAxis1(shape) : null;
         return new Predictions(out, shape, classes ? argmaxAxis1(out, shape) : null, classShape, names);
     }
