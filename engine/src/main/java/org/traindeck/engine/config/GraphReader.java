@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 final class GraphReader {
 
     /** The name of the data as a node's input. */
-    static final String INPUT = "input";
+    static final String INPUT = NumpyInputs.SINGLE;
 
     static final Pattern NODE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
     private static final List<String> OWN_KEYS = List.of("type", "name", "inputs");

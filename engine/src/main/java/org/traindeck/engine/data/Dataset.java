@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.traindeck.engine.config.DiffusionConfig;
+import org.traindeck.engine.config.NumpyInputs;
 import org.traindeck.engine.config.Task;
 
 /**
@@ -95,7 +96,7 @@ public final class Dataset {
     }
 
     /** The name a graph reads a single input by. */
-    public static final String SINGLE_INPUT = "input";
+    public static final String SINGLE_INPUT = NumpyInputs.SINGLE;
 
     public static Dataset classification(
             float[] features,

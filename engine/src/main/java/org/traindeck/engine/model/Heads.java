@@ -14,6 +14,7 @@ import org.deeplearning4j.nn.weights.WeightInit;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.NumpyInputs;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.graph.Extents;
 import org.traindeck.engine.model.graph.ShapeError;
@@ -28,7 +29,7 @@ import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
  */
 public final class Heads {
 
-    public static final String INPUT = "input";
+    public static final String INPUT = NumpyInputs.SINGLE;
     public static final String PROJECTION = "head";
     public static final String OUTPUT = "output";
 
