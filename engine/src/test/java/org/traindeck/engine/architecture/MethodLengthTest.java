@@ -43,7 +43,6 @@ class MethodLengthTest {
             Map.entry("PatchEmbeddingKernelLayer.backpropGradient", 115),
             Map.entry("RunSession.train", 104),
             Map.entry("RunsView.<init>", 100),
-            Map.entry("QueueView.<init>", 96),
             Map.entry("StartupBench.run", 95),
             Map.entry("TransformerPeers.compare", 93),
             Map.entry("TransformerBlockLayer.forward", 85),
