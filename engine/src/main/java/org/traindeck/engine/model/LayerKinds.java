@@ -24,12 +24,14 @@ import org.traindeck.engine.model.nodes.LayerNormNode;
 import org.traindeck.engine.model.nodes.Lstm;
 import org.traindeck.engine.model.nodes.PRelu;
 import org.traindeck.engine.model.nodes.Patches;
+import org.traindeck.engine.model.nodes.Patches3d;
 import org.traindeck.engine.model.nodes.Pooling;
 import org.traindeck.engine.model.nodes.PositionEmbeddingNode;
 import org.traindeck.engine.model.nodes.Reshape;
 import org.traindeck.engine.model.nodes.SeparableConvolution;
 import org.traindeck.engine.model.nodes.TimestepEmbeddingNode;
 import org.traindeck.engine.model.nodes.TransformerBlockNode;
+import org.traindeck.engine.model.nodes.Unpatch3d;
 import org.traindeck.engine.model.nodes.Upsampling;
 
 /** The layer types a graph config may use, by name: the standard set, or it plus a test's or a plug-in's own. */
@@ -68,6 +70,8 @@ public final class LayerKinds {
             new LayerNormNode(),
             new Attention(),
             new Patches(),
+            new Patches3d(),
+            new Unpatch3d(),
             new PositionEmbeddingNode(),
             new FirstToken(),
             new TransformerBlockNode(),

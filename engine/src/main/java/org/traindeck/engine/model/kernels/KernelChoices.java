@@ -23,7 +23,9 @@ public final class KernelChoices {
             "transformerBlock",
             "embedding",
             "positionEmbedding",
-            "patches");
+            "patches",
+            "patches3d",
+            "unpatch3d");
 
     private static final String OPTION = "kernel";
     private static final String RECOMPUTE = "recompute";

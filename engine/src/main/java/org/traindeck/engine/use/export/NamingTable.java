@@ -28,6 +28,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.BatchNormKernel;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
+import org.traindeck.engine.model.kernels.PatchEmbedding3DKernel;
 import org.traindeck.engine.model.kernels.PatchEmbeddingKernel;
 import org.traindeck.engine.model.kernels.PositionEmbeddingKernel;
 import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
@@ -36,10 +37,13 @@ import org.traindeck.engine.model.kernels.SyncBatchNormKernel;
 import org.traindeck.engine.model.kernels.TokenEmbedding;
 import org.traindeck.engine.model.kernels.TransformerBlock;
 import org.traindeck.engine.model.kernels.TransformerBlockParams;
+import org.traindeck.engine.model.kernels.Unpatch3DKernel;
 import org.traindeck.engine.model.layers.LayerNorm;
 import org.traindeck.engine.model.layers.PatchEmbedding;
+import org.traindeck.engine.model.layers.PatchEmbedding3D;
 import org.traindeck.engine.model.layers.PositionEmbedding;
 import org.traindeck.engine.model.layers.SelfAttention;
+import org.traindeck.engine.model.layers.Unpatch3D;
 
 /**
  * The names and layouts of each layer type's parameters, by the DL4J layer class a node compiles to (exact classes:
@@ -144,6 +148,10 @@ public final class NamingTable {
         t.put(TransformerBlock.class, NamingTable::transformerBlock);
         t.put(PatchEmbedding.class, NamingTable::patches);
         t.put(PatchEmbeddingKernel.class, NamingTable::patches);
+        t.put(PatchEmbedding3D.class, VolumePatchNaming::patches);
+        t.put(PatchEmbedding3DKernel.class, VolumePatchNaming::patches);
+        t.put(Unpatch3D.class, VolumePatchNaming::unpatch);
+        t.put(Unpatch3DKernel.class, VolumePatchNaming::unpatch);
         t.put(
                 TimeDistributed.class,
                 (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));

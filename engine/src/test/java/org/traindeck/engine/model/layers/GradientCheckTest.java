@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.deeplearning4j.gradientcheck.GradientCheckUtil;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -18,6 +19,8 @@ import org.nd4j.linalg.learning.config.NoOp;
 
 /** Finite differences against backprop, in double precision, for every layer on a tiny graph. */
 class GradientCheckTest {
+
+    private static final InputType VOLUME = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 2, 4, 2, 2);
 
     private static DataType previousDefault;
     private static DataType previousFloatDefault;
@@ -83,6 +86,23 @@ class GradientCheckTest {
     @Test
     void patchEmbeddingWithClassToken() {
         check(InputType.convolutional(4, 6, 2), new long[] {2, 2, 4, 6}, true, new PatchEmbedding(2, 5, true));
+    }
+
+    @Test
+    void patchEmbedding3D() {
+        check(VOLUME, new long[] {2, 2, 2, 4, 2}, true, new PatchEmbedding3D(2, 3));
+    }
+
+    /** Volume → tokens → volume → tokens: unpatch3d's gradient, in and out, through both layers. */
+    @Test
+    void unpatch3D() {
+        check(
+                VOLUME,
+                new long[] {2, 2, 2, 4, 2},
+                true,
+                new PatchEmbedding3D(2, 3),
+                new Unpatch3D(2, 2, new int[] {1, 2, 1}),
+                new PatchEmbedding3D(1, 2));
     }
 
     @Test
