@@ -10,7 +10,8 @@ import static org.traindeck.engine.model.kernels.TransformerBlockParams.CROSS_QK
 import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
 
 /**
- * A pre-norm cross-attention on rows, added back: out = r + mask (attention(norm(r), context) Wo + bo), where the
+ * A cross-attention on rows: in the block pre-norm and added back, out = r + mask (attention(norm(r), context) Wo +
+ * bo); as the crossAttention node neither (out = attention(r, context) Wo + bo). The
  * queries come from norm(r) [rows, W] and the keys and values from the context tokens [mb S, W], with one [W, 3W]
  * projection as the self-attention's (columns: queries, keys, values; a PyTorch MultiheadAttention's in_proj
  * transposed). Per example and head P = softmax(Q K^T / sqrt(d)) [T, S] and O = P V; it keeps what its backward pass
@@ -37,9 +38,16 @@ final class TransformerBlockCrossAttention {
     private float[] rstd;
     private float[] scratch;
 
-    TransformerBlockCrossAttention(int width, int heads) {
+    /** Whether a layer norm comes before it (the block's), whether its input is added back (the block's). */
+    private final boolean preNorm;
+
+    private final boolean residual;
+
+    TransformerBlockCrossAttention(int width, int heads, boolean normed, boolean residual) {
         this.width = width;
         this.heads = heads;
+        this.preNorm = normed;
+        this.residual = residual;
     }
 
     private void size(int mb, int steps, int contextSteps) {
@@ -99,18 +107,21 @@ final class TransformerBlockCrossAttention {
         int m = mb * contextSteps;
         TransformerBlockMath.toRows(context, scratch, mb, c, contextSteps);
         contextRows.write(scratch, m * c);
-        float[] h = new float[n * c];
-        TransformerBlockMath.layerNorm(
-                r,
-                xhat,
-                rstd,
-                h,
-                p.vector(CROSS_NORM_GAIN),
-                p.vector(CROSS_NORM_BIAS),
-                n,
-                c,
-                TransformerBlock.EPSILON,
-                local[0]);
+        float[] h = r;
+        if (preNorm) {
+            h = new float[n * c];
+            TransformerBlockMath.layerNorm(
+                    r,
+                    xhat,
+                    rstd,
+                    h,
+                    p.vector(CROSS_NORM_GAIN),
+                    p.vector(CROSS_NORM_BIAS),
+                    n,
+                    c,
+                    TransformerBlock.EPSILON,
+                    local[0]);
+        }
         normed.write(h, n * c);
         float[] bias = p.vector(CROSS_QKV_BIAS);
         Sgemm.multiply(
@@ -168,7 +179,8 @@ final class TransformerBlockCrossAttention {
                 0,
                 c);
         product.read(scratch, n * c);
-        TransformerBlockMath.residual(r, scratch, p.vector(CROSS_OUT_BIAS), mask, maskAt, out, n, c, local);
+        TransformerBlockMath.residual(
+                residual ? r : new float[n * c], scratch, p.vector(CROSS_OUT_BIAS), mask, maskAt, out, n, c, local);
     }
 
     /** rows [n, cols] of a region += bias[from, from + cols). */
@@ -314,17 +326,31 @@ final class TransformerBlockCrossAttention {
                 0,
                 c);
         product.read(d, n * c);
-        float[] dGain = new float[c];
-        float[] dBias = new float[c];
-        TransformerBlockMath.layerNormBackward(
-                d, xhat, rstd, p.vector(CROSS_NORM_GAIN), dOut, dOut, dGain, dBias, new float[n * c], n, c, local);
-        p.setGradient(CROSS_NORM_GAIN, dGain, c);
-        p.setGradient(CROSS_NORM_BIAS, dBias, c);
+        inputGradient(d, dOut, p, local);
         float[] rows = new float[m * c];
         contextRows.read(rows, m * c);
         float[] dContext = new float[m * c];
         TransformerBlockMath.fromRows(rows, dContext, mb, c, contextSteps);
         return dContext;
+    }
+
+    /** dOut becomes the input's gradient: the residual's (dOut itself, or none) plus the norm's backward of dh. */
+    private void inputGradient(float[] dh, float[] dOut, BlockParameters p, float[][] local) {
+        int c = width;
+        int n = mb * steps;
+        float[] dr = residual ? dOut : new float[n * c];
+        if (!preNorm) {
+            for (int i = 0; i < n * c; i++) {
+                dOut[i] = dr[i] + dh[i];
+            }
+            return;
+        }
+        float[] dGain = new float[c];
+        float[] dBias = new float[c];
+        TransformerBlockMath.layerNormBackward(
+                dh, xhat, rstd, p.vector(CROSS_NORM_GAIN), dr, dOut, dGain, dBias, new float[n * c], n, c, local);
+        p.setGradient(CROSS_NORM_GAIN, dGain, c);
+        p.setGradient(CROSS_NORM_BIAS, dBias, c);
     }
 
     int width() {

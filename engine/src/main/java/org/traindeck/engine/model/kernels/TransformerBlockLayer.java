@@ -216,7 +216,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
                     new TransformerBlockModulation(width(), (int) layerConf().getConditionWidth());
         }
         if (layerConf().hasContext() && cross == null) {
-            cross = new TransformerBlockCrossAttention(width(), heads());
+            cross = new TransformerBlockCrossAttention(width(), heads(), true, true);
         }
         return new int[] {mb, layout.steps()};
     }
