@@ -45,12 +45,16 @@ final class GraphChecks {
         }
         boolean[] used = new boolean[layers.size()];
         for (int i = 0; i < layers.size(); i++) {
-            List<String> inputs = GraphReader.effectiveInputs(layers, i);
+            List<String> inputs = GraphReader.allInputs(layers, i);
+            List<String> sides = new ArrayList<>(layers.get(i).sideInputs().keySet());
+            int plain = inputs.size() - sides.size();
             for (int k = 0; k < inputs.size(); k++) {
                 String in = inputs.get(k);
-                String where = layers.get(i).inputs() == null
-                        ? path(i)
-                        : JsonLocations.element(JsonLocations.child(path(i), "inputs"), k);
+                String where = k >= plain
+                        ? JsonLocations.child(path(i), sides.get(k - plain))
+                        : layers.get(i).inputs() == null
+                                ? path(i)
+                                : JsonLocations.element(JsonLocations.child(path(i), "inputs"), k);
                 if (in.equals(layers.get(i).name()) && duplicated.contains(in)) {
                     continue; // the other layer of that name is meant: the duplicate name is the error, said above
                 } else if (in.equals(layers.get(i).name())) {
@@ -59,7 +63,7 @@ final class GraphChecks {
                 } else if (dataInputs.contains(in)) {
                     continue;
                 } else if (!byName.containsKey(in)) {
-                    problems.error(where, unknown(in, layers.get(i).inputs() == null, byName.keySet()));
+                    problems.error(where, unknown(in, k < plain && layers.get(i).inputs() == null, byName.keySet()));
                     ok = false;
                 } else {
                     used[byName.get(in)] = true;
@@ -120,7 +124,7 @@ final class GraphChecks {
             parent[start] = -1;
             while (!stack.isEmpty()) {
                 int[] top = stack.peek();
-                List<String> inputs = GraphReader.effectiveInputs(layers, top[0]);
+                List<String> inputs = GraphReader.allInputs(layers, top[0]);
                 if (top[1] == inputs.size()) {
                     state[top[0]] = 2;
                     stack.pop();

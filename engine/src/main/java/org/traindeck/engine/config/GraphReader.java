@@ -160,6 +160,13 @@ final class GraphReader {
         return List.of(index == 0 ? INPUT : layers.get(index - 1).name());
     }
 
+    /** The inputs and the side inputs (a condition, a context) each node reads. */
+    static List<String> allInputs(List<LayerSpec> layers, int index) {
+        List<String> out = new ArrayList<>(effectiveInputs(layers, index));
+        out.addAll(layers.get(index).sideInputs().values());
+        return out;
+    }
+
     /** Node name → its index, for the checks. */
     static Map<String, Integer> indexByName(List<LayerSpec> layers) {
         Map<String, Integer> byName = new HashMap<>();

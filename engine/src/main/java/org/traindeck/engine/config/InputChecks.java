@@ -88,7 +88,7 @@ final class InputChecks {
     private void checkGraph(List<LayerSpec> layers, List<String> inputs, String dataPath) {
         Set<String> read = new HashSet<>();
         for (int i = 0; i < layers.size(); i++) {
-            read.addAll(GraphReader.effectiveInputs(layers, i));
+            read.addAll(GraphReader.allInputs(layers, i));
         }
         for (String input : inputs) {
             if (!read.contains(input) && DiffusionConfig.made(input)) {

@@ -19,9 +19,23 @@ import java.util.Map;
 @JsonSerialize(using = LayerSpec.Writer.class)
 public record LayerSpec(String name, String type, List<String> inputs, Map<String, Object> options) {
 
+    /** Options that name a node or a data input besides "inputs": what a layer is conditioned on or attends to. */
+    public static final List<String> SIDE_INPUTS = List.of("condition", "context");
+
     public LayerSpec {
         inputs = inputs == null ? null : List.copyOf(inputs);
         options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+    }
+
+    /** The side inputs the node names, option → name, in {@link #SIDE_INPUTS}' order. */
+    public Map<String, String> sideInputs() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String option : SIDE_INPUTS) {
+            if (options.get(option) instanceof String name) {
+                out.put(option, name);
+            }
+        }
+        return out;
     }
 
     /** Written flat, as the config has it: name, type, inputs when given, then the options. */

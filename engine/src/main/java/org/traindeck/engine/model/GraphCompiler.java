@@ -21,6 +21,7 @@ import org.traindeck.engine.model.graph.NodeProblem;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
+import org.traindeck.engine.model.kernels.BlockInputsVertex;
 import org.traindeck.engine.model.kernels.KernelUse;
 
 /**
@@ -93,6 +94,9 @@ public final class GraphCompiler {
                         at + ".name",
                         "\"" + spec.name() + "\" is the name of the head's layer; give this layer another name");
             }
+            if (!spec.sideInputs().isEmpty() && ReferenceBlock.applies(spec, kernels)) {
+                throw problem(at, who + ReferenceBlock.refusal(spec));
+            }
             List<LayerSpec> nodes = ReferenceBlock.applies(spec, kernels)
                             && types.get(inputsOf(layers, i).get(0)) != null
                     ? ReferenceBlock.spell(
@@ -151,6 +155,8 @@ public final class GraphCompiler {
         }
         List<InputType> in = new ArrayList<>();
         inputNames.forEach(n -> in.add(types.get(n)));
+        Map<String, String> sides = spec.sideInputs();
+        sides.values().forEach(n -> in.add(types.get(n)));
         InputType out;
         long parameters = 0;
         try {
@@ -161,7 +167,10 @@ public final class GraphCompiler {
                 throw new ShapeError("takes features but gets " + Shapes.describe(in.get(0))
                         + ": add an \"embedding\" before it to turn each token id into a vector");
             }
-            if (built.layer() != null) {
+            if (built.layer() != null && !sides.isEmpty()) {
+                out = addPacked(g, spec.name(), built.layer(), inputNames, sides, in);
+                parameters = built.layer().initializer().numParams(built.layer());
+            } else if (built.layer() != null) {
                 out = outputOf(built.layer(), in.get(0));
                 parameters = built.layer().initializer().numParams(built.layer());
                 g.addLayer(spec.name(), built.layer(), inputNames.toArray(String[]::new));
@@ -173,13 +182,34 @@ public final class GraphCompiler {
                 out = built.outputRule().apply(in.get(0));
             }
         } catch (ShapeError e) {
-            throw problem(at, who + e.getMessage());
+            throw problem(e.option() == null ? at : at + "." + e.option(), who + e.getMessage());
         } catch (RuntimeException e) {
             // DL4J's own shape rules, for what the kind does not check itself
             throw problem(at, who + "does not fit its input " + describeAll(in) + ": " + rootMessage(e));
         }
         types.put(spec.name(), out);
         return parameters;
+    }
+
+    /**
+     * A layer that reads side inputs (a condition, a context) as DL4J's one input: a vertex {@code <name>_packed}
+     * packs them with its tokens ({@link BlockInputsVertex}), the layer reads that. Returns the layer's output type.
+     */
+    private static InputType addPacked(
+            ComputationGraphConfiguration.GraphBuilder g,
+            String name,
+            Layer layer,
+            List<String> inputNames,
+            Map<String, String> sides,
+            List<InputType> in) {
+        BlockInputsVertex vertex = new BlockInputsVertex(sides.containsKey("condition"), sides.containsKey("context"));
+        List<String> packedNames = new ArrayList<>(inputNames);
+        packedNames.addAll(sides.values());
+        String packed = name + "_packed";
+        g.addVertex(packed, vertex, packedNames.toArray(String[]::new));
+        InputType packedType = vertex.getOutputType(-1, in.toArray(InputType[]::new));
+        g.addLayer(name, layer, packed);
+        return outputOf(layer, packedType);
     }
 
     private static TokenSequence tokens(InputType in) {
@@ -212,7 +242,9 @@ public final class GraphCompiler {
             takers.add(new ArrayList<>());
         }
         for (int i = 0; i < n; i++) {
-            for (String in : inputsOf(layers, i)) {
+            List<String> reads = new ArrayList<>(inputsOf(layers, i));
+            reads.addAll(layers.get(i).sideInputs().values());
+            for (String in : reads) {
                 Integer j = index.get(in);
                 if (j != null) {
                     waiting[i]++;

@@ -12,6 +12,7 @@ import org.traindeck.engine.model.nodes.BatchNorm;
 import org.traindeck.engine.model.nodes.BidirectionalLstm;
 import org.traindeck.engine.model.nodes.Concat;
 import org.traindeck.engine.model.nodes.Convolution;
+import org.traindeck.engine.model.nodes.CrossAttentionNode;
 import org.traindeck.engine.model.nodes.Deconvolution;
 import org.traindeck.engine.model.nodes.Dense;
 import org.traindeck.engine.model.nodes.DepthwiseConvolution;
@@ -69,6 +70,7 @@ public final class LayerKinds {
             new BidirectionalLstm(),
             new LayerNormNode(),
             new Attention(),
+            new CrossAttentionNode(),
             new Patches(),
             new Patches3d(),
             new Unpatch3d(),

@@ -38,6 +38,19 @@ final class ReferenceBlock {
         return reference && ("transformerBlock".equals(spec.type()) || droppingPositions(spec));
     }
 
+    /**
+     * Why a node with a condition or a context cannot run on the reference layers: they express neither adaLN-Zero nor
+     * cross-attention (DL4J's layers take one input), and spelling both out as SameDiff nodes would be a second
+     * implementation to keep equal to the kernel's.
+     */
+    static String refusal(LayerSpec spec) {
+        String what = String.join(" and ", spec.sideInputs().keySet());
+        return DL4J.equals(spec.options().get("kernel"))
+                ? "reads a " + what + ", which only TrainDeck's own kernel does: remove its \"kernel\": \"dl4j\""
+                : "reads a " + what + ", which only TrainDeck's own CPU kernel does, but this run builds DL4J's layers"
+                        + " (ND4J's CUDA backend): run it on the CPU";
+    }
+
     /** A positionEmbedding with dropout: the kernel fuses the dropout in, the reference is a positionEmbedding and a dropout node. */
     private static boolean droppingPositions(LayerSpec spec) {
         return "positionEmbedding".equals(spec.type())

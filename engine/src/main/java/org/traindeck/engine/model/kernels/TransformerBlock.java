@@ -20,7 +20,10 @@ import org.nd4j.shade.jackson.annotation.JsonProperty;
  * A pre-norm transformer block as one DL4J layer on sequences [mb, width, T]: x + drop(attention(norm1(x))), then
  * r + drop(mlp2(gelu(mlp1(norm2(r))))). Its parameters have the names, shapes, layouts and order that the same block
  * spelled out as layerNorm, attention and dense nodes has, so a checkpoint of either loads into the other
- * ({@link TransformerBlockParams}). It runs on {@link TransformerBlockLayer}: TrainDeck's own CPU kernel.
+ * ({@link TransformerBlockParams}). It runs on {@link TransformerBlockLayer}: TrainDeck's own CPU kernel. Conditioned
+ * (adaLN-Zero, DiT's: {@link TransformerBlockModulation}) each norm's output becomes n (1 + scale) + shift and each
+ * branch is multiplied by its gate, all six from a linear map of SiLU(condition), zero at the start; with a context,
+ * a pre-norm cross-attention to the context tokens follows the self-attention ({@link TransformerBlockCrossAttention}).
  */
 public class TransformerBlock extends BaseLayer {
 
@@ -43,6 +46,14 @@ public class TransformerBlock extends BaseLayer {
 
     @JsonProperty
     private boolean recompute;
+
+    /** The conditioning vector's features (adaLN-Zero), 0 without one. */
+    @JsonProperty
+    private long conditionWidth;
+
+    /** Whether the block attends to context tokens after its self-attention (of its own width). */
+    @JsonProperty
+    private boolean context;
 
     /** For JSON. */
     protected TransformerBlock() {}
@@ -68,6 +79,44 @@ public class TransformerBlock extends BaseLayer {
             throw refuse("dropout must be in [0, 1), got " + dropout);
         }
         checkHeads();
+    }
+
+    /**
+     * A block that also reads a conditioning vector [conditionWidth] (adaLN-Zero; 0: none) and/or context tokens
+     * [width, S] (cross-attention): its input is then the three packed by {@link BlockInputsVertex}.
+     */
+    public TransformerBlock(
+            long width,
+            long hidden,
+            int heads,
+            boolean causal,
+            double dropout,
+            boolean recompute,
+            long conditionWidth,
+            boolean context) {
+        this(width, hidden, heads, causal, dropout, recompute);
+        if (conditionWidth < 0 || (width <= 0 && (conditionWidth > 0 || context))) {
+            throw refuse("a conditioned block needs its width (got " + width + ") and a condition width >= 0 (got "
+                    + conditionWidth + ")");
+        }
+        this.conditionWidth = conditionWidth;
+        this.context = context;
+    }
+
+    @JsonIgnore
+    public long getConditionWidth() {
+        return conditionWidth;
+    }
+
+    @JsonIgnore
+    public boolean hasContext() {
+        return context;
+    }
+
+    /** Whether its input is packed (a condition or a context besides the tokens). */
+    @JsonIgnore
+    public boolean isPacked() {
+        return conditionWidth > 0 || context;
     }
 
     @JsonIgnore
@@ -131,6 +180,9 @@ public class TransformerBlock extends BaseLayer {
 
     @Override
     public InputType getOutputType(int layerIndex, InputType inputType) {
+        if (isPacked()) {
+            return InputType.recurrent(width, BlockInputsVertex.steps(inputType, width), RNNFormat.NCW);
+        }
         long features = features(inputType);
         if (width > 0 && features != width) {
             throw refuse(
@@ -141,7 +193,7 @@ public class TransformerBlock extends BaseLayer {
 
     @Override
     public void setNIn(InputType inputType, boolean override) {
-        if (width <= 0 || override) {
+        if (!isPacked() && (width <= 0 || override)) {
             width = features(inputType);
             checkHeads();
         }
@@ -166,8 +218,7 @@ public class TransformerBlock extends BaseLayer {
 
     @Override
     public LayerMemoryReport getMemoryReport(InputType inputType) {
-        InputType.InputTypeRecurrent rnn = (InputType.InputTypeRecurrent) inputType;
-        long length = Math.max(1, rnn.getTimeSeriesLength());
+        long length = Math.max(1, BlockInputsVertex.steps(inputType, width));
         long perExample = keptFloatsPerExample(length);
         long params = initializer().numParams(this);
         return new LayerMemoryReport.Builder(getLayerName(), TransformerBlock.class, inputType, inputType)
@@ -188,7 +239,7 @@ public class TransformerBlock extends BaseLayer {
      * dropout masks.
      */
     public long keptFloatsPerExample(long length) {
-        long masks = dropout > 0 ? 2 * width * length : 0;
+        long masks = dropout > 0 ? (context ? 3 : 2) * width * length : 0;
         return recompute ? masks + width * length : masks + bufferFloatsPerExample(length);
     }
 
@@ -211,18 +262,21 @@ public class TransformerBlock extends BaseLayer {
                 && heads == other.heads
                 && causal == other.causal
                 && Double.compare(dropout, other.dropout) == 0
-                && recompute == other.recompute;
+                && recompute == other.recompute
+                && conditionWidth == other.conditionWidth
+                && context == other.context;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), width, hidden, heads, causal, dropout, recompute);
+        return Objects.hash(
+                super.hashCode(), width, hidden, heads, causal, dropout, recompute, conditionWidth, context);
     }
 
     @Override
     public String toString() {
         return "TransformerBlock(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "width=" + width
                 + ", hidden=" + hidden + ", heads=" + heads + ", causal=" + causal + ", dropout=" + dropout
-                + ", recompute=" + recompute + ")";
+                + ", recompute=" + recompute + ", conditionWidth=" + conditionWidth + ", context=" + context + ")";
     }
 }

@@ -3,17 +3,17 @@ package org.traindeck.engine.model.kernels;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * The block's two inverted-dropout masks [rows, C] (values 0 or 1/keep, the first after the attention, the second
- * after the MLP), drawn from a seed taken from ND4J's RNG so that the network's seed governs them ({@link
+ * The block's inverted-dropout masks [rows, C] (values 0 or 1/keep, the first after the attention, the second
+ * after the MLP, a third after the cross-attention), drawn from a seed taken from ND4J's RNG so that the network's seed governs them ({@link
  * DropoutMasks}), and kept on the heap for the loops.
  */
 final class TransformerBlockDropout {
 
     private float[] masks;
 
-    /** Draws both masks for {@code rows} rows of {@code width} and returns them, one after the other. */
-    float[] draw(int rows, int width, double dropout) {
-        int n = 2 * rows * width;
+    /** Draws {@code count} masks (a branch's each) for {@code rows} rows of {@code width}, one after the other. */
+    float[] draw(int count, int rows, int width, double dropout) {
+        int n = count * rows * width;
         if (masks == null || masks.length != n) {
             masks = new float[n];
         }

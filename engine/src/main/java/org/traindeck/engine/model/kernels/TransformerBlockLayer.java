@@ -39,7 +39,7 @@ import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
  * attention's output and the dropout masks, the buffers are shared by the thread's blocks and hold one example's
  * attention probabilities (the backward pass computes them again per example).
  */
-public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
+public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implements BlockParameters {
 
     private static final ThreadLocal<Map<String, TransformerBlockBuffers>> SHARED =
             ThreadLocal.withInitial(HashMap::new);
@@ -56,6 +56,15 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
     private final TransformerBlockDropout dropout = new TransformerBlockDropout();
     /** This step's dropout masks, null without dropout (or outside training). */
     private float[] masks;
+
+    /** A packed input's parts (null for plain tokens), the adaLN-Zero and cross-attention parts (null without them). */
+    private BlockInputsLayout layout;
+
+    private float[] packed;
+    private TransformerBlockModulation modulation;
+    private TransformerBlockCrossAttention cross;
+    /** The cross-attention's output rows [rows, C]: the MLP branch's input. */
+    private float[] crossed;
 
     private INDArray viewsOf;
     private INDArray gradientsOf;
@@ -118,7 +127,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
     private void bindParameters() {
         if (viewsOf != paramsFlattened) {
             paramRegions.clear();
-            for (String key : TransformerBlockParams.KEYS) {
+            for (String key : TransformerBlockParams.keys(layerConf())) {
                 paramRegions.put(key, Region.of(getParam(key)));
             }
             viewsOf = paramsFlattened;
@@ -128,7 +137,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
     private void bindGradients() {
         if (gradientsOf != gradientsFlattened) {
             gradientRegions.clear();
-            for (String key : TransformerBlockParams.KEYS) {
+            for (String key : TransformerBlockParams.keys(layerConf())) {
                 gradientRegions.put(key, Region.of(gradientViews.get(key)));
             }
             gradientsOf = gradientsFlattened;
@@ -147,9 +156,13 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                     + "\": its CPU kernel computes in float32" + " but the network's data type is " + in.dataType()
                     + ": use \"kernel\": \"dl4j\" for other data types");
         }
-        if (in.rank() != 3 || in.size(1) != width()) {
+        if (layerConf().isPacked() ? in.rank() != 2 : in.rank() != 3 || in.size(1) != width()) {
             throw new IllegalStateException("TransformerBlock \"" + layerConf().getLayerName()
-                    + "\": expects [minibatch, " + width() + ", time], got " + Arrays.toString(in.shape()));
+                    + "\": expects "
+                    + (layerConf().isPacked()
+                            ? "its packed inputs [minibatch, size]"
+                            : "[minibatch, " + width() + ", time]")
+                    + ", got " + Arrays.toString(in.shape()));
         }
     }
 
@@ -158,12 +171,17 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         assertInputSet(false);
         checkInput(input);
         INDArray in = dense(input, workspaceMgr, ArrayType.FF_WORKING_MEM);
-        int mb = (int) in.size(0);
-        int t = (int) in.size(2);
+        int[] sizes = read(in);
+        int mb = sizes[0];
+        int t = sizes[1];
         bindParameters();
         TransformerBlockBuffers b = buffers(mb, t);
         masks = training && layerConf().getDropout() > 0
-                ? dropout.draw(b.rows, width(), layerConf().getDropout())
+                ? dropout.draw(
+                        layerConf().hasContext() ? 3 : 2,
+                        b.rows,
+                        width(),
+                        layerConf().getDropout())
                 : null;
         forward(in, b, false);
         INDArray out = workspaceMgr.createUninitialized(
@@ -171,6 +189,45 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         TransformerBlockMath.fromRows(b.rows2, b.rows1, mb, width(), t);
         Sgemm.buffer(out).put(0, b.rows1, 0, b.rows * width());
         return out;
+    }
+
+    /** The minibatch and the tokens' steps of the input; a packed input's parts are kept for the passes. */
+    private int[] read(INDArray in) {
+        if (!layerConf().isPacked()) {
+            layout = null;
+            return new int[] {(int) in.size(0), (int) in.size(2)};
+        }
+        int mb = (int) in.size(0);
+        int size = (int) in.size(1);
+        if (packed == null || packed.length != mb * size) {
+            packed = new float[mb * size];
+        }
+        Sgemm.buffer(in).get(0, packed, 0, packed.length);
+        layout = BlockInputsLayout.of(
+                packed,
+                mb,
+                size,
+                width(),
+                (int) layerConf().getConditionWidth(),
+                layerConf().hasContext(),
+                "TransformerBlock \"" + layerConf().getLayerName() + "\"");
+        if (layerConf().getConditionWidth() > 0 && modulation == null) {
+            modulation =
+                    new TransformerBlockModulation(width(), (int) layerConf().getConditionWidth());
+        }
+        if (layerConf().hasContext() && cross == null) {
+            cross = new TransformerBlockCrossAttention(width(), heads(), true, true);
+        }
+        return new int[] {mb, layout.steps()};
+    }
+
+    /** The tokens [mb, C, T] into rows1. */
+    private void tokens(INDArray in, TransformerBlockBuffers b) {
+        if (layout == null) {
+            Sgemm.buffer(in).get(0, b.rows1, 0, b.rows * width());
+        } else {
+            layout.tokens(packed, b.rows1);
+        }
     }
 
     /** Where the attention's output goes: the buffers' region, or with recompute this block's own. */
@@ -198,7 +255,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         int f = hidden();
         int n = b.rows;
         int nc = n * c;
-        Sgemm.buffer(in).get(0, b.rows1, 0, nc);
+        tokens(in, b);
         TransformerBlockMath.toRows(b.rows1, b.x, b.mb, c, b.length);
         TransformerBlockMath.layerNorm(
                 b.x,
@@ -211,6 +268,10 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 c,
                 TransformerBlock.EPSILON,
                 b.local[0]);
+        if (modulation != null) {
+            modulation.forward(layout.condition(packed), b.mb, b.length, this);
+            modulation.modulate(b.rows2, n, 0);
+        }
         b.h1.write(b.rows2, nc);
         // the bias as a product with a column of ones, then the projection added to it
         Sgemm.multiply(
@@ -254,9 +315,14 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         }
         Sgemm.multiply(false, false, n, c, c, 1, attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c, b.local);
+        if (modulation != null) {
+            modulation.gatedResidual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, 0);
+        } else {
+            TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c, b.local);
+        }
+        float[] r = crossAttention(b);
         TransformerBlockMath.layerNorm(
-                b.r1,
+                r,
                 b.xhat2,
                 b.rstd2,
                 b.rows2,
@@ -266,17 +332,47 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 c,
                 TransformerBlock.EPSILON,
                 b.local[0]);
+        if (modulation != null) {
+            modulation.modulate(b.rows2, n, 1);
+        }
         b.h2.write(b.rows2, nc);
         // W1 is [C, F] column-major: row-major [F, C], used transposed
         Sgemm.multiply(false, true, n, f, c, 1, b.h2.pointer, 0, c, ptr(MLP1_WEIGHTS), 0, c, 0, b.u.pointer, 0, f);
         TransformerBlockGelu.forward(b, vector(MLP1_BIAS), f);
-        if (attentionKept) {
-            // the backward pass needs z and the GELU's slope, not the block's output
+        if (attentionKept && modulation == null) {
+            // the backward pass needs z and the GELU's slope, not the block's output (a gate's gradient needs it)
             return;
         }
         Sgemm.multiply(false, true, n, c, f, 1, b.z.pointer, 0, f, ptr(MLP2_WEIGHTS), 0, f, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        TransformerBlockMath.residual(b.r1, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, c, b.local);
+        if (modulation != null) {
+            modulation.gatedResidual(r, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, 1);
+        } else {
+            TransformerBlockMath.residual(r, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, c, b.local);
+        }
+    }
+
+    /** The cross-attention after the self-attention's residual: its output rows, or r1 itself without a context. */
+    private float[] crossAttention(TransformerBlockBuffers b) {
+        if (cross == null) {
+            return b.r1;
+        }
+        int nc = b.rows * width();
+        if (crossed == null || crossed.length != nc) {
+            crossed = new float[nc];
+        }
+        cross.forward(
+                b.r1,
+                layout.context(packed),
+                b.mb,
+                b.length,
+                layout.contextSteps(),
+                this,
+                masks,
+                2 * nc,
+                crossed,
+                b.local);
+        return crossed;
     }
 
     @Override
@@ -289,22 +385,32 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         bindGradients();
         TransformerBlockBuffers b = buffers(mb, t);
         if (layerConf().isRecompute()) {
-            forward(dense(input, workspaceMgr, ArrayType.BP_WORKING_MEM), b, true);
+            INDArray in = dense(input, workspaceMgr, ArrayType.BP_WORKING_MEM);
+            read(in);
+            forward(in, b, true);
         }
-        backward(eps, b);
-        INDArray dx = workspaceMgr.createUninitialized(
-                ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
+        float[][] sideGradients = backward(eps, b);
         TransformerBlockMath.fromRows(b.dr1, b.rows1, mb, width(), t);
-        Sgemm.buffer(dx).put(0, b.rows1, 0, b.rows * width());
+        INDArray dx;
+        if (layout == null) {
+            dx = workspaceMgr.createUninitialized(
+                    ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
+            Sgemm.buffer(dx).put(0, b.rows1, 0, b.rows * width());
+        } else {
+            float[] grads = layout.gradient(b.rows1, sideGradients[0], sideGradients[1]);
+            dx = workspaceMgr.createUninitialized(
+                    ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, layout.size()}, 'c');
+            Sgemm.buffer(dx).put(0, grads, 0, grads.length);
+        }
         Gradient g = new DefaultGradient(gradientsFlattened);
-        for (String key : TransformerBlockParams.KEYS) {
+        for (String key : TransformerBlockParams.keys(layerConf())) {
             g.gradientForVariable().put(key, gradientViews.get(key));
         }
         return new Pair<>(g, dx);
     }
 
-    /** The backward pass; the input's gradient ends in dr1. */
-    private void backward(INDArray eps, TransformerBlockBuffers b) {
+    /** The backward pass; the tokens' gradient ends in dr1; returns the condition's and the context's (or nulls). */
+    private float[][] backward(INDArray eps, TransformerBlockBuffers b) {
         int c = width();
         int f = hidden();
         int n = b.rows;
@@ -315,6 +421,10 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         TransformerBlockMath.toRows(b.rows1, b.dy, b.mb, c, b.length);
         // MLP branch: y = r1 + mask2 (z W2 + b2)
         TransformerBlockMath.masked(b.dy, masks, nc, b.rows1, nc);
+        if (modulation != null) {
+            modulation.beginBackward();
+            modulation.gateBackward(b.dy, b.rows1, n, 1);
+        }
         b.dm.write(b.rows1, nc);
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(MLP2_BIAS, cs, c);
@@ -326,12 +436,19 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         Sgemm.multiply(false, false, n, c, f, 1, b.dz.pointer, 0, f, ptr(MLP1_WEIGHTS), 0, c, 0, b.dh.pointer, 0, c);
         // dr1 = dy + norm2's backward
         b.dh.read(b.rows1, nc);
+        if (modulation != null) {
+            modulation.modulateBackward(b.rows1, b.xhat2, vector(NORM2_GAIN), vector(NORM2_BIAS), n, 1);
+        }
         TransformerBlockMath.layerNormBackward(
                 b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dy, b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM2_GAIN, cs, c);
         setGradient(NORM2_BIAS, cs2, c);
+        float[] dContext = cross == null ? null : cross.backward(b.dr1, this, masks, 2 * nc, b.local);
         // attention branch: r1 = x + mask1 (attended Wo + bo)
         TransformerBlockMath.masked(b.dr1, masks, 0, b.rows1, nc);
+        if (modulation != null) {
+            modulation.gateBackward(b.dr1, b.rows1, n, 0);
+        }
         b.dm.write(b.rows1, nc);
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(OUT_BIAS, cs, c);
@@ -376,21 +493,27 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 c);
         // dx = dr1 + norm1's backward, in dr1
         b.dh.read(b.rows1, nc);
+        if (modulation != null) {
+            modulation.modulateBackward(b.rows1, b.xhat1, vector(NORM1_GAIN), vector(NORM1_BIAS), n, 0);
+        }
         TransformerBlockMath.layerNormBackward(
                 b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM1_GAIN, cs, c);
         setGradient(NORM1_BIAS, cs2, c);
+        return new float[][] {modulation == null ? null : modulation.backward(this), dContext};
     }
 
     /** A gain or bias parameter's values, on the heap. */
-    private float[] vector(String key) {
+    @Override
+    public float[] vector(String key) {
         FloatBuffer p = paramRegions.get(key).buffer;
         float[] v = new float[p.capacity()];
         p.get(0, v, 0, v.length);
         return v;
     }
 
-    private void setGradient(String key, float[] values, int n) {
+    @Override
+    public void setGradient(String key, float[] values, int n) {
         gradientRegions.get(key).buffer.put(0, values, 0, n);
     }
 
@@ -400,5 +523,15 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
 
     private FloatPointer gptr(String key) {
         return gradientRegions.get(key).pointer;
+    }
+
+    @Override
+    public FloatPointer pointer(String key) {
+        return ptr(key);
+    }
+
+    @Override
+    public FloatPointer gradientPointer(String key) {
+        return gptr(key);
     }
 }

@@ -53,7 +53,29 @@ public final class TransformerBlockParams implements ParamInitializer {
             MLP1_BIAS,
             MLP2_WEIGHTS,
             MLP2_BIAS);
-    private static final List<String> WEIGHTS = List.of(QKV_WEIGHTS, OUT_WEIGHTS, MLP1_WEIGHTS, MLP2_WEIGHTS);
+    /** adaLN-Zero's linear map SiLU(condition) [C] to shift, scale and gate of both branches [6 W], row-major. */
+    public static final String MODULATION_WEIGHTS = "adaLnW";
+
+    public static final String MODULATION_BIAS = "adaLnB";
+    /** The cross-attention: its layer norm and, as the self-attention's, Wqkv [W, 3W], Wo, bqkv, bo. */
+    public static final String CROSS_NORM_GAIN = "normCrossGain";
+
+    public static final String CROSS_NORM_BIAS = "normCrossBias";
+    public static final String CROSS_QKV_WEIGHTS = "crossWqkv";
+    public static final String CROSS_OUT_WEIGHTS = "crossWo";
+    public static final String CROSS_QKV_BIAS = "crossBqkv";
+    public static final String CROSS_OUT_BIAS = "crossBo";
+
+    static final List<String> CROSS_KEYS = List.of(
+            CROSS_NORM_GAIN, CROSS_NORM_BIAS, CROSS_QKV_WEIGHTS, CROSS_OUT_WEIGHTS, CROSS_QKV_BIAS, CROSS_OUT_BIAS);
+    private static final List<String> WEIGHTS = List.of(
+            QKV_WEIGHTS,
+            OUT_WEIGHTS,
+            MLP1_WEIGHTS,
+            MLP2_WEIGHTS,
+            MODULATION_WEIGHTS,
+            CROSS_QKV_WEIGHTS,
+            CROSS_OUT_WEIGHTS);
 
     private TransformerBlockParams() {}
 
@@ -74,6 +96,19 @@ public final class TransformerBlockParams implements ParamInitializer {
         s.put(MLP1_BIAS, new Shape('c', f));
         s.put(MLP2_WEIGHTS, new Shape('f', f, c));
         s.put(MLP2_BIAS, new Shape('c', c));
+        // after the plain block's, so that an unconditioned block's layout stays as it was
+        if (b.getConditionWidth() > 0) {
+            s.put(MODULATION_WEIGHTS, new Shape('c', b.getConditionWidth(), 6 * c));
+            s.put(MODULATION_BIAS, new Shape('c', 1, 6 * c));
+        }
+        if (b.hasContext()) {
+            s.put(CROSS_NORM_GAIN, new Shape('c', 1, c));
+            s.put(CROSS_NORM_BIAS, new Shape('c', 1, c));
+            s.put(CROSS_QKV_WEIGHTS, new Shape('c', c, 3 * c));
+            s.put(CROSS_OUT_WEIGHTS, new Shape('c', c, c));
+            s.put(CROSS_QKV_BIAS, new Shape('c', 1, 3 * c));
+            s.put(CROSS_OUT_BIAS, new Shape('c', 1, c));
+        }
         return s;
     }
 
@@ -102,17 +137,22 @@ public final class TransformerBlockParams implements ParamInitializer {
 
     @Override
     public List<String> paramKeys(Layer layer) {
-        return KEYS;
+        return keys((TransformerBlock) layer);
+    }
+
+    /** The block's parameter keys in flat-vector order: the plain block's, then adaLN's and the cross-attention's. */
+    static List<String> keys(TransformerBlock b) {
+        return List.copyOf(shapes(b).keySet());
     }
 
     @Override
     public List<String> weightKeys(Layer layer) {
-        return WEIGHTS;
+        return paramKeys(layer).stream().filter(WEIGHTS::contains).toList();
     }
 
     @Override
     public List<String> biasKeys(Layer layer) {
-        List<String> out = new ArrayList<>(KEYS);
+        List<String> out = new ArrayList<>(paramKeys(layer));
         out.removeAll(WEIGHTS);
         return out;
     }
@@ -124,14 +164,14 @@ public final class TransformerBlockParams implements ParamInitializer {
 
     @Override
     public boolean isBiasParam(Layer layer, String key) {
-        return KEYS.contains(key) && !WEIGHTS.contains(key);
+        return paramKeys(layer).contains(key) && !WEIGHTS.contains(key);
     }
 
     @Override
     public Map<String, INDArray> init(NeuralNetConfiguration conf, INDArray paramsView, boolean initializeParams) {
         TransformerBlock b = (TransformerBlock) conf.getLayer();
         Map<String, INDArray> out = views(b, paramsView);
-        for (String key : KEYS) {
+        for (String key : keys(b)) {
             conf.addVariable(key);
         }
         if (initializeParams) {
@@ -150,8 +190,26 @@ public final class TransformerBlockParams implements ParamInitializer {
             out.get(MLP1_BIAS).assign(b.getBiasInit());
             init(WeightInit.XAVIER.getWeightInitFunction(), out.get(MLP2_WEIGHTS), f, c, 'f');
             out.get(MLP2_BIAS).assign(b.getBiasInit());
+            initConditioning(b, attention, out);
         }
         return out;
+    }
+
+    /** adaLN's map at zero (each block starts as the identity, DiT's adaLN-Zero); the cross-attention as the self-attention. */
+    private static void initConditioning(TransformerBlock b, IWeightInit attention, Map<String, INDArray> out) {
+        if (b.getConditionWidth() > 0) {
+            out.get(MODULATION_WEIGHTS).assign(0);
+            out.get(MODULATION_BIAS).assign(0);
+        }
+        if (b.hasContext()) {
+            long c = b.getWidth();
+            out.get(CROSS_NORM_GAIN).assign(1);
+            out.get(CROSS_NORM_BIAS).assign(0);
+            init(attention, out.get(CROSS_QKV_WEIGHTS), c, c, 'c');
+            init(attention, out.get(CROSS_OUT_WEIGHTS), c, c, 'c');
+            out.get(CROSS_QKV_BIAS).assign(0);
+            out.get(CROSS_OUT_BIAS).assign(0);
+        }
     }
 
     private static void init(IWeightInit scheme, INDArray view, long fanIn, long fanOut, char order) {

@@ -35,8 +35,51 @@ public final class TransformerBlockNode implements LayerKind {
             throw new ShapeError("splits its " + width + " features into " + heads + " heads, but " + heads
                     + " does not divide " + width + ": use a number of heads that divides the width");
         }
+        long conditionWidth = o.has("condition") ? condition(inputs.get(1)) : 0;
+        boolean context = o.has("context");
+        if (context) {
+            context(inputs.get(inputs.size() - 1), width);
+        }
         return Built.layer(new TransformerBlock(
-                width, hidden(o, width), heads, o.bool("causal"), o.number("dropout"), o.bool("recompute")));
+                width,
+                hidden(o, width),
+                heads,
+                o.bool("causal"),
+                o.number("dropout"),
+                o.bool("recompute"),
+                conditionWidth,
+                context));
+    }
+
+    /** A condition's features: one vector per sample. */
+    public static long condition(InputType in) {
+        if (!(in instanceof InputType.InputTypeFeedForward ff) || ff.getSize() <= 0) {
+            throw new ShapeError(
+                    "condition",
+                    "is conditioned on one vector per sample [features] (such as a timestepEmbedding's, or a dense"
+                            + " over it), but its condition gives " + Shapes.describe(in)
+                            + (in.getType() == InputType.Type.RNN
+                                    ? ": pool the sequence first (a globalPool or firstToken node)"
+                                    : ": flatten it or pool it to a vector first"));
+        }
+        return ff.getSize();
+    }
+
+    /** Checks that context tokens are a sequence of vectors as wide as the layer. */
+    public static void context(InputType in, long width) {
+        if (in instanceof TokenSequence) {
+            throw new ShapeError(
+                    "context",
+                    "attends to token ids: add an \"embedding\" of " + width + " units and name it as the context");
+        }
+        if (!(in instanceof InputType.InputTypeRecurrent r) || r.getSize() != width) {
+            throw new ShapeError(
+                    "context",
+                    "attends to context tokens [" + width + ", steps] as wide as its own tokens, but its context gives "
+                            + Shapes.describe(in) + ": project the context to " + width
+                            + " features first (a dense node of " + width + " units; for images or volumes, patches"
+                            + " with \"units\": " + width + ")");
+        }
     }
 
     /** The MLP's hidden units: "hidden" when given, else mlpRatio times the width (as the vit and gpt shorthands round it). */
