@@ -30,7 +30,7 @@ import org.traindeck.engine.sinks.TfEventFileReader;
  * {@code diffusion.sampling} names and at the stage's end, its samples shown beside the truth as the sample
  * predictions (in TensorBoard too); sampling leaves the training alone and the same weights give the same samples;
  * and a volume model conditioned on two views, means along two of its axes (one twice the size), scored by its
- * projection error as well.
+ * projection error as well, as its training source's options say (its validation source leaves sampling out).
  */
 class DiffusionSamplingTest {
 
@@ -71,7 +71,10 @@ class DiffusionSamplingTest {
                                 "diffusion": {"timesteps": 50, "prediction": "x0",
                                               "sampling": {"everyEpochs": 3, "steps": 5, "count": 6, "sampler": "ddpm"},
                                               "projections": {"front": "depth", "side": "width"}}},
-                      "validationSplit": 0.25},
+                      "validation": {"type": "numpy", "task": "diffusion",
+                                     "inputs": {"front": "held.npz:front", "side": "held.npz:side"},
+                                     "targets": "held.npz:volume",
+                                     "diffusion": {"timesteps": 50, "prediction": "x0"}}},
              "stages": [{"name": "one", "epochs": 4, "batchSize": 16,
                          "optimizer": {"type": "adam", "learningRate": 0.01}}]}
             """;
@@ -122,7 +125,8 @@ class DiffusionSamplingTest {
 
     @Test
     void aVolumeModelConditionedOnTwoViewsIsScoredByItsProjectionError(@TempDir Path dir) throws Exception {
-        NamedInputFixtures.npz(dir.resolve("vol.npz"), volumesAndViews(64, 4));
+        NamedInputFixtures.npz(dir.resolve("vol.npz"), volumesAndViews(48, 4));
+        NamedInputFixtures.npz(dir.resolve("held.npz"), volumesAndViews(16, 9));
         RunResult run =
                 TrainingRun.prepare(ConfigParser.parse(VOLUMES, dir).orThrow()).runHere();
 

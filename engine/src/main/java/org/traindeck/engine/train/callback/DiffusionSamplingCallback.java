@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.config.DiffusionConfig;
 import org.traindeck.engine.config.DiffusionSampling;
 import org.traindeck.engine.config.SamplesConfig;
 import org.traindeck.engine.data.Dataset;
@@ -44,9 +45,8 @@ public final class DiffusionSamplingCallback implements TrainingCallback {
     public void onEpochEnd(TrainingState state, StagePlan plan, EpochSummary summary) {
         last = null;
         Dataset validation = plan.data.validation();
-        DiffusionSampling s = validation == null || validation.diffusion() == null
-                ? null
-                : validation.diffusion().sampling();
+        DiffusionConfig options = validation == null ? null : options(validation, plan.data.train());
+        DiffusionSampling s = options == null ? null : options.sampling();
         if (s == null || !s.dueAfter(state.epoch, plan.stage.epochs())) {
             return;
         }
@@ -59,6 +59,7 @@ public final class DiffusionSamplingCallback implements TrainingCallback {
             g = ValidationSampler.generate(
                     inputs -> model.output(false, inputs)[0],
                     validation,
+                    options,
                     seed,
                     plan.dataType,
                     () -> state.stopRequested);
@@ -83,6 +84,17 @@ public final class DiffusionSamplingCallback implements TrainingCallback {
                 (System.nanoTime() - start) / 1e9,
                 g.metrics()));
         last = g;
+    }
+
+    /**
+     * How to sample: the validation source's diffusion options when they ask for sampling, else the training source's
+     * (a validation split is the training source's; a validation source of its own may leave sampling out).
+     */
+    static DiffusionConfig options(Dataset validation, Dataset train) {
+        if (validation.diffusion() == null || validation.diffusion().sampling() != null) {
+            return validation.diffusion();
+        }
+        return train.diffusion();
     }
 
     /** The samples just generated, as the sample predictions' pictures. */

@@ -75,7 +75,9 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
         }
         if (plan.data.validation().task() == Task.DIFFUSION) {
             // one forward pass denoises one timestep: the pictures are validation's samples (DiffusionSamplingCallback)
-            boolean sampled = plan.data.validation().diffusion().sampling() != null;
+            boolean sampled = DiffusionSamplingCallback.options(plan.data.validation(), plan.data.train())
+                            .sampling()
+                    != null;
             events.logLine("sample predictions: stage \"" + plan.stage.name() + "\" shows "
                     + (sampled
                             ? "the samples validation generates (diffusion.sampling)"

@@ -36,12 +36,17 @@ public final class ValidationSampler {
     private ValidationSampler() {}
 
     /**
+     * @param c       the diffusion options that say how to sample, and the views to compare with
      * @param stopped asked between batches: true ends the sampling with null
      * @return the samples and their scores, or null when stopped
      */
     public static Generated generate(
-            DiffusionSampler.Denoiser net, Dataset validation, long seed, DataType dataType, BooleanSupplier stopped) {
-        DiffusionConfig c = validation.diffusion();
+            DiffusionSampler.Denoiser net,
+            Dataset validation,
+            DiffusionConfig c,
+            long seed,
+            DataType dataType,
+            BooleanSupplier stopped) {
         DiffusionSampling s = c.sampling();
         int n = Math.min(s.count(), validation.size());
         int d = validation.shape().values();

@@ -52,7 +52,7 @@ class ValidationSamplerTest {
     }
 
     private static ValidationSampler.Generated generate(DiffusionSampler.Denoiser net, Dataset data, long seed) {
-        return ValidationSampler.generate(net, data, seed, DataType.FLOAT, () -> false);
+        return ValidationSampler.generate(net, data, data.diffusion(), seed, DataType.FLOAT, () -> false);
     }
 
     @Test
@@ -93,7 +93,8 @@ class ValidationSamplerTest {
 
     @Test
     void aStopRequestEndsTheSampling() {
-        assertThat(ValidationSampler.generate(TOWARDS_CODE, data("ddim", 4), 1, DataType.FLOAT, () -> true))
+        Dataset data = data("ddim", 4);
+        assertThat(ValidationSampler.generate(TOWARDS_CODE, data, data.diffusion(), 1, DataType.FLOAT, () -> true))
                 .isNull();
     }
 }
