@@ -110,7 +110,10 @@ final class ProgressPrinter implements EventListener {
         append(
                 b,
                 "val_mse",
-                epochMetrics.containsKey(MetricNames.VAL_PSNR) ? epochMetrics.get(MetricNames.VAL_MSE) : null,
+                // an autoencoder's PSNR is of its MSE; a diffusion model's, of its samples (it has a val_mae)
+                epochMetrics.containsKey(MetricNames.VAL_PSNR) && !epochMetrics.containsKey(MetricNames.VAL_MAE)
+                        ? epochMetrics.get(MetricNames.VAL_MSE)
+                        : null,
                 "%.5f");
         append(b, "val_psnr", epochMetrics.get(MetricNames.VAL_PSNR), "%.2f dB");
         append(b, "val_proj_err", epochMetrics.get(MetricNames.VAL_PROJECTION_ERROR), "%.4g");

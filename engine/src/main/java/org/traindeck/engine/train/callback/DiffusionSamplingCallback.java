@@ -82,7 +82,11 @@ public final class DiffusionSamplingCallback implements TrainingCallback {
                 s.steps(),
                 average ? ", the weight average" : "",
                 (System.nanoTime() - start) / 1e9,
-                g.metrics()));
+                String.join(
+                        ", ",
+                        g.metrics().entrySet().stream()
+                                .map(e -> String.format(Locale.ROOT, "%s %.4g", e.getKey(), e.getValue()))
+                                .toList())));
         last = g;
     }
 
