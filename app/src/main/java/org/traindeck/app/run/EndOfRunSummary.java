@@ -43,7 +43,8 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
             new TaskFigure(MetricNames.VAL_ACCURACY, "val accuracy", true, 100, "%.2f %%"),
             new TaskFigure(MetricNames.VAL_MEAN_IOU, "val mean IoU", true, 1, "%.4f"),
             new TaskFigure(MetricNames.VAL_PSNR, "val PSNR", true, 1, "%.2f dB"),
-            new TaskFigure(MetricNames.VAL_PERPLEXITY, "val perplexity", false, 1, "%.3f"));
+            new TaskFigure(MetricNames.VAL_PERPLEXITY, "val perplexity", false, 1, "%.3f"),
+            new TaskFigure(MetricNames.VAL_PROJECTION_ERROR, "val projection error", false, 1, "%.4g"));
 
     /** The summary with the energy of the run's last metrics, said only where it was measured. */
     public static EndOfRunSummary of(String runName, RunResult result, List<EngineEvent> history) {
@@ -68,7 +69,7 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
                     s.lastValLoss = m.value();
                     s.bestValLoss = Double.isNaN(s.bestValLoss) ? m.value() : Math.min(s.bestValLoss, m.value());
                 }
-                case TASK_METRIC -> taskFigure(s, m);
+                case TASK_METRIC, PROJECTION_ERROR -> taskFigure(s, m);
                 default -> {}
             }
         }

@@ -23,6 +23,11 @@ public enum MetricRoute {
     THROUGHPUT(View.THROUGHPUT_CHART),
     /** Drawn as the ideal line next to the total throughput. */
     SCALING_EFFICIENCY(View.THROUGHPUT_CHART),
+    /**
+     * A diffusion model's projection error (its generated volumes' projections against the input views): a physics
+     * loss, drawn per stage beside the training and validation losses.
+     */
+    PROJECTION_ERROR(View.LOSS_CHART, View.RUN_SUMMARY),
     /** The task's validation figures ({@link ValidationSeries} says each one's label and unit), the EMA's too. */
     TASK_METRIC(View.VALIDATION_CHART, View.RUN_SUMMARY, View.OVERLAYS),
     /** {@code layer/<node>/<figure>}: the Layers tab. */
@@ -74,6 +79,7 @@ public enum MetricRoute {
             BY_NAME.put(task, TASK_METRIC);
             BY_NAME.put(MetricNames.ofEma(task), TASK_METRIC);
         }
+        BY_NAME.put(MetricNames.VAL_PROJECTION_ERROR, PROJECTION_ERROR);
         BY_NAME.put(MetricNames.STEPS_PER_EPOCH, STEPS_PER_EPOCH);
         for (String kept : new String[] {
             MetricNames.TRAIN_EPOCH_LOSS,

@@ -12,7 +12,7 @@ import org.traindeck.engine.events.TelemetryNames;
 
 /**
  * The dashboard's five charts and what each event draws on them: loss per stage (train solid, validation dashed, the
- * weight average's validation dashed and darker),
+ * weight average's validation dashed and darker, a diffusion model's projection error solid and darker),
  * learning rate, memory per device, throughput (total, per device and the ideal), and validation accuracy or error;
  * stage boundaries, and the rewinds and resumes that cut curves back.
  */
@@ -85,6 +85,14 @@ final class RunCharts {
                                 "val EMA · " + m.stage(),
                                 stageColor(m.stageIndex()).darker(),
                                 true)
+                        .add(step, t, m.value());
+            // a physics loss beside the losses: the stage's colour, darker, solid
+            case PROJECTION_ERROR ->
+                loss.series(
+                                "val_projection/" + m.stageIndex(),
+                                "val projection error · " + m.stage(),
+                                stageColor(m.stageIndex()).darker(),
+                                false)
                         .add(step, t, m.value());
             case LEARNING_RATE ->
                 lr.series("lr", "learning rate", stageColor(0), false).add(step, t, m.value());

@@ -43,6 +43,7 @@ class ChartContrastTest {
                 dashboard.offer(metric(MetricNames.TRAIN_LOSS, stage, step, 1.0 / step, null));
                 dashboard.offer(metric(MetricNames.VAL_LOSS, stage, step, 1.2 / step, null));
                 dashboard.offer(metric(MetricNames.VAL_ACCURACY, stage, step, 0.1 * step, null));
+                dashboard.offer(metric(MetricNames.VAL_PROJECTION_ERROR, stage, step, 0.3 / step, null));
             }
             dashboard.offer(metric(MetricNames.LR, 0, step, 0.01, null));
             dashboard.offer(metric(MetricNames.THROUGHPUT, 0, step, 100, null));

@@ -56,6 +56,8 @@ final class ProgressPrinter implements EventListener {
                         MetricNames.VAL_ACCURACY,
                         MetricNames.VAL_MSE,
                         MetricNames.VAL_MAE,
+                        MetricNames.VAL_PSNR,
+                        MetricNames.VAL_PROJECTION_ERROR,
                         MetricNames.EPOCH_TIME,
                         MetricNames.EPOCH_THROUGHPUT -> epochMetrics.put(m.name(), m.value());
                 case MetricNames.VAL_EMA_LOSS, MetricNames.VAL_EMA_ACCURACY -> epochMetrics.put(m.name(), m.value());
@@ -108,9 +110,13 @@ final class ProgressPrinter implements EventListener {
         append(
                 b,
                 "val_mse",
-                epochMetrics.containsKey(MetricNames.VAL_PSNR) ? epochMetrics.get(MetricNames.VAL_MSE) : null,
+                // an autoencoder's PSNR is of its MSE; a diffusion model's, of its samples (it has a val_mae)
+                epochMetrics.containsKey(MetricNames.VAL_PSNR) && !epochMetrics.containsKey(MetricNames.VAL_MAE)
+                        ? epochMetrics.get(MetricNames.VAL_MSE)
+                        : null,
                 "%.5f");
         append(b, "val_psnr", epochMetrics.get(MetricNames.VAL_PSNR), "%.2f dB");
+        append(b, "val_proj_err", epochMetrics.get(MetricNames.VAL_PROJECTION_ERROR), "%.4g");
         append(b, "val_ppl", epochMetrics.get(MetricNames.VAL_PERPLEXITY), "%.3f");
         // the epoch's figure: the last window's can be far off (a fast last step after slow ones)
         append(b, "samples/s", epochMetrics.get(MetricNames.EPOCH_THROUGHPUT), "%.0f");

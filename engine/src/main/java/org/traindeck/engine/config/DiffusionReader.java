@@ -1,11 +1,16 @@
 package org.traindeck.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * What a numpy source of task "diffusion" needs beyond the schema: its "diffusion" options (the schema's defaults
  * when left out, refused on another task), the clean samples as targets, and conditioning inputs whose names are not
- * the two the task makes.
+ * the two the task makes; validation's sampling when asked for, and projections that name conditioning inputs.
  */
 final class DiffusionReader {
 
@@ -27,7 +32,54 @@ final class DiffusionReader {
             }
             return null;
         }
-        return RecordReader.read(r.section("diffusion"), DiffusionConfig.class);
+        JsonObjectReader section = r.section("diffusion");
+        return RecordReader.read(
+                section,
+                DiffusionConfig.class,
+                Map.of(
+                        "sampling", soFar -> sampling(section),
+                        "projections", soFar -> projections(section, problems)));
+    }
+
+    private static DiffusionSampling sampling(JsonObjectReader options) {
+        JsonObjectReader sampling = options.object("sampling");
+        return sampling == null ? null : RecordReader.read(sampling, DiffusionSampling.class);
+    }
+
+    /** Input name → axis, in the order written; a wrong axis is reported (the names are checked with the inputs). */
+    private static Map<String, String> projections(JsonObjectReader options, Problems problems) {
+        JsonNode v = options.raw("projections");
+        if (v == null) {
+            return Map.of();
+        }
+        String at = options.pathOf("projections");
+        if (!v.isObject()) {
+            problems.error(
+                    at,
+                    "must map conditioning inputs to the axis each is the mean along, such as {\"front\": \"depth\"},"
+                            + " not " + JsonObjectReader.describe(v));
+            return null;
+        }
+        List<String> axes = new ArrayList<>();
+        options.schema()
+                .resolved("projections")
+                .path("additionalProperties")
+                .path("enum")
+                .forEach(a -> axes.add(a.asText()));
+        Map<String, String> byInput = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String axis = e.getValue().isTextual() ? e.getValue().asText() : null;
+            if (!axes.contains(axis)) {
+                problems.error(
+                        JsonLocations.child(at, e.getKey()),
+                        "must be one of " + String.join(", ", axes) + " (the volume's axis this view is the mean"
+                                + " along), not " + JsonObjectReader.describe(e.getValue()));
+                return null;
+            }
+            byInput.put(e.getKey(), axis);
+        }
+        return byInput;
     }
 
     static void check(JsonObjectReader r, Problems problems, SourceConfig.Numpy n) {
@@ -47,6 +99,27 @@ final class DiffusionReader {
                         "\"" + name + "\" is the input the diffusion task makes (the noised sample \"noisy\", its"
                                 + " timestep \"timestep\"): give this conditioning array another name");
             }
+        }
+        DiffusionConfig d = n.diffusion();
+        if (d == null) {
+            return;
+        }
+        String projections = JsonLocations.child(r.pathOf("diffusion"), "projections");
+        for (String name : d.projections().keySet()) {
+            if (!n.inputs().byName().containsKey(name) || DiffusionConfig.made(name)) {
+                problems.error(
+                        JsonLocations.child(projections, name),
+                        "names no conditioning input of this source"
+                                + (n.inputs().names().isEmpty()
+                                        ? " (it has none)"
+                                        : " (its inputs: "
+                                                + String.join(", ", n.inputs().names()) + ")"));
+            }
+        }
+        if (!d.projections().isEmpty() && d.sampling() == null) {
+            problems.error(
+                    projections,
+                    "compares generated samples with the views: it needs \"sampling\" in this \"diffusion\" block");
         }
     }
 }

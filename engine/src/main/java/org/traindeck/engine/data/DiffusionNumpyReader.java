@@ -59,6 +59,8 @@ final class DiffusionNumpyReader {
             NamedNumpyReader.sameCount(x, path, n, y);
             inputs.add(NamedNumpyReader.input(e.getKey(), x, path, c, -1, count, training, k++));
         }
+        // a view that does not fit its volume is refused when the data is first read, before any training
+        ViewProjection.of(c.diffusion(), inputs, shape, at);
         int channels = NumpyReader.channels(shape);
         return Dataset.diffusion(inputs, samples, channels == 0 ? shape.values() : channels, c.diffusion());
     }

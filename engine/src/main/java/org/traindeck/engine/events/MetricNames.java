@@ -12,8 +12,16 @@ public final class MetricNames {
     public static final String VAL_PIXEL_ACCURACY = "val/pixel_accuracy";
 
     public static final String VAL_MEAN_IOU = "val/mean_iou";
-    /** Reconstruction: peak signal-to-noise ratio in dB, the peak being the validation data's range. */
+    /**
+     * Reconstruction: peak signal-to-noise ratio in dB, the peak being the validation data's range; diffusion: of the
+     * samples validation generates against the true ones.
+     */
     public static final String VAL_PSNR = "val/psnr";
+    /**
+     * Diffusion with {@code diffusion.projections}: the mean absolute difference between the projections of the volumes
+     * validation generates and their views (PSNR of those samples is val/psnr).
+     */
+    public static final String VAL_PROJECTION_ERROR = "val/projection_error";
     /** Sequence: e to the loss per token. */
     public static final String VAL_PERPLEXITY = "val/perplexity";
     /** Evaluation only (traindeck evaluate): the true class among the five most probable, with more than five classes. */

@@ -40,6 +40,7 @@ import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
 import org.traindeck.engine.train.callback.CheckpointCallback;
 import org.traindeck.engine.train.callback.CheckpointWriter;
+import org.traindeck.engine.train.callback.DiffusionSamplingCallback;
 import org.traindeck.engine.train.callback.EmaCallback;
 import org.traindeck.engine.train.callback.EnergyByStage;
 import org.traindeck.engine.train.callback.LayerHealthCallback;
@@ -304,6 +305,8 @@ final class RunSession {
             }
             policies.add(new ValidationCallback(events, trainer::net));
             policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
+            policies.add(new DiffusionSamplingCallback(
+                    events, trainer::net, ema, config.seed(), config.logging().samples()));
             policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
             policies.add(new OneDnnWatch(events, trainer::net));
             SamplePredictionsCallback samples = config.logging().samples().on()

@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.SamplesConfig;
+import org.traindeck.engine.config.Task;
 import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.samples.SamplePredictor;
@@ -70,6 +71,18 @@ public final class SamplePredictionsCallback implements TrainingCallback, AutoCl
         if (plan.data.validation() == null) {
             events.logLine("sample predictions: stage \"" + plan.stage.name()
                     + "\" has no validation data to take examples from");
+            return;
+        }
+        if (plan.data.validation().task() == Task.DIFFUSION) {
+            // one forward pass denoises one timestep: the pictures are validation's samples (DiffusionSamplingCallback)
+            boolean sampled = DiffusionSamplingCallback.options(plan.data.validation(), plan.data.train())
+                            .sampling()
+                    != null;
+            events.logLine("sample predictions: stage \"" + plan.stage.name() + "\" shows "
+                    + (sampled
+                            ? "the samples validation generates (diffusion.sampling)"
+                            : "none: a diffusion model's pictures are validation's samples, which need"
+                                    + " \"sampling\" in the source's \"diffusion\" block"));
             return;
         }
         set = SampleSet.choose(plan.data.validation(), config.count(), seed, plan.images, plan.dataType);
