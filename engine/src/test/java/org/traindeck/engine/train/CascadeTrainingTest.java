@@ -1,0 +1,168 @@
+package org.traindeck.engine.train;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestRuns;
+import org.traindeck.engine.checkpoint.CheckpointFiles;
+import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.cli.MainAccess;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.NamedInputFixtures;
+import org.traindeck.engine.data.numpy.NpyArray;
+import org.traindeck.engine.devices.DeviceDiscovery;
+
+/**
+ * A two-stage diffusion cascade on tiny pictures, as a user writes it: stage "base" learns 8×8 pictures, stage "up"
+ * trains a network of its own on the 16×16 pictures, reading the true picture pooled to 8×8 (with conditioning
+ * augmentation) and upsampled back. Each stage keeps its own network and best checkpoint; a stop inside stage 2 and a
+ * stop at its first step resume bit for bit; and {@code predict} on the run folder runs the cascade, writing 16×16
+ * samples (and, with --all-stages, stage 1's 8×8 ones beside them).
+ */
+class CascadeTrainingTest {
+
+    private static final String CONFIG = """
+            {"name": "%s", "outputDir": "out", "seed": 5, "devices": "cpu",
+             "model": {"type": "graph", "layers": [
+               {"name": "t", "type": "timestepEmbedding", "inputs": "timestep", "units": 8, "frequencies": 8},
+               {"name": "map", "type": "dense", "units": 64},
+               {"name": "grid", "type": "reshape", "shape": [1, 8, 8]},
+               {"name": "both", "type": "concat", "inputs": ["noisy", "grid"]},
+               {"name": "conv", "type": "conv2d", "filters": 4, "kernel": 3, "activation": "relu"}]},
+             "data": {"train": {"type": "numpy", "task": "diffusion", "targets": "pictures.npz:low",
+                                "diffusion": {"timesteps": 50}},
+                      "validationSplit": 0.25},
+             "stages": [
+               {"name": "base", "epochs": 2, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.01}},
+               {"name": "up", "epochs": 2, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.01},
+                "data": {"train": {"type": "numpy", "task": "diffusion", "targets": "pictures.npz:high",
+                                   "derive": {"lowres": {"downsample": 2, "noise": 0.1}},
+                                   "diffusion": {"timesteps": 50}},
+                         "validationSplit": 0.25},
+                "model": {"type": "graph", "layers": [
+                  {"name": "t", "type": "timestepEmbedding", "inputs": "timestep", "units": 8, "frequencies": 8},
+                  {"name": "map", "type": "dense", "units": 256},
+                  {"name": "grid", "type": "reshape", "shape": [1, 16, 16]},
+                  {"name": "both", "type": "concat", "inputs": ["noisy", "lowres", "grid"]},
+                  {"name": "conv", "type": "conv2d", "filters": 6, "kernel": 3, "activation": "relu"}]}}]}
+            """;
+
+    /** 64 pictures of a bright square on a dark ground in [−1, 1]: {@code high} 16×16, {@code low} the same pooled to 8×8. */
+    static void pictures(Path file) throws Exception {
+        int n = 64;
+        double[] high = new double[n * 256];
+        double[] low = new double[n * 64];
+        SplittableRandom r = new SplittableRandom(11);
+        for (int i = 0; i < n; i++) {
+            int x = r.nextInt(10);
+            int y = r.nextInt(10);
+            for (int p = 0; p < 256; p++) {
+                boolean in = p / 16 >= y && p / 16 < y + 6 && p % 16 >= x && p % 16 < x + 6;
+                high[i * 256 + p] = (in ? 0.8 : -0.8) + 0.1 * r.nextDouble();
+            }
+            for (int q = 0; q < 64; q++) {
+                int row = q / 8 * 2;
+                int col = q % 8 * 2;
+                double sum = 0;
+                for (int dy = 0; dy < 2; dy++) {
+                    for (int dx = 0; dx < 2; dx++) {
+                        sum += high[i * 256 + (row + dy) * 16 + col + dx];
+                    }
+                }
+                low[i * 64 + q] = sum / 4;
+            }
+        }
+        NamedInputFixtures.npz(
+                file,
+                Map.of(
+                        "high", new NamedInputFixtures.Array("<f4", new long[] {n, 16, 16, 1}, high),
+                        "low", new NamedInputFixtures.Array("<f4", new long[] {n, 8, 8, 1}, low)));
+    }
+
+    static RunConfig config(Path dir, String name) throws Exception {
+        if (!Files.exists(dir.resolve("pictures.npz"))) {
+            pictures(dir.resolve("pictures.npz"));
+        }
+        return ConfigParser.parse(CONFIG.formatted(name), dir).orThrow();
+    }
+
+    @Test
+    void eachStageTrainsItsOwnNetworkAndPredictRunsTheCascade(@TempDir Path dir) throws Exception {
+        RunResult run = TrainingRun.prepare(config(dir, "cascade")).runHere();
+
+        assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(ResumeTest.lossesByStep(run.runDir())).hasSize(12);
+        CheckpointStore store = new CheckpointStore(run.runDir());
+        CheckpointFiles.Contents base = CheckpointFiles.read(store.bestFile("base"));
+        CheckpointFiles.Contents up = CheckpointFiles.read(store.bestFile("up"));
+        assertThat(base.checkpoint().stageName()).isEqualTo("base");
+        assertThat(up.checkpoint().stageName()).isEqualTo("up");
+        // stage 2's network is its own: another architecture, another parameter count, another fingerprint
+        assertThat(up.params().length).isNotEqualTo(base.params().length);
+        assertThat(up.checkpoint().modelFingerprint()).contains("lowres");
+        assertThat(base.checkpoint().modelFingerprint()).doesNotContain("lowres");
+        assertThat(Files.readString(run.runDir().resolve("train.log"))).contains("stage up's model graph");
+
+        Path out = dir.resolve("samples.npy");
+        MainAccess.Result predicted = MainAccess.run(
+                "predict",
+                run.runDir().toString(),
+                "--out",
+                out.toString(),
+                "--count",
+                "3",
+                "--steps",
+                "5",
+                "--all-stages");
+
+        assertThat(predicted.exitCode()).as(predicted.stderr()).isZero();
+        try (NpyArray top = NpyArray.open(out);
+                NpyArray bottom = NpyArray.open(dir.resolve("samples-base.npy"))) {
+            assertThat(top.shape()).containsExactly(3, 16, 16, 1);
+            assertThat(bottom.shape()).containsExactly(3, 8, 8, 1);
+        }
+        assertThat(predicted.stdout()).contains("stage base: 3 samples", "stage up: 3 samples");
+
+        // a cascade without stage 2's checkpoints cannot run: a located refusal, exit code 2, nothing written
+        for (Path f : Files.list(store.folder()).toList()) {
+            if (CheckpointFiles.read(f).checkpoint().stageName().equals("up")) {
+                Files.delete(f);
+            }
+        }
+        Path refused = dir.resolve("refused.npy");
+        MainAccess.Result missing =
+                MainAccess.run("predict", run.runDir().toString(), "--out", refused.toString(), "--count", "3");
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.stderr())
+                .contains(store.folder().toString(), "stage 2 \"up\" (stages[1].model) has no checkpoint");
+        assertThat(refused).doesNotExist();
+    }
+
+    @Test
+    void aStopInsideTheSecondStageResumesBitForBit(@TempDir Path dir) throws Exception {
+        RunResult straight = TrainingRun.prepare(config(dir, "straight")).runHere();
+        assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
+
+        // step 8: the middle of stage 2's first epoch; step 6: stage 1's last, so the stop comes at stage 2's start
+        for (long stopAfter : new long[] {8, 6}) {
+            RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped" + stopAfter), stopAfter);
+            assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
+
+            RunResult resumed = TrainingRun.resume(
+                            stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                    .runHere();
+
+            assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
+            assertThat(ResumeTest.lossesByStep(resumed.runDir()))
+                    .as("stopped after step %d", stopAfter)
+                    .isEqualTo(ResumeTest.lossesByStep(straight.runDir()));
+            assertThat(ResumeTest.finalParams(resumed)).containsExactly(ResumeTest.finalParams(straight));
+        }
+    }
+}
