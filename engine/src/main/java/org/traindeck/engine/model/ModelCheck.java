@@ -147,6 +147,11 @@ public final class ModelCheck {
         return new Checked(parsed, run.summary(), run.conf(), run.input(), own);
     }
 
+    /** A compiler's path ("model.layers[2]") under the model's own place in the config ("stages[1].model.layers[2]"). */
+    private static String under(String modelPath, String path) {
+        return path.equals("model") || path.startsWith("model.") ? modelPath + path.substring("model".length()) : path;
+    }
+
     /** A network compiled, or the problems that stopped it. */
     private record Compiled(StageNetwork network, List<ConfigProblem> problems) {}
 
@@ -161,7 +166,8 @@ public final class ModelCheck {
         } catch (GraphProblemsException e) {
             List<ConfigProblem> found = new ArrayList<>();
             for (NodeProblem p : e.problems()) {
-                found.add(new ConfigProblem(ConfigProblem.Severity.ERROR, p.path(), p.message(), 0, 0));
+                found.add(new ConfigProblem(
+                        ConfigProblem.Severity.ERROR, under(config.modelPathAt(index), p.path()), p.message(), 0, 0));
             }
             return new Compiled(null, found);
         } catch (RuntimeException e) {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
@@ -14,7 +12,7 @@ import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.data.NamedInputFixtures;
+import org.traindeck.engine.data.CascadeFixtures;
 import org.traindeck.engine.data.numpy.NpyArray;
 import org.traindeck.engine.devices.DeviceDiscovery;
 
@@ -53,41 +51,9 @@ class CascadeTrainingTest {
                   {"name": "conv", "type": "conv2d", "filters": 6, "kernel": 3, "activation": "relu"}]}}]}
             """;
 
-    /** 64 pictures of a bright square on a dark ground in [−1, 1]: {@code high} 16×16, {@code low} the same pooled to 8×8. */
-    static void pictures(Path file) throws Exception {
-        int n = 64;
-        double[] high = new double[n * 256];
-        double[] low = new double[n * 64];
-        SplittableRandom r = new SplittableRandom(11);
-        for (int i = 0; i < n; i++) {
-            int x = r.nextInt(10);
-            int y = r.nextInt(10);
-            for (int p = 0; p < 256; p++) {
-                boolean in = p / 16 >= y && p / 16 < y + 6 && p % 16 >= x && p % 16 < x + 6;
-                high[i * 256 + p] = (in ? 0.8 : -0.8) + 0.1 * r.nextDouble();
-            }
-            for (int q = 0; q < 64; q++) {
-                int row = q / 8 * 2;
-                int col = q % 8 * 2;
-                double sum = 0;
-                for (int dy = 0; dy < 2; dy++) {
-                    for (int dx = 0; dx < 2; dx++) {
-                        sum += high[i * 256 + (row + dy) * 16 + col + dx];
-                    }
-                }
-                low[i * 64 + q] = sum / 4;
-            }
-        }
-        NamedInputFixtures.npz(
-                file,
-                Map.of(
-                        "high", new NamedInputFixtures.Array("<f4", new long[] {n, 16, 16, 1}, high),
-                        "low", new NamedInputFixtures.Array("<f4", new long[] {n, 8, 8, 1}, low)));
-    }
-
     static RunConfig config(Path dir, String name) throws Exception {
         if (!Files.exists(dir.resolve("pictures.npz"))) {
-            pictures(dir.resolve("pictures.npz"));
+            CascadeFixtures.pictures(dir.resolve("pictures.npz"));
         }
         return ConfigParser.parse(CONFIG.formatted(name), dir).orThrow();
     }
