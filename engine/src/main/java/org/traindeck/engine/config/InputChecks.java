@@ -112,12 +112,12 @@ final class InputChecks {
                 problems.error(
                         dataPath + ".train.task",
                         "a diffusion model reads the noised sample as \"noisy\" and its timestep as \"timestep\","
-                                + " but no layer of " + modelPath + " reads \"" + input + "\": name it in a layer's"
+                                + " but no layer reads \"" + input + "\"" + of(modelPath) + ": name it in a layer's"
                                 + " \"inputs\" (e.g. a \"timestepEmbedding\" with \"inputs\": \"timestep\")");
             } else if (!read.contains(input) && derived.contains(input)) {
                 problems.error(
                         JsonLocations.child(dataPath + ".train.derive", input),
-                        "the derived input \"" + input + "\" is read by no layer of " + modelPath + ": name it in a"
+                        "the derived input \"" + input + "\" is read by no layer" + of(modelPath) + ": name it in a"
                                 + " layer's \"inputs\" (a cascade's upper stage typically concatenates it with"
                                 + " \"noisy\"), or leave it out");
             } else if (!read.contains(input)) {
@@ -130,5 +130,10 @@ final class InputChecks {
                                 + " (e.g. \"inputs\": \"" + input + "\"), or leave it out of the data");
             }
         }
+    }
+
+    /** Which model, when it is a stage's own. */
+    private static String of(String modelPath) {
+        return modelPath.equals("model") ? "" : " of " + modelPath;
     }
 }
