@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
@@ -15,6 +16,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.CascadeFixtures;
 import org.traindeck.engine.data.numpy.NpyArray;
 import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.events.LayerMetrics;
 
 /**
  * A two-stage diffusion cascade on tiny pictures, as a user writes it: stage "base" learns 8×8 pictures, stage "up"
@@ -45,17 +47,41 @@ class CascadeTrainingTest {
                          "validationSplit": 0.25},
                 "model": {"type": "graph", "layers": [
                   {"name": "t", "type": "timestepEmbedding", "inputs": "timestep", "units": 8, "frequencies": 8},
-                  {"name": "map", "type": "dense", "units": 256},
+                  {"name": "upmap", "type": "dense", "units": 256},
                   {"name": "grid", "type": "reshape", "shape": [1, 16, 16]},
                   {"name": "both", "type": "concat", "inputs": ["noisy", "lowres", "grid"]},
                   {"name": "conv", "type": "conv2d", "filters": 6, "kernel": 3, "activation": "relu"}]}}]}
             """;
 
     static RunConfig config(Path dir, String name) throws Exception {
+        return config(dir, name, CONFIG.formatted(name));
+    }
+
+    private static RunConfig config(Path dir, String name, String text) throws Exception {
         if (!Files.exists(dir.resolve("pictures.npz"))) {
             CascadeFixtures.pictures(dir.resolve("pictures.npz"));
         }
-        return ConfigParser.parse(CONFIG.formatted(name), dir).orThrow();
+        return ConfigParser.parse(text, dir).orThrow();
+    }
+
+    @Test
+    void layerHealthFollowsEachStagesNetwork(@TempDir Path dir) throws Exception {
+        String text = CONFIG.formatted("layers")
+                .replace("\"stages\": [", "\"logging\": {\"layers\": {\"everySteps\": 1}}, \"stages\": [");
+        RunResult run = TrainingRun.prepare(config(dir, "layers", text)).runHere();
+
+        assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
+        Map<String, Map<Long, Double>> layers = LayerHealthTest.layerMetrics(run.runDir());
+        // stage 1 (steps 1 to 6) looks into its network, stage 2 (steps 7 to 12) into its own
+        assertThat(layers.get(LayerMetrics.name("map", LayerMetrics.Figure.PARAM_NORM))
+                        .keySet())
+                .containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+        assertThat(layers.get(LayerMetrics.name("upmap", LayerMetrics.Figure.PARAM_NORM))
+                        .keySet())
+                .containsExactly(7L, 8L, 9L, 10L, 11L, 12L);
+        assertThat(layers.get(LayerMetrics.name("conv", LayerMetrics.Figure.GRAD_NORM))
+                        .keySet())
+                .hasSize(12);
     }
 
     @Test
