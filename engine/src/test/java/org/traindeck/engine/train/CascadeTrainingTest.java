@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
+import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.cli.MainAccess;
@@ -156,5 +159,47 @@ class CascadeTrainingTest {
                     .isEqualTo(ResumeTest.lossesByStep(straight.runDir()));
             assertThat(ResumeTest.finalParams(resumed)).containsExactly(ResumeTest.finalParams(straight));
         }
+    }
+
+    @Test
+    void resumingFromAnyCheckpointOfEitherNetworkContinuesTheUninterruptedRun(@TempDir Path dir) throws Exception {
+        String text = CONFIG.formatted("straight")
+                .replace("\"stages\": [", "\"checkpoint\": {\"keepLast\": 100}, \"stages\": [");
+        RunResult straight = TrainingRun.prepare(config(dir, "straight", text)).runHere();
+        assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
+        List<Checkpoint.Listed> written = new CheckpointStore(straight.runDir()).list();
+        assertThat(written).extracting(l -> l.checkpoint().stageName()).contains("base", "up");
+
+        int n = 0;
+        for (Checkpoint.Listed listed : written) {
+            Checkpoint c = listed.checkpoint();
+            if (c.globalStep() == straight.steps()) {
+                continue; // the run's own end: nothing is left to train
+            }
+            // a copy of the run folder, as if the run had been killed just after this checkpoint
+            Path copy = dir.resolve("copies/" + (n++) + "/straight");
+            try (Stream<Path> all = Files.walk(straight.runDir())) {
+                for (Path p : all.sorted().toList()) {
+                    Path target = copy.resolve(straight.runDir().relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(p, target);
+                    }
+                }
+            }
+            Path file = copy.resolve(CheckpointStore.FOLDER)
+                    .resolve(listed.file().getFileName().toString());
+            RunResult resumed = TrainingRun.resume(file, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+                    .runHere();
+
+            String at = c.reason() + " checkpoint at step " + c.globalStep() + " of stage " + c.stageName();
+            assertThat(resumed.status()).as(at + ": " + resumed.message()).isEqualTo(RunResult.Status.FINISHED);
+            assertThat(ResumeTest.lossesByStep(resumed.runDir()))
+                    .as(at)
+                    .isEqualTo(ResumeTest.lossesByStep(straight.runDir()));
+            assertThat(ResumeTest.finalParams(resumed)).as(at).containsExactly(ResumeTest.finalParams(straight));
+        }
+        assertThat(n).isGreaterThanOrEqualTo(4);
     }
 }
