@@ -64,6 +64,7 @@ import org.traindeck.engine.use.TrainedModel;
 import org.traindeck.engine.use.export.ExportException;
 import org.traindeck.engine.use.export.ExportFormat;
 import org.traindeck.engine.use.export.WeightsExport;
+import org.traindeck.engine.use.predict.CascadePrediction;
 import org.traindeck.engine.use.predict.PredictionJob;
 import org.traindeck.engine.use.predict.PredictionModel;
 import org.traindeck.engine.use.predict.PredictionReport;
@@ -329,6 +330,10 @@ public final class Engine {
      */
     public PredictionReport predict(PredictionRequest request, Consumer<String> eachCharacter)
             throws CheckpointException, IOException {
+        RunConfig cascade = CascadePrediction.cascadeOf(request.model());
+        if (cascade != null && request.prompt() == null) {
+            return CascadePrediction.run(cascade, request);
+        }
         return PredictionJob.run(
                 PredictionModel.of(TrainedModel.open(request.model(), request.ema())), request, eachCharacter);
     }

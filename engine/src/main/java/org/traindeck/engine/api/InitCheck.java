@@ -37,7 +37,6 @@ final class InitCheck {
         } catch (WeightsException e) {
             problem = new ConfigProblem(ConfigProblem.Severity.ERROR, PATH, e.getMessage(), 0, 0);
         }
-        return new ModelCheck.Checked(
-                checked.result().with(List.of(problem)), checked.summary(), checked.conf(), checked.input());
+        return checked.withResult(checked.result().with(List.of(problem)));
     }
 }

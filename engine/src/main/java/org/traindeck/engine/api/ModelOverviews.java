@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.traindeck.engine.config.ConfigParser;
@@ -160,10 +162,15 @@ final class ModelOverviews {
         if (!checked.result().isValid()) {
             return new ConfigCheck(checked.result(), checked.summary(), null);
         }
+        Map<String, ModelSummary> stageSummaries = new LinkedHashMap<>();
+        for (ModelCheck.StageNetwork n : checked.stageNetworks()) {
+            stageSummaries.put(parsed.config().stages().get(n.stage()).name(), n.summary());
+        }
         return new ConfigCheck(
                 checked.result(),
                 checked.summary(),
-                StageFits.of(parsed.config(), checked, memoryOf(parsed.config().devices())));
+                StageFits.of(parsed.config(), checked, memoryOf(parsed.config().devices())),
+                stageSummaries);
     }
 
     private ModelCheck.Checked checkModel(ValidationResult parsed) {

@@ -354,6 +354,12 @@ final class Commands {
                 description = "a diffusion model: ddim (deterministic, η = 0) or ddpm (default: ${DEFAULT-VALUE})")
         String sampler;
 
+        @Option(
+                names = "--all-stages",
+                description =
+                        "a diffusion cascade: also write each lower stage's samples beside --out (OUT-<stage>.npy)")
+        boolean allStages;
+
         Predict(Main main) {
             this.main = main;
         }
@@ -374,7 +380,7 @@ final class Commands {
                             temperature,
                             topK,
                             seed,
-                            new Generation(count, steps, sampler, seed)),
+                            new Generation(count, steps, sampler, seed, allStages)),
                     main.out(),
                     main.err());
         }

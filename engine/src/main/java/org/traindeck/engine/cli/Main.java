@@ -107,6 +107,10 @@ public final class Main {
         }
         if (summary && check.summary() != null) {
             out.print(check.summary().toText());
+            check.stageSummaries().forEach((stage, table) -> {
+                out.println("stage " + stage + "'s own model:");
+                out.print(table.toText());
+            });
         }
         if (summary) {
             check.fits().lines().forEach(out::println);

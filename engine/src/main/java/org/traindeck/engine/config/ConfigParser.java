@@ -184,7 +184,11 @@ public final class ConfigParser {
             JsonObjectReader data = r.requiredObject("data");
             return data == null ? null : sources.readData(data);
         });
-        own.put("stages", soFar -> new StageReader(problems, sources).readStages(r));
+        own.put(
+                "stages",
+                soFar -> new StageReader(
+                                problems, sources, m -> readModel(m, DataInputNames.of(r.raw("data"), r.raw("stages"))))
+                        .readStages(r));
         own.put("checkpoint", soFar -> readCheckpoint(r.section("checkpoint")));
         own.put("nccl", soFar -> new NcclReader(problems).readNccl(r.section("nccl")));
         own.put("baseDir", soFar -> baseDir);

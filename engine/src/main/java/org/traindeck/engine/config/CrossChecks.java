@@ -26,10 +26,12 @@ final class CrossChecks {
             if (config.parallel().syncBatchNorm()) {
                 problems.error("parallel.syncBatchNorm", why);
             }
-            if (config.model() instanceof ModelConfig.Graph g) {
-                for (int i = 0; i < g.layers().size(); i++) {
-                    if (Boolean.TRUE.equals(g.layers().get(i).options().get("sync"))) {
-                        problems.error("model.layers[" + i + "].sync", why);
+            for (int s = 0; s < config.stages().size(); s++) {
+                if (config.startsNetwork(s) && config.modelAt(s) instanceof ModelConfig.Graph g) {
+                    for (int i = 0; i < g.layers().size(); i++) {
+                        if (Boolean.TRUE.equals(g.layers().get(i).options().get("sync"))) {
+                            problems.error(config.modelPathAt(s) + ".layers[" + i + "].sync", why);
+                        }
                     }
                 }
             }
@@ -43,7 +45,6 @@ final class CrossChecks {
         }
         new EmaChecks(problems).check(config);
         new InputChecks(problems).check(config);
-        ModelConfig model = config.model();
         Task firstTask = null;
         for (int i = 0; i < config.stages().size(); i++) {
             StageConfig stage = config.stages().get(i);
@@ -51,6 +52,8 @@ final class CrossChecks {
             DataConfig data = config.dataFor(stage);
             String dataPath = stage.data() != null ? stagePath + ".data" : "data";
             Task task = data.train().task();
+            ModelConfig model = config.modelAt(i);
+            String modelPath = config.modelPathAt(i);
             if (firstTask == null) {
                 firstTask = task;
             } else if (task != firstTask) {
@@ -74,7 +77,7 @@ final class CrossChecks {
                     || model instanceof ModelConfig.ResNet;
             if (classic && task != Task.CLASSIFICATION && task != Task.REGRESSION) {
                 problems.error(
-                        "model.type",
+                        modelPath + ".type",
                         "the " + model.type() + " shorthand trains classification and regression only, but the data is "
                                 + task.json
                                 + ": write the model as a \"graph\" (or use \"vit\" for images, \"gpt\" for text)");
@@ -89,7 +92,7 @@ final class CrossChecks {
                     int pools = lenet.channels().size();
                     if (side > 0 && side >> pools < 1) {
                         problems.error(
-                                "model.channels",
+                                modelPath + ".channels",
                                 pools + " conv/pool blocks halve the image " + pools
                                         + " times, but the images are only " + side
                                         + " pixels on their short side: use at most "

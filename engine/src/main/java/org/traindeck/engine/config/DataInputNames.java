@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The names a layer graph may read the data by, taken from the config's text before its sections are read (the model
  * is read before the data): "input" for sources of one input, else the names of every training source's named
- * inputs, the run's and the stages' ({@link InputChecks} then requires them to agree), after "noisy" and "timestep"
- * for a diffusion source.
+ * inputs (and derived inputs), the run's and the stages' ({@link InputChecks} then requires those of one network to
+ * agree), after "noisy" and "timestep" for a diffusion source.
  */
 final class DataInputNames {
 
@@ -33,13 +33,15 @@ final class DataInputNames {
                 }
             }
         }
-        JsonNode inputs = train == null ? null : train.get("inputs");
-        if (inputs != null && inputs.isObject()) {
-            inputs.fieldNames().forEachRemaining(n -> {
-                if (!names.contains(n)) {
-                    names.add(n);
-                }
-            });
+        for (String key : List.of("inputs", "derive")) {
+            JsonNode inputs = train == null ? null : train.get(key);
+            if (inputs != null && inputs.isObject()) {
+                inputs.fieldNames().forEachRemaining(n -> {
+                    if (!names.contains(n)) {
+                        names.add(n);
+                    }
+                });
+            }
         }
     }
 }

@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * What a layer graph's inputs need from the data: every name a node reads is a layer or one of the data's inputs,
  * every input of the data is read by a node, no layer takes an input's name, and only a layer graph takes named
- * inputs (the shorthands read one input). Every stage's data names the same inputs.
+ * inputs (the shorthands read one input). Every stage of one network (a stage with a model of its own starts the
+ * next) names the same inputs.
  */
 final class InputChecks {
 
@@ -20,9 +21,19 @@ final class InputChecks {
     }
 
     void check(RunConfig config) {
+        for (int i = 0; i < config.stages().size(); i++) {
+            if (config.startsNetwork(i)) {
+                checkNetwork(config, i);
+            }
+        }
+    }
+
+    /** The stages that train the network stage {@code start} starts: their data against its model. */
+    private void checkNetwork(RunConfig config, int start) {
         List<String> names = null;
         String firstPath = null;
-        for (int i = 0; i < config.stages().size(); i++) {
+        SourceConfig firstSource = null;
+        for (int i = start; i < config.stages().size() && config.networkStart(i) == start; i++) {
             StageConfig stage = config.stages().get(i);
             String dataPath = stage.data() != null ? "stages[" + i + "].data" : "data";
             DataConfig data = config.dataFor(stage);
@@ -33,11 +44,13 @@ final class InputChecks {
             if (names == null) {
                 names = own;
                 firstPath = dataPath;
+                firstSource = data.train();
             } else if (!names.equals(own)) {
                 problems.error(
                         dataPath + ".train.inputs",
                         "names the inputs " + own + ", but " + firstPath + " names " + names
-                                + ": every stage trains the same model, which reads the same inputs");
+                                + ": the stages of one network (up to a stage with a \"model\" of its own) read the"
+                                + " same inputs");
                 return;
             }
         }
@@ -45,13 +58,14 @@ final class InputChecks {
             return;
         }
         boolean named = !names.equals(List.of(NumpyInputs.SINGLE));
-        if (config.model() instanceof ModelConfig.Graph g) {
-            checkGraph(g.layers(), names, firstPath);
+        ModelConfig model = config.modelAt(start);
+        if (model instanceof ModelConfig.Graph g) {
+            checkGraph(g.layers(), names, firstPath, firstSource, config.modelPathAt(start));
         } else if (named) {
             problems.error(
                     firstPath + ".train.inputs",
                     "names several inputs " + names + ", but the "
-                            + config.model().type()
+                            + model.type()
                             + " shorthand reads one: write the model as a \"graph\" whose nodes read each input by name");
         }
         if (named && config.devices().maybeSeveral() && !config.parallel().synchronous()) {
@@ -85,21 +99,30 @@ final class InputChecks {
         return ok;
     }
 
-    private void checkGraph(List<LayerSpec> layers, List<String> inputs, String dataPath) {
+    private void checkGraph(
+            List<LayerSpec> layers, List<String> inputs, String dataPath, SourceConfig source, String modelPath) {
         Set<String> read = new HashSet<>();
         for (int i = 0; i < layers.size(); i++) {
             read.addAll(GraphReader.allInputs(layers, i));
         }
+        Set<String> derived =
+                source instanceof SourceConfig.Numpy n ? n.derive().keySet() : Set.of();
         for (String input : inputs) {
             if (!read.contains(input) && DiffusionConfig.made(input)) {
                 problems.error(
                         dataPath + ".train.task",
                         "a diffusion model reads the noised sample as \"noisy\" and its timestep as \"timestep\","
-                                + " but no layer reads \"" + input + "\": name it in a layer's \"inputs\" (e.g. a"
-                                + " \"timestepEmbedding\" with \"inputs\": \"timestep\")");
+                                + " but no layer reads \"" + input + "\"" + of(modelPath) + ": name it in a layer's"
+                                + " \"inputs\" (e.g. a \"timestepEmbedding\" with \"inputs\": \"timestep\")");
+            } else if (!read.contains(input) && derived.contains(input)) {
+                problems.error(
+                        JsonLocations.child(dataPath + ".train.derive", input),
+                        "the derived input \"" + input + "\" is read by no layer" + of(modelPath) + ": name it in a"
+                                + " layer's \"inputs\" (a cascade's upper stage typically concatenates it with"
+                                + " \"noisy\"), or leave it out");
             } else if (!read.contains(input)) {
                 String at = inputs.equals(List.of(NumpyInputs.SINGLE))
-                        ? "model.layers"
+                        ? modelPath + ".layers"
                         : JsonLocations.child(dataPath + ".train.inputs", input);
                 problems.error(
                         at,
@@ -107,5 +130,10 @@ final class InputChecks {
                                 + " (e.g. \"inputs\": \"" + input + "\"), or leave it out of the data");
             }
         }
+    }
+
+    /** Which model, when it is a stage's own. */
+    private static String of(String modelPath) {
+        return modelPath.equals("model") ? "" : " of " + modelPath;
     }
 }

@@ -79,7 +79,8 @@ public record RunConfig(
                         o.augmentation(),
                         o.validationInterval(),
                         o.data(),
-                        o.ema()));
+                        o.ema(),
+                        o.model()));
         return new RunConfig(
                 name,
                 outputDir,
@@ -178,6 +179,43 @@ public record RunConfig(
     /** Whether a non-finite loss skips the batch ("skip") or stops the run ("stop"). */
     public boolean skipNonFinite() {
         return "skip".equals(onNonFinite);
+    }
+
+    /** The first stage of the network stage {@code index} trains: the last stage up to it with a model, else 0. */
+    public int networkStart(int index) {
+        for (int i = index; i > 0; i--) {
+            if (stages.get(i).model() != null) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    /** Whether stage {@code index} starts a network of its own (the first stage always does). */
+    public boolean startsNetwork(int index) {
+        return index == 0 || stages.get(index).model() != null;
+    }
+
+    /** The model stage {@code index} trains: the one its network started with (a stage's own, else the run's). */
+    public ModelConfig modelAt(int index) {
+        StageConfig start = stages.get(networkStart(index));
+        return start.model() != null ? start.model() : model;
+    }
+
+    /** Where the model of stage {@code index} is written: "stages[i].model", or "model" for the run's. */
+    public String modelPathAt(int index) {
+        int start = networkStart(index);
+        return stages.get(start).model() != null ? "stages[" + start + "].model" : "model";
+    }
+
+    /** Whether the stages train more than one network (stages with models of their own: a cascade). */
+    public boolean cascade() {
+        for (int i = 1; i < stages.size(); i++) {
+            if (stages.get(i).model() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The data a stage trains on: its own, or the run's. */

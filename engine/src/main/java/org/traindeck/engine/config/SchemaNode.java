@@ -51,6 +51,11 @@ final class SchemaNode {
         return resolve(root, declared(key));
     }
 
+    /** The schema of an object's values under keys it does not list (a map's entries). */
+    SchemaNode additional() {
+        return new SchemaNode(root, node.get("additionalProperties"));
+    }
+
     /** An array's item schema. */
     SchemaNode items() {
         return new SchemaNode(root, node.get("items"));

@@ -9,7 +9,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** One data source. {@code limit} (0 = all) caps the number of samples read, for quick runs. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
@@ -389,7 +392,8 @@ public sealed interface SourceConfig {
      * the first axis; images and volumes channels-last ([N, H, W, C], as NumPy and Keras) or channels-first ([N, C, H,
      * W], as PyTorch). {@code scale} multiplies the inputs (1/255 for bytes); {@code noise} adds Gaussian noise to a
      * reconstruction's training inputs (a denoising autoencoder). For next-token prediction the inputs are one stream of
-     * token ids cut into windows of {@code context}.
+     * token ids cut into windows of {@code context}. A diffusion source may {@code derive} inputs from its targets (a
+     * cascade's low-resolution conditioning), which come after its own inputs.
      */
     @JsonPropertyOrder({"inputs", "targets", "task", "layout", "numClasses", "context", "scale", "noise", "limit"})
     record Numpy(
@@ -408,8 +412,13 @@ public sealed interface SourceConfig {
             double scale,
             double noise,
             @JsonInclude(JsonInclude.Include.NON_NULL) DiffusionConfig diffusion,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, DeriveConfig> derive,
             @JsonInclude(JsonInclude.Include.NON_DEFAULT) int limit)
             implements SourceConfig {
+        public Numpy {
+            derive = derive == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(derive));
+        }
+
         @Override
         public String type() {
             return "numpy";
@@ -433,7 +442,12 @@ public sealed interface SourceConfig {
 
         @Override
         public List<String> inputNames() {
-            return task == Task.DIFFUSION ? DiffusionConfig.inputNames(inputs.names()) : inputs.names();
+            if (task != Task.DIFFUSION) {
+                return inputs.names();
+            }
+            List<String> conditioning = new ArrayList<>(inputs.names());
+            conditioning.addAll(derive.keySet());
+            return DiffusionConfig.inputNames(conditioning);
         }
 
         @Override

@@ -152,7 +152,8 @@ final class SourceReader {
                 SourceConfig.Numpy.class,
                 Map.of(
                         "inputs", soFar -> readNumpyInputs(r),
-                        "diffusion", soFar -> DiffusionReader.read(r, problems, soFar.get("task") == Task.DIFFUSION)));
+                        "diffusion", soFar -> DiffusionReader.read(r, problems, soFar.get("task") == Task.DIFFUSION),
+                        "derive", soFar -> DeriveReader.read(r, problems, soFar)));
         if (n == null) {
             return null;
         }

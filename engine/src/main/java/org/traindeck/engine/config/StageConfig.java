@@ -8,7 +8,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /**
  * One stage of a run. {@code batchSize} is per device. {@code clipNorm} = 0 turns clipping off; otherwise the
  * gradient's global L2 norm is scaled down to it. {@code data} (nullable) replaces the run's data for this stage.
- * {@code ema} (nullable) keeps a moving average of the weights during the stage.
+ * {@code ema} (nullable) keeps a moving average of the weights during the stage. {@code model} (nullable) starts a
+ * network of the stage's own (a cascade's next stage), which the stages after it without one train on.
  */
 @JsonPropertyOrder({
     "name",
@@ -22,6 +23,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
     "augmentation",
     "validationInterval",
     "data",
+    "model",
     "ema"
 })
 public record StageConfig(
@@ -36,7 +38,38 @@ public record StageConfig(
         @JsonInclude(JsonInclude.Include.NON_NULL) AugmentationConfig augmentation,
         int validationInterval,
         @JsonInclude(JsonInclude.Include.NON_NULL) DataConfig data,
-        @JsonInclude(JsonInclude.Include.NON_NULL) EmaConfig ema) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) EmaConfig ema,
+        @JsonInclude(JsonInclude.Include.NON_NULL) ModelConfig model) {
+
+    /** A stage that trains the previous stage's network on. */
+    public StageConfig(
+            String name,
+            int epochs,
+            int batchSize,
+            OptimizerConfig optimizer,
+            ScheduleConfig schedule,
+            double clipNorm,
+            int accumulationSteps,
+            Precision precision,
+            AugmentationConfig augmentation,
+            int validationInterval,
+            DataConfig data,
+            EmaConfig ema) {
+        this(
+                name,
+                epochs,
+                batchSize,
+                optimizer,
+                schedule,
+                clipNorm,
+                accumulationSteps,
+                precision,
+                augmentation,
+                validationInterval,
+                data,
+                ema,
+                null);
+    }
 
     /** A stage without a weight average. */
     public StageConfig(

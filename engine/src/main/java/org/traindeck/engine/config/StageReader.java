@@ -6,19 +6,23 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * Reads the "stages" list: each stage's optimizer, schedule, augmentation and data. Values and defaults come from the
+ * Reads the "stages" list: each stage's optimizer, schedule, augmentation, data and model. Values and defaults come from the
  * schema; what is written here is what a schema cannot say.
  */
 final class StageReader {
 
     private final Problems problems;
     private final SourceReader sources;
+    private final Function<JsonObjectReader, ModelConfig> models;
 
-    StageReader(Problems problems, SourceReader sources) {
+    /** @param models reads a stage's own model as the run's is read */
+    StageReader(Problems problems, SourceReader sources, Function<JsonObjectReader, ModelConfig> models) {
         this.problems = problems;
         this.sources = sources;
+        this.models = models;
     }
 
     List<StageConfig> readStages(JsonObjectReader r) {
@@ -96,6 +100,11 @@ final class StageReader {
                                 soFar -> {
                                     JsonObjectReader e = r.object("ema");
                                     return e == null ? null : RecordReader.read(e, EmaConfig.class);
+                                },
+                        "model",
+                                soFar -> {
+                                    JsonObjectReader m = r.object("model");
+                                    return m == null ? null : models.apply(m);
                                 }));
     }
 

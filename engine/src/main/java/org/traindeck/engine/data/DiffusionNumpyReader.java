@@ -3,6 +3,7 @@ package org.traindeck.engine.data;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.config.DeriveConfig;
 import org.traindeck.engine.config.DiffusionConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.SourceConfig;
@@ -12,7 +13,7 @@ import org.traindeck.engine.data.numpy.NpyArray;
  * Reads a numpy source of task diffusion: the targets are the clean samples (vectors, images or volumes, scaled as
  * inputs are), the named inputs, if any, the conditioning. The dataset's inputs are the noised sample ({@code noisy},
  * of the samples' shape; it holds the clean sample until a batch noises it), the timestep (one value) and the
- * conditioning, in that order.
+ * conditioning, then the inputs derived from the clean samples (a cascade's low-resolution view), in that order.
  */
 final class DiffusionNumpyReader {
 
@@ -58,6 +59,15 @@ final class DiffusionNumpyReader {
             NumpyReader.requireValues(x, path);
             NamedNumpyReader.sameCount(x, path, n, y);
             inputs.add(NamedNumpyReader.input(e.getKey(), x, path, c, -1, count, training, k++));
+        }
+        for (Map.Entry<String, DeriveConfig> e : c.derive().entrySet()) {
+            DeriveConfig d = e.getValue();
+            String misfit = Downsampling.misfit(shape, d.downsample());
+            if (misfit != null) {
+                throw new InvalidConfigException(at + ".derive." + e.getKey() + ".downsample", misfit);
+            }
+            DerivedSamples derived = new DerivedSamples(samples, shape, d.downsample(), d.upsample());
+            inputs.add(new InputArray(e.getKey(), derived, derived.shape(), 0, d.noise()));
         }
         // a view that does not fit its volume is refused when the data is first read, before any training
         ViewProjection.of(c.diffusion(), inputs, shape, at);

@@ -3,10 +3,16 @@ package org.traindeck.engine.data;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 
 /**
- * One of a dataset's inputs: the name graph nodes read it by, its samples, their shape, and for token ids the
- * vocabulary an embedding reading them needs (0 for features).
+ * One of a dataset's inputs: the name graph nodes read it by, its samples, their shape, for token ids the
+ * vocabulary an embedding reading them needs (0 for features), and the standard deviation of Gaussian noise training
+ * batches add to it (a cascade's conditioning augmentation; 0 for none).
  */
-public record InputArray(String name, SampleArray samples, SampleShape shape, int vocabulary) {
+public record InputArray(String name, SampleArray samples, SampleShape shape, int vocabulary, double noise) {
+
+    /** An input the batches take as it is. */
+    public InputArray(String name, SampleArray samples, SampleShape shape, int vocabulary) {
+        this(name, samples, shape, vocabulary, 0);
+    }
 
     public InputArray {
         if (samples.length() != shape.values()) {
@@ -26,10 +32,10 @@ public record InputArray(String name, SampleArray samples, SampleShape shape, in
     }
 
     InputArray select(int[] indices) {
-        return new InputArray(name, samples.select(indices), shape, vocabulary);
+        return new InputArray(name, samples.select(indices), shape, vocabulary, noise);
     }
 
     InputArray withSamples(SampleArray replaced, SampleShape newShape) {
-        return new InputArray(name, replaced, newShape, vocabulary);
+        return new InputArray(name, replaced, newShape, vocabulary, noise);
     }
 }

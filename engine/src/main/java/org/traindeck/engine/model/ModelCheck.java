@@ -5,6 +5,7 @@ import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -22,14 +23,49 @@ public final class ModelCheck {
 
     private ModelCheck() {}
 
-    /** What the check found: the result (with the model's problems), and the compiled model's summary when it built. */
+    /**
+     * What the check found: the result (with the model's problems), the compiled model's summary when it built, and
+     * the networks of stages with models of their own (a cascade's), each compiled against its stage's data.
+     */
     public record Checked(
-            ValidationResult result, ModelSummary summary, ComputationGraphConfiguration conf, ModelInput input) {
+            ValidationResult result,
+            ModelSummary summary,
+            ComputationGraphConfiguration conf,
+            ModelInput input,
+            List<StageNetwork> stageNetworks) {
+
+        public Checked {
+            stageNetworks = stageNetworks == null ? List.of() : List.copyOf(stageNetworks);
+        }
+
+        public Checked(
+                ValidationResult result, ModelSummary summary, ComputationGraphConfiguration conf, ModelInput input) {
+            this(result, summary, conf, input, List.of());
+        }
 
         public Checked(ValidationResult result, ModelSummary summary) {
             this(result, summary, null, null);
         }
+
+        /** The same check with another result (a problem added). */
+        public Checked withResult(ValidationResult other) {
+            return new Checked(other, summary, conf, input, stageNetworks);
+        }
+
+        /** The network stage {@code index} trains: its start's own, or null for the run's first network. */
+        public StageNetwork networkOf(int index) {
+            StageNetwork found = null;
+            for (StageNetwork n : stageNetworks) {
+                if (n.stage() <= index) {
+                    found = n;
+                }
+            }
+            return found;
+        }
     }
+
+    /** The network a stage with a model of its own starts, compiled against that stage's training data. */
+    public record StageNetwork(int stage, ModelSummary summary, ComputationGraphConfiguration conf, ModelInput input) {}
 
     public static Checked checkWithSummary(ValidationResult parsed) {
         return checkWithSummary(parsed, LayerKinds.standard());
@@ -77,27 +113,73 @@ public final class ModelCheck {
         if (!stages.isEmpty()) {
             return new Checked(parsed.with(stages), null);
         }
-        ModelInput input = ModelCompiler.inputOf(config.model(), train);
+        Compiled first = network(config, 0, train, described, kinds);
+        if (first.network() == null) {
+            return new Checked(parsed.with(first.problems()), null);
+        }
+        StageNetwork run = first.network();
+        List<StageNetwork> own = new ArrayList<>();
+        List<ConfigProblem> found = new ArrayList<>();
+        for (int i = 1; i < config.stages().size(); i++) {
+            if (!config.startsNetwork(i)) {
+                continue;
+            }
+            StageConfig stage = config.stages().get(i);
+            Compiled built;
+            if (stage.data() == null) {
+                built = network(config, i, train, described, kinds);
+            } else {
+                try (DataLoader.Loaded data = DataLoader.load(config, stage.data(), "stages[" + i + "].data")) {
+                    built = network(config, i, data.train(), data.train().toString(), kinds);
+                } catch (InvalidConfigException e) {
+                    built = new Compiled(null, e.problems());
+                }
+            }
+            if (built.network() == null) {
+                found.addAll(built.problems());
+            } else {
+                own.add(built.network());
+            }
+        }
+        if (!found.isEmpty()) {
+            return new Checked(parsed.with(found), null);
+        }
+        return new Checked(parsed, run.summary(), run.conf(), run.input(), own);
+    }
+
+    /** A compiler's path ("model.layers[2]") under the model's own place in the config ("stages[1].model.layers[2]"). */
+    private static String under(String modelPath, String path) {
+        return path.equals("model") || path.startsWith("model.") ? modelPath + path.substring("model".length()) : path;
+    }
+
+    /** A network compiled, or the problems that stopped it. */
+    private record Compiled(StageNetwork network, List<ConfigProblem> problems) {}
+
+    /** The network stage {@code index} starts, compiled against {@code train}. */
+    private static Compiled network(RunConfig config, int index, Dataset train, String described, LayerKinds kinds) {
+        ModelConfig model = config.modelAt(index);
+        ModelInput input = ModelCompiler.inputOf(model, train);
         try {
-            var conf = ModelCompiler.configuration(config.model(), input, config.seed(), kinds);
-            SyncBatchNorms.apply(conf, config.model(), config.parallel().syncBatchNorm());
-            return new Checked(parsed, ModelSummary.of(conf, input, config.model()), conf, input);
+            var conf = ModelCompiler.configuration(model, input, config.seed(), kinds);
+            SyncBatchNorms.apply(conf, model, config.parallel().syncBatchNorm());
+            return new Compiled(new StageNetwork(index, ModelSummary.of(conf, input, model), conf, input), List.of());
         } catch (GraphProblemsException e) {
             List<ConfigProblem> found = new ArrayList<>();
             for (NodeProblem p : e.problems()) {
-                found.add(new ConfigProblem(ConfigProblem.Severity.ERROR, p.path(), p.message(), 0, 0));
+                found.add(new ConfigProblem(
+                        ConfigProblem.Severity.ERROR, under(config.modelPathAt(index), p.path()), p.message(), 0, 0));
             }
-            return new Checked(parsed.with(found), null);
+            return new Compiled(null, found);
         } catch (RuntimeException e) {
-            return new Checked(
-                    parsed.with(List.of(new ConfigProblem(
+            return new Compiled(
+                    null,
+                    List.of(new ConfigProblem(
                             ConfigProblem.Severity.ERROR,
-                            "model",
-                            "the " + config.model().type() + " model does not fit the data (" + described + "): "
+                            config.modelPathAt(index),
+                            "the " + model.type() + " model does not fit the data (" + described + "): "
                                     + e.getMessage(),
                             0,
-                            0))),
-                    null);
+                            0)));
         }
     }
 }

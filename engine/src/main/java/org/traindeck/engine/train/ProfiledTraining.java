@@ -47,7 +47,7 @@ public final class ProfiledTraining {
     /** {@code warmup} untimed steps, then {@code steps} profiled ones; {@code ops}: then ND4J's op profile of as many. */
     public StepProfile run(int warmup, int steps, boolean ops) {
         Nd4jRuntime.init();
-        try (StageSetup setup = new StageSetup(config, null, ModelCompiler.wantsImages(config.model()))) {
+        try (StageSetup setup = new StageSetup(config, null)) {
             StagePlan plan = setup.plan(0);
             ComputationGraph net = ModelCompiler.build(
                     config.model(), ModelCompiler.inputOf(config.model(), plan.data.train()), config.seed());

@@ -13,6 +13,7 @@ import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.kernels.KernelChoices;
@@ -91,10 +92,10 @@ final class ResumePlanner {
                     + file.getFileName() + " cannot be checked against the run it would continue; nothing was changed");
         }
         // the fingerprint leaves the kernel choices out (a run resumes with either)
-        String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(run.model()));
+        String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(modelOf(run, c)));
         if (!c.runName().equals(run.name())
                 || !c.modelFingerprint().startsWith(model + "|")
-                || !ConfigWriter.modelJson(KernelChoices.withoutChoices(fromCheckpoint.model()))
+                || !ConfigWriter.modelJson(KernelChoices.withoutChoices(modelOf(fromCheckpoint, c)))
                         .equals(model)) {
             throw new CheckpointException(
                     file.getFileName() + " belongs to another run (\"" + c.runName() + "\", model "
@@ -122,13 +123,18 @@ final class ResumePlanner {
                             Files.readString(RunFolder.of(runDir).config()), runDir)
                     .orThrow();
             // the fingerprint leaves the kernel choices out (a run resumes with either)
-            String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(run.model()));
+            String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(modelOf(run, c)));
             return c.runName().equals(run.name()) && c.modelFingerprint().startsWith(model + "|")
                     ? null
                     : "written by run \"" + c.runName() + "\", not this one";
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** The model a checkpoint's parameters belong to: the one its stage trains (a cascade's stages train several). */
+    private static ModelConfig modelOf(RunConfig config, Checkpoint c) {
+        return config.modelAt(Math.min(c.stageIndex(), config.stages().size() - 1));
     }
 
     /** The run folder a resume target names (a checkpoint file in it, or the folder), or null when it names neither. */

@@ -27,7 +27,6 @@ import org.traindeck.engine.devices.energy.EnergyFile;
 import org.traindeck.engine.devices.energy.EnergyMeter;
 import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
@@ -256,8 +255,7 @@ final class RunSession {
         }
         events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
-        try (StageSetup setup =
-                new StageSetup(config, events, ModelCompiler.wantsImages(config.model()), start, work)) {
+        try (StageSetup setup = new StageSetup(config, events, start, work)) {
             Consumer<ComputationGraph> prepareModel = layerHelpers();
             Trainer trainer = new Trainer(
                     config,
@@ -278,7 +276,7 @@ final class RunSession {
                             runDir,
                             events,
                             faults,
-                            trainer.fingerprint())
+                            trainer::fingerprint)
                     .withEma(ema);
             List<TrainingCallback> policies = new ArrayList<>();
             if (watchdog != null) {

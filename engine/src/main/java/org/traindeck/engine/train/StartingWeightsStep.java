@@ -22,12 +22,12 @@ final class StartingWeightsStep {
      *
      * @throws IllegalStateException saying why the weights cannot be loaded (the run fails with that reason)
      */
-    static InitReport load(RunConfig config, ComputationGraph net, RunEvents events) {
+    static InitReport load(RunConfig config, int stage, ComputationGraph net, RunEvents events) {
         InitReport report;
         try {
-            report = StartingWeights.load(config.model().init(), config.baseDir(), net);
+            report = StartingWeights.load(config.modelAt(stage).init(), config.baseDir(), net);
         } catch (WeightsException e) {
-            throw new IllegalStateException("model.init: " + e.getMessage(), e);
+            throw new IllegalStateException(config.modelPathAt(stage) + ".init: " + e.getMessage(), e);
         }
         report.lines().forEach(events::logLine);
         return report;

@@ -109,7 +109,7 @@ public final class TierChain implements AutoCloseable {
                 plan.stage.optimizer(),
                 new Nd4jStageSchedule(plan.schedule, plan.stageStart),
                 keepOptimizerState,
-                LrScales.of(config.model()));
+                LrScales.of(config.modelAt(plan.index)));
         // ParallelWrapper's workers fit with DL4J's own fit, which can only clip per layer; the synchronous tiers clip
         // globally
         Optimizers.configureClipping(net, tier.synchronous() ? 0 : plan.stage.clipNorm());

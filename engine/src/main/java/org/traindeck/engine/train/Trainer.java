@@ -8,6 +8,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
@@ -65,6 +66,7 @@ final class Trainer {
     private StartWork work = StartWork.NONE;
     private ComputationGraph net;
     private String fingerprint;
+    private int networkStart;
     private int lossPositions = 1;
     private InitReport startingWeights;
 
@@ -114,35 +116,43 @@ final class Trainer {
         return fingerprint;
     }
 
-    /** Builds the model from the first stage's data; call before {@link #train}. */
+    /**
+     * Builds the network the run starts with (a resumed run's: the one of its checkpoint's stage) from the data of the
+     * stage that network starts in; call before {@link #train}.
+     */
     void buildModel(StageSetup setup) {
-        DataLoader.Loaded first = setup.load(0);
-        ModelInput shape = ModelCompiler.inputOf(config.model(), first.train());
+        int stage = resume == null
+                ? 0
+                : Math.min(resume.checkpoint().stageIndex(), config.stages().size() - 1);
+        buildNetwork(setup, config.networkStart(stage), resume == null);
+    }
+
+    /** Builds the network stage {@code first} starts, from its own initialisation (and its "init" when fresh). */
+    private void buildNetwork(StageSetup setup, int first, boolean fresh) {
+        DataLoader.Loaded data = setup.load(first);
+        ModelConfig model = config.modelAt(first);
+        ModelInput shape = ModelCompiler.inputOf(model, data.train());
         // the kernels read host memory: on CUDA the DL4J layers they replace (same parameters)
         KernelUse kernels = cuda ? KernelUse.REFERENCE : KernelUse.OWN;
-        if (start != null && start.loaded() == first && start.kernels() == kernels) {
+        if (first == 0 && start != null && start.loaded() == data && start.kernels() == kernels) {
             net = ModelCompiler.instantiate(start.model());
         } else {
             work.modelCompiled();
             net = ModelCompiler.build(
-                    config.model(),
-                    shape,
-                    config.seed(),
-                    kernels,
-                    config.parallel().syncBatchNorm());
+                    model, shape, config.seed(), kernels, config.parallel().syncBatchNorm());
         }
         start = null; // the configuration now belongs to the network
-        if (resume == null && config.model().init() != null) {
-            startingWeights = StartingWeightsStep.load(config, net, events);
-        }
+        startingWeights = fresh && model.init() != null ? StartingWeightsStep.load(config, first, net, events) : null;
         prepareModel.accept(net);
-        fingerprint =
-                ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model())) + "|" + dataShape(first.train());
-        lossPositions = LossPositions.of(first.train());
-        events.logLine("model " + config.model().type() + ": " + net.numParams() + " parameters; data: " + first.train()
-                + (first.validation() == null
-                        ? ", no validation"
-                        : "; validation " + first.validation().size() + " samples"));
+        networkStart = first;
+        fingerprint = ConfigWriter.modelJson(KernelChoices.withoutChoices(model)) + "|" + dataShape(data.train());
+        lossPositions = LossPositions.of(data.train());
+        events.logLine(
+                (first == 0 ? "model " : "stage " + config.stages().get(first).name() + "'s model ")
+                        + model.type() + ": " + net.numParams() + " parameters; data: " + data.train()
+                        + (data.validation() == null
+                                ? ", no validation"
+                                : "; validation " + data.validation().size() + " samples"));
     }
 
     /** The data's shape as checkpoints have always recorded it, so that their fingerprints keep matching. */
@@ -179,15 +189,15 @@ final class Trainer {
             }
             events.lifecycle(
                     LifecycleEvent.Kind.RUN_RESUMED,
-                    "resumed " + config.model().type() + " (" + net.numParams()
+                    "resumed " + config.modelAt(networkStart).type() + " (" + net.numParams()
                             + " parameters) at step " + state.globalStep + " from " + state.lastCheckpoint.getFileName()
                             + ", on " + devices
                             + "; files in " + events.runDir());
         } else {
             events.lifecycle(
                     LifecycleEvent.Kind.RUN_STARTED,
-                    "training " + config.model().type() + " (" + net.numParams() + " parameters) on " + devices + ", "
-                            + stages.size() + " stage(s); files in " + events.runDir());
+                    "training " + config.modelAt(0).type() + " (" + net.numParams() + " parameters) on " + devices
+                            + ", " + stages.size() + " stage(s); files in " + events.runDir());
             if (startingWeights != null) {
                 StartingWeightsStep.announce(startingWeights, events);
             }
@@ -196,6 +206,14 @@ final class Trainer {
             OptimizerConfig previous =
                     firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
             for (int s = firstStage; s < stages.size(); s++) {
+                if (config.startsNetwork(s) && s != networkStart) {
+                    // a stage with a model of its own trains a new network, as if the run started there
+                    buildNetwork(setup, s, true);
+                    if (startingWeights != null) {
+                        StartingWeightsStep.announce(startingWeights, events);
+                    }
+                    previous = null;
+                }
                 Ending stopped = trainStage(setup, callbacks, tiers, s, previous, s == firstStage && resume != null);
                 if (stopped != null) {
                     return stopped;
@@ -235,6 +253,8 @@ final class Trainer {
             prepareModel.accept(net);
         }
         boolean inItsStage = resuming && resume.continuesInItsStage(index);
+        // a resume into a stage that starts its own network takes nothing from the previous stage's checkpoint
+        resuming = resuming && (inItsStage || networkStart != index);
         int startEpoch = 0;
         boolean keptState;
         if (inItsStage) {

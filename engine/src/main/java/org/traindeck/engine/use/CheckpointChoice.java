@@ -67,6 +67,41 @@ final class CheckpointChoice {
         throw new CheckpointException(runDir + " has no usable checkpoint: " + String.join("; ", problems));
     }
 
+    /**
+     * The checkpoint of one of a cascade's networks: the best of the last of its stages that kept one, else the newest
+     * valid regular checkpoint written in one of them.
+     *
+     * @param stages the names of the network's stages, in order
+     * @param what   the network, as an error names it
+     */
+    static Path forStages(Path runDir, List<String> stages, String what) throws CheckpointException {
+        CheckpointStore store = new CheckpointStore(runDir);
+        List<Checkpoint.Listed> usable;
+        try {
+            usable = store.list().stream()
+                    .filter(Checkpoint.Listed::isValid)
+                    .filter(l -> l.foreign() == null)
+                    .filter(l -> stages.contains(l.checkpoint().stageName()))
+                    .toList();
+        } catch (IOException e) {
+            throw new CheckpointException("cannot list the checkpoints of " + runDir + ": " + e.getMessage(), e);
+        }
+        for (int i = stages.size() - 1; i >= 0; i--) {
+            Path best = store.bestFile(stages.get(i));
+            if (usable.stream().anyMatch(l -> l.file().equals(best))) {
+                return best;
+            }
+        }
+        return usable.stream()
+                .filter(l -> name(l).startsWith("step-"))
+                .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()))
+                .map(Checkpoint.Listed::file)
+                .orElseThrow(() -> new CheckpointException(store.folder() + ": " + what + " has no checkpoint (no best-"
+                        + String.join(".tdckpt or best-", stages) + ".tdckpt, and no step checkpoint written in "
+                        + (stages.size() == 1 ? "that stage" : "those stages") + "): the cascade needs every stage's"
+                        + " network; train the run through it (traindeck resume " + runDir + ")"));
+    }
+
     /** The run folder a checkpoint file sits in ({@code <run>/checkpoints/x.tdckpt}), or null. */
     static Path runDirOf(Path checkpointFile) {
         Path parent = checkpointFile.toAbsolutePath().normalize().getParent();

@@ -28,9 +28,7 @@ public final class ModelExport {
         ModelTensors tensors;
         try {
             tensors = ModelTensors.of(
-                    model.network(),
-                    NamingTable.standard(),
-                    JSON.readTree(ConfigWriter.modelJson(model.config().model())));
+                    model.network(), NamingTable.standard(), JSON.readTree(ConfigWriter.modelJson(model.model())));
         } catch (JsonProcessingException e) {
             throw new ExportException("cannot write the model section as JSON: " + e.getMessage(), e);
         }

@@ -17,6 +17,7 @@ import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
@@ -90,7 +91,8 @@ public final class TrainedModel {
                 contents.configJson(),
                 runDir != null ? runDir : file.toAbsolutePath().getParent());
         StoredShape stored = StoredShape.parse(file, c.modelFingerprint());
-        String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(config.model()));
+        ModelConfig trained = modelOf(config, c);
+        String model = ConfigWriter.modelJson(KernelChoices.withoutChoices(trained));
         if (!model.equals(StoredShape.modelPart(c.modelFingerprint()))) {
             throw new CheckpointException(
                     file + ": its config's model (" + model + ") is not the one its parameters belong to ("
@@ -99,8 +101,7 @@ public final class TrainedModel {
         Nd4jRuntime.init();
         ComputationGraph net;
         try {
-            net = ModelCompiler.build(
-                    config.model(), inputOf(config, stored), config.seed(), KernelUse.forCurrentBackend());
+            net = ModelCompiler.build(trained, inputOf(trained, stored), config.seed(), KernelUse.forCurrentBackend());
         } catch (RuntimeException e) {
             throw new CheckpointException(
                     file + ": its model does not build in this TrainDeck (" + e.getMessage() + ")", e);
@@ -123,6 +124,17 @@ public final class TrainedModel {
                 file, runDir, c, config, stored, net, ema, contents.ema() != null, classNamesOf(config));
     }
 
+    /**
+     * The network of a cascade's stages {@code stages} (their names, in order) in run folder {@code runDir}: the best
+     * checkpoint of the last of them that kept one, else the newest written in them.
+     *
+     * @throws CheckpointException naming the folder and the stages when none of them left a checkpoint
+     */
+    public static TrainedModel openStages(Path runDir, List<String> stages, String what, boolean ema)
+            throws CheckpointException {
+        return open(CheckpointChoice.forStages(runDir, stages, what), ema);
+    }
+
     private static RunConfig configOf(Path file, String json, Path baseDir) throws CheckpointException {
         ValidationResult parsed = ConfigParser.parseStored(json, baseDir);
         if (!parsed.isValid()) {
@@ -133,12 +145,12 @@ public final class TrainedModel {
     }
 
     /** What the network sees, as {@link ModelCompiler#inputOf} works it out from the training data. */
-    private static ModelInput inputOf(RunConfig config, StoredShape s) {
+    private static ModelInput inputOf(ModelConfig model, StoredShape s) {
         if (!s.named().isEmpty()) {
             return ModelInput.named(
                     s.named(), s.task(), s.outputs(), s.task() == Task.REGRESSION && s.targetLength() > s.outputs());
         }
-        boolean images = ModelCompiler.wantsImages(config.model());
+        boolean images = ModelCompiler.wantsImages(model);
         boolean tokens = s.shape() instanceof SampleShape.Tokens;
         InputType input = images
                 ? s.shape().inputType(s.outputs())
@@ -176,6 +188,16 @@ public final class TrainedModel {
         return checkpoint;
     }
 
+    /** The model the checkpoint's parameters belong to: the one its stage trains. */
+    public ModelConfig model() {
+        return modelOf(config, checkpoint);
+    }
+
+    /** The model stage {@code c.stageIndex()} trains (a cascade's stages train networks of their own). */
+    static ModelConfig modelOf(RunConfig config, Checkpoint c) {
+        return config.modelAt(Math.min(c.stageIndex(), config.stages().size() - 1));
+    }
+
     /** The run's config, as stored in the checkpoint. */
     public RunConfig config() {
         return config;
@@ -192,7 +214,7 @@ public final class TrainedModel {
 
     /** Whether the network takes each sample as a flat row (the mlp shorthand) rather than in its own shape. */
     public boolean takesRows() {
-        return !ModelCompiler.wantsImages(config.model());
+        return !ModelCompiler.wantsImages(model());
     }
 
     /** The named inputs the network takes, in order (empty for a model of one input). */

@@ -25,7 +25,6 @@ import org.traindeck.engine.config.NumpyInputs;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.parallel.DataFile;
 import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.step.ClusterSessions;
@@ -92,7 +91,7 @@ class EverySourceTypeTest {
         RunConfig config = parse(type, dir);
 
         List<String> shipped;
-        try (StageSetup setup = new StageSetup(config, null, ModelCompiler.wantsImages(config.model()))) {
+        try (StageSetup setup = new StageSetup(config, null)) {
             shipped = ClusterSessions.shardData(config, setup.plan(0)).files().stream()
                     .map(DataFile::path)
                     .toList();

@@ -167,7 +167,7 @@ class DistributedStepTest {
                  "parallel": {"cluster": "inprocess://localhost:1", "executors": 2}}
                 """.formatted(digits.toString().replace("\\", "/")), dir)
                 .orThrow();
-        StagePlan plan = new StageSetup(config, null, false).plan(0);
+        StagePlan plan = new StageSetup(config, null).plan(0);
         ComputationGraph net = ModelCompiler.build(
                 config.model(), ModelCompiler.inputOf(config.model(), plan.data.train()), config.seed());
         ShardData data = ClusterSessions.shardData(config, plan);

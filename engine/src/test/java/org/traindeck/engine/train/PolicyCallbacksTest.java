@@ -111,7 +111,7 @@ class PolicyCallbacksTest {
             }
         };
         Trainer trainer = new Trainer(config, state, runEvents, placement, faults, null, false, net -> {}, fake);
-        StageSetup setup = new StageSetup(config, runEvents, false);
+        StageSetup setup = new StageSetup(config, runEvents);
         trainer.buildModel(setup);
         CheckpointWriter writer = new CheckpointWriter(config, "{}", runDir, runEvents, faults, trainer.fingerprint());
         Callbacks callbacks = new Callbacks(List.of(

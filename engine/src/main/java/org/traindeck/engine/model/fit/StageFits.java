@@ -31,8 +31,11 @@ public record StageFits(List<String> lines, List<ConfigProblem> problems) {
         List<StageConfig> stages = config.stages();
         for (int i = 0; i < stages.size(); i++) {
             StageConfig stage = stages.get(i);
-            FitEstimate.Model model = FitEstimate.model(
-                    checked.conf(), checked.input(), checked.summary().parameters(), stage);
+            ModelCheck.StageNetwork own = checked.networkOf(i);
+            FitEstimate.Model model = own == null
+                    ? FitEstimate.model(
+                            checked.conf(), checked.input(), checked.summary().parameters(), stage)
+                    : FitEstimate.model(own.conf(), own.input(), own.summary().parameters(), stage);
             String line = FitCheck.line(model, stage, devices);
             lines.add(stages.size() == 1 ? line : "stage " + stage.name() + ": " + line);
             ConfigProblem p = FitCheck.problem(i, stage, model, devices);

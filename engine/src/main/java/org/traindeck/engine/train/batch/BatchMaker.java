@@ -112,6 +112,9 @@ public final class BatchMaker {
             float[] weights = diffusion.noise(values[0], values[1], targets, n, d, seeds);
             mask = augment ? weights : null;
         }
+        if (augment) {
+            addDerivedNoise(values, n, seed, stageIndex, epoch, from);
+        }
         INDArray y = TargetEncoder.encode(data, targets, values[0], n, shape);
         if (augment && noise > 0) {
             addNoise(values[0], n, d, seed, stageIndex, epoch, from);
@@ -158,12 +161,34 @@ public final class BatchMaker {
         }
     }
 
+    /**
+     * A cascade's conditioning augmentation: Gaussian noise on each input derived with "noise", drawn from the example's
+     * position in the epoch and the input's index (so any batch size and device count draws the same).
+     */
+    private void addDerivedNoise(float[][] values, int n, long seed, int stageIndex, int epoch, int from) {
+        for (int k = 0; k < values.length; k++) {
+            double std = data.inputs().get(k).noise();
+            if (std <= 0) {
+                continue;
+            }
+            int d = data.inputs().get(k).shape().values();
+            for (int i = 0; i < n; i++) {
+                SplittableRandom r = new SplittableRandom(mix(seed, stageIndex, epoch, from + i) ^ (DERIVE_DRAW + k));
+                for (int j = i * d; j < (i + 1) * d; j++) {
+                    values[k][j] += (float) (gaussian(r) * std);
+                }
+            }
+        }
+    }
+
     private static double gaussian(SplittableRandom r) {
         double u = 1 - r.nextDouble();
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.nextDouble());
     }
 
     private static final long DIFFUSION_DRAW = 0x646966667573696FL;
+
+    private static final long DERIVE_DRAW = 0x6465726976656400L;
 
     private static long mix(long seed, int stage, int epoch, int batch) {
         long h = seed * 0x9E3779B97F4A7C15L;

@@ -3,7 +3,6 @@ package org.traindeck.engine.train.batch;
 import java.nio.file.Path;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.parallel.ShardData;
 
 /**
@@ -36,7 +35,7 @@ public final class ShardBatches {
         this.config = config;
         // the data stays loaded for the session (memory-mapped NumPy files included): executors end with it
         // the driver's own way to a stage's batches; no events: an executor reports through its results only
-        this.setup = setup != null ? setup : new StageSetup(config, null, ModelCompiler.wantsImages(config.model()));
+        this.setup = setup != null ? setup : new StageSetup(config, null);
         this.plan = this.setup.plan(data.stage());
         this.shuffle = config.dataFor(plan.stage).shuffle();
         int samples = plan.data.train().size();

@@ -10,35 +10,32 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.data.Augmenter;
 import org.traindeck.engine.data.DataLoader;
-import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.StartWork;
 
 /**
- * Gets a stage ready to train: its data (loaded once per distinct data config, and checked against the model built
- * for the first stage), the network in the stage's precision, and its batches.
+ * Gets a stage ready to train: its data (loaded once per distinct data config, and checked against the data its
+ * network was built for), the network in the stage's precision, and its batches.
  */
 public final class StageSetup implements AutoCloseable {
 
     private final RunConfig config;
     private final RunEvents events;
-    private final boolean images;
     private final Map<DataConfig, DataLoader.Loaded> cache = new HashMap<>();
     private final StartWork work;
-    private Dataset firstTrain;
 
-    public StageSetup(RunConfig config, RunEvents events, boolean images) {
-        this(config, events, images, null, StartWork.NONE);
+    public StageSetup(RunConfig config, RunEvents events) {
+        this(config, events, null, StartWork.NONE);
     }
 
     /**
      * @param start what preparing the run read (its data is not read again), or null
      * @param work  told of each data read
      */
-    public StageSetup(RunConfig config, RunEvents events, boolean images, PreparedStart start, StartWork work) {
+    public StageSetup(RunConfig config, RunEvents events, PreparedStart start, StartWork work) {
         this.config = config;
         this.events = events;
-        this.images = images;
         this.work = work;
         if (start != null) {
             cache.put(start.data(), start.loaded());
@@ -53,9 +50,6 @@ public final class StageSetup implements AutoCloseable {
             work.dataRead();
             return DataLoader.load(config, d, at);
         });
-        if (firstTrain == null) {
-            firstTrain = loaded.train();
-        }
         return loaded;
     }
 
@@ -83,11 +77,12 @@ public final class StageSetup implements AutoCloseable {
     public StagePlan plan(int index) {
         StageConfig stage = config.stages().get(index);
         DataLoader.Loaded data = load(index);
-        String mismatch = firstTrain.incompatibilityWith(data.train());
+        int start = config.networkStart(index);
+        String mismatch = load(start).train().incompatibilityWith(data.train());
         if (mismatch != null) {
             throw new InvalidConfigException(
                     "stages[" + index + "].data.train",
-                    "does not fit the model built for stage 1's data: it has " + mismatch);
+                    "does not fit the model built for stage " + (start + 1) + "'s data: it has " + mismatch);
         }
         String misfit = Augmenter.misfit(stage.augmentation(), data.train());
         if (misfit != null) {
@@ -103,6 +98,7 @@ public final class StageSetup implements AutoCloseable {
                     "needs square images, but they are " + data.train().imageShape());
         }
         DataType dataType = dataType(stage);
+        boolean images = ModelCompiler.wantsImages(config.modelAt(index));
         return new StagePlan(
                 index,
                 stage,

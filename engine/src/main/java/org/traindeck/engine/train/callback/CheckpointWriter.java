@@ -2,6 +2,7 @@ package org.traindeck.engine.train.callback;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -31,7 +32,7 @@ public final class CheckpointWriter {
     private final CheckpointStore store;
     private final RunEvents events;
     private final CheckpointWriteHook writeHook;
-    private final String modelFingerprint;
+    private final Supplier<String> modelFingerprint;
     private WeightEma ema;
 
     public CheckpointWriter(
@@ -41,6 +42,17 @@ public final class CheckpointWriter {
             RunEvents events,
             CheckpointWriteHook writeHook,
             String modelFingerprint) {
+        this(config, configJson, runDir, events, writeHook, () -> modelFingerprint);
+    }
+
+    /** @param modelFingerprint the fingerprint of the network training now (a cascade's stages train several) */
+    public CheckpointWriter(
+            RunConfig config,
+            String configJson,
+            Path runDir,
+            RunEvents events,
+            CheckpointWriteHook writeHook,
+            Supplier<String> modelFingerprint) {
         this.config = config;
         this.configJson = configJson;
         this.runDir = runDir;
@@ -78,7 +90,7 @@ public final class CheckpointWriter {
                     at.epochLossSum(),
                     at.epochExamples(),
                     state.best,
-                    modelFingerprint,
+                    modelFingerprint.get(),
                     params.length,
                     updater.length,
                     net.getConfiguration().getDataType().name(),

@@ -21,12 +21,19 @@ public final class ResumeCheck {
 
     public static void check(RunConfig original, RunConfig updated, Checkpoint c) {
         List<ConfigProblem> problems = new ArrayList<>();
-        if (!original.model().equals(updated.model())) {
-            problems.add(problem(
-                    "model",
-                    "differs from the model the checkpoint was trained with ("
-                            + original.model().type()
-                            + "): a checkpoint's parameters fit only their own architecture"));
+        for (int i = 0;
+                i <= c.stageIndex()
+                        && i < updated.stages().size()
+                        && i < original.stages().size();
+                i++) {
+            boolean starts = original.startsNetwork(i) || updated.startsNetwork(i);
+            if (starts && !original.modelAt(i).equals(updated.modelAt(i))) {
+                problems.add(problem(
+                        updated.modelPathAt(i),
+                        "differs from the model the checkpoint's stages were trained with ("
+                                + original.modelAt(i).type()
+                                + "): a checkpoint's parameters fit only their own architecture"));
+            }
         }
         if (original.seed() != updated.seed()) {
             problems.add(problem(

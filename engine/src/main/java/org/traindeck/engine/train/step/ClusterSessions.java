@@ -146,7 +146,8 @@ public final class ClusterSessions {
                                     s.augmentation(),
                                     s.validationInterval(),
                                     trainingOnly(s.data()),
-                                    s.ema()));
+                                    s.ema(),
+                                    s.model()));
         }
         return new RunConfig(
                 c.name(),

@@ -30,18 +30,8 @@ final class DiffusionPrediction {
         SourceConfig.Numpy source = (SourceConfig.Numpy) model.source();
         Generation g = request.generation();
         Path out = request.out();
-        if (out == null
-                || !out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npy")) {
-            throw new PredictionInputException(
-                    "--out samples.npy is required: a diffusion model writes its generated samples to a .npy file");
-        }
-        if (g.steps() < 1 || g.steps() > source.diffusion().timesteps()) {
-            throw new PredictionInputException("--steps " + g.steps() + ": between 1 and the model's "
-                    + source.diffusion().timesteps() + " timesteps");
-        }
-        if (!"ddim".equals(g.sampler()) && !"ddpm".equals(g.sampler())) {
-            throw new PredictionInputException("--sampler " + g.sampler() + ": ddim or ddpm");
-        }
+        checkOut(out);
+        checkSampling(source, g);
         AtomicOutput.checkFree(out, request.force(), false);
         List<InputSignature> conditioning =
                 model.named().subList(2, model.named().size());
@@ -83,7 +73,31 @@ final class DiffusionPrediction {
         return new PredictionReport(model.task(), count, List.of(out), List.of(line), null);
     }
 
-    private static float[] generate(
+    /** The samples go to a .npy file. */
+    static void checkOut(Path out) {
+        if (out == null
+                || !out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npy")) {
+            throw new PredictionInputException(
+                    "--out samples.npy is required: a diffusion model writes its generated samples to a .npy file");
+        }
+    }
+
+    /** The steps and sampler fit the model's schedule. */
+    static void checkSampling(SourceConfig.Numpy source, Generation g) {
+        if (g.steps() < 1 || g.steps() > source.diffusion().timesteps()) {
+            throw new PredictionInputException("--steps " + g.steps() + ": between 1 and the model's "
+                    + source.diffusion().timesteps() + " timesteps");
+        }
+        if (!"ddim".equals(g.sampler()) && !"ddpm".equals(g.sampler())) {
+            throw new PredictionInputException("--sampler " + g.sampler() + ": ddim or ddpm");
+        }
+    }
+
+    /**
+     * The model's samples for {@code count} examples of {@code conditioning} (in the graph's order after the
+     * timestep), flat and channels first, in the units the network was trained in.
+     */
+    static float[] generate(
             PredictionModel model,
             DiffusionSampler sampler,
             Generation g,
