@@ -22,7 +22,8 @@ import org.traindeck.engine.use.TrainedModel;
 /**
  * A ViT over volumes, patches3d → transformerBlock → unpatch3d, trained through the whole run (reconstruction of small
  * random volumes, EMA, per-layer health, checkpoints): its loss falls, two workers train as one device at the global
- * batch, and a run resumed from its checkpoint equals one straight through, bit for bit.
+ * batch, a run resumed from its checkpoint equals one straight through, bit for bit, and "trainable" and "lrScale" hold
+ * on both nodes' parameters.
  */
 class VolumeTransformerTrainingTest {
 
@@ -60,8 +61,15 @@ class VolumeTransformerTrainingTest {
     private static RunConfig config(
             Path dir, String name, String devices, int batch, int epochs, String tokens, String volume)
             throws Exception {
+        return ConfigParser.parse(text(dir, name, devices, batch, epochs, tokens, volume), dir)
+                .orThrow();
+    }
+
+    private static String text(
+            Path dir, String name, String devices, int batch, int epochs, String tokens, String volume)
+            throws Exception {
         String data = volumes(dir).toString().replace("\\", "/");
-        return ConfigParser.parse("""
+        return """
                 {"name": "%s", "outputDir": "out", "seed": 9, "devices": "%s",
                  "model": {"type": "graph", "layers": [
                    {"name": "tokens", "type": "patches3d", "size": 2, "units": 16%s},
@@ -74,8 +82,7 @@ class VolumeTransformerTrainingTest {
                              "ema": {"decay": 0.9}}],
                  "logging": {"layers": {"everySteps": 2, "histogramsEverySteps": 0}},
                  "checkpoint": {"keepBestPerStage": false}}
-                """.formatted(name, devices, tokens, volume, data, epochs, batch), dir)
-                .orThrow();
+                """.formatted(name, devices, tokens, volume, data, epochs, batch);
     }
 
     @Test
