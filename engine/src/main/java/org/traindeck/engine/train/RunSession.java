@@ -20,6 +20,7 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.InputRange;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.GpuInfo;
@@ -270,6 +271,7 @@ final class RunSession {
                     null);
             trainer.withPrepared(start, work).buildModel(setup);
             writeVocabulary(setup.load(0).train().vocabulary());
+            writeInputRange(InputRange.of(setup.load(0).train()));
             WeightEma ema = new WeightEma();
             CheckpointWriter writer = new CheckpointWriter(
                             config,
@@ -339,6 +341,19 @@ final class RunSession {
         } catch (IOException e) {
             events.logLine("could not write vocabulary.json: " + e.getMessage()
                     + " (the checkpoints hold the vocabulary too)");
+        }
+    }
+
+    /** The range of values the network trains on, beside the config: predict warns of inputs far outside it. */
+    private void writeInputRange(InputRange range) {
+        if (range == null) {
+            return;
+        }
+        try {
+            range.write(RunFolder.of(runDir).inputRange());
+        } catch (IOException e) {
+            events.logLine("could not write " + RunFolder.INPUT_RANGE + ": " + e.getMessage()
+                    + " (predict will not check its inputs' range)");
         }
     }
 

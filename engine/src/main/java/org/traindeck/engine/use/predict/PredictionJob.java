@@ -83,11 +83,17 @@ public final class PredictionJob {
             AtomicOutput.checkFree(classFile, request.force(), false);
         }
 
+        if (request.arrays().divideBy() != 1 && model.shape() instanceof SampleShape.Tokens) {
+            throw new PredictionInputException("--scale divides real values; token ids are given as they are");
+        }
         if (!model.named().isEmpty()) {
             return named(model, request, out, classFile);
         }
-        InputRows rows = read(request.inputs(), model);
-        Predictions p = Predictor.predict(model, rows);
+        InputRows rows = read(request.inputs(), model, request.arrays());
+        ArrayLayout layout = request.arrays().layout() != null
+                ? request.arrays().layout()
+                : rows.layout() != null ? rows.layout() : ArrayLayout.of(model.source());
+        Predictions p = OutputLayout.arrange(Predictor.predict(model, rows), layout);
         List<Path> written = new ArrayList<>();
         if (folder) {
             AtomicOutput.writeFolder(
@@ -108,7 +114,7 @@ public final class PredictionJob {
             AtomicOutput.writeFiles(files, request.force());
             written.addAll(files.keySet());
         }
-        return new PredictionReport(model.task(), p.count(), written, lines(model, p), null);
+        return new PredictionReport(model.task(), p.count(), written, lines(model, p), null, rows.warnings());
     }
 
     private static PredictionReport named(PredictionModel model, PredictionRequest request, Path out, Path classFile)
@@ -117,7 +123,9 @@ public final class PredictionJob {
             throw new PredictionInputException(
                     "--out " + out + ": a model of named inputs writes its predictions to a .npy file");
         }
-        Predictions p = NamedInputsPrediction.predict(model, request.inputs());
+        Predictions p = OutputLayout.arrange(
+                NamedInputsPrediction.predict(model, request.inputs()),
+                request.arrays().layout() != null ? request.arrays().layout() : ArrayLayout.of(model.source()));
         Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
         files.put(out, stream -> NpyOutput.writeFloats(p.values(), p.shape(), stream));
         if (classFile != null) {
@@ -127,12 +135,18 @@ public final class PredictionJob {
         return new PredictionReport(model.task(), p.count(), List.copyOf(files.keySet()), lines(model, p), null);
     }
 
-    private static InputRows read(List<Path> inputs, PredictionModel model) throws IOException {
+    private static InputRows read(List<Path> inputs, PredictionModel model, ArrayOptions options) throws IOException {
         long numpy = inputs.stream().filter(NumpyInputs::isNumpy).count();
         if (numpy > 0 && numpy < inputs.size()) {
             throw new PredictionInputException("the inputs mix NumPy files and images: give one kind per prediction");
         }
-        return numpy > 0 ? NumpyInputs.read(inputs, model) : ImageInputs.read(ImageInputs.files(inputs), model);
+        if (numpy == 0 && options.divideBy() != 1) {
+            throw new PredictionInputException(
+                    "--scale divides NumPy inputs; images are read as the training source read its pixels");
+        }
+        return numpy > 0
+                ? NumpyInputs.read(inputs, model, options)
+                : ImageInputs.read(ImageInputs.files(inputs), model);
     }
 
     private static List<String> lines(PredictionModel model, Predictions p) {
