@@ -3,6 +3,7 @@ package org.traindeck.engine.use.predict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
@@ -124,6 +125,8 @@ class OneLayoutPredictTest {
         float[] expected = want.dup('c').reshape(want.length()).toFloatVector();
         assertThat(TestNpy.floats(fromLast)).containsExactly(expected, within(1e-6f));
         assertThat(TestNpy.floats(fromFirst)).containsExactly(expected, within(1e-6f));
+        assertThat(Files.getPosixFilePermissions(fromLast))
+                .isEqualTo(Files.getPosixFilePermissions(cubes.resolve("config.json")));
 
         MainAccess.Result unknown = predict(cubes, last, dir.resolve("u.npy"), "--layout", "nhwc");
         assertThat(unknown.exitCode()).isEqualTo(2);
