@@ -9,12 +9,16 @@ import java.util.Locale;
 
 /**
  * The smallest and largest value a network was trained on, as it saw them (after a source's {@code scale} and
- * {@code normalize}), read from up to {@link #SAMPLES} samples spread evenly over the training split: a bounded cost
- * whatever the data's size, and enough to tell inputs in other units (0–255 for a model trained on 0–1).
+ * {@code normalize}), read from up to {@link #SAMPLES} samples (and {@link #VALUES} values) spread evenly over the
+ * training split: a bounded cost whatever the data's size, and enough to tell inputs in other units (0–255 for a
+ * model trained on 0–1).
  */
 public record InputRange(double min, double max) {
 
     static final int SAMPLES = 4096;
+    /** At most this many values are read, however large each sample (16M floats: well under a second). */
+    static final long VALUES = 1L << 24;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The range of the data's (single) input; null for token ids, named inputs and no samples, where none applies. */
@@ -22,7 +26,8 @@ public record InputRange(double min, double max) {
         if (data.namedInputs() || data.shape() instanceof SampleShape.Tokens || data.size() == 0) {
             return null;
         }
-        int picked = Math.min(SAMPLES, data.size());
+        long affordable = Math.max(16, VALUES / Math.max(1, data.featureCount()));
+        int picked = (int) Math.min(Math.min(SAMPLES, affordable), data.size());
         float[] sample = new float[data.featureCount()];
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;

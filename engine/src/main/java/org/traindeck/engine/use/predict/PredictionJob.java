@@ -31,6 +31,7 @@ public final class PredictionJob {
     /** @param eachCharacter receives a continuation's characters as they are drawn */
     public static PredictionReport run(PredictionModel model, PredictionRequest request, Consumer<String> eachCharacter)
             throws IOException {
+        checkArrayOptions(model, request);
         if (request.prompt() != null) {
             return continuation(model, request, eachCharacter);
         }
@@ -83,9 +84,6 @@ public final class PredictionJob {
             AtomicOutput.checkFree(classFile, request.force(), false);
         }
 
-        if (request.arrays().divideBy() != 1 && model.shape() instanceof SampleShape.Tokens) {
-            throw new PredictionInputException("--scale divides real values; token ids are given as they are");
-        }
         if (!model.named().isEmpty()) {
             return named(model, request, out, classFile);
         }
@@ -115,6 +113,22 @@ public final class PredictionJob {
             written.addAll(files.keySet());
         }
         return new PredictionReport(model.task(), p.count(), written, lines(model, p), null, rows.warnings());
+    }
+
+    /** --scale divides one input's real values, --layout lays out images: refused where they would be ignored. */
+    private static void checkArrayOptions(PredictionModel model, PredictionRequest request) {
+        boolean scaled = request.arrays().divideBy() != 1;
+        if (scaled && (request.prompt() != null || model.shape() instanceof SampleShape.Tokens)) {
+            throw new PredictionInputException("--scale divides real values; token ids are given as they are");
+        }
+        if (scaled && model.task() == Task.DIFFUSION) {
+            throw new PredictionInputException("--scale divides inputs to predict on; a diffusion model's "
+                    + "conditioning is read as its training source read it");
+        }
+        if ((scaled || request.arrays().layout() != null) && !model.named().isEmpty()) {
+            throw new PredictionInputException((scaled ? "--scale" : "--layout") + ": a model of named inputs reads "
+                    + "each array as its training source did (its layout and scale); give them so");
+        }
     }
 
     private static PredictionReport named(PredictionModel model, PredictionRequest request, Path out, Path classFile)

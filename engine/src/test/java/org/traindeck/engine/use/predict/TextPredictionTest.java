@@ -119,6 +119,16 @@ class TextPredictionTest {
         MainAccess.Result predicted = MainAccess.run("predict", run.toString(), in.toString(), "--out", out.toString());
         assertThat(predicted.exitCode()).as(predicted.stderr()).isZero();
         assertThat(predicted.stdout()).contains("2 predictions of shape [16, " + vocabulary + "] each");
+        MainAccess.Result scaled = MainAccess.run(
+                "predict",
+                run.toString(),
+                in.toString(),
+                "--out",
+                dir.resolve("s.npy").toString(),
+                "--scale",
+                "2");
+        assertThat(scaled.exitCode()).isEqualTo(2);
+        assertThat(scaled.stderr()).contains("--scale divides real values; token ids are given as they are");
 
         float[] x = new float[ids.length];
         for (int i = 0; i < ids.length; i++) {
