@@ -3,10 +3,13 @@ package org.traindeck.engine.use.predict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,8 +26,9 @@ import org.traindeck.engine.use.TrainedModel;
 /**
  * {@code traindeck predict} on arrays in TrainDeck's one layout (channels last, as a numpy source reads them by
  * default) and in PyTorch's: both give the trained network's outputs where the shape tells them apart, a shape that
- * fits both (3×3×3 images) is refused naming {@code --layout}, outputs come in the inputs' layout, and floats far
- * outside the range the model was trained on (0–255 for 0–1) are a warning naming {@code --scale}, which fixes them.
+ * fits both (3×3×3 images) is refused naming {@code --layout}, outputs come in the inputs' layout, and float pixels
+ * in 0–255 for a model trained on image files (whose bytes became 0–1) are a warning naming {@code --scale 255},
+ * which fixes them.
  */
 class OneLayoutPredictTest {
 
@@ -35,6 +39,7 @@ class OneLayoutPredictTest {
 
     private static Path cubes;
     private static Path segmentation;
+    private static Path pictures;
     private static float[] cubeInputs;
 
     private static Path train(String json) throws Exception {
@@ -45,7 +50,7 @@ class OneLayoutPredictTest {
     }
 
     @BeforeAll
-    static void trainTwoModels() throws Exception {
+    static void trainThreeModels() throws Exception {
         Random random = new Random(9);
         float[] x = new float[64 * 27];
         long[] y = new long[64];
@@ -75,6 +80,25 @@ class OneLayoutPredictTest {
                           "validationSplit": 0.25},
                  "stages": [{"epochs": 1, "batchSize": 16}]}
                 """.formatted(shapes, shapes));
+        Path folder = dir.resolve("pictures");
+        for (String c : List.of("dark", "light")) {
+            Files.createDirectories(folder.resolve(c));
+            for (int i = 0; i < 6; i++) {
+                BufferedImage image = new BufferedImage(6, 6, BufferedImage.TYPE_INT_RGB);
+                for (int p = 0; p < 36; p++) {
+                    int v = (c.equals("dark") ? 0 : 128) + random.nextInt(128);
+                    image.setRGB(p % 6, p / 6, v << 16 | random.nextInt(256) << 8 | v);
+                }
+                ImageIO.write(
+                        image, "png", folder.resolve(c).resolve(c + i + ".png").toFile());
+            }
+        }
+        pictures = train("""
+                {"name": "pictures", "outputDir": "out", "seed": 3, "model": {"type": "mlp", "hidden": [8]},
+                 "data": {"train": {"type": "images", "path": "%s", "width": 6, "height": 6, "channels": 3},
+                          "validationSplit": 0.25},
+                 "stages": [{"epochs": 1, "batchSize": 4}]}
+                """.formatted(folder));
     }
 
     /** [N, H, W, C] values as [N, C, H, W]. */
@@ -183,38 +207,50 @@ class OneLayoutPredictTest {
     }
 
     @Test
-    void floatsFarOutsideTheTrainedRangeAreAWarningNamingTheScaleThatFixesThem() throws Exception {
-        float[] bytesAsFloats = cubeInputs.clone();
-        for (int i = 0; i < bytesAsFloats.length; i++) {
-            bytesAsFloats[i] = Math.round(cubeInputs[i] * 255);
+    void floatPixelsIn0To255ForAModelTrainedOn0To1AreAWarningNamingTheScaleThatFixesThem() throws Exception {
+        // pictures' bytes as floats: an image source scales bytes to [0, 1], but not floats
+        float[] channelsLast = new float[N * 108];
+        Random random = new Random(4);
+        for (int i = 0; i < channelsLast.length; i++) {
+            channelsLast[i] = random.nextInt(256);
         }
-        Path big = dir.resolve("cubes-255.npy");
-        TestNpy.float32(big, new long[] {N, 3, 3, 3}, bytesAsFloats);
-        MainAccess.Result warned = predict(cubes, big, dir.resolve("w.npy"), "--layout", "channelsLast");
+        channelsLast[5] = 255;
+        // PyTorch's layout here, the bytes below in TrainDeck's
+        Path big = dir.resolve("pixels-255.npy");
+        TestNpy.float32(big, new long[] {N, 3, 6, 6}, channelsFirst(channelsLast, N, 36, 3));
+        MainAccess.Result warned = predict(pictures, big, dir.resolve("w.npy"));
         assertThat(warned.exitCode()).as(warned.stderr()).isZero();
         assertThat(warned.stderr())
-                .contains("warning: " + big + "'s values run from ")
-                .containsPattern(
-                        "values run from 0 to 2[45][0-9], far outside the 0[.0-9]* to 1[.0]* the model was trained on")
+                .contains("warning: " + big + "'s values run from 0 to 255, far outside the 0")
+                .contains("the model was trained on")
                 .contains("--scale 255");
 
         Path scaledOut = dir.resolve("s.npy");
-        MainAccess.Result fixed = predict(cubes, big, scaledOut, "--layout", "channelsLast", "--scale", "255");
+        MainAccess.Result fixed = predict(pictures, big, scaledOut, "--scale", "255");
         assertThat(fixed.exitCode()).as(fixed.stderr()).isZero();
         assertThat(fixed.stderr()).doesNotContain("warning");
-        INDArray want = TrainedModel.open(cubes, false)
-                .output(Nd4j.create(channelsFirst(bytesAsFloats, N, 9, 3), new long[] {N, 3, 3, 3}, DataType.FLOAT)
-                        .divi(255))[0];
+        float[] unit = channelsFirst(channelsLast, N, 36, 3);
+        for (int i = 0; i < unit.length; i++) {
+            unit[i] /= 255;
+        }
+        INDArray want =
+                TrainedModel.open(pictures, false).output(Nd4j.create(unit, new long[] {N, 108}, DataType.FLOAT))[0];
         assertThat(TestNpy.floats(scaledOut))
                 .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-5f));
 
-        Path inRange = dir.resolve("cubes-in.npy");
-        TestNpy.float32(inRange, new long[] {N, 3, 3, 3}, cubeInputs);
-        MainAccess.Result quiet = predict(cubes, inRange, dir.resolve("q.npy"), "--layout", "channelsLast");
+        byte[] bytes = new byte[channelsLast.length];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) channelsLast[i];
+        }
+        Path uint8 = dir.resolve("pixels.npy");
+        TestNpy.uint8(uint8, new long[] {N, 6, 6, 3}, bytes);
+        Path fromBytes = dir.resolve("b.npy");
+        MainAccess.Result quiet = predict(pictures, uint8, fromBytes);
         assertThat(quiet.exitCode()).as(quiet.stderr()).isZero();
         assertThat(quiet.stderr()).doesNotContain("warning");
+        assertThat(TestNpy.floats(fromBytes)).containsExactly(TestNpy.floats(scaledOut), within(1e-6f));
 
-        MainAccess.Result zero = predict(cubes, big, dir.resolve("z.npy"), "--scale", "0");
+        MainAccess.Result zero = predict(pictures, big, dir.resolve("z.npy"), "--scale", "0");
         assertThat(zero.exitCode()).isEqualTo(2);
         assertThat(zero.stderr()).contains("--scale").contains("a positive number");
     }
