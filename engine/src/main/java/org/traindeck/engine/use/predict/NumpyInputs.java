@@ -31,12 +31,7 @@ final class NumpyInputs {
     }
 
     static InputRows read(List<Path> inputs, PredictionModel model, ArrayOptions options) throws IOException {
-        List<float[]> parts = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
-        ArrayLayout[] layout = {null};
-        String[] layoutFrom = {null};
-        int total = 0;
+        Gathered gathered = new Gathered(model, options);
         for (Path input : inputs) {
             String spec = input.toString();
             int colon = spec.lastIndexOf(':');
@@ -54,12 +49,12 @@ final class NumpyInputs {
                                     + String.join(", ", archive.names()) + ")");
                         }
                         try (NpyArray array = archive.array(name)) {
-                            total = add(parts, names, warnings, layout, layoutFrom, array, model, options, total);
+                            gathered.add(array);
                         }
                     }
                 } else {
                     try (NpyArray array = NpyArray.open(file)) {
-                        total = add(parts, names, warnings, layout, layoutFrom, array, model, options, total);
+                        gathered.add(array);
                     }
                 }
             } catch (IOException e) {
@@ -68,47 +63,58 @@ final class NumpyInputs {
                         e.getMessage() == null ? "cannot read " + file + ": " + e : e.getMessage(), e);
             }
         }
-        int length = model.shape().values();
-        float[] all = new float[Math.multiplyExact(total, length)];
-        int at = 0;
-        for (float[] p : parts) {
-            System.arraycopy(p, 0, all, at, p.length);
-            at += p.length;
-        }
-        return new InputRows(all, total, names, layout[0], warnings);
+        return gathered.rows();
     }
 
-    /** Converts one array and adds its rows; every file that says a layout must say the same. */
-    private static int add(
-            List<float[]> parts,
-            List<String> names,
-            List<String> warnings,
-            ArrayLayout[] layout,
-            String[] layoutFrom,
-            NpyArray array,
-            PredictionModel model,
-            ArrayOptions options,
-            int total) {
-        ArrayLayout said = layoutOf(array, model, options.layout());
-        if (said != null && layout[0] != null && said != layout[0]) {
-            throw new PredictionInputException(array.source() + " holds its samples " + said.words() + ", but "
-                    + layoutFrom[0] + " holds them " + layout[0].words() + ": give every input in one layout");
+    /** The files' rows so far, with the layout the first file that said one said, and the warnings. */
+    private static final class Gathered {
+        private final PredictionModel model;
+        private final ArrayOptions options;
+        private final List<float[]> parts = new ArrayList<>();
+        private final List<String> names = new ArrayList<>();
+        private final List<String> warnings = new ArrayList<>();
+        private ArrayLayout layout;
+        private String layoutFrom;
+        private int total;
+
+        Gathered(PredictionModel model, ArrayOptions options) {
+            this.model = model;
+            this.options = options;
         }
-        if (said != null && layout[0] == null) {
-            layout[0] = said;
-            layoutFrom[0] = array.source();
+
+        /** Converts one array and adds its rows; every file that says a layout must say the same. */
+        void add(NpyArray array) {
+            ArrayLayout said = layoutOf(array, model, options.layout());
+            if (said != null && layout != null && said != layout) {
+                throw new PredictionInputException(array.source() + " holds its samples " + said.words() + ", but "
+                        + layoutFrom + " holds them " + layout.words() + ": give every input in one layout");
+            }
+            if (said != null && layout == null) {
+                layout = said;
+                layoutFrom = array.source();
+            }
+            float[] values = convert(array, model, said, options.divideBy());
+            String warning = InputRangeCheck.warning(array.source(), values, model, options.divideBy());
+            if (warning != null) {
+                warnings.add(warning);
+            }
+            long n = array.sampleCount();
+            parts.add(values);
+            for (long i = 0; i < n; i++) {
+                names.add(array.source() + "[" + i + "]");
+            }
+            total = Math.addExact(total, Math.toIntExact(n));
         }
-        float[] values = convert(array, model, said, options.divideBy());
-        String warning = InputRangeCheck.warning(array.source(), values, model, options.divideBy());
-        if (warning != null) {
-            warnings.add(warning);
+
+        InputRows rows() {
+            float[] all = new float[Math.multiplyExact(total, model.shape().values())];
+            int at = 0;
+            for (float[] p : parts) {
+                System.arraycopy(p, 0, all, at, p.length);
+                at += p.length;
+            }
+            return new InputRows(all, total, names, layout, warnings);
         }
-        long n = array.sampleCount();
-        parts.add(values);
-        for (long i = 0; i < n; i++) {
-            names.add(array.source() + "[" + i + "]");
-        }
-        return Math.addExact(total, Math.toIntExact(n));
     }
 
     /** The layout the array's per-sample shape says (null where none), the shape checked first. */

@@ -194,6 +194,18 @@ class OneLayoutPredictTest {
         assertThat(TestNpy.longs(dir.resolve("seg-last.classes.npy")))
                 .containsExactly(TestNpy.longs(dir.resolve("seg-first.classes.npy")));
 
+        MainAccess.Result mixed = MainAccess.run(
+                "predict",
+                segmentation.toString(),
+                last.toString(),
+                first.toString(),
+                "--out",
+                dir.resolve("mixed.npy").toString());
+        assertThat(mixed.exitCode()).isEqualTo(2);
+        assertThat(mixed.stderr())
+                .contains("shapes-first.npy holds its samples channels first, but ")
+                .contains("shapes-last.npy holds them channels last: give every input in one layout");
+
         Path asked = dir.resolve("seg-asked.npy");
         MainAccess.Result c = predict(segmentation, last, asked, "--layout", "channelsFirst");
         assertThat(c.exitCode()).isEqualTo(2);
