@@ -19,6 +19,8 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.data.InputRange;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
@@ -236,6 +238,19 @@ class OneLayoutPredictTest {
                 .contains("warning: " + big + "'s values run from 0 to 255, far outside the 0")
                 .contains("the model was trained on")
                 .contains("--scale 255");
+
+        InputRange trained = InputRange.read(pictures.resolve(RunFolder.INPUT_RANGE));
+        assertThat(trained.min()).isGreaterThanOrEqualTo(0);
+        assertThat(trained.max()).isLessThanOrEqualTo(1).isGreaterThan(0.5);
+        // a run folder from before the range was recorded: its predictions as before, without a word
+        Path aside = Files.move(pictures.resolve(RunFolder.INPUT_RANGE), dir.resolve("range-aside.json"));
+        try {
+            MainAccess.Result old = predict(pictures, big, dir.resolve("old.npy"));
+            assertThat(old.exitCode()).as(old.stderr()).isZero();
+            assertThat(old.stderr()).doesNotContain("warning");
+        } finally {
+            Files.move(aside, pictures.resolve(RunFolder.INPUT_RANGE));
+        }
 
         Path scaledOut = dir.resolve("s.npy");
         MainAccess.Result fixed = predict(pictures, big, scaledOut, "--scale", "255");
