@@ -1,6 +1,7 @@
 package org.traindeck.app.runs;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -39,25 +40,7 @@ public final class QueueView extends VBox {
         super(6);
         setId("queue-view");
         setPadding(new Insets(8));
-        Button add = new Button("Add this config");
-        add.setId("queue-add");
-        add.disableProperty().bind(model.configProperty().isNull());
-        add.setOnAction(e -> model.addOpenConfig());
-        Button run = new Button("Run queue");
-        run.setId("queue-run");
-        run.disableProperty()
-                .bind(Bindings.createBooleanBinding(
-                        () -> controller.stateProperty().get() != RunController.State.IDLE
-                                || model.entries().stream()
-                                        .allMatch(en -> en.status().isDone()),
-                        controller.stateProperty(),
-                        model.entries()));
-        run.setOnAction(e -> model.run());
-        Button refresh = new Button("Refresh");
-        refresh.setId("queue-refresh");
-        refresh.setOnAction(e -> model.refresh());
-        ListView<QueueEntry> list = new ListView<>(model.entries());
-        list.setId("queue-list");
+        ListView<QueueEntry> list = entryList(model);
         var selected = list.getSelectionModel().selectedItemProperty();
         Button up = entryButton(
                 "Up", "queue-up", selected, e -> !e.status().isDone() && e.status() != QueueEntry.Status.RUNNING, e -> {
@@ -85,15 +68,49 @@ public final class QueueView extends VBox {
         Button open = entryButton(
                 "Open run", "queue-open", selected, e -> e.runDir() != null, e -> openRun.accept(e.runDir()));
         // the buttons wrap onto a second row on a narrow pane rather than being cut to "Add this …"
-        FlowPane buttons =
-                new FlowPane(6, 6, add, run, refresh, new Separator(Orientation.VERTICAL), up, down, remove, open);
+        FlowPane buttons = new FlowPane(6, 6);
+        buttons.getChildren().addAll(queueButtons(model, controller));
+        buttons.getChildren().addAll(new Separator(Orientation.VERTICAL), up, down, remove, open);
         buttons.getChildren().forEach(b -> {
             if (b instanceof Button button) {
                 button.setMinWidth(Region.USE_PREF_SIZE);
             }
         });
+        Label message = new Label();
+        message.setId("queue-message");
+        message.setWrapText(true);
+        message.textProperty().bind(model.messageProperty());
+        getChildren().addAll(buttons, list, message, hint());
+    }
+
+    /** Add, Run queue and Refresh: what applies to the whole queue. */
+    private static List<Button> queueButtons(QueueViewModel model, RunController controller) {
+        Button add = new Button("Add this config");
+        add.setId("queue-add");
+        add.disableProperty().bind(model.configProperty().isNull());
+        add.setOnAction(e -> model.addOpenConfig());
+        Button run = new Button("Run queue");
+        run.setId("queue-run");
+        run.disableProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> controller.stateProperty().get() != RunController.State.IDLE
+                                || model.entries().stream()
+                                        .allMatch(en -> en.status().isDone()),
+                        controller.stateProperty(),
+                        model.entries()));
+        run.setOnAction(e -> model.run());
+        Button refresh = new Button("Refresh");
+        refresh.setId("queue-refresh");
+        refresh.setOnAction(e -> model.refresh());
+        return List.of(add, run, refresh);
+    }
+
+    /** The entries, numbered by their place in the queue; the entry just moved stays selected. */
+    private ListView<QueueEntry> entryList(QueueViewModel model) {
+        ListView<QueueEntry> list = new ListView<>(model.entries());
+        list.setId("queue-list");
         list.setPlaceholder(new Label("Nothing queued. Add puts the open config, as it is now, in the queue."));
-        // the moved entry stays selected (the list is read back from the queue file as new entries)
+        // the list is read back from the queue file as new entries, so the moved one is found again by its id
         model.entries().addListener((ListChangeListener<QueueEntry>) c -> {
             if (moving != null) {
                 model.entries().stream()
@@ -119,17 +136,17 @@ public final class QueueView extends VBox {
             }
         });
         VBox.setVgrow(list, Priority.ALWAYS);
-        Label message = new Label();
-        message.setId("queue-message");
-        message.setWrapText(true);
-        message.textProperty().bind(model.messageProperty());
+        return list;
+    }
+
+    private static Label hint() {
         Label hint = new Label(
                 "Queued runs run one after another on the dashboard; a failed run does not stop the queue, "
                         + "and Stop stops the run in progress (with a checkpoint: Run queue continues it). The queue is a file "
                         + "in the output folder, so it outlives TrainDeck; `traindeck queue run` runs it from a terminal.");
         hint.setWrapText(true);
         hint.getStyleClass().add("device-figures");
-        getChildren().addAll(buttons, list, message, hint);
+        return hint;
     }
 
     private static Button entryButton(

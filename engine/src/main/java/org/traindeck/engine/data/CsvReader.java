@@ -28,12 +28,49 @@ public final class CsvReader {
      * @param knownClassNames the training data's class names when reading validation data with named classes, else null
      */
     public static Dataset read(Path file, SourceConfig.Csv config, List<String> knownClassNames) throws IOException {
-        char delimiter = config.delimiter().charAt(0);
-        List<float[]> rows = new ArrayList<>();
-        List<String> labelTexts = new ArrayList<>();
-        List<Integer> labelLines = new ArrayList<>();
+        Rows rows = readRows(file, config);
+        if (rows.features.isEmpty()) {
+            throw new IOException(file + " has no data rows");
+        }
+        int featureCount = rows.columns - 1;
+        float[] features = new float[rows.features.size() * featureCount];
+        for (int i = 0; i < rows.features.size(); i++) {
+            System.arraycopy(rows.features.get(i), 0, features, i * featureCount, featureCount);
+        }
+        SampleShape.Image shape = null;
+        if (config.imageShape() != null) {
+            List<Integer> s = config.imageShape();
+            shape = new SampleShape.Image(s.get(2), s.get(0), s.get(1));
+            if (shape.pixels() != featureCount) {
+                throw new IOException(file + " has " + featureCount + " feature columns, but imageShape " + s
+                        + " needs " + shape.pixels());
+            }
+            features = hwcToChw(features, rows.features.size(), shape);
+        }
+        if (config.task() == Task.REGRESSION) {
+            float[] targets = new float[rows.labels.size()];
+            for (int i = 0; i < targets.length; i++) {
+                targets[i] = parse(rows.labels.get(i), file, -1, rows.labelIndex);
+            }
+            Dataset d = Dataset.regression(features, featureCount, targets);
+            return shape == null ? d : d.asImages(shape);
+        }
+        checkLabels(file, rows.labels, rows.labelLines, rows.labelIndex);
+        return classify(file, config, features, featureCount, rows.labels, shape, knownClassNames);
+    }
+
+    /** The rows read so far: each row's features, its label's text and line, and the column layout of the first row. */
+    private static final class Rows {
+        final List<float[]> features = new ArrayList<>();
+        final List<String> labels = new ArrayList<>();
+        final List<Integer> labelLines = new ArrayList<>();
         int columns = -1;
         int labelIndex = -1;
+    }
+
+    private static Rows readRows(Path file, SourceConfig.Csv config) throws IOException {
+        char delimiter = config.delimiter().charAt(0);
+        Rows rows = new Rows();
         try (BufferedReader reader = open(file)) {
             String line;
             int lineNo = 0;
@@ -44,75 +81,56 @@ public final class CsvReader {
                     continue;
                 }
                 String[] cells = split(line, delimiter);
-                if (columns < 0) {
-                    columns = cells.length;
-                    if (columns < 2) {
-                        throw new IOException(file + " line " + lineNo
-                                + ": only one column (is \"delimiter\" right? it is '" + delimiter + "')");
-                    }
-                    labelIndex = config.labelColumn() < 0 ? columns + config.labelColumn() : config.labelColumn();
-                    if (labelIndex < 0 || labelIndex >= columns) {
-                        throw new IOException(file + " has " + columns + " columns, so labelColumn "
-                                + config.labelColumn() + " does not exist");
-                    }
+                if (rows.columns < 0) {
+                    layOut(rows, cells.length, file, lineNo, config);
                 }
                 if (headerPending) {
                     headerPending = false;
                     continue;
                 }
-                if (cells.length != columns) {
-                    throw new IOException(file + " line " + lineNo + ": " + cells.length
-                            + " columns, but the first row has " + columns);
-                }
-                float[] row = new float[columns - 1];
-                int k = 0;
-                for (int c = 0; c < columns; c++) {
-                    if (c == labelIndex) {
-                        String label = cells[c].trim();
-                        if (label.isEmpty()) {
-                            throw new IOException(
-                                    file + " line " + lineNo + ", column " + (c + 1) + ": the label is empty");
-                        }
-                        labelTexts.add(label);
-                        labelLines.add(lineNo);
-                        continue;
-                    }
-                    row[k++] = parse(cells[c], file, lineNo, c);
-                }
-                rows.add(row);
-                if (config.limit() > 0 && rows.size() >= config.limit()) {
+                addRow(rows, cells, file, lineNo);
+                if (config.limit() > 0 && rows.features.size() >= config.limit()) {
                     break;
                 }
             }
         }
-        if (rows.isEmpty()) {
-            throw new IOException(file + " has no data rows");
+        return rows;
+    }
+
+    private static void layOut(Rows rows, int columns, Path file, int lineNo, SourceConfig.Csv config)
+            throws IOException {
+        if (columns < 2) {
+            throw new IOException(file + " line " + lineNo + ": only one column (is \"delimiter\" right? it is '"
+                    + config.delimiter().charAt(0) + "')");
         }
-        int featureCount = columns - 1;
-        float[] features = new float[rows.size() * featureCount];
-        for (int i = 0; i < rows.size(); i++) {
-            System.arraycopy(rows.get(i), 0, features, i * featureCount, featureCount);
+        rows.columns = columns;
+        rows.labelIndex = config.labelColumn() < 0 ? columns + config.labelColumn() : config.labelColumn();
+        if (rows.labelIndex < 0 || rows.labelIndex >= columns) {
+            throw new IOException(
+                    file + " has " + columns + " columns, so labelColumn " + config.labelColumn() + " does not exist");
         }
-        SampleShape.Image shape = null;
-        if (config.imageShape() != null) {
-            List<Integer> s = config.imageShape();
-            shape = new SampleShape.Image(s.get(2), s.get(0), s.get(1));
-            if (shape.pixels() != featureCount) {
-                throw new IOException(file + " has " + featureCount + " feature columns, but imageShape " + s
-                        + " needs " + shape.pixels());
+    }
+
+    private static void addRow(Rows rows, String[] cells, Path file, int lineNo) throws IOException {
+        if (cells.length != rows.columns) {
+            throw new IOException(
+                    file + " line " + lineNo + ": " + cells.length + " columns, but the first row has " + rows.columns);
+        }
+        float[] row = new float[rows.columns - 1];
+        int k = 0;
+        for (int c = 0; c < rows.columns; c++) {
+            if (c == rows.labelIndex) {
+                String label = cells[c].trim();
+                if (label.isEmpty()) {
+                    throw new IOException(file + " line " + lineNo + ", column " + (c + 1) + ": the label is empty");
+                }
+                rows.labels.add(label);
+                rows.labelLines.add(lineNo);
+                continue;
             }
-            features = hwcToChw(features, rows.size(), shape);
+            row[k++] = parse(cells[c], file, lineNo, c);
         }
-        if (config.task() == Task.REGRESSION) {
-            float[] targets = new float[labelTexts.size()];
-            for (int i = 0; i < targets.length; i++) {
-                targets[i] = parse(labelTexts.get(i), file, -1, labelIndex);
-            }
-            Dataset d = Dataset.regression(features, featureCount, targets);
-            return shape == null ? d : d.asImages(shape);
-        }
-        checkLabels(file, labelTexts, labelLines, labelIndex);
-        return classify(file, config, features, featureCount, labelTexts, shape, knownClassNames);
+        rows.features.add(row);
     }
 
     /**

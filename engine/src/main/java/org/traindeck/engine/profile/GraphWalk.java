@@ -183,16 +183,7 @@ public final class GraphWalk {
                 }
                 mgr.setHelperWorkspacePointers(net.getHelperWorkspaces());
                 if (current.isOutputVertex()) {
-                    int output = net.getConfiguration().getNetworkOutputs().indexOf(current.getVertexName());
-                    Layer layer = current.getLayer();
-                    if (layer instanceof FrozenLayerWithBackprop f) {
-                        layer = f.getInsideLayer();
-                    }
-                    if (!(layer instanceof IOutputLayer out)) {
-                        throw new UnsupportedOperationException(
-                                "output \"" + current.getVertexName() + "\" is not an output layer");
-                    }
-                    out.setLabels(labels[output]);
+                    setLabels(current, labels);
                 }
                 MemoryWorkspace grads = mgr.notifyScopeEntered(ArrayType.ACTIVATION_GRAD);
                 open.put(grads, mgr);
@@ -212,39 +203,9 @@ public final class GraphWalk {
                     Nd4j.getExecutioner().commit();
                     backwardNs[current.getVertexIndex()] += System.nanoTime() - t;
                 }
-                INDArray[] epsilons = pair.getSecond();
-                if (current.getInputVertices() != null) {
-                    int j = 0;
-                    for (VertexIndices v : current.getInputVertices()) {
-                        GraphVertex gv = vertices[v.getVertexIndex()];
-                        if (epsilonSet[gv.getVertexIndex()]) {
-                            INDArray eps = gv.getEpsilon();
-                            if (eps == null) {
-                                gv.setEpsilon(null);
-                            } else {
-                                long t = System.nanoTime();
-                                gv.setEpsilon(eps.addi(epsilons[j++]));
-                                Nd4j.getExecutioner().commit();
-                                branchSumNs += System.nanoTime() - t;
-                            }
-                        } else {
-                            gv.setEpsilon(epsilons[j++]);
-                        }
-                        epsilonSet[gv.getVertexIndex()] = true;
-                    }
-                }
+                passEpsilons(current, pair.getSecond(), epsilonSet);
                 if (pair.getFirst() != null) {
-                    Gradient g = pair.getFirst();
-                    LinkedList<GradientEntry> mine = new LinkedList<>();
-                    for (Map.Entry<String, INDArray> e : g.gradientForVariable().entrySet()) {
-                        mine.addFirst(new GradientEntry(
-                                current.getVertexName() + "_" + e.getKey(),
-                                e.getValue(),
-                                g.flatteningOrderForVariable(e.getKey())));
-                    }
-                    for (GradientEntry e : mine) {
-                        gradients.addFirst(e);
-                    }
+                    addGradients(current.getVertexName(), pair.getFirst(), gradients);
                 }
                 closeConsumed(closeAt, i, open, free);
             }
@@ -259,6 +220,56 @@ public final class GraphWalk {
             gradient.setGradientFor(e.name(), e.gradient(), e.order());
         }
         setGradient(gradient);
+    }
+
+    private void setLabels(GraphVertex current, INDArray[] labels) {
+        int output = net.getConfiguration().getNetworkOutputs().indexOf(current.getVertexName());
+        Layer layer = current.getLayer();
+        if (layer instanceof FrozenLayerWithBackprop f) {
+            layer = f.getInsideLayer();
+        }
+        if (!(layer instanceof IOutputLayer out)) {
+            throw new UnsupportedOperationException(
+                    "output \"" + current.getVertexName() + "\" is not an output layer");
+        }
+        out.setLabels(labels[output]);
+    }
+
+    /** Hands each input vertex its part of the gradient; where branches meet, the parts are summed (timed). */
+    private void passEpsilons(GraphVertex current, INDArray[] epsilons, boolean[] epsilonSet) {
+        if (current.getInputVertices() == null) {
+            return;
+        }
+        int j = 0;
+        for (VertexIndices v : current.getInputVertices()) {
+            GraphVertex gv = vertices[v.getVertexIndex()];
+            if (epsilonSet[gv.getVertexIndex()]) {
+                INDArray eps = gv.getEpsilon();
+                if (eps == null) {
+                    gv.setEpsilon(null);
+                } else {
+                    long t = System.nanoTime();
+                    gv.setEpsilon(eps.addi(epsilons[j++]));
+                    Nd4j.getExecutioner().commit();
+                    branchSumNs += System.nanoTime() - t;
+                }
+            } else {
+                gv.setEpsilon(epsilons[j++]);
+            }
+            epsilonSet[gv.getVertexIndex()] = true;
+        }
+    }
+
+    /** Adds a vertex's parameter gradients in front, in DL4J's order (the walk goes from the outputs back). */
+    private static void addGradients(String vertex, Gradient g, LinkedList<GradientEntry> gradients) {
+        LinkedList<GradientEntry> mine = new LinkedList<>();
+        for (Map.Entry<String, INDArray> e : g.gradientForVariable().entrySet()) {
+            mine.addFirst(new GradientEntry(
+                    vertex + "_" + e.getKey(), e.getValue(), g.flatteningOrderForVariable(e.getKey())));
+        }
+        for (GradientEntry e : mine) {
+            gradients.addFirst(e);
+        }
     }
 
     private double loss(LayerWorkspaceMgr mgr) {

@@ -49,7 +49,6 @@ public final class ProfiledTraining {
         Nd4jRuntime.init();
         try (StageSetup setup = new StageSetup(config, null, ModelCompiler.wantsImages(config.model()))) {
             StagePlan plan = setup.plan(0);
-            StageConfig stage = plan.stage;
             ComputationGraph net = ModelCompiler.build(
                     config.model(), ModelCompiler.inputOf(config.model(), plan.data.train()), config.seed());
             if (net.getConfiguration().getDataType() != plan.dataType) {
@@ -62,84 +61,86 @@ public final class ProfiledTraining {
             plan.plan(Tier.SINGLE_DEVICE, 1, config.parallel(), 0, 0, 0);
             Optimizers.install(
                     net,
-                    stage.optimizer(),
+                    plan.stage.optimizer(),
                     new Nd4jStageSchedule(plan.schedule, plan.stageStart),
                     false,
                     LrScales.of(config.model()));
             // a synchronous step clips the global norm itself, as the run's single-device step does
             Optimizers.configureClipping(net, 0);
-
-            GraphWalk walk = new GraphWalk(net);
-            Stepper profiled =
-                    new Stepper(net, plan, (n, b) -> walk.gradientAndScore(b.inputs(), new INDArray[] {b.labels()}));
-            Stepper dl4j = new Stepper(net, plan, ShardGradient.Pass.DL4J);
-            for (int i = 0; i < warmup; i++) {
-                (i % 2 == 0 ? profiled : dl4j).step();
-            }
-            walk.reset();
-            profiled.resetClocks();
-            dl4j.resetClocks();
-            for (int i = 0; i < steps; i++) {
-                profiled.step();
-                dl4j.step();
-            }
-            List<StepProfile.OpTime> opTimes = ops
-                    ? OpTimes.during(() -> {
-                        for (int i = 0; i < steps; i++) {
-                            dl4j.step();
-                        }
-                    })
-                    : List.of();
-
-            double stepMs = profiled.totalNs / 1e6 / steps;
-            List<StepProfile.Node> nodes = new ArrayList<>();
-            List<String> names = walk.nodeNames();
-            long[] fwd = walk.forwardNs();
-            long[] bwd = walk.backwardNs();
-            long inNodes = 0;
-            for (int i = 0; i < names.size(); i++) {
-                nodes.add(new StepProfile.Node(
-                        names.get(i),
-                        typeOf(net.getVertex(names.get(i))),
-                        fwd[i] / 1e6 / steps,
-                        bwd[i] / 1e6 / steps,
-                        walk.isOutput(names.get(i))));
-                inNodes += fwd[i] + bwd[i];
-            }
-            double branchMs = walk.branchSumNs() / 1e6 / steps;
-            double bookkeepingMs = (walk.walkNs() - inNodes - walk.branchSumNs()) / 1e6 / steps;
-            double updateMs = profiled.updateNs / 1e6 / steps;
-            double dataMs = profiled.dataNs / 1e6 / steps;
-            double otherMs = (profiled.totalNs - profiled.dataNs - profiled.updateNs - walk.walkNs()) / 1e6 / steps;
-            String model = String.format(
-                    Locale.ROOT, "%s (%,d parameters)", config.model().type(), net.numParams());
-            String setting = String.format(
-                    Locale.ROOT,
-                    "first stage \"%s\" on one device (ND4J %s backend%s), %s, %s, %s%s%s",
-                    stage.name(),
-                    Nd4jRuntime.backendKind(),
-                    threads(),
-                    plan.describeBatch(),
-                    stage.precision().json,
-                    stage.optimizer().type(),
-                    plan.stage.clipNorm() > 0 ? ", gradient clipping " + plan.stage.clipNorm() : "",
-                    oneDnn ? ", oneDNN helpers" : "");
-            return new StepProfile(
-                    model,
-                    setting,
-                    warmup,
-                    steps,
-                    stepMs,
-                    dl4j.totalNs / 1e6 / steps,
-                    nodes,
-                    branchMs,
-                    bookkeepingMs,
-                    updateMs,
-                    dataMs,
-                    otherMs,
-                    opTimes,
-                    ops ? steps : 0);
+            return profile(net, plan, warmup, steps, ops, setting(plan, oneDnn));
         }
+    }
+
+    /** Alternates profiled steps with DL4J's own, then adds up where the profiled steps' time went. */
+    private StepProfile profile(
+            ComputationGraph net, StagePlan plan, int warmup, int steps, boolean ops, String setting) {
+        GraphWalk walk = new GraphWalk(net);
+        Stepper profiled =
+                new Stepper(net, plan, (n, b) -> walk.gradientAndScore(b.inputs(), new INDArray[] {b.labels()}));
+        Stepper dl4j = new Stepper(net, plan, ShardGradient.Pass.DL4J);
+        for (int i = 0; i < warmup; i++) {
+            (i % 2 == 0 ? profiled : dl4j).step();
+        }
+        walk.reset();
+        profiled.resetClocks();
+        dl4j.resetClocks();
+        for (int i = 0; i < steps; i++) {
+            profiled.step();
+            dl4j.step();
+        }
+        List<StepProfile.OpTime> opTimes = ops
+                ? OpTimes.during(() -> {
+                    for (int i = 0; i < steps; i++) {
+                        dl4j.step();
+                    }
+                })
+                : List.of();
+        List<StepProfile.Node> nodes = new ArrayList<>();
+        List<String> names = walk.nodeNames();
+        long[] fwd = walk.forwardNs();
+        long[] bwd = walk.backwardNs();
+        long inNodes = 0;
+        for (int i = 0; i < names.size(); i++) {
+            nodes.add(new StepProfile.Node(
+                    names.get(i),
+                    typeOf(net.getVertex(names.get(i))),
+                    fwd[i] / 1e6 / steps,
+                    bwd[i] / 1e6 / steps,
+                    walk.isOutput(names.get(i))));
+            inNodes += fwd[i] + bwd[i];
+        }
+        String model =
+                String.format(Locale.ROOT, "%s (%,d parameters)", config.model().type(), net.numParams());
+        return new StepProfile(
+                model,
+                setting,
+                warmup,
+                steps,
+                profiled.totalNs / 1e6 / steps,
+                dl4j.totalNs / 1e6 / steps,
+                nodes,
+                walk.branchSumNs() / 1e6 / steps,
+                (walk.walkNs() - inNodes - walk.branchSumNs()) / 1e6 / steps,
+                profiled.updateNs / 1e6 / steps,
+                profiled.dataNs / 1e6 / steps,
+                (profiled.totalNs - profiled.dataNs - profiled.updateNs - walk.walkNs()) / 1e6 / steps,
+                opTimes,
+                ops ? steps : 0);
+    }
+
+    private static String setting(StagePlan plan, boolean oneDnn) {
+        StageConfig stage = plan.stage;
+        return String.format(
+                Locale.ROOT,
+                "first stage \"%s\" on one device (ND4J %s backend%s), %s, %s, %s%s%s",
+                stage.name(),
+                Nd4jRuntime.backendKind(),
+                threads(),
+                plan.describeBatch(),
+                stage.precision().json,
+                stage.optimizer().type(),
+                stage.clipNorm() > 0 ? ", gradient clipping " + stage.clipNorm() : "",
+                oneDnn ? ", oneDNN helpers" : "");
     }
 
     private static String threads() {

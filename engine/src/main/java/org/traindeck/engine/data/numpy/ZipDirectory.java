@@ -27,7 +27,35 @@ final class ZipDirectory {
 
     private ZipDirectory() {}
 
+    /** Where the central directory lies: its entry count, size and offset, and the end record's offset. */
+    private record Directory(long entries, long size, long offset, long endRecordAt, long end) {}
+
     static List<Member> read(FileChannel channel, String source) throws IOException {
+        Directory d = directory(channel, source);
+        if (d.offset() < 0 || d.size() < 0 || d.size() > d.end() - d.offset()) {
+            throw new NpyFormatException(
+                    source,
+                    d.endRecordAt(),
+                    "the central directory (" + d.size() + " bytes at " + d.offset() + ") does not fit in the file ("
+                            + channel.size() + " bytes): truncated or damaged");
+        }
+        if (d.size() > MAX_DIRECTORY_BYTES || d.entries() > d.size() / 46) {
+            throw new NpyFormatException(
+                    source,
+                    d.endRecordAt(),
+                    "implausible central directory: " + d.entries() + " entries in " + d.size() + " bytes");
+        }
+        ByteBuffer dir = le(NpyHeaderReader.readFully(channel, d.offset(), (int) d.size(), source));
+        List<Member> members = new ArrayList<>();
+        int p = 0;
+        for (long e = 0; e < d.entries(); e++) {
+            p = readEntry(channel, source, dir, p, e, d.offset(), members);
+        }
+        return members;
+    }
+
+    /** Finds the end-of-central-directory record (and its zip64 twin where the 32-bit fields overflow). */
+    private static Directory directory(FileChannel channel, String source) throws IOException {
         long fileSize = channel.size();
         if (fileSize < 22) {
             throw new NpyFormatException(source, "only " + fileSize + " bytes long: not a zip (.npz) file");
@@ -52,87 +80,70 @@ final class ZipDirectory {
         long entries = tail.getShort(at + 10) & 0xffff;
         long directorySize = tail.getInt(at + 12) & 0xffffffffL;
         long directoryOffset = tail.getInt(at + 16) & 0xffffffffL;
-        long directoryEnd = eocdOffset;
         if (entries == 0xffff || directorySize == 0xffffffffL || directoryOffset == 0xffffffffL) {
-            ByteBuffer locator =
-                    eocdOffset < 20 ? null : le(NpyHeaderReader.readFully(channel, eocdOffset - 20, 20, source));
-            if (locator == null || locator.getInt(0) != ZIP64_LOCATOR) {
-                throw new NpyFormatException(source, eocdOffset, "zip64 sizes without a zip64 locator");
-            }
-            long zip64At = locator.getLong(8);
-            if (zip64At < 0 || zip64At > eocdOffset - 20 - 56) {
-                throw new NpyFormatException(
-                        source,
-                        eocdOffset - 20,
-                        "zip64 record offset " + zip64At + " lies outside the file (" + fileSize + " bytes)");
-            }
-            ByteBuffer z = le(NpyHeaderReader.readFully(channel, zip64At, 56, source));
-            if (z.getInt(0) != ZIP64_EOCD) {
-                throw new NpyFormatException(
-                        source, zip64At, "no zip64 end-of-central-directory record where promised");
-            }
-            entries = z.getLong(32);
-            directorySize = z.getLong(40);
-            directoryOffset = z.getLong(48);
-            directoryEnd = zip64At;
+            return zip64Directory(channel, source, eocdOffset);
         }
-        if (directoryOffset < 0 || directorySize < 0 || directorySize > directoryEnd - directoryOffset) {
+        return new Directory(entries, directorySize, directoryOffset, eocdOffset, eocdOffset);
+    }
+
+    private static Directory zip64Directory(FileChannel channel, String source, long eocdOffset) throws IOException {
+        ByteBuffer locator =
+                eocdOffset < 20 ? null : le(NpyHeaderReader.readFully(channel, eocdOffset - 20, 20, source));
+        if (locator == null || locator.getInt(0) != ZIP64_LOCATOR) {
+            throw new NpyFormatException(source, eocdOffset, "zip64 sizes without a zip64 locator");
+        }
+        long zip64At = locator.getLong(8);
+        if (zip64At < 0 || zip64At > eocdOffset - 20 - 56) {
             throw new NpyFormatException(
                     source,
-                    eocdOffset,
-                    "the central directory (" + directorySize + " bytes at " + directoryOffset
-                            + ") does not fit in the file (" + fileSize + " bytes): truncated or damaged");
+                    eocdOffset - 20,
+                    "zip64 record offset " + zip64At + " lies outside the file (" + channel.size() + " bytes)");
         }
-        if (directorySize > MAX_DIRECTORY_BYTES || entries > directorySize / 46) {
-            throw new NpyFormatException(
-                    source,
-                    eocdOffset,
-                    "implausible central directory: " + entries + " entries in " + directorySize + " bytes");
+        ByteBuffer z = le(NpyHeaderReader.readFully(channel, zip64At, 56, source));
+        if (z.getInt(0) != ZIP64_EOCD) {
+            throw new NpyFormatException(source, zip64At, "no zip64 end-of-central-directory record where promised");
         }
-        ByteBuffer dir = le(NpyHeaderReader.readFully(channel, directoryOffset, (int) directorySize, source));
-        List<Member> members = new ArrayList<>();
-        int p = 0;
-        for (long e = 0; e < entries; e++) {
-            long entryAt = directoryOffset + p;
-            if (p + 46 > dir.limit() || dir.getInt(p) != CENTRAL) {
-                throw new NpyFormatException(source, entryAt, "bad central directory entry " + e);
-            }
-            int flags = dir.getShort(p + 8) & 0xffff;
-            int method = dir.getShort(p + 10) & 0xffff;
-            long crc = dir.getInt(p + 16) & 0xffffffffL;
-            long compressed = dir.getInt(p + 20) & 0xffffffffL;
-            long size = dir.getInt(p + 24) & 0xffffffffL;
-            int nameLength = dir.getShort(p + 28) & 0xffff;
-            int extraLength = dir.getShort(p + 30) & 0xffff;
-            int commentLength = dir.getShort(p + 32) & 0xffff;
-            long localAt = dir.getInt(p + 42) & 0xffffffffL;
-            int next = p + 46 + nameLength + extraLength + commentLength;
-            if (next > dir.limit()) {
-                throw new NpyFormatException(
-                        source, entryAt, "central directory entry " + e + " runs past the directory");
-            }
-            byte[] rawName = new byte[nameLength];
-            dir.get(p + 46, rawName);
-            String name =
-                    new String(rawName, (flags & 0x800) != 0 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
-            long[] sizes = {size, compressed, localAt};
-            zip64Extra(dir, p + 46 + nameLength, extraLength, sizes, source, entryAt);
-            p = next;
-            if (name.endsWith("/")) {
-                continue;
-            }
-            if ((flags & 1) != 0) {
-                throw new NpyFormatException(source, entryAt, "member " + name + " is encrypted");
-            }
-            members.add(new Member(
-                    name,
-                    method,
-                    crc,
-                    sizes[1],
-                    sizes[0],
-                    dataOffset(channel, source, name, sizes[2], sizes[1], directoryOffset)));
+        return new Directory(z.getLong(32), z.getLong(40), z.getLong(48), eocdOffset, zip64At);
+    }
+
+    /** Reads central directory entry {@code e} at {@code p}, adds it unless it is a folder; returns the next entry's. */
+    private static int readEntry(
+            FileChannel channel,
+            String source,
+            ByteBuffer dir,
+            int p,
+            long e,
+            long directoryOffset,
+            List<Member> members)
+            throws IOException {
+        long entryAt = directoryOffset + p;
+        if (p + 46 > dir.limit() || dir.getInt(p) != CENTRAL) {
+            throw new NpyFormatException(source, entryAt, "bad central directory entry " + e);
         }
-        return members;
+        int flags = dir.getShort(p + 8) & 0xffff;
+        int nameLength = dir.getShort(p + 28) & 0xffff;
+        int extraLength = dir.getShort(p + 30) & 0xffff;
+        int next = p + 46 + nameLength + extraLength + (dir.getShort(p + 32) & 0xffff);
+        if (next > dir.limit()) {
+            throw new NpyFormatException(source, entryAt, "central directory entry " + e + " runs past the directory");
+        }
+        byte[] rawName = new byte[nameLength];
+        dir.get(p + 46, rawName);
+        String name = new String(rawName, (flags & 0x800) != 0 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+        long[] sizes = {
+            dir.getInt(p + 24) & 0xffffffffL, dir.getInt(p + 20) & 0xffffffffL, dir.getInt(p + 42) & 0xffffffffL
+        };
+        zip64Extra(dir, p + 46 + nameLength, extraLength, sizes, source, entryAt);
+        if (name.endsWith("/")) {
+            return next;
+        }
+        if ((flags & 1) != 0) {
+            throw new NpyFormatException(source, entryAt, "member " + name + " is encrypted");
+        }
+        long crc = dir.getInt(p + 16) & 0xffffffffL;
+        long dataOffset = dataOffset(channel, source, name, sizes[2], sizes[1], directoryOffset);
+        members.add(new Member(name, dir.getShort(p + 10) & 0xffff, crc, sizes[1], sizes[0], dataOffset));
+        return next;
     }
 
     /** Replaces the 32-bit fields that say 0xFFFFFFFF by the zip64 extra field's values, in the order the format sets. */

@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.kernels;
 
 import java.util.Arrays;
+import org.bytedeco.javacpp.FloatPointer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -127,6 +128,40 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         }
         rows.deltaBuffer().put(0, g, 0, n * out);
 
+        Gradient ret = parameterGradients(g, n, in, out);
+        long[] inputShape = sequence ? new long[] {mb, in, steps} : new long[] {n, in};
+        if (!layerConf().inputGradient()) {
+            return new Pair<>(ret, mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c'));
+        }
+        INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
+        // delta · W: a sequence goes through the rows' own buffer, then back to [mb, in, steps]
+        FloatPointer target = sequence ? rows.dxPointer() : Sgemm.pointerTo(epsNext);
+        Sgemm.multiply(
+                false,
+                false,
+                n,
+                in,
+                out,
+                1f,
+                rows.deltaPointer(),
+                0,
+                out,
+                Sgemm.pointerTo(getParam(W)),
+                0,
+                in,
+                0f,
+                target,
+                0,
+                in);
+        if (sequence) {
+            rows.storeInputGradient(epsNext, mb, steps, in);
+        }
+        epsNext = backpropDropOutIfPresent(epsNext);
+        return new Pair<>(ret, epsNext);
+    }
+
+    /** W's and b's gradients from the output gradient {@code g} [n, out] held in the rows' delta buffer. */
+    private Gradient parameterGradients(float[] g, int n, int in, int out) {
         Gradient ret = new DefaultGradient();
         INDArray wGrad = gradientViews.get(W);
         // W is [in, out] in 'f' order, i.e. row-major [out, in]: dWᵀ = deltaᵀ · X
@@ -159,51 +194,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
             Sgemm.buffer(bGrad).put(0, sums, 0, out);
             ret.gradientForVariable().put(B, bGrad);
         }
-        long[] inputShape = sequence ? new long[] {mb, in, steps} : new long[] {n, in};
-        if (!layerConf().inputGradient()) {
-            return new Pair<>(ret, mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c'));
-        }
-        INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
-        if (sequence) {
-            Sgemm.multiply(
-                    false,
-                    false,
-                    n,
-                    in,
-                    out,
-                    1f,
-                    rows.deltaPointer(),
-                    0,
-                    out,
-                    Sgemm.pointerTo(getParam(W)),
-                    0,
-                    in,
-                    0f,
-                    rows.dxPointer(),
-                    0,
-                    in);
-            rows.storeInputGradient(epsNext, mb, steps, in);
-        } else {
-            Sgemm.multiply(
-                    false,
-                    false,
-                    n,
-                    in,
-                    out,
-                    1f,
-                    rows.deltaPointer(),
-                    0,
-                    out,
-                    Sgemm.pointerTo(getParam(W)),
-                    0,
-                    in,
-                    0f,
-                    Sgemm.pointerTo(epsNext),
-                    0,
-                    in);
-        }
-        epsNext = backpropDropOutIfPresent(epsNext);
-        return new Pair<>(ret, epsNext);
+        return ret;
     }
 
     /**

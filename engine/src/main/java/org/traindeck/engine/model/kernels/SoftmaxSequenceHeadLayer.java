@@ -180,6 +180,41 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
             }
         }
         logits.buffer.put(0, d, 0, n * k);
+        Gradient g = parameterGradients(d, n, c, k);
+        INDArray w = getParam(DefaultParamInitializer.WEIGHT_KEY);
+        rowsGrad = HostFloats.Native.fit(rowsGrad, (long) n * c);
+        // dX = dZ Wᵀ
+        Sgemm.multiply(
+                false,
+                !weightsRowMajor(w),
+                n,
+                c,
+                k,
+                1,
+                logits.pointer,
+                0,
+                k,
+                weights(w),
+                0,
+                weightsRowMajor(w) ? c : k,
+                0,
+                rowsGrad.pointer,
+                0,
+                c);
+        float[] dx = HostFloats.atLeast(values, (long) n * c);
+        float[] dRows = HostFloats.atLeast(targets, (long) n * c);
+        rowsGrad.buffer.get(0, dRows, 0, n * c);
+        stepsToSequence(dRows, dx, mb, c, t);
+        values = dx;
+        targets = dRows;
+        INDArray epsilonNext =
+                workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, c, t}, 'c');
+        HostFloats.write(dx, epsilonNext);
+        return new Pair<>(g, epsilonNext);
+    }
+
+    /** W's and b's gradients from the logits' gradient {@code d} [n, k] (also in the logits' native buffer). */
+    private Gradient parameterGradients(float[] d, int n, int c, int k) {
         Gradient g = new DefaultGradient();
         INDArray w = getParam(DefaultParamInitializer.WEIGHT_KEY);
         INDArray dW = gradientViews.get(DefaultParamInitializer.WEIGHT_KEY);
@@ -208,43 +243,20 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
             HostFloats.write(db, dbView);
             g.gradientForVariable().put(DefaultParamInitializer.BIAS_KEY, dbView);
         }
-        rowsGrad = HostFloats.Native.fit(rowsGrad, (long) n * c);
-        // dX = dZ Wᵀ
-        Sgemm.multiply(
-                false,
-                !weightsRowMajor(w),
-                n,
-                c,
-                k,
-                1,
-                logits.pointer,
-                0,
-                k,
-                weights(w),
-                0,
-                weightsRowMajor(w) ? c : k,
-                0,
-                rowsGrad.pointer,
-                0,
-                c);
-        float[] dx = HostFloats.atLeast(values, (long) n * c);
-        float[] dRows = HostFloats.atLeast(targets, (long) n * c);
-        rowsGrad.buffer.get(0, dRows, 0, n * c);
+        return g;
+    }
+
+    /** Rows [mb·t, c] (one per step) back to DL4J's sequence layout [mb, c, t]. */
+    private static void stepsToSequence(float[] rows, float[] sequence, int mb, int c, int t) {
         for (int b = 0; b < mb; b++) {
             for (int f = 0; f < c; f++) {
                 int to = (b * c + f) * t;
                 int from = b * t * c + f;
                 for (int s = 0; s < t; s++) {
-                    dx[to + s] = dRows[from + s * c];
+                    sequence[to + s] = rows[from + s * c];
                 }
             }
         }
-        values = dx;
-        targets = dRows;
-        INDArray epsilonNext =
-                workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, c, t}, 'c');
-        HostFloats.write(dx, epsilonNext);
-        return new Pair<>(g, epsilonNext);
     }
 
     /** Σ over steps of −Σ_k y log p (p clipped as DL4J's cross-entropy clips it), masked per step, over the minibatch. */

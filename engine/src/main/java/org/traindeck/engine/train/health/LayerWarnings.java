@@ -39,91 +39,98 @@ public final class LayerWarnings {
         LayerFigures first = null;
         LayerFigures last = null;
         for (LayerFigures f : figures) {
-            double r = f.updateRatio();
-            holds(
-                    f.node(),
-                    Condition.SLOW,
-                    Double.isFinite(r) && r < config.minUpdateRatio(),
-                    out,
-                    () -> String.format(
-                            Locale.ROOT,
-                            "layer '%s' hardly learns: its update is %.2g of its parameters (below %.2g) for %d logged steps in a row."
-                                    + " Raise its learning rate (the stage's, or this node's \"lrScale\"), check that its gradient reaches it"
-                                    + " (layer/%s/grad_norm) and that its initialisation is not too large",
-                            f.node(),
-                            r,
-                            config.minUpdateRatio(),
-                            config.patience(),
-                            f.node()));
-            holds(
-                    f.node(),
-                    Condition.FAST,
-                    Double.isFinite(r) && r > config.maxUpdateRatio(),
-                    out,
-                    () -> String.format(
-                            Locale.ROOT,
-                            "layer '%s' learns too fast: its update is %.2g of its parameters (above %.2g) for %d logged steps in a row."
-                                    + " Lower the learning rate (or this node's \"lrScale\"), add warmup, clip gradients, or normalise its"
-                                    + " input (batchNorm, layerNorm)",
-                            f.node(),
-                            r,
-                            config.maxUpdateRatio(),
-                            config.patience()));
-            double zeros = f.actZeroFraction();
-            holds(
-                    f.node(),
-                    Condition.DEAD,
-                    f.reluLike() && Double.isFinite(zeros) && zeros >= config.deadFraction(),
-                    out,
-                    () -> String.format(
-                            Locale.ROOT,
-                            "layer '%s' is dying: %.0f%% of its ReLU outputs are exactly zero for %d logged"
-                                    + " steps in a row (dead units no longer learn). Lower the learning rate, use He initialisation, put a"
-                                    + " batchNorm before it, or use a leaky activation (leakyrelu, gelu)",
-                            f.node(),
-                            100 * zeros,
-                            config.patience()));
+            checkLayer(f, out);
             if (Double.isFinite(f.gradNorm())) {
                 first = first == null ? f : first;
                 last = f;
             }
         }
         if (first != null && last != first && last.gradNorm() > 0) {
-            double ratio = first.gradNorm() / last.gradNorm();
-            LayerFigures a = first;
-            LayerFigures b = last;
-            holds(
-                    a.node(),
-                    Condition.VANISHING,
-                    ratio < 1 / config.depthGradientRatio(),
-                    out,
-                    () -> String.format(
-                            Locale.ROOT,
-                            "gradients vanish along the depth: the first layer '%s' gets %.2g times the gradient norm of the last, layer '%s'"
-                                    + " (below 1/%.3g) for %d logged steps in a row. Use residual connections, normalisation (batchNorm,"
-                                    + " layerNorm), He initialisation with ReLU, or fewer saturating activations (sigmoid, tanh)",
-                            a.node(),
-                            ratio,
-                            b.node(),
-                            config.depthGradientRatio(),
-                            config.patience()));
-            holds(
-                    a.node(),
-                    Condition.EXPLODING,
-                    ratio > config.depthGradientRatio(),
-                    out,
-                    () -> String.format(
-                            Locale.ROOT,
-                            "gradients explode along the depth: the first layer '%s' gets %.3g times the gradient norm of the last, layer '%s'"
-                                    + " (above %.3g) for %d logged steps in a row. Lower the learning rate, clip gradients (clipNorm), add"
-                                    + " normalisation, or check the initialisation",
-                            a.node(),
-                            ratio,
-                            b.node(),
-                            config.depthGradientRatio(),
-                            config.patience()));
+            checkDepth(first, last, out);
         }
         return out;
+    }
+
+    private void checkLayer(LayerFigures f, List<String> out) {
+        double r = f.updateRatio();
+        holds(
+                f.node(),
+                Condition.SLOW,
+                Double.isFinite(r) && r < config.minUpdateRatio(),
+                out,
+                () -> String.format(
+                        Locale.ROOT,
+                        "layer '%s' hardly learns: its update is %.2g of its parameters (below %.2g) for %d logged steps in a row."
+                                + " Raise its learning rate (the stage's, or this node's \"lrScale\"), check that its gradient reaches it"
+                                + " (layer/%s/grad_norm) and that its initialisation is not too large",
+                        f.node(),
+                        r,
+                        config.minUpdateRatio(),
+                        config.patience(),
+                        f.node()));
+        holds(
+                f.node(),
+                Condition.FAST,
+                Double.isFinite(r) && r > config.maxUpdateRatio(),
+                out,
+                () -> String.format(
+                        Locale.ROOT,
+                        "layer '%s' learns too fast: its update is %.2g of its parameters (above %.2g) for %d logged steps in a row."
+                                + " Lower the learning rate (or this node's \"lrScale\"), add warmup, clip gradients, or normalise its"
+                                + " input (batchNorm, layerNorm)",
+                        f.node(),
+                        r,
+                        config.maxUpdateRatio(),
+                        config.patience()));
+        double zeros = f.actZeroFraction();
+        holds(
+                f.node(),
+                Condition.DEAD,
+                f.reluLike() && Double.isFinite(zeros) && zeros >= config.deadFraction(),
+                out,
+                () -> String.format(
+                        Locale.ROOT,
+                        "layer '%s' is dying: %.0f%% of its ReLU outputs are exactly zero for %d logged"
+                                + " steps in a row (dead units no longer learn). Lower the learning rate, use He initialisation, put a"
+                                + " batchNorm before it, or use a leaky activation (leakyrelu, gelu)",
+                        f.node(),
+                        100 * zeros,
+                        config.patience()));
+    }
+
+    /** Compares the first and the last layer's gradient norms: vanishing or exploding along the depth. */
+    private void checkDepth(LayerFigures a, LayerFigures b, List<String> out) {
+        double ratio = a.gradNorm() / b.gradNorm();
+        holds(
+                a.node(),
+                Condition.VANISHING,
+                ratio < 1 / config.depthGradientRatio(),
+                out,
+                () -> String.format(
+                        Locale.ROOT,
+                        "gradients vanish along the depth: the first layer '%s' gets %.2g times the gradient norm of the last, layer '%s'"
+                                + " (below 1/%.3g) for %d logged steps in a row. Use residual connections, normalisation (batchNorm,"
+                                + " layerNorm), He initialisation with ReLU, or fewer saturating activations (sigmoid, tanh)",
+                        a.node(),
+                        ratio,
+                        b.node(),
+                        config.depthGradientRatio(),
+                        config.patience()));
+        holds(
+                a.node(),
+                Condition.EXPLODING,
+                ratio > config.depthGradientRatio(),
+                out,
+                () -> String.format(
+                        Locale.ROOT,
+                        "gradients explode along the depth: the first layer '%s' gets %.3g times the gradient norm of the last, layer '%s'"
+                                + " (above %.3g) for %d logged steps in a row. Lower the learning rate, clip gradients (clipNorm), add"
+                                + " normalisation, or check the initialisation",
+                        a.node(),
+                        ratio,
+                        b.node(),
+                        config.depthGradientRatio(),
+                        config.patience()));
     }
 
     private interface Message {

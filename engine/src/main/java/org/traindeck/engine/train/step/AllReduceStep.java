@@ -81,51 +81,11 @@ public final class AllReduceStep implements StepStrategy {
         }
         List<BatchMaker.Batch> prepared =
                 prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
-        int last = replicas.size() - 1;
-        boolean lastFails = before + 1 == state.faults.failWorkerAtStep();
-        BatchStatsGroup stats = replicas.statsGroup();
-        int devices = replicas.size();
-        if (stats != null) {
-            int[] counts = new int[devices];
-            for (int w = 0; w < devices; w++) {
-                counts[w] = positions(w, devices, k, end - start, true).length;
-            }
-            stats.beginStep(counts);
-        }
-        List<ShardGradient.Shard> done;
-        try {
-            done = replicas.onReplicas(w -> {
-                if (w == last && lastFails) {
-                    throw new IllegalStateException("injected worker failure at step " + (before + 1));
-                }
-                int[] at = positions(w, devices, k, end - start, stats != null);
-                List<BatchMaker.Batch> mine = new ArrayList<>(at.length);
-                for (int p : at) {
-                    mine.add(prepared == null ? batch(state, plan, start + p) : prepared.get(p));
-                }
-                return shards.get(w)
-                        .compute(
-                                mine,
-                                j -> StepSeeds.of(seed, before, at[j]),
-                                stats == null ? j -> {} : j -> stats.enterRound(w, j));
-            });
-        } finally {
-            if (stats != null) {
-                stats.endStep();
-            }
-        }
-        double lossSum = 0;
-        int examples = 0;
-        int micro = 0;
-        long[] perDevice = new long[done.size()];
+        List<ShardGradient.Shard> done = computeShards(state, plan, start, end, prepared);
+        Summed sum = Summed.of(done);
         List<INDArray> others = new ArrayList<>(done.size());
-        for (int w = 0; w < done.size(); w++) {
-            ShardGradient.Shard s = done.get(w);
-            lossSum += s.lossSum();
-            examples += s.examples();
-            micro += s.microBatches();
-            perDevice[w] = s.examples();
-            if (w > 0 && s.examples() > 0) {
+        for (int w = 1; w < done.size(); w++) {
+            if (done.get(w).examples() > 0) {
                 others.add(replicas.replica(w).getGradientsViewArray());
             }
         }
@@ -138,9 +98,9 @@ public final class AllReduceStep implements StepStrategy {
         // the master holds the summed gradient: its per-layer figures are the same for any device count
         LayerProbe probe = watch.probeFor(master, before + 1);
         GradientUpdate.Result r = update.apply(
-                lossSum,
-                examples,
-                micro,
+                sum.lossSum(),
+                sum.examples(),
+                sum.microBatches(),
                 (int) before,
                 state.epoch,
                 plan.stage.clipNorm(),
@@ -166,12 +126,69 @@ public final class AllReduceStep implements StepStrategy {
                 r.loss(),
                 r.gradNorm(),
                 r.examples(),
-                perDevice,
+                sum.perDevice(),
                 r.applied(),
                 lr,
                 exchange,
                 baseline,
                 layers));
+    }
+
+    /** The replicas' shards summed: the loss, the examples and micro-batches, and each device's examples. */
+    private record Summed(double lossSum, int examples, int microBatches, long[] perDevice) {
+        static Summed of(List<ShardGradient.Shard> done) {
+            double lossSum = 0;
+            int examples = 0;
+            int micro = 0;
+            long[] perDevice = new long[done.size()];
+            for (int w = 0; w < done.size(); w++) {
+                ShardGradient.Shard s = done.get(w);
+                lossSum += s.lossSum();
+                examples += s.examples();
+                micro += s.microBatches();
+                perDevice[w] = s.examples();
+            }
+            return new Summed(lossSum, examples, micro, perDevice);
+        }
+    }
+
+    /** Each replica's gradient over its micro-batches of the step, on the replicas' threads. */
+    private List<ShardGradient.Shard> computeShards(
+            TrainingState state, StagePlan plan, int start, int end, List<BatchMaker.Batch> prepared) {
+        int k = plan.stage.accumulationSteps();
+        long before = state.globalStep;
+        int last = replicas.size() - 1;
+        boolean lastFails = before + 1 == state.faults.failWorkerAtStep();
+        BatchStatsGroup stats = replicas.statsGroup();
+        int devices = replicas.size();
+        if (stats != null) {
+            int[] counts = new int[devices];
+            for (int w = 0; w < devices; w++) {
+                counts[w] = positions(w, devices, k, end - start, true).length;
+            }
+            stats.beginStep(counts);
+        }
+        try {
+            return replicas.onReplicas(w -> {
+                if (w == last && lastFails) {
+                    throw new IllegalStateException("injected worker failure at step " + (before + 1));
+                }
+                int[] at = positions(w, devices, k, end - start, stats != null);
+                List<BatchMaker.Batch> mine = new ArrayList<>(at.length);
+                for (int p : at) {
+                    mine.add(prepared == null ? batch(state, plan, start + p) : prepared.get(p));
+                }
+                return shards.get(w)
+                        .compute(
+                                mine,
+                                j -> StepSeeds.of(seed, before, at[j]),
+                                stats == null ? j -> {} : j -> stats.enterRound(w, j));
+            });
+        } finally {
+            if (stats != null) {
+                stats.endStep();
+            }
+        }
     }
 
     /**

@@ -104,30 +104,49 @@ public final class GradientUpdate {
                 probe.gradient(1.0 / examples);
             }
         } else {
-            // Set the statistics aside so that division and clipping touch gradients only.
-            List<INDArray> saved = new ArrayList<>(stats.size());
-            for (INDArray s : stats) {
-                saved.add(s.div(microBatches));
-                s.assign(0);
-            }
-            flat.divi(examples);
-            norm = flat.norm2Number().doubleValue();
-            if (probe != null && Double.isFinite(norm)) {
-                probe.gradient(1);
-            }
-            if (Double.isFinite(norm) && clipNorm > 0 && norm > clipNorm) {
-                flat.muli(clipNorm / norm);
-                clipped = true;
-            }
-            for (int i = 0; i < stats.size(); i++) {
-                stats.get(i).assign(saved.get(i));
-            }
+            Scaled scaled = divideAndClip(flat, stats, examples, microBatches, clipNorm, probe);
+            norm = scaled.norm();
+            clipped = scaled.clipped();
             if (!Double.isFinite(norm)) {
                 net.clearLayersStates();
                 return new Result(loss, norm, examples, false, false);
             }
         }
         // batch size 1 when the division by the example count is already done above
+        update(gradient, flat, iteration, epoch, updaterBatch, probe);
+        return new Result(loss, norm, examples, clipped, true);
+    }
+
+    /** The gradient's norm after division by the example count, and whether clipping then scaled it down. */
+    private record Scaled(double norm, boolean clipped) {}
+
+    /** Divides the gradient by the example count and clips it; batch-norm statistics are set aside meanwhile. */
+    private static Scaled divideAndClip(
+            INDArray flat, List<INDArray> stats, int examples, int microBatches, double clipNorm, LayerProbe probe) {
+        List<INDArray> saved = new ArrayList<>(stats.size());
+        for (INDArray s : stats) {
+            saved.add(s.div(microBatches));
+            s.assign(0);
+        }
+        flat.divi(examples);
+        double norm = flat.norm2Number().doubleValue();
+        if (probe != null && Double.isFinite(norm)) {
+            probe.gradient(1);
+        }
+        boolean clipped = false;
+        if (Double.isFinite(norm) && clipNorm > 0 && norm > clipNorm) {
+            flat.muli(clipNorm / norm);
+            clipped = true;
+        }
+        for (int i = 0; i < stats.size(); i++) {
+            stats.get(i).assign(saved.get(i));
+        }
+        return new Scaled(norm, clipped);
+    }
+
+    /** DL4J's updater turns the gradient into the update, which is subtracted from the parameters. */
+    private void update(
+            Gradient gradient, INDArray flat, int iteration, int epoch, int updaterBatch, LayerProbe probe) {
         net.getUpdater().update(gradient, iteration, epoch, updaterBatch, LayerWorkspaceMgr.noWorkspaces());
         if (probe != null) {
             probe.update();
@@ -140,7 +159,6 @@ public final class GradientUpdate {
             probe.after();
         }
         net.clearLayersStates();
-        return new Result(loss, norm, examples, clipped, true);
     }
 
     /** The same step as one pass per updater block; the gradient view keeps the gradient (the update is not stored). */

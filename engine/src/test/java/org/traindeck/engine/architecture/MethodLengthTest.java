@@ -1,0 +1,167 @@
+package org.traindeck.engine.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.util.JavacTask;
+import com.sun.source.util.SourcePositions;
+import com.sun.source.util.TreeScanner;
+import com.sun.source.util.Trees;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestPaths;
+
+/**
+ * No method or constructor in the main code of any module is longer than 80 lines (its signature to its closing
+ * brace, as the source is formatted). The methods still over it are listed with the length they may not exceed, so
+ * the list can only shrink: a method that grows, or a new long one, fails here with its file and line.
+ */
+class MethodLengthTest {
+
+    static final int LIMIT = 80;
+
+    /** Methods over the limit today, each with its present length as its ceiling; shorten them and drop the line. */
+    private static final Map<String, Integer> STILL_LONG = new TreeMap<>(Map.ofEntries(
+            Map.entry("BenchMain.main", 198),
+            Map.entry("CrossChecks.check", 138),
+            Map.entry("Trainer.trainStage", 126),
+            Map.entry("PatchEmbeddingKernelLayer.backpropGradient", 115),
+            Map.entry("RunSession.train", 104),
+            Map.entry("RunsView.<init>", 100),
+            Map.entry("StartupBench.run", 95),
+            Map.entry("TransformerPeers.compare", 93),
+            Map.entry("TransformerBlockLayer.forward", 85),
+            Map.entry("PatchEmbeddingKernelLayer.activate", 85),
+            Map.entry("PredictionJob.run", 81)));
+
+    record Method(String name, long lines, String where) {}
+
+    @Test
+    void noMethodInMainCodeIsLongerThanTheLimit() {
+        List<Method> methods = mainCode();
+        assertThat(methods).as("methods read from source").hasSizeGreaterThan(3000);
+        List<String> tooLong = new ArrayList<>();
+        for (Method m : methods) {
+            int ceiling = STILL_LONG.getOrDefault(m.name(), LIMIT);
+            if (m.lines() > ceiling) {
+                tooLong.add(m.name() + " is " + m.lines() + " lines (at most " + ceiling + "), " + m.where());
+            }
+        }
+        assertThat(tooLong)
+                .as("methods over %d lines: cut them into named steps", LIMIT)
+                .isEmpty();
+    }
+
+    @Test
+    void theListOfLongMethodsOnlyNamesMethodsThatAreStillLong() {
+        List<Method> methods = mainCode();
+        List<String> shortened = new ArrayList<>(STILL_LONG.keySet());
+        for (Method m : methods) {
+            if (m.lines() > LIMIT) {
+                shortened.remove(m.name());
+            }
+        }
+        assertThat(shortened)
+                .as("methods in STILL_LONG that are now within %d lines: drop them from the list", LIMIT)
+                .isEmpty();
+    }
+
+    @Test
+    void aLongMethodIsFoundWithItsFileAndLine(@TempDir Path dir) throws IOException {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 85; i++) {
+            body.append("        x += ").append(i).append(";\n");
+        }
+        Files.writeString(
+                dir.resolve("Long.java"),
+                "class Long {\n    int sum() {\n        int x = 0;\n" + body + "        return x;\n    }\n}\n");
+
+        assertThat(read(List.of(dir)))
+                .extracting(Method::name, Method::lines, Method::where)
+                .containsExactly(tuple("Long.sum", 89L, "Long.java:2"));
+    }
+
+    private static List<Method> mainCode;
+
+    /** Every module's main code, parsed once for both checks. */
+    private static synchronized List<Method> mainCode() {
+        if (mainCode == null) {
+            mainCode = read(Stream.of("engine", "app", "bench", "cluster")
+                    .map(m -> TestPaths.repoRoot().resolve(m).resolve("src/main/java"))
+                    .filter(Files::isDirectory)
+                    .toList());
+        }
+        return mainCode;
+    }
+
+    static List<Method> read(List<Path> roots) {
+        List<Path> files = new ArrayList<>();
+        for (Path root : roots) {
+            try (Stream<Path> walk = Files.walk(root)) {
+                walk.filter(p -> p.toString().endsWith(".java")).forEach(files::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        List<Method> methods = new ArrayList<>();
+        try (StandardJavaFileManager fm = compiler.getStandardFileManager(null, null, null)) {
+            JavacTask task = (JavacTask) compiler.getTask(
+                    null, fm, null, List.of("-proc:none"), null, fm.getJavaFileObjectsFromPaths(files));
+            SourcePositions positions = Trees.instance(task).getSourcePositions();
+            for (CompilationUnitTree unit : task.parse()) {
+                new MethodScanner(unit, positions, methods).scan(unit, null);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return methods;
+    }
+
+    /** Visits every method with a body, naming it by its (nested) class's simple name. */
+    private static final class MethodScanner extends TreeScanner<Void, String> {
+        private final CompilationUnitTree unit;
+        private final SourcePositions positions;
+        private final List<Method> methods;
+
+        MethodScanner(CompilationUnitTree unit, SourcePositions positions, List<Method> methods) {
+            this.unit = unit;
+            this.positions = positions;
+            this.methods = methods;
+        }
+
+        @Override
+        public Void visitClass(ClassTree c, String outer) {
+            String name = c.getSimpleName().toString();
+            String owner = outer == null ? name : name.isEmpty() ? outer : outer + "." + name;
+            return super.visitClass(c, owner);
+        }
+
+        @Override
+        public Void visitMethod(MethodTree m, String owner) {
+            if (m.getBody() != null) {
+                long first = unit.getLineMap().getLineNumber(positions.getStartPosition(unit, m));
+                long last = unit.getLineMap().getLineNumber(positions.getEndPosition(unit, m));
+                String file =
+                        Path.of(unit.getSourceFile().toUri()).getFileName().toString();
+                methods.add(new Method(owner + "." + m.getName(), last - first + 1, file + ":" + first));
+            }
+            return super.visitMethod(m, owner);
+        }
+    }
+}
