@@ -20,6 +20,7 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.InputRange;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
@@ -270,8 +271,7 @@ final class RunSession {
                     prepareModel,
                     null);
             trainer.withPrepared(start, work).buildModel(setup);
-            writeVocabulary(setup.load(0).train().vocabulary());
-            writeInputRange(InputRange.of(setup.load(0).train()));
+            writeDataFiles(setup.load(0).train());
             WeightEma ema = new WeightEma();
             CheckpointWriter writer = new CheckpointWriter(
                             config,
@@ -342,6 +342,12 @@ final class RunSession {
             events.logLine("could not write vocabulary.json: " + e.getMessage()
                     + " (the checkpoints hold the vocabulary too)");
         }
+    }
+
+    /** What the model's inputs and outputs mean, beside the config: the vocabulary, the range of its input values. */
+    private void writeDataFiles(Dataset firstTrain) {
+        writeVocabulary(firstTrain.vocabulary());
+        writeInputRange(InputRange.of(firstTrain));
     }
 
     /** The range of values the network trains on, beside the config: predict warns of inputs far outside it. */

@@ -53,6 +53,28 @@ public final class PredictionJob {
                     "--out is required: a .npy file" + (model.task() == Task.CLASSIFICATION ? ", a .csv" : "")
                             + (model.task() == Task.SEGMENTATION ? ", or a folder for PNG masks" : ""));
         }
+        Target target = target(model, request);
+        if (!model.named().isEmpty()) {
+            return named(model, request, target.out(), target.classFile());
+        }
+        InputRows rows = read(request.inputs(), model, request.arrays());
+        ArrayLayout layout = request.arrays().layout() != null
+                ? request.arrays().layout()
+                : rows.layout() != null ? rows.layout() : ArrayLayout.of(model.source());
+        Predictions p = OutputLayout.arrange(Predictor.predict(model, rows), layout);
+        List<Path> written = write(model, request, target, rows, p);
+        return new PredictionReport(model.task(), p.count(), written, lines(model, p), null, rows.warnings());
+    }
+
+    /** Where the predictions go: a .npy (and beside it the classes), a .csv, or a folder of PNG masks. */
+    private record Target(Path out, boolean npy, boolean csv, Path classFile) {
+        boolean folder() {
+            return !npy && !csv;
+        }
+    }
+
+    /** The --out the request names, checked against the task and kept unless forced, before any work. */
+    private static Target target(PredictionModel model, PredictionRequest request) {
         Path out = request.out();
         String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean npy = name.endsWith(".npy");
@@ -78,41 +100,36 @@ public final class PredictionJob {
             throw new PredictionInputException(
                     "--overlay draws masks over their images, in a folder of PNG masks: give a folder as --out");
         }
-        boolean folder = !npy && !csv;
-        AtomicOutput.checkFree(out, request.force(), folder);
+        Target target = new Target(out, npy, csv, classFile);
+        AtomicOutput.checkFree(out, request.force(), target.folder());
         if (classFile != null) {
             AtomicOutput.checkFree(classFile, request.force(), false);
         }
+        return target;
+    }
 
-        if (!model.named().isEmpty()) {
-            return named(model, request, out, classFile);
-        }
-        InputRows rows = read(request.inputs(), model, request.arrays());
-        ArrayLayout layout = request.arrays().layout() != null
-                ? request.arrays().layout()
-                : rows.layout() != null ? rows.layout() : ArrayLayout.of(model.source());
-        Predictions p = OutputLayout.arrange(Predictor.predict(model, rows), layout);
-        List<Path> written = new ArrayList<>();
-        if (folder) {
+    /** Writes every file of the predictions at once, or none. */
+    private static List<Path> write(
+            PredictionModel model, PredictionRequest request, Target target, InputRows rows, Predictions p)
+            throws IOException {
+        if (target.folder()) {
             AtomicOutput.writeFolder(
-                    out,
+                    target.out(),
                     request.force(),
                     dir -> MaskPngWriter.write(p, rows, (SampleShape.Image) model.shape(), request.overlays(), dir));
-            written.add(out);
-        } else {
-            Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
-            if (csv) {
-                files.put(out, stream -> ClassCsvWriter.write(p, model, stream));
-            } else {
-                files.put(out, stream -> NpyOutput.writeFloats(p.values(), p.shape(), stream));
-                if (classFile != null) {
-                    files.put(classFile, stream -> NpyOutput.writeLongs(p.classes(), p.classShape(), stream));
-                }
-            }
-            AtomicOutput.writeFiles(files, request.force());
-            written.addAll(files.keySet());
+            return List.of(target.out());
         }
-        return new PredictionReport(model.task(), p.count(), written, lines(model, p), null, rows.warnings());
+        Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
+        if (target.csv()) {
+            files.put(target.out(), stream -> ClassCsvWriter.write(p, model, stream));
+        } else {
+            files.put(target.out(), stream -> NpyOutput.writeFloats(p.values(), p.shape(), stream));
+            if (target.classFile() != null) {
+                files.put(target.classFile(), stream -> NpyOutput.writeLongs(p.classes(), p.classShape(), stream));
+            }
+        }
+        AtomicOutput.writeFiles(files, request.force());
+        return List.copyOf(files.keySet());
     }
 
     /** --scale divides one input's real values, --layout lays out images: refused where they would be ignored. */
