@@ -20,6 +20,8 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.InputRange;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.GpuInfo;
@@ -268,7 +270,7 @@ final class RunSession {
                     prepareModel,
                     null);
             trainer.withPrepared(start, work).buildModel(setup);
-            writeVocabulary(setup.load(0).train().vocabulary());
+            writeDataFiles(setup.load(0).train());
             WeightEma ema = new WeightEma();
             CheckpointWriter writer = new CheckpointWriter(
                             config,
@@ -340,6 +342,25 @@ final class RunSession {
         } catch (IOException e) {
             events.logLine("could not write vocabulary.json: " + e.getMessage()
                     + " (the checkpoints hold the vocabulary too)");
+        }
+    }
+
+    /** What the model's inputs and outputs mean, beside the config: the vocabulary, the range of its input values. */
+    private void writeDataFiles(Dataset firstTrain) {
+        writeVocabulary(firstTrain.vocabulary());
+        writeInputRange(InputRange.of(firstTrain));
+    }
+
+    /** The range of values the network trains on, beside the config: predict warns of inputs far outside it. */
+    private void writeInputRange(InputRange range) {
+        if (range == null) {
+            return;
+        }
+        try {
+            range.write(RunFolder.of(runDir).inputRange());
+        } catch (IOException e) {
+            events.logLine("could not write " + RunFolder.INPUT_RANGE + ": " + e.getMessage()
+                    + " (predict will not check its inputs' range)");
         }
     }
 
