@@ -71,3 +71,9 @@ case "$verdict" in
   *": ok"*) echo "ok   nothing is cut off, ellipsized, overlapping or too faint at ${audit_size}" ;;
   *) echo "FAIL controls are cut off, cut to an ellipsis, overlapping or too faint at ${audit_size} (or the window never got there)"; exit 1 ;;
 esac
+# a normal start leaves the terminal clean: no JavaFX class-path warning, no GTK or dconf warnings
+if grep -E 'Unsupported JavaFX configuration|Gtk-WARNING|Gtk-CRITICAL|dconf-WARNING' target/window-gui.log; then
+  echo "FAIL the app printed warnings on the terminal (above)"
+  exit 1
+fi
+echo "ok   the terminal stays clean"
