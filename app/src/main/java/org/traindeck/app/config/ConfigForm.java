@@ -163,6 +163,8 @@ public final class ConfigForm extends ScrollPane {
                 "Minimum learning rate",
                 () -> s.formatted(selectedStage()) + "schedule.minLearningRate",
                 false);
+        text(stage, r++, "Step every (epochs)", () -> s.formatted(selectedStage()) + "schedule.everyEpochs", false);
+        text(stage, r++, "Step factor (gamma)", () -> s.formatted(selectedStage()) + "schedule.gamma", false);
         shownForVariants(firstScheduleField, "schedule", () -> s.formatted(selectedStage()) + "schedule.type");
         text(
                 stage,

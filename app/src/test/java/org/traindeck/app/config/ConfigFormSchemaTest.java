@@ -57,6 +57,10 @@ class ConfigFormSchemaTest {
             Map.entry("#field-ema-every-steps", "stages[0].ema.everySteps"),
             Map.entry("#field-checkpoint-every-epochs", "checkpoint.everyEpochs"),
             Map.entry("#field-keep-last", "checkpoint.keepLast"));
+    /** A step schedule's own fields: out of view for the warmupCosine schedule the config below has. */
+    private static final Map<String, String> STEP_SCHEDULE = Map.of(
+            "#field-step-every-epochs", "stages[0].schedule.everyEpochs",
+            "#field-step-factor-gamma", "stages[0].schedule.gamma");
     /**
      * The config below is an MLP's: the Model section shows the MLP's fields only. The Data section holds every
      * source type's fields (a text source's context and stride, a numpy source's inputs and targets), each shown only
@@ -139,7 +143,12 @@ class ConfigFormSchemaTest {
                 .forEach(n -> ids.add("#" + n.getId()));
         Set<String> covered = new TreeSet<>(NUMBERS.keySet());
         covered.addAll(TEXTS);
+        covered.addAll(STEP_SCHEDULE.keySet());
         assertThat(ids).as("every text field of the form is checked here").isEqualTo(covered);
+        STEP_SCHEDULE.forEach((id, path) -> assertThat(
+                        onFx(() -> robot.lookup(id).queryAs(TextField.class).getPromptText()))
+                .as(id)
+                .isEqualTo(ConfigSchema.defaultText(path)));
         NUMBERS.forEach((id, path) -> assertThat(
                         onFx(() -> robot.lookup(id).queryAs(TextField.class).getPromptText()))
                 .as(id)
@@ -300,9 +309,20 @@ class ConfigFormSchemaTest {
                 "the warmup fields out of view",
                 () -> onFx(form::shownPaths).stream().noneMatch(p -> p.contains("schedule.warmup")));
         assertThat(onFx(form::shownPaths))
-                .doesNotContain("stages[0].schedule.minLearningRate", "stages[0].schedule.warmupEpochs")
+                .doesNotContain(
+                        "stages[0].schedule.minLearningRate",
+                        "stages[0].schedule.warmupEpochs",
+                        "stages[0].schedule.everyEpochs")
                 .contains("stages[0].optimizer.weightDecay");
         assertThat(document.text()).contains("\"constant\"");
+
+        // a step schedule: its step and factor, and nothing of the warmup
+        robot.interact(() -> schedule.setValue("step"));
+        waitUntil(
+                "the step schedule's fields in view",
+                () -> onFx(form::shownPaths)
+                        .containsAll(List.of("stages[0].schedule.everyEpochs", "stages[0].schedule.gamma")));
+        assertThat(onFx(form::shownPaths)).noneMatch(p -> p.contains("warmup") || p.contains("minLearningRate"));
     }
 
     private static JsonNode variant(JsonNode schema, String def, String type) {
