@@ -1,6 +1,7 @@
 package org.traindeck.engine.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,5 +202,24 @@ class CascadeTrainingTest {
             assertThat(ResumeTest.finalParams(resumed)).as(at).containsExactly(ResumeTest.finalParams(straight));
         }
         assertThat(n).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void twoCpuWorkersTrainTheCascadeAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
+        RunResult one = TrainingRun.prepare(config(dir, "one")).runHere();
+        String two = CONFIG.formatted("two")
+                .replace("\"devices\": \"cpu\"", "\"devices\": \"cpu:2\"")
+                .replace("\"batchSize\": 16", "\"batchSize\": 8");
+        RunResult split = TrainingRun.prepare(config(dir, "two", two)).runHere();
+
+        assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(split.status()).as(split.message()).isEqualTo(RunResult.Status.FINISHED);
+        Map<Long, Double> a = ResumeTest.lossesByStep(one.runDir());
+        Map<Long, Double> b = ResumeTest.lossesByStep(split.runDir());
+        // both stages, the derived input's conditioning augmentation included
+        assertThat(b.keySet()).isEqualTo(a.keySet()).hasSize(12);
+        for (long step : a.keySet()) {
+            assertThat(b.get(step)).as("step %d", step).isCloseTo(a.get(step), within(1e-4 * Math.abs(a.get(step))));
+        }
     }
 }
