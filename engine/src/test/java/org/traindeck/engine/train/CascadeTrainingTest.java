@@ -1,6 +1,7 @@
 package org.traindeck.engine.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.CascadeFixtures;
 import org.traindeck.engine.data.numpy.NpyArray;
@@ -221,5 +223,20 @@ class CascadeTrainingTest {
         for (long step : a.keySet()) {
             assertThat(b.get(step)).as("step %d", step).isCloseTo(a.get(step), within(1e-4 * Math.abs(a.get(step))));
         }
+    }
+
+    @Test
+    void aResumeWithAnotherStageModelIsRefusedAtThatModel(@TempDir Path dir) throws Exception {
+        RunResult stopped = TestRuns.stopAfterStep(config(dir, "edited"), 8);
+        assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
+        Path edited = dir.resolve("edited.json");
+        Files.writeString(edited, CONFIG.formatted("edited").replace("\"filters\": 6", "\"filters\": 8"));
+
+        assertThatThrownBy(() -> TrainingRun.resume(
+                                stopped.runDir(), new TrainingRun.ResumeOptions(edited, null), DeviceDiscovery.system())
+                        .runHere())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("stages[1].model")
+                .hasMessageContaining("fit only their own architecture");
     }
 }
