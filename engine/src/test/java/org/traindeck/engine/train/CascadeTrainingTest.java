@@ -27,9 +27,11 @@ import org.traindeck.engine.events.LayerMetrics;
 /**
  * A two-stage diffusion cascade on tiny pictures, as a user writes it: stage "base" learns 8×8 pictures, stage "up"
  * trains a network of its own on the 16×16 pictures, reading the true picture pooled to 8×8 (with conditioning
- * augmentation) and upsampled back. Each stage keeps its own network and best checkpoint; a stop inside stage 2 and a
- * stop at its first step resume bit for bit; and {@code predict} on the run folder runs the cascade, writing 16×16
- * samples (and, with --all-stages, stage 1's 8×8 ones beside them).
+ * augmentation) and upsampled back. Each stage keeps its own network, best checkpoint and layer health; a stop inside
+ * stage 2, a stop at its first step and a resume from any checkpoint of either network continue the uninterrupted run
+ * bit for bit; two CPU workers train it as one device; a resume with another model for a trained stage is refused;
+ * and {@code predict} on the run folder runs the cascade, writing 16×16 samples (with --all-stages, stage 1's 8×8
+ * ones beside them), or refuses with exit code 2 when a stage's checkpoints are missing.
  */
 class CascadeTrainingTest {
 
