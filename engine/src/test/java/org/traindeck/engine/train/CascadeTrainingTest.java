@@ -20,6 +20,7 @@ import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.CascadeFixtures;
+import org.traindeck.engine.data.NamedInputFixtures;
 import org.traindeck.engine.data.numpy.NpyArray;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.LayerMetrics;
@@ -240,5 +241,50 @@ class CascadeTrainingTest {
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("stages[1].model")
                 .hasMessageContaining("fit only their own architecture");
+    }
+
+    @Test
+    void aConditionalCascadeReadsItsConditioningAtEveryStage(@TempDir Path dir) throws Exception {
+        String text = CONFIG.formatted("conditional")
+                .replace(
+                        "\"targets\": \"pictures.npz:low\",",
+                        "\"targets\": \"pictures.npz:low\", \"inputs\": {\"code\": \"pictures.npz:code\"},")
+                .replace(
+                        "\"targets\": \"pictures.npz:high\",",
+                        "\"targets\": \"pictures.npz:high\", \"inputs\": {\"code\": \"pictures.npz:code\"},")
+                .replace(
+                        "{\"name\": \"map\", \"type\": \"dense\", \"units\": 64}",
+                        "{\"name\": \"c\", \"type\": \"dense\", \"inputs\": \"code\", \"units\": 4},"
+                                + " {\"name\": \"tc\", \"type\": \"concat\", \"inputs\": [\"t\", \"c\"]},"
+                                + " {\"name\": \"map\", \"type\": \"dense\", \"units\": 64}")
+                .replace(
+                        "{\"name\": \"upmap\", \"type\": \"dense\", \"units\": 256}",
+                        "{\"name\": \"c\", \"type\": \"dense\", \"inputs\": \"code\", \"units\": 4},"
+                                + " {\"name\": \"tc\", \"type\": \"concat\", \"inputs\": [\"t\", \"c\"]},"
+                                + " {\"name\": \"upmap\", \"type\": \"dense\", \"units\": 256}");
+        RunResult run = TrainingRun.prepare(config(dir, "conditional", text)).runHere();
+        assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
+        Path codes = dir.resolve("codes.npz");
+        NamedInputFixtures.npz(
+                codes,
+                Map.of("code", new NamedInputFixtures.Array("<f4", new long[] {2, 2}, new double[] {0, 0, 0.5, 0.5})));
+
+        Path out = dir.resolve("conditional.npy");
+        MainAccess.Result predicted = MainAccess.run(
+                "predict", run.runDir().toString(), codes.toString(), "--out", out.toString(), "--steps", "5");
+
+        assertThat(predicted.exitCode()).as(predicted.stderr()).isZero();
+        try (NpyArray top = NpyArray.open(out)) {
+            assertThat(top.shape()).containsExactly(2, 16, 16, 1);
+        }
+        MainAccess.Result withoutCodes = MainAccess.run(
+                "predict",
+                run.runDir().toString(),
+                "--count",
+                "2",
+                "--out",
+                dir.resolve("none.npy").toString());
+        assertThat(withoutCodes.exitCode()).isEqualTo(2);
+        assertThat(withoutCodes.stderr()).contains("code");
     }
 }
