@@ -60,11 +60,18 @@ final class TransformerBlockCrossAttention {
             float[] out,
             float[][] local) {
         size(mb, steps, contextSteps);
+        TransformerBlockMath.toRows(context, b.scratch, mb, width, contextSteps);
+        b.contextRows.write(b.scratch, mb * contextSteps * width);
+        normalise(r, p, local);
+        project(p);
+        CrossAttentionHeads.forward(b);
+        output(r, p, mask, maskAt, out, local);
+    }
+
+    /** The queries' input: the norm of r (pre-norm) or r itself, into normed. */
+    private void normalise(float[] r, BlockParameters p, float[][] local) {
         int c = width;
-        int n = mb * steps;
-        int m = mb * contextSteps;
-        TransformerBlockMath.toRows(context, b.scratch, mb, c, contextSteps);
-        b.contextRows.write(b.scratch, m * c);
+        int n = b.mb * b.steps;
         float[] h = r;
         if (preNorm) {
             h = new float[n * c];
@@ -81,6 +88,13 @@ final class TransformerBlockCrossAttention {
                     local[0]);
         }
         b.normed.write(h, n * c);
+    }
+
+    /** Queries from normed, keys and values from the context rows, with their biases. */
+    private void project(BlockParameters p) {
+        int c = width;
+        int n = b.mb * b.steps;
+        int m = b.mb * b.contextSteps;
         float[] bias = p.vector(CROSS_QKV_BIAS);
         Sgemm.multiply(
                 false,
@@ -118,7 +132,12 @@ final class TransformerBlockCrossAttention {
                 0,
                 2 * c);
         addBias(b.keysValues, m, 2 * c, bias, c);
-        CrossAttentionHeads.forward(b);
+    }
+
+    /** out = (r or nothing) + mask (attended Wo + bo). */
+    private void output(float[] r, BlockParameters p, float[] mask, int maskAt, float[] out, float[][] local) {
+        int c = width;
+        int n = b.mb * b.steps;
         Sgemm.multiply(
                 false,
                 false,
@@ -161,153 +180,18 @@ final class TransformerBlockCrossAttention {
         int c = width;
         int n = b.mb * b.steps;
         int m = b.mb * b.contextSteps;
-        float[] d = new float[n * c];
-        TransformerBlockMath.masked(dOut, mask, maskAt, d, n * c);
-        float[] sums = new float[3 * c];
-        TransformerBlockMath.columnSums(d, n, c, sums, local[0]);
-        p.setGradient(CROSS_OUT_BIAS, sums, c);
-        b.product.write(d, n * c);
-        Sgemm.multiply(
-                true,
-                false,
-                c,
-                c,
-                n,
-                1,
-                b.attended.pointer,
-                0,
-                c,
-                b.product.pointer,
-                0,
-                c,
-                0,
-                p.gradientPointer(CROSS_OUT_WEIGHTS),
-                0,
-                c);
-        // the b.attended values' gradient, in attended's place (its values are no longer needed)
-        Sgemm.multiply(
-                false,
-                true,
-                n,
-                c,
-                c,
-                1,
-                b.product.pointer,
-                0,
-                c,
-                p.pointer(CROSS_OUT_WEIGHTS),
-                0,
-                c,
-                0,
-                b.attended.pointer,
-                0,
-                c);
+        CrossAttentionBackward.output(b, dOut, p, mask, maskAt, local);
         CrossAttentionHeads.backward(b);
-        float[] dq = new float[n * c];
-        b.dQueries.read(dq, n * c);
-        float[] dkv = new float[m * 2 * c];
-        b.dKeysValues.read(dkv, m * 2 * c);
-        float[] qSums = new float[c];
-        float[] kvSums = new float[2 * c];
-        TransformerBlockMath.columnSums(dq, n, c, qSums, local[0]);
-        TransformerBlockMath.columnSums(dkv, m, 2 * c, kvSums, local[0]);
-        System.arraycopy(qSums, 0, sums, 0, c);
-        System.arraycopy(kvSums, 0, sums, c, 2 * c);
-        p.setGradient(CROSS_QKV_BIAS, sums, 3 * c);
-        Sgemm.multiply(
-                true,
-                false,
-                c,
-                c,
-                n,
-                1,
-                b.normed.pointer,
-                0,
-                c,
-                b.dQueries.pointer,
-                0,
-                c,
-                0,
-                p.gradientPointer(CROSS_QKV_WEIGHTS),
-                0,
-                3 * c);
-        Sgemm.multiply(
-                true,
-                false,
-                c,
-                2 * c,
-                m,
-                1,
-                b.contextRows.pointer,
-                0,
-                c,
-                b.dKeysValues.pointer,
-                0,
-                2 * c,
-                0,
-                p.gradientPointer(CROSS_QKV_WEIGHTS),
-                c,
-                3 * c);
-        // the norm's output gradient into b.product, the context rows' into b.contextRows (both read no more)
-        Sgemm.multiply(
-                false,
-                true,
-                n,
-                c,
-                c,
-                1,
-                b.dQueries.pointer,
-                0,
-                c,
-                p.pointer(CROSS_QKV_WEIGHTS),
-                0,
-                3 * c,
-                0,
-                b.product.pointer,
-                0,
-                c);
-        Sgemm.multiply(
-                false,
-                true,
-                m,
-                c,
-                2 * c,
-                1,
-                b.dKeysValues.pointer,
-                0,
-                2 * c,
-                p.pointer(CROSS_QKV_WEIGHTS),
-                c,
-                3 * c,
-                0,
-                b.contextRows.pointer,
-                0,
-                c);
+        CrossAttentionBackward.biases(b, p, local);
+        CrossAttentionBackward.weights(b, p);
+        CrossAttentionBackward.inputs(b, p);
+        float[] d = new float[n * c];
         b.product.read(d, n * c);
-        inputGradient(d, dOut, p, local);
+        CrossAttentionBackward.throughNorm(b, d, dOut, p, preNorm, residual, local);
         float[] rows = new float[m * c];
         b.contextRows.read(rows, m * c);
         float[] dContext = new float[m * c];
         TransformerBlockMath.fromRows(rows, dContext, b.mb, c, b.contextSteps);
         return dContext;
-    }
-
-    /** dOut becomes the input's gradient: the residual's (dOut itself, or none) plus the norm's backward of dh. */
-    private void inputGradient(float[] dh, float[] dOut, BlockParameters p, float[][] local) {
-        int c = width;
-        int n = b.mb * b.steps;
-        float[] dr = residual ? dOut : new float[n * c];
-        if (!preNorm) {
-            for (int i = 0; i < n * c; i++) {
-                dOut[i] = dr[i] + dh[i];
-            }
-            return;
-        }
-        float[] dGain = new float[c];
-        float[] dBias = new float[c];
-        TransformerBlockMath.layerNormBackward(
-                dh, b.xhat, b.rstd, p.vector(CROSS_NORM_GAIN), dr, dOut, dGain, dBias, new float[n * c], n, c, local);
-        p.setGradient(CROSS_NORM_GAIN, dGain, c);
-        p.setGradient(CROSS_NORM_BIAS, dBias, c);
     }
 }
