@@ -193,6 +193,40 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         return sides == null ? null : sides.modulation;
     }
 
+    /** A conditioned block's norm output (rows2) scaled and shifted for the branch (0 attention: first the vectors). */
+    private void modulate(TransformerBlockBuffers b, int branch) {
+        if (modulation() != null) {
+            if (branch == 0) {
+                sides.modulate(b.mb, b.length, p);
+            }
+            modulation().modulate(b.rows2, b.rows, branch);
+        }
+    }
+
+    /** out = residual + mask (rows1 + bias), times the branch's gate in a conditioned block. */
+    private void residual(
+            float[] residual, float[] bias, int maskAt, float[] out, TransformerBlockBuffers b, int branch) {
+        if (modulation() != null) {
+            modulation().gatedResidual(residual, b.rows1, bias, masks, maskAt, out, b.rows, branch);
+        } else {
+            TransformerBlockMath.residual(residual, b.rows1, bias, masks, maskAt, out, b.rows, width(), b.local);
+        }
+    }
+
+    /** A conditioned block's gate gradient from the output's; rows1 (dOut times the mask) times the gate. */
+    private void gateBackward(float[] dOut, TransformerBlockBuffers b, int branch) {
+        if (modulation() != null) {
+            modulation().gateBackward(dOut, b.rows1, b.rows, branch);
+        }
+    }
+
+    /** A conditioned block's shift and scale gradients from rows1 (the modulated norm's), which becomes the norm's. */
+    private void modulateBackward(TransformerBlockBuffers b, float[] xhat, String gain, String bias, int branch) {
+        if (modulation() != null) {
+            modulation().modulateBackward(b.rows1, xhat, vector(gain), vector(bias), b.rows, branch);
+        }
+    }
+
     /** Where the attention's output goes: the buffers' region, or with recompute this block's own. */
     private Region attended(TransformerBlockBuffers b) {
         if (!layerConf().isRecompute()) {
@@ -231,47 +265,9 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 c,
                 TransformerBlock.EPSILON,
                 b.local[0]);
-        TransformerBlockModulation modulation = modulation();
-        if (modulation != null) {
-            sides.modulate(b.mb, b.length, p);
-            modulation.modulate(b.rows2, n, 0);
-        }
+        modulate(b, 0);
         b.h1.write(b.rows2, nc);
-        // the bias as a product with a column of ones, then the projection added to it
-        Sgemm.multiply(
-                false,
-                false,
-                n,
-                3 * c,
-                1,
-                1,
-                b.ones.pointer,
-                0,
-                1,
-                ptr(QKV_BIAS),
-                0,
-                3 * c,
-                0,
-                b.qkv.pointer,
-                0,
-                3 * c);
-        Sgemm.multiply(
-                false,
-                false,
-                n,
-                3 * c,
-                c,
-                1,
-                b.h1.pointer,
-                0,
-                c,
-                ptr(QKV_WEIGHTS),
-                0,
-                3 * c,
-                1,
-                b.qkv.pointer,
-                0,
-                3 * c);
+        qkvForward(b);
         Region attended = attended(b);
         if (!attentionKept) {
             TransformerBlockAttention.forward(
@@ -279,11 +275,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         }
         Sgemm.multiply(false, false, n, c, c, 1, attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.gatedResidual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, 0);
-        } else {
-            TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c, b.local);
-        }
+        residual(b.x, vector(OUT_BIAS), 0, b.r1, b, 0);
         float[] r = sides == null ? b.r1 : sides.crossAttention(b.r1, b.mb, b.length, p, masks, b.local);
         TransformerBlockMath.layerNorm(
                 r,
@@ -296,24 +288,18 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 c,
                 TransformerBlock.EPSILON,
                 b.local[0]);
-        if (modulation != null) {
-            modulation.modulate(b.rows2, n, 1);
-        }
+        modulate(b, 1);
         b.h2.write(b.rows2, nc);
         // W1 is [C, F] column-major: row-major [F, C], used transposed
         Sgemm.multiply(false, true, n, f, c, 1, b.h2.pointer, 0, c, ptr(MLP1_WEIGHTS), 0, c, 0, b.u.pointer, 0, f);
         TransformerBlockGelu.forward(b, vector(MLP1_BIAS), f);
-        if (attentionKept && modulation == null) {
+        if (attentionKept && modulation() == null) {
             // the backward pass needs z and the GELU's slope, not the block's output (a gate's gradient needs it)
             return;
         }
         Sgemm.multiply(false, true, n, c, f, 1, b.z.pointer, 0, f, ptr(MLP2_WEIGHTS), 0, f, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.gatedResidual(r, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, 1);
-        } else {
-            TransformerBlockMath.residual(r, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, c, b.local);
-        }
+        residual(r, vector(MLP2_BIAS), nc, b.rows2, b, 1);
     }
 
     @Override
@@ -358,16 +344,15 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         int nc = n * c;
         float[] cs = new float[Math.max(c, f)];
         float[] cs2 = new float[c];
-        TransformerBlockModulation modulation = modulation();
         TransformerBlockCrossAttention cross = sides == null ? null : sides.cross;
         Sgemm.buffer(eps).get(0, b.rows1, 0, nc);
         TransformerBlockMath.toRows(b.rows1, b.dy, b.mb, c, b.length);
         // MLP branch: y = r1 + mask2 (z W2 + b2)
         TransformerBlockMath.masked(b.dy, masks, nc, b.rows1, nc);
-        if (modulation != null) {
-            modulation.beginBackward();
-            modulation.gateBackward(b.dy, b.rows1, n, 1);
+        if (modulation() != null) {
+            modulation().beginBackward();
         }
+        gateBackward(b.dy, b, 1);
         b.dm.write(b.rows1, nc);
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(MLP2_BIAS, cs, c);
@@ -379,9 +364,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         Sgemm.multiply(false, false, n, c, f, 1, b.dz.pointer, 0, f, ptr(MLP1_WEIGHTS), 0, c, 0, b.dh.pointer, 0, c);
         // dr1 = dy + norm2's backward
         b.dh.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.modulateBackward(b.rows1, b.xhat2, vector(NORM2_GAIN), vector(NORM2_BIAS), n, 1);
-        }
+        modulateBackward(b, b.xhat2, NORM2_GAIN, NORM2_BIAS, 1);
         TransformerBlockMath.layerNormBackward(
                 b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dy, b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM2_GAIN, cs, c);
@@ -389,9 +372,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
         float[] dContext = cross == null ? null : cross.backward(b.dr1, p, masks, 2 * nc, b.local);
         // attention branch: r1 = x + mask1 (attended Wo + bo)
         TransformerBlockMath.masked(b.dr1, masks, 0, b.rows1, nc);
-        if (modulation != null) {
-            modulation.gateBackward(b.dr1, b.rows1, n, 0);
-        }
+        gateBackward(b.dr1, b, 0);
         b.dm.write(b.rows1, nc);
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(OUT_BIAS, cs, c);
@@ -399,6 +380,21 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 true, false, c, c, n, 1, attended(b).pointer, 0, c, b.dm.pointer, 0, c, 0, gptr(OUT_WEIGHTS), 0, c);
         Sgemm.multiply(false, true, n, c, c, 1, b.dm.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.datt.pointer, 0, c);
         TransformerBlockAttention.backward(b, c, heads(), layerConf().isCausal());
+        qkvBackward(b);
+        // dx = dr1 + norm1's backward, in dr1
+        b.dh.read(b.rows1, nc);
+        modulateBackward(b, b.xhat1, NORM1_GAIN, NORM1_BIAS, 0);
+        TransformerBlockMath.layerNormBackward(
+                b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c, b.local);
+        setGradient(NORM1_GAIN, cs, c);
+        setGradient(NORM1_BIAS, cs2, c);
+        return new float[][] {modulation() == null ? null : modulation().backward(p), dContext};
+    }
+
+    /** The attention's input projection backward: bqkv's and Wqkv's gradients, and h1's into dh. */
+    private void qkvBackward(TransformerBlockBuffers b) {
+        int c = width();
+        int n = b.rows;
         Sgemm.columnSums(n, 3 * c, b.dqkv.pointer, 0, 3 * c, b.ones.pointer, gptr(QKV_BIAS), 0);
         Sgemm.multiply(
                 true,
@@ -434,16 +430,46 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
                 b.dh.pointer,
                 0,
                 c);
-        // dx = dr1 + norm1's backward, in dr1
-        b.dh.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.modulateBackward(b.rows1, b.xhat1, vector(NORM1_GAIN), vector(NORM1_BIAS), n, 0);
-        }
-        TransformerBlockMath.layerNormBackward(
-                b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c, b.local);
-        setGradient(NORM1_GAIN, cs, c);
-        setGradient(NORM1_BIAS, cs2, c);
-        return new float[][] {modulation == null ? null : modulation.backward(p), dContext};
+    }
+
+    /** qkv = h1 Wqkv + bqkv: the bias as a product with a column of ones, then the projection added to it. */
+    private void qkvForward(TransformerBlockBuffers b) {
+        int c = width();
+        int n = b.rows;
+        Sgemm.multiply(
+                false,
+                false,
+                n,
+                3 * c,
+                1,
+                1,
+                b.ones.pointer,
+                0,
+                1,
+                ptr(QKV_BIAS),
+                0,
+                3 * c,
+                0,
+                b.qkv.pointer,
+                0,
+                3 * c);
+        Sgemm.multiply(
+                false,
+                false,
+                n,
+                3 * c,
+                c,
+                1,
+                b.h1.pointer,
+                0,
+                c,
+                ptr(QKV_WEIGHTS),
+                0,
+                3 * c,
+                1,
+                b.qkv.pointer,
+                0,
+                3 * c);
     }
 
     private float[] vector(String key) {
