@@ -306,10 +306,13 @@ class SchemaBoundsAgreementTest {
                                         ? p.path("minimum").asInt()
                                         : 1);
                     case "array" -> layer.putArray(required.asText()).add(1);
+                    // an option naming a node names the data, which every graph has
                     default ->
                         layer.put(
                                 required.asText(),
-                                p.has("enum") ? p.get("enum").get(1).asText() : "x");
+                                p.has("enum")
+                                        ? p.get("enum").get(1).asText()
+                                        : LayerSpec.SIDE_INPUTS.contains(required.asText()) ? "input" : "x");
                 }
                 if (p.has("oneOf")) {
                     layer.put(required.asText(), 1);
