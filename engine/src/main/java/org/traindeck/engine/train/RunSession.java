@@ -225,6 +225,54 @@ final class RunSession {
     }
 
     private Trainer.Ending train() {
+        DevicePlacement placement = placeOnDevices();
+        try (StageSetup setup = new StageSetup(config, events, start, work)) {
+            Consumer<ComputationGraph> prepareModel = layerHelpers();
+            Trainer trainer = new Trainer(
+                    config,
+                    state,
+                    events,
+                    placement,
+                    faults,
+                    resumeFrom == null ? null : new ResumePoint(resumeFrom),
+                    "cuda".equals(Nd4jRuntime.backendKind()),
+                    prepareModel,
+                    null);
+            trainer.withPrepared(start, work).buildModel(setup);
+            writeDataFiles(setup.load(0).train());
+            WeightEma ema = new WeightEma();
+            CheckpointWriter writer = new CheckpointWriter(
+                            config,
+                            ConfigWriter.toJsonWithAbsolutePaths(config),
+                            runDir,
+                            events,
+                            faults,
+                            trainer::fingerprint)
+                    .withEma(ema);
+            List<TrainingCallback> policies = policies(trainer, ema, writer, placement);
+            SamplePredictionsCallback samples = config.logging().samples().on()
+                    ? new SamplePredictionsCallback(
+                            config.logging().samples(),
+                            config.seed(),
+                            events,
+                            trainer::net,
+                            new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
+                    : null;
+            if (samples != null) {
+                policies.add(samples);
+            }
+            try {
+                return trainer.train(setup, new Callbacks(policies));
+            } finally {
+                if (samples != null) {
+                    samples.close();
+                }
+            }
+        }
+    }
+
+    /** The chosen devices, the master model's thread attached to the first; what was set up is logged. */
+    private DevicePlacement placeOnDevices() {
         Nd4jRuntime.init();
         DevicePlacement placement;
         try {
@@ -257,77 +305,42 @@ final class RunSession {
         }
         events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
-        try (StageSetup setup = new StageSetup(config, events, start, work)) {
-            Consumer<ComputationGraph> prepareModel = layerHelpers();
-            Trainer trainer = new Trainer(
-                    config,
-                    state,
-                    events,
-                    placement,
-                    faults,
-                    resumeFrom == null ? null : new ResumePoint(resumeFrom),
-                    "cuda".equals(Nd4jRuntime.backendKind()),
-                    prepareModel,
-                    null);
-            trainer.withPrepared(start, work).buildModel(setup);
-            writeDataFiles(setup.load(0).train());
-            WeightEma ema = new WeightEma();
-            CheckpointWriter writer = new CheckpointWriter(
-                            config,
-                            ConfigWriter.toJsonWithAbsolutePaths(config),
-                            runDir,
-                            events,
-                            faults,
-                            trainer::fingerprint)
-                    .withEma(ema);
-            List<TrainingCallback> policies = new ArrayList<>();
-            if (watchdog != null) {
-                policies.add(new WatchdogCallback(watchdog));
-            }
-            policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
-            // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
-            List<String> deviceIds = config.parallel().onCluster()
-                    ? IntStream.range(0, config.parallel().executors())
-                            .mapToObj(i -> "executor" + i)
-                            .toList()
-                    : placement.deviceIds();
-            if (energyByStage != null) {
-                policies.add(energyByStage);
-            }
-            policies.add(new MetricWindows(
-                    events,
-                    deviceIds,
-                    config.logging().everySteps(),
-                    config.parallel().baselineSamplesPerSecond()));
-            LayerHealthConfig layers = config.logging().layers();
-            if (layers.figuresOn() || layers.histogramsOn()) {
-                policies.add(new LayerHealthCallback(events, layers));
-            }
-            policies.add(new ValidationCallback(events, trainer::net));
-            policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
-            policies.add(new DiffusionSamplingCallback(
-                    events, trainer::net, ema, config.seed(), config.logging().samples()));
-            policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
-            policies.add(new OneDnnWatch(events, trainer::net));
-            SamplePredictionsCallback samples = config.logging().samples().on()
-                    ? new SamplePredictionsCallback(
-                            config.logging().samples(),
-                            config.seed(),
-                            events,
-                            trainer::net,
-                            new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
-                    : null;
-            if (samples != null) {
-                policies.add(samples);
-            }
-            try {
-                return trainer.train(setup, new Callbacks(policies));
-            } finally {
-                if (samples != null) {
-                    samples.close();
-                }
-            }
+        return placement;
+    }
+
+    /** The callbacks of a run, in the order they see each event (validation before what reads its figures). */
+    private List<TrainingCallback> policies(
+            Trainer trainer, WeightEma ema, CheckpointWriter writer, DevicePlacement placement) {
+        List<TrainingCallback> policies = new ArrayList<>();
+        if (watchdog != null) {
+            policies.add(new WatchdogCallback(watchdog));
         }
+        policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
+        // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
+        List<String> deviceIds = config.parallel().onCluster()
+                ? IntStream.range(0, config.parallel().executors())
+                        .mapToObj(i -> "executor" + i)
+                        .toList()
+                : placement.deviceIds();
+        if (energyByStage != null) {
+            policies.add(energyByStage);
+        }
+        policies.add(new MetricWindows(
+                events,
+                deviceIds,
+                config.logging().everySteps(),
+                config.parallel().baselineSamplesPerSecond()));
+        LayerHealthConfig layers = config.logging().layers();
+        if (layers.figuresOn() || layers.histogramsOn()) {
+            policies.add(new LayerHealthCallback(events, layers));
+        }
+        policies.add(new ValidationCallback(events, trainer::net));
+        policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
+        policies.add(new DiffusionSamplingCallback(
+                events, trainer::net, ema, config.seed(), config.logging().samples()));
+        policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
+        policies.add(new OneDnnWatch(events, trainer::net));
+        return policies;
     }
 
     /** The text's tokens in id order, beside the run's config: what the model's outputs mean. */
