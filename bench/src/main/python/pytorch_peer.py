@@ -2,7 +2,7 @@
 bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|vit|gpt|vit-ws|gpt-ws EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES]
+usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|unet|vit|gpt|vit-ws|gpt-ws EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES]
   BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none);
   SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's)
 """
@@ -127,6 +127,31 @@ class ResNetStyle(nn.Module):
         return self.rest(torch.relu(self.block(s) + s))
 
 
+class UNet(nn.Module):
+    """sample-configs/shapes-unet.json: 3x3 convolutions with bias and relu ("same" padding), two 2x2 max pools, two
+    nearest x2 upsamplings each joined to the encoder's features along the channels (upsampled first), a 1x1
+    convolution to 3 classes (TrainDeck's segmentation head) and a per-pixel softmax loss: 118,019 parameters."""
+
+    def __init__(self, classes=3):
+        super().__init__()
+
+        def pair(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU(),
+                                 nn.Conv2d(cout, cout, 3, padding=1), nn.ReLU())
+
+        self.enc1, self.enc2, self.bottom = pair(1, 16), pair(16, 32), pair(32, 64)
+        self.dec2, self.dec1 = pair(96, 32), pair(48, 16)
+        self.pool, self.up = nn.MaxPool2d(2), nn.Upsample(scale_factor=2, mode="nearest")
+        self.head = nn.Conv2d(16, classes, 1)
+
+    def forward(self, x):  # [mb, 1, 32, 32] -> [mb, classes, 32, 32]
+        e1 = self.enc1(x)
+        e2 = self.enc2(self.pool(e1))
+        b = self.bottom(self.pool(e2))
+        d2 = self.dec2(torch.cat([self.up(b), e2], dim=1))
+        return self.head(self.dec1(torch.cat([self.up(d2), e1], dim=1)))
+
+
 def text_windows(path, context=GPT_CONTEXT, limit=GPT_WINDOWS):
     """As TrainDeck's TextReader: the distinct characters sorted by code point, windows of the context every stride
     characters (the first `limit` of them), targets one character later."""
@@ -169,6 +194,11 @@ def model_and_data(kind, text=None, samples=0):
         net = ResNetStyle()
         x = torch.rand(samples or 512, 3, 32, 32)
         batch = 64
+    elif kind == "unet":
+        # per-pixel classes as the shapes data's masks; random images of its size (1,200 of 32x32x1)
+        net = UNet()
+        x = torch.rand(samples or 1200, 1, 32, 32)
+        return net, x, torch.randint(0, 3, (x.shape[0], 32, 32)), 32
     elif kind == "vit":
         net = Vit()
         x = torch.rand(samples or VIT_SAMPLES, 1, 28, 28)
@@ -213,7 +243,10 @@ def main():
                 idx = order[i:i + batch]
                 opt.zero_grad()
                 out = net(x[idx])
-                loss = loss_fn(out.reshape(-1, out.shape[-1]), y[idx].reshape(-1))
+                if out.dim() == 4:  # per-pixel classes [mb, classes, h, w]
+                    loss = loss_fn(out, y[idx])
+                else:
+                    loss = loss_fn(out.reshape(-1, out.shape[-1]), y[idx].reshape(-1))
                 loss.backward()
                 opt.step()
             if epoch > 0:

@@ -23,7 +23,10 @@ public final class BenchMain {
      * loader, pipeline, chart, library, startup; none named runs them all. "small-peers" is the part of "peer" that
      * compares the MLP and LeNets, "resnet" the part that compares a ResNet-style network with batch norm
      * (-Dtraindeck.bench.resnetPairs=N; -Dtraindeck.bench.resnetSamples=N examples an epoch;
-     * -Dtraindeck.bench.resnetReference=false leaves out DL4J's BatchNormalization), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
+     * -Dtraindeck.bench.resnetReference=false leaves out DL4J's BatchNormalization), "convnets" the part that compares
+     * the U-Net sample and a LeNet graph, each also with pooling, upsampling and concat on DL4J's layers ("unet" or
+     * "lenet-graph": one of them; -Dtraindeck.bench.convPairs=N, -Dtraindeck.bench.convReference=false leaves out DL4J's
+     * layers), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "kernels" (only when named) the samples on the own transformer kernel against
@@ -115,6 +118,19 @@ public final class BenchMain {
                     home.resolve("bench/src/main/python/pytorch_peer.py"),
                     threads,
                     report);
+        }
+        boolean convnets = wanted(only, "peer") || only.contains("convnets");
+        int convPairs = Integer.getInteger("traindeck.bench.convPairs", 3);
+        boolean convReference = !"false".equals(System.getProperty("traindeck.bench.convReference"));
+        if (convnets || only.contains("unet")) {
+            System.out.println("the U-Net sample against PyTorch, 1 thread…");
+            ConvSamplePeers.compare(
+                    ConvSamplePeers.unet(home), home, out.resolve("peer-unet"), convPairs, convReference, report);
+        }
+        if (convnets || only.contains("lenet-graph")) {
+            System.out.println("a LeNet graph against PyTorch, 1 thread…");
+            ConvSamplePeers.compare(
+                    ConvSamplePeers.lenet(), home, out.resolve("peer-lenet"), convPairs, convReference, report);
         }
         boolean transformers = wanted(only, "peer") || only.contains("transformers");
         if (transformers || only.contains("vit")) {

@@ -1,0 +1,204 @@
+package org.traindeck.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.model.ModelCompiler;
+
+/**
+ * Convolutional networks without batch norm against PyTorch at one thread (bench/src/main/python/pytorch_peer.py): the
+ * shapes-unet sample's U-Net and a LeNet, each as a graph so that its pooling, upsampling and concat nodes can be put
+ * back on DL4J's layers ({@code "kernel": "dl4j"}, the kernels' before). Every TrainDeck run is a fresh JVM with
+ * OMP_NUM_THREADS=1, as the peer is a fresh process with one thread; a pair runs PyTorch, TrainDeck, then (with the
+ * reference) TrainDeck on DL4J's layers.
+ */
+final class ConvSamplePeers {
+
+    /** The node types whose kernel the reference puts back on DL4J's layers. */
+    static final Set<String> KERNEL_NODES = Set.of("maxPool2d", "upsample2d", "concat");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A network, its bench data and the peer script's name for it; {@code flops} per example (convolutions, dense). */
+    record Sample(String kind, String name, EngineBench.Workload workload, double flops) {}
+
+    private ConvSamplePeers() {}
+
+    /** shapes-unet.json's model on the shapes data (all 1,200 images, no validation, no augmentation), batch 32. */
+    static Sample unet(Path home) throws Exception {
+        String shapes = home.resolve("data/shapes/shapes.npz")
+                .toAbsolutePath()
+                .toString()
+                .replace("\\", "/");
+        String data = "{\"type\": \"numpy\", \"task\": \"segmentation\", \"inputs\": \"" + shapes
+                + ":x\", \"targets\": \"" + shapes + ":y\", \"numClasses\": 3, \"scale\": 0.00392156862745098}";
+        String model = JSON.readTree(
+                        home.resolve("sample-configs/shapes-unet.json").toFile())
+                .get("model")
+                .toString();
+        return new Sample(
+                "unet",
+                "shapes-unet.json's U-Net (32×32×1, 1,200 images, batch 32)",
+                new EngineBench.Workload("U-Net", model, data, 1200, 32),
+                unetFlops());
+    }
+
+    /** The LeNet of the small peers (8, 16 channels, dense 64; synthetic 28×28 images, batch 64) as a graph. */
+    static Sample lenet() {
+        String model = """
+                {"type": "graph", "layers": [
+                  {"name": "conv1", "type": "conv2d", "filters": 8, "kernel": 5, "activation": "relu"},
+                  {"name": "pool1", "type": "maxPool2d"},
+                  {"name": "conv2", "type": "conv2d", "filters": 16, "kernel": 5, "activation": "relu"},
+                  {"name": "pool2", "type": "maxPool2d"},
+                  {"name": "dense", "type": "dense", "units": 64, "activation": "relu"}
+                ]}""";
+        int samples = 8192;
+        String data = "{\"type\": \"synthetic\", \"samples\": " + samples
+                + ", \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}";
+        double forward = conv(28, 1, 8, 25) + conv(14, 8, 16, 25) + 2.0 * 784 * 64 + 2.0 * 64 * 10;
+        return new Sample(
+                "lenet",
+                "LeNet 28×28 (8, 16 channels, dense 64; 8,192 synthetic images, batch 64)",
+                new EngineBench.Workload("LeNet", model, data, samples, 64),
+                3 * forward);
+    }
+
+    private static double unetFlops() {
+        double forward = conv(32, 1, 16, 9)
+                + conv(32, 16, 16, 9)
+                + conv(16, 16, 32, 9)
+                + conv(16, 32, 32, 9)
+                + conv(8, 32, 64, 9)
+                + conv(8, 64, 64, 9)
+                + conv(16, 96, 32, 9)
+                + conv(16, 32, 32, 9)
+                + conv(32, 48, 16, 9)
+                + conv(32, 16, 16, 9)
+                + conv(32, 16, 3, 1);
+        return 3 * forward;
+    }
+
+    private static double conv(int size, int in, int out, int taps) {
+        return 2.0 * size * size * in * out * taps;
+    }
+
+    /** The same network with {@code "kernel": "dl4j"} on every pooling, upsampling and concat node. */
+    static EngineBench.Workload onDl4jLayers(EngineBench.Workload w) throws Exception {
+        ObjectNode model = (ObjectNode) JSON.readTree(w.model());
+        for (JsonNode node : model.withArray("layers")) {
+            if (KERNEL_NODES.contains(node.path("type").asText())) {
+                ((ObjectNode) node).put("kernel", "dl4j");
+            }
+        }
+        return new EngineBench.Workload(
+                w.name() + ", DL4J's layers", model.toString(), w.data(), w.samples(), w.batch());
+    }
+
+    /** {@code pairs} rounds of PyTorch, TrainDeck (and, with {@code withReference}, TrainDeck on DL4J's layers). */
+    static void compare(Sample s, Path home, Path out, int pairs, boolean withReference, Report report)
+            throws Exception {
+        Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
+        String python = PeerBench.python();
+        if (python == null) {
+            report.add("CPU peer", s.name(), "—", "skipped: PyTorch is not installed", "—", "—");
+            return;
+        }
+        EngineBench.Workload w = s.workload();
+        long ours = parameters(w, out.resolve(s.kind() + "-params"));
+        EngineBench.Workload reference = withReference ? onDl4jLayers(w) : null;
+        double[] torch = new double[pairs];
+        double[] td = new double[pairs];
+        double[] ref = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            PeerBench.PeerRun t = PeerBench.run(
+                    python,
+                    script,
+                    List.of(
+                            s.kind(),
+                            String.valueOf(EngineBench.EPOCHS),
+                            "1",
+                            "1",
+                            "0",
+                            "-",
+                            String.valueOf(w.samples())),
+                    1);
+            if (t.parameters() != ours) {
+                report.add(
+                        "CPU peer",
+                        s.name(),
+                        "—",
+                        "skipped: PyTorch's network has " + t.parameters() + " parameters, TrainDeck's " + ours,
+                        "—",
+                        "—");
+                return;
+            }
+            torch[i] = t.samplesPerSecond()[0];
+            td[i] = child(w, out.resolve(s.kind() + "-own-" + i));
+            if (reference != null) {
+                ref[i] = child(reference, out.resolve(s.kind() + "-dl4j-" + i));
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "    pair %d: TrainDeck %.1f%s vs PyTorch %.1f samples/s%n",
+                    i + 1,
+                    td[i],
+                    reference == null ? "" : String.format(Locale.ROOT, " (DL4J's layers %.1f)", ref[i]),
+                    torch[i]);
+        }
+        MachinePeak peak = MachinePeak.read();
+        String peer = Stats.of(torch).format("samples/s", 0) + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " "
+                + PeerBench.describe(python);
+        String params = String.format(Locale.ROOT, ", 1 thread, %,d parameters in both", ours);
+        report.add(
+                "CPU peer",
+                s.name() + params,
+                Stats.of(td).format("samples/s", 0) + SmallNetFlops.rate(td, s.flops(), 1, peak),
+                peer,
+                ratio(td, torch),
+                "≥ 1×");
+        if (reference != null) {
+            report.add(
+                    "CPU peer",
+                    s.name() + ", pooling, upsampling and concat on DL4J's layers",
+                    Stats.of(ref).format("samples/s", 0),
+                    peer,
+                    ratio(ref, torch),
+                    "(the kernels' before)");
+            report.add("CPU peer", s.name() + ": kernels / DL4J's layers", "—", "—", ratio(td, ref), "> 1×");
+        }
+    }
+
+    private static String ratio(double[] a, double[] b) {
+        double[] r = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            r[i] = a[i] / b[i];
+        }
+        Stats s = Stats.of(r);
+        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", s.median(), s.min(), s.max(), r.length);
+    }
+
+    private static long parameters(EngineBench.Workload w, Path out) throws Exception {
+        RunConfig sizing = EngineBench.config(w, out, "cpu");
+        Dataset data = DataLoader.load(sizing, sizing.data(), "data").train();
+        return ModelCompiler.build(sizing.model(), ModelCompiler.inputOf(sizing.model(), data), 1)
+                .numParams();
+    }
+
+    private static double child(EngineBench.Workload w, Path out) throws Exception {
+        return Double.parseDouble(ChildJvm.result(
+                TrainDeckChildRun.class,
+                w.childArgs("cpu", out.toString()),
+                Map.of("OMP_NUM_THREADS", "1"),
+                TrainDeckChildRun.RESULT,
+                "the TrainDeck run (" + w.name() + ", OMP_NUM_THREADS=1)"));
+    }
+}
