@@ -23,7 +23,10 @@ public final class KernelChoices {
             "transformerBlock",
             "embedding",
             "positionEmbedding",
-            "patches");
+            "patches",
+            "maxPool2d",
+            "upsample2d",
+            "concat");
 
     private static final String OPTION = "kernel";
     private static final String RECOMPUTE = "recompute";
