@@ -99,26 +99,35 @@ public class MaxPoolKernelLayer extends SubsamplingLayer {
             gs.get(p * oh * ow, g, 0, oh * ow);
             Arrays.fill(in, grad, grad + h * w, 0f);
             for (int y = 0; y < oh; y++) {
-                int r0 = 2 * y * w;
-                int r1 = r0 + w;
-                for (int c = 0; c < ow; c++) {
-                    int i = r0 + 2 * c;
-                    int best = i;
-                    if (in[i + 1] > in[best]) {
-                        best = i + 1;
-                    }
-                    if (in[r1 + 2 * c] > in[best]) {
-                        best = r1 + 2 * c;
-                    }
-                    if (in[r1 + 2 * c + 1] > in[best]) {
-                        best = r1 + 2 * c + 1;
-                    }
-                    in[grad + best] = g[y * ow + c];
-                }
+                routeRow(in, g, y * ow, ow, 2 * y * w, 2 * y * w + w, grad);
             }
             to.put(p * h * w, in, grad, h * w);
         }
         return new Pair<>(new DefaultGradient(), dx);
+    }
+
+    /**
+     * One row of windows backward: the gradient to the window's first maximum, 0 to the rest, written at {@code grad}
+     * past the input's positions in {@code in}. Selects instead of branches: on random activations a branch on which
+     * of four is largest is mispredicted about half the time (the relu kernel's lesson).
+     */
+    private static void routeRow(float[] in, float[] g, int at, int ow, int r0, int r1, int grad) {
+        for (int c = 0; c < ow; c++) {
+            float a = in[r0 + 2 * c];
+            float b = in[r0 + 2 * c + 1];
+            float d = in[r1 + 2 * c];
+            float e = in[r1 + 2 * c + 1];
+            float m = Math.max(Math.max(a, b), Math.max(d, e));
+            float dy = g[at + c];
+            boolean first = a == m;
+            boolean second = !first && b == m;
+            boolean third = !first && !second && d == m;
+            boolean fourth = !first && !second && !third;
+            in[grad + r0 + 2 * c] = first ? dy : 0f;
+            in[grad + r0 + 2 * c + 1] = second ? dy : 0f;
+            in[grad + r1 + 2 * c] = third ? dy : 0f;
+            in[grad + r1 + 2 * c + 1] = fourth ? dy : 0f;
+        }
     }
 
     /** This thread's scratch arrays, grown to at least {@code a} and {@code b} floats. */
