@@ -8,6 +8,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.layers.BatchNormalization;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.Dataset;
@@ -22,74 +26,15 @@ import org.traindeck.engine.model.ModelCompiler;
  */
 final class ConvSamplePeers {
 
+    /** A batch norm's parameters that no gradient trains (PyTorch's buffers, not its parameters). */
+    private static final Set<String> RUNNING_STATISTICS = Set.of("mean", "var", "log10stdev");
+
     /** The node types whose kernel the reference puts back on DL4J's layers. */
     static final Set<String> KERNEL_NODES = Set.of("maxPool2d", "upsample2d", "concat");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A network, its bench data and the peer script's name for it; {@code flops} per example (convolutions, dense). */
-    record Sample(String kind, String name, EngineBench.Workload workload, double flops) {}
-
     private ConvSamplePeers() {}
-
-    /** shapes-unet.json's model on the shapes data (all 1,200 images, no validation, no augmentation), batch 32. */
-    static Sample unet(Path home) throws Exception {
-        String shapes = home.resolve("data/shapes/shapes.npz")
-                .toAbsolutePath()
-                .toString()
-                .replace("\\", "/");
-        String data = "{\"type\": \"numpy\", \"task\": \"segmentation\", \"inputs\": \"" + shapes
-                + ":x\", \"targets\": \"" + shapes + ":y\", \"numClasses\": 3, \"scale\": 0.00392156862745098}";
-        String model = JSON.readTree(
-                        home.resolve("sample-configs/shapes-unet.json").toFile())
-                .get("model")
-                .toString();
-        return new Sample(
-                "unet",
-                "shapes-unet.json's U-Net (32×32×1, 1,200 images, batch 32)",
-                new EngineBench.Workload("U-Net", model, data, 1200, 32),
-                unetFlops());
-    }
-
-    /** The LeNet of the small peers (8, 16 channels, dense 64; synthetic 28×28 images, batch 64) as a graph. */
-    static Sample lenet() {
-        String model = """
-                {"type": "graph", "layers": [
-                  {"name": "conv1", "type": "conv2d", "filters": 8, "kernel": 5, "activation": "relu"},
-                  {"name": "pool1", "type": "maxPool2d"},
-                  {"name": "conv2", "type": "conv2d", "filters": 16, "kernel": 5, "activation": "relu"},
-                  {"name": "pool2", "type": "maxPool2d"},
-                  {"name": "dense", "type": "dense", "units": 64, "activation": "relu"}
-                ]}""";
-        int samples = 8192;
-        String data = "{\"type\": \"synthetic\", \"samples\": " + samples
-                + ", \"imageShape\": [28, 28, 1], \"numClasses\": 10, \"noise\": 0.5}";
-        double forward = conv(28, 1, 8, 25) + conv(14, 8, 16, 25) + 2.0 * 784 * 64 + 2.0 * 64 * 10;
-        return new Sample(
-                "lenet",
-                "LeNet 28×28 (8, 16 channels, dense 64; 8,192 synthetic images, batch 64)",
-                new EngineBench.Workload("LeNet", model, data, samples, 64),
-                3 * forward);
-    }
-
-    private static double unetFlops() {
-        double forward = conv(32, 1, 16, 9)
-                + conv(32, 16, 16, 9)
-                + conv(16, 16, 32, 9)
-                + conv(16, 32, 32, 9)
-                + conv(8, 32, 64, 9)
-                + conv(8, 64, 64, 9)
-                + conv(16, 96, 32, 9)
-                + conv(16, 32, 32, 9)
-                + conv(32, 48, 16, 9)
-                + conv(32, 16, 16, 9)
-                + conv(32, 16, 3, 1);
-        return 3 * forward;
-    }
-
-    private static double conv(int size, int in, int out, int taps) {
-        return 2.0 * size * size * in * out * taps;
-    }
 
     /** The same network with {@code "kernel": "dl4j"} on every pooling, upsampling and concat node. */
     static EngineBench.Workload onDl4jLayers(EngineBench.Workload w) throws Exception {
@@ -104,7 +49,7 @@ final class ConvSamplePeers {
     }
 
     /** {@code pairs} rounds of PyTorch, TrainDeck (and, with {@code withReference}, TrainDeck on DL4J's layers). */
-    static void compare(Sample s, Path home, Path out, int pairs, boolean withReference, Report report)
+    static void compare(ConvSampleNets.Sample s, Path home, Path out, int pairs, boolean withReference, Report report)
             throws Exception {
         Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
         String python = PeerBench.python();
@@ -157,7 +102,7 @@ final class ConvSamplePeers {
         MachinePeak peak = MachinePeak.read();
         String peer = Stats.of(torch).format("samples/s", 0) + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " "
                 + PeerBench.describe(python);
-        String params = String.format(Locale.ROOT, ", 1 thread, %,d parameters in both", ours);
+        String params = String.format(Locale.ROOT, ", 1 thread, %,d trained parameters in both", ours);
         report.add(
                 "CPU peer",
                 s.name() + params,
@@ -186,11 +131,20 @@ final class ConvSamplePeers {
         return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", s.median(), s.min(), s.max(), r.length);
     }
 
+    /** The parameters a gradient trains (a batch norm's running statistics left out, as PyTorch counts them). */
     private static long parameters(EngineBench.Workload w, Path out) throws Exception {
         RunConfig sizing = EngineBench.config(w, out, "cpu");
         Dataset data = DataLoader.load(sizing, sizing.data(), "data").train();
-        return ModelCompiler.build(sizing.model(), ModelCompiler.inputOf(sizing.model(), data), 1)
-                .numParams();
+        ComputationGraph net = ModelCompiler.build(sizing.model(), ModelCompiler.inputOf(sizing.model(), data), 1);
+        long trained = 0;
+        for (Layer layer : net.getLayers()) {
+            for (Map.Entry<String, INDArray> p : layer.paramTable().entrySet()) {
+                boolean runningStatistic = layer.conf().getLayer() instanceof BatchNormalization
+                        && RUNNING_STATISTICS.contains(p.getKey());
+                trained += runningStatistic ? 0 : p.getValue().length();
+            }
+        }
+        return trained;
     }
 
     private static double child(EngineBench.Workload w, Path out) throws Exception {
