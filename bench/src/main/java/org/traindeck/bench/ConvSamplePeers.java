@@ -99,9 +99,21 @@ final class ConvSamplePeers {
                     reference == null ? "" : String.format(Locale.ROOT, " (DL4J's layers %.1f)", ref[i]),
                     torch[i]);
         }
+        rows(s, ours, torch, td, reference == null ? null : ref, PeerBench.describe(python), report);
+    }
+
+    /** The rows of one network: TrainDeck against PyTorch and, with {@code ref}, DL4J's layers against both. */
+    private static void rows(
+            ConvSampleNets.Sample s,
+            long ours,
+            double[] torch,
+            double[] td,
+            double[] ref,
+            String torchName,
+            Report report) {
         MachinePeak peak = MachinePeak.read();
         String peer = Stats.of(torch).format("samples/s", 0) + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " "
-                + PeerBench.describe(python);
+                + torchName;
         String params = String.format(Locale.ROOT, ", 1 thread, %,d trained parameters in both", ours);
         report.add(
                 "CPU peer",
@@ -110,7 +122,7 @@ final class ConvSamplePeers {
                 peer,
                 ratio(td, torch),
                 "≥ 1×");
-        if (reference != null) {
+        if (ref != null) {
             report.add(
                     "CPU peer",
                     s.name() + ", pooling, upsampling and concat on DL4J's layers",
