@@ -39,6 +39,7 @@ class ConfigSchemaTest {
                         "val/mean_iou",
                         "val/psnr",
                         "val/perplexity",
+                        "val/projection_error",
                         "train/epoch_loss",
                         "val_ema/loss",
                         "val_ema/accuracy",

@@ -36,8 +36,8 @@ class ConditionedBlockNodeTest {
     @Test
     void aConditionedCrossAttendingBlockAndACrossAttentionBuildAndTrain() {
         ModelSummary s = built(layers("cond", 8, ""), dir).summary();
-        assertThat(shapeOf(s, "blk")).isEqualTo("[8, 16]");
-        assertThat(shapeOf(s, "cross")).isEqualTo("[8, 16]");
+        assertThat(shapeOf(s, "blk")).isEqualTo("[16, 8]");
+        assertThat(shapeOf(s, "cross")).isEqualTo("[16, 8]");
         ComputationGraphConfiguration conf = ModelCompiler.configuration(
                 model(layers("cond", 8, ", \"dropout\": 0.1"), dir), GraphFixture.IMAGES, 1);
         assertThat(conf.getVertices().get("blk_packed")).isEqualTo(new BlockInputsVertex(true, true));
@@ -59,7 +59,7 @@ class ConditionedBlockNodeTest {
     void aContextOfAnotherWidthIsReportedAtItsOptionWithTheFix() {
         ConfigProblem p = firstError(layers("cond", 4, ""), dir);
         assertThat(p.path()).isEqualTo("model.layers[4].context");
-        assertThat(p.message()).contains("[4 features, 4 steps]").contains("project the context to 8 features");
+        assertThat(p.message()).contains("[4 steps, 4 features]").contains("project the context to 8 features");
     }
 
     @Test

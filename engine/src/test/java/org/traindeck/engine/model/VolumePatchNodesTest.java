@@ -42,7 +42,7 @@ class VolumePatchNodesTest {
     @Test
     void shapesAndParameterCountsInTheSummary() {
         ModelCheck.Checked c = built(CUBE.formatted("", ""), dir);
-        assertThat(shapeOf(c.summary(), "tokens")).isEqualTo("[6, 8]");
+        assertThat(shapeOf(c.summary(), "tokens")).isEqualTo("[8, 6]");
         assertThat(shapeOf(c.summary(), "volume")).isEqualTo("[4, 4, 4, 3]");
         // 2³·1·6 projection + 6 bias + 8·6 positions; 6·(2³·3) weights + 2³·3 bias
         assertThat(row(c.summary(), "tokens").parameters()).isEqualTo(48 + 6 + 48);

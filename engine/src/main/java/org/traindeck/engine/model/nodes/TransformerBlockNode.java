@@ -75,7 +75,7 @@ public final class TransformerBlockNode implements LayerKind {
         if (!(in instanceof InputType.InputTypeRecurrent r) || r.getSize() != width) {
             throw new ShapeError(
                     "context",
-                    "attends to context tokens [" + width + ", steps] as wide as its own tokens, but its context gives "
+                    "attends to context tokens [steps, " + width + "] as wide as its own tokens, but its context gives "
                             + Shapes.describe(in) + ": project the context to " + width
                             + " features first (a dense node of " + width + " units; for images or volumes, patches"
                             + " with \"units\": " + width + ")");
