@@ -3,12 +3,14 @@ package org.traindeck.engine.parallel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -273,6 +275,10 @@ class ParallelTrainingTest {
         assertThat(r.steps()).isEqualTo(6);
         String log = Files.readString(r.runDir().resolve("train.log"));
         assertThat(log).contains("WATCHDOG").contains("Thread dump").contains("\"traindeck-train-par\"");
+        // the abandoned thread unwinds after the result is in (and may still log): the folder is removed after it
+        await().atMost(Duration.ofMinutes(2))
+                .until(() -> Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(t -> t.getName().equals("traindeck-train-par") && t.isAlive()));
     }
 
     @Test
