@@ -31,10 +31,13 @@ class SignalDuringValidationProcessTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int STEPS_PER_EPOCH = 50;
-    /** 40 validation batches of 512 at 1 s each: the validation outlasts the bound on the stop by far. */
-    private static final long VALIDATION_BATCH_PAUSE_MS = 1000;
+    /**
+     * 40 validation batches of 512 at 2 s each: the validation (80 s) outlasts the bound on the stop by far, and the
+     * bound leaves a loaded machine time to write the checkpoint and exit (20 s was not always enough).
+     */
+    private static final long VALIDATION_BATCH_PAUSE_MS = 2000;
 
-    private static final Duration STOP_BOUND = Duration.ofSeconds(20);
+    private static final Duration STOP_BOUND = Duration.ofSeconds(40);
 
     private static boolean logged(Path runDir, String metric, long atLeastStep) {
         try {
@@ -69,7 +72,7 @@ class SignalDuringValidationProcessTest {
                 "train",
                 config.toString());
         try {
-            // train.log says so at once when the first validation begins; it lasts 40 s
+            // train.log says so at once when the first validation begins; it lasts 80 s
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> {
