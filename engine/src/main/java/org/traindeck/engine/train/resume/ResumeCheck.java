@@ -30,7 +30,7 @@ public final class ResumeCheck {
             if (starts && !original.modelAt(i).equals(updated.modelAt(i))) {
                 problems.add(problem(
                         updated.modelPathAt(i),
-                        "differs from the model the checkpoint's stages were trained with ("
+                        "differs from the model the checkpoint was trained with ("
                                 + original.modelAt(i).type()
                                 + "): a checkpoint's parameters fit only their own architecture"));
             }
