@@ -10,9 +10,9 @@ gate of the self-attention branch, then of the MLP branch; norms keep their own 
 cross-attention to the context tokens between the self-attention and the MLP; unpatch3d (each token projected to its
 4^3 patch); the 1x1x1 Convolution3D head TrainDeck appends; MSE against the v target.
 
-A step as TrainDeck's DiffusionDraws: per example t uniform in [0, 1000) and Gaussian noise, the cosine schedule's
-alpha-bar, x_t = sqrt(a) x0 + sqrt(1 - a) eps fed with t (as a number) to the network, target
-v = sqrt(a) eps - sqrt(1 - a) x0.
+A step as TrainDeck's DiffusionDraws: per example t uniform in [0, timesteps) and Gaussian noise, the schedule's
+alpha-bar (NoiseSchedule's linear or cosine), x_t = sqrt(a) x0 + sqrt(1 - a) eps fed with t (as a number) to the
+network, the sample's prediction as the target (Prediction: eps, v = sqrt(a) eps - sqrt(1 - a) x0, or x0).
 """
 import math
 import time
@@ -21,7 +21,6 @@ import numpy as np
 import torch
 from torch import nn
 
-TIMESTEPS = 1000
 WIDTH = 64
 
 
@@ -32,13 +31,26 @@ class SigmoidGelu(nn.Module):
         return x * torch.sigmoid(1.702 * x)
 
 
-def cosine_alpha_bar(steps=TIMESTEPS, offset=0.008):
-    """As TrainDeck's NoiseSchedule (diffusers' squaredcos_cap_v2): betas capped at 0.999, their running product."""
+def alpha_bar(schedule, steps, offset=0.008):
+    """As TrainDeck's NoiseSchedule: DDPM's linear betas (1e-4 to 0.02), or the cosine ones (diffusers'
+    squaredcos_cap_v2, capped at 0.999); their running product."""
     def f(fraction):
         return math.cos((fraction + offset) / (1 + offset) * math.pi / 2) ** 2
 
-    betas = [min(1 - f((t + 1) / steps) / f(t / steps), 0.999) for t in range(steps)]
+    if schedule == "cosine":
+        betas = [min(1 - f((t + 1) / steps) / f(t / steps), 0.999) for t in range(steps)]
+    else:
+        betas = [1e-4 + (0.02 - 1e-4) * t / max(1, steps - 1) for t in range(steps)]
     return torch.tensor(np.cumprod([1 - b for b in betas]), dtype=torch.float32)
+
+
+def target(prediction, x0, eps, a):
+    """The training target, as TrainDeck's Prediction.target."""
+    if prediction == "epsilon":
+        return eps
+    if prediction == "x0":
+        return x0
+    return a.sqrt() * eps - (1 - a).sqrt() * x0
 
 
 def attend(q, k, v, heads):
@@ -128,11 +140,14 @@ def load(path):
         return volumes, torch.from_numpy(views).permute(0, 3, 1, 2).contiguous()
 
 
-def run(epochs, repeats, batch, path, samples):
+def run(epochs, repeats, batch, path, samples, diffusion="cosine:1000:v"):
+    """diffusion: the sample's schedule, timesteps and prediction, as "cosine:1000:v"."""
+    schedule, timesteps, prediction = diffusion.split(":")
+    timesteps = int(timesteps)
     volumes, views = load(path)
     if samples:
         volumes, views = volumes[:samples], views[:samples]
-    alpha_bar = cosine_alpha_bar()
+    levels = alpha_bar(schedule, timesteps)
     n = volumes.shape[0]
     for repeat in range(repeats):
         torch.manual_seed(1)
@@ -148,14 +163,13 @@ def run(epochs, repeats, batch, path, samples):
             for i in range(0, n, batch):
                 idx = order[i:i + batch]
                 x0 = volumes[idx]
-                t = torch.randint(0, TIMESTEPS, (x0.shape[0],))
-                a = alpha_bar[t].reshape(-1, 1, 1, 1, 1)
+                t = torch.randint(0, timesteps, (x0.shape[0],))
+                a = levels[t].reshape(-1, 1, 1, 1, 1)
                 eps = torch.randn_like(x0)
                 noisy = a.sqrt() * x0 + (1 - a).sqrt() * eps
-                target = a.sqrt() * eps - (1 - a).sqrt() * x0
                 opt.zero_grad()
                 out = net(noisy, t.float().reshape(-1, 1), views[idx])
-                loss = torch.nn.functional.mse_loss(out, target)
+                loss = torch.nn.functional.mse_loss(out, target(prediction, x0, eps, a))
                 loss.backward()
                 opt.step()
             if epoch > 0:

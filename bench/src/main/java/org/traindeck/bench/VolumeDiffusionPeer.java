@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Stage 1 ("volume16") of sample-configs/xray-volume-cascade.json as a {@link TransformerPeers} row: the sample's own
- * model and training source (the real phantoms, a diffusion task with v-prediction), against the same network and
+ * model and training source (the real phantoms, a diffusion task with the sample's schedule and prediction), against the same network and
  * diffusion step in PyTorch (bench/src/main/python/volume_diffusion_peer.py, the peer kind "xray16"). The stage's EMA,
  * learning-rate schedule and sampling are left out on both sides: the row measures the training step.
  */
@@ -44,12 +44,16 @@ final class VolumeDiffusionPeer {
         String npz = train.get("targets").asText().replaceFirst(":[^:/\\\\]+$", "");
         int width = firstOfType(model, "patches3d").get("units").asInt();
         int depth = countOfType(model, "transformerBlock");
+        JsonNode diffusion = train.get("diffusion");
+        String prediction = diffusion.path("prediction").asText("epsilon");
+        String steps = diffusion.path("schedule").asText("linear") + ":"
+                + diffusion.path("timesteps").asInt(1000) + ":" + prediction;
         return new TransformerPeers.Peer(
                 "xray16",
                 SAMPLE + "'s stage 1 \"" + stage.get("name").asText() + "\" (ViT over 16³ volumes, " + n
-                        + " phantoms, batch " + batch + ", diffusion, v)",
+                        + " phantoms, batch " + batch + ", diffusion, " + prediction + ")",
                 new EngineBench.Workload("xray16", model.toString(), train.toString(), n, batch),
-                List.of(npz, String.valueOf(n)),
+                List.of(npz, String.valueOf(n), steps),
                 ignored -> TransformerFlops.volumeDiffusion(batch, 64, 64, width, depth, 4, 64, 32, 64));
     }
 
