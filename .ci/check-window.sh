@@ -3,7 +3,8 @@
 # ./traindeck gui. Reads the window's geometry from the X server and fails below the minimum; then resizes the window
 # to 1360x860 (AUDIT_SIZE=WxH for another size) and has the app audit its layout there (--layout-audit: every tab of
 # both sides and Help's dialogs: no control cut off, no text cut to an ellipsis, no node over a sibling, no text below
-# 3:1 contrast), failing with the list of defects; the verdict counts what was checked of each kind.
+# 3:1 contrast), failing with the list of defects; the verdict counts what was checked of each kind. Last, the app's
+# terminal output must be clean: no JavaFX class-path warning, no GTK or dconf warnings.
 # The screenshot is kept in target/window.png (target/window.xwd where ImageMagick is missing). Run it under xvfb-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,3 +72,9 @@ case "$verdict" in
   *": ok"*) echo "ok   nothing is cut off, ellipsized, overlapping or too faint at ${audit_size}" ;;
   *) echo "FAIL controls are cut off, cut to an ellipsis, overlapping or too faint at ${audit_size} (or the window never got there)"; exit 1 ;;
 esac
+# a normal start leaves the terminal clean: no JavaFX class-path warning, no GTK or dconf warnings
+if grep -E 'Unsupported JavaFX configuration|Gtk-WARNING|Gtk-CRITICAL|dconf-WARNING' target/window-gui.log; then
+  echo "FAIL the app printed warnings on the terminal (above)"
+  exit 1
+fi
+echo "ok   the terminal stays clean"

@@ -7,7 +7,9 @@ Axes of a volume [D, H, W] are (z: head to feet, y: front to back, x: left to ri
 along one axis (the X-ray's attenuation line integral, divided by the path length so it stays in the volume's units):
 `front` along y (height) is [D, W], `side` along x (width) is [D, H]. Everything is stored as uint8 (0-255) and read
 with scale 1/255, so volumes and views are in [0, 1]; the views are computed from the stored 32^3 volume, so a
-projection of a true volume matches its view to within rounding (at most 1/255)."""
+projection of a true volume matches its view to within rounding (at most 1/255). `backprojection` (and its 16^3
+average) is made from the two views alone: each smeared back along its axis, the two averaged, a volume-shaped input
+a model may take beside the views."""
 import os
 import numpy as np
 
@@ -47,8 +49,16 @@ def make(count, seed):
     front = np.round(as_float.mean(axis=2)).astype(np.uint8)  # along y: [N, D, W]
     side = np.round(as_float.mean(axis=3)).astype(np.uint8)  # along x: [N, D, H]
     half = np.round(as_float.reshape(count, 16, 2, 16, 2, 16, 2).mean(axis=(2, 4, 6))).astype(np.uint8)
+    back = backprojection(front.astype(np.float64), side.astype(np.float64))
+    back16 = back.reshape(count, 16, 2, 16, 2, 16, 2).mean(axis=(2, 4, 6))
     return {"volume": volume[..., None], "volume16": half[..., None], "front": front[..., None],
-            "side": side[..., None]}
+            "side": side[..., None], "backprojection": np.round(back).astype(np.uint8)[..., None],
+            "backprojection16": np.round(back16).astype(np.uint8)[..., None]}
+
+
+def backprojection(front, side):
+    """Each view smeared back along its axis, the two averaged: computed from the views alone, [N, D, H, W]."""
+    return (front[:, :, None, :] + side[:, :, :, None]) / 2
 
 
 here = os.path.dirname(os.path.abspath(__file__))

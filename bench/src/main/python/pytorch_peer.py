@@ -2,7 +2,7 @@
 bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES] [DIFFUSION]
+usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|volumes|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES] [DIFFUSION]
   BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none),
   for xray16 the .npz of volumes and views (volume_diffusion_peer.py);
   SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's), xray16's
@@ -131,6 +131,82 @@ class ResNetStyle(nn.Module):
         return self.rest(torch.relu(self.block(s) + s))
 
 
+class UNet(nn.Module):
+    """sample-configs/shapes-unet.json: 3x3 convolutions with bias and relu ("same" padding), two 2x2 max pools, two
+    nearest x2 upsamplings each joined to the encoder's features along the channels (upsampled first), a 1x1
+    convolution to 3 classes (TrainDeck's segmentation head) and a per-pixel softmax loss: 118,019 parameters."""
+
+    def __init__(self, classes=3):
+        super().__init__()
+
+        def pair(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU(),
+                                 nn.Conv2d(cout, cout, 3, padding=1), nn.ReLU())
+
+        self.enc1, self.enc2, self.bottom = pair(1, 16), pair(16, 32), pair(32, 64)
+        self.dec2, self.dec1 = pair(96, 32), pair(48, 16)
+        self.pool, self.up = nn.MaxPool2d(2), nn.Upsample(scale_factor=2, mode="nearest")
+        self.head = nn.Conv2d(16, classes, 1)
+
+    def forward(self, x):  # [mb, 1, 32, 32] -> [mb, classes, 32, 32]
+        e1 = self.enc1(x)
+        e2 = self.enc2(self.pool(e1))
+        b = self.bottom(self.pool(e2))
+        d2 = self.dec2(torch.cat([self.up(b), e2], dim=1))
+        return self.head(self.dec1(torch.cat([self.up(d2), e1], dim=1)))
+
+
+class Autoencoder3d(nn.Module):
+    """sample-configs/volumes-autoencoder.json: 3x3x3 convolutions with bias and relu ("same" padding), a 2x2x2 max
+    pool, a nearest x2 upsampling, and TrainDeck's reconstruction head (a 1x1x1 convolution, identity, mean squared
+    error): 17,797 parameters."""
+
+    def __init__(self):
+        super().__init__()
+
+        def conv(cin, cout):
+            return [nn.Conv3d(cin, cout, 3, padding=1), nn.ReLU()]
+
+        self.net = nn.Sequential(*conv(1, 16), *conv(16, 16), nn.MaxPool3d(2), *conv(16, 4),
+                                 nn.Upsample(scale_factor=2, mode="nearest"), *conv(4, 16), *conv(16, 16),
+                                 nn.Conv3d(16, 1, 1))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                                  nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout))
+        self.shortcut = nn.Sequential()
+        if stride != 1 or cin != cout:
+            self.shortcut = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        return torch.relu(self.body(x) + self.shortcut(x))
+
+
+class ResNet18(nn.Module):
+    """bench/ConvSampleNets.resnet18: CIFAR's ResNet-18 (3x3 stem of 64, stages of 64-512 channels, 1x1 projections),
+    global average pooling, a 10-class head: 11,173,962 trained parameters."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        layers = [nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU()]
+        cin = 64
+        for stage, cout in enumerate([64, 128, 256, 512]):
+            for block in range(2):
+                layers.append(BasicBlock(cin, cout, 2 if stage > 0 and block == 0 else 1))
+                cin = cout
+        self.features = nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.head = nn.Linear(512, classes)
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+
 def text_windows(path, context=GPT_CONTEXT, limit=GPT_WINDOWS):
     """As TrainDeck's TextReader: the distinct characters sorted by code point, windows of the context every stride
     characters (the first `limit` of them), targets one character later."""
@@ -173,6 +249,19 @@ def model_and_data(kind, text=None, samples=0):
         net = ResNetStyle()
         x = torch.rand(samples or 512, 3, 32, 32)
         batch = 64
+    elif kind == "unet":
+        # per-pixel classes as the shapes data's masks; random images of its size (1,200 of 32x32x1)
+        net = UNet()
+        x = torch.rand(samples or 1200, 1, 32, 32)
+        return net, x, torch.randint(0, 3, (x.shape[0], 32, 32)), 32
+    elif kind == "volumes":
+        # reconstruction: the targets are the inputs (600 volumes of 16^3, the sample's data size)
+        x = torch.rand(samples or 600, 1, 16, 16, 16)
+        return Autoencoder3d(), x, x, 16
+    elif kind == "resnet18":
+        net = ResNet18()
+        x = torch.rand(samples or 256, 3, 32, 32)
+        batch = 64
     elif kind == "vit":
         net = Vit()
         x = torch.rand(samples or VIT_SAMPLES, 1, 28, 28)
@@ -212,7 +301,7 @@ def main():
             print("parameters %d" % sum(p.numel() for p in net.parameters()), flush=True)
         net.train()
         opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-        loss_fn = nn.CrossEntropyLoss()
+        loss_fn = nn.MSELoss() if kind == "volumes" else nn.CrossEntropyLoss()
         measured = 0.0
         for epoch in range(epochs):
             start = time.perf_counter()
@@ -221,7 +310,10 @@ def main():
                 idx = order[i:i + batch]
                 opt.zero_grad()
                 out = net(x[idx])
-                loss = loss_fn(out.reshape(-1, out.shape[-1]), y[idx].reshape(-1))
+                if kind == "volumes" or out.dim() == 4:  # reconstruction, per-pixel classes [mb, classes, h, w]
+                    loss = loss_fn(out, y[idx])
+                else:
+                    loss = loss_fn(out.reshape(-1, out.shape[-1]), y[idx].reshape(-1))
                 loss.backward()
                 opt.step()
             if epoch > 0:

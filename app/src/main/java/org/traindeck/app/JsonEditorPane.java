@@ -47,6 +47,7 @@ final class JsonEditorPane extends BorderPane {
         setBottom(status);
         document.validationProperty().addListener((o, a, b) -> show());
         model.overviewProperty().addListener((o, a, b) -> show());
+        model.problemsProperty().addListener((o, a, b) -> show());
         show();
     }
 
@@ -60,11 +61,18 @@ final class JsonEditorPane extends BorderPane {
         ConfigProblem first = v.errors().stream().findFirst().orElse(null);
         String modelProblem =
                 first == null ? modelProblem(model.overviewProperty().get()) : null;
-        if (first != null) {
+        // the model's pane lists the problems in full just above: the status line then counts them, not says them again
+        boolean listedAbove = !model.problemsProperty().get().isBlank();
+        int errors = v.errors().size();
+        if (first != null && listedAbove) {
+            status.setText("✖ " + errors + (errors == 1 ? " problem" : " problems") + " in the config, listed above");
+        } else if (first != null) {
             status.setText("✖ " + first.firstLine()
-                    + (v.errors().size() > 1 ? " (and " + (v.errors().size() - 1) + " more: see the Config tab)" : ""));
+                    + (errors > 1 ? " (and " + (errors - 1) + " more: see the Config tab)" : ""));
+        } else if (modelProblem != null) {
+            status.setText(listedAbove ? "✖ the model does not build: see the problem above" : "✖ " + modelProblem);
         } else {
-            status.setText(modelProblem == null ? "✔ valid" : "✖ " + modelProblem);
+            status.setText("✔ valid");
         }
         status.getStyleClass().setAll("label", first == null && modelProblem == null ? "summary-ok" : "summary-error");
     }

@@ -1,8 +1,10 @@
 package org.traindeck.app;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import javafx.scene.Node;
 import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Labeled;
@@ -49,12 +51,15 @@ final class TextAudit {
         }
     }
 
-    /** Each series the chart draws against the chart's background in the chart's theme. */
+    /** Each series and each stage boundary (its line and its name) the chart draws, against its background. */
     static void checkSeries(LiveChart chart, String name, AuditReport report) {
+        Map<String, Object> drawn = new LinkedHashMap<>();
+        chart.seriesKeys().forEach(key -> drawn.put("series " + key, chart.drawnPaint(key)));
+        chart.markerPaints().forEach((key, paint) -> drawn.put("stage " + key, paint));
         java.awt.Color bg = ChartPalette.background(chart.isDark());
-        for (String key : chart.seriesKeys()) {
-            if (!(chart.drawnPaint(key) instanceof java.awt.Color c)) {
-                continue;
+        drawn.forEach((what, paint) -> {
+            if (!(paint instanceof java.awt.Color c)) {
+                return;
             }
             report.checked(AuditReport.Kind.CONTRAST);
             double ratio = ChartPalette.contrast(c, bg);
@@ -63,15 +68,15 @@ final class TextAudit {
                         AuditReport.Kind.CONTRAST,
                         String.format(
                                 Locale.ROOT,
-                                "%s series %s: #%06x on #%06x is %.2f:1 (%s theme)",
+                                "%s %s: #%06x on #%06x is %.2f:1 (%s theme)",
                                 name,
-                                key,
+                                what,
                                 c.getRGB() & 0xffffff,
                                 bg.getRGB() & 0xffffff,
                                 ratio,
                                 chart.isDark() ? "dark" : "light"));
             }
-        }
+        });
     }
 
     /** The skin's text node: what the label draws (its graphic's texts are not it). */

@@ -52,6 +52,45 @@ class JsonEditorGutterTest extends WindowTest {
         return null;
     }
 
+    /** Scrolled sideways, the code slides under nothing: every number stays left of where the area shows text. */
+    @Test
+    void lineNumbersStayClearOfTheCodeWhenItScrollsSideways(FxRobot robot, @TempDir Path dir) throws IOException {
+        String config = Files.readString(WindowFixture.repoRoot().resolve("sample-configs/digits-mlp.json"))
+                .replace("\"name\": \"digits-mlp\"", "\"name\": \"digits-mlp-" + "x".repeat(300) + "\"");
+        fixture.dialogs.toOpen = Files.writeString(dir.resolve("wide.json"), config);
+        robot.clickOn("#open");
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(1));
+        TextArea json = robot.lookup("#json-editor").queryAs(TextArea.class);
+        waitUntil("the wide config in the editor", () -> onFx(json::getText).contains("xxxx"));
+        waitUntil("line numbers from 1", () -> shownNumbers(robot).containsAll(List.of("1", "2", "3")));
+
+        robot.interact(() -> json.setScrollLeft(Double.MAX_VALUE));
+        waitUntil("the area scrolled sideways", () -> onFx(json::getScrollLeft) > 100);
+        double[] edges = onFx(() -> {
+            Node viewport = json.lookup(".scroll-pane").lookup(".viewport");
+            JsonEditorGutter gutter = robot.lookup("#json-gutter").queryAs(JsonEditorGutter.class);
+            double numbersRight = gutter.getChildrenUnmodifiable().stream()
+                    .filter(n -> n.isVisible() && n instanceof Text)
+                    .mapToDouble(n -> n.localToScene(n.getBoundsInLocal()).getMaxX())
+                    .max()
+                    .orElse(Double.NaN);
+            // what of the gutter is painted: its clip, in the scene
+            double paintedRight =
+                    gutter.localToScene(gutter.getClip().getBoundsInParent()).getMaxX();
+            return new double[] {
+                Math.min(numbersRight, paintedRight),
+                viewport.localToScene(viewport.getLayoutBounds()).getMinX(),
+                numbersRight
+            };
+        });
+        assertThat(edges[2]).as("numbers are shown").isNotNaN();
+        assertThat(edges[0])
+                .as("the numbers' right edge against the code's left edge")
+                .isLessThanOrEqualTo(edges[1]);
+        assertThat(shownNumbers(robot)).contains("1", "2");
+    }
+
     @Test
     void aMistakeIsMarkedOnItsLineWithItsMessageAndFixingItClearsTheMark(FxRobot robot, @TempDir Path dir)
             throws IOException {

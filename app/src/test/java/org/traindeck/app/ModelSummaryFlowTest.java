@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.traindeck.app.WindowFixture.onFx;
 import static org.traindeck.app.WindowFixture.waitUntil;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -66,6 +70,57 @@ class ModelSummaryFlowTest extends WindowTest {
         assertThat(node(robot, "code").get().inputs()).containsExactly("colour");
     }
 
+    /** A wrong value on the JSON tab is said once: listed under the model's table, counted by the status line. */
+    @Test
+    void aNegativeLearningRateIsSaidOnceOnTheJsonTab(FxRobot robot, @TempDir Path dir) throws IOException {
+        String config = Files.readString(WindowFixture.repoRoot().resolve("sample-configs/digits-mlp.json"))
+                .replace("\"learningRate\": 0.002", "\"learningRate\": -0.01")
+                .replace(
+                        "../data/digits/digits.csv.gz",
+                        WindowFixture.repoRoot()
+                                .resolve("data/digits/digits.csv.gz")
+                                .toAbsolutePath()
+                                .toString()
+                                .replace("\\", "/"));
+        assertThat(config).contains("-0.01");
+        fixture.dialogs.toOpen = Files.writeString(dir.resolve("negative.json"), config);
+        robot.clickOn("#open");
+        TabPane tabs = robot.lookup("#config-tabs").queryAs(TabPane.class);
+        robot.interact(() -> tabs.getSelectionModel().select(1));
+
+        waitUntil(
+                "the problem under the model's table",
+                () -> onFx(() -> robot.lookup("#model-problems")
+                                .queryAs(Label.class)
+                                .getText())
+                        .contains("must be > 0"));
+        waitUntil(
+                "the status line to count it",
+                () -> onFx(() -> robot.lookup("#json-status")
+                                .queryAs(Label.class)
+                                .getText())
+                        .equals("✖ 1 problem in the config, listed above"));
+        List<String> saying = onFx(() -> robot
+                .lookup(n -> n instanceof Labeled l
+                        && l.getText() != null
+                        && l.getText().contains("must be > 0")
+                        && shown(n))
+                .queryAll()
+                .stream()
+                .map(n -> ((Labeled) n).getText())
+                .toList());
+        assertThat(saying).as("what the JSON tab shows").hasSize(1);
+    }
+
+    private static boolean shown(Node n) {
+        for (Node at = n; at != null; at = at.getParent()) {
+            if (!at.isVisible()) {
+                return false;
+            }
+        }
+        return n.getScene() != null;
+    }
+
     @Test
     void theGraphSamplesTableFollowsTheJsonMarksAShapeErrorAndTheSampleTrainsLive(FxRobot robot, @TempDir Path out) {
         fixture.dialogs.toOpen = WindowFixture.repoRoot().resolve("sample-configs/digits-graph.json");
@@ -119,7 +174,11 @@ class ModelSummaryFlowTest extends WindowTest {
                                 .queryAs(Label.class)
                                 .getText())
                         .startsWith("✖ the model does not build: "));
+        // the pane lists the node's problem just above: the status line points there rather than say it again
         assertThat(onFx(() -> robot.lookup("#json-status").queryAs(Label.class).getText()))
+                .isEqualTo("✖ the model does not build: see the problem above");
+        assertThat(onFx(() ->
+                        robot.lookup("#model-problems").queryAs(Label.class).getText()))
                 .contains("'pool'");
 
         // fixed, and sent to a temporary folder: Start trains the sample live

@@ -29,9 +29,9 @@ import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.train.RunResult;
 
 /**
- * The U-Net, classifier and GPT samples, each trained briefly from Start in the real window at 1360×860: the
- * Predictions tab shows their examples as the engine predicted them after each epoch (masks over images, labels with
- * their top classes, continued prompts), with every picture decoded, and the slider goes back to the first epoch.
+ * The U-Net, classifier, GPT and diffusion samples, each trained briefly from Start in the real window at 1360×860:
+ * the Predictions tab shows their examples as the engine predicted them after each epoch (masks over images, labels
+ * with their top classes, continued prompts, generated pictures beside the true ones), with every picture decoded, and the slider goes back to the first epoch.
  * A picture of each view goes to target/ (copied into docs/ for docs/app.md).
  */
 class PredictionsOfRealRunsTest extends WindowTest {
@@ -42,7 +42,8 @@ class PredictionsOfRealRunsTest extends WindowTest {
             value = {
                 "shapes-unet|\"epochs\": 8|\"epochs\": 2|\"numClasses\": 3,|\"numClasses\": 3, \"limit\": 200,",
                 "fashion-mnist-lenet|\"limit\": 10000|\"limit\": 800|\"limit\": 2000|\"limit\": 200",
-                "text-gpt|\"epochs\": 10|\"epochs\": 2|\"stride\": 16 }|\"stride\": 16, \"limit\": 160 }"
+                "text-gpt|\"epochs\": 10|\"epochs\": 2|\"stride\": 16 }|\"stride\": 16, \"limit\": 160 }",
+                "shapes-diffusion|\"epochs\": 15|\"epochs\": 2|\"everyEpochs\": 5, \"steps\": 25|\"everyEpochs\": 1, \"steps\": 10"
             })
     void theSamplesPredictionsShowAfterEachEpoch(
             String sample, String from1, String to1, String from2, String to2, FxRobot robot, @TempDir Path out)
@@ -106,6 +107,13 @@ class PredictionsOfRealRunsTest extends WindowTest {
                     assertThat(s.truth()).matches("\\d");
                     assertThat(s.top()).hasSize(5);
                     assertThat(s.pictures()).hasSize(1);
+                });
+            case "shapes-diffusion" ->
+                assertThat(last.samples()).hasSize(8).allSatisfy(s -> {
+                    assertThat(s.pictures())
+                            .extracting(SamplesEvent.Picture::label)
+                            .containsExactly("generated", "truth");
+                    assertThat(s.predicted()).startsWith("PSNR ");
                 });
             default ->
                 assertThat(last.samples()).hasSize(4).allSatisfy(s -> {

@@ -23,7 +23,11 @@ public final class BenchMain {
      * loader, pipeline, chart, library, startup; none named runs them all. "small-peers" is the part of "peer" that
      * compares the MLP and LeNets, "resnet" the part that compares a ResNet-style network with batch norm
      * (-Dtraindeck.bench.resnetPairs=N; -Dtraindeck.bench.resnetSamples=N examples an epoch;
-     * -Dtraindeck.bench.resnetReference=false leaves out DL4J's BatchNormalization), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
+     * -Dtraindeck.bench.resnetReference=false leaves out DL4J's BatchNormalization), "convnets" the part that compares
+     * the U-Net sample and a LeNet graph, each also with pooling, upsampling and concat on DL4J's layers, the 3D
+     * autoencoder sample and a ResNet-18 at 32×32 ("unet", "lenet-graph", "volumes" or "resnet18": one of them;
+     * -Dtraindeck.bench.convPairs=N, -Dtraindeck.bench.convReference=false leaves out DL4J's layers,
+     * -Dtraindeck.bench.resnet18Samples=N), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "xray16" the part that compares stage 1 of the x-ray cascade sample, a diffusion ViT over volumes
@@ -116,6 +120,34 @@ public final class BenchMain {
                     !"false".equals(System.getProperty("traindeck.bench.resnetReference")),
                     home.resolve("bench/src/main/python/pytorch_peer.py"),
                     threads,
+                    report);
+        }
+        boolean convnets = wanted(only, "peer") || only.contains("convnets");
+        int convPairs = Integer.getInteger("traindeck.bench.convPairs", 3);
+        boolean convReference = !"false".equals(System.getProperty("traindeck.bench.convReference"));
+        if (convnets || only.contains("unet")) {
+            System.out.println("the U-Net sample against PyTorch, 1 thread…");
+            ConvSamplePeers.compare(
+                    ConvSampleNets.unet(home), home, out.resolve("peer-unet"), convPairs, convReference, report);
+        }
+        if (convnets || only.contains("lenet-graph")) {
+            System.out.println("a LeNet graph against PyTorch, 1 thread…");
+            ConvSamplePeers.compare(
+                    ConvSampleNets.lenet(), home, out.resolve("peer-lenet"), convPairs, convReference, report);
+        }
+        if (convnets || only.contains("volumes")) {
+            System.out.println("the 3D autoencoder sample against PyTorch, 1 thread…");
+            ConvSamplePeers.compare(
+                    ConvSampleNets.autoencoder(home), home, out.resolve("peer-volumes"), convPairs, false, report);
+        }
+        if (convnets || only.contains("resnet18")) {
+            System.out.println("a ResNet-18 at 32×32 against PyTorch, 1 thread…");
+            ConvSamplePeers.compare(
+                    ConvSampleNets.resnet18(Integer.getInteger("traindeck.bench.resnet18Samples", 256)),
+                    home,
+                    out.resolve("peer-resnet18"),
+                    convPairs,
+                    false,
                     report);
         }
         boolean transformers = wanted(only, "peer") || only.contains("transformers");

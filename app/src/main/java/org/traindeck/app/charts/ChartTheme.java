@@ -10,9 +10,14 @@ final class ChartTheme {
 
     private ChartTheme() {}
 
+    /** The theme's text colour: titles, axes, legends and the stage boundaries' names. */
+    static Color text(boolean dark) {
+        return dark ? new Color(0xc9d1d9) : new Color(0x24292f);
+    }
+
     static void apply(JFreeChart chart, XYPlot plot, boolean dark) {
         Color background = ChartPalette.background(dark);
-        Color text = dark ? new Color(0xc9d1d9) : new Color(0x24292f);
+        Color text = text(dark);
         Color grid = dark ? new Color(0x30363d) : new Color(0xd0d7de);
         chart.setBackgroundPaint(background);
         chart.getTitle().setPaint(text);

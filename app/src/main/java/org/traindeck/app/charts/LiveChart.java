@@ -339,7 +339,7 @@ public final class LiveChart extends BorderPane {
         try {
             drawnPoints = drawer.draw(
                     lines.values(), byTime, xFrom, xTo, columns, weight, logScale.isSelected(), !smoothingChosen, dark);
-            markers.placeOn(plot, byTime);
+            markers.placeOn(plot, byTime, dark);
         } finally {
             chart.setNotify(true);
         }
@@ -385,6 +385,11 @@ public final class LiveChart extends BorderPane {
     public Paint drawnPaint(String key) {
         int i = List.copyOf(lines.keySet()).indexOf(key);
         return smoothRenderer.getSeriesPaint(i);
+    }
+
+    /** The stage boundaries' line and name colours as last drawn, keyed "stage line" and "stage label". */
+    public Map<String, Paint> markerPaints() {
+        return markers.paints();
     }
 
     private void hover(double screenX, double screenY) {

@@ -54,8 +54,11 @@ public final class ConfigForm extends ScrollPane {
     private final Map<Control, Label> reasons = new HashMap<>();
 
     private final Map<Control, Label> rowLabels = new HashMap<>();
-    /** The data fields, each shown only for the source types whose schema has it (a text source's context). */
-    private final Map<Binding, Set<String>> sourceFields = new HashMap<>();
+    /** A row shown only while the value at {@code typePath} is one of {@code types} (a text source's context). */
+    private record ShownFor(Supplier<String> typePath, Set<String> types) {}
+
+    /** The data and schedule fields, each shown only for the variants whose schema has it. */
+    private final Map<Binding, ShownFor> variantFields = new HashMap<>();
     /** The image augmentations: shown only for image data (a text model has no flips or brightness). */
     private final List<Control> imageOnly = new ArrayList<>();
 
@@ -121,12 +124,20 @@ public final class ConfigForm extends ScrollPane {
         text(data, r++, "Targets", () -> "data.train.targets", false);
         text(data, r++, "Context (window)", () -> "data.train.context", false);
         text(data, r++, "Stride", () -> "data.train.stride", false);
-        bindings.subList(firstSourceField, bindings.size()).forEach(b -> {
-            String path = b.path().get();
-            sourceFields.put(b, ModelSchema.sourcesWith(path.substring(path.lastIndexOf('.') + 1)));
-        });
+        text(data, r++, "Limit (samples, 0 = all)", () -> "data.train.limit", false);
+        shownForVariants(firstSourceField, "source", () -> "data.train.type");
         text(data, r, "Validation split", () -> "data.validationSplit", false);
         return data;
+    }
+
+    /** The rows bound since {@code first} show only while {@code typePath} names a variant of {@code def} with them. */
+    private void shownForVariants(int first, String def, Supplier<String> typePath) {
+        bindings.subList(first, bindings.size()).forEach(b -> {
+            String path = b.path().get();
+            variantFields.put(
+                    b,
+                    new ShownFor(typePath, ModelSchema.variantsWith(def, path.substring(path.lastIndexOf('.') + 1))));
+        });
     }
 
     /** The stage chooser with its add and remove buttons, then the selected stage's fields. */
@@ -141,9 +152,20 @@ public final class ConfigForm extends ScrollPane {
         text(stage, r++, "Batch size (per device)", () -> s.formatted(selectedStage()) + "batchSize", false);
         choice(stage, r++, "Optimizer", () -> s.formatted(selectedStage()) + "optimizer.type");
         text(stage, r++, "Learning rate", () -> s.formatted(selectedStage()) + "optimizer.learningRate", false);
+        text(stage, r++, "Weight decay", () -> s.formatted(selectedStage()) + "optimizer.weightDecay", false);
         choice(stage, r++, "Schedule", () -> s.formatted(selectedStage()) + "schedule.type");
+        int firstScheduleField = bindings.size();
         text(stage, r++, "Warmup steps", () -> s.formatted(selectedStage()) + "schedule.warmupSteps", false);
         text(stage, r++, "Warmup epochs", () -> s.formatted(selectedStage()) + "schedule.warmupEpochs", false);
+        text(
+                stage,
+                r++,
+                "Minimum learning rate",
+                () -> s.formatted(selectedStage()) + "schedule.minLearningRate",
+                false);
+        text(stage, r++, "Step every (epochs)", () -> s.formatted(selectedStage()) + "schedule.everyEpochs", false);
+        text(stage, r++, "Step factor (gamma)", () -> s.formatted(selectedStage()) + "schedule.gamma", false);
+        shownForVariants(firstScheduleField, "schedule", () -> s.formatted(selectedStage()) + "schedule.type");
         text(
                 stage,
                 r++,
@@ -404,7 +426,8 @@ public final class ConfigForm extends ScrollPane {
         } finally {
             updating = false;
         }
-        if (b.path().get().equals("model.type")) {
+        // another model, source or schedule type has other fields
+        if (b.path().get().endsWith(".type")) {
             refreshFields();
         }
     }
@@ -432,11 +455,13 @@ public final class ConfigForm extends ScrollPane {
                     JsonNode name = stages.get(i).get("name");
                     names.add((i + 1) + ": " + (name == null ? "stage" + (i + 1) : name.asText()));
                 }
-                String source = JsonTree.toText(JsonTree.get(tree, "data.train.type"));
                 // a value the config sets stays in view, where it can be seen and removed
-                sourceFields.forEach((b, types) -> showRow(
+                variantFields.forEach((b, shownFor) -> showRow(
                         b.control(),
-                        types.contains(source) || JsonTree.get(tree, b.path().get()) != null));
+                        shownFor.types()
+                                        .contains(JsonTree.toText(JsonTree.get(
+                                                tree, shownFor.typePath().get())))
+                                || JsonTree.get(tree, b.path().get()) != null));
                 if (modelFields.show(JsonTree.toText(JsonTree.get(tree, "model.type")))) {
                     showProblems(document.validationProperty().get());
                 }
@@ -509,6 +534,14 @@ public final class ConfigForm extends ScrollPane {
         reason.setText(p == null ? "" : "✖ " + p.message());
         reason.setVisible(p != null);
         reason.setManaged(p != null);
+    }
+
+    /** The JSON paths of the fields in view now, in the form's order. */
+    List<String> shownPaths() {
+        return bindings.stream()
+                .filter(b -> b.control().isVisible())
+                .map(b -> b.path().get())
+                .toList();
     }
 
     private void showRow(Control control, boolean shown) {

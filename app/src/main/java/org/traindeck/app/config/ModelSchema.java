@@ -74,10 +74,10 @@ final class ModelSchema {
                 : variant.get("description").asText();
     }
 
-    /** The data source types (idx, csv, text, numpy…) whose schema variant has property {@code key}. */
-    static Set<String> sourcesWith(String key) {
+    /** The types of definition {@code def}'s variants (a source's, a schedule's) that have property {@code key}. */
+    static Set<String> variantsWith(String def, String key) {
         Set<String> out = new HashSet<>();
-        for (JsonNode v : SCHEMA.path("$defs").path("source").path("oneOf")) {
+        for (JsonNode v : SCHEMA.path("$defs").path(def).path("oneOf")) {
             if (v.path("properties").has(key)) {
                 out.add(v.path("properties").path("type").path("const").asText());
             }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -25,6 +26,7 @@ import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.ui.Dialogs;
+import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.sweep.SweepBoard;
 
 /**
@@ -85,13 +87,18 @@ public final class SweepsView extends VBox {
         message.setWrapText(true);
         message.setMinHeight(Region.USE_PREF_SIZE);
         message.textProperty().bind(model.messageProperty());
-        model.shownProperty().addListener((o, a, s) -> {
+        // the tab is made when first opened: a sweep the model shows already is shown at once, not at the next change
+        Consumer<SweepBoard.Sweep> shown = s -> {
             show(s);
             against.getItems().setAll(s == null ? List.of() : s.parameters());
             plot(s, model.parameterProperty().get());
-        });
+        };
+        model.shownProperty().addListener((o, a, s) -> shown.accept(s));
+        shown.accept(model.shownProperty().get());
         model.parameterProperty()
                 .addListener((o, a, p) -> plot(model.shownProperty().get(), p));
+        // a parameter's path is the column's title, read whole ("stages[0].optimizer.learningRate")
+        WholeColumns.keepTitles(table);
         getChildren().addAll(top, table, new HBox(6, new Label("Metric against"), against), chart, message);
     }
 

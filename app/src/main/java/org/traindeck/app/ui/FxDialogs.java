@@ -15,6 +15,7 @@ import javafx.scene.control.ButtonType;
 import javafx.scene.layout.Region;
 import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
+import javafx.stage.Modality;
 import javafx.stage.Window;
 
 /** {@link Dialogs} with JavaFX's file choosers and alerts. */
@@ -182,13 +183,22 @@ public final class FxDialogs implements Dialogs {
     }
 
     public static Alert errorAlert(Window owner, String title, String message) {
-        return alert(owner, new Alert(Alert.AlertType.ERROR, message, ButtonType.OK), title, title);
+        return modeless(alert(owner, new Alert(Alert.AlertType.ERROR, message, ButtonType.OK), title, title));
     }
 
     /** Help's texts: resizable, as a long one may be read at any size. */
     public static Alert infoAlert(Window owner, String title, String message) {
         Alert a = alert(owner, new Alert(Alert.AlertType.INFORMATION, message, ButtonType.OK), title, title);
         a.setResizable(true);
+        return modeless(a);
+    }
+
+    /**
+     * A message nothing waits on is owned (it stays above the window) but not modal: on Linux a modal dialog freezes
+     * its owner's size, and the window manager then un-maximizes a maximized window (JDK-8332222, fixed in JavaFX 23).
+     */
+    private static Alert modeless(Alert a) {
+        a.initModality(Modality.NONE);
         return a;
     }
 

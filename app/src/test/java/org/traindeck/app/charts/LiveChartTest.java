@@ -6,6 +6,7 @@ import static org.traindeck.app.FxWait.waitUntil;
 
 import java.awt.Color;
 import java.awt.Graphics2D;
+import java.awt.Paint;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
@@ -68,6 +69,35 @@ class LiveChartTest {
                 .localToScreen(
                         robot.lookup("#loss-crosshair").query().getParent().getLayoutBounds());
         return new Point2D(b.getMinX() + fx * b.getWidth(), b.getMinY() + fy * b.getHeight());
+    }
+
+    /**
+     * On the dark theme a grey series and a stage boundary's line and name stand out from the background by 3:1 at
+     * least (the boundary's name was JFreeChart's default black on near-black), and so on the light theme.
+     */
+    @Test
+    void greySeriesAndStageTagsKeepTheirContrastInBothThemes(FxRobot robot) {
+        for (boolean dark : new boolean[] {true, false}) {
+            robot.interact(() -> {
+                chart.setDark(dark);
+                SeriesBuffer total = chart.series("total", "total", new Color(0x444444), false);
+                total.add(0, 0, 1.0);
+                total.add(10, 1, 0.5);
+                chart.addMarker(5, 0.5, "finetune");
+                chart.refresh();
+            });
+            WaitForAsyncUtils.waitForFxEvents();
+            Color background = ChartPalette.background(dark);
+            List<Paint> drawn = new ArrayList<>(onFx(() -> chart.markerPaints().values()));
+            assertThat(drawn).as("the boundary's line and name").hasSize(2);
+            drawn.add(onFx(() -> chart.drawnPaint("total")));
+            for (Paint p : drawn) {
+                assertThat(ChartPalette.contrast((Color) p, background))
+                        .as("%s on the %s theme", p, dark ? "dark" : "light")
+                        .isGreaterThanOrEqualTo(ChartPalette.MIN_CONTRAST);
+            }
+            robot.interact(() -> chart.clearAll());
+        }
     }
 
     /** The first validation point: an x axis that reads "29 30 31", not "3E1 3E1 3E1", and the point drawn. */

@@ -5,6 +5,7 @@ import static org.traindeck.app.FxWait.onFx;
 import static org.traindeck.app.FxWait.waitUntil;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,8 +43,11 @@ class ConfigFormSchemaTest {
             Map.entry("#field-epochs", "stages[0].epochs"),
             Map.entry("#field-batch-size-per-device", "stages[0].batchSize"),
             Map.entry("#field-learning-rate", "stages[0].optimizer.learningRate"),
+            Map.entry("#field-weight-decay", "stages[0].optimizer.weightDecay"),
             Map.entry("#field-warmup-steps", "stages[0].schedule.warmupSteps"),
             Map.entry("#field-warmup-epochs", "stages[0].schedule.warmupEpochs"),
+            Map.entry("#field-minimum-learning-rate", "stages[0].schedule.minLearningRate"),
+            Map.entry("#field-limit-samples-0-all", "data.train.limit"),
             Map.entry("#field-gradient-clipping-max-norm", "stages[0].gradientClipping"),
             Map.entry("#field-accumulation-steps", "stages[0].accumulationSteps"),
             Map.entry("#field-brightness", "stages[0].augmentation.brightness"),
@@ -53,6 +57,10 @@ class ConfigFormSchemaTest {
             Map.entry("#field-ema-every-steps", "stages[0].ema.everySteps"),
             Map.entry("#field-checkpoint-every-epochs", "checkpoint.everyEpochs"),
             Map.entry("#field-keep-last", "checkpoint.keepLast"));
+    /** A step schedule's own fields: out of view for the warmupCosine schedule the config below has. */
+    private static final Map<String, String> STEP_SCHEDULE = Map.of(
+            "#field-step-every-epochs", "stages[0].schedule.everyEpochs",
+            "#field-step-factor-gamma", "stages[0].schedule.gamma");
     /**
      * The config below is an MLP's: the Model section shows the MLP's fields only. The Data section holds every
      * source type's fields (a text source's context and stride, a numpy source's inputs and targets), each shown only
@@ -135,7 +143,12 @@ class ConfigFormSchemaTest {
                 .forEach(n -> ids.add("#" + n.getId()));
         Set<String> covered = new TreeSet<>(NUMBERS.keySet());
         covered.addAll(TEXTS);
+        covered.addAll(STEP_SCHEDULE.keySet());
         assertThat(ids).as("every text field of the form is checked here").isEqualTo(covered);
+        STEP_SCHEDULE.forEach((id, path) -> assertThat(
+                        onFx(() -> robot.lookup(id).queryAs(TextField.class).getPromptText()))
+                .as(id)
+                .isEqualTo(ConfigSchema.defaultText(path)));
         NUMBERS.forEach((id, path) -> assertThat(
                         onFx(() -> robot.lookup(id).queryAs(TextField.class).getPromptText()))
                 .as(id)
@@ -234,6 +247,114 @@ class ConfigFormSchemaTest {
                         .isEqualTo(image);
             }
         }
+    }
+
+    /**
+     * Every option of the gpt shorthand and of its text source has a field in view, and so has every value the
+     * text-gpt sample sets (its weight decay, its schedule's minimum rate); what applies to other data (a numpy
+     * source's inputs, image augmentations) is out of view.
+     */
+    @Test
+    void everyOptionOfTheGptModelAndItsTextSourceHasAFieldAndOnlyThoseThatApplyShow(FxRobot robot) throws Exception {
+        Path file = samples().resolve("text-gpt.json");
+        robot.interact(() -> document.load(readString(file), file));
+        waitUntil(
+                "validation of text-gpt.json",
+                () -> !document.validatingProperty().get()
+                        && document.validationProperty().get() != null
+                        && document.validationProperty().get().isValid());
+        ConfigForm form = robot.lookup("#config-form").queryAs(ConfigForm.class);
+        List<String> shown = onFx(form::shownPaths);
+
+        Set<String> expected = new TreeSet<>();
+        JsonNode schema = new ObjectMapper()
+                .readTree(
+                        ConfigSchema.class.getResourceAsStream("/org/traindeck/engine/config/run-config.schema.json"));
+        variant(schema, "model", "gpt")
+                .path("properties")
+                .fieldNames()
+                .forEachRemaining(k -> expected.add("model." + k));
+        variant(schema, "source", "text")
+                .path("properties")
+                .fieldNames()
+                .forEachRemaining(k -> expected.add("data.train." + k));
+        leaves("", new ObjectMapper().readTree(file.toFile())).stream()
+                .filter(p -> !p.startsWith("logging.") && !p.startsWith("checkpoint.monitor"))
+                .forEach(expected::add);
+        assertThat(shown).as("fields in view on text-gpt").containsAll(expected);
+        assertThat(shown)
+                .as("fields that do not apply to a text model")
+                .doesNotContain(
+                        "data.train.inputs",
+                        "data.train.targets",
+                        "stages[0].augmentation.rotate90",
+                        "stages[0].augmentation.flipHorizontal",
+                        "stages[0].augmentation.brightness");
+        assertThat(onFx(() -> robot.lookup("#field-weight-decay")
+                        .queryAs(TextField.class)
+                        .getText()))
+                .isEqualTo("0.01");
+    }
+
+    /** A schedule's own fields show for that schedule only: a constant rate has no warmup and no minimum rate. */
+    @Test
+    void aScheduleShowsOnlyItsOwnFields(FxRobot robot) {
+        ConfigForm form = robot.lookup("#config-form").queryAs(ConfigForm.class);
+        assertThat(onFx(form::shownPaths))
+                .contains("stages[0].schedule.warmupSteps", "stages[0].schedule.minLearningRate");
+        @SuppressWarnings("unchecked")
+        ComboBox<String> schedule = robot.lookup("#field-schedule").queryAs(ComboBox.class);
+        robot.interact(() -> schedule.setValue("constant"));
+        waitUntil(
+                "the warmup fields out of view",
+                () -> onFx(form::shownPaths).stream().noneMatch(p -> p.contains("schedule.warmup")));
+        assertThat(onFx(form::shownPaths))
+                .doesNotContain(
+                        "stages[0].schedule.minLearningRate",
+                        "stages[0].schedule.warmupEpochs",
+                        "stages[0].schedule.everyEpochs")
+                .contains("stages[0].optimizer.weightDecay");
+        assertThat(document.text()).contains("\"constant\"");
+
+        // a step schedule: its step and factor, and nothing of the warmup
+        robot.interact(() -> schedule.setValue("step"));
+        waitUntil(
+                "the step schedule's fields in view",
+                () -> onFx(form::shownPaths)
+                        .containsAll(List.of("stages[0].schedule.everyEpochs", "stages[0].schedule.gamma")));
+        assertThat(onFx(form::shownPaths)).noneMatch(p -> p.contains("warmup") || p.contains("minLearningRate"));
+    }
+
+    private static JsonNode variant(JsonNode schema, String def, String type) {
+        for (JsonNode v : schema.path("$defs").path(def).path("oneOf")) {
+            if (v.path("properties").path("type").path("const").asText().equals(type)) {
+                return v;
+            }
+        }
+        throw new AssertionError("no " + type + " in the schema's " + def);
+    }
+
+    /** The paths of a config's values ("stages[0].optimizer.weightDecay"), each leaf once. */
+    private static List<String> leaves(String prefix, JsonNode node) {
+        List<String> out = new ArrayList<>();
+        if (node.isObject()) {
+            node.fields()
+                    .forEachRemaining(e -> out.addAll(
+                            leaves(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue())));
+        } else if (node.isArray() && node.size() > 0 && node.get(0).isObject()) {
+            for (int i = 0; i < node.size(); i++) {
+                out.addAll(leaves(prefix + "[" + i + "]", node.get(i)));
+            }
+        } else {
+            out.add(prefix);
+        }
+        return out;
+    }
+
+    private static Path samples() {
+        return Path.of("sample-configs").toFile().isDirectory()
+                ? Path.of("sample-configs").toAbsolutePath()
+                : Path.of("../sample-configs").toAbsolutePath();
     }
 
     private static String readString(Path file) {

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.Scene;
+import javafx.scene.control.TableColumn;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.TestDialogs;
 import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.RunController;
@@ -114,6 +117,31 @@ class SweepsViewTest {
                 .isEqualTo("busy");
         robot.interact(controller::stop);
         waitUntil("the other run to stop", () -> controller.stateProperty().get() == RunController.State.IDLE);
+    }
+
+    /**
+     * The tab is made when it is first opened, after the sweeps were read: the sweep its chooser shows is in the table
+     * and the chart at once (it said "No sweep shown." until Refresh), and each column's title reads whole.
+     */
+    @Test
+    void aViewMadeAfterTheSweepsWereReadShowsTheChosenOneAtOnceWithWholeTitles(FxRobot robot) {
+        assertThat(onFx(() -> model.shownProperty().get())).isNotNull();
+        SweepsView late = onFx(() -> {
+            SweepsView v = new SweepsView(model, controller, new TestDialogs(), () -> dir);
+            Stage other = new Stage();
+            other.setScene(new Scene(v, 900, 700));
+            other.show();
+            return v;
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(onFx(() -> late.table().getItems().size())).isEqualTo(3);
+        assertThat(onFx(late::plotted)).hasSize(3);
+        for (TableColumn<SweepBoard.Trial, ?> c :
+                onFx(() -> List.copyOf(late.table().getColumns()))) {
+            double title = onFx(() -> new Text(c.getText()).getLayoutBounds().getWidth());
+            assertThat(onFx(c::getWidth)).as("the column '%s'", c.getText()).isGreaterThan(title);
+        }
+        robot.interact(() -> late.getScene().getWindow().hide());
     }
 
     @Test

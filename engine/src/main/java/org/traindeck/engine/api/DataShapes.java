@@ -52,7 +52,12 @@ final class DataShapes {
 
     /** @throws InvalidConfigException when the data cannot be read, at its config path */
     Shape of(RunConfig config) {
-        Key key = new Key(config.data(), config.baseDir(), config.seed(), stamps(config));
+        return of(config, config.data(), "data");
+    }
+
+    /** The shape of {@code data} (the run's, or a stage's at {@code at}), read once while its files do not change. */
+    Shape of(RunConfig config, DataConfig data, String at) {
+        Key key = new Key(data, config.baseDir(), config.seed(), stamps(config, data));
         Entry e;
         synchronized (read) {
             e = read.get(key);
@@ -60,7 +65,7 @@ final class DataShapes {
         if (e == null) {
             reads.incrementAndGet();
             work.dataRead();
-            e = load(config);
+            e = load(config, data, at);
             synchronized (read) {
                 read.put(key, e);
             }
@@ -76,8 +81,8 @@ final class DataShapes {
         return reads.get();
     }
 
-    private static Entry load(RunConfig config) {
-        try (DataLoader.Loaded data = DataLoader.load(config, config.data(), "data")) {
+    private static Entry load(RunConfig config, DataConfig dataConfig, String at) {
+        try (DataLoader.Loaded data = DataLoader.load(config, dataConfig, at)) {
             return new Entry(new Shape(data.train().standIn(), data.train().toString()), null);
         } catch (InvalidConfigException e) {
             return new Entry(null, e);
@@ -85,10 +90,9 @@ final class DataShapes {
     }
 
     /** Each data file's path, size and modification time. */
-    private static List<String> stamps(RunConfig config) {
+    private static List<String> stamps(RunConfig config, DataConfig data) {
         List<String> stamps = new ArrayList<>();
-        for (SourceConfig s :
-                new SourceConfig[] {config.data().train(), config.data().validation()}) {
+        for (SourceConfig s : new SourceConfig[] {data.train(), data.validation()}) {
             for (String path : s == null ? List.<String>of() : s.paths()) {
                 stamps.add(stamp(config, path));
             }

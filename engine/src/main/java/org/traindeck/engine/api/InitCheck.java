@@ -1,6 +1,8 @@
 package org.traindeck.engine.api;
 
+import java.util.ArrayList;
 import java.util.List;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InitConfig;
@@ -13,30 +15,50 @@ import org.traindeck.engine.weights.WeightsException;
 
 /**
  * A model's starting weights checked against the compiled model before anything runs: a file that cannot be read or
- * (strict) does not fit is an error at {@code model.init}, nodes left at their initialisation (not strict) a warning.
+ * (strict) does not fit is an error at {@code model.init} (or a stage's own model's), nodes left at their
+ * initialisation (not strict) a warning.
  */
 final class InitCheck {
-
-    static final String PATH = "model.init.from";
 
     private InitCheck() {}
 
     static ModelCheck.Checked with(ModelCheck.Checked checked, RunConfig config) {
-        InitConfig init = config.model().init();
-        if (init == null || checked.conf() == null || !checked.result().isValid()) {
+        if (checked.conf() == null || !checked.result().isValid()) {
             return checked;
         }
-        ConfigProblem problem;
-        try {
-            ComputationGraph net = ModelCompiler.instantiate(checked.conf().clone());
-            InitReport report = StartingWeights.check(init, config.baseDir(), net);
-            if (report.keptNodes().isEmpty()) {
-                return checked;
-            }
-            problem = new ConfigProblem(ConfigProblem.Severity.WARNING, PATH, report.summary(), 0, 0);
-        } catch (WeightsException e) {
-            problem = new ConfigProblem(ConfigProblem.Severity.ERROR, PATH, e.getMessage(), 0, 0);
+        List<ConfigProblem> problems = new ArrayList<>();
+        ConfigProblem first =
+                problem(config.modelAt(0).init(), checked.conf(), config, config.modelPathAt(0) + ".init.from");
+        if (first != null) {
+            problems.add(first);
         }
-        return checked.withResult(checked.result().with(List.of(problem)));
+        // a stage's own model starts from its own weights, checked against its own network
+        for (ModelCheck.StageNetwork n : checked.stageNetworks()) {
+            String at = config.modelPathAt(n.stage()) + ".init.from";
+            ConfigProblem own = problem(config.modelAt(n.stage()).init(), n.conf(), config, at);
+            if (own != null) {
+                problems.add(own);
+            }
+        }
+        return problems.isEmpty()
+                ? checked
+                : checked.withResult(checked.result().with(problems));
+    }
+
+    /** What the starting weights {@code init} say against the network {@code conf} builds; null when all fit. */
+    private static ConfigProblem problem(
+            InitConfig init, ComputationGraphConfiguration conf, RunConfig config, String at) {
+        if (init == null) {
+            return null;
+        }
+        try {
+            ComputationGraph net = ModelCompiler.instantiate(conf.clone());
+            InitReport report = StartingWeights.check(init, config.baseDir(), net);
+            return report.keptNodes().isEmpty()
+                    ? null
+                    : new ConfigProblem(ConfigProblem.Severity.WARNING, at, report.summary(), 0, 0);
+        } catch (WeightsException e) {
+            return new ConfigProblem(ConfigProblem.Severity.ERROR, at, e.getMessage(), 0, 0);
+        }
     }
 }

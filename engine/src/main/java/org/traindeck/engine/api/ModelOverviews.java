@@ -181,7 +181,10 @@ final class ModelOverviews {
             return new ModelCheck.Checked(parsed.with(e.problems()), null);
         }
         work.modelCompiled();
-        return ModelCheck.checkAgainst(parsed, data.standIn(), data.described());
+        return ModelCheck.checkAgainst(parsed, data.standIn(), data.described(), (config, stage, at) -> {
+            DataShapes.Shape shape = shapes.of(config, stage, at);
+            return new ModelCheck.Data(shape.standIn(), shape.described());
+        });
     }
 
     /**

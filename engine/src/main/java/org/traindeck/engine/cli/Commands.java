@@ -334,6 +334,21 @@ final class Commands {
         long seed;
 
         @Option(
+                names = "--layout",
+                paramLabel = "LAYOUT",
+                description = "NumPy images and volumes, in and out: channelsLast [N, H, W, C] or channelsFirst "
+                        + "[N, C, H, W] (default: as each file's shape says; outputs as the inputs)")
+        String layout;
+
+        @Option(
+                names = "--scale",
+                paramLabel = "S",
+                defaultValue = "1",
+                description =
+                        "divide every NumPy input value by S first, e.g. 255 for 0–255 values (default: ${DEFAULT-VALUE})")
+        double scale;
+
+        @Option(
                 names = "--count",
                 paramLabel = "N",
                 defaultValue = "0",
@@ -380,7 +395,9 @@ final class Commands {
                             temperature,
                             topK,
                             seed,
-                            new Generation(count, steps, sampler, seed, allStages)),
+                            new Generation(count, steps, sampler, seed, allStages),
+                            layout,
+                            scale),
                     main.out(),
                     main.err());
         }

@@ -8,6 +8,8 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.outputs.Sampling;
+import org.traindeck.engine.use.predict.ArrayLayout;
+import org.traindeck.engine.use.predict.ArrayOptions;
 import org.traindeck.engine.use.predict.Generation;
 import org.traindeck.engine.use.predict.PredictionReport;
 import org.traindeck.engine.use.predict.PredictionRequest;
@@ -32,7 +34,23 @@ final class PredictCommand {
             double temperature,
             int topK,
             long seed,
-            Generation generation) {}
+            Generation generation,
+            String layout,
+            double scale) {}
+
+    /** --layout and --scale, checked: an unknown layout or a scale that is not a positive number is refused. */
+    private static ArrayOptions arrays(Options o) {
+        ArrayLayout layout = o.layout() == null ? null : ArrayLayout.parse(o.layout());
+        if (o.layout() != null && layout == null) {
+            throw new PredictionInputException(
+                    "--layout takes " + ArrayLayout.choices() + ", not \"" + o.layout() + "\"");
+        }
+        if (!(o.scale() > 0) || Double.isInfinite(o.scale())) {
+            throw new PredictionInputException(
+                    "--scale divides every input value: a positive number, as 255 for 0–255 values, not " + o.scale());
+        }
+        return new ArrayOptions(layout, o.scale());
+    }
 
     static int predict(Engine engine, Options o, PrintStream out, PrintStream err) {
         PredictionRequest request;
@@ -46,7 +64,8 @@ final class PredictCommand {
                             o.out(),
                             o.force())
                     : PredictionRequest.onInputs(o.model(), o.ema(), o.inputs(), o.out(), o.force(), o.overlay())
-                            .generating(o.generation());
+                            .generating(o.generation())
+                            .withArrays(arrays(o));
             if (o.prompt() != null && !o.inputs().isEmpty()) {
                 throw new PredictionInputException("give either --prompt or inputs, not both");
             }
@@ -64,6 +83,7 @@ final class PredictCommand {
             if (prompting) {
                 out.println(started[0] ? "" : o.prompt());
             }
+            report.warnings().forEach(w -> err.println("warning: " + w));
             report.lines().forEach(out::println);
             for (Path file : report.written()) {
                 out.println("wrote " + file);

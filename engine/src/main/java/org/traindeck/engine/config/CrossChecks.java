@@ -26,15 +26,7 @@ final class CrossChecks {
             if (config.parallel().syncBatchNorm()) {
                 problems.error("parallel.syncBatchNorm", why);
             }
-            for (int s = 0; s < config.stages().size(); s++) {
-                if (config.startsNetwork(s) && config.modelAt(s) instanceof ModelConfig.Graph g) {
-                    for (int i = 0; i < g.layers().size(); i++) {
-                        if (Boolean.TRUE.equals(g.layers().get(i).options().get("sync"))) {
-                            problems.error(config.modelPathAt(s) + ".layers[" + i + "].sync", why);
-                        }
-                    }
-                }
-            }
+            syncedLayers(config, why);
         }
         LayerHealthConfig layers = config.logging().layers();
         if (layers.minUpdateRatio() >= layers.maxUpdateRatio()) {
@@ -148,6 +140,19 @@ final class CrossChecks {
                 problems.warning(
                         stagePath + ".precision",
                         "float16 on the CPU backend is emulated and usually slower than float32");
+            }
+        }
+    }
+
+    /** Every layer of every network that asks for synchronized BatchNorm, refused with {@code why}. */
+    private void syncedLayers(RunConfig config, String why) {
+        for (int s = 0; s < config.stages().size(); s++) {
+            if (config.startsNetwork(s) && config.modelAt(s) instanceof ModelConfig.Graph g) {
+                for (int i = 0; i < g.layers().size(); i++) {
+                    if (Boolean.TRUE.equals(g.layers().get(i).options().get("sync"))) {
+                        problems.error(config.modelPathAt(s) + ".layers[" + i + "].sync", why);
+                    }
+                }
             }
         }
     }

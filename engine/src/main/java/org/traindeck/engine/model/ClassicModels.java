@@ -21,6 +21,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.BatchNormKernel;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.MaxPoolKernel;
 import org.traindeck.engine.model.kernels.ReluKernel;
 import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
 
@@ -76,13 +77,11 @@ final class ClassicModels {
             if (lenet.batchNorm()) {
                 last = batchNorm(g, "bn" + i, last, act, kernels.kernelFor(null));
             }
-            g.addLayer(
-                    "pool" + i,
-                    new SubsamplingLayer.Builder(PoolingType.MAX)
-                            .kernelSize(2, 2)
-                            .stride(2, 2)
-                            .build(),
-                    last);
+            SubsamplingLayer pool = new SubsamplingLayer.Builder(PoolingType.MAX)
+                    .kernelSize(2, 2)
+                    .stride(2, 2)
+                    .build();
+            g.addLayer("pool" + i, kernels.kernelFor(null) ? MaxPoolKernel.of(pool) : pool, last);
             last = "pool" + i;
         }
         boolean kernel = kernels.kernelFor(null);

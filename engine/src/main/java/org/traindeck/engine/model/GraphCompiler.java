@@ -94,7 +94,7 @@ public final class GraphCompiler {
                         at + ".name",
                         "\"" + spec.name() + "\" is the name of the head's layer; give this layer another name");
             }
-            if (!spec.sideInputs().isEmpty() && ReferenceBlock.applies(spec, kernels)) {
+            if (!spec.sideInputs().isEmpty() && !ReferenceBlock.ownKernelRuns(spec, kernels)) {
                 throw problem(at, who + ReferenceBlock.refusal(spec));
             }
             List<LayerSpec> nodes = ReferenceBlock.applies(spec, kernels)

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.DataConfig;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
@@ -84,7 +85,7 @@ public final class ModelCheck {
             return new Checked(parsed.with(e.problems()), null);
         }
         try (data) {
-            return compile(parsed, config, data.train(), data.train().toString(), kinds);
+            return compile(parsed, config, data.train(), data.train().toString(), kinds, ModelCheck::read);
         }
     }
 
@@ -93,14 +94,40 @@ public final class ModelCheck {
      * described as {@code described}): reads no file, so a summary can follow every edit of the model.
      */
     public static Checked checkAgainst(ValidationResult parsed, Dataset train, String described) {
+        return checkAgainst(parsed, train, described, ModelCheck::read);
+    }
+
+    /** As {@link #checkAgainst(ValidationResult, Dataset, String)}, with the data of stages of their own models from {@code stages}. */
+    public static Checked checkAgainst(ValidationResult parsed, Dataset train, String described, StageData stages) {
         if (!parsed.isValid()) {
             return new Checked(parsed, null);
         }
-        return compile(parsed, parsed.config(), train, described, LayerKinds.standard());
+        return compile(parsed, parsed.config(), train, described, LayerKinds.standard(), stages);
+    }
+
+    /** A stage's training data (or a stand-in of its shape), and how to describe it. */
+    public record Data(Dataset train, String described) {}
+
+    /** Where a stage with a model of its own gets its data's shape (a cache, so that a summary reads no file again). */
+    @FunctionalInterface
+    public interface StageData {
+        /** @throws InvalidConfigException at {@code at} when the data cannot be read */
+        Data of(RunConfig config, DataConfig data, String at);
+    }
+
+    private static Data read(RunConfig config, DataConfig data, String at) {
+        try (DataLoader.Loaded loaded = DataLoader.load(config, data, at)) {
+            return new Data(loaded.train().standIn(), loaded.train().toString());
+        }
     }
 
     private static Checked compile(
-            ValidationResult parsed, RunConfig config, Dataset train, String described, LayerKinds kinds) {
+            ValidationResult parsed,
+            RunConfig config,
+            Dataset train,
+            String described,
+            LayerKinds kinds,
+            StageData stageData) {
         List<ConfigProblem> stages = new ArrayList<>();
         for (int i = 0; i < config.stages().size(); i++) {
             StageConfig stage = config.stages().get(i);
@@ -129,8 +156,9 @@ public final class ModelCheck {
             if (stage.data() == null) {
                 built = network(config, i, train, described, kinds);
             } else {
-                try (DataLoader.Loaded data = DataLoader.load(config, stage.data(), "stages[" + i + "].data")) {
-                    built = network(config, i, data.train(), data.train().toString(), kinds);
+                try {
+                    Data data = stageData.of(config, stage.data(), "stages[" + i + "].data");
+                    built = network(config, i, data.train(), data.described(), kinds);
                 } catch (InvalidConfigException e) {
                     built = new Compiled(null, e.problems());
                 }

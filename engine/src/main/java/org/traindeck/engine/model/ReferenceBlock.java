@@ -38,6 +38,13 @@ final class ReferenceBlock {
         return reference && ("transformerBlock".equals(spec.type()) || droppingPositions(spec));
     }
 
+    /** Whether TrainDeck's own CPU kernel computes the node: neither it nor the model asks for DL4J's, and ND4J runs on the CPU. */
+    static boolean ownKernelRuns(LayerSpec spec, KernelUse kernels) {
+        Object option = spec.options().get("kernel");
+        return kernels.kernelFor(option == null ? null : option.toString())
+                && Nd4j.getEnvironment().isCPU();
+    }
+
     /**
      * Why a node with a condition or a context cannot run on the reference layers: they express neither adaLN-Zero nor
      * cross-attention (DL4J's layers take one input), and spelling both out as SameDiff nodes would be a second

@@ -22,6 +22,9 @@ public record RunFolder(Path dir) {
     public static final String EVALUATION = "evaluation.json";
     public static final String EVALUATION_EMA = "evaluation-ema.json";
     public static final String VOCABULARY = "vocabulary.json";
+    /** The range of the values the first stage's network was trained on, for predict's warning on inputs far outside. */
+    public static final String INPUT_RANGE = "input-range.json";
+
     public static final String RUN_ID = "run-id";
     public static final String LOCK = ".traindeck.lock";
     public static final String SAMPLES = "samples";
@@ -41,6 +44,7 @@ public record RunFolder(Path dir) {
             EVALUATION,
             EVALUATION_EMA,
             VOCABULARY,
+            INPUT_RANGE,
             RUN_ID,
             LOCK,
             SAMPLES,
@@ -99,6 +103,10 @@ public record RunFolder(Path dir) {
 
     public Path vocabulary() {
         return dir.resolve(VOCABULARY);
+    }
+
+    public Path inputRange() {
+        return dir.resolve(INPUT_RANGE);
     }
 
     public Path runId() {

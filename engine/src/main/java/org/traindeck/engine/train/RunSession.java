@@ -20,6 +20,8 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.data.Dataset;
+import org.traindeck.engine.data.InputRange;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.GpuInfo;
@@ -223,6 +225,54 @@ final class RunSession {
     }
 
     private Trainer.Ending train() {
+        DevicePlacement placement = placeOnDevices();
+        try (StageSetup setup = new StageSetup(config, events, start, work)) {
+            Consumer<ComputationGraph> prepareModel = layerHelpers();
+            Trainer trainer = new Trainer(
+                    config,
+                    state,
+                    events,
+                    placement,
+                    faults,
+                    resumeFrom == null ? null : new ResumePoint(resumeFrom),
+                    "cuda".equals(Nd4jRuntime.backendKind()),
+                    prepareModel,
+                    null);
+            trainer.withPrepared(start, work).buildModel(setup);
+            writeDataFiles(setup.load(0).train());
+            WeightEma ema = new WeightEma();
+            CheckpointWriter writer = new CheckpointWriter(
+                            config,
+                            ConfigWriter.toJsonWithAbsolutePaths(config),
+                            runDir,
+                            events,
+                            faults,
+                            trainer::fingerprint)
+                    .withEma(ema);
+            List<TrainingCallback> policies = policies(trainer, ema, writer, placement);
+            SamplePredictionsCallback samples = config.logging().samples().on()
+                    ? new SamplePredictionsCallback(
+                            config.logging().samples(),
+                            config.seed(),
+                            events,
+                            trainer::net,
+                            new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
+                    : null;
+            if (samples != null) {
+                policies.add(samples);
+            }
+            try {
+                return trainer.train(setup, new Callbacks(policies));
+            } finally {
+                if (samples != null) {
+                    samples.close();
+                }
+            }
+        }
+    }
+
+    /** The chosen devices, the master model's thread attached to the first; what was set up is logged. */
+    private DevicePlacement placeOnDevices() {
         Nd4jRuntime.init();
         DevicePlacement placement;
         try {
@@ -255,77 +305,42 @@ final class RunSession {
         }
         events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
                 + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
-        try (StageSetup setup = new StageSetup(config, events, start, work)) {
-            Consumer<ComputationGraph> prepareModel = layerHelpers();
-            Trainer trainer = new Trainer(
-                    config,
-                    state,
-                    events,
-                    placement,
-                    faults,
-                    resumeFrom == null ? null : new ResumePoint(resumeFrom),
-                    "cuda".equals(Nd4jRuntime.backendKind()),
-                    prepareModel,
-                    null);
-            trainer.withPrepared(start, work).buildModel(setup);
-            writeVocabulary(setup.load(0).train().vocabulary());
-            WeightEma ema = new WeightEma();
-            CheckpointWriter writer = new CheckpointWriter(
-                            config,
-                            ConfigWriter.toJsonWithAbsolutePaths(config),
-                            runDir,
-                            events,
-                            faults,
-                            trainer::fingerprint)
-                    .withEma(ema);
-            List<TrainingCallback> policies = new ArrayList<>();
-            if (watchdog != null) {
-                policies.add(new WatchdogCallback(watchdog));
-            }
-            policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
-            // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
-            List<String> deviceIds = config.parallel().onCluster()
-                    ? IntStream.range(0, config.parallel().executors())
-                            .mapToObj(i -> "executor" + i)
-                            .toList()
-                    : placement.deviceIds();
-            if (energyByStage != null) {
-                policies.add(energyByStage);
-            }
-            policies.add(new MetricWindows(
-                    events,
-                    deviceIds,
-                    config.logging().everySteps(),
-                    config.parallel().baselineSamplesPerSecond()));
-            LayerHealthConfig layers = config.logging().layers();
-            if (layers.figuresOn() || layers.histogramsOn()) {
-                policies.add(new LayerHealthCallback(events, layers));
-            }
-            policies.add(new ValidationCallback(events, trainer::net));
-            policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
-            policies.add(new DiffusionSamplingCallback(
-                    events, trainer::net, ema, config.seed(), config.logging().samples()));
-            policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
-            policies.add(new OneDnnWatch(events, trainer::net));
-            SamplePredictionsCallback samples = config.logging().samples().on()
-                    ? new SamplePredictionsCallback(
-                            config.logging().samples(),
-                            config.seed(),
-                            events,
-                            trainer::net,
-                            new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
-                    : null;
-            if (samples != null) {
-                policies.add(samples);
-            }
-            try {
-                return trainer.train(setup, new Callbacks(policies));
-            } finally {
-                if (samples != null) {
-                    samples.close();
-                }
-            }
+        return placement;
+    }
+
+    /** The callbacks of a run, in the order they see each event (validation before what reads its figures). */
+    private List<TrainingCallback> policies(
+            Trainer trainer, WeightEma ema, CheckpointWriter writer, DevicePlacement placement) {
+        List<TrainingCallback> policies = new ArrayList<>();
+        if (watchdog != null) {
+            policies.add(new WatchdogCallback(watchdog));
         }
+        policies.add(new NonFinitePolicy(events, config.skipNonFinite()));
+        // a cluster run's devices are its executors: their throughput goes to the same charts as local devices'
+        List<String> deviceIds = config.parallel().onCluster()
+                ? IntStream.range(0, config.parallel().executors())
+                        .mapToObj(i -> "executor" + i)
+                        .toList()
+                : placement.deviceIds();
+        if (energyByStage != null) {
+            policies.add(energyByStage);
+        }
+        policies.add(new MetricWindows(
+                events,
+                deviceIds,
+                config.logging().everySteps(),
+                config.parallel().baselineSamplesPerSecond()));
+        LayerHealthConfig layers = config.logging().layers();
+        if (layers.figuresOn() || layers.histogramsOn()) {
+            policies.add(new LayerHealthCallback(events, layers));
+        }
+        policies.add(new ValidationCallback(events, trainer::net));
+        policies.add(new EmaCallback(ema, events, trainer::net, resumeFrom));
+        policies.add(new DiffusionSamplingCallback(
+                events, trainer::net, ema, config.seed(), config.logging().samples()));
+        policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
+        policies.add(new OneDnnWatch(events, trainer::net));
+        return policies;
     }
 
     /** The text's tokens in id order, beside the run's config: what the model's outputs mean. */
@@ -340,6 +355,25 @@ final class RunSession {
         } catch (IOException e) {
             events.logLine("could not write vocabulary.json: " + e.getMessage()
                     + " (the checkpoints hold the vocabulary too)");
+        }
+    }
+
+    /** What the model's inputs and outputs mean, beside the config: the vocabulary, the range of its input values. */
+    private void writeDataFiles(Dataset firstTrain) {
+        writeVocabulary(firstTrain.vocabulary());
+        writeInputRange(InputRange.of(firstTrain));
+    }
+
+    /** The range of values the network trains on, beside the config: predict warns of inputs far outside it. */
+    private void writeInputRange(InputRange range) {
+        if (range == null) {
+            return;
+        }
+        try {
+            range.write(RunFolder.of(runDir).inputRange());
+        } catch (IOException e) {
+            events.logLine("could not write " + RunFolder.INPUT_RANGE + ": " + e.getMessage()
+                    + " (predict will not check its inputs' range)");
         }
     }
 

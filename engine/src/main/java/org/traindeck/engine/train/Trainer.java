@@ -214,7 +214,10 @@ final class Trainer {
                     }
                     previous = null;
                 }
-                Ending stopped = trainStage(setup, callbacks, tiers, s, previous, s == firstStage && resume != null);
+                // a resume into a stage that starts its own network takes nothing from the previous stage's checkpoint
+                boolean resuming =
+                        s == firstStage && resume != null && (resume.continuesInItsStage(s) || networkStart != s);
+                Ending stopped = trainStage(setup, callbacks, tiers, s, previous, resuming);
                 if (stopped != null) {
                     return stopped;
                 }
@@ -253,8 +256,6 @@ final class Trainer {
             prepareModel.accept(net);
         }
         boolean inItsStage = resuming && resume.continuesInItsStage(index);
-        // a resume into a stage that starts its own network takes nothing from the previous stage's checkpoint
-        resuming = resuming && (inItsStage || networkStart != index);
         int startEpoch = 0;
         boolean keptState;
         if (inItsStage) {

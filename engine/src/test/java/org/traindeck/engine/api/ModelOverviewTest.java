@@ -61,6 +61,25 @@ class ModelOverviewTest {
     }
 
     @Test
+    void aSequenceIsShownAsTheSummaryWritesItStepsThenFeatures(@TempDir Path dir) throws IOException {
+        digits(dir);
+        ModelOverview o = new ModelOverviews(hostWith(64 * 1024)).of("""
+                {"name": "s", "outputDir": "runs", "model": {"type": "graph", "layers": [
+                  {"name": "steps", "type": "reshape", "shape": [2, 8]},
+                  {"name": "rnn", "type": "lstm", "units": 3},
+                  {"name": "last", "type": "lstm", "units": 5, "returnSequences": false}]},
+                 "data": {"train": {"type": "csv", "path": "digits.csv", "numClasses": 2}},
+                 "stages": [{"epochs": 1, "batchSize": 4}]}
+                """, dir);
+
+        assertThat(o.ok()).as(o.toString()).isTrue();
+        // [T, features], as images are [H, W, C]: the reshape's "shape" alone is written features first
+        assertThat(o.nodes())
+                .extracting(ModelOverview.Node::outputShape)
+                .containsExactly("[16]", "[8, 2]", "[8, 3]", "[5]", "[2]");
+    }
+
+    @Test
     void aGraphShowsEachNodeWithItsShapeAndParametersAndTheFitLine(@TempDir Path dir) throws IOException {
         digits(dir);
         ModelOverview o = new ModelOverviews(hostWith(64 * 1024)).of(GRAPH.formatted("16", 8), dir);

@@ -38,16 +38,13 @@ class MethodLengthTest {
     /** Methods over the limit today, each with its present length as its ceiling; shorten them and drop the line. */
     private static final Map<String, Integer> STILL_LONG = new TreeMap<>(Map.ofEntries(
             Map.entry("BenchMain.main", 198),
-            Map.entry("CrossChecks.check", 138),
+            Map.entry("CrossChecks.check", 133),
             Map.entry("Trainer.trainStage", 126),
             Map.entry("PatchEmbeddingKernelLayer.backpropGradient", 115),
-            Map.entry("RunSession.train", 104),
             Map.entry("RunsView.<init>", 100),
             Map.entry("StartupBench.run", 95),
             Map.entry("TransformerPeers.compare", 93),
-            Map.entry("TransformerBlockLayer.forward", 85),
-            Map.entry("PatchEmbeddingKernelLayer.activate", 85),
-            Map.entry("PredictionJob.run", 81)));
+            Map.entry("PatchEmbeddingKernelLayer.activate", 85)));
 
     record Method(String name, long lines, String where) {}
 

@@ -31,6 +31,7 @@ class RunFileNamesTest {
             RunFolder.EVALUATION,
             RunFolder.EVALUATION_EMA,
             RunFolder.VOCABULARY,
+            RunFolder.INPUT_RANGE,
             RunFolder.RUN_ID,
             RunFolder.LOCK,
             RunFolder.TENSORBOARD);

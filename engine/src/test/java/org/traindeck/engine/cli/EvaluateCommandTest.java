@@ -47,6 +47,9 @@ class EvaluateCommandTest {
                 .path("val/accuracy")
                 .asDouble();
         assertThat(r.stdout()).contains(String.format(Locale.ROOT, "%.4f", accuracy));
+        // the mode of the run folder's other files (the umask's), not a temporary file's owner-only 0600
+        assertThat(Files.getPosixFilePermissions(run.resolve("evaluation.json")))
+                .isEqualTo(Files.getPosixFilePermissions(run.resolve("config.json")));
 
         MainAccess.Result ema = MainAccess.run("evaluate", run.toString(), "--ema");
         assertThat(ema.exitCode()).isEqualTo(Main.INVALID_INPUT);

@@ -61,6 +61,9 @@ class ExportCommandTest {
                 .as(err.toString())
                 .isZero();
         assertThat(out.toString()).contains("wrote " + file).contains("4 tensors");
+        // the mode of the run folder's files (the umask's), not a temporary file's owner-only 0600
+        assertThat(Files.getPosixFilePermissions(file))
+                .isEqualTo(Files.getPosixFilePermissions(run.runDir().resolve("config.json")));
 
         byte[] bytes = Files.readAllBytes(file);
         long headerLength =
@@ -93,6 +96,11 @@ class ExportCommandTest {
                 .as(err.toString())
                 .isZero();
         assertThat(dir.resolve("b.json")).exists();
+        for (Path written : List.of(file, dir.resolve("b.json"))) {
+            assertThat(Files.getPosixFilePermissions(written))
+                    .as(written.toString())
+                    .isEqualTo(Files.getPosixFilePermissions(run.runDir().resolve("config.json")));
+        }
         assertThat(JSON.readTree(dir.resolve("b.json").toFile())
                         .get("source")
                         .get("weights")

@@ -157,4 +157,12 @@ class CascadeConfigTest {
         String noTargets = UP_SOURCE.replace("\"targets\": \"pictures.npz:high\",", "");
         refused(validate(BASE_SOURCE, noTargets, UP_MODEL), "stages[1].data.train.derive", "needs \"targets\"");
     }
+
+    @Test
+    void aStageModelsStartingWeightsAreCheckedAtItsOwnPlace() throws Exception {
+        Files.writeString(dir.resolve("weights.safetensors"), "not safetensors");
+        String withInit = UP_MODEL.replace(
+                "{\"type\": \"graph\",", "{\"type\": \"graph\", \"init\": {\"from\": \"weights.safetensors\"},");
+        refused(validate(BASE_SOURCE, UP_SOURCE, withInit), "stages[1].model.init.from");
+    }
 }

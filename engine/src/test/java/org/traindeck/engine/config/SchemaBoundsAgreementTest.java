@@ -306,10 +306,13 @@ class SchemaBoundsAgreementTest {
                                         ? p.path("minimum").asInt()
                                         : 1);
                     case "array" -> layer.putArray(required.asText()).add(1);
+                    // an option naming a node names the data, which every graph has
                     default ->
                         layer.put(
                                 required.asText(),
-                                p.has("enum") ? p.get("enum").get(1).asText() : "x");
+                                p.has("enum")
+                                        ? p.get("enum").get(1).asText()
+                                        : LayerSpec.SIDE_INPUTS.contains(required.asText()) ? "input" : "x");
                 }
                 if (p.has("oneOf")) {
                     layer.put(required.asText(), 1);
@@ -402,7 +405,10 @@ class SchemaBoundsAgreementTest {
                 JsonNode items = resolve(p.get("items"));
                 if (items.path("type").asText().equals("object") || items.has("$ref") || items.has("properties")) {
                     walk(items, here + "[0]", config, out);
-                } else if (items.path("type").asText().equals("integer") && !here.endsWith("imageShape")) {
+                } else if (items.path("type").asText().equals("integer")
+                        && p.path("minItems").asInt(1) <= 1) {
+                    // a fixed-length list (imageShape, unpatch3d's grid) cannot hold one value alone: its nodes'
+                    // tests try its bounds
                     bounds(here + "[0]", items, config, out);
                 }
             } else if (type.equals("object") || p.has("properties") || p.has("oneOf")) {

@@ -165,7 +165,7 @@ class GraphConfigTest {
     void aSequenceLayerOnAnImageSaysWhatToAdd() {
         ConfigProblem p = firstError(
                 "{\"name\": \"c\", \"type\": \"conv1d\", \"filters\": 4, \"kernel\": 3}, {\"type\": \"globalPool\"}");
-        assertThat(p.message()).contains("layers[0] 'c' takes a sequence [features, steps] but gets an image 8×8×1");
+        assertThat(p.message()).contains("layers[0] 'c' takes a sequence [steps, features] but gets an image 8×8×1");
     }
 
     @Test
@@ -253,7 +253,7 @@ class GraphConfigTest {
         assertThat(p.message())
                 .isEqualTo(
                         "the head takes the output of 'seq': a classification head takes a vector per sample but gets "
-                                + "a sequence [4 features, 64 steps]: end with \"globalPool\" or \"firstToken\"");
+                                + "a sequence [64 steps, 4 features]: end with \"globalPool\" or \"firstToken\"");
     }
 
     @Test

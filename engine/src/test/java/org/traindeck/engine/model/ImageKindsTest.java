@@ -57,7 +57,7 @@ class ImageKindsTest {
                 {"type": "globalPool"}""", dir);
         assertThat(p.path()).isEqualTo("model.layers[1]");
         assertThat(p.message())
-                .contains("layers[1] 'sep' takes an image but gets a sequence [8 features, 8 steps]")
+                .contains("layers[1] 'sep' takes an image but gets a sequence [8 steps, 8 features]")
                 .contains("use the 1D types");
     }
 
@@ -107,7 +107,7 @@ class ImageKindsTest {
         assertThat(row(s, "vec").type()).isEqualTo("reshape");
         assertThat(shapeOf(s, "vec")).isEqualTo("[64]");
         // DL4J's own ReshapeVertex would say [4, ?] here, and throw on the volume
-        assertThat(shapeOf(s, "seq")).isEqualTo("[4, 16]");
+        assertThat(shapeOf(s, "seq")).isEqualTo("[16, 4]");
         assertThat(shapeOf(s, "img")).isEqualTo("[4, 4, 4]");
         assertThat(shapeOf(s, "vol")).isEqualTo("[2, 4, 4, 2]");
         assertThat(shapeOf(s, "c3")).isEqualTo("[2, 4, 4, 3]");

@@ -47,12 +47,12 @@ class SequenceKindsTest {
         ModelSummary s = built(RECURRENT, dir).summary();
 
         assertThat(row(s, "seq").type()).isEqualTo("lstm");
-        assertThat(shapeOf(s, "seq")).isEqualTo("[5, 8]");
+        assertThat(shapeOf(s, "seq")).isEqualTo("[8, 5]");
         assertThat(row(s, "seq").parameters()).isEqualTo(4 * (8 * 5 + 5 * 5 + 5));
         assertThat(row(s, "both").type()).isEqualTo("bidirectional");
-        assertThat(shapeOf(s, "both")).isEqualTo("[6, 8]");
+        assertThat(shapeOf(s, "both")).isEqualTo("[8, 6]");
         assertThat(row(s, "both").parameters()).isEqualTo(2 * 4 * (5 * 3 + 3 * 3 + 3));
-        assertThat(shapeOf(s, "sum")).isEqualTo("[3, 8]");
+        assertThat(shapeOf(s, "sum")).isEqualTo("[8, 3]");
         assertThat(shapeOf(s, "last")).isEqualTo("[4]");
         assertThat(row(s, "output").type()).isEqualTo("SoftmaxOutputHead");
     }
@@ -69,7 +69,7 @@ class SequenceKindsTest {
         ConfigProblem p =
                 firstError("{\"name\": \"rnn\", \"type\": \"lstm\", \"units\": 4, \"returnSequences\": false}", dir);
         assertThat(p.path()).isEqualTo("model.layers[0]");
-        assertThat(p.message()).contains("layers[0] 'rnn' takes a sequence [features, steps] but gets an image 8×8×1");
+        assertThat(p.message()).contains("layers[0] 'rnn' takes a sequence [steps, features] but gets an image 8×8×1");
     }
 
     @Test
@@ -79,7 +79,7 @@ class SequenceKindsTest {
                 {"name": "both", "type": "bidirectional", "units": 4, "returnSequences": false}""", dir);
         assertThat(p.path()).isEqualTo("model.layers[1]");
         assertThat(p.message())
-                .contains("layers[1] 'both' takes a sequence [features, steps] but gets a vector of 64 features")
+                .contains("layers[1] 'both' takes a sequence [steps, features] but gets a vector of 64 features")
                 .contains("\"reshape\"");
     }
 
@@ -91,9 +91,9 @@ class SequenceKindsTest {
 
         assertThat(shapeOf(s, "input")).isEqualTo("[6 token ids < 20]");
         assertThat(row(s, "tokens").type()).isEqualTo("embedding");
-        assertThat(shapeOf(s, "tokens")).isEqualTo("[8, 6]");
+        assertThat(shapeOf(s, "tokens")).isEqualTo("[6, 8]");
         assertThat(row(s, "tokens").parameters()).isEqualTo(20 * 8);
-        assertThat(shapeOf(s, "output")).isEqualTo("[20, 6]");
+        assertThat(shapeOf(s, "output")).isEqualTo("[6, 20]");
         assertThat(ComputationGraphConfiguration.fromJson(conf.toJson())).isEqualTo(conf);
         assertLearns(train(conf, TOKENS, 8));
     }

@@ -36,7 +36,7 @@ class TransformerBlockNodeTest {
     void aGraphNodeBuildsOneFusedLayerThatTrains() {
         ModelSummary s = built(layers(""), dir).summary();
         assertThat(row(s, "blk").type()).isEqualTo("transformerBlock");
-        assertThat(shapeOf(s, "blk")).isEqualTo("[8, 17]");
+        assertThat(shapeOf(s, "blk")).isEqualTo("[17, 8]");
         ComputationGraphConfiguration conf =
                 ModelCompiler.configuration(model(layers(""), dir), GraphFixture.IMAGES, 1);
         assertThat(conf.getVertices()).containsKey("blk").doesNotContainKey("blk_norm1");

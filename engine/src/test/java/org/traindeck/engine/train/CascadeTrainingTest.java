@@ -1,6 +1,8 @@
 package org.traindeck.engine.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +17,10 @@ import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.CascadeFixtures;
+import org.traindeck.engine.data.NamedInputFixtures;
 import org.traindeck.engine.data.numpy.NpyArray;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.LayerMetrics;
@@ -24,9 +28,11 @@ import org.traindeck.engine.events.LayerMetrics;
 /**
  * A two-stage diffusion cascade on tiny pictures, as a user writes it: stage "base" learns 8×8 pictures, stage "up"
  * trains a network of its own on the 16×16 pictures, reading the true picture pooled to 8×8 (with conditioning
- * augmentation) and upsampled back. Each stage keeps its own network and best checkpoint; a stop inside stage 2 and a
- * stop at its first step resume bit for bit; and {@code predict} on the run folder runs the cascade, writing 16×16
- * samples (and, with --all-stages, stage 1's 8×8 ones beside them).
+ * augmentation) and upsampled back. Each stage keeps its own network, best checkpoint and layer health; a stop inside
+ * stage 2, a stop at its first step and a resume from any checkpoint of either network continue the uninterrupted run
+ * bit for bit; two CPU workers train it as one device; a resume with another model for a trained stage is refused;
+ * and {@code predict} on the run folder runs the cascade, writing 16×16 samples (with --all-stages, stage 1's 8×8
+ * ones beside them), or refuses with exit code 2 when a stage's checkpoints are missing.
  */
 class CascadeTrainingTest {
 
@@ -201,5 +207,84 @@ class CascadeTrainingTest {
             assertThat(ResumeTest.finalParams(resumed)).as(at).containsExactly(ResumeTest.finalParams(straight));
         }
         assertThat(n).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void twoCpuWorkersTrainTheCascadeAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
+        RunResult one = TrainingRun.prepare(config(dir, "one")).runHere();
+        String two = CONFIG.formatted("two")
+                .replace("\"devices\": \"cpu\"", "\"devices\": \"cpu:2\"")
+                .replace("\"batchSize\": 16", "\"batchSize\": 8");
+        RunResult split = TrainingRun.prepare(config(dir, "two", two)).runHere();
+
+        assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(split.status()).as(split.message()).isEqualTo(RunResult.Status.FINISHED);
+        Map<Long, Double> a = ResumeTest.lossesByStep(one.runDir());
+        Map<Long, Double> b = ResumeTest.lossesByStep(split.runDir());
+        // both stages, the derived input's conditioning augmentation included
+        assertThat(b.keySet()).isEqualTo(a.keySet()).hasSize(12);
+        for (long step : a.keySet()) {
+            assertThat(b.get(step)).as("step %d", step).isCloseTo(a.get(step), within(1e-4 * Math.abs(a.get(step))));
+        }
+    }
+
+    @Test
+    void aResumeWithAnotherStageModelIsRefusedAtThatModel(@TempDir Path dir) throws Exception {
+        RunResult stopped = TestRuns.stopAfterStep(config(dir, "edited"), 8);
+        assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
+        Path edited = dir.resolve("edited.json");
+        Files.writeString(edited, CONFIG.formatted("edited").replace("\"filters\": 6", "\"filters\": 8"));
+
+        assertThatThrownBy(() -> TrainingRun.resume(
+                                stopped.runDir(), new TrainingRun.ResumeOptions(edited, null), DeviceDiscovery.system())
+                        .runHere())
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("stages[1].model")
+                .hasMessageContaining("fit only their own architecture");
+    }
+
+    @Test
+    void aConditionalCascadeReadsItsConditioningAtEveryStage(@TempDir Path dir) throws Exception {
+        String text = CONFIG.formatted("conditional")
+                .replace(
+                        "\"targets\": \"pictures.npz:low\",",
+                        "\"targets\": \"pictures.npz:low\", \"inputs\": {\"code\": \"pictures.npz:code\"},")
+                .replace(
+                        "\"targets\": \"pictures.npz:high\",",
+                        "\"targets\": \"pictures.npz:high\", \"inputs\": {\"code\": \"pictures.npz:code\"},")
+                .replace(
+                        "{\"name\": \"map\", \"type\": \"dense\", \"units\": 64}",
+                        "{\"name\": \"c\", \"type\": \"dense\", \"inputs\": \"code\", \"units\": 4},"
+                                + " {\"name\": \"tc\", \"type\": \"concat\", \"inputs\": [\"t\", \"c\"]},"
+                                + " {\"name\": \"map\", \"type\": \"dense\", \"units\": 64}")
+                .replace(
+                        "{\"name\": \"upmap\", \"type\": \"dense\", \"units\": 256}",
+                        "{\"name\": \"c\", \"type\": \"dense\", \"inputs\": \"code\", \"units\": 4},"
+                                + " {\"name\": \"tc\", \"type\": \"concat\", \"inputs\": [\"t\", \"c\"]},"
+                                + " {\"name\": \"upmap\", \"type\": \"dense\", \"units\": 256}");
+        RunResult run = TrainingRun.prepare(config(dir, "conditional", text)).runHere();
+        assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
+        Path codes = dir.resolve("codes.npz");
+        NamedInputFixtures.npz(
+                codes,
+                Map.of("code", new NamedInputFixtures.Array("<f4", new long[] {2, 2}, new double[] {0, 0, 0.5, 0.5})));
+
+        Path out = dir.resolve("conditional.npy");
+        MainAccess.Result predicted = MainAccess.run(
+                "predict", run.runDir().toString(), codes.toString(), "--out", out.toString(), "--steps", "5");
+
+        assertThat(predicted.exitCode()).as(predicted.stderr()).isZero();
+        try (NpyArray top = NpyArray.open(out)) {
+            assertThat(top.shape()).containsExactly(2, 16, 16, 1);
+        }
+        MainAccess.Result withoutCodes = MainAccess.run(
+                "predict",
+                run.runDir().toString(),
+                "--count",
+                "2",
+                "--out",
+                dir.resolve("none.npy").toString());
+        assertThat(withoutCodes.exitCode()).isEqualTo(2);
+        assertThat(withoutCodes.stderr()).contains("code");
     }
 }

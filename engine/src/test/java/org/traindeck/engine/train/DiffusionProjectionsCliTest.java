@@ -5,18 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.cli.MainAccess;
+import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.DiffusionConfig;
+import org.traindeck.engine.config.DiffusionSampling;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.data.NamedInputFixtures;
 
 /**
  * A bad {@code diffusion.projections} is refused through the CLI with exit code 2, at the key to fix and its line,
  * never a stack trace: a view that is no whole multiple of its projection (by {@code validate}, and by {@code train}
  * before anything runs), a name that is no conditioning input, an axis that is none, and projections without the
- * sampling that scores them.
+ * sampling that scores them. The run's config writes both as given, and neither when not given.
  */
 class DiffusionProjectionsCliTest {
 
@@ -78,6 +85,27 @@ class DiffusionProjectionsCliTest {
     void goodProjectionsValidate() throws Exception {
         MainAccess.Result r = run("validate", SAMPLING, "{\"front\": \"depth\", \"side\": \"width\"}");
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+    }
+
+    @Test
+    void theRunsConfigWritesSamplingAndProjectionsAsTheyWereGiven() throws Exception {
+        RunConfig config = ConfigParser.parse(
+                        CONFIG.formatted(
+                                "\"sampling\": {\"everyEpochs\": 2, \"steps\": 7, \"count\": 3, \"sampler\": \"ddpm\"},",
+                                "{\"side\": \"width\", \"front\": \"depth\"}"),
+                        dir)
+                .orThrow();
+        DiffusionConfig written = ((SourceConfig.Numpy) config.data().train()).diffusion();
+        assertThat(written.sampling()).isEqualTo(new DiffusionSampling(2, 7, 3, "ddpm"));
+        assertThat(List.copyOf(written.projections().keySet())).containsExactly("side", "front");
+
+        RunConfig again = ConfigParser.parse(ConfigWriter.toJson(config), dir).orThrow();
+        assertThat(((SourceConfig.Numpy) again.data().train()).diffusion()).isEqualTo(written);
+        assertThat(ConfigWriter.toJson(
+                        ConfigParser.parse(CONFIG.formatted("", "{}"), dir).orThrow()))
+                .as("neither is written when not given")
+                .doesNotContain("sampling")
+                .doesNotContain("projections");
     }
 
     @Test

@@ -7,19 +7,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.TestRuns;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.data.NamedInputFixtures;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.LayerMetrics;
+import org.traindeck.engine.use.TrainedModel;
 
 /**
  * A ViT over volumes, patches3d → transformerBlock → unpatch3d, trained through the whole run (reconstruction of small
  * random volumes, EMA, per-layer health, checkpoints): its loss falls, two workers train as one device at the global
- * batch, and a run resumed from its checkpoint equals one straight through, bit for bit.
+ * batch, a run resumed from its checkpoint equals one straight through, bit for bit, and "trainable" and "lrScale" hold
+ * on both nodes' parameters.
  */
 class VolumeTransformerTrainingTest {
 
@@ -50,13 +54,27 @@ class VolumeTransformerTrainingTest {
     }
 
     private static RunConfig config(Path dir, String name, String devices, int batch, int epochs) throws Exception {
+        return config(dir, name, devices, batch, epochs, "", "");
+    }
+
+    /** {@code tokens} and {@code volume}: more options of the patches3d and unpatch3d nodes. */
+    private static RunConfig config(
+            Path dir, String name, String devices, int batch, int epochs, String tokens, String volume)
+            throws Exception {
+        return ConfigParser.parse(text(dir, name, devices, batch, epochs, tokens, volume), dir)
+                .orThrow();
+    }
+
+    private static String text(
+            Path dir, String name, String devices, int batch, int epochs, String tokens, String volume)
+            throws Exception {
         String data = volumes(dir).toString().replace("\\", "/");
-        return ConfigParser.parse("""
+        return """
                 {"name": "%s", "outputDir": "out", "seed": 9, "devices": "%s",
                  "model": {"type": "graph", "layers": [
-                   {"name": "tokens", "type": "patches3d", "size": 2, "units": 16},
+                   {"name": "tokens", "type": "patches3d", "size": 2, "units": 16%s},
                    {"name": "block", "type": "transformerBlock", "heads": 2},
-                   {"name": "volume", "type": "unpatch3d", "size": 2, "channels": 4}]},
+                   {"name": "volume", "type": "unpatch3d", "size": 2, "channels": 4%s}]},
                  "data": {"train": {"type": "numpy", "task": "reconstruction", "inputs": "%s", "layout": "channelsFirst"},
                           "validationSplit": 0.25},
                  "stages": [{"name": "main", "epochs": %d, "batchSize": %d, "gradientClipping": 1.0,
@@ -64,8 +82,7 @@ class VolumeTransformerTrainingTest {
                              "ema": {"decay": 0.9}}],
                  "logging": {"layers": {"everySteps": 2, "histogramsEverySteps": 0}},
                  "checkpoint": {"keepBestPerStage": false}}
-                """.formatted(name, devices, data, epochs, batch), dir)
-                .orThrow();
+                """.formatted(name, devices, tokens, volume, data, epochs, batch);
     }
 
     @Test
@@ -112,5 +129,34 @@ class VolumeTransformerTrainingTest {
         assertThat(ResumeTest.finalParams(resumed)).containsExactly(ResumeTest.finalParams(straight));
         assertThat(CheckpointFiles.read(resumed.lastCheckpoint()).ema())
                 .containsExactly(CheckpointFiles.read(straight.lastCheckpoint()).ema());
+    }
+
+    @Test
+    void aFrozenPatchEmbeddingKeepsItsWeightsAndAnLrScaleSlowsUnpatch(@TempDir Path dir) throws Exception {
+        String frozen = ", \"trainable\": false";
+        String slow = ", \"lrScale\": 0.01";
+        RunResult start = TestRuns.stopAfterStep(config(dir, "start", "cpu", 12, 2, frozen, slow), 1);
+        RunResult end = TrainingRun.prepare(config(dir, "end", "cpu", 12, 2, frozen, slow))
+                .runHere();
+        assertThat(end.status()).as(end.message()).isEqualTo(RunResult.Status.FINISHED);
+        ComputationGraph before = TrainedModel.open(start.runDir(), false).network();
+        ComputationGraph after = TrainedModel.open(end.runDir(), false).network();
+        assertThat(after.getLayer("tokens").params().dup().data().asFloat())
+                .containsExactly(before.getLayer("tokens").params().dup().data().asFloat());
+        double block = change(before, after, "block");
+        double volume = change(before, after, "volume");
+        assertThat(block).isPositive();
+        assertThat(volume)
+                .as("unpatch3d's largest change against the block's %s", block)
+                .isPositive()
+                .isLessThan(block / 10);
+    }
+
+    private static double change(ComputationGraph before, ComputationGraph after, String node) {
+        return after.getLayer(node)
+                .params()
+                .sub(before.getLayer(node).params())
+                .amaxNumber()
+                .doubleValue();
     }
 }

@@ -8,7 +8,10 @@ public final class Shapes {
 
     private Shapes() {}
 
-    /** An input type as the messages say it: height×width×channels for images, as the data section writes them. */
+    /**
+     * An input type as the messages say it, in the one notation of docs/configs.md#shapes (channels last, time before
+     * features): an image height×width×channels, a sequence [steps, features].
+     */
     public static String describe(InputType t) {
         if (t instanceof TokenSequence tokens) {
             return "token ids [" + (tokens.steps() > 0 ? tokens.steps() + " steps" : "any length")
@@ -18,8 +21,8 @@ public final class Shapes {
             case FF -> "a vector of " + ((InputType.InputTypeFeedForward) t).getSize() + " features";
             case RNN -> {
                 InputType.InputTypeRecurrent r = (InputType.InputTypeRecurrent) t;
-                yield "a sequence [" + r.getSize() + " features, "
-                        + (r.getTimeSeriesLength() > 0 ? r.getTimeSeriesLength() + " steps]" : "any length]");
+                yield "a sequence [" + (r.getTimeSeriesLength() > 0 ? r.getTimeSeriesLength() + " steps" : "any length")
+                        + ", " + r.getSize() + " features]";
             }
             case CNN -> {
                 InputType.InputTypeConvolutional c = (InputType.InputTypeConvolutional) t;
@@ -36,13 +39,16 @@ public final class Shapes {
         };
     }
 
-    /** The shape as the summary table prints it: [features], [features, steps], [h, w, c], [d, h, w, c]. */
+    /**
+     * The shape as the summary table prints it, in the notation of docs/configs.md#shapes: [features], [steps,
+     * features] ("?" for any length), [h, w, c], [d, h, w, c].
+     */
     public static String dims(InputType t) {
         return switch (t.getType()) {
             case FF -> "[" + ((InputType.InputTypeFeedForward) t).getSize() + "]";
             case RNN -> {
                 InputType.InputTypeRecurrent r = (InputType.InputTypeRecurrent) t;
-                yield "[" + r.getSize() + ", " + (r.getTimeSeriesLength() > 0 ? r.getTimeSeriesLength() : "?") + "]";
+                yield "[" + (r.getTimeSeriesLength() > 0 ? r.getTimeSeriesLength() : "?") + ", " + r.getSize() + "]";
             }
             case CNN -> {
                 InputType.InputTypeConvolutional c = (InputType.InputTypeConvolutional) t;
@@ -80,7 +86,7 @@ public final class Shapes {
     public static String toSequence(InputType in) {
         return switch (in.getType()) {
             case CNN -> "add a \"patches\" node to cut the image into a sequence of patches";
-            case FF -> "add a \"reshape\" node to make the vector a sequence [features, steps]";
+            case FF -> "add a \"reshape\" node to make the vector a sequence (its \"shape\" is [features, steps])";
             default -> null;
         };
     }

@@ -57,7 +57,7 @@ public class BlockInputsVertex extends GraphVertex {
     }
 
     /** The tokens' steps T of a block's input type, packed or a plain sequence (-1: not known before the data). */
-    static long steps(InputType in, long width) {
+    static long steps(InputType in) {
         if (in instanceof Packed p) {
             return p.steps();
         }

@@ -76,7 +76,7 @@ public class CrossAttention extends BaseLayer {
 
     @Override
     public InputType getOutputType(int layerIndex, InputType inputType) {
-        return InputType.recurrent(width, BlockInputsVertex.steps(inputType, width), RNNFormat.NCW);
+        return InputType.recurrent(width, BlockInputsVertex.steps(inputType), RNNFormat.NCW);
     }
 
     @Override
@@ -97,7 +97,7 @@ public class CrossAttention extends BaseLayer {
     @Override
     public LayerMemoryReport getMemoryReport(InputType inputType) {
         long params = initializer().numParams(this);
-        long length = Math.max(1, BlockInputsVertex.steps(inputType, width));
+        long length = Math.max(1, BlockInputsVertex.steps(inputType));
         return new LayerMemoryReport.Builder(getLayerName(), CrossAttention.class, inputType, inputType)
                 .standardMemory(
                         params, getIUpdater() == null ? 0 : getIUpdater().stateSize(params))

@@ -1,8 +1,6 @@
 package org.traindeck.engine.model.kernels;
 
-import java.util.HashMap;
-import java.util.Map;
-import org.bytedeco.javacpp.FloatPointer;
+import java.util.Arrays;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -12,19 +10,15 @@ import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
 
 /** {@link CrossAttention}'s CPU kernel: the block's cross-attention without its norm and residual. */
-public class CrossAttentionLayer extends BaseLayer<CrossAttention> implements BlockParameters {
+public class CrossAttentionLayer extends BaseLayer<CrossAttention> {
 
     private TransformerBlockCrossAttention attention;
     private BlockInputsLayout layout;
     private float[] packed;
     private final float[][] local = new float[4][];
-    private final Map<String, Region> params = new HashMap<>();
-    private final Map<String, Region> gradients = new HashMap<>();
-    private INDArray paramsOf;
-    private INDArray gradientsOf;
+    private final KernelParameters p = new KernelParameters();
 
     public CrossAttentionLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -53,7 +47,7 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> implements Bl
         if (input.dataType() != DataType.FLOAT || input.rank() != 2) {
             throw new IllegalStateException("CrossAttention \"" + layerConf().getLayerName()
                     + "\": takes its packed float32 inputs [minibatch, size], got " + input.dataType() + " "
-                    + java.util.Arrays.toString(input.shape()));
+                    + Arrays.toString(input.shape()));
         }
         INDArray in = mgr.dup(type, input, 'c');
         int mb = (int) in.size(0);
@@ -75,10 +69,7 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> implements Bl
                 local[i] = new float[chunk];
             }
         }
-        if (paramsOf != paramsFlattened) {
-            CrossAttentionParams.KEYS.forEach(k -> params.put(k, Region.of(getParam(k))));
-            paramsOf = paramsFlattened;
-        }
+        p.bindParameters(paramsFlattened, CrossAttentionParams.KEYS, params);
     }
 
     @Override
@@ -93,7 +84,7 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> implements Bl
         layout.tokens(packed, tokens);
         TransformerBlockMath.toRows(tokens, rows, mb, width(), t);
         float[] out = new float[nc];
-        attention.forward(rows, layout.context(packed), mb, t, layout.contextSteps(), this, null, 0, out, local);
+        attention.forward(rows, layout.context(packed), mb, t, layout.contextSteps(), p, null, 0, out, local);
         TransformerBlockMath.fromRows(out, tokens, mb, width(), t);
         INDArray result = workspaceMgr.createUninitialized(
                 ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
@@ -104,10 +95,7 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> implements Bl
     @Override
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr workspaceMgr) {
         assertInputSet(true);
-        if (gradientsOf != gradientsFlattened) {
-            CrossAttentionParams.KEYS.forEach(k -> gradients.put(k, Region.of(gradientViews.get(k))));
-            gradientsOf = gradientsFlattened;
-        }
+        p.bindGradients(gradientsFlattened, CrossAttentionParams.KEYS, gradientViews);
         int mb = layout.mb();
         int t = layout.steps();
         int nc = mb * t * width();
@@ -116,7 +104,7 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> implements Bl
         float[] d = new float[nc];
         Sgemm.buffer(eps).get(0, e, 0, nc);
         TransformerBlockMath.toRows(e, d, mb, width(), t);
-        float[] dContext = attention.backward(d, this, null, 0, local);
+        float[] dContext = attention.backward(d, p, null, 0, local);
         TransformerBlockMath.fromRows(d, e, mb, width(), t);
         float[] grads = layout.gradient(e, null, dContext);
         INDArray dx = workspaceMgr.createUninitialized(
@@ -125,27 +113,5 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> implements Bl
         Gradient g = new DefaultGradient(gradientsFlattened);
         CrossAttentionParams.KEYS.forEach(k -> g.gradientForVariable().put(k, gradientViews.get(k)));
         return new Pair<>(g, dx);
-    }
-
-    @Override
-    public FloatPointer pointer(String key) {
-        return params.get(key).pointer;
-    }
-
-    @Override
-    public FloatPointer gradientPointer(String key) {
-        return gradients.get(key).pointer;
-    }
-
-    @Override
-    public float[] vector(String key) {
-        float[] v = new float[params.get(key).buffer.capacity()];
-        params.get(key).buffer.get(0, v, 0, v.length);
-        return v;
-    }
-
-    @Override
-    public void setGradient(String key, float[] values, int n) {
-        gradients.get(key).buffer.put(0, values, 0, n);
     }
 }

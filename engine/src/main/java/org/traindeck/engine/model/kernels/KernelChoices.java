@@ -25,7 +25,10 @@ public final class KernelChoices {
             "positionEmbedding",
             "patches",
             "patches3d",
-            "unpatch3d");
+            "unpatch3d",
+            "maxPool2d",
+            "upsample2d",
+            "concat");
 
     private static final String OPTION = "kernel";
     private static final String RECOMPUTE = "recompute";

@@ -1,5 +1,7 @@
 package org.traindeck.engine.model.kernels;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.Collection;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.ParamInitializer;
@@ -27,5 +29,25 @@ final class KernelInstances {
         layer.setParamTable(initializer.init(conf, layerParamsView, initializeParams));
         layer.setConf(conf);
         return layer;
+    }
+
+    /**
+     * Copies every instance field that {@code top} and its superclasses declare from {@code from} to {@code to}: a DL4J
+     * configuration onto the kernel's subclass of it, so that the kernel's JSON, equality and fallback are DL4J's.
+     */
+    static <T> T copyFields(Class<?> top, Object from, T to) {
+        try {
+            for (Class<?> c = top; c != Object.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (!Modifier.isStatic(f.getModifiers())) {
+                        f.setAccessible(true);
+                        f.set(to, f.get(from));
+                    }
+                }
+            }
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new IllegalStateException("cannot copy DL4J's " + top.getSimpleName() + " configuration", e);
+        }
+        return to;
     }
 }

@@ -181,7 +181,7 @@ public class TransformerBlock extends BaseLayer {
     @Override
     public InputType getOutputType(int layerIndex, InputType inputType) {
         if (isPacked()) {
-            return InputType.recurrent(width, BlockInputsVertex.steps(inputType, width), RNNFormat.NCW);
+            return InputType.recurrent(width, BlockInputsVertex.steps(inputType), RNNFormat.NCW);
         }
         long features = features(inputType);
         if (width > 0 && features != width) {
@@ -218,7 +218,7 @@ public class TransformerBlock extends BaseLayer {
 
     @Override
     public LayerMemoryReport getMemoryReport(InputType inputType) {
-        long length = Math.max(1, BlockInputsVertex.steps(inputType, width));
+        long length = Math.max(1, BlockInputsVertex.steps(inputType));
         long perExample = keptFloatsPerExample(length);
         long params = initializer().numParams(this);
         return new LayerMemoryReport.Builder(getLayerName(), TransformerBlock.class, inputType, inputType)

@@ -21,22 +21,7 @@ final class TransformerBlockCrossAttention {
 
     private final int width;
     private final int heads;
-    private int mb;
-    private int steps;
-    private int contextSteps;
-    private Region normed;
-    private Region queries;
-    private Region keysValues;
-    private Region contextRows;
-    private Region probabilities;
-    private Region attended;
-    private Region product;
-    private Region dQueries;
-    private Region dKeysValues;
-    private Region dScores;
-    private float[] xhat;
-    private float[] rstd;
-    private float[] scratch;
+    private CrossAttentionBuffers b;
 
     /** Whether a layer norm comes before it (the block's), whether its input is added back (the block's). */
     private final boolean preNorm;
@@ -51,39 +36,12 @@ final class TransformerBlockCrossAttention {
     }
 
     private void size(int mb, int steps, int contextSteps) {
-        if (normed != null && this.mb == mb && this.steps == steps && this.contextSteps == contextSteps) {
-            return;
-        }
-        free();
-        this.mb = mb;
-        this.steps = steps;
-        this.contextSteps = contextSteps;
-        long n = (long) mb * steps * width;
-        long m = (long) mb * contextSteps * width;
-        normed = Region.allocate(n);
-        queries = Region.allocate(n);
-        keysValues = Region.allocate(2 * m);
-        contextRows = Region.allocate(m);
-        probabilities = Region.allocate((long) mb * heads * steps * contextSteps);
-        attended = Region.allocate(n);
-        product = Region.allocate(n);
-        dQueries = Region.allocate(n);
-        dKeysValues = Region.allocate(2 * m);
-        dScores = Region.allocate((long) steps * contextSteps);
-        xhat = new float[(int) n];
-        rstd = new float[mb * steps];
-        scratch = new float[(int) Math.max(n, m)];
-    }
-
-    void free() {
-        for (Region r : new Region[] {
-            normed, queries, keysValues, contextRows, probabilities, attended, product, dQueries, dKeysValues, dScores
-        }) {
-            if (r != null) {
-                r.free();
+        if (b == null || !b.fits(mb, steps, contextSteps)) {
+            if (b != null) {
+                b.free();
             }
+            b = new CrossAttentionBuffers(width, heads, mb, steps, contextSteps);
         }
-        normed = null;
     }
 
     /**
@@ -102,18 +60,25 @@ final class TransformerBlockCrossAttention {
             float[] out,
             float[][] local) {
         size(mb, steps, contextSteps);
+        TransformerBlockMath.toRows(context, b.scratch, mb, width, contextSteps);
+        b.contextRows.write(b.scratch, mb * contextSteps * width);
+        normalise(r, p, local);
+        project(p);
+        CrossAttentionHeads.forward(b);
+        output(r, p, mask, maskAt, out, local);
+    }
+
+    /** The queries' input: the norm of r (pre-norm) or r itself, into normed. */
+    private void normalise(float[] r, BlockParameters p, float[][] local) {
         int c = width;
-        int n = mb * steps;
-        int m = mb * contextSteps;
-        TransformerBlockMath.toRows(context, scratch, mb, c, contextSteps);
-        contextRows.write(scratch, m * c);
+        int n = b.mb * b.steps;
         float[] h = r;
         if (preNorm) {
             h = new float[n * c];
             TransformerBlockMath.layerNorm(
                     r,
-                    xhat,
-                    rstd,
+                    b.xhat,
+                    b.rstd,
                     h,
                     p.vector(CROSS_NORM_GAIN),
                     p.vector(CROSS_NORM_BIAS),
@@ -122,7 +87,14 @@ final class TransformerBlockCrossAttention {
                     TransformerBlock.EPSILON,
                     local[0]);
         }
-        normed.write(h, n * c);
+        b.normed.write(h, n * c);
+    }
+
+    /** Queries from normed, keys and values from the context rows, with their biases. */
+    private void project(BlockParameters p) {
+        int c = width;
+        int n = b.mb * b.steps;
+        int m = b.mb * b.contextSteps;
         float[] bias = p.vector(CROSS_QKV_BIAS);
         Sgemm.multiply(
                 false,
@@ -131,17 +103,17 @@ final class TransformerBlockCrossAttention {
                 c,
                 c,
                 1,
-                normed.pointer,
+                b.normed.pointer,
                 0,
                 c,
                 p.pointer(CROSS_QKV_WEIGHTS),
                 0,
                 3 * c,
                 0,
-                queries.pointer,
+                b.queries.pointer,
                 0,
                 c);
-        addBias(queries, n, c, bias, 0);
+        addBias(b.queries, n, c, bias, 0);
         Sgemm.multiply(
                 false,
                 false,
@@ -149,18 +121,23 @@ final class TransformerBlockCrossAttention {
                 2 * c,
                 c,
                 1,
-                contextRows.pointer,
+                b.contextRows.pointer,
                 0,
                 c,
                 p.pointer(CROSS_QKV_WEIGHTS),
                 c,
                 3 * c,
                 0,
-                keysValues.pointer,
+                b.keysValues.pointer,
                 0,
                 2 * c);
-        addBias(keysValues, m, 2 * c, bias, c);
-        CrossAttentionHeads.forward(this, mb, steps, contextSteps);
+        addBias(b.keysValues, m, 2 * c, bias, c);
+    }
+
+    /** out = (r or nothing) + mask (attended Wo + bo). */
+    private void output(float[] r, BlockParameters p, float[] mask, int maskAt, float[] out, float[][] local) {
+        int c = width;
+        int n = b.mb * b.steps;
         Sgemm.multiply(
                 false,
                 false,
@@ -168,19 +145,19 @@ final class TransformerBlockCrossAttention {
                 c,
                 c,
                 1,
-                attended.pointer,
+                b.attended.pointer,
                 0,
                 c,
                 p.pointer(CROSS_OUT_WEIGHTS),
                 0,
                 c,
                 0,
-                product.pointer,
+                b.product.pointer,
                 0,
                 c);
-        product.read(scratch, n * c);
+        b.product.read(b.scratch, n * c);
         TransformerBlockMath.residual(
-                residual ? r : new float[n * c], scratch, p.vector(CROSS_OUT_BIAS), mask, maskAt, out, n, c, local);
+                residual ? r : new float[n * c], b.scratch, p.vector(CROSS_OUT_BIAS), mask, maskAt, out, n, c, local);
     }
 
     /** rows [n, cols] of a region += bias[from, from + cols). */
@@ -201,192 +178,20 @@ final class TransformerBlockCrossAttention {
      */
     float[] backward(float[] dOut, BlockParameters p, float[] mask, int maskAt, float[][] local) {
         int c = width;
-        int n = mb * steps;
-        int m = mb * contextSteps;
+        int n = b.mb * b.steps;
+        int m = b.mb * b.contextSteps;
+        CrossAttentionBackward.output(b, dOut, p, mask, maskAt, local);
+        CrossAttentionHeads.backward(b);
+        CrossAttentionBackward.biases(b, p, local);
+        CrossAttentionBackward.weights(b, p);
+        CrossAttentionBackward.inputs(b, p);
         float[] d = new float[n * c];
-        TransformerBlockMath.masked(dOut, mask, maskAt, d, n * c);
-        float[] sums = new float[3 * c];
-        TransformerBlockMath.columnSums(d, n, c, sums, local[0]);
-        p.setGradient(CROSS_OUT_BIAS, sums, c);
-        product.write(d, n * c);
-        Sgemm.multiply(
-                true,
-                false,
-                c,
-                c,
-                n,
-                1,
-                attended.pointer,
-                0,
-                c,
-                product.pointer,
-                0,
-                c,
-                0,
-                p.gradientPointer(CROSS_OUT_WEIGHTS),
-                0,
-                c);
-        // the attended values' gradient, in attended's place (its values are no longer needed)
-        Sgemm.multiply(
-                false,
-                true,
-                n,
-                c,
-                c,
-                1,
-                product.pointer,
-                0,
-                c,
-                p.pointer(CROSS_OUT_WEIGHTS),
-                0,
-                c,
-                0,
-                attended.pointer,
-                0,
-                c);
-        CrossAttentionHeads.backward(this, mb, steps, contextSteps);
-        float[] dq = new float[n * c];
-        dQueries.read(dq, n * c);
-        float[] dkv = new float[m * 2 * c];
-        dKeysValues.read(dkv, m * 2 * c);
-        float[] qSums = new float[c];
-        float[] kvSums = new float[2 * c];
-        TransformerBlockMath.columnSums(dq, n, c, qSums, local[0]);
-        TransformerBlockMath.columnSums(dkv, m, 2 * c, kvSums, local[0]);
-        System.arraycopy(qSums, 0, sums, 0, c);
-        System.arraycopy(kvSums, 0, sums, c, 2 * c);
-        p.setGradient(CROSS_QKV_BIAS, sums, 3 * c);
-        Sgemm.multiply(
-                true,
-                false,
-                c,
-                c,
-                n,
-                1,
-                normed.pointer,
-                0,
-                c,
-                dQueries.pointer,
-                0,
-                c,
-                0,
-                p.gradientPointer(CROSS_QKV_WEIGHTS),
-                0,
-                3 * c);
-        Sgemm.multiply(
-                true,
-                false,
-                c,
-                2 * c,
-                m,
-                1,
-                contextRows.pointer,
-                0,
-                c,
-                dKeysValues.pointer,
-                0,
-                2 * c,
-                0,
-                p.gradientPointer(CROSS_QKV_WEIGHTS),
-                c,
-                3 * c);
-        // the norm's output gradient into product, the context rows' into contextRows (both read no more)
-        Sgemm.multiply(
-                false,
-                true,
-                n,
-                c,
-                c,
-                1,
-                dQueries.pointer,
-                0,
-                c,
-                p.pointer(CROSS_QKV_WEIGHTS),
-                0,
-                3 * c,
-                0,
-                product.pointer,
-                0,
-                c);
-        Sgemm.multiply(
-                false,
-                true,
-                m,
-                c,
-                2 * c,
-                1,
-                dKeysValues.pointer,
-                0,
-                2 * c,
-                p.pointer(CROSS_QKV_WEIGHTS),
-                c,
-                3 * c,
-                0,
-                contextRows.pointer,
-                0,
-                c);
-        product.read(d, n * c);
-        inputGradient(d, dOut, p, local);
+        b.product.read(d, n * c);
+        CrossAttentionBackward.throughNorm(b, d, dOut, p, preNorm, residual, local);
         float[] rows = new float[m * c];
-        contextRows.read(rows, m * c);
+        b.contextRows.read(rows, m * c);
         float[] dContext = new float[m * c];
-        TransformerBlockMath.fromRows(rows, dContext, mb, c, contextSteps);
+        TransformerBlockMath.fromRows(rows, dContext, b.mb, c, b.contextSteps);
         return dContext;
-    }
-
-    /** dOut becomes the input's gradient: the residual's (dOut itself, or none) plus the norm's backward of dh. */
-    private void inputGradient(float[] dh, float[] dOut, BlockParameters p, float[][] local) {
-        int c = width;
-        int n = mb * steps;
-        float[] dr = residual ? dOut : new float[n * c];
-        if (!preNorm) {
-            for (int i = 0; i < n * c; i++) {
-                dOut[i] = dr[i] + dh[i];
-            }
-            return;
-        }
-        float[] dGain = new float[c];
-        float[] dBias = new float[c];
-        TransformerBlockMath.layerNormBackward(
-                dh, xhat, rstd, p.vector(CROSS_NORM_GAIN), dr, dOut, dGain, dBias, new float[n * c], n, c, local);
-        p.setGradient(CROSS_NORM_GAIN, dGain, c);
-        p.setGradient(CROSS_NORM_BIAS, dBias, c);
-    }
-
-    int width() {
-        return width;
-    }
-
-    int heads() {
-        return heads;
-    }
-
-    Region queries() {
-        return queries;
-    }
-
-    Region keysValues() {
-        return keysValues;
-    }
-
-    Region probabilities() {
-        return probabilities;
-    }
-
-    /** The attended values [rows, W]; in the backward pass their gradient. */
-    Region attended() {
-        return attended;
-    }
-
-    Region dQueries() {
-        return dQueries;
-    }
-
-    Region dKeysValues() {
-        return dKeysValues;
-    }
-
-    Region dScores() {
-        return dScores;
     }
 }

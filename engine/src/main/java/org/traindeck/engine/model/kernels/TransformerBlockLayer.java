@@ -13,7 +13,6 @@ import static org.traindeck.engine.model.kernels.TransformerBlockParams.OUT_WEIG
 import static org.traindeck.engine.model.kernels.TransformerBlockParams.QKV_BIAS;
 import static org.traindeck.engine.model.kernels.TransformerBlockParams.QKV_WEIGHTS;
 
-import java.nio.FloatBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -39,7 +38,7 @@ import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
  * attention's output and the dropout masks, the buffers are shared by the thread's blocks and hold one example's
  * attention probabilities (the backward pass computes them again per example).
  */
-public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implements BlockParameters {
+public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
 
     private static final ThreadLocal<Map<String, TransformerBlockBuffers>> SHARED =
             ThreadLocal.withInitial(HashMap::new);
@@ -57,19 +56,10 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
     /** This step's dropout masks, null without dropout (or outside training). */
     private float[] masks;
 
-    /** A packed input's parts (null for plain tokens), the adaLN-Zero and cross-attention parts (null without them). */
-    private BlockInputsLayout layout;
+    /** A conditioned or cross-attending block's side inputs and their parts; null for a plain block. */
+    private TransformerBlockSides sides;
 
-    private float[] packed;
-    private TransformerBlockModulation modulation;
-    private TransformerBlockCrossAttention cross;
-    /** The cross-attention's output rows [rows, C]: the MLP branch's input. */
-    private float[] crossed;
-
-    private INDArray viewsOf;
-    private INDArray gradientsOf;
-    private final Map<String, Region> paramRegions = new HashMap<>();
-    private final Map<String, Region> gradientRegions = new HashMap<>();
+    private final KernelParameters p = new KernelParameters();
 
     public TransformerBlockLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -125,23 +115,11 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
     }
 
     private void bindParameters() {
-        if (viewsOf != paramsFlattened) {
-            paramRegions.clear();
-            for (String key : TransformerBlockParams.keys(layerConf())) {
-                paramRegions.put(key, Region.of(getParam(key)));
-            }
-            viewsOf = paramsFlattened;
-        }
+        p.bindParameters(paramsFlattened, TransformerBlockParams.keys(layerConf()), params);
     }
 
     private void bindGradients() {
-        if (gradientsOf != gradientsFlattened) {
-            gradientRegions.clear();
-            for (String key : TransformerBlockParams.keys(layerConf())) {
-                gradientRegions.put(key, Region.of(gradientViews.get(key)));
-            }
-            gradientsOf = gradientsFlattened;
-        }
+        p.bindGradients(gradientsFlattened, TransformerBlockParams.keys(layerConf()), gradientViews);
     }
 
     private static INDArray dense(INDArray a, LayerWorkspaceMgr mgr, ArrayType type) {
@@ -194,39 +172,58 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
     /** The minibatch and the tokens' steps of the input; a packed input's parts are kept for the passes. */
     private int[] read(INDArray in) {
         if (!layerConf().isPacked()) {
-            layout = null;
             return new int[] {(int) in.size(0), (int) in.size(2)};
         }
-        int mb = (int) in.size(0);
-        int size = (int) in.size(1);
-        if (packed == null || packed.length != mb * size) {
-            packed = new float[mb * size];
+        if (sides == null) {
+            sides = new TransformerBlockSides(layerConf());
         }
-        Sgemm.buffer(in).get(0, packed, 0, packed.length);
-        layout = BlockInputsLayout.of(
-                packed,
-                mb,
-                size,
-                width(),
-                (int) layerConf().getConditionWidth(),
-                layerConf().hasContext(),
-                "TransformerBlock \"" + layerConf().getLayerName() + "\"");
-        if (layerConf().getConditionWidth() > 0 && modulation == null) {
-            modulation =
-                    new TransformerBlockModulation(width(), (int) layerConf().getConditionWidth());
-        }
-        if (layerConf().hasContext() && cross == null) {
-            cross = new TransformerBlockCrossAttention(width(), heads(), true, true);
-        }
-        return new int[] {mb, layout.steps()};
+        return sides.read(in);
     }
 
     /** The tokens [mb, C, T] into rows1. */
     private void tokens(INDArray in, TransformerBlockBuffers b) {
-        if (layout == null) {
+        if (sides == null) {
             Sgemm.buffer(in).get(0, b.rows1, 0, b.rows * width());
         } else {
-            layout.tokens(packed, b.rows1);
+            sides.tokens(b.rows1);
+        }
+    }
+
+    private TransformerBlockModulation modulation() {
+        return sides == null ? null : sides.modulation;
+    }
+
+    /** A conditioned block's norm output (rows2) scaled and shifted for the branch (0 attention: first the vectors). */
+    private void modulate(TransformerBlockBuffers b, int branch) {
+        if (modulation() != null) {
+            if (branch == 0) {
+                sides.modulate(b.mb, b.length, p);
+            }
+            modulation().modulate(b.rows2, b.rows, branch);
+        }
+    }
+
+    /** out = residual + mask (rows1 + bias), times the branch's gate in a conditioned block. */
+    private void residual(
+            float[] residual, float[] bias, int maskAt, float[] out, TransformerBlockBuffers b, int branch) {
+        if (modulation() != null) {
+            modulation().gatedResidual(residual, b.rows1, bias, masks, maskAt, out, b.rows, branch);
+        } else {
+            TransformerBlockMath.residual(residual, b.rows1, bias, masks, maskAt, out, b.rows, width(), b.local);
+        }
+    }
+
+    /** A conditioned block's gate gradient from the output's; rows1 (dOut times the mask) times the gate. */
+    private void gateBackward(float[] dOut, TransformerBlockBuffers b, int branch) {
+        if (modulation() != null) {
+            modulation().gateBackward(dOut, b.rows1, b.rows, branch);
+        }
+    }
+
+    /** A conditioned block's shift and scale gradients from rows1 (the modulated norm's), which becomes the norm's. */
+    private void modulateBackward(TransformerBlockBuffers b, float[] xhat, String gain, String bias, int branch) {
+        if (modulation() != null) {
+            modulation().modulateBackward(b.rows1, xhat, vector(gain), vector(bias), b.rows, branch);
         }
     }
 
@@ -268,46 +265,9 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
                 c,
                 TransformerBlock.EPSILON,
                 b.local[0]);
-        if (modulation != null) {
-            modulation.forward(layout.condition(packed), b.mb, b.length, this);
-            modulation.modulate(b.rows2, n, 0);
-        }
+        modulate(b, 0);
         b.h1.write(b.rows2, nc);
-        // the bias as a product with a column of ones, then the projection added to it
-        Sgemm.multiply(
-                false,
-                false,
-                n,
-                3 * c,
-                1,
-                1,
-                b.ones.pointer,
-                0,
-                1,
-                ptr(QKV_BIAS),
-                0,
-                3 * c,
-                0,
-                b.qkv.pointer,
-                0,
-                3 * c);
-        Sgemm.multiply(
-                false,
-                false,
-                n,
-                3 * c,
-                c,
-                1,
-                b.h1.pointer,
-                0,
-                c,
-                ptr(QKV_WEIGHTS),
-                0,
-                3 * c,
-                1,
-                b.qkv.pointer,
-                0,
-                3 * c);
+        qkvForward(b);
         Region attended = attended(b);
         if (!attentionKept) {
             TransformerBlockAttention.forward(
@@ -315,12 +275,8 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
         }
         Sgemm.multiply(false, false, n, c, c, 1, attended.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.gatedResidual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, 0);
-        } else {
-            TransformerBlockMath.residual(b.x, b.rows1, vector(OUT_BIAS), masks, 0, b.r1, n, c, b.local);
-        }
-        float[] r = crossAttention(b);
+        residual(b.x, vector(OUT_BIAS), 0, b.r1, b, 0);
+        float[] r = sides == null ? b.r1 : sides.crossAttention(b.r1, b.mb, b.length, p, masks, b.local);
         TransformerBlockMath.layerNorm(
                 r,
                 b.xhat2,
@@ -332,47 +288,18 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
                 c,
                 TransformerBlock.EPSILON,
                 b.local[0]);
-        if (modulation != null) {
-            modulation.modulate(b.rows2, n, 1);
-        }
+        modulate(b, 1);
         b.h2.write(b.rows2, nc);
         // W1 is [C, F] column-major: row-major [F, C], used transposed
         Sgemm.multiply(false, true, n, f, c, 1, b.h2.pointer, 0, c, ptr(MLP1_WEIGHTS), 0, c, 0, b.u.pointer, 0, f);
         TransformerBlockGelu.forward(b, vector(MLP1_BIAS), f);
-        if (attentionKept && modulation == null) {
+        if (attentionKept && modulation() == null) {
             // the backward pass needs z and the GELU's slope, not the block's output (a gate's gradient needs it)
             return;
         }
         Sgemm.multiply(false, true, n, c, f, 1, b.z.pointer, 0, f, ptr(MLP2_WEIGHTS), 0, f, 0, b.dm.pointer, 0, c);
         b.dm.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.gatedResidual(r, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, 1);
-        } else {
-            TransformerBlockMath.residual(r, b.rows1, vector(MLP2_BIAS), masks, nc, b.rows2, n, c, b.local);
-        }
-    }
-
-    /** The cross-attention after the self-attention's residual: its output rows, or r1 itself without a context. */
-    private float[] crossAttention(TransformerBlockBuffers b) {
-        if (cross == null) {
-            return b.r1;
-        }
-        int nc = b.rows * width();
-        if (crossed == null || crossed.length != nc) {
-            crossed = new float[nc];
-        }
-        cross.forward(
-                b.r1,
-                layout.context(packed),
-                b.mb,
-                b.length,
-                layout.contextSteps(),
-                this,
-                masks,
-                2 * nc,
-                crossed,
-                b.local);
-        return crossed;
+        residual(r, vector(MLP2_BIAS), nc, b.rows2, b, 1);
     }
 
     @Override
@@ -392,14 +319,14 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
         float[][] sideGradients = backward(eps, b);
         TransformerBlockMath.fromRows(b.dr1, b.rows1, mb, width(), t);
         INDArray dx;
-        if (layout == null) {
+        if (sides == null) {
             dx = workspaceMgr.createUninitialized(
                     ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
             Sgemm.buffer(dx).put(0, b.rows1, 0, b.rows * width());
         } else {
-            float[] grads = layout.gradient(b.rows1, sideGradients[0], sideGradients[1]);
+            float[] grads = sides.gradient(b.rows1, sideGradients[0], sideGradients[1]);
             dx = workspaceMgr.createUninitialized(
-                    ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, layout.size()}, 'c');
+                    ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, sides.size()}, 'c');
             Sgemm.buffer(dx).put(0, grads, 0, grads.length);
         }
         Gradient g = new DefaultGradient(gradientsFlattened);
@@ -417,14 +344,15 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
         int nc = n * c;
         float[] cs = new float[Math.max(c, f)];
         float[] cs2 = new float[c];
+        TransformerBlockCrossAttention cross = sides == null ? null : sides.cross;
         Sgemm.buffer(eps).get(0, b.rows1, 0, nc);
         TransformerBlockMath.toRows(b.rows1, b.dy, b.mb, c, b.length);
         // MLP branch: y = r1 + mask2 (z W2 + b2)
         TransformerBlockMath.masked(b.dy, masks, nc, b.rows1, nc);
-        if (modulation != null) {
-            modulation.beginBackward();
-            modulation.gateBackward(b.dy, b.rows1, n, 1);
+        if (modulation() != null) {
+            modulation().beginBackward();
         }
+        gateBackward(b.dy, b, 1);
         b.dm.write(b.rows1, nc);
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(MLP2_BIAS, cs, c);
@@ -436,19 +364,15 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
         Sgemm.multiply(false, false, n, c, f, 1, b.dz.pointer, 0, f, ptr(MLP1_WEIGHTS), 0, c, 0, b.dh.pointer, 0, c);
         // dr1 = dy + norm2's backward
         b.dh.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.modulateBackward(b.rows1, b.xhat2, vector(NORM2_GAIN), vector(NORM2_BIAS), n, 1);
-        }
+        modulateBackward(b, b.xhat2, NORM2_GAIN, NORM2_BIAS, 1);
         TransformerBlockMath.layerNormBackward(
                 b.rows1, b.xhat2, b.rstd2, vector(NORM2_GAIN), b.dy, b.dr1, cs, cs2, b.rows2, n, c, b.local);
         setGradient(NORM2_GAIN, cs, c);
         setGradient(NORM2_BIAS, cs2, c);
-        float[] dContext = cross == null ? null : cross.backward(b.dr1, this, masks, 2 * nc, b.local);
+        float[] dContext = cross == null ? null : cross.backward(b.dr1, p, masks, 2 * nc, b.local);
         // attention branch: r1 = x + mask1 (attended Wo + bo)
         TransformerBlockMath.masked(b.dr1, masks, 0, b.rows1, nc);
-        if (modulation != null) {
-            modulation.gateBackward(b.dr1, b.rows1, n, 0);
-        }
+        gateBackward(b.dr1, b, 0);
         b.dm.write(b.rows1, nc);
         TransformerBlockMath.columnSums(b.rows1, n, c, cs, b.local[0]);
         setGradient(OUT_BIAS, cs, c);
@@ -456,6 +380,21 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
                 true, false, c, c, n, 1, attended(b).pointer, 0, c, b.dm.pointer, 0, c, 0, gptr(OUT_WEIGHTS), 0, c);
         Sgemm.multiply(false, true, n, c, c, 1, b.dm.pointer, 0, c, ptr(OUT_WEIGHTS), 0, c, 0, b.datt.pointer, 0, c);
         TransformerBlockAttention.backward(b, c, heads(), layerConf().isCausal());
+        qkvBackward(b);
+        // dx = dr1 + norm1's backward, in dr1
+        b.dh.read(b.rows1, nc);
+        modulateBackward(b, b.xhat1, NORM1_GAIN, NORM1_BIAS, 0);
+        TransformerBlockMath.layerNormBackward(
+                b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c, b.local);
+        setGradient(NORM1_GAIN, cs, c);
+        setGradient(NORM1_BIAS, cs2, c);
+        return new float[][] {modulation() == null ? null : modulation().backward(p), dContext};
+    }
+
+    /** The attention's input projection backward: bqkv's and Wqkv's gradients, and h1's into dh. */
+    private void qkvBackward(TransformerBlockBuffers b) {
+        int c = width();
+        int n = b.rows;
         Sgemm.columnSums(n, 3 * c, b.dqkv.pointer, 0, 3 * c, b.ones.pointer, gptr(QKV_BIAS), 0);
         Sgemm.multiply(
                 true,
@@ -491,47 +430,61 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> implement
                 b.dh.pointer,
                 0,
                 c);
-        // dx = dr1 + norm1's backward, in dr1
-        b.dh.read(b.rows1, nc);
-        if (modulation != null) {
-            modulation.modulateBackward(b.rows1, b.xhat1, vector(NORM1_GAIN), vector(NORM1_BIAS), n, 0);
-        }
-        TransformerBlockMath.layerNormBackward(
-                b.rows1, b.xhat1, b.rstd1, vector(NORM1_GAIN), b.dr1, b.dr1, cs, cs2, b.rows2, n, c, b.local);
-        setGradient(NORM1_GAIN, cs, c);
-        setGradient(NORM1_BIAS, cs2, c);
-        return new float[][] {modulation == null ? null : modulation.backward(this), dContext};
     }
 
-    /** A gain or bias parameter's values, on the heap. */
-    @Override
-    public float[] vector(String key) {
-        FloatBuffer p = paramRegions.get(key).buffer;
-        float[] v = new float[p.capacity()];
-        p.get(0, v, 0, v.length);
-        return v;
+    /** qkv = h1 Wqkv + bqkv: the bias as a product with a column of ones, then the projection added to it. */
+    private void qkvForward(TransformerBlockBuffers b) {
+        int c = width();
+        int n = b.rows;
+        Sgemm.multiply(
+                false,
+                false,
+                n,
+                3 * c,
+                1,
+                1,
+                b.ones.pointer,
+                0,
+                1,
+                ptr(QKV_BIAS),
+                0,
+                3 * c,
+                0,
+                b.qkv.pointer,
+                0,
+                3 * c);
+        Sgemm.multiply(
+                false,
+                false,
+                n,
+                3 * c,
+                c,
+                1,
+                b.h1.pointer,
+                0,
+                c,
+                ptr(QKV_WEIGHTS),
+                0,
+                3 * c,
+                1,
+                b.qkv.pointer,
+                0,
+                3 * c);
     }
 
-    @Override
-    public void setGradient(String key, float[] values, int n) {
-        gradientRegions.get(key).buffer.put(0, values, 0, n);
+    private float[] vector(String key) {
+        return p.vector(key);
+    }
+
+    private void setGradient(String key, float[] values, int n) {
+        p.setGradient(key, values, n);
     }
 
     private FloatPointer ptr(String key) {
-        return paramRegions.get(key).pointer;
+        return p.pointer(key);
     }
 
     private FloatPointer gptr(String key) {
-        return gradientRegions.get(key).pointer;
-    }
-
-    @Override
-    public FloatPointer pointer(String key) {
-        return ptr(key);
-    }
-
-    @Override
-    public FloatPointer gradientPointer(String key) {
-        return gptr(key);
+        return p.gradientPointer(key);
     }
 }

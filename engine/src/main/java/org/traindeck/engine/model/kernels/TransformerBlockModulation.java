@@ -3,8 +3,6 @@ package org.traindeck.engine.model.kernels;
 import static org.traindeck.engine.model.kernels.TransformerBlockParams.MODULATION_BIAS;
 import static org.traindeck.engine.model.kernels.TransformerBlockParams.MODULATION_WEIGHTS;
 
-import java.util.Arrays;
-
 /**
  * adaLN-Zero (DiT): m = SiLU(c) Wm + bm per example, [6 W] as shift, scale and gate of the attention branch, then of
  * the MLP branch. A norm's output n becomes n (1 + scale) + shift, a branch's output is multiplied by its gate before
@@ -172,10 +170,5 @@ final class TransformerBlockModulation {
         p.setGradient(MODULATION_WEIGHTS, dw, dw.length);
         p.setGradient(MODULATION_BIAS, db, six);
         return dCondition;
-    }
-
-    /** The six vectors of the last forward pass, [mb, 6 W] (for tests). */
-    float[] modulation() {
-        return Arrays.copyOf(modulation, modulation.length);
     }
 }

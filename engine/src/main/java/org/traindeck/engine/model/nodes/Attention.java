@@ -24,7 +24,7 @@ public final class Attention implements LayerKind {
         if (in instanceof TokenSequence) {
             throw new ShapeError("takes a sequence of vectors but gets token ids: add an \"embedding\" first");
         }
-        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", Shapes.toSequence(in));
+        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [steps, features]", Shapes.toSequence(in));
         long width = o.has("units") ? o.integer("units") : ((InputType.InputTypeRecurrent) in).getSize();
         int heads = o.integer("heads");
         if (width % heads != 0) {

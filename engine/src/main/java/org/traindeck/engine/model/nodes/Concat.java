@@ -8,8 +8,12 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.ConcatKernel;
 
-/** Joins inputs along the channels (features); every other dimension must agree. */
+/**
+ * Joins inputs along the channels (features); every other dimension must agree. On TrainDeck's kernel
+ * ({@link ConcatKernel}) unless the node or the backend asks for DL4J's MergeVertex.
+ */
 public final class Concat implements LayerKind {
 
     @Override
@@ -43,7 +47,7 @@ public final class Concat implements LayerKind {
                                 + Shapes.describe(first) + " and " + Shapes.describe(other));
             }
         }
-        return Built.vertex(new MergeVertex());
+        return Built.vertex(o.ownKernel() ? new ConcatKernel() : new MergeVertex());
     }
 
     private static String spatial(InputType t) {

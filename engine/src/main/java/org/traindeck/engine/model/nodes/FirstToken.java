@@ -19,7 +19,7 @@ public final class FirstToken implements LayerKind {
 
     @Override
     public Built build(NodeOptions o, List<InputType> inputs) {
-        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", "it picks a step of a sequence");
+        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [steps, features]", "it picks a step of a sequence");
         return Built.layer(o.ownKernel() ? new FirstTimeStepKernel() : new FirstTimeStep());
     }
 }

@@ -12,8 +12,12 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.MaxPoolKernel;
 
-/** maxPool1d … avgPool3d: the maximum or the average over windows; the stride is the window unless given. */
+/**
+ * maxPool1d … avgPool3d: the maximum or the average over windows; the stride is the window unless given. A 2×2 max pool
+ * at stride 2 runs on TrainDeck's kernel ({@link MaxPoolKernel}) unless the node or the backend asks for DL4J's layer.
+ */
 public final class Pooling implements LayerKind {
 
     private final boolean max;
@@ -45,11 +49,13 @@ public final class Pooling implements LayerKind {
                         .convolutionMode(Spatial.mode(padding))
                         .build();
             case 2 ->
-                new SubsamplingLayer.Builder(type)
-                        .kernelSize(size)
-                        .stride(stride)
-                        .convolutionMode(Spatial.mode(padding))
-                        .build();
+                onKernel(
+                        o,
+                        new SubsamplingLayer.Builder(type)
+                                .kernelSize(size)
+                                .stride(stride)
+                                .convolutionMode(Spatial.mode(padding))
+                                .build());
             default ->
                 new Subsampling3DLayer.Builder(type)
                         .kernelSize(size)
@@ -59,5 +65,9 @@ public final class Pooling implements LayerKind {
                         .build();
         };
         return Built.layer(layer);
+    }
+
+    private static SubsamplingLayer onKernel(NodeOptions o, SubsamplingLayer layer) {
+        return o.ownKernel() && MaxPoolKernel.convertible(layer) ? MaxPoolKernel.of(layer) : layer;
     }
 }

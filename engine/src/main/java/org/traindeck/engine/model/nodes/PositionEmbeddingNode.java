@@ -30,7 +30,7 @@ public final class PositionEmbeddingNode implements LayerKind {
             throw new ShapeError(
                     "adds vectors to a sequence of vectors but gets token ids: add an \"embedding\" first");
         }
-        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", Shapes.toSequence(in));
+        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [steps, features]", Shapes.toSequence(in));
         long steps = ((InputType.InputTypeRecurrent) in).getTimeSeriesLength();
         if (steps <= 0) {
             throw new ShapeError(

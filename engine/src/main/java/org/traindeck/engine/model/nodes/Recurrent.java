@@ -17,7 +17,7 @@ final class Recurrent {
         }
         if (in.getType() != InputType.Type.RNN) {
             String advice = Shapes.toSequence(in);
-            throw new ShapeError("takes a sequence [features, steps] but gets " + Shapes.describe(in)
+            throw new ShapeError("takes a sequence [steps, features] but gets " + Shapes.describe(in)
                     + (advice == null ? "" : ": " + advice));
         }
     }

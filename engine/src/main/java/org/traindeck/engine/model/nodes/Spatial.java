@@ -26,7 +26,7 @@ final class Spatial {
         };
         if (in.getType() != wanted) {
             String what = switch (dims) {
-                case 1 -> "a sequence [features, steps]";
+                case 1 -> "a sequence [steps, features]";
                 case 2 -> "an image";
                 default -> "a volume";
             };

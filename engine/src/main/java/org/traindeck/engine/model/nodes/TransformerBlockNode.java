@@ -28,7 +28,7 @@ public final class TransformerBlockNode implements LayerKind {
         if (in instanceof TokenSequence) {
             throw new ShapeError("takes a sequence of vectors but gets token ids: add an \"embedding\" first");
         }
-        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [features, steps]", Shapes.toSequence(in));
+        Shapes.require(o, inputs, InputType.Type.RNN, "a sequence [steps, features]", Shapes.toSequence(in));
         long width = ((InputType.InputTypeRecurrent) in).getSize();
         int heads = o.integer("heads");
         if (width % heads != 0) {

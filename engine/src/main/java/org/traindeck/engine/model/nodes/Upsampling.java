@@ -8,8 +8,12 @@ import org.deeplearning4j.nn.conf.layers.Upsampling3D;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.kernels.UpsampleKernel;
 
-/** upsample2d and upsample3d: each pixel (voxel) repeated size times along each axis. */
+/**
+ * upsample2d and upsample3d: each pixel (voxel) repeated size times along each axis; upsample2d on TrainDeck's kernel
+ * ({@link UpsampleKernel}) unless the node or the backend asks for DL4J's layer.
+ */
 public final class Upsampling implements LayerKind {
 
     private final int dims;
@@ -27,12 +31,13 @@ public final class Upsampling implements LayerKind {
     public Built build(NodeOptions o, List<InputType> inputs) {
         Spatial.require(o, inputs, dims);
         int[] size = o.size("size", dims);
-        return Built.layer(
-                dims == 2
-                        ? new Upsampling2D.Builder().size(size).build()
-                        : new Upsampling3D.Builder()
-                                .size(size)
-                                .dataFormat(Convolution3D.DataFormat.NCDHW)
-                                .build());
+        if (dims == 2) {
+            Upsampling2D layer = new Upsampling2D.Builder().size(size).build();
+            return Built.layer(o.ownKernel() && UpsampleKernel.convertible(layer) ? UpsampleKernel.of(layer) : layer);
+        }
+        return Built.layer(new Upsampling3D.Builder()
+                .size(size)
+                .dataFormat(Convolution3D.DataFormat.NCDHW)
+                .build());
     }
 }

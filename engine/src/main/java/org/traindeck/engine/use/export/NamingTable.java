@@ -26,6 +26,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.BatchNormKernel;
+import org.traindeck.engine.model.kernels.CrossAttention;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
 import org.traindeck.engine.model.kernels.PatchEmbedding3DKernel;
@@ -146,6 +147,15 @@ public final class NamingTable {
                         param(node, p, SelfAttention.OUT_WEIGHTS),
                         param(node, p, SelfAttention.OUT_BIAS)));
         t.put(TransformerBlock.class, NamingTable::transformerBlock);
+        t.put(
+                CrossAttention.class,
+                (node, layer, p) -> attention(
+                        node,
+                        ((CrossAttention) layer).getWidth(),
+                        param(node, p, TransformerBlockParams.CROSS_QKV_WEIGHTS),
+                        param(node, p, TransformerBlockParams.CROSS_QKV_BIAS),
+                        param(node, p, TransformerBlockParams.CROSS_OUT_WEIGHTS),
+                        param(node, p, TransformerBlockParams.CROSS_OUT_BIAS)));
         t.put(PatchEmbedding.class, NamingTable::patches);
         t.put(PatchEmbeddingKernel.class, NamingTable::patches);
         t.put(PatchEmbedding3D.class, VolumePatchNaming::patches);
@@ -225,6 +235,29 @@ public final class NamingTable {
                 node + ".mlp2",
                 param(node, p, TransformerBlockParams.MLP2_WEIGHTS),
                 param(node, p, TransformerBlockParams.MLP2_BIAS)));
+        out.addAll(conditioning(node, b, p));
+        return out;
+    }
+
+    /** adaLN-Zero's linear map as DiT's adaLN_modulation = Sequential(SiLU, Linear); the cross-attention and its norm. */
+    private static List<NamedTensor> conditioning(String node, TransformerBlock b, Map<String, INDArray> p) {
+        List<NamedTensor> out = new ArrayList<>();
+        if (b.getConditionWidth() > 0) {
+            out.add(Layouts.transposed(
+                    node + ".adaLN_modulation.1.weight", param(node, p, TransformerBlockParams.MODULATION_WEIGHTS)));
+            out.add(vector(node + ".adaLN_modulation.1.bias", param(node, p, TransformerBlockParams.MODULATION_BIAS)));
+        }
+        if (b.hasContext()) {
+            out.add(vector(node + ".norm_cross.weight", param(node, p, TransformerBlockParams.CROSS_NORM_GAIN)));
+            out.add(vector(node + ".norm_cross.bias", param(node, p, TransformerBlockParams.CROSS_NORM_BIAS)));
+            out.addAll(attention(
+                    node + ".cross_attention",
+                    b.getWidth(),
+                    param(node, p, TransformerBlockParams.CROSS_QKV_WEIGHTS),
+                    param(node, p, TransformerBlockParams.CROSS_QKV_BIAS),
+                    param(node, p, TransformerBlockParams.CROSS_OUT_WEIGHTS),
+                    param(node, p, TransformerBlockParams.CROSS_OUT_BIAS)));
+        }
         return out;
     }
 

@@ -63,7 +63,10 @@ final class DiffusionPrediction {
                 throw new PredictionInputException(e.getMessage(), e);
             }
         }
-        SampleLayout layout = SampleLayout.of(shape, source.channelsLast(), source.scale());
+        boolean channelsLast = request.arrays().layout() != null
+                ? request.arrays().layout() == ArrayLayout.CHANNELS_LAST
+                : source.channelsLast();
+        SampleLayout layout = SampleLayout.of(shape, channelsLast, source.scale());
         float[] written = layout.toFile(samples, count);
         long[] fileShape = layout.fileShape(count);
         AtomicOutput.writeFiles(

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.data.NpySamples;
 import org.traindeck.engine.data.SampleShape;
@@ -31,10 +30,8 @@ final class NumpyInputs {
         return name.endsWith(".npy") || name.endsWith(".npz") || name.matches(".*\\.npz:[^/]+");
     }
 
-    static InputRows read(List<Path> inputs, PredictionModel model) throws IOException {
-        List<float[]> parts = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        int total = 0;
+    static InputRows read(List<Path> inputs, PredictionModel model, ArrayOptions options) throws IOException {
+        Gathered gathered = new Gathered(model, options);
         for (Path input : inputs) {
             String spec = input.toString();
             int colon = spec.lastIndexOf(':');
@@ -52,14 +49,12 @@ final class NumpyInputs {
                                     + String.join(", ", archive.names()) + ")");
                         }
                         try (NpyArray array = archive.array(name)) {
-                            float[] values = convert(array, model);
-                            total = add(parts, names, values, array, total);
+                            gathered.add(array);
                         }
                     }
                 } else {
                     try (NpyArray array = NpyArray.open(file)) {
-                        float[] values = convert(array, model);
-                        total = add(parts, names, values, array, total);
+                        gathered.add(array);
                     }
                 }
             } catch (IOException e) {
@@ -68,23 +63,72 @@ final class NumpyInputs {
                         e.getMessage() == null ? "cannot read " + file + ": " + e : e.getMessage(), e);
             }
         }
-        int length = model.shape().values();
-        float[] all = new float[Math.multiplyExact(total, length)];
-        int at = 0;
-        for (float[] p : parts) {
-            System.arraycopy(p, 0, all, at, p.length);
-            at += p.length;
-        }
-        return new InputRows(all, total, names);
+        return gathered.rows();
     }
 
-    private static int add(List<float[]> parts, List<String> names, float[] values, NpyArray array, int total) {
-        long n = array.sampleCount();
-        parts.add(values);
-        for (long i = 0; i < n; i++) {
-            names.add(array.source() + "[" + i + "]");
+    /** The files' rows so far, with the layout the first file that said one said, and the warnings. */
+    private static final class Gathered {
+        private final PredictionModel model;
+        private final ArrayOptions options;
+        private final List<float[]> parts = new ArrayList<>();
+        private final List<String> names = new ArrayList<>();
+        private final List<String> warnings = new ArrayList<>();
+        private ArrayLayout layout;
+        private String layoutFrom;
+        private int total;
+
+        Gathered(PredictionModel model, ArrayOptions options) {
+            this.model = model;
+            this.options = options;
         }
-        return Math.addExact(total, Math.toIntExact(n));
+
+        /** Converts one array and adds its rows; every file that says a layout must say the same. */
+        void add(NpyArray array) {
+            ArrayLayout said = layoutOf(array, model, options.layout());
+            if (said != null && layout != null && said != layout) {
+                throw new PredictionInputException(array.source() + " holds its samples " + said.words() + ", but "
+                        + layoutFrom + " holds them " + layout.words() + ": give every input in one layout");
+            }
+            if (said != null && layout == null) {
+                layout = said;
+                layoutFrom = array.source();
+            }
+            float[] values = convert(array, model, said, options.divideBy());
+            String warning = InputRangeCheck.warning(array.source(), values, model, options.divideBy());
+            if (warning != null) {
+                warnings.add(warning);
+            }
+            long n = array.sampleCount();
+            parts.add(values);
+            for (long i = 0; i < n; i++) {
+                names.add(array.source() + "[" + i + "]");
+            }
+            total = Math.addExact(total, Math.toIntExact(n));
+        }
+
+        InputRows rows() {
+            float[] all = new float[Math.multiplyExact(total, model.shape().values())];
+            int at = 0;
+            for (float[] p : parts) {
+                System.arraycopy(p, 0, all, at, p.length);
+                at += p.length;
+            }
+            return new InputRows(all, total, names, layout, warnings);
+        }
+    }
+
+    /** The layout the array's per-sample shape says (null where none), the shape checked first. */
+    private static ArrayLayout layoutOf(NpyArray array, PredictionModel model, ArrayLayout given) {
+        long[] s = array.shape();
+        if (array.dtype() == NpyDType.BOOL) {
+            throw new PredictionInputException(
+                    array.source() + " holds booleans (" + array.describe() + "): the model takes numbers");
+        }
+        if (s.length == 0) {
+            throw new PredictionInputException(array.source() + " is a single value: inputs are one sample per row, "
+                    + InputForms.expected(model, given));
+        }
+        return InputForms.layoutOf(array, Arrays.copyOfRange(s, 1, s.length), model, given);
     }
 
     private static String only(NpzArchive archive, Path file) {
@@ -97,24 +141,13 @@ final class NumpyInputs {
         return archive.names().get(0);
     }
 
-    /** The array's samples as the model's values, every check first. */
-    static float[] convert(NpyArray array, PredictionModel model) {
+    /**
+     * The array's samples as the model's values, every check first: stored in {@code layout} (null: in none), each
+     * value divided by {@code divideBy} before training's own conversion.
+     */
+    static float[] convert(NpyArray array, PredictionModel model, ArrayLayout layout, double divideBy) {
         SampleShape shape = model.shape();
         long[] s = array.shape();
-        if (array.dtype() == NpyDType.BOOL) {
-            throw new PredictionInputException(
-                    array.source() + " holds booleans (" + array.describe() + "): the model takes numbers");
-        }
-        if (s.length == 0) {
-            throw new PredictionInputException(
-                    array.source() + " is a single value: inputs are one sample per row, " + expected(model));
-        }
-        long[] sample = Arrays.copyOfRange(s, 1, s.length);
-        boolean channelsLast = model.source().channelsLast();
-        if (!accepted(model, channelsLast).stream().anyMatch(a -> Arrays.equals(a, sample))) {
-            throw new PredictionInputException(array.source() + " is " + array.describe() + ", one sample per row of "
-                    + Arrays.toString(sample) + ", but the model takes " + expected(model));
-        }
         if (array.sampleCount() == 0) {
             throw new PredictionInputException(array.source() + " is " + Arrays.toString(s) + ": it holds no samples");
         }
@@ -140,9 +173,10 @@ final class NumpyInputs {
             throw new PredictionInputException(bad.describe()
                     + ": the model cannot predict on it; clean the input (np.nan_to_num, or drop " + "those samples)");
         }
-        int channels = channelsLast && sample.length > 1 ? channels(shape) : 0;
+        int channels = layout == ArrayLayout.CHANNELS_LAST ? channels(shape) : 0;
         float[] out = new float[Math.multiplyExact(n, length)];
-        NpySamples samples = new NpySamples(array, n, length, channels, scale(model, array.dtype()));
+        NpySamples samples =
+                new NpySamples(array, n, length, channels, (float) (scale(model, array.dtype()) / divideBy));
         for (int i = 0; i < n; i++) {
             samples.read(i, out, i * length);
         }
@@ -197,47 +231,16 @@ final class NumpyInputs {
         });
     }
 
-    /** The per-sample shapes a file may have for this model, the training layout first. */
-    static List<long[]> accepted(PredictionModel model, boolean channelsLast) {
-        List<long[]> out = new ArrayList<>();
-        SampleShape shape = model.shape();
-        if (shape instanceof SampleShape.Flat f) {
-            out.add(new long[] {f.features()});
-            if (f.features() == 1) {
-                out.add(new long[0]);
-            }
-        } else if (shape instanceof SampleShape.Tokens t) {
-            out.add(new long[] {t.length()});
-        } else if (shape instanceof SampleShape.Image i) {
-            out.add(
-                    channelsLast
-                            ? new long[] {i.height(), i.width(), i.channels()}
-                            : new long[] {i.channels(), i.height(), i.width()});
-            if (i.channels() == 1) {
-                out.add(new long[] {i.height(), i.width()});
-            }
-        } else if (shape instanceof SampleShape.Volume v) {
-            out.add(
-                    channelsLast
-                            ? new long[] {v.depth(), v.height(), v.width(), v.channels()}
-                            : new long[] {v.channels(), v.depth(), v.height(), v.width()});
-        }
-        if (model.takesRows() && !(shape instanceof SampleShape.Flat)) {
-            out.add(new long[] {shape.values()});
-        }
-        return out;
+    /** The per-sample shapes a file may have for this model in {@code layout} (and those of no layout). */
+    static List<long[]> accepted(PredictionModel model, ArrayLayout layout) {
+        return InputForms.of(model, layout).stream()
+                .map(InputForms.Form::sample)
+                .toList();
     }
 
-    /** e.g. "[N, 1, 28, 28] or [N, 28, 28] (N samples of 28×28×1)". */
+    /** e.g. "[N, 28, 28, 1] or [N, 28, 28] or [N, 1, 28, 28] (N samples of 28×28×1, numbers; channels last or first)". */
     static String expected(PredictionModel model) {
-        boolean channelsLast = model.source().channelsLast();
-        String shapes = accepted(model, channelsLast).stream()
-                .map(a -> Arrays.stream(a)
-                        .mapToObj(Long::toString)
-                        .collect(Collectors.joining(", ", "[N" + (a.length > 0 ? ", " : ""), "]")))
-                .collect(Collectors.joining(" or "));
-        String what = model.shape() instanceof SampleShape.Tokens ? "integer token ids" : "numbers";
-        return shapes + " (N samples of " + model.shape() + ", " + what + ")";
+        return InputForms.expected(model, null);
     }
 
     private static int channels(SampleShape shape) {

@@ -31,6 +31,7 @@ public final class PredictionJob {
     /** @param eachCharacter receives a continuation's characters as they are drawn */
     public static PredictionReport run(PredictionModel model, PredictionRequest request, Consumer<String> eachCharacter)
             throws IOException {
+        checkArrayOptions(model, request);
         if (request.prompt() != null) {
             return continuation(model, request, eachCharacter);
         }
@@ -52,6 +53,28 @@ public final class PredictionJob {
                     "--out is required: a .npy file" + (model.task() == Task.CLASSIFICATION ? ", a .csv" : "")
                             + (model.task() == Task.SEGMENTATION ? ", or a folder for PNG masks" : ""));
         }
+        Target target = target(model, request);
+        if (!model.named().isEmpty()) {
+            return named(model, request, target.out(), target.classFile());
+        }
+        InputRows rows = read(request.inputs(), model, request.arrays());
+        ArrayLayout layout = request.arrays().layout() != null
+                ? request.arrays().layout()
+                : rows.layout() != null ? rows.layout() : ArrayLayout.of(model.source());
+        Predictions p = OutputLayout.arrange(Predictor.predict(model, rows), layout);
+        List<Path> written = write(model, request, target, rows, p);
+        return new PredictionReport(model.task(), p.count(), written, lines(model, p), null, rows.warnings());
+    }
+
+    /** Where the predictions go: a .npy (and beside it the classes), a .csv, or a folder of PNG masks. */
+    private record Target(Path out, boolean npy, boolean csv, Path classFile) {
+        boolean folder() {
+            return !npy && !csv;
+        }
+    }
+
+    /** The --out the request names, checked against the task and kept unless forced, before any work. */
+    private static Target target(PredictionModel model, PredictionRequest request) {
         Path out = request.out();
         String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean npy = name.endsWith(".npy");
@@ -77,38 +100,52 @@ public final class PredictionJob {
             throw new PredictionInputException(
                     "--overlay draws masks over their images, in a folder of PNG masks: give a folder as --out");
         }
-        boolean folder = !npy && !csv;
-        AtomicOutput.checkFree(out, request.force(), folder);
+        Target target = new Target(out, npy, csv, classFile);
+        AtomicOutput.checkFree(out, request.force(), target.folder());
         if (classFile != null) {
             AtomicOutput.checkFree(classFile, request.force(), false);
         }
+        return target;
+    }
 
-        if (!model.named().isEmpty()) {
-            return named(model, request, out, classFile);
-        }
-        InputRows rows = read(request.inputs(), model);
-        Predictions p = Predictor.predict(model, rows);
-        List<Path> written = new ArrayList<>();
-        if (folder) {
+    /** Writes every file of the predictions at once, or none. */
+    private static List<Path> write(
+            PredictionModel model, PredictionRequest request, Target target, InputRows rows, Predictions p)
+            throws IOException {
+        if (target.folder()) {
             AtomicOutput.writeFolder(
-                    out,
+                    target.out(),
                     request.force(),
                     dir -> MaskPngWriter.write(p, rows, (SampleShape.Image) model.shape(), request.overlays(), dir));
-            written.add(out);
-        } else {
-            Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
-            if (csv) {
-                files.put(out, stream -> ClassCsvWriter.write(p, model, stream));
-            } else {
-                files.put(out, stream -> NpyOutput.writeFloats(p.values(), p.shape(), stream));
-                if (classFile != null) {
-                    files.put(classFile, stream -> NpyOutput.writeLongs(p.classes(), p.classShape(), stream));
-                }
-            }
-            AtomicOutput.writeFiles(files, request.force());
-            written.addAll(files.keySet());
+            return List.of(target.out());
         }
-        return new PredictionReport(model.task(), p.count(), written, lines(model, p), null);
+        Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
+        if (target.csv()) {
+            files.put(target.out(), stream -> ClassCsvWriter.write(p, model, stream));
+        } else {
+            files.put(target.out(), stream -> NpyOutput.writeFloats(p.values(), p.shape(), stream));
+            if (target.classFile() != null) {
+                files.put(target.classFile(), stream -> NpyOutput.writeLongs(p.classes(), p.classShape(), stream));
+            }
+        }
+        AtomicOutput.writeFiles(files, request.force());
+        return List.copyOf(files.keySet());
+    }
+
+    /** --scale divides one input's real values, --layout lays out images: refused where they would be ignored. */
+    private static void checkArrayOptions(PredictionModel model, PredictionRequest request) {
+        boolean scaled = request.arrays().divideBy() != 1;
+        if (scaled && (request.prompt() != null || model.shape() instanceof SampleShape.Tokens)) {
+            throw new PredictionInputException("--scale divides real values; token ids are given as they are");
+        }
+        if (scaled && model.task() == Task.DIFFUSION) {
+            throw new PredictionInputException("--scale divides inputs to predict on; a diffusion model's "
+                    + "conditioning is read as its training source read it");
+        }
+        if ((scaled || request.arrays().layout() != null) && !model.named().isEmpty()) {
+            throw new PredictionInputException((scaled ? "--scale" : "--layout") + ": a model of named inputs reads "
+                    + "each array as its training source did (its layout and scale); give them so");
+        }
     }
 
     private static PredictionReport named(PredictionModel model, PredictionRequest request, Path out, Path classFile)
@@ -117,7 +154,9 @@ public final class PredictionJob {
             throw new PredictionInputException(
                     "--out " + out + ": a model of named inputs writes its predictions to a .npy file");
         }
-        Predictions p = NamedInputsPrediction.predict(model, request.inputs());
+        Predictions p = OutputLayout.arrange(
+                NamedInputsPrediction.predict(model, request.inputs()),
+                request.arrays().layout() != null ? request.arrays().layout() : ArrayLayout.of(model.source()));
         Map<Path, AtomicOutput.Content> files = new LinkedHashMap<>();
         files.put(out, stream -> NpyOutput.writeFloats(p.values(), p.shape(), stream));
         if (classFile != null) {
@@ -127,12 +166,18 @@ public final class PredictionJob {
         return new PredictionReport(model.task(), p.count(), List.copyOf(files.keySet()), lines(model, p), null);
     }
 
-    private static InputRows read(List<Path> inputs, PredictionModel model) throws IOException {
+    private static InputRows read(List<Path> inputs, PredictionModel model, ArrayOptions options) throws IOException {
         long numpy = inputs.stream().filter(NumpyInputs::isNumpy).count();
         if (numpy > 0 && numpy < inputs.size()) {
             throw new PredictionInputException("the inputs mix NumPy files and images: give one kind per prediction");
         }
-        return numpy > 0 ? NumpyInputs.read(inputs, model) : ImageInputs.read(ImageInputs.files(inputs), model);
+        if (numpy == 0 && options.divideBy() != 1) {
+            throw new PredictionInputException(
+                    "--scale divides NumPy inputs; images are read as the training source read its pixels");
+        }
+        return numpy > 0
+                ? NumpyInputs.read(inputs, model, options)
+                : ImageInputs.read(ImageInputs.files(inputs), model);
     }
 
     private static List<String> lines(PredictionModel model, Predictions p) {

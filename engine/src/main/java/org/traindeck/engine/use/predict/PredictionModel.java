@@ -9,11 +9,13 @@ import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.data.InputRange;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.Normalizer;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.outputs.PredictionInputException;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.use.TrainedModel;
 
 /**
@@ -32,6 +34,7 @@ public record PredictionModel(
         Vocabulary vocabulary,
         List<String> classNames,
         List<InputSignature> named,
+        InputRange trainedRange,
         Forward forward) {
 
     /** The network's output for a batch in its input layout, one array per input (dropout off, batch norm's running figures). */
@@ -79,7 +82,18 @@ public record PredictionModel(
                 model.vocabulary(),
                 model.classNames(),
                 model.namedInputs(),
+                trainedRange(model, data),
                 inputs -> model.output(inputs)[0]);
+    }
+
+    /** The range the run folder recorded: of the first stage's training data, so only for a stage trained on the same. */
+    private static InputRange trainedRange(TrainedModel model, DataConfig data) {
+        RunConfig config = model.config();
+        if (model.runDir() == null
+                || !data.equals(config.dataFor(config.stages().get(0)))) {
+            return null;
+        }
+        return InputRange.read(RunFolder.of(model.runDir()).inputRange());
     }
 
     /** The batch shape the network takes for {@code n} samples. */

@@ -8,6 +8,7 @@ import java.util.List;
  * {@code shape} (class probabilities [N, classes], per-pixel probabilities [N, classes, H, W], reconstructions as the
  * input, values [N, k], next-token probabilities [N, vocabulary, T]), and for class outputs the most likely class of
  * each row, pixel or step ({@code classes}, shape {@code classShape}: the shape without axis 1); else null.
+ * {@link OutputLayout} turns the values into TrainDeck's layout for the files.
  */
 public record Predictions(float[] values, long[] shape, long[] classes, long[] classShape, List<String> names) {
 

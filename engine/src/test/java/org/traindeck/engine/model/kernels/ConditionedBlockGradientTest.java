@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -36,10 +37,34 @@ class ConditionedBlockGradientTest {
         return in.toArray(INDArray[]::new);
     }
 
+    @Test
+    void crossAttentionGradientsMatchCentralDifferences() {
+        ComputationGraph net = ConditionedBlockGraphs.crossAttention(LENGTH, CONTEXT, 23);
+        assertThat(checkCentralDifferences(net, false, true)).isEqualTo(4 * (4 + 4));
+    }
+
     @ParameterizedTest
     @CsvSource({"true,false", "false,true", "true,true"})
     void gradientsMatchCentralDifferences(boolean condition, boolean context) {
         ComputationGraph net = ConditionedBlockGraphs.build(condition, context, LENGTH, CONTEXT, 17, 0, false);
+        int blockKeys = 12 + (condition ? 2 : 0) + (context ? 6 : 0);
+        int stems = 2 * (1 + (condition ? 1 : 0) + (context ? 1 : 0));
+        assertThat(checkCentralDifferences(net, condition, context)).isEqualTo(4 * (blockKeys + stems));
+
+        ComputationGraph recomputing = ConditionedBlockGraphs.build(condition, context, LENGTH, CONTEXT, 17, 0, true);
+        recomputing.params().assign(net.params());
+        INDArray[] x = inputs(condition, context, 2, 5);
+        INDArray y = Nd4j.randn(DataType.FLOAT, 2, ConditionedBlockGraphs.OUTPUTS, LENGTH);
+        score(net, x, y);
+        INDArray gradient = net.gradient().gradient().dup();
+        score(recomputing, x, y);
+        assertThat(TransformerBlockGradientTest.relativeError(
+                        recomputing.gradient().gradient(), gradient))
+                .isLessThan(1e-5);
+    }
+
+    /** Checks four entries of every parameter but the head's; returns how many. */
+    private static int checkCentralDifferences(ComputationGraph net, boolean condition, boolean context) {
         Nd4j.getRandom().setSeed(3);
         // away from adaLN-Zero's start, where the gates are 0 and most gradients vanish
         net.params().addi(Nd4j.randn(DataType.FLOAT, net.params().shape()).muli(0.1));
@@ -70,17 +95,7 @@ class ConditionedBlockGradientTest {
             }
             at += n;
         }
-        int blockKeys = 12 + (condition ? 2 : 0) + (context ? 6 : 0);
-        int stems = 2 * (1 + (condition ? 1 : 0) + (context ? 1 : 0));
-        assertThat(checked).isEqualTo(4 * (blockKeys + stems));
-
-        ComputationGraph recomputing = ConditionedBlockGraphs.build(condition, context, LENGTH, CONTEXT, 17, 0, true);
-        recomputing.params().assign(net.params());
-        score(recomputing, x, y);
-        assertThat(TransformerBlockGradientTest.relativeError(
-                        recomputing.gradient().gradient(),
-                        gradient.reshape(recomputing.gradient().gradient().shape())))
-                .isLessThan(1e-5);
+        return checked;
     }
 
     private static double score(ComputationGraph net, INDArray[] x, INDArray y) {

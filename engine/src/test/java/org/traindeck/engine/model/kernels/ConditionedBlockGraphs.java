@@ -6,6 +6,7 @@ import org.deeplearning4j.nn.conf.RNNFormat;
 import org.deeplearning4j.nn.conf.WorkspaceMode;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
 import org.deeplearning4j.nn.conf.layers.recurrent.TimeDistributed;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -39,6 +40,23 @@ final class ConditionedBlockGraphs {
             long seed,
             double dropout,
             boolean recompute) {
+        return build(condition, context, length, contextLength, seed, dropout, recompute, null);
+    }
+
+    /** The same with a crossAttention layer in the block's place. */
+    static ComputationGraph crossAttention(int length, int contextLength, long seed) {
+        return build(false, true, length, contextLength, seed, 0, false, new CrossAttention(WIDTH, HEADS));
+    }
+
+    private static ComputationGraph build(
+            boolean condition,
+            boolean context,
+            int length,
+            int contextLength,
+            long seed,
+            double dropout,
+            boolean recompute,
+            Layer layer) {
         ComputationGraphConfiguration.GraphBuilder g = new NeuralNetConfiguration.Builder()
                 .seed(seed)
                 .dataType(DataType.FLOAT)
@@ -73,8 +91,10 @@ final class ConditionedBlockGraphs {
         g.addVertex("packed", new BlockInputsVertex(condition, context), packed);
         g.addLayer(
                 "block1",
-                new TransformerBlock(
-                        WIDTH, HIDDEN, HEADS, false, dropout, recompute, condition ? CONDITION : 0, context),
+                layer == null
+                        ? new TransformerBlock(
+                                WIDTH, HIDDEN, HEADS, false, dropout, recompute, condition ? CONDITION : 0, context)
+                        : layer,
                 "packed");
         g.addLayer(
                 "out",

@@ -142,6 +142,30 @@ class VolumePatchKernelsTest {
         assertThat(u.activate(false, ws)).isEqualTo(x);
     }
 
+    /** The kernels compute in float32; in float16 the same configuration runs the SameDiff layer on its parameters. */
+    @Test
+    void inFloat16TheConfigurationsRunTheReferenceLayers() {
+        Layer[][] pairs = {
+            {instantiate(patches(true, 2, 5, VOLUME)), instantiate(patches(true, 2, 5, VOLUME), DataType.HALF)},
+            {
+                instantiate(unpatch(true, 2, 3, new int[] {2, 1, 3}, 5)),
+                instantiate(unpatch(true, 2, 3, new int[] {2, 1, 3}, 5), DataType.HALF)
+            }
+        };
+        INDArray[] inputs = {Nd4j.rand(DataType.FLOAT, 2, 3, 4, 2, 6), Nd4j.rand(DataType.FLOAT, 2, 5, 6)};
+        for (int i = 0; i < 2; i++) {
+            Layer single = pairs[i][0];
+            Layer half = pairs[i][1];
+            assertThat(single).isInstanceOfAny(PatchEmbedding3DKernelLayer.class, Unpatch3DKernelLayer.class);
+            assertThat(half).isNotInstanceOfAny(PatchEmbedding3DKernelLayer.class, Unpatch3DKernelLayer.class);
+            half.params().assign(single.params());
+            LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+            single.setInput(inputs[i], ws);
+            half.setInput(inputs[i].castTo(DataType.HALF), ws);
+            assertRelativelyClose(half.activate(false, ws), single.activate(false, ws), 1e-2, "float16 output");
+        }
+    }
+
     @Test
     void patchGradientsMatchFiniteDifferences() {
         InputType small = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 2, 4, 2, 2);

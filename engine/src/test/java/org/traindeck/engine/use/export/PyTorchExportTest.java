@@ -83,6 +83,30 @@ class PyTorchExportTest {
     }
 
     @Test
+    void aConditionedCrossAttendingBlockAndACrossAttentionGiveTheSameOutputsInPyTorch() throws Exception {
+        String config = """
+                {"name": "c", "model": {"type": "graph", "layers": [
+                  {"name": "tokens", "type": "patches", "size": 2, "units": 8},
+                  {"name": "ctx", "type": "patches", "inputs": "input", "size": 4, "units": 8},
+                  {"name": "pooled", "type": "globalPool", "inputs": "tokens", "mode": "avg"},
+                  {"name": "cond", "type": "dense", "inputs": "pooled", "units": 6, "activation": "relu"},
+                  {"name": "blk", "type": "transformerBlock", "inputs": "tokens", "heads": 2, "condition": "cond",
+                   "context": "ctx"},
+                  {"name": "cross", "type": "crossAttention", "inputs": "blk", "context": "ctx", "heads": 2},
+                  {"type": "globalPool", "mode": "avg"}]},
+                 "data": {"train": {"type": "synthetic", "samples": 16, "imageShape": [8, 8, 1], "numClasses": 2}},
+                 "stages": [{"epochs": 1, "batchSize": 8}]}""";
+        ModelInput input = new ModelInput(InputType.convolutional(8, 8, 1), Task.CLASSIFICATION, 2);
+        ComputationGraph net =
+                ModelCompiler.build(ConfigParser.parse(config, dir).orThrow().model(), input, 7);
+        // adaLN's map away from its zero start, so that every shift, scale and gate counts
+        Nd4j.getRandom().setSeed(5);
+        net.params().addi(Nd4j.randn(DataType.FLOAT, net.params().shape()).muli(0.2));
+        INDArray x = Nd4j.rand(DataType.FLOAT, 6, 1, 8, 8);
+        assertSameInPyTorch(net, x, "conditioned.py", Map.of());
+    }
+
+    @Test
     void theGptSampleAfterAShortRunGivesTheSameOutputsInPyTorch() throws Exception {
         Path sample = TestPaths.sampleConfigs().resolve("text-gpt.json");
         ObjectNode config = (ObjectNode) JSON.readTree(Files.readString(sample));
@@ -126,7 +150,8 @@ class PyTorchExportTest {
     @Test
     void docsShowTheScriptsThisTestRuns() throws Exception {
         String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
-        for (String script : List.of("traindeck_weights.py", "mlp.py", "cnn.py", "blocks.py", "gpt.py", "vit.py")) {
+        for (String script : List.of(
+                "traindeck_weights.py", "mlp.py", "cnn.py", "blocks.py", "gpt.py", "vit.py", "conditioned.py")) {
             try (var in = getClass().getResourceAsStream("/export/" + script)) {
                 assertThat(docs)
                         .as("docs/export.md shows %s as it is", script)

@@ -144,9 +144,11 @@ class PredictionJobTest {
         PredictionReport report = predict(segmentation, List.of(shapeBytes("seg-in.npy")), out, false, false);
 
         INDArray want = expected(segmentation, scaled(TestNpy.firstSamples(shapes, "x", N)), N, 1, 32, 32);
-        assertThat(TestNpy.shape(out)).containsExactly(N, 3, 32, 32);
+        // channels last, as the input bytes were
+        INDArray perPixel = want.permute(0, 2, 3, 1).dup('c');
+        assertThat(TestNpy.shape(out)).containsExactly(N, 32, 32, 3);
         assertThat(TestNpy.floats(out))
-                .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
+                .containsExactly(perPixel.reshape(perPixel.length()).toFloatVector(), within(1e-6f));
         Path classes = dir.resolve("seg-out/masks.classes.npy");
         assertThat(TestNpy.shape(classes)).containsExactly(N, 32, 32);
         assertThat(TestNpy.longs(classes))
@@ -195,7 +197,7 @@ class PredictionJobTest {
         Path out = dir.resolve("rec.npy");
         predict(reconstruction, List.of(shapeBytes("rec-in.npy")), out, false, false);
         INDArray want = expected(reconstruction, scaled(TestNpy.firstSamples(shapes, "x", N)), N, 1, 32, 32);
-        assertThat(TestNpy.shape(out)).containsExactly(N, 1, 32, 32);
+        assertThat(TestNpy.shape(out)).containsExactly(N, 32, 32, 1);
         assertThat(TestNpy.floats(out))
                 .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
         assertThat(dir.resolve("rec.classes.npy")).doesNotExist();
@@ -215,7 +217,7 @@ class PredictionJobTest {
     }
 
     @Test
-    void volumesGiveTheirReconstructionsChannelsFirst() throws Exception {
+    void volumesGiveTheirReconstructionsInTheirInputsLayout() throws Exception {
         Path npz = TestPaths.repoRoot().resolve("data/volumes/volumes.npz");
         float[] raw = TestNpy.firstSamples(npz, "x", 3);
         byte[] bytes = new byte[raw.length];
@@ -227,7 +229,7 @@ class PredictionJobTest {
         Path out = dir.resolve("vol.npy");
         predict(volumes, List.of(in), out, false, false);
         INDArray want = expected(volumes, scaled(raw), 3, 1, 16, 16, 16);
-        assertThat(TestNpy.shape(out)).containsExactly(3, 1, 16, 16, 16);
+        assertThat(TestNpy.shape(out)).containsExactly(3, 16, 16, 16, 1);
         assertThat(TestNpy.floats(out))
                 .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
         assertThatThrownBy(() -> predict(volumes, List.of(in), dir.resolve("vol-pngs"), false, false))
@@ -329,7 +331,7 @@ class PredictionJobTest {
                 .hasMessageContaining("exists: give --force");
         assertThat(Files.readString(existing)).isEqualTo("the user's file");
         predict(reconstruction, List.of(in), existing, true, false);
-        assertThat(TestNpy.shape(existing)).containsExactly(N, 1, 32, 32);
+        assertThat(TestNpy.shape(existing)).containsExactly(N, 32, 32, 1);
 
         Path classesExisting = dir.resolve("seg2.classes.npy");
         Files.writeString(classesExisting, "kept");

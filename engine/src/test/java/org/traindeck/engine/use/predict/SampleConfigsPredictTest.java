@@ -92,7 +92,8 @@ class SampleConfigsPredictTest {
             return;
         }
         boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
-        long[] sampleShape = NumpyInputs.accepted(model, channelsLast).get(0);
+        long[] sampleShape =
+                NumpyInputs.accepted(model, ArrayLayout.of(channelsLast)).get(0);
         long[] shape = new long[sampleShape.length + 1];
         shape[0] = N;
         System.arraycopy(sampleShape, 0, shape, 1, sampleShape.length);

@@ -25,7 +25,7 @@ import org.traindeck.engine.use.TrainedModel;
 /**
  * A GPT trained briefly on a text: {@code predict --prompt} continues it the same way for the same seed, greedily as
  * the argmax of the trained network, from the command line too; windows of token ids as NumPy give the network's
- * next-token probabilities; a character it never saw is refused by position.
+ * next-token probabilities [N, T, vocabulary]; a character it never saw is refused by position.
  */
 class TextPredictionTest {
 
@@ -116,20 +116,33 @@ class TextPredictionTest {
         Path in = dir.resolve("windows.npy");
         TestNpy.int64(in, new long[] {2, 16}, ids);
         Path out = dir.resolve("next.npy");
-        PredictionJob.run(
-                PredictionModel.of(model),
-                PredictionRequest.onInputs(run, false, List.of(in), out, false, false),
-                p -> {});
+        MainAccess.Result predicted = MainAccess.run("predict", run.toString(), in.toString(), "--out", out.toString());
+        assertThat(predicted.exitCode()).as(predicted.stderr()).isZero();
+        assertThat(predicted.stdout()).contains("2 predictions of shape [16, " + vocabulary + "] each");
+        MainAccess.Result scaled = MainAccess.run(
+                "predict",
+                run.toString(),
+                in.toString(),
+                "--out",
+                dir.resolve("s.npy").toString(),
+                "--scale",
+                "2");
+        assertThat(scaled.exitCode()).isEqualTo(2);
+        assertThat(scaled.stderr()).contains("--scale divides real values; token ids are given as they are");
 
         float[] x = new float[ids.length];
         for (int i = 0; i < ids.length; i++) {
             x[i] = ids[i];
         }
         INDArray want = model.output(Nd4j.create(x, new long[] {2, 1, 16}, DataType.FLOAT))[0];
-        assertThat(TestNpy.shape(out)).containsExactly(2, vocabulary, 16);
+        // [N, T, vocabulary], as PyTorch's users expect, not the network's [N, vocabulary, T]
+        INDArray perStep = want.permute(0, 2, 1).dup('c');
+        assertThat(TestNpy.shape(out)).containsExactly(2, 16, vocabulary);
         assertThat(TestNpy.floats(out))
-                .containsExactly(want.dup('c').reshape(want.length()).toFloatVector(), within(1e-6f));
+                .containsExactly(perStep.reshape(perStep.length()).toFloatVector(), within(1e-6f));
         assertThat(TestNpy.shape(dir.resolve("next.classes.npy"))).containsExactly(2, 16);
+        assertThat(TestNpy.longs(dir.resolve("next.classes.npy")))
+                .containsExactly(want.argMax(1).reshape(2 * 16).toLongVector());
 
         ids[20] = vocabulary + 3;
         Path outside = dir.resolve("outside.npy");
