@@ -101,7 +101,8 @@ class ConditionedBlock(nn.Module):
 class VolumeDiffusionNet(nn.Module):
     """sample-configs/xray-volume-cascade.json's top-level model (stage "volume16") with TrainDeck's head."""
 
-    def __init__(self, volume=16, patch=4, view=32, view_patch=4, width=WIDTH, depth=4, heads=4, frequencies=64):
+    def __init__(self, volume=16, patch=4, view=32, view_patch=4, width=WIDTH, depth=4, heads=4, frequencies=64,
+                 back_projection=False):
         super().__init__()
         self.patch, self.view_patch, self.frequencies = patch, view_patch, frequencies
         self.context_project = nn.Linear(2 * view_patch * view_patch, width)
@@ -109,13 +110,23 @@ class VolumeDiffusionNet(nn.Module):
         self.time1, self.time2 = nn.Linear(frequencies, width), nn.Linear(width, width)
         self.token_project = nn.Linear(patch ** 3, width)
         self.token_positions = nn.Parameter(torch.randn(1, (volume // patch) ** 3, width) * 0.02)
+        if back_projection:
+            # a second patches3d on the views' back-projection, added to the noisy volume's tokens
+            self.back_project = nn.Linear(patch ** 3, width)
+            self.back_positions = nn.Parameter(torch.randn(1, (volume // patch) ** 3, width) * 0.02)
+        self.back_projection = back_projection
         self.blocks = nn.ModuleList([ConditionedBlock(width, heads) for _ in range(depth)])
         self.unpatch = nn.Linear(width, patch ** 3)
         self.head = nn.Conv3d(1, 1, 1)
         half = frequencies // 2
         self.register_buffer("freqs", torch.exp(-math.log(10000) * torch.arange(half) / half).reshape(1, half))
 
-    def forward(self, noisy, timestep, views):  # [mb, 1, D, H, W], [mb, 1], [mb, 2, 32, 32]
+    def cubes(self, volume):
+        mb, _, d, h, w = volume.shape
+        p = self.patch
+        return volume.reshape(mb, d // p, p, h // p, p, w // p, p).permute(0, 1, 3, 5, 2, 4, 6).reshape(mb, -1, p ** 3)
+
+    def forward(self, noisy, timestep, views, back=None):  # [mb, 1, D, H, W], [mb, 1], [mb, 2, 32, 32], as noisy
         mb, _, d, h, w = noisy.shape
         p, vp = self.patch, self.view_patch
         _, c, vh, vw = views.shape
@@ -123,8 +134,9 @@ class VolumeDiffusionNet(nn.Module):
         context = self.context_project(cut) + self.context_positions
         args = timestep @ self.freqs
         condition = self.time2(torch.nn.functional.silu(self.time1(torch.cat([args.cos(), args.sin()], dim=1))))
-        cubes = noisy.reshape(mb, d // p, p, h // p, p, w // p, p).permute(0, 1, 3, 5, 2, 4, 6).reshape(mb, -1, p ** 3)
-        x = self.token_project(cubes) + self.token_positions
+        x = self.token_project(self.cubes(noisy)) + self.token_positions
+        if self.back_projection:
+            x = x + self.back_project(self.cubes(back)) + self.back_positions
         for block in self.blocks:
             x = block(x, condition, context)
         patches = self.unpatch(x).reshape(mb, d // p, h // p, w // p, p, p, p)
@@ -132,26 +144,33 @@ class VolumeDiffusionNet(nn.Module):
         return self.head(out)
 
 
-def load(path):
-    """The sample's training set as TrainDeck reads it: uint8 x 1/255, channels first."""
+def volumes_of(z, key):
+    return torch.from_numpy(z[key].astype(np.float32) / 255).permute(0, 4, 1, 2, 3).contiguous()
+
+
+def load(path, back_key):
+    """The sample's training set as TrainDeck reads it: uint8 x 1/255, channels first; the back-projection or None."""
     with np.load(path, allow_pickle=False) as z:
-        volumes = torch.from_numpy(z["volume16"].astype(np.float32) / 255).permute(0, 4, 1, 2, 3).contiguous()
+        volumes = volumes_of(z, "volume16")
         views = np.concatenate([z["front"], z["side"]], axis=-1).astype(np.float32) / 255
-        return volumes, torch.from_numpy(views).permute(0, 3, 1, 2).contiguous()
+        back = volumes_of(z, back_key) if back_key else None
+        return volumes, torch.from_numpy(views).permute(0, 3, 1, 2).contiguous(), back
 
 
-def run(epochs, repeats, batch, path, samples, diffusion="cosine:1000:v"):
-    """diffusion: the sample's schedule, timesteps and prediction, as "cosine:1000:v"."""
+def run(epochs, repeats, batch, path, samples, diffusion="cosine:1000:v", back_key=None):
+    """diffusion: the sample's schedule, timesteps and prediction, as "cosine:1000:v"; back_key: the .npz array of
+    the back-projection input (None: the model has none)."""
     schedule, timesteps, prediction = diffusion.split(":")
     timesteps = int(timesteps)
-    volumes, views = load(path)
+    volumes, views, back = load(path, back_key)
     if samples:
         volumes, views = volumes[:samples], views[:samples]
+        back = back[:samples] if back is not None else None
     levels = alpha_bar(schedule, timesteps)
     n = volumes.shape[0]
     for repeat in range(repeats):
         torch.manual_seed(1)
-        net = VolumeDiffusionNet()
+        net = VolumeDiffusionNet(back_projection=back is not None)
         if repeat == 0:
             print("parameters %d" % sum(p.numel() for p in net.parameters()), flush=True)
         net.train()
@@ -168,7 +187,7 @@ def run(epochs, repeats, batch, path, samples, diffusion="cosine:1000:v"):
                 eps = torch.randn_like(x0)
                 noisy = a.sqrt() * x0 + (1 - a).sqrt() * eps
                 opt.zero_grad()
-                out = net(noisy, t.float().reshape(-1, 1), views[idx])
+                out = net(noisy, t.float().reshape(-1, 1), views[idx], back[idx] if back is not None else None)
                 loss = torch.nn.functional.mse_loss(out, target(prediction, x0, eps, a))
                 loss.backward()
                 opt.step()

@@ -36,6 +36,7 @@ final class VolumeDiffusionPeer {
         JsonNode model = stage.has("model") ? stage.get("model") : config.get("model");
         JsonNode source = stage.has("data") ? stage.get("data") : config.get("data");
         ObjectNode train = ((ObjectNode) source.get("train")).deepCopy();
+        String back = backProjectionKey(model, train.get("inputs"));
         resolvePaths((ObjectNode) train.get("inputs"), samples);
         train.set("targets", resolved(train.get("targets").asText(), samples));
         int n = samples();
@@ -53,7 +54,7 @@ final class VolumeDiffusionPeer {
                 SAMPLE + "'s stage 1 \"" + stage.get("name").asText() + "\" (ViT over 16³ volumes, " + n
                         + " phantoms, batch " + batch + ", diffusion, " + prediction + ")",
                 new EngineBench.Workload("xray16", model.toString(), train.toString(), n, batch),
-                List.of(npz, String.valueOf(n), steps),
+                List.of(npz, String.valueOf(n), steps, back),
                 ignored -> TransformerFlops.volumeDiffusion(batch, 64, 64, width, depth, 4, 64, 32, 64));
     }
 
@@ -71,6 +72,25 @@ final class VolumeDiffusionPeer {
             Map.Entry<String, JsonNode> e = it.next();
             e.setValue(resolved(e.getValue().asText(), folder));
         }
+    }
+
+    /**
+     * The .npz array of a second volume input cut by a patches3d node of its own (the views' back-projection, added to
+     * the noisy volume's tokens), or "-" when the model has none.
+     */
+    private static String backProjectionKey(JsonNode model, JsonNode inputs) {
+        for (JsonNode layer : model.get("layers")) {
+            String input = layer.path("inputs").asText();
+            if ("patches3d".equals(layer.path("type").asText()) && !"noisy".equals(input)) {
+                if (!inputs.has(input)) {
+                    throw new IllegalStateException(SAMPLE + ": the bench's peer reads " + input
+                            + " from the training source's inputs, which do not name it");
+                }
+                String spec = inputs.get(input).asText();
+                return spec.substring(spec.lastIndexOf(':') + 1);
+            }
+        }
+        return "-";
     }
 
     private static JsonNode firstOfType(JsonNode model, String type) {
