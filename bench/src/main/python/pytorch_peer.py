@@ -2,9 +2,12 @@
 bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|volumes|vit|gpt|vit-ws|gpt-ws EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES]
-  BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none);
-  SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's)
+usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|volumes|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
+  BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none),
+  for xray16 the .npz of volumes and views (volume_diffusion_peer.py);
+  SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's), xray16's
+  phantoms; DIFFUSION (xray16) the sample's schedule, timesteps and prediction, as "cosine:1000:v";
+  BACK (xray16) the .npz array of the back-projection input ("-" for none)
 """
 import math
 import sys
@@ -12,6 +15,8 @@ import time
 
 import torch
 from torch import nn
+
+import volume_diffusion_peer
 
 # The transformer peers: sample-configs/fashion-vit.json's and text-gpt.json's networks, node for node as
 # `traindeck validate --expand --summary` prints them (72,074 and 113,996 parameters).
@@ -286,6 +291,11 @@ def main():
     text = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] != "-" else None
     samples = int(sys.argv[7]) if len(sys.argv) > 7 else 0
     torch.set_num_threads(threads)
+    if kind == "xray16":
+        diffusion = sys.argv[8] if len(sys.argv) > 8 else "cosine:1000:v"
+        back = sys.argv[9] if len(sys.argv) > 9 and sys.argv[9] != "-" else None
+        volume_diffusion_peer.run(epochs, repeats, batch_override or 32, text, samples, diffusion, back)
+        return
     for repeat in range(repeats):
         net, x, y, batch = model_and_data(kind, text, samples)
         batch = batch_override or batch

@@ -30,6 +30,8 @@ public final class BenchMain {
      * -Dtraindeck.bench.resnet18Samples=N), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
+     * "xray16" the part that compares stage 1 of the x-ray cascade sample, a diffusion ViT over volumes
+     * (-Dtraindeck.bench.xraySamples=N phantoms an epoch, -Dtraindeck.bench.xrayPairs=N);
      * "kernels" (only when named) the samples on the own transformer kernel against
      * "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step; "syncbn" the scaling group's
      * synchronized BatchNorm row alone (-Dtraindeck.bench.syncbnPairs=N); "memory" (only when named) gradient checkpointing's peak
@@ -156,6 +158,16 @@ public final class BenchMain {
         if (transformers || only.contains("gpt")) {
             System.out.println("the GPT sample against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), 3, report);
+        }
+        if (wanted(only, "peer") || only.contains("xray16")) {
+            System.out.println(
+                    "stage 1 of the x-ray cascade (diffusion) against PyTorch, 1 thread and the whole machine…");
+            TransformerPeers.compare(
+                    VolumeDiffusionPeer.stage1(home),
+                    home,
+                    out.resolve("peer-xray16"),
+                    Integer.getInteger("traindeck.bench.xrayPairs", 3),
+                    report);
         }
         boolean workstation = wanted(only, "peer") || only.contains("workstation");
         int workstationPairs = Integer.getInteger("traindeck.bench.workstationPairs", 3);

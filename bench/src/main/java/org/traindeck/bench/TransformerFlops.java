@@ -41,4 +41,30 @@ final class TransformerFlops {
                 + 2.0 * width * classes;
         return 3 * batch * perImage;
     }
+    /**
+     * A conditioned volume ViT's diffusion step (stage 1 of the x-ray cascade): {@code tokens} volume patches of
+     * {@code patchValues} values and {@code contextTokens} view patches of {@code viewPatchValues}, each block's
+     * self-attention, a cross-attention (queries and output 4·d² per token, keys and values 4·d² per context token,
+     * scores and values 4·S·d per token) and adaLN-Zero's map (2·d·6d per example), the timestep's two dense layers,
+     * unpatch3d's projection.
+     */
+    static double volumeDiffusion(
+            int batch,
+            int tokens,
+            int contextTokens,
+            int width,
+            int depth,
+            double mlpRatio,
+            int patchValues,
+            int viewPatchValues,
+            int frequencies) {
+        int hidden = (int) Math.round(width * mlpRatio);
+        double cross =
+                tokens * (4.0 * width * width + 4.0 * contextTokens * width) + contextTokens * 4.0 * width * width;
+        double block = tokens * blockPerToken(width, hidden, tokens) + cross + 2.0 * width * 6 * width;
+        double embeddings = 2.0 * tokens * patchValues * width * 2
+                + 2.0 * contextTokens * viewPatchValues * width
+                + 2.0 * (frequencies * width + width * width);
+        return 3 * batch * (depth * block + embeddings);
+    }
 }
