@@ -2,8 +2,8 @@
 projection error (mean absolute difference between the generated volume's means along y and x and the `front` and
 `side` views), beside two baselines: the training set's mean volume, and the back-projection of the views (each view
 smeared back along its axis, the two averaged). Usage: python3 data/xray/score.py generated.npy
-(generated: [N, 32, 32, 32, 1] or [N, 16, 16, 16, 1], in [0, 1], for the first N test samples; 16^3 volumes are
-scored against the test set's volume16 and the views pooled to 16^2)."""
+(generated: as `traindeck predict` writes them, [N, 32, 32, 32, 1] or [N, 16, 16, 16, 1] in the data's units, 0-255,
+for the first N test samples; 16^3 volumes are scored against the test set's volume16 and the views pooled to 16^2)."""
 import os
 import sys
 import numpy as np
@@ -44,7 +44,7 @@ def report(name, x, truth, front, side):
 
 
 if __name__ == "__main__":
-    generated = np.load(sys.argv[1]).astype(np.float64) if len(sys.argv) > 1 else None
+    generated = np.load(sys.argv[1]).astype(np.float64) / 255 if len(sys.argv) > 1 else None
     size = generated.shape[1] if generated is not None else 32
     truth, front, side, base = baselines(size)
     if generated is not None:
