@@ -42,21 +42,9 @@ public final class BenchMain {
         return only.isEmpty() || only.contains(group);
     }
 
-    public static void main(String[] args) throws Exception {
-        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir")))
-                .toAbsolutePath();
-        Path out = Files.createTempDirectory("traindeck-bench-");
-        int threads = Integer.parseInt(System.getenv().getOrDefault("OMP_NUM_THREADS", "1"));
-        Report report = new Report();
-        long start = System.nanoTime();
-        System.out.println(
-                "TrainDeck benchmarks: " + Runtime.getRuntime().availableProcessors() + " cores, OMP_NUM_THREADS="
-                        + threads + ", Java " + System.getProperty("java.version") + "; scratch folder " + out);
-
-        Set<String> only = Set.of(args);
-        Nd4jRuntime.init();
-        String oneDnn = Nd4jRuntime.oneDnnUnavailableReason();
-        System.out.println("oneDNN: " + (oneDnn == null ? "on" : "off, " + oneDnn));
+    /** Engine overhead, oneDNN and layer health. */
+    private static double engineGroups(Path home, Path out, int threads, Set<String> only, Report report)
+            throws Exception {
         double mlp = Double.NaN;
         if (wanted(only, "overhead") || wanted(only, "pipeline")) {
             System.out.println("engine overhead…");
@@ -74,6 +62,11 @@ public final class BenchMain {
             boolean quick = Boolean.getBoolean("traindeck.bench.quick");
             LayerHealthBench.run(home, out.resolve("layers"), quick ? 2 : 3, quick ? 1600 : 3200, report);
         }
+        return mlp;
+    }
+
+    /** The MLP and LeNets against PyTorch. */
+    private static void smallPeers(Path home, Path out, int threads, Set<String> only, Report report) throws Exception {
         if (wanted(only, "peer") || only.contains("small-peers")) {
             System.out.println("CPU peer…");
             Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
@@ -110,6 +103,10 @@ public final class BenchMain {
                     "≥ 0.6×",
                     report);
         }
+    }
+
+    /** The convolutional networks against PyTorch. */
+    private static void convPeers(Path home, Path out, int threads, Set<String> only, Report report) throws Exception {
         if (wanted(only, "peer") || only.contains("resnet")) {
             System.out.println(
                     "a ResNet-style network with batchNorm against PyTorch, the kernel against DL4J's layer…");
@@ -150,6 +147,11 @@ public final class BenchMain {
                     false,
                     report);
         }
+    }
+
+    /** The transformers and the x-ray cascade's stage 1 against PyTorch; kernels and profiles. */
+    private static void transformerPeers(Path home, Path out, int threads, Set<String> only, Report report)
+            throws Exception {
         boolean transformers = wanted(only, "peer") || only.contains("transformers");
         if (transformers || only.contains("vit")) {
             System.out.println("the ViT sample against PyTorch, 1 thread and the whole machine…");
@@ -193,6 +195,11 @@ public final class BenchMain {
             LayerTimes.run(TransformerPeers.vit(home), out.resolve("layers-vit"), 10);
             LayerTimes.run(TransformerPeers.gpt(home), out.resolve("layers-gpt"), 10);
         }
+    }
+
+    /** Multi-worker scaling, synchronized BatchNorm and gradient checkpointing's memory. */
+    private static void scalingGroups(Path home, Path out, int threads, Set<String> only, Report report)
+            throws Exception {
         if (wanted(only, "scaling")) {
             System.out.println("multi-worker scaling…");
             EngineBench.scaling(EngineBench.MLP, out.resolve("scale-mlp"), 5, "≥ 1.15×", report);
@@ -227,6 +234,11 @@ public final class BenchMain {
                 MemoryBench.compare(MemoryBench.unet(home, 256), out.resolve("memory-unet"), pairs, report);
             }
         }
+    }
+
+    /** Data loading, the metric and chart pipelines, the layers view, the library and start-up. */
+    private static void pipelineGroups(Path home, Path out, int threads, Set<String> only, Report report, double mlp)
+            throws Exception {
         if (wanted(only, "loader")) {
             System.out.println("data loading against the ViT sample's training…");
             int samples = Integer.parseInt(System.getProperty("traindeck.bench.loaderSamples", "4096"));
@@ -257,6 +269,29 @@ public final class BenchMain {
             System.out.println("start-up…");
             StartupBench.run(home, report);
         }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path home = Path.of(System.getProperty("traindeck.home", System.getProperty("user.dir")))
+                .toAbsolutePath();
+        Path out = Files.createTempDirectory("traindeck-bench-");
+        int threads = Integer.parseInt(System.getenv().getOrDefault("OMP_NUM_THREADS", "1"));
+        Report report = new Report();
+        long start = System.nanoTime();
+        System.out.println(
+                "TrainDeck benchmarks: " + Runtime.getRuntime().availableProcessors() + " cores, OMP_NUM_THREADS="
+                        + threads + ", Java " + System.getProperty("java.version") + "; scratch folder " + out);
+
+        Set<String> only = Set.of(args);
+        Nd4jRuntime.init();
+        String oneDnn = Nd4jRuntime.oneDnnUnavailableReason();
+        System.out.println("oneDNN: " + (oneDnn == null ? "on" : "off, " + oneDnn));
+        double mlp = engineGroups(home, out, threads, only, report);
+        smallPeers(home, out, threads, only, report);
+        convPeers(home, out, threads, only, report);
+        transformerPeers(home, out, threads, only, report);
+        scalingGroups(home, out, threads, only, report);
+        pipelineGroups(home, out, threads, only, report, mlp);
 
         String machine = String.format(
                 Locale.ROOT,
