@@ -23,8 +23,8 @@ final class QuietDesktop {
             try {
                 // the C environment: GTK reads it, not Java's copy
                 LibC.INSTANCE.setenv(BACKEND, "memory", 0);
-            } catch (UnsatisfiedLinkError | RuntimeException e) {
-                // no C library to ask: the warnings stay, nothing else changes
+            } catch (LinkageError | RuntimeException e) {
+                // no C library to ask (or JNA could not load): the warnings stay, nothing else changes
             }
         }
     }
