@@ -7,9 +7,9 @@ Axes of a volume [D, H, W] are (z: head to feet, y: front to back, x: left to ri
 along one axis (the X-ray's attenuation line integral, divided by the path length so it stays in the volume's units):
 `front` along y (height) is [D, W], `side` along x (width) is [D, H]. Everything is stored as uint8 (0-255) and read
 with scale 1/255, so volumes and views are in [0, 1]; the views are computed from the stored 32^3 volume, so a
-projection of a true volume matches its view to within rounding (at most 1/255). `backprojection` (and its 16^3
-average) is made from the two views alone: each smeared back along its axis, the two averaged, a volume-shaped input
-a model may take beside the views."""
+projection of a true volume matches its view to within rounding (at most 1/255). `backprojection16` is made from
+the two views alone: each smeared back along its axis, the two averaged, then averaged over 2x2x2 blocks: a
+volume-shaped input a model may take beside the views (kept at 16^3, where both stages' tokens lie on a 4x4x4 grid)."""
 import os
 import numpy as np
 
@@ -52,8 +52,7 @@ def make(count, seed):
     back = backprojection(front.astype(np.float64), side.astype(np.float64))
     back16 = back.reshape(count, 16, 2, 16, 2, 16, 2).mean(axis=(2, 4, 6))
     return {"volume": volume[..., None], "volume16": half[..., None], "front": front[..., None],
-            "side": side[..., None], "backprojection": np.round(back).astype(np.uint8)[..., None],
-            "backprojection16": np.round(back16).astype(np.uint8)[..., None]}
+            "side": side[..., None], "backprojection16": np.round(back16).astype(np.uint8)[..., None]}
 
 
 def backprojection(front, side):
