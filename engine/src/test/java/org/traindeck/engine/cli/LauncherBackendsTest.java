@@ -101,6 +101,22 @@ class LauncherBackendsTest {
         assertThat(ray).contains(classPath("ray"));
     }
 
+    @Test
+    void itsOwnBuildLeavesNoTerminalCodesBeforeTheProgramsOutput() throws Exception {
+        // Maven's console library ends every run with a colour reset (ESC[0m) even in batch mode, unless told not to;
+        // the program's first line then began with it, and the CI check that reads the layout audit's verdict missed it
+        Files.delete(root.resolve("engine/target/.traindeck-built"));
+        script(root.resolve("bin/mvn"), """
+                #!/bin/sh
+                case " $MAVEN_OPTS " in *" -Djansi.noreset=true "*) ;; *) printf '\033[0m' ;; esac
+                mkdir -p engine/target
+                """);
+        List<String> java = launch("validate", "some.json");
+        assertThat(java).contains("org.traindeck.engine.cli.Main");
+        assertThat(String.join("\n", java)).doesNotContain("\033");
+        assertThat(root.resolve("engine/target/.traindeck-built")).exists();
+    }
+
     /** The java command line the launcher ran, one argument a line (after the version probe's). */
     private List<String> launch(String... args) throws Exception {
         List<String> command =
