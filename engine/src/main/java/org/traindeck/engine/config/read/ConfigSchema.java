@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,7 +22,8 @@ public final class ConfigSchema {
     private ConfigSchema() {}
 
     private static JsonNode load() {
-        try (InputStream in = ConfigSchema.class.getResourceAsStream("run-config.schema.json")) {
+        try (InputStream in =
+                ConfigSchema.class.getResourceAsStream("/org/traindeck/engine/config/run-config.schema.json")) {
             if (in == null) {
                 throw new IllegalStateException("run-config.schema.json is missing from the engine's resources");
             }

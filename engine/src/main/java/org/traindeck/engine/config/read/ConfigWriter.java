@@ -1,10 +1,13 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import org.traindeck.engine.config.ConfigPathSerializer;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.RunConfig;
 
 /**
  * Writes a {@link RunConfig} back as TrainDeck JSON through Jackson databind, every default spelled out, so that what

@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,6 +9,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.LayerSpec;
 
 /**
  * What makes a list of layers a graph: unique names, inputs that exist (a node or one of the data's inputs), no cycle,

@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -7,6 +7,11 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.NumpyInputs;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
 
 /**
  * Reads a "data" section and its sources. Values and defaults come from the schema; what is written here is what a

@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -7,6 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.traindeck.engine.config.AugmentationConfig;
+import org.traindeck.engine.config.EmaConfig;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.OptimizerConfig;
+import org.traindeck.engine.config.ScheduleConfig;
+import org.traindeck.engine.config.StageConfig;
 
 /**
  * Reads the "stages" list: each stage's optimizer, schedule, augmentation, data and model. Values and defaults come from the

@@ -1,4 +1,7 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
+
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.StageConfig;
 
 /** What a stage's weight average needs from the rest of the config. */
 final class EmaChecks {

@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -6,6 +6,11 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.config.DiffusionConfig;
+import org.traindeck.engine.config.DiffusionSampling;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.Task;
 
 /**
  * What a numpy source of task "diffusion" needs beyond the schema: its "diffusion" options (the schema's defaults

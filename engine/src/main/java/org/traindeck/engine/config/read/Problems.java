@@ -1,7 +1,9 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.JsonLocations;
 
 /**
  * Collects problems found while reading one config, each located through the parsed document's positions. After

@@ -1,10 +1,11 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.traindeck.engine.config.NcclConfig;
 
 /**
  * Reads the "nccl" section: the known toggles, each with its own value rules, and custom environment variables,

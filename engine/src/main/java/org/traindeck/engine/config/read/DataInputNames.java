@@ -1,8 +1,10 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.traindeck.engine.config.DiffusionConfig;
+import org.traindeck.engine.config.Task;
 
 /**
  * The names a layer graph may read the data by, taken from the config's text before its sections are read (the model

@@ -1,4 +1,13 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
+
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.LayerHealthConfig;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.OptimizerConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.Task;
 
 /** Checks that need the whole config: the data's shape against the model, the stages against each other and the devices. */
 final class CrossChecks {

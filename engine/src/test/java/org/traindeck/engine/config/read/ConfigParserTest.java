@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.CheckpointPolicy;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.LayerHealthConfig;
+import org.traindeck.engine.config.LoggingConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ScheduleConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.ValidationResult;
 
 class ConfigParserTest {
 

@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -7,6 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.NumpyInputs;
 
 /**
  * Reads a layer graph's "layers": each node's type, name, inputs and options (every option as its type's schema entry

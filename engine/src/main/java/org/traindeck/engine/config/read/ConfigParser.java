@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -14,6 +14,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.traindeck.engine.config.CheckpointPolicy;
+import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.DeviceSelection;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
 
 /**
  * Reads TrainDeck's JSON run config strictly and reports every problem in one pass, each with its JSON path and

@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.traindeck.engine.config.InitConfig;
+import org.traindeck.engine.config.JsonLocations;
 
 /**
  * Reads a model's {@code init}: {@code from} (required), {@code strict}, and {@code map}, whose keys must be regular

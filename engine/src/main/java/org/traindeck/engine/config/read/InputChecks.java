@@ -1,10 +1,19 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.DiffusionConfig;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.LayerSpec;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.NumpyInputs;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.StageConfig;
 
 /**
  * What a layer graph's inputs need from the data: every name a node reads is a layer or one of the data's inputs,

@@ -1,9 +1,14 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.traindeck.engine.config.DeriveConfig;
+import org.traindeck.engine.config.DiffusionConfig;
+import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.NumpyInputs;
+import org.traindeck.engine.config.Task;
 
 /**
  * Reads a numpy source's "derive": inputs made from the targets, by name. Only a diffusion source with targets

@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.ModelConfig;
 
 /** The schema the engine bundles is docs/run-config.schema.json, and its choice lists are the validator's. */
 class ConfigSchemaTest {

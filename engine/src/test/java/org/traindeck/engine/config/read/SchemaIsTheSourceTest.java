@@ -1,4 +1,4 @@
-package org.traindeck.engine.config;
+package org.traindeck.engine.config.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ScheduleConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.ValidationResult;
 
 /**
  * The validator takes its ranges, choices and defaults from the schema, not from a copy of its own: edit a bound, an
