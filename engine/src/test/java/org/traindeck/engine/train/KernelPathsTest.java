@@ -34,11 +34,11 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
-import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
-import org.traindeck.engine.model.kernels.LayerNormKernel;
-import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
+import org.traindeck.engine.model.kernels.dense.DenseKernel;
+import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
+import org.traindeck.engine.model.kernels.transformer.LayerNormKernel;
 import org.traindeck.engine.train.resume.ResumePoint;
 import org.traindeck.engine.train.step.Optimizers;
 
