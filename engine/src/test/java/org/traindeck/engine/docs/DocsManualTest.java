@@ -12,8 +12,9 @@ import org.traindeck.engine.TestPaths;
 
 /**
  * The docs read as a manual, not a lab notebook: no time of day anywhere, and docs/benchmarks.md one current table per
- * group, each said once above it when, on which machine, under what load and with which command it was measured, its
- * cells short (history belongs in git, not in a cell), and no dates elsewhere in it.
+ * group, each said once above it when, on which machine, under what load and with which command it was measured (the
+ * command not said again in its rows), its cells short (history belongs in git, not in a cell), and no dates elsewhere
+ * in it.
  */
 class DocsManualTest {
 
@@ -23,6 +24,9 @@ class DocsManualTest {
     private static final Pattern DATE = Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}\\b");
     private static final Pattern INLINE_CODE = Pattern.compile("`[^`]*`");
     private static final Pattern COMMAND = Pattern.compile("`[^`]+`");
+    /** How a bench figure is made: said once above its table, never again in a row. */
+    private static final Pattern BENCH_COMMAND =
+            Pattern.compile("\\./traindeck|traindeck bench|\\bmvn |TRAINDECK_JAVA_OPTS");
 
     @Test
     void noDocSaysATimeOfDay() {
@@ -93,6 +97,26 @@ class DocsManualTest {
     }
 
     @Test
+    void benchmarkCommandsAreSaidAboveTheTableNotInItsRows() {
+        Path file = benchmarks();
+        List<String> repeated = new ArrayList<>();
+        List<String> lines = MarkdownDocs.prose(file);
+        for (int i = 0; i < lines.size(); i++) {
+            if (!isRow(lines.get(i))) {
+                continue;
+            }
+            for (String cell : cells(lines.get(i))) {
+                if (BENCH_COMMAND.matcher(cell).find() || cell.equalsIgnoreCase("command")) {
+                    repeated.add(where(file, i) + ": " + cell);
+                }
+            }
+        }
+        assertThat(repeated)
+                .as("commands (or a command column) in benchmark tables: say the command once, above the table")
+                .isEmpty();
+    }
+
+    @Test
     void benchmarkDatesAreOnlyInTheLinesAboveTables() {
         Path file = benchmarks();
         List<Integer> measuredLines = new ArrayList<>();
@@ -129,6 +153,14 @@ class DocsManualTest {
                         .find())
                 .isFalse();
         assertThat(cells("| a | b `x|y` | c |")).containsExactly("a", "b `x|y`", "c");
+        assertThat(BENCH_COMMAND
+                        .matcher("`OMP_NUM_THREADS=1 ./traindeck bench resnet` (7.4 min)")
+                        .find())
+                .isTrue();
+        assertThat(BENCH_COMMAND
+                        .matcher("`traindeck runs`, one run with a 1.07 GB metrics.jsonl")
+                        .find())
+                .isFalse();
     }
 
     /**
