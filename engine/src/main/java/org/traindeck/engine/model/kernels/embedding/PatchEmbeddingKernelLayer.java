@@ -53,203 +53,209 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
     @Override
     public INDArray activate(boolean training, LayerWorkspaceMgr mgr) {
         assertInputSet(false);
-        PatchEmbedding pe = embedding();
-        int ch = (int) pe.channels();
-        int h = (int) pe.imageHeight();
-        int w = (int) pe.imageWidth();
-        if (input.rank() != 4 || input.size(1) != ch || input.size(2) != h || input.size(3) != w) {
-            throw new IllegalStateException("PatchEmbeddingKernel" + name() + ": expects [minibatch, " + ch + ", " + h
-                    + ", " + w + "], got " + Arrays.toString(input.shape()));
+        Dims d = Dims.of(embedding());
+        if (input.rank() != 4 || input.size(1) != d.ch() || input.size(2) != d.h() || input.size(3) != d.w()) {
+            throw new IllegalStateException("PatchEmbeddingKernel" + name() + ": expects [minibatch, " + d.ch() + ", "
+                    + d.h() + ", " + d.w() + "], got " + Arrays.toString(input.shape()));
         }
         inputShape = input.shape();
         int mb = (int) input.size(0);
-        int p = pe.patchSize();
-        int across = w / p;
-        int n = (h / p) * across;
-        int length = ch * p * p;
-        int c = (int) pe.width();
-        int off = pe.classToken() ? 1 : 0;
-        int steps = n + off;
-        image = HostFloats.atLeast(image, (long) mb * ch * h * w);
+        int tokens = mb * d.n();
+        image = HostFloats.atLeast(image, (long) mb * d.ch() * d.h() * d.w());
         HostFloats.read(input, image);
-        rows = HostFloats.Native.fit(rows, (long) mb * n * length);
-        projected = HostFloats.Native.fit(projected, (long) mb * n * c);
-        float[] r = work = HostFloats.atLeast(work, (long) mb * n * length);
-        float[] x = image;
-        int at = 0;
-        for (int b = 0; b < mb; b++) {
-            for (int k = 0; k < ch; k++) {
-                for (int y = 0; y < h; y++) {
-                    int rowBase = (b * n + (y / p) * across) * length + k * p * p + (y % p) * p;
-                    for (int q = 0; q < across; q++) {
-                        System.arraycopy(x, at, r, rowBase + q * length, p);
-                        at += p;
-                    }
-                }
-            }
-        }
-        rows.buffer.put(0, r, 0, mb * n * length);
+        rows = HostFloats.Native.fit(rows, (long) tokens * d.length());
+        projected = HostFloats.Native.fit(projected, (long) tokens * d.c());
+        work = HostFloats.atLeast(work, (long) tokens * d.length());
+        d.patches(mb, image, work, true);
+        rows.buffer.put(0, work, 0, tokens * d.length());
+        // [tokens, length] x W [length, c]
         Sgemm.multiply(
                 false,
                 false,
-                mb * n,
-                c,
-                length,
+                tokens,
+                d.c(),
+                d.length(),
                 1,
                 rows.pointer,
                 0,
-                length,
+                d.length(),
                 weights(),
                 0,
-                c,
+                d.c(),
                 0,
                 projected.pointer,
                 0,
-                c);
-        float[] y = sequence = HostFloats.atLeast(sequence, (long) mb * n * c);
-        projected.buffer.get(0, y, 0, mb * n * c);
-        bias = HostFloats.atLeast(bias, c);
-        positions = HostFloats.atLeast(positions, (long) c * steps);
-        classToken = HostFloats.atLeast(classToken, c);
-        HostFloats.read(getParam(PatchEmbedding.BIAS), bias);
-        HostFloats.read(getParam(PatchEmbedding.POSITIONS), positions);
-        if (off == 1) {
-            HostFloats.read(getParam(PatchEmbedding.CLASS_TOKEN), classToken);
-        }
-        float[] out = work = HostFloats.atLeast(work, (long) mb * c * steps);
+                d.c());
+        float[] y = sequence = HostFloats.atLeast(sequence, (long) tokens * d.c());
+        projected.buffer.get(0, y, 0, tokens * d.c());
+        readAddends(d);
+        float[] out = work = HostFloats.atLeast(work, (long) mb * d.c() * d.steps());
         for (int b = 0; b < mb; b++) {
-            for (int f = 0; f < c; f++) {
-                int o = (b * c + f) * steps;
-                int pos = f * steps;
-                if (off == 1) {
+            for (int f = 0; f < d.c(); f++) {
+                int o = (b * d.c() + f) * d.steps();
+                int pos = f * d.steps();
+                if (d.off() == 1) {
                     out[o] = classToken[f] + positions[pos];
                 }
                 float bf = bias[f];
-                int src = b * n * c + f;
-                for (int s = 0; s < n; s++) {
-                    out[o + off + s] = y[src + s * c] + bf + positions[pos + off + s];
+                int src = b * d.n() * d.c() + f;
+                for (int s = 0; s < d.n(); s++) {
+                    out[o + d.off() + s] = y[src + s * d.c()] + bf + positions[pos + d.off() + s];
                 }
             }
         }
-        INDArray ret = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, c, steps}, 'c');
+        INDArray ret =
+                mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, d.c(), d.steps()}, 'c');
         HostFloats.write(out, ret);
         return ret;
+    }
+
+    /** The bias, the positions and the class token, read into their host copies. */
+    private void readAddends(Dims d) {
+        bias = HostFloats.atLeast(bias, d.c());
+        positions = HostFloats.atLeast(positions, (long) d.c() * d.steps());
+        classToken = HostFloats.atLeast(classToken, d.c());
+        HostFloats.read(getParam(PatchEmbedding.BIAS), bias);
+        HostFloats.read(getParam(PatchEmbedding.POSITIONS), positions);
+        if (d.off() == 1) {
+            HostFloats.read(getParam(PatchEmbedding.CLASS_TOKEN), classToken);
+        }
     }
 
     @Override
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
         assertInputSet(true);
-        PatchEmbedding pe = embedding();
-        int ch = (int) pe.channels();
-        int h = (int) pe.imageHeight();
-        int w = (int) pe.imageWidth();
-        int p = pe.patchSize();
-        int across = w / p;
-        int n = (h / p) * across;
-        int length = ch * p * p;
-        int c = (int) pe.width();
-        int off = pe.classToken() ? 1 : 0;
-        int steps = n + off;
+        Dims d = Dims.of(embedding());
         int mb = inputShape == null ? -1 : (int) inputShape[0];
-        if (epsilon.rank() != 3 || epsilon.size(0) != mb || epsilon.size(1) != c || epsilon.size(2) != steps) {
+        if (epsilon.rank() != 3 || epsilon.size(0) != mb || epsilon.size(1) != d.c() || epsilon.size(2) != d.steps()) {
             throw new IllegalStateException(
                     "PatchEmbeddingKernel" + name() + ": backward pass without the forward pass of this batch");
         }
-        float[] e = work = HostFloats.atLeast(work, (long) mb * c * steps);
+        int tokens = mb * d.n();
+        float[] e = work = HostFloats.atLeast(work, (long) mb * d.c() * d.steps());
         HostFloats.read(epsilon, e);
-        float[] dPos = positions;
-        float[] dBias = bias;
-        float[] dCls = classToken;
-        Arrays.fill(dPos, 0, c * steps, 0f);
-        Arrays.fill(dBias, 0, c, 0f);
-        Arrays.fill(dCls, 0, c, 0f);
-        float[] dy = sequence;
-        for (int b = 0; b < mb; b++) {
-            for (int f = 0; f < c; f++) {
-                int o = (b * c + f) * steps;
-                int pos = f * steps;
-                for (int s = 0; s < steps; s++) {
-                    dPos[pos + s] += e[o + s];
-                }
-                if (off == 1) {
-                    dCls[f] += e[o];
-                }
-                int dst = b * n * c + f;
-                float sum = 0f;
-                for (int s = 0; s < n; s++) {
-                    float g = e[o + off + s];
-                    dy[dst + s * c] = g;
-                    sum += g;
-                }
-                dBias[f] += sum;
-            }
-        }
-        projected.buffer.put(0, dy, 0, mb * n * c);
+        addendGradients(d, mb, e);
+        projected.buffer.put(0, sequence, 0, tokens * d.c());
         INDArray dW = gradTable.get(PatchEmbedding.WEIGHTS);
         if (!Sgemm.isDenseRowMajor(dW)) {
             throw new IllegalStateException(
                     "PatchEmbeddingKernel" + name() + ": W's gradient is not a dense row-major view");
         }
+        // dW = rows^T [length, tokens] x dy [tokens, c]
         Sgemm.multiply(
                 true,
                 false,
-                length,
-                c,
-                mb * n,
+                d.length(),
+                d.c(),
+                tokens,
                 1,
                 rows.pointer,
                 0,
-                length,
+                d.length(),
                 projected.pointer,
                 0,
-                c,
+                d.c(),
                 0,
                 Sgemm.pointerTo(dW),
                 0,
-                c);
+                d.c());
         Gradient ret = new DefaultGradient();
         ret.gradientForVariable().put(PatchEmbedding.WEIGHTS, dW);
-        put(ret, PatchEmbedding.BIAS, dBias);
-        put(ret, PatchEmbedding.POSITIONS, dPos);
-        if (off == 1) {
-            put(ret, PatchEmbedding.CLASS_TOKEN, dCls);
+        put(ret, PatchEmbedding.BIAS, bias);
+        put(ret, PatchEmbedding.POSITIONS, positions);
+        if (d.off() == 1) {
+            put(ret, PatchEmbedding.CLASS_TOKEN, classToken);
         }
-        rowsGrad = HostFloats.Native.fit(rowsGrad, (long) mb * n * length);
+        rowsGrad = HostFloats.Native.fit(rowsGrad, (long) tokens * d.length());
+        // d rows = dy [tokens, c] x W^T [c, length]
         Sgemm.multiply(
                 false,
                 true,
-                mb * n,
-                length,
-                c,
+                tokens,
+                d.length(),
+                d.c(),
                 1,
                 projected.pointer,
                 0,
-                c,
+                d.c(),
                 weights(),
                 0,
-                c,
+                d.c(),
                 0,
                 rowsGrad.pointer,
                 0,
-                length);
-        float[] dr = work = HostFloats.atLeast(work, (long) mb * n * length);
-        rowsGrad.buffer.get(0, dr, 0, mb * n * length);
-        float[] dx = image;
-        int at = 0;
+                d.length());
+        float[] dr = work = HostFloats.atLeast(work, (long) tokens * d.length());
+        rowsGrad.buffer.get(0, dr, 0, tokens * d.length());
+        d.patches(mb, image, dr, false);
+        INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
+        HostFloats.write(image, epsNext);
+        return new Pair<>(ret, epsNext);
+    }
+
+    /**
+     * The gradients of the positions, the bias and the class token, into their host copies (which the forward pass
+     * no longer needs), and the projection's output gradient into {@code sequence}.
+     */
+    private void addendGradients(Dims d, int mb, float[] e) {
+        int c = d.c();
+        int steps = d.steps();
+        Arrays.fill(positions, 0, c * steps, 0f);
+        Arrays.fill(bias, 0, c, 0f);
+        Arrays.fill(classToken, 0, c, 0f);
         for (int b = 0; b < mb; b++) {
-            for (int k = 0; k < ch; k++) {
-                for (int y = 0; y < h; y++) {
-                    int rowBase = (b * n + (y / p) * across) * length + k * p * p + (y % p) * p;
-                    for (int q = 0; q < across; q++) {
-                        System.arraycopy(dr, rowBase + q * length, dx, at, p);
-                        at += p;
+            for (int f = 0; f < c; f++) {
+                int o = (b * c + f) * steps;
+                int pos = f * steps;
+                for (int s = 0; s < steps; s++) {
+                    positions[pos + s] += e[o + s];
+                }
+                if (d.off() == 1) {
+                    classToken[f] += e[o];
+                }
+                int dst = b * d.n() * c + f;
+                float sum = 0f;
+                for (int s = 0; s < d.n(); s++) {
+                    float g = e[o + d.off() + s];
+                    sequence[dst + s * c] = g;
+                    sum += g;
+                }
+                bias[f] += sum;
+            }
+        }
+    }
+
+    /** The layer's sizes: channels, image, patch, patches across and in all, a patch's length, width, tokens. */
+    private record Dims(int ch, int h, int w, int p, int across, int n, int length, int c, int off, int steps) {
+        static Dims of(PatchEmbedding pe) {
+            int p = pe.patchSize();
+            int h = (int) pe.imageHeight();
+            int w = (int) pe.imageWidth();
+            int n = (h / p) * (w / p);
+            int off = pe.classToken() ? 1 : 0;
+            int ch = (int) pe.channels();
+            return new Dims(ch, h, w, p, w / p, n, ch * p * p, (int) pe.width(), off, n + off);
+        }
+
+        /** Copies an image batch into one row per patch ({@code toRows}), or the rows back into the image batch. */
+        void patches(int mb, float[] image, float[] rows, boolean toRows) {
+            int at = 0;
+            for (int b = 0; b < mb; b++) {
+                for (int k = 0; k < ch; k++) {
+                    for (int y = 0; y < h; y++) {
+                        int rowBase = (b * n + (y / p) * across) * length + k * p * p + (y % p) * p;
+                        for (int q = 0; q < across; q++) {
+                            if (toRows) {
+                                System.arraycopy(image, at, rows, rowBase + q * length, p);
+                            } else {
+                                System.arraycopy(rows, rowBase + q * length, image, at, p);
+                            }
+                            at += p;
+                        }
                     }
                 }
             }
         }
-        INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
-        HostFloats.write(dx, epsNext);
-        return new Pair<>(ret, epsNext);
     }
 
     private void put(Gradient g, String key, float[] values) {
