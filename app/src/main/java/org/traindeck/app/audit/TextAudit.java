@@ -1,4 +1,4 @@
-package org.traindeck.app;
+package org.traindeck.app.audit;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

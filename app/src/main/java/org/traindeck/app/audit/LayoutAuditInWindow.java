@@ -1,4 +1,4 @@
-package org.traindeck.app;
+package org.traindeck.app.audit;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,11 +26,11 @@ import javafx.util.Duration;
  * {@code layout-audit WIDTHxHEIGHT: ok} or {@code ... FAILED} that counts what was checked of each kind. The window
  * stays open.
  */
-final class LayoutAuditInWindow {
+public final class LayoutAuditInWindow {
 
     /** The size to audit at, from the option's value ({@code 1360x860}). */
-    record Size(double width, double height) {
-        static Size parse(String text) {
+    public record Size(double width, double height) {
+        public static Size parse(String text) {
             String[] parts = text.toLowerCase(Locale.ROOT).split("x");
             if (parts.length != 2) {
                 throw new IllegalArgumentException("--layout-audit takes WIDTHxHEIGHT, such as 1360x860: " + text);
@@ -38,7 +38,7 @@ final class LayoutAuditInWindow {
             return new Size(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]));
         }
 
-        boolean matches(Scene scene) {
+        public boolean matches(Scene scene) {
             return Math.abs(scene.getWidth() - width) < 0.5 && Math.abs(scene.getHeight() - height) < 0.5;
         }
 
@@ -66,12 +66,12 @@ final class LayoutAuditInWindow {
      * @param contentLoaded whether the window shows its config (the audit waits for it)
      * @param report where each line of the report goes
      */
-    LayoutAuditInWindow(Scene scene, Size size, BooleanSupplier contentLoaded, Consumer<String> report) {
+    public LayoutAuditInWindow(Scene scene, Size size, BooleanSupplier contentLoaded, Consumer<String> report) {
         this(scene, size, contentLoaded, report, Map.of());
     }
 
     /** @param dialogs the dialogs to show and audit after the tabs, by name */
-    LayoutAuditInWindow(
+    public LayoutAuditInWindow(
             Scene scene,
             Size size,
             BooleanSupplier contentLoaded,
@@ -85,7 +85,7 @@ final class LayoutAuditInWindow {
     }
 
     /** Starts waiting; call it on the FX thread once the window is shown. */
-    void start() {
+    public void start() {
         after(POLL, this::poll);
     }
 

@@ -1,4 +1,4 @@
-package org.traindeck.app;
+package org.traindeck.app.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.traindeck.app.FxWait.onFx;
