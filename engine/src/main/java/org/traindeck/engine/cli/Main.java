@@ -6,20 +6,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
 import org.traindeck.engine.api.ConfigCheck;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunBusyException;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
+import org.traindeck.engine.cli.commands.CliContext;
+import org.traindeck.engine.cli.commands.ExitCodes;
+import org.traindeck.engine.cli.commands.ForegroundRun;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.profile.StepProfile;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -30,11 +31,11 @@ import org.traindeck.engine.train.TrainingRun;
  */
 public final class Main {
 
-    public static final int OK = 0;
-    public static final int RUN_FAILED = 1;
-    public static final int INVALID_INPUT = 2;
+    public static final int OK = ExitCodes.OK;
+    public static final int RUN_FAILED = ExitCodes.RUN_FAILED;
+    public static final int INVALID_INPUT = ExitCodes.INVALID_INPUT;
     /** Trained to the end, but a metric file, the run log or a checkpoint could not be written. */
-    public static final int FILES_INCOMPLETE = 3;
+    public static final int FILES_INCOMPLETE = ExitCodes.FILES_INCOMPLETE;
     /** How long Ctrl-C or SIGTERM waits for the stop checkpoint before the process exits anyway. */
     static final Duration STOP_LIMIT = Duration.ofSeconds(60);
 
@@ -243,109 +244,7 @@ public final class Main {
         return execute(run);
     }
 
-    /** The run's energy as its folder records it, by stage, or why it could not be measured: the last line said. */
-    private String energyLine(RunResult result) {
-        try {
-            return engine().energy(result.runDir()).summary();
-        } catch (IOException e) {
-            return "energy: n/a (its record cannot be read: " + e.getMessage() + ")";
-        }
-    }
-
     private int execute(RunHandle run) {
-        out.println("run folder: " + run.runDir());
-        run.subscribeLossless(new ProgressPrinter(out, run.config(), System.console() != null));
-        Thread hook = new Thread(() -> stopOnSignal(run), "traindeck-stop-on-signal");
-        Runtime.getRuntime().addShutdownHook(hook);
-        // on its own thread, so that a run the watchdog gives up cannot keep this command from ending
-        run.start();
-        RunResult result;
-        try {
-            result = run.completion().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            run.requestStop();
-            return RUN_FAILED;
-        } catch (ExecutionException e) {
-            // a run reports its own failures in its result; this is a bug, said as one
-            throw new IllegalStateException("the run ended without a result", e.getCause());
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // shutting down already (Ctrl-C): the run has stopped cleanly
-        }
-        switch (result.status()) {
-            case FINISHED -> {
-                out.println(String.format(
-                        Locale.ROOT,
-                        "finished: %d steps in %.1f s; metrics in %s",
-                        result.steps(),
-                        result.elapsedSeconds(),
-                        result.runDir()));
-                out.println(energyLine(result));
-            }
-            case STOPPED ->
-                out.println("stopped: " + result.message()
-                        + (result.lastCheckpoint() == null
-                                ? ""
-                                : "; resume with: traindeck resume " + result.runDir()));
-            case INCOMPLETE -> err.println("error: " + result.message());
-            case FAILED -> err.println("error: " + result.message());
-        }
-        if (result.status() == RunResult.Status.INCOMPLETE) {
-            return FILES_INCOMPLETE;
-        }
-        if (result.status() == RunResult.Status.FAILED && result.message().startsWith("invalid input")) {
-            return INVALID_INPUT;
-        }
-        return result.succeeded() ? OK : RUN_FAILED;
-    }
-
-    /**
-     * Ctrl-C, SIGTERM or a logout: the JVM is shutting down, so the run is asked to stop and this hook waits (at most
-     * {@link #stopLimit}, or until a second signal) for its stop checkpoint; the JVM then exits with 130 (SIGINT) or
-     * 143 (SIGTERM). A run that did not stop in time is given up: its status and this message name the newest complete
-     * checkpoint, or say there is none.
-     */
-    private void stopOnSignal(RunHandle run) {
-        if (run.completion().isDone()) {
-            return;
-        }
-        long deadline = StopWait.deadline(stopLimit);
-        StopWait wait = StopWait.begin();
-        err.println("traindeck: stopping: saving a checkpoint of step " + run.currentStep() + " (up to "
-                + stopLimit.toSeconds() + " s; a second Ctrl-C or SIGTERM ends it at once)…");
-        err.flush();
-        run.requestStop();
-        StopWait.Outcome waited = wait.await(run.completion(), deadline);
-        RunResult r = waited == StopWait.Outcome.DONE
-                ? run.completion().join()
-                : run.giveUp(
-                        waited == StopWait.Outcome.LIMIT
-                                ? "the run did not stop within " + stopLimit.toSeconds() + " s"
-                                : "a second signal ended the stop before its checkpoint was written");
-        err.println("traindeck: " + ended(r));
-        err.flush();
-    }
-
-    /** How a run stopped by a signal ended, naming only a checkpoint that is there. */
-    static String ended(RunResult r) {
-        Path c = r.lastCheckpoint();
-        String resume = c == null ? "" : "; resume with: traindeck resume " + r.runDir();
-        String name = c == null ? "" : c.getFileName().toString();
-        if (r.status() == RunResult.Status.STOPPED && r.message().equals("stopped at step " + r.steps())) {
-            return r.message()
-                    + (c == null
-                            ? "; no checkpoint was written"
-                            : r.checkpointedLastStep()
-                                    ? "; saved " + name
-                                    : "; its stop checkpoint could not be written, the newest is " + name)
-                    + resume;
-        }
-        if (r.status() == RunResult.Status.FINISHED) {
-            return "finished at step " + r.steps() + (c == null ? "" : "; its last checkpoint is " + name);
-        }
-        return r.status().name().toLowerCase(Locale.ROOT) + ": " + r.message() + resume;
+        return new ForegroundRun(new CliContext(out, err, engine, stopLimit)).execute(run);
     }
 }

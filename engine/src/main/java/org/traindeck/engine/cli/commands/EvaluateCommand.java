@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,30 +14,30 @@ import org.traindeck.engine.use.ClassFigures;
 import org.traindeck.engine.use.Evaluation;
 
 /** {@code traindeck evaluate RUN_OR_CHECKPOINT [--data CONFIG_OR_SOURCE] [--ema]}: the figures as a table, and where they went. */
-final class EvaluateCommand {
+public final class EvaluateCommand {
 
     /** Wider matrices stay readable in evaluation.json only. */
     static final int MAX_PRINTED_CLASSES = 20;
 
     private EvaluateCommand() {}
 
-    static int evaluate(Engine engine, Path target, String data, boolean ema, PrintStream out, PrintStream err) {
+    public static int evaluate(Engine engine, Path target, String data, boolean ema, PrintStream out, PrintStream err) {
         Evaluation e;
         try {
             e = engine.evaluate(target, data, ema, done -> {});
         } catch (CheckpointException ex) {
             err.println("error: " + ex.getMessage());
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         } catch (InvalidConfigException ex) {
             ex.problems().forEach(p -> err.println("error: " + p));
             err.println(target + ": nothing was evaluated");
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         } catch (IOException ex) {
             err.println("error: the evaluation could not be written: " + ex.getMessage());
-            return Main.RUN_FAILED;
+            return ExitCodes.RUN_FAILED;
         }
         print(e, out);
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
     static void print(Evaluation e, PrintStream out) {

@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,11 +15,11 @@ import org.traindeck.engine.queue.QueueRunner;
  * the sweep's own queue ({@code sweep-<name>.json} in the output folder), so that running the same file again skips
  * finished trials and resumes interrupted ones; at the end, the results table, best first.
  */
-final class SweepCommand {
+public final class SweepCommand {
 
     private SweepCommand() {}
 
-    static int run(
+    public static int run(
             Engine engine, Path file, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
             throws IOException {
         PreparedSweep sweep = engine.prepareSweep(file, devices, m -> err.println("warning: " + m));
@@ -46,6 +46,6 @@ final class SweepCommand {
         if (outcome.stopped()) {
             out.println("stopped: run `traindeck sweep " + file + "` again to continue");
         }
-        return report.allFinished() ? Main.OK : Main.RUN_FAILED;
+        return report.allFinished() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
     }
 }

@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,25 +10,25 @@ import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.checkpoint.Checkpoint;
 
 /** {@code traindeck checkpoints RUN_DIR}: every checkpoint of a run, and why an unusable one cannot be resumed. */
-final class CheckpointsCommand {
+public final class CheckpointsCommand {
 
     private CheckpointsCommand() {}
 
-    static int list(Engine engine, Path runDir, PrintStream out, PrintStream err) {
+    public static int list(Engine engine, Path runDir, PrintStream out, PrintStream err) {
         if (!Files.isDirectory(runDir)) {
             err.println("error: no such run folder: " + runDir);
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
         List<Checkpoint.Listed> all;
         try {
             all = engine.checkpoints(runDir);
         } catch (IOException e) {
             err.println("error: cannot list " + runDir + ": " + e.getMessage());
-            return Main.RUN_FAILED;
+            return ExitCodes.RUN_FAILED;
         }
         if (all.isEmpty()) {
             out.println("no checkpoints in " + runDir);
-            return Main.OK;
+            return ExitCodes.OK;
         }
         out.println(String.format(
                 Locale.ROOT,
@@ -61,6 +61,6 @@ final class CheckpointsCommand {
                             ? "NOT RESUMED: " + foreign
                             : c.runId().isEmpty() ? "valid (no run id: written before ids)" : "valid"));
         }
-        return Main.OK;
+        return ExitCodes.OK;
     }
 }

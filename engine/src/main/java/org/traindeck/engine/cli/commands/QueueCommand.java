@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,7 +20,7 @@ import org.traindeck.engine.queue.QueueRunner;
  * {@code traindeck queue add CONFIG... [--output DIR]}, {@code queue run [--output DIR] [--devices D]} and
  * {@code queue list [--output DIR]}. The queue is {@code queue.json} in the output folder.
  */
-final class QueueCommand {
+public final class QueueCommand {
 
     private QueueCommand() {}
 
@@ -29,7 +29,7 @@ final class QueueCommand {
     }
 
     /** Every config is checked first, as train checks it (the model against the data, the fit); one with errors adds nothing at all. */
-    static int add(Engine engine, List<String> files, String output, PrintStream out, PrintStream err)
+    public static int add(Engine engine, List<String> files, String output, PrintStream out, PrintStream err)
             throws IOException {
         List<ValidationResult> configs = new ArrayList<>();
         boolean bad = false;
@@ -54,7 +54,7 @@ final class QueueCommand {
         }
         if (bad) {
             err.println("nothing was added to the queue");
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
         for (int i = 0; i < configs.size(); i++) {
             RunConfig c = configs.get(i).config();
@@ -62,10 +62,10 @@ final class QueueCommand {
             out.println("queued #" + e.id() + " " + e.label() + " in "
                     + Engine.queueFile(output == null ? c.outputPath() : outputDir(output)));
         }
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
-    static int run(
+    public static int run(
             Engine engine, String output, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
             throws IOException {
         Path dir = outputDir(output);
@@ -73,7 +73,7 @@ final class QueueCommand {
                 engine.queue(dir).stream().filter(e -> !e.status().isDone()).count();
         if (waiting == 0) {
             out.println("nothing to run in " + Engine.queueFile(dir) + " (traindeck queue add CONFIG... to add runs)");
-            return Main.OK;
+            return ExitCodes.OK;
         }
         QueueRunner.Outcome outcome = QueueExecution.run(
                 listener -> engine.runQueue(dir, devices, listener),
@@ -84,10 +84,10 @@ final class QueueCommand {
                 err);
         out.println("queue: " + outcome.finished() + " finished, " + outcome.failed() + " failed"
                 + (outcome.stopped() ? "; stopped (run it again to continue)" : ""));
-        return outcome.failed() > 0 ? Main.RUN_FAILED : Main.OK;
+        return outcome.failed() > 0 ? ExitCodes.RUN_FAILED : ExitCodes.OK;
     }
 
-    static int list(Engine engine, String output, PrintStream out) throws IOException {
+    public static int list(Engine engine, String output, PrintStream out) throws IOException {
         Path dir = outputDir(output);
         List<QueueEntry> entries = engine.queue(dir);
         if (entries.isEmpty()) {
@@ -103,17 +103,17 @@ final class QueueCommand {
                     e.runDir() == null ? "" : e.runDir(),
                     e.message() == null ? "" : "  " + e.message()));
         }
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
-    static int remove(Engine engine, int id, String output, PrintStream out) throws IOException {
+    public static int remove(Engine engine, int id, String output, PrintStream out) throws IOException {
         QueueEntry e = engine.removeFromQueue(outputDir(output), id);
         out.println("removed #" + e.id() + " " + e.label() + " from " + Engine.queueFile(outputDir(output))
                 + (e.runDir() == null ? "" : " (its run folder " + e.runDir() + " stays)"));
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
-    static int move(Engine engine, int id, int position, String output, PrintStream out) throws IOException {
+    public static int move(Engine engine, int id, int position, String output, PrintStream out) throws IOException {
         Path dir = outputDir(output);
         engine.moveInQueue(dir, id, position - 1);
         return list(engine, output, out);

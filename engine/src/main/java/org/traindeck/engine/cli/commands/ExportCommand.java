@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -10,11 +10,11 @@ import org.traindeck.engine.use.export.ExportFormat;
 import org.traindeck.engine.use.export.WeightsExport;
 
 /** {@code traindeck export RUN_OR_CHECKPOINT --format safetensors|npz [--ema] --out FILE [--force]}. */
-final class ExportCommand {
+public final class ExportCommand {
 
     private ExportCommand() {}
 
-    static int run(
+    public static int run(
             Engine engine,
             Path source,
             String formatName,
@@ -37,10 +37,10 @@ final class ExportCommand {
                     w.graphFile() != null
                             ? "the graph: " + w.graphFile()
                             : "the graph: in the file's __metadata__ under \"" + WeightsExport.GRAPH_KEY + "\"");
-            return Main.OK;
+            return ExitCodes.OK;
         } catch (CheckpointException | ExportException e) {
             err.println("error: " + e.getMessage());
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
     }
 }

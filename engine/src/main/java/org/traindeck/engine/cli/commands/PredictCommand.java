@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,11 +18,11 @@ import org.traindeck.engine.use.predict.PredictionRequest;
  * {@code traindeck predict RUN_OR_CHECKPOINT INPUT... --out PATH}, or {@code --prompt TEXT} for a text model: the
  * predictions written (all files or none), a classifier's first few shown; a continuation printed as it is drawn.
  */
-final class PredictCommand {
+public final class PredictCommand {
 
     private PredictCommand() {}
 
-    record Options(
+    public record Options(
             Path model,
             List<Path> inputs,
             Path out,
@@ -52,7 +52,7 @@ final class PredictCommand {
         return new ArrayOptions(layout, o.scale());
     }
 
-    static int predict(Engine engine, Options o, PrintStream out, PrintStream err) {
+    public static int predict(Engine engine, Options o, PrintStream out, PrintStream err) {
         PredictionRequest request;
         try {
             request = o.prompt() != null
@@ -88,13 +88,13 @@ final class PredictCommand {
             for (Path file : report.written()) {
                 out.println("wrote " + file);
             }
-            return Main.OK;
+            return ExitCodes.OK;
         } catch (PredictionInputException | CheckpointException e) {
             err.println("error: " + e.getMessage());
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         } catch (IOException e) {
             err.println("error: " + e.getMessage() + " (nothing was written)");
-            return Main.RUN_FAILED;
+            return ExitCodes.RUN_FAILED;
         }
     }
 }

@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,24 +26,24 @@ import org.traindeck.engine.library.tfevents.TagMapping;
 import org.traindeck.engine.sinks.RunFolder;
 
 /** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN... [--map TAG=METRIC]}. */
-final class RunsCommand {
+public final class RunsCommand {
 
     private static final DateTimeFormatter WHEN =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
     private RunsCommand() {}
 
-    static int runs(Engine engine, Path dir, boolean json, PrintStream out, PrintStream err) {
+    public static int runs(Engine engine, Path dir, boolean json, PrintStream out, PrintStream err) {
         if (!Files.isDirectory(dir)) {
             err.println("error: no such output folder: " + dir);
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
         List<RunSummary> runs;
         try {
             runs = engine.runs(dir);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
         if (json) {
             ObjectMapper mapper = new ObjectMapper();
@@ -71,11 +71,11 @@ final class RunsCommand {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            return Main.OK;
+            return ExitCodes.OK;
         }
         if (runs.isEmpty()) {
             out.println("no runs in " + dir);
-            return Main.OK;
+            return ExitCodes.OK;
         }
         out.println(String.format(
                 Locale.ROOT,
@@ -104,7 +104,7 @@ final class RunsCommand {
                     r.startedMillis() == 0 ? "-" : WHEN.format(Instant.ofEpochMilli(r.startedMillis()))));
         }
         energyNotes(runs, out);
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
     /** Why a run's ENERGY reads n/a, once per reason, naming the runs: "energy n/a: no RAPL counters ... (a, b)". */
@@ -121,13 +121,13 @@ final class RunsCommand {
                 (reason, names) -> out.println("energy n/a: " + reason + " (" + String.join(", ", names) + ")"));
     }
 
-    static int compare(Engine engine, List<Path> runs, List<String> maps, PrintStream out, PrintStream err) {
+    public static int compare(Engine engine, List<Path> runs, List<String> maps, PrintStream out, PrintStream err) {
         TagMapping mapping;
         try {
             mapping = TagMapping.parse(String.join(",", maps));
         } catch (IllegalArgumentException e) {
             err.println("error: --map: " + e.getMessage());
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
         List<Path> dirs = new ArrayList<>();
         List<ImportedRun> imported = new ArrayList<>();
@@ -137,13 +137,13 @@ final class RunsCommand {
                     imported.add(TensorBoardRuns.open(run));
                 } catch (IOException e) {
                     err.println("error: " + e.getMessage());
-                    return Main.INVALID_INPUT;
+                    return ExitCodes.INVALID_INPUT;
                 }
             } else if (!Files.isRegularFile(RunFolder.of(run).config())
                     || !Files.isRegularFile(RunFolder.of(run).metricsJsonl())) {
                 err.println("error: " + run + " is not a run folder (it needs config.json and metrics.jsonl) nor"
                         + " TensorBoard logs (events.out.tfevents.* files)");
-                return Main.INVALID_INPUT;
+                return ExitCodes.INVALID_INPUT;
             } else {
                 dirs.add(run);
             }
@@ -153,7 +153,7 @@ final class RunsCommand {
             r = imported.isEmpty() ? engine.compare(dirs) : TensorBoardRuns.compare(dirs, imported, mapping);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
         for (ImportedRun i : imported) {
             out.println(i.name() + ": TensorBoard logs, " + i.files().size() + " file(s), tags "
@@ -164,7 +164,7 @@ final class RunsCommand {
             out.println();
         }
         printTable(r, dirs.size(), out);
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
     /** The metrics side by side, then the config keys that differ between {@code ourRuns} TrainDeck runs. */

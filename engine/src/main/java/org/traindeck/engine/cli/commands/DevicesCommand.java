@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -25,7 +25,7 @@ import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
 /** {@code traindeck devices [--json | --watch [--interval MS] [--samples N]]}. */
-final class DevicesCommand {
+public final class DevicesCommand {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
@@ -38,7 +38,8 @@ final class DevicesCommand {
     }
 
     /** @param samples stop watching after this many (0: until Ctrl-C) */
-    static int run(Engine engine, boolean json, boolean watch, long intervalMillis, long samples, PrintStream out) {
+    public static int run(
+            Engine engine, boolean json, boolean watch, long intervalMillis, long samples, PrintStream out) {
         DevicesCommand command = new DevicesCommand(out, engine);
         if (watch) {
             try {
@@ -46,7 +47,7 @@ final class DevicesCommand {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return Main.OK;
+            return ExitCodes.OK;
         }
         DeviceInventory inventory = engine.discoverDevices();
         if (json) {
@@ -58,7 +59,7 @@ final class DevicesCommand {
         } else {
             command.printTable(inventory);
         }
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
     void printTable(DeviceInventory inventory) {
