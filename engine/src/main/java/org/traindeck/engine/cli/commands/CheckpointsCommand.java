@@ -6,22 +6,37 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.traindeck.engine.api.Engine;
+import java.util.concurrent.Callable;
 import org.traindeck.engine.checkpoint.Checkpoint;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /** {@code traindeck checkpoints RUN_DIR}: every checkpoint of a run, and why an unusable one cannot be resumed. */
-public final class CheckpointsCommand {
+@Command(
+        name = "checkpoints",
+        mixinStandardHelpOptions = true,
+        description = "List a run's checkpoints: stage, epoch, step, metric, valid or not.")
+final class CheckpointsCommand implements Callable<Integer> {
+    private final CliContext cli;
 
-    private CheckpointsCommand() {}
+    @Parameters(paramLabel = "RUN_DIR")
+    Path runDir;
 
-    public static int list(Engine engine, Path runDir, PrintStream out, PrintStream err) {
+    CheckpointsCommand(CliContext cli) {
+        this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+        PrintStream out = cli.out();
+        PrintStream err = cli.err();
         if (!Files.isDirectory(runDir)) {
             err.println("error: no such run folder: " + runDir);
             return ExitCodes.INVALID_INPUT;
         }
         List<Checkpoint.Listed> all;
         try {
-            all = engine.checkpoints(runDir);
+            all = cli.engine().checkpoints(runDir);
         } catch (IOException e) {
             err.println("error: cannot list " + runDir + ": " + e.getMessage());
             return ExitCodes.RUN_FAILED;

@@ -11,16 +11,16 @@ import org.traindeck.engine.train.RunResult;
  * One run trained in the foreground, as {@code train} and {@code resume} do: its progress, a line when it ends, and
  * Ctrl-C, SIGTERM or a logout stopping it with a checkpoint; the JVM then exits with 130 (SIGINT) or 143 (SIGTERM).
  */
-public final class ForegroundRun {
+final class ForegroundRun {
 
     private final CliContext cli;
 
-    public ForegroundRun(CliContext cli) {
+    ForegroundRun(CliContext cli) {
         this.cli = cli;
     }
 
     /** Trains the prepared run to its end and says how it ended; returns the exit code. */
-    public int execute(RunHandle run) {
+    int execute(RunHandle run) {
         cli.out().println("run folder: " + run.runDir());
         run.subscribeLossless(new ProgressPrinter(cli.out(), run.config(), System.console() != null));
         Thread hook = new Thread(() -> stopOnSignal(run), "traindeck-stop-on-signal");

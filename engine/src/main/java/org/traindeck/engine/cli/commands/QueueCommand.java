@@ -1,121 +1,30 @@
 package org.traindeck.engine.cli.commands;
 
-import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import org.traindeck.engine.api.Configs;
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.QueueRunner;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
- * {@code traindeck queue add CONFIG... [--output DIR]}, {@code queue run [--output DIR] [--devices D]} and
- * {@code queue list [--output DIR]}. The queue is {@code queue.json} in the output folder.
+ * {@code traindeck queue}: the group of {@code queue add}, {@code run}, {@code list}, {@code remove} and {@code move}
+ * (their classes are its subcommands in {@link CommandRegistry}). The queue is {@code queue.json} in the output folder.
  */
-public final class QueueCommand {
+@Command(
+        name = "queue",
+        mixinStandardHelpOptions = true,
+        description = "Queue runs and run them one after another (queue.json in the output folder).",
+        subcommandsRepeatable = false)
+final class QueueCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
-    private QueueCommand() {}
+    @Override
+    public Integer call() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "queue needs add, run, list, remove or move");
+    }
 
-    private static Path outputDir(String output) {
+    /** The queue's folder: {@code --output}, else runs. */
+    static Path outputDir(String output) {
         return Path.of(output == null ? "runs" : output);
-    }
-
-    /** Every config is checked first, as train checks it (the model against the data, the fit); one with errors adds nothing at all. */
-    public static int add(Engine engine, List<String> files, String output, PrintStream out, PrintStream err)
-            throws IOException {
-        List<ValidationResult> configs = new ArrayList<>();
-        boolean bad = false;
-        for (String f : files) {
-            ValidationResult v = Configs.load(Path.of(f));
-            v.problems().forEach(p -> err.println(f + ": " + (p.isError() ? "error: " : "warning: ") + p));
-            List<ConfigProblem> refused = v.isValid() ? engine.refusals(v) : List.of();
-            refused.forEach(p -> err.println(f + ": error: " + p));
-            if (!v.isValid() || !refused.isEmpty()) {
-                bad = true;
-            } else {
-                RunConfig c = v.config();
-                configs.add(
-                        output == null
-                                ? v
-                                : new ValidationResult(
-                                        c.withOutputDir(
-                                                Path.of(output).toAbsolutePath().toString()),
-                                        v.problems(),
-                                        v.locations()));
-            }
-        }
-        if (bad) {
-            err.println("nothing was added to the queue");
-            return ExitCodes.INVALID_INPUT;
-        }
-        for (int i = 0; i < configs.size(); i++) {
-            RunConfig c = configs.get(i).config();
-            QueueEntry e = engine.enqueue(configs.get(i), Path.of(files.get(i)));
-            out.println("queued #" + e.id() + " " + e.label() + " in "
-                    + Engine.queueFile(output == null ? c.outputPath() : outputDir(output)));
-        }
-        return ExitCodes.OK;
-    }
-
-    public static int run(
-            Engine engine, String output, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
-            throws IOException {
-        Path dir = outputDir(output);
-        long waiting =
-                engine.queue(dir).stream().filter(e -> !e.status().isDone()).count();
-        if (waiting == 0) {
-            out.println("nothing to run in " + Engine.queueFile(dir) + " (traindeck queue add CONFIG... to add runs)");
-            return ExitCodes.OK;
-        }
-        QueueRunner.Outcome outcome = QueueExecution.run(
-                listener -> engine.runQueue(dir, devices, listener),
-                true,
-                stopLimit,
-                "run the queue again (traindeck queue run" + (output == null ? "" : " --output " + output) + ")",
-                out,
-                err);
-        out.println("queue: " + outcome.finished() + " finished, " + outcome.failed() + " failed"
-                + (outcome.stopped() ? "; stopped (run it again to continue)" : ""));
-        return outcome.failed() > 0 ? ExitCodes.RUN_FAILED : ExitCodes.OK;
-    }
-
-    public static int list(Engine engine, String output, PrintStream out) throws IOException {
-        Path dir = outputDir(output);
-        List<QueueEntry> entries = engine.queue(dir);
-        if (entries.isEmpty()) {
-            out.println("the queue in " + Engine.queueFile(dir) + " is empty");
-        }
-        for (QueueEntry e : entries) {
-            out.println(String.format(
-                    Locale.ROOT,
-                    "#%-3d %-9s %-24s %s%s",
-                    e.id(),
-                    e.status().name().toLowerCase(Locale.ROOT),
-                    e.label(),
-                    e.runDir() == null ? "" : e.runDir(),
-                    e.message() == null ? "" : "  " + e.message()));
-        }
-        return ExitCodes.OK;
-    }
-
-    public static int remove(Engine engine, int id, String output, PrintStream out) throws IOException {
-        QueueEntry e = engine.removeFromQueue(outputDir(output), id);
-        out.println("removed #" + e.id() + " " + e.label() + " from " + Engine.queueFile(outputDir(output))
-                + (e.runDir() == null ? "" : " (its run folder " + e.runDir() + " stays)"));
-        return ExitCodes.OK;
-    }
-
-    public static int move(Engine engine, int id, int position, String output, PrintStream out) throws IOException {
-        Path dir = outputDir(output);
-        engine.moveInQueue(dir, id, position - 1);
-        return list(engine, output, out);
     }
 }

@@ -15,68 +15,96 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.api.TensorBoardRuns;
+import java.util.concurrent.Callable;
 import org.traindeck.engine.devices.energy.EnergyReport;
-import org.traindeck.engine.library.RunComparison;
 import org.traindeck.engine.library.RunSummary;
-import org.traindeck.engine.library.tfevents.ImportedRun;
-import org.traindeck.engine.library.tfevents.TagMapping;
-import org.traindeck.engine.sinks.RunFolder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN... [--map TAG=METRIC]}. */
-public final class RunsCommand {
+/** {@code traindeck runs [OUTPUT_DIR] [--json]}: the runs in an output folder, a line each. */
+@Command(
+        name = "runs",
+        mixinStandardHelpOptions = true,
+        description =
+                "The runs in an output folder: status, steps, the monitored metric's best and last values, duration, start.")
+final class RunsCommand implements Callable<Integer> {
 
     private static final DateTimeFormatter WHEN =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
-    private RunsCommand() {}
+    private final CliContext cli;
 
-    public static int runs(Engine engine, Path dir, boolean json, PrintStream out, PrintStream err) {
+    @Parameters(
+            paramLabel = "OUTPUT_DIR",
+            arity = "0..1",
+            defaultValue = "runs",
+            description = "default: ${DEFAULT-VALUE}")
+    Path dir;
+
+    @Option(names = "--json", description = "as JSON, for scripts")
+    boolean json;
+
+    RunsCommand(CliContext cli) {
+        this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+        PrintStream out = cli.out();
         if (!Files.isDirectory(dir)) {
-            err.println("error: no such output folder: " + dir);
+            cli.err().println("error: no such output folder: " + dir);
             return ExitCodes.INVALID_INPUT;
         }
         List<RunSummary> runs;
         try {
-            runs = engine.runs(dir);
+            runs = cli.engine().runs(dir);
         } catch (IOException e) {
-            err.println("error: " + e.getMessage());
+            cli.err().println("error: " + e.getMessage());
             return ExitCodes.INVALID_INPUT;
         }
         if (json) {
-            ObjectMapper mapper = new ObjectMapper();
-            ArrayNode list = mapper.createArrayNode();
-            for (RunSummary r : runs) {
-                ObjectNode o = list.addObject();
-                o.put("name", r.name());
-                o.put("folder", r.folder().toString());
-                o.put("status", r.status());
-                o.put("steps", r.steps());
-                o.put("monitor", r.monitor());
-                putNumber(o, "best", r.best());
-                putNumber(o, "last", r.last());
-                o.put("durationSeconds", r.elapsedSeconds());
-                o.put("startedMillis", r.startedMillis());
-                putNumber(o, "energyWh", r.energyWh());
-                if (r.energyNote() == null) {
-                    o.putNull("energyNote");
-                } else {
-                    o.put("energyNote", r.energyNote());
-                }
-            }
-            try {
-                out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(list));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            out.println(asJson(runs));
             return ExitCodes.OK;
         }
         if (runs.isEmpty()) {
             out.println("no runs in " + dir);
             return ExitCodes.OK;
         }
+        printTable(runs, out);
+        energyNotes(runs, out);
+        return ExitCodes.OK;
+    }
+
+    private static String asJson(List<RunSummary> runs) {
+        ObjectMapper mapper = new ObjectMapper();
+        ArrayNode list = mapper.createArrayNode();
+        for (RunSummary r : runs) {
+            ObjectNode o = list.addObject();
+            o.put("name", r.name());
+            o.put("folder", r.folder().toString());
+            o.put("status", r.status());
+            o.put("steps", r.steps());
+            o.put("monitor", r.monitor());
+            putNumber(o, "best", r.best());
+            putNumber(o, "last", r.last());
+            o.put("durationSeconds", r.elapsedSeconds());
+            o.put("startedMillis", r.startedMillis());
+            putNumber(o, "energyWh", r.energyWh());
+            if (r.energyNote() == null) {
+                o.putNull("energyNote");
+            } else {
+                o.put("energyNote", r.energyNote());
+            }
+        }
+        try {
+            return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(list);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void printTable(List<RunSummary> runs, PrintStream out) {
         out.println(String.format(
                 Locale.ROOT,
                 "%-28s %-12s %8s  %-16s %10s %10s %9s %10s  %s",
@@ -103,8 +131,6 @@ public final class RunsCommand {
                     Double.isNaN(r.energyWh()) ? "n/a" : EnergyReport.format(r.energyWh()),
                     r.startedMillis() == 0 ? "-" : WHEN.format(Instant.ofEpochMilli(r.startedMillis()))));
         }
-        energyNotes(runs, out);
-        return ExitCodes.OK;
     }
 
     /** Why a run's ENERGY reads n/a, once per reason, naming the runs: "energy n/a: no RAPL counters ... (a, b)". */
@@ -121,86 +147,6 @@ public final class RunsCommand {
                 (reason, names) -> out.println("energy n/a: " + reason + " (" + String.join(", ", names) + ")"));
     }
 
-    public static int compare(Engine engine, List<Path> runs, List<String> maps, PrintStream out, PrintStream err) {
-        TagMapping mapping;
-        try {
-            mapping = TagMapping.parse(String.join(",", maps));
-        } catch (IllegalArgumentException e) {
-            err.println("error: --map: " + e.getMessage());
-            return ExitCodes.INVALID_INPUT;
-        }
-        List<Path> dirs = new ArrayList<>();
-        List<ImportedRun> imported = new ArrayList<>();
-        for (Path run : runs) {
-            if (TensorBoardRuns.isLog(run)) {
-                try {
-                    imported.add(TensorBoardRuns.open(run));
-                } catch (IOException e) {
-                    err.println("error: " + e.getMessage());
-                    return ExitCodes.INVALID_INPUT;
-                }
-            } else if (!Files.isRegularFile(RunFolder.of(run).config())
-                    || !Files.isRegularFile(RunFolder.of(run).metricsJsonl())) {
-                err.println("error: " + run + " is not a run folder (it needs config.json and metrics.jsonl) nor"
-                        + " TensorBoard logs (events.out.tfevents.* files)");
-                return ExitCodes.INVALID_INPUT;
-            } else {
-                dirs.add(run);
-            }
-        }
-        RunComparison.Result r;
-        try {
-            r = imported.isEmpty() ? engine.compare(dirs) : TensorBoardRuns.compare(dirs, imported, mapping);
-        } catch (IOException e) {
-            err.println("error: " + e.getMessage());
-            return ExitCodes.INVALID_INPUT;
-        }
-        for (ImportedRun i : imported) {
-            out.println(i.name() + ": TensorBoard logs, " + i.files().size() + " file(s), tags "
-                    + String.join(", ", i.tags().keySet()) + describeMapping(i, mapping));
-            i.notes().forEach(n -> out.println("  note: " + n));
-        }
-        if (!imported.isEmpty()) {
-            out.println();
-        }
-        printTable(r, dirs.size(), out);
-        return ExitCodes.OK;
-    }
-
-    /** The metrics side by side, then the config keys that differ between {@code ourRuns} TrainDeck runs. */
-    private static void printTable(RunComparison.Result r, int ourRuns, PrintStream out) {
-        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-34s", "METRIC (final / best)"));
-        r.runs().forEach(n -> header.append(String.format(Locale.ROOT, " %24s", n)));
-        out.println(header);
-        r.metrics().forEach((name, values) -> {
-            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-34s", name));
-            values.forEach(
-                    v -> row.append(String.format(Locale.ROOT, " %24s", number(v.last()) + " / " + number(v.best()))));
-            out.println(row);
-        });
-        out.println();
-        if (ourRuns < 2) {
-            out.println("config keys that differ: fewer than two TrainDeck runs, nothing to compare");
-        } else if (r.differences().isEmpty()) {
-            out.println("the configs do not differ");
-        } else {
-            out.println("config keys that differ:");
-            r.differences().forEach((key, values) -> {
-                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-34s", key));
-                values.forEach(v -> row.append(String.format(Locale.ROOT, " %24s", v)));
-                out.println(row);
-            });
-        }
-    }
-
-    private static String describeMapping(ImportedRun run, TagMapping mapping) {
-        String read = run.metrics(mapping).entrySet().stream()
-                .filter(e -> !e.getKey().equals(e.getValue()))
-                .map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining(", "));
-        return read.isEmpty() ? " (none read as a TrainDeck metric: use --map TAG=METRIC)" : "; read as " + read;
-    }
-
     private static void putNumber(ObjectNode o, String key, double v) {
         if (Double.isNaN(v)) {
             o.putNull(key);
@@ -209,7 +155,7 @@ public final class RunsCommand {
         }
     }
 
-    private static String number(double v) {
+    static String number(double v) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4g", v);
     }
 
