@@ -57,7 +57,7 @@ class DocsCommandsTest {
 
     @Test
     void everyCommandAndOptionAfterTraindeckExists() {
-        CommandLine cli = Commands.commandLine(new Main(quiet(), quiet()));
+        CommandLine cli = new Main(quiet(), quiet()).commandLine();
         Set<String> launched = launcherCommands();
         List<String> wrong = new ArrayList<>();
         int seen = 0;
@@ -82,7 +82,7 @@ class DocsCommandsTest {
     @Test
     void everyOptionTheDocsNameExistsSomewhere() {
         Set<String> known = new HashSet<>(OTHER_TOOLS);
-        allOptions(Commands.commandLine(new Main(quiet(), quiet())), known);
+        allOptions(new Main(quiet(), quiet()).commandLine(), known);
         LAUNCHED.values().forEach(dir -> known.addAll(literals(dir, true)));
         known.addAll(packagingOptions());
         Set<String> unknown = new TreeSet<>();

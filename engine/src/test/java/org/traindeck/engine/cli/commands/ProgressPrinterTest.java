@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

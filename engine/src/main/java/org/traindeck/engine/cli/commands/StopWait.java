@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

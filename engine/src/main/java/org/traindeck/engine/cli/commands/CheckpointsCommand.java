@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -6,29 +6,44 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.traindeck.engine.api.Engine;
+import java.util.concurrent.Callable;
 import org.traindeck.engine.checkpoint.Checkpoint;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /** {@code traindeck checkpoints RUN_DIR}: every checkpoint of a run, and why an unusable one cannot be resumed. */
-final class CheckpointsCommand {
+@Command(
+        name = "checkpoints",
+        mixinStandardHelpOptions = true,
+        description = "List a run's checkpoints: stage, epoch, step, metric, valid or not.")
+final class CheckpointsCommand implements Callable<Integer> {
+    private final CliContext cli;
 
-    private CheckpointsCommand() {}
+    @Parameters(paramLabel = "RUN_DIR")
+    Path runDir;
 
-    static int list(Engine engine, Path runDir, PrintStream out, PrintStream err) {
+    CheckpointsCommand(CliContext cli) {
+        this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+        PrintStream out = cli.out();
+        PrintStream err = cli.err();
         if (!Files.isDirectory(runDir)) {
             err.println("error: no such run folder: " + runDir);
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         }
         List<Checkpoint.Listed> all;
         try {
-            all = engine.checkpoints(runDir);
+            all = cli.engine().checkpoints(runDir);
         } catch (IOException e) {
             err.println("error: cannot list " + runDir + ": " + e.getMessage());
-            return Main.RUN_FAILED;
+            return ExitCodes.RUN_FAILED;
         }
         if (all.isEmpty()) {
             out.println("no checkpoints in " + runDir);
-            return Main.OK;
+            return ExitCodes.OK;
         }
         out.println(String.format(
                 Locale.ROOT,
@@ -61,6 +76,6 @@ final class CheckpointsCommand {
                             ? "NOT RESUMED: " + foreign
                             : c.runId().isEmpty() ? "valid (no run id: written before ids)" : "valid"));
         }
-        return Main.OK;
+        return ExitCodes.OK;
     }
 }

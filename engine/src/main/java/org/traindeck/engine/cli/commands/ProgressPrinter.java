@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.PrintStream;
 import java.util.LinkedHashMap;

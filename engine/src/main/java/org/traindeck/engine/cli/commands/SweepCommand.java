@@ -1,27 +1,48 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.concurrent.Callable;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.SweepReport;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.queue.QueueRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code traindeck sweep SWEEP.json [--devices D]}: every trial checked before the first one starts, then run through
  * the sweep's own queue ({@code sweep-<name>.json} in the output folder), so that running the same file again skips
  * finished trials and resumes interrupted ones; at the end, the results table, best first.
  */
-final class SweepCommand {
+@Command(
+        name = "sweep",
+        mixinStandardHelpOptions = true,
+        description = "Run every trial of a sweep file through its queue, then print the results, best first.")
+final class SweepCommand implements Callable<Integer> {
+    private final CliContext cli;
 
-    private SweepCommand() {}
+    @Parameters(paramLabel = "SWEEP")
+    Path file;
 
-    static int run(
-            Engine engine, Path file, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
-            throws IOException {
+    @Option(
+            names = "--devices",
+            paramLabel = "D",
+            description = "every trial on these devices: cpu, cpu:N, all, or 0,1")
+    DeviceSelection devices;
+
+    SweepCommand(CliContext cli) {
+        this.cli = cli;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Engine engine = cli.engine();
+        PrintStream out = cli.out();
+        PrintStream err = cli.err();
         PreparedSweep sweep = engine.prepareSweep(file, devices, m -> err.println("warning: " + m));
         out.println("sweep " + sweep.name() + ": " + sweep.trials() + " trial(s), queue " + sweep.queueFile());
         if (!sweep.shares().isEmpty()) {
@@ -35,7 +56,7 @@ final class SweepCommand {
         QueueRunner.Outcome outcome = QueueExecution.run(
                 listener -> engine.runSweep(sweep, listener),
                 sweep.shares().size() <= 1,
-                stopLimit,
+                cli.stopLimit(),
                 "run the sweep again (traindeck sweep " + file + ")",
                 out,
                 err);
@@ -46,6 +67,6 @@ final class SweepCommand {
         if (outcome.stopped()) {
             out.println("stopped: run `traindeck sweep " + file + "` again to continue");
         }
-        return report.allFinished() ? Main.OK : Main.RUN_FAILED;
+        return report.allFinished() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
     }
 }

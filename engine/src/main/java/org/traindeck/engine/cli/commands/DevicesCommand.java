@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,42 +24,69 @@ import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code traindeck devices [--json | --watch [--interval MS] [--samples N]]}. */
-final class DevicesCommand {
+@Command(
+        name = "devices",
+        mixinStandardHelpOptions = true,
+        description = "The GPUs and the CPU with live memory, load and temperature; --watch streams them.")
+final class DevicesCommand implements Callable<Integer> {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final PrintStream out;
+    private final PrintStream err;
     private final Engine engine;
 
-    DevicesCommand(PrintStream out, Engine engine) {
-        this.out = out;
-        this.engine = engine;
+    @Option(names = "--json", description = "as JSON")
+    boolean json;
+
+    @Option(names = "--watch", description = "stream telemetry until Ctrl-C (or --samples)")
+    boolean watch;
+
+    @Option(
+            names = "--interval",
+            paramLabel = "MS",
+            defaultValue = "1000",
+            description = "between samples (at least 100)")
+    long interval;
+
+    @Option(names = "--samples", paramLabel = "N", description = "stop after N samples")
+    Long samples;
+
+    DevicesCommand(CliContext cli) {
+        this.out = cli.out();
+        this.err = cli.err();
+        this.engine = cli.engine();
     }
 
-    /** @param samples stop watching after this many (0: until Ctrl-C) */
-    static int run(Engine engine, boolean json, boolean watch, long intervalMillis, long samples, PrintStream out) {
-        DevicesCommand command = new DevicesCommand(out, engine);
+    @Override
+    public Integer call() {
+        if (interval < 1 || samples != null && samples < 1) {
+            err.println("traindeck devices: --interval and --samples need positive whole numbers");
+            return ExitCodes.INVALID_INPUT;
+        }
         if (watch) {
             try {
-                command.watch(Duration.ofMillis(Math.max(100, intervalMillis)), samples);
+                watch(Duration.ofMillis(Math.max(100, interval)), samples == null ? 0 : samples);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return Main.OK;
+            return ExitCodes.OK;
         }
         DeviceInventory inventory = engine.discoverDevices();
         if (json) {
             try {
-                command.printJson(inventory);
+                printJson(inventory);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         } else {
-            command.printTable(inventory);
+            printTable(inventory);
         }
-        return Main.OK;
+        return ExitCodes.OK;
     }
 
     void printTable(DeviceInventory inventory) {

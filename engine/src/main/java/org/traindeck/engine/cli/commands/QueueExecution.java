@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -150,7 +150,7 @@ final class QueueExecution implements QueueListener {
                     + (r == null
                             ? "still stopping in its own process, which saves its checkpoint by itself"
                                     + " (traindeck checkpoints " + run.runDir() + " lists what it saved)"
-                            : Main.ended(r)));
+                            : ForegroundRun.ended(r)));
         }
         // the queue file records each run as stopped once its run has ended: a short wait, the runs are done
         if (wait.await(q.completion(), Math.max(deadline, System.nanoTime() + QUEUE_RECORD_NANOS))

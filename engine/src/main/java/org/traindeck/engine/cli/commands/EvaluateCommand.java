@@ -1,4 +1,4 @@
-package org.traindeck.engine.cli;
+package org.traindeck.engine.cli.commands;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -6,38 +6,67 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.traindeck.engine.api.Engine;
+import java.util.concurrent.Callable;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.use.ClassFigures;
 import org.traindeck.engine.use.Evaluation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code traindeck evaluate RUN_OR_CHECKPOINT [--data CONFIG_OR_SOURCE] [--ema]}: the figures as a table, and where they went. */
-final class EvaluateCommand {
+@Command(
+        name = "evaluate",
+        mixinStandardHelpOptions = true,
+        description = "A trained model's figures on test data (the config's "
+                + "data.test, else its validation data): printed, and written to the run folder's evaluation.json.")
+final class EvaluateCommand implements Callable<Integer> {
 
     /** Wider matrices stay readable in evaluation.json only. */
     static final int MAX_PRINTED_CLASSES = 20;
 
-    private EvaluateCommand() {}
+    private final CliContext cli;
 
-    static int evaluate(Engine engine, Path target, String data, boolean ema, PrintStream out, PrintStream err) {
+    @Parameters(
+            paramLabel = "RUN_OR_CHECKPOINT",
+            description = "a run folder (its best checkpoint, else its newest) or a .tdckpt file")
+    Path target;
+
+    @Option(
+            names = "--data",
+            paramLabel = "CONFIG_OR_SOURCE",
+            description =
+                    "a run config whose data.test to use, or one source as a .json file or JSON text, like data.train")
+    String data;
+
+    @Option(names = "--ema", description = "evaluate the stage's weight average (ema.bin) instead of its last weights")
+    boolean ema;
+
+    EvaluateCommand(CliContext cli) {
+        this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+        PrintStream err = cli.err();
         Evaluation e;
         try {
-            e = engine.evaluate(target, data, ema, done -> {});
+            e = cli.engine().evaluate(target, data, ema, done -> {});
         } catch (CheckpointException ex) {
             err.println("error: " + ex.getMessage());
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         } catch (InvalidConfigException ex) {
             ex.problems().forEach(p -> err.println("error: " + p));
             err.println(target + ": nothing was evaluated");
-            return Main.INVALID_INPUT;
+            return ExitCodes.INVALID_INPUT;
         } catch (IOException ex) {
             err.println("error: the evaluation could not be written: " + ex.getMessage());
-            return Main.RUN_FAILED;
+            return ExitCodes.RUN_FAILED;
         }
-        print(e, out);
-        return Main.OK;
+        print(e, cli.out());
+        return ExitCodes.OK;
     }
 
     static void print(Evaluation e, PrintStream out) {
