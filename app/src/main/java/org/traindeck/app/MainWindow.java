@@ -47,10 +47,10 @@ import org.traindeck.app.ui.Dialogs;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),

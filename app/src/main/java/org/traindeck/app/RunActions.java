@@ -7,8 +7,8 @@ import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * What the window's run buttons do: Start the config, Resume a run (asking first when it is not the one on screen),

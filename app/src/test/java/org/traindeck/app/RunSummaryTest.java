@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** Before a run the charts say what Start will do; after it, a summary says what the run came to and where it is. */
 class RunSummaryTest extends WindowTest {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.RunController;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.sweep.SweepBoard;
 
 /** A sweep run from the window's Sweeps tab: checked first, its trials trained on the dashboard, the table filled in. */

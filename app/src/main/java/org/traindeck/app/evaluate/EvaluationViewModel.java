@@ -13,7 +13,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.use.Evaluation;
+import org.traindeck.engine.api.runs.Evaluation;
 
 /**
  * The Evaluate action's state: which run is being evaluated, its figures once the task executor has worked them out

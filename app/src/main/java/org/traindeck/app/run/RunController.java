@@ -18,12 +18,12 @@ import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.QueueHandle;
 import org.traindeck.engine.api.QueueListener;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * Start, Resume and Stop. Everything that can take time (finding devices, preparing the run folder, loading a

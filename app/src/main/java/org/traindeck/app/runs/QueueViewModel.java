@@ -10,8 +10,8 @@ import javafx.collections.ObservableList;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.queue.QueueEntry;
 
 /**
  * The Queue view's state and commands: the queue of the open config's output folder (its queue.json, read and

@@ -23,10 +23,10 @@ import org.traindeck.app.run.RunOverlays;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.TensorBoardRuns;
+import org.traindeck.engine.api.library.ImportedRun;
+import org.traindeck.engine.api.library.TagMapping;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.library.RunSummary;
-import org.traindeck.engine.library.tfevents.ImportedRun;
-import org.traindeck.engine.library.tfevents.TagMapping;
 
 /**
  * The Runs view's state and commands: the runs of an output folder (read by the task executor), filtered by name and

@@ -25,12 +25,13 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.queue.RunStarter;
@@ -40,7 +41,6 @@ import org.traindeck.engine.sweep.SweepResults;
 import org.traindeck.engine.sweep.SweepSpec;
 import org.traindeck.engine.sweep.SweepTrials;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /** A real three-trial sweep as the Sweeps view shows it: the table best first and marked, the metric plotted. */
 @ExtendWith(ApplicationExtension.class)

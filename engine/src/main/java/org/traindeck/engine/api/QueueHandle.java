@@ -2,10 +2,10 @@ package org.traindeck.engine.api;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /** A queue running on its own thread: stop it, and learn how it went. */
 public final class QueueHandle {

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.runs.ClassFigures;
+import org.traindeck.engine.api.runs.Evaluation;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.use.ClassFigures;
-import org.traindeck.engine.use.Evaluation;
 
 /** {@code traindeck evaluate RUN_OR_CHECKPOINT [--data CONFIG_OR_SOURCE] [--ema]}: the figures as a table, and where they went. */
 final class EvaluateCommand {

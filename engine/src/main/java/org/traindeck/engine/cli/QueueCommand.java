@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Locale;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 
 /**

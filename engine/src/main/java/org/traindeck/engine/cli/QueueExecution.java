@@ -12,9 +12,9 @@ import java.util.function.Function;
 import org.traindeck.engine.api.QueueHandle;
 import org.traindeck.engine.api.QueueListener;
 import org.traindeck.engine.api.RunHandle;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * Runs a queue in the foreground as {@code traindeck train} runs one config: progress of each run, a line when each

@@ -18,11 +18,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.TensorBoardRuns;
-import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.api.library.ImportedRun;
+import org.traindeck.engine.api.library.TagMapping;
+import org.traindeck.engine.api.runs.EnergyReport;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.library.RunComparison;
-import org.traindeck.engine.library.RunSummary;
-import org.traindeck.engine.library.tfevents.ImportedRun;
-import org.traindeck.engine.library.tfevents.TagMapping;
 import org.traindeck.engine.sinks.RunFolder;
 
 /** {@code traindeck runs [OUTPUT_DIR] [--json]} and {@code traindeck compare RUN RUN... [--map TAG=METRIC]}. */

@@ -12,9 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.library.MetricsDigest;
 import org.traindeck.engine.library.MetricsDigests;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.RunFolder;
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PastRun;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.RunConfig;

@@ -12,15 +12,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.runs.EnergyReport;
+import org.traindeck.engine.api.runs.RunResult;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.library.RunSummary;
 
 /**
  * A real short CPU run measures its energy from the powercap folder it is given, by stage, or says why it cannot: in
