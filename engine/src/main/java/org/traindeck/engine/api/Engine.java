@@ -18,6 +18,7 @@ import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.api.runs.EnergyReport;
 import org.traindeck.engine.api.runs.Evaluation;
 import org.traindeck.engine.api.runs.RunSummary;
+import org.traindeck.engine.api.sweeps.Sweep;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointStore;
@@ -356,7 +357,7 @@ public final class Engine {
     }
 
     /** The sweeps run in an output folder (by traindeck sweep), each with its trials' values, status and metric. */
-    public List<SweepBoard.Sweep> sweeps(Path outputDir) throws IOException {
+    public List<Sweep> sweeps(Path outputDir) throws IOException {
         return SweepBoard.list(outputDir, digests);
     }
 

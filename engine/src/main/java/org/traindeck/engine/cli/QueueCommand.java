@@ -10,11 +10,11 @@ import java.util.Locale;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueOutcome;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.queue.QueueRunner;
 
 /**
  * {@code traindeck queue add CONFIG... [--output DIR]}, {@code queue run [--output DIR] [--devices D]} and
@@ -75,7 +75,7 @@ final class QueueCommand {
             out.println("nothing to run in " + Engine.queueFile(dir) + " (traindeck queue add CONFIG... to add runs)");
             return Main.OK;
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(
+        QueueOutcome outcome = QueueExecution.run(
                 listener -> engine.runQueue(dir, devices, listener),
                 true,
                 stopLimit,

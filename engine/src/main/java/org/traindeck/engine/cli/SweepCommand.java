@@ -7,8 +7,8 @@ import java.time.Duration;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.SweepReport;
+import org.traindeck.engine.api.queue.QueueOutcome;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.queue.QueueRunner;
 
 /**
  * {@code traindeck sweep SWEEP.json [--devices D]}: every trial checked before the first one starts, then run through
@@ -32,7 +32,7 @@ final class SweepCommand {
                                     .map(DeviceSelection::describe)
                                     .toList()));
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(
+        QueueOutcome outcome = QueueExecution.run(
                 listener -> engine.runSweep(sweep, listener),
                 sweep.shares().size() <= 1,
                 stopLimit,

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueOutcome;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.RunConfig;
@@ -19,7 +20,6 @@ import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.queue.QueueRunner;
 
 /** What the app does through the API, on real runs: start, watch, finish, read back, resume, and a refused resume. */
 class EngineApiTest {
@@ -100,7 +100,7 @@ class EngineApiTest {
                 ended.add(entry.label() + " " + result.status());
             }
         });
-        QueueRunner.Outcome outcome = handle.completion().get(5, TimeUnit.MINUTES);
+        QueueOutcome outcome = handle.completion().get(5, TimeUnit.MINUTES);
 
         assertThat(outcome.finished()).isEqualTo(2);
         assertThat(started).containsExactlyInAnyOrder("app-1", "app-2");
