@@ -356,7 +356,7 @@ public final class MainWindow {
         }
         services.tasks()
                 .execute(
-                        services.engine()::discoverDevices,
+                        services.engine().devices()::discover,
                         inv -> {
                             deviceModel.show(inv);
                             inventory.complete(inv);
@@ -390,7 +390,7 @@ public final class MainWindow {
 
     /** Off the FX thread: it looks for nvidia-smi on the PATH and starts the samplers. */
     private Telemetry startTelemetry() {
-        Telemetry sampling = services.engine().telemetry();
+        Telemetry sampling = services.engine().devices().telemetry();
         sampling.subscribe(e -> {
             if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
                 deviceModel.accept(t);

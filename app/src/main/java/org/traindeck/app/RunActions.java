@@ -81,7 +81,7 @@ final class RunActions {
             return null;
         }
         try {
-            return services.engine().latestCheckpoint(runDir).orElse(null);
+            return services.engine().pastRuns().latestCheckpoint(runDir).orElse(null);
         } catch (IOException e) {
             return null;
         }
@@ -110,8 +110,8 @@ final class RunActions {
                         () -> EndOfRunSummary.of(
                                 name,
                                 r,
-                                services.engine().open(r.runDir()).history(),
-                                services.engine().energy(r.runDir())),
+                                services.engine().pastRuns().open(r.runDir()).history(),
+                                services.engine().pastRuns().energy(r.runDir())),
                         summary -> dashboard.summary().show(summary),
                         e -> dashboard
                                 .messages()

@@ -55,7 +55,8 @@ class RunSummaryTest extends WindowTest {
         assertThat(summary.detail()).startsWith("24 steps in ");
         // the energy as the run's folder records it: by stage, or n/a and why ("no RAPL counters ...")
         assertThat(summary.detail())
-                .endsWith(" · " + Engine.local().energy(summary.runDir()).summary())
+                .endsWith(" · "
+                        + Engine.local().pastRuns().energy(summary.runDir()).summary())
                 .contains(" · energy: ");
         assertThat(summary.stages())
                 .singleElement()

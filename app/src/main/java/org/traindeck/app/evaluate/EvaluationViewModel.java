@@ -44,7 +44,7 @@ public final class EvaluationViewModel {
         // whole percents only: a large test set has thousands of batches, and the FX thread needs to hear of few
         int[] shown = {0};
         tasks.execute(
-                () -> engine.evaluate(runDir, null, false, done -> {
+                () -> engine.trainedModels().evaluate(runDir, null, false, done -> {
                     int percent = (int) (done * 100);
                     if (percent > shown[0]) {
                         shown[0] = percent;

@@ -163,7 +163,7 @@ public final class RunsViewModel {
             return;
         }
         tasks.execute(
-                () -> engine.runs(dir),
+                () -> engine.pastRuns().list(dir),
                 list -> {
                     if (dir.equals(folder.get())) {
                         folderRuns = List.copyOf(list);
@@ -199,12 +199,13 @@ public final class RunsViewModel {
                         if (log != null) {
                             histories.add(TensorBoardRuns.history(log, tags));
                         } else {
-                            histories.add(engine.open(r.folder()).history());
+                            histories.add(engine.pastRuns().open(r.folder()).history());
                             ours.add(r.folder());
                         }
                     }
                     // the histories are read once, for the charts; the comparison needs only the configs
-                    return new Selected(ours.size() < 2 ? null : engine.configDifferences(ours), histories);
+                    return new Selected(
+                            ours.size() < 2 ? null : engine.pastRuns().configDifferences(ours), histories);
                 },
                 s -> {
                     if (mine != selection) {

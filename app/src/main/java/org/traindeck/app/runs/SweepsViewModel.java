@@ -70,7 +70,7 @@ public final class SweepsViewModel {
     public void run(Path sweepFile) {
         message.set("Checking " + sweepFile.getFileName() + "…");
         tasks.execute(
-                () -> engine.prepareSweep(sweepFile),
+                () -> engine.sweeps().prepare(sweepFile),
                 sweep -> {
                     started = "Sweep " + sweep.name() + ": " + sweep.trials() + " trial(s)"
                             + (sweep.concurrent() > 1 ? ", " + sweep.concurrent() + " at once" : "") + ", queue "
@@ -108,7 +108,7 @@ public final class SweepsViewModel {
             return;
         }
         tasks.execute(
-                () -> engine.sweeps(dir),
+                () -> engine.sweeps().list(dir),
                 list -> {
                     String keep = keepShown != null
                             ? keepShown

@@ -21,7 +21,7 @@ final class CheckpointsCommand {
         }
         List<Checkpoint.Listed> all;
         try {
-            all = engine.checkpoints(runDir);
+            all = engine.pastRuns().checkpoints(runDir);
         } catch (IOException e) {
             err.println("error: cannot list " + runDir + ": " + e.getMessage());
             return Main.RUN_FAILED;

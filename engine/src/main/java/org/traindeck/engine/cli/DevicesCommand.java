@@ -48,7 +48,7 @@ final class DevicesCommand {
             }
             return Main.OK;
         }
-        DeviceInventory inventory = engine.discoverDevices();
+        DeviceInventory inventory = engine.devices().discover();
         if (json) {
             try {
                 command.printJson(inventory);
@@ -137,7 +137,7 @@ final class DevicesCommand {
     /** Streams a line per device every interval until interrupted (Ctrl-C) or {@code samples} lines per device. */
     void watch(Duration interval, long samples) throws InterruptedException {
         Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
-        try (Telemetry monitor = engine.telemetry(interval)) {
+        try (Telemetry monitor = engine.devices().telemetry(interval)) {
             monitor.subscribeLossless(e -> {
                 if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
                     latest.computeIfAbsent(t.device(), d -> new ConcurrentHashMap<>())

@@ -24,7 +24,7 @@ final class EvaluateCommand {
     static int evaluate(Engine engine, Path target, String data, boolean ema, PrintStream out, PrintStream err) {
         Evaluation e;
         try {
-            e = engine.evaluate(target, data, ema, done -> {});
+            e = engine.trainedModels().evaluate(target, data, ema, done -> {});
         } catch (CheckpointException ex) {
             err.println("error: " + ex.getMessage());
             return Main.INVALID_INPUT;

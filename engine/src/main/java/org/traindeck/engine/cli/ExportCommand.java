@@ -25,7 +25,7 @@ final class ExportCommand {
             PrintStream err) {
         try {
             ExportFormat format = ExportFormat.parse(formatName);
-            WeightsExport.Written w = engine.export(source, format, ema, out, force);
+            WeightsExport.Written w = engine.trainedModels().export(source, format, ema, out, force);
             stdout.println(String.format(
                     Locale.ROOT,
                     "wrote %s: %d tensors, %,d parameters (float32)%s",

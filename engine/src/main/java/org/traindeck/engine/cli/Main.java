@@ -246,7 +246,7 @@ public final class Main {
     /** The run's energy as its folder records it, by stage, or why it could not be measured: the last line said. */
     private String energyLine(RunResult result) {
         try {
-            return engine().energy(result.runDir()).summary();
+            return engine().pastRuns().energy(result.runDir()).summary();
         } catch (IOException e) {
             return "energy: n/a (its record cannot be read: " + e.getMessage() + ")";
         }

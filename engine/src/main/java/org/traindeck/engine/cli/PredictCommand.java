@@ -72,7 +72,7 @@ final class PredictCommand {
             boolean prompting = o.prompt() != null;
             // the prompt is printed with the first character drawn, so that a refused prompt prints nothing on stdout
             boolean[] started = {false};
-            PredictionReport report = engine.predict(request, piece -> {
+            PredictionReport report = engine.trainedModels().predict(request, piece -> {
                 if (!started[0]) {
                     out.print(o.prompt());
                     started[0] = true;

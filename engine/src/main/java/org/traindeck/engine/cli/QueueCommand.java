@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.RunQueues;
 import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.api.queue.QueueOutcome;
 import org.traindeck.engine.config.ConfigProblem;
@@ -58,9 +59,9 @@ final class QueueCommand {
         }
         for (int i = 0; i < configs.size(); i++) {
             RunConfig c = configs.get(i).config();
-            QueueEntry e = engine.enqueue(configs.get(i), Path.of(files.get(i)));
+            QueueEntry e = engine.queue().add(configs.get(i), Path.of(files.get(i)));
             out.println("queued #" + e.id() + " " + e.label() + " in "
-                    + Engine.queueFile(output == null ? c.outputPath() : outputDir(output)));
+                    + RunQueues.file(output == null ? c.outputPath() : outputDir(output)));
         }
         return Main.OK;
     }
@@ -69,14 +70,15 @@ final class QueueCommand {
             Engine engine, String output, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
             throws IOException {
         Path dir = outputDir(output);
-        long waiting =
-                engine.queue(dir).stream().filter(e -> !e.status().isDone()).count();
+        long waiting = engine.queue().entries(dir).stream()
+                .filter(e -> !e.status().isDone())
+                .count();
         if (waiting == 0) {
-            out.println("nothing to run in " + Engine.queueFile(dir) + " (traindeck queue add CONFIG... to add runs)");
+            out.println("nothing to run in " + RunQueues.file(dir) + " (traindeck queue add CONFIG... to add runs)");
             return Main.OK;
         }
         QueueOutcome outcome = QueueExecution.run(
-                listener -> engine.runQueue(dir, devices, listener),
+                listener -> engine.queue().run(dir, devices, listener),
                 true,
                 stopLimit,
                 "run the queue again (traindeck queue run" + (output == null ? "" : " --output " + output) + ")",
@@ -89,9 +91,9 @@ final class QueueCommand {
 
     static int list(Engine engine, String output, PrintStream out) throws IOException {
         Path dir = outputDir(output);
-        List<QueueEntry> entries = engine.queue(dir);
+        List<QueueEntry> entries = engine.queue().entries(dir);
         if (entries.isEmpty()) {
-            out.println("the queue in " + Engine.queueFile(dir) + " is empty");
+            out.println("the queue in " + RunQueues.file(dir) + " is empty");
         }
         for (QueueEntry e : entries) {
             out.println(String.format(
@@ -107,15 +109,15 @@ final class QueueCommand {
     }
 
     static int remove(Engine engine, int id, String output, PrintStream out) throws IOException {
-        QueueEntry e = engine.removeFromQueue(outputDir(output), id);
-        out.println("removed #" + e.id() + " " + e.label() + " from " + Engine.queueFile(outputDir(output))
+        QueueEntry e = engine.queue().remove(outputDir(output), id);
+        out.println("removed #" + e.id() + " " + e.label() + " from " + RunQueues.file(outputDir(output))
                 + (e.runDir() == null ? "" : " (its run folder " + e.runDir() + " stays)"));
         return Main.OK;
     }
 
     static int move(Engine engine, int id, int position, String output, PrintStream out) throws IOException {
         Path dir = outputDir(output);
-        engine.moveInQueue(dir, id, position - 1);
+        engine.queue().move(dir, id, position - 1);
         return list(engine, output, out);
     }
 }

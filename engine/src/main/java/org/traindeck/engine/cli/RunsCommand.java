@@ -40,7 +40,7 @@ final class RunsCommand {
         }
         List<RunSummary> runs;
         try {
-            runs = engine.runs(dir);
+            runs = engine.pastRuns().list(dir);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return Main.INVALID_INPUT;
@@ -150,7 +150,7 @@ final class RunsCommand {
         }
         RunComparison.Result r;
         try {
-            r = imported.isEmpty() ? engine.compare(dirs) : TensorBoardRuns.compare(dirs, imported, mapping);
+            r = imported.isEmpty() ? engine.pastRuns().compare(dirs) : TensorBoardRuns.compare(dirs, imported, mapping);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return Main.INVALID_INPUT;

@@ -22,7 +22,7 @@ final class SweepCommand {
     static int run(
             Engine engine, Path file, DeviceSelection devices, Duration stopLimit, PrintStream out, PrintStream err)
             throws IOException {
-        PreparedSweep sweep = engine.prepareSweep(file, devices, m -> err.println("warning: " + m));
+        PreparedSweep sweep = engine.sweeps().prepare(file, devices, m -> err.println("warning: " + m));
         out.println("sweep " + sweep.name() + ": " + sweep.trials() + " trial(s), queue " + sweep.queueFile());
         if (!sweep.shares().isEmpty()) {
             out.println("trials at once: " + sweep.shares().size() + ", on "
@@ -33,13 +33,13 @@ final class SweepCommand {
                                     .toList()));
         }
         QueueOutcome outcome = QueueExecution.run(
-                listener -> engine.runSweep(sweep, listener),
+                listener -> engine.sweeps().run(sweep, listener),
                 sweep.shares().size() <= 1,
                 stopLimit,
                 "run the sweep again (traindeck sweep " + file + ")",
                 out,
                 err);
-        SweepReport report = engine.sweepReport(sweep);
+        SweepReport report = engine.sweeps().report(sweep);
         out.println();
         out.print(report.table());
         report.notes().forEach(out::println);

@@ -53,7 +53,7 @@ class EngineApiTest {
                         .isInstanceOfSatisfying(
                                 MetricEvent.class, m -> assertThat(m.name()).isEqualTo(MetricNames.TRAIN_LOSS)));
 
-        PastRun past = engine.open(run.runDir());
+        PastRun past = engine.pastRuns().open(run.runDir());
         // the folder's own config (paths made absolute there), not the one the app has open
         assertThat(past.config().stages()).isEqualTo(run.config().stages());
         assertThat(past.config().outputDir()).isEqualTo(dir.resolve("runs").toString());
@@ -80,11 +80,11 @@ class EngineApiTest {
                 {"name": "app", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.001, 0.01]},
                  "metric": "val/loss", "concurrent": 2}
                 """);
-        PreparedSweep sweep = engine.prepareSweep(dir.resolve("sweep.json"));
+        PreparedSweep sweep = engine.sweeps().prepare(dir.resolve("sweep.json"));
         List<String> started = new CopyOnWriteArrayList<>();
         List<String> ended = new CopyOnWriteArrayList<>();
         List<MetricEvent> losses = new CopyOnWriteArrayList<>();
-        QueueHandle handle = engine.runSweep(sweep, new QueueListener() {
+        QueueHandle handle = engine.sweeps().run(sweep, new QueueListener() {
             @Override
             public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
                 started.add(entry.label());

@@ -40,7 +40,7 @@ class EngineFromJavaExampleTest {
 
         example(myRun);
 
-        List<RunSummary> runs = Engine.local().runs(dir.resolve("runs"));
+        List<RunSummary> runs = Engine.local().pastRuns().list(dir.resolve("runs"));
         assertThat(runs)
                 .singleElement()
                 .satisfies(r -> assertThat(r.status().toString()).isEqualToIgnoringCase("finished"));

@@ -67,7 +67,7 @@ class RunEnergyTest {
         assertThat(result.lastMetrics().get("energy/cpu_wh")).isCloseTo(1.0, within(1e-9));
         assertThat(Files.readString(result.runDir().resolve("metrics.jsonl"))).contains("\"energy/cpu_wh\"");
         assertThat(Files.readString(result.runDir().resolve("train.log"))).contains("energy: cpu 1.0 Wh");
-        List<RunSummary> runs = Engine.local().runs(dir.resolve("out"));
+        List<RunSummary> runs = Engine.local().pastRuns().list(dir.resolve("out"));
         assertThat(runs).singleElement().satisfies(r -> {
             assertThat(r.energyWh()).isCloseTo(1.0, within(1e-9));
             assertThat(r.energyNote()).isNull();
@@ -107,7 +107,7 @@ class RunEnergyTest {
         RunResult result = run.runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
-        EnergyReport energy = Engine.local().energy(result.runDir());
+        EnergyReport energy = Engine.local().pastRuns().energy(result.runDir());
         assertThat(energy.total()).isCloseTo(2.0, within(1e-9));
         assertThat(energy.stages()).extracting(EnergyReport.StageEnergy::stage).containsExactly("warm", "main");
         assertThat(energy.stages().get(0).wattHours()).isCloseTo(0.0, within(1e-9));
@@ -134,13 +134,15 @@ class RunEnergyTest {
                         "energy: n/a (no RAPL counters or GPU power readings): cpu: cannot be measured here: there is no "
                                 + dir.resolve("no-powercap"));
         // the reason is a value: the folder's energy record, the runs table and the end-of-run line say it
-        EnergyReport energy = Engine.local().energy(result.runDir());
+        EnergyReport energy = Engine.local().pastRuns().energy(result.runDir());
         assertThat(energy.unavailable()).isEqualTo("no RAPL counters or GPU power readings");
         assertThat(energy.summary()).isEqualTo("energy: n/a (no RAPL counters or GPU power readings)");
-        assertThat(Engine.local().runs(dir.resolve("out"))).singleElement().satisfies(r -> {
-            assertThat(r.energyWh()).isNaN();
-            assertThat(r.energyNote()).isEqualTo("no RAPL counters or GPU power readings");
-            assertThat(r.energyText()).isEqualTo("n/a (no RAPL counters or GPU power readings)");
-        });
+        assertThat(Engine.local().pastRuns().list(dir.resolve("out")))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.energyWh()).isNaN();
+                    assertThat(r.energyNote()).isEqualTo("no RAPL counters or GPU power readings");
+                    assertThat(r.energyText()).isEqualTo("n/a (no RAPL counters or GPU power readings)");
+                });
     }
 }
