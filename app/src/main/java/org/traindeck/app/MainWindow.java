@@ -47,10 +47,10 @@ import org.traindeck.app.ui.Dialogs;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),
@@ -356,7 +356,7 @@ public final class MainWindow {
         }
         services.tasks()
                 .execute(
-                        services.engine()::discoverDevices,
+                        services.engine().devices()::discover,
                         inv -> {
                             deviceModel.show(inv);
                             inventory.complete(inv);
@@ -390,7 +390,7 @@ public final class MainWindow {
 
     /** Off the FX thread: it looks for nvidia-smi on the PATH and starts the samplers. */
     private Telemetry startTelemetry() {
-        Telemetry sampling = services.engine().telemetry();
+        Telemetry sampling = services.engine().devices().telemetry();
         sampling.subscribe(e -> {
             if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
                 deviceModel.accept(t);

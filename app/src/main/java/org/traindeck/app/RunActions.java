@@ -7,8 +7,8 @@ import org.traindeck.app.run.Dashboard;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * What the window's run buttons do: Start the config, Resume a run (asking first when it is not the one on screen),
@@ -81,7 +81,7 @@ final class RunActions {
             return null;
         }
         try {
-            return services.engine().latestCheckpoint(runDir).orElse(null);
+            return services.engine().pastRuns().latestCheckpoint(runDir).orElse(null);
         } catch (IOException e) {
             return null;
         }
@@ -110,8 +110,8 @@ final class RunActions {
                         () -> EndOfRunSummary.of(
                                 name,
                                 r,
-                                services.engine().open(r.runDir()).history(),
-                                services.engine().energy(r.runDir())),
+                                services.engine().pastRuns().open(r.runDir()).history(),
+                                services.engine().pastRuns().energy(r.runDir())),
                         summary -> dashboard.summary().show(summary),
                         e -> dashboard
                                 .messages()

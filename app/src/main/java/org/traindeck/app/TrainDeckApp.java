@@ -13,7 +13,7 @@ import org.traindeck.app.audit.LayoutAuditInWindow;
 import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.sinks.RunLock;
-import org.traindeck.engine.train.RunResult;
 
 /** Closing the window while a run trains stops it the way Stop does: the steps since the last checkpoint are saved. */
 class CloseDuringRunTest extends WindowTest {

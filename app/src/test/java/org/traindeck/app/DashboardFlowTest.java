@@ -21,7 +21,7 @@ import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.engine.api.Configs;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** The real scene, driven as a user would: edit, break, fix, pick devices, toggle NCCL, Start, Stop, Resume. */
 class DashboardFlowTest extends WindowTest {

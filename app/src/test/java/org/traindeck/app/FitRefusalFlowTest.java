@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.RunController;
+import org.traindeck.engine.api.devices.HostInfo;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 

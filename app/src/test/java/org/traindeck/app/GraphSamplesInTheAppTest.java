@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.ModelOverview;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** Each of the four model samples, opened in the window: its table shows with no problem, and Start trains it live. */
 class GraphSamplesInTheAppTest extends WindowTest {

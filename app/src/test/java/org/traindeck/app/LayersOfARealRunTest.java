@@ -23,8 +23,8 @@ import org.testfx.api.FxRobot;
 import org.traindeck.app.layers.LayerRow;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.ModelOverview;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.LayerMetrics.Figure;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * The U-Net sample trained from Start in the real window, with per-layer figures on every step: the Layers tab gets a

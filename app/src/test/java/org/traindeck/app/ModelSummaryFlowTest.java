@@ -23,7 +23,7 @@ import org.testfx.api.FxRobot;
 import org.traindeck.app.config.ModelSummaryPane;
 import org.traindeck.app.run.RunController;
 import org.traindeck.engine.api.ModelOverview;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /**
  * The model's table in the real window, on a graph sample: it follows the JSON as it is edited, marks the node a

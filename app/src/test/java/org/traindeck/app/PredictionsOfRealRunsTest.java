@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.predictions.PredictionsViewModel;
 import org.traindeck.app.run.RunController;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.SamplesEvent;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * The U-Net, classifier, GPT and diffusion samples, each trained briefly from Start in the real window at 1360×860:

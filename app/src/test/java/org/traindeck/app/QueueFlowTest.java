@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.RunController;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** Queued runs through the window: added, run one after another on the dashboard, stopped and continued. */
 class QueueFlowTest extends WindowTest {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.run.RunController;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** One run on the dashboard at a time, named by its folder: opening another config leaves nothing of the last run. */
 class RunStateTest extends WindowTest {

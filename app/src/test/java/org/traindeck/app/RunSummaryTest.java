@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** Before a run the charts say what Start will do; after it, a summary says what the run came to and where it is. */
 class RunSummaryTest extends WindowTest {
@@ -55,7 +55,8 @@ class RunSummaryTest extends WindowTest {
         assertThat(summary.detail()).startsWith("24 steps in ");
         // the energy as the run's folder records it: by stage, or n/a and why ("no RAPL counters ...")
         assertThat(summary.detail())
-                .endsWith(" · " + Engine.local().energy(summary.runDir()).summary())
+                .endsWith(" · "
+                        + Engine.local().pastRuns().energy(summary.runDir()).summary())
                 .contains(" · energy: ");
         assertThat(summary.stages())
                 .singleElement()

@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.traindeck.app.run.RunController;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.sweep.SweepBoard;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.sweeps.Trial;
 
 /** A sweep run from the window's Sweeps tab: checked first, its trials trained on the dashboard, the table filled in. */
 class SweepFlowTest extends WindowTest {
 
     @SuppressWarnings("unchecked")
-    private static List<SweepBoard.Trial> rows(FxRobot robot) {
+    private static List<Trial> rows(FxRobot robot) {
         return onFx(() -> List.copyOf(
                 robot.lookup("#sweeps-table").queryAs(TableView.class).getItems()));
     }
@@ -79,7 +79,7 @@ class SweepFlowTest extends WindowTest {
         assertThat(dir.resolve("runs/sweep-lr.json")).exists();
         // TensorBoard's HParams records, as `traindeck sweep` writes them: the experiment, and each trial's session
         assertThat(hparamsFiles(dir.resolve("runs"), ".sweep-lr.hparams")).isOne();
-        for (SweepBoard.Trial t : rows(robot)) {
+        for (Trial t : rows(robot)) {
             assertThat(hparamsFiles(t.runDir().resolve("tensorboard"), ".session.hparams"))
                     .as(t.label())
                     .isOne();

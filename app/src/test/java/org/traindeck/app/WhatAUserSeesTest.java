@@ -25,9 +25,9 @@ import org.traindeck.app.audit.AuditReport;
 import org.traindeck.app.audit.LayoutAudit;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.ui.FxDialogs;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * The audit that sees what a user sees ({@link LayoutAudit}): at the usual laptop sizes and maximized, on every tab

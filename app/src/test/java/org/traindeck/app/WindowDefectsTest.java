@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.run.RunController;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.RunResult;
 
 /** Defects a new user met in the window, each seen through the real scene. */
 class WindowDefectsTest extends WindowTest {

@@ -16,9 +16,9 @@ import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.TelemetryMonitor;
-import org.traindeck.engine.train.RunResult;
 
 /** The real window with real engine services, test dialogs and a throw-away preferences node. */
 final class WindowFixture {

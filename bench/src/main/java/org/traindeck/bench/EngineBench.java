@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
@@ -22,7 +23,6 @@ import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.train.Nd4jRuntime;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /**

@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.library.RunLibrary;
-import org.traindeck.engine.library.RunSummary;
 
 /**
  * The run library on a run with a 1 GB metrics.jsonl: how long {@code traindeck runs} takes to list it and the heap it

@@ -22,8 +22,8 @@ import javafx.collections.ObservableList;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.ModelOverview;
+import org.traindeck.engine.api.devices.NcclReport;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.parallel.NcclReport;
 
 /**
  * The model's table beside the config: the engine's summary of the document's text (nodes, shapes, parameters, the

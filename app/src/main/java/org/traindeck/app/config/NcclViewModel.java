@@ -12,8 +12,8 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import org.traindeck.engine.api.devices.NcclReport;
 import org.traindeck.engine.config.NcclConfig;
-import org.traindeck.engine.parallel.NcclReport;
 
 /**
  * The NCCL tab's state: each known toggle (on or off, its value, its badge) and the custom variables, kept equal to

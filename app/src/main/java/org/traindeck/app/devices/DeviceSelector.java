@@ -11,9 +11,9 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.devices.GpuInfo;
 
 /**
  * The device selector, a view of {@link DevicesViewModel}: every GPU the inventory found with its live figures, the

@@ -36,9 +36,9 @@ import javafx.collections.ObservableMap;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.DocumentEdits;
 import org.traindeck.app.config.JsonTree;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.devices.GpuInfo;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 

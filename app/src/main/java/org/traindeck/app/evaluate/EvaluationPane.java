@@ -15,9 +15,9 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
+import org.traindeck.engine.api.runs.ClassFigures;
+import org.traindeck.engine.api.runs.Evaluation;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.use.ClassFigures;
-import org.traindeck.engine.use.Evaluation;
 
 /** A trained model's evaluation: the task's figures, the confusion matrix as a heat map, and the per-class table. */
 public final class EvaluationPane extends ScrollPane {

@@ -13,7 +13,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.use.Evaluation;
+import org.traindeck.engine.api.runs.Evaluation;
 
 /**
  * The Evaluate action's state: which run is being evaluated, its figures once the task executor has worked them out
@@ -44,7 +44,7 @@ public final class EvaluationViewModel {
         // whole percents only: a large test set has thousands of batches, and the FX thread needs to hear of few
         int[] shown = {0};
         tasks.execute(
-                () -> engine.evaluate(runDir, null, false, done -> {
+                () -> engine.trainedModels().evaluate(runDir, null, false, done -> {
                     int percent = (int) (done * 100);
                     if (percent > shown[0]) {
                         shown[0] = percent;

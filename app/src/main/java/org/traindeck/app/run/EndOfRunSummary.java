@@ -6,11 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.api.runs.EnergyReport;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * What a run came to, read from its own metrics file when it ends: how it ended, how long and how many steps, and

@@ -18,12 +18,12 @@ import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.QueueHandle;
 import org.traindeck.engine.api.QueueListener;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * Start, Resume and Stop. Everything that can take time (finding devices, preparing the run folder, loading a
@@ -106,7 +106,7 @@ public final class RunController {
         tasks.execute(
                 () -> {
                     RunHandle run = engine.resume(target);
-                    return new Resumed(run, engine.open(run.runDir()));
+                    return new Resumed(run, engine.pastRuns().open(run.runDir()));
                 },
                 resumed -> {
                     // only now that the resume is certain does the dashboard let go of what it showed
@@ -124,7 +124,7 @@ public final class RunController {
             return;
         }
         tasks.execute(
-                () -> engine.open(runDir),
+                () -> engine.pastRuns().open(runDir),
                 past -> {
                     show(past);
                     done.accept(past.history().size());
@@ -183,7 +183,7 @@ public final class RunController {
      * curves so far) and summarised when it ends; Stop stops the run in progress and the queue with it.
      */
     public void runQueue(Path outputDir) {
-        follow(listener -> engine.runQueue(outputDir, listener));
+        follow(listener -> engine.queue().run(outputDir, listener));
     }
 
     /**
@@ -191,7 +191,7 @@ public final class RunController {
      * once, the one started last); Stop stops it, and running it again continues it.
      */
     public void runSweep(PreparedSweep sweep) {
-        follow(listener -> engine.runSweep(sweep, listener));
+        follow(listener -> engine.sweeps().run(sweep, listener));
     }
 
     /** Runs a queue (through {@code start}), following its runs on the dashboard until it ends. */
@@ -206,7 +206,7 @@ public final class RunController {
                 List<EngineEvent> before = List.of();
                 if (resumed) {
                     try {
-                        before = engine.open(run.runDir()).history();
+                        before = engine.pastRuns().open(run.runDir()).history();
                     } catch (IOException e) {
                         before = List.of(); // its curves so far are missing from the dashboard, not from its files
                     }

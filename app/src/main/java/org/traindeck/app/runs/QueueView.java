@@ -21,7 +21,7 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.ui.Dialogs;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
 
 /**
  * The queue of the open config's output folder: its runs and how each stands; Add, Run queue, Refresh, and for the

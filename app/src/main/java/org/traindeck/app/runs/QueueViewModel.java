@@ -10,8 +10,8 @@ import javafx.collections.ObservableList;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.queue.QueueEntry;
 
 /**
  * The Queue view's state and commands: the queue of the open config's output folder (its queue.json, read and
@@ -66,7 +66,7 @@ public final class QueueViewModel {
             return;
         }
         tasks.execute(
-                () -> engine.queue(dir),
+                () -> engine.queue().entries(dir),
                 list -> {
                     if (dir.equals(folder.get())) {
                         entries.setAll(list);
@@ -90,7 +90,7 @@ public final class QueueViewModel {
             return;
         }
         tasks.execute(
-                () -> engine.enqueue(c),
+                () -> engine.queue().add(c),
                 entry -> {
                     message.set("Queued #" + entry.id() + " " + entry.label() + ".");
                     refresh();
@@ -105,7 +105,7 @@ public final class QueueViewModel {
             return;
         }
         tasks.execute(
-                () -> engine.removeFromQueue(dir, entry.id()),
+                () -> engine.queue().remove(dir, entry.id()),
                 removed -> refresh("Removed #" + removed.id() + " " + removed.label()
                         + (removed.runDir() == null ? ". " : " (its run folder stays). ")),
                 e -> message.set("Could not remove #" + entry.id() + ": " + e.getMessage()));
@@ -120,7 +120,7 @@ public final class QueueViewModel {
         }
         tasks.execute(
                 () -> {
-                    engine.moveInQueue(dir, entry.id(), Math.max(0, at + by));
+                    engine.queue().move(dir, entry.id(), Math.max(0, at + by));
                     return entry;
                 },
                 moved -> refresh(),

@@ -33,8 +33,8 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.traindeck.app.ui.WholeColumns;
-import org.traindeck.engine.library.RunSummary;
-import org.traindeck.engine.library.tfevents.TagMapping;
+import org.traindeck.engine.api.library.TagMapping;
+import org.traindeck.engine.api.runs.RunSummary;
 
 /**
  * The runs of the open config's output folder: a sortable table filtered by name and status. Selecting runs draws

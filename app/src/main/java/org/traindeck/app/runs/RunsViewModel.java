@@ -23,10 +23,10 @@ import org.traindeck.app.run.RunOverlays;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.TensorBoardRuns;
+import org.traindeck.engine.api.library.ImportedRun;
+import org.traindeck.engine.api.library.TagMapping;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.library.RunSummary;
-import org.traindeck.engine.library.tfevents.ImportedRun;
-import org.traindeck.engine.library.tfevents.TagMapping;
 
 /**
  * The Runs view's state and commands: the runs of an output folder (read by the task executor), filtered by name and
@@ -163,7 +163,7 @@ public final class RunsViewModel {
             return;
         }
         tasks.execute(
-                () -> engine.runs(dir),
+                () -> engine.pastRuns().list(dir),
                 list -> {
                     if (dir.equals(folder.get())) {
                         folderRuns = List.copyOf(list);
@@ -199,12 +199,13 @@ public final class RunsViewModel {
                         if (log != null) {
                             histories.add(TensorBoardRuns.history(log, tags));
                         } else {
-                            histories.add(engine.open(r.folder()).history());
+                            histories.add(engine.pastRuns().open(r.folder()).history());
                             ours.add(r.folder());
                         }
                     }
                     // the histories are read once, for the charts; the comparison needs only the configs
-                    return new Selected(ours.size() < 2 ? null : engine.configDifferences(ours), histories);
+                    return new Selected(
+                            ours.size() < 2 ? null : engine.pastRuns().configDifferences(ours), histories);
                 },
                 s -> {
                     if (mine != selection) {

@@ -27,7 +27,8 @@ import javafx.util.StringConverter;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.app.ui.WholeColumns;
-import org.traindeck.engine.sweep.SweepBoard;
+import org.traindeck.engine.api.sweeps.Sweep;
+import org.traindeck.engine.api.sweeps.Trial;
 
 /**
  * A sweep as a table (each trial's values, status and metric, best first and marked ★) and a chart of the metric
@@ -35,7 +36,7 @@ import org.traindeck.engine.sweep.SweepBoard;
  */
 public final class SweepsView extends VBox {
 
-    private final TableView<SweepBoard.Trial> table = new TableView<>();
+    private final TableView<Trial> table = new TableView<>();
     private final ScatterChart<Number, Number> chart = new ScatterChart<>(axis(), axis());
 
     /** @param startFolder where the sweep chooser opens (the folder configs were last opened from) */
@@ -43,16 +44,16 @@ public final class SweepsView extends VBox {
         super(6);
         setId("sweeps-view");
         setPadding(new Insets(8));
-        ComboBox<SweepBoard.Sweep> pick = new ComboBox<>(model.sweeps());
+        ComboBox<Sweep> pick = new ComboBox<>(model.sweeps());
         pick.setId("sweeps-pick");
         pick.setConverter(new StringConverter<>() {
             @Override
-            public String toString(SweepBoard.Sweep s) {
+            public String toString(Sweep s) {
                 return s == null ? "" : s.name() + " (" + s.trials().size() + " trials)";
             }
 
             @Override
-            public SweepBoard.Sweep fromString(String s) {
+            public Sweep fromString(String s) {
                 return null;
             }
         });
@@ -88,7 +89,7 @@ public final class SweepsView extends VBox {
         message.setMinHeight(Region.USE_PREF_SIZE);
         message.textProperty().bind(model.messageProperty());
         // the tab is made when first opened: a sweep the model shows already is shown at once, not at the next change
-        Consumer<SweepBoard.Sweep> shown = s -> {
+        Consumer<Sweep> shown = s -> {
             show(s);
             against.getItems().setAll(s == null ? List.of() : s.parameters());
             plot(s, model.parameterProperty().get());
@@ -102,18 +103,17 @@ public final class SweepsView extends VBox {
         getChildren().addAll(top, table, new HBox(6, new Label("Metric against"), against), chart, message);
     }
 
-    private void show(SweepBoard.Sweep s) {
+    private void show(Sweep s) {
         table.getColumns().clear();
         if (s == null) {
             table.getItems().clear();
             return;
         }
-        SweepBoard.Trial best =
-                s.trials().isEmpty() || Double.isNaN(s.trials().get(0).best())
-                        ? null
-                        : s.trials().get(0);
+        Trial best = s.trials().isEmpty() || Double.isNaN(s.trials().get(0).best())
+                ? null
+                : s.trials().get(0);
         table.getColumns().add(column("", t -> t == best ? "★" : ""));
-        table.getColumns().add(column("Trial", SweepBoard.Trial::label));
+        table.getColumns().add(column("Trial", Trial::label));
         for (String p : s.parameters()) {
             table.getColumns().add(column(p, t -> t.values().get(p)));
         }
@@ -123,13 +123,13 @@ public final class SweepsView extends VBox {
         table.getItems().setAll(s.trials());
     }
 
-    private void plot(SweepBoard.Sweep s, String parameter) {
+    private void plot(Sweep s, String parameter) {
         chart.getData().clear();
         if (s == null || parameter == null) {
             return;
         }
         List<double[]> points = new ArrayList<>();
-        for (SweepBoard.Trial t : s.trials()) {
+        for (Trial t : s.trials()) {
             try {
                 double x = Double.parseDouble(t.values().get(parameter));
                 if (!Double.isNaN(t.best())) {
@@ -167,7 +167,7 @@ public final class SweepsView extends VBox {
         return out;
     }
 
-    TableView<SweepBoard.Trial> table() {
+    TableView<Trial> table() {
         return table;
     }
 
@@ -175,9 +175,8 @@ public final class SweepsView extends VBox {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static TableColumn<SweepBoard.Trial, String> column(
-            String title, Function<SweepBoard.Trial, String> value) {
-        TableColumn<SweepBoard.Trial, String> c = new TableColumn<>(title);
+    private static TableColumn<Trial, String> column(String title, Function<Trial, String> value) {
+        TableColumn<Trial, String> c = new TableColumn<>(title);
         c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
         return c;
     }

@@ -10,7 +10,7 @@ import javafx.collections.ObservableList;
 import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.sweep.SweepBoard;
+import org.traindeck.engine.api.sweeps.Sweep;
 
 /**
  * The Sweeps view's state: the sweeps run in the open config's output folder (read by the task executor), the one
@@ -23,8 +23,8 @@ public final class SweepsViewModel {
     private final TaskExecutor tasks;
     private final RunController controller;
     private final ObjectProperty<Path> folder = new SimpleObjectProperty<>();
-    private final ObservableList<SweepBoard.Sweep> sweeps = FXCollections.observableArrayList();
-    private final ObjectProperty<SweepBoard.Sweep> shown = new SimpleObjectProperty<>();
+    private final ObservableList<Sweep> sweeps = FXCollections.observableArrayList();
+    private final ObjectProperty<Sweep> shown = new SimpleObjectProperty<>();
     private final ObjectProperty<String> parameter = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     /** The sweep to show after the next read (one just started). */
@@ -45,12 +45,12 @@ public final class SweepsViewModel {
         return folder;
     }
 
-    public ObservableList<SweepBoard.Sweep> sweeps() {
+    public ObservableList<Sweep> sweeps() {
         return sweeps;
     }
 
     /** The sweep on screen. */
-    public ObjectProperty<SweepBoard.Sweep> shownProperty() {
+    public ObjectProperty<Sweep> shownProperty() {
         return shown;
     }
 
@@ -70,7 +70,7 @@ public final class SweepsViewModel {
     public void run(Path sweepFile) {
         message.set("Checking " + sweepFile.getFileName() + "…");
         tasks.execute(
-                () -> engine.prepareSweep(sweepFile),
+                () -> engine.sweeps().prepare(sweepFile),
                 sweep -> {
                     started = "Sweep " + sweep.name() + ": " + sweep.trials() + " trial(s)"
                             + (sweep.concurrent() > 1 ? ", " + sweep.concurrent() + " at once" : "") + ", queue "
@@ -108,7 +108,7 @@ public final class SweepsViewModel {
             return;
         }
         tasks.execute(
-                () -> engine.sweeps(dir),
+                () -> engine.sweeps().list(dir),
                 list -> {
                     String keep = keepShown != null
                             ? keepShown

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import org.traindeck.engine.parallel.NcclReport;
+import org.traindeck.engine.api.devices.NcclReport;
 
 /** The NCCL view model and view: toggles → config, config → toggles, and the badges. */
 @ExtendWith(ApplicationExtension.class)

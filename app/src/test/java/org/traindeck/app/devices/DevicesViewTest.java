@@ -22,10 +22,10 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.devices.GpuInfo;
+import org.traindeck.engine.api.devices.HostInfo;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.devices.GpuInfo;
-import org.traindeck.engine.devices.HostInfo;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 

@@ -43,8 +43,8 @@ import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
-import org.traindeck.engine.train.RunResult;
-import org.traindeck.engine.use.ClassFigures;
+import org.traindeck.engine.api.runs.ClassFigures;
+import org.traindeck.engine.api.runs.RunResult;
 
 /**
  * Evaluate from the Runs tab and from the end-of-run summary on a real run: worked out off the FX thread, then the

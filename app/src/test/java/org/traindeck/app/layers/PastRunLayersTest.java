@@ -43,7 +43,7 @@ class PastRunLayersTest {
                             + " above 0.1\"}%n"));
         }
 
-        PastRun past = Engine.local().open(runDir);
+        PastRun past = Engine.local().pastRuns().open(runDir);
         LayersViewModel model = new LayersViewModel();
         past.history().forEach(model::accept);
 

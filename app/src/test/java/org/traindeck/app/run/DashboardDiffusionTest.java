@@ -14,10 +14,10 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.traindeck.app.charts.LiveChart;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * A diffusion cascade's validation as the engine publishes it (the denoising loss and its errors every epoch, the

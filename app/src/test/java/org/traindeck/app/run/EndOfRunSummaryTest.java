@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.traindeck.engine.devices.energy.EnergyReport;
+import org.traindeck.engine.api.runs.EnergyReport;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.train.RunResult;
 
 /** The figures of the end-of-run summary, from a run's events. */
 class EndOfRunSummaryTest {

@@ -16,11 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.LayerMetrics;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TelemetryNames;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * Every metric name the engine publishes has its place in {@link MetricRoute}'s table: drawn somewhere, or listed as

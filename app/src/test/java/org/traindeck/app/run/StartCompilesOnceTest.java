@@ -19,8 +19,8 @@ import org.testfx.framework.junit5.Start;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.state.StartWork;
 
 /** Start in the app, after the summary has followed the config: the run compiles its model once and reads its data once. */

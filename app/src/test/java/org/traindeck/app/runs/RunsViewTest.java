@@ -38,15 +38,15 @@ import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.api.runs.RunResult;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.library.RunSummary;
 import org.traindeck.engine.sinks.TfEventEncoder;
 import org.traindeck.engine.sinks.TfRecordWriter;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * The Runs view over two real runs: listed, filtered, selected, overlaid on the charts, their configs compared; and

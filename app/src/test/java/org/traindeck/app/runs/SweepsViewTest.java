@@ -25,22 +25,23 @@ import org.traindeck.app.run.RunController;
 import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
+import org.traindeck.engine.api.sweeps.Sweep;
+import org.traindeck.engine.api.sweeps.Trial;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.queue.RunStarter;
-import org.traindeck.engine.sweep.SweepBoard;
 import org.traindeck.engine.sweep.SweepParser;
 import org.traindeck.engine.sweep.SweepResults;
 import org.traindeck.engine.sweep.SweepSpec;
 import org.traindeck.engine.sweep.SweepTrials;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /** A real three-trial sweep as the Sweeps view shows it: the table best first and marked, the metric plotted. */
 @ExtendWith(ApplicationExtension.class)
@@ -136,8 +137,7 @@ class SweepsViewTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(onFx(() -> late.table().getItems().size())).isEqualTo(3);
         assertThat(onFx(late::plotted)).hasSize(3);
-        for (TableColumn<SweepBoard.Trial, ?> c :
-                onFx(() -> List.copyOf(late.table().getColumns()))) {
+        for (TableColumn<Trial, ?> c : onFx(() -> List.copyOf(late.table().getColumns()))) {
             double title = onFx(() -> new Text(c.getText()).getLayoutBounds().getWidth());
             assertThat(onFx(c::getWidth)).as("the column '%s'", c.getText()).isGreaterThan(title);
         }
@@ -146,13 +146,13 @@ class SweepsViewTest {
 
     @Test
     void theSweepIsATableBestFirstAndAChartOfTheMetricAgainstItsParameter(FxRobot robot) {
-        SweepBoard.Sweep sweep = onFx(() -> model.shownProperty().get());
+        Sweep sweep = onFx(() -> model.shownProperty().get());
         assertThat(sweep.name()).isEqualTo("lr");
         assertThat(sweep.trials())
                 .hasSize(3)
                 .allSatisfy(t -> assertThat(t.status()).isEqualTo(QueueEntry.Status.FINISHED));
-        List<SweepBoard.Trial> rows = onFx(() -> List.copyOf(view.table().getItems()));
-        assertThat(rows).extracting(SweepBoard.Trial::best).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+        List<Trial> rows = onFx(() -> List.copyOf(view.table().getItems()));
+        assertThat(rows).extracting(Trial::best).isSortedAccordingTo((a, b) -> Double.compare(b, a));
         assertThat(onFx(() -> view.table().getColumns().get(0).getCellData(0))).isEqualTo("★");
         assertThat(onFx(() -> view.table().getColumns().get(0).getCellData(1))).isEqualTo("");
         assertThat(onFx(() -> view.table().getColumns().get(2).getText()))

@@ -3,82 +3,43 @@ package org.traindeck.engine.api;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.function.Consumer;
-import java.util.function.DoubleConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
 import org.traindeck.engine.Version;
-import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DataHome;
-import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.data.numpy.InflateCache;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.DeviceInventory;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
-import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
-import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.library.HistoryReduction;
 import org.traindeck.engine.library.MetricsDigests;
-import org.traindeck.engine.library.RunComparison;
-import org.traindeck.engine.library.RunLibrary;
-import org.traindeck.engine.library.RunSummary;
-import org.traindeck.engine.outputs.PredictionInputException;
 import org.traindeck.engine.parallel.DistributedBackend;
 import org.traindeck.engine.profile.StepProfile;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.queue.RunStarter;
-import org.traindeck.engine.sinks.HistogramsJsonlReader;
-import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
-import org.traindeck.engine.sinks.SamplesFileReader;
-import org.traindeck.engine.sweep.SweepBoard;
-import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.train.batch.PreparedStart;
 import org.traindeck.engine.train.state.StartWork;
-import org.traindeck.engine.use.Evaluation;
-import org.traindeck.engine.use.ModelCard;
-import org.traindeck.engine.use.ModelEvaluation;
-import org.traindeck.engine.use.ModelExport;
-import org.traindeck.engine.use.TrainedModel;
-import org.traindeck.engine.use.export.ExportException;
-import org.traindeck.engine.use.export.ExportFormat;
-import org.traindeck.engine.use.export.WeightsExport;
-import org.traindeck.engine.use.predict.CascadePrediction;
-import org.traindeck.engine.use.predict.PredictionJob;
-import org.traindeck.engine.use.predict.PredictionModel;
-import org.traindeck.engine.use.predict.PredictionReport;
-import org.traindeck.engine.use.predict.PredictionRequest;
 
 /**
- * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs, read past runs,
- * find devices and watch them. The app sees only this package and the plain values it returns (configs, events,
- * results), so the engine's insides can change without the app noticing; the app's layer test keeps it so.
- * Every method may take time (files, devices, ND4J): call them off the FX thread.
+ * Everything a front end may ask of the engine: read and check configs, start, resume and stop runs; and the services
+ * it fronts, each a small class of its own: {@link #pastRuns()}, {@link #trainedModels()}, {@link #queue()},
+ * {@link #sweeps()}, {@link #devices()}. The app sees only this package, its value packages, the events and the config
+ * records, so the engine's insides can change without the app noticing; the app's layer test keeps it so. Every
+ * method may take time (files, devices, ND4J): call them off the FX thread.
  */
 public final class Engine {
-
-    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
     private final DeviceDiscovery discovery;
     private final TelemetryMonitor.Settings telemetry;
@@ -87,11 +48,14 @@ public final class Engine {
 
     private final HostProbe telemetryProbe;
     private final FaultPlan faults;
-    /** Finished runs are read once: the Runs and Sweeps views list the library again after every run. */
-    private final MetricsDigests digests = new MetricsDigests();
 
     private final ModelOverviews models;
     private final StartWork work;
+    private final PastRuns pastRuns;
+    private final TrainedModels trainedModels = new TrainedModels();
+    private final RunQueues queue;
+    private final Sweeps sweeps;
+    private final Devices devices;
 
     private Engine(
             DeviceDiscovery discovery,
@@ -116,6 +80,13 @@ public final class Engine {
         this.models = new ModelOverviews(discovery, work);
         this.faults = faults;
         this.work = work;
+        // finished runs are read once: the Runs and Sweeps views list the library again after every run
+        MetricsDigests digests = new MetricsDigests();
+        this.pastRuns = new PastRuns(digests);
+        Supplier<RunStarter> starters = () -> RunStarter.inProcess(discovery, faults);
+        this.queue = new RunQueues(this::runnable, starters);
+        this.sweeps = new Sweeps(this::refusals, discovery, starters, digests);
+        this.devices = new Devices(discovery, telemetry, telemetrySmi, telemetryProbe);
     }
 
     /** This machine's devices (nvidia-smi and the OS), telemetry at the default rates. */
@@ -254,229 +225,29 @@ public final class Engine {
         }
     }
 
-    /**
-     * A past (or running) run as its folder holds it: its own config and its metrics.jsonl, read line by line and
-     * reduced to what a chart shows (each series' lowest and highest point per step range, every spike kept), so a
-     * file of any size opens in bounded memory; and the last histograms of each layer from histograms.jsonl.
-     */
-    public PastRun open(Path runDir) throws IOException {
-        HistoryReduction history = new HistoryReduction();
-        MetricsJsonlReader.forEach(runDir, history::add);
-        Path config = RunFolder.of(runDir).config();
-        RunConfig own = Files.isRegularFile(config) ? Configs.load(config).config() : null;
-        return new PastRun(
-                runDir,
-                own,
-                history.events(),
-                HistogramsJsonlReader.latest(runDir, HistogramsJsonlReader.KEPT_STEPS),
-                SamplesFileReader.read(runDir, own == null ? String.valueOf(runDir.getFileName()) : own.name()));
+    /** The runs an output folder holds: listed, opened, compared, their checkpoints. */
+    public PastRuns pastRuns() {
+        return pastRuns;
     }
 
-    /** The runs in an output folder, oldest first, each read from its own folder; empty when there is no such folder. */
-    public List<RunSummary> runs(Path outputDir) throws IOException {
-        return Files.isDirectory(outputDir) ? RunLibrary.list(outputDir, digests) : List.of();
+    /** What a trained model can do: say what it is, be evaluated, predict, be exported. */
+    public TrainedModels trainedModels() {
+        return trainedModels;
     }
 
-    /**
-     * The energy a run's devices used, as its folder records it: by device and by stage (with Wh per 1,000 samples),
-     * or why it could not be measured ("no RAPL counters or GPU power readings").
-     */
-    public EnergyReport energy(Path runDir) throws IOException {
-        return RunLibrary.energy(runDir, digests);
+    /** The queue of an output folder. */
+    public RunQueues queue() {
+        return queue;
     }
 
-    /** Final and best metrics of runs side by side, and the config keys whose values differ. */
-    public RunComparison.Result compare(List<Path> runDirs) throws IOException {
-        return RunComparison.compare(runDirs);
+    /** Sweeps: prepared, run, and read back as a board of trials. */
+    public Sweeps sweeps() {
+        return sweeps;
     }
 
-    /** Every checkpoint in a run folder, oldest first, each valid or with the reason it cannot be resumed. */
-    public List<Checkpoint.Listed> checkpoints(Path runDir) throws IOException {
-        return new CheckpointStore(runDir).list();
-    }
-
-    /** The checkpoint a resume of the run would continue from: its newest valid regular one; empty when none is. */
-    public Optional<Path> latestCheckpoint(Path runDir) throws IOException {
-        return new CheckpointStore(runDir).latestValid().map(Checkpoint.Listed::file);
-    }
-
-    /**
-     * What a trained model is (task, input shapes, classes or vocabulary, which checkpoint): a run folder's best
-     * checkpoint (else its newest valid one) or a checkpoint file, with its weight average when {@code ema}.
-     */
-    public ModelCard trainedModel(Path runOrCheckpoint, boolean ema) throws CheckpointException {
-        return TrainedModel.open(runOrCheckpoint, ema).card();
-    }
-
-    /**
-     * Evaluates a trained model (a run folder's best checkpoint, else its newest valid one, or a checkpoint file) on
-     * {@code data} (a run config with data.test, or a source as a JSON file or text; null for the run's own data.test,
-     * else its validation data), and writes the figures to the run folder's evaluation.json (evaluation-ema.json
-     * for the weight average).
-     *
-     * @param progress told the fraction done after each batch, on the calling thread
-     * @throws InvalidConfigException located, when the data cannot be used
-     */
-    public Evaluation evaluate(Path runOrCheckpoint, String data, boolean ema, DoubleConsumer progress)
-            throws CheckpointException, IOException {
-        return ModelEvaluation.run(runOrCheckpoint, data, ema, progress);
-    }
-
-    /**
-     * {@code traindeck predict}: a trained model's predictions on inputs, written whole or not at all, or a text
-     * model's continuation of a prompt (each character handed to {@code eachCharacter} as it is drawn).
-     *
-     * @throws PredictionInputException an input or output the model cannot take, naming it and what is expected
-     */
-    public PredictionReport predict(PredictionRequest request, Consumer<String> eachCharacter)
-            throws CheckpointException, IOException {
-        RunConfig cascade = CascadePrediction.cascadeOf(request.model());
-        if (cascade != null && request.prompt() == null) {
-            return CascadePrediction.run(cascade, request);
-        }
-        return PredictionJob.run(
-                PredictionModel.of(TrainedModel.open(request.model(), request.ema())), request, eachCharacter);
-    }
-
-    /**
-     * Writes a trained model's weights (its weight average when {@code ema}) as safetensors or npz under PyTorch's names
-     * and layouts, with the graph as JSON (docs/export.md). Nothing is written half-way; an existing file is kept unless
-     * {@code force}.
-     *
-     * @throws ExportException for a node export cannot name, a file name that does not fit the format, or a failed write
-     */
-    public WeightsExport.Written export(Path runOrCheckpoint, ExportFormat format, boolean ema, Path out, boolean force)
-            throws CheckpointException {
-        return ModelExport.write(TrainedModel.open(runOrCheckpoint, ema), format, out, force);
-    }
-
-    /** The config keys (JSON paths) whose values differ between runs, one value per run. */
-    public Map<String, List<String>> configDifferences(List<Path> runDirs) throws IOException {
-        return RunComparison.configDifferences(runDirs);
-    }
-
-    /** The sweeps run in an output folder (by traindeck sweep), each with its trials' values, status and metric. */
-    public List<SweepBoard.Sweep> sweeps(Path outputDir) throws IOException {
-        return SweepBoard.list(outputDir, digests);
-    }
-
-    /**
-     * Adds a copy of a config (as it is now) to the queue in its output folder, after the checks a run's start makes:
-     * a model that does not build or a stage that does not fit is refused now, not when the queue reaches it.
-     *
-     * @throws InvalidConfigException every problem that would stop the run, a line each
-     */
-    public QueueEntry enqueue(RunConfig config) throws IOException {
-        return enqueue(new ValidationResult(config, List.of()), null);
-    }
-
-    /** The same for a config read from a file ({@code traindeck queue add}): refusals give their line, the entry its source. */
-    public QueueEntry enqueue(ValidationResult parsed, Path source) throws IOException {
-        RunConfig config = runnable(parsed);
-        return RunQueue.add(
-                queueFile(config.outputPath()),
-                config.name(),
-                source == null ? null : source.toAbsolutePath().toString(),
-                ConfigWriter.toJsonWithAbsolutePaths(config));
-    }
-
-    /** The file that holds the queue of an output folder. */
-    public static Path queueFile(Path outputDir) {
-        return outputDir.resolve(RunQueue.DEFAULT_FILE);
-    }
-
-    /** The queue in an output folder (empty when it has none). */
-    public List<QueueEntry> queue(Path outputDir) throws IOException {
-        return RunQueue.open(queueFile(outputDir)).entries();
-    }
-
-    /** Takes entry {@code id} out of an output folder's queue (refused while it runs); its run folder, if any, stays. */
-    public QueueEntry removeFromQueue(Path outputDir, int id) throws IOException {
-        return RunQueue.remove(queueFile(outputDir), id);
-    }
-
-    /** Moves waiting entry {@code id} of an output folder's queue to {@code position} (0 = first, clamped to the ends). */
-    public void moveInQueue(Path outputDir, int id, int position) throws IOException {
-        RunQueue.move(queueFile(outputDir), id, position);
-    }
-
-    /**
-     * Runs the queue in an output folder on a thread of its own, one run after another, resuming interrupted runs;
-     * only one process runs a queue at a time (the handle completes exceptionally when another does).
-     */
-    public QueueHandle runQueue(Path outputDir, QueueListener listener) {
-        return runQueue(outputDir, null, listener);
-    }
-
-    /** As {@link #runQueue(Path, QueueListener)}, every run on {@code devices} (null: each run's own). */
-    public QueueHandle runQueue(Path outputDir, DeviceSelection devices, QueueListener listener) {
-        return QueueHandle.start(
-                new QueueRunner(queueFile(outputDir), devices, RunStarter.inProcess(discovery, faults)),
-                listener,
-                null);
-    }
-
-    /**
-     * Checks a sweep file and every trial of it (and, as a run's start would, the model and the fit of one trial per
-     * distinct model, data, devices and batch), and queues the trials its queue lacks (as {@code traindeck sweep}
-     * does); when it cannot run, an {@link InvalidConfigException} says every problem, a line each.
-     */
-    public PreparedSweep prepareSweep(Path sweepFile) throws IOException, InvalidConfigException {
-        return prepareSweep(sweepFile, null, m -> LOG.warn("{}", m));
-    }
-
-    /**
-     * As {@link #prepareSweep(Path)}, every trial on {@code devices} (null: the base config's), telling {@code warnings}
-     * what is doubtful but does not stop the sweep.
-     */
-    public PreparedSweep prepareSweep(Path sweepFile, DeviceSelection devices, Consumer<String> warnings)
-            throws IOException, InvalidConfigException {
-        SweepLaunch sweep = SweepLaunch.prepare(sweepFile, warnings, c -> refusals(new ValidationResult(c, List.of())));
-        List<DeviceSelection> shares = sweep.spec().concurrent() > 1 ? sweep.shares(devices, discovery) : List.of();
-        return new PreparedSweep(
-                sweep, sweep.runner(devices, discovery, RunStarter.inProcess(discovery, faults)), shares);
-    }
-
-    /** How a sweep's trials stand now, as its queue says: the results table (best first) and notes on the others. */
-    public SweepReport sweepReport(PreparedSweep sweep) throws IOException {
-        return SweepReport.of(sweep.launch());
-    }
-
-    /**
-     * Runs a prepared sweep's queue on a thread of its own, as many trials at once as the sweep says, each on its own
-     * share of the base config's devices; preparing and running the file again skips finished trials. Trials run at
-     * once train each in a process of its own (their events still reach {@code listener}'s run handles), so a native
-     * crash takes down one trial, which is continued once from its latest checkpoint.
-     */
-    public QueueHandle runSweep(PreparedSweep sweep, QueueListener listener) {
-        return QueueHandle.start(sweep.runner(), listener, sweep.launch().hparams());
-    }
-
-    /** This machine's CPU, memory and GPUs (or why there are none). */
-    public DeviceInventory discoverDevices() {
-        return discovery.discover();
-    }
-
-    /** A new, not yet started, source of device telemetry. */
-    public Telemetry telemetry() {
-        return telemetry(telemetry);
-    }
-
-    /** The same, sampling GPUs and the host every {@code interval} ({@code traindeck devices --watch}). */
-    public Telemetry telemetry(Duration interval) {
-        return telemetry(new TelemetryMonitor.Settings(
-                interval,
-                telemetry.processInterval(),
-                interval,
-                telemetry.firstRestartDelay(),
-                telemetry.maxRestartDelay()));
-    }
-
-    private Telemetry telemetry(TelemetryMonitor.Settings settings) {
-        return new Telemetry(
-                telemetrySmi == null
-                        ? new TelemetryMonitor(NvidiaSmi.system(), new OshiHostProbe(), settings)
-                        : new TelemetryMonitor(telemetrySmi, telemetryProbe, settings));
+    /** This machine's devices and their telemetry. */
+    public Devices devices() {
+        return devices;
     }
 
     /**

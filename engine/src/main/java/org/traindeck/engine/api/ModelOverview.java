@@ -1,8 +1,8 @@
 package org.traindeck.engine.api;
 
 import java.util.List;
+import org.traindeck.engine.api.devices.NcclReport;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.parallel.NcclReport;
 
 /**
  * A model as the app shows it beside its config: each node with its type, inputs, output shape and parameters (the

@@ -7,8 +7,8 @@ import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.sweep.SweepLaunch;
 
 /**
- * A sweep checked and queued, with its runner ready ({@link Engine#prepareSweep}), so that starting it
- * ({@link Engine#runSweep}) touches no file: its name, how many trials it has, how many run at once, where its queue is.
+ * A sweep checked and queued, with its runner ready ({@link Sweeps#prepare}), so that starting it
+ * ({@link Sweeps#run}) touches no file: its name, how many trials it has, how many run at once, where its queue is.
  */
 public final class PreparedSweep {
 

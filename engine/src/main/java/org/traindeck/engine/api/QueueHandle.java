@@ -2,25 +2,26 @@ package org.traindeck.engine.api;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueOutcome;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /** A queue running on its own thread: stop it, and learn how it went. */
 public final class QueueHandle {
 
     private final QueueRunner runner;
-    private final CompletableFuture<QueueRunner.Outcome> completion;
+    private final CompletableFuture<QueueOutcome> completion;
 
-    private QueueHandle(QueueRunner runner, CompletableFuture<QueueRunner.Outcome> completion) {
+    private QueueHandle(QueueRunner runner, CompletableFuture<QueueOutcome> completion) {
         this.runner = runner;
         this.completion = completion;
     }
 
     /** Runs {@code runner}'s queue on a daemon thread; {@code also} (or null) hears of each run before {@code listener}. */
     static QueueHandle start(QueueRunner runner, QueueListener listener, QueueRunner.Listener also) {
-        CompletableFuture<QueueRunner.Outcome> done = new CompletableFuture<>();
+        CompletableFuture<QueueOutcome> done = new CompletableFuture<>();
         Thread thread = new Thread(
                 () -> {
                     try {
@@ -57,7 +58,7 @@ public final class QueueHandle {
     }
 
     /** Completes when the queue has nothing left to run or was stopped; exceptionally when its file cannot be used. */
-    public CompletableFuture<QueueRunner.Outcome> completion() {
+    public CompletableFuture<QueueOutcome> completion() {
         return completion.copy();
     }
 }

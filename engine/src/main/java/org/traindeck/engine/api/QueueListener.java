@@ -1,7 +1,7 @@
 package org.traindeck.engine.api;
 
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 
 /** Hears of each run of a queue, on the queue's own thread. */
 public interface QueueListener {

@@ -2,13 +2,13 @@ package org.traindeck.engine.api;
 
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import org.traindeck.engine.api.devices.NcclReport;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.TrainingListener;
-import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /** One prepared run: what it is, its events, start and stop, and how it ended. */
 public final class RunHandle {

@@ -2,7 +2,7 @@ package org.traindeck.engine.api;
 
 import java.io.IOException;
 import java.util.List;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.sweep.SweepResults;

@@ -4,6 +4,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.devices.GpuInfo;
+import org.traindeck.engine.api.devices.HostInfo;
 
 /**
  * Builds the {@link DeviceInventory}: the host from the OS, GPUs from nvidia-smi, with the OS's list of graphics

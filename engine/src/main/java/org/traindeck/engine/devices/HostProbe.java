@@ -1,6 +1,7 @@
 package org.traindeck.engine.devices;
 
 import java.util.List;
+import org.traindeck.engine.api.devices.HostInfo;
 
 /** The host's facts and load, as the operating system reports them. */
 public interface HostProbe {

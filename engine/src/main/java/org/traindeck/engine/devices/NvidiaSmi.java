@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.events.GpuProcess;
 
 /**

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.events.GpuProcess;
 
 /**

@@ -1,6 +1,7 @@
 package org.traindeck.engine.devices;
 
 import java.util.List;
+import org.traindeck.engine.api.devices.HostInfo;
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
 import oshi.hardware.GlobalMemory;

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.traindeck.engine.api.devices.GpuInfo;
+import org.traindeck.engine.api.devices.HostInfo;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.GpuProcess;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.traindeck.engine.api.devices.NcclReport;
 import org.traindeck.engine.config.NcclConfig;
 
 /**

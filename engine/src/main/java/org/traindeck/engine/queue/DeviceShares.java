@@ -2,10 +2,10 @@ package org.traindeck.engine.queue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.devices.GpuInfo;
 
 /**
  * Cuts a device selection into disjoint shares, one per run trained at once: GPUs [0, 1, 2, 3] in two shares are

@@ -14,6 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueOutcome;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
@@ -21,7 +24,6 @@ import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * Runs a queue's runs until none is left, one after another (or several at once on disjoint device shares):
@@ -40,9 +42,6 @@ public final class QueueRunner {
         /** A run ended, or could not start (then {@code result} is null and the entry's message says why). */
         void ended(QueueEntry entry, RunResult result);
     }
-
-    /** How the queue went: the runs that ended each way in this session, and whether it was stopped. */
-    public record Outcome(int finished, int failed, boolean stopped) {}
 
     private final Path file;
     private final List<DeviceSelection> slots;
@@ -90,7 +89,7 @@ public final class QueueRunner {
         return slots.size();
     }
 
-    public Outcome runAll(Listener listener) throws IOException {
+    public QueueOutcome runAll(Listener listener) throws IOException {
         AtomicInteger finished = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         try (QueueLock ignored = QueueLock.forRunning(file)) {
@@ -122,7 +121,7 @@ public final class QueueRunner {
                 }
             }
         }
-        return new Outcome(finished.get(), failed.get(), stopRequested);
+        return new QueueOutcome(finished.get(), failed.get(), stopRequested);
     }
 
     /** One slot: takes the next waiting run, trains it on the slot's devices, and again, until none waits. */

@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.traindeck.engine.api.queue.QueueEntry;
 
 /**
  * A queue of runs kept in a JSON file in the output folder, so that it outlives the process that runs it. Every

@@ -12,9 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.sweeps.Sweep;
+import org.traindeck.engine.api.sweeps.Trial;
 import org.traindeck.engine.library.MetricsDigest;
 import org.traindeck.engine.library.MetricsDigests;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.sinks.RunFolder;
 
@@ -25,24 +27,6 @@ import org.traindeck.engine.sinks.RunFolder;
 public final class SweepBoard {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** One trial: its values (parameter → value as written), how it stands, and the metric's best and last (NaN: none). */
-    public record Trial(
-            String label,
-            Map<String, String> values,
-            QueueEntry.Status status,
-            double best,
-            double last,
-            Path runDir) {}
-
-    /** A sweep: its name, metric and goal, its parameters in order, and its trials, best first. */
-    public record Sweep(
-            String name,
-            String metric,
-            boolean maximize,
-            List<String> parameters,
-            List<Trial> trials,
-            Path queueFile) {}
 
     private SweepBoard() {}
 

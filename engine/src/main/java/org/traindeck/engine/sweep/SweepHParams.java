@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.sinks.HParamsFiles;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.TfHParams;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * A sweep in TensorBoard's HParams dashboard ({@code tensorboard --logdir OUTPUT_DIR}): the experiment (parameters

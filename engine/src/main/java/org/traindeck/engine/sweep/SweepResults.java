@@ -13,8 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.library.MetricsDigests;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.trials.SupervisedTrial;
 
 /** A sweep's trials with their status and metric, best first, read from the trials' own run folders. */

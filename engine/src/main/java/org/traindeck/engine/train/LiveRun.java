@@ -3,10 +3,11 @@ package org.traindeck.engine.train;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.traindeck.engine.api.devices.NcclReport;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
-import org.traindeck.engine.parallel.NcclReport;
 
 /**
  * A run a queue or a front end follows, wherever it trains: on a thread of this JVM ({@link TrainingRun}) or in a

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.schedule.FixedSchedule;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.OptimizerConfig;

@@ -8,16 +8,16 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.traindeck.engine.api.devices.NcclReport;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.RunEvent;
-import org.traindeck.engine.parallel.NcclReport;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * A sweep trial training in a process of its own, as the sweep sees it: its events (read from the process), stop,

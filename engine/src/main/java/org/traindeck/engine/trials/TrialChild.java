@@ -16,8 +16,8 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.sinks.RunFolder;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * One process of a trial, seen from the sweep: started, read line by line ({@link TrialProtocol}), asked to stop,

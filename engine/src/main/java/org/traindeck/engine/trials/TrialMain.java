@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
@@ -21,7 +22,6 @@ import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.RunEvent;
 import org.traindeck.engine.sinks.JsonlSink;
 import org.traindeck.engine.sinks.RunFolder;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.api.runs.ClassFigures;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.events.MetricNames;
 

@@ -14,6 +14,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.traindeck.engine.api.runs.ClassFigures;
+import org.traindeck.engine.api.runs.Evaluation;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.sinks.RunFolder;
 

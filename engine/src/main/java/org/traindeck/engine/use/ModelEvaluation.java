@@ -9,6 +9,7 @@ import java.util.function.DoubleConsumer;
 import java.util.stream.IntStream;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.api.runs.Evaluation;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;

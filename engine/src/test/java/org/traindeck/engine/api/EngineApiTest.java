@@ -11,15 +11,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueOutcome;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.train.RunResult;
 
 /** What the app does through the API, on real runs: start, watch, finish, read back, resume, and a refused resume. */
 class EngineApiTest {
@@ -53,7 +53,7 @@ class EngineApiTest {
                         .isInstanceOfSatisfying(
                                 MetricEvent.class, m -> assertThat(m.name()).isEqualTo(MetricNames.TRAIN_LOSS)));
 
-        PastRun past = engine.open(run.runDir());
+        PastRun past = engine.pastRuns().open(run.runDir());
         // the folder's own config (paths made absolute there), not the one the app has open
         assertThat(past.config().stages()).isEqualTo(run.config().stages());
         assertThat(past.config().outputDir()).isEqualTo(dir.resolve("runs").toString());
@@ -80,11 +80,11 @@ class EngineApiTest {
                 {"name": "app", "base": "base.json", "parameters": {"stages[0].optimizer.learningRate": [0.001, 0.01]},
                  "metric": "val/loss", "concurrent": 2}
                 """);
-        PreparedSweep sweep = engine.prepareSweep(dir.resolve("sweep.json"));
+        PreparedSweep sweep = engine.sweeps().prepare(dir.resolve("sweep.json"));
         List<String> started = new CopyOnWriteArrayList<>();
         List<String> ended = new CopyOnWriteArrayList<>();
         List<MetricEvent> losses = new CopyOnWriteArrayList<>();
-        QueueHandle handle = engine.runSweep(sweep, new QueueListener() {
+        QueueHandle handle = engine.sweeps().run(sweep, new QueueListener() {
             @Override
             public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
                 started.add(entry.label());
@@ -100,7 +100,7 @@ class EngineApiTest {
                 ended.add(entry.label() + " " + result.status());
             }
         });
-        QueueRunner.Outcome outcome = handle.completion().get(5, TimeUnit.MINUTES);
+        QueueOutcome outcome = handle.completion().get(5, TimeUnit.MINUTES);
 
         assertThat(outcome.finished()).isEqualTo(2);
         assertThat(started).containsExactlyInAnyOrder("app-1", "app-2");

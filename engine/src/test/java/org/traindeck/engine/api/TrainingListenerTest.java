@@ -11,11 +11,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.events.TrainingListener;
-import org.traindeck.engine.train.RunResult;
 
 /** A library user's {@link TrainingListener} hears a real run's moments, in order, each once (issue 34). */
 class TrainingListenerTest {

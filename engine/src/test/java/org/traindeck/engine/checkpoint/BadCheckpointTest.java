@@ -19,13 +19,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.FolderHashes;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /** Every bad checkpoint gets a clear refusal, and a refused resume changes nothing on disk. */

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.library.tfevents.EventFixtures;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /** {@code traindeck compare} of a real TrainDeck run with TensorBoard logs laid out as PyTorch's SummaryWriter writes them. */

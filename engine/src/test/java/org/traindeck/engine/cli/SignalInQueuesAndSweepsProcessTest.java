@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointStore;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
 
 /**

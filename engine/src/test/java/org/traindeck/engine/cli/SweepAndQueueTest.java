@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
 
 /** traindeck sweep and traindeck queue in-process, on real (small) runs and real files. */

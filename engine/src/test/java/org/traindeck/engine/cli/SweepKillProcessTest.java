@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.FolderHashes;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.queue.RunQueue;
 
 /** A sweep killed with SIGKILL in the middle of its second trial, then started again: nothing finished is redone. */

@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.api.devices.HostInfo;
 import org.traindeck.engine.devices.HostProbe;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.faults.FaultPlan;

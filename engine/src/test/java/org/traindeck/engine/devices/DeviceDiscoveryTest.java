@@ -10,6 +10,9 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.devices.GpuInfo;
+import org.traindeck.engine.api.devices.HostInfo;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 

@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.runs.EnergyReport;
 import org.traindeck.engine.devices.energy.EnergyMeter;
-import org.traindeck.engine.devices.energy.EnergyReport;
 
 /** A run's energy from the fake nvidia-smi's recorded stream (GPU 0 at 100.5 W, GPU 1 without power.draw) and a fake powercap folder. */
 class EnergyMeterTest {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import org.traindeck.engine.api.devices.HostInfo;
 
 /**
  * A fake nvidia-smi executable in its own folder, put first on a PATH. It prints canned output: a two-GPU box, or a

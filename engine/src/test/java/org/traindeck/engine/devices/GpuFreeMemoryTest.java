@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.devices.DeviceInventory;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.model.fit.DeviceMemory;
 

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.devices.GpuInfo;
 
 /** An nvidia-smi that lies, floods or hangs: its output is bounded, checked, and the whole process tree is ended. */
 class HostileNvidiaSmiTest {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.events.GpuProcess;
 
 /** nvidia-smi outputs written by hand from its documented CSV format, with the cases real machines produce. */

@@ -14,11 +14,11 @@ import org.traindeck.engine.api.ConfigCheck;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.TrainingListener;
-import org.traindeck.engine.library.RunSummary;
 
 /**
  * The "Using the engine from Java" example of docs/architecture.md compiles against engine.api and trains: its
@@ -40,7 +40,7 @@ class EngineFromJavaExampleTest {
 
         example(myRun);
 
-        List<RunSummary> runs = Engine.local().runs(dir.resolve("runs"));
+        List<RunSummary> runs = Engine.local().pastRuns().list(dir.resolve("runs"));
         assertThat(runs)
                 .singleElement()
                 .satisfies(r -> assertThat(r.status().toString()).isEqualToIgnoringCase("finished"));

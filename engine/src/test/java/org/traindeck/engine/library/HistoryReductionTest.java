@@ -82,7 +82,7 @@ class HistoryReductionTest {
             }
         }
 
-        PastRun past = Engine.local().open(run);
+        PastRun past = Engine.local().pastRuns().open(run);
 
         assertThat(past.history())
                 .hasSizeLessThanOrEqualTo(2 * HistoryReduction.BUCKETS)

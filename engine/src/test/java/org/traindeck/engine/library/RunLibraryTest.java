@@ -11,13 +11,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
+import org.traindeck.engine.api.runs.RunResult;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.sinks.RunStatusSink;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /** An output folder read as a library of runs: listed with their state and metric, and compared. */

@@ -16,6 +16,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
@@ -23,7 +24,6 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
 import org.traindeck.engine.train.Nd4jRuntime;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /**

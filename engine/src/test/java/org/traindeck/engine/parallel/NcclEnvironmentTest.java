@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.traindeck.engine.api.devices.NcclReport;
 import org.traindeck.engine.config.NcclConfig;
 
 /**

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.TestRuns;
+import org.traindeck.engine.api.devices.NcclReport;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
@@ -28,7 +30,6 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.Nd4jRuntime;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 
 /** Data-parallel training on CPU workers: the same code path as GPUs, run here for real. */

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.TestRuns;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.LayerSpec;

@@ -24,6 +24,7 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;

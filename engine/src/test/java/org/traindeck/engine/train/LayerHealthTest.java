@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PastRun;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -115,7 +116,7 @@ class LayerHealthTest {
         // histograms.jsonl: every node with parameters, weights and gradients, at steps 8, 16, 24
         List<String> lines = Files.readAllLines(r.runDir().resolve(HistogramsJsonlSink.FILE));
         assertThat(lines).hasSize(3 * 3 * 2);
-        PastRun past = Engine.local().open(r.runDir());
+        PastRun past = Engine.local().pastRuns().open(r.runDir());
         assertThat(past.histograms()).hasSize(18);
         assertThat(past.histograms()).extracting(HistogramEvent::step).containsOnly(8L, 16L, 24L);
         HistogramEvent w = past.histograms().stream()
@@ -206,7 +207,7 @@ class LayerHealthTest {
                 .allSatisfy(series -> assertThat(series.values())
                         .allSatisfy(x -> assertThat(x).isFinite()));
         for (RunResult r : List.of(v, u)) {
-            List<HistogramEvent> h = Engine.local().open(r.runDir()).histograms();
+            List<HistogramEvent> h = Engine.local().pastRuns().open(r.runDir()).histograms();
             assertThat(h)
                     .as(r.runDir().toString())
                     .isNotEmpty()
@@ -289,7 +290,7 @@ class LayerHealthTest {
         assertThat(r.steps()).isEqualTo(24);
         assertThat(layerMetrics(r.runDir()).get(LayerMetrics.name("a", LayerMetrics.Figure.UPDATE_RATIO)))
                 .containsOnlyKeys(24L);
-        assertThat(Engine.local().open(r.runDir()).histograms())
+        assertThat(Engine.local().pastRuns().open(r.runDir()).histograms())
                 .isNotEmpty()
                 .allSatisfy(h -> assertThat(h.step()).isEqualTo(24));
     }
@@ -303,7 +304,7 @@ class LayerHealthTest {
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(layerMetrics(r.runDir())).isEmpty();
         assertThat(Files.exists(r.runDir().resolve(HistogramsJsonlSink.FILE))).isFalse();
-        assertThat(Engine.local().open(r.runDir()).histograms()).isEmpty();
+        assertThat(Engine.local().pastRuns().open(r.runDir()).histograms()).isEmpty();
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.function.LongToDoubleFunction;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.config.RunConfig;

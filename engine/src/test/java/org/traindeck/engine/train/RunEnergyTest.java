@@ -12,15 +12,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.runs.EnergyReport;
+import org.traindeck.engine.api.runs.RunResult;
+import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.devices.energy.EnergyReport;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.library.RunSummary;
 
 /**
  * A real short CPU run measures its energy from the powercap folder it is given, by stage, or says why it cannot: in
@@ -66,7 +67,7 @@ class RunEnergyTest {
         assertThat(result.lastMetrics().get("energy/cpu_wh")).isCloseTo(1.0, within(1e-9));
         assertThat(Files.readString(result.runDir().resolve("metrics.jsonl"))).contains("\"energy/cpu_wh\"");
         assertThat(Files.readString(result.runDir().resolve("train.log"))).contains("energy: cpu 1.0 Wh");
-        List<RunSummary> runs = Engine.local().runs(dir.resolve("out"));
+        List<RunSummary> runs = Engine.local().pastRuns().list(dir.resolve("out"));
         assertThat(runs).singleElement().satisfies(r -> {
             assertThat(r.energyWh()).isCloseTo(1.0, within(1e-9));
             assertThat(r.energyNote()).isNull();
@@ -106,7 +107,7 @@ class RunEnergyTest {
         RunResult result = run.runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
-        EnergyReport energy = Engine.local().energy(result.runDir());
+        EnergyReport energy = Engine.local().pastRuns().energy(result.runDir());
         assertThat(energy.total()).isCloseTo(2.0, within(1e-9));
         assertThat(energy.stages()).extracting(EnergyReport.StageEnergy::stage).containsExactly("warm", "main");
         assertThat(energy.stages().get(0).wattHours()).isCloseTo(0.0, within(1e-9));
@@ -133,13 +134,15 @@ class RunEnergyTest {
                         "energy: n/a (no RAPL counters or GPU power readings): cpu: cannot be measured here: there is no "
                                 + dir.resolve("no-powercap"));
         // the reason is a value: the folder's energy record, the runs table and the end-of-run line say it
-        EnergyReport energy = Engine.local().energy(result.runDir());
+        EnergyReport energy = Engine.local().pastRuns().energy(result.runDir());
         assertThat(energy.unavailable()).isEqualTo("no RAPL counters or GPU power readings");
         assertThat(energy.summary()).isEqualTo("energy: n/a (no RAPL counters or GPU power readings)");
-        assertThat(Engine.local().runs(dir.resolve("out"))).singleElement().satisfies(r -> {
-            assertThat(r.energyWh()).isNaN();
-            assertThat(r.energyNote()).isEqualTo("no RAPL counters or GPU power readings");
-            assertThat(r.energyText()).isEqualTo("n/a (no RAPL counters or GPU power readings)");
-        });
+        assertThat(Engine.local().pastRuns().list(dir.resolve("out")))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.energyWh()).isNaN();
+                    assertThat(r.energyNote()).isEqualTo("no RAPL counters or GPU power readings");
+                    assertThat(r.energyText()).isEqualTo("n/a (no RAPL counters or GPU power readings)");
+                });
     }
 }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
@@ -91,7 +92,7 @@ class SamplePredictionsTest {
                         "sample predictions: validation examples [", "sample predictions: 4 example(s) predicted in ");
 
         // the run opened from its folder later shows the same predictions, pictures and all
-        List<SamplesEvent> past = Engine.local().open(run.dir).samples();
+        List<SamplesEvent> past = Engine.local().pastRuns().open(run.dir).samples();
         assertThat(past).hasSize(2);
         assertThat(past.get(1).step()).isEqualTo(run.samples.get(1).step());
         assertThat(past.get(1).samples()).isEqualTo(run.samples.get(1).samples());

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.TestRuns;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;

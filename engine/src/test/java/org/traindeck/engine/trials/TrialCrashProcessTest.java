@@ -18,18 +18,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueOutcome;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.faults.FaultPlan;
-import org.traindeck.engine.queue.QueueEntry;
 import org.traindeck.engine.queue.QueueRunner;
 import org.traindeck.engine.queue.RunQueue;
 import org.traindeck.engine.queue.RunStarter;
 import org.traindeck.engine.sweep.SweepLaunch;
 import org.traindeck.engine.sweep.SweepResults;
 import org.traindeck.engine.train.LiveRun;
-import org.traindeck.engine.train.RunResult;
 
 /**
  * Concurrent sweep trials each train in a JVM of their own: a trial whose process is killed (SIGKILL) or crashes
@@ -57,7 +58,7 @@ class TrialCrashProcessTest {
     /** The sweep run on a thread of this JVM (the sweep's process); its trials in processes of their own. */
     private record Running(
             SweepLaunch launch,
-            CompletableFuture<QueueRunner.Outcome> outcome,
+            CompletableFuture<QueueOutcome> outcome,
             Map<String, Long> pids,
             List<LifecycleEvent> rewinds) {}
 
@@ -70,7 +71,7 @@ class TrialCrashProcessTest {
                 processes);
         Map<String, Long> pids = new ConcurrentHashMap<>();
         List<LifecycleEvent> rewinds = new CopyOnWriteArrayList<>();
-        CompletableFuture<QueueRunner.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<QueueOutcome> outcome = CompletableFuture.supplyAsync(() -> {
             try {
                 return runner.runAll(new QueueRunner.Listener() {
                     @Override
@@ -155,7 +156,7 @@ class TrialCrashProcessTest {
         long otherPid = sweep.pids().get("kill-2");
         child.destroyForcibly();
 
-        QueueRunner.Outcome outcome = sweep.outcome().get(300, TimeUnit.SECONDS);
+        QueueOutcome outcome = sweep.outcome().get(300, TimeUnit.SECONDS);
         List<QueueEntry> done = entries(queue);
         assertThat(done)
                 .extracting(QueueEntry::status)
@@ -204,7 +205,7 @@ class TrialCrashProcessTest {
         processes.onCrash(crashes::add);
         Running sweep = run(sweepFile, processes);
 
-        QueueRunner.Outcome outcome = sweep.outcome().get(300, TimeUnit.SECONDS);
+        QueueOutcome outcome = sweep.outcome().get(300, TimeUnit.SECONDS);
         List<QueueEntry> done = entries(sweep.launch().queueFile());
         assertThat(done)
                 .extracting(QueueEntry::status)

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.traindeck.engine.api.runs.ClassFigures;
 import org.traindeck.engine.config.Task;
 
 /** The evaluation's figures on sets small enough to work out by hand (the numbers in the comments). */

@@ -36,7 +36,7 @@ final class CheckpointsCommand implements Callable<Integer> {
         }
         List<Checkpoint.Listed> all;
         try {
-            all = cli.engine().checkpoints(runDir);
+            all = cli.engine().pastRuns().checkpoints(runDir);
         } catch (IOException e) {
             err.println("error: cannot list " + runDir + ": " + e.getMessage());
             return ExitCodes.RUN_FAILED;

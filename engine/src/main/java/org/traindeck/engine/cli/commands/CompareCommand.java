@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.traindeck.engine.api.TensorBoardRuns;
+import org.traindeck.engine.api.library.ImportedRun;
+import org.traindeck.engine.api.library.TagMapping;
 import org.traindeck.engine.library.RunComparison;
-import org.traindeck.engine.library.tfevents.ImportedRun;
-import org.traindeck.engine.library.tfevents.TagMapping;
 import org.traindeck.engine.sinks.RunFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -76,7 +76,9 @@ final class CompareCommand implements Callable<Integer> {
         }
         RunComparison.Result r;
         try {
-            r = imported.isEmpty() ? cli.engine().compare(dirs) : TensorBoardRuns.compare(dirs, imported, mapping);
+            r = imported.isEmpty()
+                    ? cli.engine().pastRuns().compare(dirs)
+                    : TensorBoardRuns.compare(dirs, imported, mapping);
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return ExitCodes.INVALID_INPUT;

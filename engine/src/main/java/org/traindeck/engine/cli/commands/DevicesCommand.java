@@ -18,9 +18,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.Telemetry;
-import org.traindeck.engine.devices.DeviceInventory;
-import org.traindeck.engine.devices.GpuInfo;
-import org.traindeck.engine.devices.HostInfo;
+import org.traindeck.engine.api.devices.DeviceInventory;
+import org.traindeck.engine.api.devices.GpuInfo;
+import org.traindeck.engine.api.devices.HostInfo;
 import org.traindeck.engine.events.GpuProcess;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
@@ -76,7 +76,7 @@ final class DevicesCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
-        DeviceInventory inventory = engine.discoverDevices();
+        DeviceInventory inventory = engine.devices().discover();
         if (json) {
             try {
                 printJson(inventory);
@@ -165,7 +165,7 @@ final class DevicesCommand implements Callable<Integer> {
     /** Streams a line per device every interval until interrupted (Ctrl-C) or {@code samples} lines per device. */
     void watch(Duration interval, long samples) throws InterruptedException {
         Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
-        try (Telemetry monitor = engine.telemetry(interval)) {
+        try (Telemetry monitor = engine.devices().telemetry(interval)) {
             monitor.subscribeLossless(e -> {
                 if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
                     latest.computeIfAbsent(t.device(), d -> new ConcurrentHashMap<>())

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.traindeck.engine.api.runs.ClassFigures;
+import org.traindeck.engine.api.runs.Evaluation;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.use.ClassFigures;
-import org.traindeck.engine.use.Evaluation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -53,7 +53,7 @@ final class EvaluateCommand implements Callable<Integer> {
         PrintStream err = cli.err();
         Evaluation e;
         try {
-            e = cli.engine().evaluate(target, data, ema, done -> {});
+            e = cli.engine().trainedModels().evaluate(target, data, ema, done -> {});
         } catch (CheckpointException ex) {
             err.println("error: " + ex.getMessage());
             return ExitCodes.INVALID_INPUT;

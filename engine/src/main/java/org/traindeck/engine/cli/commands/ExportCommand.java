@@ -50,7 +50,8 @@ final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
-            WeightsExport.Written w = cli.engine().export(source, ExportFormat.parse(format), ema, out, force);
+            WeightsExport.Written w =
+                    cli.engine().trainedModels().export(source, ExportFormat.parse(format), ema, out, force);
             cli.out()
                     .println(String.format(
                             Locale.ROOT,

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import org.traindeck.engine.api.RunHandle;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.runs.RunResult;
 
 /**
  * One run trained in the foreground, as {@code train} and {@code resume} do: its progress, a line when it ends, and
@@ -83,7 +83,7 @@ final class ForegroundRun {
     /** The run's energy as its folder records it, by stage, or why it could not be measured: the last line said. */
     private String energyLine(RunResult result) {
         try {
-            return cli.engine().energy(result.runDir()).summary();
+            return cli.engine().pastRuns().energy(result.runDir()).summary();
         } catch (IOException e) {
             return "energy: n/a (its record cannot be read: " + e.getMessage() + ")";
         }

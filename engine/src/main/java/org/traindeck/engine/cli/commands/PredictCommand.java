@@ -171,7 +171,7 @@ final class PredictCommand implements Callable<Integer> {
         PrintStream stdout = cli.out();
         // the prompt is printed with the first character drawn, so that a refused prompt prints nothing on stdout
         boolean[] started = {false};
-        PredictionReport report = cli.engine().predict(request, piece -> {
+        PredictionReport report = cli.engine().trainedModels().predict(request, piece -> {
             if (!started[0]) {
                 stdout.print(prompt);
                 started[0] = true;

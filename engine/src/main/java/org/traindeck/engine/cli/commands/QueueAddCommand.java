@@ -6,11 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.traindeck.engine.api.Configs;
-import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.RunQueues;
+import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.queue.QueueEntry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -57,10 +57,10 @@ final class QueueAddCommand implements Callable<Integer> {
         }
         for (int i = 0; i < checked.size(); i++) {
             RunConfig c = checked.get(i).config();
-            QueueEntry e = cli.engine().enqueue(checked.get(i), Path.of(configs.get(i)));
+            QueueEntry e = cli.engine().queue().add(checked.get(i), Path.of(configs.get(i)));
             cli.out()
                     .println("queued #" + e.id() + " " + e.label() + " in "
-                            + Engine.queueFile(output == null ? c.outputPath() : QueueCommand.outputDir(output)));
+                            + RunQueues.file(output == null ? c.outputPath() : QueueCommand.outputDir(output)));
         }
         return ExitCodes.OK;
     }

@@ -12,9 +12,9 @@ import java.util.function.Function;
 import org.traindeck.engine.api.QueueHandle;
 import org.traindeck.engine.api.QueueListener;
 import org.traindeck.engine.api.RunHandle;
-import org.traindeck.engine.queue.QueueEntry;
-import org.traindeck.engine.queue.QueueRunner;
-import org.traindeck.engine.train.RunResult;
+import org.traindeck.engine.api.queue.QueueEntry;
+import org.traindeck.engine.api.queue.QueueOutcome;
+import org.traindeck.engine.api.runs.RunResult;
 
 /**
  * Runs a queue in the foreground as {@code traindeck train} runs one config: progress of each run, a line when each
@@ -49,7 +49,7 @@ final class QueueExecution implements QueueListener {
      * @param stopLimit  how long a signal waits for the runs' stop checkpoints
      * @param again      how the user continues after a stop ("run the queue again")
      */
-    static QueueRunner.Outcome run(
+    static QueueOutcome run(
             Function<QueueListener, QueueHandle> start,
             boolean oneAtATime,
             Duration stopLimit,

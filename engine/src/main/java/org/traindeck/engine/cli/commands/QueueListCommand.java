@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.RunQueues;
+import org.traindeck.engine.api.queue.QueueEntry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -31,9 +32,9 @@ final class QueueListCommand implements Callable<Integer> {
 
     /** Prints the queue in {@code dir}, as {@code queue move} does after a move. */
     static void print(Engine engine, Path dir, PrintStream out) throws IOException {
-        List<QueueEntry> entries = engine.queue(dir);
+        List<QueueEntry> entries = engine.queue().entries(dir);
         if (entries.isEmpty()) {
-            out.println("the queue in " + Engine.queueFile(dir) + " is empty");
+            out.println("the queue in " + RunQueues.file(dir) + " is empty");
         }
         for (QueueEntry e : entries) {
             out.println(String.format(

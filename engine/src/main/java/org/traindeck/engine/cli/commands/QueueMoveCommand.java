@@ -31,7 +31,7 @@ final class QueueMoveCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path dir = QueueCommand.outputDir(output);
-        cli.engine().moveInQueue(dir, id, position - 1);
+        cli.engine().queue().move(dir, id, position - 1);
         QueueListCommand.print(cli.engine(), dir, cli.out());
         return ExitCodes.OK;
     }

@@ -3,8 +3,8 @@ package org.traindeck.engine.cli.commands;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.queue.QueueEntry;
+import org.traindeck.engine.api.RunQueues;
+import org.traindeck.engine.api.queue.QueueEntry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,9 +30,9 @@ final class QueueRemoveCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path dir = QueueCommand.outputDir(output);
-        QueueEntry e = cli.engine().removeFromQueue(dir, id);
+        QueueEntry e = cli.engine().queue().remove(dir, id);
         cli.out()
-                .println("removed #" + e.id() + " " + e.label() + " from " + Engine.queueFile(dir)
+                .println("removed #" + e.id() + " " + e.label() + " from " + RunQueues.file(dir)
                         + (e.runDir() == null ? "" : " (its run folder " + e.runDir() + " stays)"));
         return ExitCodes.OK;
     }

@@ -3,9 +3,9 @@ package org.traindeck.engine.cli.commands;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.traindeck.engine.api.Engine;
+import org.traindeck.engine.api.RunQueues;
+import org.traindeck.engine.api.queue.QueueOutcome;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.queue.QueueRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -30,17 +30,17 @@ final class QueueRunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path dir = QueueCommand.outputDir(output);
-        long waiting = cli.engine().queue(dir).stream()
+        long waiting = cli.engine().queue().entries(dir).stream()
                 .filter(e -> !e.status().isDone())
                 .count();
         if (waiting == 0) {
             cli.out()
-                    .println("nothing to run in " + Engine.queueFile(dir)
+                    .println("nothing to run in " + RunQueues.file(dir)
                             + " (traindeck queue add CONFIG... to add runs)");
             return ExitCodes.OK;
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(
-                listener -> cli.engine().runQueue(dir, devices, listener),
+        QueueOutcome outcome = QueueExecution.run(
+                listener -> cli.engine().queue().run(dir, devices, listener),
                 true,
                 cli.stopLimit(),
                 "run the queue again (traindeck queue run" + (output == null ? "" : " --output " + output) + ")",

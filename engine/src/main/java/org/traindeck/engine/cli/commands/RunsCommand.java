@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.traindeck.engine.devices.energy.EnergyReport;
-import org.traindeck.engine.library.RunSummary;
+import org.traindeck.engine.api.runs.EnergyReport;
+import org.traindeck.engine.api.runs.RunSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -58,7 +58,7 @@ final class RunsCommand implements Callable<Integer> {
         }
         List<RunSummary> runs;
         try {
-            runs = cli.engine().runs(dir);
+            runs = cli.engine().pastRuns().list(dir);
         } catch (IOException e) {
             cli.err().println("error: " + e.getMessage());
             return ExitCodes.INVALID_INPUT;

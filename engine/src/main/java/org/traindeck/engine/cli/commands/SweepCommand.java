@@ -7,8 +7,8 @@ import java.util.concurrent.Callable;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.PreparedSweep;
 import org.traindeck.engine.api.SweepReport;
+import org.traindeck.engine.api.queue.QueueOutcome;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.queue.QueueRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -43,7 +43,7 @@ final class SweepCommand implements Callable<Integer> {
         Engine engine = cli.engine();
         PrintStream out = cli.out();
         PrintStream err = cli.err();
-        PreparedSweep sweep = engine.prepareSweep(file, devices, m -> err.println("warning: " + m));
+        PreparedSweep sweep = engine.sweeps().prepare(file, devices, m -> err.println("warning: " + m));
         out.println("sweep " + sweep.name() + ": " + sweep.trials() + " trial(s), queue " + sweep.queueFile());
         if (!sweep.shares().isEmpty()) {
             out.println("trials at once: " + sweep.shares().size() + ", on "
@@ -53,14 +53,14 @@ final class SweepCommand implements Callable<Integer> {
                                     .map(DeviceSelection::describe)
                                     .toList()));
         }
-        QueueRunner.Outcome outcome = QueueExecution.run(
-                listener -> engine.runSweep(sweep, listener),
+        QueueOutcome outcome = QueueExecution.run(
+                listener -> engine.sweeps().run(sweep, listener),
                 sweep.shares().size() <= 1,
                 cli.stopLimit(),
                 "run the sweep again (traindeck sweep " + file + ")",
                 out,
                 err);
-        SweepReport report = engine.sweepReport(sweep);
+        SweepReport report = engine.sweeps().report(sweep);
         out.println();
         out.print(report.table());
         report.notes().forEach(out::println);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.api.runs.EnergyReport;
 
 /**
  * A run's energy as its folder keeps it, so that the runs table can say it, reasons included: {@code {"wattHours":

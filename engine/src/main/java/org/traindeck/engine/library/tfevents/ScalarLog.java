@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.traindeck.engine.api.library.TagSeries;
 
 /**
  * Scalar points gathered from the events of one run's files, with restarts applied as TensorBoard applies them: an

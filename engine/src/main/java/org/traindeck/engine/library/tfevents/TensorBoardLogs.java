@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.traindeck.engine.api.library.ImportedRun;
 import org.traindeck.engine.library.tfevents.ProtoInput.Malformed;
 
 /**

@@ -2,9 +2,9 @@ package org.traindeck.engine.model.fit;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.traindeck.engine.api.devices.GpuInfo;
+import org.traindeck.engine.api.devices.HostInfo;
 import org.traindeck.engine.config.DeviceSelection;
-import org.traindeck.engine.devices.GpuInfo;
-import org.traindeck.engine.devices.HostInfo;
 
 /**
  * Memory one device offers a run, and how many model replicas share it: the CPU's workers all live in this one

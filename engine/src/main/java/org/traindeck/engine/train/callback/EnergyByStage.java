@@ -2,8 +2,8 @@ package org.traindeck.engine.train.callback;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.traindeck.engine.api.runs.EnergyReport.StageEnergy;
 import org.traindeck.engine.devices.energy.EnergyMeter;
-import org.traindeck.engine.devices.energy.EnergyReport.StageEnergy;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingState;

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.outputs.Sampling;
-import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
 

@@ -1,4 +1,4 @@
-package org.traindeck.engine.devices;
+package org.traindeck.engine.api.devices;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package org.traindeck.engine.use;
+package org.traindeck.engine.api.runs;
 
 /**
  * One class's figures in an evaluation. {@code precision}, {@code recall}, {@code f1} and {@code iou} are NaN where

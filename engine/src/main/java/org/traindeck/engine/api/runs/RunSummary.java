@@ -1,7 +1,6 @@
-package org.traindeck.engine.library;
+package org.traindeck.engine.api.runs;
 
 import java.nio.file.Path;
-import org.traindeck.engine.devices.energy.EnergyReport;
 
 /**
  * One run of a run library, read from its own folder.

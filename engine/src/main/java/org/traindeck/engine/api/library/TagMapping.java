@@ -1,4 +1,4 @@
-package org.traindeck.engine.library.tfevents;
+package org.traindeck.engine.api.library;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

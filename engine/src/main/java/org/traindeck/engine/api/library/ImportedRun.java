@@ -1,4 +1,4 @@
-package org.traindeck.engine.library.tfevents;
+package org.traindeck.engine.api.library;
 
 import java.nio.file.Path;
 import java.util.HashSet;

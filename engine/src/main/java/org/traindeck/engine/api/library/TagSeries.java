@@ -1,4 +1,4 @@
-package org.traindeck.engine.library.tfevents;
+package org.traindeck.engine.api.library;
 
 /**
  * One tag's points as the files hold them after restarts are applied, in the order written: steps, wall times

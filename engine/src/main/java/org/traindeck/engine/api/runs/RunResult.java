@@ -1,4 +1,4 @@
-package org.traindeck.engine.train;
+package org.traindeck.engine.api.runs;
 
 import java.nio.file.Path;
 import java.util.Map;

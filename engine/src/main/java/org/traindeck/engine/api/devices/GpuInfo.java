@@ -1,4 +1,4 @@
-package org.traindeck.engine.devices;
+package org.traindeck.engine.api.devices;
 
 /**
  * One NVIDIA GPU as nvidia-smi reports it. A value the driver does not give ([N/A], [Not Supported], MIG slices'
@@ -20,7 +20,7 @@ public record GpuInfo(
         return "gpu" + index;
     }
 
-    GpuInfo withMemoryTotal(Long total) {
+    public GpuInfo withMemoryTotal(Long total) {
         return new GpuInfo(index, uuid, name, pciBusId, total, memoryUsedMiB, utilizationPct, temperatureC, powerW);
     }
 }

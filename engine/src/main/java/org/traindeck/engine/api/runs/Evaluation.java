@@ -1,4 +1,4 @@
-package org.traindeck.engine.use;
+package org.traindeck.engine.api.runs;
 
 import java.nio.file.Path;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package org.traindeck.engine.devices.energy;
+package org.traindeck.engine.api.runs;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

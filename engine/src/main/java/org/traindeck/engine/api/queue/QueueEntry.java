@@ -1,4 +1,4 @@
-package org.traindeck.engine.queue;
+package org.traindeck.engine.api.queue;
 
 import java.nio.file.Path;
 

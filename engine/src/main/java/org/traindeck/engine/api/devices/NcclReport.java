@@ -1,4 +1,4 @@
-package org.traindeck.engine.parallel;
+package org.traindeck.engine.api.devices;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package org.traindeck.engine.devices;
+package org.traindeck.engine.api.devices;
 
 /** The machine's CPU and memory. */
 public record HostInfo(
