@@ -139,7 +139,7 @@ final class EngineBench {
     static Measured measure(RunConfig config, int samples) throws Exception {
         int epochs = config.stages().get(0).epochs();
         long t0 = System.nanoTime();
-        TrainingRun run = TrainingRun.prepare(config);
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
         long t1 = System.nanoTime();
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         double[] lastLoss = {Double.NaN};

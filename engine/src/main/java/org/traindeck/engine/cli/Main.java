@@ -173,7 +173,7 @@ public final class Main {
             // the model is checked against the data and the devices' memory there, once, after ND4J is set up as for
             // the run
             // the overrides change devices and the cluster only: the file's lines still locate everything else
-            run = engine.prepare(new ValidationResult(config, List.of(), parsed.locations()));
+            run = engine.openRun(new ValidationResult(config, List.of(), parsed.locations()));
         } catch (InvalidConfigException e) {
             e.problems().forEach(p -> err.println("error: " + p));
             err.println(file + ": nothing was run");
