@@ -144,7 +144,7 @@ public final class Engine {
 
     /**
      * This engine, telling {@code work} each time it compiles a model or reads a dataset: for a summary, a check, or a
-     * run it prepares and starts (a test's counter: a Start does each once).
+     * run it opens and starts (a test's counter: a Start does each once).
      */
     public Engine telling(StartWork work) {
         return new Engine(discovery, telemetry, telemetrySmi, telemetryProbe, faults, work);

@@ -51,7 +51,7 @@ final class Trainer {
     private final DevicePlacement placement;
     private final ResumePoint resume;
     private final boolean cuda;
-    private final Consumer<ComputationGraph> prepareModel;
+    private final Consumer<ComputationGraph> onEveryModel;
     private final TierChain.StrategyFactory strategies;
     private PreparedStart start;
     private StartWork work = StartWork.NONE;
@@ -63,7 +63,7 @@ final class Trainer {
 
     /**
      * @param faults       a test's faults ({@link TrainingFaults#NONE} in production)
-     * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
+     * @param onEveryModel what TrainDeck does to every model it trains, replicas and rebuilt models included
      * @param strategies   null for the real step strategies; tests pass fakes
      */
     Trainer(
@@ -74,7 +74,7 @@ final class Trainer {
             TrainingFaults faults,
             ResumePoint resume,
             boolean cuda,
-            Consumer<ComputationGraph> prepareModel,
+            Consumer<ComputationGraph> onEveryModel,
             TierChain.StrategyFactory strategies) {
         this.config = config;
         this.state = state;
@@ -84,7 +84,7 @@ final class Trainer {
         state.faults = faults;
         this.resume = resume;
         this.cuda = cuda;
-        this.prepareModel = prepareModel;
+        this.onEveryModel = onEveryModel;
         this.strategies = strategies;
     }
 
@@ -134,7 +134,7 @@ final class Trainer {
         }
         start = null; // the configuration now belongs to the network
         startingWeights = fresh && model.init() != null ? StartingWeightsStep.load(config, first, net, events) : null;
-        prepareModel.accept(net);
+        onEveryModel.accept(net);
         networkStart = first;
         fingerprint = ConfigWriter.modelJson(KernelChoices.withoutChoices(model)) + "|" + dataShape(data.train());
         lossPositions = LossPositions.of(data.train());
@@ -178,7 +178,7 @@ final class Trainer {
             events.lifecycle(LifecycleEvent.Kind.RUN_FINISHED, done);
             return new Ending(RunResult.Status.FINISHED, done);
         }
-        try (TierChain tiers = new TierChain(config, placement, events, callbacks, cuda, prepareModel, strategies)) {
+        try (TierChain tiers = new TierChain(config, placement, events, callbacks, cuda, onEveryModel, strategies)) {
             OptimizerConfig previous =
                     firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
             for (int s = firstStage; s < stages.size(); s++) {
@@ -289,7 +289,7 @@ final class Trainer {
         ComputationGraph converted = setup.inPrecision(net, stage);
         if (converted != net) {
             net = converted;
-            prepareModel.accept(net);
+            onEveryModel.accept(net);
         }
         return plan;
     }
