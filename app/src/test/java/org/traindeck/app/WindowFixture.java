@@ -56,7 +56,7 @@ final class WindowFixture {
 
     /** Trains a config to its end through the engine's API, as the window does. */
     static RunResult train(Path config) throws Exception {
-        RunHandle run = Engine.local().prepare(Configs.load(config).orThrow());
+        RunHandle run = Engine.local().openRun(Configs.load(config).orThrow());
         run.start();
         return run.completion().get(5, TimeUnit.MINUTES);
     }

@@ -122,10 +122,10 @@ final class EngineBench {
 
     /**
      * What a TrainDeck run gave: samples/s over the epochs after the first, the last epoch's mean training loss, and
-     * its fixed costs: preparing the run (folder, files, devices) and the time of the run outside its epochs
-     * (loading data, building the model, the final checkpoint).
+     * its fixed costs: opening the run ({@link TrainingRun#open}: devices, the data read, the model compiled, folder and
+     * files) and the time of the run outside its epochs (the network built, the final checkpoint).
      */
-    record Measured(double samplesPerSecond, double finalLoss, double prepareSeconds, double outsideEpochsSeconds) {}
+    record Measured(double samplesPerSecond, double finalLoss, double openSeconds, double outsideEpochsSeconds) {}
 
     static Measured measure(Workload w, Path out, String devices) throws Exception {
         return measure(w, out, devices, true);
@@ -139,7 +139,7 @@ final class EngineBench {
     static Measured measure(RunConfig config, int samples) throws Exception {
         int epochs = config.stages().get(0).epochs();
         long t0 = System.nanoTime();
-        TrainingRun run = TrainingRun.prepare(config);
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
         long t1 = System.nanoTime();
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         double[] lastLoss = {Double.NaN};
@@ -226,14 +226,14 @@ final class EngineBench {
         double[] td = new double[pairs];
         double[] bare = new double[pairs];
         double[] ratios = new double[pairs];
-        double[] prepare = new double[pairs];
+        double[] open = new double[pairs];
         double[] outside = new double[pairs];
         for (int i = 0; i < pairs; i++) {
             bare[i] = bareDl4j(w, out.resolve("bare" + i));
             Measured m = measure(w, out.resolve("td" + i), "cpu");
             td[i] = m.samplesPerSecond();
             ratios[i] = td[i] / bare[i];
-            prepare[i] = m.prepareSeconds() * 1000;
+            open[i] = m.openSeconds() * 1000;
             outside[i] = m.outsideEpochsSeconds() * 1000;
         }
         Stats r = Stats.of(ratios);
@@ -247,7 +247,7 @@ final class EngineBench {
         report.add(
                 "engine overhead",
                 w.name() + ", fixed costs per run",
-                "prepare " + Stats.of(prepare).format("ms", 0) + "; data, model and final checkpoint "
+                "open (data read, model compiled) " + Stats.of(open).format("ms", 0) + "; network and final checkpoint "
                         + Stats.of(outside).format("ms", 0),
                 "not in the ratio above",
                 "—",

@@ -86,7 +86,7 @@ final class LoaderBench {
 
     /** Samples/s and ms per step of the second epoch (the first warms up the JIT and ND4J). */
     private static double[] train(RunConfig config, int samples) throws Exception {
-        TrainingRun run = TrainingRun.prepare(config);
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         run.subscribe(
                 e -> {

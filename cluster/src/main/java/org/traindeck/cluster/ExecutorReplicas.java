@@ -46,7 +46,7 @@ final class ExecutorReplicas {
      * ("" when the same), and what keeps it from training ("" when nothing): data files it does not see as the driver
      * does, or data it cannot load. A foreign build is said before anything is loaded with it.
      */
-    static Tuple3<String, String, String> prepare(
+    static Tuple3<String, String, String> loadAndReport(
             String driverBuild,
             BuildIdentity.Source ownBuild,
             String runId,

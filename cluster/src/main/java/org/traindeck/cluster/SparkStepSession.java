@@ -242,7 +242,7 @@ final class SparkStepSession implements DistributedSession {
         BuildIdentity.Source own = executorBuild;
         List<Integer> slots = IntStream.range(0, spec.executors()).boxed().toList();
         JavaFutureAction<List<Tuple3<String, String, String>>> job = sc.parallelize(slots, slots.size())
-                .map(i -> ExecutorReplicas.prepare(
+                .map(i -> ExecutorReplicas.loadAndReport(
                         expected, own, runId, change, json.value(), shardData.value(), lossOnly, oneDnn))
                 .collectAsync();
         List<Tuple3<String, String, String>> ready;

@@ -131,9 +131,10 @@ class ClusterTrainingTest {
     @Test
     @Order(1)
     void twoExecutorsTrainExactlyAsOneDeviceAtTheGlobalBatch() throws Exception {
-        RunResult one = TrainingRun.prepare(config("one", 48, "{}")).runHere();
-        RunResult two =
-                TrainingRun.prepare(config("two", 24, clusterParallel())).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config("one", 48, "{}")))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(config("two", 24, clusterParallel())))
+                .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -177,9 +178,10 @@ class ClusterTrainingTest {
     @Test
     @Order(1)
     void aTwoStageRunStartsItsExecutorsOnceAndTrainsExactlyAsOneDevice() throws Exception {
-        RunResult one = TrainingRun.prepare(twoStages("one-2s", 96, "{}")).runHere();
-        RunResult two =
-                TrainingRun.prepare(twoStages("two-2s", 48, clusterParallel())).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoStages("one-2s", 96, "{}")))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(twoStages("two-2s", 48, clusterParallel())))
+                .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -199,9 +201,9 @@ class ClusterTrainingTest {
     @Test
     @Order(2)
     void anExecutorKilledMidRunEndsTheRunWithTheMachineNamedAndItResumesExactlyOnOneMachine() throws Exception {
-        RunResult reference =
-                TrainingRun.prepare(config("reference", 128, 2, "{}")).runHere();
-        TrainingRun run = TrainingRun.prepare(config("killed", 64, 2, clusterParallel()));
+        RunResult reference = TrainingRun.open(TrainingRun.Request.of(config("reference", 128, 2, "{}")))
+                .runHere();
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("killed", 64, 2, clusterParallel())));
         run.start();
         await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
         List<ProcessHandle> executors = cluster.executors();
@@ -232,7 +234,7 @@ class ClusterTrainingTest {
     @Order(3)
     void aStuckExecutorEndsTheRunAtTheStepDeadlineWithTheMachineNamed() throws Exception {
         // stepTimeoutSeconds 45: the step's own deadline is 30 s (the first step, which loads ND4J, fits in it)
-        TrainingRun run = TrainingRun.prepare(config("stuck", 64, 2, clusterParallel()));
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("stuck", 64, 2, clusterParallel())));
         run.start();
         await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
         List<ProcessHandle> executors = cluster.executors();
@@ -275,7 +277,8 @@ class ClusterTrainingTest {
         String driverOnly = "/proc/self/cwd/" + relative.toString().replace('\\', '/');
         assertThat(Path.of(driverOnly)).as("the driver's view").exists();
 
-        RunResult failed = TrainingRun.prepare(config(dir, "driver-only", 24, 1, clusterParallel(), driverOnly))
+        RunResult failed = TrainingRun.open(
+                        TrainingRun.Request.of(config(dir, "driver-only", 24, 1, clusterParallel(), driverOnly)))
                 .runHere();
 
         assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
@@ -294,7 +297,7 @@ class ClusterTrainingTest {
     @Test
     @Order(5)
     void aMasterThatDiesEndsTheRunWithTheMasterNamed() throws Exception {
-        TrainingRun run = TrainingRun.prepare(config("master-lost", 64, 2, clusterParallel()));
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("master-lost", 64, 2, clusterParallel())));
         run.start();
         await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
         long killedAt = System.nanoTime();

@@ -20,7 +20,9 @@ public final class TestRuns {
 
     public static RunResult stopAfterStep(RunConfig config, long step, EventListener alsoListening)
             throws IOException, InterruptedException {
-        TrainingRun run = TrainingRun.prepare(config, DeviceDiscovery.system(), FaultPlan.NONE.stoppingAfterStep(step));
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config)
+                .on(DeviceDiscovery.system())
+                .withFaults(FaultPlan.NONE.stoppingAfterStep(step)));
         run.subscribe(alsoListening, EventBus.Delivery.LOSSLESS);
         run.start();
         return run.await();

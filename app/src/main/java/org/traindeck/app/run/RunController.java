@@ -92,7 +92,7 @@ public final class RunController {
                 .plan(config.stages().stream().mapToInt(StageConfig::epochs).toArray());
         dashboard.status().run(config.name());
         tasks.execute(
-                () -> engine.prepare(parsed),
+                () -> engine.openRun(parsed),
                 this::launch,
                 e -> failedToStart("The run could not start: " + message(e)));
     }

@@ -72,7 +72,7 @@ class EvaluationViewTest {
                  "data": {"train": {"type": "synthetic", "samples": 300, "features": 4, "numClasses": 3}, "validationSplit": 0.2},
                  "stages": [{"name": "main", "epochs": 2, "batchSize": 20, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """;
-        RunHandle handle = Engine.local().prepare(Configs.parse(json, dir).orThrow());
+        RunHandle handle = Engine.local().openRun(Configs.parse(json, dir).orThrow());
         handle.start();
         RunResult result = handle.completion().get(2, TimeUnit.MINUTES);
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);

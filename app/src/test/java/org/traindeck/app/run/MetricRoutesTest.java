@@ -103,7 +103,7 @@ class MetricRoutesTest {
                  "stages": [{"name": "main", "epochs": 2, "batchSize": 30,
                              "optimizer": {"type": "adam", "learningRate": 0.01}, "ema": {"decay": 0.9}}]}
                 """.formatted(dir.resolve("runs").toString().replace("\\", "/"));
-        RunHandle run = Engine.local().prepare(Configs.parse(config, dir).orThrow());
+        RunHandle run = Engine.local().openRun(Configs.parse(config, dir).orThrow());
         Set<String> published = ConcurrentHashMap.newKeySet();
         run.subscribeLossless(e -> {
             if (e instanceof MetricEvent m) {

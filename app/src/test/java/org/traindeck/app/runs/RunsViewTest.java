@@ -78,7 +78,7 @@ class RunsViewTest {
         Engine engine = Engine.withDevices(
                 new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("no-powercap")),
                 TelemetryMonitor.Settings.DEFAULT);
-        RunHandle run = engine.prepare(Configs.parse(json, dir).orThrow());
+        RunHandle run = engine.openRun(Configs.parse(json, dir).orThrow());
         run.start();
         RunResult result = run.completion().get(2, TimeUnit.MINUTES);
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);

@@ -29,7 +29,6 @@ import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.ProfiledTraining;
 import org.traindeck.engine.train.TrainingRun;
-import org.traindeck.engine.train.batch.PreparedStart;
 import org.traindeck.engine.train.state.StartWork;
 
 /**
@@ -116,7 +115,7 @@ public final class Engine {
 
     /**
      * This engine, telling {@code work} each time it compiles a model or reads a dataset: for a summary, a check, or a
-     * run it prepares and starts (a test's counter: a Start does each once).
+     * run it opens and starts (a test's counter: a Start does each once).
      */
     public Engine telling(StartWork work) {
         return new Engine(discovery, telemetry, telemetrySmi, telemetryProbe, faults, work);
@@ -141,38 +140,32 @@ public final class Engine {
     }
 
     /**
-     * Checks the model against the data and each stage's batch against the devices' memory, then the devices, then
-     * creates a new run folder and opens its files; {@link RunHandle#start()} trains. A model that does not build or
-     * a stage that does not fit is refused before anything is written, with the batch and accumulation that fit.
+     * Opens a new run through the engine's one front door, {@link TrainingRun#open}: checks the devices, then the model
+     * against the data (read and compiled once, for the run to train on) and each stage's batch against the devices'
+     * memory, then creates a new run folder and opens its files; {@link RunHandle#start()} trains. A model that does
+     * not build or a stage that does not fit is refused before anything is written, with the batch and accumulation
+     * that fit.
      *
      * @throws InvalidConfigException every problem that stops the run, a line each
      */
-    public RunHandle prepare(RunConfig config) throws IOException {
-        return prepare(new ValidationResult(config, List.of()));
+    public RunHandle openRun(RunConfig config) throws IOException {
+        return openRun(new ValidationResult(config, List.of()));
     }
 
     /**
      * The same, for a config read from its text ({@link #load}, {@link #parse}): a refusal also gives the line and
      * column of the node or field it is about.
      */
-    public RunHandle prepare(ValidationResult parsed) throws IOException {
-        PreparedStart start = models.prepare(parsed, work);
-        try {
-            return new RunHandle(TrainingRun.prepare(TrainingRun.Request.of(parsed.config())
-                    .on(discovery)
-                    .withFaults(faults)
-                    .trainingOn(start, work)));
-        } catch (IOException | RuntimeException e) {
-            start.loaded().close();
-            throw e;
-        }
+    public RunHandle openRun(ValidationResult parsed) throws IOException {
+        return new RunHandle(TrainingRun.open(
+                TrainingRun.Request.of(parsed).on(discovery).withFaults(faults).telling(work)));
     }
 
     /** Untimed steps before a profile's timed ones: the JIT compiles, and DL4J's workspaces learn their sizes. */
     public static final int PROFILE_WARMUP_STEPS = 4;
 
     /**
-     * Where a config's training steps go ({@code traindeck profile}): its model, checked and built as {@link #prepare}
+     * Where a config's training steps go ({@code traindeck profile}): its model, checked and built as {@link #openRun}
      * does, trains {@code steps} steps of its first stage on one device after {@link #PROFILE_WARMUP_STEPS} warm-up
      * steps, timed per graph node (forward, backward), optimizer update, data and the rest; with {@code ops}, ND4J's
      * time per native op over as many more steps. Creates no run folder and writes no files. Takes seconds to minutes:

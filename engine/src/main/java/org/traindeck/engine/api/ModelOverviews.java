@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.traindeck.engine.api.devices.DeviceInventory;
 import org.traindeck.engine.api.devices.NcclReport;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
@@ -20,17 +19,16 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.read.ConfigParser;
-import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.model.ModelCheck;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelSummary;
 import org.traindeck.engine.model.fit.DeviceMemory;
 import org.traindeck.engine.model.fit.StageFits;
-import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.train.Nd4jRuntime;
-import org.traindeck.engine.train.batch.PreparedStart;
+import org.traindeck.engine.train.batch.InitCheck;
+import org.traindeck.engine.train.batch.StartChecks;
 import org.traindeck.engine.train.state.StartWork;
 
 /**
@@ -102,54 +100,10 @@ final class ModelOverviews {
     List<ConfigProblem> refusals(ValidationResult parsed) {
         RunConfig config = parsed.config();
         loadNd4j(config);
-        return refusalsOf(
+        return StartChecks.refusals(
                 config,
-                InitCheck.with(checkModel(new ValidationResult(config, List.of(), parsed.locations())), config));
-    }
-
-    /**
-     * Reads a run's data and compiles its model against it, once, for the run to train on (neither is done again),
-     * after refusing a run with every error that would stop it, as {@link #refusals} does.
-     *
-     * @param work told of the data read and the compilation
-     * @throws InvalidConfigException every problem that stops the run, a line each
-     */
-    PreparedStart prepare(ValidationResult parsed, StartWork work) {
-        RunConfig config = parsed.orThrow();
-        loadNd4j(config);
-        ValidationResult located = new ValidationResult(config, List.of(), parsed.locations());
-        DataLoader.Loaded data;
-        try {
-            work.dataRead();
-            data = DataLoader.load(config, config.data(), "data");
-        } catch (InvalidConfigException e) {
-            throw new InvalidConfigException(located.with(e.problems()).errors());
-        }
-        try {
-            work.modelCompiled();
-            ModelCheck.Checked checked = InitCheck.with(
-                    ModelCheck.checkAgainst(located, data.train(), data.train().toString()), config);
-            List<ConfigProblem> refused = refusalsOf(config, checked);
-            if (!refused.isEmpty()) {
-                throw new InvalidConfigException(refused);
-            }
-            return new PreparedStart(
-                    config.data(), data, checked.conf(), checked.input(), KernelUse.forCurrentBackend());
-        } catch (RuntimeException e) {
-            data.close();
-            throw e;
-        }
-    }
-
-    private List<ConfigProblem> refusalsOf(RunConfig config, ModelCheck.Checked checked) {
-        // a cluster's executors have their own memory, which this machine cannot see
-        if (checked.result().errors().isEmpty() && config.parallel().cluster().isEmpty()) {
-            return checked.result()
-                    .with(StageFits.of(config, checked, memoryOf(config.devices()))
-                            .problems())
-                    .errors();
-        }
-        return checked.result().errors();
+                InitCheck.with(checkModel(new ValidationResult(config, List.of(), parsed.locations())), config),
+                discovery);
     }
 
     /** A parsed config, its model and the fit of each stage, for {@code traindeck validate}. */
@@ -204,11 +158,7 @@ final class ModelOverviews {
     }
 
     private List<DeviceMemory> memoryOf(DeviceSelection selection) {
-        if (selection.kind() == DeviceSelection.Kind.CPU) {
-            return DeviceMemory.of(selection, discovery.host(), List.of(), StageFits.offHeapLimit());
-        }
-        DeviceInventory inventory = discovery.discover();
-        return DeviceMemory.of(selection, inventory.host(), inventory.gpus(), StageFits.offHeapLimit());
+        return StartChecks.memoryOf(selection, discovery);
     }
 
     private static List<String> names(List<ModelOverview.Node> nodes) {

@@ -10,7 +10,10 @@ import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.TrainingListener;
 import org.traindeck.engine.train.LiveRun;
 
-/** One prepared run: what it is, its events, start and stop, and how it ended. */
+/**
+ * One run, as {@link Engine#openRun} or {@link Engine#resume} opened it: what it is, its events, start and stop, and
+ * how it ended.
+ */
 public final class RunHandle {
 
     private final LiveRun run;

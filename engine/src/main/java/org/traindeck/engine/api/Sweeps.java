@@ -65,7 +65,7 @@ public final class Sweeps {
     public PreparedSweep prepare(Path sweepFile, DeviceSelection devices, Consumer<String> warnings)
             throws IOException, InvalidConfigException {
         SweepLaunch sweep =
-                SweepLaunch.prepare(sweepFile, warnings, c -> refusals.apply(new ValidationResult(c, List.of())));
+                SweepLaunch.readAndQueue(sweepFile, warnings, c -> refusals.apply(new ValidationResult(c, List.of())));
         List<DeviceSelection> shares = sweep.spec().concurrent() > 1 ? sweep.shares(devices, discovery) : List.of();
         return new PreparedSweep(sweep, sweep.runner(devices, discovery, starters.get()), shares);
     }

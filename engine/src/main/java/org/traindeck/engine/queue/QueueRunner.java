@@ -166,10 +166,10 @@ public final class QueueRunner {
                     // killed before its first checkpoint: nothing to continue, so it starts again in a new folder
                     note = "started again: " + entry.runDir().getFileName() + " had no checkpoint to resume ("
                             + e.getMessage() + ")";
-                    run = starter.prepare(config(entry, devices));
+                    run = starter.open(config(entry, devices));
                 }
             } else {
-                run = starter.prepare(config(entry, devices));
+                run = starter.open(config(entry, devices));
             }
         } catch (RunLock.BusyException e) {
             QueueEntry skipped = entry.with(entry.status(), entry.runDir(), "skipped: " + e.getMessage());

@@ -13,8 +13,8 @@ import org.traindeck.engine.train.TrainingRun;
 /** Where a queue's runs train: on threads of this JVM, or each in a process of its own (a concurrent sweep's trials). */
 public interface RunStarter {
 
-    /** A new run of {@code config}, in a new folder, prepared but not started. */
-    LiveRun prepare(RunConfig config) throws IOException;
+    /** A new run of {@code config}, in a new folder, opened (checked, its files created) but not started. */
+    LiveRun open(RunConfig config) throws IOException;
 
     /**
      * The run in {@code runDir} continued from its latest checkpoint ({@code devices}: instead of its own, or null);
@@ -26,8 +26,9 @@ public interface RunStarter {
     static RunStarter inProcess(DeviceDiscovery discovery, RunFaults faults) {
         return new RunStarter() {
             @Override
-            public LiveRun prepare(RunConfig config) throws IOException {
-                return TrainingRun.prepare(config, discovery, faults);
+            public LiveRun open(RunConfig config) throws IOException {
+                return TrainingRun.open(
+                        TrainingRun.Request.of(config).on(discovery).withFaults(faults));
             }
 
             @Override

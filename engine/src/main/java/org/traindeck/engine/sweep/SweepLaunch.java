@@ -50,7 +50,7 @@ public final class SweepLaunch {
      * @param startChecks the checks a run's start makes (the model, the fit), run before anything is queued on one
      *                    trial of each distinct model, data, devices and batch; their errors refuse the sweep
      */
-    public static SweepLaunch prepare(
+    public static SweepLaunch readAndQueue(
             Path file, Consumer<String> warn, Function<RunConfig, List<ConfigProblem>> startChecks) throws IOException {
         SweepSpec spec = SweepParser.load(file);
         List<SweepTrials.Trial> trials = SweepTrials.expand(spec);

@@ -225,10 +225,10 @@ final class RunSession {
         }
     }
 
+    /** Sets the run up (devices, data, model, callbacks) and hands it to the trainer's loop. */
     private Trainer.Ending train() {
         DevicePlacement placement = placeOnDevices();
         try (StageSetup setup = new StageSetup(config, events, start, work)) {
-            Consumer<ComputationGraph> prepareModel = layerHelpers();
             Trainer trainer = new Trainer(
                     config,
                     state,
@@ -237,28 +237,13 @@ final class RunSession {
                     faults,
                     resumeFrom == null ? null : new ResumePoint(resumeFrom),
                     "cuda".equals(Nd4jRuntime.backendKind()),
-                    prepareModel,
+                    layerHelpers(),
                     null);
             trainer.withPrepared(start, work).buildModel(setup);
             writeDataFiles(setup.load(0).train());
             WeightEma ema = new WeightEma();
-            CheckpointWriter writer = new CheckpointWriter(
-                            config,
-                            ConfigWriter.toJsonWithAbsolutePaths(config),
-                            runDir,
-                            events,
-                            faults,
-                            trainer::fingerprint)
-                    .withEma(ema);
-            List<TrainingCallback> policies = policies(trainer, ema, writer, placement);
-            SamplePredictionsCallback samples = config.logging().samples().on()
-                    ? new SamplePredictionsCallback(
-                            config.logging().samples(),
-                            config.seed(),
-                            events,
-                            trainer::net,
-                            new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())))
-                    : null;
+            List<TrainingCallback> policies = policies(trainer, ema, checkpointWriter(trainer, ema), placement);
+            SamplePredictionsCallback samples = samplePredictions(trainer);
             if (samples != null) {
                 policies.add(samples);
             }
@@ -270,6 +255,30 @@ final class RunSession {
                 }
             }
         }
+    }
+
+    private CheckpointWriter checkpointWriter(Trainer trainer, WeightEma ema) {
+        return new CheckpointWriter(
+                        config,
+                        ConfigWriter.toJsonWithAbsolutePaths(config),
+                        runDir,
+                        events,
+                        faults,
+                        trainer::fingerprint)
+                .withEma(ema);
+    }
+
+    /** The predictions on a few fixed samples that the run shows each epoch; null when the config turns them off. */
+    private SamplePredictionsCallback samplePredictions(Trainer trainer) {
+        if (!config.logging().samples().on()) {
+            return null;
+        }
+        return new SamplePredictionsCallback(
+                config.logging().samples(),
+                config.seed(),
+                events,
+                trainer::net,
+                new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())));
     }
 
     /** The chosen devices, the master model's thread attached to the first; what was set up is logged. */

@@ -51,7 +51,7 @@ public final class TierChain implements AutoCloseable {
     private final RunEvents events;
     private final TrainingCallback callbacks;
     private final boolean cuda;
-    private final Consumer<ComputationGraph> prepare;
+    private final Consumer<ComputationGraph> onEveryModel;
     private final StrategyFactory strategies;
     private final LayerWatch layerWatch;
     private int index;
@@ -66,7 +66,7 @@ public final class TierChain implements AutoCloseable {
             RunEvents events,
             TrainingCallback callbacks,
             boolean cuda,
-            Consumer<ComputationGraph> prepare,
+            Consumer<ComputationGraph> onEveryModel,
             StrategyFactory strategies) {
         this.chain = config.parallel().onCluster()
                 ? Tier.clusterChain()
@@ -80,7 +80,7 @@ public final class TierChain implements AutoCloseable {
         this.events = events;
         this.callbacks = callbacks;
         this.cuda = cuda;
-        this.prepare = prepare;
+        this.onEveryModel = onEveryModel;
         this.strategies = strategies == null ? this::create : strategies;
         this.layerWatch = new LayerWatch(config.logging().layers());
     }
@@ -204,7 +204,7 @@ public final class TierChain implements AutoCloseable {
             case SYNC_P2P, SYNC_HOST -> {
                 crossDeviceAccess(tier == Tier.SYNC_P2P);
                 yield new AllReduceStep(
-                        new ReplicaSet(net, placement, config.name(), prepare),
+                        new ReplicaSet(net, placement, config.name(), onEveryModel),
                         plan,
                         seed,
                         every,

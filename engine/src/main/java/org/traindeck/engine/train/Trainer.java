@@ -1,13 +1,10 @@
 package org.traindeck.engine.train;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.RunConfig;
@@ -23,24 +20,18 @@ import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.parallel.DevicePlacement;
-import org.traindeck.engine.parallel.TierFailure;
-import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.PreparedStart;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
 import org.traindeck.engine.train.callback.CheckpointStop;
 import org.traindeck.engine.train.callback.TrainingCallback;
-import org.traindeck.engine.train.callback.ValidationStopped;
 import org.traindeck.engine.train.resume.ResumePoint;
 import org.traindeck.engine.train.state.RunEvents;
-import org.traindeck.engine.train.state.RunFailure;
 import org.traindeck.engine.train.state.StartWork;
-import org.traindeck.engine.train.state.StepReport;
 import org.traindeck.engine.train.state.TrainingFaults;
 import org.traindeck.engine.train.state.TrainingState;
 import org.traindeck.engine.train.step.LossPositions;
-import org.traindeck.engine.train.step.Optimizers;
 import org.traindeck.engine.train.step.StepStrategy;
 import org.traindeck.engine.weights.InitReport;
 
@@ -61,7 +52,7 @@ final class Trainer {
     private final DevicePlacement placement;
     private final ResumePoint resume;
     private final boolean cuda;
-    private final Consumer<ComputationGraph> prepareModel;
+    private final Consumer<ComputationGraph> onEveryModel;
     private final TierChain.StrategyFactory strategies;
     private PreparedStart start;
     private StartWork work = StartWork.NONE;
@@ -73,7 +64,7 @@ final class Trainer {
 
     /**
      * @param faults       a test's faults ({@link TrainingFaults#NONE} in production)
-     * @param prepareModel what TrainDeck does to every model it trains, replicas and rebuilt models included
+     * @param onEveryModel what TrainDeck does to every model it trains, replicas and rebuilt models included
      * @param strategies   null for the real step strategies; tests pass fakes
      */
     Trainer(
@@ -84,7 +75,7 @@ final class Trainer {
             TrainingFaults faults,
             ResumePoint resume,
             boolean cuda,
-            Consumer<ComputationGraph> prepareModel,
+            Consumer<ComputationGraph> onEveryModel,
             TierChain.StrategyFactory strategies) {
         this.config = config;
         this.state = state;
@@ -94,7 +85,7 @@ final class Trainer {
         state.faults = faults;
         this.resume = resume;
         this.cuda = cuda;
-        this.prepareModel = prepareModel;
+        this.onEveryModel = onEveryModel;
         this.strategies = strategies;
     }
 
@@ -144,7 +135,7 @@ final class Trainer {
         }
         start = null; // the configuration now belongs to the network
         startingWeights = fresh && model.init() != null ? StartingWeightsStep.load(config, first, net, events) : null;
-        prepareModel.accept(net);
+        onEveryModel.accept(net);
         networkStart = first;
         fingerprint = ConfigWriter.modelJson(KernelChoices.withoutChoices(model)) + "|" + dataShape(data.train());
         lossPositions = LossPositions.of(data.train());
@@ -175,35 +166,20 @@ final class Trainer {
                         + String.join("\u0000", d.vocabulary().tokens());
     }
 
+    /**
+     * The run's loop: the stages in order from where the run starts (a stage with a model of its own builds it),
+     * each stage's epochs and steps, and how the run ended.
+     */
     Ending train(StageSetup setup, Callbacks callbacks) {
         List<StageConfig> stages = config.stages();
-        String devices = String.join(", ", placement.deviceIds());
-        int firstStage = 0;
-        if (resume != null) {
-            resume.checkModel(fingerprint, net.numParams());
-            firstStage = resume.firstStage(stages);
-            if (firstStage >= stages.size()) {
-                String done = "the run already finished at step " + state.globalStep
-                        + ": give more epochs (--epochs N) or a config with more stages";
-                events.lifecycle(LifecycleEvent.Kind.RUN_FINISHED, done);
-                return new Ending(RunResult.Status.FINISHED, done);
-            }
-            events.lifecycle(
-                    LifecycleEvent.Kind.RUN_RESUMED,
-                    "resumed " + config.modelAt(networkStart).type() + " (" + net.numParams()
-                            + " parameters) at step " + state.globalStep + " from " + state.lastCheckpoint.getFileName()
-                            + ", on " + devices
-                            + "; files in " + events.runDir());
-        } else {
-            events.lifecycle(
-                    LifecycleEvent.Kind.RUN_STARTED,
-                    "training " + config.modelAt(0).type() + " (" + net.numParams() + " parameters) on " + devices
-                            + ", " + stages.size() + " stage(s); files in " + events.runDir());
-            if (startingWeights != null) {
-                StartingWeightsStep.announce(startingWeights, events);
-            }
+        int firstStage = announceStart();
+        if (firstStage >= stages.size()) {
+            String done = "the run already finished at step " + state.globalStep
+                    + ": give more epochs (--epochs N) or a config with more stages";
+            events.lifecycle(LifecycleEvent.Kind.RUN_FINISHED, done);
+            return new Ending(RunResult.Status.FINISHED, done);
         }
-        try (TierChain tiers = new TierChain(config, placement, events, callbacks, cuda, prepareModel, strategies)) {
+        try (TierChain tiers = new TierChain(config, placement, events, callbacks, cuda, onEveryModel, strategies)) {
             OptimizerConfig previous =
                     firstStage > 0 ? stages.get(firstStage - 1).optimizer() : null;
             for (int s = firstStage; s < stages.size(); s++) {
@@ -237,7 +213,38 @@ final class Trainer {
         return new Ending(RunResult.Status.FINISHED, "finished");
     }
 
-    /** Trains one stage; returns the ending when the run stopped in it, null when the stage finished. */
+    /** Says the run started (or resumed, after checking the checkpoint fits the model); returns its first stage. */
+    private int announceStart() {
+        List<StageConfig> stages = config.stages();
+        String devices = String.join(", ", placement.deviceIds());
+        if (resume == null) {
+            events.lifecycle(
+                    LifecycleEvent.Kind.RUN_STARTED,
+                    "training " + config.modelAt(0).type() + " (" + net.numParams() + " parameters) on " + devices
+                            + ", " + stages.size() + " stage(s); files in " + events.runDir());
+            if (startingWeights != null) {
+                StartingWeightsStep.announce(startingWeights, events);
+            }
+            return 0;
+        }
+        resume.checkModel(fingerprint, net.numParams());
+        int firstStage = resume.firstStage(stages);
+        if (firstStage < stages.size()) {
+            events.lifecycle(
+                    LifecycleEvent.Kind.RUN_RESUMED,
+                    "resumed " + config.modelAt(networkStart).type() + " (" + net.numParams()
+                            + " parameters) at step " + state.globalStep + " from " + state.lastCheckpoint.getFileName()
+                            + ", on " + devices
+                            + "; files in " + events.runDir());
+        }
+        return firstStage;
+    }
+
+    /**
+     * Trains one stage: its batches and precision, where it starts (a resume's epoch and batch), its tier's step
+     * strategy, then its epochs, whose steps, validation and checkpoints the callbacks see. Returns the ending when the
+     * run stopped in it, null when the stage finished.
+     */
     private Ending trainStage(
             StageSetup setup,
             Callbacks callbacks,
@@ -245,6 +252,35 @@ final class Trainer {
             int index,
             OptimizerConfig previous,
             boolean resuming) {
+        StageConfig stage = config.stages().get(index);
+        StagePlan plan = beginStage(setup, callbacks, index);
+        StageEntry entry = StageEntry.enter(config, index, plan, state, tiers, net, resuming ? resume : null, previous);
+        events.lifecycle(LifecycleEvent.Kind.STAGE_STARTED, entry.describe(config, index, plan, state));
+        StepStrategy strategy = tiers.open(net, plan, state);
+        StageEpochs epochs = new StageEpochs(
+                config,
+                index,
+                plan,
+                state,
+                events,
+                callbacks,
+                strategy,
+                failure -> tiers.fallBack(net, plan, state, failure),
+                lossPositions);
+        for (int epoch = entry.startEpoch(); epoch < stage.epochs(); epoch++) {
+            Ending stopped = epochs.train(epoch, epoch == entry.startEpoch() && entry.inItsStage());
+            if (stopped != null) {
+                return stopped;
+            }
+        }
+        state.epoch = stage.epochs() - 1;
+        tiers.endStage();
+        events.lifecycle(LifecycleEvent.Kind.STAGE_FINISHED, "stage \"" + stage.name() + "\" finished");
+        return null;
+    }
+
+    /** The stage's place in the state, its plan (data, batches, schedule) and the network in its precision. */
+    private StagePlan beginStage(StageSetup setup, Callbacks callbacks, int index) {
         StageConfig stage = config.stages().get(index);
         state.stageIndex = index;
         state.stageName = stage.name();
@@ -254,137 +290,8 @@ final class Trainer {
         ComputationGraph converted = setup.inPrecision(net, stage);
         if (converted != net) {
             net = converted;
-            prepareModel.accept(net);
+            onEveryModel.accept(net);
         }
-        boolean inItsStage = resuming && resume.continuesInItsStage(index);
-        int startEpoch = 0;
-        boolean keptState;
-        if (inItsStage) {
-            var c = resume.checkpoint();
-            if (c.batchInEpoch() > plan.batchesPerEpoch) {
-                throw new InvalidConfigException(
-                        "stages[" + index + "]",
-                        "the checkpoint is at batch " + c.batchInEpoch()
-                                + " of an epoch, but this config's epochs have only " + plan.batchesPerEpoch
-                                + " batches");
-            }
-            startEpoch = c.epoch();
-            state.startEpoch(startEpoch, null, c.batchInEpoch(), c.epochLossSum(), c.epochExamples());
-            tiers.plan(net, plan, state, false);
-            resume.loadInto(net, state.globalStep);
-            keptState = false;
-        } else if (resuming) {
-            // the checkpoint closed the previous stage: its numbers go in under that stage's optimizer, then the
-            // stage change happens as in the uninterrupted run
-            OptimizerConfig closed =
-                    config.stages().get(resume.checkpoint().stageIndex()).optimizer();
-            Optimizers.install(net, closed, new FixedSchedule(closed.learningRate()), false);
-            resume.loadInto(net, state.globalStep);
-            keptState = stage.optimizer().sameStateShapeAs(closed);
-            tiers.plan(net, plan, state, keptState);
-        } else {
-            keptState = stage.optimizer().sameStateShapeAs(previous);
-            tiers.plan(net, plan, state, keptState);
-        }
-        events.lifecycle(
-                LifecycleEvent.Kind.STAGE_STARTED,
-                String.format(
-                        Locale.ROOT,
-                        "stage %d/%d \"%s\": %d epoch(s) × %d step(s), %s on %s, %s lr %.3g%s (%s)%s, %s%s",
-                        index + 1,
-                        config.stages().size(),
-                        stage.name(),
-                        stage.epochs(),
-                        plan.stepsPerEpoch,
-                        plan.describeBatch(),
-                        plan.devices,
-                        stage.optimizer().type(),
-                        plan.schedule.baseLr(),
-                        plan.describeLrScaling(config.parallel()),
-                        stage.schedule().type(),
-                        keptState ? ", optimizer state carried over" : "",
-                        stage.precision().json,
-                        inItsStage
-                                ? String.format(
-                                        Locale.ROOT, "; resuming at epoch %d, batch %d", startEpoch + 1, state.cursor)
-                                : ""));
-        StepStrategy strategy = tiers.open(net, plan, state);
-        StepStrategy.StepListener listener = raw -> {
-            StepReport r = raw.perPosition(lossPositions);
-            state.stepDone(r);
-            callbacks.onStep(state, plan, r);
-            if (r.step() == state.faults.stopAfterStep()) {
-                state.stopRequested = true;
-            }
-        };
-        for (int epoch = startEpoch; epoch < stage.epochs(); epoch++) {
-            int[] order = BatchMaker.epochOrder(
-                    plan.data.train().size(), config.dataFor(stage).shuffle(), config.seed(), index, epoch);
-            if (epoch == startEpoch && inItsStage) {
-                state.startEpoch(epoch, order, state.cursor, state.epochLossSum, state.epochExamples);
-            } else {
-                state.startEpoch(epoch, order, 0, 0, 0);
-            }
-            callbacks.onEpochStart(state, plan);
-            long epochStart = System.nanoTime();
-            while (state.cursor < plan.batchesPerEpoch) {
-                if (state.stopRequested) {
-                    return stop(callbacks, plan, "");
-                }
-                if (state.globalStep + 1 == state.faults.stallAtStep()) {
-                    stall();
-                }
-                try {
-                    strategy.advance(state, plan, listener);
-                } catch (TierFailure failure) {
-                    strategy = tiers.fallBack(net, plan, state, failure);
-                }
-            }
-            TrainingCallback.EpochSummary summary =
-                    new TrainingCallback.EpochSummary((System.nanoTime() - epochStart) / 1e9, new HashMap<>());
-            try {
-                callbacks.onEpochEnd(state, plan, summary);
-            } catch (ValidationStopped cut) {
-                // the checkpoint sits at the epoch's end before its validation, which the resume runs again
-                return stop(callbacks, plan, " during validation");
-            }
-            events.lifecycle(
-                    LifecycleEvent.Kind.EPOCH_FINISHED,
-                    String.format(
-                            Locale.ROOT,
-                            "epoch %d/%d of \"%s\" in %.1f s",
-                            epoch + 1,
-                            stage.epochs(),
-                            stage.name(),
-                            summary.seconds()));
-            callbacks.afterEpoch(state, plan, summary);
-        }
-        state.epoch = stage.epochs() - 1;
-        tiers.endStage();
-        events.lifecycle(LifecycleEvent.Kind.STAGE_FINISHED, "stage \"" + stage.name() + "\" finished");
-        return null;
-    }
-
-    /** Saves the stop checkpoint of the last finished step and ends the run there. */
-    private Ending stop(Callbacks callbacks, StagePlan plan, String where) {
-        callbacks.onStop(state, plan);
-        events.lifecycle(
-                LifecycleEvent.Kind.RUN_STOPPED,
-                "stopped by request" + where + " at step " + state.globalStep
-                        + (state.lastCheckpoint != null ? "; resume from " + state.lastCheckpoint.getFileName() : ""));
-        return new Ending(RunResult.Status.STOPPED, "stopped at step " + state.globalStep);
-    }
-
-    /** The injected stall: a step that never finishes, until the watchdog gives the run up. */
-    private void stall() {
-        while (!state.abandoned) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new RunFailure("abandoned after the watchdog tripped");
+        return plan;
     }
 }

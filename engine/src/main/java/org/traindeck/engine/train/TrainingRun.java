@@ -20,6 +20,7 @@ import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceResolver;
@@ -37,6 +38,7 @@ import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.sinks.SinkKind;
 import org.traindeck.engine.sinks.SinkKinds;
 import org.traindeck.engine.train.batch.PreparedStart;
+import org.traindeck.engine.train.batch.StartChecks;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.StartWork;
 import org.traindeck.engine.train.state.TrainingState;
@@ -46,7 +48,7 @@ import org.traindeck.engine.train.state.TrainingState;
  * {@link Trainer}'s; this class wires the run folder, the metric files, the devices and the policies around it.
  *
  * <pre>
- * TrainingRun run = TrainingRun.prepare(config);   // creates the run folder and its files
+ * TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config)); // checks, reads, compiles; opens the folder
  * run.subscribe(listener, EventBus.Delivery.DROP_WHEN_BEHIND);
  * run.start();                                     // trains on a background thread
  * RunResult result = run.await();
@@ -122,90 +124,94 @@ public final class TrainingRun implements LiveRun {
     }
 
     /**
-     * What a run is prepared from: its config, where its devices are found, the failures a test injects, the metric
-     * files it opens, its folder (null: a new one under the config's output folder), and what preparing it read and
-     * compiled already ({@code start}, null: nothing; the run reads and compiles what it needs, telling {@code work}).
+     * What a run is opened from: its config (with where each field is in its text, for a refusal's line and column),
+     * where its devices are found, the failures a test injects, the metric files it opens, its folder (null: a new one
+     * under the config's output folder), and who is told of the data read and the model compilation of its start.
      */
     public record Request(
-            RunConfig config,
+            ValidationResult parsed,
             DeviceDiscovery discovery,
             RunFaults faults,
             List<SinkKind> sinkKinds,
             Path dir,
-            PreparedStart start,
             StartWork work) {
 
-        /** This machine's devices, no faults, every metric file, a new folder, nothing prepared. */
+        /** This machine's devices, no faults, every metric file, a new folder. */
         public static Request of(RunConfig config) {
-            return new Request(
-                    config, DeviceDiscovery.system(), RunFaults.NONE, SinkKinds.ALL, null, null, StartWork.NONE);
+            return of(new ValidationResult(config, List.of()));
+        }
+
+        /**
+         * A config read from its text: a refusal gives the line and column of the node or field it is about.
+         *
+         * @throws InvalidConfigException when {@code parsed} has errors
+         */
+        public static Request of(ValidationResult parsed) {
+            ValidationResult located = new ValidationResult(parsed.orThrow(), List.of(), parsed.locations());
+            return new Request(located, DeviceDiscovery.system(), RunFaults.NONE, SinkKinds.ALL, null, StartWork.NONE);
+        }
+
+        public RunConfig config() {
+            return parsed.config();
         }
 
         public Request on(DeviceDiscovery newDiscovery) {
-            return new Request(config, newDiscovery, faults, sinkKinds, dir, start, work);
+            return new Request(parsed, newDiscovery, faults, sinkKinds, dir, work);
         }
 
         public Request withFaults(RunFaults newFaults) {
-            return new Request(config, discovery, newFaults, sinkKinds, dir, start, work);
+            return new Request(parsed, discovery, newFaults, sinkKinds, dir, work);
         }
 
         public Request opening(List<SinkKind> newSinkKinds) {
-            return new Request(config, discovery, faults, newSinkKinds, dir, start, work);
+            return new Request(parsed, discovery, faults, newSinkKinds, dir, work);
         }
 
         /** In a run folder made for it already by {@link RunDirectory} (a sweep's trial process, whose crash log must go there from its first instant). */
         public Request in(Path newDir) {
-            return new Request(config, discovery, faults, sinkKinds, newDir, start, work);
+            return new Request(parsed, discovery, faults, sinkKinds, newDir, work);
         }
 
-        /** Training on what preparing read and compiled: its data is not read again, nor its model compiled again. */
-        public Request trainingOn(PreparedStart newStart, StartWork newWork) {
-            return new Request(config, discovery, faults, sinkKinds, dir, newStart, newWork);
+        /** Telling {@code newWork} of the start's data read and model compilation (a test counts them). */
+        public Request telling(StartWork newWork) {
+            return new Request(parsed, discovery, faults, sinkKinds, dir, newWork);
         }
     }
 
     /**
-     * Checks what can be checked before any training (devices), creates a new run folder (never reusing one) unless
-     * the request names one, writes the resolved config.json and opens the configured metric files.
+     * The one way a new run is made, whoever starts it (the CLI and the app through {@code Engine.openRun}, the queue,
+     * a sweep's trial process, the bench, the cluster's driver). Refuses what would stop the run before anything is
+     * written: the devices, then the model compiled against the data and each stage's fit in the devices' memory
+     * (every problem, a line each). Reads the data and compiles the model once, for the run to train on; then creates
+     * a new run folder (never reusing one) unless the request names one, writes the resolved config.json and opens
+     * the configured metric files. {@link #start()} trains.
+     *
+     * @throws InvalidConfigException every problem that stops the run
      */
-    public static TrainingRun prepare(Request request) throws IOException {
+    public static TrainingRun open(Request request) throws IOException {
         RunConfig config = request.config();
+        // the NCCL variables and the CUDA device order go into the environment before ND4J loads
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), request.discovery());
-        Path dir = request.dir() != null ? request.dir() : RunDirectory.create(config.outputPath(), config.name());
-        TrainingRun run = prepare(config, dir, devices, nccl, request.faults(), request.sinkKinds())
-                .measuredBy(request.discovery());
-        run.start = request.start();
-        run.work = request.work();
-        return run;
+        Nd4jRuntime.init();
+        PreparedStart start = StartChecks.readAndCompile(request.parsed(), request.discovery(), request.work());
+        try {
+            Path dir = request.dir() != null ? request.dir() : RunDirectory.create(config.outputPath(), config.name());
+            TrainingRun run = createIn(dir, config, devices, nccl, request.faults(), request.sinkKinds())
+                    .measuredBy(request.discovery());
+            run.start = start;
+            run.work = request.work();
+            return run;
+        } catch (IOException | RuntimeException e) {
+            start.loaded().close();
+            throw e;
+        }
     }
 
-    /** {@link #prepare(Request)} of {@link Request#of}{@code (config)}. */
-    public static TrainingRun prepare(RunConfig config) throws IOException {
-        return prepare(Request.of(config));
-    }
-
-    /** {@link #prepare(Request)}, discovering devices with {@code discovery}. */
-    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery) throws IOException {
-        return prepare(Request.of(config).on(discovery));
-    }
-
-    /** {@link #prepare(Request)}, with failures injected by a test. */
-    public static TrainingRun prepare(RunConfig config, DeviceDiscovery discovery, RunFaults faults)
-            throws IOException {
-        return prepare(Request.of(config).on(discovery).withFaults(faults));
-    }
-
-    /** {@link #prepare(Request)}, opening {@code sinkKinds} instead of {@link SinkKinds#ALL}. */
-    public static TrainingRun prepare(
-            RunConfig config, DeviceDiscovery discovery, RunFaults faults, List<SinkKind> sinkKinds)
-            throws IOException {
-        return prepare(Request.of(config).on(discovery).withFaults(faults).opening(sinkKinds));
-    }
-
-    private static TrainingRun prepare(
-            RunConfig config,
+    /** Takes the folder's lock, writes its config.json and identity, and opens the metric files. */
+    private static TrainingRun createIn(
             Path dir,
+            RunConfig config,
             DeviceResolver.Resolved devices,
             NcclReport nccl,
             RunFaults faults,

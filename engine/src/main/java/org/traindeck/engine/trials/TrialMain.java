@@ -76,7 +76,7 @@ public final class TrialMain {
         try {
             if (args[0].equals("start")) {
                 RunConfig config = ConfigParser.load(RunFolder.of(dir).config()).orThrow();
-                run = TrainingRun.prepare(TrainingRun.Request.of(config).in(dir));
+                run = TrainingRun.open(TrainingRun.Request.of(config).in(dir));
             } else {
                 DeviceSelection devices = args.length > 2 ? DeviceSelection.parse(args[2]) : null;
                 run = TrainingRun.resume(

@@ -59,7 +59,7 @@ public final class TrialProcesses implements RunStarter {
     }
 
     @Override
-    public LiveRun prepare(RunConfig config) throws IOException {
+    public LiveRun open(RunConfig config) throws IOException {
         Path dir = newFolder(config);
         return live(new SupervisedTrial(this, config, dir, startIn(dir)));
     }

@@ -39,7 +39,7 @@ class EngineApiTest {
 
     @Test
     void aRunStartedThroughTheApiTrainsReportsAndReadsBack(@TempDir Path dir) throws Exception {
-        RunHandle run = engine.prepare(config(dir, 2));
+        RunHandle run = engine.openRun(config(dir, 2));
         List<EngineEvent> seen = new CopyOnWriteArrayList<>();
         run.subscribe(seen::add);
         run.start();
@@ -122,7 +122,7 @@ class EngineApiTest {
 
     @Test
     void theCompletionHandedOutCannotEndTheRun(@TempDir Path dir) throws Exception {
-        RunHandle run = engine.prepare(config(dir, 1));
+        RunHandle run = engine.openRun(config(dir, 1));
         run.completion().cancel(true);
         run.start();
         assertThat(run.completion().get(2, TimeUnit.MINUTES).status()).isEqualTo(RunResult.Status.FINISHED);
@@ -130,7 +130,7 @@ class EngineApiTest {
 
     @Test
     void aResumeContinuesTheRunAndADamagedCheckpointChangesNothing(@TempDir Path dir) throws Exception {
-        RunHandle first = engine.prepare(config(dir, 1));
+        RunHandle first = engine.openRun(config(dir, 1));
         first.start();
         Path runDir = first.completion().get(2, TimeUnit.MINUTES).runDir();
 

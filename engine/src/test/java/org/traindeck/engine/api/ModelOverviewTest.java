@@ -157,7 +157,7 @@ class ModelOverviewTest {
             assertThat(p.line()).isPositive();
         });
 
-        assertThatThrownBy(() -> engine.prepare(Configs.parse(huge, dir).orThrow()))
+        assertThatThrownBy(() -> engine.openRun(Configs.parse(huge, dir).orThrow()))
                 .isInstanceOfSatisfying(
                         InvalidConfigException.class,
                         e -> assertThat(e.problems())

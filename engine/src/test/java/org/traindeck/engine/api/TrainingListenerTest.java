@@ -37,7 +37,7 @@ class TrainingListenerTest {
         List<String> heard = Collections.synchronizedList(new ArrayList<>());
         List<MetricEvent> metrics = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch closed = new CountDownLatch(1);
-        RunHandle run = Engine.local().prepare(Configs.load(config));
+        RunHandle run = Engine.local().openRun(Configs.load(config));
         run.subscribeLossless(new TrainingListener() {
             @Override
             public void onTrainingBegin(LifecycleEvent begin) {

@@ -36,12 +36,13 @@ class BadCheckpointTest {
 
     @BeforeEach
     void train(@TempDir Path dir) throws IOException {
-        RunResult r =
-                TrainingRun.prepare(ConfigParser.parse("""
+        RunResult r = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse("""
                 {"name": "victim", "outputDir": "out", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
-                """, dir).orThrow()).runHere();
+                """, dir).orThrow()))
+                .runHere();
         runDir = r.runDir();
         good = r.lastCheckpoint();
     }

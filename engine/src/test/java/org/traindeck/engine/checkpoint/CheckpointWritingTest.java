@@ -19,12 +19,13 @@ class CheckpointWritingTest {
 
     @Test
     void weightsAndOptimizerStateAreStoredUncompressedAndReadBackExactly(@TempDir Path dir) throws Exception {
-        RunResult r =
-                TrainingRun.prepare(ConfigParser.parse("""
+        RunResult r = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse("""
                 {"name": "stored", "outputDir": "out", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
-                """, dir).orThrow()).runHere();
+                """, dir).orThrow()))
+                .runHere();
 
         try (ZipFile zip = new ZipFile(r.lastCheckpoint().toFile())) {
             for (String name : new String[] {"params.bin", "updater.bin"}) {

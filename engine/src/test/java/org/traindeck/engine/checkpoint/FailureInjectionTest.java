@@ -35,10 +35,10 @@ class FailureInjectionTest {
 
     @Test
     void aFullDiskKeepsThePreviousCheckpointAndTrainingGoesOn(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(
-                        config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}"),
-                        DeviceDiscovery.system(),
-                        FaultPlan.NONE.diskFullFromStep(16))
+        RunResult r = TrainingRun.open(
+                        TrainingRun.Request.of(config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}"))
+                                .on(DeviceDiscovery.system())
+                                .withFaults(FaultPlan.NONE.diskFullFromStep(16)))
                 .runHere();
 
         // trained to the end, but said to be incomplete: the checkpoints after step 8 are missing
@@ -62,10 +62,10 @@ class FailureInjectionTest {
 
     @Test
     void aFullDiskCanStopTheRunInstead(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(
-                        config(dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}"),
-                        DeviceDiscovery.system(),
-                        FaultPlan.NONE.diskFullFromStep(16))
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
+                                dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}"))
+                        .on(DeviceDiscovery.system())
+                        .withFaults(FaultPlan.NONE.diskFullFromStep(16)))
                 .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.STOPPED);
@@ -76,7 +76,9 @@ class FailureInjectionTest {
 
     @Test
     void aNanLossStopsBeforeTheUpdateWithTheLastCheckpointIntact(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(dir, ""), DeviceDiscovery.system(), FaultPlan.NONE.nanAtStep(13))
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(dir, ""))
+                        .on(DeviceDiscovery.system())
+                        .withFaults(FaultPlan.NONE.nanAtStep(13)))
                 .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
@@ -95,10 +97,9 @@ class FailureInjectionTest {
 
     @Test
     void skipPolicySkipsTheBadBatchAndFinishes(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(
-                        config(dir, ", \"onNonFinite\": \"skip\""),
-                        DeviceDiscovery.system(),
-                        FaultPlan.NONE.nanAtStep(13))
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(dir, ", \"onNonFinite\": \"skip\""))
+                        .on(DeviceDiscovery.system())
+                        .withFaults(FaultPlan.NONE.nanAtStep(13)))
                 .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);

@@ -60,8 +60,9 @@ class GptKillAndResumeTest {
             throws Exception {
         Path text = dir.resolve("text.txt");
         Files.copy(TestPaths.repoRoot().resolve("data/text/gpl-3.txt"), text);
-        Path reference = TrainingRun.prepare(ConfigParser.parse(CONFIG.formatted("straight", text), dir)
-                        .orThrow())
+        Path reference = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(CONFIG.formatted("straight", text), dir)
+                                .orThrow()))
                 .runHere()
                 .runDir();
         Path config = dir.resolve("killed.json");

@@ -44,8 +44,9 @@ class HostileCheckpointTest {
     }
 
     private static RunResult run(Path dir, String name, String out, int hidden, int epochs) throws IOException {
-        return TrainingRun.prepare(ConfigParser.parse(CONFIG.formatted(name, out, hidden, epochs), dir)
-                        .orThrow())
+        return TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(CONFIG.formatted(name, out, hidden, epochs), dir)
+                                .orThrow()))
                 .runHere();
     }
 

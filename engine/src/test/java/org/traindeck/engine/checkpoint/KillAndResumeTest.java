@@ -220,8 +220,9 @@ class KillAndResumeTest {
 
     @Test
     void killsInEveryStageAndJustAfterEachStageEndGiveTheUninterruptedRun(@TempDir Path dir) throws Exception {
-        Path reference = TrainingRun.prepare(ConfigParser.parse(THREE_STAGES.formatted("straight"), dir)
-                        .orThrow())
+        Path reference = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(THREE_STAGES.formatted("straight"), dir)
+                                .orThrow()))
                 .runHere()
                 .runDir();
         Path config = dir.resolve("killed.json");

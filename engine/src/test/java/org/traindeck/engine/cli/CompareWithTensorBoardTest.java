@@ -23,13 +23,14 @@ class CompareWithTensorBoardTest {
 
     @BeforeAll
     static void aTrainDeckRunAndAPyTorchOne() throws Exception {
-        RunResult r =
-                TrainingRun.prepare(ConfigParser.parse("""
+        RunResult r = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse("""
                         {"name": "ours", "outputDir": "runs", "seed": 2, "model": {"type": "mlp", "hidden": [8]},
                          "data": {"train": {"type": "synthetic", "samples": 300, "features": 4, "numClasses": 3},
                                   "validationSplit": 0.2},
                          "stages": [{"epochs": 2, "batchSize": 20, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
-                        """, dir).orThrow()).runHere();
+                        """, dir).orThrow()))
+                .runHere();
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         run = r.runDir();
         EventFixtures f = new EventFixtures().fileVersion(1_764_378_000.0);

@@ -37,11 +37,13 @@ class ExportCommandTest {
 
     @BeforeAll
     static void train() throws Exception {
-        run = TrainingRun.prepare(ConfigParser.parse("""
+        run = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse("""
                 {"name": "mlp", "outputDir": "out", "seed": 4, "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4, "numClasses": 3}, "validationSplit": 0.25},
                  "stages": [{"name": "only", "epochs": 2, "batchSize": 25, "ema": {"decay": 0.5}}]}
-                """, dir).orThrow()).runHere();
+                """, dir).orThrow()))
+                .runHere();
         assertThat(run.status()).isEqualTo(RunResult.Status.FINISHED);
     }
 

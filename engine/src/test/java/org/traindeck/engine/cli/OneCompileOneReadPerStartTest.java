@@ -27,8 +27,8 @@ import org.traindeck.engine.train.state.StartWork;
 
 /**
  * A Start reads the run's data once and compiles its model once, from the command line and from the app (the
- * engine.api calls the app makes: summaries as the config is edited, then prepare and start), counted where the
- * engine does either.
+ * engine.api calls the app makes: summaries as the config is edited, then open and start) and from the engine's other
+ * starts (the queue, trial processes, the bench), counted where the engine does either.
  */
 class OneCompileOneReadPerStartTest {
 
@@ -85,19 +85,25 @@ class OneCompileOneReadPerStartTest {
         assertThat(counted.reads).as("data reads").hasValue(1);
     }
 
-    /** The network made from the prepared configuration is the one the run would have compiled: the same losses. */
+    /**
+     * The queue, a sweep's trial process and the bench open their runs where the engine does ({@link TrainingRun#open}):
+     * one data read and one compilation there too, and the same training as the engine's.
+     */
     @Test
-    void aPreparedModelTrainsAsOneTheRunCompilesItself(@TempDir Path dir) throws Exception {
+    void aRunOpenedWithoutTheEngineApiReadsOnceCompilesOnceAndTrainsTheSame(@TempDir Path dir) throws Exception {
         RunConfig config = Configs.load(config(dir)).orThrow();
-        Engine engine = Engine.local();
+        RunHandle viaEngine = Engine.local().openRun(Configs.revalidate(config.withOutputDir("engine")));
+        viaEngine.start();
+        assertThat(viaEngine.completion().get(5, TimeUnit.MINUTES).status()).isEqualTo(RunResult.Status.FINISHED);
 
-        RunHandle prepared = engine.prepare(Configs.revalidate(config.withOutputDir("prepared")));
-        prepared.start();
-        assertThat(prepared.completion().get(5, TimeUnit.MINUTES).status()).isEqualTo(RunResult.Status.FINISHED);
-        TrainingRun compiled = TrainingRun.prepare(config.withOutputDir("compiled"));
-        assertThat(compiled.runHere().status()).isEqualTo(RunResult.Status.FINISHED);
+        Counter counted = new Counter();
+        TrainingRun direct = TrainingRun.open(
+                TrainingRun.Request.of(config.withOutputDir("direct")).telling(counted));
+        assertThat(direct.runHere().status()).isEqualTo(RunResult.Status.FINISHED);
 
-        assertThat(losses(prepared.runDir())).isNotEmpty().isEqualTo(losses(compiled.runDir()));
+        assertThat(counted.compiles).as("model compilations").hasValue(1);
+        assertThat(counted.reads).as("data reads").hasValue(1);
+        assertThat(losses(viaEngine.runDir())).isNotEmpty().isEqualTo(losses(direct.runDir()));
     }
 
     private static List<Double> losses(Path runDir) throws IOException {
@@ -125,7 +131,7 @@ class OneCompileOneReadPerStartTest {
         int readsBefore = counted.reads.get();
 
         // what RunController.start and launch call
-        RunHandle run = engine.prepare(Configs.parse(text, dir));
+        RunHandle run = engine.openRun(Configs.parse(text, dir));
         run.start();
         RunResult result = run.completion().get(5, TimeUnit.MINUTES);
 

@@ -48,13 +48,13 @@ class PredictCliTest {
     @BeforeAll
     static void train() throws Exception {
         Path digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz");
-        RunResult result = TrainingRun.prepare(
+        RunResult result = TrainingRun.open(TrainingRun.Request.of(
                         ConfigParser.parse("""
                 {"name": "digits", "outputDir": "out", "seed": 7, "model": {"type": "mlp", "hidden": [16]},
                  "data": {"train": {"type": "csv", "path": "%s", "numClasses": 10, "normalize": "standardize", "limit": %d},
                           "validationSplit": 0.2},
                  "stages": [{"epochs": 1, "batchSize": 32}]}
-                """.formatted(digits, LIMIT), dir).orThrow())
+                """.formatted(digits, LIMIT), dir).orThrow()))
                 .runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         run = result.runDir();

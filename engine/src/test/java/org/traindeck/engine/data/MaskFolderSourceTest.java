@@ -153,7 +153,8 @@ class MaskFolderSourceTest {
     @Test
     void aSmallSegmentationGraphTrainsOnTheFolders() throws IOException {
         writePairs(16);
-        RunResult result = TrainingRun.prepare(config("", 15)).runHere();
+        RunResult result =
+                TrainingRun.open(TrainingRun.Request.of(config("", 15))).runHere();
         assertThat(result.status()).as(result.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(result.lastMetrics()).containsKey("val/mean_iou");
         // three quarters of the pixels are background: predicting it everywhere scores 0.75

@@ -80,7 +80,7 @@ class NumpySourceTest {
     @ValueSource(strings = {"x_f2_be_F.npy", "x_u1_le_C.npy", "x_i8_be_C.npy"})
     void aConfigPointedAtXAndYTrains(String x) throws IOException {
         RunConfig config = config("{\"type\": \"numpy\", \"inputs\": \"" + x + "\", \"targets\": \"y.npy\"}");
-        var result = TrainingRun.prepare(config).runHere();
+        var result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
         assertThat(result.status().name()).isEqualTo("FINISHED");
         assertThat(result.lastMetrics().get("val/accuracy")).isGreaterThanOrEqualTo(0.8);
     }
@@ -91,7 +91,8 @@ class NumpySourceTest {
             "{\"type\": \"numpy\", \"inputs\": \"x_b1_F.npy\", \"targets\": \"y_b1.npy\"}",
             "{\"type\": \"numpy\", \"inputs\": \"xy.npz:x\", \"targets\": \"xy.npz:y\"}"
         }) {
-            var result = TrainingRun.prepare(config(source)).runHere();
+            var result =
+                    TrainingRun.open(TrainingRun.Request.of(config(source))).runHere();
             assertThat(result.status().name()).as(source).isEqualTo("FINISHED");
             assertThat(result.lastMetrics().get("val/accuracy")).as(source).isGreaterThanOrEqualTo(0.8);
         }

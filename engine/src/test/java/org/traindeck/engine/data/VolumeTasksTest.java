@@ -89,7 +89,7 @@ class VolumeTasksTest {
                 {"type": "maxPool3d", "size": 2},
                 {"type": "flatten"}""", "{\"type\": \"numpy\", \"inputs\": \"x_last.npy\", \"targets\": \"y.npy\"}", 12);
 
-        RunResult result = TrainingRun.prepare(config).runHere();
+        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
 
         assertThat(result.status()).as(result.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(result.lastMetrics().get("val/accuracy")).isGreaterThan(0.8);
@@ -107,7 +107,7 @@ class VolumeTasksTest {
                         + " \"targets\": \"masks.npy\", \"numClasses\": 2}",
                 12);
 
-        RunResult result = TrainingRun.prepare(config).runHere();
+        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
 
         assertThat(result.status()).as(result.message()).isEqualTo(RunResult.Status.FINISHED);
         // about 7 % of the voxels are the block: predicting background everywhere scores 0.93

@@ -88,7 +88,7 @@ class EngineFromJavaExampleTest {
             check.checked().problems().forEach(System.err::println);
             return;
         }
-        RunHandle run = engine.prepare(parsed); // new run folder, files opened
+        RunHandle run = engine.openRun(parsed); // new run folder, files opened
         run.subscribe(
                 new TrainingListener() { // a UI: skips metrics when behind, never slows training
                     @Override

@@ -19,12 +19,13 @@ class MetricsDigestsTest {
 
     @Test
     void anUnchangedRunIsReadOnceAndAGrownOneAgain(@TempDir Path dir) throws Exception {
-        RunResult run =
-                TrainingRun.prepare(ConfigParser.parse("""
+        RunResult run = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse("""
                 {"name": "digest", "outputDir": "runs", "seed": 3, "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4, "numClasses": 3}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
-                """, dir).orThrow()).runHere();
+                """, dir).orThrow()))
+                .runHere();
         AtomicInteger reads = new AtomicInteger();
         MetricsDigests digests = new MetricsDigests(runDir -> {
             reads.incrementAndGet();

@@ -283,11 +283,11 @@ class GraphConfigTest {
             "{\"type\": \"vit\", \"patch\": 7, \"width\": 16, \"depth\": 1, \"heads\": 2, \"classToken\": false}",
             "{\"type\": \"graph\", \"layers\": [{\"type\": \"patches\", \"size\": 7, \"units\": 8}, {\"type\": \"globalPool\"}]}"
         }) {
-            RunResult r = TrainingRun.prepare(
+            RunResult r = TrainingRun.open(TrainingRun.Request.of(
                             ConfigParser.parse("""
                     {"name": "v", "outputDir": "out", "model": %s,
                      "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [28, 28, 1], "numClasses": 10}},
-                     "stages": [{"epochs": 1, "batchSize": 16}]}""".formatted(model), dir).orThrow())
+                     "stages": [{"epochs": 1, "batchSize": 16}]}""".formatted(model), dir).orThrow()))
                     .runHere();
             assertThat(r.status()).as("%s: %s", model, r.message()).isEqualTo(RunResult.Status.FINISHED);
         }

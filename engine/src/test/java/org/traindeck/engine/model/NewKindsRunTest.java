@@ -27,8 +27,9 @@ class NewKindsRunTest {
                           "validationSplit": 0.25},
                  "stages": [{"epochs": 4, "batchSize": 30, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """;
-        RunResult run =
-                TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
+        RunResult run = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+                .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(run.lastMetrics().get("val/loss")).isFinite();
@@ -45,8 +46,9 @@ class NewKindsRunTest {
                           "validationSplit": 0.25},
                  "stages": [{"epochs": 2, "batchSize": 30}]}
                 """;
-        RunResult run =
-                TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
+        RunResult run = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+                .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(run.lastMetrics().get("val/loss")).isFinite();

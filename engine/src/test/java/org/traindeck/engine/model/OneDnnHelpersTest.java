@@ -127,11 +127,13 @@ class OneDnnHelpersTest {
                           "validationSplit": 0.5},
                  "stages": [{"epochs": 1, "batchSize": 32}], "performance": {"onednn": %s}}
                 """;
-        RunResult on = TrainingRun.prepare(ConfigParser.parse(config.formatted("on", digits, true), dir)
-                        .orThrow())
+        RunResult on = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(config.formatted("on", digits, true), dir)
+                                .orThrow()))
                 .runHere();
-        RunResult off = TrainingRun.prepare(ConfigParser.parse(config.formatted("off", digits, false), dir)
-                        .orThrow())
+        RunResult off = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(config.formatted("off", digits, false), dir)
+                                .orThrow()))
                 .runHere();
 
         assertThat(on.status()).isEqualTo(RunResult.Status.FINISHED);

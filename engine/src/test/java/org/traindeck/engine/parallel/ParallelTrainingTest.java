@@ -60,7 +60,10 @@ class ParallelTrainingTest {
     }
 
     private static RunResult run(RunConfig config, FaultPlan faults) throws IOException {
-        return TrainingRun.prepare(config, DeviceDiscovery.system(), faults).runHere();
+        return TrainingRun.open(TrainingRun.Request.of(config)
+                        .on(DeviceDiscovery.system())
+                        .withFaults(faults))
+                .runHere();
     }
 
     private static final String AVERAGING = ", \"parallel\": {\"mode\": \"averaging\"}";
@@ -81,8 +84,8 @@ class ParallelTrainingTest {
         RunConfig sample = ConfigParser.load(TestPaths.sampleConfigs().resolve("digits-mlp.json"))
                 .orThrow()
                 .withOutputDir(dir.toString());
-        RunResult one = TrainingRun.prepare(sample).runHere();
-        RunResult two = TrainingRun.prepare(sample.withDevices(DeviceSelection.cpuWorkers(2)))
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(sample)).runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(sample.withDevices(DeviceSelection.cpuWorkers(2))))
                 .runHere();
 
         assertThat(two.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -202,7 +205,7 @@ class ParallelTrainingTest {
                 , "nccl": {"NCCL_TIMEOUT": 1800, "NCCL_P2P_DISABLE": "1", "NCCL_IB_DISABLE": 1, "NCCL_SOCKET_IFNAME": "eth0,lo",
                            "NCCL_DEBUG": "WARN", "custom": {"TRAINDECK_TEST_VARIABLE": "hello world"}}
                 """);
-        TrainingRun run = TrainingRun.prepare(config);
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
 
         for (String name : List.of(
                 "NCCL_TIMEOUT",
@@ -260,10 +263,9 @@ class ParallelTrainingTest {
 
     @Test
     void aStalledStepTripsTheWatchdog(@TempDir Path dir) throws Exception {
-        TrainingRun run = TrainingRun.prepare(
-                synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"),
-                DeviceDiscovery.system(),
-                FaultPlan.NONE.stallingAtStep(7));
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"))
+                .on(DeviceDiscovery.system())
+                .withFaults(FaultPlan.NONE.stallingAtStep(7)));
         run.start();
         RunResult r = run.await();
 

@@ -21,13 +21,13 @@ class AveragingOnTransformersTest {
     void averagingTrainsAGptAndReportsTheLossPerToken(@TempDir Path dir) throws Exception {
         String text =
                 TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
-        RunResult r = TrainingRun.prepare(
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(
                         ConfigParser.parse("""
                 {"name": "avg", "devices": "cpu:2", "parallel": {"mode": "averaging", "fallback": false},
                  "model": {"type": "gpt", "width": 16, "depth": 1, "heads": 2},
                  "data": {"train": {"type": "text", "path": "%s", "context": 16, "limit": 400}, "validationSplit": 0.1},
                  "stages": [{"epochs": 3, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.003}}]}
-                """.formatted(text), dir).orThrow())
+                """.formatted(text), dir).orThrow()))
                 .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);

@@ -61,9 +61,10 @@ class BatchPrefetchTest {
     @ParameterizedTest
     @ValueSource(strings = {"cpu:1", "cpu:2"})
     void preparedAheadOrNotTheRunIsTheSame(String devices, @TempDir Path dir) throws Exception {
-        RunResult inline =
-                TrainingRun.prepare(config(dir, "inline", devices, 0)).runHere();
-        RunResult ahead = TrainingRun.prepare(config(dir, "ahead", devices, 3)).runHere();
+        RunResult inline = TrainingRun.open(TrainingRun.Request.of(config(dir, "inline", devices, 0)))
+                .runHere();
+        RunResult ahead = TrainingRun.open(TrainingRun.Request.of(config(dir, "ahead", devices, 3)))
+                .runHere();
 
         assertThat(ahead.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(ahead.steps()).isEqualTo(inline.steps()).isGreaterThan(10);
@@ -74,8 +75,8 @@ class BatchPrefetchTest {
 
     @Test
     void aStopAndResumeWithBatchesPreparedAheadIsExact(@TempDir Path dir) throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(config(dir, "straight", "cpu:1", 2)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu:1", 2)))
+                .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", "cpu:1", 2), 7);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         awaitNoLoaderThread();
@@ -91,8 +92,9 @@ class BatchPrefetchTest {
 
     @Test
     void aFallbackEndsTheFailedTiersLoaderBeforeTheNextStarts(@TempDir Path dir) throws Exception {
-        TrainingRun run = TrainingRun.prepare(
-                config(dir, "fallback", "cpu:2", 2), DeviceDiscovery.system(), FaultPlan.NONE.failingWorkerAtStep(4));
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config(dir, "fallback", "cpu:2", 2))
+                .on(DeviceDiscovery.system())
+                .withFaults(FaultPlan.NONE.failingWorkerAtStep(4)));
         AtomicInteger most = new AtomicInteger();
         run.subscribe(
                 e -> {

@@ -78,7 +78,8 @@ class CascadeTrainingTest {
     void layerHealthFollowsEachStagesNetwork(@TempDir Path dir) throws Exception {
         String text = CONFIG.formatted("layers")
                 .replace("\"stages\": [", "\"logging\": {\"layers\": {\"everySteps\": 1}}, \"stages\": [");
-        RunResult run = TrainingRun.prepare(config(dir, "layers", text)).runHere();
+        RunResult run = TrainingRun.open(TrainingRun.Request.of(config(dir, "layers", text)))
+                .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<String, Map<Long, Double>> layers = LayerHealthTest.layerMetrics(run.runDir());
@@ -96,7 +97,8 @@ class CascadeTrainingTest {
 
     @Test
     void eachStageTrainsItsOwnNetworkAndPredictRunsTheCascade(@TempDir Path dir) throws Exception {
-        RunResult run = TrainingRun.prepare(config(dir, "cascade")).runHere();
+        RunResult run =
+                TrainingRun.open(TrainingRun.Request.of(config(dir, "cascade"))).runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(ResumeTest.lossesByStep(run.runDir())).hasSize(12);
@@ -148,7 +150,8 @@ class CascadeTrainingTest {
 
     @Test
     void aStopInsideTheSecondStageResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, "straight")).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight")))
+                .runHere();
         assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
 
         // step 8: the middle of stage 2's first epoch; step 6: stage 1's last, so the stop comes at stage 2's start
@@ -172,7 +175,8 @@ class CascadeTrainingTest {
     void resumingFromAnyCheckpointOfEitherNetworkContinuesTheUninterruptedRun(@TempDir Path dir) throws Exception {
         String text = CONFIG.formatted("straight")
                 .replace("\"stages\": [", "\"checkpoint\": {\"keepLast\": 100}, \"stages\": [");
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", text)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", text)))
+                .runHere();
         assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
         List<Checkpoint.Listed> written = new CheckpointStore(straight.runDir()).list();
         assertThat(written).extracting(l -> l.checkpoint().stageName()).contains("base", "up");
@@ -212,11 +216,13 @@ class CascadeTrainingTest {
 
     @Test
     void twoCpuWorkersTrainTheCascadeAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(config(dir, "one")).runHere();
+        RunResult one =
+                TrainingRun.open(TrainingRun.Request.of(config(dir, "one"))).runHere();
         String two = CONFIG.formatted("two")
                 .replace("\"devices\": \"cpu\"", "\"devices\": \"cpu:2\"")
                 .replace("\"batchSize\": 16", "\"batchSize\": 8");
-        RunResult split = TrainingRun.prepare(config(dir, "two", two)).runHere();
+        RunResult split = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", two)))
+                .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(split.status()).as(split.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -263,7 +269,8 @@ class CascadeTrainingTest {
                         "{\"name\": \"c\", \"type\": \"dense\", \"inputs\": \"code\", \"units\": 4},"
                                 + " {\"name\": \"tc\", \"type\": \"concat\", \"inputs\": [\"t\", \"c\"]},"
                                 + " {\"name\": \"upmap\", \"type\": \"dense\", \"units\": 256}");
-        RunResult run = TrainingRun.prepare(config(dir, "conditional", text)).runHere();
+        RunResult run = TrainingRun.open(TrainingRun.Request.of(config(dir, "conditional", text)))
+                .runHere();
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         Path codes = dir.resolve("codes.npz");
         NamedInputFixtures.npz(

@@ -60,8 +60,10 @@ class ConditionedDiffusionTrainingTest {
 
     @Test
     void twoCpuWorkersTrainAsOneDeviceAndTheLossFalls(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(config(dir, "one", "cpu", 4, 32)).runHere();
-        RunResult two = TrainingRun.prepare(config(dir, "two", "cpu:2", 4, 16)).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 4, 32)))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 4, 16)))
+                .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -87,8 +89,8 @@ class ConditionedDiffusionTrainingTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(config(dir, "straight", "cpu", 2, 32, 0.1)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu", 2, 32, 0.1)))
+                .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", "cpu", 2, 32, 0.1), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 

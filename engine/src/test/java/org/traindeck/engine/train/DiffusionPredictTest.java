@@ -51,7 +51,9 @@ class DiffusionPredictTest {
                  "stages": [{"name": "main", "epochs": 150, "batchSize": 32,
                              "optimizer": {"type": "adam", "learningRate": 0.003}}]}
                 """;
-        run = TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
+        run = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+                .runHere();
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<String, NamedInputFixtures.Array> test = NamedInputFixtures.pictureAndCode(32, 9);
         NamedInputFixtures.npz(dir.resolve("cond.npz"), Map.of("meta", test.get("meta")));

@@ -180,8 +180,9 @@ class DiffusionSamplingTest {
     void aVolumeModelConditionedOnTwoViewsIsScoredByItsProjectionError(@TempDir Path dir) throws Exception {
         NamedInputFixtures.npz(dir.resolve("vol.npz"), volumesAndViews(48, 4));
         NamedInputFixtures.npz(dir.resolve("held.npz"), volumesAndViews(16, 9));
-        RunResult run =
-                TrainingRun.prepare(ConfigParser.parse(VOLUMES, dir).orThrow()).runHere();
+        RunResult run = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(VOLUMES, dir).orThrow()))
+                .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         List<JsonNode> events = RunFiles.jsonl(run.runDir());
@@ -220,7 +221,8 @@ class DiffusionSamplingTest {
     private static RunResult images(
             Path dir, String name, String sampling, String devices, int batch, String stage, List<SamplesEvent> shown)
             throws Exception {
-        TrainingRun run = TrainingRun.prepare(imagesConfig(dir, name, sampling, devices, batch, stage));
+        TrainingRun run =
+                TrainingRun.open(TrainingRun.Request.of(imagesConfig(dir, name, sampling, devices, batch, stage)));
         run.subscribe(
                 (EngineEvent e) -> {
                     if (e instanceof SamplesEvent s) {

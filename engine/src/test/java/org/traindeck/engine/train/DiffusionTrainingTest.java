@@ -52,8 +52,10 @@ class DiffusionTrainingTest {
 
     @Test
     void twoCpuWorkersTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(config(dir, "one", "cpu", 3, 32)).runHere();
-        RunResult two = TrainingRun.prepare(config(dir, "two", "cpu:2", 3, 16)).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 3, 32)))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 3, 16)))
+                .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -67,8 +69,8 @@ class DiffusionTrainingTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(config(dir, "straight", "cpu", 3, 32)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu", 3, 32)))
+                .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", "cpu", 3, 32), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
@@ -83,7 +85,8 @@ class DiffusionTrainingTest {
 
     @Test
     void theDenoisingLossFalls(@TempDir Path dir) throws Exception {
-        RunResult run = TrainingRun.prepare(config(dir, "falls", "cpu", 12, 32)).runHere();
+        RunResult run = TrainingRun.open(TrainingRun.Request.of(config(dir, "falls", "cpu", 12, 32)))
+                .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> losses = ResumeTest.lossesByStep(run.runDir());

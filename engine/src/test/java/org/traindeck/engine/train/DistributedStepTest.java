@@ -61,9 +61,10 @@ class DistributedStepTest {
 
     @Test
     void executorsTrainAsOneDeviceAtTheGlobalBatch() throws Exception {
-        RunResult one = TrainingRun.prepare(config("one", 96, "{}")).runHere();
-        RunResult three = TrainingRun.prepare(
-                        config("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}"))
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config("one", 96, "{}")))
+                .runHere();
+        RunResult three = TrainingRun.open(TrainingRun.Request.of(
+                        config("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}")))
                 .runHere();
 
         assertThat(three.status()).as(three.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -80,9 +81,10 @@ class DistributedStepTest {
 
     @Test
     void aLostExecutorStopsTheRunWithItsCheckpointWhichResumesExactlyOnOneMachine() throws Exception {
-        RunResult one = TrainingRun.prepare(config("one", 96, "{}")).runHere();
-        RunResult failed = TrainingRun.prepare(
-                        config("lost", 32, "{\"cluster\": \"inprocess://fail-at-20:1\", \"executors\": 3}"))
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config("one", 96, "{}")))
+                .runHere();
+        RunResult failed = TrainingRun.open(TrainingRun.Request.of(
+                        config("lost", 32, "{\"cluster\": \"inprocess://fail-at-20:1\", \"executors\": 3}")))
                 .runHere();
 
         assertThat(failed.status()).isEqualTo(RunResult.Status.FAILED);
@@ -133,9 +135,10 @@ class DistributedStepTest {
     /** The second stage has another batch, optimizer and data (another split): the same executors train it. */
     @Test
     void aTwoStageRunKeepsItsSessionAndTrainsAsOneDeviceAtTheGlobalBatch() throws Exception {
-        RunResult one = TrainingRun.prepare(twoStages("one", 96, "{}")).runHere();
-        RunResult three = TrainingRun.prepare(
-                        twoStages("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}"))
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoStages("one", 96, "{}")))
+                .runHere();
+        RunResult three = TrainingRun.open(TrainingRun.Request.of(
+                        twoStages("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}")))
                 .runHere();
 
         assertThat(three.status()).as(three.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -188,7 +191,8 @@ class DistributedStepTest {
 
     @Test
     void aClusterNoBackendServesIsSaidSo() throws Exception {
-        RunResult r = TrainingRun.prepare(config("nobody", 32, "{\"cluster\": \"spark://127.0.0.1:7077\"}"))
+        RunResult r = TrainingRun.open(
+                        TrainingRun.Request.of(config("nobody", 32, "{\"cluster\": \"spark://127.0.0.1:7077\"}")))
                 .runHere();
         assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(r.message()).contains("no cluster backend for spark://127.0.0.1:7077 on the class path");

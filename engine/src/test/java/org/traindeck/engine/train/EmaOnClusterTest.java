@@ -36,9 +36,10 @@ class EmaOnClusterTest {
 
     @Test
     void executorsAverageAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(config(dir, "one", 64, "{}")).runHere();
-        RunResult two = TrainingRun.prepare(
-                        config(dir, "two", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 2}"))
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", 64, "{}")))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(
+                        config(dir, "two", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 2}")))
                 .runHere();
 
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);

@@ -58,7 +58,10 @@ class ExtraSinkTest {
         List<SinkKind> kinds = SinkKinds.with(
                 SinkKind.of("recording", c -> true, (f, c, restart) -> opened[0] = new RecordingSink(f, restart)));
 
-        RunResult result = TrainingRun.prepare(config, DeviceDiscovery.system(), RunFaults.NONE, kinds)
+        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)
+                        .on(DeviceDiscovery.system())
+                        .withFaults(RunFaults.NONE)
+                        .opening(kinds))
                 .runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -88,7 +91,10 @@ class ExtraSinkTest {
             throw new IOException("a sink that is off must not be opened");
         }));
 
-        assertThat(TrainingRun.prepare(config, DeviceDiscovery.system(), RunFaults.NONE, kinds)
+        assertThat(TrainingRun.open(TrainingRun.Request.of(config)
+                                .on(DeviceDiscovery.system())
+                                .withFaults(RunFaults.NONE)
+                                .opening(kinds))
                         .runHere()
                         .status())
                 .isEqualTo(RunResult.Status.FINISHED);

@@ -125,8 +125,9 @@ class FrozenNodeTrainingTest {
                             .orThrow(),
                     1);
             ComputationGraph start = TrainedModel.open(first.runDir(), false).network();
-            RunResult tuned = TrainingRun.prepare(ConfigParser.parse(vit.formatted(kernel + "-tuned", kernel), dir)
-                            .orThrow())
+            RunResult tuned = TrainingRun.open(
+                            TrainingRun.Request.of(ConfigParser.parse(vit.formatted(kernel + "-tuned", kernel), dir)
+                                    .orThrow()))
                     .runHere();
             assertThat(tuned.status()).isEqualTo(RunResult.Status.FINISHED);
             ComputationGraph end = TrainedModel.open(tuned.runDir(), false).network();
@@ -166,7 +167,8 @@ class FrozenNodeTrainingTest {
         RunResult first = TestRuns.stopAfterStep(config("first-step"), 1);
         TrainedModel start = TrainedModel.open(first.runDir(), false);
 
-        RunResult straight = TrainingRun.prepare(config("straight")).runHere();
+        RunResult straight =
+                TrainingRun.open(TrainingRun.Request.of(config("straight"))).runHere();
         assertThat(straight.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel end = TrainedModel.open(straight.runDir(), false);
         for (String param :

@@ -79,13 +79,13 @@ class LayerHealthTest {
     @Test
     void everyLayerWithParametersHasItsFiguresOnLoggedStepsAndItsHistogramsInThePastRun(@TempDir Path dir)
             throws Exception {
-        RunResult r = TrainingRun.prepare(config(
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
                         dir,
                         "figures",
                         GRAPH.formatted(""),
                         "cpu",
                         32,
-                        "{\"everySteps\": 4, \"histogramsEverySteps\": 8}"))
+                        "{\"everySteps\": 4, \"histogramsEverySteps\": 8}")))
                 .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -171,16 +171,17 @@ class LayerHealthTest {
                 .toString()
                 .replace("\\", "/");
         String layers = "{\"everySteps\": 2, \"histogramsEverySteps\": 4}";
-        RunResult v =
-                TrainingRun.prepare(config(dir, "vit", vit, "cpu", 32, layers)).runHere();
-        RunResult u = TrainingRun.prepare(ConfigParser.parse("""
+        RunResult v = TrainingRun.open(TrainingRun.Request.of(config(dir, "vit", vit, "cpu", 32, layers)))
+                .runHere();
+        RunResult u = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse("""
                 {"name": "unet", "outputDir": "out", "seed": 3, "model": %s,
                  "data": {"train": {"type": "numpy", "task": "segmentation", "inputs": "%s:x", "targets": "%s:y", "numClasses": 3,
                                     "scale": 0.00392156862745098, "limit": 48}},
                  "stages": [{"epochs": 1, "batchSize": 8, "optimizer": {"type": "adam", "learningRate": 0.003}, "validationInterval": 0}],
                  "logging": {"layers": %s}, "checkpoint": {"keepBestPerStage": false}}
                 """.formatted(unet, shapes, shapes, layers), dir)
-                        .orThrow())
+                                .orThrow()))
                 .runHere();
 
         assertThat(v.status()).as(v.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -226,9 +227,11 @@ class LayerHealthTest {
     @Test
     void theGradientNormIsTheAllReducedOneOnOneAndOnTwoWorkers(@TempDir Path dir) throws Exception {
         String mlp = "{\"type\": \"mlp\", \"hidden\": [32, 16], \"dropout\": 0}";
-        RunResult one = TrainingRun.prepare(config(dir, "one", mlp, "cpu", 64, "{\"everySteps\": 3}"))
+        RunResult one = TrainingRun.open(
+                        TrainingRun.Request.of(config(dir, "one", mlp, "cpu", 64, "{\"everySteps\": 3}")))
                 .runHere();
-        RunResult two = TrainingRun.prepare(config(dir, "two", mlp, "cpu:2", 32, "{\"everySteps\": 3}"))
+        RunResult two = TrainingRun.open(
+                        TrainingRun.Request.of(config(dir, "two", mlp, "cpu:2", 32, "{\"everySteps\": 3}")))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -251,13 +254,13 @@ class LayerHealthTest {
 
     @Test
     void aLayerWithAFarTooSmallLearningRateIsWarnedAboutAndNoOther(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
                         dir,
                         "slow-b",
                         GRAPH.formatted(", \"lrScale\": 0.0001"),
                         "cpu",
                         32,
-                        "{\"everySteps\": 2, \"histogramsEverySteps\": 0, \"patience\": 3}"))
+                        "{\"everySteps\": 2, \"histogramsEverySteps\": 0, \"patience\": 3}")))
                 .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -277,13 +280,13 @@ class LayerHealthTest {
     /** A run shorter than the intervals (the samples' case with the defaults 50 and 500) still shows its layers once. */
     @Test
     void aRunShorterThanTheIntervalsTakesFiguresAndHistogramsAtItsStagesLastStep(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
                         dir,
                         "short",
                         GRAPH.formatted(""),
                         "cpu",
                         32,
-                        "{\"everySteps\": 50, \"histogramsEverySteps\": 500}"))
+                        "{\"everySteps\": 50, \"histogramsEverySteps\": 500}")))
                 .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -297,8 +300,13 @@ class LayerHealthTest {
 
     @Test
     void offTakesNothing(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.prepare(config(
-                        dir, "off", GRAPH.formatted(""), "cpu", 32, "{\"everySteps\": 0, \"histogramsEverySteps\": 0}"))
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
+                        dir,
+                        "off",
+                        GRAPH.formatted(""),
+                        "cpu",
+                        32,
+                        "{\"everySteps\": 0, \"histogramsEverySteps\": 0}")))
                 .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);

@@ -56,8 +56,10 @@ class NamedInputsTrainingTest {
 
     @Test
     void twoCpuWorkersTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(twoInputs(dir, "one", "cpu", 32)).runHere();
-        RunResult two = TrainingRun.prepare(twoInputs(dir, "two", "cpu:2", 16)).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "one", "cpu", 32)))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "two", "cpu:2", 16)))
+                .runHere();
 
         assertThat(one.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -71,7 +73,8 @@ class NamedInputsTrainingTest {
 
     @Test
     void clusterExecutorsTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(twoInputs(dir, "alone", "cpu", 32)).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "alone", "cpu", 32)))
+                .runHere();
         RunConfig cluster = ConfigParser.parse(
                         TWO_INPUTS
                                 .formatted("executors", "cpu", 16)
@@ -81,7 +84,7 @@ class NamedInputsTrainingTest {
                                                 + " \"stages\""),
                         dir)
                 .orThrow();
-        RunResult two = TrainingRun.prepare(cluster).runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(cluster)).runHere();
 
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> a = ResumeTest.lossesByStep(one.runDir());
@@ -94,8 +97,8 @@ class NamedInputsTrainingTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(twoInputs(dir, "straight", "cpu", 32)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "straight", "cpu", 32)))
+                .runHere();
         RunResult stopped = TestRuns.stopAfterStep(twoInputs(dir, "stopped", "cpu", 32), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
@@ -110,7 +113,8 @@ class NamedInputsTrainingTest {
 
     @Test
     void predictGivesTheProbabilitiesEvaluateScores(@TempDir Path dir) throws Exception {
-        RunResult run = TrainingRun.prepare(twoInputs(dir, "used", "cpu", 32)).runHere();
+        RunResult run = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "used", "cpu", 32)))
+                .runHere();
         Map<String, NamedInputFixtures.Array> test = NamedInputFixtures.pictureAndCode(64, 99);
         Path inputs = NamedInputFixtures.npz(
                 dir.resolve("new.npz"), Map.of("image", test.get("image"), "meta", test.get("meta")));
@@ -159,9 +163,10 @@ class NamedInputsTrainingTest {
                 "targets", new NamedInputFixtures.Array("<i8", h.get("targets").shape(), targets));
         NamedInputFixtures.npz(dir.resolve("noisy.npz"), noisy);
 
-        RunResult clean = TrainingRun.prepare(histories(dir, "clean", "h.npz")).runHere();
-        RunResult padded =
-                TrainingRun.prepare(histories(dir, "padded", "noisy.npz")).runHere();
+        RunResult clean = TrainingRun.open(TrainingRun.Request.of(histories(dir, "clean", "h.npz")))
+                .runHere();
+        RunResult padded = TrainingRun.open(TrainingRun.Request.of(histories(dir, "padded", "noisy.npz")))
+                .runHere();
 
         assertThat(clean.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(ResumeTest.lossesByStep(padded.runDir())).isEqualTo(ResumeTest.lossesByStep(clean.runDir()));
@@ -194,9 +199,9 @@ class NamedInputsTrainingTest {
         NamedInputFixtures.npz(dir.resolve("v.npz"), clean);
         NamedInputFixtures.npz(dir.resolve("vp.npz"), padded);
 
-        RunResult a = TrainingRun.prepare(histories(dir, "values", "v.npz", "regression"))
+        RunResult a = TrainingRun.open(TrainingRun.Request.of(histories(dir, "values", "v.npz", "regression")))
                 .runHere();
-        RunResult b = TrainingRun.prepare(histories(dir, "valuesPadded", "vp.npz", "regression"))
+        RunResult b = TrainingRun.open(TrainingRun.Request.of(histories(dir, "valuesPadded", "vp.npz", "regression")))
                 .runHere();
 
         assertThat(a.status()).as(a.message()).isEqualTo(RunResult.Status.FINISHED);

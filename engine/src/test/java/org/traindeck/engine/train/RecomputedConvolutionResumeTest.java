@@ -47,8 +47,10 @@ class RecomputedConvolutionResumeTest {
 
     @Test
     void trainsAsWithoutAndResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult plain = TrainingRun.prepare(config(dir, "plain", false)).runHere();
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", true)).runHere();
+        RunResult plain = TrainingRun.open(TrainingRun.Request.of(config(dir, "plain", false)))
+                .runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", true)))
+                .runHere();
         assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> losses = ResumeTest.lossesByStep(straight.runDir());
         assertThat(losses).hasSize(16);
@@ -73,9 +75,10 @@ class RecomputedConvolutionResumeTest {
 
     @Test
     void twoCpuWorkersWithRecomputeTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(config(dir, "one", true, "cpu", 32)).runHere();
-        RunResult two =
-                TrainingRun.prepare(config(dir, "two", true, "cpu:2", 16)).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", true, "cpu", 32)))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", true, "cpu:2", 16)))
+                .runHere();
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
         // each worker's replica is built and linked (a into b) as the master is, and slices its half batch again
         Map<Long, Double> a = ResumeTest.lossesByStep(one.runDir());

@@ -68,8 +68,8 @@ class ResumeAtEveryCheckpointTest {
             })
     void resumingFromAnyCheckpointContinuesTheUninterruptedRun(String stageTwoOptimizer, @TempDir Path dir)
             throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(config(dir, "straight", stageTwoOptimizer)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", stageTwoOptimizer)))
+                .runHere();
         assertThat(straight.status()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> expected = ResumeTest.lossesByStep(straight.runDir());
         float[] expectedParams = ResumeTest.finalParams(straight);

@@ -71,9 +71,10 @@ class ResumeTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(config(dir, MLP, "straight", 4)).runHere();
-        RunResult first = TrainingRun.prepare(config(dir, MLP, "split", 2)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "straight", 4)))
+                .runHere();
+        RunResult first = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "split", 2)))
+                .runHere();
         assertThat(first.steps()).isEqualTo(straight.steps() / 2);
 
         RunResult resumed = TrainingRun.resume(
@@ -90,8 +91,8 @@ class ResumeTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(config(dir, LENET_TWO_STAGES, "straight")).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, LENET_TWO_STAGES, "straight")))
+                .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, LENET_TWO_STAGES, "stopped"), 23);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         Checkpoint at = CheckpointFiles.read(stopped.lastCheckpoint()).checkpoint();
@@ -130,7 +131,8 @@ class ResumeTest {
 
     @Test
     void resumeFromAChosenCheckpointFileDropsTheLaterMetrics(@TempDir Path dir) throws Exception {
-        RunResult full = TrainingRun.prepare(config(dir, MLP, "pick", 3)).runHere();
+        RunResult full = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "pick", 3)))
+                .runHere();
         Path epoch1 = new CheckpointStore(full.runDir())
                 .list().stream()
                         .map(Checkpoint.Listed::file)
@@ -151,7 +153,8 @@ class ResumeTest {
 
     @Test
     void aFinishedRunSaysSoUnlessGivenMoreEpochs(@TempDir Path dir) throws Exception {
-        RunResult done = TrainingRun.prepare(config(dir, MLP, "done", 1)).runHere();
+        RunResult done = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "done", 1)))
+                .runHere();
 
         RunResult nothing = TrainingRun.resume(done.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();

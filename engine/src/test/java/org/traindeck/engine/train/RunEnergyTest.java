@@ -45,9 +45,8 @@ class RunEnergyTest {
         Path zone = Files.createDirectories(dir.resolve("powercap/intel-rapl:0"));
         Files.writeString(zone.resolve("max_energy_range_uj"), "262143328850\n");
         Files.writeString(zone.resolve("energy_uj"), "262000000000\n");
-        TrainingRun run = TrainingRun.prepare(
-                config("measured"),
-                new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap")));
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("measured"))
+                .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap"))));
         AtomicBoolean bumped = new AtomicBoolean();
         run.subscribe(
                 e -> {
@@ -86,8 +85,8 @@ class RunEnergyTest {
                  "stages": [{"name": "warm", "epochs": 1, "batchSize": 25},
                             {"name": "main", "epochs": 2, "batchSize": 20}]}
                 """, dir).orThrow();
-        TrainingRun run = TrainingRun.prepare(
-                twoStages, new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap")));
+        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(twoStages)
+                .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap"))));
         AtomicBoolean bumped = new AtomicBoolean();
         run.subscribe(
                 e -> {
@@ -123,9 +122,8 @@ class RunEnergyTest {
 
     @Test
     void withoutCountersTheLogSaysItCannotBeMeasuredHere() throws Exception {
-        RunResult result = TrainingRun.prepare(
-                        config("unmeasured"),
-                        new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("no-powercap")))
+        RunResult result = TrainingRun.open(TrainingRun.Request.of(config("unmeasured"))
+                        .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("no-powercap"))))
                 .runHere();
 
         assertThat(result.lastMetrics().keySet()).noneMatch(n -> n.startsWith("energy/"));

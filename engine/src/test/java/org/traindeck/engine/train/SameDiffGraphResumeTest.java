@@ -32,8 +32,10 @@ class SameDiffGraphResumeTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", 4)).runHere();
-        RunResult first = TrainingRun.prepare(config(dir, "split", 2)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", 4)))
+                .runHere();
+        RunResult first = TrainingRun.open(TrainingRun.Request.of(config(dir, "split", 2)))
+                .runHere();
         assertThat(first.status()).as(first.message()).isEqualTo(RunResult.Status.FINISHED);
 
         RunResult resumed = TrainingRun.resume(

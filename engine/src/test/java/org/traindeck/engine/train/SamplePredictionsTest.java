@@ -207,7 +207,8 @@ class SamplePredictionsTest {
     private record Run(Path dir, List<SamplesEvent> samples) {}
 
     private static Run run(Path dir, String json) throws IOException {
-        TrainingRun run = TrainingRun.prepare(ConfigParser.parse(json, dir).orThrow());
+        TrainingRun run = TrainingRun.open(
+                TrainingRun.Request.of(ConfigParser.parse(json, dir).orThrow()));
         List<SamplesEvent> samples = Collections.synchronizedList(new ArrayList<>());
         run.subscribe(
                 (EngineEvent e) -> {

@@ -107,9 +107,10 @@ class SyncBatchNormTrainingTest {
         String model = type.equals("lenet") ? LENET : RESNET;
         RunConfig oneConfig = config(dir, "one", model, "cpu", globalBatch, accumulation, false, 1);
         RunConfig syncConfig = config(dir, "sync", model, "cpu:2", batch, accumulation, true, 1);
-        RunResult one = TrainingRun.prepare(oneConfig).runHere();
-        RunResult sync = TrainingRun.prepare(syncConfig).runHere();
-        RunResult plain = TrainingRun.prepare(config(dir, "plain", model, "cpu:2", batch, accumulation, false, 1))
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(oneConfig)).runHere();
+        RunResult sync = TrainingRun.open(TrainingRun.Request.of(syncConfig)).runHere();
+        RunResult plain = TrainingRun.open(
+                        TrainingRun.Request.of(config(dir, "plain", model, "cpu:2", batch, accumulation, false, 1)))
                 .runHere();
 
         assertThat(List.of(one.status(), sync.status(), plain.status()))
@@ -160,7 +161,9 @@ class SyncBatchNormTrainingTest {
             throws Exception {
         RunConfig config = config(dir, "failing", LENET, "cpu:2", 32, 1, true, 1);
         // the last worker fails before its forward pass: the first waits for it at bn0's exchange until the abort
-        RunResult r = TrainingRun.prepare(config, DeviceDiscovery.system(), FaultPlan.NONE.failingWorkerAtStep(5))
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config)
+                        .on(DeviceDiscovery.system())
+                        .withFaults(FaultPlan.NONE.failingWorkerAtStep(5)))
                 .runHere();
 
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -172,7 +175,8 @@ class SyncBatchNormTrainingTest {
 
     @Test
     void aStopAndResumeWithSyncBatchNormOnTwoWorkersIsBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, "straight", LENET, "cpu:2", 32, 1, true, 2))
+        RunResult straight = TrainingRun.open(
+                        TrainingRun.Request.of(config(dir, "straight", LENET, "cpu:2", 32, 1, true, 2)))
                 .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", LENET, "cpu:2", 32, 1, true, 2), 13);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);

@@ -101,10 +101,11 @@ class SynchronousEquivalenceTest {
         String optimizer = optimizerType.equals("adam")
                 ? "{\"type\": \"adam\", \"learningRate\": 0.003}"
                 : "{\"type\": \"nesterovs\", \"learningRate\": 0.05, \"momentum\": 0.9}";
-        RunResult one = TrainingRun.prepare(config(dir, "one", model, optimizer, "cpu", globalBatch, 1, 1.0))
+        RunResult one = TrainingRun.open(
+                        TrainingRun.Request.of(config(dir, "one", model, optimizer, "cpu", globalBatch, 1, 1.0)))
                 .runHere();
-        RunResult several = TrainingRun.prepare(
-                        config(dir, "several", model, optimizer, "cpu:" + workers, batch, accumulation, 1.0))
+        RunResult several = TrainingRun.open(TrainingRun.Request.of(
+                        config(dir, "several", model, optimizer, "cpu:" + workers, batch, accumulation, 1.0)))
                 .runHere();
 
         assertThat(one.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -163,9 +164,9 @@ class SynchronousEquivalenceTest {
             value = {"vit; 16; 32", "gpt; 16; 32"})
     void transformersOnTwoWorkersTrainExactlyAsOneDevice(String type, int batch, int globalBatch, @TempDir Path dir)
             throws Exception {
-        RunResult one = TrainingRun.prepare(transformer(dir, "one", type, "cpu", globalBatch))
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(transformer(dir, "one", type, "cpu", globalBatch)))
                 .runHere();
-        RunResult two = TrainingRun.prepare(transformer(dir, "two", type, "cpu:2", batch))
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(transformer(dir, "two", type, "cpu:2", batch)))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);

@@ -42,7 +42,8 @@ class SynchronousResumeTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochOnTwoWorkersResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.prepare(config(dir, "straight")).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight")))
+                .runHere();
         // 768 training samples = 48 batches of 16 an epoch; a step takes 2 workers × 2 = 4: 12 steps an epoch
         RunResult stopped = stoppedAt(config(dir, "stopped"), 17);
 

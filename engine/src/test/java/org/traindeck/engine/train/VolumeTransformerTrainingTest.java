@@ -88,8 +88,10 @@ class VolumeTransformerTrainingTest {
 
     @Test
     void itLearnsAndTwoWorkersTrainAsOneDevice(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.prepare(config(dir, "one", "cpu", 12, 4)).runHere();
-        RunResult two = TrainingRun.prepare(config(dir, "two", "cpu:2", 6, 4)).runHere();
+        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 12, 4)))
+                .runHere();
+        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 6, 4)))
+                .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -115,10 +117,10 @@ class VolumeTransformerTrainingTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight =
-                TrainingRun.prepare(config(dir, "straight", "cpu", 12, 4)).runHere();
-        RunResult first =
-                TrainingRun.prepare(config(dir, "split", "cpu", 12, 2)).runHere();
+        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu", 12, 4)))
+                .runHere();
+        RunResult first = TrainingRun.open(TrainingRun.Request.of(config(dir, "split", "cpu", 12, 2)))
+                .runHere();
         assertThat(first.status()).as(first.message()).isEqualTo(RunResult.Status.FINISHED);
 
         RunResult resumed = TrainingRun.resume(
@@ -137,7 +139,7 @@ class VolumeTransformerTrainingTest {
         String frozen = ", \"trainable\": false";
         String slow = ", \"lrScale\": 0.01";
         RunResult start = TestRuns.stopAfterStep(config(dir, "start", "cpu", 12, 2, frozen, slow), 1);
-        RunResult end = TrainingRun.prepare(config(dir, "end", "cpu", 12, 2, frozen, slow))
+        RunResult end = TrainingRun.open(TrainingRun.Request.of(config(dir, "end", "cpu", 12, 2, frozen, slow)))
                 .runHere();
         assertThat(end.status()).as(end.message()).isEqualTo(RunResult.Status.FINISHED);
         ComputationGraph before = TrainedModel.open(start.runDir(), false).network();

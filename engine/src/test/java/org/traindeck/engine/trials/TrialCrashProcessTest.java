@@ -63,7 +63,7 @@ class TrialCrashProcessTest {
             List<LifecycleEvent> rewinds) {}
 
     private static Running run(Path sweepFile, TrialProcesses processes) throws IOException {
-        SweepLaunch launch = SweepLaunch.prepare(sweepFile, m -> {}, c -> List.of());
+        SweepLaunch launch = SweepLaunch.readAndQueue(sweepFile, m -> {}, c -> List.of());
         QueueRunner runner = launch.runner(
                 null,
                 DeviceDiscovery.system(),

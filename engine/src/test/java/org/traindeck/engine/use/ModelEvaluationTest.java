@@ -39,8 +39,9 @@ class ModelEvaluationTest {
     }
 
     private RunResult train(String json) throws IOException {
-        RunResult r =
-                TrainingRun.prepare(ConfigParser.parse(json, dir).orThrow()).runHere();
+        RunResult r = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(json, dir).orThrow()))
+                .runHere();
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
         return r;
     }

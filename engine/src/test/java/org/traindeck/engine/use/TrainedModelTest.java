@@ -47,9 +47,10 @@ class TrainedModelTest {
 
     @BeforeAll
     static void train() throws Exception {
-        withEma =
-                TrainingRun.prepare(digits(dir, "with-ema", "{\"decay\": 0.5}")).runHere();
-        withoutEma = TrainingRun.prepare(digits(dir, "plain", "null")).runHere();
+        withEma = TrainingRun.open(TrainingRun.Request.of(digits(dir, "with-ema", "{\"decay\": 0.5}")))
+                .runHere();
+        withoutEma = TrainingRun.open(TrainingRun.Request.of(digits(dir, "plain", "null")))
+                .runHere();
         assertThat(withEma.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(withoutEma.status()).isEqualTo(RunResult.Status.FINISHED);
     }
@@ -127,7 +128,7 @@ class TrainedModelTest {
                                 .replace("\"plain\"", "\"moved\""),
                         dir)
                 .orThrow();
-        RunResult r = TrainingRun.prepare(config).runHere();
+        RunResult r = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
         Files.delete(data);
 
         TrainedModel m = TrainedModel.open(r.runDir(), false);

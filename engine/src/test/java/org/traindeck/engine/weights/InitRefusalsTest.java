@@ -30,9 +30,9 @@ class InitRefusalsTest {
 
     @BeforeAll
     static void exportAThreeClassModel() throws Exception {
-        RunResult trained = TrainingRun.prepare(
+        RunResult trained = TrainingRun.open(TrainingRun.Request.of(
                         ConfigParser.parse(StartingWeightsTest.GRAPH.formatted("three", 3, "", "", 3), dir)
-                                .orThrow())
+                                .orThrow()))
                 .runHere();
         ModelExport.write(
                 TrainedModel.open(trained.runDir(), false),

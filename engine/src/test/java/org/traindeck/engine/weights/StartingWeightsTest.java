@@ -66,8 +66,8 @@ class StartingWeightsTest {
 
     @Test
     void anExportLoadsBackIntoAFreshModelWithTheSameOutputs() throws Exception {
-        RunResult trained =
-                TrainingRun.prepare(config(dir, "trained", 3, 3, "", "")).runHere();
+        RunResult trained = TrainingRun.open(TrainingRun.Request.of(config(dir, "trained", 3, 3, "", "")))
+                .runHere();
         assertThat(trained.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel model = TrainedModel.open(trained.runDir(), false);
         Path safetensors = dir.resolve("trained.safetensors");
@@ -128,8 +128,8 @@ class StartingWeightsTest {
 
     @Test
     void aNewHeadTrainsWithStrictFalseWhileAFrozenNodeKeepsTheLoadedWeights() throws Exception {
-        RunResult trained =
-                TrainingRun.prepare(config(dir, "three", 3, 3, "", "")).runHere();
+        RunResult trained = TrainingRun.open(TrainingRun.Request.of(config(dir, "three", 3, 3, "", "")))
+                .runHere();
         Path file = dir.resolve("three.safetensors");
         ModelExport.write(TrainedModel.open(trained.runDir(), false), ExportFormat.SAFETENSORS, file, false);
         float[] exported = TrainedModel.open(trained.runDir(), false)
@@ -146,7 +146,7 @@ class StartingWeightsTest {
                 5,
                 ", \"trainable\": false",
                 ", \"init\": {\"from\": \"three.safetensors\", \"strict\": false}");
-        RunResult tuned = TrainingRun.prepare(five).runHere();
+        RunResult tuned = TrainingRun.open(TrainingRun.Request.of(five)).runHere();
 
         assertThat(tuned.status()).isEqualTo(RunResult.Status.FINISHED);
         String log = Files.readString(tuned.runDir().resolve(RunFolder.LOG));

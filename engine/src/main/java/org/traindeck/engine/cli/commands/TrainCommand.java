@@ -111,7 +111,7 @@ final class TrainCommand implements Callable<Integer> {
         try {
             // the model is checked against the data and the devices' memory there, once, after ND4J is set up as for
             // the run; the overrides change devices and the cluster only: the file's lines still locate everything else
-            handle = cli.engine().prepare(new ValidationResult(run, List.of(), parsed.locations()));
+            handle = cli.engine().openRun(new ValidationResult(run, List.of(), parsed.locations()));
         } catch (InvalidConfigException e) {
             e.problems().forEach(p -> cli.err().println("error: " + p));
             cli.err().println(config + ": nothing was run");

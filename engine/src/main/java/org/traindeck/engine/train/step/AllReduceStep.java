@@ -74,25 +74,16 @@ public final class AllReduceStep implements StepStrategy {
     public void advance(TrainingState state, StagePlan plan, StepListener listener) {
         int start = state.cursor;
         int end = Math.min(start + plan.batchesPerStep, plan.batchesPerEpoch);
-        int k = plan.stage.accumulationSteps();
         long before = state.globalStep;
         if (Double.isNaN(baseline)) {
-            baseline = measureOneDevice(state, plan, start, Math.min(start + k, end));
+            baseline = measureOneDevice(state, plan, start, Math.min(start + plan.stage.accumulationSteps(), end));
         }
         List<BatchMaker.Batch> prepared =
                 prefetcher == null ? null : prefetcher.take(state.order, state.epoch, start, end);
         List<ShardGradient.Shard> done = computeShards(state, plan, start, end, prepared);
         Summed sum = Summed.of(done);
-        List<INDArray> others = new ArrayList<>(done.size());
-        for (int w = 1; w < done.size(); w++) {
-            if (done.get(w).examples() > 0) {
-                others.add(replicas.replica(w).getGradientsViewArray());
-            }
-        }
+        long reduced = sumIntoMaster(done);
         ComputationGraph master = replicas.replica(0);
-        long t0 = System.nanoTime();
-        GradientExchange.reduceInto(master.getGradientsViewArray(), others);
-        long reduced = System.nanoTime() - t0;
         double lr = plan.lrAfter(before);
         boolean publishes = (before + 1) % everySteps == 0 || end >= plan.batchesPerEpoch;
         // the master holds the summed gradient: its per-layer figures are the same for any device count
@@ -132,6 +123,19 @@ public final class AllReduceStep implements StepStrategy {
                 exchange,
                 baseline,
                 layers));
+    }
+
+    /** Sums the other replicas' gradients into the master's; returns the nanoseconds it took. */
+    private long sumIntoMaster(List<ShardGradient.Shard> done) {
+        List<INDArray> others = new ArrayList<>(done.size());
+        for (int w = 1; w < done.size(); w++) {
+            if (done.get(w).examples() > 0) {
+                others.add(replicas.replica(w).getGradientsViewArray());
+            }
+        }
+        long t0 = System.nanoTime();
+        GradientExchange.reduceInto(replicas.replica(0).getGradientsViewArray(), others);
+        return System.nanoTime() - t0;
     }
 
     /** The replicas' shards summed: the loss, the examples and micro-batches, and each device's examples. */

@@ -35,11 +35,14 @@ public final class ReplicaSet implements AutoCloseable {
     private final BatchStatsGroup statsGroup;
 
     /**
-     * @param prepare what TrainDeck does to every model it trains (layer helpers), applied to each new replica
+     * @param onEveryModel what TrainDeck does to every model it trains (layer helpers), applied to each new replica
      */
     public ReplicaSet(
-            ComputationGraph master, DevicePlacement placement, String runName, Consumer<ComputationGraph> prepare) {
-        this(master, placement, runName, prepare, EXCHANGE_TIMEOUT);
+            ComputationGraph master,
+            DevicePlacement placement,
+            String runName,
+            Consumer<ComputationGraph> onEveryModel) {
+        this(master, placement, runName, onEveryModel, EXCHANGE_TIMEOUT);
     }
 
     /** How long a replica waits for the others at one synchronized BatchNorm exchange: far more than any one layer takes. */
@@ -50,7 +53,7 @@ public final class ReplicaSet implements AutoCloseable {
             ComputationGraph master,
             DevicePlacement placement,
             String runName,
-            Consumer<ComputationGraph> prepare,
+            Consumer<ComputationGraph> onEveryModel,
             Duration exchangeTimeout) {
         this.master = master;
         this.placement = placement;
@@ -70,7 +73,7 @@ public final class ReplicaSet implements AutoCloseable {
         }
         List<ComputationGraph> built;
         try {
-            built = onReplicas(w -> w == 0 ? master : build(prepare));
+            built = onReplicas(w -> w == 0 ? master : build(onEveryModel));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -94,7 +97,7 @@ public final class ReplicaSet implements AutoCloseable {
         return statsGroup;
     }
 
-    private ComputationGraph build(Consumer<ComputationGraph> prepare) {
+    private ComputationGraph build(Consumer<ComputationGraph> onEveryModel) {
         ComputationGraph replica =
                 new ComputationGraph(master.getConfiguration().clone());
         if (placement.sharedMemory()) {
@@ -105,7 +108,7 @@ public final class ReplicaSet implements AutoCloseable {
         }
         replica.initGradientsView();
         RecomputeChains.link(replica);
-        prepare.accept(replica);
+        onEveryModel.accept(replica);
         return replica;
     }
 

@@ -114,7 +114,7 @@ class PyTorchExportTest {
         ((ObjectNode) config.get("stages").get(0)).put("epochs", 1);
         RunConfig run = ConfigParser.parse(JSON.writeValueAsString(config), sample.getParent())
                 .orThrow();
-        RunResult result = TrainingRun.prepare(run).runHere();
+        RunResult result = TrainingRun.open(TrainingRun.Request.of(run)).runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel model = TrainedModel.open(result.runDir(), false);
 

@@ -104,8 +104,9 @@ class PyTorchInitTest {
     }
 
     private void assertFirstValidationLossIsPyTorchs(String config) throws Exception {
-        RunResult run =
-                TrainingRun.prepare(ConfigParser.parse(config, dir).orThrow()).runHere();
+        RunResult run = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+                .runHere();
         assertThat(run.status()).isEqualTo(RunResult.Status.FINISHED);
         double torchLoss = Double.parseDouble(Files.readString(dir.resolve("loss.txt")));
         assertThat(run.lastMetrics().get("val/loss"))

@@ -48,8 +48,9 @@ class PredictionJobTest {
     private static Path imageFolder;
 
     private static Path train(String json) throws Exception {
-        RunResult result =
-                TrainingRun.prepare(ConfigParser.parse(json, dir).orThrow()).runHere();
+        RunResult result = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(json, dir).orThrow()))
+                .runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         return result.runDir();
     }

@@ -57,8 +57,9 @@ class SampleConfigsPredictTest {
             }
         }
         config.withArray("stages").forEach(stage -> ((ObjectNode) stage).put("epochs", 1));
-        RunResult result = TrainingRun.prepare(ConfigParser.parse(JSON.writeValueAsString(config), samples)
-                        .orThrow())
+        RunResult result = TrainingRun.open(
+                        TrainingRun.Request.of(ConfigParser.parse(JSON.writeValueAsString(config), samples)
+                                .orThrow()))
                 .runHere();
         assertThat(result.status()).as(sample).isEqualTo(RunResult.Status.FINISHED);
         return result.runDir();

@@ -36,14 +36,14 @@ class TextPredictionTest {
 
     @BeforeAll
     static void trainAGpt() throws Exception {
-        RunResult result = TrainingRun.prepare(
+        RunResult result = TrainingRun.open(TrainingRun.Request.of(
                         ConfigParser.parse("""
                 {"name": "gpt", "outputDir": "out", "seed": 5,
                  "model": {"type": "gpt", "width": 16, "depth": 1, "heads": 2},
                  "data": {"train": {"type": "text", "path": "%s", "context": 16, "limit": 300}, "validationSplit": 0.1},
                  "stages": [{"epochs": 1, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.003}}]}
                 """.formatted(TestPaths.repoRoot().resolve("data/text/gpl-3.txt")), dir)
-                                .orThrow())
+                                .orThrow()))
                 .runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         run = result.runDir();

@@ -1,4 +1,4 @@
-package org.traindeck.engine.api;
+package org.traindeck.engine.train.batch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,11 +18,11 @@ import org.traindeck.engine.weights.WeightsException;
  * (strict) does not fit is an error at {@code model.init} (or a stage's own model's), nodes left at their
  * initialisation (not strict) a warning.
  */
-final class InitCheck {
+public final class InitCheck {
 
     private InitCheck() {}
 
-    static ModelCheck.Checked with(ModelCheck.Checked checked, RunConfig config) {
+    public static ModelCheck.Checked with(ModelCheck.Checked checked, RunConfig config) {
         if (checked.conf() == null || !checked.result().isValid()) {
             return checked;
         }
