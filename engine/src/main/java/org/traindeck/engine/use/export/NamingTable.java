@@ -26,6 +26,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.BatchNormKernel;
+import org.traindeck.engine.model.kernels.ConditionedUnpatch3D;
 import org.traindeck.engine.model.kernels.CrossAttention;
 import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.LayerNormKernel;
@@ -162,6 +163,7 @@ public final class NamingTable {
         t.put(PatchEmbedding3DKernel.class, VolumePatchNaming::patches);
         t.put(Unpatch3D.class, VolumePatchNaming::unpatch);
         t.put(Unpatch3DKernel.class, VolumePatchNaming::unpatch);
+        t.put(ConditionedUnpatch3D.class, VolumePatchNaming::finalLayer);
         t.put(
                 TimeDistributed.class,
                 (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));
