@@ -98,12 +98,18 @@ public class CrossAttention extends BaseLayer {
     public LayerMemoryReport getMemoryReport(InputType inputType) {
         long params = initializer().numParams(this);
         long length = Math.max(1, BlockInputsVertex.steps(inputType));
+        long kept = keptFloatsPerExample(length, BlockInputsVertex.contextSteps(inputType, width, 0));
         return new LayerMemoryReport.Builder(getLayerName(), CrossAttention.class, inputType, inputType)
                 .standardMemory(
                         params, getIUpdater() == null ? 0 : getIUpdater().stateSize(params))
-                .workingMemory(0, 8 * width * length, 0, 8 * width * length)
+                .workingMemory(0, kept, 0, kept)
                 .cacheMemory(MemoryReport.CACHE_MODE_ALL_ZEROS, MemoryReport.CACHE_MODE_ALL_ZEROS)
                 .build();
+    }
+
+    /** Floats per example its buffers keep between the passes, for T steps attending to S context tokens. */
+    public long keptFloatsPerExample(long length, long contextLength) {
+        return CrossAttentionBuffers.floatsPerExample(width, heads, length, contextLength);
     }
 
     @Override
