@@ -109,7 +109,19 @@ public class CrossAttention extends BaseLayer {
 
     /** Floats per example its buffers keep between the passes, for T steps attending to S context tokens. */
     public long keptFloatsPerExample(long length, long contextLength) {
-        return CrossAttentionBuffers.floatsPerExample(width, heads, length, contextLength);
+        return bufferFloatsPerExample(width, heads, length, contextLength);
+    }
+
+    /**
+     * Floats per example a cross-attention's buffers ({@link CrossAttentionBuffers}) hold: six [T, W] arrays (normed,
+     * queries, attended, product, the queries' gradient, the norm's xhat), five [S, W] (keys and values, the context
+     * rows, the keys' and values' gradients), the probabilities [heads, T, S], the norm's statistics [T] and the
+     * scratch.
+     */
+    static long bufferFloatsPerExample(long width, long heads, long steps, long contextSteps) {
+        long n = steps * width;
+        long m = contextSteps * width;
+        return 6 * n + 5 * m + heads * steps * contextSteps + steps + Math.max(n, m);
     }
 
     @Override

@@ -59,17 +59,6 @@ final class CrossAttentionBuffers {
         scratch = new float[(int) Math.max(n, m)];
     }
 
-    /**
-     * Floats per example these buffers hold: six [T, W] arrays (normed, queries, attended, product, their gradients'
-     * and xhat), five [S, W] (keys and values, context rows, their gradients), the probabilities [heads, T, S], the
-     * statistics [T] and the scratch.
-     */
-    static long floatsPerExample(long width, long heads, long steps, long contextSteps) {
-        long n = steps * width;
-        long m = contextSteps * width;
-        return 6 * n + 5 * m + heads * steps * contextSteps + steps + Math.max(n, m);
-    }
-
     boolean fits(int mb, int steps, int contextSteps) {
         return this.mb == mb && this.steps == steps && this.contextSteps == contextSteps;
     }

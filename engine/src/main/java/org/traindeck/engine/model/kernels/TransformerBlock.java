@@ -236,7 +236,7 @@ public class TransformerBlock extends BaseLayer {
      */
     public long sideFloatsPerExample(long length, long contextLength) {
         long cross = context
-                ? CrossAttentionBuffers.floatsPerExample(width, heads, length, contextLength) + width * length
+                ? CrossAttention.bufferFloatsPerExample(width, heads, length, contextLength) + width * length
                 : 0;
         return cross + (conditionWidth > 0 ? 2 * width * length + 6 * width : 0);
     }
