@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.TestRuns;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 
 /**

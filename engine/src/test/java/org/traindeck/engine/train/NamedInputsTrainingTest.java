@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
 import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.NamedInputFixtures;
 import org.traindeck.engine.devices.DeviceDiscovery;
 

@@ -9,8 +9,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestRuns;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 
 /**

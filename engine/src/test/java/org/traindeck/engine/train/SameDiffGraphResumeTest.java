@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 
 /**

@@ -3,9 +3,9 @@ package org.traindeck.engine.train;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 
 /**

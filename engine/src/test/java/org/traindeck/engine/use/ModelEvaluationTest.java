@@ -15,9 +15,9 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 

@@ -16,9 +16,9 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 

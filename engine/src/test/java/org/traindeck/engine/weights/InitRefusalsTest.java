@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.RunResult;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.ModelExport;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.traindeck.engine.model.kernels.ConditionedUnpatch3DParams;
+import org.traindeck.engine.model.kernels.embedding.ConditionedUnpatch3DParams;
 import org.traindeck.engine.model.layers.PatchEmbedding3D;
 import org.traindeck.engine.model.layers.Unpatch3D;
 
