@@ -12,6 +12,7 @@ import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.model.kernels.embedding.ConditionedUnpatch3D;
 import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
 import org.traindeck.engine.model.kernels.embedding.Unpatch3DKernel;
 import org.traindeck.engine.model.layers.PatchEmbedding3D;
@@ -20,7 +21,8 @@ import org.traindeck.engine.model.layers.Unpatch3D;
 /**
  * The patches3d and unpatch3d nodes in a graph (the 8×8×1 images reshaped into volumes): their shapes and parameter
  * counts in the summary, the kernel choice, and the located errors for a size that does not divide the volume, a
- * token count that is not a cube without a grid, a grid that does not hold the tokens, and an image for a volume.
+ * token count that is not a cube without a grid, a grid that does not hold the tokens, and an image for a volume; with
+ * a condition, DiT's final layer.
  */
 class VolumePatchNodesTest {
 
@@ -88,6 +90,32 @@ class VolumePatchNodesTest {
         ConfigProblem wrong = firstError(FLAT.formatted(", \"grid\": [2, 2, 2]"), dir);
         assertThat(wrong.path()).isEqualTo("model.layers[2]");
         assertThat(wrong.message()).contains("a grid of 2×2×2 holds 8 tokens, but the input has 4");
+    }
+
+    /** DiT's final layer: the projection's parameters, then a shift and a scale per feature from the condition. */
+    @Test
+    void aConditionedUnpatchIsTheFinalLayerOnTheOwnKernelOnly() {
+        String conditioned = """
+                {"type": "reshape", "shape": [1, 4, 4, 4]},
+                {"name": "tokens", "type": "patches3d", "size": 2, "units": 6},
+                {"name": "pooled", "type": "globalPool"},
+                {"name": "cond", "type": "dense", "units": 5},
+                {"name": "volume", "type": "unpatch3d", "inputs": "tokens", "size": 2, "channels": 3,
+                 "condition": "cond"%s},
+                {"type": "globalPool"}""";
+        ModelCheck.Checked c = built(conditioned.formatted(""), dir);
+        assertThat(shapeOf(c.summary(), "volume")).isEqualTo("[4, 4, 4, 3]");
+        assertThat(row(c.summary(), "volume").parameters()).isEqualTo(6 * 24 + 24 + 5 * 12 + 12);
+        ComputationGraphConfiguration own =
+                ModelCompiler.configuration(GraphFixture.model(conditioned.formatted(""), dir), GraphFixture.IMAGES, 1);
+        assertThat(layerOf(own, "volume")).isInstanceOf(ConditionedUnpatch3D.class);
+
+        ConfigProblem dl4j = firstError(conditioned.formatted(", \"kernel\": \"dl4j\""), dir);
+        assertThat(dl4j.path()).isEqualTo("model.layers[4]");
+        assertThat(dl4j.message()).contains("'volume'").contains("reads a condition");
+        ConfigProblem sequence = firstError(CUBE.formatted("", ", \"condition\": \"tokens\""), dir);
+        assertThat(sequence.path()).isEqualTo("model.layers[2].condition");
+        assertThat(sequence.message()).contains("one vector per sample");
     }
 
     @Test

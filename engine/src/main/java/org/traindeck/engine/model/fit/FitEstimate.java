@@ -16,6 +16,8 @@ import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.kernels.transformer.BlockInputsVertex;
+import org.traindeck.engine.model.kernels.transformer.CrossAttention;
 import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
 import org.traindeck.engine.model.nodes.RecomputeChains;
@@ -169,7 +171,10 @@ public record FitEstimate(
                     && r.getTimeSeriesLength() > 0) {
                 // the kernel's own buffers; with recompute one set serves every block of a thread
                 long length = r.getTimeSeriesLength();
-                sum += e.getValue().arrayElementsPerExample() + b.keptFloatsPerExample(length);
+                sum += e.getValue().arrayElementsPerExample()
+                        + b.keptFloatsPerExample(length)
+                        + b.sideFloatsPerExample(
+                                length, contextSteps(types, e.getKey(), b.getWidth(), b.getConditionWidth()));
                 if (b.isRecompute()) {
                     sharedBlockBuffers = Math.max(sharedBlockBuffers, b.bufferFloatsPerExample(length));
                 }
@@ -178,6 +183,13 @@ public record FitEstimate(
                     && e.getValue() instanceof InputType.InputTypeRecurrent r
                     && r.getTimeSeriesLength() > 0) {
                 sum += attentionElements(a, r.getTimeSeriesLength());
+            } else if (v instanceof LayerVertex l
+                    && l.getLayerConf().getLayer() instanceof CrossAttention a
+                    && e.getValue() instanceof InputType.InputTypeRecurrent r
+                    && r.getTimeSeriesLength() > 0) {
+                sum += e.getValue().arrayElementsPerExample()
+                        + a.keptFloatsPerExample(
+                                r.getTimeSeriesLength(), contextSteps(types, e.getKey(), a.getWidth(), 0));
             } else if (unkept.contains(e.getKey())) {
                 // its consumer computes it again: nothing of it is kept
             } else if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof RecomputingLayer) {
@@ -190,6 +202,11 @@ public record FitEstimate(
             }
         }
         return sum + sharedBlockBuffers;
+    }
+
+    /** The context tokens S a node reads through its packed input ({@code <node>_packed}); 0 without one. */
+    private static long contextSteps(Map<String, InputType> types, String node, long width, long conditionWidth) {
+        return BlockInputsVertex.contextSteps(types.get(node + "_packed"), width, conditionWidth);
     }
 
     /**

@@ -7,13 +7,15 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.embedding.ConditionedUnpatch3D;
 import org.traindeck.engine.model.kernels.embedding.Unpatch3DKernel;
 import org.traindeck.engine.model.layers.Unpatch3D;
 
 /**
  * unpatch3d: tokens [F, T] → a volume [C, d·s, h·s, w·s], each token projected to its size×size×size patch of
  * channels values (the inverse of patches3d). TrainDeck's kernel ({@link Unpatch3DKernel}) unless the node or the
- * backend asks for the SameDiff layer.
+ * backend asks for the SameDiff layer. With a "condition", DiT's final layer ({@link ConditionedUnpatch3D}, own kernel
+ * only).
  */
 public final class Unpatch3d implements LayerKind {
 
@@ -42,6 +44,11 @@ public final class Unpatch3d implements LayerKind {
         }
         int size = o.integer("size");
         int channels = o.integer("channels");
+        if (o.has("condition")) {
+            long features = ((InputType.InputTypeRecurrent) in).getSize();
+            long conditionWidth = TransformerBlockNode.condition(inputs.get(1));
+            return Built.layer(new ConditionedUnpatch3D(size, channels, grid, features, conditionWidth));
+        }
         return Built.layer(
                 o.ownKernel() ? new Unpatch3DKernel(size, channels, grid) : new Unpatch3D(size, channels, grid));
     }

@@ -30,6 +30,7 @@ import org.traindeck.engine.model.kernels.conv.SyncBatchNormKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
 import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.dense.SoftmaxSequenceHead;
+import org.traindeck.engine.model.kernels.embedding.ConditionedUnpatch3D;
 import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
 import org.traindeck.engine.model.kernels.embedding.PatchEmbeddingKernel;
 import org.traindeck.engine.model.kernels.embedding.PositionEmbeddingKernel;
@@ -162,6 +163,7 @@ public final class NamingTable {
         t.put(PatchEmbedding3DKernel.class, VolumePatchNaming::patches);
         t.put(Unpatch3D.class, VolumePatchNaming::unpatch);
         t.put(Unpatch3DKernel.class, VolumePatchNaming::unpatch);
+        t.put(ConditionedUnpatch3D.class, VolumePatchNaming::finalLayer);
         t.put(
                 TimeDistributed.class,
                 (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));

@@ -60,6 +60,31 @@ class FitCheckTest {
         assertThat(at8.optimizerState()).as("Adam keeps two moments").isEqualTo(2 * params);
     }
 
+    /**
+     * A block's cross-attention keeps keys, values and their gradients [S, W] and its probabilities [heads, T, S] per
+     * example: 64 context tokens rather than 16 (T = 64, W = 16, 2 heads) add at least 4 · (5 · 48 · 16 + 2 · 64 · 48)
+     * bytes, in the block and in a crossAttention node each, whichever way the estimate counts.
+     */
+    @Test
+    void crossAttentionBuffersGrowWithTheContext(@TempDir Path dir) throws IOException {
+        String layers = """
+                {"name": "tokens", "type": "patches", "size": 8, "units": 16%s},
+                {"name": "ctx", "type": "patches", "inputs": "input", "size": %d, "units": 16},
+                {"name": "blk", "type": "%s", "inputs": "tokens", "heads": 2, "context": "ctx"},
+                {"type": "globalPool"}""";
+        long atLeast = 4L * (5 * 48 * 16 + 2 * 64 * 48);
+        // DL4J's memory report, and the count of the activations when a SameDiff layer has none
+        for (String kernel : List.of("", ", \"kernel\": \"dl4j\"")) {
+            for (String type : List.of("transformerBlock", "crossAttention")) {
+                long shortContext = model(compiled(dir, layers.formatted(kernel, 16, type), 8))
+                        .activationBytesPerExample();
+                long longContext = model(compiled(dir, layers.formatted(kernel, 8, type), 8))
+                        .activationBytesPerExample();
+                assertThat(longContext - shortContext).as(type + kernel).isGreaterThanOrEqualTo(atLeast);
+            }
+        }
+    }
+
     @Test
     void aBatchTooLargeForASmallGpuIsRefusedWithABatchThatFits(@TempDir Path dir) throws IOException {
         ModelCheck.Checked checked = compiled(dir, """

@@ -67,6 +67,14 @@ public class BlockInputsVertex extends GraphVertex {
         return -1;
     }
 
+    /** The context's steps S of a packed input of tokens [width, T], a condition of {@code conditionWidth} (0: none). */
+    public static long contextSteps(InputType in, long width, long conditionWidth) {
+        if (!(in instanceof Packed p) || p.getSize() <= 0 || p.steps() <= 0 || width <= 0) {
+            return 0;
+        }
+        return Math.max(0, (p.getSize() - 1 - width * p.steps() - conditionWidth) / width);
+    }
+
     @Override
     public GraphVertex clone() {
         return new BlockInputsVertex(condition, context);

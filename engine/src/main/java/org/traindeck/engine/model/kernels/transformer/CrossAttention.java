@@ -99,12 +99,30 @@ public class CrossAttention extends BaseLayer {
     public LayerMemoryReport getMemoryReport(InputType inputType) {
         long params = initializer().numParams(this);
         long length = Math.max(1, BlockInputsVertex.steps(inputType));
+        long kept = keptFloatsPerExample(length, BlockInputsVertex.contextSteps(inputType, width, 0));
         return new LayerMemoryReport.Builder(getLayerName(), CrossAttention.class, inputType, inputType)
                 .standardMemory(
                         params, getIUpdater() == null ? 0 : getIUpdater().stateSize(params))
-                .workingMemory(0, 8 * width * length, 0, 8 * width * length)
+                .workingMemory(0, kept, 0, kept)
                 .cacheMemory(MemoryReport.CACHE_MODE_ALL_ZEROS, MemoryReport.CACHE_MODE_ALL_ZEROS)
                 .build();
+    }
+
+    /** Floats per example its buffers keep between the passes, for T steps attending to S context tokens. */
+    public long keptFloatsPerExample(long length, long contextLength) {
+        return bufferFloatsPerExample(width, heads, length, contextLength);
+    }
+
+    /**
+     * Floats per example a cross-attention's buffers ({@link CrossAttentionBuffers}) hold: six [T, W] arrays (normed,
+     * queries, attended, product, the queries' gradient, the norm's xhat), five [S, W] (keys and values, the context
+     * rows, the keys' and values' gradients), the probabilities [heads, T, S], the norm's statistics [T] and the
+     * scratch.
+     */
+    static long bufferFloatsPerExample(long width, long heads, long steps, long contextSteps) {
+        long n = steps * width;
+        long m = contextSteps * width;
+        return 6 * n + 5 * m + heads * steps * contextSteps + steps + Math.max(n, m);
     }
 
     @Override

@@ -221,7 +221,8 @@ public class TransformerBlock extends BaseLayer {
     @Override
     public LayerMemoryReport getMemoryReport(InputType inputType) {
         long length = Math.max(1, BlockInputsVertex.steps(inputType));
-        long perExample = keptFloatsPerExample(length);
+        long perExample = keptFloatsPerExample(length)
+                + sideFloatsPerExample(length, BlockInputsVertex.contextSteps(inputType, width, conditionWidth));
         long params = initializer().numParams(this);
         return new LayerMemoryReport.Builder(getLayerName(), TransformerBlock.class, inputType, inputType)
                 .standardMemory(
@@ -229,6 +230,17 @@ public class TransformerBlock extends BaseLayer {
                 .workingMemory(0, perExample, 0, perExample)
                 .cacheMemory(MemoryReport.CACHE_MODE_ALL_ZEROS, MemoryReport.CACHE_MODE_ALL_ZEROS)
                 .build();
+    }
+
+    /**
+     * Floats per example the cross-attention (its buffers and output rows, kept with recompute too) and adaLN-Zero (the
+     * branches before their gates, the six vectors) keep besides the block's buffers.
+     */
+    public long sideFloatsPerExample(long length, long contextLength) {
+        long cross = context
+                ? CrossAttention.bufferFloatsPerExample(width, heads, length, contextLength) + width * length
+                : 0;
+        return cross + (conditionWidth > 0 ? 2 * width * length + 6 * width : 0);
     }
 
     /** Floats per example of the kernel's activation and gradient buffers (shared by a thread's blocks with recompute). */
