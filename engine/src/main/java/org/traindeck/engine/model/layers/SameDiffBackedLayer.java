@@ -35,13 +35,18 @@ public abstract class SameDiffBackedLayer extends SameDiffLayer {
             INDArray layerParamsView,
             boolean initializeParams,
             DataType networkDataType) {
-        SameDiffLayerRuntime layer = new SameDiffLayerRuntime(conf, networkDataType);
+        SameDiffLayerRuntime layer = runtime(conf, networkDataType);
         layer.setIndex(layerIndex);
         layer.setParamsViewArray(layerParamsView);
         Map<String, INDArray> paramTable = initializer().init(conf, layerParamsView, initializeParams);
         layer.setParamTable(paramTable);
         layer.setConf(conf);
         return layer;
+    }
+
+    /** The layer at run time: SameDiff's graph, or a subclass that computes both passes itself. */
+    SameDiffLayerRuntime runtime(NeuralNetConfiguration conf, DataType networkDataType) {
+        return new SameDiffLayerRuntime(conf, networkDataType);
     }
 
     /** The layer's weight init if one was set, else Xavier (DL4J's default). */

@@ -2,10 +2,12 @@ package org.traindeck.engine.model.layers;
 
 import java.util.Map;
 import java.util.Objects;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.samediff.SDLayerParams;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
@@ -75,13 +77,34 @@ public class TimestepEmbedding extends SameDiffBackedLayer {
         params.get(B2).assign(0);
     }
 
+    /** Both passes as loops on the heap ({@link TimestepEmbeddingRuntime}); the SameDiff graph below is the reference. */
     @Override
-    public SDVariable defineLayer(SameDiff sd, SDVariable input, Map<String, SDVariable> params, SDVariable mask) {
+    SameDiffLayerRuntime runtime(NeuralNetConfiguration conf, DataType networkDataType) {
+        return new TimestepEmbeddingRuntime(conf, networkDataType);
+    }
+
+    int frequencies() {
+        return frequencies;
+    }
+
+    int units() {
+        return units;
+    }
+
+    /** The sinusoids' frequencies f_i, as the SameDiff graph's constant row holds them (then in the data type). */
+    static double[] frequencyRow(int frequencies) {
         int half = frequencies / 2;
         double[] f = new double[half];
         for (int i = 0; i < half; i++) {
             f[i] = Math.exp(-Math.log(MAX_PERIOD) * i / half);
         }
+        return f;
+    }
+
+    @Override
+    public SDVariable defineLayer(SameDiff sd, SDVariable input, Map<String, SDVariable> params, SDVariable mask) {
+        int half = frequencies / 2;
+        double[] f = frequencyRow(frequencies);
         SDVariable row = sd.constant(Nd4j.create(f, new long[] {1, half}, input.dataType()));
         SDVariable args = sd.mmul(input, row); // [mb, half]
         SDVariable features = sd.concat(1, sd.math.cos(args), sd.math.sin(args));

@@ -4,6 +4,7 @@ import static org.nd4j.linalg.indexing.NDArrayIndex.all;
 import static org.nd4j.linalg.indexing.NDArrayIndex.interval;
 import static org.nd4j.linalg.indexing.NDArrayIndex.point;
 
+import java.nio.FloatBuffer;
 import java.util.Arrays;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.MaskState;
@@ -15,6 +16,7 @@ import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.model.kernels.Sgemm;
 
 /** {@link BlockInputsVertex} at run time: packs the tokens, condition and context, and splits their gradient. */
 final class BlockInputs extends BaseGraphVertex {
@@ -61,6 +63,10 @@ final class BlockInputs extends BaseGraphVertex {
         long total = 1 + Arrays.stream(sizes).sum();
         INDArray out =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATIONS, tokens.dataType(), new long[] {mb, total}, 'c');
+        if (dense(out) && Arrays.stream(inputs).allMatch(BlockInputs::dense)) {
+            pack(out, mb, total, sizes, tokens.size(2));
+            return out;
+        }
         out.get(all(), point(0)).assign(tokens.size(2));
         long at = 1;
         for (int i = 0; i < inputs.length; i++) {
@@ -76,6 +82,10 @@ final class BlockInputs extends BaseGraphVertex {
         long mb = epsilon.size(0);
         long[] sizes = partSizes();
         INDArray[] out = new INDArray[inputs.length];
+        if (dense(epsilon)) {
+            unpack(out, mb, sizes, workspaceMgr);
+            return new Pair<>(null, out);
+        }
         long at = 1;
         for (int i = 0; i < inputs.length; i++) {
             INDArray part = epsilon.get(all(), interval(at, at + sizes[i]));
@@ -83,6 +93,47 @@ final class BlockInputs extends BaseGraphVertex {
             at += sizes[i];
         }
         return new Pair<>(null, out);
+    }
+
+    private static boolean dense(INDArray a) {
+        return Sgemm.isDenseRowMajor(a) && a.elementWiseStride() == 1;
+    }
+
+    /**
+     * The packing as bulk copies between the arrays' memory: at a block's sizes the chain of ND4J view, dup and assign
+     * ops cost more than the copies themselves.
+     */
+    private void pack(INDArray out, long mb, long total, long[] sizes, long steps) {
+        FloatBuffer to = Sgemm.buffer(out);
+        for (int e = 0; e < mb; e++) {
+            to.put((int) (e * total), (float) steps);
+        }
+        long at = 1;
+        for (int i = 0; i < inputs.length; i++) {
+            FloatBuffer from = Sgemm.buffer(inputs[i]);
+            int size = (int) sizes[i];
+            for (int e = 0; e < mb; e++) {
+                to.put((int) (e * total + at), from, e * size, size);
+            }
+            at += sizes[i];
+        }
+    }
+
+    /** Each part's gradient copied out of the packed one, as {@link #pack}. */
+    private void unpack(INDArray[] out, long mb, long[] sizes, LayerWorkspaceMgr workspaceMgr) {
+        FloatBuffer from = Sgemm.buffer(epsilon);
+        long total = epsilon.size(1);
+        long at = 1;
+        for (int i = 0; i < inputs.length; i++) {
+            out[i] =
+                    workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputs[i].shape(), 'c');
+            FloatBuffer to = Sgemm.buffer(out[i]);
+            int size = (int) sizes[i];
+            for (int e = 0; e < mb; e++) {
+                to.put(e * size, from, (int) (e * total + at), size);
+            }
+            at += sizes[i];
+        }
     }
 
     @Override

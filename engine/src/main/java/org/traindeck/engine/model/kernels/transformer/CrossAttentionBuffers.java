@@ -21,7 +21,7 @@ final class CrossAttentionBuffers {
     final Region keysValues;
 
     final Region contextRows;
-    /** Per example and head [T, S], row-major. */
+    /** Per example its heads' P^T side by side, [S, heads T] ({@link TransformerBlockSoftmax}'s layout). */
     final Region probabilities;
     /** The attended values [mb T, W]; in the backward pass their gradient. */
     final Region attended;
@@ -29,12 +29,18 @@ final class CrossAttentionBuffers {
     final Region product;
     final Region dQueries;
     final Region dKeysValues;
-    /** One example's and head's [T, S] score gradient. */
+    /** One example's score gradients, laid out as its probabilities. */
     final Region dScores;
 
     final float[] xhat;
     final float[] rstd;
     final float[] scratch;
+    /** One example's probabilities and score gradients on the heap, and two rows of heads T for the softmax. */
+    final float[] block;
+
+    final float[] dBlock;
+    final float[] column;
+    final float[] expScratch;
 
     CrossAttentionBuffers(int width, int heads, int mb, int steps, int contextSteps) {
         this.width = width;
@@ -53,10 +59,14 @@ final class CrossAttentionBuffers {
         product = Region.allocate(n);
         dQueries = Region.allocate(n);
         dKeysValues = Region.allocate(2 * m);
-        dScores = Region.allocate((long) steps * contextSteps);
+        dScores = Region.allocate((long) heads * steps * contextSteps);
         xhat = new float[(int) n];
         rstd = new float[mb * steps];
         scratch = new float[(int) Math.max(n, m)];
+        block = new float[heads * steps * contextSteps];
+        dBlock = new float[block.length];
+        column = new float[heads * steps];
+        expScratch = new float[heads * steps];
     }
 
     boolean fits(int mb, int steps, int contextSteps) {

@@ -2,104 +2,102 @@ package org.traindeck.engine.model.kernels.transformer;
 
 import org.bytedeco.javacpp.FloatPointer;
 import org.traindeck.engine.model.kernels.Sgemm;
-import org.traindeck.engine.model.kernels.TransformerBlockMath;
 
 /**
- * The cross-attention's heads: per example and head, scores Q K^T / sqrt(d) [T, S] and their softmax (rows on the
- * heap), O = P V, and the backward pass, as direct {@link Sgemm} calls on each head's columns of the queries [rows,
- * W] and of the keys and values [context rows, 2W].
+ * The cross-attention's heads: per example and head, the scores transposed, S^T = K Q^T / sqrt(d) [S, T], one
+ * example's heads side by side in one [S, heads T] block whose softmax runs down the columns in vectorised loops
+ * ({@link TransformerBlockSoftmax}, as the self-attention's), then O = P V; and the backward pass. All products are
+ * direct {@link Sgemm} calls on each head's columns of the queries [rows, W] and of the keys and values [context
+ * rows, 2W].
  */
 final class CrossAttentionHeads {
 
     private CrossAttentionHeads() {}
 
     static void forward(CrossAttentionBuffers a) {
-        int mb = a.mb;
         int t = a.steps;
         int s = a.contextSteps;
         int c = a.width;
         int heads = a.heads;
         int d = c / heads;
+        int w = heads * t;
+        int block = s * w;
         float scale = (float) (1 / Math.sqrt(d));
         FloatPointer q = a.queries.pointer;
         FloatPointer kv = a.keysValues.pointer;
         FloatPointer p = a.probabilities.pointer;
-        float[] block = new float[t * s];
-        for (int e = 0; e < mb; e++) {
+        for (int e = 0; e < a.mb; e++) {
+            long pAt = (long) e * block;
             for (int h = 0; h < heads; h++) {
                 long qAt = (long) e * t * c + (long) h * d;
                 long kAt = (long) e * s * 2 * c + (long) h * d;
-                long pAt = ((long) e * heads + h) * t * s;
-                Sgemm.multiply(false, true, t, s, d, scale, q, qAt, c, kv, kAt, 2 * c, 0, p, pAt, s);
-                a.probabilities.buffer.get((int) pAt, block, 0, t * s);
-                softmaxRows(block, t, s);
-                a.probabilities.buffer.put((int) pAt, block, 0, t * s);
-                Sgemm.multiply(false, false, t, d, s, 1, p, pAt, s, kv, kAt + c, 2 * c, 0, a.attended.pointer, qAt, c);
+                Sgemm.multiply(false, true, s, t, d, scale, kv, kAt, 2 * c, q, qAt, c, 0, p, pAt + (long) h * t, w);
             }
-        }
-    }
-
-    private static void softmaxRows(float[] block, int t, int s) {
-        for (int i = 0; i < t; i++) {
-            int o = i * s;
-            float max = Float.NEGATIVE_INFINITY;
-            for (int j = 0; j < s; j++) {
-                max = Math.max(max, block[o + j]);
-            }
-            double sum = 0;
-            for (int j = 0; j < s; j++) {
-                float v = TransformerBlockMath.exp(block[o + j] - max);
-                block[o + j] = v;
-                sum += v;
-            }
-            float inv = (float) (1 / sum);
-            for (int j = 0; j < s; j++) {
-                block[o + j] *= inv;
+            a.probabilities.buffer.get((int) pAt, a.block, 0, block);
+            TransformerBlockSoftmax.forward(a.block, s, t, heads, false, a.column, a.expScratch);
+            a.probabilities.buffer.put((int) pAt, a.block, 0, block);
+            for (int h = 0; h < heads; h++) {
+                long qAt = (long) e * t * c + (long) h * d;
+                long kAt = (long) e * s * 2 * c + (long) h * d;
+                // O = P V = (P^T)^T V
+                Sgemm.multiply(
+                        true,
+                        false,
+                        t,
+                        d,
+                        s,
+                        1,
+                        p,
+                        pAt + (long) h * t,
+                        w,
+                        kv,
+                        kAt + c,
+                        2 * c,
+                        0,
+                        a.attended.pointer,
+                        qAt,
+                        c);
             }
         }
     }
 
     /** From the attended values' gradient (in attended's place) to the queries' and the keys' and values'. */
     static void backward(CrossAttentionBuffers a) {
-        int mb = a.mb;
         int t = a.steps;
         int s = a.contextSteps;
         int c = a.width;
         int heads = a.heads;
         int d = c / heads;
+        int w = heads * t;
+        int block = s * w;
         float scale = (float) (1 / Math.sqrt(d));
         FloatPointer q = a.queries.pointer;
         FloatPointer kv = a.keysValues.pointer;
         FloatPointer p = a.probabilities.pointer;
         FloatPointer dOut = a.attended.pointer;
         FloatPointer ds = a.dScores.pointer;
-        float[] probs = new float[t * s];
-        float[] grads = new float[t * s];
-        for (int e = 0; e < mb; e++) {
+        FloatPointer dkv = a.dKeysValues.pointer;
+        for (int e = 0; e < a.mb; e++) {
+            long pAt = (long) e * block;
             for (int h = 0; h < heads; h++) {
                 long qAt = (long) e * t * c + (long) h * d;
                 long kAt = (long) e * s * 2 * c + (long) h * d;
-                long pAt = ((long) e * heads + h) * t * s;
-                // dP = dO V^T; dV = P^T dO
-                Sgemm.multiply(false, true, t, s, d, 1, dOut, qAt, c, kv, kAt + c, 2 * c, 0, ds, 0, s);
-                Sgemm.multiply(
-                        true, false, s, d, t, 1, p, pAt, s, dOut, qAt, c, 0, a.dKeysValues.pointer, kAt + c, 2 * c);
-                a.probabilities.buffer.get((int) pAt, probs, 0, t * s);
-                a.dScores.buffer.get(0, grads, 0, t * s);
-                for (int i = 0; i < t; i++) {
-                    int o = i * s;
-                    double dot = 0;
-                    for (int j = 0; j < s; j++) {
-                        dot += probs[o + j] * grads[o + j];
-                    }
-                    for (int j = 0; j < s; j++) {
-                        grads[o + j] = probs[o + j] * (grads[o + j] - (float) dot) * scale;
-                    }
-                }
-                a.dScores.buffer.put(0, grads, 0, t * s);
-                // dQ = dS K; dK = dS^T Q
-                Sgemm.multiply(false, false, t, d, s, 1, ds, 0, s, kv, kAt, 2 * c, 0, a.dQueries.pointer, qAt, c);
-                Sgemm.multiply(true, false, s, d, t, 1, ds, 0, s, q, qAt, c, 0, a.dKeysValues.pointer, kAt, 2 * c);
+                long at = (long) h * t;
+                // dP^T = V dO^T; dV = P^T dO
+                Sgemm.multiply(false, true, s, t, d, 1, kv, kAt + c, 2 * c, dOut, qAt, c, 0, ds, at, w);
+                Sgemm.multiply(false, false, s, d, t, 1, p, pAt + at, w, dOut, qAt, c, 0, dkv, kAt + c, 2 * c);
+            }
+            a.probabilities.buffer.get((int) pAt, a.block, 0, block);
+            a.dScores.buffer.get(0, a.dBlock, 0, block);
+            TransformerBlockSoftmax.backward(a.block, a.dBlock, s, t, heads, scale, a.column, a.expScratch);
+            a.dScores.buffer.put(0, a.dBlock, 0, block);
+            for (int h = 0; h < heads; h++) {
+                long qAt = (long) e * t * c + (long) h * d;
+                long kAt = (long) e * s * 2 * c + (long) h * d;
+                long at = (long) h * t;
+                // dQ = dS K = (dS^T)^T K; dK = dS^T Q
+                Sgemm.multiply(true, false, t, d, s, 1, ds, at, w, kv, kAt, 2 * c, 0, a.dQueries.pointer, qAt, c);
+                Sgemm.multiply(false, false, s, d, t, 1, ds, at, w, q, qAt, c, 0, dkv, kAt, 2 * c);
             }
         }
     }

@@ -3,6 +3,7 @@ package org.traindeck.engine.model.kernels.transformer;
 import static org.traindeck.engine.model.kernels.transformer.TransformerBlockParams.MODULATION_BIAS;
 import static org.traindeck.engine.model.kernels.transformer.TransformerBlockParams.MODULATION_WEIGHTS;
 
+import java.util.Arrays;
 import org.traindeck.engine.model.kernels.BlockParameters;
 import org.traindeck.engine.model.kernels.TransformerBlockMath;
 
@@ -10,7 +11,9 @@ import org.traindeck.engine.model.kernels.TransformerBlockMath;
  * adaLN-Zero (DiT): m = SiLU(c) Wm + bm per example, [6 W] as shift, scale and gate of the attention branch, then of
  * the MLP branch. A norm's output n becomes n (1 + scale) + shift, a branch's output is multiplied by its gate before
  * it is added back. Wm and bm start at zero, so the block starts as the identity. Rows are (example, step), so row r
- * takes example r / T's vectors. The products are [mb, C] by [C, 6 W]: small, so plain loops on the heap.
+ * takes example r / T's vectors. The products are [mb, C] by [C, 6 W]: small, so plain loops on the heap. Every loop
+ * reads and writes row-sized arrays at one index (an example's vectors and each row copied in and out): C2 vectorises
+ * those, not loops that read one array at another array's offset.
  */
 final class TransformerBlockModulation {
 
@@ -30,10 +33,20 @@ final class TransformerBlockModulation {
     private float[] modulationGradient;
     /** Each branch's output before its gate (dropout applied), [rows, W]: its gate's gradient reads it. */
     private final float[][] ungated = new float[2][];
+    /** Row-sized scratch: an example's vectors (or their gradients' sums) and rows copied in. */
+    private final float[] first;
+
+    private final float[] second;
+    private final float[] row;
+    private final float[] other;
 
     TransformerBlockModulation(int width, int conditionWidth) {
         this.width = width;
         this.conditionWidth = conditionWidth;
+        first = new float[width];
+        second = new float[width];
+        row = new float[width];
+        other = new float[width];
     }
 
     /** The six vectors per example from the conditions [mb, C]. */
@@ -53,17 +66,18 @@ final class TransformerBlockModulation {
         float[] w = p.vector(MODULATION_WEIGHTS);
         float[] bias = p.vector(MODULATION_BIAS);
         modulation = new float[mb * six];
-        float[] row = new float[six];
+        float[] sum = new float[six];
+        float[] weights = new float[six];
         for (int e = 0; e < mb; e++) {
-            System.arraycopy(bias, 0, row, 0, six);
+            System.arraycopy(bias, 0, sum, 0, six);
             for (int i = 0; i < c; i++) {
                 float a = silu[e * c + i];
-                int at = i * six;
+                System.arraycopy(w, i * six, weights, 0, six);
                 for (int k = 0; k < six; k++) {
-                    row[k] += a * w[at + k];
+                    sum[k] += a * weights[k];
                 }
             }
-            System.arraycopy(row, 0, modulation, e * six, six);
+            System.arraycopy(sum, 0, modulation, e * six, six);
         }
         int rows = mb * steps * width;
         for (int b = 0; b < 2; b++) {
@@ -73,37 +87,60 @@ final class TransformerBlockModulation {
         }
     }
 
-    private int at(int row, int branch, int part) {
-        return (row / steps) * 6 * width + (3 * branch + part) * width;
+    /** Where example e's vector of the branch's part starts. */
+    private int at(int e, int branch, int part) {
+        return e * 6 * width + (3 * branch + part) * width;
     }
 
     /** rows = rows (1 + scale) + shift of the branch (0: attention, 1: MLP), in place. */
     void modulate(float[] rows, int n, int branch) {
+        int w = width;
+        float[] scale = first;
+        float[] shift = second;
         for (int r = 0; r < n; r++) {
-            int shift = at(r, branch, SHIFT);
-            int scale = at(r, branch, SCALE);
-            int o = r * width;
-            for (int j = 0; j < width; j++) {
-                rows[o + j] = rows[o + j] * (1 + modulation[scale + j]) + modulation[shift + j];
+            if (r % steps == 0) {
+                int e = r / steps;
+                System.arraycopy(modulation, at(e, branch, SCALE), scale, 0, w);
+                System.arraycopy(modulation, at(e, branch, SHIFT), shift, 0, w);
+                for (int j = 0; j < w; j++) {
+                    scale[j] = 1 + scale[j];
+                }
             }
+            System.arraycopy(rows, r * w, row, 0, w);
+            for (int j = 0; j < w; j++) {
+                row[j] = row[j] * scale[j] + shift[j];
+            }
+            System.arraycopy(row, 0, rows, r * w, w);
         }
     }
 
     /** out = residual + gate mask (branch + bias); keeps mask (branch + bias) for the gate's gradient. */
     void gatedResidual(
             float[] residual, float[] branch, float[] bias, float[] mask, int maskAt, float[] out, int n, int index) {
+        int w = width;
         float[] kept = ungated[index];
+        float[] gate = first;
         for (int r = 0; r < n; r++) {
-            int gate = at(r, index, GATE);
-            int o = r * width;
-            for (int j = 0; j < width; j++) {
-                float v = branch[o + j] + bias[j];
-                if (mask != null) {
-                    v *= mask[maskAt + o + j];
-                }
-                kept[o + j] = v;
-                out[o + j] = residual[o + j] + modulation[gate + j] * v;
+            if (r % steps == 0) {
+                System.arraycopy(modulation, at(r / steps, index, GATE), gate, 0, w);
             }
+            int o = r * w;
+            System.arraycopy(branch, o, row, 0, w);
+            for (int j = 0; j < w; j++) {
+                row[j] += bias[j];
+            }
+            if (mask != null) {
+                System.arraycopy(mask, maskAt + o, other, 0, w);
+                for (int j = 0; j < w; j++) {
+                    row[j] *= other[j];
+                }
+            }
+            System.arraycopy(row, 0, kept, o, w);
+            System.arraycopy(residual, o, other, 0, w);
+            for (int j = 0; j < w; j++) {
+                other[j] += gate[j] * row[j];
+            }
+            System.arraycopy(other, 0, out, o, w);
         }
     }
 
@@ -112,18 +149,42 @@ final class TransformerBlockModulation {
         modulationGradient = new float[modulation.length];
     }
 
+    /** Adds an example's summed gradient of one part to the six vectors' gradients. */
+    private void addGradient(float[] sum, int e, int branch, int part) {
+        int at = at(e, branch, part);
+        for (int j = 0; j < width; j++) {
+            modulationGradient[at + j] += sum[j];
+        }
+        Arrays.fill(sum, 0f);
+    }
+
     /**
      * The gate's gradient from the output's {@code dOut}; {@code dBranch} (dOut times the mask on entry) times the
      * gate, in place: the gradient of the branch's output.
      */
     void gateBackward(float[] dOut, float[] dBranch, int n, int branch) {
+        int w = width;
         float[] kept = ungated[branch];
+        float[] gate = first;
+        float[] sum = second;
+        Arrays.fill(sum, 0f);
         for (int r = 0; r < n; r++) {
-            int gate = at(r, branch, GATE);
-            int o = r * width;
-            for (int j = 0; j < width; j++) {
-                modulationGradient[gate + j] += dOut[o + j] * kept[o + j];
-                dBranch[o + j] *= modulation[gate + j];
+            if (r % steps == 0) {
+                System.arraycopy(modulation, at(r / steps, branch, GATE), gate, 0, w);
+            }
+            int o = r * w;
+            System.arraycopy(dOut, o, row, 0, w);
+            System.arraycopy(kept, o, other, 0, w);
+            for (int j = 0; j < w; j++) {
+                sum[j] += row[j] * other[j];
+            }
+            System.arraycopy(dBranch, o, row, 0, w);
+            for (int j = 0; j < w; j++) {
+                row[j] *= gate[j];
+            }
+            System.arraycopy(row, 0, dBranch, o, w);
+            if ((r + 1) % steps == 0) {
+                addGradient(sum, r / steps, branch, GATE);
             }
         }
     }
@@ -133,15 +194,31 @@ final class TransformerBlockModulation {
      * output gradient, dRows (1 + scale), in place. The norm's output is xhat gain + bias.
      */
     void modulateBackward(float[] dRows, float[] xhat, float[] gain, float[] bias, int n, int branch) {
+        int w = width;
+        float[] scale = first;
+        float[] shiftSum = second;
+        float[] scaleSum = new float[w];
+        Arrays.fill(shiftSum, 0f);
         for (int r = 0; r < n; r++) {
-            int shift = at(r, branch, SHIFT);
-            int scale = at(r, branch, SCALE);
-            int o = r * width;
-            for (int j = 0; j < width; j++) {
-                float d = dRows[o + j];
-                modulationGradient[shift + j] += d;
-                modulationGradient[scale + j] += d * (xhat[o + j] * gain[j] + bias[j]);
-                dRows[o + j] = d * (1 + modulation[scale + j]);
+            if (r % steps == 0) {
+                System.arraycopy(modulation, at(r / steps, branch, SCALE), scale, 0, w);
+                for (int j = 0; j < w; j++) {
+                    scale[j] = 1 + scale[j];
+                }
+            }
+            int o = r * w;
+            System.arraycopy(dRows, o, row, 0, w);
+            System.arraycopy(xhat, o, other, 0, w);
+            for (int j = 0; j < w; j++) {
+                float d = row[j];
+                shiftSum[j] += d;
+                scaleSum[j] += d * (other[j] * gain[j] + bias[j]);
+                row[j] = d * scale[j];
+            }
+            System.arraycopy(row, 0, dRows, o, w);
+            if ((r + 1) % steps == 0) {
+                addGradient(shiftSum, r / steps, branch, SHIFT);
+                addGradient(scaleSum, r / steps, branch, SCALE);
             }
         }
     }
@@ -151,23 +228,43 @@ final class TransformerBlockModulation {
         int c = conditionWidth;
         int six = 6 * width;
         float[] w = p.vector(MODULATION_WEIGHTS);
+        // W transposed [6W, C]: the conditions' gradient is then a sum of whole rows
+        float[] wt = new float[six * c];
+        for (int i = 0; i < c; i++) {
+            for (int k = 0; k < six; k++) {
+                wt[k * c + i] = w[i * six + k];
+            }
+        }
         float[] dw = new float[c * six];
         float[] db = new float[six];
         float[] dCondition = new float[mb * c];
+        float[] g = new float[six];
+        float[] sixRow = new float[six];
+        float[] cRow = new float[c];
+        float[] dc = new float[c];
         for (int e = 0; e < mb; e++) {
-            int m = e * six;
+            System.arraycopy(modulationGradient, e * six, g, 0, six);
             for (int k = 0; k < six; k++) {
-                db[k] += modulationGradient[m + k];
+                db[k] += g[k];
             }
             for (int i = 0; i < c; i++) {
                 float a = silu[e * c + i];
-                int at = i * six;
-                double dot = 0;
+                System.arraycopy(dw, i * six, sixRow, 0, six);
                 for (int k = 0; k < six; k++) {
-                    dw[at + k] += a * modulationGradient[m + k];
-                    dot += modulationGradient[m + k] * w[at + k];
+                    sixRow[k] += a * g[k];
                 }
-                dCondition[e * c + i] = (float) dot * siluSlope[e * c + i];
+                System.arraycopy(sixRow, 0, dw, i * six, six);
+            }
+            Arrays.fill(dc, 0f);
+            for (int k = 0; k < six; k++) {
+                float gk = g[k];
+                System.arraycopy(wt, k * c, cRow, 0, c);
+                for (int i = 0; i < c; i++) {
+                    dc[i] += gk * cRow[i];
+                }
+            }
+            for (int i = 0; i < c; i++) {
+                dCondition[e * c + i] = dc[i] * siluSlope[e * c + i];
             }
         }
         p.setGradient(MODULATION_WEIGHTS, dw, dw.length);

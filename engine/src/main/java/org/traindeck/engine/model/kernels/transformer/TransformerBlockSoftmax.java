@@ -20,9 +20,17 @@ final class TransformerBlockSoftmax {
      * {@code scratch} one.
      */
     static void forward(float[] s, int t, int heads, boolean causal, float[] column, float[] scratch) {
+        forward(s, t, t, heads, causal, column, scratch);
+    }
+
+    /**
+     * The same over {@code keys} rows of queries t (a cross-attention's [keys, heads t] block); causal only where keys
+     * and queries are one sequence (keys = t).
+     */
+    static void forward(float[] s, int keys, int t, int heads, boolean causal, float[] column, float[] scratch) {
         int w = heads * t;
         if (causal) {
-            for (int j = 1; j < t; j++) {
+            for (int j = 1; j < keys; j++) {
                 for (int h = 0; h < heads; h++) {
                     int o = j * w + h * t;
                     Arrays.fill(s, o, o + j, Float.NEGATIVE_INFINITY);
@@ -35,13 +43,13 @@ final class TransformerBlockSoftmax {
         float[] sum = new float[w];
         float[] row = column;
         System.arraycopy(s, 0, max, 0, w);
-        for (int j = 1; j < t; j++) {
+        for (int j = 1; j < keys; j++) {
             System.arraycopy(s, j * w, row, 0, w);
             for (int i = 0; i < w; i++) {
                 max[i] = Math.max(max[i], row[i]);
             }
         }
-        for (int j = 0; j < t; j++) {
+        for (int j = 0; j < keys; j++) {
             System.arraycopy(s, j * w, row, 0, w);
             for (int i = 0; i < w; i++) {
                 row[i] -= max[i];
@@ -55,7 +63,7 @@ final class TransformerBlockSoftmax {
         for (int i = 0; i < w; i++) {
             sum[i] = 1 / sum[i];
         }
-        for (int j = 0; j < t; j++) {
+        for (int j = 0; j < keys; j++) {
             System.arraycopy(s, j * w, row, 0, w);
             for (int i = 0; i < w; i++) {
                 row[i] *= sum[i];
@@ -63,7 +71,7 @@ final class TransformerBlockSoftmax {
             System.arraycopy(row, 0, s, j * w, w);
         }
         if (causal) {
-            for (int j = 1; j < t; j++) {
+            for (int j = 1; j < keys; j++) {
                 for (int h = 0; h < heads; h++) {
                     int o = j * w + h * t;
                     Arrays.fill(s, o, o + j, 0f);
@@ -77,18 +85,24 @@ final class TransformerBlockSoftmax {
      * Masked entries have P = 0 and so get 0. {@code column} and {@code scratch} width-long rows.
      */
     static void backward(float[] p, float[] dp, int t, int heads, float scale, float[] column, float[] scratch) {
+        backward(p, dp, t, t, heads, scale, column, scratch);
+    }
+
+    /** The same over {@code keys} rows of queries t. */
+    static void backward(
+            float[] p, float[] dp, int keys, int t, int heads, float scale, float[] column, float[] scratch) {
         int w = heads * t;
         float[] dot = new float[w];
         float[] pr = column;
         float[] dr = scratch;
-        for (int j = 0; j < t; j++) {
+        for (int j = 0; j < keys; j++) {
             System.arraycopy(p, j * w, pr, 0, w);
             System.arraycopy(dp, j * w, dr, 0, w);
             for (int i = 0; i < w; i++) {
                 dot[i] += dr[i] * pr[i];
             }
         }
-        for (int j = 0; j < t; j++) {
+        for (int j = 0; j < keys; j++) {
             System.arraycopy(p, j * w, pr, 0, w);
             System.arraycopy(dp, j * w, dr, 0, w);
             for (int i = 0; i < w; i++) {
