@@ -52,7 +52,7 @@ public final class MetricTable {
                     .betterHigher()
                     .notIn(RUN_SUMMARY),
             Metric.of(MetricNames.VAL_PROJECTION_ERROR, MetricRoute.PROJECTION_ERROR)
-                    .labelled("val projection error", "val_proj_err"),
+                    .labelled("projection error", "val_proj_err"),
             // published by traindeck evaluate only, never during training
             Metric.of(MetricNames.VAL_TOP5_ACCURACY, MetricRoute.FILES_ONLY)
                     .labelled("top-5 accuracy", "")
