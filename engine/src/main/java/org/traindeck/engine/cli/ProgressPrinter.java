@@ -80,7 +80,7 @@ final class ProgressPrinter implements EventListener {
                 }
             }
             default -> {
-                if (metric.shows(View.EPOCH_LINE) && m.device() == null) {
+                if (metric.shows(View.EPOCH_FIGURES) && m.device() == null) {
                     epochMetrics.put(m.name(), m.value());
                 }
             }

@@ -10,9 +10,9 @@ import java.util.Set;
  */
 public enum MetricRoute {
     TRAIN_LOSS(View.LOSS_CHART, View.RUN_SUMMARY, View.OVERLAYS),
-    VALIDATION_LOSS(View.LOSS_CHART, View.RUN_SUMMARY, View.OVERLAYS, View.EPOCH_LINE),
+    VALIDATION_LOSS(View.LOSS_CHART, View.RUN_SUMMARY, View.OVERLAYS, View.EPOCH_FIGURES),
     /** A stage's weight average (val_ema/loss), beside its weights' validation loss. */
-    EMA_VALIDATION_LOSS(View.LOSS_CHART, View.EPOCH_LINE),
+    EMA_VALIDATION_LOSS(View.LOSS_CHART, View.EPOCH_FIGURES),
     LEARNING_RATE(View.LR_CHART, View.OVERLAYS),
     THROUGHPUT(View.THROUGHPUT_CHART),
     /** Drawn as the ideal line next to the total throughput. */
@@ -21,9 +21,9 @@ public enum MetricRoute {
      * A diffusion model's projection error (its generated volumes' projections against the input views): a physics
      * loss, drawn per stage beside the training and validation losses.
      */
-    PROJECTION_ERROR(View.LOSS_CHART, View.RUN_SUMMARY, View.EPOCH_LINE),
+    PROJECTION_ERROR(View.LOSS_CHART, View.RUN_SUMMARY, View.EPOCH_FIGURES),
     /** The task's validation figures (accuracy, mean IoU, PSNR…), the EMA's too: one unit on the validation chart. */
-    TASK_METRIC(View.VALIDATION_CHART, View.RUN_SUMMARY, View.OVERLAYS, View.EPOCH_LINE),
+    TASK_METRIC(View.VALIDATION_CHART, View.RUN_SUMMARY, View.OVERLAYS, View.EPOCH_FIGURES),
     /** {@code layer/<node>/<figure>}: the Layers tab. */
     LAYER_FIGURE(View.LAYERS_TAB),
     STEPS_PER_EPOCH(View.STATUS_BAR),
@@ -49,8 +49,8 @@ public enum MetricRoute {
         OVERLAYS,
         /** A line in the dashboard's event log each time it is measured. */
         EVENT_LOG,
-        /** The CLI's line at each epoch's end. */
-        EPOCH_LINE
+        /** An epoch-level figure: on the CLI's line at each epoch's end, in train.log and in traindeck compare. */
+        EPOCH_FIGURES
     }
 
     private final Set<View> views;

@@ -26,7 +26,7 @@ public final class MetricTable {
             Metric.of(MetricNames.TRAIN_EPOCH_LOSS, MetricRoute.FILES_ONLY)
                     .labelled("loss", "loss")
                     .in(Unit.NONE, Format.of("%.4f"))
-                    .alsoIn(MetricRoute.View.EPOCH_LINE),
+                    .alsoIn(MetricRoute.View.EPOCH_FIGURES),
             Metric.of(MetricNames.VAL_LOSS, MetricRoute.VALIDATION_LOSS)
                     .labelled("val loss", "val_loss")
                     .in(Unit.NONE, Format.of("%.4f")),
@@ -76,11 +76,11 @@ public final class MetricTable {
                     .labelled("samples/s", "samples/s")
                     .in(Unit.NONE, Format.of("%.0f"))
                     .betterHigher()
-                    .alsoIn(MetricRoute.View.EPOCH_LINE),
+                    .alsoIn(MetricRoute.View.EPOCH_FIGURES),
             Metric.of(MetricNames.EPOCH_TIME, MetricRoute.FILES_ONLY)
                     .labelled("epoch time", "")
                     .in(Unit.NONE, Format.of("%.1fs"))
-                    .alsoIn(MetricRoute.View.EPOCH_LINE),
+                    .alsoIn(MetricRoute.View.EPOCH_FIGURES),
             Metric.of(MetricNames.SCALING_EFFICIENCY, MetricRoute.SCALING_EFFICIENCY)
                     .betterHigher(),
             Metric.of(MetricNames.STEPS_PER_EPOCH, MetricRoute.STEPS_PER_EPOCH),
@@ -146,6 +146,13 @@ public final class MetricTable {
     /** Whether the table names this metric (by name or pattern): a new metric the engine publishes must be. */
     public static boolean isListed(String name) {
         return find(name).isPresent();
+    }
+
+    /** The epoch-level figures (the CLI's epoch line, train.log, traindeck compare), in the table's order. */
+    public static List<Metric> epochFigures() {
+        return all().stream()
+                .filter(m -> m.shows(MetricRoute.View.EPOCH_FIGURES))
+                .toList();
     }
 
     /** The task metrics (not their weight averages'), in the order one is chosen as a run's own. */

@@ -40,7 +40,7 @@ class RunLibraryTest {
         return MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), args);
     }
 
-    /** A segmentation monitored by its mean IoU had its lowest IoU listed as its best. */
+    /** A segmentation monitored by its mean IoU had its lowest IoU listed as its best, and compare left the IoU out. */
     @Test
     void theBestOfAMonitoredMetricLiesInItsOwnDirection(@TempDir Path dir) throws Exception {
         Path run = Files.createDirectories(dir.resolve("runs/seg"));
@@ -70,6 +70,10 @@ class RunLibraryTest {
         assertThat(seg.monitor()).isEqualTo(MetricNames.VAL_MEAN_IOU);
         assertThat(seg.best()).isEqualTo(0.78);
         assertThat(seg.last()).isEqualTo(0.66);
+        // traindeck compare sets the task's own figures side by side, its best in the same direction
+        RunComparison.Result compared = RunComparison.compare(List.of(run, run));
+        assertThat(compared.metrics().get(MetricNames.VAL_MEAN_IOU))
+                .containsExactly(new RunComparison.Value(0.66, 0.78), new RunComparison.Value(0.66, 0.78));
     }
 
     @Test
