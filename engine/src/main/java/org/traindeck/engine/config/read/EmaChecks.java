@@ -2,7 +2,6 @@ package org.traindeck.engine.config.read;
 
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
-
 import org.traindeck.engine.events.MetricNames;
 
 /** What a stage's weight average needs from the rest of the config. */
