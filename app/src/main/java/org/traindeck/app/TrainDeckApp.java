@@ -14,6 +14,7 @@ import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.runs.RunResult;
+import org.traindeck.engine.events.MetricNames;
 
 /** The TrainDeck desktop app. With a config file as argument it opens that; otherwise a sample that trains offline. */
 public class TrainDeckApp extends Application {
@@ -128,7 +129,7 @@ public class TrainDeckApp extends Application {
         String verdict = ok
                 ? "smoke test passed: " + r.steps() + " steps in "
                         + String.format(Locale.ROOT, "%.1f", r.elapsedSeconds()) + " s, val/accuracy "
-                        + r.lastMetrics().get("val/accuracy") + ", " + points + " chart points; run folder "
+                        + r.lastMetrics().get(MetricNames.VAL_ACCURACY) + ", " + points + " chart points; run folder "
                         + r.runDir()
                 : "smoke test FAILED: " + (error != null ? error.getMessage() : r == null ? "no result" : r.message());
         System.out.println(verdict);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.traindeck.engine.api.runs.RunSummary;
+import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.library.RunLibrary;
 
 /**
@@ -88,7 +89,7 @@ final class LibraryBench {
                 written += line.length();
                 lines++;
                 if (step % 1000 == 0) {
-                    w.write(line.replace("train/loss", "val/loss"));
+                    w.write(line.replace(MetricNames.TRAIN_LOSS, MetricNames.VAL_LOSS));
                     written += line.length();
                     lines++;
                 }

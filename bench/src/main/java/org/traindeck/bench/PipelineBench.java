@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.traindeck.app.charts.SeriesBuffer;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.sinks.CsvSink;
 import org.traindeck.engine.sinks.JsonlSink;
 import org.traindeck.engine.sinks.RunLogSink;
@@ -39,7 +40,7 @@ final class PipelineBench {
                     i,
                     System.currentTimeMillis(),
                     i / 1000.0,
-                    i % 2 == 0 ? "train/loss" : "lr",
+                    i % 2 == 0 ? MetricNames.TRAIN_LOSS : MetricNames.LR,
                     1.0 / (i + 1),
                     null));
         }

@@ -24,8 +24,10 @@ import org.traindeck.app.predictions.PredictionsViewModel;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.Metric;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricRoute;
+import org.traindeck.engine.events.MetricTable;
 import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TrainingListener;
@@ -237,7 +239,7 @@ public final class Dashboard extends BorderPane {
     private final TrainingListener applier = new TrainingListener() {
         @Override
         public void onMetric(MetricEvent m) {
-            if (MetricRoute.of(m.name()) == MetricRoute.LAYER_FIGURE) {
+            if (MetricTable.route(m.name()) == MetricRoute.LAYER_FIGURE) {
                 layersModel.accept(m);
             } else {
                 metric(m);
@@ -275,16 +277,17 @@ public final class Dashboard extends BorderPane {
 
     private void metric(MetricEvent m) {
         charts.metric(m);
-        if (m.name().equals(MetricNames.VAL_ACCURACY)) {
+        Metric metric = MetricTable.of(m.name());
+        if (metric.shows(MetricRoute.View.EVENT_LOG)) {
             addLog(
                     m.wallTimeMillis(),
                     String.format(
                             Locale.ROOT,
-                            "validation accuracy %.2f %% after epoch %d of \"%s\"",
-                            100 * m.value(),
+                            "validation %s after epoch %d of \"%s\"",
+                            metric.say(m.value()),
                             m.epoch() + 1,
                             m.stage()));
-        } else if (MetricRoute.of(m.name()) == MetricRoute.STEPS_PER_EPOCH) {
+        } else if (metric.route() == MetricRoute.STEPS_PER_EPOCH) {
             status.stepsPerEpoch((long) m.value());
         }
         status.metric(m);

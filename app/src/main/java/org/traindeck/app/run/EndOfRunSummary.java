@@ -9,8 +9,11 @@ import java.util.Map;
 import org.traindeck.engine.api.runs.EnergyReport;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.Metric;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricRoute;
+import org.traindeck.engine.events.MetricTable;
 
 /**
  * What a run came to, read from its own metrics file when it ends: how it ended, how long and how many steps, and
@@ -28,23 +31,13 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
         double trainLoss = Double.NaN;
         double bestValLoss = Double.NaN;
         double lastValLoss = Double.NaN;
-        /** Best and final value of each task metric the stage published, in the order of {@link #TASK_FIGURES}. */
-        final Map<TaskFigure, double[]> taskFigures = new LinkedHashMap<>();
+        /** Best and final value of each task metric the stage published, in the order first published. */
+        final Map<Metric, double[]> taskFigures = new LinkedHashMap<>();
 
         StageFigures(String name) {
             this.name = name;
         }
     }
-
-    /** A task's validation metric as the summary says it: "val mean IoU best 0.8712, final 0.8650". */
-    private record TaskFigure(String metric, String label, boolean higherIsBetter, double scale, String format) {}
-
-    private static final List<TaskFigure> TASK_FIGURES = List.of(
-            new TaskFigure(MetricNames.VAL_ACCURACY, "val accuracy", true, 100, "%.2f %%"),
-            new TaskFigure(MetricNames.VAL_MEAN_IOU, "val mean IoU", true, 1, "%.4f"),
-            new TaskFigure(MetricNames.VAL_PSNR, "val PSNR", true, 1, "%.2f dB"),
-            new TaskFigure(MetricNames.VAL_PERPLEXITY, "val perplexity", false, 1, "%.3f"),
-            new TaskFigure(MetricNames.VAL_PROJECTION_ERROR, "val projection error", false, 1, "%.4g"));
 
     /** The summary with the energy of the run's last metrics, said only where it was measured. */
     public static EndOfRunSummary of(String runName, RunResult result, List<EngineEvent> history) {
@@ -63,13 +56,18 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
                 continue;
             }
             StageFigures s = byStage.computeIfAbsent(m.stageIndex(), i -> new StageFigures(m.stage()));
-            switch (MetricRoute.of(m.name())) {
+            Metric metric = MetricTable.of(m.name());
+            switch (metric.route()) {
                 case TRAIN_LOSS -> s.trainLoss = m.value();
                 case VALIDATION_LOSS -> {
                     s.lastValLoss = m.value();
                     s.bestValLoss = Double.isNaN(s.bestValLoss) ? m.value() : Math.min(s.bestValLoss, m.value());
                 }
-                case TASK_METRIC, PROJECTION_ERROR -> taskFigure(s, m);
+                case TASK_METRIC, PROJECTION_ERROR -> {
+                    if (metric.shows(MetricRoute.View.RUN_SUMMARY)) {
+                        taskFigure(s, metric, m.value());
+                    }
+                }
                 default -> {}
             }
         }
@@ -98,32 +96,28 @@ public record EndOfRunSummary(RunResult.Status status, String title, String deta
         return new EndOfRunSummary(result.status(), title, detail, stages, result.runDir());
     }
 
-    private static void taskFigure(StageFigures s, MetricEvent m) {
-        for (TaskFigure f : TASK_FIGURES) {
-            if (f.metric().equals(m.name())) {
-                double[] bestLast = s.taskFigures.computeIfAbsent(f, k -> new double[] {m.value(), m.value()});
-                bestLast[0] = f.higherIsBetter() ? Math.max(bestLast[0], m.value()) : Math.min(bestLast[0], m.value());
-                bestLast[1] = m.value();
-            }
-        }
+    private static void taskFigure(StageFigures s, Metric metric, double value) {
+        double[] bestLast = s.taskFigures.computeIfAbsent(metric, k -> new double[] {value, value});
+        bestLast[0] = metric.higherIsBetter() ? Math.max(bestLast[0], value) : Math.min(bestLast[0], value);
+        bestLast[1] = value;
     }
 
     private static String describe(StageFigures s) {
         StringBuilder b = new StringBuilder("Stage \"" + s.name + "\":");
         if (!Double.isNaN(s.trainLoss)) {
-            b.append(String.format(Locale.ROOT, " train loss %.4g", s.trainLoss));
+            b.append(' ').append(MetricTable.of(MetricNames.TRAIN_LOSS).say(s.trainLoss));
         }
         if (!Double.isNaN(s.bestValLoss)) {
-            b.append(String.format(Locale.ROOT, " · val loss best %.4g, final %.4g", s.bestValLoss, s.lastValLoss));
+            b.append(" · ").append(bestAndFinal(MetricTable.of(MetricNames.VAL_LOSS), s.bestValLoss, s.lastValLoss));
         }
-        s.taskFigures.forEach((f, bestLast) -> b.append(" · ")
-                .append(f.label())
-                .append(String.format(
-                        Locale.ROOT,
-                        " best " + f.format() + ", final " + f.format(),
-                        f.scale() * bestLast[0],
-                        f.scale() * bestLast[1])));
+        // a task metric is a validation figure: "val mean IoU best 0.8712, final 0.8650"
+        s.taskFigures.forEach((f, bestLast) -> b.append(" · val ").append(bestAndFinal(f, bestLast[0], bestLast[1])));
         return b.toString();
+    }
+
+    private static String bestAndFinal(Metric metric, double best, double last) {
+        return metric.label() + " best " + metric.format().write(best) + ", final "
+                + metric.format().write(last);
     }
 
     static String duration(double seconds) {

@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Set;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.Metric;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricRoute;
+import org.traindeck.engine.events.MetricTable;
 import org.traindeck.engine.events.TelemetryEvent;
 import org.traindeck.engine.events.TelemetryNames;
 
@@ -36,7 +39,7 @@ final class RunCharts {
     final LiveChart validation = new LiveChart("Validation", "metric", false);
     private double lastTotalThroughput;
     /** The unit of the validation metrics drawn for the run shown; null until its first validation. */
-    private ValidationSeries.Unit shownUnit;
+    private Metric.Unit shownUnit;
     /** Stages whose boundary is drawn: a resume announces its stage again, but it is the same boundary. */
     private final Set<Integer> markedStages = new HashSet<>();
     /** Where the memory chart's time axis starts: the run's own start once a run is on, else the window's. */
@@ -71,7 +74,8 @@ final class RunCharts {
     void metric(MetricEvent m) {
         double step = m.step();
         double t = m.elapsedSeconds();
-        switch (MetricRoute.of(m.name())) {
+        Metric metric = MetricTable.of(m.name());
+        switch (metric.route()) {
             case TRAIN_LOSS ->
                 loss.series("train/" + m.stageIndex(), "train · " + m.stage(), stageColor(m.stageIndex()), false)
                         .add(step, t, m.value());
@@ -90,7 +94,7 @@ final class RunCharts {
             case PROJECTION_ERROR ->
                 loss.series(
                                 "val_projection/" + m.stageIndex(),
-                                "val projection error · " + m.stage(),
+                                "val " + metric.label() + " · " + m.stage(),
                                 stageColor(m.stageIndex()).darker(),
                                 false)
                         .add(step, t, m.value());
@@ -115,7 +119,11 @@ final class RunCharts {
                             .add(step, t, lastTotalThroughput / m.value());
                 }
             }
-            case TASK_METRIC -> ValidationSeries.of(m.name()).ifPresent(v -> validation(v, m));
+            case TASK_METRIC -> {
+                if (metric.shows(MetricRoute.View.VALIDATION_CHART)) {
+                    validation(metric, m);
+                }
+            }
             default -> {}
         }
     }
@@ -124,21 +132,30 @@ final class RunCharts {
      * A task's validation metric. The chart holds one unit: the first the run publishes, unless a more telling one
      * follows (an autoencoder's PSNR after its MSE, which the loss chart already shows).
      */
-    private void validation(ValidationSeries v, MetricEvent m) {
-        if (shownUnit == null || v.replaces(shownUnit)) {
-            ValidationSeries.Unit dropped = shownUnit;
+    private void validation(Metric v, MetricEvent m) {
+        if (shownUnit == null || shownUnit == Metric.Unit.ERROR && v.unit() != Metric.Unit.ERROR) {
+            Metric.Unit dropped = shownUnit;
             if (dropped != null) {
-                validation.removeSeries(key -> !RunOverlays.isOverlay(key) && ValidationSeries.isKeyOf(dropped, key));
+                validation.removeSeries(key -> !RunOverlays.isOverlay(key) && isSeriesIn(dropped, key));
             }
             shownUnit = v.unit();
-            validation.setYLabel(shownUnit.axisLabel);
+            validation.setYLabel(shownUnit.axisLabel());
         } else if (v.unit() != shownUnit) {
             return;
         }
-        Color color = v.ofEma() ? stageColor(m.stageIndex()).darker() : stageColor(m.stageIndex());
+        Color color = v.ema() ? stageColor(m.stageIndex()).darker() : stageColor(m.stageIndex());
         validation
-                .series(v.key() + "/" + m.stageIndex(), v.label() + " · " + m.stage(), color, v.dashed())
+                .series(v.seriesKey() + "/" + m.stageIndex(), v.label() + " · " + m.stage(), color, v.dashed())
                 .add(m.step(), m.elapsedSeconds(), m.value());
+    }
+
+    /** Whether a curve of the validation chart (its key: metric/stage) is of a metric in this unit. */
+    private static boolean isSeriesIn(Metric.Unit unit, String seriesKey) {
+        String metricKey = seriesKey.substring(0, Math.max(0, seriesKey.lastIndexOf('/')));
+        return MetricTable.all().stream()
+                .anyMatch(t -> t.unit() == unit
+                        && t.route() == MetricRoute.TASK_METRIC
+                        && t.seriesKey().equals(metricKey));
     }
 
     /** A device figure: memory per device, on the time axis of the run shown. */
@@ -147,7 +164,7 @@ final class RunCharts {
         if (t < 0) {
             return;
         }
-        if (MetricRoute.of(f.name()) != MetricRoute.DEVICE_MEMORY) {
+        if (MetricTable.route(f.name()) != MetricRoute.DEVICE_MEMORY) {
             return;
         }
         if (f.name().startsWith(TelemetryNames.GPU_PREFIX)) {

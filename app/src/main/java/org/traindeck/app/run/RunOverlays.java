@@ -2,37 +2,24 @@ package org.traindeck.app.run;
 
 import java.awt.Color;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.engine.events.EngineEvent;
+import org.traindeck.engine.events.Metric;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricRoute;
+import org.traindeck.engine.events.MetricTable;
 
 /**
  * Other runs' curves on the dashboard's charts, next to the run shown (the live one included): training and
- * validation loss, the task's own validation metric (accuracy, mean IoU, PSNR, perplexity…) and learning rate, each run in its own colour and named in the legend. A new
+ * validation loss, the task's own validation metric (accuracy, mean IoU, PSNR, perplexity…) and learning rate, each
+ * run in its own colour and named in the legend; what is overlaid is what {@link MetricTable} shows in overlays. A new
  * run on the dashboard leaves them; FX thread only.
  */
 public final class RunOverlays {
 
     private static final String OVERLAY = "overlay:";
-
-    /**
-     * Each task's own validation metric, in the order one is chosen when a run publishes several (a segmentation's
-     * mean IoU before its pixel accuracy), with the words its legend uses.
-     */
-    private static final Map<String, String> TASK_METRICS = orderedLabels(
-            MetricNames.VAL_MEAN_IOU, "mean IoU",
-            MetricNames.VAL_ACCURACY, "accuracy",
-            MetricNames.VAL_PSNR, "PSNR (dB)",
-            MetricNames.VAL_PERPLEXITY, "perplexity",
-            MetricNames.VAL_R2, "R²",
-            MetricNames.VAL_MSE, "MSE",
-            MetricNames.VAL_MAE, "MAE",
-            MetricNames.VAL_PIXEL_ACCURACY, "pixel accuracy");
 
     private final LiveChart loss;
     private final LiveChart validation;
@@ -62,7 +49,11 @@ public final class RunOverlays {
             if (!(e instanceof MetricEvent m) || m.device() != null) {
                 continue;
             }
-            switch (MetricRoute.of(m.name())) {
+            Metric metric = MetricTable.of(m.name());
+            if (!metric.shows(MetricRoute.View.OVERLAYS)) {
+                continue;
+            }
+            switch (metric.route()) {
                 case TRAIN_LOSS ->
                     loss.series(key + "train", run + " · train", color, false)
                             .add(m.step(), m.elapsedSeconds(), m.value());
@@ -72,7 +63,7 @@ public final class RunOverlays {
                     // one curve a run: its task's own metric (a U-Net's IoU, a GPT's perplexity), named in the legend
                     if (m.name().equals(taskMetric)) {
                         validation
-                                .series(key + m.name(), run + " · " + TASK_METRICS.get(m.name()), color, false)
+                                .series(key + m.name(), run + " · " + metric.label(), color, false)
                                 .add(m.step(), m.elapsedSeconds(), m.value());
                     }
                 }
@@ -83,7 +74,7 @@ public final class RunOverlays {
         }
     }
 
-    /** The run's own task metric: the first of {@link #TASK_METRICS} it published, or null. */
+    /** The run's own task metric: the first of the table's task metrics it published, or null. */
     static String taskMetricOf(List<EngineEvent> history) {
         Set<String> published = new HashSet<>();
         for (EngineEvent e : history) {
@@ -91,18 +82,11 @@ public final class RunOverlays {
                 published.add(m.name());
             }
         }
-        return TASK_METRICS.keySet().stream()
+        return MetricTable.taskMetrics().stream()
+                .map(Metric::name)
                 .filter(published::contains)
                 .findFirst()
                 .orElse(null);
-    }
-
-    private static Map<String, String> orderedLabels(String... nameThenLabel) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (int i = 0; i < nameThenLabel.length; i += 2) {
-            out.put(nameThenLabel[i], nameThenLabel[i + 1]);
-        }
-        return out;
     }
 
     /** Takes one overlaid run off the charts. */

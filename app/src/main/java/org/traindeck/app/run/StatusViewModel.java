@@ -7,6 +7,8 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricRoute;
+import org.traindeck.engine.events.MetricTable;
 
 /**
  * The status bar's state: which run, stage, epoch and step, elapsed time, ETA and progress through the run, worked
@@ -114,7 +116,7 @@ public final class StatusViewModel {
         currentStep = m.step();
         currentEpoch = m.epoch();
         currentElapsed = m.elapsedSeconds();
-        if (MetricRoute.of(m.name()) == MetricRoute.STEPS_PER_EPOCH) {
+        if (MetricTable.route(m.name()) == MetricRoute.STEPS_PER_EPOCH) {
             epochStartStep = m.step();
         }
         update(m.stage(), m.stageIndex());

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -35,6 +34,8 @@ import javafx.scene.layout.VBox;
 import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.api.library.TagMapping;
 import org.traindeck.engine.api.runs.RunSummary;
+import org.traindeck.engine.events.Metric;
+import org.traindeck.engine.events.MetricTable;
 
 /**
  * The runs of the open config's output folder: a sortable table filtered by name and status. Selecting runs draws
@@ -111,8 +112,8 @@ public final class RunsView extends VBox {
         TableColumn<RunSummary, String> run = column("Run", RunsViewModel::label);
         run.setPrefWidth(170);
         TableColumn<RunSummary, String> metric = column("Metric", r -> r.monitor() == null ? "" : r.monitor());
-        TableColumn<RunSummary, Figure> best = column("Best", r -> new Figure(r.best()));
-        TableColumn<RunSummary, Figure> last = column("Last", r -> new Figure(r.last()));
+        TableColumn<RunSummary, Figure> best = column("Best", r -> new Figure(r.best(), r.monitor()));
+        TableColumn<RunSummary, Figure> last = column("Last", r -> new Figure(r.last(), r.monitor()));
         table.getColumns()
                 .setAll(List.of(
                         run,
@@ -245,8 +246,8 @@ public final class RunsView extends VBox {
         return c;
     }
 
-    /** A metric value that sorts as a number and reads "-" when never measured. */
-    private record Figure(double value) implements Comparable<Figure> {
+    /** A metric's value that sorts as a number, written as the metric table writes it; "-" when never measured. */
+    private record Figure(double value, String metric) implements Comparable<Figure> {
         @Override
         public int compareTo(Figure o) {
             return Double.compare(
@@ -255,7 +256,13 @@ public final class RunsView extends VBox {
 
         @Override
         public String toString() {
-            return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.4g", value);
+            if (Double.isNaN(value)) {
+                return "-";
+            }
+            Metric.Format format = metric == null
+                    ? Metric.Format.GENERAL
+                    : MetricTable.of(metric).format();
+            return format.write(value);
         }
     }
 
@@ -263,7 +270,7 @@ public final class RunsView extends VBox {
     private record Energy(RunSummary run) implements Comparable<Energy> {
         @Override
         public int compareTo(Energy o) {
-            return new Figure(run.energyWh()).compareTo(new Figure(o.run.energyWh()));
+            return new Figure(run.energyWh(), null).compareTo(new Figure(o.run.energyWh(), null));
         }
 
         @Override

@@ -49,8 +49,10 @@ class DashboardEmaTest {
 
         assertThat(dashboard.get().lossChart().data("val/0").value(0)).isEqualTo(0.40);
         assertThat(dashboard.get().lossChart().data("val_ema/0").value(0)).isEqualTo(0.35);
-        assertThat(dashboard.get().validationChart().data("acc/0").value(0)).isEqualTo(0.90);
-        assertThat(dashboard.get().validationChart().data("ema_acc/0").value(0)).isEqualTo(0.93);
+        assertThat(dashboard.get().validationChart().data("accuracy/0").value(0))
+                .isEqualTo(0.90);
+        assertThat(dashboard.get().validationChart().data("ema_accuracy/0").value(0))
+                .isEqualTo(0.93);
     }
 
     @Test

@@ -66,7 +66,7 @@ class DashboardEventsTest {
                 List.of(new MetricEvent(
                         "r", "main", 0, 2, 30, System.currentTimeMillis(), 3, MetricNames.VAL_ACCURACY, 0.9734, null)));
 
-        var accuracy = dashboard.get().validationChart().data("acc/0");
+        var accuracy = dashboard.get().validationChart().data("accuracy/0");
         assertThat(accuracy.size()).isEqualTo(1);
         assertThat(accuracy.step(0)).isEqualTo(30);
         assertThat(accuracy.value(0)).isEqualTo(0.9734);

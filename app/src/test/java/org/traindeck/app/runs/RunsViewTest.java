@@ -45,6 +45,7 @@ import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.devices.TelemetryMonitor;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricTable;
 import org.traindeck.engine.sinks.TfEventEncoder;
 import org.traindeck.engine.sinks.TfRecordWriter;
 
@@ -153,6 +154,14 @@ class RunsViewTest {
         RunSummary first = onFx(() -> view.table().getItems().get(0));
         assertThat(first.status()).isEqualTo("finished");
         assertThat(first.steps()).isEqualTo(24);
+        // its best is written as the metric table writes the monitored metric
+        TableColumn<RunSummary, ?> best = onFx(() -> view.table().getColumns().stream()
+                .filter(c -> c.getText().equals("Best val/loss"))
+                .findFirst()
+                .orElseThrow());
+        assertThat(onFx(() -> String.valueOf(best.getCellData(0))))
+                .isEqualTo(MetricTable.of(MetricNames.VAL_LOSS).format().write(first.best()))
+                .matches("\\d+\\.\\d{4}");
         // the energy column says why there is no figure
         TableColumn<RunSummary, ?> energy = onFx(() -> view.table().getColumns().stream()
                 .filter(c -> c.getText().equals("Energy"))

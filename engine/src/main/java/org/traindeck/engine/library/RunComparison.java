@@ -13,21 +13,19 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.traindeck.engine.events.Metric;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricTable;
 import org.traindeck.engine.sinks.MetricsJsonlReader;
 import org.traindeck.engine.sinks.RunFolder;
 
 /** Runs side by side: their final and best epoch-level metrics, and the config keys whose values differ. */
 public final class RunComparison {
 
-    /** The epoch-level metrics compared, in this order. */
-    public static final List<String> METRICS = List.of(
-            MetricNames.VAL_ACCURACY,
-            MetricNames.VAL_LOSS,
-            MetricNames.VAL_MSE,
-            MetricNames.VAL_MAE,
-            MetricNames.TRAIN_EPOCH_LOSS);
+    /** The epoch-level metrics compared, in the metric table's order. */
+    public static final List<String> METRICS =
+            MetricTable.epochFigures().stream().map(Metric::name).toList();
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -99,7 +97,7 @@ public final class RunComparison {
 
     private static void fold(Map<String, double[]> seen, Map<String, List<Value>> metrics, MetricEvent m) {
         if (metrics.containsKey(m.name()) && m.device() == null && Double.isFinite(m.value())) {
-            boolean higher = m.name().equals(MetricNames.VAL_ACCURACY);
+            boolean higher = MetricTable.of(m.name()).higherIsBetter();
             double[] v = seen.computeIfAbsent(m.name(), k -> new double[] {Double.NaN, Double.NaN});
             v[0] = m.value();
             v[1] = Double.isNaN(v[1]) || (higher ? m.value() > v[1] : m.value() < v[1]) ? m.value() : v[1];

@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import org.traindeck.engine.api.runs.EnergyReport;
 import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.devices.energy.EnergyFile;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricTable;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunStatusSink;
@@ -54,8 +56,10 @@ public final class RunLibrary {
     /** One run folder, summarised. */
     static RunSummary read(Path runDir, MetricsDigests digests) throws IOException {
         JsonNode config = JSON.readTree(RunFolder.of(runDir).config().toFile());
-        String monitor = config.path("checkpoint").path("monitor").asText("val/loss");
-        String mode = config.path("checkpoint").path("mode").asText(monitor.endsWith("accuracy") ? "max" : "min");
+        String monitor = config.path("checkpoint").path("monitor").asText(MetricNames.VAL_LOSS);
+        String mode = config.path("checkpoint")
+                .path("mode")
+                .asText(MetricTable.of(monitor).higherIsBetter() ? "max" : "min");
         MetricsDigest d = digests.of(runDir);
         EnergyReport energy = energy(runDir, d);
         String status = d.ended() == null ? "running" : d.ended();

@@ -11,23 +11,20 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.Metric;
 import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricTable;
 
 /** {@code train.log}: a readable account of the run (lifecycle and epoch-level metrics), for people. Appends. */
 public final class RunLogSink extends FlushingSink {
 
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
-    private static final Set<String> EPOCH_METRICS = Set.of(
-            MetricNames.TRAIN_EPOCH_LOSS,
-            MetricNames.VAL_LOSS,
-            MetricNames.VAL_ACCURACY,
-            MetricNames.VAL_MSE,
-            MetricNames.VAL_MAE,
-            MetricNames.EPOCH_TIME);
+    private static final Set<String> EPOCH_METRICS =
+            MetricTable.epochFigures().stream().map(Metric::name).collect(Collectors.toUnmodifiableSet());
 
     private final Writer out;
 

@@ -22,6 +22,7 @@ import org.traindeck.engine.config.JsonLocations;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.config.read.LocatedJsonParser;
 import org.traindeck.engine.config.read.Suggestions;
+import org.traindeck.engine.events.MetricTable;
 
 /**
  * Reads a sweep file strictly: every problem in one pass, each naming its key ({@code parameters.
@@ -77,7 +78,7 @@ public final class SweepParser {
             throw new InvalidConfigException(
                     problems.stream().map(p -> located(p, located.locations())).toList());
         }
-        boolean maximize = goal == null ? metric.contains("accuracy") : goal.equals("max");
+        boolean maximize = goal == null ? MetricTable.of(metric).higherIsBetter() : goal.equals("max");
         List<String> order = List.copyOf(parameters.keySet());
         return new SweepSpec(
                 name,

@@ -18,6 +18,10 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.sinks.JsonlSink;
+import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunStatusSink;
 import org.traindeck.engine.train.TrainingRun;
 
@@ -35,6 +39,42 @@ class RunLibraryTest {
 
     private static MainAccess.Result cli(String... args) {
         return MainAccess.run(new NvidiaSmi("", Duration.ofSeconds(1)), new OshiHostProbe(), args);
+    }
+
+    /** A segmentation monitored by its mean IoU had its lowest IoU listed as its best, and compare left the IoU out. */
+    @Test
+    void theBestOfAMonitoredMetricLiesInItsOwnDirection(@TempDir Path dir) throws Exception {
+        Path run = Files.createDirectories(dir.resolve("runs/seg"));
+        Files.writeString(RunFolder.of(run).config(), """
+                {"name": "seg", "checkpoint": {"monitor": "%s"}}
+                """.formatted(MetricNames.VAL_MEAN_IOU));
+        StringBuilder metrics = new StringBuilder();
+        double[] iou = {0.41, 0.78, 0.66};
+        for (int epoch = 0; epoch < iou.length; epoch++) {
+            metrics.append(JsonlSink.line(new MetricEvent(
+                            "seg",
+                            "main",
+                            0,
+                            epoch,
+                            10L * (epoch + 1),
+                            1_700_000_000_000L,
+                            epoch,
+                            MetricNames.VAL_MEAN_IOU,
+                            iou[epoch],
+                            null)))
+                    .append('\n');
+        }
+        Files.writeString(RunFolder.of(run).metricsJsonl(), metrics);
+
+        RunSummary seg = RunLibrary.list(dir.resolve("runs")).get(0);
+
+        assertThat(seg.monitor()).isEqualTo(MetricNames.VAL_MEAN_IOU);
+        assertThat(seg.best()).isEqualTo(0.78);
+        assertThat(seg.last()).isEqualTo(0.66);
+        // traindeck compare sets the task's own figures side by side, its best in the same direction
+        RunComparison.Result compared = RunComparison.compare(List.of(run, run));
+        assertThat(compared.metrics().get(MetricNames.VAL_MEAN_IOU))
+                .containsExactly(new RunComparison.Value(0.66, 0.78), new RunComparison.Value(0.66, 0.78));
     }
 
     @Test

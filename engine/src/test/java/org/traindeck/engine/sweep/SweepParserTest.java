@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.events.MetricNames;
 
 /** A sweep file's problems are located as a run config's are: line, column, and the key that was probably meant. */
 class SweepParserTest {
@@ -30,6 +31,31 @@ class SweepParserTest {
     private static List<ConfigProblem> problems(Path file) {
         return catchThrowableOfType(() -> SweepParser.load(file), InvalidConfigException.class)
                 .problems();
+    }
+
+    /** Without a goal, a sweep of a segmentation's IoU or an autoencoder's PSNR looked for the lowest. */
+    @Test
+    void withoutAGoalTheMetricsOwnDirectionIsTheBetterOne(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("base.json"), """
+                {"name": "b", "model": {"type": "mlp", "hidden": [4]},
+                 "data": {"train": {"type": "synthetic", "samples": 16, "features": 4, "numClasses": 2}},
+                 "stages": [{"epochs": 1, "batchSize": 4}]}
+                """);
+        Path sweep = dir.resolve("sweep.json");
+        List<Boolean> maximized = new ArrayList<>();
+        for (String metric : List.of(
+                MetricNames.VAL_MEAN_IOU,
+                MetricNames.VAL_PSNR,
+                MetricNames.ofEma(MetricNames.VAL_PIXEL_ACCURACY),
+                MetricNames.VAL_PERPLEXITY,
+                MetricNames.VAL_LOSS)) {
+            Files.writeString(sweep, """
+                    {"name": "s", "base": "base.json", "metric": "%s", "parameters": {"stages[0].epochs": [1]}}
+                    """.formatted(metric));
+            maximized.add(SweepParser.load(sweep).maximize());
+        }
+
+        assertThat(maximized).containsExactly(true, true, true, false, false);
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.traindeck.engine.api.library;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.traindeck.engine.events.MetricNames;
 
 /**
  * Which TrainDeck metric each tag of another tool's logs stands for ({@code loss} → {@code train/loss}), so that its
@@ -18,17 +19,18 @@ public record TagMapping(Map<String, String> tagToMetric) {
 
     private static Map<String, String> defaults() {
         Map<String, String> m = new LinkedHashMap<>();
-        for (String tag : new String[] {"loss", "train_loss", "Loss/train", "train/loss"}) {
-            m.put(tag, "train/loss");
+        for (String tag : new String[] {"loss", "train_loss", "Loss/train", MetricNames.TRAIN_LOSS}) {
+            m.put(tag, MetricNames.TRAIN_LOSS);
         }
-        for (String tag : new String[] {"val_loss", "Loss/val", "Loss/validation", "validation/loss", "val/loss"}) {
-            m.put(tag, "val/loss");
+        for (String tag :
+                new String[] {"val_loss", "Loss/val", "Loss/validation", "validation/loss", MetricNames.VAL_LOSS}) {
+            m.put(tag, MetricNames.VAL_LOSS);
         }
         for (String tag : new String[] {"val_acc", "val_accuracy", "Accuracy/val", "Accuracy/validation"}) {
-            m.put(tag, "val/accuracy");
+            m.put(tag, MetricNames.VAL_ACCURACY);
         }
         for (String tag : new String[] {"lr", "learning_rate", "Learning rate", "LearningRate"}) {
-            m.put(tag, "lr");
+            m.put(tag, MetricNames.LR);
         }
         return m;
     }

@@ -8,8 +8,11 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.LifecycleEvent;
+import org.traindeck.engine.events.Metric;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.events.MetricRoute.View;
+import org.traindeck.engine.events.MetricTable;
 
 /**
  * The terminal view of a run: a progress bar per epoch (stage, epoch, loss, samples/s, ETA) redrawn in place on a
@@ -39,30 +42,7 @@ final class ProgressPrinter implements EventListener {
     @Override
     public void onEvent(EngineEvent event) {
         if (event instanceof MetricEvent m) {
-            switch (m.name()) {
-                case MetricNames.STEPS_PER_EPOCH -> {
-                    stepsPerEpoch = Math.max(1, (long) m.value());
-                    epochFirstStep = m.step();
-                }
-                case MetricNames.TRAIN_LOSS -> loss = m.value();
-                case MetricNames.THROUGHPUT -> {
-                    if (m.device() == null) {
-                        throughput = m.value();
-                        drawBar(m);
-                    }
-                }
-                case MetricNames.TRAIN_EPOCH_LOSS,
-                        MetricNames.VAL_LOSS,
-                        MetricNames.VAL_ACCURACY,
-                        MetricNames.VAL_MSE,
-                        MetricNames.VAL_MAE,
-                        MetricNames.VAL_PSNR,
-                        MetricNames.VAL_PROJECTION_ERROR,
-                        MetricNames.EPOCH_TIME,
-                        MetricNames.EPOCH_THROUGHPUT -> epochMetrics.put(m.name(), m.value());
-                case MetricNames.VAL_EMA_LOSS, MetricNames.VAL_EMA_ACCURACY -> epochMetrics.put(m.name(), m.value());
-                default -> {}
-            }
+            metric(m);
             return;
         }
         if (!(event instanceof LifecycleEvent l)) {
@@ -85,6 +65,28 @@ final class ProgressPrinter implements EventListener {
         out.flush();
     }
 
+    private void metric(MetricEvent m) {
+        Metric metric = MetricTable.of(m.name());
+        switch (metric.route()) {
+            case STEPS_PER_EPOCH -> {
+                stepsPerEpoch = Math.max(1, (long) m.value());
+                epochFirstStep = m.step();
+            }
+            case TRAIN_LOSS -> loss = m.value();
+            case THROUGHPUT -> {
+                if (m.device() == null) {
+                    throughput = m.value();
+                    drawBar(m);
+                }
+            }
+            default -> {
+                if (metric.shows(View.EPOCH_FIGURES) && m.device() == null) {
+                    epochMetrics.put(m.name(), m.value());
+                }
+            }
+        }
+    }
+
     private String epochLine(LifecycleEvent l) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(
@@ -93,44 +95,23 @@ final class ProgressPrinter implements EventListener {
                 l.stage(),
                 l.epoch() + 1,
                 config.stages().get(l.stageIndex()).epochs()));
-        append(b, "loss", epochMetrics.get(MetricNames.TRAIN_EPOCH_LOSS), "%.4f");
-        append(b, "val_loss", epochMetrics.get(MetricNames.VAL_LOSS), "%.4f");
-        Double acc = epochMetrics.get(MetricNames.VAL_ACCURACY);
-        if (acc != null) {
-            b.append(String.format(Locale.ROOT, "  val_acc %.2f%%", acc * 100));
-        }
-        append(b, "val_ema_loss", epochMetrics.get(MetricNames.VAL_EMA_LOSS), "%.4f");
-        Double emaAcc = epochMetrics.get(MetricNames.VAL_EMA_ACCURACY);
-        if (emaAcc != null) {
-            b.append(String.format(Locale.ROOT, "  val_ema_acc %.2f%%", emaAcc * 100));
-        }
-        append(b, "val_mae", epochMetrics.get(MetricNames.VAL_MAE), "%.4f");
-        append(b, "val_pixel_acc", epochMetrics.get(MetricNames.VAL_PIXEL_ACCURACY), "%.4f");
-        append(b, "val_mean_iou", epochMetrics.get(MetricNames.VAL_MEAN_IOU), "%.4f");
-        append(
-                b,
-                "val_mse",
-                // an autoencoder's PSNR is of its MSE; a diffusion model's, of its samples (it has a val_mae)
-                epochMetrics.containsKey(MetricNames.VAL_PSNR) && !epochMetrics.containsKey(MetricNames.VAL_MAE)
-                        ? epochMetrics.get(MetricNames.VAL_MSE)
-                        : null,
-                "%.5f");
-        append(b, "val_psnr", epochMetrics.get(MetricNames.VAL_PSNR), "%.2f dB");
-        append(b, "val_proj_err", epochMetrics.get(MetricNames.VAL_PROJECTION_ERROR), "%.4g");
-        append(b, "val_ppl", epochMetrics.get(MetricNames.VAL_PERPLEXITY), "%.3f");
-        // the epoch's figure: the last window's can be far off (a fast last step after slow ones)
-        append(b, "samples/s", epochMetrics.get(MetricNames.EPOCH_THROUGHPUT), "%.0f");
-        Double time = epochMetrics.get(MetricNames.EPOCH_TIME);
-        if (time != null) {
-            b.append(String.format(Locale.ROOT, "  %.1fs", time));
+        for (Metric metric : MetricTable.all()) {
+            Double value = epochMetrics.get(metric.name());
+            if (value != null && !value.isNaN() && shownOnTheLine(metric)) {
+                b.append("  ");
+                if (!metric.brief().isEmpty()) {
+                    b.append(metric.brief()).append(' ');
+                }
+                b.append(metric.format().write(value));
+            }
         }
         return b.toString();
     }
 
-    private static void append(StringBuilder b, String label, Double value, String format) {
-        if (value != null && !value.isNaN()) {
-            b.append("  ").append(label).append(' ').append(String.format(Locale.ROOT, format, value));
-        }
+    /** A regression's MSE is its loss; an autoencoder's beside its PSNR (a diffusion model's PSNR has a MAE beside). */
+    private boolean shownOnTheLine(Metric metric) {
+        return !metric.name().equals(MetricNames.VAL_MSE)
+                || epochMetrics.containsKey(MetricNames.VAL_PSNR) && !epochMetrics.containsKey(MetricNames.VAL_MAE);
     }
 
     private void drawBar(MetricEvent m) {

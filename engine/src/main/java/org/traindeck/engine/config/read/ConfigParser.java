@@ -21,6 +21,7 @@ import org.traindeck.engine.config.JsonLocations;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.events.MetricTable;
 
 /**
  * Reads TrainDeck's JSON run config strictly and reports every problem in one pass, each with its JSON path and
@@ -29,9 +30,6 @@ import org.traindeck.engine.config.ValidationResult;
  * what needs the whole config.
  */
 public final class ConfigParser {
-
-    private static final List<String> HIGHER_IS_BETTER =
-            List.of("val/accuracy", "val/pixel_accuracy", "val/mean_iou", "val/psnr");
 
     static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
@@ -285,7 +283,7 @@ public final class ConfigParser {
                         soFar -> r.choice(
                                 "mode",
                                 soFar.get("monitor") instanceof String m
-                                                && HIGHER_IS_BETTER.contains(m.replace("val_ema/", "val/"))
+                                                && MetricTable.of(m).higherIsBetter()
                                         ? "max"
                                         : "min")));
     }

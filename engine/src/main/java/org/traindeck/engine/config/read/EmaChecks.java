@@ -2,11 +2,10 @@ package org.traindeck.engine.config.read;
 
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.events.MetricNames;
 
 /** What a stage's weight average needs from the rest of the config. */
 final class EmaChecks {
-
-    static final String PREFIX = "val_ema/";
 
     private final Problems problems;
 
@@ -33,11 +32,11 @@ final class EmaChecks {
             }
         }
         String monitor = config.checkpoint().monitor();
-        if (!any && monitor != null && monitor.startsWith(PREFIX)) {
+        if (!any && monitor != null && monitor.startsWith(MetricNames.VAL_EMA_PREFIX)) {
             problems.error(
                     "checkpoint.monitor",
                     "is \"" + monitor + "\", but no stage keeps a weight average: add \"ema\": {\"decay\": 0.999}"
-                            + " to a stage, or monitor \"" + monitor.replace(PREFIX, "val/") + "\"");
+                            + " to a stage, or monitor \"" + MetricNames.withoutEma(monitor) + "\"");
         }
     }
 }

@@ -13,6 +13,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LifecycleEvent;
 import org.traindeck.engine.events.MetricEvent;
+import org.traindeck.engine.events.MetricNames;
 
 class ProgressPrinterTest {
 
@@ -73,6 +74,31 @@ class ProgressPrinterTest {
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .contains("samples/s 34 ")
                 .doesNotContain("199");
+    }
+
+    /** A segmentation's and a language model's figures were measured, sent and never printed. */
+    @Test
+    void theEpochLineGivesEveryTaskMetricTheRunPublishes() {
+        RunConfig config = Configs.parse(CONFIG, Path.of(".")).orThrow();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProgressPrinter printer =
+                new ProgressPrinter(new PrintStream(out, true, StandardCharsets.UTF_8), config, false);
+
+        printer.onEvent(metric(4, MetricNames.VAL_PIXEL_ACCURACY, 0.91234));
+        printer.onEvent(metric(4, MetricNames.VAL_MEAN_IOU, 0.75));
+        printer.onEvent(metric(4, MetricNames.ofEma(MetricNames.VAL_MEAN_IOU), 0.8));
+        printer.onEvent(metric(4, MetricNames.VAL_PERPLEXITY, 12.3456));
+        printer.onEvent(metric(4, MetricNames.VAL_ACCURACY, 0.5));
+        printer.onEvent(new LifecycleEvent(
+                "p", "main", 0, 0, 4, 1_700_000_000_000L, 1, LifecycleEvent.Kind.EPOCH_FINISHED, "epoch 1/1"));
+
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains(
+                        "val_pixel_acc 0.9123",
+                        "val_mean_iou 0.7500",
+                        "val_ema_mean_iou 0.8000",
+                        "val_ppl 12.346",
+                        "val_acc 50.00");
     }
 
     private static MetricEvent metric(long step, String name, double value) {

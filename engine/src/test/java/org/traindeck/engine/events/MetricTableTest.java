@@ -1,4 +1,4 @@
-package org.traindeck.app.run;
+package org.traindeck.engine.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,24 +10,19 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.events.LayerMetrics;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.events.TelemetryNames;
 
 /**
- * Every metric name the engine publishes has its place in {@link MetricRoute}'s table: drawn somewhere, or listed as
- * kept in the run's files only (issue 34). A new name in {@code MetricNames} or a new kind of per-layer or device
- * figure fails here until the table says where it goes.
+ * Every metric name the engine publishes has its place in {@link MetricTable}: drawn somewhere, or listed as kept in the
+ * run's files only (issue 34). A new name in {@code MetricNames} or a new kind of per-layer or device figure fails here
+ * until the table says where it goes and how it is written.
  */
-class MetricRoutesTest {
+class MetricTableTest {
 
     @TempDir
     Path dir;
@@ -65,30 +60,61 @@ class MetricRoutesTest {
         TelemetryNames.CPU_FIGURES.forEach(f -> names.add(TelemetryNames.CPU_PREFIX + f));
 
         assertThat(names)
-                .allSatisfy(n -> assertThat(MetricRoute.isListed(n))
-                        .as("%s is in MetricRoute's table", n)
+                .allSatisfy(n -> assertThat(MetricTable.isListed(n))
+                        .as("%s is in MetricTable", n)
                         .isTrue());
-        assertThat(MetricRoute.isListed("val/something_new")).isFalse();
+        assertThat(MetricTable.isListed("val/something_new")).isFalse();
     }
 
     @Test
     void theTableSendsEachToItsView() {
-        assertThat(MetricRoute.of(MetricNames.TRAIN_LOSS).views()).contains(MetricRoute.View.LOSS_CHART);
-        assertThat(MetricRoute.of(MetricNames.VAL_EMA_LOSS)).isEqualTo(MetricRoute.EMA_VALIDATION_LOSS);
-        assertThat(MetricRoute.of(MetricNames.ofEma(MetricNames.VAL_MEAN_IOU))).isEqualTo(MetricRoute.TASK_METRIC);
-        assertThat(MetricRoute.of(LayerMetrics.name("a/b", LayerMetrics.Figure.UPDATE_RATIO)))
+        assertThat(MetricTable.route(MetricNames.TRAIN_LOSS).views()).contains(MetricRoute.View.LOSS_CHART);
+        assertThat(MetricTable.route(MetricNames.VAL_EMA_LOSS)).isEqualTo(MetricRoute.EMA_VALIDATION_LOSS);
+        assertThat(MetricTable.route(MetricNames.ofEma(MetricNames.VAL_MEAN_IOU)))
+                .isEqualTo(MetricRoute.TASK_METRIC);
+        assertThat(MetricTable.route(LayerMetrics.name("a/b", LayerMetrics.Figure.UPDATE_RATIO)))
                 .isEqualTo(MetricRoute.LAYER_FIGURE);
-        assertThat(MetricRoute.of(TelemetryNames.GPU_PREFIX + "3/" + TelemetryNames.MEMORY_USED_MIB)
+        assertThat(MetricTable.route(TelemetryNames.GPU_PREFIX + "3/" + TelemetryNames.MEMORY_USED_MIB)
                         .views())
                 .contains(MetricRoute.View.MEMORY_CHART, MetricRoute.View.DEVICES_TAB);
-        assertThat(MetricRoute.of(TelemetryNames.GPU_PREFIX + "3/" + TelemetryNames.POWER_W))
+        assertThat(MetricTable.route(TelemetryNames.GPU_PREFIX + "3/" + TelemetryNames.POWER_W))
                 .isEqualTo(MetricRoute.DEVICE_FIGURE);
-        assertThat(MetricRoute.of(MetricNames.GRAD_NORM).views()).isEmpty();
-        // every task metric the table routes to the validation chart has its label and unit there
-        Stream.concat(
-                        ValidationSeries.metrics().stream(),
-                        ValidationSeries.metrics().stream().map(MetricNames::ofEma))
-                .forEach(n -> assertThat(ValidationSeries.of(n)).as(n).isPresent());
+        assertThat(MetricTable.route(MetricNames.GRAD_NORM).views()).isEmpty();
+        // every task metric and its weight average's twin has its words, unit and format for the validation chart
+        assertThat(MetricTable.taskMetrics()).isNotEmpty().allSatisfy(t -> {
+            Metric twin = MetricTable.of(MetricNames.ofEma(t.name()));
+            assertThat(twin.ema()).as(twin.name()).isTrue();
+            assertThat(twin.route()).isEqualTo(MetricRoute.TASK_METRIC);
+            assertThat(List.of(t, twin)).allSatisfy(m -> {
+                assertThat(m.shows(MetricRoute.View.VALIDATION_CHART))
+                        .as(m.name())
+                        .isTrue();
+                assertThat(m.label()).as(m.name()).isNotBlank();
+                assertThat(m.unit()).as(m.name()).isNotEqualTo(Metric.Unit.NONE);
+                assertThat(m.brief()).as(m.name()).startsWith("val_");
+            });
+        });
+    }
+
+    @Test
+    void theTableSaysWhichWayIsBetterAndHowAValueIsWritten() {
+        assertThat(MetricTable.of(MetricNames.VAL_MEAN_IOU).higherIsBetter()).isTrue();
+        assertThat(MetricTable.of(MetricNames.ofEma(MetricNames.VAL_PSNR)).higherIsBetter())
+                .isTrue();
+        assertThat(MetricTable.of(MetricNames.VAL_PERPLEXITY).higherIsBetter()).isFalse();
+        assertThat(MetricTable.of(MetricNames.VAL_LOSS).higherIsBetter()).isFalse();
+        assertThat(MetricTable.of(MetricNames.VAL_ACCURACY).say(0.9234)).isEqualTo("accuracy 92.34 %");
+        assertThat(MetricTable.of(MetricNames.VAL_PSNR).format().write(30.844)).isEqualTo("30.84 dB");
+        // the summary shows the task's headline figures, not the ones beside them
+        assertThat(MetricTable.of(MetricNames.VAL_MEAN_IOU).shows(MetricRoute.View.RUN_SUMMARY))
+                .isTrue();
+        assertThat(MetricTable.of(MetricNames.VAL_PIXEL_ACCURACY).shows(MetricRoute.View.RUN_SUMMARY))
+                .isFalse();
+        // a run's own task metric is the first of these it publishes: a segmentation's mean IoU, not pixel accuracy
+        List<String> order =
+                MetricTable.taskMetrics().stream().map(Metric::name).toList();
+        assertThat(order.indexOf(MetricNames.VAL_MEAN_IOU)).isLessThan(order.indexOf(MetricNames.VAL_PIXEL_ACCURACY));
+        assertThat(order.indexOf(MetricNames.VAL_PSNR)).isLessThan(order.indexOf(MetricNames.VAL_MSE));
     }
 
     /** What a real run publishes, per-layer figures and the weight average's validation included. */
@@ -117,8 +143,8 @@ class MetricRoutesTest {
         assertThat(published)
                 .contains(MetricNames.TRAIN_LOSS, MetricNames.VAL_ACCURACY, MetricNames.STEPS_PER_EPOCH)
                 .anySatisfy(n -> assertThat(n).startsWith(LayerMetrics.PREFIX))
-                .allSatisfy(n -> assertThat(MetricRoute.isListed(n))
-                        .as("%s is in MetricRoute's table", n)
+                .allSatisfy(n -> assertThat(MetricTable.isListed(n))
+                        .as("%s is in MetricTable", n)
                         .isTrue());
     }
 }
