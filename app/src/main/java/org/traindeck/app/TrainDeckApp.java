@@ -9,6 +9,7 @@ import java.util.Locale;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
+import org.traindeck.app.audit.LayoutAuditInWindow;
 import org.traindeck.app.tasks.FxTaskExecutor;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;

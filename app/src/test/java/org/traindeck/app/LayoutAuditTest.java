@@ -16,6 +16,8 @@ import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.app.audit.LayoutAudit;
+import org.traindeck.app.audit.LayoutAuditInWindow;
 
 /**
  * The audit finds a planted clipping, and the real-window audit ({@code --layout-audit}, run by

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.app.audit.LayoutAudit;
 
 /**
  * Nothing is cut off at the usual laptop sizes: on every tab of both sides, every visible control lies inside its

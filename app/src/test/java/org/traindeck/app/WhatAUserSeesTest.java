@@ -21,6 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.app.audit.AuditReport;
+import org.traindeck.app.audit.LayoutAudit;
 import org.traindeck.app.run.EndOfRunSummary;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.runs.RunResult;

@@ -3,9 +3,9 @@ package org.traindeck.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 
 /**
  * What per-layer health costs: the ViT sample's network (its model section, on synthetic 28×28 images of its batch

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -126,83 +127,92 @@ final class StartupBench {
             dumpArchive(appPath, classList, archive);
             double dumpMs = (System.nanoTime() - dumpStart) / 1e6;
             double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            int repeats = 5;
-            double[] shared = new double[repeats];
-            double[] sharedCpu = new double[repeats];
-            double[] sharedContent = new double[repeats];
-            double[] plainContent = new double[repeats];
-            double[] sharedHeap = new double[repeats];
-            double[] sharedRss = new double[repeats];
-            double[] plain = new double[repeats];
-            double[] plainCpu = new double[repeats];
-            double[] minimal = new double[repeats];
-            double[] minimalRss = new double[repeats];
-            double[] sharedVsPlain = new double[repeats];
-            for (int i = 0; i < repeats; i++) {
-                Probe s = probe(app, appPath, home, "-XX:SharedArchiveFile=" + archive);
-                Probe p = probe(app, appPath, home);
-                Probe m = probe(MinimalFxApp.Main.class.getName(), System.getProperty("java.class.path"), home);
-                shared[i] = s.firstFrameMs();
-                sharedCpu[i] = s.cpuMs();
-                sharedContent[i] = s.contentMs();
-                plainContent[i] = p.contentMs();
-                sharedHeap[i] = s.heapMib();
-                sharedRss[i] = s.rssMib();
-                plain[i] = p.firstFrameMs();
-                plainCpu[i] = p.cpuMs();
-                minimal[i] = m.firstFrameMs();
-                minimalRss[i] = m.rssMib();
-                sharedVsPlain[i] = s.firstFrameMs() / p.firstFrameMs();
-            }
+            Launches launches = Launches.alternate(5, app, appPath, home, archive);
             double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            Stats a = Stats.of(shared);
-            Stats m = Stats.of(minimal);
-            Stats r = Stats.of(sharedVsPlain);
-            report.add(
-                    "start-up",
-                    "launch to first painted window (with the class-data archive, as from the second launch)",
-                    a.format("ms", 0) + ", CPU " + Stats.of(sharedCpu).format("ms", 0) + "; content "
-                            + Stats.of(sharedContent).format("ms", 0)
-                            + String.format(Locale.ROOT, "; load average %.1f, then %.1f", loadBefore, loadAfter),
-                    m.format("ms", 0) + " minimal JavaFX window",
-                    Report.ratio(a.median() / m.median()),
-                    "≤ 2000 ms, content ≤ 3000 ms");
-            report.add(
-                    "start-up",
-                    "the same, first launch after a build (no archive yet)",
-                    Stats.of(plain).format("ms", 0) + ", CPU "
-                            + Stats.of(plainCpu).format("ms", 0) + "; content "
-                            + Stats.of(plainContent).format("ms", 0)
-                            + String.format(
-                                    Locale.ROOT,
-                                    "; the very first launch: window %.0f ms, content %.0f ms, quit %.0f ms, then the"
-                                            + " archive from its class list %.0f ms in the background (written at"
-                                            + " exit instead: quit %.0f ms)",
-                                    first.firstFrameMs(),
-                                    first.contentMs(),
-                                    first.exitMs(),
-                                    dumpMs,
-                                    atExit.exitMs()),
-                    "the row above",
+            launches.reportShared(report, loadBefore, loadAfter);
+            launches.reportFirst(
+                    report,
                     String.format(
-                            Locale.ROOT, "archive %.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), r.n()),
-                    "—");
-            Stats rss = Stats.of(sharedRss);
-            Stats mrss = Stats.of(minimalRss);
-            report.add(
-                    "start-up",
-                    "idle memory (resident; heap "
-                            + String.format(
-                                    Locale.ROOT, "%.0f", Stats.of(sharedHeap).median()) + " MiB)",
-                    rss.format("MiB", 0),
-                    mrss.format("MiB", 0) + " minimal JavaFX window",
-                    Report.ratio(rss.median() / mrss.median()),
-                    "—");
+                            Locale.ROOT,
+                            "; the very first launch: window %.0f ms, content %.0f ms, quit %.0f ms, then the"
+                                    + " archive from its class list %.0f ms in the background (written at"
+                                    + " exit instead: quit %.0f ms)",
+                            first.firstFrameMs(),
+                            first.contentMs(),
+                            first.exitMs(),
+                            dumpMs,
+                            atExit.exitMs()));
+            launches.reportMemory(report);
         } finally {
             Files.deleteIfExists(atExitArchive);
             Files.deleteIfExists(classList);
             Files.deleteIfExists(archive);
             Files.deleteIfExists(archive.getParent());
+        }
+    }
+
+    /** Launches with the archive, without it and of a minimal JavaFX window, alternated. */
+    private record Launches(List<Probe> shared, List<Probe> plain, List<Probe> minimal) {
+        static Launches alternate(int repeats, String app, String appPath, Path home, Path archive) throws Exception {
+            Launches l = new Launches(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            for (int i = 0; i < repeats; i++) {
+                l.shared.add(probe(app, appPath, home, "-XX:SharedArchiveFile=" + archive));
+                l.plain.add(probe(app, appPath, home));
+                l.minimal.add(probe(MinimalFxApp.Main.class.getName(), System.getProperty("java.class.path"), home));
+            }
+            return l;
+        }
+
+        private static Stats of(List<Probe> probes, ToDoubleFunction<Probe> figure) {
+            return Stats.of(probes.stream().mapToDouble(figure).toArray());
+        }
+
+        void reportShared(Report report, double loadBefore, double loadAfter) {
+            Stats a = of(shared, Probe::firstFrameMs);
+            Stats m = of(minimal, Probe::firstFrameMs);
+            report.add(
+                    "start-up",
+                    "launch to first painted window (with the class-data archive, as from the second launch)",
+                    a.format("ms", 0) + ", CPU " + of(shared, Probe::cpuMs).format("ms", 0) + "; content "
+                            + of(shared, Probe::contentMs).format("ms", 0)
+                            + String.format(Locale.ROOT, "; load average %.1f, then %.1f", loadBefore, loadAfter),
+                    m.format("ms", 0) + " minimal JavaFX window",
+                    Report.ratio(a.median() / m.median()),
+                    "≤ 2000 ms, content ≤ 3000 ms");
+        }
+
+        void reportFirst(Report report, String veryFirst) {
+            double[] ratios = new double[shared.size()];
+            for (int i = 0; i < ratios.length; i++) {
+                ratios[i] = shared.get(i).firstFrameMs() / plain.get(i).firstFrameMs();
+            }
+            Stats r = Stats.of(ratios);
+            report.add(
+                    "start-up",
+                    "the same, first launch after a build (no archive yet)",
+                    of(plain, Probe::firstFrameMs).format("ms", 0) + ", CPU "
+                            + of(plain, Probe::cpuMs).format("ms", 0) + "; content "
+                            + of(plain, Probe::contentMs).format("ms", 0) + veryFirst,
+                    "the row above",
+                    String.format(
+                            Locale.ROOT, "archive %.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), r.n()),
+                    "—");
+        }
+
+        void reportMemory(Report report) {
+            Stats rss = of(shared, Probe::rssMib);
+            Stats mrss = of(minimal, Probe::rssMib);
+            report.add(
+                    "start-up",
+                    "idle memory (resident; heap "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%.0f",
+                                    of(shared, Probe::heapMib).median()) + " MiB)",
+                    rss.format("MiB", 0),
+                    mrss.format("MiB", 0) + " minimal JavaFX window",
+                    Report.ratio(rss.median() / mrss.median()),
+                    "—");
         }
     }
 }

@@ -139,13 +139,7 @@ final class TransformerPeers {
         Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
         String python = PeerBench.python();
         if (python == null) {
-            report.add(
-                    "CPU peer",
-                    peer.name(),
-                    "—",
-                    "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)",
-                    "—",
-                    "—");
+            skipped(report, peer, "skipped: PyTorch is not installed (Debian: apt-get install python3-torch)");
             return;
         }
         RunConfig sizing = EngineBench.config(peer.workload(), out.resolve(peer.kind() + "-params"), "cpu");
@@ -154,40 +148,82 @@ final class TransformerPeers {
                 .numParams();
         double stepFlops = peer.stepFlops().applyAsDouble(sizingData.outputCount());
         MachinePeak peak = MachinePeak.read();
-        int cores = Runtime.getRuntime().availableProcessors();
-        EngineBench.Workload w = peer.workload();
-        int workers = Math.min(cores, w.batch());
-        while (w.batch() % workers != 0) {
-            workers--; // the same global batch on every setting
-        }
-        EngineBench.Workload perWorker =
-                new EngineBench.Workload(w.name(), w.model(), w.data(), w.samples(), w.batch() / workers);
-
-        double[] torch1 = new double[pairs];
-        double[] td1 = new double[pairs];
-        double[] torchAll = new double[pairs];
-        double[] tdOmp = new double[pairs];
-        double[] tdWorkers = new double[pairs];
-        long theirs = -1;
+        Settings settings = Settings.of(peer.workload(), Runtime.getRuntime().availableProcessors());
+        Pairs measured = new Pairs(pairs);
         for (int i = 0; i < pairs; i++) {
             PeerBench.PeerRun t = peerRun(python, script, peer, 1);
-            theirs = t.parameters();
-            if (theirs != ours) {
-                report.add(
-                        "CPU peer",
-                        peer.name(),
-                        "—",
-                        "skipped: the PyTorch network has " + theirs + " parameters, TrainDeck's " + ours
-                                + " (pytorch_peer.py no longer matches the sample)",
-                        "—",
-                        "—");
+            if (t.parameters() != ours) {
+                skipped(
+                        report,
+                        peer,
+                        "skipped: the PyTorch network has " + t.parameters() + " parameters, TrainDeck's " + ours
+                                + " (pytorch_peer.py no longer matches the sample)");
                 return;
             }
-            torch1[i] = t.samplesPerSecond()[0];
-            td1[i] = child(w, "cpu", 1, out.resolve(peer.kind() + "-1t-" + i));
-            torchAll[i] = peerRun(python, script, peer, cores).samplesPerSecond()[0];
-            tdOmp[i] = child(w, "cpu", cores, out.resolve(peer.kind() + "-omp-" + i));
-            tdWorkers[i] = child(perWorker, "cpu:" + workers, 1, out.resolve(peer.kind() + "-workers-" + i));
+            measured.torch1[i] = t.samplesPerSecond()[0];
+            measured.td1[i] = child(settings.workload(), "cpu", 1, out.resolve(peer.kind() + "-1t-" + i));
+            measured.torchAll[i] =
+                    peerRun(python, script, peer, settings.cores()).samplesPerSecond()[0];
+            measured.runWholeMachine(i, peer, settings, out);
+            measured.print(i, settings);
+        }
+        String params = String.format(Locale.ROOT, ", %,d parameters in both", ours);
+        measured.report(
+                report,
+                peer,
+                settings,
+                params,
+                PeerBench.describe(python),
+                new Rate(peer.workload().batch(), stepFlops, peak));
+        System.out.printf(
+                Locale.ROOT,
+                "    %s: %.2f GFLOP per step (matrix products, estimated); %s%n",
+                peer.name(),
+                stepFlops / 1e9,
+                peak.describe());
+    }
+
+    private static void skipped(Report report, Peer peer, String why) {
+        report.add("CPU peer", peer.name(), "—", why, "—", "—");
+    }
+
+    /** The whole machine's settings: all cores as OpenMP threads, or as workers at the same global batch. */
+    private record Settings(int cores, int workers, EngineBench.Workload workload, EngineBench.Workload perWorker) {
+        static Settings of(EngineBench.Workload w, int cores) {
+            int workers = Math.min(cores, w.batch());
+            while (w.batch() % workers != 0) {
+                workers--; // the same global batch on every setting
+            }
+            return new Settings(
+                    cores,
+                    workers,
+                    w,
+                    new EngineBench.Workload(w.name(), w.model(), w.data(), w.samples(), w.batch() / workers));
+        }
+    }
+
+    /** Samples per second of each alternated pair: PyTorch and TrainDeck at one thread and on the whole machine. */
+    private static final class Pairs {
+        final double[] torch1;
+        final double[] td1;
+        final double[] torchAll;
+        final double[] tdOmp;
+        final double[] tdWorkers;
+
+        Pairs(int n) {
+            torch1 = new double[n];
+            td1 = new double[n];
+            torchAll = new double[n];
+            tdOmp = new double[n];
+            tdWorkers = new double[n];
+        }
+
+        void runWholeMachine(int i, Peer peer, Settings s, Path out) throws Exception {
+            tdOmp[i] = child(s.workload(), "cpu", s.cores(), out.resolve(peer.kind() + "-omp-" + i));
+            tdWorkers[i] = child(s.perWorker(), "cpu:" + s.workers(), 1, out.resolve(peer.kind() + "-workers-" + i));
+        }
+
+        void print(int i, Settings s) {
             System.out.printf(
                     Locale.ROOT,
                     "    pair %d: 1 thread %.1f vs %.1f; whole machine %.1f (cpu, OMP %d), %.1f (cpu:%d) vs %.1f samples/s%n",
@@ -195,38 +231,32 @@ final class TransformerPeers {
                     td1[i],
                     torch1[i],
                     tdOmp[i],
-                    cores,
+                    s.cores(),
                     tdWorkers[i],
-                    workers,
+                    s.workers(),
                     torchAll[i]);
         }
-        String torchName = PeerBench.describe(python);
-        String params = String.format(Locale.ROOT, ", %,d parameters in both", ours);
-        Rate rate = new Rate(peer.workload().batch(), stepFlops, peak);
-        row(report, peer.name() + ", 1 thread" + params, td1, torch1, 1, torchName, rate);
-        row(
-                report,
-                peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + cores,
-                tdOmp,
-                torchAll,
-                cores,
-                torchName,
-                rate);
-        row(
-                report,
-                peer.name() + ", whole machine: cpu:" + workers + " (sync all-reduce, " + workers + " × batch "
-                        + perWorker.batch() + ", OMP_NUM_THREADS=1)",
-                tdWorkers,
-                torchAll,
-                cores,
-                torchName,
-                rate);
-        System.out.printf(
-                Locale.ROOT,
-                "    %s: %.2f GFLOP per step (matrix products, estimated); %s%n",
-                peer.name(),
-                stepFlops / 1e9,
-                peak.describe());
+
+        void report(Report report, Peer peer, Settings s, String params, String torchName, Rate rate) {
+            row(report, peer.name() + ", 1 thread" + params, td1, torch1, 1, torchName, rate);
+            row(
+                    report,
+                    peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + s.cores(),
+                    tdOmp,
+                    torchAll,
+                    s.cores(),
+                    torchName,
+                    rate);
+            row(
+                    report,
+                    peer.name() + ", whole machine: cpu:" + s.workers() + " (sync all-reduce, " + s.workers()
+                            + " × batch " + s.perWorker().batch() + ", OMP_NUM_THREADS=1)",
+                    tdWorkers,
+                    torchAll,
+                    s.cores(),
+                    torchName,
+                    rate);
+        }
     }
 
     /** Turns samples/s into steps/s and GFLOP/s against the peak of the threads a row uses. */

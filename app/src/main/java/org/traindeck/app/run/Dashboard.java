@@ -14,7 +14,7 @@ import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
-import org.traindeck.app.LayoutAudit;
+import org.traindeck.app.audit.LayoutAudit;
 import org.traindeck.app.charts.ChartGrid;
 import org.traindeck.app.charts.LiveChart;
 import org.traindeck.app.layers.LayersView;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import org.traindeck.engine.config.ConfigSchema;
+import org.traindeck.engine.config.read.ConfigSchema;
 
 /**
  * The form and the schema agree: the form offers exactly the schema's choices, shows its defaults where the config

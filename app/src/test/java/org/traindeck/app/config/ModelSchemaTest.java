@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.traindeck.engine.config.ConfigSchema;
+import org.traindeck.engine.config.read.ConfigSchema;
 
 /** Every model type of the schema gets a field per property, each with the control its kind takes. */
 class ModelSchemaTest {

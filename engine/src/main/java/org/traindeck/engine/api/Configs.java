@@ -3,14 +3,14 @@ package org.traindeck.engine.api;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.ConfigSchema;
-import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.JsonLocations;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.ConfigSchema;
+import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.model.ModelCompiler;
 
 /**

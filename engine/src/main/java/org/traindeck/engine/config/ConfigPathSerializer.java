@@ -10,9 +10,9 @@ import java.nio.file.Path;
  * Writes a path of the config as written, or resolved against the config's folder when the writer carries one: a
  * copy stored in a run folder must still find the data.
  */
-final class ConfigPathSerializer extends StdSerializer<String> {
+public final class ConfigPathSerializer extends StdSerializer<String> {
 
-    static final String BASE_DIR = "traindeck.baseDir";
+    public static final String BASE_DIR = "traindeck.baseDir";
 
     ConfigPathSerializer() {
         super(String.class);

@@ -10,7 +10,7 @@ public final class JsonLocations {
 
     private final Map<String, Position> values = new HashMap<>();
 
-    void put(String path, Position position) {
+    public void put(String path, Position position) {
         values.putIfAbsent(path, position);
     }
 
@@ -37,11 +37,11 @@ public final class JsonLocations {
         return cut <= 0 ? "" : path.substring(0, cut);
     }
 
-    static String child(String parent, String key) {
+    public static String child(String parent, String key) {
         return parent.isEmpty() ? key : parent + "." + key;
     }
 
-    static String element(String parent, int index) {
+    public static String element(String parent, int index) {
         return parent + "[" + index + "]";
     }
 }

@@ -20,7 +20,7 @@ public record OptimizerConfig(
         @JsonIgnore double weightDecay) {
 
     /** Which optional fields each type accepts (besides type, learningRate and weightDecay). */
-    static final Map<String, Set<String>> FIELDS = Map.of(
+    public static final Map<String, Set<String>> FIELDS = Map.of(
             "adam", Set.of("beta1", "beta2", "epsilon"),
             "adamw", Set.of("beta1", "beta2", "epsilon"),
             "sgd", Set.of(),

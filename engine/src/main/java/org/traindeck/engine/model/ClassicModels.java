@@ -18,12 +18,12 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.model.kernels.BatchNormKernel;
-import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
-import org.traindeck.engine.model.kernels.MaxPoolKernel;
-import org.traindeck.engine.model.kernels.ReluKernel;
-import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
+import org.traindeck.engine.model.kernels.conv.BatchNormKernel;
+import org.traindeck.engine.model.kernels.conv.MaxPoolKernel;
+import org.traindeck.engine.model.kernels.conv.ReluKernel;
+import org.traindeck.engine.model.kernels.dense.DenseKernel;
+import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
 
 /**
  * The shorthands TrainDeck started with, built as before (the same layer names, so their checkpoints keep loading):

@@ -21,8 +21,8 @@ import org.traindeck.engine.model.graph.NodeProblem;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
-import org.traindeck.engine.model.kernels.BlockInputsVertex;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.transformer.BlockInputsVertex;
 
 /**
  * Compiles a layer graph to a DL4J graph configuration, node by node in dependency order: each node's kind checks its

@@ -19,8 +19,8 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.graph.Extents;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.SoftmaxOutputHead;
-import org.traindeck.engine.model.kernels.SoftmaxSequenceHead;
+import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
+import org.traindeck.engine.model.kernels.dense.SoftmaxSequenceHead;
 
 /**
  * The head a task puts after the graph's last node: what the output is (classes, values, a class per pixel or voxel,

@@ -10,8 +10,8 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
-import org.traindeck.engine.model.kernels.DenseKernel;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.dense.DenseKernel;
 import org.traindeck.engine.model.nodes.RecomputeChains;
 
 /**

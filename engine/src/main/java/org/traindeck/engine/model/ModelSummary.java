@@ -17,8 +17,8 @@ import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.SyncBatchNorm;
-import org.traindeck.engine.model.kernels.TransformerBlock;
+import org.traindeck.engine.model.kernels.conv.SyncBatchNorm;
+import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 import org.traindeck.engine.model.nodes.RecomputingLayer;
 
 /**

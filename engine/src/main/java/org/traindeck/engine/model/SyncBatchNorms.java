@@ -12,8 +12,8 @@ import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.model.kernels.SyncBatchNorm;
-import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
+import org.traindeck.engine.model.kernels.conv.SyncBatchNorm;
+import org.traindeck.engine.model.kernels.conv.SyncBatchNormLayer;
 
 /**
  * Which BatchNorm nodes are synchronized across devices: a {@code batchNorm} node's own {@code "sync"} when it says

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.traindeck.engine.model.kernels.BatchStatsExchange;
+import org.traindeck.engine.model.kernels.conv.BatchStatsExchange;
 
 /**
  * The meeting point of the replicas of a synchronous step for synchronized BatchNorm: a barrier with a combine, one

@@ -18,10 +18,10 @@ import org.traindeck.engine.api.queue.QueueEntry;
 import org.traindeck.engine.api.queue.QueueOutcome;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointException;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.LiveRun;
 

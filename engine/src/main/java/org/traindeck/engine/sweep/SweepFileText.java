@@ -8,10 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.LocatedJsonParser;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.LocatedJsonParser;
 
 /** A sweep file's text and its JSON's positions, or the one problem that stops it being read as a sweep at all. */
 final class SweepFileText {

@@ -16,12 +16,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.JsonLocations;
-import org.traindeck.engine.config.LocatedJsonParser;
-import org.traindeck.engine.config.Suggestions;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.LocatedJsonParser;
+import org.traindeck.engine.config.read.Suggestions;
 
 /**
  * Reads a sweep file strictly: every problem in one pass, each naming its key ({@code parameters.

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.List;
-import org.traindeck.engine.config.ConfigWriter;
+import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.use.export.ExportException;
 import org.traindeck.engine.use.export.ExportFormat;
 import org.traindeck.engine.use.export.ModelTensors;

@@ -8,7 +8,7 @@ import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.TrainingRun;
 
 /**

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.TrainingRun;
 
 /**

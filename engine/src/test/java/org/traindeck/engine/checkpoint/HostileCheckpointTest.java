@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.FolderHashes;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
 import org.traindeck.engine.train.TrainingRun;

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.cli.MainAccess;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.data.CascadeFixtures;
 
 /**

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.ConfigWriter;
 
 /** A stage's "ema": read with the schema's defaults, written back, and every bad value refused where it is. */
 class EmaConfigTest {

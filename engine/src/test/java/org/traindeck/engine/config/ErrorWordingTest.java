@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.model.ModelCheck;
 
 /** A problem's first line says what is wrong and its fix; long lists of choices never bury it. */

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.ConfigWriter;
 
 /** The committed JSON Schema documents the same format the engine accepts. */
 class JsonSchemaAgreementTest {

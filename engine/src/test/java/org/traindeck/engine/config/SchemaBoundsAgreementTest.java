@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.ConfigWriter;
 
 /**
  * The schema users' editors read and the engine's validator agree on every bound and every choice: for each numeric

@@ -15,10 +15,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.TrainingRun;
 
 /**

@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.traindeck.engine.TestPaths;
 
 /**
- * The docs read as a manual, not a lab notebook: no time of day anywhere, and docs/benchmarks.md one current table per
- * group, each said once above it when, on which machine, under what load and with which command it was measured, its
- * cells short (history belongs in git, not in a cell), and no dates elsewhere in it.
+ * The docs read as a manual, not a lab notebook: no time of day anywhere, the kernel docs a design document without
+ * dated or load-stamped measurements, and docs/benchmarks.md one current table per group, each said once above it
+ * when, on which machine, under what load and with which command it was measured (the command not said again in its
+ * rows), its cells short (history belongs in git, not in a cell), and no dates elsewhere in it.
  */
 class DocsManualTest {
 
@@ -23,6 +24,12 @@ class DocsManualTest {
     private static final Pattern DATE = Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}\\b");
     private static final Pattern INLINE_CODE = Pattern.compile("`[^`]*`");
     private static final Pattern COMMAND = Pattern.compile("`[^`]+`");
+    /** How a bench figure is made: said once above its table, never again in a row. */
+    /** What a measurement diary says of each entry: its date and the machine's load then. */
+    private static final Pattern DIARY = Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}\\b|load average|\\bat load \\d");
+
+    private static final Pattern BENCH_COMMAND =
+            Pattern.compile("\\./traindeck|traindeck bench|\\bmvn |TRAINDECK_JAVA_OPTS");
 
     @Test
     void noDocSaysATimeOfDay() {
@@ -40,6 +47,27 @@ class DocsManualTest {
         }
         assertThat(found)
                 .as("times of day in the docs (say the date where a figure needs one, and leave the diary to git)")
+                .isEmpty();
+    }
+
+    @Test
+    void theKernelDesignDocsKeepNoMeasurementDiary() {
+        List<String> diary = new ArrayList<>();
+        for (Path file : MarkdownDocs.files()) {
+            if (!file.getFileName().toString().startsWith("kernels")) {
+                continue;
+            }
+            List<String> prose = MarkdownDocs.prose(file);
+            for (int i = 0; i < prose.size(); i++) {
+                Matcher m = DIARY.matcher(prose.get(i));
+                if (m.find()) {
+                    diary.add(where(file, i) + ": \"" + m.group() + "\"");
+                }
+            }
+        }
+        assertThat(diary)
+                .as("dates or machine loads in the kernel docs (a design document: when and under what load a figure"
+                        + " was measured is benchmarks.md's, and the diary is in git)")
                 .isEmpty();
     }
 
@@ -93,6 +121,26 @@ class DocsManualTest {
     }
 
     @Test
+    void benchmarkCommandsAreSaidAboveTheTableNotInItsRows() {
+        Path file = benchmarks();
+        List<String> repeated = new ArrayList<>();
+        List<String> lines = MarkdownDocs.prose(file);
+        for (int i = 0; i < lines.size(); i++) {
+            if (!isRow(lines.get(i))) {
+                continue;
+            }
+            for (String cell : cells(lines.get(i))) {
+                if (BENCH_COMMAND.matcher(cell).find() || cell.equalsIgnoreCase("command")) {
+                    repeated.add(where(file, i) + ": " + cell);
+                }
+            }
+        }
+        assertThat(repeated)
+                .as("commands (or a command column) in benchmark tables: say the command once, above the table")
+                .isEmpty();
+    }
+
+    @Test
     void benchmarkDatesAreOnlyInTheLinesAboveTables() {
         Path file = benchmarks();
         List<Integer> measuredLines = new ArrayList<>();
@@ -129,6 +177,17 @@ class DocsManualTest {
                         .find())
                 .isFalse();
         assertThat(cells("| a | b `x|y` | c |")).containsExactly("a", "b `x|y`", "c");
+        assertThat(DIARY.matcher("2026-11-22 10:41, load average 11: 0.88×").find())
+                .isTrue();
+        assertThat(DIARY.matcher("U-Net 0.72× (0.70–0.76, 3 pairs)").find()).isFalse();
+        assertThat(BENCH_COMMAND
+                        .matcher("`OMP_NUM_THREADS=1 ./traindeck bench resnet` (7.4 min)")
+                        .find())
+                .isTrue();
+        assertThat(BENCH_COMMAND
+                        .matcher("`traindeck runs`, one run with a 1.07 GB metrics.jsonl")
+                        .find())
+                .isFalse();
     }
 
     /**

@@ -14,12 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.model.kernels.BatchNormKernel;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
-import org.traindeck.engine.model.kernels.ReluKernel;
-import org.traindeck.engine.model.kernels.SyncBatchNorm;
-import org.traindeck.engine.model.kernels.SyncBatchNormKernel;
+import org.traindeck.engine.model.kernels.conv.BatchNormKernel;
+import org.traindeck.engine.model.kernels.conv.ReluKernel;
+import org.traindeck.engine.model.kernels.conv.SyncBatchNorm;
+import org.traindeck.engine.model.kernels.conv.SyncBatchNormKernel;
 
 /**
  * Where the fused batch norm and the relu kernel are used: batchNorm nodes and the lenet and resnet shorthands on the CPU, unless a node

@@ -13,7 +13,7 @@ import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.model.kernels.BlockInputsVertex;
+import org.traindeck.engine.model.kernels.transformer.BlockInputsVertex;
 
 /** A transformerBlock's "condition" and "context" and the crossAttention node, from the config to training. */
 class ConditionedBlockNodeTest {

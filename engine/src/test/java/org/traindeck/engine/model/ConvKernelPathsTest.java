@@ -20,11 +20,11 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
-import org.traindeck.engine.model.kernels.ConcatKernel;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
-import org.traindeck.engine.model.kernels.MaxPoolKernel;
-import org.traindeck.engine.model.kernels.UpsampleKernel;
+import org.traindeck.engine.model.kernels.conv.ConcatKernel;
+import org.traindeck.engine.model.kernels.conv.MaxPoolKernel;
+import org.traindeck.engine.model.kernels.conv.UpsampleKernel;
 
 /**
  * The max pooling, upsampling and concat kernels in a U-Net on the CPU (unless a node says {@code "kernel": "dl4j"}),

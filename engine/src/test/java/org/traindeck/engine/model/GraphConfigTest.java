@@ -8,13 +8,13 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.train.TrainingRun;
 
 /** A layer graph in the config: read strictly, located problems, and a graph that DL4J builds and that round-trips. */

@@ -13,11 +13,11 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.factory.Nd4j;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
+import org.traindeck.engine.config.read.ConfigParser;
 
 /** Graph configs on 8×8×1 synthetic images (2 classes), and a few real training steps on random data of a model's shape. */
 final class GraphFixture {

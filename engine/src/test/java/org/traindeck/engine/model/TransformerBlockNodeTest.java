@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.model.kernels.TransformerBlock;
+import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 
 /** The transformerBlock node in a user's graph and in the vit and gpt shorthands, on either kernel. */
 class TransformerBlockNodeTest {

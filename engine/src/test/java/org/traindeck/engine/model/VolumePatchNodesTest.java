@@ -12,8 +12,8 @@ import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.ConfigProblem;
-import org.traindeck.engine.model.kernels.PatchEmbedding3DKernel;
-import org.traindeck.engine.model.kernels.Unpatch3DKernel;
+import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
+import org.traindeck.engine.model.kernels.embedding.Unpatch3DKernel;
 import org.traindeck.engine.model.layers.PatchEmbedding3D;
 import org.traindeck.engine.model.layers.Unpatch3D;
 

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.traindeck.engine.model.kernels.BatchStatsExchange;
+import org.traindeck.engine.model.kernels.conv.BatchStatsExchange;
 
 /** The replicas' meeting point: pooled statistics, rounds with fewer replicas, and failure instead of a hang. */
 class BatchStatsGroupTest {

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.model.ModelCompiler;
 
 /**

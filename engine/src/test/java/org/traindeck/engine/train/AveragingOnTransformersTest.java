@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 
 /** DL4J's ParallelWrapper (parameter averaging) trains a GPT graph, and reports its loss per token like every tier. */
 class AveragingOnTransformersTest {

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
-import org.traindeck.engine.config.ConfigWriter;
 import org.traindeck.engine.config.DiffusionConfig;
 import org.traindeck.engine.config.DiffusionSampling;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.data.NamedInputFixtures;
 
 /**

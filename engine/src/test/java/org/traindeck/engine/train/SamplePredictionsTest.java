@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.SamplesEvent;

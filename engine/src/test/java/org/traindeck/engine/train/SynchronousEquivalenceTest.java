@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 
 /**
  * The synchronous all-reduce is the same training as one device at the global batch: N CPU workers × batch b × k

@@ -18,9 +18,9 @@ import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.runs.ClassFigures;
 import org.traindeck.engine.api.runs.Evaluation;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.TrainingRun;
 
 /**

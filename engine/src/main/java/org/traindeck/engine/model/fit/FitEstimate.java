@@ -16,7 +16,7 @@ import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
-import org.traindeck.engine.model.kernels.TransformerBlock;
+import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
 import org.traindeck.engine.model.nodes.RecomputeChains;
 import org.traindeck.engine.model.nodes.RecomputingLayer;

@@ -3,7 +3,7 @@ package org.traindeck.engine.model.kernels;
 import org.bytedeco.javacpp.FloatPointer;
 
 /** A kernel layer's parameters and gradients by key, as the block's parts read and write them. */
-interface BlockParameters {
+public interface BlockParameters {
 
     /** A parameter's native memory (a weight matrix for Sgemm). */
     FloatPointer pointer(String key);

@@ -7,7 +7,7 @@ package org.traindeck.engine.model.kernels;
  * and a copy to the heap); this is the seed from ND4J's seeded RNG (one long per draw, so the run's seed and the
  * per-micro-batch seeds still govern every mask) spread over the elements.
  */
-final class DropoutMasks {
+public final class DropoutMasks {
 
     private static final int CHUNK = 4096;
     /** 0, 1, ..., CHUNK - 1: C2 (Java 17) does not vectorise a loop that uses its counter as a value. */
@@ -22,7 +22,7 @@ final class DropoutMasks {
     private DropoutMasks() {}
 
     /** Fills mask[0, n) with 0 (probability {@code rate}) or 1 / (1 - rate), as drawn from {@code seed}. */
-    static void fill(float[] mask, int n, long seed, double rate) {
+    public static void fill(float[] mask, int n, long seed, double rate) {
         double keep = 1 - rate;
         // keep when the draw's top 24 bits are below keep 2^24
         int threshold = (int) Math.round(keep * (1 << 24));

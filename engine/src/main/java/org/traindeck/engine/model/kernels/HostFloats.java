@@ -13,12 +13,12 @@ import org.nd4j.linalg.factory.Nd4j;
  * the embedding and head kernels (elementwise work on float[] loops, which the JIT vectorises; products by {@link Sgemm}
  * on native memory).
  */
-final class HostFloats {
+public final class HostFloats {
 
     private HostFloats() {}
 
     /** Copies {@code a}'s values in row-major order into {@code into} (which is at least as long). */
-    static void read(INDArray a, float[] into) {
+    public static void read(INDArray a, float[] into) {
         int n = (int) a.length();
         if (Sgemm.isDenseRowMajor(a)) {
             Sgemm.buffer(a).get(0, into, 0, n);
@@ -28,7 +28,7 @@ final class HostFloats {
     }
 
     /** Writes {@code from}'s first values into {@code a} in row-major order. */
-    static void write(float[] from, INDArray a) {
+    public static void write(float[] from, INDArray a) {
         int n = (int) a.length();
         if (Sgemm.isDenseRowMajor(a)) {
             Sgemm.buffer(a).put(0, from, 0, n);
@@ -38,15 +38,15 @@ final class HostFloats {
     }
 
     /** Grows {@code a} to at least {@code n} values (contents lost when it grows). */
-    static float[] atLeast(float[] a, long n) {
+    public static float[] atLeast(float[] a, long n) {
         return a.length >= n ? a : new float[Math.toIntExact(n)];
     }
 
     /** Native float memory for matrix products, outside every workspace; freed by the garbage collector. */
-    static final class Native {
+    public static final class Native {
         final INDArray array;
-        final FloatPointer pointer;
-        final FloatBuffer buffer;
+        public final FloatPointer pointer;
+        public final FloatBuffer buffer;
 
         private Native(INDArray array) {
             this.array = array;
@@ -54,18 +54,18 @@ final class HostFloats {
             this.buffer = pointer.asBuffer();
         }
 
-        static Native of(long floats) {
+        public static Native of(long floats) {
             try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
                 return new Native(Nd4j.createUninitializedDetached(DataType.FLOAT, Math.max(1, floats)));
             }
         }
 
         /** {@code current} if it holds {@code floats} values, else a new one. */
-        static Native fit(Native current, long floats) {
+        public static Native fit(Native current, long floats) {
             return current != null && current.array.length() >= floats ? current : of(floats);
         }
 
-        long length() {
+        public long length() {
             return array.length();
         }
     }

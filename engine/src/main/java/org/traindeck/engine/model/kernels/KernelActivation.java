@@ -13,7 +13,7 @@ import org.nd4j.linalg.activations.impl.ActivationTanH;
  * GELU is ND4J's default, the sigmoid approximation x·σ(1.702x), not the erf form. Derivatives are taken from the
  * pre-activation, as DL4J's layers do.
  */
-enum KernelActivation {
+public enum KernelActivation {
     IDENTITY,
     RELU,
     LEAKYRELU,
@@ -22,7 +22,7 @@ enum KernelActivation {
     GELU;
 
     /** The kernel's version of {@code fn}, or null when the kernels leave it to DL4J's layers. */
-    static KernelActivation of(IActivation fn) {
+    public static KernelActivation of(IActivation fn) {
         if (fn == null || fn instanceof ActivationIdentity) {
             return IDENTITY;
         }
@@ -48,7 +48,7 @@ enum KernelActivation {
      * out[i] = f(z[i]) for i in [0, n); {@code saved} receives what the backward pass needs beyond z (tanh's and the
      * sigmoids' values), so that it computes no exponential again.
      */
-    void forward(float[] z, float[] out, float[] saved, int n) {
+    public void forward(float[] z, float[] out, float[] saved, int n) {
         switch (this) {
             case IDENTITY -> System.arraycopy(z, 0, out, 0, n);
             // max and min, not a comparison: C2 vectorises them, a data-dependent branch on random signs costs ~40x
@@ -97,7 +97,7 @@ enum KernelActivation {
     }
 
     /** g[i] *= f'(z[i]) for i in [0, n), with what {@link #forward} saved. */
-    void backward(float[] z, float[] saved, float[] g, int n) {
+    public void backward(float[] z, float[] saved, float[] g, int n) {
         switch (this) {
             case IDENTITY -> {}
             case RELU -> {
@@ -143,7 +143,7 @@ enum KernelActivation {
     }
 
     /** Whether {@link #forward} fills {@code saved}. */
-    boolean saves() {
+    public boolean saves() {
         return this == TANH || this == SIGMOID || this == GELU;
     }
 }

@@ -10,12 +10,12 @@ import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** What every kernel configuration's {@code instantiate} does once it has made its run-time layer, as DL4J's own do. */
-final class KernelInstances {
+public final class KernelInstances {
 
     private KernelInstances() {}
 
     /** Gives {@code layer} its place in the network, its listeners and its parameters (views of the network's). */
-    static <L extends Layer> L wire(
+    public static <L extends Layer> L wire(
             L layer,
             NeuralNetConfiguration conf,
             Collection<TrainingListener> listeners,
@@ -35,7 +35,7 @@ final class KernelInstances {
      * Copies every instance field that {@code top} and its superclasses declare from {@code from} to {@code to}: a DL4J
      * configuration onto the kernel's subclass of it, so that the kernel's JSON, equality and fallback are DL4J's.
      */
-    static <T> T copyFields(Class<?> top, Object from, T to) {
+    public static <T> T copyFields(Class<?> top, Object from, T to) {
         try {
             for (Class<?> c = top; c != Object.class; c = c.getSuperclass()) {
                 for (Field f : c.getDeclaredFields()) {

@@ -11,7 +11,7 @@ import org.traindeck.engine.model.kernels.TransformerBlockBuffers.Region;
  * A kernel layer's parameters and gradients as native regions by key, bound again whenever DL4J gives the layer new
  * flat arrays (a network's params or gradients replaced).
  */
-final class KernelParameters implements BlockParameters {
+public final class KernelParameters implements BlockParameters {
 
     private final Map<String, Region> params = new HashMap<>();
     private final Map<String, Region> gradients = new HashMap<>();
@@ -19,7 +19,7 @@ final class KernelParameters implements BlockParameters {
     private INDArray gradientsOf;
 
     /** The views of {@code flat} by key. */
-    void bindParameters(INDArray flat, List<String> keys, Map<String, INDArray> views) {
+    public void bindParameters(INDArray flat, List<String> keys, Map<String, INDArray> views) {
         if (paramsOf != flat) {
             params.clear();
             keys.forEach(k -> params.put(k, Region.of(views.get(k))));
@@ -27,7 +27,7 @@ final class KernelParameters implements BlockParameters {
         }
     }
 
-    void bindGradients(INDArray flat, List<String> keys, Map<String, INDArray> views) {
+    public void bindGradients(INDArray flat, List<String> keys, Map<String, INDArray> views) {
         if (gradientsOf != flat) {
             gradients.clear();
             keys.forEach(k -> gradients.put(k, Region.of(views.get(k))));

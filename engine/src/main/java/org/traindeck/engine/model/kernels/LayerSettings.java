@@ -7,11 +7,11 @@ import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
  * configuration classes build only through their own builders, so a kernel takes the built reference layer's settings
  * instead (name, sizes, activation, initialisation, optimizer, regularisation, dropout, noise, constraints, clipping).
  */
-final class LayerSettings {
+public final class LayerSettings {
 
     private LayerSettings() {}
 
-    static void copy(FeedForwardLayer from, FeedForwardLayer to) {
+    public static void copy(FeedForwardLayer from, FeedForwardLayer to) {
         to.setLayerName(from.getLayerName());
         to.setIDropout(from.getIDropout());
         to.setConstraints(from.getConstraints());

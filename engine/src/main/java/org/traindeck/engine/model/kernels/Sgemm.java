@@ -30,7 +30,7 @@ public final class Sgemm {
 
     /** A float pointer that is moved, not allocated: JavaCPP passes address + position to the native call. */
     private static final class Cursor extends FloatPointer {
-        Cursor at(FloatPointer base, long offset) {
+        public Cursor at(FloatPointer base, long offset) {
             address = base.address();
             position = base.position() + offset;
             limit = base.limit();

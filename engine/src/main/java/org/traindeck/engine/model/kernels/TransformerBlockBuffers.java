@@ -9,12 +9,12 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * sizes stay: what the matrix products read or write in native memory, what only the Java loops read on the heap
  * (where C2 vectorises them), copied between the two in bulk. Rows are (example, time step): [rows = mb T, features].
  */
-final class TransformerBlockBuffers {
+public final class TransformerBlockBuffers {
 
     /** Native floats seen both ways: as a pointer for OpenBLAS and as a buffer for Java loops. */
-    static final class Region {
-        final FloatPointer pointer;
-        final FloatBuffer buffer;
+    public static final class Region {
+        public final FloatPointer pointer;
+        public final FloatBuffer buffer;
         private final boolean owned;
 
         private Region(FloatPointer pointer, boolean owned) {
@@ -23,79 +23,80 @@ final class TransformerBlockBuffers {
             this.owned = owned;
         }
 
-        static Region allocate(long floats) {
+        public static Region allocate(long floats) {
             return new Region(new FloatPointer(Math.max(1, floats)), true);
         }
 
         /** The memory of a dense float array (see {@link Sgemm#pointerTo}). */
-        static Region of(INDArray array) {
+        public static Region of(INDArray array) {
             FloatPointer p = Sgemm.pointerTo(array);
             return new Region(p.limit(p.capacity()), false);
         }
 
         /** The first {@code n} floats into {@code into}, in bulk. */
-        void read(float[] into, int n) {
+        public void read(float[] into, int n) {
             buffer.get(0, into, 0, n);
         }
 
         /** {@code n} floats of {@code from} into the region, in bulk. */
-        void write(float[] from, int n) {
+        public void write(float[] from, int n) {
             buffer.put(0, from, 0, n);
         }
 
-        void free() {
+        public void free() {
             if (owned) {
                 pointer.close();
             }
         }
     }
 
-    final int mb;
-    final int length;
-    final int rows;
+    public final int mb;
+    public final int length;
+    public final int rows;
     /** Whether probabilities holds one example's attention probabilities, not the whole batch's (recompute). */
-    final boolean probabilitiesPerExample;
+    public final boolean probabilitiesPerExample;
     // native, for the matrix products
-    final Region h1;
-    final Region qkv;
-    final Region probabilities;
-    final Region attended;
-    final Region h2;
-    final Region u;
-    final Region z;
-    final Region dm;
-    final Region dz;
-    final Region dh;
-    final Region datt;
-    final Region dscores;
-    final Region dqkv;
-    final Region ones;
+    public final Region h1;
+    public final Region qkv;
+    public final Region probabilities;
+    public final Region attended;
+    public final Region h2;
+    public final Region u;
+    public final Region z;
+    public final Region dm;
+    public final Region dz;
+    public final Region dh;
+    public final Region datt;
+    public final Region dscores;
+    public final Region dqkv;
+    public final Region ones;
     // heap, for the Java loops; kept from the forward pass for the backward pass (or recomputed)
-    final float[] x;
-    final float[] xhat1;
-    final float[] rstd1;
-    final float[] r1;
-    final float[] xhat2;
-    final float[] rstd2;
+    public final float[] x;
+    public final float[] xhat1;
+    public final float[] rstd1;
+    public final float[] r1;
+    public final float[] xhat2;
+    public final float[] rstd2;
     /** The GELU's slope at each hidden unit, all its backward pass needs. */
-    final float[] geluSlope;
+    public final float[] geluSlope;
     // heap, backward
-    final float[] dy;
-    final float[] dr1;
+    public final float[] dy;
+    public final float[] dr1;
     /** Transient rows: a product's result read back, or rows on their way to native memory or to the output. */
-    final float[] rows1;
+    public final float[] rows1;
 
-    final float[] rows2;
+    public final float[] rows2;
     /** One example's [t, heads t] block of probabilities and of their gradient, the exponentials' scratch, a row. */
-    final float[] block;
+    public final float[] block;
 
-    final float[] dblock;
-    final float[] expScratch;
-    final float[] column;
+    public final float[] dblock;
+    public final float[] expScratch;
+    public final float[] column;
     /** Four chunk-sized arrays for the loops that work a chunk of rows at a time (see TransformerBlockMath.tile). */
-    final float[][] local;
+    public final float[][] local;
 
-    TransformerBlockBuffers(int mb, int length, int width, int hidden, int heads, boolean probabilitiesPerExample) {
+    public TransformerBlockBuffers(
+            int mb, int length, int width, int hidden, int heads, boolean probabilitiesPerExample) {
         this.mb = mb;
         this.probabilitiesPerExample = probabilitiesPerExample;
         this.length = length;
@@ -142,11 +143,11 @@ final class TransformerBlockBuffers {
         local = new float[4][chunk];
     }
 
-    boolean fits(int mb, int length) {
+    public boolean fits(int mb, int length) {
         return this.mb == mb && this.length == length;
     }
 
-    void free() {
+    public void free() {
         for (Region r :
                 new Region[] {h1, qkv, probabilities, attended, h2, u, z, dm, dz, dh, datt, dscores, dqkv, ones}) {
             r.free();
@@ -158,7 +159,8 @@ final class TransformerBlockBuffers {
      * they are shared by all blocks of a thread, so a model needs them once, not per block, and the attention
      * probabilities are one example's, not per example.
      */
-    static long floatsPerExample(long width, long hidden, long heads, long length, boolean probabilitiesPerExample) {
+    public static long floatsPerExample(
+            long width, long hidden, long heads, long length, boolean probabilitiesPerExample) {
         long c = width * length;
         long f = hidden * length;
         // native: 12 c (qkv and dqkv count 3 each) + 3 f + heads t^2 + t (ones); heap: 8 c + 3 f (two of them the

@@ -8,10 +8,10 @@ import java.util.Arrays;
  * vectorises loops over {@code float[]} but not a buffer's absolute get/put; the matrix products' operands are copied
  * to and from native memory in bulk. Row statistics accumulate in double, everything else in float.
  */
-final class TransformerBlockMath {
+public final class TransformerBlockMath {
 
     /** DL4J's Activation.GELU (ND4J's non-precise gelu op): x sigmoid(1.702 x). */
-    static final float GELU_SCALE = 1.702f;
+    public static final float GELU_SCALE = 1.702f;
 
     private static final float LOG2E = 1.4426950408889634f;
     private static final float LN2_HIGH = 0.693145751953125f;
@@ -21,11 +21,11 @@ final class TransformerBlockMath {
 
     private static final int ROUNDER_BITS = 0x4B400000;
     /** Below this exp's 2^n would leave the normal range; exp of anything lower is this one's value, 2.7e-38. */
-    static final float EXP_FLOOR = -86.5f;
+    public static final float EXP_FLOOR = -86.5f;
 
     private static final float EXP_CEILING = 88f;
     /** Floats in a chunk of rows (rounded down to whole rows of the width, at least one row). */
-    static final int CHUNK = 2048;
+    public static final int CHUNK = 2048;
 
     private TransformerBlockMath() {}
 
@@ -34,7 +34,7 @@ final class TransformerBlockMath {
      * times 2^n built in the exponent bits. Math.exp (double, 10-25 ns a call here) was most of the softmax's and the
      * GELU's time.
      */
-    static float exp(float x) {
+    public static float exp(float x) {
         if (x < -87.3f) {
             return 0;
         }
@@ -53,7 +53,7 @@ final class TransformerBlockMath {
      * then 2^n added to the exponent bits. One loop mixing float arithmetic with the bit moves stays scalar (4 ns an
      * element here, against under 1 ns).
      */
-    static void expInPlace(float[] a, float[] scratch, int from, int to) {
+    public static void expInPlace(float[] a, float[] scratch, int from, int to) {
         for (int i = from; i < to; i++) {
             float x = Math.max(EXP_FLOOR, Math.min(EXP_CEILING, a[i]));
             float t = x * LOG2E + ROUNDER;
@@ -69,7 +69,7 @@ final class TransformerBlockMath {
     }
 
     /** [mb, c, t] (c order) to rows [mb t, c]. */
-    static void toRows(float[] in, float[] rows, int mb, int c, int t) {
+    public static void toRows(float[] in, float[] rows, int mb, int c, int t) {
         for (int b = 0; b < mb; b++) {
             int base = b * c * t;
             for (int f = 0; f < c; f++) {
@@ -83,7 +83,7 @@ final class TransformerBlockMath {
     }
 
     /** Rows [mb t, c] to [mb, c, t] (c order). */
-    static void fromRows(float[] rows, float[] out, int mb, int c, int t) {
+    public static void fromRows(float[] rows, float[] out, int mb, int c, int t) {
         for (int b = 0; b < mb; b++) {
             int base = b * c * t;
             for (int f = 0; f < c; f++) {
@@ -97,7 +97,7 @@ final class TransformerBlockMath {
     }
 
     /** Sum of a[from, from + n) in double, four partial sums (a single chain waits on each add's latency). */
-    static double sum(float[] a, int from, int n) {
+    public static double sum(float[] a, int from, int n) {
         double s0 = 0;
         double s1 = 0;
         double s2 = 0;
@@ -116,7 +116,7 @@ final class TransformerBlockMath {
     }
 
     /** Sum of a[aAt + j] b[bAt + j] for j in [0, n), in double with four partial sums. */
-    static double dot(float[] a, int aAt, float[] b, int bAt, int n) {
+    public static double dot(float[] a, int aAt, float[] b, int bAt, int n) {
         double s0 = 0;
         double s1 = 0;
         double s2 = 0;
@@ -139,7 +139,7 @@ final class TransformerBlockMath {
      * vectorises a loop only where every array is read at the same index (a[i], b[i]; not a[at + i], b[i]: the arrays
      * might be one), so a row's vector is tiled and the rows are worked on a chunk at a time in chunk-sized arrays.
      */
-    static float[] tile(float[] v, int c) {
+    public static float[] tile(float[] v, int c) {
         int rows = Math.max(1, CHUNK / c);
         float[] t = new float[rows * c];
         for (int r = 0; r < rows; r++) {
@@ -149,7 +149,7 @@ final class TransformerBlockMath {
     }
 
     /** y = (x - mean) / sqrt(var + eps) * gain + bias per row; keeps the normalised rows and 1/std for the backward pass. */
-    static void layerNorm(
+    public static void layerNorm(
             float[] x,
             float[] xhat,
             float[] rstd,
@@ -190,7 +190,7 @@ final class TransformerBlockMath {
      * - xhat mean(dxhat xhat)) with dxhat = dy gain, plus the residual's gradient {@code dr} (which may be dx
      * itself), into {@code dx}. {@code scratch} is as long as dy, {@code local} three chunk-sized arrays.
      */
-    static void layerNormBackward(
+    public static void layerNormBackward(
             float[] dy,
             float[] xhat,
             float[] rstd,
@@ -234,7 +234,7 @@ final class TransformerBlockMath {
     }
 
     /** out = residual + mask (branch + bias) per element; mask null: no dropout. {@code local}: three chunk-sized arrays. */
-    static void residual(
+    public static void residual(
             float[] residual,
             float[] branch,
             float[] bias,
@@ -268,7 +268,7 @@ final class TransformerBlockMath {
     }
 
     /** out = in * mask (from {@code maskAt}), or a copy without a mask. */
-    static void masked(float[] in, float[] mask, int maskAt, float[] out, int n) {
+    public static void masked(float[] in, float[] mask, int maskAt, float[] out, int n) {
         if (mask == null) {
             System.arraycopy(in, 0, out, 0, n);
             return;
@@ -287,7 +287,7 @@ final class TransformerBlockMath {
     }
 
     /** Column sums of rows [n, c] written to {@code out}; {@code local} a chunk-sized array. */
-    static void columnSums(float[] rows, int n, int c, float[] out, float[] local) {
+    public static void columnSums(float[] rows, int n, int c, float[] out, float[] local) {
         float[] acc = new float[c * Math.max(1, CHUNK / c)];
         int total = n * c;
         for (int s = 0; s < total; s += acc.length) {
@@ -305,7 +305,7 @@ final class TransformerBlockMath {
      * {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound by memory
      * bandwidth.
      */
-    static void biasGelu(float[] u, float[] biasTile, float[] slope, float[] z, float[] scratch, int len) {
+    public static void biasGelu(float[] u, float[] biasTile, float[] slope, float[] z, float[] scratch, int len) {
         for (int i = 0; i < len; i++) {
             float v = u[i] + biasTile[i];
             u[i] = v;
@@ -321,14 +321,14 @@ final class TransformerBlockMath {
     }
 
     /** acc[i] += rows[i] for i in [0, len): column sums a chunk at a time into a {@link #tile}-shaped accumulator. */
-    static void accumulate(float[] acc, float[] rows, int len) {
+    public static void accumulate(float[] acc, float[] rows, int len) {
         for (int i = 0; i < len; i++) {
             acc[i] += rows[i];
         }
     }
 
     /** Folds a tile-shaped accumulator (rows of c) into its column sums, written to {@code out}. */
-    static void fold(float[] acc, int c, float[] out) {
+    public static void fold(float[] acc, int c, float[] out) {
         Arrays.fill(out, 0, c, 0f);
         for (int o = 0; o < acc.length; o += c) {
             for (int j = 0; j < c; j++) {
@@ -338,7 +338,7 @@ final class TransformerBlockMath {
     }
 
     /** a[i] *= factor. */
-    static void scale(float[] a, int n, float factor) {
+    public static void scale(float[] a, int n, float factor) {
         for (int i = 0; i < n; i++) {
             a[i] *= factor;
         }

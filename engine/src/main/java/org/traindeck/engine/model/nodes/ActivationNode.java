@@ -6,7 +6,7 @@ import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-import org.traindeck.engine.model.kernels.ReluKernel;
+import org.traindeck.engine.model.kernels.conv.ReluKernel;
 
 /** A function applied element by element; a plain relu on TrainDeck's kernel ({@link ReluKernel}) where kernels are used. */
 public final class ActivationNode implements LayerKind {

@@ -7,7 +7,7 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
-import org.traindeck.engine.model.kernels.BatchNormKernel;
+import org.traindeck.engine.model.kernels.conv.BatchNormKernel;
 
 /**
  * Batch normalisation over the channels (features); refused where DL4J M2.1 is known to fail. TrainDeck's fused kernel

@@ -8,7 +8,7 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.ConcatKernel;
+import org.traindeck.engine.model.kernels.conv.ConcatKernel;
 
 /**
  * Joins inputs along the channels (features); every other dimension must agree. On TrainDeck's kernel

@@ -8,7 +8,7 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
-import org.traindeck.engine.model.kernels.CrossAttention;
+import org.traindeck.engine.model.kernels.transformer.CrossAttention;
 
 /**
  * crossAttention: multi-head attention from a sequence's steps to a context's tokens, as wide as the sequence; no norm

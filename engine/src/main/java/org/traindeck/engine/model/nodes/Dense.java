@@ -10,7 +10,7 @@ import org.traindeck.engine.model.graph.Activations;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-import org.traindeck.engine.model.kernels.DenseKernel;
+import org.traindeck.engine.model.kernels.dense.DenseKernel;
 
 /**
  * Fully connected; on a sequence, the same layer at every step (as Keras' Dense on a 3D tensor). TrainDeck's kernel

@@ -10,7 +10,7 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
-import org.traindeck.engine.model.kernels.TokenEmbedding;
+import org.traindeck.engine.model.kernels.embedding.TokenEmbedding;
 
 /**
  * embedding: a learned vector per token id; token ids [steps] in, a sequence [units, steps] out. TrainDeck's kernel

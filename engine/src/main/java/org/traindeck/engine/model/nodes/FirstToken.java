@@ -6,7 +6,7 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.FirstTimeStepKernel;
+import org.traindeck.engine.model.kernels.dense.FirstTimeStepKernel;
 import org.traindeck.engine.model.layers.FirstTimeStep;
 
 /** firstToken: the first step of a sequence, the class token a ViT's head reads. */

@@ -7,7 +7,7 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.PatchEmbeddingKernel;
+import org.traindeck.engine.model.kernels.embedding.PatchEmbeddingKernel;
 import org.traindeck.engine.model.layers.PatchEmbedding;
 
 /**

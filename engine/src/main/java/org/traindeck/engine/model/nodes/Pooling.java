@@ -12,7 +12,7 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.MaxPoolKernel;
+import org.traindeck.engine.model.kernels.conv.MaxPoolKernel;
 
 /**
  * maxPool1d … avgPool3d: the maximum or the average over windows; the stride is the window unless given. A 2×2 max pool

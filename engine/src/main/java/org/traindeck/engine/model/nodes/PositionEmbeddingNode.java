@@ -8,7 +8,7 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
-import org.traindeck.engine.model.kernels.PositionEmbeddingKernel;
+import org.traindeck.engine.model.kernels.embedding.PositionEmbeddingKernel;
 import org.traindeck.engine.model.layers.PositionEmbedding;
 
 /**

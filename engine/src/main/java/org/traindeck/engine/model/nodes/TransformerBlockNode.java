@@ -8,7 +8,7 @@ import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.graph.TokenSequence;
-import org.traindeck.engine.model.kernels.TransformerBlock;
+import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 
 /**
  * transformerBlock: a pre-norm transformer block (attention and a GELU MLP, each behind a layer norm and added back) on

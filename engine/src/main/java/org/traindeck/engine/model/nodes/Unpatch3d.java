@@ -7,7 +7,7 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.Unpatch3DKernel;
+import org.traindeck.engine.model.kernels.embedding.Unpatch3DKernel;
 import org.traindeck.engine.model.layers.Unpatch3D;
 
 /**

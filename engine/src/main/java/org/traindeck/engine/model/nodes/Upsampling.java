@@ -8,7 +8,7 @@ import org.deeplearning4j.nn.conf.layers.Upsampling3D;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
-import org.traindeck.engine.model.kernels.UpsampleKernel;
+import org.traindeck.engine.model.kernels.conv.UpsampleKernel;
 
 /**
  * upsample2d and upsample3d: each pixel (voxel) repeated size times along each axis; upsample2d on TrainDeck's kernel

@@ -1,8 +1,8 @@
 package org.traindeck.engine.train.batch;
 
 import java.nio.file.Path;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.parallel.ShardData;
 
 /**

@@ -10,7 +10,7 @@ import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.StageConfig;
-import org.traindeck.engine.model.kernels.TransformerBlock;
+import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 import org.traindeck.engine.train.step.UpdaterStateLayout;
 
 /**

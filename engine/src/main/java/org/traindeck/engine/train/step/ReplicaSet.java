@@ -12,7 +12,7 @@ import java.util.function.IntFunction;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.traindeck.engine.model.SyncBatchNorms;
-import org.traindeck.engine.model.kernels.SyncBatchNormLayer;
+import org.traindeck.engine.model.kernels.conv.SyncBatchNormLayer;
 import org.traindeck.engine.model.nodes.RecomputeChains;
 import org.traindeck.engine.parallel.BatchStatsGroup;
 import org.traindeck.engine.parallel.DevicePlacement;

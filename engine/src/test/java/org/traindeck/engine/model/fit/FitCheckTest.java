@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.api.devices.HostInfo;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.ConfigProblem;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.model.ModelCheck;
 
 /** The training-memory estimate and the verdict it gives against a device's memory. */

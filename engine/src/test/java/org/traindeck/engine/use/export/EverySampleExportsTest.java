@@ -11,8 +11,8 @@ import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.ConfigParser;
 import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.model.ModelCompiler;
 

@@ -19,7 +19,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.cli.MainAccess;
-import org.traindeck.engine.config.ConfigParser;
+import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.InputRange;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.TrainingRun;

@@ -1,0 +1,57 @@
+package org.traindeck.engine.model.kernels.embedding;
+
+import java.util.Collection;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.model.kernels.KernelInstances;
+import org.traindeck.engine.model.layers.PatchEmbedding3D;
+
+/**
+ * {@link PatchEmbedding3D} computed by TrainDeck's CPU kernel ({@link PatchEmbedding3DKernelLayer}) instead of
+ * SameDiff: the same configuration, parameters (W, b, pos in that order) and layouts, so a network or checkpoint of
+ * either loads into the other.
+ */
+public class PatchEmbedding3DKernel extends PatchEmbedding3D {
+
+    /** For JSON. */
+    protected PatchEmbedding3DKernel() {}
+
+    public PatchEmbedding3DKernel(int patchSize, long width) {
+        super(patchSize, width);
+    }
+
+    @Override
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
+        if (networkDataType != DataType.FLOAT) {
+            // the kernel computes in float32; other precisions get the SameDiff layer, with the same parameters
+            return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
+        }
+        return KernelInstances.wire(
+                new PatchEmbedding3DKernelLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PatchEmbedding3DKernel && super.equals(o);
+    }
+
+    @Override
+    public int hashCode() {
+        return super.hashCode();
+    }
+}

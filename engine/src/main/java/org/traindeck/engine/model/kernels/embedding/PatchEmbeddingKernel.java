@@ -1,0 +1,66 @@
+package org.traindeck.engine.model.kernels.embedding;
+
+import java.util.Collection;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.optimize.api.TrainingListener;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.model.kernels.KernelInstances;
+import org.traindeck.engine.model.layers.PatchEmbedding;
+
+/**
+ * {@link PatchEmbedding} computed by TrainDeck's CPU kernel ({@link PatchEmbeddingKernelLayer}) instead of SameDiff.
+ * The same layer configuration (options, JSON fields, parameters W, b, pos and cls in that order, their layouts,
+ * updater and regularisation), so a network or checkpoint of either loads into the other.
+ */
+public class PatchEmbeddingKernel extends PatchEmbedding {
+
+    /** For JSON. */
+    protected PatchEmbeddingKernel() {}
+
+    public PatchEmbeddingKernel(int patchSize, long width, boolean classToken) {
+        super(patchSize, width, classToken);
+    }
+
+    @Override
+    public Layer instantiate(
+            NeuralNetConfiguration conf,
+            Collection<TrainingListener> listeners,
+            int layerIndex,
+            INDArray layerParamsView,
+            boolean initializeParams,
+            DataType networkDataType) {
+        if (networkDataType != DataType.FLOAT) {
+            // the kernel computes in float32; float16 training gets the SameDiff layer, with the same parameters
+            return super.instantiate(conf, listeners, layerIndex, layerParamsView, initializeParams, networkDataType);
+        }
+        return KernelInstances.wire(
+                new PatchEmbeddingKernelLayer(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PatchEmbeddingKernel && super.equals(o);
+    }
+
+    @Override
+    public int hashCode() {
+        return super.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "PatchEmbeddingKernel(" + (getLayerName() == null ? "" : getLayerName() + ", ") + "patchSize="
+                + patchSize()
+                + ", width=" + width() + ", classToken=" + classToken() + ", image=" + channels() + "x" + imageHeight()
+                + "x"
+                + imageWidth() + ")";
+    }
+}

@@ -1,0 +1,239 @@
+package org.traindeck.engine.model.kernels.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.assertRelativelyClose;
+import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantiate;
+
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.junit.jupiter.api.Test;
+import org.nd4j.common.primitives.Pair;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.model.layers.PatchEmbedding3D;
+import org.traindeck.engine.model.layers.Unpatch3D;
+
+/**
+ * The patches3d and unpatch3d kernels against TrainDeck's SameDiff layers with the same parameters (output, every
+ * parameter's gradient, the input's gradient), against central finite differences, and against the patch layout
+ * written out by hand (token order depth-major, a patch's values [C, s, s, s]).
+ */
+class VolumePatchKernelsTest {
+
+    private static final InputType VOLUME = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 4, 2, 6, 3);
+
+    private static PatchEmbedding3D patches(boolean kernel, int size, long width, InputType volume) {
+        PatchEmbedding3D p = kernel ? new PatchEmbedding3DKernel(size, width) : new PatchEmbedding3D(size, width);
+        p.setNIn(volume, true);
+        return p;
+    }
+
+    private static Unpatch3D unpatch(boolean kernel, int size, long channels, int[] grid, long features) {
+        Unpatch3D u = kernel ? new Unpatch3DKernel(size, channels, grid) : new Unpatch3D(size, channels, grid);
+        u.setNIn(InputType.recurrent(features, (long) grid[0] * grid[1] * grid[2]), true);
+        return u;
+    }
+
+    private static Pair<Gradient, INDArray> run(Layer layer, INDArray x, INDArray eps, INDArray[] out) {
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        layer.setInput(x, ws);
+        out[0] = layer.activate(true, ws).dup();
+        Pair<Gradient, INDArray> p = layer.backpropGradient(eps, ws);
+        return new Pair<>(p.getFirst(), p.getSecond().dup());
+    }
+
+    private static void compare(Layer ref, Layer k, INDArray x) {
+        assertThat(k).isNotInstanceOf(ref.getClass());
+        assertThat(k.paramTable().keySet())
+                .containsExactlyElementsOf(ref.paramTable().keySet());
+        for (String p : ref.paramTable().keySet()) {
+            assertThat(k.getParam(p).shape()).as(p).isEqualTo(ref.getParam(p).shape());
+        }
+        ref.params().assign(Nd4j.randn(DataType.FLOAT, ref.params().shape()));
+        k.params().assign(ref.params());
+        INDArray[] refOut = new INDArray[1];
+        INDArray[] kOut = new INDArray[1];
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        ref.setInput(x, ws);
+        INDArray eps = Nd4j.randn(DataType.FLOAT, ref.activate(true, ws).shape());
+        // twice, so that reused buffers are checked too
+        for (int pass = 0; pass < 2; pass++) {
+            Pair<Gradient, INDArray> r = run(ref, x, eps, refOut);
+            Pair<Gradient, INDArray> g = run(k, x, eps, kOut);
+            assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
+            assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
+            for (String p : ref.paramTable().keySet()) {
+                assertRelativelyClose(
+                        g.getFirst().getGradientFor(p), r.getFirst().getGradientFor(p), 1e-4, "gradient of " + p);
+            }
+            assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-4, "flat gradient view");
+        }
+    }
+
+    @Test
+    void patchesMatchTheSameDiffLayer() {
+        compare(
+                instantiate(patches(false, 2, 5, VOLUME)),
+                instantiate(patches(true, 2, 5, VOLUME)),
+                Nd4j.randn(DataType.FLOAT, 3, 3, 4, 2, 6));
+    }
+
+    @Test
+    void unpatchMatchesTheSameDiffLayer() {
+        int[] grid = {2, 1, 3};
+        compare(
+                instantiate(unpatch(false, 2, 3, grid, 5)),
+                instantiate(unpatch(true, 2, 3, grid, 5)),
+                Nd4j.randn(DataType.FLOAT, 3, 5, 6));
+    }
+
+    @Test
+    void bothDrawTheSameInitialParameters() {
+        assertThat(instantiate(patches(true, 2, 3, VOLUME)).params())
+                .isEqualTo(instantiate(patches(false, 2, 3, VOLUME)).params());
+        assertThat(instantiate(unpatch(true, 2, 3, new int[] {2, 2, 2}, 4)).params())
+                .isEqualTo(instantiate(unpatch(false, 2, 3, new int[] {2, 2, 2}, 4))
+                        .params());
+    }
+
+    /** One value per voxel written at a known place: token t's row holds its patch in [C, s, s, s] order. */
+    @Test
+    void tokensRunDepthMajorAndAPatchIsChannelsThenDepthHeightWidth() {
+        int s = 2;
+        InputType volume = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 4, 2, 4, 2);
+        long rowLength = 2L * s * s * s;
+        Layer k = instantiate(patches(true, s, rowLength, volume));
+        // W the identity, no bias or positions: token t's features are its patch's values
+        k.params().assign(0);
+        k.getParam(PatchEmbedding3D.WEIGHTS).assign(Nd4j.eye(rowLength).castTo(DataType.FLOAT));
+        INDArray x = Nd4j.arange(2 * 4 * 2 * 4).castTo(DataType.FLOAT).reshape(1, 2, 4, 2, 4);
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        k.setInput(x, ws);
+        INDArray tokens = k.activate(false, ws);
+        assertThat(tokens.shape()).containsExactly(1, rowLength, 4);
+        int[][] origins = {{0, 0, 0}, {0, 0, 2}, {2, 0, 0}, {2, 0, 2}};
+        for (int t = 0; t < 4; t++) {
+            int i = 0;
+            for (int c = 0; c < 2; c++) {
+                for (int dz = 0; dz < s; dz++) {
+                    for (int dy = 0; dy < s; dy++) {
+                        for (int dx = 0; dx < s; dx++) {
+                            float want = x.getFloat(0, c, origins[t][0] + dz, origins[t][1] + dy, origins[t][2] + dx);
+                            assertThat(tokens.getFloat(0, i++, t))
+                                    .as("token %d value %d", t, i)
+                                    .isEqualTo(want);
+                        }
+                    }
+                }
+            }
+        }
+        // unpatch3d with the same identity puts every value back where it came from
+        Layer u = instantiate(unpatch(true, s, 2, new int[] {2, 1, 2}, rowLength));
+        u.params().assign(0);
+        u.getParam(Unpatch3D.WEIGHTS).assign(Nd4j.eye(rowLength).castTo(DataType.FLOAT));
+        u.setInput(tokens, ws);
+        assertThat(u.activate(false, ws)).isEqualTo(x);
+    }
+
+    /** The kernels compute in float32; in float16 the same configuration runs the SameDiff layer on its parameters. */
+    @Test
+    void inFloat16TheConfigurationsRunTheReferenceLayers() {
+        Layer[][] pairs = {
+            {instantiate(patches(true, 2, 5, VOLUME)), instantiate(patches(true, 2, 5, VOLUME), DataType.HALF)},
+            {
+                instantiate(unpatch(true, 2, 3, new int[] {2, 1, 3}, 5)),
+                instantiate(unpatch(true, 2, 3, new int[] {2, 1, 3}, 5), DataType.HALF)
+            }
+        };
+        INDArray[] inputs = {Nd4j.rand(DataType.FLOAT, 2, 3, 4, 2, 6), Nd4j.rand(DataType.FLOAT, 2, 5, 6)};
+        for (int i = 0; i < 2; i++) {
+            Layer single = pairs[i][0];
+            Layer half = pairs[i][1];
+            assertThat(single).isInstanceOfAny(PatchEmbedding3DKernelLayer.class, Unpatch3DKernelLayer.class);
+            assertThat(half).isNotInstanceOfAny(PatchEmbedding3DKernelLayer.class, Unpatch3DKernelLayer.class);
+            half.params().assign(single.params());
+            LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+            single.setInput(inputs[i], ws);
+            half.setInput(inputs[i].castTo(DataType.HALF), ws);
+            assertRelativelyClose(half.activate(false, ws), single.activate(false, ws), 1e-2, "float16 output");
+        }
+    }
+
+    @Test
+    void patchGradientsMatchFiniteDifferences() {
+        InputType small = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 2, 4, 2, 2);
+        finiteDifferences(instantiate(patches(true, 2, 3, small)), Nd4j.randn(DataType.FLOAT, 2, 2, 2, 4, 2));
+    }
+
+    @Test
+    void unpatchGradientsMatchFiniteDifferences() {
+        finiteDifferences(
+                instantiate(unpatch(true, 1, 2, new int[] {1, 2, 2}, 3)), Nd4j.randn(DataType.FLOAT, 2, 3, 4));
+    }
+
+    private static void finiteDifferences(Layer k, INDArray x) {
+        k.params().assign(Nd4j.randn(DataType.FLOAT, k.params().shape()));
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        k.setInput(x, ws);
+        INDArray eps = Nd4j.randn(DataType.FLOAT, k.activate(true, ws).shape());
+        Pair<Gradient, INDArray> g = run(k, x, eps, new INDArray[1]);
+        INDArray analytic = k.getGradientsViewArray().dup();
+        check(k, k.params(), analytic, x, eps);
+        check(k, x, g.getSecond(), x, eps);
+    }
+
+    private static void check(Layer k, INDArray varied, INDArray analytic, INDArray x, INDArray eps) {
+        double h = 1e-2;
+        for (int i = 0; i < varied.length(); i++) {
+            float keep = varied.getFloat(i);
+            varied.putScalar(i, keep + h);
+            double plus = loss(k, x, eps);
+            varied.putScalar(i, keep - h);
+            double minus = loss(k, x, eps);
+            varied.putScalar(i, keep);
+            double numeric = (plus - minus) / (2 * h);
+            assertThat(analytic.getDouble(i))
+                    .as("element %d", i)
+                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
+        }
+    }
+
+    private static double loss(Layer k, INDArray x, INDArray eps) {
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        k.setInput(x, ws);
+        return k.activate(false, ws)
+                .castTo(DataType.DOUBLE)
+                .mul(eps.castTo(DataType.DOUBLE))
+                .sumNumber()
+                .doubleValue();
+    }
+
+    @Test
+    void configurationsSurviveJson() {
+        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(VOLUME)
+                .addLayer("p", new PatchEmbedding3DKernel(2, 6), "in")
+                .addLayer("u", new Unpatch3DKernel(2, 3, new int[] {2, 1, 3}), "p")
+                .addLayer("q", new PatchEmbedding3D(2, 4), "u")
+                .addLayer("v", new Unpatch3D(2, 1, new int[] {2, 1, 3}), "q")
+                .setOutputs("v")
+                .build();
+        ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
+        assertThat(back).isEqualTo(conf);
+        assertThat(back.getVertices().get("p").toString()).contains("PatchEmbedding3DKernel");
+        assertThat(back.getVertices().get("u").toString())
+                .contains("Unpatch3DKernel")
+                .contains("grid=2x1x3");
+    }
+}

@@ -1,0 +1,121 @@
+package org.traindeck.engine.model.kernels.transformer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.model.kernels.TransformerBlockMath;
+
+class TransformerBlockMathTest {
+
+    @Test
+    void floatExpIsWithinAFewUlpsOfMathExp() {
+        for (float x = -87f; x <= 88f; x += 0.001f) {
+            double expected = Math.exp(x);
+            assertThat(Math.abs(TransformerBlockMath.exp(x) - expected) / expected)
+                    .as("exp(%s)", x)
+                    .isLessThan(5e-7);
+        }
+        assertThat(TransformerBlockMath.exp(-1000f)).isZero();
+        assertThat(TransformerBlockMath.exp(Float.NEGATIVE_INFINITY)).isZero();
+    }
+
+    @Test
+    void geluIsDl4jsGelu() {
+        INDArray x = Nd4j.linspace(-6, 6, 241, DataType.FLOAT);
+        INDArray expected = Activation.GELU.getActivationFunction().getActivation(x.dup(), true);
+        for (int i = 0; i < x.length(); i++) {
+            float v = x.getFloat(i);
+            float gelu = v / (1 + TransformerBlockMath.exp(-TransformerBlockMath.GELU_SCALE * v));
+            assertThat((double) gelu).as("gelu(%s)", v).isCloseTo(expected.getDouble(i), Offset.offset(2e-6));
+        }
+    }
+
+    @Test
+    void vectorisedExpIsWithinAFewUlpsOfMathExpAndFloorsAt2e38() {
+        int n = 174_500;
+        float[] x = new float[n + 3];
+        for (int i = 0; i < n; i++) {
+            x[i] = -86.5f + i * 0.001f;
+        }
+        x[n] = -1000f;
+        x[n + 1] = Float.NEGATIVE_INFINITY;
+        x[n + 2] = 0f;
+        float[] e = x.clone();
+        TransformerBlockMath.expInPlace(e, new float[e.length], 0, e.length);
+        for (int i = 0; i < n; i++) {
+            double expected = Math.exp(x[i]);
+            assertThat(Math.abs(e[i] - expected) / expected).as("exp(%s)", x[i]).isLessThan(5e-7);
+        }
+        assertThat(e[n]).isPositive().isLessThan(3e-38f);
+        assertThat(e[n + 1]).isEqualTo(e[n]);
+        assertThat(e[n + 2]).isEqualTo(1f);
+    }
+
+    @Test
+    void causalSoftmaxDownTheColumnsOfSideBySideHeadsMatchesDoublePrecisionAndZeroesTheFuture() {
+        int t = 7;
+        int heads = 3;
+        int w = heads * t;
+        // s[j][h t + i]: key j's score for head h's query i
+        float[] s = new float[t * w];
+        for (int k = 0; k < s.length; k++) {
+            s[k] = (float) Math.sin(k * 1.7) * 30;
+        }
+        float[] p = s.clone();
+        TransformerBlockSoftmax.forward(p, t, heads, true, new float[w], new float[w]);
+        for (int h = 0; h < heads; h++) {
+            for (int i = 0; i < t; i++) {
+                double max = Double.NEGATIVE_INFINITY;
+                for (int j = 0; j <= i; j++) {
+                    max = Math.max(max, s[j * w + h * t + i]);
+                }
+                double sum = 0;
+                for (int j = 0; j <= i; j++) {
+                    sum += Math.exp(s[j * w + h * t + i] - max);
+                }
+                for (int j = 0; j < t; j++) {
+                    double expected = j <= i ? Math.exp(s[j * w + h * t + i] - max) / sum : 0;
+                    assertThat((double) p[j * w + h * t + i])
+                            .as("head %s, p[%s][%s]", h, i, j)
+                            .isCloseTo(expected, Offset.offset(1e-6));
+                }
+            }
+        }
+    }
+
+    @Test
+    void softmaxBackwardDownTheColumnsIsTheJacobianProduct() {
+        int t = 5;
+        int heads = 2;
+        int w = heads * t;
+        float[] p = new float[t * w];
+        float[] dp = new float[t * w];
+        for (int k = 0; k < p.length; k++) {
+            p[k] = (float) Math.cos(k * 0.9) * 3;
+            dp[k] = (float) Math.sin(k * 1.3);
+        }
+        TransformerBlockSoftmax.forward(p, t, heads, false, new float[w], new float[w]);
+        float[] ds = dp.clone();
+        float scale = 0.5f;
+        TransformerBlockSoftmax.backward(p, ds, t, heads, scale, new float[w], new float[w]);
+        for (int col = 0; col < w; col++) {
+            for (int j = 0; j < t; j++) {
+                // dS_j = scale sum_k dP_k dP_k/dS_j, with dP_k/dS_j = P_k (delta_kj - P_j)
+                double expected = 0;
+                for (int k = 0; k < t; k++) {
+                    double pk = p[k * w + col];
+                    double pj = p[j * w + col];
+                    expected += dp[k * w + col] * pk * ((k == j ? 1 : 0) - pj);
+                }
+                assertThat((double) ds[j * w + col])
+                        .as("column %s, key %s", col, j)
+                        .isCloseTo(scale * expected, Offset.offset(1e-6));
+            }
+        }
+    }
+}
