@@ -1,5 +1,8 @@
 package org.traindeck.engine.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -32,4 +35,21 @@ class EngineLayerTest {
     @ArchTest
     static final ArchRule enginePackagesHaveNoCycles =
             slices().matching("org.traindeck.engine.(**)").should().beFreeOfCycles();
+
+    /**
+     * The values the API hands out (engine.api.runs, .devices, .queue, ...) know nothing of how the engine works, so
+     * that every package can use them and moving a type there never makes a cycle.
+     */
+    @ArchTest
+    static final ArchRule apiValuePackagesAreLeaves = noClasses()
+            .that()
+            .resideInAPackage("org.traindeck.engine.api.*..")
+            .should()
+            .dependOnClassesThat(resideInAPackage("org.traindeck.engine..")
+                    .and(not(resideInAnyPackage(
+                            "org.traindeck.engine.api.*..",
+                            "org.traindeck.engine.events..",
+                            "org.traindeck.engine.config..",
+                            "org.traindeck.engine.checkpoint..")))
+                    .as("reside in the engine outside the API's value packages, events, config and checkpoint"));
 }
