@@ -66,6 +66,28 @@ public final class RunsView extends VBox {
         super(6);
         setId("runs-view");
         setPadding(new Insets(8));
+        Button logs = logsButton(model, logsChooser);
+        HBox filters = filters(model, evaluator, logs);
+        showRuns(model);
+        getChildren().addAll(filters, message(model), mappingRow(model, logs), tableAndDifferences(model));
+    }
+
+    private static Button logsButton(RunsViewModel model, Supplier<Path> logsChooser) {
+        Button logs = new Button("Open TensorBoard logs…");
+        logs.setId("runs-open-tensorboard");
+        logs.setTooltip(new Tooltip("Another tool's run (PyTorch's SummaryWriter, TensorFlow): a folder of "
+                + "events.out.tfevents.* files, listed read-only and overlaid on the charts"));
+        logs.setOnAction(e -> {
+            Path chosen = logsChooser.get();
+            if (chosen != null) {
+                model.importTensorBoard(chosen);
+            }
+        });
+        return logs;
+    }
+
+    /** The name and status filters, Refresh and Evaluate. */
+    private HBox filters(RunsViewModel model, Consumer<Path> evaluator, Button logs) {
         TextField name = new TextField();
         name.setId("runs-filter");
         name.setPromptText("filter by name");
@@ -87,16 +109,6 @@ public final class RunsView extends VBox {
                         .isNotEqualTo(1));
         evaluate.setOnAction(e ->
                 evaluator.accept(table.getSelectionModel().getSelectedItem().folder()));
-        Button logs = new Button("Open TensorBoard logs…");
-        logs.setId("runs-open-tensorboard");
-        logs.setTooltip(new Tooltip("Another tool's run (PyTorch's SummaryWriter, TensorFlow): a folder of "
-                + "events.out.tfevents.* files, listed read-only and overlaid on the charts"));
-        logs.setOnAction(e -> {
-            Path chosen = logsChooser.get();
-            if (chosen != null) {
-                model.importTensorBoard(chosen);
-            }
-        });
         // the buttons keep their words; the name filter gives way. Imported logs have their own row, with their mapping
         for (Button b : List.of(refresh, evaluate, logs)) {
             b.setMinWidth(Region.USE_PREF_SIZE);
@@ -104,6 +116,11 @@ public final class RunsView extends VBox {
         HBox filters = new HBox(6, name, status, refresh, evaluate);
         filters.setAlignment(Pos.CENTER_LEFT);
 
+        return filters;
+    }
+
+    /** The table's columns, sorting and selection, over the model's shown runs. */
+    private void showRuns(RunsViewModel model) {
         table.setId("runs-table");
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         // every column as wide as its title and figures: a narrow pane scrolls the table sideways
@@ -138,12 +155,19 @@ public final class RunsView extends VBox {
         table.setItems(sorted);
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<RunSummary>)
                 c -> model.select(List.copyOf(table.getSelectionModel().getSelectedItems())));
+    }
 
+    private static Label message(RunsViewModel model) {
         Label message = new Label();
         message.setId("runs-message");
         message.setWrapText(true);
         message.textProperty().bind(model.messageProperty());
         message.getStyleClass().add("device-figures");
+        return message;
+    }
+
+    /** The table above the selected runs' config differences, each in its own pane. */
+    private SplitPane tableAndDifferences(RunsViewModel model) {
         differences.setId("runs-differences");
         differences.setWrapText(true);
         model.differencesProperty().addListener((o, a, b) -> differences.setText(describe(b)));
@@ -160,7 +184,7 @@ public final class RunsView extends VBox {
         tableAndDiff.setOrientation(Orientation.VERTICAL);
         tableAndDiff.setDividerPositions(0.68);
         VBox.setVgrow(tableAndDiff, Priority.ALWAYS);
-        getChildren().addAll(filters, message, mappingRow(model, logs), tableAndDiff);
+        return tableAndDiff;
     }
 
     private static void nameFigureColumns(

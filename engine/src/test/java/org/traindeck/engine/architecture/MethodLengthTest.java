@@ -16,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.StandardJavaFileManager;
@@ -28,16 +26,11 @@ import org.traindeck.engine.TestPaths;
 
 /**
  * No method or constructor in the main code of any module is longer than 80 lines (its signature to its closing
- * brace, as the source is formatted). The methods still over it are listed with the length they may not exceed, so
- * the list can only shrink: a method that grows, or a new long one, fails here with its file and line.
+ * brace, as the source is formatted): a long one fails here with its file and line.
  */
 class MethodLengthTest {
 
     static final int LIMIT = 80;
-
-    /** Methods over the limit today, each with its present length as its ceiling; shorten them and drop the line. */
-    private static final Map<String, Integer> STILL_LONG =
-            new TreeMap<>(Map.ofEntries(Map.entry("RunsView.<init>", 100)));
 
     record Method(String name, long lines, String where) {}
 
@@ -47,27 +40,12 @@ class MethodLengthTest {
         assertThat(methods).as("methods read from source").hasSizeGreaterThan(3000);
         List<String> tooLong = new ArrayList<>();
         for (Method m : methods) {
-            int ceiling = STILL_LONG.getOrDefault(m.name(), LIMIT);
-            if (m.lines() > ceiling) {
-                tooLong.add(m.name() + " is " + m.lines() + " lines (at most " + ceiling + "), " + m.where());
+            if (m.lines() > LIMIT) {
+                tooLong.add(m.name() + " is " + m.lines() + " lines (at most " + LIMIT + "), " + m.where());
             }
         }
         assertThat(tooLong)
                 .as("methods over %d lines: cut them into named steps", LIMIT)
-                .isEmpty();
-    }
-
-    @Test
-    void theListOfLongMethodsOnlyNamesMethodsThatAreStillLong() {
-        List<Method> methods = mainCode();
-        List<String> shortened = new ArrayList<>(STILL_LONG.keySet());
-        for (Method m : methods) {
-            if (m.lines() > LIMIT) {
-                shortened.remove(m.name());
-            }
-        }
-        assertThat(shortened)
-                .as("methods in STILL_LONG that are now within %d lines: drop them from the list", LIMIT)
                 .isEmpty();
     }
 
