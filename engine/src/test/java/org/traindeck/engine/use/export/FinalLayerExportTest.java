@@ -1,41 +1,20 @@
 package org.traindeck.engine.use.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.deeplearning4j.nn.conf.inputs.InputType;
-import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.factory.Nd4j;
-import org.traindeck.engine.TestPaths;
-import org.traindeck.engine.config.InitConfig;
-import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.config.read.ConfigParser;
-import org.traindeck.engine.model.ModelCompiler;
-import org.traindeck.engine.model.ModelInput;
-import org.traindeck.engine.weights.InitReport;
-import org.traindeck.engine.weights.StartingWeights;
 
 /**
  * unpatch3d with a condition exported as DiT's FinalLayer (adaLN_modulation.1, linear): the peer module of
  * docs/export.md gives TrainDeck's outputs (within 1e-4) from both file formats, and the exported files start a fresh
  * TrainDeck model that gives the same outputs ("init").
  */
-class FinalLayerExportTest {
+class FinalLayerExportTest extends VolumeExportCase {
 
     private static final String LAYERS = """
             {"name": "tokens", "type": "patches3d", "size": 2, "units": 8},
@@ -44,37 +23,21 @@ class FinalLayerExportTest {
             {"name": "volume", "type": "unpatch3d", "inputs": "tokens", "size": 2, "channels": 3, "grid": [2, 1, 3],
              "condition": "cond"}""";
 
-    /** Volumes of 2 channels, 4 deep, 2 high, 6 wide: a grid of 2×1×3 patches, so every axis is told apart. */
-    private static final ModelInput INPUT = new ModelInput(
-            InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 4, 2, 6, 2), Task.RECONSTRUCTION, 2);
+    @Override
+    String layers() {
+        return LAYERS;
+    }
 
-    @TempDir
-    Path dir;
+    @Override
+    String script() {
+        return "final_layer.py";
+    }
 
-    private ComputationGraph trained() {
-        ModelConfig model =
-                ConfigParser.parse("""
-                {"name": "v", "model": {"type": "graph", "layers": [%s]},
-                 "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}
-                """.formatted(LAYERS), dir).orThrow().model();
-        ComputationGraph net = ModelCompiler.build(model, INPUT, 7);
-        INDArray x = Nd4j.randn(DataType.FLOAT, 6, 2, 4, 2, 6);
-        for (int i = 0; i < 3; i++) {
-            net.fit(new DataSet(x, x));
-        }
+    @Override
+    void afterTraining(ComputationGraph net) {
         // away from the final layer's zero start, so that every shift and scale counts
         Nd4j.getRandom().setSeed(5);
         net.params().addi(Nd4j.randn(DataType.FLOAT, net.params().shape()).muli(0.2));
-        return net;
-    }
-
-    private List<Path> export(ComputationGraph net) throws Exception {
-        ModelTensors tensors = ModelTensors.of(net, NamingTable.standard(), null);
-        Path safetensors = dir.resolve("model.safetensors");
-        Path npz = dir.resolve("model.npz");
-        WeightsExport.write(tensors, ExportFormat.SAFETENSORS, safetensors, false);
-        WeightsExport.write(tensors, ExportFormat.NPZ, npz, false);
-        return List.of(safetensors, npz);
     }
 
     @Test
@@ -89,56 +52,5 @@ class FinalLayerExportTest {
         assertThat(shapes.get("volume.linear.weight")).containsExactly(24, 8);
         assertThat(shapes.get("volume.linear.bias")).containsExactly(24);
         assertThat(shapes.keySet()).noneMatch(n -> n.startsWith("volume.norm_final"));
-    }
-
-    @Test
-    void thePeerModuleGivesTheSameOutputs() throws Exception {
-        String why = TorchScripts.whyNotAvailable();
-        assumeTrue(why == null, () -> "PyTorch export check skipped: " + why);
-        ComputationGraph net = trained();
-        INDArray x = Nd4j.randn(DataType.FLOAT, 3, 2, 4, 2, 6);
-        INDArray expected = net.outputSingle(x);
-        Path inputs = dir.resolve("inputs.npy");
-        try (OutputStream out = Files.newOutputStream(inputs)) {
-            NpyWriter.write(
-                    new NamedTensor(
-                            "inputs", x.shape(), x.dup('c').reshape(x.length()).toFloatVector()),
-                    out);
-        }
-        for (Path out : TorchScripts.run(dir, "final_layer.py", inputs, export(net), Map.of())) {
-            INDArray actual = Nd4j.createFromNpyFile(out.toFile()).castTo(DataType.FLOAT);
-            assertThat(actual.shape()).isEqualTo(expected.shape());
-            assertThat(actual.sub(expected).amaxNumber().doubleValue())
-                    .as("largest difference to TrainDeck's outputs from %s", out)
-                    .isLessThan(1e-4);
-        }
-    }
-
-    @Test
-    void theExportStartsAFreshModelWithTheSameOutputs() throws Exception {
-        ComputationGraph net = trained();
-        INDArray x = Nd4j.randn(DataType.FLOAT, 3, 2, 4, 2, 6);
-        INDArray expected = net.outputSingle(x);
-        for (Path file : export(net)) {
-            ComputationGraph fresh = ModelCompiler.build(
-                    ConfigParser.parse("""
-                            {"name": "v", "model": {"type": "graph", "layers": [%s]},
-                             "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}
-                            """.formatted(LAYERS), dir).orThrow().model(), INPUT, 11);
-            InitReport report = StartingWeights.load(new InitConfig(file.toString(), Map.of(), true), dir, fresh);
-            assertThat(report.unused()).as("every exported tensor is used").isEmpty();
-            assertThat(fresh.params()).as("parameters from %s", file).isEqualTo(net.params());
-            assertThat(fresh.outputSingle(x)).isEqualTo(expected);
-        }
-    }
-
-    @Test
-    void docsShowThePeerModule() throws Exception {
-        String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
-        try (InputStream in = getClass().getResourceAsStream("/export/final_layer.py")) {
-            assertThat(docs)
-                    .as("docs/export.md shows final_layer.py as it is")
-                    .contains("```python\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8) + "```");
-        }
     }
 }
