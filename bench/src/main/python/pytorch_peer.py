@@ -2,7 +2,7 @@
 bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|volumes|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
+usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|unet128|volumes|volumes64|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
   BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none),
   for xray16 the .npz of volumes and views (volume_diffusion_peer.py);
   SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's), xray16's
@@ -25,6 +25,8 @@ VIT_SAMPLES = 4096
 GPT_WINDOWS = 2048
 GPT_CONTEXT = 64
 GPT_STRIDE = 16
+# the models trained to give back their inputs (mean squared error)
+RECONSTRUCTION = ("volumes", "volumes64")
 
 
 class DeepLearning4jGelu(nn.Module):
@@ -157,6 +159,39 @@ class UNet(nn.Module):
         return self.head(self.dec1(torch.cat([self.up(d2), e1], dim=1)))
 
 
+class UNetLevels(nn.Module):
+    """bench/LargeConvNets.unet128: the classic U-Net's levels (64, 128, 256, 512 channels, each two 3x3 convolutions
+    with bias and relu, then a 2x2 max pool) and a 1024-channel bottleneck; on the way up a nearest x2 upsampling joined
+    to the level's features along the channels (upsampled first) and two convolutions to the level's width, as
+    shapes-unet.json does; a 1x1 convolution to the classes, a per-pixel softmax loss: 31,377,858 parameters (2 classes)."""
+
+    def __init__(self, widths=(64, 128, 256, 512, 1024), classes=2):
+        super().__init__()
+
+        def pair(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU(),
+                                 nn.Conv2d(cout, cout, 3, padding=1), nn.ReLU())
+
+        ins = (1,) + tuple(widths[:-1])
+        self.down = nn.ModuleList(pair(cin, cout) for cin, cout in zip(ins[:-1], widths[:-1]))
+        self.bottom = pair(widths[-2], widths[-1])
+        self.ups = nn.ModuleList(pair(below + width, width)
+                                 for below, width in zip(widths[:0:-1], widths[-2::-1]))
+        self.pool, self.up = nn.MaxPool2d(2), nn.Upsample(scale_factor=2, mode="nearest")
+        self.head = nn.Conv2d(widths[0], classes, 1)
+
+    def forward(self, x):  # [mb, 1, size, size] -> [mb, classes, size, size]
+        skips = []
+        for level in self.down:
+            x = level(x)
+            skips.append(x)
+            x = self.pool(x)
+        x = self.bottom(x)
+        for level, skip in zip(self.ups, reversed(skips)):
+            x = level(torch.cat([self.up(x), skip], dim=1))
+        return self.head(x)
+
+
 class Autoencoder3d(nn.Module):
     """sample-configs/volumes-autoencoder.json: 3x3x3 convolutions with bias and relu ("same" padding), a 2x2x2 max
     pool, a nearest x2 upsampling, and TrainDeck's reconstruction head (a 1x1x1 convolution, identity, mean squared
@@ -259,6 +294,14 @@ def model_and_data(kind, text=None, samples=0):
         # reconstruction: the targets are the inputs (600 volumes of 16^3, the sample's data size)
         x = torch.rand(samples or 600, 1, 16, 16, 16)
         return Autoencoder3d(), x, x, 16
+    elif kind == "unet128":
+        # the lithography simulator's size: per-pixel classes of random 128x128x1 images (8 of them, batch 4)
+        x = torch.rand(samples or 8, 1, 128, 128)
+        return UNetLevels(), x, torch.randint(0, 2, (x.shape[0], 128, 128)), 4
+    elif kind == "volumes64":
+        # the volumes sample's network at the 4xA100 guide's first stage size: 8 volumes of 64^3, batch 4
+        x = torch.rand(samples or 8, 1, 64, 64, 64)
+        return Autoencoder3d(), x, x, 4
     elif kind == "resnet18":
         net = ResNet18()
         x = torch.rand(samples or 256, 3, 32, 32)
@@ -303,7 +346,7 @@ def main():
             print("parameters %d" % sum(p.numel() for p in net.parameters()), flush=True)
         net.train()
         opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-        loss_fn = nn.MSELoss() if kind == "volumes" else nn.CrossEntropyLoss()
+        loss_fn = nn.MSELoss() if kind in RECONSTRUCTION else nn.CrossEntropyLoss()
         measured = 0.0
         for epoch in range(epochs):
             start = time.perf_counter()
@@ -312,7 +355,7 @@ def main():
                 idx = order[i:i + batch]
                 opt.zero_grad()
                 out = net(x[idx])
-                if kind == "volumes" or out.dim() == 4:  # reconstruction, per-pixel classes [mb, classes, h, w]
+                if kind in RECONSTRUCTION or out.dim() == 4:  # reconstruction, per-pixel classes [mb, classes, h, w]
                     loss = loss_fn(out, y[idx])
                 else:
                     loss = loss_fn(out.reshape(-1, out.shape[-1]), y[idx].reshape(-1))

@@ -27,7 +27,9 @@ public final class BenchMain {
      * the U-Net sample and a LeNet graph, each also with pooling, upsampling and concat on DL4J's layers, the 3D
      * autoencoder sample and a ResNet-18 at 32×32 ("unet", "lenet-graph", "volumes" or "resnet18": one of them;
      * -Dtraindeck.bench.convPairs=N, -Dtraindeck.bench.convReference=false leaves out DL4J's layers,
-     * -Dtraindeck.bench.resnet18Samples=N), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
+     * -Dtraindeck.bench.resnet18Samples=N); "unet128" and "volumes64" (only when named) a U-Net at 128×128 with 64 base
+     * filters and the 3D autoencoder at 64³ (-Dtraindeck.bench.largeConvSamples=N images or volumes, 8 by default),
+     * "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "xray16" the part that compares stage 1 of the x-ray cascade sample, a diffusion ViT over volumes
@@ -146,6 +148,19 @@ public final class BenchMain {
                     convPairs,
                     false,
                     report);
+        }
+        int largeSamples = Integer.getInteger("traindeck.bench.largeConvSamples", 8);
+        if (only.contains("unet128")) {
+            System.out.println("a U-Net at 128×128 with 64 base filters against PyTorch, 1 thread…");
+            Path folder = out.resolve("peer-unet128");
+            ConvSamplePeers.compare(
+                    LargeConvNets.unet128(folder, largeSamples), home, folder, convPairs, false, report);
+        }
+        if (only.contains("volumes64")) {
+            System.out.println("the 3D autoencoder at 64³ against PyTorch, 1 thread…");
+            Path folder = out.resolve("peer-volumes64");
+            ConvSamplePeers.compare(
+                    LargeConvNets.autoencoder64(home, folder, largeSamples), home, folder, convPairs, false, report);
         }
     }
 
