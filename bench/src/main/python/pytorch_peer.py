@@ -363,7 +363,7 @@ def main():
                 opt.step()
             if epoch > 0:
                 measured += time.perf_counter() - start
-        print("samples_per_s %.1f" % (x.shape[0] * (epochs - 1) / measured), flush=True)
+        print("samples_per_s %.4g" % (x.shape[0] * (epochs - 1) / measured), flush=True)
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ final class ConvSamplePeers {
             }
             System.out.printf(
                     Locale.ROOT,
-                    "    pair %d: TrainDeck %.1f%s vs PyTorch %.1f samples/s%n",
+                    "    pair %d: TrainDeck %.3g%s vs PyTorch %.3g samples/s%n",
                     i + 1,
                     td[i],
                     reference == null ? "" : String.format(Locale.ROOT, " (DL4J's layers %.1f)", ref[i]),
@@ -112,13 +112,13 @@ final class ConvSamplePeers {
             String torchName,
             Report report) {
         MachinePeak peak = MachinePeak.read();
-        String peer = Stats.of(torch).format("samples/s", 0) + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " "
+        String peer = Stats.of(torch).format("samples/s", decimals(torch)) + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " "
                 + torchName;
         String params = String.format(Locale.ROOT, ", 1 thread, %,d trained parameters in both", ours);
         report.add(
                 "CPU peer",
                 s.name() + params,
-                Stats.of(td).format("samples/s", 0) + SmallNetFlops.rate(td, s.flops(), 1, peak),
+                Stats.of(td).format("samples/s", decimals(td)) + SmallNetFlops.rate(td, s.flops(), 1, peak),
                 peer,
                 ratio(td, torch),
                 "≥ 1×");
@@ -132,6 +132,11 @@ final class ConvSamplePeers {
                     "(the kernels' before)");
             report.add("CPU peer", s.name() + ": kernels / DL4J's layers", "—", "—", ratio(td, ref), "> 1×");
         }
+    }
+
+    /** Whole samples/s, or two decimals where a network trains under ten a second (the large ones). */
+    private static int decimals(double[] samplesPerSecond) {
+        return Stats.of(samplesPerSecond).median() < 10 ? 2 : 0;
     }
 
     private static String ratio(double[] a, double[] b) {

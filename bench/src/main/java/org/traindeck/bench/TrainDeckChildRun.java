@@ -18,7 +18,7 @@ public final class TrainDeckChildRun {
         Nd4jRuntime.init();
         EngineBench.Workload w = EngineBench.Workload.fromArgs(args);
         double rate = EngineBench.measure(w, Path.of(args[6]), args[5]).samplesPerSecond();
-        System.out.println(String.format(Locale.ROOT, "%s%.1f", RESULT, rate));
+        System.out.println(String.format(Locale.ROOT, "%s%.4g", RESULT, rate));
         System.exit(0);
     }
 }
