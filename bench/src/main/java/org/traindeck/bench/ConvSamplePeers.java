@@ -112,8 +112,8 @@ final class ConvSamplePeers {
             String torchName,
             Report report) {
         MachinePeak peak = MachinePeak.read();
-        String peer = Stats.of(torch).format("samples/s", decimals(torch)) + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " "
-                + torchName;
+        String peer = Stats.of(torch).format("samples/s", decimals(torch))
+                + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " " + torchName;
         String params = String.format(Locale.ROOT, ", 1 thread, %,d trained parameters in both", ours);
         report.add(
                 "CPU peer",
