@@ -1,7 +1,8 @@
 package org.traindeck.engine.model.kernels.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.LayerGradients.checkAgainstFiniteDifferences;
+import static org.traindeck.engine.model.kernels.LayerGradients.forwardBackward;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.assertRelativelyClose;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantiate;
 
@@ -41,14 +42,6 @@ class VolumePatchKernelsTest {
         return u;
     }
 
-    private static Pair<Gradient, INDArray> run(Layer layer, INDArray x, INDArray eps, INDArray[] out) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        layer.setInput(x, ws);
-        out[0] = layer.activate(true, ws).dup();
-        Pair<Gradient, INDArray> p = layer.backpropGradient(eps, ws);
-        return new Pair<>(p.getFirst(), p.getSecond().dup());
-    }
-
     private static void compare(Layer ref, Layer k, INDArray x) {
         assertThat(k).isNotInstanceOf(ref.getClass());
         assertThat(k.paramTable().keySet())
@@ -65,8 +58,8 @@ class VolumePatchKernelsTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, ref.activate(true, ws).shape());
         // twice, so that reused buffers are checked too
         for (int pass = 0; pass < 2; pass++) {
-            Pair<Gradient, INDArray> r = run(ref, x, eps, refOut);
-            Pair<Gradient, INDArray> g = run(k, x, eps, kOut);
+            Pair<Gradient, INDArray> r = forwardBackward(ref, x, eps, refOut);
+            Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut);
             assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
             assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
             for (String p : ref.paramTable().keySet()) {
@@ -169,50 +162,14 @@ class VolumePatchKernelsTest {
     @Test
     void patchGradientsMatchFiniteDifferences() {
         InputType small = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 2, 4, 2, 2);
-        finiteDifferences(instantiate(patches(true, 2, 3, small)), Nd4j.randn(DataType.FLOAT, 2, 2, 2, 4, 2));
+        checkAgainstFiniteDifferences(
+                instantiate(patches(true, 2, 3, small)), Nd4j.randn(DataType.FLOAT, 2, 2, 2, 4, 2));
     }
 
     @Test
     void unpatchGradientsMatchFiniteDifferences() {
-        finiteDifferences(
+        checkAgainstFiniteDifferences(
                 instantiate(unpatch(true, 1, 2, new int[] {1, 2, 2}, 3)), Nd4j.randn(DataType.FLOAT, 2, 3, 4));
-    }
-
-    private static void finiteDifferences(Layer k, INDArray x) {
-        k.params().assign(Nd4j.randn(DataType.FLOAT, k.params().shape()));
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        INDArray eps = Nd4j.randn(DataType.FLOAT, k.activate(true, ws).shape());
-        Pair<Gradient, INDArray> g = run(k, x, eps, new INDArray[1]);
-        INDArray analytic = k.getGradientsViewArray().dup();
-        check(k, k.params(), analytic, x, eps);
-        check(k, x, g.getSecond(), x, eps);
-    }
-
-    private static void check(Layer k, INDArray varied, INDArray analytic, INDArray x, INDArray eps) {
-        double h = 1e-2;
-        for (int i = 0; i < varied.length(); i++) {
-            float keep = varied.getFloat(i);
-            varied.putScalar(i, keep + h);
-            double plus = loss(k, x, eps);
-            varied.putScalar(i, keep - h);
-            double minus = loss(k, x, eps);
-            varied.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i))
-                    .as("element %d", i)
-                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
-        }
-    }
-
-    private static double loss(Layer k, INDArray x, INDArray eps) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        return k.activate(false, ws)
-                .castTo(DataType.DOUBLE)
-                .mul(eps.castTo(DataType.DOUBLE))
-                .sumNumber()
-                .doubleValue();
     }
 
     @Test
