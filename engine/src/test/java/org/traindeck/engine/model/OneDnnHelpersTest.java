@@ -24,6 +24,7 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
 import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -127,13 +128,11 @@ class OneDnnHelpersTest {
                           "validationSplit": 0.5},
                  "stages": [{"epochs": 1, "batchSize": 32}], "performance": {"onednn": %s}}
                 """;
-        RunResult on = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config.formatted("on", digits, true), dir)
-                                .orThrow()))
+        RunResult on = TrainingRun.open(RunRequest.of(ConfigParser.parse(config.formatted("on", digits, true), dir)
+                        .orThrow()))
                 .runHere();
-        RunResult off = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config.formatted("off", digits, false), dir)
-                                .orThrow()))
+        RunResult off = TrainingRun.open(RunRequest.of(ConfigParser.parse(config.formatted("off", digits, false), dir)
+                        .orThrow()))
                 .runHere();
 
         assertThat(on.status()).isEqualTo(RunResult.Status.FINISHED);

@@ -88,9 +88,9 @@ class VolumeTransformerTrainingTest {
 
     @Test
     void itLearnsAndTwoWorkersTrainAsOneDevice(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 12, 4)))
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", "cpu", 12, 4)))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 6, 4)))
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", "cpu:2", 6, 4)))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -117,14 +117,13 @@ class VolumeTransformerTrainingTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu", 12, 4)))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, "straight", "cpu", 12, 4)))
                 .runHere();
-        RunResult first = TrainingRun.open(TrainingRun.Request.of(config(dir, "split", "cpu", 12, 2)))
+        RunResult first = TrainingRun.open(RunRequest.of(config(dir, "split", "cpu", 12, 2)))
                 .runHere();
         assertThat(first.status()).as(first.message()).isEqualTo(RunResult.Status.FINISHED);
 
-        RunResult resumed = TrainingRun.resume(
-                        first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(first.runDir(), new ResumeOptions(null, 4), DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -139,7 +138,7 @@ class VolumeTransformerTrainingTest {
         String frozen = ", \"trainable\": false";
         String slow = ", \"lrScale\": 0.01";
         RunResult start = TestRuns.stopAfterStep(config(dir, "start", "cpu", 12, 2, frozen, slow), 1);
-        RunResult end = TrainingRun.open(TrainingRun.Request.of(config(dir, "end", "cpu", 12, 2, frozen, slow)))
+        RunResult end = TrainingRun.open(RunRequest.of(config(dir, "end", "cpu", 12, 2, frozen, slow)))
                 .runHere();
         assertThat(end.status()).as(end.message()).isEqualTo(RunResult.Status.FINISHED);
         ComputationGraph before = TrainedModel.open(start.runDir(), false).network();
