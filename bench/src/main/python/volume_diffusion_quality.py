@@ -16,10 +16,12 @@ range, and the projection error: the mean absolute difference between the volume
 the front and side views (average-pooled 2 x 2 to 16^2), the two views weighing the same.
 
 usage: volume_diffusion_quality.py TRAIN.npz TEST.npz PREDICTION(x0|v|epsilon) SEED [STEPS] [WEIGHTING] [EVERY] [DATA]
-  STEPS optimizer steps (1000: 10 epochs of the 800 phantoms), WEIGHTING none|minSnr, EVERY steps between scorings
-  (500), DATA unit (the sample's volumes in [0, 1]) or signed (mapped to [-1, 1] to train and sample); prints the
-  EMA's PSNR and projection error at each scoring, and at the end the error of its one-step x0 estimate by timestep. Run with the OpenBLAS ND4J ships preloaded where PyTorch has only
-  the reference BLAS (docs/benchmarks.md): LD_PRELOAD=.../libopenblas.so.0 OPENBLAS_NUM_THREADS=1.
+  STEPS optimizer steps (1000: 10 epochs of the 800 phantoms); WEIGHTING none, minSnr, or x0 (each example's error
+  weighted to be its clean volume's error whatever is predicted: 1 - a for v, SNR for epsilon); EVERY steps between
+  scorings (500); DATA unit (the sample's volumes in [0, 1]) or signed (mapped to [-1, 1] to train and sample).
+  Prints the EMA's PSNR and projection error at each scoring, and at the end the error of its one-step x0 estimate
+  by timestep. Run with the OpenBLAS ND4J ships preloaded where PyTorch has only the reference BLAS
+  (docs/benchmarks.md): LD_PRELOAD=.../libopenblas.so.0 OPENBLAS_NUM_THREADS=1.
 """
 import copy
 import math
@@ -65,6 +67,15 @@ def min_snr_weight(prediction, a):
     if prediction == "x0":
         return clipped
     return clipped / (snr + 1)
+
+
+def x0_weight(prediction, a):
+    """The weight that makes each example's squared error its clean volume's squared error: 1 - a for v, SNR for eps."""
+    if prediction == "epsilon":
+        return a / (1 - a)
+    if prediction == "x0":
+        return torch.ones_like(a)
+    return 1 - a
 
 
 @torch.no_grad()
@@ -135,6 +146,8 @@ def train(train_path, test_path, prediction, seed, total, weighting, every, sign
             error = ((out - target(prediction, x0, eps, a)) ** 2).mean(dim=(1, 2, 3, 4))
             if weighting == "minSnr":
                 error = error * min_snr_weight(prediction, levels[t])
+            elif weighting == "x0":
+                error = error * x0_weight(prediction, levels[t])
             for group in opt.param_groups:
                 group["lr"] = learning_rate(step, total, per_epoch)
             opt.zero_grad()
