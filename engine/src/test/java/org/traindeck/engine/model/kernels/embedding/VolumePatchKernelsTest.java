@@ -9,6 +9,7 @@ import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantia
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -85,6 +86,71 @@ class VolumePatchKernelsTest {
                 instantiate(unpatch(false, 2, 3, grid, 5)),
                 instantiate(unpatch(true, 2, 3, grid, 5)),
                 Nd4j.randn(DataType.FLOAT, 3, 5, 6));
+    }
+
+    @Test
+    void recomputingKernelsMatchTheSameDiffLayers() {
+        PatchEmbedding3D recomputing = new PatchEmbedding3DKernel(2, 5, true);
+        recomputing.setNIn(VOLUME, true);
+        compare(
+                instantiate(patches(false, 2, 5, VOLUME)),
+                instantiate(recomputing),
+                Nd4j.randn(DataType.FLOAT, 3, 3, 4, 2, 6));
+        int[] grid = {2, 1, 3};
+        Unpatch3D unpatching = new Unpatch3DKernel(2, 3, grid, true);
+        unpatching.setNIn(InputType.recurrent(5, 6), true);
+        compare(
+                instantiate(unpatch(false, 2, 3, grid, 5)),
+                instantiate(unpatching),
+                Nd4j.randn(DataType.FLOAT, 3, 5, 6));
+    }
+
+    /**
+     * A patches3d and an unpatch3d that recompute share one set of buffers: with their passes interleaved as in a graph
+     * (both forward, then both backward), each backward pass must make its own rows again, and every output and
+     * gradient equals, bit for bit, those of the same layers keeping their rows.
+     */
+    @Test
+    void recomputingNodesSharingTheirBuffersGetTheGradientsOfNodesKeepingTheirRows() {
+        int[] grid = {2, 1, 3};
+        PatchEmbedding3D p = new PatchEmbedding3DKernel(2, 5, true);
+        p.setNIn(VOLUME, true);
+        Unpatch3D u = new Unpatch3DKernel(2, 7, grid, true);
+        u.setNIn(InputType.recurrent(5, 6), true);
+        Layer[] recomputing = {instantiate(p), instantiate(u)};
+        Layer[] keeping = {instantiate(patches(true, 2, 5, VOLUME)), instantiate(unpatch(true, 2, 7, grid, 5))};
+        for (int i = 0; i < 2; i++) {
+            keeping[i]
+                    .params()
+                    .assign(Nd4j.randn(DataType.FLOAT, keeping[i].params().shape()));
+            recomputing[i].params().assign(keeping[i].params());
+        }
+        INDArray x = Nd4j.randn(DataType.FLOAT, 3, 3, 4, 2, 6);
+        INDArray eps = Nd4j.randn(DataType.FLOAT, 3, 7, 4, 2, 6);
+        for (int pass = 0; pass < 2; pass++) {
+            INDArray[] want = chain(keeping, x, eps);
+            INDArray[] got = chain(recomputing, x, eps);
+            for (int k = 0; k < want.length; k++) {
+                assertThat(got[k]).as("pass %d, array %d", pass, k).isEqualTo(want[k]);
+            }
+        }
+    }
+
+    /** patches3d then unpatch3d forward, both backward: the output, the input's gradient and both layers' gradients. */
+    private static INDArray[] chain(Layer[] layers, INDArray x, INDArray eps) {
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        layers[0].setInput(x, ws);
+        INDArray tokens = layers[0].activate(true, ws).dup();
+        layers[1].setInput(tokens, ws);
+        INDArray out = layers[1].activate(true, ws).dup();
+        INDArray dTokens = layers[1].backpropGradient(eps, ws).getSecond().dup();
+        INDArray dx = layers[0].backpropGradient(dTokens, ws).getSecond().dup();
+        return new INDArray[] {
+            out,
+            dx,
+            layers[0].getGradientsViewArray().dup(),
+            layers[1].getGradientsViewArray().dup()
+        };
     }
 
     @Test
@@ -173,6 +239,17 @@ class VolumePatchKernelsTest {
     }
 
     @Test
+    void recomputingGradientsMatchFiniteDifferences() {
+        InputType small = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 2, 4, 2, 2);
+        PatchEmbedding3D p = new PatchEmbedding3DKernel(2, 3, true);
+        p.setNIn(small, true);
+        checkAgainstFiniteDifferences(instantiate(p), Nd4j.randn(DataType.FLOAT, 2, 2, 2, 4, 2));
+        Unpatch3D u = new Unpatch3DKernel(1, 2, new int[] {1, 2, 2}, true);
+        u.setNIn(InputType.recurrent(3, 4), true);
+        checkAgainstFiniteDifferences(instantiate(u), Nd4j.randn(DataType.FLOAT, 2, 3, 4));
+    }
+
+    @Test
     void configurationsSurviveJson() {
         ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
                 .seed(1)
@@ -184,13 +261,23 @@ class VolumePatchKernelsTest {
                 .addLayer("u", new Unpatch3DKernel(2, 3, new int[] {2, 1, 3}), "p")
                 .addLayer("q", new PatchEmbedding3D(2, 4), "u")
                 .addLayer("v", new Unpatch3D(2, 1, new int[] {2, 1, 3}), "q")
-                .setOutputs("v")
+                .addLayer("r", new PatchEmbedding3DKernel(2, 6, true), "v")
+                .addLayer("s", new Unpatch3DKernel(2, 3, new int[] {2, 1, 3}, true), "r")
+                .setOutputs("s")
                 .build();
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(back).isEqualTo(conf);
+        assertThat(((PatchEmbedding3DKernel) layerOf(back, "r")).isRecompute()).isTrue();
+        assertThat(((Unpatch3DKernel) layerOf(back, "s")).isRecompute()).isTrue();
+        assertThat(((PatchEmbedding3DKernel) layerOf(back, "p")).isRecompute()).isFalse();
+        assertThat(new PatchEmbedding3DKernel(2, 6, true)).isNotEqualTo(new PatchEmbedding3DKernel(2, 6));
         assertThat(back.getVertices().get("p").toString()).contains("PatchEmbedding3DKernel");
         assertThat(back.getVertices().get("u").toString())
                 .contains("Unpatch3DKernel")
                 .contains("grid=2x1x3");
+    }
+
+    private static Object layerOf(ComputationGraphConfiguration conf, String name) {
+        return ((LayerVertex) conf.getVertices().get(name)).getLayerConf().getLayer();
     }
 }
