@@ -18,13 +18,13 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * {@link ConvKernel} at run time, on NCHW float input: libnd4j's conv2d and conv2d_bp ops (oneDNN's primitives where
  * the oneDNN natives are loaded, as a run loads them) called directly on the layer's parameter and gradient views,
- * with the relu and its derivative as Java loops. What it leaves out of DL4J's layer around the same two ops: a copy
- * of the pre-activation for the backward pass (the kernel keeps the relu output instead, written in the same pass as
- * the relu), the relu's and its derivative's fresh arrays, and a recomputed forward pass when no forward cache is
+ * with the relu as libnd4j's in-place op and its derivative as a Java loop. What it leaves out of DL4J's layer around the same two ops: a copy
+ * of the pre-activation for the backward pass (the kernel keeps the relu output instead), the relu's and its derivative's fresh arrays, and a recomputed forward pass when no forward cache is
  * open. Other data types, masks and mismatched inputs go to DL4J's layer.
  */
 public class ConvKernelLayer extends ConvolutionLayer {
@@ -105,13 +105,16 @@ public class ConvKernelLayer extends ConvolutionLayer {
         forward.setOutputArray(0, out);
         Nd4j.exec(new Conv2D(), forward);
         if (kernelConf().relu()) {
-            FloatBuffer keep = null;
+            // libnd4j's in-place relu and a native copy: a Java pass through the heap measured slower here
+            Transforms.relu(out, false);
             if (training) {
                 kept = HostFloats.Native.fit(kept, out.length());
                 keptShape = out.shape();
-                keep = kept.buffer;
+                kept.array
+                        .get(NDArrayIndex.interval(0, out.length()))
+                        .reshape('c', out.shape())
+                        .assign(out);
             }
-            relu(Sgemm.buffer(out), keep, (int) out.length());
         }
         return out;
     }
@@ -161,22 +164,6 @@ public class ConvKernelLayer extends ConvolutionLayer {
         return new Pair<>(gradient, dx);
     }
 
-    /** max(0, z) in place, chunk by chunk through the heap (where the loop vectorises), also into {@code keep}. */
-    private static void relu(FloatBuffer z, FloatBuffer keep, int n) {
-        float[] chunk = CHUNKS.get()[0];
-        for (int at = 0; at < n; at += CHUNK) {
-            int len = Math.min(CHUNK, n - at);
-            z.get(at, chunk, 0, len);
-            for (int i = 0; i < len; i++) {
-                chunk[i] = Math.max(0f, chunk[i]);
-            }
-            z.put(at, chunk, 0, len);
-            if (keep != null) {
-                keep.put(at, chunk, 0, len);
-            }
-        }
-    }
-
     /** dz = dy·[y > 0] from the relu's output y ≥ 0, by a min rather than a branch (the relu kernel's step). */
     private static void reluMask(FloatBuffer dy, FloatBuffer y, FloatBuffer dz, int n) {
         float[][] chunks = CHUNKS.get();
@@ -204,7 +191,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
         keptShape = null;
     }
 
-    /** A [1, n] bias as the rank-1 array oneDNN's conv2d ops take (with rank 2 libnd4j runs its own, slower code). */
+    /** A [1, n] bias or its gradient as the rank-1 array conv2d takes (a view: written through). */
     private static INDArray vector(INDArray a) {
         return a.reshape(a.length());
     }

@@ -28,11 +28,14 @@ import org.nd4j.linalg.factory.Nd4j;
  * A measurement, not a test: the shapes-unet sample's ten 3×3 convolutions (batch 32, relu, bias) forward and backward
  * one layer at a time, TrainDeck's convolution kernel against DL4J's ConvolutionLayer with oneDNN's helper (as a run
  * installs it, cache mode DEVICE), alternated call by call; prints the median thread CPU time of each pass.
- * java -cp test-classes:classes:deps org.traindeck.engine.model.kernels.ConvTiming [calls] [only]
+ * java -cp test-classes:classes:deps org.traindeck.engine.model.kernels.ConvTiming [calls] [layer names | lenet]
  */
 public final class ConvTiming {
 
-    /** name, channels in, filters, image size. */
+    /** The LeNet row's two 5×5 convolutions (batch 64): name, channels in, filters, image size, window, batch. */
+    static final Object[][] LENET = {{"conv1", 1, 8, 28, 5, 64}, {"conv2", 8, 16, 14, 5, 64}};
+
+    /** name, channels in, filters, image size (3×3 windows, batch 32). */
     static final Object[][] UNET = {
         {"enc1a", 1, 16, 32}, {"enc1b", 16, 16, 32}, {"enc2a", 16, 32, 16}, {"enc2b", 32, 32, 16},
         {"bottom1", 32, 64, 8}, {"bottom2", 64, 64, 8}, {"dec2a", 96, 32, 16}, {"dec2b", 32, 32, 16},
@@ -56,25 +59,30 @@ public final class ConvTiming {
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         String only = args.length > 1 ? args[1] : null;
+        boolean lenet = "lenet".equals(only);
         ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         double[] totals = new double[4];
-        for (Object[] s : UNET) {
-            if (only != null && !only.contains((String) s[0])) {
+        for (Object[] s : lenet ? LENET : UNET) {
+            if (only != null && !lenet && !only.contains((String) s[0])) {
                 continue;
             }
             int cin = (Integer) s[1];
             int cout = (Integer) s[2];
             int hw = (Integer) s[3];
-            ConvolutionLayer conf = layer(cin, cout);
+            int window = s.length > 4 ? (Integer) s[4] : 3;
+            int batch = s.length > 5 ? (Integer) s[5] : 32;
+            ConvolutionLayer conf = layer(cin, cout, window);
             List<Layer> layers = new ArrayList<>();
             layers.add(instantiate(ConvKernel.of(conf)));
             layers.add(withHelper(instantiate(conf)));
             layers.get(0).setParams(layers.get(1).params().dup());
-            INDArray x = Nd4j.randn(DataType.FLOAT, 32, cin, hw, hw);
-            INDArray eps = Nd4j.randn(DataType.FLOAT, 32, cout, hw, hw);
+            INDArray x = Nd4j.randn(DataType.FLOAT, batch, cin, hw, hw);
+            INDArray eps = Nd4j.randn(DataType.FLOAT, batch, cout, hw, hw);
             double[][][] ms = new double[layers.size()][2][calls];
             for (int call = -3; call < calls; call++) {
-                for (int l = 0; l < layers.size(); l++) {
+                // which layer goes first alternates too (the first after the other's backward pass meets colder caches)
+                for (int k = 0; k < layers.size(); k++) {
+                    int l = (k + Math.max(call, 0)) % layers.size();
                     Layer layer = layers.get(l);
                     long t0;
                     long t1;
@@ -111,8 +119,8 @@ public final class ConvTiming {
         System.exit(0);
     }
 
-    static ConvolutionLayer layer(int cin, int cout) {
-        return new ConvolutionLayer.Builder(3, 3)
+    static ConvolutionLayer layer(int cin, int cout, int window) {
+        return new ConvolutionLayer.Builder(window, window)
                 .nIn(cin)
                 .nOut(cout)
                 .convolutionMode(ConvolutionMode.Same)
