@@ -88,6 +88,10 @@ class ConvKernelPathsTest {
         assertThat(layerOf(own, "skip")).isExactlyInstanceOf(ConcatKernel.class);
         assertThat(layerOf(own, "enc")).isExactlyInstanceOf(ConvKernel.class);
         assertThat(layerOf(own, "dec")).isExactlyInstanceOf(ConvKernel.class);
+        assertThat(((ConvKernel) layerOf(own, "enc")).inputGradient())
+                .as("the network's input needs no gradient")
+                .isFalse();
+        assertThat(((ConvKernel) layerOf(own, "dec")).inputGradient()).isTrue();
         assertThat(layerOf(own, "bottom")).as("tanh stays DL4J's").isExactlyInstanceOf(ConvolutionLayer.class);
         ComputationGraph cuda = ModelCompiler.build(model, IMAGES, 1, KernelUse.REFERENCE);
         assertThat(layerOf(cuda, "down")).isExactlyInstanceOf(SubsamplingLayer.class);

@@ -1,16 +1,23 @@
 package org.traindeck.engine.model.kernels.conv;
 
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.GraphVertex;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.jackson.annotation.JsonProperty;
 import org.traindeck.engine.model.kernels.KernelInstances;
 
 /**
@@ -20,8 +27,32 @@ import org.traindeck.engine.model.kernels.KernelInstances;
  */
 public class ConvKernel extends ConvolutionLayer {
 
+    /** False where the input is the network's own input, whose gradient nobody reads (most of that layer's backward). */
+    @JsonProperty
+    private boolean inputGradient = true;
+
     /** For JSON. */
     public ConvKernel() {}
+
+    public boolean inputGradient() {
+        return inputGradient;
+    }
+
+    /** {@code false}: the backward pass returns zeros for the input, for a layer that reads the network's input. */
+    public void setInputGradient(boolean inputGradient) {
+        this.inputGradient = inputGradient;
+    }
+
+    /** Marks the convolution kernels that read a network input directly: they skip their input gradient. */
+    public static void skipUnusedInputGradients(ComputationGraphConfiguration conf) {
+        Set<String> inputs = Set.copyOf(conf.getNetworkInputs());
+        for (Map.Entry<String, GraphVertex> v : conf.getVertices().entrySet()) {
+            if (v.getValue() instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof ConvKernel conv) {
+                List<String> from = conf.getVertexInputs().get(v.getKey());
+                conv.setInputGradient(from == null || !inputs.containsAll(from));
+            }
+        }
+    }
 
     /**
      * Whether {@link #of} takes this layer: NCHW, stride and dilation 1, odd windows under "same" padding (or any
@@ -100,7 +131,7 @@ public class ConvKernel extends ConvolutionLayer {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ConvKernel && super.equals(o);
+        return o instanceof ConvKernel other && super.equals(o) && inputGradient == other.inputGradient;
     }
 
     @Override
@@ -110,11 +141,11 @@ public class ConvKernel extends ConvolutionLayer {
 
     @Override
     public int hashCode() {
-        return 31 * super.hashCode() + 11;
+        return 31 * super.hashCode() + (inputGradient ? 11 : 13);
     }
 
     @Override
     public String toString() {
-        return "Kernel" + super.toString();
+        return "Kernel" + super.toString() + (inputGradient ? "" : "(no input gradient)");
     }
 }

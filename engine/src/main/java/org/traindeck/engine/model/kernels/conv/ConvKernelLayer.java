@@ -40,6 +40,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
     private HostFloats.Native kept;
     private HostFloats.Native delta;
     private long[] keptShape;
+    private final ConvWeightGradient weightGradient = new ConvWeightGradient();
 
     public ConvKernelLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -138,9 +139,19 @@ public class ConvKernelLayer extends ConvolutionLayer {
             dz = delta.array.get(NDArrayIndex.interval(0, dy.length())).reshape('c', dy.shape());
             reluMask(Sgemm.buffer(dy), kept.buffer, Sgemm.buffer(dz), (int) dy.length());
         }
-        INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c');
         INDArray dW = gradientViews.get(ConvolutionParamInitializer.WEIGHT_KEY);
         INDArray db = gradientViews.get(ConvolutionParamInitializer.BIAS_KEY);
+        if (!kernelConf().inputGradient()) {
+            weightGradient.compute(
+                    x,
+                    dz,
+                    dW,
+                    hasBias() ? vector(db) : null,
+                    kernelConf().getKernelSize(),
+                    kernelConf().padding());
+            return new Pair<>(gradient(dW, db), mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c'));
+        }
+        INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c');
         if (backward == null) {
             backward = context();
         }
@@ -158,12 +169,16 @@ public class ConvKernelLayer extends ConvolutionLayer {
             backward.setOutputArray(2, vector(db));
         }
         Nd4j.exec(new Conv2DDerivative(), backward);
+        return new Pair<>(gradient(dW, db), dx);
+    }
+
+    private Gradient gradient(INDArray dW, INDArray db) {
         Gradient gradient = new DefaultGradient();
         if (hasBias()) {
             gradient.setGradientFor(ConvolutionParamInitializer.BIAS_KEY, db);
         }
         gradient.setGradientFor(ConvolutionParamInitializer.WEIGHT_KEY, dW, 'c');
-        return new Pair<>(gradient, dx);
+        return gradient;
     }
 
     /** dz = dy·[y > 0] from the relu's output y ≥ 0, by a min rather than a branch (the relu kernel's step). */

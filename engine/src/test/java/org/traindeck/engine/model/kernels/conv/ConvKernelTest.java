@@ -45,11 +45,19 @@ class ConvKernelTest {
 
     /** Runs both layers from the same parameters on the same input and gradient and compares everything. */
     private static void compare(ConvolutionLayer conf, long[] inputShape, boolean oneDnn) throws Exception {
+        compare(conf, inputShape, oneDnn, true);
+    }
+
+    /** @param inputGradient false: the kernel as on a layer that reads the network's input (its input gradient zeros) */
+    private static void compare(ConvolutionLayer conf, long[] inputShape, boolean oneDnn, boolean inputGradient)
+            throws Exception {
         Layer reference = ConvTiming.instantiate(conf);
         if (oneDnn) {
             ConvTiming.withHelper(reference);
         }
-        Layer kernel = ConvTiming.instantiate(ConvKernel.of(conf));
+        ConvKernel kernelConf = ConvKernel.of(conf);
+        kernelConf.setInputGradient(inputGradient);
+        Layer kernel = ConvTiming.instantiate(kernelConf);
         assertThat(kernel).isInstanceOf(ConvKernelLayer.class);
         kernel.setParams(reference.params().dup());
         Nd4j.getRandom().setSeed(11);
@@ -69,7 +77,14 @@ class ConvKernelTest {
         Map<String, INDArray> refGrads = Map.copyOf(ref.getFirst().gradientForVariable());
         INDArray refView = reference.getGradientsViewArray().dup();
         Pair<Gradient, INDArray> own = kernel.backpropGradient(eps, ws);
-        assertClose(own.getSecond(), refDx, "input gradient");
+        if (inputGradient) {
+            assertClose(own.getSecond(), refDx, "input gradient");
+        } else {
+            assertThat(own.getSecond().shape()).isEqualTo(refDx.shape());
+            assertThat(own.getSecond().amaxNumber().doubleValue())
+                    .as("the skipped input gradient")
+                    .isZero();
+        }
         assertThat(own.getFirst().gradientForVariable().keySet()).isEqualTo(refGrads.keySet());
         for (Map.Entry<String, INDArray> e : refGrads.entrySet()) {
             assertClose(own.getFirst().getGradientFor(e.getKey()), e.getValue(), e.getKey() + " gradient");
@@ -95,6 +110,17 @@ class ConvKernelTest {
     @Test
     void oneByOneMatchesDl4j() throws Exception {
         compare(conv(8, 4, 1, ConvolutionMode.Same, Activation.RELU, true), new long[] {2, 8, 5, 5}, true);
+    }
+
+    @Test
+    void withoutTheInputGradientTheWeightAndBiasGradientsStillMatchDl4j() throws Exception {
+        compare(conv(1, 6, 3, ConvolutionMode.Same, Activation.RELU, true), new long[] {4, 1, 9, 7}, true, false);
+        compare(conv(3, 5, 5, ConvolutionMode.Same, Activation.RELU, true), new long[] {3, 3, 6, 11}, true, false);
+        compare(
+                conv(2, 3, 5, ConvolutionMode.Truncate, Activation.IDENTITY, false),
+                new long[] {3, 2, 12, 10},
+                true,
+                false);
     }
 
     @Test
