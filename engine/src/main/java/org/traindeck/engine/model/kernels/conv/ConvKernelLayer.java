@@ -37,9 +37,11 @@ public class ConvKernelLayer extends ConvolutionLayer {
 
     private transient OpContext forward;
     private transient OpContext backward;
-    private HostFloats.Native kept;
+    /** The relu's output of the last training forward pass, for the mask: in the graph's activations workspace. */
+    private INDArray kept;
+
+    private long keptGeneration;
     private HostFloats.Native delta;
-    private long[] keptShape;
     private final ConvWeightGradient weightGradient = new ConvWeightGradient();
 
     public ConvKernelLayer(NeuralNetConfiguration conf, DataType dataType) {
@@ -108,15 +110,13 @@ public class ConvKernelLayer extends ConvolutionLayer {
         forward.setOutputArray(0, out);
         Nd4j.exec(new Conv2D(), forward);
         if (kernelConf().relu()) {
-            // libnd4j's in-place relu and a native copy: a Java pass through the heap measured slower here
+            // libnd4j's in-place relu: a Java pass through the heap measured slower here
             Transforms.relu(out, false);
             if (training) {
-                kept = HostFloats.Native.fit(kept, out.length());
-                keptShape = out.shape();
-                kept.array
-                        .get(NDArrayIndex.interval(0, out.length()))
-                        .reshape('c', out.shape())
-                        .assign(out);
+                // no copy: no layer writes into its input (a graph may hand it to several), and the activations
+                // workspace stays open until the backward pass; keptValid checks both before the mask is read
+                kept = out;
+                keptGeneration = generation(out);
             }
         }
         return out;
@@ -126,9 +126,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
         assertInputSet(true);
         boolean relu = kernelConf().relu();
-        if (!computes(input)
-                || epsilon.dataType() != DataType.FLOAT
-                || relu && (keptShape == null || !Arrays.equals(keptShape, outputShape(input)))) {
+        if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !keptValid(outputShape(input))) {
             return super.backpropGradient(epsilon, mgr);
         }
         INDArray x = dense(input);
@@ -137,7 +135,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
         if (relu) {
             delta = HostFloats.Native.fit(delta, dy.length());
             dz = delta.array.get(NDArrayIndex.interval(0, dy.length())).reshape('c', dy.shape());
-            reluMask(Sgemm.buffer(dy), kept.buffer, Sgemm.buffer(dz), (int) dy.length());
+            reluMask(Sgemm.buffer(dy), Sgemm.buffer(kept), Sgemm.buffer(dz), (int) dy.length());
         }
         INDArray dW = gradientViews.get(ConvolutionParamInitializer.WEIGHT_KEY);
         INDArray db = gradientViews.get(ConvolutionParamInitializer.BIAS_KEY);
@@ -197,15 +195,28 @@ public class ConvKernelLayer extends ConvolutionLayer {
         }
     }
 
+    /** The kept output still holds this pass's values: not freed, and its workspace open in the same cycle. */
+    private boolean keptValid(long[] outputShape) {
+        if (kept == null || kept.wasClosed() || !Arrays.equals(kept.shape(), outputShape)) {
+            return false;
+        }
+        return !kept.isAttached()
+                || kept.data().getParentWorkspace().isScopeActive() && generation(kept) == keptGeneration;
+    }
+
+    private static long generation(INDArray a) {
+        return a.isAttached() ? a.data().getParentWorkspace().getGenerationId() : -1;
+    }
+
     /** Whether the backward pass will run on the kernel for an output of this shape (tests). */
     boolean backwardOnKernel(long[] outputShape) {
-        return !kernelConf().relu() || keptShape != null && Arrays.equals(keptShape, outputShape);
+        return !kernelConf().relu() || keptValid(outputShape);
     }
 
     @Override
     public void clear() {
         super.clear();
-        keptShape = null;
+        kept = null;
     }
 
     /** A [1, n] bias or its gradient as the rank-1 array conv2d takes (a view: written through). */
