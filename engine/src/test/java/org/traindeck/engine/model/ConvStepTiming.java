@@ -24,7 +24,7 @@ import org.traindeck.engine.train.step.TrainingStep;
  * (batch 64) with the convolutions on the kernel (A) against the same network with {@code "implementation": "dl4j"}
  * on every conv2d node (B), both with oneDNN's helpers as a run installs them, in one process, alternated A, B, B, A
  * step by step. Prints per-step thread CPU medians and the median of the pairwise ratios B / A with min and max; with
- * {@code profile}, each node's forward and backward time (GraphWalk, wall time, alternated the same way).
+ * {@code profile}, each node's forward and backward thread CPU time (GraphWalk), alternated the same way.
  * java -cp test-classes:classes:deps org.traindeck.engine.model.ConvStepTiming [unet|lenet] [pairs] [profile]
  */
 public final class ConvStepTiming {
@@ -129,7 +129,10 @@ public final class ConvStepTiming {
     }
 
     private static void profile(ComputationGraph[] nets, BatchMaker.Batch batch, int pairs) {
-        GraphWalk[] walks = {new GraphWalk(nets[0]), new GraphWalk(nets[1])};
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        GraphWalk[] walks = {
+            new GraphWalk(nets[0], bean::getCurrentThreadCpuTime), new GraphWalk(nets[1], bean::getCurrentThreadCpuTime)
+        };
         INDArray[] inputs = batch.inputs();
         INDArray[] labels = {batch.labels()};
         for (int p = -5; p < pairs; p++) {
@@ -143,7 +146,7 @@ public final class ConvStepTiming {
         }
         List<String> names = walks[0].nodeNames();
         System.out.printf(
-                "%-12s %9s %9s %9s %9s  (ms per step, wall, %d steps each)%n",
+                "%-12s %9s %9s %9s %9s  (ms per step, thread CPU, %d steps each)%n",
                 "node", "fwd own", "fwd dl4j", "bwd own", "bwd dl4j", pairs);
         double[] totals = new double[4];
         for (int i = 0; i < names.size(); i++) {
