@@ -1,6 +1,8 @@
 package org.traindeck.engine.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -121,11 +123,59 @@ public final class ConvStepTiming {
         for (int p = 0; p < pairs; p++) {
             ratios[p] = ms[1][p] / ms[0][p];
         }
+        print("step thread CPU", ms, ratios);
+        blocks(steps, batch, pairs);
+    }
+
+    /**
+     * Blocks of five steps of one network, then five of the other, alternated: the process's CPU time (every thread:
+     * the garbage collector and ND4J's own threads too) and the collectors' time per step.
+     */
+    private static void blocks(TrainingStep[] steps, BatchMaker.Batch batch, int pairs) {
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        int block = 5;
+        double[][] ms = new double[2][pairs];
+        double[] gcMs = new double[2];
+        for (int p = 0; p < pairs; p++) {
+            for (int k = 0; k < 2; k++) {
+                int which = (k + p) % 2;
+                long gc0 = gcMillis();
+                long t0 = os.getProcessCpuTime();
+                for (int s = 0; s < block; s++) {
+                    steps[which].step(List.of(batch), 100 + p * block + s, 0, 0);
+                }
+                ms[which][p] = (os.getProcessCpuTime() - t0) / 1e6 / block;
+                gcMs[which] += (gcMillis() - gc0) / (double) (block * pairs);
+            }
+        }
+        double[] ratios = new double[pairs];
+        for (int p = 0; p < pairs; p++) {
+            ratios[p] = ms[1][p] / ms[0][p];
+        }
+        print("process CPU per step, blocks of " + block, ms, ratios);
+        System.out.printf("collectors' time per step: kernel %.2f ms, DL4J's layers %.2f ms%n", gcMs[0], gcMs[1]);
+    }
+
+    private static long gcMillis() {
+        long sum = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
+    }
+
+    private static void print(String what, double[][] ms, double[] ratios) {
         double[] sorted = ratios.clone();
         Arrays.sort(sorted);
         System.out.printf(
-                "step thread CPU: kernel %.2f ms, DL4J's layers %.2f ms (medians of %d); DL4J / kernel %.3f (%.3f-%.3f)%n",
-                median(ms[0]), median(ms[1]), pairs, median(ratios), sorted[0], sorted[pairs - 1]);
+                "%s: kernel %.2f ms, DL4J's layers %.2f ms (medians of %d); DL4J / kernel %.3f (%.3f-%.3f)%n",
+                what,
+                median(ms[0]),
+                median(ms[1]),
+                ratios.length,
+                median(ratios),
+                sorted[0],
+                sorted[ratios.length - 1]);
     }
 
     private static void profile(ComputationGraph[] nets, BatchMaker.Batch batch, int pairs) {
