@@ -16,11 +16,24 @@ import org.traindeck.engine.model.kernels.Sgemm;
  */
 final class ConvWeightGradient {
 
+    /** Output pixels per product (a 256×256 image in one). */
+    static final int BLOCK_PIXELS = 1 << 16;
+
     private float[] image = new float[0];
     private float[] columns = new float[0];
     private float[] sums = new float[0];
     private HostFloats.Native nativeColumns;
     private HostFloats.Native nativeSums;
+    private final int blockPixels;
+
+    ConvWeightGradient() {
+        this(BLOCK_PIXELS);
+    }
+
+    /** @param blockPixels output pixels per product at most (whole rows; at least one row) */
+    ConvWeightGradient(int blockPixels) {
+        this.blockPixels = blockPixels;
+    }
 
     /**
      * @param x      the input [n, c, h, w], dense row-major
@@ -33,63 +46,76 @@ final class ConvWeightGradient {
     void compute(INDArray x, INDArray dz, INDArray dW, INDArray db, int[] kernel, int[] pad) {
         int n = (int) x.size(0);
         int c = (int) x.size(1);
-        int h = (int) x.size(2);
-        int w = (int) x.size(3);
         int o = (int) dz.size(1);
-        int pixels = (int) (dz.size(2) * dz.size(3));
+        int ho = (int) dz.size(2);
+        int wo = (int) dz.size(3);
         int k = c * kernel[0] * kernel[1];
-        int imageSize = c * h * w;
+        int imageSize = (int) (c * x.size(2) * x.size(3));
+        // output rows per product: the columns stay under blockPixels × (k + 1) floats at any image size
+        int rows = Math.max(1, Math.min(ho, blockPixels / wo));
         image = HostFloats.atLeast(image, imageSize);
-        columns = HostFloats.atLeast(columns, (long) (k + 1) * pixels);
-        Arrays.fill(columns, k * pixels, (k + 1) * pixels, 1f);
-        nativeColumns = HostFloats.Native.fit(nativeColumns, (long) (k + 1) * pixels);
+        columns = HostFloats.atLeast(columns, (long) (k + 1) * rows * wo);
+        nativeColumns = HostFloats.Native.fit(nativeColumns, (long) (k + 1) * rows * wo);
         nativeSums = HostFloats.Native.fit(nativeSums, (long) o * (k + 1));
         FloatBuffer input = Sgemm.buffer(x);
         FloatPointer gradient = Sgemm.pointerTo(dz);
+        boolean first = true;
         for (int e = 0; e < n; e++) {
             input.get(e * imageSize, image, 0, imageSize);
-            im2col(c, h, w, (int) dz.size(2), (int) dz.size(3), kernel, pad);
-            nativeColumns.buffer.put(0, columns, 0, (k + 1) * pixels);
-            Sgemm.multiply(
-                    false,
-                    true,
-                    o,
-                    k + 1,
-                    pixels,
-                    1f,
-                    gradient,
-                    (long) e * o * pixels,
-                    pixels,
-                    nativeColumns.pointer,
-                    0,
-                    pixels,
-                    e == 0 ? 0f : 1f,
-                    nativeSums.pointer,
-                    0,
-                    k + 1);
+            for (int from = 0; from < ho; from += rows) {
+                int pixels = Math.min(rows, ho - from) * wo;
+                im2col(x, from, from + pixels / wo, wo, kernel, pad);
+                Arrays.fill(columns, k * pixels, (k + 1) * pixels, 1f);
+                nativeColumns.buffer.put(0, columns, 0, (k + 1) * pixels);
+                Sgemm.multiply(
+                        false,
+                        true,
+                        o,
+                        k + 1,
+                        pixels,
+                        1f,
+                        gradient,
+                        ((long) e * o * ho + from) * wo,
+                        ho * wo,
+                        nativeColumns.pointer,
+                        0,
+                        pixels,
+                        first ? 0f : 1f,
+                        nativeSums.pointer,
+                        0,
+                        k + 1);
+                first = false;
+            }
         }
         scatter(o, k, dW, db);
     }
 
-    /** One example's windows: row (ci, i, j) holds x[ci, oy + i - pad, ox + j - pad] at column oy·wo + ox, 0 outside. */
-    private void im2col(int c, int h, int w, int ho, int wo, int[] kernel, int[] pad) {
+    /**
+     * Output rows [from, to) of one example's windows: row (ci, i, j) holds x[ci, oy + i - pad, ox + j - pad] at
+     * column (oy - from)·wo + ox, 0 outside the image.
+     */
+    private void im2col(INDArray x, int from, int to, int wo, int[] kernel, int[] pad) {
+        int c = (int) x.size(1);
+        int h = (int) x.size(2);
+        int w = (int) x.size(3);
+        int pixels = (to - from) * wo;
         int row = 0;
         for (int ci = 0; ci < c; ci++) {
             for (int i = 0; i < kernel[0]; i++) {
                 for (int j = 0; j < kernel[1]; j++, row++) {
                     int shift = j - pad[1];
-                    int from = Math.max(0, -shift);
-                    int to = Math.min(wo, w - shift);
-                    for (int oy = 0; oy < ho; oy++) {
-                        int at = (row * ho + oy) * wo;
+                    int left = Math.max(0, -shift);
+                    int right = Math.min(wo, w - shift);
+                    for (int oy = from; oy < to; oy++) {
+                        int at = row * pixels + (oy - from) * wo;
                         int iy = oy + i - pad[0];
-                        if (iy < 0 || iy >= h || from >= to) {
+                        if (iy < 0 || iy >= h || left >= right) {
                             Arrays.fill(columns, at, at + wo, 0f);
                             continue;
                         }
-                        Arrays.fill(columns, at, at + from, 0f);
-                        System.arraycopy(image, (ci * h + iy) * w + from + shift, columns, at + from, to - from);
-                        Arrays.fill(columns, at + to, at + wo, 0f);
+                        Arrays.fill(columns, at, at + left, 0f);
+                        System.arraycopy(image, (ci * h + iy) * w + left + shift, columns, at + left, right - left);
+                        Arrays.fill(columns, at + right, at + wo, 0f);
                     }
                 }
             }
