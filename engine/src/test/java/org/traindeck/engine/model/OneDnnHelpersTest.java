@@ -23,6 +23,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
+import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
@@ -69,8 +70,11 @@ class OneDnnHelpersTest {
         assertThat(Nd4jRuntime.oneDnnUnavailableReason())
                 .as("the test JVM runs on the -onednn natives")
                 .isNull();
-        ComputationGraph stock = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
-        ComputationGraph helped = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
+        // DL4J's convolution layers (the convolution kernel calls libnd4j's ops itself and never the helper)
+        ComputationGraph stock =
+                ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3, KernelUse.REFERENCE);
+        ComputationGraph helped =
+                ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3, KernelUse.REFERENCE);
         int installed = OneDnnHelpers.install(helped);
         assertThat(installed).isEqualTo(type.equals("lenet") ? 4 : 5);
         assertThat(OneDnnHelpers.layersWithHelpers(stock)).isEmpty();
