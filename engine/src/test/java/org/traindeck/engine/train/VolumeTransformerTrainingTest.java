@@ -142,8 +142,7 @@ class VolumeTransformerTrainingTest {
         String on = ", \"recompute\": true";
         RunResult keeping = TrainingRun.open(RunRequest.of(config(dir, "keeping", "cpu", 12, 2)))
                 .runHere();
-        RunResult recomputing = TrainingRun.open(
-                        RunRequest.of(config(dir, "recomputing", "cpu", 12, 2, on, on)))
+        RunResult recomputing = TrainingRun.open(RunRequest.of(config(dir, "recomputing", "cpu", 12, 2, on, on)))
                 .runHere();
         RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", "cpu:2", 6, 2, on, on)))
                 .runHere();
