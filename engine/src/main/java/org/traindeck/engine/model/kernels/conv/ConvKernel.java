@@ -22,8 +22,8 @@ import org.traindeck.engine.model.kernels.KernelInstances;
 
 /**
  * A conv2d node at stride 1 on TrainDeck's kernel ({@link ConvKernelLayer}): DL4J's ConvolutionLayer configuration
- * unchanged (same parameters, names, order and layout), computed as one OpenBLAS product per example on a copy of the
- * image whose rows are padded, with the bias and relu fused into the copy out.
+ * unchanged (same parameters, names, order and layout), computed by libnd4j's conv2d and conv2d_bp ops (oneDNN's
+ * primitives) called directly, with the relu in place and without the copies DL4J's layer makes around them.
  */
 public class ConvKernel extends ConvolutionLayer {
 

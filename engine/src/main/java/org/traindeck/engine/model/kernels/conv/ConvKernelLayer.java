@@ -25,9 +25,11 @@ import org.traindeck.engine.model.kernels.Sgemm;
 /**
  * {@link ConvKernel} at run time, on NCHW float input: libnd4j's conv2d and conv2d_bp ops (oneDNN's primitives where
  * the oneDNN natives are loaded, as a run loads them) called directly on the layer's parameter and gradient views,
- * with the relu as libnd4j's in-place op and its derivative as a Java loop. What it leaves out of DL4J's layer around the same two ops: a copy
- * of the pre-activation for the backward pass (the kernel keeps the relu output instead), the relu's and its derivative's fresh arrays, and a recomputed forward pass when no forward cache is
- * open. Other data types, masks and mismatched inputs go to DL4J's layer.
+ * with the relu as libnd4j's in-place op and its derivative as a Java loop. What it leaves out of DL4J's layer around
+ * the same two ops: a copy of the pre-activation for the backward pass (the kernel reads the relu output the graph's
+ * workspace still holds), the relu's and its derivative's fresh arrays, a recomputed forward pass when no forward
+ * cache is open, and the input gradient of a layer that reads the network's input. Other data types, masks and
+ * mismatched inputs go to DL4J's layer.
  */
 public class ConvKernelLayer extends ConvolutionLayer {
 
