@@ -46,11 +46,8 @@ import org.traindeck.app.tasks.TaskExecutor;
 import org.traindeck.app.ui.Dialogs;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
-import org.traindeck.engine.api.Telemetry;
-import org.traindeck.engine.api.devices.DeviceInventory;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.events.TelemetryEvent;
 
 /**
  * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),
@@ -87,8 +84,7 @@ public final class MainWindow {
     private final SplitPane split;
     static final String MAIN_SPLIT = "main";
     static final String DASHBOARD_SPLIT = "dashboard";
-    private Telemetry telemetry;
-    private final CompletableFuture<DeviceInventory> inventory = new CompletableFuture<>();
+    private final DeviceFeeds deviceFeeds;
     private boolean closed;
     private MainMenu.Where where;
     private final WindowPlacement placement;
@@ -116,6 +112,7 @@ public final class MainWindow {
         this.sweeps = new SweepsViewModel(services.engine(), services.tasks(), controller);
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         this.runActions = new RunActions(services, document, controller, dashboard, files);
+        this.deviceFeeds = new DeviceFeeds(services.engine(), services.tasks(), deviceModel, dashboard);
         clearTheRunWhenTheConfigIsReplaced();
         this.split = mainSplit(configTabs(appTabs));
         this.scene = sceneAround(split);
@@ -344,63 +341,12 @@ public final class MainWindow {
             @Override
             public void run() {
                 scene.removePostLayoutPulseListener(this);
-                startDevices();
+                if (!closed) {
+                    deviceFeeds.start();
+                }
             }
         };
         scene.addPostLayoutPulseListener(once);
-    }
-
-    private void startDevices() {
-        if (closed) {
-            return;
-        }
-        services.tasks()
-                .execute(
-                        services.engine().devices()::discover,
-                        inv -> {
-                            deviceModel.show(inv);
-                            inventory.complete(inv);
-                        },
-                        error -> {
-                            dashboard.messages().add("device discovery failed: " + error);
-                            inventory.completeExceptionally(error);
-                        });
-        services.tasks()
-                .execute(
-                        Engine::clusterModulePresent,
-                        deviceModel::showClusterModule,
-                        error -> dashboard
-                                .messages()
-                                .add("could not tell whether the cluster module is here: " + error));
-        services.tasks()
-                .execute(
-                        this::startTelemetry,
-                        started -> {
-                            if (closed) {
-                                // the window closed while it started; its executor takes no more work
-                                Thread stop = new Thread(started::close, "traindeck-telemetry-close");
-                                stop.setDaemon(true);
-                                stop.start();
-                            } else {
-                                telemetry = started;
-                            }
-                        },
-                        error -> dashboard.messages().add("device telemetry failed to start: " + error));
-    }
-
-    /** Off the FX thread: it looks for nvidia-smi on the PATH and starts the samplers. */
-    private Telemetry startTelemetry() {
-        Telemetry sampling = services.engine().devices().telemetry();
-        sampling.subscribe(e -> {
-            if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
-                deviceModel.accept(t);
-                dashboard.offer(t);
-            } else if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.STATUS) {
-                dashboard.offer(t);
-            }
-        });
-        sampling.start();
-        return sampling;
     }
 
     /** What the empty loss chart says: what Start would do, or what stands in its way. */
@@ -431,7 +377,9 @@ public final class MainWindow {
             @Override
             public void run() {
                 ValidationResult v = document.validationProperty().get();
-                boolean ready = v != null && !document.validatingProperty().get() && inventory.isDone();
+                boolean ready = v != null
+                        && !document.validatingProperty().get()
+                        && deviceFeeds.inventory().isDone();
                 if (!ready) {
                     PauseTransition wait = new PauseTransition(Duration.millis(100));
                     wait.setOnFinished(e -> run());
@@ -496,10 +444,7 @@ public final class MainWindow {
         services.preferences().flush();
         refresher.stop();
         controller.shutdown();
-        Telemetry sampling = telemetry;
-        if (sampling != null) {
-            services.tasks().execute(sampling::close, () -> {}, e -> {});
-        }
+        deviceFeeds.close();
         document.shutdown();
         summaryTasks.shutdown();
         evaluations.shutdown();

@@ -19,8 +19,8 @@ import org.traindeck.engine.model.ModelCompiler;
 
 /**
  * Convolutional networks without batch norm against PyTorch at one thread (bench/src/main/python/pytorch_peer.py): the
- * shapes-unet sample's U-Net and a LeNet, each as a graph so that its pooling, upsampling and concat nodes can be put
- * back on DL4J's layers ({@code "kernel": "dl4j"}, the kernels' before). Every TrainDeck run is a fresh JVM with
+ * shapes-unet sample's U-Net and a LeNet, each as a graph so that its convolution, pooling, upsampling and concat nodes
+ * can be put back on DL4J's layers ({@code "implementation"} or {@code "kernel": "dl4j"}, the kernels' before). Every TrainDeck run is a fresh JVM with
  * OMP_NUM_THREADS=1, as the peer is a fresh process with one thread; a pair runs PyTorch, TrainDeck, then (with the
  * reference) TrainDeck on DL4J's layers.
  */
@@ -36,12 +36,17 @@ final class ConvSamplePeers {
 
     private ConvSamplePeers() {}
 
-    /** The same network with {@code "kernel": "dl4j"} on every pooling, upsampling and concat node. */
+    /**
+     * The same network with {@code "kernel": "dl4j"} on every pooling, upsampling and concat node and {@code
+     * "implementation": "dl4j"} on every conv2d node.
+     */
     static EngineBench.Workload onDl4jLayers(EngineBench.Workload w) throws Exception {
         ObjectNode model = (ObjectNode) JSON.readTree(w.model());
         for (JsonNode node : model.withArray("layers")) {
             if (KERNEL_NODES.contains(node.path("type").asText())) {
                 ((ObjectNode) node).put("kernel", "dl4j");
+            } else if ("conv2d".equals(node.path("type").asText())) {
+                ((ObjectNode) node).put("implementation", "dl4j");
             }
         }
         return new EngineBench.Workload(
@@ -125,7 +130,7 @@ final class ConvSamplePeers {
         if (ref != null) {
             report.add(
                     "CPU peer",
-                    s.name() + ", pooling, upsampling and concat on DL4J's layers",
+                    s.name() + ", convolutions, pooling, upsampling and concat on DL4J's layers",
                     Stats.of(ref).format("samples/s", 0),
                     peer,
                     ratio(ref, torch),

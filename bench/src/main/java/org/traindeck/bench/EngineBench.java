@@ -23,6 +23,7 @@ import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -139,7 +140,7 @@ final class EngineBench {
     static Measured measure(RunConfig config, int samples) throws Exception {
         int epochs = config.stages().get(0).epochs();
         long t0 = System.nanoTime();
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config));
         long t1 = System.nanoTime();
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         double[] lastLoss = {Double.NaN};

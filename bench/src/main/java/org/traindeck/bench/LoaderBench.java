@@ -16,6 +16,7 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.train.batch.LoaderProbe;
 
@@ -86,7 +87,7 @@ final class LoaderBench {
 
     /** Samples/s and ms per step of the second epoch (the first warms up the JIT and ND4J). */
     private static double[] train(RunConfig config, int samples) throws Exception {
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config));
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         run.subscribe(
                 e -> {

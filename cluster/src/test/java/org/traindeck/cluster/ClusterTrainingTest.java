@@ -27,6 +27,8 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
+import org.traindeck.engine.train.ResumeOptions;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -131,9 +133,8 @@ class ClusterTrainingTest {
     @Test
     @Order(1)
     void twoExecutorsTrainExactlyAsOneDeviceAtTheGlobalBatch() throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config("one", 48, "{}")))
-                .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(config("two", 24, clusterParallel())))
+        RunResult one = TrainingRun.open(RunRequest.of(config("one", 48, "{}"))).runHere();
+        RunResult two = TrainingRun.open(RunRequest.of(config("two", 24, clusterParallel())))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -178,9 +179,9 @@ class ClusterTrainingTest {
     @Test
     @Order(1)
     void aTwoStageRunStartsItsExecutorsOnceAndTrainsExactlyAsOneDevice() throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoStages("one-2s", 96, "{}")))
-                .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(twoStages("two-2s", 48, clusterParallel())))
+        RunResult one =
+                TrainingRun.open(RunRequest.of(twoStages("one-2s", 96, "{}"))).runHere();
+        RunResult two = TrainingRun.open(RunRequest.of(twoStages("two-2s", 48, clusterParallel())))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -201,9 +202,9 @@ class ClusterTrainingTest {
     @Test
     @Order(2)
     void anExecutorKilledMidRunEndsTheRunWithTheMachineNamedAndItResumesExactlyOnOneMachine() throws Exception {
-        RunResult reference = TrainingRun.open(TrainingRun.Request.of(config("reference", 128, 2, "{}")))
+        RunResult reference = TrainingRun.open(RunRequest.of(config("reference", 128, 2, "{}")))
                 .runHere();
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("killed", 64, 2, clusterParallel())));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config("killed", 64, 2, clusterParallel())));
         run.start();
         await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
         List<ProcessHandle> executors = cluster.executors();
@@ -220,7 +221,7 @@ class ClusterTrainingTest {
 
         RunResult resumed = TrainingRun.resume(
                         failed.runDir(),
-                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(2)),
+                        new ResumeOptions(null, null, DeviceSelection.cpuWorkers(2)),
                         DeviceDiscovery.system())
                 .runHere();
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -234,7 +235,7 @@ class ClusterTrainingTest {
     @Order(3)
     void aStuckExecutorEndsTheRunAtTheStepDeadlineWithTheMachineNamed() throws Exception {
         // stepTimeoutSeconds 45: the step's own deadline is 30 s (the first step, which loads ND4J, fits in it)
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("stuck", 64, 2, clusterParallel())));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config("stuck", 64, 2, clusterParallel())));
         run.start();
         await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
         List<ProcessHandle> executors = cluster.executors();
@@ -278,7 +279,7 @@ class ClusterTrainingTest {
         assertThat(Path.of(driverOnly)).as("the driver's view").exists();
 
         RunResult failed = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "driver-only", 24, 1, clusterParallel(), driverOnly)))
+                        RunRequest.of(config(dir, "driver-only", 24, 1, clusterParallel(), driverOnly)))
                 .runHere();
 
         assertThat(failed.status()).as(failed.message()).isEqualTo(RunResult.Status.FAILED);
@@ -297,7 +298,7 @@ class ClusterTrainingTest {
     @Test
     @Order(5)
     void aMasterThatDiesEndsTheRunWithTheMasterNamed() throws Exception {
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("master-lost", 64, 2, clusterParallel())));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config("master-lost", 64, 2, clusterParallel())));
         run.start();
         await().atMost(Duration.ofSeconds(180)).until(() -> run.currentStep() >= 14);
         long killedAt = System.nanoTime();

@@ -7,6 +7,7 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -20,9 +21,8 @@ public final class TestRuns {
 
     public static RunResult stopAfterStep(RunConfig config, long step, EventListener alsoListening)
             throws IOException, InterruptedException {
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config)
-                .on(DeviceDiscovery.system())
-                .withFaults(FaultPlan.NONE.stoppingAfterStep(step)));
+        TrainingRun run = TrainingRun.open(
+                RunRequest.of(config).on(DeviceDiscovery.system()).withFaults(FaultPlan.NONE.stoppingAfterStep(step)));
         run.subscribe(alsoListening, EventBus.Delivery.LOSSLESS);
         run.start();
         return run.await();

@@ -28,6 +28,8 @@ import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.ProfiledTraining;
+import org.traindeck.engine.train.ResumeOptions;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.train.state.StartWork;
 
@@ -158,7 +160,7 @@ public final class Engine {
      */
     public RunHandle openRun(ValidationResult parsed) throws IOException {
         return new RunHandle(TrainingRun.open(
-                TrainingRun.Request.of(parsed).on(discovery).withFaults(faults).telling(work)));
+                RunRequest.of(parsed).on(discovery).withFaults(faults).telling(work)));
     }
 
     /** Untimed steps before a profile's timed ones: the JIT compiles, and DL4J's workspaces learn their sizes. */
@@ -202,15 +204,14 @@ public final class Engine {
      * foreign checkpoint is refused with the reason before anything on disk changes.
      */
     public RunHandle resume(Path checkpointOrRunDir) throws IOException, CheckpointException {
-        return resume(checkpointOrRunDir, TrainingRun.ResumeOptions.NONE);
+        return resume(checkpointOrRunDir, ResumeOptions.NONE);
     }
 
     /**
      * As {@link #resume(Path)}, with another config, more epochs, other devices or a cluster; a folder another process
      * is writing is refused with a {@link RunBusyException}.
      */
-    public RunHandle resume(Path checkpointOrRunDir, TrainingRun.ResumeOptions options)
-            throws IOException, CheckpointException {
+    public RunHandle resume(Path checkpointOrRunDir, ResumeOptions options) throws IOException, CheckpointException {
         try {
             return new RunHandle(TrainingRun.resume(checkpointOrRunDir, options, discovery, faults));
         } catch (RunLock.BusyException e) {

@@ -20,6 +20,7 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.kernels.conv.BatchNormKernel;
+import org.traindeck.engine.model.kernels.conv.ConvKernel;
 import org.traindeck.engine.model.kernels.conv.MaxPoolKernel;
 import org.traindeck.engine.model.kernels.conv.ReluKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
@@ -66,12 +67,14 @@ final class ClassicModels {
         for (int i = 0; i < lenet.channels().size(); i++) {
             g.addLayer(
                     "conv" + i,
-                    new ConvolutionLayer.Builder(lenet.kernelSize(), lenet.kernelSize())
-                            .nOut(lenet.channels().get(i))
-                            .stride(1, 1)
-                            .convolutionMode(ConvolutionMode.Same)
-                            .activation(lenet.batchNorm() ? Activation.IDENTITY : act)
-                            .build(),
+                    ConvKernel.where(
+                            kernels.kernelFor(null),
+                            new ConvolutionLayer.Builder(lenet.kernelSize(), lenet.kernelSize())
+                                    .nOut(lenet.channels().get(i))
+                                    .stride(1, 1)
+                                    .convolutionMode(ConvolutionMode.Same)
+                                    .activation(lenet.batchNorm() ? Activation.IDENTITY : act)
+                                    .build()),
                     last);
             last = "conv" + i;
             if (lenet.batchNorm()) {
@@ -127,12 +130,12 @@ final class ClassicModels {
                 ModelBase.builder(seed, init(act)).graphBuilder().addInputs(INPUT);
         g.setInputTypes(shape.input());
         int ch = resnet.channels();
-        g.addLayer("stem", conv3(ch), INPUT);
+        g.addLayer("stem", conv3(ch, own), INPUT);
         String last = batchNorm(g, "stem_bn", "stem", act, own);
         for (int b = 0; b < resnet.blocks(); b++) {
             String p = "block" + b + "_";
-            g.addLayer(p + "conv1", conv3(ch), last);
-            g.addLayer(p + "conv2", conv3(ch), batchNorm(g, p + "bn1", p + "conv1", act, own));
+            g.addLayer(p + "conv1", conv3(ch, own), last);
+            g.addLayer(p + "conv2", conv3(ch, own), batchNorm(g, p + "bn1", p + "conv1", act, own));
             g.addLayer(p + "bn2", batchNorm(own), p + "conv2");
             g.addVertex(p + "add", new ElementWiseVertex(ElementWiseVertex.Op.Add), p + "bn2", last);
             g.addLayer(p + "out", activation(act, own), p + "add");
@@ -143,13 +146,15 @@ final class ClassicModels {
         return g.setOutputs(last).build();
     }
 
-    private static ConvolutionLayer conv3(int channels) {
-        return new ConvolutionLayer.Builder(3, 3)
-                .nOut(channels)
-                .stride(1, 1)
-                .convolutionMode(ConvolutionMode.Same)
-                .activation(Activation.IDENTITY)
-                .build();
+    private static ConvolutionLayer conv3(int channels, boolean own) {
+        return ConvKernel.where(
+                own,
+                new ConvolutionLayer.Builder(3, 3)
+                        .nOut(channels)
+                        .stride(1, 1)
+                        .convolutionMode(ConvolutionMode.Same)
+                        .activation(Activation.IDENTITY)
+                        .build());
     }
 
     /** @param ownKernel whether a softmax head runs on TrainDeck's kernel ({@link SoftmaxOutputHead}) */

@@ -11,6 +11,7 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.conv.ConvKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
 import org.traindeck.engine.model.nodes.RecomputeChains;
 
@@ -90,6 +91,7 @@ public final class ModelCompiler {
             ModelConfig model, ModelInput input, long seed, LayerKinds kinds, KernelUse kernels) {
         ComputationGraphConfiguration conf = configurationAsWritten(model, input, seed, kinds, kernels);
         DenseKernel.skipUnusedInputGradients(conf);
+        ConvKernel.skipUnusedInputGradients(conf);
         return conf;
     }
 

@@ -18,6 +18,8 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.kernels.conv.SyncBatchNorm;
+import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
+import org.traindeck.engine.model.kernels.embedding.Unpatch3DKernel;
 import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 import org.traindeck.engine.model.nodes.RecomputingLayer;
 
@@ -91,7 +93,9 @@ public record ModelSummary(List<Row> rows, long parameters) {
     private static boolean recomputes(GraphVertex v) {
         return v instanceof LayerVertex l
                 && (l.getLayerConf().getLayer() instanceof RecomputingLayer
-                        || l.getLayerConf().getLayer() instanceof TransformerBlock b && b.isRecompute());
+                        || l.getLayerConf().getLayer() instanceof TransformerBlock b && b.isRecompute()
+                        || l.getLayerConf().getLayer() instanceof PatchEmbedding3DKernel p && p.isRecompute()
+                        || l.getLayerConf().getLayer() instanceof Unpatch3DKernel u && u.isRecompute());
     }
 
     private static String typeOf(GraphVertex v) {

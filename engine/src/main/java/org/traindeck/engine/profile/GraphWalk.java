@@ -9,6 +9,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.BackpropType;
@@ -47,6 +48,7 @@ public final class GraphWalk {
     private final boolean[] isOutput;
     private final DlWorkspaces ws;
     private final int[] consumedBy;
+    private final LongSupplier clock;
     /** Per vertex index: nanoseconds in its forward (for an output layer: its loss) and in its backward. */
     private final long[] forwardNs;
 
@@ -56,7 +58,13 @@ public final class GraphWalk {
     private int passes;
 
     public GraphWalk(ComputationGraph net) {
+        this(net, System::nanoTime);
+    }
+
+    /** @param clock nanoseconds: wall time, or the thread's CPU time where other processes load the machine */
+    public GraphWalk(ComputationGraph net, LongSupplier clock) {
         this.net = net;
+        this.clock = clock;
         this.vertices = net.getVertices();
         this.order = net.topologicalSortOrder();
         ComputationGraphConfiguration conf = net.getConfiguration();
@@ -89,7 +97,7 @@ public final class GraphWalk {
      * pass gives, regularization included); the gradient is in {@link ComputationGraph#getGradientsViewArray()}.
      */
     public double gradientAndScore(INDArray[] inputs, INDArray[] labels) {
-        long start = System.nanoTime();
+        long start = clock.getAsLong();
         net.setInputs(inputs);
         net.setLabels(labels);
         ComputationGraphConfiguration conf = net.getConfiguration();
@@ -112,7 +120,7 @@ public final class GraphWalk {
         for (GraphVertex gv : vertices) {
             gv.clear();
         }
-        walkNs += System.nanoTime() - start;
+        walkNs += clock.getAsLong() - start;
         passes++;
         return score;
     }
@@ -133,10 +141,10 @@ public final class GraphWalk {
                 if (current.isInputVertex()) {
                     out = inputs[index];
                 } else {
-                    long t = System.nanoTime();
+                    long t = clock.getAsLong();
                     out = current.doForward(true, mgr);
                     Nd4j.getExecutioner().commit();
-                    forwardNs[index] += System.nanoTime() - t;
+                    forwardNs[index] += clock.getAsLong() - t;
                 }
                 VertexIndices[] to = current.getOutputVertices();
                 if (to != null) {
@@ -198,10 +206,10 @@ public final class GraphWalk {
                 }
                 Pair<Gradient, INDArray[]> pair;
                 try (MemoryWorkspace working = mgr.notifyScopeEntered(ArrayType.BP_WORKING_MEM)) {
-                    long t = System.nanoTime();
+                    long t = clock.getAsLong();
                     pair = current.doBackward(false, mgr);
                     Nd4j.getExecutioner().commit();
-                    backwardNs[current.getVertexIndex()] += System.nanoTime() - t;
+                    backwardNs[current.getVertexIndex()] += clock.getAsLong() - t;
                 }
                 passEpsilons(current, pair.getSecond(), epsilonSet);
                 if (pair.getFirst() != null) {
@@ -248,10 +256,10 @@ public final class GraphWalk {
                 if (eps == null) {
                     gv.setEpsilon(null);
                 } else {
-                    long t = System.nanoTime();
+                    long t = clock.getAsLong();
                     gv.setEpsilon(eps.addi(epsilons[j++]));
                     Nd4j.getExecutioner().commit();
-                    branchSumNs += System.nanoTime() - t;
+                    branchSumNs += clock.getAsLong() - t;
                 }
             } else {
                 gv.setEpsilon(epsilons[j++]);
@@ -278,7 +286,7 @@ public final class GraphWalk {
         List<String> outputs = net.getConfiguration().getNetworkOutputs();
         for (int o = 0; o < outputs.size(); o++) {
             GraphVertex gv = net.getVertex(outputs.get(o));
-            long t = System.nanoTime();
+            long t = clock.getAsLong();
             if (gv instanceof LayerVertex lv && !lv.isSetLayerInput()) {
                 lv.applyPreprocessorAndSetInput(mgr);
             }
@@ -292,7 +300,7 @@ public final class GraphWalk {
                 score += ((IOutputLayer) layer).computeScore(r, true, mgr);
             }
             Nd4j.getExecutioner().commit();
-            forwardNs[gv.getVertexIndex()] += System.nanoTime() - t;
+            forwardNs[gv.getVertexIndex()] += clock.getAsLong() - t;
             // the regularization term counts once
             r = 0;
         }

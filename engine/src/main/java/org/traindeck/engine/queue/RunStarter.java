@@ -7,7 +7,9 @@ import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.train.LiveRun;
+import org.traindeck.engine.train.ResumeOptions;
 import org.traindeck.engine.train.RunFaults;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** Where a queue's runs train: on threads of this JVM, or each in a process of its own (a concurrent sweep's trials). */
@@ -27,14 +29,12 @@ public interface RunStarter {
         return new RunStarter() {
             @Override
             public LiveRun open(RunConfig config) throws IOException {
-                return TrainingRun.open(
-                        TrainingRun.Request.of(config).on(discovery).withFaults(faults));
+                return TrainingRun.open(RunRequest.of(config).on(discovery).withFaults(faults));
             }
 
             @Override
             public LiveRun resume(Path runDir, DeviceSelection devices) throws IOException, CheckpointException {
-                return TrainingRun.resume(
-                        runDir, new TrainingRun.ResumeOptions(null, null, devices), discovery, faults);
+                return TrainingRun.resume(runDir, new ResumeOptions(null, null, devices), discovery, faults);
             }
         };
     }

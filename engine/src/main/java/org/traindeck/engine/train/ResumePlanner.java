@@ -11,6 +11,7 @@ import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.checkpoint.RunIdentity;
+import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -18,6 +19,7 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.train.resume.ResumeCheck;
 
 /**
@@ -32,7 +34,7 @@ final class ResumePlanner {
 
     private ResumePlanner() {}
 
-    static Plan plan(Path target, TrainingRun.ResumeOptions options) throws IOException, CheckpointException {
+    static Plan plan(Path target, ResumeOptions options) throws IOException, CheckpointException {
         Path file = locateCheckpoint(target);
         Path runDir = file.toAbsolutePath().getParent().getParent();
         CheckpointFiles.Contents contents = CheckpointFiles.read(file);
@@ -135,6 +137,32 @@ final class ResumePlanner {
     /** The model a checkpoint's parameters belong to: the one its stage trains (a cascade's stages train several). */
     private static ModelConfig modelOf(RunConfig config, Checkpoint c) {
         return config.modelAt(Math.min(c.stageIndex(), config.stages().size() - 1));
+    }
+
+    /** One writer per run folder: a folder in use is said so before anything else is looked at. */
+    static void refuseIfInUse(Path target) throws IOException {
+        Path runDir = runDirOf(target);
+        if (runDir != null && RunLock.isHeld(runDir)) {
+            RunLock.acquire(runDir).close();
+        }
+    }
+
+    /**
+     * A checkpoint taken mid-epoch under parameter averaging can only continue on as many devices as trained that
+     * epoch: its averaging rounds depend on them.
+     */
+    static void checkMidEpochDevices(Plan plan, int workers) {
+        Checkpoint c = plan.contents().checkpoint();
+        if (c.batchInEpoch() > 0
+                && c.workers() != workers
+                && !plan.config().parallel().synchronous()) {
+            throw new InvalidConfigException(
+                    "devices",
+                    "the checkpoint is in the middle of an epoch trained on " + c.workers()
+                            + " device(s) with parameter averaging; continuing that epoch on " + workers
+                            + " would change its rounds. Resume from an end-of-epoch checkpoint (traindeck checkpoints "
+                            + plan.runDir() + ") to change the devices");
+        }
     }
 
     /** The run folder a resume target names (a checkpoint file in it, or the folder), or null when it names neither. */

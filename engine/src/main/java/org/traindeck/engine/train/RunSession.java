@@ -1,22 +1,14 @@
 package org.traindeck.engine.train;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
-import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.traindeck.engine.Version;
-import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.api.devices.NcclReport;
-import org.traindeck.engine.api.runs.EnergyReport;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.InvalidConfigException;
@@ -24,19 +16,11 @@ import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.PathEncoding;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigWriter;
-import org.traindeck.engine.data.Dataset;
-import org.traindeck.engine.data.InputRange;
-import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.devices.DeviceResolver;
-import org.traindeck.engine.devices.energy.EnergyFile;
 import org.traindeck.engine.devices.energy.EnergyMeter;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.model.OneDnnHelpers;
-import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
-import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.parallel.Watchdog;
-import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.train.batch.PreparedStart;
 import org.traindeck.engine.train.batch.StageSetup;
 import org.traindeck.engine.train.callback.Callbacks;
@@ -44,7 +28,6 @@ import org.traindeck.engine.train.callback.CheckpointCallback;
 import org.traindeck.engine.train.callback.CheckpointWriter;
 import org.traindeck.engine.train.callback.DiffusionSamplingCallback;
 import org.traindeck.engine.train.callback.EmaCallback;
-import org.traindeck.engine.train.callback.EnergyByStage;
 import org.traindeck.engine.train.callback.LayerHealthCallback;
 import org.traindeck.engine.train.callback.MetricWindows;
 import org.traindeck.engine.train.callback.NonFinitePolicy;
@@ -70,9 +53,6 @@ import org.traindeck.engine.train.state.TrainingState;
 final class RunSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunSession.class);
-    private static final Duration ENERGY_GPU_INTERVAL = Duration.ofSeconds(1);
-    /** Far more often than a RAPL counter wraps (minutes at full load). */
-    private static final Duration ENERGY_CPU_INTERVAL = Duration.ofSeconds(10);
 
     private final RunConfig config;
     private final Path runDir;
@@ -85,10 +65,7 @@ final class RunSession {
     private final Consumer<RunResult> finishEarly;
     private volatile Watchdog watchdog;
     private EnergyMeter.Sources energy;
-    /** Why the run's energy is not measured when no meter starts; null while one does. */
-    private String energyUnavailable;
-
-    private EnergyByStage energyByStage;
+    private RunEnergy runEnergy;
     private PreparedStart start;
     private StartWork work = StartWork.NONE;
 
@@ -132,8 +109,7 @@ final class RunSession {
 
     RunResult run() {
         state.startClock();
-        EnergyMeter meter = startEnergyMeter();
-        energyByStage = meter == null ? null : new EnergyByStage(meter);
+        runEnergy = RunEnergy.start(energy, config, devices, events);
         int timeout = config.effectiveStepTimeoutSeconds();
         if (timeout > 0) {
             watchdog = new Watchdog(timeout, this::onHang);
@@ -147,7 +123,7 @@ final class RunSession {
             try {
                 ending = train();
             } finally {
-                reportEnergy(meter);
+                runEnergy.report(runDir);
             }
             outcome = outcome(ending.status(), ending.message());
         } catch (InvalidConfigException e) {
@@ -174,60 +150,9 @@ final class RunSession {
         return outcome;
     }
 
-    private EnergyMeter startEnergyMeter() {
-        if (energy == null) {
-            return null;
-        }
-        if (config.parallel().onCluster()) {
-            energyUnavailable = "a cluster run's executors are not metered";
-            events.logLine(
-                    "energy: not measured: a cluster run trains on its executors' machines, which this process does not meter");
-            return null;
-        }
-        try {
-            return new EnergyMeter(
-                    energy,
-                    devices.gpus().stream().map(GpuInfo::index).toList(),
-                    ENERGY_GPU_INTERVAL,
-                    ENERGY_CPU_INTERVAL);
-        } catch (RuntimeException e) {
-            energyUnavailable = "the energy meter did not start: " + e.getMessage();
-            events.logLine("energy: not measured (" + e + ")");
-            return null;
-        }
-    }
-
-    /**
-     * The run's energy as metrics energy/<device>_wh, lines of the run log (a device that cannot be measured says why)
-     * and the run folder's energy record, by stage, that the end-of-run line and the runs table read.
-     */
-    private void reportEnergy(EnergyMeter meter) {
-        if (meter == null && energyUnavailable == null) {
-            return;
-        }
-        EnergyReport report;
-        if (meter == null) {
-            report = EnergyReport.unavailable(energyUnavailable, List.of());
-        } else {
-            report = meter.stop();
-            report = report.withStages(report.wattHours().isEmpty() ? List.of() : energyByStage.stages(report.total()));
-            // run-wide figures (the name says the device), so that they are among the run's last metrics
-            report.wattHours().forEach((device, wh) -> events.metric(EnergyReport.metricName(device), wh, null));
-            events.logLine(report.line());
-        }
-        if (!report.stages().isEmpty()) {
-            events.logLine(report.summary());
-        }
-        try {
-            EnergyFile.write(RunFolder.of(runDir).energy(), report);
-        } catch (IOException e) {
-            events.logLine("energy: the record could not be written (" + e.getMessage() + "): " + report.summary());
-        }
-    }
-
     /** Sets the run up (devices, data, model, callbacks) and hands it to the trainer's loop. */
     private Trainer.Ending train() {
-        DevicePlacement placement = placeOnDevices();
+        DevicePlacement placement = RunPlacement.place(config, devices, nccl, events, runDir);
         try (StageSetup setup = new StageSetup(config, events, start, work)) {
             Trainer trainer = new Trainer(
                     config,
@@ -237,10 +162,10 @@ final class RunSession {
                     faults,
                     resumeFrom == null ? null : new ResumePoint(resumeFrom),
                     "cuda".equals(Nd4jRuntime.backendKind()),
-                    layerHelpers(),
+                    RunPlacement.layerHelpers(config, events),
                     null);
             trainer.withPrepared(start, work).buildModel(setup);
-            writeDataFiles(setup.load(0).train());
+            RunDataFiles.write(runDir, events, setup.load(0).train());
             WeightEma ema = new WeightEma();
             List<TrainingCallback> policies = policies(trainer, ema, checkpointWriter(trainer, ema), placement);
             SamplePredictionsCallback samples = samplePredictions(trainer);
@@ -281,43 +206,6 @@ final class RunSession {
                 new SamplePredictor(new SegmentationPictures(), new GeneratedText(config.seed())));
     }
 
-    /** The chosen devices, the master model's thread attached to the first; what was set up is logged. */
-    private DevicePlacement placeOnDevices() {
-        Nd4jRuntime.init();
-        DevicePlacement placement;
-        try {
-            placement = DevicePlacement.of(devices, DeviceAffinity.nd4j());
-        } catch (TierFailure e) {
-            throw new RunFailure(e.getMessage(), e);
-        }
-        // the master model and its arrays live on the first chosen device
-        placement.attachCurrentThread(0);
-        if (placement.sharedMemory()) {
-            int each = Nd4jRuntime.shareThreads(placement.workers());
-            if (placement.workers() > 1) {
-                events.logLine(placement.workers() + " CPU workers, " + each + " native thread(s) each (of "
-                        + Nd4jRuntime.threadBudget() + ": OMP_NUM_THREADS or one per physical core)");
-            }
-        }
-        devices.warnings().forEach(w -> events.lifecycle(LifecycleEvent.Kind.WARNING, w));
-        if (nccl != null) {
-            for (NcclReport.Entry e : nccl.entries()) {
-                events.logLine(
-                        "environment " + e.name() + "=" + e.value() + ": " + e.status() + " (" + e.detail() + ")");
-                if (e.status() == NcclReport.Status.NEEDS_RESTART || e.status() == NcclReport.Status.FAILED) {
-                    events.lifecycle(LifecycleEvent.Kind.WARNING, e.name() + ": " + e.detail());
-                }
-            }
-        }
-        if (config.nccl().p2pDisabled()) {
-            // the DL4J equivalent of NCCL_P2P_DISABLE=1
-            placement.allowCrossDeviceAccess(false);
-        }
-        events.logLine("TrainDeck " + Version.get() + ", ND4J backend " + Nd4jRuntime.backendKind() + ", devices "
-                + String.join(", ", placement.deviceIds()) + placementNote() + ", run folder " + runDir);
-        return placement;
-    }
-
     /** The callbacks of a run, in the order they see each event (validation before what reads its figures). */
     private List<TrainingCallback> policies(
             Trainer trainer, WeightEma ema, CheckpointWriter writer, DevicePlacement placement) {
@@ -332,8 +220,8 @@ final class RunSession {
                         .mapToObj(i -> "executor" + i)
                         .toList()
                 : placement.deviceIds();
-        if (energyByStage != null) {
-            policies.add(energyByStage);
+        if (runEnergy.byStage() != null) {
+            policies.add(runEnergy.byStage());
         }
         policies.add(new MetricWindows(
                 events,
@@ -351,68 +239,6 @@ final class RunSession {
         policies.add(new CheckpointCallback(writer, config.checkpoint(), trainer::net, watchdog));
         policies.add(new OneDnnWatch(events, trainer::net));
         return policies;
-    }
-
-    /** The text's tokens in id order, beside the run's config: what the model's outputs mean. */
-    private void writeVocabulary(Vocabulary vocabulary) {
-        if (vocabulary == null) {
-            return;
-        }
-        try {
-            Files.writeString(
-                    RunFolder.of(runDir).vocabulary(),
-                    new ObjectMapper().writeValueAsString(vocabulary.tokens()) + "\n");
-        } catch (IOException e) {
-            events.logLine("could not write vocabulary.json: " + e.getMessage()
-                    + " (the checkpoints hold the vocabulary too)");
-        }
-    }
-
-    /** What the model's inputs and outputs mean, beside the config: the vocabulary, the range of its input values. */
-    private void writeDataFiles(Dataset firstTrain) {
-        writeVocabulary(firstTrain.vocabulary());
-        writeInputRange(InputRange.of(firstTrain));
-    }
-
-    /** The range of values the network trains on, beside the config: predict warns of inputs far outside it. */
-    private void writeInputRange(InputRange range) {
-        if (range == null) {
-            return;
-        }
-        try {
-            range.write(RunFolder.of(runDir).inputRange());
-        } catch (IOException e) {
-            events.logLine("could not write " + RunFolder.INPUT_RANGE + ": " + e.getMessage()
-                    + " (predict will not check its inputs' range)");
-        }
-    }
-
-    /** What is done to every model the run trains (replicas and rebuilt models included): oneDNN's layer helpers. */
-    private Consumer<ComputationGraph> layerHelpers() {
-        String unavailable = !config.performance().onednn()
-                ? "off in the config (\"performance\": {\"onednn\": false})"
-                : Nd4jRuntime.oneDnnUnavailableReason() != null
-                        ? Nd4jRuntime.oneDnnUnavailableReason()
-                        : OneDnnHelpers.unusableReason();
-        if (unavailable != null) {
-            events.logLine("oneDNN: not used, " + unavailable + "; convolutions run on DL4J's own path");
-            return net -> {};
-        }
-        boolean[] logged = {false};
-        return net -> {
-            int layers = OneDnnHelpers.install(net);
-            if (!logged[0] && layers > 0) {
-                logged[0] = true;
-                events.logLine("oneDNN: on for " + layers + " convolution and pooling layer(s)");
-            }
-        };
-    }
-
-    private String placementNote() {
-        if (devices.isCpu()) {
-            return "";
-        }
-        return " (CUDA devices " + devices.cudaOrdinals() + ")";
     }
 
     /** The watchdog tripped: the run is given up, with the diagnosis in the run log. */

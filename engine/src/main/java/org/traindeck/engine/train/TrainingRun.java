@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +16,8 @@ import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
 import org.traindeck.engine.checkpoint.RunIdentity;
-import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceResolver;
@@ -48,36 +45,13 @@ import org.traindeck.engine.train.state.TrainingState;
  * {@link Trainer}'s; this class wires the run folder, the metric files, the devices and the policies around it.
  *
  * <pre>
- * TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config)); // checks, reads, compiles; opens the folder
+ * TrainingRun run = TrainingRun.open(RunRequest.of(config)); // checks, reads, compiles; opens the folder
  * run.subscribe(listener, EventBus.Delivery.DROP_WHEN_BEHIND);
  * run.start();                                     // trains on a background thread
  * RunResult result = run.await();
  * </pre>
  */
 public final class TrainingRun implements LiveRun {
-
-    /**
-     * What to change when resuming: a new config (checked for safety), the current stage's epochs, the devices (which
-     * also moves a cluster run onto this machine) or the cluster ("spark://HOST:7077"); and whether a checkpoint that
-     * another run of the same name and model wrote may be continued in this run's folder (refused otherwise).
-     */
-    public record ResumeOptions(
-            Path config, Integer epochs, DeviceSelection devices, String cluster, boolean fromAnotherRun) {
-        public static final ResumeOptions NONE = new ResumeOptions(null, null, null);
-
-        public ResumeOptions(Path config, Integer epochs) {
-            this(config, epochs, null);
-        }
-
-        /** Devices given without a cluster: a cluster run continues on this machine. */
-        public ResumeOptions(Path config, Integer epochs, DeviceSelection devices) {
-            this(config, epochs, devices, null);
-        }
-
-        public ResumeOptions(Path config, Integer epochs, DeviceSelection devices, String cluster) {
-            this(config, epochs, devices, cluster, false);
-        }
-    }
 
     private final RunConfig config;
     private final Path runDir;
@@ -124,61 +98,6 @@ public final class TrainingRun implements LiveRun {
     }
 
     /**
-     * What a run is opened from: its config (with where each field is in its text, for a refusal's line and column),
-     * where its devices are found, the failures a test injects, the metric files it opens, its folder (null: a new one
-     * under the config's output folder), and who is told of the data read and the model compilation of its start.
-     */
-    public record Request(
-            ValidationResult parsed,
-            DeviceDiscovery discovery,
-            RunFaults faults,
-            List<SinkKind> sinkKinds,
-            Path dir,
-            StartWork work) {
-
-        /** This machine's devices, no faults, every metric file, a new folder. */
-        public static Request of(RunConfig config) {
-            return of(new ValidationResult(config, List.of()));
-        }
-
-        /**
-         * A config read from its text: a refusal gives the line and column of the node or field it is about.
-         *
-         * @throws InvalidConfigException when {@code parsed} has errors
-         */
-        public static Request of(ValidationResult parsed) {
-            ValidationResult located = new ValidationResult(parsed.orThrow(), List.of(), parsed.locations());
-            return new Request(located, DeviceDiscovery.system(), RunFaults.NONE, SinkKinds.ALL, null, StartWork.NONE);
-        }
-
-        public RunConfig config() {
-            return parsed.config();
-        }
-
-        public Request on(DeviceDiscovery newDiscovery) {
-            return new Request(parsed, newDiscovery, faults, sinkKinds, dir, work);
-        }
-
-        public Request withFaults(RunFaults newFaults) {
-            return new Request(parsed, discovery, newFaults, sinkKinds, dir, work);
-        }
-
-        public Request opening(List<SinkKind> newSinkKinds) {
-            return new Request(parsed, discovery, faults, newSinkKinds, dir, work);
-        }
-
-        /** In a run folder made for it already by {@link RunDirectory} (a sweep's trial process, whose crash log must go there from its first instant). */
-        public Request in(Path newDir) {
-            return new Request(parsed, discovery, faults, sinkKinds, newDir, work);
-        }
-
-        /** Telling {@code newWork} of the start's data read and model compilation (a test counts them). */
-        public Request telling(StartWork newWork) {
-            return new Request(parsed, discovery, faults, sinkKinds, dir, newWork);
-        }
-    }
-
-    /**
      * The one way a new run is made, whoever starts it (the CLI and the app through {@code Engine.openRun}, the queue,
      * a sweep's trial process, the bench, the cluster's driver). Refuses what would stop the run before anything is
      * written: the devices, then the model compiled against the data and each stage's fit in the devices' memory
@@ -188,7 +107,7 @@ public final class TrainingRun implements LiveRun {
      *
      * @throws InvalidConfigException every problem that stops the run
      */
-    public static TrainingRun open(Request request) throws IOException {
+    public static TrainingRun open(RunRequest request) throws IOException {
         RunConfig config = request.config();
         // the NCCL variables and the CUDA device order go into the environment before ND4J loads
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
@@ -245,37 +164,19 @@ public final class TrainingRun implements LiveRun {
     /** As {@link #resume(Path, ResumeOptions, DeviceDiscovery)}, with failures injected by a test. */
     public static TrainingRun resume(Path target, ResumeOptions options, DeviceDiscovery discovery, RunFaults faults)
             throws IOException, CheckpointException {
-        // one writer per run folder: a folder in use is said so before anything else is looked at
-        Path lockedDir = ResumePlanner.runDirOf(target);
-        if (lockedDir != null && RunLock.isHeld(lockedDir)) {
-            RunLock.acquire(lockedDir).close();
-        }
+        ResumePlanner.refuseIfInUse(target);
         ResumePlanner.Plan plan = ResumePlanner.plan(target, options);
         RunConfig config = plan.config();
         Checkpoint c = plan.contents().checkpoint();
         NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
         DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        if (c.batchInEpoch() > 0
-                && c.workers() != devices.workers()
-                && !config.parallel().synchronous()) {
-            throw new InvalidConfigException(
-                    "devices",
-                    "the checkpoint is in the middle of an epoch trained on " + c.workers()
-                            + " device(s) with parameter averaging; continuing that epoch on " + devices.workers()
-                            + " would change its "
-                            + "rounds. Resume from an end-of-epoch checkpoint (traindeck checkpoints " + plan.runDir()
-                            + ") to change the devices");
-        }
+        ResumePlanner.checkMidEpochDevices(plan, devices.workers());
         Path runDir = plan.runDir();
         // one writer per run folder: taken before anything in it changes
         RunLock lock = RunLock.acquire(runDir);
         Path resumeConfig = null;
         try {
-            int attempt = 1;
-            while (Files.exists(RunFolder.of(runDir).resumeConfig(attempt))) {
-                attempt++;
-            }
-            resumeConfig = writeResumeConfig(RunFolder.of(runDir).resumeConfig(attempt), config);
+            resumeConfig = ResumeConfigFile.writeNext(runDir, config);
             int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
             TrainingRun run =
                     new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock, SinkKinds.ALL);
@@ -294,23 +195,6 @@ public final class TrainingRun implements LiveRun {
             }
             lock.close();
             throw e;
-        }
-    }
-
-    /** Written beside its name first, so that a full disk leaves no empty or partial config.resume behind. */
-    private static Path writeResumeConfig(Path file, RunConfig config) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try {
-            Files.writeString(tmp, ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-            return file;
-        } catch (IOException e) {
-            Files.deleteIfExists(tmp);
-            String why = String.valueOf(e.getMessage());
-            throw new IOException(
-                    "cannot write " + file.getFileName() + " in " + file.getParent() + ": "
-                            + (why.contains("No space left") ? "the disk is full" : why) + "; nothing was changed",
-                    e);
         }
     }
 

@@ -22,6 +22,8 @@ import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.RunEvent;
 import org.traindeck.engine.sinks.JsonlSink;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.ResumeOptions;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -76,11 +78,10 @@ public final class TrialMain {
         try {
             if (args[0].equals("start")) {
                 RunConfig config = ConfigParser.load(RunFolder.of(dir).config()).orThrow();
-                run = TrainingRun.open(TrainingRun.Request.of(config).in(dir));
+                run = TrainingRun.open(RunRequest.of(config).in(dir));
             } else {
                 DeviceSelection devices = args.length > 2 ? DeviceSelection.parse(args[2]) : null;
-                run = TrainingRun.resume(
-                        dir, new TrainingRun.ResumeOptions(null, null, devices), DeviceDiscovery.system());
+                run = TrainingRun.resume(dir, new ResumeOptions(null, null, devices), DeviceDiscovery.system());
             }
         } catch (CheckpointException e) {
             say(TrialProtocol.NOT_STARTED, TrialProtocol.NO_CHECKPOINT + " " + message(e));

@@ -26,6 +26,8 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.train.ResumeOptions;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** Every bad checkpoint gets a clear refusal, and a refused resume changes nothing on disk. */
@@ -37,7 +39,7 @@ class BadCheckpointTest {
     @BeforeEach
     void train(@TempDir Path dir) throws IOException {
         RunResult r = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse("""
+                        RunRequest.of(ConfigParser.parse("""
                 {"name": "victim", "outputDir": "out", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}
@@ -123,8 +125,7 @@ class BadCheckpointTest {
                 """);
         Map<String, String> before = FolderHashes.of(runDir);
 
-        assertThatThrownBy(() -> TrainingRun.resume(
-                        runDir, new TrainingRun.ResumeOptions(other, null), DeviceDiscovery.system()))
+        assertThatThrownBy(() -> TrainingRun.resume(runDir, new ResumeOptions(other, null), DeviceDiscovery.system()))
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("model: differs from the model the checkpoint was trained with");
         assertThat(FolderHashes.of(runDir)).isEqualTo(before);
@@ -138,8 +139,7 @@ class BadCheckpointTest {
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 1, "batchSize": 20, "optimizer": {"type": "sgd", "learningRate": 0.1}}]}
                 """);
-        assertThatThrownBy(() -> TrainingRun.resume(
-                        runDir, new TrainingRun.ResumeOptions(unsafe, null), DeviceDiscovery.system()))
+        assertThatThrownBy(() -> TrainingRun.resume(runDir, new ResumeOptions(unsafe, null), DeviceDiscovery.system()))
                 .hasMessageContaining("seed: cannot change on resume")
                 .hasMessageContaining("stages[0].optimizer: only its learning rate may change")
                 .hasMessageContaining("stages[0].epochs: is 1, but the checkpoint has already reached epoch 2");
@@ -151,7 +151,7 @@ class BadCheckpointTest {
                  "stages": [{"epochs": 3, "batchSize": 20, "optimizer": {"type": "adam", "learningRate": 0.0005}}],
                  "logging": {"everySteps": 5}}
                 """);
-        RunResult r = TrainingRun.resume(runDir, new TrainingRun.ResumeOptions(safe, null), DeviceDiscovery.system())
+        RunResult r = TrainingRun.resume(runDir, new ResumeOptions(safe, null), DeviceDiscovery.system())
                 .runHere();
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(r.steps()).isEqualTo(24);

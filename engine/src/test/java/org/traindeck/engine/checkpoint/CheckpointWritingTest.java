@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -20,7 +21,7 @@ class CheckpointWritingTest {
     @Test
     void weightsAndOptimizerStateAreStoredUncompressedAndReadBackExactly(@TempDir Path dir) throws Exception {
         RunResult r = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse("""
+                        RunRequest.of(ConfigParser.parse("""
                 {"name": "stored", "outputDir": "out", "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}

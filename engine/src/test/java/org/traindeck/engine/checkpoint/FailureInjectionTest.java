@@ -14,6 +14,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.faults.FaultPlan;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** A full disk and a diverging loss, injected at a chosen step. */
@@ -35,10 +36,9 @@ class FailureInjectionTest {
 
     @Test
     void aFullDiskKeepsThePreviousCheckpointAndTrainingGoesOn(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}"))
-                                .on(DeviceDiscovery.system())
-                                .withFaults(FaultPlan.NONE.diskFullFromStep(16)))
+        RunResult r = TrainingRun.open(RunRequest.of(config(dir, ", \"checkpoint\": {\"keepBestPerStage\": false}"))
+                        .on(DeviceDiscovery.system())
+                        .withFaults(FaultPlan.NONE.diskFullFromStep(16)))
                 .runHere();
 
         // trained to the end, but said to be incomplete: the checkpoints after step 8 are missing
@@ -62,7 +62,7 @@ class FailureInjectionTest {
 
     @Test
     void aFullDiskCanStopTheRunInstead(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
+        RunResult r = TrainingRun.open(RunRequest.of(config(
                                 dir, ", \"checkpoint\": {\"onWriteError\": \"stop\", \"keepBestPerStage\": false}"))
                         .on(DeviceDiscovery.system())
                         .withFaults(FaultPlan.NONE.diskFullFromStep(16)))
@@ -76,7 +76,7 @@ class FailureInjectionTest {
 
     @Test
     void aNanLossStopsBeforeTheUpdateWithTheLastCheckpointIntact(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(dir, ""))
+        RunResult r = TrainingRun.open(RunRequest.of(config(dir, ""))
                         .on(DeviceDiscovery.system())
                         .withFaults(FaultPlan.NONE.nanAtStep(13)))
                 .runHere();
@@ -97,7 +97,7 @@ class FailureInjectionTest {
 
     @Test
     void skipPolicySkipsTheBadBatchAndFinishes(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(dir, ", \"onNonFinite\": \"skip\""))
+        RunResult r = TrainingRun.open(RunRequest.of(config(dir, ", \"onNonFinite\": \"skip\""))
                         .on(DeviceDiscovery.system())
                         .withFaults(FaultPlan.NONE.nanAtStep(13)))
                 .runHere();

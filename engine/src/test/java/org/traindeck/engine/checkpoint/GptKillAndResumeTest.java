@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -60,9 +61,8 @@ class GptKillAndResumeTest {
             throws Exception {
         Path text = dir.resolve("text.txt");
         Files.copy(TestPaths.repoRoot().resolve("data/text/gpl-3.txt"), text);
-        Path reference = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(CONFIG.formatted("straight", text), dir)
-                                .orThrow()))
+        Path reference = TrainingRun.open(RunRequest.of(ConfigParser.parse(CONFIG.formatted("straight", text), dir)
+                        .orThrow()))
                 .runHere()
                 .runDir();
         Path config = dir.resolve("killed.json");

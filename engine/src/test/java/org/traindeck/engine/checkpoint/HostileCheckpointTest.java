@@ -22,6 +22,7 @@ import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -44,9 +45,8 @@ class HostileCheckpointTest {
     }
 
     private static RunResult run(Path dir, String name, String out, int hidden, int epochs) throws IOException {
-        return TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(CONFIG.formatted(name, out, hidden, epochs), dir)
-                                .orThrow()))
+        return TrainingRun.open(RunRequest.of(ConfigParser.parse(CONFIG.formatted(name, out, hidden, epochs), dir)
+                        .orThrow()))
                 .runHere();
     }
 

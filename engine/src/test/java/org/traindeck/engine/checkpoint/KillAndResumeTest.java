@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -220,9 +221,8 @@ class KillAndResumeTest {
 
     @Test
     void killsInEveryStageAndJustAfterEachStageEndGiveTheUninterruptedRun(@TempDir Path dir) throws Exception {
-        Path reference = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(THREE_STAGES.formatted("straight"), dir)
-                                .orThrow()))
+        Path reference = TrainingRun.open(RunRequest.of(ConfigParser.parse(THREE_STAGES.formatted("straight"), dir)
+                        .orThrow()))
                 .runHere()
                 .runDir();
         Path config = dir.resolve("killed.json");

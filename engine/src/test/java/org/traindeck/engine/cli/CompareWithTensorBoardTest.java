@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.library.tfevents.EventFixtures;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** {@code traindeck compare} of a real TrainDeck run with TensorBoard logs laid out as PyTorch's SummaryWriter writes them. */
@@ -24,7 +25,7 @@ class CompareWithTensorBoardTest {
     @BeforeAll
     static void aTrainDeckRunAndAPyTorchOne() throws Exception {
         RunResult r = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse("""
+                        RunRequest.of(ConfigParser.parse("""
                         {"name": "ours", "outputDir": "runs", "seed": 2, "model": {"type": "mlp", "hidden": [8]},
                          "data": {"train": {"type": "synthetic", "samples": 300, "features": 4, "numClasses": 3},
                                   "validationSplit": 0.2},

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
 
@@ -37,8 +38,7 @@ class ExportCommandTest {
 
     @BeforeAll
     static void train() throws Exception {
-        run = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse("""
+        run = TrainingRun.open(RunRequest.of(ConfigParser.parse("""
                 {"name": "mlp", "outputDir": "out", "seed": 4, "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4, "numClasses": 3}, "validationSplit": 0.25},
                  "stages": [{"name": "only", "epochs": 2, "batchSize": 25, "ema": {"decay": 0.5}}]}

@@ -22,6 +22,7 @@ import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.train.state.StartWork;
 
@@ -97,8 +98,8 @@ class OneCompileOneReadPerStartTest {
         assertThat(viaEngine.completion().get(5, TimeUnit.MINUTES).status()).isEqualTo(RunResult.Status.FINISHED);
 
         Counter counted = new Counter();
-        TrainingRun direct = TrainingRun.open(
-                TrainingRun.Request.of(config.withOutputDir("direct")).telling(counted));
+        TrainingRun direct =
+                TrainingRun.open(RunRequest.of(config.withOutputDir("direct")).telling(counted));
         assertThat(direct.runHere().status()).isEqualTo(RunResult.Status.FINISHED);
 
         assertThat(counted.compiles).as("model compilations").hasValue(1);

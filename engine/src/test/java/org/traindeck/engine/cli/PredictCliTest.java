@@ -26,6 +26,7 @@ import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.DataLoader;
 import org.traindeck.engine.data.numpy.NpyArray;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
 
@@ -48,7 +49,7 @@ class PredictCliTest {
     @BeforeAll
     static void train() throws Exception {
         Path digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz");
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(
+        RunResult result = TrainingRun.open(RunRequest.of(
                         ConfigParser.parse("""
                 {"name": "digits", "outputDir": "out", "seed": 7, "model": {"type": "mlp", "hidden": [16]},
                  "data": {"train": {"type": "csv", "path": "%s", "numClasses": 10, "normalize": "standardize", "limit": %d},

@@ -36,7 +36,7 @@ class ProfileCommandTest {
                         "node (type)",
                         "optimizer update",
                         "data (batch making)")
-                .containsPattern("(?m)^c1 \\(ConvolutionLayer\\) +\\d+\\.\\d{3} +\\d+\\.\\d% +\\d+\\.\\d{3}")
+                .containsPattern("(?m)^c1 \\(ConvKernel\\) +\\d+\\.\\d{3} +\\d+\\.\\d% +\\d+\\.\\d{3}")
                 .containsPattern("(?m)^sum \\(ElementWiseVertex\\) ")
                 .containsPattern("(?m)^fc \\(DenseKernel\\) ")
                 .containsPattern("(?m)^pool \\(GlobalPoolLayer\\) ")

@@ -16,6 +16,7 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -153,8 +154,7 @@ class MaskFolderSourceTest {
     @Test
     void aSmallSegmentationGraphTrainsOnTheFolders() throws IOException {
         writePairs(16);
-        RunResult result =
-                TrainingRun.open(TrainingRun.Request.of(config("", 15))).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(config("", 15))).runHere();
         assertThat(result.status()).as(result.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(result.lastMetrics()).containsKey("val/mean_iou");
         // three quarters of the pixels are background: predicting it everywhere scores 0.75

@@ -19,6 +19,7 @@ import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -80,7 +81,7 @@ class NumpySourceTest {
     @ValueSource(strings = {"x_f2_be_F.npy", "x_u1_le_C.npy", "x_i8_be_C.npy"})
     void aConfigPointedAtXAndYTrains(String x) throws IOException {
         RunConfig config = config("{\"type\": \"numpy\", \"inputs\": \"" + x + "\", \"targets\": \"y.npy\"}");
-        var result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        var result = TrainingRun.open(RunRequest.of(config)).runHere();
         assertThat(result.status().name()).isEqualTo("FINISHED");
         assertThat(result.lastMetrics().get("val/accuracy")).isGreaterThanOrEqualTo(0.8);
     }
@@ -91,8 +92,7 @@ class NumpySourceTest {
             "{\"type\": \"numpy\", \"inputs\": \"x_b1_F.npy\", \"targets\": \"y_b1.npy\"}",
             "{\"type\": \"numpy\", \"inputs\": \"xy.npz:x\", \"targets\": \"xy.npz:y\"}"
         }) {
-            var result =
-                    TrainingRun.open(TrainingRun.Request.of(config(source))).runHere();
+            var result = TrainingRun.open(RunRequest.of(config(source))).runHere();
             assertThat(result.status().name()).as(source).isEqualTo("FINISHED");
             assertThat(result.lastMetrics().get("val/accuracy")).as(source).isGreaterThanOrEqualTo(0.8);
         }

@@ -14,6 +14,7 @@ import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -89,7 +90,7 @@ class VolumeTasksTest {
                 {"type": "maxPool3d", "size": 2},
                 {"type": "flatten"}""", "{\"type\": \"numpy\", \"inputs\": \"x_last.npy\", \"targets\": \"y.npy\"}", 12);
 
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(config)).runHere();
 
         assertThat(result.status()).as(result.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(result.lastMetrics().get("val/accuracy")).isGreaterThan(0.8);
@@ -107,7 +108,7 @@ class VolumeTasksTest {
                         + " \"targets\": \"masks.npy\", \"numClasses\": 2}",
                 12);
 
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(config)).runHere();
 
         assertThat(result.status()).as(result.message()).isEqualTo(RunResult.Status.FINISHED);
         // about 7 % of the voxels are the block: predicting background everywhere scores 0.93

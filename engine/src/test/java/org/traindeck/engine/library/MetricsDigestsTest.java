@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.api.runs.RunSummary;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** A run's metrics are read again only when its metrics.jsonl changed; what a listing says stays the same. */
@@ -20,7 +21,7 @@ class MetricsDigestsTest {
     @Test
     void anUnchangedRunIsReadOnceAndAGrownOneAgain(@TempDir Path dir) throws Exception {
         RunResult run = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse("""
+                        RunRequest.of(ConfigParser.parse("""
                 {"name": "digest", "outputDir": "runs", "seed": 3, "model": {"type": "mlp", "hidden": [8]},
                  "data": {"train": {"type": "synthetic", "samples": 200, "features": 4, "numClasses": 3}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 20}]}

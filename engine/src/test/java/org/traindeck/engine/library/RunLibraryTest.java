@@ -23,6 +23,7 @@ import org.traindeck.engine.events.MetricNames;
 import org.traindeck.engine.sinks.JsonlSink;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunStatusSink;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** An output folder read as a library of runs: listed with their state and metric, and compared. */
@@ -79,14 +80,14 @@ class RunLibraryTest {
 
     @Test
     void runsAreListedWithTheirStateAndComparedByTheirMetricsAndConfigs(@TempDir Path dir) throws Exception {
-        RunResult slow = TrainingRun.open(TrainingRun.Request.of(config(dir, "slow", 0.001, 3)))
-                .runHere();
-        RunResult fast = TrainingRun.open(TrainingRun.Request.of(config(dir, "fast", 0.01, 3)))
-                .runHere();
+        RunResult slow =
+                TrainingRun.open(RunRequest.of(config(dir, "slow", 0.001, 3))).runHere();
+        RunResult fast =
+                TrainingRun.open(RunRequest.of(config(dir, "fast", 0.01, 3))).runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", 0.01, 3), 5);
         // a run that was killed: its status says running, but nothing holds its folder
-        RunResult killed = TrainingRun.open(TrainingRun.Request.of(config(dir, "killed", 0.01, 1)))
-                .runHere();
+        RunResult killed =
+                TrainingRun.open(RunRequest.of(config(dir, "killed", 0.01, 1))).runHere();
         Path status = killed.runDir().resolve(RunStatusSink.FILE);
         Files.writeString(status, Files.readString(status).replace("\"finished\"", "\"running\""));
 

@@ -9,6 +9,7 @@ import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.graph.MergeVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.conf.layers.Upsampling2D;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -23,11 +24,12 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.kernels.conv.ConcatKernel;
+import org.traindeck.engine.model.kernels.conv.ConvKernel;
 import org.traindeck.engine.model.kernels.conv.MaxPoolKernel;
 import org.traindeck.engine.model.kernels.conv.UpsampleKernel;
 
 /**
- * The max pooling, upsampling and concat kernels in a U-Net on the CPU (unless a node says {@code "kernel": "dl4j"}),
+ * The convolution, max pooling, upsampling and concat kernels in a U-Net on the CPU (unless a node opts out),
  * DL4J's layers on the CUDA backend: the same parameters from the same seed, the same loss and gradient, the same
  * parameters after Adam steps (with oneDNN's convolutions, as a run trains), and the choice is no part of the model.
  */
@@ -84,20 +86,30 @@ class ConvKernelPathsTest {
         assertThat(layerOf(own, "down")).isExactlyInstanceOf(MaxPoolKernel.class);
         assertThat(layerOf(own, "up")).isExactlyInstanceOf(UpsampleKernel.class);
         assertThat(layerOf(own, "skip")).isExactlyInstanceOf(ConcatKernel.class);
+        assertThat(layerOf(own, "enc")).isExactlyInstanceOf(ConvKernel.class);
+        assertThat(layerOf(own, "dec")).isExactlyInstanceOf(ConvKernel.class);
+        assertThat(((ConvKernel) layerOf(own, "enc")).inputGradient())
+                .as("the network's input needs no gradient")
+                .isFalse();
+        assertThat(((ConvKernel) layerOf(own, "dec")).inputGradient()).isTrue();
+        assertThat(layerOf(own, "bottom")).as("tanh stays DL4J's").isExactlyInstanceOf(ConvolutionLayer.class);
         ComputationGraph cuda = ModelCompiler.build(model, IMAGES, 1, KernelUse.REFERENCE);
         assertThat(layerOf(cuda, "down")).isExactlyInstanceOf(SubsamplingLayer.class);
         assertThat(layerOf(cuda, "up")).isExactlyInstanceOf(Upsampling2D.class);
         assertThat(layerOf(cuda, "skip")).isExactlyInstanceOf(MergeVertex.class);
+        assertThat(layerOf(cuda, "enc")).isExactlyInstanceOf(ConvolutionLayer.class);
         assertThat(own.params().equalsWithEps(cuda.params(), 0)).isTrue();
         ModelConfig optedOut = GraphFixture.model(
                 UNET.replace("\"maxPool2d\"", "\"maxPool2d\", \"kernel\": \"dl4j\"")
                         .replace("\"upsample2d\"", "\"upsample2d\", \"kernel\": \"dl4j\"")
-                        .replace("\"type\": \"concat\"", "\"type\": \"concat\", \"kernel\": \"dl4j\""),
+                        .replace("\"type\": \"concat\"", "\"type\": \"concat\", \"kernel\": \"dl4j\"")
+                        .replace("\"type\": \"conv2d\"", "\"type\": \"conv2d\", \"implementation\": \"dl4j\""),
                 dir);
         ComputationGraph dl4j = ModelCompiler.build(optedOut, IMAGES, 1, KernelUse.OWN);
         assertThat(layerOf(dl4j, "down")).isExactlyInstanceOf(SubsamplingLayer.class);
         assertThat(layerOf(dl4j, "up")).isExactlyInstanceOf(Upsampling2D.class);
         assertThat(layerOf(dl4j, "skip")).isExactlyInstanceOf(MergeVertex.class);
+        assertThat(layerOf(dl4j, "enc")).isExactlyInstanceOf(ConvolutionLayer.class);
         assertThat(KernelChoices.withoutChoices(optedOut)).isEqualTo(KernelChoices.withoutChoices(model));
     }
 
@@ -132,6 +144,8 @@ class ConvKernelPathsTest {
         assertThat(back.getVertices().get("skip")).isExactlyInstanceOf(ConcatKernel.class);
         assertThat(((LayerVertex) back.getVertices().get("down")).getLayerConf().getLayer())
                 .isExactlyInstanceOf(MaxPoolKernel.class);
+        assertThat(((LayerVertex) back.getVertices().get("enc")).getLayerConf().getLayer())
+                .isExactlyInstanceOf(ConvKernel.class);
         assertThat(back.getVertices()).isEqualTo(conf.getVertices());
     }
 }

@@ -15,6 +15,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.config.read.ConfigWriter;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** A layer graph in the config: read strictly, located problems, and a graph that DL4J builds and that round-trips. */
@@ -283,7 +284,7 @@ class GraphConfigTest {
             "{\"type\": \"vit\", \"patch\": 7, \"width\": 16, \"depth\": 1, \"heads\": 2, \"classToken\": false}",
             "{\"type\": \"graph\", \"layers\": [{\"type\": \"patches\", \"size\": 7, \"units\": 8}, {\"type\": \"globalPool\"}]}"
         }) {
-            RunResult r = TrainingRun.open(TrainingRun.Request.of(
+            RunResult r = TrainingRun.open(RunRequest.of(
                             ConfigParser.parse("""
                     {"name": "v", "outputDir": "out", "model": %s,
                      "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [28, 28, 1], "numClasses": 10}},

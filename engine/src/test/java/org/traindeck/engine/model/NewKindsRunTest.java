@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** The new layer types and a zoo model through a whole run: TrainDeck's own batches, training step, optimizer and validation. */
@@ -28,7 +29,7 @@ class NewKindsRunTest {
                  "stages": [{"epochs": 4, "batchSize": 30, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """;
         RunResult run = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+                        RunRequest.of(ConfigParser.parse(config, dir).orThrow()))
                 .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -47,7 +48,7 @@ class NewKindsRunTest {
                  "stages": [{"epochs": 2, "batchSize": 30}]}
                 """;
         RunResult run = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+                        RunRequest.of(ConfigParser.parse(config, dir).orThrow()))
                 .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);

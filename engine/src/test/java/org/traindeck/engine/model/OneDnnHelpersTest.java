@@ -23,7 +23,9 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
+import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -68,8 +70,11 @@ class OneDnnHelpersTest {
         assertThat(Nd4jRuntime.oneDnnUnavailableReason())
                 .as("the test JVM runs on the -onednn natives")
                 .isNull();
-        ComputationGraph stock = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
-        ComputationGraph helped = ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3);
+        // DL4J's convolution layers (the convolution kernel calls libnd4j's ops itself and never the helper)
+        ComputationGraph stock =
+                ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3, KernelUse.REFERENCE);
+        ComputationGraph helped =
+                ModelCompiler.build(model(type), ModelCompiler.inputOf(model(type), IMAGES), 3, KernelUse.REFERENCE);
         int installed = OneDnnHelpers.install(helped);
         assertThat(installed).isEqualTo(type.equals("lenet") ? 4 : 5);
         assertThat(OneDnnHelpers.layersWithHelpers(stock)).isEmpty();
@@ -127,13 +132,11 @@ class OneDnnHelpersTest {
                           "validationSplit": 0.5},
                  "stages": [{"epochs": 1, "batchSize": 32}], "performance": {"onednn": %s}}
                 """;
-        RunResult on = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config.formatted("on", digits, true), dir)
-                                .orThrow()))
+        RunResult on = TrainingRun.open(RunRequest.of(ConfigParser.parse(config.formatted("on", digits, true), dir)
+                        .orThrow()))
                 .runHere();
-        RunResult off = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config.formatted("off", digits, false), dir)
-                                .orThrow()))
+        RunResult off = TrainingRun.open(RunRequest.of(ConfigParser.parse(config.formatted("off", digits, false), dir)
+                        .orThrow()))
                 .runHere();
 
         assertThat(on.status()).isEqualTo(RunResult.Status.FINISHED);

@@ -67,6 +67,32 @@ class VolumePatchNodesTest {
         assertThat(layerOf(reference, "volume")).isExactlyInstanceOf(Unpatch3D.class);
     }
 
+    /** recompute: the kernels that cut their rows again, marked in the summary; not on DiT's final layer. */
+    @Test
+    void recomputeOnTheKernelsAndNotOnAConditionedUnpatch() {
+        String on = ", \"recompute\": true";
+        ModelCheck.Checked c = built(CUBE.formatted(on, on), dir);
+        assertThat(row(c.summary(), "tokens").type()).isEqualTo("patches3d (recompute)");
+        assertThat(row(c.summary(), "volume").type()).isEqualTo("unpatch3d (recompute)");
+        ComputationGraphConfiguration conf =
+                ModelCompiler.configuration(GraphFixture.model(CUBE.formatted(on, on), dir), GraphFixture.IMAGES, 1);
+        assertThat(((PatchEmbedding3DKernel) layerOf(conf, "tokens")).isRecompute())
+                .isTrue();
+        assertThat(((Unpatch3DKernel) layerOf(conf, "volume")).isRecompute()).isTrue();
+        assertThat(row(built(CUBE.formatted("", ""), dir).summary(), "tokens").type())
+                .isEqualTo("patches3d");
+        ConfigProblem conditioned = firstError("""
+                {"type": "reshape", "shape": [1, 4, 4, 4]},
+                {"name": "tokens", "type": "patches3d", "size": 2, "units": 6},
+                {"name": "pooled", "type": "globalPool"},
+                {"name": "cond", "type": "dense", "units": 5},
+                {"name": "volume", "type": "unpatch3d", "inputs": "tokens", "size": 2, "channels": 3,
+                 "condition": "cond", "recompute": true},
+                {"type": "globalPool"}""", dir);
+        assertThat(conditioned.path()).isEqualTo("model.layers[4].recompute");
+        assertThat(conditioned.message()).contains("'volume'").contains("without a condition");
+    }
+
     private static Object layerOf(ComputationGraphConfiguration conf, String node) {
         return ((LayerVertex) conf.getVertices().get(node)).getLayerConf().getLayer();
     }

@@ -30,6 +30,8 @@ import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.Nd4jRuntime;
+import org.traindeck.engine.train.ResumeOptions;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** Data-parallel training on CPU workers: the same code path as GPUs, run here for real. */
@@ -60,9 +62,8 @@ class ParallelTrainingTest {
     }
 
     private static RunResult run(RunConfig config, FaultPlan faults) throws IOException {
-        return TrainingRun.open(TrainingRun.Request.of(config)
-                        .on(DeviceDiscovery.system())
-                        .withFaults(faults))
+        return TrainingRun.open(
+                        RunRequest.of(config).on(DeviceDiscovery.system()).withFaults(faults))
                 .runHere();
     }
 
@@ -84,8 +85,8 @@ class ParallelTrainingTest {
         RunConfig sample = ConfigParser.load(TestPaths.sampleConfigs().resolve("digits-mlp.json"))
                 .orThrow()
                 .withOutputDir(dir.toString());
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(sample)).runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(sample.withDevices(DeviceSelection.cpuWorkers(2))))
+        RunResult one = TrainingRun.open(RunRequest.of(sample)).runHere();
+        RunResult two = TrainingRun.open(RunRequest.of(sample.withDevices(DeviceSelection.cpuWorkers(2))))
                 .runHere();
 
         assertThat(two.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -205,7 +206,7 @@ class ParallelTrainingTest {
                 , "nccl": {"NCCL_TIMEOUT": 1800, "NCCL_P2P_DISABLE": "1", "NCCL_IB_DISABLE": 1, "NCCL_SOCKET_IFNAME": "eth0,lo",
                            "NCCL_DEBUG": "WARN", "custom": {"TRAINDECK_TEST_VARIABLE": "hello world"}}
                 """);
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config));
 
         for (String name : List.of(
                 "NCCL_TIMEOUT",
@@ -263,7 +264,7 @@ class ParallelTrainingTest {
 
     @Test
     void aStalledStepTripsTheWatchdog(@TempDir Path dir) throws Exception {
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"))
+        TrainingRun run = TrainingRun.open(RunRequest.of(synthetic(dir, "cpu", ", \"stepTimeoutSeconds\": 2"))
                 .on(DeviceDiscovery.system())
                 .withFaults(FaultPlan.NONE.stallingAtStep(7)));
         run.start();
@@ -322,9 +323,7 @@ class ParallelTrainingTest {
 
         // synchronous steps cut the epoch into the same samples on any number of devices: the epoch goes on on one
         RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(),
-                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
-                        DeviceDiscovery.system())
+                        stopped.runDir(), new ResumeOptions(null, null, DeviceSelection.CPU), DeviceDiscovery.system())
                 .runHere();
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         // 20 steps of 2 batches an epoch: epoch 2 had 2 (s - 20) of its 40 batches done; single steps finish it, and
@@ -341,9 +340,7 @@ class ParallelTrainingTest {
         RunResult stopped = TestRuns.stopAfterStep(synthetic(dir, "cpu:2", AVERAGING), 27);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThatThrownBy(() -> TrainingRun.resume(
-                        stopped.runDir(),
-                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.CPU),
-                        DeviceDiscovery.system()))
+                        stopped.runDir(), new ResumeOptions(null, null, DeviceSelection.CPU), DeviceDiscovery.system()))
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("in the middle of an epoch trained on 2 device(s) with parameter averaging");
     }

@@ -51,7 +51,7 @@ class StepProfileRunTest {
         assertThat(p.ops()).extracting(StepProfile.OpTime::name).contains("conv2d");
         assertThat(p.opSteps()).isEqualTo(3);
         assertThat(p.toText())
-                .contains("c1 (ConvolutionLayer)", "ND4J's native ops", "optimizer update", "data (batch making)");
+                .contains("c1 (ConvKernel)", "ND4J's native ops", "optimizer update", "data (batch making)");
         try (Stream<Path> left = Files.list(dir)) {
             assertThat(left).as("nothing but the config").containsExactly(file);
         }

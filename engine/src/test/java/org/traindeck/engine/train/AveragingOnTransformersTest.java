@@ -21,7 +21,7 @@ class AveragingOnTransformersTest {
     void averagingTrainsAGptAndReportsTheLossPerToken(@TempDir Path dir) throws Exception {
         String text =
                 TestPaths.repoRoot().resolve("data/text/gpl-3.txt").toString().replace("\\", "/");
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(
+        RunResult r = TrainingRun.open(RunRequest.of(
                         ConfigParser.parse("""
                 {"name": "avg", "devices": "cpu:2", "parallel": {"mode": "averaging", "fallback": false},
                  "model": {"type": "gpt", "width": 16, "depth": 1, "heads": 2},

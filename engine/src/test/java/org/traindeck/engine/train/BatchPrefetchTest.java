@@ -61,9 +61,9 @@ class BatchPrefetchTest {
     @ParameterizedTest
     @ValueSource(strings = {"cpu:1", "cpu:2"})
     void preparedAheadOrNotTheRunIsTheSame(String devices, @TempDir Path dir) throws Exception {
-        RunResult inline = TrainingRun.open(TrainingRun.Request.of(config(dir, "inline", devices, 0)))
+        RunResult inline = TrainingRun.open(RunRequest.of(config(dir, "inline", devices, 0)))
                 .runHere();
-        RunResult ahead = TrainingRun.open(TrainingRun.Request.of(config(dir, "ahead", devices, 3)))
+        RunResult ahead = TrainingRun.open(RunRequest.of(config(dir, "ahead", devices, 3)))
                 .runHere();
 
         assertThat(ahead.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -75,14 +75,13 @@ class BatchPrefetchTest {
 
     @Test
     void aStopAndResumeWithBatchesPreparedAheadIsExact(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu:1", 2)))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, "straight", "cpu:1", 2)))
                 .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", "cpu:1", 2), 7);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         awaitNoLoaderThread();
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -92,7 +91,7 @@ class BatchPrefetchTest {
 
     @Test
     void aFallbackEndsTheFailedTiersLoaderBeforeTheNextStarts(@TempDir Path dir) throws Exception {
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config(dir, "fallback", "cpu:2", 2))
+        TrainingRun run = TrainingRun.open(RunRequest.of(config(dir, "fallback", "cpu:2", 2))
                 .on(DeviceDiscovery.system())
                 .withFaults(FaultPlan.NONE.failingWorkerAtStep(4)));
         AtomicInteger most = new AtomicInteger();

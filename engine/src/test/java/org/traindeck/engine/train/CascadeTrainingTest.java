@@ -78,8 +78,8 @@ class CascadeTrainingTest {
     void layerHealthFollowsEachStagesNetwork(@TempDir Path dir) throws Exception {
         String text = CONFIG.formatted("layers")
                 .replace("\"stages\": [", "\"logging\": {\"layers\": {\"everySteps\": 1}}, \"stages\": [");
-        RunResult run = TrainingRun.open(TrainingRun.Request.of(config(dir, "layers", text)))
-                .runHere();
+        RunResult run =
+                TrainingRun.open(RunRequest.of(config(dir, "layers", text))).runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<String, Map<Long, Double>> layers = LayerHealthTest.layerMetrics(run.runDir());
@@ -97,8 +97,7 @@ class CascadeTrainingTest {
 
     @Test
     void eachStageTrainsItsOwnNetworkAndPredictRunsTheCascade(@TempDir Path dir) throws Exception {
-        RunResult run =
-                TrainingRun.open(TrainingRun.Request.of(config(dir, "cascade"))).runHere();
+        RunResult run = TrainingRun.open(RunRequest.of(config(dir, "cascade"))).runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(ResumeTest.lossesByStep(run.runDir())).hasSize(12);
@@ -150,8 +149,8 @@ class CascadeTrainingTest {
 
     @Test
     void aStopInsideTheSecondStageResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight")))
-                .runHere();
+        RunResult straight =
+                TrainingRun.open(RunRequest.of(config(dir, "straight"))).runHere();
         assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
 
         // step 8: the middle of stage 2's first epoch; step 6: stage 1's last, so the stop comes at stage 2's start
@@ -159,8 +158,7 @@ class CascadeTrainingTest {
             RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped" + stopAfter), stopAfter);
             assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
-            RunResult resumed = TrainingRun.resume(
-                            stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+            RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                     .runHere();
 
             assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -175,8 +173,8 @@ class CascadeTrainingTest {
     void resumingFromAnyCheckpointOfEitherNetworkContinuesTheUninterruptedRun(@TempDir Path dir) throws Exception {
         String text = CONFIG.formatted("straight")
                 .replace("\"stages\": [", "\"checkpoint\": {\"keepLast\": 100}, \"stages\": [");
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", text)))
-                .runHere();
+        RunResult straight =
+                TrainingRun.open(RunRequest.of(config(dir, "straight", text))).runHere();
         assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
         List<Checkpoint.Listed> written = new CheckpointStore(straight.runDir()).list();
         assertThat(written).extracting(l -> l.checkpoint().stageName()).contains("base", "up");
@@ -201,7 +199,7 @@ class CascadeTrainingTest {
             }
             Path file = copy.resolve(CheckpointStore.FOLDER)
                     .resolve(listed.file().getFileName().toString());
-            RunResult resumed = TrainingRun.resume(file, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+            RunResult resumed = TrainingRun.resume(file, ResumeOptions.NONE, DeviceDiscovery.system())
                     .runHere();
 
             String at = c.reason() + " checkpoint at step " + c.globalStep() + " of stage " + c.stageName();
@@ -216,13 +214,12 @@ class CascadeTrainingTest {
 
     @Test
     void twoCpuWorkersTrainTheCascadeAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one =
-                TrainingRun.open(TrainingRun.Request.of(config(dir, "one"))).runHere();
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one"))).runHere();
         String two = CONFIG.formatted("two")
                 .replace("\"devices\": \"cpu\"", "\"devices\": \"cpu:2\"")
                 .replace("\"batchSize\": 16", "\"batchSize\": 8");
-        RunResult split = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", two)))
-                .runHere();
+        RunResult split =
+                TrainingRun.open(RunRequest.of(config(dir, "two", two))).runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(split.status()).as(split.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -243,7 +240,7 @@ class CascadeTrainingTest {
         Files.writeString(edited, CONFIG.formatted("edited").replace("\"filters\": 6", "\"filters\": 8"));
 
         assertThatThrownBy(() -> TrainingRun.resume(
-                                stopped.runDir(), new TrainingRun.ResumeOptions(edited, null), DeviceDiscovery.system())
+                                stopped.runDir(), new ResumeOptions(edited, null), DeviceDiscovery.system())
                         .runHere())
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageContaining("stages[1].model")
@@ -269,7 +266,7 @@ class CascadeTrainingTest {
                         "{\"name\": \"c\", \"type\": \"dense\", \"inputs\": \"code\", \"units\": 4},"
                                 + " {\"name\": \"tc\", \"type\": \"concat\", \"inputs\": [\"t\", \"c\"]},"
                                 + " {\"name\": \"upmap\", \"type\": \"dense\", \"units\": 256}");
-        RunResult run = TrainingRun.open(TrainingRun.Request.of(config(dir, "conditional", text)))
+        RunResult run = TrainingRun.open(RunRequest.of(config(dir, "conditional", text)))
                 .runHere();
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         Path codes = dir.resolve("codes.npz");

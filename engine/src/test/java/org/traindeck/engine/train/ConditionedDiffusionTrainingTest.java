@@ -60,9 +60,9 @@ class ConditionedDiffusionTrainingTest {
 
     @Test
     void twoCpuWorkersTrainAsOneDeviceAndTheLossFalls(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 4, 32)))
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", "cpu", 4, 32)))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 4, 16)))
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", "cpu:2", 4, 16)))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -89,13 +89,12 @@ class ConditionedDiffusionTrainingTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu", 2, 32, 0.1)))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, "straight", "cpu", 2, 32, 0.1)))
                 .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", "cpu", 2, 32, 0.1), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);

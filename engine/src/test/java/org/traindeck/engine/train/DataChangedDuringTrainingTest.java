@@ -58,7 +58,7 @@ class DataChangedDuringTrainingTest {
                  "data": {"train": {"type": "numpy", "task": "reconstruction", "inputs": "x.npy"}},
                  "stages": [{"epochs": 1000, "batchSize": 16}]}
                 """, dir).orThrow();
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config));
         AtomicBoolean cut = new AtomicBoolean();
         run.subscribe(
                 e -> {

@@ -51,8 +51,7 @@ class DiffusionPredictTest {
                  "stages": [{"name": "main", "epochs": 150, "batchSize": 32,
                              "optimizer": {"type": "adam", "learningRate": 0.003}}]}
                 """;
-        run = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+        run = TrainingRun.open(RunRequest.of(ConfigParser.parse(config, dir).orThrow()))
                 .runHere();
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<String, NamedInputFixtures.Array> test = NamedInputFixtures.pictureAndCode(32, 9);

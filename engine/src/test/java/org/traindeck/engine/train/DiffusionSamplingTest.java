@@ -147,8 +147,7 @@ class DiffusionSamplingTest {
         RunResult stopped = TestRuns.stopAfterStep(imagesConfig(dir, "stopped", sampling(1), "cpu", 32, ""), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -181,7 +180,7 @@ class DiffusionSamplingTest {
         NamedInputFixtures.npz(dir.resolve("vol.npz"), volumesAndViews(48, 4));
         NamedInputFixtures.npz(dir.resolve("held.npz"), volumesAndViews(16, 9));
         RunResult run = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(VOLUMES, dir).orThrow()))
+                        RunRequest.of(ConfigParser.parse(VOLUMES, dir).orThrow()))
                 .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -221,8 +220,7 @@ class DiffusionSamplingTest {
     private static RunResult images(
             Path dir, String name, String sampling, String devices, int batch, String stage, List<SamplesEvent> shown)
             throws Exception {
-        TrainingRun run =
-                TrainingRun.open(TrainingRun.Request.of(imagesConfig(dir, name, sampling, devices, batch, stage)));
+        TrainingRun run = TrainingRun.open(RunRequest.of(imagesConfig(dir, name, sampling, devices, batch, stage)));
         run.subscribe(
                 (EngineEvent e) -> {
                     if (e instanceof SamplesEvent s) {

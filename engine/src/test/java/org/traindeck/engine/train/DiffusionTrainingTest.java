@@ -52,9 +52,9 @@ class DiffusionTrainingTest {
 
     @Test
     void twoCpuWorkersTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 3, 32)))
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", "cpu", 3, 32)))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 3, 16)))
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", "cpu:2", 3, 16)))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -69,13 +69,12 @@ class DiffusionTrainingTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu", 3, 32)))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, "straight", "cpu", 3, 32)))
                 .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", "cpu", 3, 32), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -85,7 +84,7 @@ class DiffusionTrainingTest {
 
     @Test
     void theDenoisingLossFalls(@TempDir Path dir) throws Exception {
-        RunResult run = TrainingRun.open(TrainingRun.Request.of(config(dir, "falls", "cpu", 12, 32)))
+        RunResult run = TrainingRun.open(RunRequest.of(config(dir, "falls", "cpu", 12, 32)))
                 .runHere();
 
         assertThat(run.status()).as(run.message()).isEqualTo(RunResult.Status.FINISHED);

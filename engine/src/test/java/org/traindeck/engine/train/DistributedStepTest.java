@@ -61,9 +61,8 @@ class DistributedStepTest {
 
     @Test
     void executorsTrainAsOneDeviceAtTheGlobalBatch() throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config("one", 96, "{}")))
-                .runHere();
-        RunResult three = TrainingRun.open(TrainingRun.Request.of(
+        RunResult one = TrainingRun.open(RunRequest.of(config("one", 96, "{}"))).runHere();
+        RunResult three = TrainingRun.open(RunRequest.of(
                         config("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}")))
                 .runHere();
 
@@ -81,9 +80,8 @@ class DistributedStepTest {
 
     @Test
     void aLostExecutorStopsTheRunWithItsCheckpointWhichResumesExactlyOnOneMachine() throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config("one", 96, "{}")))
-                .runHere();
-        RunResult failed = TrainingRun.open(TrainingRun.Request.of(
+        RunResult one = TrainingRun.open(RunRequest.of(config("one", 96, "{}"))).runHere();
+        RunResult failed = TrainingRun.open(RunRequest.of(
                         config("lost", 32, "{\"cluster\": \"inprocess://fail-at-20:1\", \"executors\": 3}")))
                 .runHere();
 
@@ -94,7 +92,7 @@ class DistributedStepTest {
                 .contains("is intact");
         RunResult resumed = TrainingRun.resume(
                         failed.runDir(),
-                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)),
+                        new ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)),
                         DeviceDiscovery.system())
                 .runHere();
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -135,9 +133,9 @@ class DistributedStepTest {
     /** The second stage has another batch, optimizer and data (another split): the same executors train it. */
     @Test
     void aTwoStageRunKeepsItsSessionAndTrainsAsOneDeviceAtTheGlobalBatch() throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoStages("one", 96, "{}")))
-                .runHere();
-        RunResult three = TrainingRun.open(TrainingRun.Request.of(
+        RunResult one =
+                TrainingRun.open(RunRequest.of(twoStages("one", 96, "{}"))).runHere();
+        RunResult three = TrainingRun.open(RunRequest.of(
                         twoStages("three", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 3}")))
                 .runHere();
 
@@ -191,8 +189,7 @@ class DistributedStepTest {
 
     @Test
     void aClusterNoBackendServesIsSaidSo() throws Exception {
-        RunResult r = TrainingRun.open(
-                        TrainingRun.Request.of(config("nobody", 32, "{\"cluster\": \"spark://127.0.0.1:7077\"}")))
+        RunResult r = TrainingRun.open(RunRequest.of(config("nobody", 32, "{\"cluster\": \"spark://127.0.0.1:7077\"}")))
                 .runHere();
         assertThat(r.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(r.message()).contains("no cluster backend for spark://127.0.0.1:7077 on the class path");

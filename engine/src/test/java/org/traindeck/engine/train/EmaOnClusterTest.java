@@ -36,9 +36,9 @@ class EmaOnClusterTest {
 
     @Test
     void executorsAverageAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", 64, "{}")))
-                .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(
+        RunResult one =
+                TrainingRun.open(RunRequest.of(config(dir, "one", 64, "{}"))).runHere();
+        RunResult two = TrainingRun.open(RunRequest.of(
                         config(dir, "two", 32, "{\"cluster\": \"inprocess://localhost:1\", \"executors\": 2}")))
                 .runHere();
 

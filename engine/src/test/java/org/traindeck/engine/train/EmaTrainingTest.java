@@ -70,7 +70,7 @@ class EmaTrainingTest {
     @ValueSource(strings = {"float32", "float16"})
     void decayZeroReproducesTheRawWeightsExactly(String precision, @TempDir Path dir) throws Exception {
         RunResult r = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "zero", "cpu", 64, "{\"decay\": 0}", "val/loss", precision)))
+                        RunRequest.of(config(dir, "zero", "cpu", 64, "{\"decay\": 0}", "val/loss", precision)))
                 .runHere();
 
         assertThat(r.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -82,11 +82,9 @@ class EmaTrainingTest {
 
     @Test
     void keepingAnAverageLeavesTheTrainingItselfUntouched(@TempDir Path dir) throws Exception {
-        RunResult with = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "with", "cpu", 64, "{\"decay\": 0.9}", "val/loss")))
+        RunResult with = TrainingRun.open(RunRequest.of(config(dir, "with", "cpu", 64, "{\"decay\": 0.9}", "val/loss")))
                 .runHere();
-        RunResult without = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "without", "cpu", 64, "null", "val/loss")))
+        RunResult without = TrainingRun.open(RunRequest.of(config(dir, "without", "cpu", 64, "null", "val/loss")))
                 .runHere();
 
         assertThat(CheckpointFiles.read(with.lastCheckpoint()).params())
@@ -103,15 +101,14 @@ class EmaTrainingTest {
         String ema = "{\"decay\": 0.9, \"startStep\": 3, \"everySteps\": 2}";
         int batch = devices.equals("cpu") ? 64 : 32;
         RunResult straight = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "straight", devices, batch, ema, "val_ema/loss")))
+                        RunRequest.of(config(dir, "straight", devices, batch, ema, "val_ema/loss")))
                 .runHere();
         // 1,437 training digits at a global batch of 64: 23 steps an epoch; 17 stops in the first epoch, past startStep
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", devices, batch, ema, "val_ema/loss"), 17);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         assertThat(CheckpointFiles.read(stopped.lastCheckpoint()).ema()).isNotNull();
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -141,9 +138,9 @@ class EmaTrainingTest {
     @Test
     void twoWorkersAverageAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
         String ema = "{\"decay\": 0.95, \"startStep\": 2, \"everySteps\": 1}";
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 64, ema, "val/loss")))
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", "cpu", 64, ema, "val/loss")))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 32, ema, "val/loss")))
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", "cpu:2", 32, ema, "val/loss")))
                 .runHere();
 
         assertThat(two.steps()).isEqualTo(one.steps()).isEqualTo(46);

@@ -58,7 +58,7 @@ class ExtraSinkTest {
         List<SinkKind> kinds = SinkKinds.with(
                 SinkKind.of("recording", c -> true, (f, c, restart) -> opened[0] = new RecordingSink(f, restart)));
 
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)
+        RunResult result = TrainingRun.open(RunRequest.of(config)
                         .on(DeviceDiscovery.system())
                         .withFaults(RunFaults.NONE)
                         .opening(kinds))
@@ -91,7 +91,7 @@ class ExtraSinkTest {
             throw new IOException("a sink that is off must not be opened");
         }));
 
-        assertThat(TrainingRun.open(TrainingRun.Request.of(config)
+        assertThat(TrainingRun.open(RunRequest.of(config)
                                 .on(DeviceDiscovery.system())
                                 .withFaults(RunFaults.NONE)
                                 .opening(kinds))

@@ -126,7 +126,7 @@ class FrozenNodeTrainingTest {
                     1);
             ComputationGraph start = TrainedModel.open(first.runDir(), false).network();
             RunResult tuned = TrainingRun.open(
-                            TrainingRun.Request.of(ConfigParser.parse(vit.formatted(kernel + "-tuned", kernel), dir)
+                            RunRequest.of(ConfigParser.parse(vit.formatted(kernel + "-tuned", kernel), dir)
                                     .orThrow()))
                     .runHere();
             assertThat(tuned.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -167,8 +167,7 @@ class FrozenNodeTrainingTest {
         RunResult first = TestRuns.stopAfterStep(config("first-step"), 1);
         TrainedModel start = TrainedModel.open(first.runDir(), false);
 
-        RunResult straight =
-                TrainingRun.open(TrainingRun.Request.of(config("straight"))).runHere();
+        RunResult straight = TrainingRun.open(RunRequest.of(config("straight"))).runHere();
         assertThat(straight.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel end = TrainedModel.open(straight.runDir(), false);
         for (String param :
@@ -183,8 +182,7 @@ class FrozenNodeTrainingTest {
                 .isNotEqualTo(start.network().getParam("dense0_W").dup().data().asFloat());
 
         RunResult stopped = TestRuns.stopAfterStep(config("stopped"), 13);
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(CheckpointFiles.read(resumed.lastCheckpoint()).params())

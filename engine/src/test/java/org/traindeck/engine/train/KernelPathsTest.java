@@ -74,9 +74,9 @@ class KernelPathsTest {
 
     @Test
     void theDigitsSampleTrainsToTheSameLossesWithTheKernelAndWithDenseLayer(@TempDir Path dir) throws Exception {
-        RunResult kernel = TrainingRun.open(TrainingRun.Request.of(digitsSample(dir, "kernel", 2, null)))
+        RunResult kernel = TrainingRun.open(RunRequest.of(digitsSample(dir, "kernel", 2, null)))
                 .runHere();
-        RunResult dl4j = TrainingRun.open(TrainingRun.Request.of(digitsSample(dir, "dl4j", 2, "dl4j")))
+        RunResult dl4j = TrainingRun.open(RunRequest.of(digitsSample(dir, "dl4j", 2, "dl4j")))
                 .runHere();
 
         assertThat(kernel.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -253,7 +253,7 @@ class KernelPathsTest {
     @Test
     void aCheckpointOfDenseLayersLoadsIntoTheKernelsAndTrainsOnAlike(@TempDir Path dir) throws Exception {
         RunConfig config = digitsSample(dir, "old", 1, "dl4j");
-        RunResult old = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult old = TrainingRun.open(RunRequest.of(config)).runHere();
         CheckpointFiles.Contents contents = CheckpointFiles.read(old.lastCheckpoint());
 
         ComputationGraph reference = resumed(config, contents, KernelUse.REFERENCE);

@@ -79,7 +79,7 @@ class LayerHealthTest {
     @Test
     void everyLayerWithParametersHasItsFiguresOnLoggedStepsAndItsHistogramsInThePastRun(@TempDir Path dir)
             throws Exception {
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
+        RunResult r = TrainingRun.open(RunRequest.of(config(
                         dir,
                         "figures",
                         GRAPH.formatted(""),
@@ -171,10 +171,10 @@ class LayerHealthTest {
                 .toString()
                 .replace("\\", "/");
         String layers = "{\"everySteps\": 2, \"histogramsEverySteps\": 4}";
-        RunResult v = TrainingRun.open(TrainingRun.Request.of(config(dir, "vit", vit, "cpu", 32, layers)))
+        RunResult v = TrainingRun.open(RunRequest.of(config(dir, "vit", vit, "cpu", 32, layers)))
                 .runHere();
         RunResult u = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse("""
+                        RunRequest.of(ConfigParser.parse("""
                 {"name": "unet", "outputDir": "out", "seed": 3, "model": %s,
                  "data": {"train": {"type": "numpy", "task": "segmentation", "inputs": "%s:x", "targets": "%s:y", "numClasses": 3,
                                     "scale": 0.00392156862745098, "limit": 48}},
@@ -227,11 +227,9 @@ class LayerHealthTest {
     @Test
     void theGradientNormIsTheAllReducedOneOnOneAndOnTwoWorkers(@TempDir Path dir) throws Exception {
         String mlp = "{\"type\": \"mlp\", \"hidden\": [32, 16], \"dropout\": 0}";
-        RunResult one = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "one", mlp, "cpu", 64, "{\"everySteps\": 3}")))
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", mlp, "cpu", 64, "{\"everySteps\": 3}")))
                 .runHere();
-        RunResult two = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "two", mlp, "cpu:2", 32, "{\"everySteps\": 3}")))
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", mlp, "cpu:2", 32, "{\"everySteps\": 3}")))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -254,7 +252,7 @@ class LayerHealthTest {
 
     @Test
     void aLayerWithAFarTooSmallLearningRateIsWarnedAboutAndNoOther(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
+        RunResult r = TrainingRun.open(RunRequest.of(config(
                         dir,
                         "slow-b",
                         GRAPH.formatted(", \"lrScale\": 0.0001"),
@@ -280,7 +278,7 @@ class LayerHealthTest {
     /** A run shorter than the intervals (the samples' case with the defaults 50 and 500) still shows its layers once. */
     @Test
     void aRunShorterThanTheIntervalsTakesFiguresAndHistogramsAtItsStagesLastStep(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
+        RunResult r = TrainingRun.open(RunRequest.of(config(
                         dir,
                         "short",
                         GRAPH.formatted(""),
@@ -300,7 +298,7 @@ class LayerHealthTest {
 
     @Test
     void offTakesNothing(@TempDir Path dir) throws Exception {
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config(
+        RunResult r = TrainingRun.open(RunRequest.of(config(
                         dir,
                         "off",
                         GRAPH.formatted(""),

@@ -56,9 +56,9 @@ class NamedInputsTrainingTest {
 
     @Test
     void twoCpuWorkersTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "one", "cpu", 32)))
+        RunResult one = TrainingRun.open(RunRequest.of(twoInputs(dir, "one", "cpu", 32)))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "two", "cpu:2", 16)))
+        RunResult two = TrainingRun.open(RunRequest.of(twoInputs(dir, "two", "cpu:2", 16)))
                 .runHere();
 
         assertThat(one.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -73,7 +73,7 @@ class NamedInputsTrainingTest {
 
     @Test
     void clusterExecutorsTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "alone", "cpu", 32)))
+        RunResult one = TrainingRun.open(RunRequest.of(twoInputs(dir, "alone", "cpu", 32)))
                 .runHere();
         RunConfig cluster = ConfigParser.parse(
                         TWO_INPUTS
@@ -84,7 +84,7 @@ class NamedInputsTrainingTest {
                                                 + " \"stages\""),
                         dir)
                 .orThrow();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(cluster)).runHere();
+        RunResult two = TrainingRun.open(RunRequest.of(cluster)).runHere();
 
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> a = ResumeTest.lossesByStep(one.runDir());
@@ -97,13 +97,12 @@ class NamedInputsTrainingTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "straight", "cpu", 32)))
+        RunResult straight = TrainingRun.open(RunRequest.of(twoInputs(dir, "straight", "cpu", 32)))
                 .runHere();
         RunResult stopped = TestRuns.stopAfterStep(twoInputs(dir, "stopped", "cpu", 32), 8);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -113,7 +112,7 @@ class NamedInputsTrainingTest {
 
     @Test
     void predictGivesTheProbabilitiesEvaluateScores(@TempDir Path dir) throws Exception {
-        RunResult run = TrainingRun.open(TrainingRun.Request.of(twoInputs(dir, "used", "cpu", 32)))
+        RunResult run = TrainingRun.open(RunRequest.of(twoInputs(dir, "used", "cpu", 32)))
                 .runHere();
         Map<String, NamedInputFixtures.Array> test = NamedInputFixtures.pictureAndCode(64, 99);
         Path inputs = NamedInputFixtures.npz(
@@ -163,9 +162,9 @@ class NamedInputsTrainingTest {
                 "targets", new NamedInputFixtures.Array("<i8", h.get("targets").shape(), targets));
         NamedInputFixtures.npz(dir.resolve("noisy.npz"), noisy);
 
-        RunResult clean = TrainingRun.open(TrainingRun.Request.of(histories(dir, "clean", "h.npz")))
+        RunResult clean = TrainingRun.open(RunRequest.of(histories(dir, "clean", "h.npz")))
                 .runHere();
-        RunResult padded = TrainingRun.open(TrainingRun.Request.of(histories(dir, "padded", "noisy.npz")))
+        RunResult padded = TrainingRun.open(RunRequest.of(histories(dir, "padded", "noisy.npz")))
                 .runHere();
 
         assertThat(clean.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -199,9 +198,9 @@ class NamedInputsTrainingTest {
         NamedInputFixtures.npz(dir.resolve("v.npz"), clean);
         NamedInputFixtures.npz(dir.resolve("vp.npz"), padded);
 
-        RunResult a = TrainingRun.open(TrainingRun.Request.of(histories(dir, "values", "v.npz", "regression")))
+        RunResult a = TrainingRun.open(RunRequest.of(histories(dir, "values", "v.npz", "regression")))
                 .runHere();
-        RunResult b = TrainingRun.open(TrainingRun.Request.of(histories(dir, "valuesPadded", "vp.npz", "regression")))
+        RunResult b = TrainingRun.open(RunRequest.of(histories(dir, "valuesPadded", "vp.npz", "regression")))
                 .runHere();
 
         assertThat(a.status()).as(a.message()).isEqualTo(RunResult.Status.FINISHED);

@@ -47,10 +47,10 @@ class RecomputedConvolutionResumeTest {
 
     @Test
     void trainsAsWithoutAndResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult plain = TrainingRun.open(TrainingRun.Request.of(config(dir, "plain", false)))
-                .runHere();
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", true)))
-                .runHere();
+        RunResult plain =
+                TrainingRun.open(RunRequest.of(config(dir, "plain", false))).runHere();
+        RunResult straight =
+                TrainingRun.open(RunRequest.of(config(dir, "straight", true))).runHere();
         assertThat(straight.status()).as(straight.message()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> losses = ResumeTest.lossesByStep(straight.runDir());
         assertThat(losses).hasSize(16);
@@ -64,8 +64,7 @@ class RecomputedConvolutionResumeTest {
 
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", true), 11);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -75,9 +74,9 @@ class RecomputedConvolutionResumeTest {
 
     @Test
     void twoCpuWorkersWithRecomputeTrainAsOneDeviceAtTheGlobalBatch(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", true, "cpu", 32)))
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", true, "cpu", 32)))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", true, "cpu:2", 16)))
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", true, "cpu:2", 16)))
                 .runHere();
         assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
         // each worker's replica is built and linked (a into b) as the master is, and slices its half batch again

@@ -68,7 +68,7 @@ class ResumeAtEveryCheckpointTest {
             })
     void resumingFromAnyCheckpointContinuesTheUninterruptedRun(String stageTwoOptimizer, @TempDir Path dir)
             throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", stageTwoOptimizer)))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, "straight", stageTwoOptimizer)))
                 .runHere();
         assertThat(straight.status()).isEqualTo(RunResult.Status.FINISHED);
         Map<Long, Double> expected = ResumeTest.lossesByStep(straight.runDir());
@@ -87,7 +87,7 @@ class ResumeAtEveryCheckpointTest {
             copyTree(straight.runDir(), copy);
             Path file = copy.resolve(CheckpointStore.FOLDER)
                     .resolve(checkpoint.file().getFileName().toString());
-            RunResult resumed = TrainingRun.resume(file, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+            RunResult resumed = TrainingRun.resume(file, ResumeOptions.NONE, DeviceDiscovery.system())
                     .runHere();
 
             String at = c.reason() + " checkpoint at step " + c.globalStep() + " (stage " + c.stageIndex() + ", epoch "

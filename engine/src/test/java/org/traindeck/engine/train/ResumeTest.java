@@ -71,14 +71,13 @@ class ResumeTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "straight", 4)))
-                .runHere();
-        RunResult first = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "split", 2)))
-                .runHere();
+        RunResult straight =
+                TrainingRun.open(RunRequest.of(config(dir, MLP, "straight", 4))).runHere();
+        RunResult first =
+                TrainingRun.open(RunRequest.of(config(dir, MLP, "split", 2))).runHere();
         assertThat(first.steps()).isEqualTo(straight.steps() / 2);
 
-        RunResult resumed = TrainingRun.resume(
-                        first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(first.runDir(), new ResumeOptions(null, 4), DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -91,15 +90,14 @@ class ResumeTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, LENET_TWO_STAGES, "straight")))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, LENET_TWO_STAGES, "straight")))
                 .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, LENET_TWO_STAGES, "stopped"), 23);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
         Checkpoint at = CheckpointFiles.read(stopped.lastCheckpoint()).checkpoint();
         assertThat(at.reason()).isEqualTo("stop");
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -131,8 +129,8 @@ class ResumeTest {
 
     @Test
     void resumeFromAChosenCheckpointFileDropsTheLaterMetrics(@TempDir Path dir) throws Exception {
-        RunResult full = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "pick", 3)))
-                .runHere();
+        RunResult full =
+                TrainingRun.open(RunRequest.of(config(dir, MLP, "pick", 3))).runHere();
         Path epoch1 = new CheckpointStore(full.runDir())
                 .list().stream()
                         .map(Checkpoint.Listed::file)
@@ -142,7 +140,7 @@ class ResumeTest {
         long stepAt = CheckpointFiles.read(epoch1).checkpoint().globalStep();
         Map<Long, Double> before = lossesByStep(full.runDir());
 
-        RunResult again = TrainingRun.resume(epoch1, TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult again = TrainingRun.resume(epoch1, ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(again.steps()).isEqualTo(full.steps());
@@ -153,10 +151,10 @@ class ResumeTest {
 
     @Test
     void aFinishedRunSaysSoUnlessGivenMoreEpochs(@TempDir Path dir) throws Exception {
-        RunResult done = TrainingRun.open(TrainingRun.Request.of(config(dir, MLP, "done", 1)))
-                .runHere();
+        RunResult done =
+                TrainingRun.open(RunRequest.of(config(dir, MLP, "done", 1))).runHere();
 
-        RunResult nothing = TrainingRun.resume(done.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult nothing = TrainingRun.resume(done.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(nothing.status()).isEqualTo(RunResult.Status.FINISHED);

@@ -45,7 +45,7 @@ class RunEnergyTest {
         Path zone = Files.createDirectories(dir.resolve("powercap/intel-rapl:0"));
         Files.writeString(zone.resolve("max_energy_range_uj"), "262143328850\n");
         Files.writeString(zone.resolve("energy_uj"), "262000000000\n");
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config("measured"))
+        TrainingRun run = TrainingRun.open(RunRequest.of(config("measured"))
                 .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap"))));
         AtomicBoolean bumped = new AtomicBoolean();
         run.subscribe(
@@ -85,7 +85,7 @@ class RunEnergyTest {
                  "stages": [{"name": "warm", "epochs": 1, "batchSize": 25},
                             {"name": "main", "epochs": 2, "batchSize": 20}]}
                 """, dir).orThrow();
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(twoStages)
+        TrainingRun run = TrainingRun.open(RunRequest.of(twoStages)
                 .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap"))));
         AtomicBoolean bumped = new AtomicBoolean();
         run.subscribe(
@@ -122,7 +122,7 @@ class RunEnergyTest {
 
     @Test
     void withoutCountersTheLogSaysItCannotBeMeasuredHere() throws Exception {
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config("unmeasured"))
+        RunResult result = TrainingRun.open(RunRequest.of(config("unmeasured"))
                         .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("no-powercap"))))
                 .runHere();
 

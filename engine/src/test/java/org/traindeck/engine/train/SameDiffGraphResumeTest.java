@@ -32,14 +32,13 @@ class SameDiffGraphResumeTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", 4)))
-                .runHere();
-        RunResult first = TrainingRun.open(TrainingRun.Request.of(config(dir, "split", 2)))
-                .runHere();
+        RunResult straight =
+                TrainingRun.open(RunRequest.of(config(dir, "straight", 4))).runHere();
+        RunResult first =
+                TrainingRun.open(RunRequest.of(config(dir, "split", 2))).runHere();
         assertThat(first.status()).as(first.message()).isEqualTo(RunResult.Status.FINISHED);
 
-        RunResult resumed = TrainingRun.resume(
-                        first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(first.runDir(), new ResumeOptions(null, 4), DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);

@@ -207,8 +207,8 @@ class SamplePredictionsTest {
     private record Run(Path dir, List<SamplesEvent> samples) {}
 
     private static Run run(Path dir, String json) throws IOException {
-        TrainingRun run = TrainingRun.open(
-                TrainingRun.Request.of(ConfigParser.parse(json, dir).orThrow()));
+        TrainingRun run =
+                TrainingRun.open(RunRequest.of(ConfigParser.parse(json, dir).orThrow()));
         List<SamplesEvent> samples = Collections.synchronizedList(new ArrayList<>());
         run.subscribe(
                 (EngineEvent e) -> {

@@ -39,7 +39,7 @@ public final class ShortReplicaRunsMain {
         for (int i = 0; i < count; i++) {
             List<TrainingRun> runs = new ArrayList<>();
             for (int r = 0; r < (pairs ? 2 : 1); r++) {
-                runs.add(TrainingRun.open(TrainingRun.Request.of(one).on(DeviceDiscovery.system())));
+                runs.add(TrainingRun.open(RunRequest.of(one).on(DeviceDiscovery.system())));
             }
             runs.forEach(TrainingRun::start);
             for (TrainingRun run : runs) {

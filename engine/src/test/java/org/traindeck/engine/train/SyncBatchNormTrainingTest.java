@@ -107,10 +107,10 @@ class SyncBatchNormTrainingTest {
         String model = type.equals("lenet") ? LENET : RESNET;
         RunConfig oneConfig = config(dir, "one", model, "cpu", globalBatch, accumulation, false, 1);
         RunConfig syncConfig = config(dir, "sync", model, "cpu:2", batch, accumulation, true, 1);
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(oneConfig)).runHere();
-        RunResult sync = TrainingRun.open(TrainingRun.Request.of(syncConfig)).runHere();
+        RunResult one = TrainingRun.open(RunRequest.of(oneConfig)).runHere();
+        RunResult sync = TrainingRun.open(RunRequest.of(syncConfig)).runHere();
         RunResult plain = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "plain", model, "cpu:2", batch, accumulation, false, 1)))
+                        RunRequest.of(config(dir, "plain", model, "cpu:2", batch, accumulation, false, 1)))
                 .runHere();
 
         assertThat(List.of(one.status(), sync.status(), plain.status()))
@@ -161,7 +161,7 @@ class SyncBatchNormTrainingTest {
             throws Exception {
         RunConfig config = config(dir, "failing", LENET, "cpu:2", 32, 1, true, 1);
         // the last worker fails before its forward pass: the first waits for it at bn0's exchange until the abort
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config)
+        RunResult r = TrainingRun.open(RunRequest.of(config)
                         .on(DeviceDiscovery.system())
                         .withFaults(FaultPlan.NONE.failingWorkerAtStep(5)))
                 .runHere();
@@ -175,14 +175,12 @@ class SyncBatchNormTrainingTest {
 
     @Test
     void aStopAndResumeWithSyncBatchNormOnTwoWorkersIsBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "straight", LENET, "cpu:2", 32, 1, true, 2)))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, "straight", LENET, "cpu:2", 32, 1, true, 2)))
                 .runHere();
         RunResult stopped = TestRuns.stopAfterStep(config(dir, "stopped", LENET, "cpu:2", 32, 1, true, 2), 13);
         assertThat(stopped.status()).isEqualTo(RunResult.Status.STOPPED);
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);

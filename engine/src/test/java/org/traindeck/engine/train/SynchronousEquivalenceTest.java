@@ -102,9 +102,9 @@ class SynchronousEquivalenceTest {
                 ? "{\"type\": \"adam\", \"learningRate\": 0.003}"
                 : "{\"type\": \"nesterovs\", \"learningRate\": 0.05, \"momentum\": 0.9}";
         RunResult one = TrainingRun.open(
-                        TrainingRun.Request.of(config(dir, "one", model, optimizer, "cpu", globalBatch, 1, 1.0)))
+                        RunRequest.of(config(dir, "one", model, optimizer, "cpu", globalBatch, 1, 1.0)))
                 .runHere();
-        RunResult several = TrainingRun.open(TrainingRun.Request.of(
+        RunResult several = TrainingRun.open(RunRequest.of(
                         config(dir, "several", model, optimizer, "cpu:" + workers, batch, accumulation, 1.0)))
                 .runHere();
 
@@ -164,9 +164,9 @@ class SynchronousEquivalenceTest {
             value = {"vit; 16; 32", "gpt; 16; 32"})
     void transformersOnTwoWorkersTrainExactlyAsOneDevice(String type, int batch, int globalBatch, @TempDir Path dir)
             throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(transformer(dir, "one", type, "cpu", globalBatch)))
+        RunResult one = TrainingRun.open(RunRequest.of(transformer(dir, "one", type, "cpu", globalBatch)))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(transformer(dir, "two", type, "cpu:2", batch)))
+        RunResult two = TrainingRun.open(RunRequest.of(transformer(dir, "two", type, "cpu:2", batch)))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);

@@ -42,13 +42,12 @@ class SynchronousResumeTest {
 
     @Test
     void aStopInTheMiddleOfAnEpochOnTwoWorkersResumesBitForBit(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight")))
-                .runHere();
+        RunResult straight =
+                TrainingRun.open(RunRequest.of(config(dir, "straight"))).runHere();
         // 768 training samples = 48 batches of 16 an epoch; a step takes 2 workers × 2 = 4: 12 steps an epoch
         RunResult stopped = stoppedAt(config(dir, "stopped"), 17);
 
-        RunResult resumed = TrainingRun.resume(
-                        stopped.runDir(), TrainingRun.ResumeOptions.NONE, DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(stopped.runDir(), ResumeOptions.NONE, DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -65,7 +64,7 @@ class SynchronousResumeTest {
 
         RunResult resumed = TrainingRun.resume(
                         dir.resolve("out/moved"),
-                        new TrainingRun.ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)),
+                        new ResumeOptions(null, null, DeviceSelection.cpuWorkers(3)),
                         DeviceDiscovery.system())
                 .runHere();
 

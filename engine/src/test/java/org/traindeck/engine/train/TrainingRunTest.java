@@ -40,8 +40,8 @@ class TrainingRunTest {
 
     @Test
     void theDigitsSampleLearnsAndItsLossFalls(@TempDir Path out) throws IOException {
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(sample("digits-mlp.json", out)))
-                .runHere();
+        RunResult result =
+                TrainingRun.open(RunRequest.of(sample("digits-mlp.json", out))).runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(result.lastMetrics().get("val/accuracy")).isGreaterThan(0.9);
@@ -62,7 +62,7 @@ class TrainingRunTest {
 
     @Test
     void eachStageHasItsOwnWarmupThenCosineCurve(@TempDir Path out) throws IOException {
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(sample("digits-lenet-two-stages.json", out)))
+        RunResult result = TrainingRun.open(RunRequest.of(sample("digits-lenet-two-stages.json", out)))
                 .runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -97,7 +97,7 @@ class TrainingRunTest {
                  "data": {"train": {"type": "synthetic", "samples": 300, "features": 4, "numClasses": 3}, "validationSplit": 0.2},
                  "stages": [{"epochs": 2, "batchSize": 40}]}
                 """);
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(config)).runHere();
 
         Path run = result.runDir();
         assertThat(run).isEqualTo(dir.resolve("out/files"));
@@ -134,9 +134,9 @@ class TrainingRunTest {
                 {"name": "twice", "model": {"type": "mlp", "hidden": [4]},
                  "data": {"train": {"type": "synthetic", "samples": 50, "features": 3}}, "stages": [{"epochs": 1}]}
                 """);
-        Path first = TrainingRun.open(TrainingRun.Request.of(config)).runHere().runDir();
+        Path first = TrainingRun.open(RunRequest.of(config)).runHere().runDir();
         String firstMetrics = Files.readString(first.resolve("metrics.jsonl"));
-        Path second = TrainingRun.open(TrainingRun.Request.of(config)).runHere().runDir();
+        Path second = TrainingRun.open(RunRequest.of(config)).runHere().runDir();
 
         assertThat(first.getFileName().toString()).isEqualTo("twice");
         assertThat(second.getFileName().toString()).isEqualTo("twice-2");
@@ -151,7 +151,7 @@ class TrainingRunTest {
                           "validationSplit": 0.2},
                  "stages": [{"epochs": 20, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
                 """);
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(config)).runHere();
 
         List<JsonNode> mse = RunFiles.metric(RunFiles.jsonl(result.runDir()), "val/mse");
         assertThat(mse).hasSize(20);
@@ -169,7 +169,7 @@ class TrainingRunTest {
                  "stages": [{"epochs": 6, "batchSize": 32, "optimizer": {"type": "adam", "learningRate": 0.01},
                              "augmentation": {"flipHorizontal": true, "brightness": 0.1, "contrast": 0.1}}]}
                 """);
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(config)).runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(result.lastMetrics().get("val/accuracy")).isGreaterThan(0.5);
@@ -182,7 +182,7 @@ class TrainingRunTest {
                  "data": {"train": {"type": "synthetic", "task": "regression", "samples": 200, "features": 4}},
                  "stages": [{"epochs": 20, "optimizer": {"type": "sgd", "learningRate": 10}}]}
                 """);
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(config)).runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FAILED);
         assertThat(result.message()).contains("training diverged", "lower learning rate", "gradientClipping");
@@ -196,7 +196,7 @@ class TrainingRunTest {
                  "data": {"train": {"type": "synthetic", "samples": 2000, "features": 8}},
                  "stages": [{"epochs": 1000, "batchSize": 8}]}
                 """);
-        TrainingRun run = TrainingRun.open(TrainingRun.Request.of(config));
+        TrainingRun run = TrainingRun.open(RunRequest.of(config));
         List<EngineEvent> seen = Collections.synchronizedList(new ArrayList<>());
         run.subscribe(
                 e -> {
@@ -225,7 +225,7 @@ class TrainingRunTest {
                  "stages": [{"epochs": 1}]}
                 """);
 
-        Assertions.assertThatThrownBy(() -> TrainingRun.open(TrainingRun.Request.of(config)))
+        Assertions.assertThatThrownBy(() -> TrainingRun.open(RunRequest.of(config)))
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageStartingWith("data.train.path:")
                 .hasMessageContaining("line 2");
@@ -238,7 +238,7 @@ class TrainingRunTest {
                 {"name": "gpu", "devices": [0], "model": {"type": "mlp"}, "data": {"train": {"type": "synthetic"}},
                  "stages": [{"epochs": 1}]}
                 """);
-        Assertions.assertThatThrownBy(() -> TrainingRun.open(TrainingRun.Request.of(config)))
+        Assertions.assertThatThrownBy(() -> TrainingRun.open(RunRequest.of(config)))
                 .hasMessageContaining("devices: asks for GPU [0], but");
         assertThat(dir.resolve("runs")).doesNotExist();
     }

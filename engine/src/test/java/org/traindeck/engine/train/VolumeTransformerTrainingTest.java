@@ -23,8 +23,8 @@ import org.traindeck.engine.use.TrainedModel;
 /**
  * A ViT over volumes, patches3d → transformerBlock → unpatch3d, trained through the whole run (reconstruction of small
  * random volumes, EMA, per-layer health, checkpoints): its loss falls, two workers train as one device at the global
- * batch, a run resumed from its checkpoint equals one straight through, bit for bit, and "trainable" and "lrScale" hold
- * on both nodes' parameters.
+ * batch, a run resumed from its checkpoint equals one straight through, bit for bit, "recompute" changes nothing of
+ * the training, and "trainable" and "lrScale" hold on both nodes' parameters.
  */
 class VolumeTransformerTrainingTest {
 
@@ -88,9 +88,9 @@ class VolumeTransformerTrainingTest {
 
     @Test
     void itLearnsAndTwoWorkersTrainAsOneDevice(@TempDir Path dir) throws Exception {
-        RunResult one = TrainingRun.open(TrainingRun.Request.of(config(dir, "one", "cpu", 12, 4)))
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", "cpu", 12, 4)))
                 .runHere();
-        RunResult two = TrainingRun.open(TrainingRun.Request.of(config(dir, "two", "cpu:2", 6, 4)))
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", "cpu:2", 6, 4)))
                 .runHere();
 
         assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -117,14 +117,13 @@ class VolumeTransformerTrainingTest {
 
     @Test
     void twoEpochsThenTwoMoreEqualsFourStraight(@TempDir Path dir) throws Exception {
-        RunResult straight = TrainingRun.open(TrainingRun.Request.of(config(dir, "straight", "cpu", 12, 4)))
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, "straight", "cpu", 12, 4)))
                 .runHere();
-        RunResult first = TrainingRun.open(TrainingRun.Request.of(config(dir, "split", "cpu", 12, 2)))
+        RunResult first = TrainingRun.open(RunRequest.of(config(dir, "split", "cpu", 12, 2)))
                 .runHere();
         assertThat(first.status()).as(first.message()).isEqualTo(RunResult.Status.FINISHED);
 
-        RunResult resumed = TrainingRun.resume(
-                        first.runDir(), new TrainingRun.ResumeOptions(null, 4), DeviceDiscovery.system())
+        RunResult resumed = TrainingRun.resume(first.runDir(), new ResumeOptions(null, 4), DeviceDiscovery.system())
                 .runHere();
 
         assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
@@ -134,12 +133,41 @@ class VolumeTransformerTrainingTest {
                 .containsExactly(CheckpointFiles.read(straight.lastCheckpoint()).ema());
     }
 
+    /**
+     * recompute on both nodes: the same losses bit for bit on one device, and on two workers (each thread with its own
+     * shared buffers) as one device at the global batch.
+     */
+    @Test
+    void recomputingNodesTrainAsNodesKeepingTheirRows(@TempDir Path dir) throws Exception {
+        String on = ", \"recompute\": true";
+        RunResult keeping = TrainingRun.open(RunRequest.of(config(dir, "keeping", "cpu", 12, 2)))
+                .runHere();
+        RunResult recomputing = TrainingRun.open(RunRequest.of(config(dir, "recomputing", "cpu", 12, 2, on, on)))
+                .runHere();
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", "cpu:2", 6, 2, on, on)))
+                .runHere();
+        for (RunResult r : List.of(keeping, recomputing, two)) {
+            assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
+        }
+        Map<Long, Double> want = ResumeTest.lossesByStep(keeping.runDir());
+        assertThat(want).hasSize(6);
+        assertThat(ResumeTest.lossesByStep(recomputing.runDir())).isEqualTo(want);
+        List<Double> a = new ArrayList<>(want.values());
+        List<Double> b = new ArrayList<>(ResumeTest.lossesByStep(two.runDir()).values());
+        assertThat(b).hasSameSizeAs(a);
+        for (int i = 0; i < a.size(); i++) {
+            assertThat(Math.abs(b.get(i) - a.get(i)) / Math.abs(a.get(i)))
+                    .as("relative loss difference at step %d", i + 1)
+                    .isLessThan(1e-4);
+        }
+    }
+
     @Test
     void aFrozenPatchEmbeddingKeepsItsWeightsAndAnLrScaleSlowsUnpatch(@TempDir Path dir) throws Exception {
         String frozen = ", \"trainable\": false";
         String slow = ", \"lrScale\": 0.01";
         RunResult start = TestRuns.stopAfterStep(config(dir, "start", "cpu", 12, 2, frozen, slow), 1);
-        RunResult end = TrainingRun.open(TrainingRun.Request.of(config(dir, "end", "cpu", 12, 2, frozen, slow)))
+        RunResult end = TrainingRun.open(RunRequest.of(config(dir, "end", "cpu", 12, 2, frozen, slow)))
                 .runHere();
         assertThat(end.status()).as(end.message()).isEqualTo(RunResult.Status.FINISHED);
         ComputationGraph before = TrainedModel.open(start.runDir(), false).network();

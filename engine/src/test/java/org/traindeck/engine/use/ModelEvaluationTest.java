@@ -21,6 +21,7 @@ import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
@@ -40,7 +41,7 @@ class ModelEvaluationTest {
 
     private RunResult train(String json) throws IOException {
         RunResult r = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(json, dir).orThrow()))
+                        RunRequest.of(ConfigParser.parse(json, dir).orThrow()))
                 .runHere();
         assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
         return r;

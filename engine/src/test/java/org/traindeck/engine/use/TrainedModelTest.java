@@ -20,6 +20,7 @@ import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /** Opening a trained model from a real short run: which checkpoint, which weights, and every refusal with its reason. */
@@ -47,10 +48,10 @@ class TrainedModelTest {
 
     @BeforeAll
     static void train() throws Exception {
-        withEma = TrainingRun.open(TrainingRun.Request.of(digits(dir, "with-ema", "{\"decay\": 0.5}")))
+        withEma = TrainingRun.open(RunRequest.of(digits(dir, "with-ema", "{\"decay\": 0.5}")))
                 .runHere();
-        withoutEma = TrainingRun.open(TrainingRun.Request.of(digits(dir, "plain", "null")))
-                .runHere();
+        withoutEma =
+                TrainingRun.open(RunRequest.of(digits(dir, "plain", "null"))).runHere();
         assertThat(withEma.status()).isEqualTo(RunResult.Status.FINISHED);
         assertThat(withoutEma.status()).isEqualTo(RunResult.Status.FINISHED);
     }
@@ -128,7 +129,7 @@ class TrainedModelTest {
                                 .replace("\"plain\"", "\"moved\""),
                         dir)
                 .orThrow();
-        RunResult r = TrainingRun.open(TrainingRun.Request.of(config)).runHere();
+        RunResult r = TrainingRun.open(RunRequest.of(config)).runHere();
         Files.delete(data);
 
         TrainedModel m = TrainedModel.open(r.runDir(), false);

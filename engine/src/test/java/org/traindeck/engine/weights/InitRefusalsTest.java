@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.read.ConfigParser;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.ModelExport;
 import org.traindeck.engine.use.TrainedModel;
@@ -30,7 +31,7 @@ class InitRefusalsTest {
 
     @BeforeAll
     static void exportAThreeClassModel() throws Exception {
-        RunResult trained = TrainingRun.open(TrainingRun.Request.of(
+        RunResult trained = TrainingRun.open(RunRequest.of(
                         ConfigParser.parse(StartingWeightsTest.GRAPH.formatted("three", 3, "", "", 3), dir)
                                 .orThrow()))
                 .runHere();

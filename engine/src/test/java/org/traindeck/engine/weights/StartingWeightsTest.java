@@ -26,6 +26,7 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.ModelExport;
 import org.traindeck.engine.use.TrainedModel;
@@ -66,7 +67,7 @@ class StartingWeightsTest {
 
     @Test
     void anExportLoadsBackIntoAFreshModelWithTheSameOutputs() throws Exception {
-        RunResult trained = TrainingRun.open(TrainingRun.Request.of(config(dir, "trained", 3, 3, "", "")))
+        RunResult trained = TrainingRun.open(RunRequest.of(config(dir, "trained", 3, 3, "", "")))
                 .runHere();
         assertThat(trained.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel model = TrainedModel.open(trained.runDir(), false);
@@ -128,7 +129,7 @@ class StartingWeightsTest {
 
     @Test
     void aNewHeadTrainsWithStrictFalseWhileAFrozenNodeKeepsTheLoadedWeights() throws Exception {
-        RunResult trained = TrainingRun.open(TrainingRun.Request.of(config(dir, "three", 3, 3, "", "")))
+        RunResult trained = TrainingRun.open(RunRequest.of(config(dir, "three", 3, 3, "", "")))
                 .runHere();
         Path file = dir.resolve("three.safetensors");
         ModelExport.write(TrainedModel.open(trained.runDir(), false), ExportFormat.SAFETENSORS, file, false);
@@ -146,7 +147,7 @@ class StartingWeightsTest {
                 5,
                 ", \"trainable\": false",
                 ", \"init\": {\"from\": \"three.safetensors\", \"strict\": false}");
-        RunResult tuned = TrainingRun.open(TrainingRun.Request.of(five)).runHere();
+        RunResult tuned = TrainingRun.open(RunRequest.of(five)).runHere();
 
         assertThat(tuned.status()).isEqualTo(RunResult.Status.FINISHED);
         String log = Files.readString(tuned.runDir().resolve(RunFolder.LOG));

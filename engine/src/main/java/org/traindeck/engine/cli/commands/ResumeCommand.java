@@ -9,7 +9,7 @@ import org.traindeck.engine.api.RunHandle;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.ValidationResult;
-import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.train.ResumeOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -72,9 +72,7 @@ final class ResumeCommand implements Callable<Integer> {
         RunHandle run;
         try {
             run = cli.engine()
-                    .resume(
-                            Path.of(target),
-                            new TrainingRun.ResumeOptions(config, epochs, devices, cluster, fromAnotherRun));
+                    .resume(Path.of(target), new ResumeOptions(config, epochs, devices, cluster, fromAnotherRun));
         } catch (CheckpointException | RunBusyException e) {
             cli.err().println("error: " + e.getMessage());
             return ExitCodes.INVALID_INPUT;

@@ -44,7 +44,7 @@ public final class HostFloats {
 
     /** Native float memory for matrix products, outside every workspace; freed by the garbage collector. */
     public static final class Native {
-        final INDArray array;
+        public final INDArray array;
         public final FloatPointer pointer;
         public final FloatBuffer buffer;
 

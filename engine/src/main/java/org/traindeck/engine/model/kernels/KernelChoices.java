@@ -32,6 +32,8 @@ public final class KernelChoices {
 
     private static final String OPTION = "kernel";
     private static final String RECOMPUTE = "recompute";
+    /** conv2d's kernel choice ("kernel" is its window size there). */
+    private static final String IMPLEMENTATION = "implementation";
 
     private KernelChoices() {}
 
@@ -66,6 +68,11 @@ public final class KernelChoices {
     }
 
     private static LayerSpec withoutChoice(LayerSpec spec) {
+        if (spec.options().containsKey(IMPLEMENTATION)) {
+            Map<String, Object> options = new LinkedHashMap<>(spec.options());
+            options.remove(IMPLEMENTATION);
+            spec = new LayerSpec(spec.name(), spec.type(), spec.inputs(), options);
+        }
         if (!NODE_TYPES.contains(spec.type())
                 || !spec.options().containsKey(OPTION) && !spec.options().containsKey(RECOMPUTE)) {
             return spec;

@@ -14,10 +14,13 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.conv.ConvKernel;
 
 /**
  * conv1d, conv2d and conv3d: one rule, over a sequence, an image or a volume. With {@code "recompute": true} (conv2d
- * and conv3d) the layer keeps nothing of its forward pass but its input ({@link RecomputedConvolution2D}).
+ * and conv3d) the layer keeps nothing of its forward pass but its input ({@link RecomputedConvolution2D}). A conv2d
+ * at stride 1 with relu or no activation runs on TrainDeck's kernel ({@link ConvKernel}) unless the node
+ * ({@code "implementation": "dl4j"}) or the backend asks for DL4J's layer.
  */
 public final class Convolution implements LayerKind {
 
@@ -30,6 +33,13 @@ public final class Convolution implements LayerKind {
     @Override
     public String type() {
         return "conv" + dims + "d";
+    }
+
+    /** conv2d's option naming who computes it ("kernel" is its window size). */
+    public static final String IMPLEMENTATION = "implementation";
+
+    private static boolean ownKernel(NodeOptions o) {
+        return o.kernels().kernelFor(o.has(IMPLEMENTATION) ? o.string(IMPLEMENTATION) : null);
     }
 
     @Override
@@ -65,7 +75,7 @@ public final class Convolution implements LayerKind {
                         .activation(act)
                         .weightInit(Activations.initFor(act))
                         .hasBias(o.bool("bias"));
-                yield o.bool("recompute") ? new RecomputedConvolution2D(b) : b.build();
+                yield o.bool("recompute") ? new RecomputedConvolution2D(b) : ConvKernel.where(ownKernel(o), b.build());
             }
             default -> {
                 Convolution3D.Builder b = new Convolution3D.Builder(kernel[0], kernel[1], kernel[2])

@@ -12,8 +12,8 @@ import org.traindeck.engine.model.layers.PatchEmbedding3D;
 
 /**
  * patches3d: a volume cut into size×size×size patches, each projected to a vector, with learned 3D positions (one per
- * patch). TrainDeck's kernel ({@link PatchEmbedding3DKernel}) unless the node or the backend asks for the SameDiff
- * layer.
+ * patch). TrainDeck's kernel ({@link PatchEmbedding3DKernel}, with {@code recompute} if asked) unless the node or the
+ * backend asks for the SameDiff layer.
  */
 public final class Patches3d implements LayerKind {
 
@@ -34,6 +34,9 @@ public final class Patches3d implements LayerKind {
                     + ": use a size that divides all three, or crop or pad the volumes");
         }
         int units = o.integer("units");
-        return Built.layer(o.ownKernel() ? new PatchEmbedding3DKernel(size, units) : new PatchEmbedding3D(size, units));
+        return Built.layer(
+                o.ownKernel()
+                        ? new PatchEmbedding3DKernel(size, units, o.bool("recompute"))
+                        : new PatchEmbedding3D(size, units));
     }
 }

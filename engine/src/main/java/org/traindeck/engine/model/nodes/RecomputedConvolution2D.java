@@ -1,7 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
 import java.util.Collection;
-import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.CacheMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -13,6 +12,7 @@ import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.model.kernels.KernelInstances;
 
 /**
  * A conv2d node with {@code "recompute": true}: DL4J's own convolution, whose cache mode is pinned to NONE whatever the
@@ -46,14 +46,14 @@ public class RecomputedConvolution2D extends ConvolutionLayer implements Recompu
             boolean initializeParams,
             DataType networkDataType) {
         LayerValidation.assertNInNOutSet("ConvolutionLayer", getLayerName(), layerIndex, getNIn(), getNOut());
-        Uncached ret = new Uncached(conf, networkDataType);
-        ret.setListeners(listeners);
-        ret.setIndex(layerIndex);
-        ret.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> paramTable = initializer().init(conf, layerParamsView, initializeParams);
-        ret.setParamTable(paramTable);
-        ret.setConf(conf);
-        return ret;
+        return KernelInstances.wire(
+                new Uncached(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     /** DL4J's convolution that never caches its forward pass. */

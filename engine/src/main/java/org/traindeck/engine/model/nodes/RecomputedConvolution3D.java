@@ -1,7 +1,6 @@
 package org.traindeck.engine.model.nodes;
 
 import java.util.Collection;
-import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.CacheMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -14,6 +13,7 @@ import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.traindeck.engine.model.kernels.KernelInstances;
 
 /**
  * A conv3d node with {@code "recompute": true}: DL4J's 3D convolution with its cache mode pinned to NONE. DL4J's
@@ -47,14 +47,14 @@ public class RecomputedConvolution3D extends Convolution3D implements Recomputin
             boolean initializeParams,
             DataType networkDataType) {
         LayerValidation.assertNInNOutSet("Convolution3D", getLayerName(), layerIndex, getNIn(), getNOut());
-        Uncached ret = new Uncached(conf, networkDataType);
-        ret.setListeners(listeners);
-        ret.setIndex(layerIndex);
-        ret.setParamsViewArray(layerParamsView);
-        Map<String, INDArray> paramTable = initializer().init(conf, layerParamsView, initializeParams);
-        ret.setParamTable(paramTable);
-        ret.setConf(conf);
-        return ret;
+        return KernelInstances.wire(
+                new Uncached(conf, networkDataType),
+                conf,
+                listeners,
+                layerIndex,
+                layerParamsView,
+                initializeParams,
+                initializer());
     }
 
     /** DL4J's 3D convolution that never caches its forward pass. */

@@ -44,13 +44,22 @@ public final class Unpatch3d implements LayerKind {
         }
         int size = o.integer("size");
         int channels = o.integer("channels");
+        boolean recompute = o.bool("recompute");
         if (o.has("condition")) {
+            if (recompute) {
+                throw new ShapeError(
+                        "recompute",
+                        "applies to an unpatch3d without a condition: DiT's final layer keeps its normalised tokens;"
+                                + " leave recompute out here");
+            }
             long features = ((InputType.InputTypeRecurrent) in).getSize();
             long conditionWidth = TransformerBlockNode.condition(inputs.get(1));
             return Built.layer(new ConditionedUnpatch3D(size, channels, grid, features, conditionWidth));
         }
         return Built.layer(
-                o.ownKernel() ? new Unpatch3DKernel(size, channels, grid) : new Unpatch3D(size, channels, grid));
+                o.ownKernel()
+                        ? new Unpatch3DKernel(size, channels, grid, recompute)
+                        : new Unpatch3D(size, channels, grid));
     }
 
     private static int[] cube(long tokens) {

@@ -54,6 +54,56 @@ class DiffusionSamplerTest {
         }
     }
 
+    /**
+     * One imperfect denoiser (its clean-sample estimate 0.4·tanh(x_t) + 0.1·t/T, never clipped) as a network of each
+     * prediction would output it, by the formulas (ε̂ = (x_t − √ᾱ·x̂0)/√(1−ᾱ), v̂ = √ᾱ·ε̂ − √(1−ᾱ)·x̂0): the sampler
+     * must take the same steps whichever form it reads.
+     */
+    private static DiffusionSampler.Denoiser rough(DiffusionConfig c) {
+        NoiseSchedule schedule = NoiseSchedule.of(c);
+        String prediction = c.prediction();
+        return inputs -> {
+            float[] xt = inputs[0].dup('c').data().asFloat();
+            float[] t = inputs[1].dup('c').data().asFloat();
+            int d = xt.length / t.length;
+            float[] out = new float[xt.length];
+            for (int i = 0; i < xt.length; i++) {
+                double a = schedule.alphaBar((int) t[i / d]);
+                double x0 = 0.4 * Math.tanh(xt[i]) + 0.1 * t[i / d] / schedule.timesteps();
+                double eps = (xt[i] - Math.sqrt(a) * x0) / Math.sqrt(1 - a);
+                out[i] = (float)
+                        switch (prediction) {
+                            case "epsilon" -> eps;
+                            case "v" -> Math.sqrt(a) * eps - Math.sqrt(1 - a) * x0;
+                            default -> x0;
+                        };
+            }
+            return Nd4j.create(out, inputs[0].shape(), DataType.FLOAT);
+        };
+    }
+
+    @Test
+    void theSameDenoiserSamplesTheSameInEveryPrediction() {
+        for (boolean ddim : new boolean[] {true, false}) {
+            float[] reference = null;
+            for (String prediction : new String[] {"x0", "epsilon", "v"}) {
+                DiffusionConfig c = new DiffusionConfig(1000, "cosine", prediction, "none");
+                float[] x =
+                        new DiffusionSampler(c).sample(rough(c), new long[] {2, 8}, new INDArray[0], 25, ddim, 11, 0);
+                if (reference == null) {
+                    reference = x;
+                    continue;
+                }
+                for (int j = 0; j < x.length; j++) {
+                    // ε read back from float32 at t = 999 (√ᾱ ≈ 5e-5) carries ~1e-7 of x_t into x̂0
+                    assertThat(x[j])
+                            .as("%s, %s, value %d", prediction, ddim ? "ddim" : "ddpm", j)
+                            .isCloseTo(reference[j], within(2e-3f));
+                }
+            }
+        }
+    }
+
     @Test
     void theStepsAreSpreadOverTheScheduleDownToZero() {
         DiffusionSampler sampler = new DiffusionSampler(new DiffusionConfig(1000, "linear", "epsilon", "none"));

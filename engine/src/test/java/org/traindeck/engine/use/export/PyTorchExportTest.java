@@ -28,6 +28,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.ModelExport;
 import org.traindeck.engine.use.TrainedModel;
@@ -114,7 +115,7 @@ class PyTorchExportTest {
         ((ObjectNode) config.get("stages").get(0)).put("epochs", 1);
         RunConfig run = ConfigParser.parse(JSON.writeValueAsString(config), sample.getParent())
                 .orThrow();
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(run)).runHere();
+        RunResult result = TrainingRun.open(RunRequest.of(run)).runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         TrainedModel model = TrainedModel.open(result.runDir(), false);
 

@@ -23,6 +23,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.weights.InitReport;
 import org.traindeck.engine.weights.StartingWeights;
@@ -105,7 +106,7 @@ class PyTorchInitTest {
 
     private void assertFirstValidationLossIsPyTorchs(String config) throws Exception {
         RunResult run = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(config, dir).orThrow()))
+                        RunRequest.of(ConfigParser.parse(config, dir).orThrow()))
                 .runHere();
         assertThat(run.status()).isEqualTo(RunResult.Status.FINISHED);
         double torchLoss = Double.parseDouble(Files.readString(dir.resolve("loss.txt")));

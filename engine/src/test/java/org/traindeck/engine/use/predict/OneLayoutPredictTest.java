@@ -22,6 +22,7 @@ import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.InputRange;
 import org.traindeck.engine.sinks.RunFolder;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
 
@@ -46,7 +47,7 @@ class OneLayoutPredictTest {
 
     private static Path train(String json) throws Exception {
         RunResult result = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(json, dir).orThrow()))
+                        RunRequest.of(ConfigParser.parse(json, dir).orThrow()))
                 .runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         return result.runDir();

@@ -23,6 +23,7 @@ import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.ImageFolderReader;
 import org.traindeck.engine.outputs.PredictionInputException;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
 
@@ -49,7 +50,7 @@ class PredictionJobTest {
 
     private static Path train(String json) throws Exception {
         RunResult result = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(json, dir).orThrow()))
+                        RunRequest.of(ConfigParser.parse(json, dir).orThrow()))
                 .runHere();
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
         return result.runDir();

@@ -22,6 +22,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.outputs.Sampling;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
 
@@ -57,9 +58,8 @@ class SampleConfigsPredictTest {
             }
         }
         config.withArray("stages").forEach(stage -> ((ObjectNode) stage).put("epochs", 1));
-        RunResult result = TrainingRun.open(
-                        TrainingRun.Request.of(ConfigParser.parse(JSON.writeValueAsString(config), samples)
-                                .orThrow()))
+        RunResult result = TrainingRun.open(RunRequest.of(ConfigParser.parse(JSON.writeValueAsString(config), samples)
+                        .orThrow()))
                 .runHere();
         assertThat(result.status()).as(sample).isEqualTo(RunResult.Status.FINISHED);
         return result.runDir();

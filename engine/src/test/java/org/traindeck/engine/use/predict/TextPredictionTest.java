@@ -19,6 +19,7 @@ import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.outputs.Sampling;
 import org.traindeck.engine.outputs.TextGenerator;
+import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.TrainedModel;
 
@@ -36,7 +37,7 @@ class TextPredictionTest {
 
     @BeforeAll
     static void trainAGpt() throws Exception {
-        RunResult result = TrainingRun.open(TrainingRun.Request.of(
+        RunResult result = TrainingRun.open(RunRequest.of(
                         ConfigParser.parse("""
                 {"name": "gpt", "outputDir": "out", "seed": 5,
                  "model": {"type": "gpt", "width": 16, "depth": 1, "heads": 2},

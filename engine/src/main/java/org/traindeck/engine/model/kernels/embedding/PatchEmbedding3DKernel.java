@@ -6,6 +6,7 @@ import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.jackson.annotation.JsonProperty;
 import org.traindeck.engine.model.kernels.KernelInstances;
 import org.traindeck.engine.model.layers.PatchEmbedding3D;
 
@@ -16,11 +17,24 @@ import org.traindeck.engine.model.layers.PatchEmbedding3D;
  */
 public class PatchEmbedding3DKernel extends PatchEmbedding3D {
 
+    @JsonProperty
+    private boolean recompute;
+
     /** For JSON. */
     protected PatchEmbedding3DKernel() {}
 
     public PatchEmbedding3DKernel(int patchSize, long width) {
+        this(patchSize, width, false);
+    }
+
+    /** @param recompute keep nothing between the passes but the input: the backward pass cuts the patches again */
+    public PatchEmbedding3DKernel(int patchSize, long width, boolean recompute) {
         super(patchSize, width);
+        this.recompute = recompute;
+    }
+
+    public boolean isRecompute() {
+        return recompute;
     }
 
     @Override
@@ -47,11 +61,11 @@ public class PatchEmbedding3DKernel extends PatchEmbedding3D {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PatchEmbedding3DKernel && super.equals(o);
+        return o instanceof PatchEmbedding3DKernel k && k.recompute == recompute && super.equals(o);
     }
 
     @Override
     public int hashCode() {
-        return super.hashCode();
+        return 31 * super.hashCode() + Boolean.hashCode(recompute);
     }
 }

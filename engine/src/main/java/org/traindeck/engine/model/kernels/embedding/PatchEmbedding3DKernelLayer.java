@@ -18,18 +18,12 @@ import org.traindeck.engine.model.layers.PatchEmbedding3D;
 /**
  * The 3D patch embedding kernel at run time: the volumes' patches copied into rows [mb·T, C·s³] ({@link VolumePatches}),
  * one {@link Sgemm} product with W, then bias and positions added while writing the sequence [mb, width, T]. The rows
- * are kept for the backward pass (dW = rowsᵀ dY); its buffers are reused from batch to batch.
+ * are kept for the backward pass (dW = rowsᵀ dY), or with recompute cut again there from the input; its buffers
+ * ({@link VolumePatchBuffers}) are reused from batch to batch.
  */
 public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
 
-    private HostFloats.Native rows;
-    private HostFloats.Native projected;
-    private HostFloats.Native rowsGrad;
-    private float[] volume = new float[0];
-    private float[] sequence = new float[0];
-    private float[] bias = new float[0];
-    private float[] positions = new float[0];
-    private float[] work = new float[0];
+    private VolumePatchBuffers own;
     private VolumePatches cut;
     private long[] inputShape;
 
@@ -39,6 +33,26 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
 
     private PatchEmbedding3D embedding() {
         return (PatchEmbedding3D) layerConf();
+    }
+
+    private VolumePatchBuffers buffers() {
+        if (layerConf() instanceof PatchEmbedding3DKernel k && k.isRecompute()) {
+            return VolumePatchBuffers.shared();
+        }
+        if (own == null) {
+            own = new VolumePatchBuffers();
+        }
+        return own;
+    }
+
+    /** The input's patches as rows, in b.rows (b.volume and b.work are used on the way). */
+    private void cutRows(VolumePatches v, VolumePatchBuffers b) {
+        b.volume = HostFloats.atLeast(b.volume, v.volumeValues());
+        HostFloats.read(input, b.volume);
+        b.rows = HostFloats.Native.fit(b.rows, v.rowValues());
+        float[] r = b.work = HostFloats.atLeast(b.work, v.rowValues());
+        v.cut(b.volume, r);
+        b.rows.buffer.put(0, r, 0, (int) v.rowValues());
     }
 
     /** DL4J's SameDiffLayer checks the shape and then drops the value. */
@@ -70,17 +84,13 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
         assertInputSet(false);
         VolumePatches v = cut = patchesOf(input);
         inputShape = input.shape();
+        VolumePatchBuffers b = buffers();
         int mb = v.examples();
         int n = v.tokens();
         int length = v.rowLength();
         int c = (int) embedding().width();
-        volume = HostFloats.atLeast(volume, v.volumeValues());
-        HostFloats.read(input, volume);
-        rows = HostFloats.Native.fit(rows, v.rowValues());
-        projected = HostFloats.Native.fit(projected, (long) mb * n * c);
-        float[] r = work = HostFloats.atLeast(work, v.rowValues());
-        v.cut(volume, r);
-        rows.buffer.put(0, r, 0, mb * n * length);
+        cutRows(v, b);
+        b.projected = HostFloats.Native.fit(b.projected, (long) mb * n * c);
         Sgemm.multiply(
                 false,
                 false,
@@ -88,29 +98,29 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
                 c,
                 length,
                 1,
-                rows.pointer,
+                b.rows.pointer,
                 0,
                 length,
                 weights(),
                 0,
                 c,
                 0,
-                projected.pointer,
+                b.projected.pointer,
                 0,
                 c);
-        float[] y = sequence = HostFloats.atLeast(sequence, (long) mb * n * c);
-        projected.buffer.get(0, y, 0, mb * n * c);
-        bias = HostFloats.atLeast(bias, c);
-        positions = HostFloats.atLeast(positions, (long) c * n);
+        float[] y = b.sequence = HostFloats.atLeast(b.sequence, (long) mb * n * c);
+        b.projected.buffer.get(0, y, 0, mb * n * c);
+        float[] bias = b.bias = HostFloats.atLeast(b.bias, c);
+        float[] positions = b.positions = HostFloats.atLeast(b.positions, (long) c * n);
         HostFloats.read(getParam(PatchEmbedding3D.BIAS), bias);
         HostFloats.read(getParam(PatchEmbedding3D.POSITIONS), positions);
-        float[] out = work = HostFloats.atLeast(work, (long) mb * c * n);
-        for (int b = 0; b < mb; b++) {
+        float[] out = b.work = HostFloats.atLeast(b.work, (long) mb * c * n);
+        for (int e = 0; e < mb; e++) {
             for (int f = 0; f < c; f++) {
-                int o = (b * c + f) * n;
+                int o = (e * c + f) * n;
                 int pos = f * n;
                 float bf = bias[f];
-                int src = b * n * c + f;
+                int src = e * n * c + f;
                 for (int s = 0; s < n; s++) {
                     out[o + s] = y[src + s * c] + bf + positions[pos + s];
                 }
@@ -132,16 +142,22 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
             throw new IllegalStateException(
                     "PatchEmbedding3DKernel" + name() + ": backward pass without the forward pass of this batch");
         }
-        float[] e = work = HostFloats.atLeast(work, (long) mb * c * n);
+        VolumePatchBuffers b = buffers();
+        if (b != own) {
+            cutRows(v, b);
+        }
+        float[] e = b.work = HostFloats.atLeast(b.work, (long) mb * c * n);
         HostFloats.read(epsilon, e);
+        float[] positions = b.positions = HostFloats.atLeast(b.positions, (long) c * n);
+        float[] bias = b.bias = HostFloats.atLeast(b.bias, c);
         Arrays.fill(positions, 0, c * n, 0f);
         Arrays.fill(bias, 0, c, 0f);
-        float[] dy = sequence;
-        for (int b = 0; b < mb; b++) {
+        float[] dy = b.sequence = HostFloats.atLeast(b.sequence, (long) mb * n * c);
+        for (int i = 0; i < mb; i++) {
             for (int f = 0; f < c; f++) {
-                int o = (b * c + f) * n;
+                int o = (i * c + f) * n;
                 int pos = f * n;
-                int dst = b * n * c + f;
+                int dst = i * n * c + f;
                 float sum = 0f;
                 for (int s = 0; s < n; s++) {
                     float g = e[o + s];
@@ -152,16 +168,16 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
                 bias[f] += sum;
             }
         }
-        projected.buffer.put(0, dy, 0, mb * n * c);
+        b.projected.buffer.put(0, dy, 0, mb * n * c);
         Gradient ret = new DefaultGradient();
-        ret.gradientForVariable().put(PatchEmbedding3D.WEIGHTS, weightGradient(v, c));
+        ret.gradientForVariable().put(PatchEmbedding3D.WEIGHTS, weightGradient(v, c, b));
         put(ret, PatchEmbedding3D.BIAS, bias);
         put(ret, PatchEmbedding3D.POSITIONS, positions);
-        return new Pair<>(ret, inputGradient(v, c, mgr));
+        return new Pair<>(ret, inputGradient(v, c, b, mgr));
     }
 
     /** dW = rowsᵀ dY, written straight into W's gradient view. */
-    private INDArray weightGradient(VolumePatches v, int c) {
+    private INDArray weightGradient(VolumePatches v, int c, VolumePatchBuffers b) {
         INDArray dW = gradTable.get(PatchEmbedding3D.WEIGHTS);
         if (!Sgemm.isDenseRowMajor(dW)) {
             throw new IllegalStateException(
@@ -176,10 +192,10 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
                 c,
                 rowsCount,
                 1,
-                rows.pointer,
+                b.rows.pointer,
                 0,
                 length,
-                projected.pointer,
+                b.projected.pointer,
                 0,
                 c,
                 0,
@@ -190,10 +206,10 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
     }
 
     /** d rows = dY Wᵀ, each row put back as its patch. */
-    private INDArray inputGradient(VolumePatches v, int c, LayerWorkspaceMgr mgr) {
+    private INDArray inputGradient(VolumePatches v, int c, VolumePatchBuffers b, LayerWorkspaceMgr mgr) {
         int length = v.rowLength();
         int rowsCount = v.examples() * v.tokens();
-        rowsGrad = HostFloats.Native.fit(rowsGrad, v.rowValues());
+        b.rowsGrad = HostFloats.Native.fit(b.rowsGrad, v.rowValues());
         Sgemm.multiply(
                 false,
                 true,
@@ -201,18 +217,19 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
                 length,
                 c,
                 1,
-                projected.pointer,
+                b.projected.pointer,
                 0,
                 c,
                 weights(),
                 0,
                 c,
                 0,
-                rowsGrad.pointer,
+                b.rowsGrad.pointer,
                 0,
                 length);
-        float[] dr = work = HostFloats.atLeast(work, v.rowValues());
-        rowsGrad.buffer.get(0, dr, 0, rowsCount * length);
+        float[] dr = b.work = HostFloats.atLeast(b.work, v.rowValues());
+        b.rowsGrad.buffer.get(0, dr, 0, rowsCount * length);
+        float[] volume = b.volume = HostFloats.atLeast(b.volume, v.volumeValues());
         v.place(dr, volume);
         INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
         HostFloats.write(volume, epsNext);

@@ -6,6 +6,7 @@ import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.jackson.annotation.JsonProperty;
 import org.traindeck.engine.model.kernels.KernelInstances;
 import org.traindeck.engine.model.layers.Unpatch3D;
 
@@ -15,11 +16,24 @@ import org.traindeck.engine.model.layers.Unpatch3D;
  */
 public class Unpatch3DKernel extends Unpatch3D {
 
+    @JsonProperty
+    private boolean recompute;
+
     /** For JSON. */
     protected Unpatch3DKernel() {}
 
     public Unpatch3DKernel(int patchSize, long channels, int[] grid) {
+        this(patchSize, channels, grid, false);
+    }
+
+    /** @param recompute keep nothing between the passes but the input: the backward pass makes the rows again */
+    public Unpatch3DKernel(int patchSize, long channels, int[] grid, boolean recompute) {
         super(patchSize, channels, grid);
+        this.recompute = recompute;
+    }
+
+    public boolean isRecompute() {
+        return recompute;
     }
 
     @Override
@@ -46,11 +60,11 @@ public class Unpatch3DKernel extends Unpatch3D {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Unpatch3DKernel && super.equals(o);
+        return o instanceof Unpatch3DKernel k && k.recompute == recompute && super.equals(o);
     }
 
     @Override
     public int hashCode() {
-        return super.hashCode();
+        return 31 * super.hashCode() + Boolean.hashCode(recompute);
     }
 }

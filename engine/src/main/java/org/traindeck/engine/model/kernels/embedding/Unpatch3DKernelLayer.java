@@ -18,17 +18,12 @@ import org.traindeck.engine.model.layers.Unpatch3D;
 /**
  * The unpatch kernel at run time: tokens [mb, F, T] as rows [mb·T, F], one {@link Sgemm} product with W, the bias
  * added, and each row put in place as its patch of the volumes [mb, C, D, H, W] ({@link VolumePatches}). The rows are
- * kept for the backward pass (dW = rowsᵀ dY); its buffers are reused from batch to batch.
+ * kept for the backward pass (dW = rowsᵀ dY), or with recompute made again there from the input; its buffers
+ * ({@link VolumePatchBuffers}: the tokens in sequence, the patches in work) are reused from batch to batch.
  */
 public class Unpatch3DKernelLayer extends SameDiffLayer {
 
-    private HostFloats.Native rows;
-    private HostFloats.Native projected;
-    private HostFloats.Native rowsGrad;
-    private float[] tokens = new float[0];
-    private float[] patches = new float[0];
-    private float[] volume = new float[0];
-    private float[] bias = new float[0];
+    private VolumePatchBuffers own;
     private VolumePatches layout;
 
     public Unpatch3DKernelLayer(NeuralNetConfiguration conf, DataType dataType) {
@@ -37,6 +32,29 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
 
     private Unpatch3D unpatch() {
         return (Unpatch3D) layerConf();
+    }
+
+    private VolumePatchBuffers buffers() {
+        if (layerConf() instanceof Unpatch3DKernel k && k.isRecompute()) {
+            return VolumePatchBuffers.shared();
+        }
+        if (own == null) {
+            own = new VolumePatchBuffers();
+        }
+        return own;
+    }
+
+    /** The input tokens [mb, F, T] as rows [mb·T, F], in b.rows (b.sequence and b.work are used on the way). */
+    private void tokenRows(VolumePatches v, VolumePatchBuffers b) {
+        int mb = v.examples();
+        int f = (int) unpatch().features();
+        int n = v.tokens();
+        b.sequence = HostFloats.atLeast(b.sequence, (long) mb * f * n);
+        HostFloats.read(input, b.sequence);
+        b.work = HostFloats.atLeast(b.work, Math.max(v.rowValues(), (long) mb * n * f));
+        VolumePatches.transpose(b.sequence, b.work, mb, f, n);
+        b.rows = HostFloats.Native.fit(b.rows, (long) mb * n * f);
+        b.rows.buffer.put(0, b.work, 0, mb * n * f);
     }
 
     /** DL4J's SameDiffLayer checks the shape and then drops the value. */
@@ -60,15 +78,12 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
         int s = u.patchSize();
         VolumePatches v = layout =
                 new VolumePatches((int) input.size(0), (int) u.channels(), grid[0] * s, grid[1] * s, grid[2] * s, s);
+        VolumePatchBuffers b = buffers();
         int mb = v.examples();
         int length = v.rowLength();
-        tokens = HostFloats.atLeast(tokens, (long) mb * f * n);
-        HostFloats.read(input, tokens);
-        float[] r = patches = HostFloats.atLeast(patches, Math.max(v.rowValues(), (long) mb * n * f));
-        VolumePatches.transpose(tokens, r, mb, f, n);
-        rows = HostFloats.Native.fit(rows, (long) mb * n * f);
-        rows.buffer.put(0, r, 0, mb * n * f);
-        projected = HostFloats.Native.fit(projected, v.rowValues());
+        tokenRows(v, b);
+        float[] r = b.work;
+        b.projected = HostFloats.Native.fit(b.projected, v.rowValues());
         Sgemm.multiply(
                 false,
                 false,
@@ -76,18 +91,18 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
                 length,
                 f,
                 1,
-                rows.pointer,
+                b.rows.pointer,
                 0,
                 f,
                 weights(),
                 0,
                 length,
                 0,
-                projected.pointer,
+                b.projected.pointer,
                 0,
                 length);
-        projected.buffer.get(0, r, 0, mb * n * length);
-        bias = HostFloats.atLeast(bias, length);
+        b.projected.buffer.get(0, r, 0, mb * n * length);
+        float[] bias = b.bias = HostFloats.atLeast(b.bias, length);
         HostFloats.read(getParam(Unpatch3D.BIAS), bias);
         for (int row = 0; row < mb * n; row++) {
             int base = row * length;
@@ -95,7 +110,7 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
                 r[base + j] += bias[j];
             }
         }
-        volume = HostFloats.atLeast(volume, v.volumeValues());
+        float[] volume = b.volume = HostFloats.atLeast(b.volume, v.volumeValues());
         v.place(r, volume);
         INDArray ret = mgr.createUninitialized(
                 ArrayType.ACTIVATIONS,
@@ -117,9 +132,15 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
         }
         int rowsCount = v.examples() * v.tokens();
         int length = v.rowLength();
+        VolumePatchBuffers b = buffers();
+        if (b != own) {
+            tokenRows(v, b);
+        }
+        float[] volume = b.volume = HostFloats.atLeast(b.volume, v.volumeValues());
         HostFloats.read(epsilon, volume);
-        float[] dy = patches;
+        float[] dy = b.work;
         v.cut(volume, dy);
+        float[] bias = b.bias = HostFloats.atLeast(b.bias, length);
         Arrays.fill(bias, 0, length, 0f);
         for (int row = 0; row < rowsCount; row++) {
             int base = row * length;
@@ -127,17 +148,17 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
                 bias[j] += dy[base + j];
             }
         }
-        projected.buffer.put(0, dy, 0, rowsCount * length);
+        b.projected.buffer.put(0, dy, 0, rowsCount * length);
         Gradient ret = new DefaultGradient();
-        ret.gradientForVariable().put(Unpatch3D.WEIGHTS, weightGradient(rowsCount, length));
+        ret.gradientForVariable().put(Unpatch3D.WEIGHTS, weightGradient(rowsCount, length, b));
         INDArray db = gradTable.get(Unpatch3D.BIAS);
         HostFloats.write(bias, db);
         ret.gradientForVariable().put(Unpatch3D.BIAS, db);
-        return new Pair<>(ret, inputGradient(v, mgr));
+        return new Pair<>(ret, inputGradient(v, b, mgr));
     }
 
     /** dW = rowsᵀ dY, written straight into W's gradient view. */
-    private INDArray weightGradient(int rowsCount, int length) {
+    private INDArray weightGradient(int rowsCount, int length, VolumePatchBuffers b) {
         int f = (int) unpatch().features();
         INDArray dW = gradTable.get(Unpatch3D.WEIGHTS);
         if (!Sgemm.isDenseRowMajor(dW)) {
@@ -151,10 +172,10 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
                 length,
                 rowsCount,
                 1,
-                rows.pointer,
+                b.rows.pointer,
                 0,
                 f,
-                projected.pointer,
+                b.projected.pointer,
                 0,
                 length,
                 0,
@@ -165,12 +186,12 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
     }
 
     /** d rows = dY Wᵀ, as tokens [mb, F, T]. */
-    private INDArray inputGradient(VolumePatches v, LayerWorkspaceMgr mgr) {
+    private INDArray inputGradient(VolumePatches v, VolumePatchBuffers b, LayerWorkspaceMgr mgr) {
         int f = (int) unpatch().features();
         int n = v.tokens();
         int mb = v.examples();
         int length = v.rowLength();
-        rowsGrad = HostFloats.Native.fit(rowsGrad, (long) mb * n * f);
+        b.rowsGrad = HostFloats.Native.fit(b.rowsGrad, (long) mb * n * f);
         Sgemm.multiply(
                 false,
                 true,
@@ -178,18 +199,19 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
                 f,
                 length,
                 1,
-                projected.pointer,
+                b.projected.pointer,
                 0,
                 length,
                 weights(),
                 0,
                 length,
                 0,
-                rowsGrad.pointer,
+                b.rowsGrad.pointer,
                 0,
                 f);
-        rowsGrad.buffer.get(0, patches, 0, mb * n * f);
-        VolumePatches.transpose(patches, tokens, mb, n, f);
+        b.rowsGrad.buffer.get(0, b.work, 0, mb * n * f);
+        float[] tokens = b.sequence = HostFloats.atLeast(b.sequence, (long) mb * f * n);
+        VolumePatches.transpose(b.work, tokens, mb, n, f);
         INDArray epsNext =
                 mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, f, n}, 'c');
         HostFloats.write(tokens, epsNext);

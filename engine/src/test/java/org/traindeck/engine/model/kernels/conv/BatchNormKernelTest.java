@@ -1,10 +1,13 @@
 package org.traindeck.engine.model.kernels.conv;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.LayerGradients.checkSlopes;
+import static org.traindeck.engine.model.kernels.LayerGradients.forwardBackward;
+import static org.traindeck.engine.model.kernels.LayerGradients.weightedOutput;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.assertRelativelyClose;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantiate;
 
+import java.util.function.DoubleSupplier;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
@@ -18,6 +21,7 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.model.kernels.LayerGradients.Tolerance;
 
 /**
  * The fused batch norm against DL4J's BatchNormalization layer with the same parameters: outputs, input gradient and
@@ -32,14 +36,6 @@ class BatchNormKernelTest {
                 .eps(1e-4)
                 .useLogStd(logStd)
                 .build();
-    }
-
-    private static Pair<Gradient, INDArray> step(Layer layer, INDArray x, INDArray eps, INDArray[] out) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        layer.setInput(x, ws);
-        out[0] = layer.activate(true, ws).dup();
-        Pair<Gradient, INDArray> p = layer.backpropGradient(eps, ws);
-        return new Pair<>(p.getFirst(), p.getSecond().dup());
     }
 
     /** A kernel and a DL4J layer (of {@code type}) with the same random gamma, beta and running statistics. */
@@ -64,8 +60,8 @@ class BatchNormKernelTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, x.shape());
         INDArray[] kOut = new INDArray[1];
         INDArray[] rOut = new INDArray[1];
-        Pair<Gradient, INDArray> g = step(layers[0], x, eps, kOut);
-        Pair<Gradient, INDArray> r = step(layers[1], x.castTo(refType), eps.castTo(refType), rOut);
+        Pair<Gradient, INDArray> g = forwardBackward(layers[0], x, eps, kOut);
+        Pair<Gradient, INDArray> r = forwardBackward(layers[1], x.castTo(refType), eps.castTo(refType), rOut);
         assertRelativelyClose(kOut[0], rOut[0], tolerance, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), tolerance, "input gradient");
         assertThat(g.getFirst().gradientForVariable().keySet())
@@ -116,38 +112,13 @@ class BatchNormKernelTest {
         Layer k = pair(3, true, DataType.FLOAT)[0];
         INDArray x = Nd4j.randn(DataType.FLOAT, 4, 3, 2, 2);
         INDArray eps = Nd4j.randn(DataType.FLOAT, 4, 3, 2, 2);
-        Pair<Gradient, INDArray> g = step(k, x, eps, new INDArray[1]);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, new INDArray[1]);
+        DoubleSupplier loss = () -> weightedOutput(k, x, eps, true);
         String[] learned = {"gamma", "beta"};
         for (String p : learned) {
-            check(k, k.getParam(p), g.getFirst().getGradientFor(p).dup(), x, eps);
+            checkSlopes(k.getParam(p), g.getFirst().getGradientFor(p).dup(), loss, Tolerance.DEFAULT, p);
         }
-        check(k, x, g.getSecond(), x, eps);
-    }
-
-    private static void check(Layer k, INDArray varied, INDArray analytic, INDArray x, INDArray eps) {
-        double h = 1e-2;
-        for (int i = 0; i < varied.length(); i++) {
-            float keep = varied.getFloat(i);
-            varied.putScalar(i, keep + h);
-            double plus = loss(k, x, eps);
-            varied.putScalar(i, keep - h);
-            double minus = loss(k, x, eps);
-            varied.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i))
-                    .as("element %d", i)
-                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
-        }
-    }
-
-    private static double loss(Layer k, INDArray x, INDArray eps) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        return k.activate(true, ws)
-                .castTo(DataType.DOUBLE)
-                .mul(eps.castTo(DataType.DOUBLE))
-                .sumNumber()
-                .doubleValue();
+        checkSlopes(x, g.getSecond(), loss, Tolerance.DEFAULT, "input");
     }
 
     @Test

@@ -2,10 +2,13 @@ package org.traindeck.engine.model.kernels.dense;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.LayerGradients.checkSlopes;
+import static org.traindeck.engine.model.kernels.LayerGradients.forwardBackward;
+import static org.traindeck.engine.model.kernels.LayerGradients.weightedOutput;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -14,7 +17,6 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.recurrent.TimeDistributed;
 import org.deeplearning4j.nn.gradient.Gradient;
-import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -24,6 +26,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.traindeck.engine.model.kernels.LayerGradients.Tolerance;
 
 /** The dense kernel against DL4J's DenseLayer with the same parameters: outputs, every gradient, finite differences. */
 public class DenseKernelTest {
@@ -84,14 +87,6 @@ public class DenseKernelTest {
                 .build();
     }
 
-    private static Pair<Gradient, INDArray> backward(Layer layer, INDArray x, INDArray eps, INDArray[] out) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        layer.setInput(x, ws);
-        out[0] = layer.activate(true, ws).dup();
-        Pair<Gradient, INDArray> p = layer.backpropGradient(eps, ws);
-        return new Pair<>(p.getFirst(), p.getSecond().dup());
-    }
-
     public static void assertRelativelyClose(INDArray actual, INDArray expected, double tolerance, String what) {
         assertThat(actual.shape()).as(what + " shape").isEqualTo(expected.shape());
         double scale = Math.max(expected.norm2Number().doubleValue(), 1e-12);
@@ -129,8 +124,8 @@ public class DenseKernelTest {
         INDArray x = Nd4j.randn(DataType.FLOAT, 4, 6);
         INDArray eps = Nd4j.randn(DataType.FLOAT, 4, 5);
         INDArray[] out = new INDArray[1];
-        backward(full, x, eps, out);
-        Pair<Gradient, INDArray> g = backward(k, x, eps, out);
+        forwardBackward(full, x, eps, out);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, out);
         assertThat(g.getSecond().sumNumber().doubleValue()).isZero();
         assertThat(g.getSecond().shape()).isEqualTo(new long[] {4, 6});
         assertThat(k.getGradientsViewArray().equalsWithEps(full.getGradientsViewArray(), 0))
@@ -155,8 +150,8 @@ public class DenseKernelTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, n, out);
         INDArray[] refOut = new INDArray[1];
         INDArray[] kOut = new INDArray[1];
-        Pair<Gradient, INDArray> r = backward(ref, x, eps, refOut);
-        Pair<Gradient, INDArray> g = backward(k, x, eps, kOut);
+        Pair<Gradient, INDArray> r = forwardBackward(ref, x, eps, refOut);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut);
         assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
         for (String p : ref.paramTable().keySet()) {
@@ -198,8 +193,8 @@ public class DenseKernelTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, 3, 4, 6);
         INDArray[] refOut = new INDArray[1];
         INDArray[] kOut = new INDArray[1];
-        Pair<Gradient, INDArray> r = backward(ref, x, eps, refOut);
-        Pair<Gradient, INDArray> g = backward(k, x, eps, kOut);
+        Pair<Gradient, INDArray> r = forwardBackward(ref, x, eps, refOut);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut);
         assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
         assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-4, "parameter gradients");
@@ -222,8 +217,8 @@ public class DenseKernelTest {
         k.setMaskArray(mask);
         INDArray[] kOut = new INDArray[1];
         INDArray[] plainOut = new INDArray[1];
-        Pair<Gradient, INDArray> g = backward(k, x, eps, kOut);
-        Pair<Gradient, INDArray> p = backward(plain, x, eps.mul(perStep.broadcast(2, 2, 4)), plainOut);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut);
+        Pair<Gradient, INDArray> p = forwardBackward(plain, x, eps.mul(perStep.broadcast(2, 2, 4)), plainOut);
         assertRelativelyClose(kOut[0], plainOut[0].mul(perStep.broadcast(2, 2, 4)), 1e-6, "masked output");
         assertRelativelyClose(g.getSecond(), p.getSecond(), 1e-6, "input gradient");
         assertRelativelyClose(k.getGradientsViewArray(), plain.getGradientsViewArray(), 1e-6, "parameter gradients");
@@ -237,44 +232,12 @@ public class DenseKernelTest {
         INDArray x = Nd4j.randn(DataType.FLOAT, 5, 4);
         INDArray eps = Nd4j.randn(DataType.FLOAT, 5, 3);
         INDArray[] out = new INDArray[1];
-        Pair<Gradient, INDArray> g = backward(k, x, eps, out);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, out);
         INDArray analytic = k.getGradientsViewArray().dup();
-        INDArray params = k.params();
-        double h = 1e-2;
-        for (int i = 0; i < params.length(); i++) {
-            float keep = params.getFloat(i);
-            params.putScalar(i, keep + h);
-            double plus = loss(k, x, eps);
-            params.putScalar(i, keep - h);
-            double minus = loss(k, x, eps);
-            params.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i))
-                    .as("parameter %d", i)
-                    .isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
-        }
-        for (int i = 0; i < x.length(); i++) {
-            float keep = x.getFloat(i);
-            x.putScalar(i, keep + h);
-            double plus = loss(k, x, eps);
-            x.putScalar(i, keep - h);
-            double minus = loss(k, x, eps);
-            x.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(g.getSecond().getDouble(i))
-                    .as("input %d", i)
-                    .isCloseTo(numeric, within(2e-3 + 1e-2 * Math.abs(numeric)));
-        }
-    }
-
-    private static double loss(Layer k, INDArray x, INDArray eps) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        return k.activate(false, ws)
-                .castTo(DataType.DOUBLE)
-                .mul(eps.castTo(DataType.DOUBLE))
-                .sumNumber()
-                .doubleValue();
+        DoubleSupplier loss = () -> weightedOutput(k, x, eps, false);
+        Tolerance tolerance = new Tolerance(2e-3, 1e-2);
+        checkSlopes(k.params(), analytic, loss, tolerance, "parameter");
+        checkSlopes(x, g.getSecond(), loss, tolerance, "input");
     }
 
     /** Float16 networks (a stage's "precision": "float16") compute with DL4J's dense math: same results as TimeDistributed. */
@@ -288,8 +251,8 @@ public class DenseKernelTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, 3, 4, 6).castTo(DataType.HALF);
         INDArray[] refOut = new INDArray[1];
         INDArray[] kOut = new INDArray[1];
-        Pair<Gradient, INDArray> r = backward(ref, x, eps, refOut);
-        Pair<Gradient, INDArray> g = backward(k, x, eps, kOut);
+        Pair<Gradient, INDArray> r = forwardBackward(ref, x, eps, refOut);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut);
         assertRelativelyClose(kOut[0], refOut[0], 1e-3, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-3, "input gradient");
         assertRelativelyClose(k.getGradientsViewArray(), ref.getGradientsViewArray(), 1e-3, "parameter gradients");

@@ -2,6 +2,7 @@ package org.traindeck.engine.model.kernels.dense;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.LayerGradients.checkSlopes;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.assertRelativelyClose;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantiate;
 
@@ -21,6 +22,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+import org.traindeck.engine.model.kernels.LayerGradients.Tolerance;
 
 /**
  * The classifier head kernel against DL4J's OutputLayer with the same parameters: score, every parameter's gradient,
@@ -28,6 +30,8 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  * view inputs; and central finite differences.
  */
 class SoftmaxOutputHeadTest {
+
+    private static final Tolerance HEAD = new Tolerance(2e-3, 2e-2);
 
     private static OutputLayer reference(int in, int classes, boolean bias) {
         return reference(in, classes, bias, 0);
@@ -171,24 +175,8 @@ class SoftmaxOutputHeadTest {
         INDArray mask = Nd4j.createFromArray(new float[] {1, 1, 0, 1, 1}).reshape(5, 1);
         Result g = run(k, x, y, mask);
         // the score is divided by the minibatch, the gradient is not (TrainDeck's step divides it)
-        check(k, k.params(), g.flat().div(5), x, y, mask);
-        check(k, x, g.inputGradient().div(5), x, y, mask);
-    }
-
-    private static void check(Layer k, INDArray varied, INDArray analytic, INDArray x, INDArray y, INDArray mask) {
-        double h = 1e-2;
-        for (int i = 0; i < varied.length(); i++) {
-            float keep = varied.getFloat(i);
-            varied.putScalar(i, keep + h);
-            double plus = score(k, x, y, mask);
-            varied.putScalar(i, keep - h);
-            double minus = score(k, x, y, mask);
-            varied.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i))
-                    .as("element %d", i)
-                    .isCloseTo(numeric, within(2e-3 + 2e-2 * Math.abs(numeric)));
-        }
+        checkSlopes(k.params(), g.flat().div(5), () -> score(k, x, y, mask), HEAD, "parameter");
+        checkSlopes(x, g.inputGradient().div(5), () -> score(k, x, y, mask), HEAD, "input");
     }
 
     private static double score(Layer k, INDArray x, INDArray y, INDArray mask) {

@@ -2,7 +2,8 @@ package org.traindeck.engine.model.kernels.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.LayerGradients.checkAgainstFiniteDifferences;
+import static org.traindeck.engine.model.kernels.LayerGradients.forwardBackward;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.assertRelativelyClose;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantiate;
 
@@ -30,15 +31,6 @@ import org.traindeck.engine.model.layers.PositionEmbedding;
  */
 class EmbeddingKernelsTest {
 
-    private static Pair<Gradient, INDArray> run(
-            Layer layer, INDArray x, INDArray eps, INDArray[] out, boolean training) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        layer.setInput(x, ws);
-        out[0] = layer.activate(training, ws).dup();
-        Pair<Gradient, INDArray> p = layer.backpropGradient(eps, ws);
-        return new Pair<>(p.getFirst(), p.getSecond().dup());
-    }
-
     private static void compare(Layer ref, Layer k, INDArray x, int[] outShape) {
         assertThat(k.paramTable().keySet())
                 .containsExactlyElementsOf(ref.paramTable().keySet());
@@ -51,8 +43,8 @@ class EmbeddingKernelsTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, outShape);
         INDArray[] refOut = new INDArray[1];
         INDArray[] kOut = new INDArray[1];
-        Pair<Gradient, INDArray> r = run(ref, x, eps, refOut, true);
-        Pair<Gradient, INDArray> g = run(k, x, eps, kOut, true);
+        Pair<Gradient, INDArray> r = forwardBackward(ref, x, eps, refOut, true);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut, true);
         assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
         assertThat(g.getFirst().gradientForVariable().keySet())
@@ -135,7 +127,7 @@ class EmbeddingKernelsTest {
         INDArray x = Nd4j.randn(DataType.FLOAT, 8, 4, 6);
         INDArray eps = Nd4j.randn(DataType.FLOAT, 8, 4, 6);
         INDArray[] out = new INDArray[1];
-        Pair<Gradient, INDArray> g = run(k, x, eps, out, true);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, out, true);
         INDArray sum = x.add(k.getParam(PositionEmbedding.POSITIONS).reshape(1, 4, 6));
         INDArray kept = out[0].div(sum);
         // every element kept at twice its value, or dropped; the gradient goes exactly where the value went
@@ -231,48 +223,13 @@ class EmbeddingKernelsTest {
     @Test
     void positionGradientsMatchFiniteDifferences() {
         Layer k = instantiate(positions(true, 5, 3));
-        finiteDifferences(k, Nd4j.randn(DataType.FLOAT, 2, 3, 4), new int[] {2, 3, 4});
+        checkAgainstFiniteDifferences(k, Nd4j.randn(DataType.FLOAT, 2, 3, 4));
     }
 
     @Test
     void patchGradientsMatchFiniteDifferences() {
         Layer k = instantiate(patches(true, 2, 3, true, InputType.convolutional(4, 2, 2)));
-        finiteDifferences(k, Nd4j.randn(DataType.FLOAT, 2, 2, 4, 2), new int[] {2, 3, 3});
-    }
-
-    private static void finiteDifferences(Layer k, INDArray x, int[] outShape) {
-        k.params().assign(Nd4j.randn(DataType.FLOAT, k.params().shape()));
-        INDArray eps = Nd4j.randn(DataType.FLOAT, outShape);
-        Pair<Gradient, INDArray> g = run(k, x, eps, new INDArray[1], true);
-        INDArray analytic = k.getGradientsViewArray().dup();
-        check(k, k.params(), analytic, x, eps);
-        check(k, x, g.getSecond(), x, eps);
-    }
-
-    private static void check(Layer k, INDArray varied, INDArray analytic, INDArray x, INDArray eps) {
-        double h = 1e-2;
-        for (int i = 0; i < varied.length(); i++) {
-            float keep = varied.getFloat(i);
-            varied.putScalar(i, keep + h);
-            double plus = loss(k, x, eps);
-            varied.putScalar(i, keep - h);
-            double minus = loss(k, x, eps);
-            varied.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i))
-                    .as("element %d", i)
-                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
-        }
-    }
-
-    private static double loss(Layer k, INDArray x, INDArray eps) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        return k.activate(false, ws)
-                .castTo(DataType.DOUBLE)
-                .mul(eps.castTo(DataType.DOUBLE))
-                .sumNumber()
-                .doubleValue();
+        checkAgainstFiniteDifferences(k, Nd4j.randn(DataType.FLOAT, 2, 2, 4, 2));
     }
 
     @Test

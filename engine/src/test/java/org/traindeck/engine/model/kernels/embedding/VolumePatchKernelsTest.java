@@ -1,13 +1,15 @@
 package org.traindeck.engine.model.kernels.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.LayerGradients.checkAgainstFiniteDifferences;
+import static org.traindeck.engine.model.kernels.LayerGradients.forwardBackward;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.assertRelativelyClose;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantiate;
 
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -41,14 +43,6 @@ class VolumePatchKernelsTest {
         return u;
     }
 
-    private static Pair<Gradient, INDArray> run(Layer layer, INDArray x, INDArray eps, INDArray[] out) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        layer.setInput(x, ws);
-        out[0] = layer.activate(true, ws).dup();
-        Pair<Gradient, INDArray> p = layer.backpropGradient(eps, ws);
-        return new Pair<>(p.getFirst(), p.getSecond().dup());
-    }
-
     private static void compare(Layer ref, Layer k, INDArray x) {
         assertThat(k).isNotInstanceOf(ref.getClass());
         assertThat(k.paramTable().keySet())
@@ -65,8 +59,8 @@ class VolumePatchKernelsTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, ref.activate(true, ws).shape());
         // twice, so that reused buffers are checked too
         for (int pass = 0; pass < 2; pass++) {
-            Pair<Gradient, INDArray> r = run(ref, x, eps, refOut);
-            Pair<Gradient, INDArray> g = run(k, x, eps, kOut);
+            Pair<Gradient, INDArray> r = forwardBackward(ref, x, eps, refOut);
+            Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut);
             assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
             assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
             for (String p : ref.paramTable().keySet()) {
@@ -92,6 +86,71 @@ class VolumePatchKernelsTest {
                 instantiate(unpatch(false, 2, 3, grid, 5)),
                 instantiate(unpatch(true, 2, 3, grid, 5)),
                 Nd4j.randn(DataType.FLOAT, 3, 5, 6));
+    }
+
+    @Test
+    void recomputingKernelsMatchTheSameDiffLayers() {
+        PatchEmbedding3D recomputing = new PatchEmbedding3DKernel(2, 5, true);
+        recomputing.setNIn(VOLUME, true);
+        compare(
+                instantiate(patches(false, 2, 5, VOLUME)),
+                instantiate(recomputing),
+                Nd4j.randn(DataType.FLOAT, 3, 3, 4, 2, 6));
+        int[] grid = {2, 1, 3};
+        Unpatch3D unpatching = new Unpatch3DKernel(2, 3, grid, true);
+        unpatching.setNIn(InputType.recurrent(5, 6), true);
+        compare(
+                instantiate(unpatch(false, 2, 3, grid, 5)),
+                instantiate(unpatching),
+                Nd4j.randn(DataType.FLOAT, 3, 5, 6));
+    }
+
+    /**
+     * A patches3d and an unpatch3d that recompute share one set of buffers: with their passes interleaved as in a graph
+     * (both forward, then both backward), each backward pass must make its own rows again, and every output and
+     * gradient equals, bit for bit, those of the same layers keeping their rows.
+     */
+    @Test
+    void recomputingNodesSharingTheirBuffersGetTheGradientsOfNodesKeepingTheirRows() {
+        int[] grid = {2, 1, 3};
+        PatchEmbedding3D p = new PatchEmbedding3DKernel(2, 5, true);
+        p.setNIn(VOLUME, true);
+        Unpatch3D u = new Unpatch3DKernel(2, 7, grid, true);
+        u.setNIn(InputType.recurrent(5, 6), true);
+        Layer[] recomputing = {instantiate(p), instantiate(u)};
+        Layer[] keeping = {instantiate(patches(true, 2, 5, VOLUME)), instantiate(unpatch(true, 2, 7, grid, 5))};
+        for (int i = 0; i < 2; i++) {
+            keeping[i]
+                    .params()
+                    .assign(Nd4j.randn(DataType.FLOAT, keeping[i].params().shape()));
+            recomputing[i].params().assign(keeping[i].params());
+        }
+        INDArray x = Nd4j.randn(DataType.FLOAT, 3, 3, 4, 2, 6);
+        INDArray eps = Nd4j.randn(DataType.FLOAT, 3, 7, 4, 2, 6);
+        for (int pass = 0; pass < 2; pass++) {
+            INDArray[] want = chain(keeping, x, eps);
+            INDArray[] got = chain(recomputing, x, eps);
+            for (int k = 0; k < want.length; k++) {
+                assertThat(got[k]).as("pass %d, array %d", pass, k).isEqualTo(want[k]);
+            }
+        }
+    }
+
+    /** patches3d then unpatch3d forward, both backward: the output, the input's gradient and both layers' gradients. */
+    private static INDArray[] chain(Layer[] layers, INDArray x, INDArray eps) {
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        layers[0].setInput(x, ws);
+        INDArray tokens = layers[0].activate(true, ws).dup();
+        layers[1].setInput(tokens, ws);
+        INDArray out = layers[1].activate(true, ws).dup();
+        INDArray dTokens = layers[1].backpropGradient(eps, ws).getSecond().dup();
+        INDArray dx = layers[0].backpropGradient(dTokens, ws).getSecond().dup();
+        return new INDArray[] {
+            out,
+            dx,
+            layers[0].getGradientsViewArray().dup(),
+            layers[1].getGradientsViewArray().dup()
+        };
     }
 
     @Test
@@ -169,50 +228,25 @@ class VolumePatchKernelsTest {
     @Test
     void patchGradientsMatchFiniteDifferences() {
         InputType small = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 2, 4, 2, 2);
-        finiteDifferences(instantiate(patches(true, 2, 3, small)), Nd4j.randn(DataType.FLOAT, 2, 2, 2, 4, 2));
+        checkAgainstFiniteDifferences(
+                instantiate(patches(true, 2, 3, small)), Nd4j.randn(DataType.FLOAT, 2, 2, 2, 4, 2));
     }
 
     @Test
     void unpatchGradientsMatchFiniteDifferences() {
-        finiteDifferences(
+        checkAgainstFiniteDifferences(
                 instantiate(unpatch(true, 1, 2, new int[] {1, 2, 2}, 3)), Nd4j.randn(DataType.FLOAT, 2, 3, 4));
     }
 
-    private static void finiteDifferences(Layer k, INDArray x) {
-        k.params().assign(Nd4j.randn(DataType.FLOAT, k.params().shape()));
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        INDArray eps = Nd4j.randn(DataType.FLOAT, k.activate(true, ws).shape());
-        Pair<Gradient, INDArray> g = run(k, x, eps, new INDArray[1]);
-        INDArray analytic = k.getGradientsViewArray().dup();
-        check(k, k.params(), analytic, x, eps);
-        check(k, x, g.getSecond(), x, eps);
-    }
-
-    private static void check(Layer k, INDArray varied, INDArray analytic, INDArray x, INDArray eps) {
-        double h = 1e-2;
-        for (int i = 0; i < varied.length(); i++) {
-            float keep = varied.getFloat(i);
-            varied.putScalar(i, keep + h);
-            double plus = loss(k, x, eps);
-            varied.putScalar(i, keep - h);
-            double minus = loss(k, x, eps);
-            varied.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i))
-                    .as("element %d", i)
-                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
-        }
-    }
-
-    private static double loss(Layer k, INDArray x, INDArray eps) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        return k.activate(false, ws)
-                .castTo(DataType.DOUBLE)
-                .mul(eps.castTo(DataType.DOUBLE))
-                .sumNumber()
-                .doubleValue();
+    @Test
+    void recomputingGradientsMatchFiniteDifferences() {
+        InputType small = InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 2, 4, 2, 2);
+        PatchEmbedding3D p = new PatchEmbedding3DKernel(2, 3, true);
+        p.setNIn(small, true);
+        checkAgainstFiniteDifferences(instantiate(p), Nd4j.randn(DataType.FLOAT, 2, 2, 2, 4, 2));
+        Unpatch3D u = new Unpatch3DKernel(1, 2, new int[] {1, 2, 2}, true);
+        u.setNIn(InputType.recurrent(3, 4), true);
+        checkAgainstFiniteDifferences(instantiate(u), Nd4j.randn(DataType.FLOAT, 2, 3, 4));
     }
 
     @Test
@@ -227,13 +261,23 @@ class VolumePatchKernelsTest {
                 .addLayer("u", new Unpatch3DKernel(2, 3, new int[] {2, 1, 3}), "p")
                 .addLayer("q", new PatchEmbedding3D(2, 4), "u")
                 .addLayer("v", new Unpatch3D(2, 1, new int[] {2, 1, 3}), "q")
-                .setOutputs("v")
+                .addLayer("r", new PatchEmbedding3DKernel(2, 6, true), "v")
+                .addLayer("s", new Unpatch3DKernel(2, 3, new int[] {2, 1, 3}, true), "r")
+                .setOutputs("s")
                 .build();
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(back).isEqualTo(conf);
+        assertThat(((PatchEmbedding3DKernel) layerOf(back, "r")).isRecompute()).isTrue();
+        assertThat(((Unpatch3DKernel) layerOf(back, "s")).isRecompute()).isTrue();
+        assertThat(((PatchEmbedding3DKernel) layerOf(back, "p")).isRecompute()).isFalse();
+        assertThat(new PatchEmbedding3DKernel(2, 6, true)).isNotEqualTo(new PatchEmbedding3DKernel(2, 6));
         assertThat(back.getVertices().get("p").toString()).contains("PatchEmbedding3DKernel");
         assertThat(back.getVertices().get("u").toString())
                 .contains("Unpatch3DKernel")
                 .contains("grid=2x1x3");
+    }
+
+    private static Object layerOf(ComputationGraphConfiguration conf, String name) {
+        return ((LayerVertex) conf.getVertices().get(name)).getLayerConf().getLayer();
     }
 }

@@ -1,7 +1,8 @@
 package org.traindeck.engine.model.kernels.transformer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import static org.traindeck.engine.model.kernels.LayerGradients.checkAgainstFiniteDifferences;
+import static org.traindeck.engine.model.kernels.LayerGradients.forwardBackward;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.assertRelativelyClose;
 import static org.traindeck.engine.model.kernels.dense.DenseKernelTest.instantiate;
 
@@ -10,7 +11,6 @@ import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.gradient.Gradient;
-import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.junit.jupiter.api.Test;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -20,14 +20,6 @@ import org.traindeck.engine.model.layers.LayerNorm;
 
 /** The layer norm kernel against TrainDeck's SameDiff LayerNorm with the same parameters, and finite differences. */
 class LayerNormKernelTest {
-
-    private static Pair<Gradient, INDArray> run(Layer layer, INDArray x, INDArray eps, INDArray[] out) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        layer.setInput(x, ws);
-        out[0] = layer.activate(true, ws).dup();
-        Pair<Gradient, INDArray> p = layer.backpropGradient(eps, ws);
-        return new Pair<>(p.getFirst(), p.getSecond().dup());
-    }
 
     private static void compare(INDArray x, int features) {
         Layer ref = instantiate(new LayerNorm(features, 1e-3));
@@ -44,8 +36,8 @@ class LayerNormKernelTest {
         INDArray eps = Nd4j.randn(DataType.FLOAT, x.shape());
         INDArray[] refOut = new INDArray[1];
         INDArray[] kOut = new INDArray[1];
-        Pair<Gradient, INDArray> r = run(ref, x, eps, refOut);
-        Pair<Gradient, INDArray> g = run(k, x, eps, kOut);
+        Pair<Gradient, INDArray> r = forwardBackward(ref, x, eps, refOut);
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, kOut);
         assertRelativelyClose(kOut[0], refOut[0], 1e-5, "output");
         assertRelativelyClose(g.getSecond(), r.getSecond(), 1e-4, "input gradient");
         for (String p : ref.paramTable().keySet()) {
@@ -78,41 +70,7 @@ class LayerNormKernelTest {
     /** Central differences of L = Σ eps·out in float (step 1e-2), parameters and input. */
     @Test
     void gradientsMatchFiniteDifferences() {
-        Layer k = instantiate(new LayerNormKernel(5, 1e-5));
-        k.params().assign(Nd4j.randn(DataType.FLOAT, k.params().shape()));
-        INDArray x = Nd4j.randn(DataType.FLOAT, 2, 5, 3);
-        INDArray eps = Nd4j.randn(DataType.FLOAT, 2, 5, 3);
-        INDArray[] out = new INDArray[1];
-        Pair<Gradient, INDArray> g = run(k, x, eps, out);
-        INDArray analytic = k.getGradientsViewArray().dup();
-        check(k, k.params(), analytic, x, eps);
-        check(k, x, g.getSecond(), x, eps);
-    }
-
-    private static void check(Layer k, INDArray varied, INDArray analytic, INDArray x, INDArray eps) {
-        double h = 1e-2;
-        for (int i = 0; i < varied.length(); i++) {
-            float keep = varied.getFloat(i);
-            varied.putScalar(i, keep + h);
-            double plus = loss(k, x, eps);
-            varied.putScalar(i, keep - h);
-            double minus = loss(k, x, eps);
-            varied.putScalar(i, keep);
-            double numeric = (plus - minus) / (2 * h);
-            assertThat(analytic.getDouble(i))
-                    .as("element %d", i)
-                    .isCloseTo(numeric, within(5e-3 + 2e-2 * Math.abs(numeric)));
-        }
-    }
-
-    private static double loss(Layer k, INDArray x, INDArray eps) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        k.setInput(x, ws);
-        return k.activate(false, ws)
-                .castTo(DataType.DOUBLE)
-                .mul(eps.castTo(DataType.DOUBLE))
-                .sumNumber()
-                .doubleValue();
+        checkAgainstFiniteDifferences(instantiate(new LayerNormKernel(5, 1e-5)), Nd4j.randn(DataType.FLOAT, 2, 5, 3));
     }
 
     @Test

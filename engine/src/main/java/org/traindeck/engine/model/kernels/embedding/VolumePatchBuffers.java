@@ -1,0 +1,28 @@
+package org.traindeck.engine.model.kernels.embedding;
+
+import org.traindeck.engine.model.kernels.HostFloats;
+
+/**
+ * The scratch memory of a patches3d or unpatch3d kernel: the rows for the products (native), their product and its
+ * gradient, and the heap arrays the loops read. Each buffer only grows. A node without recompute has its own set and
+ * keeps its rows in it between the forward and the backward pass; the recomputing nodes of a thread share one set
+ * (nothing in it outlives a pass: the backward pass cuts its rows again from the node's input).
+ */
+final class VolumePatchBuffers {
+
+    private static final ThreadLocal<VolumePatchBuffers> SHARED = ThreadLocal.withInitial(VolumePatchBuffers::new);
+
+    HostFloats.Native rows;
+    HostFloats.Native projected;
+    HostFloats.Native rowsGrad;
+    float[] volume = new float[0];
+    float[] sequence = new float[0];
+    float[] work = new float[0];
+    float[] bias = new float[0];
+    float[] positions = new float[0];
+
+    /** The set the calling thread's recomputing nodes share. */
+    static VolumePatchBuffers shared() {
+        return SHARED.get();
+    }
+}

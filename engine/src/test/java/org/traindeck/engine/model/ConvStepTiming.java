@@ -1,0 +1,228 @@
+package org.traindeck.engine.model;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.profile.GraphWalk;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.step.TrainingStep;
+
+/**
+ * A measurement, not a test: whole training steps of the shapes-unet sample's U-Net (batch 32) or the bench's LeNet
+ * (batch 64) with the convolutions on the kernel (A) against the same network with {@code "implementation": "dl4j"}
+ * on every conv2d node (B), both with oneDNN's helpers as a run installs them, in one process, alternated A, B, B, A
+ * step by step. Prints per-step thread CPU medians and the median of the pairwise ratios B / A with min and max; with
+ * {@code profile}, each node's forward and backward thread CPU time (GraphWalk), alternated the same way.
+ * java -cp test-classes:classes:deps org.traindeck.engine.model.ConvStepTiming [unet|lenet] [pairs] [profile]
+ */
+public final class ConvStepTiming {
+
+    private static final String LENET = """
+            {"name": "conv1", "type": "conv2d", "filters": 8, "kernel": 5, "activation": "relu"},
+            {"name": "pool1", "type": "maxPool2d"},
+            {"name": "conv2", "type": "conv2d", "filters": 16, "kernel": 5, "activation": "relu"},
+            {"name": "pool2", "type": "maxPool2d"},
+            {"name": "dense", "type": "dense", "units": 64, "activation": "relu"}""";
+
+    private ConvStepTiming() {}
+
+    public static void main(String[] args) throws Exception {
+        boolean unet = args.length == 0 || args[0].equals("unet");
+        int pairs = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        boolean profile = args.length > 2 && args[2].equals("profile");
+        String layers = unet ? unetLayers() : LENET;
+        Path dir = Files.createTempDirectory("conv-step-timing");
+        ModelInput input = unet
+                ? new ModelInput(InputType.convolutional(32, 32, 1), Task.SEGMENTATION, 3, false)
+                : new ModelInput(InputType.convolutional(28, 28, 1), Task.CLASSIFICATION, 10);
+        ComputationGraph[] nets = {
+            built(GraphFixture.model(layers, dir), input),
+            built(
+                    GraphFixture.model(
+                            layers.replace(
+                                    "\"type\": \"conv2d\"", "\"type\": \"conv2d\", \"implementation\": \"dl4j\""),
+                            dir),
+                    input)
+        };
+        BatchMaker.Batch batch = unet ? segmentation(32) : classification(64);
+        if (profile) {
+            profile(nets, batch, pairs);
+        } else {
+            steps(nets, batch, pairs);
+        }
+        System.exit(0);
+    }
+
+    private static String unetLayers() throws Exception {
+        String text = new ObjectMapper()
+                .readTree(Path.of("../sample-configs/shapes-unet.json").toFile())
+                .get("model")
+                .get("layers")
+                .toString();
+        return text.substring(1, text.length() - 1).replace("\":\"", "\": \"").replace(",\"type\"", ", \"type\"");
+    }
+
+    private static ComputationGraph built(ModelConfig model, ModelInput input) {
+        ComputationGraph net = ModelCompiler.build(model, input, 7, KernelUse.OWN);
+        OneDnnHelpers.install(net);
+        return net;
+    }
+
+    private static BatchMaker.Batch segmentation(int n) {
+        Nd4j.getRandom().setSeed(5);
+        INDArray x = Nd4j.rand(DataType.FLOAT, n, 1, 32, 32);
+        INDArray y = Nd4j.zeros(DataType.FLOAT, n, 3, 32, 32);
+        for (int i = 0; i < n; i++) {
+            for (int p = 0; p < 1024; p++) {
+                y.putScalar(new int[] {i, (i * 5 + p * 7) % 3, p / 32, p % 32}, 1f);
+            }
+        }
+        return new BatchMaker.Batch(x, y, n);
+    }
+
+    private static BatchMaker.Batch classification(int n) {
+        Nd4j.getRandom().setSeed(5);
+        INDArray x = Nd4j.rand(DataType.FLOAT, n, 1, 28, 28);
+        INDArray y = Nd4j.zeros(DataType.FLOAT, n, 10);
+        for (int i = 0; i < n; i++) {
+            y.putScalar(i, i % 10, 1f);
+        }
+        return new BatchMaker.Batch(x, y, n);
+    }
+
+    private static void steps(ComputationGraph[] nets, BatchMaker.Batch batch, int pairs) {
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        TrainingStep[] steps = {new TrainingStep(nets[0], false), new TrainingStep(nets[1], false)};
+        double[][] ms = new double[2][pairs];
+        for (int p = -5; p < pairs; p++) {
+            for (int k = 0; k < 2; k++) {
+                int which = (k + Math.max(p, 0)) % 2;
+                long t0 = bean.getCurrentThreadCpuTime();
+                steps[which].step(List.of(batch), Math.max(p, 0) + 5, 0, 0);
+                long t1 = bean.getCurrentThreadCpuTime();
+                if (p >= 0) {
+                    ms[which][p] = (t1 - t0) / 1e6;
+                }
+            }
+        }
+        double[] ratios = new double[pairs];
+        for (int p = 0; p < pairs; p++) {
+            ratios[p] = ms[1][p] / ms[0][p];
+        }
+        print("step thread CPU", ms, ratios);
+        blocks(steps, batch, pairs);
+    }
+
+    /**
+     * Blocks of five steps of one network, then five of the other, alternated: the process's CPU time (every thread:
+     * the garbage collector and ND4J's own threads too) and the collectors' time per step.
+     */
+    private static void blocks(TrainingStep[] steps, BatchMaker.Batch batch, int pairs) {
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        int block = 5;
+        double[][] ms = new double[2][pairs];
+        double[] gcMs = new double[2];
+        for (int p = 0; p < pairs; p++) {
+            for (int k = 0; k < 2; k++) {
+                int which = (k + p) % 2;
+                long gc0 = gcMillis();
+                long t0 = os.getProcessCpuTime();
+                for (int s = 0; s < block; s++) {
+                    steps[which].step(List.of(batch), 100 + p * block + s, 0, 0);
+                }
+                ms[which][p] = (os.getProcessCpuTime() - t0) / 1e6 / block;
+                gcMs[which] += (gcMillis() - gc0) / (double) (block * pairs);
+            }
+        }
+        double[] ratios = new double[pairs];
+        for (int p = 0; p < pairs; p++) {
+            ratios[p] = ms[1][p] / ms[0][p];
+        }
+        print("process CPU per step, blocks of " + block, ms, ratios);
+        System.out.printf("collectors' time per step: kernel %.2f ms, DL4J's layers %.2f ms%n", gcMs[0], gcMs[1]);
+    }
+
+    private static long gcMillis() {
+        long sum = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
+    }
+
+    private static void print(String what, double[][] ms, double[] ratios) {
+        double[] sorted = ratios.clone();
+        Arrays.sort(sorted);
+        System.out.printf(
+                "%s: kernel %.2f ms, DL4J's layers %.2f ms (medians of %d); DL4J / kernel %.3f (%.3f-%.3f)%n",
+                what,
+                median(ms[0]),
+                median(ms[1]),
+                ratios.length,
+                median(ratios),
+                sorted[0],
+                sorted[ratios.length - 1]);
+    }
+
+    private static void profile(ComputationGraph[] nets, BatchMaker.Batch batch, int pairs) {
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        GraphWalk[] walks = {
+            new GraphWalk(nets[0], bean::getCurrentThreadCpuTime), new GraphWalk(nets[1], bean::getCurrentThreadCpuTime)
+        };
+        INDArray[] inputs = batch.inputs();
+        INDArray[] labels = {batch.labels()};
+        for (int p = -5; p < pairs; p++) {
+            if (p == 0) {
+                walks[0].reset();
+                walks[1].reset();
+            }
+            for (int k = 0; k < 2; k++) {
+                walks[(k + Math.max(p, 0)) % 2].gradientAndScore(inputs, labels);
+            }
+        }
+        List<String> names = walks[0].nodeNames();
+        System.out.printf(
+                "%-12s %9s %9s %9s %9s  (ms per step, thread CPU, %d steps each)%n",
+                "node", "fwd own", "fwd dl4j", "bwd own", "bwd dl4j", pairs);
+        double[] totals = new double[4];
+        for (int i = 0; i < names.size(); i++) {
+            double[] row = {
+                walks[0].forwardNs()[i] / 1e6 / pairs,
+                walks[1].forwardNs()[i] / 1e6 / pairs,
+                walks[0].backwardNs()[i] / 1e6 / pairs,
+                walks[1].backwardNs()[i] / 1e6 / pairs
+            };
+            for (int c = 0; c < 4; c++) {
+                totals[c] += row[c];
+            }
+            System.out.printf("%-12s %9.3f %9.3f %9.3f %9.3f%n", names.get(i), row[0], row[1], row[2], row[3]);
+        }
+        System.out.printf("%-12s %9.3f %9.3f %9.3f %9.3f%n", "nodes", totals[0], totals[1], totals[2], totals[3]);
+        System.out.printf(
+                "walk: own %.3f ms, dl4j %.3f ms per step; branch sums own %.3f dl4j %.3f%n",
+                walks[0].walkNs() / 1e6 / pairs,
+                walks[1].walkNs() / 1e6 / pairs,
+                walks[0].branchSumNs() / 1e6 / pairs,
+                walks[1].branchSumNs() / 1e6 / pairs);
+    }
+
+    private static double median(double[] a) {
+        double[] s = a.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+}
