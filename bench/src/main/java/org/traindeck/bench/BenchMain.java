@@ -27,6 +27,7 @@ public final class BenchMain {
      * the U-Net sample and a LeNet graph, each also with pooling, upsampling and concat on DL4J's layers, the 3D
      * autoencoder sample and a ResNet-18 at 32×32 ("unet", "lenet-graph", "volumes" or "resnet18": one of them;
      * -Dtraindeck.bench.convPairs=N, -Dtraindeck.bench.convReference=false leaves out DL4J's layers,
+     * -Dtraindeck.bench.convWholeMachine=false the whole-machine rows,
      * -Dtraindeck.bench.resnet18Samples=N), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
      * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
@@ -122,29 +123,49 @@ public final class BenchMain {
         boolean convnets = wanted(only, "peer") || only.contains("convnets");
         int convPairs = Integer.getInteger("traindeck.bench.convPairs", 3);
         boolean convReference = !"false".equals(System.getProperty("traindeck.bench.convReference"));
+        boolean convWhole = !"false".equals(System.getProperty("traindeck.bench.convWholeMachine"));
         if (convnets || only.contains("unet")) {
-            System.out.println("the U-Net sample against PyTorch, 1 thread…");
+            System.out.println("the U-Net sample against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
-                    ConvSampleNets.unet(home), home, out.resolve("peer-unet"), convPairs, convReference, report);
+                    ConvSampleNets.unet(home),
+                    home,
+                    out.resolve("peer-unet"),
+                    convPairs,
+                    convReference,
+                    convWhole,
+                    report);
         }
         if (convnets || only.contains("lenet-graph")) {
-            System.out.println("a LeNet graph against PyTorch, 1 thread…");
+            System.out.println("a LeNet graph against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
-                    ConvSampleNets.lenet(), home, out.resolve("peer-lenet"), convPairs, convReference, report);
+                    ConvSampleNets.lenet(),
+                    home,
+                    out.resolve("peer-lenet"),
+                    convPairs,
+                    convReference,
+                    convWhole,
+                    report);
         }
         if (convnets || only.contains("volumes")) {
-            System.out.println("the 3D autoencoder sample against PyTorch, 1 thread…");
+            System.out.println("the 3D autoencoder sample against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
-                    ConvSampleNets.autoencoder(home), home, out.resolve("peer-volumes"), convPairs, false, report);
+                    ConvSampleNets.autoencoder(home),
+                    home,
+                    out.resolve("peer-volumes"),
+                    convPairs,
+                    false,
+                    convWhole,
+                    report);
         }
         if (convnets || only.contains("resnet18")) {
-            System.out.println("a ResNet-18 at 32×32 against PyTorch, 1 thread…");
+            System.out.println("a ResNet-18 at 32×32 against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
                     ConvSampleNets.resnet18(Integer.getInteger("traindeck.bench.resnet18Samples", 256)),
                     home,
                     out.resolve("peer-resnet18"),
                     convPairs,
                     false,
+                    convWhole,
                     report);
         }
     }
