@@ -29,7 +29,7 @@ public final class BenchMain {
      * -Dtraindeck.bench.convPairs=N, -Dtraindeck.bench.convReference=false leaves out DL4J's layers,
      * -Dtraindeck.bench.convWholeMachine=false the whole-machine rows,
      * -Dtraindeck.bench.resnet18Samples=N), "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
-     * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
+     * of them; -Dtraindeck.bench.transformerPairs=N), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "xray16" the part that compares stage 1 of the x-ray cascade sample, a diffusion ViT over volumes
      * (-Dtraindeck.bench.xraySamples=N phantoms an epoch, -Dtraindeck.bench.xrayPairs=N);
@@ -174,13 +174,16 @@ public final class BenchMain {
     private static void transformerPeers(Path home, Path out, int threads, Set<String> only, Report report)
             throws Exception {
         boolean transformers = wanted(only, "peer") || only.contains("transformers");
+        int transformerPairs = Integer.getInteger("traindeck.bench.transformerPairs", 3);
         if (transformers || only.contains("vit")) {
             System.out.println("the ViT sample against PyTorch, 1 thread and the whole machine…");
-            TransformerPeers.compare(TransformerPeers.vit(home), home, out.resolve("peer-vit"), 3, report);
+            TransformerPeers.compare(
+                    TransformerPeers.vit(home), home, out.resolve("peer-vit"), transformerPairs, report);
         }
         if (transformers || only.contains("gpt")) {
             System.out.println("the GPT sample against PyTorch, 1 thread and the whole machine…");
-            TransformerPeers.compare(TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), 3, report);
+            TransformerPeers.compare(
+                    TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), transformerPairs, report);
         }
         if (wanted(only, "peer") || only.contains("xray16")) {
             System.out.println(
