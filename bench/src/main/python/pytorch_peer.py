@@ -2,7 +2,10 @@
 bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|unet128|volumes|volumes64|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS THREADS [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
+usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|unet128|volumes|volumes64|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS SETTING [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
+       pytorch_peer.py trace KIND STEPS SETTING [BATCH]
+  SETTING is the threads of one process ("2") or DistributedDataParallel's processes x threads ("2x1"), see
+  peer_launcher.py; trace prints the global batch's loss after each of the first STEPS steps ("loss STEP VALUE");
   BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none),
   for xray16 the .npz of volumes and views (volume_diffusion_peer.py);
   SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's), xray16's
@@ -16,6 +19,7 @@ import time
 import torch
 from torch import nn
 
+import peer_launcher
 import volume_diffusion_peer
 
 # The transformer peers: sample-configs/fashion-vit.json's and text-gpt.json's networks, node for node as
@@ -328,42 +332,75 @@ def model_and_data(kind, text=None, samples=0):
     return net, x, y, batch
 
 
-def main():
-    kind, epochs, repeats, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    batch_override = int(sys.argv[5]) if len(sys.argv) > 5 else 0
-    text = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] != "-" else None
-    samples = int(sys.argv[7]) if len(sys.argv) > 7 else 0
-    torch.set_num_threads(threads)
-    if kind == "xray16":
-        diffusion = sys.argv[8] if len(sys.argv) > 8 else "cosine:1000:v"
-        back = sys.argv[9] if len(sys.argv) > 9 and sys.argv[9] != "-" else None
-        volume_diffusion_peer.run(epochs, repeats, batch_override or 32, text, samples, diffusion, back)
-        return
+def step(net, opt, kind, x, y):
+    """One optimizer step on (x, y); returns the loss."""
+    opt.zero_grad()
+    out = net(x)
+    if kind in RECONSTRUCTION or out.dim() == 4:  # reconstruction, per-pixel classes [mb, classes, h, w]
+        loss = (nn.MSELoss() if kind in RECONSTRUCTION else nn.CrossEntropyLoss())(out, y)
+    else:
+        loss = nn.CrossEntropyLoss()(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+    loss.backward()
+    opt.step()
+    return loss
+
+
+def train(rank, kind, epochs, repeats, batch_override, text, samples):
+    """The measured epochs' samples/s of the global batch, once per repeat (rank 0 prints)."""
     for repeat in range(repeats):
         net, x, y, batch = model_and_data(kind, text, samples)
         batch = batch_override or batch
         if repeat == 0:
-            print("parameters %d" % sum(p.numel() for p in net.parameters()), flush=True)
+            rank.report("parameters %d" % sum(p.numel() for p in net.parameters()))
         net.train()
+        model = rank.wrap(net)
         opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-        loss_fn = nn.MSELoss() if kind in RECONSTRUCTION else nn.CrossEntropyLoss()
         measured = 0.0
         for epoch in range(epochs):
             start = time.perf_counter()
             order = torch.randperm(x.shape[0])
             for i in range(0, x.shape[0], batch):
-                idx = order[i:i + batch]
-                opt.zero_grad()
-                out = net(x[idx])
-                if kind in RECONSTRUCTION or out.dim() == 4:  # reconstruction, per-pixel classes [mb, classes, h, w]
-                    loss = loss_fn(out, y[idx])
-                else:
-                    loss = loss_fn(out.reshape(-1, out.shape[-1]), y[idx].reshape(-1))
-                loss.backward()
-                opt.step()
+                idx = rank.share(order[i:i + batch])
+                step(model, opt, kind, x[idx], y[idx])
             if epoch > 0:
                 measured += time.perf_counter() - start
-        print("samples_per_s %.4g" % (x.shape[0] * (epochs - 1) / measured), flush=True)
+        rank.report("samples_per_s %.4g" % (x.shape[0] * (epochs - 1) / measured))
+
+
+def trace(rank, kind, steps, batch_override):
+    """The global batch's loss after each of the first `steps` steps (dropout-free models: the same training in every
+    setting), printed as "loss STEP VALUE"."""
+    net, x, y, batch = model_and_data(kind)
+    batch = batch_override or batch
+    net.train()
+    model = rank.wrap(net)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    order = torch.randperm(x.shape[0])
+    for s in range(steps):
+        start = (s * batch) % (x.shape[0] - batch + 1)
+        idx = rank.share(order[start:start + batch])
+        loss = rank.mean(step(model, opt, kind, x[idx], y[idx]).item())
+        rank.report("loss %d %.9g" % (s + 1, loss))
+
+
+def main():
+    if sys.argv[1] == "trace":
+        # trace KIND STEPS SETTING [BATCH]
+        batch = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+        peer_launcher.launch(peer_launcher.parse(sys.argv[4]), trace, sys.argv[2], int(sys.argv[3]), batch)
+        return
+    kind, epochs, repeats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    setting = peer_launcher.parse(sys.argv[4])
+    batch_override = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    text = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] != "-" else None
+    samples = int(sys.argv[7]) if len(sys.argv) > 7 else 0
+    if kind == "xray16":
+        diffusion = sys.argv[8] if len(sys.argv) > 8 else "cosine:1000:v"
+        back = sys.argv[9] if len(sys.argv) > 9 and sys.argv[9] != "-" else None
+        peer_launcher.launch(setting, volume_diffusion_peer.run, epochs, repeats, batch_override or 32, text, samples,
+                             diffusion, back)
+        return
+    peer_launcher.launch(setting, train, kind, epochs, repeats, batch_override, text, samples)
 
 
 if __name__ == "__main__":

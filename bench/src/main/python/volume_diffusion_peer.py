@@ -157,9 +157,10 @@ def load(path, back_key):
         return volumes, torch.from_numpy(views).permute(0, 3, 1, 2).contiguous(), back
 
 
-def run(epochs, repeats, batch, path, samples, diffusion="cosine:1000:v", back_key=None):
-    """diffusion: the sample's schedule, timesteps and prediction, as "cosine:1000:v"; back_key: the .npz array of
-    the back-projection input (None: the model has none)."""
+def run(rank, epochs, repeats, batch, path, samples, diffusion="cosine:1000:v", back_key=None):
+    """rank: this process's place (peer_launcher.Rank: its share of each global batch; rank 0 reports); diffusion:
+    the sample's schedule, timesteps and prediction, as "cosine:1000:v"; back_key: the .npz array of the
+    back-projection input (None: the model has none)."""
     schedule, timesteps, prediction = diffusion.split(":")
     timesteps = int(timesteps)
     volumes, views, back = load(path, back_key)
@@ -172,25 +173,26 @@ def run(epochs, repeats, batch, path, samples, diffusion="cosine:1000:v", back_k
         torch.manual_seed(1)
         net = VolumeDiffusionNet(back_projection=back is not None)
         if repeat == 0:
-            print("parameters %d" % sum(p.numel() for p in net.parameters()), flush=True)
+            rank.report("parameters %d" % sum(p.numel() for p in net.parameters()))
         net.train()
+        model = rank.wrap(net)
         opt = torch.optim.Adam(net.parameters(), lr=1e-3)
         measured = 0.0
         for epoch in range(epochs):
             start = time.perf_counter()
             order = torch.randperm(n)
             for i in range(0, n, batch):
-                idx = order[i:i + batch]
+                idx = rank.share(order[i:i + batch])
                 x0 = volumes[idx]
                 t = torch.randint(0, timesteps, (x0.shape[0],))
                 a = levels[t].reshape(-1, 1, 1, 1, 1)
                 eps = torch.randn_like(x0)
                 noisy = a.sqrt() * x0 + (1 - a).sqrt() * eps
                 opt.zero_grad()
-                out = net(noisy, t.float().reshape(-1, 1), views[idx], back[idx] if back is not None else None)
+                out = model(noisy, t.float().reshape(-1, 1), views[idx], back[idx] if back is not None else None)
                 loss = torch.nn.functional.mse_loss(out, target(prediction, x0, eps, a))
                 loss.backward()
                 opt.step()
             if epoch > 0:
                 measured += time.perf_counter() - start
-        print("samples_per_s %.1f" % (n * (epochs - 1) / measured), flush=True)
+        rank.report("samples_per_s %.1f" % (n * (epochs - 1) / measured))

@@ -27,10 +27,11 @@ public final class BenchMain {
      * the U-Net sample and a LeNet graph, each also with pooling, upsampling and concat on DL4J's layers, the 3D
      * autoencoder sample and a ResNet-18 at 32×32 ("unet", "lenet-graph", "volumes" or "resnet18": one of them;
      * -Dtraindeck.bench.convPairs=N, -Dtraindeck.bench.convReference=false leaves out DL4J's layers,
+     * -Dtraindeck.bench.convWholeMachine=false the whole-machine rows,
      * -Dtraindeck.bench.resnet18Samples=N); "unet128" and "volumes64" (only when named) a U-Net at 128×128 with 64 base
      * filters and the 3D autoencoder at 64³ (-Dtraindeck.bench.largeConvSamples=N images or volumes, 8 by default),
      * "transformers" the part that compares the ViT and GPT samples ("vit" or "gpt": one
-     * of them), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
+     * of them; -Dtraindeck.bench.transformerPairs=N), "workstation" the part that compares a ViT and a GPT at workstation size ("vit-ws" or "gpt-ws": one of
      * them; -Dtraindeck.bench.workstationSamples=N and -Dtraindeck.bench.workstationPairs=N for a quick try);
      * "xray16" the part that compares stage 1 of the x-ray cascade sample, a diffusion ViT over volumes
      * (-Dtraindeck.bench.xraySamples=N phantoms an epoch, -Dtraindeck.bench.xrayPairs=N);
@@ -124,29 +125,49 @@ public final class BenchMain {
         boolean convnets = wanted(only, "peer") || only.contains("convnets");
         int convPairs = Integer.getInteger("traindeck.bench.convPairs", 3);
         boolean convReference = !"false".equals(System.getProperty("traindeck.bench.convReference"));
+        boolean convWhole = !"false".equals(System.getProperty("traindeck.bench.convWholeMachine"));
         if (convnets || only.contains("unet")) {
-            System.out.println("the U-Net sample against PyTorch, 1 thread…");
+            System.out.println("the U-Net sample against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
-                    ConvSampleNets.unet(home), home, out.resolve("peer-unet"), convPairs, convReference, report);
+                    ConvSampleNets.unet(home),
+                    home,
+                    out.resolve("peer-unet"),
+                    convPairs,
+                    convReference,
+                    convWhole,
+                    report);
         }
         if (convnets || only.contains("lenet-graph")) {
-            System.out.println("a LeNet graph against PyTorch, 1 thread…");
+            System.out.println("a LeNet graph against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
-                    ConvSampleNets.lenet(), home, out.resolve("peer-lenet"), convPairs, convReference, report);
+                    ConvSampleNets.lenet(),
+                    home,
+                    out.resolve("peer-lenet"),
+                    convPairs,
+                    convReference,
+                    convWhole,
+                    report);
         }
         if (convnets || only.contains("volumes")) {
-            System.out.println("the 3D autoencoder sample against PyTorch, 1 thread…");
+            System.out.println("the 3D autoencoder sample against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
-                    ConvSampleNets.autoencoder(home), home, out.resolve("peer-volumes"), convPairs, false, report);
+                    ConvSampleNets.autoencoder(home),
+                    home,
+                    out.resolve("peer-volumes"),
+                    convPairs,
+                    false,
+                    convWhole,
+                    report);
         }
         if (convnets || only.contains("resnet18")) {
-            System.out.println("a ResNet-18 at 32×32 against PyTorch, 1 thread…");
+            System.out.println("a ResNet-18 at 32×32 against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(
                     ConvSampleNets.resnet18(Integer.getInteger("traindeck.bench.resnet18Samples", 256)),
                     home,
                     out.resolve("peer-resnet18"),
                     convPairs,
                     false,
+                    convWhole,
                     report);
         }
         int largeSamples = Integer.getInteger("traindeck.bench.largeConvSamples", 8);
@@ -154,13 +175,19 @@ public final class BenchMain {
             System.out.println("a U-Net at 128×128 with 64 base filters against PyTorch, 1 thread…");
             Path folder = out.resolve("peer-unet128");
             ConvSamplePeers.compare(
-                    LargeConvNets.unet128(folder, largeSamples), home, folder, convPairs, false, report);
+                    LargeConvNets.unet128(folder, largeSamples), home, folder, convPairs, false, false, report);
         }
         if (only.contains("volumes64")) {
             System.out.println("the 3D autoencoder at 64³ against PyTorch, 1 thread…");
             Path folder = out.resolve("peer-volumes64");
             ConvSamplePeers.compare(
-                    LargeConvNets.autoencoder64(home, folder, largeSamples), home, folder, convPairs, false, report);
+                    LargeConvNets.autoencoder64(home, folder, largeSamples),
+                    home,
+                    folder,
+                    convPairs,
+                    false,
+                    false,
+                    report);
         }
     }
 
@@ -168,13 +195,16 @@ public final class BenchMain {
     private static void transformerPeers(Path home, Path out, int threads, Set<String> only, Report report)
             throws Exception {
         boolean transformers = wanted(only, "peer") || only.contains("transformers");
+        int transformerPairs = Integer.getInteger("traindeck.bench.transformerPairs", 3);
         if (transformers || only.contains("vit")) {
             System.out.println("the ViT sample against PyTorch, 1 thread and the whole machine…");
-            TransformerPeers.compare(TransformerPeers.vit(home), home, out.resolve("peer-vit"), 3, report);
+            TransformerPeers.compare(
+                    TransformerPeers.vit(home), home, out.resolve("peer-vit"), transformerPairs, report);
         }
         if (transformers || only.contains("gpt")) {
             System.out.println("the GPT sample against PyTorch, 1 thread and the whole machine…");
-            TransformerPeers.compare(TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), 3, report);
+            TransformerPeers.compare(
+                    TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), transformerPairs, report);
         }
         if (wanted(only, "peer") || only.contains("xray16")) {
             System.out.println(

@@ -18,11 +18,12 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.model.ModelCompiler;
 
 /**
- * Convolutional networks without batch norm against PyTorch at one thread (bench/src/main/python/pytorch_peer.py): the
- * shapes-unet sample's U-Net and a LeNet, each as a graph so that its convolution, pooling, upsampling and concat nodes
- * can be put back on DL4J's layers ({@code "implementation"} or {@code "kernel": "dl4j"}, the kernels' before). Every TrainDeck run is a fresh JVM with
- * OMP_NUM_THREADS=1, as the peer is a fresh process with one thread; a pair runs PyTorch, TrainDeck, then (with the
- * reference) TrainDeck on DL4J's layers.
+ * Convolutional networks against PyTorch (bench/src/main/python/pytorch_peer.py has each node for node): the
+ * {@link ConvSampleNets}, each as a graph so that its pooling, upsampling and concat nodes can be put back on DL4J's
+ * layers ({@code "kernel": "dl4j"}, the kernels' before). Every TrainDeck run is a fresh JVM with OMP_NUM_THREADS=1,
+ * as every peer is a fresh process; a pair runs PyTorch and TrainDeck at one thread (then TrainDeck on DL4J's layers),
+ * then, for the whole machine, PyTorch's other settings and TrainDeck's {@code cpu:N} workers at the same global
+ * batch, measured against PyTorch's best ({@link TorchBest}).
  */
 final class ConvSamplePeers {
 
@@ -53,8 +54,19 @@ final class ConvSamplePeers {
                 w.name() + ", DL4J's layers", model.toString(), w.data(), w.samples(), w.batch());
     }
 
-    /** {@code pairs} rounds of PyTorch, TrainDeck (and, with {@code withReference}, TrainDeck on DL4J's layers). */
-    static void compare(ConvSampleNets.Sample s, Path home, Path out, int pairs, boolean withReference, Report report)
+    /**
+     * {@code pairs} rounds of PyTorch, TrainDeck (and, with {@code withReference}, TrainDeck on DL4J's layers) at one
+     * thread; with {@code wholeMachine} each round goes on with PyTorch's other {@link TorchSetting#wholeMachine}
+     * settings and TrainDeck's {@code cpu:N} workers at the same global batch.
+     */
+    static void compare(
+            ConvSampleNets.Sample s,
+            Path home,
+            Path out,
+            int pairs,
+            boolean withReference,
+            boolean wholeMachine,
+            Report report)
             throws Exception {
         Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
         String python = PeerBench.python();
@@ -64,23 +76,18 @@ final class ConvSamplePeers {
         }
         EngineBench.Workload w = s.workload();
         long ours = parameters(w, out.resolve(s.kind() + "-params"));
-        EngineBench.Workload reference = withReference ? onDl4jLayers(w) : null;
-        double[] torch = new double[pairs];
-        double[] td = new double[pairs];
-        double[] ref = new double[pairs];
+        WholeMachine machine = WholeMachine.of(w, Runtime.getRuntime().availableProcessors());
+        boolean workers = wholeMachine && machine.workers() > 1;
+        if (workers) {
+            TorchSetting.checkDdpOnce(python, script, report);
+        }
+        Figures f = new Figures(
+                new TorchBest(TorchSetting.wholeMachine(workers ? machine.cores() : 1), pairs),
+                new double[pairs],
+                withReference ? new double[pairs] : null,
+                workers ? new double[pairs] : null);
         for (int i = 0; i < pairs; i++) {
-            PeerBench.PeerRun t = PeerBench.run(
-                    python,
-                    script,
-                    List.of(
-                            s.kind(),
-                            String.valueOf(EngineBench.EPOCHS),
-                            "1",
-                            "1",
-                            "0",
-                            "-",
-                            String.valueOf(w.samples())),
-                    1);
+            PeerBench.PeerRun t = peerRun(python, script, s, TorchSetting.threads(1));
             if (t.parameters() != ours) {
                 report.add(
                         "CPU peer",
@@ -91,57 +98,94 @@ final class ConvSamplePeers {
                         "—");
                 return;
             }
-            torch[i] = t.samplesPerSecond()[0];
-            td[i] = child(w, out.resolve(s.kind() + "-own-" + i));
-            if (reference != null) {
-                ref[i] = child(reference, out.resolve(s.kind() + "-dl4j-" + i));
+            f.torch().put(TorchSetting.threads(1), i, t.samplesPerSecond()[0]);
+            f.td()[i] = child(w, "cpu", out.resolve(s.kind() + "-own-" + i));
+            if (f.ref() != null) {
+                f.ref()[i] = child(onDl4jLayers(w), "cpu", out.resolve(s.kind() + "-dl4j-" + i));
             }
-            System.out.printf(
-                    Locale.ROOT,
-                    "    pair %d: TrainDeck %.3g%s vs PyTorch %.3g samples/s%n",
-                    i + 1,
-                    td[i],
-                    reference == null ? "" : String.format(Locale.ROOT, " (DL4J's layers %.1f)", ref[i]),
-                    torch[i]);
+            if (f.workers() != null) {
+                f.torch().measure(i, setting -> peerRun(python, script, s, setting));
+                f.workers()[i] = child(machine.perWorker(), machine.devices(), out.resolve(s.kind() + "-cpu2-" + i));
+            }
+            f.print(i);
         }
-        rows(s, ours, torch, td, reference == null ? null : ref, PeerBench.describe(python), report);
+        rows(s, ours, f, PeerBench.describe(python), report);
+        if (f.workers() != null) {
+            wholeMachineRow(s, machine, f, PeerBench.describe(python), report);
+        }
     }
 
-    /** The rows of one network: TrainDeck against PyTorch and, with {@code ref}, DL4J's layers against both. */
-    private static void rows(
-            ConvSampleNets.Sample s,
-            long ours,
-            double[] torch,
-            double[] td,
-            double[] ref,
-            String torchName,
-            Report report) {
+    /** Samples/s of a network's runs, pair by pair: PyTorch's, TrainDeck's, on DL4J's layers, as cpu:N workers. */
+    private record Figures(TorchBest torch, double[] td, double[] ref, double[] workers) {
+        void print(int i) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "    pair %d: TrainDeck %.3g%s%s; PyTorch %s samples/s%n",
+                    i + 1,
+                    td[i],
+                    ref == null ? "" : String.format(Locale.ROOT, " (DL4J's layers %.1f)", ref[i]),
+                    workers == null ? "" : String.format(Locale.ROOT, ", cpu:N workers %.1f", workers[i]),
+                    torch.pair(i));
+        }
+    }
+
+    private static PeerBench.PeerRun peerRun(String python, Path script, ConvSampleNets.Sample s, TorchSetting setting)
+            throws Exception {
+        List<String> args = List.of(
+                s.kind(),
+                String.valueOf(EngineBench.EPOCHS),
+                "1",
+                setting.arg(),
+                "0",
+                "-",
+                String.valueOf(s.workload().samples()));
+        return PeerBench.run(python, script, args, setting);
+    }
+
+    /** The rows of one network: TrainDeck against PyTorch and, with DL4J's layers measured, those against both. */
+    private static void rows(ConvSampleNets.Sample s, long ours, Figures f, String torchName, Report report) {
         MachinePeak peak = MachinePeak.read();
+        double[] torch = f.torch().of(TorchSetting.threads(1));
         String peer = Stats.of(torch).format("samples/s", decimals(torch))
                 + SmallNetFlops.rate(torch, s.flops(), 1, peak) + " " + torchName;
         String params = String.format(Locale.ROOT, ", 1 thread, %,d trained parameters in both", ours);
         report.add(
                 "CPU peer",
                 s.name() + params,
-                Stats.of(td).format("samples/s", decimals(td)) + SmallNetFlops.rate(td, s.flops(), 1, peak),
+                Stats.of(f.td()).format("samples/s", decimals(f.td())) + SmallNetFlops.rate(f.td(), s.flops(), 1, peak),
                 peer,
-                ratio(td, torch),
+                ratio(f.td(), torch),
                 "≥ 1×");
-        if (ref != null) {
+        if (f.ref() != null) {
             report.add(
                     "CPU peer",
                     s.name() + ", convolutions, pooling, upsampling and concat on DL4J's layers",
-                    Stats.of(ref).format("samples/s", 0),
+                    Stats.of(f.ref()).format("samples/s", 0),
                     peer,
-                    ratio(ref, torch),
+                    ratio(f.ref(), torch),
                     "(the kernels' before)");
-            report.add("CPU peer", s.name() + ": kernels / DL4J's layers", "—", "—", ratio(td, ref), "> 1×");
+            report.add("CPU peer", s.name() + ": kernels / DL4J's layers", "—", "—", ratio(f.td(), f.ref()), "> 1×");
         }
     }
 
     /** Whole samples/s, or two decimals where a network trains under ten a second (the large ones). */
     private static int decimals(double[] samplesPerSecond) {
         return Stats.of(samplesPerSecond).median() < 10 ? 2 : 0;
+    }
+
+    /** TrainDeck's cpu:N workers against PyTorch's best whole-machine setting. */
+    private static void wholeMachineRow(
+            ConvSampleNets.Sample s, WholeMachine machine, Figures f, String torchName, Report report) {
+        MachinePeak peak = MachinePeak.read();
+        double[] best = f.torch().of(f.torch().best());
+        int cores = machine.cores();
+        report.add(
+                "CPU peer",
+                s.name() + ", whole machine: " + machine.describeWorkers(),
+                Stats.of(f.workers()).format("samples/s", 0) + SmallNetFlops.rate(f.workers(), s.flops(), cores, peak),
+                f.torch().describe(0, SmallNetFlops.rate(best, s.flops(), cores, peak)) + " " + torchName,
+                ratio(f.workers(), best),
+                "≥ 1.2× PyTorch's best");
     }
 
     private static String ratio(double[] a, double[] b) {
@@ -169,12 +213,12 @@ final class ConvSamplePeers {
         return trained;
     }
 
-    private static double child(EngineBench.Workload w, Path out) throws Exception {
+    private static double child(EngineBench.Workload w, String devices, Path out) throws Exception {
         return Double.parseDouble(ChildJvm.result(
                 TrainDeckChildRun.class,
-                w.childArgs("cpu", out.toString()),
+                w.childArgs(devices, out.toString()),
                 Map.of("OMP_NUM_THREADS", "1"),
                 TrainDeckChildRun.RESULT,
-                "the TrainDeck run (" + w.name() + ", OMP_NUM_THREADS=1)"));
+                "the TrainDeck run (" + w.name() + ", " + devices + ", OMP_NUM_THREADS=1)"));
     }
 }

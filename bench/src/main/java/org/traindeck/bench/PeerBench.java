@@ -58,45 +58,72 @@ final class PeerBench {
                                 model,
                                 String.valueOf(EngineBench.EPOCHS),
                                 String.valueOf(repeats),
-                                String.valueOf(threads),
+                                TorchSetting.threads(threads).arg(),
                                 "0",
                                 "-",
                                 String.valueOf(samples)),
-                        threads)
+                        TorchSetting.threads(threads))
                 .samplesPerSecond();
     }
 
-    /** Runs the peer script with {@code args} (see its usage) and {@code threads} BLAS threads. */
-    static PeerRun run(String python, Path script, List<String> args, int threads) throws Exception {
+    /**
+     * Runs the peer script with {@code args} (see its usage; the SETTING among them is {@code setting}'s) and the
+     * setting's OpenBLAS threads.
+     */
+    static PeerRun run(String python, Path script, List<String> args, TorchSetting setting) throws Exception {
+        List<Double> rates = new ArrayList<>();
+        long parameters = -1;
+        List<String> lines = lines(python, script, args, setting);
+        for (String line : lines) {
+            if (line.startsWith("samples_per_s ")) {
+                rates.add(Double.parseDouble(line.substring(14).trim()));
+            } else if (line.startsWith("parameters ")) {
+                parameters = Long.parseLong(line.substring(11).trim());
+            }
+        }
+        if (rates.isEmpty()) {
+            throw new IllegalStateException("the PyTorch script reported nothing:\n" + String.join("\n", lines));
+        }
+        return new PeerRun(
+                parameters, rates.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** The global batch's loss after each of a model's first {@code steps} steps in {@code setting}. */
+    static double[] trace(String python, Path script, String model, int steps, TorchSetting setting) throws Exception {
+        List<String> args = List.of("trace", model, String.valueOf(steps), setting.arg());
+        List<String> lines = lines(python, script, args, setting);
+        double[] losses = lines.stream()
+                .filter(l -> l.startsWith("loss "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .toArray();
+        if (losses.length != steps) {
+            throw new IllegalStateException("the PyTorch trace (" + setting.describe() + ") reported " + losses.length
+                    + " of " + steps + " losses:\n" + String.join("\n", lines));
+        }
+        return losses;
+    }
+
+    /** What the script printed (stdout and stderr), once it has ended. */
+    private static List<String> lines(String python, Path script, List<String> args, TorchSetting setting)
+            throws Exception {
         List<String> command = new ArrayList<>(List.of(python, script.toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         Path blas = openBlas();
         if (blas != null) {
             builder.environment().put("LD_PRELOAD", blas.toString());
-            builder.environment().put("OPENBLAS_NUM_THREADS", String.valueOf(threads));
+            builder.environment().put("OPENBLAS_NUM_THREADS", String.valueOf(setting.openBlasThreads()));
         }
         Process p = builder.start();
-        List<Double> rates = new ArrayList<>();
-        long parameters = -1;
-        StringBuilder all = new StringBuilder();
+        List<String> lines = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
             String line;
             while ((line = in.readLine()) != null) {
-                all.append(line).append('\n');
-                if (line.startsWith("samples_per_s ")) {
-                    rates.add(Double.parseDouble(line.substring(14).trim()));
-                } else if (line.startsWith("parameters ")) {
-                    parameters = Long.parseLong(line.substring(11).trim());
-                }
+                lines.add(line);
             }
         }
         p.waitFor(600, TimeUnit.SECONDS);
-        if (rates.isEmpty()) {
-            throw new IllegalStateException("the PyTorch script reported nothing:\n" + all);
-        }
-        return new PeerRun(
-                parameters, rates.stream().mapToDouble(Double::doubleValue).toArray());
+        return lines;
     }
 
     private static Path openBlas;

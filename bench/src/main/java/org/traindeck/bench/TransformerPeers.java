@@ -132,8 +132,9 @@ final class TransformerPeers {
 
     /**
      * One thread (TrainDeck on one CPU device with OMP_NUM_THREADS=1, PyTorch with set_num_threads(1)) and the whole
-     * machine (PyTorch on every core; TrainDeck on one device with every OMP thread and on one worker per core with
-     * the synchronous all-reduce at the same global batch). Each pair alternates peer, TrainDeck, TrainDeck, …
+     * machine: TrainDeck on one device with every OMP thread and on one worker per core with the synchronous
+     * all-reduce at the same global batch, PyTorch in each of {@link TorchSetting#wholeMachine}'s settings (its best
+     * the fastest). Each pair alternates peer, TrainDeck, peer, …
      */
     static void compare(Peer peer, Path home, Path out, int pairs, Report report) throws Exception {
         Path script = home.resolve("bench/src/main/python/pytorch_peer.py");
@@ -148,10 +149,12 @@ final class TransformerPeers {
                 .numParams();
         double stepFlops = peer.stepFlops().applyAsDouble(sizingData.outputCount());
         MachinePeak peak = MachinePeak.read();
-        Settings settings = Settings.of(peer.workload(), Runtime.getRuntime().availableProcessors());
-        Pairs measured = new Pairs(pairs);
+        WholeMachine settings =
+                WholeMachine.of(peer.workload(), Runtime.getRuntime().availableProcessors());
+        TorchSetting.checkDdpOnce(python, script, report);
+        Pairs measured = new Pairs(pairs, TorchSetting.wholeMachine(settings.cores()));
         for (int i = 0; i < pairs; i++) {
-            PeerBench.PeerRun t = peerRun(python, script, peer, 1);
+            PeerBench.PeerRun t = peerRun(python, script, peer, TorchSetting.threads(1));
             if (t.parameters() != ours) {
                 skipped(
                         report,
@@ -160,10 +163,9 @@ final class TransformerPeers {
                                 + " (pytorch_peer.py no longer matches the sample)");
                 return;
             }
-            measured.torch1[i] = t.samplesPerSecond()[0];
+            measured.torch.put(TorchSetting.threads(1), i, t.samplesPerSecond()[0]);
             measured.td1[i] = child(settings.workload(), "cpu", 1, out.resolve(peer.kind() + "-1t-" + i));
-            measured.torchAll[i] =
-                    peerRun(python, script, peer, settings.cores()).samplesPerSecond()[0];
+            measured.torch.measure(i, setting -> peerRun(python, script, peer, setting));
             measured.runWholeMachine(i, peer, settings, out);
             measured.print(i, settings);
         }
@@ -174,7 +176,7 @@ final class TransformerPeers {
                 settings,
                 params,
                 PeerBench.describe(python),
-                new Rate(peer.workload().batch(), stepFlops, peak));
+                new StepRate(peer.workload().batch(), stepFlops, peak));
         System.out.printf(
                 Locale.ROOT,
                 "    %s: %.2f GFLOP per step (matrix products, estimated); %s%n",
@@ -187,90 +189,76 @@ final class TransformerPeers {
         report.add("CPU peer", peer.name(), "—", why, "—", "—");
     }
 
-    /** The whole machine's settings: all cores as OpenMP threads, or as workers at the same global batch. */
-    private record Settings(int cores, int workers, EngineBench.Workload workload, EngineBench.Workload perWorker) {
-        static Settings of(EngineBench.Workload w, int cores) {
-            int workers = Math.min(cores, w.batch());
-            while (w.batch() % workers != 0) {
-                workers--; // the same global batch on every setting
-            }
-            return new Settings(
-                    cores,
-                    workers,
-                    w,
-                    new EngineBench.Workload(w.name(), w.model(), w.data(), w.samples(), w.batch() / workers));
-        }
-    }
-
     /** Samples per second of each alternated pair: PyTorch and TrainDeck at one thread and on the whole machine. */
     private static final class Pairs {
-        final double[] torch1;
         final double[] td1;
-        final double[] torchAll;
         final double[] tdOmp;
         final double[] tdWorkers;
+        final TorchBest torch;
 
-        Pairs(int n) {
-            torch1 = new double[n];
+        Pairs(int n, List<TorchSetting> torchSettings) {
             td1 = new double[n];
-            torchAll = new double[n];
             tdOmp = new double[n];
             tdWorkers = new double[n];
+            torch = new TorchBest(torchSettings, n);
         }
 
-        void runWholeMachine(int i, Peer peer, Settings s, Path out) throws Exception {
+        void runWholeMachine(int i, Peer peer, WholeMachine s, Path out) throws Exception {
             tdOmp[i] = child(s.workload(), "cpu", s.cores(), out.resolve(peer.kind() + "-omp-" + i));
-            tdWorkers[i] = child(s.perWorker(), "cpu:" + s.workers(), 1, out.resolve(peer.kind() + "-workers-" + i));
+            tdWorkers[i] = child(s.perWorker(), s.devices(), 1, out.resolve(peer.kind() + "-workers-" + i));
         }
 
-        void print(int i, Settings s) {
+        void print(int i, WholeMachine s) {
             System.out.printf(
                     Locale.ROOT,
-                    "    pair %d: 1 thread %.1f vs %.1f; whole machine %.1f (cpu, OMP %d), %.1f (cpu:%d) vs %.1f samples/s%n",
+                    "    pair %d: TrainDeck 1 thread %.1f, cpu OMP %d %.1f, %s %.1f; PyTorch %s samples/s%n",
                     i + 1,
                     td1[i],
-                    torch1[i],
-                    tdOmp[i],
                     s.cores(),
+                    tdOmp[i],
+                    s.devices(),
                     tdWorkers[i],
-                    s.workers(),
-                    torchAll[i]);
+                    torch.pair(i));
         }
 
-        void report(Report report, Peer peer, Settings s, String params, String torchName, Rate rate) {
-            row(report, peer.name() + ", 1 thread" + params, td1, torch1, 1, torchName, rate);
+        void report(Report report, Peer peer, WholeMachine s, String params, String torchName, StepRate rate) {
+            TorchSetting one = TorchSetting.threads(1);
+            TorchSetting threads = TorchSetting.threads(s.cores());
+            double[] torch1 = torch.of(one);
+            int decimals = Stats.of(torch1).median() < 100 ? 1 : 0;
+            row(
+                    report,
+                    peer.name() + ", 1 thread" + params,
+                    td1,
+                    1,
+                    torch1,
+                    cell(torch1, decimals, rate, 1) + " " + torchName + ", 1 thread",
+                    "≥ 1×",
+                    rate);
+            double[] torchThreads = torch.of(threads);
             row(
                     report,
                     peer.name() + ", whole machine: cpu, OMP_NUM_THREADS=" + s.cores(),
                     tdOmp,
-                    torchAll,
                     s.cores(),
-                    torchName,
+                    torchThreads,
+                    cell(torchThreads, decimals, rate, s.cores()) + " " + torchName + ", " + threads.describe(),
+                    "≥ 1×",
                     rate);
+            double[] best = torch.of(torch.best());
             row(
                     report,
-                    peer.name() + ", whole machine: cpu:" + s.workers() + " (sync all-reduce, " + s.workers()
-                            + " × batch " + s.perWorker().batch() + ", OMP_NUM_THREADS=1)",
+                    peer.name() + ", whole machine: " + s.describeWorkers(),
                     tdWorkers,
-                    torchAll,
                     s.cores(),
-                    torchName,
+                    best,
+                    torch.describe(decimals, rate.of(best, s.cores())) + " " + torchName,
+                    "≥ 1.2× PyTorch's best",
                     rate);
         }
-    }
 
-    /** Turns samples/s into steps/s and GFLOP/s against the peak of the threads a row uses. */
-    private record Rate(int batch, double stepFlops, MachinePeak peak) {
-        String of(double[] samples, int threads) {
-            double steps = Stats.of(samples).median() / batch;
-            double gflops = steps * stepFlops / 1e9;
-            return String.format(
-                    Locale.ROOT,
-                    " = %.2f steps/s, %.1f GFLOP/s (%.0f %% of a %.0f GFLOP/s peak est.)",
-                    steps,
-                    gflops,
-                    100 * gflops / peak.gflops(threads),
-                    peak.gflops(threads));
+        private static String cell(double[] torch, int decimals, StepRate rate, int threads) {
+            return Stats.of(torch).format("samples/s", decimals) + rate.of(torch, threads);
         }
     }
 
@@ -307,7 +295,14 @@ final class TransformerPeers {
     }
 
     private static void row(
-            Report report, String figure, double[] td, double[] torch, int threads, String torchName, Rate rate) {
+            Report report,
+            String figure,
+            double[] td,
+            int threads,
+            double[] torch,
+            String torchCell,
+            String target,
+            StepRate rate) {
         double[] ratios = new double[td.length];
         for (int i = 0; i < td.length; i++) {
             ratios[i] = td[i] / torch[i];
@@ -319,21 +314,21 @@ final class TransformerPeers {
                 "CPU peer",
                 figure,
                 Stats.of(td).format("samples/s", decimals) + rate.of(td, threads),
-                Stats.of(torch).format("samples/s", decimals) + rate.of(torch, threads) + " " + torchName + ", "
-                        + threads + " thread(s)",
+                torchCell,
                 String.format(Locale.ROOT, "%.2f× (%.2f–%.2f, %d pairs)", r.median(), r.min(), r.max(), td.length),
-                "≥ 1× on the whole machine");
+                target);
     }
 
-    private static PeerBench.PeerRun peerRun(String python, Path script, Peer peer, int threads) throws Exception {
+    private static PeerBench.PeerRun peerRun(String python, Path script, Peer peer, TorchSetting setting)
+            throws Exception {
         List<String> args = new ArrayList<>(List.of(
                 peer.kind(),
                 String.valueOf(EngineBench.EPOCHS),
                 "1",
-                String.valueOf(threads),
+                setting.arg(),
                 String.valueOf(peer.workload().batch())));
         args.addAll(peer.extraArgs());
-        return PeerBench.run(python, script, args, threads);
+        return PeerBench.run(python, script, args, setting);
     }
 
     /** Samples/s of one TrainDeck run in a fresh JVM with {@code threads} OMP threads. */
