@@ -120,11 +120,11 @@ final class ConvSamplePeers {
         void print(int i) {
             System.out.printf(
                     Locale.ROOT,
-                    "    pair %d: TrainDeck %.3g%s%s; PyTorch %s samples/s%n",
+                    "    pair %d: TrainDeck %s%s%s; PyTorch %s samples/s%n",
                     i + 1,
-                    td[i],
-                    ref == null ? "" : String.format(Locale.ROOT, " (DL4J's layers %.1f)", ref[i]),
-                    workers == null ? "" : String.format(Locale.ROOT, ", cpu:N workers %.1f", workers[i]),
+                    Stats.rate(td[i]),
+                    ref == null ? "" : " (DL4J's layers " + Stats.rate(ref[i]) + ")",
+                    workers == null ? "" : ", cpu:N workers " + Stats.rate(workers[i]),
                     torch.pair(i));
         }
     }

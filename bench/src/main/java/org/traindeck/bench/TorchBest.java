@@ -59,7 +59,7 @@ final class TorchBest {
     String pair(int pair) {
         StringJoiner line = new StringJoiner(", ");
         for (int s = 0; s < settings.size(); s++) {
-            line.add(String.format(Locale.ROOT, "%s %.1f", settings.get(s).arg(), rates[s][pair]));
+            line.add(settings.get(s).arg() + " " + Stats.rate(rates[s][pair]));
         }
         return line.toString();
     }
