@@ -170,6 +170,12 @@ public final class BenchMain {
                     convWhole,
                     report);
         }
+        largeConvPeers(home, out, convPairs, only, report);
+    }
+
+    /** The networks at the sizes users train, only when named: one thread (a pair takes minutes). */
+    private static void largeConvPeers(Path home, Path out, int convPairs, Set<String> only, Report report)
+            throws Exception {
         int largeSamples = Integer.getInteger("traindeck.bench.largeConvSamples", 8);
         if (only.contains("unet128")) {
             System.out.println("a U-Net at 128×128 with 64 base filters against PyTorch, 1 thread…");
