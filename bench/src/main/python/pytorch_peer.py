@@ -1,5 +1,5 @@
 """The CPU peer for TrainDeck's benchmark: the same networks, data shapes, batch and optimizer as
-bench/EngineBench.java and bench/TransformerPeers.java, trained by PyTorch on the CPU. Prints "parameters N" once
+bench/EngineBench.java and bench/TransformerNets.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
 usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|unet128|volumes|volumes64|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS SETTING [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
@@ -8,7 +8,7 @@ usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|unet128|volume
   peer_launcher.py; trace prints the global batch's loss after each of the first STEPS steps ("loss STEP VALUE");
   BATCH overrides the model's batch; TEXT is the gpts' UTF-8 text (the GPT sample's, data/text/gpl-3.txt; "-" for none),
   for xray16 the .npz of volumes and views (volume_diffusion_peer.py);
-  SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerPeers.java's), xray16's
+  SAMPLES the workstation-size models' images or windows (vit-ws, gpt-ws: bench/TransformerNets.java's), xray16's
   phantoms; DIFFUSION (xray16) the sample's schedule, timesteps and prediction, as "cosine:1000:v";
   BACK (xray16) the .npz array of the back-projection input ("-" for none)
 """
@@ -24,7 +24,7 @@ import volume_diffusion_peer
 
 # The transformer peers: sample-configs/fashion-vit.json's and text-gpt.json's networks, node for node as
 # `traindeck validate --expand --summary` prints them (72,074 and 113,996 parameters).
-# the defaults; TransformerPeers passes its own counts (TransformerPeers.sampleRows)
+# the defaults; TransformerPeers passes its own counts (TransformerNets.sampleRows)
 VIT_SAMPLES = 4096
 GPT_WINDOWS = 2048
 GPT_CONTEXT = 64
@@ -318,12 +318,12 @@ def model_and_data(kind, text=None, samples=0):
         vocabulary, x, y = text_windows(text, limit=samples or GPT_WINDOWS)
         return Gpt(vocabulary), x, y, 32
     elif kind == "vit-ws":
-        # bench/TransformerPeers.vitWorkstation: width 192, 6 blocks of 3 heads, MLP ratio 4, 32x32x3 in 4x4 patches
+        # bench/TransformerNets.vitWorkstation: width 192, 6 blocks of 3 heads, MLP ratio 4, 32x32x3 in 4x4 patches
         net = Vit(patch=4, width=192, depth=6, heads=3, mlp_ratio=4, image=32, classes=10, channels=3)
         x = torch.rand(samples, 3, 32, 32)
         batch = 64
     elif kind == "gpt-ws":
-        # bench/TransformerPeers.gptWorkstation: width 256, 4 causal blocks of 8 heads, MLP ratio 4, context 128
+        # bench/TransformerNets.gptWorkstation: width 256, 4 causal blocks of 8 heads, MLP ratio 4, context 128
         vocabulary, x, y = text_windows(text, context=128, limit=samples)
         return Gpt(vocabulary, context=128, width=256, depth=4, heads=8, mlp_ratio=4, dropout=0.1), x, y, 16
     else:

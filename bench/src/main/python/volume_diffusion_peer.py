@@ -1,6 +1,6 @@
 """The "xray16" peer of bench/src/main/python/pytorch_peer.py: stage 1 ("volume16") of
 sample-configs/xray-volume-cascade.json in PyTorch, node for node as TrainDeck builds it, trained as TrainDeck's
-diffusion task trains it (bench/TransformerPeers.xray16).
+diffusion task trains it (bench/VolumeDiffusionPeer.stage1).
 
 The network: the two views (front, side: [32, 32] each) concatenated as channels and cut into 4x4 patches projected to
 64 with learned positions (the context tokens); the timestep's sinusoidal features (64) -> dense 64 -> SiLU -> dense 64

@@ -205,12 +205,12 @@ public final class BenchMain {
         if (transformers || only.contains("vit")) {
             System.out.println("the ViT sample against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(
-                    TransformerPeers.vit(home), home, out.resolve("peer-vit"), transformerPairs, report);
+                    TransformerNets.vit(home), home, out.resolve("peer-vit"), transformerPairs, report);
         }
         if (transformers || only.contains("gpt")) {
             System.out.println("the GPT sample against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(
-                    TransformerPeers.gpt(home), home, out.resolve("peer-gpt"), transformerPairs, report);
+                    TransformerNets.gpt(home), home, out.resolve("peer-gpt"), transformerPairs, report);
         }
         if (wanted(only, "peer") || only.contains("xray16")) {
             System.out.println(
@@ -227,24 +227,24 @@ public final class BenchMain {
         if (workstation || only.contains("gpt-ws")) {
             System.out.println("a GPT at workstation size against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(
-                    TransformerPeers.gptWorkstation(home), home, out.resolve("peer-gpt-ws"), workstationPairs, report);
+                    TransformerNets.gptWorkstation(home), home, out.resolve("peer-gpt-ws"), workstationPairs, report);
         }
         if (workstation || only.contains("vit-ws")) {
             System.out.println("a ViT at workstation size against PyTorch, 1 thread and the whole machine…");
             TransformerPeers.compare(
-                    TransformerPeers.vitWorkstation(), home, out.resolve("peer-vit-ws"), workstationPairs, report);
+                    TransformerNets.vitWorkstation(), home, out.resolve("peer-vit-ws"), workstationPairs, report);
         }
         if (only.contains("kernels")) {
             System.out.println("the samples on the own transformer kernel against kernel dl4j, 1 thread…");
-            TransformerPeers.kernels(TransformerPeers.gpt(home), out.resolve("kernels-gpt"), 3, report);
-            TransformerPeers.kernels(TransformerPeers.vit(home), out.resolve("kernels-vit"), 3, report);
+            TransformerPeers.kernels(TransformerNets.gpt(home), out.resolve("kernels-gpt"), 3, report);
+            TransformerPeers.kernels(TransformerNets.vit(home), out.resolve("kernels-vit"), 3, report);
         }
         if (only.contains("profile")) {
             System.out.println("op profiles of the ViT and GPT samples (one CPU device)…");
-            TransformerProfile.run(TransformerPeers.vit(home), out.resolve("profile-vit"));
-            TransformerProfile.run(TransformerPeers.gpt(home), out.resolve("profile-gpt"));
-            LayerTimes.run(TransformerPeers.vit(home), out.resolve("layers-vit"), 10);
-            LayerTimes.run(TransformerPeers.gpt(home), out.resolve("layers-gpt"), 10);
+            TransformerProfile.run(TransformerNets.vit(home), out.resolve("profile-vit"));
+            TransformerProfile.run(TransformerNets.gpt(home), out.resolve("profile-gpt"));
+            LayerTimes.run(TransformerNets.vit(home), out.resolve("layers-vit"), 10);
+            LayerTimes.run(TransformerNets.gpt(home), out.resolve("layers-gpt"), 10);
         }
     }
 

@@ -34,7 +34,7 @@ final class LayerTimes {
 
     private LayerTimes() {}
 
-    static void run(TransformerPeers.Peer peer, Path out, int steps) {
+    static void run(TransformerNets.Peer peer, Path out, int steps) {
         EngineBench.Workload w = peer.workload();
         RunConfig config = EngineBench.config(w, out, "cpu");
         Dataset data = DataLoader.load(config, config.data(), "data").train();

@@ -19,7 +19,7 @@ final class TransformerProfile {
 
     private TransformerProfile() {}
 
-    static void run(TransformerPeers.Peer peer, Path out) throws Exception {
+    static void run(TransformerNets.Peer peer, Path out) throws Exception {
         System.out.println("=== op profile, " + peer.name() + " (one CPU device, " + EngineBench.EPOCHS
                 + " epochs, warm-up included) ===");
         double[] rate = new double[1];
@@ -51,8 +51,7 @@ final class TransformerProfile {
                 .toAbsolutePath();
         Path out = Files.createTempDirectory("traindeck-profile-");
         for (String kind : args.length == 0 ? new String[] {"vit", "gpt"} : args) {
-            TransformerPeers.Peer peer =
-                    kind.startsWith("gpt") ? TransformerPeers.gpt(home) : TransformerPeers.vit(home);
+            TransformerNets.Peer peer = kind.startsWith("gpt") ? TransformerNets.gpt(home) : TransformerNets.vit(home);
             if (kind.endsWith("-layers")) {
                 LayerTimes.run(peer, out.resolve(kind), 10);
             } else {

@@ -29,7 +29,7 @@ final class VolumeDiffusionPeer {
         return Integer.getInteger("traindeck.bench.xraySamples", 800);
     }
 
-    static TransformerPeers.Peer stage1(Path home) throws Exception {
+    static TransformerNets.Peer stage1(Path home) throws Exception {
         Path samples = home.resolve("sample-configs");
         JsonNode config = new ObjectMapper().readTree(samples.resolve(SAMPLE).toFile());
         JsonNode stage = config.get("stages").get(0);
@@ -49,7 +49,7 @@ final class VolumeDiffusionPeer {
         String prediction = diffusion.path("prediction").asText("epsilon");
         String steps = diffusion.path("schedule").asText("linear") + ":"
                 + diffusion.path("timesteps").asInt(1000) + ":" + prediction;
-        return new TransformerPeers.Peer(
+        return new TransformerNets.Peer(
                 "xray16",
                 SAMPLE + "'s stage 1 \"" + stage.get("name").asText() + "\" (ViT over 16³ volumes, " + n
                         + " phantoms, batch " + batch + ", diffusion, " + prediction + ")",
