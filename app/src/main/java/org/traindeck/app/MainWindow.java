@@ -2,29 +2,20 @@ package org.traindeck.app;
 
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import javafx.animation.KeyFrame;
-import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
 import javafx.application.Application;
-import javafx.application.Platform;
-import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.Scene;
 import javafx.scene.control.Alert;
 import javafx.scene.control.SplitPane;
-import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
-import javafx.scene.image.Image;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
@@ -47,7 +38,6 @@ import org.traindeck.app.ui.Dialogs;
 import org.traindeck.app.ui.FxDialogs;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.ValidationResult;
 
 /**
  * The TrainDeck window: the config side (form, raw JSON, devices, NCCL) and the run side (charts, messages, status),
@@ -79,6 +69,7 @@ public final class MainWindow {
     private final SweepsViewModel sweeps;
     private final ConfigFileActions files;
     private final RunActions runActions;
+    private final TabContext context;
     private final Timeline refresher;
     private final Scene scene;
     private final SplitPane split;
@@ -113,37 +104,7 @@ public final class MainWindow {
         this.files = new ConfigFileActions(document, services.dialogs(), services.preferences(), services.tasks());
         this.runActions = new RunActions(services, document, controller, dashboard, files);
         this.deviceFeeds = new DeviceFeeds(services.engine(), services.tasks(), deviceModel, dashboard);
-        clearTheRunWhenTheConfigIsReplaced();
-        this.split = mainSplit(configTabs(appTabs));
-        this.scene = sceneAround(split);
-        this.placement = dressStage();
-        followTheConfigAndTheRuns();
-        refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
-        refresher.setCycleCount(Timeline.INDEFINITE);
-        refresher.play();
-        startDevicesAfterFirstLayout();
-        files.openInitial(initialConfig, services.home());
-    }
-
-    private void clearTheRunWhenTheConfigIsReplaced() {
-        // another config: the last run's curves, summary and banner belong to it, not to this one (a run in progress
-        // stays)
-        files.onReplaced(() -> {
-            if (controller.stateProperty().get() == RunController.State.IDLE) {
-                dashboard.clearRun();
-            }
-            // the runs overlaid were chosen from the last config's runs: they belong to that comparison
-            dashboard.overlays().clear();
-        });
-        controller.onError(m -> {
-            dashboard.messages().add(m);
-            services.dialogs().showError("TrainDeck", m);
-        });
-    }
-
-    /** The config side: every tab of {@code appTabs}, in order. */
-    private TabPane configTabs(AppTabs appTabs) {
-        TabContext context = new TabContext(
+        this.context = new TabContext(
                 services,
                 document,
                 form,
@@ -157,17 +118,16 @@ public final class MainWindow {
                 controller,
                 runActions,
                 files);
-        TabPane tabs = new TabPane();
-        for (AppTab t : appTabs.all()) {
-            tabs.getTabs().add(tabOf(t, context));
-        }
-        tabs.setId("config-tabs");
-        form.onEditInJson(() -> tabs.getTabs().stream()
-                .filter(t -> AppTabs.JSON.id().equals(t.getId()))
-                .findFirst()
-                .ifPresent(t -> tabs.getSelectionModel().select(t)));
-        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        return tabs;
+        RunSideLinks.clearTheRunWhenTheConfigIsReplaced(context, dashboard);
+        this.split = mainSplit(ConfigTabs.of(appTabs, context));
+        this.scene = sceneAround(split);
+        this.placement = dressStage();
+        RunSideLinks.followTheConfigAndTheRuns(context, dashboard);
+        refresher = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
+        refresher.setCycleCount(Timeline.INDEFINITE);
+        refresher.play();
+        startDevicesAfterFirstLayout();
+        files.openInitial(initialConfig, services.home());
     }
 
     private SplitPane mainSplit(TabPane tabs) {
@@ -222,22 +182,7 @@ public final class MainWindow {
         applyTheme(services.preferences().dark());
         stage.setScene(scene);
         WindowPlacement placement = WindowPlacement.restore(stage, services.preferences());
-        try (InputStream icon = MainWindow.class.getResourceAsStream("assets/traindeck.png")) {
-            if (icon != null) {
-                stage.getIcons().add(new Image(icon));
-            }
-        } catch (IOException e) {
-            // no icon is not worth failing over
-        }
-        stage.titleProperty()
-                .bind(Bindings.createStringBinding(
-                        () -> {
-                            Path f = document.fileProperty().get();
-                            return (document.isDirty() ? "• " : "") + (f == null ? "untitled" : f.getFileName())
-                                    + " — TrainDeck " + Engine.version();
-                        },
-                        document.fileProperty(),
-                        document.dirtyProperty()));
+        WindowIdentity.dress(stage, document);
         stage.setOnCloseRequest(e -> {
             if (!mayClose()) {
                 e.consume();
@@ -246,39 +191,6 @@ public final class MainWindow {
             }
         });
         return placement;
-    }
-
-    /** The run side follows the config (its start hint, the queue's config, the output folder) and the runs. */
-    private void followTheConfigAndTheRuns() {
-        document.validationProperty().addListener((o, a, b) -> {
-            dashboard.setStartHint(startHint(b));
-            queue.configProperty().set(b != null && b.isValid() ? b.config() : null);
-            if (b != null && b.isValid()) {
-                Path output = b.config().outputPath().toAbsolutePath().normalize();
-                runs.folderProperty().set(output);
-                queue.folderProperty().set(output);
-                sweeps.folderProperty().set(output);
-            }
-        });
-        dashboard
-                .charts()
-                .forEach(c -> c.setExportTarget(
-                        name -> services.dialogs().chooseExportFile(files.lastFolder(), name),
-                        services.tasks(),
-                        m -> services.dialogs().showError("Export failed", m)));
-        controller.currentProperty().addListener((o, a, run) -> {
-            if (run != null) {
-                // a run loads ND4J before its first step, and ND4J reads the environment once: from now on a changed
-                // toggle needs a restart
-                ncclModel.setReport(run.ncclReport(), true);
-            }
-        });
-        controller.lastResultProperty().addListener((o, a, r) -> {
-            runs.refresh();
-            sweeps.refresh();
-        });
-        dashboard.summary().setFolderOpener(services.dialogs()::showFolder);
-        dashboard.summary().setEvaluator(evaluations::evaluate);
     }
 
     /** Help's dialogs, by name, as the real window shows them (the layout audit shows each). */
@@ -303,23 +215,6 @@ public final class MainWindow {
 
     public RunController controller() {
         return controller;
-    }
-
-    /** A tab of the registry; all but the first one shown are built when first chosen. */
-    private static Tab tabOf(AppTab spec, TabContext context) {
-        Tab t = new Tab(spec.title());
-        t.setId(spec.id());
-        spec.attach(t, context);
-        if (spec.eager()) {
-            t.setContent(spec.content(context));
-        } else {
-            t.selectedProperty().addListener((o, was, selected) -> {
-                if (selected && t.getContent() == null) {
-                    t.setContent(spec.content(context));
-                }
-            });
-        }
-        return t;
     }
 
     private static String css(String name) {
@@ -349,18 +244,6 @@ public final class MainWindow {
         scene.addPostLayoutPulseListener(once);
     }
 
-    /** What the empty loss chart says: what Start would do, or what stands in its way. */
-    static String startHint(ValidationResult v) {
-        if (v == null) {
-            return null;
-        }
-        if (!v.isValid()) {
-            return "Fix the config to train: " + v.errors().size() + " problem(s), marked on the Config tab.";
-        }
-        return "Press Start (Ctrl+Enter) to train " + v.config().name() + " on "
-                + v.config().devices().describe() + ".";
-    }
-
     private void applyTheme(boolean darkTheme) {
         Application.setUserAgentStylesheet((darkTheme ? new PrimerDark() : new PrimerLight()).getUserAgentStylesheet());
         dashboard.setDark(darkTheme);
@@ -372,65 +255,15 @@ public final class MainWindow {
      * Completes with the run's result.
      */
     public CompletableFuture<RunResult> startWhenReady() {
-        CompletableFuture<RunResult> done = new CompletableFuture<>();
-        Runnable attempt = new Runnable() {
-            @Override
-            public void run() {
-                ValidationResult v = document.validationProperty().get();
-                boolean ready = v != null
-                        && !document.validatingProperty().get()
-                        && deviceFeeds.inventory().isDone();
-                if (!ready) {
-                    PauseTransition wait = new PauseTransition(Duration.millis(100));
-                    wait.setOnFinished(e -> run());
-                    wait.play();
-                    return;
-                }
-                if (!v.isValid()) {
-                    done.completeExceptionally(new IllegalStateException("the config is invalid: " + v.errors()));
-                    return;
-                }
-                controller.lastResultProperty().addListener((o, a, r) -> {
-                    if (r != null) {
-                        done.complete(r);
-                    }
-                });
-                runActions.start();
-            }
-        };
-        Platform.runLater(attempt);
-        return done;
+        return StartWhenReady.start(context, deviceFeeds);
     }
 
     /** Unsaved changes and a running run ask first, in one question that says both and offers to save. */
     public boolean mayClose() {
-        boolean dirty = document.isDirty();
-        boolean running = controller.stateProperty().get() != RunController.State.IDLE;
-        if (!dirty && !running) {
-            return true;
-        }
-        List<String> what = new ArrayList<>();
-        if (running) {
-            what.add("The run in progress stops; a checkpoint is saved first, so it can be resumed.");
-        }
-        if (dirty) {
-            Path f = document.fileProperty().get();
-            what.add("Your changes to " + (f == null ? "the new config" : f.getFileName()) + " are not saved.");
-        }
-        return switch (services.dialogs().askBeforeQuit(String.join("\n", what), dirty)) {
-            case CANCEL -> false;
-            case QUIT -> true;
-            case SAVE_AND_QUIT -> {
-                // the window closes once the file is written; a failed save leaves it open, with the error shown
-                files.save(() -> {
-                    if (!document.isDirty()) {
-                        close();
-                        stage.close();
-                    }
-                });
-                yield false;
-            }
-        };
+        return QuitQuestion.mayClose(context, () -> {
+            close();
+            stage.close();
+        });
     }
 
     public void close() {

@@ -42,14 +42,16 @@ final class ModelFields {
 
     private static final int SHOWN_ENTRIES = 5;
 
-    private final ConfigForm form;
+    private final BoundFields fields;
     private final GridPane grid;
+    private final Runnable editInJson;
     private final List<Control> controls = new ArrayList<>();
     private String shown;
 
-    ModelFields(ConfigForm form, GridPane grid) {
-        this.form = form;
+    ModelFields(BoundFields fields, GridPane grid, Runnable editInJson) {
+        this.fields = fields;
         this.grid = grid;
+        this.editInJson = editInJson;
     }
 
     /** Shows model type {@code type}'s fields unless they are shown already; true when the rows were rebuilt. */
@@ -58,25 +60,25 @@ final class ModelFields {
             return false;
         }
         shown = type;
-        form.unbind(controls);
+        fields.unbind(controls);
         controls.clear();
         grid.getChildren().removeIf(n -> row(n) > 0);
         int row = 1;
         boolean summarised = false;
         for (ModelSchema.Property p : ModelSchema.properties(type)) {
             String label = label(type, p.key());
-            String id = IDS.getOrDefault(type + "." + p.key(), ConfigForm.id(label));
+            String id = IDS.getOrDefault(type + "." + p.key(), BoundFields.id(label));
             Supplier<String> path = () -> "model." + p.key();
-            var hint = ConfigForm.tooltip(p.hint());
+            var hint = BoundFields.tooltip(p.hint());
             controls.add(
                     switch (p.kind()) {
-                        case CHOICE -> form.choice(grid, row, label, id, path, p.choices(), p.defaultText(), hint);
+                        case CHOICE -> fields.choice(grid, row, label, id, path, p.choices(), p.defaultText(), hint);
                         case BOOLEAN ->
-                            form.flag(grid, row, label, id, path, Boolean.parseBoolean(p.defaultText()), hint);
-                        case INT_LIST -> form.text(grid, row, label, id, path, true, p.defaultText(), hint);
+                            fields.flag(grid, row, label, id, path, Boolean.parseBoolean(p.defaultText()), hint);
+                        case INT_LIST -> fields.text(grid, row, label, id, path, true, p.defaultText(), hint);
                         case INTEGER, NUMBER, STRING ->
-                            form.text(grid, row, label, id, path, false, p.defaultText(), hint);
-                        case OTHER -> form.summary(grid, row, label, id, path, ModelFields::summarise);
+                            fields.text(grid, row, label, id, path, false, p.defaultText(), hint);
+                        case OTHER -> fields.summary(grid, row, label, id, path, ModelFields::summarise);
                     });
             summarised |= p.kind() == ModelSchema.Kind.OTHER;
             row++;
@@ -84,7 +86,7 @@ final class ModelFields {
         if (summarised) {
             Button json = new Button("Edit in JSON");
             json.setId("edit-in-json");
-            json.setOnAction(e -> form.editInJson());
+            json.setOnAction(e -> editInJson.run());
             grid.add(json, 1, row);
         }
         return true;

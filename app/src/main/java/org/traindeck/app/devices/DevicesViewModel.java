@@ -1,21 +1,10 @@
 package org.traindeck.app.devices;
 
-import static org.traindeck.engine.events.TelemetryNames.HEAP_USED_MIB;
-import static org.traindeck.engine.events.TelemetryNames.LOAD_PCT;
-import static org.traindeck.engine.events.TelemetryNames.MEMORY_TOTAL_MIB;
-import static org.traindeck.engine.events.TelemetryNames.MEMORY_USED_MIB;
-import static org.traindeck.engine.events.TelemetryNames.OFFHEAP_MIB;
-import static org.traindeck.engine.events.TelemetryNames.TEMPERATURE_C;
-import static org.traindeck.engine.events.TelemetryNames.UTILIZATION_PCT;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
@@ -31,7 +20,6 @@ import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableMap;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.app.config.DocumentEdits;
@@ -40,7 +28,6 @@ import org.traindeck.engine.api.devices.DeviceInventory;
 import org.traindeck.engine.api.devices.GpuInfo;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.events.TelemetryNames;
 
 /**
  * The Devices view's state: the inventory, the selection (GPUs, or the CPU with a number of data-parallel workers)
@@ -57,14 +44,7 @@ public final class DevicesViewModel {
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("looking for devices…");
     private final ObjectProperty<DeviceSelection> selection = new SimpleObjectProperty<>(DeviceSelection.CPU);
     private final IntegerProperty cpuWorkers = new SimpleIntegerProperty(1);
-    private final ObservableMap<String, String> figures = FXCollections.observableHashMap();
-    /**
-     * One wrapper, held here: the wrapper hears the map through a weak listener, so one made per call and held by no
-     * one is collected with the first GC, and the view listening to it stops hearing the figures.
-     */
-    private final ObservableMap<String, String> readOnlyFigures = FXCollections.unmodifiableObservableMap(figures);
-
-    private final Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
+    private final DeviceFigures figures = new DeviceFigures();
     private final BooleanProperty clusterChosen = new SimpleBooleanProperty(false);
     private final StringProperty clusterAddress = new SimpleStringProperty("");
     private final IntegerProperty executors = new SimpleIntegerProperty(2);
@@ -146,23 +126,12 @@ public final class DevicesViewModel {
 
     /** Each device's live figures ("cpu", "gpu0", ...), as text. */
     public ObservableMap<String, String> figures() {
-        return readOnlyFigures;
+        return figures.shown();
     }
 
     /** The inventory, once known (FX thread). */
     public void show(DeviceInventory found) {
-        for (GpuInfo g : found.gpus()) {
-            figures.put(
-                    g.id(),
-                    String.format(
-                            Locale.ROOT,
-                            "%s / %s MiB · util %s · %s",
-                            or(g.memoryUsedMiB()),
-                            or(g.memoryTotalMiB()),
-                            g.utilizationPct() == null ? "-" : Math.round(g.utilizationPct()) + "%",
-                            g.temperatureC() == null ? "-" : Math.round(g.temperatureC()) + "°C"));
-        }
-        figures.put(TelemetryNames.CPU_DEVICE, found.host().memoryTotalMiB() + " MiB memory");
+        figures.show(found);
         status.set(
                 found.hasGpus()
                         ? found.gpus().size() + " GPU(s) found"
@@ -201,35 +170,12 @@ public final class DevicesViewModel {
 
     /** A telemetry figure (any thread); shown at the next {@link #refresh()}. */
     public void accept(TelemetryEvent t) {
-        if (t.kind() == TelemetryEvent.Kind.FIGURE && t.device() != null) {
-            latest.computeIfAbsent(t.device(), d -> new ConcurrentHashMap<>()).put(t.figureName(), t.value());
-        }
+        figures.accept(t);
     }
 
     /** Turns the latest telemetry into the figures shown (FX thread). */
     public void refresh() {
-        latest.forEach((device, v) -> {
-            if (!figures.containsKey(device)) {
-                return;
-            }
-            figures.put(
-                    device,
-                    device.equals(TelemetryNames.CPU_DEVICE)
-                            ? String.format(
-                                    Locale.ROOT,
-                                    "load %s · heap %s MiB · off-heap %s MiB · system %s MiB used",
-                                    fmt(v.get(LOAD_PCT), "%.0f%%"),
-                                    fmt(v.get(HEAP_USED_MIB), "%.0f"),
-                                    fmt(v.get(OFFHEAP_MIB), "%.0f"),
-                                    fmt(v.get(MEMORY_USED_MIB), "%.0f"))
-                            : String.format(
-                                    Locale.ROOT,
-                                    "%s / %s MiB · util %s · %s",
-                                    fmt(v.get(MEMORY_USED_MIB), "%.0f"),
-                                    fmt(v.get(MEMORY_TOTAL_MIB), "%.0f"),
-                                    fmt(v.get(UTILIZATION_PCT), "%.0f%%"),
-                                    fmt(v.get(TEMPERATURE_C), "%.0f°C")));
-        });
+        figures.refresh();
     }
 
     private void write(DeviceSelection s) {
@@ -340,13 +286,5 @@ public final class DevicesViewModel {
         } finally {
             following = false;
         }
-    }
-
-    private static String or(Object o) {
-        return o == null ? "-" : o.toString();
-    }
-
-    private static String fmt(Double d, String format) {
-        return d == null ? "-" : String.format(Locale.ROOT, format, d);
     }
 }

@@ -9,6 +9,9 @@ import java.awt.Graphics2D;
 import java.awt.Paint;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.geometry.Bounds;
@@ -26,12 +29,17 @@ import org.jfree.chart.axis.ValueTick;
 import org.jfree.chart.ui.RectangleEdge;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.app.tasks.CurrentThreadTaskExecutor;
 
-/** One chart in a real scene, driven with the mouse: hover read-out, zoom and reset, smoothing value, empty hint. */
+/**
+ * One chart in a real scene, driven with the mouse: hover read-out, zoom and reset, smoothing value, empty hint,
+ * export.
+ */
 @ExtendWith(ApplicationExtension.class)
 class LiveChartTest {
 
@@ -252,5 +260,27 @@ class LiveChartTest {
         Label value = robot.lookup("#loss-smoothing-value").queryAs(Label.class);
         assertThat(export.getWidth()).isGreaterThanOrEqualTo(export.prefWidth(-1) - 0.5);
         assertThat(value.getWidth()).isGreaterThanOrEqualTo(value.prefWidth(-1) - 0.5);
+    }
+
+    @Test
+    void theExportMenuWritesEveryPointToTheChosenFileAndSaysWhenItCannot(FxRobot robot, @TempDir Path dir)
+            throws IOException {
+        fill(robot);
+        List<String> failures = new ArrayList<>();
+        Path[] chosen = {dir.resolve("chosen.csv")};
+        robot.interact(() -> chart.setExportTarget(name -> chosen[0], new CurrentThreadTaskExecutor(), failures::add));
+        MenuButton export = robot.lookup("#loss-export").queryAs(MenuButton.class);
+        robot.interact(() -> export.getItems().get(1).fire());
+
+        List<String> rows = Files.readAllLines(chosen[0]);
+        assertThat(rows.get(0)).isEqualTo("series,step,time,value");
+        // every point, not the reduction: 1,001 training points and 11 validations
+        assertThat(rows).hasSize(1 + 1001 + 11);
+        assertThat(rows.get(1)).startsWith("\"train\",0.0,");
+        assertThat(failures).isEmpty();
+
+        chosen[0] = dir.resolve("no-such-folder").resolve("loss.png");
+        robot.interact(() -> export.getItems().get(0).fire());
+        assertThat(failures).singleElement().asString().startsWith("Could not export Loss to " + chosen[0]);
     }
 }

@@ -107,7 +107,7 @@ class ModelFieldsFormTest {
             waitUntil(
                     "the kernel box to say it is not set",
                     () -> kernel.getButtonCell() != null
-                            && ConfigForm.NOT_SET.equals(kernel.getButtonCell().getText()));
+                            && BoundFields.NOT_SET.equals(kernel.getButtonCell().getText()));
         }
     }
 

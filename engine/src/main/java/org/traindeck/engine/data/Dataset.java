@@ -254,15 +254,10 @@ public final class Dataset {
 
     /** The samples at {@code indices}, in that order (every input, target and mask alike). */
     public Dataset subset(int[] indices) {
-        return new Dataset(
+        return with(
                 inputs.stream().map(in -> in.select(indices)).toList(),
-                task,
                 targets == null ? null : targets.select(indices),
-                targetMask == null ? null : targetMask.select(indices),
-                outputs,
-                classNames,
-                vocabulary,
-                diffusion);
+                targetMask == null ? null : targetMask.select(indices));
     }
 
     /**
@@ -281,26 +276,17 @@ public final class Dataset {
     private Dataset copy(int[] picked, boolean zeros) {
         List<InputArray> copies = new ArrayList<>();
         for (InputArray in : inputs) {
-            copies.add(in.withSamples(copy(in.samples(), picked, zeros), in.shape()));
+            copies.add(in.withSamples(FloatSamples.copyOf(in.samples(), picked, zeros), in.shape()));
         }
-        return new Dataset(
+        return with(
                 copies,
-                task,
-                targets == null ? null : copy(targets, picked, zeros),
-                targetMask == null ? null : copy(targetMask, picked, zeros),
-                outputs,
-                classNames,
-                vocabulary,
-                diffusion);
+                targets == null ? null : FloatSamples.copyOf(targets, picked, zeros),
+                targetMask == null ? null : FloatSamples.copyOf(targetMask, picked, zeros));
     }
 
-    private static SampleArray copy(SampleArray from, int[] picked, boolean zeros) {
-        int d = from.length();
-        float[] values = new float[picked.length * d];
-        for (int i = 0; !zeros && i < picked.length; i++) {
-            from.read(picked[i], values, i * d);
-        }
-        return new FloatSamples(values, d);
+    /** Other samples of the same task, outputs, class names, vocabulary and diffusion options. */
+    private Dataset with(List<InputArray> newInputs, SampleArray newTargets, SampleArray newTargetMask) {
+        return new Dataset(newInputs, task, newTargets, newTargetMask, outputs, classNames, vocabulary, diffusion);
     }
 
     /** The same samples with features replaced (normalisation), shape and labels unchanged; one input only. */
@@ -316,7 +302,7 @@ public final class Dataset {
     private Dataset withFirst(SampleArray samples, SampleShape shape) {
         List<InputArray> replaced = new ArrayList<>(inputs);
         replaced.set(0, inputs.get(0).withSamples(samples, shape));
-        return new Dataset(replaced, task, targets, targetMask, outputs, classNames, vocabulary, diffusion);
+        return with(replaced, targets, targetMask);
     }
 
     /** One sample as a network takes it: its own shape (an image channels-first). */
@@ -331,80 +317,11 @@ public final class Dataset {
 
     /** Whether two datasets can feed the same network: same inputs, same outputs. */
     public String incompatibilityWith(Dataset other) {
-        if (namedInputs() || other.namedInputs()) {
-            String mismatch = namedIncompatibility(other);
-            if (mismatch != null) {
-                return mismatch;
-            }
-        } else if (!shape().equals(other.shape())) {
-            return (other.shape() instanceof SampleShape.Flat
-                            ? "flat features (" + other.shape() + ")"
-                            : other.describeShape())
-                    + " instead of "
-                    + (shape() instanceof SampleShape.Flat ? "flat features (" + shape() + ")" : describeShape());
-        }
-        if (task != other.task) {
-            return other.task.json + " labels instead of " + task.json;
-        }
-        if (outputs != other.outputs) {
-            return other.outputs
-                    + (task == Task.SEQUENCE
-                            ? " tokens in its vocabulary"
-                            : task == Task.REGRESSION ? " targets" : " classes")
-                    + " instead of " + outputs;
-        }
-        if (targetLength() != other.targetLength()) {
-            return "targets of " + other.targetLength() + " values instead of " + targetLength();
-        }
-        return null;
-    }
-
-    private String namedIncompatibility(Dataset other) {
-        List<String> names = inputs.stream().map(InputArray::name).toList();
-        List<String> otherNames = other.inputs.stream().map(InputArray::name).toList();
-        if (!names.equals(otherNames)) {
-            return "the inputs " + otherNames + " instead of " + names;
-        }
-        for (int k = 0; k < inputs.size(); k++) {
-            InputArray mine = inputs.get(k);
-            InputArray theirs = other.inputs.get(k);
-            if (!mine.shape().equals(theirs.shape())) {
-                return "input \"" + mine.name() + "\" of " + theirs.shape() + " instead of " + mine.shape();
-            }
-            if (theirs.vocabulary() > mine.vocabulary()) {
-                return "input \"" + mine.name() + "\" with token ids up to " + (theirs.vocabulary() - 1)
-                        + ", beyond the training data's " + (mine.vocabulary() - 1);
-            }
-        }
-        return null;
-    }
-
-    private String describeShape() {
-        if (shape() instanceof SampleShape.Image i) {
-            return "images of " + i;
-        }
-        if (shape() instanceof SampleShape.Volume v) {
-            return "volumes of " + v;
-        }
-        return shape().toString();
+        return DatasetWords.mismatch(this, other);
     }
 
     @Override
     public String toString() {
-        String what = switch (task) {
-            case CLASSIFICATION -> outputs + " classes";
-            case SEGMENTATION -> "masks of " + outputs + " classes";
-            case RECONSTRUCTION -> "reconstruction";
-            case SEQUENCE -> "next tokens of " + outputs;
-            case REGRESSION -> outputs == 1 ? "regression" : "regression of " + outputs + " targets";
-            case DIFFUSION -> "diffusion (" + diffusion.prediction() + ", " + diffusion.timesteps() + " steps)";
-        };
-        if (namedInputs()) {
-            String each = String.join(
-                    ", ",
-                    inputs.stream().map(in -> in.name() + " " + in.shape()).toList());
-            return size() + " samples, inputs " + each + ", " + what;
-        }
-        return size() + " samples, " + (shape() instanceof SampleShape.Flat ? shape() : describeShape()) + ", " + what;
+        return DatasetWords.describe(this);
     }
 }

@@ -27,4 +27,14 @@ public record FloatSamples(float[] values, int length) implements SampleArray {
         }
         return new FloatSamples(copy, length);
     }
+
+    /** The samples of {@code from} at {@code picked} copied into memory, or as many samples of zeros when {@code zeros}. */
+    static FloatSamples copyOf(SampleArray from, int[] picked, boolean zeros) {
+        int d = from.length();
+        float[] values = new float[picked.length * d];
+        for (int i = 0; !zeros && i < picked.length; i++) {
+            from.read(picked[i], values, i * d);
+        }
+        return new FloatSamples(values, d);
+    }
 }

@@ -1,21 +1,14 @@
 package org.traindeck.engine.profile;
 
-import java.lang.reflect.Field;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.IdentityHashMap;
-import java.util.LinkedList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.BackpropType;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.WorkspaceMode;
-import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.graph.vertex.GraphVertex;
@@ -77,17 +70,7 @@ public final class GraphWalk {
             isOutput[i] = true;
         }
         this.ws = new DlWorkspaces(conf.getVertices().size());
-        // the step after which a vertex's activation gradients have been consumed: its workspace may close then
-        this.consumedBy = new int[vertices.length];
-        for (GraphVertex gv : vertices) {
-            int min = Integer.MAX_VALUE;
-            if (gv.getInputVertices() != null) {
-                for (VertexIndices vi : gv.getInputVertices()) {
-                    min = Math.min(min, positionOf(vi.getVertexIndex()));
-                }
-            }
-            consumedBy[gv.getVertexIndex()] = min == Integer.MAX_VALUE ? 0 : min;
-        }
+        this.consumedBy = GradientWorkspaces.consumedBy(vertices, order);
         this.forwardNs = new long[vertices.length];
         this.backwardNs = new long[vertices.length];
     }
@@ -162,48 +145,24 @@ public final class GraphWalk {
         }
         boolean none = net.getConfiguration().getInferenceWorkspaceMode() == WorkspaceMode.NONE;
         LayerWorkspaceMgr allNone = none ? LayerWorkspaceMgr.noWorkspaces(net.getHelperWorkspaces()) : null;
-        Deque<LayerWorkspaceMgr> free = new ArrayDeque<>();
-        int created = 0;
-        Map<MemoryWorkspace, LayerWorkspaceMgr> open = new IdentityHashMap<>();
-        List<List<MemoryWorkspace>> closeAt = new ArrayList<>();
-        for (int i = 0; i < order.length; i++) {
-            closeAt.add(null);
-        }
-        LinkedList<GradientEntry> gradients = new LinkedList<>();
+        GradientCollector gradients = new GradientCollector();
         boolean[] epsilonSet = new boolean[vertices.length];
-        MemoryWorkspace initial = Nd4j.getMemoryManager().getCurrentWorkspace();
+        GradientWorkspaces workspaces = new GradientWorkspaces(ws, consumedBy, order.length);
         try {
             for (int i = order.length - 1; i >= 0; i--) {
                 GraphVertex current = vertices[order[i]];
                 boolean frozen = current.hasLayer() && current.getLayer() instanceof FrozenLayer
                         || current instanceof FrozenVertex;
                 if (current.isInputVertex() || frozen) {
-                    closeConsumed(closeAt, i, open, free);
+                    workspaces.closeConsumed(i);
                     continue;
                 }
-                LayerWorkspaceMgr mgr;
-                if (none) {
-                    mgr = allNone;
-                } else if (!free.isEmpty()) {
-                    mgr = free.pop();
-                } else {
-                    mgr = ws.activationGradients(created++);
-                }
+                LayerWorkspaceMgr mgr = none ? allNone : workspaces.take();
                 mgr.setHelperWorkspacePointers(net.getHelperWorkspaces());
                 if (current.isOutputVertex()) {
                     setLabels(current, labels);
                 }
-                MemoryWorkspace grads = mgr.notifyScopeEntered(ArrayType.ACTIVATION_GRAD);
-                open.put(grads, mgr);
-                // activation-gradient workspaces do not nest: each closes back to the workspace outside the pass
-                grads.setPreviousWorkspace(initial);
-                int closeable = consumedBy[current.getVertexIndex()];
-                if (closeable >= 0) {
-                    if (closeAt.get(closeable) == null) {
-                        closeAt.set(closeable, new ArrayList<>());
-                    }
-                    closeAt.get(closeable).add(grads);
-                }
+                workspaces.open(mgr, current.getVertexIndex());
                 Pair<Gradient, INDArray[]> pair;
                 try (MemoryWorkspace working = mgr.notifyScopeEntered(ArrayType.BP_WORKING_MEM)) {
                     long t = clock.getAsLong();
@@ -213,21 +172,14 @@ public final class GraphWalk {
                 }
                 passEpsilons(current, pair.getSecond(), epsilonSet);
                 if (pair.getFirst() != null) {
-                    addGradients(current.getVertexName(), pair.getFirst(), gradients);
+                    gradients.add(current.getVertexName(), pair.getFirst());
                 }
-                closeConsumed(closeAt, i, open, free);
+                workspaces.closeConsumed(i);
             }
         } finally {
-            for (MemoryWorkspace w : open.keySet()) {
-                w.close();
-            }
-            Nd4j.getMemoryManager().setCurrentWorkspace(initial);
+            workspaces.closeAll();
         }
-        Gradient gradient = new DefaultGradient(net.getGradientsViewArray());
-        for (GradientEntry e : gradients) {
-            gradient.setGradientFor(e.name(), e.gradient(), e.order());
-        }
-        setGradient(gradient);
+        gradients.setInto(net);
     }
 
     private void setLabels(GraphVertex current, INDArray[] labels) {
@@ -268,18 +220,6 @@ public final class GraphWalk {
         }
     }
 
-    /** Adds a vertex's parameter gradients in front, in DL4J's order (the walk goes from the outputs back). */
-    private static void addGradients(String vertex, Gradient g, LinkedList<GradientEntry> gradients) {
-        LinkedList<GradientEntry> mine = new LinkedList<>();
-        for (Map.Entry<String, INDArray> e : g.gradientForVariable().entrySet()) {
-            mine.addFirst(new GradientEntry(
-                    vertex + "_" + e.getKey(), e.getValue(), g.flatteningOrderForVariable(e.getKey())));
-        }
-        for (GradientEntry e : mine) {
-            gradients.addFirst(e);
-        }
-    }
-
     private double loss(LayerWorkspaceMgr mgr) {
         double r = net.calcRegularizationScore(true);
         double score = 0;
@@ -305,40 +245,6 @@ public final class GraphWalk {
             r = 0;
         }
         return score;
-    }
-
-    private void closeConsumed(
-            List<List<MemoryWorkspace>> closeAt,
-            int step,
-            Map<MemoryWorkspace, LayerWorkspaceMgr> open,
-            Deque<LayerWorkspaceMgr> free) {
-        if (closeAt.get(step) != null) {
-            for (MemoryWorkspace w : closeAt.get(step)) {
-                w.close();
-                free.push(open.remove(w));
-            }
-            closeAt.set(step, null);
-        }
-    }
-
-    private int positionOf(int vertexIndex) {
-        for (int i = 0; i < order.length; i++) {
-            if (order[i] == vertexIndex) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("vertex " + vertexIndex + " is not in the topological order");
-    }
-
-    /** DL4J keeps the gradient of the last pass in a field with no setter; its updater step reads it from there. */
-    private void setGradient(Gradient gradient) {
-        try {
-            Field field = ComputationGraph.class.getDeclaredField("gradient");
-            field.setAccessible(true);
-            field.set(net, gradient);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("this DL4J version's ComputationGraph has no gradient field", e);
-        }
     }
 
     /** The vertices' names in topological order, input vertices left out: the nodes the times are for. */
@@ -403,6 +309,4 @@ public final class GraphWalk {
         }
         return out;
     }
-
-    private record GradientEntry(String name, INDArray gradient, Character order) {}
 }

@@ -3,29 +3,20 @@ package org.traindeck.engine.config.read;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import org.traindeck.engine.config.JsonLocations;
 
 /**
- * Reads the fields of one JSON object strictly: wrong types and out-of-range values are reported (and a default is
- * used so that reading can go on and find the next problem), and {@link #finish()} reports keys nobody asked for.
+ * Reads the fields of one JSON object strictly, with the bounds, choices and defaults the run-config schema gives for
+ * them (its variant's, once the object's type is known), and its nested objects as readers of their own. How a value
+ * is judged is {@link JsonFieldReader}'s.
  */
-final class JsonObjectReader {
+final class JsonObjectReader extends JsonFieldReader {
 
-    private final Problems problems;
-    private final String path;
-    private final JsonNode node;
-    private final Set<String> known = new LinkedHashSet<>();
     /** Where this object's bounds and choices come from (its variant once its type is known). */
     private SchemaNode schema;
 
     JsonObjectReader(Problems problems, String path, JsonNode node, SchemaNode schema) {
-        this.problems = problems;
-        this.path = path;
-        this.node = node;
+        super(problems, path, node);
         this.schema = schema;
     }
 
@@ -161,7 +152,7 @@ final class JsonObjectReader {
             return List.copyOf(fallback);
         }
         if (!v.isArray()) {
-            return checkInteger(pathOf(key), v, b[0], b[1]) ? v.intValue() : null;
+            return values.integer(pathOf(key), v, b[0], b[1]) ? v.intValue() : null;
         }
         if (v.size() < b[2] || v.size() > b[3]) {
             problems.error(
@@ -188,181 +179,9 @@ final class JsonObjectReader {
         return number(key, null, b.min(), b.max(), b.minExclusive(), b.maxExclusive());
     }
 
-    String pathOf(String key) {
-        return JsonLocations.child(path, key);
-    }
-
-    boolean has(String key) {
-        known.add(key);
-        JsonNode v = node.get(key);
-        return v != null && !v.isNull();
-    }
-
-    JsonNode raw(String key) {
-        known.add(key);
-        JsonNode v = node.get(key);
-        return v == null || v.isNull() ? null : v;
-    }
-
     /** Allows every key any variant has: the variant is unknown (and reported), so its keys cannot be judged. */
     void allowAnyVariantKey() {
-        known.addAll(schema.allKeys());
-    }
-
-    /** Marks a key as allowed without reading it (read elsewhere, or checked with {@link #has}). */
-    void allow(String... keys) {
-        known.addAll(List.of(keys));
-    }
-
-    String requiredString(String key) {
-        JsonNode v = raw(key);
-        if (v == null) {
-            problems.error(pathOf(key), "is required");
-            return null;
-        }
-        return asString(key, v);
-    }
-
-    String string(String key, String fallback) {
-        JsonNode v = raw(key);
-        return v == null ? fallback : asString(key, v);
-    }
-
-    private String asString(String key, JsonNode v) {
-        if (!v.isTextual()) {
-            problems.error(pathOf(key), "must be a string, not " + describe(v));
-            return null;
-        }
-        return v.asText();
-    }
-
-    /** A string that must be one of {@code allowed} (compared case-sensitively, as written in the docs). */
-    String choice(String key, String fallback, List<String> allowed) {
-        String value = string(key, fallback);
-        if (value != null && !allowed.contains(value)) {
-            problems.errorNamingItself(pathOf(key), ChoiceMessage.of(pathOf(key), key, value, allowed));
-            return fallback;
-        }
-        return value;
-    }
-
-    String requiredChoice(String key, List<String> allowed) {
-        if (!has(key)) {
-            problems.error(pathOf(key), "is required: one of " + quoteAll(allowed));
-            return null;
-        }
-        return choice(key, null, allowed);
-    }
-
-    Integer requiredInt(String key, long min, long max) {
-        if (!has(key)) {
-            problems.error(pathOf(key), "is required");
-            return null;
-        }
-        return integer(key, null, min, max);
-    }
-
-    Integer integer(String key, Integer fallback, long min, long max) {
-        Long v = longValue(key, fallback == null ? null : Long.valueOf(fallback), min, max);
-        return v == null ? fallback : Integer.valueOf(v.intValue());
-    }
-
-    Long longValue(String key, Long fallback, long min, long max) {
-        JsonNode v = raw(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (checkInteger(pathOf(key), v, min, max)) {
-            return v.longValue();
-        }
-        return fallback;
-    }
-
-    boolean checkInteger(String at, JsonNode v, long min, long max) {
-        if (!v.isIntegralNumber()) {
-            problems.error(
-                    at,
-                    v.isNumber()
-                            ? "must be a whole number, not " + v.asText()
-                            : "must be a whole number, not " + describe(v));
-            return false;
-        }
-        if (!v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
-            problems.error(at, rangeMessage(min, max));
-            return false;
-        }
-        return true;
-    }
-
-    private static String rangeMessage(long min, long max) {
-        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
-            return "must be ≥ " + min;
-        }
-        return "must be between " + min + " and " + max;
-    }
-
-    Double requiredNumber(String key, double min, double max, boolean minExclusive) {
-        if (!has(key)) {
-            problems.error(pathOf(key), "is required");
-            return null;
-        }
-        return number(key, null, min, max, minExclusive);
-    }
-
-    /** A number in [min, max], or (min, max] when {@code minExclusive}. */
-    Double number(String key, Double fallback, double min, double max, boolean minExclusive) {
-        return number(key, fallback, min, max, minExclusive, false);
-    }
-
-    /** A number between min and max, each bound excluded as asked. */
-    Double number(String key, Double fallback, double min, double max, boolean minExclusive, boolean maxExclusive) {
-        JsonNode v = raw(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (!v.isNumber()) {
-            problems.error(pathOf(key), "must be a number, not " + describe(v));
-            return fallback;
-        }
-        double d = v.doubleValue();
-        boolean low = minExclusive ? d <= min : d < min;
-        boolean high = maxExclusive ? d >= max : d > max;
-        if (Double.isNaN(d) || low || high) {
-            String lower = (minExclusive ? "> " : "≥ ") + fmt(min);
-            problems.error(
-                    pathOf(key),
-                    max == Double.MAX_VALUE
-                            ? "must be " + lower
-                            : "must be " + lower + " and " + (maxExclusive ? "< " : "≤ ") + fmt(max) + ", not "
-                                    + fmt(d));
-            return fallback;
-        }
-        return d;
-    }
-
-    /** true or false when written; null when left out (a node option whose absence means "as the run says"). */
-    Boolean optionalBool(String key) {
-        JsonNode v = raw(key);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isBoolean()) {
-            problems.error(pathOf(key), "must be true or false, not " + describe(v));
-            return null;
-        }
-        return v.booleanValue();
-    }
-
-    boolean bool(String key, boolean fallback) {
-        JsonNode v = raw(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (!v.isBoolean()) {
-            problems.error(pathOf(key), "must be true or false, not " + describe(v));
-            return fallback;
-        }
-        return v.booleanValue();
+        allow(schema.allKeys());
     }
 
     /** The nested object at {@code key}, or null when it is absent (or not an object, which is reported). */
@@ -400,77 +219,8 @@ final class JsonObjectReader {
         return object(key);
     }
 
-    /** A list of whole numbers each in [min, max]; null when absent or malformed (reported). */
-    List<Integer> intList(String key, long min, long max, int minSize) {
-        JsonNode v = raw(key);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isArray()) {
-            problems.error(pathOf(key), "must be a list of whole numbers, not " + describe(v));
-            return null;
-        }
-        if (v.size() < minSize) {
-            problems.error(pathOf(key), "must have at least " + minSize + " value" + (minSize == 1 ? "" : "s"));
-            return null;
-        }
-        List<Integer> out = new ArrayList<>();
-        boolean ok = true;
-        for (int i = 0; i < v.size(); i++) {
-            if (checkInteger(JsonLocations.element(pathOf(key), i), v.get(i), min, max)) {
-                out.add(v.get(i).intValue());
-            } else {
-                ok = false;
-            }
-        }
-        return ok ? List.copyOf(out) : null;
-    }
-
-    /** Reports every key that no reader asked about, with the closest allowed key when one is near. */
-    void finish() {
-        Iterator<String> names = node.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
-            if (!known.contains(name)) {
-                if (problems.full()) {
-                    problems.error(pathOf(name), "unknown key");
-                    continue;
-                }
-                problems.error(
-                        pathOf(name),
-                        "unknown key \"" + name + "\"" + Suggestions.didYouMean(name, List.copyOf(known))
-                                + " (allowed here: " + String.join(", ", known) + ")");
-            }
-        }
-    }
-
+    /** A value as a message names it; the readers' own messages name values so too. */
     static String describe(JsonNode v) {
-        if (v.isTextual()) {
-            return "the string \"" + v.asText() + "\"";
-        }
-        if (v.isBoolean()) {
-            return v.asText();
-        }
-        if (v.isNumber()) {
-            return "the number " + v.asText();
-        }
-        if (v.isArray()) {
-            return "a list";
-        }
-        if (v.isObject()) {
-            return "an object";
-        }
-        return v.getNodeType().toString().toLowerCase();
-    }
-
-    static String fmt(double d) {
-        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-            return Long.toString((long) d);
-        }
-        return Double.toString(d);
-    }
-
-    private static String quoteAll(List<String> values) {
-        return String.join(", ", values.stream().map(v -> "\"" + v + "\"").toList());
+        return JsonValueChecks.describe(v);
     }
 }
