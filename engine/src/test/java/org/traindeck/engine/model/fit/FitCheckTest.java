@@ -85,6 +85,30 @@ class FitCheckTest {
         }
     }
 
+    /**
+     * patches3d and unpatch3d keep their kernel's buffers ({@code VolumePatchBuffers}) between the passes, a set per
+     * node; with recompute the nodes of a thread share one set. Two patches3d nodes (3×16³ volumes, 4³ patches: 64
+     * tokens of 16) hold 3·12288 + 2·1024 + 12288 = 51,200 floats per example each, the unpatch3d 2·12288 + 3·1024 +
+     * 12288 = 39,936: recompute on all three keeps only the largest set, 91,136 floats (364,544 bytes) fewer.
+     */
+    @Test
+    void volumePatchBuffersCountPerNodeAndRecomputeSharesOneSet(@TempDir Path dir) throws IOException {
+        String layers = """
+                {"name": "vol", "type": "reshape", "shape": [3, 16, 16, 16]},
+                {"name": "a", "type": "patches3d", "inputs": "vol", "size": 4, "units": 16%1$s},
+                {"name": "b", "type": "patches3d", "inputs": "vol", "size": 4, "units": 16%1$s},
+                {"name": "tokens", "type": "add", "inputs": ["a", "b"]},
+                {"name": "volume", "type": "unpatch3d", "size": 4, "channels": 3%1$s},
+                {"type": "globalPool"}""";
+        FitEstimate.Model kept = model(compiled(dir, layers.formatted(""), 8));
+        FitEstimate.Model recomputing = model(compiled(dir, layers.formatted(", \"recompute\": true"), 8));
+
+        assertThat(kept.fromReport()).isFalse();
+        assertThat(kept.activationBytesPerExample()).isGreaterThan(4L * (2 * 51_200 + 39_936));
+        assertThat(kept.activationBytesPerExample() - recomputing.activationBytesPerExample())
+                .isEqualTo(4L * (51_200 + 39_936));
+    }
+
     @Test
     void aBatchTooLargeForASmallGpuIsRefusedWithABatchThatFits(@TempDir Path dir) throws IOException {
         ModelCheck.Checked checked = compiled(dir, """
