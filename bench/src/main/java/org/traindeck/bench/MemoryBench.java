@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.ModelCheck;
 
@@ -83,21 +84,45 @@ final class MemoryBench {
                 "shapes-unet.json's U-Net (32×32 images, " + samples + " of them, batch 32)");
     }
 
+    /**
+     * xray-volume-cascade.json's stage 1, the {@code xray16} row's workload (16³ volumes, batch 8, {@code samples} of
+     * the phantoms), recompute on its patches3d, transformerBlock and unpatch3d nodes.
+     */
+    static Case xray(Path home, int samples) throws Exception {
+        EngineBench.Workload stage1 = VolumeDiffusionPeer.stage1(home).workload();
+        ObjectNode data = (ObjectNode) JSON.readTree(stage1.data());
+        data.put("limit", samples);
+        ObjectNode model = (ObjectNode) JSON.readTree(stage1.model());
+        ObjectNode on = withRecompute(model, Set.of("patches3d", "transformerBlock", "unpatch3d"));
+        String name = "x-ray stage 1";
+        return new Case(
+                new EngineBench.Workload(name, model.toString(), data.toString(), samples, stage1.batch()),
+                new EngineBench.Workload(name + ", recompute", on.toString(), data.toString(), samples, stage1.batch()),
+                "xray-volume-cascade.json's stage 1 (16³ volumes, " + samples + " phantoms, batch " + stage1.batch()
+                        + ", diffusion)");
+    }
+
     /** A sample's graph model without and with recompute on every node of {@code type}. */
     private static Case convolutions(
             Path config, String type, String name, String data, int samples, int batch, String described)
             throws Exception {
         ObjectNode model = (ObjectNode) JSON.readTree(config.toFile()).get("model");
-        ObjectNode on = model.deepCopy();
-        on.withArray("layers").forEach(node -> {
-            if (type.equals(node.path("type").asText())) {
-                ((ObjectNode) node).put("recompute", true);
-            }
-        });
+        ObjectNode on = withRecompute(model, Set.of(type));
         return new Case(
                 new EngineBench.Workload(name, model.toString(), data, samples, batch),
                 new EngineBench.Workload(name + ", recompute", on.toString(), data, samples, batch),
                 described);
+    }
+
+    /** A copy of a graph model with {@code "recompute": true} on every node of one of {@code types}. */
+    private static ObjectNode withRecompute(ObjectNode model, Set<String> types) {
+        ObjectNode on = model.deepCopy();
+        on.withArray("layers").forEach(node -> {
+            if (types.contains(node.path("type").asText())) {
+                ((ObjectNode) node).put("recompute", true);
+            }
+        });
+        return on;
     }
 
     /**
