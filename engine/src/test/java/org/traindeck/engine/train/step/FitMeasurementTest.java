@@ -24,7 +24,7 @@ import org.traindeck.engine.model.fit.FitEstimate;
 import org.traindeck.engine.train.batch.BatchMaker;
 
 /**
- * Not a check but the measurement behind the README's "Will it fit?" table: a few training steps of a sample config
+ * Not a check but the measurement behind docs/configs.md's "Will it fit?" table: a few training steps of a sample config
  * on the CPU, the peak of ND4J's off-heap bytes plus the heap used, plus the workspaces' size, above the level before
  * the model was built, against the fit estimate; and the same without the heap's garbage (the off-heap peak, the
  * workspaces and the heap still live after the steps). Run it alone: -Dtraindeck.measureFit=digits-graph,shapes-unet (or
