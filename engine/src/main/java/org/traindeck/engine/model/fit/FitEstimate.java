@@ -15,6 +15,8 @@ import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.kernels.transformer.CrossAttention;
+import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
 import org.traindeck.engine.model.nodes.RecomputeChains;
 import org.traindeck.engine.model.nodes.RecomputingLayer;
@@ -76,7 +78,7 @@ public record FitEstimate(
         DataType type = half ? DataType.HALF : DataType.FLOAT;
         int bytes = half ? 2 : 4;
         String optimizer = stage.optimizer().type();
-        if (!hasSameDiffLayers(conf)) {
+        if (!countsFromShapes(conf)) {
             try {
                 NetworkMemoryReport report = (NetworkMemoryReport) conf.clone().getMemoryReport(input.types());
                 // The report's parameter, gradient and updater parts (its updater is not the stage's) do not grow with
@@ -143,9 +145,16 @@ public record FitEstimate(
         return total + maxWorking;
     }
 
-    private static boolean hasSameDiffLayers(ComputationGraphConfiguration conf) {
+    /**
+     * Whether DL4J's report cannot count the model: it is empty for SameDiff layers, and the block and cross-attention
+     * kernels give their kept buffers as working memory, of which the report counts only the largest layer's.
+     */
+    private static boolean countsFromShapes(ComputationGraphConfiguration conf) {
         for (GraphVertex v : conf.getVertices().values()) {
-            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof AbstractSameDiffLayer) {
+            if (v instanceof LayerVertex l
+                    && (l.getLayerConf().getLayer() instanceof AbstractSameDiffLayer
+                            || l.getLayerConf().getLayer() instanceof TransformerBlock
+                            || l.getLayerConf().getLayer() instanceof CrossAttention)) {
                 return true;
             }
         }
