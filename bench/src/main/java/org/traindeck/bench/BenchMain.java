@@ -39,7 +39,7 @@ public final class BenchMain {
      * "kernel": "dl4j"; "profile" (only when named) prints ND4J's op profile of a ViT and a GPT step; "syncbn" the scaling group's
      * synchronized BatchNorm row alone (-Dtraindeck.bench.syncbnPairs=N); "memory" (only when named) gradient checkpointing's peak
      * memory and step time, without and with recompute (-Dtraindeck.bench.memoryPairs=N;
-     * -Dtraindeck.bench.memoryCases=gpt, volumes or unet for one of its three models).
+     * -Dtraindeck.bench.memoryCases=gpt, volumes, unet or xray for one of its four models).
      */
     private static boolean wanted(Set<String> only, String group) {
         return only.isEmpty() || only.contains(group);
@@ -268,11 +268,11 @@ public final class BenchMain {
         if (only.contains("memory")) {
             System.out.println("gradient checkpointing: peak memory and step time without and with recompute…");
             int pairs = Integer.getInteger("traindeck.bench.memoryPairs", 3);
-            String cases = System.getProperty("traindeck.bench.memoryCases", "gpt,volumes,unet");
+            String cases = System.getProperty("traindeck.bench.memoryCases", "gpt,volumes,unet,xray");
             for (String c : cases.split(",")) {
-                if (!List.of("gpt", "volumes", "unet").contains(c.trim())) {
+                if (!List.of("gpt", "volumes", "unet", "xray").contains(c.trim())) {
                     throw new IllegalArgumentException("-Dtraindeck.bench.memoryCases: unknown case '" + c.trim()
-                            + "' (the cases: gpt, volumes, unet, separated by commas)");
+                            + "' (the cases: gpt, volumes, unet, xray, separated by commas)");
                 }
             }
             if (cases.contains("gpt")) {
@@ -283,6 +283,9 @@ public final class BenchMain {
             }
             if (cases.contains("unet")) {
                 MemoryBench.compare(MemoryBench.unet(home, 256), out.resolve("memory-unet"), pairs, report);
+            }
+            if (cases.contains("xray")) {
+                MemoryBench.compare(MemoryBench.xray(home, 128), out.resolve("memory-xray"), pairs, report);
             }
         }
     }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.model.ModelCheck;
 
@@ -83,21 +84,45 @@ final class MemoryBench {
                 "shapes-unet.json's U-Net (32×32 images, " + samples + " of them, batch 32)");
     }
 
+    /**
+     * xray-volume-cascade.json's stage 1, the {@code xray16} row's workload (16³ volumes, batch 8, {@code samples} of
+     * the phantoms), recompute on its patches3d, transformerBlock and unpatch3d nodes.
+     */
+    static Case xray(Path home, int samples) throws Exception {
+        EngineBench.Workload stage1 = VolumeDiffusionPeer.stage1(home).workload();
+        ObjectNode data = (ObjectNode) JSON.readTree(stage1.data());
+        data.put("limit", samples);
+        ObjectNode model = (ObjectNode) JSON.readTree(stage1.model());
+        ObjectNode on = withRecompute(model, Set.of("patches3d", "transformerBlock", "unpatch3d"));
+        String name = "x-ray stage 1";
+        return new Case(
+                new EngineBench.Workload(name, model.toString(), data.toString(), samples, stage1.batch()),
+                new EngineBench.Workload(name + ", recompute", on.toString(), data.toString(), samples, stage1.batch()),
+                "xray-volume-cascade.json's stage 1 (16³ volumes, " + samples + " phantoms, batch " + stage1.batch()
+                        + ", diffusion)");
+    }
+
     /** A sample's graph model without and with recompute on every node of {@code type}. */
     private static Case convolutions(
             Path config, String type, String name, String data, int samples, int batch, String described)
             throws Exception {
         ObjectNode model = (ObjectNode) JSON.readTree(config.toFile()).get("model");
-        ObjectNode on = model.deepCopy();
-        on.withArray("layers").forEach(node -> {
-            if (type.equals(node.path("type").asText())) {
-                ((ObjectNode) node).put("recompute", true);
-            }
-        });
+        ObjectNode on = withRecompute(model, Set.of(type));
         return new Case(
                 new EngineBench.Workload(name, model.toString(), data, samples, batch),
                 new EngineBench.Workload(name + ", recompute", on.toString(), data, samples, batch),
                 described);
+    }
+
+    /** A copy of a graph model with {@code "recompute": true} on every node of one of {@code types}. */
+    private static ObjectNode withRecompute(ObjectNode model, Set<String> types) {
+        ObjectNode on = model.deepCopy();
+        on.withArray("layers").forEach(node -> {
+            if (types.contains(node.path("type").asText())) {
+                ((ObjectNode) node).put("recompute", true);
+            }
+        });
+        return on;
     }
 
     /**
@@ -120,18 +145,7 @@ final class MemoryBench {
                 with[i] = child(c.recompute(), out.resolve("with" + i));
             }
         }
-        double[] stepRatio = new double[pairs];
-        for (int i = 0; i < pairs; i++) {
-            stepRatio[i] = plain[i][0] / with[i][0];
-        }
-        String group = "gradient checkpointing";
-        report.add(
-                group,
-                c.described() + ": step time",
-                Stats.of(column(with, 0, c.plain().batch())).format("ms", 1) + " with recompute",
-                Stats.of(column(plain, 0, c.plain().batch())).format("ms", 1) + " without",
-                ratio(stepRatio, pairs),
-                "≤ 1.35×");
+        stepRows(c, plain, with, report);
         double[] ndWith = new double[pairs];
         double[] ndPlain = new double[pairs];
         for (int i = 0; i < pairs; i++) {
@@ -163,6 +177,40 @@ final class MemoryBench {
                 column(with, 4, 0),
                 column(plain, 4, 0),
                 "—");
+    }
+
+    /**
+     * The step time from the wall clock over the epochs after the first, and from the training thread's CPU time over
+     * the whole run (opening it and the first epoch included), which other work on the machine does not stretch.
+     */
+    private static void stepRows(Case c, double[][] plain, double[][] with, Report report) {
+        int pairs = plain.length;
+        double[] stepRatio = new double[pairs];
+        double[] cpuRatio = new double[pairs];
+        double[] cpuWith = new double[pairs];
+        double[] cpuPlain = new double[pairs];
+        int steps = EngineBench.EPOCHS
+                * ((c.plain().samples() + c.plain().batch() - 1) / c.plain().batch());
+        for (int i = 0; i < pairs; i++) {
+            stepRatio[i] = plain[i][0] / with[i][0];
+            cpuWith[i] = 1000 * with[i][6] / steps;
+            cpuPlain[i] = 1000 * plain[i][6] / steps;
+            cpuRatio[i] = cpuWith[i] / cpuPlain[i];
+        }
+        report.add(
+                "gradient checkpointing",
+                c.described() + ": step time",
+                Stats.of(column(with, 0, c.plain().batch())).format("ms", 1) + " with recompute",
+                Stats.of(column(plain, 0, c.plain().batch())).format("ms", 1) + " without",
+                ratio(stepRatio, pairs),
+                "≤ 1.35×");
+        report.add(
+                "gradient checkpointing",
+                c.described() + ": the training thread's CPU time a step (the whole run: " + steps + " steps)",
+                Stats.of(cpuWith).format("ms", 1) + " with recompute",
+                Stats.of(cpuPlain).format("ms", 1) + " without",
+                ratio(cpuRatio, pairs),
+                "≤ 1.35×");
     }
 
     /** Field {@code f} of each run in MB, or (batch > 0) field 0 as the step time in ms. */
@@ -203,7 +251,10 @@ final class MemoryBench {
         return checked.summary().parameters();
     }
 
-    /** One run in a fresh JVM: samples/s, ND4J's off-heap peak and live heap peak above the start, workspaces, VmHWM. */
+    /**
+     * One run in a fresh JVM: samples/s, ND4J's off-heap peak and live heap peak above the start, workspaces, VmHWM, the
+     * resident size at the start and the training thread's CPU seconds.
+     */
     private static double[] child(EngineBench.Workload w, Path out) throws Exception {
         String[] f = ChildJvm.result(
                         MemoryChildRun.class,
@@ -218,9 +269,11 @@ final class MemoryBench {
         }
         System.out.printf(
                 Locale.ROOT,
-                "    %s: %.1f samples/s, off-heap peak %.1f MB + workspaces %.1f MB + live heap %.1f MB, VmHWM %.0f MB%n",
+                "    %s: %.1f samples/s (%.1f s of CPU), off-heap peak %.1f MB + workspaces %.1f MB + live heap %.1f MB,"
+                        + " VmHWM %.0f MB%n",
                 w.name(),
                 result[0],
+                result[6],
                 result[1] / 1e6,
                 result[2] / 1e6,
                 result[3] / 1e6,

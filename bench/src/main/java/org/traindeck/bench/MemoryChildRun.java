@@ -24,7 +24,7 @@ import org.traindeck.engine.train.Nd4jRuntime;
  * off-heap bytes (JavaCPP's count, sampled) above the level before the run, the size its workspaces reached
  * (allocated outside JavaCPP's count), the peak of the heap in use right after a collection above the level before
  * (the heap's live part, where the own kernels keep their Java-side buffers; "in use" at any other moment counts
- * garbage), and the process's peak resident size (VmHWM). Arguments as {@link TrainDeckChildRun}'s, less the devices
+ * garbage), the process's peak resident size (VmHWM), and the training thread's CPU seconds. Arguments as {@link TrainDeckChildRun}'s, less the devices
  * (one CPU device).
  */
 public final class MemoryChildRun {
@@ -73,9 +73,11 @@ public final class MemoryChildRun {
                 "memory-sampler");
         sampler.setDaemon(true);
         sampler.start();
-        // the single-device run trains on this thread, so its workspaces are this thread's
+        // the single-device run trains on this thread, so its workspaces (and its CPU time) are this thread's
+        long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         double rate = EngineBench.measure(EngineBench.config(w, Path.of(args[5]), "cpu"), w.samples())
                 .samplesPerSecond();
+        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0;
         done.set(true);
         sampler.join();
         List<MemoryWorkspace> all = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread();
@@ -89,14 +91,15 @@ public final class MemoryChildRun {
                         .collect(Collectors.joining(", ")));
         System.out.println(String.format(
                 Locale.ROOT,
-                "%s%.3f %d %d %d %d %d",
+                "%s%.3f %d %d %d %d %d %.3f",
                 RESULT,
                 rate,
                 peak.get() - base,
                 workspaces,
                 heapPeak.get() - baseHeap,
                 kilobytes("VmHWM:") << 10,
-                baseRss));
+                baseRss,
+                cpu / 1e9));
         System.exit(0);
     }
 

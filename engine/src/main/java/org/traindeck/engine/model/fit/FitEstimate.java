@@ -7,7 +7,6 @@ import org.deeplearning4j.nn.conf.CacheMode;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
-import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
 import org.deeplearning4j.nn.conf.memory.MemoryReport;
 import org.deeplearning4j.nn.conf.memory.MemoryType;
@@ -16,7 +15,6 @@ import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.model.ModelInput;
-import org.traindeck.engine.model.kernels.transformer.BlockInputsVertex;
 import org.traindeck.engine.model.kernels.transformer.CrossAttention;
 import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 import org.traindeck.engine.model.layers.SelfAttention;
@@ -39,7 +37,8 @@ public record FitEstimate(
 
     /**
      * Activations kept for backprop, their gradients, and one working copy: DL4J's report cannot see inside
-     * SameDiff layers (it answers an empty report), so for them each activation is counted this many times.
+     * SameDiff layers (it answers an empty report), so for them each activation is counted this many times (the
+     * kernels' own buffers, which hold their gradients already, once: {@link ShapeCount}).
      */
     static final int FALLBACK_ACTIVATION_FACTOR = 3;
 
@@ -79,7 +78,7 @@ public record FitEstimate(
         DataType type = half ? DataType.HALF : DataType.FLOAT;
         int bytes = half ? 2 : 4;
         String optimizer = stage.optimizer().type();
-        if (!hasSameDiffLayers(conf)) {
+        if (!countsFromShapes(conf)) {
             try {
                 NetworkMemoryReport report = (NetworkMemoryReport) conf.clone().getMemoryReport(input.types());
                 // The report's parameter, gradient and updater parts (its updater is not the stage's) do not grow with
@@ -98,7 +97,7 @@ public record FitEstimate(
                 parameters,
                 bytes,
                 optimizer,
-                FALLBACK_ACTIVATION_FACTOR * bytes * elementsPerExample(conf, input),
+                bytes * ShapeCount.of(conf, input).floats(FALLBACK_ACTIVATION_FACTOR),
                 false);
     }
 
@@ -146,67 +145,20 @@ public record FitEstimate(
         return total + maxWorking;
     }
 
-    private static boolean hasSameDiffLayers(ComputationGraphConfiguration conf) {
+    /**
+     * Whether DL4J's report cannot count the model: it is empty for SameDiff layers, and the block and cross-attention
+     * kernels give their kept buffers as working memory, of which the report counts only the largest layer's.
+     */
+    private static boolean countsFromShapes(ComputationGraphConfiguration conf) {
         for (GraphVertex v : conf.getVertices().values()) {
-            if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof AbstractSameDiffLayer) {
+            if (v instanceof LayerVertex l
+                    && (l.getLayerConf().getLayer() instanceof AbstractSameDiffLayer
+                            || l.getLayerConf().getLayer() instanceof TransformerBlock
+                            || l.getLayerConf().getLayer() instanceof CrossAttention)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static long elementsPerExample(ComputationGraphConfiguration conf, ModelInput input) {
-        Map<String, InputType> types = conf.clone().getLayerActivationTypes(input.types());
-        Set<String> unkept = new HashSet<>(RecomputeChains.links(conf).values());
-        long sum = 0;
-        for (InputType in : input.types()) {
-            sum += in.arrayElementsPerExample();
-        }
-        long sharedBlockBuffers = 0;
-        for (Map.Entry<String, InputType> e : types.entrySet()) {
-            GraphVertex v = conf.getVertices().get(e.getKey());
-            if (v instanceof LayerVertex l
-                    && l.getLayerConf().getLayer() instanceof TransformerBlock b
-                    && e.getValue() instanceof InputType.InputTypeRecurrent r
-                    && r.getTimeSeriesLength() > 0) {
-                // the kernel's own buffers; with recompute one set serves every block of a thread
-                long length = r.getTimeSeriesLength();
-                sum += e.getValue().arrayElementsPerExample()
-                        + b.keptFloatsPerExample(length)
-                        + b.sideFloatsPerExample(
-                                length, contextSteps(types, e.getKey(), b.getWidth(), b.getConditionWidth()));
-                if (b.isRecompute()) {
-                    sharedBlockBuffers = Math.max(sharedBlockBuffers, b.bufferFloatsPerExample(length));
-                }
-            } else if (v instanceof LayerVertex l
-                    && l.getLayerConf().getLayer() instanceof SelfAttention a
-                    && e.getValue() instanceof InputType.InputTypeRecurrent r
-                    && r.getTimeSeriesLength() > 0) {
-                sum += attentionElements(a, r.getTimeSeriesLength());
-            } else if (v instanceof LayerVertex l
-                    && l.getLayerConf().getLayer() instanceof CrossAttention a
-                    && e.getValue() instanceof InputType.InputTypeRecurrent r
-                    && r.getTimeSeriesLength() > 0) {
-                sum += e.getValue().arrayElementsPerExample()
-                        + a.keptFloatsPerExample(
-                                r.getTimeSeriesLength(), contextSteps(types, e.getKey(), a.getWidth(), 0));
-            } else if (unkept.contains(e.getKey())) {
-                // its consumer computes it again: nothing of it is kept
-            } else if (v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof RecomputingLayer) {
-                // one copy fewer than the factor counts: the pre-activation it would otherwise keep
-                sum += e.getValue().arrayElementsPerExample()
-                        * (FALLBACK_ACTIVATION_FACTOR - 1L)
-                        / FALLBACK_ACTIVATION_FACTOR;
-            } else {
-                sum += e.getValue().arrayElementsPerExample();
-            }
-        }
-        return sum + sharedBlockBuffers;
-    }
-
-    /** The context tokens S a node reads through its packed input ({@code <node>_packed}); 0 without one. */
-    private static long contextSteps(Map<String, InputType> types, String node, long width, long conditionWidth) {
-        return BlockInputsVertex.contextSteps(types.get(node + "_packed"), width, conditionWidth);
     }
 
     /**

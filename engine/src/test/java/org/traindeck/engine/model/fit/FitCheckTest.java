@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.devices.GpuInfo;
@@ -18,6 +19,7 @@ import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.model.ModelCheck;
+import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
 
 /** The training-memory estimate and the verdict it gives against a device's memory. */
 class FitCheckTest {
@@ -83,6 +85,58 @@ class FitCheckTest {
                 assertThat(longContext - shortContext).as(type + kernel).isGreaterThanOrEqualTo(atLeast);
             }
         }
+    }
+
+    /**
+     * patches3d and unpatch3d keep their kernel's buffers ({@code VolumePatchBuffers}) between the passes, a set per
+     * node; with recompute the nodes of a thread share one set. Two patches3d nodes (3×16³ volumes, 4³ patches: 64
+     * tokens of 16) hold 3·12288 + 2·1024 + 12288 = 51,200 floats per example each, the unpatch3d 2·12288 + 3·1024 +
+     * 12288 = 39,936: recompute on all three keeps only the largest set, 91,136 floats (364,544 bytes) fewer.
+     */
+    @Test
+    void volumePatchBuffersCountPerNodeAndRecomputeSharesOneSet(@TempDir Path dir) throws IOException {
+        String layers = """
+                {"name": "vol", "type": "reshape", "shape": [3, 16, 16, 16]},
+                {"name": "a", "type": "patches3d", "inputs": "vol", "size": 4, "units": 16%1$s},
+                {"name": "b", "type": "patches3d", "inputs": "vol", "size": 4, "units": 16%1$s},
+                {"name": "tokens", "type": "add", "inputs": ["a", "b"]},
+                {"name": "volume", "type": "unpatch3d", "size": 4, "channels": 3%1$s},
+                {"type": "globalPool"}""";
+        FitEstimate.Model kept = model(compiled(dir, layers.formatted(""), 8));
+        FitEstimate.Model recomputing = model(compiled(dir, layers.formatted(", \"recompute\": true"), 8));
+
+        assertThat(kept.fromReport()).isFalse();
+        assertThat(kept.activationBytesPerExample()).isGreaterThan(4L * (2 * 51_200 + 39_936));
+        assertThat(kept.activationBytesPerExample() - recomputing.activationBytesPerExample())
+                .isEqualTo(4L * (51_200 + 39_936));
+    }
+
+    /**
+     * Each transformerBlock without recompute keeps its kernel's buffers between the passes. In a model DL4J's report
+     * could see whole (the 64×64×3 images reshaped into a sequence straight into the blocks, no SameDiff layer) those
+     * buffers were the blocks' working memory, of which the report counts only the largest: four blocks came out
+     * hardly above one.
+     */
+    @Test
+    void everyBlockKeepsItsOwnBuffers(@TempDir Path dir) throws IOException {
+        String layers = """
+                {"type": "reshape", "shape": [64, 192]},
+                %s
+                {"type": "globalPool"}""";
+        String block = "{\"type\": \"transformerBlock\", \"heads\": 4},";
+        FitEstimate.Model one = model(compiled(dir, layers.formatted(block), 8));
+        FitEstimate.Model four = model(compiled(dir, layers.formatted(block.repeat(4)), 8));
+
+        ModelCheck.Checked checked = compiled(dir, layers.formatted(block), 8);
+        TransformerBlock b = (TransformerBlock) ((LayerVertex) checked.conf().getVertices().values().stream()
+                        .filter(v ->
+                                v instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof TransformerBlock)
+                        .findFirst()
+                        .orElseThrow())
+                .getLayerConf()
+                .getLayer();
+        assertThat(four.activationBytesPerExample() - one.activationBytesPerExample())
+                .isGreaterThanOrEqualTo(3 * 4 * b.bufferFloatsPerExample(64 * 192 / b.getWidth()));
     }
 
     @Test

@@ -37,6 +37,12 @@ public class PatchEmbedding3DKernel extends PatchEmbedding3D {
         return recompute;
     }
 
+    /** Floats per example of the kernel's buffers ({@link VolumePatchBuffers}; one set per thread with recompute). */
+    public long bufferFloatsPerExample() {
+        return VolumePatchBuffers.patchesFloatsPerExample(
+                channels() * depth() * height() * volumeWidth(), tokens(), width());
+    }
+
     @Override
     public Layer instantiate(
             NeuralNetConfiguration conf,

@@ -36,6 +36,11 @@ public class Unpatch3DKernel extends Unpatch3D {
         return recompute;
     }
 
+    /** Floats per example of the kernel's buffers ({@link VolumePatchBuffers}; one set per thread with recompute). */
+    public long bufferFloatsPerExample() {
+        return VolumePatchBuffers.unpatchFloatsPerExample(tokens() * patchValues(), tokens(), features());
+    }
+
     @Override
     public Layer instantiate(
             NeuralNetConfiguration conf,
