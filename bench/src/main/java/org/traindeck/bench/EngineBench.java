@@ -5,31 +5,21 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.dataset.DataSet;
-import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
-import org.traindeck.engine.data.DataLoader;
-import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.events.MetricNames;
-import org.traindeck.engine.model.ModelCompiler;
-import org.traindeck.engine.model.OneDnnHelpers;
-import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 
 /**
- * Training throughput: a TrainDeck run with every sink and a UI-like subscriber, against a bare DL4J fit loop on the
- * same network, data and batch; and one CPU worker against two. Throughput is samples per second over the epochs after
- * the first (which warms up the JIT and ND4J's workspaces).
+ * Training throughput: a TrainDeck run with every sink and a UI-like subscriber, against a bare DL4J fit loop
+ * ({@link BareDl4jLoop}) on the same network, data and batch; and one CPU worker against two. Throughput is samples
+ * per second over the epochs after the first (which warms up the JIT and ND4J's workspaces).
  */
 final class EngineBench {
 
@@ -172,54 +162,6 @@ final class EngineBench {
     }
 
     /**
-     * Samples/s of a plain DL4J loop: the same graph, batches gathered the same way, fit(DataSet) per batch, and the
-     * same oneDNN helpers as TrainDeck installs (DL4J leaves them off), so that the ratio is TrainDeck's own cost.
-     */
-    static double bareDl4j(Workload w, Path out) {
-        RunConfig config = config(w, out, "cpu");
-        Dataset data = DataLoader.load(config, config.data(), "data").train();
-        ComputationGraph net = ModelCompiler.build(config.model(), ModelCompiler.inputOf(config.model(), data), 1);
-        if (Nd4jRuntime.oneDnnUnavailableReason() == null) {
-            OneDnnHelpers.install(net);
-        }
-        boolean images = ModelCompiler.wantsImages(config.model());
-        double measured = 0;
-        for (int epoch = 0; epoch < EPOCHS; epoch++) {
-            long start = System.nanoTime();
-            int[] order = DataLoader.permutation(data.size(), new SplittableRandom(epoch));
-            for (int from = 0; from < data.size(); from += w.batch()) {
-                net.fit(batch(data, order, from, w.batch(), images));
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            if (epoch > 0) {
-                measured += seconds;
-            }
-        }
-        return w.samples() * (EPOCHS - 1) / measured;
-    }
-
-    private static DataSet batch(Dataset d, int[] order, int from, int size, boolean images) {
-        int n = Math.min(size, order.length - from);
-        int f = d.featureCount();
-        float[] x = new float[n * f];
-        float[] y = new float[n * d.outputCount()];
-        for (int i = 0; i < n; i++) {
-            d.copyFeatures(order[from + i], x, i * f);
-            y[i * d.outputCount() + d.classOf(order[from + i])] = 1;
-        }
-        long[] shape = images
-                ? new long[] {
-                    n,
-                    d.imageShape().channels(),
-                    d.imageShape().height(),
-                    d.imageShape().width()
-                }
-                : new long[] {n, f};
-        return new DataSet(
-                Nd4j.create(x, shape, DataType.FLOAT), Nd4j.create(y, new long[] {n, d.outputCount()}, DataType.FLOAT));
-    }
-
-    /**
      * TrainDeck against the bare loop, alternated (bare, TrainDeck, bare, …); the ratio is the median of the pairwise
      * ratios (min–max), and the fixed costs outside the epochs are a row of their own. Returns TrainDeck's samples/s.
      */
@@ -230,7 +172,7 @@ final class EngineBench {
         double[] open = new double[pairs];
         double[] outside = new double[pairs];
         for (int i = 0; i < pairs; i++) {
-            bare[i] = bareDl4j(w, out.resolve("bare" + i));
+            bare[i] = BareDl4jLoop.samplesPerSecond(w, out.resolve("bare" + i));
             Measured m = measure(w, out.resolve("td" + i), "cpu");
             td[i] = m.samplesPerSecond();
             ratios[i] = td[i] / bare[i];

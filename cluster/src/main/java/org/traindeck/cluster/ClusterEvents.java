@@ -1,5 +1,6 @@
 package org.traindeck.cluster;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,6 +70,11 @@ public final class ClusterEvents extends SparkListener {
         Map<String, String> live = new TreeMap<>(hosts);
         removed.keySet().forEach(live::remove);
         return live;
+    }
+
+    /** "executor 1 on 10.0.0.7, executor 2 on 10.0.0.8" */
+    String names(Collection<String> executorIds) {
+        return String.join(", ", executorIds.stream().map(this::name).toList());
     }
 
     Map<String, String> removed() {

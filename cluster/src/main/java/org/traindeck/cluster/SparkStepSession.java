@@ -1,25 +1,18 @@
 package org.traindeck.cluster;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.traindeck.engine.parallel.DistributedSession;
 import org.traindeck.engine.parallel.DistributedSpec;
 import org.traindeck.engine.parallel.ShardData;
@@ -41,15 +34,8 @@ import scala.Tuple3;
  */
 final class SparkStepSession implements DistributedSession {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SparkStepSession.class);
     /** How the parameters reach the executors: "broadcast" (the default) or "tasks" (in each task). */
     static final String PARAMETERS_SETTING = "traindeck.parameters";
-
-    private static final int STOP_SECONDS = 5;
-    /** How long a new run waits for the previous run's driver to finish stopping: Spark allows one per JVM. */
-    private static final int PREVIOUS_STOP_SECONDS = 150;
-    /** The previous driver's stop, still going on after its run ended (a stuck executor holds it). */
-    private static volatile Thread stopping;
 
     private final DistributedSpec spec;
     private final JavaSparkContext sc;
@@ -88,141 +74,18 @@ final class SparkStepSession implements DistributedSession {
     }
 
     static SparkStepSession open(DistributedSpec spec, BuildIdentity.Source executorBuild) {
-        URI master = URI.create(spec.address());
-        String host = master.getHost();
-        int port = master.getPort();
-        if (host == null || port < 0) {
-            throw new TierFailure(
-                    "\"" + spec.address() + "\" is not a Spark master address (spark://HOST:PORT)", true, null);
-        }
-        Path secretFile = spec.secretFile() != null ? spec.secretFile() : ClusterSecret.defaultFile();
-        String secret;
+        SparkDriver.Joined driver = SparkDriver.start(spec);
         try {
-            secret = ClusterSecret.read(secretFile);
-        } catch (IllegalArgumentException e) {
-            throw new TierFailure(e.getMessage(), true, e);
-        }
-        String log = spec.settings().get(DistributedSpec.LOG_FILE);
-        SparkLogFile.routeTo(log == null ? null : Path.of(log));
-        JavaSparkContext sc = null;
-        try {
-            String localIp = MasterProbe.localAddressTowards(host, port);
-            MasterProbe.check(host, port, secret, localIp, 15);
-            awaitPreviousStop();
-            SparkConf conf = conf(spec, secret, localIp);
-            try {
-                sc = new JavaSparkContext(conf);
-            } catch (RuntimeException e) {
-                throw new TierFailure(
-                        "cannot start a Spark driver for " + spec.address() + ": " + MasterProbe.rootMessage(e),
-                        true,
-                        e);
-            }
-            ClusterEvents events = ClusterEvents.of(conf.get("spark.app.name"));
-            List<String> joined = awaitExecutors(spec, sc, events);
-            SparkStepSession session = new SparkStepSession(spec, sc, events, joined, executorBuild);
+            SparkStepSession session =
+                    new SparkStepSession(spec, driver.sc(), driver.events(), driver.executors(), executorBuild);
             session.prepareExecutors();
             // from here a signal's stop checkpoint needs the driver: Spark's own shutdown hook waits for it
             session.stopGuard = SaveBeforeSparkStops.install();
             return session;
         } catch (RuntimeException e) {
-            if (sc != null) {
-                sc.stop();
-            }
+            driver.sc().stop();
             throw e;
         }
-    }
-
-    private static void awaitPreviousStop() {
-        Thread previous = stopping;
-        if (previous == null) {
-            return;
-        }
-        try {
-            previous.join(TimeUnit.SECONDS.toMillis(PREVIOUS_STOP_SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (previous.isAlive()) {
-            throw new TierFailure(
-                    "the previous cluster run's Spark driver is still stopping after " + PREVIOUS_STOP_SECONDS
-                            + " s (an executor that does not answer holds it); Spark allows one driver per process: try again once it has"
-                            + " stopped, or restart TrainDeck",
-                    true,
-                    null);
-        }
-    }
-
-    /** The driver's settings; the session's own "spark.*" settings (measurements) come last and win. */
-    static SparkConf conf(DistributedSpec spec, String secret, String localIp) {
-        SparkConf conf = new SparkConf(false)
-                .setMaster(spec.address())
-                .setAppName("traindeck-" + spec.runId())
-                .set("spark.authenticate", "true")
-                .set("spark.authenticate.secret", secret)
-                .set("spark.network.crypto.enabled", "true")
-                .set("spark.driver.host", localIp)
-                .set("spark.driver.bindAddress", localIp)
-                .set("spark.ui.enabled", "false")
-                .set("spark.ui.killEnabled", "false")
-                .set("spark.executor.cores", "1")
-                .set("spark.cores.max", String.valueOf(spec.executors()))
-                .set("spark.executor.memory", "1g")
-                .set("spark.task.maxFailures", "1")
-                .set("spark.stage.maxConsecutiveAttempts", "1")
-                .set("spark.extraListeners", ClusterEvents.class.getName())
-                .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.12")
-                .set("spark.executorEnv.OMP_NUM_THREADS", System.getenv().getOrDefault("OMP_NUM_THREADS", "1"));
-        String natives = System.getProperty("org.bytedeco.javacpp.platform.extension");
-        if (natives != null) {
-            conf.set("spark.executor.extraJavaOptions", "-Dorg.bytedeco.javacpp.platform.extension=" + natives);
-        }
-        for (Map.Entry<String, String> e : spec.settings().entrySet()) {
-            if (e.getKey().startsWith("spark.")) {
-                conf.set(e.getKey(), e.getValue());
-            }
-        }
-        return conf;
-    }
-
-    /** Waits (polling the driver's own view, never a fixed sleep) until every executor asked for has joined. */
-    private static List<String> awaitExecutors(DistributedSpec spec, JavaSparkContext sc, ClusterEvents events) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(spec.joinTimeoutSeconds());
-        while (events.live().size() < spec.executors()) {
-            if (sc.sc().isStopped()) {
-                // Spark's shutdown hook (SIGTERM, Ctrl-C) or the master ended the application
-                throw new TierFailure("the Spark driver stopped while its executors were joining", true, null);
-            }
-            if (System.nanoTime() > deadline) {
-                Map<String, String> live = events.live();
-                throw new TierFailure(
-                        "only " + live.size() + " of " + spec.executors() + " executor(s) joined within "
-                                + spec.joinTimeoutSeconds() + " s"
-                                + (live.isEmpty() ? "" : " (" + describe(live.keySet(), events) + ")")
-                                + ": start more workers (traindeck cluster worker " + spec.address()
-                                + "), free the busy ones, or ask for fewer"
-                                + " (--executors)"
-                                + (events.removed().isEmpty()
-                                        ? ""
-                                        : "; executors that failed to start: " + events.removed()),
-                        true,
-                        null);
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TierFailure("interrupted while waiting for the executors", true, e);
-            }
-        }
-        return events.live().keySet().stream()
-                .limit(spec.executors())
-                .map(events::name)
-                .toList();
-    }
-
-    private static String describe(java.util.Collection<String> ids, ClusterEvents events) {
-        return String.join(", ", ids.stream().map(events::name).toList());
     }
 
     /**
@@ -254,7 +117,7 @@ final class SparkStepSession implements DistributedSession {
             job.cancel(true);
             throw new TierFailure(
                     "the executors did not load the data and the model within " + limit + " s; still loading: "
-                            + (events.busy().isEmpty() ? "none" : describe(events.busy(), events)),
+                            + (events.busy().isEmpty() ? "none" : events.names(events.busy())),
                     true,
                     e);
         } catch (ExecutionException e) {
@@ -377,7 +240,7 @@ final class SparkStepSession implements DistributedSession {
                     "step " + step + " did not finish within its " + spec.stepTimeoutSeconds() + " s; still computing: "
                             + (events.busy().isEmpty()
                                     ? "none (the cluster may have lost its executors)"
-                                    : describe(events.busy(), events)),
+                                    : events.names(events.busy())),
                     true,
                     e);
         } catch (ExecutionException e) {
@@ -391,7 +254,7 @@ final class SparkStepSession implements DistributedSession {
                 parameters.destroy();
             }
         }
-        return sum(results, System.nanoTime() - t0);
+        return StepSums.inShardOrder(results, System.nanoTime() - t0);
     }
 
     /**
@@ -411,63 +274,10 @@ final class SparkStepSession implements DistributedSession {
         }
     }
 
-    private static StepSum sum(List<ShardResult> results, long wall) {
-        double lossSum = 0;
-        int examples = 0;
-        int micro = 0;
-        long[] perShard = new long[results.size()];
-        long[] compute = new long[results.size()];
-        long slowest = 0;
-        INDArray sum = null;
-        for (int i = 0; i < results.size(); i++) {
-            ShardResult r = results.get(i);
-            lossSum += r.lossSum();
-            examples += r.examples();
-            micro += r.microBatches();
-            perShard[i] = r.examples();
-            compute[i] = r.computeNanos();
-            slowest = Math.max(slowest, r.computeNanos());
-            if (r.gradient() != null) {
-                INDArray g = Nd4j.fromByteArray(r.gradient());
-                sum = sum == null ? g : sum.addi(g);
-            }
-        }
-        try {
-            return new StepSum(
-                    lossSum, examples, micro, Nd4j.toByteArray(sum), perShard, compute, Math.max(0, wall - slowest));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * Stops the driver, waiting at most {@link #STOP_SECONDS}: Spark's stop asks every executor to exit, and a stuck
-     * one would hold a failed run's end for the RPC timeout (two minutes). The daemon thread finishes it meanwhile.
-     */
+    /** Stops the driver (within {@link SparkDriver#stop}'s limit), then lets Spark's own shutdown hook go. */
     @Override
     public void close() {
-        String app = sc.getConf().get("spark.app.name");
-        Thread stopper = new Thread(
-                () -> {
-                    try {
-                        sc.stop();
-                    } catch (RuntimeException e) {
-                        LOG.warn("stopping the Spark driver: {}", e.toString());
-                    }
-                },
-                "traindeck-spark-stop");
-        stopper.setDaemon(true);
-        stopping = stopper;
-        stopper.start();
-        try {
-            stopper.join(TimeUnit.SECONDS.toMillis(STOP_SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (stopper.isAlive()) {
-            LOG.warn("the Spark driver for {} is still stopping after {} s; the run goes on ending", app, STOP_SECONDS);
-        }
-        ClusterEvents.forget(app);
+        SparkDriver.stop(sc);
         if (stopGuard != null) {
             stopGuard.close();
         }

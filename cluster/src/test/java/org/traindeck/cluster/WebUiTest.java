@@ -73,7 +73,7 @@ class WebUiTest {
                 30,
                 30,
                 Map.of());
-        SparkConf conf = SparkStepSession.conf(spec, secret, MasterProbe.localAddressTowards(rpcHost, port));
+        SparkConf conf = SparkDriver.conf(spec, secret, MasterProbe.localAddressTowards(rpcHost, port));
         JavaSparkContext driver = new JavaSparkContext(conf);
         try {
             HttpURLConnection kill = (HttpURLConnection) new URL("http://127.0.0.1:" + uiPort + "/app/kill/?id="
@@ -102,7 +102,7 @@ class WebUiTest {
         ShardData none = new ShardData("{}", 0, 0, List.of());
         DistributedSpec spec = new DistributedSpec(
                 "spark://127.0.0.1:7077", 1, "ui", "{}", none, false, false, dir.resolve("secret"), 30, 30, Map.of());
-        SparkConf conf = SparkStepSession.conf(spec, "s", LocalCluster.HOST);
+        SparkConf conf = SparkDriver.conf(spec, "s", LocalCluster.HOST);
         assertThat(conf.get("spark.ui.enabled")).isEqualTo("false");
         assertThat(conf.get("spark.ui.killEnabled")).isEqualTo("false");
         DistributedSpec asked = new DistributedSpec(
@@ -117,7 +117,7 @@ class WebUiTest {
                 30,
                 30,
                 Map.of("spark.ui.enabled", "true"));
-        assertThat(SparkStepSession.conf(asked, "s", LocalCluster.HOST).get("spark.ui.enabled"))
+        assertThat(SparkDriver.conf(asked, "s", LocalCluster.HOST).get("spark.ui.enabled"))
                 .isEqualTo("true");
     }
 

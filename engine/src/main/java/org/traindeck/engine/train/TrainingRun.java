@@ -1,41 +1,30 @@
 package org.traindeck.engine.train;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.traindeck.engine.api.devices.NcclReport;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
 import org.traindeck.engine.checkpoint.CheckpointStore;
-import org.traindeck.engine.checkpoint.RunIdentity;
 import org.traindeck.engine.config.InvalidConfigException;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.DeviceResolver;
 import org.traindeck.engine.devices.energy.EnergyMeter;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.EventListener;
 import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.parallel.NcclEnvironment;
 import org.traindeck.engine.sinks.FlushingSink;
-import org.traindeck.engine.sinks.MetricFiles;
-import org.traindeck.engine.sinks.RunDirectory;
 import org.traindeck.engine.sinks.RunFolder;
 import org.traindeck.engine.sinks.RunLock;
 import org.traindeck.engine.sinks.RunLogSink;
 import org.traindeck.engine.sinks.SinkKind;
-import org.traindeck.engine.sinks.SinkKinds;
 import org.traindeck.engine.train.batch.PreparedStart;
-import org.traindeck.engine.train.batch.StartChecks;
 import org.traindeck.engine.train.state.RunEvents;
 import org.traindeck.engine.train.state.StartWork;
 import org.traindeck.engine.train.state.TrainingState;
@@ -70,7 +59,7 @@ public final class TrainingRun implements LiveRun {
     private PreparedStart start;
     private StartWork work = StartWork.NONE;
 
-    private TrainingRun(
+    TrainingRun(
             RunConfig config,
             Path runDir,
             DeviceResolver.Resolved devices,
@@ -108,46 +97,7 @@ public final class TrainingRun implements LiveRun {
      * @throws InvalidConfigException every problem that stops the run
      */
     public static TrainingRun open(RunRequest request) throws IOException {
-        RunConfig config = request.config();
-        // the NCCL variables and the CUDA device order go into the environment before ND4J loads
-        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
-        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), request.discovery());
-        Nd4jRuntime.init();
-        PreparedStart start = StartChecks.readAndCompile(request.parsed(), request.discovery(), request.work());
-        try {
-            Path dir = request.dir() != null ? request.dir() : RunDirectory.create(config.outputPath(), config.name());
-            TrainingRun run = createIn(dir, config, devices, nccl, request.faults(), request.sinkKinds())
-                    .measuredBy(request.discovery());
-            run.start = start;
-            run.work = request.work();
-            return run;
-        } catch (IOException | RuntimeException e) {
-            start.loaded().close();
-            throw e;
-        }
-    }
-
-    /** Takes the folder's lock, writes its config.json and identity, and opens the metric files. */
-    private static TrainingRun createIn(
-            Path dir,
-            RunConfig config,
-            DeviceResolver.Resolved devices,
-            NcclReport nccl,
-            RunFaults faults,
-            List<SinkKind> sinkKinds)
-            throws IOException {
-        RunLock lock = RunLock.acquire(dir);
-        try {
-            Files.writeString(
-                    RunFolder.of(dir).config(), ConfigWriter.toJsonWithAbsolutePaths(config), StandardCharsets.UTF_8);
-            RunIdentity.create(dir);
-            TrainingRun run = new TrainingRun(config, dir, devices, null, faults, nccl, lock, sinkKinds);
-            run.openSinks(-1);
-            return run;
-        } catch (IOException | RuntimeException e) {
-            lock.close();
-            throw e;
-        }
+        return RunOpener.open(request);
     }
 
     /**
@@ -164,41 +114,23 @@ public final class TrainingRun implements LiveRun {
     /** As {@link #resume(Path, ResumeOptions, DeviceDiscovery)}, with failures injected by a test. */
     public static TrainingRun resume(Path target, ResumeOptions options, DeviceDiscovery discovery, RunFaults faults)
             throws IOException, CheckpointException {
-        ResumePlanner.refuseIfInUse(target);
-        ResumePlanner.Plan plan = ResumePlanner.plan(target, options);
-        RunConfig config = plan.config();
-        Checkpoint c = plan.contents().checkpoint();
-        NcclReport nccl = NcclEnvironment.apply(config.nccl(), Nd4jRuntime.isLoaded());
-        DeviceResolver.Resolved devices = RunDevices.resolve(config.devices(), discovery);
-        ResumePlanner.checkMidEpochDevices(plan, devices.workers());
-        Path runDir = plan.runDir();
-        // one writer per run folder: taken before anything in it changes
-        RunLock lock = RunLock.acquire(runDir);
-        Path resumeConfig = null;
-        try {
-            resumeConfig = ResumeConfigFile.writeNext(runDir, config);
-            int dropped = MetricFiles.truncateAfter(runDir, c.globalStep());
-            TrainingRun run =
-                    new TrainingRun(config, runDir, devices, plan.contents(), faults, nccl, lock, SinkKinds.ALL);
-            run.openSinks(c.globalStep());
-            run.events.logLine(
-                    "resuming from " + plan.checkpointFile() + " (stage " + c.stageName() + ", epoch " + (c.epoch() + 1)
-                            + ", step " + c.globalStep() + "); " + dropped
-                            + " metric line(s) after that step were moved to metrics.*.after-step-"
-                            + c.globalStep() + ", to be recomputed");
-            run.state.lastCheckpoint = plan.checkpointFile();
-            return run.measuredBy(discovery);
-        } catch (IOException | RuntimeException e) {
-            // a resume that did not start leaves no config of its own (a later one would take its number)
-            if (resumeConfig != null) {
-                Files.deleteIfExists(resumeConfig);
-            }
-            lock.close();
-            throw e;
-        }
+        return RunOpener.resume(target, options, discovery, faults);
     }
 
-    private void openSinks(long restartStep) throws IOException {
+    /** The checks' prepared start (the data read, the model compiled) and its work, for the run to train on. */
+    TrainingRun withPrepared(PreparedStart prepared, StartWork preparedWork) {
+        this.start = prepared;
+        this.work = preparedWork;
+        return this;
+    }
+
+    /** Says in the run's log where it resumes from, which is its last checkpoint until it writes another. */
+    void resumingFrom(Path checkpointFile, String logLine) {
+        events.logLine(logLine);
+        state.lastCheckpoint = checkpointFile;
+    }
+
+    void openSinks(long restartStep) throws IOException {
         new CheckpointStore(runDir).removeLeftovers();
         subscribe(events.log(), RunFolder.LOG);
         RunFolder folder = RunFolder.of(runDir);
@@ -273,7 +205,7 @@ public final class TrainingRun implements LiveRun {
         if (!result.isDone()) {
             // a step or a write may still finish on the training thread: nothing of it is published any more
             state.abandoned = true;
-            Checkpoint.Listed newest = newestCheckpoint();
+            Checkpoint.Listed newest = RunFolderAtEnd.newestCheckpoint(runDir);
             String message = why + "; "
                     + (newest == null
                             ? "no checkpoint was written: the steps trained are lost"
@@ -294,23 +226,8 @@ public final class TrainingRun implements LiveRun {
         return result.getNow(null);
     }
 
-    /** The newest complete checkpoint a resume would take (a write in progress is no checkpoint yet), or null. */
-    private Checkpoint.Listed newestCheckpoint() {
-        try {
-            return new CheckpointStore(runDir)
-                    .list().stream()
-                            .filter(l -> l.isValid()
-                                    && l.foreign() == null
-                                    && l.file().getFileName().toString().startsWith("step-"))
-                            .max(Comparator.comparingLong(l -> l.checkpoint().globalStep()))
-                            .orElse(null);
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
     /** The energy meter reads the GPUs through {@code discovery}'s nvidia-smi and the CPU through its powercap folder. */
-    private TrainingRun measuredBy(DeviceDiscovery discovery) {
+    TrainingRun measuredBy(DeviceDiscovery discovery) {
         energySources = new EnergyMeter.Sources(discovery.smi(), discovery.probe(), discovery.powercapRoot());
         return this;
     }
@@ -351,30 +268,8 @@ public final class TrainingRun implements LiveRun {
                 && outcome.status() == RunResult.Status.FAILED
                 && outcome.steps() == 0
                 && outcome.lastCheckpoint() == null) {
-            outcome = removeFailedStart(outcome);
+            outcome = RunFolderAtEnd.removeFailedStart(runDir, outcome);
         }
         result.complete(outcome);
-    }
-
-    /**
-     * A new run that failed before its first step (unreadable data, say) leaves nothing behind: its folder held only
-     * what this start created, so it is removed rather than left as an empty run among the user's runs.
-     */
-    private RunResult removeFailedStart(RunResult outcome) {
-        try (Stream<Path> all = Files.walk(runDir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-            return new RunResult(
-                    outcome.status(),
-                    outcome.message() + " (nothing was trained; the run folder " + runDir + " was removed)",
-                    runDir,
-                    0,
-                    outcome.elapsedSeconds(),
-                    outcome.lastMetrics(),
-                    null);
-        } catch (IOException e) {
-            return outcome;
-        }
     }
 }
