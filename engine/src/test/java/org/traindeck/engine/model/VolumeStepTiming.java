@@ -1,4 +1,4 @@
-package org.traindeck.engine.model.kernels.dense;
+package org.traindeck.engine.model;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -6,9 +6,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -16,29 +18,30 @@ import org.nd4j.linalg.dataset.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.model.Heads;
-import org.traindeck.engine.model.ModelCompiler;
-import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.KernelInstances;
+import org.traindeck.engine.model.kernels.dense.Pointwise3D;
+import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.batch.StagePlan;
 import org.traindeck.engine.train.batch.StageSetup;
 
 /**
- * A measurement, not a test: a config's first-stage network (a volume head, e.g. sample-configs/xray-volume-cascade.json)
- * trained step by step on one random batch as it builds it (head on {@link Pointwise3D}) and with DL4J's
- * Convolution3D as the head, the same parameters, the two networks' steps alternated; prints each one's median
- * thread CPU per step and the median of the pairwise ratios (min–max). java -cp test-classes:classes:deps
- * ...PointwiseHeadStepTiming CONFIG [pairs]
+ * A measurement, not a test: a config's first-stage network (a volume model, e.g.
+ * sample-configs/xray-volume-cascade.json) trained step by step on one random batch as TrainDeck builds it, and as it
+ * built it before one change ("head": the head on DL4J's Convolution3D instead of {@link Pointwise3D}; "patches": the
+ * 3D patch kernels that read a network input computing its gradient all the same), the same parameters, the two
+ * networks' steps alternated; prints each one's median thread CPU per step and the median of the pairwise ratios
+ * (min–max). java -cp test-classes:classes:deps org.traindeck.engine.model.VolumeStepTiming CONFIG head|patches [pairs]
  */
-public final class PointwiseHeadStepTiming {
+public final class VolumeStepTiming {
 
-    private PointwiseHeadStepTiming() {}
+    private VolumeStepTiming() {}
 
     public static void main(String[] args) {
         Nd4jRuntime.init();
         RunConfig config = Configs.load(Path.of(args[0])).orThrow();
-        int pairs = args.length > 1 ? Integer.parseInt(args[1]) : 40;
+        String change = args[1];
+        int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 40;
         ComputationGraph kernel;
         ModelInput input;
         int mb;
@@ -48,13 +51,7 @@ public final class PointwiseHeadStepTiming {
             kernel = ModelCompiler.build(config.model(), input, config.seed());
             mb = plan.stage.batchSize();
         }
-        ComputationGraphConfiguration conf = kernel.getConfiguration().clone();
-        LayerVertex head = (LayerVertex) conf.getVertices().get(Heads.PROJECTION);
-        if (!(head.getLayerConf().getLayer() instanceof Pointwise3D p)) {
-            throw new IllegalStateException("the config's head is not a Pointwise3D: "
-                    + head.getLayerConf().getLayer().getClass().getSimpleName());
-        }
-        head.getLayerConf().setLayer(KernelInstances.copyFields(Convolution3D.class, p, new Convolution3D()));
+        ComputationGraphConfiguration conf = before(kernel.getConfiguration().clone(), change);
         ComputationGraph reference = new ComputationGraph(conf);
         reference.init(kernel.params().dup(), true);
         MultiDataSet batch = randomBatch(kernel, input.types(), mb);
@@ -78,8 +75,8 @@ public final class PointwiseHeadStepTiming {
         Arrays.sort(ratios);
         System.out.printf(
                 Locale.ROOT,
-                "step thread CPU (median of %d): head on Pointwise3D %.2f ms, on Convolution3D %.2f ms;"
-                        + " Convolution3D / Pointwise3D %.3f (%.3f-%.3f)%n",
+                "%s: step thread CPU (median of %d): now %.2f ms, before %.2f ms; before / now %.3f (%.3f-%.3f)%n",
+                change,
                 pairs,
                 median(times[0]) / 1e6,
                 median(times[1]) / 1e6,
@@ -87,6 +84,22 @@ public final class PointwiseHeadStepTiming {
                 ratios[0],
                 ratios[pairs - 1]);
         System.exit(0);
+    }
+
+    /** The configuration as it was before the change. */
+    private static ComputationGraphConfiguration before(ComputationGraphConfiguration conf, String change) {
+        for (GraphVertex v : conf.getVertices().values()) {
+            if (!(v instanceof LayerVertex l)) {
+                continue;
+            }
+            Layer layer = l.getLayerConf().getLayer();
+            if (change.equals("head") && layer instanceof Pointwise3D p) {
+                l.getLayerConf().setLayer(KernelInstances.copyFields(Convolution3D.class, p, new Convolution3D()));
+            } else if (change.equals("patches") && layer instanceof PatchEmbedding3DKernel p) {
+                p.setInputGradient(true);
+            }
+        }
+        return conf;
     }
 
     /** Uniform [0, 1) inputs of the model's input types and labels of its output's shape. */
