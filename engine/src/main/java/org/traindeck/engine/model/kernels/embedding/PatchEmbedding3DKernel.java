@@ -46,27 +46,6 @@ public class PatchEmbedding3DKernel extends PatchEmbedding3D {
         return recompute;
     }
 
-    public boolean inputGradient() {
-        return inputGradient;
-    }
-
-    /** {@code false}: the backward pass returns zeros for the input, for a layer that reads the network's input. */
-    public void setInputGradient(boolean inputGradient) {
-        this.inputGradient = inputGradient;
-    }
-
-    /** Marks the 3D patch kernels that read a network input directly: they skip their input gradient. */
-    public static void skipUnusedInputGradients(ComputationGraphConfiguration conf) {
-        Set<String> inputs = Set.copyOf(conf.getNetworkInputs());
-        for (Map.Entry<String, GraphVertex> v : conf.getVertices().entrySet()) {
-            if (v.getValue() instanceof LayerVertex l
-                    && l.getLayerConf().getLayer() instanceof PatchEmbedding3DKernel patches) {
-                List<String> from = conf.getVertexInputs().get(v.getKey());
-                patches.setInputGradient(from == null || !inputs.containsAll(from));
-            }
-        }
-    }
-
     @Override
     public Layer instantiate(
             NeuralNetConfiguration conf,
@@ -87,6 +66,27 @@ public class PatchEmbedding3DKernel extends PatchEmbedding3D {
                 layerParamsView,
                 initializeParams,
                 initializer());
+    }
+
+    public boolean inputGradient() {
+        return inputGradient;
+    }
+
+    /** {@code false}: the backward pass returns zeros for the input, for a layer that reads the network's input. */
+    public void setInputGradient(boolean inputGradient) {
+        this.inputGradient = inputGradient;
+    }
+
+    /** Marks the 3D patch kernels that read a network input directly: they skip their input gradient. */
+    public static void skipUnusedInputGradients(ComputationGraphConfiguration conf) {
+        Set<String> inputs = Set.copyOf(conf.getNetworkInputs());
+        for (Map.Entry<String, GraphVertex> v : conf.getVertices().entrySet()) {
+            if (v.getValue() instanceof LayerVertex l
+                    && l.getLayerConf().getLayer() instanceof PatchEmbedding3DKernel patches) {
+                List<String> from = conf.getVertexInputs().get(v.getKey());
+                patches.setInputGradient(from == null || !inputs.containsAll(from));
+            }
+        }
     }
 
     @Override
