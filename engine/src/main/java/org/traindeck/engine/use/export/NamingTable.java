@@ -29,6 +29,7 @@ import org.traindeck.engine.model.kernels.conv.BatchNormKernel;
 import org.traindeck.engine.model.kernels.conv.ConvKernel;
 import org.traindeck.engine.model.kernels.conv.SyncBatchNormKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
+import org.traindeck.engine.model.kernels.dense.Pointwise3D;
 import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.dense.SoftmaxSequenceHead;
 import org.traindeck.engine.model.kernels.embedding.ConditionedUnpatch3D;
@@ -116,6 +117,7 @@ public final class NamingTable {
         t.put(ConvKernel.class, conv);
         t.put(Convolution1DLayer.class, conv);
         t.put(Convolution3D.class, conv);
+        t.put(Pointwise3D.class, conv);
         t.put(BatchNormalization.class, NamingTable::batchNorm);
         t.put(BatchNormKernel.class, NamingTable::batchNorm);
         t.put(SyncBatchNormKernel.class, NamingTable::batchNorm);

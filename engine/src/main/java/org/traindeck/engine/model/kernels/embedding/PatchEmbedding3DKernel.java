@@ -1,8 +1,14 @@
 package org.traindeck.engine.model.kernels.embedding;
 
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.GraphVertex;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -19,6 +25,9 @@ public class PatchEmbedding3DKernel extends PatchEmbedding3D {
 
     @JsonProperty
     private boolean recompute;
+    /** False where the input is the network's own (a volume of data): nobody reads its gradient. */
+    @JsonProperty
+    private boolean inputGradient = true;
 
     /** For JSON. */
     protected PatchEmbedding3DKernel() {}
@@ -65,13 +74,37 @@ public class PatchEmbedding3DKernel extends PatchEmbedding3D {
                 initializer());
     }
 
+    public boolean inputGradient() {
+        return inputGradient;
+    }
+
+    /** {@code false}: the backward pass returns zeros for the input, for a layer that reads the network's input. */
+    public void setInputGradient(boolean inputGradient) {
+        this.inputGradient = inputGradient;
+    }
+
+    /** Marks the 3D patch kernels that read a network input directly: they skip their input gradient. */
+    public static void skipUnusedInputGradients(ComputationGraphConfiguration conf) {
+        Set<String> inputs = Set.copyOf(conf.getNetworkInputs());
+        for (Map.Entry<String, GraphVertex> v : conf.getVertices().entrySet()) {
+            if (v.getValue() instanceof LayerVertex l
+                    && l.getLayerConf().getLayer() instanceof PatchEmbedding3DKernel patches) {
+                List<String> from = conf.getVertexInputs().get(v.getKey());
+                patches.setInputGradient(from == null || !inputs.containsAll(from));
+            }
+        }
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof PatchEmbedding3DKernel k && k.recompute == recompute && super.equals(o);
+        return o instanceof PatchEmbedding3DKernel k
+                && k.recompute == recompute
+                && k.inputGradient == inputGradient
+                && super.equals(o);
     }
 
     @Override
     public int hashCode() {
-        return 31 * super.hashCode() + Boolean.hashCode(recompute);
+        return 31 * (31 * super.hashCode() + Boolean.hashCode(recompute)) + Boolean.hashCode(inputGradient);
     }
 }

@@ -207,6 +207,9 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
 
     /** d rows = dY Wᵀ, each row put back as its patch. */
     private INDArray inputGradient(VolumePatches v, int c, VolumePatchBuffers b, LayerWorkspaceMgr mgr) {
+        if (!((PatchEmbedding3DKernel) layerConf()).inputGradient()) {
+            return mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
+        }
         int length = v.rowLength();
         int rowsCount = v.examples() * v.tokens();
         b.rowsGrad = HostFloats.Native.fit(b.rowsGrad, v.rowValues());

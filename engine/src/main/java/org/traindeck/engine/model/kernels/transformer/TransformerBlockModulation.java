@@ -11,7 +11,8 @@ import org.traindeck.engine.model.kernels.TransformerBlockMath;
  * adaLN-Zero (DiT): m = SiLU(c) Wm + bm per example, [6 W] as shift, scale and gate of the attention branch, then of
  * the MLP branch. A norm's output n becomes n (1 + scale) + shift, a branch's output is multiplied by its gate before
  * it is added back. Wm and bm start at zero, so the block starts as the identity. Rows are (example, step), so row r
- * takes example r / T's vectors. The products are [mb, C] by [C, 6 W]: small, so plain loops on the heap. Every loop
+ * takes example r / T's vectors. The forward product is [mb, C] by [C, 6 W]: small, so a plain loop on the heap; the
+ * backward pass's two are OpenBLAS's ({@link ModulationProducts}: as loops they cost twice PyTorch's adaLN). Every loop
  * reads and writes row-sized arrays at one index (an example's vectors and each row copied in and out): C2 vectorises
  * those, not loops that read one array at another array's offset.
  */
@@ -39,6 +40,8 @@ final class TransformerBlockModulation {
     private final float[] second;
     private final float[] row;
     private final float[] other;
+    /** The backward pass's native operands (freed with the object: a few kilobytes). */
+    private ModulationProducts products;
 
     TransformerBlockModulation(int width, int conditionWidth) {
         this.width = width;
@@ -223,52 +226,26 @@ final class TransformerBlockModulation {
         }
     }
 
-    /** Wm's and bm's gradients (written) and the conditions' [mb, C] (returned). */
+    /** Wm's and bm's gradients (written) and the conditions' [mb, C] (returned); the products in {@link ModulationProducts}. */
     float[] backward(BlockParameters p) {
         int c = conditionWidth;
         int six = 6 * width;
-        float[] w = p.vector(MODULATION_WEIGHTS);
-        // W transposed [6W, C]: the conditions' gradient is then a sum of whole rows
-        float[] wt = new float[six * c];
-        for (int i = 0; i < c; i++) {
-            for (int k = 0; k < six; k++) {
-                wt[k * c + i] = w[i * six + k];
-            }
+        if (products == null || !products.fits(mb)) {
+            products = new ModulationProducts(mb, c, six);
         }
-        float[] dw = new float[c * six];
         float[] db = new float[six];
-        float[] dCondition = new float[mb * c];
         float[] g = new float[six];
-        float[] sixRow = new float[six];
-        float[] cRow = new float[c];
-        float[] dc = new float[c];
         for (int e = 0; e < mb; e++) {
             System.arraycopy(modulationGradient, e * six, g, 0, six);
             for (int k = 0; k < six; k++) {
                 db[k] += g[k];
             }
-            for (int i = 0; i < c; i++) {
-                float a = silu[e * c + i];
-                System.arraycopy(dw, i * six, sixRow, 0, six);
-                for (int k = 0; k < six; k++) {
-                    sixRow[k] += a * g[k];
-                }
-                System.arraycopy(sixRow, 0, dw, i * six, six);
-            }
-            Arrays.fill(dc, 0f);
-            for (int k = 0; k < six; k++) {
-                float gk = g[k];
-                System.arraycopy(wt, k * c, cRow, 0, c);
-                for (int i = 0; i < c; i++) {
-                    dc[i] += gk * cRow[i];
-                }
-            }
-            for (int i = 0; i < c; i++) {
-                dCondition[e * c + i] = dc[i] * siluSlope[e * c + i];
-            }
         }
-        p.setGradient(MODULATION_WEIGHTS, dw, dw.length);
         p.setGradient(MODULATION_BIAS, db, six);
+        float[] dCondition = products.backward(silu, modulationGradient, p);
+        for (int i = 0; i < dCondition.length; i++) {
+            dCondition[i] *= siluSlope[i];
+        }
         return dCondition;
     }
 }

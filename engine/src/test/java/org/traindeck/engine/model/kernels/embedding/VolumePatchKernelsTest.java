@@ -277,6 +277,54 @@ class VolumePatchKernelsTest {
                 .contains("grid=2x1x3");
     }
 
+    @Test
+    void patchesReadingANetworkInputSkipTheirInputGradientWithTheSameParameterGradients() {
+        ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
+                .seed(1)
+                .dataType(DataType.FLOAT)
+                .graphBuilder()
+                .addInputs("in")
+                .setInputTypes(VOLUME)
+                .addLayer("p", new PatchEmbedding3DKernel(2, 6), "in")
+                .addLayer("u", new Unpatch3DKernel(2, 3, new int[] {2, 1, 3}), "p")
+                .addLayer("q", new PatchEmbedding3DKernel(2, 4), "u")
+                .setOutputs("q")
+                .build();
+        PatchEmbedding3DKernel.skipUnusedInputGradients(conf);
+        PatchEmbedding3DKernel first = (PatchEmbedding3DKernel) layerOf(conf, "p");
+        assertThat(first.inputGradient()).isFalse();
+        assertThat(((PatchEmbedding3DKernel) layerOf(conf, "q")).inputGradient())
+                .isTrue();
+        ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
+        assertThat(((PatchEmbedding3DKernel) layerOf(back, "p")).inputGradient())
+                .isFalse();
+        assertThat(back).isEqualTo(conf);
+
+        PatchEmbedding3DKernel full = patches3d(true);
+        PatchEmbedding3DKernel skipping = patches3d(false);
+        Layer k = instantiate(full);
+        Layer s = instantiate(skipping);
+        k.params().assign(Nd4j.randn(DataType.FLOAT, k.params().shape()));
+        s.params().assign(k.params());
+        INDArray x = Nd4j.randn(DataType.FLOAT, 3, 3, 4, 2, 6);
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        k.setInput(x, ws);
+        INDArray eps = Nd4j.randn(DataType.FLOAT, k.activate(true, ws).shape());
+        Pair<Gradient, INDArray> g = forwardBackward(k, x, eps, new INDArray[1]);
+        Pair<Gradient, INDArray> none = forwardBackward(s, x, eps, new INDArray[1]);
+        assertThat(g.getSecond().norm2Number().doubleValue()).isPositive();
+        assertThat(none.getSecond().shape()).isEqualTo(x.shape());
+        assertThat(none.getSecond().norm2Number().doubleValue()).isZero();
+        assertThat(s.getGradientsViewArray().equalsWithEps(k.getGradientsViewArray(), 0))
+                .isTrue();
+    }
+
+    private static PatchEmbedding3DKernel patches3d(boolean inputGradient) {
+        PatchEmbedding3DKernel p = (PatchEmbedding3DKernel) patches(true, 2, 5, VOLUME);
+        p.setInputGradient(inputGradient);
+        return p;
+    }
+
     private static Object layerOf(ComputationGraphConfiguration conf, String name) {
         return ((LayerVertex) conf.getVertices().get(name)).getLayerConf().getLayer();
     }

@@ -25,9 +25,10 @@ import org.traindeck.engine.model.kernels.TransformerBlockMath;
  * A measurement, not a test: one fused block at the ViT sample's shape (batch 64, 50 steps, width 64, 4 heads, hidden
  * 128, no dropout) and the GPT sample's (batch 32, 64 steps, width 64, 4 heads, hidden 256, causal, dropout 0.1),
  * forward and backward called on the layer directly; prints the median thread CPU time per call of each, and of its
- * parts. Also the bench's workstation ViT ("vit-ws": batch 64, 65 steps, width 192, 3 heads, hidden 768). Run it in
+ * parts. Also the bench's workstation ViT ("vit-ws": batch 64, 65 steps, width 192, 3 heads, hidden 768) and the x-ray
+ * cascade's conditioned, cross-attending block ("xray", {@link ConditionedBlockTiming}). Run it in
  * fresh JVMs alternating two builds (old and new classes) to compare them: java -cp
- * test-classes:classes:deps org.traindeck.engine.model.kernels.TransformerBlockTiming [calls] [vit,gpt,vit-ws]
+ * test-classes:classes:deps org.traindeck.engine.model.kernels.TransformerBlockTiming [calls] [vit,gpt,vit-ws,xray]
  */
 public final class TransformerBlockTiming {
 
@@ -46,6 +47,9 @@ public final class TransformerBlockTiming {
         if (wanted.contains("vit-ws")) {
             // the bench's workstation ViT: 32×32 images in 4×4 patches and a class token, width 192, 3 heads
             time("vit-ws", 64, 65, 192, 3, 768, false, 0, calls);
+        }
+        if (wanted.contains("xray")) {
+            ConditionedBlockTiming.time(calls);
         }
         System.exit(0);
     }
