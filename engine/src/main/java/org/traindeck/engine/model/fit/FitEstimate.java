@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.fit;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.deeplearning4j.nn.conf.CacheMode;
@@ -85,8 +86,9 @@ public record FitEstimate(
                 // the batch: the difference between two batches is what each example adds, working memory included.
                 Set<String> recomputing = recomputingLayers(conf);
                 Set<String> unkept = new HashSet<>(RecomputeChains.links(conf).values());
-                long at1 = trainingBytes(report, recomputing, unkept, 1, type);
-                long at2 = trainingBytes(report, recomputing, unkept, 2, type);
+                ConvKernels kernels = ConvKernels.of(conf);
+                long at1 = trainingBytes(report, recomputing, unkept, kernels, 1, type);
+                long at2 = trainingBytes(report, recomputing, unkept, kernels, 2, type);
                 long perExample = Math.max(0, at2 - at1);
                 return new Model(parameters, bytes, optimizer, perExample, true);
             } catch (RuntimeException e) {
@@ -120,6 +122,21 @@ public record FitEstimate(
      */
     public static long trainingBytes(
             NetworkMemoryReport report, Set<String> recomputing, Set<String> unkept, int batch, DataType type) {
+        return trainingBytes(report, recomputing, unkept, ConvKernels.NONE, batch, type);
+    }
+
+    /**
+     * As above, with the layers on TrainDeck's convolution kernels counted as the kernels run: no cache and no working
+     * memory of DL4J's (its im2col; the kernels' scratch is one channel's image a thread), and for a convolution with a
+     * relu the gradient buffer it keeps, of its output's size.
+     */
+    static long trainingBytes(
+            NetworkMemoryReport report,
+            Set<String> recomputing,
+            Set<String> unkept,
+            ConvKernels kernels,
+            int batch,
+            DataType type) {
         long total = 0;
         long maxWorking = 0;
         for (Map.Entry<String, MemoryReport> e :
@@ -127,6 +144,10 @@ public record FitEstimate(
             boolean recomputes = recomputing.contains(e.getKey());
             CacheMode mode = recomputes ? CacheMode.NONE : CacheMode.DEVICE;
             MemoryReport r = e.getValue();
+            if (kernels.layers().contains(e.getKey())) {
+                total += kernelBytes(r, kernels.keptGradients().contains(e.getKey()), batch, type);
+                continue;
+            }
             for (MemoryType t : MemoryType.values()) {
                 boolean skipped = t == MemoryType.WORKING_MEMORY_FIXED
                         || t == MemoryType.WORKING_MEMORY_VARIABLE
@@ -143,6 +164,23 @@ public record FitEstimate(
                                     MemoryType.WORKING_MEMORY_VARIABLE, slice, MemoryUseMode.TRAINING, mode, type));
         }
         return total + maxWorking;
+    }
+
+    /** A kernel layer's parameters, activations and their gradients, and the kept gradient buffer where it has one. */
+    private static long kernelBytes(MemoryReport r, boolean keepsGradient, int batch, DataType type) {
+        long total = 0;
+        for (MemoryType t : List.of(
+                MemoryType.PARAMETERS,
+                MemoryType.PARAMATER_GRADIENTS,
+                MemoryType.UPDATER_STATE,
+                MemoryType.ACTIVATIONS,
+                MemoryType.ACTIVATION_GRADIENTS)) {
+            total += r.getMemoryBytes(t, batch, MemoryUseMode.TRAINING, CacheMode.NONE, type);
+        }
+        if (keepsGradient) {
+            total += r.getMemoryBytes(MemoryType.ACTIVATIONS, batch, MemoryUseMode.TRAINING, CacheMode.NONE, type);
+        }
+        return total;
     }
 
     /**

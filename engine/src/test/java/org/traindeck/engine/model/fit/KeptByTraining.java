@@ -1,0 +1,81 @@
+package org.traindeck.engine.model.fit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bytedeco.javacpp.Pointer;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.schedule.FixedSchedule;
+import org.traindeck.engine.config.RunConfig;
+import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.data.DataLoader;
+import org.traindeck.engine.model.ModelCheck;
+import org.traindeck.engine.model.ModelCompiler;
+import org.traindeck.engine.train.batch.BatchMaker;
+import org.traindeck.engine.train.step.Optimizers;
+
+/**
+ * What real training steps keep: ND4J's off-heap bytes and workspaces, and the live heap (where kernels keep their
+ * Java-side buffers), after the steps, above the level before the model was built. Every buffer a step needs again
+ * outlives it, so no peak has to be caught, and the figure does not depend on the machine's load.
+ */
+final class KeptByTraining {
+
+    private KeptByTraining() {}
+
+    /** Bytes held after {@code steps} training steps of the config's first stage. */
+    static long bytes(RunConfig config, ModelCheck.Checked checked, int steps) {
+        StageConfig stage = config.stages().get(0);
+        try (DataLoader.Loaded data = DataLoader.load(config, config.data(), "data")) {
+            BatchMaker maker =
+                    new BatchMaker(data.train(), ModelCompiler.wantsImages(config.model()), null, DataType.FLOAT);
+            int[] order = BatchMaker.epochOrder(data.train().size(), false, 1, 0, 0);
+            // an earlier network's workspaces on this thread (same names) would be counted at their size
+            Nd4j.getWorkspaceManager().destroyAllWorkspacesForCurrentThread();
+            long heap0 = liveHeap();
+            long offHeap0 = settledOffHeap();
+            ComputationGraph net = ModelCompiler.build(config.model(), checked.input(), config.seed());
+            Optimizers.install(
+                    net, stage.optimizer(), new FixedSchedule(stage.optimizer().learningRate()), false);
+            for (int s = 0; s < steps; s++) {
+                BatchMaker.Batch b = maker.batch(order, s, stage.batchSize(), 1, 0, 0, false);
+                INDArray[] masks = b.labelMask() == null ? null : new INDArray[] {b.labelMask()};
+                net.fit(b.inputs(), new INDArray[] {b.labels()}, null, masks);
+            }
+            long workspaces = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread().stream()
+                    .mapToLong(MemoryWorkspace::getCurrentSize)
+                    .sum();
+            long kept = liveHeap() - heap0 + Pointer.totalBytes() - offHeap0 + workspaces;
+            assertThat(net.getIterationCount()).isEqualTo(steps);
+            return kept;
+        }
+    }
+
+    private static long liveHeap() {
+        Runtime rt = Runtime.getRuntime();
+        System.gc();
+        return rt.totalMemory() - rt.freeMemory();
+    }
+
+    /**
+     * JavaCPP's off-heap count once the garbage of earlier tests is freed (its deallocator runs after a collection,
+     * on a thread of its own): the count when it no longer falls.
+     */
+    private static long settledOffHeap() {
+        AtomicLong last = new AtomicLong(Long.MAX_VALUE);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    System.gc();
+                    long now = Pointer.totalBytes();
+                    return now >= last.getAndSet(now);
+                });
+        return last.get();
+    }
+}
