@@ -14,10 +14,8 @@ import org.traindeck.engine.model.ModelCheck;
  * The fit estimate of a U-Net on TrainDeck's convolution kernels (the sample shapes-unet, 32x32 images at batch 32)
  * against what 3 real training steps keep (ND4J's off-heap bytes and workspaces, and the live heap, after the steps).
  * DL4J's memory report counts its own convolution layers' im2col cache and working memory, which the kernels do not
- * make: the report's estimate was 5.8 times the measure. The estimate stays above it (1.7 times): like the report it
- * counts every layer's activation gradient, which live during the step, not after it; and the measure leaves out ND4J's
- * arrays outside workspaces (the parameters, the kernels' gradient buffers: about 15 MB here), which JavaCPP's count
- * does not see.
+ * make: the report's estimate was 5.8 times the measure. The estimate stays above it (1.3 times): like the report it
+ * counts every layer's activation gradient, which live during the step, not after it.
  */
 class ConvKernelsFitTest {
 

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import org.bytedeco.javacpp.Pointer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
@@ -51,7 +50,7 @@ final class KeptByTraining {
             long workspaces = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread().stream()
                     .mapToLong(MemoryWorkspace::getCurrentSize)
                     .sum();
-            long kept = liveHeap() - heap0 + Pointer.totalBytes() - offHeap0 + workspaces;
+            long kept = liveHeap() - heap0 + settledOffHeap() - offHeap0 + workspaces;
             assertThat(net.getIterationCount()).isEqualTo(steps);
             return kept;
         }
@@ -64,8 +63,8 @@ final class KeptByTraining {
     }
 
     /**
-     * JavaCPP's off-heap count once the garbage of earlier tests is freed (its deallocator runs after a collection,
-     * on a thread of its own): the count when it no longer falls.
+     * The native count once the garbage of earlier tests is freed (ND4J's and JavaCPP's deallocators run after a
+     * collection, on threads of their own): the count when it no longer falls.
      */
     private static long settledOffHeap() {
         AtomicLong last = new AtomicLong(Long.MAX_VALUE);
@@ -73,7 +72,7 @@ final class KeptByTraining {
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     System.gc();
-                    long now = Pointer.totalBytes();
+                    long now = NativeBytes.now();
                     return now >= last.getAndSet(now);
                 });
         return last.get();

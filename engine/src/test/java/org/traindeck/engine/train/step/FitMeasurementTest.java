@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.bytedeco.javacpp.Pointer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -21,6 +20,7 @@ import org.traindeck.engine.model.ModelCheck;
 import org.traindeck.engine.model.ModelCompiler;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.fit.FitEstimate;
+import org.traindeck.engine.model.fit.NativeBytes;
 import org.traindeck.engine.train.batch.BatchMaker;
 
 /**
@@ -84,7 +84,7 @@ class FitMeasurementTest {
                 net.fit(b.inputs(), new INDArray[] {b.labels()}, null, masks);
             }
             sampler.stop();
-            // ND4J's workspaces are allocated natively, out of JavaCPP's count; after a few steps they hold their peak
+            // ND4J's workspaces are allocated natively, out of the native count; after a few steps they hold their peak
             // size
             long workspaces = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread().stream()
                     .mapToLong(MemoryWorkspace::getCurrentSize)
@@ -114,7 +114,7 @@ class FitMeasurementTest {
     }
 
     /**
-     * Samples, from a thread of its own, the peak of JavaCPP's off-heap bytes plus the heap in use (garbage included),
+     * Samples, from a thread of its own, the peak of the native bytes outside workspaces ({@link NativeBytes}) plus the heap in use (garbage included),
      * and of the off-heap bytes alone, above the level at its start; at its stop, the heap still live after a collection.
      */
     private static final class PeakSampler {
@@ -130,10 +130,10 @@ class FitMeasurementTest {
         PeakSampler() {
             System.gc();
             baseHeap = rt.totalMemory() - rt.freeMemory();
-            baseOffHeap = Pointer.totalBytes();
+            baseOffHeap = NativeBytes.now();
             thread = new Thread(() -> {
                 while (!done.get()) {
-                    long offHeap = Pointer.totalBytes() - baseOffHeap;
+                    long offHeap = NativeBytes.now() - baseOffHeap;
                     peakOffHeap.accumulateAndGet(offHeap, Math::max);
                     peak.accumulateAndGet(offHeap + rt.totalMemory() - rt.freeMemory() - baseHeap, Math::max);
                     Thread.onSpinWait();
