@@ -15,10 +15,16 @@ public final class NativeBytes {
     /** libnd4j's memory group of host memory ({@code sd::memory::MemoryType::HOST}). */
     private static final int HOST_GROUP = 0;
 
+    /**
+     * Held once: each {@code getInstance()} makes a new Java object, garbage that a sampler calling it in a loop would
+     * count in the heap. The backend is loaded first, which loads the native library the bindings need.
+     */
+    private static final Nd4jCpu.Environment ENVIRONMENT =
+            Nd4j.getBackend() == null ? null : Nd4jCpu.Environment.getInstance();
+
     private NativeBytes() {}
 
     public static long now() {
-        Nd4j.getBackend(); // loads the native library before its bindings are touched
-        return Pointer.totalBytes() + Nd4jCpu.Environment.getInstance().getGroupCounter(HOST_GROUP);
+        return Pointer.totalBytes() + ENVIRONMENT.getGroupCounter(HOST_GROUP);
     }
 }
