@@ -10,6 +10,7 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.traindeck.engine.model.ModelInput;
 import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
+import org.traindeck.engine.model.kernels.embedding.PatchEmbeddingKernel;
 import org.traindeck.engine.model.kernels.embedding.Unpatch3DKernel;
 import org.traindeck.engine.model.kernels.transformer.BlockInputsVertex;
 import org.traindeck.engine.model.kernels.transformer.CrossAttention;
@@ -82,6 +83,9 @@ record ShapeCount(long outputs, long buffers) {
             } else if (layer instanceof CrossAttention a && steps > 0) {
                 outputs += output;
                 buffers += a.keptFloatsPerExample(steps, contextSteps(node, a.getWidth(), 0));
+            } else if (layer instanceof PatchEmbeddingKernel p) {
+                outputs += output;
+                buffers += p.bufferFloatsPerExample();
             } else if (layer instanceof PatchEmbedding3DKernel p) {
                 outputs += output;
                 patchBuffers(p.isRecompute(), p.bufferFloatsPerExample());

@@ -17,7 +17,7 @@ import org.traindeck.engine.model.ModelCheck;
  * (64 tokens of 64) at batch 32, whose kernels' buffers are most of the memory. What stays after a few steps (ND4J's
  * off-heap bytes and workspaces, and the live heap, where the kernels keep their Java-side buffers) is counted once the
  * steps are over: every buffer outlives its step, so no peak has to be caught. The estimate counted the buffers three
- * times (2.4 times the measure) before they were counted once. Now it is 0.84 times the measure: the kernels' heap
+ * times (2.4 times the measure) before they were counted once. Now it is 0.9 times the measure: the kernels' heap
  * buffers of half a megabyte and more take whole heap regions of the collector (70 MB of heap for 42 MB of arrays).
  */
 class KernelBuffersFitTest {

@@ -45,6 +45,19 @@ public class PatchEmbeddingKernel extends PatchEmbedding {
                 initializer());
     }
 
+    /**
+     * Floats one example adds to the kernel's buffers, for memory estimates: on the heap the image, the patch rows
+     * (reused for the output and its gradient) and the projected tokens; natively the patch rows, their gradient and
+     * the projected tokens.
+     */
+    public long bufferFloatsPerExample() {
+        long n = (imageHeight() / patchSize()) * (imageWidth() / patchSize());
+        long rows = n * channels() * patchSize() * patchSize();
+        long tokens = n * width();
+        long output = width() * (n + (classToken() ? 1 : 0));
+        return 3 * rows + 2 * tokens + Math.max(rows, output);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof PatchEmbeddingKernel && super.equals(o);
