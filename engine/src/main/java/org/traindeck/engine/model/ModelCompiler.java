@@ -11,6 +11,7 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.conv.ConvKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
 import org.traindeck.engine.model.nodes.RecomputeChains;
@@ -92,6 +93,7 @@ public final class ModelCompiler {
         ComputationGraphConfiguration conf = configurationAsWritten(model, input, seed, kinds, kernels);
         DenseKernel.skipUnusedInputGradients(conf);
         ConvKernel.skipUnusedInputGradients(conf);
+        Conv3DKernel.skipUnusedInputGradients(conf);
         return conf;
     }
 
