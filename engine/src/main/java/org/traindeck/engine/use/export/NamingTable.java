@@ -26,6 +26,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.conv.BatchNormKernel;
+import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.conv.ConvKernel;
 import org.traindeck.engine.model.kernels.conv.SyncBatchNormKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
@@ -116,6 +117,7 @@ public final class NamingTable {
         t.put(ConvKernel.class, conv);
         t.put(Convolution1DLayer.class, conv);
         t.put(Convolution3D.class, conv);
+        t.put(Conv3DKernel.class, conv);
         t.put(BatchNormalization.class, NamingTable::batchNorm);
         t.put(BatchNormKernel.class, NamingTable::batchNorm);
         t.put(SyncBatchNormKernel.class, NamingTable::batchNorm);
