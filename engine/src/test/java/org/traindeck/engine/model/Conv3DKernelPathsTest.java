@@ -9,6 +9,8 @@ import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.conf.layers.Subsampling3DLayer;
+import org.deeplearning4j.nn.conf.layers.Upsampling3D;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,10 +23,12 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.kernels.KernelChoices;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
+import org.traindeck.engine.model.kernels.conv.MaxPool3DKernel;
+import org.traindeck.engine.model.kernels.conv.Upsample3DKernel;
 
 /**
- * The conv3d kernel in a 3D autoencoder (the volumes-autoencoder sample's layers, small) on the CPU unless a node opts
- * out, DL4J's layers on the CUDA backend: the same parameters from the same seed, the same loss and gradient, the same
+ * The conv3d, 3D max pooling and 3D upsampling kernels in a 3D autoencoder (the volumes-autoencoder sample's layers,
+ * small) on the CPU unless a node opts out, DL4J's layers on the CUDA backend: the same parameters from the same seed, the same loss and gradient, the same
  * parameters after Adam steps, and the choice is no part of the model.
  */
 class Conv3DKernelPathsTest {
@@ -61,9 +65,11 @@ class Conv3DKernelPathsTest {
     }
 
     @Test
-    void theConvolutionsRunOnTheKernelUnlessTheyOptOut(@TempDir Path dir) {
+    void theConvolutionsPoolingAndUpsamplingRunOnTheKernelsUnlessTheyOptOut(@TempDir Path dir) {
         ModelConfig model = GraphFixture.model(AUTOENCODER, dir);
         ComputationGraph own = ModelCompiler.build(model, VOLUMES, 1, KernelUse.OWN);
+        assertThat(layerOf(own, "down")).isExactlyInstanceOf(MaxPool3DKernel.class);
+        assertThat(layerOf(own, "up")).isExactlyInstanceOf(Upsample3DKernel.class);
         assertThat(layerOf(own, "enc")).isExactlyInstanceOf(Conv3DKernel.class);
         assertThat(layerOf(own, "dec")).isExactlyInstanceOf(Conv3DKernel.class);
         assertThat(((Conv3DKernel) layerOf(own, "enc")).inputGradient())
@@ -72,12 +78,20 @@ class Conv3DKernelPathsTest {
         assertThat(((Conv3DKernel) layerOf(own, "dec")).inputGradient()).isTrue();
         assertThat(layerOf(own, "code")).as("tanh stays DL4J's").isExactlyInstanceOf(Convolution3D.class);
         ComputationGraph cuda = ModelCompiler.build(model, VOLUMES, 1, KernelUse.REFERENCE);
+        assertThat(layerOf(cuda, "down")).isExactlyInstanceOf(Subsampling3DLayer.class);
+        assertThat(layerOf(cuda, "up")).isExactlyInstanceOf(Upsampling3D.class);
         assertThat(layerOf(cuda, "enc")).isExactlyInstanceOf(Convolution3D.class);
         assertThat(layerOf(cuda, "dec")).isExactlyInstanceOf(Convolution3D.class);
         assertThat(own.params().equalsWithEps(cuda.params(), 0)).isTrue();
         ModelConfig optedOut = GraphFixture.model(
-                AUTOENCODER.replace("\"type\": \"conv3d\"", "\"type\": \"conv3d\", \"implementation\": \"dl4j\""), dir);
+                AUTOENCODER
+                        .replace("\"maxPool3d\"", "\"maxPool3d\", \"kernel\": \"dl4j\"")
+                        .replace("\"upsample3d\"", "\"upsample3d\", \"kernel\": \"dl4j\"")
+                        .replace("\"type\": \"conv3d\"", "\"type\": \"conv3d\", \"implementation\": \"dl4j\""),
+                dir);
         ComputationGraph dl4j = ModelCompiler.build(optedOut, VOLUMES, 1, KernelUse.OWN);
+        assertThat(layerOf(dl4j, "down")).isExactlyInstanceOf(Subsampling3DLayer.class);
+        assertThat(layerOf(dl4j, "up")).isExactlyInstanceOf(Upsampling3D.class);
         assertThat(layerOf(dl4j, "enc")).isExactlyInstanceOf(Convolution3D.class);
         assertThat(layerOf(dl4j, "dec")).isExactlyInstanceOf(Convolution3D.class);
         assertThat(KernelChoices.withoutChoices(optedOut)).isEqualTo(KernelChoices.withoutChoices(model));
@@ -114,6 +128,8 @@ class Conv3DKernelPathsTest {
         ComputationGraphConfiguration back = ComputationGraphConfiguration.fromJson(conf.toJson());
         assertThat(((LayerVertex) back.getVertices().get("enc")).getLayerConf().getLayer())
                 .isExactlyInstanceOf(Conv3DKernel.class);
+        assertThat(((LayerVertex) back.getVertices().get("down")).getLayerConf().getLayer())
+                .isExactlyInstanceOf(MaxPool3DKernel.class);
         assertThat(back.getVertices()).isEqualTo(conf.getVertices());
     }
 }

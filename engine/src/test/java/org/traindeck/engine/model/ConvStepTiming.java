@@ -25,7 +25,8 @@ import org.traindeck.engine.train.step.TrainingStep;
 /**
  * A measurement, not a test: whole training steps of the shapes-unet sample's U-Net (batch 32), the bench's LeNet
  * (batch 64) or the volumes-autoencoder sample's 3D autoencoder (16³ batch 16, or 64³ batch 4) with the convolutions
- * on the kernel (A) against the same network with {@code "implementation": "dl4j"} on every conv2d and conv3d node (B), both with oneDNN's helpers as a run installs them, in one process, alternated A, B, B, A
+ * on the kernel (A) against the same network with {@code "implementation": "dl4j"} on every conv2d and conv3d node and
+ * {@code "kernel": "dl4j"} on every maxPool3d and upsample3d node (B), both with oneDNN's helpers as a run installs them, in one process, alternated A, B, B, A
  * step by step. Prints per-step thread CPU medians and the median of the pairwise ratios B / A with min and max; with
  * {@code profile}, each node's forward and backward thread CPU time (GraphWalk), alternated the same way.
  * java -cp test-classes:classes:deps org.traindeck.engine.model.ConvStepTiming [unet|lenet|volumes|volumes64] [pairs] [profile]
@@ -96,12 +97,15 @@ public final class ConvStepTiming {
                 new BatchMaker.Batch(x, x, n));
     }
 
-    /** Every convolution, pooling and upsampling node on DL4J's layer (the reference). */
+    /** Every convolution and every 3D pooling and upsampling node on DL4J's layer (the reference). */
     private static String onDl4j(String layers) {
         String text = layers;
         for (String type : List.of("conv2d", "conv3d")) {
             text = text.replace(
                     "\"type\": \"" + type + "\"", "\"type\": \"" + type + "\", \"implementation\": \"dl4j\"");
+        }
+        for (String type : List.of("maxPool3d", "upsample3d")) {
+            text = text.replace("\"type\": \"" + type + "\"", "\"type\": \"" + type + "\", \"kernel\": \"dl4j\"");
         }
         return text;
     }
