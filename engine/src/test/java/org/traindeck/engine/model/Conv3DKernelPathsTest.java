@@ -76,11 +76,13 @@ class Conv3DKernelPathsTest {
                 .as("the network's input needs no gradient")
                 .isFalse();
         assertThat(((Conv3DKernel) layerOf(own, "dec")).inputGradient()).isTrue();
+        assertThat(layerOf(own, "head")).as("the 1×1×1 projection").isExactlyInstanceOf(Conv3DKernel.class);
         assertThat(layerOf(own, "code")).as("tanh stays DL4J's").isExactlyInstanceOf(Convolution3D.class);
         ComputationGraph cuda = ModelCompiler.build(model, VOLUMES, 1, KernelUse.REFERENCE);
         assertThat(layerOf(cuda, "down")).isExactlyInstanceOf(Subsampling3DLayer.class);
         assertThat(layerOf(cuda, "up")).isExactlyInstanceOf(Upsampling3D.class);
         assertThat(layerOf(cuda, "enc")).isExactlyInstanceOf(Convolution3D.class);
+        assertThat(layerOf(cuda, "head")).isExactlyInstanceOf(Convolution3D.class);
         assertThat(layerOf(cuda, "dec")).isExactlyInstanceOf(Convolution3D.class);
         assertThat(own.params().equalsWithEps(cuda.params(), 0)).isTrue();
         ModelConfig optedOut = GraphFixture.model(
