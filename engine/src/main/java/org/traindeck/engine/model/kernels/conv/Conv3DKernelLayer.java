@@ -28,7 +28,8 @@ import org.traindeck.engine.model.kernels.Sgemm;
  * loop. What it leaves out of DL4J's layer: the whole forward convolution DL4J's backward pass computes again for its
  * pre-activation (the kernel reads the relu output the graph's workspace still holds), the relu's fresh arrays, and the
  * input gradient of a layer that reads the network's input (conv3dnew_bp always computes it; the weight and bias
- * gradients come from {@link Conv3DWeightGradient} instead). Other data types, masks and mismatched inputs go to
+ * gradients come from {@link Conv3DWeightGradient} instead). A 1×1×1 window runs as matrix products
+ * ({@link Conv3DPointwise}). Other data types, masks and mismatched inputs go to
  * DL4J's layer.
  */
 public class Conv3DKernelLayer extends Convolution3DLayer {
@@ -45,6 +46,7 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
     private long keptGeneration;
     private HostFloats.Native delta;
     private Conv3DWeightGradient weightGradient = new Conv3DWeightGradient();
+    private final Conv3DPointwise pointwiseOps = new Conv3DPointwise();
 
     public Conv3DKernelLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -98,14 +100,14 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         return c;
     }
 
-    @Override
-    public INDArray activate(boolean training, LayerWorkspaceMgr mgr) {
-        assertInputSet(false);
-        if (!computes(input)) {
-            return super.activate(training, mgr);
-        }
-        INDArray x = dense(input);
-        INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x), 'c');
+    /** A 1×1×1 window without padding: the convolution is a matrix product per example. */
+    private boolean pointwise() {
+        int[] k = kernelConf().getKernelSize();
+        int[] pad = kernelConf().padding();
+        return k[0] * k[1] * k[2] == 1 && pad[0] == 0 && pad[1] == 0 && pad[2] == 0;
+    }
+
+    private void convolve(INDArray x, INDArray out) {
         if (forward == null) {
             forward = context();
         }
@@ -117,6 +119,25 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         }
         forward.setOutputArray(0, out);
         Nd4j.exec(new Conv3D(), forward);
+    }
+
+    @Override
+    public INDArray activate(boolean training, LayerWorkspaceMgr mgr) {
+        assertInputSet(false);
+        if (!computes(input)) {
+            return super.activate(training, mgr);
+        }
+        INDArray x = dense(input);
+        INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x), 'c');
+        if (pointwise()) {
+            pointwiseOps.forward(
+                    x,
+                    getParam(Convolution3DParamInitializer.WEIGHT_KEY),
+                    hasBias() ? vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,
+                    out);
+        } else {
+            convolve(x, out);
+        }
         if (kernelConf().relu()) {
             Transforms.relu(out, false);
             if (training) {
@@ -146,6 +167,19 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         }
         INDArray dW = gradientViews.get(Convolution3DParamInitializer.WEIGHT_KEY);
         INDArray db = gradientViews.get(Convolution3DParamInitializer.BIAS_KEY);
+        if (pointwise()) {
+            INDArray dx = kernelConf().inputGradient()
+                    ? mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c')
+                    : mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c');
+            pointwiseOps.backward(
+                    x,
+                    getParam(Convolution3DParamInitializer.WEIGHT_KEY),
+                    dz,
+                    kernelConf().inputGradient() ? dx : null,
+                    dW,
+                    hasBias() ? vector(db) : null);
+            return new Pair<>(gradient(dW, db), dx);
+        }
         if (!kernelConf().inputGradient()) {
             weightGradient.compute(
                     x,

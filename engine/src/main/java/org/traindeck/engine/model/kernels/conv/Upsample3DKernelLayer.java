@@ -102,14 +102,16 @@ public class Upsample3DKernelLayer extends Upsampling3D {
         INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, input.shape(), 'c');
         FloatBuffer gs = Sgemm.buffer(dy);
         FloatBuffer to = Sgemm.buffer(dx);
-        float[][] scratch = scratch(d * h * w + ow, outSize);
+        float[][] scratch = scratch(d * h * w, outSize);
         float[] sum = scratch[0];
         float[] g = scratch[1];
         for (int p = 0; p < planes; p++) {
             gs.get(p * outSize, g, 0, outSize);
-            for (int z = 0; z < d; z++) {
+            for (int z = 0, at = 0; z < d; z++) {
                 for (int y = 0; y < h; y++) {
-                    sumRow(g, ((z * s[0] * oh) + y * s[1]) * ow, s, oh, ow, sum, (z * h + y) * w);
+                    for (int c = 0; c < w; c++, at++) {
+                        sum[at] = copies(g, ((z * s[0] * oh) + y * s[1]) * ow + c * s[2], s, oh, ow);
+                    }
                 }
             }
             to.put(p * d * h * w, sum, 0, d * h * w);
@@ -117,30 +119,18 @@ public class Upsample3DKernelLayer extends Upsampling3D {
         return new Pair<>(new DefaultGradient(), dx);
     }
 
-    /**
-     * One input row's gradient, written at {@code at}: first its sd × sh output rows (from {@code first}) added position
-     * by position (contiguous: the loop the compiler vectorizes) into a row after the input's in {@code sum}, then each
-     * voxel's sw neighbours in that row.
-     */
-    private static void sumRow(float[] g, int first, int[] s, int oh, int ow, float[] sum, int at) {
-        int row = sum.length - ow;
-        System.arraycopy(g, first, sum, row, ow);
+    /** The sum of one input voxel's copies' gradients, whose first copy is at {@code first}. */
+    private static float copies(float[] g, int first, int[] s, int oh, int ow) {
+        float sum = 0f;
         for (int a = 0; a < s[0]; a++) {
-            for (int i = a == 0 ? 1 : 0; i < s[1]; i++) {
-                int from = first + (a * oh + i) * ow;
-                for (int x = 0; x < ow; x++) {
-                    sum[row + x] += g[from + x];
+            for (int i = 0; i < s[1]; i++) {
+                int at = first + (a * oh + i) * ow;
+                for (int j = 0; j < s[2]; j++) {
+                    sum += g[at + j];
                 }
             }
         }
-        int w = ow / s[2];
-        for (int c = 0; c < w; c++) {
-            float v = 0f;
-            for (int j = 0; j < s[2]; j++) {
-                v += sum[row + c * s[2] + j];
-            }
-            sum[at + c] = v;
-        }
+        return sum;
     }
 
     private static float[][] scratch(int a, int b) {

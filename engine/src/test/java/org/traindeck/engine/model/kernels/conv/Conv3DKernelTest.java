@@ -115,8 +115,10 @@ class Conv3DKernelTest {
     }
 
     @Test
-    void oneCubedMatchesDl4j() {
+    void oneCubedAsMatrixProductsMatchesDl4j() {
         compare(conv(6, 4, 1, ConvolutionMode.Same, Activation.RELU, true), new long[] {2, 6, 3, 4, 5}, true);
+        compare(conv(16, 1, 1, ConvolutionMode.Same, Activation.IDENTITY, true), new long[] {3, 16, 4, 3, 5}, true);
+        compare(conv(5, 3, 1, ConvolutionMode.Truncate, Activation.IDENTITY, false), new long[] {2, 5, 3, 4, 2}, false);
     }
 
     @Test
