@@ -31,7 +31,7 @@ final class ConvSamplePeers {
     private static final Set<String> RUNNING_STATISTICS = Set.of("mean", "var", "log10stdev");
 
     /** The node types whose kernel the reference puts back on DL4J's layers. */
-    static final Set<String> KERNEL_NODES = Set.of("maxPool2d", "upsample2d", "concat");
+    static final Set<String> KERNEL_NODES = Set.of("maxPool2d", "maxPool3d", "upsample2d", "upsample3d", "concat");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -39,14 +39,14 @@ final class ConvSamplePeers {
 
     /**
      * The same network with {@code "kernel": "dl4j"} on every pooling, upsampling and concat node and {@code
-     * "implementation": "dl4j"} on every conv2d node.
+     * "implementation": "dl4j"} on every conv2d and conv3d node.
      */
     static EngineBench.Workload onDl4jLayers(EngineBench.Workload w) throws Exception {
         ObjectNode model = (ObjectNode) JSON.readTree(w.model());
         for (JsonNode node : model.withArray("layers")) {
             if (KERNEL_NODES.contains(node.path("type").asText())) {
                 ((ObjectNode) node).put("kernel", "dl4j");
-            } else if ("conv2d".equals(node.path("type").asText())) {
+            } else if (List.of("conv2d", "conv3d").contains(node.path("type").asText())) {
                 ((ObjectNode) node).put("implementation", "dl4j");
             }
         }

@@ -19,7 +19,7 @@ import org.traindeck.engine.config.Task;
 import org.traindeck.engine.model.graph.Extents;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
-import org.traindeck.engine.model.kernels.dense.Pointwise3D;
+import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.dense.SoftmaxSequenceHead;
 
@@ -47,7 +47,7 @@ public final class Heads {
 
     /**
      * @param ownKernel whether a softmax head runs on TrainDeck's kernel ({@link SoftmaxOutputHead}, {@link
-     *     SoftmaxSequenceHead})
+     *     SoftmaxSequenceHead}), and a volume's 1×1×1 projection on the conv3d kernel ({@link Conv3DKernel})
      */
     public static void add(
             ComputationGraphConfiguration.GraphBuilder g,
@@ -171,13 +171,15 @@ public final class Heads {
                     last);
             g.addLayer(OUTPUT, new CnnLossLayer.Builder(loss).activation(act).build(), PROJECTION);
         } else {
-            Convolution3D.Builder projection = new Convolution3D.Builder(1, 1, 1)
+            Convolution3D projection = new Convolution3D.Builder(1, 1, 1)
                     .nOut(n)
                     .convolutionMode(ConvolutionMode.Same)
                     .dataFormat(Convolution3D.DataFormat.NCDHW)
                     .activation(Activation.IDENTITY)
-                    .weightInit(WeightInit.XAVIER);
-            g.addLayer(PROJECTION, ownKernel ? new Pointwise3D(projection) : projection.build(), last);
+                    .weightInit(WeightInit.XAVIER)
+                    .build();
+            // DL4J's conv3d backward computes its forward pass again: a tenth of the 3D autoencoder's step at 64³
+            g.addLayer(PROJECTION, Conv3DKernel.where(ownKernel, projection), last);
             g.addLayer(
                     OUTPUT,
                     new Cnn3DLossLayer.Builder(Convolution3D.DataFormat.NCDHW)

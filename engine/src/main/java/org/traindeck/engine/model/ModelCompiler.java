@@ -11,6 +11,7 @@ import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.model.kernels.KernelUse;
+import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.conv.ConvKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
 import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
@@ -94,6 +95,7 @@ public final class ModelCompiler {
         DenseKernel.skipUnusedInputGradients(conf);
         ConvKernel.skipUnusedInputGradients(conf);
         PatchEmbedding3DKernel.skipUnusedInputGradients(conf);
+        Conv3DKernel.skipUnusedInputGradients(conf);
         return conf;
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -22,12 +23,13 @@ import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.step.TrainingStep;
 
 /**
- * A measurement, not a test: whole training steps of the shapes-unet sample's U-Net (batch 32) or the bench's LeNet
- * (batch 64) with the convolutions on the kernel (A) against the same network with {@code "implementation": "dl4j"}
- * on every conv2d node (B), both with oneDNN's helpers as a run installs them, in one process, alternated A, B, B, A
+ * A measurement, not a test: whole training steps of the shapes-unet sample's U-Net (batch 32), the bench's LeNet
+ * (batch 64) or the volumes-autoencoder sample's 3D autoencoder (16³ batch 16, or 64³ batch 4) with the convolutions
+ * on the kernel (A) against the same network with {@code "implementation": "dl4j"} on every conv2d and conv3d node and
+ * {@code "kernel": "dl4j"} on every maxPool3d and upsample3d node (B), both with oneDNN's helpers as a run installs them, in one process, alternated A, B, B, A
  * step by step. Prints per-step thread CPU medians and the median of the pairwise ratios B / A with min and max; with
  * {@code profile}, each node's forward and backward thread CPU time (GraphWalk), alternated the same way.
- * java -cp test-classes:classes:deps org.traindeck.engine.model.ConvStepTiming [unet|lenet] [pairs] [profile]
+ * java -cp test-classes:classes:deps org.traindeck.engine.model.ConvStepTiming [unet|lenet|volumes|volumes64] [pairs] [profile]
  */
 public final class ConvStepTiming {
 
@@ -41,35 +43,76 @@ public final class ConvStepTiming {
     private ConvStepTiming() {}
 
     public static void main(String[] args) throws Exception {
-        boolean unet = args.length == 0 || args[0].equals("unet");
+        String which = args.length == 0 ? "unet" : args[0];
         int pairs = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         boolean profile = args.length > 2 && args[2].equals("profile");
-        String layers = unet ? unetLayers() : LENET;
         Path dir = Files.createTempDirectory("conv-step-timing");
-        ModelInput input = unet
-                ? new ModelInput(InputType.convolutional(32, 32, 1), Task.SEGMENTATION, 3, false)
-                : new ModelInput(InputType.convolutional(28, 28, 1), Task.CLASSIFICATION, 10);
+        Net net = net(which);
         ComputationGraph[] nets = {
-            built(GraphFixture.model(layers, dir), input),
-            built(
-                    GraphFixture.model(
-                            layers.replace(
-                                    "\"type\": \"conv2d\"", "\"type\": \"conv2d\", \"implementation\": \"dl4j\""),
-                            dir),
-                    input)
+            built(GraphFixture.model(net.layers(), dir), net.input()),
+            built(GraphFixture.model(onDl4j(net.layers()), dir), net.input())
         };
-        BatchMaker.Batch batch = unet ? segmentation(32) : classification(64);
         if (profile) {
-            profile(nets, batch, pairs);
+            profile(nets, net.batch(), pairs);
         } else {
-            steps(nets, batch, pairs);
+            steps(nets, net.batch(), pairs);
         }
         System.exit(0);
     }
 
-    private static String unetLayers() throws Exception {
+    /** A network's layers, its input and one batch. */
+    private record Net(String layers, ModelInput input, BatchMaker.Batch batch) {}
+
+    /**
+     * unet, lenet, volumes (the volumes-autoencoder sample at 16³, batch 16) or volumes64 (its model at 64³, batch 4,
+     * as {@code traindeck bench volumes64}).
+     */
+    private static Net net(String which) throws Exception {
+        return switch (which) {
+            case "unet" ->
+                new Net(
+                        sampleLayers("shapes-unet.json"),
+                        new ModelInput(InputType.convolutional(32, 32, 1), Task.SEGMENTATION, 3, false),
+                        segmentation(32));
+            case "lenet" ->
+                new Net(
+                        LENET,
+                        new ModelInput(InputType.convolutional(28, 28, 1), Task.CLASSIFICATION, 10),
+                        classification(64));
+            case "volumes" -> volumes(16, 16);
+            case "volumes64" -> volumes(64, 4);
+            default -> throw new IllegalArgumentException("unet, lenet, volumes or volumes64: " + which);
+        };
+    }
+
+    private static Net volumes(int size, int n) throws Exception {
+        Nd4j.getRandom().setSeed(5);
+        INDArray x = Nd4j.rand(DataType.FLOAT, n, 1, size, size, size);
+        return new Net(
+                sampleLayers("volumes-autoencoder.json"),
+                new ModelInput(
+                        InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, size, size, size, 1),
+                        Task.RECONSTRUCTION,
+                        1),
+                new BatchMaker.Batch(x, x, n));
+    }
+
+    /** Every convolution and every 3D pooling and upsampling node on DL4J's layer (the reference). */
+    private static String onDl4j(String layers) {
+        String text = layers;
+        for (String type : List.of("conv2d", "conv3d")) {
+            text = text.replace(
+                    "\"type\": \"" + type + "\"", "\"type\": \"" + type + "\", \"implementation\": \"dl4j\"");
+        }
+        for (String type : List.of("maxPool3d", "upsample3d")) {
+            text = text.replace("\"type\": \"" + type + "\"", "\"type\": \"" + type + "\", \"kernel\": \"dl4j\"");
+        }
+        return text;
+    }
+
+    private static String sampleLayers(String sample) throws Exception {
         String text = new ObjectMapper()
-                .readTree(Path.of("../sample-configs/shapes-unet.json").toFile())
+                .readTree(Path.of("../sample-configs/" + sample).toFile())
                 .get("model")
                 .get("layers")
                 .toString();

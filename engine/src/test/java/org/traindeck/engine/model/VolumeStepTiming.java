@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
-import org.deeplearning4j.nn.conf.graph.GraphVertex;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
@@ -19,7 +18,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.model.kernels.KernelInstances;
-import org.traindeck.engine.model.kernels.dense.Pointwise3D;
+import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.batch.StagePlan;
@@ -28,7 +27,7 @@ import org.traindeck.engine.train.batch.StageSetup;
 /**
  * A measurement, not a test: a config's first-stage network (a volume model, e.g.
  * sample-configs/xray-volume-cascade.json) trained step by step on one random batch as TrainDeck builds it, and as it
- * built it before one change ("head": the head on DL4J's Convolution3D instead of {@link Pointwise3D}; "patches": the
+ * built it before one change ("head": the head on DL4J's Convolution3D instead of the {@link Conv3DKernel}; "patches": the
  * 3D patch kernels that read a network input computing its gradient all the same), the same parameters, the two
  * networks' steps alternated; prints each one's median thread CPU per step and the median of the pairwise ratios
  * (min–max). java -cp test-classes:classes:deps org.traindeck.engine.model.VolumeStepTiming CONFIG head|patches [pairs]
@@ -88,12 +87,13 @@ public final class VolumeStepTiming {
 
     /** The configuration as it was before the change. */
     private static ComputationGraphConfiguration before(ComputationGraphConfiguration conf, String change) {
-        for (GraphVertex v : conf.getVertices().values()) {
-            if (!(v instanceof LayerVertex l)) {
+        for (var entry : conf.getVertices().entrySet()) {
+            if (!(entry.getValue() instanceof LayerVertex l)) {
                 continue;
             }
             Layer layer = l.getLayerConf().getLayer();
-            if (change.equals("head") && layer instanceof Pointwise3D p) {
+            boolean head = entry.getKey().equals(Heads.PROJECTION);
+            if (change.equals("head") && head && layer instanceof Conv3DKernel p) {
                 l.getLayerConf().setLayer(KernelInstances.copyFields(Convolution3D.class, p, new Convolution3D()));
             } else if (change.equals("patches") && layer instanceof PatchEmbedding3DKernel p) {
                 p.setInputGradient(true);

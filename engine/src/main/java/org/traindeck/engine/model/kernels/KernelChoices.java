@@ -27,7 +27,9 @@ public final class KernelChoices {
             "patches3d",
             "unpatch3d",
             "maxPool2d",
+            "maxPool3d",
             "upsample2d",
+            "upsample3d",
             "concat");
 
     private static final String OPTION = "kernel";

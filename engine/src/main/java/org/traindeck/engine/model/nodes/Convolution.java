@@ -14,13 +14,14 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.conv.ConvKernel;
 
 /**
  * conv1d, conv2d and conv3d: one rule, over a sequence, an image or a volume. With {@code "recompute": true} (conv2d
  * and conv3d) the layer keeps nothing of its forward pass but its input ({@link RecomputedConvolution2D}). A conv2d
- * at stride 1 with relu or no activation runs on TrainDeck's kernel ({@link ConvKernel}) unless the node
- * ({@code "implementation": "dl4j"}) or the backend asks for DL4J's layer.
+ * or conv3d at stride 1 with relu or no activation runs on TrainDeck's kernel ({@link ConvKernel}, {@link
+ * Conv3DKernel}) unless the node ({@code "implementation": "dl4j"}) or the backend asks for DL4J's layer.
  */
 public final class Convolution implements LayerKind {
 
@@ -35,7 +36,7 @@ public final class Convolution implements LayerKind {
         return "conv" + dims + "d";
     }
 
-    /** conv2d's option naming who computes it ("kernel" is its window size). */
+    /** conv2d's and conv3d's option naming who computes it ("kernel" is its window size). */
     public static final String IMPLEMENTATION = "implementation";
 
     private static boolean ownKernel(NodeOptions o) {
@@ -87,7 +88,9 @@ public final class Convolution implements LayerKind {
                         .activation(act)
                         .weightInit(Activations.initFor(act))
                         .hasBias(o.bool("bias"));
-                yield o.bool("recompute") ? new RecomputedConvolution3D(b) : b.build();
+                yield o.bool("recompute")
+                        ? new RecomputedConvolution3D(b)
+                        : Conv3DKernel.where(ownKernel(o), b.build());
             }
         };
         return Built.layer(layer);

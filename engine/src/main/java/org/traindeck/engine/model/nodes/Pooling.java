@@ -12,11 +12,13 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.conv.MaxPool3DKernel;
 import org.traindeck.engine.model.kernels.conv.MaxPoolKernel;
 
 /**
- * maxPool1d … avgPool3d: the maximum or the average over windows; the stride is the window unless given. A 2×2 max pool
- * at stride 2 runs on TrainDeck's kernel ({@link MaxPoolKernel}) unless the node or the backend asks for DL4J's layer.
+ * maxPool1d … avgPool3d: the maximum or the average over windows; the stride is the window unless given. A 2×2 (2×2×2)
+ * max pool at stride 2 runs on TrainDeck's kernel ({@link MaxPoolKernel}, {@link MaxPool3DKernel}) unless the node or
+ * the backend asks for DL4J's layer.
  */
 public final class Pooling implements LayerKind {
 
@@ -57,17 +59,23 @@ public final class Pooling implements LayerKind {
                                 .convolutionMode(Spatial.mode(padding))
                                 .build());
             default ->
-                new Subsampling3DLayer.Builder(type)
-                        .kernelSize(size)
-                        .stride(stride)
-                        .convolutionMode(Spatial.mode(padding))
-                        .dataFormat(Convolution3D.DataFormat.NCDHW)
-                        .build();
+                onKernel(
+                        o,
+                        new Subsampling3DLayer.Builder(type)
+                                .kernelSize(size)
+                                .stride(stride)
+                                .convolutionMode(Spatial.mode(padding))
+                                .dataFormat(Convolution3D.DataFormat.NCDHW)
+                                .build());
         };
         return Built.layer(layer);
     }
 
     private static SubsamplingLayer onKernel(NodeOptions o, SubsamplingLayer layer) {
         return o.ownKernel() && MaxPoolKernel.convertible(layer) ? MaxPoolKernel.of(layer) : layer;
+    }
+
+    private static Subsampling3DLayer onKernel(NodeOptions o, Subsampling3DLayer layer) {
+        return o.ownKernel() && MaxPool3DKernel.convertible(layer) ? MaxPool3DKernel.of(layer) : layer;
     }
 }

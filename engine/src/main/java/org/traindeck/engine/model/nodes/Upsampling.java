@@ -8,11 +8,12 @@ import org.deeplearning4j.nn.conf.layers.Upsampling3D;
 import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
+import org.traindeck.engine.model.kernels.conv.Upsample3DKernel;
 import org.traindeck.engine.model.kernels.conv.UpsampleKernel;
 
 /**
- * upsample2d and upsample3d: each pixel (voxel) repeated size times along each axis; upsample2d on TrainDeck's kernel
- * ({@link UpsampleKernel}) unless the node or the backend asks for DL4J's layer.
+ * upsample2d and upsample3d: each pixel (voxel) repeated size times along each axis, on TrainDeck's kernel ({@link
+ * UpsampleKernel}, {@link Upsample3DKernel}) unless the node or the backend asks for DL4J's layer.
  */
 public final class Upsampling implements LayerKind {
 
@@ -35,9 +36,10 @@ public final class Upsampling implements LayerKind {
             Upsampling2D layer = new Upsampling2D.Builder().size(size).build();
             return Built.layer(o.ownKernel() && UpsampleKernel.convertible(layer) ? UpsampleKernel.of(layer) : layer);
         }
-        return Built.layer(new Upsampling3D.Builder()
+        Upsampling3D layer = new Upsampling3D.Builder()
                 .size(size)
                 .dataFormat(Convolution3D.DataFormat.NCDHW)
-                .build());
+                .build();
+        return Built.layer(o.ownKernel() && Upsample3DKernel.convertible(layer) ? Upsample3DKernel.of(layer) : layer);
     }
 }

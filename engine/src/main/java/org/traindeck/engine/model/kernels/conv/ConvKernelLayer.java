@@ -182,7 +182,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
     }
 
     /** dz = dy·[y > 0] from the relu's output y ≥ 0, by a min rather than a branch (the relu kernel's step). */
-    private static void reluMask(FloatBuffer dy, FloatBuffer y, FloatBuffer dz, int n) {
+    static void reluMask(FloatBuffer dy, FloatBuffer y, FloatBuffer dz, int n) {
         float[][] chunks = CHUNKS.get();
         float[] g = chunks[0];
         float[] m = chunks[1];
@@ -206,7 +206,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
                 || kept.data().getParentWorkspace().isScopeActive() && generation(kept) == keptGeneration;
     }
 
-    private static long generation(INDArray a) {
+    static long generation(INDArray a) {
         return a.isAttached() ? a.data().getParentWorkspace().getGenerationId() : -1;
     }
 

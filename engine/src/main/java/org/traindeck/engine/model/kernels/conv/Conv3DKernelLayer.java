@@ -1,0 +1,257 @@
+package org.traindeck.engine.model.kernels.conv;
+
+import java.util.Arrays;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.gradient.DefaultGradient;
+import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.layers.convolution.Convolution3DLayer;
+import org.deeplearning4j.nn.params.Convolution3DParamInitializer;
+import org.deeplearning4j.nn.workspace.ArrayType;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.nd4j.common.primitives.Pair;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3DDerivative;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.ops.transforms.Transforms;
+import org.traindeck.engine.model.kernels.HostFloats;
+import org.traindeck.engine.model.kernels.Sgemm;
+
+/**
+ * {@link Conv3DKernel} at run time, on NCDHW float input: libnd4j's conv3dnew and conv3dnew_bp ops called directly on
+ * the layer's parameter and gradient views in DL4J's own weight layout [oC, iC, kD, kH, kW] (the ops' weight format 1,
+ * where DL4J's layer hands them a permuted view), with the relu as libnd4j's in-place op and its derivative as a Java
+ * loop. What it leaves out of DL4J's layer: the whole forward convolution DL4J's backward pass computes again for its
+ * pre-activation (the kernel reads the relu output the graph's workspace still holds), the relu's fresh arrays, and the
+ * input gradient of a layer that reads the network's input (conv3dnew_bp always computes it; the weight and bias
+ * gradients come from {@link Conv3DWeightGradient} instead). A 1×1×1 window runs as matrix products
+ * ({@link Conv3DPointwise}). Other data types, masks and mismatched inputs go to
+ * DL4J's layer.
+ */
+public class Conv3DKernelLayer extends Convolution3DLayer {
+
+    /** conv3dnew's weight format argument for [oC, iC, kD, kH, kW]. */
+    private static final int WEIGHTS_OIDHW = 1;
+
+    /** The relu's output of the last training forward pass, for the mask: in the graph's activations workspace. */
+    private INDArray kept;
+
+    private transient OpContext forward;
+    private transient OpContext backward;
+
+    private long keptGeneration;
+    private HostFloats.Native delta;
+    private Conv3DWeightGradient weightGradient = new Conv3DWeightGradient();
+    private final Conv3DPointwise pointwiseOps = new Conv3DPointwise();
+
+    public Conv3DKernelLayer(NeuralNetConfiguration conf, DataType dataType) {
+        super(conf, dataType);
+    }
+
+    private Conv3DKernel kernelConf() {
+        return (Conv3DKernel) conf().getLayer();
+    }
+
+    private boolean computes(INDArray a) {
+        return dataType == DataType.FLOAT
+                && a.dataType() == DataType.FLOAT
+                && a.rank() == 5
+                && maskArray == null
+                && a.size(1) == kernelConf().getNIn();
+    }
+
+    private long[] outputShape(INDArray x) {
+        Conv3DKernel k = kernelConf();
+        int[] kernel = k.getKernelSize();
+        int[] pad = k.padding();
+        long[] shape = {x.size(0), k.getNOut(), 0, 0, 0};
+        for (int a = 0; a < 3; a++) {
+            shape[2 + a] = x.size(2 + a) + 2L * pad[a] - kernel[a] + 1;
+        }
+        return shape;
+    }
+
+    /** conv3dnew's integer arguments: window, stride 1, padding, dilation 1, same mode, NCDHW, weight format. */
+    private OpContext context() {
+        Conv3DKernel k = kernelConf();
+        int[] kernel = k.getKernelSize();
+        int[] pad = k.padding();
+        OpContext c = Nd4j.getExecutioner().buildContext();
+        c.setIArguments(
+                kernel[0],
+                kernel[1],
+                kernel[2],
+                1,
+                1,
+                1,
+                pad[0],
+                pad[1],
+                pad[2],
+                1,
+                1,
+                1,
+                k.getConvolutionMode() == ConvolutionMode.Same ? 1 : 0,
+                0,
+                WEIGHTS_OIDHW);
+        return c;
+    }
+
+    /** A 1×1×1 window without padding: the convolution is a matrix product per example. */
+    private boolean pointwise() {
+        int[] k = kernelConf().getKernelSize();
+        int[] pad = kernelConf().padding();
+        return k[0] * k[1] * k[2] == 1 && pad[0] == 0 && pad[1] == 0 && pad[2] == 0;
+    }
+
+    private void convolve(INDArray x, INDArray out) {
+        if (forward == null) {
+            forward = context();
+        }
+        forward.purge();
+        forward.setInputArray(0, x);
+        forward.setInputArray(1, getParam(Convolution3DParamInitializer.WEIGHT_KEY));
+        if (hasBias()) {
+            forward.setInputArray(2, vector(getParam(Convolution3DParamInitializer.BIAS_KEY)));
+        }
+        forward.setOutputArray(0, out);
+        Nd4j.exec(new Conv3D(), forward);
+    }
+
+    @Override
+    public INDArray activate(boolean training, LayerWorkspaceMgr mgr) {
+        assertInputSet(false);
+        if (!computes(input)) {
+            return super.activate(training, mgr);
+        }
+        INDArray x = dense(input);
+        INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x), 'c');
+        if (pointwise()) {
+            pointwiseOps.forward(
+                    x,
+                    getParam(Convolution3DParamInitializer.WEIGHT_KEY),
+                    hasBias() ? vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,
+                    out);
+        } else {
+            convolve(x, out);
+        }
+        if (kernelConf().relu()) {
+            Transforms.relu(out, false);
+            if (training) {
+                // no copy: no layer writes into its input, and the activations workspace stays open until the
+                // backward pass; keptValid checks both before the mask is read (as the conv2d kernel does)
+                kept = out;
+                keptGeneration = ConvKernelLayer.generation(out);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
+        assertInputSet(true);
+        boolean relu = kernelConf().relu();
+        if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !keptValid(outputShape(input))) {
+            return super.backpropGradient(epsilon, mgr);
+        }
+        INDArray x = dense(input);
+        INDArray dy = dense(epsilon);
+        INDArray dz = dy;
+        if (relu) {
+            delta = HostFloats.Native.fit(delta, dy.length());
+            dz = delta.array.get(NDArrayIndex.interval(0, dy.length())).reshape('c', dy.shape());
+            ConvKernelLayer.reluMask(Sgemm.buffer(dy), Sgemm.buffer(kept), Sgemm.buffer(dz), (int) dy.length());
+        }
+        INDArray dW = gradientViews.get(Convolution3DParamInitializer.WEIGHT_KEY);
+        INDArray db = gradientViews.get(Convolution3DParamInitializer.BIAS_KEY);
+        if (pointwise()) {
+            INDArray dx = kernelConf().inputGradient()
+                    ? mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c')
+                    : mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c');
+            pointwiseOps.backward(
+                    x,
+                    getParam(Convolution3DParamInitializer.WEIGHT_KEY),
+                    dz,
+                    kernelConf().inputGradient() ? dx : null,
+                    dW,
+                    hasBias() ? vector(db) : null);
+            return new Pair<>(gradient(dW, db), dx);
+        }
+        if (!kernelConf().inputGradient()) {
+            weightGradient.compute(
+                    x,
+                    dz,
+                    dW,
+                    hasBias() ? vector(db) : null,
+                    kernelConf().getKernelSize(),
+                    kernelConf().padding());
+            return new Pair<>(gradient(dW, db), mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c'));
+        }
+        INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c');
+        if (backward == null) {
+            backward = context();
+        }
+        backward.purge();
+        backward.setInputArray(0, x);
+        backward.setInputArray(1, getParam(Convolution3DParamInitializer.WEIGHT_KEY));
+        int in = 2;
+        if (hasBias()) {
+            backward.setInputArray(in++, vector(getParam(Convolution3DParamInitializer.BIAS_KEY)));
+        }
+        backward.setInputArray(in, dz);
+        backward.setOutputArray(0, dx);
+        backward.setOutputArray(1, dW);
+        if (hasBias()) {
+            backward.setOutputArray(2, vector(db));
+        }
+        Nd4j.exec(new Conv3DDerivative(), backward);
+        return new Pair<>(gradient(dW, db), dx);
+    }
+
+    private Gradient gradient(INDArray dW, INDArray db) {
+        Gradient gradient = new DefaultGradient();
+        if (hasBias()) {
+            gradient.setGradientFor(Convolution3DParamInitializer.BIAS_KEY, db);
+        }
+        gradient.setGradientFor(Convolution3DParamInitializer.WEIGHT_KEY, dW, 'c');
+        return gradient;
+    }
+
+    /** The kept output still holds this pass's values: not freed, and its workspace open in the same cycle. */
+    private boolean keptValid(long[] outputShape) {
+        if (kept == null || kept.wasClosed() || !Arrays.equals(kept.shape(), outputShape)) {
+            return false;
+        }
+        return !kept.isAttached()
+                || kept.data().getParentWorkspace().isScopeActive()
+                        && ConvKernelLayer.generation(kept) == keptGeneration;
+    }
+
+    /** A weight gradient in blocks of at most this many output voxels (tests: several blocks on small shapes). */
+    void blockVoxels(int voxels) {
+        weightGradient = new Conv3DWeightGradient(voxels);
+    }
+
+    /** Whether the backward pass will run on the kernel for an output of this shape (tests). */
+    boolean backwardOnKernel(long[] outputShape) {
+        return !kernelConf().relu() || keptValid(outputShape);
+    }
+
+    @Override
+    public void clear() {
+        super.clear();
+        kept = null;
+    }
+
+    /** A bias or its gradient as the rank-1 array conv3dnew takes (a view: written through). */
+    private static INDArray vector(INDArray a) {
+        return a.reshape(a.length());
+    }
+
+    private static INDArray dense(INDArray a) {
+        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
+    }
+}
