@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
-import org.bytedeco.javacpp.Pointer;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.model.fit.NativeBytes;
 import org.traindeck.engine.train.Nd4jRuntime;
 
 /**
@@ -37,7 +37,9 @@ public final class MemoryChildRun {
         Nd4jRuntime.init();
         EngineBench.Workload w = EngineBench.Workload.fromArgs(args);
         System.gc();
-        long base = Pointer.totalBytes();
+        // JavaCPP's count alone misses ND4J's arrays (the parameters, their gradients, Adam's state, the kernels'
+        // buffers)
+        long base = NativeBytes.now();
         Runtime rt = Runtime.getRuntime();
         long baseHeap = rt.totalMemory() - rt.freeMemory();
         AtomicLong heapPeak = new AtomicLong(baseHeap);
@@ -66,7 +68,7 @@ public final class MemoryChildRun {
         Thread sampler = new Thread(
                 () -> {
                     while (!done.get()) {
-                        peak.accumulateAndGet(Pointer.totalBytes(), Math::max);
+                        peak.accumulateAndGet(NativeBytes.now(), Math::max);
                         Thread.onSpinWait();
                     }
                 },
