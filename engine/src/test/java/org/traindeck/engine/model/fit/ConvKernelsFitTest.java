@@ -2,7 +2,6 @@ package org.traindeck.engine.model.fit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.traindeck.engine.config.RunConfig;
@@ -20,7 +19,7 @@ import org.traindeck.engine.model.ModelCheck;
 class ConvKernelsFitTest {
 
     @Test
-    void theEstimateOfAUNetOnConvolutionKernelsIsCloseToWhatTrainingKeeps() throws IOException {
+    void theEstimateOfAUNetOnConvolutionKernelsIsCloseToWhatTrainingKeeps() throws Exception {
         ModelCheck.Checked checked =
                 ModelCheck.checkWithSummary(ConfigParser.load(Path.of("../sample-configs/shapes-unet.json")));
         RunConfig config = checked.result().orThrow();
@@ -29,7 +28,7 @@ class ConvKernelsFitTest {
                         checked.conf(), checked.input(), checked.summary().parameters(), stage)
                 .at(stage.batchSize());
 
-        long kept = KeptByTraining.bytes(config, checked, 3);
+        long kept = KeptByTraining.inOwnJvm(Path.of("../sample-configs/shapes-unet.json"), 3);
 
         assertThat((double) estimate.total() / kept)
                 .as("estimate %d bytes (%s), kept %d bytes", estimate.total(), estimate.fromReport(), kept)

@@ -2,7 +2,6 @@ package org.traindeck.engine.model.fit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,7 @@ import org.traindeck.engine.model.ModelCheck;
 class PatchBuffersFitTest {
 
     @Test
-    void theEstimateCountsThePatchKernelsBuffers(@TempDir Path dir) throws IOException {
+    void theEstimateCountsThePatchKernelsBuffers(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("m.json"), """
                 {"name": "m", "seed": 3, "model": {"type": "graph", "layers": [
                    {"name": "tokens", "type": "patches", "size": 8, "units": 64},
@@ -35,7 +34,7 @@ class PatchBuffersFitTest {
                         checked.conf(), checked.input(), checked.summary().parameters(), stage)
                 .at(stage.batchSize());
 
-        long kept = KeptByTraining.bytes(config, checked, 3);
+        long kept = KeptByTraining.inOwnJvm(file, 3);
 
         assertThat(estimate.fromReport()).isFalse();
         assertThat((double) estimate.total() / kept)
