@@ -3,7 +3,6 @@ package org.traindeck.engine.model.kernels.conv;
 import java.util.Arrays;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.layers.convolution.Convolution3DLayer;
 import org.deeplearning4j.nn.params.Convolution3DParamInitializer;
@@ -194,30 +193,21 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         if (backward == null) {
             backward = context();
         }
-        backward.purge();
-        backward.setInputArray(0, x);
-        backward.setInputArray(1, getParam(Convolution3DParamInitializer.WEIGHT_KEY));
-        int in = 2;
-        if (hasBias()) {
-            backward.setInputArray(in++, vector(getParam(Convolution3DParamInitializer.BIAS_KEY)));
-        }
-        backward.setInputArray(in, dz);
-        backward.setOutputArray(0, dx);
-        backward.setOutputArray(1, dW);
-        if (hasBias()) {
-            backward.setOutputArray(2, vector(db));
-        }
-        Nd4j.exec(new Conv3DDerivative(), backward);
+        ConvOpCalls.backward(
+                backward,
+                new Conv3DDerivative(),
+                x,
+                getParam(Convolution3DParamInitializer.WEIGHT_KEY),
+                hasBias() ? vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,
+                dz,
+                dx,
+                dW,
+                hasBias() ? vector(db) : null);
         return new Pair<>(gradient(dW, db), dx);
     }
 
     private Gradient gradient(INDArray dW, INDArray db) {
-        Gradient gradient = new DefaultGradient();
-        if (hasBias()) {
-            gradient.setGradientFor(Convolution3DParamInitializer.BIAS_KEY, db);
-        }
-        gradient.setGradientFor(Convolution3DParamInitializer.WEIGHT_KEY, dW, 'c');
-        return gradient;
+        return ConvOpCalls.gradient(dW, hasBias() ? db : null);
     }
 
     /** The kept output still holds this pass's values: not freed, and its workspace open in the same cycle. */

@@ -4,7 +4,6 @@ import java.nio.FloatBuffer;
 import java.util.Arrays;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.layers.convolution.ConvolutionLayer;
 import org.deeplearning4j.nn.params.ConvolutionParamInitializer;
@@ -155,30 +154,21 @@ public class ConvKernelLayer extends ConvolutionLayer {
         if (backward == null) {
             backward = context();
         }
-        backward.purge();
-        backward.setInputArray(0, x);
-        backward.setInputArray(1, getParam(ConvolutionParamInitializer.WEIGHT_KEY));
-        int in = 2;
-        if (hasBias()) {
-            backward.setInputArray(in++, vector(getParam(ConvolutionParamInitializer.BIAS_KEY)));
-        }
-        backward.setInputArray(in, dz);
-        backward.setOutputArray(0, dx);
-        backward.setOutputArray(1, dW);
-        if (hasBias()) {
-            backward.setOutputArray(2, vector(db));
-        }
-        Nd4j.exec(new Conv2DDerivative(), backward);
+        ConvOpCalls.backward(
+                backward,
+                new Conv2DDerivative(),
+                x,
+                getParam(ConvolutionParamInitializer.WEIGHT_KEY),
+                hasBias() ? vector(getParam(ConvolutionParamInitializer.BIAS_KEY)) : null,
+                dz,
+                dx,
+                dW,
+                hasBias() ? vector(db) : null);
         return new Pair<>(gradient(dW, db), dx);
     }
 
     private Gradient gradient(INDArray dW, INDArray db) {
-        Gradient gradient = new DefaultGradient();
-        if (hasBias()) {
-            gradient.setGradientFor(ConvolutionParamInitializer.BIAS_KEY, db);
-        }
-        gradient.setGradientFor(ConvolutionParamInitializer.WEIGHT_KEY, dW, 'c');
-        return gradient;
+        return ConvOpCalls.gradient(dW, hasBias() ? db : null);
     }
 
     /** dz = dy·[y > 0] from the relu's output y ≥ 0, by a min rather than a branch (the relu kernel's step). */
