@@ -20,6 +20,7 @@ import org.traindeck.engine.model.graph.Extents;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
+import org.traindeck.engine.model.kernels.conv.SegmentationSoftmaxHead;
 import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.dense.SoftmaxSequenceHead;
 
@@ -47,7 +48,8 @@ public final class Heads {
 
     /**
      * @param ownKernel whether a softmax head runs on TrainDeck's kernel ({@link SoftmaxOutputHead}, {@link
-     *     SoftmaxSequenceHead}), and a volume's 1×1×1 projection on the conv3d kernel ({@link Conv3DKernel})
+     *     SoftmaxSequenceHead}), an image's per-pixel softmax on {@link SegmentationSoftmaxHead}, and a volume's 1×1×1
+     *     projection on the conv3d kernel ({@link Conv3DKernel})
      */
     public static void add(
             ComputationGraphConfiguration.GraphBuilder g,
@@ -169,7 +171,8 @@ public final class Heads {
                             .weightInit(WeightInit.XAVIER)
                             .build(),
                     last);
-            g.addLayer(OUTPUT, new CnnLossLayer.Builder(loss).activation(act).build(), PROJECTION);
+            CnnLossLayer head = new CnnLossLayer.Builder(loss).activation(act).build();
+            g.addLayer(OUTPUT, SegmentationSoftmaxHead.where(ownKernel, head), PROJECTION);
         } else {
             Convolution3D projection = new Convolution3D.Builder(1, 1, 1)
                     .nOut(n)

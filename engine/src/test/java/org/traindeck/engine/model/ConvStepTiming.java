@@ -9,7 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.CnnLossLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -17,6 +21,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.model.kernels.KernelInstances;
 import org.traindeck.engine.model.kernels.KernelUse;
 import org.traindeck.engine.profile.GraphWalk;
 import org.traindeck.engine.train.batch.BatchMaker;
@@ -27,9 +32,10 @@ import org.traindeck.engine.train.step.TrainingStep;
  * (batch 64) or the volumes-autoencoder sample's 3D autoencoder (16³ batch 16, or 64³ batch 4) with the convolutions
  * on the kernel (A) against the same network with {@code "implementation": "dl4j"} on every conv2d and conv3d node and
  * {@code "kernel": "dl4j"} on every maxPool3d and upsample3d node (B), both with oneDNN's helpers as a run installs them, in one process, alternated A, B, B, A
- * step by step. Prints per-step thread CPU medians and the median of the pairwise ratios B / A with min and max; with
+ * step by step; {@code unethead}: the U-Net on the kernels with the segmentation head's kernel (A) against the same
+ * network and parameters with DL4J's CnnLossLayer (B). Prints per-step thread CPU medians and the median of the pairwise ratios B / A with min and max; with
  * {@code profile}, each node's forward and backward thread CPU time (GraphWalk), alternated the same way.
- * java -cp test-classes:classes:deps org.traindeck.engine.model.ConvStepTiming [unet|lenet|volumes|volumes64] [pairs] [profile]
+ * java -cp test-classes:classes:deps org.traindeck.engine.model.ConvStepTiming [unet|unethead|lenet|volumes|volumes64] [pairs] [profile]
  */
 public final class ConvStepTiming {
 
@@ -47,10 +53,11 @@ public final class ConvStepTiming {
         int pairs = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         boolean profile = args.length > 2 && args[2].equals("profile");
         Path dir = Files.createTempDirectory("conv-step-timing");
-        Net net = net(which);
+        boolean head = which.equals("unethead");
+        Net net = net(head ? "unet" : which);
+        ComputationGraph own = built(GraphFixture.model(net.layers(), dir), net.input());
         ComputationGraph[] nets = {
-            built(GraphFixture.model(net.layers(), dir), net.input()),
-            built(GraphFixture.model(onDl4j(net.layers()), dir), net.input())
+            own, head ? withDl4jHead(own) : built(GraphFixture.model(onDl4j(net.layers()), dir), net.input())
         };
         if (profile) {
             profile(nets, net.batch(), pairs);
@@ -117,6 +124,17 @@ public final class ConvStepTiming {
                 .get("layers")
                 .toString();
         return text.substring(1, text.length() - 1).replace("\":\"", "\": \"").replace(",\"type\"", ", \"type\"");
+    }
+
+    /** The same network and parameters with DL4J's CnnLossLayer as the head instead of its kernel. */
+    private static ComputationGraph withDl4jHead(ComputationGraph net) {
+        ComputationGraphConfiguration conf = net.getConfiguration().clone();
+        NeuralNetConfiguration output = ((LayerVertex) conf.getVertices().get(Heads.OUTPUT)).getLayerConf();
+        output.setLayer(KernelInstances.copyFields(CnnLossLayer.class, output.getLayer(), new CnnLossLayer()));
+        ComputationGraph dl4j = new ComputationGraph(conf);
+        dl4j.init(net.params().dup(), true);
+        OneDnnHelpers.install(dl4j);
+        return dl4j;
     }
 
     private static ComputationGraph built(ModelConfig model, ModelInput input) {
