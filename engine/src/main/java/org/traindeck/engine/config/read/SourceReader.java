@@ -7,11 +7,18 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.traindeck.engine.config.CsvSource;
 import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.IdxSource;
+import org.traindeck.engine.config.ImageFolderSource;
 import org.traindeck.engine.config.JsonLocations;
+import org.traindeck.engine.config.MaskFoldersSource;
 import org.traindeck.engine.config.NumpyInputs;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.config.TextSource;
 
 /**
  * Reads a "data" section and its sources. Values and defaults come from the schema; what is written here is what a
@@ -75,11 +82,11 @@ final class SourceReader {
             return null;
         }
         SourceConfig source;
-        if (variant == SourceConfig.Csv.class) {
+        if (variant == CsvSource.class) {
             source = readCsv(r);
-        } else if (variant == SourceConfig.Synthetic.class) {
+        } else if (variant == SyntheticSource.class) {
             source = readSynthetic(r);
-        } else if (variant == SourceConfig.Numpy.class) {
+        } else if (variant == NumpySource.class) {
             source = readNumpy(r);
         } else {
             source = RecordReader.read(r, variant);
@@ -94,50 +101,49 @@ final class SourceReader {
     private void checkFiles(JsonObjectReader r, SourceConfig source) {
         source.accept(new SourceConfig.Visitor<Void>() {
             @Override
-            public Void idx(SourceConfig.Idx s) {
+            public Void idx(IdxSource s) {
                 checkIdxFiles(r.pathOf("path"), s.path(), s.split());
                 return null;
             }
 
             @Override
-            public Void csv(SourceConfig.Csv s) {
+            public Void csv(CsvSource s) {
                 return null;
             }
 
             @Override
-            public Void images(SourceConfig.ImageFolder s) {
+            public Void images(ImageFolderSource s) {
                 checkExists(r.pathOf("path"), s.path(), true);
                 return null;
             }
 
             @Override
-            public Void masks(SourceConfig.MaskFolders s) {
+            public Void masks(MaskFoldersSource s) {
                 checkExists(r.pathOf("images"), s.images(), true);
                 checkExists(r.pathOf("masks"), s.masks(), true);
                 return null;
             }
 
             @Override
-            public Void synthetic(SourceConfig.Synthetic s) {
+            public Void synthetic(SyntheticSource s) {
                 return null;
             }
 
             @Override
-            public Void text(SourceConfig.Text s) {
+            public Void text(TextSource s) {
                 checkExists(r.pathOf("path"), s.path(), false);
                 return null;
             }
 
             @Override
-            public Void numpy(SourceConfig.Numpy s) {
+            public Void numpy(NumpySource s) {
                 return null;
             }
         });
     }
 
     private SourceConfig readCsv(JsonObjectReader r) {
-        SourceConfig.Csv csv =
-                RecordReader.read(r, SourceConfig.Csv.class, Map.of("imageShape", soFar -> readImageShape(r)));
+        CsvSource csv = RecordReader.read(r, CsvSource.class, Map.of("imageShape", soFar -> readImageShape(r)));
         if (csv == null) {
             return null;
         }
@@ -152,9 +158,9 @@ final class SourceReader {
     }
 
     private SourceConfig readNumpy(JsonObjectReader r) {
-        SourceConfig.Numpy n = RecordReader.read(
+        NumpySource n = RecordReader.read(
                 r,
-                SourceConfig.Numpy.class,
+                NumpySource.class,
                 Map.of(
                         "inputs", soFar -> readNumpyInputs(r),
                         "diffusion", soFar -> DiffusionReader.read(r, problems, soFar.get("task") == Task.DIFFUSION),
@@ -168,13 +174,13 @@ final class SourceReader {
         for (Map.Entry<String, String> input : n.inputs().byName().entrySet()) {
             String at =
                     n.inputs().named() ? JsonLocations.child(r.pathOf("inputs"), input.getKey()) : r.pathOf("inputs");
-            checkExists(at, SourceConfig.Numpy.fileOf(input.getValue()), false);
+            checkExists(at, NumpySource.fileOf(input.getValue()), false);
         }
         if (n.targets() != null) {
-            checkExists(r.pathOf("targets"), SourceConfig.Numpy.fileOf(n.targets()), false);
+            checkExists(r.pathOf("targets"), NumpySource.fileOf(n.targets()), false);
         }
         if (n.targetMask() != null) {
-            checkExists(r.pathOf("targetMask"), SourceConfig.Numpy.fileOf(n.targetMask()), false);
+            checkExists(r.pathOf("targetMask"), NumpySource.fileOf(n.targetMask()), false);
             boolean perStep = n.targets() != null
                     && (n.task() == Task.SEQUENCE
                             || n.task() == Task.REGRESSION && n.inputs().named());
@@ -253,9 +259,9 @@ final class SourceReader {
 
     private SourceConfig readSynthetic(JsonObjectReader r) {
         // the schema's defaults are for flat classification data: images have no features, regression no classes
-        SourceConfig.Synthetic s = RecordReader.read(
+        SyntheticSource s = RecordReader.read(
                 r,
-                SourceConfig.Synthetic.class,
+                SyntheticSource.class,
                 Map.of(
                         "features", soFar -> r.has("imageShape") ? r.integer("features", null) : r.integer("features"),
                         "imageShape", soFar -> readImageShape(r),
