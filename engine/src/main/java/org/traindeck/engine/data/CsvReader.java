@@ -52,7 +52,7 @@ public final class CsvReader {
             for (int i = 0; i < targets.length; i++) {
                 targets[i] = parse(rows.labels.get(i), file, -1, rows.labelIndex);
             }
-            Dataset d = Dataset.regression(features, featureCount, targets);
+            Dataset d = ArrayDatasets.regression(features, featureCount, targets);
             return shape == null ? d : d.asImages(shape);
         }
         checkLabels(file, rows.labels, rows.labelLines, rows.labelIndex);
@@ -189,7 +189,7 @@ public final class CsvReader {
                 throw new IOException(file + " has class " + max + ", but numClasses is " + numClasses
                         + " (classes are 0.." + (numClasses - 1) + ")");
             }
-            return Dataset.classification(features, featureCount, classes, numClasses, shape, null);
+            return ArrayDatasets.classification(features, featureCount, classes, numClasses, shape, null);
         }
         List<String> names = knownClassNames != null ? knownClassNames : List.copyOf(new TreeSet<>(labelTexts));
         Map<String, Integer> index = new TreeMap<>();
@@ -208,7 +208,7 @@ public final class CsvReader {
         if (names.size() > numClasses) {
             throw new IOException(file + " has " + names.size() + " class names, but numClasses is " + numClasses);
         }
-        return Dataset.classification(features, featureCount, classes, numClasses, shape, names);
+        return ArrayDatasets.classification(features, featureCount, classes, numClasses, shape, names);
     }
 
     private static boolean isClassNumber(String s) {

@@ -88,7 +88,7 @@ public final class IdxReader {
                         + " is out of range: " + "the other labels take " + seen.cardinality() + " values from 0 to "
                         + (seen.length() - 1) + " (damaged file?)");
             }
-            return Dataset.classification(
+            return ArrayDatasets.classification(
                     features, pixels, classes, Math.max(2, maxClass + 1), new SampleShape.Image(1, rows, cols), null);
         } catch (EOFException e) {
             throw new IOException("IDX files in " + folder + " end early: truncated or damaged", e);

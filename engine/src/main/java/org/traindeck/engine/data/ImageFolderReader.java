@@ -89,7 +89,7 @@ public final class ImageFolderReader {
             writePixels(resize(image, width, height), channels, features, i * pixels);
             classes[i] = labels.get(i);
         }
-        return Dataset.classification(
+        return ArrayDatasets.classification(
                 features, pixels, classes, names.size(), new SampleShape.Image(channels, height, width), names);
     }
 

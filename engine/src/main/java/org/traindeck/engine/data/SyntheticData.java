@@ -33,7 +33,7 @@ public final class SyntheticData {
                 }
                 targets[i] = (float) (y + 0.1 * config.noise() * gaussian(random));
             }
-            return Dataset.regression(features, d, targets);
+            return ArrayDatasets.regression(features, d, targets);
         }
         int k = config.numClasses();
         SplittableRandom problem = new SplittableRandom(problemSeed);
@@ -51,7 +51,7 @@ public final class SyntheticData {
                 features[i * d + j] = (float) (centres[c][j] + config.noise() * 2.0 * gaussian(random));
             }
         }
-        return Dataset.classification(features, d, classes, k, null, null);
+        return ArrayDatasets.classification(features, d, classes, k, null, null);
     }
 
     /** Class c is a bright bar at the c-th of k evenly spaced rows (or columns, when there are more classes than rows). */
@@ -80,7 +80,7 @@ public final class SyntheticData {
                 }
             }
         }
-        return Dataset.classification(features, shape.pixels(), classes, k, shape, null);
+        return ArrayDatasets.classification(features, shape.pixels(), classes, k, shape, null);
     }
 
     private static double gaussian(SplittableRandom random) {
