@@ -93,6 +93,10 @@ final class EngineBench {
     }
 
     static RunConfig config(Workload w, Path out, String devices, boolean onednn, boolean syncBatchNorm) {
+        return config(w, out, devices, onednn, syncBatchNorm, EPOCHS);
+    }
+
+    static RunConfig config(Workload w, Path out, String devices, boolean onednn, boolean syncBatchNorm, int epochs) {
         String json = """
                 {"name": "bench", "outputDir": "%s", "seed": 1, "devices": "%s", "parallel": {"syncBatchNorm": %s},
                  "model": %s, "data": {"train": %s},
@@ -105,7 +109,7 @@ final class EngineBench {
                         syncBatchNorm,
                         w.model(),
                         w.data(),
-                        EPOCHS,
+                        epochs,
                         w.batch(),
                         onednn);
         return ConfigParser.parse(json, out).orThrow();
@@ -135,11 +139,16 @@ final class EngineBench {
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         double[] lastLoss = {Double.NaN};
         AtomicLong uiEvents = new AtomicLong();
+        List<ThreadTimes.Snapshot> atEpochEnds = Collections.synchronizedList(new ArrayList<>());
+        boolean threadTimes = Boolean.getBoolean("traindeck.bench.threadTimes");
         run.subscribe(
                 e -> {
                     uiEvents.incrementAndGet();
                     if (e instanceof MetricEvent m && m.name().equals(MetricNames.EPOCH_TIME)) {
                         epochSeconds.add(m.value());
+                        if (threadTimes) {
+                            atEpochEnds.add(ThreadTimes.now());
+                        }
                     }
                     if (e instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_EPOCH_LOSS)) {
                         lastLoss[0] = m.value();
@@ -151,6 +160,16 @@ final class EngineBench {
         long t2 = System.nanoTime();
         if (r.status() != RunResult.Status.FINISHED) {
             throw new IllegalStateException("benchmark run failed: " + r.message());
+        }
+        if (atEpochEnds.size() > 1) {
+            System.out.println(ChildJvm.DETAIL + "each epoch after the first, the training thread:");
+            for (int i = 1; i < atEpochEnds.size(); i++) {
+                System.out.println(
+                        ChildJvm.DETAIL + "  " + ThreadTimes.training(atEpochEnds.get(i - 1), atEpochEnds.get(i)));
+            }
+            System.out.println(ChildJvm.DETAIL + "from the first epoch's end to the last's:");
+            ThreadTimes.describe(atEpochEnds.get(0), atEpochEnds.get(atEpochEnds.size() - 1))
+                    .forEach(line -> System.out.println(ChildJvm.DETAIL + line));
         }
         double seconds = epochSeconds.subList(1, epochSeconds.size()).stream()
                 .mapToDouble(Double::doubleValue)
