@@ -26,7 +26,7 @@ final class ThreadTimes {
 
     /**
      * At one moment: each thread group's {CPU seconds, seconds runnable but waiting for a core, voluntary switches
-     * (each a wait for something)}, the process's CPU seconds (its ended threads included), the collectors' count
+     * (each a wait for something), CPU seconds in the kernel (page faults, system calls)}, the process's CPU seconds (its ended threads included), the collectors' count
      * and time, and the JIT's time.
      */
     record Snapshot(
@@ -40,6 +40,8 @@ final class ThreadTimes {
     private static final int CPU = 0;
     private static final int QUEUED = 1;
     private static final int WAITS = 2;
+    private static final int SYSTEM = 3;
+    private static final int FIGURES = 4;
 
     private ThreadTimes() {}
 
@@ -83,8 +85,12 @@ final class ThreadTimes {
                     .mapToLong(
                             l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim()))
                     .sum();
+            String stat = Files.readString(task.resolve("stat"));
+            // the fields after the name (in parentheses, which may hold spaces) are counted from the last ')'
+            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             String name = Files.readString(task.resolve("comm")).trim();
-            double[] g = groups.computeIfAbsent(group(name), k -> new double[3]);
+            double[] g = groups.computeIfAbsent(group(name), k -> new double[FIGURES]);
+            g[SYSTEM] += Long.parseLong(after[12]) / TICKS;
             g[CPU] += Long.parseLong(sched[0]) / 1e9;
             g[QUEUED] += Long.parseLong(sched[1]) / 1e9;
             g[WAITS] += waits;
@@ -100,15 +106,17 @@ final class ThreadTimes {
 
     /** The training thread's (the JVM's main thread, "java") wall, CPU, time waiting for a core, and the JIT's CPU. */
     static String training(Snapshot a, Snapshot b) {
-        double[] x = a.byGroup().getOrDefault("java", new double[3]);
-        double[] y = b.byGroup().getOrDefault("java", new double[3]);
-        double[] c2a = a.byGroup().getOrDefault("C2 CompilerThre", new double[3]);
-        double[] c2b = b.byGroup().getOrDefault("C2 CompilerThre", new double[3]);
+        double[] x = a.byGroup().getOrDefault("java", new double[FIGURES]);
+        double[] y = b.byGroup().getOrDefault("java", new double[FIGURES]);
+        double[] c2a = a.byGroup().getOrDefault("C2 CompilerThre", new double[FIGURES]);
+        double[] c2b = b.byGroup().getOrDefault("C2 CompilerThre", new double[FIGURES]);
         return String.format(
                 Locale.ROOT,
-                "wall %.3f s: CPU %.3f s, waiting for a core %.3f s, blocked %.3f s (%.0f waits); C2 JIT CPU %.3f s",
+                "wall %.3f s: CPU %.3f s (in the kernel %.2f s), waiting for a core %.3f s, blocked %.3f s (%.0f waits);"
+                        + " C2 JIT CPU %.3f s",
                 (b.wallNanos() - a.wallNanos()) / 1e9,
                 y[CPU] - x[CPU],
+                y[SYSTEM] - x[SYSTEM],
                 y[QUEUED] - x[QUEUED],
                 (b.wallNanos() - a.wallNanos()) / 1e9 - (y[CPU] - x[CPU]) - (y[QUEUED] - x[QUEUED]),
                 y[WAITS] - x[WAITS],
@@ -131,7 +139,7 @@ final class ThreadTimes {
                 b.jitMillis() - a.jitMillis()));
         Map<String, double[]> delta = new TreeMap<>();
         b.byGroup().forEach((k, v) -> {
-            double[] before = a.byGroup().getOrDefault(k, new double[3]);
+            double[] before = a.byGroup().getOrDefault(k, new double[FIGURES]);
             delta.put(k, new double[] {v[CPU] - before[CPU], v[QUEUED] - before[QUEUED], v[WAITS] - before[WAITS]});
         });
         double live = delta.values().stream().mapToDouble(v -> v[CPU]).sum();
