@@ -161,16 +161,7 @@ final class EngineBench {
         if (r.status() != RunResult.Status.FINISHED) {
             throw new IllegalStateException("benchmark run failed: " + r.message());
         }
-        if (atEpochEnds.size() > 1) {
-            System.out.println(ChildJvm.DETAIL + "each epoch after the first, the training thread:");
-            for (int i = 1; i < atEpochEnds.size(); i++) {
-                System.out.println(
-                        ChildJvm.DETAIL + "  " + ThreadTimes.training(atEpochEnds.get(i - 1), atEpochEnds.get(i)));
-            }
-            System.out.println(ChildJvm.DETAIL + "from the first epoch's end to the last's:");
-            ThreadTimes.describe(atEpochEnds.get(0), atEpochEnds.get(atEpochEnds.size() - 1))
-                    .forEach(line -> System.out.println(ChildJvm.DETAIL + line));
-        }
+        ThreadTimes.print(atEpochEnds);
         double seconds = epochSeconds.subList(1, epochSeconds.size()).stream()
                 .mapToDouble(Double::doubleValue)
                 .sum();

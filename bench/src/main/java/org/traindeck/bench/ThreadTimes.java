@@ -104,6 +104,26 @@ final class ThreadTimes {
         return name.replaceAll("[#-]?\\d+$", "").trim();
     }
 
+    /**
+     * Prints, as {@link ChildJvm#DETAIL} lines, each epoch's training thread ({@link #training}) and where the CPU
+     * went from the first epoch's end to the last's ({@link #describe}); {@code atEpochEnds}: a snapshot at each
+     * epoch's end (nothing is printed for fewer than two). The snapshots are taken as each epoch's time event is
+     * delivered, a little after the epoch ends, so "blocked" (the wall less CPU and queueing) is only good to that
+     * delay: it can come out slightly below zero.
+     */
+    static void print(List<Snapshot> atEpochEnds) {
+        if (atEpochEnds.size() < 2) {
+            return;
+        }
+        System.out.println(ChildJvm.DETAIL + "each epoch after the first, the training thread:");
+        for (int i = 1; i < atEpochEnds.size(); i++) {
+            System.out.println(ChildJvm.DETAIL + "  " + training(atEpochEnds.get(i - 1), atEpochEnds.get(i)));
+        }
+        System.out.println(ChildJvm.DETAIL + "from the first epoch's end to the last's:");
+        describe(atEpochEnds.get(0), atEpochEnds.get(atEpochEnds.size() - 1))
+                .forEach(line -> System.out.println(ChildJvm.DETAIL + line));
+    }
+
     /** The training thread's (the JVM's main thread, "java") wall, CPU, time waiting for a core, and the JIT's CPU. */
     static String training(Snapshot a, Snapshot b) {
         double[] x = a.byGroup().getOrDefault("java", new double[FIGURES]);
