@@ -11,11 +11,12 @@ import org.traindeck.engine.model.graph.Built;
 import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.kernels.conv.Deconv2DKernel;
+import org.traindeck.engine.model.kernels.conv.Deconv3DKernel;
 
 /**
- * deconv2d and deconv3d: transposed convolutions, a learned up-sampling by the stride. A deconv2d with relu or no
- * activation runs on TrainDeck's kernel ({@link Deconv2DKernel}) unless the node ({@code "implementation": "dl4j"}) or
- * the backend asks for DL4J's layer.
+ * deconv2d and deconv3d: transposed convolutions, a learned up-sampling by the stride. One with relu or no activation
+ * runs on TrainDeck's kernel ({@link Deconv2DKernel}, {@link Deconv3DKernel}) unless the node ({@code
+ * "implementation": "dl4j"}) or the backend asks for DL4J's layer.
  */
 public final class Deconvolution implements LayerKind {
 
@@ -51,15 +52,17 @@ public final class Deconvolution implements LayerKind {
                             .hasBias(o.bool("bias"))
                             .build()));
         }
-        return Built.layer(new Deconvolution3D.Builder()
-                .kernelSize(kernel)
-                .stride(stride)
-                .nOut(o.integer("filters"))
-                .convolutionMode(Spatial.mode(o.string("padding")))
-                .dataFormat(Convolution3D.DataFormat.NCDHW)
-                .activation(act)
-                .weightInit(Activations.initFor(act))
-                .hasBias(o.bool("bias"))
-                .build());
+        return Built.layer(Deconv3DKernel.where(
+                ownKernel(o),
+                new Deconvolution3D.Builder()
+                        .kernelSize(kernel)
+                        .stride(stride)
+                        .nOut(o.integer("filters"))
+                        .convolutionMode(Spatial.mode(o.string("padding")))
+                        .dataFormat(Convolution3D.DataFormat.NCDHW)
+                        .activation(act)
+                        .weightInit(Activations.initFor(act))
+                        .hasBias(o.bool("bias"))
+                        .build()));
     }
 }

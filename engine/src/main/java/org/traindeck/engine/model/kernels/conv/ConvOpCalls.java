@@ -8,10 +8,36 @@ import org.nd4j.linalg.api.ops.CustomOp;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.factory.Nd4j;
 
-/** What the conv2d and conv3d kernel layers do alike around libnd4j's ops (the same argument order, the same keys). */
+/**
+ * What the convolution and transposed convolution kernel layers do alike around libnd4j's ops (the same argument
+ * order, the same keys).
+ */
 final class ConvOpCalls {
 
     private ConvOpCalls() {}
+
+    /**
+     * {@code c} (a new one when null) cleared and given the op's integer arguments: for a layer whose arguments depend
+     * on the input's size (the transposed convolutions' same-mode padding), called before each pass.
+     */
+    static OpContext ready(OpContext c, long... iArgs) {
+        OpContext ctx = c == null ? Nd4j.getExecutioner().buildContext() : c;
+        ctx.purge();
+        ctx.setIArguments(iArgs);
+        return ctx;
+    }
+
+    /** The op's forward pass on a reused context: inputs x, W and the bias (when there is one); output out. */
+    static void forward(OpContext ctx, CustomOp op, INDArray x, INDArray w, INDArray b, INDArray out) {
+        ctx.purge();
+        ctx.setInputArray(0, x);
+        ctx.setInputArray(1, w);
+        if (b != null) {
+            ctx.setInputArray(2, b);
+        }
+        ctx.setOutputArray(0, out);
+        Nd4j.exec(op, ctx);
+    }
 
     /**
      * The op's backward pass ({@code conv2d_bp} or {@code conv3dnew_bp}) on a reused context: inputs x, W, the bias

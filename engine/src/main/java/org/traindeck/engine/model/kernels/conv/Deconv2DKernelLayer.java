@@ -15,7 +15,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2DDerivative;
-import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.Sgemm;
 
@@ -67,22 +66,18 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         return new long[] {x.size(0), kernelConf().getNOut(), size[0], size[1]};
     }
 
-    /**
-     * {@code c} (a new one when null) cleared and given deconv2d's integer arguments for this input as DL4J's layer
-     * passes them: window, stride, padding (the same-mode padding depends on the input's size), dilation, mode, NCHW.
-     */
-    private static OpContext ready(OpContext c, Deconv2DKernel k, int[] outputSize, INDArray x) {
+    /** deconv2d's integer arguments as DL4J's layer passes them: window, stride, padding, dilation, mode, NCHW. */
+    private long[] arguments(int[] outputSize, INDArray x) {
+        Deconv2DKernel k = kernelConf();
         int[] kernel = k.getKernelSize();
         int[] stride = k.getStride();
         boolean same = k.getConvolutionMode() == ConvolutionMode.Same;
+        // the same-mode padding depends on the input's size: the arguments are set again for each pass
         int[] pad = same
                 ? ConvolutionUtils.getSameModeTopLeftPadding(
                         outputSize, new int[] {(int) x.size(2), (int) x.size(3)}, kernel, stride, k.getDilation())
                 : k.getPadding();
-        OpContext ctx = c == null ? Nd4j.getExecutioner().buildContext() : c;
-        ctx.purge();
-        ctx.setIArguments(kernel[0], kernel[1], stride[0], stride[1], pad[0], pad[1], 1, 1, same ? 1 : 0, 0);
-        return ctx;
+        return new long[] {kernel[0], kernel[1], stride[0], stride[1], pad[0], pad[1], 1, 1, same ? 1 : 0, 0};
     }
 
     /** DL4J's weights [iC, oC, kH, kW] as the op's [kH, kW, oC, iC]: a view, written through for the gradient. */
@@ -99,14 +94,14 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         INDArray x = dense(input);
         int[] size = outputSize(x);
         INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x, size), 'c');
-        forward = ready(forward, kernelConf(), size, x);
-        forward.setInputArray(0, x);
-        forward.setInputArray(1, opLayout(getParam(DeconvolutionParamInitializer.WEIGHT_KEY)));
-        if (hasBias()) {
-            forward.setInputArray(2, vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)));
-        }
-        forward.setOutputArray(0, out);
-        Nd4j.exec(new DeConv2D(), forward);
+        forward = ConvOpCalls.ready(forward, arguments(size, x));
+        ConvOpCalls.forward(
+                forward,
+                new DeConv2D(),
+                x,
+                opLayout(getParam(DeconvolutionParamInitializer.WEIGHT_KEY)),
+                hasBias() ? vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,
+                out);
         if (kernelConf().relu()) {
             // libnd4j's in-place relu, as the conv2d kernel
             Transforms.relu(out, false);
@@ -134,7 +129,7 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         INDArray dW = gradientViews.get(DeconvolutionParamInitializer.WEIGHT_KEY);
         INDArray db = hasBias() ? gradientViews.get(DeconvolutionParamInitializer.BIAS_KEY) : null;
         INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c');
-        backward = ready(backward, kernelConf(), size, x);
+        backward = ConvOpCalls.ready(backward, arguments(size, x));
         ConvOpCalls.backward(
                 backward,
                 new DeConv2DDerivative(),
