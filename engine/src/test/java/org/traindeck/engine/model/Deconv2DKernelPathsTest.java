@@ -107,7 +107,9 @@ class Deconv2DKernelPathsTest {
             net.setLabels(first.getLabels());
             net.computeGradientAndScore();
         }
-        assertThat(own.score()).isCloseTo(reference.score(), Offset.offset(1e-6));
+        // relative: the kernel runs oneDNN's primitive for the 2×2 stride-2 window where DL4J's layer runs libnd4j's
+        // generic same-mode path, so the sums of a loss of ~74 round differently in float
+        assertThat(own.score()).isCloseTo(reference.score(), Offset.offset(1e-6 * Math.abs(reference.score())));
         assertClose(own.getGradientsViewArray(), reference.getGradientsViewArray(), 1e-5, "gradient");
         for (int step = 0; step < 6; step++) {
             MultiDataSet b = batch(4, step + 10);

@@ -27,6 +27,22 @@ final class ConvOpCalls {
         return ctx;
     }
 
+    /**
+     * Whether a transposed convolution's "same" padding is (k − s) / 2 on both sides of every axis (k − s even and not
+     * negative), so that the ops can be given it as explicit padding: libnd4j's oneDNN deconv2d and deconv3d take no
+     * same mode, and without them the ops measured 2.5× (forward) and 4.5× (backward) slower on the U-Net's 2×2
+     * stride-2 up-sampling.
+     */
+    static boolean symmetricSamePadding(int[] kernel, int[] stride) {
+        for (int i = 0; i < kernel.length; i++) {
+            int extra = kernel[i] - stride[i];
+            if (extra < 0 || extra % 2 != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The op's forward pass on a reused context: inputs x, W and the bias (when there is one); output out. */
     static void forward(OpContext ctx, CustomOp op, INDArray x, INDArray w, INDArray b, INDArray out) {
         ctx.purge();

@@ -66,12 +66,19 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         return new long[] {x.size(0), kernelConf().getNOut(), size[0], size[1]};
     }
 
-    /** deconv2d's integer arguments as DL4J's layer passes them: window, stride, padding, dilation, mode, NCHW. */
+    /**
+     * deconv2d's integer arguments: window, stride, padding, dilation, mode, NCHW; DL4J's layer's, but for a "same"
+     * padding that is even on both sides, given as explicit padding (the same output, on oneDNN's primitive).
+     */
     private long[] arguments(int[] outputSize, INDArray x) {
         Deconv2DKernel k = kernelConf();
         int[] kernel = k.getKernelSize();
         int[] stride = k.getStride();
         boolean same = k.getConvolutionMode() == ConvolutionMode.Same;
+        if (same && ConvOpCalls.symmetricSamePadding(kernel, stride)) {
+            int[] pad = {(kernel[0] - stride[0]) / 2, (kernel[1] - stride[1]) / 2};
+            return new long[] {kernel[0], kernel[1], stride[0], stride[1], pad[0], pad[1], 1, 1, 0, 0};
+        }
         // the same-mode padding depends on the input's size: the arguments are set again for each pass
         int[] pad = same
                 ? ConvolutionUtils.getSameModeTopLeftPadding(

@@ -66,12 +66,33 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
         return new long[] {x.size(0), kernelConf().getNOut(), size[0], size[1], size[2]};
     }
 
-    /** deconv3d's integer arguments as DL4J's layer passes them to its forward pass (NCDHW). */
+    /**
+     * deconv3d's integer arguments as DL4J's layer passes them to its forward pass (NCDHW), but for a "same" padding
+     * that is even on both sides, given as explicit padding (the same output, on oneDNN's primitive where it has one).
+     */
     private long[] arguments(long[] outputSize, INDArray x) {
         Deconv3DKernel k = kernelConf();
         int[] kernel = k.getKernelSize();
         int[] stride = k.getStride();
         boolean same = k.getConvolutionMode() == ConvolutionMode.Same;
+        if (same && ConvOpCalls.symmetricSamePadding(kernel, stride)) {
+            return new long[] {
+                kernel[0],
+                kernel[1],
+                kernel[2],
+                stride[0],
+                stride[1],
+                stride[2],
+                (kernel[0] - stride[0]) / 2,
+                (kernel[1] - stride[1]) / 2,
+                (kernel[2] - stride[2]) / 2,
+                1,
+                1,
+                1,
+                0,
+                0
+            };
+        }
         // the same-mode padding depends on the input's size: the arguments are set again for each pass
         int[] pad = same
                 ? ConvolutionUtils.getSameModeTopLeftPadding(
