@@ -94,6 +94,8 @@ class Deconv2DKernelTest {
         compare(deconv(3, 5, 3, 1, ConvolutionMode.Same, Activation.RELU, true), new long[] {2, 3, 7, 6});
         compare(deconv(4, 2, 3, 2, ConvolutionMode.Truncate, Activation.RELU, true), new long[] {3, 4, 5, 5});
         compare(deconv(2, 3, 4, 2, ConvolutionMode.Same, Activation.IDENTITY, true), new long[] {2, 2, 6, 4});
+        // k − s odd: DL4J's same-mode arguments as they are
+        compare(deconv(3, 2, 3, 2, ConvolutionMode.Same, Activation.RELU, true), new long[] {2, 3, 5, 4});
     }
 
     @Test

@@ -97,6 +97,8 @@ class Deconv3DKernelTest {
         Nd4j.getRandom().setSeed(13);
         compare(deconv(3, 4, 3, 1, ConvolutionMode.Same, Activation.RELU, true), new long[] {2, 3, 4, 5, 3});
         compare(deconv(2, 3, 3, 2, ConvolutionMode.Truncate, Activation.RELU, true), new long[] {2, 2, 3, 3, 4});
+        // k − s odd: DL4J's same-mode arguments as they are
+        compare(deconv(2, 3, 3, 2, ConvolutionMode.Same, Activation.IDENTITY, true), new long[] {2, 2, 3, 2, 3});
     }
 
     @Test
