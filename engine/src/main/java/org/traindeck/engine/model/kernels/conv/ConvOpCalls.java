@@ -29,9 +29,9 @@ final class ConvOpCalls {
 
     /**
      * Whether a transposed convolution's "same" padding is (k − s) / 2 on both sides of every axis (k − s even and not
-     * negative), so that the ops can be given it as explicit padding: libnd4j's oneDNN deconv2d and deconv3d take no
-     * same mode, and without them the ops measured 2.5× (forward) and 4.5× (backward) slower on the U-Net's 2×2
-     * stride-2 up-sampling.
+     * negative), so that the ops can be given it as explicit padding: in libnd4j's same mode deconv2d measured 2.5×
+     * (forward) and 4.5× (backward) slower on the U-Net's 2×2 stride-2 up-sampling (its outputs differing in the last
+     * bits: another implementation, most likely oneDNN's), deconv3d 1.9× slower forward on a 3D decoder's.
      */
     static boolean symmetricSamePadding(int[] kernel, int[] stride) {
         for (int i = 0; i < kernel.length; i++) {

@@ -68,7 +68,7 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
 
     /**
      * deconv2d's integer arguments: window, stride, padding, dilation, mode, NCHW; DL4J's layer's, but for a "same"
-     * padding that is even on both sides, given as explicit padding (the same output, on oneDNN's primitive).
+     * padding that is even on both sides, given as explicit padding (the same output, and faster: see ConvOpCalls).
      */
     private long[] arguments(int[] outputSize, INDArray x) {
         Deconv2DKernel k = kernelConf();

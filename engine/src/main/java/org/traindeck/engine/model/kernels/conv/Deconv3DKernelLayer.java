@@ -68,7 +68,7 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
 
     /**
      * deconv3d's integer arguments as DL4J's layer passes them to its forward pass (NCDHW), but for a "same" padding
-     * that is even on both sides, given as explicit padding (the same output, on oneDNN's primitive where it has one).
+     * that is even on both sides, given as explicit padding (the same output, and faster: see ConvOpCalls).
      */
     private long[] arguments(long[] outputSize, INDArray x) {
         Deconv3DKernel k = kernelConf();
