@@ -63,7 +63,9 @@ public final class AllReduceStep implements StepStrategy {
         for (int w = 0; w < replicas.size(); w++) {
             shards.add(new ShardGradient(replicas.replica(w), dataLossOnly));
         }
-        this.update = new GradientUpdate(replicas.replica(0));
+        // CPU workers share the parameters: each sums and updates its part of them, at once
+        this.update = new GradientUpdate(
+                replicas.replica(0), true, replicas.sharedMemory() ? this::onEveryReplica : GradientUpdate.Parts.ONE);
         this.seed = seed;
         this.everySteps = everySteps;
         this.baseline = baseline > 0 ? baseline : Double.NaN;
@@ -134,8 +136,22 @@ public final class AllReduceStep implements StepStrategy {
             }
         }
         long t0 = System.nanoTime();
-        GradientExchange.reduceInto(replicas.replica(0).getGradientsViewArray(), others);
+        INDArray target = replicas.replica(0).getGradientsViewArray();
+        if (replicas.sharedMemory()) {
+            onEveryReplica((part, parts) -> GradientExchange.reduceInto(target, others, part, parts));
+        } else {
+            GradientExchange.reduceInto(target, others);
+        }
         return System.nanoTime() - t0;
+    }
+
+    /** The task's parts, part w on replica w's thread. */
+    private void onEveryReplica(GradientUpdate.PartTask task) {
+        int parts = replicas.size();
+        replicas.onReplicas(w -> {
+            task.run(w, parts);
+            return null;
+        });
     }
 
     /** The replicas' shards summed: the loss, the examples and micro-batches, and each device's examples. */

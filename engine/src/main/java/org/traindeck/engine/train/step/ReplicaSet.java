@@ -101,6 +101,11 @@ public final class ReplicaSet implements AutoCloseable {
         return replica;
     }
 
+    /** Whether the replicas share the master's parameters (CPU workers): then they can sum and update in parts. */
+    boolean sharedMemory() {
+        return placement.sharedMemory() && replicas.size() > 1;
+    }
+
     int size() {
         return replicas.size();
     }
