@@ -32,8 +32,14 @@ final class ReplicaThread implements AutoCloseable {
     ReplicaThread(String name, Runnable onStart) {
         thread = new Thread(
                 () -> {
-                    onStart.run();
-                    loop();
+                    Throwable broken = null;
+                    try {
+                        onStart.run();
+                    } catch (RuntimeException | Error e) {
+                        // every task then fails with it: the caller learns why, as from a task
+                        broken = e;
+                    }
+                    loop(broken);
                 },
                 name);
         thread.setDaemon(true);
@@ -80,7 +86,7 @@ final class ReplicaThread implements AutoCloseable {
         return result;
     }
 
-    private void loop() {
+    private void loop(Throwable broken) {
         long seen = 0;
         while (true) {
             long spinUntil = System.nanoTime() + SPIN_NANOS;
@@ -94,7 +100,12 @@ final class ReplicaThread implements AutoCloseable {
                 return;
             }
             seen = posted;
-            run(task);
+            if (broken == null) {
+                run(task);
+            } else {
+                result = null;
+                failure = broken;
+            }
             done = seen;
             Thread w = waiter;
             if (w != null) {
