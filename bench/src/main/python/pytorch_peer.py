@@ -2,7 +2,7 @@
 bench/EngineBench.java and bench/TransformerNets.java, trained by PyTorch on the CPU. Prints "parameters N" once
 and one "samples_per_s N" line per repeat (the epochs after the first, as TrainDeck's figure is measured).
 
-usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|unet128|volumes|volumes64|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS SETTING [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
+usage: pytorch_peer.py mlp|lenet|lenet-large|resnet|resnet18|unet|unet-deconv|unet128|volumes|volumes64|vit|gpt|vit-ws|gpt-ws|xray16 EPOCHS REPEATS SETTING [BATCH] [TEXT] [SAMPLES] [DIFFUSION] [BACK]
        pytorch_peer.py trace KIND STEPS SETTING [BATCH]
   SETTING is the threads of one process ("2") or DistributedDataParallel's processes x threads ("2x1"), see
   peer_launcher.py; trace prints the global batch's loss after each of the first STEPS steps ("loss STEP VALUE");
@@ -163,6 +163,28 @@ class UNet(nn.Module):
         return self.head(self.dec1(torch.cat([self.up(d2), e1], dim=1)))
 
 
+class UNetDeconv(UNet):
+    """bench/ConvSampleNets.unetDeconv: shapes-unet.json's U-Net with each upsampling a 2x2 stride-2 ConvTranspose2d to
+    half the channels (no activation), joined to the encoder's features (up-sampled first): 116,787 parameters."""
+
+    def __init__(self, classes=3):
+        super().__init__(classes)
+
+        def pair(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU(),
+                                 nn.Conv2d(cout, cout, 3, padding=1), nn.ReLU())
+
+        self.dec2, self.dec1 = pair(64, 32), pair(32, 16)
+        self.up2, self.up1 = nn.ConvTranspose2d(64, 32, 2, stride=2), nn.ConvTranspose2d(32, 16, 2, stride=2)
+
+    def forward(self, x):  # [mb, 1, 32, 32] -> [mb, classes, 32, 32]
+        e1 = self.enc1(x)
+        e2 = self.enc2(self.pool(e1))
+        b = self.bottom(self.pool(e2))
+        d2 = self.dec2(torch.cat([self.up2(b), e2], dim=1))
+        return self.head(self.dec1(torch.cat([self.up1(d2), e1], dim=1)))
+
+
 class UNetLevels(nn.Module):
     """bench/LargeConvNets.unet128: the classic U-Net's levels (64, 128, 256, 512 channels, each two 3x3 convolutions
     with bias and relu, then a 2x2 max pool) and a 1024-channel bottleneck; on the way up a nearest x2 upsampling joined
@@ -294,6 +316,9 @@ def model_and_data(kind, text=None, samples=0):
         net = UNet()
         x = torch.rand(samples or 1200, 1, 32, 32)
         return net, x, torch.randint(0, 3, (x.shape[0], 32, 32)), 32
+    elif kind == "unet-deconv":
+        x = torch.rand(samples or 1200, 1, 32, 32)
+        return UNetDeconv(), x, torch.randint(0, 3, (x.shape[0], 32, 32)), 32
     elif kind == "volumes":
         # reconstruction: the targets are the inputs (600 volumes of 16^3, the sample's data size)
         x = torch.rand(samples or 600, 1, 16, 16, 16)

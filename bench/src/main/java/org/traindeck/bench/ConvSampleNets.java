@@ -1,13 +1,16 @@
 package org.traindeck.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The convolutional networks {@link ConvSamplePeers} compares with PyTorch (bench/src/main/python/pytorch_peer.py has
- * each node for node): the shapes-unet and volumes-autoencoder samples' networks, a LeNet and a ResNet-18, as graphs.
+ * each node for node): the shapes-unet and volumes-autoencoder samples' networks (the U-Net also with transposed
+ * convolutions for its up-sampling), a LeNet and a ResNet-18, as graphs.
  */
 final class ConvSampleNets {
 
@@ -35,6 +38,39 @@ final class ConvSampleNets {
                 "shapes-unet.json's U-Net (32×32×1, 1,200 images, batch 32)",
                 new EngineBench.Workload("U-Net", model, data, 1200, 32),
                 unetFlops());
+    }
+
+    /**
+     * shapes-unet.json's U-Net with each nearest ×2 upsampling replaced by a 2×2 stride-2 deconv2d to half the
+     * channels, no activation (PyTorch U-Nets' ConvTranspose2d), on the same data, batch 32.
+     */
+    static Sample unetDeconv(Path home) throws Exception {
+        Sample plain = unet(home);
+        ObjectNode model = (ObjectNode) JSON.readTree(plain.workload().model());
+        for (JsonNode node : model.withArray("layers")) {
+            String name = node.path("name").asText();
+            if ("upsample2d".equals(node.path("type").asText())) {
+                ObjectNode up = (ObjectNode) node;
+                up.remove("size");
+                up.put("type", "deconv2d");
+                up.put("filters", "up2".equals(name) ? 32 : 16);
+                up.put("kernel", 2);
+                up.put("stride", 2);
+            }
+        }
+        EngineBench.Workload w = plain.workload();
+        double forward = unetFlops() / 3
+                - conv(16, 96, 32, 9)
+                - conv(32, 48, 16, 9)
+                + conv(16, 64, 32, 9)
+                + conv(32, 32, 16, 9)
+                + conv(8, 64, 32, 4)
+                + conv(16, 32, 16, 4);
+        return new Sample(
+                "unet-deconv",
+                "shapes-unet.json's U-Net with 2×2 stride-2 deconv2d up-sampling (32×32×1, 1,200 images, batch 32)",
+                new EngineBench.Workload("U-Net, deconv2d", model.toString(), w.data(), w.samples(), w.batch()),
+                3 * forward);
     }
 
     /** The LeNet of the small peers (8, 16 channels, dense 64; synthetic 28×28 images, batch 64) as a graph. */

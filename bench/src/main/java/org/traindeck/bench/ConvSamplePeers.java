@@ -39,14 +39,15 @@ final class ConvSamplePeers {
 
     /**
      * The same network with {@code "kernel": "dl4j"} on every pooling, upsampling and concat node and {@code
-     * "implementation": "dl4j"} on every conv2d and conv3d node.
+     * "implementation": "dl4j"} on every conv2d, conv3d and deconv2d node.
      */
     static EngineBench.Workload onDl4jLayers(EngineBench.Workload w) throws Exception {
         ObjectNode model = (ObjectNode) JSON.readTree(w.model());
         for (JsonNode node : model.withArray("layers")) {
             if (KERNEL_NODES.contains(node.path("type").asText())) {
                 ((ObjectNode) node).put("kernel", "dl4j");
-            } else if (List.of("conv2d", "conv3d").contains(node.path("type").asText())) {
+            } else if (List.of("conv2d", "conv3d", "deconv2d")
+                    .contains(node.path("type").asText())) {
                 ((ObjectNode) node).put("implementation", "dl4j");
             }
         }

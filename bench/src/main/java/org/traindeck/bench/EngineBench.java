@@ -93,6 +93,10 @@ final class EngineBench {
     }
 
     static RunConfig config(Workload w, Path out, String devices, boolean onednn, boolean syncBatchNorm) {
+        return config(w, out, devices, onednn, syncBatchNorm, EPOCHS);
+    }
+
+    static RunConfig config(Workload w, Path out, String devices, boolean onednn, boolean syncBatchNorm, int epochs) {
         String json = """
                 {"name": "bench", "outputDir": "%s", "seed": 1, "devices": "%s", "parallel": {"syncBatchNorm": %s},
                  "model": %s, "data": {"train": %s},
@@ -105,7 +109,7 @@ final class EngineBench {
                         syncBatchNorm,
                         w.model(),
                         w.data(),
-                        EPOCHS,
+                        epochs,
                         w.batch(),
                         onednn);
         return ConfigParser.parse(json, out).orThrow();
@@ -135,11 +139,16 @@ final class EngineBench {
         List<Double> epochSeconds = Collections.synchronizedList(new ArrayList<>());
         double[] lastLoss = {Double.NaN};
         AtomicLong uiEvents = new AtomicLong();
+        List<ThreadTimes.Snapshot> atEpochEnds = Collections.synchronizedList(new ArrayList<>());
+        boolean threadTimes = Boolean.getBoolean("traindeck.bench.threadTimes");
         run.subscribe(
                 e -> {
                     uiEvents.incrementAndGet();
                     if (e instanceof MetricEvent m && m.name().equals(MetricNames.EPOCH_TIME)) {
                         epochSeconds.add(m.value());
+                        if (threadTimes) {
+                            atEpochEnds.add(ThreadTimes.now());
+                        }
                     }
                     if (e instanceof MetricEvent m && m.name().equals(MetricNames.TRAIN_EPOCH_LOSS)) {
                         lastLoss[0] = m.value();
@@ -152,6 +161,7 @@ final class EngineBench {
         if (r.status() != RunResult.Status.FINISHED) {
             throw new IllegalStateException("benchmark run failed: " + r.message());
         }
+        ThreadTimes.print(atEpochEnds);
         double seconds = epochSeconds.subList(1, epochSeconds.size()).stream()
                 .mapToDouble(Double::doubleValue)
                 .sum();

@@ -77,6 +77,18 @@ final class PeerGroups {
                     convWhole,
                     report);
         }
+        if (convnets || only.contains("unet-deconv")) {
+            System.out.println(
+                    "the U-Net sample with deconv2d up-sampling against PyTorch, 1 thread and the whole machine…");
+            ConvSamplePeers.compare(
+                    ConvSampleNets.unetDeconv(home),
+                    home,
+                    out.resolve("peer-unet-deconv"),
+                    convPairs,
+                    convReference,
+                    convWhole,
+                    report);
+        }
         if (convnets || only.contains("lenet-graph")) {
             System.out.println("a LeNet graph against PyTorch, 1 thread and the whole machine…");
             ConvSamplePeers.compare(

@@ -1,7 +1,6 @@
 package org.traindeck.app.run;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import javafx.collections.ListChangeListener;
@@ -22,15 +21,7 @@ import org.traindeck.app.layers.LayersViewModel;
 import org.traindeck.app.predictions.PredictionsView;
 import org.traindeck.app.predictions.PredictionsViewModel;
 import org.traindeck.engine.events.EngineEvent;
-import org.traindeck.engine.events.HistogramEvent;
-import org.traindeck.engine.events.LifecycleEvent;
-import org.traindeck.engine.events.Metric;
-import org.traindeck.engine.events.MetricEvent;
-import org.traindeck.engine.events.MetricRoute;
-import org.traindeck.engine.events.MetricTable;
-import org.traindeck.engine.events.SamplesEvent;
 import org.traindeck.engine.events.TelemetryEvent;
-import org.traindeck.engine.events.TrainingListener;
 
 /**
  * The run side of the window: loss per stage (train and validation), learning rate, memory per device and throughput
@@ -46,7 +37,7 @@ public final class Dashboard extends BorderPane {
     private final RunOverlays overlays = new RunOverlays(charts.loss, charts.validation, charts.lr, charts.throughput);
     private final MessagesViewModel messages = new MessagesViewModel();
     private final ListView<String> log = new ListView<>(messages.messages());
-    private final Label banner = new Label();
+    private final RunBanner banner = new RunBanner();
     private final RunSummaryPane summary = new RunSummaryPane();
     private final StatusViewModel status = new StatusViewModel();
     private final StatusBar statusBar = new StatusBar(status);
@@ -57,6 +48,8 @@ public final class Dashboard extends BorderPane {
     private final Tab layersTab = new Tab("Layers", layers);
     private final PredictionsView predictions = new PredictionsView(new PredictionsViewModel());
     private final SplitPane split = new SplitPane();
+    private final DashboardEventApplier applier =
+            new DashboardEventApplier(charts, layersModel, predictions.model(), status, messages, banner);
 
     public Dashboard() {
         setId("dashboard");
@@ -77,15 +70,6 @@ public final class Dashboard extends BorderPane {
         gridScroll.setId("chart-scroll");
         // a chart half out of view (its controls under the fold) is no use: at the usual sizes the charts fit
         LayoutAudit.mustFit(gridScroll);
-        banner.setId("run-banner");
-        banner.setWrapText(true);
-        banner.setVisible(false);
-        banner.setManaged(false);
-        banner.setMaxWidth(Double.MAX_VALUE);
-        banner.setOnMouseClicked(e -> {
-            banner.setVisible(false);
-            banner.setManaged(false);
-        });
         log.setId("run-log");
         log.setPrefHeight(120);
         // the newest message in view as it comes
@@ -196,7 +180,7 @@ public final class Dashboard extends BorderPane {
         int n = 0;
         EngineEvent e;
         while (n < max && (e = queue.poll()) != null) {
-            apply(e);
+            applier.onEvent(e);
             n++;
         }
         return n;
@@ -225,96 +209,9 @@ public final class Dashboard extends BorderPane {
         layersModel.clear();
         predictions.model().clear();
         messages.clear();
-        banner.setVisible(false);
-        banner.setManaged(false);
+        banner.dismiss();
         summary.hide();
         status.reset();
-    }
-
-    private void apply(EngineEvent event) {
-        applier.onEvent(event);
-    }
-
-    /** What each kind of event does to the dashboard (FX thread, from the queue). */
-    private final TrainingListener applier = new TrainingListener() {
-        @Override
-        public void onMetric(MetricEvent m) {
-            if (MetricTable.route(m.name()) == MetricRoute.LAYER_FIGURE) {
-                layersModel.accept(m);
-            } else {
-                metric(m);
-            }
-        }
-
-        @Override
-        public void onHistogram(HistogramEvent h) {
-            layersModel.accept(h);
-        }
-
-        @Override
-        public void onSamples(SamplesEvent s) {
-            predictions.model().accept(s);
-        }
-
-        @Override
-        public void onLifecycle(LifecycleEvent l) {
-            boolean aboutLayers = layersModel.accept(l);
-            lifecycle(l);
-            if (aboutLayers && l.kind() == LifecycleEvent.Kind.WARNING) {
-                showBanner(l.message() + " (see the Layers tab)", false);
-            }
-        }
-
-        @Override
-        public void onTelemetry(TelemetryEvent t) {
-            switch (t.kind()) {
-                case FIGURE -> charts.telemetry(t);
-                case STATUS -> addLog(t.wallTimeMillis(), "devices: " + t.message());
-                case PROCESSES -> {}
-            }
-        }
-    };
-
-    private void metric(MetricEvent m) {
-        charts.metric(m);
-        Metric metric = MetricTable.of(m.name());
-        if (metric.shows(MetricRoute.View.EVENT_LOG)) {
-            addLog(
-                    m.wallTimeMillis(),
-                    String.format(
-                            Locale.ROOT,
-                            "validation %s after epoch %d of \"%s\"",
-                            metric.say(m.value()),
-                            m.epoch() + 1,
-                            m.stage()));
-        } else if (metric.route() == MetricRoute.STEPS_PER_EPOCH) {
-            status.stepsPerEpoch((long) m.value());
-        }
-        status.metric(m);
-    }
-
-    private void lifecycle(LifecycleEvent l) {
-        charts.lifecycle(l);
-        switch (l.kind()) {
-            case RUN_FAILED -> showBanner("The run failed: " + l.message(), true);
-            case FALLBACK -> showBanner("Fell back: " + l.message(), false);
-            // a file the user counts on (metrics, the log, a checkpoint) is no longer being written: say so at once
-            case FILE_WRITE_FAILED -> showBanner(l.message(), true);
-            default -> {}
-        }
-        status.lifecycle(l);
-        addLog(l.wallTimeMillis(), l.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + l.message());
-    }
-
-    private void showBanner(String message, boolean error) {
-        banner.setText(message + "   (click to hide)");
-        banner.getStyleClass().setAll("label", error ? "banner-error" : "banner-warning");
-        banner.setVisible(true);
-        banner.setManaged(true);
-    }
-
-    private void addLog(long millis, String text) {
-        messages.add(millis, text);
     }
 
     /** The end-of-run summary above the charts. */

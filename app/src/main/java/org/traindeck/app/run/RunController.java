@@ -3,8 +3,6 @@ package org.traindeck.app.run;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javafx.application.Platform;
@@ -133,16 +131,8 @@ public final class RunController {
     }
 
     private void show(PastRun past) {
-        dashboard.clearRun();
         shown = null; // late events of the run shown before are not this one's
-        if (past.config() != null) {
-            dashboard
-                    .status()
-                    .plan(past.config().stages().stream()
-                            .mapToInt(StageConfig::epochs)
-                            .toArray());
-        }
-        dashboard.status().run(folderName(past.runDir()));
+        clearFor(past.config(), past.runDir());
         past.history().forEach(dashboard::offer);
         past.histograms().forEach(dashboard::offer);
         past.samples().forEach(dashboard::offer);
@@ -162,6 +152,17 @@ public final class RunController {
         current.set(run);
         state.set(State.RUNNING);
         run.start();
+    }
+
+    /** Empties the dashboard for a run: its stages' epochs (when its config is known) and its folder's name. */
+    private void clearFor(RunConfig config, Path runDir) {
+        dashboard.clearRun();
+        if (config != null) {
+            dashboard
+                    .status()
+                    .plan(config.stages().stream().mapToInt(StageConfig::epochs).toArray());
+        }
+        dashboard.status().run(folderName(runDir));
     }
 
     private static String folderName(Path runDir) {
@@ -203,45 +204,12 @@ public final class RunController {
         QueueListener listener = new QueueListener() {
             @Override
             public void starting(QueueEntry entry, RunHandle run, boolean resumed) {
-                List<EngineEvent> before = List.of();
-                if (resumed) {
-                    try {
-                        before = engine.pastRuns().open(run.runDir()).history();
-                    } catch (IOException e) {
-                        before = List.of(); // its curves so far are missing from the dashboard, not from its files
-                    }
-                }
-                List<EngineEvent> history = before;
-                // the dashboard lets go of the last run before this one's first event can arrive
-                onFxAndWait(() -> {
-                    dashboard.clearRun();
-                    dashboard
-                            .status()
-                            .plan(run.config().stages().stream()
-                                    .mapToInt(StageConfig::epochs)
-                                    .toArray());
-                    dashboard.status().run(folderName(run.runDir()));
-                    history.forEach(dashboard::offer);
-                    current.set(run);
-                    shown = run;
-                    if (state.get() == State.STARTING) {
-                        state.set(State.RUNNING);
-                    }
-                    queueChanged.run();
-                });
-                run.subscribe(e -> offerIfShown(run, e));
+                showQueued(run, resumed);
             }
 
             @Override
             public void ended(QueueEntry entry, RunResult result) {
-                Platform.runLater(() -> {
-                    if (result != null) {
-                        lastResult.set(result);
-                    } else {
-                        onError.accept("Queued run " + entry.label() + ": " + entry.message());
-                    }
-                    queueChanged.run();
-                });
+                Platform.runLater(() -> queuedEnded(entry, result));
             }
         };
         queue = start.apply(listener);
@@ -258,21 +226,43 @@ public final class RunController {
                 }));
     }
 
+    /** A queued run starting (on the queue's thread): the dashboard shows it, a resumed one with its curves so far. */
+    private void showQueued(RunHandle run, boolean resumed) {
+        List<EngineEvent> history = List.of();
+        if (resumed) {
+            try {
+                history = engine.pastRuns().open(run.runDir()).history();
+            } catch (IOException e) {
+                // its curves so far are missing from the dashboard, not from its files
+            }
+        }
+        List<EngineEvent> before = history;
+        // the dashboard lets go of the last run before this one's first event can arrive
+        FxThread.runAndWait(() -> {
+            clearFor(run.config(), run.runDir());
+            before.forEach(dashboard::offer);
+            current.set(run);
+            shown = run;
+            if (state.get() == State.STARTING) {
+                state.set(State.RUNNING);
+            }
+            queueChanged.run();
+        });
+        run.subscribe(e -> offerIfShown(run, e));
+    }
+
+    private void queuedEnded(QueueEntry entry, RunResult result) {
+        if (result != null) {
+            lastResult.set(result);
+        } else {
+            onError.accept("Queued run " + entry.label() + ": " + entry.message());
+        }
+        queueChanged.run();
+    }
+
     private void offerIfShown(RunHandle run, EngineEvent e) {
         if (shown == run) {
             dashboard.offer(e);
-        }
-    }
-
-    private static void onFxAndWait(Runnable r) {
-        FutureTask<Void> task = new FutureTask<>(r, null);
-        Platform.runLater(task);
-        try {
-            task.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
         }
     }
 

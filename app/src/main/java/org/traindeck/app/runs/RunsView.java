@@ -1,17 +1,14 @@
 package org.traindeck.app.runs;
 
+import static org.traindeck.app.runs.RunsTableCells.column;
+
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javafx.beans.binding.Bindings;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.collections.transformation.SortedList;
 import javafx.geometry.Insets;
@@ -31,20 +28,18 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import org.traindeck.app.runs.RunsTableCells.Energy;
+import org.traindeck.app.runs.RunsTableCells.Figure;
+import org.traindeck.app.runs.RunsTableCells.When;
 import org.traindeck.app.ui.WholeColumns;
 import org.traindeck.engine.api.library.TagMapping;
 import org.traindeck.engine.api.runs.RunSummary;
-import org.traindeck.engine.events.Metric;
-import org.traindeck.engine.events.MetricTable;
 
 /**
  * The runs of the open config's output folder: a sortable table filtered by name and status. Selecting runs draws
  * their curves on the charts and lists the config keys they differ in.
  */
 public final class RunsView extends VBox {
-
-    private static final DateTimeFormatter WHEN =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
     private final TableView<RunSummary> table = new TableView<>();
     private final Label differences = new Label();
@@ -261,58 +256,5 @@ public final class RunsView extends VBox {
         return b.length() == 0
                 ? "Their configs differ only in their names."
                 : b.toString().strip();
-    }
-
-    private static <T extends Comparable<? super T>> TableColumn<RunSummary, T> column(
-            String title, Function<RunSummary, T> value) {
-        TableColumn<RunSummary, T> c = new TableColumn<>(title);
-        c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
-        return c;
-    }
-
-    /** A metric's value that sorts as a number, written as the metric table writes it; "-" when never measured. */
-    private record Figure(double value, String metric) implements Comparable<Figure> {
-        @Override
-        public int compareTo(Figure o) {
-            return Double.compare(
-                    Double.isNaN(value) ? Double.MAX_VALUE : value, Double.isNaN(o.value) ? Double.MAX_VALUE : o.value);
-        }
-
-        @Override
-        public String toString() {
-            if (Double.isNaN(value)) {
-                return "-";
-            }
-            Metric.Format format = metric == null
-                    ? Metric.Format.GENERAL
-                    : MetricTable.of(metric).format();
-            return format.write(value);
-        }
-    }
-
-    /** A run's energy that sorts as a number and reads "1.23 Wh", or "n/a (why)" where it was not measured. */
-    private record Energy(RunSummary run) implements Comparable<Energy> {
-        @Override
-        public int compareTo(Energy o) {
-            return new Figure(run.energyWh(), null).compareTo(new Figure(o.run.energyWh(), null));
-        }
-
-        @Override
-        public String toString() {
-            return run.energyText();
-        }
-    }
-
-    /** A start time that sorts by time and reads as a date. */
-    private record When(long millis) implements Comparable<When> {
-        @Override
-        public int compareTo(When o) {
-            return Long.compare(millis, o.millis);
-        }
-
-        @Override
-        public String toString() {
-            return millis == 0 ? "" : WHEN.format(Instant.ofEpochMilli(millis));
-        }
     }
 }

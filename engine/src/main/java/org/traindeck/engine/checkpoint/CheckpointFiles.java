@@ -2,7 +2,6 @@ package org.traindeck.engine.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -96,7 +95,7 @@ public final class CheckpointFiles {
             if (ema != null) {
                 entries.put(CheckpointArchive.EMA, floats(ema));
             }
-            byte[] manifest = manifest(checkpoint, entries);
+            byte[] manifest = CheckpointManifest.bytes(checkpoint, entries);
             try (FileChannel channel =
                     FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 OutputStream out = Channels.newOutputStream(channel);
@@ -150,44 +149,10 @@ public final class CheckpointFiles {
         zip.closeEntry();
     }
 
-    private static byte[] manifest(Checkpoint c, Map<String, byte[]> entries) throws IOException {
-        ObjectNode m = JSON.createObjectNode();
-        m.put("format", Checkpoint.FORMAT);
-        m.put("formatVersion", c.formatVersion());
-        m.put("runName", c.runName());
-        m.put("stageName", c.stageName());
-        m.put("stageIndex", c.stageIndex());
-        m.put("epoch", c.epoch());
-        m.put("batchInEpoch", c.batchInEpoch());
-        m.put("globalStep", c.globalStep());
-        m.put("stageStartStep", c.stageStartStep());
-        m.put("elapsedSeconds", c.elapsedSeconds());
-        m.put("epochLossSum", c.epochLossSum());
-        m.put("epochExamples", c.epochExamples());
-        ObjectNode best = m.putObject("best");
-        c.best().forEach(best::put);
-        m.put("modelFingerprint", c.modelFingerprint());
-        m.put("parameterCount", c.parameterCount());
-        m.put("updaterStateCount", c.updaterStateCount());
-        m.put("dataType", c.dataType());
-        m.put("reason", c.reason());
-        m.put("createdMillis", c.createdMillis());
-        m.put("workers", c.workers());
-        m.put("runId", c.runId());
-        m.put("optimizerLayout", c.optimizerLayout());
-        ObjectNode files = m.putObject("entries");
-        for (Map.Entry<String, byte[]> e : entries.entrySet()) {
-            ObjectNode f = files.putObject(e.getKey());
-            f.put("size", e.getValue().length);
-            f.put("sha256", sha256(e.getValue()));
-        }
-        return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(m);
-    }
-
     /** Reads and verifies everything: sizes, checksums, array lengths. */
     public static Contents read(Path file) throws CheckpointException {
         try (ZipFile zip = CheckpointArchive.open(file)) {
-            Checkpoint c = parseManifest(
+            Checkpoint c = CheckpointManifest.parse(
                     file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
             Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
             JsonNode declared = JSON.readTree(
@@ -201,7 +166,8 @@ public final class CheckpointFiles {
                     throw new CheckpointException(file + ": " + name + " holds " + bytes.length
                             + " bytes, the manifest says " + size + " (truncated?)");
                 }
-                if (!sha256(bytes).equals(declared.get(name).get("sha256").asText())) {
+                if (!CheckpointManifest.sha256(bytes)
+                        .equals(declared.get(name).get("sha256").asText())) {
                     throw new CheckpointException(
                             file + ": " + name + " does not match its checksum (the file is damaged)");
                 }
@@ -222,7 +188,7 @@ public final class CheckpointFiles {
      */
     public static Checkpoint verify(Path file) throws CheckpointException {
         try (ZipFile zip = CheckpointArchive.open(file)) {
-            Checkpoint c = parseManifest(
+            Checkpoint c = CheckpointManifest.parse(
                     file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
             Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
             JsonNode declared = JSON.readTree(
@@ -261,45 +227,6 @@ public final class CheckpointFiles {
         }
     }
 
-    private static Checkpoint parseManifest(Path file, byte[] bytes) throws IOException, CheckpointException {
-        JsonNode m = JSON.readTree(bytes);
-        if (m == null || !Checkpoint.FORMAT.equals(m.path("format").asText())) {
-            throw new CheckpointException(file + " is not a TrainDeck checkpoint (its manifest has no \"format\": \""
-                    + Checkpoint.FORMAT + "\")");
-        }
-        int version = m.path("formatVersion").asInt(-1);
-        if (version != Checkpoint.FORMAT_VERSION) {
-            throw new CheckpointException(file + " has checkpoint format " + version + "; this TrainDeck reads format "
-                    + Checkpoint.FORMAT_VERSION);
-        }
-        Map<String, Double> best = new HashMap<>();
-        m.path("best")
-                .fields()
-                .forEachRemaining(e -> best.put(e.getKey(), e.getValue().asDouble()));
-        return new Checkpoint(
-                version,
-                m.path("runName").asText(),
-                m.path("stageName").asText(),
-                m.path("stageIndex").asInt(),
-                m.path("epoch").asInt(),
-                m.path("batchInEpoch").asInt(),
-                m.path("globalStep").asLong(),
-                m.path("stageStartStep").asLong(),
-                m.path("elapsedSeconds").asDouble(),
-                m.path("epochLossSum").asDouble(),
-                m.path("epochExamples").asLong(),
-                best,
-                m.path("modelFingerprint").asText(),
-                m.path("parameterCount").asLong(),
-                m.path("updaterStateCount").asLong(),
-                m.path("dataType").asText(),
-                m.path("reason").asText(),
-                m.path("createdMillis").asLong(),
-                m.path("workers").asInt(1),
-                m.path("runId").asText(""),
-                m.path("optimizerLayout").asInt(1));
-    }
-
     static byte[] floats(float[] values) {
         ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
         b.asFloatBuffer().put(values);
@@ -313,13 +240,5 @@ public final class CheckpointFiles {
         float[] out = new float[bytes.length / 4];
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
         return out;
-    }
-
-    static String sha256(byte[] data) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

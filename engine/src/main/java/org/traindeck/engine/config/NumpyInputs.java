@@ -48,7 +48,7 @@ public record NumpyInputs(Map<String, String> byName, boolean named) {
     public List<String> files() {
         List<String> files = new ArrayList<>();
         for (String spec : byName.values()) {
-            String file = SourceConfig.Numpy.fileOf(spec);
+            String file = NumpySource.fileOf(spec);
             if (!files.contains(file)) {
                 files.add(file);
             }

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.zip.GZIPInputStream;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.CsvSource;
 import org.traindeck.engine.config.Task;
 
 /**
@@ -27,7 +27,7 @@ public final class CsvReader {
     /**
      * @param knownClassNames the training data's class names when reading validation data with named classes, else null
      */
-    public static Dataset read(Path file, SourceConfig.Csv config, List<String> knownClassNames) throws IOException {
+    public static Dataset read(Path file, CsvSource config, List<String> knownClassNames) throws IOException {
         Rows rows = readRows(file, config);
         if (rows.features.isEmpty()) {
             throw new IOException(file + " has no data rows");
@@ -52,7 +52,7 @@ public final class CsvReader {
             for (int i = 0; i < targets.length; i++) {
                 targets[i] = parse(rows.labels.get(i), file, -1, rows.labelIndex);
             }
-            Dataset d = Dataset.regression(features, featureCount, targets);
+            Dataset d = ArrayDatasets.regression(features, featureCount, targets);
             return shape == null ? d : d.asImages(shape);
         }
         checkLabels(file, rows.labels, rows.labelLines, rows.labelIndex);
@@ -68,7 +68,7 @@ public final class CsvReader {
         int labelIndex = -1;
     }
 
-    private static Rows readRows(Path file, SourceConfig.Csv config) throws IOException {
+    private static Rows readRows(Path file, CsvSource config) throws IOException {
         char delimiter = config.delimiter().charAt(0);
         Rows rows = new Rows();
         try (BufferedReader reader = open(file)) {
@@ -97,8 +97,7 @@ public final class CsvReader {
         return rows;
     }
 
-    private static void layOut(Rows rows, int columns, Path file, int lineNo, SourceConfig.Csv config)
-            throws IOException {
+    private static void layOut(Rows rows, int columns, Path file, int lineNo, CsvSource config) throws IOException {
         if (columns < 2) {
             throw new IOException(file + " line " + lineNo + ": only one column (is \"delimiter\" right? it is '"
                     + config.delimiter().charAt(0) + "')");
@@ -170,7 +169,7 @@ public final class CsvReader {
 
     private static Dataset classify(
             Path file,
-            SourceConfig.Csv config,
+            CsvSource config,
             float[] features,
             int featureCount,
             List<String> labelTexts,
@@ -190,7 +189,7 @@ public final class CsvReader {
                 throw new IOException(file + " has class " + max + ", but numClasses is " + numClasses
                         + " (classes are 0.." + (numClasses - 1) + ")");
             }
-            return Dataset.classification(features, featureCount, classes, numClasses, shape, null);
+            return ArrayDatasets.classification(features, featureCount, classes, numClasses, shape, null);
         }
         List<String> names = knownClassNames != null ? knownClassNames : List.copyOf(new TreeSet<>(labelTexts));
         Map<String, Integer> index = new TreeMap<>();
@@ -209,7 +208,7 @@ public final class CsvReader {
         if (names.size() > numClasses) {
             throw new IOException(file + " has " + names.size() + " class names, but numClasses is " + numClasses);
         }
-        return Dataset.classification(features, featureCount, classes, numClasses, shape, names);
+        return ArrayDatasets.classification(features, featureCount, classes, numClasses, shape, names);
     }
 
     private static boolean isClassNumber(String s) {

@@ -5,11 +5,18 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.traindeck.engine.config.CsvSource;
 import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.IdxSource;
+import org.traindeck.engine.config.ImageFolderSource;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.config.MaskFoldersSource;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.config.TextSource;
 
 /**
  * Turns a {@link DataConfig} into training and validation {@link Dataset}s. A data problem (unreadable file, wrong
@@ -151,17 +158,17 @@ public final class DataLoader {
         List<String> classNames = training == null ? null : training.classNames();
         return source.accept(new SourceConfig.Visitor<>() {
             @Override
-            public Dataset idx(SourceConfig.Idx s) {
+            public Dataset idx(IdxSource s) {
                 return located(at + ".path", () -> IdxReader.read(run.resolve(s.path()), s.split(), s.limit()));
             }
 
             @Override
-            public Dataset csv(SourceConfig.Csv s) {
+            public Dataset csv(CsvSource s) {
                 return located(at + ".path", () -> CsvReader.read(run.resolve(s.path()), s, classNames));
             }
 
             @Override
-            public Dataset images(SourceConfig.ImageFolder s) {
+            public Dataset images(ImageFolderSource s) {
                 return located(
                         at + ".path",
                         () -> ImageFolderReader.read(
@@ -169,17 +176,17 @@ public final class DataLoader {
             }
 
             @Override
-            public Dataset masks(SourceConfig.MaskFolders s) {
+            public Dataset masks(MaskFoldersSource s) {
                 return MaskFolderReader.read(run.baseDir(), s, at);
             }
 
             @Override
-            public Dataset synthetic(SourceConfig.Synthetic s) {
+            public Dataset synthetic(SyntheticSource s) {
                 return located(at, () -> SyntheticData.generate(s, run.seed(), run.seed() * 31 + role + 1));
             }
 
             @Override
-            public Dataset text(SourceConfig.Text s) {
+            public Dataset text(TextSource s) {
                 return located(
                         at + ".path",
                         () -> TextReader.read(
@@ -191,7 +198,7 @@ public final class DataLoader {
             }
 
             @Override
-            public Dataset numpy(SourceConfig.Numpy s) {
+            public Dataset numpy(NumpySource s) {
                 return NumpyReader.read(run.baseDir(), s, at, training, files);
             }
         });

@@ -98,42 +98,6 @@ public final class Dataset {
     /** The name a graph reads a single input by. */
     public static final String SINGLE_INPUT = NumpyInputs.SINGLE;
 
-    public static Dataset classification(
-            float[] features,
-            int featureCount,
-            int[] classes,
-            int numClasses,
-            SampleShape.Image imageShape,
-            List<String> classNames) {
-        float[] ids = new float[classes.length];
-        for (int i = 0; i < classes.length; i++) {
-            if (classes[i] < 0 || classes[i] >= numClasses) {
-                throw new IllegalArgumentException("class " + classes[i] + " outside 0.." + (numClasses - 1));
-            }
-            ids[i] = classes[i];
-        }
-        SampleShape shape = imageShape != null ? imageShape : new SampleShape.Flat(featureCount);
-        return of(
-                new FloatSamples(features, featureCount),
-                shape,
-                Task.CLASSIFICATION,
-                new FloatSamples(ids, 1),
-                numClasses,
-                classNames,
-                null);
-    }
-
-    public static Dataset regression(float[] features, int featureCount, float[] targets) {
-        return of(
-                new FloatSamples(features, featureCount),
-                new SampleShape.Flat(featureCount),
-                Task.REGRESSION,
-                new FloatSamples(targets, 1),
-                1,
-                null,
-                null);
-    }
-
     public Task task() {
         return task;
     }

@@ -6,7 +6,7 @@ import java.util.Map;
 import org.traindeck.engine.config.DeriveConfig;
 import org.traindeck.engine.config.DiffusionConfig;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.data.numpy.NpyArray;
 
 /**
@@ -19,7 +19,7 @@ final class DiffusionNumpyReader {
 
     private DiffusionNumpyReader() {}
 
-    static Dataset read(SourceConfig.Numpy c, String at, Dataset training, NumpyFiles files) {
+    static Dataset read(NumpySource c, String at, Dataset training, NumpyFiles files) {
         if (c.targets() == null) {
             throw new InvalidConfigException(
                     at + ".targets", "is required for diffusion: the clean samples the model learns to generate");

@@ -46,12 +46,7 @@ public final class ImageFolderReader {
             }
         }
         if (knownClassNames != null) {
-            for (String name : classFolders(folder)) {
-                if (!knownClassNames.contains(name)) {
-                    throw new IOException(folder + ": class folder \"" + name
-                            + "\" does not occur in the training data " + knownClassNames);
-                }
-            }
+            checkKnownClasses(folder, knownClassNames);
         }
         if (files.isEmpty()) {
             throw new IOException(
@@ -73,24 +68,38 @@ public final class ImageFolderReader {
         float[] features = new float[n * pixels];
         int[] classes = new int[n];
         for (int i = 0; i < n; i++) {
-            BufferedImage image;
-            try {
-                image = ImageIO.read(files.get(i).toFile());
-            } catch (IOException | RuntimeException e) {
-                // ImageIO's own message ("Error reading PNG image data") does not say which of thousands of files
-                throw new IOException(
-                        files.get(i) + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
-                                + "): a damaged image; remove or replace it",
-                        e);
-            }
-            if (image == null) {
-                throw new IOException(files.get(i) + " is not an image ImageIO can decode");
-            }
-            writePixels(resize(image, width, height), channels, features, i * pixels);
+            writePixels(resize(decode(files.get(i)), width, height), channels, features, i * pixels);
             classes[i] = labels.get(i);
         }
-        return Dataset.classification(
+        return ArrayDatasets.classification(
                 features, pixels, classes, names.size(), new SampleShape.Image(channels, height, width), names);
+    }
+
+    /** A validation or test folder's classes are the training data's: a class of its own has no output to score. */
+    private static void checkKnownClasses(Path folder, List<String> knownClassNames) throws IOException {
+        for (String name : classFolders(folder)) {
+            if (!knownClassNames.contains(name)) {
+                throw new IOException(folder + ": class folder \"" + name + "\" does not occur in the training data "
+                        + knownClassNames);
+            }
+        }
+    }
+
+    private static BufferedImage decode(Path file) throws IOException {
+        BufferedImage image;
+        try {
+            image = ImageIO.read(file.toFile());
+        } catch (IOException | RuntimeException e) {
+            // ImageIO's own message ("Error reading PNG image data") does not say which of thousands of files
+            throw new IOException(
+                    file + " cannot be decoded (" + (e.getMessage() == null ? e : e.getMessage())
+                            + "): a damaged image; remove or replace it",
+                    e);
+        }
+        if (image == null) {
+            throw new IOException(file + " is not an image ImageIO can decode");
+        }
+        return image;
     }
 
     private static List<String> classFolders(Path folder) throws IOException {

@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.MaskFoldersSource;
 import org.traindeck.engine.config.Task;
 
 /**
@@ -27,7 +27,7 @@ final class MaskFolderReader {
 
     private MaskFolderReader() {}
 
-    static Dataset read(Path baseDir, SourceConfig.MaskFolders source, String at) {
+    static Dataset read(Path baseDir, MaskFoldersSource source, String at) {
         Path imageDir = baseDir.resolve(source.images()).normalize();
         Path maskDir = baseDir.resolve(source.masks()).normalize();
         Map<String, Path> images = byStem(imageDir, at + ".images");

@@ -3,7 +3,7 @@ package org.traindeck.engine.data;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 
 /**
  * New samples of a model of named inputs (prediction), read from NumPy files as its training source was read (layout,
@@ -18,7 +18,7 @@ public record NamedInputFiles(List<InputArray> inputs, AutoCloseable files) impl
      *     does not have the trained shape
      */
     public static NamedInputFiles open(
-            Path baseDir, SourceConfig.Numpy training, Map<String, String> specs, List<InputSignature> expected) {
+            Path baseDir, NumpySource training, Map<String, String> specs, List<InputSignature> expected) {
         NumpyFiles files = new NumpyFiles(baseDir);
         try {
             return new NamedInputFiles(NamedNumpyReader.inputsOnly(training, specs, expected, files), files);

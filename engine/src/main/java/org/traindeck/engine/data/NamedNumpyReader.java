@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.numpy.NpyArray;
 
@@ -19,7 +19,7 @@ final class NamedNumpyReader {
 
     private NamedNumpyReader() {}
 
-    static Dataset read(SourceConfig.Numpy c, String at, Dataset training, NumpyFiles files) {
+    static Dataset read(NumpySource c, String at, Dataset training, NumpyFiles files) {
         Task task = c.task();
         NpyArray y = c.targets() == null ? null : NumpyReader.open(files, c.targets(), at + ".targets");
         if (task == Task.RECONSTRUCTION && y != null) {
@@ -71,7 +71,7 @@ final class NamedNumpyReader {
      * by {@code specs} read as training read its data, and held to the shape the model was trained on.
      */
     static List<InputArray> inputsOnly(
-            SourceConfig.Numpy c, Map<String, String> specs, List<InputSignature> expected, NumpyFiles files) {
+            NumpySource c, Map<String, String> specs, List<InputSignature> expected, NumpyFiles files) {
         long steps = -1;
         for (InputSignature in : expected) {
             if (in.shape() instanceof SampleShape.Tokens t) {
@@ -115,7 +115,7 @@ final class NamedNumpyReader {
     private static Dataset targets(
             List<InputArray> inputs,
             NpyArray y,
-            SourceConfig.Numpy c,
+            NumpySource c,
             String at,
             int count,
             Dataset training,
@@ -164,14 +164,7 @@ final class NamedNumpyReader {
     }
 
     static InputArray input(
-            String name,
-            NpyArray x,
-            String path,
-            SourceConfig.Numpy c,
-            long steps,
-            int count,
-            Dataset training,
-            int index) {
+            String name, NpyArray x, String path, NumpySource c, long steps, int count, Dataset training, int index) {
         long[] s = x.shape();
         NumpyReader.checkFinite(x, path);
         if (steps > 0 && s.length >= 2 && s[1] == steps && s.length <= 3) {
@@ -237,7 +230,7 @@ final class NamedNumpyReader {
         return s[1];
     }
 
-    private static SampleArray mask(SourceConfig.Numpy c, String at, NpyArray y, int count, NumpyFiles files) {
+    private static SampleArray mask(NumpySource c, String at, NpyArray y, int count, NumpyFiles files) {
         NpyArray m = NumpyReader.open(files, c.targetMask(), at + ".targetMask");
         long[] perStep = Arrays.copyOf(y.shape(), 2);
         if (!Arrays.equals(m.shape(), perStep)) {

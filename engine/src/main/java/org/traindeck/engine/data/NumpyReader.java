@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.numpy.NonFinite;
 import org.traindeck.engine.data.numpy.NpyArray;
@@ -19,7 +19,7 @@ final class NumpyReader {
 
     private NumpyReader() {}
 
-    static Dataset read(Path baseDir, SourceConfig.Numpy c, String at, Dataset training, NumpyFiles files) {
+    static Dataset read(Path baseDir, NumpySource c, String at, Dataset training, NumpyFiles files) {
         if (c.task() == Task.DIFFUSION) {
             return DiffusionNumpyReader.read(c, at, training, files);
         }
@@ -81,7 +81,7 @@ final class NumpyReader {
         return Dataset.of(inputs, shape, task, new NpySamples(y, count, positions, 0, 1f), classes, null, null);
     }
 
-    private static Dataset tokens(NpyArray x, NpyArray y, SourceConfig.Numpy c, String at, Dataset training) {
+    private static Dataset tokens(NpyArray x, NpyArray y, NumpySource c, String at, Dataset training) {
         if (y != null) {
             throw new InvalidConfigException(
                     at + ".targets", "next-token prediction takes its targets from the inputs: leave \"targets\" out");
@@ -135,7 +135,7 @@ final class NumpyReader {
     }
 
     /** The inputs' per-sample shape: features, an image or a volume, channels where the layout says. */
-    static SampleShape shapeOf(NpyArray x, SourceConfig.Numpy c, String at) {
+    static SampleShape shapeOf(NpyArray x, NumpySource c, String at) {
         long[] s = x.shape();
         int[] d = new int[s.length];
         for (int i = 1; i < s.length; i++) {
@@ -180,7 +180,7 @@ final class NumpyReader {
     }
 
     /** A class id per pixel or voxel, matching the inputs' image or volume, with or without a channel axis of 1. */
-    static int maskPositions(NpyArray y, SampleShape shape, SourceConfig.Numpy c, String at) {
+    static int maskPositions(NpyArray y, SampleShape shape, NumpySource c, String at) {
         long[] s = y.shape();
         long[] spatial = shape instanceof SampleShape.Image i
                 ? new long[] {i.height(), i.width()}
@@ -211,7 +211,7 @@ final class NumpyReader {
     }
 
     /** The classes (or vocabulary): the config's or the largest id + 1, every id checked against it. */
-    static int classes(NpyArray y, SourceConfig.Numpy c, String at, Dataset training) {
+    static int classes(NpyArray y, NumpySource c, String at, Dataset training) {
         String where = at.endsWith(".inputs") ? at : at + ".targets";
         if (!y.dtype().isIntegral()) {
             throw new InvalidConfigException(

@@ -1,7 +1,7 @@
 package org.traindeck.engine.data;
 
 import java.util.SplittableRandom;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
 
 /**
@@ -13,7 +13,7 @@ public final class SyntheticData {
 
     private SyntheticData() {}
 
-    public static Dataset generate(SourceConfig.Synthetic config, long problemSeed, long sampleSeed) {
+    public static Dataset generate(SyntheticSource config, long problemSeed, long sampleSeed) {
         int n = config.limit() > 0 ? Math.min(config.limit(), config.samples()) : config.samples();
         SplittableRandom random = new SplittableRandom(sampleSeed);
         if (config.imageShape() != null) {
@@ -33,7 +33,7 @@ public final class SyntheticData {
                 }
                 targets[i] = (float) (y + 0.1 * config.noise() * gaussian(random));
             }
-            return Dataset.regression(features, d, targets);
+            return ArrayDatasets.regression(features, d, targets);
         }
         int k = config.numClasses();
         SplittableRandom problem = new SplittableRandom(problemSeed);
@@ -51,11 +51,11 @@ public final class SyntheticData {
                 features[i * d + j] = (float) (centres[c][j] + config.noise() * 2.0 * gaussian(random));
             }
         }
-        return Dataset.classification(features, d, classes, k, null, null);
+        return ArrayDatasets.classification(features, d, classes, k, null, null);
     }
 
     /** Class c is a bright bar at the c-th of k evenly spaced rows (or columns, when there are more classes than rows). */
-    private static Dataset images(SourceConfig.Synthetic config, int n, SplittableRandom random) {
+    private static Dataset images(SyntheticSource config, int n, SplittableRandom random) {
         int h = config.imageShape().get(0);
         int w = config.imageShape().get(1);
         int ch = config.imageShape().get(2);
@@ -80,7 +80,7 @@ public final class SyntheticData {
                 }
             }
         }
-        return Dataset.classification(features, shape.pixels(), classes, k, shape, null);
+        return ArrayDatasets.classification(features, shape.pixels(), classes, k, shape, null);
     }
 
     private static double gaussian(SplittableRandom random) {

@@ -21,6 +21,7 @@ import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
 import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.conv.SegmentationSoftmaxHead;
+import org.traindeck.engine.model.kernels.conv.VolumeMseHead;
 import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
 import org.traindeck.engine.model.kernels.dense.SoftmaxSequenceHead;
 
@@ -49,7 +50,7 @@ public final class Heads {
     /**
      * @param ownKernel whether a softmax head runs on TrainDeck's kernel ({@link SoftmaxOutputHead}, {@link
      *     SoftmaxSequenceHead}), an image's per-pixel softmax on {@link SegmentationSoftmaxHead}, and a volume's 1×1×1
-     *     projection on the conv3d kernel ({@link Conv3DKernel})
+     *     projection on the conv3d kernel ({@link Conv3DKernel}) and its MSE on {@link VolumeMseHead}
      */
     public static void add(
             ComputationGraphConfiguration.GraphBuilder g,
@@ -183,13 +184,11 @@ public final class Heads {
                     .build();
             // DL4J's conv3d backward computes its forward pass again: a tenth of the 3D autoencoder's step at 64³
             g.addLayer(PROJECTION, Conv3DKernel.where(ownKernel, projection), last);
-            g.addLayer(
-                    OUTPUT,
-                    new Cnn3DLossLayer.Builder(Convolution3D.DataFormat.NCDHW)
-                            .lossFunction(loss)
-                            .activation(act)
-                            .build(),
-                    PROJECTION);
+            Cnn3DLossLayer head = new Cnn3DLossLayer.Builder(Convolution3D.DataFormat.NCDHW)
+                    .lossFunction(loss)
+                    .activation(act)
+                    .build();
+            g.addLayer(OUTPUT, VolumeMseHead.where(ownKernel, head), PROJECTION);
         }
     }
 

@@ -2,6 +2,7 @@ package org.traindeck.engine.parallel;
 
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The communication of a synchronous data-parallel step, as a reduce and a broadcast: the replicas' gradients are
@@ -22,6 +23,23 @@ public final class GradientExchange {
     public static void reduceInto(INDArray target, List<INDArray> sources) {
         for (INDArray s : sources) {
             target.addi(s);
+        }
+    }
+
+    /**
+     * Part {@code part} of {@code parts} equal runs of {@link #reduceInto}: each value's sum is its own, so the parts,
+     * one per thread at once, give the very sum one call does. For replicas that share memory (CPU workers).
+     */
+    public static void reduceInto(INDArray target, List<INDArray> sources, int part, int parts) {
+        long n = target.length();
+        long from = n * part / parts;
+        long to = n * (part + 1) / parts;
+        if (from >= to || sources.isEmpty()) {
+            return;
+        }
+        INDArray mine = target.reshape(n).get(NDArrayIndex.interval(from, to));
+        for (INDArray s : sources) {
+            mine.addi(s.reshape(n).get(NDArrayIndex.interval(from, to)));
         }
     }
 

@@ -1,7 +1,5 @@
 package org.traindeck.engine.profile;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.deeplearning4j.nn.api.Layer;
@@ -42,13 +40,7 @@ public final class GraphWalk {
     private final DlWorkspaces ws;
     private final int[] consumedBy;
     private final LongSupplier clock;
-    /** Per vertex index: nanoseconds in its forward (for an output layer: its loss) and in its backward. */
-    private final long[] forwardNs;
-
-    private final long[] backwardNs;
-    private long branchSumNs;
-    private long walkNs;
-    private int passes;
+    private final VertexTimes times;
 
     public GraphWalk(ComputationGraph net) {
         this(net, System::nanoTime);
@@ -71,8 +63,7 @@ public final class GraphWalk {
         }
         this.ws = new DlWorkspaces(conf.getVertices().size());
         this.consumedBy = GradientWorkspaces.consumedBy(vertices, order);
-        this.forwardNs = new long[vertices.length];
-        this.backwardNs = new long[vertices.length];
+        this.times = new VertexTimes(vertices, order);
     }
 
     /**
@@ -103,8 +94,7 @@ public final class GraphWalk {
         for (GraphVertex gv : vertices) {
             gv.clear();
         }
-        walkNs += clock.getAsLong() - start;
-        passes++;
+        times.addPass(clock.getAsLong() - start);
         return score;
     }
 
@@ -127,7 +117,7 @@ public final class GraphWalk {
                     long t = clock.getAsLong();
                     out = current.doForward(true, mgr);
                     Nd4j.getExecutioner().commit();
-                    forwardNs[index] += clock.getAsLong() - t;
+                    times.addForward(index, clock.getAsLong() - t);
                 }
                 VertexIndices[] to = current.getOutputVertices();
                 if (to != null) {
@@ -168,7 +158,7 @@ public final class GraphWalk {
                     long t = clock.getAsLong();
                     pair = current.doBackward(false, mgr);
                     Nd4j.getExecutioner().commit();
-                    backwardNs[current.getVertexIndex()] += clock.getAsLong() - t;
+                    times.addBackward(current.getVertexIndex(), clock.getAsLong() - t);
                 }
                 passEpsilons(current, pair.getSecond(), epsilonSet);
                 if (pair.getFirst() != null) {
@@ -211,7 +201,7 @@ public final class GraphWalk {
                     long t = clock.getAsLong();
                     gv.setEpsilon(eps.addi(epsilons[j++]));
                     Nd4j.getExecutioner().commit();
-                    branchSumNs += clock.getAsLong() - t;
+                    times.addBranchSum(clock.getAsLong() - t);
                 }
             } else {
                 gv.setEpsilon(epsilons[j++]);
@@ -240,7 +230,7 @@ public final class GraphWalk {
                 score += ((IOutputLayer) layer).computeScore(r, true, mgr);
             }
             Nd4j.getExecutioner().commit();
-            forwardNs[gv.getVertexIndex()] += clock.getAsLong() - t;
+            times.addForward(gv.getVertexIndex(), clock.getAsLong() - t);
             // the regularization term counts once
             r = 0;
         }
@@ -249,64 +239,40 @@ public final class GraphWalk {
 
     /** The vertices' names in topological order, input vertices left out: the nodes the times are for. */
     public List<String> nodeNames() {
-        List<String> names = new ArrayList<>();
-        for (int index : order) {
-            if (!vertices[index].isInputVertex()) {
-                names.add(vertices[index].getVertexName());
-            }
-        }
-        return names;
+        return times.nodeNames();
     }
 
     /** Nanoseconds in the forward of each node of {@link #nodeNames()}, summed over the passes (an output's: its loss). */
     public long[] forwardNs() {
-        return perNode(forwardNs);
+        return times.forwardNs();
     }
 
     /** Nanoseconds in the backward of each node of {@link #nodeNames()}, summed over the passes. */
     public long[] backwardNs() {
-        return perNode(backwardNs);
+        return times.backwardNs();
     }
 
     /** Nanoseconds summing the gradients that flow back into a vertex from several consumers (residual branches). */
     public long branchSumNs() {
-        return branchSumNs;
+        return times.branchSumNs();
     }
 
     /** Nanoseconds in whole passes: the vertices, the branch sums and the graph's bookkeeping (workspaces, inputs). */
     public long walkNs() {
-        return walkNs;
+        return times.walkNs();
     }
 
     public int passes() {
-        return passes;
+        return times.passes();
     }
 
     /** Forgets the times so far (after warm-up). */
     public void reset() {
-        Arrays.fill(forwardNs, 0);
-        Arrays.fill(backwardNs, 0);
-        branchSumNs = 0;
-        walkNs = 0;
-        passes = 0;
+        times.reset();
     }
 
     /** Whether a vertex is one of the network's outputs (its forward time is its loss). */
     public boolean isOutput(String node) {
         return isOutput[net.getVertex(node).getVertexIndex()];
-    }
-
-    private long[] perNode(long[] byIndex) {
-        long[] out = new long
-                [(int) Arrays.stream(order)
-                        .filter(i -> !vertices[i].isInputVertex())
-                        .count()];
-        int k = 0;
-        for (int index : order) {
-            if (!vertices[index].isInputVertex()) {
-                out[k++] = byIndex[index];
-            }
-        }
-        return out;
     }
 }

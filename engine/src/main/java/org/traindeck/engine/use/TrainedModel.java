@@ -7,11 +7,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.checkpoint.Checkpoint;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointFiles;
@@ -25,11 +22,7 @@ import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.Vocabulary;
 import org.traindeck.engine.model.ModelCompiler;
-import org.traindeck.engine.model.ModelInput;
-import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.model.kernels.KernelChoices;
-import org.traindeck.engine.model.kernels.KernelUse;
-import org.traindeck.engine.train.Nd4jRuntime;
 
 /**
  * A trained model opened for use (evaluation, prediction, export): the network rebuilt from a checkpoint's own config
@@ -98,28 +91,8 @@ public final class TrainedModel {
                     file + ": its config's model (" + model + ") is not the one its parameters belong to ("
                             + StoredShape.modelPart(c.modelFingerprint()) + "): the file was edited or is damaged");
         }
-        Nd4jRuntime.init();
-        ComputationGraph net;
-        try {
-            net = ModelCompiler.build(trained, inputOf(trained, stored), config.seed(), KernelUse.forCurrentBackend());
-        } catch (RuntimeException e) {
-            throw new CheckpointException(
-                    file + ": its model does not build in this TrainDeck (" + e.getMessage() + ")", e);
-        }
-        float[] values = ema ? contents.ema() : contents.params();
-        if (net.numParams() != values.length) {
-            throw new CheckpointException(file + " holds " + values.length
-                    + " parameters, but its config builds a model of " + net.numParams()
-                    + " in this TrainDeck: it was written by another version, and cannot be opened for use");
-        }
-        INDArray params = net.params();
-        params.assign(Nd4j.create(values, params.shape(), DataType.FLOAT).castTo(params.dataType()));
-        // as training prepares its models: oneDNN's convolutions are several times faster where they work
-        if (config.performance().onednn()
-                && Nd4jRuntime.oneDnnUnavailableReason() == null
-                && OneDnnHelpers.unusableReason() == null) {
-            OneDnnHelpers.install(net);
-        }
+        ComputationGraph net =
+                CheckpointNetwork.build(file, config, trained, stored, ema ? contents.ema() : contents.params());
         return new TrainedModel(
                 file, runDir, c, config, stored, net, ema, contents.ema() != null, classNamesOf(config));
     }
@@ -142,20 +115,6 @@ public final class TrainedModel {
                     + parsed.errors().stream().map(Object::toString).collect(Collectors.joining("; ")));
         }
         return parsed.config();
-    }
-
-    /** What the network sees, as {@link ModelCompiler#inputOf} works it out from the training data. */
-    private static ModelInput inputOf(ModelConfig model, StoredShape s) {
-        if (!s.named().isEmpty()) {
-            return ModelInput.named(
-                    s.named(), s.task(), s.outputs(), s.task() == Task.REGRESSION && s.targetLength() > s.outputs());
-        }
-        boolean images = ModelCompiler.wantsImages(model);
-        boolean tokens = s.shape() instanceof SampleShape.Tokens;
-        InputType input = images
-                ? s.shape().inputType(s.outputs())
-                : InputType.feedForward(s.shape().values());
-        return new ModelInput(input, s.task(), s.outputs(), tokens && images);
     }
 
     /** An image folder's class names are its sub-folders (as the reader names them); other sources number their classes. */

@@ -94,8 +94,7 @@ class CascadeConfigTest {
         assertThat(config.networkStart(1)).isEqualTo(1);
         assertThat(config.modelPathAt(1)).isEqualTo("stages[1].model");
         assertThat(config.modelAt(0)).isEqualTo(config.model());
-        SourceConfig.Numpy up =
-                (SourceConfig.Numpy) config.stages().get(1).data().train();
+        NumpySource up = (NumpySource) config.stages().get(1).data().train();
         assertThat(up.derive()).containsEntry("lowres", new DeriveConfig(2, 0.1, true));
         assertThat(up.inputNames()).containsExactly("noisy", "timestep", "lowres");
         // written and read again, the stage's model and the derived input are kept

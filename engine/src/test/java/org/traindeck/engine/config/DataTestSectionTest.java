@@ -22,8 +22,8 @@ class DataTestSectionTest {
         RunConfig c = ConfigParser.parse(CONFIG.formatted("{\"type\": \"synthetic\", \"samples\": 50}"), dir)
                 .orThrow();
 
-        assertThat(c.data().test()).isInstanceOf(SourceConfig.Synthetic.class);
-        assertThat(((SourceConfig.Synthetic) c.data().test()).samples()).isEqualTo(50);
+        assertThat(c.data().test()).isInstanceOf(SyntheticSource.class);
+        assertThat(((SyntheticSource) c.data().test()).samples()).isEqualTo(50);
         assertThat(ConfigParser.parse(ConfigWriter.toJson(c), dir).orThrow()).isEqualTo(c);
         assertThat(ConfigParser.parse(CONFIG.formatted("null").replace(", \"test\": null", ""), dir)
                         .orThrow()

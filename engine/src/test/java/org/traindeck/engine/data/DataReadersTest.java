@@ -17,13 +17,15 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.TestPaths;
+import org.traindeck.engine.config.CsvSource;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
 
 class DataReadersTest {
 
-    private static SourceConfig.Csv csv(String path, Task task, List<Integer> shape, SourceConfig.Normalize normalize) {
-        return new SourceConfig.Csv(path, -1, false, ",", task, null, shape, normalize, 0);
+    private static CsvSource csv(String path, Task task, List<Integer> shape, SourceConfig.Normalize normalize) {
+        return new CsvSource(path, -1, false, ",", task, null, shape, normalize, 0);
     }
 
     static void writeIdx(Path dir, String split, int n, int rows, int cols, boolean gzip) throws IOException {
@@ -81,7 +83,7 @@ class DataReadersTest {
         Path digits = TestPaths.repoRoot().resolve("data/digits/digits.csv.gz");
         Dataset d = CsvReader.read(
                 digits,
-                new SourceConfig.Csv(
+                new CsvSource(
                         "x", -1, false, ",", Task.CLASSIFICATION, 10, List.of(8, 8, 1), SourceConfig.Normalize.NONE, 0),
                 null);
 
@@ -96,8 +98,8 @@ class DataReadersTest {
     void csvNamedClassesAreSharedWithValidationData(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("train.csv"), "sepal,petal,kind\n1,2,setosa\n3,4,virginica\n5,6,setosa\n");
         Files.writeString(dir.resolve("val.csv"), "sepal,petal,kind\n1,2,virginica\n");
-        SourceConfig.Csv config = new SourceConfig.Csv(
-                "x", -1, true, ",", Task.CLASSIFICATION, null, null, SourceConfig.Normalize.NONE, 0);
+        CsvSource config =
+                new CsvSource("x", -1, true, ",", Task.CLASSIFICATION, null, null, SourceConfig.Normalize.NONE, 0);
 
         Dataset train = CsvReader.read(dir.resolve("train.csv"), config, null);
         Dataset val = CsvReader.read(dir.resolve("val.csv"), config, train.classNames());
@@ -179,7 +181,7 @@ class DataReadersTest {
 
     @Test
     void syntheticClassificationIsTheSameProblemForTrainingAndValidation() {
-        SourceConfig.Synthetic s = new SourceConfig.Synthetic(Task.CLASSIFICATION, 200, 4, null, 3, 0.1, 0);
+        SyntheticSource s = new SyntheticSource(Task.CLASSIFICATION, 200, 4, null, 3, 0.1, 0);
         Dataset a = SyntheticData.generate(s, 7, 1);
         Dataset b = SyntheticData.generate(s, 7, 2);
         Dataset again = SyntheticData.generate(s, 7, 1);

@@ -9,20 +9,21 @@ import org.junit.jupiter.api.Test;
 class DatasetWordsTest {
 
     private static Dataset flat(int features, int classes) {
-        return Dataset.classification(
+        return ArrayDatasets.classification(
                 new float[2 * features], features, new int[] {0, classes - 1}, classes, null, null);
     }
 
     private static Dataset images(int classes) {
         SampleShape.Image shape = new SampleShape.Image(1, 2, 3);
-        return Dataset.classification(new float[2 * 6], 6, new int[] {0, 1}, classes, shape, List.of("a", "b"));
+        return ArrayDatasets.classification(new float[2 * 6], 6, new int[] {0, 1}, classes, shape, List.of("a", "b"));
     }
 
     @Test
     void aDatasetSaysItsSizeShapeAndTask() {
         assertThat(flat(4, 3)).hasToString("2 samples, 4 features, 3 classes");
         assertThat(images(2)).hasToString("2 samples, images of 2×3×1, 2 classes");
-        assertThat(Dataset.regression(new float[6], 3, new float[2])).hasToString("2 samples, 3 features, regression");
+        assertThat(ArrayDatasets.regression(new float[6], 3, new float[2]))
+                .hasToString("2 samples, 3 features, regression");
     }
 
     @Test
@@ -33,7 +34,7 @@ class DatasetWordsTest {
         assertThat(flat(6, 2).incompatibilityWith(images(2)))
                 .isEqualTo("images of 2×3×1 instead of flat features (6 features)");
         assertThat(flat(4, 3).incompatibilityWith(flat(4, 5))).isEqualTo("5 classes instead of 3");
-        assertThat(flat(3, 3).incompatibilityWith(Dataset.regression(new float[6], 3, new float[2])))
+        assertThat(flat(3, 3).incompatibilityWith(ArrayDatasets.regression(new float[6], 3, new float[2])))
                 .isEqualTo("regression labels instead of classification");
     }
 }

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.config.NumpyInputs;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.ValidationResult;
@@ -114,7 +115,7 @@ class EverySourceTypeTest {
         return Arrays.stream(source.getClass().getRecordComponents())
                 .filter(EverySourceTypeTest::isPath)
                 .flatMap(c -> values(c, source).stream())
-                .map(SourceConfig.Numpy::fileOf)
+                .map(NumpySource::fileOf)
                 .distinct()
                 .toList();
     }

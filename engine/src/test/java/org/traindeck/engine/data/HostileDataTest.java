@@ -14,6 +14,7 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.config.CsvSource;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
 
@@ -68,8 +69,7 @@ class HostileDataTest {
         Files.writeString(file, text);
         return CsvReader.read(
                 file,
-                new SourceConfig.Csv(
-                        "x", -1, false, ",", Task.CLASSIFICATION, null, null, SourceConfig.Normalize.NONE, 0),
+                new CsvSource("x", -1, false, ",", Task.CLASSIFICATION, null, null, SourceConfig.Normalize.NONE, 0),
                 null);
     }
 

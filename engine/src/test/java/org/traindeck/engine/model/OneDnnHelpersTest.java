@@ -18,7 +18,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.Dataset;
@@ -36,7 +36,7 @@ import org.traindeck.engine.train.TrainingRun;
 class OneDnnHelpersTest {
 
     private static final Dataset IMAGES = SyntheticData.generate(
-            new SourceConfig.Synthetic(Task.CLASSIFICATION, 64, null, List.of(12, 12, 1), 4, 0.3, 0), 1, 2);
+            new SyntheticSource(Task.CLASSIFICATION, 64, null, List.of(12, 12, 1), 4, 0.3, 0), 1, 2);
 
     private static ModelConfig model(String type) {
         return type.equals("lenet")

@@ -8,6 +8,7 @@ import java.util.Locale;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.Cnn3DLossLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -19,6 +20,7 @@ import org.traindeck.engine.api.Configs;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.model.kernels.KernelInstances;
 import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
+import org.traindeck.engine.model.kernels.conv.VolumeMseHead;
 import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
 import org.traindeck.engine.train.Nd4jRuntime;
 import org.traindeck.engine.train.batch.StagePlan;
@@ -28,9 +30,10 @@ import org.traindeck.engine.train.batch.StageSetup;
  * A measurement, not a test: a config's first-stage network (a volume model, e.g.
  * sample-configs/xray-volume-cascade.json) trained step by step on one random batch as TrainDeck builds it, and as it
  * built it before one change ("head": the head on DL4J's Convolution3D instead of the {@link Conv3DKernel}; "patches": the
- * 3D patch kernels that read a network input computing its gradient all the same), the same parameters, the two
+ * 3D patch kernels that read a network input computing its gradient all the same; "loss": the head's MSE on DL4J's
+ * Cnn3DLossLayer instead of {@link VolumeMseHead}), the same parameters, the two
  * networks' steps alternated; prints each one's median thread CPU per step and the median of the pairwise ratios
- * (min–max). java -cp test-classes:classes:deps org.traindeck.engine.model.VolumeStepTiming CONFIG head|patches [pairs]
+ * (min–max). java -cp test-classes:classes:deps org.traindeck.engine.model.VolumeStepTiming CONFIG head|patches|loss [pairs]
  */
 public final class VolumeStepTiming {
 
@@ -97,6 +100,8 @@ public final class VolumeStepTiming {
                 l.getLayerConf().setLayer(KernelInstances.copyFields(Convolution3D.class, p, new Convolution3D()));
             } else if (change.equals("patches") && layer instanceof PatchEmbedding3DKernel p) {
                 p.setInputGradient(true);
+            } else if (change.equals("loss") && layer instanceof VolumeMseHead h) {
+                l.getLayerConf().setLayer(KernelInstances.copyFields(Cnn3DLossLayer.class, h, new Cnn3DLossLayer()));
             }
         }
         return conf;

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.cli.MainAccess;
 import org.traindeck.engine.config.DiffusionConfig;
 import org.traindeck.engine.config.DiffusionSampling;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.config.read.ConfigWriter;
 import org.traindeck.engine.data.NamedInputFixtures;
@@ -95,12 +95,12 @@ class DiffusionProjectionsCliTest {
                                 "{\"side\": \"width\", \"front\": \"depth\"}"),
                         dir)
                 .orThrow();
-        DiffusionConfig written = ((SourceConfig.Numpy) config.data().train()).diffusion();
+        DiffusionConfig written = ((NumpySource) config.data().train()).diffusion();
         assertThat(written.sampling()).isEqualTo(new DiffusionSampling(2, 7, 3, "ddpm"));
         assertThat(List.copyOf(written.projections().keySet())).containsExactly("side", "front");
 
         RunConfig again = ConfigParser.parse(ConfigWriter.toJson(config), dir).orThrow();
-        assertThat(((SourceConfig.Numpy) again.data().train()).diffusion()).isEqualTo(written);
+        assertThat(((NumpySource) again.data().train()).diffusion()).isEqualTo(written);
         assertThat(ConfigWriter.toJson(
                         ConfigParser.parse(CONFIG.formatted("", "{}"), dir).orThrow()))
                 .as("neither is written when not given")

@@ -155,6 +155,32 @@ class LayerHealthTest {
         assertThat(tw.sumSquares()).isCloseTo(w.sumSquares(), within(1e-9));
     }
 
+    @Test
+    void aTransposedConvolutionOnItsKernelHasItsFigures(@TempDir Path dir) throws Exception {
+        String model = """
+                {"type": "graph", "layers": [
+                  {"name": "enc", "type": "conv2d", "filters": 4, "kernel": 3, "activation": "relu"},
+                  {"name": "down", "type": "maxPool2d"},
+                  {"name": "up", "type": "deconv2d", "filters": 4, "kernel": 2, "stride": 2, "activation": "relu"}]}""";
+        RunResult r = TrainingRun.open(RunRequest.of(config(dir, "deconv", model, "cpu", 32, "{\"everySteps\": 4}")))
+                .runHere();
+
+        assertThat(r.status()).as(r.message()).isEqualTo(RunResult.Status.FINISHED);
+        Map<String, Map<Long, Double>> m = layerMetrics(r.runDir());
+        for (LayerMetrics.Figure f : LayerMetrics.Figure.values()) {
+            assertThat(m).as("figures of up").containsKey(LayerMetrics.name("up", f));
+            assertThat(m.get(LayerMetrics.name("up", f)).keySet())
+                    .as("%s of up", f)
+                    .contains(4L, 8L, 24L);
+        }
+        assertThat(m.get(LayerMetrics.name("up", LayerMetrics.Figure.ACT_ZERO_FRACTION))
+                        .values())
+                .as("the relu's zeros in the kernel's output")
+                .allSatisfy(v -> assertThat(v).isBetween(0.05, 0.95));
+        assertThat(m.get(LayerMetrics.name("up", LayerMetrics.Figure.GRAD_NORM)).values())
+                .allSatisfy(v -> assertThat(v).isPositive());
+    }
+
     /** The ViT and U-Net samples' networks (their model sections as written), on a little of their kind of data. */
     @Test
     void theVitAndUnetSamplesHaveTheirFiguresAndHistograms(@TempDir Path dir) throws Exception {

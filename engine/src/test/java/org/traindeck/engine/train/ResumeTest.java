@@ -47,6 +47,18 @@ class ResumeTest {
                 "optimizer": {"type": "nesterovs", "learningRate": 0.01}}]}
             """;
 
+    /** A graph whose up-sampling is a 2×2 stride-2 deconv2d with relu: the transposed convolution kernel. */
+    static final String DECONV = """
+            {"name": "%s", "outputDir": "out", "seed": 7,
+             "model": {"type": "graph", "layers": [
+               {"name": "enc", "type": "conv2d", "filters": 4, "kernel": 3, "activation": "relu"},
+               {"name": "down", "type": "maxPool2d"},
+               {"name": "up", "type": "deconv2d", "filters": 3, "kernel": 2, "stride": 2, "activation": "relu"}]},
+             "data": {"train": {"type": "synthetic", "samples": 192, "imageShape": [8, 8, 1], "numClasses": 3, "noise": 0.5},
+                      "validationSplit": 0.25},
+             "stages": [{"name": "main", "epochs": %d, "batchSize": 16, "optimizer": {"type": "adam", "learningRate": 0.01}}]}
+            """;
+
     static RunConfig config(Path dir, String template, String name, Object... args) {
         Object[] all = new Object[args.length + 1];
         all[0] = name;
@@ -86,6 +98,22 @@ class ResumeTest {
         assertThat(finalParams(resumed)).containsExactly(finalParams(straight));
         assertThat(resumed.lastMetrics().get("val/accuracy"))
                 .isEqualTo(straight.lastMetrics().get("val/accuracy"));
+    }
+
+    @Test
+    void aTransposedConvolutionOnItsKernelResumesBitForBit(@TempDir Path dir) throws Exception {
+        RunResult straight = TrainingRun.open(RunRequest.of(config(dir, DECONV, "straight", 4)))
+                .runHere();
+        RunResult first =
+                TrainingRun.open(RunRequest.of(config(dir, DECONV, "split", 2))).runHere();
+
+        RunResult resumed = TrainingRun.resume(first.runDir(), new ResumeOptions(null, 4), DeviceDiscovery.system())
+                .runHere();
+
+        assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(resumed.steps()).isEqualTo(straight.steps());
+        assertThat(lossesByStep(resumed.runDir())).isEqualTo(lossesByStep(straight.runDir()));
+        assertThat(finalParams(resumed)).containsExactly(finalParams(straight));
     }
 
     @Test

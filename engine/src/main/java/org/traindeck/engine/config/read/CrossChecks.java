@@ -1,13 +1,20 @@
 package org.traindeck.engine.config.read;
 
+import org.traindeck.engine.config.CsvSource;
 import org.traindeck.engine.config.DataConfig;
+import org.traindeck.engine.config.IdxSource;
+import org.traindeck.engine.config.ImageFolderSource;
 import org.traindeck.engine.config.LayerHealthConfig;
+import org.traindeck.engine.config.MaskFoldersSource;
 import org.traindeck.engine.config.ModelConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
+import org.traindeck.engine.config.TextSource;
 
 /** Checks that need the whole config: the data's shape against the model, the stages against each other and the devices. */
 final class CrossChecks {
@@ -216,41 +223,41 @@ final class CrossChecks {
     private static int[] heightWidth(SourceConfig source) {
         return source.accept(new SourceConfig.Visitor<int[]>() {
             @Override
-            public int[] idx(SourceConfig.Idx s) {
+            public int[] idx(IdxSource s) {
                 return null;
             }
 
             @Override
-            public int[] csv(SourceConfig.Csv s) {
+            public int[] csv(CsvSource s) {
                 return s.imageShape() == null
                         ? null
                         : new int[] {s.imageShape().get(0), s.imageShape().get(1)};
             }
 
             @Override
-            public int[] images(SourceConfig.ImageFolder s) {
+            public int[] images(ImageFolderSource s) {
                 return new int[] {s.height(), s.width()};
             }
 
             @Override
-            public int[] masks(SourceConfig.MaskFolders s) {
+            public int[] masks(MaskFoldersSource s) {
                 return new int[] {s.height(), s.width()};
             }
 
             @Override
-            public int[] synthetic(SourceConfig.Synthetic s) {
+            public int[] synthetic(SyntheticSource s) {
                 return s.imageShape() == null
                         ? null
                         : new int[] {s.imageShape().get(0), s.imageShape().get(1)};
             }
 
             @Override
-            public int[] text(SourceConfig.Text s) {
+            public int[] text(TextSource s) {
                 return null;
             }
 
             @Override
-            public int[] numpy(SourceConfig.Numpy s) {
+            public int[] numpy(NumpySource s) {
                 return null; // known once its header is read
             }
         });

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.traindeck.engine.config.DiffusionConfig;
 import org.traindeck.engine.config.DiffusionSampling;
 import org.traindeck.engine.config.JsonLocations;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.Task;
 
 /**
@@ -87,7 +87,7 @@ final class DiffusionReader {
         return byInput;
     }
 
-    static void check(JsonObjectReader r, Problems problems, SourceConfig.Numpy n) {
+    static void check(JsonObjectReader r, Problems problems, NumpySource n) {
         if (n.targets() == null) {
             problems.error(
                     r.pathOf("targets"),

@@ -11,6 +11,7 @@ import org.traindeck.engine.config.JsonLocations;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.NumpyInputs;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
@@ -114,8 +115,7 @@ final class InputChecks {
         for (int i = 0; i < layers.size(); i++) {
             read.addAll(GraphReader.allInputs(layers, i));
         }
-        Set<String> derived =
-                source instanceof SourceConfig.Numpy n ? n.derive().keySet() : Set.of();
+        Set<String> derived = source instanceof NumpySource n ? n.derive().keySet() : Set.of();
         for (String input : inputs) {
             if (!read.contains(input) && DiffusionConfig.made(input)) {
                 problems.error(

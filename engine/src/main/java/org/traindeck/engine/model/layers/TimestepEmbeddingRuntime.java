@@ -10,6 +10,7 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.model.kernels.HostFloats;
 
 /**
  * {@link TimestepEmbedding}'s passes as loops on the heap, in double: at a diffusion model's sizes ([mb, 1] in, a few
@@ -36,8 +37,31 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         return (TimestepEmbedding) layerConf();
     }
 
+    /** The values in row-major order; float32 ones read straight from memory (an ND4J dup costs more than the math). */
     private static double[] values(INDArray a) {
-        return a.dup('c').data().asDouble();
+        if (a.dataType() != DataType.FLOAT) {
+            return a.dup('c').data().asDouble();
+        }
+        float[] floats = new float[Math.toIntExact(a.length())];
+        HostFloats.read(a, floats);
+        double[] d = new double[floats.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = floats[i];
+        }
+        return d;
+    }
+
+    /** Writes {@code values} into {@code a} in row-major order, each rounded to a's data type. */
+    private static void write(double[] values, INDArray a) {
+        if (a.dataType() != DataType.FLOAT) {
+            a.assign(Nd4j.createFromArray(values).reshape(a.shape()).castTo(a.dataType()));
+            return;
+        }
+        float[] floats = new float[values.length];
+        for (int i = 0; i < floats.length; i++) {
+            floats[i] = (float) values[i];
+        }
+        HostFloats.write(floats, a);
     }
 
     @Override
@@ -70,7 +94,7 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         }
         double[] out = affine(silu, u, paramTable.get(TimestepEmbedding.W2), paramTable.get(TimestepEmbedding.B2), u);
         INDArray result = workspaceMgr.createUninitialized(ArrayType.ACTIVATIONS, dataType, new long[] {mb, u}, 'c');
-        result.assign(Nd4j.createFromArray(out).reshape(mb, u).castTo(dataType));
+        write(out, result);
         return result;
     }
 
@@ -123,15 +147,12 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         Gradient g = new DefaultGradient(gradients);
         for (String key : paramTable.keySet()) {
             INDArray view = gradTable.get(key);
-            view.assign(
-                    Nd4j.createFromArray(grads.get(key)).reshape(view.shape()).castTo(view.dataType()));
+            write(grads.get(key), view);
             g.gradientForVariable().put(key, view);
         }
         INDArray dInput =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, dataType, new long[] {mb, 1}, 'c');
-        dInput.assign(Nd4j.createFromArray(timestepGradient(dFeatures, f))
-                .reshape(mb, 1)
-                .castTo(dataType));
+        write(timestepGradient(dFeatures, f), dInput);
         return new Pair<>(g, dInput);
     }
 

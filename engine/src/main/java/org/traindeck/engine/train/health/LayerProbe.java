@@ -7,7 +7,6 @@ import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.events.HistogramEvent;
 
@@ -52,8 +51,7 @@ public final class LayerProbe {
             row[GRAD] = norm(grads) * Math.abs(scale);
             row[BEFORE] = norm(params(n));
             if (histograms && !grads.isEmpty()) {
-                taken.add(
-                        new LayerHistogram(n.name(), HistogramEvent.GRADIENTS, HistogramData.of(values(grads), scale)));
+                taken.add(new LayerHistogram(n.name(), HistogramEvent.GRADIENTS, HistogramData.of(grads, scale)));
             }
         }
     }
@@ -85,7 +83,7 @@ public final class LayerProbe {
                 row[AFTER] = norm(params);
             }
             if (histograms) {
-                taken.add(new LayerHistogram(n.name(), HistogramEvent.WEIGHTS, HistogramData.of(values(params), 1)));
+                taken.add(new LayerHistogram(n.name(), HistogramEvent.WEIGHTS, HistogramData.of(params, 1)));
             }
         }
     }
@@ -137,20 +135,5 @@ public final class LayerProbe {
             squares += n * n;
         }
         return Math.sqrt(squares);
-    }
-
-    private static double[] values(List<INDArray> arrays) {
-        long total = 0;
-        for (INDArray a : arrays) {
-            total += a.length();
-        }
-        double[] out = new double[(int) total];
-        int at = 0;
-        for (INDArray a : arrays) {
-            double[] part = a.castTo(DataType.DOUBLE).reshape(a.length()).toDoubleVector();
-            System.arraycopy(part, 0, out, at, part.length);
-            at += part.length;
-        }
-        return out;
     }
 }

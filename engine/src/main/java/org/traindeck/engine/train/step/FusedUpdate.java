@@ -39,6 +39,7 @@ final class FusedUpdate {
     private final FloatBuffer grads;
     private final FloatBuffer state;
     private final AdamMath.Scratch scratch = new AdamMath.Scratch();
+    private final List<AdamMath.Scratch> partScratch = new ArrayList<>();
     /** Whether the segments cover every parameter once (then {@link #gradientNorm} is the whole gradient's). */
     private final boolean coversAll;
 
@@ -185,6 +186,18 @@ final class FusedUpdate {
      * optimizer, then parameters minus update. The gradient view is left as it was (not turned into the update).
      */
     void apply(int iteration, int epoch, int examples, int microBatches, double clip) {
+        apply(iteration, epoch, examples, microBatches, clip, 0, 1);
+    }
+
+    /**
+     * The step on part {@code part} of {@code parts} equal runs of the parameters: every value's arithmetic is its
+     * own, so the parts, on as many threads at once (one call per part), give the very step one call does.
+     */
+    void apply(int iteration, int epoch, int examples, int microBatches, double clip, int part, int parts) {
+        long total = grads.capacity();
+        int from = (int) (total * part / parts);
+        int to = (int) (total * (part + 1) / parts);
+        AdamMath.Scratch x = scratch(part);
         float byExamples = examples;
         float byMicroBatches = microBatches;
         float clipF = (float) clip;
@@ -194,7 +207,13 @@ final class FusedUpdate {
             }
             IUpdater config = b.config();
             double lr = config.hasLearningRate() ? config.getLearningRate(iteration, epoch) : 1.0;
+            int first = b.segments().get(0).start();
             for (Segment s : b.segments()) {
+                int start = Math.max(s.start(), from);
+                int end = Math.min(s.end(), to);
+                if (start >= end) {
+                    continue;
+                }
                 float div = s.divide() ? byExamples : byMicroBatches;
                 float scale = s.divide() ? clipF : 1f;
                 float l2 = s.l2() == null ? 0f : (float) s.l2().valueAt(iteration, epoch);
@@ -202,14 +221,13 @@ final class FusedUpdate {
                         ? 0f
                         : (float) (s.decay().valueAt(iteration, epoch) * (s.decayTimesLr() ? lr : 1.0));
                 if (config instanceof Adam adam) {
-                    int first = b.segments().get(0).start();
-                    int m = b.stateStart() + (s.start() - first);
+                    int m = b.stateStart() + (start - first);
                     AdamMath.step(
                             params,
                             grads,
                             state,
-                            s.start(),
-                            s.end(),
+                            start,
+                            end,
                             m,
                             m + b.values(),
                             div,
@@ -219,18 +237,40 @@ final class FusedUpdate {
                             adam,
                             lr,
                             iteration,
-                            scratch);
+                            x);
                 } else {
                     float rate = config instanceof Sgd ? (float) lr : 1f;
-                    plain(s.start(), s.end(), div, scale, l2, decay, rate, config instanceof Sgd);
+                    plain(start, end, div, scale, l2, decay, rate, config instanceof Sgd, x);
                 }
             }
         }
     }
 
-    private void plain(int from, int to, float div, float scale, float l2, float decay, float rate, boolean sgd) {
-        float[] ps = scratch.params;
-        float[] gs = scratch.grads;
+    /** Part {@code part}'s scratch arrays: one set per thread that runs a part. */
+    private AdamMath.Scratch scratch(int part) {
+        if (part == 0) {
+            return scratch;
+        }
+        synchronized (partScratch) {
+            while (partScratch.size() < part) {
+                partScratch.add(new AdamMath.Scratch());
+            }
+            return partScratch.get(part - 1);
+        }
+    }
+
+    private void plain(
+            int from,
+            int to,
+            float div,
+            float scale,
+            float l2,
+            float decay,
+            float rate,
+            boolean sgd,
+            AdamMath.Scratch x) {
+        float[] ps = x.params;
+        float[] gs = x.grads;
         for (int c = from; c < to; c += AdamMath.Scratch.CHUNK) {
             int n = Math.min(AdamMath.Scratch.CHUNK, to - c);
             params.get(c, ps, 0, n);

@@ -21,11 +21,24 @@ import org.traindeck.engine.train.health.LayerProbe;
  */
 public final class GradientUpdate {
 
+    /** One part of a task cut in {@code parts} (each run once, possibly all at once on several threads). */
+    interface PartTask {
+        void run(int part, int parts);
+    }
+
+    /** Runs a {@link PartTask}'s parts and returns when every one is done. */
+    interface Parts {
+        Parts ONE = task -> task.run(0, 1);
+
+        void run(PartTask task);
+    }
+
     /** The step's mean loss, the gradient's L2 norm before clipping, the examples used, and whether it was applied. */
     public record Result(double loss, double gradNorm, int examples, boolean clipped, boolean applied) {}
 
     private final ComputationGraph net;
     private final boolean fuse;
+    private final Parts parts;
     private List<INDArray> statViews;
     private List<INDArray> frozenViews;
     private FusedUpdate fused;
@@ -33,13 +46,22 @@ public final class GradientUpdate {
     private Object fusedState;
 
     public GradientUpdate(ComputationGraph net) {
-        this(net, true);
+        this(net, true, Parts.ONE);
     }
 
     /** @param fuse whether the step may run as one fused pass ({@link FusedUpdate}); false: always DL4J's updater */
     GradientUpdate(ComputationGraph net, boolean fuse) {
+        this(net, fuse, Parts.ONE);
+    }
+
+    /**
+     * @param fuse  whether the step may run as one fused pass ({@link FusedUpdate}); false: always DL4J's updater
+     * @param parts how the fused pass runs: in one part on the calling thread, or in parts on the replicas' threads
+     */
+    GradientUpdate(ComputationGraph net, boolean fuse, Parts parts) {
         this.net = net;
         this.fuse = fuse;
+        this.parts = parts;
     }
 
     /**
@@ -185,7 +207,8 @@ public final class GradientUpdate {
             return new Result(loss, norm, examples, false, false);
         }
         boolean clipped = clipNorm > 0 && norm > clipNorm;
-        one.apply(iteration, epoch, examples, microBatches, clipped ? clipNorm / norm : 1.0);
+        double scale = clipped ? clipNorm / norm : 1.0;
+        parts.run((part, count) -> one.apply(iteration, epoch, examples, microBatches, scale, part, count));
         net.getConfiguration().setIterationCount(iteration + 1);
         net.applyConstraints(iteration, epoch);
         net.clearLayersStates();

@@ -4,9 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.deeplearning4j.nn.api.Layer;
@@ -31,7 +28,7 @@ public final class ReplicaSet implements AutoCloseable {
     private final ComputationGraph master;
     private final DevicePlacement placement;
     private final List<ComputationGraph> replicas = new ArrayList<>();
-    private final List<ExecutorService> threads = new ArrayList<>();
+    private final List<ReplicaThread> threads = new ArrayList<>();
     private final BatchStatsGroup statsGroup;
 
     /**
@@ -60,16 +57,8 @@ public final class ReplicaSet implements AutoCloseable {
         replicas.add(master);
         for (int w = 1; w < placement.workers(); w++) {
             int worker = w;
-            threads.add(Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(
-                        () -> {
-                            placement.attachCurrentThread(worker);
-                            r.run();
-                        },
-                        "traindeck-replica-" + worker + "-" + runName);
-                t.setDaemon(true);
-                return t;
-            }));
+            threads.add(new ReplicaThread(
+                    "traindeck-replica-" + worker + "-" + runName, () -> placement.attachCurrentThread(worker)));
         }
         List<ComputationGraph> built;
         try {
@@ -112,6 +101,11 @@ public final class ReplicaSet implements AutoCloseable {
         return replica;
     }
 
+    /** Whether the replicas share the master's parameters (CPU workers): then they can sum and update in parts. */
+    boolean sharedMemory() {
+        return placement.sharedMemory() && replicas.size() > 1;
+    }
+
     int size() {
         return replicas.size();
     }
@@ -135,10 +129,9 @@ public final class ReplicaSet implements AutoCloseable {
                         throw e;
                     }
                 };
-        List<Future<T>> pending = new ArrayList<>(threads.size());
         for (int w = 1; w <= threads.size(); w++) {
             int worker = w;
-            pending.add(threads.get(w - 1).submit(() -> task.apply(worker)));
+            threads.get(w - 1).post(() -> task.apply(worker));
         }
         List<T> results = new ArrayList<>(threads.size() + 1);
         RuntimeException failure = null;
@@ -147,9 +140,11 @@ public final class ReplicaSet implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
         }
-        for (int w = 1; w <= pending.size(); w++) {
+        for (int w = 1; w <= threads.size(); w++) {
             try {
-                results.add(pending.get(w - 1).get());
+                @SuppressWarnings("unchecked")
+                T result = (T) threads.get(w - 1).await();
+                results.add(result);
             } catch (ExecutionException e) {
                 if (failure == null) {
                     Throwable cause = e.getCause();
@@ -187,6 +182,6 @@ public final class ReplicaSet implements AutoCloseable {
 
     @Override
     public void close() {
-        threads.forEach(ExecutorService::shutdownNow);
+        threads.forEach(ReplicaThread::close);
     }
 }

@@ -2,6 +2,7 @@ package org.traindeck.engine.use.predict;
 
 import java.util.Arrays;
 import java.util.Locale;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.SourceConfig;
 
 /**
@@ -25,7 +26,7 @@ public enum ArrayLayout {
 
     /** A numpy source's layout; channels last for every other source (TrainDeck's layout for arrays). */
     public static ArrayLayout of(SourceConfig source) {
-        return source instanceof SourceConfig.Numpy n ? of(n.channelsLast()) : CHANNELS_LAST;
+        return source instanceof NumpySource n ? of(n.channelsLast()) : CHANNELS_LAST;
     }
 
     /** The layout of this name, or null when it names none. */

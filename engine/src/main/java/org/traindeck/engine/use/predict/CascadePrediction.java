@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.traindeck.engine.checkpoint.CheckpointException;
 import org.traindeck.engine.checkpoint.CheckpointStore;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.RunConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.ValidationResult;
 import org.traindeck.engine.config.read.ConfigParser;
@@ -129,7 +129,7 @@ public final class CascadePrediction {
             String what = "stage " + (start + 1) + " \"" + names.get(0) + "\" (" + config.modelPathAt(start) + ")";
             TrainedModel model = TrainedModel.openStages(runDir, names, what, ema);
             PredictionModel view = PredictionModel.of(model);
-            if (!(view.source() instanceof SourceConfig.Numpy numpy) || numpy.diffusion() == null) {
+            if (!(view.source() instanceof NumpySource numpy) || numpy.diffusion() == null) {
                 throw new CheckpointException(what + " does not train a diffusion model: a cascade's stages all do");
             }
             stages.add(new CascadeStage(names.get(0), start, view, numpy));

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.traindeck.engine.config.DeriveConfig;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.data.Downsampling;
 import org.traindeck.engine.data.FloatSamples;
 import org.traindeck.engine.data.InputArray;
@@ -25,11 +25,11 @@ final class CascadeStage {
     private final String name;
     private final int index;
     private final PredictionModel model;
-    private final SourceConfig.Numpy source;
+    private final NumpySource source;
     private float[] samples;
     private int count;
 
-    CascadeStage(String name, int index, PredictionModel model, SourceConfig.Numpy source) {
+    CascadeStage(String name, int index, PredictionModel model, NumpySource source) {
         this.name = name;
         this.index = index;
         this.model = model;
@@ -40,7 +40,7 @@ final class CascadeStage {
         return name;
     }
 
-    SourceConfig.Numpy source() {
+    NumpySource source() {
         return source;
     }
 

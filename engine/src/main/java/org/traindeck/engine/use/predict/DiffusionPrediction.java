@@ -9,7 +9,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.data.InputArray;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.NamedInputFiles;
@@ -27,7 +27,7 @@ final class DiffusionPrediction {
     private DiffusionPrediction() {}
 
     static PredictionReport run(PredictionModel model, PredictionRequest request) throws IOException {
-        SourceConfig.Numpy source = (SourceConfig.Numpy) model.source();
+        NumpySource source = (NumpySource) model.source();
         Generation g = request.generation();
         Path out = request.out();
         checkOut(out);
@@ -86,7 +86,7 @@ final class DiffusionPrediction {
     }
 
     /** The steps and sampler fit the model's schedule. */
-    static void checkSampling(SourceConfig.Numpy source, Generation g) {
+    static void checkSampling(NumpySource source, Generation g) {
         if (g.steps() < 1 || g.steps() > source.diffusion().timesteps()) {
             throw new PredictionInputException("--steps " + g.steps() + ": between 1 and the model's "
                     + source.diffusion().timesteps() + " timesteps");

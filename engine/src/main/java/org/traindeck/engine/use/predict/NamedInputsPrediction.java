@@ -10,7 +10,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.config.InvalidConfigException;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.data.InputArray;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.NamedInputFiles;
@@ -26,7 +26,7 @@ final class NamedInputsPrediction {
     private NamedInputsPrediction() {}
 
     static Predictions predict(PredictionModel model, List<Path> inputs) {
-        if (!(model.source() instanceof SourceConfig.Numpy numpy)) {
+        if (!(model.source() instanceof NumpySource numpy)) {
             throw new IllegalStateException("named inputs come from a numpy source");
         }
         Map<String, String> specs = specs(model.named(), inputs);

@@ -6,7 +6,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.traindeck.engine.config.CsvSource;
+import org.traindeck.engine.config.IdxSource;
+import org.traindeck.engine.config.ImageFolderSource;
+import org.traindeck.engine.config.MaskFoldersSource;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.SyntheticSource;
+import org.traindeck.engine.config.TextSource;
 import org.traindeck.engine.data.NpySamples;
 import org.traindeck.engine.data.SampleShape;
 import org.traindeck.engine.data.numpy.NonFinite;
@@ -190,37 +197,37 @@ final class NumpyInputs {
     private static float scale(PredictionModel model, NpyDType dtype) {
         return model.source().accept(new SourceConfig.Visitor<>() {
             @Override
-            public Float idx(SourceConfig.Idx s) {
+            public Float idx(IdxSource s) {
                 return pixelBytes(s);
             }
 
             @Override
-            public Float csv(SourceConfig.Csv s) {
+            public Float csv(CsvSource s) {
                 return 1f;
             }
 
             @Override
-            public Float images(SourceConfig.ImageFolder s) {
+            public Float images(ImageFolderSource s) {
                 return pixelBytes(s);
             }
 
             @Override
-            public Float masks(SourceConfig.MaskFolders s) {
+            public Float masks(MaskFoldersSource s) {
                 return pixelBytes(s);
             }
 
             @Override
-            public Float synthetic(SourceConfig.Synthetic s) {
+            public Float synthetic(SyntheticSource s) {
                 return 1f;
             }
 
             @Override
-            public Float text(SourceConfig.Text s) {
+            public Float text(TextSource s) {
                 return 1f;
             }
 
             @Override
-            public Float numpy(SourceConfig.Numpy s) {
+            public Float numpy(NumpySource s) {
                 return (float) s.scale(); // whatever the array's type, as training scaled it
             }
 

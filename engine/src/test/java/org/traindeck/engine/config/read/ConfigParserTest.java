@@ -15,12 +15,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.config.CheckpointPolicy;
 import org.traindeck.engine.config.ConfigProblem;
+import org.traindeck.engine.config.CsvSource;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.LayerHealthConfig;
 import org.traindeck.engine.config.LoggingConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.ScheduleConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
 import org.traindeck.engine.config.ValidationResult;
 
@@ -134,7 +134,7 @@ class ConfigParserTest {
 
         RunConfig config = ConfigParser.load(file).orThrow();
 
-        assertThat(config.resolve(((SourceConfig.Csv) config.data().train()).path()))
+        assertThat(config.resolve(((CsvSource) config.data().train()).path()))
                 .isEqualTo(dir.resolve("data.csv").toAbsolutePath());
     }
 

@@ -12,8 +12,8 @@ import org.traindeck.engine.config.EmaConfig;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.ScheduleConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
@@ -28,7 +28,7 @@ import org.traindeck.engine.train.step.TrainingStep;
 class WeightEmaTest {
 
     private static final Dataset DATA =
-            SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 96, 6, null, 3, 0.5, 0), 1, 2);
+            SyntheticData.generate(new SyntheticSource(Task.CLASSIFICATION, 96, 6, null, 3, 0.5, 0), 1, 2);
 
     private static ComputationGraph tinyNet() {
         ModelConfig model = new ModelConfig.Mlp(List.of(4), ModelConfig.Activation.TANH, 0);

@@ -141,6 +141,57 @@ class FusedUpdateTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("cases")
+    void theStepInPartsOnSeveralThreadsIsTheStepInOne(Model m, OptimizerConfig optimizer, double clipNorm)
+            throws Exception {
+        ComputationGraph whole = net(m, optimizer);
+        ComputationGraph split = net(m, optimizer);
+        GradientUpdate one = new GradientUpdate(whole, true);
+        try (ReplicaThread a = new ReplicaThread("part-1", () -> {});
+                ReplicaThread b = new ReplicaThread("part-2", () -> {})) {
+            // three parts, two of them on threads of their own, as replicas run them
+            GradientUpdate.Parts onThreads = task -> {
+                a.post(() -> {
+                    task.run(1, 3);
+                    return null;
+                });
+                b.post(() -> {
+                    task.run(2, 3);
+                    return null;
+                });
+                task.run(0, 3);
+                try {
+                    a.await();
+                    b.await();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            GradientUpdate parts = new GradientUpdate(split, true, onThreads);
+            Random random = new Random(5);
+            for (int step = 0; step < STEPS; step++) {
+                float[] gradient = new float[(int) whole.numParams()];
+                for (int i = 0; i < gradient.length; i++) {
+                    gradient[i] = (float) (random.nextGaussian() * 8 * (1 + step));
+                }
+                INDArray g = Nd4j.createFromArray(gradient);
+                whole.getGradientsViewArray().assign(g);
+                split.getGradientsViewArray().assign(g);
+                GradientUpdate.Result x = one.apply(1.0, 8, 2, step, 0, clipNorm, true, false, null);
+                GradientUpdate.Result y = parts.apply(1.0, 8, 2, step, 0, clipNorm, true, false, null);
+                assertThat(y).isEqualTo(x);
+            }
+        }
+        assertThat(split.params().toFloatVector())
+                .containsExactly(whole.params().toFloatVector());
+        INDArray state = whole.getUpdater().getStateViewArray();
+        if (state != null) {
+            // SGD has none
+            assertThat(split.getUpdater().getStateViewArray().toFloatVector()).containsExactly(state.toFloatVector());
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("beyondIt")
     void whatItDoesNotCoverStaysWithDl4jsUpdater(String what, OptimizerConfig optimizer, double perLayerClip) {

@@ -17,7 +17,7 @@ import org.nd4j.linalg.schedule.FixedSchedule;
 import org.traindeck.engine.config.LayerSpec;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.OptimizerConfig;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
@@ -73,8 +73,7 @@ class SameDiffLayersOptimizerTest {
         INDArray normBefore = net.getLayer("norm").params().dup();
         INDArray denseBefore = net.getLayer("a").params().dup();
 
-        Dataset data =
-                SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 32, 3, null, 2, 0.5, 0), 1, 2);
+        Dataset data = SyntheticData.generate(new SyntheticSource(Task.CLASSIFICATION, 32, 3, null, 2, 0.5, 0), 1, 2);
         BatchMaker maker = new BatchMaker(data, false, null, DataType.FLOAT);
         int[] order = BatchMaker.epochOrder(data.size(), false, 0, 0, 0);
         TrainingStep step = new TrainingStep(net, false);

@@ -12,8 +12,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.OptimizerConfig;
 import org.traindeck.engine.config.ScheduleConfig;
-import org.traindeck.engine.config.SourceConfig;
 import org.traindeck.engine.config.StageConfig;
+import org.traindeck.engine.config.SyntheticSource;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.SyntheticData;
@@ -26,7 +26,7 @@ import org.traindeck.engine.train.batch.BatchMaker;
 class TrainingStepTest {
 
     private static final Dataset DATA =
-            SyntheticData.generate(new SourceConfig.Synthetic(Task.CLASSIFICATION, 64, 6, null, 3, 0.5, 0), 1, 2);
+            SyntheticData.generate(new SyntheticSource(Task.CLASSIFICATION, 64, 6, null, 3, 0.5, 0), 1, 2);
 
     private static ComputationGraph sgdNet(double lr, ModelConfig model, Dataset data) {
         ComputationGraph net = ModelCompiler.build(model, ModelCompiler.inputOf(model, data), 11);
@@ -107,7 +107,7 @@ class TrainingStepTest {
     @Test
     void batchNormStatisticsAreNeitherDividedNorClipped() {
         Dataset images = SyntheticData.generate(
-                new SourceConfig.Synthetic(Task.CLASSIFICATION, 32, null, List.of(8, 8, 1), 4, 0.3, 0), 1, 2);
+                new SyntheticSource(Task.CLASSIFICATION, 32, null, List.of(8, 8, 1), 4, 0.3, 0), 1, 2);
         ModelConfig lenet = new ModelConfig.LeNet(List.of(4), 3, 8, ModelConfig.Activation.RELU, 0, true);
         ComputationGraph whole = sgdNet(0.05, lenet, images);
         ComputationGraph accumulated = sgdNet(0.05, lenet, images);

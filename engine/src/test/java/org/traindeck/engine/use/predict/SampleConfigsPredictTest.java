@@ -17,7 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.runs.RunResult;
-import org.traindeck.engine.config.SourceConfig;
+import org.traindeck.engine.config.CsvSource;
+import org.traindeck.engine.config.NumpySource;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.data.SampleShape;
@@ -92,7 +93,7 @@ class SampleConfigsPredictTest {
                     .isEqualTo(20);
             return;
         }
-        boolean channelsLast = model.source() instanceof SourceConfig.Numpy n && n.channelsLast();
+        boolean channelsLast = model.source() instanceof NumpySource n && n.channelsLast();
         long[] sampleShape =
                 NumpyInputs.accepted(model, ArrayLayout.of(channelsLast)).get(0);
         long[] shape = new long[sampleShape.length + 1];
@@ -115,7 +116,7 @@ class SampleConfigsPredictTest {
         assertThat(Files.exists(dir.resolve("out.classes.npy")))
                 .isEqualTo(task == Task.CLASSIFICATION || task == Task.SEGMENTATION);
 
-        if (model.shape() instanceof SampleShape.Image && !(model.source() instanceof SourceConfig.Csv)) {
+        if (model.shape() instanceof SampleShape.Image && !(model.source() instanceof CsvSource)) {
             Path picture = dir.resolve("picture.png");
             ImageIO.write(new BufferedImage(40, 30, BufferedImage.TYPE_INT_RGB), "png", picture.toFile());
             Path images = task == Task.SEGMENTATION

@@ -1,0 +1,45 @@
+package org.traindeck.engine.model.kernels.conv;
+
+import java.util.Arrays;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.traindeck.engine.model.kernels.HostFloats;
+import org.traindeck.engine.model.kernels.Sgemm;
+
+/**
+ * A kernel layer's relu output of its last training forward pass, kept without a copy for the backward pass's mask:
+ * no layer writes into its input (a graph may hand it to several), and the graph's activations workspace stays open
+ * until the backward pass. {@link #valid} checks both before the mask is read.
+ */
+final class KeptReluOutput {
+
+    private INDArray kept;
+    private long generation;
+    private HostFloats.Native delta;
+
+    void keep(INDArray out) {
+        kept = out;
+        generation = ConvKernelLayer.generation(out);
+    }
+
+    void clear() {
+        kept = null;
+    }
+
+    /** The kept output still holds this pass's values: not freed, and its workspace open in the same cycle. */
+    boolean valid(long[] outputShape) {
+        if (kept == null || kept.wasClosed() || !Arrays.equals(kept.shape(), outputShape)) {
+            return false;
+        }
+        return !kept.isAttached()
+                || kept.data().getParentWorkspace().isScopeActive() && ConvKernelLayer.generation(kept) == generation;
+    }
+
+    /** dy·[y > 0], into a buffer of this layer's own that the next call overwrites; dy dense, of the kept shape. */
+    INDArray masked(INDArray dy) {
+        delta = HostFloats.Native.fit(delta, dy.length());
+        INDArray dz = delta.array.get(NDArrayIndex.interval(0, dy.length())).reshape('c', dy.shape());
+        ConvKernelLayer.reluMask(Sgemm.buffer(dy), Sgemm.buffer(kept), Sgemm.buffer(dz), (int) dy.length());
+        return dz;
+    }
+}
