@@ -1,7 +1,7 @@
 package org.traindeck.engine.model;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +26,7 @@ import org.traindeck.engine.train.step.Optimizers;
  * JIT has compiled the Java kernels, which a few-step `traindeck profile` does not give it): each node's forward and
  * backward, the gradient sums at branches and DL4J's bookkeeping (the graph walked as {@link GraphWalk}), making a
  * training batch of the real data (noise and x_t for a diffusion task), and the run's optimizer update
- * ({@link GradientUpdate}). java -cp test-classes:classes:deps org.traindeck.engine.model.XrayStepPieces CONFIG [steps]
+ * ({@link GradientUpdate}), and the Java heap a whole step allocates on the training thread. java -cp test-classes:classes:deps org.traindeck.engine.model.XrayStepPieces CONFIG [steps]
  */
 public final class XrayStepPieces {
 
@@ -38,7 +38,7 @@ public final class XrayStepPieces {
         Nd4jRuntime.init();
         RunConfig config = Configs.load(Path.of(args[0])).orThrow();
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 60;
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (StageSetup setup = new StageSetup(config, null)) {
             StagePlan plan = setup.plan(0);
             ModelInput input = ModelCompiler.inputOf(config.model(), plan.data.train());
@@ -59,8 +59,10 @@ public final class XrayStepPieces {
             long[] optimizer = new long[steps];
             GradientUpdate update = new GradientUpdate(net);
             long[] pass = new long[steps];
+            long[] allocated = new long[steps];
             for (int i = -WARMUP; i < steps; i++) {
                 int b = Math.floorMod(i, batches);
+                long a0 = threads.getCurrentThreadAllocatedBytes();
                 long t0 = threads.getCurrentThreadCpuTime();
                 BatchMaker.Batch batch = plan.batches.batch(order, b, mb, config.seed(), 0, 0, true);
                 long t1 = threads.getCurrentThreadCpuTime();
@@ -71,13 +73,16 @@ public final class XrayStepPieces {
                 long t2 = threads.getCurrentThreadCpuTime();
                 update.apply(loss * batch.size(), batch.size(), 1, i + WARMUP, 0, 0, false, false, null);
                 long t3 = threads.getCurrentThreadCpuTime();
+                long a1 = threads.getCurrentThreadAllocatedBytes();
                 if (i >= 0) {
                     data[i] = t1 - t0;
                     pass[i] = t2 - t1;
                     optimizer[i] = t3 - t2;
+                    allocated[i] = a1 - a0;
                 }
             }
             print(walk, steps, data, optimizer, pass);
+            System.out.printf(Locale.ROOT, "%-24s %9.3f (median)%n", "heap MB a step", median(allocated) / 1e6);
         }
         System.exit(0);
     }

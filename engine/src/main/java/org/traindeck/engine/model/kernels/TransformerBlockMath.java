@@ -172,11 +172,12 @@ public final class TransformerBlockMath {
                 xhat[j] *= inv;
             }
         }
-        float[] g = tile(gain, c);
-        float[] b = tile(bias, c);
+        float[] g = ChunkTiles.tiled(0, gain, c);
+        float[] b = ChunkTiles.tiled(1, bias, c);
+        int step = ChunkTiles.length(c);
         int total = rows * c;
-        for (int s = 0; s < total; s += g.length) {
-            int len = Math.min(g.length, total - s);
+        for (int s = 0; s < total; s += step) {
+            int len = Math.min(step, total - s);
             System.arraycopy(xhat, s, local, 0, len);
             for (int i = 0; i < len; i++) {
                 local[i] = local[i] * g[i] + b[i];
@@ -203,14 +204,15 @@ public final class TransformerBlockMath {
             int rows,
             int c,
             float[][] local) {
-        float[] g = tile(gain, c);
-        float[] accGain = new float[g.length];
-        float[] accBias = new float[g.length];
+        float[] g = ChunkTiles.tiled(0, gain, c);
+        float[] accGain = ChunkTiles.zeros(1, c);
+        float[] accBias = ChunkTiles.zeros(2, c);
         float[] d = local[0];
         float[] n = local[1];
+        int step = ChunkTiles.length(c);
         int total = rows * c;
-        for (int s = 0; s < total; s += g.length) {
-            int len = Math.min(g.length, total - s);
+        for (int s = 0; s < total; s += step) {
+            int len = Math.min(step, total - s);
             System.arraycopy(dy, s, d, 0, len);
             System.arraycopy(xhat, s, n, 0, len);
             for (int i = 0; i < len; i++) {
@@ -244,13 +246,14 @@ public final class TransformerBlockMath {
             int n,
             int c,
             float[][] local) {
-        float[] b = tile(bias, c);
+        float[] b = ChunkTiles.tiled(0, bias, c);
         float[] res = local[0];
         float[] br = local[1];
         float[] m = local[2];
+        int step = ChunkTiles.length(c);
         int total = n * c;
-        for (int s = 0; s < total; s += b.length) {
-            int len = Math.min(b.length, total - s);
+        for (int s = 0; s < total; s += step) {
+            int len = Math.min(step, total - s);
             System.arraycopy(residual, s, res, 0, len);
             System.arraycopy(branch, s, br, 0, len);
             if (mask == null) {
@@ -288,10 +291,11 @@ public final class TransformerBlockMath {
 
     /** Column sums of rows [n, c] written to {@code out}; {@code local} a chunk-sized array. */
     public static void columnSums(float[] rows, int n, int c, float[] out, float[] local) {
-        float[] acc = new float[c * Math.max(1, CHUNK / c)];
+        float[] acc = ChunkTiles.zeros(0, c);
+        int step = ChunkTiles.length(c);
         int total = n * c;
-        for (int s = 0; s < total; s += acc.length) {
-            int len = Math.min(acc.length, total - s);
+        for (int s = 0; s < total; s += step) {
+            int len = Math.min(step, total - s);
             System.arraycopy(rows, s, local, 0, len);
             accumulate(acc, local, len);
         }
@@ -327,10 +331,11 @@ public final class TransformerBlockMath {
         }
     }
 
-    /** Folds a tile-shaped accumulator (rows of c) into its column sums, written to {@code out}. */
+    /** Folds a tile-shaped accumulator (its first {@link ChunkTiles#length} floats) into column sums, in {@code out}. */
     public static void fold(float[] acc, int c, float[] out) {
         Arrays.fill(out, 0, c, 0f);
-        for (int o = 0; o < acc.length; o += c) {
+        int length = ChunkTiles.length(c);
+        for (int o = 0; o < length; o += c) {
             for (int j = 0; j < c; j++) {
                 out[j] += acc[o + j];
             }

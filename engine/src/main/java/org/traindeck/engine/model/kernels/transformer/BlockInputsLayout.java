@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.kernels.transformer;
 
 import java.util.Arrays;
+import org.traindeck.engine.model.kernels.HostFloats;
 
 /**
  * Where a packed block input ({@link BlockInputsVertex}) keeps each part, per example of {@code size} floats: T, the
@@ -42,28 +43,31 @@ record BlockInputsLayout(int mb, int steps, int width, int conditionWidth, int c
         }
     }
 
-    /** The conditions [mb, C]. */
-    float[] condition(float[] packed) {
-        float[] out = new float[mb * conditionWidth];
+    /** The conditions [mb, C] into {@code kept} (grown when shorter), returned. */
+    float[] condition(float[] packed, float[] kept) {
+        float[] out = HostFloats.atLeast(kept, (long) mb * conditionWidth);
         for (int e = 0; e < mb; e++) {
             System.arraycopy(packed, conditionAt(e), out, e * conditionWidth, conditionWidth);
         }
         return out;
     }
 
-    /** The context tokens [mb, W, S] (c order). */
-    float[] context(float[] packed) {
+    /** The context tokens [mb, W, S] (c order) into {@code kept} (grown when shorter), returned. */
+    float[] context(float[] packed, float[] kept) {
         int n = width * contextSteps;
-        float[] out = new float[mb * n];
+        float[] out = HostFloats.atLeast(kept, (long) mb * n);
         for (int e = 0; e < mb; e++) {
             System.arraycopy(packed, contextAt(e), out, e * n, n);
         }
         return out;
     }
 
-    /** The packed gradient: none for T, the tokens' [mb, W, T], the condition's and the context's (each null: zero). */
-    float[] gradient(float[] tokens, float[] condition, float[] context) {
-        float[] out = new float[mb * size];
+    /**
+     * The packed gradient: none for T, the tokens' [mb, W, T], the condition's and the context's (each null: zero),
+     * into the first mb size floats of {@code kept} (grown when shorter), returned.
+     */
+    float[] gradient(float[] tokens, float[] condition, float[] context, float[] kept) {
+        float[] out = HostFloats.atLeast(kept, (long) mb * size);
         int n = width * steps;
         int m = width * contextSteps;
         for (int e = 0; e < mb; e++) {
@@ -71,6 +75,8 @@ record BlockInputsLayout(int mb, int steps, int width, int conditionWidth, int c
             System.arraycopy(tokens, e * n, out, e * size + 1, n);
             if (condition != null) {
                 System.arraycopy(condition, e * conditionWidth, out, conditionAt(e), conditionWidth);
+            } else {
+                Arrays.fill(out, conditionAt(e), contextAt(e), 0f);
             }
             if (context != null) {
                 System.arraycopy(context, e * m, out, contextAt(e), m);

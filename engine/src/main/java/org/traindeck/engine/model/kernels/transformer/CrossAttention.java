@@ -116,13 +116,13 @@ public class CrossAttention extends BaseLayer {
     /**
      * Floats per example a cross-attention's buffers ({@link CrossAttentionBuffers}) hold: six [T, W] arrays (normed,
      * queries, attended, product, the queries' gradient, the norm's xhat), five [S, W] (keys and values, the context
-     * rows, the keys' and values' gradients), the probabilities [heads, T, S], the norm's statistics [T] and the
-     * scratch.
+     * rows, the keys' and values' gradients), the probabilities [heads, T, S], the norm's statistics [T], the
+     * scratch and the rows read back from the products ([T, W] or [S, 2W]).
      */
     static long bufferFloatsPerExample(long width, long heads, long steps, long contextSteps) {
         long n = steps * width;
         long m = contextSteps * width;
-        return 6 * n + 5 * m + heads * steps * contextSteps + steps + Math.max(n, m);
+        return 6 * n + 5 * m + heads * steps * contextSteps + steps + Math.max(n, m) + Math.max(n, 2 * m);
     }
 
     @Override

@@ -24,7 +24,7 @@ final class CrossAttentionBackward {
             CrossAttentionBuffers b, float[] dOut, BlockParameters p, float[] mask, int maskAt, float[][] local) {
         int c = b.width;
         int n = b.mb * b.steps;
-        float[] d = new float[n * c];
+        float[] d = b.rows;
         TransformerBlockMath.masked(dOut, mask, maskAt, d, n * c);
         float[] sums = new float[3 * c];
         TransformerBlockMath.columnSums(d, n, c, sums, local[0]);
@@ -73,14 +73,12 @@ final class CrossAttentionBackward {
         int n = b.mb * b.steps;
         int m = b.mb * b.contextSteps;
         float[] sums = new float[3 * c];
-        float[] dq = new float[n * c];
-        b.dQueries.read(dq, n * c);
-        float[] dkv = new float[m * 2 * c];
-        b.dKeysValues.read(dkv, m * 2 * c);
         float[] qSums = new float[c];
         float[] kvSums = new float[2 * c];
-        TransformerBlockMath.columnSums(dq, n, c, qSums, local[0]);
-        TransformerBlockMath.columnSums(dkv, m, 2 * c, kvSums, local[0]);
+        b.dQueries.read(b.rows, n * c);
+        TransformerBlockMath.columnSums(b.rows, n, c, qSums, local[0]);
+        b.dKeysValues.read(b.rows, m * 2 * c);
+        TransformerBlockMath.columnSums(b.rows, m, 2 * c, kvSums, local[0]);
         System.arraycopy(qSums, 0, sums, 0, c);
         System.arraycopy(kvSums, 0, sums, c, 2 * c);
         p.setGradient(CROSS_QKV_BIAS, sums, 3 * c);
@@ -168,7 +166,10 @@ final class CrossAttentionBackward {
                 c);
     }
 
-    /** dOut becomes the input's gradient: the residual's (dOut itself, or none) plus the norm's backward of dh. */
+    /**
+     * dOut becomes the input's gradient: the residual's (dOut itself, or none) plus the norm's backward of dh (which
+     * may be b.rows; b.scratch is the norm's scratch).
+     */
     static void throughNorm(
             CrossAttentionBuffers b,
             float[] dh,
@@ -189,7 +190,7 @@ final class CrossAttentionBackward {
         float[] dGain = new float[c];
         float[] dBias = new float[c];
         TransformerBlockMath.layerNormBackward(
-                dh, b.xhat, b.rstd, p.vector(CROSS_NORM_GAIN), dr, dOut, dGain, dBias, new float[n * c], n, c, local);
+                dh, b.xhat, b.rstd, p.vector(CROSS_NORM_GAIN), dr, dOut, dGain, dBias, b.scratch, n, c, local);
         p.setGradient(CROSS_NORM_GAIN, dGain, c);
         p.setGradient(CROSS_NORM_BIAS, dBias, c);
     }

@@ -35,6 +35,8 @@ final class CrossAttentionBuffers {
     final float[] xhat;
     final float[] rstd;
     final float[] scratch;
+    /** Rows read back from a product, [mb T, W] or [mb S, 2W]: the biases' and the gradients' passes. */
+    final float[] rows;
     /** One example's probabilities and score gradients on the heap, and two rows of heads T for the softmax. */
     final float[] block;
 
@@ -63,6 +65,7 @@ final class CrossAttentionBuffers {
         xhat = new float[(int) n];
         rstd = new float[mb * steps];
         scratch = new float[(int) Math.max(n, m)];
+        rows = new float[(int) Math.max(n, 2 * m)];
         block = new float[heads * steps * contextSteps];
         dBlock = new float[block.length];
         column = new float[heads * steps];

@@ -87,7 +87,8 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> {
         layout.tokens(packed, tokens);
         TransformerBlockMath.toRows(tokens, rows, mb, width(), t);
         float[] out = new float[nc];
-        attention.forward(rows, layout.context(packed), mb, t, layout.contextSteps(), p, null, 0, out, local);
+        attention.forward(
+                rows, layout.context(packed, new float[0]), mb, t, layout.contextSteps(), p, null, 0, out, local);
         TransformerBlockMath.fromRows(out, tokens, mb, width(), t);
         INDArray result = workspaceMgr.createUninitialized(
                 ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, width(), t}, 'c');
@@ -109,7 +110,7 @@ public class CrossAttentionLayer extends BaseLayer<CrossAttention> {
         TransformerBlockMath.toRows(e, d, mb, width(), t);
         float[] dContext = attention.backward(d, p, null, 0, local);
         TransformerBlockMath.fromRows(d, e, mb, width(), t);
-        float[] grads = layout.gradient(e, null, dContext);
+        float[] grads = layout.gradient(e, null, dContext, new float[0]);
         INDArray dx = workspaceMgr.createUninitialized(
                 ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, layout.size()}, 'c');
         Sgemm.buffer(dx).put(0, grads, 0, grads.length);

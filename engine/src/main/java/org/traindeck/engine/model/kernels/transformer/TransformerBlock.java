@@ -234,13 +234,17 @@ public class TransformerBlock extends BaseLayer {
 
     /**
      * Floats per example the cross-attention (its buffers and output rows, kept with recompute too) and adaLN-Zero (the
-     * branches before their gates, the six vectors) keep besides the block's buffers.
+     * branches before their gates, the six vectors) keep besides the block's buffers, and with either the copies of
+     * the packed input: the condition, the context and the packed gradient.
      */
     public long sideFloatsPerExample(long length, long contextLength) {
         long cross = context
                 ? CrossAttention.bufferFloatsPerExample(width, heads, length, contextLength) + width * length
                 : 0;
-        return cross + (conditionWidth > 0 ? 2 * width * length + 6 * width : 0);
+        long copies = conditionWidth > 0 || context
+                ? 1 + width * length + 2 * (conditionWidth + (context ? width * contextLength : 0))
+                : 0;
+        return cross + (conditionWidth > 0 ? 2 * width * length + 6 * width : 0) + copies;
     }
 
     /** Floats per example of the kernel's activation and gradient buffers (shared by a thread's blocks with recompute). */

@@ -77,7 +77,8 @@ final class TransformerBlockCrossAttention {
         int n = b.mb * b.steps;
         float[] h = r;
         if (preNorm) {
-            h = new float[n * c];
+            // the context rows are in native memory already: scratch is free
+            h = b.scratch;
             TransformerBlockMath.layerNorm(
                     r,
                     b.xhat,
@@ -165,7 +166,7 @@ final class TransformerBlockCrossAttention {
 
     /** rows [n, cols] of a region += bias[from, from + cols). */
     private void addBias(Region region, int n, int cols, float[] bias, int from) {
-        float[] rows = new float[n * cols];
+        float[] rows = b.rows;
         region.read(rows, n * cols);
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < cols; j++) {
@@ -188,13 +189,11 @@ final class TransformerBlockCrossAttention {
         CrossAttentionBackward.biases(b, p, local);
         CrossAttentionBackward.weights(b, p);
         CrossAttentionBackward.inputs(b, p);
-        float[] d = new float[n * c];
-        b.product.read(d, n * c);
-        CrossAttentionBackward.throughNorm(b, d, dOut, p, preNorm, residual, local);
-        float[] rows = new float[m * c];
-        b.contextRows.read(rows, m * c);
+        b.product.read(b.rows, n * c);
+        CrossAttentionBackward.throughNorm(b, b.rows, dOut, p, preNorm, residual, local);
+        b.contextRows.read(b.rows, m * c);
         float[] dContext = new float[m * c];
-        TransformerBlockMath.fromRows(rows, dContext, b.mb, c, b.contextSteps);
+        TransformerBlockMath.fromRows(b.rows, dContext, b.mb, c, b.contextSteps);
         return dContext;
     }
 }

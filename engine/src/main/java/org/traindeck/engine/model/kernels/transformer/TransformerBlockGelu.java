@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.kernels.transformer;
 
+import org.traindeck.engine.model.kernels.ChunkTiles;
 import org.traindeck.engine.model.kernels.TransformerBlockBuffers;
 import org.traindeck.engine.model.kernels.TransformerBlockMath;
 
@@ -16,12 +17,13 @@ final class TransformerBlockGelu {
     /** The GELU of u (the product) + bias written to z (native), its slope kept in geluSlope. */
     static void forward(TransformerBlockBuffers b, float[] bias, int f) {
         int count = b.rows * f;
-        float[] biasTile = TransformerBlockMath.tile(bias, f);
+        float[] biasTile = ChunkTiles.tiled(0, bias, f);
+        int step = ChunkTiles.length(f);
         float[] u = b.local[0];
         float[] slope = b.local[1];
         float[] z = b.local[2];
-        for (int at = 0; at < count; at += biasTile.length) {
-            int len = Math.min(biasTile.length, count - at);
+        for (int at = 0; at < count; at += step) {
+            int len = Math.min(step, count - at);
             b.u.buffer.get(at, u, 0, len);
             TransformerBlockMath.biasGelu(u, biasTile, slope, z, b.local[3], len);
             System.arraycopy(slope, 0, b.geluSlope, at, len);
@@ -32,11 +34,12 @@ final class TransformerBlockGelu {
     /** dz (native) times the GELU's derivative, in place, and its column sums (the bias gradient) into {@code sums}. */
     static void backward(TransformerBlockBuffers b, int f, float[] sums) {
         int count = b.rows * f;
-        float[] acc = TransformerBlockMath.tile(new float[f], f);
+        float[] acc = ChunkTiles.zeros(0, f);
+        int step = ChunkTiles.length(f);
         float[] dz = b.local[0];
         float[] slope = b.local[1];
-        for (int at = 0; at < count; at += acc.length) {
-            int len = Math.min(acc.length, count - at);
+        for (int at = 0; at < count; at += step) {
+            int len = Math.min(step, count - at);
             b.dz.buffer.get(at, dz, 0, len);
             System.arraycopy(b.geluSlope, at, slope, 0, len);
             for (int i = 0; i < len; i++) {

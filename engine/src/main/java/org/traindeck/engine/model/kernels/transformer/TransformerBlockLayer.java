@@ -331,7 +331,7 @@ public class TransformerBlockLayer extends BaseLayer<TransformerBlock> {
             float[] grads = sides.gradient(b.rows1, sideGradients[0], sideGradients[1]);
             dx = workspaceMgr.createUninitialized(
                     ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, sides.size()}, 'c');
-            Sgemm.buffer(dx).put(0, grads, 0, grads.length);
+            Sgemm.buffer(dx).put(0, grads, 0, mb * sides.size());
         }
         Gradient g = new DefaultGradient(gradientsFlattened);
         for (String key : TransformerBlockParams.keys(layerConf())) {

@@ -18,6 +18,11 @@ final class TransformerBlockSides {
     final TransformerBlockCrossAttention cross;
     /** The cross-attention's output rows [rows, C]: the MLP branch's input. */
     private float[] crossed;
+    /** The condition's and the context's copies out of the packed input, and the packed gradient, kept. */
+    private float[] condition = new float[0];
+
+    private float[] context = new float[0];
+    private float[] packedGradient = new float[0];
 
     TransformerBlockSides(TransformerBlock conf) {
         this.conf = conf;
@@ -54,7 +59,8 @@ final class TransformerBlockSides {
 
     /** The six adaLN vectors per example of this input (a conditioned block). */
     void modulate(int mb, int steps, BlockParameters p) {
-        modulation.forward(layout.condition(packed), mb, steps, p);
+        condition = layout.condition(packed, condition);
+        modulation.forward(condition, mb, steps, p);
     }
 
     /** The cross-attention after the self-attention's residual {@code r1}: its output rows, or r1 without a context. */
@@ -66,13 +72,18 @@ final class TransformerBlockSides {
         if (crossed == null || crossed.length != nc) {
             crossed = new float[nc];
         }
-        cross.forward(r1, layout.context(packed), mb, steps, layout.contextSteps(), p, masks, 2 * nc, crossed, local);
+        context = layout.context(packed, context);
+        cross.forward(r1, context, mb, steps, layout.contextSteps(), p, masks, 2 * nc, crossed, local);
         return crossed;
     }
 
-    /** The packed input's gradient from the tokens' [mb, C, T] and the condition's and context's (null: none). */
-    float[] gradient(float[] tokens, float[] condition, float[] context) {
-        return layout.gradient(tokens, condition, context);
+    /**
+     * The packed input's gradient from the tokens' [mb, C, T] and the condition's and context's (null: none), in the
+     * first mb {@link #size} floats of the array returned.
+     */
+    float[] gradient(float[] tokens, float[] dCondition, float[] dContext) {
+        packedGradient = layout.gradient(tokens, dCondition, dContext, packedGradient);
+        return packedGradient;
     }
 
     int size() {

@@ -12,6 +12,9 @@ import org.traindeck.engine.model.kernels.TransformerBlockMath;
  */
 final class TransformerBlockSoftmax {
 
+    /** Each thread's row-sized arrays (maxima and sums, or dot products), kept from call to call (cpu:N: per replica). */
+    private static final ThreadLocal<float[][]> ROWS = ThreadLocal.withInitial(() -> new float[2][0]);
+
     private TransformerBlockSoftmax() {}
 
     /**
@@ -39,8 +42,9 @@ final class TransformerBlockSoftmax {
         }
         // each row goes through a row-sized array: C2 vectorises a loop whose arrays are all read at the same index,
         // not one that reads s[at + i] beside max[i] (it cannot rule out that they are one array)
-        float[] max = new float[w];
-        float[] sum = new float[w];
+        float[] max = keptRow(0, w);
+        float[] sum = keptRow(1, w);
+        Arrays.fill(sum, 0, w, 0f);
         float[] row = column;
         System.arraycopy(s, 0, max, 0, w);
         for (int j = 1; j < keys; j++) {
@@ -92,7 +96,8 @@ final class TransformerBlockSoftmax {
     static void backward(
             float[] p, float[] dp, int keys, int t, int heads, float scale, float[] column, float[] scratch) {
         int w = heads * t;
-        float[] dot = new float[w];
+        float[] dot = keptRow(0, w);
+        Arrays.fill(dot, 0, w, 0f);
         float[] pr = column;
         float[] dr = scratch;
         for (int j = 0; j < keys; j++) {
@@ -110,5 +115,13 @@ final class TransformerBlockSoftmax {
             }
             System.arraycopy(dr, 0, dp, j * w, w);
         }
+    }
+
+    private static float[] keptRow(int slot, int w) {
+        float[][] kept = ROWS.get();
+        if (kept[slot].length < w) {
+            kept[slot] = new float[w];
+        }
+        return kept[slot];
     }
 }
