@@ -192,7 +192,14 @@ class PyTorchExportTest {
     void docsShowTheScriptsThisTestRuns() throws Exception {
         String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
         for (String script : List.of(
-                "traindeck_weights.py", "mlp.py", "cnn.py", "blocks.py", "gpt.py", "vit.py", "conditioned.py")) {
+                "traindeck_weights.py",
+                "mlp.py",
+                "cnn.py",
+                "deconv.py",
+                "blocks.py",
+                "gpt.py",
+                "vit.py",
+                "conditioned.py")) {
             try (var in = getClass().getResourceAsStream("/export/" + script)) {
                 assertThat(docs)
                         .as("docs/export.md shows %s as it is", script)
