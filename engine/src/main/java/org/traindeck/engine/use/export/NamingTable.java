@@ -125,8 +125,8 @@ public final class NamingTable {
         // DL4J's [iC, oC, kH, kW] is torch.nn.ConvTranspose2d's weight as it is
         t.put(Deconvolution2D.class, conv);
         t.put(Deconv2DKernel.class, conv);
-        t.put(Deconvolution3D.class, NamingTable::deconvolution3d);
-        t.put(Deconv3DKernel.class, NamingTable::deconvolution3d);
+        t.put(Deconvolution3D.class, conv);
+        t.put(Deconv3DKernel.class, conv);
         t.put(BatchNormalization.class, NamingTable::batchNorm);
         t.put(BatchNormKernel.class, NamingTable::batchNorm);
         t.put(SyncBatchNormKernel.class, NamingTable::batchNorm);
@@ -189,16 +189,10 @@ public final class NamingTable {
         if (layer instanceof Convolution1DLayer && w.rank() == 4) {
             w = w.reshape(w.size(0), w.size(1), w.size(2) * w.size(3));
         }
-        List<NamedTensor> out = new ArrayList<>(List.of(same(node + ".weight", w)));
-        if (p.containsKey(DefaultParamInitializer.BIAS_KEY)) {
-            out.add(vector(node + ".bias", p.get(DefaultParamInitializer.BIAS_KEY)));
+        // DL4J's (and libnd4j's deconv3d's) [kD, kH, kW, oC, iC] as torch.nn.ConvTranspose3d's [iC, oC, kD, kH, kW]
+        if (layer instanceof Deconvolution3D) {
+            w = w.permute(4, 3, 0, 1, 2);
         }
-        return out;
-    }
-
-    /** DL4J's (and libnd4j's deconv3d's) [kD, kH, kW, oC, iC] as torch.nn.ConvTranspose3d's [iC, oC, kD, kH, kW]. */
-    private static List<NamedTensor> deconvolution3d(String node, Layer layer, Map<String, INDArray> p) {
-        INDArray w = param(node, p, DefaultParamInitializer.WEIGHT_KEY).permute(4, 3, 0, 1, 2);
         List<NamedTensor> out = new ArrayList<>(List.of(same(node + ".weight", w)));
         if (p.containsKey(DefaultParamInitializer.BIAS_KEY)) {
             out.add(vector(node + ".bias", p.get(DefaultParamInitializer.BIAS_KEY)));
