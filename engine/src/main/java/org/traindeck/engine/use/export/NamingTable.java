@@ -13,6 +13,8 @@ import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.Convolution1DLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.Deconvolution2D;
+import org.deeplearning4j.nn.conf.layers.Deconvolution3D;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.EmbeddingLayer;
 import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
@@ -28,6 +30,8 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.conv.BatchNormKernel;
 import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
 import org.traindeck.engine.model.kernels.conv.ConvKernel;
+import org.traindeck.engine.model.kernels.conv.Deconv2DKernel;
+import org.traindeck.engine.model.kernels.conv.Deconv3DKernel;
 import org.traindeck.engine.model.kernels.conv.SyncBatchNormKernel;
 import org.traindeck.engine.model.kernels.dense.DenseKernel;
 import org.traindeck.engine.model.kernels.dense.SoftmaxOutputHead;
@@ -53,7 +57,7 @@ import org.traindeck.engine.model.layers.Unpatch3D;
  * The names and layouts of each layer type's parameters, by the DL4J layer class a node compiles to (exact classes:
  * a subclass such as Deconvolution2D lays its weights out differently from its parent). A new layer type with parameters
  * adds one entry; one without parameters needs none. The layouts are PyTorch's: torch.nn.Linear [out, in], Conv
- * [out, in, k...] (DL4J's own order), Embedding [count, width], LayerNorm and BatchNorm1d/2d's weight, bias,
+ * [out, in, k...] (DL4J's own order), ConvTranspose [in, out, k...], Embedding [count, width], LayerNorm and BatchNorm1d/2d's weight, bias,
  * running_mean and running_var.
  */
 public final class NamingTable {
@@ -118,6 +122,11 @@ public final class NamingTable {
         t.put(Convolution1DLayer.class, conv);
         t.put(Convolution3D.class, conv);
         t.put(Conv3DKernel.class, conv);
+        // DL4J's [iC, oC, kH, kW] is torch.nn.ConvTranspose2d's weight as it is
+        t.put(Deconvolution2D.class, conv);
+        t.put(Deconv2DKernel.class, conv);
+        t.put(Deconvolution3D.class, conv);
+        t.put(Deconv3DKernel.class, conv);
         t.put(BatchNormalization.class, NamingTable::batchNorm);
         t.put(BatchNormKernel.class, NamingTable::batchNorm);
         t.put(SyncBatchNormKernel.class, NamingTable::batchNorm);
@@ -179,6 +188,10 @@ public final class NamingTable {
         // a 1D convolution is a 2D one of width 1 inside DL4J
         if (layer instanceof Convolution1DLayer && w.rank() == 4) {
             w = w.reshape(w.size(0), w.size(1), w.size(2) * w.size(3));
+        }
+        // DL4J's (and libnd4j's deconv3d's) [kD, kH, kW, oC, iC] as torch.nn.ConvTranspose3d's [iC, oC, kD, kH, kW]
+        if (layer instanceof Deconvolution3D) {
+            w = w.permute(4, 3, 0, 1, 2);
         }
         List<NamedTensor> out = new ArrayList<>(List.of(same(node + ".weight", w)));
         if (p.containsKey(DefaultParamInitializer.BIAS_KEY)) {

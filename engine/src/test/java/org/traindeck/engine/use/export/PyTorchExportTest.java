@@ -12,16 +12,20 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.TestPaths;
 import org.traindeck.engine.api.runs.RunResult;
+import org.traindeck.engine.config.InitConfig;
 import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.Task;
@@ -32,6 +36,8 @@ import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
 import org.traindeck.engine.use.ModelExport;
 import org.traindeck.engine.use.TrainedModel;
+import org.traindeck.engine.weights.InitReport;
+import org.traindeck.engine.weights.StartingWeights;
 
 /**
  * The exported weights, loaded into the PyTorch module of the same network by the scripts docs/export.md shows, give
@@ -107,6 +113,40 @@ class PyTorchExportTest {
         assertSameInPyTorch(net, x, "conditioned.py", Map.of());
     }
 
+    /** Both implementations of each: TrainDeck's kernel (the default) and DL4J's layer, whose classes differ. */
+    @ParameterizedTest
+    @CsvSource({"2, own", "2, dl4j", "3, own", "3, dl4j"})
+    void aTransposedConvolutionGivesTheSameOutputsInPyTorchAndReadsBack(int dims, String implementation)
+            throws Exception {
+        String config = """
+                {"name": "d", "model": {"type": "graph", "layers": [
+                  {"name": "up", "type": "deconv%dd", "filters": 3, "kernel": 2, "stride": 2, "activation": "relu",
+                   "implementation": "%s"},
+                  {"type": "globalPool", "mode": "avg"}]},
+                 "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}""".formatted(dims, implementation);
+        InputType shape = dims == 2
+                ? InputType.convolutional(3, 5, 2)
+                : InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 3, 2, 4, 2);
+        ModelInput input = new ModelInput(shape, Task.CLASSIFICATION, 2);
+        ModelConfig model = ConfigParser.parse(config, dir).orThrow().model();
+        ComputationGraph net = ModelCompiler.build(model, input, 7);
+        assertThat(net.getLayer("up").conf().getLayer().getClass().getSimpleName())
+                .isEqualTo(
+                        implementation.equals("own")
+                                ? "Deconv%dDKernel".formatted(dims)
+                                : "Deconvolution%dD".formatted(dims));
+        long[] xShape = dims == 2 ? new long[] {6, 2, 3, 5} : new long[] {6, 2, 3, 2, 4};
+        INDArray x = Nd4j.randn(DataType.FLOAT, xShape);
+        train(net, x, oneHot(Nd4j.createFromArray(new int[] {0, 1, 0, 1, 1, 0}), 2));
+        assertSameInPyTorch(net, x, "deconv.py", Map.of("DIMS", Integer.toString(dims)));
+
+        ComputationGraph fresh = ModelCompiler.build(model, input, 11);
+        InitReport report = StartingWeights.load(
+                new InitConfig(dir.resolve("model.safetensors").toString(), Map.of(), true), dir, fresh);
+        assertThat(report.unused()).as("every exported tensor is used").isEmpty();
+        assertThat(fresh.params()).isEqualTo(net.params());
+    }
+
     @Test
     void theGptSampleAfterAShortRunGivesTheSameOutputsInPyTorch() throws Exception {
         Path sample = TestPaths.sampleConfigs().resolve("text-gpt.json");
@@ -152,7 +192,14 @@ class PyTorchExportTest {
     void docsShowTheScriptsThisTestRuns() throws Exception {
         String docs = Files.readString(TestPaths.repoRoot().resolve("docs/export.md"));
         for (String script : List.of(
-                "traindeck_weights.py", "mlp.py", "cnn.py", "blocks.py", "gpt.py", "vit.py", "conditioned.py")) {
+                "traindeck_weights.py",
+                "mlp.py",
+                "cnn.py",
+                "deconv.py",
+                "blocks.py",
+                "gpt.py",
+                "vit.py",
+                "conditioned.py")) {
             try (var in = getClass().getResourceAsStream("/export/" + script)) {
                 assertThat(docs)
                         .as("docs/export.md shows %s as it is", script)
