@@ -126,6 +126,11 @@ public final class Sgemm {
         return a.dataType() == DataType.FLOAT && a.ordering() == 'c' && Shape.hasDefaultStridesForShape(a);
     }
 
+    /** The array itself where it is {@link #isDenseRowMajor}, else a dense row-major copy (the kernels' loops need one). */
+    public static INDArray dense(INDArray a) {
+        return isDenseRowMajor(a) ? a : a.dup('c');
+    }
+
     /** The array's memory as a buffer, for bulk copies to and from Java arrays. */
     public static FloatBuffer buffer(INDArray a) {
         return pointerTo(a).asBuffer();

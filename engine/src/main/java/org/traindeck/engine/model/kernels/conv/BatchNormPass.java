@@ -60,7 +60,7 @@ final class BatchNormPass {
         int c = (int) input.size(1);
         int p = (int) (input.length() / ((long) n * c));
         int block = c * p;
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         FloatBuffer from = Sgemm.buffer(x);
         float[] xs = scratch(0, block);
         // per channel: count, mean and sum of squared deviations, rows merged as Chan et al.'s parallel variance
@@ -143,8 +143,8 @@ final class BatchNormPass {
         int c = (int) input.size(1);
         int p = (int) (input.length() / ((long) n * c));
         int block = c * p;
-        FloatBuffer xFrom = Sgemm.buffer(dense(input));
-        FloatBuffer gFrom = Sgemm.buffer(dense(epsilon));
+        FloatBuffer xFrom = Sgemm.buffer(Sgemm.dense(input));
+        FloatBuffer gFrom = Sgemm.buffer(Sgemm.dense(epsilon));
         float[] x = scratch(0, block);
         float[] g = scratch(1, block);
         double[] sums = new double[3 * c];
@@ -190,10 +190,6 @@ final class BatchNormPass {
         }
         shape = null;
         return dx;
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 
     private static float[] scratch(int which, long length) {

@@ -66,7 +66,7 @@ public class ConcatKernelVertex extends MergeVertex {
         int row = (int) (out.length() / n);
         int offset = 0;
         for (int i = 0; i < inputs.length; i++) {
-            FloatBuffer from = Sgemm.buffer(dense(inputs[i]));
+            FloatBuffer from = Sgemm.buffer(Sgemm.dense(inputs[i]));
             for (int e = 0; e < n; e++) {
                 to.put(e * row + offset, from, e * blocks[i], blocks[i]);
             }
@@ -84,7 +84,7 @@ public class ConcatKernelVertex extends MergeVertex {
             throw new IllegalStateException("Cannot do backward pass: errors not set");
         }
         int n = (int) shapes[0][0];
-        INDArray g = dense(epsilon.castTo(DataType.FLOAT));
+        INDArray g = Sgemm.dense(epsilon.castTo(DataType.FLOAT));
         FloatBuffer from = Sgemm.buffer(g);
         int row = (int) (g.length() / n);
         INDArray[] out = new INDArray[shapes.length];
@@ -99,9 +99,5 @@ public class ConcatKernelVertex extends MergeVertex {
             offset += block;
         }
         return new Pair<>(null, out);
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

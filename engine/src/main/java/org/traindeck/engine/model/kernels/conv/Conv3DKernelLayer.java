@@ -114,7 +114,7 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         forward.setInputArray(0, x);
         forward.setInputArray(1, getParam(Convolution3DParamInitializer.WEIGHT_KEY));
         if (hasBias()) {
-            forward.setInputArray(2, vector(getParam(Convolution3DParamInitializer.BIAS_KEY)));
+            forward.setInputArray(2, ConvOpCalls.vector(getParam(Convolution3DParamInitializer.BIAS_KEY)));
         }
         forward.setOutputArray(0, out);
         Nd4j.exec(new Conv3D(), forward);
@@ -126,13 +126,13 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x), 'c');
         if (pointwise()) {
             pointwiseOps.forward(
                     x,
                     getParam(Convolution3DParamInitializer.WEIGHT_KEY),
-                    hasBias() ? vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,
+                    hasBias() ? ConvOpCalls.vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,
                     out);
         } else {
             convolve(x, out);
@@ -156,8 +156,8 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !keptValid(outputShape(input))) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray x = dense(input);
-        INDArray dy = dense(epsilon);
+        INDArray x = Sgemm.dense(input);
+        INDArray dy = Sgemm.dense(epsilon);
         INDArray dz = dy;
         if (relu) {
             delta = HostFloats.Native.fit(delta, dy.length());
@@ -176,7 +176,7 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
                     dz,
                     kernelConf().inputGradient() ? dx : null,
                     dW,
-                    hasBias() ? vector(db) : null);
+                    hasBias() ? ConvOpCalls.vector(db) : null);
             return new Pair<>(gradient(dW, db), dx);
         }
         if (!kernelConf().inputGradient()) {
@@ -184,7 +184,7 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
                     x,
                     dz,
                     dW,
-                    hasBias() ? vector(db) : null,
+                    hasBias() ? ConvOpCalls.vector(db) : null,
                     kernelConf().getKernelSize(),
                     kernelConf().padding());
             return new Pair<>(gradient(dW, db), mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c'));
@@ -198,11 +198,11 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
                 new Conv3DDerivative(),
                 x,
                 getParam(Convolution3DParamInitializer.WEIGHT_KEY),
-                hasBias() ? vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,
+                hasBias() ? ConvOpCalls.vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,
                 dz,
                 dx,
                 dW,
-                hasBias() ? vector(db) : null);
+                hasBias() ? ConvOpCalls.vector(db) : null);
         return new Pair<>(gradient(dW, db), dx);
     }
 
@@ -234,14 +234,5 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
     public void clear() {
         super.clear();
         kept = null;
-    }
-
-    /** A bias or its gradient as the rank-1 array conv3dnew takes (a view: written through). */
-    private static INDArray vector(INDArray a) {
-        return a.reshape(a.length());
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

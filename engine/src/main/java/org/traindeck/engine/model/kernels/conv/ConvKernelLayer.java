@@ -97,7 +97,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x), 'c');
         if (forward == null) {
             forward = context();
@@ -106,7 +106,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
         forward.setInputArray(0, x);
         forward.setInputArray(1, getParam(ConvolutionParamInitializer.WEIGHT_KEY));
         if (hasBias()) {
-            forward.setInputArray(2, vector(getParam(ConvolutionParamInitializer.BIAS_KEY)));
+            forward.setInputArray(2, ConvOpCalls.vector(getParam(ConvolutionParamInitializer.BIAS_KEY)));
         }
         forward.setOutputArray(0, out);
         Nd4j.exec(new Conv2D(), forward);
@@ -130,8 +130,8 @@ public class ConvKernelLayer extends ConvolutionLayer {
         if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !keptValid(outputShape(input))) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray x = dense(input);
-        INDArray dy = dense(epsilon);
+        INDArray x = Sgemm.dense(input);
+        INDArray dy = Sgemm.dense(epsilon);
         INDArray dz = dy;
         if (relu) {
             delta = HostFloats.Native.fit(delta, dy.length());
@@ -145,7 +145,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
                     x,
                     dz,
                     dW,
-                    hasBias() ? vector(db) : null,
+                    hasBias() ? ConvOpCalls.vector(db) : null,
                     kernelConf().getKernelSize(),
                     kernelConf().padding());
             return new Pair<>(gradient(dW, db), mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c'));
@@ -159,11 +159,11 @@ public class ConvKernelLayer extends ConvolutionLayer {
                 new Conv2DDerivative(),
                 x,
                 getParam(ConvolutionParamInitializer.WEIGHT_KEY),
-                hasBias() ? vector(getParam(ConvolutionParamInitializer.BIAS_KEY)) : null,
+                hasBias() ? ConvOpCalls.vector(getParam(ConvolutionParamInitializer.BIAS_KEY)) : null,
                 dz,
                 dx,
                 dW,
-                hasBias() ? vector(db) : null);
+                hasBias() ? ConvOpCalls.vector(db) : null);
         return new Pair<>(gradient(dW, db), dx);
     }
 
@@ -209,14 +209,5 @@ public class ConvKernelLayer extends ConvolutionLayer {
     public void clear() {
         super.clear();
         kept = null;
-    }
-
-    /** A [1, n] bias or its gradient as the rank-1 array conv2d takes (a view: written through). */
-    private static INDArray vector(INDArray a) {
-        return a.reshape(a.length());
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

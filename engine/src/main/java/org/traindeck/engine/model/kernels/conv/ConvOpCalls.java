@@ -94,4 +94,9 @@ final class ConvOpCalls {
         gradient.setGradientFor(ConvolutionParamInitializer.WEIGHT_KEY, dW, 'c');
         return gradient;
     }
+
+    /** A [1, n] bias or its gradient as the rank-1 array the ops take (a view: written through). */
+    static INDArray vector(INDArray a) {
+        return a.reshape(a.length());
+    }
 }

@@ -98,7 +98,7 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         int[] size = outputSize(x);
         INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x, size), 'c');
         forward = ConvOpCalls.ready(forward, arguments(size, x));
@@ -107,7 +107,7 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
                 new DeConv2D(),
                 x,
                 opLayout(getParam(DeconvolutionParamInitializer.WEIGHT_KEY)),
-                hasBias() ? vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,
+                hasBias() ? ConvOpCalls.vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,
                 out);
         if (kernelConf().relu()) {
             // libnd4j's in-place relu, as the conv2d kernel
@@ -130,8 +130,8 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         if (relu && !kept.valid(outputShape(input, size))) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray x = dense(input);
-        INDArray dy = dense(epsilon);
+        INDArray x = Sgemm.dense(input);
+        INDArray dy = Sgemm.dense(epsilon);
         INDArray dz = relu ? kept.masked(dy) : dy;
         INDArray dW = gradientViews.get(DeconvolutionParamInitializer.WEIGHT_KEY);
         INDArray db = hasBias() ? gradientViews.get(DeconvolutionParamInitializer.BIAS_KEY) : null;
@@ -142,11 +142,11 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
                 new DeConv2DDerivative(),
                 x,
                 opLayout(getParam(DeconvolutionParamInitializer.WEIGHT_KEY)),
-                hasBias() ? vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,
+                hasBias() ? ConvOpCalls.vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,
                 dz,
                 dx,
                 opLayout(dW),
-                db == null ? null : vector(db));
+                db == null ? null : ConvOpCalls.vector(db));
         return new Pair<>(ConvOpCalls.gradient(dW, db), dx);
     }
 
@@ -159,14 +159,5 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
     public void clear() {
         super.clear();
         kept.clear();
-    }
-
-    /** A [1, n] bias or its gradient as the rank-1 array the op takes (a view: written through). */
-    private static INDArray vector(INDArray a) {
-        return a.reshape(a.length());
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

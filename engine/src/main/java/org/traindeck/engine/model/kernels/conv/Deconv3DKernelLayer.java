@@ -126,7 +126,7 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         long[] size = outputSize(x);
         INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, outputShape(x, size), 'c');
         forward = ConvOpCalls.ready(forward, arguments(size, x));
@@ -135,7 +135,7 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
                 new DeConv3D(),
                 x,
                 getParam(Deconvolution3DParamInitializer.WEIGHT_KEY),
-                bias() ? vector(getParam(Deconvolution3DParamInitializer.BIAS_KEY)) : null,
+                bias() ? ConvOpCalls.vector(getParam(Deconvolution3DParamInitializer.BIAS_KEY)) : null,
                 out);
         if (kernelConf().relu()) {
             Transforms.relu(out, false);
@@ -157,8 +157,8 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
         if (relu && !kept.valid(outputShape(input, size))) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray x = dense(input);
-        INDArray dy = dense(epsilon);
+        INDArray x = Sgemm.dense(input);
+        INDArray dy = Sgemm.dense(epsilon);
         INDArray dz = relu ? kept.masked(dy) : dy;
         INDArray dW = gradientViews.get(Deconvolution3DParamInitializer.WEIGHT_KEY);
         INDArray db = bias() ? gradientViews.get(Deconvolution3DParamInitializer.BIAS_KEY) : null;
@@ -169,11 +169,11 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
                 new DeConv3DDerivative(),
                 x,
                 getParam(Deconvolution3DParamInitializer.WEIGHT_KEY),
-                bias() ? vector(getParam(Deconvolution3DParamInitializer.BIAS_KEY)) : null,
+                bias() ? ConvOpCalls.vector(getParam(Deconvolution3DParamInitializer.BIAS_KEY)) : null,
                 dz,
                 dx,
                 dW,
-                db == null ? null : vector(db));
+                db == null ? null : ConvOpCalls.vector(db));
         return new Pair<>(ConvOpCalls.gradient(dW, db), dx);
     }
 
@@ -191,14 +191,5 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
     /** Whether the layer has a bias (DL4J's BaseLayer.hasBias, which Deconvolution3DLayer keeps, always says yes). */
     private boolean bias() {
         return kernelConf().hasBias();
-    }
-
-    /** A [1, n] bias or its gradient as the rank-1 array the op takes (a view: written through). */
-    private static INDArray vector(INDArray a) {
-        return a.reshape(a.length());
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

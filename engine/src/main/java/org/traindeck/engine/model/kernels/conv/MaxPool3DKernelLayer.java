@@ -74,7 +74,7 @@ public class MaxPool3DKernelLayer extends Subsampling3DLayer {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         Volume v = Volume.of(x);
         int planes = (int) (x.size(0) * x.size(1));
         INDArray out = mgr.createUninitialized(
@@ -118,8 +118,8 @@ public class MaxPool3DKernelLayer extends Subsampling3DLayer {
         if (!computes(input) || !computes(epsilon)) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray x = dense(input);
-        INDArray dy = dense(epsilon);
+        INDArray x = Sgemm.dense(input);
+        INDArray dy = Sgemm.dense(epsilon);
         Volume v = Volume.of(x);
         int planes = (int) (x.size(0) * x.size(1));
         INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, x.shape(), 'c');
@@ -197,9 +197,5 @@ public class MaxPool3DKernelLayer extends Subsampling3DLayer {
         s[0] = HostFloats.atLeast(s[0] == null ? new float[0] : s[0], a);
         s[1] = HostFloats.atLeast(s[1] == null ? new float[0] : s[1], b);
         return s;
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

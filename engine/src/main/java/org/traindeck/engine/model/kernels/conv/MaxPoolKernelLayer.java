@@ -46,7 +46,7 @@ public class MaxPoolKernelLayer extends SubsamplingLayer {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         int planes = (int) (x.size(0) * x.size(1));
         int h = (int) x.size(2);
         int w = (int) x.size(3);
@@ -81,8 +81,8 @@ public class MaxPoolKernelLayer extends SubsamplingLayer {
         if (!computes(input) || !computes(epsilon)) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray x = dense(input);
-        INDArray dy = dense(epsilon);
+        INDArray x = Sgemm.dense(input);
+        INDArray dy = Sgemm.dense(epsilon);
         int planes = (int) (x.size(0) * x.size(1));
         int h = (int) x.size(2);
         int w = (int) x.size(3);
@@ -147,9 +147,5 @@ public class MaxPoolKernelLayer extends SubsamplingLayer {
         s[0] = HostFloats.atLeast(s[0] == null ? new float[0] : s[0], a);
         s[1] = HostFloats.atLeast(s[1] == null ? new float[0] : s[1], b);
         return s;
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

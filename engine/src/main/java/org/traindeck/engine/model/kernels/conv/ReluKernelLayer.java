@@ -40,7 +40,7 @@ public class ReluKernelLayer extends ActivationLayer {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         INDArray out = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, input.shape(), 'c');
         FloatBuffer from = Sgemm.buffer(x);
         FloatBuffer to = Sgemm.buffer(out);
@@ -63,8 +63,8 @@ public class ReluKernelLayer extends ActivationLayer {
         if (!computes(input) || !computes(epsilon)) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray x = dense(input);
-        INDArray dy = dense(epsilon);
+        INDArray x = Sgemm.dense(input);
+        INDArray dy = Sgemm.dense(epsilon);
         INDArray dx = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, input.shape(), 'c');
         FloatBuffer xs = Sgemm.buffer(x);
         FloatBuffer gs = Sgemm.buffer(dy);
@@ -92,9 +92,5 @@ public class ReluKernelLayer extends ActivationLayer {
      */
     private static float step(float x) {
         return Math.min(1f, Math.max(0f, x * 0x1p127f * 0x1p127f));
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

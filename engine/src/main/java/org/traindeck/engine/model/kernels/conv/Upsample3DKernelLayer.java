@@ -42,7 +42,7 @@ public class Upsample3DKernelLayer extends Upsampling3D {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         int[] s = getSize();
         int planes = (int) (x.size(0) * x.size(1));
         int d = (int) x.size(2);
@@ -90,7 +90,7 @@ public class Upsample3DKernelLayer extends Upsampling3D {
         if (!computes(input) || !computes(epsilon)) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray dy = dense(epsilon);
+        INDArray dy = Sgemm.dense(epsilon);
         int[] s = getSize();
         int planes = (int) (input.size(0) * input.size(1));
         int d = (int) input.size(2);
@@ -138,9 +138,5 @@ public class Upsample3DKernelLayer extends Upsampling3D {
         s[0] = HostFloats.atLeast(s[0] == null ? new float[0] : s[0], a);
         s[1] = HostFloats.atLeast(s[1] == null ? new float[0] : s[1], b);
         return s;
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }

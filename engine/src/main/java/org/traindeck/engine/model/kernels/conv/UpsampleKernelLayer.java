@@ -41,7 +41,7 @@ public class UpsampleKernelLayer extends Upsampling2D {
         if (!computes(input)) {
             return super.activate(training, mgr);
         }
-        INDArray x = dense(input);
+        INDArray x = Sgemm.dense(input);
         int sy = getSize()[0];
         int sx = getSize()[1];
         int planes = (int) (x.size(0) * x.size(1));
@@ -80,7 +80,7 @@ public class UpsampleKernelLayer extends Upsampling2D {
         if (!computes(input) || !computes(epsilon)) {
             return super.backpropGradient(epsilon, mgr);
         }
-        INDArray dy = dense(epsilon);
+        INDArray dy = Sgemm.dense(epsilon);
         int sy = getSize()[0];
         int sx = getSize()[1];
         int planes = (int) (input.size(0) * input.size(1));
@@ -117,9 +117,5 @@ public class UpsampleKernelLayer extends Upsampling2D {
         s[0] = HostFloats.atLeast(s[0] == null ? new float[0] : s[0], a);
         s[1] = HostFloats.atLeast(s[1] == null ? new float[0] : s[1], b);
         return s;
-    }
-
-    private static INDArray dense(INDArray a) {
-        return Sgemm.isDenseRowMajor(a) ? a : a.dup('c');
     }
 }
