@@ -97,7 +97,7 @@ class Deconv3DKernelPathsTest {
             net.setLabels(first.getLabels());
             net.computeGradientAndScore();
         }
-        assertThat(own.score()).isCloseTo(reference.score(), Offset.offset(1e-6));
+        assertThat(own.score()).isCloseTo(reference.score(), Offset.offset(1e-6 * reference.score()));
         assertClose(own.getGradientsViewArray(), reference.getGradientsViewArray(), 1e-5, "gradient");
         for (int step = 0; step < 6; step++) {
             MultiDataSet b = batch(4, step + 10);
