@@ -1,6 +1,5 @@
 package org.traindeck.engine.model.kernels.conv;
 
-import java.util.Arrays;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -15,9 +14,7 @@ import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.ops.transforms.Transforms;
-import org.traindeck.engine.model.kernels.HostFloats;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -36,14 +33,12 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
     /** conv3dnew's weight format argument for [oC, iC, kD, kH, kW]. */
     private static final int WEIGHTS_OIDHW = 1;
 
-    /** The relu's output of the last training forward pass, for the mask: in the graph's activations workspace. */
-    private INDArray kept;
+    /** The relu's output of the last training forward pass, for the mask. */
+    private final KeptReluOutput kept = new KeptReluOutput();
 
     private transient OpContext forward;
     private transient OpContext backward;
 
-    private long keptGeneration;
-    private HostFloats.Native delta;
     private Conv3DWeightGradient weightGradient = new Conv3DWeightGradient();
     private final Conv3DPointwise pointwiseOps = new Conv3DPointwise();
 
@@ -141,9 +136,8 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
             Transforms.relu(out, false);
             if (training) {
                 // no copy: no layer writes into its input, and the activations workspace stays open until the
-                // backward pass; keptValid checks both before the mask is read (as the conv2d kernel does)
-                kept = out;
-                keptGeneration = ConvKernelLayer.generation(out);
+                // backward pass; KeptReluOutput.valid checks both before the mask is read (as the conv2d kernel does)
+                kept.keep(out);
             }
         }
         return out;
@@ -153,17 +147,12 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
         assertInputSet(true);
         boolean relu = kernelConf().relu();
-        if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !keptValid(outputShape(input))) {
+        if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !kept.valid(outputShape(input))) {
             return super.backpropGradient(epsilon, mgr);
         }
         INDArray x = Sgemm.dense(input);
         INDArray dy = Sgemm.dense(epsilon);
-        INDArray dz = dy;
-        if (relu) {
-            delta = HostFloats.Native.fit(delta, dy.length());
-            dz = delta.array.get(NDArrayIndex.interval(0, dy.length())).reshape('c', dy.shape());
-            ConvKernelLayer.reluMask(Sgemm.buffer(dy), Sgemm.buffer(kept), Sgemm.buffer(dz), (int) dy.length());
-        }
+        INDArray dz = relu ? kept.masked(dy) : dy;
         INDArray dW = gradientViews.get(Convolution3DParamInitializer.WEIGHT_KEY);
         INDArray db = gradientViews.get(Convolution3DParamInitializer.BIAS_KEY);
         if (pointwise()) {
@@ -210,16 +199,6 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         return ConvOpCalls.gradient(dW, hasBias() ? db : null);
     }
 
-    /** The kept output still holds this pass's values: not freed, and its workspace open in the same cycle. */
-    private boolean keptValid(long[] outputShape) {
-        if (kept == null || kept.wasClosed() || !Arrays.equals(kept.shape(), outputShape)) {
-            return false;
-        }
-        return !kept.isAttached()
-                || kept.data().getParentWorkspace().isScopeActive()
-                        && ConvKernelLayer.generation(kept) == keptGeneration;
-    }
-
     /** A weight gradient in blocks of at most this many output voxels (tests: several blocks on small shapes). */
     void blockVoxels(int voxels) {
         weightGradient = new Conv3DWeightGradient(voxels);
@@ -227,12 +206,12 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
 
     /** Whether the backward pass will run on the kernel for an output of this shape (tests). */
     boolean backwardOnKernel(long[] outputShape) {
-        return !kernelConf().relu() || keptValid(outputShape);
+        return !kernelConf().relu() || kept.valid(outputShape);
     }
 
     @Override
     public void clear() {
         super.clear();
-        kept = null;
+        kept.clear();
     }
 }

@@ -1,7 +1,5 @@
 package org.traindeck.engine.model.kernels.conv;
 
-import java.nio.FloatBuffer;
-import java.util.Arrays;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -16,9 +14,7 @@ import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.ops.transforms.Transforms;
-import org.traindeck.engine.model.kernels.HostFloats;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -32,17 +28,11 @@ import org.traindeck.engine.model.kernels.Sgemm;
  */
 public class ConvKernelLayer extends ConvolutionLayer {
 
-    private static final int CHUNK = 4096;
-    private static final ThreadLocal<float[][]> CHUNKS =
-            ThreadLocal.withInitial(() -> new float[][] {new float[CHUNK], new float[CHUNK]});
-
     private transient OpContext forward;
     private transient OpContext backward;
-    /** The relu's output of the last training forward pass, for the mask: in the graph's activations workspace. */
-    private INDArray kept;
+    /** The relu's output of the last training forward pass, for the mask. */
+    private final KeptReluOutput kept = new KeptReluOutput();
 
-    private long keptGeneration;
-    private HostFloats.Native delta;
     private final ConvWeightGradient weightGradient = new ConvWeightGradient();
 
     public ConvKernelLayer(NeuralNetConfiguration conf, DataType dataType) {
@@ -115,9 +105,9 @@ public class ConvKernelLayer extends ConvolutionLayer {
             Transforms.relu(out, false);
             if (training) {
                 // no copy: no layer writes into its input (a graph may hand it to several), and the activations
-                // workspace stays open until the backward pass; keptValid checks both before the mask is read
-                kept = out;
-                keptGeneration = generation(out);
+                // workspace stays open until the backward pass; KeptReluOutput.valid checks both before the mask is
+                // read
+                kept.keep(out);
             }
         }
         return out;
@@ -127,17 +117,12 @@ public class ConvKernelLayer extends ConvolutionLayer {
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
         assertInputSet(true);
         boolean relu = kernelConf().relu();
-        if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !keptValid(outputShape(input))) {
+        if (!computes(input) || epsilon.dataType() != DataType.FLOAT || relu && !kept.valid(outputShape(input))) {
             return super.backpropGradient(epsilon, mgr);
         }
         INDArray x = Sgemm.dense(input);
         INDArray dy = Sgemm.dense(epsilon);
-        INDArray dz = dy;
-        if (relu) {
-            delta = HostFloats.Native.fit(delta, dy.length());
-            dz = delta.array.get(NDArrayIndex.interval(0, dy.length())).reshape('c', dy.shape());
-            reluMask(Sgemm.buffer(dy), Sgemm.buffer(kept), Sgemm.buffer(dz), (int) dy.length());
-        }
+        INDArray dz = relu ? kept.masked(dy) : dy;
         INDArray dW = gradientViews.get(ConvolutionParamInitializer.WEIGHT_KEY);
         INDArray db = gradientViews.get(ConvolutionParamInitializer.BIAS_KEY);
         if (!kernelConf().inputGradient()) {
@@ -171,43 +156,14 @@ public class ConvKernelLayer extends ConvolutionLayer {
         return ConvOpCalls.gradient(dW, hasBias() ? db : null);
     }
 
-    /** dz = dy·[y > 0] from the relu's output y ≥ 0, by a min rather than a branch (the relu kernel's step). */
-    static void reluMask(FloatBuffer dy, FloatBuffer y, FloatBuffer dz, int n) {
-        float[][] chunks = CHUNKS.get();
-        float[] g = chunks[0];
-        float[] m = chunks[1];
-        for (int at = 0; at < n; at += CHUNK) {
-            int len = Math.min(CHUNK, n - at);
-            dy.get(at, g, 0, len);
-            y.get(at, m, 0, len);
-            for (int i = 0; i < len; i++) {
-                g[i] *= Math.min(1f, m[i] * 0x1p127f * 0x1p127f);
-            }
-            dz.put(at, g, 0, len);
-        }
-    }
-
-    /** The kept output still holds this pass's values: not freed, and its workspace open in the same cycle. */
-    private boolean keptValid(long[] outputShape) {
-        if (kept == null || kept.wasClosed() || !Arrays.equals(kept.shape(), outputShape)) {
-            return false;
-        }
-        return !kept.isAttached()
-                || kept.data().getParentWorkspace().isScopeActive() && generation(kept) == keptGeneration;
-    }
-
-    static long generation(INDArray a) {
-        return a.isAttached() ? a.data().getParentWorkspace().getGenerationId() : -1;
-    }
-
     /** Whether the backward pass will run on the kernel for an output of this shape (tests). */
     boolean backwardOnKernel(long[] outputShape) {
-        return !kernelConf().relu() || keptValid(outputShape);
+        return !kernelConf().relu() || kept.valid(outputShape);
     }
 
     @Override
     public void clear() {
         super.clear();
-        kept = null;
+        kept.clear();
     }
 }
