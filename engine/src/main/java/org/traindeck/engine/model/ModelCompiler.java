@@ -10,11 +10,8 @@ import org.traindeck.engine.config.ModelConfig;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.data.InputSignature;
 import org.traindeck.engine.data.SampleShape;
+import org.traindeck.engine.model.kernels.InputGradients;
 import org.traindeck.engine.model.kernels.KernelUse;
-import org.traindeck.engine.model.kernels.conv.Conv3DKernel;
-import org.traindeck.engine.model.kernels.conv.ConvKernel;
-import org.traindeck.engine.model.kernels.dense.DenseKernel;
-import org.traindeck.engine.model.kernels.embedding.PatchEmbedding3DKernel;
 import org.traindeck.engine.model.nodes.RecomputeChains;
 
 /**
@@ -92,10 +89,7 @@ public final class ModelCompiler {
     public static ComputationGraphConfiguration configuration(
             ModelConfig model, ModelInput input, long seed, LayerKinds kinds, KernelUse kernels) {
         ComputationGraphConfiguration conf = configurationAsWritten(model, input, seed, kinds, kernels);
-        DenseKernel.skipUnusedInputGradients(conf);
-        ConvKernel.skipUnusedInputGradients(conf);
-        PatchEmbedding3DKernel.skipUnusedInputGradients(conf);
-        Conv3DKernel.skipUnusedInputGradients(conf);
+        InputGradients.skipWhereUnused(conf);
         return conf;
     }
 

@@ -1,15 +1,9 @@
 package org.traindeck.engine.model.kernels.conv;
 
 import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.conf.graph.GraphVertex;
-import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
@@ -17,6 +11,7 @@ import org.nd4j.linalg.activations.impl.ActivationReLU;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
+import org.traindeck.engine.model.kernels.InputGradients;
 import org.traindeck.engine.model.kernels.KernelInstances;
 
 /**
@@ -25,7 +20,7 @@ import org.traindeck.engine.model.kernels.KernelInstances;
  * directly on the layer's own weight layout, with the relu in place and without DL4J's second forward pass in the
  * backward pass.
  */
-public class Conv3DKernel extends Convolution3D {
+public class Conv3DKernel extends Convolution3D implements InputGradients.Skippable {
 
     /** False where the input is the network's own input, whose gradient nobody reads (most of that layer's backward). */
     @JsonProperty
@@ -39,19 +34,9 @@ public class Conv3DKernel extends Convolution3D {
     }
 
     /** {@code false}: the backward pass returns zeros for the input, for a layer that reads the network's input. */
+    @Override
     public void setInputGradient(boolean inputGradient) {
         this.inputGradient = inputGradient;
-    }
-
-    /** Marks the conv3d kernels that read a network input directly: they skip their input gradient. */
-    public static void skipUnusedInputGradients(ComputationGraphConfiguration conf) {
-        Set<String> inputs = Set.copyOf(conf.getNetworkInputs());
-        for (Map.Entry<String, GraphVertex> v : conf.getVertices().entrySet()) {
-            if (v.getValue() instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof Conv3DKernel conv) {
-                List<String> from = conf.getVertexInputs().get(v.getKey());
-                conv.setInputGradient(from == null || !inputs.containsAll(from));
-            }
-        }
     }
 
     /**

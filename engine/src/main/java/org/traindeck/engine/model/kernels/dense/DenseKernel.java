@@ -1,18 +1,12 @@
 package org.traindeck.engine.model.kernels.dense;
 
 import java.util.Collection;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.ParamInitializer;
-import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.RNNFormat;
-import org.deeplearning4j.nn.conf.graph.GraphVertex;
-import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
 import org.deeplearning4j.nn.conf.memory.LayerMemoryReport;
@@ -22,6 +16,7 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
+import org.traindeck.engine.model.kernels.InputGradients;
 import org.traindeck.engine.model.kernels.KernelActivation;
 import org.traindeck.engine.model.kernels.KernelInstances;
 
@@ -31,7 +26,7 @@ import org.traindeck.engine.model.kernels.KernelInstances;
  * same names, shapes, order and layout (W [in, out], b [1, out]), so a network saved with DenseLayer (or
  * TimeDistributed(DenseLayer)) loads into it and back unchanged.
  */
-public class DenseKernel extends FeedForwardLayer {
+public class DenseKernel extends FeedForwardLayer implements InputGradients.Skippable {
 
     @JsonProperty
     private boolean hasBias = true;
@@ -67,6 +62,7 @@ public class DenseKernel extends FeedForwardLayer {
     }
 
     /** {@code false}: the backward pass returns zeros for the input, for a layer that reads the network's input. */
+    @Override
     public void setInputGradient(boolean inputGradient) {
         this.inputGradient = inputGradient;
     }
@@ -151,20 +147,6 @@ public class DenseKernel extends FeedForwardLayer {
         return "DenseKernel(" + (layerName == null ? "" : layerName + ", ") + "nIn=" + nIn + ", nOut=" + nOut
                 + ", activation=" + activationFn + ", bias=" + hasBias + (inputGradient ? "" : ", no input gradient")
                 + ")";
-    }
-
-    /**
-     * Marks the dense kernels that read a network input directly: their input gradient is never used (DL4J computes it
-     * anyway), so they skip its product.
-     */
-    public static void skipUnusedInputGradients(ComputationGraphConfiguration conf) {
-        Set<String> inputs = Set.copyOf(conf.getNetworkInputs());
-        for (Map.Entry<String, GraphVertex> v : conf.getVertices().entrySet()) {
-            if (v.getValue() instanceof LayerVertex l && l.getLayerConf().getLayer() instanceof DenseKernel dense) {
-                List<String> from = conf.getVertexInputs().get(v.getKey());
-                dense.setInputGradient(from == null || !inputs.containsAll(from));
-            }
-        }
     }
 
     /** DenseLayer's parameters (W, then b when there is a bias); DL4J's initializer asks DenseLayer alone for the bias. */

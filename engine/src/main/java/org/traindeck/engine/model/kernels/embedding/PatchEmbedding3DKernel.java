@@ -1,18 +1,13 @@
 package org.traindeck.engine.model.kernels.embedding;
 
 import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.conf.graph.GraphVertex;
-import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
+import org.traindeck.engine.model.kernels.InputGradients;
 import org.traindeck.engine.model.kernels.KernelInstances;
 import org.traindeck.engine.model.layers.PatchEmbedding3D;
 
@@ -21,7 +16,7 @@ import org.traindeck.engine.model.layers.PatchEmbedding3D;
  * SameDiff: the same configuration, parameters (W, b, pos in that order) and layouts, so a network or checkpoint of
  * either loads into the other.
  */
-public class PatchEmbedding3DKernel extends PatchEmbedding3D {
+public class PatchEmbedding3DKernel extends PatchEmbedding3D implements InputGradients.Skippable {
 
     @JsonProperty
     private boolean recompute;
@@ -79,20 +74,9 @@ public class PatchEmbedding3DKernel extends PatchEmbedding3D {
     }
 
     /** {@code false}: the backward pass returns zeros for the input, for a layer that reads the network's input. */
+    @Override
     public void setInputGradient(boolean inputGradient) {
         this.inputGradient = inputGradient;
-    }
-
-    /** Marks the 3D patch kernels that read a network input directly: they skip their input gradient. */
-    public static void skipUnusedInputGradients(ComputationGraphConfiguration conf) {
-        Set<String> inputs = Set.copyOf(conf.getNetworkInputs());
-        for (Map.Entry<String, GraphVertex> v : conf.getVertices().entrySet()) {
-            if (v.getValue() instanceof LayerVertex l
-                    && l.getLayerConf().getLayer() instanceof PatchEmbedding3DKernel patches) {
-                List<String> from = conf.getVertexInputs().get(v.getKey());
-                patches.setInputGradient(from == null || !inputs.containsAll(from));
-            }
-        }
     }
 
     @Override

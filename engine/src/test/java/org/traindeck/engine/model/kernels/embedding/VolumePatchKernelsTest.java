@@ -19,6 +19,7 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.traindeck.engine.model.kernels.InputGradients;
 import org.traindeck.engine.model.layers.PatchEmbedding3D;
 import org.traindeck.engine.model.layers.Unpatch3D;
 
@@ -290,7 +291,7 @@ class VolumePatchKernelsTest {
                 .addLayer("q", new PatchEmbedding3DKernel(2, 4), "u")
                 .setOutputs("q")
                 .build();
-        PatchEmbedding3DKernel.skipUnusedInputGradients(conf);
+        InputGradients.skipWhereUnused(conf);
         PatchEmbedding3DKernel first = (PatchEmbedding3DKernel) layerOf(conf, "p");
         assertThat(first.inputGradient()).isFalse();
         assertThat(((PatchEmbedding3DKernel) layerOf(conf, "q")).inputGradient())
