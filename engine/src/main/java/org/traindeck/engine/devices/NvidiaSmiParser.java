@@ -42,6 +42,12 @@ public final class NvidiaSmiParser {
 
     private NvidiaSmiParser() {}
 
+    /**
+     * Header names the driver prints for a field TrainDeck asks for by another name: asked for used_memory, drivers
+     * (580 on an H200, for one) head the column "used_gpu_memory [MiB]".
+     */
+    private static final Map<String, String> HEADER_ALIASES = Map.of("used_gpu_memory", "used_memory");
+
     /** A header line maps field names (units and spaces stripped, lower case) to column positions. */
     public static final class Header {
         private final Map<String, Integer> columns = new HashMap<>();
@@ -61,7 +67,8 @@ public final class NvidiaSmiParser {
             if (unit >= 0) {
                 name = name.substring(0, unit);
             }
-            return name.trim().toLowerCase(Locale.ROOT);
+            name = name.trim().toLowerCase(Locale.ROOT);
+            return HEADER_ALIASES.getOrDefault(name, name);
         }
 
         Integer column(String field) {

@@ -23,7 +23,7 @@ final class FakeNvidiaSmi {
             """;
 
     static final String APPS = """
-            pid, process_name, used_memory [MiB], gpu_uuid
+            pid, process_name, used_gpu_memory [MiB], gpu_uuid
             4242, C:\\Program Files\\Python311\\python.exe, 900, GPU-aaaa-0
             """;
 
