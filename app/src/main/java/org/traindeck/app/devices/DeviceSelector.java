@@ -136,9 +136,18 @@ public final class DeviceSelector extends VBox {
         cpuBox.setText(
                 "CPU · " + h.cpuModel() + " (" + h.physicalCores() + " cores, " + h.logicalCores() + " threads)");
         getChildren().add(new VBox(1, cpuBox, figures("cpu"), new HBox(6, whole("data-parallel workers"), cpuWorkers)));
-        inventory.notes().forEach(n -> getChildren().add(new Label("note: " + n)));
+        inventory.notes().forEach(n -> getChildren().add(note(n)));
         getChildren().add(clusterPane);
         showSelection(model.selectionProperty().get());
+    }
+
+    /** A note can be a long sentence (what CUDA_VISIBLE_DEVICES leaves a run): it wraps rather than being cut off. */
+    private static Label note(String text) {
+        Label l = new Label("note: " + text);
+        l.setWrapText(true);
+        l.setMinHeight(Region.USE_PREF_SIZE);
+        l.getStyleClass().add("device-note");
+        return l;
     }
 
     private Label figures(String device) {

@@ -20,6 +20,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import org.traindeck.app.audit.LayoutAudit;
 import org.traindeck.app.config.ConfigDocument;
 import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.api.devices.DeviceInventory;
@@ -162,6 +163,30 @@ class DevicesViewTest {
      * garbage collection (any time, more often on a busy machine) cut the labels off, and they froze. A collection is
      * made to happen here, before the refresh, so that it cannot depend on luck.
      */
+    @Test
+    void aLongNoteWrapsInsteadOfBeingCutOff(FxRobot robot) {
+        // the note a real H200 machine gets with CUDA_VISIBLE_DEVICES=1
+        String note = "CUDA_VISIBLE_DEVICES=1 shows runs none of this machine's GPUs (gpu0) (its entry \"1\" names no"
+                + " GPU here, so CUDA ignores it and every entry after it): runs train on the CPU unless it names a GPU"
+                + " nvidia-smi lists";
+        DeviceInventory withNote = new DeviceInventory(TWO_GPUS.host(), TWO_GPUS.gpus(), null, List.of(note));
+        robot.interact(() -> model.show(withNote));
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(onFx(() -> robot.lookup((Label l) -> l.getText().endsWith("nvidia-smi lists"))
+                        .queryAll()
+                        .size()))
+                .isEqualTo(1);
+        assertThat(onFx(() -> LayoutAudit.audit(
+                                robot.lookup("#device-status")
+                                        .query()
+                                        .getScene()
+                                        .getRoot(),
+                                "devices")
+                        .lines()))
+                .isEmpty();
+    }
+
     @Test
     void telemetryReachesTheFiguresAtTheNextRefresh(FxRobot robot) throws Exception {
         collectGarbage();

@@ -21,6 +21,7 @@ public final class DeviceDiscovery {
     private final NvidiaSmi smi;
     private final HostProbe probe;
     private final Path powercapRoot;
+    private final String cudaVisibleDevices;
 
     public DeviceDiscovery(NvidiaSmi smi, HostProbe probe) {
         this(smi, probe, SYSTEM_POWERCAP);
@@ -28,9 +29,15 @@ public final class DeviceDiscovery {
 
     /** @param powercapRoot where a run reads the CPU's energy counters (a test's fake folder) */
     public DeviceDiscovery(NvidiaSmi smi, HostProbe probe, Path powercapRoot) {
+        this(smi, probe, powercapRoot, System.getenv("CUDA_VISIBLE_DEVICES"));
+    }
+
+    /** @param cudaVisibleDevices CUDA_VISIBLE_DEVICES as this process has it (null when unset) */
+    public DeviceDiscovery(NvidiaSmi smi, HostProbe probe, Path powercapRoot, String cudaVisibleDevices) {
         this.smi = smi;
         this.probe = probe;
         this.powercapRoot = powercapRoot;
+        this.cudaVisibleDevices = cudaVisibleDevices;
     }
 
     /** The nvidia-smi a run's telemetry and energy meter use. */
@@ -44,6 +51,11 @@ public final class DeviceDiscovery {
 
     public Path powercapRoot() {
         return powercapRoot;
+    }
+
+    /** CUDA_VISIBLE_DEVICES as the GPUs a run may use are read against it (null when unset). */
+    public String cudaVisibleDevices() {
+        return cudaVisibleDevices;
     }
 
     public static DeviceDiscovery system() {
@@ -92,6 +104,10 @@ public final class DeviceDiscovery {
                 }
             }
             merged.add(gpu);
+        }
+        String visibility = DeviceResolver.visibilityNote(merged, cudaVisibleDevices);
+        if (visibility != null) {
+            notes.add(visibility);
         }
         return new DeviceInventory(host, merged, gpus.isEmpty() ? reason : null, notes);
     }

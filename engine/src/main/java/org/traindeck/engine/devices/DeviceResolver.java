@@ -111,6 +111,40 @@ public final class DeviceResolver {
         return chosen.stream().map(visible::indexOf).toList();
     }
 
+    /**
+     * What CUDA_VISIBLE_DEVICES leaves a run, said where the GPUs are listed (null when it is unset or there is no GPU):
+     * CUDA shows only the GPUs it lists, and none from its first entry that names no GPU on.
+     */
+    public static String visibilityNote(List<GpuInfo> gpus, String cudaVisibleDevices) {
+        if (cudaVisibleDevices == null || gpus.isEmpty()) {
+            return null;
+        }
+        String said = "CUDA_VISIBLE_DEVICES=" + cudaVisibleDevices;
+        List<GpuInfo> visible = visible(gpus, cudaVisibleDevices);
+        String unmatched = firstUnmatchedEntry(gpus, cudaVisibleDevices);
+        String because = unmatched == null
+                ? ""
+                : " (its entry \"" + unmatched + "\" names no GPU here, so CUDA ignores it and every entry after it)";
+        if (visible.isEmpty()) {
+            return said + " shows runs none of this machine's GPUs (" + ids(gpus) + ")" + because
+                    + ": runs train on the CPU unless it names a GPU nvidia-smi lists";
+        }
+        return said + ": runs may use only " + ids(visible) + because;
+    }
+
+    private static String firstUnmatchedEntry(List<GpuInfo> gpus, String cudaVisibleDevices) {
+        for (String entry : cudaVisibleDevices.split(",", -1)) {
+            if (visible(gpus, entry).isEmpty()) {
+                return entry.strip();
+            }
+        }
+        return null;
+    }
+
+    private static String ids(List<GpuInfo> gpus) {
+        return String.join(", ", gpus.stream().map(GpuInfo::id).toList());
+    }
+
     /** The GPUs CUDA would show: all, or those CUDA_VISIBLE_DEVICES lists up to its first entry that matches none. */
     static List<GpuInfo> visible(List<GpuInfo> gpus, String cudaVisibleDevices) {
         if (cudaVisibleDevices == null) {

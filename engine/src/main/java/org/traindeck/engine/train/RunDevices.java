@@ -22,7 +22,7 @@ final class RunDevices {
             return DeviceResolver.resolve(devices, null, null);
         }
         DeviceResolver.Resolved resolved =
-                DeviceResolver.resolve(devices, discovery.discover(), System.getenv("CUDA_VISIBLE_DEVICES"));
+                DeviceResolver.resolve(devices, discovery.discover(), discovery.cudaVisibleDevices());
         if (!resolved.isCpu() && "cpu".equals(Nd4jRuntime.backendKind())) {
             if (devices.kind() == DeviceSelection.Kind.ALL_GPUS) {
                 List<String> warnings = new ArrayList<>(resolved.warnings());

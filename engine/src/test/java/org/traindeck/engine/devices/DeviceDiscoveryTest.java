@@ -158,4 +158,31 @@ class DeviceDiscoveryTest {
         assertThat(none.isCpu()).isTrue();
         assertThat(none.warnings().get(0)).contains("every GPU is hidden (CUDA_VISIBLE_DEVICES=)");
     }
+
+    @Test
+    void theInventorySaysWhichGpusCudaVisibleDevicesLeavesARun(@TempDir Path dir) throws IOException {
+        FakeNvidiaSmi fake = new FakeNvidiaSmi(dir);
+        Path powercap = dir.resolve("no-powercap");
+
+        assertThat(new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, null)
+                        .discover()
+                        .notes())
+                .isEmpty();
+        assertThat(new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, "1")
+                        .discover()
+                        .notes())
+                .containsExactly("CUDA_VISIBLE_DEVICES=1: runs may use only gpu1");
+        // as on an H200 machine with one GPU: a real driver, CUDA_VISIBLE_DEVICES=1 showed every run no GPU
+        assertThat(new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, "2")
+                        .discover()
+                        .notes())
+                .containsExactly("CUDA_VISIBLE_DEVICES=2 shows runs none of this machine's GPUs (gpu0, gpu1) (its"
+                        + " entry \"2\" names no GPU here, so CUDA ignores it and every entry after it): runs train on"
+                        + " the CPU unless it names a GPU nvidia-smi lists");
+        assertThat(new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, "GPU-bbbb,7,0")
+                        .discover()
+                        .notes())
+                .containsExactly("CUDA_VISIBLE_DEVICES=GPU-bbbb,7,0: runs may use only gpu1 (its entry \"7\" names no"
+                        + " GPU here, so CUDA ignores it and every entry after it)");
+    }
 }

@@ -122,10 +122,6 @@ final class DevicesCommand implements Callable<Integer> {
             out.println("No GPU: " + inventory.noGpuReason() + ". Training runs on the CPU.");
         }
         inventory.notes().forEach(n -> out.println("note: " + n));
-        String visible = System.getenv("CUDA_VISIBLE_DEVICES");
-        if (visible != null && inventory.hasGpus()) {
-            out.println("CUDA_VISIBLE_DEVICES=" + visible + ": runs may use only the GPUs it lists");
-        }
     }
 
     void printJson(DeviceInventory inventory) throws IOException {
