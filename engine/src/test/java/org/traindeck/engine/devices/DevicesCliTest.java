@@ -79,7 +79,7 @@ class DevicesCliTest {
                 .contains("gpu0  memory 1000/24576 MiB  util 50%  60°C  100.5 W")
                 .contains("gpu1  memory 2000/24576 MiB  61°C")
                 .contains("cpu   load 25%")
-                .contains("process 4242 C:\\Program Files\\Python311\\python.exe holds 900 MiB on GPU-aaaa-0");
+                .contains("process 4242 C:\\Program Files\\Python311\\python.exe holds 900 MiB on gpu0");
         int gpu0 = r.stdout().indexOf(" gpu0 ");
         int gpu1 = r.stdout().indexOf(" gpu1 ", gpu0);
         int cpu = r.stdout().indexOf(" cpu ", gpu1);

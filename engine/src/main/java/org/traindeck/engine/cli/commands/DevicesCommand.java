@@ -161,6 +161,10 @@ final class DevicesCommand implements Callable<Integer> {
     /** Streams a line per device every interval until interrupted (Ctrl-C) or {@code samples} lines per device. */
     void watch(Duration interval, long samples) throws InterruptedException {
         Map<String, Map<String, Double>> latest = new ConcurrentHashMap<>();
+        Map<String, String> idByUuid = new ConcurrentHashMap<>();
+        engine.devices().discover().gpus().stream()
+                .filter(g -> g.uuid() != null)
+                .forEach(g -> idByUuid.put(g.uuid(), g.id()));
         try (Telemetry monitor = engine.devices().telemetry(interval)) {
             monitor.subscribeLossless(e -> {
                 if (e instanceof TelemetryEvent t && t.kind() == TelemetryEvent.Kind.FIGURE) {
@@ -172,7 +176,7 @@ final class DevicesCommand implements Callable<Integer> {
                     for (GpuProcess p : t.processes()) {
                         out.println(LocalTime.now().format(CLOCK) + " process " + orDash(p.pid()) + " "
                                 + orDash(p.processName()) + " holds " + orDash(p.usedMemoryMiB()) + " MiB on "
-                                + orDash(p.gpuUuid()));
+                                + (p.gpuUuid() == null ? "-" : idByUuid.getOrDefault(p.gpuUuid(), p.gpuUuid())));
                     }
                 }
             });
