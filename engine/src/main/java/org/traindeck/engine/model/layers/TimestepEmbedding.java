@@ -11,12 +11,13 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.shade.jackson.annotation.JsonProperty;
+import org.traindeck.engine.model.kernels.InputGradients;
 
 /**
  * A diffusion timestep as DiT embeds it: t [mb, 1] → [cos(t·f_i), sin(t·f_i)] for {@code frequencies / 2}
  * frequencies f_i = 10000^(−i / (frequencies / 2)) → dense → SiLU → dense, [mb, units].
  */
-public class TimestepEmbedding extends SameDiffBackedLayer {
+public class TimestepEmbedding extends SameDiffBackedLayer implements InputGradients.Skippable {
 
     public static final String W1 = "W1";
     public static final String B1 = "b1";
@@ -29,6 +30,10 @@ public class TimestepEmbedding extends SameDiffBackedLayer {
 
     @JsonProperty
     private int units;
+
+    /** False where the timestep is the network's input (as a diffusion task feeds it): nobody reads its gradient. */
+    @JsonProperty
+    private boolean inputGradient = true;
 
     /** For DL4J's JSON. */
     public TimestepEmbedding() {}
@@ -113,17 +118,28 @@ public class TimestepEmbedding extends SameDiffBackedLayer {
         return sd.mmul(silu, params.get(W2)).add(params.get(B2));
     }
 
+    public boolean inputGradient() {
+        return inputGradient;
+    }
+
+    /** {@code false}: the loops' backward pass returns zeros for the timestep (SameDiff's graph still computes it). */
+    @Override
+    public void setInputGradient(boolean inputGradient) {
+        this.inputGradient = inputGradient;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof TimestepEmbedding other
                 && super.equals(o)
                 && frequencies == other.frequencies
-                && units == other.units;
+                && units == other.units
+                && inputGradient == other.inputGradient;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(getClass(), getLayerName(), frequencies, units);
+        return Objects.hash(getClass(), getLayerName(), frequencies, units, inputGradient);
     }
 
     @Override

@@ -142,22 +142,30 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         }
         System.arraycopy(weightGradient(features, f, dHidden, u), 0, grads.get(TimestepEmbedding.W1), 0, f * u);
         System.arraycopy(columnSums(dHidden, u), 0, grads.get(TimestepEmbedding.B1), 0, u);
-        double[] dFeatures = new double[mb * f];
-        inputGradient(dHidden, u, values(paramTable.get(TimestepEmbedding.W1)), dFeatures, f);
         Gradient g = new DefaultGradient(gradients);
         for (String key : paramTable.keySet()) {
             INDArray view = gradTable.get(key);
             write(grads.get(key), view);
             g.gradientForVariable().put(key, view);
         }
+        return new Pair<>(g, timestepGradient(dHidden, f, u, workspaceMgr));
+    }
+
+    /** The timestep's gradient [mb, 1]: zeros where nobody reads it (a network input). */
+    private INDArray timestepGradient(double[] dHidden, int f, int u, LayerWorkspaceMgr workspaceMgr) {
+        if (!embedding().inputGradient()) {
+            return workspaceMgr.create(ArrayType.ACTIVATION_GRAD, dataType, new long[] {mb, 1}, 'c');
+        }
+        double[] dFeatures = new double[mb * f];
+        inputGradient(dHidden, u, values(paramTable.get(TimestepEmbedding.W1)), dFeatures, f);
         INDArray dInput =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, dataType, new long[] {mb, 1}, 'c');
-        write(timestepGradient(dFeatures, f), dInput);
-        return new Pair<>(g, dInput);
+        write(chainToTimestep(dFeatures, f), dInput);
+        return dInput;
     }
 
     /** d/dt of cos(t f_i) is -f_i sin(t f_i), of sin(t f_i) f_i cos(t f_i). */
-    private double[] timestepGradient(double[] dFeatures, int f) {
+    private double[] chainToTimestep(double[] dFeatures, int f) {
         int half = f / 2;
         double[] row = TimestepEmbedding.frequencyRow(f);
         double[] dt = new double[mb];

@@ -90,8 +90,8 @@ class FitCheckTest {
     /**
      * patches3d and unpatch3d keep their kernel's buffers ({@code VolumePatchBuffers}) between the passes, a set per
      * node; with recompute the nodes of a thread share one set. Two patches3d nodes (3×16³ volumes, 4³ patches: 64
-     * tokens of 16) hold 3·12288 + 2·1024 + 12288 = 51,200 floats per example each, the unpatch3d 2·12288 + 3·1024 +
-     * 12288 = 39,936: recompute on all three keeps only the largest set, 91,136 floats (364,544 bytes) fewer.
+     * tokens of 16) hold 3·12288 + 12288 = 49,152 floats per example each, the unpatch3d 3·12288 = 36,864: recompute
+     * on all three keeps only the largest set, 86,016 floats (344,064 bytes) fewer.
      */
     @Test
     void volumePatchBuffersCountPerNodeAndRecomputeSharesOneSet(@TempDir Path dir) throws IOException {
@@ -106,9 +106,9 @@ class FitCheckTest {
         FitEstimate.Model recomputing = model(compiled(dir, layers.formatted(", \"recompute\": true"), 8));
 
         assertThat(kept.fromReport()).isFalse();
-        assertThat(kept.activationBytesPerExample()).isGreaterThan(4L * (2 * 51_200 + 39_936));
+        assertThat(kept.activationBytesPerExample()).isGreaterThan(4L * (2 * 49_152 + 36_864));
         assertThat(kept.activationBytesPerExample() - recomputing.activationBytesPerExample())
-                .isEqualTo(4L * (51_200 + 39_936));
+                .isEqualTo(4L * (49_152 + 36_864));
     }
 
     /**

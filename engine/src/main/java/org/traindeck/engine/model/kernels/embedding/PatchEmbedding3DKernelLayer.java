@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.kernels.embedding;
 
+import java.nio.FloatBuffer;
 import java.util.Arrays;
 import org.bytedeco.javacpp.FloatPointer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
@@ -17,8 +18,9 @@ import org.traindeck.engine.model.layers.PatchEmbedding3D;
 
 /**
  * The 3D patch embedding kernel at run time: the volumes' patches copied into rows [mb·T, C·s³] ({@link VolumePatches}),
- * one {@link Sgemm} product with W, then bias and positions added while writing the sequence [mb, width, T]. The rows
- * are kept for the backward pass (dW = rowsᵀ dY), or with recompute cut again there from the input; its buffers
+ * then per example one {@link Sgemm} product Wᵀ rowsᵀ added straight into the sequence [mb, width, T], which starts as
+ * the bias plus the positions ({@link VolumeTokenProducts}). The rows are kept for the backward pass (dW = rowsᵀ dY,
+ * read from the sequence's gradient as it is), or with recompute cut again there from the input; its buffers
  * ({@link VolumePatchBuffers}) are reused from batch to batch.
  */
 public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
@@ -87,47 +89,23 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
         VolumePatchBuffers b = buffers();
         int mb = v.examples();
         int n = v.tokens();
-        int length = v.rowLength();
         int c = (int) embedding().width();
         cutRows(v, b);
-        b.projected = HostFloats.Native.fit(b.projected, (long) mb * n * c);
-        Sgemm.multiply(
-                false,
-                false,
-                mb * n,
-                c,
-                length,
-                1,
-                b.rows.pointer,
-                0,
-                length,
-                weights(),
-                0,
-                c,
-                0,
-                b.projected.pointer,
-                0,
-                c);
-        float[] y = b.sequence = HostFloats.atLeast(b.sequence, (long) mb * n * c);
-        b.projected.buffer.get(0, y, 0, mb * n * c);
+        float[] start = b.positions = HostFloats.atLeast(b.positions, (long) c * n);
         float[] bias = b.bias = HostFloats.atLeast(b.bias, c);
-        float[] positions = b.positions = HostFloats.atLeast(b.positions, (long) c * n);
+        HostFloats.read(getParam(PatchEmbedding3D.POSITIONS), start);
         HostFloats.read(getParam(PatchEmbedding3D.BIAS), bias);
-        HostFloats.read(getParam(PatchEmbedding3D.POSITIONS), positions);
-        float[] out = b.work = HostFloats.atLeast(b.work, (long) mb * c * n);
-        for (int e = 0; e < mb; e++) {
-            for (int f = 0; f < c; f++) {
-                int o = (e * c + f) * n;
-                int pos = f * n;
-                float bf = bias[f];
-                int src = e * n * c + f;
-                for (int s = 0; s < n; s++) {
-                    out[o + s] = y[src + s * c] + bf + positions[pos + s];
-                }
+        for (int f = 0; f < c; f++) {
+            for (int s = 0; s < n; s++) {
+                start[f * n + s] += bias[f];
             }
         }
         INDArray ret = mgr.createUninitialized(ArrayType.ACTIVATIONS, DataType.FLOAT, new long[] {mb, c, n}, 'c');
-        HostFloats.write(out, ret);
+        FloatBuffer out = Sgemm.buffer(ret);
+        for (int e = 0; e < mb; e++) {
+            out.put(e * c * n, start, 0, c * n);
+        }
+        VolumeTokenProducts.tokens(v, c, b.rows.pointer, weights(), Sgemm.pointerTo(ret));
         return ret;
     }
 
@@ -146,92 +124,55 @@ public class PatchEmbedding3DKernelLayer extends SameDiffLayer {
         if (b != own) {
             cutRows(v, b);
         }
+        INDArray dense = Sgemm.dense(epsilon);
         float[] e = b.work = HostFloats.atLeast(b.work, (long) mb * c * n);
-        HostFloats.read(epsilon, e);
+        HostFloats.read(dense, e);
         float[] positions = b.positions = HostFloats.atLeast(b.positions, (long) c * n);
         float[] bias = b.bias = HostFloats.atLeast(b.bias, c);
         Arrays.fill(positions, 0, c * n, 0f);
         Arrays.fill(bias, 0, c, 0f);
-        float[] dy = b.sequence = HostFloats.atLeast(b.sequence, (long) mb * n * c);
         for (int i = 0; i < mb; i++) {
             for (int f = 0; f < c; f++) {
                 int o = (i * c + f) * n;
                 int pos = f * n;
-                int dst = i * n * c + f;
                 float sum = 0f;
                 for (int s = 0; s < n; s++) {
                     float g = e[o + s];
                     positions[pos + s] += g;
-                    dy[dst + s * c] = g;
                     sum += g;
                 }
                 bias[f] += sum;
             }
         }
-        b.projected.buffer.put(0, dy, 0, mb * n * c);
+        FloatPointer dY = Sgemm.pointerTo(dense);
         Gradient ret = new DefaultGradient();
-        ret.gradientForVariable().put(PatchEmbedding3D.WEIGHTS, weightGradient(v, c, b));
+        ret.gradientForVariable().put(PatchEmbedding3D.WEIGHTS, weightGradient(v, c, b, dY));
         put(ret, PatchEmbedding3D.BIAS, bias);
         put(ret, PatchEmbedding3D.POSITIONS, positions);
-        return new Pair<>(ret, inputGradient(v, c, b, mgr));
+        return new Pair<>(ret, inputGradient(v, c, b, dY, mgr));
     }
 
     /** dW = rowsᵀ dY, written straight into W's gradient view. */
-    private INDArray weightGradient(VolumePatches v, int c, VolumePatchBuffers b) {
+    private INDArray weightGradient(VolumePatches v, int c, VolumePatchBuffers b, FloatPointer dY) {
         INDArray dW = gradTable.get(PatchEmbedding3D.WEIGHTS);
         if (!Sgemm.isDenseRowMajor(dW)) {
             throw new IllegalStateException(
                     "PatchEmbedding3DKernel" + name() + ": W's gradient is not a dense row-major view");
         }
-        int length = v.rowLength();
-        int rowsCount = v.examples() * v.tokens();
-        Sgemm.multiply(
-                true,
-                false,
-                length,
-                c,
-                rowsCount,
-                1,
-                b.rows.pointer,
-                0,
-                length,
-                b.projected.pointer,
-                0,
-                c,
-                0,
-                Sgemm.pointerTo(dW),
-                0,
-                c);
+        VolumeTokenProducts.weightGradient(v, c, b.rows.pointer, dY, Sgemm.pointerTo(dW));
         return dW;
     }
 
     /** d rows = dY Wᵀ, each row put back as its patch. */
-    private INDArray inputGradient(VolumePatches v, int c, VolumePatchBuffers b, LayerWorkspaceMgr mgr) {
+    private INDArray inputGradient(
+            VolumePatches v, int c, VolumePatchBuffers b, FloatPointer dY, LayerWorkspaceMgr mgr) {
         if (!((PatchEmbedding3DKernel) layerConf()).inputGradient()) {
             return mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
         }
-        int length = v.rowLength();
-        int rowsCount = v.examples() * v.tokens();
         b.rowsGrad = HostFloats.Native.fit(b.rowsGrad, v.rowValues());
-        Sgemm.multiply(
-                false,
-                true,
-                rowsCount,
-                length,
-                c,
-                1,
-                b.projected.pointer,
-                0,
-                c,
-                weights(),
-                0,
-                c,
-                0,
-                b.rowsGrad.pointer,
-                0,
-                length);
+        VolumeTokenProducts.rowsGradient(v, c, dY, weights(), b.rowsGrad.pointer);
         float[] dr = b.work = HostFloats.atLeast(b.work, v.rowValues());
-        b.rowsGrad.buffer.get(0, dr, 0, rowsCount * length);
+        b.rowsGrad.buffer.get(0, dr, 0, (int) v.rowValues());
         float[] volume = b.volume = HostFloats.atLeast(b.volume, v.volumeValues());
         v.place(dr, volume);
         INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');

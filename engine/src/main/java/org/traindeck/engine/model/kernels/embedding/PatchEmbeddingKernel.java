@@ -6,6 +6,8 @@ import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.jackson.annotation.JsonProperty;
+import org.traindeck.engine.model.kernels.InputGradients;
 import org.traindeck.engine.model.kernels.KernelInstances;
 import org.traindeck.engine.model.layers.PatchEmbedding;
 
@@ -14,7 +16,11 @@ import org.traindeck.engine.model.layers.PatchEmbedding;
  * The same layer configuration (options, JSON fields, parameters W, b, pos and cls in that order, their layouts,
  * updater and regularisation), so a network or checkpoint of either loads into the other.
  */
-public class PatchEmbeddingKernel extends PatchEmbedding {
+public class PatchEmbeddingKernel extends PatchEmbedding implements InputGradients.Skippable {
+
+    /** False where no parameter lies behind the input (images of data, their concat): nobody reads its gradient. */
+    @JsonProperty
+    private boolean inputGradient = true;
 
     /** For JSON. */
     protected PatchEmbeddingKernel() {}
@@ -58,14 +64,24 @@ public class PatchEmbeddingKernel extends PatchEmbedding {
         return 3 * rows + 2 * tokens + Math.max(rows, output);
     }
 
+    public boolean inputGradient() {
+        return inputGradient;
+    }
+
+    /** {@code false}: the backward pass returns zeros for the input, whose gradient nobody reads. */
+    @Override
+    public void setInputGradient(boolean inputGradient) {
+        this.inputGradient = inputGradient;
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof PatchEmbeddingKernel && super.equals(o);
+        return o instanceof PatchEmbeddingKernel k && k.inputGradient == inputGradient && super.equals(o);
     }
 
     @Override
     public int hashCode() {
-        return super.hashCode();
+        return 31 * super.hashCode() + Boolean.hashCode(inputGradient);
     }
 
     @Override

@@ -166,8 +166,16 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
         if (d.off() == 1) {
             put(ret, PatchEmbedding.CLASS_TOKEN, classToken);
         }
+        return new Pair<>(ret, inputGradient(d, mb, mgr));
+    }
+
+    /** d rows = dy [tokens, c] x W^T [c, length], each row put back as its patch; zeros where nobody reads it. */
+    private INDArray inputGradient(Dims d, int mb, LayerWorkspaceMgr mgr) {
+        if (layerConf() instanceof PatchEmbeddingKernel k && !k.inputGradient()) {
+            return mgr.create(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
+        }
+        int tokens = mb * d.n();
         rowsGrad = HostFloats.Native.fit(rowsGrad, (long) tokens * d.length());
-        // d rows = dy [tokens, c] x W^T [c, length]
         Sgemm.multiply(
                 false,
                 true,
@@ -190,7 +198,7 @@ public class PatchEmbeddingKernelLayer extends SameDiffLayer {
         d.patches(mb, image, dr, false);
         INDArray epsNext = mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, inputShape, 'c');
         HostFloats.write(image, epsNext);
-        return new Pair<>(ret, epsNext);
+        return epsNext;
     }
 
     /**

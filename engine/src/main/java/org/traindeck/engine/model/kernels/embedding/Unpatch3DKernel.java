@@ -38,7 +38,7 @@ public class Unpatch3DKernel extends Unpatch3D {
 
     /** Floats per example of the kernel's buffers ({@link VolumePatchBuffers}; one set per thread with recompute). */
     public long bufferFloatsPerExample() {
-        return VolumePatchBuffers.unpatchFloatsPerExample(tokens() * patchValues(), tokens(), features());
+        return VolumePatchBuffers.unpatchFloatsPerExample(tokens() * patchValues());
     }
 
     @Override

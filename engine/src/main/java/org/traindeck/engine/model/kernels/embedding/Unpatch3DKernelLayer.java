@@ -16,10 +16,11 @@ import org.traindeck.engine.model.kernels.Sgemm;
 import org.traindeck.engine.model.layers.Unpatch3D;
 
 /**
- * The unpatch kernel at run time: tokens [mb, F, T] as rows [mb·T, F], one {@link Sgemm} product with W, the bias
- * added, and each row put in place as its patch of the volumes [mb, C, D, H, W] ({@link VolumePatches}). The rows are
- * kept for the backward pass (dW = rowsᵀ dY), or with recompute made again there from the input; its buffers
- * ({@link VolumePatchBuffers}: the tokens in sequence, the patches in work) are reused from batch to batch.
+ * The unpatch kernel at run time: per example one {@link Sgemm} product of the tokens [F, T] (read as they are, no
+ * transposed copy: {@link VolumeTokenProducts}) with W, the bias added, and each row put in place as its patch of the
+ * volumes [mb, C, D, H, W] ({@link VolumePatches}). The backward pass reads the layer's input again (dW = Σ x_e dY_e),
+ * so nothing but the input is kept between the passes, with or without recompute; its buffers
+ * ({@link VolumePatchBuffers}: the patches' product and the patches in work) are reused from batch to batch.
  */
 public class Unpatch3DKernelLayer extends SameDiffLayer {
 
@@ -44,17 +45,9 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
         return own;
     }
 
-    /** The input tokens [mb, F, T] as rows [mb·T, F], in b.rows (b.sequence and b.work are used on the way). */
-    private void tokenRows(VolumePatches v, VolumePatchBuffers b) {
-        int mb = v.examples();
-        int f = (int) unpatch().features();
-        int n = v.tokens();
-        b.sequence = HostFloats.atLeast(b.sequence, (long) mb * f * n);
-        HostFloats.read(input, b.sequence);
-        b.work = HostFloats.atLeast(b.work, Math.max(v.rowValues(), (long) mb * n * f));
-        VolumePatches.transpose(b.sequence, b.work, mb, f, n);
-        b.rows = HostFloats.Native.fit(b.rows, (long) mb * n * f);
-        b.rows.buffer.put(0, b.work, 0, mb * n * f);
+    /** The input tokens [mb, F, T] as the products read them: row-major and dense (a copy where they are not). */
+    private INDArray tokens() {
+        return Sgemm.dense(input);
     }
 
     /** DL4J's SameDiffLayer checks the shape and then drops the value. */
@@ -81,26 +74,9 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
         VolumePatchBuffers b = buffers();
         int mb = v.examples();
         int length = v.rowLength();
-        tokenRows(v, b);
-        float[] r = b.work;
         b.projected = HostFloats.Native.fit(b.projected, v.rowValues());
-        Sgemm.multiply(
-                false,
-                false,
-                mb * n,
-                length,
-                f,
-                1,
-                b.rows.pointer,
-                0,
-                f,
-                weights(),
-                0,
-                length,
-                0,
-                b.projected.pointer,
-                0,
-                length);
+        VolumeTokenProducts.rows(v, f, Sgemm.pointerTo(tokens()), weights(), b.projected.pointer);
+        float[] r = b.work = HostFloats.atLeast(b.work, v.rowValues());
         b.projected.buffer.get(0, r, 0, mb * n * length);
         float[] bias = b.bias = HostFloats.atLeast(b.bias, length);
         HostFloats.read(getParam(Unpatch3D.BIAS), bias);
@@ -133,12 +109,9 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
         int rowsCount = v.examples() * v.tokens();
         int length = v.rowLength();
         VolumePatchBuffers b = buffers();
-        if (b != own) {
-            tokenRows(v, b);
-        }
         float[] volume = b.volume = HostFloats.atLeast(b.volume, v.volumeValues());
         HostFloats.read(epsilon, volume);
-        float[] dy = b.work;
+        float[] dy = b.work = HostFloats.atLeast(b.work, v.rowValues());
         v.cut(volume, dy);
         float[] bias = b.bias = HostFloats.atLeast(b.bias, length);
         Arrays.fill(bias, 0, length, 0f);
@@ -148,73 +121,35 @@ public class Unpatch3DKernelLayer extends SameDiffLayer {
                 bias[j] += dy[base + j];
             }
         }
+        b.projected = HostFloats.Native.fit(b.projected, v.rowValues());
         b.projected.buffer.put(0, dy, 0, rowsCount * length);
+        FloatPointer x = Sgemm.pointerTo(tokens());
         Gradient ret = new DefaultGradient();
-        ret.gradientForVariable().put(Unpatch3D.WEIGHTS, weightGradient(rowsCount, length, b));
+        ret.gradientForVariable().put(Unpatch3D.WEIGHTS, weightGradient(v, x, b));
         INDArray db = gradTable.get(Unpatch3D.BIAS);
         HostFloats.write(bias, db);
         ret.gradientForVariable().put(Unpatch3D.BIAS, db);
         return new Pair<>(ret, inputGradient(v, b, mgr));
     }
 
-    /** dW = rowsᵀ dY, written straight into W's gradient view. */
-    private INDArray weightGradient(int rowsCount, int length, VolumePatchBuffers b) {
+    /** dW = Σ_e x_e dRows_e, written straight into W's gradient view. */
+    private INDArray weightGradient(VolumePatches v, FloatPointer x, VolumePatchBuffers b) {
         int f = (int) unpatch().features();
         INDArray dW = gradTable.get(Unpatch3D.WEIGHTS);
         if (!Sgemm.isDenseRowMajor(dW)) {
             throw new IllegalStateException(
                     "Unpatch3DKernel" + name() + ": W's gradient is not a dense row-major view");
         }
-        Sgemm.multiply(
-                true,
-                false,
-                f,
-                length,
-                rowsCount,
-                1,
-                b.rows.pointer,
-                0,
-                f,
-                b.projected.pointer,
-                0,
-                length,
-                0,
-                Sgemm.pointerTo(dW),
-                0,
-                length);
+        VolumeTokenProducts.unpatchWeightGradient(v, f, x, b.projected.pointer, Sgemm.pointerTo(dW));
         return dW;
     }
 
-    /** d rows = dY Wᵀ, as tokens [mb, F, T]. */
+    /** dx = W dRowsᵀ per example, written straight into the tokens' gradient [mb, F, T]. */
     private INDArray inputGradient(VolumePatches v, VolumePatchBuffers b, LayerWorkspaceMgr mgr) {
         int f = (int) unpatch().features();
-        int n = v.tokens();
-        int mb = v.examples();
-        int length = v.rowLength();
-        b.rowsGrad = HostFloats.Native.fit(b.rowsGrad, (long) mb * n * f);
-        Sgemm.multiply(
-                false,
-                true,
-                mb * n,
-                f,
-                length,
-                1,
-                b.projected.pointer,
-                0,
-                length,
-                weights(),
-                0,
-                length,
-                0,
-                b.rowsGrad.pointer,
-                0,
-                f);
-        b.rowsGrad.buffer.get(0, b.work, 0, mb * n * f);
-        float[] tokens = b.sequence = HostFloats.atLeast(b.sequence, (long) mb * f * n);
-        VolumePatches.transpose(b.work, tokens, mb, n, f);
-        INDArray epsNext =
-                mgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {mb, f, n}, 'c');
-        HostFloats.write(tokens, epsNext);
+        INDArray epsNext = mgr.createUninitialized(
+                ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {v.examples(), f, v.tokens()}, 'c');
+        VolumeTokenProducts.tokensGradient(v, f, b.projected.pointer, weights(), Sgemm.pointerTo(epsNext));
         return epsNext;
     }
 

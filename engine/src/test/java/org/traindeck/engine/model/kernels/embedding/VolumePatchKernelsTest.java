@@ -89,6 +89,34 @@ class VolumePatchKernelsTest {
                 Nd4j.randn(DataType.FLOAT, 3, 5, 6));
     }
 
+    /**
+     * The kernels hand the arrays' own memory to the products where they can: an input or a gradient in column-major
+     * order (not dense row-major) must give exactly what its row-major copy gives.
+     */
+    @Test
+    void columnMajorInputsAndGradientsGiveWhatTheirRowMajorCopiesGive() {
+        int[] grid = {2, 1, 3};
+        Layer[] layers = {instantiate(patches(true, 2, 5, VOLUME)), instantiate(unpatch(true, 2, 3, grid, 5))};
+        INDArray[] inputs = {Nd4j.randn(DataType.FLOAT, 3, 3, 4, 2, 6), Nd4j.randn(DataType.FLOAT, 3, 5, 6)};
+        for (int i = 0; i < layers.length; i++) {
+            Layer k = layers[i];
+            k.params().assign(Nd4j.randn(DataType.FLOAT, k.params().shape()));
+            INDArray x = inputs[i];
+            INDArray[] out = new INDArray[1];
+            k.setInput(x, LayerWorkspaceMgr.noWorkspaces());
+            INDArray eps = Nd4j.randn(
+                    DataType.FLOAT,
+                    k.activate(true, LayerWorkspaceMgr.noWorkspaces()).shape());
+            Pair<Gradient, INDArray> dense = forwardBackward(k, x, eps, out);
+            INDArray denseOut = out[0];
+            INDArray denseGradient = k.getGradientsViewArray().dup();
+            Pair<Gradient, INDArray> strided = forwardBackward(k, x.dup('f'), eps.dup('f'), out);
+            assertThat(out[0]).as("output %d", i).isEqualTo(denseOut);
+            assertThat(strided.getSecond().dup('c')).as("input gradient %d", i).isEqualTo(dense.getSecond());
+            assertThat(k.getGradientsViewArray()).as("gradient %d", i).isEqualTo(denseGradient);
+        }
+    }
+
     @Test
     void recomputingKernelsMatchTheSameDiffLayers() {
         PatchEmbedding3D recomputing = new PatchEmbedding3DKernel(2, 5, true);
