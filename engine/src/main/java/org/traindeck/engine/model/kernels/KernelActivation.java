@@ -72,7 +72,7 @@ public enum KernelActivation {
             }
             case SIGMOID -> sigmoid(z, 1f, out, saved, n);
             case GELU -> {
-                sigmoid(z, TransformerBlockMath.GELU_SCALE, out, saved, n);
+                GeluSigmoid.sigmoids(z, saved, out, n);
                 for (int i = 0; i < n; i++) {
                     out[i] = z[i] * saved[i];
                 }

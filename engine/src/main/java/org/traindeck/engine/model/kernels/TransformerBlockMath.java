@@ -3,15 +3,12 @@ package org.traindeck.engine.model.kernels;
 import java.util.Arrays;
 
 /**
- * The block's elementwise work as plain loops over heap rows [rows, width]: layer norm, GELU, bias, residual,
+ * The block's elementwise work as plain loops over heap rows [rows, width]: layer norm, bias, residual,
  * column sums and the layout changes. Heap arrays rather than buffers on native memory, because C2 (Java 17)
  * vectorises loops over {@code float[]} but not a buffer's absolute get/put; the matrix products' operands are copied
  * to and from native memory in bulk. Row statistics accumulate in double, everything else in float.
  */
 public final class TransformerBlockMath {
-
-    /** DL4J's Activation.GELU (ND4J's non-precise gelu op): x sigmoid(1.702 x). */
-    public static final float GELU_SCALE = 1.702f;
 
     private static final float LOG2E = 1.4426950408889634f;
     private static final float LN2_HIGH = 0.693145751953125f;
@@ -31,8 +28,7 @@ public final class TransformerBlockMath {
 
     /**
      * e^x in float to about 2e-7 relative: x = n ln2 + r with |r| <= ln2/2, e^r by its Taylor polynomial of degree 6,
-     * times 2^n built in the exponent bits. Math.exp (double, 10-25 ns a call here) was most of the softmax's and the
-     * GELU's time.
+     * times 2^n built in the exponent bits. Math.exp (double, 10-25 ns a call here) was most of the softmax's time.
      */
     public static float exp(float x) {
         if (x < -87.3f) {
@@ -300,28 +296,6 @@ public final class TransformerBlockMath {
             accumulate(acc, local, len);
         }
         fold(acc, c, out);
-    }
-
-    /**
-     * On one chunk (every array from index 0, len at most the tile's length): u += bias; z = gelu(u) = u s with
-     * s = sigmoid(1.702 u); and the slope gelu'(u) = s (1 + 1.702 u (1 - s)) into {@code slope}, the one thing the
-     * backward pass needs (it no longer reads u and s back: one array written and read instead of two).
-     * {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound by memory
-     * bandwidth.
-     */
-    public static void biasGelu(float[] u, float[] biasTile, float[] slope, float[] z, float[] scratch, int len) {
-        for (int i = 0; i < len; i++) {
-            float v = u[i] + biasTile[i];
-            u[i] = v;
-            slope[i] = -GELU_SCALE * v;
-        }
-        expInPlace(slope, scratch, 0, len);
-        for (int i = 0; i < len; i++) {
-            float v = u[i];
-            float sg = 1 / (1 + slope[i]);
-            z[i] = v * sg;
-            slope[i] = sg * (1 + GELU_SCALE * v * (1 - sg));
-        }
     }
 
     /** acc[i] += rows[i] for i in [0, len): column sums a chunk at a time into a {@link #tile}-shaped accumulator. */
