@@ -88,7 +88,7 @@ public enum KernelActivation {
         for (int i = 0; i < n; i++) {
             saved[i] = -k * z[i];
         }
-        TransformerBlockMath.expInPlace(saved, out, 0, n);
+        FloatExp.expInPlace(saved, out, 0, n);
         for (int i = 0; i < n; i++) {
             float sg = 1 / (1 + saved[i]);
             saved[i] = sg;

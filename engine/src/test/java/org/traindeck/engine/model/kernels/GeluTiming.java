@@ -9,7 +9,7 @@ import java.util.Random;
 /**
  * A measurement, not a test: the transformer block's GELU on the workstation ViT's 3.2 M elements (64 × 65 rows of
  * 768), a chunk of three rows at a time as TransformerBlockGelu works, with the sigmoid from the exponential
- * (1/(1 + e^-1.702x), {@link TransformerBlockMath#expInPlace}) and from {@link GeluSigmoid}'s rational tanh,
+ * (1/(1 + e^-1.702x), {@link FloatExp#expInPlace}) and from {@link GeluSigmoid}'s rational tanh,
  * alternated in one JVM; prints the median thread CPU time of each. java -cp test-classes:classes:deps
  * org.traindeck.engine.model.kernels.GeluTiming [rounds]
  */
@@ -71,7 +71,7 @@ public final class GeluTiming {
             u[i] = v;
             slope[i] = -GeluSigmoid.SCALE * v;
         }
-        TransformerBlockMath.expInPlace(slope, scratch, 0, CHUNK);
+        FloatExp.expInPlace(slope, scratch, 0, CHUNK);
         for (int i = 0; i < CHUNK; i++) {
             float v = u[i];
             float sg = 1 / (1 + slope[i]);
