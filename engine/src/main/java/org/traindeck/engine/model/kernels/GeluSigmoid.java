@@ -4,8 +4,9 @@ package org.traindeck.engine.model.kernels;
  * DL4J's GELU, x sigmoid(1.702 x) (ND4J's non-precise gelu op), with the sigmoid as 0.5 + 0.5 tanh(0.851 x) and tanh
  * as Eigen's rational approximation (its {@code generic_fast_tanh_float}: an odd polynomial of degree 13 over an even
  * one of degree 6, the argument clamped to ±7.905, where the quotient reaches ±1 in float). Only multiplications,
- * additions, one division and min/max, in loops small enough for C2 (Java 17) to unroll: it vectorises them, where
- * an exponential needs float↔int bit moves that it leaves scalar. Against double precision (GeluSigmoidTest): the
+ * additions, one division and min/max, in loops small enough for C2 (Java 17) to unroll, so that it vectorises them;
+ * the exponential's sigmoid needs more work and a loop of its own for 2^n's float↔int bit moves (GeluTiming: 1.18
+ * against 1.76 ns an element). Against double precision (GeluSigmoidTest): the
  * sigmoid within 2.1e-7 absolute, the GELU within 2.3e-7 |x| and its slope within 2.4e-6 (the exponential's
  * 1/(1 + e^-1.702x) came to 1.4e-7 |x| and 1e-6); below x = -9.3 the sigmoid is 0 (in double under 1.4e-7), and a
  * finite input never gives NaN. gelu(+inf) is +inf, gelu(-inf) and gelu(NaN) NaN, as x sigmoid(1.702 x) in float.
