@@ -72,7 +72,7 @@ public enum KernelActivation {
             }
             case SIGMOID -> sigmoid(z, 1f, out, saved, n);
             case GELU -> {
-                sigmoid(z, TransformerBlockMath.GELU_SCALE, out, saved, n);
+                GeluSigmoid.sigmoids(z, saved, out, n);
                 for (int i = 0; i < n; i++) {
                     out[i] = z[i] * saved[i];
                 }
@@ -88,7 +88,7 @@ public enum KernelActivation {
         for (int i = 0; i < n; i++) {
             saved[i] = -k * z[i];
         }
-        TransformerBlockMath.expInPlace(saved, out, 0, n);
+        FloatExp.expInPlace(saved, out, 0, n);
         for (int i = 0; i < n; i++) {
             float sg = 1 / (1 + saved[i]);
             saved[i] = sg;

@@ -3,70 +3,17 @@ package org.traindeck.engine.model.kernels;
 import java.util.Arrays;
 
 /**
- * The block's elementwise work as plain loops over heap rows [rows, width]: layer norm, GELU, bias, residual,
+ * The block's elementwise work as plain loops over heap rows [rows, width]: layer norm, bias, residual,
  * column sums and the layout changes. Heap arrays rather than buffers on native memory, because C2 (Java 17)
  * vectorises loops over {@code float[]} but not a buffer's absolute get/put; the matrix products' operands are copied
  * to and from native memory in bulk. Row statistics accumulate in double, everything else in float.
  */
 public final class TransformerBlockMath {
 
-    /** DL4J's Activation.GELU (ND4J's non-precise gelu op): x sigmoid(1.702 x). */
-    public static final float GELU_SCALE = 1.702f;
-
-    private static final float LOG2E = 1.4426950408889634f;
-    private static final float LN2_HIGH = 0.693145751953125f;
-    private static final float LN2_LOW = 1.428606765330187e-06f;
-    /** 1.5 * 2^23: adding it rounds a float below 2^22 to an integer, kept in the low mantissa bits. */
-    private static final float ROUNDER = 12582912f;
-
-    private static final int ROUNDER_BITS = 0x4B400000;
-    /** Below this exp's 2^n would leave the normal range; exp of anything lower is this one's value, 2.7e-38. */
-    public static final float EXP_FLOOR = -86.5f;
-
-    private static final float EXP_CEILING = 88f;
     /** Floats in a chunk of rows (rounded down to whole rows of the width, at least one row). */
     public static final int CHUNK = 2048;
 
     private TransformerBlockMath() {}
-
-    /**
-     * e^x in float to about 2e-7 relative: x = n ln2 + r with |r| <= ln2/2, e^r by its Taylor polynomial of degree 6,
-     * times 2^n built in the exponent bits. Math.exp (double, 10-25 ns a call here) was most of the softmax's and the
-     * GELU's time.
-     */
-    public static float exp(float x) {
-        if (x < -87.3f) {
-            return 0;
-        }
-        if (x > 88f) {
-            return Float.POSITIVE_INFINITY;
-        }
-        float n = (float) Math.floor(x * LOG2E + 0.5f);
-        float r = x - n * LN2_HIGH - n * LN2_LOW;
-        float p = 1 + r * (1 + r * (0.5f + r * (1 / 6f + r * (1 / 24f + r * (1 / 120f + r * (1 / 720f))))));
-        return p * Float.intBitsToFloat(((int) n + 127) << 23);
-    }
-
-    /**
-     * a[i] = e^a[i] for i in [from, to), as {@link #exp} (arguments clamped to [-86.5, 88]: below, 2.7e-38, not 0), in
-     * two loops that C2 vectorises: the polynomial in float (n rounded by adding 1.5 2^23, kept in {@code scratch}),
-     * then 2^n added to the exponent bits. One loop mixing float arithmetic with the bit moves stays scalar (4 ns an
-     * element here, against under 1 ns).
-     */
-    public static void expInPlace(float[] a, float[] scratch, int from, int to) {
-        for (int i = from; i < to; i++) {
-            float x = Math.max(EXP_FLOOR, Math.min(EXP_CEILING, a[i]));
-            float t = x * LOG2E + ROUNDER;
-            float n = t - ROUNDER;
-            float r = x - n * LN2_HIGH - n * LN2_LOW;
-            a[i] = 1 + r * (1 + r * (0.5f + r * (1 / 6f + r * (1 / 24f + r * (1 / 120f + r * (1 / 720f))))));
-            scratch[i] = t;
-        }
-        for (int i = from; i < to; i++) {
-            a[i] = Float.intBitsToFloat(
-                    Float.floatToRawIntBits(a[i]) + ((Float.floatToRawIntBits(scratch[i]) - ROUNDER_BITS) << 23));
-        }
-    }
 
     /** [mb, c, t] (c order) to rows [mb t, c]. */
     public static void toRows(float[] in, float[] rows, int mb, int c, int t) {
@@ -300,28 +247,6 @@ public final class TransformerBlockMath {
             accumulate(acc, local, len);
         }
         fold(acc, c, out);
-    }
-
-    /**
-     * On one chunk (every array from index 0, len at most the tile's length): u += bias; z = gelu(u) = u s with
-     * s = sigmoid(1.702 u); and the slope gelu'(u) = s (1 + 1.702 u (1 - s)) into {@code slope}, the one thing the
-     * backward pass needs (it no longer reads u and s back: one array written and read instead of two).
-     * {@code scratch} as long. The chunks keep the passes in the L1 cache: over whole arrays they are bound by memory
-     * bandwidth.
-     */
-    public static void biasGelu(float[] u, float[] biasTile, float[] slope, float[] z, float[] scratch, int len) {
-        for (int i = 0; i < len; i++) {
-            float v = u[i] + biasTile[i];
-            u[i] = v;
-            slope[i] = -GELU_SCALE * v;
-        }
-        expInPlace(slope, scratch, 0, len);
-        for (int i = 0; i < len; i++) {
-            float v = u[i];
-            float sg = 1 / (1 + slope[i]);
-            z[i] = v * sg;
-            slope[i] = sg * (1 + GELU_SCALE * v * (1 - sg));
-        }
     }
 
     /** acc[i] += rows[i] for i in [0, len): column sums a chunk at a time into a {@link #tile}-shaped accumulator. */

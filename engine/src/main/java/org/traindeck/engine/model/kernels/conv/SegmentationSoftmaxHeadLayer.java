@@ -12,8 +12,8 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
+import org.traindeck.engine.model.kernels.FloatExp;
 import org.traindeck.engine.model.kernels.HostFloats;
-import org.traindeck.engine.model.kernels.TransformerBlockMath;
 
 /**
  * The segmentation head's kernel at run time. DL4J's layer permutes the NCHW scores and the labels into [n·h·w, c]
@@ -70,7 +70,7 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
             for (int j = 0; j < classes; j++) {
                 int o = at + j * pixels;
                 for (int q = 0; q < pixels; q++) {
-                    float v = TransformerBlockMath.exp(p[o + q] - pixelMax[q]);
+                    float v = FloatExp.exp(p[o + q] - pixelMax[q]);
                     p[o + q] = v;
                     pixelSum[q] += v;
                 }

@@ -1,6 +1,6 @@
 package org.traindeck.engine.model.kernels.dense;
 
-import org.traindeck.engine.model.kernels.TransformerBlockMath;
+import org.traindeck.engine.model.kernels.FloatExp;
 
 /** Softmax rows and their cross-entropy, as the classifier and sequence heads compute and score them. */
 final class CrossEntropyRows {
@@ -20,7 +20,7 @@ final class CrossEntropyRows {
             }
             float sum = 0;
             for (int j = 0; j < classes; j++) {
-                float e = TransformerBlockMath.exp(p[o + j] - max);
+                float e = FloatExp.exp(p[o + j] - max);
                 p[o + j] = e;
                 sum += e;
             }

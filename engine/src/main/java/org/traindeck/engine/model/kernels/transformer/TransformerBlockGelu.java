@@ -1,6 +1,7 @@
 package org.traindeck.engine.model.kernels.transformer;
 
 import org.traindeck.engine.model.kernels.ChunkTiles;
+import org.traindeck.engine.model.kernels.GeluSigmoid;
 import org.traindeck.engine.model.kernels.TransformerBlockBuffers;
 import org.traindeck.engine.model.kernels.TransformerBlockMath;
 
@@ -25,7 +26,7 @@ final class TransformerBlockGelu {
         for (int at = 0; at < count; at += step) {
             int len = Math.min(step, count - at);
             b.u.buffer.get(at, u, 0, len);
-            TransformerBlockMath.biasGelu(u, biasTile, slope, z, b.local[3], len);
+            GeluSigmoid.biasGelu(u, biasTile, slope, z, len);
             System.arraycopy(slope, 0, b.geluSlope, at, len);
             b.z.buffer.put(at, z, 0, len);
         }

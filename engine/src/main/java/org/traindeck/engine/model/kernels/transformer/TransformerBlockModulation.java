@@ -5,7 +5,7 @@ import static org.traindeck.engine.model.kernels.transformer.TransformerBlockPar
 
 import java.util.Arrays;
 import org.traindeck.engine.model.kernels.BlockParameters;
-import org.traindeck.engine.model.kernels.TransformerBlockMath;
+import org.traindeck.engine.model.kernels.FloatExp;
 
 /**
  * adaLN-Zero (DiT): m = SiLU(c) Wm + bm per example, [6 W] as shift, scale and gate of the attention branch, then of
@@ -62,7 +62,7 @@ final class TransformerBlockModulation {
         siluSlope = new float[mb * c];
         for (int i = 0; i < silu.length; i++) {
             float x = condition[i];
-            float s = 1 / (1 + TransformerBlockMath.exp(-x));
+            float s = 1 / (1 + FloatExp.exp(-x));
             silu[i] = x * s;
             siluSlope[i] = s * (1 + x * (1 - s));
         }

@@ -1,7 +1,7 @@
 package org.traindeck.engine.model.kernels.transformer;
 
 import java.util.Arrays;
-import org.traindeck.engine.model.kernels.TransformerBlockMath;
+import org.traindeck.engine.model.kernels.FloatExp;
 
 /**
  * The attention's softmax on one example's scores laid out transposed and side by side: row j (a key) holds, for
@@ -58,7 +58,7 @@ final class TransformerBlockSoftmax {
             for (int i = 0; i < w; i++) {
                 row[i] -= max[i];
             }
-            TransformerBlockMath.expInPlace(row, scratch, 0, w);
+            FloatExp.expInPlace(row, scratch, 0, w);
             for (int i = 0; i < w; i++) {
                 sum[i] += row[i];
             }

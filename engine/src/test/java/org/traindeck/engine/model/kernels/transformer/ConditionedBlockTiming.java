@@ -96,8 +96,9 @@ final class ConditionedBlockTiming {
 
     /** The block's pieces alone, on the layer's own parameters and the sides it built in the last forward pass. */
     private static void parts(Layer layer, int calls) {
-        BlockParameters p = (BlockParameters) field(layer, "p");
-        TransformerBlockSides sides = (TransformerBlockSides) field(layer, "sides");
+        Object passes = field(layer, "passes");
+        BlockParameters p = (BlockParameters) field(passes, "p");
+        TransformerBlockSides sides = (TransformerBlockSides) field(passes, "sides");
         TransformerBlockBuffers b = new TransformerBlockBuffers(MB, STEPS, WIDTH, HIDDEN, HEADS, false);
         Random random = new Random(1);
         int n = b.rows;
@@ -237,7 +238,7 @@ final class ConditionedBlockTiming {
 
     private static Object field(Object owner, String name) {
         try {
-            Field f = TransformerBlockLayer.class.getDeclaredField(name);
+            Field f = owner.getClass().getDeclaredField(name);
             f.setAccessible(true);
             return f.get(owner);
         } catch (ReflectiveOperationException e) {
