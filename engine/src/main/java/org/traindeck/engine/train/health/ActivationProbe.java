@@ -79,7 +79,7 @@ public final class ActivationProbe {
         return figures.stream().map(LayerFigures::node).toList();
     }
 
-    /** Each of {@code nodes}' moments over an inference forward pass of the first {@code max} examples of {@code features}. */
+    /** Each of {@code nodes}' moments over an inference pass of the first {@code max} examples of {@code features}. */
     public static Map<String, Moments> moments(
             ComputationGraph net, INDArray[] features, Collection<String> nodes, int max) {
         INDArray[] input = new INDArray[features.length];
@@ -102,7 +102,7 @@ public final class ActivationProbe {
         return out;
     }
 
-    /** Each worker's moments summed node by node. */
+    /** Each worker's moments merged node by node. */
     public static Map<String, Moments> merged(List<Map<String, Moments>> parts) {
         Map<String, Moments> out = new HashMap<>();
         for (Map<String, Moments> part : parts) {
