@@ -277,6 +277,44 @@ class LayerHealthTest {
     }
 
     @Test
+    void theActivationFiguresOnTwoWorkersAreOneDevicesOverTheSameExamples(@TempDir Path dir) throws Exception {
+        // 2 × 16 against 1 × 32: each worker passes its half of the logged examples forward, as one device passes all
+        String mlp = "{\"type\": \"mlp\", \"hidden\": [32, 16], \"dropout\": 0}";
+        RunResult one = TrainingRun.open(RunRequest.of(config(dir, "one", mlp, "cpu", 32, "{\"everySteps\": 5}")))
+                .runHere();
+        RunResult two = TrainingRun.open(RunRequest.of(config(dir, "two", mlp, "cpu:2", 16, "{\"everySteps\": 5}")))
+                .runHere();
+
+        assertThat(one.status()).as(one.message()).isEqualTo(RunResult.Status.FINISHED);
+        assertThat(two.status()).as(two.message()).isEqualTo(RunResult.Status.FINISHED);
+        Map<String, Map<Long, Double>> a = layerMetrics(one.runDir());
+        Map<String, Map<Long, Double>> b = layerMetrics(two.runDir());
+        List<String> means = a.keySet().stream()
+                .filter(k -> k.endsWith("/" + LayerMetrics.Figure.ACT_MEAN.suffix()))
+                .toList();
+        assertThat(means).hasSize(3);
+        for (String mean : means) {
+            String node = mean.substring(
+                    0, mean.length() - LayerMetrics.Figure.ACT_MEAN.suffix().length());
+            Map<Long, Double> std = a.get(node + LayerMetrics.Figure.ACT_STD.suffix());
+            assertThat(b.get(mean).keySet()).isEqualTo(a.get(mean).keySet()).hasSizeGreaterThan(3);
+            for (long step : a.get(mean).keySet()) {
+                double scale = Math.abs(a.get(mean).get(step)) + std.get(step);
+                assertThat(b.get(mean).get(step))
+                        .as("%s at step %d", mean, step)
+                        .isCloseTo(a.get(mean).get(step), within(1e-4 * scale));
+                assertThat(b.get(node + LayerMetrics.Figure.ACT_STD.suffix()).get(step))
+                        .as("the standard deviation of %s at step %d", node, step)
+                        .isCloseTo(std.get(step), within(1e-4 * scale));
+                String zeros = node + LayerMetrics.Figure.ACT_ZERO_FRACTION.suffix();
+                assertThat(b.get(zeros).get(step))
+                        .as("%s at step %d", zeros, step)
+                        .isCloseTo(a.get(zeros).get(step), within(2e-3));
+            }
+        }
+    }
+
+    @Test
     void aLayerWithAFarTooSmallLearningRateIsWarnedAboutAndNoOther(@TempDir Path dir) throws Exception {
         RunResult r = TrainingRun.open(RunRequest.of(config(
                         dir,

@@ -1,6 +1,8 @@
 package org.traindeck.engine.train.health;
 
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.config.LayerHealthConfig;
@@ -56,15 +58,31 @@ public final class LayerWatch {
      */
     public LayerSnapshot finish(
             LayerProbe probe, boolean applied, ComputationGraph net, INDArray[] features, long step) {
+        return finish(
+                probe,
+                applied,
+                features == null
+                        ? nodes -> Map.of()
+                        : nodes -> ActivationProbe.moments(net, features, nodes, ActivationProbe.MAX_EXAMPLES),
+                step);
+    }
+
+    /**
+     * As {@link #finish(LayerProbe, boolean, ComputationGraph, INDArray[], long)}, the activation statistics from
+     * {@code activations}: given the nodes, their moments (several workers' parts merged, or none).
+     */
+    public LayerSnapshot finish(
+            LayerProbe probe,
+            boolean applied,
+            Function<List<String>, Map<String, ActivationProbe.Moments>> activations,
+            long step) {
         if (probe == null || !applied) {
             return null;
         }
         List<LayerFigures> figures = List.of();
         if (figuresAt(step)) {
             figures = probe.figures();
-            if (features != null) {
-                figures = ActivationProbe.measure(net, features, figures);
-            }
+            figures = ActivationProbe.withMoments(figures, activations.apply(ActivationProbe.nodes(figures)));
         }
         return new LayerSnapshot(figures, probe.histograms());
     }

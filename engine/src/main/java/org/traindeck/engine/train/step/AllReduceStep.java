@@ -2,13 +2,16 @@ package org.traindeck.engine.train.step;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.parallel.BatchStatsGroup;
 import org.traindeck.engine.parallel.GradientExchange;
+import org.traindeck.engine.parallel.TierFailure;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.BatchPrefetcher;
 import org.traindeck.engine.train.batch.StagePlan;
+import org.traindeck.engine.train.health.ActivationProbe;
 import org.traindeck.engine.train.health.LayerProbe;
 import org.traindeck.engine.train.health.LayerSnapshot;
 import org.traindeck.engine.train.health.LayerWatch;
@@ -50,6 +53,9 @@ public final class AllReduceStep implements StepStrategy {
     private final int everySteps;
     private final BatchPrefetcher prefetcher;
     private final LayerWatch watch;
+    /** Each replica's first micro-batch of the current step (null: none), where the layer figures look. */
+    private final BatchMaker.Batch[] firstBatches;
+
     private double baseline;
 
     /**
@@ -79,6 +85,7 @@ public final class AllReduceStep implements StepStrategy {
         this.everySteps = everySteps;
         this.baseline = baseline > 0 ? baseline : Double.NaN;
         this.prefetcher = stepsAhead > 0 ? BatchPrefetcher.of(plan, seed, stepsAhead, () -> {}) : null;
+        this.firstBatches = new BatchMaker.Batch[replicas.size()];
     }
 
     @Override
@@ -114,14 +121,8 @@ public final class AllReduceStep implements StepStrategy {
             replicas.broadcastParameters();
         }
         long exchange = reduced + System.nanoTime() - t1;
-        LayerSnapshot layers = probe == null
-                ? null
-                : watch.finish(
-                        probe,
-                        r.applied(),
-                        master,
-                        firstBatch(state, plan, start).inputs(),
-                        before + 1);
+        LayerSnapshot layers =
+                probe == null ? null : watch.finish(probe, r.applied(), this::activationsOnReplicas, before + 1);
         listener.onStep(new StepReport(
                 before + 1,
                 end - start,
@@ -207,6 +208,7 @@ public final class AllReduceStep implements StepStrategy {
                 for (int p : at) {
                     mine.add(prepared == null ? batch(state, plan, start + p) : prepared.get(p));
                 }
+                firstBatches[w] = mine.isEmpty() ? null : mine.get(0);
                 return shards.get(w)
                         .compute(
                                 mine,
@@ -247,8 +249,20 @@ public final class AllReduceStep implements StepStrategy {
         return plan.batches.batch(state.order, at, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
     }
 
-    private BatchMaker.Batch firstBatch(TrainingState state, StagePlan plan, int at) {
-        return plan.batches.batch(state.order, at, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
+    /**
+     * The activation pass of the step's layer figures split between the replicas, as the step was: each passes the
+     * start of its own first micro-batch forward on its own thread ({@link ActivationProbe#MAX_EXAMPLES} examples in
+     * all), and their moments are merged. Its failure fails the run, not the tier: the step's update is already made.
+     */
+    private Map<String, ActivationProbe.Moments> activationsOnReplicas(List<String> nodes) {
+        int each = (ActivationProbe.MAX_EXAMPLES + replicas.size() - 1) / replicas.size();
+        try {
+            return ActivationProbe.merged(replicas.onReplicas(w -> firstBatches[w] == null
+                    ? Map.of()
+                    : ActivationProbe.moments(replicas.replica(w), firstBatches[w].inputs(), nodes, each)));
+        } catch (TierFailure e) {
+            throw new IllegalStateException("the layer figures' activation pass failed: " + e.getMessage(), e);
+        }
     }
 
     private List<BatchMaker.Batch> batches(TrainingState state, StagePlan plan, int from, int to) {
