@@ -112,10 +112,22 @@ public class MaxPool3DKernelLayer extends Subsampling3DLayer {
         }
     }
 
+    /**
+     * Whether the backward pass runs on the kernel: an input the forward pass takes, and a float gradient of its pooled
+     * shape (whose sizes may be odd under "same" padding).
+     */
+    boolean backwardOnKernel(INDArray epsilon) {
+        return computes(input)
+                && epsilon.dataType() == DataType.FLOAT
+                && Arrays.equals(epsilon.shape(), new long[] {
+                    input.size(0), input.size(1), input.size(2) / 2, input.size(3) / 2, input.size(4) / 2
+                });
+    }
+
     @Override
     public Pair<Gradient, INDArray> backpropGradient(INDArray epsilon, LayerWorkspaceMgr mgr) {
         assertInputSet(true);
-        if (!computes(input) || !computes(epsilon)) {
+        if (!backwardOnKernel(epsilon)) {
             return super.backpropGradient(epsilon, mgr);
         }
         INDArray x = Sgemm.dense(input);

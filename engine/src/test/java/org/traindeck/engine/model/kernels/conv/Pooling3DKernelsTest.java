@@ -94,6 +94,18 @@ class Pooling3DKernelsTest {
     }
 
     @Test
+    void aPoolWithAnOddOutputUnderSamePaddingRunsBackwardOnTheKernel() {
+        INDArray x = Nd4j.randn(DataType.FLOAT, 2, 3, 6, 2, 10);
+        Layer kernel = ReluKernelTest.instantiate(MaxPool3DKernel.of(maxPool(ConvolutionMode.Same)));
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        kernel.setInput(x, ws);
+        kernel.activate(true, ws);
+        assertThat(((MaxPool3DKernelLayer) kernel).backwardOnKernel(Nd4j.ones(DataType.FLOAT, 2, 3, 3, 1, 5)))
+                .isTrue();
+        comparePool(maxPool(ConvolutionMode.Same), x);
+    }
+
+    @Test
     void aTieSendsTheGradientToTheFirstMaximumOfTheWindow() {
         INDArray x = Nd4j.zeros(DataType.FLOAT, 1, 1, 2, 2, 2);
         x.putScalar(new int[] {0, 0, 0, 0, 0}, -1f);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The max pooling and upsampling kernels against DL4J's SubsamplingLayer and Upsampling2D (their own native ops, the
@@ -98,6 +99,61 @@ class PoolingKernelsTest {
         INDArray dx = kernel.backpropGradient(Nd4j.ones(DataType.FLOAT, 1, 1, 1, 1), ws)
                 .getSecond();
         assertThat(dx.reshape(4).toFloatVector()).containsExactly(1f, 0f, 0f, 0f);
+    }
+
+    @Test
+    void aPoolWithAnOddOutputUnderSamePaddingRunsBackwardOnTheKernel() {
+        // the LeNet's second pool: 14×14 to 7×7 (its backward pass went to DL4J's layer, the gradient's size being odd)
+        INDArray x = Nd4j.randn(DataType.FLOAT, 2, 3, 14, 14);
+        Layer kernel = ReluKernelTest.instantiate(MaxPoolKernel.of(maxPool(ConvolutionMode.Same)));
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        kernel.setInput(x, ws);
+        kernel.activate(true, ws);
+        assertThat(((MaxPoolKernelLayer) kernel).backwardOnKernel(Nd4j.ones(DataType.FLOAT, 2, 3, 7, 7)))
+                .isTrue();
+        assertThat(((MaxPoolKernelLayer) kernel).backwardOnKernel(Nd4j.ones(DataType.FLOAT, 2, 3, 7, 6)))
+                .isFalse();
+        comparePool(maxPool(ConvolutionMode.Same), x);
+    }
+
+    @Test
+    void maxPoolOverMoreImagesThanOneBlockMatches() {
+        // 75 images of 12×18 to a block: two blocks; 260 of 7×9: three, the last one short
+        comparePool(maxPool(ConvolutionMode.Same), Nd4j.randn(DataType.FLOAT, 3, 50, 12, 18));
+        comparePool(maxPool(ConvolutionMode.Truncate), Nd4j.randn(DataType.FLOAT, 2, 300, 7, 9));
+    }
+
+    @Test
+    void eachPlaceOfTheMaximumAndEachTieMatchesDl4j() {
+        float[][] windows = {
+            {3, 1, 2, 0},
+            {1, 3, 2, 0},
+            {1, 2, 3, 0},
+            {1, 2, 0, 3},
+            {1, 3, 3, 0},
+            {1, 0, 3, 3},
+            {0, 3, 1, 3},
+            {2, 2, 2, 2},
+            {-1, -2, -3, -1},
+            {-0f, 0f, -1, -1}
+        };
+        INDArray x = Nd4j.create(DataType.FLOAT, 1, windows.length, 2, 2);
+        for (int i = 0; i < windows.length; i++) {
+            x.get(NDArrayIndex.point(0), NDArrayIndex.point(i)).assign(Nd4j.create(windows[i], new long[] {2, 2}));
+        }
+        comparePool(maxPool(ConvolutionMode.Same), x);
+    }
+
+    @Test
+    void anInfiniteMaximumGetsTheWindowsGradient() {
+        INDArray x = Nd4j.create(new float[] {1, 2, Float.POSITIVE_INFINITY, 3}, new long[] {1, 1, 2, 2});
+        Layer kernel = ReluKernelTest.instantiate(MaxPoolKernel.of(maxPool(ConvolutionMode.Same)));
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        kernel.setInput(x, ws);
+        kernel.activate(true, ws);
+        INDArray dx = kernel.backpropGradient(Nd4j.ones(DataType.FLOAT, 1, 1, 1, 1), ws)
+                .getSecond();
+        assertThat(dx.reshape(4).toFloatVector()).containsExactly(0f, 0f, 1f, 0f);
     }
 
     @Test

@@ -19,7 +19,7 @@ import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A measurement, not a test: the max pooling, upsampling and concat kernels against DL4J's layers (the pooling with
- * oneDNN's helper, as a run installs it) at the U-Net sample's largest shapes and the LeNet's first pool, forward and
+ * oneDNN's helper, as a run installs it) at the U-Net sample's largest shapes and the LeNet's two pools, forward and
  * backward called directly, alternated call by call; prints the median thread CPU time per forward + backward.
  * java -cp test-classes:classes:deps org.traindeck.engine.model.kernels.PoolingTiming [calls]
  */
@@ -48,6 +48,7 @@ public final class PoolingTiming {
         Layer ownUp = ReluKernelTest.instantiate(UpsampleKernel.of(up));
         INDArray unetPool = Nd4j.randn(DataType.FLOAT, 32, 16, 32, 32);
         INDArray lenetPool = Nd4j.randn(DataType.FLOAT, 64, 8, 28, 28);
+        INDArray lenetPool2 = Nd4j.randn(DataType.FLOAT, 64, 16, 14, 14);
         INDArray unetUp = Nd4j.randn(DataType.FLOAT, 32, 32, 16, 16);
         INDArray[] joined = {Nd4j.randn(DataType.FLOAT, 32, 32, 32, 32), Nd4j.randn(DataType.FLOAT, 32, 16, 32, 32)};
         GraphVertex dl4jConcat = vertex(new MergeVertex(null, "ref", 0, DataType.FLOAT, 1));
@@ -55,12 +56,14 @@ public final class PoolingTiming {
         String[] names = {
             "max pool kernel, U-Net [32,16,32,32]", "DL4J + oneDNN max pool, U-Net",
             "max pool kernel, LeNet [64,8,28,28]", "DL4J + oneDNN max pool, LeNet",
+            "max pool kernel, LeNet [64,16,14,14]", "DL4J + oneDNN max pool, LeNet 2",
             "upsampling kernel, U-Net [32,32,16,16]", "DL4J Upsampling2D, U-Net",
             "concat kernel, U-Net 32+16 channels", "DL4J MergeVertex, U-Net"
         };
         Pass[] passes = {
             () -> layer(ownPool, unetPool), () -> layer(dl4jPool, unetPool),
             () -> layer(ownPool, lenetPool), () -> layer(dl4jPool, lenetPool),
+            () -> layer(ownPool, lenetPool2), () -> layer(dl4jPool, lenetPool2),
             () -> layer(ownUp, unetUp), () -> layer(dl4jUp, unetUp),
             () -> merge(ownConcat, joined), () -> merge(dl4jConcat, joined)
         };
