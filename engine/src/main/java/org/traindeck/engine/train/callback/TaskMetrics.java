@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.batch.ClassScores;
 import org.traindeck.engine.train.batch.LabelMasks;
 
 /**
@@ -60,16 +61,8 @@ abstract class TaskMetrics {
                         continue;
                     }
                     int base = i * classes * positions + p;
-                    int label = 0;
-                    int best = 0;
-                    for (int k = 0; k < classes; k++) {
-                        if (labels[base + k * positions] > 0.5f) {
-                            label = k;
-                        }
-                        if (out[base + k * positions] > out[base + best * positions]) {
-                            best = k;
-                        }
-                    }
+                    int label = ClassScores.label(labels, base, classes, positions);
+                    int best = ClassScores.best(out, base, classes, positions);
                     lossSum += -Math.log(Math.max(out[base + label * positions], 1e-7));
                     count++;
                     if (best == label) {
