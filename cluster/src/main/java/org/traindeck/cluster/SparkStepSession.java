@@ -130,6 +130,11 @@ final class SparkStepSession implements DistributedSession {
             job.cancel(true);
             throw new TierFailure("interrupted while the executors loaded the data", true, e);
         }
+        refuseWhatExecutorsReported(ready);
+    }
+
+    /** Each executor's (name, its build where it differs from the driver's, its data problem): any but none fails. */
+    private void refuseWhatExecutorsReported(List<Tuple3<String, String, String>> ready) {
         List<String> foreign = ready.stream()
                 .filter(t -> !t._2().isEmpty())
                 .map(t -> t._1() + " runs " + t._2())

@@ -38,20 +38,16 @@ public final class LiveChart extends BorderPane {
     private final ChartOverlay overlay;
     private String emptyHint;
     private final StageMarkers markers = new StageMarkers();
-    private boolean dirty = true;
-    private long drawnPoints;
-    private final LineDrawer drawer;
+    private final ChartRedraw redraw;
     private final ChartExportTarget exportTarget = new ChartExportTarget();
     private boolean dark;
-    /** Whether the user has set the smoothing: until then a short series (a few validations) is drawn unsmoothed. */
-    private boolean smoothingChosen;
 
     public LiveChart(String title, String yLabel, boolean byTimeDefault) {
         this.title = title;
         getStyleClass().add("live-chart");
         // the reduction follows the visible range
-        plot = new ChartPlot(title, yLabel, byTimeDefault, lines, () -> dirty = true);
-        drawer = new LineDrawer(plot.rawRenderer(), plot.smoothRenderer());
+        plot = new ChartPlot(title, yLabel, byTimeDefault, lines, this::rangeChanged);
+        redraw = new ChartRedraw(lines, plot, markers);
         overlay = new ChartOverlay(idPart());
         ChartHover.install(plot, overlay, this::resetZoom, this::readoutAt);
         controls = new ChartControls(
@@ -59,22 +55,22 @@ public final class LiveChart extends BorderPane {
         smoothing = controls.smoothing;
         logScale = controls.logScale;
         xAxis = controls.xAxis;
-        smoothing.valueProperty().addListener((o, a, b) -> {
-            dirty = true;
-            // the user's own setting applies to every series, short ones too
-            smoothingChosen = true;
-        });
+        smoothing.valueProperty().addListener((o, a, b) -> redraw.smoothingChosen());
         logScale.selectedProperty().addListener((o, a, b) -> {
             plot.setLogScale(b);
             applyTheme();
-            dirty = true;
+            redraw.markStale();
         });
         xAxis.valueProperty().addListener((o, a, b) -> {
             plot.setXByTime("time".equals(b));
-            dirty = true;
+            redraw.markStale();
         });
         setCenter(new StackPane(plot.viewer(), overlay));
         setBottom(controls);
+    }
+
+    private void rangeChanged() {
+        redraw.markStale();
     }
 
     /** Whether the user has zoomed in (dragged across the chart); {@link #resetZoom()} shows everything again. */
@@ -84,7 +80,7 @@ public final class LiveChart extends BorderPane {
 
     public void resetZoom() {
         plot.resetZoom();
-        dirty = true;
+        redraw.markStale();
     }
 
     /** What the values are ("fraction", "dB"): a chart whose metric depends on the run names it when the run says. */
@@ -128,7 +124,7 @@ public final class LiveChart extends BorderPane {
     /** The series for {@code key}, created on first use. */
     public SeriesBuffer series(String key, String label, Color color, boolean dashed) {
         if (lines.addIfAbsent(key, label, color, dashed)) {
-            dirty = true;
+            redraw.markStale();
         }
         return lines.get(key).data;
     }
@@ -150,7 +146,7 @@ public final class LiveChart extends BorderPane {
     /** A vertical line at {@code step} (a stage boundary). */
     public void addMarker(double step, double time, String label) {
         markers.add(step, time, label);
-        dirty = true;
+        redraw.markStale();
     }
 
     /** How many stage boundaries the chart draws. */
@@ -161,13 +157,13 @@ public final class LiveChart extends BorderPane {
     /** Drops every point after {@code step} in every series (a rewind or resume). */
     public void truncateAfterStep(double step) {
         lines.all().forEach(l -> l.data.truncateAfterStep(step));
-        dirty = true;
+        redraw.markStale();
     }
 
     /** Drops the series whose keys match, with their lines and legend entries. */
     public void removeSeries(Predicate<String> keys) {
         lines.remove(keys);
-        dirty = true;
+        redraw.markStale();
     }
 
     /** Empties the series whose keys match (they stay, with their colours) and drops the stage boundaries. */
@@ -176,15 +172,11 @@ public final class LiveChart extends BorderPane {
         markers.clear();
         overlay.hideHover();
         resetZoom();
-        dirty = true;
+        redraw.markStale();
     }
 
     public void clearAll() {
-        lines.all().forEach(l -> l.data.clear());
-        markers.clear();
-        overlay.hideHover();
-        resetZoom();
-        dirty = true;
+        clearSeries(key -> true);
     }
 
     /** Points now in all series (the full data). */
@@ -194,32 +186,16 @@ public final class LiveChart extends BorderPane {
 
     /** Points handed to the chart library at the last redraw (the reduction). */
     public long drawnPoints() {
-        return drawnPoints;
+        return redraw.drawnPoints();
     }
 
     /** Redraws if anything changed since the last time; returns whether it did. Call on the FX thread. */
     public boolean refresh() {
-        if (!dirty && !lines.changedSinceDrawn()) {
+        if (!redraw.due()) {
             return false;
         }
-        dirty = false;
         overlay.showEmpty(totalPoints() == 0 ? emptyHint : null);
-        boolean byTime = "time".equals(xAxis.getValue());
-        double weight = smoothing.getValue();
-        double[] extent = plot.shownX(lines.xExtent(byTime));
-        plot.redrawOnce(() -> {
-            drawnPoints = drawer.draw(
-                    lines.all(),
-                    byTime,
-                    extent[0],
-                    extent[1],
-                    plot.columns(),
-                    weight,
-                    logScale.isSelected(),
-                    !smoothingChosen,
-                    dark);
-            markers.placeOn(plot.plot(), byTime, dark);
-        });
+        redraw.draw("time".equals(xAxis.getValue()), smoothing.getValue(), logScale.isSelected(), dark);
         return true;
     }
 
@@ -240,7 +216,8 @@ public final class LiveChart extends BorderPane {
     /** The highest value drawn for a series at the last redraw (its faint raw line, or the line when unsmoothed). */
     double drawnMax(String key) {
         ChartLine l = lines.get(key);
-        XYSeries drawn = LineDrawer.weightOf(l, smoothing.getValue(), !smoothingChosen) > 0 ? l.raw : l.smooth;
+        XYSeries drawn =
+                LineDrawer.weightOf(l, smoothing.getValue(), redraw.unsmoothedWhenShort()) > 0 ? l.raw : l.smooth;
         return drawn.getItemCount() == 0 ? Double.NaN : drawn.getMaxY();
     }
 
@@ -281,7 +258,7 @@ public final class LiveChart extends BorderPane {
 
     public void setDark(boolean dark) {
         this.dark = dark;
-        dirty = true;
+        redraw.markStale();
         applyTheme();
     }
 

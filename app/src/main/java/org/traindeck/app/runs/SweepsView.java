@@ -44,6 +44,40 @@ public final class SweepsView extends VBox {
         super(6);
         setId("sweeps-view");
         setPadding(new Insets(8));
+        HBox top = topBar(model, controller, dialogs, startFolder);
+        table.setId("sweeps-table");
+        table.setPlaceholder(new Label("No sweep shown."));
+        VBox.setVgrow(table, Priority.ALWAYS);
+        ComboBox<String> against = new ComboBox<>();
+        against.setId("sweeps-parameter");
+        against.valueProperty().bindBidirectional(model.parameterProperty());
+        chart.setId("sweeps-chart");
+        chart.setLegendVisible(false);
+        chart.setAnimated(false);
+        chart.setPrefHeight(240);
+        Label message = new Label();
+        message.setId("sweeps-message");
+        message.setWrapText(true);
+        message.setMinHeight(Region.USE_PREF_SIZE);
+        message.textProperty().bind(model.messageProperty());
+        // the tab is made when first opened: a sweep the model shows already is shown at once, not at the next change
+        Consumer<Sweep> shown = s -> {
+            show(s);
+            against.getItems().setAll(s == null ? List.of() : s.parameters());
+            plot(s, model.parameterProperty().get());
+        };
+        model.shownProperty().addListener((o, a, s) -> shown.accept(s));
+        shown.accept(model.shownProperty().get());
+        model.parameterProperty()
+                .addListener((o, a, p) -> plot(model.shownProperty().get(), p));
+        // a parameter's path is the column's title, read whole ("stages[0].optimizer.learningRate")
+        WholeColumns.keepTitles(table);
+        getChildren().addAll(top, table, new HBox(6, new Label("Metric against"), against), chart, message);
+    }
+
+    /** The sweep shown, Refresh, and Run sweep… (while nothing else runs). */
+    private static HBox topBar(
+            SweepsViewModel model, RunController controller, Dialogs dialogs, Supplier<Path> startFolder) {
         ComboBox<Sweep> pick = new ComboBox<>(model.sweeps());
         pick.setId("sweeps-pick");
         pick.setConverter(new StringConverter<>() {
@@ -73,34 +107,7 @@ public final class SweepsView extends VBox {
         run.disableProperty().bind(controller.stateProperty().isNotEqualTo(RunController.State.IDLE));
         HBox top = new HBox(6, new Label("Sweep"), pick, refresh, run);
         top.setAlignment(Pos.CENTER_LEFT);
-        table.setId("sweeps-table");
-        table.setPlaceholder(new Label("No sweep shown."));
-        VBox.setVgrow(table, Priority.ALWAYS);
-        ComboBox<String> against = new ComboBox<>();
-        against.setId("sweeps-parameter");
-        against.valueProperty().bindBidirectional(model.parameterProperty());
-        chart.setId("sweeps-chart");
-        chart.setLegendVisible(false);
-        chart.setAnimated(false);
-        chart.setPrefHeight(240);
-        Label message = new Label();
-        message.setId("sweeps-message");
-        message.setWrapText(true);
-        message.setMinHeight(Region.USE_PREF_SIZE);
-        message.textProperty().bind(model.messageProperty());
-        // the tab is made when first opened: a sweep the model shows already is shown at once, not at the next change
-        Consumer<Sweep> shown = s -> {
-            show(s);
-            against.getItems().setAll(s == null ? List.of() : s.parameters());
-            plot(s, model.parameterProperty().get());
-        };
-        model.shownProperty().addListener((o, a, s) -> shown.accept(s));
-        shown.accept(model.shownProperty().get());
-        model.parameterProperty()
-                .addListener((o, a, p) -> plot(model.shownProperty().get(), p));
-        // a parameter's path is the column's title, read whole ("stages[0].optimizer.learningRate")
-        WholeColumns.keepTitles(table);
-        getChildren().addAll(top, table, new HBox(6, new Label("Metric against"), against), chart, message);
+        return top;
     }
 
     private void show(Sweep s) {

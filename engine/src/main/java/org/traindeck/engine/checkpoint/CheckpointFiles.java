@@ -152,27 +152,15 @@ public final class CheckpointFiles {
     /** Reads and verifies everything: sizes, checksums, array lengths. */
     public static Contents read(Path file) throws CheckpointException {
         try (ZipFile zip = CheckpointArchive.open(file)) {
-            Checkpoint c = CheckpointManifest.parse(
-                    file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
-            Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
-            JsonNode declared = JSON.readTree(
-                            CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES))
-                    .get("entries");
+            Manifest manifest = Manifest.read(zip, file);
             Map<String, byte[]> data = new HashMap<>();
-            for (String name : sizes.keySet()) {
-                long size = sizes.get(name);
-                byte[] bytes = CheckpointArchive.entry(zip, file, name, size);
-                if (bytes.length != size) {
-                    throw new CheckpointException(file + ": " + name + " holds " + bytes.length
-                            + " bytes, the manifest says " + size + " (truncated?)");
-                }
-                if (!CheckpointManifest.sha256(bytes)
-                        .equals(declared.get(name).get("sha256").asText())) {
-                    throw new CheckpointException(
-                            file + ": " + name + " does not match its checksum (the file is damaged)");
-                }
+            for (String name : manifest.sizes().keySet()) {
+                byte[] bytes = CheckpointArchive.entry(
+                        zip, file, name, manifest.sizes().get(name));
+                manifest.check(file, name, bytes.length, CheckpointManifest.sha256(bytes));
                 data.put(name, bytes);
             }
+            Checkpoint c = manifest.checkpoint();
             float[] params = floats(data.get("params.bin"));
             float[] updater = floats(data.get("updater.bin"));
             float[] ema = data.containsKey(CheckpointArchive.EMA) ? floats(data.get(CheckpointArchive.EMA)) : null;
@@ -188,12 +176,8 @@ public final class CheckpointFiles {
      */
     public static Checkpoint verify(Path file) throws CheckpointException {
         try (ZipFile zip = CheckpointArchive.open(file)) {
-            Checkpoint c = CheckpointManifest.parse(
-                    file, CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES));
-            Map<String, Long> sizes = CheckpointArchive.declaredSizes(file, zip, c);
-            JsonNode declared = JSON.readTree(
-                            CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES))
-                    .get("entries");
+            Manifest manifest = Manifest.read(zip, file);
+            Map<String, Long> sizes = manifest.sizes();
             for (String name : sizes.keySet()) {
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 long total = 0;
@@ -208,22 +192,38 @@ public final class CheckpointFiles {
                         digest.update(buf, 0, n);
                     }
                 }
-                if (total != sizes.get(name)) {
-                    throw new CheckpointException(file + ": " + name + " holds " + total + " bytes, the manifest says "
-                            + sizes.get(name) + " (truncated?)");
-                }
-                if (!HexFormat.of()
-                        .formatHex(digest.digest())
-                        .equals(declared.get(name).get("sha256").asText())) {
-                    throw new CheckpointException(
-                            file + ": " + name + " does not match its checksum (the file is damaged)");
-                }
+                manifest.check(file, name, total, HexFormat.of().formatHex(digest.digest()));
             }
-            return c;
+            return manifest.checkpoint();
         } catch (IOException e) {
             throw new CheckpointException(file + " is not a readable TrainDeck checkpoint: " + e.getMessage(), e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** A checkpoint's manifest: what it says of the checkpoint, and each entry's size and SHA-256 (hex). */
+    private record Manifest(Checkpoint checkpoint, Map<String, Long> sizes, JsonNode entries) {
+
+        static Manifest read(ZipFile zip, Path file) throws IOException, CheckpointException {
+            byte[] bytes = CheckpointArchive.entry(zip, file, "manifest.json", CheckpointArchive.MAX_MANIFEST_BYTES);
+            Checkpoint c = CheckpointManifest.parse(file, bytes);
+            return new Manifest(
+                    c,
+                    CheckpointArchive.declaredSizes(file, zip, c),
+                    JSON.readTree(bytes).get("entries"));
+        }
+
+        /** Whether entry {@code name}, as read, has the size and checksum the manifest gives it. */
+        void check(Path file, String name, long size, String sha256) throws CheckpointException {
+            if (size != sizes.get(name)) {
+                throw new CheckpointException(file + ": " + name + " holds " + size + " bytes, the manifest says "
+                        + sizes.get(name) + " (truncated?)");
+            }
+            if (!sha256.equals(entries.get(name).get("sha256").asText())) {
+                throw new CheckpointException(
+                        file + ": " + name + " does not match its checksum (the file is damaged)");
+            }
         }
     }
 

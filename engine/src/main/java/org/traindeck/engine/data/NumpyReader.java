@@ -32,21 +32,8 @@ final class NumpyReader {
         if (task == Task.SEQUENCE) {
             return tokens(x, y, c, at, training);
         }
-        if (task == Task.RECONSTRUCTION && y != null) {
-            throw new InvalidConfigException(
-                    at + ".targets", "a reconstruction's target is its input: leave \"targets\" out");
-        }
-        if (task != Task.RECONSTRUCTION && y == null) {
-            throw new InvalidConfigException(
-                    at + ".targets", "is required for " + task.json + " (the " + what(task) + ")");
-        }
+        checkTargets(task, x, y, at);
         long n = x.sampleCount();
-        if (y != null && y.sampleCount() != n) {
-            throw new InvalidConfigException(
-                    at + ".targets",
-                    y.source() + " holds " + y.sampleCount() + " samples but the inputs, " + x.source() + ", hold " + n
-                            + ": they must have one target per input");
-        }
         requireValues(x, at + ".inputs");
         if (y != null) {
             requireValues(y, at + ".targets");
@@ -79,6 +66,25 @@ final class NumpyReader {
         int positions = task == Task.SEGMENTATION ? maskPositions(y, shape, c, at) : classPositions(y, at);
         int classes = classes(y, c, at, training);
         return Dataset.of(inputs, shape, task, new NpySamples(y, count, positions, 0, 1f), classes, null, null);
+    }
+
+    /** A reconstruction has no targets; every other task has one per input. */
+    private static void checkTargets(Task task, NpyArray x, NpyArray y, String at) {
+        if (task == Task.RECONSTRUCTION && y != null) {
+            throw new InvalidConfigException(
+                    at + ".targets", "a reconstruction's target is its input: leave \"targets\" out");
+        }
+        if (task != Task.RECONSTRUCTION && y == null) {
+            throw new InvalidConfigException(
+                    at + ".targets", "is required for " + task.json + " (the " + what(task) + ")");
+        }
+        long n = x.sampleCount();
+        if (y != null && y.sampleCount() != n) {
+            throw new InvalidConfigException(
+                    at + ".targets",
+                    y.source() + " holds " + y.sampleCount() + " samples but the inputs, " + x.source() + ", hold " + n
+                            + ": they must have one target per input");
+        }
     }
 
     private static Dataset tokens(NpyArray x, NpyArray y, NumpySource c, String at, Dataset training) {

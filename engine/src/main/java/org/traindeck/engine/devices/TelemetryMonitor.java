@@ -55,6 +55,9 @@ public final class TelemetryMonitor implements AutoCloseable {
     private volatile boolean running;
     private volatile Process stream;
     private Thread streamThread;
+    /** Whether the running stream has said so (the stream thread's own). */
+    private boolean announcedRunning;
+
     private volatile boolean processErrorReported;
 
     public TelemetryMonitor(NvidiaSmi smi, HostProbe probe, Settings settings) {
@@ -86,54 +89,12 @@ public final class TelemetryMonitor implements AutoCloseable {
 
     private void streamGpus() {
         long delay = settings.firstRestartDelay().toMillis();
-        boolean announcedRunning = false;
+        announcedRunning = false;
         while (running) {
             long started = System.nanoTime();
             String problem;
             try {
-                Process p = smi.startStream(settings.gpuInterval().toMillis());
-                stream = p;
-                StringBuilder lastError = new StringBuilder();
-                Thread errors = drain(p, lastError);
-                NvidiaSmiParser.Header header = null;
-                try (BoundedLineReader in =
-                        new BoundedLineReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while (running && (line = in.readLine()) != null) {
-                        String t = line.strip();
-                        if (t.isEmpty()) {
-                            continue;
-                        }
-                        if (NvidiaSmiParser.isHeader(t, NvidiaSmiParser.GPU_FIELDS)) {
-                            header = new NvidiaSmiParser.Header(t);
-                            continue;
-                        }
-                        GpuInfo row = header == null ? null : NvidiaSmiParser.parseGpuRow(header, t);
-                        if (row != null) {
-                            if (!announcedRunning) {
-                                bus.publish(TelemetryEvent.status("GPU telemetry running (nvidia-smi every "
-                                        + settings.gpuInterval().toMillis() + " ms)"));
-                                announcedRunning = true;
-                            }
-                            publishGpu(row);
-                        }
-                    }
-                } catch (IOException e) {
-                    NvidiaSmi.killTree(p);
-                    throw e;
-                }
-                if (!running) {
-                    return;
-                }
-                int exit = p.waitFor();
-                errors.join(1000);
-                String said;
-                synchronized (lastError) {
-                    said = lastError.toString();
-                }
-                problem = "nvidia-smi stopped (exit code " + exit + (said.isEmpty() ? "" : ": " + said) + ")";
-            } catch (NvidiaSmiException | IOException e) {
-                problem = e.getMessage();
+                problem = streamOnce();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -153,6 +114,60 @@ public final class TelemetryMonitor implements AutoCloseable {
                 return;
             }
             delay = Math.min(delay * 2, settings.maxRestartDelay().toMillis());
+        }
+    }
+
+    /** Runs one nvidia-smi stream until it ends; returns why it ended (null when the monitor is stopping). */
+    private String streamOnce() throws InterruptedException {
+        try {
+            Process p = smi.startStream(settings.gpuInterval().toMillis());
+            stream = p;
+            StringBuilder lastError = new StringBuilder();
+            Thread errors = drain(p, lastError);
+            publishRows(p);
+            if (!running) {
+                return null;
+            }
+            int exit = p.waitFor();
+            errors.join(1000);
+            String said;
+            synchronized (lastError) {
+                said = lastError.toString();
+            }
+            return "nvidia-smi stopped (exit code " + exit + (said.isEmpty() ? "" : ": " + said) + ")";
+        } catch (NvidiaSmiException | IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** Publishes every GPU row the stream prints, after the header line that names its columns. */
+    private void publishRows(Process p) throws IOException {
+        NvidiaSmiParser.Header header = null;
+        try (BoundedLineReader in =
+                new BoundedLineReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while (running && (line = in.readLine()) != null) {
+                String t = line.strip();
+                if (t.isEmpty()) {
+                    continue;
+                }
+                if (NvidiaSmiParser.isHeader(t, NvidiaSmiParser.GPU_FIELDS)) {
+                    header = new NvidiaSmiParser.Header(t);
+                    continue;
+                }
+                GpuInfo row = header == null ? null : NvidiaSmiParser.parseGpuRow(header, t);
+                if (row != null) {
+                    if (!announcedRunning) {
+                        bus.publish(TelemetryEvent.status("GPU telemetry running (nvidia-smi every "
+                                + settings.gpuInterval().toMillis() + " ms)"));
+                        announcedRunning = true;
+                    }
+                    publishGpu(row);
+                }
+            }
+        } catch (IOException e) {
+            NvidiaSmi.killTree(p);
+            throw e;
         }
     }
 

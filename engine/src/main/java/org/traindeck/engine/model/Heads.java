@@ -161,12 +161,23 @@ public final class Heads {
                     + Shapes.describe(in) + " has " + Extents.extentText(in) + "), but it gives " + Shapes.describe(out)
                     + ": up-sample back (upsample/deconv layers) to the input's size");
         }
-        int n = input.outputs();
-        if (out.getType() == InputType.Type.CNN) {
+        projectedHead(g, last, out.getType() == InputType.Type.CNN, input.outputs(), loss, act, ownKernel);
+    }
+
+    /** A 1x1 (or 1x1x1) convolution to the outputs per pixel (or voxel), then the loss per pixel (or voxel). */
+    private static void projectedHead(
+            ComputationGraphConfiguration.GraphBuilder g,
+            String last,
+            boolean image,
+            int outputs,
+            LossFunction loss,
+            Activation act,
+            boolean ownKernel) {
+        if (image) {
             g.addLayer(
                     PROJECTION,
                     new ConvolutionLayer.Builder(1, 1)
-                            .nOut(n)
+                            .nOut(outputs)
                             .convolutionMode(ConvolutionMode.Same)
                             .activation(Activation.IDENTITY)
                             .weightInit(WeightInit.XAVIER)
@@ -176,7 +187,7 @@ public final class Heads {
             g.addLayer(OUTPUT, SegmentationSoftmaxHead.where(ownKernel, head), PROJECTION);
         } else {
             Convolution3D projection = new Convolution3D.Builder(1, 1, 1)
-                    .nOut(n)
+                    .nOut(outputs)
                     .convolutionMode(ConvolutionMode.Same)
                     .dataFormat(Convolution3D.DataFormat.NCDHW)
                     .activation(Activation.IDENTITY)

@@ -58,6 +58,22 @@ public record StepProfile(
 
     public String toText() {
         StringBuilder b = new StringBuilder();
+        appendHeader(b);
+        int width = Math.max(
+                24,
+                nodes.stream()
+                        .mapToInt(n -> n.name().length() + n.type().length() + 3)
+                        .max()
+                        .orElse(0));
+        appendNodes(b, width);
+        appendParts(b, width);
+        if (!ops.isEmpty()) {
+            appendOps(b);
+        }
+        return b.toString();
+    }
+
+    private void appendHeader(StringBuilder b) {
         b.append(String.format(
                 Locale.ROOT,
                 "profile of %s%n%s%n%d step(s) timed after %d warm-up step(s): %.2f ms per step "
@@ -68,15 +84,12 @@ public record StepProfile(
                 warmupSteps,
                 stepMs,
                 dl4jStepMs));
-        int width = Math.max(
-                24,
-                nodes.stream()
-                        .mapToInt(n -> n.name().length() + n.type().length() + 3)
-                        .max()
-                        .orElse(0));
+    }
+
+    /** A row per node and their sums; {@code width} fits the longest "name (type)". */
+    private void appendNodes(StringBuilder b, int width) {
         String row = "%-" + width + "s %10s %7s %10s %7s%n";
         String figures = "%-" + width + "s %10.3f %6.1f%% %10.3f %6.1f%%%n";
-        String single = "%-" + width + "s %10.3f %6.1f%%%n";
         b.append(String.format(Locale.ROOT, row, "node (type)", "forward ms", "%", "backward", "%"));
         double forward = 0;
         double backward = 0;
@@ -94,6 +107,11 @@ public record StepProfile(
         }
         b.append(String.format(
                 Locale.ROOT, figures, "all nodes", forward, percent(forward), backward, percent(backward)));
+    }
+
+    /** The rest of the step part by part, the step's sum, and what each part holds. */
+    private void appendParts(StringBuilder b, int width) {
+        String single = "%-" + width + "s %10.3f %6.1f%%%n";
         b.append('\n');
         b.append(String.format(Locale.ROOT, single, "gradient sums at branches", branchSumsMs, percent(branchSumsMs)));
         b.append(String.format(Locale.ROOT, single, "graph bookkeeping", bookkeepingMs, percent(bookkeepingMs)));
@@ -108,29 +126,30 @@ public record StepProfile(
         b.append(String.format("graph bookkeeping: DL4J's workspaces, handing each node its inputs and gradients%n"
                 + "optimizer update: dividing by the batch, clipping, the optimizer's update and its subtraction from the parameters%n"
                 + "other: random seeds, summing accumulated micro-batches, clearing the layers' state%n"));
-        if (!ops.isEmpty()) {
-            double total = ops.stream().mapToDouble(OpTime::totalMs).sum();
+    }
+
+    /** The twenty native ops that took longest, per step. */
+    private void appendOps(StringBuilder b) {
+        double total = ops.stream().mapToDouble(OpTime::totalMs).sum();
+        b.append(String.format(
+                Locale.ROOT,
+                "%nND4J's native ops over %d further step(s), timed one by one (slower than unprofiled "
+                        + "steps): %.2f ms per step in ops%n",
+                opSteps,
+                total / opSteps));
+        b.append(String.format(Locale.ROOT, "%-32s %12s %12s %7s%n", "op", "ms per step", "calls/step", "%"));
+        for (OpTime o : ops.subList(0, Math.min(20, ops.size()))) {
             b.append(String.format(
                     Locale.ROOT,
-                    "%nND4J's native ops over %d further step(s), timed one by one (slower than unprofiled "
-                            + "steps): %.2f ms per step in ops%n",
-                    opSteps,
-                    total / opSteps));
-            b.append(String.format(Locale.ROOT, "%-32s %12s %12s %7s%n", "op", "ms per step", "calls/step", "%"));
-            for (OpTime o : ops.subList(0, Math.min(20, ops.size()))) {
-                b.append(String.format(
-                        Locale.ROOT,
-                        "%-32s %12.3f %12.1f %6.1f%%%n",
-                        o.name(),
-                        o.totalMs() / opSteps,
-                        (double) o.calls() / opSteps,
-                        100 * o.totalMs() / total));
-            }
-            if (ops.size() > 20) {
-                b.append(String.format(Locale.ROOT, "(%d more op names)%n", ops.size() - 20));
-            }
+                    "%-32s %12.3f %12.1f %6.1f%%%n",
+                    o.name(),
+                    o.totalMs() / opSteps,
+                    (double) o.calls() / opSteps,
+                    100 * o.totalMs() / total));
         }
-        return b.toString();
+        if (ops.size() > 20) {
+            b.append(String.format(Locale.ROOT, "(%d more op names)%n", ops.size() - 20));
+        }
     }
 
     private double percent(double ms) {

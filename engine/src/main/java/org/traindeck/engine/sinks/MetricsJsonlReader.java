@@ -73,17 +73,7 @@ public final class MetricsJsonlReader {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             return null;
         }
-        double time = 0;
-        double elapsed = 0;
-        String stage = "";
-        int stageIndex = 0;
-        int epoch = 0;
-        long step = 0;
-        String name = null;
-        double value = Double.NaN;
-        String device = null;
-        String event = null;
-        String message = "";
+        Fields f = new Fields();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken t = p.nextToken();
@@ -91,40 +81,65 @@ public final class MetricsJsonlReader {
                 p.skipChildren();
                 continue;
             }
-            switch (field) {
-                case "time" -> time = p.getValueAsDouble();
-                case "elapsed" -> elapsed = p.getValueAsDouble();
-                case "stage" -> stage = shared(p.getValueAsString(""));
-                case "stageIndex" -> stageIndex = p.getValueAsInt();
-                case "epoch" -> epoch = p.getValueAsInt();
-                case "step" -> step = p.getValueAsLong();
-                case "name" -> name = shared(p.getValueAsString(""));
-                case "value" -> value = t == JsonToken.VALUE_NULL ? Double.NaN : p.getValueAsDouble(Double.NaN);
-                case "device" -> device = t == JsonToken.VALUE_NULL ? null : shared(p.getValueAsString(""));
-                case "event" -> event = p.getValueAsString("");
-                case "message" -> message = p.getValueAsString("");
-                default -> {}
-            }
+            read(f, field, t, p);
         }
         if (p.currentToken() != JsonToken.END_OBJECT) {
             return null;
         }
-        long millis = Math.round(time * 1000);
-        if (name != null) {
-            return new MetricEvent(run, stage, stageIndex, epoch, step, millis, elapsed, name, value, device);
+        return event(f);
+    }
+
+    /** One line's fields, as far as it has them. */
+    private static final class Fields {
+        double time;
+        double elapsed;
+        String stage = "";
+        int stageIndex;
+        int epoch;
+        long step;
+        String name;
+        double value = Double.NaN;
+        String device;
+        String event;
+        String message = "";
+    }
+
+    private void read(Fields f, String field, JsonToken t, JsonParser p) throws IOException {
+        switch (field) {
+            case "time" -> f.time = p.getValueAsDouble();
+            case "elapsed" -> f.elapsed = p.getValueAsDouble();
+            case "stage" -> f.stage = shared(p.getValueAsString(""));
+            case "stageIndex" -> f.stageIndex = p.getValueAsInt();
+            case "epoch" -> f.epoch = p.getValueAsInt();
+            case "step" -> f.step = p.getValueAsLong();
+            case "name" -> f.name = shared(p.getValueAsString(""));
+            case "value" -> f.value = t == JsonToken.VALUE_NULL ? Double.NaN : p.getValueAsDouble(Double.NaN);
+            case "device" -> f.device = t == JsonToken.VALUE_NULL ? null : shared(p.getValueAsString(""));
+            case "event" -> f.event = p.getValueAsString("");
+            case "message" -> f.message = p.getValueAsString("");
+            default -> {}
         }
-        if (event != null) {
+    }
+
+    /** A metric when the line names one, a lifecycle event when it names a known kind, else nothing. */
+    private EngineEvent event(Fields f) {
+        long millis = Math.round(f.time * 1000);
+        if (f.name != null) {
+            return new MetricEvent(
+                    run, f.stage, f.stageIndex, f.epoch, f.step, millis, f.elapsed, f.name, f.value, f.device);
+        }
+        if (f.event != null) {
             try {
                 return new LifecycleEvent(
                         run,
-                        stage,
-                        stageIndex,
-                        epoch,
-                        step,
+                        f.stage,
+                        f.stageIndex,
+                        f.epoch,
+                        f.step,
                         millis,
-                        elapsed,
-                        LifecycleEvent.Kind.valueOf(event),
-                        message);
+                        f.elapsed,
+                        LifecycleEvent.Kind.valueOf(f.event),
+                        f.message);
             } catch (IllegalArgumentException unknown) {
                 return null;
             }

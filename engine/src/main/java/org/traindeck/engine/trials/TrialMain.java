@@ -90,38 +90,13 @@ public final class TrialMain {
             say(TrialProtocol.NOT_STARTED, TrialProtocol.FAILED + " " + message(e));
             return 3;
         }
-        run.subscribe(
-                e -> {
-                    if (e instanceof RunEvent r) {
-                        try {
-                            say(TrialProtocol.EVENT, JsonlSink.line(r));
-                        } catch (IOException notWritable) {
-                            // the event still reaches the run's own files
-                        }
-                    }
-                },
-                EventBus.Delivery.LOSSLESS);
+        forwardEvents(run);
         prepared.accept(run);
         say(TrialProtocol.PREPARED, String.valueOf(run.currentStep()));
         Thread stopper = new Thread(() -> stopWhenAsked(run), "traindeck-trial-stdin");
         stopper.setDaemon(true);
         stopper.start();
-        // Ctrl-C in a terminal reaches the sweep's whole process group, this process too: it stops with a checkpoint
-        Thread onSignal = new Thread(
-                () -> {
-                    run.requestStop();
-                    try {
-                        report(run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    } catch (TimeoutException e) {
-                        // the status names the newest complete checkpoint, never the one still being written
-                        report(run.giveUp("the trial did not stop within " + STOP_WAIT_SECONDS + " s"));
-                    } catch (ExecutionException e) {
-                        // no result: the sweep records the process as ended without one
-                    }
-                },
-                "traindeck-trial-stop-on-signal");
+        Thread onSignal = stopOnSignal(run);
         Runtime.getRuntime().addShutdownHook(onSignal);
         run.start();
         try {
@@ -136,6 +111,40 @@ public final class TrialMain {
                 // the hook reports the result
             }
         }
+    }
+
+    /** Every run event goes to the sweep on stdout as a protocol line. */
+    private void forwardEvents(TrainingRun run) {
+        run.subscribe(
+                e -> {
+                    if (e instanceof RunEvent r) {
+                        try {
+                            say(TrialProtocol.EVENT, JsonlSink.line(r));
+                        } catch (IOException notWritable) {
+                            // the event still reaches the run's own files
+                        }
+                    }
+                },
+                EventBus.Delivery.LOSSLESS);
+    }
+
+    /** Ctrl-C in a terminal reaches the sweep's whole process group, this process too: it stops with a checkpoint. */
+    private Thread stopOnSignal(TrainingRun run) {
+        return new Thread(
+                () -> {
+                    run.requestStop();
+                    try {
+                        report(run.completion().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (TimeoutException e) {
+                        // the status names the newest complete checkpoint, never the one still being written
+                        report(run.giveUp("the trial did not stop within " + STOP_WAIT_SECONDS + " s"));
+                    } catch (ExecutionException e) {
+                        // no result: the sweep records the process as ended without one
+                    }
+                },
+                "traindeck-trial-stop-on-signal");
     }
 
     private synchronized void report(RunResult result) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.traindeck.engine.api.runs.ClassFigures;
 import org.traindeck.engine.config.Task;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.batch.ClassScores;
 
 /**
  * Classes over batches, from probabilities and one-hot targets laid out [n, classes, positions] (one position for a
@@ -49,16 +50,8 @@ class ClassCounts {
                     continue;
                 }
                 int base = i * classes * positions + p;
-                int label = 0;
-                int best = 0;
-                for (int k = 0; k < classes; k++) {
-                    if (labels[base + k * positions] > 0.5f) {
-                        label = k;
-                    }
-                    if (out[base + k * positions] > out[base + best * positions]) {
-                        best = k;
-                    }
-                }
+                int label = ClassScores.label(labels, base, classes, positions);
+                int best = ClassScores.best(out, base, classes, positions);
                 float truth = out[base + label * positions];
                 lossSum += -Math.log(Math.max(truth, 1e-7));
                 int above = 0;

@@ -75,31 +75,9 @@ record StoredShape(
         int targets;
         if (m.group(5) != null) {
             targets = Integer.parseInt(m.group(6));
-            Matcher volume = VOLUME.matcher(m.group(5));
-            Matcher tokens = TOKENS.matcher(m.group(5));
-            if (volume.matches()) {
-                shape = new SampleShape.Volume(
-                        Integer.parseInt(volume.group(4)),
-                        Integer.parseInt(volume.group(1)),
-                        Integer.parseInt(volume.group(2)),
-                        Integer.parseInt(volume.group(3)));
-            } else if (tokens.matches()) {
-                shape = new SampleShape.Tokens(Integer.parseInt(tokens.group(1)));
-            } else {
-                throw unreadable(file, fingerprint);
-            }
+            shape = volumeOrTokens(m.group(5), file, fingerprint);
         } else {
-            Matcher image = IMAGE.matcher(m.group(2));
-            if (image.matches()) {
-                shape = new SampleShape.Image(
-                        Integer.parseInt(image.group(3)),
-                        Integer.parseInt(image.group(1)),
-                        Integer.parseInt(image.group(2)));
-            } else if ("null".equals(m.group(2))) {
-                shape = new SampleShape.Flat(features);
-            } else {
-                throw unreadable(file, fingerprint);
-            }
+            shape = imageOrFlat(m.group(2), features, file, fingerprint);
             targets = switch (task) {
                 case RECONSTRUCTION -> 0;
                 case REGRESSION -> outputs;
@@ -113,6 +91,39 @@ record StoredShape(
             throw unreadable(file, fingerprint);
         }
         return stored;
+    }
+
+    /** The sample shape of a fingerprint that writes its targets' count (volumes and token sequences). */
+    private static SampleShape volumeOrTokens(String described, Path file, String fingerprint)
+            throws CheckpointException {
+        Matcher volume = VOLUME.matcher(described);
+        Matcher tokens = TOKENS.matcher(described);
+        if (volume.matches()) {
+            return new SampleShape.Volume(
+                    Integer.parseInt(volume.group(4)),
+                    Integer.parseInt(volume.group(1)),
+                    Integer.parseInt(volume.group(2)),
+                    Integer.parseInt(volume.group(3)));
+        }
+        if (tokens.matches()) {
+            return new SampleShape.Tokens(Integer.parseInt(tokens.group(1)));
+        }
+        throw unreadable(file, fingerprint);
+    }
+
+    private static SampleShape imageOrFlat(String described, int features, Path file, String fingerprint)
+            throws CheckpointException {
+        Matcher image = IMAGE.matcher(described);
+        if (image.matches()) {
+            return new SampleShape.Image(
+                    Integer.parseInt(image.group(3)),
+                    Integer.parseInt(image.group(1)),
+                    Integer.parseInt(image.group(2)));
+        }
+        if ("null".equals(described)) {
+            return new SampleShape.Flat(features);
+        }
+        throw unreadable(file, fingerprint);
     }
 
     private static StoredShape parseNamed(Path file, String fingerprint, String rest) throws CheckpointException {

@@ -3,6 +3,7 @@ package org.traindeck.engine.use;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.batch.ValueErrors;
 
 /**
  * Real values over batches: MSE, MAE and R² (per target, averaged) for regression; MSE, MAE and PSNR for
@@ -17,11 +18,7 @@ final class ValueFigures {
     private final double[] sumSquares;
     private final double[] residualSquares;
     private final long[] rows;
-    private double squared;
-    private double absolute;
-    private long count;
-    private double min = Double.POSITIVE_INFINITY;
-    private double max = Double.NEGATIVE_INFINITY;
+    private final ValueErrors errors = new ValueErrors();
 
     /** @param targets values per sample, each its own column for R² */
     ValueFigures(boolean reconstruction, int targets) {
@@ -53,28 +50,22 @@ final class ValueFigures {
                 continue;
             }
             double err = out[i] - labels[i];
-            squared += err * err;
-            absolute += Math.abs(err);
-            min = Math.min(min, labels[i]);
-            max = Math.max(max, labels[i]);
+            errors.add(out[i], labels[i]);
             int column = (i / steps) % targets;
             sum[column] += labels[i];
             sumSquares[column] += (double) labels[i] * labels[i];
             residualSquares[column] += err * err;
             rows[column]++;
-            count++;
         }
     }
 
     Map<String, Double> figures() {
-        double mse = squared / count;
         Map<String, Double> m = new LinkedHashMap<>();
-        m.put(MetricNames.VAL_LOSS, mse);
-        m.put(MetricNames.VAL_MSE, mse);
-        m.put(MetricNames.VAL_MAE, absolute / count);
+        m.put(MetricNames.VAL_LOSS, errors.mse());
+        m.put(MetricNames.VAL_MSE, errors.mse());
+        m.put(MetricNames.VAL_MAE, errors.mae());
         if (reconstruction) {
-            double range = max > min ? max - min : 1;
-            m.put(MetricNames.VAL_PSNR, 10 * Math.log10(range * range / Math.max(mse, 1e-12)));
+            m.put(MetricNames.VAL_PSNR, errors.psnr());
         } else {
             double r2 = 0;
             for (int j = 0; j < targets; j++) {

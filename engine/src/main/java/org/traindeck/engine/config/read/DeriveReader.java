@@ -25,20 +25,7 @@ final class DeriveReader {
             return Map.of();
         }
         String at = r.pathOf("derive");
-        if (!v.isObject()) {
-            problems.error(
-                    at,
-                    "must be an object of derived inputs, e.g. {\"lowres\": {\"downsample\": 2}}, not "
-                            + JsonObjectReader.describe(v));
-            return Map.of();
-        }
-        if (soFar.get("task") != Task.DIFFUSION) {
-            problems.error(
-                    at, "applies to task \"diffusion\" only: it derives inputs from the clean samples (targets)");
-            return Map.of();
-        }
-        if (soFar.get("targets") == null) {
-            problems.error(at, "needs \"targets\": a derived input is made from the source's targets");
+        if (!applies(v, at, problems, soFar)) {
             return Map.of();
         }
         JsonObjectReader derive = r.object("derive");
@@ -55,23 +42,9 @@ final class DeriveReader {
             String name = e.getKey();
             String where = JsonLocations.child(at, name);
             derive.allow(name);
-            if (!GraphReader.NODE_NAME.matcher(name).matches()) {
-                problems.error(
-                        where,
-                        "an input's name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'");
-                continue;
-            }
-            if (DiffusionConfig.made(name)) {
-                problems.error(
-                        where,
-                        "\"" + name + "\" is an input the diffusion task makes (the noised sample \"noisy\", its"
-                                + " timestep \"timestep\"): give the derived input another name");
-                continue;
-            }
-            if (inputs != null && inputs.byName().containsKey(name)) {
-                problems.error(
-                        where,
-                        "\"" + name + "\" is already one of the source's inputs: give the derived input another name");
+            String nameProblem = nameProblem(name, inputs);
+            if (nameProblem != null) {
+                problems.error(where, nameProblem);
                 continue;
             }
             if (!e.getValue().isObject()) {
@@ -89,5 +62,41 @@ final class DeriveReader {
         }
         derive.finish();
         return out;
+    }
+
+    /** Whether "derive" is an object in a diffusion source with targets; says why not where it is not. */
+    private static boolean applies(JsonNode v, String at, Problems problems, Map<String, Object> soFar) {
+        if (!v.isObject()) {
+            problems.error(
+                    at,
+                    "must be an object of derived inputs, e.g. {\"lowres\": {\"downsample\": 2}}, not "
+                            + JsonObjectReader.describe(v));
+            return false;
+        }
+        if (soFar.get("task") != Task.DIFFUSION) {
+            problems.error(
+                    at, "applies to task \"diffusion\" only: it derives inputs from the clean samples (targets)");
+            return false;
+        }
+        if (soFar.get("targets") == null) {
+            problems.error(at, "needs \"targets\": a derived input is made from the source's targets");
+            return false;
+        }
+        return true;
+    }
+
+    /** What is wrong with a derived input's name, or null when nothing is. */
+    private static String nameProblem(String name, NumpyInputs inputs) {
+        if (!GraphReader.NODE_NAME.matcher(name).matches()) {
+            return "an input's name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or '_'";
+        }
+        if (DiffusionConfig.made(name)) {
+            return "\"" + name + "\" is an input the diffusion task makes (the noised sample \"noisy\", its"
+                    + " timestep \"timestep\"): give the derived input another name";
+        }
+        if (inputs != null && inputs.byName().containsKey(name)) {
+            return "\"" + name + "\" is already one of the source's inputs: give the derived input another name";
+        }
+        return null;
     }
 }

@@ -32,45 +32,11 @@ final class GraphChecks {
     /** Whether the layers form a graph the compiler can walk (every problem is reported). */
     boolean check(List<LayerSpec> layers) {
         Map<String, Integer> byName = GraphReader.indexByName(layers);
-        boolean ok = true;
-        Set<String> seen = new HashSet<>();
-        Set<String> duplicated = new HashSet<>();
-        for (int i = 0; i < layers.size(); i++) {
-            if (!seen.add(layers.get(i).name())) {
-                duplicated.add(layers.get(i).name());
-                problems.error(
-                        JsonLocations.child(path(i), "name"),
-                        "another layer (layers[" + byName.get(layers.get(i).name()) + "]) is already named \""
-                                + layers.get(i).name() + "\"");
-                ok = false;
-            }
-        }
+        Set<String> duplicated = duplicatedNames(layers, byName);
+        boolean ok = duplicated.isEmpty();
         boolean[] used = new boolean[layers.size()];
         for (int i = 0; i < layers.size(); i++) {
-            List<String> inputs = GraphReader.allInputs(layers, i);
-            List<String> sides = new ArrayList<>(layers.get(i).sideInputs().keySet());
-            int plain = inputs.size() - sides.size();
-            for (int k = 0; k < inputs.size(); k++) {
-                String in = inputs.get(k);
-                String where = k >= plain
-                        ? JsonLocations.child(path(i), sides.get(k - plain))
-                        : layers.get(i).inputs() == null
-                                ? path(i)
-                                : JsonLocations.element(JsonLocations.child(path(i), "inputs"), k);
-                if (in.equals(layers.get(i).name()) && duplicated.contains(in)) {
-                    continue; // the other layer of that name is meant: the duplicate name is the error, said above
-                } else if (in.equals(layers.get(i).name())) {
-                    problems.error(where, "the layer \"" + in + "\" takes its own output: a graph cannot loop");
-                    ok = false;
-                } else if (dataInputs.contains(in)) {
-                    continue;
-                } else if (!byName.containsKey(in)) {
-                    problems.error(where, unknown(in, k < plain && layers.get(i).inputs() == null, byName.keySet()));
-                    ok = false;
-                } else {
-                    used[byName.get(in)] = true;
-                }
-            }
+            ok &= checkInputs(layers, i, byName, duplicated, used);
         }
         if (!ok) {
             return false;
@@ -89,6 +55,53 @@ final class GraphChecks {
                                 + layers.get(layers.size() - 1).name()
                                 + "\") feeds the head. Remove it or name it in a later layer's \"inputs\"");
                 ok = false;
+            }
+        }
+        return ok;
+    }
+
+    /** The names more than one layer has, each reported at the later layer. */
+    private Set<String> duplicatedNames(List<LayerSpec> layers, Map<String, Integer> byName) {
+        Set<String> seen = new HashSet<>();
+        Set<String> duplicated = new HashSet<>();
+        for (int i = 0; i < layers.size(); i++) {
+            if (!seen.add(layers.get(i).name())) {
+                duplicated.add(layers.get(i).name());
+                problems.error(
+                        JsonLocations.child(path(i), "name"),
+                        "another layer (layers[" + byName.get(layers.get(i).name()) + "]) is already named \""
+                                + layers.get(i).name() + "\"");
+            }
+        }
+        return duplicated;
+    }
+
+    /** Whether every input of layer {@code i} is a data input or another layer, marked in {@code used}. */
+    private boolean checkInputs(
+            List<LayerSpec> layers, int i, Map<String, Integer> byName, Set<String> duplicated, boolean[] used) {
+        boolean ok = true;
+        List<String> inputs = GraphReader.allInputs(layers, i);
+        List<String> sides = new ArrayList<>(layers.get(i).sideInputs().keySet());
+        int plain = inputs.size() - sides.size();
+        for (int k = 0; k < inputs.size(); k++) {
+            String in = inputs.get(k);
+            String where = k >= plain
+                    ? JsonLocations.child(path(i), sides.get(k - plain))
+                    : layers.get(i).inputs() == null
+                            ? path(i)
+                            : JsonLocations.element(JsonLocations.child(path(i), "inputs"), k);
+            if (in.equals(layers.get(i).name()) && duplicated.contains(in)) {
+                continue; // the other layer of that name is meant: the duplicate name is the error, said above
+            } else if (in.equals(layers.get(i).name())) {
+                problems.error(where, "the layer \"" + in + "\" takes its own output: a graph cannot loop");
+                ok = false;
+            } else if (dataInputs.contains(in)) {
+                continue;
+            } else if (!byName.containsKey(in)) {
+                problems.error(where, unknown(in, k < plain && layers.get(i).inputs() == null, byName.keySet()));
+                ok = false;
+            } else {
+                used[byName.get(in)] = true;
             }
         }
         return ok;

@@ -32,6 +32,13 @@ final class ElementConverter {
                     dst[off + k * stride] = halfToFloat(b.getShort(pos + 2 * k));
                 }
             }
+            default -> integersToFloat(b, pos, type, n, dst, off, stride);
+        }
+    }
+
+    /** As {@link #toFloat} for the integer and bool types. */
+    private static void integersToFloat(ByteBuffer b, int pos, NpyDType type, int n, float[] dst, int off, int stride) {
+        switch (type) {
             case INT8 -> {
                 for (int k = 0; k < n; k++) {
                     dst[off + k * stride] = b.get(pos + k);

@@ -34,6 +34,30 @@ final class NpyHeaderReader {
             throw new NpyFormatException(
                     source, "only " + length + " bytes long: too short to be an .npy file (truncated?)");
         }
+        Prefix prefix = readPrefix(channel, start, length, source);
+        if (prefix.length() + prefix.headerLength() > length) {
+            throw new NpyFormatException(
+                    source,
+                    prefix.length(),
+                    "the header says it is " + prefix.headerLength() + " bytes long but the file ends after "
+                            + (length - prefix.length()) + ": truncated");
+        }
+        ByteBuffer raw = readFully(channel, start + prefix.length(), (int) prefix.headerLength(), source);
+        String text =
+                new String(raw.array(), prefix.major() == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+        NpyHeader header = interpret(
+                PyLiteralParser.parseDict(text, source, prefix.length()),
+                source,
+                prefix.length(),
+                prefix.length() + prefix.headerLength());
+        checkDataLength(header, length, source);
+        return header;
+    }
+
+    /** The magic string and format version, and the header length after them. */
+    private record Prefix(int major, int length, long headerLength) {}
+
+    private static Prefix readPrefix(FileChannel channel, long start, long length, String source) throws IOException {
         ByteBuffer prefix = readFully(channel, start, (int) Math.min(12, length), source);
         for (int i = 0; i < MAGIC.length; i++) {
             if (prefix.get(i) != MAGIC[i]) {
@@ -42,43 +66,31 @@ final class NpyHeaderReader {
         }
         int major = prefix.get(6) & 0xff;
         int minor = prefix.get(7) & 0xff;
-        long headerLength;
-        int prefixLength;
+        Prefix read;
         if (major == 1 && minor == 0) {
-            headerLength = prefix.order(ByteOrder.LITTLE_ENDIAN).getShort(8) & 0xffff;
-            prefixLength = 10;
+            read = new Prefix(major, 10, prefix.order(ByteOrder.LITTLE_ENDIAN).getShort(8) & 0xffff);
         } else if ((major == 2 || major == 3) && minor == 0) {
             if (length < 12) {
                 throw new NpyFormatException(source, "only " + length + " bytes long: truncated inside the header");
             }
-            headerLength = prefix.order(ByteOrder.LITTLE_ENDIAN).getInt(8) & 0xffffffffL;
-            prefixLength = 12;
+            read = new Prefix(major, 12, prefix.order(ByteOrder.LITTLE_ENDIAN).getInt(8) & 0xffffffffL);
         } else {
             throw new NpyFormatException(
                     source,
                     6,
                     "unsupported .npy format version " + major + "." + minor + " (this reader knows 1.0, 2.0 and 3.0)");
         }
-        if (headerLength > MAX_HEADER_BYTES) {
+        if (read.headerLength() > MAX_HEADER_BYTES) {
             throw new NpyFormatException(
                     source,
                     8,
-                    "header length " + headerLength + " is over the limit of " + MAX_HEADER_BYTES + " bytes");
+                    "header length " + read.headerLength() + " is over the limit of " + MAX_HEADER_BYTES + " bytes");
         }
-        if (prefixLength + headerLength > length) {
-            throw new NpyFormatException(
-                    source,
-                    prefixLength,
-                    "the header says it is " + headerLength + " bytes long but the file ends after "
-                            + (length - prefixLength) + ": truncated");
-        }
-        ByteBuffer raw = readFully(channel, start + prefixLength, (int) headerLength, source);
-        String text = new String(raw.array(), major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
-        NpyHeader header = interpret(
-                PyLiteralParser.parseDict(text, source, prefixLength),
-                source,
-                prefixLength,
-                prefixLength + headerLength);
+        return read;
+    }
+
+    /** The stream must hold exactly the bytes the header describes after it. */
+    private static void checkDataLength(NpyHeader header, long length, String source) throws NpyFormatException {
         long expected = header.dataBytes();
         long actual = length - header.dataOffset();
         if (actual < expected) {
@@ -99,7 +111,6 @@ final class NpyHeaderReader {
                             + " more bytes follow it (" + length
                             + " bytes in all): damaged, or not written by np.save");
         }
-        return header;
     }
 
     private static NpyHeader interpret(Map<String, Object> dict, String source, long dictAt, long dataOffset)

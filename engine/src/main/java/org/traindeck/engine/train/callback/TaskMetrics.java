@@ -4,7 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.traindeck.engine.data.Dataset;
 import org.traindeck.engine.events.MetricNames;
+import org.traindeck.engine.train.batch.ClassScores;
 import org.traindeck.engine.train.batch.LabelMasks;
+import org.traindeck.engine.train.batch.ValueErrors;
 
 /**
  * A task's validation metrics, accumulated over batches of outputs and targets (both flattened channels first):
@@ -60,16 +62,8 @@ abstract class TaskMetrics {
                         continue;
                     }
                     int base = i * classes * positions + p;
-                    int label = 0;
-                    int best = 0;
-                    for (int k = 0; k < classes; k++) {
-                        if (labels[base + k * positions] > 0.5f) {
-                            label = k;
-                        }
-                        if (out[base + k * positions] > out[base + best * positions]) {
-                            best = k;
-                        }
-                    }
+                    int label = ClassScores.label(labels, base, classes, positions);
+                    int best = ClassScores.best(out, base, classes, positions);
                     lossSum += -Math.log(Math.max(out[base + label * positions], 1e-7));
                     count++;
                     if (best == label) {
@@ -126,11 +120,7 @@ abstract class TaskMetrics {
     /** Real values (regression) or the input again (reconstruction). */
     private static final class Values extends TaskMetrics {
         final boolean reconstruction;
-        double squared;
-        double absolute;
-        long count;
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
+        final ValueErrors errors = new ValueErrors();
 
         Values(boolean reconstruction) {
             this.reconstruction = reconstruction;
@@ -143,26 +133,19 @@ abstract class TaskMetrics {
                 if (weights != null && weights[i] == 0f) {
                     continue;
                 }
-                double err = out[i] - labels[i];
-                squared += err * err;
-                absolute += Math.abs(err);
-                min = Math.min(min, labels[i]);
-                max = Math.max(max, labels[i]);
-                count++;
+                errors.add(out[i], labels[i]);
             }
         }
 
         @Override
         Map<String, Double> result() {
-            double mse = squared / count;
             Map<String, Double> m = new LinkedHashMap<>();
-            m.put(MetricNames.VAL_LOSS, mse);
-            m.put(MetricNames.VAL_MSE, mse);
+            m.put(MetricNames.VAL_LOSS, errors.mse());
+            m.put(MetricNames.VAL_MSE, errors.mse());
             if (reconstruction) {
-                double range = max > min ? max - min : 1;
-                m.put(MetricNames.VAL_PSNR, 10 * Math.log10(range * range / Math.max(mse, 1e-12)));
+                m.put(MetricNames.VAL_PSNR, errors.psnr());
             } else {
-                m.put(MetricNames.VAL_MAE, absolute / count);
+                m.put(MetricNames.VAL_MAE, errors.mae());
             }
             return m;
         }

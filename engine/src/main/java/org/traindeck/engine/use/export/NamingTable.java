@@ -45,7 +45,6 @@ import org.traindeck.engine.model.kernels.embedding.Unpatch3DKernel;
 import org.traindeck.engine.model.kernels.transformer.CrossAttention;
 import org.traindeck.engine.model.kernels.transformer.LayerNormKernel;
 import org.traindeck.engine.model.kernels.transformer.TransformerBlock;
-import org.traindeck.engine.model.kernels.transformer.TransformerBlockParams;
 import org.traindeck.engine.model.layers.LayerNorm;
 import org.traindeck.engine.model.layers.PatchEmbedding;
 import org.traindeck.engine.model.layers.PatchEmbedding3D;
@@ -108,6 +107,19 @@ public final class NamingTable {
 
     private static NamingTable standardTable() {
         Map<Class<? extends Layer>, TensorNaming> t = new LinkedHashMap<>();
+        putLinear(t);
+        putConvolutions(t);
+        putNorms(t);
+        putEmbeddings(t);
+        putAttention(t);
+        putPatches(t);
+        t.put(
+                TimeDistributed.class,
+                (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));
+        return new NamingTable(t);
+    }
+
+    private static void putLinear(Map<Class<? extends Layer>, TensorNaming> t) {
         TensorNaming dense = (node, layer, p) -> linear(
                 node, param(node, p, DefaultParamInitializer.WEIGHT_KEY), p.get(DefaultParamInitializer.BIAS_KEY));
         t.put(DenseLayer.class, dense);
@@ -116,6 +128,9 @@ public final class NamingTable {
         t.put(RnnOutputLayer.class, dense);
         t.put(SoftmaxSequenceHead.class, dense);
         t.put(SoftmaxOutputHead.class, dense);
+    }
+
+    private static void putConvolutions(Map<Class<? extends Layer>, TensorNaming> t) {
         TensorNaming conv = NamingTable::convolution;
         t.put(ConvolutionLayer.class, conv);
         t.put(ConvKernel.class, conv);
@@ -127,6 +142,9 @@ public final class NamingTable {
         t.put(Deconv2DKernel.class, conv);
         t.put(Deconvolution3D.class, conv);
         t.put(Deconv3DKernel.class, conv);
+    }
+
+    private static void putNorms(Map<Class<? extends Layer>, TensorNaming> t) {
         t.put(BatchNormalization.class, NamingTable::batchNorm);
         t.put(BatchNormKernel.class, NamingTable::batchNorm);
         t.put(SyncBatchNormKernel.class, NamingTable::batchNorm);
@@ -135,14 +153,11 @@ public final class NamingTable {
                 vector(node + ".bias", param(node, p, LayerNorm.BIAS)));
         t.put(LayerNorm.class, layerNorm);
         t.put(LayerNormKernel.class, layerNorm);
-        TensorNaming embedding = (node, layer, p) -> {
-            List<NamedTensor> out = new ArrayList<>(
-                    List.of(same(node + ".weight", param(node, p, DefaultParamInitializer.WEIGHT_KEY))));
-            if (p.containsKey(DefaultParamInitializer.BIAS_KEY)) {
-                out.add(vector(node + ".bias", p.get(DefaultParamInitializer.BIAS_KEY)));
-            }
-            return out;
-        };
+    }
+
+    private static void putEmbeddings(Map<Class<? extends Layer>, TensorNaming> t) {
+        TensorNaming embedding =
+                (node, layer, p) -> weightAndBias(node, param(node, p, DefaultParamInitializer.WEIGHT_KEY), p);
         t.put(EmbeddingSequenceLayer.class, embedding);
         t.put(EmbeddingLayer.class, embedding);
         t.put(TokenEmbedding.class, embedding);
@@ -151,25 +166,15 @@ public final class NamingTable {
                 List.of(Layouts.transposed(node + ".weight", param(node, p, PositionEmbedding.POSITIONS)));
         t.put(PositionEmbedding.class, positions);
         t.put(PositionEmbeddingKernel.class, positions);
-        t.put(
-                SelfAttention.class,
-                (node, layer, p) -> attention(
-                        node,
-                        ((SelfAttention) layer).getNOut(),
-                        param(node, p, SelfAttention.QKV_WEIGHTS),
-                        param(node, p, SelfAttention.QKV_BIAS),
-                        param(node, p, SelfAttention.OUT_WEIGHTS),
-                        param(node, p, SelfAttention.OUT_BIAS)));
-        t.put(TransformerBlock.class, NamingTable::transformerBlock);
-        t.put(
-                CrossAttention.class,
-                (node, layer, p) -> attention(
-                        node,
-                        ((CrossAttention) layer).getWidth(),
-                        param(node, p, TransformerBlockParams.CROSS_QKV_WEIGHTS),
-                        param(node, p, TransformerBlockParams.CROSS_QKV_BIAS),
-                        param(node, p, TransformerBlockParams.CROSS_OUT_WEIGHTS),
-                        param(node, p, TransformerBlockParams.CROSS_OUT_BIAS)));
+    }
+
+    private static void putAttention(Map<Class<? extends Layer>, TensorNaming> t) {
+        t.put(SelfAttention.class, AttentionNaming::selfAttention);
+        t.put(TransformerBlock.class, AttentionNaming::transformerBlock);
+        t.put(CrossAttention.class, AttentionNaming::crossAttention);
+    }
+
+    private static void putPatches(Map<Class<? extends Layer>, TensorNaming> t) {
         t.put(PatchEmbedding.class, NamingTable::patches);
         t.put(PatchEmbeddingKernel.class, NamingTable::patches);
         t.put(PatchEmbedding3D.class, VolumePatchNaming::patches);
@@ -177,10 +182,6 @@ public final class NamingTable {
         t.put(Unpatch3D.class, VolumePatchNaming::unpatch);
         t.put(Unpatch3DKernel.class, VolumePatchNaming::unpatch);
         t.put(ConditionedUnpatch3D.class, VolumePatchNaming::finalLayer);
-        t.put(
-                TimeDistributed.class,
-                (node, layer, p) -> standard().tensors(node, ((TimeDistributed) layer).getUnderlying(), p));
-        return new NamingTable(t);
     }
 
     private static List<NamedTensor> convolution(String node, Layer layer, Map<String, INDArray> p) {
@@ -193,7 +194,12 @@ public final class NamingTable {
         if (layer instanceof Deconvolution3D) {
             w = w.permute(4, 3, 0, 1, 2);
         }
-        List<NamedTensor> out = new ArrayList<>(List.of(same(node + ".weight", w)));
+        return weightAndBias(node, w, p);
+    }
+
+    /** The weight as DL4J holds it, and the bias where the layer has one. */
+    private static List<NamedTensor> weightAndBias(String node, INDArray weight, Map<String, INDArray> p) {
+        List<NamedTensor> out = new ArrayList<>(List.of(same(node + ".weight", weight)));
         if (p.containsKey(DefaultParamInitializer.BIAS_KEY)) {
             out.add(vector(node + ".bias", p.get(DefaultParamInitializer.BIAS_KEY)));
         }
@@ -215,68 +221,6 @@ public final class NamingTable {
                     Nd4j.valueArrayOf(log10Std.shape(), 10.0, log10Std.dataType()), log10Std.mul(2), false);
         }
         out.add(vector(node + ".running_var", var));
-        return out;
-    }
-
-    /** Queries, keys and values are consecutive column blocks of one [in, 3 width] matrix (heads side by side in each). */
-    private static List<NamedTensor> attention(
-            String prefix, long width, INDArray wqkv, INDArray bqkv, INDArray wo, INDArray bo) {
-        List<NamedTensor> out = new ArrayList<>();
-        String[] parts = {"q", "k", "v"};
-        for (int i = 0; i < 3; i++) {
-            out.add(Layouts.columnsTransposed(prefix + "." + parts[i] + ".weight", wqkv, i * width, (i + 1) * width));
-            out.add(Layouts.slice(prefix + "." + parts[i] + ".bias", bqkv, i * width, (i + 1) * width));
-        }
-        out.addAll(linear(prefix + ".o", wo, bo));
-        return out;
-    }
-
-    /** The fused block under the names of the nodes it stands for (norm1, attention, norm2, mlp1, mlp2). */
-    private static List<NamedTensor> transformerBlock(String node, Layer layer, Map<String, INDArray> p) {
-        TransformerBlock b = (TransformerBlock) layer;
-        List<NamedTensor> out = new ArrayList<>();
-        out.add(vector(node + ".norm1.weight", param(node, p, TransformerBlockParams.NORM1_GAIN)));
-        out.add(vector(node + ".norm1.bias", param(node, p, TransformerBlockParams.NORM1_BIAS)));
-        out.addAll(attention(
-                node + ".attention",
-                b.getWidth(),
-                param(node, p, TransformerBlockParams.QKV_WEIGHTS),
-                param(node, p, TransformerBlockParams.QKV_BIAS),
-                param(node, p, TransformerBlockParams.OUT_WEIGHTS),
-                param(node, p, TransformerBlockParams.OUT_BIAS)));
-        out.add(vector(node + ".norm2.weight", param(node, p, TransformerBlockParams.NORM2_GAIN)));
-        out.add(vector(node + ".norm2.bias", param(node, p, TransformerBlockParams.NORM2_BIAS)));
-        out.addAll(linear(
-                node + ".mlp1",
-                param(node, p, TransformerBlockParams.MLP1_WEIGHTS),
-                param(node, p, TransformerBlockParams.MLP1_BIAS)));
-        out.addAll(linear(
-                node + ".mlp2",
-                param(node, p, TransformerBlockParams.MLP2_WEIGHTS),
-                param(node, p, TransformerBlockParams.MLP2_BIAS)));
-        out.addAll(conditioning(node, b, p));
-        return out;
-    }
-
-    /** adaLN-Zero's linear map as DiT's adaLN_modulation = Sequential(SiLU, Linear); the cross-attention and its norm. */
-    private static List<NamedTensor> conditioning(String node, TransformerBlock b, Map<String, INDArray> p) {
-        List<NamedTensor> out = new ArrayList<>();
-        if (b.getConditionWidth() > 0) {
-            out.add(Layouts.transposed(
-                    node + ".adaLN_modulation.1.weight", param(node, p, TransformerBlockParams.MODULATION_WEIGHTS)));
-            out.add(vector(node + ".adaLN_modulation.1.bias", param(node, p, TransformerBlockParams.MODULATION_BIAS)));
-        }
-        if (b.hasContext()) {
-            out.add(vector(node + ".norm_cross.weight", param(node, p, TransformerBlockParams.CROSS_NORM_GAIN)));
-            out.add(vector(node + ".norm_cross.bias", param(node, p, TransformerBlockParams.CROSS_NORM_BIAS)));
-            out.addAll(attention(
-                    node + ".cross_attention",
-                    b.getWidth(),
-                    param(node, p, TransformerBlockParams.CROSS_QKV_WEIGHTS),
-                    param(node, p, TransformerBlockParams.CROSS_QKV_BIAS),
-                    param(node, p, TransformerBlockParams.CROSS_OUT_WEIGHTS),
-                    param(node, p, TransformerBlockParams.CROSS_OUT_BIAS)));
-        }
         return out;
     }
 
