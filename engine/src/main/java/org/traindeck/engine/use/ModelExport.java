@@ -11,6 +11,7 @@ import org.traindeck.engine.use.export.ExportException;
 import org.traindeck.engine.use.export.ExportFormat;
 import org.traindeck.engine.use.export.ModelTensors;
 import org.traindeck.engine.use.export.NamingTable;
+import org.traindeck.engine.use.export.TransposedConvolutionArguments;
 import org.traindeck.engine.use.export.WeightsExport;
 
 /**
@@ -25,6 +26,7 @@ public final class ModelExport {
 
     /** @throws ExportException naming the node or the file that stops the export */
     public static WeightsExport.Written write(TrainedModel model, ExportFormat format, Path out, boolean force) {
+        TransposedConvolutionArguments.requireExpressible(model.network());
         ModelTensors tensors;
         try {
             tensors = ModelTensors.of(

@@ -22,7 +22,9 @@ import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.train.RunRequest;
 import org.traindeck.engine.train.TrainingRun;
+import org.traindeck.engine.use.RunWeightsReader;
 import org.traindeck.engine.use.TrainedModel;
+import org.traindeck.engine.use.export.NamedTensor;
 
 /** {@code traindeck export} on a real short run: the files it writes, and every refusal, with nothing left half-way. */
 class ExportCommandTest {
@@ -155,5 +157,32 @@ class ExportCommandTest {
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
         }
+    }
+
+    @Test
+    void aTransposedConvolutionNoPyTorchModuleCopiesIsRefusedByNameAndStillReadsBack() throws Exception {
+        RunResult upsampling = TrainingRun.open(
+                        RunRequest.of(ConfigParser.parse("""
+                        {"name": "up", "outputDir": "out", "seed": 4, "model": {"type": "graph", "layers": [
+                          {"name": "up", "type": "deconv2d", "filters": 2, "kernel": 3, "stride": 2},
+                          {"type": "globalPool"}]},
+                         "data": {"train": {"type": "synthetic", "samples": 32, "imageShape": [6, 6, 1], "numClasses": 2}},
+                         "stages": [{"epochs": 1, "batchSize": 16}]}
+                        """, dir).orThrow()))
+                .runHere();
+        assertThat(upsampling.status()).isEqualTo(RunResult.Status.FINISHED);
+        Path file = dir.resolve("up.safetensors");
+
+        assertThat(export(upsampling.runDir().toString(), "--format", "safetensors", "--out", file.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("node 'up' (window 3, stride 2, \"same\" padding)")
+                .contains("drops 0 at the start and 1 at the end")
+                .contains("\"valid\"");
+        assertThat(file).doesNotExist();
+        assertThat(new RunWeightsReader().read(upsampling.runDir()))
+                .as("a model's init from the run still reads its weights")
+                .extracting(NamedTensor::name)
+                .contains("up.weight", "up.bias");
     }
 }

@@ -18,6 +18,8 @@ import org.deeplearning4j.nn.conf.memory.NetworkMemoryReport;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -227,6 +229,21 @@ class RecomputedConvolutionTest {
                 {"type": "conv2d", "filters": 4, "kernel": 3},
                 {"name": "down", "type": "maxPool2d", "size": 2, "recompute": true},
                 {"type": "globalPool"}""", dir);
+        assertThat(p.path()).startsWith("model.layers[1]");
+        assertThat(p.message()).contains("recompute");
+    }
+
+    /**
+     * DL4J's transposed convolutions keep only their input (their backward pass runs the forward pass again) and the
+     * kernels only their output, which the next node keeps as its input anyway: nothing to recompute.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"deconv2d", "deconv3d"})
+    void recomputeOnATransposedConvolutionIsALocatedError(String type) {
+        ConfigProblem p = firstError("""
+                {"type": "conv2d", "filters": 4, "kernel": 3},
+                {"name": "up", "type": "%s", "filters": 2, "kernel": 2, "stride": 2, "recompute": true},
+                {"type": "globalPool"}""".formatted(type), dir);
         assertThat(p.path()).startsWith("model.layers[1]");
         assertThat(p.message()).contains("recompute");
     }

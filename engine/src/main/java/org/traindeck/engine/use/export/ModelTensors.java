@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -63,6 +64,10 @@ public record ModelTensors(List<NamedTensor> tensors, ObjectNode graph) {
                             .put("configuredActivation", b.getActivationFn().toString());
                 } else if (inner instanceof BaseLayer b && b.getActivationFn() != null) {
                     node.put("activation", b.getActivationFn().toString());
+                }
+                if (TransposedConvolutionArguments.isTransposed(inner)
+                        && TransposedConvolutionArguments.whyNot(name, (ConvolutionLayer) inner) == null) {
+                    node.set("torch", TransposedConvolutionArguments.of((ConvolutionLayer) inner));
                 }
                 for (NamedTensor t : table.tensors(name, layer, v.getLayer().paramTable())) {
                     if (!names.add(t.name())) {

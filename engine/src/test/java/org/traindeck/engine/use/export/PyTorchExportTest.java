@@ -1,6 +1,7 @@
 package org.traindeck.engine.use.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -114,21 +115,25 @@ class PyTorchExportTest {
     }
 
     /** Both implementations of each: TrainDeck's kernel (the default) and DL4J's layer, whose classes differ. */
+    /** Window minus stride even and not below -1 along every axis: PyTorch's module has the same output. */
     @ParameterizedTest
-    @CsvSource({"2, own", "2, dl4j", "3, own", "3, dl4j"})
-    void aTransposedConvolutionGivesTheSameOutputsInPyTorchAndReadsBack(int dims, String implementation)
-            throws Exception {
-        String config = """
-                {"name": "d", "model": {"type": "graph", "layers": [
-                  {"name": "up", "type": "deconv%dd", "filters": 3, "kernel": 2, "stride": 2, "activation": "relu",
-                   "implementation": "%s"},
-                  {"type": "globalPool", "mode": "avg"}]},
-                 "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}""".formatted(dims, implementation);
-        InputType shape = dims == 2
-                ? InputType.convolutional(3, 5, 2)
-                : InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 3, 2, 4, 2);
-        ModelInput input = new ModelInput(shape, Task.CLASSIFICATION, 2);
-        ModelConfig model = ConfigParser.parse(config, dir).orThrow().model();
+    @CsvSource({
+        "2, own, 2, 2, same",
+        "2, dl4j, 2, 2, same",
+        "3, own, 2, 2, same",
+        "3, dl4j, 2, 2, same",
+        "2, own, 3, 1, same",
+        "2, dl4j, 4, 2, same",
+        "2, own, 1, 2, same",
+        "3, own, 3, 1, same",
+        "3, dl4j, 4, 2, same",
+        "2, own, 3, 2, valid",
+        "3, dl4j, 3, 2, valid"
+    })
+    void aTransposedConvolutionGivesTheSameOutputsInPyTorchAndReadsBack(
+            int dims, String implementation, int kernel, int stride, String padding) throws Exception {
+        ModelConfig model = transposedConvolution(dims, implementation, kernel, stride, padding);
+        ModelInput input = transposedConvolutionInput(dims);
         ComputationGraph net = ModelCompiler.build(model, input, 7);
         assertThat(net.getLayer("up").conf().getLayer().getClass().getSimpleName())
                 .isEqualTo(
@@ -145,6 +150,46 @@ class PyTorchExportTest {
                 new InitConfig(dir.resolve("model.safetensors").toString(), Map.of(), true), dir, fresh);
         assertThat(report.unused()).as("every exported tensor is used").isEmpty();
         assertThat(fresh.params()).isEqualTo(net.params());
+    }
+
+    /** "same" where PyTorch would drop the rows at the other end, or libnd4j shifts the output. */
+    @ParameterizedTest
+    @CsvSource({"2, own, 3, 2, 0, 1", "2, dl4j, 2, 1, 0, 1", "3, own, 5, 2, 1, 2", "2, own, 1, 3, -1, -1"})
+    void aSameTransposedConvolutionPyTorchCannotCopyIsRefusedByName(
+            int dims, String implementation, int kernel, int stride, int start, int end) throws Exception {
+        ComputationGraph net = ModelCompiler.build(
+                transposedConvolution(dims, implementation, kernel, stride, "same"),
+                transposedConvolutionInput(dims),
+                7);
+        assertThat(ModelTensors.of(net, NamingTable.standard(), null)
+                        .graph()
+                        .get("nodes")
+                        .get(0)
+                        .has("torch"))
+                .as("a run's weights are still read by name (a model's init from a run)")
+                .isFalse();
+        assertThatThrownBy(() -> TransposedConvolutionArguments.requireExpressible(net))
+                .isInstanceOf(ExportException.class)
+                .hasMessageContaining("node 'up'")
+                .hasMessageContaining("window %d, stride %d".formatted(kernel, stride))
+                .hasMessageContaining("drops %d at the start and %d at the end".formatted(start, end))
+                .hasMessageContaining("\"valid\"");
+    }
+
+    private ModelConfig transposedConvolution(int dims, String implementation, int kernel, int stride, String padding) {
+        String config = """
+                {"name": "d", "model": {"type": "graph", "layers": [
+                  {"name": "up", "type": "deconv%dd", "filters": 3, "kernel": %d, "stride": %d, "padding": "%s",
+                   "activation": "relu", "implementation": "%s"}]},
+                 "data": {"train": {"type": "synthetic"}}, "stages": [{"epochs": 1}]}""".formatted(dims, kernel, stride, padding, implementation);
+        return ConfigParser.parse(config, dir).orThrow().model();
+    }
+
+    private static ModelInput transposedConvolutionInput(int dims) {
+        InputType shape = dims == 2
+                ? InputType.convolutional(3, 5, 2)
+                : InputType.convolutional3D(Convolution3D.DataFormat.NCDHW, 3, 2, 4, 2);
+        return new ModelInput(shape, Task.CLASSIFICATION, 2);
     }
 
     @Test
