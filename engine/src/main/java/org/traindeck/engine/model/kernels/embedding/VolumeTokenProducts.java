@@ -13,154 +13,145 @@ final class VolumeTokenProducts {
 
     private VolumeTokenProducts() {}
 
+    /** A matrix operand: example e's matrix starts at e · stride (0: one matrix for every example), leading dim ld. */
+    private record Operand(FloatPointer data, long stride, int ld) {}
+
     /** patches3d forward: tokens_e [width, T] += Wᵀ rows_eᵀ. */
     static void tokens(VolumePatches v, int width, FloatPointer rows, FloatPointer w, FloatPointer tokens) {
         int n = v.tokens();
         int length = v.rowLength();
-        for (int e = 0; e < v.examples(); e++) {
-            Sgemm.multiply(
-                    true,
-                    true,
-                    width,
-                    n,
-                    length,
-                    1,
-                    w,
-                    0,
-                    width,
-                    rows,
-                    (long) e * n * length,
-                    length,
-                    1,
-                    tokens,
-                    (long) e * width * n,
-                    n);
-        }
+        eachExample(v, true, true, width, n, length, shared(w, width), rowsOf(v, rows), 1, tokensOf(v, tokens, width));
     }
 
     /** patches3d: dW [length, width] = Σ_e rows_eᵀ dY_eᵀ, dY the tokens' gradient [mb, width, T]. */
     static void weightGradient(VolumePatches v, int width, FloatPointer rows, FloatPointer dY, FloatPointer dW) {
-        int n = v.tokens();
         int length = v.rowLength();
-        for (int e = 0; e < v.examples(); e++) {
-            Sgemm.multiply(
-                    true,
-                    true,
-                    length,
-                    width,
-                    n,
-                    1,
-                    rows,
-                    (long) e * n * length,
-                    length,
-                    dY,
-                    (long) e * width * n,
-                    n,
-                    e == 0 ? 0 : 1,
-                    dW,
-                    0,
-                    width);
-        }
+        eachExample(
+                v,
+                true,
+                true,
+                length,
+                width,
+                v.tokens(),
+                rowsOf(v, rows),
+                tokensOf(v, dY, width),
+                0,
+                shared(dW, width));
     }
 
     /** patches3d: d rows_e [T, length] = dY_eᵀ Wᵀ. */
     static void rowsGradient(VolumePatches v, int width, FloatPointer dY, FloatPointer w, FloatPointer rowsGrad) {
-        int n = v.tokens();
         int length = v.rowLength();
-        for (int e = 0; e < v.examples(); e++) {
-            Sgemm.multiply(
-                    true,
-                    true,
-                    n,
-                    length,
-                    width,
-                    1,
-                    dY,
-                    (long) e * width * n,
-                    n,
-                    w,
-                    0,
-                    width,
-                    0,
-                    rowsGrad,
-                    (long) e * n * length,
-                    length);
-        }
+        eachExample(
+                v,
+                true,
+                true,
+                v.tokens(),
+                length,
+                width,
+                tokensOf(v, dY, width),
+                shared(w, width),
+                0,
+                rowsOf(v, rowsGrad));
     }
 
     /** unpatch3d forward: rows_e [T, length] = x_eᵀ W, x the tokens [mb, features, T]. */
     static void rows(VolumePatches v, int features, FloatPointer x, FloatPointer w, FloatPointer rows) {
-        int n = v.tokens();
         int length = v.rowLength();
-        for (int e = 0; e < v.examples(); e++) {
-            Sgemm.multiply(
-                    true,
-                    false,
-                    n,
-                    length,
-                    features,
-                    1,
-                    x,
-                    (long) e * features * n,
-                    n,
-                    w,
-                    0,
-                    length,
-                    0,
-                    rows,
-                    (long) e * n * length,
-                    length);
-        }
+        eachExample(
+                v,
+                true,
+                false,
+                v.tokens(),
+                length,
+                features,
+                tokensOf(v, x, features),
+                shared(w, length),
+                0,
+                rowsOf(v, rows));
     }
 
     /** unpatch3d: dW [features, length] = Σ_e x_e dRows_e. */
     static void unpatchWeightGradient(
             VolumePatches v, int features, FloatPointer x, FloatPointer rowsGrad, FloatPointer dW) {
-        int n = v.tokens();
         int length = v.rowLength();
-        for (int e = 0; e < v.examples(); e++) {
-            Sgemm.multiply(
-                    false,
-                    false,
-                    features,
-                    length,
-                    n,
-                    1,
-                    x,
-                    (long) e * features * n,
-                    n,
-                    rowsGrad,
-                    (long) e * n * length,
-                    length,
-                    e == 0 ? 0 : 1,
-                    dW,
-                    0,
-                    length);
-        }
+        eachExample(
+                v,
+                false,
+                false,
+                features,
+                length,
+                v.tokens(),
+                tokensOf(v, x, features),
+                rowsOf(v, rowsGrad),
+                0,
+                shared(dW, length));
     }
 
     /** unpatch3d: dx_e [features, T] = W dRows_eᵀ. */
     static void tokensGradient(VolumePatches v, int features, FloatPointer rowsGrad, FloatPointer w, FloatPointer dx) {
-        int n = v.tokens();
         int length = v.rowLength();
+        eachExample(
+                v,
+                false,
+                true,
+                features,
+                v.tokens(),
+                length,
+                shared(w, length),
+                rowsOf(v, rowsGrad),
+                0,
+                tokensOf(v, dx, features));
+    }
+
+    /**
+     * c_e = a_e · b_e + beta · c_e for every example; where c is one matrix for all (a weight's gradient) the products
+     * are summed into it, the first overwriting it unless beta is 1.
+     */
+    private static void eachExample(
+            VolumePatches v,
+            boolean transA,
+            boolean transB,
+            int m,
+            int n,
+            int k,
+            Operand a,
+            Operand b,
+            float beta,
+            Operand c) {
         for (int e = 0; e < v.examples(); e++) {
+            float betaHere = c.stride() == 0 && e > 0 ? 1 : beta;
             Sgemm.multiply(
-                    false,
-                    true,
-                    features,
+                    transA,
+                    transB,
+                    m,
                     n,
-                    length,
+                    k,
                     1,
-                    w,
-                    0,
-                    length,
-                    rowsGrad,
-                    (long) e * n * length,
-                    length,
-                    0,
-                    dx,
-                    (long) e * features * n,
-                    n);
+                    a.data(),
+                    e * a.stride(),
+                    a.ld(),
+                    b.data(),
+                    e * b.stride(),
+                    b.ld(),
+                    betaHere,
+                    c.data(),
+                    e * c.stride(),
+                    c.ld());
         }
+    }
+
+    private static Operand shared(FloatPointer weight, int ld) {
+        return new Operand(weight, 0, ld);
+    }
+
+    /** Patch rows [mb·T, length]: example e's [T, length] block. */
+    private static Operand rowsOf(VolumePatches v, FloatPointer rows) {
+        return new Operand(rows, (long) v.tokens() * v.rowLength(), v.rowLength());
+    }
+
+    /** Tokens [mb, features, T]: example e's [features, T] block. */
+    private static Operand tokensOf(VolumePatches v, FloatPointer tokens, int features) {
+        return new Operand(tokens, (long) features * v.tokens(), v.tokens());
     }
 }
