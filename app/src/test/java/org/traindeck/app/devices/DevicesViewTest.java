@@ -167,13 +167,13 @@ class DevicesViewTest {
     void aLongNoteWrapsInsteadOfBeingCutOff(FxRobot robot) {
         // the note a real H200 machine gets with CUDA_VISIBLE_DEVICES=1
         String note = "CUDA_VISIBLE_DEVICES=1 shows runs none of this machine's GPUs (gpu0) (its entry \"1\" names no"
-                + " GPU here, so CUDA ignores it and every entry after it): runs train on the CPU unless it names a GPU"
-                + " nvidia-smi lists";
+                + " GPU here, so CUDA ignores it and every entry after it): a run that asks for a GPU is refused, and"
+                + " \"all\" trains on the CPU";
         DeviceInventory withNote = new DeviceInventory(TWO_GPUS.host(), TWO_GPUS.gpus(), null, List.of(note));
         robot.interact(() -> model.show(withNote));
         WaitForAsyncUtils.waitForFxEvents();
 
-        assertThat(onFx(() -> robot.lookup((Label l) -> l.getText().endsWith("nvidia-smi lists"))
+        assertThat(onFx(() -> robot.lookup((Label l) -> l.getText().endsWith("trains on the CPU"))
                         .queryAll()
                         .size()))
                 .isEqualTo(1);

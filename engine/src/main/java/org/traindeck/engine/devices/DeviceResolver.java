@@ -127,7 +127,7 @@ public final class DeviceResolver {
                 : " (its entry \"" + unmatched + "\" names no GPU here, so CUDA ignores it and every entry after it)";
         if (visible.isEmpty()) {
             return said + " shows runs none of this machine's GPUs (" + ids(gpus) + ")" + because
-                    + ": runs train on the CPU unless it names a GPU nvidia-smi lists";
+                    + ": a run that asks for a GPU is refused, and \"all\" trains on the CPU";
         }
         return said + ": runs may use only " + ids(visible) + because;
     }

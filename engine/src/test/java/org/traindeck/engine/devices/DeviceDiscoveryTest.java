@@ -177,8 +177,8 @@ class DeviceDiscoveryTest {
                         .discover()
                         .notes())
                 .containsExactly("CUDA_VISIBLE_DEVICES=2 shows runs none of this machine's GPUs (gpu0, gpu1) (its"
-                        + " entry \"2\" names no GPU here, so CUDA ignores it and every entry after it): runs train on"
-                        + " the CPU unless it names a GPU nvidia-smi lists");
+                        + " entry \"2\" names no GPU here, so CUDA ignores it and every entry after it): a run that asks"
+                        + " for a GPU is refused, and \"all\" trains on the CPU");
         assertThat(new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, "GPU-bbbb,7,0")
                         .discover()
                         .notes())
