@@ -122,21 +122,21 @@ final class PeerGroups {
                     convWhole,
                     report);
         }
-        largeConvPeers(home, out, convPairs, only, report);
+        largeConvPeers(home, out, convPairs, convWhole, only, report);
     }
 
-    /** The networks at the sizes users train, only when named: one thread (a pair takes minutes). */
-    private static void largeConvPeers(Path home, Path out, int convPairs, Set<String> only, Report report)
-            throws Exception {
+    /** The networks at the sizes users train, only when named: a pair takes minutes. */
+    private static void largeConvPeers(
+            Path home, Path out, int convPairs, boolean convWhole, Set<String> only, Report report) throws Exception {
         int largeSamples = Integer.getInteger("traindeck.bench.largeConvSamples", 8);
         if (only.contains("unet128")) {
-            System.out.println("a U-Net at 128×128 with 64 base filters against PyTorch, 1 thread…");
+            System.out.println("a U-Net at 128×128 with 64 base filters against PyTorch, 1 thread and the whole machine…");
             Path folder = out.resolve("peer-unet128");
             ConvSamplePeers.compare(
-                    LargeConvNets.unet128(folder, largeSamples), home, folder, convPairs, false, false, report);
+                    LargeConvNets.unet128(folder, largeSamples), home, folder, convPairs, false, convWhole, report);
         }
         if (only.contains("volumes64")) {
-            System.out.println("the 3D autoencoder at 64³ against PyTorch, 1 thread…");
+            System.out.println("the 3D autoencoder at 64³ against PyTorch, 1 thread and the whole machine…");
             Path folder = out.resolve("peer-volumes64");
             ConvSamplePeers.compare(
                     LargeConvNets.autoencoder64(home, folder, largeSamples),
@@ -144,7 +144,7 @@ final class PeerGroups {
                     folder,
                     convPairs,
                     false,
-                    false,
+                    convWhole,
                     report);
         }
     }
