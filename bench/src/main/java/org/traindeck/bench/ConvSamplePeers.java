@@ -183,8 +183,9 @@ final class ConvSamplePeers {
         report.add(
                 "CPU peer",
                 s.name() + ", whole machine: " + machine.describeWorkers(),
-                Stats.of(f.workers()).format("samples/s", 0) + SmallNetFlops.rate(f.workers(), s.flops(), cores, peak),
-                f.torch().describe(0, SmallNetFlops.rate(best, s.flops(), cores, peak)) + " " + torchName,
+                Stats.of(f.workers()).format("samples/s", decimals(f.workers()))
+                        + SmallNetFlops.rate(f.workers(), s.flops(), cores, peak),
+                f.torch().describe(decimals(best), SmallNetFlops.rate(best, s.flops(), cores, peak)) + " " + torchName,
                 ratio(f.workers(), best),
                 "≥ 1.2× PyTorch's best");
     }

@@ -130,7 +130,8 @@ final class PeerGroups {
             Path home, Path out, int convPairs, boolean convWhole, Set<String> only, Report report) throws Exception {
         int largeSamples = Integer.getInteger("traindeck.bench.largeConvSamples", 8);
         if (only.contains("unet128")) {
-            System.out.println("a U-Net at 128×128 with 64 base filters against PyTorch, 1 thread and the whole machine…");
+            System.out.println(
+                    "a U-Net at 128×128 with 64 base filters against PyTorch, 1 thread and the whole machine…");
             Path folder = out.resolve("peer-unet128");
             ConvSamplePeers.compare(
                     LargeConvNets.unet128(folder, largeSamples), home, folder, convPairs, false, convWhole, report);
