@@ -13,6 +13,7 @@ import org.traindeck.engine.cli.commands.CommandRegistry;
 import org.traindeck.engine.cli.commands.ExitCodes;
 import org.traindeck.engine.config.DeviceSelection;
 import org.traindeck.engine.config.InvalidConfigException;
+import org.traindeck.engine.train.NativeBackendException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -96,7 +97,7 @@ public final class Main {
             invalid.problems().forEach(p -> context.err().println("error: " + p));
         } else if (e instanceof InvalidPathException path) {
             context.err().println("error: " + Configs.pathAdvice(path));
-        } else if (e instanceof IOException) {
+        } else if (e instanceof IOException || e instanceof NativeBackendException) {
             context.err().println("error: " + e.getMessage());
         } else {
             throw e;

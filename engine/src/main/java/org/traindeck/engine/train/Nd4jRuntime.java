@@ -18,6 +18,8 @@ public final class Nd4jRuntime {
 
     private static final String NATIVES_EXTENSION = "org.bytedeco.javacpp.platform.extension";
     private static volatile boolean initialised;
+    /** Why the backend did not start, kept: ND4J's classes stay broken for the process's life after that. */
+    private static volatile NativeBackendException backendFailure;
 
     private Nd4jRuntime() {}
 
@@ -31,11 +33,18 @@ public final class Nd4jRuntime {
         return initialised;
     }
 
+    /**
+     * @throws NativeBackendException when ND4J's native backend cannot start in this process (then on every call)
+     */
     public static synchronized void init() {
         if (initialised) {
             return;
         }
+        if (backendFailure != null) {
+            throw new NativeBackendException(backendFailure.getMessage(), backendFailure.getCause());
+        }
         selectNatives();
+        loadBackend(NativeBackendProblem.here());
         if (System.getProperty("org.deeplearning4j.resources.directory") == null) {
             // DL4J would otherwise create ~/.deeplearning4j
             System.setProperty(
@@ -55,6 +64,19 @@ public final class Nd4jRuntime {
         }
         threadBudget = Math.max(1, Nd4j.getEnvironment().maxThreads());
         initialised = true;
+    }
+
+    private static void loadBackend(NativeBackendProblem problem) {
+        backendFailure = problem.beforeLoading();
+        if (backendFailure != null) {
+            throw backendFailure;
+        }
+        try {
+            Nd4j.getBackend();
+        } catch (LinkageError | RuntimeException e) {
+            backendFailure = problem.explain(e);
+            throw backendFailure;
+        }
     }
 
     /**

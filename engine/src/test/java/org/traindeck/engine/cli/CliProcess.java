@@ -23,13 +23,17 @@ final class CliProcess {
 
     /** Starts {@code args} in {@code dir}, its output (both streams) going to {@code dir/log}. */
     static Process start(Path dir, String log, String... args) throws IOException {
+        return start(dir, log, List.of(), args);
+    }
+
+    /** {@link #start(Path, String, String...)} with {@code jvmOptions} given to the child JVM. */
+    static Process start(Path dir, String log, List<String> jvmOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
-                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                FaultInjectingMain.class.getName()));
+                "-Dorg.deeplearning4j.resources.directory=" + dir.resolve("dl4j")));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FaultInjectingMain.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command)
                 .directory(dir.toFile())
