@@ -2,6 +2,8 @@ package org.traindeck.engine.train;
 
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bytedeco.javacpp.Loader;
 
 /**
@@ -13,6 +15,9 @@ final class NativeBackendProblem {
 
     static final String CUDA_BACKEND = "org.nd4j.linalg.jcublas.JCublasBackend";
     static final String CUDA_RUNTIME = "org.bytedeco.cuda.global.cudart";
+
+    /** The dynamic loader's "PATH/LIBRARY.so: REASON". */
+    private static final Pattern LOADER_PATH = Pattern.compile("(/\\S*/)?([^/\\s]+\\.so[.\\d]*): (.+)");
 
     private final Predicate<String> classPresent;
     private final Function<String, Throwable> loadFailure;
@@ -79,7 +84,16 @@ final class NativeBackendProblem {
                 found = c.getMessage().strip().replaceAll("\\.+$", "");
             }
         }
-        return found;
+        return found == null ? null : withoutCachePath(found);
+    }
+
+    /**
+     * "/home/u/.javacpp/cache/…/libjnicudart.so: libcuda.so.1: cannot open …" as "libcuda.so.1: cannot open …
+     * (needed by libjnicudart.so)": the path of JavaCPP's cache says nothing the user can act on.
+     */
+    private static String withoutCachePath(String message) {
+        Matcher m = LOADER_PATH.matcher(message);
+        return m.matches() ? m.group(3) + " (needed by " + m.group(2) + ")" : message;
     }
 
     /** What JavaCPP's loading of a class's native library throws (its message is the reason), or null. */

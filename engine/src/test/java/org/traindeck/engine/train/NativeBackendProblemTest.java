@@ -28,7 +28,9 @@ class NativeBackendProblemTest {
 
         assertThat(e.getMessage())
                 .startsWith("this is TrainDeck's CUDA 11.6 build, and ND4J's CUDA backend cannot start here:")
-                .contains("libjnicudart.so: libcuda.so.1: cannot open shared object file")
+                .contains("cannot start here: libcuda.so.1: cannot open shared object file: No such file or directory"
+                        + " (needed by libjnicudart.so).")
+                .doesNotContain(".javacpp/cache")
                 .doesNotContain("no jnicudart")
                 .contains("No NVIDIA driver is installed")
                 .contains("release 510 or newer")
