@@ -42,9 +42,32 @@ final class LayerTimes {
         INDArray[] batch = batch(peer.kind(), w.batch(), data.outputCount());
         net.setInputs(batch[0]);
         net.setLabels(batch[1]);
-        for (int i = 0; i < 3; i++) {
+        fit(net, batch, 3);
+        Map<String, OpTimer> timers = timeSameDiffLayers(net);
+        long start = System.nanoTime();
+        fit(net, batch, steps);
+        double stepMs = (System.nanoTime() - start) / 1e6 / steps;
+        printLayers(peer.name(), timers, stepMs, steps);
+        printOpsInsideSameDiff(timers, steps);
+        // the same steps with every native op timed: per op name minus the above is what runs outside them
+        OpProfiler.getInstance().reset();
+        Nd4j.getExecutioner()
+                .setProfilingConfig(
+                        ProfilerConfig.builder().checkElapsedTime(true).build());
+        fit(net, batch, steps);
+        Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
+        System.out.println("  every native op of " + steps + " steps (ND4J's op profiler):");
+        OpProfiler.getInstance().printOutDashboard();
+    }
+
+    private static void fit(ComputationGraph net, INDArray[] batch, int steps) {
+        for (int i = 0; i < steps; i++) {
             net.fit(new INDArray[] {batch[0]}, new INDArray[] {batch[1]});
         }
+    }
+
+    /** A timer on each SameDiff layer's forward and gradient graphs, by layer name. */
+    private static Map<String, OpTimer> timeSameDiffLayers(ComputationGraph net) {
         Map<String, OpTimer> timers = new LinkedHashMap<>();
         for (Layer layer : net.getLayers()) {
             if (layer instanceof SameDiffLayer) {
@@ -57,19 +80,15 @@ final class LayerTimes {
                 timers.put(layer.getConfig().getLayerName(), timer);
             }
         }
-        long start = System.nanoTime();
-        for (int i = 0; i < steps; i++) {
-            net.fit(new INDArray[] {batch[0]}, new INDArray[] {batch[1]});
-        }
-        double stepMs = (System.nanoTime() - start) / 1e6 / steps;
+        return timers;
+    }
+
+    /** Each SameDiff layer's share of the step, and what is left for the rest. */
+    private static void printLayers(String peer, Map<String, OpTimer> timers, double stepMs, int steps) {
         double inSameDiff =
                 timers.values().stream().mapToDouble(OpTimer::totalMs).sum() / steps;
         System.out.printf(
-                Locale.ROOT,
-                "=== time per layer, %s: %.1f ms per step (wall, %d steps) ===%n",
-                peer.name(),
-                stepMs,
-                steps);
+                Locale.ROOT, "=== time per layer, %s: %.1f ms per step (wall, %d steps) ===%n", peer, stepMs, steps);
         timers.forEach((name, t) -> System.out.printf(
                 Locale.ROOT,
                 "  %-22s %7.1f ms  %4.1f %%   top ops: %s%n",
@@ -83,6 +102,9 @@ final class LayerTimes {
                 "rest (DL4J's own layers, Adam, SameDiff's bookkeeping)",
                 stepMs - inSameDiff,
                 100 * (stepMs - inSameDiff) / stepMs);
+    }
+
+    private static void printOpsInsideSameDiff(Map<String, OpTimer> timers, int steps) {
         Map<String, Double> inside = new LinkedHashMap<>();
         timers.values().forEach(t -> t.ms.forEach((op, ms) -> inside.merge(op, ms / steps, Double::sum)));
         System.out.println("  native time per op inside the SameDiff layers (ms per step): "
@@ -91,17 +113,6 @@ final class LayerTimes {
                         .limit(12)
                         .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue()))
                         .toList());
-        // the same steps with every native op timed: per op name minus the above is what runs outside them
-        OpProfiler.getInstance().reset();
-        Nd4j.getExecutioner()
-                .setProfilingConfig(
-                        ProfilerConfig.builder().checkElapsedTime(true).build());
-        for (int i = 0; i < steps; i++) {
-            net.fit(new INDArray[] {batch[0]}, new INDArray[] {batch[1]});
-        }
-        Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
-        System.out.println("  every native op of " + steps + " steps (ND4J's op profiler):");
-        OpProfiler.getInstance().printOutDashboard();
     }
 
     /** Images [b, 1, 28, 28] with one-hot labels, or token ids [b, 64] with one-hot next tokens [b, V, 64]. */

@@ -73,24 +73,11 @@ final class LayersBench {
 
     static void run(Report report) throws Exception {
         ChartBench.startFx();
-        Dashboard dashboard = FxFrames.onFx(() -> {
-            Dashboard d = new Dashboard();
-            Stage s = new Stage();
-            s.setScene(new Scene(d, 1200, 800));
-            s.show();
-            d.chartsOrLayers().getSelectionModel().select(1);
-            return d;
-        });
+        Dashboard dashboard = FxFrames.onFx(LayersBench::showDashboard);
         Random random = new Random(1);
         LayersViewModel model = dashboard.layers().model();
-        // the run so far, straight into the model (the dashboard's queue takes at most 50,000 events a tick)
         FxFrames.onFx(() -> {
-            for (long step = 0; step < LOGGED; step++) {
-                for (int i = 0; i < LAYERS; i++) {
-                    model.accept(metric(i, Figure.UPDATE_RATIO, step, 1e-3 * Math.exp(random.nextGaussian())));
-                }
-            }
-            dashboard.refreshCharts();
+            logRunSoFar(dashboard, model, random);
             return null;
         });
         List<Double> updates = new ArrayList<>();
@@ -98,35 +85,72 @@ final class LayersBench {
         long step = LOGGED;
         for (int tick = 0; tick < 40; tick++) {
             Thread.sleep(100);
-            for (int k = 0; k < 10; k++, step++) {
-                for (int i = 0; i < LAYERS; i++) {
-                    for (Figure f : Figure.values()) {
-                        dashboard.offer(metric(
-                                i,
-                                f,
-                                step,
-                                f == Figure.UPDATE_RATIO
-                                        ? 1e-3 * Math.exp(random.nextGaussian())
-                                        : random.nextDouble()));
-                    }
-                }
-            }
+            step = offerTick(dashboard, step, random);
             if (tick % 10 == 0) {
-                for (int i = 0; i < LAYERS; i++) {
-                    dashboard.offer(histogram(i, HistogramEvent.WEIGHTS, step, random));
-                    dashboard.offer(histogram(i, HistogramEvent.GRADIENTS, step, random));
+                offerHistograms(dashboard, step, random);
+            }
+            updates.add(FxFrames.onFx(() -> drainAndRedrawMs(dashboard)));
+        }
+        report(
+                report,
+                frames.stop(),
+                Stats.of(updates.stream().mapToDouble(Double::doubleValue).toArray()),
+                model,
+                step);
+        Platform.runLater(() -> dashboard.getScene().getWindow().hide());
+    }
+
+    /** The dashboard in a window of its own, on its Layers tab. */
+    private static Dashboard showDashboard() {
+        Dashboard d = new Dashboard();
+        Stage s = new Stage();
+        s.setScene(new Scene(d, 1200, 800));
+        s.show();
+        d.chartsOrLayers().getSelectionModel().select(1);
+        return d;
+    }
+
+    /** The run so far, straight into the model (the dashboard's queue takes at most 50,000 events a tick). */
+    private static void logRunSoFar(Dashboard dashboard, LayersViewModel model, Random random) {
+        for (long step = 0; step < LOGGED; step++) {
+            for (int i = 0; i < LAYERS; i++) {
+                model.accept(metric(i, Figure.UPDATE_RATIO, step, 1e-3 * Math.exp(random.nextGaussian())));
+            }
+        }
+        dashboard.refreshCharts();
+    }
+
+    /** Every layer's figures on 10 new steps; returns the step after them. */
+    private static long offerTick(Dashboard dashboard, long first, Random random) {
+        long step = first;
+        for (int k = 0; k < 10; k++, step++) {
+            for (int i = 0; i < LAYERS; i++) {
+                for (Figure f : Figure.values()) {
+                    double value =
+                            f == Figure.UPDATE_RATIO ? 1e-3 * Math.exp(random.nextGaussian()) : random.nextDouble();
+                    dashboard.offer(metric(i, f, step, value));
                 }
             }
-            double ms = FxFrames.onFx(() -> {
-                long t = System.nanoTime();
-                dashboard.drain(50_000);
-                dashboard.refreshCharts();
-                return (System.nanoTime() - t) / 1e6;
-            });
-            updates.add(ms);
         }
-        Stats f = frames.stop();
-        Stats u = Stats.of(updates.stream().mapToDouble(Double::doubleValue).toArray());
+        return step;
+    }
+
+    private static void offerHistograms(Dashboard dashboard, long step, Random random) {
+        for (int i = 0; i < LAYERS; i++) {
+            dashboard.offer(histogram(i, HistogramEvent.WEIGHTS, step, random));
+            dashboard.offer(histogram(i, HistogramEvent.GRADIENTS, step, random));
+        }
+    }
+
+    /** What the window's timer does each tick, and the milliseconds it took on the FX thread. */
+    private static double drainAndRedrawMs(Dashboard dashboard) {
+        long t = System.nanoTime();
+        dashboard.drain(50_000);
+        dashboard.refreshCharts();
+        return (System.nanoTime() - t) / 1e6;
+    }
+
+    private static void report(Report report, Stats frames, Stats updates, LayersViewModel model, long step) {
         report.add(
                 "layers view",
                 String.format(
@@ -134,17 +158,16 @@ final class LayersBench {
                         "%d layers, %,d steps logged, 6,000 events a tick; interval between" + " painted frames",
                         LAYERS,
                         step),
-                f.format("ms", 1),
+                frames.format("ms", 1),
                 "33 ms (30 frames a second)",
-                Report.ratio(f.median() / 33.0)
+                Report.ratio(frames.median() / 33.0)
                         + String.format(
                                 Locale.ROOT,
                                 " (FX tick %.1f ms median, %.1f max; heat map %d" + " columns, %d KiB)",
-                                u.median(),
-                                u.max(),
+                                updates.median(),
+                                updates.max(),
                                 model.grid().columns(),
                                 model.grid().memoryBytes() / 1024),
                 "≤ 33 ms");
-        Platform.runLater(() -> dashboard.getScene().getWindow().hide());
     }
 }

@@ -42,6 +42,36 @@ public final class MemoryChildRun {
         long base = NativeBytes.now();
         Runtime rt = Runtime.getRuntime();
         long baseHeap = rt.totalMemory() - rt.freeMemory();
+        AtomicLong heapPeak = heapPeakAfterCollections(baseHeap);
+        long baseRss = kilobytes("VmRSS:") << 10;
+        AtomicLong peak = new AtomicLong(base);
+        AtomicBoolean done = new AtomicBoolean();
+        Thread sampler = nativePeakSampler(peak, done);
+        sampler.start();
+        // the single-device run trains on this thread, so its workspaces (and its CPU time) are this thread's
+        long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        double rate = EngineBench.measure(EngineBench.config(w, Path.of(args[5]), "cpu"), w.samples())
+                .samplesPerSecond();
+        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0;
+        done.set(true);
+        sampler.join();
+        long workspaces = printWorkspaces();
+        System.out.println(String.format(
+                Locale.ROOT,
+                "%s%.3f %d %d %d %d %d %.3f",
+                RESULT,
+                rate,
+                peak.get() - base,
+                workspaces,
+                heapPeak.get() - baseHeap,
+                kilobytes("VmHWM:") << 10,
+                baseRss,
+                cpu / 1e9));
+        System.exit(0);
+    }
+
+    /** The heap in use right after each collection, at its highest so far (from {@code baseHeap}). */
+    private static AtomicLong heapPeakAfterCollections(long baseHeap) {
         AtomicLong heapPeak = new AtomicLong(baseHeap);
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) gc)
@@ -62,9 +92,11 @@ public final class MemoryChildRun {
                             null,
                             null);
         }
-        long baseRss = kilobytes("VmRSS:") << 10;
-        AtomicLong peak = new AtomicLong(base);
-        AtomicBoolean done = new AtomicBoolean();
+        return heapPeak;
+    }
+
+    /** A daemon thread, not yet started, that keeps {@code peak} at JavaCPP's highest count until {@code done}. */
+    private static Thread nativePeakSampler(AtomicLong peak, AtomicBoolean done) {
         Thread sampler = new Thread(
                 () -> {
                     while (!done.get()) {
@@ -74,35 +106,19 @@ public final class MemoryChildRun {
                 },
                 "memory-sampler");
         sampler.setDaemon(true);
-        sampler.start();
-        // the single-device run trains on this thread, so its workspaces (and its CPU time) are this thread's
-        long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-        double rate = EngineBench.measure(EngineBench.config(w, Path.of(args[5]), "cpu"), w.samples())
-                .samplesPerSecond();
-        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0;
-        done.set(true);
-        sampler.join();
+        return sampler;
+    }
+
+    /** Prints where the memory goes, for the docs' breakdown; returns this thread's workspaces' total bytes. */
+    private static long printWorkspaces() {
         List<MemoryWorkspace> all = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread();
-        long workspaces =
-                all.stream().mapToLong(MemoryWorkspace::getCurrentSize).sum();
-        // where the memory goes, for the docs' breakdown (ChildJvm echoes lines that start with DETAIL)
+        // ChildJvm echoes lines that start with DETAIL
         System.out.println(ChildJvm.DETAIL + "workspaces: "
                 + all.stream()
                         .filter(ws -> ws.getCurrentSize() > 0)
                         .map(ws -> String.format(Locale.ROOT, "%s %.1f MB", ws.getId(), ws.getCurrentSize() / 1e6))
                         .collect(Collectors.joining(", ")));
-        System.out.println(String.format(
-                Locale.ROOT,
-                "%s%.3f %d %d %d %d %d %.3f",
-                RESULT,
-                rate,
-                peak.get() - base,
-                workspaces,
-                heapPeak.get() - baseHeap,
-                kilobytes("VmHWM:") << 10,
-                baseRss,
-                cpu / 1e9));
-        System.exit(0);
+        return all.stream().mapToLong(MemoryWorkspace::getCurrentSize).sum();
     }
 
     /** A figure of /proc/self/status in kB (0 where there is none). */

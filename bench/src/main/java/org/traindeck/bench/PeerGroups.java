@@ -2,6 +2,7 @@ package org.traindeck.bench;
 
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
 /** The groups that compare TrainDeck with PyTorch ({@link BenchMain} names them): small nets, convnets, transformers. */
 final class PeerGroups {
@@ -50,6 +51,55 @@ final class PeerGroups {
 
     /** The convolutional networks against PyTorch. */
     static void convPeers(Path home, Path out, int threads, Set<String> only, Report report) throws Exception {
+        resnetPeer(home, out, threads, only, report);
+        boolean convnets = BenchMain.wanted(only, "peer") || only.contains("convnets");
+        ConvRounds rounds = new ConvRounds(
+                home,
+                out,
+                Integer.getInteger("traindeck.bench.convPairs", 3),
+                !"false".equals(System.getProperty("traindeck.bench.convReference")),
+                !"false".equals(System.getProperty("traindeck.bench.convWholeMachine")),
+                report);
+        if (convnets || only.contains("unet")) {
+            rounds.compare(
+                    "the U-Net sample against PyTorch, 1 thread and the whole machine…",
+                    () -> ConvSampleNets.unet(home),
+                    "peer-unet",
+                    rounds.reference());
+        }
+        if (convnets || only.contains("unet-deconv")) {
+            rounds.compare(
+                    "the U-Net sample with deconv2d up-sampling against PyTorch, 1 thread and the whole machine…",
+                    () -> ConvSampleNets.unetDeconv(home),
+                    "peer-unet-deconv",
+                    rounds.reference());
+        }
+        if (convnets || only.contains("lenet-graph")) {
+            rounds.compare(
+                    "a LeNet graph against PyTorch, 1 thread and the whole machine…",
+                    ConvSampleNets::lenet,
+                    "peer-lenet",
+                    rounds.reference());
+        }
+        if (convnets || only.contains("volumes")) {
+            rounds.compare(
+                    "the 3D autoencoder sample against PyTorch, 1 thread and the whole machine…",
+                    () -> ConvSampleNets.autoencoder(home),
+                    "peer-volumes",
+                    false);
+        }
+        if (convnets || only.contains("resnet18")) {
+            rounds.compare(
+                    "a ResNet-18 at 32×32 against PyTorch, 1 thread and the whole machine…",
+                    () -> ConvSampleNets.resnet18(Integer.getInteger("traindeck.bench.resnet18Samples", 256)),
+                    "peer-resnet18",
+                    false);
+        }
+        largeConvPeers(home, out, rounds.pairs(), rounds.wholeMachine(), only, report);
+    }
+
+    /** The ResNet-style network with batchNorm against PyTorch, and its kernel against DL4J's layer. */
+    private static void resnetPeer(Path home, Path out, int threads, Set<String> only, Report report) throws Exception {
         if (BenchMain.wanted(only, "peer") || only.contains("resnet")) {
             System.out.println(
                     "a ResNet-style network with batchNorm against PyTorch, the kernel against DL4J's layer…");
@@ -62,67 +112,18 @@ final class PeerGroups {
                     threads,
                     report);
         }
-        boolean convnets = BenchMain.wanted(only, "peer") || only.contains("convnets");
-        int convPairs = Integer.getInteger("traindeck.bench.convPairs", 3);
-        boolean convReference = !"false".equals(System.getProperty("traindeck.bench.convReference"));
-        boolean convWhole = !"false".equals(System.getProperty("traindeck.bench.convWholeMachine"));
-        if (convnets || only.contains("unet")) {
-            System.out.println("the U-Net sample against PyTorch, 1 thread and the whole machine…");
+    }
+
+    /** What every convolutional sample's pairs share: how many, and whether DL4J's layers and cpu:N run too. */
+    private record ConvRounds(Path home, Path out, int pairs, boolean reference, boolean wholeMachine, Report report) {
+
+        /** Says what runs, then builds the sample (which may write its data) and compares it in {@code folder}. */
+        void compare(String says, Callable<ConvSampleNets.Sample> sample, String folder, boolean withReference)
+                throws Exception {
+            System.out.println(says);
             ConvSamplePeers.compare(
-                    ConvSampleNets.unet(home),
-                    home,
-                    out.resolve("peer-unet"),
-                    convPairs,
-                    convReference,
-                    convWhole,
-                    report);
+                    sample.call(), home, out.resolve(folder), pairs, withReference, wholeMachine, report);
         }
-        if (convnets || only.contains("unet-deconv")) {
-            System.out.println(
-                    "the U-Net sample with deconv2d up-sampling against PyTorch, 1 thread and the whole machine…");
-            ConvSamplePeers.compare(
-                    ConvSampleNets.unetDeconv(home),
-                    home,
-                    out.resolve("peer-unet-deconv"),
-                    convPairs,
-                    convReference,
-                    convWhole,
-                    report);
-        }
-        if (convnets || only.contains("lenet-graph")) {
-            System.out.println("a LeNet graph against PyTorch, 1 thread and the whole machine…");
-            ConvSamplePeers.compare(
-                    ConvSampleNets.lenet(),
-                    home,
-                    out.resolve("peer-lenet"),
-                    convPairs,
-                    convReference,
-                    convWhole,
-                    report);
-        }
-        if (convnets || only.contains("volumes")) {
-            System.out.println("the 3D autoencoder sample against PyTorch, 1 thread and the whole machine…");
-            ConvSamplePeers.compare(
-                    ConvSampleNets.autoencoder(home),
-                    home,
-                    out.resolve("peer-volumes"),
-                    convPairs,
-                    false,
-                    convWhole,
-                    report);
-        }
-        if (convnets || only.contains("resnet18")) {
-            System.out.println("a ResNet-18 at 32×32 against PyTorch, 1 thread and the whole machine…");
-            ConvSamplePeers.compare(
-                    ConvSampleNets.resnet18(Integer.getInteger("traindeck.bench.resnet18Samples", 256)),
-                    home,
-                    out.resolve("peer-resnet18"),
-                    convPairs,
-                    false,
-                    convWhole,
-                    report);
-        }
-        largeConvPeers(home, out, convPairs, convWhole, only, report);
     }
 
     /** The networks at the sizes users train, only when named: a pair takes minutes. */

@@ -39,17 +39,13 @@ public final class MinMaxReducer {
         int count = 0;
         int i = from;
         while (i < to) {
-            int bucket = (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[i] - xFrom) / width)));
+            int bucket = column(xs[i], xFrom, width, columns);
             int minAt = i;
             int maxAt = i;
             int j = i + 1;
-            while (j < to && (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[j] - xFrom) / width))) == bucket) {
-                if (ys[j] < ys[minAt] || Double.isNaN(ys[minAt])) {
-                    minAt = j;
-                }
-                if (ys[j] > ys[maxAt] || Double.isNaN(ys[maxAt])) {
-                    maxAt = j;
-                }
+            while (j < to && column(xs[j], xFrom, width, columns) == bucket) {
+                minAt = lower(ys, minAt, j);
+                maxAt = higher(ys, maxAt, j);
                 j++;
             }
             count = emit(xs, ys, minAt, maxAt, outX, outY, count);
@@ -82,16 +78,15 @@ public final class MinMaxReducer {
         int count = 0;
         int i = from;
         while (i < to) {
-            int bucket = (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[i] - xFrom) / width)));
+            int bucket = column(xs[i], xFrom, width, columns);
             // the column's last point: the first index whose column is greater
             int j = bucket == columns - 1
                     ? to
                     : Math.min(to, Math.max(i + 1, lowerBound(xs, n, xFrom + (bucket + 1) * width)));
-            while (j > i + 1
-                    && (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[j - 1] - xFrom) / width))) != bucket) {
+            while (j > i + 1 && column(xs[j - 1], xFrom, width, columns) != bucket) {
                 j--;
             }
-            while (j < to && (int) Math.min(columns - 1, Math.max(0, Math.floor((xs[j] - xFrom) / width))) == bucket) {
+            while (j < to && column(xs[j], xFrom, width, columns) == bucket) {
                 j++;
             }
             int minAt = i;
@@ -102,20 +97,12 @@ public final class MinMaxReducer {
                     int b = k / block;
                     int lo = series.blockMinAt(b);
                     int hi = series.blockMaxAt(b);
-                    if (ys[lo] < ys[minAt] || Double.isNaN(ys[minAt])) {
-                        minAt = lo;
-                    }
-                    if (ys[hi] > ys[maxAt] || Double.isNaN(ys[maxAt])) {
-                        maxAt = hi;
-                    }
+                    minAt = lower(ys, minAt, lo);
+                    maxAt = higher(ys, maxAt, hi);
                     k += block;
                 } else {
-                    if (ys[k] < ys[minAt] || Double.isNaN(ys[minAt])) {
-                        minAt = k;
-                    }
-                    if (ys[k] > ys[maxAt] || Double.isNaN(ys[maxAt])) {
-                        maxAt = k;
-                    }
+                    minAt = lower(ys, minAt, k);
+                    maxAt = higher(ys, maxAt, k);
                     k++;
                 }
             }
@@ -123,6 +110,21 @@ public final class MinMaxReducer {
             i = j;
         }
         return count;
+    }
+
+    /** The pixel column of {@code x}: 0 to {@code columns - 1}, a point off the range in the column at its edge. */
+    private static int column(double x, double xFrom, double width, int columns) {
+        return (int) Math.min(columns - 1, Math.max(0, Math.floor((x - xFrom) / width)));
+    }
+
+    /** The lower of two points: {@code candidate} when its value is lower or the current one is NaN. */
+    private static int lower(double[] ys, int current, int candidate) {
+        return ys[candidate] < ys[current] || Double.isNaN(ys[current]) ? candidate : current;
+    }
+
+    /** The higher of two points: {@code candidate} when its value is higher or the current one is NaN. */
+    private static int higher(double[] ys, int current, int candidate) {
+        return ys[candidate] > ys[current] || Double.isNaN(ys[current]) ? candidate : current;
     }
 
     /** Writes a column's low and high points in the order they occur; returns the new count. */

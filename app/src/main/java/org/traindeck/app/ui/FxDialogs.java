@@ -79,24 +79,22 @@ public final class FxDialogs implements Dialogs {
         if (file != null) {
             return file;
         }
-        DirectoryChooser d = new DirectoryChooser();
-        d.setTitle("Resume a run: pick its folder (its latest valid checkpoint is used)");
-        d.setInitialDirectory(folder(folder));
-        return path(d.showDialog(owner));
+        return chooseFolder("Resume a run: pick its folder (its latest valid checkpoint is used)", folder);
     }
 
     @Override
     public Path chooseRunFolder(Path folder) {
-        DirectoryChooser d = new DirectoryChooser();
-        d.setTitle("Open a run folder");
-        d.setInitialDirectory(folder(folder));
-        return path(d.showDialog(owner));
+        return chooseFolder("Open a run folder", folder);
     }
 
     @Override
     public Path chooseTensorBoardLogs(Path folder) {
+        return chooseFolder("Open TensorBoard logs: pick the folder of events.out.tfevents.* files", folder);
+    }
+
+    private Path chooseFolder(String title, Path folder) {
         DirectoryChooser d = new DirectoryChooser();
-        d.setTitle("Open TensorBoard logs: pick the folder of events.out.tfevents.* files");
+        d.setTitle(title);
         d.setInitialDirectory(folder(folder));
         return path(d.showDialog(owner));
     }

@@ -109,7 +109,13 @@ public final class DeviceDiscovery {
         if (visibility != null) {
             notes.add(visibility);
         }
-        return new DeviceInventory(host, merged, gpus.isEmpty() ? reason : null, notes);
+        return new DeviceInventory(
+                host,
+                merged,
+                gpus.isEmpty() ? reason : null,
+                notes,
+                cudaVisibleDevices,
+                DeviceResolver.visible(merged, cudaVisibleDevices));
     }
 
     private static boolean isNvidia(HostProbe.GraphicsCard card) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
@@ -41,12 +40,7 @@ public final class HistogramsJsonlSink extends AppendingTextSink {
         line.getBuffer().setLength(0);
         try (JsonGenerator g = JSON.createGenerator(line)) {
             g.writeStartObject();
-            g.writeNumberField("time", BigDecimal.valueOf(h.wallTimeMillis(), 3));
-            g.writeNumberField("elapsed", BigDecimal.valueOf(Math.round(h.elapsedSeconds() * 1000), 3));
-            g.writeStringField("stage", h.stage());
-            g.writeNumberField("stageIndex", h.stageIndex());
-            g.writeNumberField("epoch", h.epoch());
-            g.writeNumberField("step", h.step());
+            JsonlSink.writeWhen(g, h);
             g.writeStringField("node", h.node());
             g.writeStringField("quantity", h.quantity());
             number(g, "min", h.min());

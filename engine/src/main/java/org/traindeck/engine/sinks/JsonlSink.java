@@ -46,12 +46,7 @@ public final class JsonlSink extends AppendingTextSink {
         StringWriter line = new StringWriter(256);
         try (JsonGenerator g = JSON.createGenerator(line)) {
             g.writeStartObject();
-            g.writeNumberField("time", BigDecimal.valueOf(event.wallTimeMillis(), 3));
-            g.writeNumberField("elapsed", BigDecimal.valueOf(Math.round(event.elapsedSeconds() * 1000), 3));
-            g.writeStringField("stage", event.stage());
-            g.writeNumberField("stageIndex", event.stageIndex());
-            g.writeNumberField("epoch", event.epoch());
-            g.writeNumberField("step", event.step());
+            writeWhen(g, event);
             if (event instanceof MetricEvent m) {
                 g.writeStringField("name", m.name());
                 if (Double.isFinite(m.value())) {
@@ -70,5 +65,18 @@ public final class JsonlSink extends AppendingTextSink {
             g.writeEndObject();
         }
         return line.toString();
+    }
+
+    /**
+     * When in the run the event happened: {@code time}, {@code elapsed}, {@code stage}, {@code stageIndex},
+     * {@code epoch} and {@code step}, the fields every line of a run's JSON Lines files starts with.
+     */
+    static void writeWhen(JsonGenerator g, RunEvent event) throws IOException {
+        g.writeNumberField("time", BigDecimal.valueOf(event.wallTimeMillis(), 3));
+        g.writeNumberField("elapsed", BigDecimal.valueOf(Math.round(event.elapsedSeconds() * 1000), 3));
+        g.writeStringField("stage", event.stage());
+        g.writeNumberField("stageIndex", event.stageIndex());
+        g.writeNumberField("epoch", event.epoch());
+        g.writeNumberField("step", event.step());
     }
 }

@@ -27,13 +27,7 @@ public final class TfEventEncoder {
         ByteArrayOutputStream summaryValue = new ByteArrayOutputStream(tag.length() + 8);
         writeBytes(summaryValue, 1, tag.getBytes(StandardCharsets.UTF_8));
         writeFloat(summaryValue, 2, value);
-        ByteArrayOutputStream summary = new ByteArrayOutputStream(tag.length() + 10);
-        writeBytes(summary, 1, summaryValue.toByteArray());
-        ByteArrayOutputStream event = new ByteArrayOutputStream(tag.length() + 32);
-        writeDouble(event, 1, wallTimeSeconds);
-        writeVarintField(event, 2, step);
-        writeBytes(event, 5, summary.toByteArray());
-        return event.toByteArray();
+        return event(wallTimeSeconds, step, summaryValue);
     }
 
     /**
@@ -63,13 +57,7 @@ public final class TfEventEncoder {
         ByteArrayOutputStream summaryValue = new ByteArrayOutputStream(histo.size() + tag.length() + 8);
         writeBytes(summaryValue, 1, tag.getBytes(StandardCharsets.UTF_8));
         writeBytes(summaryValue, 5, histo.toByteArray());
-        ByteArrayOutputStream summary = new ByteArrayOutputStream(summaryValue.size() + 8);
-        writeBytes(summary, 1, summaryValue.toByteArray());
-        ByteArrayOutputStream event = new ByteArrayOutputStream(summary.size() + 32);
-        writeDouble(event, 1, wallTimeSeconds);
-        writeVarintField(event, 2, step);
-        writeBytes(event, 5, summary.toByteArray());
-        return event.toByteArray();
+        return event(wallTimeSeconds, step, summaryValue);
     }
 
     /**
@@ -111,6 +99,7 @@ public final class TfEventEncoder {
         return event(wallTimeSeconds, step, summaryValue);
     }
 
+    /** Event{wall_time=1, step=2, summary=5 {value=1 summaryValue}}. */
     private static byte[] event(double wallTimeSeconds, long step, ByteArrayOutputStream summaryValue) {
         ByteArrayOutputStream summary = new ByteArrayOutputStream(summaryValue.size() + 8);
         writeBytes(summary, 1, summaryValue.toByteArray());

@@ -41,12 +41,17 @@ public final class MainAccess {
     }
 
     public static Result run(NvidiaSmi smi, HostProbe probe, String... args) {
+        return run(Engine.using(smi, probe, FaultPlan.NONE), args);
+    }
+
+    /** The CLI on {@code engine} (a test's devices, with CUDA_VISIBLE_DEVICES given at the discovery's seam). */
+    public static Result run(Engine engine, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = new Main(
                         new PrintStream(out, true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8),
-                        Engine.using(smi, probe, FaultPlan.NONE))
+                        engine)
                 .run(args);
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

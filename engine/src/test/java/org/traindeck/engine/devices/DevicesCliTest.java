@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.traindeck.engine.api.Engine;
 import org.traindeck.engine.cli.MainAccess;
 
 /** {@code traindeck devices} end to end, with a fake nvidia-smi first on PATH. */
@@ -32,6 +33,35 @@ class DevicesCliTest {
         assertThat(devices.get(2).get("id").asText()).isEqualTo("cpu");
         assertThat(devices.get(2).get("cores").asInt()).isEqualTo(8);
         assertThat(json.get("gpuReason").isNull()).isTrue();
+    }
+
+    @Test
+    void jsonSaysWhatTheInventoryReadsFromCudaVisibleDevices(@TempDir Path dir) throws IOException {
+        FakeNvidiaSmi fake = new FakeNvidiaSmi(dir);
+        Path powercap = dir.resolve("no-powercap");
+
+        JsonNode unset = devicesJson(new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, null));
+        JsonNode set = devicesJson(
+                new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, "GPU-bbbb,7,0"));
+
+        assertThat(unset.get("cudaVisibleDevices").isNull()).isTrue();
+        assertThat(unset.get("visibleGpus")).extracting(JsonNode::asText).containsExactly("gpu0", "gpu1");
+        assertThat(unset.get("notes")).isEmpty();
+        assertThat(set.get("cudaVisibleDevices").asText()).isEqualTo("GPU-bbbb,7,0");
+        assertThat(set.get("visibleGpus")).extracting(JsonNode::asText).containsExactly("gpu1");
+        assertThat(set.get("notes"))
+                .extracting(JsonNode::asText)
+                .containsExactly("CUDA_VISIBLE_DEVICES=GPU-bbbb,7,0: runs may use only gpu1 (its entry \"7\" names no"
+                        + " GPU here, so CUDA ignores it and every entry after it)");
+        // the inventory still lists every GPU: the variable limits what a run may use, not what is there
+        assertThat(set.get("devices")).extracting(d -> d.get("id").asText()).containsExactly("gpu0", "gpu1", "cpu");
+    }
+
+    private static JsonNode devicesJson(DeviceDiscovery discovery) throws IOException {
+        MainAccess.Result r =
+                MainAccess.run(Engine.withDevices(discovery, TelemetryMonitor.Settings.DEFAULT), "devices", "--json");
+        assertThat(r.exitCode()).isZero();
+        return new ObjectMapper().readTree(r.stdout());
     }
 
     @Test

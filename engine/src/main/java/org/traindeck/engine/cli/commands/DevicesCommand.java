@@ -152,7 +152,9 @@ final class DevicesCommand implements Callable<Integer> {
         cpu.put("memoryTotalMiB", h.memoryTotalMiB());
         cpu.put("memoryAvailableMiB", h.memoryAvailableMiB());
         root.put("gpuReason", inventory.noGpuReason());
-        root.put("cudaVisibleDevices", System.getenv("CUDA_VISIBLE_DEVICES"));
+        root.put("cudaVisibleDevices", inventory.cudaVisibleDevices());
+        ArrayNode visible = root.putArray("visibleGpus");
+        inventory.visibleGpus().forEach(g -> visible.add(g.id()));
         ArrayNode notes = root.putArray("notes");
         inventory.notes().forEach(notes::add);
         out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));

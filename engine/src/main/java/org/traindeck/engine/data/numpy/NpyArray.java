@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -169,25 +170,17 @@ public final class NpyArray implements AutoCloseable {
     /** {min, max} over every value of an integer or bool array, streamed in bounded memory; null when it is empty. */
     public long[] minMaxLong() {
         requireIntegral("minMaxLong");
-        long total = data.count();
-        if (total == 0) {
+        if (data.count() == 0) {
             return null;
         }
-        long[] chunk = new long[(int) Math.min(total, 1 << 14)];
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (long e = 0; e < total; e += chunk.length) {
-            int n = (int) Math.min(chunk.length, total - e);
-            long bad = data.toLong(e, n, chunk, 0, 1);
-            if (bad >= 0) {
-                throw tooLarge(bad);
-            }
+        long[] range = {Long.MAX_VALUE, Long.MIN_VALUE};
+        forEachLongChunk((values, n, firstElement) -> {
             for (int k = 0; k < n; k++) {
-                min = Math.min(min, chunk[k]);
-                max = Math.max(max, chunk[k]);
+                range[0] = Math.min(range[0], values[k]);
+                range[1] = Math.max(range[1], values[k]);
             }
-        }
-        return new long[] {min, max};
+        });
+        return range;
     }
 
     /**
@@ -196,22 +189,34 @@ public final class NpyArray implements AutoCloseable {
      */
     public long[] firstOutside(long low, long high) {
         requireIntegral("firstOutside");
+        long[] first = {Long.MAX_VALUE};
+        forEachLongChunk((values, n, firstElement) -> {
+            for (int k = 0; k < n; k++) {
+                if (values[k] < low || values[k] > high) {
+                    first[0] = Math.min(first[0], cOrderIndex(firstElement + k));
+                }
+            }
+        });
+        return first[0] == Long.MAX_VALUE ? null : NpyIndex.multiIndex(first[0], header.shape());
+    }
+
+    /** {@code n} values read as longs, the first of them the file's element {@code firstElement}. */
+    private interface LongChunk {
+        void accept(long[] values, int n, long firstElement);
+    }
+
+    /** Every value as longs, in file order, a bounded chunk at a time; a uint64 a long cannot hold is refused. */
+    private void forEachLongChunk(LongChunk chunks) {
         long total = data.count();
         long[] chunk = new long[(int) Math.min(Math.max(total, 1), 1 << 14)];
-        long first = Long.MAX_VALUE;
         for (long e = 0; e < total; e += chunk.length) {
             int n = (int) Math.min(chunk.length, total - e);
             long bad = data.toLong(e, n, chunk, 0, 1);
             if (bad >= 0) {
                 throw tooLarge(bad);
             }
-            for (int k = 0; k < n; k++) {
-                if (chunk[k] < low || chunk[k] > high) {
-                    first = Math.min(first, cOrderIndex(e + k));
-                }
-            }
+            chunks.accept(chunk, n, e);
         }
-        return first == Long.MAX_VALUE ? null : NpyIndex.multiIndex(first, header.shape());
     }
 
     /** Drops the mappings (the operating system unmaps them once they are garbage) and closes the file. */
@@ -265,7 +270,7 @@ public final class NpyArray implements AutoCloseable {
 
     private ArithmeticException tooLarge(long element) {
         return new ArithmeticException(source + ": uint64 value at index "
-                + java.util.Arrays.toString(NpyIndex.multiIndex(cOrderIndex(element), header.shape()))
+                + Arrays.toString(NpyIndex.multiIndex(cOrderIndex(element), header.shape()))
                 + " is larger than a long can hold");
     }
 

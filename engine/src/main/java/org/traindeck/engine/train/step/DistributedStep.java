@@ -49,33 +49,10 @@ public final class DistributedStep implements StepStrategy {
     public void advance(TrainingState state, StagePlan plan, StepListener listener) {
         int start = state.cursor;
         int end = Math.min(start + plan.batchesPerStep, plan.batchesPerEpoch);
-        int k = plan.stage.accumulationSteps();
         long before = state.globalStep;
-        int executors = session.executors().size();
-        List<ShardWork> shards = new ArrayList<>(executors);
-        for (int w = 0; w < executors; w++) {
-            int from = Math.min(start + w * k, end);
-            int to = Math.min(from + k, end);
-            List<ShardWork.MicroBatch> micro = new ArrayList<>(to - from);
-            for (int b = from; b < to; b++) {
-                // executors read the samples themselves: a step sends their positions
-                micro.add(new ShardWork.MicroBatch(b, StepSeeds.of(seed, before, w * k + (b - from))));
-            }
-            shards.add(new ShardWork(state.epoch, plan.stage.batchSize(), micro));
-        }
-        StepSum sum;
-        try {
-            sum = session.step(before + 1, ShardGradient.write(master.params()), shards);
-        } catch (TierFailure failure) {
-            throw new RunFailure(
-                    "the cluster step " + (before + 1) + " failed: " + failure.getMessage()
-                            + ". Resume it on the cluster (traindeck resume RUN --cluster spark://HOST:7077) or on one machine"
-                            + " (traindeck resume RUN --devices cpu:" + executors + ": the same training)",
-                    failure);
-        }
+        StepSum sum = exchange(before + 1, shards(state, plan, start, end));
         if (master.gradient() == null) {
-            bindGradient(plan.batches.batch(
-                    state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true));
+            bindGradient(firstBatch(state, plan, start));
         }
         master.getGradientsViewArray()
                 .assign(ShardGradient.read(sum.gradientSum())
@@ -99,9 +76,7 @@ public final class DistributedStep implements StepStrategy {
                         probe,
                         r.applied(),
                         master,
-                        plan.batches
-                                .batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true)
-                                .inputs(),
+                        firstBatch(state, plan, start).inputs(),
                         before + 1);
         listener.onStep(new StepReport(
                 before + 1,
@@ -115,6 +90,44 @@ public final class DistributedStep implements StepStrategy {
                 sum.exchangeNanos(),
                 Double.NaN,
                 layers));
+    }
+
+    /** Executor i's share of the step: the i-th run of accumulationSteps micro-batches, as positions and seeds. */
+    private List<ShardWork> shards(TrainingState state, StagePlan plan, int start, int end) {
+        int k = plan.stage.accumulationSteps();
+        int executors = session.executors().size();
+        List<ShardWork> shards = new ArrayList<>(executors);
+        for (int w = 0; w < executors; w++) {
+            int from = Math.min(start + w * k, end);
+            int to = Math.min(from + k, end);
+            List<ShardWork.MicroBatch> micro = new ArrayList<>(to - from);
+            for (int b = from; b < to; b++) {
+                // executors read the samples themselves: a step sends their positions
+                micro.add(new ShardWork.MicroBatch(b, StepSeeds.of(seed, state.globalStep, w * k + (b - from))));
+            }
+            shards.add(new ShardWork(state.epoch, plan.stage.batchSize(), micro));
+        }
+        return shards;
+    }
+
+    /** The executors' summed gradients for {@code step}; a failure stops the run, saying how to resume it. */
+    private StepSum exchange(long step, List<ShardWork> shards) {
+        try {
+            return session.step(step, ShardGradient.write(master.params()), shards);
+        } catch (TierFailure failure) {
+            throw new RunFailure(
+                    "the cluster step " + step + " failed: " + failure.getMessage()
+                            + ". Resume it on the cluster (traindeck resume RUN --cluster spark://HOST:7077) or on one machine"
+                            + " (traindeck resume RUN --devices cpu:"
+                            + session.executors().size()
+                            + ": the same training)",
+                    failure);
+        }
+    }
+
+    /** The step's first micro-batch, made on the driver. */
+    private BatchMaker.Batch firstBatch(TrainingState state, StagePlan plan, int start) {
+        return plan.batches.batch(state.order, start, plan.stage.batchSize(), seed, plan.index, state.epoch, true);
     }
 
     /**

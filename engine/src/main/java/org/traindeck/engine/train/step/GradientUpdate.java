@@ -82,17 +82,9 @@ public final class GradientUpdate {
             boolean poison,
             LayerProbe probe) {
         INDArray flat = net.getGradientsViewArray();
-        if (poison) {
-            // what a diverged step looks like: the loss and the gradient are no longer numbers
-            lossSum = Double.NaN;
-            flat.assign(Double.NaN);
-        }
-        for (INDArray frozen : frozenViews()) {
-            frozen.assign(0);
-        }
+        double loss = zeroFrozenAndMeanLoss(flat, lossSum, examples, poison);
         Gradient gradient = net.gradient();
         List<INDArray> stats = statViews(gradient);
-        double loss = lossSum / examples;
         if (!Double.isFinite(loss)) {
             net.clearLayersStates();
             return new Result(loss, Double.NaN, examples, false, false);
@@ -137,6 +129,20 @@ public final class GradientUpdate {
         // batch size 1 when the division by the example count is already done above
         update(gradient, flat, iteration, epoch, updaterBatch, probe);
         return new Result(loss, norm, examples, clipped, true);
+    }
+
+    /** The step's mean loss, after zeroing the frozen nodes' gradients (and, with {@code poison}, making both NaN). */
+    private double zeroFrozenAndMeanLoss(INDArray flat, double lossSum, int examples, boolean poison) {
+        double sum = lossSum;
+        if (poison) {
+            // what a diverged step looks like: the loss and the gradient are no longer numbers
+            sum = Double.NaN;
+            flat.assign(Double.NaN);
+        }
+        for (INDArray frozen : frozenViews()) {
+            frozen.assign(0);
+        }
+        return sum / examples;
     }
 
     /** The gradient's norm after division by the example count, and whether clipping then scaled it down. */
