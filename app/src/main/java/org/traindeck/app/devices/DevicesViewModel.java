@@ -135,7 +135,7 @@ public final class DevicesViewModel {
         status.set(
                 found.hasGpus()
                         ? found.gpus().size() + " GPU(s) found"
-                        : "No GPU: " + found.noGpuReason() + ". Training runs on the CPU.");
+                        : "No GPU: " + found.noGpuReason() + ". " + found.withoutGpu() + ".");
         inventory.set(found);
         follow();
     }

@@ -22,6 +22,7 @@ public final class DeviceDiscovery {
     private final HostProbe probe;
     private final Path powercapRoot;
     private final String cudaVisibleDevices;
+    private final boolean cudaBuild;
 
     public DeviceDiscovery(NvidiaSmi smi, HostProbe probe) {
         this(smi, probe, SYSTEM_POWERCAP);
@@ -34,10 +35,17 @@ public final class DeviceDiscovery {
 
     /** @param cudaVisibleDevices CUDA_VISIBLE_DEVICES as this process has it (null when unset) */
     public DeviceDiscovery(NvidiaSmi smi, HostProbe probe, Path powercapRoot, String cudaVisibleDevices) {
+        this(smi, probe, powercapRoot, cudaVisibleDevices, BackendBuild.cuda());
+    }
+
+    /** @param cudaBuild whether this is the CUDA build, which trains only on GPUs (a test's stands in for it) */
+    public DeviceDiscovery(
+            NvidiaSmi smi, HostProbe probe, Path powercapRoot, String cudaVisibleDevices, boolean cudaBuild) {
         this.smi = smi;
         this.probe = probe;
         this.powercapRoot = powercapRoot;
         this.cudaVisibleDevices = cudaVisibleDevices;
+        this.cudaBuild = cudaBuild;
     }
 
     /** The nvidia-smi a run's telemetry and energy meter use. */
@@ -115,7 +123,8 @@ public final class DeviceDiscovery {
                 gpus.isEmpty() ? reason : null,
                 notes,
                 cudaVisibleDevices,
-                DeviceResolver.visible(merged, cudaVisibleDevices));
+                DeviceResolver.visible(merged, cudaVisibleDevices),
+                cudaBuild);
     }
 
     private static boolean isNvidia(HostProbe.GraphicsCard card) {

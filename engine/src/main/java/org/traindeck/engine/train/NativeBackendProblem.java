@@ -5,6 +5,7 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bytedeco.javacpp.Loader;
+import org.traindeck.engine.devices.BackendBuild;
 
 /**
  * Says why ND4J's backend did not start, in the user's terms. ND4J's own exception says only "Please ensure that you
@@ -13,7 +14,7 @@ import org.bytedeco.javacpp.Loader;
  */
 final class NativeBackendProblem {
 
-    static final String CUDA_BACKEND = "org.nd4j.linalg.jcublas.JCublasBackend";
+    static final String CUDA_BACKEND = BackendBuild.CUDA_BACKEND;
     static final String CUDA_RUNTIME = "org.bytedeco.cuda.global.cudart";
 
     /** The dynamic loader's "PATH/LIBRARY.so: REASON". */
@@ -33,10 +34,8 @@ final class NativeBackendProblem {
 
     /** This process's classes. */
     static NativeBackendProblem here() {
-        ClassLoader loader = NativeBackendProblem.class.getClassLoader();
         return new NativeBackendProblem(
-                name -> loader.getResource(name.replace('.', '/') + ".class") != null,
-                name -> loadFailure(name, loader));
+                BackendBuild::carries, name -> loadFailure(name, NativeBackendProblem.class.getClassLoader()));
     }
 
     /**

@@ -57,6 +57,29 @@ class DevicesCliTest {
         assertThat(set.get("devices")).extracting(d -> d.get("id").asText()).containsExactly("gpu0", "gpu1", "cpu");
     }
 
+    @Test
+    void theCudaBuildWithoutAGpuDoesNotPromiseTheCpu(@TempDir Path dir) throws IOException {
+        FakeNvidiaSmi fake = new FakeNvidiaSmi(dir);
+        fake.fail();
+        Path powercap = dir.resolve("no-powercap");
+        DeviceDiscovery cpuBuild = new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, null);
+        DeviceDiscovery cudaBuild =
+                new DeviceDiscovery(fake.runner(), FakeNvidiaSmi.host(List.of()), powercap, null, true);
+
+        MainAccess.Result cuda =
+                MainAccess.run(Engine.withDevices(cudaBuild, TelemetryMonitor.Settings.DEFAULT), "devices");
+
+        assertThat(cuda.exitCode()).isZero();
+        assertThat(cuda.stdout())
+                .contains("No GPU: nvidia-smi failed (exit code 9)")
+                .contains("either. This is TrainDeck's CUDA build, which trains only on GPUs: install the NVIDIA"
+                        + " driver, or use the CPU build.")
+                .doesNotContain("Training runs on the CPU");
+        assertThat(devicesJson(cudaBuild).get("backend").asText()).isEqualTo("cuda");
+        assertThat(devicesJson(cpuBuild).get("backend").asText()).isEqualTo("cpu");
+        assertThat(BackendBuild.cuda()).as("the build these tests run in").isFalse();
+    }
+
     private static JsonNode devicesJson(DeviceDiscovery discovery) throws IOException {
         MainAccess.Result r =
                 MainAccess.run(Engine.withDevices(discovery, TelemetryMonitor.Settings.DEFAULT), "devices", "--json");

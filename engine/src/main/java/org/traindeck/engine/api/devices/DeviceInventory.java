@@ -10,6 +10,7 @@ import java.util.List;
  *
  * @param cudaVisibleDevices CUDA_VISIBLE_DEVICES as the GPUs were read against it (null when unset)
  * @param visibleGpus the GPUs a run may use, in the order CUDA numbers them (all of them when the variable is unset)
+ * @param cudaBuild whether this is TrainDeck's CUDA build, which trains only on GPUs
  */
 public record DeviceInventory(
         HostInfo host,
@@ -17,7 +18,8 @@ public record DeviceInventory(
         String noGpuReason,
         List<String> notes,
         String cudaVisibleDevices,
-        List<GpuInfo> visibleGpus) {
+        List<GpuInfo> visibleGpus,
+        boolean cudaBuild) {
 
     public DeviceInventory {
         gpus = List.copyOf(gpus);
@@ -25,7 +27,18 @@ public record DeviceInventory(
         visibleGpus = List.copyOf(visibleGpus);
     }
 
-    /** An inventory with CUDA_VISIBLE_DEVICES unset: every GPU is visible, in index order. */
+    /** An inventory of the CPU build. */
+    public DeviceInventory(
+            HostInfo host,
+            List<GpuInfo> gpus,
+            String noGpuReason,
+            List<String> notes,
+            String cudaVisibleDevices,
+            List<GpuInfo> visibleGpus) {
+        this(host, gpus, noGpuReason, notes, cudaVisibleDevices, visibleGpus, false);
+    }
+
+    /** An inventory of the CPU build with CUDA_VISIBLE_DEVICES unset: every GPU is visible, in index order. */
     public DeviceInventory(HostInfo host, List<GpuInfo> gpus, String noGpuReason, List<String> notes) {
         this(
                 host,
@@ -34,6 +47,14 @@ public record DeviceInventory(
                 notes,
                 null,
                 gpus.stream().sorted(Comparator.comparingInt(GpuInfo::index)).toList());
+    }
+
+    /** What training does without a GPU, said after {@link #noGpuReason}. */
+    public String withoutGpu() {
+        return cudaBuild
+                ? "This is TrainDeck's CUDA build, which trains only on GPUs: install the NVIDIA driver, or use the CPU"
+                        + " build"
+                : "Training runs on the CPU";
     }
 
     public boolean hasGpus() {

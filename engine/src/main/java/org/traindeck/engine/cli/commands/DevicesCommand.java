@@ -119,7 +119,7 @@ final class DevicesCommand implements Callable<Integer> {
                 (h.memoryTotalMiB() - h.memoryAvailableMiB()) + " / " + h.memoryTotalMiB() + " MiB"));
         out.println(String.format(Locale.ROOT, "      %d cores, %d threads", h.physicalCores(), h.logicalCores()));
         if (!inventory.hasGpus()) {
-            out.println("No GPU: " + inventory.noGpuReason() + ". Training runs on the CPU.");
+            out.println("No GPU: " + inventory.noGpuReason() + ". " + inventory.withoutGpu() + ".");
         }
         inventory.notes().forEach(n -> out.println("note: " + n));
     }
@@ -152,6 +152,7 @@ final class DevicesCommand implements Callable<Integer> {
         cpu.put("memoryTotalMiB", h.memoryTotalMiB());
         cpu.put("memoryAvailableMiB", h.memoryAvailableMiB());
         root.put("gpuReason", inventory.noGpuReason());
+        root.put("backend", inventory.cudaBuild() ? "cuda" : "cpu");
         root.put("cudaVisibleDevices", inventory.cudaVisibleDevices());
         ArrayNode visible = root.putArray("visibleGpus");
         inventory.visibleGpus().forEach(g -> visible.add(g.id()));
