@@ -31,8 +31,8 @@ import org.traindeck.engine.train.batch.BatchMaker;
  * A measurement, not a test: what one worker's half of a {@code cpu:2} step costs against the same half computed by
  * one thread while the other worker idles, in one process, on the same replicas and threads as a run's
  * {@link ReplicaSet}. Each round runs, in rotating order: replica 0 alone (the calling thread), replica 1 alone (its
- * own thread), and both at once. Each task measures its own thread CPU time and minor page faults
- * ({@code /proc/thread-self/stat}). Then the same three modes with probes that hold no network: a register-only
+ * own thread), and both at once. Each task measures its own thread CPU time, minor page faults
+ * ({@code /proc/thread-self/stat}) and time runnable but waiting for a core ({@code schedstat}). Then the same three modes with probes that hold no network: a register-only
  * loop (the core's clock and a shared core), an L2-sized sgemm (the core's private caches) and a 64 MB sweep (the
  * shared L3 and memory). Prints medians, and the median of each round's pair / alone ratio with its range.
  * java -cp test-classes:classes:deps org.traindeck.engine.train.step.CpuWorkersTiming [unet|lenet] [rounds]
@@ -77,6 +77,7 @@ public final class CpuWorkersTiming {
             compare("L2 sgemm 256^3 x20", replicas, w -> gemm(gemm, w), rounds);
             float[][] big = {new float[16 << 20], new float[16 << 20]};
             compare("64 MB sweep x4", replicas, w -> sink[w] += sweep(big[w]), rounds);
+            // the probes' results printed, so that the JIT cannot leave their loops out
             System.out.printf(Locale.ROOT, "load after: %s (%d)%n", load(), sink[0] + sink[1]);
         }
         System.exit(0);
