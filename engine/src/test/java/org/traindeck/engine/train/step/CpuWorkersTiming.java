@@ -34,7 +34,8 @@ import org.traindeck.engine.train.batch.BatchMaker;
  * own thread), and both at once. Each task measures its own thread CPU time, minor page faults
  * ({@code /proc/thread-self/stat}) and time runnable but waiting for a core ({@code schedstat}). Then the same three
  * modes with probes that hold no network: a register-only loop (the core's clock and a shared core), an L2-sized
- * sgemm (the core's private caches) and a 64 MB sweep (the shared L3 and memory). Prints medians, and the median of each round's pair / alone ratio with its range.
+ * sgemm (the core's private caches) and a 64 MB sweep (the shared L3 and memory). Prints medians, and the median of
+ * each round's pair / alone ratio with its range.
  * java -cp test-classes:classes:deps org.traindeck.engine.train.step.CpuWorkersTiming [unet|lenet] [rounds]
  */
 public final class CpuWorkersTiming {
