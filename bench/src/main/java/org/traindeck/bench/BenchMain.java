@@ -28,6 +28,7 @@ public final class BenchMain {
      * autoencoder sample and a ResNet-18 at 32×32 ("unet", "lenet-graph", "volumes" or "resnet18": one of them;
      * "unet-deconv" the U-Net with 2×2 stride-2 deconv2d up-sampling, its deconv2d also on DL4J's layer;
      * -Dtraindeck.bench.convPairs=N, -Dtraindeck.bench.convReference=false leaves out DL4J's layers,
+     * -Dtraindeck.bench.convEpochs=N epochs a run (4 by default, the first not measured),
      * -Dtraindeck.bench.convWholeMachine=false the whole-machine rows,
      * -Dtraindeck.bench.resnet18Samples=N); "unet128" and "volumes64" (only when named) a U-Net at 128×128 with 64 base
      * filters and the 3D autoencoder at 64³ (-Dtraindeck.bench.largeConvSamples=N images or volumes, 8 by default),

@@ -27,6 +27,12 @@ import org.traindeck.engine.model.ModelCompiler;
  */
 final class ConvSamplePeers {
 
+    /**
+     * Epochs of every run, both sides, the first not measured (-Dtraindeck.bench.convEpochs; 4 by default): longer
+     * runs measure past the JIT's warm-up, which on the LeNet lasts about ten epochs.
+     */
+    static final int EPOCHS = Integer.getInteger("traindeck.bench.convEpochs", EngineBench.EPOCHS);
+
     /** A batch norm's parameters that no gradient trains (PyTorch's buffers, not its parameters). */
     private static final Set<String> RUNNING_STATISTICS = Set.of("mean", "var", "log10stdev");
 
@@ -134,7 +140,7 @@ final class ConvSamplePeers {
             throws Exception {
         List<String> args = List.of(
                 s.kind(),
-                String.valueOf(EngineBench.EPOCHS),
+                String.valueOf(EPOCHS),
                 "1",
                 setting.arg(),
                 "0",
@@ -218,7 +224,7 @@ final class ConvSamplePeers {
     private static double child(EngineBench.Workload w, String devices, Path out) throws Exception {
         return Double.parseDouble(ChildJvm.result(
                 TrainDeckChildRun.class,
-                w.childArgs(devices, out.toString()),
+                w.childArgs(devices, out.toString(), String.valueOf(EPOCHS)),
                 Map.of("OMP_NUM_THREADS", "1"),
                 TrainDeckChildRun.RESULT,
                 "the TrainDeck run (" + w.name() + ", " + devices + ", OMP_NUM_THREADS=1)"));
