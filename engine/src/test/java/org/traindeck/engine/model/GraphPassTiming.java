@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.deeplearning4j.nn.conf.CacheMode;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.WorkspaceMode;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.api.Configs;
@@ -29,7 +32,8 @@ import org.traindeck.engine.train.step.TrainingStep;
  * rotating order: thread CPU medians and the median of the pairwise ratios to DL4J's pass, with their range. Then one
  * walk with the thread's CPU clock splits the pass: each node's forward and backward, the gradient sums where a node
  * feeds several, and the rest (DL4J's bookkeeping around the nodes). java -cp test-classes:classes:deps
- * org.traindeck.engine.model.GraphPassTiming unet|lenet|CONFIG [calls]
+ * org.traindeck.engine.model.GraphPassTiming unet|lenet|CONFIG [calls] [settings]; with {@code settings}, also
+ * DL4J's pass on the same network and parameters without workspaces and without the cache mode TrainDeck sets.
  */
 public final class GraphPassTiming {
 
@@ -61,9 +65,27 @@ public final class GraphPassTiming {
         int[] iteration = {0};
         passes.add(new Named(
                 "step", (g, b) -> step.step(List.of(b), iteration[0]++, 0, 0).loss()));
+        if (args.length > 2 && args[2].equals("settings")) {
+            ComputationGraph noWorkspaces = withSettings(net, WorkspaceMode.NONE, CacheMode.DEVICE);
+            ComputationGraph noCache = withSettings(net, WorkspaceMode.ENABLED, CacheMode.NONE);
+            passes.add(new Named("ws none", (g, b) -> ShardGradient.Pass.DL4J.run(noWorkspaces, b)));
+            passes.add(new Named("no cache", (g, b) -> ShardGradient.Pass.DL4J.run(noCache, b)));
+        }
         alternate(net, passes, batches, calls);
         walk(net, batches, calls);
         System.exit(0);
+    }
+
+    /** The same network and parameters with other workspace and cache modes (DL4J settings TrainDeck chooses). */
+    private static ComputationGraph withSettings(ComputationGraph net, WorkspaceMode workspaces, CacheMode cache) {
+        ComputationGraphConfiguration conf = net.getConfiguration().clone();
+        conf.setTrainingWorkspaceMode(workspaces);
+        conf.setInferenceWorkspaceMode(workspaces);
+        ComputationGraph other = new ComputationGraph(conf);
+        other.init(net.params().dup(), true);
+        other.setCacheMode(cache);
+        OneDnnHelpers.install(other);
+        return other;
     }
 
     private static ComputationGraph fromConfig(Path path, List<BatchMaker.Batch> batches) throws Exception {
