@@ -68,13 +68,13 @@ public final class ConvStepTiming {
     }
 
     /** A network's layers, its input and one batch. */
-    private record Net(String layers, ModelInput input, BatchMaker.Batch batch) {}
+    record Net(String layers, ModelInput input, BatchMaker.Batch batch) {}
 
     /**
      * unet, lenet, volumes (the volumes-autoencoder sample at 16³, batch 16) or volumes64 (its model at 64³, batch 4,
      * as {@code traindeck bench volumes64}).
      */
-    private static Net net(String which) throws Exception {
+    static Net net(String which) throws Exception {
         return switch (which) {
             case "unet" ->
                 new Net(
@@ -137,7 +137,7 @@ public final class ConvStepTiming {
         return dl4j;
     }
 
-    private static ComputationGraph built(ModelConfig model, ModelInput input) {
+    static ComputationGraph built(ModelConfig model, ModelInput input) {
         ComputationGraph net = ModelCompiler.build(model, input, 7, KernelUse.OWN);
         OneDnnHelpers.install(net);
         return net;
