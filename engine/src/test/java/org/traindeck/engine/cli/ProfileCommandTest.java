@@ -37,7 +37,7 @@ class ProfileCommandTest {
                         "optimizer update",
                         "data (batch making)")
                 .containsPattern("(?m)^c1 \\(ConvKernel\\) +\\d+\\.\\d{3} +\\d+\\.\\d% +\\d+\\.\\d{3}")
-                .containsPattern("(?m)^sum \\(ElementWiseVertex\\) ")
+                .containsPattern("(?m)^sum \\(AddKernelVertex\\) ")
                 .containsPattern("(?m)^fc \\(DenseKernel\\) ")
                 .containsPattern("(?m)^pool \\(GlobalPoolLayer\\) ")
                 .containsPattern("(?m)^step +\\d+\\.\\d{3} +100\\.0%")

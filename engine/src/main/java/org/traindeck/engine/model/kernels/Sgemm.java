@@ -10,7 +10,6 @@ import java.nio.FloatBuffer;
 import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * Row-major single-precision matrix products straight on native memory: C = alpha op(A) op(B) + beta C, with each
@@ -121,9 +120,26 @@ public final class Sgemm {
         return p.position(0).capacity(array.length()).limit(array.length());
     }
 
-    /** Whether {@code a} is float, row-major and dense, so that its memory can be handed to BLAS as it is. */
+    /**
+     * Whether {@code a} is float, row-major and dense, so that its memory can be handed to BLAS as it is. The stride of
+     * a dimension of size 1 is never used, so it is not compared: ND4J's {@code Shape.hasDefaultStridesForShape}
+     * wants strictly falling strides and so refused every one-channel volume or image ([n, 1, d, h, w] has two equal
+     * strides), which sent them through a copy each time they were read or written.
+     */
     public static boolean isDenseRowMajor(INDArray a) {
-        return a.dataType() == DataType.FLOAT && a.ordering() == 'c' && Shape.hasDefaultStridesForShape(a);
+        if (a.dataType() != DataType.FLOAT || a.ordering() != 'c') {
+            return false;
+        }
+        long[] shape = a.shape();
+        long[] stride = a.stride();
+        long dense = 1;
+        for (int i = shape.length - 1; i >= 0; i--) {
+            if (shape[i] != 1 && stride[i] != dense) {
+                return false;
+            }
+            dense *= shape[i];
+        }
+        return true;
     }
 
     /** The array itself where it is {@link #isDenseRowMajor}, else a dense row-major copy (the kernels' loops need one). */

@@ -1,6 +1,6 @@
 package org.traindeck.engine.model.layers;
 
-import java.util.Map;
+import java.util.Arrays;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -16,17 +16,27 @@ import org.traindeck.engine.model.kernels.HostFloats;
  * {@link TimestepEmbedding}'s passes as loops on the heap, in double: at a diffusion model's sizes ([mb, 1] in, a few
  * dozen frequencies and units) SameDiff's graph, run twice a step, cost 5–8 % of the step, the arithmetic nothing. The
  * parameters are the SameDiff layer's own (same names, shapes, views), so checkpoints are unchanged; a layer with input
- * dropout keeps SameDiff's graph.
+ * dropout keeps SameDiff's graph. Its arrays are kept from step to step (grown when a larger batch comes): fresh ones
+ * cost more than the loops that fill them.
  */
 final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
 
     private int mb;
     /** Per example: the timestep, the sinusoidal features [F], the hidden pre-activation [U] and its SiLU [U]. */
-    private double[] timesteps;
+    private double[] timesteps = new double[0];
 
-    private double[] features;
-    private double[] hidden;
-    private double[] silu;
+    private double[] features = new double[0];
+    private double[] hidden = new double[0];
+    private double[] silu = new double[0];
+    /** The output, then in the backward pass the output's gradient [mb, U]. */
+    private double[] out = new double[0];
+    /** A parameter's values, then its gradient. */
+    private double[] weights = new double[0];
+
+    private double[] bias = new double[0];
+    private double[] dSilu = new double[0];
+    private double[] dHidden = new double[0];
+    private float[] floats = new float[0];
     private boolean ownPass;
 
     TimestepEmbeddingRuntime(NeuralNetConfiguration conf, DataType dataType) {
@@ -37,28 +47,42 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         return (TimestepEmbedding) layerConf();
     }
 
-    /** The values in row-major order; float32 ones read straight from memory (an ND4J dup costs more than the math). */
-    private static double[] values(INDArray a) {
+    /** {@code a}'s values in row-major order into {@code kept} (grown when shorter), returned; float32 read as is. */
+    private double[] values(INDArray a, double[] kept) {
+        int n = Math.toIntExact(a.length());
         if (a.dataType() != DataType.FLOAT) {
-            return a.dup('c').data().asDouble();
+            double[] d = a.dup('c').data().asDouble();
+            return kept.length >= n ? copyInto(d, kept) : d;
         }
-        float[] floats = new float[Math.toIntExact(a.length())];
+        floats = HostFloats.atLeast(floats, n);
         HostFloats.read(a, floats);
-        double[] d = new double[floats.length];
-        for (int i = 0; i < d.length; i++) {
+        double[] d = kept.length >= n ? kept : new double[n];
+        for (int i = 0; i < n; i++) {
             d[i] = floats[i];
         }
         return d;
     }
 
-    /** Writes {@code values} into {@code a} in row-major order, each rounded to a's data type. */
-    private static void write(double[] values, INDArray a) {
+    private static double[] copyInto(double[] from, double[] into) {
+        System.arraycopy(from, 0, into, 0, from.length);
+        return into;
+    }
+
+    private static double[] atLeast(double[] a, int n) {
+        return a.length >= n ? a : new double[n];
+    }
+
+    /** Writes the first values of {@code values} into {@code a} in row-major order, each rounded to a's data type. */
+    private void write(double[] values, INDArray a) {
+        int n = Math.toIntExact(a.length());
         if (a.dataType() != DataType.FLOAT) {
-            a.assign(Nd4j.createFromArray(values).reshape(a.shape()).castTo(a.dataType()));
+            a.assign(Nd4j.createFromArray(Arrays.copyOf(values, n))
+                    .reshape(a.shape())
+                    .castTo(a.dataType()));
             return;
         }
-        float[] floats = new float[values.length];
-        for (int i = 0; i < floats.length; i++) {
+        floats = HostFloats.atLeast(floats, n);
+        for (int i = 0; i < n; i++) {
             floats[i] = (float) values[i];
         }
         HostFloats.write(floats, a);
@@ -75,9 +99,9 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         int u = embedding().units();
         int half = f / 2;
         mb = (int) input.size(0);
-        timesteps = values(input);
+        timesteps = values(input, timesteps);
         double[] row = TimestepEmbedding.frequencyRow(f);
-        features = new double[mb * f];
+        features = atLeast(features, mb * f);
         for (int e = 0; e < mb; e++) {
             for (int i = 0; i < half; i++) {
                 // in float32 the argument is rounded as SameDiff's and PyTorch's float product rounds it
@@ -87,28 +111,28 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
                 features[e * f + half + i] = Math.sin(arg);
             }
         }
-        hidden = affine(features, f, paramTable.get(TimestepEmbedding.W1), paramTable.get(TimestepEmbedding.B1), u);
-        silu = new double[hidden.length];
-        for (int i = 0; i < silu.length; i++) {
+        hidden = affine(features, f, TimestepEmbedding.W1, TimestepEmbedding.B1, u, hidden);
+        silu = atLeast(silu, mb * u);
+        for (int i = 0; i < mb * u; i++) {
             silu[i] = hidden[i] / (1 + Math.exp(-hidden[i]));
         }
-        double[] out = affine(silu, u, paramTable.get(TimestepEmbedding.W2), paramTable.get(TimestepEmbedding.B2), u);
+        out = affine(silu, u, TimestepEmbedding.W2, TimestepEmbedding.B2, u, out);
         INDArray result = workspaceMgr.createUninitialized(ArrayType.ACTIVATIONS, dataType, new long[] {mb, u}, 'c');
         write(out, result);
         return result;
     }
 
-    /** x [mb, in] W [in, out] + b. */
-    private double[] affine(double[] x, int in, INDArray weights, INDArray bias, int out) {
-        double[] w = values(weights);
-        double[] b = values(bias);
-        double[] y = new double[mb * out];
+    /** x [mb, in] W [in, out] + b into {@code y} (grown when shorter), returned. */
+    private double[] affine(double[] x, int in, String w, String b, int outs, double[] y) {
+        double[] wv = weights = values(paramTable.get(w), weights);
+        double[] bv = bias = values(paramTable.get(b), bias);
+        y = atLeast(y, mb * outs);
         for (int e = 0; e < mb; e++) {
-            System.arraycopy(b, 0, y, e * out, out);
+            System.arraycopy(bv, 0, y, e * outs, outs);
             for (int i = 0; i < in; i++) {
                 double a = x[e * in + i];
-                for (int k = 0; k < out; k++) {
-                    y[e * out + k] += a * w[i * out + k];
+                for (int k = 0; k < outs; k++) {
+                    y[e * outs + k] += a * wv[i * outs + k];
                 }
             }
         }
@@ -123,32 +147,28 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         assertInputSet(true);
         int f = embedding().frequencies();
         int u = embedding().units();
-        double[] dOut = values(epsilon);
-        double[] dSilu = new double[mb * u];
-        Map<String, double[]> grads = Map.of(
-                TimestepEmbedding.W2,
-                weightGradient(silu, u, dOut, u),
-                TimestepEmbedding.B2,
-                columnSums(dOut, u),
-                TimestepEmbedding.W1,
-                new double[f * u],
-                TimestepEmbedding.B1,
-                new double[u]);
-        inputGradient(dOut, u, values(paramTable.get(TimestepEmbedding.W2)), dSilu, u);
-        double[] dHidden = new double[mb * u];
-        for (int i = 0; i < dHidden.length; i++) {
+        double[] dOut = out = values(epsilon, out);
+        dSilu = atLeast(dSilu, mb * u);
+        inputGradient(dOut, u, values(paramTable.get(TimestepEmbedding.W2), weights), dSilu, u);
+        put(TimestepEmbedding.W2, weightGradient(silu, u, dOut, u));
+        put(TimestepEmbedding.B2, columnSums(dOut, u));
+        dHidden = atLeast(dHidden, mb * u);
+        for (int i = 0; i < mb * u; i++) {
             double s = 1 / (1 + Math.exp(-hidden[i]));
             dHidden[i] = dSilu[i] * s * (1 + hidden[i] * (1 - s));
         }
-        System.arraycopy(weightGradient(features, f, dHidden, u), 0, grads.get(TimestepEmbedding.W1), 0, f * u);
-        System.arraycopy(columnSums(dHidden, u), 0, grads.get(TimestepEmbedding.B1), 0, u);
+        put(TimestepEmbedding.W1, weightGradient(features, f, dHidden, u));
+        put(TimestepEmbedding.B1, columnSums(dHidden, u));
         Gradient g = new DefaultGradient(gradients);
         for (String key : paramTable.keySet()) {
-            INDArray view = gradTable.get(key);
-            write(grads.get(key), view);
-            g.gradientForVariable().put(key, view);
+            g.gradientForVariable().put(key, gradTable.get(key));
         }
         return new Pair<>(g, timestepGradient(dHidden, f, u, workspaceMgr));
+    }
+
+    /** The gradient's values written into the parameter's gradient view. */
+    private void put(String key, double[] values) {
+        write(values, gradTable.get(key));
     }
 
     /** The timestep's gradient [mb, 1]: zeros where nobody reads it (a network input). */
@@ -157,7 +177,7 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
             return workspaceMgr.create(ArrayType.ACTIVATION_GRAD, dataType, new long[] {mb, 1}, 'c');
         }
         double[] dFeatures = new double[mb * f];
-        inputGradient(dHidden, u, values(paramTable.get(TimestepEmbedding.W1)), dFeatures, f);
+        inputGradient(dHidden, u, values(paramTable.get(TimestepEmbedding.W1), weights), dFeatures, f);
         INDArray dInput =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, dataType, new long[] {mb, 1}, 'c');
         write(chainToTimestep(dFeatures, f), dInput);
@@ -180,37 +200,39 @@ final class TimestepEmbeddingRuntime extends SameDiffLayerRuntime {
         return dt;
     }
 
-    /** x^T dy: [in, out]. */
-    private double[] weightGradient(double[] x, int in, double[] dy, int out) {
-        double[] dw = new double[in * out];
+    /** x^T dy: [in, out], into the kept weights array (its values are not needed after the input gradient). */
+    private double[] weightGradient(double[] x, int in, double[] dy, int outs) {
+        double[] dw = weights = atLeast(weights, in * outs);
+        Arrays.fill(dw, 0, in * outs, 0);
         for (int e = 0; e < mb; e++) {
             for (int i = 0; i < in; i++) {
                 double a = x[e * in + i];
-                for (int k = 0; k < out; k++) {
-                    dw[i * out + k] += a * dy[e * out + k];
+                for (int k = 0; k < outs; k++) {
+                    dw[i * outs + k] += a * dy[e * outs + k];
                 }
             }
         }
         return dw;
     }
 
-    private double[] columnSums(double[] dy, int out) {
-        double[] db = new double[out];
+    private double[] columnSums(double[] dy, int outs) {
+        double[] db = bias = atLeast(bias, outs);
+        Arrays.fill(db, 0, outs, 0);
         for (int e = 0; e < mb; e++) {
-            for (int k = 0; k < out; k++) {
-                db[k] += dy[e * out + k];
+            for (int k = 0; k < outs; k++) {
+                db[k] += dy[e * outs + k];
             }
         }
         return db;
     }
 
     /** dx = dy W^T, W [in, out]. */
-    private void inputGradient(double[] dy, int out, double[] w, double[] dx, int in) {
+    private void inputGradient(double[] dy, int outs, double[] w, double[] dx, int in) {
         for (int e = 0; e < mb; e++) {
             for (int i = 0; i < in; i++) {
                 double sum = 0;
-                for (int k = 0; k < out; k++) {
-                    sum += dy[e * out + k] * w[i * out + k];
+                for (int k = 0; k < outs; k++) {
+                    sum += dy[e * outs + k] * w[i * outs + k];
                 }
                 dx[e * in + i] = sum;
             }

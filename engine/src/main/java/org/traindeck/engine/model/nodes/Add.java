@@ -8,8 +8,12 @@ import org.traindeck.engine.model.graph.LayerKind;
 import org.traindeck.engine.model.graph.NodeOptions;
 import org.traindeck.engine.model.graph.ShapeError;
 import org.traindeck.engine.model.graph.Shapes;
+import org.traindeck.engine.model.kernels.conv.AddKernel;
 
-/** The element-wise sum of inputs of one shape: a residual connection. */
+/**
+ * The element-wise sum of inputs of one shape: a residual connection, on TrainDeck's kernel ({@link AddKernel}) unless
+ * the model or the backend asks for DL4J's ElementWiseVertex.
+ */
 public final class Add implements LayerKind {
 
     @Override
@@ -38,6 +42,6 @@ public final class Add implements LayerKind {
                         + ": project one of them (a dense or 1×1 conv layer) to the other's shape");
             }
         }
-        return Built.vertex(new ElementWiseVertex(ElementWiseVertex.Op.Add));
+        return Built.vertex(o.ownKernel() ? new AddKernel() : new ElementWiseVertex(ElementWiseVertex.Op.Add));
     }
 }

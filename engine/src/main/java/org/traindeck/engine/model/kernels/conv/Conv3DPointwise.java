@@ -13,6 +13,7 @@ import org.traindeck.engine.model.kernels.Sgemm;
 final class Conv3DPointwise {
 
     private HostFloats.Native ones;
+    private final Conv3DFewChannels few = new Conv3DFewChannels();
 
     /** A row of {@code n} ones, made once per size. */
     private FloatPointer ones(long n) {
@@ -34,6 +35,10 @@ final class Conv3DPointwise {
         int c = (int) x.size(1);
         int o = (int) out.size(1);
         int voxels = (int) (x.length() / ((long) n * c));
+        if (Conv3DFewChannels.takes(o, c)) {
+            few.forward(x, w, b, out, n, c, o, voxels);
+            return;
+        }
         FloatPointer xs = Sgemm.pointerTo(x);
         FloatPointer ws = Sgemm.pointerTo(w);
         FloatPointer ys = Sgemm.pointerTo(out);
@@ -62,6 +67,10 @@ final class Conv3DPointwise {
         int c = (int) x.size(1);
         int o = (int) dz.size(1);
         int voxels = (int) (x.length() / ((long) n * c));
+        if (Conv3DFewChannels.takes(o, c)) {
+            few.backward(x, w, dz, dx, dW, db, n, c, o, voxels);
+            return;
+        }
         FloatPointer xs = Sgemm.pointerTo(x);
         FloatPointer gs = Sgemm.pointerTo(dz);
         FloatPointer dws = Sgemm.pointerTo(dW);

@@ -16,13 +16,21 @@ import org.traindeck.engine.model.kernels.HostFloats;
  * The volume MSE head's kernel at run time. DL4J's layer turns the NCDHW volume and its labels into [n·d·h·w, c]
  * rows (a permuted copy each), then runs MSE as a chain of ND4J ops with an array each, and back to NCDHW; its loss
  * runs the same again. Here the gradient 2(ŷ − y)/c is one Java loop from the arrays into the returned one, in the
- * same float operations as DL4J's (so training is bit for bit the same), and the loss one loop summing in double. A
- * label mask (min-SNR weighting), another data type or a shape that does not match goes to DL4J's implementation.
+ * same float operations as DL4J's (so training is bit for bit the same), and the same loop sums the squared
+ * differences in double for the loss that the graph asks for right after the backward pass (one pass over the
+ * volumes instead of two). A label mask (min-SNR weighting), another data type or a shape that does not match goes to
+ * DL4J's implementation.
  */
 public class VolumeMseHeadLayer extends Cnn3DLossLayer {
 
     private float[] output = new float[0];
     private float[] targets = new float[0];
+
+    /** Σ (ŷ − y)² of the last backward pass, for the loss of the same input and labels (NaN: none kept). */
+    private double keptSquares = Double.NaN;
+
+    private INDArray keptInput;
+    private INDArray keptLabels;
 
     public VolumeMseHeadLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -36,6 +44,18 @@ public class VolumeMseHeadLayer extends Cnn3DLossLayer {
                 && labels != null
                 && labels.dataType() == DataType.FLOAT
                 && Arrays.equals(labels.shape(), input.shape());
+    }
+
+    @Override
+    public void setInput(INDArray input, LayerWorkspaceMgr workspaceMgr) {
+        keptSquares = Double.NaN;
+        super.setInput(input, workspaceMgr);
+    }
+
+    @Override
+    public void setLabels(INDArray labels) {
+        keptSquares = Double.NaN;
+        super.setLabels(labels);
     }
 
     /** Reads the output and the labels, both in row-major order, into {@link #output} and {@link #targets}. */
@@ -57,31 +77,51 @@ public class VolumeMseHeadLayer extends Cnn3DLossLayer {
         int n = read();
         float channels = input.size(1);
         float[] d = output;
+        double squares = 0;
         for (int i = 0; i < n; i++) {
+            float diff = d[i] - targets[i];
+            // (y − ŷ)² is (ŷ − y)² bit for bit: the loss sums what computeScore's own loop would
+            squares += diff * diff;
             // DL4J's LossL2 then LossMSE: (ŷ − y)·2, then divided by the channels
-            d[i] = (d[i] - targets[i]) * 2f / channels;
+            d[i] = diff * 2f / channels;
         }
+        keptSquares = squares;
+        keptInput = input;
+        keptLabels = labels;
         INDArray delta =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, input.shape(), 'c');
         HostFloats.write(d, delta);
         return new Pair<>(new DefaultGradient(), delta);
     }
 
-    /** Σ (y − ŷ)² / c over every value, over the minibatch, as DL4J's layer scores it (the sum in double). */
+    /**
+     * Σ (y − ŷ)² / c over every value, over the minibatch, as DL4J's layer scores it (the sum in double): the sum the
+     * backward pass kept where it saw this input and these labels, once, else a pass of its own.
+     */
     @Override
     public double computeScore(double fullNetRegTerm, boolean training, LayerWorkspaceMgr workspaceMgr) {
         if (!own()) {
             return super.computeScore(fullNetRegTerm, training, workspaceMgr);
         }
-        int n = read();
+        double sum = keptInput == input && keptLabels == labels ? keptSquares : Double.NaN;
+        keptSquares = Double.NaN;
+        keptInput = null;
+        keptLabels = null;
+        if (Double.isNaN(sum)) {
+            sum = squares(read());
+        }
+        double score = sum / input.size(1) / getInputMiniBatchSize() + fullNetRegTerm;
+        this.score = score;
+        return score;
+    }
+
+    private double squares(int n) {
         double sum = 0;
         for (int i = 0; i < n; i++) {
             float diff = targets[i] - output[i];
             sum += diff * diff;
         }
-        double score = sum / input.size(1) / getInputMiniBatchSize() + fullNetRegTerm;
-        this.score = score;
-        return score;
+        return sum;
     }
 
     /** The identity: a copy of the input (DL4J's permutes it to rows and back). */

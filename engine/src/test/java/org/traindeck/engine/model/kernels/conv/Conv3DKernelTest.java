@@ -122,6 +122,15 @@ class Conv3DKernelTest {
     }
 
     @Test
+    void oneCubedWithAFewChannelsAsLoopsMatchesDl4j() {
+        // o × c ≤ Conv3DFewChannels.MAX_PAIRS: the volume head from one channel to one, and its neighbours
+        compare(conv(1, 1, 1, ConvolutionMode.Same, Activation.IDENTITY, true), new long[] {8, 1, 8, 8, 8}, true);
+        compare(conv(2, 2, 1, ConvolutionMode.Same, Activation.RELU, true), new long[] {3, 2, 4, 5, 3}, true);
+        compare(conv(1, 3, 1, ConvolutionMode.Truncate, Activation.IDENTITY, false), new long[] {2, 1, 3, 4, 5}, true);
+        compare(conv(4, 1, 1, ConvolutionMode.Same, Activation.IDENTITY, true), new long[] {2, 4, 3, 3, 3}, false);
+    }
+
+    @Test
     void withoutTheInputGradientTheWeightAndBiasGradientsStillMatchDl4j() {
         compare(conv(1, 6, 3, ConvolutionMode.Same, Activation.RELU, true), new long[] {3, 1, 7, 6, 5}, false);
         compare(

@@ -82,6 +82,34 @@ class VolumeMseHeadTest {
     }
 
     @Test
+    void theLossFollowsLabelsAndInputsSetAfterTheBackwardPass() {
+        Nd4j.getRandom().setSeed(9);
+        INDArray x = Nd4j.randn(DataType.FLOAT, 2, 1, 3, 4, 3);
+        INDArray y = Nd4j.randn(DataType.FLOAT, 2, 1, 3, 4, 3);
+        INDArray otherY = Nd4j.randn(DataType.FLOAT, 2, 1, 3, 4, 3);
+        INDArray otherX = Nd4j.randn(DataType.FLOAT, 2, 1, 3, 4, 3);
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        Layer kernel = instantiate(VolumeMseHead.where(true, reference()));
+        IOutputLayer head = (IOutputLayer) kernel;
+        kernel.setInput(x, ws);
+        head.setLabels(y);
+        kernel.backpropGradient(null, ws);
+        double kept = head.computeScore(0, true, ws);
+        assertThat(head.computeScore(0, true, ws))
+                .as("the loss again, from a pass of its own")
+                .isEqualTo(kept);
+        assertThat(kept).isCloseTo(run(instantiate(reference()), x, y, null).score() - 0.25, within(1e-6 * kept));
+        kernel.backpropGradient(null, ws);
+        head.setLabels(otherY);
+        assertThat(head.computeScore(0, true, ws))
+                .isCloseTo(run(instantiate(reference()), x, otherY, null).score() - 0.25, within(1e-6 * kept));
+        kernel.backpropGradient(null, ws);
+        kernel.setInput(otherX, ws);
+        assertThat(head.computeScore(0, true, ws))
+                .isCloseTo(run(instantiate(reference()), otherX, otherY, null).score() - 0.25, within(1e-6 * kept));
+    }
+
+    @Test
     void theGradientIsTheLossSlopeTimesTheMinibatch() {
         Nd4j.getRandom().setSeed(8);
         INDArray x = Nd4j.randn(DataType.DOUBLE, 2, 2, 3, 3, 3).castTo(DataType.FLOAT);
