@@ -2,6 +2,7 @@ package org.traindeck.engine.model.kernels.conv;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.traindeck.engine.model.kernels.HostFloats;
+import org.traindeck.engine.model.kernels.TransformerBlockMath;
 
 /**
  * A 1×1×1 conv3d with a few channels in and out (a volume head from one channel to one) as Java loops over the
@@ -77,7 +78,7 @@ final class Conv3DFewChannels {
                 dWeights[to * c + from] = (float) sum;
             }
             for (int e = 0; e < n; e++) {
-                biasSum += sum(g, (e * o + to) * voxels, voxels);
+                biasSum += TransformerBlockMath.sum(g, (e * o + to) * voxels, voxels);
             }
             dBias[to] = (float) biasSum;
         }
@@ -116,7 +117,10 @@ final class Conv3DFewChannels {
         }
     }
 
-    /** Σ a b in double, four running sums so that the additions do not wait on each other. */
+    /**
+     * Σ a b, each product in double (TransformerBlockMath.dot multiplies in float), four running sums so that the
+     * additions do not wait on each other.
+     */
     private static double dot(float[] a, int aAt, float[] b, int bAt, int length) {
         double s0 = 0;
         double s1 = 0;
@@ -131,24 +135,6 @@ final class Conv3DFewChannels {
         }
         for (; v < length; v++) {
             s0 += (double) a[aAt + v] * b[bAt + v];
-        }
-        return (s0 + s1) + (s2 + s3);
-    }
-
-    private static double sum(float[] a, int at, int length) {
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        int v = 0;
-        for (; v + 3 < length; v += 4) {
-            s0 += a[at + v];
-            s1 += a[at + v + 1];
-            s2 += a[at + v + 2];
-            s3 += a[at + v + 3];
-        }
-        for (; v < length; v++) {
-            s0 += a[at + v];
         }
         return (s0 + s1) + (s2 + s3);
     }
