@@ -80,12 +80,12 @@ public final class ConvStepTiming {
                 new Net(
                         sampleLayers("shapes-unet.json"),
                         new ModelInput(InputType.convolutional(32, 32, 1), Task.SEGMENTATION, 3, false),
-                        segmentation(32));
+                        segmentation(32, 5));
             case "lenet" ->
                 new Net(
                         LENET,
                         new ModelInput(InputType.convolutional(28, 28, 1), Task.CLASSIFICATION, 10),
-                        classification(64));
+                        classification(64, 5));
             case "volumes" -> volumes(16, 16);
             case "volumes64" -> volumes(64, 4);
             default -> throw new IllegalArgumentException("unet, lenet, volumes or volumes64: " + which);
@@ -143,8 +143,23 @@ public final class ConvStepTiming {
         return net;
     }
 
-    private static BatchMaker.Batch segmentation(int n) {
-        Nd4j.getRandom().setSeed(5);
+    /** The unet or lenet network on the kernels, as {@link #main} builds it (for timings in other packages). */
+    public static ComputationGraph network(String which) throws Exception {
+        Net net = net(which);
+        return built(GraphFixture.model(net.layers(), Files.createTempDirectory("conv-step-timing")), net.input());
+    }
+
+    /** {@code n} examples of the unet's or the lenet's synthetic batch, the inputs drawn from {@code seed}. */
+    public static BatchMaker.Batch batch(String which, int n, long seed) {
+        return switch (which) {
+            case "unet" -> segmentation(n, seed);
+            case "lenet" -> classification(n, seed);
+            default -> throw new IllegalArgumentException("unet or lenet: " + which);
+        };
+    }
+
+    private static BatchMaker.Batch segmentation(int n, long seed) {
+        Nd4j.getRandom().setSeed(seed);
         INDArray x = Nd4j.rand(DataType.FLOAT, n, 1, 32, 32);
         INDArray y = Nd4j.zeros(DataType.FLOAT, n, 3, 32, 32);
         for (int i = 0; i < n; i++) {
@@ -155,8 +170,8 @@ public final class ConvStepTiming {
         return new BatchMaker.Batch(x, y, n);
     }
 
-    private static BatchMaker.Batch classification(int n) {
-        Nd4j.getRandom().setSeed(5);
+    private static BatchMaker.Batch classification(int n, long seed) {
+        Nd4j.getRandom().setSeed(seed);
         INDArray x = Nd4j.rand(DataType.FLOAT, n, 1, 28, 28);
         INDArray y = Nd4j.zeros(DataType.FLOAT, n, 10);
         for (int i = 0; i < n; i++) {

@@ -1,6 +1,5 @@
 package org.traindeck.engine.train.step;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -10,17 +9,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.IntFunction;
-import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.traindeck.engine.config.ModelConfig;
-import org.traindeck.engine.config.Task;
-import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceResolver;
-import org.traindeck.engine.model.ModelCompiler;
-import org.traindeck.engine.model.ModelInput;
+import org.traindeck.engine.model.ConvStepTiming;
 import org.traindeck.engine.model.OneDnnHelpers;
 import org.traindeck.engine.parallel.DeviceAffinity;
 import org.traindeck.engine.parallel.DevicePlacement;
@@ -40,13 +34,6 @@ import org.traindeck.engine.train.batch.BatchMaker;
  */
 public final class CpuWorkersTiming {
 
-    private static final String LENET = """
-            {"name": "conv1", "type": "conv2d", "filters": 8, "kernel": 5, "activation": "relu"},
-            {"name": "pool1", "type": "maxPool2d"},
-            {"name": "conv2", "type": "conv2d", "filters": 16, "kernel": 5, "activation": "relu"},
-            {"name": "pool2", "type": "maxPool2d"},
-            {"name": "dense", "type": "dense", "units": 64, "activation": "relu"}""";
-
     /** What one task measured on its own thread: CPU time, minor page faults, time runnable but not running. */
     record Sample(double cpuMs, double minorFaults, double waitMs) {}
 
@@ -57,8 +44,7 @@ public final class CpuWorkersTiming {
         String which = args.length > 0 ? args[0] : "unet";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         Nd4jRuntime.shareThreads(2);
-        ComputationGraph master = network(which);
-        OneDnnHelpers.install(master);
+        ComputationGraph master = ConvStepTiming.network(which);
         DevicePlacement placement =
                 DevicePlacement.of(DeviceResolver.Resolved.cpu(2, List.of()), DeviceAffinity.nd4j());
         placement.attachCurrentThread(0);
@@ -66,9 +52,8 @@ public final class CpuWorkersTiming {
             ShardGradient[] shards = {
                 new ShardGradient(replicas.replica(0), false), new ShardGradient(replicas.replica(1), false)
             };
-            BatchMaker.Batch[] halves = which.equals("lenet")
-                    ? new BatchMaker.Batch[] {classification(32, 5), classification(32, 6)}
-                    : new BatchMaker.Batch[] {segmentation(16, 5), segmentation(16, 6)};
+            int half = which.equals("lenet") ? 32 : 16;
+            BatchMaker.Batch[] halves = {ConvStepTiming.batch(which, half, 5), ConvStepTiming.batch(which, half, 6)};
             System.out.printf(
                     Locale.ROOT, "%s, half batch %d, %d rounds, load %s%n", which, halves[0].size(), rounds, load());
             compare("half-batch gradient", replicas, w -> shards[w].compute(List.of(halves[w]), j -> 7L), rounds);
@@ -181,53 +166,6 @@ public final class CpuWorkersTiming {
             }
         }
         return (long) s;
-    }
-
-    private static ComputationGraph network(String which) throws IOException {
-        boolean lenet = which.equals("lenet");
-        String layers = lenet ? LENET : sampleLayers("shapes-unet.json");
-        String config = """
-                {"name": "g", "model": {"type": "graph", "layers": [%s]},
-                 "data": {"train": {"type": "synthetic", "samples": 64, "imageShape": [8, 8, 1], "numClasses": 2}},
-                 "stages": [{"epochs": 1, "batchSize": 16}]}
-                """.formatted(layers);
-        Path dir = Files.createTempDirectory("cpu-workers-timing");
-        ModelConfig model = ConfigParser.parse(config, dir).orThrow().model();
-        ModelInput input = lenet
-                ? new ModelInput(InputType.convolutional(28, 28, 1), Task.CLASSIFICATION, 10)
-                : new ModelInput(InputType.convolutional(32, 32, 1), Task.SEGMENTATION, 3, false);
-        return ModelCompiler.build(model, input, 7);
-    }
-
-    private static String sampleLayers(String sample) throws IOException {
-        String text = new ObjectMapper()
-                .readTree(Path.of("../sample-configs/" + sample).toFile())
-                .get("model")
-                .get("layers")
-                .toString();
-        return text.substring(1, text.length() - 1);
-    }
-
-    private static BatchMaker.Batch segmentation(int n, long seed) {
-        Nd4j.getRandom().setSeed(seed);
-        INDArray x = Nd4j.rand(DataType.FLOAT, n, 1, 32, 32);
-        INDArray y = Nd4j.zeros(DataType.FLOAT, n, 3, 32, 32);
-        for (int i = 0; i < n; i++) {
-            for (int p = 0; p < 1024; p++) {
-                y.putScalar(new int[] {i, (int) ((i * 5 + p * 7 + seed) % 3), p / 32, p % 32}, 1f);
-            }
-        }
-        return new BatchMaker.Batch(x, y, n);
-    }
-
-    private static BatchMaker.Batch classification(int n, long seed) {
-        Nd4j.getRandom().setSeed(seed);
-        INDArray x = Nd4j.rand(DataType.FLOAT, n, 1, 28, 28);
-        INDArray y = Nd4j.zeros(DataType.FLOAT, n, 10);
-        for (int i = 0; i < n; i++) {
-            y.putScalar(i, (int) ((i + seed) % 10), 1f);
-        }
-        return new BatchMaker.Batch(x, y, n);
     }
 
     private static String load() throws IOException {
