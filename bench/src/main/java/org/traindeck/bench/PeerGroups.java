@@ -53,6 +53,10 @@ final class PeerGroups {
     static void convPeers(Path home, Path out, int threads, Set<String> only, Report report) throws Exception {
         resnetPeer(home, out, threads, only, report);
         boolean convnets = BenchMain.wanted(only, "peer") || only.contains("convnets");
+        if (ConvSamplePeers.EPOCHS < 2) {
+            throw new IllegalArgumentException("-Dtraindeck.bench.convEpochs=" + ConvSamplePeers.EPOCHS
+                    + ": at least 2 (the first epoch of every run is not measured)");
+        }
         ConvRounds rounds = new ConvRounds(
                 home,
                 out,
