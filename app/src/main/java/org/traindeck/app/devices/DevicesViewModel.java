@@ -132,10 +132,7 @@ public final class DevicesViewModel {
     /** The inventory, once known (FX thread). */
     public void show(DeviceInventory found) {
         figures.show(found);
-        status.set(
-                found.hasGpus()
-                        ? found.gpus().size() + " GPU(s) found"
-                        : "No GPU: " + found.noGpuReason() + ". " + found.withoutGpu() + ".");
+        status.set(found.hasGpus() ? found.gpus().size() + " GPU(s) found" : found.noGpuStatus());
         inventory.set(found);
         follow();
     }

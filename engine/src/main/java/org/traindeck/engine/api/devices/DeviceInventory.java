@@ -49,12 +49,13 @@ public record DeviceInventory(
                 gpus.stream().sorted(Comparator.comparingInt(GpuInfo::index)).toList());
     }
 
-    /** What training does without a GPU, said after {@link #noGpuReason}. */
-    public String withoutGpu() {
-        return cudaBuild
+    /** The line a device list shows without a GPU: why, and what training does then (this build's backend). */
+    public String noGpuStatus() {
+        String then = cudaBuild
                 ? "This is TrainDeck's CUDA build, which trains only on GPUs: install the NVIDIA driver, or use the CPU"
                         + " build"
                 : "Training runs on the CPU";
+        return "No GPU: " + noGpuReason + ". " + then + ".";
     }
 
     public boolean hasGpus() {

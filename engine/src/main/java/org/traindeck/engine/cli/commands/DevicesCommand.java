@@ -119,7 +119,7 @@ final class DevicesCommand implements Callable<Integer> {
                 (h.memoryTotalMiB() - h.memoryAvailableMiB()) + " / " + h.memoryTotalMiB() + " MiB"));
         out.println(String.format(Locale.ROOT, "      %d cores, %d threads", h.physicalCores(), h.logicalCores()));
         if (!inventory.hasGpus()) {
-            out.println("No GPU: " + inventory.noGpuReason() + ". " + inventory.withoutGpu() + ".");
+            out.println(inventory.noGpuStatus());
         }
         inventory.notes().forEach(n -> out.println("note: " + n));
     }
