@@ -50,29 +50,54 @@ final class ParallelEpoch {
             ParallelConfig settings,
             long seed,
             RoundSink sink) {
-        Tier tier = plan.tier;
-        int workers = plan.workers;
-        int batchSize = plan.stage.batchSize();
         long startStep = net.getConfiguration().getIterationCount();
-        RoundListener listener =
-                new RoundListener(workers, startStep, sink, state.faults.failWorkerAtStep(), batchSize);
-        EpochIterator iterator = new EpochIterator(
+        RoundListener listener = new RoundListener(
+                plan.workers, startStep, sink, state.faults.failWorkerAtStep(), plan.stage.batchSize());
+        EpochIterator iterator = iterator(plan, state, settings, seed);
+        listener.roundSizes = iterator.roundSizes;
+        ParallelWrapper wrapper = wrapper(net, plan.tier, plan.workers, settings, listener);
+        try {
+            wrapper.fit(iterator);
+        } catch (RuntimeException e) {
+            shutdown(wrapper);
+            boolean consistent = causedBy(e, InjectedFailure.class) && listener.partialRound() == 0;
+            throw new TierFailure(
+                    plan.tier.description + " failed at step " + (startStep + listener.completedRounds.get() + 1) + ": "
+                            + rootMessage(e),
+                    consistent,
+                    e);
+        } finally {
+            iterator.close();
+            // worker 0 trains the model itself, and the wrapper leaves its listener attached to it
+            net.setListeners(List.of());
+        }
+        net.getConfiguration().setIterationCount((int) (startStep + listener.completedRounds.get()));
+        return new Outcome(
+                listener.consumed.get(), listener.completedRounds.get(), listener.lossSum, listener.examples.get());
+    }
+
+    /** The state's remaining batches in its order, from its cursor, in rounds of the plan's workers. */
+    private static EpochIterator iterator(StagePlan plan, TrainingState state, ParallelConfig settings, long seed) {
+        return new EpochIterator(
                 plan.batches,
                 state.order,
                 state.cursor,
                 plan.batchesPerEpoch,
-                batchSize,
+                plan.stage.batchSize(),
                 seed,
                 plan.index,
                 state.epoch,
-                workers,
+                plan.workers,
                 () -> state.stopRequested,
-                settings.prefetch() * workers,
+                settings.prefetch() * plan.workers,
                 state.faults.failRoundAtBatch());
-        listener.roundSizes = iterator.roundSizes;
-        ParallelWrapper wrapper;
+    }
+
+    /** A fresh wrapper for one fit, reporting to the listener; a failure to build one is the tier's failure. */
+    private static ParallelWrapper wrapper(
+            ComputationGraph net, Tier tier, int workers, ParallelConfig settings, RoundListener listener) {
         try {
-            wrapper = new ParallelWrapper.Builder<>(net)
+            ParallelWrapper wrapper = new ParallelWrapper.Builder<>(net)
                     .workers(workers)
                     .prefetchBuffer(
                             0) // TrainDeck's iterator prefetches itself, with failures reaching the wrapper's thread
@@ -85,27 +110,10 @@ final class ParallelEpoch {
                                     : ParallelWrapper.TrainingMode.AVERAGING)
                     .build();
             wrapper.setListeners(listener);
+            return wrapper;
         } catch (RuntimeException e) {
             throw new TierFailure("could not set up " + tier.description + ": " + e.getMessage(), true, e);
         }
-        try {
-            wrapper.fit(iterator);
-        } catch (RuntimeException e) {
-            shutdown(wrapper);
-            boolean consistent = causedBy(e, InjectedFailure.class) && listener.partialRound() == 0;
-            throw new TierFailure(
-                    tier.description + " failed at step " + (startStep + listener.completedRounds.get() + 1) + ": "
-                            + rootMessage(e),
-                    consistent,
-                    e);
-        } finally {
-            iterator.close();
-            // worker 0 trains the model itself, and the wrapper leaves its listener attached to it
-            net.setListeners(List.of());
-        }
-        net.getConfiguration().setIterationCount((int) (startStep + listener.completedRounds.get()));
-        return new Outcome(
-                listener.consumed.get(), listener.completedRounds.get(), listener.lossSum, listener.examples.get());
     }
 
     private static void shutdown(ParallelWrapper wrapper) {
