@@ -62,6 +62,24 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
         }
         rows.shape(n, in, out);
         rows.loadInput(input, sequence, mb, steps);
+        float[] z = preActivations(n, in, out);
+        float[] a = rows.a();
+        activation.forward(z, a, rows.saved(activation), n * out);
+        float[] mask = rowMask(n, mb, steps, sequence);
+        if (mask != null) {
+            scaleRows(a, mask, n, out);
+        }
+        INDArray ret = mgr.createUninitialized(
+                ArrayType.ACTIVATIONS,
+                DataType.FLOAT,
+                sequence ? new long[] {mb, out, steps} : new long[] {n, out},
+                'c');
+        rows.store(a, ret, sequence, mb, steps, out);
+        return ret;
+    }
+
+    /** z = x Wᵀ + b for the loaded rows, in the rows' own z (kept for the backward pass). */
+    private float[] preActivations(int n, int in, int out) {
         Sgemm.multiply(
                 false,
                 true,
@@ -90,19 +108,7 @@ public class DenseKernelLayer extends BaseLayer<DenseKernel> {
                 }
             }
         }
-        float[] a = rows.a();
-        activation.forward(z, a, rows.saved(activation), n * out);
-        float[] mask = rowMask(n, mb, steps, sequence);
-        if (mask != null) {
-            scaleRows(a, mask, n, out);
-        }
-        INDArray ret = mgr.createUninitialized(
-                ArrayType.ACTIVATIONS,
-                DataType.FLOAT,
-                sequence ? new long[] {mb, out, steps} : new long[] {n, out},
-                'c');
-        rows.store(a, ret, sequence, mb, steps, out);
-        return ret;
+        return z;
     }
 
     @Override

@@ -149,9 +149,19 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
         applyDropOutIfNecessary(true, workspaceMgr);
         forward();
         int n = (int) input.size(0);
-        int c = inputs();
-        int k = classes();
         readTargets(n);
+        logitGradient(n);
+        Gradient g = new DefaultGradient();
+        g.gradientForVariable().put(W, weightGradient(n));
+        if (layerConf().hasBias()) {
+            g.gradientForVariable().put(B, biasGradient(n));
+        }
+        return new Pair<>(g, backpropDropOutIfPresent(inputGradient(n, workspaceMgr)));
+    }
+
+    /** dZ = (p − y) × the example's mask, in {@link #probabilities} and copied to {@link #logits} for the products. */
+    private void logitGradient(int n) {
+        int k = classes();
         float[] d = probabilities;
         for (int r = 0; r < n; r++) {
             int o = r * k;
@@ -161,7 +171,12 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
             }
         }
         logits.buffer.put(0, d, 0, n * k);
-        Gradient g = new DefaultGradient();
+    }
+
+    /** dW = Xᵀ dZ, written into W's gradient view in W's own layout. */
+    private INDArray weightGradient(int n) {
+        int c = inputs();
+        int k = classes();
         INDArray w = getParam(W);
         INDArray dW = gradientViews.get(W);
         if (dW.ordering() != w.ordering() || dW.elementWiseStride() != 1) {
@@ -173,21 +188,31 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
         } else {
             Sgemm.multiply(true, false, c, k, n, 1, rows, 0, c, logits.pointer, 0, k, 0, Sgemm.pointerTo(dW), 0, k);
         }
-        g.gradientForVariable().put(W, dW);
-        if (layerConf().hasBias()) {
-            float[] db = bias;
-            Arrays.fill(db, 0, k, 0f);
-            for (int r = 0; r < n; r++) {
-                int o = r * k;
-                for (int j = 0; j < k; j++) {
-                    db[j] += d[o + j];
-                }
+        return dW;
+    }
+
+    /** db = Σ over examples of dZ, written into b's gradient view. */
+    private INDArray biasGradient(int n) {
+        int k = classes();
+        float[] d = probabilities;
+        float[] db = bias;
+        Arrays.fill(db, 0, k, 0f);
+        for (int r = 0; r < n; r++) {
+            int o = r * k;
+            for (int j = 0; j < k; j++) {
+                db[j] += d[o + j];
             }
-            INDArray dbView = gradientViews.get(B);
-            HostFloats.write(db, dbView);
-            g.gradientForVariable().put(B, dbView);
         }
-        // dX = dZ Wᵀ, straight into the returned array
+        INDArray dbView = gradientViews.get(B);
+        HostFloats.write(db, dbView);
+        return dbView;
+    }
+
+    /** dX = dZ Wᵀ, straight into the returned array. */
+    private INDArray inputGradient(int n, LayerWorkspaceMgr workspaceMgr) {
+        int c = inputs();
+        int k = classes();
+        INDArray w = getParam(W);
         INDArray epsilonNext =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {n, c}, 'c');
         Sgemm.multiply(
@@ -207,7 +232,7 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
                 Sgemm.pointerTo(epsilonNext),
                 0,
                 c);
-        return new Pair<>(g, backpropDropOutIfPresent(epsilonNext));
+        return epsilonNext;
     }
 
     /** Σ over examples of −Σ_k y log p (p clipped as DL4J's cross-entropy clips it), masked, over the minibatch. */

@@ -157,6 +157,14 @@ public class ConditionedUnpatch3DLayer extends BaseLayer<ConditionedUnpatch3D> {
         HostFloats.read(epsilon, volume);
         float[] dy = patches;
         v.cut(volume, dy);
+        biasGradient(dy, n, length);
+        projected.buffer.put(0, dy, 0, n * length);
+        weightGradient(n, f, length);
+        return new Pair<>(modulationBackward(normedRowsGradient(n, f, length), n, f), inputGradient(mgr));
+    }
+
+    /** db = Σ over the patch rows of dY, written into b's gradient view. */
+    private void biasGradient(float[] dy, int n, int length) {
         float[] db = new float[length];
         for (int row = 0; row < n; row++) {
             int base = row * length;
@@ -165,7 +173,10 @@ public class ConditionedUnpatch3DLayer extends BaseLayer<ConditionedUnpatch3D> {
             }
         }
         HostFloats.write(db, gradientViews.get(BIAS));
-        projected.buffer.put(0, dy, 0, n * length);
+    }
+
+    /** dW = hᵀ dY, from the normed rows kept by the forward pass and dY in {@link #projected}. */
+    private void weightGradient(int n, int f, int length) {
         INDArray dW = gradientViews.get(WEIGHTS);
         Sgemm.multiply(
                 true,
@@ -184,6 +195,10 @@ public class ConditionedUnpatch3DLayer extends BaseLayer<ConditionedUnpatch3D> {
                 Sgemm.pointerTo(dW),
                 0,
                 length);
+    }
+
+    /** dh = dY Wᵀ, the normed rows' gradient [n, F]. */
+    private float[] normedRowsGradient(int n, int f, int length) {
         normedGrad = HostFloats.Native.fit(normedGrad, (long) n * f);
         Sgemm.multiply(
                 false,
@@ -204,7 +219,7 @@ public class ConditionedUnpatch3DLayer extends BaseLayer<ConditionedUnpatch3D> {
                 f);
         float[] dh = new float[n * f];
         normedGrad.buffer.get(0, dh, 0, n * f);
-        return new Pair<>(modulationBackward(dh, n, f), inputGradient(mgr));
+        return dh;
     }
 
     /** The norm's backward pass: the rows' gradient into {@code rows}, Wm's and bm's written; the gradient made. */
