@@ -19,8 +19,9 @@ import org.traindeck.engine.model.kernels.HostFloats;
  * The segmentation head's kernel at run time. DL4J's layer permutes the NCHW scores and the labels into [n·h·w, c]
  * rows (a copy each), runs softmax and cross-entropy as a chain of ND4J ops with an array each, permutes back, and
  * does it again for the score. Here softmax, its clipping and the gradient p − y are Java loops over the NCHW arrays
- * as they are (pixels innermost, so the JIT vectorises them), the loss one loop summing in double. A label mask,
- * another data type or layout, or labels of another shape go to DL4J's implementation.
+ * as they are (pixels innermost, so the JIT vectorises them), the loss one loop summing in double. The backward pass
+ * sums the loss from its own softmax, for the loss that the graph asks for right after it (one softmax a step instead
+ * of two). A label mask, another data type or layout, or labels of another shape go to DL4J's implementation.
  */
 public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
 
@@ -28,6 +29,12 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
     private float[] targets = new float[0];
     private float[] pixelMax = new float[0];
     private float[] pixelSum = new float[0];
+
+    /** −Σ y·log p of the last backward pass, for the loss of the same input and labels (none kept: null arrays). */
+    private double keptLoss;
+
+    private INDArray keptInput;
+    private INDArray keptLabels;
 
     public SegmentationSoftmaxHeadLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -40,6 +47,23 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
                 && layerConf().getFormat() == CNN2DFormat.NCHW
                 && maskArray == null
                 && (!withLabels || labels != null && labels.dataType() == DataType.FLOAT && labels.equalShapes(input));
+    }
+
+    @Override
+    public void setInput(INDArray input, LayerWorkspaceMgr workspaceMgr) {
+        forgetLoss();
+        super.setInput(input, workspaceMgr);
+    }
+
+    @Override
+    public void setLabels(INDArray labels) {
+        forgetLoss();
+        super.setLabels(labels);
+    }
+
+    private void forgetLoss() {
+        keptInput = null;
+        keptLabels = null;
     }
 
     private double clip() {
@@ -100,6 +124,9 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
         assertInputSet(true);
         int n = softmax();
         readTargets();
+        keptLoss = crossEntropy(n);
+        keptInput = input;
+        keptLabels = labels;
         float low = (float) clip();
         float high = (float) (1 - clip());
         float[] d = probabilities;
@@ -113,14 +140,32 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
         return new Pair<>(new DefaultGradient(), delta);
     }
 
-    /** −Σ y·log p over every pixel and class, over the minibatch, as DL4J's layer scores it (the sum in double). */
+    /**
+     * −Σ y·log p over every pixel and class, over the minibatch, as DL4J's layer scores it (the sum in double): the sum
+     * the backward pass kept where it saw this input and these labels, once, else a softmax of its own.
+     */
     @Override
     public double computeScore(double fullNetRegTerm, boolean training, LayerWorkspaceMgr workspaceMgr) {
         if (!own(true)) {
             return super.computeScore(fullNetRegTerm, training, workspaceMgr);
         }
-        int n = softmax();
-        readTargets();
+        boolean kept = keptInput == input && keptLabels == labels;
+        forgetLoss();
+        double sum;
+        if (kept) {
+            sum = keptLoss;
+        } else {
+            int n = softmax();
+            readTargets();
+            sum = crossEntropy(n);
+        }
+        double score = sum / getInputMiniBatchSize() + fullNetRegTerm;
+        this.score = score;
+        return score;
+    }
+
+    /** −Σ y·log p over the first n probabilities and targets, p clipped as DL4J's cross-entropy clips it. */
+    private double crossEntropy(int n) {
         double clip = clip();
         double sum = 0;
         for (int i = 0; i < n; i++) {
@@ -130,9 +175,7 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
                 sum -= y * Math.log(clip > 0 ? Math.min(Math.max(p, clip), 1 - clip) : p);
             }
         }
-        double score = sum / getInputMiniBatchSize() + fullNetRegTerm;
-        this.score = score;
-        return score;
+        return sum;
     }
 
     /** The per-pixel softmax, written in NCHW (DL4J's permutes the input to rows and back). */

@@ -19,7 +19,8 @@ import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
 /**
  * The segmentation head kernel against DL4J's CnnLossLayer (softmax over the channels, cross-entropy): the input's
  * gradient, the loss and the inference output within 1e-5, on one-hot and soft labels, dense and view inputs, scores
- * large enough to clip; DL4J's path with a label mask; and the gradient as the loss's slope by central differences.
+ * large enough to clip; DL4J's path with a label mask; the gradient as the loss's slope by central differences; and
+ * the loss kept from the backward pass the same, bit for bit, as the loss computed alone.
  */
 class SegmentationSoftmaxHeadTest {
 
@@ -123,6 +124,66 @@ class SegmentationSoftmaxHeadTest {
                     .as("value %d", i)
                     .isCloseTo(slope, within(2e-3 + 2e-3 * Math.abs(slope)));
         }
+    }
+
+    /** The kernel's loss from a layer that never ran a backward pass. */
+    private static double scoreAlone(INDArray x, INDArray y) {
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        Layer alone = instantiate(SegmentationSoftmaxHead.where(true, reference()));
+        alone.setInput(x, ws);
+        ((IOutputLayer) alone).setLabels(y);
+        return ((IOutputLayer) alone).computeScore(0.25, true, ws);
+    }
+
+    @Test
+    void theLossKeptFromTheBackwardPassIsTheLossComputedAloneBitForBit() {
+        Nd4j.getRandom().setSeed(10);
+        INDArray x = Nd4j.randn(DataType.FLOAT, 2, 3, 4, 5).muli(8);
+        INDArray soft = Nd4j.rand(DataType.FLOAT, 2, 3, 4, 5);
+        soft.divi(soft.sum(true, 1));
+        for (INDArray y : new INDArray[] {oneHot(2, 3, 4, 5, 5), soft}) {
+            LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+            Layer kernel = instantiate(SegmentationSoftmaxHead.where(true, reference()));
+            IOutputLayer head = (IOutputLayer) kernel;
+            kernel.setInput(x, ws);
+            head.setLabels(y);
+            kernel.backpropGradient(null, ws);
+            double kept = head.computeScore(0.25, true, ws);
+            double alone = scoreAlone(x, y);
+            assertThat(kept).as("the loss after the backward pass").isEqualTo(alone);
+            assertThat(head.computeScore(0.25, true, ws))
+                    .as("the loss again, from a softmax of its own")
+                    .isEqualTo(alone);
+            double dl4j = run(instantiate(reference()), x, y, null).score();
+            assertThat(kept).isCloseTo(dl4j, within(1e-5 * dl4j));
+        }
+    }
+
+    @Test
+    void theLossFollowsLabelsAndInputsSetAfterTheBackwardPass() {
+        Nd4j.getRandom().setSeed(11);
+        INDArray x = Nd4j.randn(DataType.FLOAT, 2, 3, 3, 4);
+        INDArray y = oneHot(2, 3, 3, 4, 6);
+        INDArray otherY = oneHot(2, 3, 3, 4, 7);
+        INDArray otherX = Nd4j.randn(DataType.FLOAT, 2, 3, 3, 4);
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        Layer kernel = instantiate(SegmentationSoftmaxHead.where(true, reference()));
+        IOutputLayer head = (IOutputLayer) kernel;
+        kernel.setInput(x, ws);
+        head.setLabels(y);
+        kernel.backpropGradient(null, ws);
+        head.setLabels(otherY);
+        assertThat(head.computeScore(0.25, true, ws)).isEqualTo(scoreAlone(x, otherY));
+        kernel.backpropGradient(null, ws);
+        kernel.setInput(otherX, ws);
+        assertThat(head.computeScore(0.25, true, ws)).isEqualTo(scoreAlone(otherX, otherY));
+        kernel.backpropGradient(null, ws);
+        otherX.muli(3);
+        kernel.setInput(otherX, ws);
+        assertThat(head.computeScore(0.25, true, ws))
+                .as("the same array, changed in place and set again")
+                .isEqualTo(scoreAlone(otherX, otherY))
+                .isNotEqualTo(scoreAlone(otherX.div(3), otherY));
     }
 
     @Test
