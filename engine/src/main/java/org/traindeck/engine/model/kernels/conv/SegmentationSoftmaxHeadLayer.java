@@ -30,11 +30,8 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
     private float[] pixelMax = new float[0];
     private float[] pixelSum = new float[0];
 
-    /** −Σ y·log p of the last backward pass, for the loss of the same input and labels (none kept: null arrays). */
-    private double keptLoss;
-
-    private INDArray keptInput;
-    private INDArray keptLabels;
+    /** −Σ y·log p of the last backward pass, for the loss of the same input and labels. */
+    private final KeptLoss kept = new KeptLoss();
 
     public SegmentationSoftmaxHeadLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -51,19 +48,14 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
 
     @Override
     public void setInput(INDArray input, LayerWorkspaceMgr workspaceMgr) {
-        forgetLoss();
+        kept.forget();
         super.setInput(input, workspaceMgr);
     }
 
     @Override
     public void setLabels(INDArray labels) {
-        forgetLoss();
+        kept.forget();
         super.setLabels(labels);
-    }
-
-    private void forgetLoss() {
-        keptInput = null;
-        keptLabels = null;
     }
 
     private double clip() {
@@ -124,9 +116,7 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
         assertInputSet(true);
         int n = softmax();
         readTargets();
-        keptLoss = crossEntropy(n);
-        keptInput = input;
-        keptLabels = labels;
+        kept.keep(crossEntropy(n), input, labels);
         float low = (float) clip();
         float high = (float) (1 - clip());
         float[] d = probabilities;
@@ -149,16 +139,11 @@ public class SegmentationSoftmaxHeadLayer extends CnnLossLayer {
         if (!own(true)) {
             return super.computeScore(fullNetRegTerm, training, workspaceMgr);
         }
-        boolean kept = keptInput == input && keptLabels == labels;
-        forgetLoss();
-        double sum;
-        if (kept) {
-            sum = keptLoss;
-        } else {
+        double sum = kept.take(input, labels).orElseGet(() -> {
             int n = softmax();
             readTargets();
-            sum = crossEntropy(n);
-        }
+            return crossEntropy(n);
+        });
         double score = sum / getInputMiniBatchSize() + fullNetRegTerm;
         this.score = score;
         return score;

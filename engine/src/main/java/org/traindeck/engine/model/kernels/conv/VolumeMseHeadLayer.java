@@ -26,11 +26,8 @@ public class VolumeMseHeadLayer extends Cnn3DLossLayer {
     private float[] output = new float[0];
     private float[] targets = new float[0];
 
-    /** Σ (ŷ − y)² of the last backward pass, for the loss of the same input and labels (NaN: none kept). */
-    private double keptSquares = Double.NaN;
-
-    private INDArray keptInput;
-    private INDArray keptLabels;
+    /** Σ (ŷ − y)² of the last backward pass, for the loss of the same input and labels. */
+    private final KeptLoss kept = new KeptLoss();
 
     public VolumeMseHeadLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -48,13 +45,13 @@ public class VolumeMseHeadLayer extends Cnn3DLossLayer {
 
     @Override
     public void setInput(INDArray input, LayerWorkspaceMgr workspaceMgr) {
-        keptSquares = Double.NaN;
+        kept.forget();
         super.setInput(input, workspaceMgr);
     }
 
     @Override
     public void setLabels(INDArray labels) {
-        keptSquares = Double.NaN;
+        kept.forget();
         super.setLabels(labels);
     }
 
@@ -85,9 +82,7 @@ public class VolumeMseHeadLayer extends Cnn3DLossLayer {
             // DL4J's LossL2 then LossMSE: (ŷ − y)·2, then divided by the channels
             d[i] = diff * 2f / channels;
         }
-        keptSquares = squares;
-        keptInput = input;
-        keptLabels = labels;
+        kept.keep(squares, input, labels);
         INDArray delta =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, input.shape(), 'c');
         HostFloats.write(d, delta);
@@ -103,13 +98,7 @@ public class VolumeMseHeadLayer extends Cnn3DLossLayer {
         if (!own()) {
             return super.computeScore(fullNetRegTerm, training, workspaceMgr);
         }
-        double sum = keptInput == input && keptLabels == labels ? keptSquares : Double.NaN;
-        keptSquares = Double.NaN;
-        keptInput = null;
-        keptLabels = null;
-        if (Double.isNaN(sum)) {
-            sum = squares(read());
-        }
+        double sum = kept.take(input, labels).orElseGet(() -> squares(read()));
         double score = sum / input.size(1) / getInputMiniBatchSize() + fullNetRegTerm;
         this.score = score;
         return score;
