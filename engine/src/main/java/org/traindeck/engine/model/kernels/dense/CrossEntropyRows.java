@@ -1,5 +1,6 @@
 package org.traindeck.engine.model.kernels.dense;
 
+import java.util.Arrays;
 import org.traindeck.engine.model.kernels.FloatExp;
 
 /** Softmax rows and their cross-entropy, as the classifier and sequence heads compute and score them. */
@@ -27,6 +28,29 @@ final class CrossEntropyRows {
             float inv = 1 / sum;
             for (int j = 0; j < classes; j++) {
                 p[o + j] *= inv;
+            }
+        }
+    }
+
+    /** In place: each row's p − y times the row's mask, the logits' gradient of the masked cross-entropy. */
+    static void gradient(float[] probabilities, float[] targets, float[] mask, int rows, int classes) {
+        float[] d = probabilities;
+        for (int r = 0; r < rows; r++) {
+            int o = r * classes;
+            float m = mask[r];
+            for (int j = 0; j < classes; j++) {
+                d[o + j] = (d[o + j] - targets[o + j]) * m;
+            }
+        }
+    }
+
+    /** The sum of the rows of {@code d} [rows, classes] into {@code sums} (the bias's gradient). */
+    static void columnSums(float[] d, float[] sums, int rows, int classes) {
+        Arrays.fill(sums, 0, classes, 0f);
+        for (int r = 0; r < rows; r++) {
+            int o = r * classes;
+            for (int j = 0; j < classes; j++) {
+                sums[j] += d[o + j];
             }
         }
     }

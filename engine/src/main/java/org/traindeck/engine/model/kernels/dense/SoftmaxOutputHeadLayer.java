@@ -38,6 +38,7 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
     private float[] probabilities = new float[0];
     private float[] rowMask = new float[0];
     private float[] bias = new float[0];
+    private String who;
 
     public SoftmaxOutputHeadLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -65,8 +66,8 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
         int c = inputs();
         int k = classes();
         if (input.size(1) != c) {
-            throw new IllegalStateException("SoftmaxOutputHead" + name() + ": expects [minibatch, " + c + "], got "
-                    + Arrays.toString(input.shape()));
+            throw new IllegalStateException(
+                    who() + ": expects [minibatch, " + c + "], got " + Arrays.toString(input.shape()));
         }
         if (Sgemm.isDenseRowMajor(input)) {
             rows = Sgemm.pointerTo(input);
@@ -78,25 +79,7 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
             rows = rowsCopy.pointer;
         }
         logits = HostFloats.Native.fit(logits, (long) n * k);
-        INDArray w = getParam(W);
-        // W [C, K] column-major (DL4J's default) is row-major [K, C]: used transposed
-        Sgemm.multiply(
-                false,
-                weightsRowMajor(w),
-                n,
-                k,
-                c,
-                1,
-                rows,
-                0,
-                c,
-                weights(w),
-                0,
-                weightsRowMajor(w) ? c : k,
-                0,
-                logits.pointer,
-                0,
-                k);
+        HeadProducts.logits(rows, getParam(W), logits.pointer, n, c, k, who());
         float[] p = HostFloats.atLeast(probabilities, (long) n * k);
         probabilities = p;
         logits.buffer.get(0, p, 0, n * k);
@@ -109,23 +92,11 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
         CrossEntropyRows.softmax(p, bias, n, k);
     }
 
-    /** Whether W's memory is [K, C] row-major (DL4J's default 'f' [C, K]); false when it is [C, K] row-major. */
-    private static boolean weightsRowMajor(INDArray w) {
-        return w.ordering() == 'f';
-    }
-
-    private FloatPointer weights(INDArray w) {
-        if (w.elementWiseStride() != 1) {
-            throw new IllegalStateException("SoftmaxOutputHead" + name() + ": W is not a dense view");
-        }
-        return Sgemm.pointerTo(w);
-    }
-
     /** The labels as rows [n, K] and the per-example mask (1 without one). */
     private void readTargets(int n) {
         int k = classes();
         if (labels == null || labels.rank() != 2 || labels.size(0) != n || labels.size(1) != k) {
-            throw new IllegalStateException("SoftmaxOutputHead" + name() + ": labels "
+            throw new IllegalStateException(who() + ": labels "
                     + (labels == null ? "missing" : Arrays.toString(labels.shape())) + " do not match the output ["
                     + n + ", " + k + "]");
         }
@@ -162,76 +133,32 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
     /** dZ = (p − y) × the example's mask, in {@link #probabilities} and copied to {@link #logits} for the products. */
     private void logitGradient(int n) {
         int k = classes();
-        float[] d = probabilities;
-        for (int r = 0; r < n; r++) {
-            int o = r * k;
-            float m = rowMask[r];
-            for (int j = 0; j < k; j++) {
-                d[o + j] = (d[o + j] - targets[o + j]) * m;
-            }
-        }
-        logits.buffer.put(0, d, 0, n * k);
+        CrossEntropyRows.gradient(probabilities, targets, rowMask, n, k);
+        logits.buffer.put(0, probabilities, 0, n * k);
     }
 
     /** dW = Xᵀ dZ, written into W's gradient view in W's own layout. */
     private INDArray weightGradient(int n) {
-        int c = inputs();
-        int k = classes();
-        INDArray w = getParam(W);
         INDArray dW = gradientViews.get(W);
-        if (dW.ordering() != w.ordering() || dW.elementWiseStride() != 1) {
-            throw new IllegalStateException("SoftmaxOutputHead" + name() + ": W's gradient is not laid out as W");
-        }
-        if (weightsRowMajor(w)) {
-            // dW as row-major [K, C] = dZᵀ X
-            Sgemm.multiply(true, false, k, c, n, 1, logits.pointer, 0, k, rows, 0, c, 0, Sgemm.pointerTo(dW), 0, c);
-        } else {
-            Sgemm.multiply(true, false, c, k, n, 1, rows, 0, c, logits.pointer, 0, k, 0, Sgemm.pointerTo(dW), 0, k);
-        }
+        HeadProducts.weightGradient(logits.pointer, rows, getParam(W), dW, n, inputs(), classes(), who());
         return dW;
     }
 
     /** db = Σ over examples of dZ, written into b's gradient view. */
     private INDArray biasGradient(int n) {
         int k = classes();
-        float[] d = probabilities;
-        float[] db = bias;
-        Arrays.fill(db, 0, k, 0f);
-        for (int r = 0; r < n; r++) {
-            int o = r * k;
-            for (int j = 0; j < k; j++) {
-                db[j] += d[o + j];
-            }
-        }
+        CrossEntropyRows.columnSums(probabilities, bias, n, k);
         INDArray dbView = gradientViews.get(B);
-        HostFloats.write(db, dbView);
+        HostFloats.write(bias, dbView);
         return dbView;
     }
 
     /** dX = dZ Wᵀ, straight into the returned array. */
     private INDArray inputGradient(int n, LayerWorkspaceMgr workspaceMgr) {
         int c = inputs();
-        int k = classes();
-        INDArray w = getParam(W);
         INDArray epsilonNext =
                 workspaceMgr.createUninitialized(ArrayType.ACTIVATION_GRAD, DataType.FLOAT, new long[] {n, c}, 'c');
-        Sgemm.multiply(
-                false,
-                !weightsRowMajor(w),
-                n,
-                c,
-                k,
-                1,
-                logits.pointer,
-                0,
-                k,
-                weights(w),
-                0,
-                weightsRowMajor(w) ? c : k,
-                0,
-                Sgemm.pointerTo(epsilonNext),
-                0,
-                c);
+        HeadProducts.inputGradient(logits.pointer, getParam(W), Sgemm.pointerTo(epsilonNext), n, c, classes(), who());
         return epsilonNext;
     }
 
@@ -267,8 +194,12 @@ public class SoftmaxOutputHeadLayer extends OutputLayer {
         return ret;
     }
 
-    private String name() {
-        String n = layerConf().getLayerName();
-        return n == null ? "" : " \"" + n + "\"";
+    /** The layer as errors name it, made once (the products take it on every call). */
+    private String who() {
+        if (who == null) {
+            String n = layerConf().getLayerName();
+            who = n == null ? "SoftmaxOutputHead" : "SoftmaxOutputHead \"" + n + "\"";
+        }
+        return who;
     }
 }

@@ -1,7 +1,6 @@
 package org.traindeck.engine.model.kernels.dense;
 
 import java.util.Arrays;
-import org.bytedeco.javacpp.FloatPointer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.gradient.Gradient;
@@ -34,6 +33,7 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
     private float[] probabilities = new float[0];
     private float[] stepMask = new float[0];
     private float[] bias = new float[0];
+    private String who;
 
     public SoftmaxSequenceHeadLayer(NeuralNetConfiguration conf, DataType dataType) {
         super(conf, dataType);
@@ -64,8 +64,8 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         int k = classes();
         int n = mb * t;
         if (input.size(1) != c) {
-            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": expects [minibatch, " + c
-                    + ", time], got " + Arrays.toString(input.shape()));
+            throw new IllegalStateException(
+                    who() + ": expects [minibatch, " + c + ", time], got " + Arrays.toString(input.shape()));
         }
         values = HostFloats.atLeast(values, (long) n * c);
         HostFloats.read(input, values);
@@ -82,25 +82,7 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         rows = HostFloats.Native.fit(rows, (long) n * c);
         rows.buffer.put(0, x, 0, n * c);
         logits = HostFloats.Native.fit(logits, (long) n * k);
-        INDArray w = getParam(DefaultParamInitializer.WEIGHT_KEY);
-        // W [C, K] column-major is row-major [K, C]: used transposed
-        Sgemm.multiply(
-                false,
-                weightsRowMajor(w),
-                n,
-                k,
-                c,
-                1,
-                rows.pointer,
-                0,
-                c,
-                weights(w),
-                0,
-                weightsRowMajor(w) ? c : k,
-                0,
-                logits.pointer,
-                0,
-                k);
+        HeadProducts.logits(rows.pointer, getParam(DefaultParamInitializer.WEIGHT_KEY), logits.pointer, n, c, k, who());
         probabilities = x;
         logits.buffer.get(0, probabilities, 0, n * k);
         bias = HostFloats.atLeast(bias, k);
@@ -113,25 +95,13 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         CrossEntropyRows.softmax(p, bias, n, k);
     }
 
-    /** Whether W's memory is [K, C] row-major (DL4J's default 'f' [C, K]); false when it is [C, K] row-major. */
-    private static boolean weightsRowMajor(INDArray w) {
-        return w.ordering() == 'f';
-    }
-
-    private FloatPointer weights(INDArray w) {
-        if (w.elementWiseStride() != 1) {
-            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": W is not a dense view");
-        }
-        return Sgemm.pointerTo(w);
-    }
-
     /** The labels as rows [mb·T, K] and the per-step mask (1 without one) of row b·T + t. */
     private void readTargets(int mb, int t) {
         int k = classes();
         int n = mb * t;
         if (labels.rank() != 3 || labels.size(0) != mb || labels.size(1) != k || labels.size(2) != t) {
-            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": labels "
-                    + Arrays.toString(labels.shape()) + " do not match the output [" + mb + ", " + k + ", " + t + "]");
+            throw new IllegalStateException(who() + ": labels " + Arrays.toString(labels.shape())
+                    + " do not match the output [" + mb + ", " + k + ", " + t + "]");
         }
         values = HostFloats.atLeast(values, (long) n * k);
         HostFloats.read(labels, values);
@@ -174,35 +144,13 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         int n = mb * t;
         readTargets(mb, t);
         float[] d = probabilities;
-        for (int r = 0; r < n; r++) {
-            int o = r * k;
-            float m = stepMask[r];
-            for (int j = 0; j < k; j++) {
-                d[o + j] = (d[o + j] - targets[o + j]) * m;
-            }
-        }
+        CrossEntropyRows.gradient(d, targets, stepMask, n, k);
         logits.buffer.put(0, d, 0, n * k);
         Gradient g = parameterGradients(d, n, c, k);
-        INDArray w = getParam(DefaultParamInitializer.WEIGHT_KEY);
         rowsGrad = HostFloats.Native.fit(rowsGrad, (long) n * c);
         // dX = dZ Wᵀ
-        Sgemm.multiply(
-                false,
-                !weightsRowMajor(w),
-                n,
-                c,
-                k,
-                1,
-                logits.pointer,
-                0,
-                k,
-                weights(w),
-                0,
-                weightsRowMajor(w) ? c : k,
-                0,
-                rowsGrad.pointer,
-                0,
-                c);
+        HeadProducts.inputGradient(
+                logits.pointer, getParam(DefaultParamInitializer.WEIGHT_KEY), rowsGrad.pointer, n, c, k, who());
         float[] dx = HostFloats.atLeast(values, (long) n * c);
         float[] dRows = HostFloats.atLeast(targets, (long) n * c);
         rowsGrad.buffer.get(0, dRows, 0, n * c);
@@ -220,29 +168,12 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         Gradient g = new DefaultGradient();
         INDArray w = getParam(DefaultParamInitializer.WEIGHT_KEY);
         INDArray dW = gradientViews.get(DefaultParamInitializer.WEIGHT_KEY);
-        if (dW.ordering() != w.ordering() || dW.elementWiseStride() != 1) {
-            throw new IllegalStateException("SoftmaxSequenceHead" + name() + ": W's gradient is not laid out as W");
-        }
-        if (weightsRowMajor(w)) {
-            // dW as row-major [K, C] = dZᵀ X
-            Sgemm.multiply(
-                    true, false, k, c, n, 1, logits.pointer, 0, k, rows.pointer, 0, c, 0, Sgemm.pointerTo(dW), 0, c);
-        } else {
-            Sgemm.multiply(
-                    true, false, c, k, n, 1, rows.pointer, 0, c, logits.pointer, 0, k, 0, Sgemm.pointerTo(dW), 0, k);
-        }
+        HeadProducts.weightGradient(logits.pointer, rows.pointer, w, dW, n, c, k, who());
         g.gradientForVariable().put(DefaultParamInitializer.WEIGHT_KEY, dW);
         if (layerConf().hasBias()) {
-            float[] db = bias;
-            Arrays.fill(db, 0, k, 0f);
-            for (int r = 0; r < n; r++) {
-                int o = r * k;
-                for (int j = 0; j < k; j++) {
-                    db[j] += d[o + j];
-                }
-            }
+            CrossEntropyRows.columnSums(d, bias, n, k);
             INDArray dbView = gradientViews.get(DefaultParamInitializer.BIAS_KEY);
-            HostFloats.write(db, dbView);
+            HostFloats.write(bias, dbView);
             g.gradientForVariable().put(DefaultParamInitializer.BIAS_KEY, dbView);
         }
         return g;
@@ -306,8 +237,12 @@ public class SoftmaxSequenceHeadLayer extends RnnOutputLayer {
         return ret;
     }
 
-    private String name() {
-        String n = layerConf().getLayerName();
-        return n == null ? "" : " \"" + n + "\"";
+    /** The layer as errors name it, made once (the products take it on every call). */
+    private String who() {
+        if (who == null) {
+            String n = layerConf().getLayerName();
+            who = n == null ? "SoftmaxSequenceHead" : "SoftmaxSequenceHead \"" + n + "\"";
+        }
+        return who;
     }
 }
