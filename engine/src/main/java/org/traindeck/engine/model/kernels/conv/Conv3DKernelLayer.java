@@ -14,7 +14,6 @@ import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -133,12 +132,7 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
             convolve(x, out);
         }
         if (kernelConf().relu()) {
-            Transforms.relu(out, false);
-            if (training) {
-                // no copy: no layer writes into its input, and the activations workspace stays open until the
-                // backward pass; KeptReluOutput.valid checks both before the mask is read (as the conv2d kernel does)
-                kept.keep(out);
-            }
+            kept.reluInPlace(out, training);
         }
         return out;
     }

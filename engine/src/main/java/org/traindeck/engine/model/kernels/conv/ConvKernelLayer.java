@@ -14,7 +14,6 @@ import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -101,14 +100,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
         forward.setOutputArray(0, out);
         Nd4j.exec(new Conv2D(), forward);
         if (kernelConf().relu()) {
-            // libnd4j's in-place relu: a Java pass through the heap measured slower here
-            Transforms.relu(out, false);
-            if (training) {
-                // no copy: no layer writes into its input (a graph may hand it to several), and the activations
-                // workspace stays open until the backward pass; KeptReluOutput.valid checks both before the mask is
-                // read
-                kept.keep(out);
-            }
+            kept.reluInPlace(out, training);
         }
         return out;
     }

@@ -15,7 +15,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2DDerivative;
-import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -110,11 +109,7 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
                 hasBias() ? ConvOpCalls.vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,
                 out);
         if (kernelConf().relu()) {
-            // libnd4j's in-place relu, as the conv2d kernel
-            Transforms.relu(out, false);
-            if (training) {
-                kept.keep(out);
-            }
+            kept.reluInPlace(out, training);
         }
         return out;
     }

@@ -16,7 +16,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3DDerivative;
-import org.nd4j.linalg.ops.transforms.Transforms;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -138,10 +137,7 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
                 bias() ? ConvOpCalls.vector(getParam(Deconvolution3DParamInitializer.BIAS_KEY)) : null,
                 out);
         if (kernelConf().relu()) {
-            Transforms.relu(out, false);
-            if (training) {
-                kept.keep(out);
-            }
+            kept.reluInPlace(out, training);
         }
         return out;
     }
