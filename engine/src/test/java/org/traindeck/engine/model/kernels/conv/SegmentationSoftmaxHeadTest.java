@@ -126,13 +126,25 @@ class SegmentationSoftmaxHeadTest {
         }
     }
 
+    /** A kernel layer given x and y, after a backward pass when {@code backward}. */
+    private static Layer kernelOn(INDArray x, INDArray y, boolean backward) {
+        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
+        Layer kernel = instantiate(SegmentationSoftmaxHead.where(true, reference()));
+        kernel.setInput(x, ws);
+        ((IOutputLayer) kernel).setLabels(y);
+        if (backward) {
+            kernel.backpropGradient(null, ws);
+        }
+        return kernel;
+    }
+
+    private static double score(Layer kernel) {
+        return ((IOutputLayer) kernel).computeScore(0.25, true, LayerWorkspaceMgr.noWorkspaces());
+    }
+
     /** The kernel's loss from a layer that never ran a backward pass. */
     private static double scoreAlone(INDArray x, INDArray y) {
-        LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        Layer alone = instantiate(SegmentationSoftmaxHead.where(true, reference()));
-        alone.setInput(x, ws);
-        ((IOutputLayer) alone).setLabels(y);
-        return ((IOutputLayer) alone).computeScore(0.25, true, ws);
+        return score(kernelOn(x, y, false));
     }
 
     @Test
@@ -142,16 +154,11 @@ class SegmentationSoftmaxHeadTest {
         INDArray soft = Nd4j.rand(DataType.FLOAT, 2, 3, 4, 5);
         soft.divi(soft.sum(true, 1));
         for (INDArray y : new INDArray[] {oneHot(2, 3, 4, 5, 5), soft}) {
-            LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-            Layer kernel = instantiate(SegmentationSoftmaxHead.where(true, reference()));
-            IOutputLayer head = (IOutputLayer) kernel;
-            kernel.setInput(x, ws);
-            head.setLabels(y);
-            kernel.backpropGradient(null, ws);
-            double kept = head.computeScore(0.25, true, ws);
+            Layer kernel = kernelOn(x, y, true);
+            double kept = score(kernel);
             double alone = scoreAlone(x, y);
             assertThat(kept).as("the loss after the backward pass").isEqualTo(alone);
-            assertThat(head.computeScore(0.25, true, ws))
+            assertThat(score(kernel))
                     .as("the loss again, from a softmax of its own")
                     .isEqualTo(alone);
             double dl4j = run(instantiate(reference()), x, y, null).score();
@@ -167,20 +174,16 @@ class SegmentationSoftmaxHeadTest {
         INDArray otherY = oneHot(2, 3, 3, 4, 7);
         INDArray otherX = Nd4j.randn(DataType.FLOAT, 2, 3, 3, 4);
         LayerWorkspaceMgr ws = LayerWorkspaceMgr.noWorkspaces();
-        Layer kernel = instantiate(SegmentationSoftmaxHead.where(true, reference()));
-        IOutputLayer head = (IOutputLayer) kernel;
-        kernel.setInput(x, ws);
-        head.setLabels(y);
-        kernel.backpropGradient(null, ws);
-        head.setLabels(otherY);
-        assertThat(head.computeScore(0.25, true, ws)).isEqualTo(scoreAlone(x, otherY));
+        Layer kernel = kernelOn(x, y, true);
+        ((IOutputLayer) kernel).setLabels(otherY);
+        assertThat(score(kernel)).isEqualTo(scoreAlone(x, otherY));
         kernel.backpropGradient(null, ws);
         kernel.setInput(otherX, ws);
-        assertThat(head.computeScore(0.25, true, ws)).isEqualTo(scoreAlone(otherX, otherY));
+        assertThat(score(kernel)).isEqualTo(scoreAlone(otherX, otherY));
         kernel.backpropGradient(null, ws);
         otherX.muli(3);
         kernel.setInput(otherX, ws);
-        assertThat(head.computeScore(0.25, true, ws))
+        assertThat(score(kernel))
                 .as("the same array, changed in place and set again")
                 .isEqualTo(scoreAlone(otherX, otherY))
                 .isNotEqualTo(scoreAlone(otherX.div(3), otherY));
