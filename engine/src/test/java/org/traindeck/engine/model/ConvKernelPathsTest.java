@@ -144,6 +144,19 @@ class ConvKernelPathsTest {
     }
 
     @Test
+    void theLossTheGraphReadsAfterItsBackwardPassIsTheLossOfAForwardPassAlone(@TempDir Path dir) {
+        ComputationGraph own = built(GraphFixture.model(UNET, dir), KernelUse.OWN);
+        for (long seed : new long[] {3, 4}) {
+            MultiDataSet b = batch(4, seed);
+            own.setInputs(b.getFeatures());
+            own.setLabels(b.getLabels());
+            own.computeGradientAndScore();
+            // the segmentation head sums the loss in its backward pass and hands that sum to the graph
+            assertThat(own.score()).isEqualTo(own.score(b, true));
+        }
+    }
+
+    @Test
     void theKernelsConfigurationSurvivesJson(@TempDir Path dir) {
         ComputationGraphConfiguration conf =
                 built(GraphFixture.model(UNET, dir), KernelUse.OWN).getConfiguration();
