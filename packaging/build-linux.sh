@@ -80,6 +80,7 @@ java_options=(
   "-XX:ErrorFile=/tmp/traindeck-hs_err_pid%p.log"
   # as ./traindeck: C2 leaves DL4J's graph walk to C1 (the file says which methods and why)
   "-XX:+UnlockDiagnosticVMOptions"
+  "-XX:-DisplayVMOutput"
   "-XX:CompilerDirectivesFile=\$APPDIR/compiler-directives.json"
 )
 if [ "${java_major:-17}" -ge 23 ]; then

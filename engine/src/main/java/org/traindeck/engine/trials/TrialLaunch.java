@@ -28,6 +28,7 @@ public record TrialLaunch(Path java, String classPath, String mainClass, List<St
             "--sun-misc-unsafe-memory-access",
             // the launcher's compiler directives (packaging/compiler-directives.json), and what they need
             "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:-DisplayVMOutput",
             "-XX:CompilerDirectivesFile=");
 
     public TrialLaunch {

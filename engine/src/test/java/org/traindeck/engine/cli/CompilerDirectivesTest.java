@@ -25,6 +25,7 @@ import org.traindeck.engine.TestPaths;
 class CompilerDirectivesTest {
 
     private static final String UNLOCK = "-XX:+UnlockDiagnosticVMOptions";
+    private static final String QUIET = "-XX:-DisplayVMOutput";
     private static final String DIRECTIVES = "-XX:CompilerDirectivesFile=";
     private static final Path FILE = TestPaths.repoRoot().resolve("packaging/compiler-directives.json");
 
@@ -43,8 +44,8 @@ class CompilerDirectivesTest {
 
         String file = DIRECTIVES + root.resolve("packaging/compiler-directives.json");
         for (List<String> java : List.of(launch("validate", "some.json"), launch("bench", "startup"))) {
-            assertThat(java).contains(UNLOCK, file);
-            assertThat(java.indexOf(UNLOCK)).isLessThan(java.indexOf(file));
+            assertThat(java).contains(UNLOCK, QUIET, file);
+            assertThat(java.indexOf(UNLOCK)).isLessThan(java.indexOf(QUIET));
         }
     }
 
@@ -54,9 +55,10 @@ class CompilerDirectivesTest {
         assertThat(build).contains("cp \"$root/packaging/compiler-directives.json\" \"$out/input/\"");
         // jpackage's --input folder is the app's $APPDIR
         int unlock = build.indexOf('"' + UNLOCK + '"');
-        int directives = build.indexOf('"' + DIRECTIVES + "\\$APPDIR/compiler-directives.json\"");
         assertThat(unlock).isPositive();
-        assertThat(directives).isGreaterThan(unlock);
+        assertThat(build.indexOf('"' + QUIET + '"')).isGreaterThan(unlock);
+        assertThat(build.indexOf('"' + DIRECTIVES + "\\$APPDIR/compiler-directives.json\""))
+                .isGreaterThan(unlock);
     }
 
     @Test
@@ -69,6 +71,14 @@ class CompilerDirectivesTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out).contains("1 compiler directives added");
+        // and what the launcher adds keeps that line off the program's output
+        Process quiet = new ProcessBuilder(java, UNLOCK, QUIET, DIRECTIVES + FILE, "-version")
+                .redirectErrorStream(true)
+                .start();
+        String quietOut = new String(quiet.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(quiet.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(quiet.exitValue()).as(quietOut).isZero();
+        assertThat(quietOut).doesNotContain("directives").contains("version");
 
         Matcher named = Pattern.compile("\"([\\w/$]+)/([\\w$]+)\\.([\\w$]+)\"").matcher(Files.readString(FILE));
         List<String> methods = new ArrayList<>();
