@@ -55,6 +55,7 @@ fi | while read -r jar || [ -n "$jar" ]; do
   [ -n "$jar" ] && cp "$jar" "$out/input/"
 done
 cp "$root/packaging/logback-app.xml" "$out/input/"
+cp "$root/packaging/compiler-directives.json" "$out/input/"
 # the samples and their data, copied to the user's data folder on first launch
 mkdir -p "$out/input/samples"
 cp -r "$root/sample-configs" "$root/data" "$out/input/samples/"
@@ -77,6 +78,10 @@ java_options=(
   "-XX:MaxRAMPercentage=60"
   # a crash log never in the user's working folder; JDK 17's launcher expands only $APPDIR-like tokens, not $HOME
   "-XX:ErrorFile=/tmp/traindeck-hs_err_pid%p.log"
+  # as ./traindeck: C2 leaves DL4J's graph walk to C1 (the file says which methods and why)
+  "-XX:+UnlockDiagnosticVMOptions"
+  "-XX:-DisplayVMOutput"
+  "-XX:CompilerDirectivesFile=\$APPDIR/compiler-directives.json"
 )
 if [ "${java_major:-17}" -ge 23 ]; then
   java_options+=("--enable-native-access=ALL-UNNAMED" "--sun-misc-unsafe-memory-access=allow")

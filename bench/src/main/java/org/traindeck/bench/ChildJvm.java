@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A bench measurement in a JVM of its own (this JVM's command, options and class path), so that its threads and memory
+ * A bench measurement in a JVM of its own (this JVM's command, options and class path: under ./traindeck bench the
+ * launcher's, its compiler directives included, as users' runs get them), so that its threads and memory
  * peaks are its own: returns what the child printed after {@code prefix} on its result line, and echoes the lines it
  * printed after {@link #DETAIL}.
  */

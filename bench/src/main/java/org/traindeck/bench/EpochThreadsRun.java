@@ -8,7 +8,9 @@ import org.traindeck.engine.train.Nd4jRuntime;
  * TrainDeck's run of a peer row's network alone ("lenet-graph", "unet" or "xray16"; one thread, or the devices
  * -Dtraindeck.bench.devices names, such as cpu:2), in this JVM, with where the
  * measured epochs' CPU went thread by thread ({@link ThreadTimes}): what the wall time of a bench row is made of
- * beyond the training step's own thread. Run it with OMP_NUM_THREADS=1, as the rows' TrainDeck runs are. Arguments:
+ * beyond the training step's own thread. Run it with OMP_NUM_THREADS=1, as the rows' TrainDeck runs are, and with the
+ * JVM options ./traindeck gives every JVM (-XX:+UnlockDiagnosticVMOptions
+ * -XX:CompilerDirectivesFile=packaging/compiler-directives.json), or the compiler's work is not the users'. Arguments:
  * the row, the output folder, and for xray16 the phantoms an epoch (96 by default); -Dtraindeck.bench.epochs=N
  * trains N epochs instead of the rows' 4.
  */

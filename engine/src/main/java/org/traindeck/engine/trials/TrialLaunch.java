@@ -25,7 +25,11 @@ public record TrialLaunch(Path java, String classPath, String mainClass, List<St
             "-Dfile.encoding=",
             "--add-opens",
             "--enable-native-access",
-            "--sun-misc-unsafe-memory-access");
+            "--sun-misc-unsafe-memory-access",
+            // the launcher's compiler directives (packaging/compiler-directives.json), and what they need
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:-DisplayVMOutput",
+            "-XX:CompilerDirectivesFile=");
 
     public TrialLaunch {
         jvmOptions = List.copyOf(jvmOptions);

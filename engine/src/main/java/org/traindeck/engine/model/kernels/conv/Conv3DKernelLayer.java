@@ -11,8 +11,6 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3D;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.model.kernels.Sgemm;
 
@@ -111,7 +109,7 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
             forward.setInputArray(2, ConvOpCalls.vector(getParam(Convolution3DParamInitializer.BIAS_KEY)));
         }
         forward.setOutputArray(0, out);
-        Nd4j.exec(new Conv3D(), forward);
+        Nd4j.exec(ConvOpCalls.CONV3D, forward);
     }
 
     @Override
@@ -178,7 +176,7 @@ public class Conv3DKernelLayer extends Convolution3DLayer {
         }
         ConvOpCalls.backward(
                 backward,
-                new Conv3DDerivative(),
+                ConvOpCalls.CONV3D_BP,
                 x,
                 getParam(Convolution3DParamInitializer.WEIGHT_KEY),
                 hasBias() ? ConvOpCalls.vector(getParam(Convolution3DParamInitializer.BIAS_KEY)) : null,

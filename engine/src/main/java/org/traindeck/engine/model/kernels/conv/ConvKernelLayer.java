@@ -11,8 +11,6 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
 import org.traindeck.engine.model.kernels.Sgemm;
 
@@ -98,7 +96,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
             forward.setInputArray(2, ConvOpCalls.vector(getParam(ConvolutionParamInitializer.BIAS_KEY)));
         }
         forward.setOutputArray(0, out);
-        Nd4j.exec(new Conv2D(), forward);
+        Nd4j.exec(ConvOpCalls.CONV2D, forward);
         if (kernelConf().relu()) {
             kept.reluInPlace(out, training);
         }
@@ -133,7 +131,7 @@ public class ConvKernelLayer extends ConvolutionLayer {
         }
         ConvOpCalls.backward(
                 backward,
-                new Conv2DDerivative(),
+                ConvOpCalls.CONV2D_BP,
                 x,
                 getParam(ConvolutionParamInitializer.WEIGHT_KEY),
                 hasBias() ? ConvOpCalls.vector(getParam(ConvolutionParamInitializer.BIAS_KEY)) : null,

@@ -6,6 +6,14 @@ import org.deeplearning4j.nn.params.ConvolutionParamInitializer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.CustomOp;
 import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2DDerivative;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3DDerivative;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2DDerivative;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3DDerivative;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -13,6 +21,18 @@ import org.nd4j.linalg.factory.Nd4j;
  * order, the same keys).
  */
 final class ConvOpCalls {
+
+    // One instance of each op for every call and thread: run on a context, an op gives the executioner only its name
+    // and hash, but each new one draws a UUID from SecureRandom (ND4J's DifferentialFunction), a lock both workers of
+    // cpu:2 meet and a /dev/urandom read every second op, and code C2 then compiled in a run's sixth epoch
+    static final CustomOp CONV2D = new Conv2D();
+    static final CustomOp CONV2D_BP = new Conv2DDerivative();
+    static final CustomOp CONV3D = new Conv3D();
+    static final CustomOp CONV3D_BP = new Conv3DDerivative();
+    static final CustomOp DECONV2D = new DeConv2D();
+    static final CustomOp DECONV2D_BP = new DeConv2DDerivative();
+    static final CustomOp DECONV3D = new DeConv3D();
+    static final CustomOp DECONV3D_BP = new DeConv3DDerivative();
 
     private ConvOpCalls() {}
 

@@ -13,8 +13,6 @@ import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2D;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv2DDerivative;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -103,7 +101,7 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         forward = ConvOpCalls.ready(forward, arguments(size, x));
         ConvOpCalls.forward(
                 forward,
-                new DeConv2D(),
+                ConvOpCalls.DECONV2D,
                 x,
                 opLayout(getParam(DeconvolutionParamInitializer.WEIGHT_KEY)),
                 hasBias() ? ConvOpCalls.vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,
@@ -134,7 +132,7 @@ public class Deconv2DKernelLayer extends Deconvolution2DLayer {
         backward = ConvOpCalls.ready(backward, arguments(size, x));
         ConvOpCalls.backward(
                 backward,
-                new DeConv2DDerivative(),
+                ConvOpCalls.DECONV2D_BP,
                 x,
                 opLayout(getParam(DeconvolutionParamInitializer.WEIGHT_KEY)),
                 hasBias() ? ConvOpCalls.vector(getParam(DeconvolutionParamInitializer.BIAS_KEY)) : null,

@@ -14,8 +14,6 @@ import org.nd4j.common.util.ArrayUtil;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3D;
-import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3DDerivative;
 import org.traindeck.engine.model.kernels.Sgemm;
 
 /**
@@ -131,7 +129,7 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
         forward = ConvOpCalls.ready(forward, arguments(size, x));
         ConvOpCalls.forward(
                 forward,
-                new DeConv3D(),
+                ConvOpCalls.DECONV3D,
                 x,
                 getParam(Deconvolution3DParamInitializer.WEIGHT_KEY),
                 bias() ? ConvOpCalls.vector(getParam(Deconvolution3DParamInitializer.BIAS_KEY)) : null,
@@ -162,7 +160,7 @@ public class Deconv3DKernelLayer extends Deconvolution3DLayer {
         backward = ConvOpCalls.ready(backward, arguments(size, x));
         ConvOpCalls.backward(
                 backward,
-                new DeConv3DDerivative(),
+                ConvOpCalls.DECONV3D_BP,
                 x,
                 getParam(Deconvolution3DParamInitializer.WEIGHT_KEY),
                 bias() ? ConvOpCalls.vector(getParam(Deconvolution3DParamInitializer.BIAS_KEY)) : null,
