@@ -1,13 +1,11 @@
 package org.traindeck.engine.events;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +25,6 @@ public final class EventBus implements AutoCloseable {
         LOSSLESS,
         DROP_WHEN_BEHIND
     }
-
-    /** How long a listener's thread gathers events before it delivers them: far under what a person notices. */
-    private static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
@@ -65,18 +60,21 @@ public final class EventBus implements AutoCloseable {
         }
 
         private void deliver() {
-            List<EngineEvent> batch = new ArrayList<>();
             try {
-                boolean ended = false;
-                while (!ended) {
-                    batch.add(queue.take());
-                    queue.drainTo(batch);
-                    ended = deliverAll(batch);
-                    batch.clear();
-                    if (!ended) {
-                        // a step publishes its figures one by one: waking for each would take a core from training
-                        // dozens of times a step, so what arrives meanwhile is delivered together after this pause
-                        LockSupport.parkNanos(this, GATHER_NANOS);
+                while (true) {
+                    EngineEvent event = queue.take();
+                    if (event == END) {
+                        break;
+                    }
+                    if (droppable(event)) {
+                        pendingMetrics.decrementAndGet();
+                    }
+                    try {
+                        listener.onEvent(event);
+                    } catch (RuntimeException e) {
+                        if (failures.getAndIncrement() == 0) {
+                            LOG.warn("event listener {} failed; training goes on", listener, e);
+                        }
                     }
                 }
             } catch (InterruptedException e) {
@@ -88,26 +86,6 @@ public final class EventBus implements AutoCloseable {
                     LOG.warn("event listener {} failed to close", listener, e);
                 }
             }
-        }
-
-        /** Delivers the events in order; true when the bus's end was among them. */
-        private boolean deliverAll(List<EngineEvent> batch) {
-            for (EngineEvent event : batch) {
-                if (event == END) {
-                    return true;
-                }
-                if (droppable(event)) {
-                    pendingMetrics.decrementAndGet();
-                }
-                try {
-                    listener.onEvent(event);
-                } catch (RuntimeException e) {
-                    if (failures.getAndIncrement() == 0) {
-                        LOG.warn("event listener {} failed; training goes on", listener, e);
-                    }
-                }
-            }
-            return false;
         }
 
         /** A run's metrics and device figures may be skipped by a listener that is behind; nothing else. */
@@ -159,7 +137,6 @@ public final class EventBus implements AutoCloseable {
         closed = true;
         for (Subscription s : subscriptions) {
             s.queue.offer(END);
-            LockSupport.unpark(s.thread);
         }
         for (Subscription s : subscriptions) {
             try {

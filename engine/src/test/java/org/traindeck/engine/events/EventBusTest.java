@@ -1,18 +1,13 @@
 package org.traindeck.engine.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class EventBusTest {
@@ -122,39 +117,5 @@ class EventBusTest {
         bus.publish(metric(2));
 
         assertThat(seen).containsExactly("event", "close");
-    }
-
-    @Test
-    void aListenerGathersAStepsEventsInsteadOfWakingForEach() {
-        AtomicReference<Thread> deliveryThread = new AtomicReference<>();
-        AtomicInteger delivered = new AtomicInteger();
-        EventBus bus = new EventBus();
-        bus.subscribe(
-                e -> {
-                    deliveryThread.compareAndSet(null, Thread.currentThread());
-                    delivered.incrementAndGet();
-                },
-                EventBus.Delivery.LOSSLESS);
-        bus.publish(metric(0));
-        await().until(() -> delivered.get() == 1);
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long waitsBefore = threads.getThreadInfo(deliveryThread.get().getId()).getWaitedCount();
-
-        // a training loop's pace: an event every 0.1 ms, each finding the listener's queue empty
-        long start = System.nanoTime();
-        for (long i = 1; i <= 1_000; i++) {
-            long due = start + i * 100_000L;
-            while (System.nanoTime() < due) {
-                Thread.onSpinWait();
-            }
-            bus.publish(metric(i));
-        }
-        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
-        await().until(() -> delivered.get() == 1_001);
-        long waits = threads.getThreadInfo(deliveryThread.get().getId()).getWaitedCount() - waitsBefore;
-        bus.close();
-
-        // one wait for each gathering pause and each empty queue, however many events came meanwhile
-        assertThat(waits).isLessThanOrEqualTo(2 * (elapsedMillis / 20 + 2));
     }
 }
