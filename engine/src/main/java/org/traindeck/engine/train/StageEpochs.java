@@ -113,6 +113,7 @@ final class StageEpochs {
         StepReport r = raw.perPosition(lossPositions);
         state.stepDone(r);
         callbacks.onStep(state, plan, r);
+        state.faults.afterStep(r.step());
         if (r.step() == state.faults.stopAfterStep()) {
             state.stopRequested = true;
         }

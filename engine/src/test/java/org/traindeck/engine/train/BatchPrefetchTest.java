@@ -18,8 +18,6 @@ import org.traindeck.engine.api.runs.RunResult;
 import org.traindeck.engine.config.RunConfig;
 import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
 import org.traindeck.engine.faults.FaultPlan;
 import org.traindeck.engine.train.batch.BatchMaker;
 import org.traindeck.engine.train.batch.BatchPrefetcher;
@@ -91,17 +89,22 @@ class BatchPrefetchTest {
 
     @Test
     void aFallbackEndsTheFailedTiersLoaderBeforeTheNextStarts(@TempDir Path dir) throws Exception {
+        FaultPlan failing = FaultPlan.NONE.failingWorkerAtStep(4);
+        AtomicInteger most = new AtomicInteger();
+        // counted on the training thread after every step (a listener hears the steps later, maybe after the run)
         TrainingRun run = TrainingRun.open(RunRequest.of(config(dir, "fallback", "cpu:2", 2))
                 .on(DeviceDiscovery.system())
-                .withFaults(FaultPlan.NONE.failingWorkerAtStep(4)));
-        AtomicInteger most = new AtomicInteger();
-        run.subscribe(
-                e -> {
-                    if (e instanceof MetricEvent) {
+                .withFaults(new RunFaults() {
+                    @Override
+                    public long failWorkerAtStep() {
+                        return failing.failWorkerAtStep();
+                    }
+
+                    @Override
+                    public void afterStep(long globalStep) {
                         most.accumulateAndGet(loaderThreads().size(), Math::max);
                     }
-                },
-                EventBus.Delivery.LOSSLESS);
+                }));
         run.start();
         RunResult r = run.await();
 

@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.traindeck.engine.api.Engine;
@@ -20,8 +19,6 @@ import org.traindeck.engine.config.read.ConfigParser;
 import org.traindeck.engine.devices.DeviceDiscovery;
 import org.traindeck.engine.devices.NvidiaSmi;
 import org.traindeck.engine.devices.OshiHostProbe;
-import org.traindeck.engine.events.EventBus;
-import org.traindeck.engine.events.MetricEvent;
 
 /**
  * A real short CPU run measures its energy from the powercap folder it is given, by stage, or says why it cannot: in
@@ -40,26 +37,31 @@ class RunEnergyTest {
                 """.formatted(name), dir).orThrow();
     }
 
+    /** The zone's counter set to {@code microjoules} on the training thread after global step {@code step}. */
+    private static RunFaults counterAfterStep(long step, Path zone, long microjoules) {
+        return new RunFaults() {
+            @Override
+            public void afterStep(long globalStep) {
+                if (globalStep == step) {
+                    try {
+                        Files.writeString(zone.resolve("energy_uj"), microjoules + "\n");
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            }
+        };
+    }
+
     @Test
     void theCpuPackagesEnergyBecomesAMetricALogLineAndTheRunsTablesFigure() throws Exception {
         Path zone = Files.createDirectories(dir.resolve("powercap/intel-rapl:0"));
         Files.writeString(zone.resolve("max_energy_range_uj"), "262143328850\n");
         Files.writeString(zone.resolve("energy_uj"), "262000000000\n");
+        // the package uses 1 Wh (3,600 J) while the run trains, across the counter's wrap
         TrainingRun run = TrainingRun.open(RunRequest.of(config("measured"))
-                .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap"))));
-        AtomicBoolean bumped = new AtomicBoolean();
-        run.subscribe(
-                e -> {
-                    // the package uses 1 Wh (3,600 J) while the run trains, across the counter's wrap
-                    if (e instanceof MetricEvent && bumped.compareAndSet(false, true)) {
-                        try {
-                            Files.writeString(zone.resolve("energy_uj"), (3_600_000_000L - 143_328_850L) + "\n");
-                        } catch (IOException ex) {
-                            throw new UncheckedIOException(ex);
-                        }
-                    }
-                },
-                EventBus.Delivery.LOSSLESS);
+                .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap")))
+                .withFaults(counterAfterStep(1, zone, 3_600_000_000L - 143_328_850L)));
         RunResult result = run.runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);
@@ -85,24 +87,10 @@ class RunEnergyTest {
                  "stages": [{"name": "warm", "epochs": 1, "batchSize": 25},
                             {"name": "main", "epochs": 2, "batchSize": 20}]}
                 """, dir).orThrow();
+        // 2 Wh (7,200 J) while the second stage trains (its steps: the 5th to the 14th)
         TrainingRun run = TrainingRun.open(RunRequest.of(twoStages)
-                .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap"))));
-        AtomicBoolean bumped = new AtomicBoolean();
-        run.subscribe(
-                e -> {
-                    // 2 Wh (7,200 J) while the second stage trains
-                    if (e instanceof MetricEvent m
-                            && m.stageIndex() == 1
-                            && m.name().equals("train/loss")
-                            && bumped.compareAndSet(false, true)) {
-                        try {
-                            Files.writeString(zone.resolve("energy_uj"), (1_000_000L + 7_200_000_000L) + "\n");
-                        } catch (IOException ex) {
-                            throw new UncheckedIOException(ex);
-                        }
-                    }
-                },
-                EventBus.Delivery.LOSSLESS);
+                .on(new DeviceDiscovery(NvidiaSmi.system(), new OshiHostProbe(), dir.resolve("powercap")))
+                .withFaults(counterAfterStep(6, zone, 1_000_000L + 7_200_000_000L)));
         RunResult result = run.runHere();
 
         assertThat(result.status()).isEqualTo(RunResult.Status.FINISHED);

@@ -47,4 +47,11 @@ public interface TrainingFaults {
     default long validationBatchPauseMs() {
         return 0;
     }
+
+    /**
+     * Called on the training thread after each global step: a test's stand-in for the world changing while a run
+     * trains (a device's energy counter moving, a thread to count), which a listener, told later on its own thread,
+     * cannot time.
+     */
+    default void afterStep(long globalStep) {}
 }
