@@ -73,43 +73,27 @@ public final class BatchMaker {
         return DataLoader.permutation(size, new SplittableRandom(mix(seed, stageIndex, epoch, -1)));
     }
 
+    /**
+     * Batch {@code batchIndex} of the epoch whose sample order is {@code order}. Only calls: each loop over the
+     * batch's samples is a method of its own, so HotSpot compiles each once, at its size, instead of compiling this
+     * method again on the stack (OSR) with everything it calls inlined.
+     */
     public Batch batch(
             int[] order, int batchIndex, int batchSize, long seed, int stageIndex, int epoch, boolean augment) {
         int from = batchIndex * batchSize;
         int n = Math.min(batchSize, order.length - from);
-        int inputs = data.inputs().size();
-        float[][] values = new float[inputs][];
-        for (int k = 0; k < inputs; k++) {
-            values[k] = new float[n * data.inputs().get(k).shape().values()];
-        }
         int t = data.targetLength();
+        float[][] values = inputValues(n);
         float[] targets = new float[n * t];
         float[] mask = data.hasTargetMask() ? new float[n * t] : null;
-        boolean augmenting = augment && augmenter != null;
-        for (int i = 0; i < n; i++) {
-            int sample = order[from + i];
-            for (int k = 0; k < inputs; k++) {
-                data.copyInput(
-                        k, sample, values[k], i * data.inputs().get(k).shape().values());
-            }
-            if (t > 0) {
-                data.copyTargets(sample, targets, i * t);
-            }
-            if (mask != null) {
-                data.copyTargetMask(sample, mask, i * t);
-            }
-            if (augmenting) {
-                augment(values, targets, i, mix(seed, stageIndex, epoch, from + i));
-            }
+        copySamples(order, from, n, values, targets, mask);
+        if (augment && augmenter != null) {
+            augmentSamples(values, targets, n, seed, stageIndex, epoch, from);
         }
         int d = data.featureCount();
         long[] shape = images ? data.shape().batchShape(n) : new long[] {n, d};
         if (diffusion != null) {
-            // training draws are the example's position in the epoch; validation's its index, the same every epoch
-            IntToLongFunction seeds = augment
-                    ? i -> mix(seed, stageIndex, epoch, from + i) ^ DIFFUSION_DRAW
-                    : i -> mix(DIFFUSION_DRAW, -1, -1, order[from + i]);
-            float[] weights = diffusion.noise(values[0], values[1], targets, n, d, seeds);
+            float[] weights = diffusionNoise(values, targets, order, from, n, seed, stageIndex, epoch, augment);
             mask = augment ? weights : null;
         }
         if (augment) {
@@ -119,14 +103,73 @@ public final class BatchMaker {
         if (augment && noise > 0) {
             addNoise(values[0], n, d, seed, stageIndex, epoch, from);
         }
-        INDArray[] x = new INDArray[inputs];
-        for (int k = 0; k < inputs; k++) {
-            long[] inputShape = k == 0 ? shape : data.inputs().get(k).shape().batchShape(n);
-            x[k] = cast(Nd4j.create(values[k], inputShape, DataType.FLOAT));
-        }
         long[] maskShape = diffusion != null ? shape : new long[] {n, t};
         INDArray m = mask == null ? null : cast(Nd4j.create(mask, maskShape, DataType.FLOAT));
-        return new Batch(x, cast(y), m, n);
+        return new Batch(inputArrays(values, n, shape), cast(y), m, n);
+    }
+
+    private float[][] inputValues(int n) {
+        float[][] values = new float[data.inputs().size()][];
+        for (int k = 0; k < values.length; k++) {
+            values[k] = new float[n * data.inputs().get(k).shape().values()];
+        }
+        return values;
+    }
+
+    /** Copies the batch's samples (every input, the targets and their mask) in the epoch's order. */
+    private void copySamples(int[] order, int from, int n, float[][] values, float[] targets, float[] mask) {
+        for (int i = 0; i < n; i++) {
+            copySample(order[from + i], i, values, targets, mask);
+        }
+    }
+
+    private void copySample(int sample, int i, float[][] values, float[] targets, float[] mask) {
+        for (int k = 0; k < values.length; k++) {
+            data.copyInput(
+                    k, sample, values[k], i * data.inputs().get(k).shape().values());
+        }
+        int t = data.targetLength();
+        if (t > 0) {
+            data.copyTargets(sample, targets, i * t);
+        }
+        if (mask != null) {
+            data.copyTargetMask(sample, mask, i * t);
+        }
+    }
+
+    private void augmentSamples(
+            float[][] values, float[] targets, int n, long seed, int stageIndex, int epoch, int from) {
+        for (int i = 0; i < n; i++) {
+            augment(values, targets, i, mix(seed, stageIndex, epoch, from + i));
+        }
+    }
+
+    /** Noises a diffusion batch; returns the loss weights the draws give. */
+    private float[] diffusionNoise(
+            float[][] values,
+            float[] targets,
+            int[] order,
+            int from,
+            int n,
+            long seed,
+            int stageIndex,
+            int epoch,
+            boolean augment) {
+        // training draws are the example's position in the epoch; validation's its index, the same every epoch
+        IntToLongFunction seeds = augment
+                ? i -> mix(seed, stageIndex, epoch, from + i) ^ DIFFUSION_DRAW
+                : i -> mix(DIFFUSION_DRAW, -1, -1, order[from + i]);
+        return diffusion.noise(values[0], values[1], targets, n, data.featureCount(), seeds);
+    }
+
+    private INDArray[] inputArrays(float[][] values, int n, long[] firstShape) {
+        INDArray[] x = new INDArray[values.length];
+        for (int k = 0; k < values.length; k++) {
+            long[] inputShape =
+                    k == 0 ? firstShape : data.inputs().get(k).shape().batchShape(n);
+            x[k] = cast(Nd4j.create(values[k], inputShape, DataType.FLOAT));
+        }
+        return x;
     }
 
     private INDArray cast(INDArray a) {
