@@ -2,7 +2,6 @@ package org.traindeck.engine.sinks;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.traindeck.engine.events.EngineEvent;
@@ -36,10 +35,8 @@ public final class CsvSink extends AppendingTextSink {
             return;
         }
         StringBuilder row = new StringBuilder(96);
-        row.append(BigDecimal.valueOf(m.wallTimeMillis(), 3).toPlainString())
-                .append(',')
-                .append(BigDecimal.valueOf(Math.round(m.elapsedSeconds() * 1000), 3)
-                        .toPlainString())
+        Thousandths.append(row, m.wallTimeMillis()).append(',');
+        Thousandths.append(row, Math.round(m.elapsedSeconds() * 1000))
                 .append(',')
                 .append(quote(m.stage()))
                 .append(',')

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.HistogramEvent;
@@ -72,8 +71,10 @@ public final class JsonlSink extends AppendingTextSink {
      * {@code epoch} and {@code step}, the fields every line of a run's JSON Lines files starts with.
      */
     static void writeWhen(JsonGenerator g, RunEvent event) throws IOException {
-        g.writeNumberField("time", BigDecimal.valueOf(event.wallTimeMillis(), 3));
-        g.writeNumberField("elapsed", BigDecimal.valueOf(Math.round(event.elapsedSeconds() * 1000), 3));
+        g.writeFieldName("time");
+        g.writeNumber(Thousandths.of(event.wallTimeMillis()));
+        g.writeFieldName("elapsed");
+        g.writeNumber(Thousandths.of(Math.round(event.elapsedSeconds() * 1000)));
         g.writeStringField("stage", event.stage());
         g.writeNumberField("stageIndex", event.stageIndex());
         g.writeNumberField("epoch", event.epoch());
