@@ -50,8 +50,6 @@ final class AdamMath {
         float b1 = (float) adam.getBeta1();
         float b2 = (float) adam.getBeta2();
         float eps = (float) adam.getEpsilon();
-        float oneMinusB1 = 1f - b1;
-        float oneMinusB2 = 1f - b2;
         float step = stepSize(lr, adam.getBeta1(), adam.getBeta2(), adam.getEpsilon(), iteration);
         float[] ps = x.params;
         float[] gs = x.grads;
@@ -65,21 +63,45 @@ final class AdamMath {
             g.get(c, gs, 0, n);
             s.get(m0, ms, 0, n);
             s.get(v0, vs, 0, n);
-            for (int i = 0; i < n; i++) {
-                float pi = ps[i];
-                float gi = gs[i] / div * scale;
-                gi = l2 * pi + gi;
-                float m = b1 * ms[i] + gi * oneMinusB1;
-                float v = b2 * vs[i] + gi * gi * oneMinusB2;
-                ms[i] = m;
-                vs[i] = v;
-                float up = m * step / ((float) Math.sqrt(v) + eps);
-                up = decay * pi + up;
-                ps[i] = pi - up;
-            }
+            updateChunk(x, n, div, scale, l2, decay, b1, b2, eps, step);
             p.put(c, ps, 0, n);
             s.put(m0, ms, 0, n);
             s.put(v0, vs, 0, n);
+        }
+    }
+
+    /**
+     * Adam on the chunk's first {@code n} values in the scratch arrays. A method of its own, so that HotSpot compiles
+     * this loop once, not again on the stack (OSR) inside {@link #step} with the copies around it.
+     */
+    private static void updateChunk(
+            Scratch x,
+            int n,
+            float div,
+            float scale,
+            float l2,
+            float decay,
+            float b1,
+            float b2,
+            float eps,
+            float step) {
+        float oneMinusB1 = 1f - b1;
+        float oneMinusB2 = 1f - b2;
+        float[] ps = x.params;
+        float[] gs = x.grads;
+        float[] ms = x.first;
+        float[] vs = x.second;
+        for (int i = 0; i < n; i++) {
+            float pi = ps[i];
+            float gi = gs[i] / div * scale;
+            gi = l2 * pi + gi;
+            float m = b1 * ms[i] + gi * oneMinusB1;
+            float v = b2 * vs[i] + gi * gi * oneMinusB2;
+            ms[i] = m;
+            vs[i] = v;
+            float up = m * step / ((float) Math.sqrt(v) + eps);
+            up = decay * pi + up;
+            ps[i] = pi - up;
         }
     }
 

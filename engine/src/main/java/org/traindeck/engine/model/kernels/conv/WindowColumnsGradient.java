@@ -58,36 +58,53 @@ abstract class WindowColumnsGradient {
         nativeSums = HostFloats.Native.fit(nativeSums, (long) o * (k + 1));
         FloatBuffer input = Sgemm.buffer(x);
         FloatPointer gradient = Sgemm.pointerTo(dz);
-        boolean first = true;
         for (int e = 0; e < n; e++) {
             input.get(e * exampleSize, example, 0, exampleSize);
-            for (int from = 0; from < outer; from += block) {
-                int to = Math.min(outer, from + block);
-                int positions = (to - from) * inner;
-                windows(x, dz, from, to, kernel, pad);
-                Arrays.fill(columns, k * positions, (k + 1) * positions, 1f);
-                nativeColumns.buffer.put(0, columns, 0, (k + 1) * positions);
-                Sgemm.multiply(
-                        false,
-                        true,
-                        o,
-                        k + 1,
-                        positions,
-                        1f,
-                        gradient,
-                        ((long) e * o * outer + from) * inner,
-                        outer * inner,
-                        nativeColumns.pointer,
-                        0,
-                        positions,
-                        first ? 0f : 1f,
-                        nativeSums.pointer,
-                        0,
-                        k + 1);
-                first = false;
-            }
+            addExample(x, dz, gradient, e, block, kernel, pad, e == 0);
         }
         scatter(o, k, dW, db);
+    }
+
+    /**
+     * Adds example {@code e} (already in {@link #example}) to the sums, block of output rows or slices by block. A
+     * method of its own, so that HotSpot compiles it once instead of compiling the loop over the examples on the stack
+     * (OSR) with all of this inlined, and again as a whole.
+     */
+    private void addExample(
+            INDArray x, INDArray dz, FloatPointer gradient, int e, int block, int[] kernel, int[] pad, boolean first) {
+        int o = (int) dz.size(1);
+        int outer = (int) dz.size(2);
+        int inner = (int) (dz.length() / (dz.size(0) * o * outer));
+        int k = (int) x.size(1);
+        for (int size : kernel) {
+            k *= size;
+        }
+        boolean firstProduct = first;
+        for (int from = 0; from < outer; from += block) {
+            int to = Math.min(outer, from + block);
+            int positions = (to - from) * inner;
+            windows(x, dz, from, to, kernel, pad);
+            Arrays.fill(columns, k * positions, (k + 1) * positions, 1f);
+            nativeColumns.buffer.put(0, columns, 0, (k + 1) * positions);
+            Sgemm.multiply(
+                    false,
+                    true,
+                    o,
+                    k + 1,
+                    positions,
+                    1f,
+                    gradient,
+                    ((long) e * o * outer + from) * inner,
+                    outer * inner,
+                    nativeColumns.pointer,
+                    0,
+                    positions,
+                    firstProduct ? 0f : 1f,
+                    nativeSums.pointer,
+                    0,
+                    k + 1);
+            firstProduct = false;
+        }
     }
 
     /**
