@@ -41,14 +41,18 @@ public final class RunLogSink extends FlushingSink {
 
     @Override
     protected synchronized void write(EngineEvent event) throws IOException {
-        String when = TIME.format(Instant.ofEpochMilli(event.wallTimeMillis()));
+        // the time is formatted only for the lines written: every step's metrics pass by here and are left out
         if (event instanceof LifecycleEvent l) {
-            out.write(when + "  " + l.kind() + "  [" + l.stage() + " epoch " + (l.epoch() + 1) + ", step " + l.step()
+            out.write(when(l) + "  " + l.kind() + "  [" + l.stage() + " epoch " + (l.epoch() + 1) + ", step " + l.step()
                     + "]  " + l.message() + "\n");
         } else if (event instanceof MetricEvent m && EPOCH_METRICS.contains(m.name())) {
-            out.write(when + "  " + m.name() + " = " + String.format(Locale.ROOT, "%.6g", m.value()) + "  [" + m.stage()
-                    + " epoch " + (m.epoch() + 1) + ", step " + m.step() + "]\n");
+            out.write(when(m) + "  " + m.name() + " = " + String.format(Locale.ROOT, "%.6g", m.value()) + "  ["
+                    + m.stage() + " epoch " + (m.epoch() + 1) + ", step " + m.step() + "]\n");
         }
+    }
+
+    private static String when(EngineEvent event) {
+        return TIME.format(Instant.ofEpochMilli(event.wallTimeMillis()));
     }
 
     @Override
