@@ -118,4 +118,54 @@ class EventBusTest {
 
         assertThat(seen).containsExactly("event", "close");
     }
+
+    @Test
+    void eventsPublishedTogetherArriveInOrderAmongTheOthers() {
+        List<Long> steps = Collections.synchronizedList(new ArrayList<>());
+        EventBus bus = new EventBus();
+        bus.subscribe(e -> steps.add(((RunEvent) e).step()), EventBus.Delivery.LOSSLESS);
+        bus.subscribe(e -> {}, EventBus.Delivery.LOSSLESS);
+        for (long i = 0; i < 3_000; i += 3) {
+            bus.publish(metric(i));
+            bus.publishAll(List.of(metric(i + 1), metric(i + 2)));
+        }
+        bus.publishAll(List.of());
+        bus.close();
+
+        assertThat(steps).hasSize(3_000);
+        for (int i = 0; i < steps.size(); i++) {
+            assertThat(steps.get(i)).isEqualTo(i);
+        }
+    }
+
+    @Test
+    void aListenerBehindSkipsMetricsPublishedTogetherButNoLifecycleEvent() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        List<EngineEvent> received = Collections.synchronizedList(new ArrayList<>());
+        EventBus bus = new EventBus();
+        EventBus.Subscription slow = bus.subscribe(
+                e -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                    received.add(e);
+                },
+                EventBus.Delivery.DROP_WHEN_BEHIND,
+                10);
+        List<EngineEvent> together = new ArrayList<>();
+        for (long i = 0; i < 100; i++) {
+            together.add(metric(i));
+        }
+        together.add(lifecycle(LifecycleEvent.Kind.RUN_FINISHED));
+        bus.publishAll(together);
+        release.countDown();
+        bus.close();
+
+        assertThat(slow.droppedCount()).isEqualTo(90);
+        assertThat(received).hasSize(11);
+        assertThat(received.get(9)).isEqualTo(metric(9));
+        assertThat(received.get(10)).isInstanceOf(LifecycleEvent.class);
+    }
 }

@@ -83,25 +83,27 @@ public final class MetricWindows implements TrainingCallback {
         double seconds = Math.max(1e-9, (now - start) / 1e9);
         if (examples > 0) {
             double total = examples / seconds;
-            events.metric(MetricNames.TRAIN_LOSS, loss / examples, null);
-            events.metric(MetricNames.LR, lr, null);
+            RunEvents.Together step = events.together();
+            step.metric(MetricNames.TRAIN_LOSS, loss / examples, null);
+            step.metric(MetricNames.LR, lr, null);
             if (Double.isFinite(norm)) {
-                events.metric(MetricNames.GRAD_NORM, norm, null);
+                step.metric(MetricNames.GRAD_NORM, norm, null);
             }
-            events.metric(MetricNames.THROUGHPUT, total, null);
+            step.metric(MetricNames.THROUGHPUT, total, null);
             int n = plan.workers;
             if (n > 1) {
                 for (int d = 0; d < n && d < perDevice.length; d++) {
-                    events.metric(MetricNames.THROUGHPUT, perDevice[d] / seconds, deviceIds.get(d));
+                    step.metric(MetricNames.THROUGHPUT, perDevice[d] / seconds, deviceIds.get(d));
                 }
                 double one = configuredBaseline > 0 ? configuredBaseline : baseline;
                 if (one > 0) {
-                    events.metric(MetricNames.SCALING_EFFICIENCY, total / (n * one), null);
+                    step.metric(MetricNames.SCALING_EFFICIENCY, total / (n * one), null);
                 }
                 if (plan.tier.synchronous()) {
-                    events.metric(MetricNames.ALLREDUCE_MS, exchangeNanos / 1e6 / Math.max(1, steps), null);
+                    step.metric(MetricNames.ALLREDUCE_MS, exchangeNanos / 1e6 / Math.max(1, steps), null);
                 }
             }
+            step.publish();
         }
         reset();
         start = now;

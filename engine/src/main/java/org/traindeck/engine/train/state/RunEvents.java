@@ -2,11 +2,14 @@ package org.traindeck.engine.train.state;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.traindeck.engine.events.EngineEvent;
 import org.traindeck.engine.events.EventBus;
 import org.traindeck.engine.events.HistogramEvent;
 import org.traindeck.engine.events.LayerMetrics;
@@ -54,6 +57,35 @@ public final class RunEvents {
     }
 
     public void metric(String name, double value, String device) {
+        bus.publish(stamped(name, value, device));
+    }
+
+    /**
+     * Metrics of one moment (a logging step's), published together by {@link Together#publish}: each listener's
+     * thread is woken once for them instead of once for each.
+     */
+    public Together together() {
+        return new Together();
+    }
+
+    /** Metrics gathered to be published together, in the order they were added. */
+    public final class Together {
+        private final List<EngineEvent> metrics = new ArrayList<>(8);
+
+        private Together() {}
+
+        public Together metric(String name, double value, String device) {
+            metrics.add(stamped(name, value, device));
+            return this;
+        }
+
+        public void publish() {
+            bus.publishAll(metrics);
+        }
+    }
+
+    /** The metric stamped with where the run is; keeps the last value of an epoch-level one for the run's result. */
+    private MetricEvent stamped(String name, double value, String device) {
         if (!name.equals(MetricNames.TRAIN_LOSS)
                 && !name.equals(MetricNames.LR)
                 && !name.equals(MetricNames.GRAD_NORM)
@@ -62,7 +94,7 @@ public final class RunEvents {
             lastMetrics.put(name, value);
         }
         TrainingState s = state;
-        bus.publish(new MetricEvent(
+        return new MetricEvent(
                 runName,
                 s == null ? "" : s.stageName,
                 s == null ? 0 : s.stageIndex,
@@ -72,7 +104,7 @@ public final class RunEvents {
                 s == null ? 0 : s.elapsed(),
                 name,
                 value,
-                device));
+                device);
     }
 
     public void histogram(String node, String quantity, HistogramData h) {

@@ -81,17 +81,19 @@ public final class StepRecordsTiming {
                 rounds);
     }
 
-    /** What MetricWindows.publish sends for a two-device synchronous step. */
+    /** What MetricWindows.publish sends for a two-device synchronous step, together. */
     private static void publishStep(RunEvents events, long step) {
         List<String> devices = List.of("cpu:0", "cpu:1");
-        events.metric(MetricNames.TRAIN_LOSS, 2.302585 / (1 + step * 1e-3), null);
-        events.metric(MetricNames.LR, 1e-3, null);
-        events.metric(MetricNames.GRAD_NORM, 0.75 + 1e-4 * step, null);
-        events.metric(MetricNames.THROUGHPUT, 3120.5 + step % 17, null);
+        RunEvents.Together together = events.together()
+                .metric(MetricNames.TRAIN_LOSS, 2.302585 / (1 + step * 1e-3), null)
+                .metric(MetricNames.LR, 1e-3, null)
+                .metric(MetricNames.GRAD_NORM, 0.75 + 1e-4 * step, null)
+                .metric(MetricNames.THROUGHPUT, 3120.5 + step % 17, null);
         for (String d : devices) {
-            events.metric(MetricNames.THROUGHPUT, 1560.25 + step % 13, d);
+            together.metric(MetricNames.THROUGHPUT, 1560.25 + step % 13, d);
         }
-        events.metric(MetricNames.SCALING_EFFICIENCY, 0.61 + (step % 7) * 1e-3, null);
-        events.metric(MetricNames.ALLREDUCE_MS, 0.41 + (step % 5) * 1e-2, null);
+        together.metric(MetricNames.SCALING_EFFICIENCY, 0.61 + (step % 7) * 1e-3, null)
+                .metric(MetricNames.ALLREDUCE_MS, 0.41 + (step % 5) * 1e-2, null)
+                .publish();
     }
 }
