@@ -51,28 +51,30 @@ public final class EventBus implements AutoCloseable {
         }
 
         private void offer(EngineEvent event) {
+            if (admits(event)) {
+                queue.offer(event);
+            }
+        }
+
+        /** False for a metric this listener skips because it is behind; counts the metrics it takes. */
+        private boolean admits(EngineEvent event) {
             if (droppable(event)) {
                 if (delivery == Delivery.DROP_WHEN_BEHIND && pendingMetrics.get() >= capacity) {
                     dropped.incrementAndGet();
-                    return;
+                    return false;
                 }
                 pendingMetrics.incrementAndGet();
             }
-            queue.offer(event);
+            return true;
         }
 
         /** The events as one entry of the queue (those a listener that is behind skips left out). */
         private void offerAll(List<? extends EngineEvent> events) {
             List<EngineEvent> kept = new ArrayList<>(events.size());
             for (EngineEvent event : events) {
-                if (droppable(event)) {
-                    if (delivery == Delivery.DROP_WHEN_BEHIND && pendingMetrics.get() >= capacity) {
-                        dropped.incrementAndGet();
-                        continue;
-                    }
-                    pendingMetrics.incrementAndGet();
+                if (admits(event)) {
+                    kept.add(event);
                 }
-                kept.add(event);
             }
             if (!kept.isEmpty()) {
                 queue.offer(kept.toArray(new EngineEvent[0]));

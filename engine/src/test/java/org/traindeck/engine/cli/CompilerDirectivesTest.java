@@ -36,14 +36,16 @@ class CompilerDirectivesTest {
     void theLauncherGivesTheCliAndTheBenchTheDirectives() throws Exception {
         copy("traindeck");
         copy("packaging/compiler-directives.json");
-        built("engine");
-        built("bench");
+        LauncherSandbox.built(root, "engine");
+        LauncherSandbox.built(root, "bench");
         Path bin = Files.createDirectories(root.resolve("bin"));
         Files.writeString(bin.resolve("java"), "#!/bin/sh\nprintf '%s\\n' \"$@\"\n");
         bin.resolve("java").toFile().setExecutable(true);
 
         String file = DIRECTIVES + root.resolve("packaging/compiler-directives.json");
-        for (List<String> java : List.of(launch("validate", "some.json"), launch("bench", "startup"))) {
+        for (List<String> java : List.of(
+                LauncherSandbox.launch(root, "validate", "some.json"),
+                LauncherSandbox.launch(root, "bench", "startup"))) {
             assertThat(java).contains(UNLOCK, QUIET, file);
             assertThat(java.indexOf(UNLOCK)).isLessThan(java.indexOf(QUIET));
         }
@@ -94,36 +96,10 @@ class CompilerDirectivesTest {
                 .contains("ComputationGraph.calcBackpropGradients", "ComputationGraph.ffToLayerActivationsInWS");
     }
 
-    /** The java command line the launcher ran, one argument a line (after the version probe's). */
-    private List<String> launch(String... args) throws Exception {
-        List<String> command =
-                new ArrayList<>(List.of("bash", root.resolve("traindeck").toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
-        pb.environment().put("PATH", root.resolve("bin") + ":/usr/bin:/bin");
-        pb.environment().put("XDG_DATA_HOME", root.resolve("data").toString());
-        pb.environment().remove("TRAINDECK_JAVA_OPTS");
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        List<String> lines = out.lines().toList();
-        return lines.subList(lines.indexOf("-version") + 1, lines.size());
-    }
-
     private void copy(String path) throws IOException {
         Path to = root.resolve(path);
         Files.createDirectories(to.getParent());
         Files.copy(TestPaths.repoRoot().resolve(path), to);
         to.toFile().setExecutable(Files.isExecutable(TestPaths.repoRoot().resolve(path)));
-    }
-
-    /** A module that counts as built: its classes, class path and stamp, and no sources newer than the stamp. */
-    private void built(String module) throws IOException {
-        Path target = Files.createDirectories(root.resolve(module).resolve("target/classes"))
-                .getParent();
-        Files.writeString(target.resolve("runtime-classpath.txt"), module + ".jar");
-        Files.writeString(target.resolve(".traindeck-built"), "");
     }
 }

@@ -3,13 +3,10 @@ package org.traindeck.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,14 +26,14 @@ class LauncherBackendsTest {
     void tree() throws IOException {
         Files.copy(TestPaths.repoRoot().resolve("traindeck"), root.resolve("traindeck"));
         root.resolve("traindeck").toFile().setExecutable(true);
-        built("engine");
-        built("cluster");
+        LauncherSandbox.built(root, "engine");
+        LauncherSandbox.built(root, "cluster");
         Files.copy(
                 TestPaths.repoRoot().resolve("cluster/backend.properties"),
                 root.resolve("cluster/backend.properties"),
                 StandardCopyOption.REPLACE_EXISTING);
         // the second backend: one folder with its backend.properties
-        built("ray");
+        LauncherSandbox.built(root, "ray");
         Files.writeString(root.resolve("ray/backend.properties"), """
                 # a second backend
                 command=ray
@@ -51,18 +48,18 @@ class LauncherBackendsTest {
 
     @Test
     void withoutAClusterTheEngineRunsAlone() throws Exception {
-        List<String> java = launch("validate", "some.json");
+        List<String> java = LauncherSandbox.launch(root, "validate", "some.json");
         assertThat(java).contains(classPath("engine"), "org.traindeck.engine.cli.Main");
         assertThat(String.join(" ", java)).doesNotContain("add-opens", "ray.one");
     }
 
     @Test
     void aClusterAddressPicksTheBackendOfItsScheme() throws Exception {
-        List<String> spark = launch("train", "--cluster", "spark://host:7077", "c.json");
+        List<String> spark = LauncherSandbox.launch(root, "train", "--cluster", "spark://host:7077", "c.json");
         assertThat(spark).contains(classPath("cluster"), "org.traindeck.engine.cli.Main");
         assertThat(spark).contains("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
 
-        List<String> ray = launch("train", "--cluster=rays://head:1", "c.json");
+        List<String> ray = LauncherSandbox.launch(root, "train", "--cluster=rays://head:1", "c.json");
         assertThat(ray).contains(classPath("ray"), "-Dray.one=1", "-Dray.two=2", "org.traindeck.engine.cli.Main");
         assertThat(String.join(" ", ray)).doesNotContain("add-opens");
     }
@@ -71,31 +68,32 @@ class LauncherBackendsTest {
     void aConfigOrRunFolderThatNamesAClusterPicksItsBackend() throws Exception {
         Path config = root.resolve("on-ray.json");
         Files.writeString(config, "{\"parallel\": {\n  \"cluster\" : \"ray://head:6379\", \"executors\": 2}}\n");
-        assertThat(launch("train", config.toString())).contains(classPath("ray"));
+        assertThat(LauncherSandbox.launch(root, "train", config.toString())).contains(classPath("ray"));
 
         Path runFolder = Files.createDirectories(root.resolve("runs/r1"));
         Files.writeString(runFolder.resolve("config.json"), "{\"parallel\": {\"cluster\": \"spark://m:7077\"}}");
-        assertThat(launch("resume", runFolder.toString())).contains(classPath("cluster"));
+        assertThat(LauncherSandbox.launch(root, "resume", runFolder.toString())).contains(classPath("cluster"));
 
         // the option wins over the config, wherever it stands
-        assertThat(launch("train", config.toString(), "--cluster", "spark://m:7077"))
+        assertThat(LauncherSandbox.launch(root, "train", config.toString(), "--cluster", "spark://m:7077"))
                 .contains(classPath("cluster"));
     }
 
     @Test
     void anAddressOfNoKnownSchemeGoesToTheFirstBackendAsBefore() throws Exception {
         // the engine then says what a cluster address looks like
-        assertThat(launch("train", "--cluster", "nowhere", "c.json")).contains(classPath("cluster"));
+        assertThat(LauncherSandbox.launch(root, "train", "--cluster", "nowhere", "c.json"))
+                .contains(classPath("cluster"));
     }
 
     @Test
     void eachBackendsCommandRunsItsMainClass() throws Exception {
-        List<String> cluster = launch("cluster", "master", "--port", "7077");
+        List<String> cluster = LauncherSandbox.launch(root, "cluster", "master", "--port", "7077");
         assertThat(cluster).contains(classPath("cluster"), "org.traindeck.cluster.ClusterMain");
         assertThat(cluster.subList(cluster.indexOf("org.traindeck.cluster.ClusterMain") + 1, cluster.size()))
                 .containsExactly("master", "--port", "7077");
 
-        List<String> ray = launch("ray", "head");
+        List<String> ray = LauncherSandbox.launch(root, "ray", "head");
         assertThat(ray.subList(ray.indexOf("org.example.ray.RayMain") + 1, ray.size()))
                 .containsExactly("head");
         assertThat(ray).contains(classPath("ray"));
@@ -111,41 +109,14 @@ class LauncherBackendsTest {
                 case " $MAVEN_OPTS " in *" -Djansi.noreset=true "*) ;; *) printf '\033[0m' ;; esac
                 mkdir -p engine/target
                 """);
-        List<String> java = launch("validate", "some.json");
+        List<String> java = LauncherSandbox.launch(root, "validate", "some.json");
         assertThat(java).contains("org.traindeck.engine.cli.Main");
         assertThat(String.join("\n", java)).doesNotContain("\033");
         assertThat(root.resolve("engine/target/.traindeck-built")).exists();
     }
 
-    /** The java command line the launcher ran, one argument a line (after the version probe's). */
-    private List<String> launch(String... args) throws Exception {
-        List<String> command =
-                new ArrayList<>(List.of("bash", root.resolve("traindeck").toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
-        pb.environment().put("PATH", root.resolve("bin") + ":/usr/bin:/bin");
-        pb.environment().put("XDG_DATA_HOME", root.resolve("data").toString());
-        pb.environment().remove("TRAINDECK_JAVA_OPTS");
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        List<String> lines = out.lines().toList();
-        int probe = lines.indexOf("-version");
-        return lines.subList(probe + 1, lines.size());
-    }
-
     private String classPath(String module) {
         return root.resolve(module + "/target/classes") + ":" + module + ".jar";
-    }
-
-    /** A module that counts as built: its classes, class path and stamp, and no sources newer than the stamp. */
-    private void built(String module) throws IOException {
-        Path target = Files.createDirectories(root.resolve(module).resolve("target/classes"))
-                .getParent();
-        Files.writeString(target.resolve("runtime-classpath.txt"), module + ".jar");
-        Files.writeString(target.resolve(".traindeck-built"), "");
     }
 
     private static void script(Path file, String text) throws IOException {

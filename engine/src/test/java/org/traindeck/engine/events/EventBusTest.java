@@ -20,6 +20,18 @@ class EventBusTest {
         return new LifecycleEvent("r", "s", 0, 0, 0, 0, 0, kind, kind.name());
     }
 
+    /** A listener that waits for {@code release} before it takes each event into {@code received}. */
+    private static EventListener heldUntil(CountDownLatch release, List<EngineEvent> received) {
+        return e -> {
+            try {
+                release.await();
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            received.add(e);
+        };
+    }
+
     @Test
     void aLosslessListenerGetsEveryEventInOrder() {
         List<Long> steps = Collections.synchronizedList(new ArrayList<>());
@@ -41,17 +53,8 @@ class EventBusTest {
         CountDownLatch release = new CountDownLatch(1);
         List<EngineEvent> received = Collections.synchronizedList(new ArrayList<>());
         EventBus bus = new EventBus();
-        EventBus.Subscription slow = bus.subscribe(
-                e -> {
-                    try {
-                        release.await();
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                    }
-                    received.add(e);
-                },
-                EventBus.Delivery.DROP_WHEN_BEHIND,
-                100);
+        EventBus.Subscription slow =
+                bus.subscribe(heldUntil(release, received), EventBus.Delivery.DROP_WHEN_BEHIND, 100);
 
         // the listener is blocked until every event is published: were publishing to wait on it, this would never end
         // (the bound guards against that hang; it is no speed target)
@@ -143,17 +146,8 @@ class EventBusTest {
         CountDownLatch release = new CountDownLatch(1);
         List<EngineEvent> received = Collections.synchronizedList(new ArrayList<>());
         EventBus bus = new EventBus();
-        EventBus.Subscription slow = bus.subscribe(
-                e -> {
-                    try {
-                        release.await();
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                    }
-                    received.add(e);
-                },
-                EventBus.Delivery.DROP_WHEN_BEHIND,
-                10);
+        EventBus.Subscription slow =
+                bus.subscribe(heldUntil(release, received), EventBus.Delivery.DROP_WHEN_BEHIND, 10);
         List<EngineEvent> together = new ArrayList<>();
         for (long i = 0; i < 100; i++) {
             together.add(metric(i));
