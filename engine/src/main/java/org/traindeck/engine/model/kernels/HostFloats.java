@@ -23,7 +23,7 @@ public final class HostFloats {
         if (Sgemm.isDenseRowMajor(a)) {
             Sgemm.buffer(a).get(0, into, 0, n);
         } else {
-            readCopy(a, into, n);
+            a.castTo(DataType.FLOAT).dup('c').data().asNioFloat().get(into, 0, n);
         }
     }
 
@@ -33,19 +33,8 @@ public final class HostFloats {
         if (Sgemm.isDenseRowMajor(a)) {
             Sgemm.buffer(a).put(0, from, 0, n);
         } else {
-            writeCopy(from, a, n);
+            a.assign(Nd4j.createFromArray(Arrays.copyOf(from, n)).reshape('c', a.shape()));
         }
-    }
-
-    // the copies of arrays that are not dense float row-major are methods of their own: the JIT then compiles read
-    // and write at the size of their bulk copy, without ND4J's cast and dup inlined into every step's hot path
-
-    private static void readCopy(INDArray a, float[] into, int n) {
-        a.castTo(DataType.FLOAT).dup('c').data().asNioFloat().get(into, 0, n);
-    }
-
-    private static void writeCopy(float[] from, INDArray a, int n) {
-        a.assign(Nd4j.createFromArray(Arrays.copyOf(from, n)).reshape('c', a.shape()));
     }
 
     /** Grows {@code a} to at least {@code n} values (contents lost when it grows). */
